@@ -1,0 +1,115 @@
+"""Database helpers shared by the service families.
+
+Each family (nova_lite, ironic_lite) owns its schema, its alembic tree
+and its own enginefacade transaction context made by
+:func:`make_context_manager`.
+"""
+
+import datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command as alembic_command
+from alembic import config as alembic_config
+from alembic import migration as alembic_migration
+from oslo_db.sqlalchemy import enginefacade
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy import orm
+
+SQLITE_BUSY_TIMEOUT_MS = 30000
+
+
+def utcnow() -> datetime.datetime:
+    """Naive UTC now, the form every timestamp column stores."""
+    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+
+
+class TimestampMixin:
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        sa.DateTime, default=utcnow, nullable=False
+    )
+    updated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime, onupdate=utcnow, nullable=True
+    )
+
+
+class SoftDeleteMixin:
+    """``deleted`` is 0 while the row lives and its id once deleted.
+
+    Keeping the id (not a boolean) lets unique constraints include
+    ``deleted`` so that a name can be reused after a delete.
+    """
+
+    deleted_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime, nullable=True
+    )
+    deleted: orm.Mapped[int] = orm.mapped_column(
+        sa.Integer, default=0, nullable=False
+    )
+
+
+def _tune_sqlite(engine: sa.engine.Engine) -> None:
+    """WAL, a busy timeout, foreign keys and write-ahead transactions.
+
+    Every transaction starts with ``BEGIN IMMEDIATE`` so that two
+    threads never both hold a read snapshot and then race to write,
+    which SQLite answers with an immediate "database is locked".
+    """
+
+    @event.listens_for(engine, 'connect')
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        cursor.execute('PRAGMA busy_timeout = %d' % SQLITE_BUSY_TIMEOUT_MS)
+        cursor.execute('PRAGMA foreign_keys = ON')
+        if engine.url.database not in (None, '', ':memory:'):
+            cursor.execute('PRAGMA journal_mode = WAL')
+            cursor.execute('PRAGMA synchronous = NORMAL')
+        cursor.close()
+
+    # Runs before oslo.db's own listener, which then sees the marker and
+    # does not emit its plain BEGIN.
+    @event.listens_for(engine, 'begin', insert=True)
+    def _on_begin(conn: Any) -> None:
+        if 'in_transaction' not in conn.info:
+            conn.exec_driver_sql('BEGIN IMMEDIATE')
+            conn.info['in_transaction'] = True
+
+    # oslo.db tests a connection before the hooks run: drop it so that
+    # every pooled connection is set up by the listeners above.
+    engine.dispose()
+
+
+def make_context_manager() -> Any:
+    """A new enginefacade transaction context for one schema."""
+    manager = enginefacade.transaction_context()
+
+    def _on_engine_create(engine: sa.engine.Engine) -> None:
+        if engine.dialect.name == 'sqlite':
+            _tune_sqlite(engine)
+
+    manager.append_on_engine_create(_on_engine_create)
+    return manager
+
+
+def alembic_cfg(script_location: Path, url: str) -> alembic_config.Config:
+    config = alembic_config.Config()
+    config.set_main_option('script_location', str(script_location))
+    config.set_main_option('sqlalchemy.url', url.replace('%', '%%'))
+    return config
+
+
+def upgrade(script_location: Path, engine: sa.engine.Engine,
+            revision: str = 'head') -> None:
+    """Apply the alembic migrations up to ``revision``."""
+    config = alembic_cfg(script_location, engine.url.render_as_string(False))
+    with engine.begin() as connection:
+        config.attributes['connection'] = connection
+        alembic_command.upgrade(config, revision)
+
+
+def current_version(engine: sa.engine.Engine) -> str | None:
+    """The alembic revision the database is at, None when empty."""
+    with engine.connect() as connection:
+        context = alembic_migration.MigrationContext.configure(connection)
+        return context.get_current_revision()

@@ -1,0 +1,112 @@
+"""oslo.messaging setup: transport, serializer, clients and servers.
+
+The transport URL comes from ``[DEFAULT]transport_url``;
+``kombu+memory:///`` serves the all-in-one and the tests, RabbitMQ
+everything else.
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+import oslo_messaging as messaging
+from oslo_messaging.rpc import dispatcher
+from oslo_versionedobjects import base as ovo_base
+
+from lite_common import context as lite_context
+
+_TRANSPORTS: dict[str, Any] = {}
+_ALLOWED_EXMODS: list[str] = []
+
+
+def allow_remote_exceptions(module: str) -> None:
+    """Exceptions of ``module`` raised by an RPC server are re-raised
+    as themselves (not RemoteError) in the caller."""
+    if module not in _ALLOWED_EXMODS:
+        _ALLOWED_EXMODS.append(module)
+
+
+class RequestContextSerializer(messaging.Serializer):
+    """Carries the request context and versioned objects over RPC."""
+
+    def __init__(self, base: messaging.Serializer | None = None) -> None:
+        self._base = base
+
+    def serialize_entity(self, ctxt: Any, entity: Any) -> Any:
+        if self._base is None:
+            return entity
+        return self._base.serialize_entity(ctxt, entity)
+
+    def deserialize_entity(self, ctxt: Any, entity: Any) -> Any:
+        if self._base is None:
+            return entity
+        return self._base.deserialize_entity(ctxt, entity)
+
+    def serialize_context(self, ctxt: Any) -> dict[str, Any]:
+        return ctxt.to_dict()
+
+    def deserialize_context(self, ctxt: dict[str, Any]) -> Any:
+        return lite_context.RequestContext.from_dict(ctxt)
+
+
+def register_opts(conf: cfg.ConfigOpts, control_exchange: str) -> None:
+    """Register oslo.messaging's options (transport_url, ...) up front,
+    so that configuration can be read before any transport exists."""
+    from oslo_messaging import opts
+
+    messaging.set_transport_defaults(control_exchange)
+    for group, group_opts in opts.list_opts():
+        conf.register_opts(group_opts, group=group)
+
+
+def get_transport(conf: cfg.ConfigOpts) -> Any:
+    """One transport per URL and process (the memory bus is shared)."""
+    url = conf.transport_url or 'kombu+memory:///'
+    if url not in _TRANSPORTS:
+        _TRANSPORTS[url] = messaging.get_rpc_transport(
+            conf, url=url, allowed_remote_exmods=list(_ALLOWED_EXMODS))
+    return _TRANSPORTS[url]
+
+
+def cleanup() -> None:
+    """Close every transport this process opened."""
+    for transport in _TRANSPORTS.values():
+        transport.cleanup()
+    _TRANSPORTS.clear()
+
+
+def get_serializer(obj_serializer: type | None = None) -> Any:
+    base = (obj_serializer or ovo_base.VersionedObjectSerializer)()
+    return RequestContextSerializer(base)
+
+
+def get_client(
+    conf: cfg.ConfigOpts,
+    target: messaging.Target,
+    version_cap: str | None = None,
+    serializer: Any = None,
+    timeout: int | None = None,
+) -> messaging.RPCClient:
+    return messaging.get_rpc_client(
+        get_transport(conf),
+        target,
+        version_cap=version_cap,
+        serializer=serializer or get_serializer(),
+        timeout=timeout,
+    )
+
+
+def get_server(
+    conf: cfg.ConfigOpts,
+    target: messaging.Target,
+    endpoints: list[Any],
+    serializer: Any = None,
+) -> Any:
+    access_policy = dispatcher.DefaultRPCAccessPolicy
+    return messaging.get_rpc_server(
+        get_transport(conf),
+        target,
+        endpoints,
+        executor='threading',
+        serializer=serializer or get_serializer(),
+        access_policy=access_policy,
+    )

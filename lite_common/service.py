@@ -1,0 +1,190 @@
+"""The service runner: RPC servers, periodic tasks, clean shutdown.
+
+A :class:`Service` is one RPC server with its periodic tasks; a
+:class:`Launcher` runs any number of services and API servers in one
+process until SIGTERM or SIGINT, then stops them in reverse order.
+"""
+
+from collections.abc import Callable, Iterator
+import contextlib
+import functools
+import signal
+import threading
+from typing import Any, Protocol
+
+from oslo_config import cfg
+from oslo_log import log as logging
+import oslo_messaging as messaging
+
+from lite_common import rpc
+
+LOG = logging.getLogger(__name__)
+
+CallContext = Callable[[], contextlib.AbstractContextManager[Any]]
+
+
+class Runnable(Protocol):
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@contextlib.contextmanager
+def _no_context() -> Iterator[None]:
+    yield
+
+
+class _EndpointProxy:
+    """Runs every endpoint method inside the service's call context."""
+
+    def __init__(self, endpoint: Any, call_context: CallContext) -> None:
+        self._endpoint = endpoint
+        self._call_context = call_context
+        if hasattr(endpoint, 'target'):
+            # oslo.messaging reads the version target; it is not a method.
+            self.target = endpoint.target
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._endpoint, name)
+        if name.startswith('_') or not callable(attr):
+            return attr
+
+        @functools.wraps(attr)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self._call_context():
+                return attr(*args, **kwargs)
+
+        return call
+
+
+class PeriodicTask:
+    """Calls ``func`` every ``interval`` seconds on a thread of its own."""
+
+    def __init__(self, name: str, func: Callable[[], Any], interval: float,
+                 call_context: CallContext = _no_context,
+                 initial_delay: float | None = None) -> None:
+        self.name = name
+        self.func = func
+        self.interval = interval
+        self.initial_delay = interval if initial_delay is None else (
+            initial_delay)
+        self.call_context = call_context
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _run(self) -> None:
+        delay = self.initial_delay
+        while not self._stop.wait(delay):
+            delay = self.interval
+            try:
+                with self.call_context():
+                    self.func()
+            except Exception:
+                LOG.exception('Periodic task %s failed; it runs again in '
+                              '%s seconds', self.name, self.interval)
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=self.name,
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+
+class Service:
+    """One RPC server (topic, server name) and its periodic tasks."""
+
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        name: str,
+        target: messaging.Target,
+        endpoints: list[Any],
+        periodic_tasks: list[PeriodicTask] | None = None,
+        on_start: Callable[[], None] | None = None,
+        on_stop: Callable[[], None] | None = None,
+        call_context: CallContext = _no_context,
+        serializer: Any = None,
+    ) -> None:
+        self.conf = conf
+        self.name = name
+        self.target = target
+        self.endpoints = [_EndpointProxy(e, call_context) for e in endpoints]
+        self.periodic_tasks = periodic_tasks or []
+        self.on_start = on_start
+        self.on_stop = on_stop
+        self.call_context = call_context
+        self.serializer = serializer
+        self._server: Any = None
+
+    def start(self) -> None:
+        if self.on_start is not None:
+            with self.call_context():
+                self.on_start()
+        self._server = rpc.get_server(self.conf, self.target, self.endpoints,
+                                      serializer=self.serializer)
+        self._server.start()
+        for task in self.periodic_tasks:
+            task.start()
+        LOG.info('%s started (topic %s, server %s)', self.name,
+                 self.target.topic, self.target.server)
+
+    def stop(self) -> None:
+        for task in self.periodic_tasks:
+            task.stop()
+        if self._server is not None:
+            self._server.stop()
+            self._server.wait()
+        if self.on_stop is not None:
+            with self.call_context():
+                self.on_stop()
+        LOG.info('%s stopped', self.name)
+
+
+class Launcher:
+    """Runs services until a signal asks it to stop."""
+
+    def __init__(self) -> None:
+        self.runnables: list[Runnable] = []
+        self._stop = threading.Event()
+        self._started: list[Runnable] = []
+
+    def add(self, runnable: Runnable) -> None:
+        self.runnables.append(runnable)
+
+    def _on_signal(self, signum: int, _frame: Any) -> None:
+        LOG.info('Caught %s, stopping', signal.Signals(signum).name)
+        self._stop.set()
+
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    def start(self) -> None:
+        for runnable in self.runnables:
+            runnable.start()
+            self._started.append(runnable)
+
+    def stop(self) -> None:
+        while self._started:
+            runnable = self._started.pop()
+            try:
+                runnable.stop()
+            except Exception:
+                LOG.exception('Error while stopping %s', runnable)
+        rpc.cleanup()
+
+    def run(self) -> int:
+        """Start everything, wait for a signal, stop everything."""
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, self._on_signal)
+        try:
+            if not self._started:
+                self.start()
+            while not self._stop.wait(1.0):
+                pass
+        finally:
+            self.stop()
+        return 0

@@ -1,0 +1,1 @@
+"""WSGI plumbing: routing, microversions, errors, logging and auth."""

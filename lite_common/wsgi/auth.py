@@ -1,0 +1,213 @@
+"""Authentication middleware: ``noauth``, ``http_basic``, ``keystone``.
+
+Each puts a :class:`lite_common.context.RequestContext` in
+``environ['lite.context']``. ``noauth`` must be chosen explicitly: it
+makes every caller an admin.
+
+``http_basic`` reads an Apache htpasswd file with bcrypt hashes (as
+``htpasswd -B`` writes them). A user's project is its user name; users
+listed in ``http_basic_admin_users`` get the ``admin`` role, everyone
+else ``member`` and ``reader``.
+"""
+
+import base64
+import binascii
+from collections.abc import Callable
+from typing import Any
+
+import bcrypt
+from oslo_config import cfg
+from oslo_log import log as logging
+import webob
+import webob.exc
+
+from lite_common import context as lite_context
+
+LOG = logging.getLogger(__name__)
+ENV_KEY = 'lite.context'
+
+auth_opts = [
+    cfg.StrOpt(
+        'auth_strategy',
+        default='keystone',
+        choices=[
+            ('keystone', 'Validate tokens with keystonemiddleware; see '
+             'the [keystone_authtoken] section.'),
+            ('http_basic', 'HTTP basic authentication against the '
+             'htpasswd file http_basic_auth_user_file.'),
+            ('noauth', 'No authentication: every request is an admin. '
+             'For tests and isolated all-in-one setups only.'),
+        ],
+        help='How API requests are authenticated.'),
+    cfg.StrOpt(
+        'http_basic_auth_user_file',
+        default='/etc/stacklite/htpasswd',
+        help='Apache htpasswd file with bcrypt hashes, used when '
+        'auth_strategy is http_basic.'),
+    cfg.ListOpt(
+        'http_basic_admin_users',
+        default=['admin'],
+        help='http_basic users who get the admin role.'),
+]
+
+IsAdmin = Callable[[lite_context.RequestContext], bool]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(auth_opts)
+
+
+def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
+    return [(None, auth_opts)]
+
+
+class ContextMiddleware:
+    """Builds the request context from headers set by auth."""
+
+    def __init__(self, app: Any, is_admin: IsAdmin) -> None:
+        self.app = app
+        self.is_admin = is_admin
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get('HTTP_X_IDENTITY_STATUS', 'Confirmed') != 'Confirmed':
+            raise webob.exc.HTTPUnauthorized(
+                explanation='Authentication required.')
+        ctx = lite_context.RequestContext.from_environ(environ)
+        ctx.request_id = environ.get('openstack.request_id', ctx.request_id)
+        ctx.is_admin = self.is_admin(ctx)
+        environ[ENV_KEY] = ctx
+        return self.app(environ, start_response)
+
+
+def _strip_identity_headers(environ: dict[str, Any]) -> None:
+    for key in list(environ):
+        if key.startswith(('HTTP_X_USER', 'HTTP_X_PROJECT', 'HTTP_X_ROLE',
+                           'HTTP_X_TENANT', 'HTTP_X_IDENTITY',
+                           'HTTP_X_SERVICE', 'HTTP_X_DOMAIN')):
+            del environ[key]
+
+
+class NoAuth:
+    """Every request is the admin of project ``admin`` (or X-Project-Id)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        project = environ.get('HTTP_X_PROJECT_ID', 'admin')
+        user = environ.get('HTTP_X_USER_ID', 'admin')
+        roles = environ.get('HTTP_X_ROLES', 'admin,member,reader')
+        _strip_identity_headers(environ)
+        environ.update({
+            'HTTP_X_IDENTITY_STATUS': 'Confirmed',
+            'HTTP_X_PROJECT_ID': project,
+            'HTTP_X_USER_ID': user,
+            'HTTP_X_USER_NAME': user,
+            'HTTP_X_ROLES': roles,
+        })
+        return self.app(environ, start_response)
+
+
+def load_htpasswd(path: str) -> dict[str, bytes]:
+    """user -> bcrypt hash; a clear error for anything else in the file."""
+    users: dict[str, bytes] = {}
+    try:
+        with open(path, encoding='utf-8') as htpasswd:
+            lines = htpasswd.read().splitlines()
+    except OSError as exc:
+        raise RuntimeError(
+            f'Cannot read the http_basic user file {path}: {exc.strerror}. '
+            'Set [DEFAULT]http_basic_auth_user_file to an htpasswd file '
+            'made with "htpasswd -B".') from exc
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        user, sep, hashed = line.partition(':')
+        if not sep or not hashed.startswith(('$2y$', '$2b$', '$2a$')):
+            raise RuntimeError(
+                f'{path} line {number}: expected "user:bcrypt-hash" '
+                '(htpasswd -B); only bcrypt hashes are accepted.')
+        users[user] = hashed.replace('$2y$', '$2b$', 1).encode()
+    return users
+
+
+class BasicAuth:
+    """HTTP basic authentication against an htpasswd file."""
+
+    def __init__(self, app: Any, user_file: str,
+                 admin_users: list[str]) -> None:
+        self.app = app
+        self.users = load_htpasswd(user_file)
+        self.admin_users = set(admin_users)
+
+    def _challenge(self, message: str) -> webob.exc.HTTPUnauthorized:
+        return webob.exc.HTTPUnauthorized(
+            explanation=message,
+            headers=[('WWW-Authenticate', 'Basic realm="stacklite"')])
+
+    def _credentials(self, environ: dict[str, Any]) -> tuple[str, str]:
+        header = environ.get('HTTP_AUTHORIZATION', '')
+        scheme, _, value = header.partition(' ')
+        if scheme.lower() != 'basic' or not value:
+            raise self._challenge('Authentication required: use HTTP '
+                                  'basic credentials.')
+        try:
+            decoded = base64.b64decode(value.strip(), validate=True)
+            user, sep, password = decoded.decode('utf-8').partition(':')
+        except (binascii.Error, UnicodeDecodeError):
+            raise self._challenge('Malformed basic credentials.')
+        if not sep:
+            raise self._challenge('Malformed basic credentials.')
+        return user, password
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        user, password = self._credentials(environ)
+        hashed = self.users.get(user)
+        if hashed is None or not bcrypt.checkpw(password.encode(), hashed):
+            LOG.info('Basic authentication failed for user %s', user)
+            raise self._challenge('Invalid username or password.')
+        roles = ['member', 'reader']
+        if user in self.admin_users:
+            roles.insert(0, 'admin')
+        _strip_identity_headers(environ)
+        environ.update({
+            'HTTP_X_IDENTITY_STATUS': 'Confirmed',
+            'HTTP_X_USER_ID': user,
+            'HTTP_X_USER_NAME': user,
+            'HTTP_X_PROJECT_ID': user,
+            'HTTP_X_PROJECT_NAME': user,
+            'HTTP_X_ROLES': ','.join(roles),
+        })
+        return self.app(environ, start_response)
+
+
+def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
+         public_path: Callable[[str], bool]) -> Any:
+    """Wrap ``app`` with the configured authentication and context.
+
+    Paths for which ``public_path`` is true (version documents) need no
+    credentials.
+    """
+    inner = ContextMiddleware(app, is_admin)
+    strategy = conf.auth_strategy
+    if strategy == 'noauth':
+        authed: Any = NoAuth(inner)
+    elif strategy == 'http_basic':
+        authed = BasicAuth(inner, conf.http_basic_auth_user_file,
+                           conf.http_basic_admin_users)
+    else:
+        from keystonemiddleware import auth_token
+
+        authed = auth_token.AuthProtocol(inner, {'oslo_config_config': conf})
+
+    def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
+        if public_path(environ.get('PATH_INFO', '/')):
+            return app(environ, start_response)
+        return authed(environ, start_response)
+
+    return dispatch
+
+
+def get_context(req: webob.Request) -> lite_context.RequestContext:
+    return req.environ[ENV_KEY]

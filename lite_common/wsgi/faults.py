@@ -1,0 +1,85 @@
+"""Error rendering and the fault wrapper.
+
+Handlers raise ``webob.exc`` exceptions with an ``explanation``; the
+fault wrapper renders them with the API's own :class:`ErrorFormatter`,
+and turns any other exception into a logged 500 in the same format.
+"""
+
+from collections.abc import Callable
+import json
+from typing import Any
+
+from oslo_log import log as logging
+import webob
+import webob.exc
+
+LOG = logging.getLogger(__name__)
+
+# status, message, request -> (content type, body)
+ErrorFormatter = Callable[[int, str, webob.Request], tuple[str, bytes]]
+
+
+def json_error(status: int, message: str, req: webob.Request,
+               formatter: ErrorFormatter,
+               headers: list[tuple[str, str]] | None = None) -> webob.Response:
+    content_type, body = formatter(status, message, req)
+    response = webob.Response(status=status, body=body,
+                              content_type=content_type, charset='UTF-8')
+    for name, value in headers or []:
+        response.headers[name] = value
+    return response
+
+
+def _message(exc: webob.exc.HTTPException) -> str:
+    return str(exc.explanation or exc.detail or exc.title)
+
+
+class FaultWrapper:
+    """Renders every error in the API's format; logs the unexpected."""
+
+    def __init__(self, app: Any, formatter: ErrorFormatter) -> None:
+        self.app = app
+        self.formatter = formatter
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        req = webob.Request(environ)
+        try:
+            return self.app(environ, start_response)
+        except webob.exc.HTTPException as exc:
+            headers = [(k, v) for k, v in exc.headers.items()
+                       if k.lower() in ('allow', 'www-authenticate',
+                                        'retry-after', 'location')]
+            response = json_error(exc.code, _message(exc), req,
+                                  self.formatter, headers)
+        except Exception:
+            LOG.exception('Unexpected error handling %s %s',
+                          req.method, req.path)
+            response = json_error(
+                500, 'Unexpected API Error. Please report this at your '
+                'service provider and attach the request id '
+                f'{environ.get("openstack.request_id", "")} if possible.',
+                req, self.formatter)
+        return response(environ, start_response)
+
+
+def read_json_body(req: webob.Request) -> Any:
+    """The request's JSON body, or a 400 that says what is wrong."""
+    if not req.body:
+        raise webob.exc.HTTPBadRequest(
+            explanation='The request body is empty; a JSON document is '
+            'required.')
+    try:
+        return json.loads(req.body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Malformed request body: {exc}')
+
+
+def json_response(body: Any, status: int = 200,
+                  headers: dict[str, str] | None = None) -> webob.Response:
+    response = webob.Response(status=status, content_type='application/json',
+                              charset='UTF-8')
+    response.body = json.dumps(body).encode()
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response

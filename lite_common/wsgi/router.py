@@ -1,0 +1,54 @@
+"""One route table per API, turned into a Routes mapper.
+
+``ROUTES = {'/servers/{id}': {'GET': show, 'DELETE': delete}}``.
+A handler takes a ``webob.Request`` and returns a ``webob.Response``;
+path variables are in ``req.urlvars``. A path that exists with another
+method is a 405 with an ``Allow`` header.
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import routes
+import webob
+import webob.exc
+
+Handler = Callable[[webob.Request], webob.Response]
+RouteTable = Mapping[str, Mapping[str, Handler]]
+
+
+def _method_not_allowed(allowed: list[str]) -> Handler:
+    def handler(req: webob.Request) -> webob.Response:
+        raise webob.exc.HTTPMethodNotAllowed(
+            explanation=f'The method {req.method} is not allowed for '
+            f'this resource; allowed: {", ".join(allowed)}.',
+            headers=[('Allow', ', '.join(allowed))],
+        )
+
+    return handler
+
+
+class Router:
+    """Dispatches requests according to a route table."""
+
+    def __init__(self, table: RouteTable) -> None:
+        self.mapper = routes.Mapper()
+        for path, methods in table.items():
+            allowed = sorted(methods)
+            for method, handler in methods.items():
+                self.mapper.connect(
+                    path, action=handler, conditions={'method': [method]}
+                )
+            self.mapper.connect(path, action=_method_not_allowed(allowed))
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        req = webob.Request(environ)
+        match = self.mapper.match(environ=environ)
+        if match is None:
+            raise webob.exc.HTTPNotFound(
+                explanation=f'The resource {req.path_info} could not be '
+                'found.'
+            )
+        handler = match.pop('action')
+        req.urlvars = match
+        return handler(req)(environ, start_response)

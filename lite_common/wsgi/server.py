@@ -1,0 +1,44 @@
+"""Serve a WSGI application with cheroot on a thread of its own."""
+
+import threading
+from typing import Any
+
+from cheroot import wsgi
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
+
+
+class APIServer:
+    """A cheroot server that can be started and stopped cleanly."""
+
+    def __init__(self, name: str, app: Any, host: str, port: int,
+                 threads: int = 16) -> None:
+        self.name = name
+        self.server = wsgi.Server((host, port), app, numthreads=threads,
+                                  server_name=name)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def bind_addr(self) -> tuple[str, int]:
+        return self.server.bind_addr
+
+    def start(self) -> None:
+        """Bind (so errors surface here) and serve in the background."""
+        try:
+            self.server.prepare()
+        except OSError as exc:
+            host, port = self.server.bind_addr
+            raise RuntimeError(
+                f'{self.name} cannot listen on {host}:{port}: '
+                f'{exc.strerror or exc}') from exc
+        host, port = self.server.bind_addr
+        LOG.info('%s listening on http://%s:%s', self.name, host, port)
+        self._thread = threading.Thread(target=self.server.serve,
+                                        name=self.name, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.server.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=10)

@@ -1,0 +1,100 @@
+"""The nova-lite-api WSGI application and its middleware pipeline.
+
+From the outside in, and why each layer sits where it does:
+
+1. RequestLog - first, so every request gets an id and a log line,
+   including those that fail in auth.
+2. Trailing-slash normalisation - ``/v2.1/`` and ``/v2.1`` are one
+   resource for clients that discover versions.
+3. Per-API dispatch by path prefix: ``/image`` goes to the Image API
+   branch, the rest to the Compute API branch. Each branch has:
+   a. FaultWrapper - renders auth and version errors in that API's
+      format and turns anything unexpected into a logged 500;
+   b. auth - builds the request context (version documents are
+      public);
+   c. (Compute only) microversions - after auth, as upstream;
+   d. an inner FaultWrapper - so that handler errors also carry the
+      microversion headers;
+   e. the router.
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+
+from lite_common.wsgi import auth
+from lite_common.wsgi import faults
+from lite_common.wsgi import microversion as mv
+from lite_common.wsgi import request_log
+from lite_common.wsgi import router
+from nova_lite.api import errors
+from nova_lite.api import microversion
+from nova_lite.api import routes
+from nova_lite.api import util
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite import objects
+from nova_lite.objects import instance as instance_obj
+from nova_lite import policy
+
+
+class Deps:
+    """What handlers reach besides the database: the RPC clients."""
+
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conductor = conductor_rpcapi.ConductorAPI(conf)
+        self.compute = compute_rpcapi.ComputeAPI(conf)
+
+    def terminate(self, context: Any, row: dict[str, Any]) -> None:
+        instance = instance_obj.Instance._from_db(context, row)
+        self.compute.terminate_instance(context, instance, row['host'])
+
+
+def _is_version_document(path: str) -> bool:
+    return path in ('', '/', '/v2.1', '/image', '/identity/v3')
+
+
+def _strip_slash(app: Any) -> Any:
+    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
+        path = environ.get('PATH_INFO', '')
+        if len(path) > 1 and path.endswith('/'):
+            environ['PATH_INFO'] = path.rstrip('/')
+        return app(environ, start_response)
+
+    return middleware
+
+
+def _with_deps(app: Any, deps: Deps) -> Any:
+    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
+        environ[util.DEPS_KEY] = deps
+        return app(environ, start_response)
+
+    return middleware
+
+
+def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
+            versioned: bool) -> Any:
+    app: Any = faults.FaultWrapper(router.Router(table), formatter)
+    if versioned:
+        app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
+                                        _is_version_document)
+    app = auth.wrap(app, conf, policy.is_admin, _is_version_document)
+    return faults.FaultWrapper(app, formatter)
+
+
+def load_app(conf: cfg.ConfigOpts) -> Any:
+    """Build the whole application (config must already be loaded)."""
+    objects.register_all()
+    compute = _branch(conf, routes.COMPUTE_ROUTES, errors.compute_error,
+                      versioned=True)
+    image = _branch(conf, routes.IMAGE_ROUTES, errors.image_error,
+                    versioned=False)
+
+    def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
+        path = environ.get('PATH_INFO', '')
+        if path == '/image' or path.startswith('/image/'):
+            return image(environ, start_response)
+        return compute(environ, start_response)
+
+    app = _with_deps(_strip_slash(dispatch), Deps(conf))
+    return request_log.RequestLog(app, request_log.NOVA_REQUEST_ID_HEADER)

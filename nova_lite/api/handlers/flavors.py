@@ -1,0 +1,118 @@
+"""Flavors: list, detail, show, create, delete."""
+
+from typing import Any
+
+from oslo_utils import uuidutils
+import webob
+import webob.exc
+
+from nova_lite.api import util
+from nova_lite.api.schemas import flavors as schema
+from nova_lite.db import flavors as db
+
+
+def _brief(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
+    return {'id': row['flavorid'], 'name': row['name'],
+            'links': util.links(req, 'flavors', row['flavorid'])}
+
+
+def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
+    body = _brief(req, row)
+    body.update({
+        'ram': row['memory_mb'],
+        'vcpus': row['vcpus'],
+        'disk': row['root_gb'],
+        'OS-FLV-EXT-DATA:ephemeral': row['ephemeral_gb'],
+        'OS-FLV-DISABLED:disabled': row['disabled'],
+        'swap': row['swap'] or '',
+        'rxtx_factor': row['rxtx_factor'],
+        'os-flavor-access:is_public': row['is_public'],
+    })
+    return body
+
+
+def _is_public_filter(req: webob.Request) -> bool | None:
+    """Non-admins see public flavors; admins choose (default: public)."""
+    ctx = util.context(req)
+    value = req.GET.get('is_public', 'true').strip().lower()
+    if not ctx.is_admin:
+        return True
+    if value == 'none':
+        return None
+    parsed = util.query_bool(req, 'is_public')
+    return True if parsed is None else parsed
+
+
+def _list(req: webob.Request) -> tuple[list[dict[str, Any]], int]:
+    util.authorize(req, 'os_compute_api:flavors:index')
+    limit = util.page_limit(req)
+    rows = db.flavor_get_all(
+        util.context(req), is_public=_is_public_filter(req),
+        min_memory_mb=util.query_int(req, 'minRam'),
+        min_root_gb=util.query_int(req, 'minDisk'),
+        limit=limit, marker=req.GET.get('marker'))
+    return rows, limit
+
+
+def _listing(req: webob.Request, items: list[dict[str, Any]],
+             rows: list[dict[str, Any]], limit: int) -> webob.Response:
+    body: dict[str, Any] = {'flavors': items}
+    if rows:
+        links = util.next_link(req, 'flavors', rows, limit,
+                               rows[-1]['flavorid'])
+        if links:
+            body['flavors_links'] = links
+    return util.json_response(body)
+
+
+@util.translate_errors
+def list_flavors(req: webob.Request) -> webob.Response:
+    rows, limit = _list(req)
+    return _listing(req, [_brief(req, r) for r in rows], rows, limit)
+
+
+@util.translate_errors
+def list_flavors_detail(req: webob.Request) -> webob.Response:
+    rows, limit = _list(req)
+    return _listing(req, [view(req, r) for r in rows], rows, limit)
+
+
+@util.translate_errors
+def show_flavor(req: webob.Request) -> webob.Response:
+    util.authorize(req, 'os_compute_api:flavors:index')
+    row = db.flavor_get(util.context(req), req.urlvars['flavor_id'])
+    if not row['is_public'] and not util.context(req).is_admin:
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Flavor {row["flavorid"]} could not be found.')
+    return util.json_response({'flavor': view(req, row)})
+
+
+@util.translate_errors
+def create_flavor(req: webob.Request) -> webob.Response:
+    util.authorize(req, 'os_compute_api:os-flavor-manage:create')
+    spec = util.read_body(req, schema.create)['flavor']
+    flavorid = spec.get('id')
+    if flavorid in (None, 'auto'):
+        flavorid = uuidutils.generate_uuid()
+    values = {
+        'flavorid': str(flavorid),
+        'name': spec['name'],
+        'memory_mb': int(spec['ram']),
+        'vcpus': int(spec['vcpus']),
+        'root_gb': int(spec['disk']),
+        'ephemeral_gb': int(spec.get('OS-FLV-EXT-DATA:ephemeral', 0)),
+        'swap': int(spec.get('swap') or 0),
+        'rxtx_factor': float(spec.get('rxtx_factor', 1.0)),
+        'is_public': spec.get('os-flavor-access:is_public', True),
+        'extra_specs': {},
+    }
+    row = db.flavor_create(util.context(req), values)
+    return util.json_response({'flavor': view(req, row)})
+
+
+@util.translate_errors
+def delete_flavor(req: webob.Request) -> webob.Response:
+    util.authorize(req, 'os_compute_api:os-flavor-manage:delete')
+    db.flavor_destroy(util.context(req), req.urlvars['flavor_id'])
+    return webob.Response(status=202)
+

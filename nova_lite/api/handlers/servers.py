@@ -1,0 +1,134 @@
+"""Servers: create, list, detail, show, delete."""
+
+from typing import Any
+
+from oslo_config import cfg
+import webob
+import webob.exc
+
+from nova_lite.api import util
+from nova_lite.api.schemas import servers as schema
+from nova_lite.api.views import servers as views
+from nova_lite.api import server_ops
+from nova_lite.db import instances as db
+from nova_lite import exception
+
+CONF = cfg.CONF
+POLICY = 'os_compute_api:servers:%s'
+
+
+def _get(req: webob.Request) -> dict[str, Any]:
+    """The server in the URL, if the caller may see it (else 404)."""
+    ctx = util.context(req)
+    uuid = req.urlvars['server_id']
+    try:
+        inst = db.instance_get_by_uuid(ctx, uuid)
+    except exception.InstanceNotFound:
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Instance {uuid} could not be found.')
+    if not ctx.is_admin and inst['project_id'] != ctx.project_id:
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Instance {uuid} could not be found.')
+    return inst
+
+
+def _filters(req: webob.Request) -> dict[str, Any]:
+    ctx = util.context(req)
+    version = util.version(req)
+    filters: dict[str, Any] = {}
+    all_tenants = req.GET.get('all_tenants')
+    if all_tenants is not None and all_tenants.lower() not in ('0', 'false'):
+        util.authorize(req, POLICY % 'index:get_all_tenants')
+        project = req.GET.get('project_id') or req.GET.get('tenant_id')
+        if project:
+            filters['project_id'] = project
+    else:
+        filters['project_id'] = ctx.project_id
+    if req.GET.get('name'):
+        filters['name'] = req.GET['name']
+    if req.GET.get('status'):
+        wanted = req.GET['status'].upper()
+        vm_states = views.STATUS_TO_VM_STATES.get(wanted)
+        if vm_states is None and version.at_least('2.38'):
+            raise webob.exc.HTTPBadRequest(
+                explanation=f'Invalid status value {req.GET["status"]!r}.')
+        filters['vm_state'] = vm_states or ['__none__']
+    if ctx.is_admin:
+        for key in ('host', 'node'):
+            if req.GET.get(key):
+                filters[key] = req.GET[key]
+    if req.GET.get('image'):
+        filters['image_ref'] = req.GET['image'].rsplit('/', 1)[-1]
+    return filters
+
+
+def _list(req: webob.Request, detail: bool) -> webob.Response:
+    util.authorize(req, POLICY % ('detail' if detail else 'index'))
+    limit = util.page_limit(req)
+    rows = db.instance_get_all(util.context(req), _filters(req), limit=limit,
+                               marker=req.GET.get('marker'))
+    if detail:
+        view = views.ServerView(req, server_ops.host_statuses(req, rows))
+        items = [view.detail(row) for row in rows]
+    else:
+        view = views.ServerView(req)
+        items = [view.brief(row) for row in rows]
+    body: dict[str, Any] = {'servers': items}
+    if rows:
+        links = util.next_link(req, 'servers/detail' if detail
+                               else 'servers', rows, limit,
+                               rows[-1]['uuid'])
+        if links:
+            body['servers_links'] = links
+    return util.json_response(body)
+
+
+@util.translate_errors
+def list_servers(req: webob.Request) -> webob.Response:
+    return _list(req, detail=False)
+
+
+@util.translate_errors
+def list_servers_detail(req: webob.Request) -> webob.Response:
+    return _list(req, detail=True)
+
+
+@util.translate_errors
+def show_server(req: webob.Request) -> webob.Response:
+    inst = _get(req)
+    util.authorize(req, POLICY % 'show',
+                   {'project_id': inst['project_id']})
+    view = views.ServerView(req, server_ops.host_statuses(req, [inst]))
+    return util.json_response({'server': view.detail(inst)})
+
+
+@util.translate_errors
+def create_server(req: webob.Request) -> webob.Response:
+    ctx = util.context(req)
+    util.authorize(req, POLICY % 'create', {'project_id': ctx.project_id})
+    body = util.read_body(req, schema.create(util.version(req)))
+    spec = body['server']
+    created = server_ops.create(req, spec)
+    if spec.get('return_reservation_id'):
+        return util.json_response({'reservation_id': created.reservation_id},
+                                  status=202)
+    first = created.instances[0]
+    server = {
+        'id': first['uuid'],
+        'links': util.links(req, 'servers', first['uuid']),
+        'OS-DCF:diskConfig': spec.get('OS-DCF:diskConfig', 'MANUAL'),
+        'security_groups': [{'name': 'default'}],
+        'adminPass': created.admin_pass,
+    }
+    return util.json_response(
+        {'server': server}, status=202,
+        headers={'Location': server['links'][0]['href']})
+
+
+@util.translate_errors
+def delete_server(req: webob.Request) -> webob.Response:
+    inst = _get(req)
+    util.authorize(req, POLICY % 'delete',
+                   {'project_id': inst['project_id']})
+    server_ops.delete(req, inst)
+    return webob.Response(status=204)

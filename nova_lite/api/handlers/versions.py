@@ -1,0 +1,54 @@
+"""Version discovery documents: ``GET /`` and ``GET /v2.1``."""
+
+from typing import Any
+
+import webob
+
+from nova_lite.api import microversion
+from nova_lite.api import util
+
+UPDATED = '2013-07-23T11:33:21Z'
+
+
+def _v21(req: webob.Request) -> dict[str, Any]:
+    base = util.base_url(req)
+    return {
+        'id': 'v2.1',
+        'status': 'CURRENT',
+        'version': microversion.MAX_VERSION,
+        'min_version': microversion.MIN_VERSION,
+        'updated': UPDATED,
+        'links': [{'rel': 'self', 'href': f'{base}/v2.1/'}],
+    }
+
+
+def list_versions(req: webob.Request) -> webob.Response:
+    return util.json_response({'versions': [_v21(req)]})
+
+
+def show_version(req: webob.Request) -> webob.Response:
+    version = _v21(req)
+    version['links'].append({
+        'rel': 'describedby', 'type': 'text/html',
+        'href': 'https://docs.openstack.org/'})
+    version['media-types'] = [{
+        'base': 'application/json',
+        'type': 'application/vnd.openstack.compute+json;version=2.1'}]
+    return util.json_response({'version': version})
+
+
+def identity_version(req: webob.Request) -> webob.Response:
+    """An identity v3 version document and nothing else.
+
+    There is no identity service here (authentication is http_basic or
+    keystone's own). Clients such as ``openstack flavor create`` insist
+    on discovering identity v3 before they start; clouds.yaml points
+    them here so that they can. Every other identity path is a 404.
+    """
+    base = util.base_url(req)
+    return util.json_response({'version': {
+        'id': 'v3.14', 'status': 'stable', 'updated': '2020-04-07T00:00:00Z',
+        'links': [{'rel': 'self', 'href': f'{base}/identity/v3/'}],
+        'media-types': [{'base': 'application/json',
+                         'type': 'application/vnd.openstack.identity-v3+json'}],
+    }})

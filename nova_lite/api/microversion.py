@@ -1,0 +1,45 @@
+"""Compute API microversions: the range and the history, one line each.
+
+Only changes that touch a resource this API covers are listed; every
+version in the range is accepted, and a version without a line here
+behaves as the one before it.
+
+* 2.1   - The base API: servers, flavors, os-services, os-hypervisors,
+          os-migrations.
+* 2.3   - Server show/detail: more OS-EXT-SRV-ATTR fields for admins.
+* 2.9   - Servers: ``locked``.
+* 2.11  - os-services: ``forced_down`` in responses;
+          ``PUT /os-services/force-down``.
+* 2.16  - Servers: ``host_status`` for admins.
+* 2.19  - Servers: ``description``.
+* 2.23  - os-migrations: ``migration_type`` and links.
+* 2.26  - Servers: ``tags`` (always empty here: tags are not stored).
+* 2.33  - os-hypervisors: paging with ``limit`` and ``marker``.
+* 2.37  - Server create: ``networks`` is required (``auto``/``none``).
+* 2.38  - Server list: an unknown ``status`` filter is a 400.
+* 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).
+* 2.53  - os-services and os-hypervisors: identified by UUID;
+          ``PUT /os-services/{uuid}`` with status and forced_down.
+"""
+
+from collections.abc import Iterable
+
+from lite_common.wsgi import microversion
+
+MIN_VERSION = '2.1'
+MAX_VERSION = '2.53'
+LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
+
+
+def _response_headers(
+        versions: microversion.VersionRange,
+        version: microversion.APIVersion) -> Iterable[tuple[str, str]]:
+    return [
+        ('OpenStack-API-Version', f'compute {version}'),
+        (LEGACY_HEADER, str(version)),
+        ('Vary', f'OpenStack-API-Version, {LEGACY_HEADER}'),
+    ]
+
+
+VERSIONS = microversion.VersionRange(
+    'compute', MIN_VERSION, MAX_VERSION, LEGACY_HEADER, _response_headers)

@@ -1,0 +1,60 @@
+"""Every route of nova-lite-api, in one table.
+
+Compute API v2.1 under ``/v2.1`` (and, as upstream allows, with the
+project id after it), the Image API v2 subset under ``/image``.
+"""
+
+from lite_common.wsgi.router import RouteTable
+from nova_lite.api.handlers import flavors
+from nova_lite.api.handlers import hypervisors
+from nova_lite.api.handlers import images
+from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import servers
+from nova_lite.api.handlers import services
+from nova_lite.api.handlers import versions
+
+_COMPUTE: RouteTable = {
+    '/servers': {'GET': servers.list_servers,
+                 'POST': servers.create_server},
+    '/servers/detail': {'GET': servers.list_servers_detail},
+    '/servers/{server_id}': {'GET': servers.show_server,
+                             'DELETE': servers.delete_server},
+    '/flavors': {'GET': flavors.list_flavors,
+                 'POST': flavors.create_flavor},
+    '/flavors/detail': {'GET': flavors.list_flavors_detail},
+    '/flavors/{flavor_id}': {'GET': flavors.show_flavor,
+                             'DELETE': flavors.delete_flavor},
+    '/os-services': {'GET': services.list_services},
+    '/os-services/{action:enable|disable|disable-log-reason|force-down}': {
+        'PUT': services.legacy_service_action},
+    '/os-services/{service_id}': {'PUT': services.update_service,
+                                  'DELETE': services.delete_service},
+    '/os-hypervisors': {'GET': hypervisors.list_hypervisors},
+    '/os-hypervisors/detail': {'GET': hypervisors.list_hypervisors_detail},
+    '/os-hypervisors/{hypervisor_id}': {'GET': hypervisors.show_hypervisor},
+    '/os-migrations': {'GET': migrations.list_migrations},
+}
+
+
+def _compute_routes() -> RouteTable:
+    table: dict = {'/v2.1': {'GET': versions.show_version}}
+    for path, methods in _COMPUTE.items():
+        table['/v2.1' + path] = methods
+        table['/v2.1/{project_id}' + path] = methods
+    return table
+
+
+COMPUTE_ROUTES: RouteTable = {
+    '/': {'GET': versions.list_versions},
+    '/identity/v3': {'GET': versions.identity_version},
+    **_compute_routes(),
+}
+
+IMAGE_ROUTES: RouteTable = {
+    '/image': {'GET': images.image_versions},
+    '/image/v2/images': {'GET': images.list_images,
+                         'POST': images.create_image},
+    '/image/v2/images/{image_id}': {'GET': images.show_image,
+                                    'PATCH': images.update_image,
+                                    'DELETE': images.delete_image},
+}

@@ -1,0 +1,70 @@
+"""Request schemas of the servers API (2.1 to 2.53)."""
+
+from typing import Any
+
+_NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+         'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'}
+_METADATA = {
+    'type': 'object',
+    'patternProperties': {
+        '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255}},
+    'additionalProperties': False,
+}
+_NETWORKS = {
+    'oneOf': [
+        {'type': 'string', 'enum': ['auto', 'none']},
+        {'type': 'array', 'items': {'type': 'object'}},
+    ],
+}
+_COUNT = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
+          'minimum': 1}
+
+
+def create(version: Any) -> dict[str, Any]:
+    """The create schema at ``version`` (2.37 makes networks required)."""
+    server: dict[str, Any] = {
+        'type': 'object',
+        'properties': {
+            'name': _NAME,
+            'imageRef': {'type': 'string', 'maxLength': 255},
+            'flavorRef': {'type': ['string', 'integer'], 'minLength': 1},
+            'networks': _NETWORKS,
+            'metadata': _METADATA,
+            'availability_zone': {'type': 'string', 'maxLength': 255},
+            'key_name': {'type': 'string', 'maxLength': 255},
+            'min_count': _COUNT,
+            'max_count': _COUNT,
+            'return_reservation_id': {'type': 'boolean'},
+            'adminPass': {'type': 'string'},
+            'accessIPv4': {'type': 'string', 'format': 'ipv4'},
+            'accessIPv6': {'type': 'string', 'format': 'ipv6'},
+            'config_drive': {'type': ['boolean', 'string']},
+            'user_data': {'type': 'string'},
+            'security_groups': {'type': 'array'},
+            'OS-DCF:diskConfig': {'type': 'string',
+                                  'enum': ['AUTO', 'MANUAL']},
+            'personality': {'type': 'array'},
+            'block_device_mapping_v2': {'type': 'array'},
+        },
+        'required': ['name', 'flavorRef'],
+        'additionalProperties': False,
+    }
+    if version.at_least('2.19'):
+        server['properties']['description'] = {
+            'type': ['string', 'null'], 'maxLength': 255}
+    if version.at_least('2.37'):
+        server['required'].append('networks')
+    if version.at_least('2.52'):
+        server['properties']['tags'] = {
+            'type': 'array', 'items': {'type': 'string', 'maxLength': 60},
+            'maxItems': 50}
+    return {
+        'type': 'object',
+        'properties': {
+            'server': server,
+            'os:scheduler_hints': {'type': 'object'},
+            'OS-SCH-HNT:scheduler_hints': {'type': 'object'},
+        },
+        'required': ['server'],
+        'additionalProperties': False,
+    }

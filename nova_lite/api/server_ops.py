@@ -1,0 +1,172 @@
+"""What the API does for servers beyond rendering: create and delete.
+
+Creating writes the instance records (BUILD/scheduling) and asks the
+conductor to schedule them. Deleting asks the instance's compute to
+destroy it, or deletes the record here when no compute holds it (not
+scheduled yet) or its compute service is down.
+"""
+
+import secrets
+from typing import Any, NamedTuple
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+import webob
+import webob.exc
+
+from nova_lite.api import util
+from nova_lite.compute import states
+from nova_lite.db import flavors as flavor_db
+from nova_lite.db import images as image_db
+from nova_lite.db import instances as db
+from nova_lite.db import services as service_db
+from nova_lite import exception
+from nova_lite.objects import service as service_obj
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+
+class Created(NamedTuple):
+    instances: list[dict[str, Any]]
+    reservation_id: str
+    admin_pass: str
+
+
+def _compute_services(req: webob.Request) -> dict[str, Any]:
+    rows = service_db.service_get_all(util.context(req),
+                                      binary=service_obj.COMPUTE_BINARY)
+    return {row['host']: service_obj.Service._from_db(None, row)
+            for row in rows}
+
+
+def host_statuses(req: webob.Request,
+                  rows: list[dict[str, Any]]) -> dict[str, str]:
+    """host -> UP/DOWN/MAINTENANCE/UNKNOWN (only when it is shown)."""
+    if not (util.context(req).is_admin and util.version(req).at_least(
+            '2.16')) or not any(row['host'] for row in rows):
+        return {}
+    statuses = {}
+    for host, service in _compute_services(req).items():
+        if service.forced_down or not service.is_up(CONF.service_down_time):
+            statuses[host] = 'DOWN'
+        elif service.disabled:
+            statuses[host] = 'MAINTENANCE'
+        else:
+            statuses[host] = 'UP'
+    return statuses
+
+
+def _ref_id(ref: Any) -> str:
+    """An id from an id or a URL whose last segment is the id."""
+    return str(ref).rstrip('/').rsplit('/', 1)[-1]
+
+
+def _flavor(req: webob.Request, ref: Any) -> dict[str, Any]:
+    try:
+        flavor = flavor_db.flavor_get(util.context(req), _ref_id(ref))
+    except exception.FlavorNotFound:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Flavor {ref} could not be found.')
+    if flavor['disabled']:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Flavor {ref} is disabled.')
+    return flavor
+
+
+def _image(req: webob.Request, ref: str | None,
+           flavor: dict[str, Any]) -> str:
+    if not ref:
+        raise webob.exc.HTTPBadRequest(
+            explanation='imageRef is required: booting from volume is not '
+            'supported.')
+    image_id = _ref_id(ref)
+    try:
+        image = image_db.image_get(util.context(req), image_id)
+    except exception.ImageNotFound:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Image {ref} could not be found.')
+    if image['min_disk'] > flavor['root_gb'] and flavor['root_gb']:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Flavor\'s disk is too small for requested image '
+            f'(min_disk {image["min_disk"]} GiB).')
+    if image['min_ram'] > flavor['memory_mb']:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Flavor\'s memory is too small for requested image '
+            f'(min_ram {image["min_ram"]} MiB).')
+    return image_id
+
+
+def _counts(spec: dict[str, Any]) -> tuple[int, int]:
+    low = int(spec.get('min_count', 1))
+    high = int(spec.get('max_count', low))
+    if low > high:
+        raise webob.exc.HTTPBadRequest(
+            explanation='min_count must be <= max_count.')
+    return low, high
+
+
+def _check_networks(spec: dict[str, Any]) -> None:
+    networks = spec.get('networks', 'auto')
+    if isinstance(networks, list) and networks:
+        raise webob.exc.HTTPBadRequest(
+            explanation='nova_lite has no networking service: request '
+            '"networks": "none" (openstack server create --no-network).')
+
+
+def create(req: webob.Request, spec: dict[str, Any]) -> Created:
+    ctx = util.context(req)
+    _check_networks(spec)
+    flavor = _flavor(req, spec['flavorRef'])
+    image_id = _image(req, spec.get('imageRef'), flavor)
+    _low, count = _counts(spec)
+    reservation_id = 'r-' + secrets.token_hex(4)
+    snapshot = {k: flavor[k] for k in ('flavorid', 'name', 'vcpus',
+                                       'memory_mb', 'root_gb',
+                                       'ephemeral_gb', 'swap',
+                                       'extra_specs')}
+    instances = []
+    for index in range(count):
+        name = spec['name'] if count == 1 else f'{spec["name"]}-{index + 1}'
+        instances.append(db.instance_create(ctx, {
+            'uuid': uuidutils.generate_uuid(),
+            'display_name': name,
+            'display_description': spec.get('description'),
+            'project_id': ctx.project_id,
+            'user_id': ctx.user_id,
+            'image_ref': image_id,
+            'flavor': snapshot,
+            'vcpus': flavor['vcpus'],
+            'memory_mb': flavor['memory_mb'],
+            'root_gb': flavor['root_gb'],
+            'vm_state': states.BUILDING,
+            'task_state': states.SCHEDULING,
+            'availability_zone': spec.get('availability_zone'),
+            'key_name': spec.get('key_name'),
+            'config_drive': str(spec.get('config_drive') or ''),
+            'access_ip_v4': spec.get('accessIPv4'),
+            'access_ip_v6': spec.get('accessIPv6'),
+            'metadata': spec.get('metadata', {}),
+        }))
+    util.deps(req).conductor.build_instances(
+        ctx, [inst['uuid'] for inst in instances])
+    return Created(instances, reservation_id,
+                   spec.get('adminPass') or secrets.token_urlsafe(9))
+
+
+def delete(req: webob.Request, inst: dict[str, Any]) -> None:
+    ctx = util.context(req)
+    if inst['host']:
+        services = _compute_services(req)
+        service = services.get(inst['host'])
+        if service is not None and service.is_up(CONF.service_down_time):
+            db.instance_update(ctx, inst['uuid'],
+                               {'task_state': states.DELETING})
+            inst = db.instance_get_by_uuid(ctx, inst['uuid'])
+            util.deps(req).terminate(ctx, inst)
+            return
+        LOG.warning('Compute %s is down: deleting the record of instance '
+                    '%s here; its local files stay on that host until it '
+                    'is cleaned up there', inst['host'], inst['uuid'])
+    db.instance_destroy(ctx, inst['uuid'])

@@ -1,0 +1,167 @@
+"""Helpers every Compute API handler uses.
+
+Handlers are plain functions ``handler(req) -> webob.Response``; they
+check policy, validate the body, call the domain, and build the
+response. Domain exceptions are translated here, in one place.
+"""
+
+from collections.abc import Callable
+import functools
+from typing import Any
+import urllib.parse
+
+from oslo_config import cfg
+import jsonschema
+import webob
+import webob.exc
+
+from lite_common import context as lite_context
+from lite_common import policy as lite_policy
+from lite_common.wsgi import auth
+from lite_common.wsgi import faults
+from lite_common.wsgi import microversion
+from nova_lite import exception
+from nova_lite import policy
+
+CONF = cfg.CONF
+DEPS_KEY = 'nova_lite.deps'
+
+json_response = faults.json_response
+
+
+def context(req: webob.Request) -> lite_context.RequestContext:
+    return auth.get_context(req)
+
+
+def version(req: webob.Request) -> microversion.APIVersion:
+    return microversion.get_version(req)
+
+
+def deps(req: webob.Request) -> Any:
+    return req.environ[DEPS_KEY]
+
+
+def authorize(req: webob.Request, action: str,
+              target: dict[str, Any] | None = None) -> None:
+    try:
+        policy.authorize(context(req), action, target)
+    except lite_policy.PolicyNotAuthorized as exc:
+        raise webob.exc.HTTPForbidden(explanation=str(exc))
+
+
+def _path(error: jsonschema.ValidationError) -> str:
+    return '/'.join(str(p) for p in error.absolute_path)
+
+
+def validate(schema: dict[str, Any], body: Any) -> None:
+    """A 400 naming the field and the reason when ``body`` is invalid."""
+    validator = jsonschema.Draft4Validator(
+        schema, format_checker=jsonschema.FormatChecker())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+    if error is None:
+        return
+    if error.absolute_path:
+        message = (f"Invalid input for field/attribute {_path(error)}. "
+                   f"Value: {error.instance!r}. {error.message}")
+    else:
+        message = f'Invalid input: {error.message}'
+    raise webob.exc.HTTPBadRequest(explanation=message)
+
+
+def read_body(req: webob.Request, schema: dict[str, Any]) -> Any:
+    body = faults.read_json_body(req)
+    validate(schema, body)
+    return body
+
+
+_STATUS_OF = (
+    (exception.NotFound, webob.exc.HTTPNotFound),
+    (exception.Conflict, webob.exc.HTTPConflict),
+    (exception.Invalid, webob.exc.HTTPBadRequest),
+    (exception.NoValidHost, webob.exc.HTTPBadRequest),
+)
+
+
+def translate_errors(handler: Callable[[webob.Request], webob.Response]
+                     ) -> Callable[[webob.Request], webob.Response]:
+    """Turn domain exceptions into the matching HTTP errors."""
+
+    @functools.wraps(handler)
+    def wrapper(req: webob.Request) -> webob.Response:
+        try:
+            return handler(req)
+        except exception.NovaLiteException as exc:
+            for exc_class, http in _STATUS_OF:
+                if isinstance(exc, exc_class):
+                    raise http(explanation=exc.format_message())
+            raise
+
+    return wrapper
+
+
+def query_int(req: webob.Request, name: str,
+              minimum: int = 0) -> int | None:
+    value = req.GET.get(name)
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid {name} {value!r}: it must be an integer '
+            f'>= {minimum}.')
+    return number
+
+
+def query_bool(req: webob.Request, name: str) -> bool | None:
+    value = req.GET.get(name)
+    if value is None:
+        return None
+    lowered = value.strip().lower()
+    if lowered in ('1', 'true', 't', 'yes', 'y', 'on'):
+        return True
+    if lowered in ('0', 'false', 'f', 'no', 'n', 'off'):
+        return False
+    raise webob.exc.HTTPBadRequest(
+        explanation=f'Invalid {name} {value!r}: expected a boolean.')
+
+
+def page_limit(req: webob.Request) -> int:
+    limit = query_int(req, 'limit')
+    return min(CONF.api.max_limit if limit is None else limit,
+               CONF.api.max_limit)
+
+
+def base_url(req: webob.Request) -> str:
+    return (CONF.api.public_endpoint or req.host_url).rstrip('/')
+
+
+def links(req: webob.Request, collection: str,
+          item_id: Any) -> list[dict[str, str]]:
+    base = base_url(req)
+    return [
+        {'rel': 'self', 'href': f'{base}/v2.1/{collection}/{item_id}'},
+        {'rel': 'bookmark', 'href': f'{base}/{collection}/{item_id}'},
+    ]
+
+
+def next_link(req: webob.Request, collection: str, items: list[Any],
+              limit: int, marker: str) -> list[dict[str, str]]:
+    """``*_links`` with a ``next`` link when the page is full."""
+    if not items or len(items) < limit:
+        return []
+    params = dict(req.GET)
+    params['marker'] = marker
+    params['limit'] = str(limit)
+    query = urllib.parse.urlencode(params)
+    return [{'rel': 'next',
+             'href': f'{base_url(req)}/v2.1/{collection}?{query}'}]
+
+
+def isotime(value: Any) -> str | None:
+    """Compute API timestamps: ``2024-01-02T03:04:05Z``."""
+    if value is None:
+        return None
+    return value.strftime('%Y-%m-%dT%H:%M:%SZ')

@@ -1,0 +1,163 @@
+"""Server bodies as the Compute API renders them, per microversion."""
+
+import hashlib
+from typing import Any
+
+import webob
+
+from lite_common.wsgi.microversion import APIVersion
+from nova_lite.api import util
+from nova_lite.compute import states
+
+_STATUS: dict[str, dict[str | None, str]] = {
+    states.BUILDING: {None: 'BUILD'},
+    states.ACTIVE: {
+        None: 'ACTIVE', states.REBOOTING: 'REBOOT',
+        states.REBUILDING: 'REBUILD', states.REBUILD_SPAWNING: 'REBUILD',
+        states.MIGRATING: 'MIGRATING', states.RESIZE_PREP: 'RESIZE',
+        states.RESIZE_MIGRATING: 'RESIZE', states.RESIZE_FINISH: 'RESIZE'},
+    states.STOPPED: {
+        None: 'SHUTOFF', states.RESIZE_PREP: 'RESIZE',
+        states.RESIZE_MIGRATING: 'RESIZE', states.RESIZE_FINISH: 'RESIZE',
+        states.REBUILDING: 'REBUILD', states.REBUILD_SPAWNING: 'REBUILD'},
+    states.RESIZED: {None: 'VERIFY_RESIZE',
+                     states.RESIZE_REVERTING: 'REVERT_RESIZE'},
+    states.PAUSED: {None: 'PAUSED', states.MIGRATING: 'MIGRATING'},
+    states.SUSPENDED: {None: 'SUSPENDED'},
+    states.RESCUED: {None: 'RESCUE'},
+    states.ERROR: {None: 'ERROR', states.REBUILDING: 'REBUILD',
+                   states.REBUILD_SPAWNING: 'REBUILD'},
+    states.DELETED: {None: 'DELETED'},
+    states.SOFT_DELETED: {None: 'SOFT_DELETED'},
+    states.SHELVED: {None: 'SHELVED'},
+    states.SHELVED_OFFLOADED: {None: 'SHELVED_OFFLOADED'},
+}
+
+# status filter -> vm_states (a status that only a task state gives is
+# matched on its vm_state, as upstream does for listing).
+STATUS_TO_VM_STATES: dict[str, list[str]] = {}
+for _vm_state, _tasks in _STATUS.items():
+    for _status in _tasks.values():
+        STATUS_TO_VM_STATES.setdefault(_status, [])
+        if _vm_state not in STATUS_TO_VM_STATES[_status]:
+            STATUS_TO_VM_STATES[_status].append(_vm_state)
+
+_PROGRESS_STATUSES = {'ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
+                      'VERIFY_RESIZE', 'MIGRATING'}
+
+
+def status(vm_state: str, task_state: str | None) -> str:
+    tasks = _STATUS.get(vm_state)
+    if tasks is None:
+        return 'UNKNOWN'
+    return tasks.get(task_state, tasks[None])
+
+
+def host_id(project_id: str, host: str | None) -> str:
+    if not host:
+        return ''
+    return hashlib.sha224((project_id + host).encode()).hexdigest()
+
+
+def _usage_time(value: Any) -> str | None:
+    return None if value is None else value.strftime('%Y-%m-%dT%H:%M:%S.%f')
+
+
+class ServerView:
+    """Renders instances (row dicts) for one request."""
+
+    def __init__(self, req: webob.Request,
+                 host_status: dict[str, str] | None = None) -> None:
+        self.req = req
+        self.version: APIVersion = util.version(req)
+        ctx = util.context(req)
+        self.is_admin = ctx.is_admin
+        self.base = util.base_url(req)
+        self.host_status = host_status or {}
+
+    def brief(self, inst: dict[str, Any]) -> dict[str, Any]:
+        return {'id': inst['uuid'], 'name': inst['display_name'] or '',
+                'links': util.links(self.req, 'servers', inst['uuid'])}
+
+    def _image(self, inst: dict[str, Any]) -> Any:
+        if not inst['image_ref']:
+            return ''
+        return {'id': inst['image_ref'], 'links': [{
+            'rel': 'bookmark',
+            'href': f'{self.base}/images/{inst["image_ref"]}'}]}
+
+    def _flavor(self, inst: dict[str, Any]) -> dict[str, Any]:
+        flavor = inst['flavor'] or {}
+        if self.version.at_least('2.47'):
+            return {'vcpus': flavor.get('vcpus'),
+                    'ram': flavor.get('memory_mb'),
+                    'disk': flavor.get('root_gb'),
+                    'ephemeral': flavor.get('ephemeral_gb', 0),
+                    'swap': flavor.get('swap', 0),
+                    'original_name': flavor.get('name'),
+                    'extra_specs': flavor.get('extra_specs', {})}
+        return {'id': flavor.get('flavorid'), 'links': [{
+            'rel': 'bookmark',
+            'href': f'{self.base}/flavors/{flavor.get("flavorid")}'}]}
+
+    def detail(self, inst: dict[str, Any]) -> dict[str, Any]:
+        server_status = status(inst['vm_state'], inst['task_state'])
+        body = self.brief(inst)
+        body.update({
+            'status': server_status,
+            'tenant_id': inst['project_id'],
+            'user_id': inst['user_id'],
+            'metadata': inst['metadata'] or {},
+            'hostId': host_id(inst['project_id'], inst['host']),
+            'image': self._image(inst),
+            'flavor': self._flavor(inst),
+            'created': util.isotime(inst['created_at']),
+            'updated': util.isotime(inst['updated_at']
+                                    or inst['created_at']),
+            'addresses': {},
+            'accessIPv4': inst['access_ip_v4'] or '',
+            'accessIPv6': inst['access_ip_v6'] or '',
+            'OS-DCF:diskConfig': 'MANUAL',
+            'OS-EXT-AZ:availability_zone': inst['availability_zone'] or '',
+            'config_drive': inst['config_drive'] or '',
+            'key_name': inst['key_name'],
+            'OS-SRV-USG:launched_at': _usage_time(inst['launched_at']),
+            'OS-SRV-USG:terminated_at': _usage_time(inst['terminated_at']),
+            'OS-EXT-STS:task_state': inst['task_state'],
+            'OS-EXT-STS:vm_state': inst['vm_state'],
+            'OS-EXT-STS:power_state': inst['power_state'],
+            'os-extended-volumes:volumes_attached': [],
+        })
+        if server_status in _PROGRESS_STATUSES:
+            body['progress'] = 100 if server_status == 'ACTIVE' else 0
+        if self.is_admin:
+            self._admin_fields(body, inst)
+        if self.version.at_least('2.9'):
+            body['locked'] = False
+        if self.version.at_least('2.16') and self.is_admin:
+            body['host_status'] = self.host_status.get(inst['host'] or '',
+                                                       '')
+        if self.version.at_least('2.19'):
+            body['description'] = inst['display_description']
+        if self.version.at_least('2.26'):
+            body['tags'] = []
+        if inst['fault'] and server_status in ('ERROR', 'DELETED'):
+            body['fault'] = {k: v for k, v in inst['fault'].items()
+                             if k in ('code', 'message', 'created')}
+        return body
+
+    def _admin_fields(self, body: dict[str, Any],
+                      inst: dict[str, Any]) -> None:
+        body['OS-EXT-SRV-ATTR:host'] = inst['host']
+        body['OS-EXT-SRV-ATTR:hypervisor_hostname'] = inst['node']
+        body['OS-EXT-SRV-ATTR:instance_name'] = 'instance-%08x' % inst['id']
+        if self.version.at_least('2.3'):
+            body.update({
+                'OS-EXT-SRV-ATTR:reservation_id': '',
+                'OS-EXT-SRV-ATTR:launch_index': 0,
+                'OS-EXT-SRV-ATTR:hostname': inst['display_name'] or '',
+                'OS-EXT-SRV-ATTR:kernel_id': '',
+                'OS-EXT-SRV-ATTR:ramdisk_id': '',
+                'OS-EXT-SRV-ATTR:root_device_name': None,
+                'OS-EXT-SRV-ATTR:user_data': None,
+            })

@@ -1,0 +1,20 @@
+"""nova-lite-api: the Compute API (and the image catalog) on cheroot."""
+
+import sys
+
+from lite_common import service as lite_service
+from nova_lite.cmd import common
+from nova_lite.db import api as db_api
+from nova_lite import service
+
+
+def main() -> int:
+    conf = common.load_config(sys.argv[1:], 'nova-lite-api')
+
+    def body() -> int:
+        db_api.configure(conf)
+        launcher = lite_service.Launcher()
+        launcher.add(service.api_server(conf))
+        return launcher.run()
+
+    return common.run_daemon('nova-lite-api', body)

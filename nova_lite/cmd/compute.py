@@ -1,0 +1,27 @@
+"""nova-lite-compute: the agent on one hypervisor host.
+
+It has no database configuration: every object call goes to the
+conductor over RPC.
+"""
+
+import sys
+
+from lite_common import service as lite_service
+from nova_lite.cmd import common
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.objects import base as objects_base
+from nova_lite import service
+
+
+def main() -> int:
+    conf = common.load_config(sys.argv[1:], 'nova-lite-compute')
+
+    def body() -> int:
+        objects_base.set_default_indirection(
+            conductor_rpcapi.ObjectIndirectionAPI(conf))
+        launcher = lite_service.Launcher()
+        launcher.add(service.compute_service(conf, conf.host,
+                                             conf.state_path))
+        return launcher.run()
+
+    return common.run_daemon('nova-lite-compute', body)

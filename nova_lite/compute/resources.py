@@ -1,0 +1,66 @@
+"""The compute node record: creation, capacity reports, usage."""
+
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+
+from nova_lite import exception
+from nova_lite.objects import compute_node as cn_obj
+from nova_lite.virt import driver as virt_driver
+
+LOG = logging.getLogger(__name__)
+
+
+def _capacity(conf: cfg.ConfigOpts,
+              res: virt_driver.NodeResources) -> dict[str, Any]:
+    return {
+        'vcpus': res['vcpus'],
+        'memory_mb': res['memory_mb'],
+        'local_gb': res['local_gb'],
+        'hypervisor_type': res['hypervisor_type'],
+        'hypervisor_version': res['hypervisor_version'],
+        'cpu_allocation_ratio': conf.cpu_allocation_ratio,
+        'ram_allocation_ratio': conf.ram_allocation_ratio,
+        'disk_allocation_ratio': conf.disk_allocation_ratio,
+    }
+
+
+def ensure_node(context: Any, conf: cfg.ConfigOpts, host: str,
+                service_id: int, nodename: str,
+                res: virt_driver.NodeResources) -> Any:
+    """The ComputeNode of (host, nodename), created when missing, with
+    capacity and service_id brought up to date."""
+    try:
+        node = cn_obj.ComputeNode.get_by_host_and_nodename(
+            context, host, nodename)
+    except exception.ComputeNodeNotFound:
+        node = cn_obj.ComputeNode(
+            context, uuid=uuidutils.generate_uuid(), host=host,
+            hypervisor_hostname=nodename, service_id=service_id,
+            **_capacity(conf, res))
+        node.create()
+        LOG.info('Created compute node %s (%s) for host %s',
+                 node.uuid, nodename, host)
+        return node
+    for key, value in _capacity(conf, res).items():
+        if getattr(node, key) != value:
+            setattr(node, key, value)
+    if node.service_id != service_id:
+        LOG.info('Compute node %s: service_id %s -> %s', node.uuid,
+                 node.service_id, service_id)
+        node.service_id = service_id
+    node.save()
+    return node
+
+
+def report(context: Any, conf: cfg.ConfigOpts, driver: Any,
+           node: Any) -> None:
+    """Periodic capacity report and usage refresh of one node."""
+    res = driver.get_node_resources(node.hypervisor_hostname)
+    for key, value in _capacity(conf, res).items():
+        if getattr(node, key) != value:
+            setattr(node, key, value)
+    node.save()
+    node.refresh_usage()

@@ -1,0 +1,31 @@
+"""VM and task states (the values upstream Nova stores and reports)."""
+
+# vm_state
+BUILDING = 'building'
+ACTIVE = 'active'
+STOPPED = 'stopped'
+PAUSED = 'paused'
+SUSPENDED = 'suspended'
+RESCUED = 'rescued'
+RESIZED = 'resized'
+SOFT_DELETED = 'soft-delete'
+DELETED = 'deleted'
+ERROR = 'error'
+SHELVED = 'shelved'
+SHELVED_OFFLOADED = 'shelved_offloaded'
+
+# task_state
+SCHEDULING = 'scheduling'
+SPAWNING = 'spawning'
+DELETING = 'deleting'
+REBUILDING = 'rebuilding'
+REBUILD_SPAWNING = 'rebuild_spawning'
+RESIZE_PREP = 'resize_prep'
+RESIZE_MIGRATING = 'resize_migrating'
+RESIZE_FINISH = 'resize_finish'
+RESIZE_REVERTING = 'resize_reverting'
+RESIZE_CONFIRMING = 'resize_confirming'
+MIGRATING = 'migrating'
+REBOOTING = 'rebooting'
+POWERING_OFF = 'powering-off'
+POWERING_ON = 'powering-on'

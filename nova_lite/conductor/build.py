@@ -1,0 +1,59 @@
+"""The build flow on the conductor: schedule, claim, hand to a compute."""
+
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from lite_common import db as lite_db
+from nova_lite import exception
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import states
+from nova_lite.objects import instance as instance_obj
+from nova_lite.scheduler import claims
+
+LOG = logging.getLogger(__name__)
+
+
+def fault(code: int, message: str) -> dict[str, Any]:
+    return {'code': code, 'message': message,
+            'created': lite_db.utcnow().isoformat() + 'Z'}
+
+
+class Builder:
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
+
+    def schedule_and_build(self, context: Any, uuid: str) -> None:
+        try:
+            instance = instance_obj.Instance.get_by_uuid(context, uuid)
+        except exception.InstanceNotFound:
+            LOG.info('Instance %s was deleted before it was scheduled', uuid)
+            return
+        request = claims.Request(uuid, instance.vcpus, instance.memory_mb,
+                                 instance.root_gb)
+        try:
+            node = claims.select_and_claim(context, self.conf, request)
+        except exception.NoValidHost as exc:
+            LOG.warning('Cannot schedule: %s', exc, instance=instance)
+            self._set_error(instance, exc.format_message())
+            return
+        except exception.InstanceNotFound:
+            LOG.info('Instance was deleted while it was scheduled',
+                     instance=instance)
+            return
+        instance = instance_obj.Instance.get_by_uuid(context, uuid)
+        LOG.info('Scheduled to %s', node.host, instance=instance)
+        self.compute_rpcapi.build_and_run_instance(context, instance,
+                                                   node.host)
+
+    def _set_error(self, instance: Any, message: str) -> None:
+        instance.vm_state = states.ERROR
+        instance.task_state = None
+        instance.fault = fault(500, message)
+        try:
+            instance.save(expected_task_state=[states.SCHEDULING])
+        except (exception.InstanceNotFound, exception.UnexpectedTaskState):
+            LOG.info('Instance changed while failing its build; leaving it',
+                     instance=instance)

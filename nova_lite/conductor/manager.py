@@ -1,0 +1,43 @@
+"""The conductor's RPC endpoint: thin; the flows live in their modules."""
+
+from typing import Any
+
+from oslo_config import cfg
+import oslo_messaging as messaging
+
+from nova_lite import exception
+from nova_lite.conductor import build
+from nova_lite.conductor import object_actions
+
+EXPECTED = (exception.NovaLiteException,)
+
+
+class ConductorManager:
+    target = messaging.Target(version='1.0')
+
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        self.builder = build.Builder(conf)
+
+    def build_instances(self, context: Any, instance_uuids: list[str]) -> None:
+        for uuid in instance_uuids:
+            self.builder.schedule_and_build(context, uuid)
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def object_class_action_versions(self, context: Any, objname: str,
+                                     objmethod: str, object_versions: Any,
+                                     args: Any, kwargs: Any) -> Any:
+        return object_actions.class_action(context, objname, objmethod,
+                                           object_versions, args, kwargs)
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def object_action(self, context: Any, objinst: Any, objmethod: str,
+                      args: Any, kwargs: Any) -> Any:
+        return object_actions.instance_action(context, objinst, objmethod,
+                                              args, kwargs)
+
+    def object_backport_versions(self, context: Any, objinst: Any,
+                                 object_versions: Any) -> Any:
+        return objinst.obj_to_primitive(
+            target_version=object_versions[objinst.obj_name()],
+            version_manifest=object_versions)

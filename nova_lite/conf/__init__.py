@@ -1,0 +1,36 @@
+"""nova_lite configuration: one module per option group.
+
+Nothing registers at import time: every entry point calls
+:func:`register_all` on the configuration object it uses.
+"""
+
+from oslo_config import cfg
+from oslo_db import options as db_options
+from oslo_log import log as logging
+
+from lite_common import rpc
+from lite_common.wsgi import auth
+from nova_lite.conf import api
+from nova_lite.conf import compute
+from nova_lite.conf import conductor
+from nova_lite.conf import default
+from nova_lite.conf import scheduler
+
+CONF = cfg.CONF
+_MODULES = (default, api, compute, conductor, scheduler)
+
+
+def register_all(conf: cfg.ConfigOpts) -> None:
+    """Register every nova_lite option on ``conf`` (idempotent)."""
+    for module in _MODULES:
+        module.register_opts(conf)
+    auth.register_opts(conf)
+    rpc.register_opts(conf, 'nova_lite')
+    rpc.allow_remote_exceptions('nova_lite.exception')
+    db_options.set_defaults(conf)
+    try:
+        logging.register_options(conf)
+    except cfg.ArgsAlreadyParsedError:
+        pass
+    except cfg.DuplicateOptError:
+        pass

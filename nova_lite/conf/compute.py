@@ -1,0 +1,49 @@
+"""Options of nova-lite-compute: the virt driver and its resources."""
+
+from oslo_config import cfg
+
+compute_opts = [
+    cfg.StrOpt(
+        'compute_driver',
+        default='local',
+        help='Virt driver, by entry point name in the '
+        'nova_lite.virt_drivers namespace: "fake" keeps instances in '
+        'memory; "local" gives every instance a disk file under '
+        '<state_path>/instances/<uuid>/.'),
+    cfg.IntOpt(
+        'reserved_host_memory_mb', default=0, min=0,
+        help='Memory (MiB) kept back for the host itself.'),
+    cfg.IntOpt(
+        'reserved_host_disk_mb', default=0, min=0,
+        help='Disk (MiB) kept back for the host itself.'),
+    cfg.IntOpt(
+        'resource_update_interval', default=60, min=1,
+        help='Seconds between full resource reports of a compute node.'),
+]
+
+driver_group = cfg.OptGroup(
+    'virt_resources',
+    title='Capacity reported by the fake and local drivers',
+    help='The fake and local drivers boot no real guests; they report '
+    'this capacity so that scheduling behaves as on real hosts.')
+
+driver_opts = [
+    cfg.IntOpt('vcpus', default=16, min=1, help='vCPUs of the host.'),
+    cfg.IntOpt('memory_mb', default=32768, min=1,
+               help='Memory of the host, MiB.'),
+    cfg.IntOpt('local_gb', default=1000, min=1,
+               help='Local disk of the host, GiB.'),
+    cfg.StrOpt('hypervisor_hostname',
+               help='Node name the driver reports; default: the host '
+               'option.'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(compute_opts)
+    conf.register_group(driver_group)
+    conf.register_opts(driver_opts, group=driver_group)
+
+
+def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
+    return [(None, compute_opts), (driver_group.name, driver_opts)]

@@ -1,0 +1,21 @@
+"""Entry points for oslo-config-generator."""
+
+from oslo_config import cfg
+from oslo_db import options as db_options
+
+from lite_common.wsgi import auth
+from nova_lite.conf import _MODULES
+
+
+def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
+    merged: dict[str | None, list[cfg.Opt]] = {}
+    for module in _MODULES:
+        for group, opts in module.list_opts():
+            merged.setdefault(group, []).extend(opts)
+    for group, opts in auth.list_opts():
+        merged.setdefault(group, []).extend(opts)
+    return sorted(merged.items(), key=lambda item: item[0] or '')
+
+
+def set_lib_defaults() -> None:
+    db_options.set_defaults(cfg.CONF)

@@ -1,0 +1,46 @@
+"""The nova_lite database: its transaction context and shared helpers.
+
+Access functions live in one module per table (``services``,
+``compute_nodes``, ``instances``, ``migrations``, ``flavors``,
+``images``), as module-level functions. Only nova-lite-api and
+nova-lite-conductor call them; compute agents reach the database
+through the conductor's object indirection.
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+import sqlalchemy as sa
+
+from lite_common import db as lite_db
+from nova_lite import exception
+
+context_manager = lite_db.make_context_manager()
+
+
+def configure(conf: cfg.ConfigOpts) -> None:
+    """Point the transaction context at ``[database]connection``."""
+    if not conf.database.connection:
+        raise exception.ConfigError(
+            '[database]connection is not set: nova-lite-api and '
+            'nova-lite-conductor need a database URL such as '
+            'mysql+pymysql://nova:PASSWORD@HOST/nova_lite.')
+    context_manager.configure(
+        connection=conf.database.connection,
+        max_retries=conf.database.max_retries,
+        retry_interval=conf.database.retry_interval,
+    )
+
+
+def get_engine() -> sa.engine.Engine:
+    return context_manager.writer.get_engine()
+
+
+def soft_delete_values(row_id: int) -> dict[str, Any]:
+    return {'deleted': row_id, 'deleted_at': lite_db.utcnow()}
+
+
+def as_dict(row: Any) -> dict[str, Any]:
+    mapper = sa.inspect(type(row))
+    return {attr.columns[0].name: getattr(row, attr.key)
+            for attr in mapper.column_attrs}

@@ -1,0 +1,115 @@
+"""Access to the compute_nodes table, including resource claims."""
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from nova_lite import exception
+from nova_lite.db import models
+from nova_lite.db.api import as_dict
+from nova_lite.db.api import context_manager
+from nova_lite.db.api import soft_delete_values
+
+CN = models.ComputeNode
+
+
+def compute_node_create(context: Any,
+                        values: dict[str, Any]) -> dict[str, Any]:
+    if not values.get('uuid'):
+        raise exception.ObjectActionError(
+            action='create', reason='a compute node needs its uuid')
+    with context_manager.writer.using(context) as session:
+        row = CN(**values)
+        session.add(row)
+        try:
+            session.flush()
+        except sa.exc.IntegrityError:
+            raise exception.ComputeNodeExists(node=values['uuid'])
+        return as_dict(row)
+
+
+def compute_node_get(context: Any, **filters: Any) -> dict[str, Any]:
+    """One live compute node by id, uuid, or host + hypervisor_hostname."""
+    with context_manager.reader.using(context) as session:
+        row = session.scalars(
+            sa.select(CN).where(CN.deleted == 0).filter_by(**filters)
+        ).first()
+        if row is None:
+            raise exception.ComputeNodeNotFound(node=str(filters))
+        return as_dict(row)
+
+
+def compute_node_get_all(context: Any, **filters: Any) -> list[dict[str, Any]]:
+    """Live compute nodes, filtered by column equality, in id order."""
+    with context_manager.reader.using(context) as session:
+        query = sa.select(CN).where(CN.deleted == 0).filter_by(**filters)
+        return [as_dict(r) for r in session.scalars(query.order_by(CN.id))]
+
+
+def compute_node_update(context: Any, node_id: int,
+                        values: dict[str, Any]) -> dict[str, Any]:
+    with context_manager.writer.using(context) as session:
+        row = session.get(CN, node_id)
+        if row is None or row.deleted:
+            raise exception.ComputeNodeNotFound(node=node_id)
+        for key, value in values.items():
+            setattr(row, key, value)
+        session.flush()
+        return as_dict(row)
+
+
+def compute_node_destroy(context: Any, node_id: int) -> None:
+    with context_manager.writer.using(context) as session:
+        session.execute(sa.update(CN).where(CN.id == node_id)
+                        .values(**soft_delete_values(node_id)))
+
+
+def _usage_of(column: Any, node_id: Any) -> Any:
+    inst = models.Instance
+    return (sa.select(sa.func.coalesce(sa.func.sum(column), 0))
+            .where(inst.compute_id == node_id, inst.deleted == 0)
+            .scalar_subquery())
+
+
+def usage_refresh_statement(node_ids: Any) -> Any:
+    """UPDATE that recomputes usage from the instances placed on nodes.
+
+    Claims and placement change instances and usage in one transaction,
+    so the sum over live instances is the usage.
+    """
+    inst = models.Instance
+    return (
+        sa.update(CN)
+        .where(CN.id.in_(node_ids))
+        .values(
+            vcpus_used=_usage_of(inst.vcpus, CN.id),
+            memory_mb_used=_usage_of(inst.memory_mb, CN.id),
+            local_gb_used=_usage_of(inst.root_gb, CN.id),
+            running_vms=(
+                sa.select(sa.func.count(inst.id))
+                .where(inst.compute_id == CN.id, inst.deleted == 0)
+                .scalar_subquery()),
+        )
+        .execution_options(synchronize_session=False)
+    )
+
+
+def compute_node_refresh_usage(context: Any, node_id: int) -> dict[str, Any]:
+    with context_manager.writer.using(context) as session:
+        session.execute(usage_refresh_statement([node_id]))
+        row = session.get(CN, node_id, populate_existing=True)
+        if row is None:
+            raise exception.ComputeNodeNotFound(node=node_id)
+        return as_dict(row)
+
+
+def fits_clause(vcpus: int, memory_mb: int, disk_gb: int,
+                reserved_mb: int, reserved_disk_gb: int) -> Any:
+    """SQL condition: the node has room for this request."""
+    return sa.and_(
+        CN.vcpus_used + vcpus <= CN.vcpus * CN.cpu_allocation_ratio,
+        CN.memory_mb_used + memory_mb
+        <= (CN.memory_mb - reserved_mb) * CN.ram_allocation_ratio,
+        CN.local_gb_used + disk_gb
+        <= (CN.local_gb - reserved_disk_gb) * CN.disk_allocation_ratio,
+    )

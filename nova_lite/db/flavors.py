@@ -1,0 +1,74 @@
+"""Access to the flavors table (flavors are deleted for real)."""
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from nova_lite import exception
+from nova_lite.db import models
+from nova_lite.db.api import as_dict
+from nova_lite.db.api import context_manager
+
+FL = models.Flavor
+
+
+def flavor_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+    with context_manager.writer.using(context) as session:
+        for field in ('flavorid', 'name'):
+            taken = session.scalar(sa.select(FL.id).where(
+                getattr(FL, field) == values[field]))
+            if taken is not None:
+                raise exception.FlavorExists(field=field,
+                                             value=values[field])
+        row = FL(**values)
+        session.add(row)
+        try:
+            session.flush()
+        except sa.exc.IntegrityError:
+            raise exception.FlavorExists(field='name or id',
+                                         value=values['name'])
+        return as_dict(row)
+
+
+def flavor_get(context: Any, flavorid: str) -> dict[str, Any]:
+    with context_manager.reader.using(context) as session:
+        row = session.scalars(
+            sa.select(FL).where(FL.flavorid == flavorid)).first()
+        if row is None:
+            raise exception.FlavorNotFound(flavor_id=flavorid)
+        return as_dict(row)
+
+
+def flavor_get_all(context: Any, is_public: bool | None = None,
+                   min_vcpus: int | None = None,
+                   min_memory_mb: int | None = None,
+                   min_root_gb: int | None = None,
+                   limit: int | None = None,
+                   marker: str | None = None) -> list[dict[str, Any]]:
+    """Flavors ordered by flavorid, paged by marker flavorid."""
+    with context_manager.reader.using(context) as session:
+        query = sa.select(FL)
+        if is_public is not None:
+            query = query.where(FL.is_public == is_public)
+        if min_vcpus is not None:
+            query = query.where(FL.vcpus >= min_vcpus)
+        if min_memory_mb is not None:
+            query = query.where(FL.memory_mb >= min_memory_mb)
+        if min_root_gb is not None:
+            query = query.where(FL.root_gb >= min_root_gb)
+        if marker is not None:
+            if session.scalar(sa.select(FL.id).where(
+                    FL.flavorid == marker)) is None:
+                raise exception.FlavorNotFound(flavor_id=marker)
+            query = query.where(FL.flavorid > marker)
+        query = query.order_by(FL.flavorid)
+        if limit is not None:
+            query = query.limit(limit)
+        return [as_dict(row) for row in session.scalars(query)]
+
+
+def flavor_destroy(context: Any, flavorid: str) -> None:
+    with context_manager.writer.using(context) as session:
+        result = session.execute(sa.delete(FL).where(FL.flavorid == flavorid))
+        if result.rowcount != 1:
+            raise exception.FlavorNotFound(flavor_id=flavorid)

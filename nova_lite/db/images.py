@@ -1,0 +1,82 @@
+"""Access to the image catalog (metadata only; nothing is booted)."""
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from nova_lite import exception
+from nova_lite.db import models
+from nova_lite.db.api import as_dict
+from nova_lite.db.api import context_manager
+
+IMG = models.Image
+
+
+def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+    with context_manager.writer.using(context) as session:
+        row = IMG(**values)
+        session.add(row)
+        try:
+            session.flush()
+        except sa.exc.IntegrityError:
+            raise exception.Conflict(
+                reason=f'Image ID {values["id"]} already exists.')
+        return as_dict(row)
+
+
+def image_get(context: Any, image_id: str) -> dict[str, Any]:
+    with context_manager.reader.using(context) as session:
+        row = session.get(IMG, image_id)
+        if row is None:
+            raise exception.ImageNotFound(image_id=image_id)
+        return as_dict(row)
+
+
+def image_get_all(context: Any, visible_to: str | None,
+                  filters: dict[str, Any], limit: int | None = None,
+                  marker: str | None = None) -> list[dict[str, Any]]:
+    """Images a project may see (None: all), newest first.
+
+    ``visible_to`` sees public, community and shared images and its
+    own; filters: name, status, visibility, owner.
+    """
+    with context_manager.reader.using(context) as session:
+        query = sa.select(IMG)
+        if visible_to is not None:
+            query = query.where(sa.or_(
+                IMG.visibility.in_(['public', 'community', 'shared']),
+                IMG.owner == visible_to))
+        for key in ('name', 'status', 'visibility', 'owner'):
+            if filters.get(key) is not None:
+                query = query.where(getattr(IMG, key) == filters[key])
+        if marker is not None:
+            mark = session.get(IMG, marker)
+            if mark is None:
+                raise exception.ImageNotFound(image_id=marker)
+            query = query.where(sa.or_(
+                IMG.created_at < mark.created_at,
+                sa.and_(IMG.created_at == mark.created_at,
+                        IMG.id < mark.id)))
+        query = query.order_by(IMG.created_at.desc(), IMG.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
+        return [as_dict(row) for row in session.scalars(query)]
+
+
+def image_update(context: Any, image_id: str,
+                 values: dict[str, Any]) -> dict[str, Any]:
+    with context_manager.writer.using(context) as session:
+        row = session.get(IMG, image_id)
+        if row is None:
+            raise exception.ImageNotFound(image_id=image_id)
+        for key, value in values.items():
+            setattr(row, key, value)
+        session.flush()
+        return as_dict(row)
+
+
+def image_destroy(context: Any, image_id: str) -> None:
+    with context_manager.writer.using(context) as session:
+        result = session.execute(sa.delete(IMG).where(IMG.id == image_id))
+        if result.rowcount != 1:
+            raise exception.ImageNotFound(image_id=image_id)

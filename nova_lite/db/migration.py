@@ -1,0 +1,17 @@
+"""Schema migrations: ``nova-lite-manage db sync`` and ``db version``."""
+
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from lite_common import db as lite_db
+
+ALEMBIC_DIR = Path(__file__).parent / 'alembic'
+
+
+def db_sync(engine: sa.engine.Engine, revision: str = 'head') -> None:
+    lite_db.upgrade(ALEMBIC_DIR, engine, revision)
+
+
+def db_version(engine: sa.engine.Engine) -> str | None:
+    return lite_db.current_version(engine)

@@ -1,0 +1,81 @@
+"""Access to the migrations table."""
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from nova_lite import exception
+from nova_lite.db import models
+from nova_lite.db.api import as_dict
+from nova_lite.db.api import context_manager
+
+MIG = models.Migration
+
+
+def migration_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+    with context_manager.writer.using(context) as session:
+        row = MIG(**values)
+        session.add(row)
+        session.flush()
+        return as_dict(row)
+
+
+def migration_get(context: Any, **filters: Any) -> dict[str, Any]:
+    with context_manager.reader.using(context) as session:
+        row = session.scalars(
+            sa.select(MIG).where(MIG.deleted == 0).filter_by(**filters)
+        ).first()
+        if row is None:
+            raise exception.MigrationNotFound(migration_id=str(filters))
+        return as_dict(row)
+
+
+def migration_update(context: Any, migration_id: int,
+                     values: dict[str, Any]) -> dict[str, Any]:
+    with context_manager.writer.using(context) as session:
+        row = session.get(MIG, migration_id)
+        if row is None:
+            raise exception.MigrationNotFound(migration_id=migration_id)
+        for key, value in values.items():
+            setattr(row, key, value)
+        session.flush()
+        return as_dict(row)
+
+
+def migration_get_all(context: Any, filters: dict[str, Any],
+                      limit: int | None = None,
+                      marker: str | None = None) -> list[dict[str, Any]]:
+    """Migrations newest first, paged by marker uuid.
+
+    Filters: host (source or destination), status (one or a list),
+    migration_type, instance_uuid, source_compute, project_id, user_id.
+    """
+    with context_manager.reader.using(context) as session:
+        query = sa.select(MIG.__table__).where(MIG.deleted == 0)
+        if filters.get('host'):
+            query = query.where(sa.or_(MIG.source_compute == filters['host'],
+                                       MIG.dest_compute == filters['host']))
+        status = filters.get('status')
+        if status:
+            statuses = status if isinstance(status, list) else [status]
+            query = query.where(MIG.status.in_(statuses))
+        for key in ('migration_type', 'instance_uuid', 'source_compute',
+                    'project_id', 'user_id'):
+            if filters.get(key):
+                query = query.where(getattr(MIG, key) == filters[key])
+        if filters.get('hidden') is not None:
+            query = query.where(MIG.hidden == filters['hidden'])
+        if marker is not None:
+            mark = session.execute(
+                sa.select(MIG.created_at, MIG.id).where(MIG.uuid == marker)
+            ).first()
+            if mark is None:
+                raise exception.MigrationNotFound(migration_id=marker)
+            query = query.where(sa.or_(
+                MIG.created_at < mark.created_at,
+                sa.and_(MIG.created_at == mark.created_at,
+                        MIG.id < mark.id)))
+        query = query.order_by(MIG.created_at.desc(), MIG.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
+        return [dict(row) for row in session.execute(query).mappings()]

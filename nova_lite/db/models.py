@@ -1,0 +1,222 @@
+"""SQLAlchemy models of the nova_lite database.
+
+Records are linked by integer ids: ``compute_nodes.service_id``,
+``instances.compute_id`` and ``migrations.dest_compute_id``. Host and
+node strings remain for display and RPC routing.
+"""
+
+import datetime
+import json
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+from lite_common.db import SoftDeleteMixin
+from lite_common.db import TimestampMixin
+
+
+class JSONText(sa.types.TypeDecorator):
+    """JSON kept as text: portable and stable for schema comparison."""
+
+    impl = sa.Text
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
+        return None if value is None else json.dumps(value)
+
+    def process_result_value(self, value: Any, dialect: Any) -> Any:
+        return None if value is None else json.loads(value)
+
+
+class Base(orm.DeclarativeBase):
+    pass
+
+
+class Service(Base, TimestampMixin, SoftDeleteMixin):
+    __tablename__ = 'services'
+    __table_args__ = (
+        sa.UniqueConstraint('host', 'binary', 'deleted',
+                            name='uniq_services0host0binary0deleted'),
+        sa.UniqueConstraint('uuid', name='uniq_services0uuid'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    host: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    binary: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    topic: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    disabled: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
+    disabled_reason: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    forced_down: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False)
+    last_seen_up: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime)
+    report_count: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    version: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+
+
+class ComputeNode(Base, TimestampMixin, SoftDeleteMixin):
+    __tablename__ = 'compute_nodes'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_compute_nodes0uuid'),
+        sa.UniqueConstraint(
+            'host', 'hypervisor_hostname', 'deleted',
+            name='uniq_compute_nodes0host0hypervisor_hostname0deleted'),
+        sa.Index('compute_nodes_service_id_idx', 'service_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    service_id: orm.Mapped[int | None] = orm.mapped_column(
+        sa.ForeignKey('services.id', name='compute_nodes_service_id_fkey'))
+    host: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    hypervisor_hostname: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    hypervisor_type: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    hypervisor_version: orm.Mapped[int] = orm.mapped_column(
+        sa.Integer, default=0)
+    host_ip: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    vcpus: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    memory_mb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    local_gb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    vcpus_used: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    memory_mb_used: orm.Mapped[int] = orm.mapped_column(
+        sa.Integer, default=0)
+    local_gb_used: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    running_vms: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    cpu_allocation_ratio: orm.Mapped[float] = orm.mapped_column(
+        sa.Float, default=1.0)
+    ram_allocation_ratio: orm.Mapped[float] = orm.mapped_column(
+        sa.Float, default=1.0)
+    disk_allocation_ratio: orm.Mapped[float] = orm.mapped_column(
+        sa.Float, default=1.0)
+
+
+class Flavor(Base, TimestampMixin):
+    __tablename__ = 'flavors'
+    __table_args__ = (
+        sa.UniqueConstraint('flavorid', name='uniq_flavors0flavorid'),
+        sa.UniqueConstraint('name', name='uniq_flavors0name'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    flavorid: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    vcpus: orm.Mapped[int] = orm.mapped_column(sa.Integer)
+    memory_mb: orm.Mapped[int] = orm.mapped_column(sa.Integer)
+    root_gb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    ephemeral_gb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    swap: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    rxtx_factor: orm.Mapped[float] = orm.mapped_column(sa.Float, default=1.0)
+    is_public: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=True)
+    disabled: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    extra_specs: orm.Mapped[dict[str, str]] = orm.mapped_column(
+        JSONText, default=dict)
+
+
+class Instance(Base, TimestampMixin, SoftDeleteMixin):
+    __tablename__ = 'instances'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_instances0uuid'),
+        sa.Index('instances_project_id_deleted_idx', 'project_id',
+                 'deleted'),
+        sa.Index('instances_host_deleted_idx', 'host', 'deleted'),
+        sa.Index('instances_compute_id_deleted_idx', 'compute_id',
+                 'deleted'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    display_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    display_description: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    user_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    image_ref: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    flavor: orm.Mapped[dict[str, Any]] = orm.mapped_column(JSONText)
+    vcpus: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    memory_mb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    root_gb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    vm_state: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    task_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    power_state: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    node: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    compute_id: orm.Mapped[int | None] = orm.mapped_column(
+        sa.ForeignKey('compute_nodes.id',
+                      name='instances_compute_id_fkey'))
+    availability_zone: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    key_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    config_drive: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    access_ip_v4: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    access_ip_v6: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
+    metadata_: orm.Mapped[dict[str, str]] = orm.mapped_column(
+        'metadata', JSONText, default=dict)
+    fault: orm.Mapped[dict[str, Any] | None] = orm.mapped_column(JSONText)
+    launched_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime)
+    terminated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime)
+
+
+class Migration(Base, TimestampMixin, SoftDeleteMixin):
+    __tablename__ = 'migrations'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_migrations0uuid'),
+        sa.Index('migrations_instance_uuid_idx', 'instance_uuid'),
+        sa.Index('migrations_source_compute_type_status_idx',
+                 'source_compute', 'migration_type', 'status'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    instance_uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    source_compute: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    source_node: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    dest_compute: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    dest_node: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    dest_host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    dest_compute_id: orm.Mapped[int | None] = orm.mapped_column(
+        sa.ForeignKey('compute_nodes.id',
+                      name='migrations_dest_compute_id_fkey'))
+    migration_type: orm.Mapped[str] = orm.mapped_column(sa.String(32))
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    old_flavor_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    new_flavor_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    hidden: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
+
+
+class Image(Base, TimestampMixin):
+    """The small image catalog behind the Image API v2 subset.
+
+    nova_lite boots no real images: the catalog only names them so
+    that clients can resolve ``--image NAME``.
+    """
+
+    __tablename__ = 'images'
+    __table_args__ = (sa.Index('images_name_idx', 'name'),)
+
+    id: orm.Mapped[str] = orm.mapped_column(sa.String(36), primary_key=True)
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    status: orm.Mapped[str] = orm.mapped_column(sa.String(30))
+    visibility: orm.Mapped[str] = orm.mapped_column(sa.String(20))
+    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    disk_format: orm.Mapped[str | None] = orm.mapped_column(sa.String(20))
+    container_format: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(20))
+    min_disk: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    min_ram: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    size: orm.Mapped[int | None] = orm.mapped_column(sa.BigInteger)
+    protected: orm.Mapped[bool] = orm.mapped_column(sa.Boolean,
+                                                    default=False)
+    tags: orm.Mapped[list[str]] = orm.mapped_column(JSONText, default=list)
+    properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)

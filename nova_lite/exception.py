@@ -1,0 +1,102 @@
+"""nova_lite exceptions: no HTTP knowledge here.
+
+Each carries a message built from keyword arguments; the API maps the
+classes to status codes, and RPC endpoints declare them as expected so
+that they reach the caller intact.
+"""
+
+from typing import Any
+
+
+class NovaLiteException(Exception):
+    msg_fmt = 'An unknown exception occurred.'
+
+    def __init__(self, message: str | None = None, **kwargs: Any) -> None:
+        self.kwargs = kwargs
+        if message is None:
+            try:
+                message = self.msg_fmt % kwargs
+            except (KeyError, TypeError):
+                message = self.msg_fmt
+        super().__init__(message)
+
+    def format_message(self) -> str:
+        return str(self.args[0])
+
+
+class ConfigError(NovaLiteException):
+    msg_fmt = 'Invalid configuration: %(reason)s'
+
+
+class NotFound(NovaLiteException):
+    msg_fmt = 'Resource could not be found.'
+
+
+class Invalid(NovaLiteException):
+    msg_fmt = 'Unacceptable parameters: %(reason)s'
+
+
+class Conflict(NovaLiteException):
+    msg_fmt = 'Conflict: %(reason)s'
+
+
+class ServiceNotFound(NotFound):
+    msg_fmt = 'Service %(service)s could not be found.'
+
+
+class ServiceExists(Conflict):
+    msg_fmt = 'Service with host %(host)s binary %(binary)s exists.'
+
+
+class ComputeHostNotFound(NotFound):
+    msg_fmt = 'Compute host %(host)s could not be found.'
+
+
+class ComputeNodeNotFound(NotFound):
+    msg_fmt = 'Compute node %(node)s could not be found.'
+
+
+class ComputeNodeExists(Conflict):
+    msg_fmt = 'Compute node %(node)s already exists.'
+
+
+class InstanceNotFound(NotFound):
+    msg_fmt = 'Instance %(instance_id)s could not be found.'
+
+
+class InstanceInvalidState(Conflict):
+    msg_fmt = ('Cannot %(action)s instance %(instance_uuid)s while it is '
+               'in %(attr)s %(state)s.')
+
+
+class UnexpectedTaskState(Conflict):
+    msg_fmt = ('Instance %(instance_uuid)s: unexpected task state; '
+               'expected %(expected)s, found %(actual)s.')
+
+
+class MigrationNotFound(NotFound):
+    msg_fmt = 'Migration %(migration_id)s could not be found.'
+
+
+class FlavorNotFound(NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
+
+
+class FlavorExists(Conflict):
+    msg_fmt = 'Flavor with %(field)s %(value)s already exists.'
+
+
+class ImageNotFound(NotFound):
+    msg_fmt = 'Image %(image_id)s could not be found.'
+
+
+class NoValidHost(NovaLiteException):
+    msg_fmt = 'No valid host was found. %(reason)s'
+
+
+class ObjectActionError(NovaLiteException):
+    msg_fmt = 'Object action %(action)s failed because: %(reason)s'
+
+
+class VirtDriverError(NovaLiteException):
+    msg_fmt = 'Virt driver error: %(reason)s'

@@ -1,0 +1,108 @@
+"""Base classes of nova_lite's versioned objects and the indirection.
+
+Compute agents have no database: their ``@remotable`` calls go to the
+conductor through ``indirection_api``. Because the all-in-one runs the
+API, the conductor and compute agents in one process, the indirection
+is chosen per thread: :func:`remote_objects` routes the calls made in
+its block through the conductor, while other threads (API, conductor)
+keep the process default (normally: the database).
+"""
+
+from collections.abc import Iterator
+import contextlib
+import threading
+from typing import Any
+
+from oslo_versionedobjects import base as ovo_base
+from oslo_versionedobjects import fields
+
+_local = threading.local()
+_UNSET = object()
+
+
+class IndirectionSwitch:
+    """Class attribute read by ``@remotable``: thread value or default."""
+
+    def __init__(self) -> None:
+        self.default: Any = None
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        api = getattr(_local, 'api', _UNSET)
+        return self.default if api is _UNSET else api
+
+
+class NovaLiteObjectRegistry(ovo_base.VersionedObjectRegistry):
+    pass
+
+
+class NovaLiteObject(ovo_base.VersionedObject,
+                     ovo_base.VersionedObjectDictCompat):
+    OBJ_SERIALIZER_NAMESPACE = 'versioned_object'
+    OBJ_PROJECT_NAMESPACE = 'nova_lite'
+
+    indirection_api = IndirectionSwitch()  # type: ignore[assignment]
+
+    def _load_from_db(self, values: dict[str, Any]) -> 'NovaLiteObject':
+        """Set every field from a database row dict; clear changes."""
+        for name in self.fields:
+            if name in values:
+                setattr(self, name, values[name])
+        self.obj_reset_changes()
+        return self
+
+    @staticmethod
+    def _from_db_object(context: Any, obj: Any,
+                        values: dict[str, Any]) -> Any:
+        obj._load_from_db(values)
+        obj._context = context
+        return obj
+
+    @classmethod
+    def _from_db(cls, context: Any, values: dict[str, Any]) -> Any:
+        return cls._from_db_object(context, cls(context), values)
+
+
+class NovaLiteObjectList(ovo_base.ObjectListBase):
+    @classmethod
+    def _from_rows(cls, context: Any, item_cls: Any,
+                   rows: list[dict[str, Any]]) -> Any:
+        return ovo_base.obj_make_list(context, cls(context), item_cls, rows)
+
+
+class NovaLiteObjectSerializer(ovo_base.VersionedObjectSerializer):
+    OBJ_BASE_CLASS = NovaLiteObject
+
+
+class JSONField(fields.AutoTypedField):
+    """Any JSON-compatible value, kept as is."""
+
+    AUTO_TYPE = fields.FieldType()
+
+
+def set_default_indirection(api: Any) -> None:
+    """The process-wide indirection (a compute-only process sets it)."""
+    NovaLiteObject.__dict__['indirection_api'].default = api
+
+
+@contextlib.contextmanager
+def remote_objects(api: Any) -> Iterator[None]:
+    """Route object calls of this thread through ``api`` in the block."""
+    previous = getattr(_local, 'api', _UNSET)
+    _local.api = api
+    try:
+        yield
+    finally:
+        if previous is _UNSET:
+            del _local.api
+        else:
+            _local.api = previous
+
+
+TIMESTAMP_FIELDS = {
+    'created_at': fields.DateTimeField(nullable=True),
+    'updated_at': fields.DateTimeField(nullable=True),
+}
+SOFT_DELETE_FIELDS = {
+    'deleted': fields.IntegerField(default=0),
+    'deleted_at': fields.DateTimeField(nullable=True),
+}

@@ -1,0 +1,121 @@
+"""The Instance object.
+
+``node`` and ``compute_id`` change together: saving a new node without
+its compute node id is refused here, which runs on the conductor, so
+the integer link and the name cannot drift apart.
+"""
+
+from typing import Any
+
+from oslo_log import log as logging
+from oslo_versionedobjects import base as ovo_base
+from oslo_versionedobjects import fields
+
+from nova_lite import exception
+from nova_lite.db import instances as db
+from nova_lite.objects import base
+
+LOG = logging.getLogger(__name__)
+
+
+@base.NovaLiteObjectRegistry.register
+class Instance(base.NovaLiteObject):
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.IntegerField(read_only=True),
+        'uuid': fields.UUIDField(),
+        'display_name': fields.StringField(nullable=True),
+        'display_description': fields.StringField(nullable=True),
+        'project_id': fields.StringField(),
+        'user_id': fields.StringField(),
+        'image_ref': fields.StringField(nullable=True),
+        'flavor': base.JSONField(nullable=True),
+        'vcpus': fields.IntegerField(default=0),
+        'memory_mb': fields.IntegerField(default=0),
+        'root_gb': fields.IntegerField(default=0),
+        'vm_state': fields.StringField(),
+        'task_state': fields.StringField(nullable=True),
+        'power_state': fields.IntegerField(default=0),
+        'host': fields.StringField(nullable=True),
+        'node': fields.StringField(nullable=True),
+        'compute_id': fields.IntegerField(nullable=True),
+        'availability_zone': fields.StringField(nullable=True),
+        'key_name': fields.StringField(nullable=True),
+        'config_drive': fields.StringField(nullable=True),
+        'access_ip_v4': fields.StringField(nullable=True),
+        'access_ip_v6': fields.StringField(nullable=True),
+        'metadata': fields.DictOfStringsField(default={}),
+        'fault': base.JSONField(nullable=True),
+        'launched_at': fields.DateTimeField(nullable=True),
+        'terminated_at': fields.DateTimeField(nullable=True),
+        **base.TIMESTAMP_FIELDS,
+        **base.SOFT_DELETE_FIELDS,
+    }
+
+    def _check_node_link(self, values: dict[str, Any]) -> None:
+        if 'node' in values and values['node'] is not None and (
+                values.get('compute_id') is None):
+            raise exception.ObjectActionError(
+                action='save',
+                reason=f'instance {self.uuid}: node set to '
+                f'{values["node"]!r} without its compute_id')
+        if 'node' in values and values['node'] is None and (
+                'compute_id' in values and values['compute_id'] is not None):
+            raise exception.ObjectActionError(
+                action='save',
+                reason=f'instance {self.uuid}: compute_id without a node')
+
+    @classmethod
+    @ovo_base.remotable
+    def get_by_uuid(cls, context: Any, uuid: str,
+                    read_deleted: bool = False) -> 'Instance':
+        return cls._from_db(context, db.instance_get_by_uuid(
+            context, uuid, read_deleted=read_deleted))
+
+    @ovo_base.remotable
+    def create(self) -> None:
+        values = self.obj_get_changes()
+        self._check_node_link(values)
+        self._load_from_db(db.instance_create(self._context, values))
+
+    @ovo_base.remotable
+    def save(self, expected_task_state: Any = ...) -> None:
+        """Write the changed fields.
+
+        ``expected_task_state`` (a value or a list) makes the write a
+        compare-and-swap, so a concurrent delete is not undone.
+        """
+        values = self.obj_get_changes()
+        if not values:
+            return
+        self._check_node_link(values)
+        self._load_from_db(db.instance_update(
+            self._context, self.uuid, values,
+            expected_task_state=expected_task_state))
+
+    @ovo_base.remotable
+    def destroy(self) -> None:
+        """Soft-delete and give the node its resources back."""
+        self._load_from_db(db.instance_destroy(self._context, self.uuid))
+
+
+@base.NovaLiteObjectRegistry.register
+class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
+    VERSION = '1.0'
+
+    fields = {'objects': fields.ListOfObjectsField('Instance')}
+
+    @classmethod
+    @ovo_base.remotable
+    def get_by_compute_id(cls, context: Any,
+                          compute_id: int) -> 'InstanceList':
+        """The live instances of a compute node, by the integer link."""
+        rows = db.instance_get_all(context, {'compute_id': compute_id})
+        return cls._from_rows(context, Instance, rows)
+
+    @classmethod
+    @ovo_base.remotable
+    def get_by_host(cls, context: Any, host: str) -> 'InstanceList':
+        rows = db.instance_get_all(context, {'host': host})
+        return cls._from_rows(context, Instance, rows)

@@ -1,0 +1,101 @@
+"""The Service object: one nova_lite daemon on one host."""
+
+from typing import Any
+
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+from oslo_versionedobjects import base as ovo_base
+from oslo_versionedobjects import fields
+
+from nova_lite.db import services as db
+from nova_lite.objects import base
+
+# Bumped whenever a service gains a behaviour others must know about.
+# 1: the first version.
+SERVICE_VERSION = 1
+
+COMPUTE_BINARY = 'nova-compute'
+CONDUCTOR_BINARY = 'nova-conductor'
+
+
+@base.NovaLiteObjectRegistry.register
+class Service(base.NovaLiteObject):
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.IntegerField(read_only=True),
+        'uuid': fields.UUIDField(),
+        'host': fields.StringField(),
+        'binary': fields.StringField(),
+        'topic': fields.StringField(nullable=True),
+        'disabled': fields.BooleanField(default=False),
+        'disabled_reason': fields.StringField(nullable=True),
+        'forced_down': fields.BooleanField(default=False),
+        'last_seen_up': fields.DateTimeField(nullable=True),
+        'report_count': fields.IntegerField(default=0),
+        'version': fields.IntegerField(default=0),
+        **base.TIMESTAMP_FIELDS,
+        **base.SOFT_DELETE_FIELDS,
+    }
+
+    @classmethod
+    @ovo_base.remotable
+    def get_by_host_and_binary(cls, context: Any, host: str,
+                               binary: str) -> 'Service':
+        return cls._from_db(context, db.service_get(context, host=host,
+                                                    binary=binary))
+
+    @classmethod
+    @ovo_base.remotable
+    def get_by_id(cls, context: Any, service_id: int) -> 'Service':
+        return cls._from_db(context, db.service_get(context, id=service_id))
+
+    @classmethod
+    @ovo_base.remotable
+    def get_by_uuid(cls, context: Any, uuid: str) -> 'Service':
+        return cls._from_db(context, db.service_get(context, uuid=uuid))
+
+    @ovo_base.remotable
+    def create(self) -> None:
+        values = self.obj_get_changes()
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        self._load_from_db(db.service_create(self._context, values))
+
+    @ovo_base.remotable
+    def save(self) -> None:
+        values = self.obj_get_changes()
+        if values:
+            self._load_from_db(
+                db.service_update(self._context, self.id, values))
+
+    @ovo_base.remotable
+    def heartbeat(self) -> None:
+        """Record that the service is alive (one UPDATE)."""
+        self.last_seen_up = db.service_heartbeat(self._context, self.id)
+        self.obj_reset_changes(['last_seen_up'])
+
+    @ovo_base.remotable
+    def destroy(self) -> None:
+        db.service_destroy(self._context, self.id)
+
+    def is_up(self, down_time: int) -> bool:
+        """Up: a heartbeat within ``down_time`` seconds, not forced down."""
+        if self.forced_down or self.last_seen_up is None:
+            return False
+        elapsed = timeutils.delta_seconds(self.last_seen_up,
+                                          timeutils.utcnow(with_timezone=True))
+        return abs(elapsed) <= down_time
+
+
+@base.NovaLiteObjectRegistry.register
+class ServiceList(base.NovaLiteObjectList, base.NovaLiteObject):
+    VERSION = '1.0'
+
+    fields = {'objects': fields.ListOfObjectsField('Service')}
+
+    @classmethod
+    @ovo_base.remotable
+    def get_all(cls, context: Any, binary: str | None = None,
+                host: str | None = None) -> 'ServiceList':
+        rows = db.service_get_all(context, binary=binary, host=host)
+        return cls._from_rows(context, Service, rows)

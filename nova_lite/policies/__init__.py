@@ -1,0 +1,14 @@
+"""nova_lite policy defaults, for the enforcer and the generators."""
+
+import itertools
+
+from oslo_policy import policy
+
+from nova_lite.policies import base
+from nova_lite.policies import resources
+
+
+def list_rules() -> list[policy.RuleDefault]:
+    return list(itertools.chain(
+        base.rules, resources.servers, resources.flavors,
+        resources.admin_apis, resources.images))

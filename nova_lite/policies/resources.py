@@ -1,0 +1,80 @@
+"""Policies of the Compute and Image API resources.
+
+Defaults: services, hypervisors, flavor management and migrations are
+admin-only; servers are project-scoped; images are readable by anyone
+authenticated and managed by their owner or an admin.
+"""
+
+from nova_lite.policies.base import ADMIN
+from nova_lite.policies.base import ANY_AUTHENTICATED
+from nova_lite.policies.base import PROJECT_MEMBER_OR_ADMIN
+from nova_lite.policies.base import PROJECT_READER_OR_ADMIN
+from nova_lite.policies.base import rule
+
+SERVERS = 'os_compute_api:servers:%s'
+
+servers = [
+    rule(SERVERS % 'index', PROJECT_READER_OR_ADMIN, 'List servers.',
+         [('GET', '/servers')]),
+    rule(SERVERS % 'detail', PROJECT_READER_OR_ADMIN,
+         'List servers with details.', [('GET', '/servers/detail')]),
+    rule(SERVERS % 'index:get_all_tenants', ADMIN,
+         'List the servers of every project (all_tenants).',
+         [('GET', '/servers'), ('GET', '/servers/detail')]),
+    rule(SERVERS % 'show', PROJECT_READER_OR_ADMIN, 'Show a server.',
+         [('GET', '/servers/{server_id}')]),
+    rule(SERVERS % 'show:host_status', ADMIN,
+         'Show host_status of a server (2.16+).',
+         [('GET', '/servers/{server_id}')]),
+    rule(SERVERS % 'create', PROJECT_MEMBER_OR_ADMIN, 'Create a server.',
+         [('POST', '/servers')]),
+    rule(SERVERS % 'delete', PROJECT_MEMBER_OR_ADMIN, 'Delete a server.',
+         [('DELETE', '/servers/{server_id}')]),
+    rule('os_compute_api:os-extended-server-attributes', ADMIN,
+         'See the OS-EXT-SRV-ATTR host, node and instance name.',
+         [('GET', '/servers/{server_id}')]),
+]
+
+flavors = [
+    rule('os_compute_api:flavors:index', ANY_AUTHENTICATED,
+         'List flavors.', [('GET', '/flavors'), ('GET', '/flavors/detail'),
+                           ('GET', '/flavors/{flavor_id}')]),
+    rule('os_compute_api:os-flavor-manage:create', ADMIN,
+         'Create a flavor.', [('POST', '/flavors')]),
+    rule('os_compute_api:os-flavor-manage:delete', ADMIN,
+         'Delete a flavor.', [('DELETE', '/flavors/{flavor_id}')]),
+]
+
+admin_apis = [
+    rule('os_compute_api:os-services:list', ADMIN, 'List services.',
+         [('GET', '/os-services')]),
+    rule('os_compute_api:os-services:update', ADMIN,
+         'Enable, disable or force down a service.',
+         [('PUT', '/os-services/{service_id}')]),
+    rule('os_compute_api:os-services:delete', ADMIN, 'Delete a service.',
+         [('DELETE', '/os-services/{service_id}')]),
+    rule('os_compute_api:os-hypervisors:list', ADMIN, 'List hypervisors.',
+         [('GET', '/os-hypervisors')]),
+    rule('os_compute_api:os-hypervisors:list-detail', ADMIN,
+         'List hypervisors with details.',
+         [('GET', '/os-hypervisors/detail')]),
+    rule('os_compute_api:os-hypervisors:show', ADMIN, 'Show a hypervisor.',
+         [('GET', '/os-hypervisors/{hypervisor_id}')]),
+    rule('os_compute_api:os-migrations:index', ADMIN, 'List migrations.',
+         [('GET', '/os-migrations')]),
+]
+
+images = [
+    rule('image:get_images', ANY_AUTHENTICATED, 'List images.',
+         [('GET', '/image/v2/images')]),
+    rule('image:get_image', ANY_AUTHENTICATED, 'Show an image.',
+         [('GET', '/image/v2/images/{image_id}')]),
+    rule('image:add_image', PROJECT_MEMBER_OR_ADMIN,
+         'Add an image record.', [('POST', '/image/v2/images')]),
+    rule('image:publicize_image', ADMIN, 'Make an image public.',
+         [('POST', '/image/v2/images')]),
+    rule('image:modify_image', PROJECT_MEMBER_OR_ADMIN,
+         'Update an image record.', [('PATCH', '/image/v2/images/{id}')]),
+    rule('image:delete_image', PROJECT_MEMBER_OR_ADMIN,
+         'Delete an image record.', [('DELETE', '/image/v2/images/{id}')]),
+]

@@ -1,0 +1,111 @@
+"""Host selection and resource claims, in the database.
+
+A claim is one conditional UPDATE of the chosen compute node's usage
+(it succeeds only while the request still fits) and, in the same
+transaction, the placement of the instance (host, node and compute_id
+together). Concurrent builds, even from several conductors, therefore
+never overcommit a host.
+"""
+
+import datetime
+from typing import Any, NamedTuple
+
+from oslo_config import cfg
+from oslo_log import log as logging
+import sqlalchemy as sa
+
+from lite_common import db as lite_db
+from nova_lite import exception
+from nova_lite.db import api as db_api
+from nova_lite.db import compute_nodes
+from nova_lite.db import models
+from nova_lite.objects.service import COMPUTE_BINARY
+
+LOG = logging.getLogger(__name__)
+CN = models.ComputeNode
+SVC = models.Service
+INST = models.Instance
+
+
+class Request(NamedTuple):
+    instance_uuid: str
+    vcpus: int
+    memory_mb: int
+    root_gb: int
+
+
+def _fits(conf: cfg.ConfigOpts, req: Request) -> Any:
+    return compute_nodes.fits_clause(
+        req.vcpus, req.memory_mb, req.root_gb,
+        conf.reserved_host_memory_mb,
+        conf.reserved_host_disk_mb // 1024)
+
+
+def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
+               exclude_hosts: tuple[str, ...] = ()) -> list[Any]:
+    """Nodes of enabled, up, not forced-down computes with room, the
+    most free memory first (spreading, like upstream's RAM weigher)."""
+    horizon = lite_db.utcnow() - datetime.timedelta(
+        seconds=conf.service_down_time)
+    query = (
+        sa.select(CN.id, CN.host, CN.hypervisor_hostname)
+        .join(SVC, SVC.id == CN.service_id)
+        .where(CN.deleted == 0, SVC.deleted == 0,
+               SVC.binary == COMPUTE_BINARY,
+               SVC.disabled == sa.false(), SVC.forced_down == sa.false(),
+               SVC.last_seen_up >= horizon,
+               _fits(conf, req))
+        .order_by((CN.memory_mb * CN.ram_allocation_ratio
+                   - CN.memory_mb_used).desc(), CN.id)
+    )
+    if exclude_hosts:
+        query = query.where(CN.host.not_in(exclude_hosts))
+    return list(session.execute(query))
+
+
+def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
+              node: Any) -> bool:
+    claimed = session.execute(
+        sa.update(CN)
+        .where(CN.id == node.id, _fits(conf, req))
+        .values(vcpus_used=CN.vcpus_used + req.vcpus,
+                memory_mb_used=CN.memory_mb_used + req.memory_mb,
+                local_gb_used=CN.local_gb_used + req.root_gb,
+                running_vms=CN.running_vms + 1)
+        .execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        return False
+    placed = session.execute(
+        sa.update(INST)
+        .where(INST.uuid == req.instance_uuid, INST.deleted == 0)
+        .values(host=node.host, node=node.hypervisor_hostname,
+                compute_id=node.id, updated_at=lite_db.utcnow())
+        .execution_options(synchronize_session=False))
+    if placed.rowcount != 1:
+        raise exception.InstanceNotFound(instance_id=req.instance_uuid)
+    return True
+
+
+def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
+                     exclude_hosts: tuple[str, ...] = ()) -> Any:
+    """Place the instance on the best node that still has room.
+
+    Returns the node row (id, host, hypervisor_hostname); raises
+    NoValidHost when no node fits.
+    """
+    with db_api.context_manager.reader.using(context) as session:
+        nodes = candidates(session, conf, req, exclude_hosts)
+    for node in nodes:
+        with db_api.context_manager.writer.using(context) as session:
+            if _claim_on(session, conf, req, node):
+                LOG.info('Claimed %(vcpus)s vCPU, %(ram)s MiB, %(disk)s GiB '
+                         'on %(host)s/%(node)s for instance %(uuid)s',
+                         {'vcpus': req.vcpus, 'ram': req.memory_mb,
+                          'disk': req.root_gb, 'host': node.host,
+                          'node': node.hypervisor_hostname,
+                          'uuid': req.instance_uuid})
+                return node
+    raise exception.NoValidHost(
+        reason=f'{len(nodes)} candidate node(s), none with room for '
+        f'{req.vcpus} vCPU, {req.memory_mb} MiB RAM, {req.root_gb} GiB '
+        'disk on an enabled, up compute service.')

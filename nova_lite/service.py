@@ -1,0 +1,96 @@
+"""Builders of the nova_lite services (used by the daemons and the AIO)."""
+
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+import oslo_messaging as messaging
+
+from lite_common import context as lite_context
+from lite_common import rpc
+from lite_common import service as lite_service
+from lite_common.wsgi import server as wsgi_server
+from nova_lite.api import app as api_app
+from nova_lite.compute import manager as compute_manager
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor import manager as conductor_manager
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.objects import base as objects_base
+from nova_lite.objects import service as service_obj
+
+LOG = logging.getLogger(__name__)
+
+
+def _serializer() -> Any:
+    return rpc.get_serializer(objects_base.NovaLiteObjectSerializer)
+
+
+class _ConductorRecord:
+    """The conductor's own service record and heartbeat."""
+
+    def __init__(self, host: str) -> None:
+        self.host = host
+        self.service: Any = None
+
+    def register(self) -> None:
+        ctx = lite_context.get_admin_context()
+        try:
+            self.service = service_obj.Service.get_by_host_and_binary(
+                ctx, self.host, service_obj.CONDUCTOR_BINARY)
+        except exception.ServiceNotFound:
+            self.service = service_obj.Service(
+                ctx, host=self.host, binary=service_obj.CONDUCTOR_BINARY,
+                topic=conductor_rpcapi.TOPIC,
+                version=service_obj.SERVICE_VERSION)
+            self.service.create()
+        self.service.heartbeat()
+
+    def heartbeat(self) -> None:
+        self.service.heartbeat()
+
+
+def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
+    objects.register_all()
+    record = _ConductorRecord(conf.host)
+    return lite_service.Service(
+        conf, f'nova-lite-conductor ({conf.host})',
+        messaging.Target(topic=conductor_rpcapi.TOPIC, server=conf.host),
+        [conductor_manager.ConductorManager(conf)],
+        periodic_tasks=[lite_service.PeriodicTask(
+            'conductor-heartbeat', record.heartbeat, conf.report_interval)],
+        on_start=record.register,
+        serializer=_serializer())
+
+
+def compute_service(conf: cfg.ConfigOpts, host: str,
+                    state_path: str) -> lite_service.Service:
+    """A compute agent; its object calls go through the conductor."""
+    objects.register_all()
+    indirection = conductor_rpcapi.ObjectIndirectionAPI(conf)
+
+    def call_context() -> Any:
+        return objects_base.remote_objects(indirection)
+
+    manager = compute_manager.ComputeManager(conf, host, state_path)
+    return lite_service.Service(
+        conf, f'nova-lite-compute ({host})',
+        messaging.Target(topic=compute_rpcapi.TOPIC, server=host),
+        [manager],
+        periodic_tasks=[
+            lite_service.PeriodicTask(f'heartbeat-{host}', manager.heartbeat,
+                                      conf.report_interval, call_context),
+            lite_service.PeriodicTask(
+                f'resources-{host}', manager.update_resources,
+                conf.resource_update_interval, call_context),
+        ],
+        on_start=manager.init_host,
+        call_context=call_context,
+        serializer=_serializer())
+
+
+def api_server(conf: cfg.ConfigOpts) -> wsgi_server.APIServer:
+    return wsgi_server.APIServer(
+        'nova-lite-api', api_app.load_app(conf), conf.api.host,
+        conf.api.port, threads=conf.api.threads)

@@ -1,0 +1,84 @@
+"""Run ``stacklite-aio`` as a subprocess for the integration tests.
+
+The object satisfies the *cloud* interface of scenario.py.
+"""
+
+from pathlib import Path
+import signal
+import subprocess
+from typing import Any
+
+import devstack_support as support
+import yaml
+
+
+class AllInOne:
+    """``stacklite-aio --state-dir DIR --computes N --api-port PORT``."""
+
+    def __init__(self, state_dir: Path, log_path: Path,
+                 computes: int = 2) -> None:
+        self.state_dir = Path(state_dir)
+        self.log_path = Path(log_path)
+        self.computes = computes
+        self.port = support.free_port()
+        self.popen: subprocess.Popen | None = None
+        self.cloud_name = 'stacklite'
+
+    @property
+    def api_url(self) -> str:
+        return f'http://{support.LOCALHOST}:{self.port}'
+
+    @property
+    def clouds_yaml(self) -> Path:
+        return self.state_dir / 'clouds.yaml'
+
+    def start(self, timeout: float = 180) -> None:
+        argv = [support.binary('stacklite-aio'), '--state-dir',
+                str(self.state_dir), '--computes', str(self.computes),
+                '--api-port', str(self.port)]
+        with open(self.log_path, 'ab') as out:
+            self.popen = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True)
+        support.wait_for(self._ready, timeout,
+                         f'{self.clouds_yaml} and the API at {self.api_url}')
+        clouds = yaml.safe_load(self.clouds_yaml.read_text())['clouds']
+        if self.cloud_name not in clouds:
+            self.cloud_name = next(iter(clouds))
+
+    def _ready(self) -> bool:
+        if self.popen.poll() is not None:
+            raise RuntimeError(f'stacklite-aio exited with '
+                               f'{self.popen.returncode}\n{self.log_tails()}')
+        return (self.clouds_yaml.is_file()
+                and support.http_answers(self.api_url + '/'))
+
+    def stop(self, timeout: float = 60) -> int | None:
+        """SIGTERM; the exit code, or None if it had to be killed."""
+        if self.popen is None or self.popen.poll() is not None:
+            return self.popen.returncode if self.popen else None
+        self.popen.send_signal(signal.SIGTERM)
+        try:
+            return self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            self.popen.wait(10)
+            return None
+
+    def openstack(self, *args: str, cloud: str | None = None,
+                  **kwargs: Any) -> Any:
+        return support.run_openstack(self.clouds_yaml,
+                                     cloud or self.cloud_name, *args,
+                                     **kwargs)
+
+    def find_disk(self, host: str, server_id: str) -> Path | None:
+        """The disk under ``host``'s state directory in the state dir."""
+        for path in self.state_dir.rglob(f'instances/{server_id}/disk'):
+            if host in path.relative_to(self.state_dir).parts:
+                return path
+        return None
+
+    def log_tails(self, lines: int = 60) -> str:
+        paths = [self.log_path, *sorted(self.state_dir.rglob('*.log'))]
+        return '\n'.join(f'===== {p} =====\n{support.tail(p, lines)}'
+                         for p in paths)

@@ -1,0 +1,32 @@
+"""The all-in-one (``stacklite-aio``, one process over SQLite and an
+in-memory bus) through the same scenario as the devstack deployment."""
+
+import pytest
+
+from nova_lite.tests.integration import allinone
+from nova_lite.tests.integration import conftest
+from nova_lite.tests.integration import scenario
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope='module')
+def aio(request, tmp_path_factory):
+    base = tmp_path_factory.mktemp('aio')
+    cloud = allinone.AllInOne(base / 'state', base / 'aio.out', computes=2)
+    conftest.register_cloud(request, cloud)
+    try:
+        cloud.start()
+        yield cloud
+    finally:
+        code = cloud.stop(timeout=60)
+    assert code == 0, (f'stacklite-aio did not exit 0 within 60 s of '
+                       f'SIGTERM (exit {code})\n{cloud.log_tails()}')
+
+
+def test_scenario(aio):
+    scenario.run_scenario(aio)
+
+
+def test_openstacksdk(aio, monkeypatch):
+    scenario.run_sdk_checks(aio, monkeypatch)

@@ -1,0 +1,70 @@
+"""The virt driver interface and its stevedore loader."""
+
+from typing import Any
+
+from oslo_config import cfg
+import stevedore
+
+from nova_lite import exception
+
+NAMESPACE = 'nova_lite.virt_drivers'
+
+
+class NodeResources(dict):
+    """What a driver reports for one node: vcpus, memory_mb, local_gb,
+    hypervisor_type, hypervisor_version, hypervisor_hostname."""
+
+
+class ComputeDriver:
+    """What a compute agent needs from a hypervisor.
+
+    ``manages_many_nodes``: the driver fronts many nodes (bare metal)
+    and takes node identities from them; such an agent keeps no
+    ``compute_id`` file.
+    """
+
+    manages_many_nodes = False
+    hypervisor_type = 'unknown'
+
+    def __init__(self, conf: cfg.ConfigOpts, host: str,
+                 state_path: str) -> None:
+        self.conf = conf
+        self.host = host
+        self.state_path = state_path
+
+    def init_host(self) -> None:
+        """Called once at startup, before any instance is touched."""
+
+    def get_available_nodes(self) -> list[str]:
+        raise NotImplementedError
+
+    def get_node_resources(self, nodename: str) -> NodeResources:
+        raise NotImplementedError
+
+    def list_instance_uuids(self) -> list[str]:
+        """Every instance the hypervisor has, whatever the database says."""
+        raise NotImplementedError
+
+    def spawn(self, instance: Any) -> None:
+        raise NotImplementedError
+
+    def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
+        raise NotImplementedError
+
+    def power_state(self, instance: Any) -> int:
+        raise NotImplementedError
+
+
+def load_driver(conf: cfg.ConfigOpts, host: str,
+                state_path: str) -> ComputeDriver:
+    """Load ``[DEFAULT]compute_driver`` by entry point name."""
+    try:
+        manager = stevedore.DriverManager(
+            NAMESPACE, conf.compute_driver, invoke_on_load=True,
+            invoke_args=(conf, host, state_path))
+    except stevedore.exception.NoMatches:
+        names = sorted(stevedore.ExtensionManager(NAMESPACE).names())
+        raise exception.ConfigError(
+            reason=f'compute_driver {conf.compute_driver!r} is unknown; '
+            f'available drivers: {", ".join(names) or "none"}')
+    return manager.driver

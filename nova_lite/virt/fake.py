@@ -1,0 +1,46 @@
+"""The fake driver: instances live in memory only."""
+
+import threading
+from typing import Any
+
+from nova_lite.virt import driver
+from nova_lite.virt import power_state
+
+
+class FakeDriver(driver.ComputeDriver):
+    hypervisor_type = 'fake'
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._instances: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def nodename(self) -> str:
+        return (self.conf.virt_resources.hypervisor_hostname or self.host)
+
+    def get_available_nodes(self) -> list[str]:
+        return [self.nodename]
+
+    def get_node_resources(self, nodename: str) -> driver.NodeResources:
+        res = self.conf.virt_resources
+        return driver.NodeResources(
+            vcpus=res.vcpus, memory_mb=res.memory_mb, local_gb=res.local_gb,
+            hypervisor_type=self.hypervisor_type, hypervisor_version=1000,
+            hypervisor_hostname=nodename)
+
+    def list_instance_uuids(self) -> list[str]:
+        with self._lock:
+            return list(self._instances)
+
+    def spawn(self, instance: Any) -> None:
+        with self._lock:
+            self._instances[instance.uuid] = power_state.RUNNING
+
+    def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
+        with self._lock:
+            self._instances.pop(instance.uuid, None)
+
+    def power_state(self, instance: Any) -> int:
+        with self._lock:
+            return self._instances.get(instance.uuid, power_state.NOSTATE)

@@ -1,0 +1,1 @@
+"""stacklite: launchers that span the service families (the all-in-one)."""

@@ -1,0 +1,180 @@
+"""stacklite-aio: the whole control plane in one process.
+
+nova-lite-api, nova-lite-conductor and N compute agents (each with its
+own host name and state directory) run over ``kombu+memory:///`` with
+SQLite files in the state directory. A ``clouds.yaml`` is written so
+that ``openstack --os-cloud stacklite ...`` works at once.
+"""
+
+import argparse
+import os
+from pathlib import Path
+import secrets
+import sys
+from typing import Any
+
+from lite_common import backend
+
+backend.select_threading()
+
+from oslo_config import cfg  # noqa: E402
+from oslo_log import log as logging  # noqa: E402
+import yaml  # noqa: E402
+
+from lite_common import service as lite_service  # noqa: E402
+from nova_lite.cmd import common  # noqa: E402
+from nova_lite.db import api as db_api  # noqa: E402
+from nova_lite.db import migration  # noqa: E402
+from nova_lite import service  # noqa: E402
+
+LOG = logging.getLogger(__name__)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog='stacklite-aio',
+        description='Run the stacklite control plane in one process.')
+    parser.add_argument('--state-dir', required=True, type=Path,
+                        help='Directory for databases, credentials, '
+                        'instance disks, logs and clouds.yaml.')
+    parser.add_argument('--computes', type=int, default=2,
+                        help='Number of compute agents (default 2).')
+    parser.add_argument('--noauth', action='store_true',
+                        help='No authentication: every caller is admin.')
+    parser.add_argument('--api-host', default='127.0.0.1')
+    parser.add_argument('--api-port', type=int, default=8774)
+    parser.add_argument('--driver', default='local',
+                        choices=['local', 'fake'])
+    parser.add_argument('--debug', action='store_true')
+    args = parser.parse_args(argv)
+    if args.computes < 0:
+        parser.error('--computes must be >= 0')
+    return args
+
+
+def _private_file(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, 'w') as handle:
+        handle.write(text)
+    path.chmod(0o600)
+
+
+def _credentials(state: Path) -> dict[str, str]:
+    """admin and demo passwords, generated once and kept (0600)."""
+    path = state / 'credentials.yaml'
+    if path.exists():
+        return yaml.safe_load(path.read_text())
+    users = {'admin': secrets.token_urlsafe(16),
+             'demo': secrets.token_urlsafe(16)}
+    _private_file(path, yaml.safe_dump(users))
+    import bcrypt
+
+    lines = [f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt()).decode()}'
+             for user, pw in users.items()]
+    _private_file(state / 'htpasswd', '\n'.join(lines) + '\n')
+    return users
+
+
+def _cloud(api_url: str, user: str | None,
+           password: str | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        # There is no identity service; these only satisfy the clients'
+        # checks (e.g. "openstack flavor create" asserts identity v3).
+        'identity_api_version': '3',
+        'identity_endpoint_override': f'{api_url}/identity/v3',
+        'compute_endpoint_override': f'{api_url}/v2.1',
+        'image_endpoint_override': f'{api_url}/image',
+    }
+    if user is None:
+        entry.update(auth_type='none', auth={'endpoint': f'{api_url}/v2.1'})
+    else:
+        entry.update(auth_type='http_basic', auth={
+            'username': user, 'password': password,
+            'endpoint': f'{api_url}/v2.1'})
+    return entry
+
+
+def write_clouds_yaml(state: Path, api_url: str,
+                      users: dict[str, str] | None) -> Path:
+    if users is None:
+        clouds = {'stacklite': _cloud(api_url, None, None)}
+    else:
+        clouds = {'stacklite': _cloud(api_url, 'admin', users['admin']),
+                  'stacklite-demo': _cloud(api_url, 'demo', users['demo'])}
+    path = state / 'clouds.yaml'
+    _private_file(path, yaml.safe_dump({'clouds': clouds}, sort_keys=False))
+    return path
+
+
+def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
+              state: Path) -> dict[str, str] | None:
+    conf.set_override('transport_url', 'kombu+memory:///')
+    # The in-memory bus has no heartbeats and no host name to report.
+    conf.set_override('heartbeat_timeout_threshold', 0,
+                      group='oslo_messaging_rabbit')
+    conf.set_override('default_log_levels',
+                      conf.default_log_levels + ['kombu.connection=ERROR'])
+    conf.set_override('connection', f'sqlite:///{state / "nova.sqlite"}',
+                      group='database')
+    conf.set_override('state_path', str(state))
+    conf.set_override('compute_driver', args.driver)
+    conf.set_override('host', args.api_host, group='api')
+    conf.set_override('port', args.api_port, group='api')
+    conf.set_override('log_file', str(state / 'stacklite.log'))
+    conf.set_override('debug', args.debug)
+    if args.noauth:
+        conf.set_override('auth_strategy', 'noauth')
+        return None
+    users = _credentials(state)
+    conf.set_override('auth_strategy', 'http_basic')
+    conf.set_override('http_basic_auth_user_file', str(state / 'htpasswd'))
+    return users
+
+
+def build(conf: cfg.ConfigOpts, args: argparse.Namespace,
+          state: Path) -> lite_service.Launcher:
+    db_api.configure(conf)
+    migration.db_sync(db_api.get_engine())
+    launcher = lite_service.Launcher()
+    launcher.add(service.conductor_service(conf))
+    for index in range(1, args.computes + 1):
+        host = f'compute-{index}'
+        path = state / host
+        path.mkdir(exist_ok=True)
+        launcher.add(service.compute_service(conf, host, str(path)))
+    launcher.add(service.api_server(conf))
+    return launcher
+
+
+def _usage(clouds: Path, api_url: str, noauth: bool) -> str:
+    return (
+        f'stacklite is running: Compute API {api_url}/v2.1, '
+        f'image catalog {api_url}/image'
+        f'{" (no authentication)" if noauth else ""}.\n'
+        f'  export OS_CLIENT_CONFIG_FILE={clouds} OS_CLOUD=stacklite\n'
+        '  openstack flavor create --vcpus 1 --ram 512 --disk 1 m1.small\n'
+        '  openstack image create --disk-format raw --container-format '
+        'bare cirros\n'
+        '  openstack server create --flavor m1.small --image cirros '
+        '--no-network vm1\n'
+        '  openstack server list\n'
+        f'Logs: {clouds.parent / "stacklite.log"}. Stop with Ctrl-C.')
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    state = args.state_dir.resolve()
+    state.mkdir(parents=True, exist_ok=True)
+    conf = common.load_config([], 'stacklite-aio')
+    users = configure(conf, args, state)
+    logging.setup(conf, common.PROJECT)
+    api_url = f'http://{args.api_host}:{args.api_port}'
+
+    def body() -> int:
+        launcher = build(conf, args, state)
+        clouds = write_clouds_yaml(state, api_url, users)
+        launcher.start()
+        print(_usage(clouds, api_url, args.noauth), flush=True)
+        return launcher.run()
+
+    return common.run_daemon('stacklite-aio', body)

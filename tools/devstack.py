@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""Devstack-style deployment: every nova_lite service as its own process.
+
+Run it with the virtualenv's python::
+
+    .venv/bin/python tools/devstack.py start --workdir /tmp/ds --computes 2
+    .venv/bin/python tools/devstack.py stop --workdir /tmp/ds
+
+``start`` creates a fresh database (MariaDB or PostgreSQL) and a RabbitMQ
+vhost, writes the configuration, syncs the schema and starts
+nova-lite-api, nova-lite-conductor and N nova-lite-compute processes. It
+writes WORKDIR/clouds.yaml (clouds ``stacklite`` and ``stacklite-demo``)
+and WORKDIR/state.json. ``stop`` ends the processes and drops the database
+and the vhost. Integration tests use :func:`start` and :class:`Deployment`.
+"""
+
+import argparse
+import configparser
+import dataclasses
+import json
+import os
+from pathlib import Path
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import devstack_support as support
+
+STATE_FILE = 'state.json'
+SERVICE_DOWN_TIME = 10
+REPORT_INTERVAL = 2
+
+
+@dataclasses.dataclass
+class Compute:
+    name: str
+    config: Path
+    state_path: Path
+
+
+@dataclasses.dataclass
+class Proc:
+    name: str
+    argv: list[str]
+    pid: int
+    popen: subprocess.Popen | None = None
+
+    def alive(self) -> bool:
+        if self.popen is not None:
+            return self.popen.poll() is None
+        return _pid_runs(self.pid, self.argv[0])
+
+    def returncode(self) -> int | None:
+        return self.popen.poll() if self.popen is not None else None
+
+
+def _pid_runs(pid: int, exe: str) -> bool:
+    """Whether ``pid`` still runs ``exe`` (not a zombie, not reused)."""
+    try:
+        stat = Path(f'/proc/{pid}/stat').read_text()
+        cmdline = Path(f'/proc/{pid}/cmdline').read_bytes()
+    except OSError:
+        return False
+    state = stat.rsplit(')', 1)[1].split()[0]
+    return state != 'Z' and os.path.basename(exe).encode() in cmdline
+
+
+class Deployment:
+    """A running (or partly started) devstack-style deployment."""
+
+    cloud_name = 'stacklite'
+
+    def __init__(self, workdir: Path, db_kind: str = 'mysql') -> None:
+        self.workdir = Path(workdir).resolve()
+        self.logs = self.workdir / 'logs'
+        self.clouds_yaml = self.workdir / 'clouds.yaml'
+        self.api_conf = self.workdir / 'api.conf'
+        self.db_kind = db_kind
+        self.db_name = self.vhost = self.db_url = self.transport_url = None
+        self.api_port: int | None = None
+        self.passwords: dict[str, str] = {}
+        self.computes: dict[str, Compute] = {}
+        self.procs: dict[str, Proc] = {}
+
+    # -- addresses and clients ---
+
+    @property
+    def api_url(self) -> str:
+        return f'http://{support.LOCALHOST}:{self.api_port}'
+
+    def openstack(self, *args: str, cloud: str = 'stacklite',
+                  **kwargs: Any) -> Any:
+        """Run the openstack CLI against this deployment (``-f json``)."""
+        return support.run_openstack(self.clouds_yaml, cloud, *args,
+                                     **kwargs)
+
+    def api_get(self, path: str, user: str | None = 'admin') -> Any:
+        """(status, body) of GET on the API, with basic auth of ``user``."""
+        password = self.passwords.get(user) if user else None
+        return support.http_request(self.api_url + path, user, password)
+
+    def disk_path(self, host: str, server_id: str) -> Path:
+        return self.computes[host].state_path / 'instances' / server_id / \
+            'disk'
+
+    def find_disk(self, host: str, server_id: str) -> Path | None:
+        path = self.disk_path(host, server_id)
+        return path if path.exists() else None
+
+    def log_files(self) -> list[Path]:
+        return sorted(self.logs.glob('*')) if self.logs.is_dir() else []
+
+    def log_tails(self, lines: int = 40) -> str:
+        return '\n'.join(f'===== {path} =====\n{support.tail(path, lines)}'
+                         for path in self.log_files())
+
+    # -- processes ---
+
+    def spawn(self, name: str, command: str, config: Path) -> Proc:
+        argv = [support.binary(command), '--config-file', str(config),
+                '--log-file', str(self.logs / f'{name}.log')]
+        with open(self.logs / f'{name}.out', 'ab') as out:
+            popen = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True,
+                env=dict(os.environ, PYTHONUNBUFFERED='1'))
+        proc = self.procs[name] = Proc(name, argv, popen.pid, popen)
+        self.save_state()
+        return proc
+
+    def check_alive(self) -> None:
+        dead = [p.name for p in self.procs.values() if not p.alive()]
+        if dead:
+            raise RuntimeError(f'service(s) exited: {", ".join(dead)}\n'
+                               + self.log_tails())
+
+    def terminate(self, names: list[str], timeout: float = 30) -> dict:
+        """SIGTERM, then SIGKILL after ``timeout``; name -> return code."""
+        procs = [self.procs[n] for n in names if n in self.procs]
+        for proc in procs:
+            if proc.alive():
+                _signal(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while any(p.alive() for p in procs) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for proc in procs:
+            if proc.alive():
+                print(f'devstack: {proc.name} ignored SIGTERM; killing',
+                      file=sys.stderr)
+                _signal(proc.pid, signal.SIGKILL)
+                support.wait_for(lambda p=proc: not p.alive(), 10,
+                                 f'{proc.name} to die')
+        return {p.name: p.returncode() for p in procs}
+
+    def stop_compute(self, name: str, timeout: float = 30) -> int | None:
+        return self.terminate([name], timeout)[name]
+
+    def start_compute(self, name: str, wait: bool = True) -> None:
+        if name in self.procs and self.procs[name].alive():
+            raise RuntimeError(f'{name} is already running')
+        self.spawn(name, 'nova-lite-compute', self.computes[name].config)
+        if wait:
+            self.wait_services_up([name])
+
+    def stop(self, timeout: float = 30) -> dict:
+        """End every process, drop the database and delete the vhost."""
+        order = [*self.computes, 'conductor', 'api']
+        order += [n for n in self.procs if n not in order]
+        try:
+            return self.terminate(order, timeout)
+        finally:
+            self._drop_resources()
+
+    def _drop_resources(self) -> None:
+        try:
+            if self.db_name:
+                support.drop_database(self.db_kind, self.db_name)
+                self.db_name = None
+        finally:
+            if self.vhost:
+                support.delete_vhost(self.vhost)
+                self.vhost = None
+            self.save_state()
+
+    # -- readiness ---
+
+    def wait_api(self, timeout: float) -> None:
+        def ready() -> bool:
+            self.check_alive()
+            return support.http_answers(self.api_url + '/')
+        support.wait_for(ready, timeout, f'the API at {self.api_url}/')
+
+    def compute_states(self) -> dict[str, str]:
+        status, body = self.api_get('/v2.1/os-services')
+        if status != 200:
+            return {}
+        return {s['host']: s['state'] for s in body.get('services', [])
+                if s.get('binary') == 'nova-compute'}
+
+    def hypervisor_hosts(self) -> set[str]:
+        status, body = self.api_get('/v2.1/os-hypervisors')
+        if status != 200:
+            return set()
+        return {h['hypervisor_hostname'] for h in body.get('hypervisors', [])}
+
+    def wait_services_up(self, names: list[str] | None = None,
+                         timeout: float = 120) -> None:
+        names = list(self.computes) if names is None else names
+
+        def ready() -> bool:
+            self.check_alive()
+            states = self.compute_states()
+            return (all(states.get(n) == 'up' for n in names)
+                    and set(names) <= self.hypervisor_hosts())
+        support.wait_for(ready, timeout, f'compute services {names} up')
+
+    # -- state file ---
+
+    def save_state(self) -> None:
+        state = {
+            'db': {'kind': self.db_kind, 'name': self.db_name,
+                   'url': self.db_url},
+            'vhost': self.vhost, 'transport_url': self.transport_url,
+            'api_port': self.api_port,
+            'api_url': self.api_url if self.api_port else None,
+            'clouds_yaml': str(self.clouds_yaml),
+            'computes': {c.name: {'config': str(c.config),
+                                  'state_path': str(c.state_path)}
+                         for c in self.computes.values()},
+            'processes': {p.name: {'pid': p.pid, 'argv': p.argv}
+                          for p in self.procs.values()},
+        }
+        path = self.workdir / STATE_FILE
+        path.write_text(json.dumps(state, indent=2) + '\n')
+
+    @classmethod
+    def load(cls, workdir: Path) -> 'Deployment':
+        state = json.loads((Path(workdir) / STATE_FILE).read_text())
+        dep = cls(workdir, state['db']['kind'])
+        dep.db_name, dep.db_url = state['db']['name'], state['db']['url']
+        dep.vhost, dep.api_port = state['vhost'], state['api_port']
+        dep.transport_url = state['transport_url']
+        for name, info in state['computes'].items():
+            dep.computes[name] = Compute(name, Path(info['config']),
+                                         Path(info['state_path']))
+        for name, info in state['processes'].items():
+            dep.procs[name] = Proc(name, info['argv'], info['pid'])
+        return dep
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
+
+
+# -- configuration ---
+
+def _write_conf(path: Path, sections: dict[str, dict[str, Any]]) -> None:
+    parser = configparser.ConfigParser(interpolation=None)
+    for section, options in sections.items():
+        if section != 'DEFAULT':
+            parser.add_section(section)
+        for key, value in options.items():
+            parser.set(section, key, str(value))
+    with open(path, 'w') as conf:
+        parser.write(conf)
+
+
+def _common_options(dep: Deployment, host: str,
+                    state_path: Path) -> dict[str, Any]:
+    return {'host': host, 'state_path': state_path, 'debug': True,
+            'transport_url': dep.transport_url,
+            'report_interval': REPORT_INTERVAL,
+            'service_down_time': SERVICE_DOWN_TIME}
+
+
+def write_configs(dep: Deployment, computes: int, driver: str) -> None:
+    """api.conf (api, conductor, manage) and compute-N.conf files."""
+    htpasswd = dep.workdir / 'htpasswd'
+    support.write_htpasswd(htpasswd, dep.passwords)
+    controller = dep.workdir / 'controller'
+    controller.mkdir(exist_ok=True)
+    default = _common_options(dep, 'controller', controller)
+    default.update(auth_strategy='http_basic',
+                   http_basic_auth_user_file=htpasswd,
+                   http_basic_admin_users='admin')
+    _write_conf(dep.api_conf, {
+        'DEFAULT': default,
+        'api': {'host': support.LOCALHOST, 'port': dep.api_port},
+        'database': {'connection': dep.db_url},
+        'oslo_concurrency': {'lock_path': controller / 'locks'}})
+    for index in range(1, computes + 1):
+        name = f'compute-{index}'
+        state_path = dep.workdir / name
+        state_path.mkdir(exist_ok=True)
+        default = _common_options(dep, name, state_path)
+        default['compute_driver'] = driver
+        compute = Compute(name, dep.workdir / f'{name}.conf', state_path)
+        _write_conf(compute.config, {
+            'DEFAULT': default,
+            'oslo_concurrency': {'lock_path': state_path / 'locks'}})
+        dep.computes[name] = compute
+
+
+def _db_sync(dep: Deployment) -> None:
+    argv = [support.binary('nova-lite-manage'), '--config-file',
+            str(dep.api_conf), 'db', 'sync']
+    with open(dep.logs / 'db-sync.out', 'wb') as out:
+        proc = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT,
+                              timeout=300)
+    if proc.returncode:
+        raise RuntimeError(f'{" ".join(argv)} failed ({proc.returncode}):\n'
+                           + support.tail(dep.logs / 'db-sync.out'))
+
+
+# -- start ---
+
+def _prepare(dep: Deployment, computes: int, driver: str) -> None:
+    dep.logs.mkdir(parents=True, exist_ok=True)
+    dep.passwords = {'admin': secrets.token_urlsafe(12),
+                     'demo': secrets.token_urlsafe(12)}
+    dep.api_port = support.free_port()
+    name = support.unique_name()
+    dep.db_url = support.create_database(dep.db_kind, name)
+    dep.db_name = name
+    dep.save_state()
+    dep.transport_url = support.create_vhost(name)
+    dep.vhost = name
+    dep.save_state()
+    write_configs(dep, computes, driver)
+    support.write_clouds_yaml(dep.clouds_yaml, dep.api_url, dep.passwords)
+
+
+def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
+          driver: str = 'local', timeout: float = 180) -> Deployment:
+    """Start a deployment in ``workdir``; clean up everything on failure."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    if (workdir / STATE_FILE).exists():
+        old = Deployment.load(workdir)
+        if any(p.alive() for p in old.procs.values()) or old.db_name:
+            raise RuntimeError(f'{workdir} holds a deployment; stop it first')
+    dep = Deployment(workdir, db)
+    try:
+        _prepare(dep, computes, driver)
+        _db_sync(dep)
+        dep.spawn('api', 'nova-lite-api', dep.api_conf)
+        dep.spawn('conductor', 'nova-lite-conductor', dep.api_conf)
+        for compute in dep.computes.values():
+            dep.spawn(compute.name, 'nova-lite-compute', compute.config)
+        dep.wait_api(timeout)
+        dep.wait_services_up(timeout=timeout)
+    except BaseException:
+        print(dep.log_tails(), file=sys.stderr)
+        dep.stop(timeout=10)
+        raise
+    return dep
+
+
+# -- command line ---
+
+def _cmd_start(args: argparse.Namespace) -> int:
+    dep = start(args.workdir, args.db, args.computes, args.driver,
+                args.timeout)
+    print(f'devstack: {len(dep.computes)} computes up; API at '
+          f'{dep.api_url}\n'
+          f'  export OS_CLIENT_CONFIG_FILE={dep.clouds_yaml}\n'
+          f'  export OS_CLOUD=stacklite   # or stacklite-demo\n'
+          f'  {support.BIN_DIR}/openstack compute service list\n'
+          f'logs: {dep.logs}\n'
+          f'stop: {sys.executable} {__file__} stop --workdir {dep.workdir}')
+    return 0
+
+
+def _cmd_stop(args: argparse.Namespace) -> int:
+    codes = Deployment.load(args.workdir).stop(args.timeout)
+    print(f'devstack: stopped {codes}; database and vhost removed')
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    sub = parser.add_subparsers(dest='command', required=True)
+    start_p = sub.add_parser('start', help='start a deployment')
+    start_p.add_argument('--workdir', type=Path, required=True)
+    start_p.add_argument('--db', choices=support.DB_KINDS, default='mysql')
+    start_p.add_argument('--computes', type=int, default=2)
+    start_p.add_argument('--driver', default='local')
+    start_p.add_argument('--timeout', type=float, default=180)
+    start_p.set_defaults(func=_cmd_start)
+    stop_p = sub.add_parser('stop', help='stop it and drop its resources')
+    stop_p.add_argument('--workdir', type=Path, required=True)
+    stop_p.add_argument('--timeout', type=float, default=30)
+    stop_p.set_defaults(func=_cmd_stop)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

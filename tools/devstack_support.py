@@ -1,0 +1,263 @@
+"""Building blocks of tools/devstack.py, also used by the integration tests.
+
+Databases (MariaDB/PostgreSQL), RabbitMQ vhosts, htpasswd and clouds.yaml
+files, HTTP probes, the ``openstack`` CLI runner and a polling helper. All
+traffic goes to 127.0.0.1 only.
+"""
+
+import base64
+from collections.abc import Callable
+import json
+import os
+from pathlib import Path
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+import urllib.error
+import urllib.request
+
+import yaml
+
+LOCALHOST = '127.0.0.1'
+RABBIT_PORT = 5672
+BIN_DIR = Path(sys.executable).parent
+DB_KINDS = ('mysql', 'postgresql')
+
+
+def unique_name(prefix: str = 'novalite') -> str:
+    """A name that is safe as a database name and as a RabbitMQ vhost."""
+    return f'{prefix}_{secrets.token_hex(6)}'
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((LOCALHOST, 0))
+        return sock.getsockname()[1]
+
+
+def binary(name: str) -> str:
+    """Path of a console script in the running virtualenv."""
+    path = BIN_DIR / name
+    if not path.exists():
+        raise RuntimeError(
+            f'{path} does not exist: run tools/setup-venv.sh --test and use '
+            f'the .venv python')
+    return str(path)
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float, what: str,
+             interval: float = 0.5) -> Any:
+    """Poll ``predicate`` until it returns something truthy."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = predicate()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise TimeoutError(f'timed out after {timeout:.0f}s waiting for '
+                               f'{what}')
+        time.sleep(interval)
+
+
+# -- databases ---
+
+def _mysql_connect() -> Any:
+    import pymysql
+    return pymysql.connect(host=LOCALHOST, user='root', password='',
+                           autocommit=True)
+
+
+def _pg_connect() -> Any:
+    import psycopg2
+    conn = psycopg2.connect(host=LOCALHOST, user='postgres',
+                            dbname='postgres')
+    conn.autocommit = True
+    return conn
+
+
+def _db_execute(kind: str, statement: str) -> None:
+    if kind not in DB_KINDS:
+        raise ValueError(f'unknown database kind {kind!r}; use {DB_KINDS}')
+    conn = _mysql_connect() if kind == 'mysql' else _pg_connect()
+    try:
+        with conn.cursor() as cursor:
+            cursor.execute(statement)
+    finally:
+        conn.close()
+
+
+def database_url(kind: str, name: str) -> str:
+    if kind == 'mysql':
+        return f'mysql+pymysql://root@{LOCALHOST}/{name}'
+    return f'postgresql+psycopg2://postgres@{LOCALHOST}/{name}'
+
+
+def create_database(kind: str, name: str) -> str:
+    """Create an empty database; return its SQLAlchemy URL."""
+    if kind == 'mysql':
+        _db_execute(kind, f'CREATE DATABASE `{name}` CHARACTER SET utf8mb4')
+    else:
+        _db_execute(kind, f'CREATE DATABASE "{name}"')
+    return database_url(kind, name)
+
+
+def drop_database(kind: str, name: str) -> None:
+    if kind == 'mysql':
+        _db_execute(kind, f'DROP DATABASE IF EXISTS `{name}`')
+    else:
+        _db_execute(kind, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def database_exists(kind: str, name: str) -> bool:
+    if kind == 'mysql':
+        conn = _mysql_connect()
+        query = 'SELECT 1 FROM information_schema.schemata ' \
+            'WHERE schema_name = %s'
+    else:
+        conn = _pg_connect()
+        query = 'SELECT 1 FROM pg_database WHERE datname = %s'
+    try:
+        with conn.cursor() as cursor:
+            cursor.execute(query, (name,))
+            return cursor.fetchone() is not None
+    finally:
+        conn.close()
+
+
+# -- RabbitMQ --------------------------------------------------------------
+
+def _rabbitmqctl(*args: str) -> str:
+    proc = subprocess.run(['rabbitmqctl', *args], capture_output=True,
+                          text=True, timeout=60)
+    if proc.returncode:
+        raise RuntimeError(f'rabbitmqctl {" ".join(args)} failed '
+                           f'({proc.returncode}): {proc.stderr.strip()}')
+    return proc.stdout
+
+
+def create_vhost(vhost: str, user: str = 'guest') -> str:
+    """Create a vhost for ``user``; return the oslo.messaging URL."""
+    _rabbitmqctl('add_vhost', vhost)
+    _rabbitmqctl('set_permissions', '-p', vhost, user, '.*', '.*', '.*')
+    return f'rabbit://guest:guest@{LOCALHOST}:{RABBIT_PORT}/{vhost}'
+
+
+def delete_vhost(vhost: str) -> None:
+    if vhost_exists(vhost):
+        _rabbitmqctl('delete_vhost', vhost)
+
+
+def vhost_exists(vhost: str) -> bool:
+    out = _rabbitmqctl('list_vhosts', '--quiet', '--no-table-headers')
+    return vhost in out.split()
+
+
+# -- credentials and client configuration ---
+
+def write_htpasswd(path: Path, users: dict[str, str]) -> None:
+    """An Apache htpasswd file with bcrypt hashes (htpasswd -B)."""
+    import bcrypt
+    lines = []
+    for user, password in users.items():
+        hashed = bcrypt.hashpw(password.encode(), bcrypt.gensalt(rounds=4))
+        lines.append(f'{user}:{hashed.decode()}')
+    path.write_text('\n'.join(lines) + '\n')
+    path.chmod(0o600)
+
+
+def cloud_entry(api_url: str, user: str, password: str) -> dict[str, Any]:
+    """A clouds.yaml entry for keystoneauth's ``http_basic`` plugin."""
+    base = api_url.rstrip('/')
+    return {
+        'auth_type': 'http_basic',
+        'auth': {'username': user, 'password': password,
+                 'endpoint': f'{base}/v2.1'},
+        'compute_endpoint_override': f'{base}/v2.1',
+        'image_endpoint_override': f'{base}/image',
+    }
+
+
+def write_clouds_yaml(path: Path, api_url: str,
+                      users: dict[str, str]) -> None:
+    """Clouds ``stacklite`` (user admin) and ``stacklite-demo`` (demo)."""
+    clouds = {'stacklite': cloud_entry(api_url, 'admin', users['admin']),
+              'stacklite-demo': cloud_entry(api_url, 'demo', users['demo'])}
+    path.write_text(yaml.safe_dump({'clouds': clouds}, sort_keys=False))
+    path.chmod(0o600)
+
+
+# -- HTTP and CLI ------------------------------------------------------------
+
+def http_request(url: str, user: str | None = None,
+                 password: str | None = None, method: str = 'GET',
+                 timeout: float = 10) -> tuple[int, Any]:
+    """(status, decoded JSON body or text); never raises on HTTP errors."""
+    request = urllib.request.Request(url, method=method)
+    request.add_header('Accept', 'application/json')
+    if user is not None:
+        token = base64.b64encode(f'{user}:{password}'.encode()).decode()
+        request.add_header('Authorization', f'Basic {token}')
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            status, raw = response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        status, raw = exc.code, exc.read()
+    text = raw.decode('utf-8', 'replace')
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+def http_answers(url: str) -> bool:
+    try:
+        http_request(url, timeout=2)
+    except (OSError, urllib.error.URLError):
+        return False
+    return True
+
+
+class OpenStackCLIError(RuntimeError):
+    def __init__(self, argv: list[str], proc: Any) -> None:
+        super().__init__(
+            f'{" ".join(argv)} exited {proc.returncode}\n'
+            f'--- stdout ---\n{proc.stdout}\n--- stderr ---\n{proc.stderr}')
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+
+
+def run_openstack(clouds_yaml: Path | str, cloud: str, *args: str,
+                  parse: bool = True, check: bool = True,
+                  timeout: float = 600) -> Any:
+    """Run the real ``openstack`` CLI; parse its ``-f json`` output.
+
+    With ``parse=False`` (for commands without output, such as delete and
+    set) the raw stdout is returned. With ``check=False`` a failure returns
+    the CompletedProcess instead of raising.
+    """
+    argv = [binary('openstack'), '--os-cloud', cloud, *args]
+    if parse:
+        argv += ['-f', 'json']
+    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=str(clouds_yaml),
+               OS_CLOUD=cloud)
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env,
+                          timeout=timeout)
+    if proc.returncode:
+        if not check:
+            return proc
+        raise OpenStackCLIError(argv, proc)
+    if not parse:
+        return proc.stdout
+    return json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
+def tail(path: Path, lines: int = 40) -> str:
+    try:
+        content = path.read_text(errors='replace').splitlines()
+    except OSError as exc:
+        return f'({path}: {exc.strerror})'
+    return '\n'.join(content[-lines:])

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Make sure RabbitMQ, MariaDB and PostgreSQL answer on 127.0.0.1.
+#
+# A service whose port answers is left alone. Otherwise, if its server is
+# installed, it is started and waited for (bounded by
+# STACKLITE_SERVICE_TIMEOUT seconds, default 60). A service that is not
+# installed or does not come up is an error: nothing is skipped.
+set -euo pipefail
+
+TIMEOUT="${STACKLITE_SERVICE_TIMEOUT:-60}"
+RABBIT_PORT=5672
+MYSQL_PORT=3306
+PG_PORT=5432
+FAILED=()
+
+log() { echo "ensure-services: $*"; }
+err() { echo "ensure-services: ERROR: $*" >&2; }
+
+port_open() {
+    timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" >/dev/null 2>&1
+}
+
+wait_port() {  # name port
+    local deadline=$((SECONDS + TIMEOUT))
+    until port_open "$2"; do
+        if ((SECONDS >= deadline)); then
+            err "$1 did not open 127.0.0.1:$2 within ${TIMEOUT}s"
+            return 1
+        fi
+        sleep 1
+    done
+    log "$1 is up on 127.0.0.1:$2"
+}
+
+start_rabbitmq() {
+    command -v rabbitmq-server >/dev/null 2>&1 || {
+        err "RabbitMQ is not installed (no rabbitmq-server);" \
+            "install the rabbitmq-server package"
+        return 1
+    }
+    log "starting RabbitMQ"
+    rabbitmq-server -detached || { err "rabbitmq-server -detached failed"; return 1; }
+    wait_port RabbitMQ "$RABBIT_PORT" || return 1
+    timeout "$TIMEOUT" rabbitmqctl await_startup >/dev/null || {
+        err "rabbitmqctl await_startup failed"; return 1; }
+}
+
+start_mariadb() {
+    [[ -x /usr/sbin/mariadbd ]] || {
+        err "MariaDB is not installed (no /usr/sbin/mariadbd);" \
+            "install the mariadb-server package"
+        return 1
+    }
+    if id mysql >/dev/null 2>&1; then
+        install -d -o mysql -g mysql /run/mysqld
+    fi
+    log "starting MariaDB"
+    start-stop-daemon --start --oknodo --background \
+        --exec /usr/sbin/mariadbd || { err "starting mariadbd failed"; return 1; }
+    wait_port MariaDB "$MYSQL_PORT"
+}
+
+start_postgresql() {
+    local version
+    version="$(ls /etc/postgresql 2>/dev/null | sort -V | tail -n 1)"
+    if ! command -v pg_ctlcluster >/dev/null 2>&1 || [[ -z "$version" ]]; then
+        err "PostgreSQL is not installed (no pg_ctlcluster or cluster in" \
+            "/etc/postgresql); install the postgresql package"
+        return 1
+    fi
+    log "starting PostgreSQL $version/main"
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start || {
+        err "pg_ctlcluster $version main start failed"; return 1; }
+    wait_port PostgreSQL "$PG_PORT"
+}
+
+ensure() {  # name port start-function
+    if port_open "$2"; then
+        log "$1 is up on 127.0.0.1:$2"
+    elif ! "$3"; then
+        FAILED+=("$1")
+    fi
+}
+
+ensure RabbitMQ "$RABBIT_PORT" start_rabbitmq
+ensure MariaDB "$MYSQL_PORT" start_mariadb
+ensure PostgreSQL "$PG_PORT" start_postgresql
+
+if ((${#FAILED[@]})); then
+    err "not available: ${FAILED[*]}"
+    exit 1
+fi
+log "all services up"
