@@ -67,9 +67,13 @@ def _tune_sqlite(engine: sa.engine.Engine) -> None:
             cursor.execute('PRAGMA synchronous = NORMAL')
         cursor.close()
 
-    # Runs before oslo.db's own listener, which then sees the marker and
-    # does not emit its plain BEGIN.
-    @event.listens_for(engine, 'begin', insert=True)
+    # oslo.db emits a plain (deferred) BEGIN from its own listener;
+    # replace it, keeping its in_transaction marker protocol.
+    for listener in list(engine.dispatch.begin):
+        if getattr(listener, '__name__', '') == '_sqlite_emit_begin':
+            event.remove(engine, 'begin', listener)
+
+    @event.listens_for(engine, 'begin')
     def _on_begin(conn: Any) -> None:
         if 'in_transaction' not in conn.info:
             conn.exec_driver_sql('BEGIN IMMEDIATE')

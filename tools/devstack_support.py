@@ -177,6 +177,13 @@ def cloud_entry(api_url: str, user: str, password: str) -> dict[str, Any]:
                  'endpoint': f'{base}/v2.1'},
         'compute_endpoint_override': f'{base}/v2.1',
         'image_endpoint_override': f'{base}/image',
+        # There is no identity service, but python-openstackclient's
+        # "server list" builds an identity v3 proxy anyway (for
+        # --project): version '3' plus an endpoint whose discovery
+        # document answers (the compute one, already cached) satisfy it
+        # without extra requests.
+        'identity_api_version': '3',
+        'identity_endpoint_override': f'{base}/v2.1',
     }
 
 

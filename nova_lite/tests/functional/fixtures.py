@@ -1,0 +1,49 @@
+"""Gabbi fixtures: each YAML file runs against a fresh in-process stack."""
+
+from pathlib import Path
+import tempfile
+from typing import Any
+
+import bcrypt
+from gabbi import fixture
+
+from nova_lite.tests import stack
+
+CURRENT: dict[str, Any] = {}
+
+USERS = {'admin': 'admin-secret', 'demo': 'demo-secret',
+         'other': 'other-secret'}
+
+
+def application(environ: dict[str, Any], start_response: Any) -> Any:
+    """What gabbi calls: the app of the stack that is running now."""
+    return CURRENT['stack'].app(environ, start_response)
+
+
+class APIFixture(fixture.GabbiFixture):
+    """noauth: every request is an admin."""
+
+    auth = 'noauth'
+
+    def _htpasswd(self) -> str | None:
+        return None
+
+    def start_fixture(self) -> None:
+        CURRENT['stack'] = stack.Stack(auth=self.auth,
+                                       htpasswd=self._htpasswd()).start()
+
+    def stop_fixture(self) -> None:
+        CURRENT.pop('stack').stop()
+
+
+class BasicAuthFixture(APIFixture):
+    """http_basic with users admin (admin), demo and other (members)."""
+
+    auth = 'http_basic'
+
+    def _htpasswd(self) -> str:
+        path = Path(tempfile.mkdtemp()) / 'htpasswd'
+        path.write_text(''.join(
+            f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt(4)).decode()}'
+            '\n' for user, pw in USERS.items()))
+        return str(path)

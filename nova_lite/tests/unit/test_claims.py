@@ -1,0 +1,281 @@
+"""Host selection and resource claims on a real SQLite file."""
+
+from lite_common import backend
+
+backend.select_threading()
+
+import datetime  # noqa: E402
+import threading  # noqa: E402
+import uuid  # noqa: E402
+
+from oslo_config import cfg  # noqa: E402
+import pytest  # noqa: E402
+
+from lite_common import context as lite_context  # noqa: E402
+from lite_common import db as lite_db  # noqa: E402
+from nova_lite import conf as nova_conf  # noqa: E402
+from nova_lite import exception  # noqa: E402
+from nova_lite.db import api as db_api  # noqa: E402
+from nova_lite.db import compute_nodes  # noqa: E402
+from nova_lite.db import instances  # noqa: E402
+from nova_lite.db import migration  # noqa: E402
+from nova_lite.db import services  # noqa: E402
+from nova_lite.scheduler import claims  # noqa: E402
+
+
+@pytest.fixture
+def db(tmp_path):
+    manager = db_api.context_manager.make_new_manager()
+    manager.configure(connection=f'sqlite:///{tmp_path / "nova.db"}')
+    restore = db_api.context_manager.patch_factory(manager)
+    try:
+        migration.db_sync(manager.writer.get_engine())
+        yield manager
+    finally:
+        restore()
+        manager.dispose_pool()
+
+
+@pytest.fixture
+def ctx(db):
+    return lite_context.get_admin_context()
+
+
+@pytest.fixture
+def conf():
+    conf = cfg.ConfigOpts()
+    nova_conf.register_all(conf)
+    conf([], project='nova-lite-test', default_config_files=[])
+    return conf
+
+
+def _service(ctx, host, binary='nova-compute', last_seen_up=...,
+             **values):
+    svc = services.service_create(ctx, {
+        'uuid': str(uuid.uuid4()), 'host': host, 'binary': binary,
+        'topic': 'compute', **values})
+    if last_seen_up is ...:
+        services.service_heartbeat(ctx, svc['id'])
+    elif last_seen_up is not None:
+        services.service_update(ctx, svc['id'],
+                                {'last_seen_up': last_seen_up})
+    return svc
+
+
+def _node(ctx, svc, vcpus=16, memory_mb=16384, local_gb=1000, **values):
+    return compute_nodes.compute_node_create(ctx, {
+        'uuid': str(uuid.uuid4()), 'service_id': svc['id'],
+        'host': svc['host'], 'hypervisor_hostname': svc['host'] + '-node',
+        'hypervisor_type': 'fake', 'vcpus': vcpus, 'memory_mb': memory_mb,
+        'local_gb': local_gb, **values})
+
+
+def _instance(ctx, vcpus=1, memory_mb=1024, root_gb=1):
+    return instances.instance_create(ctx, {
+        'uuid': str(uuid.uuid4()), 'project_id': 'p', 'user_id': 'u',
+        'flavor': {'name': 'f'}, 'vm_state': 'building',
+        'vcpus': vcpus, 'memory_mb': memory_mb, 'root_gb': root_gb})
+
+
+def _request(inst):
+    return claims.Request(inst['uuid'], inst['vcpus'], inst['memory_mb'],
+                          inst['root_gb'])
+
+
+def _node_usage(ctx, node_id):
+    row = compute_nodes.compute_node_get(ctx, id=node_id)
+    return (row['vcpus_used'], row['memory_mb_used'], row['local_gb_used'],
+            row['running_vms'])
+
+
+def test_concurrent_claims_never_overcommit(ctx, conf):
+    # Node a: memory is the limit (6 x 1024 MiB); 32 vCPU of room.
+    a = _node(ctx, _service(ctx, 'a'), vcpus=16, memory_mb=6144,
+              cpu_allocation_ratio=2.0)
+    # Node b: vCPU is the limit (3 x 2.0 = 6); plenty of memory.
+    b = _node(ctx, _service(ctx, 'b'), vcpus=3, memory_mb=65536,
+              cpu_allocation_ratio=2.0)
+    insts = [_instance(ctx) for _ in range(20)]
+    barrier = threading.Barrier(len(insts))
+    placed, refused, errors = {}, [], []
+    lock = threading.Lock()
+
+    def build(inst):
+        # One context per thread, as each RPC call has its own.
+        thread_ctx = lite_context.get_admin_context()
+        barrier.wait(30)
+        try:
+            node = claims.select_and_claim(thread_ctx, conf, _request(inst))
+        except exception.NoValidHost:
+            with lock:
+                refused.append(inst['uuid'])
+        except Exception as exc:
+            with lock:
+                errors.append(exc)
+        else:
+            with lock:
+                placed[inst['uuid']] = node.id
+
+    threads = [threading.Thread(target=build, args=(i,)) for i in insts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not any(t.is_alive() for t in threads)
+
+    assert errors == []
+    assert len(placed) == 12
+    assert len(refused) == 8
+    assert sorted(placed.values()).count(a['id']) == 6
+    assert sorted(placed.values()).count(b['id']) == 6
+
+    for node in (a, b):
+        vcpus_used, mem_used, disk_used, running = _node_usage(ctx, node['id'])
+        row = compute_nodes.compute_node_get(ctx, id=node['id'])
+        assert vcpus_used <= row['vcpus'] * row['cpu_allocation_ratio']
+        assert mem_used <= row['memory_mb'] * row['ram_allocation_ratio']
+        assert disk_used <= row['local_gb'] * row['disk_allocation_ratio']
+        # The incremental claims agree with the sum over the instances.
+        assert compute_nodes.compute_node_refresh_usage(
+            ctx, node['id'])['running_vms'] == running == 6
+        assert _node_usage(ctx, node['id']) == (
+            vcpus_used, mem_used, disk_used, running)
+
+    for inst in insts:
+        row = instances.instance_get_by_uuid(ctx, inst['uuid'])
+        if inst['uuid'] in placed:
+            assert row['compute_id'] == placed[inst['uuid']]
+        else:
+            assert (row['host'], row['node'], row['compute_id']) == (
+                None, None, None)
+
+
+def test_claim_sets_host_node_and_compute_id_together(ctx, conf):
+    svc = _service(ctx, 'host1')
+    node = _node(ctx, svc)
+    inst = _instance(ctx, vcpus=2, memory_mb=2048, root_gb=20)
+    chosen = claims.select_and_claim(ctx, conf, _request(inst))
+    assert (chosen.id, chosen.host, chosen.hypervisor_hostname) == (
+        node['id'], 'host1', 'host1-node')
+    row = instances.instance_get_by_uuid(ctx, inst['uuid'])
+    assert (row['host'], row['node'], row['compute_id']) == (
+        'host1', 'host1-node', node['id'])
+    assert _node_usage(ctx, node['id']) == (2, 2048, 20, 1)
+
+
+def test_spreads_to_most_free_memory(ctx, conf):
+    small = _node(ctx, _service(ctx, 'small'), memory_mb=4096)
+    big = _node(ctx, _service(ctx, 'big'), memory_mb=8192)
+    inst = _instance(ctx, memory_mb=1024)
+    assert claims.select_and_claim(ctx, conf, _request(inst)).id == big['id']
+    # big: 7168 free, small: 4096 free: big again; then ...
+    for _ in range(3):
+        claims.select_and_claim(ctx, conf, _request(_instance(ctx)))
+    # ... big is down to 4096 free; the tie goes to the lower id.
+    assert _node_usage(ctx, big['id'])[1] == 4096
+    nxt = claims.select_and_claim(ctx, conf, _request(_instance(ctx)))
+    assert nxt.id == min(small['id'], big['id'])
+
+
+def _only_node_refused(ctx, conf, bad_node, good_node):
+    """The bad node is never chosen, even when it has the most room."""
+    first = _instance(ctx, memory_mb=1024)
+    assert claims.select_and_claim(ctx, conf, _request(first)).id == \
+        good_node['id']
+    # The good node is now full; the bad one still has room but is not
+    # a candidate.
+    second = _instance(ctx, memory_mb=1024)
+    with pytest.raises(exception.NoValidHost):
+        claims.select_and_claim(ctx, conf, _request(second))
+    assert _node_usage(ctx, bad_node['id']) == (0, 0, 0, 0)
+    row = instances.instance_get_by_uuid(ctx, second['uuid'])
+    assert (row['host'], row['node'], row['compute_id']) == (None, None, None)
+
+
+def test_disabled_service_is_never_chosen(ctx, conf):
+    good = _node(ctx, _service(ctx, 'good'), memory_mb=1024)
+    bad = _node(ctx, _service(ctx, 'bad', disabled=True,
+                              disabled_reason='maintenance'),
+                memory_mb=65536)
+    _only_node_refused(ctx, conf, bad, good)
+
+
+def test_service_not_seen_within_down_time_is_never_chosen(ctx, conf):
+    good = _node(ctx, _service(ctx, 'good'), memory_mb=1024)
+    stale = lite_db.utcnow() - datetime.timedelta(
+        seconds=conf.service_down_time + 5)
+    bad = _node(ctx, _service(ctx, 'bad', last_seen_up=stale),
+                memory_mb=65536)
+    _only_node_refused(ctx, conf, bad, good)
+
+
+def test_service_never_seen_is_never_chosen(ctx, conf):
+    good = _node(ctx, _service(ctx, 'good'), memory_mb=1024)
+    bad = _node(ctx, _service(ctx, 'bad', last_seen_up=None),
+                memory_mb=65536)
+    _only_node_refused(ctx, conf, bad, good)
+
+
+def test_down_time_option_is_honoured(ctx, conf):
+    seen = lite_db.utcnow() - datetime.timedelta(seconds=120)
+    node = _node(ctx, _service(ctx, 'host1', last_seen_up=seen))
+    conf.set_override('service_down_time', 300)
+    claims.select_and_claim(ctx, conf, _request(_instance(ctx)))
+    conf.set_override('service_down_time', 60)
+    with pytest.raises(exception.NoValidHost):
+        claims.select_and_claim(ctx, conf, _request(_instance(ctx)))
+    assert _node_usage(ctx, node['id'])[3] == 1
+
+
+def test_forced_down_service_is_never_chosen(ctx, conf):
+    good = _node(ctx, _service(ctx, 'good'), memory_mb=1024)
+    bad = _node(ctx, _service(ctx, 'bad', forced_down=True),
+                memory_mb=65536)
+    _only_node_refused(ctx, conf, bad, good)
+
+
+def test_deleted_service_is_never_chosen(ctx, conf):
+    good = _node(ctx, _service(ctx, 'good'), memory_mb=1024)
+    bad_svc = _service(ctx, 'bad')
+    bad = _node(ctx, bad_svc, memory_mb=65536)
+    services.service_destroy(ctx, bad_svc['id'])
+    _only_node_refused(ctx, conf, bad, good)
+
+
+def test_non_compute_service_is_never_chosen(ctx, conf):
+    good = _node(ctx, _service(ctx, 'good'), memory_mb=1024)
+    bad = _node(ctx, _service(ctx, 'bad', binary='nova-conductor'),
+                memory_mb=65536)
+    _only_node_refused(ctx, conf, bad, good)
+
+
+def test_reserved_host_memory_is_not_claimed(ctx, conf):
+    conf.set_override('reserved_host_memory_mb', 512)
+    node = _node(ctx, _service(ctx, 'host1'), memory_mb=2048)
+    claims.select_and_claim(ctx, conf, _request(_instance(ctx,
+                                                          memory_mb=1024)))
+    # 1024 used + 1024 > 2048 - 512.
+    with pytest.raises(exception.NoValidHost):
+        claims.select_and_claim(ctx, conf,
+                                _request(_instance(ctx, memory_mb=1024)))
+    claims.select_and_claim(ctx, conf, _request(_instance(ctx,
+                                                          memory_mb=512)))
+    assert _node_usage(ctx, node['id'])[1] == 1536
+
+
+def test_exclude_hosts(ctx, conf):
+    a = _node(ctx, _service(ctx, 'a'), memory_mb=65536)
+    b = _node(ctx, _service(ctx, 'b'), memory_mb=1024)
+    chosen = claims.select_and_claim(ctx, conf, _request(_instance(ctx)),
+                                     exclude_hosts=('a',))
+    assert chosen.id == b['id']
+    assert _node_usage(ctx, a['id'])[3] == 0
+
+
+def test_claim_for_missing_instance_is_rolled_back(ctx, conf):
+    node = _node(ctx, _service(ctx, 'host1'))
+    ghost = claims.Request(str(uuid.uuid4()), 1, 1024, 1)
+    with pytest.raises(exception.InstanceNotFound):
+        claims.select_and_claim(ctx, conf, ghost)
+    # The usage UPDATE was in the same transaction: nothing is held.
+    assert _node_usage(ctx, node['id']) == (0, 0, 0, 0)

@@ -1,0 +1,303 @@
+"""nova_lite versioned objects: fingerprints, the node link, indirection."""
+
+from lite_common import backend
+
+backend.select_threading()
+
+import threading  # noqa: E402
+import uuid  # noqa: E402
+
+import pytest  # noqa: E402
+
+from lite_common import context as lite_context  # noqa: E402
+from nova_lite import exception  # noqa: E402
+from nova_lite import objects  # noqa: E402
+from nova_lite.db import api as db_api  # noqa: E402
+from nova_lite.db import migration  # noqa: E402
+from nova_lite.objects import base  # noqa: E402
+
+objects.register_all()
+
+from nova_lite.objects import compute_node as compute_node_obj  # noqa: E402
+from nova_lite.objects import instance as instance_obj  # noqa: E402
+from nova_lite.objects import service as service_obj  # noqa: E402
+
+# Change a field or a remotable method's signature: bump the object's
+# VERSION and update its entry here (the hash changes with the fields and
+# remotable methods; the version must change with it).
+EXPECTED_FINGERPRINTS = {
+    'ComputeNode': '1.0-85a57cd64c2af97e964f3f35e008a8fc',
+    'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
+    'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
+    'Instance': '1.0-691ee71a15186af073eee3050179feeb',
+    'InstanceList': '1.0-33dc3df06e9df06f5eb3aecaeef08e74',
+    'Migration': '1.0-5fd4b35952f57ef4cca6f4d57e6934b1',
+    'MigrationList': '1.0-de5e9757516059fba503e65fc132c95a',
+    'Service': '1.0-3b4b252596679df040140782f04b3be0',
+    'ServiceList': '1.0-c9438319609c2b78d658650fa3d8cd6a',
+}
+
+
+def _checker():
+    # oslo_versionedobjects.fixture needs the 'fixtures' package.
+    from oslo_versionedobjects import fixture
+
+    return fixture.ObjectVersionChecker(
+        base.NovaLiteObjectRegistry.obj_classes())
+
+
+def test_object_fingerprints():
+    expected, actual = _checker().test_hashes(EXPECTED_FINGERPRINTS)
+    assert expected == actual, (
+        'Objects changed; bump their VERSION and update '
+        'EXPECTED_FINGERPRINTS: %s' % sorted(actual))
+    assert set(_checker().get_hashes()) == set(EXPECTED_FINGERPRINTS)
+
+
+def test_fingerprint_changes_with_fields():
+    """The check above can fail: a new field changes the hash."""
+    from oslo_versionedobjects import fields as ovo_fields
+
+    classes = dict(base.NovaLiteObjectRegistry.obj_classes())
+    original = classes['Service'][0]
+
+    class Changed(original):
+        fields = dict(original.fields, extra=ovo_fields.StringField())
+
+    from oslo_versionedobjects import fixture
+
+    checker = fixture.ObjectVersionChecker({'Service': [Changed]})
+    expected, actual = checker.test_hashes(
+        {'Service': EXPECTED_FINGERPRINTS['Service']})
+    assert set(actual) == {'Service'}
+    assert actual['Service'].startswith('1.0-')
+    assert actual['Service'] != EXPECTED_FINGERPRINTS['Service']
+
+
+# -- database-backed tests --------------------------------------------------
+
+@pytest.fixture
+def db(tmp_path):
+    manager = db_api.context_manager.make_new_manager()
+    manager.configure(connection=f'sqlite:///{tmp_path / "nova.db"}')
+    restore = db_api.context_manager.patch_factory(manager)
+    try:
+        migration.db_sync(manager.writer.get_engine())
+        yield manager
+    finally:
+        restore()
+        manager.dispose_pool()
+
+
+@pytest.fixture
+def ctx(db):
+    return lite_context.get_admin_context()
+
+
+def _service(ctx, host='host1'):
+    svc = service_obj.Service(ctx, host=host, binary='nova-compute',
+                              topic='compute')
+    svc.create()
+    return svc
+
+
+def _node(ctx, svc, name='node1'):
+    node = compute_node_obj.ComputeNode(
+        ctx, uuid=str(uuid.uuid4()), service_id=svc.id, host=svc.host,
+        hypervisor_hostname=name, hypervisor_type='fake',
+        vcpus=4, memory_mb=4096, local_gb=40)
+    node.create()
+    return node
+
+
+def _instance(ctx):
+    inst = instance_obj.Instance(
+        ctx, uuid=str(uuid.uuid4()), project_id='p', user_id='u',
+        flavor={'name': 'small'}, vm_state='building',
+        vcpus=1, memory_mb=512, root_gb=1)
+    inst.create()
+    return inst
+
+
+def test_instance_save_node_without_compute_id_is_refused(ctx):
+    inst = _instance(ctx)
+    inst.host = 'host1'
+    inst.node = 'node1'
+    with pytest.raises(exception.ObjectActionError, match='compute_id'):
+        inst.save()
+    stored = instance_obj.Instance.get_by_uuid(ctx, inst.uuid)
+    assert stored.node is None
+    assert stored.host is None
+    assert stored.compute_id is None
+
+
+def test_instance_save_compute_id_without_node_is_refused(ctx):
+    node = _node(ctx, _service(ctx))
+    inst = _instance(ctx)
+    inst.node = None
+    inst.compute_id = node.id
+    with pytest.raises(exception.ObjectActionError):
+        inst.save()
+    assert instance_obj.Instance.get_by_uuid(ctx, inst.uuid).compute_id \
+        is None
+
+
+def test_instance_save_node_with_compute_id(ctx):
+    node = _node(ctx, _service(ctx))
+    inst = _instance(ctx)
+    inst.host = node.host
+    inst.node = node.hypervisor_hostname
+    inst.compute_id = node.id
+    inst.save()
+    assert inst.obj_what_changed() == set()
+    stored = instance_obj.Instance.get_by_uuid(ctx, inst.uuid)
+    assert (stored.host, stored.node, stored.compute_id) == (
+        'host1', 'node1', node.id)
+    # Unscheduling clears both together, which is allowed.
+    inst.node = None
+    inst.compute_id = None
+    inst.save()
+    assert instance_obj.Instance.get_by_uuid(ctx, inst.uuid).node is None
+
+
+def test_compute_node_object_refuses_create_without_uuid(ctx):
+    svc = _service(ctx)
+    node = compute_node_obj.ComputeNode(
+        ctx, service_id=svc.id, host='host1', hypervisor_hostname='n',
+        hypervisor_type='fake')
+    with pytest.raises(exception.ObjectActionError, match='uuid'):
+        node.create()
+    assert len(compute_node_obj.ComputeNodeList.get_all(ctx)) == 0
+
+
+# -- the indirection switch ---------------------------------------------------
+
+class RecordingIndirectionAPI:
+    """A fake conductor: the oslo.versionedobjects indirection interface."""
+
+    def __init__(self, result=None):
+        self.calls = []
+        self.result = result
+
+    def object_class_action_versions(self, context, objname, objmethod,
+                                     object_versions, args, kwargs):
+        self.calls.append(('class_action', objname, objmethod, args, kwargs,
+                           threading.get_ident()))
+        return self.result
+
+    def object_action(self, context, objinst, objmethod, args, kwargs):
+        self.calls.append(('action', objinst.obj_name(), objmethod, args,
+                           kwargs, threading.get_ident()))
+        return {}, None
+
+    def object_backport_versions(self, context, objinst, object_versions):
+        raise AssertionError('not expected')
+
+
+def test_remote_objects_routes_class_calls_to_indirection_api(ctx):
+    svc = _service(ctx)
+    marker = object()
+    fake = RecordingIndirectionAPI(result=marker)
+    with base.remote_objects(fake):
+        got = service_obj.Service.get_by_id(ctx, svc.id)
+    assert got is marker
+    assert [c[:5] for c in fake.calls] == [
+        ('class_action', 'Service', 'get_by_id', (svc.id,), {})]
+
+    # Outside the block the same call reads the database.
+    local = service_obj.Service.get_by_id(ctx, svc.id)
+    assert isinstance(local, service_obj.Service)
+    assert local.uuid == svc.uuid
+    assert len(fake.calls) == 1
+
+
+def test_remote_objects_routes_instance_calls(ctx):
+    svc = _service(ctx)
+    fake = RecordingIndirectionAPI()
+    svc.disabled = True
+    with base.remote_objects(fake):
+        svc.save()
+    assert [c[:3] for c in fake.calls] == [('action', 'Service', 'save')]
+    # Nothing reached the database.
+    assert service_obj.Service.get_by_id(ctx, svc.id).disabled is False
+
+
+def test_remote_objects_nests_and_restores(ctx):
+    svc = _service(ctx)
+    outer = RecordingIndirectionAPI(result='outer')
+    inner = RecordingIndirectionAPI(result='inner')
+    with base.remote_objects(outer):
+        with base.remote_objects(inner):
+            assert service_obj.Service.get_by_id(ctx, svc.id) == 'inner'
+        assert service_obj.Service.get_by_id(ctx, svc.id) == 'outer'
+    assert service_obj.Service.get_by_id(ctx, svc.id).id == svc.id
+    assert (len(outer.calls), len(inner.calls)) == (1, 1)
+
+
+def test_remote_objects_restores_after_an_exception(ctx):
+    svc = _service(ctx)
+    fake = RecordingIndirectionAPI()
+    with pytest.raises(RuntimeError):
+        with base.remote_objects(fake):
+            raise RuntimeError('boom')
+    assert service_obj.Service.get_by_id(ctx, svc.id).id == svc.id
+    assert fake.calls == []
+
+
+def test_remote_objects_does_not_affect_other_threads(ctx):
+    svc = _service(ctx)
+    fake = RecordingIndirectionAPI(result='remote')
+    inside = threading.Event()
+    other_done = threading.Event()
+    other_result = {}
+
+    def other_thread():
+        inside.wait(10)
+        try:
+            # Its own context: a context's transaction is per thread.
+            other_ctx = lite_context.get_admin_context()
+            other_result['value'] = service_obj.Service.get_by_id(
+                other_ctx, svc.id)
+        except Exception as exc:  # reported by the assertion below
+            other_result['error'] = exc
+        finally:
+            other_done.set()
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    with base.remote_objects(fake):
+        inside.set()
+        # The other thread calls while this thread is inside the block.
+        assert other_done.wait(10)
+        assert service_obj.Service.get_by_id(ctx, svc.id) == 'remote'
+    thread.join(10)
+
+    assert 'error' not in other_result, other_result
+    value = other_result['value']
+    assert isinstance(value, service_obj.Service)
+    assert value.uuid == svc.uuid
+    assert [c[2] for c in fake.calls] == ['get_by_id']
+    assert fake.calls[0][5] == threading.get_ident()
+
+
+def test_remote_objects_in_another_thread_leaves_this_one_local(ctx):
+    svc = _service(ctx)
+    fake = RecordingIndirectionAPI(result='remote')
+    entered = threading.Event()
+    release = threading.Event()
+
+    def compute_thread():
+        with base.remote_objects(fake):
+            entered.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=compute_thread)
+    thread.start()
+    try:
+        assert entered.wait(10)
+        local = service_obj.Service.get_by_id(ctx, svc.id)
+    finally:
+        release.set()
+        thread.join(10)
+    assert isinstance(local, service_obj.Service)
+    assert fake.calls == []
