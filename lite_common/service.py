@@ -5,12 +5,14 @@ A :class:`Service` is one RPC server with its periodic tasks; a
 process until SIGTERM or SIGINT, then stops them in reverse order.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 import contextlib
 import functools
 import signal
 import threading
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
 from oslo_config import cfg
 from oslo_log import log as logging

@@ -10,13 +10,13 @@ from lite_common import context as lite_context
 from lite_common import rpc
 from lite_common import service as lite_service
 from lite_common.wsgi import server as wsgi_server
+from nova_lite import exception
+from nova_lite import objects
 from nova_lite.api import app as api_app
 from nova_lite.compute import manager as compute_manager
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import manager as conductor_manager
 from nova_lite.conductor import rpcapi as conductor_rpcapi
-from nova_lite import exception
-from nova_lite import objects
 from nova_lite.objects import base as objects_base
 from nova_lite.objects import service as service_obj
 

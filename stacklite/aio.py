@@ -22,10 +22,10 @@ from oslo_log import log as logging  # noqa: E402
 import yaml  # noqa: E402
 
 from lite_common import service as lite_service  # noqa: E402
+from nova_lite import service  # noqa: E402
 from nova_lite.cmd import common  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
 from nova_lite.db import migration  # noqa: E402
-from nova_lite import service  # noqa: E402
 
 LOG = logging.getLogger(__name__)
 

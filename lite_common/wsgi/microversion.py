@@ -6,9 +6,11 @@ No header means the minimum, ``latest`` the maximum; a version out of
 range is a 406 and a malformed one a 400.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 import re
-from typing import Any, NamedTuple
+from typing import Any
+from typing import NamedTuple
 
 import microversion_parse
 import webob

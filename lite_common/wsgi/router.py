@@ -6,7 +6,8 @@ path variables are in ``req.urlvars``. A path that exists with another
 method is a 405 with an ``Allow`` header.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 import routes

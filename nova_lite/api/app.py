@@ -27,15 +27,15 @@ from lite_common.wsgi import faults
 from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import request_log
 from lite_common.wsgi import router
+from nova_lite import objects
+from nova_lite import policy
 from nova_lite.api import errors
 from nova_lite.api import microversion
 from nova_lite.api import routes
 from nova_lite.api import util
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
-from nova_lite import objects
 from nova_lite.objects import instance as instance_obj
-from nova_lite import policy
 
 
 class Deps:

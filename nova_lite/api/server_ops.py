@@ -7,7 +7,8 @@ scheduled yet) or its compute service is down.
 """
 
 import secrets
-from typing import Any, NamedTuple
+from typing import Any
+from typing import NamedTuple
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -15,13 +16,13 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.compute import states
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
 from nova_lite.db import instances as db
 from nova_lite.db import services as service_db
-from nova_lite import exception
 from nova_lite.objects import service as service_obj
 
 CONF = cfg.CONF

@@ -10,8 +10,8 @@ import functools
 from typing import Any
 import urllib.parse
 
-from oslo_config import cfg
 import jsonschema
+from oslo_config import cfg
 import webob
 import webob.exc
 

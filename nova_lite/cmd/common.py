@@ -7,6 +7,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
+import sqlalchemy.exc
 
 from nova_lite import conf as nova_conf
 from nova_lite import exception
@@ -34,10 +35,11 @@ def run_daemon(name: str, body: Callable[[], Any]) -> int:
         return int(body() or 0)
     except (exception.ConfigError, cfg.Error) as exc:
         LOG.error('%s cannot start: %s', name, exc)
-    except db_exc.DBConnectionError as exc:
+    except (db_exc.DBConnectionError, sqlalchemy.exc.OperationalError) as exc:
         LOG.error('%s cannot connect to the database: %s. Check '
                   '[database]connection and that the server is up.',
-                  name, exc.inner_exception or exc)
+                  name, getattr(exc, 'inner_exception', None) or exc.orig
+                  if hasattr(exc, 'orig') else exc)
     except db_exc.DBError as exc:
         LOG.error('%s: database error: %s. Has "nova-lite-manage db '
                   'sync" been run?', name, exc.inner_exception or exc)

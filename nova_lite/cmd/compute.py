@@ -7,10 +7,10 @@ conductor over RPC.
 import sys
 
 from lite_common import service as lite_service
+from nova_lite import service
 from nova_lite.cmd import common
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import base as objects_base
-from nova_lite import service
 
 
 def main() -> int:

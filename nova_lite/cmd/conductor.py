@@ -3,9 +3,9 @@
 import sys
 
 from lite_common import service as lite_service
+from nova_lite import service
 from nova_lite.cmd import common
 from nova_lite.db import api as db_api
-from nova_lite import service
 
 
 def main() -> int:

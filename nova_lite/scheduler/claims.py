@@ -8,7 +8,8 @@ never overcommit a host.
 """
 
 import datetime
-from typing import Any, NamedTuple
+from typing import Any
+from typing import NamedTuple
 
 from oslo_config import cfg
 from oslo_log import log as logging

@@ -15,12 +15,12 @@ from oslo_utils import uuidutils
 from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common import service as lite_service
-from nova_lite.api import app as api_app
 from nova_lite import conf as nova_conf
-from nova_lite.db import api as db_api
-from nova_lite.db import migration
 from nova_lite import policy
 from nova_lite import service
+from nova_lite.api import app as api_app
+from nova_lite.db import api as db_api
+from nova_lite.db import migration
 
 
 class Stack:

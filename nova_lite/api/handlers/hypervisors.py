@@ -14,11 +14,11 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.db import compute_nodes as db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import services as service_db
-from nova_lite import exception
 from nova_lite.objects import service as service_obj
 
 CONF = cfg.CONF
@@ -126,7 +126,7 @@ def _list(req: webob.Request, detail: bool) -> webob.Response:
         if paged and req.GET.get('marker'):
             nodes = _after_marker(nodes, req.GET['marker'])
     services = _services(req)
-    items = []
+    items: list[dict[str, Any]] = []
     for node in nodes:
         if limit is not None and len(items) >= limit:
             break
@@ -179,6 +179,7 @@ def show_hypervisor(req: webob.Request) -> webob.Response:
             None, service_db.service_get(ctx, id=node['service_id']))
     except (exception.ComputeNodeNotFound, exception.ServiceNotFound):
         raise webob.exc.HTTPNotFound(
-            explanation=f"Hypervisor with ID '{ident}' could not be found.")
+            explanation=f"Hypervisor with ID '{ident}' could not be found."
+        ) from None
     return util.json_response({'hypervisor': _view(
         req, node, service, True, bool(with_servers))})

@@ -18,10 +18,10 @@ import webob
 import webob.exc
 
 from lite_common.wsgi import faults
+from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import images as schema
 from nova_lite.db import images as db
-from nova_lite import exception
 
 CONF = cfg.CONF
 PATCH_TYPES = ('application/openstack-images-v2.1-json-patch',
@@ -148,7 +148,7 @@ def list_images(req: webob.Request) -> webob.Response:
         except exception.ImageNotFound:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Invalid marker. Image {marker} could not be '
-                'found.')
+                'found.') from None
     body: dict[str, Any] = {'images': [_view(row) for row in rows]}
     body.update(_page_links(req, rows, limit))
     return util.json_response(body)

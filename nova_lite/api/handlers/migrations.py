@@ -11,10 +11,10 @@ from typing import Any
 import webob
 import webob.exc
 
+from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import migrations as db
-from nova_lite import exception
 
 POLICY = 'os_compute_api:os-migrations:index'
 _FILTERS = ('host', 'status', 'migration_type', 'instance_uuid',
@@ -77,7 +77,7 @@ def _rows(req: webob.Request, paged: bool,
                                     limit=limit, marker=marker)
     except exception.MigrationNotFound:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Marker {marker} could not be found.')
+            explanation=f'Marker {marker} could not be found.') from None
 
 
 @util.translate_errors

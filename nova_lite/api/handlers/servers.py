@@ -6,12 +6,12 @@ from oslo_config import cfg
 import webob
 import webob.exc
 
+from nova_lite import exception
+from nova_lite.api import server_ops
 from nova_lite.api import util
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api.views import servers as views
-from nova_lite.api import server_ops
 from nova_lite.db import instances as db
-from nova_lite import exception
 
 CONF = cfg.CONF
 POLICY = 'os_compute_api:servers:%s'

@@ -16,13 +16,13 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import services as schema
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
 from nova_lite.db import services as db
-from nova_lite import exception
 from nova_lite.objects import service as service_obj
 
 CONF = cfg.CONF
@@ -116,7 +116,8 @@ def _legacy_update(req: webob.Request, action: str) -> webob.Response:
         row = db.service_get(ctx, host=host, binary=binary)
     except exception.ServiceNotFound:
         raise webob.exc.HTTPNotFound(
-            explanation=f'Could not find binary {binary} on host {host}.')
+            explanation=f'Could not find binary {binary} on host {host}.'
+        ) from None
     db.service_update(ctx, row['id'], values)
     return util.json_response(
         {'service': {'host': host, 'binary': binary, **shown}})
@@ -153,7 +154,8 @@ def _update_by_uuid(req: webob.Request, service_id: str) -> webob.Response:
         row = db.service_get(ctx, uuid=service_id)
     except exception.ServiceNotFound:
         raise webob.exc.HTTPNotFound(
-            explanation=f'Service {service_id} could not be found.')
+            explanation=f'Service {service_id} could not be found.'
+        ) from None
     _only_compute(row['binary'])
     row = db.service_update(ctx, row['id'], _status_change(body))
     return util.json_response({'service': view(req, row)})
@@ -196,7 +198,8 @@ def _service_for_delete(req: webob.Request) -> dict[str, Any]:
     try:
         return db.service_get(util.context(req), **filters)
     except exception.ServiceNotFound:
-        raise webob.exc.HTTPNotFound(explanation=f'Service {ident} not found.')
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Service {ident} not found.') from None
 
 
 def _check_compute_unused(ctx: Any, row: dict[str, Any]) -> None:

@@ -49,6 +49,7 @@ def identity_version(req: webob.Request) -> webob.Response:
     return util.json_response({'version': {
         'id': 'v3.14', 'status': 'stable', 'updated': '2020-04-07T00:00:00Z',
         'links': [{'rel': 'self', 'href': f'{base}/identity/v3/'}],
-        'media-types': [{'base': 'application/json',
-                         'type': 'application/vnd.openstack.identity-v3+json'}],
+        'media-types': [{
+            'base': 'application/json',
+            'type': 'application/vnd.openstack.identity-v3+json'}],
     }})

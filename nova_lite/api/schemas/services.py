@@ -1,6 +1,7 @@
 """Request schemas of the os-services API (as upstream's)."""
 
 import copy
+from typing import Any
 
 # Upstream's parameter_types.boolean: JSON booleans and their spellings.
 BOOLEAN = {
@@ -15,7 +16,7 @@ _HOSTNAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
 _SHORT_STRING = {'type': 'string', 'minLength': 1, 'maxLength': 255}
 
 # PUT /os-services/{enable,disable,disable-log-reason}, 2.1 - 2.10.
-legacy_update = {
+legacy_update: dict[str, Any] = {
     'type': 'object',
     'properties': {
         'host': _HOSTNAME,

@@ -1,9 +1,9 @@
 """Fixtures of the integration tests: real services, real clients.
 
-Every test in this directory is marked ``integration`` and put in one
-xdist group per module, so that ``--dist loadgroup`` runs a module (and its
-one deployment) on a single worker. When a test fails, the tail of every
-service log is attached to its report.
+Every test in this directory is marked ``integration``. Each module starts
+one deployment in a module-scoped fixture; tools/run-tests.sh uses
+``--dist loadfile`` so that a module stays on one xdist worker. When a test
+fails, the tail of every service log is attached to its report.
 """
 
 from pathlib import Path
@@ -25,8 +25,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in Path(str(item.path)).resolve().parents:
             item.add_marker(pytest.mark.integration)
-            group = item.path.stem
-            item.add_marker(pytest.mark.xdist_group(f'integration-{group}'))
 
 
 @pytest.hookimpl(wrapper=True)

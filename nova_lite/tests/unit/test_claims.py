@@ -1,26 +1,22 @@
 """Host selection and resource claims on a real SQLite file."""
 
-from lite_common import backend
+import datetime
+import threading
+import uuid
 
-backend.select_threading()
+from oslo_config import cfg
+import pytest
 
-import datetime  # noqa: E402
-import threading  # noqa: E402
-import uuid  # noqa: E402
-
-from oslo_config import cfg  # noqa: E402
-import pytest  # noqa: E402
-
-from lite_common import context as lite_context  # noqa: E402
-from lite_common import db as lite_db  # noqa: E402
-from nova_lite import conf as nova_conf  # noqa: E402
-from nova_lite import exception  # noqa: E402
-from nova_lite.db import api as db_api  # noqa: E402
-from nova_lite.db import compute_nodes  # noqa: E402
-from nova_lite.db import instances  # noqa: E402
-from nova_lite.db import migration  # noqa: E402
-from nova_lite.db import services  # noqa: E402
-from nova_lite.scheduler import claims  # noqa: E402
+from lite_common import context as lite_context
+from lite_common import db as lite_db
+from nova_lite import conf as nova_conf
+from nova_lite import exception
+from nova_lite.db import api as db_api
+from nova_lite.db import compute_nodes
+from nova_lite.db import instances
+from nova_lite.db import migration
+from nova_lite.db import services
+from nova_lite.scheduler import claims
 
 
 @pytest.fixture

@@ -1,28 +1,24 @@
 """The nova_lite database access functions, on a real SQLite file."""
 
-from lite_common import backend
+import datetime
+import uuid
 
-backend.select_threading()
+from oslo_db import exception as db_exc
+import pytest
+import sqlalchemy as sa
 
-import datetime  # noqa: E402
-import uuid  # noqa: E402
-
-from oslo_db import exception as db_exc  # noqa: E402
-import pytest  # noqa: E402
-import sqlalchemy as sa  # noqa: E402
-
-from lite_common import context as lite_context  # noqa: E402
-from lite_common import db as lite_db  # noqa: E402
-from nova_lite import exception  # noqa: E402
-from nova_lite.db import api as db_api  # noqa: E402
-from nova_lite.db import compute_nodes  # noqa: E402
-from nova_lite.db import flavors  # noqa: E402
-from nova_lite.db import images  # noqa: E402
-from nova_lite.db import instances  # noqa: E402
-from nova_lite.db import migration  # noqa: E402
-from nova_lite.db import migrations  # noqa: E402
-from nova_lite.db import models  # noqa: E402
-from nova_lite.db import services  # noqa: E402
+from lite_common import context as lite_context
+from lite_common import db as lite_db
+from nova_lite import exception
+from nova_lite.db import api as db_api
+from nova_lite.db import compute_nodes
+from nova_lite.db import flavors
+from nova_lite.db import images
+from nova_lite.db import instances
+from nova_lite.db import migration
+from nova_lite.db import migrations
+from nova_lite.db import models
+from nova_lite.db import services
 
 
 @pytest.fixture

@@ -1,26 +1,22 @@
 """nova_lite versioned objects: fingerprints, the node link, indirection."""
 
-from lite_common import backend
+import threading
+import uuid
 
-backend.select_threading()
+import pytest
 
-import threading  # noqa: E402
-import uuid  # noqa: E402
+from lite_common import context as lite_context
+from nova_lite import exception
+from nova_lite import objects
+from nova_lite.db import api as db_api
+from nova_lite.db import migration
+from nova_lite.objects import base
+from nova_lite.objects import compute_node as compute_node_obj
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import service as service_obj
 
-import pytest  # noqa: E402
-
-from lite_common import context as lite_context  # noqa: E402
-from nova_lite import exception  # noqa: E402
-from nova_lite import objects  # noqa: E402
-from nova_lite.db import api as db_api  # noqa: E402
-from nova_lite.db import migration  # noqa: E402
-from nova_lite.objects import base  # noqa: E402
-
+# Every object, including those this module does not import itself.
 objects.register_all()
-
-from nova_lite.objects import compute_node as compute_node_obj  # noqa: E402
-from nova_lite.objects import instance as instance_obj  # noqa: E402
-from nova_lite.objects import service as service_obj  # noqa: E402
 
 # Change a field or a remotable method's signature: bump the object's
 # VERSION and update its entry here (the hash changes with the fields and

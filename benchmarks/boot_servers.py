@@ -1,0 +1,127 @@
+"""Benchmark: boot N servers through the API, then time reads.
+
+Starts ``stacklite-aio --noauth --driver fake`` in a temporary state
+directory, boots ``--servers`` servers concurrently (one POST each,
+``--concurrency`` client threads), times until every one is ACTIVE,
+grows the fleet to ``--detail-at`` servers, and reports the median of
+``GET /servers/detail`` and of a single server show.
+
+    python benchmarks/boot_servers.py --servers 100 --detail-at 1000
+
+A benchmark, not a test: it prints numbers and asserts nothing.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+from pathlib import Path
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HEADERS = {'Content-Type': 'application/json', 'Accept': 'application/json',
+           'OpenStack-API-Version': 'compute 2.53'}
+
+
+def call(url, method='GET', body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers=HEADERS)
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        raw = resp.read()
+        return json.loads(raw) if raw else None
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def start_aio(state, port):
+    exe = Path(sys.executable).with_name('stacklite-aio')
+    proc = subprocess.Popen(
+        [str(exe), '--state-dir', state, '--noauth', '--driver', 'fake',
+         '--api-port', str(port)], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            call(f'http://127.0.0.1:{port}/')
+            return proc
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit('stacklite-aio did not start')
+
+
+def boot(api, count, concurrency, name):
+    spec = {'name': name, 'flavorRef': 'bench', 'imageRef': IMAGE,
+            'networks': 'none'}
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
+        list(pool.map(lambda _: call(f'{api}/servers', 'POST',
+                                     {'server': spec}), range(count)))
+    while True:
+        servers = call(f'{api}/servers/detail?name={name}')['servers']
+        if sum(s['status'] == 'ACTIVE' for s in servers) >= count:
+            return time.monotonic() - started
+        if any(s['status'] == 'ERROR' for s in servers):
+            raise SystemExit('a server went to ERROR')
+        time.sleep(0.05)
+
+
+def median_ms(func, times):
+    samples = []
+    for _ in range(times):
+        started = time.perf_counter()
+        func()
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
+
+
+IMAGE = '6f1d4a1e-8f43-4a43-9c1e-000000000001'
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--servers', type=int, default=100)
+    parser.add_argument('--concurrency', type=int, default=10)
+    parser.add_argument('--detail-at', type=int, default=1000)
+    args = parser.parse_args()
+    port = free_port()
+    state = tempfile.mkdtemp(prefix='stacklite-bench-')
+    proc = start_aio(state, port)
+    api = f'http://127.0.0.1:{port}/v2.1'
+    try:
+        call(f'{api}/flavors', 'POST', {'flavor': {
+            'name': 'bench', 'id': 'bench', 'ram': 1, 'vcpus': 1,
+            'disk': 0}})
+        call(f'http://127.0.0.1:{port}/image/v2/images', 'POST', {
+            'name': 'bench', 'id': IMAGE, 'disk_format': 'raw',
+            'container_format': 'bare', 'visibility': 'public'})
+        elapsed = boot(api, args.servers, args.concurrency, 'first')
+        print(f'{args.servers} servers ACTIVE in {elapsed:.2f} s')
+        extra = args.detail_at - args.servers
+        if extra > 0:
+            boot(api, extra, args.concurrency, 'more')
+        detail = median_ms(lambda: call(f'{api}/servers/detail'), 20)
+        any_id = call(f'{api}/servers?limit=1')['servers'][0]['id']
+        show = median_ms(lambda: call(f'{api}/servers/{any_id}'), 100)
+        total = max(args.detail_at, args.servers)
+        print(f'GET /servers/detail at {total} servers: {detail:.1f} ms '
+              '(median of 20)')
+        print(f'GET /servers/{{id}}: {show:.2f} ms (median of 100)')
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+if __name__ == '__main__':
+    os.environ.setdefault('PYTHONWARNINGS', 'ignore')
+    main()

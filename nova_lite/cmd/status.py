@@ -1,0 +1,75 @@
+"""nova-lite-status: upgrade readiness checks (oslo.upgradecheck)."""
+
+import sys
+from typing import Any
+
+from oslo_config import cfg
+from oslo_upgradecheck import common_checks
+from oslo_upgradecheck import upgradecheck
+import sqlalchemy as sa
+
+from nova_lite.cmd import common
+from nova_lite.db import api as db_api
+from nova_lite.db import migration
+from nova_lite.db import models
+
+
+def _count(query: Any) -> int:
+    with db_api.get_engine().connect() as connection:
+        return int(connection.execute(query).scalar() or 0)
+
+
+class Checks(upgradecheck.UpgradeCommands):
+    """Each check names what it found and what to do about it."""
+
+    def _check_schema(self) -> upgradecheck.Result:
+        version = migration.db_version(db_api.get_engine())
+        if version is None:
+            return upgradecheck.Result(
+                upgradecheck.Code.FAILURE,
+                'The database is empty: run "nova-lite-manage db sync".')
+        return upgradecheck.Result(upgradecheck.Code.SUCCESS,
+                                   f'Schema revision {version}.')
+
+    def _check_node_links(self) -> upgradecheck.Result:
+        cn = models.ComputeNode
+        missing = _count(sa.select(sa.func.count()).select_from(cn).where(
+            cn.deleted == 0, cn.service_id.is_(None)))
+        if missing:
+            return upgradecheck.Result(
+                upgradecheck.Code.WARNING,
+                f'{missing} compute node(s) have no service_id; restart '
+                'their compute agents to link them.')
+        return upgradecheck.Result(upgradecheck.Code.SUCCESS)
+
+    def _check_instance_links(self) -> upgradecheck.Result:
+        inst = models.Instance
+        missing = _count(sa.select(sa.func.count()).select_from(inst).where(
+            inst.deleted == 0, inst.node.is_not(None),
+            inst.compute_id.is_(None)))
+        if missing:
+            return upgradecheck.Result(
+                upgradecheck.Code.WARNING,
+                f'{missing} instance(s) have a node but no compute_id; '
+                'restart their compute agents to link them.')
+        return upgradecheck.Result(upgradecheck.Code.SUCCESS)
+
+    _upgrade_checks = (
+        ('Database schema', _check_schema),
+        ('Compute node service links', _check_node_links),
+        ('Instance compute node links', _check_instance_links),
+        ('Policy file', (common_checks.check_policy_json,
+                         {'conf': cfg.CONF})),
+    )
+
+
+def main() -> int:
+    conf = cfg.CONF
+    upgradecheck.register_cli_options(conf, Checks())
+    common.load_config(sys.argv[1:], 'nova-lite-status', conf)
+
+    def body() -> int:
+        db_api.configure(conf)
+        return upgradecheck.run(conf)
+
+    return common.run_daemon('nova-lite-status', body)
