@@ -47,25 +47,15 @@ class Proc:
     argv: list[str]
     pid: int
     popen: subprocess.Popen | None = None
+    stopped: bool = False  # on purpose: not a crash
 
     def alive(self) -> bool:
         if self.popen is not None:
             return self.popen.poll() is None
-        return _pid_runs(self.pid, self.argv[0])
+        return support.pid_runs(self.pid, self.argv[0])
 
     def returncode(self) -> int | None:
         return self.popen.poll() if self.popen is not None else None
-
-
-def _pid_runs(pid: int, exe: str) -> bool:
-    """Whether ``pid`` still runs ``exe`` (not a zombie, not reused)."""
-    try:
-        stat = Path(f'/proc/{pid}/stat').read_text()
-        cmdline = Path(f'/proc/{pid}/cmdline').read_bytes()
-    except OSError:
-        return False
-    state = stat.rsplit(')', 1)[1].split()[0]
-    return state != 'Z' and os.path.basename(exe).encode() in cmdline
 
 
 class Deployment:
@@ -132,7 +122,8 @@ class Deployment:
         return proc
 
     def check_alive(self) -> None:
-        dead = [p.name for p in self.procs.values() if not p.alive()]
+        dead = [p.name for p in self.procs.values()
+                if not p.stopped and not p.alive()]
         if dead:
             raise RuntimeError(f'service(s) exited: {", ".join(dead)}\n'
                                + self.log_tails())
@@ -141,8 +132,9 @@ class Deployment:
         """SIGTERM, then SIGKILL after ``timeout``; name -> return code."""
         procs = [self.procs[n] for n in names if n in self.procs]
         for proc in procs:
+            proc.stopped = True
             if proc.alive():
-                _signal(proc.pid, signal.SIGTERM)
+                support.signal_pid(proc.pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
         while any(p.alive() for p in procs) and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -150,7 +142,7 @@ class Deployment:
             if proc.alive():
                 print(f'devstack: {proc.name} ignored SIGTERM; killing',
                       file=sys.stderr)
-                _signal(proc.pid, signal.SIGKILL)
+                support.signal_pid(proc.pid, signal.SIGKILL)
                 support.wait_for(lambda p=proc: not p.alive(), 10,
                                  f'{proc.name} to die')
         return {p.name: p.returncode() for p in procs}
@@ -224,7 +216,7 @@ class Deployment:
             'db': {'kind': self.db_kind, 'name': self.db_name,
                    'url': self.db_url},
             'vhost': self.vhost, 'transport_url': self.transport_url,
-            'api_port': self.api_port,
+            'api_port': self.api_port, 'passwords': self.passwords,
             'api_url': self.api_url if self.api_port else None,
             'clouds_yaml': str(self.clouds_yaml),
             'computes': {c.name: {'config': str(c.config),
@@ -235,6 +227,7 @@ class Deployment:
         }
         path = self.workdir / STATE_FILE
         path.write_text(json.dumps(state, indent=2) + '\n')
+        path.chmod(0o600)
 
     @classmethod
     def load(cls, workdir: Path) -> 'Deployment':
@@ -243,19 +236,13 @@ class Deployment:
         dep.db_name, dep.db_url = state['db']['name'], state['db']['url']
         dep.vhost, dep.api_port = state['vhost'], state['api_port']
         dep.transport_url = state['transport_url']
+        dep.passwords = state['passwords']
         for name, info in state['computes'].items():
             dep.computes[name] = Compute(name, Path(info['config']),
                                          Path(info['state_path']))
         for name, info in state['processes'].items():
             dep.procs[name] = Proc(name, info['argv'], info['pid'])
         return dep
-
-
-def _signal(pid: int, signum: int) -> None:
-    try:
-        os.kill(pid, signum)
-    except ProcessLookupError:
-        pass
 
 
 # -- configuration ---

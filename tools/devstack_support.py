@@ -177,13 +177,12 @@ def cloud_entry(api_url: str, user: str, password: str) -> dict[str, Any]:
                  'endpoint': f'{base}/v2.1'},
         'compute_endpoint_override': f'{base}/v2.1',
         'image_endpoint_override': f'{base}/image',
-        # There is no identity service, but python-openstackclient's
-        # "server list" builds an identity v3 proxy anyway (for
-        # --project): version '3' plus an endpoint whose discovery
-        # document answers (the compute one, already cached) satisfy it
-        # without extra requests.
+        # There is no identity service, but python-openstackclient builds
+        # an identity v3 proxy anyway (e.g. "server list", for --project):
+        # nova-lite-api answers discovery at /identity/v3 for that, as
+        # for the all-in-one's clouds.yaml.
         'identity_api_version': '3',
-        'identity_endpoint_override': f'{base}/v2.1',
+        'identity_endpoint_override': f'{base}/identity/v3',
     }
 
 
@@ -260,6 +259,26 @@ def run_openstack(clouds_yaml: Path | str, cloud: str, *args: str,
     if not parse:
         return proc.stdout
     return json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
+# -- processes ---
+
+def pid_runs(pid: int, exe: str) -> bool:
+    """Whether ``pid`` still runs ``exe`` (not a zombie, not reused)."""
+    try:
+        stat = Path(f'/proc/{pid}/stat').read_text()
+        cmdline = Path(f'/proc/{pid}/cmdline').read_bytes()
+    except OSError:
+        return False
+    state = stat.rsplit(')', 1)[1].split()[0]
+    return state != 'Z' and os.path.basename(exe).encode() in cmdline
+
+
+def signal_pid(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
 
 
 def tail(path: Path, lines: int = 40) -> str:

@@ -25,7 +25,9 @@ _COMPUTE: RouteTable = {
     '/flavors/{flavor_id}': {'GET': flavors.show_flavor,
                              'DELETE': flavors.delete_flavor},
     '/os-services': {'GET': services.list_services},
-    '/os-services/{action:enable|disable|disable-log-reason|force-down}': {
+    # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary.
+    '/os-services/{service_action:'
+    'enable|disable|disable-log-reason|force-down}': {
         'PUT': services.legacy_service_action},
     '/os-services/{service_id}': {'PUT': services.update_service,
                                   'DELETE': services.delete_service},
@@ -57,4 +59,5 @@ IMAGE_ROUTES: RouteTable = {
     '/image/v2/images/{image_id}': {'GET': images.show_image,
                                     'PATCH': images.update_image,
                                     'DELETE': images.delete_image},
+    '/image/v2/images/{image_id}/file': {'PUT': images.upload_image_data},
 }

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from nova_lite import exception
@@ -23,7 +24,7 @@ def compute_node_create(context: Any,
         session.add(row)
         try:
             session.flush()
-        except sa.exc.IntegrityError:
+        except (sa.exc.IntegrityError, db_exc.DBDuplicateEntry):
             raise exception.ComputeNodeExists(node=values['uuid'])
         return as_dict(row)
 

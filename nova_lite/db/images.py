@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from nova_lite import exception
@@ -18,7 +19,7 @@ def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         session.add(row)
         try:
             session.flush()
-        except sa.exc.IntegrityError:
+        except (sa.exc.IntegrityError, db_exc.DBDuplicateEntry):
             raise exception.Conflict(
                 reason=f'Image ID {values["id"]} already exists.')
         return as_dict(row)

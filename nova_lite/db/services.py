@@ -3,6 +3,7 @@
 import datetime
 from typing import Any
 
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 from sqlalchemy import orm
 
@@ -20,7 +21,7 @@ def service_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         session.add(row)
         try:
             session.flush()
-        except sa.exc.IntegrityError:
+        except (sa.exc.IntegrityError, db_exc.DBDuplicateEntry):
             raise exception.ServiceExists(host=values.get('host'),
                                           binary=values.get('binary'))
         return _as_dict(row)

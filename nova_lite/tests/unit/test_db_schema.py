@@ -50,13 +50,16 @@ def db_url(request, tmp_path):
         create = f'CREATE DATABASE {name}'
         drop = f'DROP DATABASE IF EXISTS {name} WITH (FORCE)'
         url = f'{POSTGRES_SERVER}/{name}'
+    unreachable = None
     try:
         with admin.connect() as conn:
             conn.exec_driver_sql(create)
     except sa.exc.OperationalError as exc:
+        unreachable = exc.orig
+    if unreachable is not None:
         # A failure, not a skip: these backends are part of the contract.
         pytest.fail(f'{request.param} server {admin.url} is unreachable: '
-                    f'{exc.orig}', pytrace=False)
+                    f'{unreachable}', pytrace=False)
     try:
         yield url
     finally:
