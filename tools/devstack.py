@@ -185,6 +185,13 @@ class Deployment:
             return support.http_answers(self.api_url + '/')
         support.wait_for(ready, timeout, f'the API at {self.api_url}/')
 
+    def wait_conductor(self, timeout: float) -> None:
+        """Until the conductor consumes: calls sent earlier are lost."""
+        def ready() -> bool:
+            self.check_alive()
+            return 'conductor' in support.queues(self.vhost)
+        support.wait_for(ready, timeout, 'the conductor queue', interval=1)
+
     def compute_states(self) -> dict[str, str]:
         status, body = self.api_get('/v2.1/os-services')
         if status != 200:
@@ -338,6 +345,7 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
         _db_sync(dep)
         dep.spawn('api', 'nova-lite-api', dep.api_conf)
         dep.spawn('conductor', 'nova-lite-conductor', dep.api_conf)
+        dep.wait_conductor(timeout)
         for compute in dep.computes.values():
             dep.spawn(compute.name, 'nova-lite-compute', compute.config)
         dep.wait_api(timeout)

@@ -49,12 +49,14 @@ def test_load_htpasswd_parses_bcrypt_lines(htpasswd):
     assert users['alice'].startswith(b'$2b$')
 
 
+# Explicit ids: gabbi's pytest plugin takes any test id with a ':' for
+# one of its own.
 @pytest.mark.parametrize('bad', [
     'carol:$apr1$abcdefgh$0123456789abcdefghijkl',   # htpasswd -m (MD5)
     'carol:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=',      # htpasswd -s
     'carol:plaintext',
     'carol',
-])
+], ids=['md5', 'sha', 'plain', 'no-hash'])
 def test_load_htpasswd_rejects_non_bcrypt_line(tmp_path, bad):
     path = tmp_path / 'htpasswd'
     path.write_text(f'# comment\nadmin:{_hash("secret")}\n{bad}\n')

@@ -102,11 +102,13 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
                 raise exception.UnexpectedTaskState(
                     instance_uuid=uuid, expected=expected,
                     actual=row.task_state)
+        previous_node = row.compute_id
         for key, value in _attr_values(values).items():
             setattr(row, key, value)
         session.flush()
         if 'compute_id' in values or 'deleted' in values:
-            ids = {i for i in (row.compute_id,) if i is not None}
+            # Both the node left and the node joined get fresh usage.
+            ids = {previous_node, row.compute_id} - {None}
             if ids:
                 session.execute(compute_nodes.usage_refresh_statement(ids))
         return as_dict(row)

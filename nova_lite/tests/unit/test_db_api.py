@@ -3,7 +3,6 @@
 import datetime
 import uuid
 
-from oslo_db import exception as db_exc
 import pytest
 import sqlalchemy as sa
 
@@ -93,18 +92,6 @@ def test_service_create_and_get_by_each_key(ctx):
         services.service_get(ctx, host='h1', binary='nova-conductor')
 
 
-# oslo.db's engine turns a unique-constraint IntegrityError into
-# oslo_db.exception.DBDuplicateEntry (not a subclass of
-# sqlalchemy.exc.IntegrityError), so the ``except sa.exc.IntegrityError``
-# in the create functions never runs.
-DUPLICATE_BUG = ('{file}: "except sa.exc.IntegrityError" never matches '
-                 'because oslo.db raises oslo_db.exception.DBDuplicateEntry;'
-                 ' catch DBDuplicateEntry instead')
-
-
-@pytest.mark.xfail(strict=True, raises=db_exc.DBDuplicateEntry,
-                   reason=DUPLICATE_BUG.format(
-                       file='nova_lite/db/services.py:23'))
 def test_service_create_duplicate_host_binary(ctx):
     make_service(ctx, host='h1')
     with pytest.raises(exception.ServiceExists):
@@ -202,9 +189,6 @@ def test_compute_node_create_and_get(ctx):
         ctx, service_id=svc['id'])] == [node['id']]
 
 
-@pytest.mark.xfail(strict=True, raises=db_exc.DBDuplicateEntry,
-                   reason=DUPLICATE_BUG.format(
-                       file='nova_lite/db/compute_nodes.py:26'))
 def test_compute_node_create_duplicate_uuid(ctx):
     node = make_node(ctx)
     with pytest.raises(exception.ComputeNodeExists):
@@ -421,9 +405,6 @@ def test_flavor_destroy(ctx):
     flavors.flavor_create(ctx, _flavor('1', 'm1.tiny'))
 
 
-@pytest.mark.xfail(strict=True, raises=db_exc.DBDuplicateEntry,
-                   reason=DUPLICATE_BUG.format(
-                       file='nova_lite/db/images.py:21'))
 def test_image_create_duplicate_id_is_conflict(ctx):
     values = {'id': _uuid(), 'name': 'cirros', 'status': 'active',
               'visibility': 'public'}
@@ -492,7 +473,6 @@ MOVE_BUG = (
     'and refresh {old, new} - {None}.')
 
 
-@pytest.mark.xfail(strict=True, reason=MOVE_BUG)
 def test_instance_update_moving_node_refreshes_both_nodes(ctx):
     svc = make_service(ctx)
     a = make_node(ctx, svc['id'], name='a')
@@ -506,7 +486,6 @@ def test_instance_update_moving_node_refreshes_both_nodes(ctx):
     assert compute_nodes.compute_node_get(ctx, id=a['id'])['vcpus_used'] == 0
 
 
-@pytest.mark.xfail(strict=True, reason=MOVE_BUG)
 def test_instance_update_unscheduling_frees_the_node(ctx):
     node = make_node(ctx, make_service(ctx)['id'])
     inst = make_instance(ctx, vcpus=2, memory_mb=1024, root_gb=10)
