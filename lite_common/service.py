@@ -153,12 +153,15 @@ class Launcher:
         self.runnables: list[Runnable] = []
         self._stop = threading.Event()
         self._started: list[Runnable] = []
+        self._signal: int | None = None
 
     def add(self, runnable: Runnable) -> None:
         self.runnables.append(runnable)
 
     def _on_signal(self, signum: int, _frame: Any) -> None:
-        LOG.info('Caught %s, stopping', signal.Signals(signum).name)
+        # No logging here: a handler that logs can re-enter the logging
+        # lock held by the interrupted thread. run() logs the signal.
+        self._signal = signum
         self._stop.set()
 
     def request_stop(self) -> None:
@@ -187,6 +190,9 @@ class Launcher:
                 self.start()
             while not self._stop.wait(1.0):
                 pass
+            if self._signal is not None:
+                LOG.info('Caught %s, stopping',
+                         signal.Signals(self._signal).name)
         finally:
             self.stop()
         return 0

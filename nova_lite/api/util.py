@@ -160,6 +160,12 @@ def next_link(req: webob.Request, collection: str, items: list[Any],
              'href': f'{base_url(req)}/v2.1/{collection}?{query}'}]
 
 
+def microsecond_time(value: Any) -> str | None:
+    """Timestamps as upstream writes them for services, migrations and
+    OS-SRV-USG: ``2024-01-02T03:04:05.000000``, no zone."""
+    return None if value is None else value.strftime('%Y-%m-%dT%H:%M:%S.%f')
+
+
 def isotime(value: Any) -> str | None:
     """Compute API timestamps: ``2024-01-02T03:04:05Z``."""
     if value is None:

@@ -29,6 +29,12 @@ def load_config(argv: list[str], name: str,
     return conf
 
 
+def _root_cause(exc: Exception) -> object:
+    """The driver's own error inside oslo.db and SQLAlchemy wrappers."""
+    inner = getattr(exc, 'inner_exception', None) or exc
+    return getattr(inner, 'orig', None) or inner
+
+
 def run_daemon(name: str, body: Callable[[], Any]) -> int:
     """Run ``body``; a known failure is one clear log line and exit 1."""
     try:
@@ -38,8 +44,7 @@ def run_daemon(name: str, body: Callable[[], Any]) -> int:
     except (db_exc.DBConnectionError, sqlalchemy.exc.OperationalError) as exc:
         LOG.error('%s cannot connect to the database: %s. Check '
                   '[database]connection and that the server is up.',
-                  name, getattr(exc, 'inner_exception', None) or exc.orig
-                  if hasattr(exc, 'orig') else exc)
+                  name, _root_cause(exc))
     except db_exc.DBError as exc:
         LOG.error('%s: database error: %s. Has "nova-lite-manage db '
                   'sync" been run?', name, exc.inner_exception or exc)

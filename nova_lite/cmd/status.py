@@ -19,6 +19,16 @@ def _count(query: Any) -> int:
         return int(connection.execute(query).scalar() or 0)
 
 
+def _links_check(query: Any, what: str) -> upgradecheck.Result:
+    """A warning naming how many records lack an integer link."""
+    missing = _count(query)
+    if missing:
+        return upgradecheck.Result(
+            upgradecheck.Code.WARNING,
+            f'{missing} {what}; restart their compute agents to link them.')
+    return upgradecheck.Result(upgradecheck.Code.SUCCESS)
+
+
 class Checks(upgradecheck.UpgradeCommands):
     """Each check names what it found and what to do about it."""
 
@@ -33,26 +43,18 @@ class Checks(upgradecheck.UpgradeCommands):
 
     def _check_node_links(self) -> upgradecheck.Result:
         cn = models.ComputeNode
-        missing = _count(sa.select(sa.func.count()).select_from(cn).where(
-            cn.deleted == 0, cn.service_id.is_(None)))
-        if missing:
-            return upgradecheck.Result(
-                upgradecheck.Code.WARNING,
-                f'{missing} compute node(s) have no service_id; restart '
-                'their compute agents to link them.')
-        return upgradecheck.Result(upgradecheck.Code.SUCCESS)
+        return _links_check(
+            sa.select(sa.func.count()).select_from(cn).where(
+                cn.deleted == 0, cn.service_id.is_(None)),
+            'compute node(s) have no service_id')
 
     def _check_instance_links(self) -> upgradecheck.Result:
         inst = models.Instance
-        missing = _count(sa.select(sa.func.count()).select_from(inst).where(
-            inst.deleted == 0, inst.node.is_not(None),
-            inst.compute_id.is_(None)))
-        if missing:
-            return upgradecheck.Result(
-                upgradecheck.Code.WARNING,
-                f'{missing} instance(s) have a node but no compute_id; '
-                'restart their compute agents to link them.')
-        return upgradecheck.Result(upgradecheck.Code.SUCCESS)
+        return _links_check(
+            sa.select(sa.func.count()).select_from(inst).where(
+                inst.deleted == 0, inst.node.is_not(None),
+                inst.compute_id.is_(None)),
+            'instance(s) have a node but no compute_id')
 
     _upgrade_checks = (
         ('Database schema', _check_schema),

@@ -12,15 +12,13 @@ from oslo_config import cfg
 from oslo_config import fixture as config_fixture
 from oslo_utils import uuidutils
 
-from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common import service as lite_service
 from nova_lite import conf as nova_conf
 from nova_lite import policy
 from nova_lite import service
 from nova_lite.api import app as api_app
-from nova_lite.db import api as db_api
-from nova_lite.db import migration
+from nova_lite.tests import database
 
 
 class Stack:
@@ -58,11 +56,9 @@ class Stack:
         return conf
 
     def _database(self, conf: cfg.ConfigOpts) -> None:
-        manager = lite_db.make_context_manager()
-        manager.configure(connection=conf.database.connection)
-        self._cleanups.append(db_api.context_manager.patch_factory(manager))
-        migration.db_sync(db_api.get_engine())
-        self._cleanups.append(db_api.get_engine().dispose)
+        block = database.temporary_database(conf.database.connection)
+        block.__enter__()
+        self._cleanups.append(lambda: block.__exit__(None, None, None))
 
     def start(self) -> 'Stack':
         tmp = tempfile.mkdtemp(prefix='nova-lite-test-')

@@ -25,11 +25,6 @@ _FIELDS = ('id', 'source_compute', 'dest_compute', 'source_node',
            'dest_node', 'dest_host', 'instance_uuid', 'status')
 
 
-def api_time(value: Any) -> str | None:
-    """Timestamps as upstream's serializer writes them (no zone)."""
-    return None if value is None else value.strftime('%Y-%m-%dT%H:%M:%S.%f')
-
-
 def _flavor_ids(req: webob.Request,
                 rows: list[dict[str, Any]]) -> dict[str, int]:
     """flavorid -> the flavor's integer id, which upstream shows."""
@@ -52,8 +47,8 @@ def _view(req: webob.Request, row: dict[str, Any],
     body.update({
         'old_instance_type_id': _flavor_id(flavor_ids, row['old_flavor_id']),
         'new_instance_type_id': _flavor_id(flavor_ids, row['new_flavor_id']),
-        'created_at': api_time(row['created_at']),
-        'updated_at': api_time(row['updated_at']),
+        'created_at': util.microsecond_time(row['created_at']),
+        'updated_at': util.microsecond_time(row['updated_at']),
     })
     if version.at_least('2.23'):
         body['migration_type'] = row['migration_type']

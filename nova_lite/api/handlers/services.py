@@ -35,11 +35,6 @@ _FINISHED_MIGRATION = frozenset(('confirmed', 'reverted', 'error', 'failed',
                                  'completed', 'cancelled', 'done'))
 
 
-def api_time(value: Any) -> str | None:
-    """Timestamps as upstream's serializer writes them (no zone)."""
-    return None if value is None else value.strftime('%Y-%m-%dT%H:%M:%S.%f')
-
-
 def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     """A service as GET /os-services shows it."""
     version = util.version(req)
@@ -51,7 +46,8 @@ def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
         'zone': 'nova' if row['binary'] == COMPUTE else 'internal',
         'status': 'disabled' if row['disabled'] else 'enabled',
         'state': 'up' if service.is_up(CONF.service_down_time) else 'down',
-        'updated_at': api_time(row['last_seen_up'] or row['updated_at']),
+        'updated_at': util.microsecond_time(
+            row['last_seen_up'] or row['updated_at']),
         'disabled_reason': row['disabled_reason'],
     }
     if version.at_least('2.11'):

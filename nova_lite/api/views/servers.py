@@ -59,10 +59,6 @@ def host_id(project_id: str, host: str | None) -> str:
     return hashlib.sha224((project_id + host).encode()).hexdigest()
 
 
-def _usage_time(value: Any) -> str | None:
-    return None if value is None else value.strftime('%Y-%m-%dT%H:%M:%S.%f')
-
-
 class ServerView:
     """Renders instances (row dicts) for one request."""
 
@@ -121,8 +117,10 @@ class ServerView:
             'OS-EXT-AZ:availability_zone': inst['availability_zone'] or '',
             'config_drive': inst['config_drive'] or '',
             'key_name': inst['key_name'],
-            'OS-SRV-USG:launched_at': _usage_time(inst['launched_at']),
-            'OS-SRV-USG:terminated_at': _usage_time(inst['terminated_at']),
+            'OS-SRV-USG:launched_at':
+                util.microsecond_time(inst['launched_at']),
+            'OS-SRV-USG:terminated_at':
+                util.microsecond_time(inst['terminated_at']),
             'OS-EXT-STS:task_state': inst['task_state'],
             'OS-EXT-STS:vm_state': inst['vm_state'],
             'OS-EXT-STS:power_state': inst['power_state'],

@@ -11,30 +11,10 @@ from lite_common import context as lite_context
 from lite_common import db as lite_db
 from nova_lite import conf as nova_conf
 from nova_lite import exception
-from nova_lite.db import api as db_api
 from nova_lite.db import compute_nodes
 from nova_lite.db import instances
-from nova_lite.db import migration
 from nova_lite.db import services
 from nova_lite.scheduler import claims
-
-
-@pytest.fixture
-def db(tmp_path):
-    manager = db_api.context_manager.make_new_manager()
-    manager.configure(connection=f'sqlite:///{tmp_path / "nova.db"}')
-    restore = db_api.context_manager.patch_factory(manager)
-    try:
-        migration.db_sync(manager.writer.get_engine())
-        yield manager
-    finally:
-        restore()
-        manager.dispose_pool()
-
-
-@pytest.fixture
-def ctx(db):
-    return lite_context.get_admin_context()
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import uuid
 import pytest
 import sqlalchemy as sa
 
-from lite_common import context as lite_context
 from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import api as db_api
@@ -14,34 +13,9 @@ from nova_lite.db import compute_nodes
 from nova_lite.db import flavors
 from nova_lite.db import images
 from nova_lite.db import instances
-from nova_lite.db import migration
 from nova_lite.db import migrations
 from nova_lite.db import models
 from nova_lite.db import services
-
-
-@pytest.fixture
-def db(tmp_path):
-    """A migrated SQLite file patched into nova_lite's transaction context.
-
-    ``make_new_manager`` copies the global factory's configuration
-    (including the SQLite tuning hook) into an unstarted factory, and
-    ``patch_factory`` swaps it in until the test ends.
-    """
-    manager = db_api.context_manager.make_new_manager()
-    manager.configure(connection=f'sqlite:///{tmp_path / "nova.db"}')
-    restore = db_api.context_manager.patch_factory(manager)
-    try:
-        migration.db_sync(manager.writer.get_engine())
-        yield manager
-    finally:
-        restore()
-        manager.dispose_pool()
-
-
-@pytest.fixture
-def ctx(db):
-    return lite_context.get_admin_context()
 
 
 def _uuid():

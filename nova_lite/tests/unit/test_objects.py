@@ -8,8 +8,6 @@ import pytest
 from lite_common import context as lite_context
 from nova_lite import exception
 from nova_lite import objects
-from nova_lite.db import api as db_api
-from nova_lite.db import migration
 from nova_lite.objects import base
 from nova_lite.objects import compute_node as compute_node_obj
 from nova_lite.objects import instance as instance_obj
@@ -71,24 +69,6 @@ def test_fingerprint_changes_with_fields():
 
 
 # -- database-backed tests --------------------------------------------------
-
-@pytest.fixture
-def db(tmp_path):
-    manager = db_api.context_manager.make_new_manager()
-    manager.configure(connection=f'sqlite:///{tmp_path / "nova.db"}')
-    restore = db_api.context_manager.patch_factory(manager)
-    try:
-        migration.db_sync(manager.writer.get_engine())
-        yield manager
-    finally:
-        restore()
-        manager.dispose_pool()
-
-
-@pytest.fixture
-def ctx(db):
-    return lite_context.get_admin_context()
-
 
 def _service(ctx, host='host1'):
     svc = service_obj.Service(ctx, host=host, binary='nova-compute',

@@ -1,0 +1,27 @@
+"""A migrated database patched into nova_lite's transaction context."""
+
+from collections.abc import Iterator
+import contextlib
+from typing import Any
+
+from nova_lite.db import api as db_api
+from nova_lite.db import migration
+
+
+@contextlib.contextmanager
+def temporary_database(url: str) -> Iterator[Any]:
+    """Point every nova_lite DB call at ``url`` (migrated) in the block.
+
+    ``make_new_manager`` copies the global factory's configuration
+    (including the SQLite tuning hook) into an unstarted factory, and
+    ``patch_factory`` swaps it in until the block ends.
+    """
+    manager = db_api.context_manager.make_new_manager()
+    manager.configure(connection=url)
+    restore = db_api.context_manager.patch_factory(manager)
+    try:
+        migration.db_sync(manager.writer.get_engine())
+        yield manager
+    finally:
+        restore()
+        manager.dispose_pool()

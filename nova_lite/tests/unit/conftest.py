@@ -1,0 +1,19 @@
+"""Fixtures shared by the database-backed unit tests."""
+
+import pytest
+
+from lite_common import context as lite_context
+from nova_lite.tests import database
+
+
+@pytest.fixture
+def db(tmp_path):  # type: ignore[no-untyped-def]
+    """A migrated SQLite file for this test only."""
+    with database.temporary_database(
+            f'sqlite:///{tmp_path / "nova.db"}') as manager:
+        yield manager
+
+
+@pytest.fixture
+def ctx(db):  # type: ignore[no-untyped-def]
+    return lite_context.get_admin_context()
