@@ -2,7 +2,7 @@
 # Run the whole test suite the way CI does:
 #   1. .venv with runtime + test requirements (tools/setup-venv.sh --test)
 #   2. RabbitMQ, MariaDB and PostgreSQL up (tools/ensure-services.sh)
-#   3. ruff check
+#   3. ruff check and mypy (settings in pyproject.toml)
 #   4. pytest over unit, functional and integration tests (2 workers);
 #      integration tests are never skipped, and "no tests collected" fails.
 # Extra arguments are passed to pytest.
@@ -15,7 +15,7 @@ STAGE=setup
 finish() {
     local rc=$?
     if ((rc == 0)); then
-        echo "run-tests: SUCCESS: ruff and pytest passed"
+        echo "run-tests: SUCCESS: ruff, mypy and pytest passed"
     else
         echo "run-tests: FAILED at stage '$STAGE' (exit $rc)" >&2
     fi
@@ -30,6 +30,9 @@ tools/ensure-services.sh
 
 STAGE=ruff
 .venv/bin/ruff check lite_common nova_lite stacklite
+
+STAGE=mypy
+.venv/bin/python -m mypy
 
 STAGE=pytest
 set +e

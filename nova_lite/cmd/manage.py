@@ -1,6 +1,7 @@
 """nova-lite-manage: database and operator commands."""
 
 import sys
+from typing import Any
 
 from oslo_config import cfg
 
@@ -20,7 +21,7 @@ def _db_version(conf: cfg.ConfigOpts) -> int:
     return 0
 
 
-def _add_commands(subparsers: object) -> None:
+def _add_commands(subparsers: Any) -> None:
     db = subparsers.add_parser('db', help='Database schema commands.')
     db_sub = db.add_subparsers(dest='action')
     sync = db_sub.add_parser('sync', help='Upgrade the schema.')

@@ -4,7 +4,7 @@ from oslo_config import cfg
 
 conductor_group = cfg.OptGroup('conductor', title='Conductor options')
 
-conductor_opts = [
+conductor_opts: list[cfg.Opt] = [
     cfg.IntOpt(
         'build_workers', default=8, min=1,
         help='Threads that schedule instance builds concurrently.'),

@@ -2,7 +2,7 @@
 
 from oslo_config import cfg
 
-scheduler_opts = [
+scheduler_opts: list[cfg.Opt] = [
     cfg.FloatOpt(
         'cpu_allocation_ratio', default=4.0, min=0.0,
         help='Virtual CPUs that may be allocated per physical CPU.'),

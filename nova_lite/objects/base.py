@@ -11,6 +11,7 @@ keep the process default (normally: the database).
 from collections.abc import Iterator
 import contextlib
 import threading
+from typing import TYPE_CHECKING
 from typing import Any
 
 from oslo_versionedobjects import base as ovo_base
@@ -42,6 +43,13 @@ class NovaLiteObject(ovo_base.VersionedObject,
 
     indirection_api = IndirectionSwitch()  # type: ignore[assignment]
 
+    if TYPE_CHECKING:
+        # Fields are set by oslo.versionedobjects at class creation;
+        # tell the type checker that they exist.
+        def __getattr__(self, name: str) -> Any: ...
+
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
     def _load_from_db(self, values: dict[str, Any]) -> 'NovaLiteObject':
         """Set every field from a database row dict; clear changes."""
         for name in self.fields:
@@ -63,6 +71,11 @@ class NovaLiteObject(ovo_base.VersionedObject,
 
 
 class NovaLiteObjectList(ovo_base.ObjectListBase):
+    def __getitem__(self, index: Any) -> Any:
+        # Lists index by position (ObjectListBase), not by field name
+        # (the dict compatibility of NovaLiteObject, their other base).
+        return super().__getitem__(index)
+
     @classmethod
     def _from_rows(cls, context: Any, item_cls: Any,
                    rows: list[dict[str, Any]]) -> Any:
@@ -98,11 +111,11 @@ def remote_objects(api: Any) -> Iterator[None]:
             _local.api = previous
 
 
-TIMESTAMP_FIELDS = {
+TIMESTAMP_FIELDS: dict[str, fields.Field] = {
     'created_at': fields.DateTimeField(nullable=True),
     'updated_at': fields.DateTimeField(nullable=True),
 }
-SOFT_DELETE_FIELDS = {
+SOFT_DELETE_FIELDS: dict[str, fields.Field] = {
     'deleted': fields.IntegerField(default=0),
     'deleted_at': fields.DateTimeField(nullable=True),
 }

@@ -1,6 +1,7 @@
 """The virt driver interface and its stevedore loader."""
 
 from typing import Any
+from typing import cast
 
 from oslo_config import cfg
 import stevedore
@@ -59,7 +60,7 @@ def load_driver(conf: cfg.ConfigOpts, host: str,
                 state_path: str) -> ComputeDriver:
     """Load ``[DEFAULT]compute_driver`` by entry point name."""
     try:
-        manager = stevedore.DriverManager(
+        manager: stevedore.DriverManager = stevedore.DriverManager(
             NAMESPACE, conf.compute_driver, invoke_on_load=True,
             invoke_args=(conf, host, state_path))
     except stevedore.exception.NoMatches:
@@ -67,4 +68,4 @@ def load_driver(conf: cfg.ConfigOpts, host: str,
         raise exception.ConfigError(
             reason=f'compute_driver {conf.compute_driver!r} is unknown; '
             f'available drivers: {", ".join(names) or "none"}')
-    return manager.driver
+    return cast(ComputeDriver, manager.driver)

@@ -18,7 +18,10 @@ def run_migrations_online() -> None:
         with context.begin_transaction():
             context.run_migrations()
         return
-    engine = sa.create_engine(config.get_main_option('sqlalchemy.url'))
+    url = config.get_main_option('sqlalchemy.url')
+    if not url:
+        raise RuntimeError('alembic: no connection and no sqlalchemy.url')
+    engine = sa.create_engine(url)
     with engine.begin() as connection:
         context.configure(connection=connection,
                           target_metadata=target_metadata,
