@@ -16,8 +16,11 @@ from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy import orm
+from sqlalchemy import pool as sa_pool
 
 SQLITE_BUSY_TIMEOUT_MS = 30000
+# Connections kept open to a SQLite file (more are opened under load).
+SQLITE_POOL_SIZE = 8
 
 
 def utcnow() -> datetime.datetime:
@@ -49,13 +52,34 @@ class SoftDeleteMixin:
     )
 
 
+def _pool_sqlite_file(engine: sa.engine.Engine) -> None:
+    """Keep SQLite file connections open between transactions.
+
+    oslo.db gives SQLite files a NullPool: every transaction would
+    open the file again and repeat the PRAGMAs below, which costs more
+    than most of our queries. A QueuePool keeps the listeners oslo.db
+    attached to the old pool (they travel in its dispatch).
+    """
+    if engine.url.database in (None, '', ':memory:'):
+        return
+    old = engine.pool
+    if not isinstance(old, sa_pool.NullPool):
+        return
+    engine.pool = sa_pool.QueuePool(
+        old._creator, pool_size=SQLITE_POOL_SIZE, max_overflow=-1,
+        dialect=old._dialect, _dispatch=old.dispatch)
+    old.dispose()
+
+
 def _tune_sqlite(engine: sa.engine.Engine) -> None:
-    """WAL, a busy timeout, foreign keys and write-ahead transactions.
+    """A pool, WAL, a busy timeout, foreign keys and write-ahead
+    transactions.
 
     Every transaction starts with ``BEGIN IMMEDIATE`` so that two
     threads never both hold a read snapshot and then race to write,
     which SQLite answers with an immediate "database is locked".
     """
+    _pool_sqlite_file(engine)
 
     @event.listens_for(engine, 'connect')
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -85,8 +109,15 @@ def _tune_sqlite(engine: sa.engine.Engine) -> None:
 
 
 def make_context_manager() -> Any:
-    """A new enginefacade transaction context for one schema."""
+    """A new enginefacade transaction context for one schema.
+
+    ``thread_checkin`` is off: it makes every connection check-in a
+    ``time.sleep(0)`` so that eventlet green threads take turns; with
+    native threads it only hands the GIL away in the middle of a
+    request.
+    """
     manager = enginefacade.transaction_context()
+    manager.configure(thread_checkin=False)
 
     def _on_engine_create(engine: sa.engine.Engine) -> None:
         if engine.dialect.name == 'sqlite':

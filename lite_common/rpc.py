@@ -1,8 +1,9 @@
 """oslo.messaging setup: transport, serializer, clients and servers.
 
-The transport URL comes from ``[DEFAULT]transport_url``;
-``kombu+memory:///`` serves the all-in-one and the tests, RabbitMQ
-everything else.
+The transport URL comes from ``[DEFAULT]transport_url``: RabbitMQ in a
+deployment (oslo.messaging's default when it is unset), ``inproc://``
+(:mod:`lite_common.inproc_bus`) for the all-in-one and the in-process
+tests.
 """
 
 from typing import Any
@@ -14,7 +15,8 @@ from oslo_versionedobjects import base as ovo_base
 
 from lite_common import context as lite_context
 
-_TRANSPORTS: dict[str, Any] = {}
+INPROC_URL = 'inproc://'
+_TRANSPORTS: dict[str | None, Any] = {}
 _ALLOWED_EXMODS: list[str] = []
 
 
@@ -59,8 +61,8 @@ def register_opts(conf: cfg.ConfigOpts, control_exchange: str) -> None:
 
 
 def get_transport(conf: cfg.ConfigOpts) -> Any:
-    """One transport per URL and process (the memory bus is shared)."""
-    url = conf.transport_url or 'kombu+memory:///'
+    """One transport per URL and process (the in-process bus is shared)."""
+    url = conf.transport_url
     if url not in _TRANSPORTS:
         _TRANSPORTS[url] = messaging.get_rpc_transport(
             conf, url=url, allowed_remote_exmods=list(_ALLOWED_EXMODS))

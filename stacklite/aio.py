@@ -1,7 +1,7 @@
 """stacklite-aio: the whole control plane in one process.
 
 nova-lite-api, nova-lite-conductor and N compute agents (each with its
-own host name and state directory) run over ``kombu+memory:///`` with
+own host name and state directory) run over the ``inproc://`` bus with
 SQLite files in the state directory. A ``clouds.yaml`` is written so
 that ``openstack --os-cloud stacklite ...`` works at once.
 """
@@ -21,6 +21,7 @@ from oslo_config import cfg  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
 import yaml  # noqa: E402
 
+from lite_common import rpc  # noqa: E402
 from lite_common import service as lite_service  # noqa: E402
 from nova_lite import service  # noqa: E402
 from nova_lite.cmd import common  # noqa: E402
@@ -46,6 +47,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument('--driver', default='local',
                         choices=['local', 'fake'])
     parser.add_argument('--debug', action='store_true')
+    parser.add_argument(
+        '--config-file', action='append', default=[], type=Path,
+        help='An oslo.config file of extra options (e.g. [virt_resources] '
+        'capacity, allocation ratios); may be repeated. The options this '
+        'command sets itself (bus, database, state paths, auth) win.')
+    parser.add_argument(
+        '--config-dir', action='append', default=[], type=Path,
+        help='A directory of *.conf files, read like --config-file.')
     args = parser.parse_args(argv)
     if args.computes < 0:
         parser.error('--computes must be >= 0')
@@ -108,12 +117,7 @@ def write_clouds_yaml(state: Path, api_url: str,
 
 def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
               state: Path) -> dict[str, str] | None:
-    conf.set_override('transport_url', 'kombu+memory:///')
-    # The in-memory bus has no heartbeats and no host name to report.
-    conf.set_override('heartbeat_timeout_threshold', 0,
-                      group='oslo_messaging_rabbit')
-    conf.set_override('default_log_levels',
-                      conf.default_log_levels + ['kombu.connection=ERROR'])
+    conf.set_override('transport_url', rpc.INPROC_URL)
     conf.set_override('connection', f'sqlite:///{state / "nova.sqlite"}',
                       group='database')
     conf.set_override('state_path', str(state))
@@ -161,11 +165,20 @@ def _usage(clouds: Path, api_url: str, noauth: bool) -> str:
         f'Logs: {clouds.parent / "stacklite.log"}. Stop with Ctrl-C.')
 
 
+def _oslo_argv(args: argparse.Namespace) -> list[str]:
+    argv: list[str] = []
+    for path in args.config_file:
+        argv += ['--config-file', str(path.resolve())]
+    for path in args.config_dir:
+        argv += ['--config-dir', str(path.resolve())]
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     state = args.state_dir.resolve()
     state.mkdir(parents=True, exist_ok=True)
-    conf = common.load_config([], 'stacklite-aio')
+    conf = common.load_config(_oslo_argv(args), 'stacklite-aio')
     users = configure(conf, args, state)
     logging.setup(conf, common.PROJECT)
     api_url = f'http://{args.api_host}:{args.api_port}'

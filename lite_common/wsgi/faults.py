@@ -9,6 +9,7 @@ from collections.abc import Callable
 import json
 from typing import Any
 
+import orjson
 from oslo_log import log as logging
 import webob
 import webob.exc
@@ -79,7 +80,9 @@ def json_response(body: Any, status: int = 200,
                   headers: dict[str, str] | None = None) -> webob.Response:
     response = webob.Response(status=status, content_type='application/json',
                               charset='UTF-8')
-    response.body = json.dumps(body).encode()
+    # orjson: a detailed list of 1,000 servers is ~1.5 MB of JSON,
+    # which the standard library takes ~10 ms to write.
+    response.body = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

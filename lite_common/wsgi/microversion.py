@@ -8,6 +8,7 @@ range is a 406 and a malformed one a 400.
 
 from collections.abc import Callable
 from collections.abc import Iterable
+import functools
 import re
 from typing import Any
 from typing import NamedTuple
@@ -26,10 +27,7 @@ class APIVersion(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> 'APIVersion':
-        match = _VERSION_RE.match(text.strip())
-        if not match:
-            raise ValueError(f'Invalid version string {text!r}')
-        return cls(int(match.group(1)), int(match.group(2)))
+        return _parse(text)
 
     def __str__(self) -> str:
         return f'{self.major}.{self.minor}'
@@ -45,6 +43,16 @@ class APIVersion(NamedTuple):
         if self < APIVersion.parse(low):
             return False
         return high is None or self <= APIVersion.parse(high)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(text: str) -> APIVersion:
+    """Parsed once per distinct string: handlers compare the request's
+    version with literals such as '2.47' for every item they render."""
+    match = _VERSION_RE.match(text.strip())
+    if not match:
+        raise ValueError(f'Invalid version string {text!r}')
+    return APIVersion(int(match.group(1)), int(match.group(2)))
 
 
 class VersionRange:

@@ -35,9 +35,11 @@ class Created(NamedTuple):
     admin_pass: str
 
 
-def _compute_services(req: webob.Request) -> dict[str, Any]:
+def _compute_services(req: webob.Request,
+                      host: str | None = None) -> dict[str, Any]:
     rows = service_db.service_get_all(util.context(req),
-                                      binary=service_obj.COMPUTE_BINARY)
+                                      binary=service_obj.COMPUTE_BINARY,
+                                      host=host)
     return {row['host']: service_obj.Service._from_db(None, row)
             for row in rows}
 
@@ -45,11 +47,13 @@ def _compute_services(req: webob.Request) -> dict[str, Any]:
 def host_statuses(req: webob.Request,
                   rows: list[dict[str, Any]]) -> dict[str, str]:
     """host -> UP/DOWN/MAINTENANCE/UNKNOWN (only when it is shown)."""
-    if not (util.context(req).is_admin and util.version(req).at_least(
-            '2.16')) or not any(row['host'] for row in rows):
+    hosts = {row['host'] for row in rows if row['host']}
+    if not hosts or not (util.context(req).is_admin
+                         and util.version(req).at_least('2.16')):
         return {}
+    only = next(iter(hosts)) if len(hosts) == 1 else None
     statuses = {}
-    for host, service in _compute_services(req).items():
+    for host, service in _compute_services(req, only).items():
         if service.forced_down or not service.is_up(CONF.service_down_time):
             statuses[host] = 'DOWN'
         elif service.disabled:
@@ -159,8 +163,7 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
 def delete(req: webob.Request, inst: dict[str, Any]) -> None:
     ctx = util.context(req)
     if inst['host']:
-        services = _compute_services(req)
-        service = services.get(inst['host'])
+        service = _compute_services(req, inst['host']).get(inst['host'])
         if service is not None and service.is_up(CONF.service_down_time):
             db.instance_update(ctx, inst['uuid'],
                                {'task_state': states.DELETING})

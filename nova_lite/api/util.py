@@ -6,6 +6,7 @@ response. Domain exceptions are translated here, in one place.
 """
 
 from collections.abc import Callable
+import datetime
 import functools
 from typing import Any
 import urllib.parse
@@ -140,7 +141,12 @@ def base_url(req: webob.Request) -> str:
 
 def links(req: webob.Request, collection: str,
           item_id: Any) -> list[dict[str, str]]:
-    base = base_url(req)
+    return links_at(base_url(req), collection, item_id)
+
+
+def links_at(base: str, collection: str,
+             item_id: Any) -> list[dict[str, str]]:
+    """``links`` for a base URL already worked out (for long lists)."""
     return [
         {'rel': 'self', 'href': f'{base}/v2.1/{collection}/{item_id}'},
         {'rel': 'bookmark', 'href': f'{base}/{collection}/{item_id}'},
@@ -160,14 +166,22 @@ def next_link(req: webob.Request, collection: str, items: list[Any],
              'href': f'{base_url(req)}/v2.1/{collection}?{query}'}]
 
 
+def _naive_utc(value: Any) -> Any:
+    if value.tzinfo is not None:
+        value = value.astimezone(datetime.UTC).replace(tzinfo=None)
+    return value
+
+
 def microsecond_time(value: Any) -> str | None:
     """Timestamps as upstream writes them for services, migrations and
     OS-SRV-USG: ``2024-01-02T03:04:05.000000``, no zone."""
-    return None if value is None else value.strftime('%Y-%m-%dT%H:%M:%S.%f')
+    if value is None:
+        return None
+    return _naive_utc(value).isoformat(timespec='microseconds')
 
 
 def isotime(value: Any) -> str | None:
     """Compute API timestamps: ``2024-01-02T03:04:05Z``."""
     if value is None:
         return None
-    return value.strftime('%Y-%m-%dT%H:%M:%SZ')
+    return _naive_utc(value).isoformat(timespec='seconds') + 'Z'

@@ -81,7 +81,10 @@ def instance_get_all(context: Any, filters: dict[str, Any],
         query = query.order_by(INST.created_at.desc(), INST.id.desc())
         if limit is not None:
             query = query.limit(limit)
-        return [dict(row) for row in session.execute(query).mappings()]
+        # A Core query on the session's connection: no ORM loading.
+        result = session.connection().execute(query)
+        keys = list(result.keys())
+        return [dict(zip(keys, row, strict=True)) for row in result.all()]
 
 
 def instance_update(context: Any, uuid: str, values: dict[str, Any],

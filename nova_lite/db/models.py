@@ -6,9 +6,9 @@ node strings remain for display and RPC routing.
 """
 
 import datetime
-import json
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy import orm
 
@@ -23,10 +23,10 @@ class JSONText(sa.types.TypeDecorator):
     cache_ok = True
 
     def process_bind_param(self, value: Any, dialect: Any) -> str | None:
-        return None if value is None else json.dumps(value)
+        return None if value is None else orjson.dumps(value).decode()
 
     def process_result_value(self, value: Any, dialect: Any) -> Any:
-        return None if value is None else json.loads(value)
+        return None if value is None else orjson.loads(value)
 
 
 class Base(orm.DeclarativeBase):

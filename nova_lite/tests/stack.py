@@ -1,7 +1,7 @@
 """An in-process nova_lite control plane for API tests.
 
 The real services (conductor and compute agents with the fake or local
-driver) over ``kombu+memory:///`` and a fresh SQLite file; the API
+driver) over the ``inproc://`` bus and a fresh SQLite file; the API
 application is called in process. Nothing here is mocked.
 """
 
@@ -41,14 +41,12 @@ class Stack:
         self._cleanups.append(fixture.cleanUp)
         conf([], project='nova-lite', default_config_files=[],
              default_config_dirs=[])
-        fixture.config(transport_url='kombu+memory:///',
-                       # A private exchange: memory queues are per process.
+        fixture.config(transport_url=rpc.INPROC_URL,
+                       # A private exchange: the bus is shared in a process.
                        control_exchange='test-' + uuidutils.generate_uuid(),
                        state_path=tmp, compute_driver=self.driver,
                        auth_strategy=self.auth, report_interval=1,
                        service_down_time=10, host='conductor-host')
-        fixture.config(heartbeat_timeout_threshold=0,
-                       group='oslo_messaging_rabbit')
         fixture.config(connection=f'sqlite:///{tmp}/nova.sqlite',
                        group='database')
         if self.htpasswd:

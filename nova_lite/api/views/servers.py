@@ -60,20 +60,31 @@ def host_id(project_id: str, host: str | None) -> str:
 
 
 class ServerView:
-    """Renders instances (row dicts) for one request."""
+    """Renders instances (row dicts) for one request.
+
+    Everything that depends only on the request (microversion checks,
+    the base URL) is worked out once here, not once per server: a
+    detailed list renders up to ``[api]max_limit`` servers.
+    """
 
     def __init__(self, req: webob.Request,
                  host_status: dict[str, str] | None = None) -> None:
-        self.req = req
-        self.version: APIVersion = util.version(req)
-        ctx = util.context(req)
-        self.is_admin = ctx.is_admin
+        version: APIVersion = util.version(req)
+        self.is_admin = util.context(req).is_admin
         self.base = util.base_url(req)
         self.host_status = host_status or {}
+        self.embedded_flavor = version.at_least('2.47')
+        self.extended_attrs = version.at_least('2.3')
+        self.optional = {  # field -> version it appears in
+            'locked': version.at_least('2.9'),
+            'host_status': version.at_least('2.16') and self.is_admin,
+            'description': version.at_least('2.19'),
+            'tags': version.at_least('2.26'),
+        }
 
     def brief(self, inst: dict[str, Any]) -> dict[str, Any]:
         return {'id': inst['uuid'], 'name': inst['display_name'] or '',
-                'links': util.links(self.req, 'servers', inst['uuid'])}
+                'links': util.links_at(self.base, 'servers', inst['uuid'])}
 
     def _image(self, inst: dict[str, Any]) -> Any:
         if not inst['image_ref']:
@@ -84,7 +95,7 @@ class ServerView:
 
     def _flavor(self, inst: dict[str, Any]) -> dict[str, Any]:
         flavor = inst['flavor'] or {}
-        if self.version.at_least('2.47'):
+        if self.embedded_flavor:
             return {'vcpus': flavor.get('vcpus'),
                     'ram': flavor.get('memory_mb'),
                     'disk': flavor.get('root_gb'),
@@ -130,26 +141,31 @@ class ServerView:
             body['progress'] = 100 if server_status == 'ACTIVE' else 0
         if self.is_admin:
             self._admin_fields(body, inst)
-        if self.version.at_least('2.9'):
-            body['locked'] = False
-        if self.version.at_least('2.16') and self.is_admin:
-            body['host_status'] = self.host_status.get(inst['host'] or '',
-                                                       '')
-        if self.version.at_least('2.19'):
-            body['description'] = inst['display_description']
-        if self.version.at_least('2.26'):
-            body['tags'] = []
+        self._optional_fields(body, inst)
         if inst['fault'] and server_status in ('ERROR', 'DELETED'):
             body['fault'] = {k: v for k, v in inst['fault'].items()
                              if k in ('code', 'message', 'created')}
         return body
+
+    def _optional_fields(self, body: dict[str, Any],
+                         inst: dict[str, Any]) -> None:
+        shown = self.optional
+        if shown['locked']:
+            body['locked'] = False
+        if shown['host_status']:
+            body['host_status'] = self.host_status.get(inst['host'] or '',
+                                                       '')
+        if shown['description']:
+            body['description'] = inst['display_description']
+        if shown['tags']:
+            body['tags'] = []
 
     def _admin_fields(self, body: dict[str, Any],
                       inst: dict[str, Any]) -> None:
         body['OS-EXT-SRV-ATTR:host'] = inst['host']
         body['OS-EXT-SRV-ATTR:hypervisor_hostname'] = inst['node']
         body['OS-EXT-SRV-ATTR:instance_name'] = 'instance-%08x' % inst['id']
-        if self.version.at_least('2.3'):
+        if self.extended_attrs:
             body.update({
                 'OS-EXT-SRV-ATTR:reservation_id': '',
                 'OS-EXT-SRV-ATTR:launch_index': 0,
