@@ -247,3 +247,32 @@ def test_wrap_builds_the_context(conf, inner):
 
     with pytest.raises(webob.exc.HTTPUnauthorized):
         _request().get_response(app)
+
+
+def test_a_known_password_skips_bcrypt_a_wrong_one_never_does(
+        app, inner, monkeypatch):
+    """After one bcrypt check the right password is recognised without
+    bcrypt; a wrong password after it is still checked (and refused)."""
+    calls = []
+    real_checkpw = auth.bcrypt.checkpw
+
+    def counting_checkpw(password, hashed):
+        calls.append(password)
+        return real_checkpw(password, hashed)
+
+    monkeypatch.setattr(auth.bcrypt, 'checkpw', counting_checkpw)
+    for _ in range(3):
+        resp = _request(_basic('admin', 'secret')).get_response(app)
+        assert resp.body == b'inner'
+    assert calls == [b'secret']
+    for _ in range(2):
+        with pytest.raises(webob.exc.HTTPUnauthorized):
+            _request(_basic('admin', 'not-it')).get_response(app)
+    assert calls == [b'secret', b'not-it', b'not-it']
+    # The right password still works after wrong ones, without bcrypt.
+    assert _request(_basic('admin', 'secret')).get_response(app).body == (
+        b'inner')
+    assert len(calls) == 3
+    # Another user's password does not open this user's account.
+    with pytest.raises(webob.exc.HTTPUnauthorized):
+        _request(_basic('alice', 'secret')).get_response(app)

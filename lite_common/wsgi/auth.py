@@ -13,6 +13,9 @@ else ``member`` and ``reader``.
 import base64
 import binascii
 from collections.abc import Callable
+import hashlib
+import hmac
+import secrets
 from typing import Any
 
 import bcrypt
@@ -133,13 +136,36 @@ def load_htpasswd(path: str) -> dict[str, bytes]:
 
 
 class BasicAuth:
-    """HTTP basic authentication against an htpasswd file."""
+    """HTTP basic authentication against an htpasswd file.
+
+    bcrypt is slow on purpose (about 0.25 s at the default cost), and
+    clients send the password with every request. Once bcrypt accepts
+    a user's password, the process remembers an HMAC of it under a key
+    made at start-up, so that the same password is accepted again by a
+    cheap comparison. A wrong password always goes through bcrypt.
+    """
 
     def __init__(self, app: Any, user_file: str,
                  admin_users: list[str]) -> None:
         self.app = app
         self.users = load_htpasswd(user_file)
         self.admin_users = set(admin_users)
+        self._key = secrets.token_bytes(32)
+        self._verified: dict[str, bytes] = {}
+
+    def _password_ok(self, user: str, password: str) -> bool:
+        hashed = self.users.get(user)
+        if hashed is None:
+            return False
+        digest = hmac.new(self._key, hashed + b'\0' + password.encode(),
+                          hashlib.sha256).digest()
+        known = self._verified.get(user)
+        if known is not None and hmac.compare_digest(known, digest):
+            return True
+        if not bcrypt.checkpw(password.encode(), hashed):
+            return False
+        self._verified[user] = digest
+        return True
 
     def _challenge(self, message: str) -> webob.exc.HTTPUnauthorized:
         return webob.exc.HTTPUnauthorized(
@@ -163,8 +189,7 @@ class BasicAuth:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         user, password = self._credentials(environ)
-        hashed = self.users.get(user)
-        if hashed is None or not bcrypt.checkpw(password.encode(), hashed):
+        if not self._password_ok(user, password):
             LOG.info('Basic authentication failed for user %s', user)
             raise self._challenge('Invalid username or password.')
         roles = ['member', 'reader']

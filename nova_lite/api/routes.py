@@ -5,6 +5,7 @@ project id after it), the Image API v2 subset under ``/image``.
 """
 
 from lite_common.wsgi.router import RouteTable
+from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import images
@@ -34,6 +35,9 @@ _COMPUTE: RouteTable = {
     '/os-hypervisors': {'GET': hypervisors.list_hypervisors},
     '/os-hypervisors/detail': {'GET': hypervisors.list_hypervisors_detail},
     '/os-hypervisors/{hypervisor_id}': {'GET': hypervisors.show_hypervisor},
+    '/os-hypervisors/{hypervisor_id}/uptime': {
+        'GET': hypervisors.show_hypervisor_uptime},
+    '/os-aggregates': {'GET': aggregates.list_aggregates},
     '/os-migrations': {'GET': migrations.list_migrations},
 }
 

@@ -87,6 +87,23 @@ def instance_get_all(context: Any, filters: dict[str, Any],
         return [dict(zip(keys, row, strict=True)) for row in result.all()]
 
 
+def instance_ids_by_compute_id(
+        context: Any, compute_ids: list[int]) -> dict[int, list[Any]]:
+    """compute node id -> [(instance id, uuid)] of its live instances,
+    oldest first, in one query."""
+    found: dict[int, list[Any]] = {}
+    if not compute_ids:
+        return found
+    with context_manager.reader.using(context) as session:
+        rows = session.execute(
+            sa.select(INST.compute_id, INST.id, INST.uuid)
+            .where(INST.compute_id.in_(compute_ids), INST.deleted == 0)
+            .order_by(INST.id))
+        for compute_id, inst_id, uuid in rows:
+            found.setdefault(compute_id, []).append((inst_id, uuid))
+    return found
+
+
 def instance_update(context: Any, uuid: str, values: dict[str, Any],
                     expected_task_state: Any = ...) -> dict[str, Any]:
     """Update one instance; with ``expected_task_state`` it is a

@@ -60,8 +60,14 @@ admin_apis = [
          [('GET', '/os-hypervisors/detail')]),
     rule('os_compute_api:os-hypervisors:show', ADMIN, 'Show a hypervisor.',
          [('GET', '/os-hypervisors/{hypervisor_id}')]),
+    rule('os_compute_api:os-hypervisors:uptime', ADMIN,
+         'Show the uptime of a hypervisor.',
+         [('GET', '/os-hypervisors/{hypervisor_id}/uptime')]),
     rule('os_compute_api:os-migrations:index', ADMIN, 'List migrations.',
          [('GET', '/os-migrations')]),
+    rule('os_compute_api:os-aggregates:index', ADMIN,
+         'List host aggregates (always empty: nova_lite has none).',
+         [('GET', '/os-aggregates')]),
 ]
 
 images = [

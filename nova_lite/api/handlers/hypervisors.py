@@ -33,11 +33,15 @@ def _services(req: webob.Request) -> dict[int, Any]:
             for row in service_db.service_get_all(util.context(req))}
 
 
-def _servers(req: webob.Request, node: dict[str, Any]) -> list[dict[str, str]]:
-    rows = instance_db.instance_get_all(util.context(req),
-                                        {'compute_id': node['id']})
-    return [{'name': 'instance-%08x' % row['id'], 'uuid': row['uuid']}
-            for row in rows]
+def _servers_of(req: webob.Request,
+                nodes: list[dict[str, Any]]) -> dict[int, list[Any]]:
+    """node id -> its servers as ``with_servers`` shows them (one query
+    for every node)."""
+    by_node = instance_db.instance_ids_by_compute_id(
+        util.context(req), [node['id'] for node in nodes])
+    return {node_id: [{'name': 'instance-%08x' % inst_id, 'uuid': uuid}
+                      for inst_id, uuid in instances]
+            for node_id, instances in by_node.items()}
 
 
 def _details(req: webob.Request, node: dict[str, Any],
@@ -69,7 +73,9 @@ def _details(req: webob.Request, node: dict[str, Any],
 
 
 def _view(req: webob.Request, node: dict[str, Any], service: Any,
-          detail: bool, with_servers: bool) -> dict[str, Any]:
+          detail: bool, servers: dict[int, list[Any]] | None
+          ) -> dict[str, Any]:
+    """One hypervisor; ``servers`` (by node id) when ``with_servers``."""
     uuid_ids = util.version(req).at_least(UUID_FOR_ID)
     body = {
         'id': node['uuid'] if uuid_ids else node['id'],
@@ -79,10 +85,8 @@ def _view(req: webob.Request, node: dict[str, Any], service: Any,
     }
     if detail:
         body.update(_details(req, node, service, uuid_ids))
-    if with_servers:
-        servers = _servers(req, node)
-        if servers:
-            body['servers'] = servers
+    if servers and servers.get(node['id']):
+        body['servers'] = servers[node['id']]
     return body
 
 
@@ -126,14 +130,12 @@ def _list(req: webob.Request, detail: bool) -> webob.Response:
         if paged and req.GET.get('marker'):
             nodes = _after_marker(nodes, req.GET['marker'])
     services = _services(req)
-    items: list[dict[str, Any]] = []
-    for node in nodes:
-        if limit is not None and len(items) >= limit:
-            break
-        service = services.get(node['service_id'])
-        if service is not None:
-            items.append(_view(req, node, service, detail,
-                               bool(with_servers)))
+    shown = [node for node in nodes if node['service_id'] in services]
+    if limit is not None:
+        shown = shown[:limit]
+    servers = _servers_of(req, shown) if with_servers else None
+    items = [_view(req, node, services[node['service_id']], detail, servers)
+             for node in shown]
     body: dict[str, Any] = {'hypervisors': items}
     if limit is not None and items:
         links = util.next_link(
@@ -172,6 +174,14 @@ def show_hypervisor(req: webob.Request) -> webob.Response:
     filters = _node_filter(req, ident)
     with_servers = (util.version(req).at_least(UUID_FOR_ID)
                     and util.query_bool(req, 'with_servers'))
+    node, service = _node_and_service(req, ident, filters)
+    servers = _servers_of(req, [node]) if with_servers else None
+    return util.json_response({'hypervisor': _view(
+        req, node, service, True, servers)})
+
+
+def _node_and_service(req: webob.Request, ident: str,
+                      filters: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     ctx = util.context(req)
     try:
         node = db.compute_node_get(ctx, **filters)
@@ -181,5 +191,15 @@ def show_hypervisor(req: webob.Request) -> webob.Response:
         raise webob.exc.HTTPNotFound(
             explanation=f"Hypervisor with ID '{ident}' could not be found."
         ) from None
-    return util.json_response({'hypervisor': _view(
-        req, node, service, True, bool(with_servers))})
+    return node, service
+
+
+@util.translate_errors
+def show_hypervisor_uptime(req: webob.Request) -> webob.Response:
+    """501 for an existing hypervisor, as upstream answers for drivers
+    that cannot tell a host's uptime (the fake and local ones)."""
+    util.authorize(req, POLICY % 'uptime')
+    ident = req.urlvars['hypervisor_id']
+    _node_and_service(req, ident, _node_filter(req, ident))
+    raise webob.exc.HTTPNotImplemented(
+        explanation='Virt driver does not implement uptime function.')
