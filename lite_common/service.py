@@ -146,14 +146,28 @@ class Service:
         LOG.info('%s stopped', self.name)
 
 
+class StopRequested(BaseException):
+    """SIGTERM or SIGINT arrived while services were still starting.
+
+    A BaseException, like KeyboardInterrupt, so that retry loops that
+    catch Exception (waiting for a broker or a conductor) let it through.
+    """
+
+
 class Launcher:
-    """Runs services until a signal asks it to stop."""
+    """Runs services until a signal asks it to stop.
+
+    A signal during start-up (a service can wait a long time there for
+    the message broker or the conductor) interrupts the start: whatever
+    started is stopped again and :meth:`run` returns.
+    """
 
     def __init__(self) -> None:
         self.runnables: list[Runnable] = []
         self._stop = threading.Event()
         self._started: list[Runnable] = []
         self._signal: int | None = None
+        self._starting = False
 
     def add(self, runnable: Runnable) -> None:
         self.runnables.append(runnable)
@@ -163,6 +177,9 @@ class Launcher:
         # lock held by the interrupted thread. run() logs the signal.
         self._signal = signum
         self._stop.set()
+        if self._starting:
+            self._starting = False
+            raise StopRequested()
 
     def request_stop(self) -> None:
         self._stop.set()
@@ -187,12 +204,18 @@ class Launcher:
             signal.signal(signum, self._on_signal)
         try:
             if not self._started:
-                self.start()
+                self._starting = True
+                try:
+                    self.start()
+                finally:
+                    self._starting = False
             while not self._stop.wait(1.0):
                 pass
+        except StopRequested:
+            LOG.info('Stopping before start-up finished')
+        finally:
             if self._signal is not None:
                 LOG.info('Caught %s, stopping',
                          signal.Signals(self._signal).name)
-        finally:
             self.stop()
         return 0
