@@ -5,6 +5,7 @@ driver) over the ``inproc://`` bus and a fresh SQLite file; the API
 application is called in process. Nothing here is mocked.
 """
 
+import shutil
 import tempfile
 from typing import Any
 
@@ -60,6 +61,7 @@ class Stack:
 
     def start(self) -> 'Stack':
         tmp = tempfile.mkdtemp(prefix='nova-lite-test-')
+        self._cleanups.append(lambda: shutil.rmtree(tmp, ignore_errors=True))
         self.state_path = tmp
         conf = self._configure(tmp)
         self._database(conf)
