@@ -100,3 +100,17 @@ class ObjectActionError(NovaLiteException):
 
 class VirtDriverError(NovaLiteException):
     msg_fmt = 'Virt driver error: %(reason)s'
+
+
+class ComputeIdentityError(NovaLiteException):
+    """The agent cannot establish who it is without risking the database.
+
+    Raised before the agent touches any record or instance; the message
+    says what was found, what was expected and what to do.
+    """
+
+    msg_fmt = 'Compute node identity problem: %(reason)s'
+
+
+class HostRenameRefused(Invalid):
+    msg_fmt = 'Cannot rename the compute host: %(reason)s'

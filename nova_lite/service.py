@@ -13,6 +13,7 @@ from lite_common.wsgi import server as wsgi_server
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.api import app as api_app
+from nova_lite.compute import identity
 from nova_lite.compute import manager as compute_manager
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import manager as conductor_manager
@@ -48,7 +49,15 @@ class _ConductorRecord:
         self.service.heartbeat()
 
     def heartbeat(self) -> None:
-        self.service.heartbeat()
+        try:
+            self.service.heartbeat()
+        except exception.ServiceNotFound:
+            # Deleted by an operator while this conductor runs: it still
+            # serves, so it registers again (it holds no identity to lose).
+            LOG.warning('The service record %s of nova-lite-conductor on '
+                        'host %s was deleted; registering it again.',
+                        self.service.uuid, self.host)
+            self.register()
 
 
 def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
@@ -64,16 +73,23 @@ def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
         serializer=_serializer())
 
 
-def compute_service(conf: cfg.ConfigOpts, host: str,
-                    state_path: str) -> lite_service.Service:
-    """A compute agent; its object calls go through the conductor."""
+def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
+                    search_config_dirs: bool = True) -> lite_service.Service:
+    """A compute agent; its object calls go through the conductor.
+
+    Its compute_id file is searched beside the configuration files and in
+    ``state_path``; agents that share configuration files (the all-in-one)
+    pass ``search_config_dirs=False`` and search ``state_path`` only.
+    """
     objects.register_all()
     indirection = conductor_rpcapi.ObjectIndirectionAPI(conf)
 
     def call_context() -> Any:
         return objects_base.remote_objects(indirection)
 
-    manager = compute_manager.ComputeManager(conf, host, state_path)
+    manager = compute_manager.ComputeManager(
+        conf, host, state_path,
+        identity.search_dirs(conf, state_path, search_config_dirs))
     return lite_service.Service(
         conf, f'nova-lite-compute ({host})',
         messaging.Target(topic=compute_rpcapi.TOPIC, server=host),

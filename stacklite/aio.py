@@ -145,7 +145,8 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace,
         host = f'compute-{index}'
         path = state / host
         path.mkdir(exist_ok=True)
-        launcher.add(service.compute_service(conf, host, str(path)))
+        launcher.add(service.compute_service(
+            conf, host, str(path), search_config_dirs=False))
     launcher.add(service.api_server(conf))
     return launcher
 

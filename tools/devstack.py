@@ -20,6 +20,7 @@ import dataclasses
 import json
 import os
 from pathlib import Path
+import re
 import secrets
 import signal
 import subprocess
@@ -30,6 +31,7 @@ from typing import Any
 import devstack_support as support
 
 STATE_FILE = 'state.json'
+STARTED = re.compile(rb'nova-lite-compute \([^)]*\) started')
 SERVICE_DOWN_TIME = 10
 REPORT_INTERVAL = 2
 
@@ -150,12 +152,56 @@ class Deployment:
     def stop_compute(self, name: str, timeout: float = 30) -> int | None:
         return self.terminate([name], timeout)[name]
 
-    def start_compute(self, name: str, wait: bool = True) -> None:
+    def start_compute(self, name: str, wait: bool = True,
+                      host: str | None = None) -> None:
+        """Start compute ``name``; with ``wait``, until this process has
+        started (a service record can still look up from an earlier
+        run) and its host (default: ``name``) is up."""
         if name in self.procs and self.procs[name].alive():
             raise RuntimeError(f'{name} is already running')
+        log = self.logs / f'{name}.log'
+        offset = log.stat().st_size if log.exists() else 0
         self.spawn(name, 'nova-lite-compute', self.computes[name].config)
-        if wait:
-            self.wait_services_up([name])
+        if not wait:
+            return
+
+        def started() -> bool:
+            self.check_alive()
+            if not log.exists():
+                return False
+            with open(log, 'rb') as handle:
+                handle.seek(offset)
+                return STARTED.search(handle.read()) is not None
+        support.wait_for(started, 120, f'{name} to start')
+        self.wait_services_up([host or name])
+
+    def start_compute_expecting_exit(self, name: str,
+                                     timeout: float = 90) -> tuple[int, str]:
+        """Start compute ``name``, which must exit by itself (a refusal):
+        its return code and what it logged meanwhile."""
+        log = self.logs / f'{name}.log'
+        offset = log.stat().st_size if log.exists() else 0
+        proc = self.spawn(name, 'nova-lite-compute',
+                          self.computes[name].config)
+        proc.stopped = True    # an expected exit, not a crash
+        assert proc.popen is not None
+        try:
+            code = proc.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.terminate([name])
+            raise RuntimeError(f'{name} did not exit within {timeout} s:\n'
+                               + support.tail(log))
+        with open(log, 'rb') as handle:
+            handle.seek(offset)
+            return code, handle.read().decode('utf-8', 'replace')
+
+    def manage(self, *args: str, config: Path | None = None,
+               timeout: float = 120) -> subprocess.CompletedProcess:
+        """Run nova-lite-manage (default: with the controller config)."""
+        argv = [support.binary('nova-lite-manage'), '--config-file',
+                str(config or self.api_conf), *args]
+        return subprocess.run(argv, capture_output=True, text=True,
+                              timeout=timeout)
 
     def stop(self, timeout: float = 30) -> dict:
         """End every process, drop the database and delete the vhost."""
@@ -184,13 +230,6 @@ class Deployment:
             self.check_alive()
             return support.http_answers(self.api_url + '/')
         support.wait_for(ready, timeout, f'the API at {self.api_url}/')
-
-    def wait_conductor(self, timeout: float) -> None:
-        """Until the conductor consumes: calls sent earlier are lost."""
-        def ready() -> bool:
-            self.check_alive()
-            return 'conductor' in support.queues(self.vhost)
-        support.wait_for(ready, timeout, 'the conductor queue', interval=1)
 
     def compute_states(self) -> dict[str, str]:
         status, body = self.api_get('/v2.1/os-services')
@@ -289,16 +328,25 @@ def write_configs(dep: Deployment, computes: int, driver: str) -> None:
         'database': {'connection': dep.db_url},
         'oslo_concurrency': {'lock_path': controller / 'locks'}})
     for index in range(1, computes + 1):
-        name = f'compute-{index}'
-        state_path = dep.workdir / name
-        state_path.mkdir(exist_ok=True)
-        default = _common_options(dep, name, state_path)
-        default['compute_driver'] = driver
-        compute = Compute(name, dep.workdir / f'{name}.conf', state_path)
-        _write_conf(compute.config, {
-            'DEFAULT': default,
-            'oslo_concurrency': {'lock_path': state_path / 'locks'}})
-        dep.computes[name] = compute
+        write_compute_config(dep, f'compute-{index}', driver)
+
+
+def write_compute_config(dep: Deployment, name: str,
+                         driver: str = 'local') -> Compute:
+    """NAME/etc/nova-lite.conf for compute NAME (host NAME), state in
+    NAME/: each agent has a config directory of its own, where a
+    compute_id file may be put beside its config."""
+    state_path = dep.workdir / name
+    etc = state_path / 'etc'
+    etc.mkdir(parents=True, exist_ok=True)
+    default = _common_options(dep, name, state_path)
+    default['compute_driver'] = driver
+    compute = Compute(name, etc / 'nova-lite.conf', state_path)
+    _write_conf(compute.config, {
+        'DEFAULT': default,
+        'oslo_concurrency': {'lock_path': state_path / 'locks'}})
+    dep.computes[name] = compute
+    return compute
 
 
 def _db_sync(dep: Deployment) -> None:
@@ -345,7 +393,8 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
         _db_sync(dep)
         dep.spawn('api', 'nova-lite-api', dep.api_conf)
         dep.spawn('conductor', 'nova-lite-conductor', dep.api_conf)
-        dep.wait_conductor(timeout)
+        # No wait for the conductor: computes that start first wait for
+        # it themselves (and this exercises that on every run).
         for compute in dep.computes.values():
             dep.spawn(compute.name, 'nova-lite-compute', compute.config)
         dep.wait_api(timeout)

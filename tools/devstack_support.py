@@ -150,13 +150,6 @@ def delete_vhost(vhost: str) -> None:
         _rabbitmqctl('delete_vhost', vhost)
 
 
-def queues(vhost: str) -> set[str]:
-    """Names of the queues declared in ``vhost``."""
-    out = _rabbitmqctl('list_queues', '-p', vhost, '--quiet',
-                       '--no-table-headers', 'name')
-    return set(out.split())
-
-
 def vhost_exists(vhost: str) -> bool:
     out = _rabbitmqctl('list_vhosts', '--quiet', '--no-table-headers')
     return vhost in out.split()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Create or refresh the project virtualenv in <repo>/.venv.
 #
-#   tools/setup-venv.sh          runtime requirements + the project (editable)
+#   tools/setup-venv.sh          runtime requirements, the clients
+#                                (client-requirements.txt: openstack CLI,
+#                                openstacksdk) + the project (editable)
 #   tools/setup-venv.sh --test   ... plus test-requirements.txt
 #
 # Idempotent: a stamp file in .venv records a hash of the requirement and
@@ -20,7 +22,7 @@ log() { echo "setup-venv: $*"; }
 for arg in "$@"; do
     case "$arg" in
         --test) PROFILE=test ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) die "unknown argument: $arg (usage: $0 [--test])" ;;
     esac
 done
@@ -61,7 +63,8 @@ ensure_venv() {
 }
 
 input_hash() {
-    local files=(requirements.txt constraints.txt setup.cfg pyproject.toml)
+    local files=(requirements.txt client-requirements.txt constraints.txt
+                 setup.cfg pyproject.toml)
     [[ "$PROFILE" == test ]] && files+=(test-requirements.txt)
     local f
     for f in "${files[@]}"; do
@@ -87,7 +90,7 @@ install() {
     local pip=("$VENV/bin/python" -m pip --disable-pip-version-check)
     log "upgrading pip"
     "${pip[@]}" install -q --progress-bar off --upgrade pip
-    local reqs=(-r requirements.txt)
+    local reqs=(-r requirements.txt -r client-requirements.txt)
     [[ "$PROFILE" == test ]] && reqs+=(-r test-requirements.txt)
     log "installing ${reqs[*]} -e . (constraints.txt)"
     "${pip[@]}" install -q --progress-bar off -c constraints.txt "${reqs[@]}" -e .

@@ -10,6 +10,7 @@ from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import images
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import versions
@@ -20,6 +21,7 @@ _COMPUTE: RouteTable = {
     '/servers/detail': {'GET': servers.list_servers_detail},
     '/servers/{server_id}': {'GET': servers.show_server,
                              'DELETE': servers.delete_server},
+    '/servers/{server_id}/action': {'POST': server_actions.server_action},
     '/flavors': {'GET': flavors.list_flavors,
                  'POST': flavors.create_flavor},
     '/flavors/detail': {'GET': flavors.list_flavors_detail},

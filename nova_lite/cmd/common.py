@@ -35,19 +35,39 @@ def _root_cause(exc: Exception) -> object:
     return getattr(inner, 'orig', None) or inner
 
 
+# Exit status of a refusal that a restart cannot fix (sysexits EX_CONFIG):
+# the systemd units do not restart on it (RestartPreventExitStatus=).
+EXIT_REFUSED = 78
+
+
+def _failure(name: str, exc: Exception) -> str | None:
+    """The one line an operator reads for a known failure, else None."""
+    if isinstance(exc, exception.ComputeIdentityError):
+        return f'{name} refuses to start: {exc}'
+    if isinstance(exc, (exception.ConfigError, cfg.Error, RuntimeError)):
+        return f'{name} cannot start: {exc}'
+    if isinstance(exc, (db_exc.DBConnectionError,
+                        sqlalchemy.exc.OperationalError)):
+        return (f'{name} cannot connect to the database: '
+                f'{_root_cause(exc)}. Check [database]connection and that '
+                f'the server is up.')
+    if isinstance(exc, db_exc.DBError):
+        return (f'{name}: database error: {exc.inner_exception or exc}. '
+                f'Has "nova-lite-manage db sync" been run?')
+    return None
+
+
 def run_daemon(name: str, body: Callable[[], Any]) -> int:
-    """Run ``body``; a known failure is one clear log line and exit 1."""
+    """Run ``body``; a known failure is one clear log line and exit 1,
+    or EXIT_REFUSED when a compute agent refuses to start."""
     try:
         return int(body() or 0)
-    except (exception.ConfigError, cfg.Error) as exc:
-        LOG.error('%s cannot start: %s', name, exc)
-    except (db_exc.DBConnectionError, sqlalchemy.exc.OperationalError) as exc:
-        LOG.error('%s cannot connect to the database: %s. Check '
-                  '[database]connection and that the server is up.',
-                  name, _root_cause(exc))
-    except db_exc.DBError as exc:
-        LOG.error('%s: database error: %s. Has "nova-lite-manage db '
-                  'sync" been run?', name, exc.inner_exception or exc)
-    except RuntimeError as exc:
-        LOG.error('%s cannot start: %s', name, exc)
-    return 1
+    except Exception as exc:
+        message = _failure(name, exc)
+        if message is None:
+            raise
+        refused = isinstance(exc, exception.ComputeIdentityError)
+    # Logged outside the except block: oslo.log would append the
+    # exception, repeating the message.
+    LOG.error('%s', message)
+    return EXIT_REFUSED if refused else 1

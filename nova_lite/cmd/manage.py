@@ -6,17 +6,20 @@ from typing import Any
 from oslo_config import cfg
 
 from nova_lite.cmd import common
+from nova_lite.cmd import manage_compute
 from nova_lite.db import api as db_api
 from nova_lite.db import migration
 
 
 def _db_sync(conf: cfg.ConfigOpts) -> int:
+    db_api.configure(conf)
     migration.db_sync(db_api.get_engine(), conf.command.version or 'head')
     print(f'Database is at {migration.db_version(db_api.get_engine())}')
     return 0
 
 
 def _db_version(conf: cfg.ConfigOpts) -> int:
+    db_api.configure(conf)
     print(migration.db_version(db_api.get_engine()) or 'None (empty)')
     return 0
 
@@ -29,6 +32,7 @@ def _add_commands(subparsers: Any) -> None:
     sync.set_defaults(func=_db_sync)
     version = db_sub.add_parser('version', help='Print the revision.')
     version.set_defaults(func=_db_version)
+    manage_compute.add_commands(subparsers)
 
 
 def main() -> int:
@@ -38,11 +42,11 @@ def main() -> int:
     common.load_config(sys.argv[1:], 'nova-lite-manage', conf)
     func = getattr(conf.command, 'func', None)
     if func is None:
-        print('usage: nova-lite-manage db {sync,version}', file=sys.stderr)
+        print('usage: nova-lite-manage db {sync,version} | compute '
+              '{identity {show,verify},rename}', file=sys.stderr)
         return 2
 
     def body() -> int:
-        db_api.configure(conf)
         return func(conf)
 
     return common.run_daemon('nova-lite-manage', body)

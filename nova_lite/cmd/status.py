@@ -56,10 +56,31 @@ class Checks(upgradecheck.UpgradeCommands):
                 inst.compute_id.is_(None)),
             'instance(s) have a node but no compute_id')
 
+    def _check_duplicate_nodes(self) -> upgradecheck.Result:
+        cn = models.ComputeNode
+        query = (sa.select(cn.hypervisor_hostname,
+                           sa.func.count().label('records'))
+                 .where(cn.deleted == 0)
+                 .group_by(cn.hypervisor_hostname)
+                 .having(sa.func.count() > 1))
+        with db_api.get_engine().connect() as connection:
+            dupes = connection.execute(query).all()
+        if not dupes:
+            return upgradecheck.Result(upgradecheck.Code.SUCCESS)
+        listing = ', '.join(f'{name} ({count} records)'
+                            for name, count in dupes)
+        return upgradecheck.Result(
+            upgradecheck.Code.WARNING,
+            f'Hypervisors with more than one compute node record: '
+            f'{listing}. A host was probably renamed without '
+            f'"nova-lite-manage compute rename"; see "openstack hypervisor '
+            f'list" and delete the stale service.')
+
     _upgrade_checks = (
         ('Database schema', _check_schema),
         ('Compute node service links', _check_node_links),
         ('Instance compute node links', _check_instance_links),
+        ('Duplicate compute node records', _check_duplicate_nodes),
         ('Policy file', (common_checks.check_policy_json,
                          {'conf': cfg.CONF})),
     )

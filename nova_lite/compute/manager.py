@@ -4,6 +4,7 @@ The endpoint is thin: building and deleting are in ``instance_ops``,
 startup in ``startup``.
 """
 
+from pathlib import Path
 from typing import Any
 
 from oslo_config import cfg
@@ -11,41 +12,68 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from lite_common import context as lite_context
+from nova_lite import exception
+from nova_lite.compute import evacuation
 from nova_lite.compute import instance_ops
 from nova_lite.compute import resources
 from nova_lite.compute import startup
+from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.virt import driver as virt_driver
 
 LOG = logging.getLogger(__name__)
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.0')
+    target = messaging.Target(version='1.1')
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str,
-                 state_path: str) -> None:
+    def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
+                 identity_dirs: list[Path]) -> None:
         self.conf = conf
         self.host = host
         self.state_path = state_path
+        self.identity_dirs = identity_dirs
         self.driver = virt_driver.load_driver(conf, host, state_path)
+        self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.service: Any = None
         self.nodes: dict[str, Any] = {}
+        # Set when an operator deleted this agent's service record while
+        # it ran: reporting stops until a restart registers it again.
+        self.record_deleted = False
 
     # lifecycle -----------------------------------------------------------
 
     def init_host(self) -> None:
         context = lite_context.get_admin_context()
+        self.conductor.wait_until_ready(context)
         self.service, self.nodes = startup.start(
-            context, self.conf, self.host, self.driver)
+            context, self.conf, self.host, self.driver, self.identity_dirs)
 
     def heartbeat(self) -> None:
-        self.service.heartbeat()
+        if self.record_deleted:
+            return
+        try:
+            self.service.heartbeat()
+        except exception.ServiceNotFound:
+            self._record_gone()
 
     def update_resources(self) -> None:
+        if self.record_deleted:
+            return
         context = lite_context.get_admin_context()
-        for node in self.nodes.values():
-            node._context = context
-            resources.report(context, self.conf, self.driver, node)
+        try:
+            for node in self.nodes.values():
+                node._context = context
+                resources.report(context, self.conf, self.driver, node)
+        except exception.ComputeNodeNotFound:
+            self._record_gone()
+
+    def _record_gone(self) -> None:
+        self.record_deleted = True
+        LOG.error('The service record %s of nova-lite-compute on host %s '
+                  '(or its compute node) was deleted while the agent ran, '
+                  'e.g. by "openstack compute service delete". The agent '
+                  'stops reporting and the service stays absent; restart '
+                  'it to register again.', self.service.uuid, self.host)
 
     # RPC -----------------------------------------------------------------
 
@@ -55,3 +83,20 @@ class ComputeManager:
     def terminate_instance(self, context: Any, instance: Any) -> None:
         instance_ops.terminate(context, self.driver, instance)
 
+
+    def rebuild_instance(self, context: Any, instance: Any,
+                         migration: Any) -> None:
+        """Rebuild an instance evacuated to this host."""
+        node = self.nodes.get(migration.dest_node)
+        if node is None and len(self.nodes) == 1:
+            node = next(iter(self.nodes.values()))
+        if node is None:
+            LOG.error('Evacuation %s names node %s, which this host does '
+                      'not have', migration.uuid, migration.dest_node,
+                      instance=instance)
+            evacuation.fail(instance, migration, f'Evacuation target '
+                            f'{self.host} has no node '
+                            f'{migration.dest_node}.')
+            return
+        evacuation.rebuild_on_destination(context, self.driver, node,
+                                          instance, migration)

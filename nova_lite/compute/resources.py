@@ -4,7 +4,6 @@ from typing import Any
 
 from oslo_config import cfg
 from oslo_log import log as logging
-from oslo_utils import uuidutils
 
 from nova_lite import exception
 from nova_lite.objects import compute_node as cn_obj
@@ -27,19 +26,26 @@ def _capacity(conf: cfg.ConfigOpts,
     }
 
 
+def _find_node(context: Any, uuid: str) -> Any:
+    try:
+        return cn_obj.ComputeNode.get_by_uuid(context, uuid)
+    except exception.ComputeNodeNotFound:
+        return None
+
+
 def ensure_node(context: Any, conf: cfg.ConfigOpts, host: str,
                 service_id: int, nodename: str,
-                res: virt_driver.NodeResources) -> Any:
-    """The ComputeNode of (host, nodename), created when missing, with
-    capacity and service_id brought up to date."""
-    try:
-        node = cn_obj.ComputeNode.get_by_host_and_nodename(
-            context, host, nodename)
-    except exception.ComputeNodeNotFound:
+                res: virt_driver.NodeResources, uuid: str,
+                node: Any = None) -> Any:
+    """The ComputeNode ``uuid`` (``node`` when already loaded), created
+    with that uuid when missing; capacity, service_id and host brought up
+    to date."""
+    if node is None:
+        node = _find_node(context, uuid)
+    if node is None:
         node = cn_obj.ComputeNode(
-            context, uuid=uuidutils.generate_uuid(), host=host,
-            hypervisor_hostname=nodename, service_id=service_id,
-            **_capacity(conf, res))
+            context, uuid=uuid, host=host, hypervisor_hostname=nodename,
+            service_id=service_id, **_capacity(conf, res))
         node.create()
         LOG.info('Created compute node %s (%s) for host %s',
                  node.uuid, nodename, host)
@@ -51,6 +57,12 @@ def ensure_node(context: Any, conf: cfg.ConfigOpts, host: str,
         LOG.info('Compute node %s: service_id %s -> %s', node.uuid,
                  node.service_id, service_id)
         node.service_id = service_id
+    if (node.host, node.hypervisor_hostname) != (host, nodename):
+        # Only a driver of many nodes gets here (nodes move between its
+        # agents); a single-node agent refused to start in that case.
+        LOG.info('Compute node %s moves from %s/%s to %s/%s', node.uuid,
+                 node.host, node.hypervisor_hostname, host, nodename)
+        node.host, node.hypervisor_hostname = host, nodename
     node.save()
     return node
 

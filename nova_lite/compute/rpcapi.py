@@ -1,6 +1,7 @@
 """Client side of the compute RPC API (topic ``compute``, server = host).
 
 1.0: build_and_run_instance, terminate_instance
+1.1: rebuild_instance (the destination of an evacuation)
 """
 
 from typing import Any
@@ -12,7 +13,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.0'
+VERSION = '1.1'
 
 
 class ComputeAPI:
@@ -31,3 +32,9 @@ class ComputeAPI:
                            host: str) -> None:
         self.client.prepare(server=host).cast(
             context, 'terminate_instance', instance=instance)
+
+    def rebuild_instance(self, context: Any, instance: Any, migration: Any,
+                         host: str) -> None:
+        self.client.prepare(server=host, version='1.1').cast(
+            context, 'rebuild_instance', instance=instance,
+            migration=migration)

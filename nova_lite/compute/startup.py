@@ -1,15 +1,19 @@
-"""Compute agent startup: service record, nodes, instance recovery.
+"""Compute agent startup: identity, service record, nodes, instances.
 
 Startup work grows with the number of instances only through batched
 queries: one instance query per node, never one per instance.
 """
 
+from pathlib import Path
 from typing import Any
 
 from oslo_config import cfg
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite.compute import evacuation
+from nova_lite.compute import identity
+from nova_lite.compute import identity_check
 from nova_lite.compute import instance_ops
 from nova_lite.compute import resources
 from nova_lite.compute import states
@@ -17,6 +21,7 @@ from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
+RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING)
 
 
 def ensure_service(context: Any, host: str) -> Any:
@@ -50,32 +55,96 @@ def _recover(context: Any, driver: Any, instance: Any) -> None:
 
 
 def init_instances(context: Any, driver: Any, nodes: dict[str, Any]) -> int:
-    """Recover instances left mid-operation; returns how many exist."""
-    total = 0
+    """Finish or fail what a restart interrupted; returns how many.
+
+    One query per node fetches only the instances left mid-operation, so
+    start-up does not grow with the instances that are at rest.
+    """
+    recovered = 0
     for node in nodes.values():
-        instances = instance_obj.InstanceList.get_by_compute_id(context,
-                                                                node.id)
-        total += len(instances)
+        instances = instance_obj.InstanceList.get_by_filters(
+            context, {'compute_id': node.id,
+                      'task_state': list(RECOVER_TASK_STATES)})
         for instance in instances:
-            if instance.task_state in (states.DELETING, states.SPAWNING):
-                _recover(context, driver, instance)
-    return total
+            _recover(context, driver, instance)
+            recovered += 1
+    return recovered
 
 
-def start(context: Any, conf: cfg.ConfigOpts, host: str,
-          driver: Any) -> tuple[Any, dict[str, Any]]:
-    driver.init_host()
-    service = ensure_service(context, host)
+def _single_node_identity(context: Any, host: str, driver: Any,
+                          identity_dirs: list[Path],
+                          on_hypervisor: list[str]) -> tuple[str, Any]:
+    """Check who this agent is, write its compute_id file if it has none;
+    returns (nodename, plan). Nothing else has been touched yet."""
+    nodenames = driver.get_available_nodes()
+    if len(nodenames) != 1:
+        raise exception.ConfigError(
+            reason=f'driver {type(driver).__name__} reports {nodenames} '
+            f'but does not declare manages_many_nodes')
+    nodename = nodenames[0]
+    plan = identity_check.plan(context, host, nodename, identity_dirs,
+                               on_hypervisor)
+    if plan.write_file:
+        written = identity.write_local_node_uuid(driver.state_path,
+                                                 plan.node_uuid)
+        if written.uuid != plan.node_uuid:
+            raise exception.ComputeIdentityError(
+                reason=f'{written.path} appeared while the agent was '
+                f'starting (it holds {written.uuid}); it was kept. Start '
+                f'the agent again to check it.')
+        what = ('a new compute node identity' if plan.source == 'new' else
+                'the identity of existing compute node')
+        LOG.info('Wrote %s %s to %s', what, plan.node_uuid, written.path)
+    else:
+        LOG.info('Compute node identity %s (from %s)', plan.node_uuid,
+                 ', '.join(str(f.path) for f in plan.files))
+    return nodename, plan
+
+
+def _ensure_nodes(context: Any, conf: cfg.ConfigOpts, host: str,
+                  driver: Any, service: Any,
+                  single: tuple[str, Any] | None) -> dict[str, Any]:
     nodes = {}
-    for nodename in driver.get_available_nodes():
-        res = driver.get_node_resources(nodename)
+    if single is not None:
+        nodename, plan = single
         nodes[nodename] = resources.ensure_node(
-            context, conf, host, service.id, nodename, res)
-    count = init_instances(context, driver, nodes)
+            context, conf, host, service.id, nodename,
+            driver.get_node_resources(nodename), plan.node_uuid, plan.node)
+        return nodes
+    for nodename in driver.get_available_nodes():
+        nodes[nodename] = resources.ensure_node(
+            context, conf, host, service.id, nodename,
+            driver.get_node_resources(nodename),
+            driver.get_node_uuid(nodename))
+    return nodes
+
+
+def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
+          identity_dirs: list[Path]) -> tuple[Any, dict[str, Any]]:
+    """Identity checks, records, then instances; in that order.
+
+    A driver of many nodes (bare metal) keeps no compute_id file: its
+    nodes' UUIDs come from the driver.
+    """
+    driver.init_host()
+    on_hypervisor = driver.list_instance_uuids()
+    single = None
+    if not driver.manages_many_nodes:
+        single = _single_node_identity(context, host, driver, identity_dirs,
+                                       on_hypervisor)
+    service = ensure_service(context, host)
+    nodes = _ensure_nodes(context, conf, host, driver, service, single)
+    evacuation.warn_destroy_after_evacuate(conf)
+    evacuation.destroy_evacuated_instances(context, driver, host, nodes,
+                                           on_hypervisor)
+    recovered = init_instances(context, driver, nodes)
     if service.version != service_obj.SERVICE_VERSION:
+        LOG.info('Compute service %s: version %s -> %s', service.uuid,
+                 service.version, service_obj.SERVICE_VERSION)
         service.version = service_obj.SERVICE_VERSION
         service.save()
     service.heartbeat()
-    LOG.info('Compute %s ready: %d node(s), %d instance(s)', host,
-             len(nodes), count)
+    LOG.info('Compute %s ready: %d node(s), %d instance(s) on the '
+             'hypervisor, %d recovered from an interrupted operation', host,
+             len(nodes), len(on_hypervisor), recovered)
     return service, nodes

@@ -7,17 +7,28 @@ import oslo_messaging as messaging
 
 from nova_lite import exception
 from nova_lite.conductor import build
+from nova_lite.conductor import evacuate
 from nova_lite.conductor import object_actions
 
 EXPECTED = (exception.NovaLiteException,)
 
 
 class ConductorManager:
-    target = messaging.Target(version='1.0')
+    target = messaging.Target(version='1.2')
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
         self.builder = build.Builder(conf)
+        self.evacuator = evacuate.Evacuator(conf)
+
+    def evacuate_instance(self, context: Any, instance_uuid: str,
+                          migration_id: int, host: str | None,
+                          force: bool) -> None:
+        self.evacuator.evacuate(context, instance_uuid, migration_id, host,
+                                force)
+
+    def ping(self, context: Any, arg: Any) -> Any:
+        return arg
 
     def build_instances(self, context: Any, instance_uuids: list[str]) -> None:
         for uuid in instance_uuids:

@@ -2,18 +2,26 @@
 
 1.0: build_instances, object_class_action_versions, object_action,
      object_backport_versions
+1.1: ping (a compute agent waits for the conductor at start-up)
+1.2: evacuate_instance
 """
 
 from typing import Any
 
 from oslo_config import cfg
+from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
+LOG = logging.getLogger(__name__)
+
 TOPIC = 'conductor'
-VERSION = '1.0'
+VERSION = '1.2'
+# One attempt of wait_until_ready: short, so that the log says soon that
+# the agent is waiting, and a conductor that starts later is found at once.
+PING_TIMEOUT = 5
 
 
 def _client(conf: cfg.ConfigOpts) -> messaging.RPCClient:
@@ -31,6 +39,41 @@ class ConductorAPI:
     def build_instances(self, context: Any, instance_uuids: list[str]) -> None:
         self.client.prepare().cast(context, 'build_instances',
                                    instance_uuids=instance_uuids)
+
+    def evacuate_instance(self, context: Any, instance_uuid: str,
+                          migration_id: int, host: str | None,
+                          force: bool) -> None:
+        self.client.prepare(version='1.2').cast(
+            context, 'evacuate_instance', instance_uuid=instance_uuid,
+            migration_id=migration_id, host=host, force=force)
+
+    def ping(self, context: Any, timeout: float) -> None:
+        """One round trip to any conductor; MessagingTimeout if none."""
+        self.client.prepare(version='1.1', timeout=timeout).call(
+            context, 'ping', arg='ping')
+
+    def wait_until_ready(self, context: Any) -> None:
+        """Block until a conductor answers, logging while it does not.
+
+        A compute agent has no database: until a conductor runs it can
+        do nothing, so it waits (a signal still stops the agent) rather
+        than dying on the first timed-out object call.
+        """
+        attempt = 0
+        timeout = PING_TIMEOUT
+        while True:
+            try:
+                self.ping(context, timeout=timeout)
+            except messaging.MessagingTimeout:
+                attempt += 1
+                LOG.warning('No nova-lite-conductor answered within %s s '
+                            '(attempt %d). Is it running and on the same '
+                            'transport_url? Retrying.', timeout, attempt)
+                continue
+            if attempt:
+                LOG.info('nova-lite-conductor answered after %d failed '
+                         'attempt(s)', attempt)
+            return
 
 
 class ObjectIndirectionAPI:

@@ -15,9 +15,10 @@ from nova_lite.conf import compute
 from nova_lite.conf import conductor
 from nova_lite.conf import default
 from nova_lite.conf import scheduler
+from nova_lite.conf import workarounds
 
 CONF = cfg.CONF
-_MODULES = (default, api, compute, conductor, scheduler)
+_MODULES = (default, api, compute, conductor, scheduler, workarounds)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

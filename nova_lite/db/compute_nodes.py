@@ -3,6 +3,7 @@
 from typing import Any
 
 from oslo_db import exception as db_exc
+from oslo_log import log as logging
 import sqlalchemy as sa
 
 from nova_lite import exception
@@ -11,17 +12,34 @@ from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
 from nova_lite.db.api import soft_delete_values
 
+LOG = logging.getLogger(__name__)
 CN = models.ComputeNode
 
 
 def compute_node_create(context: Any,
                         values: dict[str, Any]) -> dict[str, Any]:
+    """Create a node with the caller's uuid.
+
+    A soft-deleted record with that uuid (its service was deleted while
+    the agent was away) is restored instead: an agent's identity outlives
+    the records an operator removes.
+    """
     if not values.get('uuid'):
         raise exception.ObjectActionError(
             action='create', reason='a compute node needs its uuid')
     with context_manager.writer.using(context) as session:
-        row = CN(**values)
-        session.add(row)
+        row = session.scalars(
+            sa.select(CN).where(CN.uuid == values['uuid'])).first()
+        if row is not None and not row.deleted:
+            raise exception.ComputeNodeExists(node=values['uuid'])
+        if row is None:
+            row = CN(**values)
+            session.add(row)
+        else:
+            LOG.info('Restoring deleted compute node %s', values['uuid'])
+            values = dict(values, deleted=0, deleted_at=None)
+            for key, value in values.items():
+                setattr(row, key, value)
         try:
             session.flush()
         except (sa.exc.IntegrityError, db_exc.DBDuplicateEntry):
@@ -65,10 +83,25 @@ def compute_node_destroy(context: Any, node_id: int) -> None:
                         .values(**soft_delete_values(node_id)))
 
 
+# A destination has claimed these moves: their instances count there
+# until they arrive (then compute_id points there) or the move ends.
+INCOMING_STATUSES = ('pre-migrating',)
+
+
+def _on_node(node_id: Any) -> Any:
+    """Live instances placed on the node or moving to it."""
+    inst, mig = models.Instance, models.Migration
+    incoming = (sa.select(mig.instance_uuid)
+                .where(mig.dest_compute_id == node_id, mig.deleted == 0,
+                       mig.status.in_(INCOMING_STATUSES)))
+    return sa.and_(inst.deleted == 0,
+                   sa.or_(inst.compute_id == node_id,
+                          inst.uuid.in_(incoming)))
+
+
 def _usage_of(column: Any, node_id: Any) -> Any:
-    inst = models.Instance
     return (sa.select(sa.func.coalesce(sa.func.sum(column), 0))
-            .where(inst.compute_id == node_id, inst.deleted == 0)
+            .where(_on_node(node_id))
             .scalar_subquery())
 
 
@@ -88,7 +121,7 @@ def usage_refresh_statement(node_ids: Any) -> Any:
             local_gb_used=_usage_of(inst.root_gb, CN.id),
             running_vms=(
                 sa.select(sa.func.count(inst.id))
-                .where(inst.compute_id == CN.id, inst.deleted == 0)
+                .where(_on_node(CN.id))
                 .scalar_subquery()),
         )
         .execution_options(synchronize_session=False)

@@ -4,6 +4,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
@@ -79,3 +80,43 @@ def migration_get_all(context: Any, filters: dict[str, Any],
         if limit is not None:
             query = query.limit(limit)
         return [dict(row) for row in session.execute(query).mappings()]
+
+
+EVACUATION_RECOVERY_STATUSES = ('accepted', 'pre-migrating', 'done')
+
+
+def evacuations_from(context: Any, host: str) -> list[dict[str, Any]]:
+    """Evacuations away from ``host`` that its agent must clean up, in
+    one query: accepted, pre-migrating or done, whether or not their
+    instance has been deleted since."""
+    with context_manager.reader.using(context) as session:
+        query = (sa.select(MIG.__table__)
+                 .where(MIG.deleted == 0, MIG.source_compute == host,
+                        MIG.migration_type == 'evacuation',
+                        MIG.status.in_(EVACUATION_RECOVERY_STATUSES))
+                 .order_by(MIG.id))
+        result = session.connection().execute(query)
+        keys = list(result.keys())
+        return [dict(zip(keys, row, strict=True)) for row in result.all()]
+
+
+def mark_completed(context: Any, migration_ids: list[int]) -> int:
+    """Set ``completed`` on the given migrations in one statement."""
+    if not migration_ids:
+        return 0
+    with context_manager.writer.using(context) as session:
+        result = session.execute(
+            sa.update(MIG).where(MIG.id.in_(migration_ids))
+            .values(status='completed', updated_at=lite_db.utcnow())
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount)
+
+
+def done_evacuations_count(context: Any, host: str) -> int:
+    """Evacuations from ``host`` that its agent has not cleaned up."""
+    with context_manager.reader.using(context) as session:
+        return int(session.execute(
+            sa.select(sa.func.count()).select_from(MIG)
+            .where(MIG.deleted == 0, MIG.source_compute == host,
+                   MIG.migration_type == 'evacuation',
+                   MIG.status == 'done')).scalar() or 0)

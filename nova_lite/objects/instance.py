@@ -102,7 +102,8 @@ class Instance(base.NovaLiteObject):
 
 @base.NovaLiteObjectRegistry.register
 class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
-    VERSION = '1.0'
+    # 1.0: first version. 1.1: get_by_filters. 1.2: get_uuids_by_compute_ids.
+    VERSION = '1.2'
 
     fields = {'objects': fields.ListOfObjectsField('Instance')}
 
@@ -113,6 +114,24 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
         """The live instances of a compute node, by the integer link."""
         rows = db.instance_get_all(context, {'compute_id': compute_id})
         return cls._from_rows(context, Instance, rows)
+
+    @classmethod
+    @ovo_base.remotable
+    def get_by_filters(cls, context: Any,
+                       filters: dict[str, Any]) -> 'InstanceList':
+        """Live instances matching the instance list filters of the DB
+        API (e.g. compute_id and a list of task_state values)."""
+        rows = db.instance_get_all(context, filters)
+        return cls._from_rows(context, Instance, rows)
+
+    @classmethod
+    @ovo_base.remotable
+    def get_uuids_by_compute_ids(cls, context: Any,
+                                 compute_ids: list[int]) -> list[str]:
+        """UUIDs of the live instances of these nodes (one light query,
+        no objects)."""
+        found = db.instance_ids_by_compute_id(context, compute_ids)
+        return [uuid for pairs in found.values() for _id, uuid in pairs]
 
     @classmethod
     @ovo_base.remotable

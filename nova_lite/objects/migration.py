@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from oslo_config import cfg
 from oslo_utils import uuidutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
@@ -14,7 +15,8 @@ MIGRATION_TYPES = ('migration', 'resize', 'live-migration', 'evacuation')
 
 @base.NovaLiteObjectRegistry.register
 class Migration(base.NovaLiteObject):
-    VERSION = '1.0'
+    # 1.0: first version. 1.1: claim_destination.
+    VERSION = '1.1'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -56,10 +58,25 @@ class Migration(base.NovaLiteObject):
             self._load_from_db(
                 db.migration_update(self._context, self.id, values))
 
+    @ovo_base.remotable
+    def claim_destination(self, node_id: int, vcpus: int, memory_mb: int,
+                          root_gb: int) -> bool:
+        """The destination's resource claim (see claims); on success the
+        migration is ``pre-migrating`` with ``dest_compute_id``."""
+        from nova_lite.scheduler import claims
+
+        request = claims.Request(self.instance_uuid, vcpus, memory_mb,
+                                 root_gb)
+        claimed = claims.claim_for_migration(self._context, cfg.CONF,
+                                             request, node_id, self.id)
+        self._load_from_db(db.migration_get(self._context, id=self.id))
+        return claimed
+
 
 @base.NovaLiteObjectRegistry.register
 class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
-    VERSION = '1.0'
+    # 1.0: first version. 1.1: get_evacuations_from, mark_completed.
+    VERSION = '1.1'
 
     fields = {'objects': fields.ListOfObjectsField('Migration')}
 
@@ -69,3 +86,17 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
                        filters: dict[str, Any]) -> 'MigrationList':
         rows = db.migration_get_all(context, filters)
         return cls._from_rows(context, Migration, rows)
+
+    @classmethod
+    @ovo_base.remotable
+    def get_evacuations_from(cls, context: Any,
+                             host: str) -> 'MigrationList':
+        """Evacuations away from ``host`` its agent must clean up (one
+        query, including those of since-deleted instances)."""
+        return cls._from_rows(context, Migration,
+                              db.evacuations_from(context, host))
+
+    @classmethod
+    @ovo_base.remotable
+    def mark_completed(cls, context: Any, migration_ids: list[int]) -> int:
+        return db.mark_completed(context, migration_ids)

@@ -11,8 +11,10 @@ from nova_lite.db import services as db
 from nova_lite.objects import base
 
 # Bumped whenever a service gains a behaviour others must know about.
-# 1: the first version.
-SERVICE_VERSION = 1
+# 1: the first release. 2: compute agents keep a compute_id file (a
+# compute service at 2 or later without one has lost its state).
+SERVICE_VERSION = 2
+IDENTITY_SERVICE_VERSION = 2
 
 COMPUTE_BINARY = 'nova-compute'
 CONDUCTOR_BINARY = 'nova-conductor'

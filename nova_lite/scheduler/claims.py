@@ -43,7 +43,8 @@ def _fits(conf: cfg.ConfigOpts, req: Request) -> Any:
 
 
 def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
-               exclude_hosts: tuple[str, ...] = ()) -> list[Any]:
+               exclude_hosts: tuple[str, ...] = (),
+               only_host: str | None = None) -> list[Any]:
     """Nodes of enabled, up, not forced-down computes with room, the
     most free memory first (spreading, like upstream's RAM weigher)."""
     horizon = lite_db.utcnow() - datetime.timedelta(
@@ -61,6 +62,8 @@ def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
     )
     if exclude_hosts:
         query = query.where(CN.host.not_in(exclude_hosts))
+    if only_host is not None:
+        query = query.where(CN.host == only_host)
     return list(session.execute(query))
 
 
@@ -110,3 +113,60 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
         reason=f'{len(nodes)} candidate node(s), none with room for '
         f'{req.vcpus} vCPU, {req.memory_mb} MiB RAM, {req.root_gb} GiB '
         'disk on an enabled, up compute service.')
+
+
+def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
+                       exclude_hosts: tuple[str, ...],
+                       only_host: str | None = None) -> Any:
+    """The best node for a move, without claiming (the destination
+    claims); raises NoValidHost."""
+    with db_api.context_manager.reader.using(context) as session:
+        nodes = candidates(session, conf, req, exclude_hosts, only_host)
+    if not nodes:
+        where = f'host {only_host}' if only_host else 'any other host'
+        raise exception.NoValidHost(
+            reason=f'no node of {where} has room for {req.vcpus} vCPU, '
+            f'{req.memory_mb} MiB RAM, {req.root_gb} GiB disk on an '
+            f'enabled, up compute service.')
+    return nodes[0]
+
+
+class _NoClaim(Exception):
+    """Rolls the claim's transaction back."""
+
+
+def _claim_move(session: Any, conf: cfg.ConfigOpts, req: Request,
+                node_id: int, migration_id: int) -> None:
+    mig = models.Migration
+    moved = session.execute(
+        sa.update(mig)
+        .where(mig.id == migration_id, mig.status == 'accepted')
+        .values(status='pre-migrating', dest_compute_id=node_id,
+                updated_at=lite_db.utcnow())
+        .execution_options(synchronize_session=False))
+    if moved.rowcount != 1:
+        raise _NoClaim()
+    claimed = session.execute(
+        sa.update(CN)
+        .where(CN.id == node_id, _fits(conf, req))
+        .values(vcpus_used=CN.vcpus_used + req.vcpus,
+                memory_mb_used=CN.memory_mb_used + req.memory_mb,
+                local_gb_used=CN.local_gb_used + req.root_gb,
+                running_vms=CN.running_vms + 1)
+        .execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        raise _NoClaim()
+
+
+def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
+                        node_id: int, migration_id: int) -> bool:
+    """The destination's claim: in one transaction, the node's usage
+    grows (only if the instance still fits) and the migration becomes
+    ``pre-migrating`` with ``dest_compute_id``; False when it no longer
+    fits or the migration is no longer ``accepted``."""
+    try:
+        with db_api.context_manager.writer.using(context) as session:
+            _claim_move(session, conf, req, node_id, migration_id)
+    except _NoClaim:
+        return False
+    return True

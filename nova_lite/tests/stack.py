@@ -59,22 +59,32 @@ class Stack:
         block.__enter__()
         self._cleanups.append(lambda: block.__exit__(None, None, None))
 
-    def start(self) -> 'Stack':
+    def prepare(self) -> cfg.ConfigOpts:
+        """Configuration, state directory and database; no service yet."""
         tmp = tempfile.mkdtemp(prefix='nova-lite-test-')
         self._cleanups.append(lambda: shutil.rmtree(tmp, ignore_errors=True))
         self.state_path = tmp
-        conf = self._configure(tmp)
-        self._database(conf)
+        self.conf = self._configure(tmp)
+        self._database(self.conf)
         policy.reset()
-        launcher = lite_service.Launcher()
-        launcher.add(service.conductor_service(conf))
+        return self.conf
+
+    def start(self) -> 'Stack':
+        conf = self.prepare()
+        self.launcher = lite_service.Launcher()
+        self.launcher.add(service.conductor_service(conf))
         for index in range(1, self.computes + 1):
-            launcher.add(service.compute_service(
-                conf, f'compute-{index}', f'{tmp}/compute-{index}'))
-        launcher.start()
-        self._cleanups.append(launcher.stop)
+            host = f'compute-{index}'
+            self.launcher.add(service.compute_service(
+                conf, host, f'{self.state_path}/{host}',
+                search_config_dirs=False))
+        self.launcher.start()
+        self._cleanups.append(self.launcher.stop)
         self.app = api_app.load_app(conf)
         return self
+
+    def add_cleanup(self, func: Any) -> None:
+        self._cleanups.append(func)
 
     def stop(self) -> None:
         while self._cleanups:

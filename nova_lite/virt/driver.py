@@ -42,6 +42,15 @@ class ComputeDriver:
     def get_node_resources(self, nodename: str) -> NodeResources:
         raise NotImplementedError
 
+    def get_node_uuid(self, nodename: str) -> str:
+        """The UUID of a node; only drivers that manage many nodes."""
+        raise NotImplementedError
+
+    def shares_storage_with(self, host: str | None) -> bool:
+        """Whether instance disks here are also those of ``host`` (then
+        an evacuated instance's disks are kept). Per-host storage: no."""
+        return False
+
     def list_instance_uuids(self) -> list[str]:
         """Every instance the hypervisor has, whatever the database says."""
         raise NotImplementedError

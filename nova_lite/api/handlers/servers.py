@@ -17,7 +17,7 @@ CONF = cfg.CONF
 POLICY = 'os_compute_api:servers:%s'
 
 
-def _get(req: webob.Request) -> dict[str, Any]:
+def get_server(req: webob.Request) -> dict[str, Any]:
     """The server in the URL, if the caller may see it (else 404)."""
     ctx = util.context(req)
     uuid = req.urlvars['server_id']
@@ -95,7 +95,7 @@ def list_servers_detail(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def show_server(req: webob.Request) -> webob.Response:
-    inst = _get(req)
+    inst = get_server(req)
     util.authorize(req, POLICY % 'show',
                    {'project_id': inst['project_id']})
     view = views.ServerView(req, server_ops.host_statuses(req, [inst]))
@@ -127,7 +127,7 @@ def create_server(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def delete_server(req: webob.Request) -> webob.Response:
-    inst = _get(req)
+    inst = get_server(req)
     util.authorize(req, POLICY % 'delete',
                    {'project_id': inst['project_id']})
     server_ops.delete(req, inst)

@@ -114,6 +114,7 @@ def _legacy_update(req: webob.Request, action: str) -> webob.Response:
         raise webob.exc.HTTPNotFound(
             explanation=f'Could not find binary {binary} on host {host}.'
         ) from None
+    _check_force_up(ctx, row, values)
     db.service_update(ctx, row['id'], values)
     return util.json_response(
         {'service': {'host': host, 'binary': binary, **shown}})
@@ -140,6 +141,23 @@ def _status_change(body: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
+def _check_force_up(ctx: Any, row: dict[str, Any],
+                    values: dict[str, Any]) -> None:
+    """Refuse to unset forced_down while evacuations from the host are
+    ``done``: its agent has not yet destroyed the evacuated copies, and
+    an up host could be chosen while it still holds them."""
+    if values.get('forced_down') is not False or not row['forced_down']:
+        return
+    pending = migration_db.done_evacuations_count(ctx, row['host'])
+    if pending:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Service {row["host"]} has {pending} evacuated '
+            f'instance(s) whose local copies it has not cleaned up yet. '
+            f'Restart the nova-lite-compute agent on {row["host"]} first '
+            f'(it destroys them and completes the migrations), then unset '
+            f'forced_down.')
+
+
 def _update_by_uuid(req: webob.Request, service_id: str) -> webob.Response:
     if not uuidutils.is_uuid_like(service_id):
         raise webob.exc.HTTPBadRequest(
@@ -153,7 +171,9 @@ def _update_by_uuid(req: webob.Request, service_id: str) -> webob.Response:
             explanation=f'Service {service_id} could not be found.'
         ) from None
     _only_compute(row['binary'])
-    row = db.service_update(ctx, row['id'], _status_change(body))
+    values = _status_change(body)
+    _check_force_up(ctx, row, values)
+    row = db.service_update(ctx, row['id'], values)
     return util.json_response({'service': view(req, row)})
 
 

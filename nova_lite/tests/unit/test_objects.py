@@ -24,9 +24,9 @@ EXPECTED_FINGERPRINTS = {
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
     'Instance': '1.0-691ee71a15186af073eee3050179feeb',
-    'InstanceList': '1.0-33dc3df06e9df06f5eb3aecaeef08e74',
-    'Migration': '1.0-5fd4b35952f57ef4cca6f4d57e6934b1',
-    'MigrationList': '1.0-de5e9757516059fba503e65fc132c95a',
+    'InstanceList': '1.2-335f3fbea6c739f88ab9eaff74b7b29d',
+    'Migration': '1.1-c8752410b49cf79a47223e0cfe536b56',
+    'MigrationList': '1.1-ba115c4d6c292c68e06ae4a7bea4b91e',
     'Service': '1.0-3b4b252596679df040140782f04b3be0',
     'ServiceList': '1.0-c9438319609c2b78d658650fa3d8cd6a',
 }

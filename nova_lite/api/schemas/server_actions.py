@@ -1,0 +1,39 @@
+"""Request schemas of server actions (as upstream's, per microversion)."""
+
+import copy
+from typing import Any
+
+from nova_lite.api.schemas.services import BOOLEAN
+
+_HOST = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+         'pattern': '^[a-zA-Z0-9-._]*$'}
+_PASSWORD = {'type': 'string'}
+
+# 2.1 - 2.13: onSharedStorage is required.
+evacuate: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'evacuate': {
+            'type': 'object',
+            'properties': {
+                'host': _HOST,
+                'onSharedStorage': BOOLEAN,
+                'adminPass': _PASSWORD,
+            },
+            'required': ['onSharedStorage'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['evacuate'],
+    'additionalProperties': False,
+}
+
+# 2.14 - 2.28: onSharedStorage is gone (the compute finds out).
+evacuate_v214 = copy.deepcopy(evacuate)
+del evacuate_v214['properties']['evacuate']['properties']['onSharedStorage']
+del evacuate_v214['properties']['evacuate']['required']
+
+# 2.29 - 2.67: force (bypass the scheduler's checks of the target host).
+evacuate_v229 = copy.deepcopy(evacuate_v214)
+evacuate_v229['properties']['evacuate']['properties']['force'] = (
+    {'type': 'boolean'})

@@ -1,0 +1,73 @@
+"""The evacuation flow on the conductor: choose a destination, hand over.
+
+The API has recorded the migration (``accepted``) and set the instance's
+task state to ``rebuilding``. Here a destination is chosen among the
+other hosts (or the requested one); with none, the migration is
+``error`` and the instance stays where it is, recorded on its source.
+The destination claims and rebuilds (compute/evacuation.py).
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from nova_lite import exception
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import states
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
+from nova_lite.scheduler import claims
+
+LOG = logging.getLogger(__name__)
+
+
+class Evacuator:
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
+
+    def evacuate(self, context: Any, instance_uuid: str, migration_id: int,
+                 host: str | None, force: bool) -> None:
+        migration = migration_obj.Migration.get_by_id(context, migration_id)
+        try:
+            instance = instance_obj.Instance.get_by_uuid(context,
+                                                         instance_uuid)
+        except exception.InstanceNotFound:
+            LOG.info('Instance %s was deleted before its evacuation was '
+                     'scheduled', instance_uuid)
+            migration.status = 'error'
+            migration.save()
+            return
+        request = claims.Request(instance.uuid, instance.vcpus,
+                                 instance.memory_mb, instance.root_gb)
+        try:
+            node = claims.select_destination(
+                context, self.conf, request,
+                exclude_hosts=(migration.source_compute or '',),
+                only_host=host)
+        except exception.NoValidHost as exc:
+            self._no_host(instance, migration, exc)
+            return
+        migration.dest_compute = node.host
+        migration.dest_node = node.hypervisor_hostname
+        migration.save()
+        LOG.info('Evacuating from %s to %s (migration %s%s)',
+                 migration.source_compute, node.host, migration.uuid,
+                 ', forced' if force else '', instance=instance)
+        self.compute_rpcapi.rebuild_instance(context, instance, migration,
+                                             node.host)
+
+    def _no_host(self, instance: Any, migration: Any,
+                 exc: exception.NoValidHost) -> None:
+        LOG.warning('Cannot evacuate: %s The instance stays recorded on '
+                    '%s.', exc.format_message(), migration.source_compute,
+                    instance=instance)
+        migration.status = 'error'
+        migration.save()
+        instance.task_state = None
+        try:
+            instance.save(expected_task_state=[states.REBUILDING])
+        except (exception.InstanceNotFound, exception.UnexpectedTaskState):
+            LOG.info('Instance changed while its evacuation failed',
+                     instance=instance)

@@ -1,0 +1,108 @@
+"""Service records over a service's life: start-up order, deleted records.
+
+Real conductor and compute services over the in-process bus and SQLite.
+"""
+
+import logging
+import threading
+import time
+
+import pytest
+
+from lite_common import context as lite_context
+from nova_lite import exception
+from nova_lite import service
+from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.db import services as service_db
+from nova_lite.objects import service as service_obj
+from nova_lite.tests.stack import Stack
+
+
+def _wait(predicate, timeout=10.0):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def stack():  # type: ignore[no-untyped-def]
+    stack = Stack(computes=0)
+    yield stack
+    stack.stop()
+
+
+def _compute_record(host):  # type: ignore[no-untyped-def]
+    ctx = lite_context.get_admin_context()
+    try:
+        return service_obj.Service.get_by_host_and_binary(
+            ctx, host, service_obj.COMPUTE_BINARY)
+    except exception.ServiceNotFound:
+        return None
+
+
+def test_compute_started_before_the_conductor_waits(stack, monkeypatch,
+                                                     caplog):
+    """A compute agent started first waits, logging, then registers."""
+    monkeypatch.setattr(conductor_rpcapi, 'PING_TIMEOUT', 0.3)
+    caplog.set_level(logging.WARNING, logger='nova_lite.conductor.rpcapi')
+    conf = stack.prepare()
+    compute = service.compute_service(conf, 'early', f'{stack.state_path}/e')
+    starter = threading.Thread(target=compute.start, daemon=True)
+    starter.start()
+    stack.add_cleanup(compute.stop)
+
+    assert _wait(lambda: 'No nova-lite-conductor answered' in caplog.text)
+    assert starter.is_alive()
+    assert _compute_record('early') is None
+
+    conductor = service.conductor_service(conf)
+    conductor.start()
+    stack.add_cleanup(conductor.stop)
+    starter.join(15)
+    assert not starter.is_alive()
+    assert _compute_record('early') is not None
+
+
+def test_deleted_compute_record_stops_reporting_with_one_error(stack, caplog):
+    conf = stack.prepare()
+    conductor = service.conductor_service(conf)
+    conductor.start()
+    stack.add_cleanup(conductor.stop)
+    compute = service.compute_service(conf, 'gone', f'{stack.state_path}/g')
+    compute.start()
+    stack.add_cleanup(compute.stop)
+    manager = compute.endpoints[0]._endpoint
+    record = _compute_record('gone')
+    service_db.service_destroy(lite_context.get_admin_context(), record.id)
+
+    caplog.set_level(logging.ERROR, logger='nova_lite.compute.manager')
+    assert _wait(lambda: manager.record_deleted)
+    time.sleep(2.5)   # two more report intervals: no repeated errors
+    errors = [r for r in caplog.records if 'was deleted' in r.getMessage()]
+    assert len(errors) == 1
+    assert record.uuid in errors[0].getMessage()
+    assert _compute_record('gone') is None
+
+
+def test_deleted_conductor_record_is_registered_again(stack):
+    conf = stack.prepare()
+    conductor = service.conductor_service(conf)
+    conductor.start()
+    stack.add_cleanup(conductor.stop)
+    ctx = lite_context.get_admin_context()
+    first = service_obj.Service.get_by_host_and_binary(
+        ctx, conf.host, service_obj.CONDUCTOR_BINARY)
+    service_db.service_destroy(ctx, first.id)
+
+    def registered_again():  # type: ignore[no-untyped-def]
+        try:
+            service_obj.Service.get_by_host_and_binary(
+                ctx, conf.host, service_obj.CONDUCTOR_BINARY)
+        except exception.ServiceNotFound:
+            return False
+        return True
+
+    assert _wait(registered_again)
