@@ -94,6 +94,14 @@ class Deployment:
         password = self.passwords.get(user) if user else None
         return support.http_request(self.api_url + path, user, password)
 
+    def api_call(self, method: str, path: str, body: Any = None,
+                 version: str = '2.53', user: str = 'admin') -> Any:
+        """(status, body) of a Compute API request at ``version``."""
+        return support.http_request(
+            self.api_url + path, user, self.passwords.get(user), method,
+            body=body, headers={'OpenStack-API-Version':
+                                f'compute {version}'})
+
     def disk_path(self, host: str, server_id: str) -> Path:
         return self.computes[host].state_path / 'instances' / server_id / \
             'disk'
@@ -153,10 +161,11 @@ class Deployment:
         return self.terminate([name], timeout)[name]
 
     def start_compute(self, name: str, wait: bool = True,
-                      host: str | None = None) -> None:
+                      host: str | None = None, up: bool = True) -> None:
         """Start compute ``name``; with ``wait``, until this process has
         started (a service record can still look up from an earlier
-        run) and its host (default: ``name``) is up."""
+        run) and, with ``up``, until its host (default: ``name``) is up
+        (a forced-down service stays down until an operator says so)."""
         if name in self.procs and self.procs[name].alive():
             raise RuntimeError(f'{name} is already running')
         log = self.logs / f'{name}.log'
@@ -173,7 +182,8 @@ class Deployment:
                 handle.seek(offset)
                 return STARTED.search(handle.read()) is not None
         support.wait_for(started, 120, f'{name} to start')
-        self.wait_services_up([host or name])
+        if up:
+            self.wait_services_up([host or name])
 
     def start_compute_expecting_exit(self, name: str,
                                      timeout: float = 90) -> tuple[int, str]:

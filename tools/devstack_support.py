@@ -199,10 +199,17 @@ def write_clouds_yaml(path: Path, api_url: str,
 
 def http_request(url: str, user: str | None = None,
                  password: str | None = None, method: str = 'GET',
-                 timeout: float = 10) -> tuple[int, Any]:
-    """(status, decoded JSON body or text); never raises on HTTP errors."""
-    request = urllib.request.Request(url, method=method)
+                 timeout: float = 10, body: Any = None,
+                 headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    """(status, decoded JSON body or text); never raises on HTTP errors.
+    ``body`` is sent as JSON."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
     request.add_header('Accept', 'application/json')
+    if data is not None:
+        request.add_header('Content-Type', 'application/json')
+    for key, value in (headers or {}).items():
+        request.add_header(key, value)
     if user is not None:
         token = base64.b64encode(f'{user}:{password}'.encode()).decode()
         request.add_header('Authorization', f'Basic {token}')

@@ -29,7 +29,7 @@ STAGE=ensure-services
 tools/ensure-services.sh
 
 STAGE=ruff
-.venv/bin/ruff check lite_common nova_lite stacklite
+.venv/bin/ruff check ironic_lite lite_common nova_lite stacklite
 
 STAGE=mypy
 .venv/bin/python -m mypy
@@ -39,11 +39,16 @@ set +e
 # --dist loadfile runs each test module on one worker, so an integration
 # module starts its deployment once. (--dist loadgroup would be finer, but
 # xdist 3.8's xdist_group marks have no effect under pytest 9.)
+REPORT="$(mktemp --suffix=.xml)"
 .venv/bin/python -m pytest -n 2 --dist loadfile -p no:cacheprovider \
-    nova_lite/tests lite_common/tests "$@"
+    --junitxml="$REPORT" nova_lite/tests ironic_lite/tests lite_common/tests "$@"
 rc=$?
 set -e
 if ((rc == 5)); then
     echo "run-tests: pytest collected no tests" >&2
+elif ((rc != 0)); then
+    echo "run-tests: summary of the failures (details above):"
+    .venv/bin/python tools/failure_summary.py "$REPORT"
 fi
+rm -f "$REPORT"
 exit "$rc"

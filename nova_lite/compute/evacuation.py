@@ -82,11 +82,10 @@ def rebuild_on_destination(context: Any, driver: Any, node: Any,
         migration.status = 'failed'
         migration.save()
         return
-    migration.status = 'done'
-    migration.save()
-    LOG.info('Evacuated from %s to %s (migration %s)',
+    migration.finish_on_destination()
+    LOG.info('Evacuated from %s to %s (migration %s, %s)',
              migration.source_compute, node.host, migration.uuid,
-             instance=instance)
+             migration.status, instance=instance)
 
 
 def _destroy_local_copy(driver: Any, migration: Any,

@@ -36,6 +36,12 @@ driver_opts = [
     cfg.StrOpt('hypervisor_hostname',
                help='Node name the driver reports; default: the host '
                'option.'),
+    cfg.FloatOpt('spawn_seconds', default=0.0, min=0.0,
+                 help='Seconds the fake and local drivers take to create '
+                 'an instance, as a real hypervisor takes to fetch an '
+                 'image and start a guest. For demonstrations and tests '
+                 'of operations that overlap a slow build; 0 on '
+                 'production-like setups.'),
 ]
 
 

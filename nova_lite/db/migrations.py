@@ -112,6 +112,22 @@ def mark_completed(context: Any, migration_ids: list[int]) -> int:
         return int(result.rowcount)
 
 
+def finish_on_destination(context: Any, migration_id: int) -> str:
+    """``pre-migrating`` -> ``done`` once the destination holds the
+    instance; a record the source already marked ``completed`` keeps that
+    status. Returns the status the record has afterwards."""
+    with context_manager.writer.using(context) as session:
+        session.execute(
+            sa.update(MIG).where(MIG.id == migration_id,
+                                 MIG.status == 'pre-migrating')
+            .values(status='done', updated_at=lite_db.utcnow())
+            .execution_options(synchronize_session=False))
+        row = session.get(MIG, migration_id)
+        if row is None:
+            raise exception.MigrationNotFound(migration_id=migration_id)
+        return str(row.status)
+
+
 def done_evacuations_count(context: Any, host: str) -> int:
     """Evacuations from ``host`` that its agent has not cleaned up."""
     with context_manager.reader.using(context) as session:

@@ -15,7 +15,7 @@ MIGRATION_TYPES = ('migration', 'resize', 'live-migration', 'evacuation')
 
 @base.NovaLiteObjectRegistry.register
 class Migration(base.NovaLiteObject):
-    # 1.0: first version. 1.1: claim_destination.
+    # 1.0: first version. 1.1: claim_destination, finish_on_destination.
     VERSION = '1.1'
 
     fields = {
@@ -71,6 +71,12 @@ class Migration(base.NovaLiteObject):
                                              request, node_id, self.id)
         self._load_from_db(db.migration_get(self._context, id=self.id))
         return claimed
+
+    @ovo_base.remotable
+    def finish_on_destination(self) -> None:
+        """``done`` unless the source already completed the record."""
+        db.finish_on_destination(self._context, self.id)
+        self._load_from_db(db.migration_get(self._context, id=self.id))
 
 
 @base.NovaLiteObjectRegistry.register

@@ -138,11 +138,18 @@ class _NoClaim(Exception):
 def _claim_move(session: Any, conf: cfg.ConfigOpts, req: Request,
                 node_id: int, migration_id: int) -> None:
     mig = models.Migration
+    # An evacuation whose source recovered first (it destroyed its copy
+    # and marked the record ``completed``) is still rebuilt here, once.
+    source_done = sa.and_(mig.status == 'completed',
+                          mig.migration_type == 'evacuation',
+                          mig.dest_compute_id.is_(None))
     moved = session.execute(
         sa.update(mig)
-        .where(mig.id == migration_id, mig.status == 'accepted')
-        .values(status='pre-migrating', dest_compute_id=node_id,
-                updated_at=lite_db.utcnow())
+        .where(mig.id == migration_id,
+               sa.or_(mig.status == 'accepted', source_done))
+        .values(status=sa.case((mig.status == 'accepted', 'pre-migrating'),
+                               else_=mig.status),
+                dest_compute_id=node_id, updated_at=lite_db.utcnow())
         .execution_options(synchronize_session=False))
     if moved.rowcount != 1:
         raise _NoClaim()
@@ -163,7 +170,9 @@ def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
     """The destination's claim: in one transaction, the node's usage
     grows (only if the instance still fits) and the migration becomes
     ``pre-migrating`` with ``dest_compute_id``; False when it no longer
-    fits or the migration is no longer ``accepted``."""
+    fits or the migration is no longer ``accepted`` (an evacuation that
+    its recovered source already marked ``completed`` keeps that status
+    and is still claimed, so the instance is not lost)."""
     try:
         with db_api.context_manager.writer.using(context) as session:
             _claim_move(session, conf, req, node_id, migration_id)

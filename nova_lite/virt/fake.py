@@ -1,6 +1,7 @@
 """The fake driver: instances live in memory only."""
 
 import threading
+import time
 from typing import Any
 
 from nova_lite.virt import driver
@@ -33,7 +34,13 @@ class FakeDriver(driver.ComputeDriver):
         with self._lock:
             return list(self._instances)
 
+    def wait_spawn_seconds(self) -> None:
+        """Imitate a hypervisor's build time ([virt_resources])."""
+        if self.conf.virt_resources.spawn_seconds:
+            time.sleep(self.conf.virt_resources.spawn_seconds)
+
     def spawn(self, instance: Any) -> None:
+        self.wait_spawn_seconds()
         with self._lock:
             self._instances[instance.uuid] = power_state.RUNNING
 

@@ -47,6 +47,7 @@ class LocalDriver(fake.FakeDriver):
             return []
 
     def spawn(self, instance: Any) -> None:
+        self.wait_spawn_seconds()
         path = self.disk_path(instance.uuid)
         path.parent.mkdir(parents=True, exist_ok=True)
         header = json.dumps({'instance': instance.uuid,

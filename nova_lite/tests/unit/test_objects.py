@@ -25,7 +25,7 @@ EXPECTED_FINGERPRINTS = {
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
     'Instance': '1.0-691ee71a15186af073eee3050179feeb',
     'InstanceList': '1.2-335f3fbea6c739f88ab9eaff74b7b29d',
-    'Migration': '1.1-c8752410b49cf79a47223e0cfe536b56',
+    'Migration': '1.1-ff328e8842ddd6c7ca2339e6d46289c9',
     'MigrationList': '1.1-ba115c4d6c292c68e06ae4a7bea4b91e',
     'Service': '1.0-3b4b252596679df040140782f04b3be0',
     'ServiceList': '1.0-c9438319609c2b78d658650fa3d8cd6a',

@@ -1,0 +1,1 @@
+"""ironic_lite: a small Ironic-compatible bare-metal control plane."""

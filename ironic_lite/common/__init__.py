@@ -1,0 +1,1 @@
+"""Definitions shared by the ironic_lite services."""

@@ -1,0 +1,202 @@
+"""Provision and power states of a node, and the provision state machine.
+
+State names are the upstream Bare Metal API wire names. The machine,
+built once with automaton, is the only place that says which transition
+exists::
+
+    enroll --manage--> verifying --done--> manageable
+                       verifying --fail--> enroll
+
+    manageable --provide--> cleaning        (automated cleaning)
+    manageable --clean----> cleaning        (manual cleaning)
+    available  --manage---> manageable
+
+    cleaning --done---> available           (automated cleaning finished)
+    cleaning --manage-> manageable          (manual cleaning finished)
+    cleaning --wait---> clean wait          (a step runs asynchronously)
+    cleaning --fail---> clean failed
+    cleaning --hold---> clean hold
+    clean wait --resume-> cleaning          (the async step finished)
+    clean wait --fail---> clean failed      (step failed or timed out)
+    clean wait --abort--> clean failed
+    clean wait --hold---> clean hold
+    clean hold --unhold-> clean wait
+    clean hold --abort--> clean failed
+    clean failed --manage--> manageable
+
+    available --deploy--> deploying --done--> active
+    deploying --wait--> wait call-back --resume--> deploying
+    deploying --fail--> deploy failed
+    wait call-back --fail--> deploy failed
+    deploy failed --deploy--> deploying
+    active, deploy failed, error --delete--> deleting
+    deleting --clean--> cleaning            (then as automated cleaning)
+    deleting --fail---> error
+
+Where cleaning ends depends on why it started, which the conductor
+knows from the node's ``target_provision_state``: it processes
+:func:`clean_done_event` of that target. When automated cleaning is
+disabled, ``provide`` and tear down still pass through ``cleaning`` and
+the conductor processes ``done`` at once: one path, no special event.
+
+Power changes are refused while the conductor drives the node through
+a transient state (see :func:`power_action_allowed`); ``clean failed``
+allows them so that an operator can recover the node.
+"""
+
+from automaton import machines
+
+from ironic_lite import exception
+
+# Provision states (wire names).
+ENROLL = 'enroll'
+VERIFYING = 'verifying'
+MANAGEABLE = 'manageable'
+AVAILABLE = 'available'
+DEPLOYING = 'deploying'
+DEPLOYWAIT = 'wait call-back'
+ACTIVE = 'active'
+DEPLOYFAIL = 'deploy failed'
+DELETING = 'deleting'
+CLEANING = 'cleaning'
+CLEANWAIT = 'clean wait'
+CLEANFAIL = 'clean failed'
+CLEANHOLD = 'clean hold'
+ERROR = 'error'
+
+#: States a node rests in until someone asks for something.
+STABLE_STATES = frozenset({ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR})
+
+#: States a failed flow leaves a node in; they wait for the operator.
+FAILURE_STATES = frozenset({CLEANFAIL, DEPLOYFAIL, ERROR})
+
+#: Transient states whose target never varies. While cleaning (cleaning,
+#: clean wait, clean hold) the target is ``available`` for automated and
+#: ``manageable`` for manual cleaning: the conductor sets it.
+FIXED_TARGETS = {
+    VERIFYING: MANAGEABLE,
+    DEPLOYING: ACTIVE,
+    DEPLOYWAIT: ACTIVE,
+    DELETING: AVAILABLE,
+}
+
+# Power states (wire names) and the extra power target "rebooting".
+POWER_ON = 'power on'
+POWER_OFF = 'power off'
+REBOOT = 'rebooting'
+POWER_STATES = frozenset({POWER_ON, POWER_OFF})
+POWER_TARGETS = frozenset({POWER_ON, POWER_OFF, REBOOT})
+
+#: States in which a power change would break what the conductor does.
+POWER_LOCKED_STATES = frozenset({
+    VERIFYING, DEPLOYING, DEPLOYWAIT, DELETING,
+    CLEANING, CLEANWAIT, CLEANHOLD,
+})
+
+#: ``PUT /v1/nodes/{id}/states/provision`` targets -> machine events.
+ALLOWED_PROVISION_VERBS = {
+    'manage': 'manage',
+    'provide': 'provide',
+    'clean': 'clean',
+    'abort': 'abort',
+    'unhold': 'unhold',
+    'deploy': 'deploy',
+    'active': 'deploy',
+    'deleted': 'delete',
+    'undeploy': 'delete',
+}
+
+#: Every transition: (source state, event, destination state).
+TRANSITIONS: tuple[tuple[str, str, str], ...] = (
+    (ENROLL, 'manage', VERIFYING),
+    (VERIFYING, 'done', MANAGEABLE),
+    (VERIFYING, 'fail', ENROLL),
+    (MANAGEABLE, 'provide', CLEANING),
+    (MANAGEABLE, 'clean', CLEANING),
+    (AVAILABLE, 'manage', MANAGEABLE),
+    (CLEANING, 'done', AVAILABLE),
+    (CLEANING, 'manage', MANAGEABLE),
+    (CLEANING, 'wait', CLEANWAIT),
+    (CLEANING, 'fail', CLEANFAIL),
+    (CLEANING, 'hold', CLEANHOLD),
+    (CLEANWAIT, 'resume', CLEANING),
+    (CLEANWAIT, 'fail', CLEANFAIL),
+    (CLEANWAIT, 'abort', CLEANFAIL),
+    (CLEANWAIT, 'hold', CLEANHOLD),
+    (CLEANHOLD, 'unhold', CLEANWAIT),
+    (CLEANHOLD, 'abort', CLEANFAIL),
+    (CLEANFAIL, 'manage', MANAGEABLE),
+    (AVAILABLE, 'deploy', DEPLOYING),
+    (DEPLOYING, 'done', ACTIVE),
+    (DEPLOYING, 'wait', DEPLOYWAIT),
+    (DEPLOYING, 'fail', DEPLOYFAIL),
+    (DEPLOYWAIT, 'resume', DEPLOYING),
+    (DEPLOYWAIT, 'fail', DEPLOYFAIL),
+    (DEPLOYFAIL, 'deploy', DEPLOYING),
+    (ACTIVE, 'delete', DELETING),
+    (DEPLOYFAIL, 'delete', DELETING),
+    (ERROR, 'delete', DELETING),
+    (DELETING, 'clean', CLEANING),
+    (DELETING, 'fail', ERROR),
+)
+
+ALL_STATES = frozenset(
+    state for src, _event, dst in TRANSITIONS for state in (src, dst))
+
+
+def _build_machine() -> machines.FiniteMachine:
+    fsm = machines.FiniteMachine()
+    for state in sorted(ALL_STATES):
+        fsm.add_state(state)
+    for src, event, dst in TRANSITIONS:
+        fsm.add_transition(src, dst, event)
+    fsm.default_start_state = ENROLL
+    fsm.freeze()
+    return fsm
+
+
+_MACHINE = _build_machine()
+
+
+def machine(initial_state: str = ENROLL) -> machines.FiniteMachine:
+    """A fresh machine, initialized to ``initial_state``.
+
+    The copy shares the frozen transition table, so it is cheap; it
+    raises :class:`automaton.exceptions.NotFound` on an event that has
+    no transition from the current state.
+    """
+    fsm = _MACHINE.copy(shallow=True)
+    fsm.initialize(initial_state)
+    return fsm
+
+
+def next_state(state: str, event: str, node: str = '') -> str:
+    """The state ``event`` leads to from ``state``.
+
+    :raises InvalidStateRequested: the transition does not exist.
+    """
+    fsm = machine(state)
+    if not fsm.is_actionable_event(event):
+        raise exception.InvalidStateRequested(
+            action=event, node=node, state=state)
+    fsm.process_event(event)
+    return str(fsm.current_state)
+
+
+def clean_done_event(target_provision_state: str | None) -> str:
+    """The event that ends cleaning aimed at ``target_provision_state``.
+
+    ``done`` leads to ``available`` (automated cleaning), ``manage`` to
+    ``manageable`` (manual cleaning).
+    """
+    if target_provision_state == MANAGEABLE:
+        return 'manage'
+    if target_provision_state == AVAILABLE:
+        return 'done'
+    raise exception.InvalidState(
+        reason=f'cleaning cannot end in {target_provision_state!r}')
+
+
+def power_action_allowed(provision_state: str | None) -> bool:
+    """Whether a power change may happen in ``provision_state``."""
+    return provision_state not in POWER_LOCKED_STATES

@@ -1,0 +1,1 @@
+"""The ironic-lite-conductor: node flows and clean step handling."""

@@ -1,0 +1,168 @@
+"""Which clean steps a node runs, in which order, with which arguments.
+
+Automated cleaning runs every step of priority > 0, after the
+``[conductor]clean_step_priority_override`` overrides, highest priority
+first; steps of equal priority run in interface order power, then
+management, then deploy. Within one interface two automated steps may
+not share a priority (:func:`check_duplicate_priorities`), so the order
+is always fully defined.
+
+Manual cleaning runs the steps the operator lists, in that order; any
+step of the node's interfaces may be listed, priority 0 included.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from ironic_lite import exception
+from ironic_lite.drivers import base
+
+LOG = logging.getLogger(__name__)
+
+INTERFACE_ORDER = base.INTERFACE_TYPES
+
+#: JSON schema of ``clean_steps`` in a manual cleaning request.
+CLEAN_STEPS_SCHEMA: dict[str, Any] = {
+    'type': 'array',
+    'minItems': 1,
+    'items': {
+        'type': 'object',
+        'properties': {
+            'interface': {'type': 'string', 'enum': list(INTERFACE_ORDER)},
+            'step': {'type': 'string', 'minLength': 1},
+            'args': {'type': 'object'},
+        },
+        'required': ['interface', 'step'],
+        'additionalProperties': False,
+    },
+}
+
+Interfaces = Mapping[str, base.BaseInterface]
+Step = dict[str, Any]
+
+
+def priority_overrides(conf: cfg.ConfigOpts) -> dict[tuple[str, str], int]:
+    """``(interface, step) -> priority`` from the configuration (whose
+    option type already checked the ``interface.step:priority`` form)."""
+    overrides = {}
+    for item in conf.conductor.clean_step_priority_override:
+        name, _sep, priority = item.rpartition(':')
+        interface, _sep, step = name.partition('.')
+        overrides[(interface, step)] = int(priority)
+    return overrides
+
+
+def _with_overrides(steps: list[Step],
+                    overrides: dict[tuple[str, str], int]) -> list[Step]:
+    result = []
+    for step in steps:
+        key = (step['interface'], step['step'])
+        result.append({**step, 'priority': overrides.get(
+            key, step['priority'])})
+    return result
+
+
+def _collect(task: base.TaskLike, interfaces: Interfaces,
+             conf: cfg.ConfigOpts) -> list[Step]:
+    overrides = priority_overrides(conf)
+    steps: list[Step] = []
+    for interface_type in INTERFACE_ORDER:
+        interface = interfaces.get(interface_type)
+        if interface is not None:
+            steps.extend(_with_overrides(
+                interface.get_clean_steps(task), overrides))
+    return steps
+
+
+def _automated_order(step: Step) -> tuple[int, int]:
+    return -step['priority'], INTERFACE_ORDER.index(step['interface'])
+
+
+def automated_steps(task: base.TaskLike, interfaces: Interfaces,
+                    conf: cfg.ConfigOpts) -> list[Step]:
+    """The steps automated cleaning runs, in order (see module doc)."""
+    steps = [step for step in _collect(task, interfaces, conf)
+             if step['priority'] > 0]
+    return sorted(steps, key=_automated_order)
+
+
+def manual_steps(task: base.TaskLike, interfaces: Interfaces,
+                 conf: cfg.ConfigOpts) -> list[Step]:
+    """Every step of the node's interfaces (priorities after
+    overrides), by interface order, then name."""
+    return _collect(task, interfaces, conf)
+
+
+def all_steps_for_api(task: base.TaskLike, interfaces: Interfaces,
+                      conf: cfg.ConfigOpts) -> dict[str, list[Step]]:
+    """``{'automated': steps automated cleaning runs, in order,
+    'manual': steps that only manual cleaning runs (priority 0)}``."""
+    steps = _collect(task, interfaces, conf)
+    return {
+        'automated': sorted((s for s in steps if s['priority'] > 0),
+                            key=_automated_order),
+        'manual': [s for s in steps if s['priority'] == 0],
+    }
+
+
+def check_duplicate_priorities(interface: base.BaseInterface,
+                               conf: cfg.ConfigOpts) -> None:
+    """Refuse an interface with two automated steps of one priority.
+
+    :raises DuplicateCleanStepPriority: naming both steps (also logged).
+    """
+    overrides = priority_overrides(conf)
+    seen: dict[int, str] = {}
+    steps = _with_overrides(interface.clean_step_definitions(), overrides)
+    for step in steps:
+        priority = step['priority']
+        if priority == 0:
+            continue
+        if priority in seen:
+            error = exception.DuplicateCleanStepPriority(
+                interface_type=interface.interface_type,
+                priority=priority, first=seen[priority],
+                second=step['step'])
+            LOG.error('%s', error)
+            raise error
+        seen[priority] = step['step']
+
+
+def _find_step(requested: Step, available: list[Step]) -> Step:
+    for step in available:
+        if (step['interface'], step['step']) == (
+                requested.get('interface'), requested.get('step')):
+            return step
+    offered = [s['step'] for s in available
+               if s['interface'] == requested.get('interface')]
+    raise exception.InvalidParameterValue(
+        err=f'The node has no clean step "{requested.get("step")}" on '
+        f'its {requested.get("interface")} interface; available there: '
+        f'{", ".join(offered) or "none"}')
+
+
+def validate_manual_steps(requested: list[Step],
+                          available: list[Step]) -> list[Step]:
+    """Check a manual cleaning request against the node's steps.
+
+    :param requested: ``[{'interface', 'step', 'args'?}]`` (already
+        valid against :data:`CLEAN_STEPS_SCHEMA`).
+    :param available: :func:`manual_steps` of the node.
+    :returns: the steps to run, in order, each as
+        ``{'interface', 'step', 'args', 'abortable', 'priority'}``.
+    :raises InvalidParameterValue: unknown step, unknown argument,
+        missing required argument.
+    """
+    result = []
+    for wanted in requested:
+        step = _find_step(wanted, available)
+        base.validate_step_args(wanted, step.get('argsinfo'))
+        result.append({
+            'interface': step['interface'], 'step': step['step'],
+            'args': dict(wanted.get('args') or {}),
+            'abortable': step['abortable'], 'priority': step['priority'],
+        })
+    return result

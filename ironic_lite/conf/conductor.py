@@ -1,0 +1,116 @@
+"""Options of ironic-lite-conductor: cleaning, workers, drivers.
+
+Three groups: ``[conductor]`` (flows and heartbeats), ``[DEFAULT]``
+(which hardware types and interfaces the conductor may load) and
+``[fake]`` (the behaviour of the fake interfaces).
+"""
+
+from oslo_config import cfg
+from oslo_config import types
+
+conductor_group = cfg.OptGroup(
+    'conductor', title='Bare metal conductor options')
+
+#: ``<interface>.<step name>:<priority>``, for example
+#: ``deploy.erase_devices:0``.
+PRIORITY_OVERRIDE_REGEX = (
+    r'^(power|management|deploy)\.[A-Za-z_][A-Za-z0-9_]*:[0-9]+$')
+
+conductor_opts: list[cfg.Opt] = [
+    cfg.BoolOpt(
+        'automated_clean', default=True,
+        help='Run automated cleaning when a node is made available '
+        '("provide") and when an instance is torn down. Disabling it '
+        'means the next tenant may find the data of the previous one.'),
+    cfg.IntOpt(
+        'clean_callback_timeout', default=1800, min=0,
+        help='Seconds a node may stay in "clean wait" while a clean step '
+        'runs asynchronously. After that the step is considered lost '
+        'and the node goes to "clean failed". 0 disables the timeout.'),
+    cfg.IntOpt(
+        'clean_step_poll_interval', default=2, min=1,
+        help='Seconds between two checks of a clean step that runs '
+        'asynchronously (a node in "clean wait").'),
+    cfg.ListOpt(
+        'clean_step_priority_override', default=[],
+        item_type=types.String(regex=PRIORITY_OVERRIDE_REGEX),
+        help='Priority overrides of automated clean steps, as a list of '
+        '<interface>.<step>:<priority>, for example '
+        '"deploy.erase_devices_metadata:10,deploy.erase_devices:0". '
+        'Priority 0 removes a step from automated cleaning; it stays '
+        'available to manual cleaning. Steps run highest priority '
+        'first.'),
+    cfg.IntOpt(
+        'workers_pool_size', default=100, min=3,
+        help='Threads that run node operations (deploy, cleaning, '
+        'power) concurrently. Requests beyond this are refused with '
+        'a retryable error.'),
+    cfg.IntOpt(
+        'heartbeat_interval', default=10, min=1,
+        help='Seconds between two heartbeats of this conductor in the '
+        'database.'),
+    cfg.IntOpt(
+        'heartbeat_timeout', default=60, min=1,
+        help='A conductor whose last heartbeat is older than this many '
+        'seconds is dead: others take over its nodes. Must be larger '
+        'than heartbeat_interval.'),
+]
+
+driver_opts: list[cfg.Opt] = [
+    cfg.ListOpt(
+        'enabled_hardware_types', default=['fake-hardware'],
+        help='Hardware types this conductor loads, by entry point name '
+        'in the ironic_lite.hardware.types namespace. Nodes of other '
+        'hardware types are refused.'),
+    cfg.ListOpt(
+        'enabled_power_interfaces', default=['fake'],
+        help='Power interfaces this conductor loads (entry points in '
+        'ironic_lite.hardware.interfaces.power). A node without an '
+        'explicit power_interface gets the first one its hardware '
+        'type supports that is also enabled.'),
+    cfg.ListOpt(
+        'enabled_management_interfaces', default=['fake'],
+        help='Management interfaces this conductor loads (entry points '
+        'in ironic_lite.hardware.interfaces.management).'),
+    cfg.ListOpt(
+        'enabled_deploy_interfaces', default=['fake'],
+        help='Deploy interfaces this conductor loads (entry points in '
+        'ironic_lite.hardware.interfaces.deploy).'),
+]
+
+fake_group = cfg.OptGroup(
+    'fake', title='Fake hardware',
+    help='The fake interfaces drive no hardware; these delays make them '
+    'behave like slow hardware, for tests and demonstrations.')
+
+fake_opts: list[cfg.Opt] = [
+    cfg.FloatOpt(
+        'power_delay', default=0.0, min=0.0,
+        help='Seconds the fake power interface takes for a power change.'),
+    cfg.FloatOpt(
+        'step_delay', default=0.0, min=0.0,
+        help='Seconds each synchronous fake clean step takes.'),
+]
+
+
+def _private_copy(group: cfg.OptGroup) -> cfg.OptGroup:
+    # ConfigOpts.register_group keeps a shallow copy of the group, whose
+    # option table (overrides included) is shared with every other
+    # ConfigOpts registering the same object: give each its own.
+    return cfg.OptGroup(group.name, title=group.title, help=group.help)
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_group(_private_copy(conductor_group))
+    conf.register_opts(conductor_opts, group=conductor_group.name)
+    conf.register_opts(driver_opts)
+    conf.register_group(_private_copy(fake_group))
+    conf.register_opts(fake_opts, group=fake_group.name)
+
+
+def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
+    return [
+        (None, driver_opts),
+        (conductor_group.name, conductor_opts),
+        (fake_group.name, fake_opts),
+    ]

@@ -1,0 +1,41 @@
+"""The ironic_lite database: its transaction context and shared helpers.
+
+Access functions live in one module per table (``nodes``,
+``conductors``), as module-level functions. Only ironic-lite-api and
+ironic-lite-conductor call them.
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+import sqlalchemy as sa
+
+from ironic_lite import exception
+from lite_common import db as lite_db
+
+context_manager = lite_db.make_context_manager()
+
+
+def configure(conf: cfg.ConfigOpts) -> None:
+    """Point the transaction context at ``[database]connection``."""
+    if not conf.database.connection:
+        raise exception.ConfigError(
+            reason='[database]connection is not set: ironic-lite-api, '
+            'ironic-lite-conductor and ironic-lite-dbsync need a database '
+            'URL such as mysql+pymysql://ironic:PASSWORD@HOST/ironic_lite.')
+    context_manager.configure(
+        connection=conf.database.connection,
+        max_retries=conf.database.max_retries,
+        retry_interval=conf.database.retry_interval,
+    )
+
+
+def get_engine() -> sa.engine.Engine:
+    return context_manager.writer.get_engine()
+
+
+def as_dict(row: Any) -> dict[str, Any]:
+    """An ORM row as a plain dict keyed by column name."""
+    mapper = sa.inspect(type(row))
+    return {attr.columns[0].name: getattr(row, attr.key)
+            for attr in mapper.column_attrs}

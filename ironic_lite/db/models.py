@@ -1,0 +1,106 @@
+"""SQLAlchemy models of the ironic_lite database.
+
+``nodes.reservation`` names the conductor holding a node's lock; it is
+set and cleared by single conditional UPDATE statements (see
+:mod:`ironic_lite.db.nodes`). ``conductors`` records which conductor is
+alive and which hardware types it loads, for the hash ring and for
+taking over the nodes of a dead conductor.
+"""
+
+import datetime
+from typing import Any
+
+import orjson
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+from lite_common.db import TimestampMixin
+from lite_common.db import utcnow
+
+
+class JSONText(sa.types.TypeDecorator):
+    """JSON kept as text: portable and stable for schema comparison."""
+
+    impl = sa.Text
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
+        return None if value is None else orjson.dumps(value).decode()
+
+    def process_result_value(self, value: Any, dialect: Any) -> Any:
+        return None if value is None else orjson.loads(value)
+
+
+class Base(orm.DeclarativeBase):
+    pass
+
+
+class Node(Base, TimestampMixin):
+    __tablename__ = 'nodes'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_nodes0uuid'),
+        sa.UniqueConstraint('name', name='uniq_nodes0name'),
+        sa.UniqueConstraint('instance_uuid',
+                            name='uniq_nodes0instance_uuid'),
+        sa.Index('nodes_provision_state_idx', 'provision_state'),
+        sa.Index('nodes_reservation_idx', 'reservation'),
+        sa.Index('nodes_maintenance_idx', 'maintenance'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    driver: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    power_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    management_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    deploy_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    driver_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    driver_internal_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    instance_uuid: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(36))
+    instance_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    power_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(15))
+    target_power_state: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(15))
+    provision_state: orm.Mapped[str] = orm.mapped_column(
+        sa.String(15), default='enroll')
+    target_provision_state: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(15))
+    provision_updated_at: orm.Mapped[datetime.datetime | None] = (
+        orm.mapped_column(sa.DateTime))
+    last_error: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    maintenance: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False)
+    maintenance_reason: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    fault: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    clean_step: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    # None: follow [conductor]automated_clean.
+    automated_clean: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
+    # The hostname of the conductor holding the node lock.
+    reservation: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    conductor_affinity: orm.Mapped[int | None] = orm.mapped_column(
+        sa.Integer)
+
+
+class Conductor(Base, TimestampMixin):
+    __tablename__ = 'conductors'
+    __table_args__ = (
+        sa.UniqueConstraint('hostname', name='uniq_conductors0hostname'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    hostname: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    online: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=True)
+    hardware_types: orm.Mapped[list[str]] = orm.mapped_column(
+        JSONText, default=list)
+    heartbeat_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        sa.DateTime, default=utcnow)

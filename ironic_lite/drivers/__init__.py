@@ -1,0 +1,1 @@
+"""Driver interfaces, hardware types and their fake implementations."""

@@ -1,0 +1,131 @@
+"""Hardware types, and loading a node's interfaces with stevedore.
+
+A hardware type names, per interface type, the interface
+implementations (entry point names) it works with, in order of
+preference. A node names its hardware type (``driver``) and may name
+each interface; an unnamed one defaults to the first supported
+implementation that is also enabled.
+"""
+
+from collections.abc import Mapping
+from typing import ClassVar
+from typing import cast
+
+from oslo_config import cfg
+import stevedore
+
+from ironic_lite import exception
+from ironic_lite.drivers import base
+
+HARDWARE_TYPES_NAMESPACE = 'ironic_lite.hardware.types'
+INTERFACE_NAMESPACES = {
+    kind: f'ironic_lite.hardware.interfaces.{kind}'
+    for kind in base.INTERFACE_TYPES
+}
+
+
+class HardwareType:
+    """Base of hardware types: which interfaces go with the hardware."""
+
+    #: interface type -> supported entry point names, preferred first.
+    supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def supported(self, interface_type: str) -> tuple[str, ...]:
+        return self.supported_interfaces.get(interface_type, ())
+
+
+class FakeHardware(HardwareType):
+    """``fake-hardware``: the fake interfaces, for tests and demos."""
+
+    supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
+        'power': ('fake',),
+        'management': ('fake',),
+        'deploy': ('fake',),
+    }
+
+
+def _enabled(conf: cfg.ConfigOpts, interface_type: str) -> list[str]:
+    return list(getattr(conf, f'enabled_{interface_type}_interfaces'))
+
+
+def _load_hardware_type(conf: cfg.ConfigOpts, name: str) -> HardwareType:
+    enabled = list(conf.enabled_hardware_types)
+    if name not in enabled:
+        raise exception.HardwareTypeNotEnabled(
+            hardware_type=name, enabled=', '.join(enabled) or 'none')
+    try:
+        manager: stevedore.DriverManager = stevedore.DriverManager(
+            HARDWARE_TYPES_NAMESPACE, name, invoke_on_load=True)
+    except stevedore.exception.NoMatches:
+        raise exception.HardwareTypeNotFound(
+            hardware_type=name, namespace=HARDWARE_TYPES_NAMESPACE)
+    return cast(HardwareType, manager.driver)
+
+
+def _choose_interface(conf: cfg.ConfigOpts, hw_name: str,
+                      hw_type: HardwareType, interface_type: str,
+                      requested: str | None) -> str:
+    supported = hw_type.supported(interface_type)
+    enabled = _enabled(conf, interface_type)
+    if requested is None:
+        for name in supported:
+            if name in enabled:
+                return name
+        raise exception.NoInterfaceAvailable(
+            hardware_type=hw_name, interface_type=interface_type,
+            supported=', '.join(supported) or 'none',
+            enabled=', '.join(enabled) or 'none')
+    if requested not in enabled:
+        raise exception.InterfaceNotEnabled(
+            interface_type=interface_type, name=requested,
+            enabled=', '.join(enabled) or 'none')
+    if requested not in supported:
+        raise exception.InterfaceNotSupported(
+            hardware_type=hw_name, interface_type=interface_type,
+            name=requested, supported=', '.join(supported) or 'none')
+    return requested
+
+
+def _load_interface(conf: cfg.ConfigOpts, interface_type: str,
+                    name: str) -> base.BaseInterface:
+    namespace = INTERFACE_NAMESPACES[interface_type]
+    try:
+        manager: stevedore.DriverManager = stevedore.DriverManager(
+            namespace, name, invoke_on_load=True, invoke_args=(conf,))
+    except stevedore.exception.NoMatches:
+        raise exception.InterfaceNotFound(
+            interface_type=interface_type, name=name, namespace=namespace)
+    interface = cast(base.BaseInterface, manager.driver)
+    if interface.interface_type != interface_type:
+        raise exception.InterfaceNotFound(
+            interface_type=interface_type, name=name,
+            namespace=f'{namespace}; it is a {interface.interface_type} '
+            'interface')
+    return interface
+
+
+def load_interfaces(conf: cfg.ConfigOpts, node_driver: str,
+                    node_interface_names: Mapping[str, str | None]
+                    ) -> dict[str, base.BaseInterface]:
+    """The power, management and deploy interfaces of a node.
+
+    :param node_driver: the node's hardware type.
+    :param node_interface_names: interface type -> the name the node
+        asks for (``node.power_interface`` ...); a missing or None
+        entry takes the hardware type's default.
+    :returns: interface type -> loaded interface, in the order
+        power, management, deploy.
+    :raises InvalidParameterValue: in its subclasses
+        HardwareTypeNotEnabled, HardwareTypeNotFound, InterfaceNotEnabled,
+        InterfaceNotSupported, NoInterfaceAvailable, InterfaceNotFound,
+        with a message saying what to fix.
+    """
+    hw_type = _load_hardware_type(conf, node_driver)
+    interfaces = {}
+    for interface_type in base.INTERFACE_TYPES:
+        name = _choose_interface(
+            conf, node_driver, hw_type, interface_type,
+            node_interface_names.get(interface_type))
+        interfaces[interface_type] = _load_interface(
+            conf, interface_type, name)
+    return interfaces

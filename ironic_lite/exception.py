@@ -1,0 +1,148 @@
+"""ironic_lite exceptions.
+
+Each exception builds its message from keyword arguments (``msg_fmt``),
+so that it survives an RPC round trip, and carries ``code``: the HTTP
+status the API answers with when the exception reaches it. The RPC
+endpoints of the conductor declare these classes as expected.
+"""
+
+from typing import Any
+
+
+class IronicLiteException(Exception):
+    msg_fmt = 'An unknown exception occurred.'
+    code = 500
+
+    def __init__(self, message: str | None = None, **kwargs: Any) -> None:
+        self.kwargs = kwargs
+        if message is None:
+            try:
+                message = self.msg_fmt % kwargs
+            except (KeyError, TypeError):
+                message = self.msg_fmt
+        super().__init__(message)
+
+    def format_message(self) -> str:
+        return str(self.args[0])
+
+
+class ConfigError(IronicLiteException):
+    msg_fmt = 'Invalid configuration: %(reason)s'
+
+
+class Invalid(IronicLiteException):
+    msg_fmt = 'Unacceptable parameters: %(reason)s'
+    code = 400
+
+
+class InvalidParameterValue(Invalid):
+    msg_fmt = '%(err)s'
+
+
+class InvalidStateRequested(Invalid):
+    msg_fmt = ('The requested action "%(action)s" cannot be performed on '
+               'node %(node)s while it is in provision state "%(state)s".')
+
+
+class NotFound(IronicLiteException):
+    msg_fmt = 'Resource could not be found.'
+    code = 404
+
+
+class NodeNotFound(NotFound):
+    msg_fmt = 'Node %(node)s could not be found.'
+
+
+class Conflict(IronicLiteException):
+    msg_fmt = 'Conflict: %(reason)s'
+    code = 409
+
+
+class InvalidState(Conflict):
+    msg_fmt = 'Invalid resource state: %(reason)s'
+
+
+class NodeLocked(Conflict):
+    msg_fmt = ('Node %(node)s is locked by host %(host)s, please retry '
+               'after the current operation is completed.')
+
+
+class HardwareTypeNotEnabled(InvalidParameterValue):
+    msg_fmt = ('Hardware type "%(hardware_type)s" is not enabled; enabled '
+               'hardware types: %(enabled)s. See the enabled_hardware_types '
+               'option.')
+
+
+class HardwareTypeNotFound(InvalidParameterValue):
+    msg_fmt = ('Hardware type "%(hardware_type)s" is enabled but not '
+               'installed (entry point namespace %(namespace)s).')
+
+
+class InterfaceNotEnabled(InvalidParameterValue):
+    msg_fmt = ('The %(interface_type)s interface "%(name)s" is not '
+               'enabled; enabled: %(enabled)s. See the '
+               'enabled_%(interface_type)s_interfaces option.')
+
+
+class InterfaceNotSupported(InvalidParameterValue):
+    msg_fmt = ('Hardware type "%(hardware_type)s" does not support the '
+               '%(interface_type)s interface "%(name)s"; supported: '
+               '%(supported)s.')
+
+
+class InterfaceNotFound(InvalidParameterValue):
+    msg_fmt = ('No %(interface_type)s interface "%(name)s" is installed '
+               '(entry point namespace %(namespace)s).')
+
+
+class NoInterfaceAvailable(InvalidParameterValue):
+    msg_fmt = ('Hardware type "%(hardware_type)s" supports no enabled '
+               '%(interface_type)s interface; supported: %(supported)s, '
+               'enabled: %(enabled)s.')
+
+
+class CleanStepNotFound(InvalidParameterValue):
+    msg_fmt = ('The %(interface_type)s interface has no clean step '
+               '"%(step)s".')
+
+
+class NodeCleaningFailure(IronicLiteException):
+    msg_fmt = 'Failed to clean node %(node)s: %(reason)s'
+
+
+class DuplicateCleanStepPriority(IronicLiteException):
+    msg_fmt = ('The %(interface_type)s interface has two automated clean '
+               'steps with priority %(priority)s: "%(first)s" and '
+               '"%(second)s". Give one of them another priority with '
+               '[conductor]clean_step_priority_override.')
+
+
+class NodeAlreadyExists(Conflict):
+    msg_fmt = 'A node with UUID %(uuid)s already exists.'
+
+
+class DuplicateName(Conflict):
+    msg_fmt = 'A node with name %(name)s already exists.'
+
+
+class InstanceAssociated(Conflict):
+    msg_fmt = ('Instance %(instance_uuid)s is already associated with a '
+               'node; it cannot be associated with node %(node)s too.')
+
+
+class NodeAssociated(InvalidState):
+    msg_fmt = ('Node %(node)s is associated with instance %(instance)s; '
+               'clear its instance_uuid first.')
+
+
+class NodeNotLocked(Conflict):
+    msg_fmt = ('Node %(node)s is not locked by host %(host)s (current '
+               'holder: %(holder)s); nothing was released.')
+
+
+class ConductorNotFound(NotFound):
+    msg_fmt = 'Conductor %(conductor)s could not be found.'
+
+
+class NoValidHost(Invalid):
+    msg_fmt = 'No valid host was found. Reason: %(reason)s'

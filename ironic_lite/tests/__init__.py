@@ -1,0 +1,1 @@
+"""ironic_lite tests."""

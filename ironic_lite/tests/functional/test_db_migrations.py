@@ -1,0 +1,232 @@
+"""The ironic_lite models and alembic migrations describe one schema.
+
+Run on SQLite (a file), MariaDB and PostgreSQL. The servers are expected
+on 127.0.0.1 (MariaDB: root without password; PostgreSQL: postgres,
+trust); a test fails, rather than skips, when its server is unreachable.
+Each test creates its own uniquely named database and drops it.
+"""
+
+import os
+import threading
+import uuid
+
+from alembic import command as alembic_command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from oslo_db import exception as db_exc
+import pytest
+import sqlalchemy as sa
+
+from ironic_lite import exception
+from ironic_lite.db import api as db_api
+from ironic_lite.db import migration
+from ironic_lite.db import models
+from ironic_lite.db import nodes
+from lite_common import context as lite_context
+from lite_common import db as lite_db
+
+MYSQL_SERVER = os.environ.get('STACKLITE_TEST_MYSQL',
+                              'mysql+pymysql://root@127.0.0.1')
+POSTGRES_SERVER = os.environ.get('STACKLITE_TEST_POSTGRES',
+                                 'postgresql+psycopg2://postgres@127.0.0.1')
+BACKENDS = ['sqlite', 'mysql', 'postgresql']
+
+
+def _server_admin(url):
+    return sa.create_engine(url, isolation_level='AUTOCOMMIT',
+                            poolclass=sa.pool.NullPool)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request, tmp_path):
+    """The URL of a new, empty database on one backend; dropped after."""
+    name = f'ironiclite_test_{uuid.uuid4().hex[:12]}'
+    if request.param == 'sqlite':
+        yield f'sqlite:///{tmp_path / (name + ".db")}'
+        return
+    if request.param == 'mysql':
+        admin = _server_admin(f'{MYSQL_SERVER}/')
+        create = f'CREATE DATABASE {name} CHARACTER SET utf8mb4'
+        drop = f'DROP DATABASE IF EXISTS {name}'
+        url = f'{MYSQL_SERVER}/{name}'
+    else:
+        admin = _server_admin(f'{POSTGRES_SERVER}/postgres')
+        create = f'CREATE DATABASE {name}'
+        drop = f'DROP DATABASE IF EXISTS {name} WITH (FORCE)'
+        url = f'{POSTGRES_SERVER}/{name}'
+    unreachable = None
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(create)
+    except sa.exc.OperationalError as exc:
+        unreachable = exc.orig
+    if unreachable is not None:
+        # A failure, not a skip: these backends are part of the contract.
+        pytest.fail(f'{request.param} server {admin.url} is unreachable: '
+                    f'{unreachable}', pytrace=False)
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(drop)
+        admin.dispose()
+
+
+@pytest.fixture
+def engine(db_url):
+    """The engine ironic-lite-dbsync would use: oslo.db's, with our hooks."""
+    manager = db_api.context_manager.make_new_manager()
+    manager.configure(connection=db_url)
+    try:
+        yield manager.writer.get_engine()
+    finally:
+        manager.dispose_pool()
+
+
+def _schema_diff(engine):
+    with engine.connect() as conn:
+        context = MigrationContext.configure(
+            conn, opts={'compare_type': True})
+        # Nothing is filtered out: any difference is a real drift.
+        return compare_metadata(context, models.Base.metadata)
+
+
+def _downgrade(engine, revision='base'):
+    config = lite_db.alembic_cfg(migration.ALEMBIC_DIR,
+                                 engine.url.render_as_string(False))
+    with engine.begin() as conn:
+        config.attributes['connection'] = conn
+        alembic_command.downgrade(config, revision)
+
+
+def test_one_head_named_0001():
+    config = lite_db.alembic_cfg(migration.ALEMBIC_DIR, 'sqlite://')
+    script = ScriptDirectory.from_config(config)
+    assert script.get_heads() == ['0001']
+
+
+def test_models_and_migrations_agree(engine):
+    assert migration.db_version(engine) is None
+    assert sa.inspect(engine).get_table_names() == []
+
+    migration.db_sync(engine)
+
+    assert migration.db_version(engine) == '0001'
+    tables = set(sa.inspect(engine).get_table_names())
+    assert tables == set(models.Base.metadata.tables) | {'alembic_version'}
+    assert _schema_diff(engine) == []
+
+
+def test_db_sync_twice_is_a_no_op(engine):
+    migration.db_sync(engine)
+    migration.db_sync(engine)
+    assert migration.db_version(engine) == '0001'
+    assert _schema_diff(engine) == []
+
+
+def test_downgrade_leaves_only_alembic_version(engine):
+    migration.db_sync(engine)
+    _downgrade(engine)
+
+    assert sa.inspect(engine).get_table_names() == ['alembic_version']
+    assert migration.db_version(engine) is None
+
+    migration.db_sync(engine)
+    assert migration.db_version(engine) == '0001'
+    assert _schema_diff(engine) == []
+
+
+def test_unique_constraints_name_their_column(engine):
+    """Each backend refuses duplicates, and oslo.db names the column
+    (ironic_lite.db.nodes turns it into DuplicateName and friends);
+    many nodes may have no name and no instance."""
+    migration.db_sync(engine)
+    nodes = models.Node.__table__
+    row = {'driver': 'fake-hardware', 'provision_state': 'enroll',
+           'maintenance': False, 'driver_info': {},
+           'driver_internal_info': {}, 'properties': {},
+           'instance_info': {}, 'clean_step': {},
+           'created_at': lite_db.utcnow()}
+    first = {'uuid': str(uuid.uuid4()), 'name': 'n1',
+             'instance_uuid': str(uuid.uuid4())}
+    with engine.begin() as conn:
+        for _ in range(2):
+            conn.execute(nodes.insert().values(
+                uuid=str(uuid.uuid4()), **row))
+        conn.execute(nodes.insert().values(**first, **row))
+    for column in ('uuid', 'name', 'instance_uuid'):
+        values = {'uuid': str(uuid.uuid4()), column: first[column]}
+        with pytest.raises(db_exc.DBDuplicateEntry) as info:
+            with engine.begin() as conn:
+                conn.execute(nodes.insert().values(**values, **row))
+        assert info.value.columns == [column]
+
+
+@pytest.mark.parametrize('db_url', ['sqlite'], indirect=True)
+def test_schema_comparison_sees_drift(engine):
+    """The comparison is not vacuous: drift is reported."""
+    migration.db_sync(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql('DROP INDEX nodes_reservation_idx')
+        conn.exec_driver_sql('ALTER TABLE nodes ADD COLUMN extra INTEGER')
+    diff = _schema_diff(engine)
+    assert len(diff) == 2, diff
+    by_kind = {d[0]: d for d in diff}
+    assert by_kind['add_index'][1].name == 'nodes_reservation_idx'
+    _, _, table, column = by_kind['remove_column']
+    assert (table, column.name) == ('nodes', 'extra')
+
+
+@pytest.fixture
+def ctx(db_url):
+    """ironic_lite.db functions pointed at a migrated ``db_url``."""
+    manager = db_api.context_manager.make_new_manager()
+    manager.configure(connection=db_url)
+    restore = db_api.context_manager.patch_factory(manager)
+    try:
+        migration.db_sync(manager.writer.get_engine())
+        yield lite_context.get_admin_context()
+    finally:
+        restore()
+        manager.dispose_pool()
+
+
+def test_backend_semantics_of_the_node_functions(ctx):
+    """What differs between backends: NULL ordering in paging, the
+    duplicate detection and the atomic reserve under contention."""
+    for name in ('b', None, 'a', None):
+        nodes.node_create(ctx, {'driver': 'fake-hardware', 'name': name})
+    with pytest.raises(exception.DuplicateName):
+        nodes.node_create(ctx, {'driver': 'fake-hardware', 'name': 'a'})
+    for sort_dir in ('asc', 'desc'):
+        seen, marker = [], None
+        while page := nodes.node_list(ctx, limit=1, marker=marker,
+                                      sort_key='name', sort_dir=sort_dir):
+            seen.append(page[0]['name'])
+            marker = page[0]['uuid']
+        expected = ['a', 'b', None, None]
+        assert seen == (expected if sort_dir == 'asc' else expected[::-1])
+
+    node_id = nodes.node_list(ctx, limit=1)[0]['id']
+    hosts = [f'cond{i}' for i in range(8)]
+    winners = []
+    barrier = threading.Barrier(len(hosts))
+
+    def try_reserve(host):
+        barrier.wait()
+        try:
+            nodes.reserve(ctx, host, node_id)
+            winners.append(host)
+        except exception.NodeLocked:
+            pass
+
+    threads = [threading.Thread(target=try_reserve, args=(h,))
+               for h in hosts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(winners) == 1
+    assert nodes.node_get(ctx, node_id)['reservation'] == winners[0]
+    assert nodes.nodes_for_takeover(ctx, winners) == [node_id]

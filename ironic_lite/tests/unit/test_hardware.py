@@ -1,0 +1,139 @@
+"""Loading a node's hardware type and interfaces through stevedore.
+
+The entry points are those the project's setup.cfg declares; when the
+installed package does not declare them yet, a distribution written
+into a temporary directory does.
+"""
+
+import importlib.metadata
+from typing import ClassVar
+
+import pytest
+
+from ironic_lite import exception
+from ironic_lite.drivers import fake
+from ironic_lite.drivers import hardware
+from ironic_lite.tests.unit import make_conf
+
+PROJECT_ENTRY_POINTS = """\
+[ironic_lite.hardware.types]
+fake-hardware = ironic_lite.drivers.hardware:FakeHardware
+[ironic_lite.hardware.interfaces.power]
+fake = ironic_lite.drivers.fake:FakePower
+[ironic_lite.hardware.interfaces.management]
+fake = ironic_lite.drivers.fake:FakeManagement
+[ironic_lite.hardware.interfaces.deploy]
+fake = ironic_lite.drivers.fake:FakeDeploy
+"""
+
+TEST_ENTRY_POINTS = """\
+[ironic_lite.hardware.types]
+picky-hardware = ironic_lite.tests.unit.test_hardware:PickyHardware
+[ironic_lite.hardware.interfaces.deploy]
+misplaced = ironic_lite.drivers.fake:FakePower
+"""
+
+
+class PickyHardware(hardware.HardwareType):
+    supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
+        'power': ('other', 'fake'),
+        'management': ('fake',),
+        'deploy': ('fake', 'misplaced'),
+    }
+
+
+def _installed() -> bool:
+    names = importlib.metadata.entry_points(
+        group=hardware.HARDWARE_TYPES_NAMESPACE).names
+    return 'fake-hardware' in names
+
+
+@pytest.fixture(autouse=True)
+def entry_points(tmp_path, monkeypatch):
+    text = TEST_ENTRY_POINTS
+    if not _installed():
+        text += PROJECT_ENTRY_POINTS
+    dist = tmp_path / 'ironic_lite_unit_test-0.dist-info'
+    dist.mkdir()
+    (dist / 'METADATA').write_text(
+        'Metadata-Version: 2.1\nName: ironic-lite-unit-test\nVersion: 0\n')
+    (dist / 'entry_points.txt').write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+
+def _conf(**overrides):
+    overrides.setdefault(
+        'enabled_hardware_types', ['fake-hardware', 'picky-hardware'])
+    return make_conf(**overrides)
+
+
+def test_fake_hardware_defaults():
+    conf = _conf()
+    loaded = hardware.load_interfaces(conf, 'fake-hardware', {})
+    assert list(loaded) == ['power', 'management', 'deploy']
+    assert type(loaded['power']) is fake.FakePower
+    assert type(loaded['management']) is fake.FakeManagement
+    assert type(loaded['deploy']) is fake.FakeDeploy
+    assert all(iface.conf is conf for iface in loaded.values())
+
+
+def test_explicit_names():
+    loaded = hardware.load_interfaces(_conf(), 'fake-hardware', {
+        'power': 'fake', 'management': None, 'deploy': 'fake'})
+    assert type(loaded['deploy']) is fake.FakeDeploy
+
+
+def test_hardware_type_not_enabled():
+    with pytest.raises(exception.HardwareTypeNotEnabled) as err:
+        hardware.load_interfaces(
+            make_conf(), 'picky-hardware', {})
+    assert 'fake-hardware' in str(err.value)
+    assert 'enabled_hardware_types' in str(err.value)
+    assert err.value.code == 400
+
+
+def test_hardware_type_not_installed():
+    with pytest.raises(exception.HardwareTypeNotFound, match='ghost'):
+        hardware.load_interfaces(
+            _conf(enabled_hardware_types=['ghost']), 'ghost', {})
+
+
+def test_interface_not_enabled():
+    with pytest.raises(exception.InterfaceNotEnabled) as err:
+        hardware.load_interfaces(_conf(), 'fake-hardware',
+                                 {'power': 'ipmi'})
+    assert 'enabled_power_interfaces' in str(err.value)
+    assert 'ipmi' in str(err.value)
+
+
+def test_interface_not_supported_by_hardware_type():
+    conf = _conf(enabled_power_interfaces=['fake', 'other'])
+    with pytest.raises(exception.InterfaceNotSupported, match='other'):
+        hardware.load_interfaces(conf, 'fake-hardware', {'power': 'other'})
+
+
+def test_default_is_first_supported_and_enabled():
+    loaded = hardware.load_interfaces(_conf(), 'picky-hardware', {})
+    assert type(loaded['power']) is fake.FakePower
+
+
+def test_enabled_and_supported_but_not_installed():
+    conf = _conf(enabled_power_interfaces=['fake', 'other'])
+    with pytest.raises(exception.InterfaceNotFound) as err:
+        hardware.load_interfaces(conf, 'picky-hardware', {})
+    assert 'ironic_lite.hardware.interfaces.power' in str(err.value)
+
+
+def test_no_interface_available():
+    conf = _conf(enabled_deploy_interfaces=['direct'])
+    with pytest.raises(exception.NoInterfaceAvailable) as err:
+        hardware.load_interfaces(conf, 'picky-hardware', {})
+    assert 'direct' in str(err.value) and 'misplaced' in str(err.value)
+
+
+def test_interface_of_the_wrong_type():
+    conf = _conf(enabled_deploy_interfaces=['fake', 'misplaced'])
+    with pytest.raises(exception.InterfaceNotFound,
+                       match='it is a power interface'):
+        hardware.load_interfaces(
+            conf, 'picky-hardware', {'deploy': 'misplaced'})
