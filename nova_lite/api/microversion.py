@@ -20,6 +20,11 @@ behaves as the one before it.
 * 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).
 * 2.53  - os-services and os-hypervisors: identified by UUID;
           ``PUT /os-services/{uuid}`` with status and forced_down.
+* 2.55  - Flavors: ``description`` (create, show, list, detail) and
+          ``PUT /flavors/{id}`` to change it.
+* 2.57  - Server create: ``personality`` is no longer accepted.
+* 2.59  - os-migrations: ``uuid``, paging with ``limit`` / ``marker``
+          and ``migrations_links``.
 """
 
 from collections.abc import Iterable
@@ -27,7 +32,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.53'
+MAX_VERSION = '2.59'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

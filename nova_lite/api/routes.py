@@ -26,6 +26,7 @@ _COMPUTE: RouteTable = {
                  'POST': flavors.create_flavor},
     '/flavors/detail': {'GET': flavors.list_flavors_detail},
     '/flavors/{flavor_id}': {'GET': flavors.show_flavor,
+                             'PUT': flavors.update_flavor,
                              'DELETE': flavors.delete_flavor},
     '/os-services': {'GET': services.list_services},
     # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary.

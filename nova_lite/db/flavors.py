@@ -31,6 +31,18 @@ def flavor_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         return as_dict(row)
 
 
+def flavor_update_description(context: Any, flavorid: str,
+                              description: str | None) -> dict[str, Any]:
+    with context_manager.writer.using(context) as session:
+        row = session.scalars(
+            sa.select(FL).where(FL.flavorid == flavorid)).first()
+        if row is None:
+            raise exception.FlavorNotFound(flavor_id=flavorid)
+        row.description = description
+        session.flush()
+        return as_dict(row)
+
+
 def flavor_get(context: Any, flavorid: str) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.scalars(

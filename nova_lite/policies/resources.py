@@ -41,6 +41,9 @@ flavors = [
                            ('GET', '/flavors/{flavor_id}')]),
     rule('os_compute_api:os-flavor-manage:create', ADMIN,
          'Create a flavor.', [('POST', '/flavors')]),
+    rule('os_compute_api:os-flavor-manage:update', ADMIN,
+         'Change the description of a flavor (2.55).',
+         [('PUT', '/flavors/{flavor_id}')]),
     rule('os_compute_api:os-flavor-manage:delete', ADMIN,
          'Delete a flavor.', [('DELETE', '/flavors/{flavor_id}')]),
 ]

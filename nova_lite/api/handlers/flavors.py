@@ -1,4 +1,5 @@
-"""Flavors: list, detail, show, create, delete."""
+"""Flavors: list, detail, show, create, delete; from 2.55 a
+``description``, shown everywhere and changed with ``PUT``."""
 
 from typing import Any
 
@@ -12,8 +13,11 @@ from nova_lite.db import flavors as db
 
 
 def _brief(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
-    return {'id': row['flavorid'], 'name': row['name'],
+    body = {'id': row['flavorid'], 'name': row['name'],
             'links': util.links(req, 'flavors', row['flavorid'])}
+    if util.version(req).at_least('2.55'):
+        body['description'] = row['description']
+    return body
 
 
 def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +94,8 @@ def show_flavor(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def create_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:os-flavor-manage:create')
-    spec = util.read_body(req, schema.create)['flavor']
+    spec = util.read_body(req, schema.create_for(util.version(req)))[
+        'flavor']
     flavorid = spec.get('id')
     if flavorid in (None, 'auto'):
         flavorid = uuidutils.generate_uuid()
@@ -105,6 +110,7 @@ def create_flavor(req: webob.Request) -> webob.Response:
         'rxtx_factor': float(spec.get('rxtx_factor', 1.0)),
         'is_public': spec.get('os-flavor-access:is_public', True),
         'extra_specs': {},
+        'description': spec.get('description'),
     }
     row = db.flavor_create(util.context(req), values)
     return util.json_response({'flavor': view(req, row)})
@@ -116,3 +122,17 @@ def delete_flavor(req: webob.Request) -> webob.Response:
     db.flavor_destroy(util.context(req), req.urlvars['flavor_id'])
     return webob.Response(status=202)
 
+
+
+@util.translate_errors
+def update_flavor(req: webob.Request) -> webob.Response:
+    """``PUT /flavors/{id}`` (2.55): only the description changes."""
+    if not util.version(req).at_least('2.55'):
+        raise webob.exc.HTTPNotFound(
+            explanation='Updating a flavor needs microversion 2.55 or '
+            'later.')
+    util.authorize(req, 'os_compute_api:os-flavor-manage:update')
+    spec = util.read_body(req, schema.update)['flavor']
+    row = db.flavor_update_description(
+        util.context(req), req.urlvars['flavor_id'], spec['description'])
+    return util.json_response({'flavor': view(req, row)})

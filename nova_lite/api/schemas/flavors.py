@@ -1,11 +1,18 @@
 """Request schemas of the flavor API."""
 
+from typing import Any
+
 _NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
          'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'}
 _NON_NEGATIVE = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
                  'minimum': 0}
 _POSITIVE = {'type': ['integer', 'string'], 'pattern': '^[0-9]*[1-9][0-9]*$',
              'minimum': 1}
+
+# Printable text of up to 64 KiB, or null (2.55).
+_DESCRIPTION = {'type': ['string', 'null'], 'minLength': 0,
+                'maxLength': 65535,
+                'pattern': r'^[^\x00-\x08\x0b\x0c\x0e-\x1f]*$'}
 
 create = {
     'type': 'object',
@@ -28,6 +35,31 @@ create = {
                 'os-flavor-access:is_public': {'type': 'boolean'},
             },
             'required': ['name', 'ram', 'vcpus', 'disk'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['flavor'],
+    'additionalProperties': False,
+}
+
+
+def create_for(version: 'Any') -> dict:
+    """The create schema at ``version``: ``description`` from 2.55."""
+    if not version.at_least('2.55'):
+        return create
+    flavor = dict(create['properties']['flavor'])
+    flavor['properties'] = {**flavor['properties'],
+                            'description': _DESCRIPTION}
+    return {**create, 'properties': {'flavor': flavor}}
+
+
+update = {
+    'type': 'object',
+    'properties': {
+        'flavor': {
+            'type': 'object',
+            'properties': {'description': _DESCRIPTION},
+            'required': ['description'],
             'additionalProperties': False,
         },
     },

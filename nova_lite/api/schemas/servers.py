@@ -54,6 +54,9 @@ def create(version: Any) -> dict[str, Any]:
             'type': ['string', 'null'], 'maxLength': 255}
     if version.at_least('2.37'):
         server['required'].append('networks')
+    if version.at_least('2.57'):
+        # Personality files are gone from 2.57: an unknown property.
+        del server['properties']['personality']
     if version.at_least('2.52'):
         server['properties']['tags'] = {
             'type': 'array', 'items': {'type': 'string', 'maxLength': 60},
