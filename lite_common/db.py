@@ -12,6 +12,7 @@ from typing import Any
 from alembic import command as alembic_command
 from alembic import config as alembic_config
 from alembic import migration as alembic_migration
+import orjson
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -21,6 +22,26 @@ from sqlalchemy import pool as sa_pool
 SQLITE_BUSY_TIMEOUT_MS = 30000
 # Connections kept open to a SQLite file (more are opened under load).
 SQLITE_POOL_SIZE = 8
+
+
+class JSONText(sa.types.TypeDecorator):
+    """JSON kept as text: portable and stable for schema comparison."""
+
+    impl = sa.Text
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
+        return None if value is None else orjson.dumps(value).decode()
+
+    def process_result_value(self, value: Any, dialect: Any) -> Any:
+        return None if value is None else orjson.loads(value)
+
+
+def as_dict(row: Any) -> dict[str, Any]:
+    """An ORM row as a plain dict keyed by column name."""
+    mapper = sa.inspect(type(row))
+    return {attr.columns[0].name: getattr(row, attr.key)
+            for attr in mapper.column_attrs}
 
 
 def utcnow() -> datetime.datetime:

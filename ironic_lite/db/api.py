@@ -5,7 +5,6 @@ Access functions live in one module per table (``nodes``,
 ironic-lite-conductor call them.
 """
 
-from typing import Any
 
 from oslo_config import cfg
 import sqlalchemy as sa
@@ -34,8 +33,4 @@ def get_engine() -> sa.engine.Engine:
     return context_manager.writer.get_engine()
 
 
-def as_dict(row: Any) -> dict[str, Any]:
-    """An ORM row as a plain dict keyed by column name."""
-    mapper = sa.inspect(type(row))
-    return {attr.columns[0].name: getattr(row, attr.key)
-            for attr in mapper.column_attrs}
+as_dict = lite_db.as_dict

@@ -40,7 +40,4 @@ def soft_delete_values(row_id: int) -> dict[str, Any]:
     return {'deleted': row_id, 'deleted_at': lite_db.utcnow()}
 
 
-def as_dict(row: Any) -> dict[str, Any]:
-    mapper = sa.inspect(type(row))
-    return {attr.columns[0].name: getattr(row, attr.key)
-            for attr in mapper.column_attrs}
+as_dict = lite_db.as_dict

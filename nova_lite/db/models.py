@@ -8,25 +8,12 @@ node strings remain for display and RPC routing.
 import datetime
 from typing import Any
 
-import orjson
 import sqlalchemy as sa
 from sqlalchemy import orm
 
+from lite_common.db import JSONText
 from lite_common.db import SoftDeleteMixin
 from lite_common.db import TimestampMixin
-
-
-class JSONText(sa.types.TypeDecorator):
-    """JSON kept as text: portable and stable for schema comparison."""
-
-    impl = sa.Text
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
-        return None if value is None else orjson.dumps(value).decode()
-
-    def process_result_value(self, value: Any, dialect: Any) -> Any:
-        return None if value is None else orjson.loads(value)
 
 
 class Base(orm.DeclarativeBase):

@@ -14,7 +14,7 @@ _DESCRIPTION = {'type': ['string', 'null'], 'minLength': 0,
                 'maxLength': 65535,
                 'pattern': r'^[^\x00-\x08\x0b\x0c\x0e-\x1f]*$'}
 
-create = {
+create: dict[str, Any] = {
     'type': 'object',
     'properties': {
         'flavor': {
@@ -43,7 +43,7 @@ create = {
 }
 
 
-def create_for(version: 'Any') -> dict:
+def create_for(version: Any) -> dict[str, Any]:
     """The create schema at ``version``: ``description`` from 2.55."""
     if not version.at_least('2.55'):
         return create
