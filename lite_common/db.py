@@ -169,3 +169,38 @@ def current_version(engine: sa.engine.Engine) -> str | None:
     with engine.connect() as connection:
         context = alembic_migration.MigrationContext.configure(connection)
         return context.get_current_revision()
+
+
+def run_alembic_env(metadata: sa.MetaData) -> None:
+    """The body of a family's alembic ``env.py``: migrate online on the
+    connection handed over in ``config.attributes['connection']`` (how
+    db sync calls alembic) or on ``sqlalchemy.url``."""
+    from alembic import context
+
+    config = context.config
+
+    def migrate(connection: sa.Connection) -> None:
+        context.configure(connection=connection, target_metadata=metadata,
+                          render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+
+    connection = config.attributes.get('connection')
+    if connection is not None:
+        migrate(connection)
+        return
+    url = config.get_main_option('sqlalchemy.url')
+    if not url:
+        raise RuntimeError('alembic: no connection and no sqlalchemy.url')
+    with sa.create_engine(url).begin() as connection:
+        migrate(connection)
+
+
+def configure_database(context_manager: Any, conf: Any) -> None:
+    """Point ``context_manager`` at ``[database]connection`` (which the
+    caller has checked is set) with its retry options."""
+    context_manager.configure(
+        connection=conf.database.connection,
+        max_retries=conf.database.max_retries,
+        retry_interval=conf.database.retry_interval,
+    )

@@ -22,11 +22,7 @@ def configure(conf: cfg.ConfigOpts) -> None:
             reason='[database]connection is not set: ironic-lite-api, '
             'ironic-lite-conductor and ironic-lite-dbsync need a database '
             'URL such as mysql+pymysql://ironic:PASSWORD@HOST/ironic_lite.')
-    context_manager.configure(
-        connection=conf.database.connection,
-        max_retries=conf.database.max_retries,
-        retry_interval=conf.database.retry_interval,
-    )
+    lite_db.configure_database(context_manager, conf)
 
 
 def get_engine() -> sa.engine.Engine:

@@ -25,11 +25,7 @@ def configure(conf: cfg.ConfigOpts) -> None:
             '[database]connection is not set: nova-lite-api and '
             'nova-lite-conductor need a database URL such as '
             'mysql+pymysql://nova:PASSWORD@HOST/nova_lite.')
-    context_manager.configure(
-        connection=conf.database.connection,
-        max_retries=conf.database.max_retries,
-        retry_interval=conf.database.retry_interval,
-    )
+    lite_db.configure_database(context_manager, conf)
 
 
 def get_engine() -> sa.engine.Engine:
