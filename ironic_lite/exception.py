@@ -146,3 +146,9 @@ class ConductorNotFound(NotFound):
 
 class NoValidHost(Invalid):
     msg_fmt = 'No valid host was found. Reason: %(reason)s'
+
+
+class NoFreeConductorWorker(IronicLiteException):
+    msg_fmt = ('Requested action cannot be performed because the conductor '
+               'has no free worker; retry later.')
+    code = 503

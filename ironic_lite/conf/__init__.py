@@ -1,26 +1,42 @@
 """ironic_lite configuration: one module per option group.
 
 Nothing registers at import time: every entry point calls
-:func:`register_all` on the configuration object it uses.
+:func:`register_all` on the configuration object it uses. ironic_lite
+code never reads the global ``cfg.CONF``: the all-in-one runs it with a
+configuration object of its own beside nova_lite's.
 """
 
 from oslo_config import cfg
+from oslo_db import options as db_options
+from oslo_log import log as logging
 
+from ironic_lite.conf import api
 from ironic_lite.conf import conductor
+from ironic_lite.conf import default
+from lite_common import rpc
+from lite_common.wsgi import auth
 
-_MODULES = (conductor,)
+_MODULES = (default, api, conductor)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:
     """Register every ironic_lite option on ``conf`` (idempotent)."""
     for module in _MODULES:
         module.register_opts(conf)
+    auth.register_opts(conf)
+    rpc.register_opts(conf, 'ironic_lite')
+    rpc.allow_remote_exceptions('ironic_lite.exception')
+    db_options.set_defaults(conf)
+    try:
+        logging.register_options(conf)
+    except (cfg.ArgsAlreadyParsedError, cfg.DuplicateOptError):
+        pass
 
 
 def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
-    """Every option by group, for oslo-config-generator."""
+    """Every ironic_lite option by group, for oslo-config-generator."""
     merged: dict[str | None, list[cfg.Opt]] = {}
-    for module in _MODULES:
+    for module in (*_MODULES, auth):
         for group, opts in module.list_opts():
             merged.setdefault(group, []).extend(opts)
     return sorted(merged.items(), key=lambda item: item[0] or '')

@@ -1,0 +1,51 @@
+"""Start-up shared by the ironic_lite daemons: config, logging, errors."""
+
+from collections.abc import Callable
+import sys
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from ironic_lite import conf as ironic_conf
+from ironic_lite import exception
+from lite_common import daemon
+
+PROJECT = "ironic-lite"
+
+
+def load_config(
+    argv: list[str], name: str, conf: cfg.ConfigOpts | None = None
+) -> cfg.ConfigOpts:
+    """Register options, parse the command line and files, set up logs.
+
+    The daemons use the global ``cfg.CONF`` (oslo.messaging's drivers
+    read it); everything below receives ``conf`` explicitly.
+    """
+    conf = conf if conf is not None else cfg.CONF
+    ironic_conf.register_all(conf)
+    try:
+        conf(argv, project=PROJECT, prog=name)
+    except cfg.Error as exc:
+        sys.exit(f"{name}: invalid configuration: {exc}")
+    logging.setup(conf, PROJECT)
+    return conf
+
+
+def _classify(name: str, exc: Exception) -> tuple[str, bool] | None:
+    message = daemon.common_failure(
+        name,
+        exc,
+        (
+            exception.ConfigError,
+            exception.DuplicateCleanStepPriority,
+            exception.InvalidParameterValue,
+        ),
+        "ironic-lite-dbsync",
+    )
+    return None if message is None else (message, False)
+
+
+def run_daemon(name: str, body: Callable[[], Any]) -> int:
+    """Run ``body``; a known failure is one clear log line and exit 1."""
+    return daemon.run(body, lambda exc: _classify(name, exc))

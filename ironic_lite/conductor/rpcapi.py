@@ -1,0 +1,152 @@
+"""Client side of the bare metal conductor RPC API.
+
+Topic ``ironic-lite.conductor``; the server name is the conductor's
+``[DEFAULT]host``. A request about a node goes to the conductor the
+consistent hash ring maps the node's uuid to, among the alive conductors
+that load the node's hardware type (so every API process and conductor
+agrees on the owner without asking anyone).
+
+Calls are synchronous (``call``): the conductor validates the request
+and takes the node lock before it answers, so the API can turn a refusal
+into the right status (``code`` of the ironic_lite exception: 400
+invalid steps or state, 409 NodeLocked, 503 NoFreeConductorWorker);
+the long work then runs on the conductor's worker pool.
+
+1.0: create_node, update_node, destroy_node, change_power_state,
+     do_provisioning_action, get_clean_steps, continue_node_clean
+"""
+
+import threading
+import time
+from typing import Any
+
+from oslo_config import cfg
+import oslo_messaging as messaging
+
+from ironic_lite.conductor import hash_ring
+from ironic_lite.db import conductors as db_conductors
+from lite_common import rpc
+
+TOPIC = "ironic-lite.conductor"
+VERSION = "1.0"
+#: Seconds an API process keeps its hash ring before reading the alive
+#: conductors again.
+RING_REFRESH_SECONDS = 5.0
+
+
+class _RingCache:
+    """Hash rings per hardware type, rebuilt every few seconds."""
+
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        self._lock = threading.Lock()
+        self._alive: list[dict[str, Any]] = []
+        self._read_at = -RING_REFRESH_SECONDS
+
+    def alive(
+        self, context: Any, refresh: bool = False
+    ) -> list[dict[str, Any]]:
+        with self._lock:
+            now = time.monotonic()
+            if refresh or now - self._read_at >= RING_REFRESH_SECONDS:
+                self._alive = db_conductors.list_alive(
+                    context, self.conf.conductor.heartbeat_timeout
+                )
+                self._read_at = now
+            return self._alive
+
+    def host_for(self, context: Any, node_uuid: str, driver: str) -> str:
+        """The conductor owning ``node_uuid``.
+
+        :raises NoValidHost: no alive conductor loads ``driver``.
+        """
+        try:
+            ring = hash_ring.ring_for_driver(self.alive(context), driver)
+        except Exception:
+            # A conductor may have started since the last read.
+            ring = hash_ring.ring_for_driver(
+                self.alive(context, refresh=True), driver
+            )
+        return ring.get_host(node_uuid)
+
+
+class ConductorAPI:
+    """What ironic-lite-api asks of the conductors."""
+
+    def __init__(
+        self, conf: cfg.ConfigOpts, timeout: int | None = None
+    ) -> None:
+        self.client = rpc.get_client(
+            conf,
+            messaging.Target(topic=TOPIC, version=VERSION),
+            timeout=timeout,
+        )
+        self.rings = _RingCache(conf)
+
+    def _prepare(self, context: Any, node: dict[str, Any]) -> Any:
+        host = self.rings.host_for(context, node["uuid"], node["driver"])
+        return self.client.prepare(server=host)
+
+    def create_node(
+        self, context: Any, values: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Validate the hardware type and interfaces, insert the node.
+
+        ``values`` must hold ``uuid`` and ``driver``; returns the node.
+        """
+        return self._prepare(context, values).call(
+            context, "create_node", values=values
+        )
+
+    def update_node(
+        self, context: Any, node: dict[str, Any], values: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Apply ``values`` under the node lock; returns the node."""
+        return self._prepare(context, node).call(
+            context, "update_node", node_uuid=node["uuid"], values=values
+        )
+
+    def destroy_node(self, context: Any, node: dict[str, Any]) -> None:
+        self._prepare(context, node).call(
+            context, "destroy_node", node_uuid=node["uuid"]
+        )
+
+    def change_power_state(
+        self, context: Any, node: dict[str, Any], target: str
+    ) -> None:
+        self._prepare(context, node).call(
+            context,
+            "change_power_state",
+            node_uuid=node["uuid"],
+            target=target,
+        )
+
+    def do_provisioning_action(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        action: str,
+        clean_steps: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """``action``: an event of :data:`states.ALLOWED_PROVISION_VERBS`."""
+        self._prepare(context, node).call(
+            context,
+            "do_provisioning_action",
+            node_uuid=node["uuid"],
+            action=action,
+            clean_steps=clean_steps,
+        )
+
+    def get_clean_steps(
+        self, context: Any, node: dict[str, Any]
+    ) -> dict[str, list[dict[str, Any]]]:
+        """``{'automated': [...in execution order], 'manual': [...]}``."""
+        return self._prepare(context, node).call(
+            context, "get_clean_steps", node_uuid=node["uuid"]
+        )
+
+    def continue_node_clean(self, context: Any, node: dict[str, Any]) -> None:
+        """Resume cleaning of a node in ``clean wait`` (a step's callback)."""
+        self._prepare(context, node).cast(
+            context, "continue_node_clean", node_uuid=node["uuid"]
+        )

@@ -1,0 +1,32 @@
+"""[api] options of ironic-lite-api (upstream Ironic's names)."""
+
+from oslo_config import cfg
+
+api_group = cfg.OptGroup('api', title='Bare Metal API options')
+
+api_opts: list[cfg.Opt] = [
+    cfg.HostAddressOpt(
+        'host_ip', default='127.0.0.1',
+        help='Address ironic-lite-api listens on.'),
+    cfg.PortOpt('port', default=6385,
+                help='Port ironic-lite-api listens on.'),
+    cfg.IntOpt(
+        'threads', default=16, min=1,
+        help='Worker threads of the API server.'),
+    cfg.IntOpt(
+        'max_limit', default=1000, min=1,
+        help='The most items a list call returns in one page.'),
+    cfg.URIOpt(
+        'public_endpoint',
+        help='Base URL clients use to reach this API, for links in '
+        'responses. Default: the URL of the request.'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_group(cfg.OptGroup(api_group.name, title=api_group.title))
+    conf.register_opts(api_opts, group=api_group.name)
+
+
+def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
+    return [(api_group.name, api_opts)]
