@@ -8,29 +8,28 @@ Run it with the virtualenv's python::
 
 ``start`` creates a fresh database (MariaDB or PostgreSQL) and a RabbitMQ
 vhost, writes the configuration, syncs the schema and starts
-nova-lite-api, nova-lite-conductor and N nova-lite-compute processes. It
-writes WORKDIR/clouds.yaml (clouds ``stacklite`` and ``stacklite-demo``)
-and WORKDIR/state.json. ``stop`` ends the processes and drops the database
+nova-lite-api, nova-lite-conductor and N nova-lite-compute processes
+(and, with ``--baremetal-conductors N``, ironic_lite: see
+tools/devstack_ironic.py). It writes WORKDIR/clouds.yaml (clouds
+``stacklite`` and ``stacklite-demo``) and WORKDIR/state.json. ``stop`` ends the processes and drops the database
 and the vhost. Integration tests use :func:`start` and :class:`Deployment`.
 """
 
 import argparse
-import configparser
 import dataclasses
 import json
-import os
 from pathlib import Path
 import re
 import secrets
-import signal
 import subprocess
 import sys
-import time
 from typing import Any
 
+import devstack_ironic
 import devstack_support as support
 
 STATE_FILE = 'state.json'
+BAREMETAL_DIR = 'baremetal'
 STARTED = re.compile(rb'nova-lite-compute \([^)]*\) started')
 # Generous against heartbeats delayed on a loaded 2-core machine that runs
 # two deployments at once; tests that need a host down force it down.
@@ -45,31 +44,13 @@ class Compute:
     state_path: Path
 
 
-@dataclasses.dataclass
-class Proc:
-    name: str
-    argv: list[str]
-    pid: int
-    popen: subprocess.Popen | None = None
-    stopped: bool = False  # on purpose: not a crash
-
-    def alive(self) -> bool:
-        if self.popen is not None:
-            return self.popen.poll() is None
-        return support.pid_runs(self.pid, self.argv[0])
-
-    def returncode(self) -> int | None:
-        return self.popen.poll() if self.popen is not None else None
-
-
-class Deployment:
+class Deployment(support.ServiceProcesses):
     """A running (or partly started) devstack-style deployment."""
 
     cloud_name = 'stacklite'
 
     def __init__(self, workdir: Path, db_kind: str = 'mysql') -> None:
-        self.workdir = Path(workdir).resolve()
-        self.logs = self.workdir / 'logs'
+        super().__init__(workdir)
         self.clouds_yaml = self.workdir / 'clouds.yaml'
         self.api_conf = self.workdir / 'api.conf'
         self.db_kind = db_kind
@@ -77,7 +58,6 @@ class Deployment:
         self.api_port: int | None = None
         self.passwords: dict[str, str] = {}
         self.computes: dict[str, Compute] = {}
-        self.procs: dict[str, Proc] = {}
 
     # -- addresses and clients ---
 
@@ -111,53 +91,6 @@ class Deployment:
     def find_disk(self, host: str, server_id: str) -> Path | None:
         path = self.disk_path(host, server_id)
         return path if path.exists() else None
-
-    def log_files(self) -> list[Path]:
-        return sorted(self.logs.glob('*')) if self.logs.is_dir() else []
-
-    def log_tails(self, lines: int = 40) -> str:
-        return '\n'.join(f'===== {path} =====\n{support.tail(path, lines)}'
-                         for path in self.log_files())
-
-    # -- processes ---
-
-    def spawn(self, name: str, command: str, config: Path) -> Proc:
-        argv = [support.binary(command), '--config-file', str(config),
-                '--log-file', str(self.logs / f'{name}.log')]
-        with open(self.logs / f'{name}.out', 'ab') as out:
-            popen = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True,
-                env=dict(os.environ, PYTHONUNBUFFERED='1'))
-        proc = self.procs[name] = Proc(name, argv, popen.pid, popen)
-        self.save_state()
-        return proc
-
-    def check_alive(self) -> None:
-        dead = [p.name for p in self.procs.values()
-                if not p.stopped and not p.alive()]
-        if dead:
-            raise RuntimeError(f'service(s) exited: {", ".join(dead)}\n'
-                               + self.log_tails())
-
-    def terminate(self, names: list[str], timeout: float = 30) -> dict:
-        """SIGTERM, then SIGKILL after ``timeout``; name -> return code."""
-        procs = [self.procs[n] for n in names if n in self.procs]
-        for proc in procs:
-            proc.stopped = True
-            if proc.alive():
-                support.signal_pid(proc.pid, signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        while any(p.alive() for p in procs) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        for proc in procs:
-            if proc.alive():
-                print(f'devstack: {proc.name} ignored SIGTERM; killing',
-                      file=sys.stderr)
-                support.signal_pid(proc.pid, signal.SIGKILL)
-                support.wait_for(lambda p=proc: not p.alive(), 10,
-                                 f'{proc.name} to die')
-        return {p.name: p.returncode() for p in procs}
 
     def stop_compute(self, name: str, timeout: float = 30) -> int | None:
         return self.terminate([name], timeout)[name]
@@ -224,17 +157,6 @@ class Deployment:
         finally:
             self._drop_resources()
 
-    def _drop_resources(self) -> None:
-        try:
-            if self.db_name:
-                support.drop_database(self.db_kind, self.db_name)
-                self.db_name = None
-        finally:
-            if self.vhost:
-                support.delete_vhost(self.vhost)
-                self.vhost = None
-            self.save_state()
-
     # -- readiness ---
 
     def wait_api(self, timeout: float) -> None:
@@ -299,22 +221,11 @@ class Deployment:
             dep.computes[name] = Compute(name, Path(info['config']),
                                          Path(info['state_path']))
         for name, info in state['processes'].items():
-            dep.procs[name] = Proc(name, info['argv'], info['pid'])
+            dep.procs[name] = support.Proc(name, info['argv'], info['pid'])
         return dep
 
 
 # -- configuration ---
-
-def _write_conf(path: Path, sections: dict[str, dict[str, Any]]) -> None:
-    parser = configparser.ConfigParser(interpolation=None)
-    for section, options in sections.items():
-        if section != 'DEFAULT':
-            parser.add_section(section)
-        for key, value in options.items():
-            parser.set(section, key, str(value))
-    with open(path, 'w') as conf:
-        parser.write(conf)
-
 
 def _common_options(dep: Deployment, host: str,
                     state_path: Path) -> dict[str, Any]:
@@ -334,7 +245,7 @@ def write_configs(dep: Deployment, computes: int, driver: str) -> None:
     default.update(auth_strategy='http_basic',
                    http_basic_auth_user_file=htpasswd,
                    http_basic_admin_users='admin')
-    _write_conf(dep.api_conf, {
+    support.write_conf(dep.api_conf, {
         'DEFAULT': default,
         'api': {'host': support.LOCALHOST, 'port': dep.api_port},
         'database': {'connection': dep.db_url},
@@ -354,7 +265,7 @@ def write_compute_config(dep: Deployment, name: str,
     default = _common_options(dep, name, state_path)
     default['compute_driver'] = driver
     compute = Compute(name, etc / 'nova-lite.conf', state_path)
-    _write_conf(compute.config, {
+    support.write_conf(compute.config, {
         'DEFAULT': default,
         'oslo_concurrency': {'lock_path': state_path / 'locks'}})
     dep.computes[name] = compute
@@ -423,6 +334,15 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
 def _cmd_start(args: argparse.Namespace) -> int:
     dep = start(args.workdir, args.db, args.computes, args.driver,
                 args.timeout)
+    if args.baremetal_conductors:
+        try:
+            devstack_ironic._cmd_start(argparse.Namespace(
+                workdir=dep.workdir / BAREMETAL_DIR, db=args.db,
+                conductors=args.baremetal_conductors, step_delay=0.0,
+                timeout=args.timeout))
+        except BaseException:
+            dep.stop(timeout=10)
+            raise
     print(f'devstack: {len(dep.computes)} computes up; API at '
           f'{dep.api_url}\n'
           f'  export OS_CLIENT_CONFIG_FILE={dep.clouds_yaml}\n'
@@ -434,6 +354,10 @@ def _cmd_start(args: argparse.Namespace) -> int:
 
 
 def _cmd_stop(args: argparse.Namespace) -> int:
+    baremetal = Path(args.workdir) / BAREMETAL_DIR
+    if (baremetal / devstack_ironic.STATE_FILE).exists():
+        devstack_ironic._cmd_stop(argparse.Namespace(
+            workdir=baremetal, timeout=args.timeout))
     codes = Deployment.load(args.workdir).stop(args.timeout)
     print(f'devstack: stopped {codes}; database and vhost removed')
     return 0
@@ -447,6 +371,10 @@ def main(argv: list[str] | None = None) -> int:
     start_p.add_argument('--db', choices=support.DB_KINDS, default='mysql')
     start_p.add_argument('--computes', type=int, default=2)
     start_p.add_argument('--driver', default='local')
+    start_p.add_argument(
+        '--baremetal-conductors', type=int, default=0,
+        help='also start ironic-lite-api and this many conductors '
+        '(tools/devstack_ironic.py, in WORKDIR/baremetal)')
     start_p.add_argument('--timeout', type=float, default=180)
     start_p.set_defaults(func=_cmd_start)
     stop_p = sub.add_parser('stop', help='stop it and drop its resources')

@@ -7,10 +7,13 @@ traffic goes to 127.0.0.1 only.
 
 import base64
 from collections.abc import Callable
+import configparser
+import dataclasses
 import json
 import os
 from pathlib import Path
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -294,3 +297,115 @@ def tail(path: Path, lines: int = 40) -> str:
     except OSError as exc:
         return f'({path}: {exc.strerror})'
     return '\n'.join(content[-lines:])
+
+
+@dataclasses.dataclass
+class Proc:
+    name: str
+    argv: list[str]
+    pid: int
+    popen: subprocess.Popen | None = None
+    stopped: bool = False  # on purpose: not a crash
+
+    def alive(self) -> bool:
+        if self.popen is not None:
+            return self.popen.poll() is None
+        return pid_runs(self.pid, self.argv[0])
+
+    def returncode(self) -> int | None:
+        return self.popen.poll() if self.popen is not None else None
+
+
+class ServiceProcesses:
+    """Service processes of a deployment, their logs and their ends.
+
+    Each service NAME logs to WORKDIR/logs/NAME.log (oslo.log) and
+    NAME.out (anything written to stdout/stderr).
+    """
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = Path(workdir).resolve()
+        self.logs = self.workdir / 'logs'
+        self.procs: dict[str, Proc] = {}
+        self.db_kind = 'mysql'
+        self.db_name: str | None = None
+        self.vhost: str | None = None
+
+    def save_state(self) -> None:
+        """Subclasses record their processes and resources."""
+
+    def _drop_resources(self) -> None:
+        """Drop the database and delete the vhost this deployment made."""
+        try:
+            if self.db_name:
+                drop_database(self.db_kind, self.db_name)
+                self.db_name = None
+        finally:
+            if self.vhost:
+                delete_vhost(self.vhost)
+                self.vhost = None
+            self.save_state()
+
+    def log_files(self) -> list[Path]:
+        return sorted(self.logs.glob('*')) if self.logs.is_dir() else []
+
+    def log_tails(self, lines: int = 40) -> str:
+        return '\n'.join(f'===== {path} =====\n{tail(path, lines)}'
+                         for path in self.log_files())
+
+    def spawn(self, name: str, command: str, config: Path) -> Proc:
+        argv = [binary(command), '--config-file', str(config),
+                '--log-file', str(self.logs / f'{name}.log')]
+        with open(self.logs / f'{name}.out', 'ab') as out:
+            popen = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True,
+                env=dict(os.environ, PYTHONUNBUFFERED='1'))
+        proc = self.procs[name] = Proc(name, argv, popen.pid, popen)
+        self.save_state()
+        return proc
+
+    def check_alive(self) -> None:
+        dead = [p.name for p in self.procs.values()
+                if not p.stopped and not p.alive()]
+        if dead:
+            raise RuntimeError(f'service(s) exited: {", ".join(dead)}\n'
+                               + self.log_tails())
+
+    def kill(self, name: str) -> None:
+        """SIGKILL ``name`` (a crash on purpose) and wait for its end."""
+        proc = self.procs[name]
+        proc.stopped = True
+        signal_pid(proc.pid, signal.SIGKILL)
+        wait_for(lambda: not proc.alive(), 10, f'{name} to die')
+
+    def terminate(self, names: list[str], timeout: float = 30) -> dict:
+        """SIGTERM, then SIGKILL after ``timeout``; name -> return code."""
+        procs = [self.procs[n] for n in names if n in self.procs]
+        for proc in procs:
+            proc.stopped = True
+            if proc.alive():
+                signal_pid(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while any(p.alive() for p in procs) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for proc in procs:
+            if proc.alive():
+                print(f'devstack: {proc.name} ignored SIGTERM; killing',
+                      file=sys.stderr)
+                signal_pid(proc.pid, signal.SIGKILL)
+                wait_for(lambda p=proc: not p.alive(), 10,
+                         f'{proc.name} to die')
+        return {p.name: p.returncode() for p in procs}
+
+
+def write_conf(path: Path, sections: dict[str, dict[str, Any]]) -> None:
+    """An oslo.config file: {section: {option: value}}."""
+    parser = configparser.ConfigParser(interpolation=None)
+    for section, options in sections.items():
+        if section != 'DEFAULT':
+            parser.add_section(section)
+        for key, value in options.items():
+            parser.set(section, key, str(value))
+    with open(path, 'w') as conf:
+        parser.write(conf)
