@@ -32,20 +32,21 @@ def load_config(
     return conf
 
 
+#: Refusals that a restart cannot fix (exit 78: systemd does not restart):
+#: the enabled drivers cannot be loaded as configured.
+_DRIVER_ERRORS = (exception.DuplicateCleanStepPriority,
+                  exception.InvalidParameterValue)
+
+
 def _classify(name: str, exc: Exception) -> tuple[str, bool] | None:
-    message = daemon.common_failure(
-        name,
-        exc,
-        (
-            exception.ConfigError,
-            exception.DuplicateCleanStepPriority,
-            exception.InvalidParameterValue,
-        ),
-        "ironic-lite-dbsync",
-    )
+    if isinstance(exc, _DRIVER_ERRORS):
+        return f'{name} refuses to start: {exc}', True
+    message = daemon.common_failure(name, exc, (exception.ConfigError,),
+                                    'ironic-lite-dbsync')
     return None if message is None else (message, False)
 
 
 def run_daemon(name: str, body: Callable[[], Any]) -> int:
-    """Run ``body``; a known failure is one clear log line and exit 1."""
+    """Run ``body``; a known failure is one clear log line and exit 1,
+    or 78 (:data:`lite_common.daemon.EXIT_REFUSED`) for a refusal."""
     return daemon.run(body, lambda exc: _classify(name, exc))
