@@ -6,24 +6,12 @@ status the API answers with when the exception reaches it. The RPC
 endpoints of the conductor declare these classes as expected.
 """
 
-from typing import Any
+from lite_common.exception import LiteException
 
 
-class IronicLiteException(Exception):
+class IronicLiteException(LiteException):
     msg_fmt = 'An unknown exception occurred.'
     code = 500
-
-    def __init__(self, message: str | None = None, **kwargs: Any) -> None:
-        self.kwargs = kwargs
-        if message is None:
-            try:
-                message = self.msg_fmt % kwargs
-            except (KeyError, TypeError):
-                message = self.msg_fmt
-        super().__init__(message)
-
-    def format_message(self) -> str:
-        return str(self.args[0])
 
 
 class ConfigError(IronicLiteException):

@@ -5,23 +5,11 @@ classes to status codes, and RPC endpoints declare them as expected so
 that they reach the caller intact.
 """
 
-from typing import Any
+from lite_common.exception import LiteException
 
 
-class NovaLiteException(Exception):
+class NovaLiteException(LiteException):
     msg_fmt = 'An unknown exception occurred.'
-
-    def __init__(self, message: str | None = None, **kwargs: Any) -> None:
-        self.kwargs = kwargs
-        if message is None:
-            try:
-                message = self.msg_fmt % kwargs
-            except (KeyError, TypeError):
-                message = self.msg_fmt
-        super().__init__(message)
-
-    def format_message(self) -> str:
-        return str(self.args[0])
 
 
 class ConfigError(NovaLiteException):
