@@ -6,25 +6,14 @@ one deployment in a module-scoped fixture; tools/run-tests.sh uses
 fails, the tail of every service log is attached to its report.
 """
 
-from pathlib import Path
-
 import pytest
 
 from lite_common.tests import integration
-from lite_common.tests.integration import register_cloud  # noqa: F401
 
-HERE = Path(__file__).resolve().parent
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    integration.mark_integration(HERE, items)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    report = yield
-    integration.attach_logs(item, report)
-    return report
+# The shared hooks, registered by being names of this conftest.
+pytest_collection_modifyitems = integration.pytest_collection_modifyitems
+pytest_runtest_makereport = integration.pytest_runtest_makereport
+register_cloud = integration.register_cloud
 
 
 @pytest.fixture(scope='module')
