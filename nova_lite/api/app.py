@@ -36,6 +36,7 @@ from nova_lite.api import util
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
 
 
 class Deps:
@@ -48,6 +49,14 @@ class Deps:
     def terminate(self, context: Any, row: dict[str, Any]) -> None:
         instance = instance_obj.Instance._from_db(context, row)
         self.compute.terminate_instance(context, instance, row['host'])
+
+    def instance(self, context: Any, uuid: str) -> Any:
+        """The Instance object to send to a compute."""
+        return instance_obj.Instance.get_by_uuid(context, uuid)
+
+    def migration(self, context: Any, migration_id: int) -> Any:
+        """The Migration object to send to a compute."""
+        return migration_obj.Migration.get_by_id(context, migration_id)
 
 
 def _is_version_document(path: str) -> bool:

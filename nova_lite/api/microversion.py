@@ -22,6 +22,9 @@ behaves as the one before it.
           ``PUT /os-services/{uuid}`` with status and forced_down.
 * 2.55  - Flavors: ``description`` (create, show, list, detail) and
           ``PUT /flavors/{id}`` to change it.
+* 2.56  - Server action ``migrate``: an optional target ``host``
+          (``migrate``, ``resize``, ``confirmResize`` and
+          ``revertResize`` themselves exist from 2.1).
 * 2.57  - Server create: ``personality`` is no longer accepted.
 * 2.59  - os-migrations: ``uuid``, paging with ``limit`` / ``marker``
           and ``migrations_links``.

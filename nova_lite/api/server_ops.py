@@ -63,12 +63,22 @@ def host_statuses(req: webob.Request,
     return statuses
 
 
+FLAVOR_SNAPSHOT_KEYS = ('flavorid', 'name', 'vcpus', 'memory_mb', 'root_gb',
+                        'ephemeral_gb', 'swap', 'extra_specs')
+
+
+def flavor_snapshot(flavor: dict[str, Any]) -> dict[str, Any]:
+    """What an instance keeps of its flavor (the flavor may change or
+    go away later)."""
+    return {k: flavor[k] for k in FLAVOR_SNAPSHOT_KEYS}
+
+
 def _ref_id(ref: Any) -> str:
     """An id from an id or a URL whose last segment is the id."""
     return str(ref).rstrip('/').rsplit('/', 1)[-1]
 
 
-def _flavor(req: webob.Request, ref: Any) -> dict[str, Any]:
+def find_flavor(req: webob.Request, ref: Any) -> dict[str, Any]:
     try:
         flavor = flavor_db.flavor_get(util.context(req), _ref_id(ref))
     except exception.FlavorNotFound:
@@ -123,14 +133,11 @@ def _check_networks(spec: dict[str, Any]) -> None:
 def create(req: webob.Request, spec: dict[str, Any]) -> Created:
     ctx = util.context(req)
     _check_networks(spec)
-    flavor = _flavor(req, spec['flavorRef'])
+    flavor = find_flavor(req, spec['flavorRef'])
     image_id = _image(req, spec.get('imageRef'), flavor)
     _low, count = _counts(spec)
     reservation_id = 'r-' + secrets.token_hex(4)
-    snapshot = {k: flavor[k] for k in ('flavorid', 'name', 'vcpus',
-                                       'memory_mb', 'root_gb',
-                                       'ephemeral_gb', 'swap',
-                                       'extra_specs')}
+    snapshot = flavor_snapshot(flavor)
     instances = []
     for index in range(count):
         name = spec['name'] if count == 1 else f'{spec["name"]}-{index + 1}'

@@ -7,6 +7,7 @@ from oslo_config import cfg
 
 from nova_lite.cmd import common
 from nova_lite.cmd import manage_compute
+from nova_lite.cmd import manage_online
 from nova_lite.db import api as db_api
 from nova_lite.db import migration
 
@@ -32,6 +33,7 @@ def _add_commands(subparsers: Any) -> None:
     sync.set_defaults(func=_db_sync)
     version = db_sub.add_parser('version', help='Print the revision.')
     version.set_defaults(func=_db_version)
+    manage_online.add_commands(db_sub)
     manage_compute.add_commands(subparsers)
 
 
@@ -42,7 +44,8 @@ def main() -> int:
     common.load_config(sys.argv[1:], 'nova-lite-manage', conf)
     func = getattr(conf.command, 'func', None)
     if func is None:
-        print('usage: nova-lite-manage db {sync,version} | compute '
+        print('usage: nova-lite-manage db '
+              '{sync,version,online_data_migrations} | compute '
               '{identity {show,verify},rename}', file=sys.stderr)
         return 2
 

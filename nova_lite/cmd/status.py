@@ -25,7 +25,9 @@ def _links_check(query: Any, what: str) -> upgradecheck.Result:
     if missing:
         return upgradecheck.Result(
             upgradecheck.Code.WARNING,
-            f'{missing} {what}; restart their compute agents to link them.')
+            f'{missing} {what}; run "nova-lite-manage db '
+            f'online_data_migrations" (or restart their compute agents) '
+            f'to link them.')
     return upgradecheck.Result(upgradecheck.Code.SUCCESS)
 
 
@@ -56,6 +58,14 @@ class Checks(upgradecheck.UpgradeCommands):
                 inst.compute_id.is_(None)),
             'instance(s) have a node but no compute_id')
 
+    def _check_migration_links(self) -> upgradecheck.Result:
+        mig = models.Migration
+        return _links_check(
+            sa.select(sa.func.count()).select_from(mig).where(
+                mig.deleted == 0, mig.dest_node.is_not(None),
+                mig.dest_compute_id.is_(None)),
+            'migration(s) have a dest_node but no dest_compute_id')
+
     def _check_duplicate_nodes(self) -> upgradecheck.Result:
         cn = models.ComputeNode
         query = (sa.select(cn.hypervisor_hostname,
@@ -80,6 +90,7 @@ class Checks(upgradecheck.UpgradeCommands):
         ('Database schema', _check_schema),
         ('Compute node service links', _check_node_links),
         ('Instance compute node links', _check_instance_links),
+        ('Migration destination links', _check_migration_links),
         ('Duplicate compute node records', _check_duplicate_nodes),
         ('Policy file', (common_checks.check_policy_json,
                          {'conf': cfg.CONF})),

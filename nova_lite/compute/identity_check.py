@@ -143,7 +143,11 @@ def _plan_without_file(context: Any, host: str, nodename: str,
 
 def _upgrade_plan(context: Any, host: str, nodename: str, service: Any,
                   searched: str) -> IdentityPlan:
-    nodes = list(cn_obj.ComputeNodeList.get_all_by_host(context, host))
+    # By the integer link; by host name only for nodes written before
+    # service_id existed.
+    nodes = (list(cn_obj.ComputeNodeList.get_by_service_id(context,
+                                                           service.id))
+             or list(cn_obj.ComputeNodeList.get_all_by_host(context, host)))
     if not nodes:
         raise _refuse(
             f'host {host!r} has a service record from before compute_id '

@@ -15,7 +15,9 @@ from lite_common import context as lite_context
 from nova_lite import exception
 from nova_lite.compute import evacuation
 from nova_lite.compute import instance_ops
+from nova_lite.compute import move
 from nova_lite.compute import resources
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import startup
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.virt import driver as virt_driver
@@ -24,7 +26,7 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.1')
+    target = messaging.Target(version='1.2')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path]) -> None:
@@ -34,6 +36,7 @@ class ComputeManager:
         self.identity_dirs = identity_dirs
         self.driver = virt_driver.load_driver(conf, host, state_path)
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
+        self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
         self.service: Any = None
         self.nodes: dict[str, Any] = {}
         # Set when an operator deleted this agent's service record while
@@ -83,13 +86,17 @@ class ComputeManager:
     def terminate_instance(self, context: Any, instance: Any) -> None:
         instance_ops.terminate(context, self.driver, instance)
 
+    def _node(self, nodename: str | None) -> Any:
+        """This agent's node of that name (its only one, by default)."""
+        node = self.nodes.get(nodename or '')
+        if node is None and len(self.nodes) == 1:
+            node = next(iter(self.nodes.values()))
+        return node
 
     def rebuild_instance(self, context: Any, instance: Any,
                          migration: Any) -> None:
         """Rebuild an instance evacuated to this host."""
-        node = self.nodes.get(migration.dest_node)
-        if node is None and len(self.nodes) == 1:
-            node = next(iter(self.nodes.values()))
+        node = self._node(migration.dest_node)
         if node is None:
             LOG.error('Evacuation %s names node %s, which this host does '
                       'not have', migration.uuid, migration.dest_node,
@@ -100,3 +107,57 @@ class ComputeManager:
             return
         evacuation.rebuild_on_destination(context, self.driver, node,
                                           instance, migration)
+
+    # cold migration and resize (flows in compute/move.py) -----------------
+
+    def _dest_node(self, instance: Any, migration: Any) -> Any:
+        node = self._node(migration.dest_node)
+        if node is None:
+            LOG.error('Migration %s names node %s, which this host does '
+                      'not have', migration.uuid, migration.dest_node,
+                      instance=instance)
+        return node
+
+    def prep_resize(self, context: Any, instance: Any,
+                    migration: Any) -> None:
+        node = self._dest_node(instance, migration)
+        if node is None:
+            move.clear_move(instance, ['resize_prep'])
+            migration.transition(['pre-migrating'], 'error')
+            return
+        move.prep_resize(context, self.compute_rpcapi, self.driver, node,
+                         instance, migration)
+
+    def resize_instance(self, context: Any, instance: Any, migration: Any,
+                        migrate_data: dict[str, Any]) -> None:
+        move.resize_instance(context, self.compute_rpcapi, self.driver,
+                             instance, migration, migrate_data)
+
+    def finish_resize(self, context: Any, instance: Any,
+                      migration: Any) -> None:
+        node = self._dest_node(instance, migration)
+        if node is not None:
+            move.finish_resize(context, self.driver, node, instance,
+                               migration)
+
+    def confirm_resize(self, context: Any, instance: Any,
+                       migration: Any) -> None:
+        move.confirm_resize(context, self.driver,
+                            self._node(migration.source_node), instance,
+                            migration)
+
+    def revert_resize(self, context: Any, instance: Any,
+                      migration: Any) -> None:
+        move.revert_resize(context, self.compute_rpcapi, self.driver,
+                           instance, migration)
+
+    def finish_revert_resize(self, context: Any, instance: Any,
+                             migration: Any) -> None:
+        node = self._node(migration.source_node)
+        if node is None:
+            LOG.error('Migration %s names source node %s, which this host '
+                      'does not have', migration.uuid, migration.source_node,
+                      instance=instance)
+            return
+        move.finish_revert_resize(context, self.driver, node, instance,
+                                  migration)

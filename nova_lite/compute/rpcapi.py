@@ -2,6 +2,8 @@
 
 1.0: build_and_run_instance, terminate_instance
 1.1: rebuild_instance (the destination of an evacuation)
+1.2: cold migration and resize: prep_resize, resize_instance,
+     finish_resize, confirm_resize, revert_resize, finish_revert_resize
 """
 
 from typing import Any
@@ -13,7 +15,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.1'
+VERSION = '1.2'
 
 
 class ComputeAPI:
@@ -38,3 +40,43 @@ class ComputeAPI:
         self.client.prepare(server=host, version='1.1').cast(
             context, 'rebuild_instance', instance=instance,
             migration=migration)
+
+    def _move(self, context: Any, method: str, host: str,
+              **kwargs: Any) -> None:
+        self.client.prepare(server=host, version='1.2').cast(
+            context, method, **kwargs)
+
+    def prep_resize(self, context: Any, instance: Any, migration: Any,
+                    host: str) -> None:
+        """To the destination: claim, then ask the source to send."""
+        self._move(context, 'prep_resize', host, instance=instance,
+                   migration=migration)
+
+    def resize_instance(self, context: Any, instance: Any, migration: Any,
+                        migrate_data: dict[str, Any], host: str) -> None:
+        """To the source: send the disks, then ask the destination to
+        finish."""
+        self._move(context, 'resize_instance', host, instance=instance,
+                   migration=migration, migrate_data=migrate_data)
+
+    def finish_resize(self, context: Any, instance: Any, migration: Any,
+                      host: str) -> None:
+        self._move(context, 'finish_resize', host, instance=instance,
+                   migration=migration)
+
+    def confirm_resize(self, context: Any, instance: Any, migration: Any,
+                       host: str) -> None:
+        """To the source: delete the copy kept aside."""
+        self._move(context, 'confirm_resize', host, instance=instance,
+                   migration=migration)
+
+    def revert_resize(self, context: Any, instance: Any, migration: Any,
+                      host: str) -> None:
+        """To the destination: destroy its copy, then hand back."""
+        self._move(context, 'revert_resize', host, instance=instance,
+                   migration=migration)
+
+    def finish_revert_resize(self, context: Any, instance: Any,
+                             migration: Any, host: str) -> None:
+        self._move(context, 'finish_revert_resize', host,
+                   instance=instance, migration=migration)

@@ -15,13 +15,18 @@ from nova_lite.compute import evacuation
 from nova_lite.compute import identity
 from nova_lite.compute import identity_check
 from nova_lite.compute import instance_ops
+from nova_lite.compute import move
 from nova_lite.compute import resources
 from nova_lite.compute import states
 from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
-RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING)
+RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING,
+                       *move.INTERRUPTED_TASK_STATES)
+# Rows per statement when the agent fills its records' integer links.
+LINK_BATCH = 1000
 
 
 def ensure_service(context: Any, host: str) -> Any:
@@ -38,8 +43,41 @@ def ensure_service(context: Any, host: str) -> Any:
         return service
 
 
-def _recover(context: Any, driver: Any, instance: Any) -> None:
-    if instance.task_state == states.DELETING:
+def fill_links(context: Any, host: str) -> None:
+    """Fill the integer links this host's records lack (written before
+    the links existed): compute_id of its instances, dest_compute_id of
+    migrations to it. Batched UPDATEs, never one query per record;
+    service_id of its nodes is set by ensure_node."""
+    instances = instance_obj.InstanceList.fill_compute_ids(context, host,
+                                                           LINK_BATCH)
+    migrations = migration_obj.MigrationList.fill_dest_compute_ids(
+        context, host, LINK_BATCH)
+    if instances or migrations:
+        LOG.info('Linked %d instance(s) of host %s to their compute node '
+                 'and %d migration(s) to their destination node by id',
+                 instances, host, migrations)
+
+
+def _moves_of(context: Any, instances: Any) -> dict[str, Any]:
+    """instance uuid -> its newest cold migration or resize, one query."""
+    moving = [i.uuid for i in instances
+              if i.task_state in move.INTERRUPTED_TASK_STATES]
+    if not moving:
+        return {}
+    found: dict[str, Any] = {}
+    for migration in migration_obj.MigrationList.get_by_filters(
+            context, {'instance_uuids': moving,
+                      'migration_types': ['migration', 'resize']}):
+        found.setdefault(migration.instance_uuid, migration)
+    return found
+
+
+def _recover(context: Any, driver: Any, instance: Any,
+             moves: dict[str, Any]) -> None:
+    if instance.task_state in move.INTERRUPTED_TASK_STATES:
+        move.recover_interrupted(context, driver, instance,
+                                 moves.get(instance.uuid))
+    elif instance.task_state == states.DELETING:
         LOG.info('Finishing a delete interrupted by a restart',
                  instance=instance)
         instance_ops.terminate(context, driver, instance)
@@ -65,8 +103,9 @@ def init_instances(context: Any, driver: Any, nodes: dict[str, Any]) -> int:
         instances = instance_obj.InstanceList.get_by_filters(
             context, {'compute_id': node.id,
                       'task_state': list(RECOVER_TASK_STATES)})
+        moves = _moves_of(context, instances)
         for instance in instances:
-            _recover(context, driver, instance)
+            _recover(context, driver, instance, moves)
             recovered += 1
     return recovered
 
@@ -134,6 +173,7 @@ def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
                                        on_hypervisor)
     service = ensure_service(context, host)
     nodes = _ensure_nodes(context, conf, host, driver, service, single)
+    fill_links(context, host)
     evacuation.warn_destroy_after_evacuate(conf)
     evacuation.destroy_evacuated_instances(context, driver, host, nodes,
                                            on_hypervisor)

@@ -8,18 +8,24 @@ import oslo_messaging as messaging
 from nova_lite import exception
 from nova_lite.conductor import build
 from nova_lite.conductor import evacuate
+from nova_lite.conductor import migrate
 from nova_lite.conductor import object_actions
 
 EXPECTED = (exception.NovaLiteException,)
 
 
 class ConductorManager:
-    target = messaging.Target(version='1.2')
+    target = messaging.Target(version='1.3')
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
         self.builder = build.Builder(conf)
         self.evacuator = evacuate.Evacuator(conf)
+        self.migrator = migrate.Migrator(conf)
+
+    def migrate_server(self, context: Any, instance_uuid: str,
+                       migration_id: int, host: str | None) -> None:
+        self.migrator.migrate(context, instance_uuid, migration_id, host)
 
     def evacuate_instance(self, context: Any, instance_uuid: str,
                           migration_id: int, host: str | None,

@@ -4,6 +4,7 @@
      object_backport_versions
 1.1: ping (a compute agent waits for the conductor at start-up)
 1.2: evacuate_instance
+1.3: migrate_server (cold migration and resize)
 """
 
 from typing import Any
@@ -18,7 +19,7 @@ from nova_lite.objects import base as objects_base
 LOG = logging.getLogger(__name__)
 
 TOPIC = 'conductor'
-VERSION = '1.2'
+VERSION = '1.3'
 # One attempt of wait_until_ready: short, so that the log says soon that
 # the agent is waiting, and a conductor that starts later is found at once.
 PING_TIMEOUT = 5
@@ -46,6 +47,12 @@ class ConductorAPI:
         self.client.prepare(version='1.2').cast(
             context, 'evacuate_instance', instance_uuid=instance_uuid,
             migration_id=migration_id, host=host, force=force)
+
+    def migrate_server(self, context: Any, instance_uuid: str,
+                       migration_id: int, host: str | None) -> None:
+        self.client.prepare(version='1.3').cast(
+            context, 'migrate_server', instance_uuid=instance_uuid,
+            migration_id=migration_id, host=host)
 
     def ping(self, context: Any, timeout: float) -> None:
         """One round trip to any conductor; MessagingTimeout if none."""

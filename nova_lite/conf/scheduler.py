@@ -1,4 +1,4 @@
-"""Scheduling options: allocation ratios."""
+"""Scheduling options: allocation ratios, moves to the same host."""
 
 from oslo_config import cfg
 
@@ -13,6 +13,11 @@ scheduler_opts: list[cfg.Opt] = [
     cfg.FloatOpt(
         'disk_allocation_ratio', default=1.0, min=0.0,
         help='Virtual disk that may be allocated per GiB of host disk.'),
+    cfg.BoolOpt(
+        'allow_resize_to_same_host', default=False,
+        help='Allow a resize to choose the host the server already runs '
+        'on (as upstream Nova). A cold migration (same flavor) always '
+        'goes to another host. Useful on single-host deployments.'),
 ]
 
 

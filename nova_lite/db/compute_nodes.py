@@ -85,18 +85,33 @@ def compute_node_destroy(context: Any, node_id: int) -> None:
 
 # A destination has claimed these moves: their instances count there
 # until they arrive (then compute_id points there) or the move ends.
-INCOMING_STATUSES = ('pre-migrating',)
+INCOMING_STATUSES = ('pre-migrating', 'migrating', 'post-migrating')
+# A cold migration or resize that arrived keeps its room on the source
+# until it is confirmed (the source then forgets it) or reverted (the
+# instance comes back).
+HELD_BY_SOURCE_STATUSES = ('finished', 'confirming', 'reverting')
+COLD_MOVE_TYPES = ('migration', 'resize')
 
 
 def _on_node(node_id: Any) -> Any:
-    """Live instances placed on the node or moving to it."""
+    """Live instances placed on the node, moving to it, or moved away
+    from it by a cold migration or resize not yet confirmed (usage is
+    counted at the instance's current flavor)."""
     inst, mig = models.Instance, models.Migration
     incoming = (sa.select(mig.instance_uuid)
                 .where(mig.dest_compute_id == node_id, mig.deleted == 0,
                        mig.status.in_(INCOMING_STATUSES)))
+    # Migrations name their source by host and node only.
+    outgoing = (sa.select(mig.instance_uuid)
+                .where(mig.source_compute == CN.host,
+                       mig.source_node == CN.hypervisor_hostname,
+                       mig.deleted == 0,
+                       mig.migration_type.in_(COLD_MOVE_TYPES),
+                       mig.status.in_(HELD_BY_SOURCE_STATUSES)))
     return sa.and_(inst.deleted == 0,
                    sa.or_(inst.compute_id == node_id,
-                          inst.uuid.in_(incoming)))
+                          inst.uuid.in_(incoming),
+                          inst.uuid.in_(outgoing)))
 
 
 def _usage_of(column: Any, node_id: Any) -> Any:

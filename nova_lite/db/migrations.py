@@ -49,7 +49,8 @@ def migration_get_all(context: Any, filters: dict[str, Any],
     """Migrations newest first, paged by marker uuid.
 
     Filters: host (source or destination), status (one or a list),
-    migration_type, instance_uuid, source_compute, project_id, user_id.
+    migration_type, instance_uuid, source_compute, project_id, user_id,
+    instance_uuids and migration_types (lists).
     """
     with context_manager.reader.using(context) as session:
         query = sa.select(MIG.__table__).where(MIG.deleted == 0)
@@ -64,6 +65,12 @@ def migration_get_all(context: Any, filters: dict[str, Any],
                     'project_id', 'user_id'):
             if filters.get(key):
                 query = query.where(getattr(MIG, key) == filters[key])
+        if filters.get('instance_uuids'):
+            query = query.where(MIG.instance_uuid.in_(
+                filters['instance_uuids']))
+        if filters.get('migration_types'):
+            query = query.where(MIG.migration_type.in_(
+                filters['migration_types']))
         if filters.get('hidden') is not None:
             query = query.where(MIG.hidden == filters['hidden'])
         if marker is not None:
@@ -136,3 +143,20 @@ def done_evacuations_count(context: Any, host: str) -> int:
             .where(MIG.deleted == 0, MIG.source_compute == host,
                    MIG.migration_type == 'evacuation',
                    MIG.status == 'done')).scalar() or 0)
+
+
+def migration_transition(context: Any, migration_id: int,
+                         from_statuses: tuple[str, ...], status: str,
+                         values: dict[str, Any] | None = None) -> bool:
+    """Compare-and-swap of the status: ``status`` (and ``values``) only
+    while the record is in one of ``from_statuses``; False otherwise.
+    Two operators confirming and reverting at once: one wins."""
+    with context_manager.writer.using(context) as session:
+        result = session.execute(
+            sa.update(MIG)
+            .where(MIG.id == migration_id, MIG.deleted == 0,
+                   MIG.status.in_(from_statuses))
+            .values(dict(values or {}, status=status,
+                         updated_at=lite_db.utcnow()))
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount) == 1

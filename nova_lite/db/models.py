@@ -123,6 +123,12 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
     user_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     image_ref: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     flavor: orm.Mapped[dict[str, Any]] = orm.mapped_column(JSONText)
+    # The flavors a resize or cold migration moves between, until it is
+    # confirmed or reverted (NULL otherwise).
+    old_flavor: orm.Mapped[dict[str, Any] | None] = orm.mapped_column(
+        JSONText)
+    new_flavor: orm.Mapped[dict[str, Any] | None] = orm.mapped_column(
+        JSONText)
     vcpus: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     memory_mb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     root_gb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)

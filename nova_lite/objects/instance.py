@@ -13,6 +13,7 @@ from oslo_versionedobjects import fields
 
 from nova_lite import exception
 from nova_lite.db import instances as db
+from nova_lite.db import links
 from nova_lite.objects import base
 
 LOG = logging.getLogger(__name__)
@@ -20,7 +21,8 @@ LOG = logging.getLogger(__name__)
 
 @base.NovaLiteObjectRegistry.register
 class Instance(base.NovaLiteObject):
-    VERSION = '1.0'
+    # 1.0: first version. 1.1: old_flavor, new_flavor.
+    VERSION = '1.1'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -31,6 +33,9 @@ class Instance(base.NovaLiteObject):
         'user_id': fields.StringField(),
         'image_ref': fields.StringField(nullable=True),
         'flavor': base.JSONField(nullable=True),
+        # Set while a cold migration or resize is in progress.
+        'old_flavor': base.JSONField(nullable=True),
+        'new_flavor': base.JSONField(nullable=True),
         'vcpus': fields.IntegerField(default=0),
         'memory_mb': fields.IntegerField(default=0),
         'root_gb': fields.IntegerField(default=0),
@@ -103,7 +108,9 @@ class Instance(base.NovaLiteObject):
 @base.NovaLiteObjectRegistry.register
 class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
     # 1.0: first version. 1.1: get_by_filters. 1.2: get_uuids_by_compute_ids.
-    VERSION = '1.2'
+    # 1.3: fill_compute_ids; get_by_host removed (follow the integer
+    # link: get_by_compute_id).
+    VERSION = '1.3'
 
     fields = {'objects': fields.ListOfObjectsField('Instance')}
 
@@ -135,6 +142,9 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_host(cls, context: Any, host: str) -> 'InstanceList':
-        rows = db.instance_get_all(context, {'host': host})
-        return cls._from_rows(context, Instance, rows)
+    def fill_compute_ids(cls, context: Any, host: str,
+                         batch: int) -> int:
+        """Set compute_id on this host's instances that lack it (from
+        host + node), in batches of ``batch`` rows; returns how many."""
+        return links.fill_all(context, links.fill_instance_compute_ids,
+                              batch, host=host)

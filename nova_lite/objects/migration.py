@@ -7,6 +7,7 @@ from oslo_utils import uuidutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from nova_lite.db import links
 from nova_lite.db import migrations as db
 from nova_lite.objects import base
 
@@ -16,7 +17,8 @@ MIGRATION_TYPES = ('migration', 'resize', 'live-migration', 'evacuation')
 @base.NovaLiteObjectRegistry.register
 class Migration(base.NovaLiteObject):
     # 1.0: first version. 1.1: claim_destination, finish_on_destination.
-    VERSION = '1.1'
+    # 1.2: claim_resize, transition.
+    VERSION = '1.2'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -73,6 +75,30 @@ class Migration(base.NovaLiteObject):
         return claimed
 
     @ovo_base.remotable
+    def claim_resize(self, node_id: int, vcpus: int, memory_mb: int,
+                     root_gb: int) -> bool:
+        """The destination's claim of a cold migration or resize (the
+        new flavor's resources); on success ``dest_compute_id`` is set
+        and the migration stays ``pre-migrating``."""
+        from nova_lite.scheduler import claims
+
+        request = claims.Request(self.instance_uuid, vcpus, memory_mb,
+                                 root_gb)
+        claimed = claims.claim_for_resize(self._context, cfg.CONF, request,
+                                          node_id, self.id)
+        self._load_from_db(db.migration_get(self._context, id=self.id))
+        return claimed
+
+    @ovo_base.remotable
+    def transition(self, from_statuses: list[str], status: str) -> bool:
+        """``status`` only while the record is in ``from_statuses``
+        (compare-and-swap); the object is reloaded either way."""
+        moved = db.migration_transition(self._context, self.id,
+                                        tuple(from_statuses), status)
+        self._load_from_db(db.migration_get(self._context, id=self.id))
+        return moved
+
+    @ovo_base.remotable
     def finish_on_destination(self) -> None:
         """``done`` unless the source already completed the record."""
         db.finish_on_destination(self._context, self.id)
@@ -82,7 +108,8 @@ class Migration(base.NovaLiteObject):
 @base.NovaLiteObjectRegistry.register
 class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
     # 1.0: first version. 1.1: get_evacuations_from, mark_completed.
-    VERSION = '1.1'
+    # 1.2: fill_dest_compute_ids.
+    VERSION = '1.2'
 
     fields = {'objects': fields.ListOfObjectsField('Migration')}
 
@@ -106,3 +133,12 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
     @ovo_base.remotable
     def mark_completed(cls, context: Any, migration_ids: list[int]) -> int:
         return db.mark_completed(context, migration_ids)
+
+    @classmethod
+    @ovo_base.remotable
+    def fill_dest_compute_ids(cls, context: Any, host: str,
+                              batch: int) -> int:
+        """Set dest_compute_id on migrations to this host that lack it
+        (from dest_compute + dest_node), in batches; returns how many."""
+        return links.fill_all(context, links.fill_migration_dest_compute_ids,
+                              batch, host=host)

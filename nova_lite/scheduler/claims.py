@@ -179,3 +179,41 @@ def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
     except _NoClaim:
         return False
     return True
+
+
+def _claim_resize(session: Any, conf: cfg.ConfigOpts, req: Request,
+                  node_id: int, migration_id: int) -> None:
+    mig = models.Migration
+    linked = session.execute(
+        sa.update(mig)
+        .where(mig.id == migration_id, mig.status == 'pre-migrating',
+               mig.dest_compute_id.is_(None))
+        .values(dest_compute_id=node_id, updated_at=lite_db.utcnow())
+        .execution_options(synchronize_session=False))
+    if linked.rowcount != 1:
+        raise _NoClaim()
+    claimed = session.execute(
+        sa.update(CN)
+        .where(CN.id == node_id, _fits(conf, req))
+        .values(vcpus_used=CN.vcpus_used + req.vcpus,
+                memory_mb_used=CN.memory_mb_used + req.memory_mb,
+                local_gb_used=CN.local_gb_used + req.root_gb,
+                running_vms=CN.running_vms + 1)
+        .execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        raise _NoClaim()
+
+
+def claim_for_resize(context: Any, conf: cfg.ConfigOpts, req: Request,
+                     node_id: int, migration_id: int) -> bool:
+    """The destination's claim of a cold migration or resize (``req``
+    holds the new flavor's resources): in one transaction the node's
+    usage grows, only if the instance fits, and the ``pre-migrating``
+    migration gets ``dest_compute_id``. False when it no longer fits or
+    the migration was already claimed or ended."""
+    try:
+        with db_api.context_manager.writer.using(context) as session:
+            _claim_resize(session, conf, req, node_id, migration_id)
+    except _NoClaim:
+        return False
+    return True

@@ -64,6 +64,39 @@ class ComputeDriver:
     def power_state(self, instance: Any) -> int:
         raise NotImplementedError
 
+    # Cold migration and resize. The source keeps its copy aside until
+    # the move is confirmed (then deleted) or reverted (then restored).
+
+    def prepare_incoming(self, instance: Any) -> dict[str, Any]:
+        """On the destination: what the source needs to send the disks
+        here (the ``migrate_data`` passed to the source)."""
+        return {}
+
+    def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
+                                   migrate_data: dict[str, Any]) -> None:
+        """On the source: stop the guest, send its disks to the
+        destination, keep the local copy aside."""
+        raise NotImplementedError
+
+    def finish_migration(self, instance: Any, root_gb: int,
+                         power_on: bool) -> None:
+        """On the destination: the disks have arrived; grow the root
+        disk to ``root_gb`` and start the guest (unless stopped)."""
+        raise NotImplementedError
+
+    def confirm_migration(self, instance: Any) -> None:
+        """On the source: delete the copy kept aside."""
+        raise NotImplementedError
+
+    def finish_revert_migration(self, instance: Any,
+                                power_on: bool) -> None:
+        """On the source: bring back the copy kept aside."""
+        raise NotImplementedError
+
+    def abort_migration(self, instance: Any) -> None:
+        """On the source, after an interrupted send: put the copy kept
+        aside back in place if it was moved; never delete anything."""
+
 
 def load_driver(conf: cfg.ConfigOpts, host: str,
                 state_path: str) -> ComputeDriver:

@@ -14,6 +14,8 @@ class FakeDriver(driver.ComputeDriver):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._instances: dict[str, int] = {}
+        # Instances moved away and kept aside until confirm or revert.
+        self._moved_away: dict[str, int] = {}
         self._lock = threading.Lock()
 
     @property
@@ -51,3 +53,33 @@ class FakeDriver(driver.ComputeDriver):
     def power_state(self, instance: Any) -> int:
         with self._lock:
             return self._instances.get(instance.uuid, power_state.NOSTATE)
+
+    def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
+                                   migrate_data: dict[str, Any]) -> None:
+        with self._lock:
+            if instance.uuid in self._instances:
+                self._moved_away[instance.uuid] = self._instances.pop(
+                    instance.uuid)
+
+    def finish_migration(self, instance: Any, root_gb: int,
+                         power_on: bool) -> None:
+        with self._lock:
+            self._instances[instance.uuid] = (
+                power_state.RUNNING if power_on else power_state.SHUTDOWN)
+
+    def confirm_migration(self, instance: Any) -> None:
+        with self._lock:
+            self._moved_away.pop(instance.uuid, None)
+
+    def finish_revert_migration(self, instance: Any,
+                                power_on: bool) -> None:
+        with self._lock:
+            self._moved_away.pop(instance.uuid, None)
+            self._instances[instance.uuid] = (
+                power_state.RUNNING if power_on else power_state.SHUTDOWN)
+
+    def abort_migration(self, instance: Any) -> None:
+        with self._lock:
+            if instance.uuid in self._moved_away:
+                self._instances.setdefault(
+                    instance.uuid, self._moved_away.pop(instance.uuid))

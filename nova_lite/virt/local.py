@@ -4,8 +4,17 @@
 instance and is sized (sparsely) to the flavor's root disk, so that an
 operator can see exactly which instances a host holds and data loss is
 observable.
+
+A cold migration or resize copies the disk (sparsely) into the
+destination's instances directory, which the destination names in its
+``migrate_data``: every agent of a deployment must see the others'
+state paths (one machine, as in the all-in-one and the devstack-style
+tests, or a shared mount). The source keeps its copy aside as
+``<uuid>_resize`` until the move is confirmed or reverted.
 """
 
+from collections.abc import Iterator
+import errno
 import json
 import os
 from pathlib import Path
@@ -19,6 +28,52 @@ from nova_lite.virt import fake
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
+RESIZE_SUFFIX = '_resize'
+_CHUNK = 1024 * 1024
+
+
+def _data_ranges(fd: int, size: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of the parts of a file that hold data: holes are
+    skipped (SEEK_DATA / SEEK_HOLE), or the whole file where the file
+    system cannot tell."""
+    offset = 0
+    while offset < size:
+        try:
+            start = os.lseek(fd, offset, os.SEEK_DATA)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:      # only a hole is left
+                return
+            if offset == 0:                   # not supported here
+                yield 0, size
+                return
+            raise
+        end = os.lseek(fd, start, os.SEEK_HOLE)
+        yield start, end
+        offset = end
+
+
+def sparse_copy(src: Path, dst: Path) -> None:
+    """Copy a sparse file without filling its holes, atomically (a
+    partial copy never appears under the final name)."""
+    part = dst.with_name(dst.name + '.part')
+    size = src.stat().st_size
+    zeros = bytes(_CHUNK)
+    with open(src, 'rb') as reader, open(part, 'wb') as writer:
+        for start, end in _data_ranges(reader.fileno(), size):
+            reader.seek(start)
+            position = start
+            while position < end:
+                chunk = reader.read(min(_CHUNK, end - position))
+                if not chunk:
+                    break
+                if chunk != zeros[:len(chunk)]:
+                    writer.seek(position)
+                    writer.write(chunk)
+                position += len(chunk)
+        writer.truncate(size)
+        writer.flush()
+        os.fsync(writer.fileno())
+    os.replace(part, dst)
 
 
 class LocalDriver(fake.FakeDriver):
@@ -42,7 +97,8 @@ class LocalDriver(fake.FakeDriver):
     def list_instance_uuids(self) -> list[str]:
         try:
             return sorted(p.name for p in self.instances_path.iterdir()
-                          if (p / 'disk').exists())
+                          if (p / 'disk').exists()
+                          and not p.name.endswith(RESIZE_SUFFIX))
         except FileNotFoundError:
             return []
 
@@ -69,3 +125,76 @@ class LocalDriver(fake.FakeDriver):
         if self.disk_path(instance.uuid).exists():
             return power_state.RUNNING
         return power_state.NOSTATE
+
+    # cold migration and resize -------------------------------------------
+
+    def aside_path(self, uuid: str) -> Path:
+        """Where the source keeps its copy during a move."""
+        return self.instances_path / (uuid + RESIZE_SUFFIX)
+
+    def prepare_incoming(self, instance: Any) -> dict[str, Any]:
+        return {'instances_path': str(self.instances_path)}
+
+    def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
+                                   migrate_data: dict[str, Any]) -> None:
+        target = migrate_data.get('instances_path')
+        if not target:
+            raise exception.VirtDriverError(
+                reason=f'the destination {dest_host} named no instances '
+                f'directory (is it running the local driver?)')
+        here, aside = self.instances_path / instance.uuid, \
+            self.aside_path(instance.uuid)
+        if not (here / 'disk').exists():
+            raise exception.VirtDriverError(
+                reason=f'no disk at {here / "disk"} to migrate')
+        shutil.rmtree(aside, ignore_errors=True)
+        os.rename(here, aside)
+        dest = Path(target) / instance.uuid / 'disk'
+        try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            sparse_copy(aside / 'disk', dest)
+        except OSError as exc:
+            os.rename(aside, here)
+            raise exception.VirtDriverError(
+                reason=f'copying the disk to {dest} on {dest_host} '
+                f'failed: {exc}') from exc
+        LOG.info('Copied the disk to %s on %s; the local copy is kept at '
+                 '%s until the move is confirmed or reverted', dest,
+                 dest_host, aside, instance=instance)
+
+    def finish_migration(self, instance: Any, root_gb: int,
+                         power_on: bool) -> None:
+        path = self.disk_path(instance.uuid)
+        if not path.exists():
+            raise exception.VirtDriverError(
+                reason=f'the migrated disk did not arrive at {path}')
+        wanted = root_gb * 1024 ** 3
+        if path.stat().st_size < wanted:
+            os.truncate(path, wanted)
+            LOG.info('Grew the disk to %d GiB', root_gb, instance=instance)
+
+    def confirm_migration(self, instance: Any) -> None:
+        shutil.rmtree(self.aside_path(instance.uuid), ignore_errors=True)
+        LOG.info('Deleted the copy kept on the source', instance=instance)
+
+    def finish_revert_migration(self, instance: Any,
+                                power_on: bool) -> None:
+        here, aside = self.instances_path / instance.uuid, \
+            self.aside_path(instance.uuid)
+        if aside.exists():
+            # The same host's destination copy, if any, is already gone.
+            shutil.rmtree(here, ignore_errors=True)
+            os.rename(aside, here)
+        if not (here / 'disk').exists():
+            raise exception.VirtDriverError(
+                reason=f'neither {aside} nor {here} holds the disk to '
+                f'revert to')
+        LOG.info('Restored the disk kept on the source', instance=instance)
+
+    def abort_migration(self, instance: Any) -> None:
+        here, aside = self.instances_path / instance.uuid, \
+            self.aside_path(instance.uuid)
+        if aside.exists() and not here.exists():
+            os.rename(aside, here)
+            LOG.warning('Put back the disk kept aside by an interrupted '
+                        'move', instance=instance)

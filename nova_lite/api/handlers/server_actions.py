@@ -1,4 +1,5 @@
-"""POST /servers/{server_id}/action: evacuate.
+"""POST /servers/{server_id}/action: evacuate (the moves are in
+move_actions).
 
 An evacuation is refused unless the server's compute service is down
 (heartbeats stopped, or forced down); it is recorded as a migration of
@@ -20,6 +21,7 @@ import webob.exc
 from lite_common.wsgi import faults
 from nova_lite import exception
 from nova_lite.api import util
+from nova_lite.api.handlers import move_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
 from nova_lite.compute import states
@@ -135,7 +137,7 @@ def _evacuate(req: webob.Request, inst: dict[str, Any],
     return util.json_response({'adminPass': password})
 
 
-ACTIONS = {'evacuate': _evacuate}
+ACTIONS = {'evacuate': _evacuate, **move_actions.ACTIONS}
 
 
 @util.translate_errors

@@ -218,9 +218,13 @@ def _service_for_delete(req: webob.Request) -> dict[str, Any]:
             explanation=f'Service {ident} not found.') from None
 
 
-def _check_compute_unused(ctx: Any, row: dict[str, Any]) -> None:
-    """409 while the host holds instances or in-progress migrations."""
-    if instance_db.instance_get_all(ctx, {'host': row['host']}, limit=1):
+def _check_compute_unused(ctx: Any, row: dict[str, Any],
+                          nodes: list[dict[str, Any]]) -> None:
+    """409 while the service's nodes hold instances (found by the
+    integer links service -> nodes -> instances) or while migrations from
+    or to its host are in progress."""
+    if instance_db.instance_ids_by_compute_id(
+            ctx, [node['id'] for node in nodes]):
         raise webob.exc.HTTPConflict(
             explanation='Unable to delete compute service that is hosting '
             'instances. Migrate or delete the instances first.')
@@ -242,8 +246,9 @@ def delete_service(req: webob.Request) -> webob.Response:
     ctx = util.context(req)
     row = _service_for_delete(req)
     if row['binary'] == COMPUTE:
-        _check_compute_unused(ctx, row)
-        for node in node_db.compute_node_get_all(ctx, service_id=row['id']):
+        nodes = node_db.compute_node_get_all(ctx, service_id=row['id'])
+        _check_compute_unused(ctx, row, nodes)
+        for node in nodes:
             node_db.compute_node_destroy(ctx, node['id'])
     db.service_destroy(ctx, row['id'])
     LOG.info('Deleted service %s (%s on %s)', row['uuid'], row['binary'],

@@ -37,3 +37,55 @@ del evacuate_v214['properties']['evacuate']['required']
 evacuate_v229 = copy.deepcopy(evacuate_v214)
 evacuate_v229['properties']['evacuate']['properties']['force'] = (
     {'type': 'boolean'})
+
+# 2.1 - 2.55: {"migrate": null}.
+migrate: dict[str, Any] = {
+    'type': 'object',
+    'properties': {'migrate': {'type': 'null'}},
+    'required': ['migrate'],
+    'additionalProperties': False,
+}
+
+# 2.56: an optional target host.
+migrate_v256: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'migrate': {
+            'type': ['object', 'null'],
+            'properties': {'host': {'type': ['string', 'null'],
+                                    'minLength': 1, 'maxLength': 255,
+                                    'pattern': '^[a-zA-Z0-9-._]*$'}},
+            'additionalProperties': False,
+        },
+    },
+    'required': ['migrate'],
+    'additionalProperties': False,
+}
+
+resize: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'resize': {
+            'type': 'object',
+            'properties': {
+                'flavorRef': {'type': ['string', 'integer'],
+                              'minLength': 1},
+                'OS-DCF:diskConfig': {'type': 'string',
+                                      'enum': ['AUTO', 'MANUAL']},
+            },
+            'required': ['flavorRef'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['resize'],
+    'additionalProperties': False,
+}
+
+
+def _null_action(name: str) -> dict[str, Any]:
+    return {'type': 'object', 'properties': {name: {'type': 'null'}},
+            'required': [name], 'additionalProperties': False}
+
+
+confirm_resize = _null_action('confirmResize')
+revert_resize = _null_action('revertResize')

@@ -1,0 +1,309 @@
+"""Cold migration and resize on the compute agents.
+
+The steps, each a cast to the agent that does it::
+
+    destination  prep_resize           claim; dest_compute_id is set
+    source       resize_instance       send the disks (copy kept aside)
+    destination  finish_resize         host, node, compute_id, flavor move
+                                       together; VERIFY_RESIZE
+    source       confirm_resize        delete the copy kept aside
+    destination  revert_resize         destroy its copy, hand back
+    source       finish_revert_resize  restore; host, node, compute_id and
+                                       the old flavor come back together
+
+The source finds the destination by ``Migration.dest_compute_id`` (by
+host and node name only for records written without it). A step that
+fails leaves the migration ``error``; nothing is ever destroyed on a
+guess: the source's copy stays until the operator confirms.
+"""
+
+from typing import Any
+
+from oslo_log import log as logging
+
+from lite_common import db as lite_db
+from nova_lite import exception
+from nova_lite.compute import states
+from nova_lite.objects import compute_node as cn_obj
+from nova_lite.virt import power_state
+
+LOG = logging.getLogger(__name__)
+
+_GONE = (exception.InstanceNotFound, exception.UnexpectedTaskState)
+
+
+def destination_node(context: Any, migration: Any) -> Any:
+    """The destination ComputeNode, by the integer link when set."""
+    if migration.dest_compute_id is not None:
+        return cn_obj.ComputeNode.get_by_id(context,
+                                            migration.dest_compute_id)
+    LOG.info('Migration %s has no dest_compute_id (an old record); '
+             'finding its destination by name %s/%s', migration.uuid,
+             migration.dest_compute, migration.dest_node,
+             instance_uuid=migration.instance_uuid)
+    return cn_obj.ComputeNode.get_by_host_and_nodename(
+        context, migration.dest_compute, migration.dest_node)
+
+
+def clear_move(instance: Any, expected: list[str | None]) -> bool:
+    """Forget the move's flavors and task state (the instance stays as it
+    was); False when the instance changed or went away meanwhile."""
+    instance.task_state = None
+    instance.old_flavor = None
+    instance.new_flavor = None
+    try:
+        instance.save(expected_task_state=expected)
+    except (exception.InstanceNotFound, exception.UnexpectedTaskState):
+        LOG.info('Instance changed while its move was abandoned',
+                 instance=instance)
+        return False
+    return True
+
+
+def _fault(message: str) -> dict[str, Any]:
+    return {'code': 500, 'message': message[:255],
+            'created': lite_db.utcnow().isoformat() + 'Z'}
+
+
+def _abandon(instance: Any, migration: Any, expected: list[str | None],
+             reason: str) -> None:
+    """Before anything moved: the migration is ``error``; the instance
+    stays where it is, as it was."""
+    LOG.warning('%s %s abandoned: %s', migration.migration_type.capitalize(),
+                migration.uuid, reason, instance=instance)
+    migration.status = 'error'
+    migration.save()
+    clear_move(instance, expected)
+
+
+def _fail(instance: Any, migration: Any, expected: list[str | None],
+          reason: str) -> None:
+    """After the disks moved: ERROR with a fault; the copy kept on the
+    source is left for the operator."""
+    LOG.error('%s %s failed: %s. The copy on %s is kept.',
+              migration.migration_type.capitalize(), migration.uuid, reason,
+              migration.source_compute, instance=instance)
+    migration.status = 'error'
+    migration.save()
+    instance.vm_state = states.ERROR
+    instance.task_state = None
+    instance.fault = _fault(reason)
+    try:
+        instance.save(expected_task_state=expected)
+    except _GONE:
+        LOG.info('Instance changed while its move failed',
+                 instance=instance)
+
+
+def _flavor_resources(flavor: dict[str, Any]) -> tuple[int, int, int]:
+    return (flavor.get('vcpus', 0), flavor.get('memory_mb', 0),
+            flavor.get('root_gb', 0))
+
+
+def prep_resize(context: Any, rpc: Any, driver: Any, node: Any,
+                instance: Any, migration: Any) -> None:
+    """Destination: claim the new flavor's resources, then ask the
+    source to send the disks here."""
+    flavor = instance.new_flavor or instance.flavor or {}
+    if not migration.claim_resize(node.id, *_flavor_resources(flavor)):
+        _abandon(instance, migration, [states.RESIZE_PREP],
+                 f'{node.hypervisor_hostname} could not claim (no room, or '
+                 f'the migration is {migration.status})')
+        return
+    LOG.info('Claimed %s for migration %s (dest_compute_id %s)',
+             node.hypervisor_hostname, migration.uuid,
+             migration.dest_compute_id, instance=instance)
+    rpc.resize_instance(context, instance, migration,
+                        driver.prepare_incoming(instance),
+                        migration.source_compute)
+
+
+def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
+                    migration: Any, migrate_data: dict[str, Any]) -> None:
+    """Source: send the disks to the destination, keep a copy aside."""
+    instance.task_state = states.RESIZE_MIGRATING
+    try:
+        instance.save(expected_task_state=[states.RESIZE_PREP])
+    except _GONE:
+        LOG.info('Not migrating: the instance was deleted or changed',
+                 instance=instance)
+        migration.transition(['pre-migrating'], 'error')
+        return
+    if not migration.transition(['pre-migrating'], 'migrating'):
+        _abandon(instance, migration, [states.RESIZE_MIGRATING],
+                 f'the migration is {migration.status}')
+        return
+    try:
+        dest = destination_node(context, migration)
+        driver.migrate_disk_and_power_off(instance, dest.host, migrate_data)
+    except Exception as exc:
+        LOG.exception('Sending the disks failed', instance=instance)
+        _abandon(instance, migration, [states.RESIZE_MIGRATING],
+                 f'sending the disks failed: {exc}')
+        return
+    migration.transition(['migrating'], 'post-migrating')
+    instance.task_state = states.RESIZE_MIGRATED
+    try:
+        instance.save(expected_task_state=[states.RESIZE_MIGRATING])
+    except _GONE:
+        LOG.info('The instance was deleted while its disks were sent; '
+                 'the copy kept here stays until cleaned up',
+                 instance=instance)
+        migration.transition(['post-migrating'], 'error')
+        return
+    rpc.finish_resize(context, instance, migration, dest.host)
+
+
+def _arrive(instance: Any, node: Any, flavor: dict[str, Any],
+            vm_state: str, running: bool) -> None:
+    """host, node and compute_id together, with the flavor in force."""
+    instance.host, instance.node = node.host, node.hypervisor_hostname
+    instance.compute_id = node.id
+    instance.flavor = flavor
+    (instance.vcpus, instance.memory_mb,
+     instance.root_gb) = _flavor_resources(flavor)
+    instance.vm_state = vm_state
+    instance.power_state = (power_state.RUNNING if running
+                            else power_state.SHUTDOWN)
+    instance.task_state = None
+    instance.fault = None
+
+
+def finish_resize(context: Any, driver: Any, node: Any, instance: Any,
+                  migration: Any) -> None:
+    """Destination: take the disks, move the instance here (RESIZED)."""
+    instance.task_state = states.RESIZE_FINISH
+    try:
+        instance.save(expected_task_state=[states.RESIZE_MIGRATED])
+    except _GONE:
+        LOG.info('Not finishing: the instance was deleted or changed',
+                 instance=instance)
+        migration.transition(['post-migrating'], 'error')
+        return
+    flavor = instance.new_flavor or instance.flavor or {}
+    running = instance.vm_state != states.STOPPED
+    try:
+        driver.finish_migration(instance, flavor.get('root_gb', 0), running)
+    except Exception as exc:
+        LOG.exception('Finishing the move failed', instance=instance)
+        _fail(instance, migration, [states.RESIZE_FINISH],
+              f'finishing the move on {node.host} failed: {exc}')
+        return
+    # The source holds the instance's room from ``finished`` on, so the
+    # status moves before compute_id (whose save refreshes usage).
+    migration.transition(['post-migrating'], 'finished')
+    _arrive(instance, node, flavor, states.RESIZED, running)
+    try:
+        instance.save(expected_task_state=[states.RESIZE_FINISH])
+    except _GONE:
+        LOG.info('The instance was deleted while it arrived; removing the '
+                 'copy here', instance=instance)
+        driver.destroy(instance)
+        migration.transition(['finished'], 'error')
+        return
+    LOG.info('Moved from %s to %s (migration %s finished); confirm or '
+             'revert it', migration.source_compute, node.host,
+             migration.uuid, instance=instance)
+
+
+def _at_rest(instance: Any) -> str:
+    return (states.STOPPED if instance.power_state == power_state.SHUTDOWN
+            else states.ACTIVE)
+
+
+def confirm_resize(context: Any, driver: Any, node: Any, instance: Any,
+                   migration: Any) -> None:
+    """Source: delete the copy kept aside; the move is over."""
+    driver.confirm_migration(instance)
+    migration.transition(['confirming'], 'confirmed')
+    instance.vm_state = _at_rest(instance)
+    instance.old_flavor = None
+    instance.new_flavor = None
+    try:
+        instance.save(expected_task_state=[None])
+    except _GONE:
+        LOG.info('Instance changed while its move was confirmed',
+                 instance=instance)
+    if node is not None:
+        node.refresh_usage()
+    LOG.info('Confirmed migration %s: the copy on %s is deleted',
+             migration.uuid, migration.source_compute, instance=instance)
+
+
+def revert_resize(context: Any, rpc: Any, driver: Any, instance: Any,
+                  migration: Any) -> None:
+    """Destination: destroy its copy, then ask the source to restore."""
+    driver.destroy(instance)
+    LOG.info('Destroyed the copy on %s; %s restores its own (migration '
+             '%s)', instance.host, migration.source_compute, migration.uuid,
+             instance=instance)
+    rpc.finish_revert_resize(context, instance, migration,
+                             migration.source_compute)
+
+
+def finish_revert_resize(context: Any, driver: Any, node: Any,
+                         instance: Any, migration: Any) -> None:
+    """Source: restore the copy kept aside; the instance is back here
+    with its old flavor."""
+    running = instance.power_state != power_state.SHUTDOWN
+    try:
+        driver.finish_revert_migration(instance, running)
+    except Exception as exc:
+        LOG.exception('Restoring the copy failed', instance=instance)
+        _fail(instance, migration, [states.RESIZE_REVERTING],
+              f'reverting on {node.host} failed: {exc}')
+        return
+    # ``reverted`` first: the save below refreshes both nodes' usage.
+    migration.transition(['reverting'], 'reverted')
+    _arrive(instance, node, instance.old_flavor or instance.flavor or {},
+            states.STOPPED if not running else states.ACTIVE, running)
+    instance.old_flavor = None
+    instance.new_flavor = None
+    try:
+        instance.save(expected_task_state=[states.RESIZE_REVERTING])
+    except _GONE:
+        LOG.info('The instance was deleted while it was reverted; removing '
+                 'the copy here', instance=instance)
+        driver.destroy(instance)
+        return
+    LOG.info('Reverted migration %s: back on %s', migration.uuid,
+             node.host, instance=instance)
+
+
+# Startup recovery -----------------------------------------------------------
+
+# Move task states an instance can be left in by a restart; only
+# RESIZE_MIGRATING is this (source) agent's own step to roll back.
+INTERRUPTED_TASK_STATES = (states.RESIZE_PREP, states.RESIZE_MIGRATING,
+                           states.RESIZE_MIGRATED, states.RESIZE_FINISH,
+                           states.RESIZE_REVERTING)
+
+
+def recover_interrupted(context: Any, driver: Any, instance: Any,
+                        migration: Any) -> None:
+    """An instance of this host found in a move task state at startup.
+
+    While the disks were being sent from here (``resize_migrating``) the
+    copy kept aside is put back and the move abandoned (the instance
+    stays here, as it was). Other states are steps of the other agent or
+    a cast in flight: they are logged for the operator and left alone.
+    Nothing is destroyed.
+    """
+    name = migration.uuid if migration is not None else 'none found'
+    if instance.task_state == states.RESIZE_MIGRATING:
+        driver.abort_migration(instance)
+        LOG.warning('A move (migration %s) was interrupted by a restart '
+                    'while this host sent the disks; the instance stays '
+                    'here and the migration is error', name,
+                    instance=instance)
+        if migration is not None:
+            migration.status = 'error'
+            migration.save()
+        clear_move(instance, [states.RESIZE_MIGRATING])
+        return
+    LOG.warning('Instance is in task state %s of a move (migration %s, '
+                'status %s) at startup; it is left alone. If it does not '
+                'go on, check "openstack server migration list" and the '
+                'other host\'s log.', instance.task_state, name,
+                migration.status if migration is not None else '-',
+                instance=instance)

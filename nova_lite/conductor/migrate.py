@@ -1,0 +1,84 @@
+"""The cold migration and resize flow on the conductor: choose a
+destination, hand over to it.
+
+The API has set the instance's task state to ``resize_prep``, kept the
+old and new flavors on it and recorded the migration (``pre-migrating``).
+Here a destination is chosen: another host (the source too for a resize
+when ``[DEFAULT]allow_resize_to_same_host`` is set), or the requested
+one. With none, the migration is ``error`` and the instance stays where
+it is, as it was. The destination claims (compute/move.py).
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from nova_lite import exception
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import states
+from nova_lite.compute.move import clear_move
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
+from nova_lite.scheduler import claims
+
+LOG = logging.getLogger(__name__)
+
+
+def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
+    if (migration.migration_type == 'resize'
+            and conf.allow_resize_to_same_host):
+        return ()
+    return (migration.source_compute or '',)
+
+
+class Migrator:
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
+
+    def migrate(self, context: Any, instance_uuid: str, migration_id: int,
+                host: str | None) -> None:
+        migration = migration_obj.Migration.get_by_id(context, migration_id)
+        try:
+            instance = instance_obj.Instance.get_by_uuid(context,
+                                                         instance_uuid)
+        except exception.InstanceNotFound:
+            LOG.info('Instance %s was deleted before its %s was scheduled',
+                     instance_uuid, migration.migration_type)
+            migration.status = 'error'
+            migration.save()
+            return
+        flavor = instance.new_flavor or instance.flavor or {}
+        request = claims.Request(instance.uuid, flavor.get('vcpus', 0),
+                                 flavor.get('memory_mb', 0),
+                                 flavor.get('root_gb', 0))
+        try:
+            node = claims.select_destination(
+                context, self.conf, request,
+                exclude_hosts=_excluded(self.conf, migration),
+                only_host=host)
+        except exception.NoValidHost as exc:
+            self._no_host(instance, migration, exc)
+            return
+        migration.dest_compute = node.host
+        migration.dest_node = node.hypervisor_hostname
+        migration.dest_host = node.host
+        migration.save()
+        LOG.info('%s from %s to %s/%s (migration %s)',
+                 migration.migration_type.capitalize(),
+                 migration.source_compute, node.host,
+                 node.hypervisor_hostname, migration.uuid,
+                 instance=instance)
+        self.compute_rpcapi.prep_resize(context, instance, migration,
+                                        node.host)
+
+    def _no_host(self, instance: Any, migration: Any,
+                 exc: exception.NoValidHost) -> None:
+        LOG.warning('Cannot %s: %s The instance stays on %s.',
+                    'resize' if migration.migration_type == 'resize'
+                    else 'migrate', exc.format_message(),
+                    migration.source_compute, instance=instance)
+        migration.status = 'error'
+        migration.save()
+        clear_move(instance, [states.RESIZE_PREP])

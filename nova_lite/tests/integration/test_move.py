@@ -1,0 +1,238 @@
+"""Cold migration and resize with real agents (three computes as separate
+processes, RabbitMQ + MariaDB, local driver), driven by the openstack CLI.
+
+After each step the test checks the server's host (``openstack server
+show``), the instance's ``node`` and ``compute_id`` and the migration's
+``dest_compute_id`` in the database, and where the disk files are.
+
+The tests run in order on one deployment.
+"""
+
+import secrets
+from typing import Any
+
+import devstack
+import devstack_support as support
+import pytest
+import sqlalchemy as sa
+
+from nova_lite.tests.integration import conftest
+from nova_lite.tests.integration import scenario
+
+pytestmark = pytest.mark.integration
+
+TIMEOUT = 120
+
+
+@pytest.fixture(scope='module')
+def cloud(request, tmp_path_factory):
+    workdir = tmp_path_factory.mktemp('move')
+    dep = devstack.start(workdir, db='mysql', computes=3, driver='local')
+    conftest.register_cloud(request, dep)
+    try:
+        yield dep
+    finally:
+        dep.stop()
+
+
+@pytest.fixture(scope='module')
+def setup(cloud) -> dict[str, Any]:
+    suffix = secrets.token_hex(3)
+    small = scenario.create_flavor(cloud, f'mv-small-{suffix}')
+    large = cloud.openstack('flavor', 'create', '--vcpus', '2', '--ram',
+                            '512', '--disk', '2',
+                            f'mv-large-{suffix}')['id']
+    image = scenario.create_image(cloud, f'mv-{suffix}')
+    return {'small': small, 'large': large, 'image': image,
+            'suffix': suffix}
+
+
+def _db(cloud, query: str, **params: Any) -> Any:
+    engine = sa.create_engine(cloud.db_url)
+    try:
+        with engine.connect() as connection:
+            return connection.execute(sa.text(query), params).one()
+    finally:
+        engine.dispose()
+
+
+def _placement(cloud, server_id: str) -> tuple[str, str, int]:
+    """(host, node, compute_id) of the instance, with the compute node
+    that compute_id names checked against host and node."""
+    row = _db(cloud, 'SELECT i.host, i.node, i.compute_id, c.host AS '
+              'c_host, c.hypervisor_hostname AS c_node FROM instances i '
+              'JOIN compute_nodes c ON c.id = i.compute_id WHERE i.uuid = '
+              ':uuid', uuid=server_id)
+    assert (row.host, row.node) == (row.c_host, row.c_node), row
+    return row.host, row.node, row.compute_id
+
+
+def _vcpus(cloud, server_id: str) -> int:
+    return _db(cloud, 'SELECT vcpus FROM instances WHERE uuid = :uuid',
+               uuid=server_id).vcpus
+
+
+def _node_id(cloud, host: str) -> int:
+    return _db(cloud, 'SELECT id FROM compute_nodes WHERE host = :host '
+               'AND deleted = 0', host=host).id
+
+
+def _migration(cloud, server_id: str) -> Any:
+    return _db(cloud, 'SELECT migration_type, status, source_compute, '
+               'dest_compute, dest_compute_id FROM migrations WHERE '
+               'instance_uuid = :uuid AND deleted = 0 ORDER BY id DESC '
+               'LIMIT 1', uuid=server_id)
+
+
+def _show(cloud, server_id: str) -> dict[str, Any]:
+    return cloud.openstack('server', 'show', server_id)
+
+
+def _wait(cloud, server_id: str, status: str) -> dict[str, Any]:
+    def ready() -> Any:
+        shown = _show(cloud, server_id)
+        assert shown['status'] != 'ERROR', shown
+        return shown['status'] == status and shown
+    return support.wait_for(ready, TIMEOUT, f'{server_id} {status}',
+                            interval=1)
+
+
+def _wait_migration(cloud, server_id: str, status: str) -> None:
+    support.wait_for(lambda: _migration(cloud, server_id).status == status,
+                     TIMEOUT, f'migration {status}', interval=1)
+
+
+def _boot(cloud, setup, name: str) -> tuple[str, str]:
+    server = scenario.boot(cloud, setup['small'], setup['image'],
+                           f'mv-{setup["suffix"]}-{name}')
+    shown = _show(cloud, server['id'])
+    return server['id'], shown[scenario.HOST_KEY]
+
+
+def _head(path) -> bytes:
+    """The header the local driver writes (the file is sparse, 1 GiB+)."""
+    with open(path, 'rb') as disk:
+        return disk.read(64)
+
+
+def _aside(cloud, host: str, server_id: str):
+    return cloud.disk_path(host, server_id + '_resize')
+
+
+def test_cold_migrate_then_confirm(cloud, setup):
+    server, source = _boot(cloud, setup, 'cold')
+    disk = _head(cloud.disk_path(source, server))
+    cloud.openstack('server', 'migrate', '--wait', server, parse=False,
+                    timeout=TIMEOUT)
+    shown = _wait(cloud, server, 'VERIFY_RESIZE')
+    dest = shown[scenario.HOST_KEY]
+    assert dest != source, shown
+    host, _node, compute_id = _placement(cloud, server)
+    assert (host, compute_id) == (dest, _node_id(cloud, dest))
+    migration = _migration(cloud, server)
+    assert (migration.migration_type, migration.status) == (
+        'migration', 'finished')
+    assert migration.dest_compute_id == compute_id
+    assert _head(cloud.disk_path(dest, server)) == disk
+    assert not cloud.disk_path(source, server).exists()
+    assert _aside(cloud, source, server).is_file()
+
+    cloud.openstack('server', 'resize', 'confirm', server, parse=False)
+    _wait_migration(cloud, server, 'confirmed')
+    _wait(cloud, server, 'ACTIVE')
+    assert _placement(cloud, server)[0] == dest
+    assert not _aside(cloud, source, server).exists()
+    assert cloud.disk_path(dest, server).is_file()
+    rows = cloud.openstack('server', 'migration', 'list', '--server',
+                           server)
+    assert [(r['Type'], r['Status']) for r in rows] == [
+        ('migration', 'confirmed')], rows
+
+
+def test_migrate_to_a_named_host(cloud, setup):
+    server, source = _boot(cloud, setup, 'named')
+    target = next(h for h in ('compute-1', 'compute-2', 'compute-3')
+                  if h != source)
+    cloud.openstack('--os-compute-api-version', '2.56', 'server',
+                    'migrate', '--host', target, '--wait', server,
+                    parse=False, timeout=TIMEOUT)
+    _wait(cloud, server, 'VERIFY_RESIZE')
+    assert _placement(cloud, server)[:1] == (target,)
+    assert _migration(cloud, server).dest_compute_id == _node_id(cloud,
+                                                                 target)
+    cloud.openstack('server', 'resize', 'confirm', server, parse=False)
+    _wait(cloud, server, 'ACTIVE')
+
+
+def test_resize_then_revert(cloud, setup):
+    server, source = _boot(cloud, setup, 'revert')
+    before = _placement(cloud, server)
+    cloud.openstack('server', 'resize', '--flavor', setup['large'],
+                    '--wait', server, parse=False, timeout=TIMEOUT)
+    shown = _wait(cloud, server, 'VERIFY_RESIZE')
+    dest = shown[scenario.HOST_KEY]
+    assert dest != source
+    assert _vcpus(cloud, server) == 2
+    assert _placement(cloud, server)[2] == _node_id(cloud, dest)
+    migration = _migration(cloud, server)
+    assert (migration.migration_type, migration.status) == (
+        'resize', 'finished')
+    assert migration.dest_compute_id == _node_id(cloud, dest)
+    assert cloud.disk_path(dest, server).stat().st_size == 2 * 1024 ** 3
+
+    cloud.openstack('server', 'resize', 'revert', server, parse=False)
+    _wait_migration(cloud, server, 'reverted')
+    shown = _wait(cloud, server, 'ACTIVE')
+    assert shown[scenario.HOST_KEY] == source
+    assert _vcpus(cloud, server) == 1
+    assert _placement(cloud, server) == before
+    assert not cloud.disk_path(dest, server).exists()
+    assert cloud.disk_path(source, server).is_file()
+    assert not _aside(cloud, source, server).exists()
+
+
+def test_resize_then_confirm(cloud, setup):
+    server, source = _boot(cloud, setup, 'confirm')
+    cloud.openstack('server', 'resize', '--flavor', setup['large'],
+                    '--wait', server, parse=False, timeout=TIMEOUT)
+    dest = _wait(cloud, server, 'VERIFY_RESIZE')[scenario.HOST_KEY]
+    cloud.openstack('server', 'resize', 'confirm', server, parse=False)
+    _wait_migration(cloud, server, 'confirmed')
+    shown = _wait(cloud, server, 'ACTIVE')
+    assert shown[scenario.HOST_KEY] == dest
+    assert _vcpus(cloud, server) == 2
+    host, _node, compute_id = _placement(cloud, server)
+    assert (host, compute_id) == (dest, _node_id(cloud, dest))
+    assert not cloud.disk_path(source, server).exists()
+    assert not _aside(cloud, source, server).exists()
+    assert cloud.disk_path(dest, server).is_file()
+
+
+def test_refusals(cloud, setup):
+    server, _source = _boot(cloud, setup, 'refused')
+    same = cloud.openstack('server', 'resize', '--flavor', setup['small'],
+                           server, parse=False, check=False)
+    assert same.returncode != 0, same
+    assert 'must change flavor' in same.stderr, same
+    early = cloud.openstack('server', 'resize', 'confirm', server,
+                            parse=False, check=False)
+    assert early.returncode != 0, early
+    status, body = cloud.api_call('POST', f'/v2.1/servers/{server}/action',
+                                  {'revertResize': None})
+    assert status == 409, body
+
+
+def test_online_data_migrations_links_old_records(cloud, setup):
+    server, host = _boot(cloud, setup, 'old')
+    engine = sa.create_engine(cloud.db_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(sa.text(
+                'UPDATE instances SET compute_id = NULL WHERE uuid = :u'),
+                {'u': server})
+    finally:
+        engine.dispose()
+    proc = cloud.manage('db', 'online_data_migrations')
+    assert proc.returncode == 0, proc.stderr
+    assert 'fill_instance_compute_ids' in proc.stdout, proc.stdout
+    assert _placement(cloud, server)[2] == _node_id(cloud, host)
