@@ -1,7 +1,7 @@
 """Benchmark: boot N servers through the API, then time reads.
 
-Starts ``stacklite-aio --noauth --driver fake`` in a temporary state
-directory, boots ``--servers`` servers concurrently (one POST each,
+Starts ``stacklite-aio --noauth --driver fake --no-baremetal`` in a
+temporary state directory, boots ``--servers`` servers concurrently (one POST each,
 ``--concurrency`` client threads), times until every one is ACTIVE,
 grows the fleet to ``--detail-at`` servers, and reports the median of
 ``GET /servers/detail`` and of a single server show. Reads go over one
@@ -56,7 +56,8 @@ def start_aio(state, port, servers):
                       f'vcpus = {max(16, servers)}\n')
     proc = subprocess.Popen(
         [str(exe), '--state-dir', state, '--noauth', '--driver', 'fake',
-         '--api-port', str(port), '--config-file', str(config)],
+         '--api-port', str(port), '--no-baremetal',
+         '--config-file', str(config)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(200):
         try:

@@ -140,3 +140,8 @@ class NoFreeConductorWorker(IronicLiteException):
     msg_fmt = ('Requested action cannot be performed because the conductor '
                'has no free worker; retry later.')
     code = 503
+
+
+class NodeInMaintenance(Invalid):
+    msg_fmt = ('The %(op)s operation cannot be performed on node %(node)s '
+               'because it is in maintenance mode.')

@@ -54,10 +54,24 @@ def register_opts(conf: cfg.ConfigOpts, control_exchange: str) -> None:
     """Register oslo.messaging's options (transport_url, ...) up front,
     so that configuration can be read before any transport exists."""
     from oslo_messaging import opts
+    from oslo_messaging._metrics import client as metrics_client
+    from oslo_messaging._tracing import client as tracing_client
 
-    messaging.set_transport_defaults(control_exchange)
     for group, group_opts in opts.list_opts():
         conf.register_opts(group_opts, group=group)
+    # Not messaging.set_transport_defaults(): it changes the default of
+    # the option objects the transport registers on every ConfigOpts, and
+    # two services in one process (the all-in-one) would then register
+    # different "control_exchange" options on each other's configuration.
+    conf.set_default('control_exchange', control_exchange)
+    # The RPC client reads its tracing and metrics options from the
+    # transport's configuration but registers them on cfg.CONF only (and
+    # they are not in list_opts): a private ConfigOpts (the all-in-one's
+    # ironic_lite half, the tests) needs them too.
+    conf.register_opts(tracing_client.oslo_messaging_tracing,
+                       group='oslo_messaging_tracing')
+    conf.register_opts(metrics_client.oslo_messaging_metrics,
+                       group='oslo_messaging_metrics')
 
 
 def get_transport(conf: cfg.ConfigOpts) -> Any:

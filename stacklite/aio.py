@@ -1,9 +1,11 @@
 """stacklite-aio: the whole control plane in one process.
 
 nova-lite-api, nova-lite-conductor and N compute agents (each with its
-own host name and state directory) run over the ``inproc://`` bus with
-SQLite files in the state directory. A ``clouds.yaml`` is written so
-that ``openstack --os-cloud stacklite ...`` works at once.
+own host name and state directory), ironic-lite-api and an
+ironic-lite-conductor (see :mod:`stacklite.baremetal`) run over the
+``inproc://`` bus with SQLite files in the state directory. A
+``clouds.yaml`` is written so that ``openstack --os-cloud stacklite ...``
+works at once.
 """
 
 import argparse
@@ -27,6 +29,7 @@ from nova_lite import service  # noqa: E402
 from nova_lite.cmd import common  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
 from nova_lite.db import migration  # noqa: E402
+from stacklite import baremetal  # noqa: E402
 
 LOG = logging.getLogger(__name__)
 
@@ -44,6 +47,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help='No authentication: every caller is admin.')
     parser.add_argument('--api-host', default='127.0.0.1')
     parser.add_argument('--api-port', type=int, default=8774)
+    parser.add_argument('--baremetal-port', type=int, default=6385,
+                        help='Port of the Bare Metal API (default 6385).')
+    parser.add_argument('--no-baremetal', action='store_true',
+                        help='Run nova_lite only: no ironic-lite-api and '
+                        'no bare metal conductor.')
     parser.add_argument('--driver', default='local',
                         choices=['local', 'fake'])
     parser.add_argument('--debug', action='store_true')
@@ -84,7 +92,7 @@ def _credentials(state: Path) -> dict[str, str]:
     return users
 
 
-def _cloud(api_url: str, user: str | None,
+def _cloud(api_url: str, baremetal_url: str | None, user: str | None,
            password: str | None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         # There is no identity service; these only satisfy the clients'
@@ -94,6 +102,8 @@ def _cloud(api_url: str, user: str | None,
         'compute_endpoint_override': f'{api_url}/v2.1',
         'image_endpoint_override': f'{api_url}/image',
     }
+    if baremetal_url is not None:
+        entry['baremetal_endpoint_override'] = baremetal_url
     if user is None:
         entry.update(auth_type='none', auth={'endpoint': f'{api_url}/v2.1'})
     else:
@@ -103,13 +113,16 @@ def _cloud(api_url: str, user: str | None,
     return entry
 
 
-def write_clouds_yaml(state: Path, api_url: str,
+def write_clouds_yaml(state: Path, api_url: str, baremetal_url: str | None,
                       users: dict[str, str] | None) -> Path:
     if users is None:
-        clouds = {'stacklite': _cloud(api_url, None, None)}
+        clouds = {'stacklite': _cloud(api_url, baremetal_url, None, None)}
     else:
-        clouds = {'stacklite': _cloud(api_url, 'admin', users['admin']),
-                  'stacklite-demo': _cloud(api_url, 'demo', users['demo'])}
+        clouds = {
+            'stacklite': _cloud(api_url, baremetal_url, 'admin',
+                                users['admin']),
+            'stacklite-demo': _cloud(api_url, baremetal_url, 'demo',
+                                     users['demo'])}
     path = state / 'clouds.yaml'
     _private_file(path, yaml.safe_dump({'clouds': clouds}, sort_keys=False))
     return path
@@ -135,8 +148,8 @@ def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
     return users
 
 
-def build(conf: cfg.ConfigOpts, args: argparse.Namespace,
-          state: Path) -> lite_service.Launcher:
+def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
+          bm_conf: cfg.ConfigOpts | None) -> lite_service.Launcher:
     db_api.configure(conf)
     migration.db_sync(db_api.get_engine())
     launcher = lite_service.Launcher()
@@ -148,13 +161,18 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace,
         launcher.add(service.compute_service(
             conf, host, str(path), search_config_dirs=False))
     launcher.add(service.api_server(conf))
+    if bm_conf is not None:
+        for runnable in baremetal.build(bm_conf):
+            launcher.add(runnable)
     return launcher
 
 
-def _usage(clouds: Path, api_url: str, noauth: bool) -> str:
+def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
+           noauth: bool) -> str:
+    bm = f', Bare Metal API {baremetal_url}' if baremetal_url else ''
     return (
         f'stacklite is running: Compute API {api_url}/v2.1, '
-        f'image catalog {api_url}/image'
+        f'image catalog {api_url}/image{bm}'
         f'{" (no authentication)" if noauth else ""}.\n'
         f'  export OS_CLIENT_CONFIG_FILE={clouds} OS_CLOUD=stacklite\n'
         '  openstack flavor create --vcpus 1 --ram 512 --disk 1 m1.small\n'
@@ -163,7 +181,9 @@ def _usage(clouds: Path, api_url: str, noauth: bool) -> str:
         '  openstack server create --flavor m1.small --image cirros '
         '--no-network vm1\n'
         '  openstack server list\n'
-        f'Logs: {clouds.parent / "stacklite.log"}. Stop with Ctrl-C.')
+        + ('  openstack baremetal node create --driver fake-hardware '
+           '--name bm-1\n' if baremetal_url else '')
+        + f'Logs: {clouds.parent / "stacklite.log"}. Stop with Ctrl-C.')
 
 
 def _oslo_argv(args: argparse.Namespace) -> list[str]:
@@ -183,12 +203,17 @@ def main(argv: list[str] | None = None) -> int:
     users = configure(conf, args, state)
     logging.setup(conf, common.PROJECT)
     api_url = f'http://{args.api_host}:{args.api_port}'
+    bm_url = None
+    bm_conf = None
+    if not args.no_baremetal:
+        bm_url = f'http://{args.api_host}:{args.baremetal_port}'
+        bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
 
     def body() -> int:
-        launcher = build(conf, args, state)
-        clouds = write_clouds_yaml(state, api_url, users)
+        launcher = build(conf, args, state, bm_conf)
+        clouds = write_clouds_yaml(state, api_url, bm_url, users)
         launcher.start()
-        print(_usage(clouds, api_url, args.noauth), flush=True)
+        print(_usage(clouds, api_url, bm_url, args.noauth), flush=True)
         return launcher.run()
 
     return common.run_daemon('stacklite-aio', body)

@@ -23,6 +23,7 @@ from typing import Any
 from oslo_config import cfg
 import oslo_messaging as messaging
 
+from ironic_lite import exception
 from ironic_lite.conductor import hash_ring
 from ironic_lite.db import conductors as db_conductors
 from lite_common import rpc
@@ -35,12 +36,18 @@ RING_REFRESH_SECONDS = 5.0
 
 
 class _RingCache:
-    """Hash rings per hardware type, rebuilt every few seconds."""
+    """Hash rings per hardware type, rebuilt every few seconds.
+
+    The alive conductors are read at most every
+    :data:`RING_REFRESH_SECONDS`; a ring is built once per hardware type
+    and read, not once per request.
+    """
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
         self._lock = threading.Lock()
         self._alive: list[dict[str, Any]] = []
+        self._rings: dict[str, hash_ring.HashRing | None] = {}
         self._read_at = -RING_REFRESH_SECONDS
 
     def alive(
@@ -52,20 +59,38 @@ class _RingCache:
                 self._alive = db_conductors.list_alive(
                     context, self.conf.conductor.heartbeat_timeout
                 )
+                self._rings = {}
                 self._read_at = now
             return self._alive
+
+    def ring(
+        self, context: Any, driver: str, refresh: bool = False
+    ) -> hash_ring.HashRing | None:
+        """The ring of ``driver``; None when no alive conductor loads it."""
+        alive = self.alive(context, refresh)
+        with self._lock:
+            if driver not in self._rings:
+                try:
+                    self._rings[driver] = hash_ring.ring_for_driver(
+                        alive, driver
+                    )
+                except exception.NoValidHost:
+                    self._rings[driver] = None
+            return self._rings[driver]
 
     def host_for(self, context: Any, node_uuid: str, driver: str) -> str:
         """The conductor owning ``node_uuid``.
 
         :raises NoValidHost: no alive conductor loads ``driver``.
         """
-        try:
-            ring = hash_ring.ring_for_driver(self.alive(context), driver)
-        except Exception:
+        ring = self.ring(context, driver)
+        if ring is None:
             # A conductor may have started since the last read.
-            ring = hash_ring.ring_for_driver(
-                self.alive(context, refresh=True), driver
+            ring = self.ring(context, driver, refresh=True)
+        if ring is None:
+            raise exception.NoValidHost(
+                reason=f"No conductor service registered which supports "
+                f"driver {driver}."
             )
         return ring.get_host(node_uuid)
 

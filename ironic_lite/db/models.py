@@ -76,6 +76,12 @@ class Node(Base, TimestampMixin):
     reservation: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     conductor_affinity: orm.Mapped[int | None] = orm.mapped_column(
         sa.Integer)
+    # Added by migration 0002 (Bare Metal API fields).
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    resource_class: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(80))
 
 
 class Conductor(Base, TimestampMixin):

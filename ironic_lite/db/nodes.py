@@ -21,7 +21,7 @@ from lite_common import db as lite_db
 
 SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at',
              'provision_state')
-_EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid')
+_EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid', 'resource_class')
 FILTERS = frozenset(
     _EQUAL_FILTERS + ('provision_state', 'maintenance', 'associated',
                       'reserved'))

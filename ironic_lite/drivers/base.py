@@ -65,7 +65,12 @@ class TaskLike(Protocol):
     """What an interface method receives: the locked node and the
     request context it acts for."""
 
-    node: NodeLike
+    # Read-only in the protocol, so that a task may hold any node class
+    # that has these fields (a mutable member would have to be exactly
+    # NodeLike).
+    @property
+    def node(self) -> NodeLike: ...
+
     context: Any
 
 

@@ -120,12 +120,22 @@ def load_interfaces(conf: cfg.ConfigOpts, node_driver: str,
         InterfaceNotSupported, NoInterfaceAvailable, InterfaceNotFound,
         with a message saying what to fix.
     """
+    names = interface_names(conf, node_driver, node_interface_names)
+    return {interface_type: _load_interface(conf, interface_type, name)
+            for interface_type, name in names.items()}
+
+
+def interface_names(conf: cfg.ConfigOpts, node_driver: str,
+                    node_interface_names: Mapping[str, str | None]
+                    ) -> dict[str, str]:
+    """The interface a node uses, per interface type: the one it names,
+    or its hardware type's default (what a new node records).
+
+    :raises InvalidParameterValue: see :func:`load_interfaces`.
+    """
     hw_type = _load_hardware_type(conf, node_driver)
-    interfaces = {}
-    for interface_type in base.INTERFACE_TYPES:
-        name = _choose_interface(
+    return {
+        interface_type: _choose_interface(
             conf, node_driver, hw_type, interface_type,
             node_interface_names.get(interface_type))
-        interfaces[interface_type] = _load_interface(
-            conf, interface_type, name)
-    return interfaces
+        for interface_type in base.INTERFACE_TYPES}

@@ -9,6 +9,7 @@ import importlib.metadata
 from typing import ClassVar
 
 import pytest
+import stevedore
 
 from ironic_lite import exception
 from ironic_lite.drivers import fake
@@ -59,6 +60,9 @@ def entry_points(tmp_path, monkeypatch):
         'Metadata-Version: 2.1\nName: ironic-lite-unit-test\nVersion: 0\n')
     (dist / 'entry_points.txt').write_text(text)
     monkeypatch.syspath_prepend(str(tmp_path))
+    # stevedore remembers each namespace's entry points for the life of
+    # the process: forget what earlier tests loaded, before and after.
+    monkeypatch.setattr(stevedore.ExtensionManager, 'ENTRY_POINT_CACHE', {})
 
 
 def _conf(**overrides):

@@ -21,6 +21,7 @@ class AllInOne:
         self.log_path = Path(log_path)
         self.computes = computes
         self.port = support.free_port()
+        self.baremetal_port = support.free_port()
         self.popen: subprocess.Popen | None = None
         self.cloud_name = 'stacklite'
 
@@ -35,7 +36,8 @@ class AllInOne:
     def start(self, timeout: float = 180) -> None:
         argv = [support.binary('stacklite-aio'), '--state-dir',
                 str(self.state_dir), '--computes', str(self.computes),
-                '--api-port', str(self.port)]
+                '--api-port', str(self.port),
+                '--baremetal-port', str(self.baremetal_port)]
         with open(self.log_path, 'ab') as out:
             self.popen = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=out,

@@ -30,3 +30,18 @@ def test_scenario(aio):
 
 def test_openstacksdk(aio, monkeypatch):
     scenario.run_sdk_checks(aio, monkeypatch)
+
+
+def test_baremetal_node_is_cleaned_to_available(aio):
+    """The all-in-one runs ironic-lite-api and a conductor too."""
+    created = aio.openstack('baremetal', 'node', 'create', '--driver',
+                            'fake-hardware', '--name', 'aio-bm-1')
+    assert created['provision_state'] == 'enroll'
+    aio.openstack('baremetal', 'node', 'manage', 'aio-bm-1', '--wait', '60',
+                  parse=False)
+    aio.openstack('baremetal', 'node', 'provide', 'aio-bm-1', '--wait',
+                  '60', parse=False)
+    node = aio.openstack('baremetal', 'node', 'show', 'aio-bm-1')
+    assert node['provision_state'] == 'available'
+    assert node['driver_internal_info']['fake_steps_run'] == [
+        'erase_devices_metadata', 'verify_properties']

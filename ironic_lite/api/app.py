@@ -1,0 +1,109 @@
+"""The ironic-lite-api WSGI application and its middleware pipeline.
+
+From the outside in, and why each layer sits where it does:
+
+1. RequestLog - first, so every request gets an id
+   (``X-OpenStack-Request-Id``) and a log line, including those that
+   fail in auth.
+2. Version range headers - every response, errors included, carries
+   ``X-OpenStack-Ironic-API-Minimum-Version`` / ``-Maximum-Version``,
+   so that a client can negotiate even after a 406 or a 401.
+3. Trailing-slash normalisation - ``/v1/`` and ``/v1`` are one
+   resource for clients that discover versions.
+4. FaultWrapper - renders auth and version errors in the Bare Metal
+   format and turns anything unexpected into a logged 500.
+5. Microversions - before auth, as upstream Ironic checks the version
+   first; the version documents accept any header.
+6. Auth - builds the request context (version documents are public).
+7. An inner FaultWrapper - handler errors, rendered inside the
+   microversion layer so that they carry the version headers too.
+8. The router.
+
+Everything comes from the ``conf`` given to :func:`load_app`: never
+from the global configuration.
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+
+from ironic_lite import policy
+from ironic_lite.api import errors
+from ironic_lite.api import microversion
+from ironic_lite.api import routes
+from ironic_lite.api import util
+from ironic_lite.conductor import rpcapi
+from lite_common.wsgi import auth
+from lite_common.wsgi import faults
+from lite_common.wsgi import microversion as mv
+from lite_common.wsgi import request_log
+from lite_common.wsgi import router
+
+
+class Deps:
+    """What handlers reach besides the database: RPC, policy, options."""
+
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conductor = rpcapi.ConductorAPI(conf)
+        self.enforcer = policy.make_enforcer(conf)
+        self.max_limit: int = conf.api.max_limit
+        self.public_endpoint: str | None = conf.api.public_endpoint
+        self.heartbeat_timeout: int = conf.conductor.heartbeat_timeout
+
+    def is_admin(self, context: Any) -> bool:
+        return policy.is_admin(self.enforcer, context)
+
+
+def _is_version_document(path: str) -> bool:
+    return path in ('', '/', '/v1')
+
+
+def _strip_slash(app: Any) -> Any:
+    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
+        path = environ.get('PATH_INFO', '')
+        if len(path) > 1 and path.endswith('/'):
+            environ['PATH_INFO'] = path.rstrip('/')
+        return app(environ, start_response)
+
+    return middleware
+
+
+def _with_deps(app: Any, deps: Deps) -> Any:
+    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
+        environ[util.DEPS_KEY] = deps
+        return app(environ, start_response)
+
+    return middleware
+
+
+_RANGE_HEADERS = [
+    (microversion.MIN_HEADER, microversion.MIN_VERSION),
+    (microversion.MAX_HEADER, microversion.MAX_VERSION),
+]
+
+
+def _range_headers(app: Any) -> Any:
+    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
+        def _start_response(status: str, headers: list[Any],
+                            exc_info: Any = None) -> Any:
+            names = {name.lower() for name, _ in headers}
+            headers.extend((k, v) for k, v in _RANGE_HEADERS
+                           if k.lower() not in names)
+            return start_response(status, headers, exc_info)
+
+        return app(environ, _start_response)
+
+    return middleware
+
+
+def load_app(conf: cfg.ConfigOpts) -> Any:
+    """Build the whole application (config must already be loaded)."""
+    deps = Deps(conf)
+    formatter = errors.baremetal_error
+    app: Any = faults.FaultWrapper(router.Router(routes.ROUTES), formatter)
+    app = auth.wrap(app, conf, deps.is_admin, _is_version_document)
+    app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
+                                    _is_version_document)
+    app = faults.FaultWrapper(app, formatter)
+    app = _range_headers(_with_deps(_strip_slash(app), deps))
+    return request_log.RequestLog(app)

@@ -1,0 +1,39 @@
+"""``GET /v1/nodes/{node_ident}/cleaning/steps`` (API 1.116).
+
+The clean steps a node offers, from the conductor that owns it:
+``automated`` in the order automated cleaning runs them (priority
+overrides applied, priority 0 left out), ``manual`` every step that
+manual cleaning accepts. Below 1.116 the resource does not exist.
+"""
+
+from typing import Any
+
+import webob
+import webob.exc
+
+from ironic_lite.api import microversion as mv
+from ironic_lite.api import util
+from ironic_lite.api.handlers import nodes
+
+
+@util.translate_errors
+def list_cleaning_steps(req: webob.Request) -> webob.Response:
+    """``GET /v1/nodes/{node_ident}/cleaning/steps`` (1.116)."""
+    if util.version(req).below(mv.CLEANING_STEPS):
+        raise webob.exc.HTTPNotFound(
+            explanation=f'The resource {req.path_info} could not be '
+            'found.')
+    util.authorize(req, 'baremetal:node:get_cleaning_steps')
+    row = nodes.get_node(req, req.urlvars['node_ident'])
+    steps = util.deps(req).conductor.get_clean_steps(util.context(req), row)
+    return util.json_response({
+        'automated': [_step(s) for s in steps.get('automated', [])],
+        'manual': [_step(s) for s in steps.get('manual', [])],
+    })
+
+
+def _step(step: dict[str, Any]) -> dict[str, Any]:
+    return {'step': step.get('step'), 'priority': step.get('priority', 0),
+            'interface': step.get('interface'),
+            'abortable': bool(step.get('abortable', False)),
+            'argsinfo': step.get('argsinfo')}

@@ -1,0 +1,106 @@
+"""Query parameters of the node list and show: fields, filters, paging.
+
+Each parameter is checked against the version that introduced it
+(a 406 below it, as upstream) and its value validated (a 400).
+"""
+
+from typing import Any
+
+import webob
+import webob.exc
+
+from ironic_lite.api import microversion as mv
+from ironic_lite.api import util
+from ironic_lite.api.views import nodes as views
+
+#: Query filter -> (version introducing it, parser).
+_STRING_FILTERS = {
+    'instance_uuid': '1.1',
+    'provision_state': mv.PROVISION_STATE_FILTER,
+    'driver': mv.DRIVER_FILTER,
+    'resource_class': mv.RESOURCE_CLASS,
+}
+_BOOL_FILTERS = ('associated', 'maintenance')
+
+
+def _require(req: webob.Request, name: str, since: str) -> None:
+    if util.version(req).below(since):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation=f'The query parameter {name!r} needs API version '
+            f'{since} or later; this request uses {util.version(req)}.')
+
+
+def detail_param(req: webob.Request) -> bool:
+    """``?detail=`` of ``GET /v1/nodes`` (1.43)."""
+    if 'detail' not in req.GET:
+        return False
+    _require(req, 'detail', mv.DETAIL_PARAM)
+    detail = util.query_bool(req, 'detail')
+    if detail and 'fields' in req.GET:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Can not specify ?detail=True and fields in the '
+            'same request.')
+    return bool(detail)
+
+
+def requested_fields(req: webob.Request, detail: bool) -> tuple[str, ...]:
+    """The fields to render: ``?fields=`` (1.8), else the defaults.
+
+    ``links`` is always rendered, as upstream.
+    """
+    version = util.version(req)
+    text = req.GET.get('fields')
+    if text is None:
+        if detail:
+            return views.fields_at(version)
+        return views.list_fields_at(version)
+    _require(req, 'fields', mv.FIELDS)
+    wanted = [f.strip() for f in text.split(',') if f.strip()]
+    allowed = set(views.fields_at(version))
+    invalid = [f for f in wanted if f not in allowed]
+    if invalid or not wanted:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
+            'not valid')
+    if 'links' not in wanted:
+        wanted.append('links')
+    return tuple(dict.fromkeys(wanted))
+
+
+def filters(req: webob.Request) -> dict[str, Any]:
+    """The database filters of a node list request."""
+    result: dict[str, Any] = {}
+    for name, since in _STRING_FILTERS.items():
+        value = req.GET.get(name)
+        if value is not None:
+            _require(req, name, since)
+            result[name] = value
+    for name in _BOOL_FILTERS:
+        flag = util.query_bool(req, name)
+        if flag is not None:
+            result[name] = flag
+    return result
+
+
+def page_limit(req: webob.Request) -> int:
+    """``?limit=``, at most ``[api]max_limit`` (the default)."""
+    max_limit: int = util.deps(req).max_limit
+    limit = util.query_int(req, 'limit')
+    if limit is None:
+        return max_limit
+    if limit <= 0:
+        raise webob.exc.HTTPBadRequest(explanation='Limit must be positive')
+    return min(limit, max_limit)
+
+
+class ConductorLookup:
+    """The conductor of each node (field ``conductor``, 1.49), from the
+    hash rings the RPC client already caches."""
+
+    def __init__(self, req: webob.Request) -> None:
+        self.rings = util.deps(req).conductor.rings
+        self.context = util.context(req)
+
+    def __call__(self, row: dict[str, Any]) -> str | None:
+        ring = self.rings.ring(self.context, row['driver'])
+        return ring.get_host(row['uuid']) if ring is not None else None

@@ -1,0 +1,111 @@
+"""Node states: show, power, provision, maintenance.
+
+The API checks what it can without the conductor (the body, the
+microversion of the target, and whether the provision state machine
+has the transition, as upstream does), then asks the conductor owning
+the node, which takes the node lock and answers 202-worthy or raises
+(NodeLocked 409, NoFreeConductorWorker 503, invalid state 400).
+"""
+
+from typing import Any
+
+import webob
+import webob.exc
+
+from ironic_lite.api import util
+from ironic_lite.api.handlers import nodes
+from ironic_lite.api.schemas import node_states as schemas
+from ironic_lite.api.views import nodes as views
+from ironic_lite.common import states
+
+#: Provision targets and the version that introduced each (upstream's).
+PROVISION_TARGET_VERSIONS = {
+    'active': '1.1', 'deleted': '1.1', 'manage': '1.4', 'provide': '1.4',
+    'abort': '1.13', 'clean': '1.15', 'deploy': '1.73',
+    'undeploy': '1.73', 'unhold': '1.85',
+}
+
+
+def _accepted(req: webob.Request, row: dict[str, Any]) -> webob.Response:
+    response = webob.Response(status=202)
+    response.headers['Location'] = (
+        f'{util.base_url(req)}/v1/nodes/{row["uuid"]}/states')
+    return response
+
+
+@util.translate_errors
+def show_states(req: webob.Request) -> webob.Response:
+    util.authorize(req, 'baremetal:node:get')
+    row = nodes.get_node(req, req.urlvars['node_ident'])
+    return util.json_response(views.states(row))
+
+
+@util.translate_errors
+def set_power_state(req: webob.Request) -> webob.Response:
+    util.authorize(req, 'baremetal:node:set_power_state')
+    body = util.read_body(req, schemas.POWER)
+    row = nodes.get_node(req, req.urlvars['node_ident'])
+    util.deps(req).conductor.change_power_state(
+        util.context(req), row, body['target'])
+    return _accepted(req, row)
+
+
+def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
+    """The machine event of ``target``; 400/406 for a bad request."""
+    target = body['target']
+    since = PROVISION_TARGET_VERSIONS.get(target)
+    if since is None or target not in states.ALLOWED_PROVISION_VERBS:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'The requested action "{target}" could not be '
+            'understood; valid targets: '
+            f'{", ".join(sorted(PROVISION_TARGET_VERSIONS))}.')
+    if util.version(req).below(since):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation=f'The provision target "{target}" needs API '
+            f'version {since} or later; this request uses '
+            f'{util.version(req)}.')
+    if target == 'clean' and 'clean_steps' not in body:
+        raise webob.exc.HTTPBadRequest(
+            explanation='"clean_steps" is required when setting target '
+            'provision state to clean')
+    if target != 'clean' and 'clean_steps' in body:
+        raise webob.exc.HTTPBadRequest(
+            explanation='"clean_steps" is only valid when setting target '
+            'provision state to clean')
+    return states.ALLOWED_PROVISION_VERBS[target]
+
+
+@util.translate_errors
+def set_provision_state(req: webob.Request) -> webob.Response:
+    util.authorize(req, 'baremetal:node:set_provision_state')
+    body = util.read_body(req, schemas.PROVISION)
+    event = _check_target(req, body)
+    row = nodes.get_node(req, req.urlvars['node_ident'])
+    # InvalidStateRequested (400) when the machine has no such
+    # transition from the node's state, before bothering a conductor.
+    states.next_state(row['provision_state'], event, row['uuid'])
+    util.deps(req).conductor.do_provisioning_action(
+        util.context(req), row, body['target'],
+        clean_steps=body.get('clean_steps'))
+    return _accepted(req, row)
+
+
+@util.translate_errors
+def set_maintenance(req: webob.Request) -> webob.Response:
+    util.authorize(req, 'baremetal:node:set_maintenance')
+    body = util.read_body(req, schemas.MAINTENANCE, optional=True)
+    row = nodes.get_node(req, req.urlvars['node_ident'])
+    util.deps(req).conductor.update_node(
+        util.context(req), row,
+        {'maintenance': True, 'maintenance_reason': body.get('reason')})
+    return _accepted(req, row)
+
+
+@util.translate_errors
+def clear_maintenance(req: webob.Request) -> webob.Response:
+    util.authorize(req, 'baremetal:node:clear_maintenance')
+    row = nodes.get_node(req, req.urlvars['node_ident'])
+    util.deps(req).conductor.update_node(
+        util.context(req), row,
+        {'maintenance': False, 'maintenance_reason': None, 'fault': None})
+    return _accepted(req, row)

@@ -1,0 +1,82 @@
+"""``PATCH /v1/nodes/{node_ident}``: a JSON patch (RFC 6902) on a node.
+
+The patch applies to the node's writable fields only; a path under a
+field the conductor owns (states, errors, the lock, timestamps) is a
+400, as upstream. Removing a top-level field resets it (``null``, or
+``{}`` for the dictionaries); the result is validated like a create
+request, and only the fields that changed go to the conductor.
+"""
+
+import copy
+from typing import Any
+
+import jsonpatch
+import jsonpointer
+import webob.exc
+
+from ironic_lite.api import util
+from ironic_lite.api.schemas import nodes as schemas
+
+#: Fields only the conductor changes (or the API computes).
+INTERNAL = frozenset({
+    'uuid', 'id', 'power_state', 'target_power_state', 'provision_state',
+    'target_provision_state', 'provision_updated_at', 'last_error',
+    'reservation', 'created_at', 'updated_at', 'driver_internal_info',
+    'clean_step', 'console_enabled', 'conductor', 'conductor_affinity',
+    'fault', 'links', 'ports', 'states', 'maintenance',
+    'maintenance_reason',
+})
+_DICT_FIELDS = frozenset(
+    name for name, schema in schemas.WRITABLE.items()
+    if schema.get('type') == 'object')
+
+
+def _root(path: str) -> str:
+    first = path.split('/')[1] if path.count('/') else path
+    return first.replace('~1', '/').replace('~0', '~')
+
+
+def _check_paths(patch: list[dict[str, Any]]) -> None:
+    for operation in patch:
+        for key in ('path', 'from'):
+            if key not in operation:
+                continue
+            root = _root(operation[key])
+            if root in INTERNAL:
+                if root.startswith('maintenance'):
+                    hint = ('; use PUT or DELETE '
+                            '/v1/nodes/{node_ident}/maintenance')
+                else:
+                    hint = ''
+                raise webob.exc.HTTPBadRequest(
+                    explanation=f"'/{root}' is an internal attribute and "
+                    f'can not be updated{hint}')
+            if root not in schemas.WRITABLE:
+                raise webob.exc.HTTPBadRequest(
+                    explanation=f'Adding a new attribute (/{root}) to the '
+                    'root of the resource is not allowed')
+
+
+def patched_values(row: dict[str, Any],
+                   patch: list[dict[str, Any]]) -> dict[str, Any]:
+    """The fields ``patch`` changes, with their new values.
+
+    :raises webob.exc.HTTPBadRequest: an internal or unknown field, a
+        patch that does not apply, or an invalid result.
+    """
+    _check_paths(patch)
+    document = {name: copy.deepcopy(row.get(name))
+                for name in schemas.WRITABLE}
+    try:
+        result = jsonpatch.apply_patch(document, patch)
+    except (jsonpatch.JsonPatchException,
+            jsonpointer.JsonPointerException) as exc:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid patch: {exc}')
+    for name in schemas.WRITABLE:
+        if name not in result or (result[name] is None
+                                  and name in _DICT_FIELDS):
+            result[name] = {} if name in _DICT_FIELDS else None
+    util.validate(schemas.UPDATED, result)
+    return {name: value for name, value in result.items()
+            if value != row.get(name)}

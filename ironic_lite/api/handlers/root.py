@@ -1,0 +1,61 @@
+"""``GET /`` and ``GET /v1``: the version discovery documents.
+
+Public (no credentials needed), as upstream: clients and keystoneauth
+read the supported microversion range from them.
+"""
+
+from typing import Any
+
+import webob
+
+from ironic_lite.api import microversion as mv
+from ironic_lite.api import util
+
+#: Upstream's text, which clients may show.
+DESCRIPTION = ('Ironic is an OpenStack project which aims to provision '
+               'baremetal machines.')
+
+
+def _version(base: str) -> dict[str, Any]:
+    return {
+        'id': 'v1',
+        'links': [{'href': f'{base}/v1/', 'rel': 'self'}],
+        'status': 'CURRENT',
+        'min_version': mv.MIN_VERSION,
+        'version': mv.MAX_VERSION,
+    }
+
+
+def _resource_links(base: str, name: str) -> list[dict[str, str]]:
+    return [{'href': f'{base}/v1/{name}/', 'rel': 'self'},
+            {'href': f'{base}/{name}/', 'rel': 'bookmark'}]
+
+
+def list_versions(req: webob.Request) -> webob.Response:
+    base = util.base_url(req)
+    version = _version(base)
+    return util.json_response({
+        'name': 'OpenStack Ironic API',
+        'description': DESCRIPTION,
+        'versions': [version],
+        'default_version': version,
+    })
+
+
+def show_v1(req: webob.Request) -> webob.Response:
+    base = util.base_url(req)
+    return util.json_response({
+        'id': 'v1',
+        'links': [
+            {'href': f'{base}/v1/', 'rel': 'self'},
+            {'href': 'https://docs.openstack.org/ironic/latest/'
+                     'contributor/webapi.html',
+             'rel': 'describedby', 'type': 'text/html'},
+        ],
+        'media_types': [{
+            'base': 'application/json',
+            'type': 'application/vnd.openstack.ironic.v1+json'}],
+        'nodes': _resource_links(base, 'nodes'),
+        'drivers': _resource_links(base, 'drivers'),
+        'version': _version(base),
+    })

@@ -1,0 +1,131 @@
+"""Bare Metal API microversions: the range, the history, the headers.
+
+Every version in the range is accepted; a version without an entry in
+:data:`HISTORY` behaves as the one before it. Versions are upstream
+Ironic's where the change exists upstream; only what this API serves
+is listed.
+"""
+
+from collections.abc import Iterable
+from typing import Any
+
+import microversion_parse
+import webob.exc
+
+from lite_common.wsgi import microversion
+
+MIN_VERSION = '1.1'
+MAX_VERSION = '1.116'
+LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version'
+MIN_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version'
+MAX_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version'
+
+#: (version, what it changed), oldest first; the last is MAX_VERSION.
+#: The API reference's version history is written from this.
+HISTORY: tuple[tuple[str, str], ...] = (
+    ('1.1', 'The base API: nodes (uuid, driver, driver_info, extra, '
+            'instance_uuid, instance_info, properties, power and provision '
+            'states and their targets, provision_updated_at, last_error, '
+            'maintenance, maintenance_reason, reservation, created_at, '
+            'updated_at, links, ports), GET /v1/nodes/{node_ident}/states, '
+            'PUT .../states/power, PUT .../states/provision (active, '
+            'deleted), PUT and DELETE .../maintenance, drivers. A node is '
+            'created in "enroll".'),
+    ('1.3', 'Nodes: driver_internal_info.'),
+    ('1.4', 'Provision targets manage and provide.'),
+    ('1.5', 'Nodes: name (create, update, show); a node may be named by '
+            'its name in URLs.'),
+    ('1.7', 'Nodes: clean_step.'),
+    ('1.8', 'The fields query parameter of node list and show.'),
+    ('1.9', 'Node list: the provision_state filter.'),
+    ('1.13', 'Provision target abort.'),
+    ('1.14', 'Nodes: the states link; drivers: the properties link.'),
+    ('1.15', 'Provision target clean with clean_steps (manual '
+             'cleaning).'),
+    ('1.16', 'Node list: the driver filter.'),
+    ('1.21', 'Nodes: resource_class, and the resource_class list filter.'),
+    ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
+    ('1.31', 'Nodes: deploy_interface, management_interface, '
+             'power_interface.'),
+    ('1.42', 'Nodes: fault.'),
+    ('1.43', 'Node list: the detail query parameter.'),
+    ('1.47', 'Nodes: automated_clean.'),
+    ('1.49', 'Nodes: conductor (the conductor the hash ring maps the node '
+             'to among the alive conductors).'),
+    ('1.51', 'Nodes: description.'),
+    ('1.73', 'Provision targets deploy and undeploy (aliases of active '
+             'and deleted).'),
+    ('1.85', 'Provision target unhold.'),
+    ('1.115', 'The last version the upstream clients know (python-'
+              'ironicclient 6.3); nothing changes here.'),
+    ('1.116', 'GET /v1/nodes/{node_ident}/cleaning/steps: the automated '
+              'clean steps of a node in execution order and the manual '
+              'clean steps it accepts (step, priority, interface, '
+              'abortable, argsinfo). Not an upstream version; 404 '
+              'below it.'),
+)
+
+#: Version of each versioned feature, for handlers and views.
+NAME = '1.5'
+CLEAN_STEP = '1.7'
+FIELDS = '1.8'
+PROVISION_STATE_FILTER = '1.9'
+DRIVER_FILTER = '1.16'
+RESOURCE_CLASS = '1.21'
+DRIVER_TYPE = '1.30'
+INTERFACES = '1.31'
+FAULT = '1.42'
+DETAIL_PARAM = '1.43'
+AUTOMATED_CLEAN = '1.47'
+CONDUCTOR = '1.49'
+DESCRIPTION = '1.51'
+CLEANING_STEPS = '1.116'
+STATES_LINK = '1.14'
+
+
+def _response_headers(
+        versions: microversion.VersionRange,
+        version: microversion.APIVersion) -> Iterable[tuple[str, str]]:
+    return [
+        (MIN_HEADER, str(versions.minimum)),
+        (MAX_HEADER, str(versions.maximum)),
+        (LEGACY_HEADER, str(version)),
+        ('OpenStack-API-Version', f'baremetal {version}'),
+        ('Vary', f'OpenStack-API-Version, {LEGACY_HEADER}'),
+    ]
+
+
+class IronicVersionRange(microversion.VersionRange):
+    """The shared range, with upstream Ironic's error messages."""
+
+    def requested(self, headers: Any) -> microversion.APIVersion:
+        text = microversion_parse.get_version(
+            headers, service_type=self.service_type,
+            legacy_headers=[self.legacy_header])
+        if text is None:
+            return self.minimum
+        if text.strip().lower() == 'latest':
+            return self.maximum
+        try:
+            version = microversion.APIVersion.parse(text)
+        except ValueError:
+            raise webob.exc.HTTPBadRequest(
+                explanation=f'Invalid value for {LEGACY_HEADER} header: '
+                f'{text!r}. Expected MAJOR.MINOR or "latest".')
+        supported = (f'The supported version range is: [{self.minimum}, '
+                     f'{self.maximum}].')
+        if version.major != self.maximum.major:
+            raise webob.exc.HTTPNotAcceptable(
+                explanation='Mutually exclusive versions requested. '
+                f'Version {version} requested but not supported by this '
+                f'service. {supported}')
+        if not self.minimum <= version <= self.maximum:
+            raise webob.exc.HTTPNotAcceptable(
+                explanation=f'Version {version} was requested but the '
+                f'minor version is not supported by this service. '
+                f'{supported}')
+        return version
+
+
+VERSIONS = IronicVersionRange(
+    'baremetal', MIN_VERSION, MAX_VERSION, LEGACY_HEADER, _response_headers)

@@ -1,0 +1,173 @@
+"""Helpers every Bare Metal API handler uses.
+
+Handlers are plain functions ``handler(req) -> webob.Response``: they
+check policy, validate the body, read the database or ask a conductor
+over RPC, and build the response. Exceptions of :mod:`ironic_lite`
+(also those re-raised from a conductor) carry ``code``, the HTTP status
+they become, in :func:`translate_errors`.
+"""
+
+from collections.abc import Callable
+import datetime
+import functools
+from typing import Any
+import urllib.parse
+
+import jsonschema
+from oslo_log import log as logging
+import oslo_messaging as messaging
+import webob
+import webob.exc
+
+from ironic_lite import exception
+from lite_common import context as lite_context
+from lite_common import policy as lite_policy
+from lite_common.wsgi import auth
+from lite_common.wsgi import faults
+from lite_common.wsgi import microversion
+
+LOG = logging.getLogger(__name__)
+DEPS_KEY = 'ironic_lite.deps'
+
+json_response = faults.json_response
+
+
+def context(req: webob.Request) -> lite_context.RequestContext:
+    return auth.get_context(req)
+
+
+def version(req: webob.Request) -> microversion.APIVersion:
+    return microversion.get_version(req)
+
+
+def deps(req: webob.Request) -> Any:
+    """The :class:`ironic_lite.api.app.Deps` of this application."""
+    return req.environ[DEPS_KEY]
+
+
+def authorize(req: webob.Request, action: str,
+              target: dict[str, Any] | None = None) -> None:
+    try:
+        lite_policy.authorize(deps(req).enforcer, context(req), action,
+                              target)
+    except lite_policy.PolicyNotAuthorized as exc:
+        raise webob.exc.HTTPForbidden(explanation=str(exc))
+
+
+def _path(error: jsonschema.ValidationError) -> str:
+    return '/'.join(str(p) for p in error.absolute_path)
+
+
+def validate(schema: dict[str, Any], body: Any) -> None:
+    """A 400 naming the field and the reason when ``body`` is invalid."""
+    validator = jsonschema.Draft4Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+    if error is None:
+        return
+    if error.absolute_path:
+        message = (f'Invalid input for field/attribute {_path(error)}. '
+                   f'Value: {error.instance!r}. {error.message}')
+    else:
+        message = f'Invalid input: {error.message}'
+    raise webob.exc.HTTPBadRequest(explanation=message)
+
+
+def read_body(req: webob.Request, schema: dict[str, Any],
+              optional: bool = False) -> Any:
+    """The validated JSON body; ``optional``: an empty body is ``{}``."""
+    if optional and not req.body:
+        body: Any = {}
+    else:
+        body = faults.read_json_body(req)
+    validate(schema, body)
+    return body
+
+
+def http_error(exc: exception.IronicLiteException) -> webob.exc.HTTPError:
+    """The HTTP error of an ironic_lite exception, by its ``code``."""
+    code = getattr(exc, 'code', 500)
+    cls = webob.exc.status_map.get(code)
+    if cls is None or code < 400:
+        cls = webob.exc.HTTPInternalServerError
+    return cls(explanation=exc.format_message())
+
+
+def translate_errors(handler: Callable[[webob.Request], webob.Response]
+                     ) -> Callable[[webob.Request], webob.Response]:
+    """Turn domain and RPC exceptions into the matching HTTP errors."""
+
+    @functools.wraps(handler)
+    def wrapper(req: webob.Request) -> webob.Response:
+        try:
+            return handler(req)
+        except exception.IronicLiteException as exc:
+            if getattr(exc, 'code', 500) >= 500:
+                LOG.warning('%s %s: %s', req.method, req.path_info, exc)
+            raise http_error(exc)
+        except messaging.MessagingTimeout:
+            raise webob.exc.HTTPServiceUnavailable(
+                explanation='No conductor answered in time; retry later.')
+
+    return wrapper
+
+
+def query_int(req: webob.Request, name: str) -> int | None:
+    value = req.GET.get(name)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid {name} {value!r}: it must be an integer.')
+
+
+def query_bool(req: webob.Request, name: str) -> bool | None:
+    value = req.GET.get(name)
+    if value is None:
+        return None
+    lowered = value.strip().lower()
+    if lowered in ('1', 'true', 't', 'yes', 'y', 'on'):
+        return True
+    if lowered in ('0', 'false', 'f', 'no', 'n', 'off'):
+        return False
+    raise webob.exc.HTTPBadRequest(
+        explanation=f'Invalid {name} {value!r}: expected a boolean.')
+
+
+def base_url(req: webob.Request) -> str:
+    return (deps(req).public_endpoint or req.host_url).rstrip('/')
+
+
+def links_at(base: str, collection: str, item_id: str,
+             suffix: str = '') -> list[dict[str, str]]:
+    """``links`` of an item, for a base URL already worked out."""
+    return [
+        {'href': f'{base}/v1/{collection}/{item_id}{suffix}',
+         'rel': 'self'},
+        {'href': f'{base}/{collection}/{item_id}{suffix}',
+         'rel': 'bookmark'},
+    ]
+
+
+def next_url(req: webob.Request, collection: str, marker: str,
+             limit: int) -> str:
+    """The ``next`` URL of a full page: same query, a new marker."""
+    params = [(k, v) for k, v in req.GET.items()
+              if k not in ('marker', 'limit')]
+    params += [('limit', str(limit)), ('marker', marker)]
+    query = urllib.parse.urlencode(params)
+    return f'{base_url(req)}/v1/{collection}?{query}'
+
+
+def isotime(value: datetime.datetime | str | None) -> str | None:
+    """Bare Metal API timestamps: ``2024-01-02T03:04:05+00:00``.
+
+    A string is a timestamp the conductor already formatted (a node it
+    returned over RPC).
+    """
+    if value is None or isinstance(value, str):
+        return value
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=datetime.UTC)
+    return value.isoformat()

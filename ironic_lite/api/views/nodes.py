@@ -1,0 +1,132 @@
+"""Node JSON as the Bare Metal API writes it, by microversion.
+
+The field list of each version is worked out once (cached); turning a
+database row into a node document is then one dict comprehension plus
+the links, so that a detailed list of hundreds of nodes stays cheap.
+"""
+
+from collections.abc import Callable
+import functools
+from typing import Any
+
+from ironic_lite.api import microversion as mv
+from ironic_lite.api import util
+from lite_common.wsgi.microversion import APIVersion
+
+#: Every node field and the version it appeared in (upstream's).
+FIELD_VERSIONS: dict[str, str] = {
+    'uuid': '1.1', 'name': mv.NAME, 'driver': '1.1',
+    'driver_info': '1.1', 'driver_internal_info': '1.3', 'extra': '1.1',
+    'instance_info': '1.1', 'instance_uuid': '1.1', 'properties': '1.1',
+    'power_state': '1.1', 'target_power_state': '1.1',
+    'provision_state': '1.1', 'target_provision_state': '1.1',
+    'provision_updated_at': '1.1', 'last_error': '1.1',
+    'maintenance': '1.1', 'maintenance_reason': '1.1',
+    'reservation': '1.1', 'console_enabled': '1.1',
+    'created_at': '1.1', 'updated_at': '1.1',
+    'clean_step': mv.CLEAN_STEP, 'resource_class': mv.RESOURCE_CLASS,
+    'deploy_interface': mv.INTERFACES,
+    'management_interface': mv.INTERFACES,
+    'power_interface': mv.INTERFACES,
+    'fault': mv.FAULT, 'automated_clean': mv.AUTOMATED_CLEAN,
+    'conductor': mv.CONDUCTOR, 'description': mv.DESCRIPTION,
+    'links': '1.1', 'ports': '1.1', 'states': mv.STATES_LINK,
+}
+
+#: The fields of a node in a list without ``detail``.
+LIST_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
+               'provision_state', 'maintenance', 'links')
+
+_TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at'})
+_COMPUTED = frozenset({'links', 'ports', 'states', 'console_enabled',
+                       'conductor'})
+#: Substrings of driver_info keys whose values are never shown.
+_SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
+                 'private_key', 'sslkey', 'snmp_auth_key',
+                 'snmp_priv_key')
+MASK = '******'
+
+ConductorOf = Callable[[dict[str, Any]], str | None]
+
+
+@functools.lru_cache(maxsize=256)
+def fields_at(version: APIVersion) -> tuple[str, ...]:
+    """Every node field of ``version``, in the documented order."""
+    return tuple(name for name, since in FIELD_VERSIONS.items()
+                 if version.at_least(since))
+
+
+@functools.lru_cache(maxsize=256)
+def list_fields_at(version: APIVersion) -> tuple[str, ...]:
+    allowed = set(fields_at(version))
+    return tuple(name for name in LIST_FIELDS if name in allowed)
+
+
+def _secret(key: str) -> bool:
+    lowered = key.lower()
+    return any(part in lowered for part in _SECRET_PARTS)
+
+
+def mask_secrets(info: dict[str, Any] | None) -> dict[str, Any]:
+    """``info`` with password-like values replaced by ``******``."""
+    if not info:
+        return {}
+    if not any(_secret(key) for key in info):
+        return info
+    return {key: (MASK if _secret(key) and value else value)
+            for key, value in info.items()}
+
+
+class NodeView:
+    """Renders nodes for one request (one base URL, one version)."""
+
+    def __init__(self, base: str, fields: tuple[str, ...],
+                 conductor_of: ConductorOf | None = None) -> None:
+        self.base = base
+        self.fields = fields
+        self.conductor_of = conductor_of
+        self._stored = tuple(f for f in fields if f not in _COMPUTED)
+        self._times = tuple(f for f in fields if f in _TIMES)
+        self._computed = tuple(f for f in fields if f in _COMPUTED)
+
+    def _links(self, uuid: str, suffix: str = '') -> list[dict[str, str]]:
+        return util.links_at(self.base, 'nodes', uuid, suffix)
+
+    def render(self, row: dict[str, Any]) -> dict[str, Any]:
+        node = {name: row.get(name) for name in self._stored}
+        for name in self._times:
+            node[name] = util.isotime(row[name])
+        if 'driver_info' in node:
+            node['driver_info'] = mask_secrets(node['driver_info'])
+        for name in self._computed:
+            node[name] = self._compute(name, row)
+        return node
+
+    def _compute(self, name: str, row: dict[str, Any]) -> Any:
+        uuid = row['uuid']
+        if name == 'links':
+            return self._links(uuid)
+        if name == 'ports':
+            return self._links(uuid, '/ports')
+        if name == 'states':
+            return self._links(uuid, '/states')
+        if name == 'conductor':
+            return self.conductor_of(row) if self.conductor_of else None
+        return False  # console_enabled: no console support
+
+    def render_all(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        render = self.render
+        return [render(row) for row in rows]
+
+
+def states(row: dict[str, Any]) -> dict[str, Any]:
+    """``GET /v1/nodes/{id}/states``."""
+    return {
+        'console_enabled': False,
+        'last_error': row['last_error'],
+        'power_state': row['power_state'],
+        'provision_state': row['provision_state'],
+        'provision_updated_at': util.isotime(row['provision_updated_at']),
+        'target_power_state': row['target_power_state'],
+        'target_provision_state': row['target_provision_state'],
+    }

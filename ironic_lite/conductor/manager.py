@@ -1,0 +1,303 @@
+"""The RPC endpoint of ironic-lite-conductor: thin, one method per call.
+
+Every request that changes a node takes the node lock
+(:func:`task_manager.acquire`) and validates on the RPC server's thread,
+so that a refusal travels back to the API as an ironic_lite exception
+with its status: 400 (``Invalid*``, ``InvalidStateRequested``,
+``NodeInMaintenance``), 404 ``NodeNotFound``, 409 ``NodeLocked`` /
+``InvalidState``, 503 ``NoFreeConductorWorker``. Long work is handed to
+the worker pool with :meth:`Task.spawn_after` *before* the node changes
+state, so that a full pool refuses with nothing changed; the flows live
+in :mod:`cleaning` and :mod:`provisioning`.
+"""
+
+import datetime
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+import oslo_messaging as messaging
+
+from ironic_lite import exception
+from ironic_lite.common import states
+from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import provisioning
+from ironic_lite.conductor import rpcapi
+from ironic_lite.conductor import steps as conductor_steps
+from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import workers
+from ironic_lite.db import nodes as db_nodes
+from ironic_lite.drivers import base
+from ironic_lite.drivers import hardware
+
+LOG = logging.getLogger(__name__)
+
+#: What a refusal raises; the RPC server logs these at debug level only.
+EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
+            exception.NoFreeConductorWorker)
+
+#: Fields only the conductor sets; neither create nor update takes them.
+PROTECTED_FIELDS = frozenset({
+    'id', 'uuid', 'provision_state', 'target_provision_state',
+    'provision_updated_at', 'reservation', 'created_at', 'updated_at',
+    'clean_step', 'conductor_affinity',
+})
+
+#: Provision states a node may be deleted in (any state in maintenance).
+DELETE_ALLOWED_STATES = (states.ENROLL, states.MANAGEABLE, states.AVAILABLE)
+
+#: Provision actions refused while the node is in maintenance, as
+#: upstream (manage, abort and undeploy stay allowed: they are how an
+#: operator recovers a node).
+MAINTENANCE_REFUSED_EVENTS = frozenset({'provide', 'clean', 'deploy'})
+
+DRIVER_FIELDS = frozenset(
+    {'driver'} | {f'{kind}_interface' for kind in base.INTERFACE_TYPES})
+
+
+def node_to_dict(row: dict[str, Any]) -> dict[str, Any]:
+    """A node row ready for the RPC wire: timestamps (naive UTC in the
+    database) become ISO 8601 strings with an explicit UTC offset, as
+    the upstream API shows them."""
+    result = {}
+    for key, value in row.items():
+        if isinstance(value, datetime.datetime):
+            value = value.replace(tzinfo=datetime.UTC).isoformat()
+        result[key] = value
+    return result
+
+
+def _check_fields(values: dict[str, Any], what: str) -> None:
+    bad = sorted(set(values) & PROTECTED_FIELDS)
+    unknown = sorted(set(values) - task_manager.COLUMNS)
+    if bad or unknown:
+        raise exception.InvalidParameterValue(
+            err=f'Cannot {what} the node field(s) '
+            f'{", ".join(bad + unknown)}: they are unknown or set by the '
+            'conductor only.')
+
+
+def _check_power_allowed(node: dict[str, Any], target: str) -> None:
+    if not states.power_action_allowed(node['provision_state']):
+        raise exception.InvalidStateRequested(
+            action=target, node=node['uuid'], state=node['provision_state'])
+
+
+def check_driver(conf: cfg.ConfigOpts, node: dict[str, Any]) -> None:
+    """Load the node's interfaces and check their clean steps.
+
+    :raises InvalidParameterValue: (subclasses) not loadable.
+    :raises DuplicateCleanStepPriority:
+    """
+    for interface in task_manager.load_driver(conf, node).values():
+        conductor_steps.check_duplicate_priorities(interface, conf)
+
+
+class ConductorManager:
+    """The endpoint of topic ``ironic-lite.conductor`` on this host."""
+
+    target = messaging.Target(version=rpcapi.VERSION)
+
+    def __init__(self, conf: cfg.ConfigOpts, host: str,
+                 pool: workers.WorkerPool) -> None:
+        self.conf = conf
+        self.host = host
+        self.pool = pool
+
+    def _acquire(self, context: Any, node_id: str, purpose: str,
+                 shared: bool = False) -> task_manager.Task:
+        return task_manager.acquire(context, self.conf, node_id, self.host,
+                                    purpose, shared=shared)
+
+    # -- node records
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def create_node(self, context: Any,
+                    values: dict[str, Any]) -> dict[str, Any]:
+        """Check the hardware type and interfaces load here, then insert
+        the node in ``enroll``."""
+        values = dict(values)
+        _check_fields({k: v for k, v in values.items() if k != 'uuid'},
+                      'set')
+        check_driver(self.conf, values)
+        # Record the interfaces the node gets (as upstream shows them),
+        # so that a later change of the defaults does not move it.
+        chosen = hardware.interface_names(
+            self.conf, values['driver'],
+            task_manager.interface_names(values))
+        for kind, name in chosen.items():
+            values[f'{kind}_interface'] = name
+        values.update(provision_state=states.ENROLL,
+                      target_provision_state=None, reservation=None)
+        node = db_nodes.node_create(context, values)
+        LOG.info('Node %(node)s created with hardware type %(driver)s',
+                 {'node': node['uuid'], 'driver': node['driver']})
+        return node_to_dict(node)
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def update_node(self, context: Any, node_uuid: str,
+                    values: dict[str, Any]) -> dict[str, Any]:
+        """Apply ``values`` under the node lock.
+
+        Unsetting maintenance also clears its reason and fault (the way
+        out of a clean failure).
+        """
+        _check_fields(values, 'update')
+        with self._acquire(context, node_uuid, 'node update') as task:
+            if DRIVER_FIELDS & set(values):
+                if not states.power_action_allowed(task.node.provision_state):
+                    raise exception.InvalidState(
+                        reason=f'Cannot change the hardware type or '
+                        f'interfaces of node {node_uuid} while it is in '
+                        f'provision state "{task.node.provision_state}"')
+                check_driver(self.conf, {**task.node.as_dict(), **values})
+            if values.get('maintenance') is False:
+                values = {'maintenance_reason': None, 'fault': None,
+                          **values}
+            task.update(**values)
+            if DRIVER_FIELDS & set(values):
+                task.load_driver()
+            LOG.info('Node %(node)s updated: %(fields)s',
+                     {'node': node_uuid, 'fields': ', '.join(sorted(values))})
+            return node_to_dict(task.node.as_dict())
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def destroy_node(self, context: Any, node_uuid: str) -> None:
+        """Delete a node at rest (or any node in maintenance) that no
+        instance uses."""
+        with self._acquire(context, node_uuid, 'node deletion') as task:
+            node = task.node
+            if node.instance_uuid:
+                raise exception.NodeAssociated(node=node.uuid,
+                                               instance=node.instance_uuid)
+            if (node.provision_state not in DELETE_ALLOWED_STATES
+                    and not node.maintenance):
+                raise exception.InvalidState(
+                    reason=f'Can not delete node {node.uuid} while it is '
+                    f'in provision state "{node.provision_state}". Valid '
+                    'provision states to start deletion are '
+                    f'{", ".join(DELETE_ALLOWED_STATES)}, or set the node '
+                    'into maintenance mode')
+            task.destroy()
+            LOG.info('Node %s deleted', node.uuid)
+
+    # -- power
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def change_power_state(self, context: Any, node_uuid: str,
+                           target: str) -> None:
+        """Switch the power on a worker; ``target_power_state`` shows
+        the request until it is done.
+
+        :raises InvalidStateRequested: the conductor drives the node
+            (verifying, cleaning, clean wait, deploying ...).
+        :raises NodeLocked: another operation holds the node.
+        """
+        if target not in states.POWER_TARGETS:
+            raise exception.InvalidParameterValue(
+                err=f'Invalid power state {target!r}; use one of '
+                f'{", ".join(sorted(states.POWER_TARGETS))}')
+        # The state first, without the lock: a node being cleaned is
+        # locked by its worker, and "not while cleaning" (400) says more
+        # than "locked, retry" (409).
+        _check_power_allowed(db_nodes.node_get(context, node_uuid), target)
+        with self._acquire(context, node_uuid, f'power {target}') as task:
+            _check_power_allowed(task.node.as_dict(), target)
+            task.interfaces['power'].validate(task)
+            task.spawn_after(self.pool, provisioning.do_node_power_action,
+                             target)
+            task.update(target_power_state=target, last_error=None)
+
+    # -- provisioning
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def do_provisioning_action(
+            self, context: Any, node_uuid: str, action: str,
+            clean_steps: list[dict[str, Any]] | None = None) -> None:
+        """Start ``action`` (a key of :data:`states.ALLOWED_PROVISION_VERBS`).
+
+        :raises InvalidParameterValue: unknown action or clean steps.
+        :raises InvalidStateRequested: not possible in the node's state.
+        :raises NodeInMaintenance: provide, clean, deploy.
+        """
+        event = states.ALLOWED_PROVISION_VERBS.get(action)
+        if event is None:
+            raise exception.InvalidParameterValue(
+                err=f'Unknown provision action {action!r}; use one of '
+                f'{", ".join(sorted(states.ALLOWED_PROVISION_VERBS))}')
+        with self._acquire(context, node_uuid, f'provision action {action}'
+                           ) as task:
+            node = task.node
+            if event == 'abort':
+                cleaning.start_abort(task, self.pool)
+                return
+            states.next_state(node.provision_state, event, node.uuid)
+            if node.maintenance and event in MAINTENANCE_REFUSED_EVENTS:
+                raise exception.NodeInMaintenance(op=action, node=node.uuid)
+            self._start(task, event, clean_steps)
+
+    def _start(self, task: task_manager.Task, event: str,
+               clean_steps: list[dict[str, Any]] | None) -> None:
+        """Validate, reserve a worker, process ``event`` (lock held)."""
+        node = task.node
+        pool = self.pool
+        if event == 'manage' and node.provision_state == states.ENROLL:
+            task.spawn_after(pool, provisioning.do_node_verify)
+            task.process_event(event)
+        elif event == 'manage' or event == 'unhold':
+            task.process_event(event)
+        elif event == 'provide':
+            task.spawn_after(pool, cleaning.do_node_clean)
+            task.process_event(event, target_state=states.AVAILABLE,
+                               last_error=None)
+        elif event == 'clean':
+            if not clean_steps:
+                raise exception.InvalidParameterValue(
+                    err='Manual cleaning of node '
+                    f'{node.uuid} needs clean_steps')
+            validated = conductor_steps.validate_manual_steps(
+                clean_steps, conductor_steps.manual_steps(
+                    task, task.interfaces, self.conf))
+            task.spawn_after(pool, cleaning.do_node_clean, validated)
+            task.process_event(event, target_state=states.MANAGEABLE,
+                               last_error=None)
+        elif event == 'deploy':
+            for interface in task.interfaces.values():
+                interface.validate(task)
+            task.spawn_after(pool, provisioning.do_node_deploy)
+            task.process_event(event, last_error=None)
+        elif event == 'delete':
+            task.spawn_after(pool, provisioning.do_node_tear_down)
+            task.process_event(event, last_error=None)
+        else:  # pragma: no cover - ALLOWED_PROVISION_VERBS has no other
+            raise exception.InvalidParameterValue(
+                err=f'Unsupported provision event {event!r}')
+
+    # -- cleaning
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def get_clean_steps(self, context: Any,
+                        node_uuid: str) -> dict[str, list[dict[str, Any]]]:
+        """``{'automated': steps automated cleaning runs, in order,
+        'manual': the steps only manual cleaning runs (priority 0)}``
+        (manual cleaning accepts the steps of both lists)."""
+        with self._acquire(context, node_uuid, 'get clean steps',
+                           shared=True) as task:
+            return conductor_steps.all_steps_for_api(
+                task, task.interfaces, self.conf)
+
+    def continue_node_clean(self, context: Any, node_uuid: str) -> None:
+        """A callback: the asynchronous step of a node in ``clean wait``
+        finished (a cast: refusals are logged, nobody waits for them)."""
+        try:
+            with self._acquire(context, node_uuid, 'continue cleaning'
+                               ) as task:
+                node = task.node
+                if node.provision_state != states.CLEANWAIT:
+                    raise exception.InvalidStateRequested(
+                        action='continue cleaning', node=node.uuid,
+                        state=node.provision_state)
+                cleaning.continue_cleaning(task, self.pool)
+        except exception.IronicLiteException as exc:
+            LOG.warning('Cannot continue cleaning node %(node)s: %(err)s',
+                        {'node': node_uuid, 'err': exc})

@@ -1,0 +1,199 @@
+"""The periodic work of one conductor: heartbeat, takeover, clean wait.
+
+- :meth:`ConductorPeriodics.heartbeat` keeps this conductor alive in
+  the ``conductors`` table.
+- :meth:`ConductorPeriodics.take_over` releases the node locks of dead
+  conductors, then resumes every node this conductor owns (by the hash
+  ring of the alive conductors, rebuilt on every run) that sits in a
+  transient state without a lock: a flow whose conductor went away.
+  Cleaning runs its recorded step again (clean steps are idempotent by
+  contract) where upstream Ironic fails the node. The same scan at
+  start-up, after :meth:`ConductorPeriodics.release_own_locks`, resumes
+  what this host held before a crash and restart under the same name.
+- :meth:`ConductorPeriodics.check_clean_wait` polls the asynchronous
+  clean step of every owned node in ``clean wait`` and fails those
+  waiting longer than ``[conductor]clean_callback_timeout``.
+
+Each run lists its nodes with one query; a node locked by someone else
+(an API request) is skipped until the next run.
+"""
+
+from collections.abc import Callable
+import datetime
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from ironic_lite import exception
+from ironic_lite.common import states
+from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import provisioning
+from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import workers
+from ironic_lite.db import conductors as db_conductors
+from ironic_lite.db import nodes as db_nodes
+from lite_common import context as lite_context
+from lite_common import db as lite_db
+
+LOG = logging.getLogger(__name__)
+
+
+class Ownership:
+    """Which nodes this conductor owns, by the hash ring of the alive
+    conductors that load each node's hardware type."""
+
+    def __init__(self, host: str, alive: list[dict[str, Any]]) -> None:
+        self.host = host
+        self.alive = alive
+        self._rings: dict[str, hash_ring.HashRing | None] = {}
+
+    def owns(self, node: dict[str, Any]) -> bool:
+        driver = node['driver']
+        if driver not in self._rings:
+            try:
+                self._rings[driver] = hash_ring.ring_for_driver(
+                    self.alive, driver)
+            except exception.NoValidHost:
+                self._rings[driver] = None
+        ring = self._rings[driver]
+        return ring is not None and ring.get_host(node['uuid']) == self.host
+
+
+class ConductorPeriodics:
+    """The periodic tasks of the conductor ``host``."""
+
+    def __init__(self, conf: cfg.ConfigOpts, host: str,
+                 pool: workers.WorkerPool,
+                 hardware_types: list[str]) -> None:
+        self.conf = conf
+        self.host = host
+        self.pool = pool
+        self.hardware_types = hardware_types
+
+    def _ownership(self, context: Any) -> Ownership:
+        return Ownership(self.host, db_conductors.list_alive(
+            context, self.conf.conductor.heartbeat_timeout))
+
+    # -- heartbeat
+
+    def heartbeat(self) -> None:
+        """Record that this conductor is alive."""
+        context = lite_context.get_admin_context()
+        try:
+            db_conductors.heartbeat(context, self.host)
+        except exception.ConductorNotFound:
+            LOG.warning('The conductors table lost conductor %s; '
+                        'registering it again', self.host)
+            db_conductors.register(context, self.host,
+                                   self.hardware_types)
+
+    # -- takeover and resumption
+
+    def release_own_locks(self, context: Any) -> list[int]:
+        """At start: drop the locks this host held before it stopped
+        (a crash; a clean stop leaves none). The nodes are resumed by
+        :meth:`resume_orphans`."""
+        released = db_nodes.release_all(context, self.host)
+        if released:
+            LOG.warning('Conductor %(host)s released the locks it held '
+                        'before it restarted, on nodes %(ids)s',
+                        {'host': self.host, 'ids': released})
+        return released
+
+    def take_over(self) -> None:
+        """Release the locks of dead conductors and resume the orphaned
+        nodes this conductor owns."""
+        context = lite_context.get_admin_context()
+        dead = db_conductors.list_dead(
+            context, self.conf.conductor.heartbeat_timeout)
+        dead = [host for host in dead if host != self.host]
+        if dead:
+            released = db_nodes.nodes_for_takeover(context, dead)
+            if released:
+                LOG.warning('Released the locks of dead conductor(s) '
+                            '%(hosts)s on nodes %(ids)s',
+                            {'hosts': ', '.join(dead), 'ids': released})
+        self.resume_orphans(context)
+
+    def resume_orphans(self, context: Any) -> int:
+        """Resume owned nodes in a transient state without a lock;
+        returns how many were handed to a worker."""
+        nodes = db_nodes.node_list_in_states(
+            context, provisioning.RESUMABLE_STATES)
+        orphans = [node for node in nodes if node['reservation'] is None]
+        if not orphans:
+            return 0
+        ownership = self._ownership(context)
+        resumed = 0
+        for node in orphans:
+            if ownership.owns(node) and self._resume_one(context, node):
+                resumed += 1
+        return resumed
+
+    def _resume_one(self, context: Any, node: dict[str, Any]) -> bool:
+        def start(task: task_manager.Task) -> bool:
+            if (task.node.provision_state
+                    not in provisioning.RESUMABLE_STATES):
+                return False
+            task.spawn_after(self.pool, provisioning.resume_node)
+            return True
+
+        return bool(self._with_lock(context, node, 'takeover', start))
+
+    # -- clean wait
+
+    def check_clean_wait(self) -> None:
+        """Poll the asynchronous steps of owned nodes in ``clean wait``
+        and fail those whose callback timeout expired."""
+        context = lite_context.get_admin_context()
+        nodes = db_nodes.node_list_in_states(context, [states.CLEANWAIT])
+        if not nodes:
+            return
+        ownership = self._ownership(context)
+        timeout = self.conf.conductor.clean_callback_timeout
+        expired_before = (lite_db.utcnow() - datetime.timedelta(
+            seconds=timeout)) if timeout else None
+        for node in nodes:
+            if not ownership.owns(node):
+                continue
+            updated = node['provision_updated_at']
+            if (expired_before is not None and updated is not None
+                    and updated < expired_before):
+                self._with_lock(context, node, 'clean wait timeout',
+                                self._fail_on_timeout)
+            else:
+                self._with_lock(context, node, 'clean step poll',
+                                self._poll)
+
+    def _fail_on_timeout(self, task: task_manager.Task) -> None:
+        if task.node.provision_state == states.CLEANWAIT:
+            cleaning.fail_on_timeout(task)
+
+    def _poll(self, task: task_manager.Task) -> None:
+        if task.node.provision_state == states.CLEANWAIT:
+            cleaning.poll_async_step(task, self.pool)
+
+    # -- helpers
+
+    def _with_lock(self, context: Any, node: dict[str, Any], purpose: str,
+                   func: Callable[[task_manager.Task], Any]) -> Any:
+        """``func(task)`` with the node lock; None when the node is
+        locked, gone, or no worker is free (the next run retries)."""
+        try:
+            with task_manager.acquire(context, self.conf, node['id'],
+                                      self.host, purpose) as task:
+                return func(task)
+        except (exception.NodeLocked, exception.NodeNotFound) as exc:
+            LOG.debug('Skipping node %(node)s for %(purpose)s: %(err)s',
+                      {'node': node['uuid'], 'purpose': purpose,
+                       'err': exc})
+        except exception.NoFreeConductorWorker:
+            LOG.warning('No free worker for %(purpose)s of node %(node)s; '
+                        'retrying at the next run',
+                        {'node': node['uuid'], 'purpose': purpose})
+        except Exception:
+            LOG.exception('%(purpose)s of node %(node)s failed',
+                          {'node': node['uuid'], 'purpose': purpose})
+        return None

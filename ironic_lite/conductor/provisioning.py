@@ -1,0 +1,209 @@
+"""The flows besides cleaning: verify, deploy, tear down, power, resume.
+
+Each ``do_*`` function runs on a worker thread with the node lock held
+(:meth:`task_manager.Task.spawn_after` hands the task over); the RPC
+manager has already validated the request and processed the event that
+moved the node into the transient state (``verifying``, ``deploying``,
+``deleting``). A flow ends the node in a stable or failure state and
+returns; the lock is released by the task.
+
+:func:`resume_node` continues a flow whose conductor went away (it died,
+or restarted under the same name): the takeover periodic task of the
+conductor that now owns the node calls it, see :mod:`periodics`.
+"""
+
+from typing import cast
+
+from oslo_log import log as logging
+
+from ironic_lite.common import states
+from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import task_manager
+from ironic_lite.drivers import base
+
+LOG = logging.getLogger(__name__)
+
+Task = task_manager.Task
+
+#: Transient provision states a node only has while a conductor works on
+#: it (so, with the node lock held). A node found in one of them without
+#: a lock lost its conductor: :func:`resume_node` continues it.
+RESUMABLE_STATES = frozenset({
+    states.VERIFYING, states.CLEANING, states.DEPLOYING, states.DELETING,
+})
+
+
+def _power(task: Task) -> base.PowerInterface:
+    return cast(base.PowerInterface, task.interfaces['power'])
+
+
+def _deploy(task: Task) -> base.DeployInterface:
+    return cast(base.DeployInterface, task.interfaces['deploy'])
+
+
+# -- verify (enroll -> manageable)
+
+def do_node_verify(task: Task) -> None:
+    """Check that the conductor can talk to the node's power interface
+    and read its power state (``verifying`` -> ``manageable``, or back to
+    ``enroll`` with ``last_error`` on failure)."""
+    node = task.node
+    power = _power(task)
+    try:
+        power.validate(task)
+        power_state = power.get_power_state(task)
+    except Exception as exc:
+        message = (f'Failed to verify node {node.uuid}: could not get its '
+                   f'power state: {exc}')
+        LOG.error('%s', message)
+        task.process_event('fail', last_error=message)
+        return
+    task.process_event('done', power_state=power_state, last_error=None)
+    LOG.info('Node %(node)s verified; power state %(power)s',
+             {'node': node.uuid, 'power': power_state})
+
+
+# -- deploy (available -> active) and tear down (active -> cleaning)
+
+def do_node_deploy(task: Task) -> None:
+    """Deploy through the deploy interface, then power the node on.
+
+    A deploy interface answering ``wait call-back`` leaves the node
+    waiting for its callback (no in-tree interface does).
+    """
+    node = task.node
+    try:
+        for interface in task.interfaces.values():
+            interface.validate(task)
+        result = _deploy(task).deploy(task)
+        if result == states.DEPLOYWAIT:
+            LOG.info('Node %s: deployment goes on asynchronously',
+                     node.uuid)
+            task.process_event('wait')
+            return
+        _power(task).set_power_state(task, states.POWER_ON)
+    except Exception as exc:
+        message = f'Failed to deploy node {node.uuid}: {exc}'
+        LOG.exception('%s', message)
+        task.process_event('fail', last_error=message,
+                           target_power_state=None)
+        return
+    task.process_event('done', last_error=None)
+    LOG.info('Node %s deployed', node.uuid)
+
+
+def do_node_tear_down(task: Task) -> None:
+    """Remove the instance, power off, forget the instance and clean
+    (automated cleaning, target ``available``).
+
+    A failing tear down leaves the node in ``error``; ``deleted`` may
+    be requested again from there.
+    """
+    node = task.node
+    try:
+        _deploy(task).tear_down(task)
+        _power(task).set_power_state(task, states.POWER_OFF)
+    except Exception as exc:
+        message = f'Failed to tear down node {node.uuid}: {exc}'
+        LOG.exception('%s', message)
+        task.process_event('fail', last_error=message)
+        return
+    LOG.info('Node %s torn down; automated cleaning follows', node.uuid)
+    task.process_event('clean', target_state=states.AVAILABLE,
+                       instance_uuid=None, instance_info={},
+                       last_error=None)
+    cleaning.do_node_clean(task)
+
+
+# -- power
+
+def do_node_power_action(task: Task, target: str) -> None:
+    """Switch the power of a node to ``target`` (power on, power off or
+    rebooting); ``target_power_state`` is already set by the manager.
+
+    A failure keeps the power state the interface reports and records
+    the reason in ``last_error``.
+    """
+    node = task.node
+    power = _power(task)
+    try:
+        if target == states.REBOOT:
+            power.reboot(task)
+        elif power.get_power_state(task) != target:
+            power.set_power_state(task, target)
+        new_state = power.get_power_state(task)
+    except Exception as exc:
+        message = (f'Failed to change power state of node {node.uuid} to '
+                   f'"{target}": {exc}')
+        LOG.error('%s', message)
+        current: str | None
+        try:
+            current = power.get_power_state(task)
+        except Exception:
+            current = node.power_state
+        task.update(power_state=current, target_power_state=None,
+                    last_error=message)
+        return
+    task.update(power_state=new_state, target_power_state=None,
+                last_error=None)
+    LOG.info('Node %(node)s is now in power state "%(power)s"',
+             {'node': node.uuid, 'power': new_state})
+
+
+# -- resuming a flow whose conductor went away
+
+def _resume_cleaning(task: Task) -> None:
+    node = task.node
+    info = node.driver_internal_info
+    if info.get(cleaning.STEPS_KEY) is not None:
+        index = int(info.get(cleaning.INDEX_KEY) or 0)
+        LOG.info('Node %(node)s: resuming cleaning at step %(step)s '
+                 '(index %(index)d); clean steps are idempotent, so an '
+                 'interrupted step runs again',
+                 {'node': node.uuid, 'index': index,
+                  'step': cleaning.step_name(node.clean_step)})
+        cleaning.do_next_clean_step(task, index)
+    elif node.target_provision_state == states.AVAILABLE:
+        LOG.info('Node %s: restarting automated cleaning', node.uuid)
+        cleaning.do_node_clean(task)
+    else:
+        # The requested manual steps lived only in the lost request.
+        cleaning.fail_cleaning(
+            task, f'The conductor cleaning node {node.uuid} stopped '
+            'before it recorded the requested clean steps; request the '
+            'manual cleaning again', set_maintenance=False)
+
+
+def _fail_deploy(task: Task) -> None:
+    task.process_event(
+        'fail', last_error=f'The conductor deploying node {task.node.uuid} '
+        'stopped during the deployment; deploy the node again or '
+        'undeploy it')
+
+
+_RESUME = {
+    states.VERIFYING: do_node_verify,
+    states.CLEANING: _resume_cleaning,
+    states.DEPLOYING: _fail_deploy,
+    states.DELETING: do_node_tear_down,
+}
+
+
+def resume_node(task: Task) -> None:
+    """Continue the flow of a node left in a transient state by a
+    conductor that went away (worker, lock held).
+
+    ``verifying`` and ``deleting`` run their flow again, ``cleaning``
+    runs the recorded step again and goes on from there (automated
+    cleaning without recorded steps restarts), ``deploying`` fails:
+    the deployment cannot be known to be complete.
+    """
+    flow = _RESUME.get(task.node.provision_state)
+    if flow is None:
+        LOG.debug('Node %(node)s: nothing to resume in state %(state)s',
+                  {'node': task.node.uuid,
+                   'state': task.node.provision_state})
+        return
+    LOG.info('Node %(node)s: taking over the %(state)s flow',
+             {'node': task.node.uuid, 'state': task.node.provision_state})
+    flow(task)

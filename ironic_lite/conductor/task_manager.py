@@ -1,0 +1,279 @@
+"""The node lock, as a task: one node, its driver interfaces, its state.
+
+:func:`acquire` reserves the node in the database (the ``reservation``
+column, :func:`ironic_lite.db.nodes.reserve`), so that two conductors
+never drive one node; a ``shared`` task only reads the node and takes
+no lock. The task is a context manager::
+
+    with task_manager.acquire(ctx, conf, uuid, host, 'provide') as task:
+        ...validate: raise to refuse, the lock is released...
+        task.spawn_after(pool, cleaning.do_node_clean)  # reserves a worker
+        task.process_event('provide', target_state=states.AVAILABLE)
+    # a clean exit hands the task (lock included) to the reserved worker,
+    # which runs do_node_clean(task) and releases the lock when it returns
+
+Without :meth:`Task.spawn_after` (or when the block raises) the lock is
+released on exit. A worker may in turn hand the node on to a flow that
+ends in a wait state: it simply returns, and the lock goes with it.
+
+``task.node`` gives attribute access to the node row; the JSON columns
+(``driver_internal_info``, ``clean_step``, ``properties`` ...) are plain
+dicts that may be changed in place. :meth:`Task.save` writes what
+changed since the last save in one UPDATE.
+"""
+
+from collections.abc import Callable
+import copy
+import datetime
+import types
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from ironic_lite import exception
+from ironic_lite.common import states
+from ironic_lite.conductor import workers
+from ironic_lite.db import nodes as db_nodes
+from ironic_lite.db.models import Node
+from ironic_lite.drivers import base
+from ironic_lite.drivers import hardware
+
+LOG = logging.getLogger(__name__)
+
+COLUMNS = frozenset(Node.__table__.columns.keys())
+_UNSET: Any = object()
+
+
+def interface_names(node: Any) -> dict[str, str | None]:
+    """``{'power': node.power_interface, ...}`` of a node row or dict."""
+    get = node.get if isinstance(node, dict) else (
+        lambda key: getattr(node, key))
+    return {kind: get(f'{kind}_interface') for kind in base.INTERFACE_TYPES}
+
+
+def load_driver(conf: cfg.ConfigOpts, node: Any
+                ) -> dict[str, base.BaseInterface]:
+    """The interfaces of a node (a row dict or a :class:`TaskNode`).
+
+    :raises InvalidParameterValue: (a subclass) see
+        :func:`ironic_lite.drivers.hardware.load_interfaces`.
+    """
+    driver = node['driver'] if isinstance(node, dict) else node.driver
+    return hardware.load_interfaces(conf, driver, interface_names(node))
+
+
+class TaskNode:
+    """A node row with attribute access; remembers what was saved."""
+
+    id: int
+    uuid: str
+    name: str | None
+    driver: str
+    power_state: str | None
+    target_power_state: str | None
+    provision_state: str
+    target_provision_state: str | None
+    provision_updated_at: datetime.datetime | None
+    last_error: str | None
+    maintenance: bool
+    maintenance_reason: str | None
+    fault: str | None
+    automated_clean: bool | None
+    reservation: str | None
+    instance_uuid: str | None
+    properties: dict[str, Any]
+    driver_info: dict[str, Any]
+    driver_internal_info: dict[str, Any]
+    instance_info: dict[str, Any]
+    clean_step: dict[str, Any]
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self._reset(row)
+
+    def _reset(self, row: dict[str, Any]) -> None:
+        object.__setattr__(self, '_saved', copy.deepcopy(row))
+        for key in COLUMNS:
+            object.__setattr__(self, key, copy.deepcopy(row.get(key)))
+        for key in ('properties', 'driver_info', 'driver_internal_info',
+                    'instance_info', 'clean_step'):
+            if getattr(self, key) is None:
+                object.__setattr__(self, key, {})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name not in COLUMNS:
+            raise AttributeError(f'nodes have no field {name!r}')
+        object.__setattr__(self, name, value)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields changed since the row was read or saved."""
+        saved: dict[str, Any] = object.__getattribute__(self, '_saved')
+        return {key: getattr(self, key) for key in COLUMNS
+                if getattr(self, key) != saved.get(key)}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {key: copy.deepcopy(getattr(self, key)) for key in COLUMNS}
+
+
+class Task:
+    """A node held by this conductor (or read, when ``shared``)."""
+
+    def __init__(self, context: Any, conf: cfg.ConfigOpts, host: str,
+                 row: dict[str, Any], purpose: str, shared: bool) -> None:
+        self.context = context
+        self.conf = conf
+        self.host = host
+        self.purpose = purpose
+        self.shared = shared
+        self.node = TaskNode(row)
+        self.interfaces: dict[str, base.BaseInterface] = {}
+        self.driver = types.SimpleNamespace()
+        self._slot: workers.Slot | None = None
+        self._after: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+        self._released = shared
+
+    def load_driver(self) -> None:
+        """(Re)load the interfaces of ``self.node``."""
+        self.interfaces = load_driver(self.conf, self.node)
+        self.driver = types.SimpleNamespace(**self.interfaces)
+
+    # -- changing the node
+
+    def save(self) -> None:
+        """Write the changed fields (one UPDATE; none when unchanged)."""
+        if self.shared:
+            raise RuntimeError(f'shared task of node {self.node.uuid} '
+                               'cannot save')
+        changes = self.node.changes()
+        if changes:
+            self.node._reset(db_nodes.node_update(
+                self.context, self.node.id, changes))
+
+    def destroy(self) -> None:
+        """Delete the locked node; the lock goes with the row."""
+        if self.shared:
+            raise RuntimeError(f'shared task of node {self.node.uuid} '
+                               'cannot destroy it')
+        db_nodes.node_destroy(self.context, self.node.id)
+        self._released = True
+
+    def update(self, **values: Any) -> None:
+        """Set fields and save them."""
+        for key, value in values.items():
+            setattr(self.node, key, value)
+        self.save()
+
+    def process_event(self, event: str, target_state: str | None = _UNSET,
+                      **values: Any) -> None:
+        """Move the node along the state machine and save it, with
+        ``values`` set too.
+
+        The target follows the new state: none in stable and failure
+        states, the fixed one of deploying, deleting ...;
+        ``target_state`` sets it explicitly (entering cleaning), and
+        clean wait / clean hold keep the target cleaning had.
+
+        :raises InvalidStateRequested: no such transition.
+        """
+        node = self.node
+        old = node.provision_state
+        new = states.next_state(old, event, node.uuid)
+        if target_state is not _UNSET:
+            target = target_state
+        elif new in states.STABLE_STATES or new in states.FAILURE_STATES:
+            target = None
+        else:
+            target = states.FIXED_TARGETS.get(
+                new, node.target_provision_state)
+        node.provision_state = new
+        node.target_provision_state = target
+        for key, value in values.items():
+            setattr(node, key, value)
+        self.save()
+        LOG.info('Node %(node)s moved from provision state "%(old)s" to '
+                 '"%(new)s" (event %(event)s, target %(target)s)',
+                 {'node': node.uuid, 'old': old, 'new': new,
+                  'event': event, 'target': target})
+
+    # -- the lock and the worker
+
+    def reserve_worker(self, pool: workers.WorkerPool) -> None:
+        """Reserve a worker now (before changing the node), so that a
+        full pool refuses the request while nothing has happened.
+
+        :raises NoFreeConductorWorker:
+        """
+        if self._slot is None:
+            self._slot = pool.reserve()
+
+    def spawn_after(self, pool: workers.WorkerPool,
+                    func: Callable[..., Any], *args: Any) -> None:
+        """On a clean exit, run ``func(task, *args)`` on a worker (with
+        the lock) instead of releasing the lock.
+
+        :raises NoFreeConductorWorker: no worker reserved and none free.
+        """
+        self.reserve_worker(pool)
+        self._after = (func, args)
+
+    def release_resources(self) -> None:
+        """Release the node lock (once; a no-op for shared tasks)."""
+        if self._released:
+            return
+        self._released = True
+        try:
+            db_nodes.release(self.context, self.host, self.node.id)
+        except (exception.NodeNotLocked, exception.NodeNotFound) as exc:
+            LOG.warning('Releasing the lock of node %(node)s: %(err)s',
+                        {'node': self.node.uuid, 'err': exc})
+
+    def _run_after(self, func: Callable[..., Any],
+                   args: tuple[Any, ...]) -> None:
+        try:
+            func(self, *args)
+        except Exception:
+            LOG.exception('Unexpected error while processing node %s '
+                          '(%s)', self.node.uuid, self.purpose)
+        finally:
+            self.release_resources()
+
+    def __enter__(self) -> 'Task':
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        slot, after = self._slot, self._after
+        self._slot = self._after = None
+        if slot is not None and after is not None and exc_type is None:
+            try:
+                slot.start(self._run_after, *after)
+                return
+            except Exception:
+                LOG.exception('Could not start a worker for node %s',
+                              self.node.uuid)
+        if slot is not None:
+            slot.cancel()
+        self.release_resources()
+
+
+def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
+            host: str, purpose: str, shared: bool = False) -> Task:
+    """Take the lock of a node (unless ``shared``) and load its driver.
+
+    :param node_id: the node's integer id or uuid (or name, shared).
+    :raises NodeLocked: another conductor or operation holds it.
+    :raises NodeNotFound:
+    :raises InvalidParameterValue: the node's interfaces cannot load
+        (the lock is released again).
+    """
+    if shared:
+        row = db_nodes.node_get(context, node_id)
+    else:
+        row = db_nodes.reserve(context, host, node_id)
+        LOG.debug('Node %s locked by %s for %s', row['uuid'], host, purpose)
+    task = Task(context, conf, host, row, purpose, shared)
+    try:
+        task.load_driver()
+    except Exception:
+        task.release_resources()
+        raise
+    return task

@@ -1,0 +1,13 @@
+"""ironic_lite policy defaults, for the enforcer and the generators."""
+
+import itertools
+
+from oslo_policy import policy
+
+from ironic_lite.policies import base
+from ironic_lite.policies import driver
+from ironic_lite.policies import node
+
+
+def list_rules() -> list[policy.RuleDefault]:
+    return list(itertools.chain(base.rules, node.rules, driver.rules))

@@ -1,0 +1,151 @@
+"""The ironic-lite-conductor service (used by the daemon and the AIO).
+
+:func:`conductor_service` builds a runnable that, on :meth:`start`,
+loads every enabled hardware type and interface (refusing to start on a
+configuration error, a duplicate clean step priority included),
+registers the conductor with its hardware types, releases and resumes
+the nodes it held before a crash, serves the RPC topic
+``ironic-lite.conductor`` as ``[DEFAULT]host`` and runs its periodic
+tasks. :meth:`stop` stops serving, lets running flows finish and marks
+the conductor offline, so that no other conductor takes over its nodes.
+
+Everything reads the ``conf`` given, never the global ``cfg.CONF``: the
+all-in-one runs nova_lite and ironic_lite with separate configurations.
+"""
+
+from oslo_config import cfg
+from oslo_log import log as logging
+import oslo_messaging as messaging
+
+from ironic_lite import exception
+from ironic_lite.conductor import manager as conductor_manager
+from ironic_lite.conductor import periodics as conductor_periodics
+from ironic_lite.conductor import rpcapi
+from ironic_lite.conductor import steps as conductor_steps
+from ironic_lite.conductor import workers
+from ironic_lite.db import conductors as db_conductors
+from ironic_lite.drivers import base
+from ironic_lite.drivers import hardware
+from lite_common import context as lite_context
+from lite_common import rpc
+from lite_common import service as lite_service
+
+LOG = logging.getLogger(__name__)
+
+
+def load_enabled_drivers(conf: cfg.ConfigOpts) -> list[str]:
+    """Load every enabled interface with every enabled hardware type that
+    supports it, check their clean step priorities; returns the hardware
+    types.
+
+    :raises InvalidParameterValue: (subclasses) a hardware type or
+        interface cannot load, or a hardware type has no enabled
+        interface of some type.
+    :raises DuplicateCleanStepPriority: naming both steps.
+    """
+    hardware_types = list(conf.enabled_hardware_types)
+    if not hardware_types:
+        raise exception.ConfigError(
+            reason='enabled_hardware_types is empty: the conductor could '
+            'not manage any node')
+    checked: set[tuple[str, str]] = set()
+    for hw_type in hardware_types:
+        # The defaults first: every interface type needs a usable one.
+        hardware.load_interfaces(conf, hw_type, {})
+        for kind in base.INTERFACE_TYPES:
+            for name in getattr(conf, f'enabled_{kind}_interfaces'):
+                if (kind, name) in checked:
+                    continue
+                try:
+                    loaded = hardware.load_interfaces(
+                        conf, hw_type, {kind: name})[kind]
+                except exception.InterfaceNotSupported:
+                    continue
+                conductor_steps.check_duplicate_priorities(loaded, conf)
+                checked.add((kind, name))
+    LOG.info('Hardware types loaded: %s; interfaces: %s',
+             ', '.join(hardware_types),
+             ', '.join(f'{kind}:{name}' for kind, name in sorted(checked)))
+    return hardware_types
+
+
+class ConductorService:
+    """One bare metal conductor: RPC server, worker pool, periodics."""
+
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        self.host: str = conf.host
+        self.name = f'ironic-lite-conductor ({self.host})'
+        self.pool: workers.WorkerPool | None = None
+        self.periodics: conductor_periodics.ConductorPeriodics | None = None
+        self.service: lite_service.Service | None = None
+        self.hardware_types: list[str] = []
+
+    def _periodic_tasks(self, periodics: conductor_periodics.
+                        ConductorPeriodics) -> list[lite_service.PeriodicTask]:
+        options = self.conf.conductor
+        return [
+            lite_service.PeriodicTask(
+                f'ironic-conductor-heartbeat-{self.host}',
+                periodics.heartbeat, options.heartbeat_interval),
+            lite_service.PeriodicTask(
+                f'ironic-conductor-takeover-{self.host}',
+                periodics.take_over, options.heartbeat_interval),
+            lite_service.PeriodicTask(
+                f'ironic-conductor-clean-wait-{self.host}',
+                periodics.check_clean_wait,
+                options.clean_step_poll_interval),
+        ]
+
+    def start(self) -> None:
+        """Load drivers, register, resume own nodes, serve."""
+        context = lite_context.get_admin_context()
+        self.hardware_types = load_enabled_drivers(self.conf)
+        self.pool = workers.WorkerPool(self.conf.conductor.workers_pool_size)
+        self.periodics = conductor_periodics.ConductorPeriodics(
+            self.conf, self.host, self.pool, self.hardware_types)
+        db_conductors.register(context, self.host, self.hardware_types)
+        self.periodics.release_own_locks(context)
+        self.service = lite_service.Service(
+            self.conf, self.name,
+            messaging.Target(topic=rpcapi.TOPIC, server=self.host),
+            [conductor_manager.ConductorManager(
+                self.conf, self.host, self.pool)],
+            periodic_tasks=self._periodic_tasks(self.periodics),
+            serializer=rpc.get_serializer())
+        self.service.start()
+        # After the RPC server: a resumed flow may need nothing from it,
+        # but the API can reach the conductor as soon as it registered.
+        resumed = self.periodics.resume_orphans(context)
+        if resumed:
+            LOG.info('Conductor %(host)s resumed %(count)d node(s)',
+                     {'host': self.host, 'count': resumed})
+
+    def stop(self, unregister: bool = True) -> None:
+        """Stop serving, wait for running flows, go offline.
+
+        ``unregister=False`` leaves the conductor row online (its
+        heartbeat ages until others consider it dead): tests use it to
+        play a conductor that died.
+        """
+        if self.service is not None:
+            self.service.stop()
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+        if unregister:
+            try:
+                db_conductors.unregister(lite_context.get_admin_context(),
+                                         self.host)
+            except exception.ConductorNotFound:
+                LOG.warning('Conductor %s was not registered', self.host)
+        LOG.info('Conductor %(host)s stopped its workers%(gone)s',
+                 {'host': self.host,
+                  'gone': ' and went offline' if unregister else ''})
+
+    def __repr__(self) -> str:
+        return f'<ConductorService {self.host}>'
+
+
+def conductor_service(conf: cfg.ConfigOpts) -> ConductorService:
+    """The conductor of ``[DEFAULT]host``, as a Launcher runnable."""
+    return ConductorService(conf)

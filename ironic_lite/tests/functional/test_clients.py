@@ -1,0 +1,105 @@
+"""The real clients against ironic-lite-api served by cheroot.
+
+``openstack baremetal ...`` (python-ironicclient's plugin, which
+negotiates the version with ``latest``: the server's maximum is above
+what the client knows) and openstacksdk, on a free 127.0.0.1 port, with
+the in-process stack (real conductor, inproc bus, SQLite) behind.
+"""
+
+from collections.abc import Iterator
+import json
+import os
+from pathlib import Path
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+import openstack
+import pytest
+
+from ironic_lite.tests.functional import fixtures
+from lite_common.wsgi import server
+
+OPENSTACK = Path(sys.executable).parent / 'openstack'
+
+
+@pytest.fixture(scope='module')
+def endpoint() -> Iterator[str]:
+    stack = fixtures.Stack().start()
+    api = server.APIServer('ironic-lite-api-test', stack.app, '127.0.0.1',
+                           0, threads=4)
+    api.start()
+    try:
+        yield f'http://127.0.0.1:{api.bind_addr[1]}'
+    finally:
+        api.stop()
+        stack.stop()
+
+
+def _cli(endpoint: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
+    return subprocess.run(
+        [str(OPENSTACK), '--os-auth-type', 'none', '--os-endpoint', endpoint,
+         'baremetal', *args], capture_output=True, text=True, env=env,
+        timeout=120)
+
+
+def _json(endpoint: str, *args: str) -> Any:
+    done = _cli(endpoint, *args, '-f', 'json')
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_openstack_baremetal_cli(endpoint: str) -> None:
+    # tools/setup-venv.sh installs the clients: missing is a failure.
+    assert shutil.which(str(OPENSTACK)), f'{OPENSTACK} is not installed'
+    node = _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+                 '--name', 'cli-1', '--property', 'cpus=4')
+    assert node['provision_state'] == 'enroll'
+    assert node['properties'] == {'cpus': 4}
+
+    listed = _json(endpoint, 'node', 'list')
+    assert [row['name'] for row in listed] == ['cli-1'], listed
+
+    done = _cli(endpoint, 'node', 'manage', 'cli-1', '--wait', '30')
+    assert done.returncode == 0, done.stderr
+    shown = _json(endpoint, 'node', 'show', 'cli-1')
+    assert shown['provision_state'] == 'manageable'
+    assert shown['uuid'] == node['uuid']
+
+    done = _cli(endpoint, 'node', 'clean', 'cli-1', '--clean-steps',
+                '[{"interface": "deploy", "step": "no_such_step"}]')
+    assert done.returncode != 0
+    assert 'no_such_step' in done.stderr and 'HTTP 400' in done.stderr
+
+    done = _cli(endpoint, 'node', 'show', 'nope')
+    assert 'Node nope could not be found. (HTTP 404)' in done.stderr
+
+    done = _cli(endpoint, 'node', 'delete', 'cli-1')
+    assert done.returncode == 0, done.stderr
+
+
+def test_openstacksdk(endpoint: str) -> None:
+    conn = openstack.connect(auth_type='none',
+                             baremetal_endpoint_override=endpoint + '/v1')
+    try:
+        node = conn.baremetal.create_node(
+            driver='fake-hardware', name='sdk-1',
+            driver_info={'ipmi_password': 'secret'})
+        assert node.provision_state == 'enroll'
+        assert node.driver_info == {'ipmi_password': '******'}
+        node = conn.baremetal.set_node_provision_state(
+            node, 'manage', wait=True, timeout=30)
+        assert node.provision_state == 'manageable'
+        node = conn.baremetal.update_node(node, extra={'rack': 'r2'})
+        assert node.extra == {'rack': 'r2'}
+        conn.baremetal.set_node_maintenance(node, reason='sdk')
+        found = list(conn.baremetal.nodes(details=True, maintenance=True))
+        assert [n.name for n in found] == ['sdk-1']
+        assert found[0].maintenance_reason == 'sdk'
+        conn.baremetal.unset_node_maintenance(node)
+        conn.baremetal.delete_node(node)
+        assert conn.baremetal.find_node('sdk-1') is None
+    finally:
+        conn.close()

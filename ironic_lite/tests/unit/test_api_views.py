@@ -1,0 +1,81 @@
+"""Node documents: fields by version, masked secrets, timestamps."""
+
+import datetime
+
+from ironic_lite.api.views import nodes as views
+from lite_common.wsgi.microversion import APIVersion
+
+ROW = {
+    'id': 7, 'uuid': '1be26c0b-03f2-4d2e-ae87-c02d7f33c123', 'name': 'n1',
+    'driver': 'fake-hardware',
+    'driver_info': {'ipmi_address': '192.0.2.1', 'ipmi_password': 'pw',
+                    'snmp_auth_key': 'k', 'empty_password': ''},
+    'driver_internal_info': {}, 'extra': {}, 'instance_info': {},
+    'instance_uuid': None, 'properties': {'cpus': 2},
+    'power_state': 'power off', 'target_power_state': None,
+    'provision_state': 'enroll', 'target_provision_state': None,
+    'provision_updated_at': None, 'last_error': None,
+    'maintenance': False, 'maintenance_reason': None, 'fault': None,
+    'clean_step': {}, 'automated_clean': None, 'reservation': None,
+    'conductor_affinity': None, 'description': None, 'resource_class': None,
+    'deploy_interface': 'fake', 'management_interface': 'fake',
+    'power_interface': 'fake',
+    'created_at': datetime.datetime(2024, 1, 2, 3, 4, 5, 6),
+    'updated_at': None,
+}
+
+
+def test_fields_grow_with_the_version() -> None:
+    base = views.fields_at(APIVersion(1, 1))
+    assert 'name' not in base and 'clean_step' not in base
+    latest = views.fields_at(APIVersion(1, 116))
+    for name in ('name', 'clean_step', 'fault', 'automated_clean',
+                 'description', 'conductor', 'power_interface',
+                 'resource_class', 'driver_internal_info'):
+        assert name in latest
+    assert views.fields_at(APIVersion(1, 50)).count('description') == 0
+
+
+def test_list_fields() -> None:
+    assert views.list_fields_at(APIVersion(1, 1)) == (
+        'uuid', 'instance_uuid', 'power_state', 'provision_state',
+        'maintenance', 'links')
+    assert views.list_fields_at(APIVersion(1, 5))[1] == 'name'
+
+
+def test_secrets_are_masked() -> None:
+    masked = views.mask_secrets(ROW['driver_info'])
+    assert masked == {'ipmi_address': '192.0.2.1', 'ipmi_password': '******',
+                      'snmp_auth_key': '******', 'empty_password': ''}
+    assert ROW['driver_info']['ipmi_password'] == 'pw'
+
+
+def test_nothing_to_mask_returns_the_same_dict() -> None:
+    info = {'ipmi_address': 'x'}
+    assert views.mask_secrets(info) is info
+    assert views.mask_secrets(None) == {}
+
+
+def test_render() -> None:
+    view = views.NodeView('http://h:6385',
+                          views.fields_at(APIVersion(1, 116)),
+                          conductor_of=lambda row: 'c1')
+    node = view.render(ROW)
+    assert node['created_at'] == '2024-01-02T03:04:05.000006+00:00'
+    assert node['updated_at'] is None
+    assert node['driver_info']['ipmi_password'] == '******'
+    assert node['conductor'] == 'c1'
+    assert node['links'] == [
+        {'href': f'http://h:6385/v1/nodes/{ROW["uuid"]}', 'rel': 'self'},
+        {'href': f'http://h:6385/nodes/{ROW["uuid"]}', 'rel': 'bookmark'}]
+    assert node['states'][0]['href'].endswith('/states')
+    assert 'id' not in node and 'conductor_affinity' not in node
+
+
+def test_render_selected_fields() -> None:
+    view = views.NodeView('http://h', ('name', 'links'))
+    assert sorted(view.render(ROW)) == ['links', 'name']
+
+
+def test_states() -> None:
+    assert views.states(ROW)['power_state'] == 'power off'

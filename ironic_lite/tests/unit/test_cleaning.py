@@ -1,0 +1,194 @@
+"""The cleaning flow, called directly on a locked node (real SQLite)."""
+
+import time
+
+import pytest
+
+from ironic_lite.common import states
+from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import task_manager
+from ironic_lite.db import nodes as db_nodes
+from ironic_lite.tests.unit import make_conf
+from ironic_lite.tests.unit import test_task_manager as fixtures
+from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import make_node
+from ironic_lite.tests.unit.test_task_manager import wait_state
+
+WAIT = {'interface': 'deploy', 'step': 'wait_a_bit', 'args': {'seconds': 0},
+        'abortable': True, 'priority': 0}
+VERIFY = {'interface': 'management', 'step': 'verify_properties',
+          'args': {}, 'abortable': False, 'priority': 80}
+FAIL = {'interface': 'deploy', 'step': 'fail_step',
+        'args': {'message': 'disk 3 is gone'}, 'abortable': False,
+        'priority': 0}
+
+# The shared fixtures (DB file, configuration, worker pool).
+conf = fixtures.conf
+ctx = fixtures.ctx
+pool = fixtures.pool
+
+
+def steps_run(row):
+    return row['driver_internal_info'].get('fake_steps_run', [])
+
+
+def cleaning_node(ctx, target=states.AVAILABLE, **values):
+    node = make_node(ctx, provision_state=states.CLEANING,
+                     target_provision_state=target, **values)
+    return node
+
+
+def lock(ctx, conf, node):
+    return task_manager.acquire(ctx, conf, node['id'], HOST, 'test')
+
+
+def test_automated_cleaning_runs_steps_in_order(ctx, conf):
+    node = cleaning_node(ctx)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.AVAILABLE
+    assert steps_run(row) == ['erase_devices_metadata', 'verify_properties']
+    assert row['clean_step'] == {}
+    assert not set(cleaning.CLEANING_KEYS) & set(row['driver_internal_info'])
+
+
+@pytest.mark.parametrize('option,node_value', [(False, None), (True, False)])
+def test_automated_cleaning_disabled(ctx, option, node_value):
+    conf = make_conf(conductor__automated_clean=option)
+    node = cleaning_node(ctx, automated_clean=node_value)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.AVAILABLE
+    assert steps_run(row) == []
+
+
+def test_node_setting_overrides_disabled_option(ctx):
+    conf = make_conf(conductor__automated_clean=False)
+    node = cleaning_node(ctx, automated_clean=True)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task)
+    assert steps_run(db_nodes.node_get(ctx, node['id'])) == [
+        'erase_devices_metadata', 'verify_properties']
+
+
+def test_manual_cleaning_ends_manageable(ctx, conf):
+    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task, [VERIFY])
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.MANAGEABLE
+    assert steps_run(row) == ['verify_properties']
+
+
+def test_failing_step_fails_cleaning_with_maintenance(ctx, conf):
+    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task, [VERIFY, FAIL, VERIFY])
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANFAIL
+    assert row['target_provision_state'] is None
+    assert row['maintenance'] is True
+    assert row['fault'] == cleaning.CLEAN_FAILURE
+    assert 'deploy.fail_step' in row['last_error']
+    assert 'disk 3 is gone' in row['last_error']
+    assert steps_run(row) == ['verify_properties']
+    assert row['clean_step'] == {}
+
+
+def test_invalid_properties_fail_before_any_step_runs(ctx, conf):
+    node = cleaning_node(ctx, properties={'cpus': 'many'})
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANFAIL
+    assert 'verify_properties' in row['last_error']
+    assert "'many'" in row['last_error']
+
+
+def test_asynchronous_step_waits_then_resumes_by_polling(ctx, conf, pool):
+    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 0.2}},
+                                      VERIFY])
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANWAIT
+    assert row['target_provision_state'] == states.MANAGEABLE
+    assert row['clean_step']['step'] == 'wait_a_bit'
+    with lock(ctx, conf, node) as task:
+        cleaning.poll_async_step(task, pool)
+    assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
+        states.CLEANWAIT)
+    time.sleep(0.25)
+    with lock(ctx, conf, node) as task:
+        cleaning.poll_async_step(task, pool)
+    row = wait_state(ctx, node, states.MANAGEABLE)
+    assert steps_run(row) == ['wait_a_bit', 'verify_properties']
+
+
+def test_callback_continues_with_the_next_step(ctx, conf, pool):
+    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 600}},
+                                      VERIFY])
+    with lock(ctx, conf, node) as task:
+        cleaning.continue_cleaning(task, pool)
+    row = wait_state(ctx, node, states.MANAGEABLE)
+    assert steps_run(row) == ['verify_properties']
+
+
+def test_abort_of_an_abortable_step(ctx, conf, pool):
+    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 600}}])
+    with lock(ctx, conf, node) as task:
+        cleaning.start_abort(task, pool)
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'aborted' in row['last_error']
+    assert row['maintenance'] is False
+    assert 'clean_wait_until' not in row['driver_internal_info']
+
+
+def test_abort_of_a_step_that_is_not_abortable_waits_for_it(
+        ctx, conf, pool):
+    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task, [
+            {**WAIT, 'abortable': False, 'args': {'seconds': 0}}, VERIFY])
+    with lock(ctx, conf, node) as task:
+        cleaning.start_abort(task, pool)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANWAIT
+    assert row['driver_internal_info'][cleaning.ABORT_AFTER_KEY] is True
+    with lock(ctx, conf, node) as task:
+        cleaning.poll_async_step(task, pool)
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'after clean step deploy.wait_a_bit' in row['last_error']
+    assert steps_run(row) == ['wait_a_bit']
+
+
+def test_timeout_fails_and_aborts_the_step(ctx, conf):
+    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 600}}])
+    with lock(ctx, conf, node) as task:
+        cleaning.fail_on_timeout(task)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANFAIL
+    assert 'Timeout' in row['last_error']
+    assert 'clean_callback_timeout' in row['last_error']
+    assert 'clean_wait_until' not in row['driver_internal_info']
+
+
+def test_rerunning_from_a_recorded_index(ctx, conf):
+    node = cleaning_node(ctx)
+    with lock(ctx, conf, node) as task:
+        task.node.driver_internal_info[cleaning.STEPS_KEY] = [
+            {**VERIFY, 'step': 'erase_devices_metadata',
+             'interface': 'deploy'}, VERIFY]
+        task.save()
+        cleaning.do_next_clean_step(task, 1)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.AVAILABLE
+    assert steps_run(row) == ['verify_properties']

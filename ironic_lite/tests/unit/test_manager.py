@@ -1,0 +1,367 @@
+"""The RPC endpoint, called directly (real SQLite, real worker pool).
+
+The RPC round trip itself is covered by
+``ironic_lite/tests/functional/test_conductor.py``.
+"""
+
+import datetime
+import json
+import uuid
+
+from oslo_messaging.rpc import dispatcher
+import pytest
+
+from ironic_lite import exception
+from ironic_lite.common import states
+from ironic_lite.conductor import manager as conductor_manager
+from ironic_lite.db import nodes as db_nodes
+from ironic_lite.tests.unit import make_conf
+from ironic_lite.tests.unit import test_task_manager as fixtures
+from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import make_node
+from ironic_lite.tests.unit.test_task_manager import wait_for
+from ironic_lite.tests.unit.test_task_manager import wait_state
+
+ERASE = {'interface': 'deploy', 'step': 'erase_devices'}
+
+# The shared fixtures (DB file, configuration, worker pool).
+conf = fixtures.conf
+ctx = fixtures.ctx
+pool = fixtures.pool
+
+
+class Unwrapped:
+    """The manager as the RPC client sees it: refusals arrive as
+    themselves (the RPC server unwraps ``ExpectedException``)."""
+
+    def __init__(self, manager):
+        self.manager = manager
+
+    def __getattr__(self, name):
+        method = getattr(self.manager, name)
+
+        def call(*args, **kwargs):
+            try:
+                return method(*args, **kwargs)
+            except dispatcher.ExpectedException as exc:
+                raise exc.exc_info[1] from None
+
+        return call
+
+
+@pytest.fixture
+def mgr(conf, pool):
+    return Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+
+
+def test_refusals_are_expected_exceptions(ctx, conf, pool):
+    """The RPC server logs them at debug level, not with a traceback."""
+    manager = conductor_manager.ConductorManager(conf, HOST, pool)
+    with pytest.raises(dispatcher.ExpectedException) as info:
+        manager.destroy_node(ctx, str(uuid.uuid4()))
+    assert isinstance(info.value.exc_info[1], exception.NodeNotFound)
+
+
+def state(ctx, node):
+    return db_nodes.node_get(ctx, node['id'])['provision_state']
+
+
+# -- create / update / destroy
+
+def test_create_node_in_enroll(ctx, mgr):
+    values = {'uuid': str(uuid.uuid4()), 'driver': 'fake-hardware',
+              'name': 'bm-0', 'properties': {'cpus': 2}}
+    node = mgr.create_node(ctx, values)
+    assert node['provision_state'] == states.ENROLL
+    assert node['power_state'] is None
+    assert node['reservation'] is None
+    json.dumps(node)  # RPC-safe: the timestamps are strings
+    assert datetime.datetime.fromisoformat(node['created_at']).tzinfo
+    assert db_nodes.node_get(ctx, 'bm-0')['uuid'] == values['uuid']
+
+
+@pytest.mark.parametrize('values,error', [
+    ({'driver': 'ipmi'}, exception.HardwareTypeNotEnabled),
+    ({'deploy_interface': 'direct'}, exception.InterfaceNotEnabled),
+    ({'provision_state': 'active'}, exception.InvalidParameterValue),
+    ({'reservation': 'me'}, exception.InvalidParameterValue),
+    ({'colour': 'blue'}, exception.InvalidParameterValue),
+])
+def test_create_node_refusals(ctx, mgr, values, error):
+    with pytest.raises(error) as info:
+        mgr.create_node(ctx, {'uuid': str(uuid.uuid4()),
+                              'driver': 'fake-hardware', **values})
+    assert info.value.code == 400
+    assert db_nodes.node_list(ctx) == []
+
+
+def test_create_refuses_duplicate_clean_step_priorities(ctx, pool):
+    conf = make_conf(conductor__clean_step_priority_override=[
+        'deploy.erase_devices:99'])
+    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+    with pytest.raises(exception.DuplicateCleanStepPriority) as info:
+        mgr.create_node(ctx, {'uuid': str(uuid.uuid4()),
+                              'driver': 'fake-hardware'})
+    assert '"erase_devices"' in str(info.value)
+    assert '"erase_devices_metadata"' in str(info.value)
+    assert db_nodes.node_list(ctx) == []
+
+
+def test_update_node(ctx, mgr):
+    node = make_node(ctx, maintenance=True, maintenance_reason='clean',
+                     fault='clean failure')
+    updated = mgr.update_node(ctx, node['uuid'], {'name': 'bm-1'})
+    assert updated['name'] == 'bm-1'
+    assert updated['fault'] == 'clean failure'
+    updated = mgr.update_node(ctx, node['uuid'], {'maintenance': False})
+    assert (updated['maintenance'], updated['maintenance_reason'],
+            updated['fault']) == (False, None, None)
+    json.dumps(updated)
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
+
+
+def test_update_node_refusals(ctx, mgr):
+    node = make_node(ctx)
+    with pytest.raises(exception.InterfaceNotEnabled):
+        mgr.update_node(ctx, node['uuid'], {'power_interface': 'ipmitool'})
+    with pytest.raises(exception.InvalidParameterValue):
+        mgr.update_node(ctx, node['uuid'], {'uuid': str(uuid.uuid4())})
+    waiting = make_node(ctx, provision_state=states.CLEANWAIT)
+    with pytest.raises(exception.InvalidState, match='clean wait'):
+        mgr.update_node(ctx, waiting['uuid'], {'deploy_interface': 'fake'})
+    db_nodes.reserve(ctx, 'other', node['id'])
+    with pytest.raises(exception.NodeLocked):
+        mgr.update_node(ctx, node['uuid'], {'name': 'x'})
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['power_interface'] is None
+    assert row['name'] is None
+
+
+@pytest.mark.parametrize('provision_state', [
+    states.ENROLL, states.MANAGEABLE, states.AVAILABLE])
+def test_destroy_node_at_rest(ctx, mgr, provision_state):
+    node = make_node(ctx, provision_state=provision_state)
+    mgr.destroy_node(ctx, node['uuid'])
+    with pytest.raises(exception.NodeNotFound):
+        db_nodes.node_get(ctx, node['id'])
+
+
+def test_destroy_node_refusals(ctx, mgr):
+    node = make_node(ctx, provision_state=states.CLEANFAIL)
+    with pytest.raises(exception.InvalidState) as info:
+        mgr.destroy_node(ctx, node['uuid'])
+    assert info.value.code == 409
+    assert 'maintenance' in str(info.value)
+    used = make_node(ctx, provision_state=states.AVAILABLE,
+                     instance_uuid=str(uuid.uuid4()))
+    with pytest.raises(exception.NodeAssociated):
+        mgr.destroy_node(ctx, used['uuid'])
+    # Maintenance allows deleting a node in any state.
+    db_nodes.node_update(ctx, node['id'], {'maintenance': True})
+    mgr.destroy_node(ctx, node['uuid'])
+    with pytest.raises(exception.NodeNotFound):
+        mgr.destroy_node(ctx, node['uuid'])
+
+
+# -- power
+
+def test_change_power_state(ctx, mgr):
+    node = make_node(ctx, provision_state=states.MANAGEABLE,
+                     power_state=states.POWER_OFF)
+    mgr.change_power_state(ctx, node['uuid'], states.POWER_ON)
+    row = wait_for(ctx, node, lambda r: r['target_power_state'] is None)
+    assert row['power_state'] == states.POWER_ON
+    mgr.change_power_state(ctx, node['uuid'], states.REBOOT)
+    row = wait_for(ctx, node, lambda r: r['target_power_state'] is None)
+    assert row['power_state'] == states.POWER_ON
+    assert row['last_error'] is None
+
+
+@pytest.mark.parametrize('provision_state', [
+    states.CLEANING, states.CLEANWAIT, states.VERIFYING])
+def test_power_refused_while_the_conductor_drives_the_node(
+        ctx, mgr, provision_state):
+    node = make_node(ctx, provision_state=provision_state)
+    with pytest.raises(exception.InvalidStateRequested) as info:
+        mgr.change_power_state(ctx, node['uuid'], states.POWER_ON)
+    assert info.value.code == 400
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['target_power_state'] is None
+    assert row['reservation'] is None
+
+
+def test_power_refusals(ctx, mgr):
+    node = make_node(ctx)
+    with pytest.raises(exception.InvalidParameterValue):
+        mgr.change_power_state(ctx, node['uuid'], 'sleep')
+    db_nodes.reserve(ctx, 'other', node['id'])
+    with pytest.raises(exception.NodeLocked):
+        mgr.change_power_state(ctx, node['uuid'], states.POWER_ON)
+
+
+# -- provisioning actions
+
+def test_manage_verifies_the_node(ctx, mgr):
+    node = make_node(ctx)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'manage', None)
+    row = wait_state(ctx, node, states.MANAGEABLE)
+    assert row['power_state'] == states.POWER_OFF
+
+
+def test_provide_and_manage_again(ctx, mgr):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'provide', None)
+    row = wait_state(ctx, node, states.AVAILABLE)
+    assert row['driver_internal_info']['fake_steps_run'] == [
+        'erase_devices_metadata', 'verify_properties']
+    mgr.do_provisioning_action(ctx, node['uuid'], 'manage', None)
+    assert state(ctx, node) == states.MANAGEABLE
+
+
+def test_manual_clean(ctx, mgr):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'clean',
+                               [{**ERASE, 'args': {'passes': 2}}])
+    row = wait_state(ctx, node, states.MANAGEABLE)
+    assert row['driver_internal_info']['fake_steps_run'] == [
+        'erase_devices']
+
+
+@pytest.mark.parametrize('steps,match', [
+    (None, 'clean_steps'),
+    ([], 'clean_steps'),
+    ([{'interface': 'deploy', 'step': 'nope'}], 'nope'),
+    ([{**ERASE, 'args': {'colour': 1}}], 'colour'),
+])
+def test_manual_clean_refusals_change_nothing(ctx, mgr, steps, match):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    with pytest.raises(exception.InvalidParameterValue, match=match):
+        mgr.do_provisioning_action(ctx, node['uuid'], 'clean', steps)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.MANAGEABLE
+    assert row['reservation'] is None
+
+
+@pytest.mark.parametrize('provision_state,action', [
+    (states.ENROLL, 'provide'),
+    (states.AVAILABLE, 'clean'),
+    (states.MANAGEABLE, 'deploy'),
+    (states.MANAGEABLE, 'abort'),
+    (states.ACTIVE, 'manage'),
+])
+def test_actions_refused_in_the_wrong_state(ctx, mgr, provision_state,
+                                            action):
+    node = make_node(ctx, provision_state=provision_state)
+    with pytest.raises(exception.InvalidStateRequested) as info:
+        mgr.do_provisioning_action(ctx, node['uuid'], action, [ERASE])
+    assert info.value.code == 400
+    assert state(ctx, node) == provision_state
+
+
+def test_unknown_action(ctx, mgr):
+    node = make_node(ctx)
+    with pytest.raises(exception.InvalidParameterValue, match='inspect'):
+        mgr.do_provisioning_action(ctx, node['uuid'], 'inspect', None)
+
+
+@pytest.mark.parametrize('provision_state,action', [
+    (states.MANAGEABLE, 'provide'),
+    (states.MANAGEABLE, 'clean'),
+    (states.AVAILABLE, 'deploy'),
+])
+def test_maintenance_refuses(ctx, mgr, provision_state, action):
+    node = make_node(ctx, provision_state=provision_state, maintenance=True)
+    with pytest.raises(exception.NodeInMaintenance) as info:
+        mgr.do_provisioning_action(ctx, node['uuid'], action, [ERASE])
+    assert info.value.code == 400
+    assert state(ctx, node) == provision_state
+
+
+def test_maintenance_allows_manage(ctx, mgr):
+    node = make_node(ctx, provision_state=states.CLEANFAIL,
+                     maintenance=True)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'manage', None)
+    assert state(ctx, node) == states.MANAGEABLE
+
+
+def test_deploy_and_undeploy(ctx, mgr):
+    node = make_node(ctx, provision_state=states.AVAILABLE,
+                     instance_uuid=str(uuid.uuid4()),
+                     instance_info={'image_source': 'x'})
+    mgr.do_provisioning_action(ctx, node['uuid'], 'active', None)
+    row = wait_state(ctx, node, states.ACTIVE)
+    assert row['power_state'] == states.POWER_ON
+    mgr.do_provisioning_action(ctx, node['uuid'], 'deleted', None)
+    row = wait_state(ctx, node, states.AVAILABLE)
+    assert row['power_state'] == states.POWER_OFF
+    assert row['instance_uuid'] is None
+    assert row['instance_info'] == {}
+    assert row['driver_internal_info']['fake_steps_run'] == [
+        'erase_devices_metadata', 'verify_properties']
+
+
+def test_full_pool_refuses_with_nothing_changed(ctx, mgr, pool):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    slots = [pool.reserve() for _ in range(3)]
+    with pytest.raises(exception.NoFreeConductorWorker):
+        mgr.do_provisioning_action(ctx, node['uuid'], 'provide', None)
+    with pytest.raises(exception.NoFreeConductorWorker):
+        mgr.change_power_state(ctx, node['uuid'], states.POWER_ON)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.MANAGEABLE
+    assert row['target_power_state'] is None
+    assert row['reservation'] is None
+    for slot in slots:
+        slot.cancel()
+
+
+# -- cleaning helpers
+
+def test_get_clean_steps(ctx):
+    conf = make_conf(conductor__clean_step_priority_override=[
+        'deploy.erase_devices:10'])
+    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOST, None))
+    node = make_node(ctx)
+    db_nodes.reserve(ctx, 'other', node['id'])  # a shared task: no lock
+    result = mgr.get_clean_steps(ctx, node['uuid'])
+    assert [s['step'] for s in result['automated']] == [
+        'erase_devices_metadata', 'verify_properties', 'erase_devices']
+    assert result['automated'][-1]['priority'] == 10  # the override
+    # Manual-only steps: erase_devices left them with its override.
+    manual = {s['step']: s for s in result['manual']}
+    assert sorted(manual) == ['fail_step', 'wait_a_bit']
+    assert manual['wait_a_bit']['abortable'] is True
+    assert manual['fail_step']['priority'] == 0
+
+
+def test_continue_node_clean(ctx, mgr):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    # Wrong state: logged, not raised (a cast has nobody to answer).
+    mgr.continue_node_clean(ctx, node['uuid'])
+    mgr.continue_node_clean(ctx, str(uuid.uuid4()))
+    mgr.do_provisioning_action(ctx, node['uuid'], 'clean', [
+        {'interface': 'deploy', 'step': 'wait_a_bit',
+         'args': {'seconds': 600}},
+        {'interface': 'management', 'step': 'verify_properties'}])
+    wait_state(ctx, node, states.CLEANWAIT)
+    mgr.continue_node_clean(ctx, node['uuid'])
+    row = wait_state(ctx, node, states.MANAGEABLE)
+    assert row['driver_internal_info']['fake_steps_run'] == [
+        'verify_properties']
+
+
+def test_abort(ctx, mgr):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'clean', [
+        {'interface': 'deploy', 'step': 'wait_a_bit',
+         'args': {'seconds': 600}}])
+    wait_state(ctx, node, states.CLEANWAIT)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'abort', None)
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'aborted' in row['last_error']
+
+
+def test_node_to_dict():
+    when = datetime.datetime(2026, 1, 2, 3, 4, 5, 6)
+    assert conductor_manager.node_to_dict({'a': when, 'b': 1}) == {
+        'a': '2026-01-02T03:04:05.000006+00:00', 'b': 1}

@@ -1,0 +1,255 @@
+"""The periodic tasks of a conductor, called directly (real SQLite)."""
+
+import datetime
+import time
+import uuid
+
+import sqlalchemy as sa
+
+from ironic_lite.common import states
+from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import periodics
+from ironic_lite.conductor import provisioning
+from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import workers
+from ironic_lite.db import api as db_api
+from ironic_lite.db import conductors as db_conductors
+from ironic_lite.db import models
+from ironic_lite.db import nodes as db_nodes
+from ironic_lite.tests.unit import make_conf
+from ironic_lite.tests.unit import test_task_manager as fixtures
+from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import make_node
+from ironic_lite.tests.unit.test_task_manager import wait_state
+from lite_common import db as lite_db
+
+# The shared fixtures (DB file, configuration, worker pool).
+conf = fixtures.conf
+ctx = fixtures.ctx
+pool = fixtures.pool
+
+OTHER = 'conductor-2'
+HW = ['fake-hardware']
+STEPS = [
+    {'interface': 'deploy', 'step': 'erase_devices_metadata', 'args': {},
+     'priority': 99, 'abortable': False},
+    {'interface': 'management', 'step': 'verify_properties', 'args': {},
+     'priority': 80, 'abortable': False},
+]
+WAIT = {'interface': 'deploy', 'step': 'wait_a_bit', 'args': {},
+        'priority': 0, 'abortable': True}
+
+
+def periodic(conf, pool):
+    return periodics.ConductorPeriodics(conf, HOST, pool, HW)
+
+
+def age(ctx, host, seconds=3600):
+    old = lite_db.utcnow() - datetime.timedelta(seconds=seconds)
+    with db_api.context_manager.writer.using(ctx) as session:
+        session.execute(sa.update(models.Conductor).where(
+            models.Conductor.hostname == host).values(heartbeat_at=old))
+
+
+def steps_run(row):
+    return row['driver_internal_info'].get('fake_steps_run', [])
+
+
+def node_owned_by(ctx, host, hosts, **values):
+    """A node the ring of ``hosts`` maps to ``host``."""
+    ring = hash_ring.HashRing(hosts)
+    while True:
+        node_uuid = str(uuid.uuid4())
+        if ring.get_host(node_uuid) == host:
+            return make_node(ctx, uuid=node_uuid, **values)
+
+
+def mid_cleaning(index, reservation=None, target=states.AVAILABLE):
+    return {'provision_state': states.CLEANING,
+            'target_provision_state': target,
+            'clean_step': STEPS[index],
+            'driver_internal_info': {'clean_steps': STEPS,
+                                     'clean_step_index': index},
+            'reservation': reservation}
+
+
+# -- ownership and heartbeat
+
+def test_ownership_follows_the_ring(ctx):
+    alive = [{'hostname': HOST, 'hardware_types': HW},
+             {'hostname': OTHER, 'hardware_types': HW}]
+    mine = node_owned_by(ctx, HOST, [HOST, OTHER])
+    theirs = node_owned_by(ctx, OTHER, [HOST, OTHER])
+    owner = periodics.Ownership(HOST, alive)
+    assert owner.owns(mine)
+    assert not owner.owns(theirs)
+    assert not owner.owns({**mine, 'driver': 'ipmi'})
+    assert periodics.Ownership(HOST, alive[:1]).owns(theirs)
+
+
+def test_heartbeat_registers_again_when_the_row_is_gone(ctx, conf, pool):
+    task = periodic(conf, pool)
+    task.heartbeat()
+    assert db_conductors.get(ctx, HOST)['hardware_types'] == HW
+    db_conductors.unregister(ctx, HOST)
+    age(ctx, HOST)
+    task.heartbeat()
+    assert [c['hostname'] for c in db_conductors.list_alive(ctx, 60)] == [
+        HOST]
+
+
+# -- takeover
+
+def test_takeover_resumes_a_dead_conductors_cleaning(ctx, conf, pool):
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    node = node_owned_by(ctx, OTHER, [HOST, OTHER],
+                         **mid_cleaning(1, reservation=OTHER))
+    task = periodic(conf, pool)
+    # Alive, and its node is not mine: nothing happens.
+    task.take_over()
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] == OTHER
+    age(ctx, OTHER)
+    task.take_over()
+    row = wait_state(ctx, node, states.AVAILABLE)
+    # The step at the recorded index ran again, the one before did not.
+    assert steps_run(row) == ['verify_properties']
+    assert row['clean_step'] == {}
+
+
+def test_takeover_skips_nodes_owned_by_another_alive_conductor(
+        ctx, conf, pool):
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    db_conductors.register(ctx, 'dead', HW)
+    age(ctx, 'dead')
+    theirs = node_owned_by(ctx, OTHER, [HOST, OTHER],
+                           **mid_cleaning(0, reservation='dead'))
+    periodic(conf, pool).take_over()
+    row = db_nodes.node_get(ctx, theirs['id'])
+    # The dead lock is gone; the owner (conductor-2) resumes the node.
+    assert row['reservation'] is None
+    assert row['provision_state'] == states.CLEANING
+
+
+def test_resume_orphans_per_state(ctx, conf):
+    pool = workers.WorkerPool(5)
+    db_conductors.register(ctx, HOST, HW)
+    cleaning_no_steps = make_node(ctx, provision_state=states.CLEANING,
+                                  target_provision_state=states.AVAILABLE)
+    manual_no_steps = make_node(ctx, provision_state=states.CLEANING,
+                                target_provision_state=states.MANAGEABLE)
+    verifying = make_node(ctx, provision_state=states.VERIFYING)
+    deploying = make_node(ctx, provision_state=states.DEPLOYING)
+    deleting = make_node(ctx, provision_state=states.DELETING,
+                         instance_uuid=str(uuid.uuid4()))
+    locked = make_node(ctx, **mid_cleaning(0, reservation='api-call'))
+    waiting = make_node(ctx, provision_state=states.CLEANWAIT)
+    task = periodic(conf, pool)
+    # A full pool: nothing changes, the next run tries again.
+    slots = [pool.reserve() for _ in range(5)]
+    assert task.resume_orphans(ctx) == 0
+    assert db_nodes.node_get(ctx, verifying['id'])['reservation'] is None
+    for slot in slots:
+        slot.cancel()
+    assert task.resume_orphans(ctx) == 5
+    wait_state(ctx, cleaning_no_steps, states.AVAILABLE)
+    row = wait_state(ctx, manual_no_steps, states.CLEANFAIL)
+    assert 'request the manual cleaning again' in row['last_error']
+    assert row['maintenance'] is False
+    row = wait_state(ctx, verifying, states.MANAGEABLE)
+    assert row['power_state'] == states.POWER_OFF
+    row = wait_state(ctx, deploying, states.DEPLOYFAIL)
+    assert 'deploy the node again' in row['last_error']
+    row = wait_state(ctx, deleting, states.AVAILABLE)
+    assert row['instance_uuid'] is None
+    assert steps_run(row) == ['erase_devices_metadata', 'verify_properties']
+    assert db_nodes.node_get(ctx, locked['id'])['reservation'] == 'api-call'
+    assert db_nodes.node_get(ctx, waiting['id'])['provision_state'] == (
+        states.CLEANWAIT)
+    pool.shutdown(wait=True)
+
+
+def test_restart_releases_own_locks_then_resumes(ctx, conf, pool):
+    db_conductors.register(ctx, HOST, HW)
+    node = make_node(ctx, **mid_cleaning(0, reservation=HOST))
+    task = periodic(conf, pool)
+    assert task.release_own_locks(ctx) == [node['id']]
+    assert task.resume_orphans(ctx) == 1
+    row = wait_state(ctx, node, states.AVAILABLE)
+    assert steps_run(row) == ['erase_devices_metadata', 'verify_properties']
+
+
+def test_resume_node_of_a_stable_state_does_nothing(ctx, conf):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 't') as task:
+        provisioning.resume_node(task)
+    assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
+        states.MANAGEABLE)
+
+
+# -- clean wait
+
+def waiting_node(ctx, until, **values):
+    return make_node(ctx, provision_state=states.CLEANWAIT,
+                     target_provision_state=states.MANAGEABLE,
+                     clean_step=WAIT,
+                     driver_internal_info={
+                         'clean_steps': [WAIT, STEPS[1]],
+                         'clean_step_index': 0,
+                         'clean_wait_until': until}, **values)
+
+
+def test_clean_wait_polling(ctx, conf, pool):
+    db_conductors.register(ctx, HOST, HW)
+    done = waiting_node(ctx, 0)
+    running = waiting_node(ctx, time.time() + 600)
+    locked = waiting_node(ctx, 0, reservation='api-call')
+    periodic(conf, pool).check_clean_wait()
+    row = wait_state(ctx, done, states.MANAGEABLE)
+    assert steps_run(row) == ['wait_a_bit', 'verify_properties']
+    row = db_nodes.node_get(ctx, running['id'])
+    assert (row['provision_state'], row['reservation']) == (
+        states.CLEANWAIT, None)
+    assert db_nodes.node_get(ctx, locked['id'])['provision_state'] == (
+        states.CLEANWAIT)
+
+
+def test_clean_wait_polls_only_owned_nodes(ctx, conf, pool):
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    theirs = node_owned_by(ctx, OTHER, [HOST, OTHER],
+                           provision_state=states.CLEANWAIT,
+                           clean_step=WAIT,
+                           driver_internal_info={'clean_wait_until': 0})
+    periodic(conf, pool).check_clean_wait()
+    assert db_nodes.node_get(ctx, theirs['id'])['provision_state'] == (
+        states.CLEANWAIT)
+
+
+def test_clean_callback_timeout(ctx, pool):
+    conf = make_conf(host=HOST, conductor__clean_callback_timeout=60)
+    db_conductors.register(ctx, HOST, HW)
+    late = waiting_node(ctx, time.time() + 600)
+    fresh = waiting_node(ctx, time.time() + 600)
+    old = lite_db.utcnow() - datetime.timedelta(seconds=61)
+    db_nodes.node_update(ctx, late['id'], {'provision_updated_at': old})
+    periodic(conf, pool).check_clean_wait()
+    row = db_nodes.node_get(ctx, late['id'])
+    assert row['provision_state'] == states.CLEANFAIL
+    assert 'Timeout' in row['last_error']
+    assert row['fault'] == cleaning.CLEAN_FAILURE
+    assert db_nodes.node_get(ctx, fresh['id'])['provision_state'] == (
+        states.CLEANWAIT)
+
+
+def test_zero_timeout_disables_it(ctx, pool):
+    conf = make_conf(host=HOST, conductor__clean_callback_timeout=0)
+    db_conductors.register(ctx, HOST, HW)
+    node = waiting_node(ctx, time.time() + 600)
+    old = lite_db.utcnow() - datetime.timedelta(days=1)
+    db_nodes.node_update(ctx, node['id'], {'provision_updated_at': old})
+    periodic(conf, pool).check_clean_wait()
+    assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
+        states.CLEANWAIT)

@@ -1,0 +1,224 @@
+"""The node lock as a task, on a real SQLite file.
+
+The fixtures and helpers at the top are shared by the conductor's unit
+tests (test_cleaning, test_manager, test_periodics import them).
+"""
+
+import threading
+import time
+import uuid
+
+import pytest
+
+from ironic_lite import exception
+from ironic_lite.common import states
+from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import workers
+from ironic_lite.db import api as db_api
+from ironic_lite.db import migration
+from ironic_lite.db import nodes as db_nodes
+from ironic_lite.tests.unit import make_conf
+from lite_common import context as lite_context
+
+HOST = 'conductor-1'
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    """A migrated SQLite file patched into the transaction context."""
+    manager = db_api.context_manager.make_new_manager()
+    manager.configure(connection=f'sqlite:///{tmp_path / "ironic.db"}')
+    restore = db_api.context_manager.patch_factory(manager)
+    try:
+        migration.db_sync(manager.writer.get_engine())
+        yield lite_context.get_admin_context()
+    finally:
+        restore()
+        manager.dispose_pool()
+
+
+@pytest.fixture
+def conf():
+    return make_conf(host=HOST, fake__step_delay=0.0)
+
+
+@pytest.fixture
+def pool():
+    result = workers.WorkerPool(3)
+    yield result
+    result.shutdown(wait=True)
+
+
+def make_node(ctx, **values):
+    return db_nodes.node_create(ctx, {
+        'uuid': str(uuid.uuid4()), 'driver': 'fake-hardware', **values})
+
+
+def wait_for(ctx, node, predicate, timeout=5.0):
+    """The node row once ``predicate(row)`` and its lock is released."""
+    deadline = time.monotonic() + timeout
+    while True:
+        row = db_nodes.node_get(ctx, node['id'])
+        if predicate(row) and row['reservation'] is None:
+            return row
+        assert time.monotonic() < deadline, row
+        time.sleep(0.01)
+
+
+def wait_state(ctx, node, state, timeout=5.0):
+    return wait_for(ctx, node, lambda r: r['provision_state'] == state,
+                    timeout)
+
+
+# -- the lock
+
+def test_acquire_locks_and_releases(ctx, conf):
+    node = make_node(ctx)
+    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
+        assert task.node.reservation == HOST
+        assert set(task.interfaces) == {'power', 'management', 'deploy'}
+        assert task.driver.power is task.interfaces['power']
+        with pytest.raises(exception.NodeLocked) as info:
+            task_manager.acquire(ctx, conf, node['id'], 'other', 'test')
+        assert info.value.code == 409
+        assert HOST in str(info.value)
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
+
+
+def test_an_error_in_the_block_releases(ctx, conf):
+    node = make_node(ctx)
+    with pytest.raises(ValueError):
+        with task_manager.acquire(ctx, conf, node['id'], HOST, 'test'):
+            raise ValueError('refused')
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
+
+
+def test_shared_task_takes_no_lock_and_cannot_save(ctx, conf):
+    node = make_node(ctx, name='bm-0')
+    db_nodes.reserve(ctx, 'other', node['id'])
+    with task_manager.acquire(ctx, conf, 'bm-0', HOST, 'read',
+                              shared=True) as task:
+        assert task.node.uuid == node['uuid']
+        with pytest.raises(RuntimeError):
+            task.update(name='bm-1')
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] == 'other'
+
+
+def test_unloadable_driver_releases_the_lock(ctx, conf):
+    node = make_node(ctx, power_interface='ipmitool')
+    with pytest.raises(exception.InterfaceNotEnabled):
+        task_manager.acquire(ctx, conf, node['id'], HOST, 'test')
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
+
+
+def test_missing_node(ctx, conf):
+    with pytest.raises(exception.NodeNotFound):
+        task_manager.acquire(ctx, conf, str(uuid.uuid4()), HOST, 'test')
+
+
+# -- saving and the state machine
+
+def test_save_writes_only_changes(ctx, conf):
+    node = make_node(ctx)
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+        assert task.node.changes() == {}
+        task.node.driver_internal_info['x'] = 1
+        assert task.node.changes() == {'driver_internal_info': {'x': 1}}
+        task.save()
+        assert task.node.changes() == {}
+        with pytest.raises(AttributeError):
+            task.node.colour = 'blue'
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['driver_internal_info'] == {'x': 1}
+
+
+def test_process_event_targets(ctx, conf):
+    node = make_node(ctx)
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+        task.process_event('manage')
+        assert (task.node.provision_state, task.node.target_provision_state
+                ) == (states.VERIFYING, states.MANAGEABLE)
+        task.process_event('done', last_error=None)
+        assert task.node.target_provision_state is None
+        task.process_event('clean', target_state=states.MANAGEABLE)
+        task.process_event('wait')
+        assert (task.node.provision_state, task.node.target_provision_state
+                ) == (states.CLEANWAIT, states.MANAGEABLE)
+        with pytest.raises(exception.InvalidStateRequested) as info:
+            task.process_event('deploy')
+        assert info.value.code == 400
+        assert 'clean wait' in str(info.value)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANWAIT
+    assert row['provision_updated_at'] is not None
+
+
+def test_destroy_removes_node_and_lock(ctx, conf):
+    node = make_node(ctx)
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+        task.destroy()
+    with pytest.raises(exception.NodeNotFound):
+        db_nodes.node_get(ctx, node['id'])
+
+
+# -- handing the lock to a worker
+
+def test_spawn_after_runs_with_the_lock(ctx, conf, pool):
+    node = make_node(ctx)
+    seen = []
+    go = threading.Event()
+
+    def work(task, value):
+        go.wait(5)
+        seen.append((value, db_nodes.node_get(ctx, node['id'])
+                     ['reservation']))
+        task.process_event('manage')
+
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+        task.spawn_after(pool, work, 'x')
+    # The lock now belongs to the worker.
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] == HOST
+    go.set()
+    row = wait_state(ctx, node, states.VERIFYING)
+    assert seen == [('x', HOST)]
+    assert row['reservation'] is None
+
+
+def test_spawn_after_is_cancelled_by_an_error(ctx, conf, pool):
+    node = make_node(ctx)
+    ran = []
+    with pytest.raises(exception.InvalidStateRequested):
+        with task_manager.acquire(ctx, conf, node['id'], HOST,
+                                  'test') as task:
+            task.spawn_after(pool, lambda t: ran.append(t))
+            task.process_event('provide')
+    pool.shutdown(wait=True)
+    assert ran == []
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
+    assert pool._free._value == 3
+
+
+def test_full_pool_refuses_before_anything_changes(ctx, conf, pool):
+    node = make_node(ctx)
+    slots = [pool.reserve() for _ in range(3)]
+    with pytest.raises(exception.NoFreeConductorWorker):
+        with task_manager.acquire(ctx, conf, node['id'], HOST,
+                                  'test') as task:
+            task.spawn_after(pool, lambda t: None)
+            task.process_event('manage')
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.ENROLL
+    assert row['reservation'] is None
+    for slot in slots:
+        slot.cancel()
+
+
+def test_a_failing_worker_releases_the_lock(ctx, conf, pool):
+    node = make_node(ctx)
+
+    def boom(task):
+        raise RuntimeError('boom')
+
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+        task.spawn_after(pool, boom)
+    wait_for(ctx, node, lambda row: True)
