@@ -19,7 +19,13 @@ one node show at N nodes, over one kept-alive connection. With the
 all-in-one it also reports its start-up time (until the API lists an
 alive conductor) and its resident memory once idle.
 
+``--devstack mysql|postgresql`` measures the multi-process deployment
+instead: ironic-lite-api and ``--conductors`` conductors as separate
+processes over RabbitMQ and MariaDB or PostgreSQL
+(``tools/devstack_ironic.py``, http_basic authentication).
+
     python benchmarks/baremetal_cleaning.py --nodes 500 --concurrency 10
+    python benchmarks/baremetal_cleaning.py --nodes 500 --devstack mysql
 
 Upstream Ironic 39 (all-in-one on SQLite, fake hardware, 2 cores):
 create 48 nodes/s, provide of 500 nodes 58 s, manual clean of 500 nodes
@@ -27,6 +33,7 @@ create 48 nodes/s, provide of 500 nodes 58 s, manual clean of 500 nodes
 """
 
 import argparse
+import base64
 import concurrent.futures
 import http.client
 import json
@@ -46,6 +53,12 @@ HEADERS = {'Content-Type': 'application/json', 'Accept': 'application/json',
            'X-OpenStack-Ironic-API-Version': VERSION}
 MANUAL_STEPS = [{'interface': 'deploy', 'step': 'erase_devices',
                  'args': {'passes': 1}}]
+
+
+def use_basic_auth(user, password):
+    """Send http_basic credentials with every request (devstack)."""
+    token = base64.b64encode(f'{user}:{password}'.encode()).decode()
+    HEADERS['Authorization'] = f'Basic {token}'
 
 
 def call(url, method='GET', body=None, retries=50):
@@ -189,6 +202,23 @@ def run(api, args):
               f'{median_ms(conn, path, args.repeat):.1f} ms')
 
 
+def run_devstack(args):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'tools'))
+    import devstack_ironic
+
+    with tempfile.TemporaryDirectory() as workdir:
+        started = time.monotonic()
+        dep = devstack_ironic.start(workdir, db=args.devstack,
+                                    conductors=args.conductors)
+        print(f'startup  devstack ({args.conductors} conductors, '
+              f'{args.devstack}): {time.monotonic() - started:.2f} s')
+        try:
+            use_basic_auth('admin', dep.passwords['admin'])
+            run(dep.api_url, args)
+        finally:
+            dep.stop()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--nodes', type=int, default=100)
@@ -197,9 +227,16 @@ def main():
     parser.add_argument('--timeout', type=float, default=900)
     parser.add_argument('--endpoint',
                         help='a running ironic-lite-api (noauth)')
+    parser.add_argument('--devstack', choices=['mysql', 'postgresql'],
+                        help='run against tools/devstack_ironic.py on '
+                        'this database')
+    parser.add_argument('--conductors', type=int, default=2)
     args = parser.parse_args()
     if args.endpoint:
         run(args.endpoint.rstrip('/'), args)
+        return
+    if args.devstack:
+        run_devstack(args)
         return
     with tempfile.TemporaryDirectory() as state:
         proc, api = start_aio(state, free_port())

@@ -13,6 +13,8 @@ from alembic import command as alembic_command
 from alembic import config as alembic_config
 from alembic import migration as alembic_migration
 import orjson
+from oslo_config import cfg
+from oslo_db import options as db_options
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -20,6 +22,13 @@ from sqlalchemy import orm
 from sqlalchemy import pool as sa_pool
 
 SQLITE_BUSY_TIMEOUT_MS = 30000
+#: ``[database]max_pool_size`` of both services (oslo.db's default is 5).
+#: A conductor runs tens of threads (RPC and workers) that each hold a
+#: connection for a moment; with 5 pooled connections the rest are
+#: "overflow" connections, opened (with a TLS handshake on MariaDB) and
+#: closed again for every transaction, which cost a bare metal
+#: conductor most of its CPU under load.
+MAX_POOL_SIZE = 20
 # Connections kept open to a SQLite file (more are opened under load).
 SQLITE_POOL_SIZE = 8
 
@@ -204,3 +213,15 @@ def configure_database(context_manager: Any, conf: Any) -> None:
         max_retries=conf.database.max_retries,
         retry_interval=conf.database.retry_interval,
     )
+
+
+def set_defaults(conf: cfg.ConfigOpts) -> None:
+    """Register oslo.db's options on ``conf`` with stacklite's defaults."""
+    db_options.set_defaults(conf, max_pool_size=MAX_POOL_SIZE)
+
+
+def set_sample_defaults() -> None:
+    """The same defaults for oslo-config-generator (an
+    ``oslo.config.opts.defaults`` entry point: it changes the option
+    objects that oslo.db lists, in the generator's process only)."""
+    cfg.set_defaults(db_options.database_opts, max_pool_size=MAX_POOL_SIZE)

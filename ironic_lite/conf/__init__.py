@@ -7,12 +7,12 @@ configuration object of its own beside nova_lite's.
 """
 
 from oslo_config import cfg
-from oslo_db import options as db_options
 from oslo_log import log as logging
 
 from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import default
+from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common.wsgi import auth
 
@@ -26,7 +26,7 @@ def register_all(conf: cfg.ConfigOpts) -> None:
     auth.register_opts(conf)
     rpc.register_opts(conf, 'ironic_lite')
     rpc.allow_remote_exceptions('ironic_lite.exception')
-    db_options.set_defaults(conf)
+    lite_db.set_defaults(conf)
     try:
         logging.register_options(conf)
     except (cfg.ArgsAlreadyParsedError, cfg.DuplicateOptError):

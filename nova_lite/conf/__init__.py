@@ -5,9 +5,9 @@ Nothing registers at import time: every entry point calls
 """
 
 from oslo_config import cfg
-from oslo_db import options as db_options
 from oslo_log import log as logging
 
+from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common.wsgi import auth
 from nova_lite.conf import api
@@ -28,7 +28,7 @@ def register_all(conf: cfg.ConfigOpts) -> None:
     auth.register_opts(conf)
     rpc.register_opts(conf, 'nova_lite')
     rpc.allow_remote_exceptions('nova_lite.exception')
-    db_options.set_defaults(conf)
+    lite_db.set_defaults(conf)
     try:
         logging.register_options(conf)
     except cfg.ArgsAlreadyParsedError:

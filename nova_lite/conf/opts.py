@@ -1,8 +1,8 @@
 """Entry points for oslo-config-generator."""
 
 from oslo_config import cfg
-from oslo_db import options as db_options
 
+from lite_common import db as lite_db
 from lite_common.wsgi import auth
 from nova_lite.conf import _MODULES
 
@@ -18,4 +18,4 @@ def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
 
 
 def set_lib_defaults() -> None:
-    db_options.set_defaults(cfg.CONF)
+    lite_db.set_sample_defaults()
