@@ -144,4 +144,5 @@ class NoFreeConductorWorker(IronicLiteException):
 
 class NodeInMaintenance(Invalid):
     msg_fmt = ('The %(op)s operation cannot be performed on node %(node)s '
-               'because it is in maintenance mode.')
+               'because it is in maintenance mode; unset it first '
+               '(openstack baremetal node maintenance unset %(node)s).')

@@ -6,8 +6,12 @@ configuration error, a duplicate clean step priority included),
 registers the conductor with its hardware types, releases and resumes
 the nodes it held before a crash, serves the RPC topic
 ``ironic-lite.conductor`` as ``[DEFAULT]host`` and runs its periodic
-tasks. :meth:`stop` stops serving, lets running flows finish and marks
-the conductor offline, so that no other conductor takes over its nodes.
+tasks. :meth:`stop` refuses new work, stops serving, lets running flows
+finish and marks the conductor offline. A cleaning in progress stops
+after its running step: the node stays in ``cleaning``, unlocked, with
+the index of its next step, and the conductor that now owns it by the
+hash ring (or this one, restarted under the same ``host``) resumes it
+from that step; a stop never fails a node.
 
 Everything reads the ``conf`` given, never the global ``cfg.CONF``: the
 all-in-one runs nova_lite and ironic_lite with separate configurations.
@@ -41,14 +45,18 @@ def load_enabled_drivers(conf: cfg.ConfigOpts) -> list[str]:
     :raises InvalidParameterValue: (subclasses) a hardware type or
         interface cannot load, or a hardware type has no enabled
         interface of some type.
+    :raises InvalidParameterValue: a malformed
+        ``[conductor]clean_step_priority_override``.
     :raises DuplicateCleanStepPriority: naming both steps.
     """
+    overrides = conductor_steps.priority_overrides(conf)
     hardware_types = list(conf.enabled_hardware_types)
     if not hardware_types:
         raise exception.ConfigError(
             reason='enabled_hardware_types is empty: the conductor could '
             'not manage any node')
     checked: set[tuple[str, str]] = set()
+    known_steps: set[tuple[str, str]] = set()
     for hw_type in hardware_types:
         # The defaults first: every interface type needs a usable one.
         hardware.load_interfaces(conf, hw_type, {})
@@ -62,7 +70,13 @@ def load_enabled_drivers(conf: cfg.ConfigOpts) -> list[str]:
                 except exception.InterfaceNotSupported:
                     continue
                 conductor_steps.check_duplicate_priorities(loaded, conf)
+                known_steps.update((kind, step['step']) for step in
+                                   loaded.clean_step_definitions())
                 checked.add((kind, name))
+    for interface, step in sorted(set(overrides) - known_steps):
+        LOG.warning('[conductor]clean_step_priority_override names the '
+                    'clean step %s.%s, which no enabled %s interface has; '
+                    'it has no effect', interface, step, interface)
     LOG.info('Hardware types loaded: %s; interfaces: %s',
              ', '.join(hardware_types),
              ', '.join(f'{kind}:{name}' for kind, name in sorted(checked)))
@@ -122,12 +136,16 @@ class ConductorService:
                      {'host': self.host, 'count': resumed})
 
     def stop(self, unregister: bool = True) -> None:
-        """Stop serving, wait for running flows, go offline.
+        """Refuse new work, stop serving, wait for running flows (a
+        cleaning stops before its next step), go offline.
 
         ``unregister=False`` leaves the conductor row online (its
         heartbeat ages until others consider it dead): tests use it to
         play a conductor that died.
         """
+        if self.pool is not None:
+            # First: a cleaning in progress stops before its next step.
+            self.pool.stop_accepting()
         if self.service is not None:
             self.service.stop()
         if self.pool is not None:

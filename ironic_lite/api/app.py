@@ -8,24 +8,28 @@ From the outside in, and why each layer sits where it does:
 2. Version range headers - every response, errors included, carries
    ``X-OpenStack-Ironic-API-Minimum-Version`` / ``-Maximum-Version``,
    so that a client can negotiate even after a 406 or a 401.
-3. Trailing-slash normalisation - ``/v1/`` and ``/v1`` are one
+3. URL check - a path or query string that is not UTF-8 is a 400
+   here: every later layer would fail to decode it.
+4. Trailing-slash normalisation - ``/v1/`` and ``/v1`` are one
    resource for clients that discover versions.
-4. FaultWrapper - renders auth and version errors in the Bare Metal
+5. FaultWrapper - renders auth and version errors in the Bare Metal
    format and turns anything unexpected into a logged 500.
-5. Microversions - before auth, as upstream Ironic checks the version
+6. Microversions - before auth, as upstream Ironic checks the version
    first; the version documents accept any header.
-6. Auth - builds the request context (version documents are public).
-7. An inner FaultWrapper - handler errors, rendered inside the
+7. Auth - builds the request context (version documents are public).
+8. An inner FaultWrapper - handler errors, rendered inside the
    microversion layer so that they carry the version headers too.
-8. The router.
+9. The router.
 
 Everything comes from the ``conf`` given to :func:`load_app`: never
 from the global configuration.
 """
 
 from typing import Any
+import urllib.parse
 
 from oslo_config import cfg
+import webob
 
 from ironic_lite import policy
 from ironic_lite.api import errors
@@ -68,6 +72,32 @@ def _strip_slash(app: Any) -> Any:
     return middleware
 
 
+def _undecodable(environ: dict[str, Any]) -> bool:
+    """Whether the path or the query string is not UTF-8 (webob, and so
+    every layer, would fail to decode it)."""
+    try:
+        environ.get('PATH_INFO', '').encode('latin-1').decode('utf-8')
+        query = environ.get('QUERY_STRING', '').encode('latin-1')
+        urllib.parse.unquote_to_bytes(query).decode('utf-8')
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return True
+    return False
+
+
+def _check_url(app: Any) -> Any:
+    """A 400 for a URL that is not UTF-8, before anything decodes it."""
+
+    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
+        if _undecodable(environ):
+            response = faults.json_error(
+                400, 'The URL (path or query string) is not valid UTF-8.',
+                webob.Request(environ), errors.baremetal_error)
+            return response(environ, start_response)
+        return app(environ, start_response)
+
+    return middleware
+
+
 def _with_deps(app: Any, deps: Deps) -> Any:
     def middleware(environ: dict[str, Any], start_response: Any) -> Any:
         environ[util.DEPS_KEY] = deps
@@ -105,5 +135,5 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                     _is_version_document)
     app = faults.FaultWrapper(app, formatter)
-    app = _range_headers(_with_deps(_strip_slash(app), deps))
+    app = _range_headers(_check_url(_with_deps(_strip_slash(app), deps)))
     return request_log.RequestLog(app)

@@ -10,9 +10,19 @@ import orjson
 import webob
 
 
+def _printable(message: str) -> str:
+    """``message`` with what UTF-8 cannot hold (lone surrogates, e.g.
+    from a request) escaped: rendering an error must never fail."""
+    return message.encode('utf-8', 'backslashreplace').decode('utf-8')
+
+
 def baremetal_error(status: int, message: str,
                     req: webob.Request) -> tuple[str, bytes]:
     inner = {'faultcode': 'Server' if status >= 500 else 'Client',
              'faultstring': message, 'debuginfo': None}
-    body = {'error_message': orjson.dumps(inner).decode()}
-    return 'application/json', orjson.dumps(body)
+    try:
+        text = orjson.dumps(inner).decode()
+    except orjson.JSONEncodeError:
+        inner['faultstring'] = _printable(message)
+        text = orjson.dumps(inner).decode()
+    return 'application/json', orjson.dumps({'error_message': text})

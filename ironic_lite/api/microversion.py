@@ -7,6 +7,7 @@ is listed.
 """
 
 from collections.abc import Iterable
+import re
 from typing import Any
 
 import microversion_parse
@@ -44,6 +45,8 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'cleaning).'),
     ('1.16', 'Node list: the driver filter.'),
     ('1.21', 'Nodes: resource_class, and the resource_class list filter.'),
+    ('1.27', 'The timeout of PUT .../states/power (accepted; the fake '
+             'power interface changes state at once).'),
     ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
     ('1.31', 'Nodes: deploy_interface, management_interface, '
              'power_interface.'),
@@ -72,6 +75,7 @@ FIELDS = '1.8'
 PROVISION_STATE_FILTER = '1.9'
 DRIVER_FILTER = '1.16'
 RESOURCE_CLASS = '1.21'
+POWER_TIMEOUT = '1.27'
 DRIVER_TYPE = '1.30'
 INTERFACES = '1.31'
 FAULT = '1.42'
@@ -95,8 +99,13 @@ def _response_headers(
     ]
 
 
+#: Upstream parses ``MAJOR.MINOR`` as two integers: ``1.01`` is 1.1 and
+#: ``0.9`` a version of another major (406), not a malformed one (400).
+_VERSION_RE = re.compile(r'^\s*(\d{1,9})\.(\d{1,9})\s*$', re.ASCII)
+
+
 class IronicVersionRange(microversion.VersionRange):
-    """The shared range, with upstream Ironic's error messages."""
+    """The shared range, with upstream Ironic's parsing and messages."""
 
     def requested(self, headers: Any) -> microversion.APIVersion:
         text = microversion_parse.get_version(
@@ -106,12 +115,13 @@ class IronicVersionRange(microversion.VersionRange):
             return self.minimum
         if text.strip().lower() == 'latest':
             return self.maximum
-        try:
-            version = microversion.APIVersion.parse(text)
-        except ValueError:
+        match = _VERSION_RE.match(text)
+        if match is None:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Invalid value for {LEGACY_HEADER} header: '
                 f'{text!r}. Expected MAJOR.MINOR or "latest".')
+        version = microversion.APIVersion(int(match.group(1)),
+                                          int(match.group(2)))
         supported = (f'The supported version range is: [{self.minimum}, '
                      f'{self.maximum}].')
         if version.major != self.maximum.major:

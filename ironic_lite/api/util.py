@@ -12,6 +12,7 @@ import datetime
 import functools
 from typing import Any
 import urllib.parse
+import uuid
 
 import jsonschema
 from oslo_log import log as logging
@@ -20,6 +21,7 @@ import webob
 import webob.exc
 
 from ironic_lite import exception
+from ironic_lite.api import json_body
 from lite_common import context as lite_context
 from lite_common import policy as lite_policy
 from lite_common.wsgi import auth
@@ -75,12 +77,26 @@ def validate(schema: dict[str, Any], body: Any) -> None:
 def read_body(req: webob.Request, schema: dict[str, Any],
               optional: bool = False) -> Any:
     """The validated JSON body; ``optional``: an empty body is ``{}``."""
-    if optional and not req.body:
-        body: Any = {}
-    else:
-        body = faults.read_json_body(req)
+    body = json_body.read(req, optional=optional)
     validate(schema, body)
     return body
+
+
+def path_var(req: webob.Request, name: str) -> str:
+    """A path variable as text: the router matches the WSGI
+    ``PATH_INFO``, whose bytes are latin-1 decoded (PEP 3333); the
+    application checked that they are UTF-8 (``app._check_url``)."""
+    value: str = req.urlvars[name]
+    try:
+        return value.encode('latin-1').decode('utf-8')
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
+
+
+def canonical_uuid(value: str) -> str:
+    """``value`` (uuid-like: any case, dashes or not) as stored:
+    lower case with dashes."""
+    return str(uuid.UUID(value))
 
 
 def http_error(exc: exception.IronicLiteException) -> webob.exc.HTTPError:
@@ -136,7 +152,9 @@ def query_bool(req: webob.Request, name: str) -> bool | None:
 
 
 def base_url(req: webob.Request) -> str:
-    return (deps(req).public_endpoint or req.host_url).rstrip('/')
+    """``[api]public_endpoint``, else the URL the application is
+    mounted at (with the WSGI ``SCRIPT_NAME``, e.g. ``/baremetal``)."""
+    return (deps(req).public_endpoint or req.application_url).rstrip('/')
 
 
 def links_at(base: str, collection: str, item_id: str,
@@ -152,7 +170,8 @@ def links_at(base: str, collection: str, item_id: str,
 
 def next_url(req: webob.Request, collection: str, marker: str,
              limit: int) -> str:
-    """The ``next`` URL of a full page: same query, a new marker."""
+    """The ``next`` URL of a full page: same collection (``nodes`` or
+    ``nodes/detail``), same query, a new marker."""
     params = [(k, v) for k, v in req.GET.items()
               if k not in ('marker', 'limit')]
     params += [('limit', str(limit)), ('marker', marker)]

@@ -15,14 +15,12 @@ The flow, always under the node lock and on a worker thread:
    ``driver_internal_info['clean_step_index']`` its index (both visible
    in the API). Clean steps are idempotent by contract, so a step whose
    conductor died is simply run again by the conductor that takes the
-   node over (see :mod:`periodics`).
+   node over (see :mod:`periodics`). A conductor that stops lets the
+   running step finish and leaves the node in ``cleaning``, unlocked,
+   before the next one: it is resumed from there the same way.
 3. A step returning ``clean wait`` leaves the node in ``clean wait``
-   (event ``wait``) and the worker returns, releasing the lock. The
-   owning conductor polls the step (:func:`poll_async_step`) or a
-   callback continues it (:func:`continue_cleaning`); both process
-   ``resume`` with the index of the next step and hand the node to a
-   worker again. A step waiting longer than
-   ``[conductor]clean_callback_timeout`` fails (:func:`fail_on_timeout`).
+   (event ``wait``) and the worker returns, releasing the lock; polls,
+   callbacks, the callback timeout and abort are in :mod:`clean_wait`.
 4. When every step ran, ``clean_step`` is cleared, the step list and
    index are removed and the node ends where the target says
    (:func:`states.clean_done_event`).
@@ -35,11 +33,7 @@ cleaning does not clear it); ``manage`` then ``provide`` or ``clean``
 recovers the node.
 
 ``abort`` (from ``clean wait`` or ``clean hold``) ends in ``clean
-failed`` too, without maintenance (an operator asked for it): an
-abortable step is stopped at once through the interface's
-``abort_clean_step``; a step that is not abortable is allowed to finish
-(``driver_internal_info['abort_after_step']``) and the node fails right
-after it.
+failed`` too, without maintenance (see :mod:`clean_wait`).
 """
 
 from typing import Any
@@ -49,15 +43,16 @@ from oslo_log import log as logging
 from ironic_lite.common import states
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
-from ironic_lite.conductor import workers
 
 LOG = logging.getLogger(__name__)
 
 STEPS_KEY = 'clean_steps'
 INDEX_KEY = 'clean_step_index'
 ABORT_AFTER_KEY = 'abort_after_step'
+#: A callback came while no worker was free: the next poll resumes.
+CALLBACK_KEY = 'clean_callback_received'
 #: driver_internal_info keys of a running cleaning (removed at its end).
-CLEANING_KEYS = (STEPS_KEY, INDEX_KEY, ABORT_AFTER_KEY)
+CLEANING_KEYS = (STEPS_KEY, INDEX_KEY, ABORT_AFTER_KEY, CALLBACK_KEY)
 #: ``node.fault`` of a node a clean step failed on.
 CLEAN_FAILURE = 'clean failure'
 
@@ -128,10 +123,19 @@ def do_next_clean_step(task: Task, start: int) -> None:
     node = task.node
     clean_steps = node.driver_internal_info.get(STEPS_KEY) or []
     for index in range(start, len(clean_steps)):
+        if task.stopping:
+            _leave_for_resumption(task, index)
+            return
         step = clean_steps[index]
         node.clean_step = step
         node.driver_internal_info[INDEX_KEY] = index
         task.save()
+        if conductor_steps.is_hold(step):
+            task.process_event('hold')
+            LOG.info('Node %s: held in "clean hold" by clean step %s (%d '
+                     'of %d) until "unhold" or "abort"', node.uuid,
+                     step_name(step), index + 1, len(clean_steps))
+            return
         LOG.info('Node %s: running clean step %s (%d of %d)', node.uuid,
                  step_name(step), index + 1, len(clean_steps))
         try:
@@ -151,6 +155,19 @@ def do_next_clean_step(task: Task, start: int) -> None:
         task.save()
         LOG.info('Node %s: clean step %s done', node.uuid, step_name(step))
     _finish(task)
+
+
+def _leave_for_resumption(task: Task, index: int) -> None:
+    """The conductor is stopping: leave the node in ``cleaning``, step
+    ``index`` next, for the conductor that takes it over (or this one
+    after a restart) to resume (the lock goes when the worker returns)."""
+    node = task.node
+    node.clean_step = {}
+    node.driver_internal_info[INDEX_KEY] = index
+    task.save()
+    LOG.info('Node %s: the conductor is stopping; cleaning stops before '
+             'step %d (%s) and will be resumed from there', node.uuid,
+             index + 1, step_name(node.driver_internal_info[STEPS_KEY][index]))
 
 
 def _finish(task: Task) -> None:
@@ -183,103 +200,3 @@ def fail_cleaning(task: Task, message: str, event: str = 'fail',
         task.update(**values)
     else:
         task.process_event(event, **values)
-
-
-# -- asynchronous steps: polling, callbacks, timeouts, abort
-
-def _resume(task: Task, pool: workers.WorkerPool) -> None:
-    """The asynchronous step finished: go on with the next step (or
-    fail now, when an abort waited for the step)."""
-    node = task.node
-    info = node.driver_internal_info
-    if info.get(ABORT_AFTER_KEY):
-        fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by '
-                      f'request after clean step {step_name(node.clean_step)}'
-                      ' finished', event='abort', set_maintenance=False)
-        return
-    index = int(info.get(INDEX_KEY) or 0) + 1
-    info[INDEX_KEY] = index
-    LOG.info('Node %s: clean step %s done', node.uuid,
-             step_name(node.clean_step))
-    node.clean_step = {}
-    task.spawn_after(pool, do_next_clean_step, index)
-    task.process_event('resume')
-
-
-def poll_async_step(task: Task, pool: workers.WorkerPool) -> None:
-    """Ask the interface whether the step of a node in ``clean wait``
-    finished (under the lock; a worker is reserved first so that a
-    finished step always has one to go on)."""
-    node = task.node
-    step = node.clean_step
-    task.reserve_worker(pool)
-    try:
-        interface = task.interfaces[step['interface']]
-        done = interface.poll_clean_step(task)
-    except Exception as exc:
-        LOG.exception('Node %s: polling clean step %s failed', node.uuid,
-                      step_name(step))
-        fail_cleaning(task, f'Clean step {step_name(step)} failed on '
-                      f'node {node.uuid}: {exc}')
-        return
-    if done:
-        _resume(task, pool)
-    else:
-        task.save()
-
-
-def continue_cleaning(task: Task, pool: workers.WorkerPool) -> None:
-    """A callback said the asynchronous step finished (``clean wait``)."""
-    task.reserve_worker(pool)
-    _resume(task, pool)
-
-
-def fail_on_timeout(task: Task) -> None:
-    """The node waited in ``clean wait`` longer than
-    ``[conductor]clean_callback_timeout``."""
-    node = task.node
-    step = node.clean_step
-    _abort_driver_step(task)
-    fail_cleaning(task, f'Timeout reached while cleaning node {node.uuid}: '
-                  f'clean step {step_name(step)} did not finish within '
-                  f'{task.conf.conductor.clean_callback_timeout} seconds '
-                  '([conductor]clean_callback_timeout)')
-
-
-def _abort_driver_step(task: Task) -> None:
-    step = task.node.clean_step
-    if not step or not step.get('abortable'):
-        return
-    try:
-        task.interfaces[step['interface']].abort_clean_step(task)
-    except Exception:
-        LOG.exception('Node %s: aborting clean step %s failed; the node '
-                      'fails anyway', task.node.uuid, step_name(step))
-
-
-def start_abort(task: Task, pool: workers.WorkerPool) -> None:
-    """Validate an ``abort`` request (RPC thread, lock held) and start it.
-
-    :raises InvalidStateRequested: not in clean wait or clean hold.
-    """
-    node = task.node
-    states.next_state(node.provision_state, 'abort', node.uuid)
-    step = node.clean_step
-    if (node.provision_state == states.CLEANWAIT and step
-            and not step.get('abortable')):
-        node.driver_internal_info[ABORT_AFTER_KEY] = True
-        task.save()
-        LOG.info('Node %s: clean step %s is not abortable; cleaning will '
-                 'be aborted when it finishes', node.uuid, step_name(step))
-        return
-    task.spawn_after(pool, do_node_clean_abort)
-
-
-def do_node_clean_abort(task: Task) -> None:
-    """Stop the running step and fail the node (worker, lock held)."""
-    node = task.node
-    step = node.clean_step
-    _abort_driver_step(task)
-    fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by request '
-                  f'during clean step {step_name(step)}', event='abort',
-                  set_maintenance=False)

@@ -20,6 +20,7 @@ import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import rpcapi
@@ -50,6 +51,11 @@ DELETE_ALLOWED_STATES = (states.ENROLL, states.MANAGEABLE, states.AVAILABLE)
 #: upstream (manage, abort and undeploy stay allowed: they are how an
 #: operator recovers a node).
 MAINTENANCE_REFUSED_EVENTS = frozenset({'provide', 'clean', 'deploy'})
+
+#: Seconds a callback waits for the node lock: a cast has nobody to
+#: retry it, and the lock of a node in clean wait is only ever held for
+#: a moment (a poll by the periodic task, an update from the API).
+CALLBACK_LOCK_PATIENCE = 10.0
 
 DRIVER_FIELDS = frozenset(
     {'driver'} | {f'{kind}_interface' for kind in base.INTERFACE_TYPES})
@@ -103,11 +109,14 @@ class ConductorManager:
         self.conf = conf
         self.host = host
         self.pool = pool
+        self.callback_patience = CALLBACK_LOCK_PATIENCE
 
     def _acquire(self, context: Any, node_id: str, purpose: str,
-                 shared: bool = False) -> task_manager.Task:
+                 shared: bool = False,
+                 patience: float = 0) -> task_manager.Task:
         return task_manager.acquire(context, self.conf, node_id, self.host,
-                                    purpose, shared=shared)
+                                    purpose, shared=shared,
+                                    patience=patience)
 
     # -- node records
 
@@ -229,7 +238,7 @@ class ConductorManager:
                            ) as task:
             node = task.node
             if event == 'abort':
-                cleaning.start_abort(task, self.pool)
+                clean_wait.start_abort(task, self.pool)
                 return
             states.next_state(node.provision_state, event, node.uuid)
             if node.maintenance and event in MAINTENANCE_REFUSED_EVENTS:
@@ -244,8 +253,10 @@ class ConductorManager:
         if event == 'manage' and node.provision_state == states.ENROLL:
             task.spawn_after(pool, provisioning.do_node_verify)
             task.process_event(event)
-        elif event == 'manage' or event == 'unhold':
+        elif event == 'manage':
             task.process_event(event)
+        elif event == 'unhold':
+            clean_wait.unhold(task, pool)
         elif event == 'provide':
             task.spawn_after(pool, cleaning.do_node_clean)
             task.process_event(event, target_state=states.AVAILABLE,
@@ -288,16 +299,21 @@ class ConductorManager:
 
     def continue_node_clean(self, context: Any, node_uuid: str) -> None:
         """A callback: the asynchronous step of a node in ``clean wait``
-        finished (a cast: refusals are logged, nobody waits for them)."""
+        finished (a cast: refusals are logged, nobody waits for them).
+
+        The lock is awaited patiently (:data:`CALLBACK_LOCK_PATIENCE`):
+        a callback arriving while the periodic task polls the node, or
+        an API request holds it, must not be lost.
+        """
         try:
-            with self._acquire(context, node_uuid, 'continue cleaning'
-                               ) as task:
+            with self._acquire(context, node_uuid, 'continue cleaning',
+                               patience=self.callback_patience) as task:
                 node = task.node
                 if node.provision_state != states.CLEANWAIT:
                     raise exception.InvalidStateRequested(
                         action='continue cleaning', node=node.uuid,
                         state=node.provision_state)
-                cleaning.continue_cleaning(task, self.pool)
+                clean_wait.continue_cleaning(task, self.pool)
         except exception.IronicLiteException as exc:
             LOG.warning('Cannot continue cleaning node %(node)s: %(err)s',
                         {'node': node_uuid, 'err': exc})

@@ -3,7 +3,11 @@
 - :meth:`ConductorPeriodics.heartbeat` keeps this conductor alive in
   the ``conductors`` table.
 - :meth:`ConductorPeriodics.take_over` releases the node locks of dead
-  conductors, then resumes every node this conductor owns (by the hash
+  conductors (a conductor whose heartbeat is younger than
+  ``[conductor]heartbeat_timeout`` is alive, however slow, and keeps
+  its locks) and the locks this conductor lost (held in the database
+  but by no task of this process on two runs in a row: their release
+  failed), then resumes every node this conductor owns (by the hash
   ring of the alive conductors, rebuilt on every run) that sits in a
   transient state without a lock: a flow whose conductor went away.
   Cleaning runs its recorded step again (clean steps are idempotent by
@@ -12,10 +16,14 @@
   what this host held before a crash and restart under the same name.
 - :meth:`ConductorPeriodics.check_clean_wait` polls the asynchronous
   clean step of every owned node in ``clean wait`` and fails those
-  waiting longer than ``[conductor]clean_callback_timeout``.
+  waiting longer than ``[conductor]clean_callback_timeout``. The first
+  poll is made without the lock, on the row just listed; only a node
+  whose step finished (or failed) is locked and polled again.
 
-Each run lists its nodes with one query; a node locked by someone else
-(an API request) is skipped until the next run.
+Each run lists its nodes with a constant number of queries, whatever
+the number of nodes; only a node acted upon costs queries of its own.
+A node locked by someone else (an API request) is skipped until the
+next run.
 """
 
 from collections.abc import Callable
@@ -27,6 +35,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import provisioning
@@ -38,6 +47,10 @@ from lite_common import context as lite_context
 from lite_common import db as lite_db
 
 LOG = logging.getLogger(__name__)
+
+
+def _uuids(rows: list[tuple[int, str]]) -> str:
+    return ', '.join(node_uuid for _id, node_uuid in rows)
 
 
 class Ownership:
@@ -71,6 +84,9 @@ class ConductorPeriodics:
         self.host = host
         self.pool = pool
         self.hardware_types = hardware_types
+        #: Node ids found locked by this host, held by no task, on the
+        #: previous run of :meth:`release_lost_locks`.
+        self._suspects: set[int] = set()
 
     def _ownership(self, context: Any) -> Ownership:
         return Ownership(self.host, db_conductors.list_alive(
@@ -95,34 +111,55 @@ class ConductorPeriodics:
         """At start: drop the locks this host held before it stopped
         (a crash; a clean stop leaves none). The nodes are resumed by
         :meth:`resume_orphans`."""
-        released = db_nodes.release_all(context, self.host)
+        released = db_nodes.clear_reservations(context, [self.host])
         if released:
             LOG.warning('Conductor %(host)s released the locks it held '
-                        'before it restarted, on nodes %(ids)s',
-                        {'host': self.host, 'ids': released})
-        return released
+                        'before it restarted, on nodes %(uuids)s',
+                        {'host': self.host, 'uuids': _uuids(released)})
+        return [node_id for node_id, _uuid in released]
+
+    def release_lost_locks(self, context: Any) -> list[int]:
+        """Release the locks this host holds in the database while no
+        task of this process does, on two runs in a row (a release that
+        failed); returns their node ids."""
+        in_db = {node_id for node_id, _uuid in
+                 db_nodes.reserved_by(context, self.host)}
+        lost = in_db - task_manager.held_nodes(self.host)
+        confirmed = sorted(lost & self._suspects)
+        self._suspects = lost - set(confirmed)
+        if not confirmed:
+            return []
+        released = db_nodes.clear_reservations(context, [self.host],
+                                                confirmed)
+        if released:
+            LOG.warning('Conductor %(host)s released the locks it had '
+                        'lost (no task held them) on nodes %(uuids)s',
+                        {'host': self.host, 'uuids': _uuids(released)})
+        return [node_id for node_id, _uuid in released]
 
     def take_over(self) -> None:
-        """Release the locks of dead conductors and resume the orphaned
-        nodes this conductor owns."""
+        """Release the locks of dead conductors and lost locks, and
+        resume the orphaned nodes this conductor owns."""
         context = lite_context.get_admin_context()
         dead = db_conductors.list_dead(
             context, self.conf.conductor.heartbeat_timeout)
         dead = [host for host in dead if host != self.host]
         if dead:
-            released = db_nodes.nodes_for_takeover(context, dead)
+            released = db_nodes.clear_reservations(context, dead)
             if released:
                 LOG.warning('Released the locks of dead conductor(s) '
-                            '%(hosts)s on nodes %(ids)s',
-                            {'hosts': ', '.join(dead), 'ids': released})
+                            '%(hosts)s on nodes %(uuids)s',
+                            {'hosts': ', '.join(dead),
+                             'uuids': _uuids(released)})
+        self.release_lost_locks(context)
         self.resume_orphans(context)
 
     def resume_orphans(self, context: Any) -> int:
         """Resume owned nodes in a transient state without a lock;
         returns how many were handed to a worker."""
-        nodes = db_nodes.node_list_in_states(
-            context, provisioning.RESUMABLE_STATES)
-        orphans = [node for node in nodes if node['reservation'] is None]
+        orphans = db_nodes.node_list(context, {
+            'provision_state': sorted(provisioning.RESUMABLE_STATES),
+            'reserved': False})
         if not orphans:
             return 0
         ownership = self._ownership(context)
@@ -163,17 +200,32 @@ class ConductorPeriodics:
                     and updated < expired_before):
                 self._with_lock(context, node, 'clean wait timeout',
                                 self._fail_on_timeout)
-            else:
+            elif self._step_may_be_done(context, node):
                 self._with_lock(context, node, 'clean step poll',
                                 self._poll)
 
+    def _step_may_be_done(self, context: Any, node: dict[str, Any]) -> bool:
+        """Poll without the lock, on the listed row (no query): False
+        while the step still runs; True when it finished or the poll
+        failed (then the lock is taken and the poll made again)."""
+        if (node['driver_internal_info'] or {}).get(cleaning.CALLBACK_KEY):
+            return True
+        try:
+            task = task_manager.shared_task(context, self.conf, self.host,
+                                            node, 'clean step pre-poll')
+            step = task.node.clean_step
+            return bool(task.interfaces[step['interface']]
+                        .poll_clean_step(task))
+        except Exception:
+            return True
+
     def _fail_on_timeout(self, task: task_manager.Task) -> None:
         if task.node.provision_state == states.CLEANWAIT:
-            cleaning.fail_on_timeout(task)
+            clean_wait.fail_on_timeout(task)
 
     def _poll(self, task: task_manager.Task) -> None:
         if task.node.provision_state == states.CLEANWAIT:
-            cleaning.poll_async_step(task, self.pool)
+            clean_wait.poll_async_step(task, self.pool)
 
     # -- helpers
 

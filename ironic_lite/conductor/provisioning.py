@@ -155,13 +155,16 @@ def do_node_power_action(task: Task, target: str) -> None:
 def _resume_cleaning(task: Task) -> None:
     node = task.node
     info = node.driver_internal_info
-    if info.get(cleaning.STEPS_KEY) is not None:
+    clean_steps = info.get(cleaning.STEPS_KEY)
+    if clean_steps is not None:
         index = int(info.get(cleaning.INDEX_KEY) or 0)
         LOG.info('Node %(node)s: resuming cleaning at step %(step)s '
                  '(index %(index)d); clean steps are idempotent, so an '
                  'interrupted step runs again',
                  {'node': node.uuid, 'index': index,
-                  'step': cleaning.step_name(node.clean_step)})
+                  'step': cleaning.step_name(
+                      clean_steps[index] if index < len(clean_steps)
+                      else None)})
         cleaning.do_next_clean_step(task, index)
     elif node.target_provision_state == states.AVAILABLE:
         LOG.info('Node %s: restarting automated cleaning', node.uuid)

@@ -23,6 +23,10 @@ from ironic_lite.drivers import base
 LOG = logging.getLogger(__name__)
 
 INTERFACE_ORDER = base.INTERFACE_TYPES
+#: Manual cleaning may also name steps of the conductor itself: ``hold``
+#: stops in ``clean hold`` until an operator's ``unhold`` (or ``abort``).
+CONDUCTOR_INTERFACE = 'conductor'
+HOLD = 'hold'
 
 #: JSON schema of ``clean_steps`` in a manual cleaning request.
 CLEAN_STEPS_SCHEMA: dict[str, Any] = {
@@ -45,13 +49,33 @@ Step = dict[str, Any]
 
 
 def priority_overrides(conf: cfg.ConfigOpts) -> dict[tuple[str, str], int]:
-    """``(interface, step) -> priority`` from the configuration (whose
-    option type already checked the ``interface.step:priority`` form)."""
-    overrides = {}
-    for item in conf.conductor.clean_step_priority_override:
+    """``(interface, step) -> priority`` from
+    ``[conductor]clean_step_priority_override``.
+
+    :raises InvalidParameterValue: a value not of the form
+        ``interface.step:priority`` (the option type checks it when the
+        option is read), or one step given two different priorities. The
+        conductor checks this at start-up and refuses to start (exit 78).
+    """
+    try:
+        items = list(conf.conductor.clean_step_priority_override)
+    except ValueError as exc:  # cfg.ConfigFileValueError and friends
+        raise exception.InvalidParameterValue(
+            err='Invalid [conductor]clean_step_priority_override: '
+            f'{exc}. Each item must be <interface>.<step>:<priority> with '
+            'interface power, management or deploy and priority an '
+            'integer >= 0, for example deploy.erase_devices:0')
+    overrides: dict[tuple[str, str], int] = {}
+    for item in items:
         name, _sep, priority = item.rpartition(':')
         interface, _sep, step = name.partition('.')
-        overrides[(interface, step)] = int(priority)
+        key = (interface, step)
+        if key in overrides and overrides[key] != int(priority):
+            raise exception.InvalidParameterValue(
+                err='Invalid [conductor]clean_step_priority_override: '
+                f'step {name} is given priorities {overrides[key]} and '
+                f'{int(priority)}')
+        overrides[key] = int(priority)
     return overrides
 
 
@@ -144,6 +168,28 @@ def _find_step(requested: Step, available: list[Step]) -> Step:
         f'{", ".join(offered) or "none"}')
 
 
+def _conductor_step(wanted: Step) -> Step:
+    """A step the conductor runs itself (interface ``conductor``)."""
+    if wanted.get('step') != HOLD:
+        raise exception.InvalidParameterValue(
+            err=f'The conductor has no clean step "{wanted.get("step")}"; '
+            f'it offers: {HOLD}')
+    if wanted.get('args'):
+        raise exception.InvalidParameterValue(
+            err=f'The clean step {CONDUCTOR_INTERFACE}.{HOLD} takes no '
+            f'arguments, not: {", ".join(sorted(wanted["args"]))}')
+    return {'interface': CONDUCTOR_INTERFACE, 'step': HOLD, 'args': {},
+            'abortable': False, 'priority': 0}
+
+
+def is_hold(step: Step | None) -> bool:
+    """Whether ``step`` is the conductor's ``hold`` step."""
+    if not step:
+        return False
+    return (step.get('interface'), step.get('step')) == (
+        CONDUCTOR_INTERFACE, HOLD)
+
+
 def validate_manual_steps(requested: list[Step],
                           available: list[Step]) -> list[Step]:
     """Check a manual cleaning request against the node's steps.
@@ -158,6 +204,9 @@ def validate_manual_steps(requested: list[Step],
     """
     result = []
     for wanted in requested:
+        if wanted.get('interface') == CONDUCTOR_INTERFACE:
+            result.append(_conductor_step(wanted))
+            continue
         step = _find_step(wanted, available)
         base.validate_step_args(wanted, step.get('argsinfo'))
         result.append({

@@ -16,6 +16,12 @@ Without :meth:`Task.spawn_after` (or when the block raises) the lock is
 released on exit. A worker may in turn hand the node on to a flow that
 ends in a wait state: it simply returns, and the lock goes with it.
 
+Every lock a conductor holds is also recorded in memory
+(:func:`held_nodes`): a lock found in the database but not there was
+lost (its release failed, say the database was away for a moment), and
+the takeover periodic task releases it, so that no node stays locked
+by a live conductor that no longer works on it.
+
 ``task.node`` gives attribute access to the node row; the JSON columns
 (``driver_internal_info``, ``clean_step``, ``properties`` ...) are plain
 dicts that may be changed in place. :meth:`Task.save` writes what
@@ -23,8 +29,6 @@ changed since the last save in one UPDATE.
 """
 
 from collections.abc import Callable
-import copy
-import datetime
 import types
 from typing import Any
 
@@ -33,17 +37,19 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import locks
+from ironic_lite.conductor import task_node
 from ironic_lite.conductor import workers
 from ironic_lite.db import nodes as db_nodes
-from ironic_lite.db.models import Node
 from ironic_lite.drivers import base
 from ironic_lite.drivers import hardware
 
 LOG = logging.getLogger(__name__)
 
-COLUMNS = frozenset(Node.__table__.columns.keys())
+COLUMNS = task_node.COLUMNS
+TaskNode = task_node.TaskNode
 _UNSET: Any = object()
-
+held_nodes = locks.held_nodes
 
 def interface_names(node: Any) -> dict[str, str | None]:
     """``{'power': node.power_interface, ...}`` of a node row or dict."""
@@ -63,58 +69,6 @@ def load_driver(conf: cfg.ConfigOpts, node: Any
     return hardware.load_interfaces(conf, driver, interface_names(node))
 
 
-class TaskNode:
-    """A node row with attribute access; remembers what was saved."""
-
-    id: int
-    uuid: str
-    name: str | None
-    driver: str
-    power_state: str | None
-    target_power_state: str | None
-    provision_state: str
-    target_provision_state: str | None
-    provision_updated_at: datetime.datetime | None
-    last_error: str | None
-    maintenance: bool
-    maintenance_reason: str | None
-    fault: str | None
-    automated_clean: bool | None
-    reservation: str | None
-    instance_uuid: str | None
-    properties: dict[str, Any]
-    driver_info: dict[str, Any]
-    driver_internal_info: dict[str, Any]
-    instance_info: dict[str, Any]
-    clean_step: dict[str, Any]
-
-    def __init__(self, row: dict[str, Any]) -> None:
-        self._reset(row)
-
-    def _reset(self, row: dict[str, Any]) -> None:
-        object.__setattr__(self, '_saved', copy.deepcopy(row))
-        for key in COLUMNS:
-            object.__setattr__(self, key, copy.deepcopy(row.get(key)))
-        for key in ('properties', 'driver_info', 'driver_internal_info',
-                    'instance_info', 'clean_step'):
-            if getattr(self, key) is None:
-                object.__setattr__(self, key, {})
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name not in COLUMNS:
-            raise AttributeError(f'nodes have no field {name!r}')
-        object.__setattr__(self, name, value)
-
-    def changes(self) -> dict[str, Any]:
-        """The fields changed since the row was read or saved."""
-        saved: dict[str, Any] = object.__getattribute__(self, '_saved')
-        return {key: getattr(self, key) for key in COLUMNS
-                if getattr(self, key) != saved.get(key)}
-
-    def as_dict(self) -> dict[str, Any]:
-        return {key: copy.deepcopy(getattr(self, key)) for key in COLUMNS}
-
-
 class Task:
     """A node held by this conductor (or read, when ``shared``)."""
 
@@ -129,6 +83,7 @@ class Task:
         self.interfaces: dict[str, base.BaseInterface] = {}
         self.driver = types.SimpleNamespace()
         self._slot: workers.Slot | None = None
+        self._pool: workers.WorkerPool | None = None
         self._after: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
         self._released = shared
 
@@ -140,14 +95,20 @@ class Task:
     # -- changing the node
 
     def save(self) -> None:
-        """Write the changed fields (one UPDATE; none when unchanged)."""
+        """Write the changed fields (none when unchanged), only while
+        this host still holds the lock.
+
+        :raises NodeNotLocked: the lock was taken over (this conductor
+            was thought dead): the flow must stop, the node is another
+            conductor's now.
+        """
         if self.shared:
             raise RuntimeError(f'shared task of node {self.node.uuid} '
                                'cannot save')
         changes = self.node.changes()
         if changes:
             self.node._reset(db_nodes.node_update(
-                self.context, self.node.id, changes))
+                self.context, self.node.id, changes, locked_by=self.host))
 
     def destroy(self) -> None:
         """Delete the locked node; the lock goes with the row."""
@@ -156,6 +117,7 @@ class Task:
                                'cannot destroy it')
         db_nodes.node_destroy(self.context, self.node.id)
         self._released = True
+        locks.hold(self.host, self.node.id, False)
 
     def update(self, **values: Any) -> None:
         """Set fields and save them."""
@@ -205,6 +167,13 @@ class Task:
         """
         if self._slot is None:
             self._slot = pool.reserve()
+            self._pool = pool
+
+    @property
+    def stopping(self) -> bool:
+        """Whether the conductor running this task's worker is stopping
+        (a flow then leaves the node at its next safe point)."""
+        return self._pool is not None and self._pool.stopping
 
     def spawn_after(self, pool: workers.WorkerPool,
                     func: Callable[..., Any], *args: Any) -> None:
@@ -221,16 +190,31 @@ class Task:
         if self._released:
             return
         self._released = True
+        # Forgotten first: should the release fail, the lock is found
+        # lost and released by the takeover periodic task.
+        locks.hold(self.host, self.node.id, False)
         try:
             db_nodes.release(self.context, self.host, self.node.id)
         except (exception.NodeNotLocked, exception.NodeNotFound) as exc:
             LOG.warning('Releasing the lock of node %(node)s: %(err)s',
                         {'node': self.node.uuid, 'err': exc})
+        except Exception:
+            LOG.exception('Could not release the lock of node %s; the '
+                          'takeover periodic task will release it',
+                          self.node.uuid)
 
     def _run_after(self, func: Callable[..., Any],
                    args: tuple[Any, ...]) -> None:
         try:
             func(self, *args)
+        except exception.NodeNotLocked as exc:
+            # Thought dead (too slow): another conductor has the node.
+            LOG.warning('Stopped processing node %(node)s (%(purpose)s): '
+                        'its lock was taken over: %(err)s',
+                        {'node': self.node.uuid, 'purpose': self.purpose,
+                         'err': exc})
+            self._released = True
+            locks.hold(self.host, self.node.id, False)
         except Exception:
             LOG.exception('Unexpected error while processing node %s '
                           '(%s)', self.node.uuid, self.purpose)
@@ -256,10 +240,13 @@ class Task:
 
 
 def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
-            host: str, purpose: str, shared: bool = False) -> Task:
+            host: str, purpose: str, shared: bool = False,
+            patience: float = 0) -> Task:
     """Take the lock of a node (unless ``shared``) and load its driver.
 
     :param node_id: the node's integer id or uuid (or name, shared).
+    :param patience: seconds to keep trying while the node is locked
+        (0: refuse at once, as requests from the API do).
     :raises NodeLocked: another conductor or operation holds it.
     :raises NodeNotFound:
     :raises InvalidParameterValue: the node's interfaces cannot load
@@ -268,7 +255,8 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
     if shared:
         row = db_nodes.node_get(context, node_id)
     else:
-        row = db_nodes.reserve(context, host, node_id)
+        row = locks.reserve(context, host, node_id, patience)
+        locks.hold(host, row['id'], True)
         LOG.debug('Node %s locked by %s for %s', row['uuid'], host, purpose)
     task = Task(context, conf, host, row, purpose, shared)
     try:
@@ -276,4 +264,15 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
     except Exception:
         task.release_resources()
         raise
+    return task
+
+
+def shared_task(context: Any, conf: cfg.ConfigOpts, host: str,
+                row: dict[str, Any], purpose: str) -> Task:
+    """A read-only task of a node row already read (no query, no lock).
+
+    :raises InvalidParameterValue: the node's interfaces cannot load.
+    """
+    task = Task(context, conf, host, row, purpose, shared=True)
+    task.load_driver()
     return task

@@ -51,6 +51,12 @@ class WorkerPool:
         self._free = threading.BoundedSemaphore(size)
         self._stopping = False
 
+    @property
+    def stopping(self) -> bool:
+        """Whether :meth:`shutdown` was called: running flows should
+        leave their node at the next safe point."""
+        return self._stopping
+
     def reserve(self) -> Slot:
         """A free worker.
 
@@ -76,6 +82,10 @@ class WorkerPool:
         except Exception:
             self._free.release()
             raise
+
+    def stop_accepting(self) -> None:
+        """Refuse new work from now on (:attr:`stopping` becomes true)."""
+        self._stopping = True
 
     def shutdown(self, wait: bool = True) -> None:
         """Refuse new work; with ``wait``, let running work finish."""

@@ -1,9 +1,9 @@
 """Access to the nodes table, and the node lock.
 
 A node is named by its integer id, its uuid or (in :func:`node_get`)
-its name. The lock is the ``reservation`` column: :func:`reserve` and
-:func:`release` are conditional single-statement UPDATEs, so two
-conductors racing for a node cannot both win on any backend.
+its name. The lock is the ``reservation`` column, taken and given back
+in :mod:`ironic_lite.db.node_locks` (its functions are importable from
+here too).
 """
 
 import datetime
@@ -14,6 +14,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from ironic_lite import exception
+from ironic_lite.db import node_locks
 from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
 from ironic_lite.db.models import Node
@@ -21,17 +22,19 @@ from lite_common import db as lite_db
 
 SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at',
              'provision_state')
+_ident_clause = node_locks.ident_clause
+# The node lock lives in node_locks; these names stay here for callers.
+reserve = node_locks.reserve
+release = node_locks.release
+clear_reservations = node_locks.clear_reservations
+release_all = node_locks.release_all
+nodes_for_takeover = node_locks.nodes_for_takeover
+reserved_by = node_locks.reserved_by
+
 _EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid', 'resource_class')
 FILTERS = frozenset(
     _EQUAL_FILTERS + ('provision_state', 'maintenance', 'associated',
                       'reserved'))
-
-
-def _ident_clause(node_id: int | str) -> Any:
-    """WHERE clause of a node named by id or uuid."""
-    if isinstance(node_id, int):
-        return Node.id == node_id
-    return Node.uuid == node_id
 
 
 def _duplicate(exc: db_exc.DBDuplicateEntry,
@@ -194,15 +197,19 @@ def node_list_in_states(
 
 
 def node_update(context: Any, node_id: int | str,
-                values: dict[str, Any]) -> dict[str, Any]:
+                values: dict[str, Any],
+                locked_by: str | None = None) -> dict[str, Any]:
     """Update a node named by id or uuid; returns it.
 
-    A provision_state change also sets provision_updated_at.
+    A provision_state change also sets provision_updated_at. With
+    ``locked_by``, only while that host holds the node lock.
 
     :raises InvalidParameterValue: an attempt to change uuid or id.
     :raises NodeNotFound, DuplicateName, InstanceAssociated:
     :raises NodeAssociated: setting another instance_uuid on a node
         that has one.
+    :raises NodeNotLocked: ``locked_by`` does not hold the lock (it
+        was taken over); nothing was changed.
     """
     if 'uuid' in values or 'id' in values:
         raise exception.InvalidParameterValue(
@@ -216,10 +223,17 @@ def node_update(context: Any, node_id: int | str,
         values.setdefault('provision_updated_at', lite_db.utcnow())
     try:
         with context_manager.writer.using(context) as session:
-            row = session.scalars(
-                sa.select(Node).where(_ident_clause(node_id))).first()
+            query = sa.select(Node).where(_ident_clause(node_id))
+            if locked_by is not None:
+                # The row stays locked until the update commits: a
+                # takeover cannot slip in between check and write.
+                query = query.with_for_update()
+            row = session.scalars(query).first()
             if row is None:
                 raise exception.NodeNotFound(node=node_id)
+            if locked_by is not None and row.reservation != locked_by:
+                raise exception.NodeNotLocked(
+                    node=row.uuid, host=locked_by, holder=row.reservation)
             new_instance = values.get('instance_uuid')
             if (new_instance is not None and row.instance_uuid is not None
                     and row.instance_uuid != new_instance):
@@ -243,90 +257,6 @@ def node_destroy(context: Any, node_id: int | str) -> None:
             sa.delete(Node).where(_ident_clause(node_id)))
         if result.rowcount != 1:
             raise exception.NodeNotFound(node=node_id)
-
-
-def _lock_holder(session: Any, node_id: int | str) -> tuple[str, Any]:
-    """(uuid, reservation) of a node; NodeNotFound when it is gone."""
-    row = session.execute(sa.select(Node.uuid, Node.reservation).where(
-        _ident_clause(node_id))).first()
-    if row is None:
-        raise exception.NodeNotFound(node=node_id)
-    return row.uuid, row.reservation
-
-
-def reserve(context: Any, hostname: str,
-            node_id: int | str) -> dict[str, Any]:
-    """Take the lock of a node (id or uuid) for ``hostname``.
-
-    Not re-entrant: a second reserve by the same host fails too.
-
-    :raises NodeLocked: another reservation holds it (names the holder).
-    :raises NodeNotFound:
-    """
-    with context_manager.writer.using(context) as session:
-        # A second try only when the holder let go between the UPDATE
-        # and the SELECT that names it.
-        for _attempt in range(2):
-            result = session.execute(
-                sa.update(Node)
-                .where(_ident_clause(node_id), Node.reservation.is_(None))
-                .values(reservation=hostname)
-                .execution_options(synchronize_session=False))
-            uuid, holder = _lock_holder(session, node_id)
-            if result.rowcount == 1 or holder is not None:
-                break
-        if result.rowcount != 1:
-            raise exception.NodeLocked(node=uuid, host=holder)
-        row = session.execute(sa.select(Node.__table__).where(
-            Node.uuid == uuid)).mappings().one()
-        return dict(row)
-
-
-def release(context: Any, hostname: str, node_id: int | str) -> None:
-    """Give back the lock of a node (id or uuid) held by ``hostname``.
-
-    :raises NodeNotLocked: the node is unlocked or held by another host.
-    :raises NodeNotFound:
-    """
-    with context_manager.writer.using(context) as session:
-        result = session.execute(
-            sa.update(Node)
-            .where(_ident_clause(node_id), Node.reservation == hostname)
-            .values(reservation=None)
-            .execution_options(synchronize_session=False))
-        if result.rowcount != 1:
-            uuid, holder = _lock_holder(session, node_id)
-            raise exception.NodeNotLocked(node=uuid, host=hostname,
-                                          holder=holder)
-
-
-def _clear_reservations(context: Any, hosts: list[str]) -> list[int]:
-    if not hosts:
-        return []
-    with context_manager.writer.using(context) as session:
-        ids = list(session.scalars(
-            sa.select(Node.id).where(Node.reservation.in_(hosts))
-            .order_by(Node.id).with_for_update()))
-        if ids:
-            session.execute(
-                sa.update(Node)
-                .where(Node.id.in_(ids), Node.reservation.in_(hosts))
-                .values(reservation=None)
-                .execution_options(synchronize_session=False))
-        return ids
-
-
-def release_all(context: Any, hostname: str) -> list[int]:
-    """Release every lock ``hostname`` holds; returns the node ids."""
-    return _clear_reservations(context, [hostname])
-
-
-def nodes_for_takeover(context: Any, dead_hosts: list[str]) -> list[int]:
-    """Clear the locks held by dead conductors; returns the node ids.
-
-    Another conductor can then reserve and take these nodes over.
-    """
-    return _clear_reservations(context, list(dead_hosts))
 
 
 def nodes_by_reservation(context: Any,

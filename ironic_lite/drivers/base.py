@@ -14,12 +14,16 @@ Asynchronous clean steps, the contract with the conductor:
    The conductor then processes ``wait`` (node in ``clean wait``) and
    keeps the step in ``node.clean_step``.
 3. Every ``[conductor]clean_step_poll_interval`` seconds the conductor
-   takes the node lock and calls :meth:`BaseInterface.poll_clean_step`
-   on the interface named by ``node.clean_step['interface']``: ``False``
-   means still running; ``True`` means finished, and the conductor
-   processes ``resume`` and goes on with the next step; an exception
-   means the step failed (``fail``, node in ``clean failed``, the
-   message in ``last_error``).
+   calls :meth:`BaseInterface.poll_clean_step` on the interface named
+   by ``node.clean_step['interface']``: ``False`` means still running;
+   ``True`` means finished, and the conductor processes ``resume`` and
+   goes on with the next step; an exception means the step failed
+   (``fail``, node in ``clean failed``, the message in ``last_error``).
+   The conductor first polls without the node lock, on a copy of the
+   node whose changes are thrown away; when that poll answers ``True``
+   or raises, it takes the lock and polls again, and only that answer
+   (and the changes it made to the node) counts. A poll must therefore
+   be safe to repeat.
 4. A node in ``clean wait`` longer than ``[conductor]
    clean_callback_timeout`` fails the same way.
 5. ``abort`` is accepted in ``clean wait`` only when

@@ -24,7 +24,7 @@ def list_cleaning_steps(req: webob.Request) -> webob.Response:
             explanation=f'The resource {req.path_info} could not be '
             'found.')
     util.authorize(req, 'baremetal:node:get_cleaning_steps')
-    row = nodes.get_node(req, req.urlvars['node_ident'])
+    row = nodes.get_node_of(req)
     steps = util.deps(req).conductor.get_clean_steps(util.context(req), row)
     return util.json_response({
         'automated': [_step(s) for s in steps.get('automated', [])],

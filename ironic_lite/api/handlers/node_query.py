@@ -6,12 +6,14 @@ Each parameter is checked against the version that introduced it
 
 from typing import Any
 
+from oslo_utils import uuidutils
 import webob
 import webob.exc
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.views import nodes as views
+from ironic_lite.db import nodes as db_nodes
 
 #: Query filter -> (version introducing it, parser).
 _STRING_FILTERS = {
@@ -23,10 +25,20 @@ _STRING_FILTERS = {
 _BOOL_FILTERS = ('associated', 'maintenance')
 
 
-def _require(req: webob.Request, name: str, since: str) -> None:
+#: Node list filters of upstream Ironic that this API does not serve:
+#: a 400, rather than a list silently not filtered.
+UNSUPPORTED_FILTERS = frozenset({
+    'chassis_uuid', 'conductor', 'conductor_group', 'description_contains',
+    'fault', 'include_children', 'lessee', 'owner', 'parent_node',
+    'project', 'retired', 'shard', 'sharded',
+})
+
+
+def _require(req: webob.Request, name: str, since: str,
+             kind: str = 'query parameter') -> None:
     if util.version(req).below(since):
         raise webob.exc.HTTPNotAcceptable(
-            explanation=f'The query parameter {name!r} needs API version '
+            explanation=f'The {kind} {name!r} needs API version '
             f'{since} or later; this request uses {util.version(req)}.')
 
 
@@ -56,12 +68,14 @@ def requested_fields(req: webob.Request, detail: bool) -> tuple[str, ...]:
         return views.list_fields_at(version)
     _require(req, 'fields', mv.FIELDS)
     wanted = [f.strip() for f in text.split(',') if f.strip()]
-    allowed = set(views.fields_at(version))
-    invalid = [f for f in wanted if f not in allowed]
+    invalid = [f for f in wanted if f not in views.FIELD_VERSIONS]
     if invalid or not wanted:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
             'not valid')
+    for name in wanted:
+        # A field of a later version: 406, as upstream.
+        _require(req, name, views.FIELD_VERSIONS[name], kind='field')
     if 'links' not in wanted:
         wanted.append('links')
     return tuple(dict.fromkeys(wanted))
@@ -69,17 +83,43 @@ def requested_fields(req: webob.Request, detail: bool) -> tuple[str, ...]:
 
 def filters(req: webob.Request) -> dict[str, Any]:
     """The database filters of a node list request."""
+    unsupported = sorted(UNSUPPORTED_FILTERS.intersection(req.GET))
+    if unsupported:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Filtering nodes by {", ".join(unsupported)} is '
+            'not supported by this Bare Metal API.')
     result: dict[str, Any] = {}
     for name, since in _STRING_FILTERS.items():
         value = req.GET.get(name)
         if value is not None:
             _require(req, name, since)
             result[name] = value
+    if 'instance_uuid' in result:
+        result['instance_uuid'] = _uuid(result['instance_uuid'],
+                                        'instance_uuid')
     for name in _BOOL_FILTERS:
         flag = util.query_bool(req, name)
         if flag is not None:
             result[name] = flag
     return result
+
+
+def _uuid(value: str, name: str) -> str:
+    if not uuidutils.is_uuid_like(value):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid {name} {value!r}: expected a UUID.')
+    return util.canonical_uuid(value)
+
+
+def marker(req: webob.Request) -> str | None:
+    """``?marker=``: a node's uuid (400 if malformed, 404 if unknown, as
+    upstream)."""
+    value = req.GET.get('marker')
+    if value is None:
+        return None
+    value = _uuid(value, 'marker')
+    db_nodes.node_get(util.context(req), value)  # NodeNotFound: 404
+    return value
 
 
 def page_limit(req: webob.Request) -> int:

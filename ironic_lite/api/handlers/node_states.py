@@ -9,9 +9,11 @@ the node, which takes the node lock and answers 202-worthy or raises
 
 from typing import Any
 
+import orjson
 import webob
 import webob.exc
 
+from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.schemas import node_states as schemas
@@ -36,7 +38,7 @@ def _accepted(req: webob.Request, row: dict[str, Any]) -> webob.Response:
 @util.translate_errors
 def show_states(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:get')
-    row = nodes.get_node(req, req.urlvars['node_ident'])
+    row = nodes.get_node_of(req)
     return util.json_response(views.states(row))
 
 
@@ -44,7 +46,12 @@ def show_states(req: webob.Request) -> webob.Response:
 def set_power_state(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:set_power_state')
     body = util.read_body(req, schemas.POWER)
-    row = nodes.get_node(req, req.urlvars['node_ident'])
+    if 'timeout' in body and util.version(req).below(mv.POWER_TIMEOUT):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='The power state "timeout" needs API version '
+            f'{mv.POWER_TIMEOUT} or later; this request uses '
+            f'{util.version(req)}.')
+    row = nodes.get_node_of(req)
     util.deps(req).conductor.change_power_state(
         util.context(req), row, body['target'])
     return _accepted(req, row)
@@ -72,6 +79,12 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
         raise webob.exc.HTTPBadRequest(
             explanation='"clean_steps" is only valid when setting target '
             'provision state to clean')
+    size = len(orjson.dumps(body.get('clean_steps')))
+    if size > schemas.MAX_CLEAN_STEPS_BYTES:
+        # They are kept in driver_internal_info, a TEXT column.
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'"clean_steps" is too large: {size} bytes of '
+            f'JSON, at most {schemas.MAX_CLEAN_STEPS_BYTES}.')
     return states.ALLOWED_PROVISION_VERBS[target]
 
 
@@ -80,7 +93,7 @@ def set_provision_state(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:set_provision_state')
     body = util.read_body(req, schemas.PROVISION)
     event = _check_target(req, body)
-    row = nodes.get_node(req, req.urlvars['node_ident'])
+    row = nodes.get_node_of(req)
     # InvalidStateRequested (400) when the machine has no such
     # transition from the node's state, before bothering a conductor.
     states.next_state(row['provision_state'], event, row['uuid'])
@@ -94,7 +107,7 @@ def set_provision_state(req: webob.Request) -> webob.Response:
 def set_maintenance(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:set_maintenance')
     body = util.read_body(req, schemas.MAINTENANCE, optional=True)
-    row = nodes.get_node(req, req.urlvars['node_ident'])
+    row = nodes.get_node_of(req)
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': True, 'maintenance_reason': body.get('reason')})
@@ -104,7 +117,7 @@ def set_maintenance(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def clear_maintenance(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:clear_maintenance')
-    row = nodes.get_node(req, req.urlvars['node_ident'])
+    row = nodes.get_node_of(req)
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': False, 'maintenance_reason': None, 'fault': None})

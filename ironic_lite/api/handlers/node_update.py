@@ -8,6 +8,7 @@ request, and only the fields that changed go to the conductor.
 """
 
 import copy
+import re
 from typing import Any
 
 import jsonpatch
@@ -16,6 +17,7 @@ import webob.exc
 
 from ironic_lite.api import util
 from ironic_lite.api.schemas import nodes as schemas
+from ironic_lite.api.views import nodes as views
 
 #: Fields only the conductor changes (or the API computes).
 INTERNAL = frozenset({
@@ -36,8 +38,33 @@ def _root(path: str) -> str:
     return first.replace('~1', '/').replace('~0', '~')
 
 
+def _reads_secret(pointer: str) -> bool:
+    """Whether ``pointer`` is ``/driver_info`` or under one of its
+    secret keys (those the API shows as ``******``)."""
+    parts = pointer.split('/')
+    if _root(pointer) != 'driver_info':
+        return False
+    if len(parts) < 3:
+        return True
+    key = parts[2].replace('~1', '/').replace('~0', '~')
+    return views.is_secret(key)
+
+
+def _check_secrets(operation: dict[str, Any]) -> None:
+    """A patch may write secrets but never read them: a copy or move
+    from them (to a field shown in clear) or a test against them (an
+    oracle) is a 400."""
+    reads = {'copy': operation.get('from'), 'move': operation.get('from'),
+             'test': operation['path']}.get(operation['op'])
+    if reads is not None and _reads_secret(reads):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'The patch operation {operation["op"]!r} cannot '
+            f'read {reads}: it is or holds a secret of driver_info.')
+
+
 def _check_paths(patch: list[dict[str, Any]]) -> None:
     for operation in patch:
+        _check_secrets(operation)
         for key in ('path', 'from'):
             if key not in operation:
                 continue
@@ -57,6 +84,36 @@ def _check_paths(patch: list[dict[str, Any]]) -> None:
                     'root of the resource is not allowed')
 
 
+#: The end of jsonpointer's "member 'x' not found in {...}": the
+#: document, which may hold secrets.
+_DOCUMENT = re.compile(r' in [\[{].*$', re.S)
+
+
+def _reason(exc: Exception) -> str:
+    """Why an operation does not apply, without the node's values."""
+    if isinstance(exc, jsonpatch.JsonPatchTestFailed):
+        return 'the value is not the one tested'
+    if isinstance(exc, (KeyError, IndexError)):
+        return f'{exc} does not exist'
+    return _DOCUMENT.sub('', str(exc))
+
+
+def _apply(document: dict[str, Any],
+           patch: list[dict[str, Any]]) -> dict[str, Any]:
+    """``patch`` applied one operation at a time, so that an error
+    names the operation that failed (as upstream)."""
+    for index, operation in enumerate(patch):
+        try:
+            document = jsonpatch.apply_patch(document, [operation])
+        except (jsonpatch.JsonPatchException,
+                jsonpointer.JsonPointerException, KeyError, IndexError,
+                TypeError) as exc:
+            raise webob.exc.HTTPBadRequest(
+                explanation=f'Invalid patch: operation {index} '
+                f'({operation["op"]} {operation["path"]}): {_reason(exc)}')
+    return document
+
+
 def patched_values(row: dict[str, Any],
                    patch: list[dict[str, Any]]) -> dict[str, Any]:
     """The fields ``patch`` changes, with their new values.
@@ -67,12 +124,7 @@ def patched_values(row: dict[str, Any],
     _check_paths(patch)
     document = {name: copy.deepcopy(row.get(name))
                 for name in schemas.WRITABLE}
-    try:
-        result = jsonpatch.apply_patch(document, patch)
-    except (jsonpatch.JsonPatchException,
-            jsonpointer.JsonPointerException) as exc:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid patch: {exc}')
+    result = _apply(document, patch)
     for name in schemas.WRITABLE:
         if name not in result or (result[name] is None
                                   and name in _DICT_FIELDS):

@@ -8,6 +8,7 @@ the HTTP status.
 
 from typing import Any
 
+import orjson
 from oslo_utils import uuidutils
 import webob
 import webob.exc
@@ -33,11 +34,17 @@ VERSIONED_INPUT = {
 
 def get_node(req: webob.Request, ident: str) -> dict[str, Any]:
     """The node named by uuid (or by name from 1.5), else a 404."""
-    if (not uuidutils.is_uuid_like(ident)
-            and util.version(req).below(mv.NAME)):
+    if uuidutils.is_uuid_like(ident):
+        ident = util.canonical_uuid(ident)
+    elif util.version(req).below(mv.NAME):
         raise webob.exc.HTTPNotFound(
             explanation=f'Node {ident} could not be found.')
     return db_nodes.node_get(util.context(req), ident)
+
+
+def get_node_of(req: webob.Request) -> dict[str, Any]:
+    """The node of the request's path (``{node_ident}``)."""
+    return get_node(req, util.path_var(req, 'node_ident'))
 
 
 def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:
@@ -58,16 +65,40 @@ def check_input_versions(req: webob.Request, body: dict[str, Any]) -> None:
                 f'{since} or later; this request uses {version}.')
 
 
+def check_sizes(values: dict[str, Any]) -> None:
+    """400 for a dictionary field whose JSON does not fit its column (a
+    TEXT column: 65,535 bytes on MySQL/MariaDB)."""
+    for name in schemas.DICT_FIELDS:
+        value = values.get(name)
+        if not value:
+            continue
+        size = len(orjson.dumps(value))
+        if size > schemas.MAX_DICT_BYTES:
+            raise webob.exc.HTTPBadRequest(
+                explanation=f'The field {name} is too large: {size} bytes '
+                f'of JSON, at most {schemas.MAX_DICT_BYTES}.')
+
+
 def check_name(name: Any) -> None:
     if isinstance(name, str) and uuidutils.is_uuid_like(name):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Cannot use a UUID as a node name: {name}.')
 
 
+def canonical_uuids(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with ``uuid`` and ``instance_uuid`` as stored (lower
+    case, dashes): a node is then found by any spelling of them."""
+    result = dict(values)
+    for name in ('uuid', 'instance_uuid'):
+        if result.get(name):
+            result[name] = util.canonical_uuid(result[name])
+    return result
+
+
 @util.translate_errors
 def list_nodes(req: webob.Request) -> webob.Response:
     detail = node_query.detail_param(req)
-    return _list(req, detail=detail)
+    return _list(req, detail, 'nodes')
 
 
 @util.translate_errors
@@ -76,22 +107,26 @@ def list_nodes_detail(req: webob.Request) -> webob.Response:
         raise webob.exc.HTTPBadRequest(
             explanation='Can not specify ?detail=True and fields in the '
             'same request.')
-    return _list(req, detail=True)
+    return _list(req, True, 'nodes/detail')
 
 
-def _list(req: webob.Request, detail: bool) -> webob.Response:
+def _list(req: webob.Request, detail: bool,
+          collection: str) -> webob.Response:
+    """A page of nodes; ``next`` goes on in the same ``collection``."""
     util.authorize(req, 'baremetal:node:list')
     fields = node_query.requested_fields(req, detail)
     limit = node_query.page_limit(req)
+    filters = node_query.filters(req)
     rows = db_nodes.node_list(
-        util.context(req), node_query.filters(req), limit=limit,
-        marker=req.GET.get('marker'),
+        util.context(req), filters, limit=limit,
+        marker=node_query.marker(req),
         sort_key=req.GET.get('sort_key', 'id'),
         sort_dir=req.GET.get('sort_dir', 'asc'))
     body: dict[str, Any] = {
         'nodes': node_view(req, fields).render_all(rows)}
     if rows and len(rows) == limit:
-        body['next'] = util.next_url(req, 'nodes', rows[-1]['uuid'], limit)
+        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
+                                     limit)
     return util.json_response(body)
 
 
@@ -99,7 +134,7 @@ def _list(req: webob.Request, detail: bool) -> webob.Response:
 def show_node(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:get')
     fields = node_query.requested_fields(req, detail=True)
-    row = get_node(req, req.urlvars['node_ident'])
+    row = get_node_of(req)
     return util.json_response(node_view(req, fields).render(row))
 
 
@@ -109,8 +144,10 @@ def create_node(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schemas.CREATE)
     check_input_versions(req, body)
     check_name(body.get('name'))
-    values = dict(body)
-    values['uuid'] = body.get('uuid') or uuidutils.generate_uuid()
+    check_sizes(body)
+    values = canonical_uuids(body)
+    if not values.get('uuid'):
+        values['uuid'] = uuidutils.generate_uuid()
     ctx = util.context(req)
     # The conductor returns the node it inserted: no second read.
     row = util.deps(req).conductor.create_node(ctx, values)
@@ -124,10 +161,11 @@ def create_node(req: webob.Request) -> webob.Response:
 def update_node(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:update')
     patch = util.read_body(req, schemas.PATCH)
-    row = get_node(req, req.urlvars['node_ident'])
-    values = node_update.patched_values(row, patch)
+    row = get_node_of(req)
+    values = canonical_uuids(node_update.patched_values(row, patch))
     check_input_versions(req, values)
     check_name(values.get('name'))
+    check_sizes(values)
     ctx = util.context(req)
     if values:
         row = util.deps(req).conductor.update_node(ctx, row, values)
@@ -138,6 +176,6 @@ def update_node(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def delete_node(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:delete')
-    row = get_node(req, req.urlvars['node_ident'])
+    row = get_node_of(req)
     util.deps(req).conductor.destroy_node(util.context(req), row)
     return webob.Response(status=204)

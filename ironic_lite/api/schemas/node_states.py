@@ -4,12 +4,18 @@ from typing import Any
 
 from ironic_lite.common import states
 
+#: The most bytes of JSON ``clean_steps`` may hold: the conductor keeps
+#: them in driver_internal_info (a TEXT column, 65,535 bytes on MySQL).
+MAX_CLEAN_STEPS_BYTES = 16384
+
 CLEAN_STEPS: dict[str, Any] = {
     'type': 'array',
     'items': {
         'type': 'object',
         'properties': {
-            'interface': {'enum': ['power', 'management', 'deploy']},
+            # 'conductor': steps of the conductor itself (hold).
+            'interface': {'enum': ['power', 'management', 'deploy',
+                                   'conductor']},
             'step': {'type': 'string', 'minLength': 1},
             'args': {'type': 'object'},
         },

@@ -13,6 +13,11 @@ _INTERFACE = {'type': ['string', 'null'], 'minLength': 1,
               'maxLength': 255}
 _OBJECT = {'type': 'object'}
 
+#: The dictionary fields, and the most bytes of JSON each may hold (its
+#: column is a TEXT: 65,535 bytes on MySQL/MariaDB).
+DICT_FIELDS = ('driver_info', 'properties', 'extra', 'instance_info')
+MAX_DICT_BYTES = 65535
+
 #: Fields a client may set, at creation or by a patch.
 WRITABLE: dict[str, Any] = {
     'name': {'type': ['string', 'null'], 'maxLength': 255,

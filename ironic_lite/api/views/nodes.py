@@ -62,7 +62,7 @@ def list_fields_at(version: APIVersion) -> tuple[str, ...]:
     return tuple(name for name in LIST_FIELDS if name in allowed)
 
 
-def _secret(key: str) -> bool:
+def is_secret(key: str) -> bool:
     lowered = key.lower()
     return any(part in lowered for part in _SECRET_PARTS)
 
@@ -71,9 +71,9 @@ def mask_secrets(info: dict[str, Any] | None) -> dict[str, Any]:
     """``info`` with password-like values replaced by ``******``."""
     if not info:
         return {}
-    if not any(_secret(key) for key in info):
+    if not any(is_secret(key) for key in info):
         return info
-    return {key: (MASK if _secret(key) and value else value)
+    return {key: (MASK if is_secret(key) and value else value)
             for key, value in info.items()}
 
 

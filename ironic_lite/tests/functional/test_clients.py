@@ -103,3 +103,21 @@ def test_openstacksdk(endpoint: str) -> None:
         assert conn.baremetal.find_node('sdk-1') is None
     finally:
         conn.close()
+
+
+def test_sdk_pages_through_detailed_lists(endpoint: str) -> None:
+    """openstacksdk follows ``next``: it must stay on /nodes/detail."""
+    conn = openstack.connect(auth_type='none',
+                             baremetal_endpoint_override=endpoint + '/v1')
+    try:
+        created = [conn.baremetal.create_node(
+            driver='fake-hardware', name=f'page-{i}',
+            properties={'cpus': i}) for i in range(3)]
+        found = list(conn.baremetal.nodes(details=True, limit=1))
+        assert [n.name for n in found] == ['page-0', 'page-1', 'page-2']
+        assert [n.properties for n in found] == [
+            {'cpus': 0}, {'cpus': 1}, {'cpus': 2}]
+    finally:
+        for node in created:
+            conn.baremetal.delete_node(node)
+        conn.close()

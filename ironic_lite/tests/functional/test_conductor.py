@@ -225,6 +225,50 @@ def test_manual_cleaning_back_to_manageable(cloud):
     assert steps_run(row) == ['erase_devices', 'verify_properties']
 
 
+HOLD = {'interface': 'conductor', 'step': 'hold'}
+
+
+def test_hold_step_waits_for_unhold(cloud):
+    cloud.start()
+    node = cloud.manageable()
+    cloud.act(node, 'clean', [ERASE, HOLD, VERIFY])
+    row = cloud.wait(node, states.CLEANHOLD)
+    # Held after the first step, showing the hold step, before the last.
+    assert steps_run(row) == ['erase_devices']
+    assert row['clean_step']['step'] == 'hold'
+    assert row['target_provision_state'] == states.MANAGEABLE
+    assert row['driver_internal_info']['clean_step_index'] == 1
+    time.sleep(1.5)  # polls and takeover runs leave a held node alone
+    assert cloud.get(node)['provision_state'] == states.CLEANHOLD
+    cloud.act(node, 'unhold')
+    row = cloud.wait(node, states.MANAGEABLE)
+    assert steps_run(row) == ['erase_devices', 'verify_properties']
+    assert row['clean_step'] == {}
+    assert row['maintenance'] is False
+
+
+def test_abort_from_clean_hold(cloud):
+    cloud.start()
+    node = cloud.manageable()
+    cloud.act(node, 'clean', [HOLD, ERASE])
+    cloud.wait(node, states.CLEANHOLD)
+    cloud.act(node, 'abort')
+    row = cloud.wait(node, states.CLEANFAIL)
+    assert steps_run(row) == []
+    assert 'abort' in row['last_error']
+    assert row['maintenance'] is False  # an operator asked for it
+
+
+def test_hold_step_takes_no_arguments_and_is_the_only_one(cloud):
+    cloud.start()
+    node = cloud.manageable()
+    for steps, match in (([{**HOLD, 'args': {'x': 1}}], 'no arguments'),
+                         ([{**HOLD, 'step': 'nap'}], 'offers: hold')):
+        with pytest.raises(exception.InvalidParameterValue, match=match):
+            cloud.act(node, 'clean', steps)
+    assert cloud.get(node)['provision_state'] == states.MANAGEABLE
+
+
 def test_invalid_manual_steps_change_nothing(cloud):
     cloud.start()
     node = cloud.manageable()
@@ -361,6 +405,7 @@ def test_second_action_on_a_busy_node_is_locked(cloud):
     with pytest.raises(exception.NodeLocked) as info:
         cloud.act(node, 'clean', [ERASE])
     assert info.value.code == 409
+    assert 'locked by host conductor-1' in str(info.value)
     # Locked by the worker, but the state is the better answer.
     with pytest.raises(exception.InvalidStateRequested, match='cleaning'):
         cloud.api.change_power_state(cloud.ctx, node, states.POWER_ON)
@@ -463,6 +508,37 @@ def test_restart_under_the_same_name_resumes_its_nodes(cloud):
     assert steps_run(row) == AUTOMATED_RUN
     cloud.wait(verifying, states.MANAGEABLE)
     assert db_conductors.get(cloud.ctx, 'conductor-1')['online'] is True
+
+
+def test_stop_while_cleaning_then_restart_resumes(cloud):
+    """stop() lets the running step finish and leaves the node before
+    the next one; the conductor restarted under the same name goes on
+    from there: no step is lost, none runs twice, no node fails."""
+    conf = cloud.new_conf('conductor-1', fake__step_delay=0.3)
+    svc = cloud.start(conf)
+    nodes = [cloud.manageable() for _ in range(2)]
+    for node in nodes:
+        cloud.act(node, 'provide')
+    deadline = time.monotonic() + 10
+    while not all(cloud.get(node)['clean_step'].get('step') ==
+                  'erase_devices_metadata' for node in nodes):
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    svc.stop()
+    cloud.services.clear()
+    assert db_conductors.get(cloud.ctx, 'conductor-1')['online'] is False
+    for node in nodes:
+        row = cloud.get(node)
+        assert (row['provision_state'], row['reservation']) == (
+            states.CLEANING, None)
+        assert row['driver_internal_info']['clean_step_index'] == 1
+        assert steps_run(row) == ['erase_devices_metadata']
+        assert row['last_error'] is None
+    cloud.start(conf)
+    for node in nodes:
+        row = cloud.wait(node, states.AVAILABLE)
+        assert steps_run(row) == AUTOMATED_RUN
+        assert row['maintenance'] is False
 
 
 # -- start-up refusals

@@ -55,3 +55,9 @@ def test_translate_errors_raises_the_http_error() -> None:
     with pytest.raises(webob.exc.HTTPConflict) as raised:
         handler(webob.Request.blank('/'))
     assert 'locked by host c1' in raised.value.explanation
+
+
+def test_an_error_with_a_lone_surrogate_still_renders() -> None:
+    """Rendering an error never fails, whatever text it carries."""
+    inner = _inner(400, 'Node \ud800 could not be found.')
+    assert inner['faultstring'] == 'Node \\ud800 could not be found.'

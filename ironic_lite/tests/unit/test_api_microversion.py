@@ -75,3 +75,26 @@ def test_history_is_ordered_and_ends_at_the_maximum() -> None:
     assert str(versions[0]) == mv.MIN_VERSION
     assert str(versions[-1]) == mv.MAX_VERSION
     assert all(text.strip() for _v, text in mv.HISTORY)
+
+
+@pytest.mark.parametrize('text', ['0.9', '3.1', '0.0'])
+def test_other_majors_are_406_not_400(text: str) -> None:
+    """Upstream parses two integers, then compares the major."""
+    with pytest.raises(webob.exc.HTTPNotAcceptable) as raised:
+        _requested(**{mv.LEGACY_HEADER: text})
+    assert raised.value.explanation.startswith(
+        f'Mutually exclusive versions requested. Version {text} requested')
+
+
+@pytest.mark.parametrize('text, version', [
+    ('1.05', APIVersion(1, 5)), (' 1.20 ', APIVersion(1, 20)),
+    ('LATEST', APIVersion(1, 116))])
+def test_parsed_as_upstream(text: str, version: APIVersion) -> None:
+    assert _requested(**{mv.LEGACY_HEADER: text}) == version
+
+
+@pytest.mark.parametrize('text', ['', '1', '1.1.1', '1.-1', 'v1.1', '1.٣',
+                                  '1.1234567890'])
+def test_more_malformed_versions_are_400(text: str) -> None:
+    with pytest.raises(webob.exc.HTTPBadRequest):
+        _requested(**{mv.LEGACY_HEADER: text})

@@ -55,3 +55,60 @@ def test_refused(operation: dict, message: str) -> None:
     with pytest.raises(webob.exc.HTTPBadRequest) as raised:
         _patch(operation)
     assert message in raised.value.explanation
+
+
+SECRET_ROW = dict(ROW, driver_info={'ipmi_address': '192.0.2.1',
+                                    'ipmi_password': 's3cret'})
+
+
+@pytest.mark.parametrize('operation', [
+    {'op': 'copy', 'from': '/driver_info/ipmi_password',
+     'path': '/extra/pw'},
+    {'op': 'move', 'from': '/driver_info/ipmi_password',
+     'path': '/description'},
+    {'op': 'copy', 'from': '/driver_info', 'path': '/extra'},
+    {'op': 'test', 'path': '/driver_info/ipmi_password', 'value': 's3cret'},
+    {'op': 'test', 'path': '/driver_info', 'value': {}},
+], ids=['copy-secret', 'move-secret', 'copy-driver-info', 'test-secret',
+        'test-driver-info'])
+def test_a_patch_cannot_read_secrets(operation: dict) -> None:
+    with pytest.raises(webob.exc.HTTPBadRequest) as raised:
+        node_update.patched_values(SECRET_ROW, [operation])
+    assert 'secret of driver_info' in raised.value.explanation
+    assert 's3cret' not in raised.value.explanation
+
+
+def test_a_patch_may_copy_what_is_shown_in_clear() -> None:
+    values = node_update.patched_values(SECRET_ROW, [
+        {'op': 'copy', 'from': '/driver_info/ipmi_address',
+         'path': '/extra/bmc'},
+        {'op': 'replace', 'path': '/driver_info/ipmi_password',
+         'value': 'new'}])
+    assert values['extra'] == {'bmc': '192.0.2.1'}
+    assert values['driver_info']['ipmi_password'] == 'new'
+
+
+@pytest.mark.parametrize('operation', [
+    {'op': 'add', 'path': '/driver_info/nokey/deeper', 'value': 1},
+    {'op': 'add', 'path': '/driver_info/ipmi_password/x', 'value': 1},
+    {'op': 'remove', 'path': '/driver_info/nokey'},
+], ids=['missing-parent', 'into-a-string', 'remove-missing'])
+def test_errors_name_the_operation_not_the_values(operation: dict) -> None:
+    with pytest.raises(webob.exc.HTTPBadRequest) as raised:
+        node_update.patched_values(SECRET_ROW, [
+            {'op': 'add', 'path': '/extra/a', 'value': 1}, operation])
+    message = raised.value.explanation
+    assert message.startswith(
+        f'Invalid patch: operation 1 ({operation["op"]} '
+        f'{operation["path"]}): ')
+    assert 's3cret' not in message and '192.0.2.1' not in message
+
+
+def test_a_failed_test_does_not_show_the_value() -> None:
+    with pytest.raises(webob.exc.HTTPBadRequest) as raised:
+        node_update.patched_values(SECRET_ROW, [
+            {'op': 'test', 'path': '/driver_info/ipmi_address',
+             'value': 'x'}])
+    assert raised.value.explanation == (
+        'Invalid patch: operation 0 (test /driver_info/ipmi_address): the '
+        'value is not the one tested')

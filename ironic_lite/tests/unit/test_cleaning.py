@@ -4,10 +4,15 @@ import time
 
 import pytest
 
+from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import task_manager
 from ironic_lite.db import nodes as db_nodes
+from ironic_lite.drivers import base
+from ironic_lite.drivers import fake
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_task_manager import HOST
@@ -83,7 +88,8 @@ def test_manual_cleaning_ends_manageable(ctx, conf):
 
 
 def test_failing_step_fails_cleaning_with_maintenance(ctx, conf):
-    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    node = cleaning_node(ctx, target=states.MANAGEABLE,
+                         power_state=states.POWER_ON)
     with lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task, [VERIFY, FAIL, VERIFY])
     row = db_nodes.node_get(ctx, node['id'])
@@ -95,6 +101,10 @@ def test_failing_step_fails_cleaning_with_maintenance(ctx, conf):
     assert 'disk 3 is gone' in row['last_error']
     assert steps_run(row) == ['verify_properties']
     assert row['clean_step'] == {}
+    assert not set(cleaning.CLEANING_KEYS) & set(row['driver_internal_info'])
+    # Not powered off (as upstream): the operator may want to look.
+    assert row['power_state'] == states.POWER_ON
+    assert row['reservation'] is None
 
 
 def test_invalid_properties_fail_before_any_step_runs(ctx, conf):
@@ -117,12 +127,12 @@ def test_asynchronous_step_waits_then_resumes_by_polling(ctx, conf, pool):
     assert row['target_provision_state'] == states.MANAGEABLE
     assert row['clean_step']['step'] == 'wait_a_bit'
     with lock(ctx, conf, node) as task:
-        cleaning.poll_async_step(task, pool)
+        clean_wait.poll_async_step(task, pool)
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
         states.CLEANWAIT)
     time.sleep(0.25)
     with lock(ctx, conf, node) as task:
-        cleaning.poll_async_step(task, pool)
+        clean_wait.poll_async_step(task, pool)
     row = wait_state(ctx, node, states.MANAGEABLE)
     assert steps_run(row) == ['wait_a_bit', 'verify_properties']
 
@@ -133,7 +143,7 @@ def test_callback_continues_with_the_next_step(ctx, conf, pool):
         cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 600}},
                                       VERIFY])
     with lock(ctx, conf, node) as task:
-        cleaning.continue_cleaning(task, pool)
+        clean_wait.continue_cleaning(task, pool)
     row = wait_state(ctx, node, states.MANAGEABLE)
     assert steps_run(row) == ['verify_properties']
 
@@ -143,7 +153,7 @@ def test_abort_of_an_abortable_step(ctx, conf, pool):
     with lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 600}}])
     with lock(ctx, conf, node) as task:
-        cleaning.start_abort(task, pool)
+        clean_wait.start_abort(task, pool)
     row = wait_state(ctx, node, states.CLEANFAIL)
     assert 'aborted' in row['last_error']
     assert row['maintenance'] is False
@@ -157,12 +167,12 @@ def test_abort_of_a_step_that_is_not_abortable_waits_for_it(
         cleaning.do_node_clean(task, [
             {**WAIT, 'abortable': False, 'args': {'seconds': 0}}, VERIFY])
     with lock(ctx, conf, node) as task:
-        cleaning.start_abort(task, pool)
+        clean_wait.start_abort(task, pool)
     row = db_nodes.node_get(ctx, node['id'])
     assert row['provision_state'] == states.CLEANWAIT
     assert row['driver_internal_info'][cleaning.ABORT_AFTER_KEY] is True
     with lock(ctx, conf, node) as task:
-        cleaning.poll_async_step(task, pool)
+        clean_wait.poll_async_step(task, pool)
     row = wait_state(ctx, node, states.CLEANFAIL)
     assert 'after clean step deploy.wait_a_bit' in row['last_error']
     assert steps_run(row) == ['wait_a_bit']
@@ -173,7 +183,7 @@ def test_timeout_fails_and_aborts_the_step(ctx, conf):
     with lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 600}}])
     with lock(ctx, conf, node) as task:
-        cleaning.fail_on_timeout(task)
+        clean_wait.fail_on_timeout(task)
     row = db_nodes.node_get(ctx, node['id'])
     assert row['provision_state'] == states.CLEANFAIL
     assert 'Timeout' in row['last_error']
@@ -192,3 +202,85 @@ def test_rerunning_from_a_recorded_index(ctx, conf):
     row = db_nodes.node_get(ctx, node['id'])
     assert row['provision_state'] == states.AVAILABLE
     assert steps_run(row) == ['verify_properties']
+
+
+def test_a_validate_error_fails_cleaning_before_any_step(ctx, conf, pool,
+                                                         monkeypatch):
+    def validate(self, task):
+        raise exception.InvalidParameterValue(err='no BMC address')
+
+    monkeypatch.setattr(fake.FakePower, 'validate', validate)
+    node = cleaning_node(ctx, power_state=states.POWER_ON)
+    with lock(ctx, conf, node) as task:
+        task.spawn_after(pool, cleaning.do_node_clean)
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'no BMC address' in row['last_error']
+    assert node['uuid'] in row['last_error']
+    # No step ran: no maintenance, no fault.
+    assert (row['maintenance'], row['fault']) == (False, None)
+    assert steps_run(row) == []
+    assert row['power_state'] == states.POWER_ON
+
+
+def test_progress_is_visible_during_cleaning_and_removed_after(
+        ctx, conf, monkeypatch):
+    seen = []
+    real_step = fake.FakeDeploy.erase_devices_metadata
+
+    def step(self, task):
+        seen.append(db_nodes.node_get(ctx, task.node.id))
+        return real_step(self, task)
+
+    monkeypatch.setattr(fake.FakeDeploy, 'erase_devices_metadata',
+                        base.clean_step(priority=99)(step))
+    node = cleaning_node(ctx)
+    with lock(ctx, conf, node) as task:
+        cleaning.do_node_clean(task)
+    [during] = seen
+    assert during['provision_state'] == states.CLEANING
+    assert during['clean_step']['step'] == 'erase_devices_metadata'
+    info = during['driver_internal_info']
+    assert info['clean_step_index'] == 0
+    assert [s['step'] for s in info['clean_steps']] == [
+        'erase_devices_metadata', 'verify_properties']
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.AVAILABLE
+    assert row['clean_step'] == {}
+    assert 'clean_step_index' not in row['driver_internal_info']
+    assert 'clean_steps' not in row['driver_internal_info']
+
+
+def test_a_stopping_conductor_leaves_the_node_before_the_next_step(
+        ctx, conf, pool):
+    """stop() lets the running step finish; the node stays in cleaning,
+    unlocked, at the next step, and is resumed from there."""
+    node = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, node) as task:
+        task.reserve_worker(pool)
+        step = VERIFY['step']
+        real = fake.FakeManagement.verify_properties
+
+        def stop_during(self, task):
+            pool.stop_accepting()
+            return real(self, task)
+
+        fake.FakeManagement.verify_properties = base.clean_step(
+            priority=80)(stop_during)
+        try:
+            cleaning.do_node_clean(task, [VERIFY, FAIL])
+        finally:
+            fake.FakeManagement.verify_properties = real
+    row = db_nodes.node_get(ctx, node['id'])
+    assert (row['provision_state'], row['reservation']) == (
+        states.CLEANING, None)
+    assert row['clean_step'] == {}
+    assert row['driver_internal_info']['clean_step_index'] == 1
+    assert steps_run(row) == [step]
+    assert row['last_error'] is None
+    with lock(ctx, conf, node) as task:
+        provisioning.resume_node(task)
+    row = db_nodes.node_get(ctx, node['id'])
+    # The next step (the failing one) ran, the finished one did not.
+    assert row['provision_state'] == states.CLEANFAIL
+    assert 'deploy.fail_step' in row['last_error']
+    assert steps_run(row) == [step]

@@ -83,3 +83,16 @@ def test_alive_and_dead(ctx):
     assert conductors.list_dead(ctx, 60) == ['cond2', 'cond3']
     # A longer timeout forgives cond2 but not the offline cond3.
     assert conductors.list_dead(ctx, 600) == ['cond3']
+
+
+def test_a_slow_heartbeat_within_the_timeout_is_alive(ctx):
+    """Merely slow is not dead: a heartbeat 58 s old with a 60 s timeout
+    is alive; one second past the timeout it is dead."""
+    conductors.register(ctx, 'slow', ['fake-hardware'])
+    _age(ctx, 'slow', 58)
+    assert conductors.list_dead(ctx, 60) == []
+    assert [c['hostname'] for c in conductors.list_alive(ctx, 60)] == [
+        'slow']
+    _age(ctx, 'slow', 61)
+    assert conductors.list_dead(ctx, 60) == ['slow']
+    assert conductors.list_alive(ctx, 60) == []

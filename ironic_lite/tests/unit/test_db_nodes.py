@@ -301,3 +301,30 @@ def test_release_all_and_takeover(ctx):
 
     assert nodes.release_all(ctx, 'cond2') == [ids['a'], ids['c']]
     assert nodes.node_list(ctx, {'reserved': True}) == []
+
+
+def test_clear_reservations_of_some_nodes_and_reserved_by(ctx):
+    a, b, c = (make_node(ctx, name=name)['id'] for name in 'abc')
+    for node_id in (a, b):
+        nodes.reserve(ctx, 'cond1', node_id)
+    nodes.reserve(ctx, 'cond2', c)
+    uuids = {n['id']: n['uuid'] for n in nodes.node_list(ctx)}
+    assert nodes.reserved_by(ctx, 'cond1') == [(a, uuids[a]), (b, uuids[b])]
+    # Only the nodes named, only while the host still holds them.
+    assert nodes.clear_reservations(ctx, ['cond1'], [b, c]) == [
+        (b, uuids[b])]
+    assert nodes.clear_reservations(ctx, ['cond1'], []) == []
+    assert nodes.reserved_by(ctx, 'cond1') == [(a, uuids[a])]
+    assert nodes.node_get(ctx, c)['reservation'] == 'cond2'
+
+
+def test_update_only_while_locked_by(ctx):
+    node = make_node(ctx)
+    with pytest.raises(exception.NodeNotLocked, match='holder: None'):
+        nodes.node_update(ctx, node['id'], {'name': 'x'}, locked_by='cond1')
+    nodes.reserve(ctx, 'cond2', node['id'])
+    with pytest.raises(exception.NodeNotLocked, match='holder: cond2'):
+        nodes.node_update(ctx, node['id'], {'name': 'x'}, locked_by='cond1')
+    assert nodes.node_get(ctx, node['id'])['name'] is None
+    assert nodes.node_update(ctx, node['uuid'], {'name': 'x'},
+                             locked_by='cond2')['name'] == 'x'

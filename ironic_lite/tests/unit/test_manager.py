@@ -6,6 +6,8 @@ The RPC round trip itself is covered by
 
 import datetime
 import json
+import threading
+import time
 import uuid
 
 from oslo_messaging.rpc import dispatcher
@@ -14,7 +16,11 @@ import pytest
 from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import manager as conductor_manager
+from ironic_lite.conductor import periodics
+from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import nodes as db_nodes
+from ironic_lite.drivers import base
+from ironic_lite.drivers import fake
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_task_manager import HOST
@@ -365,3 +371,138 @@ def test_node_to_dict():
     when = datetime.datetime(2026, 1, 2, 3, 4, 5, 6)
     assert conductor_manager.node_to_dict({'a': when, 'b': 1}) == {
         'a': '2026-01-02T03:04:05.000006+00:00', 'b': 1}
+
+
+# -- races
+
+def test_callback_waits_for_a_lock_held_for_a_moment(ctx, mgr, conf, pool):
+    """The periodic poll (or an API update) holds the node when the
+    callback arrives: the callback waits instead of being lost."""
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'clean', [
+        {'interface': 'deploy', 'step': 'wait_a_bit',
+         'args': {'seconds': 600}},
+        {'interface': 'management', 'step': 'verify_properties'}])
+    wait_state(ctx, node, states.CLEANWAIT)
+    db_nodes.reserve(ctx, 'conductor-1', node['id'])
+    timer = threading.Timer(
+        0.3, db_nodes.release, (ctx, 'conductor-1', node['id']))
+    timer.start()
+    mgr.continue_node_clean(ctx, node['uuid'])
+    timer.join()
+    row = wait_state(ctx, node, states.MANAGEABLE)
+    assert row['driver_internal_info']['fake_steps_run'] == [
+        'verify_properties']
+
+
+def test_callback_gives_up_on_a_lock_held_too_long(ctx, conf, pool,
+                                                   caplog):
+    manager = conductor_manager.ConductorManager(conf, HOST, pool)
+    manager.callback_patience = 0.2
+    node = make_node(ctx, provision_state=states.CLEANWAIT,
+                     target_provision_state=states.MANAGEABLE,
+                     reservation='api-call')
+    manager.continue_node_clean(ctx, node['uuid'])
+    assert f'Cannot continue cleaning node {node["uuid"]}' in caplog.text
+    assert 'api-call' in caplog.text
+    assert state(ctx, node) == states.CLEANWAIT
+
+
+def test_abort_while_the_worker_is_between_steps(ctx, mgr):
+    """The worker holds the node for the whole synchronous cleaning: an
+    abort (or any other action) is a 409 naming the holder, and changes
+    nothing; the cleaning goes on."""
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    steps_done = threading.Event()
+    go = threading.Event()
+    real_step = fake.FakeManagement.verify_properties
+
+    def slow_step(self, task):
+        steps_done.set()
+        go.wait(5)
+        return real_step(self, task)
+
+    fake.FakeManagement.verify_properties = base.clean_step(priority=80)(
+        slow_step)
+    try:
+        mgr.do_provisioning_action(ctx, node['uuid'], 'clean', [
+            ERASE, {'interface': 'management',
+                    'step': 'verify_properties'}, ERASE])
+        assert steps_done.wait(5)
+        for action in ('abort', 'manage', 'clean'):
+            with pytest.raises(exception.NodeLocked) as info:
+                mgr.do_provisioning_action(ctx, node['uuid'], action,
+                                           [ERASE])
+            assert info.value.code == 409
+            assert f'locked by host {HOST}' in str(info.value)
+        row = db_nodes.node_get(ctx, node['id'])
+        assert row['provision_state'] == states.CLEANING
+        assert row['driver_internal_info']['clean_step_index'] == 1
+        go.set()
+    finally:
+        go.set()
+        fake.FakeManagement.verify_properties = real_step
+    row = wait_state(ctx, node, states.MANAGEABLE)
+    assert row['driver_internal_info']['fake_steps_run'] == [
+        'erase_devices', 'verify_properties', 'erase_devices']
+    assert row['last_error'] is None
+
+
+def test_full_pool_refuses_clean_and_abort_with_nothing_changed(
+        ctx, mgr, pool):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    waiting = make_node(
+        ctx, provision_state=states.CLEANWAIT,
+        target_provision_state=states.MANAGEABLE,
+        clean_step={'interface': 'deploy', 'step': 'wait_a_bit',
+                    'abortable': True, 'args': {}, 'priority': 0})
+    def rows():
+        # updated_at moves with the lock taken and given back.
+        return [{**db_nodes.node_get(ctx, n['id']), 'updated_at': None}
+                for n in (node, waiting)]
+
+    before = rows()
+    slots = [pool.reserve() for _ in range(3)]
+    try:
+        with pytest.raises(exception.NoFreeConductorWorker) as info:
+            mgr.do_provisioning_action(ctx, node['uuid'], 'clean', [ERASE])
+        assert info.value.code == 503
+        with pytest.raises(exception.NoFreeConductorWorker):
+            mgr.do_provisioning_action(ctx, waiting['uuid'], 'abort', None)
+    finally:
+        for slot in slots:
+            slot.cancel()
+    assert rows() == before
+
+
+def test_callback_with_no_free_worker_is_not_lost(ctx, conf, mgr, pool):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'clean', [
+        {'interface': 'deploy', 'step': 'wait_a_bit',
+         'args': {'seconds': 600}},
+        {'interface': 'management', 'step': 'verify_properties'}])
+    # In clean wait with the worker gone (lock and worker slot free).
+    wait_for(ctx, node, lambda r: r['provision_state'] == states.CLEANWAIT
+             and r['reservation'] is None)
+    slots = []
+    deadline = time.monotonic() + 5
+    while len(slots) < 3:
+        try:
+            slots.append(pool.reserve())
+        except exception.NoFreeConductorWorker:
+            assert time.monotonic() < deadline, 'the worker never returned'
+            time.sleep(0.01)
+    mgr.continue_node_clean(ctx, node['uuid'])
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANWAIT
+    assert row['driver_internal_info']['clean_callback_received'] is True
+    for slot in slots:
+        slot.cancel()
+    db_conductors.register(ctx, HOST, ['fake-hardware'])
+    # The step would run for 600 s more: only the callback ends it.
+    periodics.ConductorPeriodics(conf, HOST, pool, ['fake-hardware']
+                                 ).check_clean_wait()
+    row = wait_state(ctx, node, states.MANAGEABLE)
+    assert row['driver_internal_info']['fake_steps_run'] == [
+        'verify_properties']
+    assert 'clean_callback_received' not in row['driver_internal_info']

@@ -4,6 +4,7 @@ import datetime
 import time
 import uuid
 
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from ironic_lite.common import states
@@ -21,6 +22,7 @@ from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_task_manager import HOST
 from ironic_lite.tests.unit.test_task_manager import make_node
+from ironic_lite.tests.unit.test_task_manager import wait_for
 from ironic_lite.tests.unit.test_task_manager import wait_state
 from lite_common import db as lite_db
 
@@ -253,3 +255,147 @@ def test_zero_timeout_disables_it(ctx, pool):
     periodic(conf, pool).check_clean_wait()
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
         states.CLEANWAIT)
+
+
+# -- slow conductors, lost locks, failures mid-flow
+
+def test_a_slow_conductor_keeps_its_nodes(ctx, conf, pool):
+    """A heartbeat just within [conductor]heartbeat_timeout is alive:
+    its locks stay, its nodes are not resumed twice."""
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    timeout = conf.conductor.heartbeat_timeout
+    age(ctx, OTHER, seconds=timeout - 5)
+    node = node_owned_by(ctx, HOST, [HOST, OTHER],
+                         **mid_cleaning(0, reservation=OTHER))
+    task = periodic(conf, pool)
+    task.take_over()
+    row = db_nodes.node_get(ctx, node['id'])
+    assert (row['reservation'], row['provision_state']) == (
+        OTHER, states.CLEANING)
+    assert steps_run(row) == []
+    age(ctx, OTHER, seconds=timeout + 5)
+    task.take_over()
+    assert steps_run(wait_state(ctx, node, states.AVAILABLE)) == [
+        'erase_devices_metadata', 'verify_properties']
+
+
+def test_takeover_logs_the_uuids_of_the_nodes(ctx, conf, pool, caplog):
+    """At INFO an operator can follow the node: every line names it."""
+    caplog.set_level('INFO', logger='ironic_lite')
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, 'dead', HW)
+    age(ctx, 'dead')
+    node = make_node(ctx, **mid_cleaning(1, reservation='dead'))
+    periodic(conf, pool).take_over()
+    wait_state(ctx, node, states.AVAILABLE)
+    assert (f"Released the locks of dead conductor(s) dead on nodes "
+            f"{node['uuid']}") in caplog.text
+    assert f"Node {node['uuid']}: resuming cleaning at step " \
+        "management.verify_properties (index 1)" in caplog.text
+    lines = [r.getMessage() for r in caplog.records
+             if r.name.startswith('ironic_lite.conductor')]
+    assert len(lines) >= 6, lines
+    assert all(node['uuid'] in line for line in lines), lines
+    assert any('running clean step management.verify_properties' in line
+               for line in lines), lines
+    assert any('Cleaning of node' in line and 'finished' in line
+               for line in lines), lines
+
+
+def test_lost_locks_are_released_on_the_second_run(ctx, conf, pool):
+    """A lock this conductor holds in the database that no task holds
+    (its release failed) is released, and the node resumed."""
+    db_conductors.register(ctx, HOST, HW)
+    lost = make_node(ctx, **mid_cleaning(1, reservation=HOST))
+    held = make_node(ctx, provision_state=states.MANAGEABLE)
+    task = periodic(conf, pool)
+    with task_manager.acquire(ctx, conf, held['id'], HOST, 'long work'):
+        task.take_over()
+        # Once could be a lock being taken this very moment: wait.
+        assert db_nodes.node_get(ctx, lost['id'])['reservation'] == HOST
+        task.take_over()
+        row = wait_state(ctx, lost, states.AVAILABLE)
+        assert steps_run(row) == ['verify_properties']
+        # A lock a task holds is never touched.
+        assert db_nodes.node_get(ctx, held['id'])['reservation'] == HOST
+
+
+def test_a_database_error_mid_cleaning_is_resumed(ctx, conf, pool,
+                                                  monkeypatch):
+    """The flow dies on a database error after a step: the lock goes,
+    the node stays in cleaning with the step recorded, and the takeover
+    periodic task of its owner runs that step again and goes on."""
+    db_conductors.register(ctx, HOST, HW)
+    node = make_node(ctx, provision_state=states.CLEANING,
+                     target_provision_state=states.AVAILABLE)
+    real_update = db_nodes.node_update
+    calls = []
+
+    def flaky_update(context, node_id, values, **kwargs):
+        calls.append(values)
+        if 'fake_steps_run' in (values.get('driver_internal_info') or {}):
+            raise db_exc.DBConnectionError('database gone')
+        return real_update(context, node_id, values, **kwargs)
+
+    monkeypatch.setattr(db_nodes, 'node_update', flaky_update)
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'clean') as task:
+        task.spawn_after(pool, cleaning.do_node_clean)
+    row = wait_for(ctx, node, lambda r: len(calls) >= 3)
+    assert row['provision_state'] == states.CLEANING
+    assert row['clean_step']['step'] == 'erase_devices_metadata'
+    assert row['reservation'] is None
+    monkeypatch.setattr(db_nodes, 'node_update', real_update)
+    periodic(conf, pool).take_over()
+    row = wait_state(ctx, node, states.AVAILABLE)
+    assert steps_run(row) == ['erase_devices_metadata', 'verify_properties']
+
+
+# -- queries per run
+
+class QueryCounter:
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, *args):
+        self.count += 1
+
+    def run(self, func):
+        engine = db_api.get_engine()
+        self.count = 0
+        sa.event.listen(engine, 'before_cursor_execute', self)
+        try:
+            func()
+        finally:
+            sa.event.remove(engine, 'before_cursor_execute', self)
+        return self.count
+
+
+def _add_nodes(ctx, count):
+    for _ in range(count):
+        # Owned, their asynchronous step still running.
+        waiting_node(ctx, time.time() + 600)
+        # Another alive conductor's, being cleaned or waiting.
+        node_owned_by(ctx, OTHER, [HOST, OTHER],
+                      **mid_cleaning(0, reservation=OTHER))
+        node_owned_by(ctx, OTHER, [HOST, OTHER],
+                      provision_state=states.CLEANWAIT, clean_step=WAIT,
+                      driver_internal_info={'clean_wait_until': 0})
+        make_node(ctx, provision_state=states.AVAILABLE)
+
+
+def test_periodic_tasks_make_a_constant_number_of_queries(ctx, conf, pool):
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    task = periodic(conf, pool)
+    counter = QueryCounter()
+    counts = []
+    for count in (2, 20):
+        _add_nodes(ctx, count)
+        counts.append((counter.run(task.take_over),
+                       counter.run(task.check_clean_wait),
+                       counter.run(task.heartbeat)))
+    # SQL statements (one more per transaction: the connection check).
+    assert counts[0] == counts[1], counts
+    take_over, clean_wait, heartbeat = counts[0]
+    assert take_over <= 6 and clean_wait <= 4 and heartbeat <= 2, counts

@@ -1,15 +1,17 @@
 """Clean step ordering, overrides, duplicates and manual requests."""
 
 import jsonschema
-from oslo_config import cfg
 import pytest
 
 from ironic_lite import exception
+from ironic_lite import service
+from ironic_lite.cmd import common
 from ironic_lite.conductor import steps
 from ironic_lite.drivers import base
 from ironic_lite.drivers import fake
 from ironic_lite.tests.unit import FakeTask
 from ironic_lite.tests.unit import make_conf
+from lite_common import daemon
 
 
 class Power(fake.FakePower):
@@ -115,14 +117,45 @@ def test_priority_overrides_parsing():
     'raid.create:10', 'deploy.erase devices:1'],
     ids=['no-interface', 'no-priority', 'negative', 'unknown-interface',
          'space-in-step'])
-def test_bad_override_is_a_config_error(value, tmp_path):
+def test_bad_override_is_a_config_error(value, tmp_path, caplog):
     path = tmp_path / 'ironic-lite.conf'
     path.write_text(f'[conductor]\nclean_step_priority_override = {value}\n')
     conf = make_conf()
     conf(['--config-file', str(path)], project='ironic-lite-test',
          default_config_files=[])
-    with pytest.raises(cfg.ConfigFileValueError, match='regex'):
+    with pytest.raises(exception.InvalidParameterValue,
+                       match=r'clean_step_priority_override.*regex') as info:
         steps.priority_overrides(conf)
+    assert 'interface.' not in str(info.value)
+    assert '<interface>.<step>:<priority>' in str(info.value)
+    # The conductor refuses to start: one log line and exit 78 (a
+    # restart cannot fix it; systemd does not restart on it).
+    assert common.run_daemon(
+        'ironic-lite-conductor',
+        lambda: service.load_enabled_drivers(conf)) == daemon.EXIT_REFUSED
+    assert 'ironic-lite-conductor refuses to start: Invalid [conductor]' \
+        'clean_step_priority_override' in caplog.text
+
+
+def test_one_step_with_two_override_priorities_is_refused():
+    conf = make_conf(conductor__clean_step_priority_override=[
+        'deploy.erase_devices:0', 'deploy.erase_devices:10'])
+    with pytest.raises(exception.InvalidParameterValue,
+                       match='deploy.erase_devices is given priorities 0 '
+                       'and 10'):
+        steps.priority_overrides(conf)
+    conf = make_conf(conductor__clean_step_priority_override=[
+        'deploy.erase_devices:10', 'deploy.erase_devices:10'])
+    assert steps.priority_overrides(conf) == {
+        ('deploy', 'erase_devices'): 10}
+
+
+def test_override_of_an_unknown_step_is_a_warning(caplog):
+    conf = make_conf(conductor__clean_step_priority_override=[
+        'deploy.no_such_step:10'])
+    assert service.load_enabled_drivers(conf) == ['fake-hardware']
+    assert 'deploy.no_such_step, which no enabled deploy interface has' \
+        in caplog.text
 
 
 def test_duplicate_priority_names_both_steps(caplog):

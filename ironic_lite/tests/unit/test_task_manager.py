@@ -8,6 +8,7 @@ import threading
 import time
 import uuid
 
+from oslo_db import exception as db_exc
 import pytest
 
 from ironic_lite import exception
@@ -222,3 +223,100 @@ def test_a_failing_worker_releases_the_lock(ctx, conf, pool):
     with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
         task.spawn_after(pool, boom)
     wait_for(ctx, node, lambda row: True)
+
+
+# -- waiting for a lock, lost locks, locks taken over
+
+def test_patient_acquire_waits_for_the_lock(ctx, conf):
+    node = make_node(ctx)
+    db_nodes.reserve(ctx, 'api-call', node['id'])
+    timer = threading.Timer(
+        0.3, db_nodes.release, (ctx, 'api-call', node['id']))
+    timer.start()
+    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'callback',
+                              patience=5) as task:
+        assert task.node.reservation == HOST
+    timer.join()
+    db_nodes.reserve(ctx, 'api-call', node['id'])
+    started = time.monotonic()
+    with pytest.raises(exception.NodeLocked, match='api-call'):
+        task_manager.acquire(ctx, conf, node['id'], HOST, 'callback',
+                             patience=0.3)
+    assert 0.2 < time.monotonic() - started < 2
+
+
+def test_held_nodes_follow_the_locks(ctx, conf, pool):
+    node, gone = make_node(ctx), make_node(ctx)
+    assert node['id'] not in task_manager.held_nodes(HOST)
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test'):
+        assert node['id'] in task_manager.held_nodes(HOST)
+        assert node['id'] not in task_manager.held_nodes('other')
+    assert node['id'] not in task_manager.held_nodes(HOST)
+    with task_manager.acquire(ctx, conf, gone['id'], HOST, 'test') as task:
+        task.destroy()
+    assert gone['id'] not in task_manager.held_nodes(HOST)
+    # Handed to a worker: held until the worker returns.
+    go = threading.Event()
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+        task.spawn_after(pool, lambda t: go.wait(5))
+    assert node['id'] in task_manager.held_nodes(HOST)
+    go.set()
+    wait_for(ctx, node, lambda row: True)
+    assert node['id'] not in task_manager.held_nodes(HOST)
+
+
+def test_a_failed_release_is_logged_and_forgotten(ctx, conf, monkeypatch,
+                                                  caplog):
+    """The database is away when the lock goes: the node stays locked in
+    the database, but no task holds it any more, so the takeover
+    periodic task releases it (see test_periodics)."""
+    node = make_node(ctx)
+
+    def release(*args):
+        raise db_exc.DBConnectionError('database gone')
+
+    monkeypatch.setattr(db_nodes, 'release', release)
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test'):
+        pass
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] == HOST
+    assert node['id'] not in task_manager.held_nodes(HOST)
+    assert f'Could not release the lock of node {node["uuid"]}' in (
+        caplog.text)
+
+
+def test_save_refused_once_the_lock_was_taken_over(ctx, conf):
+    """A slow conductor thought dead lost its lock: its flow must not
+    overwrite the node another conductor drives now."""
+    node = make_node(ctx)
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+        db_nodes.clear_reservations(ctx, [HOST])
+        db_nodes.reserve(ctx, 'conductor-2', node['id'])
+        task.node.last_error = 'stale'
+        with pytest.raises(exception.NodeNotLocked, match='conductor-2'):
+            task.save()
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['last_error'] is None
+    assert row['reservation'] == 'conductor-2'
+
+
+def test_a_worker_whose_lock_was_taken_over_stops(ctx, conf, pool, caplog):
+    node = make_node(ctx)
+    go = threading.Event()
+
+    def work(task):
+        go.wait(5)
+        task.process_event('manage')
+
+    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+        task.spawn_after(pool, work)
+    # This conductor is thought dead: its lock goes to conductor-2.
+    db_nodes.clear_reservations(ctx, [HOST])
+    db_nodes.reserve(ctx, 'conductor-2', node['id'])
+    go.set()
+    pool.shutdown(wait=True)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert (row['provision_state'], row['reservation']) == (
+        states.ENROLL, 'conductor-2')
+    assert node['id'] not in task_manager.held_nodes(HOST)
+    assert f'Stopped processing node {node["uuid"]} (test): its lock ' \
+        'was taken over' in caplog.text

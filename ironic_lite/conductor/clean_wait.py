@@ -1,0 +1,157 @@
+"""Cleaning while an asynchronous step runs: ``clean wait``.
+
+A step that returned ``clean wait`` left the node in ``clean wait``,
+unlocked (see :mod:`cleaning`). From there:
+
+- the owning conductor polls the step (:func:`poll_async_step`, from
+  the clean wait periodic task) or a callback continues it
+  (:func:`continue_cleaning`); both process ``resume`` with the index of
+  the next step and hand the node to a worker again;
+- a step waiting longer than ``[conductor]clean_callback_timeout``
+  fails (:func:`fail_on_timeout`);
+- ``abort`` (:func:`start_abort`) ends in ``clean failed`` without
+  maintenance (an operator asked for it): an abortable step is stopped
+  at once through the interface's ``abort_clean_step``; a step that is
+  not abortable is allowed to finish
+  (``driver_internal_info['abort_after_step']``) and the node fails
+  right after it.
+"""
+
+from oslo_log import log as logging
+
+from ironic_lite import exception
+from ironic_lite.common import states
+from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import workers
+
+LOG = logging.getLogger(__name__)
+
+Task = task_manager.Task
+fail_cleaning = cleaning.fail_cleaning
+step_name = cleaning.step_name
+ABORT_AFTER_KEY = cleaning.ABORT_AFTER_KEY
+CALLBACK_KEY = cleaning.CALLBACK_KEY
+INDEX_KEY = cleaning.INDEX_KEY
+
+
+def _resume(task: Task, pool: workers.WorkerPool) -> None:
+    """The asynchronous step finished: go on with the next step (or
+    fail now, when an abort waited for the step)."""
+    node = task.node
+    info = node.driver_internal_info
+    if info.get(ABORT_AFTER_KEY):
+        fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by '
+                      f'request after clean step {step_name(node.clean_step)}'
+                      ' finished', event='abort', set_maintenance=False)
+        return
+    index = int(info.get(INDEX_KEY) or 0) + 1
+    info[INDEX_KEY] = index
+    LOG.info('Node %s: clean step %s done', node.uuid,
+             step_name(node.clean_step))
+    node.clean_step = {}
+    task.spawn_after(pool, cleaning.do_next_clean_step, index)
+    task.process_event('resume')
+
+
+def poll_async_step(task: Task, pool: workers.WorkerPool) -> None:
+    """Ask the interface whether the step of a node in ``clean wait``
+    finished (under the lock; a worker is reserved first so that a
+    finished step always has one to go on)."""
+    node = task.node
+    step = node.clean_step
+    task.reserve_worker(pool)
+    try:
+        interface = task.interfaces[step['interface']]
+        done = (bool(node.driver_internal_info.pop(CALLBACK_KEY, False))
+                or interface.poll_clean_step(task))
+    except Exception as exc:
+        LOG.exception('Node %s: polling clean step %s failed', node.uuid,
+                      step_name(step))
+        fail_cleaning(task, f'Clean step {step_name(step)} failed on '
+                      f'node {node.uuid}: {exc}')
+        return
+    if done:
+        _resume(task, pool)
+    else:
+        task.save()
+
+
+def continue_cleaning(task: Task, pool: workers.WorkerPool) -> None:
+    """A callback said the asynchronous step finished (``clean wait``).
+
+    With no free worker the callback is recorded in the node instead of
+    lost: the next run of the clean wait periodic task resumes the node.
+    """
+    try:
+        task.reserve_worker(pool)
+    except exception.NoFreeConductorWorker:
+        task.node.driver_internal_info[CALLBACK_KEY] = True
+        task.save()
+        LOG.warning('Node %s: no free worker to continue cleaning after '
+                    'the callback; the clean wait periodic task will '
+                    'resume it', task.node.uuid)
+        return
+    _resume(task, pool)
+
+
+def unhold(task: Task, pool: workers.WorkerPool) -> None:
+    """``unhold`` a node in ``clean hold`` (RPC thread, lock held): the
+    hold step is done, cleaning goes on with the next step.
+
+    :raises NoFreeConductorWorker: nothing changed.
+    """
+    task.reserve_worker(pool)
+    task.process_event('unhold')
+    _resume(task, pool)
+
+
+def fail_on_timeout(task: Task) -> None:
+    """The node waited in ``clean wait`` longer than
+    ``[conductor]clean_callback_timeout``."""
+    node = task.node
+    step = node.clean_step
+    _abort_driver_step(task)
+    fail_cleaning(task, f'Timeout reached while cleaning node {node.uuid}: '
+                  f'clean step {step_name(step)} did not finish within '
+                  f'{task.conf.conductor.clean_callback_timeout} seconds '
+                  '([conductor]clean_callback_timeout)')
+
+
+def _abort_driver_step(task: Task) -> None:
+    step = task.node.clean_step
+    if not step or not step.get('abortable'):
+        return
+    try:
+        task.interfaces[step['interface']].abort_clean_step(task)
+    except Exception:
+        LOG.exception('Node %s: aborting clean step %s failed; the node '
+                      'fails anyway', task.node.uuid, step_name(step))
+
+
+def start_abort(task: Task, pool: workers.WorkerPool) -> None:
+    """Validate an ``abort`` request (RPC thread, lock held) and start it.
+
+    :raises InvalidStateRequested: not in clean wait or clean hold.
+    """
+    node = task.node
+    states.next_state(node.provision_state, 'abort', node.uuid)
+    step = node.clean_step
+    if (node.provision_state == states.CLEANWAIT and step
+            and not step.get('abortable')):
+        node.driver_internal_info[ABORT_AFTER_KEY] = True
+        task.save()
+        LOG.info('Node %s: clean step %s is not abortable; cleaning will '
+                 'be aborted when it finishes', node.uuid, step_name(step))
+        return
+    task.spawn_after(pool, do_node_clean_abort)
+
+
+def do_node_clean_abort(task: Task) -> None:
+    """Stop the running step and fail the node (worker, lock held)."""
+    node = task.node
+    step = node.clean_step
+    _abort_driver_step(task)
+    fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by request '
+                  f'during clean step {step_name(step)}', event='abort',
+                  set_maintenance=False)

@@ -1,0 +1,109 @@
+"""URLs, links, path variables, identifiers and sizes of the API."""
+
+from typing import Any
+
+import pytest
+import webob
+import webob.exc
+
+from ironic_lite.api import app
+from ironic_lite.api import util
+from ironic_lite.api.handlers import nodes
+from ironic_lite.api.schemas import nodes as schemas
+
+
+class _Deps:
+    public_endpoint = None
+
+
+def _request(path: str, script_name: str = '') -> webob.Request:
+    req = webob.Request.blank(path)
+    req.environ['SCRIPT_NAME'] = script_name
+    req.environ[util.DEPS_KEY] = _Deps()
+    return req
+
+
+def test_base_url_keeps_the_mount_point() -> None:
+    """Served under /baremetal (uWSGI, mod_wsgi): links keep it."""
+    req = _request('/v1/nodes', script_name='/baremetal')
+    assert util.base_url(req) == 'http://localhost/baremetal'
+    assert util.links_at(util.base_url(req), 'nodes', 'u')[0]['href'] == (
+        'http://localhost/baremetal/v1/nodes/u')
+
+
+def test_base_url_prefers_the_public_endpoint() -> None:
+    req = _request('/v1/nodes', script_name='/baremetal')
+    deps = _Deps()
+    deps.public_endpoint = 'https://bm.example.com/'  # type: ignore
+    req.environ[util.DEPS_KEY] = deps
+    assert util.base_url(req) == 'https://bm.example.com'
+
+
+def test_next_url_keeps_collection_and_query() -> None:
+    req = _request('/v1/nodes/detail?driver=fake&limit=2&marker=old')
+    assert util.next_url(req, 'nodes/detail', 'new', 2) == (
+        'http://localhost/v1/nodes/detail?driver=fake&limit=2&marker=new')
+
+
+def test_path_var_is_decoded_as_utf8() -> None:
+    """The router matches PEP 3333's latin-1 PATH_INFO."""
+    req = webob.Request.blank('/v1/nodes/%E2%98%83')
+    req.urlvars = {'node_ident': req.environ['PATH_INFO'].split('/')[-1]}
+    assert util.path_var(req, 'node_ident') == '\u2603'
+
+
+@pytest.mark.parametrize('value', [
+    '1BE26C0B-03F2-4D2E-AE87-C02D7F33C123',
+    '1be26c0b03f24d2eae87c02d7f33c123',
+    '{1be26c0b-03f2-4d2e-ae87-c02d7f33c123}'])
+def test_canonical_uuid(value: str) -> None:
+    assert util.canonical_uuid(value) == (
+        '1be26c0b-03f2-4d2e-ae87-c02d7f33c123')
+
+
+@pytest.mark.parametrize('path, query, bad', [
+    ('/v1/nodes/n1', 'limit=1', False),
+    ('/v1/nodes/\xe2\x98\x83', 'fields=uuid%2Cname', False),
+    ('/v1/nodes/\xff', '', True),
+    ('/v1/nodes', 'fields=%FF', True),
+    ('/v1/nodes', '%C3=1', True),
+    ('/v1/nodes', 'name=\xff', True),
+    ('/v1/nodes/\u2603', '', True),  # not PEP 3333: webob cannot read it
+])
+def test_undecodable_urls(path: str, query: str, bad: bool) -> None:
+    environ = {'PATH_INFO': path, 'QUERY_STRING': query}
+    assert app._undecodable(environ) is bad
+
+
+def test_dictionary_fields_must_fit_their_column() -> None:
+    nodes.check_sizes({'extra': {'a': 'x' * 60000}})
+    with pytest.raises(webob.exc.HTTPBadRequest) as raised:
+        nodes.check_sizes(
+            {'driver': 'fake', 'extra': {'a': 'x' * schemas.MAX_DICT_BYTES}})
+    assert 'The field extra is too large' in raised.value.explanation
+
+
+def test_canonical_uuids_of_a_node() -> None:
+    values: dict[str, Any] = {
+        'uuid': '1BE26C0B03F24D2EAE87C02D7F33C123', 'instance_uuid': None,
+        'name': 'n'}
+    assert nodes.canonical_uuids(values) == {
+        'uuid': '1be26c0b-03f2-4d2e-ae87-c02d7f33c123',
+        'instance_uuid': None, 'name': 'n'}
+
+
+def test_clean_steps_must_fit_driver_internal_info() -> None:
+    from ironic_lite.api.handlers import node_states
+    from ironic_lite.api.schemas import node_states as state_schemas
+    from lite_common.wsgi import microversion
+
+    req = _request('/v1/nodes/n/states/provision')
+    req.environ[microversion.ENV_KEY] = microversion.APIVersion(1, 116)
+    step = {'interface': 'deploy', 'step': 'erase_devices'}
+    assert node_states._check_target(
+        req, {'target': 'clean', 'clean_steps': [step]}) == 'clean'
+    big = dict(step, args={'x': 'y' * state_schemas.MAX_CLEAN_STEPS_BYTES})
+    with pytest.raises(webob.exc.HTTPBadRequest) as raised:
+        node_states._check_target(
+            req, {'target': 'clean', 'clean_steps': [big]})
+    assert '"clean_steps" is too large' in raised.value.explanation
