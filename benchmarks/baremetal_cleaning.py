@@ -43,10 +43,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-import urllib.error
 from urllib.parse import urlsplit
-import urllib.request
 
 VERSION = '1.115'
 HEADERS = {'Content-Type': 'application/json', 'Accept': 'application/json',
@@ -61,22 +60,44 @@ def use_basic_auth(user, password):
     HEADERS['Authorization'] = f'Basic {token}'
 
 
+_LOCAL = threading.local()
+
+
+def _connection(url):
+    """This thread's kept-alive connection to the API (as openstacksdk's
+    session keeps its connections), opened on first use."""
+    split = urlsplit(url)
+    key = (split.hostname, split.port)
+    conns = getattr(_LOCAL, 'conns', None)
+    if conns is None:
+        conns = _LOCAL.conns = {}
+    if key not in conns:
+        conns[key] = http.client.HTTPConnection(*key, timeout=120)
+    return conns[key], key
+
+
 def call(url, method='GET', body=None, retries=50):
     """One request; a 503 (conductor busy) or 409 (node locked) is
     retried after a short pause, as a patient client would."""
     data = json.dumps(body).encode() if body is not None else None
+    split = urlsplit(url)
+    path = split.path + (f'?{split.query}' if split.query else '')
     for _attempt in range(retries):
-        req = urllib.request.Request(url, data=data, method=method,
-                                     headers=HEADERS)
+        conn, key = _connection(url)
         try:
-            with urllib.request.urlopen(req, timeout=120) as resp:
-                raw = resp.read()
-                return json.loads(raw) if raw else None
-        except urllib.error.HTTPError as exc:
-            if exc.code not in (409, 503):
-                raise SystemExit(f'{method} {url}: {exc.code} '
-                                 f'{exc.read()[:300]!r}')
+            conn.request(method, path, body=data, headers=HEADERS)
+            resp = conn.getresponse()
+            raw = resp.read()
+        except (http.client.HTTPException, OSError):
+            conn.close()
+            del _LOCAL.conns[key]
+            raise
+        if resp.status in (409, 503):
             time.sleep(0.2)
+            continue
+        if resp.status >= 400:
+            raise SystemExit(f'{method} {url}: {resp.status} {raw[:300]!r}')
+        return json.loads(raw) if raw else None
     raise SystemExit(f'{method} {url}: still busy after {retries} tries')
 
 
