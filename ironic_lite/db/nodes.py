@@ -20,8 +20,13 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.models import Node
 from lite_common import db as lite_db
 
-SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at',
-             'provision_state')
+#: Columns a node list may be sorted by (upstream's, less the JSON
+#: ones); ties are broken by id, so marker paging sees each node once.
+SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at', 'driver',
+             'power_state', 'target_power_state', 'provision_state',
+             'target_provision_state', 'provision_updated_at',
+             'maintenance', 'fault', 'resource_class', 'instance_uuid',
+             'reservation', 'automated_clean', 'description')
 _ident_clause = node_locks.ident_clause
 # The node lock lives in node_locks; these names stay here for callers.
 reserve = node_locks.reserve
@@ -117,6 +122,9 @@ def _after_marker(column: Any, mark: Any, descending: bool) -> Any:
     descending, on every backend (see :func:`_order_by`).
     """
     value, mark_id = mark
+    if value is not None:
+        # A bound literal: SQLAlchemy refuses < and > with Python booleans.
+        value = sa.literal(value, column.type)
     if descending:
         if value is None:
             return sa.or_(column.is_not(None),

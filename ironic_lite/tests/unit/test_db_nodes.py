@@ -193,6 +193,25 @@ def test_paging_on_a_nullable_key(ctx, sort_dir):
         assert [name for page in pages for name in page] == whole
 
 
+@pytest.mark.parametrize('sort_key', nodes.SORT_KEYS)
+@pytest.mark.parametrize('sort_dir', ['asc', 'desc'])
+def test_paging_by_every_sort_key_sees_each_node_once(ctx, sort_key,
+                                                      sort_dir):
+    # Many ties (two drivers, two states, maintenance both ways, NULLs).
+    for i in range(7):
+        make_node(ctx, name=f'n{i}', maintenance=bool(i % 2),
+                  provision_state=('manageable', 'available')[i % 2],
+                  resource_class=None if i % 3 else 'gold',
+                  description=None if i % 2 else f'd{i % 4}')
+    whole = [n['name'] for n in nodes.node_list(
+        ctx, sort_key=sort_key, sort_dir=sort_dir)]
+    assert sorted(whole) == [f'n{i}' for i in range(7)]
+    for size in (1, 2, 3):
+        pages = _page_through(ctx, size, sort_key=sort_key,
+                              sort_dir=sort_dir)
+        assert [name for page in pages for name in page] == whole
+
+
 def test_list_sort_and_bad_parameters(ctx):
     make_node(ctx, name='x', provision_state='manageable')
     make_node(ctx, name='y', provision_state='available')
