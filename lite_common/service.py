@@ -185,9 +185,17 @@ class Launcher:
         self._stop.set()
 
     def start(self) -> None:
-        for runnable in self.runnables:
-            runnable.start()
-            self._started.append(runnable)
+        """Start every runnable in order. When one fails, those already
+        started are stopped again before the error propagates, so that a
+        failed start (a port in use ...) ends the process instead of
+        leaving it half running."""
+        try:
+            for runnable in self.runnables:
+                runnable.start()
+                self._started.append(runnable)
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         while self._started:

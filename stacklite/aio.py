@@ -9,6 +9,7 @@ works at once.
 """
 
 import argparse
+import logging as std_logging
 import os
 from pathlib import Path
 import secrets
@@ -195,6 +196,16 @@ def _oslo_argv(args: argparse.Namespace) -> list[str]:
     return argv
 
 
+def _errors_to_terminal() -> None:
+    """Errors also go to stderr: the log file is in the state directory,
+    and whoever started the all-in-one is looking at the terminal (a
+    port in use, a bad option ...)."""
+    handler = std_logging.StreamHandler(sys.stderr)
+    handler.setLevel(std_logging.ERROR)
+    handler.setFormatter(std_logging.Formatter('%(message)s'))
+    std_logging.getLogger().addHandler(handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     state = args.state_dir.resolve()
@@ -202,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     conf = common.load_config(_oslo_argv(args), 'stacklite-aio')
     users = configure(conf, args, state)
     logging.setup(conf, common.PROJECT)
+    _errors_to_terminal()
     api_url = f'http://{args.api_host}:{args.api_port}'
     bm_url = None
     bm_conf = None

@@ -61,3 +61,27 @@ def test_a_signal_during_start_up_interrupts_it():
         signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 5
     assert log == ['start ready', 'start waiting', 'stop ready']
+
+
+class Failing(Recorder):
+    def start(self):
+        self.log.append(f'start {self.name}')
+        raise OSError('address already in use')
+
+
+def test_a_failed_start_stops_what_started_and_raises():
+    """A port in use must end the process, not leave it half running."""
+    log = []
+    launcher = service.Launcher()
+    launcher.add(Recorder('api', log))
+    launcher.add(Failing('second-api', log))
+    launcher.add(Recorder('never-started', log))
+    try:
+        launcher.start()
+    except OSError as exc:
+        assert 'address already in use' in str(exc)
+    else:
+        raise AssertionError('start() did not raise')
+    assert log == ['start api', 'start second-api', 'stop api']
+    launcher.stop()  # nothing left to stop
+    assert log == ['start api', 'start second-api', 'stop api']

@@ -45,3 +45,26 @@ def test_baremetal_node_is_cleaned_to_available(aio):
     assert node['provision_state'] == 'available'
     assert node['driver_internal_info']['fake_steps_run'] == [
         'erase_devices_metadata', 'verify_properties']
+
+
+def test_a_port_in_use_ends_the_all_in_one_with_a_message(tmp_path):
+    """Nothing is left half running when a server cannot listen, and the
+    reason is on the terminal, not only in the log file."""
+    import socket
+    import subprocess
+
+    import devstack_support as support
+
+    with socket.socket() as taken:
+        taken.bind(('127.0.0.1', 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [support.binary('stacklite-aio'), '--state-dir',
+             str(tmp_path / 'state'), '--computes', '1', '--api-port',
+             str(support.free_port()), '--baremetal-port', str(port)],
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (f'ironic-lite-api cannot listen on 127.0.0.1:{port}'
+            in done.stderr), done.stderr
