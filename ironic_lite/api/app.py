@@ -26,10 +26,8 @@ from the global configuration.
 """
 
 from typing import Any
-import urllib.parse
 
 from oslo_config import cfg
-import webob
 
 from ironic_lite import policy
 from ironic_lite.api import errors
@@ -42,6 +40,7 @@ from lite_common.wsgi import faults
 from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import request_log
 from lite_common.wsgi import router
+from lite_common.wsgi import url_check
 
 
 class Deps:
@@ -67,32 +66,6 @@ def _strip_slash(app: Any) -> Any:
         path = environ.get('PATH_INFO', '')
         if len(path) > 1 and path.endswith('/'):
             environ['PATH_INFO'] = path.rstrip('/')
-        return app(environ, start_response)
-
-    return middleware
-
-
-def _undecodable(environ: dict[str, Any]) -> bool:
-    """Whether the path or the query string is not UTF-8 (webob, and so
-    every layer, would fail to decode it)."""
-    try:
-        environ.get('PATH_INFO', '').encode('latin-1').decode('utf-8')
-        query = environ.get('QUERY_STRING', '').encode('latin-1')
-        urllib.parse.unquote_to_bytes(query).decode('utf-8')
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return True
-    return False
-
-
-def _check_url(app: Any) -> Any:
-    """A 400 for a URL that is not UTF-8, before anything decodes it."""
-
-    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        if _undecodable(environ):
-            response = faults.json_error(
-                400, 'The URL (path or query string) is not valid UTF-8.',
-                webob.Request(environ), errors.baremetal_error)
-            return response(environ, start_response)
         return app(environ, start_response)
 
     return middleware
@@ -135,5 +108,6 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                     _is_version_document)
     app = faults.FaultWrapper(app, formatter)
-    app = _range_headers(_check_url(_with_deps(_strip_slash(app), deps)))
+    app = url_check.check_url(_with_deps(_strip_slash(app), deps), formatter)
+    app = _range_headers(app)
     return request_log.RequestLog(app)

@@ -21,11 +21,11 @@ import webob
 import webob.exc
 
 from ironic_lite import exception
-from ironic_lite.api import json_body
 from lite_common import context as lite_context
 from lite_common import policy as lite_policy
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
+from lite_common.wsgi import json_body
 from lite_common.wsgi import microversion
 
 LOG = logging.getLogger(__name__)
@@ -83,14 +83,9 @@ def read_body(req: webob.Request, schema: dict[str, Any],
 
 
 def path_var(req: webob.Request, name: str) -> str:
-    """A path variable as text: the router matches the WSGI
-    ``PATH_INFO``, whose bytes are latin-1 decoded (PEP 3333); the
-    application checked that they are UTF-8 (``app._check_url``)."""
+    """A path variable as text (the router decodes the UTF-8 path)."""
     value: str = req.urlvars[name]
-    try:
-        return value.encode('latin-1').decode('utf-8')
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return value
+    return value
 
 
 def canonical_uuid(value: str) -> str:

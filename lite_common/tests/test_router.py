@@ -84,3 +84,15 @@ def test_static_path_is_not_taken_by_a_variable(app, seen):
         _call(app, '/servers/detail', 'DELETE')
     assert err.value.headers['Allow'] == 'GET'
     assert seen == []
+
+
+def test_urlvars_are_decoded_from_utf8(app, seen):
+    """Routes matches PEP 3333's latin-1 PATH_INFO; handlers get text."""
+    _call(app, '/servers/caf%C3%A9%E2%98%83')
+    assert seen == [('show', 'GET', {'server_id': 'caf\xe9\u2603'})]
+
+
+def test_unknown_utf8_path_is_named_in_the_404(app):
+    with pytest.raises(webob.exc.HTTPNotFound) as err:
+        _call(app, '/%E2%98%83')
+    assert err.value.explanation == 'The resource /\u2603 could not be found.'

@@ -6,7 +6,6 @@ and turns any other exception into a logged 500 in the same format.
 """
 
 from collections.abc import Callable
-import json
 from typing import Any
 
 import orjson
@@ -29,6 +28,16 @@ def json_error(status: int, message: str, req: webob.Request,
     for name, value in headers or []:
         response.headers[name] = value
     return response
+
+
+def url_text(value: str) -> str:
+    """A WSGI path (latin-1 decoded bytes, PEP 3333) as text for a log
+    line or a message; unlike webob's ``req.path`` it never fails,
+    whatever bytes the path holds."""
+    try:
+        return value.encode('latin-1').decode('utf-8', 'backslashreplace')
+    except UnicodeEncodeError:
+        return value
 
 
 def _message(exc: webob.exc.HTTPException) -> str:
@@ -54,26 +63,15 @@ class FaultWrapper:
                                   self.formatter, headers)
         except Exception:
             LOG.exception('Unexpected error handling %s %s',
-                          req.method, req.path)
+                          environ.get('REQUEST_METHOD'), url_text(
+                              environ.get('SCRIPT_NAME', '')
+                              + environ.get('PATH_INFO', '')))
             response = json_error(
                 500, 'Unexpected API Error. Please report this at your '
                 'service provider and attach the request id '
                 f'{environ.get("openstack.request_id", "")} if possible.',
                 req, self.formatter)
         return response(environ, start_response)
-
-
-def read_json_body(req: webob.Request) -> Any:
-    """The request's JSON body, or a 400 that says what is wrong."""
-    if not req.body:
-        raise webob.exc.HTTPBadRequest(
-            explanation='The request body is empty; a JSON document is '
-            'required.')
-    try:
-        return json.loads(req.body)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Malformed request body: {exc}')
 
 
 def json_response(body: Any, status: int = 200,

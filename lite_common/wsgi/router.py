@@ -2,8 +2,9 @@
 
 ``ROUTES = {'/servers/{id}': {'GET': show, 'DELETE': delete}}``.
 A handler takes a ``webob.Request`` and returns a ``webob.Response``;
-path variables are in ``req.urlvars``. A path that exists with another
-method is a 405 with an ``Allow`` header.
+path variables are in ``req.urlvars``, as text (decoded from the UTF-8
+of the path; see :mod:`lite_common.wsgi.url_check`). A path that exists
+with another method is a 405 with an ``Allow`` header.
 """
 
 from collections.abc import Callable
@@ -14,8 +15,21 @@ import routes
 import webob
 import webob.exc
 
+from lite_common.wsgi import faults
+
 Handler = Callable[[webob.Request], webob.Response]
 RouteTable = Mapping[str, Mapping[str, Handler]]
+
+
+def _text(value: Any) -> Any:
+    """A path variable as text: Routes matches the WSGI ``PATH_INFO``,
+    whose bytes are latin-1 decoded (PEP 3333)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return value.encode('latin-1').decode('utf-8')
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
 
 
 def _method_not_allowed(allowed: list[str]) -> Handler:
@@ -46,10 +60,10 @@ class Router:
         req = webob.Request(environ)
         match = self.mapper.match(environ=environ)
         if match is None:
+            path = faults.url_text(environ.get('PATH_INFO', ''))
             raise webob.exc.HTTPNotFound(
-                explanation=f'The resource {req.path_info} could not be '
-                'found.'
+                explanation=f'The resource {path} could not be found.'
             )
         handler = match.pop('action')
-        req.urlvars = match
+        req.urlvars = {name: _text(value) for name, value in match.items()}
         return handler(req)(environ, start_response)

@@ -8,14 +8,20 @@ From the outside in, and why each layer sits where it does:
    resource for clients that discover versions.
 3. Per-API dispatch by path prefix: ``/image`` goes to the Image API
    branch, the rest to the Compute API branch. Each branch has:
-   a. FaultWrapper - renders auth and version errors in that API's
-      format and turns anything unexpected into a logged 500;
-   b. auth - builds the request context (version documents are
+   a. URL check - a path or query string that is not UTF-8 is a 400
+      in that API's format: every later layer would fail to decode it;
+   b. FaultWrapper - renders auth, version and body size errors in
+      that API's format and turns anything unexpected into a logged
+      500;
+   c. (Compute only) a body size limit - 413 above
+      ``[oslo_middleware]max_request_body_size`` as upstream (114688
+      bytes); not on the Image API, whose uploads are larger;
+   d. auth - builds the request context (version documents are
       public);
-   c. (Compute only) microversions - after auth, as upstream;
-   d. an inner FaultWrapper - so that handler errors also carry the
+   e. (Compute only) microversions - after auth, as upstream;
+   f. an inner FaultWrapper - so that handler errors also carry the
       microversion headers;
-   e. the router.
+   g. the router.
 """
 
 from typing import Any
@@ -27,6 +33,8 @@ from lite_common.wsgi import faults
 from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import request_log
 from lite_common.wsgi import router
+from lite_common.wsgi import size_limit
+from lite_common.wsgi import url_check
 from nova_lite import objects
 from nova_lite import policy
 from nova_lite.api import errors
@@ -37,6 +45,9 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
+
+#: Upstream nova's ``[oslo_middleware]max_request_body_size`` (bytes).
+MAX_REQUEST_BODY_SIZE = size_limit.DEFAULT_MAX_REQUEST_BODY_SIZE
 
 
 class Deps:
@@ -88,7 +99,10 @@ def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
         app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                         _is_version_document)
     app = auth.wrap(app, conf, policy.is_admin, _is_version_document)
-    return faults.FaultWrapper(app, formatter)
+    if versioned:
+        app = size_limit.limit_body_size(app, MAX_REQUEST_BODY_SIZE)
+    return url_check.check_url(faults.FaultWrapper(app, formatter),
+                               formatter)
 
 
 def load_app(conf: cfg.ConfigOpts) -> Any:

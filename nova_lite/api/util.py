@@ -20,6 +20,7 @@ from lite_common import context as lite_context
 from lite_common import policy as lite_policy
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
+from lite_common.wsgi import json_body
 from lite_common.wsgi import microversion
 from nova_lite import exception
 from nova_lite import policy
@@ -69,8 +70,14 @@ def validate(schema: dict[str, Any], body: Any) -> None:
     raise webob.exc.HTTPBadRequest(explanation=message)
 
 
+def read_json(req: webob.Request) -> Any:
+    """The JSON body, or a 400 for anything that could not be stored as
+    sent (see :mod:`lite_common.wsgi.json_body`)."""
+    return json_body.read(req)
+
+
 def read_body(req: webob.Request, schema: dict[str, Any]) -> Any:
-    body = faults.read_json_body(req)
+    body = read_json(req)
     validate(schema, body)
     return body
 

@@ -17,7 +17,6 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
-from lite_common.wsgi import faults
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import images as schema
@@ -190,7 +189,7 @@ def _check_new_id(ctx: Any, image_id: str) -> None:
 def create_image(req: webob.Request) -> webob.Response:
     ctx = util.context(req)
     util.authorize(req, 'image:add_image', {'project_id': ctx.project_id})
-    body = faults.read_json_body(req)
+    body = util.read_json(req)
     if isinstance(body, dict):
         _check_writable(body, creating=True)
     util.validate(schema.image, body)

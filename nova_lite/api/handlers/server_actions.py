@@ -18,7 +18,6 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
-from lite_common.wsgi import faults
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.handlers import move_actions
@@ -142,7 +141,7 @@ ACTIONS = {'evacuate': _evacuate, **move_actions.ACTIONS}
 
 @util.translate_errors
 def server_action(req: webob.Request) -> webob.Response:
-    body = faults.read_json_body(req)
+    body = util.read_json(req)
     if not isinstance(body, dict) or len(body) != 1:
         raise webob.exc.HTTPBadRequest(
             explanation='The body must be an object with one action.')

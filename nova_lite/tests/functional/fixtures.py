@@ -15,8 +15,18 @@ USERS = {'admin': 'admin-secret', 'demo': 'demo-secret',
          'other': 'other-secret'}
 
 
+def _pep3333_path(path: str) -> str:
+    """``PATH_INFO`` as a WSGI server gives it: the URL's bytes, latin-1
+    decoded. httpx's WSGITransport (gabbi's intercept) gives decoded
+    text instead, with U+FFFD for bytes that are not UTF-8: those become
+    the byte 0xFF again, still not UTF-8."""
+    return b''.join(b'\xff' if char == '\ufffd' else char.encode('utf-8')
+                    for char in path).decode('latin-1')
+
+
 def application(environ: dict[str, Any], start_response: Any) -> Any:
     """What gabbi calls: the app of the stack that is running now."""
+    environ['PATH_INFO'] = _pep3333_path(environ.get('PATH_INFO', ''))
     return CURRENT['stack'].app(environ, start_response)
 
 

@@ -20,8 +20,8 @@ from typing import Any
 import webob
 import webob.exc
 
-#: The largest request body accepted (bytes): a node document is a few
-#: KiB; upstream deployments usually cap bodies far lower.
+#: The largest request body accepted by default (bytes): a node or
+#: server document is a few KiB; an API may pass a lower ``max_body``.
 MAX_BODY = 1024 * 1024
 #: Deepest nesting accepted (the JSON writer stops at 254 levels, and a
 #: stored document is nested a few levels deeper in a response).
@@ -94,36 +94,38 @@ def loads(data: bytes) -> Any:
     return document
 
 
-def _too_large() -> webob.exc.HTTPException:
+def _too_large(max_body: int) -> webob.exc.HTTPException:
     return webob.exc.HTTPRequestEntityTooLarge(
-        explanation=f'Request body too large: the limit is {MAX_BODY} '
+        explanation=f'Request body too large: the limit is {max_body} '
         'bytes.')
 
 
-def raw(req: webob.Request) -> bytes:
-    """The request body, with a 413 above :data:`MAX_BODY` bytes."""
+def raw(req: webob.Request, max_body: int = MAX_BODY) -> bytes:
+    """The request body, with a 413 above ``max_body`` bytes."""
     length = req.content_length
-    if length is not None and length > MAX_BODY:
-        raise _too_large()
+    if length is not None and length > max_body:
+        raise _too_large(max_body)
     if length is None and req.is_body_readable:
         # Chunked: read to the end, but never more than the limit.
         chunks: list[bytes] = []
         size = 0
-        while chunk := req.body_file.read(MAX_BODY + 1 - size):
+        while chunk := req.body_file.read(max_body + 1 - size):
             chunks.append(chunk)
             size += len(chunk)
-            if size > MAX_BODY:
-                raise _too_large()
+            if size > max_body:
+                raise _too_large(max_body)
         return b''.join(chunks)
     return req.body
 
 
-def read(req: webob.Request, optional: bool = False) -> Any:
-    """The request's JSON document, or a 400 that says what is wrong.
+def read(req: webob.Request, optional: bool = False,
+         max_body: int = MAX_BODY) -> Any:
+    """The request's JSON document, or a 400 that says what is wrong
+    (a 413 above ``max_body`` bytes).
 
     ``optional``: an empty body is ``{}``.
     """
-    data = raw(req)
+    data = raw(req, max_body)
     if not data.strip():
         if optional:
             return {}

@@ -7,7 +7,7 @@ import pytest
 import webob
 import webob.exc
 
-from ironic_lite.api import json_body
+from lite_common.wsgi import json_body
 
 
 def _nested(depth: int) -> list[Any]:
@@ -96,3 +96,12 @@ def test_too_large_chunked_is_413() -> None:
 
 def test_chunked_body_is_read() -> None:
     assert json_body.read(_request(b'{"a": 1}', chunked=True)) == {'a': 1}
+
+
+def test_a_lower_limit_can_be_given() -> None:
+    assert json_body.read(_request(b'{"a": 1}'), max_body=8) == {'a': 1}
+    with pytest.raises(webob.exc.HTTPRequestEntityTooLarge) as raised:
+        json_body.read(_request(b'{"a": 10}'), max_body=8)
+    assert 'the limit is 8 bytes' in raised.value.explanation
+    with pytest.raises(webob.exc.HTTPRequestEntityTooLarge):
+        json_body.read(_request(b'{"a": 10}', chunked=True), max_body=8)
