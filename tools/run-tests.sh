@@ -16,7 +16,7 @@ STAGE=setup
 finish() {
     local rc=$?
     if ((rc == 0)); then
-        echo "run-tests: SUCCESS: ruff, mypy and pytest passed"
+        echo "run-tests: SUCCESS: ruff, mypy, docs and pytest passed"
     else
         echo "run-tests: FAILED at stage '$STAGE' (exit $rc)" >&2
     fi
