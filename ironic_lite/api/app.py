@@ -38,6 +38,7 @@ from ironic_lite.conductor import rpcapi
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
 from lite_common.wsgi import microversion as mv
+from lite_common.wsgi import middleware
 from lite_common.wsgi import request_log
 from lite_common.wsgi import router
 from lite_common.wsgi import url_check
@@ -59,24 +60,6 @@ class Deps:
 
 def _is_version_document(path: str) -> bool:
     return path in ('', '/', '/v1')
-
-
-def _strip_slash(app: Any) -> Any:
-    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        path = environ.get('PATH_INFO', '')
-        if len(path) > 1 and path.endswith('/'):
-            environ['PATH_INFO'] = path.rstrip('/')
-        return app(environ, start_response)
-
-    return middleware
-
-
-def _with_deps(app: Any, deps: Deps) -> Any:
-    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        environ[util.DEPS_KEY] = deps
-        return app(environ, start_response)
-
-    return middleware
 
 
 _RANGE_HEADERS = [
@@ -108,6 +91,7 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                     _is_version_document)
     app = faults.FaultWrapper(app, formatter)
-    app = url_check.check_url(_with_deps(_strip_slash(app), deps), formatter)
+    app = url_check.check_url(middleware.with_environ(
+        middleware.strip_slash(app), util.DEPS_KEY, deps), formatter)
     app = _range_headers(app)
     return request_log.RequestLog(app)

@@ -14,32 +14,25 @@ from typing import Any
 import urllib.parse
 import uuid
 
-import jsonschema
 from oslo_log import log as logging
 import oslo_messaging as messaging
 import webob
 import webob.exc
 
 from ironic_lite import exception
-from lite_common import context as lite_context
 from lite_common import policy as lite_policy
-from lite_common.wsgi import auth
 from lite_common.wsgi import faults
-from lite_common.wsgi import json_body
-from lite_common.wsgi import microversion
+from lite_common.wsgi import handling
 
 LOG = logging.getLogger(__name__)
 DEPS_KEY = 'ironic_lite.deps'
 
 json_response = faults.json_response
-
-
-def context(req: webob.Request) -> lite_context.RequestContext:
-    return auth.get_context(req)
-
-
-def version(req: webob.Request) -> microversion.APIVersion:
-    return microversion.get_version(req)
+context = handling.context
+version = handling.version
+validate = handling.validate
+read_body = handling.read_body
+query_bool = handling.query_bool
 
 
 def deps(req: webob.Request) -> Any:
@@ -54,38 +47,6 @@ def authorize(req: webob.Request, action: str,
                               target)
     except lite_policy.PolicyNotAuthorized as exc:
         raise webob.exc.HTTPForbidden(explanation=str(exc))
-
-
-def _path(error: jsonschema.ValidationError) -> str:
-    return '/'.join(str(p) for p in error.absolute_path)
-
-
-def validate(schema: dict[str, Any], body: Any) -> None:
-    """A 400 naming the field and the reason when ``body`` is invalid."""
-    validator = jsonschema.Draft4Validator(schema)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
-    if error is None:
-        return
-    if error.absolute_path:
-        message = (f'Invalid input for field/attribute {_path(error)}. '
-                   f'Value: {error.instance!r}. {error.message}')
-    else:
-        message = f'Invalid input: {error.message}'
-    raise webob.exc.HTTPBadRequest(explanation=message)
-
-
-def read_body(req: webob.Request, schema: dict[str, Any],
-              optional: bool = False) -> Any:
-    """The validated JSON body; ``optional``: an empty body is ``{}``."""
-    body = json_body.read(req, optional=optional)
-    validate(schema, body)
-    return body
-
-
-def path_var(req: webob.Request, name: str) -> str:
-    """A path variable as text (the router decodes the UTF-8 path)."""
-    value: str = req.urlvars[name]
-    return value
 
 
 def canonical_uuid(value: str) -> str:
@@ -131,19 +92,6 @@ def query_int(req: webob.Request, name: str) -> int | None:
     except ValueError:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid {name} {value!r}: it must be an integer.')
-
-
-def query_bool(req: webob.Request, name: str) -> bool | None:
-    value = req.GET.get(name)
-    if value is None:
-        return None
-    lowered = value.strip().lower()
-    if lowered in ('1', 'true', 't', 'yes', 'y', 'on'):
-        return True
-    if lowered in ('0', 'false', 'f', 'no', 'n', 'off'):
-        return False
-    raise webob.exc.HTTPBadRequest(
-        explanation=f'Invalid {name} {value!r}: expected a boolean.')
 
 
 def base_url(req: webob.Request) -> str:

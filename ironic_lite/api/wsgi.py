@@ -10,7 +10,6 @@ comma-separated list), else oslo.config's defaults for the project
 directories in ``IRONIC_LITE_CONFIG_DIRS`` are read after them.
 """
 
-import os
 from typing import Any
 
 from lite_common import backend
@@ -18,18 +17,13 @@ from lite_common import backend
 backend.select_threading()
 
 from oslo_config import cfg  # noqa: E402
-from oslo_log import log as logging  # noqa: E402
 
 from ironic_lite import conf as ironic_conf  # noqa: E402
 from ironic_lite.api import app as api_app  # noqa: E402
 from ironic_lite.db import api as db_api  # noqa: E402
+from lite_common.wsgi import server  # noqa: E402
 
 PROJECT = 'ironic-lite'
-
-
-def _paths(variable: str) -> list[str] | None:
-    value = os.environ.get(variable, '').strip()
-    return [p.strip() for p in value.split(',') if p.strip()] or None
 
 
 def init_application(conf: cfg.ConfigOpts | None = None) -> Any:
@@ -40,10 +34,8 @@ def init_application(conf: cfg.ConfigOpts | None = None) -> Any:
     """
     conf = cfg.CONF if conf is None else conf
     ironic_conf.register_all(conf)
-    conf([], project=PROJECT, prog='ironic-lite-api-wsgi',
-         default_config_files=_paths('IRONIC_LITE_CONFIG_FILES'),
-         default_config_dirs=_paths('IRONIC_LITE_CONFIG_DIRS'))
-    logging.setup(conf, PROJECT)
+    server.configure_from_environment(conf, PROJECT, 'ironic-lite-api-wsgi',
+                                     'IRONIC_LITE')
     db_api.configure(conf)
     return api_app.load_app(conf)
 

@@ -1,9 +1,11 @@
 """Serve a WSGI application with cheroot on a thread of its own."""
 
+import os
 import threading
 from typing import Any
 
 from cheroot import wsgi
+from oslo_config import cfg
 from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
@@ -42,3 +44,20 @@ class APIServer:
         self.server.stop()
         if self._thread is not None:
             self._thread.join(timeout=10)
+
+
+def _env_paths(variable: str) -> list[str] | None:
+    value = os.environ.get(variable, '').strip()
+    return [p.strip() for p in value.split(',') if p.strip()] or None
+
+
+def configure_from_environment(conf: cfg.ConfigOpts, project: str,
+                               prog: str, env_prefix: str) -> None:
+    """Parse ``conf`` for an API under a WSGI server (no command line):
+    the files in ``<env_prefix>_CONFIG_FILES`` (comma-separated), else
+    oslo.config's defaults for ``project``, then the directories in
+    ``<env_prefix>_CONFIG_DIRS``; and set up logging."""
+    conf([], project=project, prog=prog,
+         default_config_files=_env_paths(f'{env_prefix}_CONFIG_FILES'),
+         default_config_dirs=_env_paths(f'{env_prefix}_CONFIG_DIRS'))
+    logging.setup(conf, project)

@@ -31,6 +31,7 @@ from oslo_config import cfg
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
 from lite_common.wsgi import microversion as mv
+from lite_common.wsgi import middleware
 from lite_common.wsgi import request_log
 from lite_common.wsgi import router
 from lite_common.wsgi import size_limit
@@ -74,24 +75,6 @@ def _is_version_document(path: str) -> bool:
     return path in ('', '/', '/v2.1', '/image', '/identity/v3')
 
 
-def _strip_slash(app: Any) -> Any:
-    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        path = environ.get('PATH_INFO', '')
-        if len(path) > 1 and path.endswith('/'):
-            environ['PATH_INFO'] = path.rstrip('/')
-        return app(environ, start_response)
-
-    return middleware
-
-
-def _with_deps(app: Any, deps: Deps) -> Any:
-    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        environ[util.DEPS_KEY] = deps
-        return app(environ, start_response)
-
-    return middleware
-
-
 def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
             versioned: bool) -> Any:
     app: Any = faults.FaultWrapper(router.Router(table), formatter)
@@ -119,5 +102,6 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
             return image(environ, start_response)
         return compute(environ, start_response)
 
-    app = _with_deps(_strip_slash(dispatch), Deps(conf))
+    app = middleware.with_environ(
+        middleware.strip_slash(dispatch), util.DEPS_KEY, Deps(conf))
     return request_log.RequestLog(app, request_log.NOVA_REQUEST_ID_HEADER)

@@ -11,17 +11,14 @@ import functools
 from typing import Any
 import urllib.parse
 
-import jsonschema
 from oslo_config import cfg
 import webob
 import webob.exc
 
-from lite_common import context as lite_context
 from lite_common import policy as lite_policy
-from lite_common.wsgi import auth
 from lite_common.wsgi import faults
+from lite_common.wsgi import handling
 from lite_common.wsgi import json_body
-from lite_common.wsgi import microversion
 from nova_lite import exception
 from nova_lite import policy
 
@@ -29,14 +26,11 @@ CONF = cfg.CONF
 DEPS_KEY = 'nova_lite.deps'
 
 json_response = faults.json_response
-
-
-def context(req: webob.Request) -> lite_context.RequestContext:
-    return auth.get_context(req)
-
-
-def version(req: webob.Request) -> microversion.APIVersion:
-    return microversion.get_version(req)
+context = handling.context
+version = handling.version
+validate = handling.validate
+read_body = handling.read_body
+query_bool = handling.query_bool
 
 
 def deps(req: webob.Request) -> Any:
@@ -51,35 +45,10 @@ def authorize(req: webob.Request, action: str,
         raise webob.exc.HTTPForbidden(explanation=str(exc))
 
 
-def _path(error: jsonschema.ValidationError) -> str:
-    return '/'.join(str(p) for p in error.absolute_path)
-
-
-def validate(schema: dict[str, Any], body: Any) -> None:
-    """A 400 naming the field and the reason when ``body`` is invalid."""
-    validator = jsonschema.Draft4Validator(
-        schema, format_checker=jsonschema.FormatChecker())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
-    if error is None:
-        return
-    if error.absolute_path:
-        message = (f"Invalid input for field/attribute {_path(error)}. "
-                   f"Value: {error.instance!r}. {error.message}")
-    else:
-        message = f'Invalid input: {error.message}'
-    raise webob.exc.HTTPBadRequest(explanation=message)
-
-
 def read_json(req: webob.Request) -> Any:
     """The JSON body, or a 400 for anything that could not be stored as
     sent (see :mod:`lite_common.wsgi.json_body`)."""
     return json_body.read(req)
-
-
-def read_body(req: webob.Request, schema: dict[str, Any]) -> Any:
-    body = read_json(req)
-    validate(schema, body)
-    return body
 
 
 _STATUS_OF = (
@@ -121,19 +90,6 @@ def query_int(req: webob.Request, name: str,
             explanation=f'Invalid {name} {value!r}: it must be an integer '
             f'>= {minimum}.')
     return number
-
-
-def query_bool(req: webob.Request, name: str) -> bool | None:
-    value = req.GET.get(name)
-    if value is None:
-        return None
-    lowered = value.strip().lower()
-    if lowered in ('1', 'true', 't', 'yes', 'y', 'on'):
-        return True
-    if lowered in ('0', 'false', 'f', 'no', 'n', 'off'):
-        return False
-    raise webob.exc.HTTPBadRequest(
-        explanation=f'Invalid {name} {value!r}: expected a boolean.')
 
 
 def page_limit(req: webob.Request) -> int:

@@ -10,7 +10,6 @@ comma-separated list), else oslo.config's defaults for the project
 in ``NOVA_LITE_CONFIG_DIRS`` are read after them.
 """
 
-import os
 from typing import Any
 
 from lite_common import backend
@@ -18,8 +17,8 @@ from lite_common import backend
 backend.select_threading()
 
 from oslo_config import cfg  # noqa: E402
-from oslo_log import log as logging  # noqa: E402
 
+from lite_common.wsgi import server  # noqa: E402
 from nova_lite import conf as nova_conf  # noqa: E402
 from nova_lite.api import app as api_app  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
@@ -27,18 +26,11 @@ from nova_lite.db import api as db_api  # noqa: E402
 PROJECT = 'nova-lite'
 
 
-def _paths(variable: str) -> list[str] | None:
-    value = os.environ.get(variable, '').strip()
-    return [p.strip() for p in value.split(',') if p.strip()] or None
-
-
 def init_application(conf: cfg.ConfigOpts = cfg.CONF) -> Any:
     """Load the configuration and build the application."""
     nova_conf.register_all(conf)
-    conf([], project=PROJECT, prog='nova-lite-api-wsgi',
-         default_config_files=_paths('NOVA_LITE_CONFIG_FILES'),
-         default_config_dirs=_paths('NOVA_LITE_CONFIG_DIRS'))
-    logging.setup(conf, PROJECT)
+    server.configure_from_environment(conf, PROJECT, 'nova-lite-api-wsgi',
+                                     'NOVA_LITE')
     db_api.configure(conf)
     return api_app.load_app(conf)
 

@@ -64,7 +64,7 @@ def list_drivers(req: webob.Request) -> webob.Response:
 
 def show_driver(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:driver:get')
-    name = util.path_var(req, 'driver_name')
+    name = req.urlvars['driver_name']
     hosts = _hosts_by_driver(req).get(name)
     if not hosts:
         raise webob.exc.HTTPNotFound(

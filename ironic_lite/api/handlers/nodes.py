@@ -44,7 +44,7 @@ def get_node(req: webob.Request, ident: str) -> dict[str, Any]:
 
 def get_node_of(req: webob.Request) -> dict[str, Any]:
     """The node of the request's path (``{node_ident}``)."""
-    return get_node(req, util.path_var(req, 'node_ident'))
+    return get_node(req, req.urlvars['node_ident'])
 
 
 def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:

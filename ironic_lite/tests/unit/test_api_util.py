@@ -50,7 +50,7 @@ def test_path_var_is_decoded_as_utf8() -> None:
     seen = []
 
     def handler(req: webob.Request) -> webob.Response:
-        seen.append(util.path_var(req, 'node_ident'))
+        seen.append(req.urlvars['node_ident'])
         return webob.Response()
 
     app = router.Router({'/v1/nodes/{node_ident}': {'GET': handler}})
