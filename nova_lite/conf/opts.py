@@ -2,7 +2,6 @@
 
 from oslo_config import cfg
 
-from lite_common import db as lite_db
 from lite_common.wsgi import auth
 from nova_lite.conf import _MODULES
 
@@ -15,7 +14,3 @@ def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
     for group, opts in auth.list_opts():
         merged.setdefault(group, []).extend(opts)
     return sorted(merged.items(), key=lambda item: item[0] or '')
-
-
-def set_lib_defaults() -> None:
-    lite_db.set_sample_defaults()
