@@ -7,20 +7,12 @@ threads until SIGTERM or SIGINT. Reads go to the database; every change
 goes over RPC to the conductor that owns the node.
 """
 
-# The threading backend must be selected before anything imports
-# oslo_messaging (the design uses native threads only).
-from lite_common import backend
+import sys
 
-backend.select_threading()
+from oslo_config import cfg
 
-import sys  # noqa: E402
-
-from oslo_config import cfg  # noqa: E402
-
-from ironic_lite.cmd import common  # noqa: E402
-from ironic_lite.db import api as db_api  # noqa: E402
-from lite_common import service as lite_service  # noqa: E402
-from lite_common.wsgi import server as wsgi_server  # noqa: E402
+from ironic_lite.cmd import common
+from lite_common.wsgi import server as wsgi_server
 
 NAME = 'ironic-lite-api'
 
@@ -35,16 +27,7 @@ def api_server(conf: cfg.ConfigOpts) -> wsgi_server.APIServer:
 
 
 def main() -> int:
-    conf = common.load_config(sys.argv[1:], NAME)
-
-    def body() -> int:
-        db_api.configure(conf)
-        db_api.get_engine().connect().close()
-        launcher = lite_service.Launcher()
-        launcher.add(api_server(conf))
-        return launcher.run()
-
-    return common.run_daemon(NAME, body)
+    return common.serve(NAME, api_server)
 
 
 if __name__ == '__main__':

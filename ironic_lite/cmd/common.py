@@ -9,7 +9,9 @@ from oslo_log import log as logging
 
 from ironic_lite import conf as ironic_conf
 from ironic_lite import exception
+from ironic_lite.db import api as db_api
 from lite_common import daemon
+from lite_common import service as lite_service
 
 PROJECT = "ironic-lite"
 
@@ -50,3 +52,22 @@ def run_daemon(name: str, body: Callable[[], Any]) -> int:
     """Run ``body``; a known failure is one clear log line and exit 1,
     or 78 (:data:`lite_common.daemon.EXIT_REFUSED`) for a refusal."""
     return daemon.run(body, lambda exc: _classify(name, exc))
+
+
+def serve(name: str,
+          make_service: Callable[[cfg.ConfigOpts], lite_service.Runnable]
+          ) -> int:
+    """The daemon ``name``: load the configuration from the command line,
+    check that the database is reachable, then run the service
+    ``make_service(conf)`` until SIGTERM or SIGINT (under
+    :func:`run_daemon`, so that its failures are reported there too)."""
+    conf = load_config(sys.argv[1:], name)
+
+    def body() -> int:
+        db_api.configure(conf)
+        db_api.get_engine().connect().close()
+        launcher = lite_service.Launcher()
+        launcher.add(make_service(conf))
+        return launcher.run()
+
+    return run_daemon(name, body)

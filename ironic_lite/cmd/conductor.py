@@ -8,33 +8,16 @@ and marks itself offline. Refuses to start (exit 78) when the enabled
 hardware types or interfaces cannot be loaded.
 """
 
-# The threading backend must be selected before anything imports
-# oslo_messaging (the design uses native threads only).
-from lite_common import backend
+import sys
 
-backend.select_threading()
-
-import sys  # noqa: E402
-
-from ironic_lite import service  # noqa: E402
-from ironic_lite.cmd import common  # noqa: E402
-from ironic_lite.db import api as db_api  # noqa: E402
-from lite_common import service as lite_service  # noqa: E402
+from ironic_lite import service
+from ironic_lite.cmd import common
 
 NAME = 'ironic-lite-conductor'
 
 
 def main() -> int:
-    conf = common.load_config(sys.argv[1:], NAME)
-
-    def body() -> int:
-        db_api.configure(conf)
-        db_api.get_engine().connect().close()
-        launcher = lite_service.Launcher()
-        launcher.add(service.conductor_service(conf))
-        return launcher.run()
-
-    return common.run_daemon(NAME, body)
+    return common.serve(NAME, service.conductor_service)
 
 
 if __name__ == '__main__':

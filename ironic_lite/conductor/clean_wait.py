@@ -24,15 +24,15 @@ from ironic_lite.common import states
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
+from ironic_lite.conductor.cleaning import ABORT_AFTER_KEY
+from ironic_lite.conductor.cleaning import CALLBACK_KEY
+from ironic_lite.conductor.cleaning import INDEX_KEY
+from ironic_lite.conductor.cleaning import fail_cleaning
+from ironic_lite.conductor.cleaning import step_name
 
 LOG = logging.getLogger(__name__)
 
 Task = task_manager.Task
-fail_cleaning = cleaning.fail_cleaning
-step_name = cleaning.step_name
-ABORT_AFTER_KEY = cleaning.ABORT_AFTER_KEY
-CALLBACK_KEY = cleaning.CALLBACK_KEY
-INDEX_KEY = cleaning.INDEX_KEY
 
 
 def _resume(task: Task, pool: workers.WorkerPool) -> None:

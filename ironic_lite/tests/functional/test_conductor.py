@@ -25,9 +25,9 @@ from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.db import api as db_api
 from ironic_lite.db import conductors as db_conductors
-from ironic_lite.db import migration
 from ironic_lite.db import models
 from ironic_lite.db import nodes as db_nodes
+from ironic_lite.tests import db_fixture
 from ironic_lite.tests.unit import FakeTask
 from ironic_lite.tests.unit import make_conf
 from lite_common import context as lite_context
@@ -125,18 +125,13 @@ class Cloud:
 
 @pytest.fixture
 def cloud(tmp_path):
-    manager = db_api.context_manager.make_new_manager()
-    manager.configure(connection=f'sqlite:///{tmp_path / "ironic.db"}')
-    restore = db_api.context_manager.patch_factory(manager)
-    migration.db_sync(manager.writer.get_engine())
-    result = Cloud(tmp_path)
-    try:
-        yield result
-    finally:
-        result.stop()
-        rpc.cleanup()
-        restore()
-        manager.dispose_pool()
+    with db_fixture.migrated_db(f'sqlite:///{tmp_path / "ironic.db"}'):
+        result = Cloud(tmp_path)
+        try:
+            yield result
+        finally:
+            result.stop()
+            rpc.cleanup()
 
 
 def steps_run(row: dict) -> list[str]:

@@ -23,7 +23,7 @@ from ironic_lite.db import api as db_api
 from ironic_lite.db import migration
 from ironic_lite.db import models
 from ironic_lite.db import nodes
-from lite_common import context as lite_context
+from ironic_lite.tests import db_fixture
 from lite_common import db as lite_db
 
 MYSQL_SERVER = os.environ.get('STACKLITE_TEST_MYSQL',
@@ -182,15 +182,8 @@ def test_schema_comparison_sees_drift(engine):
 @pytest.fixture
 def ctx(db_url):
     """ironic_lite.db functions pointed at a migrated ``db_url``."""
-    manager = db_api.context_manager.make_new_manager()
-    manager.configure(connection=db_url)
-    restore = db_api.context_manager.patch_factory(manager)
-    try:
-        migration.db_sync(manager.writer.get_engine())
-        yield lite_context.get_admin_context()
-    finally:
-        restore()
-        manager.dispose_pool()
+    with db_fixture.migrated_db(db_url) as context:
+        yield context
 
 
 def test_backend_semantics_of_the_node_functions(ctx):

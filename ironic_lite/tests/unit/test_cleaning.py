@@ -27,9 +27,9 @@ FAIL = {'interface': 'deploy', 'step': 'fail_step',
         'args': {'message': 'disk 3 is gone'}, 'abortable': False,
         'priority': 0}
 
-# The shared fixtures (DB file, configuration, worker pool).
+# The shared fixtures (configuration, worker pool); the DB file, ``ctx``,
+# comes from conftest.py.
 conf = fixtures.conf
-ctx = fixtures.ctx
 pool = fixtures.pool
 
 

@@ -7,25 +7,8 @@ import uuid
 import pytest
 
 from ironic_lite import exception
-from ironic_lite.db import api as db_api
-from ironic_lite.db import migration
 from ironic_lite.db import nodes
-from lite_common import context as lite_context
 from lite_common import db as lite_db
-
-
-@pytest.fixture
-def ctx(tmp_path):
-    """A migrated SQLite file patched into the transaction context."""
-    manager = db_api.context_manager.make_new_manager()
-    manager.configure(connection=f'sqlite:///{tmp_path / "ironic.db"}')
-    restore = db_api.context_manager.patch_factory(manager)
-    try:
-        migration.db_sync(manager.writer.get_engine())
-        yield lite_context.get_admin_context()
-    finally:
-        restore()
-        manager.dispose_pool()
 
 
 def make_node(ctx, **values):

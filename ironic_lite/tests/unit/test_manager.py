@@ -30,9 +30,9 @@ from ironic_lite.tests.unit.test_task_manager import wait_state
 
 ERASE = {'interface': 'deploy', 'step': 'erase_devices'}
 
-# The shared fixtures (DB file, configuration, worker pool).
+# The shared fixtures (configuration, worker pool); the DB file, ``ctx``,
+# comes from conftest.py.
 conf = fixtures.conf
-ctx = fixtures.ctx
 pool = fixtures.pool
 
 

@@ -26,9 +26,9 @@ from ironic_lite.tests.unit.test_task_manager import wait_for
 from ironic_lite.tests.unit.test_task_manager import wait_state
 from lite_common import db as lite_db
 
-# The shared fixtures (DB file, configuration, worker pool).
+# The shared fixtures (configuration, worker pool); the DB file, ``ctx``,
+# comes from conftest.py.
 conf = fixtures.conf
-ctx = fixtures.ctx
 pool = fixtures.pool
 
 OTHER = 'conductor-2'

@@ -1,7 +1,8 @@
 """The node lock as a task, on a real SQLite file.
 
 The fixtures and helpers at the top are shared by the conductor's unit
-tests (test_cleaning, test_manager, test_periodics import them).
+tests (test_cleaning, test_manager, test_periodics import them); the DB
+file, ``ctx``, is the fixture of conftest.py.
 """
 
 import threading
@@ -15,27 +16,10 @@ from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
-from ironic_lite.db import api as db_api
-from ironic_lite.db import migration
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.tests.unit import make_conf
-from lite_common import context as lite_context
 
 HOST = 'conductor-1'
-
-
-@pytest.fixture
-def ctx(tmp_path):
-    """A migrated SQLite file patched into the transaction context."""
-    manager = db_api.context_manager.make_new_manager()
-    manager.configure(connection=f'sqlite:///{tmp_path / "ironic.db"}')
-    restore = db_api.context_manager.patch_factory(manager)
-    try:
-        migration.db_sync(manager.writer.get_engine())
-        yield lite_context.get_admin_context()
-    finally:
-        restore()
-        manager.dispose_pool()
 
 
 @pytest.fixture
