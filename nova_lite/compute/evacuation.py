@@ -12,16 +12,14 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
-from lite_common import db as lite_db
-from nova_lite import exception
+from nova_lite.compute import instance_ops
+from nova_lite.compute import move
 from nova_lite.compute import states
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
-from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 
-_GONE = (exception.InstanceNotFound, exception.UnexpectedTaskState)
 # How many unexplained instances a warning names (the count is complete).
 _NAMED = 20
 
@@ -31,11 +29,8 @@ def fail(instance: Any, migration: Any, reason: str) -> None:
     migration.save()
     instance.vm_state = states.ERROR
     instance.task_state = None
-    instance.fault = {'code': 500, 'message': reason[:255],
-                      'created': lite_db.utcnow().isoformat() + 'Z'}
-    try:
-        instance.save(expected_task_state=[states.REBUILDING])
-    except _GONE:
+    instance.fault = instance_ops.fault(reason)
+    if not instance_ops.saved(instance, [states.REBUILDING]):
         LOG.info('Instance changed while failing its evacuation',
                  instance=instance)
 
@@ -66,16 +61,9 @@ def rebuild_on_destination(context: Any, driver: Any, node: Any,
         fail(instance, migration, f'Evacuation rebuild failed: {exc}')
         return
     stopped = instance.vm_state == states.STOPPED
-    instance.host, instance.node = node.host, node.hypervisor_hostname
-    instance.compute_id = node.id
-    instance.vm_state = states.STOPPED if stopped else states.ACTIVE
-    instance.power_state = (power_state.SHUTDOWN if stopped
-                            else power_state.RUNNING)
-    instance.task_state = None
-    instance.fault = None
-    try:
-        instance.save(expected_task_state=[states.REBUILDING])
-    except _GONE:
+    move.place_on(instance, node,
+                  states.STOPPED if stopped else states.ACTIVE, not stopped)
+    if not instance_ops.saved(instance, [states.REBUILDING]):
         LOG.info('The instance was deleted while it was evacuated here; '
                  'removing the rebuilt copy', instance=instance)
         driver.destroy(instance)

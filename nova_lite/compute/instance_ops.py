@@ -11,20 +11,29 @@ from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 
-_GONE = (exception.InstanceNotFound, exception.UnexpectedTaskState)
+GONE = (exception.InstanceNotFound, exception.UnexpectedTaskState)
 
 
-def _fault(exc: Exception) -> dict[str, Any]:
-    return {'code': 500, 'message': str(exc)[:255],
+def fault(message: str) -> dict[str, Any]:
+    """An instance fault (code 500) saying ``message``, from now."""
+    return {'code': 500, 'message': message[:255],
             'created': lite_db.utcnow().isoformat() + 'Z'}
+
+
+def saved(instance: Any, expected: list[str | None]) -> bool:
+    """Save the instance if its task state is still one of ``expected``;
+    False when it was deleted or changed meanwhile (nothing written)."""
+    try:
+        instance.save(expected_task_state=expected)
+    except GONE:
+        return False
+    return True
 
 
 def build(context: Any, driver: Any, instance: Any) -> None:
     """Spawn the instance; a delete that races the build wins."""
     instance.task_state = states.SPAWNING
-    try:
-        instance.save(expected_task_state=[states.SCHEDULING])
-    except _GONE:
+    if not saved(instance, [states.SCHEDULING]):
         LOG.info('Not building: the instance was deleted or changed',
                  instance=instance)
         return
@@ -34,19 +43,14 @@ def build(context: Any, driver: Any, instance: Any) -> None:
         LOG.exception('Build failed', instance=instance)
         instance.vm_state = states.ERROR
         instance.task_state = None
-        instance.fault = _fault(exc)
-        try:
-            instance.save(expected_task_state=[states.SPAWNING])
-        except _GONE:
-            pass
+        instance.fault = fault(str(exc))
+        saved(instance, [states.SPAWNING])
         return
     instance.vm_state = states.ACTIVE
     instance.task_state = None
     instance.power_state = power_state.RUNNING
     instance.launched_at = lite_db.utcnow()
-    try:
-        instance.save(expected_task_state=[states.SPAWNING])
-    except _GONE:
+    if not saved(instance, [states.SPAWNING]):
         LOG.info('The instance was deleted while it was built; removing '
                  'what was built', instance=instance)
         driver.destroy(instance)

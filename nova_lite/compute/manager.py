@@ -93,14 +93,22 @@ class ComputeManager:
             node = next(iter(self.nodes.values()))
         return node
 
+    def _named_node(self, instance: Any, migration: Any, kind: str,
+                    which: str, nodename: str | None) -> Any:
+        """This agent's node ``nodename``; None, logged, without it."""
+        node = self._node(nodename)
+        if node is None:
+            LOG.error('%s %s names %s %s, which this host does not have',
+                      kind, migration.uuid, which, nodename,
+                      instance=instance)
+        return node
+
     def rebuild_instance(self, context: Any, instance: Any,
                          migration: Any) -> None:
         """Rebuild an instance evacuated to this host."""
-        node = self._node(migration.dest_node)
+        node = self._named_node(instance, migration, 'Evacuation', 'node',
+                                migration.dest_node)
         if node is None:
-            LOG.error('Evacuation %s names node %s, which this host does '
-                      'not have', migration.uuid, migration.dest_node,
-                      instance=instance)
             evacuation.fail(instance, migration, f'Evacuation target '
                             f'{self.host} has no node '
                             f'{migration.dest_node}.')
@@ -111,12 +119,8 @@ class ComputeManager:
     # cold migration and resize (flows in compute/move.py) -----------------
 
     def _dest_node(self, instance: Any, migration: Any) -> Any:
-        node = self._node(migration.dest_node)
-        if node is None:
-            LOG.error('Migration %s names node %s, which this host does '
-                      'not have', migration.uuid, migration.dest_node,
-                      instance=instance)
-        return node
+        return self._named_node(instance, migration, 'Migration', 'node',
+                                migration.dest_node)
 
     def prep_resize(self, context: Any, instance: Any,
                     migration: Any) -> None:
@@ -153,11 +157,9 @@ class ComputeManager:
 
     def finish_revert_resize(self, context: Any, instance: Any,
                              migration: Any) -> None:
-        node = self._node(migration.source_node)
+        node = self._named_node(instance, migration, 'Migration',
+                                'source node', migration.source_node)
         if node is None:
-            LOG.error('Migration %s names source node %s, which this host '
-                      'does not have', migration.uuid, migration.source_node,
-                      instance=instance)
             return
         move.finish_revert_resize(context, self.driver, node, instance,
                                   migration)

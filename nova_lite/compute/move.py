@@ -21,16 +21,12 @@ from typing import Any
 
 from oslo_log import log as logging
 
-from lite_common import db as lite_db
-from nova_lite import exception
+from nova_lite.compute import instance_ops
 from nova_lite.compute import states
 from nova_lite.objects import compute_node as cn_obj
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
-
-_GONE = (exception.InstanceNotFound, exception.UnexpectedTaskState)
-
 
 def destination_node(context: Any, migration: Any) -> Any:
     """The destination ComputeNode, by the integer link when set."""
@@ -51,18 +47,11 @@ def clear_move(instance: Any, expected: list[str | None]) -> bool:
     instance.task_state = None
     instance.old_flavor = None
     instance.new_flavor = None
-    try:
-        instance.save(expected_task_state=expected)
-    except (exception.InstanceNotFound, exception.UnexpectedTaskState):
+    if not instance_ops.saved(instance, expected):
         LOG.info('Instance changed while its move was abandoned',
                  instance=instance)
         return False
     return True
-
-
-def _fault(message: str) -> dict[str, Any]:
-    return {'code': 500, 'message': message[:255],
-            'created': lite_db.utcnow().isoformat() + 'Z'}
 
 
 def _abandon(instance: Any, migration: Any, expected: list[str | None],
@@ -87,10 +76,8 @@ def _fail(instance: Any, migration: Any, expected: list[str | None],
     migration.save()
     instance.vm_state = states.ERROR
     instance.task_state = None
-    instance.fault = _fault(reason)
-    try:
-        instance.save(expected_task_state=expected)
-    except _GONE:
+    instance.fault = instance_ops.fault(reason)
+    if not instance_ops.saved(instance, expected):
         LOG.info('Instance changed while its move failed',
                  instance=instance)
 
@@ -122,9 +109,7 @@ def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
                     migration: Any, migrate_data: dict[str, Any]) -> None:
     """Source: send the disks to the destination, keep a copy aside."""
     instance.task_state = states.RESIZE_MIGRATING
-    try:
-        instance.save(expected_task_state=[states.RESIZE_PREP])
-    except _GONE:
+    if not instance_ops.saved(instance, [states.RESIZE_PREP]):
         LOG.info('Not migrating: the instance was deleted or changed',
                  instance=instance)
         migration.transition(['pre-migrating'], 'error')
@@ -143,9 +128,7 @@ def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
         return
     migration.transition(['migrating'], 'post-migrating')
     instance.task_state = states.RESIZE_MIGRATED
-    try:
-        instance.save(expected_task_state=[states.RESIZE_MIGRATING])
-    except _GONE:
+    if not instance_ops.saved(instance, [states.RESIZE_MIGRATING]):
         LOG.info('The instance was deleted while its disks were sent; '
                  'the copy kept here stays until cleaned up',
                  instance=instance)
@@ -154,14 +137,12 @@ def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
     rpc.finish_resize(context, instance, migration, dest.host)
 
 
-def _arrive(instance: Any, node: Any, flavor: dict[str, Any],
-            vm_state: str, running: bool) -> None:
-    """host, node and compute_id together, with the flavor in force."""
+def place_on(instance: Any, node: Any, vm_state: str,
+             running: bool) -> None:
+    """host, node and compute_id together, the instance at rest in
+    ``vm_state`` (running or shut down), its task and fault cleared."""
     instance.host, instance.node = node.host, node.hypervisor_hostname
     instance.compute_id = node.id
-    instance.flavor = flavor
-    (instance.vcpus, instance.memory_mb,
-     instance.root_gb) = _flavor_resources(flavor)
     instance.vm_state = vm_state
     instance.power_state = (power_state.RUNNING if running
                             else power_state.SHUTDOWN)
@@ -169,13 +150,20 @@ def _arrive(instance: Any, node: Any, flavor: dict[str, Any],
     instance.fault = None
 
 
+def _arrive(instance: Any, node: Any, flavor: dict[str, Any],
+            vm_state: str, running: bool) -> None:
+    """host, node and compute_id together, with the flavor in force."""
+    place_on(instance, node, vm_state, running)
+    instance.flavor = flavor
+    (instance.vcpus, instance.memory_mb,
+     instance.root_gb) = _flavor_resources(flavor)
+
+
 def finish_resize(context: Any, driver: Any, node: Any, instance: Any,
                   migration: Any) -> None:
     """Destination: take the disks, move the instance here (RESIZED)."""
     instance.task_state = states.RESIZE_FINISH
-    try:
-        instance.save(expected_task_state=[states.RESIZE_MIGRATED])
-    except _GONE:
+    if not instance_ops.saved(instance, [states.RESIZE_MIGRATED]):
         LOG.info('Not finishing: the instance was deleted or changed',
                  instance=instance)
         migration.transition(['post-migrating'], 'error')
@@ -193,9 +181,7 @@ def finish_resize(context: Any, driver: Any, node: Any, instance: Any,
     # status moves before compute_id (whose save refreshes usage).
     migration.transition(['post-migrating'], 'finished')
     _arrive(instance, node, flavor, states.RESIZED, running)
-    try:
-        instance.save(expected_task_state=[states.RESIZE_FINISH])
-    except _GONE:
+    if not instance_ops.saved(instance, [states.RESIZE_FINISH]):
         LOG.info('The instance was deleted while it arrived; removing the '
                  'copy here', instance=instance)
         driver.destroy(instance)
@@ -219,9 +205,7 @@ def confirm_resize(context: Any, driver: Any, node: Any, instance: Any,
     instance.vm_state = _at_rest(instance)
     instance.old_flavor = None
     instance.new_flavor = None
-    try:
-        instance.save(expected_task_state=[None])
-    except _GONE:
+    if not instance_ops.saved(instance, [None]):
         LOG.info('Instance changed while its move was confirmed',
                  instance=instance)
     if node is not None:
@@ -259,9 +243,7 @@ def finish_revert_resize(context: Any, driver: Any, node: Any,
             states.STOPPED if not running else states.ACTIVE, running)
     instance.old_flavor = None
     instance.new_flavor = None
-    try:
-        instance.save(expected_task_state=[states.RESIZE_REVERTING])
-    except _GONE:
+    if not instance_ops.saved(instance, [states.RESIZE_REVERTING]):
         LOG.info('The instance was deleted while it was reverted; removing '
                  'the copy here', instance=instance)
         driver.destroy(instance)

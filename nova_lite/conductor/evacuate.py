@@ -13,10 +13,10 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite.compute import instance_ops
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
-from nova_lite.objects import instance as instance_obj
-from nova_lite.objects import migration as migration_obj
+from nova_lite.conductor.migrate import load_move
 from nova_lite.scheduler import claims
 
 LOG = logging.getLogger(__name__)
@@ -29,15 +29,9 @@ class Evacuator:
 
     def evacuate(self, context: Any, instance_uuid: str, migration_id: int,
                  host: str | None, force: bool) -> None:
-        migration = migration_obj.Migration.get_by_id(context, migration_id)
-        try:
-            instance = instance_obj.Instance.get_by_uuid(context,
-                                                         instance_uuid)
-        except exception.InstanceNotFound:
-            LOG.info('Instance %s was deleted before its evacuation was '
-                     'scheduled', instance_uuid)
-            migration.status = 'error'
-            migration.save()
+        instance, migration = load_move(context, instance_uuid,
+                                        migration_id)
+        if instance is None:
             return
         request = claims.Request(instance.uuid, instance.vcpus,
                                  instance.memory_mb, instance.root_gb)
@@ -66,8 +60,6 @@ class Evacuator:
         migration.status = 'error'
         migration.save()
         instance.task_state = None
-        try:
-            instance.save(expected_task_state=[states.REBUILDING])
-        except (exception.InstanceNotFound, exception.UnexpectedTaskState):
+        if not instance_ops.saved(instance, [states.REBUILDING]):
             LOG.info('Instance changed while its evacuation failed',
                      instance=instance)

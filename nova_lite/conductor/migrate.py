@@ -32,6 +32,22 @@ def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
     return (migration.source_compute or '',)
 
 
+def load_move(context: Any, instance_uuid: str,
+              migration_id: int) -> tuple[Any, Any]:
+    """(instance, migration); the instance is None, and the migration
+    ``error``, when the instance was deleted before it was scheduled."""
+    migration = migration_obj.Migration.get_by_id(context, migration_id)
+    try:
+        instance = instance_obj.Instance.get_by_uuid(context, instance_uuid)
+    except exception.InstanceNotFound:
+        LOG.info('Instance %s was deleted before its %s was scheduled',
+                 instance_uuid, migration.migration_type)
+        migration.status = 'error'
+        migration.save()
+        return None, migration
+    return instance, migration
+
+
 class Migrator:
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
@@ -39,15 +55,9 @@ class Migrator:
 
     def migrate(self, context: Any, instance_uuid: str, migration_id: int,
                 host: str | None) -> None:
-        migration = migration_obj.Migration.get_by_id(context, migration_id)
-        try:
-            instance = instance_obj.Instance.get_by_uuid(context,
-                                                         instance_uuid)
-        except exception.InstanceNotFound:
-            LOG.info('Instance %s was deleted before its %s was scheduled',
-                     instance_uuid, migration.migration_type)
-            migration.status = 'error'
-            migration.save()
+        instance, migration = load_move(context, instance_uuid,
+                                        migration_id)
+        if instance is None:
             return
         flavor = instance.new_flavor or instance.flavor or {}
         request = claims.Request(instance.uuid, flavor.get('vcpus', 0),

@@ -7,6 +7,7 @@ together). Concurrent builds, even from several conductors, therefore
 never overcommit a host.
 """
 
+from collections.abc import Callable
 import datetime
 from typing import Any
 from typing import NamedTuple
@@ -67,17 +68,23 @@ def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
     return list(session.execute(query))
 
 
-def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
-              node: Any) -> bool:
+def _grow_usage(session: Any, conf: cfg.ConfigOpts, req: Request,
+                node_id: int) -> bool:
+    """The node's usage grows by ``req``, only while it still fits."""
     claimed = session.execute(
         sa.update(CN)
-        .where(CN.id == node.id, _fits(conf, req))
+        .where(CN.id == node_id, _fits(conf, req))
         .values(vcpus_used=CN.vcpus_used + req.vcpus,
                 memory_mb_used=CN.memory_mb_used + req.memory_mb,
                 local_gb_used=CN.local_gb_used + req.root_gb,
                 running_vms=CN.running_vms + 1)
         .execution_options(synchronize_session=False))
-    if claimed.rowcount != 1:
+    return bool(claimed.rowcount == 1)
+
+
+def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
+              node: Any) -> bool:
+    if not _grow_usage(session, conf, req, node.id):
         return False
     placed = session.execute(
         sa.update(INST)
@@ -153,16 +160,21 @@ def _claim_move(session: Any, conf: cfg.ConfigOpts, req: Request,
         .execution_options(synchronize_session=False))
     if moved.rowcount != 1:
         raise _NoClaim()
-    claimed = session.execute(
-        sa.update(CN)
-        .where(CN.id == node_id, _fits(conf, req))
-        .values(vcpus_used=CN.vcpus_used + req.vcpus,
-                memory_mb_used=CN.memory_mb_used + req.memory_mb,
-                local_gb_used=CN.local_gb_used + req.root_gb,
-                running_vms=CN.running_vms + 1)
-        .execution_options(synchronize_session=False))
-    if claimed.rowcount != 1:
+    if not _grow_usage(session, conf, req, node_id):
         raise _NoClaim()
+
+
+def _claim_in_transaction(context: Any, claim: Callable[..., None],
+                          conf: cfg.ConfigOpts, req: Request, node_id: int,
+                          migration_id: int) -> bool:
+    """Run ``claim`` in one writer transaction; False (rolled back) when
+    it raised _NoClaim."""
+    try:
+        with db_api.context_manager.writer.using(context) as session:
+            claim(session, conf, req, node_id, migration_id)
+    except _NoClaim:
+        return False
+    return True
 
 
 def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
@@ -173,12 +185,8 @@ def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
     fits or the migration is no longer ``accepted`` (an evacuation that
     its recovered source already marked ``completed`` keeps that status
     and is still claimed, so the instance is not lost)."""
-    try:
-        with db_api.context_manager.writer.using(context) as session:
-            _claim_move(session, conf, req, node_id, migration_id)
-    except _NoClaim:
-        return False
-    return True
+    return _claim_in_transaction(context, _claim_move, conf, req, node_id,
+                                 migration_id)
 
 
 def _claim_resize(session: Any, conf: cfg.ConfigOpts, req: Request,
@@ -192,15 +200,7 @@ def _claim_resize(session: Any, conf: cfg.ConfigOpts, req: Request,
         .execution_options(synchronize_session=False))
     if linked.rowcount != 1:
         raise _NoClaim()
-    claimed = session.execute(
-        sa.update(CN)
-        .where(CN.id == node_id, _fits(conf, req))
-        .values(vcpus_used=CN.vcpus_used + req.vcpus,
-                memory_mb_used=CN.memory_mb_used + req.memory_mb,
-                local_gb_used=CN.local_gb_used + req.root_gb,
-                running_vms=CN.running_vms + 1)
-        .execution_options(synchronize_session=False))
-    if claimed.rowcount != 1:
+    if not _grow_usage(session, conf, req, node_id):
         raise _NoClaim()
 
 
@@ -211,9 +211,5 @@ def claim_for_resize(context: Any, conf: cfg.ConfigOpts, req: Request,
     usage grows, only if the instance fits, and the ``pre-migrating``
     migration gets ``dest_compute_id``. False when it no longer fits or
     the migration was already claimed or ended."""
-    try:
-        with db_api.context_manager.writer.using(context) as session:
-            _claim_resize(session, conf, req, node_id, migration_id)
-    except _NoClaim:
-        return False
-    return True
+    return _claim_in_transaction(context, _claim_resize, conf, req,
+                                 node_id, migration_id)

@@ -48,20 +48,39 @@ def _check_state(inst: dict[str, Any], action: str,
             f"nova-lite-manage db online_data_migrations).")
 
 
+def compute_service(ctx: Any, host: str) -> dict[str, Any] | None:
+    """The nova-compute service record of ``host``, None without one."""
+    try:
+        return service_db.service_get(ctx, host=host,
+                                      binary=service_obj.COMPUTE_BINARY)
+    except exception.ServiceNotFound:
+        return None
+
+
 def _check_host(ctx: Any, inst: dict[str, Any], host: str | None) -> None:
     if host is None:
         return
-    try:
-        service_db.service_get(ctx, host=host,
-                               binary=service_obj.COMPUTE_BINARY)
-    except exception.ServiceNotFound:
+    if compute_service(ctx, host) is None:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Compute host {host} could not be found.'
-        ) from None
+            explanation=f'Compute host {host} could not be found.')
     if host == inst['host']:
         raise webob.exc.HTTPBadRequest(
             explanation='Cannot migrate the instance to the host where it '
             'runs.')
+
+
+def begin_task(ctx: Any, inst: dict[str, Any], values: dict[str, Any],
+               action: str) -> None:
+    """Write ``values`` (a task state among them) only while the
+    instance has no task (compare-and-swap); 409 when another operation
+    started first."""
+    try:
+        instance_db.instance_update(ctx, inst['uuid'], values,
+                                    expected_task_state=[None])
+    except exception.UnexpectedTaskState:
+        raise webob.exc.HTTPConflict(
+            explanation=f"Cannot '{action}' instance {inst['uuid']}: "
+            f"another operation started.") from None
 
 
 def _new_flavor(req: webob.Request, inst: dict[str, Any],
@@ -84,16 +103,9 @@ def _start_move(req: webob.Request, inst: dict[str, Any], action: str,
     """resize_prep (compare-and-swap), the migration, the conductor."""
     ctx = util.context(req)
     old_flavor = inst['flavor'] or {}
-    try:
-        instance_db.instance_update(
-            ctx, inst['uuid'], {'task_state': states.RESIZE_PREP,
-                                'old_flavor': old_flavor,
-                                'new_flavor': new_flavor},
-            expected_task_state=[None])
-    except exception.UnexpectedTaskState:
-        raise webob.exc.HTTPConflict(
-            explanation=f"Cannot '{action}' instance {inst['uuid']}: "
-            f"another operation started.") from None
+    begin_task(ctx, inst, {'task_state': states.RESIZE_PREP,
+                           'old_flavor': old_flavor,
+                           'new_flavor': new_flavor}, action)
     same = new_flavor.get('flavorid') == old_flavor.get('flavorid')
     migration = migration_db.migration_create(ctx, {
         'uuid': uuidutils.generate_uuid(),
@@ -140,14 +152,20 @@ def resize(req: webob.Request, inst: dict[str, Any],
     return webob.Response(status=202)
 
 
-def _finished_migration(ctx: Any, inst: dict[str, Any]) -> dict[str, Any]:
+def _last_finished(ctx: Any, inst: dict[str, Any]) -> dict[str, Any] | None:
+    """The instance's ``finished`` cold move, None without one."""
     rows = migration_db.migration_get_all(ctx, {
         'instance_uuid': inst['uuid'], 'status': 'finished',
         'migration_types': COLD_MOVE_TYPES}, limit=1)
-    if not rows:
+    return rows[0] if rows else None
+
+
+def _finished_migration(ctx: Any, inst: dict[str, Any]) -> dict[str, Any]:
+    migration = _last_finished(ctx, inst)
+    if migration is None:
         raise webob.exc.HTTPBadRequest(
             explanation='Instance has not been resized.')
-    return rows[0]
+    return migration
 
 
 def _take(ctx: Any, inst: dict[str, Any], migration: dict[str, Any],
@@ -159,43 +177,55 @@ def _take(ctx: Any, inst: dict[str, Any], migration: dict[str, Any],
             f"migration {migration['uuid']} is no longer finished.")
 
 
-def confirm_resize(req: webob.Request, inst: dict[str, Any],
-                   body: dict[str, Any]) -> webob.Response:
-    util.authorize(req, 'os_compute_api:servers:confirm_resize',
-                   {'project_id': inst['project_id']})
-    util.validate(schema.confirm_resize, body)
-    _check_state(inst, 'confirmResize', (states.RESIZED,))
+def _take_finished(req: webob.Request, inst: dict[str, Any],
+                   body: dict[str, Any], action: str, rule: str,
+                   body_schema: dict[str, Any],
+                   status: str) -> tuple[Any, dict[str, Any]]:
+    """Policy, body and state checks, then the ``finished`` migration
+    moved on to ``status`` (compare-and-swap); (context, migration)."""
+    util.authorize(req, rule, {'project_id': inst['project_id']})
+    util.validate(body_schema, body)
+    _check_state(inst, action, (states.RESIZED,))
     ctx = util.context(req)
     migration = _finished_migration(ctx, inst)
-    _take(ctx, inst, migration, 'confirming', 'confirmResize')
-    LOG.info('Confirming migration %s of instance %s: %s cleans up',
-             migration['uuid'], inst['uuid'], migration['source_compute'])
+    _take(ctx, inst, migration, status, action)
+    return ctx, migration
+
+
+def _cast_confirm(req: webob.Request, ctx: Any, inst: dict[str, Any],
+                  migration: dict[str, Any]) -> None:
+    """Ask the source to delete the copy it kept."""
     deps = util.deps(req)
     deps.compute.confirm_resize(
         ctx, deps.instance(ctx, inst['uuid']),
         deps.migration(ctx, migration['id']), migration['source_compute'])
+
+
+def confirm_resize(req: webob.Request, inst: dict[str, Any],
+                   body: dict[str, Any]) -> webob.Response:
+    ctx, migration = _take_finished(
+        req, inst, body, 'confirmResize',
+        'os_compute_api:servers:confirm_resize', schema.confirm_resize,
+        'confirming')
+    LOG.info('Confirming migration %s of instance %s: %s cleans up',
+             migration['uuid'], inst['uuid'], migration['source_compute'])
+    _cast_confirm(req, ctx, inst, migration)
     return webob.Response(status=204)
 
 
 def revert_resize(req: webob.Request, inst: dict[str, Any],
                   body: dict[str, Any]) -> webob.Response:
-    util.authorize(req, 'os_compute_api:servers:revert_resize',
-                   {'project_id': inst['project_id']})
-    util.validate(schema.revert_resize, body)
-    _check_state(inst, 'revertResize', (states.RESIZED,))
-    ctx = util.context(req)
-    migration = _finished_migration(ctx, inst)
-    _take(ctx, inst, migration, 'reverting', 'revertResize')
+    ctx, migration = _take_finished(
+        req, inst, body, 'revertResize',
+        'os_compute_api:servers:revert_resize', schema.revert_resize,
+        'reverting')
     try:
-        instance_db.instance_update(
-            ctx, inst['uuid'], {'task_state': states.RESIZE_REVERTING},
-            expected_task_state=[None])
-    except exception.UnexpectedTaskState:
+        begin_task(ctx, inst, {'task_state': states.RESIZE_REVERTING},
+                   'revertResize')
+    except webob.exc.HTTPConflict:
         migration_db.migration_transition(ctx, migration['id'],
                                           ('reverting',), 'finished')
-        raise webob.exc.HTTPConflict(
-            explanation=f"Cannot 'revertResize' instance {inst['uuid']}: "
-            f"another operation started.") from None
+        raise
     LOG.info('Reverting migration %s of instance %s back to %s',
              migration['uuid'], inst['uuid'], migration['source_compute'])
     deps = util.deps(req)
@@ -211,18 +241,13 @@ def confirm_before_delete(req: webob.Request, inst: dict[str, Any]) -> None:
     if inst['vm_state'] != states.RESIZED:
         return
     ctx = util.context(req)
-    rows = migration_db.migration_get_all(ctx, {
-        'instance_uuid': inst['uuid'], 'status': 'finished',
-        'migration_types': COLD_MOVE_TYPES}, limit=1)
-    if not rows or not migration_db.migration_transition(
-            ctx, rows[0]['id'], ('finished',), 'confirming'):
+    migration = _last_finished(ctx, inst)
+    if migration is None or not migration_db.migration_transition(
+            ctx, migration['id'], ('finished',), 'confirming'):
         return
     LOG.info('Confirming migration %s of instance %s before deleting it',
-             rows[0]['uuid'], inst['uuid'])
-    deps = util.deps(req)
-    deps.compute.confirm_resize(
-        ctx, deps.instance(ctx, inst['uuid']),
-        deps.migration(ctx, rows[0]['id']), rows[0]['source_compute'])
+             migration['uuid'], inst['uuid'])
+    _cast_confirm(req, ctx, inst, migration)
 
 
 ACTIONS = {'migrate': migrate, 'resize': resize,

@@ -18,15 +18,12 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
-from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.handlers import move_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
 from nova_lite.compute import states
-from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
-from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
 
 CONF = cfg.CONF
@@ -46,12 +43,9 @@ def _evacuate_schema(req: webob.Request) -> dict[str, Any]:
 def _check_target(ctx: Any, inst: dict[str, Any], host: str | None) -> None:
     if host is None:
         return
-    try:
-        service_db.service_get(ctx, host=host,
-                               binary=service_obj.COMPUTE_BINARY)
-    except exception.ServiceNotFound:
+    if move_actions.compute_service(ctx, host) is None:
         raise webob.exc.HTTPNotFound(
-            explanation=f'Compute host {host} not found.') from None
+            explanation=f'Compute host {host} not found.')
     if host == inst['host']:
         raise webob.exc.HTTPBadRequest(
             explanation="The target host can't be the same one.")
@@ -67,10 +61,8 @@ def _check_source(ctx: Any, inst: dict[str, Any]) -> None:
         raise webob.exc.HTTPConflict(
             explanation=f"Cannot 'evacuate' instance {inst['uuid']}: it "
             f"is on no host.")
-    try:
-        row = service_db.service_get(ctx, host=inst['host'],
-                                     binary=service_obj.COMPUTE_BINARY)
-    except exception.ServiceNotFound:
+    row = move_actions.compute_service(ctx, inst['host'])
+    if row is None:
         return          # the source service was deleted: it is gone
     service = service_obj.Service._from_db(None, row)
     if service.is_up(CONF.service_down_time):
@@ -93,14 +85,8 @@ def _passwords(req: webob.Request, spec: dict[str, Any]) -> str | None:
 def _record(ctx: Any, inst: dict[str, Any],
             host: str | None) -> dict[str, Any]:
     """task_state rebuilding (compare-and-swap), then the migration."""
-    try:
-        instance_db.instance_update(
-            ctx, inst['uuid'], {'task_state': states.REBUILDING},
-            expected_task_state=[None])
-    except exception.UnexpectedTaskState:
-        raise webob.exc.HTTPConflict(
-            explanation=f"Cannot 'evacuate' instance {inst['uuid']}: "
-            f"another operation started.") from None
+    move_actions.begin_task(ctx, inst, {'task_state': states.REBUILDING},
+                            'evacuate')
     flavor_id = (inst.get('flavor') or {}).get('flavorid')
     return migration_db.migration_create(ctx, {
         'uuid': uuidutils.generate_uuid(),
