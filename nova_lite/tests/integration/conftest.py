@@ -31,3 +31,19 @@ def deployment(request, tmp_path_factory):
     bad = {name: code for name, code in codes.items() if code != 0}
     assert not bad, (f'services did not exit cleanly on SIGTERM: {bad}\n'
                      + dep.log_tails())
+
+
+@pytest.fixture(scope='module')
+def three_computes(request, tmp_path_factory):
+    """nova_lite on MariaDB + RabbitMQ with 3 computes (local driver),
+    one deployment per test module. The tests stop and kill computes, so
+    exit codes are not checked."""
+    import devstack
+
+    workdir = tmp_path_factory.mktemp('three-computes')
+    dep = devstack.start(workdir, db='mysql', computes=3, driver='local')
+    register_cloud(request, dep)
+    try:
+        yield dep
+    finally:
+        dep.stop()

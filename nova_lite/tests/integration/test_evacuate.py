@@ -16,11 +16,9 @@ import secrets
 import time
 from typing import Any
 
-import devstack
 import devstack_support as support
 import pytest
 
-from nova_lite.tests.integration import conftest
 from nova_lite.tests.integration import scenario
 
 pytestmark = pytest.mark.integration
@@ -33,14 +31,8 @@ TIMEOUT = 120
 
 
 @pytest.fixture(scope='module')
-def cloud(request, tmp_path_factory):
-    workdir = tmp_path_factory.mktemp('evacuate')
-    dep = devstack.start(workdir, db='mysql', computes=3, driver='local')
-    conftest.register_cloud(request, dep)
-    try:
-        yield dep
-    finally:
-        dep.stop()
+def cloud(three_computes):
+    return three_computes
 
 
 @pytest.fixture(scope='module')

@@ -11,12 +11,10 @@ The tests run in order on one deployment.
 import secrets
 from typing import Any
 
-import devstack
 import devstack_support as support
 import pytest
 import sqlalchemy as sa
 
-from nova_lite.tests.integration import conftest
 from nova_lite.tests.integration import scenario
 
 pytestmark = pytest.mark.integration
@@ -25,14 +23,8 @@ TIMEOUT = 120
 
 
 @pytest.fixture(scope='module')
-def cloud(request, tmp_path_factory):
-    workdir = tmp_path_factory.mktemp('move')
-    dep = devstack.start(workdir, db='mysql', computes=3, driver='local')
-    conftest.register_cloud(request, dep)
-    try:
-        yield dep
-    finally:
-        dep.stop()
+def cloud(three_computes):
+    return three_computes
 
 
 @pytest.fixture(scope='module')
