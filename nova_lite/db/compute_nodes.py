@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import sqlalchemy as sa
@@ -120,6 +121,14 @@ def _usage_of(column: Any, node_id: Any) -> Any:
             .scalar_subquery())
 
 
+#: For the transactions that run :func:`usage_refresh_statement`. Its
+#: subqueries read (and so lock, on MariaDB) every instance row of the
+#: node, so two of them changing instances of one node can deadlock;
+#: MariaDB rolls one back and it is run again.
+retry_on_deadlock = oslo_db_api.wrap_db_retry(
+    max_retries=5, retry_interval=0.1, retry_on_deadlock=True)
+
+
 def usage_refresh_statement(node_ids: Any) -> Any:
     """UPDATE that recomputes usage from the instances placed on nodes.
 
@@ -143,6 +152,7 @@ def usage_refresh_statement(node_ids: Any) -> Any:
     )
 
 
+@retry_on_deadlock
 def compute_node_refresh_usage(context: Any, node_id: int) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         session.execute(usage_refresh_statement([node_id]))

@@ -104,6 +104,7 @@ def instance_ids_by_compute_id(
     return found
 
 
+@compute_nodes.retry_on_deadlock
 def instance_update(context: Any, uuid: str, values: dict[str, Any],
                     expected_task_state: Any = ...) -> dict[str, Any]:
     """Update one instance; with ``expected_task_state`` it is a
@@ -134,6 +135,7 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
         return as_dict(row)
 
 
+@compute_nodes.retry_on_deadlock
 def instance_destroy(context: Any, uuid: str) -> dict[str, Any]:
     """Soft-delete an instance and give its resources back to its node."""
     now = lite_db.utcnow()

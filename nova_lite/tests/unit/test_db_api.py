@@ -347,6 +347,34 @@ def test_instance_destroy_soft_deletes_and_refreshes_usage(ctx):
         instances.instance_destroy(ctx, gone['uuid'])
 
 
+def test_a_deadlocked_destroy_is_run_again(ctx, monkeypatch):
+    """MariaDB rolls back one of two deletes on one node that deadlock
+    (the usage refresh reads every instance row of the node): the
+    loser's whole transaction is run again, not failed."""
+    from oslo_db import exception as db_exc
+
+    node = make_node(ctx, make_service(ctx)['id'])
+    inst = make_instance(ctx, vcpus=2)
+    instances.instance_update(ctx, inst['uuid'], {
+        'host': 'host1', 'node': 'node1', 'compute_id': node['id']})
+    real = compute_nodes.usage_refresh_statement
+    calls = []
+
+    def deadlock_once(node_ids):
+        calls.append(node_ids)
+        if len(calls) == 1:
+            raise db_exc.DBDeadlock()
+        return real(node_ids)
+
+    monkeypatch.setattr(compute_nodes, 'usage_refresh_statement',
+                        deadlock_once)
+    destroyed = instances.instance_destroy(ctx, inst['uuid'])
+    assert len(calls) == 2
+    assert destroyed['vm_state'] == 'deleted'
+    after = compute_nodes.compute_node_get(ctx, id=node['id'])
+    assert (after['vcpus_used'], after['running_vms']) == (0, 0)
+
+
 # -- flavors ----------------------------------------------------------------
 
 def _flavor(flavorid, name, **values):
