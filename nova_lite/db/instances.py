@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
@@ -14,6 +15,9 @@ from nova_lite.db.api import context_manager
 INST = models.Instance
 # Column attribute for each key whose attribute name differs.
 _ATTR = {'metadata': 'metadata_'}
+# Columns that place an instance; they change together (checked here,
+# on the conductor, in the transaction that writes them).
+PLACEMENT = frozenset(('host', 'node', 'compute_id'))
 
 
 def _attr_values(values: dict[str, Any]) -> dict[str, Any]:
@@ -25,6 +29,8 @@ def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         row = INST(**_attr_values(values))
         session.add(row)
         session.flush()
+        if PLACEMENT.intersection(values):
+            check_placement(session, row.uuid)
         return as_dict(row)
 
 
@@ -104,32 +110,102 @@ def instance_ids_by_compute_id(
     return found
 
 
+def _as_list(expected: Any) -> list[Any]:
+    return (list(expected) if isinstance(expected, (list, tuple))
+            else [expected])
+
+
+def _task_state_in(expected: Any) -> Any:
+    """SQL condition: task_state is one of ``expected`` (None included)."""
+    states = _as_list(expected)
+    known = [s for s in states if s is not None]
+    clauses = [INST.task_state.in_(known)] if known else []
+    if None in states:
+        clauses.append(INST.task_state.is_(None))
+    return sa.or_(*clauses) if clauses else sa.false()
+
+
+def check_placement(session: Any, uuid: str) -> None:
+    """The instance's (host, node, compute_id) name one live compute node
+    of that host, or node and compute_id are both unset; raises
+    ObjectActionError otherwise (the transaction then rolls back)."""
+    row = session.execute(
+        sa.select(INST.host, INST.node, INST.compute_id)
+        .where(INST.uuid == uuid, INST.deleted == 0)).one()
+    if row.node is None and row.compute_id is None:
+        return
+    cn = models.ComputeNode
+    node = None
+    if row.compute_id is not None:
+        node = session.execute(
+            sa.select(cn.host, cn.hypervisor_hostname)
+            .where(cn.id == row.compute_id, cn.deleted == 0)).first()
+    if node is None or (node.host, node.hypervisor_hostname) != (
+            row.host, row.node):
+        named = ('no live compute node' if node is None else
+                 f'compute node {node.host}/{node.hypervisor_hostname}')
+        raise exception.ObjectActionError(
+            action='save',
+            reason=f'instance {uuid}: host {row.host!r}, node {row.node!r} '
+            f'and compute_id {row.compute_id} must name one compute node '
+            f'of that host (compute_id names {named})')
+
+
+def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
+    """After a conditional UPDATE that changed nothing: why."""
+    actual = session.execute(
+        sa.select(INST.task_state)
+        .where(INST.uuid == uuid, INST.deleted == 0)).first()
+    if actual is None:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    raise exception.UnexpectedTaskState(instance_uuid=uuid,
+                                        expected=_as_list(expected),
+                                        actual=actual.task_state)
+
+
 @compute_nodes.retry_on_deadlock
 def instance_update(context: Any, uuid: str, values: dict[str, Any],
                     expected_task_state: Any = ...) -> dict[str, Any]:
-    """Update one instance; with ``expected_task_state`` it is a
-    compare-and-swap on task_state (a list allows several)."""
+    """Update one instance in one conditional UPDATE.
+
+    With ``expected_task_state`` (a value or a list, None included) the
+    UPDATE only matches while task_state is one of them: a
+    compare-and-swap that two writers cannot both win. A change of
+    host, node or compute_id is checked to name one compute node; a
+    change of compute_id (or deleted) refreshes the usage of the node
+    left and the node joined.
+    """
+    refresh = 'compute_id' in values or 'deleted' in values
     with context_manager.writer.using(context) as session:
-        row = session.scalars(
-            sa.select(INST).where(INST.uuid == uuid, INST.deleted == 0)
-        ).first()
-        if row is None:
-            raise exception.InstanceNotFound(instance_id=uuid)
+        previous = None
+        if refresh:
+            # Locks the row until commit: the node left is the one read.
+            previous = session.execute(
+                sa.select(INST.compute_id)
+                .where(INST.uuid == uuid, INST.deleted == 0)
+                .with_for_update()).first()
+            if previous is None:
+                raise exception.InstanceNotFound(instance_id=uuid)
+        query = sa.update(INST).where(INST.uuid == uuid, INST.deleted == 0)
         if expected_task_state is not ...:
-            expected = (expected_task_state
-                        if isinstance(expected_task_state, (list, tuple))
-                        else [expected_task_state])
-            if row.task_state not in expected:
-                raise exception.UnexpectedTaskState(
-                    instance_uuid=uuid, expected=expected,
-                    actual=row.task_state)
-        previous_node = row.compute_id
-        for key, value in _attr_values(values).items():
-            setattr(row, key, value)
-        session.flush()
-        if 'compute_id' in values or 'deleted' in values:
-            # Both the node left and the node joined get fresh usage.
-            ids = {previous_node, row.compute_id} - {None}
+            query = query.where(_task_state_in(expected_task_state))
+        try:
+            result = session.execute(
+                query.values(_attr_values(values))
+                .execution_options(synchronize_session=False))
+        except db_exc.DBReferenceError:
+            raise exception.ObjectActionError(
+                action='save', reason=f'instance {uuid}: compute_id '
+                f'{values.get("compute_id")} names no compute node') from None
+        if result.rowcount != 1:
+            _raise_unchanged(session, uuid, expected_task_state)
+        if PLACEMENT.intersection(values):
+            check_placement(session, uuid)
+        row = session.scalars(
+            sa.select(INST).where(INST.uuid == uuid)
+            .execution_options(populate_existing=True)).one()
+        if previous is not None:
+            ids = {previous.compute_id, row.compute_id} - {None}
             if ids:
                 session.execute(compute_nodes.usage_refresh_statement(ids))
         return as_dict(row)

@@ -1,8 +1,10 @@
 """The Instance object.
 
-``node`` and ``compute_id`` change together: saving a new node without
-its compute node id is refused here, which runs on the conductor, so
-the integer link and the name cannot drift apart.
+``host``, ``node`` and ``compute_id`` change together: a save that
+leaves them naming anything but one compute node of that host (or node
+and compute_id both unset) is refused by the database layer on the
+conductor, in the transaction that writes them, so the integer link and
+the names cannot drift apart.
 """
 
 from typing import Any
@@ -11,7 +13,6 @@ from oslo_log import log as logging
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
-from nova_lite import exception
 from nova_lite.db import instances as db
 from nova_lite.db import links
 from nova_lite.objects import base
@@ -58,19 +59,6 @@ class Instance(base.NovaLiteObject):
         **base.SOFT_DELETE_FIELDS,
     }
 
-    def _check_node_link(self, values: dict[str, Any]) -> None:
-        if 'node' in values and values['node'] is not None and (
-                values.get('compute_id') is None):
-            raise exception.ObjectActionError(
-                action='save',
-                reason=f'instance {self.uuid}: node set to '
-                f'{values["node"]!r} without its compute_id')
-        if 'node' in values and values['node'] is None and (
-                'compute_id' in values and values['compute_id'] is not None):
-            raise exception.ObjectActionError(
-                action='save',
-                reason=f'instance {self.uuid}: compute_id without a node')
-
     @classmethod
     @ovo_base.remotable
     def get_by_uuid(cls, context: Any, uuid: str,
@@ -81,7 +69,6 @@ class Instance(base.NovaLiteObject):
     @ovo_base.remotable
     def create(self) -> None:
         values = self.obj_get_changes()
-        self._check_node_link(values)
         self._load_from_db(db.instance_create(self._context, values))
 
     @ovo_base.remotable
@@ -94,7 +81,6 @@ class Instance(base.NovaLiteObject):
         values = self.obj_get_changes()
         if not values:
             return
-        self._check_node_link(values)
         self._load_from_db(db.instance_update(
             self._context, self.uuid, values,
             expected_task_state=expected_task_state))

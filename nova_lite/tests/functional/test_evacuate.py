@@ -140,8 +140,9 @@ def test_evacuate_moves_and_the_source_destroys_only_its_copy(client):
     resp = _evacuate(client, moved['id'], {})
     assert resp.status_int == 200 and not resp.body, resp.text
     client.wait(lambda: _host(client.server(moved['id'])) == target
-                and client.server(moved['id'])['status'] == 'ACTIVE',
-                'the server ACTIVE on the target')
+                and client.server(moved['id'])['status'] == 'ACTIVE'
+                and client.evacuations(moved['id'])[0]['status'] == 'done',
+                'the server ACTIVE on the target, the migration done')
     [migration] = client.evacuations(moved['id'])
     assert migration['status'] == 'done'
     assert (migration['source_compute'], migration['dest_compute']) == (

@@ -45,6 +45,23 @@ def make_instance(ctx, **values):
     return instances.instance_create(ctx, base)
 
 
+def make_legacy_instance(ctx, **values):
+    """An instance row as an old release wrote it (e.g. a node without
+    compute_id), inserted directly: the DB API refuses to write one."""
+    base = {
+        'uuid': _uuid(), 'project_id': 'p1', 'user_id': 'u1',
+        'flavor': {'name': 'small'}, 'vm_state': 'active',
+        'vcpus': 1, 'memory_mb': 512, 'root_gb': 1, 'metadata': {},
+    }
+    base.update(values)
+    base['metadata_'] = base.pop('metadata')
+    with db_api.context_manager.writer.using(ctx) as session:
+        row = models.Instance(**base)
+        session.add(row)
+        session.flush()
+        return db_api.as_dict(row)
+
+
 # -- services ---------------------------------------------------------------
 
 def test_service_create_and_get_by_each_key(ctx):

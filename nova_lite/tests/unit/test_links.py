@@ -13,7 +13,7 @@ from nova_lite.db import instances
 from nova_lite.db import links
 from nova_lite.db import migrations
 from nova_lite.db import models
-from nova_lite.tests.unit.test_db_api import make_instance
+from nova_lite.tests.unit.test_db_api import make_legacy_instance
 from nova_lite.tests.unit.test_db_api import make_node
 from nova_lite.tests.unit.test_db_api import make_service
 
@@ -26,7 +26,7 @@ def _old_records(ctx, count=5):
     for host in ('host1', 'host2'):
         service = make_service(ctx, host=host)
         node = make_node(ctx, service_id=None, host=host, name=f'{host}-n')
-        insts = [make_instance(ctx, host=host, node=f'{host}-n')
+        insts = [make_legacy_instance(ctx, host=host, node=f'{host}-n')
                  for _ in range(count)]
         mig = migrations.migration_create(ctx, {
             'uuid': str(uuid.uuid4()), 'instance_uuid': insts[0]['uuid'],
@@ -35,7 +35,7 @@ def _old_records(ctx, count=5):
             'dest_node': f'{host}-n'})
         made[host] = (service, node, insts, mig)
     # An instance on a node that no record knows stays unlinked.
-    make_instance(ctx, host='gone', node='gone-n')
+    make_legacy_instance(ctx, host='gone', node='gone-n')
     return made
 
 
