@@ -57,6 +57,15 @@ class InstanceInvalidState(Conflict):
                'in %(attr)s %(state)s.')
 
 
+class InstanceStateConflict(Conflict):
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s while it is "
+               "in vm_state %(vm_state)s and task_state %(task_state)s.")
+
+
+class ComputeServiceInUse(Invalid):
+    msg_fmt = 'Compute service of %(host)s is still in use.'
+
+
 class UnexpectedTaskState(Conflict):
     msg_fmt = ('Instance %(instance_uuid)s: unexpected task state; '
                'expected %(expected)s, found %(actual)s.')

@@ -100,6 +100,11 @@ def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
             lite_service.PeriodicTask(
                 f'resources-{host}', manager.update_resources,
                 conf.resource_update_interval, call_context),
+            # The first pass right after start: evacuations to this
+            # host that a crash interrupted go on at once.
+            lite_service.PeriodicTask(
+                f'housekeeping-{host}', manager.housekeeping,
+                conf.cleanup_interval, call_context, initial_delay=0),
         ],
         on_start=manager.init_host,
         call_context=call_context,

@@ -42,10 +42,10 @@ from nova_lite.api import errors
 from nova_lite.api import microversion
 from nova_lite.api import routes
 from nova_lite.api import util
+from nova_lite.compute import api as compute_api
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
-from nova_lite.objects import migration as migration_obj
 
 #: Upstream nova's ``[oslo_middleware]max_request_body_size`` (bytes).
 MAX_REQUEST_BODY_SIZE = size_limit.DEFAULT_MAX_REQUEST_BODY_SIZE
@@ -57,18 +57,11 @@ class Deps:
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute = compute_rpcapi.ComputeAPI(conf)
+        self.compute_api = compute_api.API(self.conductor, self.compute)
 
     def terminate(self, context: Any, row: dict[str, Any]) -> None:
         instance = instance_obj.Instance._from_db(context, row)
         self.compute.terminate_instance(context, instance, row['host'])
-
-    def instance(self, context: Any, uuid: str) -> Any:
-        """The Instance object to send to a compute."""
-        return instance_obj.Instance.get_by_uuid(context, uuid)
-
-    def migration(self, context: Any, migration_id: int) -> Any:
-        """The Migration object to send to a compute."""
-        return migration_obj.Migration.get_by_id(context, migration_id)
 
 
 def _is_version_document(path: str) -> bool:

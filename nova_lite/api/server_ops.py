@@ -40,8 +40,7 @@ def _compute_services(req: webob.Request,
     rows = service_db.service_get_all(util.context(req),
                                       binary=service_obj.COMPUTE_BINARY,
                                       host=host)
-    return {row['host']: service_obj.Service._from_db(None, row)
-            for row in rows}
+    return {row['host']: row for row in rows}
 
 
 def host_statuses(req: webob.Request,
@@ -54,9 +53,9 @@ def host_statuses(req: webob.Request,
     only = next(iter(hosts)) if len(hosts) == 1 else None
     statuses = {}
     for host, service in _compute_services(req, only).items():
-        if service.forced_down or not service.is_up(CONF.service_down_time):
+        if not service_obj.is_up(service, CONF.service_down_time):
             statuses[host] = 'DOWN'
-        elif service.disabled:
+        elif service['disabled']:
             statuses[host] = 'MAINTENANCE'
         else:
             statuses[host] = 'UP'
@@ -171,7 +170,8 @@ def delete(req: webob.Request, inst: dict[str, Any]) -> None:
     ctx = util.context(req)
     if inst['host']:
         service = _compute_services(req, inst['host']).get(inst['host'])
-        if service is not None and service.is_up(CONF.service_down_time):
+        if service is not None and service_obj.is_up(
+                service, CONF.service_down_time):
             db.instance_update(ctx, inst['uuid'],
                                {'task_state': states.DELETING})
             inst = db.instance_get_by_uuid(ctx, inst['uuid'])

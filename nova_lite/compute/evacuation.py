@@ -1,15 +1,24 @@
-"""Evacuation on a compute agent: rebuilding on the destination, and the
-source's recovery when it comes back.
+"""Evacuation on its destination: claim, rebuild, hand over.
 
-The source destroys a local copy only when an evacuation migration record
-says the instance was moved away: never because an instance's host field
-differs from its own name. Those instances are left alone and named in a
-warning.
+The conductor chose this host and cast ``rebuild_instance``. The
+destination claims (the ``accepted`` record becomes ``pre-migrating``,
+linked to its node), rebuilds the instance, then moves host, node and
+compute_id together and marks the record ``done``; only then may the
+source destroy its copy (compute/cleanup.py).
+
+A request repeated, or one that a crash interrupted, is safe: the claim
+is a compare-and-swap, and :class:`Incoming` resumes claimed
+evacuations at start-up and on every housekeeping pass, never two at
+once for one migration. A failure ends in ``failed`` with the instance
+in ERROR on its source, whose copy is kept; what this host built for it
+is removed.
 """
 
+from collections.abc import Iterator
+import contextlib
+import threading
 from typing import Any
 
-from oslo_config import cfg
 from oslo_log import log as logging
 
 from nova_lite.compute import instance_ops
@@ -17,16 +26,19 @@ from nova_lite.compute import move
 from nova_lite.compute import states
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
+from nova_lite.scheduler import claims
 
 LOG = logging.getLogger(__name__)
 
-# How many unexplained instances a warning names (the count is complete).
-_NAMED = 20
-
 
 def fail(instance: Any, migration: Any, reason: str) -> None:
-    migration.status = 'failed'
-    migration.save()
+    """The evacuation ends ``failed``; the instance (still recorded on
+    its source) goes to ERROR with a fault, unless it changed
+    meanwhile (deleted, or reset by an administrator)."""
+    if not migration.transition(['accepted', 'pre-migrating'], 'failed'):
+        LOG.info('Evacuation %s ended meanwhile (%s); not failing it',
+                 migration.uuid, migration.status, instance=instance)
+        return
     instance.vm_state = states.ERROR
     instance.task_state = None
     instance.fault = instance_ops.fault(reason)
@@ -35,40 +47,55 @@ def fail(instance: Any, migration: Any, reason: str) -> None:
                  instance=instance)
 
 
-def _claim(node: Any, instance: Any, migration: Any) -> bool:
-    if migration.claim_destination(node.id, instance.vcpus,
-                                   instance.memory_mb, instance.root_gb):
+def _claimed(node: Any, instance: Any, migration: Any) -> bool:
+    """Claim the node for the evacuation; True when this host is to
+    (go on and) rebuild it."""
+    result = migration.claim_destination(node.id, instance.vcpus,
+                                         instance.memory_mb,
+                                         instance.root_gb)
+    if result == claims.CLAIMED:
         return True
-    fail(instance, migration, f'Evacuation to {node.host} failed: the '
-          f'node no longer has room, or the migration was not accepted '
-          f'(status {migration.status}).')
+    if result == claims.ALREADY_CLAIMED:
+        # A repeated request, or a resumption: go on unless it ended.
+        return bool(migration.status == 'pre-migrating')
+    if result == claims.NO_ROOM:
+        LOG.warning('Evacuation %s cannot claim %s: no room',
+                    migration.uuid, node.hypervisor_hostname,
+                    instance=instance)
+        fail(instance, migration, f'Evacuation to {node.host} failed: the '
+             f'node no longer has room.')
+        return False
+    LOG.info('Evacuation %s is %s (destination %s): nothing to do here',
+             migration.uuid, migration.status, migration.dest_compute,
+             instance=instance)
     return False
 
 
-def rebuild_on_destination(context: Any, driver: Any, node: Any,
-                           instance: Any, migration: Any) -> None:
-    """Claim on ``node``, rebuild the instance here, then move host,
-    node and compute_id together and mark the migration ``done``."""
-    if not _claim(node, instance, migration):
-        LOG.warning('Evacuation %s failed to claim on %s', migration.uuid,
-                    node.hypervisor_hostname, instance=instance)
+def rebuild(driver: Any, node: Any, instance: Any, migration: Any) -> None:
+    """Claimed: build the instance here, then place it here and mark the
+    evacuation done."""
+    if instance.compute_id == node.id:
+        # Placed here before a crash: only the record is left to finish.
+        migration.finish_on_destination()
+        LOG.info('Evacuation %s finished (the instance was already '
+                 'placed here)', migration.uuid, instance=instance)
         return
     try:
         driver.spawn(instance)
     except Exception as exc:
         LOG.exception('Rebuild of an evacuated instance failed',
                       instance=instance)
+        driver.destroy(instance)
         fail(instance, migration, f'Evacuation rebuild failed: {exc}')
         return
     stopped = instance.vm_state == states.STOPPED
     move.place_on(instance, node,
                   states.STOPPED if stopped else states.ACTIVE, not stopped)
     if not instance_ops.saved(instance, [states.REBUILDING]):
-        LOG.info('The instance was deleted while it was evacuated here; '
-                 'removing the rebuilt copy', instance=instance)
+        LOG.info('The instance was deleted or reset while it was evacuated '
+                 'here; removing the rebuilt copy', instance=instance)
         driver.destroy(instance)
-        migration.status = 'failed'
-        migration.save()
+        migration.transition(['pre-migrating'], 'failed')
         return
     migration.finish_on_destination()
     LOG.info('Evacuated from %s to %s (migration %s, %s)',
@@ -76,63 +103,79 @@ def rebuild_on_destination(context: Any, driver: Any, node: Any,
              migration.status, instance=instance)
 
 
-def _destroy_local_copy(driver: Any, migration: Any,
-                        shared: bool) -> None:
-    copy = instance_obj.Instance(uuid=migration.instance_uuid)
-    driver.destroy(copy, destroy_disks=not shared)
-    LOG.info('Destroyed the local copy of an instance evacuated to %s '
-             '(migration %s, status %s)%s', migration.dest_compute,
-             migration.uuid, migration.status,
-             '; disks kept on shared storage' if shared else '',
-             instance_uuid=migration.instance_uuid)
+class Incoming:
+    """This agent's evacuations in progress: one worker per migration,
+    whether it came as a request or is resumed after a crash."""
 
+    def __init__(self, driver: Any, host: str) -> None:
+        self.driver = driver
+        self.host = host
+        self._lock = threading.Lock()
+        self._busy: set[int] = set()
 
-def destroy_evacuated_instances(context: Any, driver: Any, host: str,
-                                nodes: dict[str, Any],
-                                on_hypervisor: list[str]) -> int:
-    """The source's recovery, before any instance is initialised.
+    @contextlib.contextmanager
+    def _hold(self, migration_id: int) -> Iterator[bool]:
+        with self._lock:
+            free = migration_id not in self._busy
+            self._busy.add(migration_id)
+        try:
+            yield free
+        finally:
+            if free:
+                with self._lock:
+                    self._busy.discard(migration_id)
 
-    One query loads the evacuations away from this host (accepted,
-    pre-migrating or done, also of deleted instances); exactly their local
-    copies are destroyed and the records marked completed in one update.
-    Instances on the hypervisor that belong neither to this host's nodes
-    nor to such a record are left alone and named in a warning.
-    """
-    migrations = migration_obj.MigrationList.get_evacuations_from(context,
-                                                                  host)
-    present = set(on_hypervisor)
-    for migration in migrations:
-        if migration.instance_uuid in present:
-            shared = driver.shares_storage_with(migration.dest_compute)
-            _destroy_local_copy(driver, migration, shared)
-    migration_obj.MigrationList.mark_completed(
-        context, [m.id for m in migrations])
-    _warn_unexplained(context, host, nodes, present,
-                      {m.instance_uuid for m in migrations})
-    return len(migrations)
+    def evacuate_here(self, node: Any, instance: Any,
+                      migration: Any) -> None:
+        with self._hold(migration.id) as free:
+            if not free:
+                LOG.info('Evacuation %s is already being worked on here',
+                         migration.uuid, instance=instance)
+                return
+            if _claimed(node, instance, migration):
+                rebuild(self.driver, node, instance, migration)
 
+    def resume(self, context: Any, nodes: dict[str, Any]) -> int:
+        """Go on with evacuations to this host that were claimed (or
+        chosen) but not finished, e.g. interrupted by a crash; returns
+        how many were looked at. Two queries, whatever the count."""
+        by_id = {node.id: node for node in nodes.values()}
+        by_name = {node.hypervisor_hostname: node for node in nodes.values()}
+        migrations = migration_obj.MigrationList.get_evacuations_to(
+            context, self.host, list(by_id))
+        if not migrations:
+            return 0
+        instances = {i.uuid: i for i in
+                     instance_obj.InstanceList.get_by_filters(
+                         context, {'uuid': [m.instance_uuid
+                                            for m in migrations]})}
+        for migration in migrations:
+            node = by_id.get(migration.dest_compute_id) or by_name.get(
+                migration.dest_node)
+            self._resume_one(node, instances.get(migration.instance_uuid),
+                             migration)
+        return len(migrations)
 
-def _warn_unexplained(context: Any, host: str, nodes: dict[str, Any],
-                      present: set[str], evacuated: set[str]) -> None:
-    if not present - evacuated:
-        return
-    mine = set(instance_obj.InstanceList.get_uuids_by_compute_ids(
-        context, [node.id for node in nodes.values()]))
-    unexplained = sorted(present - evacuated - mine)
-    if not unexplained:
-        return
-    named = ', '.join(unexplained[:_NAMED])
-    more = (f' and {len(unexplained) - _NAMED} more'
-            if len(unexplained) > _NAMED else '')
-    LOG.warning('%d instance(s) on this hypervisor are not recorded on '
-                'host %s and no evacuation record explains them: %s%s. '
-                'They are left alone (never destroyed on a guess); check '
-                'where each one runs ("openstack server show") and clean '
-                'up by hand.', len(unexplained), host, named, more)
-
-
-def warn_destroy_after_evacuate(conf: cfg.ConfigOpts) -> None:
-    if conf.workarounds.destroy_after_evacuate is False:
-        LOG.warning('[workarounds]destroy_after_evacuate = False has no '
-                    'effect: local copies are destroyed only where an '
-                    'evacuation record says the instance moved away.')
+    def _resume_one(self, node: Any, instance: Any, migration: Any) -> None:
+        if instance is None:
+            LOG.info('Evacuation %s: its instance %s was deleted; the '
+                     'evacuation fails', migration.uuid,
+                     migration.instance_uuid)
+            migration.transition(['accepted', 'pre-migrating'], 'failed')
+            return
+        if (node is not None and instance.compute_id == node.id
+                and migration.status == 'pre-migrating'):
+            with self._hold(migration.id) as free:
+                if free:
+                    rebuild(self.driver, node, instance, migration)
+            return
+        if node is None or instance.task_state != states.REBUILDING:
+            LOG.warning('Evacuation %s (%s) to node %s is left alone: the '
+                        'instance is in task state %s', migration.uuid,
+                        migration.status, migration.dest_node,
+                        instance.task_state, instance=instance)
+            return
+        LOG.info('Resuming evacuation %s (%s) from %s', migration.uuid,
+                 migration.status, migration.source_compute,
+                 instance=instance)
+        self.evacuate_here(node, instance, migration)

@@ -18,6 +18,7 @@ from oslo_utils import uuidutils
 from nova_lite import exception
 from nova_lite.compute import identity
 from nova_lite.objects import compute_node as cn_obj
+from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import service as service_obj
 
 GUIDE = 'See "Compute node identification" in the admin guide.'
@@ -97,6 +98,38 @@ def _check_no_duplicate(context: Any, host: str, nodename: str,
         f'duplicate record.')
 
 
+def _check_not_replacing(context: Any, host: str, service: Any, uuid: str,
+                         files: list[identity.IdentityFile]) -> None:
+    """A new node must not silently replace the one this host's service
+    already has: its instances would stay on a node nobody manages,
+    still a scheduling candidate."""
+    others = [n for n in cn_obj.ComputeNodeList.get_by_service_id(
+        context, service.id) if n.uuid != uuid]
+    if not others:
+        return
+    # (A single-node agent's service has one node: one query or two.)
+    counts = {n.id: len(instance_obj.InstanceList.get_uuids_by_compute_ids(
+        context, [n.id])) for n in others}
+    listing = ', '.join(f'{n.uuid} (hypervisor {n.hypervisor_hostname}, '
+                        f'{counts[n.id]} instance(s))' for n in others)
+    raise _refuse(
+        f'the compute_id file ({_where(files)}) holds {uuid}, which names '
+        f'no compute node, but the service of host {host!r} already has '
+        f'compute node(s) {listing}: starting would create a second node '
+        f'and leave those instances on a node no agent manages. If the '
+        f'file was replaced or regenerated, put the old UUID back. If this '
+        f'host really is a new hypervisor, first migrate or evacuate the '
+        f'old node\'s instances, then delete the service ("openstack '
+        f'compute service delete") and start the agent again.')
+
+
+def _deleted_own_node(context: Any, host: str, uuid: str) -> Any:
+    """This host's node of that uuid if an operator deleted its service
+    while the agent was away (the agent restores both), else None."""
+    node = _find(cn_obj.ComputeNode.get_deleted_by_uuid, context, uuid)
+    return node if node is not None and node.host == host else None
+
+
 def _plan_from_file(context: Any, host: str, nodename: str, service: Any,
                     instance_uuids: list[str],
                     files: list[identity.IdentityFile]) -> IdentityPlan:
@@ -104,11 +137,13 @@ def _plan_from_file(context: Any, host: str, nodename: str, service: Any,
     node = _find(cn_obj.ComputeNode.get_by_uuid, context, uuid)
     if node is not None:
         _check_known_node(node, host, nodename, files)
-    else:
-        _check_no_duplicate(context, host, nodename, uuid)
-    if service is None and node is None and instance_uuids:
+        return IdentityPlan(uuid, 'file', files, service, node)
+    _check_no_duplicate(context, host, nodename, uuid)
+    if service is not None:
+        _check_not_replacing(context, host, service, uuid, files)
+    elif instance_uuids and _deleted_own_node(context, host, uuid) is None:
         raise _wrong_database(host, instance_uuids)
-    return IdentityPlan(uuid, 'file', files, service, node)
+    return IdentityPlan(uuid, 'file', files, service, None)
 
 
 def _wrong_database(host: str, instance_uuids: list[str]) -> Exception:

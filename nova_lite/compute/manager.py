@@ -13,6 +13,7 @@ import oslo_messaging as messaging
 
 from lite_common import context as lite_context
 from nova_lite import exception
+from nova_lite.compute import cleanup
 from nova_lite.compute import evacuation
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move
@@ -35,6 +36,8 @@ class ComputeManager:
         self.state_path = state_path
         self.identity_dirs = identity_dirs
         self.driver = virt_driver.load_driver(conf, host, state_path)
+        self.cleaner = cleanup.Cleaner(conf, self.driver, host)
+        self.incoming = evacuation.Incoming(self.driver, host)
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
         self.service: Any = None
@@ -49,7 +52,18 @@ class ComputeManager:
         context = lite_context.get_admin_context()
         self.conductor.wait_until_ready(context)
         self.service, self.nodes = startup.start(
-            context, self.conf, self.host, self.driver, self.identity_dirs)
+            context, self.conf, self.host, self.driver, self.identity_dirs,
+            self.cleaner)
+
+    def housekeeping(self) -> None:
+        """Periodic: clean up as at start-up (copies evacuated away once
+        done, copies of deleted instances), then resume evacuations to
+        this host that were interrupted."""
+        if self.record_deleted:
+            return
+        context = lite_context.get_admin_context()
+        self.cleaner.run(context, self.nodes)
+        self.incoming.resume(context, self.nodes)
 
     def heartbeat(self) -> None:
         if self.record_deleted:
@@ -113,8 +127,7 @@ class ComputeManager:
                             f'{self.host} has no node '
                             f'{migration.dest_node}.')
             return
-        evacuation.rebuild_on_destination(context, self.driver, node,
-                                          instance, migration)
+        self.incoming.evacuate_here(node, instance, migration)
 
     # cold migration and resize (flows in compute/move.py) -----------------
 

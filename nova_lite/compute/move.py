@@ -24,6 +24,7 @@ from oslo_log import log as logging
 from nova_lite.compute import instance_ops
 from nova_lite.compute import states
 from nova_lite.objects import compute_node as cn_obj
+from nova_lite.scheduler import claims
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
@@ -54,15 +55,19 @@ def clear_move(instance: Any, expected: list[str | None]) -> bool:
     return True
 
 
+# A cold migration or resize between its start and its end.
+IN_FLIGHT = ['pre-migrating', 'migrating', 'post-migrating', 'finished',
+             'confirming', 'reverting']
+
+
 def _abandon(instance: Any, migration: Any, expected: list[str | None],
              reason: str) -> None:
     """Before anything moved: the migration is ``error``; the instance
     stays where it is, as it was."""
     LOG.warning('%s %s abandoned: %s', migration.migration_type.capitalize(),
                 migration.uuid, reason, instance=instance)
-    migration.status = 'error'
-    migration.save()
-    clear_move(instance, expected)
+    if migration.transition(IN_FLIGHT, 'error'):
+        clear_move(instance, expected)
 
 
 def _fail(instance: Any, migration: Any, expected: list[str | None],
@@ -72,8 +77,10 @@ def _fail(instance: Any, migration: Any, expected: list[str | None],
     LOG.error('%s %s failed: %s. The copy on %s is kept.',
               migration.migration_type.capitalize(), migration.uuid, reason,
               migration.source_compute, instance=instance)
-    migration.status = 'error'
-    migration.save()
+    if not migration.transition(IN_FLIGHT, 'error'):
+        LOG.info('Migration %s ended meanwhile (%s)', migration.uuid,
+                 migration.status, instance=instance)
+        return
     instance.vm_state = states.ERROR
     instance.task_state = None
     instance.fault = instance_ops.fault(reason)
@@ -92,10 +99,17 @@ def prep_resize(context: Any, rpc: Any, driver: Any, node: Any,
     """Destination: claim the new flavor's resources, then ask the
     source to send the disks here."""
     flavor = instance.new_flavor or instance.flavor or {}
-    if not migration.claim_resize(node.id, *_flavor_resources(flavor)):
+    result = migration.claim_resize(node.id, *_flavor_resources(flavor))
+    if result == claims.NO_ROOM:
         _abandon(instance, migration, [states.RESIZE_PREP],
-                 f'{node.hypervisor_hostname} could not claim (no room, or '
-                 f'the migration is {migration.status})')
+                 f'{node.hypervisor_hostname} has no room for the new '
+                 f'flavor')
+        return
+    if result != claims.CLAIMED:
+        LOG.info('Migration %s is %s (destination %s, %s): a repeated or '
+                 'stale request, nothing to do here', migration.uuid,
+                 migration.status, migration.dest_compute, result,
+                 instance=instance)
         return
     LOG.info('Claimed %s for migration %s (dest_compute_id %s)',
              node.hypervisor_hostname, migration.uuid,
@@ -279,8 +293,7 @@ def recover_interrupted(context: Any, driver: Any, instance: Any,
                     'here and the migration is error', name,
                     instance=instance)
         if migration is not None:
-            migration.status = 'error'
-            migration.save()
+            migration.transition(IN_FLIGHT, 'error')
         clear_move(instance, [states.RESIZE_MIGRATING])
         return
     LOG.warning('Instance is in task state %s of a move (migration %s, '

@@ -11,7 +11,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from nova_lite import exception
-from nova_lite.compute import evacuation
+from nova_lite.compute import cleanup
 from nova_lite.compute import identity
 from nova_lite.compute import identity_check
 from nova_lite.compute import instance_ops
@@ -110,6 +110,13 @@ def init_instances(context: Any, driver: Any, nodes: dict[str, Any]) -> int:
     return recovered
 
 
+def _warn_destroy_after_evacuate(conf: cfg.ConfigOpts) -> None:
+    if conf.workarounds.destroy_after_evacuate is False:
+        LOG.warning('[workarounds]destroy_after_evacuate = False has no '
+                    'effect: local copies are destroyed only where an '
+                    'evacuation record says the instance moved away.')
+
+
 def _single_node_identity(context: Any, host: str, driver: Any,
                           identity_dirs: list[Path],
                           on_hypervisor: list[str]) -> tuple[str, Any]:
@@ -159,7 +166,8 @@ def _ensure_nodes(context: Any, conf: cfg.ConfigOpts, host: str,
 
 
 def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
-          identity_dirs: list[Path]) -> tuple[Any, dict[str, Any]]:
+          identity_dirs: list[Path],
+          cleaner: cleanup.Cleaner) -> tuple[Any, dict[str, Any]]:
     """Identity checks, records, then instances; in that order.
 
     A driver of many nodes (bare metal) keeps no compute_id file: its
@@ -174,9 +182,8 @@ def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
     service = ensure_service(context, host)
     nodes = _ensure_nodes(context, conf, host, driver, service, single)
     fill_links(context, host)
-    evacuation.warn_destroy_after_evacuate(conf)
-    evacuation.destroy_evacuated_instances(context, driver, host, nodes,
-                                           on_hypervisor)
+    _warn_destroy_after_evacuate(conf)
+    cleaner.run(context, nodes)
     recovered = init_instances(context, driver, nodes)
     if service.version != service_obj.SERVICE_VERSION:
         LOG.info('Compute service %s: version %s -> %s', service.uuid,

@@ -3,7 +3,9 @@
 The API has recorded the migration (``accepted``) and set the instance's
 task state to ``rebuilding``. Here a destination is chosen among the
 other hosts (or the requested one); with none, the migration is
-``error`` and the instance stays where it is, recorded on its source.
+``error`` and the instance ERROR with the reason as its fault, still
+recorded on its source. The choice is a compare-and-swap, so a request
+driven twice (two conductors) goes to one destination.
 The destination claims and rebuilds (compute/evacuation.py).
 """
 
@@ -43,9 +45,13 @@ class Evacuator:
         except exception.NoValidHost as exc:
             self._no_host(instance, migration, exc)
             return
-        migration.dest_compute = node.host
-        migration.dest_node = node.hypervisor_hostname
-        migration.save()
+        if not migration.set_destination(node.host, node.hypervisor_hostname,
+                                         ['accepted']):
+            LOG.info('Evacuation %s already has a destination (%s/%s, %s); '
+                     'not choosing another', migration.uuid,
+                     migration.dest_compute, migration.dest_node,
+                     migration.status, instance=instance)
+            return
         LOG.info('Evacuating from %s to %s (migration %s%s)',
                  migration.source_compute, node.host, migration.uuid,
                  ', forced' if force else '', instance=instance)
@@ -54,12 +60,20 @@ class Evacuator:
 
     def _no_host(self, instance: Any, migration: Any,
                  exc: exception.NoValidHost) -> None:
+        """As upstream: the migration is ``error``, the instance ERROR
+        with the reason as its fault (shown by ``server show``), still
+        recorded on its source, which keeps its copy. Evacuate it again
+        once a host has room."""
         LOG.warning('Cannot evacuate: %s The instance stays recorded on '
                     '%s.', exc.format_message(), migration.source_compute,
                     instance=instance)
-        migration.status = 'error'
-        migration.save()
+        if not migration.transition(['accepted'], 'error'):
+            LOG.info('Evacuation %s is %s meanwhile; leaving it',
+                     migration.uuid, migration.status, instance=instance)
+            return
+        instance.vm_state = states.ERROR
         instance.task_state = None
+        instance.fault = instance_ops.fault(exc.format_message())
         if not instance_ops.saved(instance, [states.REBUILDING]):
             LOG.info('Instance changed while its evacuation failed',
                      instance=instance)

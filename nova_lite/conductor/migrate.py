@@ -42,8 +42,7 @@ def load_move(context: Any, instance_uuid: str,
     except exception.InstanceNotFound:
         LOG.info('Instance %s was deleted before its %s was scheduled',
                  instance_uuid, migration.migration_type)
-        migration.status = 'error'
-        migration.save()
+        migration.transition(['accepted', 'pre-migrating'], 'error')
         return None, migration
     return instance, migration
 
@@ -71,10 +70,13 @@ class Migrator:
         except exception.NoValidHost as exc:
             self._no_host(instance, migration, exc)
             return
-        migration.dest_compute = node.host
-        migration.dest_node = node.hypervisor_hostname
-        migration.dest_host = node.host
-        migration.save()
+        if not migration.set_destination(node.host, node.hypervisor_hostname,
+                                         ['pre-migrating']):
+            LOG.info('Migration %s already has a destination (%s/%s, %s); '
+                     'not choosing another', migration.uuid,
+                     migration.dest_compute, migration.dest_node,
+                     migration.status, instance=instance)
+            return
         LOG.info('%s from %s to %s/%s (migration %s)',
                  migration.migration_type.capitalize(),
                  migration.source_compute, node.host,
@@ -89,6 +91,5 @@ class Migrator:
                     'resize' if migration.migration_type == 'resize'
                     else 'migrate', exc.format_message(),
                     migration.source_compute, instance=instance)
-        migration.status = 'error'
-        migration.save()
-        clear_move(instance, [states.RESIZE_PREP])
+        if migration.transition(['pre-migrating'], 'error'):
+            clear_move(instance, [states.RESIZE_PREP])

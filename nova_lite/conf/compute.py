@@ -19,6 +19,26 @@ compute_opts = [
     cfg.IntOpt(
         'resource_update_interval', default=60, min=1,
         help='Seconds between full resource reports of a compute node.'),
+    cfg.IntOpt(
+        'cleanup_interval', default=60, min=1,
+        help='Seconds between the housekeeping passes a compute agent '
+        'makes while it runs (the same pass runs at start-up): it '
+        'destroys local copies of instances evacuated away once their '
+        'evacuation is done (never before, and never of an instance '
+        'placed on this host again), reaps copies of deleted instances '
+        '(see running_deleted_instance_action) and resumes evacuations '
+        'to this host that a crash interrupted. A host that comes back '
+        'without a restart converges within this time.'),
+    cfg.StrOpt(
+        'running_deleted_instance_action', default='reap',
+        choices=[('reap', 'destroy the copy (guest and disks)'),
+                 ('log', 'log it and keep the copy'),
+                 ('noop', 'do nothing')],
+        help='What the housekeeping pass does with a local copy of an '
+        'instance whose database records are all deleted (deleted while '
+        'this host was down, or during a move). An instance the '
+        'database does not know at all is never touched: it is named in '
+        'a warning.'),
 ]
 
 driver_group = cfg.OptGroup(

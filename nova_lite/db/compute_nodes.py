@@ -59,6 +59,17 @@ def compute_node_get(context: Any, **filters: Any) -> dict[str, Any]:
         return as_dict(row)
 
 
+def compute_node_get_deleted(context: Any, uuid: str) -> dict[str, Any]:
+    """A soft-deleted compute node by uuid (its service was deleted)."""
+    with context_manager.reader.using(context) as session:
+        row = session.scalars(
+            sa.select(CN).where(CN.uuid == uuid, CN.deleted != 0)
+            .order_by(CN.id.desc())).first()
+        if row is None:
+            raise exception.ComputeNodeNotFound(node=uuid)
+        return as_dict(row)
+
+
 def compute_node_get_all(context: Any, **filters: Any) -> list[dict[str, Any]]:
     """Live compute nodes, filtered by column equality, in id order."""
     with context_manager.reader.using(context) as session:

@@ -163,6 +163,27 @@ def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
                                         actual=actual.task_state)
 
 
+# uuids per IN list when checking what a hypervisor holds.
+_UUID_BATCH = 500
+LIVE, DELETED = 'live', 'deleted'
+
+
+def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
+    """uuid -> LIVE (a live record) or DELETED (only deleted records);
+    uuids with no record at all are absent. A few queries, whatever the
+    count."""
+    found: dict[str, str] = {}
+    with context_manager.reader.using(context) as session:
+        for start in range(0, len(uuids), _UUID_BATCH):
+            batch = uuids[start:start + _UUID_BATCH]
+            rows = session.execute(
+                sa.select(INST.uuid, sa.func.min(INST.deleted))
+                .where(INST.uuid.in_(batch)).group_by(INST.uuid))
+            for uuid, deleted in rows:
+                found[uuid] = LIVE if deleted == 0 else DELETED
+    return found
+
+
 @compute_nodes.retry_on_deadlock
 def instance_update(context: Any, uuid: str, values: dict[str, Any],
                     expected_task_state: Any = ...) -> dict[str, Any]:

@@ -92,10 +92,19 @@ def fill_compute_node_service_ids(context: Any, max_count: int,
                  max_count)
 
 
+# A move in these statuses has not been claimed by its destination yet:
+# the claim links it (and refuses a record linked to another node), so
+# filling in the link here would make the destination's own claim look
+# like someone else's.
+UNCLAIMED_STATUSES = ('accepted', 'pre-migrating')
+
+
 def fill_migration_dest_compute_ids(context: Any, max_count: int,
                                     host: str | None = None) -> Result:
-    """Migration.dest_compute_id from dest_compute + dest_node."""
-    where = [MIG.deleted == 0, MIG.dest_node.is_not(None)]
+    """Migration.dest_compute_id from dest_compute + dest_node, for
+    moves past their destination's claim only."""
+    where = [MIG.deleted == 0, MIG.dest_node.is_not(None),
+             MIG.status.not_in(UNCLAIMED_STATUSES)]
     if host is not None:
         where.append(MIG.dest_compute == host)
     return _fill(context, MIG, 'dest_compute_id',

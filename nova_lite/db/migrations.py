@@ -89,31 +89,79 @@ def migration_get_all(context: Any, filters: dict[str, Any],
         return [dict(row) for row in session.execute(query).mappings()]
 
 
-EVACUATION_RECOVERY_STATUSES = ('accepted', 'pre-migrating', 'done')
+# An evacuation away from a host leaves a copy there until its agent
+# cleans up: while the record is accepted or pre-migrating the copy is
+# kept (the move may still fail), once it is done the copy is destroyed
+# and the record completed. Until then the host is no scheduling
+# candidate and its service cannot be deleted.
+UNCLEANED_EVACUATION_STATUSES = ('accepted', 'pre-migrating', 'done')
+
+
+def _rows(session: Any, query: Any) -> list[dict[str, Any]]:
+    result = session.connection().execute(query)
+    keys = list(result.keys())
+    return [dict(zip(keys, row, strict=True)) for row in result.all()]
+
+
+def _uncleaned_evacuations() -> Any:
+    return sa.and_(MIG.deleted == 0, MIG.migration_type == 'evacuation',
+                   MIG.status.in_(UNCLEANED_EVACUATION_STATUSES))
 
 
 def evacuations_from(context: Any, host: str) -> list[dict[str, Any]]:
-    """Evacuations away from ``host`` that its agent must clean up, in
-    one query: accepted, pre-migrating or done, whether or not their
-    instance has been deleted since."""
+    """Evacuations away from ``host`` whose copy there its agent has not
+    cleaned up (accepted, pre-migrating or done), in one query, whether
+    or not their instance has been deleted since."""
     with context_manager.reader.using(context) as session:
-        query = (sa.select(MIG.__table__)
-                 .where(MIG.deleted == 0, MIG.source_compute == host,
-                        MIG.migration_type == 'evacuation',
-                        MIG.status.in_(EVACUATION_RECOVERY_STATUSES))
-                 .order_by(MIG.id))
-        result = session.connection().execute(query)
-        keys = list(result.keys())
-        return [dict(zip(keys, row, strict=True)) for row in result.all()]
+        return _rows(session, sa.select(MIG.__table__)
+                     .where(_uncleaned_evacuations(),
+                            MIG.source_compute == host)
+                     .order_by(MIG.id))
+
+
+def uncleaned_evacuation_hosts() -> Any:
+    """Subquery: the hosts that evacuations left copies on (for the
+    scheduler, which does not choose them)."""
+    # (NOT IN a list holding NULL would match no host at all.)
+    return sa.select(MIG.source_compute).where(
+        _uncleaned_evacuations(), MIG.source_compute.is_not(None))
+
+
+def uncleaned_evacuations_count(context: Any, host: str) -> dict[str, int]:
+    """status -> how many evacuations from ``host`` are uncleaned."""
+    with context_manager.reader.using(context) as session:
+        rows = session.execute(
+            sa.select(MIG.status, sa.func.count())
+            .where(_uncleaned_evacuations(), MIG.source_compute == host)
+            .group_by(MIG.status))
+        return {status: int(count) for status, count in rows}
+
+
+def evacuations_to(context: Any, host: str,
+                   node_ids: list[int]) -> list[dict[str, Any]]:
+    """Evacuations to this host left unfinished: claimed by one of its
+    nodes (pre-migrating), or accepted with this host chosen as the
+    destination but not claimed yet."""
+    with context_manager.reader.using(context) as session:
+        return _rows(session, sa.select(MIG.__table__).where(
+            MIG.deleted == 0, MIG.migration_type == 'evacuation',
+            sa.or_(sa.and_(MIG.status == 'pre-migrating',
+                           MIG.dest_compute_id.in_(node_ids)),
+                   sa.and_(MIG.status == 'accepted',
+                           MIG.dest_compute == host,
+                           MIG.dest_node.is_not(None))))
+            .order_by(MIG.id))
 
 
 def mark_completed(context: Any, migration_ids: list[int]) -> int:
-    """Set ``completed`` on the given migrations in one statement."""
+    """``done`` -> ``completed`` (the source cleaned up), in one
+    statement; records in any other status are left as they are."""
     if not migration_ids:
         return 0
     with context_manager.writer.using(context) as session:
         result = session.execute(
-            sa.update(MIG).where(MIG.id.in_(migration_ids))
+            sa.update(MIG).where(MIG.id.in_(migration_ids),
+                                 MIG.status == 'done')
             .values(status='completed', updated_at=lite_db.utcnow())
             .execution_options(synchronize_session=False))
         return int(result.rowcount)
@@ -135,14 +183,23 @@ def finish_on_destination(context: Any, migration_id: int) -> str:
         return str(row.status)
 
 
-def done_evacuations_count(context: Any, host: str) -> int:
-    """Evacuations from ``host`` that its agent has not cleaned up."""
-    with context_manager.reader.using(context) as session:
-        return int(session.execute(
-            sa.select(sa.func.count()).select_from(MIG)
-            .where(MIG.deleted == 0, MIG.source_compute == host,
-                   MIG.migration_type == 'evacuation',
-                   MIG.status == 'done')).scalar() or 0)
+def set_destination(context: Any, migration_id: int, host: str,
+                    node: str, statuses: tuple[str, ...]) -> bool:
+    """The conductor's choice of destination, once: only while the
+    record is in ``statuses`` and no destination node is set yet (two
+    conductors driving one move cannot both choose)."""
+    with context_manager.writer.using(context) as session:
+        result = session.execute(
+            sa.update(MIG)
+            .where(MIG.id == migration_id, MIG.deleted == 0,
+                   MIG.status.in_(statuses), MIG.dest_node.is_(None),
+                   MIG.dest_compute_id.is_(None),
+                   sa.or_(MIG.dest_compute.is_(None),
+                          MIG.dest_compute == host))
+            .values(dest_compute=host, dest_node=node, dest_host=host,
+                    updated_at=lite_db.utcnow())
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount) == 1
 
 
 def migration_transition(context: Any, migration_id: int,

@@ -12,7 +12,8 @@ from nova_lite.objects import base
 
 @base.NovaLiteObjectRegistry.register
 class ComputeNode(base.NovaLiteObject):
-    VERSION = '1.0'
+    # 1.0: first version. 1.1: get_deleted_by_uuid.
+    VERSION = '1.1'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -41,6 +42,14 @@ class ComputeNode(base.NovaLiteObject):
     @ovo_base.remotable
     def get_by_uuid(cls, context: Any, uuid: str) -> 'ComputeNode':
         return cls._from_db(context, db.compute_node_get(context, uuid=uuid))
+
+    @classmethod
+    @ovo_base.remotable
+    def get_deleted_by_uuid(cls, context: Any, uuid: str) -> 'ComputeNode':
+        """The soft-deleted node of that uuid (its service was deleted
+        while the agent was away); ComputeNodeNotFound without one."""
+        return cls._from_db(context,
+                            db.compute_node_get_deleted(context, uuid))
 
     @classmethod
     @ovo_base.remotable

@@ -95,8 +95,8 @@ class Instance(base.NovaLiteObject):
 class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
     # 1.0: first version. 1.1: get_by_filters. 1.2: get_uuids_by_compute_ids.
     # 1.3: fill_compute_ids; get_by_host removed (follow the integer
-    # link: get_by_compute_id).
-    VERSION = '1.3'
+    # link: get_by_compute_id). 1.4: get_presence.
+    VERSION = '1.4'
 
     fields = {'objects': fields.ListOfObjectsField('Instance')}
 
@@ -125,6 +125,13 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
         no objects)."""
         found = db.instance_ids_by_compute_id(context, compute_ids)
         return [uuid for pairs in found.values() for _id, uuid in pairs]
+
+    @classmethod
+    @ovo_base.remotable
+    def get_presence(cls, context: Any, uuids: list[str]) -> dict[str, str]:
+        """uuid -> 'live' or 'deleted' (no record at all: absent), for
+        what a hypervisor holds; a few light queries, no objects."""
+        return db.instance_presence(context, uuids)
 
     @classmethod
     @ovo_base.remotable

@@ -17,8 +17,9 @@ MIGRATION_TYPES = ('migration', 'resize', 'live-migration', 'evacuation')
 @base.NovaLiteObjectRegistry.register
 class Migration(base.NovaLiteObject):
     # 1.0: first version. 1.1: claim_destination, finish_on_destination.
-    # 1.2: claim_resize, transition.
-    VERSION = '1.2'
+    # 1.2: claim_resize, transition. 1.3: the claims return what they
+    # found (a claims.* result); set_destination.
+    VERSION = '1.3'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -60,34 +61,46 @@ class Migration(base.NovaLiteObject):
             self._load_from_db(
                 db.migration_update(self._context, self.id, values))
 
-    @ovo_base.remotable
-    def claim_destination(self, node_id: int, vcpus: int, memory_mb: int,
-                          root_gb: int) -> bool:
-        """The destination's resource claim (see claims); on success the
-        migration is ``pre-migrating`` with ``dest_compute_id``."""
+    def _claim(self, claim: Any, node_id: int, vcpus: int, memory_mb: int,
+               root_gb: int) -> str:
         from nova_lite.scheduler import claims
 
         request = claims.Request(self.instance_uuid, vcpus, memory_mb,
                                  root_gb)
-        claimed = claims.claim_for_migration(self._context, cfg.CONF,
-                                             request, node_id, self.id)
+        result: str = claim(self._context, cfg.CONF, request, node_id,
+                            self.id)
         self._load_from_db(db.migration_get(self._context, id=self.id))
-        return claimed
+        return result
+
+    @ovo_base.remotable
+    def claim_destination(self, node_id: int, vcpus: int, memory_mb: int,
+                          root_gb: int) -> str:
+        """The destination's claim of an evacuation (see
+        claims.claim_for_migration); the object is reloaded."""
+        from nova_lite.scheduler import claims
+
+        return self._claim(claims.claim_for_migration, node_id, vcpus,
+                           memory_mb, root_gb)
 
     @ovo_base.remotable
     def claim_resize(self, node_id: int, vcpus: int, memory_mb: int,
-                     root_gb: int) -> bool:
+                     root_gb: int) -> str:
         """The destination's claim of a cold migration or resize (the
-        new flavor's resources); on success ``dest_compute_id`` is set
-        and the migration stays ``pre-migrating``."""
+        new flavor's resources; see claims.claim_for_resize)."""
         from nova_lite.scheduler import claims
 
-        request = claims.Request(self.instance_uuid, vcpus, memory_mb,
-                                 root_gb)
-        claimed = claims.claim_for_resize(self._context, cfg.CONF, request,
-                                          node_id, self.id)
+        return self._claim(claims.claim_for_resize, node_id, vcpus,
+                           memory_mb, root_gb)
+
+    @ovo_base.remotable
+    def set_destination(self, host: str, node: str,
+                        statuses: list[str]) -> bool:
+        """The conductor's choice of destination, once (see
+        db.migrations.set_destination); the object is reloaded."""
+        chosen = db.set_destination(self._context, self.id, host, node,
+                                    tuple(statuses))
         self._load_from_db(db.migration_get(self._context, id=self.id))
-        return claimed
+        return chosen
 
     @ovo_base.remotable
     def transition(self, from_statuses: list[str], status: str) -> bool:
@@ -108,8 +121,9 @@ class Migration(base.NovaLiteObject):
 @base.NovaLiteObjectRegistry.register
 class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
     # 1.0: first version. 1.1: get_evacuations_from, mark_completed.
-    # 1.2: fill_dest_compute_ids.
-    VERSION = '1.2'
+    # 1.2: fill_dest_compute_ids. 1.3: get_evacuations_to;
+    # mark_completed completes only ``done`` records.
+    VERSION = '1.3'
 
     fields = {'objects': fields.ListOfObjectsField('Migration')}
 
@@ -124,10 +138,20 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
     @ovo_base.remotable
     def get_evacuations_from(cls, context: Any,
                              host: str) -> 'MigrationList':
-        """Evacuations away from ``host`` its agent must clean up (one
-        query, including those of since-deleted instances)."""
+        """Evacuations away from ``host`` whose copy there is not cleaned
+        up: accepted, pre-migrating or done (one query, including those
+        of since-deleted instances)."""
         return cls._from_rows(context, Migration,
                               db.evacuations_from(context, host))
+
+    @classmethod
+    @ovo_base.remotable
+    def get_evacuations_to(cls, context: Any, host: str,
+                           node_ids: list[int]) -> 'MigrationList':
+        """Evacuations to this host left unfinished (claimed by one of
+        ``node_ids``, or accepted with this host chosen), one query."""
+        return cls._from_rows(context, Migration,
+                              db.evacuations_to(context, host, node_ids))
 
     @classmethod
     @ovo_base.remotable

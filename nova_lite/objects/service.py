@@ -1,6 +1,8 @@
 """The Service object: one nova_lite daemon on one host."""
 
+import datetime
 from typing import Any
+from typing import Protocol
 
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
@@ -18,6 +20,25 @@ IDENTITY_SERVICE_VERSION = 2
 
 COMPUTE_BINARY = 'nova-compute'
 CONDUCTOR_BINARY = 'nova-conductor'
+
+
+class ServiceRecord(Protocol):
+    """A services row (dict) or a Service object: read by key."""
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+def is_up(service: ServiceRecord, down_time: int) -> bool:
+    """Whether a service is up: not forced down and heard from within
+    ``down_time`` seconds. ``service``: a services row (a dict, naive
+    UTC times) or a Service object."""
+    seen = service['last_seen_up']
+    if service['forced_down'] or seen is None:
+        return False
+    if seen.tzinfo is None:
+        seen = seen.replace(tzinfo=datetime.UTC)
+    elapsed = timeutils.utcnow(with_timezone=True) - seen
+    return abs(elapsed.total_seconds()) <= down_time
 
 
 @base.NovaLiteObjectRegistry.register
@@ -81,12 +102,7 @@ class Service(base.NovaLiteObject):
         db.service_destroy(self._context, self.id)
 
     def is_up(self, down_time: int) -> bool:
-        """Up: a heartbeat within ``down_time`` seconds, not forced down."""
-        if self.forced_down or self.last_seen_up is None:
-            return False
-        elapsed = timeutils.delta_seconds(self.last_seen_up,
-                                          timeutils.utcnow(with_timezone=True))
-        return abs(elapsed) <= down_time
+        return is_up(self, down_time)
 
 
 @base.NovaLiteObjectRegistry.register

@@ -86,6 +86,10 @@ admin_apis = [
     rule('os_compute_api:os-migrate-server:migrate:host', ADMIN,
          'Cold migrate a server to a given host (2.56).',
          [('POST', '/servers/{server_id}/action (migrate)')]),
+    rule('os_compute_api:os-admin-actions:reset_state', ADMIN,
+         'Reset the state of a server (active or error; the task state '
+         'is cleared and unfinished evacuations end).',
+         [('POST', '/servers/{server_id}/action (os-resetState)')]),
     rule('os_compute_api:os-aggregates:index', ADMIN,
          'List host aggregates (always empty: nova_lite has none).',
          [('GET', '/os-aggregates')]),

@@ -20,6 +20,7 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import api as db_api
 from nova_lite.db import compute_nodes
+from nova_lite.db import migrations as migration_db
 from nova_lite.db import models
 from nova_lite.objects.service import COMPUTE_BINARY
 
@@ -46,8 +47,9 @@ def _fits(conf: cfg.ConfigOpts, req: Request) -> Any:
 def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
                exclude_hosts: tuple[str, ...] = (),
                only_host: str | None = None) -> list[Any]:
-    """Nodes of enabled, up, not forced-down computes with room, the
-    most free memory first (spreading, like upstream's RAM weigher)."""
+    """Nodes of enabled, up, not forced-down computes with room and no
+    uncleaned evacuation away from them, the most free memory first
+    (spreading, like upstream's RAM weigher)."""
     horizon = lite_db.utcnow() - datetime.timedelta(
         seconds=conf.service_down_time)
     query = (
@@ -61,6 +63,10 @@ def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
         .order_by((CN.memory_mb * CN.ram_allocation_ratio
                    - CN.memory_mb_used).desc(), CN.id)
     )
+    # A host that evacuations left copies on is no candidate until its
+    # agent has cleaned up (its copies are stale or still needed).
+    query = query.where(CN.host.not_in(
+        migration_db.uncleaned_evacuation_hosts()))
     if exclude_hosts:
         query = query.where(CN.host.not_in(exclude_hosts))
     if only_host is not None:
@@ -138,78 +144,95 @@ def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
     return nodes[0]
 
 
+# What a destination's claim of a move found.
+CLAIMED = 'claimed'
+ALREADY_CLAIMED = 'already-claimed'   # by this node, earlier: go on
+NO_ROOM = 'no-room'
+NOT_CLAIMABLE = 'not-claimable'       # ended, or claimed by another node
+
+
 class _NoClaim(Exception):
     """Rolls the claim's transaction back."""
+
+    def __init__(self, result: str) -> None:
+        super().__init__(result)
+        self.result = result
+
+
+def _link_migration(session: Any, migration_id: int, node_id: int,
+                    status: str, new_status: Any) -> None:
+    """The migration names this node as its destination (by id and by
+    name) and takes ``new_status``, only while it is in ``status`` and
+    linked to no node. Only a claim links an unfinished move (start-up
+    link filling leaves them alone), so a link to this node means this
+    node claimed it before."""
+    mig = models.Migration
+    node = session.execute(sa.select(CN.host, CN.hypervisor_hostname)
+                           .where(CN.id == node_id, CN.deleted == 0)).first()
+    if node is None:
+        raise _NoClaim(NOT_CLAIMABLE)
+    moved = session.execute(
+        sa.update(mig)
+        .where(mig.id == migration_id, mig.deleted == 0,
+               mig.status == status, mig.dest_compute_id.is_(None))
+        .values(status=new_status, dest_compute_id=node_id,
+                dest_compute=node.host, dest_node=node.hypervisor_hostname,
+                updated_at=lite_db.utcnow())
+        .execution_options(synchronize_session=False))
+    if moved.rowcount == 1:
+        return
+    mine = session.execute(
+        sa.select(mig.id).where(mig.id == migration_id,
+                                mig.dest_compute_id == node_id)).first()
+    raise _NoClaim(ALREADY_CLAIMED if mine is not None else NOT_CLAIMABLE)
 
 
 def _claim_move(session: Any, conf: cfg.ConfigOpts, req: Request,
                 node_id: int, migration_id: int) -> None:
-    mig = models.Migration
-    # An evacuation whose source recovered first (it destroyed its copy
-    # and marked the record ``completed``) is still rebuilt here, once.
-    source_done = sa.and_(mig.status == 'completed',
-                          mig.migration_type == 'evacuation',
-                          mig.dest_compute_id.is_(None))
-    moved = session.execute(
-        sa.update(mig)
-        .where(mig.id == migration_id,
-               sa.or_(mig.status == 'accepted', source_done))
-        .values(status=sa.case((mig.status == 'accepted', 'pre-migrating'),
-                               else_=mig.status),
-                dest_compute_id=node_id, updated_at=lite_db.utcnow())
-        .execution_options(synchronize_session=False))
-    if moved.rowcount != 1:
-        raise _NoClaim()
+    _link_migration(session, migration_id, node_id, 'accepted',
+                    'pre-migrating')
     if not _grow_usage(session, conf, req, node_id):
-        raise _NoClaim()
+        raise _NoClaim(NO_ROOM)
 
 
 def _claim_in_transaction(context: Any, claim: Callable[..., None],
                           conf: cfg.ConfigOpts, req: Request, node_id: int,
-                          migration_id: int) -> bool:
-    """Run ``claim`` in one writer transaction; False (rolled back) when
-    it raised _NoClaim."""
+                          migration_id: int) -> str:
+    """Run ``claim`` in one writer transaction; what it found (anything
+    but CLAIMED is rolled back)."""
     try:
         with db_api.context_manager.writer.using(context) as session:
             claim(session, conf, req, node_id, migration_id)
-    except _NoClaim:
-        return False
-    return True
+    except _NoClaim as exc:
+        return exc.result
+    return CLAIMED
 
 
 def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
-                        node_id: int, migration_id: int) -> bool:
-    """The destination's claim: in one transaction, the node's usage
-    grows (only if the instance still fits) and the migration becomes
-    ``pre-migrating`` with ``dest_compute_id``; False when it no longer
-    fits or the migration is no longer ``accepted`` (an evacuation that
-    its recovered source already marked ``completed`` keeps that status
-    and is still claimed, so the instance is not lost)."""
+                        node_id: int, migration_id: int) -> str:
+    """The destination's claim of an evacuation: in one transaction, the
+    node's usage grows (only if the instance still fits) and the
+    ``accepted`` migration becomes ``pre-migrating``, linked to the node.
+    Returns CLAIMED, ALREADY_CLAIMED (this node claimed it before: a
+    repeated request; the record's status says how far it got), NO_ROOM
+    or NOT_CLAIMABLE (ended, or another node's)."""
     return _claim_in_transaction(context, _claim_move, conf, req, node_id,
                                  migration_id)
 
 
 def _claim_resize(session: Any, conf: cfg.ConfigOpts, req: Request,
                   node_id: int, migration_id: int) -> None:
-    mig = models.Migration
-    linked = session.execute(
-        sa.update(mig)
-        .where(mig.id == migration_id, mig.status == 'pre-migrating',
-               mig.dest_compute_id.is_(None))
-        .values(dest_compute_id=node_id, updated_at=lite_db.utcnow())
-        .execution_options(synchronize_session=False))
-    if linked.rowcount != 1:
-        raise _NoClaim()
+    _link_migration(session, migration_id, node_id, 'pre-migrating',
+                    'pre-migrating')
     if not _grow_usage(session, conf, req, node_id):
-        raise _NoClaim()
+        raise _NoClaim(NO_ROOM)
 
 
 def claim_for_resize(context: Any, conf: cfg.ConfigOpts, req: Request,
-                     node_id: int, migration_id: int) -> bool:
+                     node_id: int, migration_id: int) -> str:
     """The destination's claim of a cold migration or resize (``req``
     holds the new flavor's resources): in one transaction the node's
     usage grows, only if the instance fits, and the ``pre-migrating``
-    migration gets ``dest_compute_id``. False when it no longer fits or
-    the migration was already claimed or ended."""
+    migration is linked to the node. Returns as claim_for_migration."""
     return _claim_in_transaction(context, _claim_resize, conf, req,
                                  node_id, migration_id)

@@ -55,6 +55,14 @@ class ComputeDriver:
         """Every instance the hypervisor has, whatever the database says."""
         raise NotImplementedError
 
+    def list_aside_uuids(self) -> list[str]:
+        """Instances of which a copy is kept aside for a move (the
+        source's copy until confirm or revert)."""
+        return []
+
+    def destroy_aside(self, uuid: str) -> None:
+        """Remove the copy of ``uuid`` kept aside, if any."""
+
     def spawn(self, instance: Any) -> None:
         raise NotImplementedError
 

@@ -36,6 +36,14 @@ class FakeDriver(driver.ComputeDriver):
         with self._lock:
             return list(self._instances)
 
+    def list_aside_uuids(self) -> list[str]:
+        with self._lock:
+            return list(self._moved_away)
+
+    def destroy_aside(self, uuid: str) -> None:
+        with self._lock:
+            self._moved_away.pop(uuid, None)
+
     def wait_spawn_seconds(self) -> None:
         """Imitate a hypervisor's build time ([virt_resources])."""
         if self.conf.virt_resources.spawn_seconds:

@@ -102,6 +102,17 @@ class LocalDriver(fake.FakeDriver):
         except FileNotFoundError:
             return []
 
+    def list_aside_uuids(self) -> list[str]:
+        try:
+            return sorted(p.name[:-len(RESIZE_SUFFIX)]
+                          for p in self.instances_path.iterdir()
+                          if p.name.endswith(RESIZE_SUFFIX))
+        except FileNotFoundError:
+            return []
+
+    def destroy_aside(self, uuid: str) -> None:
+        shutil.rmtree(self.aside_path(uuid), ignore_errors=True)
+
     def spawn(self, instance: Any) -> None:
         self.wait_spawn_seconds()
         path = self.disk_path(instance.uuid)

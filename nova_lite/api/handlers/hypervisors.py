@@ -29,7 +29,7 @@ PAGING = '2.33'
 
 def _services(req: webob.Request) -> dict[int, Any]:
     """Every service by its integer id, in one query."""
-    return {row['id']: service_obj.Service._from_db(None, row)
+    return {row['id']: row
             for row in service_db.service_get_all(util.context(req))}
 
 
@@ -64,8 +64,8 @@ def _details(req: webob.Request, node: dict[str, Any],
         'host_ip': node['host_ip'],
         'service': {
             'host': node['host'],
-            'id': service.uuid if uuid_ids else service.id,
-            'disabled_reason': service.disabled_reason,
+            'id': service['uuid'] if uuid_ids else service['id'],
+            'disabled_reason': service['disabled_reason'],
         },
         # Not recorded: upstream's JSON text before 2.28, an object after.
         'cpu_info': {} if util.version(req).at_least('2.28') else '{}',
@@ -80,8 +80,9 @@ def _view(req: webob.Request, node: dict[str, Any], service: Any,
     body = {
         'id': node['uuid'] if uuid_ids else node['id'],
         'hypervisor_hostname': node['hypervisor_hostname'],
-        'state': 'up' if service.is_up(CONF.service_down_time) else 'down',
-        'status': 'disabled' if service.disabled else 'enabled',
+        'state': ('up' if service_obj.is_up(service, CONF.service_down_time)
+                  else 'down'),
+        'status': 'disabled' if service['disabled'] else 'enabled',
     }
     if detail:
         body.update(_details(req, node, service, uuid_ids))
@@ -185,8 +186,7 @@ def _node_and_service(req: webob.Request, ident: str,
     ctx = util.context(req)
     try:
         node = db.compute_node_get(ctx, **filters)
-        service = service_obj.Service._from_db(
-            None, service_db.service_get(ctx, id=node['service_id']))
+        service = service_db.service_get(ctx, id=node['service_id'])
     except (exception.ComputeNodeNotFound, exception.ServiceNotFound):
         raise webob.exc.HTTPNotFound(
             explanation=f"Hypervisor with ID '{ident}' could not be found."

@@ -9,7 +9,6 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import server_ops
 from nova_lite.api import util
-from nova_lite.api.handlers import move_actions
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api.views import servers as views
 from nova_lite.db import instances as db
@@ -131,6 +130,7 @@ def delete_server(req: webob.Request) -> webob.Response:
     inst = get_server(req)
     util.authorize(req, POLICY % 'delete',
                    {'project_id': inst['project_id']})
-    move_actions.confirm_before_delete(req, inst)
+    util.deps(req).compute_api.confirm_before_delete(util.context(req),
+                                                     inst)
     server_ops.delete(req, inst)
     return webob.Response(status=204)

@@ -19,9 +19,9 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import services as schema
+from nova_lite.compute import api as compute_api
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
-from nova_lite.db import migrations as migration_db
 from nova_lite.db import services as db
 from nova_lite.objects import service as service_obj
 
@@ -30,22 +30,19 @@ LOG = logging.getLogger(__name__)
 POLICY = 'os_compute_api:os-services:%s'
 UUID_FOR_ID = '2.53'
 COMPUTE = service_obj.COMPUTE_BINARY
-# Migration statuses after which a migration no longer holds a host.
-_FINISHED_MIGRATION = frozenset(('confirmed', 'reverted', 'error', 'failed',
-                                 'completed', 'cancelled', 'done'))
 
 
 def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     """A service as GET /os-services shows it."""
     version = util.version(req)
-    service = service_obj.Service._from_db(None, row)
     body = {
         'id': row['uuid'] if version.at_least(UUID_FOR_ID) else row['id'],
         'binary': row['binary'],
         'host': row['host'],
         'zone': 'nova' if row['binary'] == COMPUTE else 'internal',
         'status': 'disabled' if row['disabled'] else 'enabled',
-        'state': 'up' if service.is_up(CONF.service_down_time) else 'down',
+        'state': ('up' if service_obj.is_up(row, CONF.service_down_time)
+                  else 'down'),
         'updated_at': util.microsecond_time(
             row['last_seen_up'] or row['updated_at']),
         'disabled_reason': row['disabled_reason'],
@@ -114,7 +111,7 @@ def _legacy_update(req: webob.Request, action: str) -> webob.Response:
         raise webob.exc.HTTPNotFound(
             explanation=f'Could not find binary {binary} on host {host}.'
         ) from None
-    _check_force_up(ctx, row, values)
+    compute_api.check_force_up(ctx, row, values)
     db.service_update(ctx, row['id'], values)
     return util.json_response(
         {'service': {'host': host, 'binary': binary, **shown}})
@@ -141,23 +138,6 @@ def _status_change(body: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _check_force_up(ctx: Any, row: dict[str, Any],
-                    values: dict[str, Any]) -> None:
-    """Refuse to unset forced_down while evacuations from the host are
-    ``done``: its agent has not yet destroyed the evacuated copies, and
-    an up host could be chosen while it still holds them."""
-    if values.get('forced_down') is not False or not row['forced_down']:
-        return
-    pending = migration_db.done_evacuations_count(ctx, row['host'])
-    if pending:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Service {row["host"]} has {pending} evacuated '
-            f'instance(s) whose local copies it has not cleaned up yet. '
-            f'Restart the nova-lite-compute agent on {row["host"]} first '
-            f'(it destroys them and completes the migrations), then unset '
-            f'forced_down.')
-
-
 def _update_by_uuid(req: webob.Request, service_id: str) -> webob.Response:
     if not uuidutils.is_uuid_like(service_id):
         raise webob.exc.HTTPBadRequest(
@@ -172,7 +152,7 @@ def _update_by_uuid(req: webob.Request, service_id: str) -> webob.Response:
         ) from None
     _only_compute(row['binary'])
     values = _status_change(body)
-    _check_force_up(ctx, row, values)
+    compute_api.check_force_up(ctx, row, values)
     row = db.service_update(ctx, row['id'], values)
     return util.json_response({'service': view(req, row)})
 
@@ -218,28 +198,6 @@ def _service_for_delete(req: webob.Request) -> dict[str, Any]:
             explanation=f'Service {ident} not found.') from None
 
 
-def _check_compute_unused(ctx: Any, row: dict[str, Any],
-                          nodes: list[dict[str, Any]]) -> None:
-    """409 while the service's nodes hold instances (found by the
-    integer links service -> nodes -> instances) or while migrations from
-    or to its host are in progress."""
-    if instance_db.instance_ids_by_compute_id(
-            ctx, [node['id'] for node in nodes]):
-        raise webob.exc.HTTPConflict(
-            explanation='Unable to delete compute service that is hosting '
-            'instances. Migrate or delete the instances first.')
-    moving = [m for m in migration_db.migration_get_all(
-        ctx, {'host': row['host']}) if m['status'] not in _FINISHED_MIGRATION]
-    if moving:
-        LOG.info('Not deleting compute service %s of host %s: migrations '
-                 '%s are in progress', row['uuid'], row['host'],
-                 ', '.join(m['uuid'] for m in moving))
-        raise webob.exc.HTTPConflict(
-            explanation='Unable to delete compute service that has '
-            'in-progress migrations. Complete the migrations or delete the '
-            'instances first.')
-
-
 @util.translate_errors
 def delete_service(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'delete')
@@ -247,7 +205,9 @@ def delete_service(req: webob.Request) -> webob.Response:
     row = _service_for_delete(req)
     if row['binary'] == COMPUTE:
         nodes = node_db.compute_node_get_all(ctx, service_id=row['id'])
-        _check_compute_unused(ctx, row, nodes)
+        hosting = bool(instance_db.instance_ids_by_compute_id(
+            ctx, [node['id'] for node in nodes]))
+        compute_api.check_service_deletable(ctx, row, hosting)
         for node in nodes:
             node_db.compute_node_destroy(ctx, node['id'])
     db.service_destroy(ctx, row['id'])

@@ -89,3 +89,18 @@ def _null_action(name: str) -> dict[str, Any]:
 
 confirm_resize = _null_action('confirmResize')
 revert_resize = _null_action('revertResize')
+
+reset_state: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'os-resetState': {
+            'type': 'object',
+            'properties': {'state': {'type': 'string',
+                                     'enum': ['active', 'error']}},
+            'required': ['state'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['os-resetState'],
+    'additionalProperties': False,
+}

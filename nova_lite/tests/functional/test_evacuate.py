@@ -151,7 +151,9 @@ def test_evacuate_moves_and_the_source_destroys_only_its_copy(client):
     assert _disk(client, source, moved['id']).exists()  # not yet cleaned
 
     refused = client.force_down(source, False)
-    assert refused.status_int == 400 and 'Restart' in refused.text
+    assert refused.status_int == 400, refused.text
+    assert f'nova-lite-compute agent on {source}' in refused.text
+    assert '1 done' in refused.text
 
     _restart(client, source)
     assert not _disk(client, source, moved['id']).exists()
@@ -161,7 +163,7 @@ def test_evacuate_moves_and_the_source_destroys_only_its_copy(client):
     assert client.force_down(source, False).status_int == 200
 
 
-def test_no_valid_host_leaves_the_instance_on_its_source(client):
+def test_no_valid_host_leaves_the_instance_on_its_source_in_error(client):
     server = client.boot('lonely')
     source = _host(server)
     other = 'compute-2' if source == 'compute-1' else 'compute-1'
@@ -178,7 +180,9 @@ def test_no_valid_host_leaves_the_instance_on_its_source(client):
     after = client.wait(
         lambda: (s := client.server(server['id']))[
             'OS-EXT-STS:task_state'] is None and s, 'task_state cleared')
-    assert _host(after) == source and after['status'] == 'ACTIVE'
+    # As upstream: ERROR, with the reason as the fault server show gives.
+    assert _host(after) == source and after['status'] == 'ERROR'
+    assert 'No valid host' in after['fault']['message'], after
     _restart(client, source)
     assert _disk(client, source, server['id']).exists()
     assert client.evacuations(server['id'])[0]['status'] == 'error'

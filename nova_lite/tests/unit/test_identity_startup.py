@@ -14,6 +14,7 @@ import pytest
 
 from nova_lite import conf as nova_conf
 from nova_lite import exception
+from nova_lite.compute import cleanup
 from nova_lite.compute import identity
 from nova_lite.compute import startup
 from nova_lite.db import compute_nodes as node_db
@@ -48,10 +49,11 @@ class Agent:
         self.state = root / 'state'
         self.dirs = [*extra_dirs, self.state]
         self.driver = virt_driver.load_driver(conf, host, str(self.state))
+        self.cleaner = cleanup.Cleaner(conf, self.driver, host)
 
     def start(self, ctx: Any) -> tuple[Any, dict[str, Any]]:
         return startup.start(ctx, self.conf, self.host, self.driver,
-                             self.dirs)
+                             self.dirs, self.cleaner)
 
     @property
     def file(self) -> Path:
@@ -228,7 +230,8 @@ class ManyNodes(virt_driver.ComputeDriver):
 def test_a_driver_of_many_nodes_keeps_no_file(conf, tmp_path, ctx):
     state = tmp_path / 'state'
     driver = ManyNodes(conf, 'bm-host', str(state))
-    _, nodes = startup.start(ctx, conf, 'bm-host', driver, [state])
+    _, nodes = startup.start(ctx, conf, 'bm-host', driver, [state],
+                             cleanup.Cleaner(conf, driver, 'bm-host'))
     assert {n: node.uuid for n, node in nodes.items()} == ManyNodes.NODES
     assert not (state / identity.FILENAME).exists()
     assert len(cn_obj.ComputeNodeList.get_all_by_host(ctx, 'bm-host')) == 2

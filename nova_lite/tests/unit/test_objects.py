@@ -20,13 +20,13 @@ objects.register_all()
 # VERSION and update its entry here (the hash changes with the fields and
 # remotable methods; the version must change with it).
 EXPECTED_FINGERPRINTS = {
-    'ComputeNode': '1.0-85a57cd64c2af97e964f3f35e008a8fc',
+    'ComputeNode': '1.1-90ef88a8b1c7b1876aab11f6c212e738',
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
     'Instance': '1.1-7a5ab3bf838246ac8c972ca3651f25e2',
-    'InstanceList': '1.3-67a02ec17eb03fa29e6204bc34236066',
-    'Migration': '1.2-21871138b7706c0d32b72acc40897548',
-    'MigrationList': '1.2-381278a8ea0088e129482037a4f4e51d',
+    'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
+    'Migration': '1.3-b5a8bf378fe577815894f410a79b6dfe',
+    'MigrationList': '1.3-3a3d559885de2deb96928435c047313c',
     'Service': '1.0-3b4b252596679df040140782f04b3be0',
     'ServiceList': '1.0-c9438319609c2b78d658650fa3d8cd6a',
 }

@@ -1,0 +1,229 @@
+"""What a compute agent removes from its hypervisor, and what it keeps.
+
+One pass runs at start-up, before any instance is initialised, and then
+every ``[DEFAULT]cleanup_interval`` seconds while the agent runs, so that
+a host that comes back without a restart (a frozen process, a network
+partition) converges too. The rules, each proved by a record:
+
+* **Evacuated away.** A copy named by an evacuation record from this
+  host is destroyed only when the record is ``done`` and the instance is
+  neither placed on one of this host's compute nodes nor moving to one;
+  the record is then ``completed``. A done record whose instance lives
+  here again is completed without destroying anything. While any
+  evacuation of the instance from here is ``accepted`` or
+  ``pre-migrating`` the copy is kept: the move may still fail.
+* **Deleted.** A copy of an instance whose records are all deleted is
+  reaped (``[DEFAULT]running_deleted_instance_action``).
+* **Anything else** not placed here is kept and named in a warning:
+  nothing is destroyed on a guess.
+
+A pass costs a fixed number of conductor calls, whatever the number of
+instances.
+"""
+
+import dataclasses
+import threading
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from nova_lite.db import compute_nodes as node_db
+from nova_lite.db import instances as instance_db
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
+
+LOG = logging.getLogger(__name__)
+IN_PROGRESS = ('accepted', 'pre-migrating')
+# How many instances a log line names (counts are complete).
+_NAMED = 20
+
+
+def _names(uuids: Any) -> str:
+    ordered = sorted(uuids)
+    more = (f' and {len(ordered) - _NAMED} more'
+            if len(ordered) > _NAMED else '')
+    return ', '.join(ordered[:_NAMED]) + more
+
+
+@dataclasses.dataclass
+class Findings:
+    """What one pass did and saw."""
+
+    destroyed: list[str] = dataclasses.field(default_factory=list)
+    completed: int = 0
+    placed_again: list[str] = dataclasses.field(default_factory=list)
+    waiting: dict[str, str] = dataclasses.field(default_factory=dict)
+    reaped: list[str] = dataclasses.field(default_factory=list)
+    unexplained: list[str] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class _View:
+    """The records a pass decides on, read once."""
+
+    node_ids: list[int]
+    on_hypervisor: set[str]
+    aside: set[str]
+    presence: dict[str, str]
+    placed_here: set[str]
+    evacuations: dict[str, list[Any]]
+
+
+class Cleaner:
+    """The housekeeping of one agent; passes never overlap."""
+
+    def __init__(self, conf: cfg.ConfigOpts, driver: Any,
+                 host: str) -> None:
+        self.conf = conf
+        self.driver = driver
+        self.host = host
+        self._lock = threading.Lock()
+        self._told: dict[str, frozenset[str]] = {}
+
+    def run(self, context: Any, nodes: dict[str, Any]) -> Findings:
+        with self._lock:
+            view = self._read(context, nodes)
+            found = Findings()
+            self._evacuated_away(context, view, found)
+            self._reap_deleted(view, found)
+            self._unexplained(context, view, found)
+            self._report(found)
+            return found
+
+    # reading -------------------------------------------------------------
+
+    def _read(self, context: Any, nodes: dict[str, Any]) -> _View:
+        on_hypervisor = set(self.driver.list_instance_uuids())
+        aside = set(self.driver.list_aside_uuids())
+        evacuations: dict[str, list[Any]] = {}
+        for migration in migration_obj.MigrationList.get_evacuations_from(
+                context, self.host):
+            evacuations.setdefault(migration.instance_uuid,
+                                   []).append(migration)
+        wanted = sorted(on_hypervisor | aside | set(evacuations))
+        presence = (instance_obj.InstanceList.get_presence(context, wanted)
+                    if wanted else {})
+        node_ids = [node.id for node in nodes.values()]
+        placed_here = set(instance_obj.InstanceList.get_uuids_by_compute_ids(
+            context, node_ids))
+        return _View(node_ids, on_hypervisor, aside, presence, placed_here,
+                     evacuations)
+
+    def _arriving(self, context: Any, view: _View,
+                  uuids: list[str]) -> set[str]:
+        """Those of ``uuids`` with a move to one of this host's nodes
+        under way (claimed there, or an evacuation that chose it)."""
+        if not uuids:
+            return set()
+        moves = migration_obj.MigrationList.get_by_filters(context, {
+            'instance_uuids': uuids,
+            'status': ['accepted', *node_db.INCOMING_STATUSES]})
+        return {m.instance_uuid for m in moves
+                if m.dest_compute_id in view.node_ids
+                or (m.status == 'accepted' and m.dest_compute == self.host)}
+
+    # the rules -----------------------------------------------------------
+
+    def _evacuated_away(self, context: Any, view: _View,
+                        found: Findings) -> None:
+        done: dict[str, list[Any]] = {}
+        for uuid, migrations in view.evacuations.items():
+            busy = [m for m in migrations if m.status in IN_PROGRESS]
+            if busy:
+                found.waiting[uuid] = ', '.join(
+                    f'{m.uuid} ({m.status})' for m in busy)
+            else:
+                done[uuid] = migrations
+        live = [uuid for uuid in done
+                if view.presence.get(uuid) == instance_db.LIVE
+                and uuid not in view.placed_here]
+        arriving = self._arriving(context, view, live)
+        completed: list[int] = []
+        for uuid, migrations in done.items():
+            if uuid in arriving:
+                found.waiting[uuid] = 'a move to this host under way'
+                continue
+            if uuid in view.placed_here:
+                found.placed_again.append(uuid)
+            elif uuid in view.on_hypervisor:
+                self._destroy_evacuated(uuid, migrations[-1])
+                found.destroyed.append(uuid)
+            completed += [m.id for m in migrations]
+        if completed:
+            found.completed = migration_obj.MigrationList.mark_completed(
+                context, completed)
+
+    def _destroy_evacuated(self, uuid: str, migration: Any) -> None:
+        shared = self.driver.shares_storage_with(migration.dest_compute)
+        self.driver.destroy(instance_obj.Instance(uuid=uuid),
+                            destroy_disks=not shared)
+        LOG.info('Destroyed the local copy of an instance evacuated to %s '
+                 '(migration %s, done)%s', migration.dest_compute,
+                 migration.uuid,
+                 '; disks kept on shared storage' if shared else '',
+                 instance_uuid=uuid)
+
+    def _reap_deleted(self, view: _View, found: Findings) -> None:
+        action = self.conf.running_deleted_instance_action
+        deleted = sorted(
+            uuid for uuid in view.on_hypervisor | view.aside
+            if view.presence.get(uuid) == instance_db.DELETED)
+        if not deleted or action == 'noop':
+            return
+        if action == 'log':
+            self._tell('deleted', deleted, 'Local copies of %d deleted '
+                       'instance(s) are kept ([DEFAULT]'
+                       'running_deleted_instance_action = log): %s')
+            return
+        for uuid in deleted:
+            if uuid in view.on_hypervisor and uuid not in found.destroyed:
+                self.driver.destroy(instance_obj.Instance(uuid=uuid))
+            if uuid in view.aside:
+                self.driver.destroy_aside(uuid)
+            LOG.info('Reaped the local copy of a deleted instance',
+                     instance_uuid=uuid)
+            found.reaped.append(uuid)
+
+    def _unexplained(self, context: Any, view: _View,
+                     found: Findings) -> None:
+        suspects = sorted(
+            view.on_hypervisor - view.placed_here - set(view.evacuations)
+            - {u for u, p in view.presence.items()
+               if p == instance_db.DELETED})
+        arriving = self._arriving(context, view, suspects)
+        found.unexplained = [u for u in suspects if u not in arriving]
+
+    # telling the operator --------------------------------------------------
+
+    def _tell(self, key: str, uuids: list[str], message: str) -> None:
+        """Log ``message`` when the set of instances it names changed
+        since the last pass (every pass would repeat it)."""
+        current = frozenset(uuids)
+        if self._told.get(key) == current:
+            return
+        self._told[key] = current
+        if current:
+            LOG.warning(message, len(current), _names(current))
+
+    def _report(self, found: Findings) -> None:
+        for uuid in found.placed_again:
+            LOG.info('The instance is placed on this host again; its done '
+                     'evacuation is completed and the copy here is kept',
+                     instance_uuid=uuid)
+        self._tell('waiting', list(found.waiting),
+                   'Keeping the local copies of %d instance(s) whose '
+                   'evacuation away from here is still in progress (the '
+                   'move may yet fail); each is destroyed once its '
+                   'evacuation is done: %s')
+        self._tell('unexplained', found.unexplained,
+                   '%d instance(s) on this hypervisor are not placed on '
+                   'this host\'s compute node(s), and no migration record '
+                   'or deletion explains them: %s. They are left alone '
+                   '(never destroyed on a guess); check where each one runs '
+                   '("openstack server show") and clean up by hand.')
+        if found.destroyed or found.completed or found.reaped:
+            LOG.info('Clean-up of host %s: %d evacuated copy(ies) '
+                     'destroyed, %d evacuation(s) completed, %d deleted '
+                     'instance(s) reaped', self.host, len(found.destroyed),
+                     found.completed, len(found.reaped))

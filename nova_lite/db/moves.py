@@ -1,0 +1,111 @@
+"""Records that start or end a move, each written in one transaction.
+
+Starting a move sets the instance's task state (a compare-and-swap on
+"no task") and creates its migration record together: a crash cannot
+leave one without the other. A state reset ends the instance's
+unfinished evacuations in the same transaction as the reset.
+"""
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from lite_common import db as lite_db
+from nova_lite import exception
+from nova_lite.db import compute_nodes
+from nova_lite.db import models
+from nova_lite.db.api import as_dict
+from nova_lite.db.api import context_manager
+
+INST = models.Instance
+MIG = models.Migration
+
+
+def _start_task(session: Any, uuid: str, values: dict[str, Any]) -> None:
+    """``values`` (a task state among them) only while the instance has
+    no task: one conditional UPDATE."""
+    result = session.execute(
+        sa.update(INST)
+        .where(INST.uuid == uuid, INST.deleted == 0,
+               INST.task_state.is_(None))
+        .values(values)
+        .execution_options(synchronize_session=False))
+    if result.rowcount == 1:
+        return
+    row = session.execute(sa.select(INST.task_state).where(
+        INST.uuid == uuid, INST.deleted == 0)).first()
+    if row is None:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    raise exception.UnexpectedTaskState(instance_uuid=uuid, expected=[None],
+                                        actual=row.task_state)
+
+
+def start_task(context: Any, uuid: str, values: dict[str, Any]) -> None:
+    """``values`` (a task state among them) only while the instance has
+    no task; raises UnexpectedTaskState or InstanceNotFound."""
+    with context_manager.writer.using(context) as session:
+        _start_task(session, uuid, values)
+
+
+@compute_nodes.retry_on_deadlock
+def begin_move(context: Any, uuid: str, instance_values: dict[str, Any],
+               migration_values: dict[str, Any]) -> dict[str, Any]:
+    """Start a move: the instance's task state (and other values) only
+    while it has no task, and its migration record, in one transaction.
+    Raises UnexpectedTaskState (another operation started first) or
+    InstanceNotFound; returns the migration."""
+    with context_manager.writer.using(context) as session:
+        _start_task(session, uuid, instance_values)
+        row = MIG(**migration_values)
+        session.add(row)
+        session.flush()
+        return as_dict(row)
+
+
+def _end_evacuations(session: Any, uuid: str,
+                     compute_id: int | None) -> dict[str, int]:
+    """An instance's unfinished evacuations after a state reset: one
+    whose destination already holds the instance (it is placed there)
+    is ``done``, every other one ``failed`` (the instance stays where
+    its record places it, and so does its copy there)."""
+    unfinished = (MIG.instance_uuid == uuid, MIG.deleted == 0,
+                  MIG.migration_type == 'evacuation',
+                  MIG.status.in_(('accepted', 'pre-migrating')))
+    nodes = {node for node, in session.execute(
+        sa.select(MIG.dest_compute_id).where(*unfinished))} - {None}
+    now = lite_db.utcnow()
+    arrived = sa.and_(MIG.dest_compute_id.is_not(None),
+                      MIG.dest_compute_id == compute_id)
+    done = session.execute(
+        sa.update(MIG).where(*unfinished, arrived)
+        .values(status='done', updated_at=now)
+        .execution_options(synchronize_session=False)).rowcount
+    failed = session.execute(
+        sa.update(MIG).where(*unfinished)
+        .values(status='failed', updated_at=now)
+        .execution_options(synchronize_session=False)).rowcount
+    if nodes:
+        # A claimed evacuation counted on its destination until now.
+        session.execute(compute_nodes.usage_refresh_statement(nodes))
+    return {'done': int(done), 'failed': int(failed)}
+
+
+@compute_nodes.retry_on_deadlock
+def reset_state(context: Any, uuid: str, vm_state: str
+                ) -> tuple[dict[str, Any], dict[str, int]]:
+    """os-resetState: ``vm_state``, no task, and the instance's
+    unfinished evacuations ended, in one transaction. Returns the
+    instance and how many evacuations became done / failed."""
+    with context_manager.writer.using(context) as session:
+        result = session.execute(
+            sa.update(INST).where(INST.uuid == uuid, INST.deleted == 0)
+            .values(vm_state=vm_state, task_state=None)
+            .execution_options(synchronize_session=False))
+        if result.rowcount != 1:
+            raise exception.InstanceNotFound(instance_id=uuid)
+        row = session.scalars(
+            sa.select(INST).where(INST.uuid == uuid)
+            .execution_options(populate_existing=True)).one()
+        ended = _end_evacuations(session, uuid, row.compute_id)
+        return as_dict(row), ended
+
