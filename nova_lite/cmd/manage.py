@@ -46,7 +46,8 @@ def main() -> int:
     if func is None:
         print('usage: nova-lite-manage db '
               '{sync,version,online_data_migrations} | compute '
-              '{identity {show,verify},rename}', file=sys.stderr)
+              '{identity {show,verify},rename,forget-evacuations}',
+              file=sys.stderr)
         return 2
 
     def body() -> int:

@@ -1,4 +1,5 @@
-"""nova-lite-manage compute ...: identity show/verify, rename.
+"""nova-lite-manage compute ...: identity show/verify, rename,
+forget-evacuations.
 
 ``identity show`` and ``identity verify`` run on a compute host with the
 agent's own configuration files; like the agent they reach the database
@@ -17,13 +18,16 @@ from lite_common import context as lite_context
 from lite_common import rpc
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.compute import api as compute_api
 from nova_lite.compute import identity
 from nova_lite.compute import identity_check
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.db import api as db_api
 from nova_lite.db import host_rename
+from nova_lite.db import migrations as migration_db
 from nova_lite.objects import base as objects_base
 from nova_lite.objects import compute_node as cn_obj
+from nova_lite.objects import service as service_obj
 from nova_lite.virt import driver as virt_driver
 
 
@@ -125,6 +129,36 @@ def rename(conf: cfg.ConfigOpts) -> int:
     return 0
 
 
+def forget_evacuations(conf: cfg.ConfigOpts) -> int:
+    """Mark the done evacuations away from a host that is gone for good
+    completed, as its agent would after destroying the copies. Refused
+    while the host's service is up (its agent cleans up itself)."""
+    db_api.configure(conf)
+    ctx = lite_context.get_admin_context()
+    host = conf.command.gone_host
+    service = compute_api.compute_service(ctx, host)
+    if service is not None and service_obj.is_up(service,
+                                                 conf.service_down_time):
+        print(f'The compute service of {host} is up: its agent destroys '
+              f'the evacuated copies and completes the records itself '
+              f'(every [DEFAULT]cleanup_interval). Nothing changed.')
+        return 1
+    records = migration_db.evacuations_from(ctx, host)
+    done = [r['id'] for r in records if r['status'] == 'done']
+    waiting = [r for r in records if r['status'] != 'done']
+    completed = migration_db.mark_completed(ctx, done)
+    print(f'Marked {completed} done evacuation(s) away from {host} '
+          f'completed. Any copies still on that host are no longer tracked: '
+          f'do not bring its disks back without wiping them.')
+    if waiting:
+        listing = ', '.join(f'{r["uuid"]} ({r["status"]}, instance '
+                            f'{r["instance_uuid"]})' for r in waiting)
+        print(f'{len(waiting)} evacuation(s) are still in progress and '
+              f'were left alone: {listing}. Let them finish, or end them '
+              f'with "openstack server set --state error|active".')
+    return 0
+
+
 def add_commands(subparsers: Any) -> None:
     compute = subparsers.add_parser(
         'compute', help='Compute host identity and renames.')
@@ -144,3 +178,11 @@ def add_commands(subparsers: Any) -> None:
     ren.add_argument('--to', dest='new', required=True,
                      help='The new host name.')
     ren.set_defaults(func=rename)
+    forget = sub.add_parser(
+        'forget-evacuations',
+        help='Complete the done evacuations away from a host that is gone '
+        'for good (its agent would have destroyed the copies), so that '
+        'its service can be deleted.')
+    forget.add_argument('--host', dest='gone_host', required=True,
+                        help='The compute host that will not come back.')
+    forget.set_defaults(func=forget_evacuations)

@@ -255,3 +255,80 @@ def test_claim_for_missing_instance_is_rolled_back(ctx, conf):
         claims.select_and_claim(ctx, conf, ghost)
     # The usage UPDATE was in the same transaction: nothing is held.
     assert _node_usage(ctx, node['id']) == (0, 0, 0, 0)
+
+
+def _evacuation(ctx, source, status, dest_compute_id=None, **values):
+    from nova_lite.db import migrations
+
+    return migrations.migration_create(ctx, {
+        'uuid': str(uuid.uuid4()), 'instance_uuid': str(uuid.uuid4()),
+        'migration_type': 'evacuation', 'status': status,
+        'source_compute': source, 'dest_compute_id': dest_compute_id,
+        **values})
+
+
+@pytest.mark.parametrize('status', ['accepted', 'pre-migrating', 'done'])
+def test_host_with_uncleaned_evacuation_is_never_chosen(ctx, conf, status):
+    """Its copies are stale (done) or may still be needed: nothing is
+    placed or moved there until its agent has cleaned up."""
+    good = _node(ctx, _service(ctx, 'good'), memory_mb=1024)
+    bad = _node(ctx, _service(ctx, 'bad'), memory_mb=65536)
+    _evacuation(ctx, 'bad', status)
+    _only_node_refused(ctx, conf, bad, good)
+    with pytest.raises(exception.NoValidHost):
+        claims.select_destination(ctx, conf, _request(_instance(ctx)),
+                                  exclude_hosts=(), only_host='bad')
+
+
+@pytest.mark.parametrize('status', ['completed', 'failed', 'error'])
+def test_host_with_ended_evacuations_is_chosen(ctx, conf, status):
+    node = _node(ctx, _service(ctx, 'back'))
+    _evacuation(ctx, 'back', status)
+    assert claims.select_and_claim(
+        ctx, conf, _request(_instance(ctx))).id == node['id']
+
+
+def _pending_evacuation(ctx, node, status='accepted'):
+    inst = _instance(ctx)
+    return inst, _evacuation(ctx, 'elsewhere', status,
+                             instance_uuid=inst['uuid'],
+                             dest_compute=node['host'],
+                             dest_node=node['hypervisor_hostname'])
+
+
+def test_evacuation_claim_results(ctx, conf):
+    node = _node(ctx, _service(ctx, 'dest'), memory_mb=2048)
+    other = _node(ctx, _service(ctx, 'other'))
+    inst, mig = _pending_evacuation(ctx, node)
+    claim = claims.claim_for_migration
+    assert claim(ctx, conf, _request(inst), node['id'],
+                 mig['id']) == claims.CLAIMED
+    # Repeated (a duplicate request, a resumption): no second claim.
+    assert claim(ctx, conf, _request(inst), node['id'],
+                 mig['id']) == claims.ALREADY_CLAIMED
+    assert claim(ctx, conf, _request(inst), other['id'],
+                 mig['id']) == claims.NOT_CLAIMABLE
+    assert _node_usage(ctx, node['id'])[3] == 1
+    big = _instance(ctx, memory_mb=4096)
+    _x, big_mig = _pending_evacuation(ctx, node)
+    assert claim(ctx, conf, _request(big), node['id'],
+                 big_mig['id']) == claims.NO_ROOM
+
+
+def test_start_up_link_filling_leaves_unclaimed_moves_alone(ctx, conf):
+    """A destination's start-up fills dest_compute_id only on moves past
+    their claim; its own claim of a queued move then succeeds."""
+    from nova_lite.db import links
+    from nova_lite.db import migrations
+
+    node = _node(ctx, _service(ctx, 'dest'))
+    inst, evac = _pending_evacuation(ctx, node)
+    cold_inst, cold = _pending_evacuation(ctx, node, 'pre-migrating')
+    migrations.migration_update(ctx, cold['id'],
+                                {'migration_type': 'migration'})
+    assert links.fill_all(ctx, links.fill_migration_dest_compute_ids, 10,
+                          host='dest') == 0
+    assert claims.claim_for_migration(ctx, conf, _request(inst), node['id'],
+                                      evac['id']) == claims.CLAIMED
+    assert claims.claim_for_resize(ctx, conf, _request(cold_inst),
+                                   node['id'], cold['id']) == claims.CLAIMED

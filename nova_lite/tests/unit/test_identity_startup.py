@@ -18,6 +18,7 @@ from nova_lite.compute import cleanup
 from nova_lite.compute import identity
 from nova_lite.compute import startup
 from nova_lite.db import compute_nodes as node_db
+from nova_lite.db import instances as instance_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import compute_node as cn_obj
 from nova_lite.objects import service as service_obj
@@ -204,6 +205,43 @@ def test_deleted_records_are_restored_by_the_same_identity(agent, ctx):
     new_service, again = agent.start(ctx)
     assert again['cmp1'].uuid == nodes['cmp1'].uuid
     assert again['cmp1'].service_id == new_service.id != service.id
+
+
+def _place(ctx: Any, node: Any) -> str:
+    from nova_lite.tests.unit.test_db_api import make_instance
+
+    inst = make_instance(ctx, host=node.host, node=node.hypervisor_hostname,
+                         compute_id=node.id, vm_state='active')
+    return str(inst['uuid'])
+
+
+def test_replaced_file_and_renamed_hypervisor_refuses(conf, agent, ctx):
+    """A new compute_id plus a new hypervisor name would create a second
+    node under the same service and strand the first node's servers on
+    it (still up, still a scheduling candidate)."""
+    _, nodes = agent.start(ctx)
+    old = nodes['cmp1']
+    servers = [_place(ctx, old), _place(ctx, old)]
+    agent.file.unlink()
+    agent.file.write_text(str(uuid.uuid4()))
+    conf.set_override('hypervisor_hostname', 'cmp1-renamed',
+                      group='virt_resources')
+    message = _refused(agent, ctx)
+    assert old.uuid in message and '2 instance(s)' in message
+    assert 'put the old UUID back' in message
+    assert _node_count(ctx) == 1
+    assert {i['uuid'] for i in instance_db.instance_get_all(
+        ctx, {'compute_id': old.id})} == set(servers)
+
+
+def test_verify_refuses_the_same(conf, agent, ctx):
+    """``identity verify`` runs the same plan: it says no too."""
+    from nova_lite.compute import identity_check
+
+    agent.start(ctx)
+    agent.file.write_text(str(uuid.uuid4()))
+    with pytest.raises(exception.ComputeIdentityError):
+        identity_check.plan(ctx, 'cmp1', 'cmp1-renamed', agent.dirs, [])
 
 
 class ManyNodes(virt_driver.ComputeDriver):
