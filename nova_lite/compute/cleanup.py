@@ -14,6 +14,10 @@ partition) converges too. The rules, each proved by a record:
   ``pre-migrating`` the copy is kept: the move may still fail.
 * **Deleted.** A copy of an instance whose records are all deleted is
   reaped (``[DEFAULT]running_deleted_instance_action``).
+* **Left by a move.** A copy that a move to this host left behind (the
+  instance's newest move came here and ended ``error``, ``failed`` or
+  ``reverted``, and the instance, not in ERROR, lives elsewhere) is
+  destroyed.
 * **Anything else** not placed here is kept and named in a warning:
   nothing is destroyed on a guess.
 
@@ -28,6 +32,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from nova_lite.compute import states
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.objects import instance as instance_obj
@@ -35,6 +40,8 @@ from nova_lite.objects import migration as migration_obj
 
 LOG = logging.getLogger(__name__)
 IN_PROGRESS = ('accepted', 'pre-migrating')
+# A move that ended without placing its instance on its destination.
+ENDED_WITHOUT_ARRIVING = ('error', 'failed', 'reverted')
 # How many instances a log line names (counts are complete).
 _NAMED = 20
 
@@ -192,7 +199,40 @@ class Cleaner:
             - {u for u, p in view.presence.items()
                if p == instance_db.DELETED})
         arriving = self._arriving(context, view, suspects)
-        found.unexplained = [u for u in suspects if u not in arriving]
+        suspects = [u for u in suspects if u not in arriving]
+        debris = self._left_by_ended_moves(context, view, suspects)
+        for uuid, migration in debris.items():
+            self.driver.destroy(instance_obj.Instance(uuid=uuid))
+            LOG.info('Destroyed the copy left here by %s %s, which ended '
+                     '%s; the instance lives on %s', migration.migration_type,
+                     migration.uuid, migration.status,
+                     migration.source_compute, instance_uuid=uuid)
+            found.reaped.append(uuid)
+        found.unexplained = [u for u in suspects if u not in debris]
+
+    def _left_by_ended_moves(self, context: Any, view: _View,
+                             uuids: list[str]) -> dict[str, Any]:
+        """Those of ``uuids`` whose copy here a move to this host left
+        behind: the instance's newest move came to one of this host's
+        nodes and ended without placing it here (error, failed,
+        reverted), the instance lives elsewhere and is not in ERROR (an
+        operator may want every copy of that one)."""
+        if not uuids:
+            return {}
+        newest: dict[str, Any] = {}
+        for migration in migration_obj.MigrationList.get_by_filters(
+                context, {'instance_uuids': uuids}):
+            if migration.id > getattr(newest.get(migration.instance_uuid),
+                                      'id', -1):
+                newest[migration.instance_uuid] = migration
+        ended = {u: m for u, m in newest.items()
+                 if m.dest_compute_id in view.node_ids
+                 and m.status in ENDED_WITHOUT_ARRIVING}
+        if not ended:
+            return {}
+        healthy = {i.uuid for i in instance_obj.InstanceList.get_by_filters(
+            context, {'uuid': list(ended)}) if i.vm_state != states.ERROR}
+        return {u: m for u, m in ended.items() if u in healthy}
 
     # telling the operator --------------------------------------------------
 

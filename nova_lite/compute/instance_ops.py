@@ -11,23 +11,33 @@ from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 
-GONE = (exception.InstanceNotFound, exception.UnexpectedTaskState)
-
-
 def fault(message: str) -> dict[str, Any]:
     """An instance fault (code 500) saying ``message``, from now."""
     return {'code': 500, 'message': message[:255],
             'created': lite_db.utcnow().isoformat() + 'Z'}
 
 
+SAVED, DELETED, CHANGED = 'saved', 'deleted', 'changed'
+
+
+def save(instance: Any, expected: list[str | None]) -> str:
+    """Save the instance if its task state is still one of ``expected``:
+    SAVED, or DELETED / CHANGED (another operation, e.g. a state reset,
+    took it over) with nothing written. Only DELETED proves that a copy
+    this host holds is no one's."""
+    try:
+        instance.save(expected_task_state=expected)
+    except exception.InstanceNotFound:
+        return DELETED
+    except exception.UnexpectedTaskState:
+        return CHANGED
+    return SAVED
+
+
 def saved(instance: Any, expected: list[str | None]) -> bool:
     """Save the instance if its task state is still one of ``expected``;
     False when it was deleted or changed meanwhile (nothing written)."""
-    try:
-        instance.save(expected_task_state=expected)
-    except GONE:
-        return False
-    return True
+    return save(instance, expected) == SAVED
 
 
 def build(context: Any, driver: Any, instance: Any) -> None:
@@ -50,10 +60,15 @@ def build(context: Any, driver: Any, instance: Any) -> None:
     instance.task_state = None
     instance.power_state = power_state.RUNNING
     instance.launched_at = lite_db.utcnow()
-    if not saved(instance, [states.SPAWNING]):
+    outcome = save(instance, [states.SPAWNING])
+    if outcome == DELETED:
         LOG.info('The instance was deleted while it was built; removing '
                  'what was built', instance=instance)
         driver.destroy(instance)
+        return
+    if outcome == CHANGED:
+        LOG.warning('The instance changed while it was built (a state '
+                    'reset?); what was built here is kept', instance=instance)
         return
     LOG.info('Instance is active on %s', instance.node, instance=instance)
 

@@ -53,7 +53,7 @@ class ComputeManager:
         self.conductor.wait_until_ready(context)
         self.service, self.nodes = startup.start(
             context, self.conf, self.host, self.driver, self.identity_dirs,
-            self.cleaner)
+            self.cleaner, self.compute_rpcapi)
 
     def housekeeping(self) -> None:
         """Periodic: clean up as at start-up (copies evacuated away once

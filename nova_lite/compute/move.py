@@ -23,7 +23,9 @@ from oslo_log import log as logging
 
 from nova_lite.compute import instance_ops
 from nova_lite.compute import states
+from nova_lite.db import migrations as migration_db
 from nova_lite.objects import compute_node as cn_obj
+from nova_lite.objects import migration as migration_obj
 from nova_lite.scheduler import claims
 from nova_lite.virt import power_state
 
@@ -56,8 +58,7 @@ def clear_move(instance: Any, expected: list[str | None]) -> bool:
 
 
 # A cold migration or resize between its start and its end.
-IN_FLIGHT = ['pre-migrating', 'migrating', 'post-migrating', 'finished',
-             'confirming', 'reverting']
+IN_FLIGHT = list(migration_db.COLD_MOVES_IN_FLIGHT)
 
 
 def _abandon(instance: Any, migration: Any, expected: list[str | None],
@@ -174,10 +175,15 @@ def _arrive(instance: Any, node: Any, flavor: dict[str, Any],
 
 
 def finish_resize(context: Any, driver: Any, node: Any, instance: Any,
-                  migration: Any) -> None:
-    """Destination: take the disks, move the instance here (RESIZED)."""
+                  migration: Any, resuming: bool = False) -> None:
+    """Destination: take the disks, move the instance here (RESIZED).
+    ``resuming``: after a restart that interrupted it (the task state
+    may already be ``resize_finish``)."""
+    expected: list[str | None] = [states.RESIZE_MIGRATED]
+    if resuming:
+        expected.append(states.RESIZE_FINISH)
     instance.task_state = states.RESIZE_FINISH
-    if not instance_ops.saved(instance, [states.RESIZE_MIGRATED]):
+    if not instance_ops.saved(instance, expected):
         LOG.info('Not finishing: the instance was deleted or changed',
                  instance=instance)
         migration.transition(['post-migrating'], 'error')
@@ -195,10 +201,19 @@ def finish_resize(context: Any, driver: Any, node: Any, instance: Any,
     # status moves before compute_id (whose save refreshes usage).
     migration.transition(['post-migrating'], 'finished')
     _arrive(instance, node, flavor, states.RESIZED, running)
-    if not instance_ops.saved(instance, [states.RESIZE_FINISH]):
+    outcome = instance_ops.save(instance, [states.RESIZE_FINISH])
+    if outcome == instance_ops.DELETED:
         LOG.info('The instance was deleted while it arrived; removing the '
                  'copy here', instance=instance)
         driver.destroy(instance)
+        migration.transition(['finished'], 'error')
+        return
+    if outcome == instance_ops.CHANGED:
+        LOG.warning('The instance changed while it arrived (a state '
+                    'reset?): it stays recorded on %s, which keeps its copy '
+                    'aside; the copy that arrived here is kept too. '
+                    'Migration %s is error.', migration.source_compute,
+                    migration.uuid, instance=instance)
         migration.transition(['finished'], 'error')
         return
     LOG.info('Moved from %s to %s (migration %s finished); confirm or '
@@ -230,7 +245,14 @@ def confirm_resize(context: Any, driver: Any, node: Any, instance: Any,
 
 def revert_resize(context: Any, rpc: Any, driver: Any, instance: Any,
                   migration: Any) -> None:
-    """Destination: destroy its copy, then ask the source to restore."""
+    """Destination: destroy its copy, then ask the source to restore.
+    A repeated request after the revert finished does nothing (on a
+    resize to the same host, "its copy" is by then the restored one)."""
+    fresh = migration_obj.Migration.get_by_id(context, migration.id)
+    if fresh.status != 'reverting':
+        LOG.info('Not reverting migration %s: it is %s', migration.uuid,
+                 fresh.status, instance=instance)
+        return
     driver.destroy(instance)
     LOG.info('Destroyed the copy on %s; %s restores its own (migration '
              '%s)', instance.host, migration.source_compute, migration.uuid,
@@ -257,48 +279,17 @@ def finish_revert_resize(context: Any, driver: Any, node: Any,
             states.STOPPED if not running else states.ACTIVE, running)
     instance.old_flavor = None
     instance.new_flavor = None
-    if not instance_ops.saved(instance, [states.RESIZE_REVERTING]):
+    outcome = instance_ops.save(instance, [states.RESIZE_REVERTING])
+    if outcome == instance_ops.DELETED:
         LOG.info('The instance was deleted while it was reverted; removing '
                  'the copy here', instance=instance)
         driver.destroy(instance)
         return
+    if outcome == instance_ops.CHANGED:
+        # A repeated request, or a reset: the copy here is the instance's.
+        LOG.info('Not reverting migration %s again: the instance is no '
+                 'longer reverting; its copy here is kept', migration.uuid,
+                 instance=instance)
+        return
     LOG.info('Reverted migration %s: back on %s', migration.uuid,
              node.host, instance=instance)
-
-
-# Startup recovery -----------------------------------------------------------
-
-# Move task states an instance can be left in by a restart; only
-# RESIZE_MIGRATING is this (source) agent's own step to roll back.
-INTERRUPTED_TASK_STATES = (states.RESIZE_PREP, states.RESIZE_MIGRATING,
-                           states.RESIZE_MIGRATED, states.RESIZE_FINISH,
-                           states.RESIZE_REVERTING)
-
-
-def recover_interrupted(context: Any, driver: Any, instance: Any,
-                        migration: Any) -> None:
-    """An instance of this host found in a move task state at startup.
-
-    While the disks were being sent from here (``resize_migrating``) the
-    copy kept aside is put back and the move abandoned (the instance
-    stays here, as it was). Other states are steps of the other agent or
-    a cast in flight: they are logged for the operator and left alone.
-    Nothing is destroyed.
-    """
-    name = migration.uuid if migration is not None else 'none found'
-    if instance.task_state == states.RESIZE_MIGRATING:
-        driver.abort_migration(instance)
-        LOG.warning('A move (migration %s) was interrupted by a restart '
-                    'while this host sent the disks; the instance stays '
-                    'here and the migration is error', name,
-                    instance=instance)
-        if migration is not None:
-            migration.transition(IN_FLIGHT, 'error')
-        clear_move(instance, [states.RESIZE_MIGRATING])
-        return
-    LOG.warning('Instance is in task state %s of a move (migration %s, '
-                'status %s) at startup; it is left alone. If it does not '
-                'go on, check "openstack server migration list" and the '
-                'other host\'s log.', instance.task_state, name,
-                migration.status if migration is not None else '-',
-                instance=instance)

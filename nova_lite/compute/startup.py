@@ -15,7 +15,7 @@ from nova_lite.compute import cleanup
 from nova_lite.compute import identity
 from nova_lite.compute import identity_check
 from nova_lite.compute import instance_ops
-from nova_lite.compute import move
+from nova_lite.compute import move_recovery
 from nova_lite.compute import resources
 from nova_lite.compute import states
 from nova_lite.objects import instance as instance_obj
@@ -23,8 +23,7 @@ from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
-RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING,
-                       *move.INTERRUPTED_TASK_STATES)
+RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING)
 # Rows per statement when the agent fills its records' integer links.
 LINK_BATCH = 1000
 
@@ -58,26 +57,8 @@ def fill_links(context: Any, host: str) -> None:
                  instances, host, migrations)
 
 
-def _moves_of(context: Any, instances: Any) -> dict[str, Any]:
-    """instance uuid -> its newest cold migration or resize, one query."""
-    moving = [i.uuid for i in instances
-              if i.task_state in move.INTERRUPTED_TASK_STATES]
-    if not moving:
-        return {}
-    found: dict[str, Any] = {}
-    for migration in migration_obj.MigrationList.get_by_filters(
-            context, {'instance_uuids': moving,
-                      'migration_types': ['migration', 'resize']}):
-        found.setdefault(migration.instance_uuid, migration)
-    return found
-
-
-def _recover(context: Any, driver: Any, instance: Any,
-             moves: dict[str, Any]) -> None:
-    if instance.task_state in move.INTERRUPTED_TASK_STATES:
-        move.recover_interrupted(context, driver, instance,
-                                 moves.get(instance.uuid))
-    elif instance.task_state == states.DELETING:
+def _recover(context: Any, driver: Any, instance: Any) -> None:
+    if instance.task_state == states.DELETING:
         LOG.info('Finishing a delete interrupted by a restart',
                  instance=instance)
         instance_ops.terminate(context, driver, instance)
@@ -103,9 +84,8 @@ def init_instances(context: Any, driver: Any, nodes: dict[str, Any]) -> int:
         instances = instance_obj.InstanceList.get_by_filters(
             context, {'compute_id': node.id,
                       'task_state': list(RECOVER_TASK_STATES)})
-        moves = _moves_of(context, instances)
         for instance in instances:
-            _recover(context, driver, instance, moves)
+            _recover(context, driver, instance)
             recovered += 1
     return recovered
 
@@ -166,8 +146,8 @@ def _ensure_nodes(context: Any, conf: cfg.ConfigOpts, host: str,
 
 
 def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
-          identity_dirs: list[Path],
-          cleaner: cleanup.Cleaner) -> tuple[Any, dict[str, Any]]:
+          identity_dirs: list[Path], cleaner: cleanup.Cleaner,
+          rpc: Any) -> tuple[Any, dict[str, Any]]:
     """Identity checks, records, then instances; in that order.
 
     A driver of many nodes (bare metal) keeps no compute_id file: its
@@ -185,6 +165,7 @@ def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
     _warn_destroy_after_evacuate(conf)
     cleaner.run(context, nodes)
     recovered = init_instances(context, driver, nodes)
+    recovered += move_recovery.resume(context, rpc, driver, host, nodes)
     if service.version != service_obj.SERVICE_VERSION:
         LOG.info('Compute service %s: version %s -> %s', service.uuid,
                  service.version, service_obj.SERVICE_VERSION)

@@ -153,6 +153,25 @@ def evacuations_to(context: Any, host: str,
             .order_by(MIG.id))
 
 
+# A cold migration or resize between its start and its end.
+COLD_MOVES_IN_FLIGHT = ('pre-migrating', 'migrating', 'post-migrating',
+                        'finished', 'confirming', 'reverting')
+
+
+def cold_moves_in_flight(context: Any, host: str,
+                         node_ids: list[int]) -> list[dict[str, Any]]:
+    """Cold migrations and resizes in flight from ``host`` or claimed by
+    one of its nodes, oldest first, in one query."""
+    with context_manager.reader.using(context) as session:
+        return _rows(session, sa.select(MIG.__table__).where(
+            MIG.deleted == 0,
+            MIG.migration_type.in_(('migration', 'resize')),
+            MIG.status.in_(COLD_MOVES_IN_FLIGHT),
+            sa.or_(MIG.source_compute == host,
+                   MIG.dest_compute_id.in_(node_ids)))
+            .order_by(MIG.id))
+
+
 def mark_completed(context: Any, migration_ids: list[int]) -> int:
     """``done`` -> ``completed`` (the source cleaned up), in one
     statement; records in any other status are left as they are."""

@@ -122,7 +122,8 @@ class Migration(base.NovaLiteObject):
 class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
     # 1.0: first version. 1.1: get_evacuations_from, mark_completed.
     # 1.2: fill_dest_compute_ids. 1.3: get_evacuations_to;
-    # mark_completed completes only ``done`` records.
+    # mark_completed completes only ``done`` records;
+    # get_cold_moves_in_flight.
     VERSION = '1.3'
 
     fields = {'objects': fields.ListOfObjectsField('Migration')}
@@ -152,6 +153,15 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
         ``node_ids``, or accepted with this host chosen), one query."""
         return cls._from_rows(context, Migration,
                               db.evacuations_to(context, host, node_ids))
+
+    @classmethod
+    @ovo_base.remotable
+    def get_cold_moves_in_flight(cls, context: Any, host: str,
+                                 node_ids: list[int]) -> 'MigrationList':
+        """Cold migrations and resizes in flight from ``host`` or claimed
+        by one of ``node_ids`` (one query)."""
+        return cls._from_rows(context, Migration, db.cold_moves_in_flight(
+            context, host, node_ids))
 
     @classmethod
     @ovo_base.remotable

@@ -26,7 +26,7 @@ EXPECTED_FINGERPRINTS = {
     'Instance': '1.1-7a5ab3bf838246ac8c972ca3651f25e2',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.3-b5a8bf378fe577815894f410a79b6dfe',
-    'MigrationList': '1.3-3a3d559885de2deb96928435c047313c',
+    'MigrationList': '1.3-9100805c7d095170a9cd68de3e17e8cf',
     'Service': '1.0-3b4b252596679df040140782f04b3be0',
     'ServiceList': '1.0-c9438319609c2b78d658650fa3d8cd6a',
 }

@@ -1,0 +1,194 @@
+"""Cold migrations and resizes interrupted by a crash resume when the
+agent whose step it was starts again; repeated requests destroy
+nothing; what an ended move left on its destination is reaped.
+
+Real services in process (local driver, SQLite, inproc bus). The state a
+crash leaves is written as it would be (records and disk files); the
+recovery is the real code.
+"""
+
+import logging
+import shutil
+
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import states
+from nova_lite.db import instances as instance_db
+from nova_lite.db import migrations as migration_db
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
+from nova_lite.tests.functional import test_move
+from nova_lite.tests.functional.test_evacuate import _restart
+from nova_lite.tests.functional.test_evacuation_safety import _boot_on
+from nova_lite.tests.functional.test_evacuation_safety import _stop
+from nova_lite.tests.functional.test_move import _action
+from nova_lite.tests.functional.test_move import _ctx
+from nova_lite.tests.functional.test_move import _disk
+from nova_lite.tests.functional.test_move import _instance
+from nova_lite.tests.functional.test_move import _migration
+from nova_lite.tests.functional.test_move import _node
+from nova_lite.tests.functional.test_move import _wait_migration
+from nova_lite.tests.functional.test_move import _wait_status
+
+C1, C2 = 'compute-1', 'compute-2'
+# The fixture, by its name: two computes, flavors f1 and f2, an image.
+client = test_move.client
+
+
+def _migrate_to_verify(client, name: str) -> str:
+    """A server moved from compute-1 to compute-2, in VERIFY_RESIZE."""
+    uuid = _boot_on(client, C1, name)['id']
+    assert _action(client, uuid, {'migrate': {'host': C2}}).status_int == 202
+    _wait_status(client, uuid, 'VERIFY_RESIZE')
+    assert _disk(client, C2, uuid).is_file()
+    assert _disk(client, C1, uuid + '_resize').is_file()
+    return uuid
+
+
+def _sent_but_not_finished(client, name: str, task: str) -> str:
+    """compute-1 sent the disk to compute-2 (claimed), then compute-2
+    crashed before (or while) it finished."""
+    uuid = _boot_on(client, C1, name)['id']
+    inst = _instance(uuid)
+    node = _node(C2)
+    migration_db.migration_create(_ctx(), {
+        'uuid': uuid[:-12] + 'c' * 12, 'instance_uuid': uuid,
+        'migration_type': 'migration', 'status': 'post-migrating',
+        'source_compute': C1, 'source_node': inst['node'],
+        'dest_compute': C2, 'dest_node': node['hypervisor_hostname'],
+        'dest_compute_id': node['id'], 'old_flavor_id': 'f1',
+        'new_flavor_id': 'f1'})
+    instance_db.instance_update(_ctx(), uuid, {
+        'task_state': task, 'old_flavor': inst['flavor'],
+        'new_flavor': inst['flavor']})
+    here = _disk(client, C1, uuid).parent
+    _disk(client, C2, uuid).parent.mkdir(parents=True)
+    shutil.copy(here / 'disk', _disk(client, C2, uuid))
+    here.rename(here.with_name(here.name + '_resize'))
+    return uuid
+
+
+def test_destination_restart_finishes_an_interrupted_move(client):
+    for name, task in (('migrated', states.RESIZE_MIGRATED),
+                       ('finishing', states.RESIZE_FINISH)):
+        uuid = _sent_but_not_finished(client, name, task)
+        _restart(client, C2)
+        _wait_status(client, uuid, 'VERIFY_RESIZE')
+        assert _instance(uuid)['host'] == C2
+        assert _migration(uuid)['status'] == 'finished'
+        assert _action(client, uuid, {'confirmResize': None}
+                       ).status_int == 204
+        _wait_migration(client, uuid, 'confirmed')
+        client.wait(lambda u=uuid: not _disk(client, C1,
+                                             u + '_resize').exists(),
+                    'the copy kept aside deleted')
+
+
+def test_destination_restart_asks_the_source_again(client):
+    """Claimed, but the request to the source was lost."""
+    uuid = _boot_on(client, C1, 'lost')['id']
+    inst = _instance(uuid)
+    node = _node(C2)
+    migration_db.migration_create(_ctx(), {
+        'uuid': uuid[:-12] + 'd' * 12, 'instance_uuid': uuid,
+        'migration_type': 'migration', 'status': 'pre-migrating',
+        'source_compute': C1, 'source_node': inst['node'],
+        'dest_compute': C2, 'dest_node': node['hypervisor_hostname'],
+        'dest_compute_id': node['id']})
+    instance_db.instance_update(_ctx(), uuid, {
+        'task_state': states.RESIZE_PREP, 'old_flavor': inst['flavor'],
+        'new_flavor': inst['flavor']})
+    _restart(client, C2)
+    _wait_status(client, uuid, 'VERIFY_RESIZE')
+    assert _instance(uuid)['host'] == C2
+    assert _disk(client, C2, uuid).is_file()
+
+
+def test_source_restart_finishes_an_interrupted_confirm(client):
+    uuid = _migrate_to_verify(client, 'confirm')
+    _stop(client, C1)
+    assert migration_db.migration_transition(
+        _ctx(), _migration(uuid)['id'], ('finished',), 'confirming')
+    _restart(client, C1)
+    assert _migration(uuid)['status'] == 'confirmed'
+    assert client.server(uuid)['status'] == 'ACTIVE'
+    assert not _disk(client, C1, uuid + '_resize').exists()
+    assert _disk(client, C2, uuid).is_file()
+
+
+def _revert_started(uuid: str) -> None:
+    """What the API did for a revert."""
+    assert migration_db.migration_transition(
+        _ctx(), _migration(uuid)['id'], ('finished',), 'reverting')
+    instance_db.instance_update(_ctx(), uuid,
+                                {'task_state': states.RESIZE_REVERTING},
+                                expected_task_state=[None])
+
+
+def test_source_restart_finishes_an_interrupted_revert(client):
+    """The destination destroyed its copy and crashed before it asked
+    the source to restore: the source restores at its start."""
+    uuid = _migrate_to_verify(client, 'revert')
+    _stop(client, C1)
+    _revert_started(uuid)
+    shutil.rmtree(_disk(client, C2, uuid).parent)
+    _restart(client, C1)
+    assert _migration(uuid)['status'] == 'reverted'
+    shown = client.server(uuid)
+    assert shown['status'] == 'ACTIVE' and _instance(uuid)['host'] == C1
+    assert _disk(client, C1, uuid).is_file()
+
+
+def test_destination_restart_goes_on_with_a_revert(client):
+    """The revert request reached the destination, which crashed before
+    it destroyed its copy: it does its step at start-up."""
+    uuid = _migrate_to_verify(client, 'revert-dest')
+    _revert_started(uuid)
+    _restart(client, C2)
+    _wait_migration(client, uuid, 'reverted')
+    _wait_status(client, uuid, 'ACTIVE')
+    assert _instance(uuid)['host'] == C1
+    assert _disk(client, C1, uuid).is_file()
+    client.wait(lambda: not _disk(client, C2, uuid).exists(),
+                'the copy on compute-2 destroyed')
+
+
+def test_a_repeated_revert_request_destroys_nothing(client, caplog):
+    """finish_revert_resize and revert_resize delivered again after the
+    revert finished (a broker redelivery, a resumed step) keep the
+    restored copy."""
+    caplog.set_level(logging.INFO, logger='nova_lite.compute.move')
+    uuid = _migrate_to_verify(client, 'twice')
+    assert _action(client, uuid, {'revertResize': None}).status_int == 202
+    _wait_migration(client, uuid, 'reverted')
+    _wait_status(client, uuid, 'ACTIVE')
+    ctx = _ctx()
+    rpc = compute_rpcapi.ComputeAPI(client.stack.conf)
+    migration = migration_obj.Migration.get_by_id(ctx,
+                                                  _migration(uuid)['id'])
+    instance = instance_obj.Instance.get_by_uuid(ctx, uuid)
+    instance.task_state = states.RESIZE_REVERTING    # as first sent
+    rpc.finish_revert_resize(ctx, instance, migration, C1)
+    rpc.revert_resize(ctx, instance, migration, C2)
+    client.wait(lambda: 'no longer reverting' in caplog.text
+                and 'it is reverted' in caplog.text, 'both handled')
+    assert _disk(client, C1, uuid).is_file()
+    assert client.server(uuid)['status'] == 'ACTIVE'
+
+
+def test_copy_left_by_an_ended_move_is_reaped(client):
+    """compute-1 was sending when it crashed: at its start the move is
+    error and its copy is back; the copy that reached compute-2 is
+    destroyed by compute-2's clean-up (not an unexplained copy)."""
+    uuid = _sent_but_not_finished(client, 'aborted', states.RESIZE_MIGRATED)
+    instance_db.instance_update(_ctx(), uuid,
+                                {'task_state': states.RESIZE_MIGRATING})
+    migration_db.migration_update(_ctx(), _migration(uuid)['id'],
+                                  {'status': 'migrating'})
+    _restart(client, C1)
+    assert _migration(uuid)['status'] == 'error'
+    assert _disk(client, C1, uuid).is_file()
+    assert _disk(client, C2, uuid).is_file()
+    _restart(client, C2)
+    assert not _disk(client, C2, uuid).exists()
+    assert client.server(uuid)['status'] == 'ACTIVE'
+    assert _disk(client, C1, uuid).is_file()
