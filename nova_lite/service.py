@@ -63,12 +63,18 @@ class _ConductorRecord:
 def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
     objects.register_all()
     record = _ConductorRecord(conf.host)
+    manager = conductor_manager.ConductorManager(conf)
     return lite_service.Service(
         conf, f'nova-lite-conductor ({conf.host})',
         messaging.Target(topic=conductor_rpcapi.TOPIC, server=conf.host),
-        [conductor_manager.ConductorManager(conf)],
-        periodic_tasks=[lite_service.PeriodicTask(
-            'conductor-heartbeat', record.heartbeat, conf.report_interval)],
+        [manager],
+        periodic_tasks=[
+            lite_service.PeriodicTask('conductor-heartbeat', record.heartbeat,
+                                      conf.report_interval),
+            lite_service.PeriodicTask(
+                'conductor-move-recovery', manager.recovery.run,
+                conf.conductor.move_recovery_interval),
+        ],
         on_start=record.register,
         serializer=_serializer())
 

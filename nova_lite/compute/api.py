@@ -138,12 +138,15 @@ class API:
                     new_flavor: Row, host: str | None) -> Row:
         old_flavor = inst['flavor'] or {}
         same = _flavor_id(new_flavor) == _flavor_id(old_flavor)
+        values = _migration_values(inst, 'migration' if same else 'resize',
+                                   'pre-migrating', old_flavor, new_flavor)
+        # The requested host (the conductor chooses only it; a move
+        # driven again after a lost request keeps to it).
+        values['dest_compute'] = host
         migration = _begin(
             ctx, inst, action,
             {'task_state': states.RESIZE_PREP, 'old_flavor': old_flavor,
-             'new_flavor': new_flavor},
-            _migration_values(inst, 'migration' if same else 'resize',
-                              'pre-migrating', old_flavor, new_flavor))
+             'new_flavor': new_flavor}, values)
         LOG.info('%s from %s accepted (migration %s, target %s)',
                  migration['migration_type'].capitalize(), inst['host'],
                  migration['uuid'], host or 'chosen by the scheduler',

@@ -10,6 +10,7 @@ from nova_lite.conductor import build
 from nova_lite.conductor import evacuate
 from nova_lite.conductor import migrate
 from nova_lite.conductor import object_actions
+from nova_lite.conductor import recovery
 
 EXPECTED = (exception.NovaLiteException,)
 
@@ -22,6 +23,8 @@ class ConductorManager:
         self.builder = build.Builder(conf)
         self.evacuator = evacuate.Evacuator(conf)
         self.migrator = migrate.Migrator(conf)
+        self.recovery = recovery.MoveRecovery(conf, self.evacuator,
+                                              self.migrator)
 
     def migrate_server(self, context: Any, instance_uuid: str,
                        migration_id: int, host: str | None) -> None:

@@ -172,6 +172,24 @@ def cold_moves_in_flight(context: Any, host: str,
             .order_by(MIG.id))
 
 
+def stalled_before_destination(context: Any, older_than: Any,
+                               limit: int) -> list[dict[str, Any]]:
+    """Moves last changed before ``older_than`` that no destination has
+    claimed: evacuations ``accepted`` with no destination chosen, cold
+    moves ``pre-migrating`` with no destination claimed. Oldest first."""
+    changed = sa.func.coalesce(MIG.updated_at, MIG.created_at)
+    with context_manager.reader.using(context) as session:
+        return _rows(session, sa.select(MIG.__table__).where(
+            MIG.deleted == 0, changed < older_than,
+            MIG.dest_compute_id.is_(None),
+            sa.or_(sa.and_(MIG.migration_type == 'evacuation',
+                           MIG.status == 'accepted',
+                           MIG.dest_node.is_(None)),
+                   sa.and_(MIG.migration_type.in_(('migration', 'resize')),
+                           MIG.status == 'pre-migrating')))
+            .order_by(changed, MIG.id).limit(limit))
+
+
 def mark_completed(context: Any, migration_ids: list[int]) -> int:
     """``done`` -> ``completed`` (the source cleaned up), in one
     statement; records in any other status are left as they are."""

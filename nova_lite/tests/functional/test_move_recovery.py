@@ -7,9 +7,12 @@ crash leaves is written as it would be (records and disk files); the
 recovery is the real code.
 """
 
+import datetime
 import logging
 import shutil
+from typing import Any
 
+from lite_common import db as lite_db
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
 from nova_lite.db import instances as instance_db
@@ -192,3 +195,55 @@ def test_copy_left_by_an_ended_move_is_reaped(client):
     assert not _disk(client, C2, uuid).exists()
     assert client.server(uuid)['status'] == 'ACTIVE'
     assert _disk(client, C1, uuid).is_file()
+
+
+# -- moves the conductor lost ------------------------------------------------
+
+def _conductor(client) -> Any:
+    for runnable in client.stack.launcher.runnables:
+        if getattr(runnable, 'name', '').startswith('nova-lite-conductor'):
+            return runnable.endpoints[0]._endpoint
+    raise AssertionError('no conductor')
+
+
+def _lost(uuid: str, values: dict[str, Any], task: str) -> dict[str, Any]:
+    """A move recorded long ago that no conductor drove on."""
+    inst = _instance(uuid)
+    migration = migration_db.migration_create(_ctx(), {
+        'uuid': uuid[:-12] + 'f' * 12, 'instance_uuid': uuid,
+        'source_compute': inst['host'], 'source_node': inst['node'],
+        'created_at': lite_db.utcnow() - datetime.timedelta(hours=1),
+        **values})
+    instance_db.instance_update(_ctx(), uuid, {
+        'task_state': task, 'old_flavor': inst['flavor'],
+        'new_flavor': inst['flavor']}, expected_task_state=[None])
+    return migration
+
+
+def test_conductor_drives_a_lost_evacuation_again(client):
+    uuid = _boot_on(client, C1, 'lost-evac')['id']
+    _stop(client, C1)
+    assert client.force_down(C1, True).status_int == 200
+    _lost(uuid, {'migration_type': 'evacuation', 'status': 'accepted'},
+          states.REBUILDING)
+    assert _conductor(client).recovery.run() == 1
+    client.wait(lambda: client.server(uuid)['status'] == 'ACTIVE'
+                and _instance(uuid)['host'] == C2, 'evacuated')
+    assert _migration(uuid)['status'] == 'done'
+    assert _conductor(client).recovery.run() == 0
+
+
+def test_conductor_drives_lost_cold_migrations_again(client):
+    chosen = _boot_on(client, C1, 'lost-chosen')['id']
+    unchosen = _boot_on(client, C1, 'lost-unchosen')['id']
+    node = _node(C2)
+    _lost(unchosen, {'migration_type': 'migration',
+                     'status': 'pre-migrating'}, states.RESIZE_PREP)
+    _lost(chosen, {'migration_type': 'migration', 'status': 'pre-migrating',
+                   'dest_compute': C2, 'dest_host': C2,
+                   'dest_node': node['hypervisor_hostname']},
+          states.RESIZE_PREP)
+    assert _conductor(client).recovery.run() == 2
+    for uuid in (chosen, unchosen):
+        _wait_status(client, uuid, 'VERIFY_RESIZE')
+        assert _instance(uuid)['host'] == C2
