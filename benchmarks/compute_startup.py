@@ -39,7 +39,7 @@ backend.select_threading()
 
 from lite_common import context as lite_context  # noqa: E402
 from nova_lite import service  # noqa: E402
-from nova_lite.compute import evacuation  # noqa: E402
+from nova_lite.compute import cleanup  # noqa: E402
 from nova_lite.compute import identity  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
 from nova_lite.db import models  # noqa: E402
@@ -152,7 +152,7 @@ def run(count: int, evacuations: int) -> dict[str, float]:
                         lambda *args: statements.append(args[2]))
         compute = service.compute_service(conf, HOST, str(state),
                                           search_config_dirs=False)
-        recovery = Timer(evacuation, 'destroy_evacuated_instances')
+        recovery = Timer(cleanup.Cleaner, 'run')
         deleting = Timer(local.LocalDriver, 'destroy')
         stack.add_cleanup(recovery.restore)
         stack.add_cleanup(deleting.restore)

@@ -22,6 +22,8 @@ from nova_lite.objects import base as objects_base
 from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
+# Seconds after start of a compute agent's first housekeeping pass.
+FIRST_HOUSEKEEPING = 2
 
 
 def _serializer() -> Any:
@@ -106,11 +108,13 @@ def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
             lite_service.PeriodicTask(
                 f'resources-{host}', manager.update_resources,
                 conf.resource_update_interval, call_context),
-            # The first pass right after start: evacuations to this
-            # host that a crash interrupted go on at once.
+            # The first pass soon after start (start-up cleaned up
+            # already): evacuations to this host that a crash interrupted
+            # go on without waiting a whole interval.
             lite_service.PeriodicTask(
                 f'housekeeping-{host}', manager.housekeeping,
-                conf.cleanup_interval, call_context, initial_delay=0),
+                conf.cleanup_interval, call_context,
+                initial_delay=min(FIRST_HOUSEKEEPING, conf.cleanup_interval)),
         ],
         on_start=manager.init_host,
         call_context=call_context,

@@ -108,12 +108,16 @@ class Cleaner:
                 context, self.host):
             evacuations.setdefault(migration.instance_uuid,
                                    []).append(migration)
-        wanted = sorted(on_hypervisor | aside | set(evacuations))
-        presence = (instance_obj.InstanceList.get_presence(context, wanted)
-                    if wanted else {})
         node_ids = [node.id for node in nodes.values()]
         placed_here = set(instance_obj.InstanceList.get_uuids_by_compute_ids(
             context, node_ids))
+        # Whether the rest is live or deleted (usually few: what is
+        # placed here needs no question).
+        wanted = sorted((on_hypervisor | aside | set(evacuations))
+                        - placed_here)
+        presence = (instance_obj.InstanceList.get_presence(context, wanted)
+                    if wanted else {})
+        presence.update(dict.fromkeys(placed_here, instance_db.LIVE))
         return _View(node_ids, on_hypervisor, aside, presence, placed_here,
                      evacuations)
 

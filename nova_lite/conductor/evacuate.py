@@ -18,6 +18,7 @@ from nova_lite import exception
 from nova_lite.compute import instance_ops
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
+from nova_lite.conductor.migrate import choose
 from nova_lite.conductor.migrate import load_move
 from nova_lite.scheduler import claims
 
@@ -45,12 +46,7 @@ class Evacuator:
         except exception.NoValidHost as exc:
             self._no_host(instance, migration, exc)
             return
-        if not migration.set_destination(node.host, node.hypervisor_hostname,
-                                         ['accepted']):
-            LOG.info('Evacuation %s already has a destination (%s/%s, %s); '
-                     'not choosing another', migration.uuid,
-                     migration.dest_compute, migration.dest_node,
-                     migration.status, instance=instance)
+        if not choose(instance, migration, node, ['accepted']):
             return
         LOG.info('Evacuating from %s to %s (migration %s%s)',
                  migration.source_compute, node.host, migration.uuid,

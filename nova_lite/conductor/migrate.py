@@ -32,6 +32,20 @@ def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
     return (migration.source_compute or '',)
 
 
+def choose(instance: Any, migration: Any, node: Any,
+           statuses: list[str]) -> bool:
+    """Record ``node`` as the move's destination, once (a
+    compare-and-swap); False, logged, when another conductor chose."""
+    if migration.set_destination(node.host, node.hypervisor_hostname,
+                                 statuses):
+        return True
+    LOG.info('%s %s already has a destination (%s/%s, %s); not choosing '
+             'another', migration.migration_type.capitalize(),
+             migration.uuid, migration.dest_compute, migration.dest_node,
+             migration.status, instance=instance)
+    return False
+
+
 def load_move(context: Any, instance_uuid: str,
               migration_id: int) -> tuple[Any, Any]:
     """(instance, migration); the instance is None, and the migration
@@ -70,12 +84,7 @@ class Migrator:
         except exception.NoValidHost as exc:
             self._no_host(instance, migration, exc)
             return
-        if not migration.set_destination(node.host, node.hypervisor_hostname,
-                                         ['pre-migrating']):
-            LOG.info('Migration %s already has a destination (%s/%s, %s); '
-                     'not choosing another', migration.uuid,
-                     migration.dest_compute, migration.dest_node,
-                     migration.status, instance=instance)
+        if not choose(instance, migration, node, ['pre-migrating']):
             return
         LOG.info('%s from %s to %s/%s (migration %s)',
                  migration.migration_type.capitalize(),

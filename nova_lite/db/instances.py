@@ -164,7 +164,7 @@ def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
 
 
 # uuids per IN list when checking what a hypervisor holds.
-_UUID_BATCH = 500
+_UUID_BATCH = 1000
 LIVE, DELETED = 'live', 'deleted'
 
 

@@ -11,33 +11,24 @@ import subprocess
 import sys
 from typing import Any
 
-import pytest
-
 from lite_common import context as lite_context
 from nova_lite.compute import states
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
+from nova_lite.tests.functional import test_evacuate
 from nova_lite.tests.functional.test_evacuate import Client
 from nova_lite.tests.functional.test_evacuate import _disk
 from nova_lite.tests.functional.test_evacuate import _evacuate
 from nova_lite.tests.functional.test_evacuate import _host
-from nova_lite.tests.functional.test_evacuate import _image
 from nova_lite.tests.functional.test_evacuate import _restart
-from nova_lite.tests.stack import Stack
 
 C1, C2 = 'compute-1', 'compute-2'
 
 
-@pytest.fixture
-def client():  # type: ignore[no-untyped-def]
-    stack = Stack(computes=2, driver='local').start()
-    client = Client(stack)
-    client.ok('POST', '/flavors', {'flavor': {
-        'name': 'small', 'id': 'f1', 'vcpus': 1, 'ram': 64, 'disk': 1}})
-    client.image = _image(stack)
-    yield client
-    stack.stop()
+# The fixture, by its name: two computes (local driver), flavor f1, an
+# image.
+client = test_evacuate.client
 
 
 def _ctx() -> Any:

@@ -228,8 +228,8 @@ def test_conductor_drives_a_lost_evacuation_again(client):
           states.REBUILDING)
     assert _conductor(client).recovery.run() == 1
     client.wait(lambda: client.server(uuid)['status'] == 'ACTIVE'
-                and _instance(uuid)['host'] == C2, 'evacuated')
-    assert _migration(uuid)['status'] == 'done'
+                and _instance(uuid)['host'] == C2
+                and _migration(uuid)['status'] == 'done', 'evacuated')
     assert _conductor(client).recovery.run() == 0
 
 

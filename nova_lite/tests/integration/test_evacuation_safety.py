@@ -67,6 +67,18 @@ def _restart(cloud, name: str, up: bool = True, **options: Any) -> None:
     cloud.start_compute(name, up=up)
 
 
+def _freeze_and_evacuate(cloud, server: str) -> None:
+    """Freeze compute-1 (SIGSTOP) until it is down, evacuate ``server``
+    and wait until the evacuation is done, then resume compute-1 (its
+    process goes on: no restart)."""
+    _signal(cloud, C1, signal.SIGSTOP)
+    try:
+        _wait('compute-1 down', lambda: _state(cloud, C1) == 'down')
+        ev._evacuate(cloud, server, wait=True)
+    finally:
+        _signal(cloud, C1, signal.SIGCONT)
+
+
 def _migrate_to(cloud, server: str, host: str) -> dict[str, Any]:
     """Cold migrate to ``host``; the migration record once it ended or
     reached VERIFY_RESIZE."""
@@ -91,12 +103,7 @@ def test_frozen_source_converges_without_a_restart(cloud, refs):
     _restart(cloud, C1, cleanup_interval=3)
     server = _boot_on(cloud, refs, C1, 'thaw')
     kept = _boot_on(cloud, refs, C1, 'kept')
-    _signal(cloud, C1, signal.SIGSTOP)
-    try:
-        _wait('compute-1 down', lambda: _state(cloud, C1) == 'down')
-        ev._evacuate(cloud, server, wait=True)
-    finally:
-        _signal(cloud, C1, signal.SIGCONT)
+    _freeze_and_evacuate(cloud, server)
     dest = ev._show(cloud, server)[scenario.HOST_KEY]
     _wait('compute-1 to clean up', lambda: not cloud.disk_path(
         C1, server).exists() and ev._status(cloud, server) == 'completed')
@@ -113,12 +120,7 @@ def test_stale_done_record_never_destroys_a_server_moved_back(cloud, refs):
     it did, the server moved back keeps its disk across restarts."""
     _restart(cloud, C1, cleanup_interval=3600)
     server = _boot_on(cloud, refs, C1, 'back')
-    _signal(cloud, C1, signal.SIGSTOP)
-    try:
-        _wait('compute-1 down', lambda: _state(cloud, C1) == 'down')
-        ev._evacuate(cloud, server, wait=True)
-    finally:
-        _signal(cloud, C1, signal.SIGCONT)
+    _freeze_and_evacuate(cloud, server)
     _wait('compute-1 up', lambda: _state(cloud, C1) == 'up')
     assert ev._status(cloud, server) == 'done'
     refused = _migrate_to(cloud, server, C1)

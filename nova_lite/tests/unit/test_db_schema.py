@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.tests import backends
 from nova_lite.db import api as db_api
 from nova_lite.db import migration
 from nova_lite.db import models
-from nova_lite.tests import backends
 
 # The fixture, by its name: a new database on each backend.
 db_url = backends.db_url

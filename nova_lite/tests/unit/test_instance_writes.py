@@ -9,9 +9,9 @@ import pytest
 import sqlalchemy as sa
 
 from lite_common import context as lite_context
+from lite_common.tests import backends
 from nova_lite import exception
 from nova_lite.db import instances
-from nova_lite.tests import backends
 from nova_lite.tests import database
 from nova_lite.tests.unit.test_db_api import make_instance
 from nova_lite.tests.unit.test_db_api import make_node

@@ -28,7 +28,7 @@ def _server_admin(url):
 @pytest.fixture(params=BACKENDS)
 def db_url(request, tmp_path):
     """The URL of a new, empty database on one backend; dropped after."""
-    name = f'novalite_test_{uuid.uuid4().hex[:12]}'
+    name = f'stacklite_test_{uuid.uuid4().hex[:12]}'
     if request.param == 'sqlite':
         yield f'sqlite:///{tmp_path / (name + ".db")}'
         return
