@@ -123,6 +123,12 @@ class NodeAssociated(InvalidState):
                'clear its instance_uuid first.')
 
 
+class NodeChanged(Conflict):
+    msg_fmt = ('Node %(node)s was changed by another request since it was '
+               'read (revision %(expected)s, now %(actual)s); read it '
+               'again and retry.')
+
+
 class NodeNotLocked(Conflict):
     msg_fmt = ('Node %(node)s is not locked by host %(host)s (current '
                'holder: %(holder)s); nothing was released.')
