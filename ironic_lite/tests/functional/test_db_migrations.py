@@ -224,3 +224,34 @@ def test_backend_semantics_of_the_node_functions(ctx):
     assert len(winners) == 1
     assert nodes.node_get(ctx, node_id)['reservation'] == winners[0]
     assert nodes.nodes_for_takeover(ctx, winners) == [node_id]
+
+
+@pytest.mark.parametrize('db_url', ['mysql'], indirect=True)
+def test_a_write_too_long_for_its_column_fails_the_cleaning(ctx):
+    """Item 2 on the backend it happened on: MariaDB refuses a
+    driver_internal_info longer than its TEXT column (DBDataError 1406).
+    The cleaning ends in clean failed with last_error, unlocked; it was
+    left in cleaning to be resumed, and fail, forever."""
+    from ironic_lite.common import states
+    from ironic_lite.conductor import cleaning
+    from ironic_lite.conductor import task_manager
+    from ironic_lite.conductor import workers
+    from ironic_lite.tests.unit import make_conf
+
+    conf = make_conf(host='conductor-1')
+    pool = workers.WorkerPool(3)
+    node = nodes.node_create(ctx, {
+        'driver': 'fake-hardware', 'provision_state': states.CLEANING,
+        'target_provision_state': states.MANAGEABLE})
+    huge = [{'interface': 'deploy', 'step': 'erase_devices',
+             'args': {'passes': 1}, 'abortable': False, 'idempotent': True,
+             'priority': 0}] * 1000
+    with task_manager.acquire(ctx, conf, node['uuid'], 'conductor-1',
+                              'clean') as task:
+        task.spawn_after(pool, cleaning.do_node_clean, huge)
+    pool.shutdown(wait=True)
+    row = nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANFAIL
+    assert row['reservation'] is None
+    assert 'Data too long' in row['last_error']
+    assert 'clean_steps' not in row['driver_internal_info']

@@ -134,7 +134,8 @@ def test_cleaning_steps_endpoint_lists_the_order(cloud: Any) -> None:
                          ('management', 'verify_properties', 80)]
     # Manual-only steps: priority 0, not repeated from the automated list.
     assert sorted(s['step'] for s in body['manual']) == [
-        'erase_devices', 'fail_step', 'wait_a_bit']
+        'erase_devices', 'fail_step', 'one_shot_work', 'repeatable_work',
+        'wait_a_bit', 'wait_for_gate']
 
 
 def test_manual_clean_shows_progress_and_returns_to_manageable(
