@@ -146,14 +146,25 @@ class ConductorManager:
 
     @messaging.expected_exceptions(*EXPECTED)
     def update_node(self, context: Any, node_uuid: str,
-                    values: dict[str, Any]) -> dict[str, Any]:
-        """Apply ``values`` under the node lock.
+                    values: dict[str, Any],
+                    expected_revision: int | None = None) -> dict[str, Any]:
+        """Apply ``values`` under the node lock, in one write; with
+        ``expected_revision`` only if the node is still at the revision
+        the values were computed from (a JSON patch applied by the API).
 
         Unsetting maintenance also clears its reason and fault (the way
         out of a clean failure).
+
+        :raises NodeChanged: the node is at another revision; nothing
+            was changed.
         """
         _check_fields(values, 'update')
         with self._acquire(context, node_uuid, 'node update') as task:
+            if (expected_revision is not None
+                    and task.node.revision != expected_revision):
+                raise exception.NodeChanged(node=node_uuid,
+                                            expected=expected_revision,
+                                            actual=task.node.revision)
             if DRIVER_FIELDS & set(values):
                 if not states.power_action_allowed(task.node.provision_state):
                     raise exception.InvalidState(

@@ -14,6 +14,7 @@ the long work then runs on the conductor's worker pool.
 
 1.0: create_node, update_node, destroy_node, change_power_state,
      do_provisioning_action, get_clean_steps, continue_node_clean
+1.1: update_node takes expected_revision
 """
 
 import threading
@@ -29,7 +30,7 @@ from ironic_lite.db import conductors as db_conductors
 from lite_common import rpc
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.0"
+VERSION = "1.1"
 #: Seconds an API process keeps its hash ring before reading the alive
 #: conductors again.
 RING_REFRESH_SECONDS = 5.0
@@ -124,11 +125,18 @@ class ConductorAPI:
         )
 
     def update_node(
-        self, context: Any, node: dict[str, Any], values: dict[str, Any]
+        self, context: Any, node: dict[str, Any], values: dict[str, Any],
+        expected_revision: int | None = None,
     ) -> dict[str, Any]:
-        """Apply ``values`` under the node lock; returns the node."""
+        """Apply ``values`` under the node lock; returns the node. With
+        ``expected_revision``, only if the node is still at it
+        (:class:`~ironic_lite.exception.NodeChanged` otherwise)."""
+        kwargs: dict[str, Any] = {}
+        if expected_revision is not None:
+            kwargs["expected_revision"] = expected_revision
         return self._prepare(context, node).call(
-            context, "update_node", node_uuid=node["uuid"], values=values
+            context, "update_node", node_uuid=node["uuid"], values=values,
+            **kwargs
         )
 
     def destroy_node(self, context: Any, node: dict[str, Any]) -> None:

@@ -124,6 +124,21 @@ def test_update_node(ctx, mgr):
     assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
 
 
+def test_update_node_at_a_revision(ctx, mgr):
+    """Item 3: values computed from a node read at revision N are stored
+    only while the node is still at N; nothing changes otherwise."""
+    node = make_node(ctx, extra={'a': 1})
+    updated = mgr.update_node(ctx, node['uuid'], {'extra': {'a': 1, 'b': 2}},
+                              expected_revision=node['revision'])
+    assert updated['revision'] == node['revision'] + 1
+    with pytest.raises(exception.NodeChanged) as info:
+        mgr.update_node(ctx, node['uuid'], {'extra': {'a': 1, 'c': 3}},
+                        expected_revision=node['revision'])
+    assert info.value.code == 409
+    row = db_nodes.node_get(ctx, node['id'])
+    assert (row['extra'], row['reservation']) == ({'a': 1, 'b': 2}, None)
+
+
 def test_update_node_refusals(ctx, mgr):
     node = make_node(ctx)
     with pytest.raises(exception.InterfaceNotEnabled):
