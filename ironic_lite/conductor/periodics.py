@@ -12,7 +12,9 @@
   this conductor owns (by the hash ring of the alive conductors,
   rebuilt on every run) that sits in a transient state without a lock:
   a flow whose conductor went away (see :func:`provisioning.resume_node`
-  for which clean steps may run again). The same scan at
+  for which clean steps may run again). When it released locks of dead
+  conductors it polls the nodes it now owns in ``clean wait`` at once,
+  instead of at the next run of the clean wait task. The same scan at
   start-up, after :meth:`ConductorPeriodics.release_own_locks`, resumes
   what this host held before a crash and restart under the same name.
 - :meth:`ConductorPeriodics.check_clean_wait` polls the asynchronous
@@ -57,11 +59,19 @@ def _uuids(rows: list[tuple[int, str]]) -> str:
 
 class Ownership:
     """Which nodes this conductor owns, by the hash ring of the alive
-    conductors that load each node's hardware type."""
+    conductors that load each node's hardware type.
 
-    def __init__(self, host: str, alive: list[dict[str, Any]]) -> None:
+    The nodes in ``clean wait`` of a conductor that missed two
+    heartbeats (down, though not dead yet) are polled by the next
+    conductor of the ring that is up (:meth:`polls`): a poll takes the
+    node lock, so it is safe even if the owner was only slow.
+    """
+
+    def __init__(self, host: str, alive: list[dict[str, Any]],
+                 down: set[str] | None = None) -> None:
         self.host = host
         self.alive = alive
+        self.down = down or set()
         self._rings: dict[str, hash_ring.HashRing | None] = {}
 
     def _ring(self, node: dict[str, Any]) -> hash_ring.HashRing | None:
@@ -78,6 +88,17 @@ class Ownership:
         ring = self._ring(node)
         return ring is not None and ring.get_host(node['uuid']) == self.host
 
+    def polls(self, node: dict[str, Any]) -> bool:
+        """Whether this conductor polls ``node`` in clean wait: it owns
+        it, or it is the first conductor up after the owner."""
+        ring = self._ring(node)
+        if ring is None:
+            return False
+        for host in ring.get_hosts(node['uuid'], len(ring)):
+            if host not in self.down or host == self.host:
+                return host == self.host
+        return False
+
 
 class ConductorPeriodics:
     """The periodic tasks of the conductor ``host``."""
@@ -92,10 +113,14 @@ class ConductorPeriodics:
         #: Nodes (id, uuid) found locked by this host, claimed by no
         #: task, on the previous run of :meth:`release_lost_locks`.
         self._suspects: set[tuple[int, str]] = set()
+        #: Conductors found dead on the previous run of take_over.
+        self._dead: set[str] = set()
 
     def _ownership(self, context: Any) -> Ownership:
-        return Ownership(self.host, db_conductors.list_alive(
-            context, self.conf.conductor.heartbeat_timeout))
+        alive = db_conductors.list_alive(
+            context, self.conf.conductor.heartbeat_timeout)
+        return Ownership(self.host, alive, db_conductors.down_hosts(
+            alive, self.conf.conductor.heartbeat_interval))
 
     # -- heartbeat
 
@@ -159,6 +184,8 @@ class ConductorPeriodics:
         dead = db_conductors.list_dead(
             context, self.conf.conductor.heartbeat_timeout)
         dead = [host for host in dead if host != self.host]
+        newly_dead = set(dead) - self._dead
+        self._dead = set(dead)
         if dead:
             released = db_nodes.clear_reservations(context, dead)
             if released:
@@ -168,6 +195,10 @@ class ConductorPeriodics:
                              'uuids': _uuids(released)})
         self.release_lost_locks(context)
         self.resume_orphans(context)
+        if newly_dead:
+            # Their nodes in clean wait, ours now, may have finished
+            # long ago: poll them now, not at the next clean wait run.
+            self.check_clean_wait()
 
     def resume_orphans(self, context: Any) -> int:
         """Resume owned nodes in a transient state without a lock;
@@ -208,7 +239,7 @@ class ConductorPeriodics:
         expired_before = (lite_db.utcnow() - datetime.timedelta(
             seconds=timeout)) if timeout else None
         for node in nodes:
-            if not ownership.owns(node):
+            if not ownership.polls(node):
                 continue
             updated = node['provision_updated_at']
             if (expired_before is not None and updated is not None

@@ -8,17 +8,26 @@ conductor that died is one stopped without unregistering, whose
 heartbeat the test ages.
 """
 
+import datetime
 import json
 import threading
 import time
 import uuid
 
 import pytest
+import sqlalchemy as sa
 
+from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import rpcapi
+from ironic_lite.db import api as db_api
+from ironic_lite.db import models
+from ironic_lite.db import nodes as db_nodes
 from ironic_lite.tests import db_fixture
 from ironic_lite.tests.functional.test_conductor import Cloud
+from lite_common import context as lite_context
+from lite_common import db as lite_db
 from lite_common import rpc
 
 HOSTS = ['conductor-1', 'conductor-2']
@@ -77,6 +86,14 @@ def wait_running(cloud, node, step, timeout=10):
         time.sleep(0.02)
 
 
+def age_heartbeat(host, seconds):
+    old = lite_db.utcnow() - datetime.timedelta(seconds=seconds)
+    with db_api.context_manager.writer.using(
+            lite_context.get_admin_context()) as session:
+        session.execute(sa.update(models.Conductor).where(
+            models.Conductor.hostname == host).values(heartbeat_at=old))
+
+
 def test_a_stopping_conductor_keeps_its_step_to_itself(cloud):
     """Item 1: SIGTERM during a step. The stopping conductor leaves the
     ring at once but heartbeats until the step ends, so nobody clears
@@ -102,3 +119,49 @@ def test_a_stopping_conductor_keeps_its_step_to_itself(cloud):
     assert row['driver_internal_info']['fake_steps_run'] == [
         'repeatable_work', 'verify_properties']
     assert (row['last_error'], row['maintenance']) == (None, False)
+
+
+def test_requests_go_to_the_next_conductor_when_the_owner_is_down(cloud):
+    """Item 8: a conductor killed a moment ago is still in the ring (its
+    heartbeat is younger than the timeout) but missed its heartbeats:
+    requests for its nodes go to the next conductor of the ring instead
+    of waiting for an answer that never comes and failing."""
+    cloud.start(conf_of(cloud, 'conductor-1'))
+    dying = cloud.start(conf_of(cloud, 'conductor-2'))
+    node = create_owned_by(cloud, 'conductor-2')
+    dying.stop(unregister=False)
+    cloud.services.remove(dying)
+    api = rpcapi.ConductorAPI(cloud.conf, timeout=2)
+    # Not down yet: one heartbeat late. The call waits its timeout, the
+    # owner turns out to be down by then, the next conductor answers.
+    age_heartbeat('conductor-2', 1.5)
+    started = time.monotonic()
+    updated = api.update_node(cloud.ctx, node, {'extra': {'a': 1}})
+    assert updated['extra'] == {'a': 1}
+    assert 1.5 < time.monotonic() - started < 10
+    # Down already: no waiting at all.
+    age_heartbeat('conductor-2', 5)
+    api.rings.alive(cloud.ctx, refresh=True)
+    started = time.monotonic()
+    api.do_provisioning_action(cloud.ctx, node, 'provide')
+    assert time.monotonic() - started < 1.5
+    cloud.wait(node, states.AVAILABLE)
+    # A node the dead conductor still holds: a quick 409, not a wait.
+    db_nodes.reserve(cloud.ctx, 'conductor-2', node['uuid'])
+    started = time.monotonic()
+    with pytest.raises(exception.NodeLocked, match='conductor-2'):
+        api.update_node(cloud.ctx, node, {'extra': {}})
+    assert time.monotonic() - started < 1.5
+
+
+def test_a_slow_conductor_that_is_up_is_not_bypassed(cloud):
+    """Heartbeating but not answering in time: a 503 to retry (it may be
+    working on the request), not a second conductor."""
+    cloud.start(conf_of(cloud, 'conductor-1'))
+    quiet = cloud.start(conf_of(cloud, 'conductor-2'))
+    node = create_owned_by(cloud, 'conductor-2')
+    quiet.service.stop()  # no RPC server, heartbeat still running
+    api = rpcapi.ConductorAPI(cloud.conf, timeout=1)
+    with pytest.raises(rpcapi.messaging.MessagingTimeout):
+        api.update_node(cloud.ctx, node, {'extra': {'a': 1}})
+    assert cloud.get(node)['extra'] == {}

@@ -417,6 +417,47 @@ def test_an_interrupted_cleaning_in_maintenance_is_not_resumed(
     assert steps_run(row) == []
 
 
+def test_takeover_polls_clean_wait_nodes_of_the_dead_at_once(
+        ctx, conf, pool):
+    """Item 8: the step of a node in clean wait on a conductor that died
+    finished long ago; the conductor that takes the node over polls it
+    in the takeover run itself."""
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    node = node_owned_by(ctx, OTHER, [HOST, OTHER],
+                         provision_state=states.CLEANWAIT,
+                         target_provision_state=states.MANAGEABLE,
+                         clean_step=WAIT, driver_internal_info={
+                             'clean_steps': [WAIT], 'clean_step_index': 0,
+                             'clean_wait_until': 0})
+    age(ctx, OTHER)
+    periodic(conf, pool).take_over()
+    row = wait_state(ctx, node, states.MANAGEABLE, timeout=2)
+    assert steps_run(row) == ['wait_a_bit']
+
+
+def test_clean_wait_of_a_down_conductor_is_polled_by_the_next(ctx, pool):
+    """Item 8: a conductor that missed two heartbeats is down, though
+    not dead yet: the next conductor of the ring polls its nodes in
+    clean wait (under the lock, so a slow owner loses nothing)."""
+    conf = make_conf(host=HOST, conductor__heartbeat_interval=10)
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    node = node_owned_by(ctx, OTHER, [HOST, OTHER],
+                         provision_state=states.CLEANWAIT,
+                         target_provision_state=states.MANAGEABLE,
+                         clean_step=WAIT, driver_internal_info={
+                             'clean_steps': [WAIT], 'clean_step_index': 0,
+                             'clean_wait_until': 0})
+    age(ctx, OTHER, seconds=15)   # one heartbeat late: up
+    periodic(conf, pool).check_clean_wait()
+    assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
+        states.CLEANWAIT)
+    age(ctx, OTHER, seconds=25)   # two missed: down
+    periodic(conf, pool).check_clean_wait()
+    wait_state(ctx, node, states.MANAGEABLE)
+
+
 # -- queries per run
 
 class QueryCounter:
