@@ -81,9 +81,13 @@ class Run:
                        'run': str(uuid.uuid4())}
 
     def checkpoint(self) -> None:
-        """The lock is still ours (and no abort stops the step)."""
+        """The lock is still ours (and no abort stops the step). The
+        time taken before the query is the one recorded: the lock was
+        seen held after it, even if the process was paused before it
+        could read the clock again."""
+        before = time.time()
         self.task.checkpoint()
-        self.confirmed = time.time()
+        self.confirmed = before
 
     def work(self, seconds: float) -> None:
         """``seconds`` of pretended work, a checkpoint every
