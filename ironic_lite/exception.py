@@ -95,7 +95,16 @@ class CleanStepNotFound(InvalidParameterValue):
 
 
 class NodeCleaningFailure(IronicLiteException):
-    msg_fmt = 'Failed to clean node %(node)s: %(reason)s'
+    # ``node`` is kept for the logs of whoever catches it; the message
+    # does not repeat it: it ends up in the node's own last_error.
+    msg_fmt = '%(reason)s'
+
+
+class CleanStepAborted(IronicLiteException):
+    """Raised by ``task.checkpoint()`` in an abortable step once an
+    abort was requested: the step stops, the node fails cleaning."""
+
+    msg_fmt = 'the clean step was aborted by request'
 
 
 class DuplicateCleanStepPriority(IronicLiteException):
@@ -121,6 +130,12 @@ class InstanceAssociated(Conflict):
 class NodeAssociated(InvalidState):
     msg_fmt = ('Node %(node)s is associated with instance %(instance)s; '
                'clear its instance_uuid first.')
+
+
+class NodeChanged(Conflict):
+    msg_fmt = ('Node %(node)s was changed by another request since it was '
+               'read (revision %(expected)s, now %(actual)s); read it '
+               'again and retry.')
 
 
 class NodeNotLocked(Conflict):

@@ -6,12 +6,20 @@ configuration error, a duplicate clean step priority included),
 registers the conductor with its hardware types, releases and resumes
 the nodes it held before a crash, serves the RPC topic
 ``ironic-lite.conductor`` as ``[DEFAULT]host`` and runs its periodic
-tasks. :meth:`stop` refuses new work, stops serving, lets running flows
-finish and marks the conductor offline. A cleaning in progress stops
-after its running step: the node stays in ``cleaning``, unlocked, with
-the index of its next step, and the conductor that now owns it by the
-hash ring (or this one, restarted under the same ``host``) resumes it
-from that step; a stop never fails a node.
+tasks.
+
+:meth:`stop` refuses new work and from then on heartbeats as
+*offline*: the conductor leaves the hash ring at once (requests and
+nodes go to the others) but, heartbeating, is not dead, so nobody
+clears the locks of the steps it still runs. It stops serving and its
+periodic tasks, lets running flows finish (a cleaning stops after its
+running step: the node stays in ``cleaning``, unlocked, with the index
+of its next step, for the conductor that now owns it to resume), and
+only then stops heartbeating. So a step is never run by this conductor
+and another at once, however long it takes; a stop never fails a node.
+(A stop that outlives its service manager's patience, systemd's
+``TimeoutStopSec``, ends in a kill: the node is then taken over as from
+a dead conductor.)
 
 Everything reads the ``conf`` given, never the global ``cfg.CONF``: the
 all-in-one runs nova_lite and ironic_lite with separate configurations.
@@ -93,15 +101,18 @@ class ConductorService:
         self.pool: workers.WorkerPool | None = None
         self.periodics: conductor_periodics.ConductorPeriodics | None = None
         self.service: lite_service.Service | None = None
+        self.heartbeat_task: lite_service.PeriodicTask | None = None
         self.hardware_types: list[str] = []
+        self._stopping = False
+
+    def _heartbeat(self) -> None:
+        if self.periodics is not None:
+            self.periodics.heartbeat(online=not self._stopping)
 
     def _periodic_tasks(self, periodics: conductor_periodics.
                         ConductorPeriodics) -> list[lite_service.PeriodicTask]:
         options = self.conf.conductor
         return [
-            lite_service.PeriodicTask(
-                f'ironic-conductor-heartbeat-{self.host}',
-                periodics.heartbeat, options.heartbeat_interval),
             lite_service.PeriodicTask(
                 f'ironic-conductor-takeover-{self.host}',
                 periodics.take_over, options.heartbeat_interval),
@@ -119,6 +130,12 @@ class ConductorService:
         self.periodics = conductor_periodics.ConductorPeriodics(
             self.conf, self.host, self.pool, self.hardware_types)
         db_conductors.register(context, self.host, self.hardware_types)
+        # Outside the Service: it must outlive the RPC server and the
+        # other periodic tasks when the conductor stops.
+        self.heartbeat_task = lite_service.PeriodicTask(
+            f'ironic-conductor-heartbeat-{self.host}', self._heartbeat,
+            self.conf.conductor.heartbeat_interval)
+        self.heartbeat_task.start()
         self.periodics.release_own_locks(context)
         self.service = lite_service.Service(
             self.conf, self.name,
@@ -136,20 +153,28 @@ class ConductorService:
                      {'host': self.host, 'count': resumed})
 
     def stop(self, unregister: bool = True) -> None:
-        """Refuse new work, stop serving, wait for running flows (a
-        cleaning stops before its next step), go offline.
+        """Refuse new work, leave the ring, stop serving, wait for
+        running flows (a cleaning stops before its next step) while
+        still heartbeating, then stop heartbeating and go offline.
 
-        ``unregister=False`` leaves the conductor row online (its
-        heartbeat ages until others consider it dead): tests use it to
-        play a conductor that died.
+        ``unregister=False`` stops the heartbeat first and leaves the
+        conductor row online (its heartbeat ages until others consider
+        it dead): tests use it to play a conductor that died.
         """
         if self.pool is not None:
             # First: a cleaning in progress stops before its next step.
             self.pool.stop_accepting()
+        if unregister:
+            self._stopping = True
+            self._leave_ring()
+        elif self.heartbeat_task is not None:
+            self.heartbeat_task.stop()
         if self.service is not None:
             self.service.stop()
         if self.pool is not None:
             self.pool.shutdown(wait=True)
+        if self.heartbeat_task is not None:
+            self.heartbeat_task.stop()
         if unregister:
             try:
                 db_conductors.unregister(lite_context.get_admin_context(),
@@ -159,6 +184,15 @@ class ConductorService:
         LOG.info('Conductor %(host)s stopped its workers%(gone)s',
                  {'host': self.host,
                   'gone': ' and went offline' if unregister else ''})
+
+    def _leave_ring(self) -> None:
+        """Heartbeat as offline now, not at the next beat."""
+        try:
+            self._heartbeat()
+        except Exception:
+            LOG.exception('Conductor %s could not record that it stops; '
+                          'it leaves the ring at its next heartbeat',
+                          self.host)
 
     def __repr__(self) -> str:
         return f'<ConductorService {self.host}>'

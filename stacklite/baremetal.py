@@ -52,5 +52,6 @@ def build(conf: cfg.ConfigOpts) -> list[lite_service.Runnable]:
         service.conductor_service(conf),
         wsgi_server.APIServer('ironic-lite-api', app.load_app(conf),
                               conf.api.host_ip, conf.api.port,
-                              threads=conf.api.threads),
+                              threads=conf.api.threads,
+                              backlog=conf.api.backlog),
     ]

@@ -10,7 +10,10 @@ Run it with the virtualenv's python::
 ``start`` creates a fresh database (MariaDB or PostgreSQL) and a RabbitMQ
 vhost, writes WORKDIR/ironic.conf (the API) and one
 WORKDIR/conductor-N/ironic-lite.conf per conductor, runs
-ironic-lite-dbsync and starts the services. It writes WORKDIR/clouds.yaml
+ironic-lite-dbsync and starts the services. Every conductor records the
+runs of the fake clean steps in WORKDIR/fake-runs.jsonl (``[fake]
+run_log``), and the fake step ``wait_for_gate`` waits for files in
+WORKDIR/gates (``[fake]gate_dir``). It writes WORKDIR/clouds.yaml
 (cloud ``baremetal``, user admin, and ``baremetal-demo``) and
 WORKDIR/state.json. ``stop`` ends the processes and drops the database
 and the vhost. ``tools/devstack.py start --baremetal-conductors N``
@@ -52,6 +55,12 @@ class BaremetalDeployment(support.ServiceProcesses):
         self.api_port: int | None = None
         self.passwords: dict[str, str] = {}
         self.conductors: dict[str, Path] = {}
+        self.run_log = self.workdir / 'fake-runs.jsonl'
+        self.gates = self.workdir / 'gates'
+
+    def open_gate(self, name: str) -> None:
+        """Let the fake step ``wait_for_gate`` of gate ``name`` end."""
+        (self.gates / name).touch()
 
     @property
     def api_url(self) -> str:
@@ -94,6 +103,14 @@ class BaremetalDeployment(support.ServiceProcesses):
             raise RuntimeError(f'{name} is already running')
         self.spawn(name, 'ironic-lite-conductor', self.conductors[name])
 
+    def start_api(self) -> None:
+        """Start ironic-lite-api (again) and wait until it answers."""
+        if 'ironic-api' in self.procs and self.procs['ironic-api'].alive():
+            raise RuntimeError('ironic-api is already running')
+        self.spawn('ironic-api', 'ironic-lite-api', self.api_conf)
+        support.wait_for(lambda: support.http_answers(self.api_url + '/'),
+                         60, f'the API at {self.api_url}/', interval=0.1)
+
     def stop(self, timeout: float = 30) -> dict:
         """End every process, drop the database and delete the vhost."""
         order = [*self.conductors, 'ironic-api']
@@ -134,9 +151,10 @@ class BaremetalDeployment(support.ServiceProcesses):
 
 # -- configuration ---
 
-def _sections(dep: BaremetalDeployment, host: str,
-              step_delay: float) -> dict[str, dict[str, Any]]:
-    return {
+def _sections(dep: BaremetalDeployment, host: str, step_delay: float,
+              options: dict[str, dict[str, Any]] | None = None
+              ) -> dict[str, dict[str, Any]]:
+    sections: dict[str, dict[str, Any]] = {
         'DEFAULT': {'host': host, 'debug': True,
                     'transport_url': dep.transport_url,
                     'auth_strategy': 'http_basic',
@@ -147,21 +165,29 @@ def _sections(dep: BaremetalDeployment, host: str,
         'conductor': {'heartbeat_interval': HEARTBEAT_INTERVAL,
                       'heartbeat_timeout': HEARTBEAT_TIMEOUT,
                       'clean_step_poll_interval': 1},
-        'fake': {'step_delay': step_delay},
+        'fake': {'step_delay': step_delay, 'run_log': dep.run_log,
+                 'gate_dir': dep.gates},
     }
+    for section, values in (options or {}).items():
+        sections.setdefault(section, {}).update(values)
+    return sections
 
 
 def write_configs(dep: BaremetalDeployment, conductors: int,
-                  step_delay: float) -> None:
+                  step_delay: float,
+                  options: dict[str, dict[str, Any]] | None = None) -> None:
+    """``options``: ``{section: {option: value}}`` for every service."""
     support.write_htpasswd(dep.workdir / 'htpasswd', dep.passwords)
-    support.write_conf(dep.api_conf, _sections(dep, 'ironic-api', step_delay))
+    support.write_conf(dep.api_conf,
+                       _sections(dep, 'ironic-api', step_delay, options))
+    dep.gates.mkdir(mode=0o700, exist_ok=True)
     for index in range(1, conductors + 1):
         name = f'conductor-{index}'
         etc = dep.workdir / name
         etc.mkdir(exist_ok=True)
         dep.conductors[name] = etc / 'ironic-lite.conf'
         support.write_conf(dep.conductors[name],
-                           _sections(dep, name, step_delay))
+                           _sections(dep, name, step_delay, options))
 
 
 def cloud_entry(api_url: str, user: str, password: str) -> dict[str, Any]:
@@ -199,7 +225,8 @@ def _db_sync(dep: BaremetalDeployment) -> None:
 # -- start ---
 
 def _prepare(dep: BaremetalDeployment, conductors: int,
-             step_delay: float) -> None:
+             step_delay: float,
+             options: dict[str, dict[str, Any]] | None) -> None:
     dep.logs.mkdir(parents=True, exist_ok=True)
     dep.passwords = {'admin': secrets.token_urlsafe(12),
                      'demo': secrets.token_urlsafe(12)}
@@ -211,16 +238,18 @@ def _prepare(dep: BaremetalDeployment, conductors: int,
     dep.transport_url = support.create_vhost(name)
     dep.vhost = name
     dep.save_state()
-    write_configs(dep, conductors, step_delay)
+    write_configs(dep, conductors, step_delay, options)
     write_clouds_yaml(dep)
 
 
 def start(workdir: Path | str, db: str = 'mysql', conductors: int = 2,
-          step_delay: float = 0.0,
-          timeout: float = 180) -> BaremetalDeployment:
+          step_delay: float = 0.0, timeout: float = 180,
+          options: dict[str, dict[str, Any]] | None = None
+          ) -> BaremetalDeployment:
     """Start a deployment in ``workdir``; clean up everything on failure.
 
-    ``step_delay``: seconds each synchronous fake clean step takes.
+    ``step_delay``: seconds each synchronous fake clean step takes;
+    ``options``: more configuration, ``{section: {option: value}}``.
     """
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -231,7 +260,7 @@ def start(workdir: Path | str, db: str = 'mysql', conductors: int = 2,
     dep = BaremetalDeployment(workdir, db)
     started = time.monotonic()
     try:
-        _prepare(dep, conductors, step_delay)
+        _prepare(dep, conductors, step_delay, options)
         _db_sync(dep)
         dep.spawn('ironic-api', 'ironic-lite-api', dep.api_conf)
         for name in dep.conductors:

@@ -251,9 +251,11 @@ def run_openstack(clouds_yaml: Path | str, cloud: str, *args: str,
                   timeout: float = 600) -> Any:
     """Run the real ``openstack`` CLI; parse its ``-f json`` output.
 
-    With ``parse=False`` (for commands without output, such as delete and
-    set) the raw stdout is returned. With ``check=False`` a failure returns
-    the CompletedProcess instead of raising.
+    With ``check=False`` the CompletedProcess is returned, whether the
+    command failed or not (one type: the caller looks at returncode).
+    Otherwise a failure raises OpenStackCLIError and success returns the
+    parsed output, or with ``parse=False`` (for commands without
+    output, such as delete and set) the raw stdout.
     """
     argv = [binary('openstack'), '--os-cloud', cloud, *args]
     if parse:
@@ -262,9 +264,9 @@ def run_openstack(clouds_yaml: Path | str, cloud: str, *args: str,
                OS_CLOUD=cloud)
     proc = subprocess.run(argv, capture_output=True, text=True, env=env,
                           timeout=timeout)
+    if not check:
+        return proc
     if proc.returncode:
-        if not check:
-            return proc
         raise OpenStackCLIError(argv, proc)
     if not parse:
         return proc.stdout

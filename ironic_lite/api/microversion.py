@@ -56,6 +56,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.49', 'Nodes: conductor (the conductor the hash ring maps the node '
              'to among the alive conductors).'),
     ('1.51', 'Nodes: description.'),
+    ('1.70', 'disable_ramdisk of PUT .../states/provision with clean: '
+             'only false is accepted (ironic_lite boots no ramdisk for '
+             'cleaning; true is a 400).'),
     ('1.73', 'Provision targets deploy and undeploy (aliases of active '
              'and deleted).'),
     ('1.85', 'Provision target unhold.'),
@@ -83,6 +86,7 @@ DETAIL_PARAM = '1.43'
 AUTOMATED_CLEAN = '1.47'
 CONDUCTOR = '1.49'
 DESCRIPTION = '1.51'
+DISABLE_RAMDISK = '1.70'
 CLEANING_STEPS = '1.116'
 STATES_LINK = '1.14'
 

@@ -3,7 +3,8 @@
     ironic-lite-api [--config-file FILE]
 
 Listens on ``[api]host_ip``:``[api]port`` with ``[api]threads`` worker
-threads until SIGTERM or SIGINT. Reads go to the database; every change
+threads (and a listen backlog of ``[api]backlog`` connections) until
+SIGTERM or SIGINT. Reads go to the database; every change
 goes over RPC to the conductor that owns the node.
 """
 
@@ -23,7 +24,7 @@ def api_server(conf: cfg.ConfigOpts) -> wsgi_server.APIServer:
 
     return wsgi_server.APIServer(
         NAME, app.load_app(conf), conf.api.host_ip, conf.api.port,
-        threads=conf.api.threads)
+        threads=conf.api.threads, backlog=conf.api.backlog)
 
 
 def main() -> int:

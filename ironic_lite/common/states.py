@@ -12,9 +12,10 @@ exists::
     available  --manage---> manageable
 
     cleaning --done---> available           (automated cleaning finished)
-    cleaning --manage-> manageable          (manual cleaning finished)
+    cleaning --manual done-> manageable     (manual cleaning finished)
     cleaning --wait---> clean wait          (a step runs asynchronously)
     cleaning --fail---> clean failed
+    cleaning --abort--> clean failed        (between steps, see below)
     cleaning --hold---> clean hold
     clean wait --resume-> cleaning          (the async step finished)
     clean wait --fail---> clean failed      (step failed or timed out)
@@ -22,6 +23,7 @@ exists::
     clean wait --hold---> clean hold
     clean hold --unhold-> clean wait
     clean hold --abort--> clean failed
+    clean hold --fail---> clean failed
     clean failed --manage--> manageable
 
     available --deploy--> deploying --done--> active
@@ -35,7 +37,13 @@ exists::
 
 Where cleaning ends depends on why it started, which the conductor
 knows from the node's ``target_provision_state``: it processes
-:func:`clean_done_event` of that target. When automated cleaning is
+:func:`clean_done_event` of that target. Events that only the conductor
+processes (``done``, ``manual done``, ``fail``, ``wait``, ``resume``,
+``hold``) are not API verbs: :data:`ALLOWED_PROVISION_VERBS` maps each
+verb to its event, and ``manage`` on a node in ``cleaning`` has no
+transition. ``abort`` in ``cleaning`` stops the cleaning at the next
+step boundary, or at once within an abortable step (see the conductor's
+``clean_wait`` module). When automated cleaning is
 disabled, ``provide`` and tear down still pass through ``cleaning`` and
 the conductor processes ``done`` at once: one path, no special event.
 
@@ -106,6 +114,10 @@ ALLOWED_PROVISION_VERBS = {
     'undeploy': 'delete',
 }
 
+#: The event that ends a manual cleaning (internal: not an API verb, so
+#: that ``manage`` cannot move a node out of ``cleaning``).
+MANUAL_CLEAN_DONE = 'manual done'
+
 #: Every transition: (source state, event, destination state).
 TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (ENROLL, 'manage', VERIFYING),
@@ -115,9 +127,10 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (MANAGEABLE, 'clean', CLEANING),
     (AVAILABLE, 'manage', MANAGEABLE),
     (CLEANING, 'done', AVAILABLE),
-    (CLEANING, 'manage', MANAGEABLE),
+    (CLEANING, MANUAL_CLEAN_DONE, MANAGEABLE),
     (CLEANING, 'wait', CLEANWAIT),
     (CLEANING, 'fail', CLEANFAIL),
+    (CLEANING, 'abort', CLEANFAIL),
     (CLEANING, 'hold', CLEANHOLD),
     (CLEANWAIT, 'resume', CLEANING),
     (CLEANWAIT, 'fail', CLEANFAIL),
@@ -125,6 +138,7 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (CLEANWAIT, 'hold', CLEANHOLD),
     (CLEANHOLD, 'unhold', CLEANWAIT),
     (CLEANHOLD, 'abort', CLEANFAIL),
+    (CLEANHOLD, 'fail', CLEANFAIL),
     (CLEANFAIL, 'manage', MANAGEABLE),
     (AVAILABLE, 'deploy', DEPLOYING),
     (DEPLOYING, 'done', ACTIVE),
@@ -170,6 +184,11 @@ def machine(initial_state: str = ENROLL) -> machines.FiniteMachine:
     return fsm
 
 
+def has_transition(state: str, event: str) -> bool:
+    """Whether ``event`` leads anywhere from ``state``."""
+    return bool(machine(state).is_actionable_event(event))
+
+
 def next_state(state: str, event: str, node: str = '') -> str:
     """The state ``event`` leads to from ``state``.
 
@@ -186,11 +205,11 @@ def next_state(state: str, event: str, node: str = '') -> str:
 def clean_done_event(target_provision_state: str | None) -> str:
     """The event that ends cleaning aimed at ``target_provision_state``.
 
-    ``done`` leads to ``available`` (automated cleaning), ``manage`` to
-    ``manageable`` (manual cleaning).
+    ``done`` leads to ``available`` (automated cleaning),
+    :data:`MANUAL_CLEAN_DONE` to ``manageable`` (manual cleaning).
     """
     if target_provision_state == MANAGEABLE:
-        return 'manage'
+        return MANUAL_CLEAN_DONE
     if target_provision_state == AVAILABLE:
         return 'done'
     raise exception.InvalidState(

@@ -15,24 +15,39 @@ unlocked (see :mod:`cleaning`). From there:
   not abortable is allowed to finish
   (``driver_internal_info['abort_after_step']``) and the node fails
   right after it.
+
+``abort`` is accepted in ``cleaning`` too. A node between two steps
+(unlocked: its conductor stopped before the next one) fails at once. A
+node whose worker runs a step holds the lock, so the request is written
+without it (:func:`request_abort`: ``abort_after_step``, a conditional
+write at the revision read, merged by the worker's next save): an
+abortable step that calls ``task.checkpoint()`` stops at its next
+checkpoint, any other step finishes, and the node fails before the
+next step starts (or is taken over).
 """
+
+from typing import Any
 
 from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
-from ironic_lite.conductor.cleaning import ABORT_AFTER_KEY
-from ironic_lite.conductor.cleaning import CALLBACK_KEY
-from ironic_lite.conductor.cleaning import INDEX_KEY
-from ironic_lite.conductor.cleaning import fail_cleaning
-from ironic_lite.conductor.cleaning import step_name
+from ironic_lite.conductor.clean_state import ABORT_AFTER_KEY
+from ironic_lite.conductor.clean_state import CALLBACK_KEY
+from ironic_lite.conductor.clean_state import INDEX_KEY
+from ironic_lite.conductor.clean_state import fail_cleaning
+from ironic_lite.conductor.clean_state import step_name
+from ironic_lite.db import nodes as db_nodes
 
 LOG = logging.getLogger(__name__)
 
 Task = task_manager.Task
+#: Attempts of :func:`request_abort` while the worker keeps writing.
+ABORT_REQUEST_ATTEMPTS = 5
 
 
 def _resume(task: Task, pool: workers.WorkerPool) -> None:
@@ -47,6 +62,7 @@ def _resume(task: Task, pool: workers.WorkerPool) -> None:
         return
     index = int(info.get(INDEX_KEY) or 0) + 1
     info[INDEX_KEY] = index
+    info.pop(cleaning.ATTEMPT_KEY, None)
     LOG.info('Node %s: clean step %s done', node.uuid,
              step_name(node.clean_step))
     node.clean_step = {}
@@ -132,7 +148,8 @@ def _abort_driver_step(task: Task) -> None:
 def start_abort(task: Task, pool: workers.WorkerPool) -> None:
     """Validate an ``abort`` request (RPC thread, lock held) and start it.
 
-    :raises InvalidStateRequested: not in clean wait or clean hold.
+    :raises InvalidStateRequested: not in cleaning, clean wait or clean
+        hold.
     """
     node = task.node
     states.next_state(node.provision_state, 'abort', node.uuid)
@@ -147,11 +164,42 @@ def start_abort(task: Task, pool: workers.WorkerPool) -> None:
     task.spawn_after(pool, do_node_clean_abort)
 
 
+def request_abort(context: Any, node_uuid: str) -> bool:
+    """Ask the worker cleaning a locked node in ``cleaning`` to abort
+    (see the module docstring); RPC thread, without the lock.
+
+    :returns: False when the node is no longer locked in ``cleaning``
+        (the caller tries the lock again).
+    """
+    for _attempt in range(ABORT_REQUEST_ATTEMPTS):
+        row = db_nodes.node_get(context, node_uuid)
+        if (row['provision_state'] != states.CLEANING
+                or row['reservation'] is None):
+            return False
+        info = dict(row['driver_internal_info'] or {})
+        info[ABORT_AFTER_KEY] = True
+        try:
+            db_nodes.node_update(context, node_uuid,
+                                 {'driver_internal_info': info},
+                                 expected_revision=row['revision'])
+        except exception.NodeChanged:
+            continue
+        LOG.info('Node %(node)s: abort requested while conductor %(host)s '
+                 'runs clean step %(step)s; it takes effect at the next '
+                 'step boundary (or checkpoint of an abortable step)',
+                 {'node': node_uuid, 'host': row['reservation'],
+                  'step': step_name(row['clean_step'])})
+        return True
+    raise exception.NodeLocked(node=node_uuid, host=row['reservation'])
+
+
+@flow_guard.guarded('clean abort')
 def do_node_clean_abort(task: Task) -> None:
     """Stop the running step and fail the node (worker, lock held)."""
     node = task.node
     step = node.clean_step
     _abort_driver_step(task)
+    where = (f'during clean step {step_name(step)}' if step
+             else 'between two clean steps')
     fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by request '
-                  f'during clean step {step_name(step)}', event='abort',
-                  set_maintenance=False)
+                  f'{where}', event='abort', set_maintenance=False)

@@ -20,6 +20,7 @@ import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import provisioning
@@ -41,7 +42,7 @@ EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
 PROTECTED_FIELDS = frozenset({
     'id', 'uuid', 'provision_state', 'target_provision_state',
     'provision_updated_at', 'reservation', 'created_at', 'updated_at',
-    'clean_step', 'conductor_affinity',
+    'clean_step', 'conductor_affinity', 'revision',
 })
 
 #: Provision states a node may be deleted in (any state in maintenance).
@@ -145,14 +146,25 @@ class ConductorManager:
 
     @messaging.expected_exceptions(*EXPECTED)
     def update_node(self, context: Any, node_uuid: str,
-                    values: dict[str, Any]) -> dict[str, Any]:
-        """Apply ``values`` under the node lock.
+                    values: dict[str, Any],
+                    expected_revision: int | None = None) -> dict[str, Any]:
+        """Apply ``values`` under the node lock, in one write; with
+        ``expected_revision`` only if the node is still at the revision
+        the values were computed from (a JSON patch applied by the API).
 
         Unsetting maintenance also clears its reason and fault (the way
         out of a clean failure).
+
+        :raises NodeChanged: the node is at another revision; nothing
+            was changed.
         """
         _check_fields(values, 'update')
         with self._acquire(context, node_uuid, 'node update') as task:
+            if (expected_revision is not None
+                    and task.node.revision != expected_revision):
+                raise exception.NodeChanged(node=node_uuid,
+                                            expected=expected_revision,
+                                            actual=task.node.revision)
             if DRIVER_FIELDS & set(values):
                 if not states.power_action_allowed(task.node.provision_state):
                     raise exception.InvalidState(
@@ -234,16 +246,37 @@ class ConductorManager:
             raise exception.InvalidParameterValue(
                 err=f'Unknown provision action {action!r}; use one of '
                 f'{", ".join(sorted(states.ALLOWED_PROVISION_VERBS))}')
+        if event == 'abort':
+            self._abort(context, node_uuid)
+            return
         with self._acquire(context, node_uuid, f'provision action {action}'
                            ) as task:
             node = task.node
-            if event == 'abort':
-                clean_wait.start_abort(task, self.pool)
-                return
             states.next_state(node.provision_state, event, node.uuid)
             if node.maintenance and event in MAINTENANCE_REFUSED_EVENTS:
                 raise exception.NodeInMaintenance(op=action, node=node.uuid)
             self._start(task, event, clean_steps)
+
+    def _abort(self, context: Any, node_uuid: str) -> None:
+        """``abort``: with the lock (clean wait, clean hold, cleaning
+        between steps), or as a request to the worker running a step
+        (see :mod:`clean_wait`).
+
+        :raises InvalidStateRequested: nothing to abort in that state.
+        :raises NodeLocked: locked by another operation.
+        """
+        error = None
+        for _attempt in range(3):
+            try:
+                with self._acquire(context, node_uuid, 'abort') as task:
+                    clean_wait.start_abort(task, self.pool)
+                    return
+            except exception.NodeLocked as exc:
+                error = exc
+                if clean_wait.request_abort(context, node_uuid):
+                    return
+        assert error is not None
+        raise error
 
     def _start(self, task: task_manager.Task, event: str,
                clean_steps: list[dict[str, Any]] | None) -> None:
@@ -254,6 +287,9 @@ class ConductorManager:
             task.spawn_after(pool, provisioning.do_node_verify)
             task.process_event(event)
         elif event == 'manage':
+            # From available or clean failed: nothing of a cleaning is
+            # left on a manageable node.
+            clean_state.wipe_cleaning_info(task)
             task.process_event(event)
         elif event == 'unhold':
             clean_wait.unhold(task, pool)

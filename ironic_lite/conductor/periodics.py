@@ -1,17 +1,20 @@
 """The periodic work of one conductor: heartbeat, takeover, clean wait.
 
 - :meth:`ConductorPeriodics.heartbeat` keeps this conductor alive in
-  the ``conductors`` table.
+  the ``conductors`` table (as offline while it stops, see
+  :mod:`ironic_lite.service`).
 - :meth:`ConductorPeriodics.take_over` releases the node locks of dead
   conductors (a conductor whose heartbeat is younger than
-  ``[conductor]heartbeat_timeout`` is alive, however slow, and keeps
-  its locks) and the locks this conductor lost (held in the database
-  but by no task of this process on two runs in a row: their release
-  failed), then resumes every node this conductor owns (by the hash
-  ring of the alive conductors, rebuilt on every run) that sits in a
-  transient state without a lock: a flow whose conductor went away.
-  Cleaning runs its recorded step again (clean steps are idempotent by
-  contract) where upstream Ironic fails the node. The same scan at
+  ``[conductor]heartbeat_timeout`` is not dead, however slow, and keeps
+  its locks, even offline while it stops) and the locks this conductor
+  lost (held in the database but claimed by no task of this process on
+  two runs in a row: their release failed), then resumes every node
+  this conductor owns (by the hash ring of the alive conductors,
+  rebuilt on every run) that sits in a transient state without a lock:
+  a flow whose conductor went away (see :func:`provisioning.resume_node`
+  for which clean steps may run again). When it released locks of dead
+  conductors it polls the nodes it now owns in ``clean wait`` at once,
+  instead of at the next run of the clean wait task. The same scan at
   start-up, after :meth:`ConductorPeriodics.release_own_locks`, resumes
   what this host held before a crash and restart under the same name.
 - :meth:`ConductorPeriodics.check_clean_wait` polls the asynchronous
@@ -35,9 +38,10 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
-from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import locks
 from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
@@ -55,14 +59,22 @@ def _uuids(rows: list[tuple[int, str]]) -> str:
 
 class Ownership:
     """Which nodes this conductor owns, by the hash ring of the alive
-    conductors that load each node's hardware type."""
+    conductors that load each node's hardware type.
 
-    def __init__(self, host: str, alive: list[dict[str, Any]]) -> None:
+    The nodes in ``clean wait`` of a conductor that missed two
+    heartbeats (down, though not dead yet) are polled by the next
+    conductor of the ring that is up (:meth:`polls`): a poll takes the
+    node lock, so it is safe even if the owner was only slow.
+    """
+
+    def __init__(self, host: str, alive: list[dict[str, Any]],
+                 down: set[str] | None = None) -> None:
         self.host = host
         self.alive = alive
+        self.down = down or set()
         self._rings: dict[str, hash_ring.HashRing | None] = {}
 
-    def owns(self, node: dict[str, Any]) -> bool:
+    def _ring(self, node: dict[str, Any]) -> hash_ring.HashRing | None:
         driver = node['driver']
         if driver not in self._rings:
             try:
@@ -70,8 +82,22 @@ class Ownership:
                     self.alive, driver)
             except exception.NoValidHost:
                 self._rings[driver] = None
-        ring = self._rings[driver]
+        return self._rings[driver]
+
+    def owns(self, node: dict[str, Any]) -> bool:
+        ring = self._ring(node)
         return ring is not None and ring.get_host(node['uuid']) == self.host
+
+    def polls(self, node: dict[str, Any]) -> bool:
+        """Whether this conductor polls ``node`` in clean wait: it owns
+        it, or it is the first conductor up after the owner."""
+        ring = self._ring(node)
+        if ring is None:
+            return False
+        for host in ring.get_hosts(node['uuid'], len(ring)):
+            if host not in self.down or host == self.host:
+                return host == self.host
+        return False
 
 
 class ConductorPeriodics:
@@ -84,21 +110,26 @@ class ConductorPeriodics:
         self.host = host
         self.pool = pool
         self.hardware_types = hardware_types
-        #: Node ids found locked by this host, held by no task, on the
-        #: previous run of :meth:`release_lost_locks`.
-        self._suspects: set[int] = set()
+        #: Nodes (id, uuid) found locked by this host, claimed by no
+        #: task, on the previous run of :meth:`release_lost_locks`.
+        self._suspects: set[tuple[int, str]] = set()
+        #: Conductors found dead on the previous run of take_over.
+        self._dead: set[str] = set()
 
     def _ownership(self, context: Any) -> Ownership:
-        return Ownership(self.host, db_conductors.list_alive(
-            context, self.conf.conductor.heartbeat_timeout))
+        alive = db_conductors.list_alive(
+            context, self.conf.conductor.heartbeat_timeout)
+        return Ownership(self.host, alive, db_conductors.down_hosts(
+            alive, self.conf.conductor.heartbeat_interval))
 
     # -- heartbeat
 
-    def heartbeat(self) -> None:
-        """Record that this conductor is alive."""
+    def heartbeat(self, online: bool = True) -> None:
+        """Record that this conductor is alive (``online=False``: alive
+        but stopping: out of the ring, keeping its locks)."""
         context = lite_context.get_admin_context()
         try:
-            db_conductors.heartbeat(context, self.host)
+            db_conductors.heartbeat(context, self.host, online)
         except exception.ConductorNotFound:
             LOG.warning('The conductors table lost conductor %s; '
                         'registering it again', self.host)
@@ -120,17 +151,26 @@ class ConductorPeriodics:
 
     def release_lost_locks(self, context: Any) -> list[int]:
         """Release the locks this host holds in the database while no
-        task of this process does, on two runs in a row (a release that
-        failed); returns their node ids."""
-        in_db = {node_id for node_id, _uuid in
-                 db_nodes.reserved_by(context, self.host)}
-        lost = in_db - task_manager.held_nodes(self.host)
+        task of this process claims them, on two runs in a row (a
+        release that failed); returns their node ids."""
+        claimed = locks.claimed(self.host)
+        lost = {(node_id, node_uuid) for node_id, node_uuid in
+                db_nodes.reserved_by(context, self.host)
+                if node_uuid not in claimed}
         confirmed = sorted(lost & self._suspects)
         self._suspects = lost - set(confirmed)
-        if not confirmed:
+        # Claimed while they are released: a task taking one of them
+        # now waits (NodeLocked) rather than lose its lock to this.
+        mine = [(node_id, node_uuid) for node_id, node_uuid in confirmed
+                if locks.claim(self.host, node_uuid)]
+        if not mine:
             return []
-        released = db_nodes.clear_reservations(context, [self.host],
-                                                confirmed)
+        try:
+            released = db_nodes.clear_reservations(
+                context, [self.host], [node_id for node_id, _uuid in mine])
+        finally:
+            for _id, node_uuid in mine:
+                locks.unclaim(self.host, node_uuid)
         if released:
             LOG.warning('Conductor %(host)s released the locks it had '
                         'lost (no task held them) on nodes %(uuids)s',
@@ -144,6 +184,8 @@ class ConductorPeriodics:
         dead = db_conductors.list_dead(
             context, self.conf.conductor.heartbeat_timeout)
         dead = [host for host in dead if host != self.host]
+        newly_dead = set(dead) - self._dead
+        self._dead = set(dead)
         if dead:
             released = db_nodes.clear_reservations(context, dead)
             if released:
@@ -153,6 +195,10 @@ class ConductorPeriodics:
                              'uuids': _uuids(released)})
         self.release_lost_locks(context)
         self.resume_orphans(context)
+        if newly_dead:
+            # Their nodes in clean wait, ours now, may have finished
+            # long ago: poll them now, not at the next clean wait run.
+            self.check_clean_wait()
 
     def resume_orphans(self, context: Any) -> int:
         """Resume owned nodes in a transient state without a lock;
@@ -193,7 +239,7 @@ class ConductorPeriodics:
         expired_before = (lite_db.utcnow() - datetime.timedelta(
             seconds=timeout)) if timeout else None
         for node in nodes:
-            if not ownership.owns(node):
+            if not ownership.polls(node):
                 continue
             updated = node['provision_updated_at']
             if (expired_before is not None and updated is not None
@@ -208,7 +254,7 @@ class ConductorPeriodics:
         """Poll without the lock, on the listed row (no query): False
         while the step still runs; True when it finished or the poll
         failed (then the lock is taken and the poll made again)."""
-        if (node['driver_internal_info'] or {}).get(cleaning.CALLBACK_KEY):
+        if (node['driver_internal_info'] or {}).get(clean_state.CALLBACK_KEY):
             return True
         try:
             task = task_manager.shared_task(context, self.conf, self.host,
@@ -234,7 +280,7 @@ class ConductorPeriodics:
         """``func(task)`` with the node lock; None when the node is
         locked, gone, or no worker is free (the next run retries)."""
         try:
-            with task_manager.acquire(context, self.conf, node['id'],
+            with task_manager.acquire(context, self.conf, node['uuid'],
                                       self.host, purpose) as task:
                 return func(task)
         except (exception.NodeLocked, exception.NodeNotFound) as exc:

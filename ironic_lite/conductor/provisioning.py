@@ -8,17 +8,37 @@ moved the node into the transient state (``verifying``, ``deploying``,
 returns; the lock is released by the task.
 
 :func:`resume_node` continues a flow whose conductor went away (it died,
-or restarted under the same name): the takeover periodic task of the
-conductor that now owns the node calls it, see :mod:`periodics`.
+stopped, restarted under the same name, or lost the node's lock): the
+takeover periodic task of the conductor that now owns the node calls
+it, see :mod:`periodics`. A cleaning resumes with the step it was at:
+
+- a step that had not started yet (the conductor stopped between two
+  steps) simply runs;
+- a step that was interrupted runs again only when it is idempotent
+  (``@clean_step(..., idempotent=True)``) and was started fewer than
+  ``[conductor]clean_step_max_attempts`` times; otherwise the node goes
+  to ``clean failed``, in maintenance, as upstream Ironic does with
+  every interrupted cleaning;
+- a node in maintenance or with an abort requested is not resumed: it
+  goes to ``clean failed`` too.
+
+Every flow is :func:`flow_guard.guarded`: an unexpected error fails the
+node instead of leaving it to be resumed again and again.
 """
 
+from typing import Any
 from typing import cast
 
 from oslo_log import log as logging
 
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import task_manager
+from ironic_lite.conductor.clean_state import ATTEMPT_KEY
+from ironic_lite.conductor.clean_state import INDEX_KEY
+from ironic_lite.conductor.clean_state import STEPS_KEY
 from ironic_lite.drivers import base
 
 LOG = logging.getLogger(__name__)
@@ -43,6 +63,7 @@ def _deploy(task: Task) -> base.DeployInterface:
 
 # -- verify (enroll -> manageable)
 
+@flow_guard.guarded('verify')
 def do_node_verify(task: Task) -> None:
     """Check that the conductor can talk to the node's power interface
     and read its power state (``verifying`` -> ``manageable``, or back to
@@ -65,6 +86,7 @@ def do_node_verify(task: Task) -> None:
 
 # -- deploy (available -> active) and tear down (active -> cleaning)
 
+@flow_guard.guarded('deploy')
 def do_node_deploy(task: Task) -> None:
     """Deploy through the deploy interface, then power the node on.
 
@@ -92,6 +114,7 @@ def do_node_deploy(task: Task) -> None:
     LOG.info('Node %s deployed', node.uuid)
 
 
+@flow_guard.guarded('tear down')
 def do_node_tear_down(task: Task) -> None:
     """Remove the instance, power off, forget the instance and clean
     (automated cleaning, target ``available``).
@@ -117,6 +140,7 @@ def do_node_tear_down(task: Task) -> None:
 
 # -- power
 
+@flow_guard.guarded('power change')
 def do_node_power_action(task: Task, target: str) -> None:
     """Switch the power of a node to ``target`` (power on, power off or
     rebooting); ``target_power_state`` is already set by the manager.
@@ -152,29 +176,61 @@ def do_node_power_action(task: Task, target: str) -> None:
 
 # -- resuming a flow whose conductor went away
 
+def _refuse_resumption(task: Task, step: dict[str, Any]) -> str | None:
+    """Why the cleaning of a node found without its conductor must not
+    go on at ``step`` (None: it may)."""
+    node = task.node
+    info = node.driver_internal_info
+    name = clean_state.step_name(step)
+    if info.get(clean_state.ABORT_AFTER_KEY):
+        return 'an abort was requested'
+    if node.maintenance:
+        return 'the node is in maintenance'
+    if not node.clean_step:
+        return None  # between two steps: the step did not start
+    attempts = int(info.get(ATTEMPT_KEY) or 1)
+    if not step.get('idempotent'):
+        return (f'clean step {name} was interrupted and is not '
+                'idempotent: it is not run a second time')
+    limit = task.conf.conductor.clean_step_max_attempts
+    if attempts >= limit:
+        return (f'clean step {name} was interrupted {attempts} time(s), '
+                f'the most [conductor]clean_step_max_attempts allows')
+    return None
+
+
 def _resume_cleaning(task: Task) -> None:
     node = task.node
     info = node.driver_internal_info
-    clean_steps = info.get(cleaning.STEPS_KEY)
-    if clean_steps is not None:
-        index = int(info.get(cleaning.INDEX_KEY) or 0)
-        LOG.info('Node %(node)s: resuming cleaning at step %(step)s '
-                 '(index %(index)d); clean steps are idempotent, so an '
-                 'interrupted step runs again',
-                 {'node': node.uuid, 'index': index,
-                  'step': cleaning.step_name(
-                      clean_steps[index] if index < len(clean_steps)
-                      else None)})
-        cleaning.do_next_clean_step(task, index)
-    elif node.target_provision_state == states.AVAILABLE:
-        LOG.info('Node %s: restarting automated cleaning', node.uuid)
-        cleaning.do_node_clean(task)
-    else:
+    clean_steps = info.get(STEPS_KEY)
+    if clean_steps is None:
+        if node.target_provision_state == states.AVAILABLE:
+            LOG.info('Node %s: restarting automated cleaning', node.uuid)
+            cleaning.do_node_clean(task)
+            return
         # The requested manual steps lived only in the lost request.
-        cleaning.fail_cleaning(
+        clean_state.fail_cleaning(
             task, f'The conductor cleaning node {node.uuid} stopped '
             'before it recorded the requested clean steps; request the '
             'manual cleaning again', set_maintenance=False)
+        return
+    index = int(info.get(INDEX_KEY) or 0)
+    step = clean_steps[index] if index < len(clean_steps) else {}
+    reason = _refuse_resumption(task, step)
+    if reason is not None:
+        aborted = bool(info.get(clean_state.ABORT_AFTER_KEY))
+        clean_state.fail_cleaning(
+            task, f'Cleaning of node {node.uuid} lost its conductor and '
+            f'is not resumed: {reason}', event='abort' if aborted else 'fail',
+            set_maintenance=not aborted)
+        return
+    LOG.info('Node %(node)s: resuming cleaning at step %(step)s (index '
+             '%(index)d)%(again)s', {
+                 'node': node.uuid, 'index': index,
+                 'step': clean_state.step_name(step),
+                 'again': ', which runs again: it is idempotent'
+                 if node.clean_step else ''})
+    cleaning.do_next_clean_step(task, index)
 
 
 def _fail_deploy(task: Task) -> None:
@@ -192,14 +248,15 @@ _RESUME = {
 }
 
 
+@flow_guard.guarded('takeover')
 def resume_node(task: Task) -> None:
     """Continue the flow of a node left in a transient state by a
     conductor that went away (worker, lock held).
 
     ``verifying`` and ``deleting`` run their flow again, ``cleaning``
-    runs the recorded step again and goes on from there (automated
-    cleaning without recorded steps restarts), ``deploying`` fails:
-    the deployment cannot be known to be complete.
+    goes on as the module docstring says (automated cleaning without
+    recorded steps restarts), ``deploying`` fails: the deployment
+    cannot be known to be complete.
     """
     flow = _RESUME.get(task.node.provision_state)
     if flow is None:

@@ -12,8 +12,17 @@ into the right status (``code`` of the ironic_lite exception: 400
 invalid steps or state, 409 NodeLocked, 503 NoFreeConductorWorker);
 the long work then runs on the conductor's worker pool.
 
+A call waits ``[api]conductor_call_timeout`` seconds. A conductor whose
+heartbeat is more than two ``[conductor]heartbeat_interval`` old is
+*down* (killed, paused, cut off) even before ``heartbeat_timeout`` takes
+it out of the ring: a request goes to the next conductor of the ring
+instead, at once when the owner already looks down, or after the
+timeout when it turns out to be. The node lock keeps that safe: a node
+the down conductor still holds answers ``NodeLocked`` (409).
+
 1.0: create_node, update_node, destroy_node, change_power_state,
      do_provisioning_action, get_clean_steps, continue_node_clean
+1.1: update_node takes expected_revision
 """
 
 import threading
@@ -21,6 +30,7 @@ import time
 from typing import Any
 
 from oslo_config import cfg
+from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
@@ -28,8 +38,14 @@ from ironic_lite.conductor import hash_ring
 from ironic_lite.db import conductors as db_conductors
 from lite_common import rpc
 
+LOG = logging.getLogger(__name__)
+
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.0"
+VERSION = "1.1"
+#: Conductors of the ring a request may try, in ring order.
+HOSTS_PER_REQUEST = 3
+#: Missed heartbeats after which a conductor is down for the requests.
+DOWN_AFTER_HEARTBEATS = 2
 #: Seconds an API process keeps its hash ring before reading the alive
 #: conductors again.
 RING_REFRESH_SECONDS = 5.0
@@ -78,8 +94,10 @@ class _RingCache:
                     self._rings[driver] = None
             return self._rings[driver]
 
-    def host_for(self, context: Any, node_uuid: str, driver: str) -> str:
-        """The conductor owning ``node_uuid``.
+    def hosts_for(self, context: Any, node_uuid: str,
+                  driver: str) -> list[str]:
+        """The conductor owning ``node_uuid``, then the ones the node
+        goes to if it leaves the ring.
 
         :raises NoValidHost: no alive conductor loads ``driver``.
         """
@@ -92,7 +110,18 @@ class _RingCache:
                 reason=f"No conductor service registered which supports "
                 f"driver {driver}."
             )
-        return ring.get_host(node_uuid)
+        return ring.get_hosts(node_uuid, HOSTS_PER_REQUEST)
+
+    def looks_down(self, host: str) -> bool:
+        """Whether ``host`` left the ring or missed
+        :data:`DOWN_AFTER_HEARTBEATS` heartbeats (as last read)."""
+        with self._lock:
+            alive = list(self._alive)
+        if host not in {row['hostname'] for row in alive}:
+            return True
+        return host in db_conductors.down_hosts(
+            alive, self.conf.conductor.heartbeat_interval,
+            DOWN_AFTER_HEARTBEATS)
 
 
 class ConductorAPI:
@@ -101,16 +130,43 @@ class ConductorAPI:
     def __init__(
         self, conf: cfg.ConfigOpts, timeout: int | None = None
     ) -> None:
+        self.timeout = timeout or conf.api.conductor_call_timeout
         self.client = rpc.get_client(
             conf,
             messaging.Target(topic=TOPIC, version=VERSION),
-            timeout=timeout,
+            timeout=self.timeout,
         )
         self.rings = _RingCache(conf)
 
     def _prepare(self, context: Any, node: dict[str, Any]) -> Any:
-        host = self.rings.host_for(context, node["uuid"], node["driver"])
+        host = self.rings.hosts_for(context, node["uuid"], node["driver"])[0]
         return self.client.prepare(server=host)
+
+    def _call(self, context: Any, node: dict[str, Any], method: str,
+              **kwargs: Any) -> Any:
+        """``method`` on the node's conductor, or on the next one of the
+        ring when it is down (see the module docstring)."""
+        hosts = self.rings.hosts_for(context, node["uuid"], node["driver"])
+        error: messaging.MessagingTimeout | None = None
+        for index, host in enumerate(hosts):
+            last = index == len(hosts) - 1
+            if not last and self.rings.looks_down(host):
+                continue
+            try:
+                return self.client.prepare(server=host).call(
+                    context, method, **kwargs)
+            except messaging.MessagingTimeout as exc:
+                error = exc
+                self.rings.alive(context, refresh=True)
+                if last or not self.rings.looks_down(host):
+                    raise
+                LOG.warning('Conductor %(host)s did not answer %(method)s '
+                            'for node %(node)s within %(timeout)s s and '
+                            'looks down; trying the next conductor',
+                            {'host': host, 'method': method,
+                             'node': node['uuid'], 'timeout': self.timeout})
+        assert error is not None
+        raise error
 
     def create_node(
         self, context: Any, values: dict[str, Any]
@@ -119,32 +175,29 @@ class ConductorAPI:
 
         ``values`` must hold ``uuid`` and ``driver``; returns the node.
         """
-        return self._prepare(context, values).call(
-            context, "create_node", values=values
-        )
+        return self._call(context, values, "create_node", values=values)
 
     def update_node(
-        self, context: Any, node: dict[str, Any], values: dict[str, Any]
+        self, context: Any, node: dict[str, Any], values: dict[str, Any],
+        expected_revision: int | None = None,
     ) -> dict[str, Any]:
-        """Apply ``values`` under the node lock; returns the node."""
-        return self._prepare(context, node).call(
-            context, "update_node", node_uuid=node["uuid"], values=values
-        )
+        """Apply ``values`` under the node lock; returns the node. With
+        ``expected_revision``, only if the node is still at it
+        (:class:`~ironic_lite.exception.NodeChanged` otherwise)."""
+        kwargs: dict[str, Any] = {}
+        if expected_revision is not None:
+            kwargs["expected_revision"] = expected_revision
+        return self._call(context, node, "update_node",
+                          node_uuid=node["uuid"], values=values, **kwargs)
 
     def destroy_node(self, context: Any, node: dict[str, Any]) -> None:
-        self._prepare(context, node).call(
-            context, "destroy_node", node_uuid=node["uuid"]
-        )
+        self._call(context, node, "destroy_node", node_uuid=node["uuid"])
 
     def change_power_state(
         self, context: Any, node: dict[str, Any], target: str
     ) -> None:
-        self._prepare(context, node).call(
-            context,
-            "change_power_state",
-            node_uuid=node["uuid"],
-            target=target,
-        )
+        self._call(context, node, "change_power_state",
+                   node_uuid=node["uuid"], target=target)
 
     def do_provisioning_action(
         self,
@@ -154,21 +207,16 @@ class ConductorAPI:
         clean_steps: list[dict[str, Any]] | None = None,
     ) -> None:
         """``action``: an event of :data:`states.ALLOWED_PROVISION_VERBS`."""
-        self._prepare(context, node).call(
-            context,
-            "do_provisioning_action",
-            node_uuid=node["uuid"],
-            action=action,
-            clean_steps=clean_steps,
-        )
+        self._call(context, node, "do_provisioning_action",
+                   node_uuid=node["uuid"], action=action,
+                   clean_steps=clean_steps)
 
     def get_clean_steps(
         self, context: Any, node: dict[str, Any]
     ) -> dict[str, list[dict[str, Any]]]:
         """``{'automated': [...in execution order], 'manual': [...]}``."""
-        return self._prepare(context, node).call(
-            context, "get_clean_steps", node_uuid=node["uuid"]
-        )
+        return self._call(context, node, "get_clean_steps",
+                          node_uuid=node["uuid"])
 
     def continue_node_clean(self, context: Any, node: dict[str, Any]) -> None:
         """Resume cleaning of a node in ``clean wait`` (a step's callback)."""

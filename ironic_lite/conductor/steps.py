@@ -14,6 +14,7 @@ step of the node's interfaces may be listed, priority 0 included.
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
 from oslo_config import cfg
 from oslo_log import log as logging
 
@@ -43,6 +44,11 @@ CLEAN_STEPS_SCHEMA: dict[str, Any] = {
         'additionalProperties': False,
     },
 }
+
+#: The most bytes of JSON the step list of a cleaning may take as stored
+#: in ``driver_internal_info`` (a TEXT column: 65,535 bytes on MySQL and
+#: MariaDB), leaving room for the rest of the dictionary.
+MAX_STORED_STEPS_BYTES = 32768
 
 Interfaces = Mapping[str, base.BaseInterface]
 Step = dict[str, Any]
@@ -179,7 +185,7 @@ def _conductor_step(wanted: Step) -> Step:
             err=f'The clean step {CONDUCTOR_INTERFACE}.{HOLD} takes no '
             f'arguments, not: {", ".join(sorted(wanted["args"]))}')
     return {'interface': CONDUCTOR_INTERFACE, 'step': HOLD, 'args': {},
-            'abortable': False, 'priority': 0}
+            'abortable': False, 'idempotent': True, 'priority': 0}
 
 
 def is_hold(step: Step | None) -> bool:
@@ -198,9 +204,11 @@ def validate_manual_steps(requested: list[Step],
         valid against :data:`CLEAN_STEPS_SCHEMA`).
     :param available: :func:`manual_steps` of the node.
     :returns: the steps to run, in order, each as
-        ``{'interface', 'step', 'args', 'abortable', 'priority'}``.
+        ``{'interface', 'step', 'args', 'abortable', 'idempotent',
+        'priority'}``.
     :raises InvalidParameterValue: unknown step, unknown argument,
-        missing required argument.
+        missing required argument, an argument of the wrong type or out
+        of range, or a list too large to be stored.
     """
     result = []
     for wanted in requested:
@@ -212,6 +220,32 @@ def validate_manual_steps(requested: list[Step],
         result.append({
             'interface': step['interface'], 'step': step['step'],
             'args': dict(wanted.get('args') or {}),
-            'abortable': step['abortable'], 'priority': step['priority'],
+            'abortable': step['abortable'],
+            'idempotent': step.get('idempotent', False),
+            'priority': step['priority'],
         })
+    check_stored_size(result)
     return result
+
+
+def stored_form(requested: list[Step]) -> list[Step]:
+    """``requested`` steps as the conductor stores them (the largest
+    form: every flag added), to size them before they are accepted."""
+    return [{'interface': step.get('interface'), 'step': step.get('step'),
+             'args': step.get('args') or {}, 'abortable': False,
+             'idempotent': False, 'priority': 0} for step in requested]
+
+
+def check_stored_size(steps: list[Step]) -> None:
+    """Refuse a step list that would not fit the node's
+    ``driver_internal_info``.
+
+    :raises InvalidParameterValue: over :data:`MAX_STORED_STEPS_BYTES`.
+    """
+    size = len(orjson.dumps(steps))
+    if size > MAX_STORED_STEPS_BYTES:
+        raise exception.InvalidParameterValue(
+            err=f'The clean steps take {size} bytes of JSON as the '
+            f'conductor stores them, more than the '
+            f'{MAX_STORED_STEPS_BYTES} it can keep; ask for fewer steps '
+            'or smaller arguments')

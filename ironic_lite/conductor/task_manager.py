@@ -16,16 +16,27 @@ Without :meth:`Task.spawn_after` (or when the block raises) the lock is
 released on exit. A worker may in turn hand the node on to a flow that
 ends in a wait state: it simply returns, and the lock goes with it.
 
-Every lock a conductor holds is also recorded in memory
-(:func:`held_nodes`): a lock found in the database but not there was
-lost (its release failed, say the database was away for a moment), and
-the takeover periodic task releases it, so that no node stays locked
-by a live conductor that no longer works on it.
+Every lock a conductor holds is also claimed in memory
+(:mod:`locks`): no two tasks of one conductor hold one node, and a lock
+found in the database but claimed by no task was lost (its release
+failed, say the database was away for a moment): the takeover periodic
+task releases it, so that no node stays locked by a live conductor that
+no longer works on it.
+
+A conductor never acts on a node whose lock it lost (it was thought
+dead: paused, cut off from the database, too slow to heartbeat, and
+another conductor cleared its locks): every :meth:`Task.save` is a
+conditional UPDATE on the lock, and long clean steps call
+:meth:`Task.checkpoint` between units of work; both raise
+:class:`~ironic_lite.exception.NodeNotLocked` and the flow stops.
 
 ``task.node`` gives attribute access to the node row; the JSON columns
 (``driver_internal_info``, ``clean_step``, ``properties`` ...) are plain
 dicts that may be changed in place. :meth:`Task.save` writes what
-changed since the last save in one UPDATE.
+changed since the last save in one UPDATE, conditional on the node's
+revision too; should a request have written the node in between (an
+abort request does, without the lock), the changes are merged into the
+newer row and written again (:meth:`TaskNode.rebase`).
 """
 
 from collections.abc import Callable
@@ -49,7 +60,12 @@ LOG = logging.getLogger(__name__)
 COLUMNS = task_node.COLUMNS
 TaskNode = task_node.TaskNode
 _UNSET: Any = object()
-held_nodes = locks.held_nodes
+#: ``driver_internal_info`` key of a cleaning an operator asked to
+#: abort (written without the lock, see :mod:`clean_wait`).
+ABORT_KEY = 'abort_after_step'
+#: How many times a save merges with a concurrent write before it gives
+#: up (each merge means another write came in between).
+MAX_SAVE_MERGES = 10
 
 def interface_names(node: Any) -> dict[str, str | None]:
     """``{'power': node.power_interface, ...}`` of a node row or dict."""
@@ -96,7 +112,8 @@ class Task:
 
     def save(self) -> None:
         """Write the changed fields (none when unchanged), only while
-        this host still holds the lock.
+        this host still holds the lock; a write that came in between
+        is merged, not undone.
 
         :raises NodeNotLocked: the lock was taken over (this conductor
             was thought dead): the flow must stop, the node is another
@@ -105,10 +122,56 @@ class Task:
         if self.shared:
             raise RuntimeError(f'shared task of node {self.node.uuid} '
                                'cannot save')
-        changes = self.node.changes()
-        if changes:
-            self.node._reset(db_nodes.node_update(
-                self.context, self.node.id, changes, locked_by=self.host))
+        for _attempt in range(MAX_SAVE_MERGES):
+            changes = self.node.changes()
+            if not changes:
+                return
+            try:
+                self.node._reset(db_nodes.node_update(
+                    self.context, self.node.id, changes,
+                    locked_by=self.host,
+                    expected_revision=self.node.revision))
+                return
+            except exception.NodeChanged:
+                LOG.debug('Node %s was written while locked by %s; '
+                          'merging', self.node.uuid, self.host)
+                self.node.rebase(self._read_locked())
+        raise exception.NodeChanged(node=self.node.uuid,
+                                    expected=self.node.revision,
+                                    actual='changing')
+
+    def _read_locked(self) -> dict[str, Any]:
+        row = db_nodes.node_get(self.context, self.node.id)
+        if row['reservation'] != self.host:
+            raise exception.NodeNotLocked(node=self.node.uuid,
+                                          host=self.host,
+                                          holder=row['reservation'])
+        return row
+
+    def reload(self) -> None:
+        """Read the node again, dropping unsaved changes.
+
+        :raises NodeNotLocked: the lock was taken over.
+        """
+        self.node._reset(self._read_locked())
+
+    def checkpoint(self) -> None:
+        """Check, between two units of work of a long clean step, that
+        the step may go on (one light query).
+
+        :raises NodeNotLocked: this conductor lost the node's lock:
+            stop touching the node.
+        :raises CleanStepAborted: an abort was requested and the
+            running step is abortable.
+        """
+        if self.shared:
+            return
+        holder, info = db_nodes.lock_state(self.context, self.node.id)
+        if holder != self.host:
+            raise exception.NodeNotLocked(node=self.node.uuid,
+                                          host=self.host, holder=holder)
+        if info.get(ABORT_KEY) and self.node.clean_step.get('abortable'):
+            raise exception.CleanStepAborted()
 
     def destroy(self) -> None:
         """Delete the locked node; the lock goes with the row."""
@@ -117,7 +180,7 @@ class Task:
                                'cannot destroy it')
         db_nodes.node_destroy(self.context, self.node.id)
         self._released = True
-        locks.hold(self.host, self.node.id, False)
+        locks.unclaim(self.host, self.node.uuid)
 
     def update(self, **values: Any) -> None:
         """Set fields and save them."""
@@ -190,9 +253,9 @@ class Task:
         if self._released:
             return
         self._released = True
-        # Forgotten first: should the release fail, the lock is found
+        # Unclaimed first: should the release fail, the lock is found
         # lost and released by the takeover periodic task.
-        locks.hold(self.host, self.node.id, False)
+        locks.unclaim(self.host, self.node.uuid)
         try:
             db_nodes.release(self.context, self.host, self.node.id)
         except (exception.NodeNotLocked, exception.NodeNotFound) as exc:
@@ -214,7 +277,7 @@ class Task:
                         {'node': self.node.uuid, 'purpose': self.purpose,
                          'err': exc})
             self._released = True
-            locks.hold(self.host, self.node.id, False)
+            locks.unclaim(self.host, self.node.uuid)
         except Exception:
             LOG.exception('Unexpected error while processing node %s '
                           '(%s)', self.node.uuid, self.purpose)
@@ -244,7 +307,7 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
             patience: float = 0) -> Task:
     """Take the lock of a node (unless ``shared``) and load its driver.
 
-    :param node_id: the node's integer id or uuid (or name, shared).
+    :param node_id: the node's uuid or integer id (or name, shared).
     :param patience: seconds to keep trying while the node is locked
         (0: refuse at once, as requests from the API do).
     :raises NodeLocked: another conductor or operation holds it.
@@ -255,8 +318,9 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
     if shared:
         row = db_nodes.node_get(context, node_id)
     else:
-        row = locks.reserve(context, host, node_id, patience)
-        locks.hold(host, row['id'], True)
+        node_uuid = (node_id if isinstance(node_id, str)
+                     else db_nodes.node_get(context, node_id)['uuid'])
+        row = locks.reserve(context, host, node_uuid, patience)
         LOG.debug('Node %s locked by %s for %s', row['uuid'], host, purpose)
     task = Task(context, conf, host, row, purpose, shared)
     try:

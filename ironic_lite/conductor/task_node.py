@@ -3,6 +3,9 @@
 The JSON columns (``driver_internal_info``, ``clean_step``,
 ``properties`` ...) are plain dicts that may be changed in place;
 :meth:`TaskNode.changes` compares with the row as last read or saved.
+:meth:`TaskNode.rebase` carries the changes over to a newer row (one a
+request wrote while the task held the lock), key by key in the
+dictionaries, so that a save never undoes what it did not change.
 """
 
 import copy
@@ -12,6 +15,27 @@ from typing import Any
 from ironic_lite.db.models import Node
 
 COLUMNS = frozenset(Node.__table__.columns.keys())
+#: The dictionary columns (never None in a task).
+DICT_COLUMNS = frozenset({'properties', 'driver_info',
+                          'driver_internal_info', 'instance_info',
+                          'clean_step', 'extra'})
+#: Those merged key by key by :meth:`TaskNode.rebase` (``clean_step`` is
+#: one step: it is replaced whole).
+MERGED_COLUMNS = DICT_COLUMNS - {'clean_step'}
+
+
+def _merge_dict(base: dict[str, Any], mine: dict[str, Any],
+                theirs: dict[str, Any]) -> dict[str, Any]:
+    """``theirs`` with the keys ``mine`` set, changed or removed since
+    ``base``."""
+    merged = copy.deepcopy(theirs)
+    for key, value in mine.items():
+        if key not in base or base[key] != value:
+            merged[key] = copy.deepcopy(value)
+    for key in base:
+        if key not in mine:
+            merged.pop(key, None)
+    return merged
 
 
 class TaskNode:
@@ -38,6 +62,8 @@ class TaskNode:
     driver_internal_info: dict[str, Any]
     instance_info: dict[str, Any]
     clean_step: dict[str, Any]
+    extra: dict[str, Any]
+    revision: int
 
     def __init__(self, row: dict[str, Any]) -> None:
         self._reset(row)
@@ -46,8 +72,7 @@ class TaskNode:
         object.__setattr__(self, '_saved', copy.deepcopy(row))
         for key in COLUMNS:
             object.__setattr__(self, key, copy.deepcopy(row.get(key)))
-        for key in ('properties', 'driver_info', 'driver_internal_info',
-                    'instance_info', 'clean_step'):
+        for key in DICT_COLUMNS:
             if getattr(self, key) is None:
                 object.__setattr__(self, key, {})
 
@@ -61,6 +86,22 @@ class TaskNode:
         saved: dict[str, Any] = object.__getattribute__(self, '_saved')
         return {key: getattr(self, key) for key in COLUMNS
                 if getattr(self, key) != saved.get(key)}
+
+    def rebase(self, row: dict[str, Any]) -> None:
+        """Take ``row`` (newer than the one last read or saved) as the
+        base, with this node's changes applied on top: a changed column
+        wins, a changed dictionary is merged key by key."""
+        saved: dict[str, Any] = object.__getattribute__(self, '_saved')
+        mine = {key: getattr(self, key) for key in COLUMNS}
+        self._reset(row)
+        for key, value in mine.items():
+            before = saved.get(key)
+            if value == before:
+                continue
+            if (key in MERGED_COLUMNS and isinstance(value, dict)
+                    and isinstance(row.get(key), dict)):
+                value = _merge_dict(before or {}, value, row[key])
+            object.__setattr__(self, key, copy.deepcopy(value))
 
     def as_dict(self) -> dict[str, Any]:
         return {key: copy.deepcopy(getattr(self, key)) for key in COLUMNS}

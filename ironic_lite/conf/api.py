@@ -14,6 +14,21 @@ api_opts: list[cfg.Opt] = [
         'threads', default=16, min=1,
         help='Worker threads of the API server.'),
     cfg.IntOpt(
+        'backlog', default=1024, min=1,
+        help='Connections the kernel queues for the API server while '
+        'all its threads are busy (the listen backlog, capped by the '
+        'kernel at net.core.somaxconn). A burst of more connections '
+        'than threads plus backlog is refused or reset by the kernel; '
+        'clients of a queued connection wait for their answer.'),
+    cfg.IntOpt(
+        'conductor_call_timeout', default=10, min=1,
+        help='Seconds the API waits for the conductor that owns a node '
+        'to answer a request about it (it only validates and locks '
+        'before it answers). When it does not answer and its heartbeat '
+        'shows it is down (more than two [conductor]heartbeat_interval '
+        'old), the request goes to the next conductor of the hash '
+        'ring; otherwise the client gets a 503 to retry.'),
+    cfg.IntOpt(
         'max_limit', default=1000, min=1,
         help='The most items a list call returns in one page.'),
     cfg.URIOpt(

@@ -41,6 +41,15 @@ conductor_opts: list[cfg.Opt] = [
         'available to manual cleaning. Steps run highest priority '
         'first.'),
     cfg.IntOpt(
+        'clean_step_max_attempts', default=3, min=1,
+        help='How many times in all an idempotent clean step may be '
+        'started on one node within one cleaning: a step interrupted '
+        'because its conductor died, stopped or lost the node runs '
+        'again on the conductor that takes the node over only while it '
+        'was started fewer times than this; then the node goes to '
+        '"clean failed". A step that is not idempotent never runs '
+        'twice, whatever this says.'),
+    cfg.IntOpt(
         'workers_pool_size', default=100, min=3,
         help='Threads that run node operations (deploy, cleaning, '
         'power) concurrently. Requests beyond this are refused with '
@@ -90,6 +99,19 @@ fake_opts: list[cfg.Opt] = [
     cfg.FloatOpt(
         'step_delay', default=0.0, min=0.0,
         help='Seconds each synchronous fake clean step takes.'),
+    cfg.StrOpt(
+        'run_log',
+        help='A file every fake clean step run is recorded in, as JSON '
+        'lines (node, step, conductor, start and end times): several '
+        'conductors may share it. For tests; unset records nothing.'),
+    cfg.IntOpt(
+        'run_log_max_bytes', default=64 * 1024 * 1024, min=1024,
+        help='The fake run log stops growing at this size.'),
+    cfg.StrOpt(
+        'gate_dir',
+        help='The directory the fake clean step wait_for_gate watches: '
+        'the step ends when the file named by its "gate" argument '
+        'appears there. For tests.'),
 ]
 
 

@@ -1,8 +1,13 @@
 """Access to the conductors table: registration and heartbeats.
 
-A conductor is alive while it is online and its last heartbeat is
-younger than ``[conductor]heartbeat_timeout``; the others are dead and
-their node locks may be taken over (:func:`nodes.nodes_for_takeover`).
+A conductor is *alive* (in the hash ring: it gets requests and owns
+nodes) while it is online and its last heartbeat is younger than
+``[conductor]heartbeat_timeout``. It is *dead* (its node locks may be
+cleared, :func:`nodes.nodes_for_takeover`) once its heartbeat is older
+than that, online or not. Between the two, a conductor that is stopping
+heartbeats as offline: it leaves the ring at once, so that others own
+its nodes, but keeps the locks of the steps it still runs until they
+end.
 """
 
 import datetime
@@ -14,6 +19,7 @@ import sqlalchemy as sa
 from ironic_lite import exception
 from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Conductor
 from lite_common import db as lite_db
 
@@ -58,13 +64,16 @@ def _set(context: Any, hostname: str, **values: Any) -> None:
             raise exception.ConductorNotFound(conductor=hostname)
 
 
-def heartbeat(context: Any, hostname: str) -> datetime.datetime:
-    """Record a heartbeat (and that the conductor is online).
+@retry_on_disconnect
+def heartbeat(context: Any, hostname: str,
+              online: bool = True) -> datetime.datetime:
+    """Record a heartbeat, and whether the conductor is online (False:
+    it is stopping, see the module docstring).
 
     :raises ConductorNotFound: ``hostname`` never registered.
     """
     now = lite_db.utcnow()
-    _set(context, hostname, heartbeat_at=now, online=True)
+    _set(context, hostname, heartbeat_at=now, online=online)
     return now
 
 
@@ -92,20 +101,38 @@ def _alive_clause(timeout_seconds: float) -> Any:
                    Conductor.heartbeat_at >= cutoff)
 
 
+@retry_on_disconnect
 def list_alive(context: Any,
                timeout_seconds: float) -> list[dict[str, Any]]:
-    """Alive conductors: ``{'hostname', 'hardware_types'}``, by name."""
-    query = (sa.select(Conductor.hostname, Conductor.hardware_types)
+    """Alive conductors: ``{'hostname', 'hardware_types',
+    'heartbeat_at'}``, by name."""
+    query = (sa.select(Conductor.hostname, Conductor.hardware_types,
+                       Conductor.heartbeat_at)
              .where(_alive_clause(timeout_seconds))
              .order_by(Conductor.hostname))
     with context_manager.reader.using(context) as session:
         return [dict(row) for row in session.execute(query).mappings()]
 
 
+@retry_on_disconnect
+def down_hosts(alive: list[dict[str, Any]], interval: float,
+               missed: int = 2) -> set[str]:
+    """Hosts of ``alive`` (as :func:`list_alive` returns them) that
+    missed ``missed`` heartbeats of ``interval`` seconds: killed,
+    paused or cut off, though not dead yet."""
+    limit = lite_db.utcnow() - datetime.timedelta(seconds=interval * missed)
+    return {row['hostname'] for row in alive
+            if row.get('heartbeat_at') is not None
+            and row['heartbeat_at'] < limit}
+
+
+@retry_on_disconnect
 def list_dead(context: Any, timeout_seconds: float) -> list[str]:
-    """Hostnames of conductors offline or silent for too long."""
+    """Hostnames of conductors silent for longer than
+    ``timeout_seconds``, whose locks may be cleared."""
+    cutoff = lite_db.utcnow() - datetime.timedelta(seconds=timeout_seconds)
     query = (sa.select(Conductor.hostname)
-             .where(sa.not_(_alive_clause(timeout_seconds)))
+             .where(Conductor.heartbeat_at < cutoff)
              .order_by(Conductor.hostname))
     with context_manager.reader.using(context) as session:
         return list(session.scalars(query))

@@ -2,8 +2,10 @@
 
 ``nodes.reservation`` names the conductor holding a node's lock; it is
 set and cleared by single conditional UPDATE statements (see
-:mod:`ironic_lite.db.nodes`). ``conductors`` records which conductor is
-alive and which hardware types it loads, for the hash ring and for
+:mod:`ironic_lite.db.node_locks`); ``nodes.revision`` counts the writes
+of a node, for the conditional writes of :mod:`ironic_lite.db.nodes`.
+``conductors`` records which conductor is alive and which hardware
+types it loads, for the hash ring and for
 taking over the nodes of a dead conductor.
 """
 
@@ -82,6 +84,11 @@ class Node(Base, TimestampMixin):
         JSONText, default=dict)
     resource_class: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(80))
+    # Added by migration 0003: incremented by every write of the node's
+    # fields (not by taking or releasing its lock), so that a write
+    # based on what was read can be made conditional on nothing having
+    # changed since (see ironic_lite.db.nodes.node_update).
+    revision: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
 
 
 class Conductor(Base, TimestampMixin):

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 
 
@@ -31,11 +32,17 @@ def _lock_holder(session: Any, node_id: int | str) -> tuple[str, Any]:
     return row.uuid, row.reservation
 
 
-def reserve(context: Any, hostname: str,
-            node_id: int | str) -> dict[str, Any]:
+@retry_on_disconnect
+def reserve(context: Any, hostname: str, node_id: int | str,
+            adopt: bool = False) -> dict[str, Any]:
     """Take the lock of a node (id or uuid) for ``hostname``.
 
-    Not re-entrant: a second reserve by the same host fails too.
+    Not re-entrant: a second reserve by the same host fails too, unless
+    ``adopt``: the caller knows that no task of ``hostname`` holds the
+    node (the conductor's in-process claim), so a reservation of
+    ``hostname`` found in the database is a stale one of its own (a
+    release that failed, a commit whose answer the connection lost) and
+    is taken as is.
 
     :raises NodeLocked: another reservation holds it (names the holder).
     :raises NodeNotFound:
@@ -52,13 +59,14 @@ def reserve(context: Any, hostname: str,
             uuid, holder = _lock_holder(session, node_id)
             if result.rowcount == 1 or holder is not None:
                 break
-        if result.rowcount != 1:
+        if result.rowcount != 1 and not (adopt and holder == hostname):
             raise exception.NodeLocked(node=uuid, host=holder)
         row = session.execute(sa.select(Node.__table__).where(
             Node.uuid == uuid)).mappings().one()
         return dict(row)
 
 
+@retry_on_disconnect
 def release(context: Any, hostname: str, node_id: int | str) -> None:
     """Give back the lock of a node (id or uuid) held by ``hostname``.
 
@@ -77,6 +85,7 @@ def release(context: Any, hostname: str, node_id: int | str) -> None:
                                           holder=holder)
 
 
+@retry_on_disconnect
 def clear_reservations(context: Any, hosts: list[str],
                        node_ids: list[int] | None = None
                        ) -> list[tuple[int, str]]:
@@ -116,6 +125,7 @@ def nodes_for_takeover(context: Any, dead_hosts: list[str]) -> list[int]:
             clear_reservations(context, list(dead_hosts))]
 
 
+@retry_on_disconnect
 def reserved_by(context: Any, hostname: str) -> list[tuple[int, str]]:
     """``(id, uuid)`` of the nodes ``hostname`` holds the lock of, by id
     (one light query)."""

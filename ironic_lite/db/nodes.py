@@ -17,6 +17,7 @@ from ironic_lite import exception
 from ironic_lite.db import node_locks
 from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 from lite_common import db as lite_db
 
@@ -73,6 +74,7 @@ def node_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         raise _duplicate(exc, values, values['uuid'])
 
 
+@retry_on_disconnect
 def node_get(context: Any, ident: int | str) -> dict[str, Any]:
     """One node by integer id, uuid or name.
 
@@ -145,6 +147,7 @@ def _order_by(column: Any, descending: bool) -> list[Any]:
     return [key.desc() if descending else key.asc() for key in keys]
 
 
+@retry_on_disconnect
 def node_list(context: Any, filters: dict[str, Any] | None = None,
               limit: int | None = None, marker: str | None = None,
               sort_key: str = 'id',
@@ -182,6 +185,7 @@ def node_list(context: Any, filters: dict[str, Any] | None = None,
         return [dict(row) for row in session.execute(query).mappings()]
 
 
+@retry_on_disconnect
 def node_list_in_states(
         context: Any, states: list[str] | tuple[str, ...] | frozenset[str],
         limit: int | None = None,
@@ -204,21 +208,7 @@ def node_list_in_states(
         return [dict(row) for row in session.execute(query).mappings()]
 
 
-def node_update(context: Any, node_id: int | str,
-                values: dict[str, Any],
-                locked_by: str | None = None) -> dict[str, Any]:
-    """Update a node named by id or uuid; returns it.
-
-    A provision_state change also sets provision_updated_at. With
-    ``locked_by``, only while that host holds the node lock.
-
-    :raises InvalidParameterValue: an attempt to change uuid or id.
-    :raises NodeNotFound, DuplicateName, InstanceAssociated:
-    :raises NodeAssociated: setting another instance_uuid on a node
-        that has one.
-    :raises NodeNotLocked: ``locked_by`` does not hold the lock (it
-        was taken over); nothing was changed.
-    """
+def _check_update(values: dict[str, Any]) -> None:
     if 'uuid' in values or 'id' in values:
         raise exception.InvalidParameterValue(
             err='Cannot overwrite UUID or id of an existing node.')
@@ -226,33 +216,96 @@ def node_update(context: Any, node_id: int | str,
     if unknown:
         raise exception.InvalidParameterValue(
             err=f'Unknown node fields: {", ".join(sorted(unknown))}')
+    if 'revision' in values:
+        raise exception.InvalidParameterValue(
+            err='The revision of a node is only ever incremented.')
+
+
+def _why_not_updated(session: Any, node_id: int | str,
+                     values: dict[str, Any], locked_by: str | None,
+                     expected_revision: int | None) -> Exception:
+    """The error of a conditional update that matched no row."""
+    row = session.execute(
+        sa.select(Node.uuid, Node.reservation, Node.revision,
+                  Node.instance_uuid).where(_ident_clause(node_id))).first()
+    if row is None:
+        return exception.NodeNotFound(node=node_id)
+    if locked_by is not None and row.reservation != locked_by:
+        return exception.NodeNotLocked(node=row.uuid, host=locked_by,
+                                       holder=row.reservation)
+    if expected_revision is not None and row.revision != expected_revision:
+        return exception.NodeChanged(node=row.uuid,
+                                     expected=expected_revision,
+                                     actual=row.revision)
+    return exception.NodeAssociated(node=row.uuid,
+                                    instance=row.instance_uuid)
+
+
+@retry_on_disconnect
+def node_update(context: Any, node_id: int | str,
+                values: dict[str, Any], locked_by: str | None = None,
+                expected_revision: int | None = None) -> dict[str, Any]:
+    """Update a node named by id or uuid in one conditional UPDATE
+    (which also increments its revision); returns the node.
+
+    A provision_state change also sets provision_updated_at. With
+    ``locked_by``, only while that host holds the node lock; with
+    ``expected_revision``, only while the node is at that revision
+    (nothing wrote it since it was read). Only the fields in ``values``
+    are written.
+
+    :raises InvalidParameterValue: an attempt to change uuid, id or the
+        revision, or an unknown field.
+    :raises NodeNotFound, DuplicateName, InstanceAssociated:
+    :raises NodeAssociated: setting another instance_uuid on a node
+        that has one.
+    :raises NodeNotLocked: ``locked_by`` does not hold the lock (it
+        was taken over); nothing was changed.
+    :raises NodeChanged: the node is not at ``expected_revision``;
+        nothing was changed.
+    """
+    _check_update(values)
     values = dict(values)
     if 'provision_state' in values:
         values.setdefault('provision_updated_at', lite_db.utcnow())
+    update = sa.update(Node).where(_ident_clause(node_id))
+    if locked_by is not None:
+        update = update.where(Node.reservation == locked_by)
+    if expected_revision is not None:
+        update = update.where(Node.revision == expected_revision)
+    new_instance = values.get('instance_uuid')
+    if new_instance is not None:
+        update = update.where(sa.or_(Node.instance_uuid.is_(None),
+                                     Node.instance_uuid == new_instance))
+    update = update.values(**values, revision=Node.revision + 1)
     try:
         with context_manager.writer.using(context) as session:
-            query = sa.select(Node).where(_ident_clause(node_id))
-            if locked_by is not None:
-                # The row stays locked until the update commits: a
-                # takeover cannot slip in between check and write.
-                query = query.with_for_update()
-            row = session.scalars(query).first()
-            if row is None:
-                raise exception.NodeNotFound(node=node_id)
-            if locked_by is not None and row.reservation != locked_by:
-                raise exception.NodeNotLocked(
-                    node=row.uuid, host=locked_by, holder=row.reservation)
-            new_instance = values.get('instance_uuid')
-            if (new_instance is not None and row.instance_uuid is not None
-                    and row.instance_uuid != new_instance):
-                raise exception.NodeAssociated(
-                    node=row.uuid, instance=row.instance_uuid)
-            for key, value in values.items():
-                setattr(row, key, value)
-            session.flush()
-            return as_dict(row)
+            result = session.execute(
+                update.execution_options(synchronize_session=False))
+            if result.rowcount != 1:
+                raise _why_not_updated(session, node_id, values, locked_by,
+                                       expected_revision)
+            return dict(session.execute(sa.select(Node.__table__).where(
+                _ident_clause(node_id))).mappings().one())
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values, str(node_id))
+
+
+@retry_on_disconnect
+def lock_state(context: Any, node_id: int) -> tuple[str | None,
+                                                    dict[str, Any]]:
+    """``(reservation, driver_internal_info)`` of a node: what a
+    running step checks between units of work (one light query).
+
+    :raises NodeNotFound:
+    """
+    with context_manager.reader.using(context) as session:
+        row = session.execute(
+            sa.select(Node.reservation, Node.driver_internal_info)
+            .where(Node.id == node_id)).first()
+    if row is None:
+        raise exception.NodeNotFound(node=node_id)
+    return row.reservation, row.driver_internal_info or {}
 
 
 def node_destroy(context: Any, node_id: int | str) -> None:

@@ -26,13 +26,34 @@ Asynchronous clean steps, the contract with the conductor:
    be safe to repeat.
 4. A node in ``clean wait`` longer than ``[conductor]
    clean_callback_timeout`` fails the same way.
-5. ``abort`` is accepted in ``clean wait`` only when
-   ``node.clean_step['abortable']`` is true; the conductor first calls
+5. ``abort`` of a node in ``clean wait`` whose step is abortable
+   (``node.clean_step['abortable']``) calls
    :meth:`BaseInterface.abort_clean_step` so the driver can stop the
-   work and forget its bookkeeping.
+   work and forget its bookkeeping; a step that is not abortable
+   finishes first.
+
+Long synchronous steps, the contract with the conductor:
+
+- A step that runs for a while calls ``task.checkpoint()`` between
+  units of work. It raises :class:`~ironic_lite.exception.NodeNotLocked`
+  when this conductor no longer holds the node's lock (it was thought
+  dead and another conductor took the node over): the step must stop
+  touching the hardware at once and let the exception propagate. For
+  an ``abortable`` step it raises
+  :class:`~ironic_lite.exception.CleanStepAborted` once an operator
+  asked to abort the cleaning. A step that never calls it cannot be
+  fenced or aborted before it returns.
+- ``idempotent=True`` declares that running the step again after an
+  interruption (its conductor died or was cut off half way) is safe:
+  the conductor that takes the node over runs it again, at most
+  ``[conductor]clean_step_max_attempts`` times in all. A step that is
+  not idempotent (the default: flashing firmware, building RAID) is
+  never run a second time; the node fails cleaning instead.
 
 Everything a step keeps between calls lives in the node, never in the
-interface object, so any conductor can take over the node.
+interface object, so any conductor can take over the node. Whatever a
+step records in ``driver_internal_info`` must stay small and bounded:
+the whole dictionary is one database column.
 """
 
 import abc
@@ -43,6 +64,7 @@ from typing import Any
 from typing import Protocol
 from typing import TypeVar
 
+import jsonschema
 from oslo_config import cfg
 
 from ironic_lite import exception
@@ -51,7 +73,23 @@ from ironic_lite.common import states
 F = TypeVar('F', bound=Callable[..., Any])
 
 INTERFACE_TYPES = ('power', 'management', 'deploy')
-_ARGSINFO_KEYS = frozenset({'description', 'required'})
+#: JSON schema keywords an ``argsinfo`` entry may use to constrain the
+#: value of its argument (besides ``description`` and ``required``).
+ARG_SCHEMA_KEYS = frozenset({'type', 'minimum', 'maximum', 'minLength',
+                             'maxLength', 'pattern', 'enum'})
+_ARGSINFO_KEYS = frozenset({'description', 'required'}) | ARG_SCHEMA_KEYS
+
+
+def _is_integer(_checker: Any, value: Any) -> bool:
+    # JSON's 2.0 is a float here, and True is not an integer.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: Draft 2020-12, except that only Python ints are integers.
+_ArgValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        'integer', _is_integer))
 
 
 class NodeLike(Protocol):
@@ -77,6 +115,10 @@ class TaskLike(Protocol):
 
     context: Any
 
+    def checkpoint(self) -> None:
+        """Between units of work of a long step: raise when the
+        conductor lost the node (or the step is to be aborted)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class StepInfo:
@@ -85,6 +127,7 @@ class StepInfo:
     priority: int
     abortable: bool
     argsinfo: dict[str, dict[str, Any]] | None
+    idempotent: bool = False
 
 
 def _validate_argsinfo(argsinfo: Any) -> None:
@@ -108,20 +151,38 @@ def _validate_argsinfo(argsinfo: Any) -> None:
         if not isinstance(info.get('required', False), bool):
             raise exception.InvalidParameterValue(
                 err=f'{where}: "required" must be a boolean')
+        try:
+            _ArgValidator.check_schema(arg_schema(info))
+        except jsonschema.SchemaError as exc:
+            raise exception.InvalidParameterValue(
+                err=f'{where}: invalid constraint: {exc.message}')
+
+
+def arg_schema(info: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema an argument's value must match (its
+    ``argsinfo`` entry without description and required)."""
+    return {key: value for key, value in info.items()
+            if key in ARG_SCHEMA_KEYS}
 
 
 def clean_step(priority: int, abortable: bool = False,
-               argsinfo: dict[str, dict[str, Any]] | None = None
-               ) -> Callable[[F], F]:
+               argsinfo: dict[str, dict[str, Any]] | None = None,
+               idempotent: bool = False) -> Callable[[F], F]:
     """Mark an interface method ``method(self, task, **args)`` as a
     clean step.
 
     :param priority: automated cleaning runs steps of priority > 0,
         highest first; 0 means manual cleaning only.
     :param abortable: whether ``abort`` may interrupt the step while
-        it runs asynchronously.
+        it runs (asynchronously, or at a ``task.checkpoint()``).
     :param argsinfo: the arguments the step accepts, as
-        ``{name: {'description': str, 'required': bool}}``.
+        ``{name: {'description': str, 'required': bool, ...}}``; an
+        entry may constrain the value with the JSON schema keywords of
+        :data:`ARG_SCHEMA_KEYS` (``type``, ``minimum``, ``maximum``,
+        ``minLength``, ``maxLength``, ``pattern``, ``enum``). The API
+        refuses a request whose arguments do not match (400).
+    :param idempotent: whether running the step again after an
+        interruption is safe (see the module docstring).
     :raises InvalidParameterValue: on invalid decorator arguments.
     """
     if isinstance(priority, bool) or not isinstance(priority, int) \
@@ -129,14 +190,16 @@ def clean_step(priority: int, abortable: bool = False,
         raise exception.InvalidParameterValue(
             err=f'clean step priority must be an integer >= 0, '
             f'not {priority!r}')
-    if not isinstance(abortable, bool):
-        raise exception.InvalidParameterValue(
-            err=f'abortable must be a boolean, not {abortable!r}')
+    for name, flag in (('abortable', abortable),
+                       ('idempotent', idempotent)):
+        if not isinstance(flag, bool):
+            raise exception.InvalidParameterValue(
+                err=f'{name} must be a boolean, not {flag!r}')
     _validate_argsinfo(argsinfo)
 
     def decorate(func: F) -> F:
         func._clean_step = StepInfo(  # type: ignore[attr-defined]
-            priority, abortable, argsinfo)
+            priority, abortable, argsinfo, idempotent)
         return func
 
     return decorate
@@ -146,7 +209,8 @@ def validate_step_args(step: dict[str, Any],
                        argsinfo: dict[str, dict[str, Any]] | None) -> None:
     """Check ``step['args']`` against the step's ``argsinfo``.
 
-    :raises InvalidParameterValue: unknown or missing required args.
+    :raises InvalidParameterValue: unknown or missing required args, or
+        a value that does not match its constraints (type, range ...).
     """
     name = f'{step.get("interface")}.{step.get("step")}'
     args = step.get('args') or {}
@@ -166,6 +230,13 @@ def validate_step_args(step: dict[str, Any],
         raise exception.InvalidParameterValue(
             err=f'Clean step {name} requires the argument(s) '
             f'{", ".join(missing)}')
+    for arg, value in sorted(args.items()):
+        error = jsonschema.exceptions.best_match(
+            _ArgValidator(arg_schema(argsinfo[arg])).iter_errors(value))
+        if error is not None:
+            raise exception.InvalidParameterValue(
+                err=f'Clean step {name}: invalid value of argument '
+                f'{arg}: {error.message}')
 
 
 class BaseInterface:
@@ -182,7 +253,8 @@ class BaseInterface:
 
     def clean_step_definitions(self) -> list[dict[str, Any]]:
         """Every clean step of this interface, whatever the node:
-        dicts with step, priority, interface, abortable, argsinfo."""
+        dicts with step, priority, interface, abortable, idempotent,
+        argsinfo."""
         steps = []
         for name in sorted(dir(type(self))):
             info = getattr(getattr(type(self), name), '_clean_step', None)
@@ -191,6 +263,7 @@ class BaseInterface:
                     'step': name, 'priority': info.priority,
                     'interface': self.interface_type,
                     'abortable': info.abortable,
+                    'idempotent': info.idempotent,
                     'argsinfo': copy.deepcopy(info.argsinfo),
                 })
         return steps

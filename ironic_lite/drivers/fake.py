@@ -2,20 +2,33 @@
 
 The fake power interface keeps the power state in ``node.power_state``;
 the clean steps do nothing but note their name in
-``node.driver_internal_info['fake_steps_run']``, so that tests can see
-which steps ran and in which order. ``[fake]`` options add delays.
+``node.driver_internal_info['fake_steps_run']`` (the last
+:data:`STEPS_RUN_LIMIT` of them), so that tests can see which steps ran
+and in which order, and, with ``[fake]run_log``, record each run in a
+file (:mod:`fake_run_log`). ``[fake]`` options add delays. The
+synchronous steps that take time call ``task.checkpoint()`` every
+:data:`fake_run_log.SLICE` seconds, so a conductor that lost the node
+stops them at once, and an abort stops the abortable ones.
 
 Clean steps (interface.step: priority):
 
-- management.verify_properties: 80
-- deploy.erase_devices_metadata: 99
-- deploy.erase_devices: 0 (manual), args ``passes``
-- deploy.wait_a_bit: 0 (manual), asynchronous, abortable, args
-  ``seconds``: returns ``clean wait``, and is finished once
+- management.verify_properties: 80, idempotent
+- deploy.erase_devices_metadata: 99, idempotent
+- deploy.erase_devices: 0 (manual), idempotent, args ``passes``
+- deploy.wait_a_bit: 0 (manual), asynchronous, abortable, idempotent,
+  args ``seconds``: returns ``clean wait``, and is finished once
   ``driver_internal_info['clean_wait_until']`` (a UNIX time) has passed
 - deploy.fail_step: 0 (manual), always fails, args ``message``
+- deploy.repeatable_work: 0 (manual), abortable, idempotent, args
+  ``seconds`` and ``tag``: works ``seconds``
+- deploy.one_shot_work: 0 (manual), not idempotent (like a firmware
+  update), args ``seconds`` and ``tag``: works ``seconds``
+- deploy.wait_for_gate: 0 (manual), abortable, idempotent, args
+  ``gate`` and ``timeout``: runs until the file ``gate`` appears in
+  ``[fake]gate_dir`` (tests hold a step that way, then release it)
 """
 
+from pathlib import Path
 import time
 from typing import Any
 
@@ -24,18 +37,30 @@ from oslo_log import log as logging
 from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.drivers import base
+from ironic_lite.drivers import fake_run_log
 
 LOG = logging.getLogger(__name__)
 
 STEPS_RUN_KEY = 'fake_steps_run'
+#: How many step names ``fake_steps_run`` keeps (the latest).
+STEPS_RUN_LIMIT = 20
 WAIT_UNTIL_KEY = 'clean_wait_until'
 BOOT_DEVICE_KEY = 'fake_boot_device'
 _NUMERIC_PROPERTIES = ('cpus', 'memory_mb', 'local_gb')
+#: Seconds of work of the work steps, at most.
+MAX_WORK_SECONDS = 3600
+_SECONDS = {'description': 'How long the step works, in seconds '
+            f'(0 to {MAX_WORK_SECONDS}, default 1).',
+            'required': False, 'type': 'number', 'minimum': 0,
+            'maximum': MAX_WORK_SECONDS}
+_TAG = {'description': 'A label recorded in the run log with the run.',
+        'required': False, 'type': 'string', 'maxLength': 64}
 
 
 def _note_step(task: base.TaskLike, name: str) -> None:
     info = task.node.driver_internal_info
-    info[STEPS_RUN_KEY] = [*info.get(STEPS_RUN_KEY, []), name]
+    info[STEPS_RUN_KEY] = [*info.get(STEPS_RUN_KEY, []),
+                           name][-STEPS_RUN_LIMIT:]
 
 
 def _is_positive_integer(value: Any) -> bool:
@@ -78,7 +103,7 @@ class FakeManagement(base.ManagementInterface):
         task.node.driver_internal_info[BOOT_DEVICE_KEY] = {
             'boot_device': device, 'persistent': persistent}
 
-    @base.clean_step(priority=80)
+    @base.clean_step(priority=80, idempotent=True)
     def verify_properties(self, task: base.TaskLike) -> None:
         """Check that cpus, memory_mb and local_gb, where set, are
         positive integers."""
@@ -95,8 +120,8 @@ class FakeManagement(base.ManagementInterface):
 
 
 class FakeDeploy(base.DeployInterface):
-    """Deploys nothing; offers synchronous, asynchronous and failing
-    clean steps."""
+    """Deploys nothing; offers synchronous, asynchronous, failing and
+    gated clean steps."""
 
     def deploy(self, task: base.TaskLike) -> str | None:
         time.sleep(self.conf.fake.step_delay)
@@ -105,47 +130,87 @@ class FakeDeploy(base.DeployInterface):
     def tear_down(self, task: base.TaskLike) -> None:
         time.sleep(self.conf.fake.step_delay)
 
-    @base.clean_step(priority=99)
+    def _work(self, task: base.TaskLike, name: str, seconds: float,
+              tag: str | None = None) -> None:
+        with fake_run_log.recorded(self.conf, task, name, tag) as run:
+            run.work(seconds)
+        _note_step(task, name)
+
+    @base.clean_step(priority=99, idempotent=True)
     def erase_devices_metadata(self, task: base.TaskLike) -> None:
         """Pretend to wipe partition tables and file system signatures."""
-        time.sleep(self.conf.fake.step_delay)
-        _note_step(task, 'erase_devices_metadata')
+        self._work(task, 'erase_devices_metadata', self.conf.fake.step_delay)
 
-    @base.clean_step(priority=0, argsinfo={
+    @base.clean_step(priority=0, idempotent=True, argsinfo={
         'passes': {'description': 'How many times to overwrite every '
-                   'disk (an integer >= 1, default 1).',
-                   'required': False}})
-    def erase_devices(self, task: base.TaskLike, passes: Any = 1) -> None:
+                   'disk (an integer from 1 to 100, default 1).',
+                   'required': False, 'type': 'integer', 'minimum': 1,
+                   'maximum': 100}})
+    def erase_devices(self, task: base.TaskLike, passes: int = 1) -> None:
         """Pretend to overwrite every disk ``passes`` times."""
-        if isinstance(passes, bool) or not isinstance(passes, int) \
-                or passes < 1:
-            raise exception.InvalidParameterValue(
-                err=f'passes must be an integer >= 1, not {passes!r}')
-        time.sleep(self.conf.fake.step_delay * passes)
-        _note_step(task, 'erase_devices')
+        self._work(task, 'erase_devices', self.conf.fake.step_delay * passes)
 
-    @base.clean_step(priority=0, abortable=True, argsinfo={
-        'seconds': {'description': 'How long the step runs after it '
-                    'returns (a number >= 0, default 1).',
-                    'required': False}})
-    def wait_a_bit(self, task: base.TaskLike, seconds: Any = 1) -> str:
+    @base.clean_step(priority=0, abortable=True, idempotent=True,
+                     argsinfo={'seconds': {
+                         'description': 'How long the step runs after it '
+                         'returns (0 to 86400 seconds, default 1).',
+                         'required': False, 'type': 'number',
+                         'minimum': 0, 'maximum': 86400}})
+    def wait_a_bit(self, task: base.TaskLike, seconds: float = 1) -> str:
         """An asynchronous step: finished ``seconds`` after it started."""
-        if isinstance(seconds, bool) \
-                or not isinstance(seconds, (int, float)) or seconds < 0:
-            raise exception.InvalidParameterValue(
-                err=f'seconds must be a number >= 0, not {seconds!r}')
         task.node.driver_internal_info[WAIT_UNTIL_KEY] = (
             time.time() + seconds)
         return states.CLEANWAIT
 
     @base.clean_step(priority=0, argsinfo={
         'message': {'description': 'The failure message.',
-                    'required': False}})
+                    'required': False, 'type': 'string',
+                    'maxLength': 1024}})
     def fail_step(self, task: base.TaskLike,
                   message: str = 'fake failure requested') -> None:
         """Always fails: exercises the handling of failed cleaning."""
         raise exception.NodeCleaningFailure(
             node=task.node.uuid, reason=message)
+
+    @base.clean_step(priority=0, abortable=True, idempotent=True,
+                     argsinfo={'seconds': _SECONDS, 'tag': _TAG})
+    def repeatable_work(self, task: base.TaskLike, seconds: float = 1,
+                        tag: str | None = None) -> None:
+        """Work that is safe to run again after an interruption."""
+        self._work(task, 'repeatable_work', seconds, tag)
+
+    @base.clean_step(priority=0, argsinfo={'seconds': _SECONDS,
+                                           'tag': _TAG})
+    def one_shot_work(self, task: base.TaskLike, seconds: float = 1,
+                      tag: str | None = None) -> None:
+        """Work that must never run twice (a firmware update)."""
+        self._work(task, 'one_shot_work', seconds, tag)
+
+    @base.clean_step(priority=0, abortable=True, idempotent=True, argsinfo={
+        'gate': {'description': 'The name of the file in [fake]gate_dir '
+                 'that ends the step.', 'required': True,
+                 'type': 'string',
+                 'pattern': r'^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$'},
+        'timeout': {'description': 'Seconds to wait for the gate before '
+                    'the step fails (default 600).', 'required': False,
+                    'type': 'number', 'minimum': 0, 'maximum': 86400}})
+    def wait_for_gate(self, task: base.TaskLike, gate: str,
+                      timeout: float = 600) -> None:
+        """Run until a test opens the gate (creates the file)."""
+        if not self.conf.fake.gate_dir:
+            raise exception.NodeCleaningFailure(
+                node=task.node.uuid, reason='[fake]gate_dir is not set')
+        path = Path(self.conf.fake.gate_dir) / gate
+        deadline = time.monotonic() + timeout
+        with fake_run_log.recorded(self.conf, task, 'wait_for_gate',
+                                   gate) as run:
+            while not path.exists():
+                if time.monotonic() > deadline:
+                    raise exception.NodeCleaningFailure(
+                        node=task.node.uuid, reason=f'the gate {gate} did '
+                        f'not open within {timeout} seconds')
+                run.work(fake_run_log.SLICE)
+        _note_step(task, 'wait_for_gate')
 
     def poll_clean_step(self, task: base.TaskLike) -> bool:
         info = task.node.driver_internal_info

@@ -1,4 +1,10 @@
-"""Serve a WSGI application with cheroot on a thread of its own."""
+"""Serve a WSGI application with cheroot on a thread of its own.
+
+The listen backlog (:data:`DEFAULT_BACKLOG` unless given) is what lets
+a burst of clients wait for a free thread: cheroot's default of 5 makes
+the kernel drop the handshakes of the others, whose clients then wait
+for retransmissions, time out or see their connection reset.
+"""
 
 import os
 import threading
@@ -10,15 +16,20 @@ from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
 
+#: Connections queued by the kernel until a thread accepts them (capped
+#: by net.core.somaxconn).
+DEFAULT_BACKLOG = 1024
+
 
 class APIServer:
     """A cheroot server that can be started and stopped cleanly."""
 
     def __init__(self, name: str, app: Any, host: str, port: int,
-                 threads: int = 16) -> None:
+                 threads: int = 16, backlog: int = DEFAULT_BACKLOG) -> None:
         self.name = name
         self.server = wsgi.Server((host, port), app, numthreads=threads,
-                                  server_name=name)
+                                  server_name=name,
+                                  request_queue_size=backlog)
         self._thread: threading.Thread | None = None
 
     @property

@@ -9,7 +9,6 @@ the node, which takes the node lock and answers 202-worthy or raises
 
 from typing import Any
 
-import orjson
 import webob
 import webob.exc
 
@@ -19,6 +18,7 @@ from ironic_lite.api.handlers import nodes
 from ironic_lite.api.schemas import node_states as schemas
 from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
+from ironic_lite.conductor import steps as conductor_steps
 
 #: Provision targets and the version that introduced each (upstream's).
 PROVISION_TARGET_VERSIONS = {
@@ -79,13 +79,36 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
         raise webob.exc.HTTPBadRequest(
             explanation='"clean_steps" is only valid when setting target '
             'provision state to clean')
-    size = len(orjson.dumps(body.get('clean_steps')))
-    if size > schemas.MAX_CLEAN_STEPS_BYTES:
-        # They are kept in driver_internal_info, a TEXT column.
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'"clean_steps" is too large: {size} bytes of '
-            f'JSON, at most {schemas.MAX_CLEAN_STEPS_BYTES}.')
+    _check_disable_ramdisk(req, body)
+    if 'clean_steps' in body:
+        # Kept in driver_internal_info, a TEXT column: a list that
+        # cannot be stored is refused now, not when the conductor
+        # writes it.
+        conductor_steps.check_stored_size(
+            conductor_steps.stored_form(body['clean_steps']))
     return states.ALLOWED_PROVISION_VERBS[target]
+
+
+def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
+    """``disable_ramdisk`` (1.70, with ``clean``): ironic_lite boots no
+    ramdisk for cleaning, so only ``false`` (what happens anyway) is
+    accepted; ``true`` is a 400 rather than silently ignored."""
+    if 'disable_ramdisk' not in body:
+        return
+    if util.version(req).below(mv.DISABLE_RAMDISK):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='"disable_ramdisk" needs API version '
+            f'{mv.DISABLE_RAMDISK} or later; this request uses '
+            f'{util.version(req)}.')
+    if body['target'] != 'clean':
+        raise webob.exc.HTTPBadRequest(
+            explanation='"disable_ramdisk" is only valid when setting '
+            'target provision state to clean')
+    if body['disable_ramdisk']:
+        raise webob.exc.HTTPBadRequest(
+            explanation='"disable_ramdisk": true is not supported: '
+            'ironic_lite runs clean steps without booting a ramdisk '
+            'on the node, so there is none to disable.')
 
 
 @util.translate_errors

@@ -13,6 +13,7 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from ironic_lite import exception
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_query
@@ -157,18 +158,39 @@ def create_node(req: webob.Request) -> webob.Response:
                               headers={'Location': location})
 
 
+#: Times a PATCH is applied again to a node another request changed
+#: since it was read, before the client gets the 409.
+PATCH_ATTEMPTS = 3
+
+
+def _patch(req: webob.Request, patch: list[dict[str, Any]]
+           ) -> dict[str, Any]:
+    """Apply ``patch`` to the node as read now and store the result only
+    if nothing changed the node since (its revision): read, patch and
+    write again when something did."""
+    ctx = util.context(req)
+    for attempt in range(1, PATCH_ATTEMPTS + 1):
+        row = get_node_of(req)
+        values = canonical_uuids(node_update.patched_values(row, patch))
+        check_input_versions(req, values)
+        check_name(values.get('name'))
+        check_sizes(values)
+        if not values:
+            return row
+        try:
+            return util.deps(req).conductor.update_node(
+                ctx, row, values, expected_revision=row['revision'])
+        except exception.NodeChanged:
+            if attempt == PATCH_ATTEMPTS:
+                raise
+    raise AssertionError('unreachable')
+
+
 @util.translate_errors
 def update_node(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:update')
     patch = util.read_body(req, schemas.PATCH)
-    row = get_node_of(req)
-    values = canonical_uuids(node_update.patched_values(row, patch))
-    check_input_versions(req, values)
-    check_name(values.get('name'))
-    check_sizes(values)
-    ctx = util.context(req)
-    if values:
-        row = util.deps(req).conductor.update_node(ctx, row, values)
+    row = _patch(req, patch)
     view = node_view(req, views.fields_at(util.version(req)))
     return util.json_response(view.render(row))
 

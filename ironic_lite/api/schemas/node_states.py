@@ -4,10 +4,6 @@ from typing import Any
 
 from ironic_lite.common import states
 
-#: The most bytes of JSON ``clean_steps`` may hold: the conductor keeps
-#: them in driver_internal_info (a TEXT column, 65,535 bytes on MySQL).
-MAX_CLEAN_STEPS_BYTES = 16384
-
 CLEAN_STEPS: dict[str, Any] = {
     'type': 'array',
     'items': {
@@ -29,7 +25,7 @@ PROVISION: dict[str, Any] = {
     'properties': {
         'target': {'type': 'string'},
         'clean_steps': CLEAN_STEPS,
-        # Accepted, unused: the clients may send them.
+        # 1.70; only false is accepted (no ramdisk is booted).
         'disable_ramdisk': {'type': 'boolean'},
     },
     'required': ['target'],

@@ -205,11 +205,12 @@ def test_clean_steps_of_a_node(cloud):
     # The manual-only steps (priority 0); the automated ones are not
     # repeated there.
     assert sorted(s['step'] for s in result['manual']) == [
-        'erase_devices', 'fail_step', 'wait_a_bit']
+        'erase_devices', 'fail_step', 'one_shot_work', 'repeatable_work',
+        'wait_a_bit', 'wait_for_gate']
     assert {s['priority'] for s in result['manual']} == {0}
     for step in result['automated'] + result['manual']:
         assert set(step) == {'step', 'priority', 'interface', 'abortable',
-                             'argsinfo'}
+                             'idempotent', 'argsinfo'}
 
 
 def test_manual_cleaning_back_to_manageable(cloud):

@@ -100,10 +100,10 @@ def _downgrade(engine, revision='base'):
         alembic_command.downgrade(config, revision)
 
 
-def test_one_head_named_0002():
+def test_one_head_named_0003():
     config = lite_db.alembic_cfg(migration.ALEMBIC_DIR, 'sqlite://')
     script = ScriptDirectory.from_config(config)
-    assert script.get_heads() == ['0002']
+    assert script.get_heads() == ['0003']
 
 
 def test_models_and_migrations_agree(engine):
@@ -112,7 +112,7 @@ def test_models_and_migrations_agree(engine):
 
     migration.db_sync(engine)
 
-    assert migration.db_version(engine) == '0002'
+    assert migration.db_version(engine) == '0003'
     tables = set(sa.inspect(engine).get_table_names())
     assert tables == set(models.Base.metadata.tables) | {'alembic_version'}
     assert _schema_diff(engine) == []
@@ -121,7 +121,7 @@ def test_models_and_migrations_agree(engine):
 def test_db_sync_twice_is_a_no_op(engine):
     migration.db_sync(engine)
     migration.db_sync(engine)
-    assert migration.db_version(engine) == '0002'
+    assert migration.db_version(engine) == '0003'
     assert _schema_diff(engine) == []
 
 
@@ -133,7 +133,7 @@ def test_downgrade_leaves_only_alembic_version(engine):
     assert migration.db_version(engine) is None
 
     migration.db_sync(engine)
-    assert migration.db_version(engine) == '0002'
+    assert migration.db_version(engine) == '0003'
     assert _schema_diff(engine) == []
 
 
@@ -224,3 +224,34 @@ def test_backend_semantics_of_the_node_functions(ctx):
     assert len(winners) == 1
     assert nodes.node_get(ctx, node_id)['reservation'] == winners[0]
     assert nodes.nodes_for_takeover(ctx, winners) == [node_id]
+
+
+@pytest.mark.parametrize('db_url', ['mysql'], indirect=True)
+def test_a_write_too_long_for_its_column_fails_the_cleaning(ctx):
+    """Item 2 on the backend it happened on: MariaDB refuses a
+    driver_internal_info longer than its TEXT column (DBDataError 1406).
+    The cleaning ends in clean failed with last_error, unlocked; it was
+    left in cleaning to be resumed, and fail, forever."""
+    from ironic_lite.common import states
+    from ironic_lite.conductor import cleaning
+    from ironic_lite.conductor import task_manager
+    from ironic_lite.conductor import workers
+    from ironic_lite.tests.unit import make_conf
+
+    conf = make_conf(host='conductor-1')
+    pool = workers.WorkerPool(3)
+    node = nodes.node_create(ctx, {
+        'driver': 'fake-hardware', 'provision_state': states.CLEANING,
+        'target_provision_state': states.MANAGEABLE})
+    huge = [{'interface': 'deploy', 'step': 'erase_devices',
+             'args': {'passes': 1}, 'abortable': False, 'idempotent': True,
+             'priority': 0}] * 1000
+    with task_manager.acquire(ctx, conf, node['uuid'], 'conductor-1',
+                              'clean') as task:
+        task.spawn_after(pool, cleaning.do_node_clean, huge)
+    pool.shutdown(wait=True)
+    row = nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.CLEANFAIL
+    assert row['reservation'] is None
+    assert 'Data too long' in row['last_error']
+    assert 'clean_steps' not in row['driver_internal_info']

@@ -30,6 +30,12 @@ ERASE = {'interface': 'deploy', 'step': 'erase_devices',
          'args': {'passes': 1}}
 
 
+def gate(name: str) -> dict[str, Any]:
+    """A step that runs until the test calls ``cloud.open_gate(name)``."""
+    return {'interface': 'deploy', 'step': 'wait_for_gate',
+            'args': {'gate': name, 'timeout': 120}}
+
+
 @pytest.fixture(scope='module')
 def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
     import devstack_ironic
@@ -88,6 +94,8 @@ def steps_run(record: dict[str, Any]) -> list[str]:
 
 def clean(cloud: Any, name: str, steps: list[dict[str, Any]],
           check: bool = True) -> Any:
+    """``openstack baremetal node clean``: its stdout, or with
+    ``check=False`` the CompletedProcess (whatever the outcome)."""
     return cloud.baremetal('node', 'clean', name, '--clean-steps',
                            json.dumps(steps), parse=False, check=check)
 
@@ -134,31 +142,51 @@ def test_cleaning_steps_endpoint_lists_the_order(cloud: Any) -> None:
                          ('management', 'verify_properties', 80)]
     # Manual-only steps: priority 0, not repeated from the automated list.
     assert sorted(s['step'] for s in body['manual']) == [
-        'erase_devices', 'fail_step', 'wait_a_bit']
+        'erase_devices', 'fail_step', 'one_shot_work', 'repeatable_work',
+        'wait_a_bit', 'wait_for_gate']
 
 
 def test_manual_clean_shows_progress_and_returns_to_manageable(
         cloud: Any) -> None:
+    """The step is held by a gate until the test opens it: the power
+    change is made while it certainly runs, whatever the load (a fixed
+    3 s step finished first on a loaded machine)."""
     cloud.baremetal('node', 'manage', 'bm-00', '--wait', '60', parse=False)
     before = steps_run(node(cloud, 'bm-00'))
-    clean(cloud, 'bm-00', [ERASE])
+    clean(cloud, 'bm-00', [ERASE, gate('bm-00-progress')])
 
     def running() -> dict[str, Any] | None:
         record = node(cloud, 'bm-00')
         step = record.get('clean_step') or {}
-        return record if step.get('step') == 'erase_devices' else None
-    record = support.wait_for(running, 30, 'erase_devices to run',
+        return record if step.get('step') == 'wait_for_gate' else None
+    record = support.wait_for(running, 60, 'wait_for_gate to run',
                               interval=0.2)
     assert record['provision_state'] == 'cleaning'
     assert record['target_provision_state'] == 'manageable'
+    assert record['driver_internal_info']['clean_step_index'] == 1
+    assert steps_run(record) == [*before, 'erase_devices']
     # Power changes would break the step: refused while it runs.
     refused = cloud.baremetal('node', 'power', 'off', 'bm-00',
                               parse=False, check=False)
-    assert refused.returncode != 0
-    assert '400' in refused.stderr or 'cleaning' in refused.stderr
+    assert refused.returncode != 0, refused.stdout
+    assert '400' in refused.stderr or 'cleaning' in refused.stderr, (
+        refused.stderr)
+    cloud.open_gate('bm-00-progress')
     record = wait_states(cloud, ['bm-00'], 'manageable', timeout=60)['bm-00']
-    assert steps_run(record) == [*before, 'erase_devices']
+    assert steps_run(record) == [*before, 'erase_devices', 'wait_for_gate']
     assert record['clean_step'] in ({}, None)
+
+
+def test_too_many_steps_to_store_are_refused(cloud: Any) -> None:
+    """Item 2: a step list that cannot be stored is a 400 at the API
+    (356 steps were accepted, and broke the node's writes later)."""
+    status, body = cloud.api_call(
+        'PUT', '/v1/nodes/bm-00/states/provision',
+        {'target': 'clean', 'clean_steps': [
+            {'interface': 'deploy', 'step': 'erase_devices'}] * 356})
+    assert status == 400, body
+    assert 'as the conductor stores them' in body['error_message']
+    assert node(cloud, 'bm-00')['provision_state'] == 'manageable'
 
 
 def test_unknown_step_is_refused_and_changes_nothing(cloud: Any) -> None:
@@ -170,6 +198,12 @@ def test_unknown_step_is_refused_and_changes_nothing(cloud: Any) -> None:
                      check=False)
     assert bad_args.returncode != 0
     assert 'colour' in bad_args.stderr
+    for args, word in (({'passes': 0}, 'minimum'),
+                       ({'passes': '2'}, 'integer')):
+        bad_value = clean(cloud, 'bm-00', [{**ERASE, 'args': args}],
+                          check=False)
+        assert bad_value.returncode != 0
+        assert word in bad_value.stderr, bad_value.stderr
     assert node(cloud, 'bm-00')['provision_state'] == 'manageable'
 
 

@@ -41,3 +41,8 @@ class FakeNode:
 class FakeTask:
     node: FakeNode = dataclasses.field(default_factory=FakeNode)
     context: Any = None
+    checkpoints: int = 0
+
+    def checkpoint(self) -> None:
+        """Counted; the lock is never lost here."""
+        self.checkpoints += 1

@@ -29,7 +29,7 @@ class RecordingManagement(base.ManagementInterface):
     def resize(self, task, size, mode='fast'):
         self.calls.append(('resize', size, mode))
 
-    @base.clean_step(priority=0, abortable=True)
+    @base.clean_step(priority=0, abortable=True, idempotent=True)
     def slow(self, task):
         return states.CLEANWAIT
 
@@ -50,9 +50,12 @@ def test_decorator_keeps_function_and_metadata():
     def step(self, task):
         return 'ran'
 
-    decorated = base.clean_step(7, abortable=True, argsinfo=ARGSINFO)(step)
+    decorated = base.clean_step(7, abortable=True, argsinfo=ARGSINFO,
+                                idempotent=True)(step)
     assert decorated is step
-    assert decorated._clean_step == base.StepInfo(7, True, ARGSINFO)
+    assert decorated._clean_step == base.StepInfo(7, True, ARGSINFO, True)
+    # Not idempotent unless declared: never run twice.
+    assert base.clean_step(7)(step)._clean_step.idempotent is False
 
 
 @pytest.mark.parametrize('priority', [-1, 1.5, '10', None, True])
@@ -64,6 +67,8 @@ def test_decorator_rejects_bad_priority(priority):
 def test_decorator_rejects_bad_abortable():
     with pytest.raises(exception.InvalidParameterValue, match='abortable'):
         base.clean_step(1, abortable='yes')
+    with pytest.raises(exception.InvalidParameterValue, match='idempotent'):
+        base.clean_step(1, idempotent=1)
 
 
 @pytest.mark.parametrize('argsinfo', [
@@ -73,6 +78,9 @@ def test_decorator_rejects_bad_abortable():
     {'size': {'description': 3}},
     {'size': {'description': 'x', 'required': 'no'}},
     {'size': {'description': 'x', 'default': 1}},
+    {'size': {'description': 'x', 'type': 'huge'}},
+    {'size': {'description': 'x', 'minimum': 'one'}},
+    {'size': {'description': 'x', 'enum': 'abc'}},
 ])
 def test_decorator_rejects_bad_argsinfo(argsinfo):
     with pytest.raises(exception.InvalidParameterValue):
@@ -83,11 +91,11 @@ def test_collects_decorated_methods_only(iface):
     steps = iface.get_clean_steps(FakeTask())
     assert steps == [
         {'step': 'broken', 'priority': 5, 'interface': 'management',
-         'abortable': False, 'argsinfo': None},
+         'abortable': False, 'idempotent': False, 'argsinfo': None},
         {'step': 'resize', 'priority': 10, 'interface': 'management',
-         'abortable': False, 'argsinfo': ARGSINFO},
+         'abortable': False, 'idempotent': False, 'argsinfo': ARGSINFO},
         {'step': 'slow', 'priority': 0, 'interface': 'management',
-         'abortable': True, 'argsinfo': None},
+         'abortable': True, 'idempotent': True, 'argsinfo': None},
     ]
 
 
@@ -159,6 +167,44 @@ def test_validate_args_rejects_missing_required():
     with pytest.raises(exception.InvalidParameterValue) as err:
         base.validate_step_args({'args': {'mode': 'x'}}, ARGSINFO)
     assert 'requires' in str(err.value) and 'size' in str(err.value)
+
+
+TYPED = {
+    'passes': {'description': 'n', 'type': 'integer', 'minimum': 1,
+               'maximum': 10},
+    'seconds': {'description': 's', 'type': 'number', 'minimum': 0},
+    'mode': {'description': 'm', 'enum': ['fast', 'slow']},
+    'label': {'description': 'l', 'type': 'string', 'maxLength': 3},
+}
+
+
+@pytest.mark.parametrize('args', [
+    {'passes': 1}, {'passes': 10}, {'seconds': 0}, {'seconds': 2.5},
+    {'mode': 'slow'}, {'label': 'abc'}, {},
+])
+def test_validate_args_accepts_what_argsinfo_allows(args):
+    base.validate_step_args({'args': args}, TYPED)
+
+
+@pytest.mark.parametrize('args,words', [
+    ({'passes': 0}, ['passes', 'minimum']),
+    ({'passes': 11}, ['passes', 'maximum']),
+    ({'passes': '2'}, ['passes', 'integer']),
+    ({'passes': 2.0}, ['passes', 'integer']),
+    ({'passes': True}, ['passes', 'integer']),
+    ({'seconds': -1}, ['seconds', 'minimum']),
+    ({'seconds': '1'}, ['seconds', 'number']),
+    ({'mode': 'medium'}, ['mode', 'medium']),
+    ({'label': 'abcd'}, ['label', 'long']),
+])
+def test_validate_args_checks_type_and_range(args, words):
+    """The defect: passes=0, passes="2", seconds=-1 were accepted and
+    failed the node later."""
+    with pytest.raises(exception.InvalidParameterValue) as err:
+        base.validate_step_args({'interface': 'deploy', 'step': 'x',
+                                 'args': args}, TYPED)
+    for word in words:
+        assert word in str(err.value)
 
 
 def test_validate_args_rejects_non_dict():

@@ -6,6 +6,7 @@ import pytest
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import provisioning
@@ -55,7 +56,8 @@ def test_automated_cleaning_runs_steps_in_order(ctx, conf):
     assert row['provision_state'] == states.AVAILABLE
     assert steps_run(row) == ['erase_devices_metadata', 'verify_properties']
     assert row['clean_step'] == {}
-    assert not set(cleaning.CLEANING_KEYS) & set(row['driver_internal_info'])
+    assert not set(clean_state.CLEANING_KEYS) & set(
+        row['driver_internal_info'])
 
 
 @pytest.mark.parametrize('option,node_value', [(False, None), (True, False)])
@@ -96,12 +98,13 @@ def test_failing_step_fails_cleaning_with_maintenance(ctx, conf):
     assert row['provision_state'] == states.CLEANFAIL
     assert row['target_provision_state'] is None
     assert row['maintenance'] is True
-    assert row['fault'] == cleaning.CLEAN_FAILURE
+    assert row['fault'] == clean_state.CLEAN_FAILURE
     assert 'deploy.fail_step' in row['last_error']
     assert 'disk 3 is gone' in row['last_error']
     assert steps_run(row) == ['verify_properties']
     assert row['clean_step'] == {}
-    assert not set(cleaning.CLEANING_KEYS) & set(row['driver_internal_info'])
+    assert not set(clean_state.CLEANING_KEYS) & set(
+        row['driver_internal_info'])
     # Not powered off (as upstream): the operator may want to look.
     assert row['power_state'] == states.POWER_ON
     assert row['reservation'] is None
@@ -170,7 +173,7 @@ def test_abort_of_a_step_that_is_not_abortable_waits_for_it(
         clean_wait.start_abort(task, pool)
     row = db_nodes.node_get(ctx, node['id'])
     assert row['provision_state'] == states.CLEANWAIT
-    assert row['driver_internal_info'][cleaning.ABORT_AFTER_KEY] is True
+    assert row['driver_internal_info'][clean_state.ABORT_AFTER_KEY] is True
     with lock(ctx, conf, node) as task:
         clean_wait.poll_async_step(task, pool)
     row = wait_state(ctx, node, states.CLEANFAIL)
@@ -194,7 +197,7 @@ def test_timeout_fails_and_aborts_the_step(ctx, conf):
 def test_rerunning_from_a_recorded_index(ctx, conf):
     node = cleaning_node(ctx)
     with lock(ctx, conf, node) as task:
-        task.node.driver_internal_info[cleaning.STEPS_KEY] = [
+        task.node.driver_internal_info[clean_state.STEPS_KEY] = [
             {**VERIFY, 'step': 'erase_devices_metadata',
              'interface': 'deploy'}, VERIFY]
         task.save()
@@ -284,3 +287,29 @@ def test_a_stopping_conductor_leaves_the_node_before_the_next_step(
     assert row['provision_state'] == states.CLEANFAIL
     assert 'deploy.fail_step' in row['last_error']
     assert steps_run(row) == [step]
+
+
+def test_last_error_names_the_node_once(ctx, conf, pool):
+    """Item 9: last_error said "... on node U: Failed to clean node U:
+    ..." for a failing step."""
+    failing = cleaning_node(ctx, target=states.MANAGEABLE)
+    bad_properties = cleaning_node(ctx, properties={'cpus': 0})
+    timed_out = cleaning_node(ctx, target=states.MANAGEABLE)
+    aborted = cleaning_node(ctx, target=states.MANAGEABLE)
+    with lock(ctx, conf, failing) as task:
+        cleaning.do_node_clean(task, [FAIL])
+    with lock(ctx, conf, bad_properties) as task:
+        cleaning.do_node_clean(task)
+    for node in (timed_out, aborted):
+        with lock(ctx, conf, node) as task:
+            cleaning.do_node_clean(task, [{**WAIT,
+                                           'args': {'seconds': 600}}])
+    with lock(ctx, conf, timed_out) as task:
+        clean_wait.fail_on_timeout(task)
+    with lock(ctx, conf, aborted) as task:
+        clean_wait.start_abort(task, pool)
+    wait_state(ctx, aborted, states.CLEANFAIL)
+    for node in (failing, bad_properties, timed_out, aborted):
+        row = db_nodes.node_get(ctx, node['id'])
+        assert row['provision_state'] == states.CLEANFAIL
+        assert row['last_error'].count(node['uuid']) == 1, row['last_error']

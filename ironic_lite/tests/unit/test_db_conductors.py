@@ -58,15 +58,36 @@ def test_alive_and_dead(ctx):
     conductors.register(ctx, 'cond3', ['fake-hardware'])
     conductors.register(ctx, 'cond4', ['fake-hardware'])
     _age(ctx, 'cond2', 120)          # silent: dead
-    conductors.unregister(ctx, 'cond3')  # clean shutdown: dead
+    conductors.unregister(ctx, 'cond3')  # shut down: out of the ring
 
-    assert conductors.list_alive(ctx, 60) == [
-        {'hostname': 'cond1', 'hardware_types': ['fake-hardware']},
-        {'hostname': 'cond4', 'hardware_types': ['fake-hardware']},
-    ]
+    assert [(c['hostname'], c['hardware_types'])
+            for c in conductors.list_alive(ctx, 60)] == [
+        ('cond1', ['fake-hardware']), ('cond4', ['fake-hardware'])]
+    # Offline but heartbeating lately (stopping, or just stopped): its
+    # locks are kept until the heartbeat is old.
+    assert conductors.list_dead(ctx, 60) == ['cond2']
+    assert conductors.list_dead(ctx, 600) == []
+    _age(ctx, 'cond3', 120)
     assert conductors.list_dead(ctx, 60) == ['cond2', 'cond3']
-    # A longer timeout forgives cond2 but not the offline cond3.
-    assert conductors.list_dead(ctx, 600) == ['cond3']
+
+
+def test_a_stopping_conductor_heartbeats_offline(ctx):
+    """Item 1: out of the ring at once, but not dead while it beats."""
+    conductors.register(ctx, 'stopping', ['fake-hardware'])
+    conductors.heartbeat(ctx, 'stopping', online=False)
+    assert conductors.list_alive(ctx, 60) == []
+    assert conductors.list_dead(ctx, 60) == []
+    assert conductors.get(ctx, 'stopping')['online'] is False
+
+
+def test_down_hosts_missed_two_heartbeats(ctx):
+    conductors.register(ctx, 'up', ['fake-hardware'])
+    conductors.register(ctx, 'down', ['fake-hardware'])
+    _age(ctx, 'down', 25)
+    alive = conductors.list_alive(ctx, 60)
+    assert [c['hostname'] for c in alive] == ['down', 'up']
+    assert conductors.down_hosts(alive, 10) == {'down'}
+    assert conductors.down_hosts(alive, 15) == set()
 
 
 def test_a_slow_heartbeat_within_the_timeout_is_alive(ctx):

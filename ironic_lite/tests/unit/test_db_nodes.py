@@ -330,3 +330,54 @@ def test_update_only_while_locked_by(ctx):
     assert nodes.node_get(ctx, node['id'])['name'] is None
     assert nodes.node_update(ctx, node['uuid'], {'name': 'x'},
                              locked_by='cond2')['name'] == 'x'
+
+
+def test_every_write_increments_the_revision_and_the_lock_does_not(ctx):
+    node = make_node(ctx)
+    assert node['revision'] == 0
+    assert nodes.node_update(ctx, node['id'], {'name': 'a'})['revision'] == 1
+    nodes.reserve(ctx, 'cond1', node['id'])
+    nodes.release(ctx, 'cond1', node['id'])
+    assert nodes.node_get(ctx, node['id'])['revision'] == 1
+    with pytest.raises(exception.InvalidParameterValue, match='revision'):
+        nodes.node_update(ctx, node['id'], {'revision': 7})
+
+
+def test_update_at_a_revision_is_a_compare_and_swap(ctx):
+    """Item 3: a write computed from a row read earlier is stored only if
+    nothing wrote the node since; else nothing changes (409)."""
+    node = make_node(ctx, extra={'a': 1})
+    first = nodes.node_update(ctx, node['id'], {'extra': {'a': 1, 'b': 2}},
+                              expected_revision=0)
+    assert first['revision'] == 1
+    with pytest.raises(exception.NodeChanged) as info:
+        nodes.node_update(ctx, node['id'], {'extra': {'a': 1, 'c': 3}},
+                          expected_revision=0)
+    assert info.value.code == 409
+    assert nodes.node_get(ctx, node['id'])['extra'] == {'a': 1, 'b': 2}
+    # The lock is checked first: a lost lock is not a stale revision.
+    with pytest.raises(exception.NodeNotLocked):
+        nodes.node_update(ctx, node['id'], {'name': 'x'}, locked_by='c1',
+                          expected_revision=0)
+
+
+def test_reserve_adopts_a_stale_reservation_of_its_own_host(ctx):
+    """Only when asked to (the conductor's in-process claim proves no
+    task of its own holds the node)."""
+    node = make_node(ctx)
+    nodes.reserve(ctx, 'cond1', node['id'])
+    with pytest.raises(exception.NodeLocked):
+        nodes.reserve(ctx, 'cond1', node['id'])
+    assert nodes.reserve(ctx, 'cond1', node['id'],
+                         adopt=True)['reservation'] == 'cond1'
+    with pytest.raises(exception.NodeLocked):
+        nodes.reserve(ctx, 'cond2', node['id'], adopt=True)
+
+
+def test_lock_state(ctx):
+    node = make_node(ctx, driver_internal_info={'k': 1})
+    assert nodes.lock_state(ctx, node['id']) == (None, {'k': 1})
+    nodes.reserve(ctx, 'cond1', node['id'])
+    assert nodes.lock_state(ctx, node['id']) == ('cond1', {'k': 1})
+    with pytest.raises(exception.NodeNotFound):
+        nodes.lock_state(ctx, 12345)

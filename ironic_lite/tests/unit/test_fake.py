@@ -1,5 +1,6 @@
 """The fake interfaces, and the asynchronous clean step contract."""
 
+import json
 import time
 
 import pytest
@@ -83,7 +84,8 @@ def test_verify_properties_rejects(conf, properties):
     task = FakeTask(node=FakeNode(properties=properties))
     with pytest.raises(exception.NodeCleaningFailure) as err:
         _run(fake.FakeManagement(conf), task, 'verify_properties')
-    assert task.node.uuid in str(err.value)
+    # The conductor names the node in last_error: not twice.
+    assert task.node.uuid not in str(err.value)
     assert next(iter(properties)) in str(err.value)
 
 
@@ -162,3 +164,71 @@ def test_deploy_and_tear_down(conf, task):
     deploy = fake.FakeDeploy(conf)
     assert deploy.deploy(task) is None
     assert deploy.tear_down(task) is None
+
+
+class LosingTask(FakeTask):
+    """Loses its node's lock at the ``lose_at``-th checkpoint."""
+
+    lose_at = 3
+
+    def checkpoint(self) -> None:
+        super().checkpoint()
+        if self.checkpoints >= self.lose_at:
+            raise exception.NodeNotLocked(node=self.node.uuid, host='me',
+                                          holder='other')
+
+
+def _records(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_run_log_records_runs_by_conductor(tmp_path):
+    conf = make_conf(host='conductor-7', fake__run_log=str(
+        tmp_path / 'runs.jsonl'))
+    deploy = fake.FakeDeploy(conf)
+    done = FakeTask()
+    _run(deploy, done, 'one_shot_work', seconds=0.3, tag='t1')
+    assert done.checkpoints >= 2  # units of work between checkpoints
+    lost = LosingTask()
+    with pytest.raises(exception.NodeNotLocked):
+        _run(deploy, lost, 'repeatable_work', seconds=5, tag='t2')
+    # A step that lost its node stops at once, and records nothing else.
+    assert lost.checkpoints == LosingTask.lose_at
+    assert 'repeatable_work' not in lost.node.driver_internal_info.get(
+        fake.STEPS_RUN_KEY, [])
+    start, end, start2, end2 = _records(tmp_path / 'runs.jsonl')
+    assert (start['event'], start['tag'], start['conductor']) == (
+        'start', 't1', 'conductor-7')
+    assert (end['event'], end['outcome'], end['run']) == (
+        'end', 'done', start['run'])
+    assert end['time'] >= start['time'] + 0.3
+    assert (end2['outcome'], end2['tag']) == ('fenced', 't2')
+    # Fenced: the end is the last moment the lock was seen held.
+    assert start2['time'] < end2['time'] < start2['time'] + 1
+
+
+def test_run_log_stops_at_its_size_limit(tmp_path):
+    path = tmp_path / 'runs.jsonl'
+    conf = make_conf(fake__run_log=str(path), fake__run_log_max_bytes=1024)
+    deploy = fake.FakeDeploy(conf)
+    for _ in range(20):
+        _run(deploy, FakeTask(), 'repeatable_work', seconds=0)
+    assert 0 < path.stat().st_size <= 1024
+
+
+def test_steps_run_is_bounded(conf, task):
+    deploy = fake.FakeDeploy(conf)
+    for _ in range(fake.STEPS_RUN_LIMIT + 5):
+        _run(deploy, task, 'erase_devices_metadata')
+    assert len(task.node.driver_internal_info[fake.STEPS_RUN_KEY]) == (
+        fake.STEPS_RUN_LIMIT)
+
+
+def test_wait_for_gate(tmp_path):
+    deploy = fake.FakeDeploy(make_conf(fake__gate_dir=str(tmp_path)))
+    (tmp_path / 'open').touch()
+    _run(deploy, FakeTask(), 'wait_for_gate', gate='open')
+    with pytest.raises(exception.NodeCleaningFailure, match='did not open'):
+        _run(deploy, FakeTask(), 'wait_for_gate', gate='shut', timeout=0.3)
+    with pytest.raises(exception.InvalidParameterValue, match='gate'):
+        _run(deploy, FakeTask(), 'wait_for_gate', gate='../etc')

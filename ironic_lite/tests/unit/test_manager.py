@@ -19,8 +19,6 @@ from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import nodes as db_nodes
-from ironic_lite.drivers import base
-from ironic_lite.drivers import fake
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_task_manager import HOST
@@ -124,6 +122,21 @@ def test_update_node(ctx, mgr):
             updated['fault']) == (False, None, None)
     json.dumps(updated)
     assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
+
+
+def test_update_node_at_a_revision(ctx, mgr):
+    """Item 3: values computed from a node read at revision N are stored
+    only while the node is still at N; nothing changes otherwise."""
+    node = make_node(ctx, extra={'a': 1})
+    updated = mgr.update_node(ctx, node['uuid'], {'extra': {'a': 1, 'b': 2}},
+                              expected_revision=node['revision'])
+    assert updated['revision'] == node['revision'] + 1
+    with pytest.raises(exception.NodeChanged) as info:
+        mgr.update_node(ctx, node['uuid'], {'extra': {'a': 1, 'c': 3}},
+                        expected_revision=node['revision'])
+    assert info.value.code == 409
+    row = db_nodes.node_get(ctx, node['id'])
+    assert (row['extra'], row['reservation']) == ({'a': 1, 'b': 2}, None)
 
 
 def test_update_node_refusals(ctx, mgr):
@@ -335,7 +348,9 @@ def test_get_clean_steps(ctx):
     assert result['automated'][-1]['priority'] == 10  # the override
     # Manual-only steps: erase_devices left them with its override.
     manual = {s['step']: s for s in result['manual']}
-    assert sorted(manual) == ['fail_step', 'wait_a_bit']
+    assert sorted(manual) == ['fail_step', 'one_shot_work',
+                              'repeatable_work', 'wait_a_bit',
+                              'wait_for_gate']
     assert manual['wait_a_bit']['abortable'] is True
     assert manual['fail_step']['priority'] == 0
 
@@ -408,44 +423,94 @@ def test_callback_gives_up_on_a_lock_held_too_long(ctx, conf, pool,
     assert state(ctx, node) == states.CLEANWAIT
 
 
-def test_abort_while_the_worker_is_between_steps(ctx, mgr):
-    """The worker holds the node for the whole synchronous cleaning: an
-    abort (or any other action) is a 409 naming the holder, and changes
-    nothing; the cleaning goes on."""
-    node = make_node(ctx, provision_state=states.MANAGEABLE)
-    steps_done = threading.Event()
-    go = threading.Event()
-    real_step = fake.FakeManagement.verify_properties
+@pytest.fixture
+def gated(ctx, pool, tmp_path):
+    """A manager whose fake steps may wait for gates in ``tmp_path``."""
+    conf = make_conf(host=HOST, fake__gate_dir=str(tmp_path))
+    return Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
 
-    def slow_step(self, task):
-        steps_done.set()
-        go.wait(5)
-        return real_step(self, task)
 
-    fake.FakeManagement.verify_properties = base.clean_step(priority=80)(
-        slow_step)
-    try:
-        mgr.do_provisioning_action(ctx, node['uuid'], 'clean', [
-            ERASE, {'interface': 'management',
-                    'step': 'verify_properties'}, ERASE])
-        assert steps_done.wait(5)
-        for action in ('abort', 'manage', 'clean'):
-            with pytest.raises(exception.NodeLocked) as info:
-                mgr.do_provisioning_action(ctx, node['uuid'], action,
-                                           [ERASE])
-            assert info.value.code == 409
-            assert f'locked by host {HOST}' in str(info.value)
+def gate(name):
+    return {'interface': 'deploy', 'step': 'wait_for_gate',
+            'args': {'gate': name, 'timeout': 30}}
+
+
+def wait_running(ctx, node, step):
+    deadline = time.monotonic() + 10
+    while True:
         row = db_nodes.node_get(ctx, node['id'])
-        assert row['provision_state'] == states.CLEANING
-        assert row['driver_internal_info']['clean_step_index'] == 1
-        go.set()
-    finally:
-        go.set()
-        fake.FakeManagement.verify_properties = real_step
-    row = wait_state(ctx, node, states.MANAGEABLE)
+        if row['clean_step'].get('step') == step:
+            return row
+        assert time.monotonic() < deadline, row
+        time.sleep(0.02)
+
+
+def test_abort_stops_an_abortable_running_step(ctx, gated, tmp_path):
+    """Item 7: a synchronous manual clean can be stopped. The worker
+    holds the lock, so the abort is a request it picks up at the next
+    checkpoint of an abortable step; other actions are still refused
+    (409) and ``manage`` has no transition from cleaning at all."""
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    gated.do_provisioning_action(ctx, node['uuid'], 'clean',
+                                 [ERASE, gate('g1'), ERASE])
+    wait_running(ctx, node, 'wait_for_gate')
+    for action in ('manage', 'clean'):
+        with pytest.raises(exception.NodeLocked) as info:
+            gated.do_provisioning_action(ctx, node['uuid'], action,
+                                         [ERASE])
+        assert f'locked by host {HOST}' in str(info.value)
+    gated.do_provisioning_action(ctx, node['uuid'], 'abort')
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'aborted by request during clean step deploy.wait_for_gate' in (
+        row['last_error'])
+    assert row['maintenance'] is False
     assert row['driver_internal_info']['fake_steps_run'] == [
-        'erase_devices', 'verify_properties', 'erase_devices']
-    assert row['last_error'] is None
+        'erase_devices']
+    assert not {'clean_steps', 'clean_step_index', 'abort_after_step'} & (
+        set(row['driver_internal_info']))
+
+
+def test_abort_waits_for_a_step_that_is_not_abortable(ctx, gated):
+    """The running step finishes; the next one never starts."""
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    once = {'interface': 'deploy', 'step': 'one_shot_work',
+            'args': {'seconds': 1}}
+    gated.do_provisioning_action(ctx, node['uuid'], 'clean',
+                                 [ERASE, once, ERASE])
+    wait_running(ctx, node, 'one_shot_work')
+    gated.do_provisioning_action(ctx, node['uuid'], 'abort')
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert row['driver_internal_info']['fake_steps_run'] == [
+        'erase_devices', 'one_shot_work']
+    assert 'before clean step deploy.erase_devices' in row['last_error']
+    assert row['maintenance'] is False
+
+
+def test_manage_is_refused_on_an_unlocked_cleaning_node(ctx, mgr):
+    """Item 6: a node left in cleaning between steps (its conductor
+    stopped) is not made manageable by the API verb ``manage`` (an
+    internal transition); abort is how an operator stops it."""
+    steps = [{**ERASE, 'args': {}, 'abortable': False, 'idempotent': True,
+              'priority': 0}] * 2
+    node = make_node(ctx, provision_state=states.CLEANING,
+                     target_provision_state=states.MANAGEABLE,
+                     driver_internal_info={'clean_steps': steps,
+                                           'clean_step_index': 1})
+    with pytest.raises(exception.InvalidStateRequested) as info:
+        mgr.do_provisioning_action(ctx, node['uuid'], 'manage')
+    assert info.value.code == 400
+    row = db_nodes.node_get(ctx, node['id'])
+    assert (row['provision_state'], row['reservation']) == (
+        states.CLEANING, None)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'abort')
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'between two clean steps' in row['last_error']
+    assert not {'clean_steps', 'clean_step_index'} & set(
+        row['driver_internal_info'])
+    mgr.do_provisioning_action(ctx, node['uuid'], 'manage')
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.MANAGEABLE
+    assert row['clean_step'] == {}
 
 
 def test_full_pool_refuses_clean_and_abort_with_nothing_changed(

@@ -4,10 +4,10 @@ import datetime
 import time
 import uuid
 
-from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import periodics
@@ -22,7 +22,6 @@ from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_task_manager import HOST
 from ironic_lite.tests.unit.test_task_manager import make_node
-from ironic_lite.tests.unit.test_task_manager import wait_for
 from ironic_lite.tests.unit.test_task_manager import wait_state
 from lite_common import db as lite_db
 
@@ -35,12 +34,15 @@ OTHER = 'conductor-2'
 HW = ['fake-hardware']
 STEPS = [
     {'interface': 'deploy', 'step': 'erase_devices_metadata', 'args': {},
-     'priority': 99, 'abortable': False},
+     'priority': 99, 'abortable': False, 'idempotent': True},
     {'interface': 'management', 'step': 'verify_properties', 'args': {},
-     'priority': 80, 'abortable': False},
+     'priority': 80, 'abortable': False, 'idempotent': True},
 ]
+ONCE = {'interface': 'deploy', 'step': 'one_shot_work',
+        'args': {'seconds': 0}, 'priority': 0, 'abortable': False,
+        'idempotent': False}
 WAIT = {'interface': 'deploy', 'step': 'wait_a_bit', 'args': {},
-        'priority': 0, 'abortable': True}
+        'priority': 0, 'abortable': True, 'idempotent': True}
 
 
 def periodic(conf, pool):
@@ -241,7 +243,7 @@ def test_clean_callback_timeout(ctx, pool):
     row = db_nodes.node_get(ctx, late['id'])
     assert row['provision_state'] == states.CLEANFAIL
     assert 'Timeout' in row['last_error']
-    assert row['fault'] == cleaning.CLEAN_FAILURE
+    assert row['fault'] == clean_state.CLEAN_FAILURE
     assert db_nodes.node_get(ctx, fresh['id'])['provision_state'] == (
         states.CLEANWAIT)
 
@@ -321,34 +323,139 @@ def test_lost_locks_are_released_on_the_second_run(ctx, conf, pool):
         assert db_nodes.node_get(ctx, held['id'])['reservation'] == HOST
 
 
-def test_a_database_error_mid_cleaning_is_resumed(ctx, conf, pool,
-                                                  monkeypatch):
-    """The flow dies on a database error after a step: the lock goes,
-    the node stays in cleaning with the step recorded, and the takeover
-    periodic task of its owner runs that step again and goes on."""
+def refuse_updates(ctx, when, message):
+    """Make the database refuse node updates matching ``when`` (an SQL
+    condition on NEW), as MariaDB refuses a value too long for its
+    column: a real database error, nothing of ironic_lite replaced."""
+    with db_api.context_manager.writer.using(ctx) as session:
+        session.execute(sa.text(
+            f"CREATE TRIGGER refuse_update BEFORE UPDATE ON nodes "
+            f"WHEN {when} BEGIN SELECT RAISE(ABORT, '{message}'); END"))
+
+
+def test_a_database_error_after_a_step_fails_the_node(ctx, conf, pool):
+    """Item 2: the write after a step fails (here: what the step
+    recorded is too long for its column). The node ends in clean failed
+    with last_error; it is neither left in cleaning nor run again and
+    again by the takeover periodic task."""
     db_conductors.register(ctx, HOST, HW)
     node = make_node(ctx, provision_state=states.CLEANING,
                      target_provision_state=states.AVAILABLE)
-    real_update = db_nodes.node_update
-    calls = []
-
-    def flaky_update(context, node_id, values, **kwargs):
-        calls.append(values)
-        if 'fake_steps_run' in (values.get('driver_internal_info') or {}):
-            raise db_exc.DBConnectionError('database gone')
-        return real_update(context, node_id, values, **kwargs)
-
-    monkeypatch.setattr(db_nodes, 'node_update', flaky_update)
+    refuse_updates(ctx, "NEW.driver_internal_info LIKE '%fake_steps_run%'",
+                   'Data too long for column driver_internal_info')
     with task_manager.acquire(ctx, conf, node['id'], HOST, 'clean') as task:
         task.spawn_after(pool, cleaning.do_node_clean)
-    row = wait_for(ctx, node, lambda r: len(calls) >= 3)
-    assert row['provision_state'] == states.CLEANING
-    assert row['clean_step']['step'] == 'erase_devices_metadata'
-    assert row['reservation'] is None
-    monkeypatch.setattr(db_nodes, 'node_update', real_update)
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'Data too long' in row['last_error']
+    assert row['last_error'].count(node['uuid']) == 1
+    assert row['maintenance'] is True
+    assert row['fault'] == clean_state.CLEAN_FAILURE
+    assert not set(clean_state.CLEANING_KEYS) & set(
+        row['driver_internal_info'])
     periodic(conf, pool).take_over()
-    row = wait_state(ctx, node, states.AVAILABLE)
+    time.sleep(0.2)
+    assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
+        states.CLEANFAIL)
+
+
+def interrupted(ctx, step, attempt, **values):
+    """A node whose conductor died during ``step`` (its ``attempt``-th
+    start); nobody holds it."""
+    return make_node(ctx, provision_state=states.CLEANING,
+                     target_provision_state=states.MANAGEABLE,
+                     clean_step=step, driver_internal_info={
+                         'clean_steps': [step, STEPS[1]],
+                         'clean_step_index': 0,
+                         'clean_step_attempt': attempt}, **values)
+
+
+def test_an_interrupted_idempotent_step_runs_again_a_bounded_number_of_times(
+        ctx, conf, pool):
+    db_conductors.register(ctx, HOST, HW)
+    again = interrupted(ctx, STEPS[0], 2)
+    spent = interrupted(ctx, STEPS[0], 3)
+    assert periodic(conf, pool).resume_orphans(ctx) == 2
+    row = wait_state(ctx, again, states.MANAGEABLE)
     assert steps_run(row) == ['erase_devices_metadata', 'verify_properties']
+    row = wait_state(ctx, spent, states.CLEANFAIL)
+    assert steps_run(row) == []
+    assert 'interrupted 3 time(s)' in row['last_error']
+    assert 'clean_step_max_attempts' in row['last_error']
+    assert row['maintenance'] is True
+
+
+def test_an_interrupted_step_that_is_not_idempotent_never_runs_again(
+        ctx, conf, pool):
+    """As upstream Ironic does with every interrupted cleaning: clean
+    failed, in maintenance (the hardware is in an unknown state)."""
+    db_conductors.register(ctx, HOST, HW)
+    node = interrupted(ctx, ONCE, 1)
+    between = make_node(ctx, provision_state=states.CLEANING,
+                        target_provision_state=states.MANAGEABLE,
+                        driver_internal_info={'clean_steps': [ONCE],
+                                              'clean_step_index': 0})
+    periodic(conf, pool).take_over()
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'deploy.one_shot_work was interrupted and is not idempotent' in (
+        row['last_error'])
+    assert (row['maintenance'], row['fault']) == (
+        True, clean_state.CLEAN_FAILURE)
+    assert steps_run(row) == []
+    # Stopped before it started (a conductor stopping between steps):
+    # it runs, once.
+    row = wait_state(ctx, between, states.MANAGEABLE)
+    assert steps_run(row) == ['one_shot_work']
+
+
+def test_an_interrupted_cleaning_in_maintenance_is_not_resumed(
+        ctx, conf, pool):
+    db_conductors.register(ctx, HOST, HW)
+    node = interrupted(ctx, STEPS[0], 1, maintenance=True)
+    periodic(conf, pool).take_over()
+    row = wait_state(ctx, node, states.CLEANFAIL)
+    assert 'the node is in maintenance' in row['last_error']
+    assert steps_run(row) == []
+
+
+def test_takeover_polls_clean_wait_nodes_of_the_dead_at_once(
+        ctx, conf, pool):
+    """Item 8: the step of a node in clean wait on a conductor that died
+    finished long ago; the conductor that takes the node over polls it
+    in the takeover run itself."""
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    node = node_owned_by(ctx, OTHER, [HOST, OTHER],
+                         provision_state=states.CLEANWAIT,
+                         target_provision_state=states.MANAGEABLE,
+                         clean_step=WAIT, driver_internal_info={
+                             'clean_steps': [WAIT], 'clean_step_index': 0,
+                             'clean_wait_until': 0})
+    age(ctx, OTHER)
+    periodic(conf, pool).take_over()
+    row = wait_state(ctx, node, states.MANAGEABLE, timeout=2)
+    assert steps_run(row) == ['wait_a_bit']
+
+
+def test_clean_wait_of_a_down_conductor_is_polled_by_the_next(ctx, pool):
+    """Item 8: a conductor that missed two heartbeats is down, though
+    not dead yet: the next conductor of the ring polls its nodes in
+    clean wait (under the lock, so a slow owner loses nothing)."""
+    conf = make_conf(host=HOST, conductor__heartbeat_interval=10)
+    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, OTHER, HW)
+    node = node_owned_by(ctx, OTHER, [HOST, OTHER],
+                         provision_state=states.CLEANWAIT,
+                         target_provision_state=states.MANAGEABLE,
+                         clean_step=WAIT, driver_internal_info={
+                             'clean_steps': [WAIT], 'clean_step_index': 0,
+                             'clean_wait_until': 0})
+    age(ctx, OTHER, seconds=15)   # one heartbeat late: up
+    periodic(conf, pool).check_clean_wait()
+    assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
+        states.CLEANWAIT)
+    age(ctx, OTHER, seconds=25)   # two missed: down
+    periodic(conf, pool).check_clean_wait()
+    wait_state(ctx, node, states.MANAGEABLE)
 
 
 # -- queries per run

@@ -100,7 +100,8 @@ def test_all_steps_for_api():
         FakeTask(), _interfaces(conf), conf)
     assert _names(api['manual']) == [
         'deploy.erase_devices:0', 'deploy.fail_step:0',
-        'deploy.wait_a_bit:0']
+        'deploy.one_shot_work:0', 'deploy.repeatable_work:0',
+        'deploy.wait_a_bit:0', 'deploy.wait_for_gate:0']
 
 
 def test_priority_overrides_parsing():
@@ -212,10 +213,29 @@ def test_validate_manual_steps_normalizes():
     ], _available())
     assert result == [
         {'interface': 'deploy', 'step': 'wait_a_bit',
-         'args': {'seconds': 2}, 'abortable': True, 'priority': 0},
+         'args': {'seconds': 2}, 'abortable': True, 'idempotent': True,
+         'priority': 0},
         {'interface': 'deploy', 'step': 'erase_devices_metadata',
-         'args': {}, 'abortable': False, 'priority': 99},
+         'args': {}, 'abortable': False, 'idempotent': True,
+         'priority': 99},
     ]
+
+
+@pytest.mark.parametrize('args', [
+    {'passes': 0}, {'passes': '2'}, {'passes': 101}, {'passes': 1.5}])
+def test_validate_manual_steps_checks_argument_values(args):
+    """Item 5: refused when requested (400), not when the step runs."""
+    with pytest.raises(exception.InvalidParameterValue, match='passes'):
+        steps.validate_manual_steps([
+            {'interface': 'deploy', 'step': 'erase_devices', 'args': args}],
+            _available())
+
+
+def test_validate_manual_steps_refuses_what_cannot_be_stored():
+    requested = [{'interface': 'deploy', 'step': 'erase_devices'}] * 356
+    with pytest.raises(exception.InvalidParameterValue,
+                       match='as the conductor stores them'):
+        steps.validate_manual_steps(requested, _available())
 
 
 @pytest.mark.parametrize(('requested', 'words'), [

@@ -14,6 +14,7 @@ import pytest
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import locks
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import nodes as db_nodes
@@ -229,24 +230,77 @@ def test_patient_acquire_waits_for_the_lock(ctx, conf):
     assert 0.2 < time.monotonic() - started < 2
 
 
-def test_held_nodes_follow_the_locks(ctx, conf, pool):
+def test_claims_follow_the_locks(ctx, conf, pool):
     node, gone = make_node(ctx), make_node(ctx)
-    assert node['id'] not in task_manager.held_nodes(HOST)
+    assert node['uuid'] not in locks.claimed(HOST)
     with task_manager.acquire(ctx, conf, node['id'], HOST, 'test'):
-        assert node['id'] in task_manager.held_nodes(HOST)
-        assert node['id'] not in task_manager.held_nodes('other')
-    assert node['id'] not in task_manager.held_nodes(HOST)
+        assert node['uuid'] in locks.claimed(HOST)
+        assert node['uuid'] not in locks.claimed('other')
+    assert node['uuid'] not in locks.claimed(HOST)
     with task_manager.acquire(ctx, conf, gone['id'], HOST, 'test') as task:
         task.destroy()
-    assert gone['id'] not in task_manager.held_nodes(HOST)
+    assert gone['uuid'] not in locks.claimed(HOST)
     # Handed to a worker: held until the worker returns.
     go = threading.Event()
     with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
         task.spawn_after(pool, lambda t: go.wait(5))
-    assert node['id'] in task_manager.held_nodes(HOST)
+    assert node['uuid'] in locks.claimed(HOST)
     go.set()
     wait_for(ctx, node, lambda row: True)
-    assert node['id'] not in task_manager.held_nodes(HOST)
+    assert node['uuid'] not in locks.claimed(HOST)
+
+
+def test_a_stale_task_keeps_its_conductor_from_locking_again(ctx, conf,
+                                                              pool):
+    """Item 1: a conductor thought dead lost its lock while its worker
+    still ran the node; the node is unlocked again. The same conductor
+    may not lock it again until that worker noticed and stopped: two
+    tasks of one host would both pass the lock check."""
+    node = make_node(ctx)
+    go = threading.Event()
+    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
+        task.spawn_after(pool, lambda t: (go.wait(5), t.checkpoint()))
+    db_nodes.clear_reservations(ctx, [HOST])  # a takeover
+    with pytest.raises(exception.NodeLocked):
+        task_manager.acquire(ctx, conf, node['uuid'], HOST, 'takeover')
+    assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
+    go.set()
+    wait_for(ctx, node, lambda row: node['uuid'] not in locks.claimed(
+        HOST))
+    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'takeover'):
+        pass
+
+
+def test_checkpoint_fences_a_task_that_lost_its_lock(ctx, conf):
+    node = make_node(ctx)
+    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
+        task.checkpoint()
+        db_nodes.clear_reservations(ctx, [HOST])
+        db_nodes.reserve(ctx, 'conductor-2', node['id'])
+        with pytest.raises(exception.NodeNotLocked, match='conductor-2'):
+            task.checkpoint()
+
+
+def test_a_write_while_locked_is_merged_not_undone(ctx, conf):
+    """Item 3: a save writes only what the task changed, and merges a
+    write that came in between (an abort request) key by key."""
+    node = make_node(ctx, driver_internal_info={'a': 1, 'b': 2},
+                     extra={'k': 'v'})
+    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
+        row = db_nodes.node_get(ctx, node['id'])
+        db_nodes.node_update(ctx, node['id'], {
+            'driver_internal_info': {'a': 1, 'b': 2, 'abort': True},
+            'extra': {'k': 'v', 'k2': 'v2'}},
+            expected_revision=row['revision'])
+        task.node.driver_internal_info['a'] = 10
+        task.node.driver_internal_info.pop('b')
+        task.node.last_error = 'x'
+        task.save()
+        assert task.node.driver_internal_info == {'a': 10, 'abort': True}
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['driver_internal_info'] == {'a': 10, 'abort': True}
+    assert row['extra'] == {'k': 'v', 'k2': 'v2'}
+    assert row['last_error'] == 'x'
 
 
 def test_a_failed_release_is_logged_and_forgotten(ctx, conf, monkeypatch,
@@ -263,7 +317,7 @@ def test_a_failed_release_is_logged_and_forgotten(ctx, conf, monkeypatch,
     with task_manager.acquire(ctx, conf, node['id'], HOST, 'test'):
         pass
     assert db_nodes.node_get(ctx, node['id'])['reservation'] == HOST
-    assert node['id'] not in task_manager.held_nodes(HOST)
+    assert node['uuid'] not in locks.claimed(HOST)
     assert f'Could not release the lock of node {node["uuid"]}' in (
         caplog.text)
 
@@ -301,6 +355,6 @@ def test_a_worker_whose_lock_was_taken_over_stops(ctx, conf, pool, caplog):
     row = db_nodes.node_get(ctx, node['id'])
     assert (row['provision_state'], row['reservation']) == (
         states.ENROLL, 'conductor-2')
-    assert node['id'] not in task_manager.held_nodes(HOST)
+    assert node['uuid'] not in locks.claimed(HOST)
     assert f'Stopped processing node {node["uuid"]} (test): its lock ' \
         'was taken over' in caplog.text
