@@ -9,6 +9,7 @@ is an :class:`APIFailure`.
 
 import dataclasses
 import datetime
+import time
 from typing import Any
 
 import devstack
@@ -21,6 +22,7 @@ RUNNING, PAUSED, DEAD, STARTING = 'running', 'paused', 'dead', 'starting'
 CONDUCTOR = 'conductor'
 API_TIMEOUT = 60
 START_TIMEOUT = 120
+RPC_TIMEOUT = 60      # oslo.messaging's rpc_response_timeout default
 
 
 class APIFailure(AssertionError):
@@ -53,6 +55,8 @@ class ModelCloud:
         self.dep = dep
         self.engine = sa.create_engine(dep.db_url, pool_pre_ping=True)
         self.procs = {name: RUNNING for name in [*dep.computes, CONDUCTOR]}
+        self.changed = time.monotonic()   # when a process state changed
+        self.conductor_changed = self.changed
         self.offsets: dict[str, int] = {}
         self.flavors: list[str] = []
         self.image = ''
@@ -139,25 +143,41 @@ class ModelCloud:
     def running(self, name: str) -> bool:
         return self.procs[name] == RUNNING
 
+    def _set(self, name: str, state: str) -> None:
+        self.procs[name] = state
+        self.changed = time.monotonic()
+        if name == CONDUCTOR:
+            self.conductor_changed = self.changed
+
+    def settled_for(self) -> float:
+        """Seconds since every process has been running (0 if not). A
+        heartbeat sent to a conductor that went away waits for the RPC
+        timeout (60 s): until then, 0 too."""
+        now = time.monotonic()
+        if any(state != RUNNING for state in self.procs.values()) or (
+                now - self.conductor_changed < RPC_TIMEOUT + 5):
+            return 0.0
+        return now - self.changed
+
     def pause(self, name: str) -> None:
         self.dep.pause(name)
-        self.procs[name] = PAUSED
+        self._set(name, PAUSED)
 
     def resume(self, name: str) -> None:
         self.dep.resume(name)
-        self.procs[name] = RUNNING if name == CONDUCTOR or (
-            name not in self.offsets) else STARTING
+        self._set(name, RUNNING if name == CONDUCTOR or (
+            name not in self.offsets) else STARTING)
         self.refresh()
 
     def kill(self, name: str) -> None:
         self.dep.kill(name)
-        self.procs[name] = DEAD
+        self._set(name, DEAD)
         self.offsets.pop(name, None)
 
     def stop(self, name: str) -> None:
         """SIGTERM (SIGKILL after 30 s)."""
         self.dep.terminate([name], timeout=30)
-        self.procs[name] = DEAD
+        self._set(name, DEAD)
         self.offsets.pop(name, None)
 
     def start(self, name: str) -> None:
@@ -165,11 +185,11 @@ class ModelCloud:
         waits for a conductor); the conductor is waited for."""
         if name == CONDUCTOR:
             self.dep.start_conductor(timeout=START_TIMEOUT)
-            self.procs[name] = RUNNING
+            self._set(name, RUNNING)
             return
         self.offsets[name] = self.dep.log_offset(name)
         self.dep.start_compute(name, wait=False)
-        self.procs[name] = STARTING
+        self._set(name, STARTING)
 
     def restart(self, name: str) -> None:
         self.stop(name)
@@ -182,7 +202,7 @@ class ModelCloud:
         for name, offset in list(self.offsets.items()):
             if self.procs[name] == STARTING and self.dep.logged(
                     name, devstack.STARTED, offset):
-                self.procs[name] = RUNNING
+                self._set(name, RUNNING)
                 del self.offsets[name]
 
     def wait_started(self, timeout: float = START_TIMEOUT) -> None:

@@ -167,9 +167,10 @@ class Sequence:
             time.sleep(0.5)
 
     def _measure_heartbeats(self) -> None:
-        """The oldest heartbeat of a running compute while everything
-        runs: how close service_down_time is to a false 'down'."""
-        if any(state != RUNNING for state in self.cloud.procs.values()):
+        """The oldest heartbeat of a running compute once everything has
+        run for a few heartbeats: how close service_down_time is to a
+        false 'down'."""
+        if self.cloud.settled_for() < 3 * self.cloud.dep.report_interval:
             return
         ages = self.cloud.heartbeat_ages()
         self.heartbeat_age = max([self.heartbeat_age, *ages.values()])
