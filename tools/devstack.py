@@ -11,8 +11,9 @@ vhost, writes the configuration, syncs the schema and starts
 nova-lite-api, nova-lite-conductor and N nova-lite-compute processes
 (and, with ``--baremetal-conductors N``, ironic_lite: see
 tools/devstack_ironic.py). It writes WORKDIR/clouds.yaml (clouds
-``stacklite`` and ``stacklite-demo``) and WORKDIR/state.json. ``stop`` ends the processes and drops the database
-and the vhost. Integration tests use :func:`start` and :class:`Deployment`.
+``stacklite`` and ``stacklite-demo``) and WORKDIR/state.json. ``stop``
+ends the processes and drops the database and the vhost. Integration
+tests use :func:`start` and :class:`Deployment`.
 """
 
 import argparse
@@ -31,8 +32,11 @@ import devstack_support as support
 STATE_FILE = 'state.json'
 BAREMETAL_DIR = 'baremetal'
 STARTED = re.compile(rb'nova-lite-compute \([^)]*\) started')
+CONDUCTOR_STARTED = re.compile(rb'nova-lite-conductor \([^)]*\) started')
 # Generous against heartbeats delayed on a loaded 2-core machine that runs
 # two deployments at once; tests that need a host down force it down.
+# start() takes other values for a deployment that needs hosts to go
+# down quickly (e.g. frozen with SIGSTOP).
 SERVICE_DOWN_TIME = 20
 REPORT_INTERVAL = 2
 
@@ -54,10 +58,17 @@ class Deployment(support.ServiceProcesses):
         self.clouds_yaml = self.workdir / 'clouds.yaml'
         self.api_conf = self.workdir / 'api.conf'
         self.db_kind = db_kind
-        self.db_name = self.vhost = self.db_url = self.transport_url = None
+        self.db_name: str | None = None
+        self.vhost: str | None = None
+        self.db_url: str | None = None
+        self.transport_url: str | None = None
         self.api_port: int | None = None
         self.passwords: dict[str, str] = {}
         self.computes: dict[str, Compute] = {}
+        self.service_down_time = SERVICE_DOWN_TIME
+        self.report_interval = REPORT_INTERVAL
+        # Extra options of every compute's config: {section: {key: value}}
+        self.compute_options: dict[str, dict[str, Any]] = {}
 
     # -- addresses and clients ---
 
@@ -103,22 +114,48 @@ class Deployment(support.ServiceProcesses):
         (a forced-down service stays down until an operator says so)."""
         if name in self.procs and self.procs[name].alive():
             raise RuntimeError(f'{name} is already running')
-        log = self.logs / f'{name}.log'
-        offset = log.stat().st_size if log.exists() else 0
+        offset = self.log_offset(name)
         self.spawn(name, 'nova-lite-compute', self.computes[name].config)
         if not wait:
             return
-
-        def started() -> bool:
-            self.check_alive()
-            if not log.exists():
-                return False
-            with open(log, 'rb') as handle:
-                handle.seek(offset)
-                return STARTED.search(handle.read()) is not None
-        support.wait_for(started, 120, f'{name} to start')
+        self.wait_logged(name, STARTED, offset, 120, f'{name} to start')
         if up:
             self.wait_services_up([host or name])
+
+    def log_offset(self, name: str) -> int:
+        """The size of NAME.log now: what a later wait_logged skips."""
+        log = self.logs / f'{name}.log'
+        return log.stat().st_size if log.exists() else 0
+
+    def logged(self, name: str, pattern: re.Pattern, offset: int) -> bool:
+        """Whether NAME.log matches ``pattern`` after byte ``offset``."""
+        log = self.logs / f'{name}.log'
+        if not log.exists():
+            return False
+        with open(log, 'rb') as handle:
+            handle.seek(offset)
+            return pattern.search(handle.read()) is not None
+
+    def wait_logged(self, name: str, pattern: re.Pattern, offset: int,
+                    timeout: float, what: str) -> None:
+        """Until NAME.log matches ``pattern`` after ``offset``; fails as
+        soon as a service exits unexpectedly."""
+        def found() -> bool:
+            self.check_alive()
+            return self.logged(name, pattern, offset)
+        support.wait_for(found, timeout, what)
+
+    def start_conductor(self, wait: bool = True,
+                        timeout: float = 120) -> None:
+        """Start nova-lite-conductor (again); with ``wait``, until it
+        serves."""
+        if 'conductor' in self.procs and self.procs['conductor'].alive():
+            raise RuntimeError('the conductor is already running')
+        offset = self.log_offset('conductor')
+        self.spawn('conductor', 'nova-lite-conductor', self.api_conf)
+        if wait:
+            self.wait_logged('conductor', CONDUCTOR_STARTED, offset,
+                             timeout, 'the conductor to start')
 
     def start_compute_expecting_exit(self, name: str,
                                      timeout: float = 90) -> tuple[int, str]:
@@ -231,8 +268,8 @@ def _common_options(dep: Deployment, host: str,
                     state_path: Path) -> dict[str, Any]:
     return {'host': host, 'state_path': state_path, 'debug': True,
             'transport_url': dep.transport_url,
-            'report_interval': REPORT_INTERVAL,
-            'service_down_time': SERVICE_DOWN_TIME}
+            'report_interval': dep.report_interval,
+            'service_down_time': dep.service_down_time}
 
 
 def write_configs(dep: Deployment, computes: int, driver: str) -> None:
@@ -265,9 +302,12 @@ def write_compute_config(dep: Deployment, name: str,
     default = _common_options(dep, name, state_path)
     default['compute_driver'] = driver
     compute = Compute(name, etc / 'nova-lite.conf', state_path)
-    support.write_conf(compute.config, {
+    sections: dict[str, dict[str, Any]] = {
         'DEFAULT': default,
-        'oslo_concurrency': {'lock_path': state_path / 'locks'}})
+        'oslo_concurrency': {'lock_path': state_path / 'locks'}}
+    for section, options in dep.compute_options.items():
+        sections.setdefault(section, {}).update(options)
+    support.write_conf(compute.config, sections)
     dep.computes[name] = compute
     return compute
 
@@ -302,8 +342,14 @@ def _prepare(dep: Deployment, computes: int, driver: str) -> None:
 
 
 def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
-          driver: str = 'local', timeout: float = 180) -> Deployment:
-    """Start a deployment in ``workdir``; clean up everything on failure."""
+          driver: str = 'local', timeout: float = 180,
+          service_down_time: int = SERVICE_DOWN_TIME,
+          report_interval: int = REPORT_INTERVAL,
+          compute_options: dict[str, dict[str, Any]] | None = None
+          ) -> Deployment:
+    """Start a deployment in ``workdir``; clean up everything on failure.
+    ``compute_options`` ({section: {key: value}}) go into every compute's
+    configuration."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     if (workdir / STATE_FILE).exists():
@@ -311,6 +357,9 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
         if any(p.alive() for p in old.procs.values()) or old.db_name:
             raise RuntimeError(f'{workdir} holds a deployment; stop it first')
     dep = Deployment(workdir, db)
+    dep.service_down_time = service_down_time
+    dep.report_interval = report_interval
+    dep.compute_options = compute_options or {}
     try:
         _prepare(dep, computes, driver)
         _db_sync(dep)

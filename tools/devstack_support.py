@@ -314,6 +314,9 @@ class Proc:
             return self.popen.poll() is None
         return pid_runs(self.pid, self.argv[0])
 
+    def dead(self) -> bool:
+        return not self.alive()
+
     def returncode(self) -> int | None:
         return self.popen.poll() if self.popen is not None else None
 
@@ -374,6 +377,14 @@ class ServiceProcesses:
             raise RuntimeError(f'service(s) exited: {", ".join(dead)}\n'
                                + self.log_tails())
 
+    def pause(self, name: str) -> None:
+        """SIGSTOP ``name``: the process freezes (a hung host)."""
+        signal_pid(self.procs[name].pid, signal.SIGSTOP)
+
+    def resume(self, name: str) -> None:
+        """SIGCONT ``name``: a frozen process goes on where it was."""
+        signal_pid(self.procs[name].pid, signal.SIGCONT)
+
     def kill(self, name: str) -> None:
         """SIGKILL ``name`` (a crash on purpose) and wait for its end."""
         proc = self.procs[name]
@@ -388,6 +399,8 @@ class ServiceProcesses:
             proc.stopped = True
             if proc.alive():
                 signal_pid(proc.pid, signal.SIGTERM)
+                # A frozen (SIGSTOP) process handles SIGTERM once resumed.
+                signal_pid(proc.pid, signal.SIGCONT)
         deadline = time.monotonic() + timeout
         while any(p.alive() for p in procs) and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -396,8 +409,7 @@ class ServiceProcesses:
                 print(f'devstack: {proc.name} ignored SIGTERM; killing',
                       file=sys.stderr)
                 signal_pid(proc.pid, signal.SIGKILL)
-                wait_for(lambda p=proc: not p.alive(), 10,
-                         f'{proc.name} to die')
+                wait_for(proc.dead, 10, f'{proc.name} to die')
         return {p.name: p.returncode() for p in procs}
 
 

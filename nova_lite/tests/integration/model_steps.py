@@ -1,0 +1,166 @@
+"""The seeded generator of the model-based evacuation test.
+
+A step is an action with its arguments: servers are named by slot
+(``s0``, ``s1``... in the order the sequence booted them), processes by
+name (``compute-N``, ``conductor``). :func:`choose` picks the next step
+with ``random.Random``, weighted by what is possible in the state the
+test observed after the previous step (records, service states, its own
+process states): evacuations of servers whose host is down, confirm or
+revert of servers in VERIFY_RESIZE, SIGCONT of frozen processes, and so
+on. Steps the system should refuse are drawn too, less often.
+"""
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+from nova_lite.tests.integration import model
+from nova_lite.tests.integration.model_cloud import CONDUCTOR
+from nova_lite.tests.integration.model_cloud import DEAD
+from nova_lite.tests.integration.model_cloud import PAUSED
+from nova_lite.tests.integration.model_cloud import RUNNING
+
+MAX_SERVERS = 4
+# At most this many computes frozen, dead or starting at once.
+MAX_IMPAIRED = 2
+SETTLE_CHANCE = 0.7
+MAX_DELAY = 1.5
+SERVER_ACTIONS = ('boot', 'delete', 'evacuate', 'migrate', 'resize',
+                  'confirm', 'revert', 'reset')
+
+
+@dataclasses.dataclass
+class Step:
+    action: str
+    args: list[Any]
+    settle: bool = True     # wait until nothing moves (bounded) after it
+    delay: float = 0.0      # otherwise: seconds until the next step
+
+    def __str__(self) -> str:
+        args = ', '.join(str(a) for a in self.args)
+        after = 'settle' if self.settle else f'+{self.delay}s'
+        return f'{self.action}({args}) [{after}]'
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> 'Step':
+        return cls(data['action'], list(data.get('args', [])),
+                   data.get('settle', True), data.get('delay', 0.0))
+
+
+def dumps(steps: list[Step]) -> str:
+    return json.dumps([s.to_json() for s in steps])
+
+
+def loads(text: str) -> list[Step]:
+    return [Step.from_json(item) for item in json.loads(text)]
+
+
+@dataclasses.dataclass
+class View:
+    """What the generator knows after a step."""
+
+    snap: model.Snapshot
+    services: dict[str, dict[str, Any]]     # host -> API view
+    procs: dict[str, str]                   # process -> running/paused...
+    servers: dict[str, str]                 # slot -> uuid
+    stalled: set[str]                       # uuids that stopped moving
+    hosts: list[str]
+
+    def live(self) -> dict[str, model.Instance]:
+        """slot -> live instance."""
+        return {slot: self.snap.records.instances[uuid]
+                for slot, uuid in sorted(self.servers.items())
+                if uuid in self.snap.records.instances}
+
+    def down(self, host: str) -> bool:
+        return self.services.get(host, {}).get('state') == 'down'
+
+    def forced(self, host: str) -> bool:
+        return bool(self.services.get(host, {}).get('forced_down'))
+
+
+Candidate = tuple[float, str, list[Any]]
+
+
+def _server_steps(view: View, rng: random.Random) -> list[Candidate]:
+    found: list[Candidate] = []
+    live = view.live()
+    if len(live) < MAX_SERVERS:
+        found.append((3.0 if len(live) < 2 else 1.0, 'boot',
+                      [f's{len(view.servers)}']))
+    for slot, inst in live.items():
+        others = [h for h in view.hosts if h != inst.host]
+        idle = inst.task_state is None
+        found.append((0.5, 'delete', [slot]))
+        evacuable = idle and inst.vm_state in ('active', 'stopped', 'error')
+        found.append((4.0 if evacuable and view.down(inst.host or '')
+                      else 0.2, 'evacuate',
+                      [slot, rng.choice([None, None, *others])]))
+        movable = idle and inst.vm_state in ('active', 'stopped')
+        found.append((1.2 if movable else 0.1, 'migrate',
+                      [slot, rng.choice([None, *others])]))
+        found.append((0.8 if movable else 0.1, 'resize', [slot]))
+        resized = idle and inst.vm_state == model.RESIZED
+        found.append((2.0 if resized else 0.1, 'confirm', [slot]))
+        found.append((1.5 if resized else 0.1, 'revert', [slot]))
+        found += _reset_steps(view, slot, inst)
+    return found
+
+
+def _reset_steps(view: View, slot: str,
+                 inst: model.Instance) -> list[Candidate]:
+    """os-resetState, the documented way out, for stuck servers (to
+    error) and for servers in ERROR whose disk is on their host (to
+    active: what an operator checks first)."""
+    if inst.uuid in view.stalled:
+        return [(1.0, 'reset', [slot, 'error'])]
+    if inst.vm_state == model.ERROR and inst.task_state is None and (
+            view.snap.has_disk(inst.uuid, inst.host)):
+        return [(0.7, 'reset', [slot, 'active'])]
+    return []
+
+
+def _process_steps(view: View) -> list[Candidate]:
+    found: list[Candidate] = []
+    impaired = sum(1 for h in view.hosts if view.procs[h] != RUNNING)
+    for host in view.hosts:
+        state = view.procs[host]
+        if state == RUNNING:
+            if impaired < MAX_IMPAIRED:
+                found += [(1.0, 'pause', [host]), (0.6, 'kill', [host])]
+            found.append((0.6, 'restart', [host]))
+        elif state == PAUSED:
+            found += [(2.0, 'resume', [host]), (0.4, 'kill', [host])]
+        elif state == DEAD:
+            found.append((2.0, 'start', [host]))
+        if state in (PAUSED, DEAD) and not view.down(host):
+            found.append((2.0, 'wait_down', [host]))
+        if view.forced(host):
+            found.append((1.2, 'force_up', [host]))
+        else:
+            found.append((1.0 if state != RUNNING else 0.2, 'force_down',
+                          [host]))
+    conductor = view.procs[CONDUCTOR]
+    if conductor == RUNNING:
+        found += [(0.25, 'pause', [CONDUCTOR]), (0.25, 'kill', [CONDUCTOR]),
+                  (0.3, 'restart', [CONDUCTOR])]
+    elif conductor == PAUSED:
+        found.append((2.5, 'resume', [CONDUCTOR]))
+    else:
+        found.append((3.0, 'start', [CONDUCTOR]))
+    return found
+
+
+def choose(view: View, rng: random.Random) -> Step:
+    """The next step, drawn from every possible one by weight."""
+    candidates = _server_steps(view, rng) + _process_steps(view)
+    weights = [c[0] for c in candidates]
+    _, action, args = rng.choices(candidates, weights)[0]
+    if rng.random() < SETTLE_CHANCE:
+        return Step(action, args)
+    return Step(action, args, settle=False,
+                delay=round(rng.uniform(0, MAX_DELAY), 1))
