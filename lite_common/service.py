@@ -90,10 +90,21 @@ class PeriodicTask:
                                         daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def request_stop(self) -> None:
+        """No further call is started."""
+        self._stop.set()
+
+    def stop(self, timeout: float = 10) -> None:
+        """Ask the task to stop and wait up to ``timeout`` seconds for a
+        call in progress (one blocked on an unanswered RPC call would
+        otherwise hold a shutdown for the whole RPC timeout; the thread
+        is a daemon and ends with the process)."""
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=30)
+            self._thread.join(timeout=timeout)
+            if self._thread.is_alive():
+                LOG.warning('Periodic task %s is still running after %s s; '
+                            'not waiting for it', self.name, timeout)
 
 
 class Service:
@@ -135,6 +146,8 @@ class Service:
                  self.target.topic, self.target.server)
 
     def stop(self) -> None:
+        for task in self.periodic_tasks:
+            task.request_stop()     # all at once: they end together
         for task in self.periodic_tasks:
             task.stop()
         if self._server is not None:
