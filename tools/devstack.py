@@ -69,6 +69,7 @@ class Deployment(support.ServiceProcesses):
         self.report_interval = REPORT_INTERVAL
         # Extra options of every compute's config: {section: {key: value}}
         self.compute_options: dict[str, dict[str, Any]] = {}
+        self.controller_options: dict[str, dict[str, Any]] = {}
 
     # -- addresses and clients ---
 
@@ -282,11 +283,14 @@ def write_configs(dep: Deployment, computes: int, driver: str) -> None:
     default.update(auth_strategy='http_basic',
                    http_basic_auth_user_file=htpasswd,
                    http_basic_admin_users='admin')
-    support.write_conf(dep.api_conf, {
+    sections: dict[str, dict[str, Any]] = {
         'DEFAULT': default,
         'api': {'host': support.LOCALHOST, 'port': dep.api_port},
         'database': {'connection': dep.db_url},
-        'oslo_concurrency': {'lock_path': controller / 'locks'}})
+        'oslo_concurrency': {'lock_path': controller / 'locks'}}
+    for section, options in dep.controller_options.items():
+        sections.setdefault(section, {}).update(options)
+    support.write_conf(dep.api_conf, sections)
     for index in range(1, computes + 1):
         write_compute_config(dep, f'compute-{index}', driver)
 
@@ -345,11 +349,13 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
           driver: str = 'local', timeout: float = 180,
           service_down_time: int = SERVICE_DOWN_TIME,
           report_interval: int = REPORT_INTERVAL,
-          compute_options: dict[str, dict[str, Any]] | None = None
+          compute_options: dict[str, dict[str, Any]] | None = None,
+          controller_options: dict[str, dict[str, Any]] | None = None
           ) -> Deployment:
     """Start a deployment in ``workdir``; clean up everything on failure.
     ``compute_options`` ({section: {key: value}}) go into every compute's
-    configuration."""
+    configuration, ``controller_options`` into the API's and the
+    conductor's."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     if (workdir / STATE_FILE).exists():
@@ -360,6 +366,7 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
     dep.service_down_time = service_down_time
     dep.report_interval = report_interval
     dep.compute_options = compute_options or {}
+    dep.controller_options = controller_options or {}
     try:
         _prepare(dep, computes, driver)
         _db_sync(dep)

@@ -14,9 +14,6 @@ in ERROR on its source, whose copy is kept; what this host built for it
 is removed.
 """
 
-from collections.abc import Iterator
-import contextlib
-import threading
 from typing import Any
 
 from oslo_log import log as logging
@@ -24,6 +21,7 @@ from oslo_log import log as logging
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move
 from nova_lite.compute import states
+from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.scheduler import claims
@@ -107,23 +105,10 @@ class Incoming:
     """This agent's evacuations in progress: one worker per migration,
     whether it came as a request or is resumed after a crash."""
 
-    def __init__(self, driver: Any, host: str) -> None:
+    def __init__(self, driver: Any, host: str, busy: Busy) -> None:
         self.driver = driver
         self.host = host
-        self._lock = threading.Lock()
-        self._busy: set[int] = set()
-
-    @contextlib.contextmanager
-    def _hold(self, migration_id: int) -> Iterator[bool]:
-        with self._lock:
-            free = migration_id not in self._busy
-            self._busy.add(migration_id)
-        try:
-            yield free
-        finally:
-            if free:
-                with self._lock:
-                    self._busy.discard(migration_id)
+        self._hold = busy.hold
 
     def evacuate_here(self, node: Any, instance: Any,
                       migration: Any) -> None:

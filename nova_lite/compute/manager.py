@@ -4,6 +4,9 @@ The endpoint is thin: building and deleting are in ``instance_ops``,
 startup in ``startup``.
 """
 
+from collections.abc import Callable
+import functools
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +16,12 @@ import oslo_messaging as messaging
 
 from lite_common import context as lite_context
 from nova_lite import exception
+from nova_lite.compute import busy
 from nova_lite.compute import cleanup
 from nova_lite.compute import evacuation
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move
+from nova_lite.compute import move_recovery
 from nova_lite.compute import resources
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import startup
@@ -24,6 +29,29 @@ from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.virt import driver as virt_driver
 
 LOG = logging.getLogger(__name__)
+# A move whose record did not change for this many housekeeping
+# intervals is taken up again by the agent whose step it is.
+STALL_PASSES = 3
+
+
+def _one_step_per_move(method: Callable[..., None]) -> Callable[..., None]:
+    """Run a move's step only while no other thread of this agent works
+    on the same migration (a redelivered request, a resumed step)."""
+    @functools.wraps(method)
+    def step(self: 'ComputeManager', context: Any, *args: Any,
+             **kwargs: Any) -> None:
+        # oslo.messaging passes the arguments by name.
+        bound = inspect.signature(method).bind(self, context, *args,
+                                               **kwargs)
+        migration = bound.arguments['migration']
+        with self.busy.hold(migration.id) as free:
+            if not free:
+                LOG.info('Migration %s: %s is already under way here',
+                         migration.uuid, method.__name__,
+                         instance=bound.arguments['instance'])
+                return
+            method(*bound.args, **bound.kwargs)
+    return step
 
 
 class ComputeManager:
@@ -37,7 +65,8 @@ class ComputeManager:
         self.identity_dirs = identity_dirs
         self.driver = virt_driver.load_driver(conf, host, state_path)
         self.cleaner = cleanup.Cleaner(conf, self.driver, host)
-        self.incoming = evacuation.Incoming(self.driver, host)
+        self.busy = busy.Busy()
+        self.incoming = evacuation.Incoming(self.driver, host, self.busy)
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
         self.service: Any = None
@@ -53,7 +82,7 @@ class ComputeManager:
         self.conductor.wait_until_ready(context)
         self.service, self.nodes = startup.start(
             context, self.conf, self.host, self.driver, self.identity_dirs,
-            self.cleaner, self.compute_rpcapi)
+            self.cleaner, self.compute_rpcapi, self.busy)
 
     def housekeeping(self) -> None:
         """Periodic: clean up as at start-up (copies evacuated away once
@@ -64,6 +93,10 @@ class ComputeManager:
         context = lite_context.get_admin_context()
         self.cleaner.run(context, self.nodes)
         self.incoming.resume(context, self.nodes)
+        stale = STALL_PASSES * self.conf.cleanup_interval
+        move_recovery.resume(context, self.compute_rpcapi, self.driver,
+                             self.host, self.nodes, self.busy,
+                             stale_after=stale)
 
     def heartbeat(self) -> None:
         if self.record_deleted:
@@ -135,6 +168,7 @@ class ComputeManager:
         return self._named_node(instance, migration, 'Migration', 'node',
                                 migration.dest_node)
 
+    @_one_step_per_move
     def prep_resize(self, context: Any, instance: Any,
                     migration: Any) -> None:
         node = self._dest_node(instance, migration)
@@ -145,11 +179,13 @@ class ComputeManager:
         move.prep_resize(context, self.compute_rpcapi, self.driver, node,
                          instance, migration)
 
+    @_one_step_per_move
     def resize_instance(self, context: Any, instance: Any, migration: Any,
                         migrate_data: dict[str, Any]) -> None:
         move.resize_instance(context, self.compute_rpcapi, self.driver,
                              instance, migration, migrate_data)
 
+    @_one_step_per_move
     def finish_resize(self, context: Any, instance: Any,
                       migration: Any) -> None:
         node = self._dest_node(instance, migration)
@@ -157,17 +193,20 @@ class ComputeManager:
             move.finish_resize(context, self.driver, node, instance,
                                migration)
 
+    @_one_step_per_move
     def confirm_resize(self, context: Any, instance: Any,
                        migration: Any) -> None:
         move.confirm_resize(context, self.driver,
                             self._node(migration.source_node), instance,
                             migration)
 
+    @_one_step_per_move
     def revert_resize(self, context: Any, instance: Any,
                       migration: Any) -> None:
         move.revert_resize(context, self.compute_rpcapi, self.driver,
                            instance, migration)
 
+    @_one_step_per_move
     def finish_revert_resize(self, context: Any, instance: Any,
                              migration: Any) -> None:
         node = self._named_node(instance, migration, 'Migration',

@@ -106,13 +106,17 @@ def prep_resize(context: Any, rpc: Any, driver: Any, node: Any,
                  f'{node.hypervisor_hostname} has no room for the new '
                  f'flavor')
         return
-    if result != claims.CLAIMED:
+    waiting = (result == claims.ALREADY_CLAIMED
+               and migration.status == 'pre-migrating'
+               and instance.task_state == states.RESIZE_PREP)
+    if result != claims.CLAIMED and not waiting:
         LOG.info('Migration %s is %s (destination %s, %s): a repeated or '
                  'stale request, nothing to do here', migration.uuid,
                  migration.status, migration.dest_compute, result,
                  instance=instance)
         return
-    LOG.info('Claimed %s for migration %s (dest_compute_id %s)',
+    LOG.info('%s %s for migration %s (dest_compute_id %s)',
+             'Claimed' if result == claims.CLAIMED else 'Claimed before:',
              node.hypervisor_hostname, migration.uuid,
              migration.dest_compute_id, instance=instance)
     rpc.resize_instance(context, instance, migration,
@@ -124,10 +128,13 @@ def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
                     migration: Any, migrate_data: dict[str, Any]) -> None:
     """Source: send the disks to the destination, keep a copy aside."""
     instance.task_state = states.RESIZE_MIGRATING
-    if not instance_ops.saved(instance, [states.RESIZE_PREP]):
-        LOG.info('Not migrating: the instance was deleted or changed',
+    outcome = instance_ops.save(instance, [states.RESIZE_PREP])
+    if outcome != instance_ops.SAVED:
+        # Changed: a repeated request (the first one goes on) or a reset.
+        LOG.info('Not migrating: the instance was %s', outcome,
                  instance=instance)
-        migration.transition(['pre-migrating'], 'error')
+        if outcome == instance_ops.DELETED:
+            migration.transition(['pre-migrating'], 'error')
         return
     if not migration.transition(['pre-migrating'], 'migrating'):
         _abandon(instance, migration, [states.RESIZE_MIGRATING],
@@ -143,11 +150,13 @@ def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
         return
     migration.transition(['migrating'], 'post-migrating')
     instance.task_state = states.RESIZE_MIGRATED
-    if not instance_ops.saved(instance, [states.RESIZE_MIGRATING]):
-        LOG.info('The instance was deleted while its disks were sent; '
-                 'the copy kept here stays until cleaned up',
+    outcome = instance_ops.save(instance, [states.RESIZE_MIGRATING])
+    if outcome != instance_ops.SAVED:
+        LOG.info('The instance was %s while its disks were sent; the copy '
+                 'kept here stays until cleaned up', outcome,
                  instance=instance)
-        migration.transition(['post-migrating'], 'error')
+        if outcome == instance_ops.DELETED:
+            migration.transition(['post-migrating'], 'error')
         return
     rpc.finish_resize(context, instance, migration, dest.host)
 
@@ -183,10 +192,13 @@ def finish_resize(context: Any, driver: Any, node: Any, instance: Any,
     if resuming:
         expected.append(states.RESIZE_FINISH)
     instance.task_state = states.RESIZE_FINISH
-    if not instance_ops.saved(instance, expected):
-        LOG.info('Not finishing: the instance was deleted or changed',
+    outcome = instance_ops.save(instance, expected)
+    if outcome != instance_ops.SAVED:
+        # Changed: a repeated request (the first one goes on) or a reset.
+        LOG.info('Not finishing: the instance was %s', outcome,
                  instance=instance)
-        migration.transition(['post-migrating'], 'error')
+        if outcome == instance_ops.DELETED:
+            migration.transition(['post-migrating'], 'error')
         return
     flavor = instance.new_flavor or instance.flavor or {}
     running = instance.vm_state != states.STOPPED

@@ -1,10 +1,13 @@
-"""Cold migrations and resizes a restart interrupted, resumed at start-up.
+"""Cold migrations and resizes that stalled, resumed by the agent whose
+step it is.
 
 A move is a relay of casts between two agents (compute/move.py); a
-crash, or a lost message, stops the relay. At start-up (before the RPC
-server takes new requests, so no flow of this process is under way) the
-agent finds every move in flight from its host or claimed by one of its
-nodes, and takes the step that is its own:
+crash, a lost message or a flow that died on an error stops the relay.
+At start-up (before the RPC server takes new requests, so no flow of
+this process is under way), and on every housekeeping pass for moves
+whose record has not changed for a while and that this agent is not
+working on, the agent finds every move in flight from its host or
+claimed by one of its nodes, and takes the step that is its own:
 
 ==================  ==============  ======================================
 status              this host is    what it does
@@ -29,22 +32,44 @@ twice. A move whose instance was deleted ends ``error``; its copies are
 reaped as those of any deleted instance (compute/cleanup.py).
 """
 
+import datetime
 from typing import Any
 
 from oslo_log import log as logging
+from oslo_utils import timeutils
 
 from nova_lite.compute import move
 from nova_lite.compute import states
+from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 
 LOG = logging.getLogger(__name__)
 
 
+def _stalled(migration: Any, stale_after: float | None) -> bool:
+    if stale_after is None:
+        return True
+    changed = migration.updated_at or migration.created_at
+    if changed is None:
+        return True
+    if changed.tzinfo is None:
+        changed = changed.replace(tzinfo=datetime.UTC)
+    age = timeutils.utcnow(with_timezone=True) - changed
+    return age.total_seconds() >= stale_after
+
+
 def resume(context: Any, rpc: Any, driver: Any, host: str,
-           nodes: dict[str, Any]) -> int:
+           nodes: dict[str, Any], busy: Busy,
+           stale_after: float | None = None) -> int:
     """Take this host's step of every cold move in flight; how many
-    moves were looked at. Two queries, whatever the count."""
+    moves were looked at. Two queries, whatever the count.
+
+    At start-up (``stale_after`` None) every move is taken up. On a
+    housekeeping pass only those whose record has not changed for
+    ``stale_after`` seconds (their step's request was lost, or the flow
+    died on an error, e.g. an unreachable conductor), and never one this
+    agent is working on (``busy``)."""
     by_id = {node.id: node for node in nodes.values()}
     by_name = {node.hypervisor_hostname: node for node in nodes.values()}
     migrations = migration_obj.MigrationList.get_cold_moves_in_flight(
@@ -55,6 +80,8 @@ def resume(context: Any, rpc: Any, driver: Any, host: str,
         context, {'uuid': [m.instance_uuid for m in migrations]})}
     step = _Step(context, rpc, driver, host, by_id, by_name)
     for migration in migrations:
+        if not _stalled(migration, stale_after):
+            continue
         instance = instances.get(migration.instance_uuid)
         if instance is None:
             LOG.info('%s %s: its instance %s was deleted; the move ends',
@@ -62,7 +89,9 @@ def resume(context: Any, rpc: Any, driver: Any, host: str,
                      migration.instance_uuid)
             migration.transition(move.IN_FLIGHT, 'error')
             continue
-        step.take(instance, migration)
+        with busy.hold(migration.id) as free:
+            if free:
+                step.take(instance, migration)
     return len(migrations)
 
 

@@ -18,6 +18,7 @@ from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
 from nova_lite.compute import resources
 from nova_lite.compute import states
+from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service as service_obj
@@ -147,7 +148,7 @@ def _ensure_nodes(context: Any, conf: cfg.ConfigOpts, host: str,
 
 def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
           identity_dirs: list[Path], cleaner: cleanup.Cleaner,
-          rpc: Any) -> tuple[Any, dict[str, Any]]:
+          rpc: Any, busy: Busy) -> tuple[Any, dict[str, Any]]:
     """Identity checks, records, then instances; in that order.
 
     A driver of many nodes (bare metal) keeps no compute_id file: its
@@ -165,7 +166,8 @@ def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
     _warn_destroy_after_evacuate(conf)
     cleaner.run(context, nodes)
     recovered = init_instances(context, driver, nodes)
-    recovered += move_recovery.resume(context, rpc, driver, host, nodes)
+    recovered += move_recovery.resume(context, rpc, driver, host, nodes,
+                                      busy)
     if service.version != service_obj.SERVICE_VERSION:
         LOG.info('Compute service %s: version %s -> %s', service.uuid,
                  service.version, service_obj.SERVICE_VERSION)

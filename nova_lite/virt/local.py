@@ -13,12 +13,15 @@ tests, or a shared mount). The source keeps its copy aside as
 ``<uuid>_resize`` until the move is confirmed or reverted.
 """
 
+from collections.abc import Callable
 from collections.abc import Iterator
 import errno
+import functools
 import json
 import os
 from pathlib import Path
 import shutil
+import threading
 from typing import Any
 
 from oslo_log import log as logging
@@ -76,8 +79,28 @@ def sparse_copy(src: Path, dst: Path) -> None:
     os.replace(part, dst)
 
 
+def _one_at_a_time(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Serialise the driver's work on one instance's files (a request
+    repeated while the first one runs must not interleave renames)."""
+    @functools.wraps(method)
+    def locked(self: 'LocalDriver', instance: Any, *args: Any,
+               **kwargs: Any) -> Any:
+        uuid = instance if isinstance(instance, str) else instance.uuid
+        with self._files_lock:
+            lock = self._instance_locks.setdefault(uuid, threading.Lock())
+        with lock:
+            return method(self, instance, *args, **kwargs)
+    return locked
+
+
 class LocalDriver(fake.FakeDriver):
     hypervisor_type = 'local'
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._files_lock = threading.Lock()
+        # One lock per instance ever touched: a few bytes each.
+        self._instance_locks: dict[str, threading.Lock] = {}
 
     @property
     def instances_path(self) -> Path:
@@ -110,9 +133,11 @@ class LocalDriver(fake.FakeDriver):
         except FileNotFoundError:
             return []
 
+    @_one_at_a_time
     def destroy_aside(self, uuid: str) -> None:
         shutil.rmtree(self.aside_path(uuid), ignore_errors=True)
 
+    @_one_at_a_time
     def spawn(self, instance: Any) -> None:
         self.wait_spawn_seconds()
         path = self.disk_path(instance.uuid)
@@ -126,6 +151,7 @@ class LocalDriver(fake.FakeDriver):
             os.fsync(disk.fileno())
         LOG.info('Created disk %s', path, instance=instance)
 
+    @_one_at_a_time
     def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
         if destroy_disks:
             shutil.rmtree(self.instances_path / instance.uuid,
@@ -146,6 +172,7 @@ class LocalDriver(fake.FakeDriver):
     def prepare_incoming(self, instance: Any) -> dict[str, Any]:
         return {'instances_path': str(self.instances_path)}
 
+    @_one_at_a_time
     def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
                                    migrate_data: dict[str, Any]) -> None:
         target = migrate_data.get('instances_path')
@@ -173,6 +200,7 @@ class LocalDriver(fake.FakeDriver):
                  '%s until the move is confirmed or reverted', dest,
                  dest_host, aside, instance=instance)
 
+    @_one_at_a_time
     def finish_migration(self, instance: Any, root_gb: int,
                          power_on: bool) -> None:
         path = self.disk_path(instance.uuid)
@@ -184,10 +212,12 @@ class LocalDriver(fake.FakeDriver):
             os.truncate(path, wanted)
             LOG.info('Grew the disk to %d GiB', root_gb, instance=instance)
 
+    @_one_at_a_time
     def confirm_migration(self, instance: Any) -> None:
         shutil.rmtree(self.aside_path(instance.uuid), ignore_errors=True)
         LOG.info('Deleted the copy kept on the source', instance=instance)
 
+    @_one_at_a_time
     def finish_revert_migration(self, instance: Any,
                                 power_on: bool) -> None:
         here, aside = self.instances_path / instance.uuid, \
@@ -202,6 +232,7 @@ class LocalDriver(fake.FakeDriver):
                 f'revert to')
         LOG.info('Restored the disk kept on the source', instance=instance)
 
+    @_one_at_a_time
     def abort_migration(self, instance: Any) -> None:
         here, aside = self.instances_path / instance.uuid, \
             self.aside_path(instance.uuid)

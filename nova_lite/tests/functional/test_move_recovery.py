@@ -247,3 +247,38 @@ def test_conductor_drives_lost_cold_migrations_again(client):
     for uuid in (chosen, unchosen):
         _wait_status(client, uuid, 'VERIFY_RESIZE')
         assert _instance(uuid)['host'] == C2
+
+
+def _running_manager(client, host: str) -> Any:
+    for runnable in client.stack.launcher.runnables:
+        if getattr(runnable, 'name', '') == f'nova-lite-compute ({host})':
+            return runnable.endpoints[0]._endpoint
+    raise AssertionError(f'no agent {host}')
+
+
+def test_a_running_destination_takes_up_a_stalled_move(client):
+    """The destination claimed, but its request to the source was lost
+    (or its flow died on an error) and it never restarted: a
+    housekeeping pass asks the source again once the record has not
+    changed for three intervals; a fresh record is left alone."""
+    uuid = _boot_on(client, C1, 'stalled')['id']
+    inst = _instance(uuid)
+    node = _node(C2)
+    migration = migration_db.migration_create(_ctx(), {
+        'uuid': uuid[:-12] + 'a' * 12, 'instance_uuid': uuid,
+        'migration_type': 'migration', 'status': 'pre-migrating',
+        'source_compute': C1, 'source_node': inst['node'],
+        'dest_compute': C2, 'dest_node': node['hypervisor_hostname'],
+        'dest_compute_id': node['id']})
+    instance_db.instance_update(_ctx(), uuid, {
+        'task_state': states.RESIZE_PREP, 'old_flavor': inst['flavor'],
+        'new_flavor': inst['flavor']})
+    manager = _running_manager(client, C2)
+    manager.housekeeping()
+    assert _migration(uuid)['status'] == 'pre-migrating'   # not stalled
+    long_ago = lite_db.utcnow() - datetime.timedelta(hours=1)
+    migration_db.migration_update(_ctx(), migration['id'], {
+        'created_at': long_ago, 'updated_at': long_ago})
+    manager.housekeeping()
+    _wait_status(client, uuid, 'VERIFY_RESIZE')
+    assert _instance(uuid)['host'] == C2

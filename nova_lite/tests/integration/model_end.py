@@ -3,12 +3,10 @@ issue's strict invariants; and the clean slate between sequences.
 
 1. SIGCONT every frozen process; restart the conductor and every agent
    (start the dead ones).
-2. Wait until nothing moves. An instance still in a task is *stuck*: in
-   ``rebuilding`` with an evacuation claimed or chosen it is a defect
-   (the destination must resume it at start-up); otherwise, after a
-   SIGKILL that may have lost its request, it is reset to ``error``
-   (os-resetState, the documented way out) and noted; without one it is
-   a defect.
+2. Wait until nothing moves. An instance still in a task is *stuck*, a
+   defect: agents resume their steps of every move at start-up (and
+   stalled ones while they run), the conductor drives again the moves it
+   lost before any destination took them.
 3. Unset forced-down (refused while the host has not cleaned up:
    retried, bounded), wait until every compute is up.
 4. Wait (bounded) until the strict invariants hold.
@@ -66,28 +64,13 @@ def _restart_everything(seq: 'Sequence') -> None:
 
 
 def _stuck(seq: 'Sequence', snap: model.Snapshot) -> list[str]:
-    """Defects among the instances left in a task; the others (after
-    a SIGKILL) are reset to error and noted."""
-    found = []
-    for inst in snap.records.instances.values():
-        if inst.task_state is None:
-            continue
-        migrations = snap.records.migrations_of(inst.uuid)
-        claimed = [m for m in migrations if m.migration_type == 'evacuation'
-                   and (m.status == 'pre-migrating' or (
-                       m.status == 'accepted' and m.dest_compute))]
-        what = (f'{inst.uuid} stuck in {inst.vm_state}/{inst.task_state} '
-                f'after every agent restarted: {model.describe(snap, inst)}')
-        if claimed or not seq.killed:
-            found.append(f'STUCK {what}')
-            continue
-        answer = seq.cloud.action(inst.uuid,
-                                  {'os-resetState': {'state': 'error'}})
-        seq.notes.append(f'reset to error ({answer.status}): {what}')
-        if not answer.ok:
-            found.append(f'NO WAY OUT (os-resetState answered {answer}): '
-                         f'{what}')
-    return found
+    """Every instance still in a task once everything restarted and
+    settled: nothing may be left for an operator to reset (agents resume
+    their steps, the conductor drives moves it lost again)."""
+    return [f'STUCK {inst.uuid} in {inst.vm_state}/{inst.task_state} after '
+            f'every agent restarted: {model.describe(snap, inst)}'
+            for inst in snap.records.instances.values()
+            if inst.task_state is not None]
 
 
 def _unforce(seq: 'Sequence') -> list[str]:
@@ -123,8 +106,6 @@ def finish(seq: 'Sequence') -> None:
     _restart_everything(seq)
     snap = seq.quiesce(END_TIMEOUT)
     found = _stuck(seq, snap)
-    if any(note.startswith('reset to error') for note in seq.notes):
-        seq.quiesce(END_TIMEOUT)
     found += _unforce(seq)
     if not found:
         seq.cloud.dep.wait_services_up(

@@ -64,6 +64,12 @@ COMPUTE_OPTIONS = {
     # converges within this time).
     'DEFAULT': {'cleanup_interval': 5},
 }
+CONTROLLER_OPTIONS = {
+    # Moves a killed conductor lost are driven again within seconds
+    # (and requests still in flight are sometimes driven twice: that
+    # must be safe too).
+    'conductor': {'move_recovery_interval': 5, 'move_stall_timeout': 20},
+}
 
 
 class Clouds:
@@ -84,7 +90,8 @@ class Clouds:
                 computes=3, driver='local',
                 service_down_time=SERVICE_DOWN_TIME,
                 report_interval=REPORT_INTERVAL,
-                compute_options=COMPUTE_OPTIONS)
+                compute_options=COMPUTE_OPTIONS,
+                controller_options=CONTROLLER_OPTIONS)
             integration.register_cloud(self.request, dep)
             self.cloud = ModelCloud(dep)
             self.cloud.prepare(secrets.token_hex(3))

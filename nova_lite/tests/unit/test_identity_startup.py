@@ -14,6 +14,7 @@ import pytest
 
 from nova_lite import conf as nova_conf
 from nova_lite import exception
+from nova_lite.compute import busy
 from nova_lite.compute import cleanup
 from nova_lite.compute import identity
 from nova_lite.compute import startup
@@ -54,7 +55,7 @@ class Agent:
 
     def start(self, ctx: Any) -> tuple[Any, dict[str, Any]]:
         return startup.start(ctx, self.conf, self.host, self.driver,
-                             self.dirs, self.cleaner, None)
+                             self.dirs, self.cleaner, None, busy.Busy())
 
     @property
     def file(self) -> Path:
@@ -269,7 +270,8 @@ def test_a_driver_of_many_nodes_keeps_no_file(conf, tmp_path, ctx):
     state = tmp_path / 'state'
     driver = ManyNodes(conf, 'bm-host', str(state))
     _, nodes = startup.start(ctx, conf, 'bm-host', driver, [state],
-                             cleanup.Cleaner(conf, driver, 'bm-host'), None)
+                             cleanup.Cleaner(conf, driver, 'bm-host'), None,
+                             busy.Busy())
     assert {n: node.uuid for n, node in nodes.items()} == ManyNodes.NODES
     assert not (state / identity.FILENAME).exists()
     assert len(cn_obj.ComputeNodeList.get_all_by_host(ctx, 'bm-host')) == 2
