@@ -19,6 +19,12 @@ LOG = logging.getLogger(__name__)
 ErrorFormatter = Callable[[int, str, webob.Request], tuple[str, bytes]]
 
 
+def plain_error(status: int, message: str,
+                req: webob.Request) -> tuple[str, bytes]:
+    """A JSON error body for a server without an API format."""
+    return 'application/json', orjson.dumps({'message': message})
+
+
 def json_error(status: int, message: str, req: webob.Request,
                formatter: ErrorFormatter,
                headers: list[tuple[str, str]] | None = None) -> webob.Response:

@@ -1,4 +1,4 @@
-"""The real clients against ironic-lite-api served by cheroot.
+"""The real clients against ironic-lite-api served by waitress.
 
 ``openstack baremetal ...`` (python-ironicclient's plugin, which
 negotiates the version with ``latest``: the server's maximum is above
@@ -28,7 +28,7 @@ OPENSTACK = Path(sys.executable).parent / 'openstack'
 def endpoint() -> Iterator[str]:
     stack = fixtures.Stack().start()
     api = server.APIServer('ironic-lite-api-test', stack.app, '127.0.0.1',
-                           0, threads=4)
+                           0, server.Settings(threads=4))
     api.start()
     try:
         yield f'http://127.0.0.1:{api.bind_addr[1]}'

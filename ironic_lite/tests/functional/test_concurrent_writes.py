@@ -1,7 +1,7 @@
 """Concurrent writes through the real API server: a 200 is stored.
 
 The in-process stack (real conductor, inproc bus, SQLite) behind
-ironic-lite-api on cheroot; clients are plain HTTP connections on
+ironic-lite-api on waitress; clients are plain HTTP connections on
 threads, all released at once.
 """
 
@@ -25,7 +25,7 @@ HEADERS = {'Content-Type': 'application/json',
 def port() -> Iterator[int]:
     stack = fixtures.Stack().start()
     api = server.APIServer('ironic-lite-api-test', stack.app, '127.0.0.1',
-                           0, threads=16)
+                           0, server.Settings(threads=16))
     api.start()
     try:
         yield api.bind_addr[1]
