@@ -62,7 +62,7 @@ class Deps:
 
 
 def _is_version_document(path: str) -> bool:
-    return path in ('', '/', '/v1')
+    return path in ('', '/', '/v1', '/openapi.json')
 
 
 _RANGE_HEADERS = [

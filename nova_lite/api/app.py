@@ -69,7 +69,8 @@ class Deps:
 
 
 def _is_version_document(path: str) -> bool:
-    return path in ('', '/', '/v2.1', '/image', '/identity/v3')
+    return path in ('', '/', '/v2.1', '/image', '/identity/v3',
+                    '/openapi.json')
 
 
 def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
