@@ -11,9 +11,12 @@ all.
 the ironic twin) run longer.
 """
 
+import argparse
 from collections.abc import Callable
+from collections.abc import Sequence
 import dataclasses
 import json
+import os
 import re
 from typing import Any
 
@@ -21,6 +24,9 @@ import hypothesis
 import hypothesis.errors
 import schemathesis
 from schemathesis import GenerationMode
+
+#: Requests per operation and generation mode in CI.
+EXAMPLES = int(os.environ.get('STACKLITE_FUZZ_EXAMPLES', '25'))
 
 #: Text that must never reach a client.
 LEAKS = re.compile(r'Traceback \(most recent call last\)|sqlalchemy|'
@@ -107,3 +113,33 @@ def _run(operation: Any, mode: GenerationMode, headers: dict[str, str],
         one()
     except hypothesis.errors.Unsatisfiable:
         pass    # nothing to make invalid (no parameters, no body)
+
+
+#: (auth strategy, request headers, examples, seed) -> the report.
+Runner = Callable[[str, dict[str, str], int, int], Report]
+
+
+def assert_clean(report: Report) -> None:
+    print(f'{report.requests} requests over {report.operations} '
+          f'operations: {report.statuses}')
+    assert report.requests > report.operations
+    assert [str(f) for f in report.findings] == []
+
+
+def main(description: str, runner: Runner,
+         users: Sequence[tuple[str, dict[str, str]]], seed: int,
+         argv: list[str] | None = None) -> int:
+    """A longer run from the command line; 1 if anything was found."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument('--examples', type=int, default=500)
+    parser.add_argument('--seed', type=int, default=seed)
+    args = parser.parse_args(argv)
+    found = 0
+    for auth, headers in users:
+        report = runner(auth, headers, args.examples, args.seed)
+        print(f'{auth}: {report.requests} requests over '
+              f'{report.operations} operations: {report.statuses}')
+        for finding in report.findings:
+            print(f'  {finding}')
+        found += len(report.findings)
+    return 1 if found else 0

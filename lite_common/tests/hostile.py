@@ -6,9 +6,26 @@ import http.client
 import socket
 import threading
 import time
+from typing import Any
+
+from lite_common.wsgi import faults
+from lite_common.wsgi import server
 
 #: A well-behaved client must be answered within this (seconds).
 SERVED_WITHIN = 1.0
+
+
+@contextlib.contextmanager
+def serving(app: Any, settings: server.Settings = server.Settings(),
+            formatter: faults.ErrorFormatter = faults.plain_error,
+            name: str = 'test-api') -> Iterator[int]:
+    """``app`` on its real server on 127.0.0.1: the port."""
+    api = server.APIServer(name, app, '127.0.0.1', 0, settings, formatter)
+    api.start()
+    try:
+        yield api.bind_addr[1]
+    finally:
+        api.stop()
 
 
 def get(port: int, path: str = '/', timeout: float = 15,

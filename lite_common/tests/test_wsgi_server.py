@@ -41,16 +41,13 @@ class App:
 
 @contextlib.contextmanager
 def serving(app, **settings) -> Iterator[int]:
-    api = server.APIServer('test-api', app, '127.0.0.1', 0,
-                           server.Settings(**settings))
-    api.start()
     try:
-        yield api.bind_addr[1]
+        with hostile.serving(app, server.Settings(**settings)) as port:
+            yield port
     finally:
-        app_release = getattr(app, 'release', None)
-        if app_release is not None:
-            app_release.set()
-        api.stop()
+        release = getattr(app, 'release', None)
+        if release is not None:
+            release.set()
 
 
 def test_a_burst_of_connections_is_queued_not_reset() -> None:

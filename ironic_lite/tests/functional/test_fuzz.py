@@ -6,7 +6,6 @@ A longer run: ``python -m ironic_lite.tests.functional.test_fuzz
 --examples 500 --seed 7``.
 """
 
-import argparse
 import os
 import sys
 
@@ -21,7 +20,6 @@ from ironic_lite.api import openapi  # noqa: E402
 from ironic_lite.tests.functional import fixtures  # noqa: E402
 from lite_common.tests import fuzz  # noqa: E402
 
-EXAMPLES = int(os.environ.get('STACKLITE_FUZZ_EXAMPLES', '25'))
 SEED = int(os.environ.get('STACKLITE_FUZZ_SEED', '1401'))
 LATEST = {'X-OpenStack-Ironic-API-Version': 'latest'}
 # demo:demo-secret, a member (nodes are for admins: mostly 403s).
@@ -39,31 +37,13 @@ def run(auth: str, headers: dict[str, str], examples: int,
         stack.stop()
 
 
-@pytest.mark.parametrize('auth,headers', [('noauth', LATEST),
-                                          ('http_basic', MEMBER)])
+USERS = [('noauth', LATEST), ('http_basic', MEMBER)]
+
+
+@pytest.mark.parametrize('auth,headers', USERS)
 def test_fuzz(auth, headers):
-    report = run(auth, headers, EXAMPLES, SEED)
-    print(f'{report.requests} requests over {report.operations} '
-          f'operations: {report.statuses}')
-    assert report.requests > report.operations
-    assert [str(f) for f in report.findings] == []
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--examples', type=int, default=500)
-    parser.add_argument('--seed', type=int, default=SEED)
-    args = parser.parse_args(argv)
-    found = 0
-    for auth, headers in (('noauth', LATEST), ('http_basic', MEMBER)):
-        report = run(auth, headers, args.examples, args.seed)
-        print(f'{auth}: {report.requests} requests over '
-              f'{report.operations} operations: {report.statuses}')
-        for finding in report.findings:
-            print(f'  {finding}')
-        found += len(report.findings)
-    return 1 if found else 0
+    fuzz.assert_clean(run(auth, headers, fuzz.EXAMPLES, SEED))
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(fuzz.main(__doc__.split('\n')[0], run, USERS, SEED))

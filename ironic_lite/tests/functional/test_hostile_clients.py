@@ -10,21 +10,18 @@ from ironic_lite.tests.functional import fixtures
 from lite_common.tests import hostile
 from lite_common.wsgi import server
 
+SETTINGS = server.Settings(threads=4, max_connections=100)
 HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest'}
 
 
 @pytest.fixture
 def port() -> Iterator[int]:
     stack = fixtures.Stack().start()
-    api = server.APIServer(
-        'ironic-lite-api-test', stack.app, '127.0.0.1', 0,
-        server.Settings(threads=4, max_connections=100),
-        errors.baremetal_error)
-    api.start()
     try:
-        yield api.bind_addr[1]
+        with hostile.serving(stack.app, SETTINGS,
+                             errors.baremetal_error) as port:
+            yield port
     finally:
-        api.stop()
         stack.stop()
 
 

@@ -13,21 +13,18 @@ from lite_common.wsgi import server
 from nova_lite.api import errors
 from nova_lite.tests import stack as nova_stack
 
+SETTINGS = server.Settings(threads=4, max_connections=100)
 HEADERS = {'OpenStack-API-Version': 'compute 2.53'}
 
 
 @pytest.fixture
 def port() -> Iterator[int]:
     stack = nova_stack.Stack().start()
-    api = server.APIServer(
-        'nova-lite-api-test', stack.app, '127.0.0.1', 0,
-        server.Settings(threads=4, max_connections=100),
-        errors.compute_error)
-    api.start()
     try:
-        yield api.bind_addr[1]
+        with hostile.serving(stack.app, SETTINGS,
+                             errors.compute_error) as port:
+            yield port
     finally:
-        api.stop()
         stack.stop()
 
 
