@@ -113,8 +113,8 @@ def _image(req: webob.Request, ref: str | None,
 
 
 def _counts(spec: dict[str, Any]) -> tuple[int, int]:
-    low = int(spec.get('min_count', 1))
-    high = int(spec.get('max_count', low))
+    low = util.bounded_int(spec.get('min_count', 1), 'min_count', 1)
+    high = util.bounded_int(spec.get('max_count', low), 'max_count', 1)
     if low > high:
         raise webob.exc.HTTPBadRequest(
             explanation='min_count must be <= max_count.')

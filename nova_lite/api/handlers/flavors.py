@@ -91,6 +91,15 @@ def show_flavor(req: webob.Request) -> webob.Response:
     return util.json_response({'flavor': view(req, row)})
 
 
+def _rxtx_factor(value: Any) -> float:
+    factor = float(value)
+    if not 0 < factor <= util.MAX_FLOAT:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Invalid input received: rxtx_factor must be > 0 '
+            f'and <= {util.MAX_FLOAT}')
+    return factor
+
+
 @util.translate_errors
 def create_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:os-flavor-manage:create')
@@ -102,12 +111,13 @@ def create_flavor(req: webob.Request) -> webob.Response:
     values = {
         'flavorid': str(flavorid),
         'name': spec['name'],
-        'memory_mb': int(spec['ram']),
-        'vcpus': int(spec['vcpus']),
-        'root_gb': int(spec['disk']),
-        'ephemeral_gb': int(spec.get('OS-FLV-EXT-DATA:ephemeral', 0)),
-        'swap': int(spec.get('swap') or 0),
-        'rxtx_factor': float(spec.get('rxtx_factor', 1.0)),
+        'memory_mb': util.bounded_int(spec['ram'], 'ram', 1),
+        'vcpus': util.bounded_int(spec['vcpus'], 'vcpus', 1),
+        'root_gb': util.bounded_int(spec['disk'], 'disk'),
+        'ephemeral_gb': util.bounded_int(
+            spec.get('OS-FLV-EXT-DATA:ephemeral', 0), 'ephemeral'),
+        'swap': util.bounded_int(spec.get('swap') or 0, 'swap'),
+        'rxtx_factor': _rxtx_factor(spec.get('rxtx_factor', 1.0)),
         'is_public': spec.get('os-flavor-access:is_public', True),
         'extra_specs': {},
         'description': spec.get('description'),
