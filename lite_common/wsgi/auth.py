@@ -25,6 +25,7 @@ import webob
 import webob.exc
 
 from lite_common import context as lite_context
+from lite_common.wsgi.text import printable
 
 LOG = logging.getLogger(__name__)
 ENV_KEY = 'lite.context'
@@ -190,7 +191,8 @@ class BasicAuth:
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         user, password = self._credentials(environ)
         if not self._password_ok(user, password):
-            LOG.info('Basic authentication failed for user %s', user)
+            LOG.info('Basic authentication failed for user %s',
+                     printable(user))
             raise self._challenge('Invalid username or password.')
         roles = ['member', 'reader']
         if user in self.admin_users:

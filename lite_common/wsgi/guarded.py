@@ -19,6 +19,7 @@ added here:
 
 import logging
 import socket
+import threading
 import time
 from typing import Any
 
@@ -102,7 +103,8 @@ class GuardedServer(waitress_server.TcpWSGIServer):
         self.health_paths = health_paths
         self.health_dispatcher = waitress_task.ThreadedTaskDispatcher()
         self.health_dispatcher.set_thread_count(health_threads)
-        self.stopping = False
+        self._trigger_lock = threading.Lock()
+        self._trigger_closed = False
         self.refused = 0
         self.evicted = 0
         self._last_warning = 0.0
@@ -111,9 +113,6 @@ class GuardedServer(waitress_server.TcpWSGIServer):
 
     # The accepting side: always accept, then decide.
     def readable(self) -> bool:
-        if self.stopping:
-            self._close_everything()
-            return False
         now = time.time()
         if now >= self._next_cleanup:
             self._next_cleanup = now + self.adj.cleanup_interval
@@ -199,7 +198,22 @@ class GuardedServer(waitress_server.TcpWSGIServer):
         else:
             super().add_task(task)
 
-    def _close_everything(self) -> None:
+    # Stopping (see APIServer.stop for the order).
+    def close_connections(self) -> None:
+        """Close every connection and the listening socket (on the I/O
+        thread, once its loop has ended)."""
         for channel in list(self.active_channels.values()):
             channel.handle_close()
-        self.close()
+        waitress_server.wasyncore.dispatcher.close(self)
+
+    def pull_trigger(self) -> None:
+        """Wake the I/O thread; a no-op once the trigger is closed (a
+        worker finishing late must not write to a reused descriptor)."""
+        with self._trigger_lock:
+            if not self._trigger_closed:
+                super().pull_trigger()
+
+    def close_trigger(self) -> None:
+        with self._trigger_lock:
+            self._trigger_closed = True
+            self.trigger.close()

@@ -21,6 +21,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 from waitress import adjustments
+from waitress import wasyncore
 import webob
 
 from lite_common import private
@@ -139,6 +140,7 @@ class APIServer:
                 f'{name} cannot listen on {host}:{port}: '
                 f'{exc.strerror or exc}') from exc
         self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
 
     @property
     def bind_addr(self) -> tuple[str, int]:
@@ -147,19 +149,27 @@ class APIServer:
     def start(self) -> None:
         host, port = self.bind_addr
         LOG.info('%s listening on http://%s:%s', self.name, host, port)
-        self._thread = threading.Thread(target=self.server.run,
-                                        name=self.name, daemon=True)
+        self._thread = threading.Thread(target=self._serve, name=self.name,
+                                        daemon=True)
         self._thread.start()
 
+    def _serve(self) -> None:
+        adj = self.server.adj
+        while not self._stop.is_set():
+            wasyncore.loop(timeout=adj.asyncore_loop_timeout,
+                           map=self.server._map, use_poll=True, count=1)
+        self.server.close_connections()
+
     def stop(self) -> None:
-        """Stop accepting, close every connection, let the requests in
-        progress finish (5 s at most)."""
-        self.server.stopping = True
+        """Stop accepting and close every connection; let the requests
+        in progress finish (5 s at most); then close the wake-up pipe."""
+        self._stop.set()
         self.server.pull_trigger()
         if self._thread is not None:
             self._thread.join(timeout=10)
         self.server.task_dispatcher.shutdown(timeout=5)
         self.server.health_dispatcher.shutdown(timeout=5)
+        self.server.close_trigger()
 
 
 def _env_paths(variable: str) -> list[str] | None:
