@@ -8,6 +8,7 @@ import webob
 import webob.exc
 
 from nova_lite.api import util
+from nova_lite.api import visibility
 from nova_lite.api.schemas import flavors as schema
 from nova_lite.db import flavors as db
 
@@ -85,7 +86,7 @@ def list_flavors_detail(req: webob.Request) -> webob.Response:
 def show_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:flavors:index')
     row = db.flavor_get(util.context(req), req.urlvars['flavor_id'])
-    if not row['is_public'] and not util.context(req).is_admin:
+    if not visibility.flavor_visible(util.context(req), row):
         raise webob.exc.HTTPNotFound(
             explanation=f'Flavor {row["flavorid"]} could not be found.')
     return util.json_response({'flavor': view(req, row)})
