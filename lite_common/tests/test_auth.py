@@ -276,3 +276,40 @@ def test_a_known_password_skips_bcrypt_a_wrong_one_never_does(
     # Another user's password does not open this user's account.
     with pytest.raises(webob.exc.HTTPUnauthorized):
         _request(_basic('alice', 'secret')).get_response(app)
+
+
+@pytest.mark.parametrize('strategy', ['noauth', 'http_basic'])
+def test_system_scope_header_does_not_reach_the_context(conf, inner,
+                                                        strategy):
+    conf.set_override('auth_strategy', strategy)
+    app = auth.wrap(inner, conf, lambda ctx: False, lambda path: False)
+    _request(_basic('alice', 'wonderland'), **{
+        'OpenStack-System-Scope': 'all',
+        'X-Is-Admin-Project': 'True'}).get_response(app)
+    ctx = inner.environ[auth.ENV_KEY]
+    assert ctx.system_scope is None
+    assert 'HTTP_OPENSTACK_SYSTEM_SCOPE' not in inner.environ
+    assert 'HTTP_X_IS_ADMIN_PROJECT' not in inner.environ
+
+
+def test_keystone_without_authtoken_options_refuses_to_start(conf, inner):
+    conf.set_override('auth_strategy', 'keystone')
+    with pytest.raises(RuntimeError) as err:
+        auth.wrap(inner, conf, lambda ctx: False, lambda path: False)
+    message = str(err.value)
+    assert '[keystone_authtoken]' in message
+    assert 'auth_type' in message
+    assert 'auth_url' in message
+
+
+def test_keystone_with_authtoken_options_starts(tmp_path, inner):
+    path = tmp_path / 'api.conf'
+    path.write_text('[DEFAULT]\nauth_strategy = keystone\n'
+                    '[keystone_authtoken]\nauth_type = password\n'
+                    'auth_url = http://192.0.2.1/identity\n')
+    conf = cfg.ConfigOpts()
+    auth.register_opts(conf)
+    conf([], default_config_files=[str(path)])
+    assert callable(auth.wrap(inner, conf, lambda ctx: False,
+                              lambda path: False))
+

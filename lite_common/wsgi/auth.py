@@ -85,11 +85,16 @@ class ContextMiddleware:
         return self.app(environ, start_response)
 
 
+#: Headers only an auth layer may set; a client's are removed.
+_IDENTITY_PREFIXES = ('HTTP_X_USER', 'HTTP_X_PROJECT', 'HTTP_X_ROLE',
+                      'HTTP_X_TENANT', 'HTTP_X_IDENTITY', 'HTTP_X_SERVICE',
+                      'HTTP_X_DOMAIN', 'HTTP_X_IS_ADMIN_PROJECT',
+                      'HTTP_OPENSTACK_SYSTEM_SCOPE')
+
+
 def _strip_identity_headers(environ: dict[str, Any]) -> None:
     for key in list(environ):
-        if key.startswith(('HTTP_X_USER', 'HTTP_X_PROJECT', 'HTTP_X_ROLE',
-                           'HTTP_X_TENANT', 'HTTP_X_IDENTITY',
-                           'HTTP_X_SERVICE', 'HTTP_X_DOMAIN')):
+        if key.startswith(_IDENTITY_PREFIXES):
             del environ[key]
 
 
@@ -281,16 +286,43 @@ def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
         authed = BasicAuth(inner, conf.http_basic_auth_user_file,
                            conf.http_basic_admin_users)
     else:
-        from keystonemiddleware import auth_token
-
-        authed = auth_token.AuthProtocol(inner, {'oslo_config_config': conf})
+        authed = _keystone(inner, conf)
 
     def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
+        # Only the auth layer says what the caller's scope is: in
+        # keystone mode keystonemiddleware sets OpenStack-System-Scope
+        # from a validated token but does not remove one a client sent
+        # (noauth and http_basic strip it with the identity headers).
+        environ.pop('HTTP_OPENSTACK_SYSTEM_SCOPE', None)
         if public_path(environ.get('PATH_INFO', '/')):
             return app(environ, start_response)
         return authed(environ, start_response)
 
     return dispatch
+
+
+#: What keystonemiddleware needs to validate tokens: where Keystone is
+#: and the service user it validates them as.
+_KEYSTONE_REQUIRED = ('auth_type', 'auth_url')
+
+
+def _keystone(app: Any, conf: cfg.ConfigOpts) -> Any:
+    """keystonemiddleware around ``app``; a clear error at start-up
+    (rather than a 500 per request) when its options are missing."""
+    from keystonemiddleware import auth_token
+
+    authed = auth_token.AuthProtocol(app, {'oslo_config_config': conf})
+    group = getattr(conf, 'keystone_authtoken', None)
+    missing = [name for name in _KEYSTONE_REQUIRED
+               if group is None or not getattr(group, name, None)]
+    if missing:
+        raise RuntimeError(
+            'auth_strategy is keystone but [keystone_authtoken] does not '
+            'set ' + ', '.join(missing) + ' (and the credentials of the '
+            'service user: username, password, project_name, '
+            'user_domain_name, project_domain_name). Configure '
+            '[keystone_authtoken], or choose another auth_strategy.')
+    return authed
 
 
 def get_context(req: webob.Request) -> lite_context.RequestContext:
