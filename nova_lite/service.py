@@ -13,6 +13,7 @@ from lite_common.wsgi import server as wsgi_server
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.api import app as api_app
+from nova_lite.api import errors as api_errors
 from nova_lite.compute import identity
 from nova_lite.compute import manager as compute_manager
 from nova_lite.compute import rpcapi as compute_rpcapi
@@ -124,4 +125,5 @@ def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
 def api_server(conf: cfg.ConfigOpts) -> wsgi_server.APIServer:
     return wsgi_server.APIServer(
         'nova-lite-api', api_app.load_app(conf), conf.api.host,
-        conf.api.port, threads=conf.api.threads)
+        conf.api.port, wsgi_server.Settings.from_group(conf.api),
+        api_errors.compute_error)

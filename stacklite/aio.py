@@ -24,6 +24,7 @@ from oslo_config import cfg  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
 import yaml  # noqa: E402
 
+from lite_common import private  # noqa: E402
 from lite_common import rpc  # noqa: E402
 from lite_common import service as lite_service  # noqa: E402
 from nova_lite import service  # noqa: E402
@@ -209,6 +210,7 @@ def _errors_to_terminal() -> None:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     state = args.state_dir.resolve()
+    private.restrict_umask()
     state.mkdir(parents=True, exist_ok=True)
     conf = common.load_config(_oslo_argv(args), 'stacklite-aio')
     users = configure(conf, args, state)
@@ -220,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_baremetal:
         bm_url = f'http://{args.api_host}:{args.baremetal_port}'
         bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
+    # State from an earlier run (or a release that did not restrict it).
+    private.tighten([state, *private.service_paths(conf), *(
+        private.sqlite_files(bm_conf.database.connection) if bm_conf
+        else [])])
 
     def body() -> int:
         launcher = build(conf, args, state, bm_conf)

@@ -16,7 +16,6 @@ from ironic_lite.db import api as ironic_db
 from ironic_lite.db import migration as ironic_migration
 from lite_common import rpc
 from lite_common import service as lite_service
-from lite_common.wsgi import server as wsgi_server
 
 #: The conductor's host name: its RPC server and the holder of its locks.
 CONDUCTOR_HOST = 'aio-conductor'
@@ -44,14 +43,11 @@ def configure(args: argparse.Namespace, state: Path, nova: cfg.ConfigOpts,
 def build(conf: cfg.ConfigOpts) -> list[lite_service.Runnable]:
     """The conductor and the API server (schema created or upgraded)."""
     from ironic_lite import service
-    from ironic_lite.api import app
+    from ironic_lite.cmd import api as ironic_api
 
     ironic_db.configure(conf)
     ironic_migration.db_sync(ironic_db.get_engine())
     return [
         service.conductor_service(conf),
-        wsgi_server.APIServer('ironic-lite-api', app.load_app(conf),
-                              conf.api.host_ip, conf.api.port,
-                              threads=conf.api.threads,
-                              backlog=conf.api.backlog),
+        ironic_api.api_server(conf),
     ]

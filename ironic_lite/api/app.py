@@ -4,7 +4,9 @@ From the outside in, and why each layer sits where it does:
 
 1. RequestLog - first, so every request gets an id
    (``X-OpenStack-Request-Id``) and a log line, including those that
-   fail in auth.
+   fail in auth. Then ``/healthcheck`` without credentials is answered
+   (short form); with credentials it is answered right after auth (in
+   detail for an admin).
 2. Version range headers - every response, errors included, carries
    ``X-OpenStack-Ironic-API-Minimum-Version`` / ``-Maximum-Version``,
    so that a client can negotiate even after a 406 or a 401.
@@ -37,6 +39,7 @@ from ironic_lite.api import util
 from ironic_lite.conductor import rpcapi
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
+from lite_common.wsgi import health
 from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import middleware
 from lite_common.wsgi import request_log
@@ -59,7 +62,7 @@ class Deps:
 
 
 def _is_version_document(path: str) -> bool:
-    return path in ('', '/', '/v1')
+    return path in ('', '/', '/v1', '/openapi.json')
 
 
 _RANGE_HEADERS = [
@@ -86,7 +89,9 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     """Build the whole application (config must already be loaded)."""
     deps = Deps(conf)
     formatter = errors.baremetal_error
+    checks = health.Health(conf)
     app: Any = faults.FaultWrapper(router.Router(routes.ROUTES), formatter)
+    app = checks.authenticated(app, deps.is_admin)
     app = auth.wrap(app, conf, deps.is_admin, _is_version_document)
     app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                     _is_version_document)
@@ -94,4 +99,4 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app = url_check.check_url(middleware.with_environ(
         middleware.strip_slash(app), util.DEPS_KEY, deps), formatter)
     app = _range_headers(app)
-    return request_log.RequestLog(app)
+    return request_log.RequestLog(checks.anonymous(app))

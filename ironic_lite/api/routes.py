@@ -16,6 +16,7 @@ _NODE = '/v1/nodes/{node_ident}'
 ROUTES: RouteTable = {
     '/': {'GET': root.list_versions},
     '/v1': {'GET': root.show_v1},
+    '/openapi.json': {'GET': root.show_openapi},
     '/v1/nodes': {'GET': nodes.list_nodes, 'POST': nodes.create_node},
     '/v1/nodes/detail': {'GET': nodes.list_nodes_detail},
     _NODE: {'GET': nodes.show_node, 'PATCH': nodes.update_node,

@@ -1,4 +1,4 @@
-"""ironic-lite-api: the Bare Metal API v1 on cheroot.
+"""ironic-lite-api: the Bare Metal API v1 on waitress.
 
     ironic-lite-api [--config-file FILE]
 
@@ -19,12 +19,13 @@ NAME = 'ironic-lite-api'
 
 
 def api_server(conf: cfg.ConfigOpts) -> wsgi_server.APIServer:
-    """The API application served by cheroot, as a Launcher runnable."""
+    """The API application served by waitress, as a Launcher runnable."""
     from ironic_lite.api import app
+    from ironic_lite.api import errors
 
     return wsgi_server.APIServer(
         NAME, app.load_app(conf), conf.api.host_ip, conf.api.port,
-        threads=conf.api.threads, backlog=conf.api.backlog)
+        wsgi_server.Settings.from_group(conf.api), errors.baremetal_error)
 
 
 def main() -> int:

@@ -11,6 +11,7 @@ from ironic_lite import conf as ironic_conf
 from ironic_lite import exception
 from ironic_lite.db import api as db_api
 from lite_common import daemon
+from lite_common import private
 from lite_common import service as lite_service
 
 PROJECT = "ironic-lite"
@@ -24,6 +25,7 @@ def load_config(
     The daemons use the global ``cfg.CONF`` (oslo.messaging's drivers
     read it); everything below receives ``conf`` explicitly.
     """
+    private.restrict_umask()
     conf = conf if conf is not None else cfg.CONF
     ironic_conf.register_all(conf)
     try:
@@ -31,6 +33,7 @@ def load_config(
     except cfg.Error as exc:
         sys.exit(f"{name}: invalid configuration: {exc}")
     logging.setup(conf, PROJECT)
+    private.tighten(private.service_paths(conf))
     return conf
 
 

@@ -18,6 +18,7 @@ import sqlalchemy.exc
 from ironic_lite import exception
 from ironic_lite.db import api as db_api
 from ironic_lite.db import migration
+from lite_common import private
 
 LOG = logging.getLogger(__name__)
 PROG = 'ironic-lite-dbsync'
@@ -59,6 +60,7 @@ def _failure(exc: Exception) -> str | None:
 
 def main(argv: list[str] | None = None,
          conf: cfg.ConfigOpts | None = None) -> int:
+    private.restrict_umask()
     conf = conf if conf is not None else cfg.ConfigOpts()
     conf.register_cli_opts(cli_opts)
     db_options.set_defaults(conf)

@@ -2,6 +2,8 @@
 
 from oslo_config import cfg
 
+from lite_common.wsgi import server
+
 api_group = cfg.OptGroup('api', title='Bare Metal API options')
 
 api_opts: list[cfg.Opt] = [
@@ -10,16 +12,6 @@ api_opts: list[cfg.Opt] = [
         help='Address ironic-lite-api listens on.'),
     cfg.PortOpt('port', default=6385,
                 help='Port ironic-lite-api listens on.'),
-    cfg.IntOpt(
-        'threads', default=16, min=1,
-        help='Worker threads of the API server.'),
-    cfg.IntOpt(
-        'backlog', default=1024, min=1,
-        help='Connections the kernel queues for the API server while '
-        'all its threads are busy (the listen backlog, capped by the '
-        'kernel at net.core.somaxconn). A burst of more connections '
-        'than threads plus backlog is refused or reset by the kernel; '
-        'clients of a queued connection wait for their answer.'),
     cfg.IntOpt(
         'conductor_call_timeout', default=10, min=1,
         help='Seconds the API waits for the conductor that owns a node '
@@ -35,6 +27,7 @@ api_opts: list[cfg.Opt] = [
         'public_endpoint',
         help='Base URL clients use to reach this API, for links in '
         'responses. Default: the URL of the request.'),
+    *server.server_opts(),
 ]
 
 

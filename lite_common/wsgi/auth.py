@@ -16,6 +16,7 @@ from collections.abc import Callable
 import hashlib
 import hmac
 import secrets
+import threading
 from typing import Any
 
 import bcrypt
@@ -25,6 +26,8 @@ import webob
 import webob.exc
 
 from lite_common import context as lite_context
+from lite_common.wsgi import basic_guard
+from lite_common.wsgi.text import printable
 
 LOG = logging.getLogger(__name__)
 ENV_KEY = 'lite.context'
@@ -111,6 +114,21 @@ class NoAuth:
         return self.app(environ, start_response)
 
 
+#: bcrypt's limit on the password (bytes).
+BCRYPT_MAX_BYTES = 72
+#: bcrypt checks running at once in a process: guessing clients cannot
+#: take more CPU than this, whatever their number.
+_BCRYPT_SLOTS = threading.BoundedSemaphore(2)
+
+
+def _cost(hashed: bytes) -> int:
+    """The cost of a bcrypt hash (``$2b$12$...``)."""
+    try:
+        return int(hashed.split(b'$')[2])
+    except (IndexError, ValueError):
+        return 12
+
+
 def load_htpasswd(path: str) -> dict[str, bytes]:
     """user -> bcrypt hash; a clear error for anything else in the file."""
     users: dict[str, bytes] = {}
@@ -152,19 +170,41 @@ class BasicAuth:
         self.admin_users = set(admin_users)
         self._key = secrets.token_bytes(32)
         self._verified: dict[str, bytes] = {}
+        self.guard = basic_guard.Guard()
+        # Unknown users and impossible passwords go through bcrypt too,
+        # at the highest cost in the file: they take as long to refuse.
+        self._dummy = bcrypt.hashpw(secrets.token_bytes(16), bcrypt.gensalt(
+            rounds=max((_cost(h) for h in self.users.values()),
+                       default=12)))
 
-    def _password_ok(self, user: str, password: str) -> bool:
+    def _digest(self, hashed: bytes, password: bytes) -> bytes:
+        return hmac.new(self._key, hashed + b'\0' + password,
+                        hashlib.sha256).digest()
+
+    def _known(self, user: str, password: bytes) -> bool:
+        """The password this process verified last for ``user`` (no
+        bcrypt)."""
         hashed = self.users.get(user)
-        if hashed is None:
-            return False
-        digest = hmac.new(self._key, hashed + b'\0' + password.encode(),
-                          hashlib.sha256).digest()
         known = self._verified.get(user)
-        if known is not None and hmac.compare_digest(known, digest):
-            return True
-        if not bcrypt.checkpw(password.encode(), hashed):
+        return (hashed is not None and known is not None
+                and hmac.compare_digest(known,
+                                        self._digest(hashed, password)))
+
+    def _password_ok(self, user: str, password: bytes) -> bool:
+        """bcrypt's answer, with the same work whether ``user`` exists
+        or not. bcrypt reads 72 bytes at most (as ``htpasswd -B``): a
+        longer password never matches, rather than matching any password
+        with the same first 72 bytes."""
+        hashed = self.users.get(user)
+        usable = hashed is not None and len(password) <= BCRYPT_MAX_BYTES
+        with _BCRYPT_SLOTS:
+            matches = bcrypt.checkpw(
+                password[:BCRYPT_MAX_BYTES],
+                hashed if usable and hashed is not None else self._dummy)
+        if not (usable and matches):
             return False
-        self._verified[user] = digest
+        assert hashed is not None
+        self._verified[user] = self._digest(hashed, password)
         return True
 
     def _challenge(self, message: str) -> webob.exc.HTTPUnauthorized:
@@ -187,11 +227,30 @@ class BasicAuth:
             raise self._challenge('Malformed basic credentials.')
         return user, password
 
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        user, password = self._credentials(environ)
+    def _authenticate(self, environ: dict[str, Any]) -> str:
+        user, text = self._credentials(environ)
+        password = text.encode()
+        if self._known(user, password):
+            return user
+        source = str(environ.get('REMOTE_ADDR') or '-')
+        wait = self.guard.retry_after(source, user)
+        if wait:
+            LOG.warning('Too many failed logins from %s or for user %s: '
+                        'refused for %d s', printable(source),
+                        printable(user), wait)
+            raise webob.exc.HTTPTooManyRequests(
+                explanation='Too many failed authentication attempts; '
+                f'retry in {wait} seconds.',
+                headers=[('Retry-After', str(wait))])
         if not self._password_ok(user, password):
-            LOG.info('Basic authentication failed for user %s', user)
+            self.guard.failed(source, user)
+            LOG.info('Basic authentication failed for user %s from %s',
+                     printable(user), printable(source))
             raise self._challenge('Invalid username or password.')
+        return user
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        user = self._authenticate(environ)
         roles = ['member', 'reader']
         if user in self.admin_users:
             roles.insert(0, 'admin')

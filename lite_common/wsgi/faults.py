@@ -13,10 +13,21 @@ from oslo_log import log as logging
 import webob
 import webob.exc
 
+from lite_common.wsgi.text import printable
+from lite_common.wsgi.text import url_text
+
 LOG = logging.getLogger(__name__)
+
+__all__ = ['url_text']
 
 # status, message, request -> (content type, body)
 ErrorFormatter = Callable[[int, str, webob.Request], tuple[str, bytes]]
+
+
+def plain_error(status: int, message: str,
+                req: webob.Request) -> tuple[str, bytes]:
+    """A JSON error body for a server without an API format."""
+    return 'application/json', orjson.dumps({'message': message})
 
 
 def json_error(status: int, message: str, req: webob.Request,
@@ -28,16 +39,6 @@ def json_error(status: int, message: str, req: webob.Request,
     for name, value in headers or []:
         response.headers[name] = value
     return response
-
-
-def url_text(value: str) -> str:
-    """A WSGI path (latin-1 decoded bytes, PEP 3333) as text for a log
-    line or a message; unlike webob's ``req.path`` it never fails,
-    whatever bytes the path holds."""
-    try:
-        return value.encode('latin-1').decode('utf-8', 'backslashreplace')
-    except UnicodeEncodeError:
-        return value
 
 
 def _message(exc: webob.exc.HTTPException) -> str:
@@ -63,9 +64,10 @@ class FaultWrapper:
                                   self.formatter, headers)
         except Exception:
             LOG.exception('Unexpected error handling %s %s',
-                          environ.get('REQUEST_METHOD'), url_text(
+                          printable(environ.get('REQUEST_METHOD')),
+                          printable(url_text(
                               environ.get('SCRIPT_NAME', '')
-                              + environ.get('PATH_INFO', '')))
+                              + environ.get('PATH_INFO', ''))))
             response = json_error(
                 500, 'Unexpected API Error. Please report this at your '
                 'service provider and attach the request id '

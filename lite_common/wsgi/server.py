@@ -1,60 +1,175 @@
-"""Serve a WSGI application with cheroot on a thread of its own.
+"""Serve a WSGI application with waitress on a thread of its own.
 
-The listen backlog (:data:`DEFAULT_BACKLOG` unless given) is what lets
-a burst of clients wait for a free thread: cheroot's default of 5 makes
-the kernel drop the handshakes of the others, whose clients then wait
-for retransmissions, time out or see their connection reset.
+Why waitress: its I/O thread reads each request whole before a worker
+thread sees it, so slow, idle or silent clients cost a socket and never
+a worker (cheroot, used before, gave each connection a worker thread
+while it read the request: 20 clients sending one header byte every 5 s
+starved it). :mod:`lite_common.wsgi.guarded` adds the deadlines, the
+connection limit with a fast 503 and the health check lane.
+
+The options (:func:`server_opts`) are registered in each API's ``[api]``
+group. Under another WSGI server (uWSGI, gunicorn, Apache mod_wsgi) the
+``*/api/wsgi.py`` modules are used instead and these options do not
+apply: that server's own limits do.
 """
 
+import dataclasses
 import os
 import threading
 from typing import Any
 
-from cheroot import wsgi
 from oslo_config import cfg
 from oslo_log import log as logging
+from waitress import adjustments
+from waitress import wasyncore
+import webob
+
+from lite_common import private
+from lite_common.wsgi import faults
+from lite_common.wsgi import guarded
 
 LOG = logging.getLogger(__name__)
 
-#: Connections queued by the kernel until a thread accepts them (capped
-#: by net.core.somaxconn).
+#: Connections queued by the kernel until the I/O thread accepts them
+#: (capped by net.core.somaxconn).
 DEFAULT_BACKLOG = 1024
+
+#: Paths answered by the health check threads.
+HEALTH_PATHS = frozenset({'/healthcheck'})
+
+BUSY_MESSAGE = 'The server is busy; retry shortly.'
+
+
+def server_opts() -> list[cfg.Opt]:
+    """The API server's options (new objects for each API's group)."""
+    return [
+        cfg.IntOpt(
+            'threads', default=16, min=1,
+            help='Worker threads of the API server: requests run at '
+            'most this many at a time; the others wait, received whole, '
+            'in a queue.'),
+        cfg.IntOpt(
+            'backlog', default=DEFAULT_BACKLOG, min=1,
+            help='Connections the kernel queues until the server accepts '
+            'them (the listen backlog, capped by net.core.somaxconn).'),
+        cfg.IntOpt(
+            'max_connections', default=1000, min=1,
+            help='Open client connections the server keeps. Beyond it, the '
+            'connection idle the longest (between two requests) is closed '
+            'to make room; when none is idle, a new connection gets an '
+            'immediate 503 and is closed. Needs a file descriptor limit '
+            '(LimitNOFILE) above it.'),
+        cfg.IntOpt(
+            'client_timeout', default=30, min=1,
+            help='Seconds a client has to send a whole request (request '
+            'line, headers and body), counted from its first byte; a '
+            'large body gets one more second per [api]min_body_rate '
+            'bytes. A client that sends too slowly is disconnected.'),
+        cfg.IntOpt(
+            'min_body_rate', default=65536, min=1,
+            help='Bytes per second a client must at least send a request '
+            'body at (see [api]client_timeout).'),
+        cfg.IntOpt(
+            'keepalive_timeout', default=60, min=1,
+            help='Seconds a connection may stay silent (no request being '
+            'sent, nothing to answer) before the server closes it.'),
+        cfg.IntOpt(
+            'health_threads', default=2, min=1,
+            help='Threads that answer /healthcheck only, so that a probe '
+            'is answered while every worker thread is busy.'),
+    ]
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    threads: int = 16
+    backlog: int = DEFAULT_BACKLOG
+    max_connections: int = 1000
+    client_timeout: int = 30
+    min_body_rate: int = 65536
+    keepalive_timeout: int = 60
+    health_threads: int = 2
+
+    @classmethod
+    def from_group(cls, group: Any) -> 'Settings':
+        """From a registered ``[api]`` group of :func:`server_opts`."""
+        return cls(**{f.name: getattr(group, f.name)
+                      for f in dataclasses.fields(cls)})
+
+
+def busy_response(formatter: faults.ErrorFormatter) -> bytes:
+    """The raw 503 a connection beyond the limit gets, in the API's
+    error format."""
+    content_type, body = formatter(503, BUSY_MESSAGE,
+                                   webob.Request.blank('/'))
+    return (b'HTTP/1.1 503 Service Unavailable\r\n'
+            b'Content-Type: ' + content_type.encode('latin-1') + b'\r\n'
+            b'Content-Length: ' + str(len(body)).encode() + b'\r\n'
+            b'Retry-After: 1\r\nConnection: close\r\n\r\n' + body)
 
 
 class APIServer:
-    """A cheroot server that can be started and stopped cleanly."""
+    """The server of one API, started and stopped by a Launcher."""
 
     def __init__(self, name: str, app: Any, host: str, port: int,
-                 threads: int = 16, backlog: int = DEFAULT_BACKLOG) -> None:
+                 settings: Settings = Settings(),
+                 formatter: faults.ErrorFormatter = faults.plain_error
+                 ) -> None:
         self.name = name
-        self.server = wsgi.Server((host, port), app, numthreads=threads,
-                                  server_name=name,
-                                  request_queue_size=backlog)
+        self.settings = settings
+        adj = adjustments.Adjustments(
+            host=host, port=port, ident=name,
+            threads=settings.threads, backlog=settings.backlog,
+            connection_limit=settings.max_connections,
+            channel_timeout=settings.keepalive_timeout,
+            cleanup_interval=1, asyncore_use_poll=True,
+            expose_tracebacks=False,
+            # Proxy headers reach the application as they did before
+            # (oslo.middleware decides what to trust).
+            clear_untrusted_proxy_headers=False)
+        try:
+            self.server = guarded.GuardedServer(
+                app, name=name, client_timeout=settings.client_timeout,
+                body_rate=settings.min_body_rate,
+                busy_response=busy_response(formatter),
+                health_paths=HEALTH_PATHS,
+                health_threads=settings.health_threads,
+                adj=adj, sockinfo=adj.listen[0])
+        except OSError as exc:
+            raise RuntimeError(
+                f'{name} cannot listen on {host}:{port}: '
+                f'{exc.strerror or exc}') from exc
         self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
 
     @property
     def bind_addr(self) -> tuple[str, int]:
-        return self.server.bind_addr
+        return (self.server.effective_host, int(self.server.effective_port))
 
     def start(self) -> None:
-        """Bind (so errors surface here) and serve in the background."""
-        try:
-            self.server.prepare()
-        except OSError as exc:
-            host, port = self.server.bind_addr
-            raise RuntimeError(
-                f'{self.name} cannot listen on {host}:{port}: '
-                f'{exc.strerror or exc}') from exc
-        host, port = self.server.bind_addr
+        host, port = self.bind_addr
         LOG.info('%s listening on http://%s:%s', self.name, host, port)
-        self._thread = threading.Thread(target=self.server.serve,
-                                        name=self.name, daemon=True)
+        self._thread = threading.Thread(target=self._serve, name=self.name,
+                                        daemon=True)
         self._thread.start()
 
+    def _serve(self) -> None:
+        adj = self.server.adj
+        while not self._stop.is_set():
+            wasyncore.loop(timeout=adj.asyncore_loop_timeout,
+                           map=self.server._map, use_poll=True, count=1)
+        self.server.close_connections()
+
     def stop(self) -> None:
-        self.server.stop()
+        """Stop accepting and close every connection; let the requests
+        in progress finish (5 s at most); then close the wake-up pipe."""
+        self._stop.set()
+        self.server.pull_trigger()
         if self._thread is not None:
             self._thread.join(timeout=10)
+        self.server.task_dispatcher.shutdown(timeout=5)
+        self.server.health_dispatcher.shutdown(timeout=5)
+        self.server.close_trigger()
 
 
 def _env_paths(variable: str) -> list[str] | None:
@@ -67,7 +182,9 @@ def configure_from_environment(conf: cfg.ConfigOpts, project: str,
     """Parse ``conf`` for an API under a WSGI server (no command line):
     the files in ``<env_prefix>_CONFIG_FILES`` (comma-separated), else
     oslo.config's defaults for ``project``, then the directories in
-    ``<env_prefix>_CONFIG_DIRS``; and set up logging."""
+    ``<env_prefix>_CONFIG_DIRS``; and set up logging. Files are created
+    private to the server's user (:mod:`lite_common.private`)."""
+    private.restrict_umask()
     conf([], project=project, prog=prog,
          default_config_files=_env_paths(f'{env_prefix}_CONFIG_FILES'),
          default_config_dirs=_env_paths(f'{env_prefix}_CONFIG_DIRS'))

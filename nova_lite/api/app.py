@@ -4,6 +4,9 @@ From the outside in, and why each layer sits where it does:
 
 1. RequestLog - first, so every request gets an id and a log line,
    including those that fail in auth.
+   Then ``/healthcheck`` without credentials is answered (short form)
+   before anything else can fail; with credentials it goes on, and is
+   answered right after auth (in detail for an admin).
 2. Trailing-slash normalisation - ``/v2.1/`` and ``/v2.1`` are one
    resource for clients that discover versions.
 3. Per-API dispatch by path prefix: ``/image`` goes to the Image API
@@ -30,6 +33,7 @@ from oslo_config import cfg
 
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
+from lite_common.wsgi import health
 from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import middleware
 from lite_common.wsgi import request_log
@@ -65,15 +69,17 @@ class Deps:
 
 
 def _is_version_document(path: str) -> bool:
-    return path in ('', '/', '/v2.1', '/image', '/identity/v3')
+    return path in ('', '/', '/v2.1', '/image', '/identity/v3',
+                    '/openapi.json')
 
 
 def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
-            versioned: bool) -> Any:
+            versioned: bool, checks: health.Health) -> Any:
     app: Any = faults.FaultWrapper(router.Router(table), formatter)
     if versioned:
         app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                         _is_version_document)
+        app = checks.authenticated(app, policy.is_admin)
     app = auth.wrap(app, conf, policy.is_admin, _is_version_document)
     if versioned:
         app = size_limit.limit_body_size(app, MAX_REQUEST_BODY_SIZE)
@@ -84,10 +90,11 @@ def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
 def load_app(conf: cfg.ConfigOpts) -> Any:
     """Build the whole application (config must already be loaded)."""
     objects.register_all()
+    checks = health.Health(conf)
     compute = _branch(conf, routes.COMPUTE_ROUTES, errors.compute_error,
-                      versioned=True)
+                      versioned=True, checks=checks)
     image = _branch(conf, routes.IMAGE_ROUTES, errors.image_error,
-                    versioned=False)
+                    versioned=False, checks=checks)
 
     def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
@@ -97,4 +104,5 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
 
     app = middleware.with_environ(
         middleware.strip_slash(dispatch), util.DEPS_KEY, Deps(conf))
-    return request_log.RequestLog(app, request_log.NOVA_REQUEST_ID_HEADER)
+    return request_log.RequestLog(checks.anonymous(app),
+                                  request_log.NOVA_REQUEST_ID_HEADER)

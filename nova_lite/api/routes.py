@@ -67,6 +67,7 @@ def _compute_routes() -> RouteTable:
 COMPUTE_ROUTES: RouteTable = {
     '/': {'GET': versions.list_versions},
     '/identity/v3': {'GET': versions.identity_version},
+    '/openapi.json': {'GET': versions.show_openapi},
     **_compute_routes(),
 }
 

@@ -18,6 +18,7 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import util
+from nova_lite.api import visibility
 from nova_lite.compute import states
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
@@ -82,6 +83,9 @@ def find_flavor(req: webob.Request, ref: Any) -> dict[str, Any]:
     try:
         flavor = flavor_db.flavor_get(util.context(req), _ref_id(ref))
     except exception.FlavorNotFound:
+        flavor = None
+    if flavor is None or not visibility.flavor_visible(util.context(req),
+                                                       flavor):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Flavor {ref} could not be found.')
     if flavor['disabled']:
@@ -100,6 +104,9 @@ def _image(req: webob.Request, ref: str | None,
     try:
         image = image_db.image_get(util.context(req), image_id)
     except exception.ImageNotFound:
+        image = None
+    if image is None or not visibility.image_visible(util.context(req),
+                                                     image):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Image {ref} could not be found.')
     if image['min_disk'] > flavor['root_gb'] and flavor['root_gb']:
@@ -114,8 +121,8 @@ def _image(req: webob.Request, ref: str | None,
 
 
 def _counts(spec: dict[str, Any]) -> tuple[int, int]:
-    low = int(spec.get('min_count', 1))
-    high = int(spec.get('max_count', low))
+    low = util.bounded_int(spec.get('min_count', 1), 'min_count', 1)
+    high = util.bounded_int(spec.get('max_count', low), 'max_count', 1)
     if low > high:
         raise webob.exc.HTTPBadRequest(
             explanation='min_count must be <= max_count.')

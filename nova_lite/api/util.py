@@ -77,8 +77,16 @@ def translate_errors(handler: Callable[[webob.Request], webob.Response]
     return wrapper
 
 
-def query_int(req: webob.Request, name: str,
-              minimum: int = 0) -> int | None:
+#: The largest integer a column holds (upstream's ``db.MAX_INT``, a
+#: 32-bit INT on MariaDB); every integer from a request is checked
+#: against its column's range before it reaches SQL.
+MAX_INT = 2 ** 31 - 1
+#: Upstream's bound of float columns such as ``rxtx_factor``.
+MAX_FLOAT = 3.40282e+38
+
+
+def query_int(req: webob.Request, name: str, minimum: int = 0,
+              maximum: int = MAX_INT) -> int | None:
     value = req.GET.get(name)
     if value is None:
         return None
@@ -86,10 +94,32 @@ def query_int(req: webob.Request, name: str,
         number = int(value)
     except ValueError:
         number = minimum - 1
+    if not minimum <= number <= maximum:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid {name} {value[:40]!r}: it must be an '
+            f'integer from {minimum} to {maximum}.')
+    return number
+
+
+def bounded_int(value: Any, name: str, minimum: int = 0,
+                maximum: int = MAX_INT) -> int:
+    """A body value the schema let through as an integer or a string of
+    digits, as an int within [minimum, maximum] (else 400, as upstream's
+    ``validate_integer``)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid input received: {name} must be an '
+            'integer')
     if number < minimum:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid {name} {value!r}: it must be an integer '
-            f'>= {minimum}.')
+            explanation=f'Invalid input received: {name} must be >= '
+            f'{minimum}')
+    if number > maximum:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid input received: {name} must be <= '
+            f'{maximum}')
     return number
 
 

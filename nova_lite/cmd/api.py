@@ -1,4 +1,4 @@
-"""nova-lite-api: the Compute API (and the image catalog) on cheroot."""
+"""nova-lite-api: the Compute API (and the image catalog) on waitress."""
 
 import sys
 

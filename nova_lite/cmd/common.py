@@ -1,6 +1,7 @@
 """Start-up shared by the nova_lite daemons: config, logging, errors."""
 
 from collections.abc import Callable
+from pathlib import Path
 import sys
 from typing import Any
 
@@ -8,6 +9,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from lite_common import daemon
+from lite_common import private
 from nova_lite import conf as nova_conf
 from nova_lite import exception
 
@@ -18,6 +20,7 @@ PROJECT = 'nova-lite'
 def load_config(argv: list[str], name: str,
                 conf: cfg.ConfigOpts | None = None) -> cfg.ConfigOpts:
     """Register options, parse the command line and files, set up logs."""
+    private.restrict_umask()
     conf = conf or cfg.CONF
     nova_conf.register_all(conf)
     try:
@@ -25,6 +28,7 @@ def load_config(argv: list[str], name: str,
     except cfg.Error as exc:
         sys.exit(f'{name}: invalid configuration: {exc}')
     logging.setup(conf, PROJECT)
+    private.tighten(private.service_paths(conf, [Path(conf.state_path)]))
     return conf
 
 

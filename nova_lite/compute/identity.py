@@ -138,7 +138,6 @@ def write_local_node_uuid(state_path: str, uuid: str) -> IdentityFile:
         fd, tmp = tempfile.mkstemp(prefix='.compute_id.', dir=directory)
         try:
             os.write(fd, uuid.encode('ascii'))
-            os.fchmod(fd, 0o644)
             os.fsync(fd)
         finally:
             os.close(fd)

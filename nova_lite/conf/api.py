@@ -2,6 +2,8 @@
 
 from oslo_config import cfg
 
+from lite_common.wsgi import server
+
 api_group = cfg.OptGroup('api', title='Compute API options')
 
 api_opts = [
@@ -10,15 +12,13 @@ api_opts = [
         help='Address nova-lite-api listens on.'),
     cfg.PortOpt('port', default=8774, help='Port nova-lite-api listens on.'),
     cfg.IntOpt(
-        'threads', default=16, min=1,
-        help='Worker threads of the API server.'),
-    cfg.IntOpt(
         'max_limit', default=1000, min=1,
         help='The most items a list call returns in one page.'),
     cfg.URIOpt(
         'public_endpoint',
         help='Base URL clients use to reach this API, for links in '
         'responses. Default: the URL of the request.'),
+    *server.server_opts(),
 ]
 
 

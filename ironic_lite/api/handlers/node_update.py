@@ -38,33 +38,38 @@ def _root(path: str) -> str:
     return first.replace('~1', '/').replace('~0', '~')
 
 
-def _reads_secret(pointer: str) -> bool:
-    """Whether ``pointer`` is ``/driver_info`` or under one of its
-    secret keys (those the API shows as ``******``)."""
-    parts = pointer.split('/')
-    if _root(pointer) != 'driver_info':
-        return False
-    if len(parts) < 3:
-        return True
-    key = parts[2].replace('~1', '/').replace('~0', '~')
-    return views.is_secret(key)
+def _reading(operation: dict[str, Any]) -> str | None:
+    """The pointer an operation reads a value from, if any."""
+    return {'copy': operation.get('from'), 'move': operation.get('from'),
+            'test': operation['path']}.get(operation['op'])
 
 
-def _check_secrets(operation: dict[str, Any]) -> None:
+def _check_secrets(document: dict[str, Any],
+                   operation: dict[str, Any]) -> None:
     """A patch may write secrets but never read them: a copy or move
-    from them (to a field shown in clear) or a test against them (an
-    oracle) is a 400."""
-    reads = {'copy': operation.get('from'), 'move': operation.get('from'),
-             'test': operation['path']}.get(operation['op'])
-    if reads is not None and _reads_secret(reads):
+    from a value that holds one (to a field shown in clear), or a test
+    against it (an oracle), is a 400. A value holds a secret when the
+    API would show it masked."""
+    reads = _reading(operation)
+    if reads is None:
+        return
+    shown = {name: views.MASKED_FIELDS[name](value)
+             if name in views.MASKED_FIELDS else value
+             for name, value in document.items()}
+    try:
+        real = jsonpointer.resolve_pointer(document, reads)
+        masked = jsonpointer.resolve_pointer(shown, reads)
+    except (jsonpointer.JsonPointerException, KeyError, IndexError,
+            TypeError):
+        return      # the operation itself fails, with its own message
+    if real != masked:
         raise webob.exc.HTTPBadRequest(
             explanation=f'The patch operation {operation["op"]!r} cannot '
-            f'read {reads}: it is or holds a secret of driver_info.')
+            f'read {reads}: it is or holds a secret.')
 
 
 def _check_paths(patch: list[dict[str, Any]]) -> None:
     for operation in patch:
-        _check_secrets(operation)
         for key in ('path', 'from'):
             if key not in operation:
                 continue
@@ -103,6 +108,7 @@ def _apply(document: dict[str, Any],
     """``patch`` applied one operation at a time, so that an error
     names the operation that failed (as upstream)."""
     for index, operation in enumerate(patch):
+        _check_secrets(document, operation)
         try:
             document = jsonpatch.apply_patch(document, [operation])
         except (jsonpatch.JsonPatchException,

@@ -59,3 +59,11 @@ def show_v1(req: webob.Request) -> webob.Response:
         'drivers': _resource_links(base, 'drivers'),
         'version': _version(base),
     })
+
+
+def show_openapi(req: webob.Request) -> webob.Response:
+    """``GET /openapi.json``: the API's OpenAPI 3.1 document (public,
+    like the version documents)."""
+    from ironic_lite.api import openapi
+
+    return util.json_response(openapi.document())

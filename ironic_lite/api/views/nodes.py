@@ -7,7 +7,10 @@ the links, so that a detailed list of hundreds of nodes stays cheap.
 
 from collections.abc import Callable
 import functools
+import re
 from typing import Any
+
+from oslo_utils import strutils
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
@@ -45,6 +48,7 @@ _SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
                  'private_key', 'sslkey', 'snmp_auth_key',
                  'snmp_priv_key')
 MASK = '******'
+_TEMP_URL_SIG = re.compile(r'(temp_url_sig=)[^&\s"\']+')
 
 ConductorOf = Callable[[dict[str, Any]], str | None]
 
@@ -67,14 +71,37 @@ def is_secret(key: str) -> bool:
     return any(part in lowered for part in _SECRET_PARTS)
 
 
-def mask_secrets(info: dict[str, Any] | None) -> dict[str, Any]:
-    """``info`` with password-like values replaced by ``******``."""
-    if not info:
-        return {}
-    if not any(is_secret(key) for key in info):
-        return info
-    return {key: (MASK if is_secret(key) and value else value)
-            for key, value in info.items()}
+def mask_secrets(info: Any) -> Any:
+    """``info`` with every secret replaced by ``******``, at any depth
+    (as upstream's ``mask_dict_password``): the value of a password-like
+    key, and ``password=...`` or ``temp_url_sig=...`` inside strings."""
+    if isinstance(info, dict):
+        return {key: (MASK if is_secret(str(key)) and value
+                      else mask_secrets(value))
+                for key, value in info.items()}
+    if isinstance(info, list):
+        return [mask_secrets(item) for item in info]
+    if isinstance(info, str):
+        return _TEMP_URL_SIG.sub(r'\1' + MASK,
+                                 strutils.mask_password(info, MASK))
+    return info
+
+
+def mask_instance_info(info: dict[str, Any] | None) -> dict[str, Any]:
+    """``instance_info`` as shown: secrets masked, and the config drive
+    (user data, often with secrets, and large) never shown."""
+    masked = mask_secrets(info or {})
+    if masked.get('configdrive'):
+        masked['configdrive'] = MASK
+    return masked
+
+
+#: Fields shown with their secrets masked.
+MASKED_FIELDS: dict[str, Callable[[Any], Any]] = {
+    'driver_info': lambda value: mask_secrets(value or {}),
+    'driver_internal_info': lambda value: mask_secrets(value or {}),
+    'instance_info': mask_instance_info,
+}
 
 
 class NodeView:
@@ -96,8 +123,9 @@ class NodeView:
         node = {name: row.get(name) for name in self._stored}
         for name in self._times:
             node[name] = util.isotime(row[name])
-        if 'driver_info' in node:
-            node['driver_info'] = mask_secrets(node['driver_info'])
+        for name, mask in MASKED_FIELDS.items():
+            if name in node:
+                node[name] = mask(node[name])
         for name in self._computed:
             node[name] = self._compute(name, row)
         return node

@@ -1,4 +1,4 @@
-"""The real clients against ironic-lite-api served by cheroot.
+"""The real clients against ironic-lite-api served by waitress.
 
 ``openstack baremetal ...`` (python-ironicclient's plugin, which
 negotiates the version with ``latest``: the server's maximum is above
@@ -19,6 +19,7 @@ import openstack
 import pytest
 
 from ironic_lite.tests.functional import fixtures
+from lite_common.tests import hostile
 from lite_common.wsgi import server
 
 OPENSTACK = Path(sys.executable).parent / 'openstack'
@@ -27,13 +28,10 @@ OPENSTACK = Path(sys.executable).parent / 'openstack'
 @pytest.fixture(scope='module')
 def endpoint() -> Iterator[str]:
     stack = fixtures.Stack().start()
-    api = server.APIServer('ironic-lite-api-test', stack.app, '127.0.0.1',
-                           0, threads=4)
-    api.start()
     try:
-        yield f'http://127.0.0.1:{api.bind_addr[1]}'
+        with hostile.serving(stack.app, server.Settings(threads=4)) as port:
+            yield f'http://127.0.0.1:{port}'
     finally:
-        api.stop()
         stack.stop()
 
 

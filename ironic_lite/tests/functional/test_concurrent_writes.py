@@ -1,7 +1,7 @@
 """Concurrent writes through the real API server: a 200 is stored.
 
 The in-process stack (real conductor, inproc bus, SQLite) behind
-ironic-lite-api on cheroot; clients are plain HTTP connections on
+ironic-lite-api on waitress; clients are plain HTTP connections on
 threads, all released at once.
 """
 
@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from ironic_lite.tests.functional import fixtures
+from lite_common.tests import hostile
 from lite_common.wsgi import server
 
 CLIENTS = 30
@@ -24,13 +25,10 @@ HEADERS = {'Content-Type': 'application/json',
 @pytest.fixture
 def port() -> Iterator[int]:
     stack = fixtures.Stack().start()
-    api = server.APIServer('ironic-lite-api-test', stack.app, '127.0.0.1',
-                           0, threads=16)
-    api.start()
     try:
-        yield api.bind_addr[1]
+        with hostile.serving(stack.app, server.Settings(threads=16)) as port:
+            yield port
     finally:
-        api.stop()
         stack.stop()
 
 

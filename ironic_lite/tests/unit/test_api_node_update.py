@@ -58,7 +58,10 @@ def test_refused(operation: dict, message: str) -> None:
 
 
 SECRET_ROW = dict(ROW, driver_info={'ipmi_address': '192.0.2.1',
-                                    'ipmi_password': 's3cret'})
+                                    'ipmi_password': 's3cret',
+                                    'redfish': {'password': 's3cret',
+                                                'address': 'x'}},
+                  instance_info={'configdrive': 's3cret', 'root_gb': 1})
 
 
 @pytest.mark.parametrize('operation', [
@@ -69,12 +72,18 @@ SECRET_ROW = dict(ROW, driver_info={'ipmi_address': '192.0.2.1',
     {'op': 'copy', 'from': '/driver_info', 'path': '/extra'},
     {'op': 'test', 'path': '/driver_info/ipmi_password', 'value': 's3cret'},
     {'op': 'test', 'path': '/driver_info', 'value': {}},
+    {'op': 'copy', 'from': '/driver_info/redfish', 'path': '/extra/r'},
+    {'op': 'copy', 'from': '/driver_info/redfish/password',
+     'path': '/extra/r'},
+    {'op': 'test', 'path': '/instance_info/configdrive', 'value': 's'},
+    {'op': 'move', 'from': '/instance_info', 'path': '/extra'},
 ], ids=['copy-secret', 'move-secret', 'copy-driver-info', 'test-secret',
-        'test-driver-info'])
+        'test-driver-info', 'copy-nested', 'copy-nested-secret',
+        'test-configdrive', 'move-instance-info'])
 def test_a_patch_cannot_read_secrets(operation: dict) -> None:
     with pytest.raises(webob.exc.HTTPBadRequest) as raised:
         node_update.patched_values(SECRET_ROW, [operation])
-    assert 'secret of driver_info' in raised.value.explanation
+    assert 'it is or holds a secret' in raised.value.explanation
     assert 's3cret' not in raised.value.explanation
 
 
@@ -82,9 +91,11 @@ def test_a_patch_may_copy_what_is_shown_in_clear() -> None:
     values = node_update.patched_values(SECRET_ROW, [
         {'op': 'copy', 'from': '/driver_info/ipmi_address',
          'path': '/extra/bmc'},
+        {'op': 'copy', 'from': '/driver_info/redfish/address',
+         'path': '/extra/redfish'},
         {'op': 'replace', 'path': '/driver_info/ipmi_password',
          'value': 'new'}])
-    assert values['extra'] == {'bmc': '192.0.2.1'}
+    assert values['extra'] == {'bmc': '192.0.2.1', 'redfish': 'x'}
     assert values['driver_info']['ipmi_password'] == 'new'
 
 

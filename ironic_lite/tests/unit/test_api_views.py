@@ -50,10 +50,32 @@ def test_secrets_are_masked() -> None:
     assert ROW['driver_info']['ipmi_password'] == 'pw'
 
 
-def test_nothing_to_mask_returns_the_same_dict() -> None:
-    info = {'ipmi_address': 'x'}
-    assert views.mask_secrets(info) is info
-    assert views.mask_secrets(None) == {}
+def test_nothing_to_mask_is_left_as_it_is() -> None:
+    info = {'ipmi_address': 'x', 'n': [1, {'a': None}]}
+    assert views.mask_secrets(info) == info
+    assert views.mask_secrets(None) is None
+
+
+def test_nested_secrets_are_masked_at_any_depth() -> None:
+    info = {'redfish': {'password': 'pw', 'address': 'https://bmc'},
+            'list': [{'auth_token': 't'}, 'x'],
+            'url': 'https://h/x?user=u&password=pw',
+            'image_url': 'https://swift/v1/o?temp_url_sig=abc&temp_url_'
+                         'expires=1'}
+    assert views.mask_secrets(info) == {
+        'redfish': {'password': '******', 'address': 'https://bmc'},
+        'list': [{'auth_token': '******'}, 'x'],
+        'url': 'https://h/x?user=u&password=******',
+        'image_url': 'https://swift/v1/o?temp_url_sig=******&temp_url_'
+                     'expires=1'}
+    assert info['redfish']['password'] == 'pw'
+
+
+def test_the_config_drive_is_never_shown() -> None:
+    masked = views.mask_instance_info({'configdrive': 'H4sI...',
+                                       'root_gb': 10})
+    assert masked == {'configdrive': '******', 'root_gb': 10}
+    assert views.mask_instance_info(None) == {}
 
 
 def test_render() -> None:

@@ -8,6 +8,7 @@ import webob
 import webob.exc
 
 from nova_lite.api import util
+from nova_lite.api import visibility
 from nova_lite.api.schemas import flavors as schema
 from nova_lite.db import flavors as db
 
@@ -85,10 +86,19 @@ def list_flavors_detail(req: webob.Request) -> webob.Response:
 def show_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:flavors:index')
     row = db.flavor_get(util.context(req), req.urlvars['flavor_id'])
-    if not row['is_public'] and not util.context(req).is_admin:
+    if not visibility.flavor_visible(util.context(req), row):
         raise webob.exc.HTTPNotFound(
             explanation=f'Flavor {row["flavorid"]} could not be found.')
     return util.json_response({'flavor': view(req, row)})
+
+
+def _rxtx_factor(value: Any) -> float:
+    factor = float(value)
+    if not 0 < factor <= util.MAX_FLOAT:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Invalid input received: rxtx_factor must be > 0 '
+            f'and <= {util.MAX_FLOAT}')
+    return factor
 
 
 @util.translate_errors
@@ -102,12 +112,13 @@ def create_flavor(req: webob.Request) -> webob.Response:
     values = {
         'flavorid': str(flavorid),
         'name': spec['name'],
-        'memory_mb': int(spec['ram']),
-        'vcpus': int(spec['vcpus']),
-        'root_gb': int(spec['disk']),
-        'ephemeral_gb': int(spec.get('OS-FLV-EXT-DATA:ephemeral', 0)),
-        'swap': int(spec.get('swap') or 0),
-        'rxtx_factor': float(spec.get('rxtx_factor', 1.0)),
+        'memory_mb': util.bounded_int(spec['ram'], 'ram', 1),
+        'vcpus': util.bounded_int(spec['vcpus'], 'vcpus', 1),
+        'root_gb': util.bounded_int(spec['disk'], 'disk'),
+        'ephemeral_gb': util.bounded_int(
+            spec.get('OS-FLV-EXT-DATA:ephemeral', 0), 'ephemeral'),
+        'swap': util.bounded_int(spec.get('swap') or 0, 'swap'),
+        'rxtx_factor': _rxtx_factor(spec.get('rxtx_factor', 1.0)),
         'is_public': spec.get('os-flavor-access:is_public', True),
         'extra_specs': {},
         'description': spec.get('description'),

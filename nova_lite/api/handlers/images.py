@@ -19,6 +19,7 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import util
+from nova_lite.api import visibility
 from nova_lite.api.schemas import images as schema
 from nova_lite.db import images as db
 
@@ -69,8 +70,7 @@ def _get_visible(req: webob.Request) -> dict[str, Any]:
         row = db.image_get(ctx, image_id)
     except exception.ImageNotFound:
         row = None
-    if row is None or not (ctx.is_admin or row['visibility'] != 'private'
-                           or row['owner'] == ctx.project_id):
+    if row is None or not visibility.image_visible(ctx, row):
         raise webob.exc.HTTPNotFound(
             explanation=f'No image found with ID {image_id}')
     return row

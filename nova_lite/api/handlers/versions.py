@@ -53,3 +53,11 @@ def identity_version(req: webob.Request) -> webob.Response:
             'base': 'application/json',
             'type': 'application/vnd.openstack.identity-v3+json'}],
     }})
+
+
+def show_openapi(req: webob.Request) -> webob.Response:
+    """``GET /openapi.json``: the API's OpenAPI 3.1 document (public,
+    like the version documents)."""
+    from nova_lite.api import openapi
+
+    return util.json_response(openapi.document())

@@ -4,10 +4,12 @@ from typing import Any
 
 _NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
          'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'}
+# Strings of digits are range-checked by the handler (util.bounded_int).
+_MAX_INT = 2 ** 31 - 1
 _NON_NEGATIVE = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
-                 'minimum': 0}
+                 'minimum': 0, 'maximum': _MAX_INT}
 _POSITIVE = {'type': ['integer', 'string'], 'pattern': '^[0-9]*[1-9][0-9]*$',
-             'minimum': 1}
+             'minimum': 1, 'maximum': _MAX_INT}
 
 # Printable text of up to 64 KiB, or null (2.55).
 _DESCRIPTION = {'type': ['string', 'null'], 'minLength': 0,
@@ -28,10 +30,12 @@ create: dict[str, Any] = {
                 'disk': _NON_NEGATIVE,
                 'OS-FLV-EXT-DATA:ephemeral': _NON_NEGATIVE,
                 'swap': {'type': ['integer', 'string'],
-                         'pattern': '^[0-9]*$', 'minimum': 0},
+                         'pattern': '^[0-9]*$', 'minimum': 0,
+                         'maximum': _MAX_INT},
                 'rxtx_factor': {'type': ['number', 'string'],
                                 'pattern': r'^[0-9]+(\.[0-9]+)?$',
-                                'minimum': 0, 'exclusiveMinimum': True},
+                                'minimum': 0, 'exclusiveMinimum': True,
+                                'maximum': 3.40282e+38},
                 'os-flavor-access:is_public': {'type': 'boolean'},
             },
             'required': ['name', 'ram', 'vcpus', 'disk'],

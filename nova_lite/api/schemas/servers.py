@@ -16,8 +16,8 @@ _NETWORKS = {
         {'type': 'array', 'items': {'type': 'object'}},
     ],
 }
-_COUNT = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
-          'minimum': 1}
+_COUNT = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
+          'minLength': 1, 'minimum': 1, 'maximum': 2 ** 31 - 1}
 
 
 def create(version: Any) -> dict[str, Any]:

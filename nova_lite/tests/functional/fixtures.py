@@ -52,8 +52,13 @@ class BasicAuthFixture(APIFixture):
     auth = 'http_basic'
 
     def _htpasswd(self) -> str:
-        path = Path(tempfile.mkdtemp()) / 'htpasswd'
-        path.write_text(''.join(
-            f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt(4)).decode()}'
-            '\n' for user, pw in USERS.items()))
-        return str(path)
+        return write_htpasswd()
+
+
+def write_htpasswd() -> str:
+    """An htpasswd file of :data:`USERS` (cheap bcrypt rounds)."""
+    path = Path(tempfile.mkdtemp()) / 'htpasswd'
+    path.write_text(''.join(
+        f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt(4)).decode()}'
+        '\n' for user, pw in USERS.items()))
+    return str(path)

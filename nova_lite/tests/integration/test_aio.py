@@ -1,6 +1,9 @@
 """The all-in-one (``stacklite-aio``, one process over SQLite and an
 in-memory bus) through the same scenario as the devstack deployment."""
 
+import os
+import stat
+
 import pytest
 
 from nova_lite.tests.integration import allinone
@@ -15,8 +18,12 @@ def aio(request, tmp_path_factory):
     base = tmp_path_factory.mktemp('aio')
     cloud = allinone.AllInOne(base / 'state', base / 'aio.out', computes=2)
     conftest.register_cloud(request, cloud)
+    # Started as a shell with a common umask would start it (another
+    # test in this process may have changed it).
+    umask = os.umask(0o022)
     try:
         cloud.start()
+        os.umask(umask)
         yield cloud
     finally:
         code = cloud.stop(timeout=60)
@@ -26,6 +33,20 @@ def aio(request, tmp_path_factory):
 
 def test_scenario(aio):
     scenario.run_scenario(aio)
+
+
+def test_state_is_private_to_its_user(aio):
+    """After the scenario (servers, disks, identity files, SQLite in WAL
+    mode, the log), nothing under the state directory is open to other
+    users, although it was started with umask 022."""
+    paths = [aio.state_dir, *aio.state_dir.rglob('*')]
+    names = {p.name for p in paths}
+    assert {'nova.sqlite', 'ironic.sqlite', 'stacklite.log'} <= names
+    assert any(name.endswith('-wal') for name in names)
+    open_to_others = {str(p): oct(stat.S_IMODE(p.lstat().st_mode))
+                      for p in paths
+                      if not p.is_symlink() and p.lstat().st_mode & 0o077}
+    assert open_to_others == {}
 
 
 def test_openstacksdk(aio, monkeypatch):

@@ -106,7 +106,7 @@ def test_write_creates_the_file_once_without_newline(tmp_path):
     written = identity.write_local_node_uuid(str(state), new)
     assert written == identity.IdentityFile(state / identity.FILENAME, new)
     assert (state / identity.FILENAME).read_bytes() == new.encode()
-    assert os.stat(state / identity.FILENAME).st_mode & 0o777 == 0o644
+    assert os.stat(state / identity.FILENAME).st_mode & 0o777 == 0o600
     assert [p.name for p in state.iterdir()] == [identity.FILENAME]
     assert identity.read_local_node_uuid([state]) == new
 

@@ -1,0 +1,60 @@
+"""The OpenAPI document of the Bare Metal API, from the route table and
+the request schemas (``python -m ironic_lite.api.openapi`` prints it;
+it is served at ``/openapi.json`` and checked into
+``doc/source/api/openapi/baremetal.json``). Bodies are those of the
+newest microversion.
+"""
+
+import json
+from typing import Any
+
+from ironic_lite.api import microversion
+from ironic_lite.api.handlers import node_states
+from ironic_lite.api.handlers import nodes
+from ironic_lite.api.schemas import node_states as state_schemas
+from ironic_lite.api.schemas import nodes as node_schemas
+from lite_common.wsgi import openapi
+
+PATH = '/openapi.json'
+
+#: ``error_message`` holds a JSON document with ``faultstring``.
+ERROR_SCHEMA: dict[str, Any] = {
+    'type': 'object',
+    'properties': {'error_message': {'type': 'string'}},
+    'required': ['error_message'],
+}
+
+
+def bodies() -> openapi.Bodies:
+    return {
+        nodes.create_node: node_schemas.CREATE,
+        nodes.update_node: node_schemas.PATCH,
+        node_states.set_power_state: state_schemas.POWER,
+        node_states.set_provision_state: state_schemas.PROVISION,
+        node_states.set_maintenance: state_schemas.MAINTENANCE,
+    }
+
+
+def document() -> dict[str, Any]:
+    from ironic_lite.api import routes
+
+    return openapi.document(
+        'ironic_lite Bare Metal API', microversion.MAX_VERSION,
+        routes.ROUTES, bodies(), ERROR_SCHEMA)
+
+
+def error_format_ok(body: Any) -> bool:
+    """Whether ``body`` is an error in this API's format."""
+    if not isinstance(body, dict) or set(body) != {'error_message'}:
+        return False
+    try:
+        inner = json.loads(body['error_message'])
+    except (TypeError, ValueError):
+        return False
+    return (isinstance(inner, dict)
+            and isinstance(inner.get('faultstring'), str)
+            and inner.get('faultcode') in ('Client', 'Server'))
+
+
+if __name__ == '__main__':
+    print(openapi.dumps(document()), end='')

@@ -1,0 +1,145 @@
+"""Fuzz an API from its own OpenAPI document with schemathesis.
+
+Every operation of the document served at ``/openapi.json`` gets valid
+and invalid requests (schemathesis' positive and negative generation,
+with a fixed seed); each answer is checked: never a 5xx, an error is in
+the API's own format, and no body shows a traceback or SQL. Findings
+are collected, not raised at the first, so that one run reports them
+all.
+
+``python -m nova_lite.tests.functional.test_fuzz --examples 500`` (and
+the ironic twin) run longer.
+"""
+
+import argparse
+from collections.abc import Callable
+from collections.abc import Sequence
+import dataclasses
+import json
+import os
+import re
+from typing import Any
+
+import hypothesis
+import hypothesis.errors
+import schemathesis
+from schemathesis import GenerationMode
+
+#: Requests per operation and generation mode in CI.
+EXAMPLES = int(os.environ.get('STACKLITE_FUZZ_EXAMPLES', '25'))
+
+#: Text that must never reach a client.
+LEAKS = re.compile(r'Traceback \(most recent call last\)|sqlalchemy|'
+                   r'pymysql|psycopg|sqlite3\.|\bSELECT\b.*\bFROM\b|'
+                   r'\bINSERT INTO\b|\bUPDATE\b.*\bSET\b', re.IGNORECASE)
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    method: str
+    path: str
+    status: int
+    problem: str
+    body: str
+
+    def __str__(self) -> str:
+        return (f'{self.method} {self.path} -> {self.status}: '
+                f'{self.problem}: {self.body[:300]}')
+
+
+@dataclasses.dataclass
+class Report:
+    requests: int = 0
+    operations: int = 0
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+    statuses: dict[int, int] = dataclasses.field(default_factory=dict)
+
+
+def check(status: int, text: str, method: str,
+          error_format_ok: Callable[[Any], bool]) -> str | None:
+    """What is wrong with one answer, or None."""
+    if status >= 500:
+        return 'a server error'
+    if LEAKS.search(text):
+        return 'a traceback or SQL in the body'
+    if status >= 400 and method != 'HEAD':
+        try:
+            body = json.loads(text)
+        except ValueError:
+            return 'an error that is not JSON'
+        if not error_format_ok(body):
+            return "an error not in the API's format"
+    return None
+
+
+def fuzz(app: Any, headers: dict[str, str],
+         error_format_ok: Callable[[Any], bool], examples: int,
+         seed: int, path: str = '/openapi.json') -> Report:
+    """Fuzz every operation of ``app``'s document, ``examples`` requests
+    per operation and generation mode."""
+    schema = schemathesis.openapi.from_wsgi(path, app)
+    report = Report()
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        report.operations += 1
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            _run(operation, mode, headers, error_format_ok, examples, seed,
+                 report)
+    return report
+
+
+def _run(operation: Any, mode: GenerationMode, headers: dict[str, str],
+         error_format_ok: Callable[[Any], bool], examples: int, seed: int,
+         report: Report) -> None:
+    @hypothesis.seed(seed)
+    @hypothesis.settings(
+        max_examples=examples, deadline=None, database=None,
+        suppress_health_check=list(hypothesis.HealthCheck),
+        phases=[hypothesis.Phase.generate])
+    @hypothesis.given(case=operation.as_strategy(generation_mode=mode))
+    def one(case: Any) -> None:
+        response = case.call(headers=headers)
+        report.requests += 1
+        status = response.status_code
+        report.statuses[status] = report.statuses.get(status, 0) + 1
+        problem = check(status, response.text, case.method.upper(),
+                        error_format_ok)
+        if problem is not None:
+            report.findings.append(Finding(
+                case.method.upper(), case.formatted_path, status, problem,
+                response.text))
+
+    try:
+        one()
+    except hypothesis.errors.Unsatisfiable:
+        pass    # nothing to make invalid (no parameters, no body)
+
+
+#: (auth strategy, request headers, examples, seed) -> the report.
+Runner = Callable[[str, dict[str, str], int, int], Report]
+
+
+def assert_clean(report: Report) -> None:
+    print(f'{report.requests} requests over {report.operations} '
+          f'operations: {report.statuses}')
+    assert report.requests > report.operations
+    assert [str(f) for f in report.findings] == []
+
+
+def main(description: str, runner: Runner,
+         users: Sequence[tuple[str, dict[str, str]]], seed: int,
+         argv: list[str] | None = None) -> int:
+    """A longer run from the command line; 1 if anything was found."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument('--examples', type=int, default=500)
+    parser.add_argument('--seed', type=int, default=seed)
+    args = parser.parse_args(argv)
+    found = 0
+    for auth, headers in users:
+        report = runner(auth, headers, args.examples, args.seed)
+        print(f'{auth}: {report.requests} requests over '
+              f'{report.operations} operations: {report.statuses}')
+        for finding in report.findings:
+            print(f'  {finding}')
+        found += len(report.findings)
+    return 1 if found else 0

@@ -1,0 +1,81 @@
+"""The OpenAPI document of the Compute API, from the route table and
+the request schemas (``python -m nova_lite.api.openapi`` prints it; it
+is served at ``/openapi.json`` and checked into
+``doc/source/api/openapi/compute.json``).
+
+Bodies are those of the newest microversion; the Image API branch and
+the ``/v2.1/{project_id}/...`` aliases are left out.
+"""
+
+from typing import Any
+
+from lite_common.wsgi import microversion as mv
+from lite_common.wsgi import openapi
+from nova_lite.api import errors
+from nova_lite.api import microversion
+from nova_lite.api.handlers import flavors
+from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import servers
+from nova_lite.api.handlers import services
+from nova_lite.api.schemas import flavors as flavor_schemas
+from nova_lite.api.schemas import server_actions as action_schemas
+from nova_lite.api.schemas import servers as server_schemas
+from nova_lite.api.schemas import services as service_schemas
+
+PATH = '/openapi.json'
+
+#: One property per fault name, each ``{code, message}``.
+ERROR_SCHEMA: dict[str, Any] = {
+    'type': 'object',
+    'minProperties': 1,
+    'maxProperties': 1,
+    'additionalProperties': {
+        'type': 'object',
+        'properties': {'code': {'type': 'integer'},
+                       'message': {'type': 'string'}},
+        'required': ['code', 'message'],
+    },
+}
+
+
+def bodies() -> openapi.Bodies:
+    latest = mv.APIVersion.parse(microversion.MAX_VERSION)
+    return {
+        servers.create_server: server_schemas.create(latest),
+        server_actions.server_action: {'oneOf': [
+            action_schemas.evacuate_v229, action_schemas.migrate_v256,
+            action_schemas.resize, action_schemas.confirm_resize,
+            action_schemas.revert_resize, action_schemas.reset_state]},
+        flavors.create_flavor: flavor_schemas.create_for(latest),
+        flavors.update_flavor: flavor_schemas.update,
+        services.update_service: service_schemas.update_v253,
+        services.legacy_service_action: service_schemas.legacy_update_v211,
+    }
+
+
+def _compute_path(path: str) -> bool:
+    return not (path.startswith('/image')
+                or path.startswith('/v2.1/{project_id}'))
+
+
+def document() -> dict[str, Any]:
+    from nova_lite.api import routes
+
+    return openapi.document(
+        'nova_lite Compute API', microversion.MAX_VERSION,
+        routes.COMPUTE_ROUTES, bodies(), ERROR_SCHEMA, _compute_path)
+
+
+def error_format_ok(body: Any) -> bool:
+    """Whether ``body`` is an error in this API's format."""
+    if not isinstance(body, dict) or len(body) != 1:
+        return False
+    (name, inner), = body.items()
+    return (name in set(errors.FAULT_NAMES.values()) | {'computeFault'}
+            and isinstance(inner, dict)
+            and isinstance(inner.get('code'), int)
+            and isinstance(inner.get('message'), str))
+
+
+if __name__ == '__main__':
+    print(openapi.dumps(document()), end='')
