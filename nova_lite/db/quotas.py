@@ -53,7 +53,7 @@ def defaults() -> dict[str, int]:
     return values
 
 
-def _limits(session: Any, project_id: str) -> dict[str, int]:
+def _limits(session: Any, project_id: str | None) -> dict[str, int]:
     values = defaults()
     rows = session.execute(sa.select(QUOTA.resource, QUOTA.hard_limit)
                            .where(QUOTA.project_id == project_id))
@@ -63,7 +63,7 @@ def _limits(session: Any, project_id: str) -> dict[str, int]:
     return values
 
 
-def _usage(session: Any, project_id: str) -> dict[str, int]:
+def _usage(session: Any, project_id: str | None) -> dict[str, int]:
     used = {'instances': 0, 'cores': 0, 'ram': 0}
     rows = session.execute(
         sa.select(INST.vcpus, INST.memory_mb, INST.new_flavor)
@@ -76,13 +76,13 @@ def _usage(session: Any, project_id: str) -> dict[str, int]:
     return used
 
 
-def project_quotas(context: Any, project_id: str) -> dict[str, int]:
+def project_quotas(context: Any, project_id: str | None) -> dict[str, int]:
     """resource -> limit of the project (its own or the default)."""
     with context_manager.reader.using(context) as session:
         return _limits(session, project_id)
 
 
-def project_usage(context: Any, project_id: str) -> dict[str, int]:
+def project_usage(context: Any, project_id: str | None) -> dict[str, int]:
     """instances, cores and ram in use by the project."""
     with context_manager.reader.using(context) as session:
         return _usage(session, project_id)

@@ -13,6 +13,7 @@ from oslo_utils import strutils
 import webob
 import webob.exc
 
+from lite_common.wsgi import microversion
 from nova_lite.api import util
 from nova_lite.api.schemas import quota_sets as schema
 from nova_lite.db import quotas as db
@@ -26,7 +27,11 @@ FILTERED_V257 = FILTERED_V236 | {'injected_files',
 
 def shown_resources(req: webob.Request) -> list[str]:
     """The resources the request's microversion shows."""
-    version = util.version(req)
+    return resources_at(util.version(req))
+
+
+def resources_at(version: microversion.APIVersion) -> list[str]:
+    """The resources a microversion shows (and lets an admin set)."""
     if version.at_least('2.57'):
         hidden = FILTERED_V257
     elif version.at_least('2.36'):
