@@ -11,6 +11,7 @@ from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import images
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import projects
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import servers
@@ -67,6 +68,9 @@ def _compute_routes() -> RouteTable:
 COMPUTE_ROUTES: RouteTable = {
     '/': {'GET': versions.list_versions},
     '/identity/v3': {'GET': versions.identity_version},
+    '/identity/v3/projects': {'GET': projects.list_projects},
+    '/identity/v3/projects/{identity_project_id}': {
+        'GET': projects.show_project},
     '/openapi.json': {'GET': versions.show_openapi},
     **_compute_routes(),
 }
