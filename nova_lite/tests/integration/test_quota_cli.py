@@ -83,3 +83,7 @@ def test_quota_show_set_and_limits(aio):
     usage = _quotas(aio.openstack('quota', 'show', '--compute', '--usage',
                                   'demo'))
     assert usage['instances']['In Use'] == 2
+
+    aio.openstack('quota', 'delete', '--compute', 'demo', parse=False)
+    shown = _quotas(aio.openstack('quota', 'show', '--compute', 'demo'))
+    assert shown['instances']['Limit'] == 10
