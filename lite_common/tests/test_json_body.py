@@ -18,7 +18,8 @@ def _nested(depth: int) -> list[Any]:
 
 
 def _request(body: bytes, chunked: bool = False) -> webob.Request:
-    req = webob.Request.blank('/v1/nodes', method='POST')
+    req = webob.Request.blank('/v1/nodes', method='POST',
+                              content_type='application/json')
     if chunked:
         req.environ['wsgi.input'] = io.BytesIO(body)
         req.environ['wsgi.input_terminated'] = True
@@ -105,3 +106,29 @@ def test_a_lower_limit_can_be_given() -> None:
     assert 'the limit is 8 bytes' in raised.value.explanation
     with pytest.raises(webob.exc.HTTPRequestEntityTooLarge):
         json_body.read(_request(b'{"a": 10}', chunked=True), max_body=8)
+
+
+@pytest.mark.parametrize('content_type', [
+    'text/plain', 'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x', 'application/xml', None,
+], ids=['text', 'form', 'multipart', 'xml', 'none'])
+def test_a_body_not_declared_json_is_415(content_type) -> None:
+    req = webob.Request.blank('/v1/nodes', method='POST', body=b'{"a": 1}')
+    if content_type is None:
+        req.environ.pop('CONTENT_TYPE', None)
+    else:
+        req.content_type = content_type
+    with pytest.raises(webob.exc.HTTPUnsupportedMediaType) as raised:
+        json_body.read(req)
+    assert 'Unsupported Content-Type' in raised.value.explanation
+
+
+@pytest.mark.parametrize('content_type', [
+    'application/json', 'application/json; charset=UTF-8',
+    'application/vnd.openstack.compute+json',
+    'application/openstack-images-v2.1-json-patch',
+])
+def test_json_types_are_read(content_type) -> None:
+    req = webob.Request.blank('/v1/nodes', method='POST', body=b'{"a": 1}')
+    req.content_type = content_type
+    assert json_body.read(req) == {'a': 1}

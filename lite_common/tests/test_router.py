@@ -65,12 +65,12 @@ def test_wrong_method_is_405_with_allow(app, seen):
     with pytest.raises(webob.exc.HTTPMethodNotAllowed) as err:
         _call(app, '/servers/abc', 'PUT')
     assert err.value.code == 405
-    assert err.value.headers['Allow'] == 'DELETE, GET'
+    assert err.value.headers['Allow'] == 'DELETE, GET, HEAD'
     assert 'PUT' in err.value.explanation
 
     with pytest.raises(webob.exc.HTTPMethodNotAllowed) as err:
         _call(app, '/servers', 'DELETE')
-    assert err.value.headers['Allow'] == 'GET, POST'
+    assert err.value.headers['Allow'] == 'GET, HEAD, POST'
 
     with pytest.raises(webob.exc.HTTPMethodNotAllowed) as err:
         _call(app, '/servers/abc/action', 'GET')
@@ -82,7 +82,7 @@ def test_static_path_is_not_taken_by_a_variable(app, seen):
     """'/servers/detail' with a method it lacks is 405, not 'show'."""
     with pytest.raises(webob.exc.HTTPMethodNotAllowed) as err:
         _call(app, '/servers/detail', 'DELETE')
-    assert err.value.headers['Allow'] == 'GET'
+    assert err.value.headers['Allow'] == 'GET, HEAD'
     assert seen == []
 
 
@@ -96,3 +96,20 @@ def test_unknown_utf8_path_is_named_in_the_404(app):
     with pytest.raises(webob.exc.HTTPNotFound) as err:
         _call(app, '/%E2%98%83')
     assert err.value.explanation == 'The resource /\u2603 could not be found.'
+
+
+def test_head_is_answered_as_get_without_a_body(app, seen):
+    resp = _call(app, '/servers/abc', 'HEAD')
+    assert resp.status_int == 200
+    assert resp.body == b''
+    assert resp.content_length == len(b'show')
+    assert seen == [('show', 'HEAD', {'server_id': 'abc'})]
+
+
+def test_head_where_there_is_no_get_is_405(app):
+    with pytest.raises(webob.exc.HTTPMethodNotAllowed) as err:
+        _call(app, '/servers/abc/action', 'HEAD')
+    assert err.value.headers['Allow'] == 'POST'
+    with pytest.raises(webob.exc.HTTPMethodNotAllowed) as err:
+        _call(app, '/servers', 'PUT')
+    assert err.value.headers['Allow'] == 'GET, HEAD, POST'

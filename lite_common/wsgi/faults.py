@@ -30,9 +30,16 @@ def plain_error(status: int, message: str,
     return 'application/json', orjson.dumps({'message': message})
 
 
+#: The longest error message sent; anything a handler echoed beyond it
+#: (a huge name in "Flavor ... could not be found.") is cut.
+MESSAGE_LIMIT = 1024
+
+
 def json_error(status: int, message: str, req: webob.Request,
                formatter: ErrorFormatter,
                headers: list[tuple[str, str]] | None = None) -> webob.Response:
+    if len(message) > MESSAGE_LIMIT:
+        message = message[:MESSAGE_LIMIT] + '...'
     content_type, body = formatter(status, message, req)
     response = webob.Response(status=status, body=body,
                               content_type=content_type, charset='UTF-8')

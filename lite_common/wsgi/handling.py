@@ -40,17 +40,32 @@ def _path(error: jsonschema.ValidationError) -> str:
     return '/'.join(str(p) for p in error.absolute_path)
 
 
+#: How much of an invalid value an error message repeats.
+ECHO_LIMIT = 100
+
+
+def short_repr(value: Any) -> str:
+    """``repr(value)``, cut to :data:`ECHO_LIMIT` characters (a 1 MB
+    description must not come back as a 2 MB error)."""
+    text = repr(value)
+    if len(text) <= ECHO_LIMIT:
+        return text
+    return f'{text[:ECHO_LIMIT]}... ({len(text)} characters)'
+
+
 def validate(schema: dict[str, Any], body: Any) -> None:
     """A 400 naming the field and the reason when ``body`` is invalid."""
     error = jsonschema.exceptions.best_match(
         _validator(schema).iter_errors(body))
     if error is None:
         return
+    shown = short_repr(error.instance)
+    reason = error.message.replace(repr(error.instance), shown)
     if error.absolute_path:
         message = (f'Invalid input for field/attribute {_path(error)}. '
-                   f'Value: {error.instance!r}. {error.message}')
+                   f'Value: {shown}. {reason}')
     else:
-        message = f'Invalid input: {error.message}'
+        message = f'Invalid input: {reason}'
     raise webob.exc.HTTPBadRequest(explanation=message)
 
 

@@ -11,6 +11,14 @@ Rejected besides malformed JSON:
 - strings holding a lone UTF-16 surrogate (``"\\ud800"``: not
   encodable as UTF-8) or a NUL character (refused by PostgreSQL);
 - documents nested deeper than :data:`MAX_DEPTH` levels.
+
+A body must be declared as JSON: a ``Content-Type`` of another type is a
+415 ``Unsupported Content-Type`` (as upstream Nova answers for types it
+does not parse). Unlike upstream, ``text/plain`` and a missing
+``Content-Type`` are refused too: they (with the form types) are what a
+web page can send to another site without a CORS preflight, and with
+``http_basic`` the browser would attach the user's saved credentials.
+The real clients always send ``application/json``.
 """
 
 import json
@@ -118,6 +126,23 @@ def raw(req: webob.Request, max_body: int = MAX_BODY) -> bytes:
     return req.body
 
 
+def is_json_type(content_type: str) -> bool:
+    """``application/json``, ``application/...+json`` and the JSON
+    patch types (``application/json-patch+json``, Glance's
+    ``application/openstack-images-v2.1-json-patch``)."""
+    kind, _, subtype = content_type.lower().partition('/')
+    return kind == 'application' and 'json' in subtype
+
+
+def check_content_type(req: webob.Request) -> None:
+    """A 415 unless the request declares a JSON body."""
+    if not is_json_type(req.content_type or ''):
+        raise webob.exc.HTTPUnsupportedMediaType(
+            explanation='Unsupported Content-Type '
+            f'{(req.content_type or "(none)")[:100]!r}: send the body as '
+            'application/json.')
+
+
 def read(req: webob.Request, optional: bool = False,
          max_body: int = MAX_BODY) -> Any:
     """The request's JSON document, or a 400 that says what is wrong
@@ -132,6 +157,7 @@ def read(req: webob.Request, optional: bool = False,
         raise webob.exc.HTTPBadRequest(
             explanation='The request body is empty; a JSON document is '
             'required.')
+    check_content_type(req)
     try:
         return loads(data)
     except _Invalid as exc:

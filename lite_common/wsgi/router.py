@@ -4,7 +4,9 @@
 A handler takes a ``webob.Request`` and returns a ``webob.Response``;
 path variables are in ``req.urlvars``, as text (decoded from the UTF-8
 of the path; see :mod:`lite_common.wsgi.url_check`). A path that exists
-with another method is a 405 with an ``Allow`` header.
+with another method is a 405 with an ``Allow`` header. ``HEAD`` is
+answered wherever ``GET`` is, by the ``GET`` handler (webob's response
+leaves the body out and keeps the headers).
 """
 
 from collections.abc import Callable
@@ -43,12 +45,19 @@ def _method_not_allowed(allowed: list[str]) -> Handler:
     return handler
 
 
+def _with_head(methods: Mapping[str, Handler]) -> dict[str, Handler]:
+    if 'GET' in methods and 'HEAD' not in methods:
+        return {**methods, 'HEAD': methods['GET']}
+    return dict(methods)
+
+
 class Router:
     """Dispatches requests according to a route table."""
 
     def __init__(self, table: RouteTable) -> None:
         self.mapper = routes.Mapper()
         for path, methods in table.items():
+            methods = _with_head(methods)
             allowed = sorted(methods)
             for method, handler in methods.items():
                 self.mapper.connect(
