@@ -28,6 +28,16 @@ class Conflict(NovaLiteException):
     msg_fmt = 'Conflict: %(reason)s'
 
 
+class QuotaError(NovaLiteException):
+    msg_fmt = 'Quota exceeded: %(reason)s'
+
+
+class TooManyInstances(QuotaError):
+    # Upstream Nova's wording, which clients and operators know.
+    msg_fmt = ('Quota exceeded for %(overs)s: Requested %(req)s, but '
+               'already used %(used)s of %(allowed)s %(overs)s')
+
+
 class ServiceNotFound(NotFound):
     msg_fmt = 'Service %(service)s could not be found.'
 

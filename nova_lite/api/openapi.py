@@ -14,10 +14,12 @@ from lite_common.wsgi import openapi
 from nova_lite.api import errors
 from nova_lite.api import microversion
 from nova_lite.api.handlers import flavors
+from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.schemas import flavors as flavor_schemas
+from nova_lite.api.schemas import quota_sets as quota_schemas
 from nova_lite.api.schemas import server_actions as action_schemas
 from nova_lite.api.schemas import servers as server_schemas
 from nova_lite.api.schemas import services as service_schemas
@@ -50,6 +52,8 @@ def bodies() -> openapi.Bodies:
         flavors.update_flavor: flavor_schemas.update,
         services.update_service: service_schemas.update_v253,
         services.legacy_service_action: service_schemas.legacy_update_v211,
+        quota_sets.update_quota_set: quota_schemas.update(
+            quota_sets.resources_at(latest)),
     }
 
 

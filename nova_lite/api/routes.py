@@ -9,7 +9,10 @@ from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import images
+from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
+from nova_lite.api.handlers import projects
+from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
@@ -42,6 +45,15 @@ _COMPUTE: RouteTable = {
         'GET': hypervisors.show_hypervisor_uptime},
     '/os-aggregates': {'GET': aggregates.list_aggregates},
     '/os-migrations': {'GET': migrations.list_migrations},
+    '/os-quota-sets/{quota_project_id}': {
+        'GET': quota_sets.show_quota_set,
+        'PUT': quota_sets.update_quota_set,
+        'DELETE': quota_sets.delete_quota_set},
+    '/os-quota-sets/{quota_project_id}/defaults': {
+        'GET': quota_sets.show_defaults},
+    '/os-quota-sets/{quota_project_id}/detail': {
+        'GET': quota_sets.show_detail},
+    '/limits': {'GET': limits.show_limits},
 }
 
 
@@ -56,6 +68,9 @@ def _compute_routes() -> RouteTable:
 COMPUTE_ROUTES: RouteTable = {
     '/': {'GET': versions.list_versions},
     '/identity/v3': {'GET': versions.identity_version},
+    '/identity/v3/projects': {'GET': projects.list_projects},
+    '/identity/v3/projects/{identity_project_id}': {
+        'GET': projects.show_project},
     '/openapi.json': {'GET': versions.show_openapi},
     **_compute_routes(),
 }

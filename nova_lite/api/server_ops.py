@@ -23,6 +23,7 @@ from nova_lite.compute import states
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
 from nova_lite.db import instances as db
+from nova_lite.db import quotas as quota_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
 
@@ -137,17 +138,20 @@ def _check_networks(spec: dict[str, Any]) -> None:
 
 
 def create(req: webob.Request, spec: dict[str, Any]) -> Created:
+    """Create as many of the requested instances as the project's quota
+    allows (``max_count`` at most, ``min_count`` at least, else
+    TooManyInstances: a 403) and ask the conductor to build them."""
     ctx = util.context(req)
     _check_networks(spec)
     flavor = find_flavor(req, spec['flavorRef'])
     image_id = _image(req, spec.get('imageRef'), flavor)
-    _low, count = _counts(spec)
+    low, high = _counts(spec)
     reservation_id = 'r-' + secrets.token_hex(4)
     snapshot = flavor_snapshot(flavor)
-    instances = []
-    for index in range(count):
+
+    def values(index: int, count: int) -> dict[str, Any]:
         name = spec['name'] if count == 1 else f'{spec["name"]}-{index + 1}'
-        instances.append(db.instance_create(ctx, {
+        return {
             'uuid': uuidutils.generate_uuid(),
             'display_name': name,
             'display_description': spec.get('description'),
@@ -166,7 +170,12 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
             'access_ip_v4': spec.get('accessIPv4'),
             'access_ip_v6': spec.get('accessIPv6'),
             'metadata': spec.get('metadata', {}),
-        }))
+        }
+
+    per_item = {'instances': 1, 'cores': flavor['vcpus'],
+                'ram': flavor['memory_mb']}
+    instances = quota_db.create_instances(ctx, ctx.project_id, per_item,
+                                          low, high, values)
     util.deps(req).conductor.build_instances(
         ctx, [inst['uuid'] for inst in instances])
     return Created(instances, reservation_id,

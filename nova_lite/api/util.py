@@ -56,6 +56,7 @@ _STATUS_OF = (
     (exception.Conflict, webob.exc.HTTPConflict),
     (exception.Invalid, webob.exc.HTTPBadRequest),
     (exception.NoValidHost, webob.exc.HTTPBadRequest),
+    (exception.QuotaError, webob.exc.HTTPForbidden),
 )
 
 

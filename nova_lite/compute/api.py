@@ -69,10 +69,10 @@ def _migration_values(inst: Row, migration_type: str, status: str,
 
 
 def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
-           migration_values: Row) -> Row:
+           migration_values: Row, quota_project: str | None = None) -> Row:
     try:
         return moves_db.begin_move(ctx, inst['uuid'], instance_values,
-                                   migration_values)
+                                   migration_values, quota_project)
     except exception.UnexpectedTaskState:
         raise exception.InstanceStateConflict(
             action=action, instance_uuid=inst['uuid'],
@@ -146,7 +146,9 @@ class API:
         migration = _begin(
             ctx, inst, action,
             {'task_state': states.RESIZE_PREP, 'old_flavor': old_flavor,
-             'new_flavor': new_flavor}, values)
+             'new_flavor': new_flavor}, values,
+            # A resize grows cores and RAM within the project's quota.
+            None if same else inst['project_id'])
         LOG.info('%s from %s accepted (migration %s, target %s)',
                  migration['migration_type'].capitalize(), inst['host'],
                  migration['uuid'], host or 'chosen by the scheduler',

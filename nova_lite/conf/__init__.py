@@ -14,11 +14,13 @@ from nova_lite.conf import api
 from nova_lite.conf import compute
 from nova_lite.conf import conductor
 from nova_lite.conf import default
+from nova_lite.conf import quota
 from nova_lite.conf import scheduler
 from nova_lite.conf import workarounds
 
 CONF = cfg.CONF
-_MODULES = (default, api, compute, conductor, scheduler, workarounds)
+_MODULES = (default, api, compute, conductor, quota, scheduler,
+            workarounds)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

@@ -1,7 +1,7 @@
 """The nova_lite database: its transaction context and shared helpers.
 
 Access functions live in one module per table (``services``,
-``compute_nodes``, ``instances``, ``migrations``, ``flavors``,
+``compute_nodes``, ``instances``, ``migrations``, ``flavors``, ``quotas``,
 ``images``), as module-level functions. Only nova-lite-api and
 nova-lite-conductor call them; compute agents reach the database
 through the conductor's object indirection.

@@ -213,3 +213,31 @@ class Image(Base, TimestampMixin):
     tags: orm.Mapped[list[str]] = orm.mapped_column(JSONText, default=list)
     properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(
         JSONText, default=dict)
+
+
+class Quota(Base, TimestampMixin):
+    """A project's limit of one resource, set by an administrator
+    (``[quota]`` gives the default of a resource without a row)."""
+
+    __tablename__ = 'quotas'
+    __table_args__ = (
+        sa.UniqueConstraint('project_id', 'resource',
+                            name='uniq_quotas0project_id0resource'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    resource: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    hard_limit: orm.Mapped[int] = orm.mapped_column(sa.Integer)
+
+
+class ProjectQuotaLock(Base):
+    """One row per project: a quota check updates it first, so checks
+    of one project (count, then insert) run one after another on every
+    backend."""
+
+    __tablename__ = 'project_quota_locks'
+
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255),
+                                                    primary_key=True)
+    generation: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)

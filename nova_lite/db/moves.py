@@ -14,6 +14,7 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import models
+from nova_lite.db import quotas
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
 
@@ -49,12 +50,21 @@ def start_task(context: Any, uuid: str, values: dict[str, Any]) -> None:
 
 @compute_nodes.retry_on_deadlock
 def begin_move(context: Any, uuid: str, instance_values: dict[str, Any],
-               migration_values: dict[str, Any]) -> dict[str, Any]:
+               migration_values: dict[str, Any],
+               quota_project: str | None = None) -> dict[str, Any]:
     """Start a move: the instance's task state (and other values) only
     while it has no task, and its migration record, in one transaction.
     Raises UnexpectedTaskState (another operation started first) or
-    InstanceNotFound; returns the migration."""
+    InstanceNotFound; returns the migration. With ``quota_project``
+    (a resize), the growth to ``instance_values['new_flavor']`` is
+    checked against that project's quota in the same transaction
+    (TooManyInstances)."""
+    if quota_project is not None:
+        quotas.ensure_lock_row(context, quota_project)
     with context_manager.writer.using(context) as session:
+        if quota_project is not None:
+            quotas.check_resize(session, quota_project, uuid,
+                                instance_values['new_flavor'])
         _start_task(session, uuid, instance_values)
         row = MIG(**migration_values)
         session.add(row)

@@ -11,4 +11,4 @@ from nova_lite.policies import resources
 def list_rules() -> list[policy.RuleDefault]:
     return list(itertools.chain(
         base.rules, resources.servers, resources.flavors,
-        resources.admin_apis, resources.images))
+        resources.admin_apis, resources.quotas, resources.images))

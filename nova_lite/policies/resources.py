@@ -95,6 +95,31 @@ admin_apis = [
          [('GET', '/os-aggregates')]),
 ]
 
+QUOTA_SETS = 'os_compute_api:os-quota-sets:%s'
+
+quotas = [
+    rule(QUOTA_SETS % 'show', PROJECT_READER_OR_ADMIN,
+         "Show a project's quotas.",
+         [('GET', '/os-quota-sets/{tenant_id}')]),
+    rule(QUOTA_SETS % 'defaults', ANY_AUTHENTICATED,
+         'Show the default quotas.',
+         [('GET', '/os-quota-sets/{tenant_id}/defaults')]),
+    rule(QUOTA_SETS % 'detail', PROJECT_READER_OR_ADMIN,
+         "Show a project's quotas with their usage.",
+         [('GET', '/os-quota-sets/{tenant_id}/detail')]),
+    rule(QUOTA_SETS % 'update', ADMIN, "Change a project's quotas.",
+         [('PUT', '/os-quota-sets/{tenant_id}')]),
+    rule(QUOTA_SETS % 'delete', ADMIN,
+         "Revert a project's quotas to the defaults.",
+         [('DELETE', '/os-quota-sets/{tenant_id}')]),
+    rule('os_compute_api:limits', ANY_AUTHENTICATED,
+         "Show the caller's project's absolute limits and usage.",
+         [('GET', '/limits')]),
+    rule('os_compute_api:limits:other_project', ADMIN,
+         "Show another project's limits (tenant_id).",
+         [('GET', '/limits')]),
+]
+
 images = [
     rule('image:get_images', ANY_AUTHENTICATED, 'List images.',
          [('GET', '/image/v2/images')]),

@@ -43,7 +43,9 @@ def identity_version(req: webob.Request) -> webob.Response:
     There is no identity service here (authentication is http_basic or
     keystone's own). Clients such as ``openstack flavor create`` insist
     on discovering identity v3 before they start; clouds.yaml points
-    them here so that they can. Every other identity path is a 404.
+    them here so that they can. Projects can be looked up (see
+    :mod:`nova_lite.api.handlers.projects`); every other identity path
+    is a 404.
     """
     base = util.base_url(req)
     return util.json_response({'version': {

@@ -1,0 +1,206 @@
+"""Quotas: per-project limits, usage, and the atomic check that
+creates instances (or starts a resize) only within them.
+
+Usage is counted from the live instances of a project (deleted ones no
+longer count); a resize in progress counts the larger of its two
+flavors. A check first updates the project's row in
+``project_quota_locks`` in the transaction that counts and writes: the
+update takes the write lock (SQLite, ``BEGIN IMMEDIATE``) or the row
+lock (MariaDB, PostgreSQL) before anything is counted, so concurrent
+checks of one project run one after another and cannot together
+exceed a limit.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from oslo_config import cfg
+from oslo_db import exception as db_exc
+import sqlalchemy as sa
+
+from nova_lite import exception
+from nova_lite.db import compute_nodes
+from nova_lite.db import models
+from nova_lite.db.api import as_dict
+from nova_lite.db.api import context_manager
+
+INST = models.Instance
+QUOTA = models.Quota
+LOCK = models.ProjectQuotaLock
+# Counted from instances and enforced; the other resources are stored.
+COUNTED = ('instances', 'cores', 'ram')
+# Upstream's deprecated nova-network resources: shown before 2.36,
+# always unlimited, never stored.
+NETWORK = ('fixed_ips', 'floating_ips', 'security_groups',
+           'security_group_rules')
+# Upstream's resource name -> its [quota] option.
+OPTION = {'instances': 'instances', 'cores': 'cores', 'ram': 'ram',
+          'metadata_items': 'metadata_items',
+          'injected_files': 'injected_files',
+          'injected_file_content_bytes': 'injected_file_content_bytes',
+          'injected_file_path_bytes': 'injected_file_path_length',
+          'key_pairs': 'key_pairs', 'server_groups': 'server_groups',
+          'server_group_members': 'server_group_members'}
+RESOURCES = tuple(sorted((*OPTION, *NETWORK)))
+UNLIMITED = -1
+
+
+def defaults() -> dict[str, int]:
+    """Every resource's default limit (from ``[quota]``)."""
+    values = {name: UNLIMITED for name in NETWORK}
+    for name, option in OPTION.items():
+        values[name] = getattr(cfg.CONF.quota, option)
+    return values
+
+
+def _limits(session: Any, project_id: str | None) -> dict[str, int]:
+    values = defaults()
+    rows = session.execute(sa.select(QUOTA.resource, QUOTA.hard_limit)
+                           .where(QUOTA.project_id == project_id))
+    for resource, limit in rows:
+        if resource in values:
+            values[resource] = limit
+    return values
+
+
+def _usage(session: Any, project_id: str | None) -> dict[str, int]:
+    used = {'instances': 0, 'cores': 0, 'ram': 0}
+    rows = session.execute(
+        sa.select(INST.vcpus, INST.memory_mb, INST.new_flavor)
+        .where(INST.project_id == project_id, INST.deleted == 0))
+    for vcpus, memory_mb, new_flavor in rows:
+        new = new_flavor or {}
+        used['instances'] += 1
+        used['cores'] += max(vcpus or 0, new.get('vcpus') or 0)
+        used['ram'] += max(memory_mb or 0, new.get('memory_mb') or 0)
+    return used
+
+
+def project_quotas(context: Any, project_id: str | None) -> dict[str, int]:
+    """resource -> limit of the project (its own or the default)."""
+    with context_manager.reader.using(context) as session:
+        return _limits(session, project_id)
+
+
+def project_usage(context: Any, project_id: str | None) -> dict[str, int]:
+    """instances, cores and ram in use by the project."""
+    with context_manager.reader.using(context) as session:
+        return _usage(session, project_id)
+
+
+def quota_set(context: Any, project_id: str, limits: dict[str, int]) -> None:
+    """Store the project's limits of the given resources."""
+    with context_manager.writer.using(context) as session:
+        for resource, limit in limits.items():
+            updated = session.execute(
+                sa.update(QUOTA)
+                .where(QUOTA.project_id == project_id,
+                       QUOTA.resource == resource)
+                .values(hard_limit=limit)
+                .execution_options(synchronize_session=False))
+            if updated.rowcount == 0:
+                session.add(QUOTA(project_id=project_id, resource=resource,
+                                  hard_limit=limit))
+        session.flush()
+
+
+def quota_destroy_all(context: Any, project_id: str) -> None:
+    """Back to the defaults for every resource of the project."""
+    with context_manager.writer.using(context) as session:
+        session.execute(sa.delete(QUOTA).where(
+            QUOTA.project_id == project_id))
+
+
+def ensure_lock_row(context: Any, project_id: str) -> None:
+    """The project's lock row exists (its own short transaction)."""
+    try:
+        with context_manager.writer.using(context) as session:
+            exists = session.execute(sa.select(LOCK.project_id).where(
+                LOCK.project_id == project_id)).first()
+            if exists is None:
+                session.add(LOCK(project_id=project_id, generation=0))
+                session.flush()
+    except db_exc.DBDuplicateEntry:
+        pass  # another request created it first
+
+
+def _lock(session: Any, project_id: str) -> None:
+    session.execute(
+        sa.update(LOCK).where(LOCK.project_id == project_id)
+        .values(generation=LOCK.generation + 1)
+        .execution_options(synchronize_session=False))
+
+
+def _headroom(limits: dict[str, int], used: dict[str, int],
+              per_item: dict[str, int], wanted: int) -> int:
+    """How many of ``per_item`` fit, at most ``wanted``."""
+    fit = wanted
+    for resource in COUNTED:
+        limit, need = limits[resource], per_item[resource]
+        if limit == UNLIMITED or need <= 0:
+            continue
+        fit = min(fit, max(0, limit - used[resource]) // need)
+    return fit
+
+
+def _over(limits: dict[str, int], used: dict[str, int],
+          requested: dict[str, int]) -> exception.TooManyInstances:
+    overs = [r for r in COUNTED if limits[r] != UNLIMITED
+             and requested[r] > 0 and used[r] + requested[r] > limits[r]]
+    return exception.TooManyInstances(
+        overs=', '.join(overs),
+        req=', '.join(str(requested[r]) for r in overs),
+        used=', '.join(str(used[r]) for r in overs),
+        allowed=', '.join(str(limits[r]) for r in overs))
+
+
+@compute_nodes.retry_on_deadlock
+def create_instances(context: Any, project_id: str,
+                     per_item: dict[str, int], low: int, high: int,
+                     make_values: Callable[[int, int], dict[str, Any]]
+                     ) -> list[dict[str, Any]]:
+    """Create as many instances as the project's quota allows, at most
+    ``high``; TooManyInstances if not even ``low`` fit. ``per_item``:
+    the instances, cores and ram of one; ``make_values(index, count)``
+    gives the values of each record."""
+    ensure_lock_row(context, project_id)
+    with context_manager.writer.using(context) as session:
+        _lock(session, project_id)
+        limits = _limits(session, project_id)
+        used = _usage(session, project_id)
+        count = _headroom(limits, used, per_item, high)
+        if count < low:
+            raise _over(limits, used,
+                        {r: per_item[r] * high for r in COUNTED})
+        rows = []
+        for index in range(count):
+            row = INST(**_instance_attrs(make_values(index, count)))
+            session.add(row)
+            rows.append(row)
+        session.flush()
+        return [as_dict(row) for row in rows]
+
+
+def _instance_attrs(values: dict[str, Any]) -> dict[str, Any]:
+    return {('metadata_' if k == 'metadata' else k): v
+            for k, v in values.items()}
+
+
+def check_resize(session: Any, project_id: str, uuid: str,
+                 new_flavor: dict[str, Any]) -> None:
+    """In the caller's transaction: TooManyInstances unless the
+    project's cores and RAM leave room for ``new_flavor`` on the
+    instance ``uuid`` (its growth only; shrinking always fits)."""
+    _lock(session, project_id)
+    limits = _limits(session, project_id)
+    used = _usage(session, project_id)
+    current = session.execute(sa.select(INST.vcpus, INST.memory_mb).where(
+        INST.uuid == uuid, INST.deleted == 0)).first()
+    if current is None:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    delta = {'instances': 0,
+             'cores': max(0, new_flavor['vcpus'] - current.vcpus),
+             'ram': max(0, new_flavor['memory_mb'] - current.memory_mb)}
+    if _headroom(limits, used, {**delta, 'instances': 0}, 1) < 1:
+        raise _over(limits, used, delta)
+
