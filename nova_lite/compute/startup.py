@@ -24,7 +24,7 @@ from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
-RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING)
+RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING, states.SCHEDULING)
 # Rows per statement when the agent fills its records' integer links.
 LINK_BATCH = 1000
 
@@ -63,15 +63,21 @@ def _recover(context: Any, driver: Any, instance: Any) -> None:
         LOG.info('Finishing a delete interrupted by a restart',
                  instance=instance)
         instance_ops.terminate(context, driver, instance)
-    elif instance.task_state == states.SPAWNING:
-        LOG.warning('Build interrupted by a restart; setting ERROR',
-                    instance=instance)
+    elif instance.task_state in (states.SPAWNING, states.SCHEDULING):
+        # Placed here and not built: the build was under way, or its
+        # request was sent to this agent before the restart and may
+        # have been lost with it (RPC casts are delivered at most once).
+        # As upstream, ERROR: a request that still arrives finds the
+        # task state changed and builds nothing.
+        LOG.warning('Build interrupted by a restart (task %s); setting '
+                    'ERROR', instance.task_state, instance=instance)
+        expected = instance.task_state
         instance.vm_state = states.ERROR
         instance.task_state = None
         instance.fault = {'code': 500,
                           'message': 'Build interrupted by a compute '
                           'service restart.'}
-        instance.save()
+        instance_ops.saved(instance, [expected])
 
 
 def init_instances(context: Any, driver: Any, nodes: dict[str, Any]) -> int:

@@ -282,3 +282,22 @@ def test_a_running_destination_takes_up_a_stalled_move(client):
     manager.housekeeping()
     _wait_status(client, uuid, 'VERIFY_RESIZE')
     assert _instance(uuid)['host'] == C2
+
+
+def test_a_build_whose_request_was_lost_is_failed_at_restart(client):
+    """Placed on compute-1 but never built (the conductor's request to
+    the agent was lost with it): at restart the agent sets ERROR, as
+    upstream, instead of leaving the server in BUILD for ever. Found by
+    the model test (seed 1200 on a loaded machine)."""
+    uuid = _boot_on(client, C1, 'lost-build')['id']
+    shutil.rmtree(_disk(client, C1, uuid).parent)
+    instance_db.instance_update(_ctx(), uuid, {
+        'vm_state': states.BUILDING, 'task_state': states.SCHEDULING,
+        'power_state': 0})
+    _restart(client, C1)
+    client.wait(lambda: client.server(uuid)['status'] == 'ERROR',
+                'the server in ERROR')
+    row = _instance(uuid)
+    assert row['task_state'] is None
+    assert 'Build interrupted' in row['fault']['message']
+    assert not _disk(client, C1, uuid).exists()
