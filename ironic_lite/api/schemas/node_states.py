@@ -36,7 +36,9 @@ POWER: dict[str, Any] = {
     'type': 'object',
     'properties': {
         'target': {'enum': sorted(states.POWER_TARGETS)},
-        'timeout': {'type': 'integer', 'minimum': 1},
+        # Seconds; bounded like every integer of a request (2**31 - 1).
+        'timeout': {'type': 'integer', 'minimum': 1,
+                    'maximum': 2**31 - 1},
     },
     'required': ['target'],
     'additionalProperties': False,

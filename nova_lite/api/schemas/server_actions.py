@@ -68,8 +68,10 @@ resize: dict[str, Any] = {
         'resize': {
             'type': 'object',
             'properties': {
+                # An id compared as text: any 64-bit number, 255 characters.
                 'flavorRef': {'type': ['string', 'integer'],
-                              'minLength': 1},
+                              'minLength': 1, 'maxLength': 255,
+                              'maximum': 2**63 - 1},
                 'OS-DCF:diskConfig': {'type': 'string',
                                       'enum': ['AUTO', 'MANUAL']},
             },

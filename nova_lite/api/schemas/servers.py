@@ -27,7 +27,9 @@ def create(version: Any) -> dict[str, Any]:
         'properties': {
             'name': _NAME,
             'imageRef': {'type': 'string', 'maxLength': 255},
-            'flavorRef': {'type': ['string', 'integer'], 'minLength': 1},
+            # An id compared as text: any 64-bit number, 255 characters.
+            'flavorRef': {'type': ['string', 'integer'], 'minLength': 1,
+                          'maxLength': 255, 'maximum': 2**63 - 1},
             'networks': _NETWORKS,
             'metadata': _METADATA,
             'availability_zone': {'type': 'string', 'maxLength': 255},
