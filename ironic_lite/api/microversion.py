@@ -1,9 +1,14 @@
 """Bare Metal API microversions: the range, the history, the headers.
 
 Every version in the range is accepted; a version without an entry in
-:data:`HISTORY` behaves as the one before it. Versions are upstream
-Ironic's where the change exists upstream; only what this API serves
-is listed.
+:data:`HISTORY` behaves as the one before it. Every version is upstream
+Ironic's (:mod:`ironic_lite.api.upstream_versions`); :data:`HISTORY` says
+what this API serves of each, and
+:mod:`ironic_lite.api.version_gaps` what it does not serve yet.
+
+One resource is this API's own, with no upstream number: the clean steps
+of a node (``GET /v1/nodes/{node_ident}/cleaning/steps``), served at the
+maximum version only (:data:`CLEANING_STEPS`) and a 404 below it.
 """
 
 from collections.abc import Iterable
@@ -16,12 +21,12 @@ import webob.exc
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '1.1'
-MAX_VERSION = '1.116'
+MAX_VERSION = '1.115'
 LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version'
 MIN_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version'
 MAX_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version'
 
-#: (version, what it changed), oldest first; the last is MAX_VERSION.
+#: (version, what this API serves of its change), oldest first.
 #: The API reference's version history is written from this.
 HISTORY: tuple[tuple[str, str], ...] = (
     ('1.1', 'The base API: nodes (uuid, driver, driver_info, extra, '
@@ -62,13 +67,6 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.73', 'Provision targets deploy and undeploy (aliases of active '
              'and deleted).'),
     ('1.85', 'Provision target unhold.'),
-    ('1.115', 'The last version the upstream clients know (python-'
-              'ironicclient 6.3); nothing changes here.'),
-    ('1.116', 'GET /v1/nodes/{node_ident}/cleaning/steps: the automated '
-              'clean steps of a node in execution order and the manual '
-              'clean steps it accepts (step, priority, interface, '
-              'abortable, argsinfo). Not an upstream version; 404 '
-              'below it.'),
 )
 
 #: Version of each versioned feature, for handlers and views.
@@ -87,7 +85,8 @@ AUTOMATED_CLEAN = '1.47'
 CONDUCTOR = '1.49'
 DESCRIPTION = '1.51'
 DISABLE_RAMDISK = '1.70'
-CLEANING_STEPS = '1.116'
+#: Not an upstream version: the extension is served at the maximum.
+CLEANING_STEPS = MAX_VERSION
 STATES_LINK = '1.14'
 
 

@@ -27,6 +27,7 @@ rules = [
          'Take a node out of maintenance.',
          [('DELETE', _ONE + '/maintenance')]),
     rule(NODE % 'get_cleaning_steps', ADMIN,
-         'List the clean steps of a node (1.116).',
+         'List the clean steps of a node (an extension, served at the '
+         'maximum version).',
          [('GET', _ONE + '/cleaning/steps')]),
 ]

@@ -1,9 +1,10 @@
-"""``GET /v1/nodes/{node_ident}/cleaning/steps`` (API 1.116).
+"""``GET /v1/nodes/{node_ident}/cleaning/steps``: an extension, served
+at the maximum version.
 
 The clean steps a node offers, from the conductor that owns it:
 ``automated`` in the order automated cleaning runs them (priority
 overrides applied, priority 0 left out), ``manual`` every step that
-manual cleaning accepts. Below 1.116 the resource does not exist.
+manual cleaning accepts. Below the maximum version it does not exist.
 """
 
 from typing import Any
@@ -18,7 +19,7 @@ from ironic_lite.api.handlers import nodes
 
 @util.translate_errors
 def list_cleaning_steps(req: webob.Request) -> webob.Response:
-    """``GET /v1/nodes/{node_ident}/cleaning/steps`` (1.116)."""
+    """``GET /v1/nodes/{node_ident}/cleaning/steps`` (an extension)."""
     if util.version(req).below(mv.CLEANING_STEPS):
         raise webob.exc.HTTPNotFound(
             explanation=f'The resource {req.path_info} could not be '

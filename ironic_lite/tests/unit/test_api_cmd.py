@@ -58,7 +58,7 @@ def test_serves_until_sigterm(config) -> None:
     try:
         status, headers, body = _get(f'http://127.0.0.1:{port}/')
         assert status == 200
-        assert body['default_version']['version'] == '1.116'
+        assert body['default_version']['version'] == '1.115'
         status, headers, body = _get(f'http://127.0.0.1:{port}/v1/nodes')
         assert status == 200 and body == {'nodes': []}
         assert headers['X-OpenStack-Ironic-API-Version'] == '1.1'

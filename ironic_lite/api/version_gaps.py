@@ -1,0 +1,188 @@
+"""What ironic_lite does not serve yet of each upstream microversion.
+
+A version is *complete* when :data:`ironic_lite.api.microversion.HISTORY`
+has it and :data:`GAPS` does not; :func:`honest_maximum` is the highest
+version up to which every version is complete: the number the API may
+advertise without a client believing in something that is not there.
+The API reference's version table is written from these three sources
+(``python -m ironic_lite.api.version_gaps``).
+
+When a change lands, its version moves from here to ``HISTORY`` (or
+its text here shrinks to what is still missing).
+"""
+
+import sys
+
+from ironic_lite.api import microversion as mv
+from ironic_lite.api import upstream_versions
+from lite_common.wsgi.microversion import APIVersion
+
+#: version -> what of upstream's change is missing (or served otherwise).
+GAPS: dict[str, str] = {
+    '1.1': 'Chassis, ports, node vendor passthru, validate, console '
+           '(states/console), management (boot device), driver '
+           'properties and vendor passthru; config drive in the active '
+           'target.',
+    '1.2': 'Below 1.2, "available" is shown as null (NOSTATE).',
+    '1.5': 'Name rules before 1.10 (hostname-like names only).',
+    '1.6': 'The inspect target and the inspecting / inspect failed '
+           'states.',
+    '1.10': 'Name rules: RFC 3986 unreserved characters from 1.10.',
+    '1.11': 'Below 1.11 a new node starts in "available".',
+    '1.12': 'RAID: target_raid_config, raid_config, '
+            'PUT .../states/raid, the driver\'s logical disk '
+            'properties.',
+    '1.14': 'The driver properties link points to a resource that is '
+            'not served (GET /v1/drivers/{name}/properties).',
+    '1.17': 'The adopt target.',
+    '1.18': 'Ports.',
+    '1.19': 'Ports.',
+    '1.20': 'Nodes: network_interface.',
+    '1.22': 'Ramdisk lookup and heartbeat endpoints.',
+    '1.23': 'Portgroups.',
+    '1.24': 'Portgroups.',
+    '1.25': 'Chassis.',
+    '1.26': 'Portgroups.',
+    '1.27': 'Soft reboot and soft power off (the timeout is served).',
+    '1.28': 'VIFs.',
+    '1.29': 'Inject NMI.',
+    '1.30': 'Drivers: default_*_interface and enabled_*_interfaces.',
+    '1.31': 'Nodes: boot, console, inspect, network, raid and vendor '
+            'interfaces.',
+    '1.32': 'Volume connectors and targets.',
+    '1.33': 'Nodes: storage_interface.',
+    '1.34': 'Ports.',
+    '1.35': 'The rebuild target with a config drive.',
+    '1.36': 'The agent version in heartbeats.',
+    '1.37': 'Node traits.',
+    '1.38': 'Rescue and unrescue.',
+    '1.39': 'The inspect wait state.',
+    '1.40': 'BIOS settings and bios_interface.',
+    '1.41': 'Aborting inspection.',
+    '1.43': 'The detail parameter of every list other than nodes.',
+    '1.44': 'Nodes: deploy_step.',
+    '1.45': 'reset_interfaces in node PATCH.',
+    '1.46': 'Nodes: conductor_group.',
+    '1.48': 'Nodes: protected and protected_reason.',
+    '1.49': 'GET /v1/conductors.',
+    '1.50': 'Nodes: owner.',
+    '1.52': 'Allocations.',
+    '1.53': 'Ports.',
+    '1.54': 'Events.',
+    '1.55': 'Deploy templates.',
+    '1.56': 'Building config drives from JSON.',
+    '1.57': 'Allocations.',
+    '1.58': 'Allocations.',
+    '1.59': 'Config drive vendor data.',
+    '1.60': 'Allocations.',
+    '1.61': 'Nodes: retired and retired_reason.',
+    '1.62': 'Agent tokens.',
+    '1.63': 'Indicators.',
+    '1.64': 'Ports.',
+    '1.65': 'Nodes: lessee.',
+    '1.66': 'Nodes: network_data.',
+    '1.67': 'VIFs.',
+    '1.68': 'The agent\'s verify_ca in heartbeats.',
+    '1.69': 'deploy_steps in the deploy target.',
+    '1.70': 'disable_ramdisk true with the clean target is refused '
+            '(400): ironic_lite boots no ramdisk to clean.',
+    '1.71': 'The scope-based roles signifier.',
+    '1.72': 'agent_status in heartbeats.',
+    '1.74': 'The BIOS registry.',
+    '1.75': 'Nodes: boot_mode and secure_boot.',
+    '1.76': 'Changing boot_mode and secure_boot.',
+    '1.77': 'The fields parameter of drivers.',
+    '1.78': 'Node history.',
+    '1.79': 'Allocations.',
+    '1.80': 'Project-scoped node creation and deletion.',
+    '1.81': 'Node inventory.',
+    '1.82': 'Sharding.',
+    '1.83': 'Child nodes.',
+    '1.84': 'The inspection continue callback.',
+    '1.86': 'The firmware interface.',
+    '1.87': 'The service target.',
+    '1.88': 'Ports.',
+    '1.89': 'Virtual media.',
+    '1.90': 'Ports.',
+    '1.91': 'Names ending in .json.',
+    '1.92': 'Runbooks.',
+    '1.93': 'Virtual media.',
+    '1.94': 'Ports.',
+    '1.95': 'Nodes: disable_power_off.',
+    '1.96': 'Inspection rules.',
+    '1.97': 'Ports.',
+    '1.98': 'JSON patch paths with ~ and / in keys.',
+    '1.99': 'Ports and portgroups.',
+    '1.100': 'Ports.',
+    '1.101': 'Ports.',
+    '1.102': 'Portgroups.',
+    '1.103': 'Portgroups.',
+    '1.104': 'Nodes: instance_name.',
+    '1.105': 'Ports.',
+    '1.106': 'Portgroups.',
+    '1.107': 'The X-OpenStack-Request-Id header.',
+    '1.108': 'disable_ramdisk with the service target.',
+    '1.109': 'Nodes: health.',
+    '1.110': 'Aborting a deployment in deploy wait.',
+    '1.111': 'Ports and portgroups.',
+    '1.112': 'Runbooks.',
+    '1.113': 'Node history.',
+    '1.114': 'Firmware components.',
+    '1.115': 'Node history.',
+}
+
+
+def _served() -> dict[str, str]:
+    return dict(mv.HISTORY)
+
+
+def upstream_versions_up_to(maximum: str) -> list[str]:
+    top = APIVersion.parse(maximum)
+    return [f'1.{minor}' for minor in sorted(upstream_versions.CHANGES)
+            if APIVersion(1, minor) <= top]
+
+
+def is_complete(version: str) -> bool:
+    return version in _served() and version not in GAPS
+
+
+def honest_maximum() -> str:
+    """The highest version up to which every version is complete."""
+    honest = '1.0'
+    for version in upstream_versions_up_to(upstream_versions.MAXIMUM):
+        if not is_complete(version):
+            break
+        honest = version
+    return honest
+
+
+def _cell(text: str) -> str:
+    return text.replace('\n', ' ')
+
+
+def version_table() -> str:
+    """The reStructuredText table of every upstream version: upstream's
+    change, and what ironic_lite serves of it."""
+    served = _served()
+    lines = ['.. list-table::', '   :header-rows: 1', '   :widths: 8 40 52',
+             '', '   * - Version', '     - Upstream change',
+             '     - In ironic_lite']
+    for version in upstream_versions_up_to(mv.MAX_VERSION):
+        minor = int(version.split('.')[1])
+        ours = served.get(version, '')
+        if version in GAPS:
+            gap = f'Not served: {GAPS[version]}'
+            ours = f'{ours} {gap}' if ours else gap
+        lines += [f'   * - {version}',
+                  f'     - {_cell(upstream_versions.CHANGES[minor])}',
+                  f'     - {_cell(ours)}']
+    return '\n'.join(lines) + '\n'
+
+
+def main() -> int:
+    sys.stdout.write(version_table())
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
