@@ -2,6 +2,8 @@
 
 import datetime
 
+import pytest
+
 from ironic_lite.api.views import nodes as views
 from lite_common.wsgi.microversion import APIVersion
 
@@ -69,6 +71,19 @@ def test_nested_secrets_are_masked_at_any_depth() -> None:
         'image_url': 'https://swift/v1/o?temp_url_sig=******&temp_url_'
                      'expires=1'}
     assert info['redfish']['password'] == 'pw'
+
+
+@pytest.mark.parametrize('text', [
+    'https://h/x?user=u&PASSWORD=pw', "{'AdminPass': 'pw'}",
+    'https://h/x?Password=pw&x=1'])
+def test_secrets_in_strings_are_masked_in_any_case(text: str) -> None:
+    """The quick check before oslo.utils' scan ignores case as the scan
+    does: every string oslo.utils would mask is masked."""
+    from oslo_utils import strutils
+
+    expected = strutils.mask_password(text, views.MASK)
+    assert expected != text
+    assert views.mask_secrets(text) == expected
 
 
 def test_the_config_drive_is_never_shown() -> None:
