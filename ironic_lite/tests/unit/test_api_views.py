@@ -75,7 +75,7 @@ def test_nested_secrets_are_masked_at_any_depth() -> None:
 
 @pytest.mark.parametrize('text', [
     'https://h/x?user=u&PASSWORD=pw', "{'AdminPass': 'pw'}",
-    'https://h/x?Password=pw&x=1'])
+    'https://h/x?Password=pw&x=1'], ids=['upper', 'dict', 'title'])
 def test_secrets_in_strings_are_masked_in_any_case(text: str) -> None:
     """The quick check before oslo.utils' scan ignores case as the scan
     does: every string oslo.utils would mask is masked."""
