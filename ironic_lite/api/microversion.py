@@ -55,6 +55,12 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
     ('1.31', 'Nodes: deploy_interface, management_interface, '
              'power_interface.'),
+    ('1.32', 'Volume connectors and targets: GET /v1/volume, '
+             '/v1/volume/connectors and /v1/volume/targets (create, list '
+             'with node filter, fields, detail, paging and sorting, show, '
+             'JSON patch while the node is powered off, delete), the '
+             'same lists under /v1/nodes/{node_ident}/volume; nodes: the '
+             'volume link.'),
     ('1.42', 'Nodes: fault.'),
     ('1.43', 'Node list: the detail query parameter.'),
     ('1.47', 'Nodes: automated_clean.'),
@@ -79,6 +85,7 @@ RESOURCE_CLASS = '1.21'
 POWER_TIMEOUT = '1.27'
 DRIVER_TYPE = '1.30'
 INTERFACES = '1.31'
+VOLUME = '1.32'
 FAULT = '1.42'
 DETAIL_PARAM = '1.43'
 AUTOMATED_CLEAN = '1.47'

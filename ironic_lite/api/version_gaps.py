@@ -49,7 +49,6 @@ GAPS: dict[str, str] = {
     '1.30': 'Drivers: default_*_interface and enabled_*_interfaces.',
     '1.31': 'Nodes: boot, console, inspect, network, raid and vendor '
             'interfaces.',
-    '1.32': 'Volume connectors and targets.',
     '1.33': 'Nodes: storage_interface.',
     '1.34': 'Ports.',
     '1.35': 'The rebuild target with a config drive.',

@@ -7,7 +7,9 @@ from oslo_policy import policy
 from ironic_lite.policies import base
 from ironic_lite.policies import driver
 from ironic_lite.policies import node
+from ironic_lite.policies import volume
 
 
 def list_rules() -> list[policy.RuleDefault]:
-    return list(itertools.chain(base.rules, node.rules, driver.rules))
+    return list(itertools.chain(base.rules, node.rules, driver.rules,
+                                volume.rules))
