@@ -72,7 +72,15 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'cleaning; true is a 400).'),
     ('1.73', 'Provision targets deploy and undeploy (aliases of active '
              'and deleted).'),
+    ('1.78', 'Node history: GET /v1/nodes/{node_ident}/history (detail, '
+             'paging, sorting) and .../history/{event_ident}; the '
+             'conductor records failed verifications, deployments, tear '
+             'downs, power changes and cleanings ([conductor]node_history, '
+             'node_history_max_entries).'),
     ('1.85', 'Provision target unhold.'),
+    ('1.113', 'Node history: the project field (detail).'),
+    ('1.115', 'Node history: the state, target_provision_state and '
+              'duration_seconds fields (detail).'),
 )
 
 #: Version of each versioned feature, for handlers and views.
@@ -92,6 +100,9 @@ AUTOMATED_CLEAN = '1.47'
 CONDUCTOR = '1.49'
 DESCRIPTION = '1.51'
 DISABLE_RAMDISK = '1.70'
+NODE_HISTORY = '1.78'
+NODE_HISTORY_PROJECT = '1.113'
+NODE_HISTORY_FIELDS = '1.115'
 #: Not an upstream version: the extension is served at the maximum.
 CLEANING_STEPS = MAX_VERSION
 STATES_LINK = '1.14'

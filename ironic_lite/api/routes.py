@@ -6,6 +6,7 @@ unknown path is a 404 (both in the Bare Metal error format).
 
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import drivers
+from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import root
@@ -30,6 +31,9 @@ ROUTES: RouteTable = {
     _NODE + '/maintenance': {'PUT': node_states.set_maintenance,
                              'DELETE': node_states.clear_maintenance},
     _NODE + '/cleaning/steps': {'GET': cleaning.list_cleaning_steps},
+    _NODE + '/history': {'GET': node_history.list_history},
+    _NODE + '/history/{event_ident}': {
+        'GET': node_history.show_history_event},
     _NODE + '/volume': {'GET': volume.show_node_volume},
     _NODE + '/volume/connectors': {
         'GET': volume.list_node_connectors,

@@ -91,7 +91,6 @@ GAPS: dict[str, str] = {
     '1.75': 'Nodes: boot_mode and secure_boot.',
     '1.76': 'Changing boot_mode and secure_boot.',
     '1.77': 'The fields parameter of drivers.',
-    '1.78': 'Node history.',
     '1.79': 'Allocations.',
     '1.80': 'Project-scoped node creation and deletion.',
     '1.81': 'Node inventory.',
@@ -125,9 +124,7 @@ GAPS: dict[str, str] = {
     '1.110': 'Aborting a deployment in deploy wait.',
     '1.111': 'Ports and portgroups.',
     '1.112': 'Runbooks.',
-    '1.113': 'Node history.',
     '1.114': 'Firmware components.',
-    '1.115': 'Node history.',
 }
 
 
