@@ -78,6 +78,17 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'downs, power changes and cleanings ([conductor]node_history, '
              'node_history_max_entries).'),
     ('1.85', 'Provision target unhold.'),
+    ('1.91', 'A ".json" at the end of a path is taken off below 1.91 '
+             '(when X-OpenStack-Ironic-API-Version asks for it), a node '
+             'named with it still found; from 1.91 it is part of the '
+             'path.'),
+    ('1.98', 'Upstream decodes RFC 6901 escapes in the top-level field '
+             'of a patch path before checking it is patchable; the patch '
+             'schema of those resources (here volume connectors and '
+             'targets) admits no "~", so no answer changes at 1.98, as '
+             'upstream.'),
+    ('1.107', 'X-OpenStack-Request-Id and Openstack-Request-Id on every '
+              'response (at every version, as upstream).'),
     ('1.113', 'Node history: the project field (detail).'),
     ('1.115', 'Node history: the state, target_provision_state and '
               'duration_seconds fields (detail).'),
@@ -101,6 +112,7 @@ CONDUCTOR = '1.49'
 DESCRIPTION = '1.51'
 DISABLE_RAMDISK = '1.70'
 NODE_HISTORY = '1.78'
+JSON_SUFFIX_KEPT = '1.91'
 NODE_HISTORY_PROJECT = '1.113'
 NODE_HISTORY_FIELDS = '1.115'
 #: Not an upstream version: the extension is served at the maximum.
