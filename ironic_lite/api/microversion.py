@@ -60,13 +60,16 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'with node filter, fields, detail, paging and sorting, show, '
              'JSON patch while the node is powered off, delete), the '
              'same lists under /v1/nodes/{node_ident}/volume; nodes: the '
-             'volume link.'),
+             'volume link; GET /v1 lists volume.'),
     ('1.42', 'Nodes: fault.'),
     ('1.43', 'Node list: the detail query parameter.'),
     ('1.47', 'Nodes: automated_clean.'),
     ('1.49', 'Nodes: conductor (the conductor the hash ring maps the node '
              'to among the alive conductors).'),
     ('1.51', 'Nodes: description.'),
+    ('1.54', 'POST /v1/events: external network events (bind_port, '
+             'unbind_port, delete_port), validated and logged (204); '
+             'GET /v1 lists events.'),
     ('1.70', 'disable_ramdisk of PUT .../states/provision with clean: '
              'only false is accepted (ironic_lite boots no ramdisk for '
              'cleaning; true is a 400).'),
@@ -106,6 +109,7 @@ DRIVER_TYPE = '1.30'
 INTERFACES = '1.31'
 VOLUME = '1.32'
 FAULT = '1.42'
+EVENTS = '1.54'
 DETAIL_PARAM = '1.43'
 AUTOMATED_CLEAN = '1.47'
 CONDUCTOR = '1.49'

@@ -6,6 +6,7 @@ unknown path is a 404 (both in the Bare Metal error format).
 
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import drivers
+from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import nodes
@@ -58,6 +59,7 @@ ROUTES: RouteTable = {
     _VOLUME + '/targets' + _ITEM: {
         'GET': volume.show_target, 'PATCH': volume.update_target,
         'DELETE': volume.delete_target},
+    '/v1/events': {'POST': events.post_events},
     '/v1/drivers': {'GET': drivers.list_drivers},
     '/v1/drivers/{driver_name}': {'GET': drivers.show_driver},
 }

@@ -67,7 +67,6 @@ GAPS: dict[str, str] = {
     '1.50': 'Nodes: owner.',
     '1.52': 'Allocations.',
     '1.53': 'Ports.',
-    '1.54': 'Events.',
     '1.55': 'Deploy templates.',
     '1.56': 'Building config drives from JSON.',
     '1.57': 'Allocations.',
