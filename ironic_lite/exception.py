@@ -196,5 +196,10 @@ class PowerStateRefused(Invalid):
                'node "%(node)s" while it is in state "%(state)s".')
 
 
+class UnsupportedDriverExtension(Invalid):
+    msg_fmt = ('Driver %(driver)s does not support %(extension)s '
+               '(disabled or not implemented).')
+
+
 class NodeHistoryNotFound(NotFound):
     msg_fmt = 'Node history record %(history)s could not be found.'

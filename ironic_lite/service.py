@@ -30,6 +30,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.conductor import indicators
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics as conductor_periodics
 from ironic_lite.conductor import rpcapi
@@ -143,7 +144,8 @@ class ConductorService:
             messaging.Target(topic=rpcapi.TOPIC, server=self.host),
             [conductor_manager.ConductorManager(
                 self.conf, self.host, self.pool),
-             volume_manager.VolumeManager(self.conf, self.host)],
+             volume_manager.VolumeManager(self.conf, self.host),
+             indicators.IndicatorManager(self.conf, self.host)],
             periodic_tasks=self._periodic_tasks(self.periodics),
             serializer=rpc.get_serializer())
         self.service.start()

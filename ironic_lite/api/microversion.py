@@ -70,6 +70,11 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.54', 'POST /v1/events: external network events (bind_port, '
              'unbind_port, delete_port), validated and logged (204); '
              'GET /v1 lists events.'),
+    ('1.63', 'Indicators: GET /v1/nodes/{node_ident}/management/'
+             'indicators, GET and PUT .../indicators/{name@component} '
+             'through the management interface (the fake one has '
+             'upstream\'s two LEDs and cannot set them); served at every '
+             'version, as upstream.'),
     ('1.70', 'disable_ramdisk of PUT .../states/provision with clean: '
              'only false is accepted (ironic_lite boots no ramdisk for '
              'cleaning; true is a 400).'),

@@ -7,6 +7,7 @@ unknown path is a 404 (both in the Bare Metal error format).
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import drivers
 from ironic_lite.api.handlers import events
+from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import nodes
@@ -32,6 +33,10 @@ ROUTES: RouteTable = {
     _NODE + '/maintenance': {'PUT': node_states.set_maintenance,
                              'DELETE': node_states.clear_maintenance},
     _NODE + '/cleaning/steps': {'GET': cleaning.list_cleaning_steps},
+    _NODE + '/management/indicators': {
+        'GET': indicators.list_indicators},
+    _NODE + '/management/indicators/{indicator}': {
+        'GET': indicators.show_indicator, 'PUT': indicators.set_indicator},
     _NODE + '/history': {'GET': node_history.list_history},
     _NODE + '/history/{event_ident}': {
         'GET': node_history.show_history_event},

@@ -75,7 +75,6 @@ GAPS: dict[str, str] = {
     '1.60': 'Allocations.',
     '1.61': 'Nodes: retired and retired_reason.',
     '1.62': 'Agent tokens.',
-    '1.63': 'Indicators.',
     '1.64': 'Ports.',
     '1.65': 'Nodes: lessee.',
     '1.66': 'Nodes: network_data.',

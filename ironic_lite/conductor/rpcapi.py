@@ -23,7 +23,8 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.0: create_node, update_node, destroy_node, change_power_state,
      do_provisioning_action, get_clean_steps, continue_node_clean
 1.1: update_node takes expected_revision
-1.2: update_volume, destroy_volume (volume connectors and targets)
+1.2: update_volume, destroy_volume (volume connectors and targets),
+     get_supported_indicators, get_indicator_state, set_indicator_state
 """
 
 import threading
@@ -232,6 +233,24 @@ class ConductorAPI:
                        uuid: str) -> None:
         self._call(context, node, "destroy_volume", node_uuid=node["uuid"],
                    kind=kind, uuid=uuid)
+
+    def get_supported_indicators(self, context: Any, node: dict[str, Any]
+                                 ) -> dict[str, dict[str, Any]]:
+        return self._call(context, node, "get_supported_indicators",
+                          node_uuid=node["uuid"])
+
+    def get_indicator_state(self, context: Any, node: dict[str, Any],
+                            component: str, indicator: str) -> str:
+        return self._call(context, node, "get_indicator_state",
+                          node_uuid=node["uuid"], component=component,
+                          indicator=indicator)
+
+    def set_indicator_state(self, context: Any, node: dict[str, Any],
+                            component: str, indicator: str,
+                            state: str) -> None:
+        self._call(context, node, "set_indicator_state",
+                   node_uuid=node["uuid"], component=component,
+                   indicator=indicator, state=state)
 
     def continue_node_clean(self, context: Any, node: dict[str, Any]) -> None:
         """Resume cleaning of a node in ``clean wait`` (a step's callback)."""
