@@ -17,7 +17,8 @@ from ironic_lite.api.handlers import nodes as node_handlers
 
 _GET = 'baremetal:node:get_indicator_state'
 _SET = 'baremetal:node:set_indicator_state'
-_PUT_BODY = {
+#: The body of ``PUT .../indicators/{indicator}``.
+PUT_BODY: dict[str, Any] = {
     'type': 'object',
     'properties': {'state': {'type': 'string'}},
     'required': ['state'],
@@ -78,7 +79,7 @@ def show_indicator(req: webob.Request) -> webob.Response:
 def set_indicator(req: webob.Request) -> webob.Response:
     node = _node(req, _SET)
     component, name = _split(req.urlvars['indicator'])
-    body = util.read_body(req, _PUT_BODY)
+    body = util.read_body(req, PUT_BODY)
     util.deps(req).conductor.set_indicator_state(
         util.context(req), node, component, name, body['state'])
     return webob.Response(status=204)
