@@ -27,9 +27,14 @@ def test_history_pruning_and_node_delete(ctx):
                                   'event': f'e{index}'}, 2)
     rows = node_history.list_page(ctx, node['id'])
     assert [row['event'] for row in rows] == ['e2', 'e3']
-    volumes.create(ctx, volumes.CONNECTORS, {
-        'node_id': node['id'], 'type': 'iqn', 'connector_id': 'iqn.x',
-        'extra': {}})
+    connector = {'node_id': node['id'], 'type': 'iqn',
+                 'connector_id': 'iqn.x', 'extra': {}}
+    created = volumes.create(ctx, volumes.CONNECTORS, connector)
+    with pytest.raises(exception.VolumeConnectorTypeAndIdAlreadyExists):
+        volumes.create(ctx, volumes.CONNECTORS, connector)
+    with pytest.raises(exception.VolumeConnectorAlreadyExists):
+        volumes.create(ctx, volumes.CONNECTORS,
+                       dict(connector, uuid=created['uuid'], type='mac'))
     target = {'node_id': node['id'], 'volume_type': 'iscsi',
               'boot_index': 0, 'volume_id': 'v1', 'properties': {},
               'extra': {}}
