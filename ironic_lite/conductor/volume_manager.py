@@ -68,7 +68,10 @@ class VolumeManager:
                 raise exception.PowerStateRefused(
                     action=f'{what} update', node=node.uuid,
                     state=node.power_state)
-            row = db_volumes.update(context, _kind(kind), uuid, values)
+            if values:
+                row = db_volumes.update(context, _kind(kind), uuid, values)
+            else:
+                row = db_volumes.get(context, _kind(kind), uuid)
             LOG.info('Updated %(what)s %(uuid)s of node %(node)s',
                      {'what': what, 'uuid': uuid, 'node': node.uuid})
             return node_to_dict(row)

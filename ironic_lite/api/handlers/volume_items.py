@@ -174,9 +174,9 @@ def update_item(req: webob.Request, res: Resource) -> webob.Response:
     row = _get(req, res, 'update')
     patch = util.read_body(req, schemas.PATCH)
     node, values = _patched(req, res, row, patch)
-    if values:
-        row = util.deps(req).conductor.update_volume(
-            util.context(req), node, res.name, row['uuid'], values)
+    # Even without a change, as upstream: the node must be powered off.
+    row = util.deps(req).conductor.update_volume(
+        util.context(req), node, res.name, row['uuid'], values)
     return util.json_response(_render(req, res, row))
 
 
