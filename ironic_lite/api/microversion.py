@@ -83,8 +83,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.78', 'Node history: GET /v1/nodes/{node_ident}/history (detail, '
              'paging, sorting) and .../history/{event_ident}; the '
              'conductor records failed verifications, deployments, tear '
-             'downs, power changes and cleanings ([conductor]node_history, '
-             'node_history_max_entries).'),
+             'downs, power changes and cleanings, and the start and end of '
+             'each cleaning ([conductor]node_history, '
+             'node_history_max_entries, record_step_flows_in_history).'),
     ('1.85', 'Provision target unhold.'),
     ('1.91', 'A ".json" at the end of a path is taken off below 1.91 '
              '(when X-OpenStack-Ironic-API-Version asks for it), a node '

@@ -8,6 +8,7 @@ how long it had been in that state.
 from typing import Any
 
 from oslo_log import log as logging
+from oslo_utils import strutils
 
 from ironic_lite.db import node_history as db_history
 from lite_common import db as lite_db
@@ -21,6 +22,9 @@ VERIFYING = 'verifying'
 UNPROVISION = 'unprovision'
 CONDUCTOR = 'conductor'
 UNKNOWN = 'UNKNOWN'
+#: Upstream's step flows (StepFlow) this conductor runs.
+MANUAL_CLEANING = 'manual_cleaning'
+AUTOMATED_CLEANING = 'automated_cleaning'
 
 
 def _duration(node: Any) -> int | None:
@@ -56,3 +60,29 @@ def record(task: Any, event: str, event_type: str | None = None,
     except Exception:
         LOG.exception('Could not record an event in the history of node '
                       '%s', node.uuid)
+
+
+def _sanitized(steps: list[dict[str, Any]]) -> list[Any]:
+    return [dict(step, args=strutils.mask_dict_password(step['args']))
+            if isinstance(step, dict) and isinstance(step.get('args'), dict)
+            else step for step in steps]
+
+
+def record_flow(task: Any, flow: str, steps: list[dict[str, Any]],
+                status: str, aborted_step: str | None = None) -> None:
+    """The start or the end of a step flow (a cleaning), as upstream's
+    ``log_step_flow_history``: INFO, or ERROR when it ended at a failed
+    step; not with ``[conductor]record_step_flows_in_history`` off."""
+    if not task.conf.conductor.record_step_flows_in_history:
+        return
+    shown = _sanitized(steps or [])
+    words = flow.replace('_', ' ')
+    if status == 'start':
+        record(task, f'Starting {words} with steps={shown}',
+               f'{flow}_start', error=False)
+    elif aborted_step:
+        record(task, f"{words.title()} aborted at step '{aborted_step}' "
+               f'with steps={shown}', f'{flow}_end', error=True)
+    else:
+        record(task, f'{words.title()} completed successfully with '
+               f'steps={shown}', f'{flow}_end', error=False)

@@ -54,6 +54,10 @@ conductor_opts: list[cfg.Opt] = [
         help='Record the errors and noteworthy events of each node (a '
         'failed verification, deployment, tear down, power change or '
         'cleaning) in its history (GET /v1/nodes/{node}/history).'),
+    cfg.BoolOpt(
+        'record_step_flows_in_history', default=True,
+        help='Record in the history of a node the start and the end of '
+        'each cleaning, with its steps.'),
     cfg.IntOpt(
         'node_history_max_entries', default=300, min=0,
         help='The most history entries kept per node: recording one '
