@@ -58,6 +58,16 @@ def _select(kind: Kind) -> Any:
                      ).join(Node, Node.id == kind.model.node_id)
 
 
+def _of_project(project: str) -> Any:
+    """Nodes ``project`` owns or leases (none while the nodes table
+    has no such columns)."""
+    columns = [getattr(Node, name) for name in ('owner', 'lessee')
+               if name in Node.__table__.columns]
+    if not columns:
+        return sa.false()
+    return sa.or_(*(column == project for column in columns))
+
+
 def _duplicate(kind: Kind, exc: db_exc.DBDuplicateEntry,
                values: dict[str, Any]) -> Exception:
     columns = set(exc.columns or ())
@@ -106,9 +116,10 @@ def get(context: Any, kind: Kind, uuid: str) -> dict[str, Any]:
 @retry_on_disconnect
 def list_page(context: Any, kind: Kind, node_id: int | None = None,
               limit: int | None = None, marker: str | None = None,
-              sort_key: str = 'id',
-              sort_dir: str = 'asc') -> list[dict[str, Any]]:
-    """One page, of one node's rows with ``node_id``.
+              sort_key: str = 'id', sort_dir: str = 'asc',
+              project: str | None = None) -> list[dict[str, Any]]:
+    """One page, of one node's rows with ``node_id``; with
+    ``project``, only of the nodes it owns or leases.
 
     :raises InvalidParameterValue: sort key or direction.
     :raises: the kind's NotFound error for an unknown marker.
@@ -118,6 +129,8 @@ def list_page(context: Any, kind: Kind, node_id: int | None = None,
     query = _select(kind)
     if node_id is not None:
         query = query.where(kind.model.node_id == node_id)
+    if project is not None:
+        query = query.where(_of_project(project))
     with context_manager.reader.using(context) as session:
         return paging.page(session, kind.model, query, column,
                            sort_dir == 'desc', limit, marker, kind.missing)

@@ -65,6 +65,20 @@ def _render(req: webob.Request, res: Resource, row: dict[str, Any],
                         fields or res.shape.fields, _show_properties(req))
 
 
+def _list_scope(req: webob.Request) -> str | None:
+    """None when the reader may list everything
+    (``baremetal:volume:list_all``), else its project, whose nodes' items
+    it may list (``baremetal:volume:list``), as upstream."""
+    enforcer = util.deps(req).enforcer
+    ctx = util.context(req)
+    if lite_policy.check(enforcer, ctx, POLICY % 'list_all'):
+        return None
+    if not ctx.project_id:
+        util.authorize(req, POLICY % 'list_all')
+    util.authorize(req, POLICY % 'list')
+    return str(ctx.project_id)
+
+
 def list_items(req: webob.Request, res: Resource,
                node_ident: str | None = None) -> webob.Response:
     """A page; of one node's items with ``node_ident`` (a nested list)
@@ -73,7 +87,7 @@ def list_items(req: webob.Request, res: Resource,
     node_id = None
     if node_ident is not None:
         node_id = node_handlers.get_node(req, node_ident)['id']
-    util.authorize(req, POLICY % 'list_all')
+    project = _list_scope(req)
     query.check_params(req, query.LIST_PARAMS)
     fields = query.requested_fields(req, res.shape, detail_allowed=True)
     limit = query.page_limit(req)
@@ -82,7 +96,7 @@ def list_items(req: webob.Request, res: Resource,
     rows = db_volumes.list_page(
         util.context(req), res.kind, node_id, limit=limit,
         marker=query.marker(req), sort_key=req.GET.get('sort_key', 'id'),
-        sort_dir=req.GET.get('sort_dir', 'asc'))
+        sort_dir=req.GET.get('sort_dir', 'asc'), project=project)
     show = _show_properties(req)
     base = util.base_url(req)
     body: dict[str, Any] = {res.shape.item_name: [

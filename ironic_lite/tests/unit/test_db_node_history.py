@@ -87,3 +87,13 @@ def test_volume_duplicates_name_their_values(ctx):
     volumes.create(ctx, volumes.TARGETS, target)
     with pytest.raises(exception.VolumeTargetBootIndexAlreadyExists):
         volumes.create(ctx, volumes.TARGETS, target)
+
+
+def test_a_project_lists_only_its_nodes_items(ctx):
+    node = _node(ctx)
+    volumes.create(ctx, volumes.CONNECTORS, {
+        'node_id': node['id'], 'type': 'iqn', 'connector_id': 'iqn.p',
+        'extra': {}})
+    assert len(volumes.list_page(ctx, volumes.CONNECTORS)) == 1
+    # The node has no owner or lessee: nothing is the project's.
+    assert volumes.list_page(ctx, volumes.CONNECTORS, project='p1') == []
