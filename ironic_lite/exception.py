@@ -161,3 +161,45 @@ class NodeInMaintenance(Invalid):
     msg_fmt = ('The %(op)s operation cannot be performed on node %(node)s '
                'because it is in maintenance mode; unset it first '
                '(openstack baremetal node maintenance unset %(node)s).')
+
+
+class VolumeConnectorNotFound(NotFound):
+    msg_fmt = 'Volume connector %(connector)s could not be found.'
+
+
+class VolumeTargetNotFound(NotFound):
+    msg_fmt = 'Volume target %(target)s could not be found.'
+
+
+class VolumeConnectorAlreadyExists(Conflict):
+    msg_fmt = 'A volume connector with UUID %(uuid)s already exists.'
+
+
+class VolumeConnectorTypeAndIdAlreadyExists(Conflict):
+    msg_fmt = ('A volume connector with type %(type)s and connector ID '
+               '%(connector_id)s already exists.')
+
+
+class VolumeTargetAlreadyExists(Conflict):
+    msg_fmt = 'A volume target with UUID %(uuid)s already exists.'
+
+
+class VolumeTargetBootIndexAlreadyExists(Conflict):
+    msg_fmt = ("A volume target with boot index '%(boot_index)s' for the "
+               'same node already exists.')
+
+
+class PowerStateRefused(Invalid):
+    """Upstream's InvalidStateRequested for a change that needs the node
+    powered off (its text names the power state)."""
+    msg_fmt = ('The requested action "%(action)s" can not be performed on '
+               'node "%(node)s" while it is in state "%(state)s".')
+
+
+class UnsupportedDriverExtension(Invalid):
+    msg_fmt = ('Driver %(driver)s does not support %(extension)s '
+               '(disabled or not implemented).')
+
+
+class NodeHistoryNotFound(NotFound):
+    msg_fmt = 'Node history record %(history)s could not be found.'

@@ -30,10 +30,12 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.conductor import indicators
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics as conductor_periodics
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
+from ironic_lite.conductor import volume_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.drivers import base
@@ -141,7 +143,9 @@ class ConductorService:
             self.conf, self.name,
             messaging.Target(topic=rpcapi.TOPIC, server=self.host),
             [conductor_manager.ConductorManager(
-                self.conf, self.host, self.pool)],
+                self.conf, self.host, self.pool),
+             volume_manager.VolumeManager(self.conf, self.host),
+             indicators.IndicatorManager(self.conf, self.host)],
             periodic_tasks=self._periodic_tasks(self.periodics),
             serializer=rpc.get_serializer())
         self.service.start()

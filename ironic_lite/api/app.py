@@ -13,7 +13,9 @@ From the outside in, and why each layer sits where it does:
 3. URL check - a path or query string that is not UTF-8 is a 400
    here: every later layer would fail to decode it.
 4. Trailing-slash normalisation - ``/v1/`` and ``/v1`` are one
-   resource for clients that discover versions.
+   resource for clients that discover versions. Then the ``.json``
+   suffix is taken off paths below 1.91 (:mod:`json_suffix`), before
+   anything reads the path.
 5. FaultWrapper - renders auth and version errors in the Bare Metal
    format and turns anything unexpected into a logged 500.
 6. Microversions - before auth, as upstream Ironic checks the version
@@ -33,6 +35,7 @@ from oslo_config import cfg
 
 from ironic_lite import policy
 from ironic_lite.api import errors
+from ironic_lite.api import json_suffix
 from ironic_lite.api import microversion
 from ironic_lite.api import routes
 from ironic_lite.api import util
@@ -59,6 +62,11 @@ class Deps:
 
     def is_admin(self, context: Any) -> bool:
         return policy.is_admin(self.enforcer, context)
+
+
+#: Upstream's IronicRequestId returns this header beside
+#: X-OpenStack-Request-Id.
+COMPAT_REQUEST_ID_HEADER = 'Openstack-Request-Id'
 
 
 def _is_version_document(path: str) -> bool:
@@ -97,6 +105,10 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
                                     _is_version_document)
     app = faults.FaultWrapper(app, formatter)
     app = url_check.check_url(middleware.with_environ(
-        middleware.strip_slash(app), util.DEPS_KEY, deps), formatter)
+        json_suffix.strip_json_suffix(middleware.strip_slash(app)),
+        util.DEPS_KEY, deps), formatter)
     app = _range_headers(app)
-    return request_log.RequestLog(checks.anonymous(app))
+    # Upstream also returns the request id as Openstack-Request-Id (its
+    # historic header), at every version.
+    return request_log.RequestLog(checks.anonymous(app),
+                                  extra_id_header=COMPAT_REQUEST_ID_HEADER)

@@ -55,18 +55,52 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
     ('1.31', 'Nodes: deploy_interface, management_interface, '
              'power_interface.'),
+    ('1.32', 'Volume connectors and targets: GET /v1/volume, '
+             '/v1/volume/connectors and /v1/volume/targets (create, list '
+             'with node filter, fields, detail, paging and sorting, show, '
+             'JSON patch while the node is powered off, delete), the '
+             'same lists under /v1/nodes/{node_ident}/volume; nodes: the '
+             'volume link; GET /v1 lists volume.'),
     ('1.42', 'Nodes: fault.'),
     ('1.43', 'Node list: the detail query parameter.'),
     ('1.47', 'Nodes: automated_clean.'),
     ('1.49', 'Nodes: conductor (the conductor the hash ring maps the node '
              'to among the alive conductors).'),
     ('1.51', 'Nodes: description.'),
+    ('1.54', 'POST /v1/events: external network events (bind_port, '
+             'unbind_port, delete_port), validated and logged (204); '
+             'GET /v1 lists events.'),
+    ('1.63', 'Indicators: GET /v1/nodes/{node_ident}/management/'
+             'indicators, GET and PUT .../indicators/{name@component} '
+             'through the management interface (the fake one has '
+             'upstream\'s two LEDs and cannot set them); served at every '
+             'version, as upstream.'),
     ('1.70', 'disable_ramdisk of PUT .../states/provision with clean: '
              'only false is accepted (ironic_lite boots no ramdisk for '
              'cleaning; true is a 400).'),
     ('1.73', 'Provision targets deploy and undeploy (aliases of active '
              'and deleted).'),
+    ('1.78', 'Node history: GET /v1/nodes/{node_ident}/history (detail, '
+             'paging, sorting) and .../history/{event_ident}; the '
+             'conductor records failed verifications, deployments, tear '
+             'downs, power changes and cleanings, and the start and end of '
+             'each cleaning ([conductor]node_history, '
+             'node_history_max_entries, record_step_flows_in_history).'),
     ('1.85', 'Provision target unhold.'),
+    ('1.91', 'A ".json" at the end of a path is taken off below 1.91 '
+             '(when X-OpenStack-Ironic-API-Version asks for it), a node '
+             'named with it still found; from 1.91 it is part of the '
+             'path.'),
+    ('1.98', 'Upstream decodes RFC 6901 escapes in the top-level field '
+             'of a patch path before checking it is patchable; the patch '
+             'schema of those resources (here volume connectors and '
+             'targets) admits no "~", so no answer changes at 1.98, as '
+             'upstream.'),
+    ('1.107', 'X-OpenStack-Request-Id and Openstack-Request-Id on every '
+              'response (at every version, as upstream).'),
+    ('1.113', 'Node history: the project field (detail).'),
+    ('1.115', 'Node history: the state, target_provision_state and '
+              'duration_seconds fields (detail).'),
 )
 
 #: Version of each versioned feature, for handlers and views.
@@ -79,12 +113,18 @@ RESOURCE_CLASS = '1.21'
 POWER_TIMEOUT = '1.27'
 DRIVER_TYPE = '1.30'
 INTERFACES = '1.31'
+VOLUME = '1.32'
 FAULT = '1.42'
+EVENTS = '1.54'
 DETAIL_PARAM = '1.43'
 AUTOMATED_CLEAN = '1.47'
 CONDUCTOR = '1.49'
 DESCRIPTION = '1.51'
 DISABLE_RAMDISK = '1.70'
+NODE_HISTORY = '1.78'
+JSON_SUFFIX_KEPT = '1.91'
+NODE_HISTORY_PROJECT = '1.113'
+NODE_HISTORY_FIELDS = '1.115'
 #: Not an upstream version: the extension is served at the maximum.
 CLEANING_STEPS = MAX_VERSION
 STATES_LINK = '1.14'

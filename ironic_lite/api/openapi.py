@@ -9,10 +9,15 @@ import json
 from typing import Any
 
 from ironic_lite.api import microversion
+from ironic_lite.api.handlers import events
+from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import nodes
+from ironic_lite.api.handlers import volume
+from ironic_lite.api.schemas import events as event_schemas
 from ironic_lite.api.schemas import node_states as state_schemas
 from ironic_lite.api.schemas import nodes as node_schemas
+from ironic_lite.api.schemas import volume as volume_schemas
 from lite_common.wsgi import openapi
 
 PATH = '/openapi.json'
@@ -32,6 +37,17 @@ def bodies() -> openapi.Bodies:
         node_states.set_power_state: state_schemas.POWER,
         node_states.set_provision_state: state_schemas.PROVISION,
         node_states.set_maintenance: state_schemas.MAINTENANCE,
+        volume.create_connector: volume_schemas.CONNECTOR_CREATE,
+        volume.create_target: volume_schemas.TARGET_CREATE,
+        volume.update_connector: volume_schemas.PATCH,
+        volume.update_target: volume_schemas.PATCH,
+        # Under a node: upstream's 400 (malformed), whatever the body.
+        volume.node_connector_create: volume_schemas.CONNECTOR_CREATE,
+        volume.node_target_create: volume_schemas.TARGET_CREATE,
+        volume.node_connector: volume_schemas.PATCH,
+        volume.node_target: volume_schemas.PATCH,
+        events.post_events: event_schemas.CREATE,
+        indicators.set_indicator: indicators.PUT_BODY,
     }
 
 

@@ -6,12 +6,18 @@ unknown path is a 404 (both in the Bare Metal error format).
 
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import drivers
+from ironic_lite.api.handlers import events
+from ironic_lite.api.handlers import indicators
+from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import root
+from ironic_lite.api.handlers import volume
 from lite_common.wsgi.router import RouteTable
 
 _NODE = '/v1/nodes/{node_ident}'
+_VOLUME = '/v1/volume'
+_ITEM = '/{item_uuid}'
 
 ROUTES: RouteTable = {
     '/': {'GET': root.list_versions},
@@ -27,6 +33,38 @@ ROUTES: RouteTable = {
     _NODE + '/maintenance': {'PUT': node_states.set_maintenance,
                              'DELETE': node_states.clear_maintenance},
     _NODE + '/cleaning/steps': {'GET': cleaning.list_cleaning_steps},
+    _NODE + '/management/indicators': {
+        'GET': indicators.list_indicators},
+    _NODE + '/management/indicators/{indicator}': {
+        'GET': indicators.show_indicator, 'PUT': indicators.set_indicator},
+    _NODE + '/history': {'GET': node_history.list_history},
+    _NODE + '/history/{event_ident}': {
+        'GET': node_history.show_history_event},
+    _NODE + '/volume': {'GET': volume.show_node_volume},
+    _NODE + '/volume/connectors': {
+        'GET': volume.list_node_connectors,
+        'POST': volume.node_connector_create},
+    _NODE + '/volume/connectors' + _ITEM: {
+        'GET': volume.node_connector, 'PATCH': volume.node_connector,
+        'DELETE': volume.node_connector},
+    _NODE + '/volume/targets': {
+        'GET': volume.list_node_targets,
+        'POST': volume.node_target_create},
+    _NODE + '/volume/targets' + _ITEM: {
+        'GET': volume.node_target, 'PATCH': volume.node_target,
+        'DELETE': volume.node_target},
+    _VOLUME: {'GET': volume.show_volume},
+    _VOLUME + '/connectors': {'GET': volume.list_connectors,
+                              'POST': volume.create_connector},
+    _VOLUME + '/connectors' + _ITEM: {
+        'GET': volume.show_connector, 'PATCH': volume.update_connector,
+        'DELETE': volume.delete_connector},
+    _VOLUME + '/targets': {'GET': volume.list_targets,
+                           'POST': volume.create_target},
+    _VOLUME + '/targets' + _ITEM: {
+        'GET': volume.show_target, 'PATCH': volume.update_target,
+        'DELETE': volume.delete_target},
+    '/v1/events': {'POST': events.post_events},
     '/v1/drivers': {'GET': drivers.list_drivers},
     '/v1/drivers/{driver_name}': {'GET': drivers.show_driver},
 }

@@ -25,6 +25,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from ironic_lite.common import states
+from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
 
 LOG = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ def fail_cleaning(task: Task, message: str, event: str = 'fail',
         LOG.error('%s', message)
     else:
         LOG.error('Cleaning of node %s failed: %s', node.uuid, message)
+    history.record(task, message, history.CLEANING)
     values: dict[str, Any] = {'last_error': message}
     if node.clean_step and set_maintenance:
         values.update(maintenance=True, maintenance_reason=message,

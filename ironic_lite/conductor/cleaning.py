@@ -47,6 +47,7 @@ from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import flow_guard
+from ironic_lite.conductor import history
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor.clean_state import ABORT_AFTER_KEY
@@ -66,6 +67,13 @@ def automated_clean_enabled(task: Task) -> bool:
     if task.node.automated_clean is not None:
         return bool(task.node.automated_clean)
     return bool(task.conf.conductor.automated_clean)
+
+
+def _flow(task: Task) -> str:
+    """Upstream's name of the cleaning flow of the node."""
+    if task.node.target_provision_state == states.AVAILABLE:
+        return history.AUTOMATED_CLEANING
+    return history.MANUAL_CLEANING
 
 
 @flow_guard.guarded('cleaning')
@@ -96,6 +104,7 @@ def do_node_clean(task: Task,
     node.driver_internal_info[STEPS_KEY] = clean_steps
     node.driver_internal_info[INDEX_KEY] = 0
     task.save()
+    history.record_flow(task, _flow(task), clean_steps, 'start')
     LOG.info('%s cleaning of node %s starts with steps: %s',
              'Automated' if node.target_provision_state ==
              states.AVAILABLE else 'Manual', node.uuid,
@@ -157,6 +166,9 @@ def _run_step(task: Task, step: dict[str, Any]) -> str | None:
     except Exception as exc:
         LOG.exception('Node %s: clean step %s failed', node.uuid,
                       step_name(step))
+        history.record_flow(
+            task, _flow(task), node.driver_internal_info.get(STEPS_KEY, []),
+            'end', aborted_step=step.get('step'))
         fail_cleaning(task, f'Clean step {step_name(step)} failed on '
                       f'node {node.uuid}: {exc}')
     return 'failed'
@@ -210,6 +222,9 @@ def _finish(task: Task) -> None:
     except Exception as exc:
         fail_cleaning(task, str(exc))
         return
+    if STEPS_KEY in node.driver_internal_info:
+        history.record_flow(task, _flow(task),
+                            node.driver_internal_info[STEPS_KEY], 'end')
     clean_state.wipe_cleaning_info(task)
     task.process_event(event)
     clean_state.drop_late_abort(task)

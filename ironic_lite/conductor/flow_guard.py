@@ -33,6 +33,7 @@ from oslo_log import log as logging
 from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import clean_state
+from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
 
 LOG = logging.getLogger(__name__)
@@ -53,9 +54,11 @@ def fail_after_error(task: Task, what: str, error: BaseException) -> None:
         if state in clean_state.CLEANING_STATES:
             clean_state.fail_cleaning(task, message)
         elif states.has_transition(state, 'fail'):
+            history.record(task, message, history.CONDUCTOR)
             task.process_event('fail', last_error=clean_state.short(message),
                                target_power_state=None)
         else:
+            history.record(task, message, history.CONDUCTOR)
             task.update(last_error=clean_state.short(message),
                         target_power_state=None)
     except exception.NodeNotLocked as exc:

@@ -35,6 +35,7 @@ from ironic_lite.common import states
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import flow_guard
+from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor.clean_state import ATTEMPT_KEY
 from ironic_lite.conductor.clean_state import INDEX_KEY
@@ -77,6 +78,7 @@ def do_node_verify(task: Task) -> None:
         message = (f'Failed to verify node {node.uuid}: could not get its '
                    f'power state: {exc}')
         LOG.error('%s', message)
+        history.record(task, message, history.VERIFYING)
         task.process_event('fail', last_error=message)
         return
     task.process_event('done', power_state=power_state, last_error=None)
@@ -107,6 +109,7 @@ def do_node_deploy(task: Task) -> None:
     except Exception as exc:
         message = f'Failed to deploy node {node.uuid}: {exc}'
         LOG.exception('%s', message)
+        history.record(task, message, history.DEPLOYING)
         task.process_event('fail', last_error=message,
                            target_power_state=None)
         return
@@ -129,6 +132,7 @@ def do_node_tear_down(task: Task) -> None:
     except Exception as exc:
         message = f'Failed to tear down node {node.uuid}: {exc}'
         LOG.exception('%s', message)
+        history.record(task, message, history.UNPROVISION)
         task.process_event('fail', last_error=message)
         return
     LOG.info('Node %s torn down; automated cleaning follows', node.uuid)
@@ -160,6 +164,7 @@ def do_node_power_action(task: Task, target: str) -> None:
         message = (f'Failed to change power state of node {node.uuid} to '
                    f'"{target}": {exc}')
         LOG.error('%s', message)
+        history.record(task, message)
         current: str | None
         try:
             current = power.get_power_state(task)
@@ -234,10 +239,11 @@ def _resume_cleaning(task: Task) -> None:
 
 
 def _fail_deploy(task: Task) -> None:
-    task.process_event(
-        'fail', last_error=f'The conductor deploying node {task.node.uuid} '
-        'stopped during the deployment; deploy the node again or '
-        'undeploy it')
+    message = (f'The conductor deploying node {task.node.uuid} stopped '
+               'during the deployment; deploy the node again or undeploy '
+               'it')
+    history.record(task, message, history.CONDUCTOR)
+    task.process_event('fail', last_error=message)
 
 
 _RESUME = {

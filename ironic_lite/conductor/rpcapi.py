@@ -23,6 +23,8 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.0: create_node, update_node, destroy_node, change_power_state,
      do_provisioning_action, get_clean_steps, continue_node_clean
 1.1: update_node takes expected_revision
+1.2: update_volume, destroy_volume (volume connectors and targets),
+     get_supported_indicators, get_indicator_state, set_indicator_state
 """
 
 import threading
@@ -41,7 +43,7 @@ from lite_common import rpc
 LOG = logging.getLogger(__name__)
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.1"
+VERSION = "1.2"
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -217,6 +219,38 @@ class ConductorAPI:
         """``{'automated': [...in execution order], 'manual': [...]}``."""
         return self._call(context, node, "get_clean_steps",
                           node_uuid=node["uuid"])
+
+    def update_volume(self, context: Any, node: dict[str, Any], kind: str,
+                      uuid: str, values: dict[str, Any]) -> dict[str, Any]:
+        """Change a volume connector or target (``kind``
+        ``volume_connector`` or ``volume_target``) of ``node`` (the node
+        it belongs to after the change); returns it."""
+        return self._call(context, node, "update_volume",
+                          node_uuid=node["uuid"], kind=kind, uuid=uuid,
+                          values=values)
+
+    def destroy_volume(self, context: Any, node: dict[str, Any], kind: str,
+                       uuid: str) -> None:
+        self._call(context, node, "destroy_volume", node_uuid=node["uuid"],
+                   kind=kind, uuid=uuid)
+
+    def get_supported_indicators(self, context: Any, node: dict[str, Any]
+                                 ) -> dict[str, dict[str, Any]]:
+        return self._call(context, node, "get_supported_indicators",
+                          node_uuid=node["uuid"])
+
+    def get_indicator_state(self, context: Any, node: dict[str, Any],
+                            component: str, indicator: str) -> str:
+        return self._call(context, node, "get_indicator_state",
+                          node_uuid=node["uuid"], component=component,
+                          indicator=indicator)
+
+    def set_indicator_state(self, context: Any, node: dict[str, Any],
+                            component: str, indicator: str,
+                            state: str) -> None:
+        self._call(context, node, "set_indicator_state",
+                   node_uuid=node["uuid"], component=component,
+                   indicator=indicator, state=state)
 
     def continue_node_clean(self, context: Any, node: dict[str, Any]) -> None:
         """Resume cleaning of a node in ``clean wait`` (a step's callback)."""

@@ -49,6 +49,19 @@ conductor_opts: list[cfg.Opt] = [
         'was started fewer times than this; then the node goes to '
         '"clean failed". A step that is not idempotent never runs '
         'twice, whatever this says.'),
+    cfg.BoolOpt(
+        'node_history', default=True,
+        help='Record the errors and noteworthy events of each node (a '
+        'failed verification, deployment, tear down, power change or '
+        'cleaning) in its history (GET /v1/nodes/{node}/history).'),
+    cfg.BoolOpt(
+        'record_step_flows_in_history', default=True,
+        help='Record in the history of a node the start and the end of '
+        'each cleaning, with its steps.'),
+    cfg.IntOpt(
+        'node_history_max_entries', default=300, min=0,
+        help='The most history entries kept per node: recording one '
+        'more removes the oldest. 0 keeps none.'),
     cfg.IntOpt(
         'workers_pool_size', default=100, min=3,
         help='Threads that run node operations (deploy, cleaning, '

@@ -104,3 +104,73 @@ class Conductor(Base, TimestampMixin):
         JSONText, default=list)
     heartbeat_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
         sa.DateTime, default=utcnow)
+
+
+# Added by migration 0009: volume connectors and targets of a node
+# (removed with it), and the node's history of events.
+
+
+class VolumeConnector(Base, TimestampMixin):
+    __tablename__ = 'volume_connectors'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_volumeconnectors0uuid'),
+        sa.UniqueConstraint(
+            'type', 'connector_id',
+            name='uniq_volumeconnectors0type0connector_id'),
+        sa.Index('volume_connectors_node_id_idx', 'node_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_volume_connectors0node_id'))
+    type: orm.Mapped[str] = orm.mapped_column(sa.String(32))
+    connector_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+
+
+class VolumeTarget(Base, TimestampMixin):
+    __tablename__ = 'volume_targets'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_volumetargets0uuid'),
+        sa.UniqueConstraint(
+            'node_id', 'boot_index',
+            name='uniq_volumetargets0node_id0boot_index'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_volume_targets0node_id'))
+    volume_type: orm.Mapped[str] = orm.mapped_column(sa.String(64))
+    properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    boot_index: orm.Mapped[int] = orm.mapped_column(sa.Integer)
+    volume_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+
+
+class NodeHistory(Base, TimestampMixin):
+    __tablename__ = 'node_history'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_history0uuid'),
+        sa.Index('history_node_id_idx', 'node_id'),
+        sa.Index('history_conductor_idx', 'conductor'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_node_history0node_id'))
+    conductor: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    event_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    severity: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    event: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    user: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    project: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
+    state: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    target_provision_state: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    duration_seconds: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)

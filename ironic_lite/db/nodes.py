@@ -14,6 +14,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from ironic_lite import exception
+from ironic_lite.db import node_children
 from ironic_lite.db import node_locks
 from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
@@ -309,11 +310,18 @@ def lock_state(context: Any, node_id: int) -> tuple[str | None,
 
 
 def node_destroy(context: Any, node_id: int | str) -> None:
-    """Delete a node named by id or uuid.
+    """Delete a node named by id or uuid, with its volume connectors
+    and targets and its history.
 
     :raises NodeNotFound:
     """
     with context_manager.writer.using(context) as session:
+        row_id = session.execute(sa.select(Node.id).where(
+            _ident_clause(node_id))).scalar()
+        if row_id is not None:
+            # What belongs to the node goes with it (first: the foreign
+            # keys refuse the node's delete otherwise).
+            node_children.destroy_of_node(session, row_id)
         result = session.execute(
             sa.delete(Node).where(_ident_clause(node_id)))
         if result.rowcount != 1:

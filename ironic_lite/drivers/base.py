@@ -96,6 +96,7 @@ class NodeLike(Protocol):
     """What interfaces read and change on a node."""
 
     uuid: str
+    driver: str
     power_state: str | None
     provision_state: str
     properties: dict[str, Any]
@@ -336,6 +337,26 @@ class ManagementInterface(BaseInterface, abc.ABC):
     def set_boot_device(self, task: TaskLike, device: str,
                         persistent: bool = False) -> None:
         """Boot the node from ``device`` next time (or every time)."""
+
+    # Indicators (LEDs) of the hardware components, as upstream: an
+    # interface without them refuses (400).
+
+    def get_supported_indicators(self, task: TaskLike
+                                 ) -> dict[str, dict[str, Any]]:
+        """``{component: {indicator: {'readonly': bool, 'states':
+        [...]}}}``."""
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='get_supported_indicators')
+
+    def get_indicator_state(self, task: TaskLike, component: str,
+                            indicator: str) -> str:
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='get_indicator_state')
+
+    def set_indicator_state(self, task: TaskLike, component: str,
+                            indicator: str, state: str) -> None:
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='set_indicator_state')
 
 
 class DeployInterface(BaseInterface, abc.ABC):

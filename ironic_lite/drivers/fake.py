@@ -103,6 +103,28 @@ class FakeManagement(base.ManagementInterface):
         task.node.driver_internal_info[BOOT_DEVICE_KEY] = {
             'boot_device': device, 'persistent': persistent}
 
+    def get_supported_indicators(self, task: base.TaskLike
+                                 ) -> dict[str, dict[str, Any]]:
+        """Upstream's fake indicators: a read-only chassis LED and a
+        system LED (whose state, as upstream's, cannot be set)."""
+        return {
+            'chassis': {'led-0': {'readonly': True,
+                                  'states': ['off', 'on']}},
+            'system': {'led': {'readonly': False,
+                               'states': ['blinking', 'off', 'on']}},
+        }
+
+    def get_indicator_state(self, task: base.TaskLike, component: str,
+                            indicator: str) -> str:
+        indicators = self.get_supported_indicators(task)
+        if component not in indicators:
+            raise exception.InvalidParameterValue(
+                err=f'Invalid component {component} specified.')
+        if indicator not in indicators[component]:
+            raise exception.InvalidParameterValue(
+                err=f'Invalid indicator {indicator} specified.')
+        return 'on'
+
     @base.clean_step(priority=80, idempotent=True)
     def verify_properties(self, task: base.TaskLike) -> None:
         """Check that cpus, memory_mb and local_gb, where set, are

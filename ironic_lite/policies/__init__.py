@@ -6,8 +6,14 @@ from oslo_policy import policy
 
 from ironic_lite.policies import base
 from ironic_lite.policies import driver
+from ironic_lite.policies import event
+from ironic_lite.policies import indicator
 from ironic_lite.policies import node
+from ironic_lite.policies import node_history
+from ironic_lite.policies import volume
 
 
 def list_rules() -> list[policy.RuleDefault]:
-    return list(itertools.chain(base.rules, node.rules, driver.rules))
+    return list(itertools.chain(base.rules, node.rules, driver.rules,
+                                volume.rules, node_history.rules,
+                                event.rules, indicator.rules))

@@ -25,7 +25,7 @@ INTERNAL = frozenset({
     'target_provision_state', 'provision_updated_at', 'last_error',
     'reservation', 'created_at', 'updated_at', 'driver_internal_info',
     'clean_step', 'console_enabled', 'conductor', 'conductor_affinity',
-    'fault', 'links', 'ports', 'states', 'maintenance',
+    'fault', 'links', 'ports', 'states', 'volume', 'maintenance',
     'maintenance_reason',
 })
 _DICT_FIELDS = frozenset(

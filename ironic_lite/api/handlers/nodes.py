@@ -14,6 +14,7 @@ import webob
 import webob.exc
 
 from ironic_lite import exception
+from ironic_lite.api import json_suffix
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_query
@@ -40,7 +41,14 @@ def get_node(req: webob.Request, ident: str) -> dict[str, Any]:
     elif util.version(req).below(mv.NAME):
         raise webob.exc.HTTPNotFound(
             explanation=f'Node {ident} could not be found.')
-    return db_nodes.node_get(util.context(req), ident)
+    try:
+        return db_nodes.node_get(util.context(req), ident)
+    except exception.NodeNotFound:
+        if not json_suffix.had_suffix(req.environ):
+            raise
+        # Below 1.91 "x.json" was taken for "x": it may be the name.
+        return db_nodes.node_get(util.context(req),
+                                 ident + json_suffix.SUFFIX)
 
 
 def get_node_of(req: webob.Request) -> dict[str, Any]:

@@ -7,6 +7,7 @@ read the supported microversion range from them.
 from typing import Any
 
 import webob
+import webob.exc
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
@@ -29,6 +30,20 @@ def _version(base: str) -> dict[str, Any]:
 def _resource_links(base: str, name: str) -> list[dict[str, str]]:
     return [{'href': f'{base}/v1/{name}/', 'rel': 'self'},
             {'href': f'{base}/{name}/', 'rel': 'bookmark'}]
+
+
+#: Resources ``GET /v1`` lists from a version on (upstream's
+#: VERSIONED_CONTROLLERS).
+VERSIONED_LINKS = {'volume': mv.VOLUME, 'events': mv.EVENTS}
+
+
+def _asked_version(req: webob.Request) -> Any:
+    """The version the client asked for; the version documents accept
+    any header, so a bad one is the minimum here."""
+    try:
+        return mv.VERSIONS.requested(req.headers)
+    except webob.exc.HTTPException:
+        return mv.VERSIONS.minimum
 
 
 def list_versions(req: webob.Request) -> webob.Response:
@@ -58,6 +73,9 @@ def show_v1(req: webob.Request) -> webob.Response:
         'nodes': _resource_links(base, 'nodes'),
         'drivers': _resource_links(base, 'drivers'),
         'version': _version(base),
+        **{name: _resource_links(base, name)
+           for name, since in VERSIONED_LINKS.items()
+           if _asked_version(req).at_least(since)},
     })
 
 

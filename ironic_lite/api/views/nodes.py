@@ -34,6 +34,7 @@ FIELD_VERSIONS: dict[str, str] = {
     'fault': mv.FAULT, 'automated_clean': mv.AUTOMATED_CLEAN,
     'conductor': mv.CONDUCTOR, 'description': mv.DESCRIPTION,
     'links': '1.1', 'ports': '1.1', 'states': mv.STATES_LINK,
+    'volume': mv.VOLUME,
 }
 
 #: The fields of a node in a list without ``detail``.
@@ -42,7 +43,7 @@ LIST_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
 
 _TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at'})
 _COMPUTED = frozenset({'links', 'ports', 'states', 'console_enabled',
-                       'conductor'})
+                       'conductor', 'volume'})
 #: Substrings of driver_info keys whose values are never shown.
 _SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
                  'private_key', 'sslkey', 'snmp_auth_key',
@@ -148,6 +149,8 @@ class NodeView:
             return self._links(uuid, '/ports')
         if name == 'states':
             return self._links(uuid, '/states')
+        if name == 'volume':
+            return self._links(uuid, '/volume')
         if name == 'conductor':
             return self.conductor_of(row) if self.conductor_of else None
         return False  # console_enabled: no console support

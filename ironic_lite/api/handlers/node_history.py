@@ -1,0 +1,66 @@
+"""``GET /v1/nodes/{node_ident}/history`` and ``.../history/{event}``
+(1.78): the events the conductors recorded for a node."""
+
+from typing import Any
+
+from oslo_utils import uuidutils
+import webob
+import webob.exc
+
+from ironic_lite.api import microversion as mv
+from ironic_lite.api import util
+from ironic_lite.api.handlers import nodes as node_handlers
+from ironic_lite.api.handlers import volume_query as query
+from ironic_lite.api.views import node_history as views
+from ironic_lite.db import node_history as db_history
+
+_POLICY = 'baremetal:node:history:get'
+_LIST_PARAMS = frozenset({'detail', 'marker', 'limit', 'sort_key',
+                          'sort_dir'})
+
+
+def _node(req: webob.Request) -> dict[str, Any]:
+    if util.version(req).below(mv.NODE_HISTORY):
+        raise webob.exc.HTTPNotFound(
+            explanation='The resource could not be found.')
+    node = node_handlers.get_node_of(req)
+    util.authorize(req, _POLICY)
+    return node
+
+
+@util.translate_errors
+def list_history(req: webob.Request) -> webob.Response:
+    node = _node(req)
+    query.check_params(req, _LIST_PARAMS)
+    detail = bool(util.query_bool(req, 'detail'))
+    limit = query.page_limit(req)
+    rows = db_history.list_page(
+        util.context(req), node['id'], limit=limit,
+        marker=query.marker(req),
+        sort_key=req.GET.get('sort_key', 'created_at'),
+        sort_dir=req.GET.get('sort_dir', 'asc'))
+    fields = views.fields_at(util.version(req), detail)
+    base = util.base_url(req)
+    body: dict[str, Any] = {'history': [
+        views.render(base, node['uuid'], row, fields, detail)
+        for row in rows]}
+    if rows and len(rows) == limit:
+        collection = f'nodes/{req.urlvars["node_ident"]}/history'
+        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
+                                     limit)
+    return util.json_response(body)
+
+
+@util.translate_errors
+def show_history_event(req: webob.Request) -> webob.Response:
+    node = _node(req)
+    query.check_params(req, frozenset())
+    ident = req.urlvars['event_ident']
+    if not uuidutils.is_uuid_like(ident):
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Node history record {ident} could not be found.')
+    row = db_history.get(util.context(req), node['id'],
+                         util.canonical_uuid(ident))
+    fields = views.fields_at(util.version(req), True)
+    return util.json_response(
+        views.render(util.base_url(req), node['uuid'], row, fields, True))

@@ -1,0 +1,18 @@
+"""The rows that belong to a node and are deleted with it."""
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from ironic_lite.db.models import NodeHistory
+from ironic_lite.db.models import VolumeConnector
+from ironic_lite.db.models import VolumeTarget
+
+#: Tables with a ``node_id`` whose rows go with their node.
+CHILD_MODELS: tuple[Any, ...] = (VolumeConnector, VolumeTarget, NodeHistory)
+
+
+def destroy_of_node(session: Any, node_id: int) -> None:
+    """Delete the rows of a node being deleted (in its transaction)."""
+    for model in CHILD_MODELS:
+        session.execute(sa.delete(model).where(model.node_id == node_id))
