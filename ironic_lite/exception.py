@@ -161,3 +161,18 @@ class NodeInMaintenance(Invalid):
     msg_fmt = ('The %(op)s operation cannot be performed on node %(node)s '
                'because it is in maintenance mode; unset it first '
                '(openstack baremetal node maintenance unset %(node)s).')
+
+
+class Forbidden(IronicLiteException):
+    msg_fmt = 'Forbidden: %(reason)s'
+    code = 403
+
+
+class NodeProtected(Forbidden):
+    msg_fmt = ('Node %(node)s is protected and cannot be undeployed, '
+               'rebuilt or deleted')
+
+
+class NodeIsRetired(Invalid):
+    msg_fmt = ("The %(op)s operation can't be performed on node "
+               '%(node)s because it is retired.')

@@ -31,7 +31,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
             'updated_at, links, ports), GET /v1/nodes/{node_ident}/states, '
             'PUT .../states/power, PUT .../states/provision (active, '
             'deleted), PUT and DELETE .../maintenance, drivers. A node is '
-            'created in "enroll".'),
+            'created in "available"; node names are not served.'),
+    ('1.2', 'The provision state "available" is shown as such; below '
+            '1.2 it is null (upstream\'s NOSTATE).'),
     ('1.3', 'Nodes: driver_internal_info.'),
     ('1.4', 'Provision targets manage and provide.'),
     ('1.5', 'Nodes: name (create, update, show); a node may be named by '
@@ -39,6 +41,10 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.7', 'Nodes: clean_step.'),
     ('1.8', 'The fields query parameter of node list and show.'),
     ('1.9', 'Node list: the provision_state filter.'),
+    ('1.10', 'Node names may hold any RFC 3986 unreserved character '
+             '(letters, digits, "-", ".", "_", "~"); before 1.10 a name '
+             'is a lower case host name (RFC 952/1123).'),
+    ('1.11', 'A node is created in "enroll" (in "available" before).'),
     ('1.13', 'Provision target abort.'),
     ('1.14', 'Nodes: the states link; drivers: the properties link.'),
     ('1.15', 'Provision target clean with clean_steps (manual '
@@ -52,16 +58,49 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'power_interface.'),
     ('1.42', 'Nodes: fault.'),
     ('1.43', 'Node list: the detail query parameter.'),
+    ('1.44', 'Nodes: deploy_step (read only; the deploy interfaces of '
+             'ironic_lite run no deploy steps, so it stays {}).'),
+    ('1.46', 'Nodes: conductor_group (letters, digits, "_", "-", "."; '
+             'case insensitive) and the conductor_group list filter; a '
+             'node is served only by the conductors of its group '
+             '([conductor]conductor_group).'),
     ('1.47', 'Nodes: automated_clean.'),
+    ('1.48', 'Nodes: protected and protected_reason (by PATCH only; '
+             'protected only in "active"); a protected node refuses to '
+             'be undeployed or deleted (403).'),
     ('1.49', 'Nodes: conductor (the conductor the hash ring maps the node '
              'to among the alive conductors).'),
+    ('1.50', 'Nodes: owner and the owner list filter; the members of '
+             'the owner\'s project see and act on the node as upstream\'s '
+             'default policy allows, and a node list without '
+             'baremetal:node:list_all holds only the project\'s nodes.'),
     ('1.51', 'Nodes: description.'),
+    ('1.61', 'Nodes: retired and retired_reason, and the retired list '
+             'filter; a retired node refuses provide (400), and its '
+             'cleaning after an undeploy ends in "manageable".'),
+    ('1.65', 'Nodes: lessee and the lessee list filter, with upstream\'s '
+             'lessee policy rules.'),
+    ('1.66', 'Nodes: network_data (a network_data.json document with '
+             'links, networks and services, or {}).'),
     ('1.70', 'disable_ramdisk of PUT .../states/provision with clean: '
              'only false is accepted (ironic_lite boots no ramdisk for '
              'cleaning; true is a 400).'),
     ('1.73', 'Provision targets deploy and undeploy (aliases of active '
              'and deleted).'),
+    ('1.75', 'Nodes and node states: boot_mode and secure_boot (read '
+             'only; null: the fake interfaces report none).'),
+    ('1.83', 'Nodes: parent_node (a node of the same owner); GET '
+             '/v1/nodes/{node_ident}/children; node lists leave out '
+             'child nodes unless include_children=true, and filter by '
+             'parent_node.'),
     ('1.85', 'Provision target unhold.'),
+    ('1.95', 'Nodes: disable_power_off; such a node refuses power off '
+             '(409) and stays powered on when it is undeployed.'),
+    ('1.104', 'Nodes: instance_name and the instance_name list filter; '
+              'set from instance_info display_name when an update sets '
+              'that and instance_name is empty.'),
+    ('1.109', 'Nodes: health (read only; null: the fake interfaces '
+              'report none).'),
     ('1.115', 'The last version the upstream clients know (python-'
               'ironicclient 6.3); nothing changes here.'),
     ('1.116', 'GET /v1/nodes/{node_ident}/cleaning/steps: the automated '
@@ -72,7 +111,22 @@ HISTORY: tuple[tuple[str, str], ...] = (
 )
 
 #: Version of each versioned feature, for handlers and views.
+AVAILABLE_STATE = '1.2'
 NAME = '1.5'
+RFC3986_NAMES = '1.10'
+ENROLL_STATE = '1.11'
+DEPLOY_STEP = '1.44'
+CONDUCTOR_GROUP = '1.46'
+PROTECTED = '1.48'
+OWNER = '1.50'
+RETIRED = '1.61'
+LESSEE = '1.65'
+NETWORK_DATA = '1.66'
+BOOT_MODE = '1.75'
+PARENT_NODE = '1.83'
+DISABLE_POWER_OFF = '1.95'
+INSTANCE_NAME = '1.104'
+HEALTH = '1.109'
 CLEAN_STEP = '1.7'
 FIELDS = '1.8'
 PROVISION_STATE_FILTER = '1.9'
@@ -88,6 +142,16 @@ CONDUCTOR = '1.49'
 DESCRIPTION = '1.51'
 DISABLE_RAMDISK = '1.70'
 CLEANING_STEPS = '1.116'
+
+#: Versions whose change this API serves only in part: what it does
+#: serve (node fields, filters) appears at them, and they get a
+#: HISTORY entry once the rest is done. 1.6: the inspection timestamps
+#: (no inspect states); 1.12: raid_config and target_raid_config (no
+#: PUT .../states/raid, no RAID interface); 1.82: the node shard,
+#: its filters and GET /v1/shards (not the port list's shard filter);
+#: 1.87: the node's service_step (no service verb).
+PARTIAL = {'inspect_states': '1.6', 'raid_config': '1.12',
+           'shard': '1.82', 'service_step': '1.87'}
 STATES_LINK = '1.14'
 
 

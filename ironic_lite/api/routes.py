@@ -6,6 +6,7 @@ unknown path is a 404 (both in the Bare Metal error format).
 
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import drivers
+from ironic_lite.api.handlers import node_links
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import root
@@ -27,6 +28,8 @@ ROUTES: RouteTable = {
     _NODE + '/maintenance': {'PUT': node_states.set_maintenance,
                              'DELETE': node_states.clear_maintenance},
     _NODE + '/cleaning/steps': {'GET': cleaning.list_cleaning_steps},
+    _NODE + '/children': {'GET': node_links.list_children},
+    '/v1/shards': {'GET': node_links.list_shards},
     '/v1/drivers': {'GET': drivers.list_drivers},
     '/v1/drivers/{driver_name}': {'GET': drivers.show_driver},
 }

@@ -210,6 +210,9 @@ def _finish(task: Task) -> None:
     except Exception as exc:
         fail_cleaning(task, str(exc))
         return
+    if event == 'done' and node.retired:
+        # A retired node is not made available again (upstream's rule).
+        event = states.MANUAL_CLEAN_DONE
     clean_state.wipe_cleaning_info(task)
     task.process_event(event)
     clean_state.drop_late_abort(task)

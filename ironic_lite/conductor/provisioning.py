@@ -125,7 +125,11 @@ def do_node_tear_down(task: Task) -> None:
     node = task.node
     try:
         _deploy(task).tear_down(task)
-        _power(task).set_power_state(task, states.POWER_OFF)
+        if node.disable_power_off:
+            LOG.info('Node %s stays powered on: disable_power_off is set',
+                     node.uuid)
+        else:
+            _power(task).set_power_state(task, states.POWER_OFF)
     except Exception as exc:
         message = f'Failed to tear down node {node.uuid}: {exc}'
         LOG.exception('%s', message)

@@ -14,7 +14,7 @@ import webob.exc
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
-from ironic_lite.api.handlers import nodes
+from ironic_lite.api.handlers import node_access
 from ironic_lite.api.schemas import node_states as schemas
 from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
@@ -37,21 +37,24 @@ def _accepted(req: webob.Request, row: dict[str, Any]) -> webob.Response:
 
 @util.translate_errors
 def show_states(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:get')
-    row = nodes.get_node_of(req)
-    return util.json_response(views.states(row))
+    row = node_access.authorized_node(req, 'baremetal:node:get_states')
+    return util.json_response(views.states(row, util.version(req)))
 
 
 @util.translate_errors
 def set_power_state(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:set_power_state')
     body = util.read_body(req, schemas.POWER)
     if 'timeout' in body and util.version(req).below(mv.POWER_TIMEOUT):
         raise webob.exc.HTTPNotAcceptable(
             explanation='The power state "timeout" needs API version '
             f'{mv.POWER_TIMEOUT} or later; this request uses '
             f'{util.version(req)}.')
-    row = nodes.get_node_of(req)
+    row = node_access.authorized_node(req, 'baremetal:node:set_power_state')
+    if body['target'] == states.POWER_OFF and row.get('disable_power_off'):
+        # 1.95: such a node is never powered off (upstream's answer).
+        raise webob.exc.HTTPConflict(
+            explanation='Failed to set node power state to '
+            f'{body["target"]}.')
     util.deps(req).conductor.change_power_state(
         util.context(req), row, body['target'])
     return _accepted(req, row)
@@ -113,10 +116,12 @@ def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
 
 @util.translate_errors
 def set_provision_state(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:set_provision_state')
     body = util.read_body(req, schemas.PROVISION)
     event = _check_target(req, body)
-    row = nodes.get_node_of(req)
+    rules = ['baremetal:node:set_provision_state']
+    if 'clean_steps' in body:
+        rules.append('baremetal:node:set_provision_state:clean_steps')
+    row = node_access.authorized_node(req, *rules)
     # InvalidStateRequested (400) when the machine has no such
     # transition from the node's state, before bothering a conductor.
     states.next_state(row['provision_state'], event, row['uuid'])
@@ -128,9 +133,8 @@ def set_provision_state(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def set_maintenance(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:set_maintenance')
     body = util.read_body(req, schemas.MAINTENANCE, optional=True)
-    row = nodes.get_node_of(req)
+    row = node_access.authorized_node(req, 'baremetal:node:set_maintenance')
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': True, 'maintenance_reason': body.get('reason')})
@@ -139,8 +143,8 @@ def set_maintenance(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def clear_maintenance(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:clear_maintenance')
-    row = nodes.get_node_of(req)
+    row = node_access.authorized_node(req,
+                                      'baremetal:node:clear_maintenance')
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': False, 'maintenance_reason': None, 'fault': None})

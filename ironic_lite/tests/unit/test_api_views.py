@@ -100,4 +100,4 @@ def test_render_selected_fields() -> None:
 
 
 def test_states() -> None:
-    assert views.states(ROW)['power_state'] == 'power off'
+    assert views.states(ROW, APIVersion(1, 1))['power_state'] == 'power off'

@@ -32,10 +32,10 @@ def test_upgrade_is_the_default_and_idempotent(tmp_path):
     for args in ((), ('upgrade',)):
         done = _dbsync(tmp_path, *args, connection=url)
         assert done.returncode == 0, done.stderr
-        assert _last_line(done.stdout) == 'Database is at 0003'
+        assert _last_line(done.stdout) == 'Database is at 0006'
 
     version = _dbsync(tmp_path, 'version', connection=url)
-    assert _last_line(version.stdout) == '0003'
+    assert _last_line(version.stdout) == '0006'
     tables = sa.inspect(sa.create_engine(url)).get_table_names()
     assert set(tables) == {'alembic_version', 'conductors', 'nodes'}
 
