@@ -44,7 +44,7 @@ def list_versions(req: webob.Request) -> webob.Response:
 
 def show_v1(req: webob.Request) -> webob.Response:
     base = util.base_url(req)
-    body = {
+    return util.json_response({
         'id': 'v1',
         'links': [
             {'href': f'{base}/v1/', 'rel': 'self'},
@@ -58,10 +58,7 @@ def show_v1(req: webob.Request) -> webob.Response:
         'nodes': _resource_links(base, 'nodes'),
         'drivers': _resource_links(base, 'drivers'),
         'version': _version(base),
-    }
-    if util.version(req).at_least(mv.PARTIAL['shard']):
-        body['shards'] = _resource_links(base, 'shards')
-    return util.json_response(body)
+    })
 
 
 def show_openapi(req: webob.Request) -> webob.Response:
