@@ -17,6 +17,7 @@ request's project (``project_id:%(node.owner)s``). As upstream:
 from collections.abc import Callable
 from typing import Any
 
+from oslo_utils import strutils
 from oslo_utils import uuidutils
 import webob
 import webob.exc
@@ -123,6 +124,12 @@ def authorized_node(req: webob.Request, *actions: str) -> dict[str, Any]:
     return row
 
 
+def _is_false(value: Any) -> bool:
+    if isinstance(value, str):
+        return strutils.bool_from_string(value, default=None) is False
+    return value is False
+
+
 def patch_rules(patch: list[dict[str, Any]]) -> list[str]:
     """The rules a JSON patch needs, as upstream works them out."""
     rules: list[str] = []
@@ -135,7 +142,7 @@ def patch_rules(patch: list[dict[str, Any]]) -> list[str]:
         if rule is None and field.endswith('_interface'):
             rule = 'baremetal:node:update:driver_interfaces'
         if (rule is None and field == 'automated_clean'
-                and operation.get('value') is False):
+                and _is_false(operation.get('value'))):
             rule = 'baremetal:node:disable_cleaning'
         if rule is None:
             generic = True

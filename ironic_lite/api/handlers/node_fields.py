@@ -8,6 +8,7 @@ values that stand for null, and the parent node a node may link to.
 import re
 from typing import Any
 
+from oslo_utils import strutils
 from oslo_utils import uuidutils
 import webob
 import webob.exc
@@ -66,10 +67,23 @@ def check_name(req: webob.Request, name: Any, creating: bool) -> None:
         raise webob.exc.HTTPBadRequest(explanation=f"{what} '{name}'")
 
 
+def as_boolean(name: str, text: str) -> bool:
+    """``text`` as upstream reads a boolean (400 if it is none)."""
+    try:
+        return strutils.bool_from_string(text, strict=True)
+    except ValueError:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid value for {name}: {text!r}; expected a '
+            'boolean.')
+
+
 def normalize(values: dict[str, Any]) -> dict[str, Any]:
     """``values`` with null replaced where the column has none, and the
     conductor group in lower case (it is case insensitive)."""
     result = dict(values)
+    for name in schemas.BOOLEAN_FIELDS:
+        if isinstance(result.get(name), str):
+            result[name] = as_boolean(name, result[name])
     for name, value in schemas.NULL_MEANS.items():
         if name in result and result[name] is None:
             result[name] = value

@@ -14,7 +14,9 @@ UUID_PATTERN = ('^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
 _INTERFACE = {'type': ['string', 'null'], 'minLength': 1,
               'maxLength': 255}
 _OBJECT = {'type': 'object'}
-_BOOLEAN = {'type': ['boolean', 'null']}
+#: Upstream takes "true", "False", "1", "off" ... as booleans too (the
+#: openstack CLI sends ``protected=True`` as the string "True").
+_BOOLEAN = {'type': ['boolean', 'string', 'null']}
 _TEXT = {'type': ['string', 'null']}
 _PROJECT = {'type': ['string', 'null'], 'maxLength': 255}
 
@@ -46,7 +48,7 @@ WRITABLE: dict[str, Any] = {
                       'pattern': UUID_PATTERN},
     'description': {'type': ['string', 'null'], 'maxLength': 4096},
     'resource_class': {'type': ['string', 'null'], 'maxLength': 80},
-    'automated_clean': {'type': ['boolean', 'null']},
+    'automated_clean': _BOOLEAN,
     'deploy_interface': _INTERFACE,
     'management_interface': _INTERFACE,
     'power_interface': _INTERFACE,
@@ -65,6 +67,10 @@ WRITABLE: dict[str, Any] = {
     'instance_name': {'type': ['string', 'null'], 'minLength': 1,
                       'maxLength': 255},
 }
+
+#: The fields of _BOOLEAN, turned into booleans once validated.
+BOOLEAN_FIELDS = ('automated_clean', 'protected', 'retired',
+                  'disable_power_off')
 
 #: Writable by a patch only, as upstream: a node is created unprotected.
 PATCH_ONLY = frozenset({'protected', 'protected_reason'})
