@@ -38,6 +38,10 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.4', 'Provision targets manage and provide.'),
     ('1.5', 'Nodes: name (create, update, show); a node may be named by '
             'its name in URLs.'),
+    ('1.6', 'Provision target inspect (manageable or inspect failed -> '
+            'inspecting -> manageable, or inspect failed); nodes: '
+            'inspection_started_at and inspection_finished_at. Inspection '
+            'is synchronous: no node waits in "inspect wait" (1.39).'),
     ('1.7', 'Nodes: clean_step.'),
     ('1.8', 'The fields query parameter of node list and show.'),
     ('1.9', 'Node list: the provision_state filter.'),
@@ -113,6 +117,7 @@ HISTORY: tuple[tuple[str, str], ...] = (
 #: Version of each versioned feature, for handlers and views.
 AVAILABLE_STATE = '1.2'
 NAME = '1.5'
+INSPECT_STATES = '1.6'
 RFC3986_NAMES = '1.10'
 ENROLL_STATE = '1.11'
 DEPLOY_STEP = '1.44'
@@ -145,12 +150,12 @@ CLEANING_STEPS = '1.116'
 
 #: Versions whose change this API serves only in part: what it does
 #: serve (node fields, filters) appears at them, and they get a
-#: HISTORY entry once the rest is done. 1.6: the inspection timestamps
-#: (no inspect states); 1.12: raid_config and target_raid_config (no
-#: PUT .../states/raid, no RAID interface); 1.82: the node shard,
-#: its filters and GET /v1/shards (not the port list's shard filter);
-#: 1.87: the node's service_step (no service verb).
-PARTIAL = {'inspect_states': '1.6', 'raid_config': '1.12',
+#: HISTORY entry once the rest is done. 1.12: raid_config and
+#: target_raid_config (no PUT .../states/raid, no RAID interface);
+#: 1.82: the node shard, its filters and GET /v1/shards (not the port
+#: list's shard filter); 1.87: the node's service_step (no service
+#: verb).
+PARTIAL = {'raid_config': '1.12',
            'shard': '1.82', 'service_step': '1.87'}
 STATES_LINK = '1.14'
 

@@ -299,6 +299,9 @@ class ConductorManager:
             # left on a manageable node.
             clean_state.wipe_cleaning_info(task)
             task.process_event(event)
+        elif event == 'inspect':
+            task.spawn_after(pool, provisioning.do_node_inspect)
+            task.process_event(event, last_error=None)
         elif event == 'unhold':
             clean_wait.unhold(task, pool)
         elif event == 'provide':
