@@ -140,6 +140,16 @@ def _uuid(value: str, name: str) -> str:
     return util.canonical_uuid(value)
 
 
+def sort_key(req: webob.Request) -> str:
+    """``?sort_key=`` (default ``id``): a field newer than the version
+    used is a 406, as upstream (the database refuses unknown keys)."""
+    key = req.GET.get('sort_key', 'id')
+    since = views.FIELD_VERSIONS.get(key)
+    if since is not None:
+        _require(req, key, since, kind='sort key')
+    return key
+
+
 def marker(req: webob.Request) -> str | None:
     """``?marker=``: a node's uuid (400 if malformed, 404 if unknown, as
     upstream)."""

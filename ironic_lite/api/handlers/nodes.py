@@ -87,7 +87,7 @@ def _list(req: webob.Request, detail: bool,
     rows = db_nodes.node_list(
         util.context(req), filters, limit=limit,
         marker=node_query.marker(req),
-        sort_key=req.GET.get('sort_key', 'id'),
+        sort_key=node_query.sort_key(req),
         sort_dir=req.GET.get('sort_dir', 'asc'))
     body: dict[str, Any] = {
         'nodes': node_view(req, fields).render_all(rows)}
