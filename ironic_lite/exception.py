@@ -176,3 +176,8 @@ class NodeProtected(Forbidden):
 class NodeIsRetired(Invalid):
     msg_fmt = ("The %(op)s operation can't be performed on node "
                '%(node)s because it is retired.')
+
+
+class UnsupportedDriverExtension(Invalid):
+    msg_fmt = ('Driver %(driver)s does not support %(extension)s '
+               '(disabled or not implemented).')

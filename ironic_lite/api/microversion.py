@@ -150,8 +150,9 @@ CLEANING_STEPS = '1.116'
 
 #: Versions whose change this API serves only in part: what it does
 #: serve (node fields, filters) appears at them, and they get a
-#: HISTORY entry once the rest is done. 1.12: raid_config and
-#: target_raid_config (no PUT .../states/raid, no RAID interface);
+#: HISTORY entry once the rest is done. 1.12: raid_config,
+#: target_raid_config and PUT .../states/raid (no RAID interface, no
+#: GET /v1/drivers/{driver}/raid/logical_disk_properties);
 #: 1.82: the node shard, its filters and GET /v1/shards (not the port
 #: list's shard filter); 1.87: the node's service_step (no service
 #: verb).

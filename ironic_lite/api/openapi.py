@@ -32,6 +32,7 @@ def bodies() -> openapi.Bodies:
         node_states.set_power_state: state_schemas.POWER,
         node_states.set_provision_state: state_schemas.PROVISION,
         node_states.set_maintenance: state_schemas.MAINTENANCE,
+        node_states.set_raid_config: state_schemas.RAID,
     }
 
 

@@ -25,6 +25,7 @@ ROUTES: RouteTable = {
     _NODE + '/states': {'GET': node_states.show_states},
     _NODE + '/states/power': {'PUT': node_states.set_power_state},
     _NODE + '/states/provision': {'PUT': node_states.set_provision_state},
+    _NODE + '/states/raid': {'PUT': node_states.set_raid_config},
     _NODE + '/maintenance': {'PUT': node_states.set_maintenance,
                              'DELETE': node_states.clear_maintenance},
     _NODE + '/cleaning/steps': {'GET': cleaning.list_cleaning_steps},

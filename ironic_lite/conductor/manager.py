@@ -331,6 +331,29 @@ class ConductorManager:
             raise exception.InvalidParameterValue(
                 err=f'Unsupported provision event {event!r}')
 
+    # -- RAID
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def set_target_raid_config(self, context: Any, node_uuid: str,
+                               target_raid_config: dict[str, Any]) -> None:
+        """Store the node's target RAID configuration (``{}`` clears
+        it), once its RAID interface (``validate_raid_config``) accepts
+        it.
+
+        :raises UnsupportedDriverExtension: a configuration for a node
+            without a RAID interface (upstream's ``no-raid``).
+        """
+        with self._acquire(context, node_uuid, 'setting target RAID config'
+                           ) as task:
+            if target_raid_config:
+                validate = getattr(task.interfaces.get('raid'),
+                                   'validate_raid_config', None)
+                if validate is None:
+                    raise exception.UnsupportedDriverExtension(
+                        driver=task.node.driver, extension='raid')
+                validate(task, target_raid_config)
+            task.update(target_raid_config=target_raid_config)
+
     # -- cleaning
 
     @messaging.expected_exceptions(*EXPECTED)

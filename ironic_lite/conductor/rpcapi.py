@@ -24,7 +24,8 @@ the down conductor still holds answers ``NodeLocked`` (409).
      do_provisioning_action, get_clean_steps, continue_node_clean
 1.1: update_node takes expected_revision
 1.2: create_node takes provision_state (available: API before 1.11);
-     the hash ring honours the nodes' and conductors' conductor groups
+     the hash ring honours the nodes' and conductors' conductor groups;
+     set_target_raid_config
 """
 
 import threading
@@ -225,6 +226,15 @@ class ConductorAPI:
         self._call(context, node, "do_provisioning_action",
                    node_uuid=node["uuid"], action=action,
                    clean_steps=clean_steps)
+
+    def set_target_raid_config(
+        self, context: Any, node: dict[str, Any],
+        target_raid_config: dict[str, Any],
+    ) -> None:
+        """Validate and store the node's target RAID configuration."""
+        self._call(context, node, "set_target_raid_config",
+                   node_uuid=node["uuid"],
+                   target_raid_config=target_raid_config)
 
     def get_clean_steps(
         self, context: Any, node: dict[str, Any]

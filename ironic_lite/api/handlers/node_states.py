@@ -12,6 +12,7 @@ from typing import Any
 import webob
 import webob.exc
 
+from ironic_lite import exception
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
@@ -130,6 +131,26 @@ def set_provision_state(req: webob.Request) -> webob.Response:
         util.context(req), row, body['target'],
         clean_steps=body.get('clean_steps'))
     return _accepted(req, row)
+
+
+@util.translate_errors
+def set_raid_config(req: webob.Request) -> webob.Response:
+    """``PUT .../states/raid`` (1.12): the target RAID configuration;
+    a node without a RAID interface takes only ``{}`` (404 otherwise,
+    as upstream answers for its ``no-raid`` interface)."""
+    row = node_access.authorized_node(req, 'baremetal:node:set_raid_state')
+    if util.version(req).below(mv.PARTIAL['raid_config']):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='PUT .../states/raid needs API version '
+            f"{mv.PARTIAL['raid_config']} or later; this request uses "
+            f'{util.version(req)}.')
+    body = util.read_body(req, schemas.RAID)
+    try:
+        util.deps(req).conductor.set_target_raid_config(
+            util.context(req), row, body)
+    except exception.UnsupportedDriverExtension as exc:
+        raise webob.exc.HTTPNotFound(explanation=exc.format_message())
+    return webob.Response(status=204)
 
 
 @util.translate_errors
