@@ -194,6 +194,19 @@ class PowerStateRefused(Invalid):
     powered off (its text names the power state)."""
     msg_fmt = ('The requested action "%(action)s" can not be performed on '
                'node "%(node)s" while it is in state "%(state)s".')
+class Forbidden(IronicLiteException):
+    msg_fmt = 'Forbidden: %(reason)s'
+    code = 403
+
+
+class NodeProtected(Forbidden):
+    msg_fmt = ('Node %(node)s is protected and cannot be undeployed, '
+               'rebuilt or deleted')
+
+
+class NodeIsRetired(Invalid):
+    msg_fmt = ("The %(op)s operation can't be performed on node "
+               '%(node)s because it is retired.')
 
 
 class UnsupportedDriverExtension(Invalid):

@@ -131,7 +131,8 @@ class ConductorService:
         self.pool = workers.WorkerPool(self.conf.conductor.workers_pool_size)
         self.periodics = conductor_periodics.ConductorPeriodics(
             self.conf, self.host, self.pool, self.hardware_types)
-        db_conductors.register(context, self.host, self.hardware_types)
+        db_conductors.register(context, self.host, self.hardware_types,
+                               self.conf.conductor.conductor_group)
         # Outside the Service: it must outlive the RPC server and the
         # other periodic tasks when the conductor stops.
         self.heartbeat_task = lite_service.PeriodicTask(

@@ -36,14 +36,24 @@ HISTORY: tuple[tuple[str, str], ...] = (
             'updated_at, links, ports), GET /v1/nodes/{node_ident}/states, '
             'PUT .../states/power, PUT .../states/provision (active, '
             'deleted), PUT and DELETE .../maintenance, drivers. A node is '
-            'created in "enroll".'),
+            'created in "available"; node names are not served.'),
+    ('1.2', 'The provision state "available" is shown as such; below '
+            '1.2 it is null (upstream\'s NOSTATE).'),
     ('1.3', 'Nodes: driver_internal_info.'),
     ('1.4', 'Provision targets manage and provide.'),
     ('1.5', 'Nodes: name (create, update, show); a node may be named by '
             'its name in URLs.'),
+    ('1.6', 'Provision target inspect (manageable or inspect failed -> '
+            'inspecting -> manageable, or inspect failed); nodes: '
+            'inspection_started_at and inspection_finished_at. Inspection '
+            'is synchronous: no node waits in "inspect wait" (1.39).'),
     ('1.7', 'Nodes: clean_step.'),
     ('1.8', 'The fields query parameter of node list and show.'),
     ('1.9', 'Node list: the provision_state filter.'),
+    ('1.10', 'Node names may hold any RFC 3986 unreserved character '
+             '(letters, digits, "-", ".", "_", "~"); before 1.10 a name '
+             'is a lower case host name (RFC 952/1123).'),
+    ('1.11', 'A node is created in "enroll" (in "available" before).'),
     ('1.13', 'Provision target abort.'),
     ('1.14', 'Nodes: the states link; drivers: the properties link.'),
     ('1.15', 'Provision target clean with clean_steps (manual '
@@ -63,48 +73,97 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'volume link; GET /v1 lists volume.'),
     ('1.42', 'Nodes: fault.'),
     ('1.43', 'Node list: the detail query parameter.'),
+    ('1.44', 'Nodes: deploy_step (read only; the deploy interfaces of '
+             'ironic_lite run no deploy steps, so it stays {}).'),
+    ('1.46', 'Nodes: conductor_group (letters, digits, "_", "-", "."; '
+             'case insensitive) and the conductor_group list filter; a '
+             'node is served only by the conductors of its group '
+             '([conductor]conductor_group).'),
     ('1.47', 'Nodes: automated_clean.'),
+    ('1.48', 'Nodes: protected and protected_reason (by PATCH only; '
+             'protected only in "active"); a protected node refuses to '
+             'be undeployed or deleted (403).'),
     ('1.49', 'Nodes: conductor (the conductor the hash ring maps the node '
              'to among the alive conductors).'),
+    ('1.50', 'Nodes: owner and the owner list filter; the members of '
+             'the owner\'s project see and act on the node as upstream\'s '
+             'default policy allows, and a node list without '
+             'baremetal:node:list_all holds only the project\'s nodes.'),
     ('1.51', 'Nodes: description.'),
     ('1.54', 'POST /v1/events: external network events (bind_port, '
              'unbind_port, delete_port), validated and logged (204); '
              'GET /v1 lists events.'),
+    ('1.61', 'Nodes: retired and retired_reason, and the retired list '
+             'filter; a retired node refuses provide (400), and its '
+             'cleaning after an undeploy ends in "manageable".'),
     ('1.63', 'Indicators: GET /v1/nodes/{node_ident}/management/'
              'indicators, GET and PUT .../indicators/{name@component} '
              'through the management interface (the fake one has '
              'upstream\'s two LEDs and cannot set them); served at every '
              'version, as upstream.'),
+    ('1.65', 'Nodes: lessee and the lessee list filter, with upstream\'s '
+             'lessee policy rules.'),
+    ('1.66', 'Nodes: network_data (a network_data.json document with '
+             'links, networks and services, or {}).'),
     ('1.70', 'disable_ramdisk of PUT .../states/provision with clean: '
              'only false is accepted (ironic_lite boots no ramdisk for '
              'cleaning; true is a 400).'),
     ('1.73', 'Provision targets deploy and undeploy (aliases of active '
              'and deleted).'),
+    ('1.75', 'Nodes and node states: boot_mode and secure_boot (read '
+             'only; null: the fake interfaces report none).'),
     ('1.78', 'Node history: GET /v1/nodes/{node_ident}/history (detail, '
              'paging, sorting) and .../history/{event_ident}; the '
              'conductor records failed verifications, deployments, tear '
              'downs, power changes and cleanings, and the start and end of '
              'each cleaning ([conductor]node_history, '
              'node_history_max_entries, record_step_flows_in_history).'),
+    ('1.83', 'Nodes: parent_node (a node of the same owner); GET '
+             '/v1/nodes/{node_ident}/children; node lists leave out '
+             'child nodes unless include_children=true, and filter by '
+             'parent_node.'),
     ('1.85', 'Provision target unhold.'),
     ('1.91', 'A ".json" at the end of a path is taken off below 1.91 '
              '(when X-OpenStack-Ironic-API-Version asks for it), a node '
              'named with it still found; from 1.91 it is part of the '
              'path.'),
+    ('1.95', 'Nodes: disable_power_off; such a node refuses power off '
+             '(409) and stays powered on when it is undeployed.'),
     ('1.98', 'Upstream decodes RFC 6901 escapes in the top-level field '
              'of a patch path before checking it is patchable; the patch '
              'schema of those resources (here volume connectors and '
              'targets) admits no "~", so no answer changes at 1.98, as '
              'upstream.'),
+    ('1.104', 'Nodes: instance_name and the instance_name list filter; '
+              'set from instance_info display_name when an update sets '
+              'that and instance_name is empty.'),
     ('1.107', 'X-OpenStack-Request-Id and Openstack-Request-Id on every '
               'response (at every version, as upstream).'),
+    ('1.109', 'Nodes: health (read only; null: the fake interfaces '
+              'report none).'),
     ('1.113', 'Node history: the project field (detail).'),
     ('1.115', 'Node history: the state, target_provision_state and '
               'duration_seconds fields (detail).'),
 )
 
 #: Version of each versioned feature, for handlers and views.
+AVAILABLE_STATE = '1.2'
 NAME = '1.5'
+INSPECT_STATES = '1.6'
+RFC3986_NAMES = '1.10'
+ENROLL_STATE = '1.11'
+DEPLOY_STEP = '1.44'
+CONDUCTOR_GROUP = '1.46'
+PROTECTED = '1.48'
+OWNER = '1.50'
+RETIRED = '1.61'
+LESSEE = '1.65'
+NETWORK_DATA = '1.66'
+BOOT_MODE = '1.75'
+PARENT_NODE = '1.83'
+DISABLE_POWER_OFF = '1.95'
+INSTANCE_NAME = '1.104'
+HEALTH = '1.109'
 CLEAN_STEP = '1.7'
 FIELDS = '1.8'
 PROVISION_STATE_FILTER = '1.9'
@@ -127,6 +186,17 @@ NODE_HISTORY_PROJECT = '1.113'
 NODE_HISTORY_FIELDS = '1.115'
 #: Not an upstream version: the extension is served at the maximum.
 CLEANING_STEPS = MAX_VERSION
+
+#: Versions whose change this API serves only in part: what it does
+#: serve (node fields, filters) appears at them, and they get a
+#: HISTORY entry once the rest is done. 1.12: raid_config,
+#: target_raid_config and PUT .../states/raid (no RAID interface, no
+#: GET /v1/drivers/{driver}/raid/logical_disk_properties);
+#: 1.82: the node shard, its filters and GET /v1/shards (not the port
+#: list's shard filter); 1.87: the node's service_step (no service
+#: verb).
+PARTIAL = {'raid_config': '1.12',
+           'shard': '1.82', 'service_step': '1.87'}
 STATES_LINK = '1.14'
 
 

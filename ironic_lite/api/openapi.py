@@ -48,6 +48,7 @@ def bodies() -> openapi.Bodies:
         volume.node_target: volume_schemas.PATCH,
         events.post_events: event_schemas.CREATE,
         indicators.set_indicator: indicators.PUT_BODY,
+        node_states.set_raid_config: state_schemas.RAID,
     }
 
 

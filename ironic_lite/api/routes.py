@@ -9,6 +9,7 @@ from ironic_lite.api.handlers import drivers
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_history
+from ironic_lite.api.handlers import node_links
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import root
@@ -30,6 +31,7 @@ ROUTES: RouteTable = {
     _NODE + '/states': {'GET': node_states.show_states},
     _NODE + '/states/power': {'PUT': node_states.set_power_state},
     _NODE + '/states/provision': {'PUT': node_states.set_provision_state},
+    _NODE + '/states/raid': {'PUT': node_states.set_raid_config},
     _NODE + '/maintenance': {'PUT': node_states.set_maintenance,
                              'DELETE': node_states.clear_maintenance},
     _NODE + '/cleaning/steps': {'GET': cleaning.list_cleaning_steps},
@@ -65,6 +67,8 @@ ROUTES: RouteTable = {
         'GET': volume.show_target, 'PATCH': volume.update_target,
         'DELETE': volume.delete_target},
     '/v1/events': {'POST': events.post_events},
+    _NODE + '/children': {'GET': node_links.list_children},
+    '/v1/shards': {'GET': node_links.list_shards},
     '/v1/drivers': {'GET': drivers.list_drivers},
     '/v1/drivers/{driver_name}': {'GET': drivers.show_driver},
 }

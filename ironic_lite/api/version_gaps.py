@@ -23,15 +23,9 @@ GAPS: dict[str, str] = {
            '(states/console), management (boot device), driver '
            'properties and vendor passthru; config drive in the active '
            'target.',
-    '1.2': 'Below 1.2, "available" is shown as null (NOSTATE).',
-    '1.5': 'Name rules before 1.10 (hostname-like names only).',
-    '1.6': 'The inspect target and the inspecting / inspect failed '
-           'states.',
-    '1.10': 'Name rules: RFC 3986 unreserved characters from 1.10.',
-    '1.11': 'Below 1.11 a new node starts in "available".',
-    '1.12': 'RAID: target_raid_config, raid_config, '
-            'PUT .../states/raid, the driver\'s logical disk '
-            'properties.',
+    '1.12': 'A RAID interface and GET /v1/drivers/{name}/raid/'
+            'logical_disk_properties (raid_config, target_raid_config '
+            'and PUT .../states/raid are served).',
     '1.14': 'The driver properties link points to a resource that is '
             'not served (GET /v1/drivers/{name}/properties).',
     '1.17': 'The adopt target.',
@@ -59,12 +53,12 @@ GAPS: dict[str, str] = {
     '1.40': 'BIOS settings and bios_interface.',
     '1.41': 'Aborting inspection.',
     '1.43': 'The detail parameter of every list other than nodes.',
-    '1.44': 'Nodes: deploy_step.',
+
     '1.45': 'reset_interfaces in node PATCH.',
-    '1.46': 'Nodes: conductor_group.',
-    '1.48': 'Nodes: protected and protected_reason.',
+
+
     '1.49': 'GET /v1/conductors.',
-    '1.50': 'Nodes: owner.',
+
     '1.52': 'Allocations.',
     '1.53': 'Ports.',
     '1.55': 'Deploy templates.',
@@ -73,11 +67,11 @@ GAPS: dict[str, str] = {
     '1.58': 'Allocations.',
     '1.59': 'Config drive vendor data.',
     '1.60': 'Allocations.',
-    '1.61': 'Nodes: retired and retired_reason.',
+
     '1.62': 'Agent tokens.',
     '1.64': 'Ports.',
-    '1.65': 'Nodes: lessee.',
-    '1.66': 'Nodes: network_data.',
+
+
     '1.67': 'VIFs.',
     '1.68': 'The agent\'s verify_ca in heartbeats.',
     '1.69': 'deploy_steps in the deploy target.',
@@ -86,24 +80,26 @@ GAPS: dict[str, str] = {
     '1.71': 'The scope-based roles signifier.',
     '1.72': 'agent_status in heartbeats.',
     '1.74': 'The BIOS registry.',
-    '1.75': 'Nodes: boot_mode and secure_boot.',
+
     '1.76': 'Changing boot_mode and secure_boot.',
     '1.77': 'The fields parameter of drivers.',
     '1.79': 'Allocations.',
     '1.80': 'Project-scoped node creation and deletion.',
     '1.81': 'Node inventory.',
-    '1.82': 'Sharding.',
-    '1.83': 'Child nodes.',
+    '1.82': 'The shard filter of the port list (the node shard, its '
+            'filters and GET /v1/shards are served).',
+
     '1.84': 'The inspection continue callback.',
     '1.86': 'The firmware interface.',
-    '1.87': 'The service target.',
+    '1.87': 'The service target (the node\'s service_step is '
+            'served).',
     '1.88': 'Ports.',
     '1.89': 'Virtual media.',
     '1.90': 'Ports.',
     '1.92': 'Runbooks.',
     '1.93': 'Virtual media.',
     '1.94': 'Ports.',
-    '1.95': 'Nodes: disable_power_off.',
+
     '1.96': 'Inspection rules.',
     '1.97': 'Ports.',
     '1.99': 'Ports and portgroups.',
@@ -111,11 +107,11 @@ GAPS: dict[str, str] = {
     '1.101': 'Ports.',
     '1.102': 'Portgroups.',
     '1.103': 'Portgroups.',
-    '1.104': 'Nodes: instance_name.',
+
     '1.105': 'Ports.',
     '1.106': 'Portgroups.',
     '1.108': 'disable_ramdisk with the service target.',
-    '1.109': 'Nodes: health.',
+
     '1.110': 'Aborting a deployment in deploy wait.',
     '1.111': 'Ports and portgroups.',
     '1.112': 'Runbooks.',

@@ -71,12 +71,14 @@ CLEANWAIT = 'clean wait'
 CLEANFAIL = 'clean failed'
 CLEANHOLD = 'clean hold'
 ERROR = 'error'
+INSPECTING = 'inspecting'
+INSPECTFAIL = 'inspect failed'
 
 #: States a node rests in until someone asks for something.
 STABLE_STATES = frozenset({ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR})
 
 #: States a failed flow leaves a node in; they wait for the operator.
-FAILURE_STATES = frozenset({CLEANFAIL, DEPLOYFAIL, ERROR})
+FAILURE_STATES = frozenset({CLEANFAIL, DEPLOYFAIL, ERROR, INSPECTFAIL})
 
 #: Transient states whose target never varies. While cleaning (cleaning,
 #: clean wait, clean hold) the target is ``available`` for automated and
@@ -86,6 +88,7 @@ FIXED_TARGETS = {
     DEPLOYING: ACTIVE,
     DEPLOYWAIT: ACTIVE,
     DELETING: AVAILABLE,
+    INSPECTING: MANAGEABLE,
 }
 
 # Power states (wire names) and the extra power target "rebooting".
@@ -98,13 +101,14 @@ POWER_TARGETS = frozenset({POWER_ON, POWER_OFF, REBOOT})
 #: States in which a power change would break what the conductor does.
 POWER_LOCKED_STATES = frozenset({
     VERIFYING, DEPLOYING, DEPLOYWAIT, DELETING,
-    CLEANING, CLEANWAIT, CLEANHOLD,
+    CLEANING, CLEANWAIT, CLEANHOLD, INSPECTING,
 })
 
 #: ``PUT /v1/nodes/{id}/states/provision`` targets -> machine events.
 ALLOWED_PROVISION_VERBS = {
     'manage': 'manage',
     'provide': 'provide',
+    'inspect': 'inspect',
     'clean': 'clean',
     'abort': 'abort',
     'unhold': 'unhold',
@@ -152,6 +156,13 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (ERROR, 'delete', DELETING),
     (DELETING, 'clean', CLEANING),
     (DELETING, 'fail', ERROR),
+    # Inspection (API 1.6); ironic_lite's inspection is synchronous, so
+    # a node never waits in "inspect wait" (1.39).
+    (MANAGEABLE, 'inspect', INSPECTING),
+    (INSPECTFAIL, 'inspect', INSPECTING),
+    (INSPECTING, 'done', MANAGEABLE),
+    (INSPECTING, 'fail', INSPECTFAIL),
+    (INSPECTFAIL, 'manage', MANAGEABLE),
 )
 
 ALL_STATES = frozenset(

@@ -225,6 +225,9 @@ def _finish(task: Task) -> None:
     if STEPS_KEY in node.driver_internal_info:
         history.record_flow(task, _flow(task),
                             node.driver_internal_info[STEPS_KEY], 'end')
+    if event == 'done' and node.retired:
+        # A retired node is not made available again (upstream's rule).
+        event = states.MANUAL_CLEAN_DONE
     clean_state.wipe_cleaning_info(task)
     task.process_event(event)
     clean_state.drop_late_abort(task)

@@ -81,19 +81,30 @@ class HashRing:
 
 
 def ring_for_driver(conductors: Iterable[dict[str, Any]], driver: str,
-                    partitions_per_host: int = DEFAULT_PARTITIONS_PER_HOST
-                    ) -> HashRing:
-    """A ring over the conductors that load hardware type ``driver``.
+                    partitions_per_host: int = DEFAULT_PARTITIONS_PER_HOST,
+                    conductor_group: str = '') -> HashRing:
+    """A ring over the conductors of ``conductor_group`` (a node's;
+    ``''`` is the default group) that load hardware type ``driver``:
+    a node is only ever routed to a conductor of its group, as
+    upstream.
 
     ``conductors`` are alive conductors as
     :func:`ironic_lite.db.conductors.list_alive` returns them.
 
-    :raises NoValidHost: no conductor supports ``driver``.
+    :raises NoValidHost: no conductor of the group supports ``driver``.
     """
+    group = (conductor_group or '').lower()
     hosts = [c['hostname'] for c in conductors
-             if driver in (c.get('hardware_types') or ())]
+             if driver in (c.get('hardware_types') or ())
+             and (c.get('conductor_group') or '') == group]
     if not hosts:
+        in_group = f' in conductor group "{group}"' if group else ''
         raise exception.NoValidHost(
             reason=f'No conductor service registered which supports '
-            f'driver {driver}.')
+            f'driver {driver}{in_group}.')
     return HashRing(hosts, partitions_per_host)
+
+
+def node_group(node: dict[str, Any]) -> str:
+    """The conductor group of a node row (``''``: the default)."""
+    return str(node.get('conductor_group') or '').lower()

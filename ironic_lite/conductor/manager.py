@@ -23,6 +23,7 @@ from ironic_lite.common import states
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import node_rules
 from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
@@ -36,7 +37,7 @@ LOG = logging.getLogger(__name__)
 
 #: What a refusal raises; the RPC server logs these at debug level only.
 EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
-            exception.NoFreeConductorWorker)
+            exception.Forbidden, exception.NoFreeConductorWorker)
 
 #: Fields only the conductor sets; neither create nor update takes them.
 PROTECTED_FIELDS = frozenset({
@@ -122,10 +123,14 @@ class ConductorManager:
     # -- node records
 
     @messaging.expected_exceptions(*EXPECTED)
-    def create_node(self, context: Any,
-                    values: dict[str, Any]) -> dict[str, Any]:
+    def create_node(self, context: Any, values: dict[str, Any],
+                    provision_state: str = states.ENROLL) -> dict[str, Any]:
         """Check the hardware type and interfaces load here, then insert
-        the node in ``enroll``."""
+        the node in ``provision_state``: ``enroll``, or ``available``
+        (requests before API 1.11, as upstream)."""
+        if provision_state not in (states.ENROLL, states.AVAILABLE):
+            raise exception.InvalidParameterValue(
+                err=f'A node cannot be created in {provision_state!r}.')
         values = dict(values)
         _check_fields({k: v for k, v in values.items() if k != 'uuid'},
                       'set')
@@ -137,7 +142,7 @@ class ConductorManager:
             task_manager.interface_names(values))
         for kind, name in chosen.items():
             values[f'{kind}_interface'] = name
-        values.update(provision_state=states.ENROLL,
+        values.update(provision_state=provision_state,
                       target_provision_state=None, reservation=None)
         node = db_nodes.node_create(context, values)
         LOG.info('Node %(node)s created with hardware type %(driver)s',
@@ -172,6 +177,7 @@ class ConductorManager:
                         f'interfaces of node {node_uuid} while it is in '
                         f'provision state "{task.node.provision_state}"')
                 check_driver(self.conf, {**task.node.as_dict(), **values})
+            values = node_rules.check_update(task.node, values)
             if values.get('maintenance') is False:
                 values = {'maintenance_reason': None, 'fault': None,
                           **values}
@@ -199,6 +205,7 @@ class ConductorManager:
                     'provision states to start deletion are '
                     f'{", ".join(DELETE_ALLOWED_STATES)}, or set the node '
                     'into maintenance mode')
+            node_rules.check_destroy(node)
             task.destroy()
             LOG.info('Node %s deleted', node.uuid)
 
@@ -255,6 +262,7 @@ class ConductorManager:
             states.next_state(node.provision_state, event, node.uuid)
             if node.maintenance and event in MAINTENANCE_REFUSED_EVENTS:
                 raise exception.NodeInMaintenance(op=action, node=node.uuid)
+            node_rules.check_action(node, event, action)
             self._start(task, event, clean_steps)
 
     def _abort(self, context: Any, node_uuid: str) -> None:
@@ -291,6 +299,9 @@ class ConductorManager:
             # left on a manageable node.
             clean_state.wipe_cleaning_info(task)
             task.process_event(event)
+        elif event == 'inspect':
+            task.spawn_after(pool, provisioning.do_node_inspect)
+            task.process_event(event, last_error=None)
         elif event == 'unhold':
             clean_wait.unhold(task, pool)
         elif event == 'provide':
@@ -319,6 +330,29 @@ class ConductorManager:
         else:  # pragma: no cover - ALLOWED_PROVISION_VERBS has no other
             raise exception.InvalidParameterValue(
                 err=f'Unsupported provision event {event!r}')
+
+    # -- RAID
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def set_target_raid_config(self, context: Any, node_uuid: str,
+                               target_raid_config: dict[str, Any]) -> None:
+        """Store the node's target RAID configuration (``{}`` clears
+        it), once its RAID interface (``validate_raid_config``) accepts
+        it.
+
+        :raises UnsupportedDriverExtension: a configuration for a node
+            without a RAID interface (upstream's ``no-raid``).
+        """
+        with self._acquire(context, node_uuid, 'setting target RAID config'
+                           ) as task:
+            if target_raid_config:
+                validate = getattr(task.interfaces.get('raid'),
+                                   'validate_raid_config', None)
+                if validate is None:
+                    raise exception.UnsupportedDriverExtension(
+                        driver=task.node.driver, extension='raid')
+                validate(task, target_raid_config)
+            task.update(target_raid_config=target_raid_config)
 
     # -- cleaning
 

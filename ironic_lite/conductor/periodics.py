@@ -72,17 +72,17 @@ class Ownership:
         self.host = host
         self.alive = alive
         self.down = down or set()
-        self._rings: dict[str, hash_ring.HashRing | None] = {}
+        self._rings: dict[tuple[str, str], hash_ring.HashRing | None] = {}
 
     def _ring(self, node: dict[str, Any]) -> hash_ring.HashRing | None:
-        driver = node['driver']
-        if driver not in self._rings:
+        key = (hash_ring.node_group(node), node['driver'])
+        if key not in self._rings:
             try:
-                self._rings[driver] = hash_ring.ring_for_driver(
-                    self.alive, driver)
+                self._rings[key] = hash_ring.ring_for_driver(
+                    self.alive, key[1], conductor_group=key[0])
             except exception.NoValidHost:
-                self._rings[driver] = None
-        return self._rings[driver]
+                self._rings[key] = None
+        return self._rings[key]
 
     def owns(self, node: dict[str, Any]) -> bool:
         ring = self._ring(node)
@@ -134,7 +134,8 @@ class ConductorPeriodics:
             LOG.warning('The conductors table lost conductor %s; '
                         'registering it again', self.host)
             db_conductors.register(context, self.host,
-                                   self.hardware_types)
+                                   self.hardware_types,
+                                   self.conf.conductor.conductor_group)
 
     # -- takeover and resumption
 

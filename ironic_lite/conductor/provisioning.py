@@ -41,6 +41,7 @@ from ironic_lite.conductor.clean_state import ATTEMPT_KEY
 from ironic_lite.conductor.clean_state import INDEX_KEY
 from ironic_lite.conductor.clean_state import STEPS_KEY
 from ironic_lite.drivers import base
+from lite_common import db as lite_db
 
 LOG = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ Task = task_manager.Task
 #: a lock lost its conductor: :func:`resume_node` continues it.
 RESUMABLE_STATES = frozenset({
     states.VERIFYING, states.CLEANING, states.DEPLOYING, states.DELETING,
+    states.INSPECTING,
 })
 
 
@@ -84,6 +86,39 @@ def do_node_verify(task: Task) -> None:
     task.process_event('done', power_state=power_state, last_error=None)
     LOG.info('Node %(node)s verified; power state %(power)s',
              {'node': node.uuid, 'power': power_state})
+
+
+# -- inspect (manageable -> inspecting -> manageable)
+
+@flow_guard.guarded('inspect')
+def do_node_inspect(task: Task) -> None:
+    """Inspect the node: with its inspect interface when it has one
+    (``inspect_hardware``), which may update its properties; the node
+    records when inspection started and finished (``inspecting`` ->
+    ``manageable``, or ``inspect failed`` with ``last_error``)."""
+    node = task.node
+    task.update(inspection_started_at=lite_db.utcnow(),
+                inspection_finished_at=None)
+    inspector = getattr(task.interfaces.get('inspect'), 'inspect_hardware',
+                        None)
+    try:
+        if inspector is not None:
+            inspector(task)
+    except Exception as exc:
+        message = f'Failed to inspect node {node.uuid}: {exc}'
+        LOG.error('%s', message)
+        task.process_event('fail', last_error=message)
+        return
+    task.process_event('done', inspection_finished_at=lite_db.utcnow(),
+                       last_error=None)
+    LOG.info('Node %s inspected', node.uuid)
+
+
+def _fail_inspect(task: Task) -> None:
+    task.process_event(
+        'fail', last_error=f'The conductor inspecting node '
+        f'{task.node.uuid} stopped during the inspection; inspect it '
+        'again')
 
 
 # -- deploy (available -> active) and tear down (active -> cleaning)
@@ -128,7 +163,11 @@ def do_node_tear_down(task: Task) -> None:
     node = task.node
     try:
         _deploy(task).tear_down(task)
-        _power(task).set_power_state(task, states.POWER_OFF)
+        if node.disable_power_off:
+            LOG.info('Node %s stays powered on: disable_power_off is set',
+                     node.uuid)
+        else:
+            _power(task).set_power_state(task, states.POWER_OFF)
     except Exception as exc:
         message = f'Failed to tear down node {node.uuid}: {exc}'
         LOG.exception('%s', message)
@@ -251,6 +290,7 @@ _RESUME = {
     states.CLEANING: _resume_cleaning,
     states.DEPLOYING: _fail_deploy,
     states.DELETING: do_node_tear_down,
+    states.INSPECTING: _fail_inspect,
 }
 
 

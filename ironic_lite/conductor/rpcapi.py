@@ -25,6 +25,9 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.1: update_node takes expected_revision
 1.2: update_volume, destroy_volume (volume connectors and targets),
      get_supported_indicators, get_indicator_state, set_indicator_state
+1.3: create_node takes provision_state (available: API before 1.11);
+     the hash ring honours the nodes' and conductors' conductor groups;
+     set_target_raid_config
 """
 
 import threading
@@ -36,6 +39,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.common import states
 from ironic_lite.conductor import hash_ring
 from ironic_lite.db import conductors as db_conductors
 from lite_common import rpc
@@ -43,7 +47,7 @@ from lite_common import rpc
 LOG = logging.getLogger(__name__)
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.2"
+VERSION = "1.3"
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -65,7 +69,7 @@ class _RingCache:
         self.conf = conf
         self._lock = threading.Lock()
         self._alive: list[dict[str, Any]] = []
-        self._rings: dict[str, hash_ring.HashRing | None] = {}
+        self._rings: dict[tuple[str, str], hash_ring.HashRing | None] = {}
         self._read_at = -RING_REFRESH_SECONDS
 
     def alive(
@@ -82,37 +86,42 @@ class _RingCache:
             return self._alive
 
     def ring(
-        self, context: Any, driver: str, refresh: bool = False
+        self, context: Any, driver: str, refresh: bool = False,
+        conductor_group: str = '',
     ) -> hash_ring.HashRing | None:
-        """The ring of ``driver``; None when no alive conductor loads it."""
+        """The ring of ``driver`` in ``conductor_group``; None when no
+        alive conductor of the group loads it."""
         alive = self.alive(context, refresh)
+        key = (conductor_group, driver)
         with self._lock:
-            if driver not in self._rings:
+            if key not in self._rings:
                 try:
-                    self._rings[driver] = hash_ring.ring_for_driver(
-                        alive, driver
-                    )
+                    self._rings[key] = hash_ring.ring_for_driver(
+                        alive, driver, conductor_group=conductor_group)
                 except exception.NoValidHost:
-                    self._rings[driver] = None
-            return self._rings[driver]
+                    self._rings[key] = None
+            return self._rings[key]
 
-    def hosts_for(self, context: Any, node_uuid: str,
-                  driver: str) -> list[str]:
-        """The conductor owning ``node_uuid``, then the ones the node
-        goes to if it leaves the ring.
+    def hosts_for(self, context: Any, node: dict[str, Any]) -> list[str]:
+        """The conductor owning ``node`` (of its conductor group),
+        then the ones the node goes to if it leaves the ring.
 
-        :raises NoValidHost: no alive conductor loads ``driver``.
+        :raises NoValidHost: no alive conductor of the node's group
+            loads its hardware type.
         """
-        ring = self.ring(context, driver)
+        group = hash_ring.node_group(node)
+        ring = self.ring(context, node['driver'], conductor_group=group)
         if ring is None:
             # A conductor may have started since the last read.
-            ring = self.ring(context, driver, refresh=True)
+            ring = self.ring(context, node['driver'], refresh=True,
+                             conductor_group=group)
         if ring is None:
+            in_group = f' in conductor group "{group}"' if group else ''
             raise exception.NoValidHost(
                 reason=f"No conductor service registered which supports "
-                f"driver {driver}."
+                f"driver {node['driver']}{in_group}."
             )
-        return ring.get_hosts(node_uuid, HOSTS_PER_REQUEST)
+        return ring.get_hosts(node['uuid'], HOSTS_PER_REQUEST)
 
     def looks_down(self, host: str) -> bool:
         """Whether ``host`` left the ring or missed
@@ -141,14 +150,14 @@ class ConductorAPI:
         self.rings = _RingCache(conf)
 
     def _prepare(self, context: Any, node: dict[str, Any]) -> Any:
-        host = self.rings.hosts_for(context, node["uuid"], node["driver"])[0]
+        host = self.rings.hosts_for(context, node)[0]
         return self.client.prepare(server=host)
 
     def _call(self, context: Any, node: dict[str, Any], method: str,
               **kwargs: Any) -> Any:
         """``method`` on the node's conductor, or on the next one of the
         ring when it is down (see the module docstring)."""
-        hosts = self.rings.hosts_for(context, node["uuid"], node["driver"])
+        hosts = self.rings.hosts_for(context, node)
         error: messaging.MessagingTimeout | None = None
         for index, host in enumerate(hosts):
             last = index == len(hosts) - 1
@@ -171,13 +180,20 @@ class ConductorAPI:
         raise error
 
     def create_node(
-        self, context: Any, values: dict[str, Any]
+        self, context: Any, values: dict[str, Any],
+        provision_state: str = states.ENROLL,
     ) -> dict[str, Any]:
-        """Validate the hardware type and interfaces, insert the node.
+        """Validate the hardware type and interfaces, insert the node
+        in ``provision_state`` (``enroll``, or ``available``: requests
+        before API 1.11).
 
         ``values`` must hold ``uuid`` and ``driver``; returns the node.
         """
-        return self._call(context, values, "create_node", values=values)
+        kwargs: dict[str, Any] = {}
+        if provision_state != states.ENROLL:
+            kwargs["provision_state"] = provision_state
+        return self._call(context, values, "create_node", values=values,
+                          **kwargs)
 
     def update_node(
         self, context: Any, node: dict[str, Any], values: dict[str, Any],
@@ -212,6 +228,15 @@ class ConductorAPI:
         self._call(context, node, "do_provisioning_action",
                    node_uuid=node["uuid"], action=action,
                    clean_steps=clean_steps)
+
+    def set_target_raid_config(
+        self, context: Any, node: dict[str, Any],
+        target_raid_config: dict[str, Any],
+    ) -> None:
+        """Validate and store the node's target RAID configuration."""
+        self._call(context, node, "set_target_raid_config",
+                   node_uuid=node["uuid"],
+                   target_raid_config=target_raid_config)
 
     def get_clean_steps(
         self, context: Any, node: dict[str, Any]

@@ -18,10 +18,13 @@ COLUMNS = frozenset(Node.__table__.columns.keys())
 #: The dictionary columns (never None in a task).
 DICT_COLUMNS = frozenset({'properties', 'driver_info',
                           'driver_internal_info', 'instance_info',
-                          'clean_step', 'extra'})
-#: Those merged key by key by :meth:`TaskNode.rebase` (``clean_step`` is
-#: one step: it is replaced whole).
-MERGED_COLUMNS = DICT_COLUMNS - {'clean_step'}
+                          'clean_step', 'extra', 'deploy_step',
+                          'service_step', 'raid_config',
+                          'target_raid_config', 'network_data'})
+#: Those merged key by key by :meth:`TaskNode.rebase` (a step is one
+#: step: it is replaced whole).
+MERGED_COLUMNS = DICT_COLUMNS - {'clean_step', 'deploy_step',
+                                 'service_step'}
 
 
 def _merge_dict(base: dict[str, Any], mine: dict[str, Any],
@@ -64,6 +67,14 @@ class TaskNode:
     clean_step: dict[str, Any]
     extra: dict[str, Any]
     revision: int
+    conductor_group: str
+    protected: bool
+    protected_reason: str | None
+    retired: bool
+    retired_reason: str | None
+    owner: str | None
+    lessee: str | None
+    disable_power_off: bool
 
     def __init__(self, row: dict[str, Any]) -> None:
         self._reset(row)

@@ -71,6 +71,13 @@ conductor_opts: list[cfg.Opt] = [
         'heartbeat_interval', default=10, min=1,
         help='Seconds between two heartbeats of this conductor in the '
         'database.'),
+    cfg.StrOpt(
+        'conductor_group', default='',
+        regex=r'^[a-zA-Z0-9_\-\.]*$', max_length=255,
+        help='The conductor group this conductor joins (case '
+        'insensitive; letters, digits, "_", "-" and "."). It manages '
+        'only the nodes whose conductor_group field is the same; the '
+        'default, empty group is the group of nodes without one.'),
     cfg.IntOpt(
         'heartbeat_timeout', default=60, min=1,
         help='A conductor whose last heartbeat is older than this many '

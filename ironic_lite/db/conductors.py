@@ -24,8 +24,8 @@ from ironic_lite.db.models import Conductor
 from lite_common import db as lite_db
 
 
-def _register_once(context: Any, hostname: str,
-                   hardware_types: list[str]) -> dict[str, Any]:
+def _register_once(context: Any, hostname: str, hardware_types: list[str],
+                   conductor_group: str) -> dict[str, Any]:
     now = lite_db.utcnow()
     with context_manager.writer.using(context) as session:
         row = session.scalars(sa.select(Conductor).where(
@@ -35,24 +35,28 @@ def _register_once(context: Any, hostname: str,
             session.add(row)
         row.online = True
         row.hardware_types = list(hardware_types)
+        row.conductor_group = conductor_group.lower()
         row.heartbeat_at = now
         session.flush()
         return as_dict(row)
 
 
-def register(context: Any, hostname: str,
-             hardware_types: list[str]) -> dict[str, Any]:
-    """Record ``hostname`` as an online conductor (idempotent).
+def register(context: Any, hostname: str, hardware_types: list[str],
+             conductor_group: str = '') -> dict[str, Any]:
+    """Record ``hostname`` as an online conductor (idempotent) of
+    ``conductor_group`` (stored in lower case, as upstream).
 
     A conductor registering again (a restart) is set online with its
-    current hardware types and a fresh heartbeat.
+    current hardware types, group and a fresh heartbeat.
     """
     try:
-        return _register_once(context, hostname, hardware_types)
+        return _register_once(context, hostname, hardware_types,
+                              conductor_group)
     except db_exc.DBDuplicateEntry:
         # Two registrations of one host raced on the insert: the row
         # exists now, so this one updates it.
-        return _register_once(context, hostname, hardware_types)
+        return _register_once(context, hostname, hardware_types,
+                              conductor_group)
 
 
 def _set(context: Any, hostname: str, **values: Any) -> None:
@@ -105,9 +109,9 @@ def _alive_clause(timeout_seconds: float) -> Any:
 def list_alive(context: Any,
                timeout_seconds: float) -> list[dict[str, Any]]:
     """Alive conductors: ``{'hostname', 'hardware_types',
-    'heartbeat_at'}``, by name."""
+    'conductor_group', 'heartbeat_at'}``, by name."""
     query = (sa.select(Conductor.hostname, Conductor.hardware_types,
-                       Conductor.heartbeat_at)
+                       Conductor.conductor_group, Conductor.heartbeat_at)
              .where(_alive_clause(timeout_seconds))
              .order_by(Conductor.hostname))
     with context_manager.reader.using(context) as session:

@@ -34,6 +34,11 @@ class Node(Base, TimestampMixin):
         sa.Index('nodes_provision_state_idx', 'provision_state'),
         sa.Index('nodes_reservation_idx', 'reservation'),
         sa.Index('nodes_maintenance_idx', 'maintenance'),
+        sa.Index('nodes_conductor_group_idx', 'conductor_group'),
+        sa.Index('nodes_owner_idx', 'owner'),
+        sa.Index('nodes_lessee_idx', 'lessee'),
+        sa.Index('nodes_shard_idx', 'shard'),
+        sa.Index('nodes_parent_node_idx', 'parent_node'),
     )
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
@@ -89,6 +94,42 @@ class Node(Base, TimestampMixin):
     # based on what was read can be made conditional on nothing having
     # changed since (see ironic_lite.db.nodes.node_update).
     revision: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    # Added by migration 0006 (Bare Metal API fields up to 1.115).
+    # '' is the default conductor group (upstream's): the hash ring
+    # routes the node to the conductors of its group only.
+    conductor_group: orm.Mapped[str] = orm.mapped_column(
+        sa.String(255), default='', server_default='')
+    protected: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False, server_default=sa.false())
+    protected_reason: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    retired: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False, server_default=sa.false())
+    retired_reason: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    lessee: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    shard: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    parent_node: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    inspection_started_at: orm.Mapped[datetime.datetime | None] = (
+        orm.mapped_column(sa.DateTime))
+    inspection_finished_at: orm.Mapped[datetime.datetime | None] = (
+        orm.mapped_column(sa.DateTime))
+    boot_mode: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
+    secure_boot: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
+    instance_name: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    disable_power_off: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False, server_default=sa.false())
+    health: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
+    deploy_step: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    service_step: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    raid_config: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    target_raid_config: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    network_data: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
 
 
 class Conductor(Base, TimestampMixin):
@@ -104,6 +145,9 @@ class Conductor(Base, TimestampMixin):
         JSONText, default=list)
     heartbeat_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
         sa.DateTime, default=utcnow)
+    # Added by migration 0006: [conductor]conductor_group.
+    conductor_group: orm.Mapped[str] = orm.mapped_column(
+        sa.String(255), default='', server_default='')
 
 
 # Added by migration 0009: volume connectors and targets of a node

@@ -28,7 +28,11 @@ SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at', 'driver',
              'power_state', 'target_power_state', 'provision_state',
              'target_provision_state', 'provision_updated_at',
              'maintenance', 'fault', 'resource_class', 'instance_uuid',
-             'reservation', 'automated_clean', 'description')
+             'reservation', 'automated_clean', 'description',
+             'conductor_group', 'protected', 'owner', 'lessee', 'retired',
+             'shard', 'parent_node', 'instance_name', 'boot_mode',
+             'secure_boot', 'inspection_started_at',
+             'inspection_finished_at', 'disable_power_off', 'health')
 _ident_clause = node_locks.ident_clause
 # The node lock lives in node_locks; these names stay here for callers.
 reserve = node_locks.reserve
@@ -38,10 +42,15 @@ release_all = node_locks.release_all
 nodes_for_takeover = node_locks.nodes_for_takeover
 reserved_by = node_locks.reserved_by
 
-_EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid', 'resource_class')
+_EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid', 'resource_class',
+                  'conductor_group', 'owner', 'lessee', 'instance_name')
+_BOOL_FILTERS = ('maintenance', 'retired')
+#: Filter -> the column it asks to be set (true) or null (false).
+_NON_NULL_FILTERS = {'associated': Node.instance_uuid,
+                     'reserved': Node.reservation, 'sharded': Node.shard}
 FILTERS = frozenset(
-    _EQUAL_FILTERS + ('provision_state', 'maintenance', 'associated',
-                      'reserved'))
+    _EQUAL_FILTERS + _BOOL_FILTERS + tuple(_NON_NULL_FILTERS)
+    + ('provision_state', 'shard', 'project', 'parent_node'))
 
 
 def _duplicate(exc: db_exc.DBDuplicateEntry,
@@ -108,13 +117,29 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
         if isinstance(states, str):
             states = [states]
         query = query.where(Node.provision_state.in_(states))
-    if filters.get('maintenance') is not None:
-        query = query.where(Node.maintenance == bool(filters['maintenance']))
-    for key, column in (('associated', Node.instance_uuid),
-                        ('reserved', Node.reservation)):
+    for key in _BOOL_FILTERS:
+        if filters.get(key) is not None:
+            query = query.where(getattr(Node, key) == bool(filters[key]))
+    for key, column in _NON_NULL_FILTERS.items():
         if filters.get(key) is not None:
             query = query.where(column.is_not(None) if filters[key]
                                 else column.is_(None))
+    return _filtered_links(query, filters)
+
+
+def _filtered_links(query: Any, filters: dict[str, Any]) -> Any:
+    """The filters of shards (a list), projects (owner or lessee) and
+    parents (a uuid, or None: nodes without a parent)."""
+    if filters.get('shard') is not None:
+        query = query.where(Node.shard.in_(list(filters['shard'])))
+    project = filters.get('project')
+    if project is not None:
+        query = query.where(sa.or_(Node.owner == project,
+                                   Node.lessee == project))
+    if 'parent_node' in filters:
+        parent = filters['parent_node']
+        query = query.where(Node.parent_node.is_(None) if parent is None
+                            else Node.parent_node == parent)
     return query
 
 
@@ -156,7 +181,10 @@ def node_list(context: Any, filters: dict[str, Any] | None = None,
     """Nodes matching ``filters``, one page, in one query.
 
     ``filters`` keys: provision_state (one or a list), maintenance,
-    driver, reservation, instance_uuid, associated, reserved. ``marker``
+    retired, driver, reservation, instance_uuid, resource_class,
+    conductor_group, owner, lessee, instance_name, associated, reserved,
+    sharded, shard (a list), project (owner or lessee), parent_node (a
+    uuid; None: nodes without a parent). ``marker``
     is the uuid of the last node of the previous page.
 
     :raises InvalidParameterValue: unknown filter, sort key, sort
@@ -184,6 +212,26 @@ def node_list(context: Any, filters: dict[str, Any] | None = None,
         if limit is not None:
             query = query.limit(limit)
         return [dict(row) for row in session.execute(query).mappings()]
+
+
+@retry_on_disconnect
+def node_uuids(context: Any, filters: dict[str, Any]) -> list[str]:
+    """The uuids of the nodes matching ``filters`` (as
+    :func:`node_list`), by id, in one query."""
+    query = _filtered(sa.select(Node.uuid), filters).order_by(Node.id)
+    with context_manager.reader.using(context) as session:
+        return list(session.scalars(query))
+
+
+@retry_on_disconnect
+def shard_counts(context: Any) -> list[tuple[str | None, int]]:
+    """``(shard, number of nodes)`` of every shard (None: the nodes
+    without one), the largest first, in one query."""
+    count = sa.func.count(Node.id)
+    query = (sa.select(Node.shard, count).group_by(Node.shard)
+             .order_by(count.desc(), Node.shard))
+    with context_manager.reader.using(context) as session:
+        return [(row[0], int(row[1])) for row in session.execute(query)]
 
 
 @retry_on_disconnect

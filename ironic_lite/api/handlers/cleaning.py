@@ -14,7 +14,7 @@ import webob.exc
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
-from ironic_lite.api.handlers import nodes
+from ironic_lite.api.handlers import node_access
 
 
 @util.translate_errors
@@ -24,8 +24,8 @@ def list_cleaning_steps(req: webob.Request) -> webob.Response:
         raise webob.exc.HTTPNotFound(
             explanation=f'The resource {req.path_info} could not be '
             'found.')
-    util.authorize(req, 'baremetal:node:get_cleaning_steps')
-    row = nodes.get_node_of(req)
+    row = node_access.authorized_node(req,
+                                      'baremetal:node:get_cleaning_steps')
     steps = util.deps(req).conductor.get_clean_steps(util.context(req), row)
     return util.json_response({
         'automated': [_step(s) for s in steps.get('automated', [])],

@@ -13,7 +13,7 @@ import webob
 import webob.exc
 
 from ironic_lite.api import util
-from ironic_lite.api.handlers import nodes as node_handlers
+from ironic_lite.api.handlers import node_access
 
 _GET = 'baremetal:node:get_indicator_state'
 _SET = 'baremetal:node:set_indicator_state'
@@ -36,9 +36,7 @@ def _split(unique_name: str) -> tuple[str, str]:
 
 
 def _node(req: webob.Request, action: str) -> dict[str, Any]:
-    node = node_handlers.get_node_of(req)
-    util.authorize(req, action)
-    return node
+    return node_access.authorized_node(req, action)
 
 
 def _view(base: str, ident: str, component: str, name: str,

@@ -9,7 +9,7 @@ import webob.exc
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
-from ironic_lite.api.handlers import nodes as node_handlers
+from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import volume_query as query
 from ironic_lite.api.views import node_history as views
 from ironic_lite.db import node_history as db_history
@@ -23,9 +23,7 @@ def _node(req: webob.Request) -> dict[str, Any]:
     if util.version(req).below(mv.NODE_HISTORY):
         raise webob.exc.HTTPNotFound(
             explanation='The resource could not be found.')
-    node = node_handlers.get_node_of(req)
-    util.authorize(req, _POLICY)
-    return node
+    return node_access.authorized_node(req, _POLICY)
 
 
 @util.translate_errors

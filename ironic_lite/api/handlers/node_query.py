@@ -13,6 +13,7 @@ import webob.exc
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.views import nodes as views
+from ironic_lite.conductor import hash_ring
 from ironic_lite.db import nodes as db_nodes
 
 #: Query filter -> (version introducing it, parser).
@@ -21,16 +22,22 @@ _STRING_FILTERS = {
     'provision_state': mv.PROVISION_STATE_FILTER,
     'driver': mv.DRIVER_FILTER,
     'resource_class': mv.RESOURCE_CLASS,
+    'conductor_group': mv.CONDUCTOR_GROUP,
+    'owner': mv.OWNER,
+    'lessee': mv.LESSEE,
+    'parent_node': mv.PARENT_NODE,
+    'instance_name': mv.INSTANCE_NAME,
 }
-_BOOL_FILTERS = ('associated', 'maintenance')
+#: Boolean filters and their versions (upstream checks none for
+#: associated, maintenance and retired).
+_BOOL_FILTERS = {'associated': '1.1', 'maintenance': '1.1',
+                 'retired': '1.1', 'sharded': mv.PARTIAL['shard']}
 
 
 #: Node list filters of upstream Ironic that this API does not serve:
 #: a 400, rather than a list silently not filtered.
 UNSUPPORTED_FILTERS = frozenset({
-    'chassis_uuid', 'conductor', 'conductor_group', 'description_contains',
-    'fault', 'include_children', 'lessee', 'owner', 'parent_node',
-    'project', 'retired', 'shard', 'sharded',
+    'chassis_uuid', 'conductor', 'description_contains', 'fault',
 })
 
 
@@ -97,11 +104,33 @@ def filters(req: webob.Request) -> dict[str, Any]:
     if 'instance_uuid' in result:
         result['instance_uuid'] = _uuid(result['instance_uuid'],
                                         'instance_uuid')
-    for name in _BOOL_FILTERS:
+    for name, since in _BOOL_FILTERS.items():
         flag = util.query_bool(req, name)
         if flag is not None:
+            _require(req, name, since)
             result[name] = flag
+    _link_filters(req, result)
     return result
+
+
+def _link_filters(req: webob.Request, result: dict[str, Any]) -> None:
+    """``?shard=`` (1.82, a comma separated list), ``?project=`` and
+    the children: a list leaves out the nodes that have a parent unless
+    ``?include_children=true`` or ``?parent_node=`` (1.83), as
+    upstream."""
+    if 'shard' in req.GET:
+        _require(req, 'shard', mv.PARTIAL['shard'])
+        result['shard'] = [s.strip() for s in req.GET['shard'].split(',')
+                           if s.strip()]
+    if 'project' in req.GET:
+        result['project'] = req.GET['project']
+    include = util.query_bool(req, 'include_children')
+    if include is not None:
+        _require(req, 'include_children', mv.PARENT_NODE)
+    if not include:
+        result.setdefault('parent_node', None)
+    else:
+        result.pop('parent_node', None)
 
 
 def _uuid(value: str, name: str) -> str:
@@ -109,6 +138,16 @@ def _uuid(value: str, name: str) -> str:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid {name} {value!r}: expected a UUID.')
     return util.canonical_uuid(value)
+
+
+def sort_key(req: webob.Request) -> str:
+    """``?sort_key=`` (default ``id``): a field newer than the version
+    used is a 406, as upstream (the database refuses unknown keys)."""
+    key = req.GET.get('sort_key', 'id')
+    since = views.FIELD_VERSIONS.get(key)
+    if since is not None:
+        _require(req, key, since, kind='sort key')
+    return key
 
 
 def marker(req: webob.Request) -> str | None:
@@ -142,5 +181,6 @@ class ConductorLookup:
         self.context = util.context(req)
 
     def __call__(self, row: dict[str, Any]) -> str | None:
-        ring = self.rings.ring(self.context, row['driver'])
+        ring = self.rings.ring(self.context, row['driver'],
+                               conductor_group=hash_ring.node_group(row))
         return ring.get_host(row['uuid']) if ring is not None else None

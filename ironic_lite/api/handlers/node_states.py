@@ -12,9 +12,10 @@ from typing import Any
 import webob
 import webob.exc
 
+from ironic_lite import exception
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
-from ironic_lite.api.handlers import nodes
+from ironic_lite.api.handlers import node_access
 from ironic_lite.api.schemas import node_states as schemas
 from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
@@ -23,6 +24,7 @@ from ironic_lite.conductor import steps as conductor_steps
 #: Provision targets and the version that introduced each (upstream's).
 PROVISION_TARGET_VERSIONS = {
     'active': '1.1', 'deleted': '1.1', 'manage': '1.4', 'provide': '1.4',
+    'inspect': '1.6',
     'abort': '1.13', 'clean': '1.15', 'deploy': '1.73',
     'undeploy': '1.73', 'unhold': '1.85',
 }
@@ -37,21 +39,24 @@ def _accepted(req: webob.Request, row: dict[str, Any]) -> webob.Response:
 
 @util.translate_errors
 def show_states(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:get')
-    row = nodes.get_node_of(req)
-    return util.json_response(views.states(row))
+    row = node_access.authorized_node(req, 'baremetal:node:get_states')
+    return util.json_response(views.states(row, util.version(req)))
 
 
 @util.translate_errors
 def set_power_state(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:set_power_state')
     body = util.read_body(req, schemas.POWER)
     if 'timeout' in body and util.version(req).below(mv.POWER_TIMEOUT):
         raise webob.exc.HTTPNotAcceptable(
             explanation='The power state "timeout" needs API version '
             f'{mv.POWER_TIMEOUT} or later; this request uses '
             f'{util.version(req)}.')
-    row = nodes.get_node_of(req)
+    row = node_access.authorized_node(req, 'baremetal:node:set_power_state')
+    if body['target'] == states.POWER_OFF and row.get('disable_power_off'):
+        # 1.95: such a node is never powered off (upstream's answer).
+        raise webob.exc.HTTPConflict(
+            explanation='Failed to set node power state to '
+            f'{body["target"]}.')
     util.deps(req).conductor.change_power_state(
         util.context(req), row, body['target'])
     return _accepted(req, row)
@@ -113,10 +118,12 @@ def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
 
 @util.translate_errors
 def set_provision_state(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:set_provision_state')
     body = util.read_body(req, schemas.PROVISION)
     event = _check_target(req, body)
-    row = nodes.get_node_of(req)
+    rules = ['baremetal:node:set_provision_state']
+    if 'clean_steps' in body:
+        rules.append('baremetal:node:set_provision_state:clean_steps')
+    row = node_access.authorized_node(req, *rules)
     # InvalidStateRequested (400) when the machine has no such
     # transition from the node's state, before bothering a conductor.
     states.next_state(row['provision_state'], event, row['uuid'])
@@ -127,10 +134,29 @@ def set_provision_state(req: webob.Request) -> webob.Response:
 
 
 @util.translate_errors
+def set_raid_config(req: webob.Request) -> webob.Response:
+    """``PUT .../states/raid`` (1.12): the target RAID configuration;
+    a node without a RAID interface takes only ``{}`` (404 otherwise,
+    as upstream answers for its ``no-raid`` interface)."""
+    row = node_access.authorized_node(req, 'baremetal:node:set_raid_state')
+    if util.version(req).below(mv.PARTIAL['raid_config']):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='PUT .../states/raid needs API version '
+            f"{mv.PARTIAL['raid_config']} or later; this request uses "
+            f'{util.version(req)}.')
+    body = util.read_body(req, schemas.RAID)
+    try:
+        util.deps(req).conductor.set_target_raid_config(
+            util.context(req), row, body)
+    except exception.UnsupportedDriverExtension as exc:
+        raise webob.exc.HTTPNotFound(explanation=exc.format_message())
+    return webob.Response(status=204)
+
+
+@util.translate_errors
 def set_maintenance(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:set_maintenance')
     body = util.read_body(req, schemas.MAINTENANCE, optional=True)
-    row = nodes.get_node_of(req)
+    row = node_access.authorized_node(req, 'baremetal:node:set_maintenance')
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': True, 'maintenance_reason': body.get('reason')})
@@ -139,8 +165,8 @@ def set_maintenance(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def clear_maintenance(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:clear_maintenance')
-    row = nodes.get_node_of(req)
+    row = node_access.authorized_node(req,
+                                      'baremetal:node:clear_maintenance')
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': False, 'maintenance_reason': None, 'fault': None})

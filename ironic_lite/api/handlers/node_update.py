@@ -26,7 +26,9 @@ INTERNAL = frozenset({
     'reservation', 'created_at', 'updated_at', 'driver_internal_info',
     'clean_step', 'console_enabled', 'conductor', 'conductor_affinity',
     'fault', 'links', 'ports', 'states', 'volume', 'maintenance',
-    'maintenance_reason',
+    'maintenance_reason', 'deploy_step', 'service_step', 'raid_config',
+    'target_raid_config', 'boot_mode', 'secure_boot',
+    'inspection_started_at', 'inspection_finished_at', 'health',
 })
 _DICT_FIELDS = frozenset(
     name for name, schema in schemas.WRITABLE.items()

@@ -14,64 +14,26 @@ import webob
 import webob.exc
 
 from ironic_lite import exception
-from ironic_lite.api import json_suffix
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
+from ironic_lite.api.handlers import node_access
+from ironic_lite.api.handlers import node_fields
 from ironic_lite.api.handlers import node_query
 from ironic_lite.api.handlers import node_update
 from ironic_lite.api.schemas import nodes as schemas
 from ironic_lite.api.views import nodes as views
+from ironic_lite.common import states
 from ironic_lite.db import nodes as db_nodes
-
-#: Fields a client may only send from the version that introduced them.
-VERSIONED_INPUT = {
-    'name': mv.NAME, 'resource_class': mv.RESOURCE_CLASS,
-    'deploy_interface': mv.INTERFACES,
-    'management_interface': mv.INTERFACES,
-    'power_interface': mv.INTERFACES,
-    'automated_clean': mv.AUTOMATED_CLEAN,
-    'description': mv.DESCRIPTION,
-}
-
-
-def get_node(req: webob.Request, ident: str) -> dict[str, Any]:
-    """The node named by uuid (or by name from 1.5), else a 404."""
-    if uuidutils.is_uuid_like(ident):
-        ident = util.canonical_uuid(ident)
-    elif util.version(req).below(mv.NAME):
-        raise webob.exc.HTTPNotFound(
-            explanation=f'Node {ident} could not be found.')
-    try:
-        return db_nodes.node_get(util.context(req), ident)
-    except exception.NodeNotFound:
-        if not json_suffix.had_suffix(req.environ):
-            raise
-        # Below 1.91 "x.json" was taken for "x": it may be the name.
-        return db_nodes.node_get(util.context(req),
-                                 ident + json_suffix.SUFFIX)
-
-
-def get_node_of(req: webob.Request) -> dict[str, Any]:
-    """The node of the request's path (``{node_ident}``)."""
-    return get_node(req, req.urlvars['node_ident'])
 
 
 def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:
     conductor_of = None
     if 'conductor' in fields:
         conductor_of = node_query.ConductorLookup(req)
-    return views.NodeView(util.base_url(req), fields, conductor_of)
-
-
-def check_input_versions(req: webob.Request, body: dict[str, Any]) -> None:
-    """406 for a field newer than the version used, as upstream."""
-    version = util.version(req)
-    for name in body:
-        since = VERSIONED_INPUT.get(name)
-        if since is not None and version.below(since):
-            raise webob.exc.HTTPNotAcceptable(
-                explanation=f'The field {name!r} needs API version '
-                f'{since} or later; this request uses {version}.')
+    return views.NodeView(
+        util.base_url(req), fields, conductor_of,
+        nostate=util.version(req).below(mv.AVAILABLE_STATE),
+        redact=node_access.redactor(req))
 
 
 def check_sizes(values: dict[str, Any]) -> None:
@@ -86,12 +48,6 @@ def check_sizes(values: dict[str, Any]) -> None:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'The field {name} is too large: {size} bytes '
                 f'of JSON, at most {schemas.MAX_DICT_BYTES}.')
-
-
-def check_name(name: Any) -> None:
-    if isinstance(name, str) and uuidutils.is_uuid_like(name):
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Cannot use a UUID as a node name: {name}.')
 
 
 def canonical_uuids(values: dict[str, Any]) -> dict[str, Any]:
@@ -122,14 +78,16 @@ def list_nodes_detail(req: webob.Request) -> webob.Response:
 def _list(req: webob.Request, detail: bool,
           collection: str) -> webob.Response:
     """A page of nodes; ``next`` goes on in the same ``collection``."""
-    util.authorize(req, 'baremetal:node:list')
+    project = node_access.list_project(req, req.GET.get('project'))
     fields = node_query.requested_fields(req, detail)
     limit = node_query.page_limit(req)
     filters = node_query.filters(req)
+    if project is not None:
+        filters['project'] = project
     rows = db_nodes.node_list(
         util.context(req), filters, limit=limit,
         marker=node_query.marker(req),
-        sort_key=req.GET.get('sort_key', 'id'),
+        sort_key=node_query.sort_key(req),
         sort_dir=req.GET.get('sort_dir', 'asc'))
     body: dict[str, Any] = {
         'nodes': node_view(req, fields).render_all(rows)}
@@ -141,9 +99,8 @@ def _list(req: webob.Request, detail: bool,
 
 @util.translate_errors
 def show_node(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:get')
     fields = node_query.requested_fields(req, detail=True)
-    row = get_node_of(req)
+    row = node_access.authorized_node(req)
     return util.json_response(node_view(req, fields).render(row))
 
 
@@ -151,15 +108,20 @@ def show_node(req: webob.Request) -> webob.Response:
 def create_node(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:node:create')
     body = util.read_body(req, schemas.CREATE)
-    check_input_versions(req, body)
-    check_name(body.get('name'))
+    node_fields.check_input_versions(req, body)
+    node_fields.check_name(req, body.get('name'), creating=True)
     check_sizes(body)
-    values = canonical_uuids(body)
+    values = node_fields.normalize(canonical_uuids(body))
+    node_fields.resolve_parent(req, values, values.get('owner'))
     if not values.get('uuid'):
         values['uuid'] = uuidutils.generate_uuid()
     ctx = util.context(req)
+    # Before 1.11 a node starts in available, as upstream.
+    initial = (states.AVAILABLE
+               if util.version(req).below(mv.ENROLL_STATE) else states.ENROLL)
     # The conductor returns the node it inserted: no second read.
-    row = util.deps(req).conductor.create_node(ctx, values)
+    row = util.deps(req).conductor.create_node(ctx, values,
+                                               provision_state=initial)
     view = node_view(req, views.fields_at(util.version(req)))
     location = f'{util.base_url(req)}/v1/nodes/{row["uuid"]}'
     return util.json_response(view.render(row), status=201,
@@ -177,27 +139,50 @@ def _patch(req: webob.Request, patch: list[dict[str, Any]]
     if nothing changed the node since (its revision): read, patch and
     write again when something did."""
     ctx = util.context(req)
+    ident = req.urlvars['node_ident']
     for attempt in range(1, PATCH_ATTEMPTS + 1):
-        row = get_node_of(req)
-        values = canonical_uuids(node_update.patched_values(row, patch))
-        check_input_versions(req, values)
-        check_name(values.get('name'))
+        row = node_access.get_node(req, ident)
+        values = node_fields.normalize(canonical_uuids(
+            node_update.patched_values(row, patch)))
+        node_fields.check_input_versions(req, values)
+        node_fields.check_name(req, values.get('name'), creating=False)
         check_sizes(values)
         if not values:
             return row
+        _check_owner_change(req, row, values)
+        node_fields.sync_instance_name(row, values)
+        if 'parent_node' in values:
+            node_fields.resolve_parent(req, values,
+                                       values.get('owner', row['owner']))
         try:
+            # To the conductor of the node as changed: a new conductor
+            # group is served by the conductors of that group.
             return util.deps(req).conductor.update_node(
-                ctx, row, values, expected_revision=row['revision'])
+                ctx, {**row, **values}, values,
+                expected_revision=row['revision'])
         except exception.NodeChanged:
             if attempt == PATCH_ATTEMPTS:
                 raise
     raise AssertionError('unreachable')
 
 
+def _check_owner_change(req: webob.Request, row: dict[str, Any],
+                        values: dict[str, Any]) -> None:
+    """The owner of an active node changes only for those allowed
+    ``baremetal:node:update_owner_provisioned`` (409 otherwise)."""
+    if 'owner' not in values or row['provision_state'] != states.ACTIVE:
+        return
+    if not node_access.allowed(req, 'baremetal:node:update_owner_provisioned',
+                               node_access.target(req, row)):
+        raise webob.exc.HTTPConflict(
+            explanation=f'Cannot update owner of node "{row["uuid"]}" '
+            f'while it is in state "{states.ACTIVE}".')
+
+
 @util.translate_errors
 def update_node(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:update')
     patch = util.read_body(req, schemas.PATCH)
+    node_access.authorized_node(req, *node_access.patch_rules(patch))
     row = _patch(req, patch)
     view = node_view(req, views.fields_at(util.version(req)))
     return util.json_response(view.render(row))
@@ -205,7 +190,6 @@ def update_node(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def delete_node(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:delete')
-    row = get_node_of(req)
+    row = node_access.authorized_node(req, 'baremetal:node:delete')
     util.deps(req).conductor.destroy_node(util.context(req), row)
     return webob.Response(status=204)

@@ -7,7 +7,7 @@ Thin route handlers over :mod:`volume_items`.
 import webob
 
 from ironic_lite.api import util
-from ironic_lite.api.handlers import nodes as node_handlers
+from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import volume_items as items
 from ironic_lite.api.handlers import volume_query as query
 from ironic_lite.api.views import volume as views
@@ -27,7 +27,7 @@ def show_volume(req: webob.Request) -> webob.Response:
 def show_node_volume(req: webob.Request) -> webob.Response:
     query.require_volume(req)
     ident = req.urlvars['node_ident']
-    node_handlers.get_node(req, ident)
+    node_access.get_node(req, ident)
     util.authorize(req, items.POLICY % 'get')
     return util.json_response(
         views.links(util.base_url(req), f'nodes/{ident}/volume'))

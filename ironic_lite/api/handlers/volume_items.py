@@ -16,7 +16,7 @@ import webob.exc
 
 from ironic_lite import exception
 from ironic_lite.api import util
-from ironic_lite.api.handlers import nodes as node_handlers
+from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import volume_query as query
 from ironic_lite.api.schemas import volume as schemas
 from ironic_lite.api.views import volume as views
@@ -86,13 +86,13 @@ def list_items(req: webob.Request, res: Resource,
     query.require_volume(req)
     node_id = None
     if node_ident is not None:
-        node_id = node_handlers.get_node(req, node_ident)['id']
+        node_id = node_access.get_node(req, node_ident)['id']
     project = _list_scope(req)
     query.check_params(req, query.LIST_PARAMS)
     fields = query.requested_fields(req, res.shape, detail_allowed=True)
     limit = query.page_limit(req)
     if node_id is None and req.GET.get('node') is not None:
-        node_id = node_handlers.get_node(req, req.GET['node'])['id']
+        node_id = node_access.get_node(req, req.GET['node'])['id']
     rows = db_volumes.list_page(
         util.context(req), res.kind, node_id, limit=limit,
         marker=query.marker(req), sort_key=req.GET.get('sort_key', 'id'),
@@ -208,7 +208,7 @@ def malformed(req: webob.Request, res: Resource,
     """A connector or target named under a node (or created there): the
     item is looked up first (404), then upstream's 400."""
     query.require_volume(req)
-    node_handlers.get_node(req, req.urlvars['node_ident'])
+    node_access.get_node(req, req.urlvars['node_ident'])
     if lookup:
         _get(req, res, 'get')
     raise webob.exc.HTTPBadRequest(explanation=MALFORMED)

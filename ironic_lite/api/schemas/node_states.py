@@ -20,6 +20,9 @@ CLEAN_STEPS: dict[str, Any] = {
     },
 }
 
+#: ``PUT .../states/raid`` (1.12): the target RAID configuration.
+RAID: dict[str, Any] = {'type': 'object'}
+
 PROVISION: dict[str, Any] = {
     'type': 'object',
     'properties': {

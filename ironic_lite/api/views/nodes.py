@@ -16,6 +16,7 @@ from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from lite_common.wsgi.microversion import APIVersion
 
+_PARTIAL = mv.PARTIAL
 #: Every node field and the version it appeared in (upstream's).
 FIELD_VERSIONS: dict[str, str] = {
     'uuid': '1.1', 'name': mv.NAME, 'driver': '1.1',
@@ -35,13 +36,28 @@ FIELD_VERSIONS: dict[str, str] = {
     'conductor': mv.CONDUCTOR, 'description': mv.DESCRIPTION,
     'links': '1.1', 'ports': '1.1', 'states': mv.STATES_LINK,
     'volume': mv.VOLUME,
+    'inspection_started_at': mv.INSPECT_STATES,
+    'inspection_finished_at': mv.INSPECT_STATES,
+    'raid_config': _PARTIAL['raid_config'],
+    'target_raid_config': _PARTIAL['raid_config'],
+    'deploy_step': mv.DEPLOY_STEP, 'conductor_group': mv.CONDUCTOR_GROUP,
+    'protected': mv.PROTECTED, 'protected_reason': mv.PROTECTED,
+    'owner': mv.OWNER, 'retired': mv.RETIRED,
+    'retired_reason': mv.RETIRED, 'lessee': mv.LESSEE,
+    'network_data': mv.NETWORK_DATA, 'boot_mode': mv.BOOT_MODE,
+    'secure_boot': mv.BOOT_MODE, 'shard': _PARTIAL['shard'],
+    'parent_node': mv.PARENT_NODE,
+    'service_step': _PARTIAL['service_step'],
+    'disable_power_off': mv.DISABLE_POWER_OFF,
+    'instance_name': mv.INSTANCE_NAME, 'health': mv.HEALTH,
 }
 
 #: The fields of a node in a list without ``detail``.
 LIST_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
                'provision_state', 'maintenance', 'links')
 
-_TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at'})
+_TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at',
+                    'inspection_started_at', 'inspection_finished_at'})
 _COMPUTED = frozenset({'links', 'ports', 'states', 'console_enabled',
                        'conductor', 'volume'})
 #: Substrings of driver_info keys whose values are never shown.
@@ -49,6 +65,8 @@ _SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
                  'private_key', 'sslkey', 'snmp_auth_key',
                  'snmp_priv_key')
 MASK = '******'
+#: The provision state shown as null before 1.2 (upstream's NOSTATE).
+AVAILABLE = 'available'
 _TEMP_URL_SIG = re.compile(r'(temp_url_sig=)[^&\s"\']+')
 #: Strings without any of the words ``mask_password`` looks for are
 #: returned as they are, without its slower scan (an empty pattern, if
@@ -58,6 +76,8 @@ _MAY_HOLD_PASSWORD = re.compile('|'.join(
     re.IGNORECASE)
 
 ConductorOf = Callable[[dict[str, Any]], str | None]
+#: Hides fields of a node (the row, the node document) from a caller.
+Redact = Callable[[dict[str, Any], dict[str, Any]], None]
 
 
 @functools.lru_cache(maxsize=256)
@@ -119,10 +139,16 @@ class NodeView:
     """Renders nodes for one request (one base URL, one version)."""
 
     def __init__(self, base: str, fields: tuple[str, ...],
-                 conductor_of: ConductorOf | None = None) -> None:
+                 conductor_of: ConductorOf | None = None,
+                 nostate: bool = False, redact: Redact | None = None
+                 ) -> None:
+        """``nostate``: show ``available`` as null (before 1.2, as
+        upstream); ``redact``: hides fields from this caller."""
         self.base = base
         self.fields = fields
         self.conductor_of = conductor_of
+        self.nostate = nostate and 'provision_state' in fields
+        self.redact = redact
         self._stored = tuple(f for f in fields if f not in _COMPUTED)
         self._times = tuple(f for f in fields if f in _TIMES)
         self._computed = tuple(f for f in fields if f in _COMPUTED)
@@ -133,12 +159,16 @@ class NodeView:
     def render(self, row: dict[str, Any]) -> dict[str, Any]:
         node = {name: row.get(name) for name in self._stored}
         for name in self._times:
-            node[name] = util.isotime(row[name])
+            node[name] = util.isotime(row.get(name))
         for name, mask in MASKED_FIELDS.items():
             if name in node:
                 node[name] = mask(node[name])
         for name in self._computed:
             node[name] = self._compute(name, row)
+        if self.nostate and node['provision_state'] == AVAILABLE:
+            node['provision_state'] = None
+        if self.redact is not None:
+            self.redact(row, node)
         return node
 
     def _compute(self, name: str, row: dict[str, Any]) -> Any:
@@ -160,9 +190,11 @@ class NodeView:
         return [render(row) for row in rows]
 
 
-def states(row: dict[str, Any]) -> dict[str, Any]:
-    """``GET /v1/nodes/{id}/states``."""
-    return {
+def states(row: dict[str, Any], version: APIVersion) -> dict[str, Any]:
+    """``GET /v1/nodes/{id}/states`` at ``version``: the RAID
+    configuration from 1.12, the boot mode from 1.75, ``available``
+    as null before 1.2 (as upstream)."""
+    result = {
         'console_enabled': False,
         'last_error': row['last_error'],
         'power_state': row['power_state'],
@@ -171,3 +203,13 @@ def states(row: dict[str, Any]) -> dict[str, Any]:
         'target_power_state': row['target_power_state'],
         'target_provision_state': row['target_provision_state'],
     }
+    if version.at_least(_PARTIAL['raid_config']):
+        result['raid_config'] = row.get('raid_config') or {}
+        result['target_raid_config'] = row.get('target_raid_config') or {}
+    if version.at_least(mv.BOOT_MODE):
+        result['boot_mode'] = row.get('boot_mode')
+        result['secure_boot'] = row.get('secure_boot')
+    if (version.below(mv.AVAILABLE_STATE)
+            and result['provision_state'] == AVAILABLE):
+        result['provision_state'] = None
+    return result

@@ -110,10 +110,12 @@ class APIFixture(fixture.GabbiFixture):
     """noauth: every request is an admin."""
 
     auth = 'noauth'
+    overrides: dict[str, Any] = {}
 
     def start_fixture(self) -> None:
         htpasswd = write_htpasswd() if self.auth == 'http_basic' else None
-        CURRENT['stack'] = Stack(auth=self.auth, htpasswd=htpasswd).start()
+        CURRENT['stack'] = Stack(auth=self.auth, htpasswd=htpasswd,
+                                 overrides=self.overrides).start()
 
     def stop_fixture(self) -> None:
         CURRENT.pop('stack').stop()
@@ -123,3 +125,9 @@ class BasicAuthFixture(APIFixture):
     """http_basic: admin (admin role) and demo (member)."""
 
     auth = 'http_basic'
+
+
+class ConductorGroupFixture(APIFixture):
+    """noauth, with the conductor in conductor group ``Rack1``."""
+
+    overrides = {'conductor.conductor_group': 'Rack1'}

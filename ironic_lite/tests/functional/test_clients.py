@@ -119,3 +119,47 @@ def test_sdk_pages_through_detailed_lists(endpoint: str) -> None:
         for node in created:
             conn.baremetal.delete_node(node)
         conn.close()
+
+
+def test_cli_node_fields(endpoint: str) -> None:
+    """The fields of 1.46 .. 1.104 as the openstack CLI sends them
+    (booleans as the strings "True"/"False")."""
+    parent = _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+                   '--name', 'cli-parent', '--owner', 'p1', '--lessee',
+                   'p2', '--shard', 'shard-1')
+    assert (parent['owner'], parent['lessee'], parent['shard']) == (
+        'p1', 'p2', 'shard-1')
+    assert parent['conductor_group'] == ''
+    child = _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+                  '--name', 'cli-child', '--owner', 'p1', '--parent-node',
+                  'cli-parent')
+    assert child['parent_node'] == parent['uuid']
+    try:
+        done = _cli(endpoint, 'node', 'set', 'cli-parent', '--retired',
+                    '--retired-reason', 'old', '--instance-name', 'vm-1')
+        assert done.returncode == 0, done.stderr
+        shown = _json(endpoint, 'node', 'show', 'cli-parent')
+        assert (shown['retired'], shown['retired_reason'],
+                shown['instance_name']) == (True, 'old', 'vm-1')
+        done = _cli(endpoint, 'node', 'set', 'cli-parent', '--protected')
+        assert 'can only be made protected' in done.stderr
+        assert 'HTTP 409' in done.stderr
+        listed = _json(endpoint, 'node', 'list', '--owner', 'p1')
+        assert [row['name'] for row in listed] == ['cli-parent']
+        listed = _json(endpoint, 'node', 'list', '--include-children',
+                       '--sort', 'name')
+        assert [row['name'] for row in listed] == ['cli-child',
+                                                   'cli-parent']
+        children = _json(endpoint, 'node', 'children', 'list',
+                         'cli-parent')
+        assert children == {'children': [child['uuid']]}
+        shards = _json(endpoint, 'shard', 'list')
+        assert {row['name']: row['count'] for row in shards} == {
+            'shard-1': 1, 'None': 1}
+        done = _cli(endpoint, 'node', 'unset', 'cli-parent', '--retired')
+        assert done.returncode == 0, done.stderr
+        assert _json(endpoint, 'node', 'show', 'cli-parent')[
+            'retired_reason'] is None
+    finally:
+        for name in ('cli-child', 'cli-parent'):
+            _cli(endpoint, 'node', 'delete', name)

@@ -1,4 +1,5 @@
-"""ironic_lite policy defaults: admin only, importable without config."""
+"""ironic_lite policy defaults: upstream's project rules, importable
+without config."""
 
 import subprocess
 import sys
@@ -19,18 +20,92 @@ def test_rule_names_are_unique_and_documented() -> None:
         assert rule.description
 
 
-def test_node_management_is_admin_only() -> None:
+def _context(project: str, *roles: str) -> context.RequestContext:
+    return context.RequestContext(roles=list(roles), project_id=project)
+
+
+def _node(owner: str | None, lessee: str | None = None,
+          project: str = 'p') -> dict[str, str | None]:
+    target = {'project_id': project, 'node.owner': owner,
+              'node.lessee': lessee}
+    # As the API builds it: a field without a value matches nobody.
+    return {key: value for key, value in target.items() if value}
+
+
+def test_admin_may_do_everything_and_strangers_only_list() -> None:
     enforcer = policy.make_enforcer(make_conf())
-    admin = context.RequestContext(roles=['admin'], project_id='p')
-    member = context.RequestContext(roles=['member', 'reader'],
-                                    project_id='p')
-    target = {'project_id': 'p'}
+    # Keystone's admin role implies member and reader, as http_basic's.
+    admin = _context('p', 'admin', 'member', 'reader')
+    member = _context('p', 'member', 'reader')
+    target = _node('someone-else')
     for rule in policies.list_rules():
         if rule.name.startswith('baremetal:'):
             assert enforcer.authorize(rule.name, target, admin)
-            assert not enforcer.authorize(rule.name, target, member)
+            allowed = enforcer.authorize(rule.name, target, member)
+            assert allowed == (rule.name == 'baremetal:node:list'), rule.name
     assert policy.is_admin(enforcer, admin)
     assert not policy.is_admin(enforcer, member)
+
+
+def _allowed(ctx: context.RequestContext,
+             target: dict[str, str | None]) -> set[str]:
+    enforcer = policy.make_enforcer(make_conf())
+    return {rule.name for rule in policies.list_rules()
+            if rule.name.startswith('baremetal:node:')
+            and enforcer.authorize(rule.name, target, ctx)}
+
+
+def test_owner_member_rules_are_upstreams() -> None:
+    allowed = _allowed(_context('p', 'member', 'reader'), _node('p'))
+    assert {'baremetal:node:get', 'baremetal:node:get:last_error',
+            'baremetal:node:update', 'baremetal:node:update:driver_info',
+            'baremetal:node:update:lessee', 'baremetal:node:set_power_state',
+            'baremetal:node:set_provision_state',
+            'baremetal:node:set_maintenance'} <= allowed
+    assert not {'baremetal:node:create', 'baremetal:node:delete',
+                'baremetal:node:list_all', 'baremetal:node:update:owner',
+                'baremetal:node:update:conductor_group',
+                'baremetal:node:update:driver_interfaces',
+                'baremetal:node:disable_cleaning',
+                'baremetal:node:get:filter_threshold'} & allowed
+
+
+def test_lessee_member_sees_less_than_the_owner() -> None:
+    allowed = _allowed(_context('p', 'member', 'reader'),
+                       _node('owner-project', 'p'))
+    assert {'baremetal:node:get', 'baremetal:node:update',
+            'baremetal:node:update_extra',
+            'baremetal:node:set_power_state'} <= allowed
+    assert not {'baremetal:node:get:last_error',
+                'baremetal:node:get:driver_info',
+                'baremetal:node:update:driver_info',
+                'baremetal:node:update_instance_info',
+                'baremetal:node:set_provision_state',
+                'baremetal:node:set_maintenance'} & allowed
+
+
+def test_lessee_manager_may_provision() -> None:
+    allowed = _allowed(_context('p', 'manager', 'member', 'reader'),
+                       _node('owner-project', 'p'))
+    assert {'baremetal:node:set_provision_state',
+            'baremetal:node:update_instance_info',
+            'baremetal:node:set_maintenance'} <= allowed
+    assert 'baremetal:node:update:driver_interfaces' not in allowed
+
+
+def test_owner_reader_only_reads() -> None:
+    allowed = _allowed(_context('p', 'reader'), _node('p'))
+    assert allowed == {'baremetal:node:list', 'baremetal:node:get',
+                       'baremetal:node:get:last_error',
+                       'baremetal:node:get:reservation',
+                       'baremetal:node:get:driver_internal_info',
+                       'baremetal:node:get:driver_info',
+                       'baremetal:node:get_states'}
+
+
+def test_a_node_without_owner_is_nobodys() -> None:
+    allowed = _allowed(_context('None', 'member', 'reader'), _node(None))
+    assert allowed == {'baremetal:node:list'}
 
 
 def test_importing_the_policy_reads_no_global_config() -> None:

@@ -115,4 +115,34 @@ def test_render_selected_fields() -> None:
 
 
 def test_states() -> None:
-    assert views.states(ROW)['power_state'] == 'power off'
+    assert views.states(ROW, APIVersion(1, 1))['power_state'] == 'power off'
+
+
+@pytest.mark.parametrize('field,since', [
+    ('inspection_started_at', (1, 6)), ('inspection_finished_at', (1, 6)),
+    ('raid_config', (1, 12)), ('target_raid_config', (1, 12)),
+    ('deploy_step', (1, 44)), ('conductor_group', (1, 46)),
+    ('protected', (1, 48)), ('protected_reason', (1, 48)),
+    ('owner', (1, 50)), ('retired', (1, 61)), ('retired_reason', (1, 61)),
+    ('lessee', (1, 65)), ('network_data', (1, 66)),
+    ('boot_mode', (1, 75)), ('secure_boot', (1, 75)), ('shard', (1, 82)),
+    ('parent_node', (1, 83)), ('service_step', (1, 87)),
+    ('disable_power_off', (1, 95)), ('instance_name', (1, 104)),
+    ('health', (1, 109)),
+])
+def test_node_fields_appear_at_upstreams_version(field, since):
+    major, minor = since
+    assert field not in views.fields_at(APIVersion(major, minor - 1))
+    assert field in views.fields_at(APIVersion(major, minor))
+
+
+def test_available_is_null_below_1_2():
+    row = dict(ROW, provision_state='available')
+    fields = ('provision_state', 'links')
+    assert views.NodeView('http://h', fields, nostate=True).render(
+        row)['provision_state'] is None
+    assert views.NodeView('http://h', fields).render(
+        row)['provision_state'] == 'available'
+    assert views.states(row, APIVersion(1, 1))['provision_state'] is None
+    assert views.states(row, APIVersion(1, 2))['provision_state'] == (
+        'available')

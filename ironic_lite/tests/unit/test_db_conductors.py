@@ -101,3 +101,14 @@ def test_a_slow_heartbeat_within_the_timeout_is_alive(ctx):
     _age(ctx, 'slow', 61)
     assert conductors.list_dead(ctx, 60) == ['slow']
     assert conductors.list_alive(ctx, 60) == []
+
+
+def test_register_records_the_conductor_group_in_lower_case(ctx):
+    conductors.register(ctx, 'cond1', ['fake-hardware'], 'Rack1')
+    conductors.register(ctx, 'cond2', ['fake-hardware'])
+    groups = {c['hostname']: c['conductor_group']
+              for c in conductors.list_alive(ctx, 60)}
+    assert groups == {'cond1': 'rack1', 'cond2': ''}
+    # A restart in another group moves the conductor.
+    conductors.register(ctx, 'cond1', ['fake-hardware'], 'rack2')
+    assert conductors.get(ctx, 'cond1')['conductor_group'] == 'rack2'

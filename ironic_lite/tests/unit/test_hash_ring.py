@@ -99,3 +99,30 @@ def test_ring_for_driver():
         'cond-b', 'cond-c'}
     with pytest.raises(exception.NoValidHost, match='redfish'):
         hash_ring.ring_for_driver(alive, 'redfish')
+
+
+def test_ring_for_driver_honours_conductor_groups():
+    alive = [
+        {'hostname': 'cond-a', 'hardware_types': ['fake-hardware'],
+         'conductor_group': ''},
+        {'hostname': 'cond-b', 'hardware_types': ['fake-hardware'],
+         'conductor_group': 'rack1'},
+        {'hostname': 'cond-c', 'hardware_types': ['fake-hardware'],
+         'conductor_group': 'rack1'},
+    ]
+    assert hash_ring.ring_for_driver(alive, 'fake-hardware').hosts == {
+        'cond-a'}
+    # Case insensitive, as upstream.
+    ring = hash_ring.ring_for_driver(alive, 'fake-hardware',
+                                     conductor_group='RACK1')
+    assert ring.hosts == {'cond-b', 'cond-c'}
+    with pytest.raises(exception.NoValidHost,
+                       match='in conductor group "rack2"'):
+        hash_ring.ring_for_driver(alive, 'fake-hardware',
+                                  conductor_group='rack2')
+
+
+def test_node_group():
+    assert hash_ring.node_group({'conductor_group': 'Rack1'}) == 'rack1'
+    assert hash_ring.node_group({'conductor_group': None}) == ''
+    assert hash_ring.node_group({}) == ''

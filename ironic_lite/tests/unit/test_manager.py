@@ -279,8 +279,8 @@ def test_actions_refused_in_the_wrong_state(ctx, mgr, provision_state,
 
 def test_unknown_action(ctx, mgr):
     node = make_node(ctx)
-    with pytest.raises(exception.InvalidParameterValue, match='inspect'):
-        mgr.do_provisioning_action(ctx, node['uuid'], 'inspect', None)
+    with pytest.raises(exception.InvalidParameterValue, match='rescue'):
+        mgr.do_provisioning_action(ctx, node['uuid'], 'rescue', None)
 
 
 @pytest.mark.parametrize('provision_state,action', [

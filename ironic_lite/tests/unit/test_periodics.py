@@ -506,3 +506,15 @@ def test_periodic_tasks_make_a_constant_number_of_queries(ctx, conf, pool):
     assert counts[0] == counts[1], counts
     take_over, clean_wait, heartbeat = counts[0]
     assert take_over <= 6 and clean_wait <= 4 and heartbeat <= 2, counts
+
+
+def test_an_orphaned_inspection_fails(ctx, conf):
+    pool = workers.WorkerPool(5)
+    db_conductors.register(ctx, HOST, HW)
+    inspecting = make_node(ctx, provision_state=states.INSPECTING,
+                           target_provision_state=states.MANAGEABLE)
+    assert periodic(conf, pool).resume_orphans(ctx) == 1
+    row = wait_state(ctx, inspecting, states.INSPECTFAIL)
+    assert 'inspect it again' in row['last_error']
+    assert row['target_provision_state'] is None
+    pool.shutdown(wait=True)

@@ -41,6 +41,11 @@ EXPECTED = {
     ('error', 'delete'): 'deleting',
     ('deleting', 'clean'): 'cleaning',
     ('deleting', 'fail'): 'error',
+    ('manageable', 'inspect'): 'inspecting',
+    ('inspect failed', 'inspect'): 'inspecting',
+    ('inspecting', 'done'): 'manageable',
+    ('inspecting', 'fail'): 'inspect failed',
+    ('inspect failed', 'manage'): 'manageable',
 }
 
 

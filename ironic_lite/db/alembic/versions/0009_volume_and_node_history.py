@@ -8,7 +8,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = '0009'
-down_revision = '0003'
+down_revision = '0006'
 branch_labels = None
 depends_on = None
 
