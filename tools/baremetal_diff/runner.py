@@ -1,0 +1,145 @@
+"""Running the sequences against both sides, request by request."""
+
+import dataclasses
+import fnmatch
+import json
+from typing import Any
+
+import yaml
+
+from baremetal_diff import compare
+from baremetal_diff import scenarios
+
+#: Headers whose value is compared when the request names a version.
+_VERSION_HEADER = 'x-openstack-ironic-api-version'
+
+
+@dataclasses.dataclass
+class Result:
+    """One request, sent to both sides."""
+
+    sequence: str
+    resource: str
+    step: str
+    method: str
+    path: str
+    version: str | None
+    body: Any
+    statuses: tuple[int, int]
+    difference: compare.Difference
+    notes: list[str] = dataclasses.field(default_factory=list)
+    known: str | None = None
+
+    @property
+    def differs(self) -> bool:
+        return bool(self.difference) or bool(self.notes)
+
+    @property
+    def key(self) -> str:
+        return f'{self.sequence}/{self.step}'
+
+    def to_json(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        out['difference'] = self.difference.to_json()
+        out['differs'] = self.differs
+        return out
+
+
+@dataclasses.dataclass
+class Known:
+    """An accepted difference: ``match`` is a glob over
+    ``<sequence>/<step>``."""
+
+    match: str
+    reason: str
+
+    def applies(self, result: Result) -> bool:
+        return fnmatch.fnmatchcase(result.key, self.match)
+
+
+def load_known(path: str | None) -> list[Known]:
+    if not path:
+        return []
+    with open(path) as handle:
+        data = yaml.safe_load(handle) or {}
+    entries = data.get('differences') or []
+    known = []
+    for entry in entries:
+        if not entry.get('match') or not entry.get('reason'):
+            raise scenarios.ScenarioError(
+                f'{path}: every known difference needs match and reason')
+        known.append(Known(entry['match'], entry['reason']))
+    return known
+
+
+def _send(side: scenarios.Side, step: dict[str, Any],
+          version: str | None, timeout: float
+          ) -> tuple[compare.Shape, list[str]]:
+    """Send one step to one side: its shape and notes (skips, waits)."""
+    try:
+        path = scenarios.substitute(step['path'], side.variables)
+        body = scenarios.substitute(step.get('body'), side.variables)
+    except KeyError as exc:
+        return (compare.Shape(status=0, body_kind='<not sent>'),
+                [f'{side.label}: not sent, ${{{exc.args[0]}}} is unset'])
+    hv = scenarios.header_version(version, side)
+    resp = side.request(step.get('method', 'GET'), path, hv, body)
+    decoded = compare.decode_body(
+        resp.raw, resp.headers.get('Content-Type'))
+    for name, key in (step.get('save') or {}).items():
+        value = scenarios.dig(decoded, key)
+        if value is not None and resp.status < 400:
+            side.variables[name] = value
+    compared = [_VERSION_HEADER] if version not in (None, 'none', 'max',
+                                                   'latest') else []
+    shape = compare.shape_of(resp.status, decoded, resp.headers, compared)
+    notes = []
+    if resp.status < 400:
+        error = scenarios.wait_step(side, step, version, timeout)
+        if error:
+            notes.append(f'{side.label}: {error}')
+    return shape, notes
+
+
+def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
+                 run_id: str, timeout: float) -> list[Result]:
+    seq_version = seq.get('version')
+    for side in sides:
+        side.variables = {'run': run_id,
+                          'version': str(seq_version or side.max_version)}
+    results = []
+    for index, step in enumerate(seq['steps'], 1):
+        version = step.get('version', seq_version)
+        version = None if version is None else str(version)
+        name = step.get('name') or f'{step.get("method", "GET")} ' \
+            f'{step["path"]}'
+        shapes, notes = [], []
+        for side in sides:
+            shape, side_notes = _send(side, step, version, timeout)
+            shapes.append(shape)
+            notes += side_notes
+        results.append(Result(
+            sequence=seq['name'], resource=seq['resource'],
+            step=f'{index:02d} {name}', method=step.get('method', 'GET'),
+            path=step['path'], version=version, body=step.get('body'),
+            statuses=(shapes[0].status, shapes[1].status),
+            difference=compare.compare(shapes[0], shapes[1]), notes=notes))
+    return results
+
+
+def apply_known(results: list[Result], known: list[Known]) -> None:
+    for result in results:
+        if not result.differs:
+            continue
+        for entry in known:
+            if entry.applies(result):
+                result.known = entry.reason
+                break
+
+
+def write_json(path: str, results: list[Result],
+               meta: dict[str, Any]) -> None:
+    with open(path, 'w') as handle:
+        json.dump({'meta': meta,
+                   'results': [r.to_json() for r in results]},
+                  handle, indent=1, default=str)
