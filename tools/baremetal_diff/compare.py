@@ -37,7 +37,8 @@ OPAQUE_KEYS = frozenset({'driver_internal_info'})
 #: Response headers whose presence is compared (names in lower case).
 HEADERS = ('location', 'allow', 'x-openstack-ironic-api-version',
            'x-openstack-ironic-api-minimum-version',
-           'x-openstack-ironic-api-maximum-version')
+           'x-openstack-ironic-api-maximum-version',
+           'x-openstack-request-id')
 
 _UUID = re.compile(
     r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}')
@@ -178,8 +179,22 @@ def compare(upstream: Shape, lite: Shape) -> Difference:
     diff.only_upstream = sorted(upstream.paths - lite.paths)
     diff.only_lite = sorted(lite.paths - upstream.paths)
     if diff.status is None:
-        for path in sorted(upstream.values.keys() & lite.values.keys()):
-            if upstream.values[path] != lite.values[path]:
-                diff.values[path] = (upstream.values[path],
-                                     lite.values[path])
+        diff.values = _value_differences(upstream.values, lite.values)
     return diff
+
+
+def _value_differences(upstream: dict[str, Any], lite: dict[str, Any]
+                       ) -> dict[str, tuple[Any, Any]]:
+    """Differing values; inside a list whose length differs only the
+    length is reported (its elements no longer pair up)."""
+    out: dict[str, tuple[Any, Any]] = {}
+    uneven: list[str] = []
+    for path in sorted(upstream.keys() & lite.keys()):
+        if upstream[path] == lite[path]:
+            continue
+        if any(path.startswith(prefix) for prefix in uneven):
+            continue
+        out[path] = (upstream[path], lite[path])
+        if path.endswith('#len'):
+            uneven.append(path[:-len('#len')] + '[]')
+    return out

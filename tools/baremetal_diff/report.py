@@ -49,10 +49,52 @@ def describe(result: Result) -> list[str]:
 
 
 def summary(results: list[Result]) -> tuple[int, int, int]:
-    """(compared, differing, differing and not known)."""
+    """(compared, differing, differing and not known); a request not
+    sent to either side is not compared."""
     differing = [r for r in results if r.differs]
-    return (len(results), len(differing),
+    return (sum(1 for r in results if not r.skipped), len(differing),
             sum(1 for r in differing if not r.known))
+
+
+def _top(path: str) -> str:
+    """The field a key path is about: ``extra.a`` -> ``extra``,
+    ``nodes[].links[].href`` -> ``nodes[].links`` (in a list, the
+    element's field)."""
+    parts = path.split('.')
+    if parts[0].endswith('[]') and len(parts) > 1:
+        return f'{parts[0]}.{parts[1].removesuffix("[]")}'
+    return parts[0].removesuffix('[]')
+
+
+def _outermost(fields: set[str]) -> set[str]:
+    """Without ``a[].b`` when ``a`` itself is listed."""
+    return {f for f in fields if f.split('[]')[0] == f
+            or f.split('[]')[0] not in fields}
+
+
+def overview(items: list[Result]) -> list[str]:
+    """Per resource: the fields one side lacks in answers both gave
+    with the same status, and how many statuses differ."""
+    only_up: set[str] = set()
+    only_lite: set[str] = set()
+    statuses = 0
+    for result in items:
+        if not result.differs:
+            continue
+        if result.difference.status:
+            statuses += 1
+            continue
+        only_up |= {_top(p) for p in result.difference.only_upstream}
+        only_lite |= {_top(p) for p in result.difference.only_lite}
+    lines = [f'- requests with a different status: {statuses}']
+    only_up, only_lite = _outermost(only_up), _outermost(only_lite)
+    if only_up:
+        lines.append('- fields only upstream returns (same status): '
+                     + _paths(sorted(only_up)))
+    if only_lite:
+        lines.append('- fields only ironic_lite returns (same status): '
+                     + _paths(sorted(only_lite)))
+    return lines
 
 
 def render(results: list[Result], meta: dict[str, Any]) -> str:
@@ -68,23 +110,26 @@ def render(results: list[Result], meta: dict[str, Any]) -> str:
     for result in results:
         by_resource[result.resource].append(result)
     for resource, items in by_resource.items():
-        _, diff, unk = summary(items)
-        out.append(f'| {resource} | {len(items)} | {len(items) - diff} '
+        compared, diff, unk = summary(items)
+        out.append(f'| {resource} | {compared} | {compared - diff} '
                    f'| {diff} | {diff - unk} |')
     for resource, items in by_resource.items():
-        _, diff, _ = summary(items)
-        out += ['', f'## {resource} ({len(items)} requests, '
-                f'{diff} differ)']
+        compared, diff, _ = summary(items)
+        out += ['', f'## {resource} ({compared} requests, '
+                f'{diff} differ)', ''] + overview(items)
         by_seq: dict[str, list[Result]] = defaultdict(list)
         for result in items:
             by_seq[result.sequence].append(result)
         for seq, seq_items in by_seq.items():
-            _, seq_diff, _ = summary(seq_items)
-            out += ['', f'### {seq}: {len(seq_items)} requests, '
+            seq_compared, seq_diff, _ = summary(seq_items)
+            out += ['', f'### {seq}: {seq_compared} requests, '
                     f'{seq_diff} differ', '']
             for result in seq_items:
                 if result.differs:
                     out += describe(result)
+                elif result.skipped:
+                    out.append(f'- {result.step}: '
+                               f'{"; ".join(result.notes)}')
                 else:
                     out.append(f'- {result.step}: same (status '
                                f'{result.statuses[0]})')

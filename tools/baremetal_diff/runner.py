@@ -10,6 +10,8 @@ import yaml
 from baremetal_diff import compare
 from baremetal_diff import scenarios
 
+_NOT_SENT = '<not sent>'
+
 #: Headers whose value is compared when the request names a version.
 _VERSION_HEADER = 'x-openstack-ironic-api-version'
 
@@ -31,7 +33,14 @@ class Result:
     known: str | None = None
 
     @property
+    def skipped(self) -> bool:
+        """Not sent to either side (an earlier step failed on both)."""
+        return self.statuses == (0, 0)
+
+    @property
     def differs(self) -> bool:
+        if self.skipped:
+            return False
         return bool(self.difference) or bool(self.notes)
 
     @property
@@ -42,6 +51,7 @@ class Result:
         out = dataclasses.asdict(self)
         out['difference'] = self.difference.to_json()
         out['differs'] = self.differs
+        out['skipped'] = self.skipped
         return out
 
 
@@ -80,7 +90,7 @@ def _send(side: scenarios.Side, step: dict[str, Any],
         path = scenarios.substitute(step['path'], side.variables)
         body = scenarios.substitute(step.get('body'), side.variables)
     except KeyError as exc:
-        return (compare.Shape(status=0, body_kind='<not sent>'),
+        return (compare.Shape(status=0, body_kind=_NOT_SENT),
                 [f'{side.label}: not sent, ${{{exc.args[0]}}} is unset'])
     hv = scenarios.header_version(version, side)
     resp = side.request(step.get('method', 'GET'), path, hv, body)
@@ -105,7 +115,7 @@ def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
                  run_id: str, timeout: float) -> list[Result]:
     seq_version = seq.get('version')
     for side in sides:
-        side.variables = {'run': run_id,
+        side.variables = {'run': run_id, 'RUN': run_id.upper(),
                           'version': str(seq_version or side.max_version)}
     results = []
     for index, step in enumerate(seq['steps'], 1):
@@ -118,6 +128,9 @@ def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
             shape, side_notes = _send(side, step, version, timeout)
             shapes.append(shape)
             notes += side_notes
+        if all(s.body_kind == _NOT_SENT for s in shapes):
+            # The same earlier step failed on both sides: consistent.
+            notes = [f'not sent on either side ({notes[0].split(", ")[1]})']
         results.append(Result(
             sequence=seq['name'], resource=seq['resource'],
             step=f'{index:02d} {name}', method=step.get('method', 'GET'),

@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -165,7 +164,3 @@ def lite(root: Path, venv: Path | None, state: Path, port: int,
         '--api-port', str(compute_port), '--baremetal-port', str(port),
         '--config-file', str(conf)],
         f'http://127.0.0.1:{port}', state / 'stacklite.out')
-
-
-def python_of(venv: Path) -> str:
-    return str(venv / 'bin' / 'python') if venv else sys.executable
