@@ -111,11 +111,10 @@ def run(args: argparse.Namespace, state: Path) -> int:
                  scenarios.Side('ironic_lite', lite_url)]
         for side in sides:
             side.discover()
-        run_id = uuid.uuid4().hex[:6]
         results: list[runner.Result] = []
         for seq in seqs:
             print(f'baremetal_diff: {seq["name"]}', file=sys.stderr)
-            results += runner.run_sequence(seq, sides, run_id,
+            results += runner.run_sequence(seq, sides, uuid.uuid4().hex[:6],
                                            args.wait_timeout)
     finally:
         for server in started:

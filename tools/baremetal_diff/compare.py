@@ -77,6 +77,18 @@ def decode_body(raw: bytes, content_type: str | None) -> Any:
     return body
 
 
+def error_text(body: Any) -> str | None:
+    """The message of an Ironic error body, if it is one."""
+    if not isinstance(body, dict) or 'error_message' not in body:
+        return None
+    inner = body['error_message']
+    if isinstance(inner, dict):
+        text = inner.get('faultstring') or inner.get('description') \
+            or inner.get('title')
+        return None if text is None else str(text)
+    return str(inner)
+
+
 @dataclasses.dataclass
 class Shape:
     """What is compared of one response."""
@@ -85,6 +97,8 @@ class Shape:
     paths: set[str] = dataclasses.field(default_factory=set)
     values: dict[str, Any] = dataclasses.field(default_factory=dict)
     body_kind: str = 'json'
+    #: The error text of an error answer (for the report, not compared).
+    message: str | None = None
 
 
 def _walk(body: Any, prefix: str, shape: Shape) -> None:
@@ -130,7 +144,7 @@ def shape_of(status: int, body: Any,
     ``header_values`` are headers whose value is compared too; the
     others in :data:`HEADERS` only by presence.
     """
-    shape = Shape(status=status)
+    shape = Shape(status=status, message=error_text(body))
     if isinstance(body, str) and body.startswith('<'):
         shape.body_kind = body
     else:

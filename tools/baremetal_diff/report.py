@@ -16,9 +16,9 @@ def _paths(paths: list[str]) -> str:
     return shown + (f' ... and {more} more' if more > 0 else '')
 
 
-def _short(value: Any) -> str:
+def _short(value: Any, limit: int = 160) -> str:
     text = json.dumps(value, default=str)
-    return text if len(text) <= 120 else text[:117] + '...'
+    return text if len(text) <= limit else text[:limit - 3] + '...'
 
 
 def describe(result: Result) -> list[str]:
@@ -30,6 +30,10 @@ def describe(result: Result) -> list[str]:
     up, lite = result.statuses
     lines.append(f'  - status: upstream {up}, ironic_lite {lite}'
                  + (' (DIFFERENT)' if up != lite else ''))
+    for side, text in zip(('upstream', 'ironic_lite'), result.messages,
+                          strict=True):
+        if text:
+            lines.append(f'  - {side} error: {_short(text)}')
     if diff.body_kind:
         lines.append(f'  - body: upstream {diff.body_kind[0]}, '
                      f'ironic_lite {diff.body_kind[1]}')
@@ -43,7 +47,10 @@ def describe(result: Result) -> list[str]:
         lines.append(f'  - value `{path}`: upstream {_short(a)}, '
                      f'ironic_lite {_short(b)}')
     lines += [f'  - note: {note}' for note in result.notes]
-    if result.known:
+    if result.accepted:
+        lines.append('  - accepted as known: ' + _paths(result.accepted)
+                     + ' (' + '; '.join(result.reasons) + ')')
+    if result.known and not result.accepted:
         lines.append(f'  - known difference: {result.known}')
     return lines
 

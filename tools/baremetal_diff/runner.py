@@ -31,6 +31,11 @@ class Result:
     difference: compare.Difference
     notes: list[str] = dataclasses.field(default_factory=list)
     known: str | None = None
+    #: Error texts (upstream, ironic_lite), when an answer is an error.
+    messages: tuple[str | None, str | None] = (None, None)
+    #: Parts of the difference a known-differences entry accepted.
+    accepted: list[str] = dataclasses.field(default_factory=list)
+    reasons: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def skipped(self) -> bool:
@@ -41,7 +46,7 @@ class Result:
     def differs(self) -> bool:
         if self.skipped:
             return False
-        return bool(self.difference) or bool(self.notes)
+        return bool(self.difference or self.notes or self.accepted)
 
     @property
     def key(self) -> str:
@@ -58,13 +63,42 @@ class Result:
 @dataclasses.dataclass
 class Known:
     """An accepted difference: ``match`` is a glob over
-    ``<sequence>/<step>``."""
+    ``<sequence>/<step>``; ``ignore`` globs over the differing key and
+    value paths (``http-status`` for the status) limit it to those parts,
+    without ``ignore`` the whole difference of the request is
+    accepted."""
 
     match: str
     reason: str
+    ignore: list[str] = dataclasses.field(default_factory=list)
 
     def applies(self, result: Result) -> bool:
         return fnmatch.fnmatchcase(result.key, self.match)
+
+    def _hit(self, path: str) -> bool:
+        return any(fnmatch.fnmatchcase(path, g) for g in self.ignore)
+
+    def accept(self, result: Result) -> None:
+        """Move the parts this entry covers to ``result.accepted``."""
+        diff = result.difference
+        if not self.ignore:
+            result.known = self.reason
+            return
+        before = len(result.accepted)
+        for name in ('only_upstream', 'only_lite'):
+            paths = getattr(diff, name)
+            result.accepted += [p for p in paths if self._hit(p)]
+            setattr(diff, name, [p for p in paths if not self._hit(p)])
+        for path in [p for p in diff.values if self._hit(p)]:
+            result.accepted.append(path)
+            del diff.values[path]
+        if diff.status and self._hit('http-status'):
+            result.accepted.append('status')
+            diff.status = None
+        if len(result.accepted) > before:
+            result.reasons.append(self.reason)
+        if not diff and not result.notes:
+            result.known = self.reason
 
 
 def load_known(path: str | None) -> list[Known]:
@@ -78,7 +112,8 @@ def load_known(path: str | None) -> list[Known]:
         if not entry.get('match') or not entry.get('reason'):
             raise scenarios.ScenarioError(
                 f'{path}: every known difference needs match and reason')
-        known.append(Known(entry['match'], entry['reason']))
+        known.append(Known(entry['match'], entry['reason'],
+                           list(entry.get('ignore') or [])))
     return known
 
 
@@ -113,6 +148,9 @@ def _send(side: scenarios.Side, step: dict[str, Any],
 
 def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
                  run_id: str, timeout: float) -> list[Result]:
+    """Run one sequence; ``run_id`` (``${run}``) should be unique per
+    sequence run, so that names never collide with what an earlier
+    sequence left behind."""
     seq_version = seq.get('version')
     for side in sides:
         side.variables = {'run': run_id, 'RUN': run_id.upper(),
@@ -136,6 +174,7 @@ def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
             step=f'{index:02d} {name}', method=step.get('method', 'GET'),
             path=step['path'], version=version, body=step.get('body'),
             statuses=(shapes[0].status, shapes[1].status),
+            messages=(shapes[0].message, shapes[1].message),
             difference=compare.compare(shapes[0], shapes[1]), notes=notes))
     return results
 
@@ -146,8 +185,9 @@ def apply_known(results: list[Result], known: list[Known]) -> None:
             continue
         for entry in known:
             if entry.applies(result):
-                result.known = entry.reason
-                break
+                entry.accept(result)
+                if result.known:
+                    break
 
 
 def write_json(path: str, results: list[Result],

@@ -16,7 +16,7 @@ using it) and ``steps``. A step::
       wait_for: {path: /v1/allocations/${alloc}, field: state,
                  while: [allocating]}
 
-``${run}`` is a short id unique to the run (``${RUN}`` in upper case,
+``${run}`` is a short id unique to the sequence run (``${RUN}`` in upper case,
 for trait-like names); ``${version}`` the
 sequence's version. Variables belong to one side: each server has its
 own ids.

@@ -262,3 +262,27 @@ def test_oracle_config_runs_without_networking(tmp_path):
                  f'connection = sqlite:///{tmp_path}/ironic.sqlite',
                  'enabled_hardware_types = fake-hardware'):
         assert line in text
+
+
+def test_known_with_ignore_accepts_only_those_parts():
+    result = _result()
+    result.difference = compare.Difference(
+        status=(500, 400), only_upstream=['links[].href', 'owner'],
+        values={'links[].href': ('a', 'b')})
+    entry = runner.Known('nodes@*', 'cosmetic', ['links[].href'])
+    entry.accept(result)
+    assert result.accepted == ['links[].href', 'links[].href']
+    assert result.known is None          # status and owner remain
+    assert result.difference.only_upstream == ['owner']
+    runner.Known('nodes@*', 'bug', ['http-status', 'owner']).accept(result)
+    assert result.known == 'bug'
+    assert result.reasons == ['cosmetic', 'bug']
+    text = '\n'.join(report.describe(result))
+    assert 'accepted as known: `links[].href`' in text
+    assert 'cosmetic; bug' in text
+
+
+def test_shipped_known_differences_load():
+    known = runner.load_known(
+        str(TOOLS / 'baremetal_diff' / 'known_differences.yaml'))
+    assert known and all(k.reason for k in known)
