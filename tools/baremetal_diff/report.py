@@ -26,6 +26,7 @@ def describe(result: Result) -> list[str]:
     diff = result.difference
     lines = [f'- **{result.step}**: `{result.method} {result.path}` '
              f'(version {result.version or "none"})'
+             + (' (set-up step)' if result.setup else '')
              + (f' body `{_short(result.body)}`' if result.body else '')]
     up, lite = result.statuses
     lines.append(f'  - status: upstream {up}, ironic_lite {lite}'
@@ -68,6 +69,8 @@ def _top(path: str) -> str:
     ``nodes[].links[].href`` -> ``nodes[].links`` (in a list, the
     element's field)."""
     parts = path.split('.')
+    if parts[0] == 'error_message':
+        return path
     if parts[0].endswith('[]') and len(parts) > 1:
         return f'{parts[0]}.{parts[1].removesuffix("[]")}'
     return parts[0].removesuffix('[]')
@@ -81,12 +84,13 @@ def _outermost(fields: set[str]) -> set[str]:
 
 def overview(items: list[Result]) -> list[str]:
     """Per resource: the fields one side lacks in answers both gave
-    with the same status, and how many statuses differ."""
+    with the same status, and how many statuses differ (set-up steps,
+    such as creating the node a port belongs to, left out)."""
     only_up: set[str] = set()
     only_lite: set[str] = set()
     statuses = 0
     for result in items:
-        if not result.differs:
+        if not result.differs or result.setup:
             continue
         if result.difference.status:
             statuses += 1

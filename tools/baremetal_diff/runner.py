@@ -31,6 +31,8 @@ class Result:
     difference: compare.Difference
     notes: list[str] = dataclasses.field(default_factory=list)
     known: str | None = None
+    #: A step that prepares the sequence (creates its node ...).
+    setup: bool = False
     #: Error texts (upstream, ironic_lite), when an answer is an error.
     messages: tuple[str | None, str | None] = (None, None)
     #: Parts of the difference a known-differences entry accepted.
@@ -175,6 +177,7 @@ def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
             path=step['path'], version=version, body=step.get('body'),
             statuses=(shapes[0].status, shapes[1].status),
             messages=(shapes[0].message, shapes[1].message),
+            setup=bool(step.get('setup')),
             difference=compare.compare(shapes[0], shapes[1]), notes=notes))
     return results
 

@@ -15,6 +15,8 @@ using it) and ``steps``. A step::
       wait: ${node}                  # then poll the node until stable
       wait_for: {path: /v1/allocations/${alloc}, field: state,
                  while: [allocating]}
+      setup: true                    # preparation: left out of the
+                                     # report's per-resource overview
 
 ``${run}`` is a short id unique to the sequence run (``${RUN}`` in upper case,
 for trait-like names); ``${version}`` the

@@ -286,3 +286,20 @@ def test_shipped_known_differences_load():
     known = runner.load_known(
         str(TOOLS / 'baremetal_diff' / 'known_differences.yaml'))
     assert known and all(k.reason for k in known)
+
+
+def test_overview_leaves_out_setup_steps_and_keeps_error_keys():
+    port = _result('02 create port')
+    port.difference = compare.Difference(only_upstream=[
+        'ports[].links[].href', 'ports[].uuid', 'error_message.title'],
+        only_lite=['error_message.faultstring'])
+    node = _result('01 create node')
+    node.setup = True
+    node.difference = compare.Difference(only_upstream=['owner'])
+    status = _result('03 x')
+    lines = report.overview([port, node, status])
+    assert lines[0] == '- requests with a different status: 1'
+    assert '`error_message.title`, `ports[].links`, `ports[].uuid`' in \
+        lines[1]
+    assert 'owner' not in ' '.join(lines)
+    assert lines[2].endswith('`error_message.faultstring`')
