@@ -1,0 +1,1 @@
+"""Differential test of the Bare Metal API against upstream Ironic."""
