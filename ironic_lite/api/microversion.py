@@ -84,7 +84,12 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'protected only in "active"); a protected node refuses to '
              'be undeployed or deleted (403).'),
     ('1.49', 'Nodes: conductor (the conductor the hash ring maps the node '
-             'to among the alive conductors).'),
+             'to among the alive conductors of its group) and the conductor '
+             'list filter (its next link goes on after the last node read, '
+             'whatever the filter left); GET /v1/conductors (list, detail, '
+             'fields, paging by hostname, sorting) and '
+             '/v1/conductors/{hostname}: hostname, conductor_group, alive, '
+             'drivers, timestamps; GET /v1 lists conductors.'),
     ('1.50', 'Nodes: owner and the owner list filter; the members of '
              'the owner\'s project see and act on the node as upstream\'s '
              'default policy allows, and a node list without '

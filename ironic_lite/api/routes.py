@@ -5,6 +5,7 @@ unknown path is a 404 (both in the Bare Metal error format).
 """
 
 from ironic_lite.api.handlers import cleaning
+from ironic_lite.api.handlers import conductors
 from ironic_lite.api.handlers import drivers
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
@@ -69,6 +70,8 @@ ROUTES: RouteTable = {
     '/v1/events': {'POST': events.post_events},
     _NODE + '/children': {'GET': node_links.list_children},
     '/v1/shards': {'GET': node_links.list_shards},
+    '/v1/conductors': {'GET': conductors.list_conductors},
+    '/v1/conductors/{hostname}': {'GET': conductors.show_conductor},
     '/v1/drivers': {'GET': drivers.list_drivers},
     '/v1/drivers/{driver_name}': {'GET': drivers.show_driver},
 }

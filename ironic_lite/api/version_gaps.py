@@ -57,7 +57,6 @@ GAPS: dict[str, str] = {
     '1.45': 'reset_interfaces in node PATCH.',
 
 
-    '1.49': 'GET /v1/conductors.',
 
     '1.52': 'Allocations.',
     '1.53': 'Ports.',

@@ -140,3 +140,52 @@ def list_dead(context: Any, timeout_seconds: float) -> list[str]:
              .order_by(Conductor.hostname))
     with context_manager.reader.using(context) as session:
         return list(session.scalars(query))
+
+
+#: Columns a conductor list may be sorted by: upstream's, but for
+#: updated_at (NULL until the first update; paging by a nullable
+#: column is not worth it for a handful of conductors).
+SORT_KEYS = ('id', 'hostname', 'conductor_group', 'created_at')
+
+
+@retry_on_disconnect
+def conductor_list(context: Any, limit: int | None = None,
+                   marker: str | None = None, sort_key: str = 'id',
+                   sort_dir: str = 'asc') -> list[dict[str, Any]]:
+    """Every registered conductor, alive or not, one page in one query;
+    ``marker`` is the hostname of the last one of the previous page.
+
+    :raises InvalidParameterValue: a sort key or direction not allowed.
+    :raises ConductorNotFound: an unknown marker.
+    """
+    if sort_key not in SORT_KEYS:
+        raise exception.InvalidParameterValue(
+            err=f'The sort_key value {sort_key} is an invalid field for '
+            'sorting')
+    if sort_dir not in ('asc', 'desc'):
+        raise exception.InvalidParameterValue(
+            err=f'Invalid sort direction: {sort_dir}. Acceptable values '
+            "are 'asc' or 'desc'")
+    column = getattr(Conductor, sort_key)
+    keys = [column, Conductor.id]
+    if sort_dir == 'desc':
+        keys = [key.desc() for key in keys]
+    query = sa.select(Conductor.__table__).order_by(*keys)
+    with context_manager.reader.using(context) as session:
+        if marker is not None:
+            mark = session.execute(sa.select(column, Conductor.id).where(
+                Conductor.hostname == marker)).first()
+            if mark is None:
+                raise exception.ConductorNotFound(conductor=marker)
+            value, mark_id = mark
+            if sort_dir == 'desc':
+                query = query.where(sa.or_(
+                    column < value,
+                    sa.and_(column == value, Conductor.id < mark_id)))
+            else:
+                query = query.where(sa.or_(
+                    column > value,
+                    sa.and_(column == value, Conductor.id > mark_id)))
+        if limit is not None:
+            query = query.limit(limit)
+        return [dict(row) for row in session.execute(query).mappings()]

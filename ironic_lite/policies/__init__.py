@@ -5,6 +5,7 @@ import itertools
 from oslo_policy import policy
 
 from ironic_lite.policies import base
+from ironic_lite.policies import conductor
 from ironic_lite.policies import driver
 from ironic_lite.policies import event
 from ironic_lite.policies import indicator
@@ -16,4 +17,5 @@ from ironic_lite.policies import volume
 def list_rules() -> list[policy.RuleDefault]:
     return list(itertools.chain(base.rules, node.rules, driver.rules,
                                 volume.rules, node_history.rules,
-                                event.rules, indicator.rules))
+                                event.rules, indicator.rules,
+                                conductor.rules))

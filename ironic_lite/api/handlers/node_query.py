@@ -37,7 +37,7 @@ _BOOL_FILTERS = {'associated': '1.1', 'maintenance': '1.1',
 #: Node list filters of upstream Ironic that this API does not serve:
 #: a 400, rather than a list silently not filtered.
 UNSUPPORTED_FILTERS = frozenset({
-    'chassis_uuid', 'conductor', 'description_contains', 'fault',
+    'chassis_uuid', 'description_contains', 'fault',
 })
 
 
@@ -170,6 +170,14 @@ def page_limit(req: webob.Request) -> int:
     if limit <= 0:
         raise webob.exc.HTTPBadRequest(explanation='Limit must be positive')
     return min(limit, max_limit)
+
+
+def conductor_filter(req: webob.Request) -> str | None:
+    """``?conductor=`` (1.49): the hostname whose nodes to keep."""
+    value = req.GET.get('conductor')
+    if value is not None:
+        _require(req, 'conductor', mv.CONDUCTOR)
+    return value
 
 
 class ConductorLookup:

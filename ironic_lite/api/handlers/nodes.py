@@ -84,16 +84,24 @@ def _list(req: webob.Request, detail: bool,
     filters = node_query.filters(req)
     if project is not None:
         filters['project'] = project
+    conductor = node_query.conductor_filter(req)
     rows = db_nodes.node_list(
         util.context(req), filters, limit=limit,
         marker=node_query.marker(req),
         sort_key=node_query.sort_key(req),
         sort_dir=req.GET.get('sort_dir', 'asc'))
+    # The page is full when the query filled it, whatever the conductor
+    # filter (applied to the page, as the hash ring is not in the
+    # database) leaves: the next page goes on after the last row read.
+    full = bool(rows) and len(rows) == limit
+    last = rows[-1]['uuid'] if full else None
+    if conductor is not None:
+        lookup = node_query.ConductorLookup(req)
+        rows = [row for row in rows if lookup(row) == conductor]
     body: dict[str, Any] = {
         'nodes': node_view(req, fields).render_all(rows)}
-    if rows and len(rows) == limit:
-        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
-                                     limit)
+    if last is not None:
+        body['next'] = util.next_url(req, collection, last, limit)
     return util.json_response(body)
 
 

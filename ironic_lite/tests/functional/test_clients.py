@@ -163,3 +163,26 @@ def test_cli_node_fields(endpoint: str) -> None:
     finally:
         for name in ('cli-child', 'cli-parent'):
             _cli(endpoint, 'node', 'delete', name)
+
+
+def test_cli_and_sdk_conductors(endpoint: str) -> None:
+    """``openstack baremetal conductor list/show`` and the SDK's
+    conductors (API 1.49)."""
+    # python-ironicclient 6.x names list columns by their field names.
+    listed = _json(endpoint, 'conductor', 'list', '--long')
+    assert [(c['hostname'], c['alive']) for c in listed] == [
+        ('conductor-1', True)], listed
+    assert listed[0]['drivers'] == ['fake-hardware']
+    shown = _json(endpoint, 'conductor', 'show', 'conductor-1')
+    assert shown['alive'] is True and shown['conductor_group'] == ''
+    done = _cli(endpoint, 'conductor', 'show', 'nowhere')
+    assert 'Conductor nowhere could not be found. (HTTP 404)' in done.stderr
+    conn = openstack.connect(auth_type='none',
+                             baremetal_endpoint_override=endpoint + '/v1')
+    try:
+        found = list(conn.baremetal.conductors(details=True))
+        assert [c.hostname for c in found] == ['conductor-1']
+        assert found[0].alive and found[0].drivers == ['fake-hardware']
+        assert conn.baremetal.get_conductor('conductor-1').alive
+    finally:
+        conn.close()
