@@ -180,7 +180,9 @@ def test_cli_and_sdk_conductors(endpoint: str) -> None:
     conn = openstack.connect(auth_type='none',
                              baremetal_endpoint_override=endpoint + '/v1')
     try:
-        found = list(conn.baremetal.conductors(details=True))
+        # conductors(details=True) sends nothing (openstacksdk maps
+        # "details" to no query parameter); the parameter is "detail".
+        found = list(conn.baremetal.conductors(detail=True))
         assert [c.hostname for c in found] == ['conductor-1']
         assert found[0].alive and found[0].drivers == ['fake-hardware']
         assert conn.baremetal.get_conductor('conductor-1').alive
