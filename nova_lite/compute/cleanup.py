@@ -14,10 +14,10 @@ partition) converges too. The rules, each proved by a record:
   ``pre-migrating`` the copy is kept: the move may still fail.
 * **Deleted.** A copy of an instance whose records are all deleted is
   reaped (``[DEFAULT]running_deleted_instance_action``).
-* **Left by a move.** A copy that a move to this host left behind (the
-  instance's newest move came here and ended ``error``, ``failed`` or
-  ``reverted``, and the instance, not in ERROR, lives elsewhere) is
-  destroyed.
+* **Left by a move.** A copy that a move to this host left behind (of
+  the instance's moves that involved this host, the newest came here and
+  ended ``error``, ``failed`` or ``reverted``, and the instance, not in
+  ERROR, lives elsewhere) is destroyed.
 * **Anything else** not placed here is kept and named in a warning:
   nothing is destroyed on a guess.
 
@@ -217,25 +217,35 @@ class Cleaner:
     def _left_by_ended_moves(self, context: Any, view: _View,
                              uuids: list[str]) -> dict[str, Any]:
         """Those of ``uuids`` whose copy here a move to this host left
-        behind: the instance's newest move came to one of this host's
-        nodes and ended without placing it here (error, failed,
-        reverted), the instance lives elsewhere and is not in ERROR (an
-        operator may want every copy of that one)."""
+        behind: of the instance's moves that involved this host (from
+        it, or to one of its nodes), the newest came here and ended
+        without placing it here (error, failed, reverted); the instance
+        lives elsewhere and is not in ERROR (an operator may want every
+        copy of that one). Moves between other hosts since then change
+        nothing: the copy here is still the one that move left (a move
+        away from here would be newer, and keeps the copy)."""
         if not uuids:
             return {}
         newest: dict[str, Any] = {}
         for migration in migration_obj.MigrationList.get_by_filters(
                 context, {'instance_uuids': uuids}):
-            if migration.id > getattr(newest.get(migration.instance_uuid),
-                                      'id', -1):
+            involved = (migration.source_compute == self.host
+                        or migration.dest_compute == self.host
+                        or migration.dest_compute_id in view.node_ids)
+            if involved and migration.id > getattr(
+                    newest.get(migration.instance_uuid), 'id', -1):
                 newest[migration.instance_uuid] = migration
         ended = {u: m for u, m in newest.items()
                  if m.dest_compute_id in view.node_ids
                  and m.status in ENDED_WITHOUT_ARRIVING}
         if not ended:
             return {}
+        # Lives elsewhere: placed on another host's compute node (a
+        # record proves where it is), and not in ERROR.
         healthy = {i.uuid for i in instance_obj.InstanceList.get_by_filters(
-            context, {'uuid': list(ended)}) if i.vm_state != states.ERROR}
+            context, {'uuid': list(ended)})
+            if i.vm_state != states.ERROR and i.compute_id is not None
+            and i.compute_id not in view.node_ids}
         return {u: m for u, m in ended.items() if u in healthy}
 
     # telling the operator --------------------------------------------------

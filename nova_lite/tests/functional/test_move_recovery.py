@@ -197,6 +197,34 @@ def test_copy_left_by_an_ended_move_is_reaped(client):
     assert _disk(client, C1, uuid).is_file()
 
 
+def test_copy_left_by_a_revert_is_reaped_after_later_moves(client):
+    """compute-2 was down while a move to it was reverted: the source
+    restored its own copy, the revert is ``reverted`` and compute-2
+    still holds its copy. The instance moved on before compute-2 came
+    back (a later move that never involved compute-2): compute-2's
+    clean-up still reaps its copy, as the move recovery promises (found
+    by the model test, seed 5173: the rule looked only at the newest
+    move of the instance)."""
+    uuid = _migrate_to_verify(client, 'revert-away')
+    _stop(client, C2)
+    _revert_started(uuid)
+    _restart(client, C1)
+    assert _migration(uuid)['status'] == 'reverted'
+    assert _instance(uuid)['host'] == C1
+    assert _disk(client, C2, uuid).is_file()
+    inst = _instance(uuid)
+    migration_db.migration_create(_ctx(), {
+        'uuid': uuid[:-12] + 'e' * 12, 'instance_uuid': uuid,
+        'migration_type': 'migration', 'status': 'error',
+        'source_compute': C1, 'source_node': inst['node'],
+        'dest_compute': 'compute-9', 'dest_node': 'compute-9',
+        'old_flavor_id': 'f1', 'new_flavor_id': 'f1'})
+    _restart(client, C2)
+    assert not _disk(client, C2, uuid).exists()
+    assert _disk(client, C1, uuid).is_file()
+    assert client.server(uuid)['status'] == 'ACTIVE'
+
+
 # -- moves the conductor lost ------------------------------------------------
 
 def _conductor(client) -> Any:
