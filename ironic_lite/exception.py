@@ -216,3 +216,7 @@ class UnsupportedDriverExtension(Invalid):
 
 class NodeHistoryNotFound(NotFound):
     msg_fmt = 'Node history record %(history)s could not be found.'
+
+
+class NodeTraitNotFound(NotFound):
+    msg_fmt = "Node %(node)s doesn't have a trait '%(trait)s'"

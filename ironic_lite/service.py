@@ -35,6 +35,7 @@ from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics as conductor_periodics
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
+from ironic_lite.conductor import traits
 from ironic_lite.conductor import volume_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
@@ -146,7 +147,8 @@ class ConductorService:
             [conductor_manager.ConductorManager(
                 self.conf, self.host, self.pool),
              volume_manager.VolumeManager(self.conf, self.host),
-             indicators.IndicatorManager(self.conf, self.host)],
+             indicators.IndicatorManager(self.conf, self.host),
+             traits.TraitsManager(self.conf, self.host)],
             periodic_tasks=self._periodic_tasks(self.periodics),
             serializer=rpc.get_serializer())
         self.service.start()

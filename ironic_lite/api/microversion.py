@@ -71,6 +71,11 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'JSON patch while the node is powered off, delete), the '
              'same lists under /v1/nodes/{node_ident}/volume; nodes: the '
              'volume link; GET /v1 lists volume.'),
+    ('1.37', 'Node traits: GET, PUT (replace every trait) and DELETE (every '
+             'trait) /v1/nodes/{node_ident}/traits, PUT and DELETE '
+             '.../traits/{trait}; standard (os-traits) or CUSTOM_ names, at '
+             'most 50 a node, changed by the conductor under the node lock; '
+             'nodes: traits (show and detail).'),
     ('1.42', 'Nodes: fault.'),
     ('1.43', 'Node list: the detail query parameter.'),
     ('1.44', 'Nodes: deploy_step (read only; the deploy interfaces of '
@@ -178,6 +183,7 @@ POWER_TIMEOUT = '1.27'
 DRIVER_TYPE = '1.30'
 INTERFACES = '1.31'
 VOLUME = '1.32'
+TRAITS = '1.37'
 FAULT = '1.42'
 EVENTS = '1.54'
 DETAIL_PARAM = '1.43'

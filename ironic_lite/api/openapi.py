@@ -12,6 +12,7 @@ from ironic_lite.api import microversion
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_states
+from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import volume
 from ironic_lite.api.schemas import events as event_schemas
@@ -49,6 +50,7 @@ def bodies() -> openapi.Bodies:
         events.post_events: event_schemas.CREATE,
         indicators.set_indicator: indicators.PUT_BODY,
         node_states.set_raid_config: state_schemas.RAID,
+        node_traits.set_traits: node_traits.BODY_SCHEMA,
     }
 
 

@@ -12,6 +12,7 @@ from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_links
 from ironic_lite.api.handlers import node_states
+from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import root
 from ironic_lite.api.handlers import volume
@@ -69,6 +70,11 @@ ROUTES: RouteTable = {
         'DELETE': volume.delete_target},
     '/v1/events': {'POST': events.post_events},
     _NODE + '/children': {'GET': node_links.list_children},
+    _NODE + '/traits': {'GET': node_traits.list_traits,
+                        'PUT': node_traits.set_traits,
+                        'DELETE': node_traits.remove_all_traits},
+    _NODE + '/traits/{trait}': {'PUT': node_traits.add_trait,
+                                'DELETE': node_traits.remove_trait},
     '/v1/shards': {'GET': node_links.list_shards},
     '/v1/conductors': {'GET': conductors.list_conductors},
     '/v1/conductors/{hostname}': {'GET': conductors.show_conductor},

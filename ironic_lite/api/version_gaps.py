@@ -47,7 +47,6 @@ GAPS: dict[str, str] = {
     '1.34': 'Ports.',
     '1.35': 'The rebuild target with a config drive.',
     '1.36': 'The agent version in heartbeats.',
-    '1.37': 'Node traits.',
     '1.38': 'Rescue and unrescue.',
     '1.39': 'The inspect wait state.',
     '1.40': 'BIOS settings and bios_interface.',

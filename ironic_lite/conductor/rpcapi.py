@@ -28,6 +28,7 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.3: create_node takes provision_state (available: API before 1.11);
      the hash ring honours the nodes' and conductors' conductor groups;
      set_target_raid_config
+1.4: add_node_traits, remove_node_traits
 """
 
 import threading
@@ -47,7 +48,7 @@ from lite_common import rpc
 LOG = logging.getLogger(__name__)
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.3"
+VERSION = "1.4"
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -258,6 +259,17 @@ class ConductorAPI:
                        uuid: str) -> None:
         self._call(context, node, "destroy_volume", node_uuid=node["uuid"],
                    kind=kind, uuid=uuid)
+
+    def add_node_traits(self, context: Any, node: dict[str, Any],
+                        traits: list[str], replace: bool) -> list[str]:
+        return self._call(context, node, "add_node_traits",
+                          node_uuid=node["uuid"], traits=traits,
+                          replace=replace)
+
+    def remove_node_traits(self, context: Any, node: dict[str, Any],
+                           traits: list[str] | None) -> list[str]:
+        return self._call(context, node, "remove_node_traits",
+                          node_uuid=node["uuid"], traits=traits)
 
     def get_supported_indicators(self, context: Any, node: dict[str, Any]
                                  ) -> dict[str, dict[str, Any]]:

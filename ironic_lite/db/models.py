@@ -218,3 +218,20 @@ class NodeHistory(Base, TimestampMixin):
     target_provision_state: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(255))
     duration_seconds: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+
+
+# Added by migration 0007: the traits of a node (API 1.37), removed
+# with it.
+
+
+class NodeTrait(Base, TimestampMixin):
+    __tablename__ = 'node_traits'
+    __table_args__ = (
+        sa.Index('node_traits_idx', 'trait'),
+    )
+
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_node_traits0node_id'),
+        primary_key=True)
+    trait: orm.Mapped[str] = orm.mapped_column(sa.String(255),
+                                               primary_key=True)

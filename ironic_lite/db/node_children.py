@@ -5,11 +5,13 @@ from typing import Any
 import sqlalchemy as sa
 
 from ironic_lite.db.models import NodeHistory
+from ironic_lite.db.models import NodeTrait
 from ironic_lite.db.models import VolumeConnector
 from ironic_lite.db.models import VolumeTarget
 
 #: Tables with a ``node_id`` whose rows go with their node.
-CHILD_MODELS: tuple[Any, ...] = (VolumeConnector, VolumeTarget, NodeHistory)
+CHILD_MODELS: tuple[Any, ...] = (VolumeConnector, VolumeTarget, NodeHistory,
+                                  NodeTrait)
 
 
 def destroy_of_node(session: Any, node_id: int) -> None:

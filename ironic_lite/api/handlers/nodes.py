@@ -23,6 +23,7 @@ from ironic_lite.api.handlers import node_update
 from ironic_lite.api.schemas import nodes as schemas
 from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
+from ironic_lite.db import node_traits as db_traits
 from ironic_lite.db import nodes as db_nodes
 
 
@@ -30,10 +31,12 @@ def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:
     conductor_of = None
     if 'conductor' in fields:
         conductor_of = node_query.ConductorLookup(req)
+    ctx = util.context(req)
     return views.NodeView(
         util.base_url(req), fields, conductor_of,
         nostate=util.version(req).below(mv.AVAILABLE_STATE),
-        redact=node_access.redactor(req))
+        redact=node_access.redactor(req),
+        traits_of=lambda ids: db_traits.traits_of(ctx, ids))
 
 
 def check_sizes(values: dict[str, Any]) -> None:

@@ -35,7 +35,7 @@ FIELD_VERSIONS: dict[str, str] = {
     'fault': mv.FAULT, 'automated_clean': mv.AUTOMATED_CLEAN,
     'conductor': mv.CONDUCTOR, 'description': mv.DESCRIPTION,
     'links': '1.1', 'ports': '1.1', 'states': mv.STATES_LINK,
-    'volume': mv.VOLUME,
+    'volume': mv.VOLUME, 'traits': mv.TRAITS,
     'inspection_started_at': mv.INSPECT_STATES,
     'inspection_finished_at': mv.INSPECT_STATES,
     'raid_config': _PARTIAL['raid_config'],
@@ -59,7 +59,7 @@ LIST_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
 _TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at',
                     'inspection_started_at', 'inspection_finished_at'})
 _COMPUTED = frozenset({'links', 'ports', 'states', 'console_enabled',
-                       'conductor', 'volume'})
+                       'conductor', 'volume', 'traits'})
 #: Substrings of driver_info keys whose values are never shown.
 _SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
                  'private_key', 'sslkey', 'snmp_auth_key',
@@ -76,6 +76,7 @@ _MAY_HOLD_PASSWORD = re.compile('|'.join(
     re.IGNORECASE)
 
 ConductorOf = Callable[[dict[str, Any]], str | None]
+TraitsOf = Callable[[list[int]], dict[int, list[str]]]
 #: Hides fields of a node (the row, the node document) from a caller.
 Redact = Callable[[dict[str, Any], dict[str, Any]], None]
 
@@ -140,10 +141,11 @@ class NodeView:
 
     def __init__(self, base: str, fields: tuple[str, ...],
                  conductor_of: ConductorOf | None = None,
-                 nostate: bool = False, redact: Redact | None = None
-                 ) -> None:
+                 nostate: bool = False, redact: Redact | None = None,
+                 traits_of: TraitsOf | None = None) -> None:
         """``nostate``: show ``available`` as null (before 1.2, as
-        upstream); ``redact``: hides fields from this caller."""
+        upstream); ``redact``: hides fields from this caller;
+        ``traits_of``: the traits of nodes by id (one query a page)."""
         self.base = base
         self.fields = fields
         self.conductor_of = conductor_of
@@ -152,11 +154,21 @@ class NodeView:
         self._stored = tuple(f for f in fields if f not in _COMPUTED)
         self._times = tuple(f for f in fields if f in _TIMES)
         self._computed = tuple(f for f in fields if f in _COMPUTED)
+        self.traits_of = traits_of if 'traits' in fields else None
+        self._traits: dict[int, list[str]] = {}
 
     def _links(self, uuid: str, suffix: str = '') -> list[dict[str, str]]:
         return util.links_at(self.base, 'nodes', uuid, suffix)
 
+    def _load_traits(self, rows: list[dict[str, Any]]) -> None:
+        if self.traits_of is not None:
+            wanted = [row['id'] for row in rows
+                      if row['id'] not in self._traits]
+            if wanted:
+                self._traits.update(self.traits_of(wanted))
+
     def render(self, row: dict[str, Any]) -> dict[str, Any]:
+        self._load_traits([row])
         node = {name: row.get(name) for name in self._stored}
         for name in self._times:
             node[name] = util.isotime(row.get(name))
@@ -183,9 +195,12 @@ class NodeView:
             return self._links(uuid, '/volume')
         if name == 'conductor':
             return self.conductor_of(row) if self.conductor_of else None
+        if name == 'traits':
+            return list(self._traits.get(row['id'], []))
         return False  # console_enabled: no console support
 
     def render_all(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        self._load_traits(rows)
         render = self.render
         return [render(row) for row in rows]
 

@@ -188,3 +188,32 @@ def test_cli_and_sdk_conductors(endpoint: str) -> None:
         assert conn.baremetal.get_conductor('conductor-1').alive
     finally:
         conn.close()
+
+
+def test_cli_and_sdk_node_traits(endpoint: str) -> None:
+    """``openstack baremetal node add/remove trait``, ``node trait
+    list`` and the SDK's traits (API 1.37)."""
+    _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+          '--name', 'traits-1')
+    done = _cli(endpoint, 'node', 'add', 'trait', 'traits-1', 'CUSTOM_A',
+                'HW_CPU_X86_AVX2')
+    assert done.returncode == 0, done.stderr
+    listed = _json(endpoint, 'node', 'trait', 'list', 'traits-1')
+    assert sorted(row['traits'] for row in listed) == [
+        'CUSTOM_A', 'HW_CPU_X86_AVX2'], listed
+    done = _cli(endpoint, 'node', 'remove', 'trait', 'traits-1', 'CUSTOM_B')
+    assert done.returncode != 0 and 'CUSTOM_B' in done.stderr
+    done = _cli(endpoint, 'node', 'remove', 'trait', 'traits-1', 'CUSTOM_A')
+    assert done.returncode == 0, done.stderr
+    conn = openstack.connect(auth_type='none',
+                             baremetal_endpoint_override=endpoint + '/v1')
+    try:
+        node = conn.baremetal.get_node('traits-1')
+        assert node.traits == ['HW_CPU_X86_AVX2']
+        conn.baremetal.set_node_traits(node, ['CUSTOM_SDK'])
+        assert conn.baremetal.get_node('traits-1').traits == ['CUSTOM_SDK']
+        conn.baremetal.remove_node_trait(node, 'CUSTOM_SDK')
+        assert conn.baremetal.get_node('traits-1').traits == []
+        conn.baremetal.delete_node(node)
+    finally:
+        conn.close()

@@ -100,7 +100,8 @@ def test_owner_reader_only_reads() -> None:
                        'baremetal:node:get:reservation',
                        'baremetal:node:get:driver_internal_info',
                        'baremetal:node:get:driver_info',
-                       'baremetal:node:get_states'}
+                       'baremetal:node:get_states',
+                       'baremetal:node:traits:list'}
 
 
 def test_a_node_without_owner_is_nobodys() -> None:
