@@ -11,6 +11,7 @@ When a change lands, its version moves from here to ``HISTORY`` (or
 its text here shrinks to what is still missing).
 """
 
+import re
 import sys
 
 from ironic_lite.api import microversion as mv
@@ -142,7 +143,10 @@ def honest_maximum() -> str:
 
 
 def _cell(text: str) -> str:
-    return text.replace('\n', ' ')
+    """``text`` as plain reStructuredText: no reference (``CUSTOM_``)
+    or emphasis (``*_interface``) by accident."""
+    text = text.replace('\n', ' ').replace('*', '\\*')
+    return re.sub(r'_(?=\W|$)', r'\\_', text)
 
 
 def version_table() -> str:
