@@ -68,9 +68,10 @@ def show_v1(req: webob.Request) -> webob.Response:
                      'contributor/webapi.html',
              'rel': 'describedby', 'type': 'text/html'},
         ],
-        'media_types': [{
+        # An object, not a list: upstream's shape.
+        'media_types': {
             'base': 'application/json',
-            'type': 'application/vnd.openstack.ironic.v1+json'}],
+            'type': 'application/vnd.openstack.ironic.v1+json'},
         'nodes': _resource_links(base, 'nodes'),
         'drivers': _resource_links(base, 'drivers'),
         'version': _version(base),
