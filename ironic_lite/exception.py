@@ -220,3 +220,16 @@ class NodeHistoryNotFound(NotFound):
 
 class NodeTraitNotFound(NotFound):
     msg_fmt = "Node %(node)s doesn't have a trait '%(trait)s'"
+
+
+class ChassisNotFound(NotFound):
+    msg_fmt = 'Chassis %(chassis)s could not be found.'
+
+
+class ChassisAlreadyExists(Conflict):
+    msg_fmt = 'A chassis with UUID %(uuid)s already exists.'
+
+
+class ChassisNotEmpty(Invalid):
+    msg_fmt = ('Cannot complete the requested action because chassis '
+               '%(chassis)s contains nodes.')

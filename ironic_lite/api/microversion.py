@@ -35,8 +35,11 @@ HISTORY: tuple[tuple[str, str], ...] = (
             'maintenance, maintenance_reason, reservation, created_at, '
             'updated_at, links, ports), GET /v1/nodes/{node_ident}/states, '
             'PUT .../states/power, PUT .../states/provision (active, '
-            'deleted), PUT and DELETE .../maintenance, drivers. A node is '
-            'created in "available"; node names are not served.'),
+            'deleted), PUT and DELETE .../maintenance, drivers; chassis '
+            '(create, list, detail, show, JSON patch, delete when empty; '
+            'their nodes), the chassis_uuid of nodes and its list '
+            'filter. A node is created in "available"; node names are not '
+            'served.'),
     ('1.2', 'The provision state "available" is shown as such; below '
             '1.2 it is null (upstream\'s NOSTATE).'),
     ('1.3', 'Nodes: driver_internal_info.'),
@@ -60,6 +63,8 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'cleaning).'),
     ('1.16', 'Node list: the driver filter.'),
     ('1.21', 'Nodes: resource_class, and the resource_class list filter.'),
+    ('1.25', 'A node may be taken out of its chassis (chassis_uuid '
+             'removed or set to null by a patch; 406 before).'),
     ('1.27', 'The timeout of PUT .../states/power (accepted; the fake '
              'power interface changes state at once).'),
     ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
@@ -182,6 +187,7 @@ RESOURCE_CLASS = '1.21'
 POWER_TIMEOUT = '1.27'
 DRIVER_TYPE = '1.30'
 INTERFACES = '1.31'
+UNSET_CHASSIS = '1.25'
 VOLUME = '1.32'
 TRAITS = '1.37'
 FAULT = '1.42'

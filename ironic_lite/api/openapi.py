@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from ironic_lite.api import microversion
+from ironic_lite.api.handlers import chassis
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_states
@@ -51,6 +52,8 @@ def bodies() -> openapi.Bodies:
         indicators.set_indicator: indicators.PUT_BODY,
         node_states.set_raid_config: state_schemas.RAID,
         node_traits.set_traits: node_traits.BODY_SCHEMA,
+        chassis.create_chassis: chassis.CREATE_SCHEMA,
+        chassis.update_chassis: node_schemas.PATCH,
     }
 
 

@@ -4,6 +4,7 @@ A path that exists with another method is a 405 with ``Allow``; an
 unknown path is a 404 (both in the Bare Metal error format).
 """
 
+from ironic_lite.api.handlers import chassis
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import conductors
 from ironic_lite.api.handlers import drivers
@@ -76,6 +77,16 @@ ROUTES: RouteTable = {
     _NODE + '/traits/{trait}': {'PUT': node_traits.add_trait,
                                 'DELETE': node_traits.remove_trait},
     '/v1/shards': {'GET': node_links.list_shards},
+    '/v1/chassis': {'GET': chassis.list_chassis,
+                    'POST': chassis.create_chassis},
+    '/v1/chassis/detail': {'GET': chassis.list_chassis_detail},
+    '/v1/chassis/{chassis_uuid}': {'GET': chassis.show_chassis,
+                                   'PATCH': chassis.update_chassis,
+                                   'DELETE': chassis.delete_chassis},
+    '/v1/chassis/{chassis_uuid}/nodes': {
+        'GET': chassis.list_chassis_nodes},
+    '/v1/chassis/{chassis_uuid}/nodes/detail': {
+        'GET': chassis.list_chassis_nodes_detail},
     '/v1/conductors': {'GET': conductors.list_conductors},
     '/v1/conductors/{hostname}': {'GET': conductors.show_conductor},
     '/v1/drivers': {'GET': drivers.list_drivers},

@@ -20,7 +20,7 @@ from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
-    '1.1': 'Chassis, ports, node vendor passthru, validate, console '
+    '1.1': 'Ports, node vendor passthru, validate, console '
            '(states/console), management (boot device), driver '
            'properties and vendor passthru; config drive in the active '
            'target.',
@@ -36,7 +36,6 @@ GAPS: dict[str, str] = {
     '1.22': 'Ramdisk lookup and heartbeat endpoints.',
     '1.23': 'Portgroups.',
     '1.24': 'Portgroups.',
-    '1.25': 'Chassis.',
     '1.26': 'Portgroups.',
     '1.27': 'Soft reboot and soft power off (the timeout is served).',
     '1.28': 'VIFs.',

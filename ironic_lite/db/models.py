@@ -39,6 +39,7 @@ class Node(Base, TimestampMixin):
         sa.Index('nodes_lessee_idx', 'lessee'),
         sa.Index('nodes_shard_idx', 'shard'),
         sa.Index('nodes_parent_node_idx', 'parent_node'),
+        sa.Index('nodes_chassis_id_idx', 'chassis_id'),
     )
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
@@ -94,6 +95,9 @@ class Node(Base, TimestampMixin):
     # based on what was read can be made conditional on nothing having
     # changed since (see ironic_lite.db.nodes.node_update).
     revision: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    # Added by migration 0004: the chassis the node is in (API 1.1).
+    chassis_id: orm.Mapped[int | None] = orm.mapped_column(
+        sa.ForeignKey('chassis.id', name='fk_nodes0chassis_id'))
     # Added by migration 0006 (Bare Metal API fields up to 1.115).
     # '' is the default conductor group (upstream's): the hash ring
     # routes the node to the conductors of its group only.
@@ -235,3 +239,19 @@ class NodeTrait(Base, TimestampMixin):
         primary_key=True)
     trait: orm.Mapped[str] = orm.mapped_column(sa.String(255),
                                                primary_key=True)
+
+
+# Added by migration 0004: chassis (API 1.1), groups of nodes.
+
+
+class Chassis(Base, TimestampMixin):
+    __tablename__ = 'chassis'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_chassis0uuid'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)

@@ -43,7 +43,8 @@ nodes_for_takeover = node_locks.nodes_for_takeover
 reserved_by = node_locks.reserved_by
 
 _EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid', 'resource_class',
-                  'conductor_group', 'owner', 'lessee', 'instance_name')
+                  'conductor_group', 'owner', 'lessee', 'instance_name',
+                  'chassis_id')
 _BOOL_FILTERS = ('maintenance', 'retired')
 #: Filter -> the column it asks to be set (true) or null (false).
 _NON_NULL_FILTERS = {'associated': Node.instance_uuid,

@@ -5,6 +5,7 @@ import itertools
 from oslo_policy import policy
 
 from ironic_lite.policies import base
+from ironic_lite.policies import chassis
 from ironic_lite.policies import conductor
 from ironic_lite.policies import driver
 from ironic_lite.policies import event
@@ -18,4 +19,4 @@ def list_rules() -> list[policy.RuleDefault]:
     return list(itertools.chain(base.rules, node.rules, driver.rules,
                                 volume.rules, node_history.rules,
                                 event.rules, indicator.rules,
-                                conductor.rules))
+                                conductor.rules, chassis.rules))

@@ -83,6 +83,8 @@ rules = [
     rule(NODE % 'update:lessee', OWNER_MEMBER, 'Update lessee.',
          [('PATCH', _ONE)]),
     rule(NODE % 'update:owner', ADMIN, 'Update owner.', [('PATCH', _ONE)]),
+    rule(NODE % 'update:chassis_uuid', ADMIN,
+         'Move a node into a chassis, or out of it.', [('PATCH', _ONE)]),
     rule(NODE % 'update:driver_interfaces', OWNER_ADMIN,
          'Update the driver and the *_interface fields.',
          [('PATCH', _ONE)]),

@@ -19,6 +19,7 @@ from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.api.schemas import nodes as schemas
 from ironic_lite.api.views import nodes as views
+from ironic_lite.db import chassis as db_chassis
 
 #: Fields a client may only send from the version that introduced them.
 VERSIONED_INPUT = {
@@ -126,3 +127,30 @@ def resolve_parent(req: webob.Request, values: dict[str, Any],
     if parent['owner'] != owner:
         raise refused
     values['parent_node'] = parent['uuid']
+
+
+def resolve_chassis(req: webob.Request, values: dict[str, Any],
+                    creating: bool) -> None:
+    """Replace ``chassis_uuid`` by the chassis' id (``chassis_id``).
+
+    Null is no chassis: at creation always (upstream accepts it), by a
+    patch (taking a node out of its chassis) from 1.25 only (406
+    before, as upstream). An unknown chassis is a 400.
+    """
+    if 'chassis_uuid' not in values:
+        return
+    uuid = values.pop('chassis_uuid')
+    if uuid is None:
+        if not creating and util.version(req).below(mv.UNSET_CHASSIS):
+            raise webob.exc.HTTPNotAcceptable(
+                explanation='Removing the chassis of a node needs API '
+                f'version {mv.UNSET_CHASSIS} or later.')
+        values['chassis_id'] = None
+        return
+    try:
+        chassis = db_chassis.chassis_get(util.context(req),
+                                         util.canonical_uuid(uuid))
+    except exception.ChassisNotFound as exc:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid chassis_uuid: {exc}')
+    values['chassis_id'] = chassis['id']

@@ -14,6 +14,7 @@ from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.views import nodes as views
 from ironic_lite.conductor import hash_ring
+from ironic_lite.db import chassis as db_chassis
 from ironic_lite.db import nodes as db_nodes
 
 #: Query filter -> (version introducing it, parser).
@@ -36,9 +37,7 @@ _BOOL_FILTERS = {'associated': '1.1', 'maintenance': '1.1',
 
 #: Node list filters of upstream Ironic that this API does not serve:
 #: a 400, rather than a list silently not filtered.
-UNSUPPORTED_FILTERS = frozenset({
-    'chassis_uuid', 'description_contains', 'fault',
-})
+UNSUPPORTED_FILTERS = frozenset({'description_contains', 'fault'})
 
 
 def _require(req: webob.Request, name: str, since: str,
@@ -170,6 +169,20 @@ def page_limit(req: webob.Request) -> int:
     if limit <= 0:
         raise webob.exc.HTTPBadRequest(explanation='Limit must be positive')
     return min(limit, max_limit)
+
+
+def chassis_filter(req: webob.Request) -> int | None:
+    """The id of the chassis whose nodes are listed: that of the path
+    (``/v1/chassis/{chassis_uuid}/nodes``) or of ``?chassis_uuid=``; a
+    404 for an unknown chassis, as upstream."""
+    uuid = req.urlvars.get('chassis_uuid') or req.GET.get('chassis_uuid')
+    if uuid is None:
+        return None
+    if not uuidutils.is_uuid_like(uuid):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Expected a UUID for chassis_uuid: {uuid[:100]}')
+    return int(db_chassis.chassis_get(util.context(req),
+                                      util.canonical_uuid(uuid))['id'])
 
 
 def conductor_filter(req: webob.Request) -> str | None:

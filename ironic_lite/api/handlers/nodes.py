@@ -23,6 +23,7 @@ from ironic_lite.api.handlers import node_update
 from ironic_lite.api.schemas import nodes as schemas
 from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
+from ironic_lite.db import chassis as db_chassis
 from ironic_lite.db import node_traits as db_traits
 from ironic_lite.db import nodes as db_nodes
 
@@ -36,7 +37,15 @@ def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:
         util.base_url(req), fields, conductor_of,
         nostate=util.version(req).below(mv.AVAILABLE_STATE),
         redact=node_access.redactor(req),
-        traits_of=lambda ids: db_traits.traits_of(ctx, ids))
+        traits_of=lambda ids: db_traits.traits_of(ctx, ids),
+        chassis_of=lambda ids: db_chassis.uuids_of(ctx, ids))
+
+
+def with_chassis_uuid(req: webob.Request,
+                      row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with its ``chassis_uuid`` (a patch may change it)."""
+    uuids = db_chassis.uuids_of(util.context(req), [row.get('chassis_id')])
+    return {**row, 'chassis_uuid': uuids.get(row.get('chassis_id'))}
 
 
 def check_sizes(values: dict[str, Any]) -> None:
@@ -87,6 +96,9 @@ def _list(req: webob.Request, detail: bool,
     filters = node_query.filters(req)
     if project is not None:
         filters['project'] = project
+    chassis_id = node_query.chassis_filter(req)
+    if chassis_id is not None:
+        filters['chassis_id'] = chassis_id
     conductor = node_query.conductor_filter(req)
     rows = db_nodes.node_list(
         util.context(req), filters, limit=limit,
@@ -124,6 +136,7 @@ def create_node(req: webob.Request) -> webob.Response:
     check_sizes(body)
     values = node_fields.normalize(canonical_uuids(body))
     node_fields.resolve_parent(req, values, values.get('owner'))
+    node_fields.resolve_chassis(req, values, creating=True)
     if not values.get('uuid'):
         values['uuid'] = uuidutils.generate_uuid()
     ctx = util.context(req)
@@ -152,7 +165,7 @@ def _patch(req: webob.Request, patch: list[dict[str, Any]]
     ctx = util.context(req)
     ident = req.urlvars['node_ident']
     for attempt in range(1, PATCH_ATTEMPTS + 1):
-        row = node_access.get_node(req, ident)
+        row = with_chassis_uuid(req, node_access.get_node(req, ident))
         values = node_fields.normalize(canonical_uuids(
             node_update.patched_values(row, patch)))
         node_fields.check_input_versions(req, values)
@@ -162,6 +175,7 @@ def _patch(req: webob.Request, patch: list[dict[str, Any]]
             return row
         _check_owner_change(req, row, values)
         node_fields.sync_instance_name(row, values)
+        node_fields.resolve_chassis(req, values, creating=False)
         if 'parent_node' in values:
             node_fields.resolve_parent(req, values,
                                        values.get('owner', row['owner']))

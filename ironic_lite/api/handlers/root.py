@@ -72,6 +72,7 @@ def show_v1(req: webob.Request) -> webob.Response:
         'media_types': {
             'base': 'application/json',
             'type': 'application/vnd.openstack.ironic.v1+json'},
+        'chassis': _resource_links(base, 'chassis'),
         'nodes': _resource_links(base, 'nodes'),
         'drivers': _resource_links(base, 'drivers'),
         'version': _version(base),

@@ -63,6 +63,7 @@ WRITABLE: dict[str, Any] = {
     'network_data': network_data.FIELD,
     'shard': {'type': ['string', 'null'], 'maxLength': 255},
     'parent_node': {'type': ['string', 'null'], 'maxLength': 36},
+    'chassis_uuid': {'type': ['string', 'null'], 'pattern': UUID_PATTERN},
     'disable_power_off': _BOOLEAN,
     'instance_name': {'type': ['string', 'null'], 'minLength': 1,
                       'maxLength': 255},

@@ -19,7 +19,7 @@ from lite_common.wsgi.microversion import APIVersion
 _PARTIAL = mv.PARTIAL
 #: Every node field and the version it appeared in (upstream's).
 FIELD_VERSIONS: dict[str, str] = {
-    'uuid': '1.1', 'name': mv.NAME, 'driver': '1.1',
+    'uuid': '1.1', 'name': mv.NAME, 'chassis_uuid': '1.1', 'driver': '1.1',
     'driver_info': '1.1', 'driver_internal_info': '1.3', 'extra': '1.1',
     'instance_info': '1.1', 'instance_uuid': '1.1', 'properties': '1.1',
     'power_state': '1.1', 'target_power_state': '1.1',
@@ -59,7 +59,7 @@ LIST_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
 _TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at',
                     'inspection_started_at', 'inspection_finished_at'})
 _COMPUTED = frozenset({'links', 'ports', 'states', 'console_enabled',
-                       'conductor', 'volume', 'traits'})
+                       'conductor', 'volume', 'traits', 'chassis_uuid'})
 #: Substrings of driver_info keys whose values are never shown.
 _SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
                  'private_key', 'sslkey', 'snmp_auth_key',
@@ -77,6 +77,7 @@ _MAY_HOLD_PASSWORD = re.compile('|'.join(
 
 ConductorOf = Callable[[dict[str, Any]], str | None]
 TraitsOf = Callable[[list[int]], dict[int, list[str]]]
+ChassisOf = Callable[[list[int | None]], dict[int, str]]
 #: Hides fields of a node (the row, the node document) from a caller.
 Redact = Callable[[dict[str, Any], dict[str, Any]], None]
 
@@ -142,10 +143,12 @@ class NodeView:
     def __init__(self, base: str, fields: tuple[str, ...],
                  conductor_of: ConductorOf | None = None,
                  nostate: bool = False, redact: Redact | None = None,
-                 traits_of: TraitsOf | None = None) -> None:
+                 traits_of: TraitsOf | None = None,
+                 chassis_of: ChassisOf | None = None) -> None:
         """``nostate``: show ``available`` as null (before 1.2, as
         upstream); ``redact``: hides fields from this caller;
-        ``traits_of``: the traits of nodes by id (one query a page)."""
+        ``traits_of``: the traits of nodes by id (one query a page);
+        ``chassis_of``: the uuids of chassis by id (idem)."""
         self.base = base
         self.fields = fields
         self.conductor_of = conductor_of
@@ -156,19 +159,26 @@ class NodeView:
         self._computed = tuple(f for f in fields if f in _COMPUTED)
         self.traits_of = traits_of if 'traits' in fields else None
         self._traits: dict[int, list[str]] = {}
+        self.chassis_of = chassis_of if 'chassis_uuid' in fields else None
+        self._chassis: dict[int, str] = {}
 
     def _links(self, uuid: str, suffix: str = '') -> list[dict[str, str]]:
         return util.links_at(self.base, 'nodes', uuid, suffix)
 
-    def _load_traits(self, rows: list[dict[str, Any]]) -> None:
+    def _load_links(self, rows: list[dict[str, Any]]) -> None:
+        if self.chassis_of is not None:
+            chassis = [row.get('chassis_id') for row in rows
+                       if row.get('chassis_id') not in self._chassis]
+            if any(chassis):
+                self._chassis.update(self.chassis_of(chassis))
         if self.traits_of is not None:
-            wanted = [row['id'] for row in rows
-                      if row['id'] not in self._traits]
-            if wanted:
-                self._traits.update(self.traits_of(wanted))
+            nodes = [row['id'] for row in rows
+                     if row['id'] not in self._traits]
+            if nodes:
+                self._traits.update(self.traits_of(nodes))
 
     def render(self, row: dict[str, Any]) -> dict[str, Any]:
-        self._load_traits([row])
+        self._load_links([row])
         node = {name: row.get(name) for name in self._stored}
         for name in self._times:
             node[name] = util.isotime(row.get(name))
@@ -197,10 +207,13 @@ class NodeView:
             return self.conductor_of(row) if self.conductor_of else None
         if name == 'traits':
             return list(self._traits.get(row['id'], []))
+        if name == 'chassis_uuid':
+            return self._chassis.get(row.get('chassis_id') or 0)
+
         return False  # console_enabled: no console support
 
     def render_all(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        self._load_traits(rows)
+        self._load_links(rows)
         render = self.render
         return [render(row) for row in rows]
 

@@ -217,3 +217,38 @@ def test_cli_and_sdk_node_traits(endpoint: str) -> None:
         conn.baremetal.delete_node(node)
     finally:
         conn.close()
+
+
+def test_cli_and_sdk_chassis(endpoint: str) -> None:
+    """``openstack baremetal chassis create/list/show/set/delete``, a
+    node in a chassis, and the SDK's chassis (API 1.1)."""
+    chassis = _json(endpoint, 'chassis', 'create', '--description', 'r1',
+                    '--extra', 'row=a')
+    assert chassis['description'] == 'r1' and chassis['extra'] == {
+        'row': 'a'}
+    node = _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+                 '--name', 'racked', '--chassis-uuid', chassis['uuid'])
+    assert node['chassis_uuid'] == chassis['uuid']
+    listed = _json(endpoint, 'chassis', 'list')
+    assert [c['uuid'] for c in listed] == [chassis['uuid']], listed
+    done = _cli(endpoint, 'chassis', 'set', chassis['uuid'],
+                '--description', 'r2')
+    assert done.returncode == 0, done.stderr
+    shown = _json(endpoint, 'chassis', 'show', chassis['uuid'])
+    assert shown['description'] == 'r2'
+    racked = _json(endpoint, 'node', 'list', '--chassis', chassis['uuid'])
+    assert [n['name'] for n in racked] == ['racked']
+    done = _cli(endpoint, 'chassis', 'delete', chassis['uuid'])
+    assert done.returncode != 0 and 'contains nodes' in done.stderr
+    conn = openstack.connect(auth_type='none',
+                             baremetal_endpoint_override=endpoint + '/v1')
+    try:
+        found = list(conn.baremetal.chassis(details=True))
+        assert [c.description for c in found] == ['r2']
+        conn.baremetal.update_node('racked', chassis_id=None)
+        assert conn.baremetal.get_node('racked').chassis_id is None
+        conn.baremetal.delete_chassis(chassis['uuid'])
+        assert list(conn.baremetal.chassis()) == []
+        conn.baremetal.delete_node('racked')
+    finally:
+        conn.close()
