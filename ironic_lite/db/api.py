@@ -42,3 +42,16 @@ def get_engine() -> sa.engine.Engine:
 
 
 as_dict = lite_db.as_dict
+
+
+def check_sort(sort_key: str, sort_dir: str, allowed: tuple[str, ...]) -> None:
+    """:raises InvalidParameterValue: a sort key not in ``allowed`` or a
+    direction other than asc and desc (upstream's messages)."""
+    if sort_key not in allowed:
+        raise exception.InvalidParameterValue(
+            err=f'The sort_key value {sort_key} is an invalid field for '
+            'sorting')
+    if sort_dir not in ('asc', 'desc'):
+        raise exception.InvalidParameterValue(
+            err=f'Invalid sort direction: {sort_dir}. Acceptable values '
+            "are 'asc' or 'desc'")

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite.db.api import as_dict
+from ironic_lite.db.api import check_sort
 from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Conductor
@@ -158,14 +159,7 @@ def conductor_list(context: Any, limit: int | None = None,
     :raises InvalidParameterValue: a sort key or direction not allowed.
     :raises ConductorNotFound: an unknown marker.
     """
-    if sort_key not in SORT_KEYS:
-        raise exception.InvalidParameterValue(
-            err=f'The sort_key value {sort_key} is an invalid field for '
-            'sorting')
-    if sort_dir not in ('asc', 'desc'):
-        raise exception.InvalidParameterValue(
-            err=f'Invalid sort direction: {sort_dir}. Acceptable values '
-            "are 'asc' or 'desc'")
+    check_sort(sort_key, sort_dir, SORT_KEYS)
     column = getattr(Conductor, sort_key)
     keys = [column, Conductor.id]
     if sort_dir == 'desc':

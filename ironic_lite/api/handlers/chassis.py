@@ -12,6 +12,7 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from ironic_lite.api import listing
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import nodes as node_handlers
@@ -68,13 +69,7 @@ def _fields(req: webob.Request, default: tuple[str, ...]) -> tuple[str, ...]:
         raise webob.exc.HTTPNotAcceptable(
             explanation='The fields query parameter needs API version '
             f'{mv.FIELDS} or later.')
-    wanted = [f.strip() for f in text.split(',') if f.strip()]
-    invalid = [f for f in wanted if f not in FIELDS]
-    if invalid or not wanted:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
-            'not valid')
-    return tuple(dict.fromkeys([*wanted, 'links']))
+    return listing.selected_fields(text, FIELDS)
 
 
 def _uuid(req: webob.Request) -> str:
@@ -88,7 +83,7 @@ def _uuid(req: webob.Request) -> str:
 def _list(req: webob.Request, fields: tuple[str, ...],
           collection: str) -> webob.Response:
     util.authorize(req, 'baremetal:chassis:get')
-    limit = volume_query.page_limit(req)
+    limit = listing.page_limit(req)
     rows = db_chassis.chassis_list(
         util.context(req), limit=limit, marker=volume_query.marker(req),
         sort_key=req.GET.get('sort_key', 'id'),

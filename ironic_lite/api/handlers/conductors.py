@@ -14,6 +14,7 @@ import webob
 import webob.exc
 
 from ironic_lite import exception
+from ironic_lite.api import listing
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.db import conductors as db_conductors
@@ -39,13 +40,7 @@ def _fields(req: webob.Request, detail: bool | None) -> tuple[str, ...]:
     if detail:
         raise webob.exc.HTTPBadRequest(
             explanation="Can't fetch a subset of fields with 'detail' set")
-    wanted = [f.strip() for f in text.split(',') if f.strip()]
-    invalid = [f for f in wanted if f not in FIELDS]
-    if invalid or not wanted:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
-            'not valid')
-    return tuple(dict.fromkeys([*wanted, 'links']))
+    return listing.selected_fields(text, FIELDS)
 
 
 class _View:
@@ -77,11 +72,7 @@ def list_conductors(req: webob.Request) -> webob.Response:
     _require(req)
     detail = util.query_bool(req, 'detail')
     fields = _fields(req, bool(detail))
-    max_limit: int = util.deps(req).max_limit
-    limit = util.query_int(req, 'limit')
-    if limit is not None and limit <= 0:
-        raise webob.exc.HTTPBadRequest(explanation='Limit must be positive')
-    limit = min(limit or max_limit, max_limit)
+    limit = listing.page_limit(req)
     try:
         rows = db_conductors.conductor_list(
             util.context(req), limit=limit, marker=req.GET.get('marker'),

@@ -7,6 +7,7 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from ironic_lite.api import listing
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
@@ -31,7 +32,7 @@ def list_history(req: webob.Request) -> webob.Response:
     node = _node(req)
     query.check_params(req, _LIST_PARAMS)
     detail = bool(util.query_bool(req, 'detail'))
-    limit = query.page_limit(req)
+    limit = listing.page_limit(req)
     rows = db_history.list_page(
         util.context(req), node['id'], limit=limit,
         marker=query.marker(req),

@@ -160,17 +160,6 @@ def marker(req: webob.Request) -> str | None:
     return value
 
 
-def page_limit(req: webob.Request) -> int:
-    """``?limit=``, at most ``[api]max_limit`` (the default)."""
-    max_limit: int = util.deps(req).max_limit
-    limit = util.query_int(req, 'limit')
-    if limit is None:
-        return max_limit
-    if limit <= 0:
-        raise webob.exc.HTTPBadRequest(explanation='Limit must be positive')
-    return min(limit, max_limit)
-
-
 def chassis_filter(req: webob.Request) -> int | None:
     """The id of the chassis whose nodes are listed: that of the path
     (``/v1/chassis/{chassis_uuid}/nodes``) or of ``?chassis_uuid=``; a
@@ -205,3 +194,4 @@ class ConductorLookup:
         ring = self.rings.ring(self.context, row['driver'],
                                conductor_group=hash_ring.node_group(row))
         return ring.get_host(row['uuid']) if ring is not None else None
+

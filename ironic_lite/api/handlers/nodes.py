@@ -14,6 +14,7 @@ import webob
 import webob.exc
 
 from ironic_lite import exception
+from ironic_lite.api import listing
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
@@ -92,7 +93,7 @@ def _list(req: webob.Request, detail: bool,
     """A page of nodes; ``next`` goes on in the same ``collection``."""
     project = node_access.list_project(req, req.GET.get('project'))
     fields = node_query.requested_fields(req, detail)
-    limit = node_query.page_limit(req)
+    limit = listing.page_limit(req)
     filters = node_query.filters(req)
     if project is not None:
         filters['project'] = project

@@ -15,6 +15,7 @@ import webob
 import webob.exc
 
 from ironic_lite import exception
+from ironic_lite.api import listing
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import volume_query as query
@@ -90,7 +91,7 @@ def list_items(req: webob.Request, res: Resource,
     project = _list_scope(req)
     query.check_params(req, query.LIST_PARAMS)
     fields = query.requested_fields(req, res.shape, detail_allowed=True)
-    limit = query.page_limit(req)
+    limit = listing.page_limit(req)
     if node_id is None and req.GET.get('node') is not None:
         node_id = node_access.get_node(req, req.GET['node'])['id']
     rows = db_volumes.list_page(

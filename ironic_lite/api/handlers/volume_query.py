@@ -11,6 +11,7 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from ironic_lite.api import listing
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.views import volume as views
@@ -57,23 +58,7 @@ def requested_fields(req: webob.Request, shape: views.Shape,
     if text is None:
         return shape.list_fields if detail_allowed and not detail \
             else shape.fields
-    wanted = [f.strip() for f in text.split(',') if f.strip()]
-    invalid = [f for f in wanted if f not in shape.fields]
-    if invalid or not wanted:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
-            'not valid')
-    return tuple(dict.fromkeys([*wanted, 'links']))
-
-
-def page_limit(req: webob.Request) -> int:
-    max_limit: int = util.deps(req).max_limit
-    limit = util.query_int(req, 'limit')
-    if limit is None:
-        return max_limit
-    if limit <= 0:
-        raise webob.exc.HTTPBadRequest(explanation='Limit must be positive')
-    return min(limit, max_limit)
+    return listing.selected_fields(text, shape.fields)
 
 
 def marker(req: webob.Request) -> str | None:
@@ -113,3 +98,4 @@ def apply_patch(document: dict[str, Any],
                 explanation=f"Couldn't apply patch '{operation}'. Reason: "
                 f'{_DOCUMENT.sub("", str(exc))}')
     return document
+
