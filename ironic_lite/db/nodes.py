@@ -212,7 +212,11 @@ def node_list(context: Any, filters: dict[str, Any] | None = None,
         query = query.order_by(*_order_by(column, descending))
         if limit is not None:
             query = query.limit(limit)
-        return [dict(row) for row in session.execute(query).mappings()]
+        result = session.execute(query)
+        # zip over plain rows: a page of nodes is read much faster than
+        # through RowMapping (measured: benchmarks/baremetal_list.py).
+        keys = tuple(result.keys())
+        return [dict(zip(keys, row)) for row in result]
 
 
 @retry_on_disconnect

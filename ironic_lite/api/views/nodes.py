@@ -74,6 +74,10 @@ _TEMP_URL_SIG = re.compile(r'(temp_url_sig=)[^&\s"\']+')
 _MAY_HOLD_PASSWORD = re.compile('|'.join(
     re.escape(key) for key in getattr(strutils, '_SANITIZE_KEYS', [''])),
     re.IGNORECASE)
+#: Either of the above, or a temp URL signature: one search decides that
+#: most strings are shown as they are.
+_MAY_HOLD_SECRET = re.compile(
+    _MAY_HOLD_PASSWORD.pattern + '|temp_url_sig=', re.IGNORECASE)
 
 ConductorOf = Callable[[dict[str, Any]], str | None]
 TraitsOf = Callable[[list[int]], dict[int, list[str]]]
@@ -103,17 +107,24 @@ def is_secret(key: str) -> bool:
     return any(part in lowered for part in _SECRET_PARTS)
 
 
+#: Values that hold no secret and need no look (most of a node's).
+_PLAIN = (int, float, bool, type(None))
+
+
 def mask_secrets(info: Any) -> Any:
     """``info`` with every secret replaced by ``******``, at any depth
     (as upstream's ``mask_dict_password``): the value of a password-like
     key, and ``password=...`` or ``temp_url_sig=...`` inside strings."""
     if isinstance(info, dict):
-        return {key: (MASK if is_secret(str(key)) and value
+        return {key: (MASK if value and is_secret(str(key))
+                      else value if isinstance(value, _PLAIN)
                       else mask_secrets(value))
                 for key, value in info.items()}
     if isinstance(info, list):
         return [mask_secrets(item) for item in info]
     if isinstance(info, str):
+        if not _MAY_HOLD_SECRET.search(info):
+            return info
         if _MAY_HOLD_PASSWORD.search(info):
             info = strutils.mask_password(info, MASK)
         return _TEMP_URL_SIG.sub(r'\1' + MASK, info)
