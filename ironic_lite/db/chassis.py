@@ -61,13 +61,19 @@ def chassis_update(context: Any, uuid: str,
 def chassis_destroy(context: Any, uuid: str) -> None:
     """:raises ChassisNotFound:
     :raises ChassisNotEmpty: nodes are still in the chassis."""
-    with context_manager.writer.using(context) as session:
-        chassis_id = _row(session, uuid)['id']
-        has_nodes = session.execute(sa.select(Node.id).where(
-            Node.chassis_id == chassis_id).limit(1)).first()
-        if has_nodes is not None:
-            raise exception.ChassisNotEmpty(chassis=uuid)
-        session.execute(sa.delete(Chassis).where(Chassis.id == chassis_id))
+    try:
+        with context_manager.writer.using(context) as session:
+            chassis_id = _row(session, uuid)['id']
+            has_nodes = session.execute(sa.select(Node.id).where(
+                Node.chassis_id == chassis_id).limit(1)).first()
+            if has_nodes is not None:
+                raise exception.ChassisNotEmpty(chassis=uuid)
+            session.execute(
+                sa.delete(Chassis).where(Chassis.id == chassis_id))
+    except db_exc.DBReferenceError:
+        # A node joined the chassis since the check: its foreign key
+        # refused the delete.
+        raise exception.ChassisNotEmpty(chassis=uuid)
 
 
 @retry_on_disconnect

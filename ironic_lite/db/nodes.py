@@ -83,6 +83,10 @@ def node_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
             return as_dict(row)
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values, values['uuid'])
+    except db_exc.DBReferenceError:
+        # The chassis was deleted since the API looked it up.
+        raise exception.InvalidParameterValue(
+            err='The chassis of the node does not exist (any more).')
 
 
 @retry_on_disconnect
@@ -216,7 +220,7 @@ def node_list(context: Any, filters: dict[str, Any] | None = None,
         # zip over plain rows: a page of nodes is read much faster than
         # through RowMapping (measured: benchmarks/baremetal_list.py).
         keys = tuple(result.keys())
-        return [dict(zip(keys, row)) for row in result]
+        return [dict(zip(keys, row, strict=True)) for row in result]
 
 
 @retry_on_disconnect
@@ -343,6 +347,10 @@ def node_update(context: Any, node_id: int | str,
                 _ident_clause(node_id))).mappings().one())
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values, str(node_id))
+    except db_exc.DBReferenceError:
+        # The chassis was deleted since the API looked it up.
+        raise exception.InvalidParameterValue(
+            err='The chassis of the node does not exist (any more).')
 
 
 @retry_on_disconnect
