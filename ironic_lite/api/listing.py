@@ -1,6 +1,7 @@
-"""Query parameters every Bare Metal list shares: the page size and
-the fields to show (400 for bad values, as upstream)."""
+"""Query parameters every Bare Metal list shares: the page size, the
+fields to show, the marker (400 for bad values, as upstream)."""
 
+from oslo_utils import uuidutils
 import webob
 import webob.exc
 
@@ -28,3 +29,25 @@ def selected_fields(text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
             explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
             'not valid')
     return tuple(dict.fromkeys([*wanted, 'links']))
+
+
+def check_params(req: webob.Request, allowed: frozenset[str]) -> None:
+    """A 400 for a query parameter not in ``allowed``."""
+    unknown = sorted(set(req.GET) - allowed)
+    if unknown:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Unknown query parameter(s): {", ".join(unknown)}')
+
+
+def uuid_arg(name: str, value: str) -> str:
+    """``value`` as stored, or upstream's 400 for a non-UUID."""
+    if not uuidutils.is_uuid_like(value):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Expected UUID for {name}: {value}')
+    return util.canonical_uuid(value)
+
+
+def marker(req: webob.Request) -> str | None:
+    """``?marker=``: the uuid of the last item of the previous page."""
+    value = req.GET.get('marker')
+    return None if value is None else uuid_arg('marker', value)

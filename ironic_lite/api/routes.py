@@ -83,10 +83,9 @@ ROUTES: RouteTable = {
     '/v1/chassis/{chassis_uuid}': {'GET': chassis.show_chassis,
                                    'PATCH': chassis.update_chassis,
                                    'DELETE': chassis.delete_chassis},
-    '/v1/chassis/{chassis_uuid}/nodes': {
-        'GET': chassis.list_chassis_nodes},
+    '/v1/chassis/{chassis_uuid}/nodes': {'GET': nodes.list_nodes},
     '/v1/chassis/{chassis_uuid}/nodes/detail': {
-        'GET': chassis.list_chassis_nodes_detail},
+        'GET': nodes.list_nodes_detail},
     '/v1/conductors': {'GET': conductors.list_conductors},
     '/v1/conductors/{hostname}': {'GET': conductors.show_conductor},
     '/v1/drivers': {'GET': drivers.list_drivers},

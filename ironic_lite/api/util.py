@@ -133,3 +133,11 @@ def isotime(value: datetime.datetime | str | None) -> str | None:
     if value.tzinfo is None:
         value = value.replace(tzinfo=datetime.UTC)
     return value.isoformat()
+
+
+def require_version(req: webob.Request, since: str) -> None:
+    """A resource that exists from API ``since``: a 404 below it, as
+    upstream."""
+    if version(req).below(since):
+        raise webob.exc.HTTPNotFound(
+            explanation='The resource could not be found.')

@@ -1,6 +1,7 @@
 """Chassis (API 1.1): ``/v1/chassis``, ``/v1/chassis/detail``,
 ``/v1/chassis/{chassis_uuid}`` and the nodes of a chassis
-(``/v1/chassis/{chassis_uuid}/nodes``, ``.../nodes/detail``).
+(``/v1/chassis/{chassis_uuid}/nodes``, ``.../nodes/detail``: the node
+list handlers, which filter by the chassis of the path).
 
 A chassis is written by the API (no conductor owns it, as upstream);
 one that still has nodes is not deleted (400).
@@ -14,9 +15,8 @@ import webob.exc
 
 from ironic_lite.api import listing
 from ironic_lite.api import microversion as mv
+from ironic_lite.api import resource_patch
 from ironic_lite.api import util
-from ironic_lite.api.handlers import nodes as node_handlers
-from ironic_lite.api.handlers import volume_query
 from ironic_lite.api.schemas import nodes as node_schemas
 from ironic_lite.db import chassis as db_chassis
 
@@ -85,7 +85,7 @@ def _list(req: webob.Request, fields: tuple[str, ...],
     util.authorize(req, 'baremetal:chassis:get')
     limit = listing.page_limit(req)
     rows = db_chassis.chassis_list(
-        util.context(req), limit=limit, marker=volume_query.marker(req),
+        util.context(req), limit=limit, marker=listing.marker(req),
         sort_key=req.GET.get('sort_key', 'id'),
         sort_dir=req.GET.get('sort_dir', 'asc'))
     body: dict[str, Any] = {
@@ -147,8 +147,8 @@ def update_chassis(req: webob.Request) -> webob.Response:
     patch = util.read_body(req, node_schemas.PATCH)
     uuid = _uuid(req)
     row = db_chassis.chassis_get(util.context(req), uuid)
-    volume_query.check_allowed(patch, PATCHABLE)
-    document = volume_query.apply_patch(
+    resource_patch.check_allowed(patch, PATCHABLE)
+    document = resource_patch.apply_patch(
         {'description': row['description'], 'extra': row['extra'] or {}},
         patch)
     util.validate(UPDATED_SCHEMA, document)
@@ -165,13 +165,3 @@ def delete_chassis(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:chassis:delete')
     db_chassis.chassis_destroy(util.context(req), _uuid(req))
     return webob.Response(status=204)
-
-
-@util.translate_errors
-def list_chassis_nodes(req: webob.Request) -> webob.Response:
-    return node_handlers.list_nodes(req)
-
-
-@util.translate_errors
-def list_chassis_nodes_detail(req: webob.Request) -> webob.Response:
-    return node_handlers.list_nodes_detail(req)

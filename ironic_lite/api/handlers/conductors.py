@@ -27,9 +27,7 @@ LIST_FIELDS = ('hostname', 'conductor_group', 'alive', 'links')
 
 
 def _require(req: webob.Request) -> None:
-    if util.version(req).below(mv.CONDUCTOR):
-        raise webob.exc.HTTPNotFound(
-            explanation='The resource could not be found.')
+    util.require_version(req, mv.CONDUCTOR)
     util.authorize(req, POLICY)
 
 

@@ -5,7 +5,6 @@ them yet."""
 
 from oslo_log import log as logging
 import webob
-import webob.exc
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
@@ -16,9 +15,7 @@ LOG = logging.getLogger(__name__)
 
 @util.translate_errors
 def post_events(req: webob.Request) -> webob.Response:
-    if util.version(req).below(mv.EVENTS):
-        raise webob.exc.HTTPNotFound(
-            explanation='The resource could not be found.')
+    util.require_version(req, mv.EVENTS)
     util.authorize(req, 'baremetal:events:post')
     body = util.read_body(req, schemas.CREATE)
     for event in body['events']:

@@ -11,7 +11,6 @@ from ironic_lite.api import listing
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
-from ironic_lite.api.handlers import volume_query as query
 from ironic_lite.api.views import node_history as views
 from ironic_lite.db import node_history as db_history
 
@@ -21,21 +20,19 @@ _LIST_PARAMS = frozenset({'detail', 'marker', 'limit', 'sort_key',
 
 
 def _node(req: webob.Request) -> dict[str, Any]:
-    if util.version(req).below(mv.NODE_HISTORY):
-        raise webob.exc.HTTPNotFound(
-            explanation='The resource could not be found.')
+    util.require_version(req, mv.NODE_HISTORY)
     return node_access.authorized_node(req, _POLICY)
 
 
 @util.translate_errors
 def list_history(req: webob.Request) -> webob.Response:
     node = _node(req)
-    query.check_params(req, _LIST_PARAMS)
+    listing.check_params(req, _LIST_PARAMS)
     detail = bool(util.query_bool(req, 'detail'))
     limit = listing.page_limit(req)
     rows = db_history.list_page(
         util.context(req), node['id'], limit=limit,
-        marker=query.marker(req),
+        marker=listing.marker(req),
         sort_key=req.GET.get('sort_key', 'created_at'),
         sort_dir=req.GET.get('sort_dir', 'asc'))
     fields = views.fields_at(util.version(req), detail)
@@ -53,7 +50,7 @@ def list_history(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def show_history_event(req: webob.Request) -> webob.Response:
     node = _node(req)
-    query.check_params(req, frozenset())
+    listing.check_params(req, frozenset())
     ident = req.urlvars['event_ident']
     if not uuidutils.is_uuid_like(ident):
         raise webob.exc.HTTPNotFound(

@@ -50,9 +50,7 @@ def check_trait(trait: str) -> str:
 
 
 def _node(req: webob.Request, action: str) -> dict[str, Any]:
-    if util.version(req).below(mv.TRAITS):
-        raise webob.exc.HTTPNotFound(
-            explanation='The resource could not be found.')
+    util.require_version(req, mv.TRAITS)
     return node_access.authorized_node(req, action)
 
 

@@ -16,6 +16,7 @@ import webob.exc
 
 from ironic_lite import exception
 from ironic_lite.api import listing
+from ironic_lite.api import resource_patch
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import volume_query as query
@@ -89,14 +90,14 @@ def list_items(req: webob.Request, res: Resource,
     if node_ident is not None:
         node_id = node_access.get_node(req, node_ident)['id']
     project = _list_scope(req)
-    query.check_params(req, query.LIST_PARAMS)
+    listing.check_params(req, query.LIST_PARAMS)
     fields = query.requested_fields(req, res.shape, detail_allowed=True)
     limit = listing.page_limit(req)
     if node_id is None and req.GET.get('node') is not None:
         node_id = node_access.get_node(req, req.GET['node'])['id']
     rows = db_volumes.list_page(
         util.context(req), res.kind, node_id, limit=limit,
-        marker=query.marker(req), sort_key=req.GET.get('sort_key', 'id'),
+        marker=listing.marker(req), sort_key=req.GET.get('sort_key', 'id'),
         sort_dir=req.GET.get('sort_dir', 'asc'), project=project)
     show = _show_properties(req)
     base = util.base_url(req)
@@ -110,7 +111,7 @@ def list_items(req: webob.Request, res: Resource,
 
 
 def _get(req: webob.Request, res: Resource, action: str) -> dict[str, Any]:
-    uuid = query.uuid_arg(f'{res.name.split("_")[1]}_uuid',
+    uuid = listing.uuid_arg(f'{res.name.split("_")[1]}_uuid',
                           req.urlvars['item_uuid'])
     util.authorize(req, POLICY % action)
     return db_volumes.get(util.context(req), res.kind, uuid)
@@ -118,7 +119,7 @@ def _get(req: webob.Request, res: Resource, action: str) -> dict[str, Any]:
 
 def show_item(req: webob.Request, res: Resource) -> webob.Response:
     query.require_volume(req)
-    query.check_params(req, frozenset({'fields'}))
+    listing.check_params(req, frozenset({'fields'}))
     fields = query.requested_fields(req, res.shape, detail_allowed=False)
     row = _get(req, res, 'get')
     return util.json_response(_render(req, res, row, fields))
@@ -126,7 +127,7 @@ def show_item(req: webob.Request, res: Resource) -> webob.Response:
 
 def _node_of(req: webob.Request, node_uuid: str) -> dict[str, Any]:
     """The node a body names: a 400 when it does not exist."""
-    value = query.uuid_arg('node_uuid', node_uuid)
+    value = listing.uuid_arg('node_uuid', node_uuid)
     try:
         return db_nodes.node_get(util.context(req), value)
     except exception.NodeNotFound:
@@ -142,7 +143,7 @@ def create_item(req: webob.Request, res: Resource) -> webob.Response:
     values = {name: body[name] for name in res.fields_schema
               if name in body and name != 'node_uuid'}
     if body.get('uuid'):
-        values['uuid'] = query.uuid_arg('uuid', body['uuid'])
+        values['uuid'] = listing.uuid_arg('uuid', body['uuid'])
     for name in ('extra', 'properties'):
         if name in res.fields_schema:
             values[name] = values.get(name) or {}
@@ -158,7 +159,7 @@ def _patched(req: webob.Request, res: Resource, row: dict[str, Any],
              patch: list[dict[str, Any]]) -> tuple[dict[str, Any],
                                                    dict[str, Any]]:
     """(the node the item belongs to after the patch, changed values)."""
-    query.check_allowed(patch, res.patchable)
+    resource_patch.check_allowed(patch, res.patchable)
     for operation in patch:
         if operation['path'] == '/node_uuid' and operation['op'] != 'remove':
             value = operation.get('value')
@@ -167,7 +168,7 @@ def _patched(req: webob.Request, res: Resource, row: dict[str, Any],
                     explanation='Expected a UUID for node_uuid, but '
                     f'received {value}.')
     document = {name: row[name] for name in res.fields_schema}
-    result = query.apply_patch(document, patch)
+    result = resource_patch.apply_patch(document, patch)
     util.validate({'type': 'object', 'properties': res.fields_schema,
                    'required': list(res.required)}, result)
     node_id = row['node_id']

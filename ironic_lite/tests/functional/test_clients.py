@@ -1,80 +1,46 @@
 """The real clients against ironic-lite-api served by waitress.
 
 ``openstack baremetal ...`` (python-ironicclient's plugin, which
-negotiates the version with ``latest``: the server's maximum is above
-what the client knows) and openstacksdk, on a free 127.0.0.1 port, with
-the in-process stack (real conductor, inproc bus, SQLite) behind.
+negotiates the version with ``latest``: 1.115, the server's maximum and
+the last the client knows) and openstacksdk, against the ``endpoint``
+fixture of conftest.py.
 """
 
-from collections.abc import Iterator
-import json
-import os
-from pathlib import Path
 import shutil
-import subprocess
-import sys
-from typing import Any
 
 import openstack
-import pytest
 
-from ironic_lite.tests.functional import fixtures
-from lite_common.tests import hostile
-from lite_common.wsgi import server
-
-OPENSTACK = Path(sys.executable).parent / 'openstack'
-
-
-@pytest.fixture(scope='module')
-def endpoint() -> Iterator[str]:
-    stack = fixtures.Stack().start()
-    try:
-        with hostile.serving(stack.app, server.Settings(threads=4)) as port:
-            yield f'http://127.0.0.1:{port}'
-    finally:
-        stack.stop()
-
-
-def _cli(endpoint: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
-    return subprocess.run(
-        [str(OPENSTACK), '--os-auth-type', 'none', '--os-endpoint', endpoint,
-         'baremetal', *args], capture_output=True, text=True, env=env,
-        timeout=120)
-
-
-def _json(endpoint: str, *args: str) -> Any:
-    done = _cli(endpoint, *args, '-f', 'json')
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+from ironic_lite.tests.functional.clients import OPENSTACK
+from ironic_lite.tests.functional.clients import cli
+from ironic_lite.tests.functional.clients import cli_json
 
 
 def test_openstack_baremetal_cli(endpoint: str) -> None:
     # tools/setup-venv.sh installs the clients: missing is a failure.
     assert shutil.which(str(OPENSTACK)), f'{OPENSTACK} is not installed'
-    node = _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+    node = cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
                  '--name', 'cli-1', '--property', 'cpus=4')
     assert node['provision_state'] == 'enroll'
     assert node['properties'] == {'cpus': 4}
 
-    listed = _json(endpoint, 'node', 'list')
+    listed = cli_json(endpoint, 'node', 'list')
     assert [row['name'] for row in listed] == ['cli-1'], listed
 
-    done = _cli(endpoint, 'node', 'manage', 'cli-1', '--wait', '30')
+    done = cli(endpoint, 'node', 'manage', 'cli-1', '--wait', '30')
     assert done.returncode == 0, done.stderr
-    shown = _json(endpoint, 'node', 'show', 'cli-1')
+    shown = cli_json(endpoint, 'node', 'show', 'cli-1')
     assert shown['provision_state'] == 'manageable'
     assert shown['uuid'] == node['uuid']
 
-    done = _cli(endpoint, 'node', 'clean', 'cli-1', '--clean-steps',
+    done = cli(endpoint, 'node', 'clean', 'cli-1', '--clean-steps',
                 '[{"interface": "deploy", "step": "no_such_step"}]')
     assert done.returncode != 0
     assert 'no_such_step' in done.stderr and 'HTTP 400' in done.stderr
 
-    done = _cli(endpoint, 'node', 'show', 'nope')
+    done = cli(endpoint, 'node', 'show', 'nope')
     assert 'Node nope could not be found. (HTTP 404)' in done.stderr
 
-    done = _cli(endpoint, 'node', 'delete', 'cli-1')
+    done = cli(endpoint, 'node', 'delete', 'cli-1')
     assert done.returncode == 0, done.stderr
 
 
@@ -124,58 +90,58 @@ def test_sdk_pages_through_detailed_lists(endpoint: str) -> None:
 def test_cli_node_fields(endpoint: str) -> None:
     """The fields of 1.46 .. 1.104 as the openstack CLI sends them
     (booleans as the strings "True"/"False")."""
-    parent = _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+    parent = cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
                    '--name', 'cli-parent', '--owner', 'p1', '--lessee',
                    'p2', '--shard', 'shard-1')
     assert (parent['owner'], parent['lessee'], parent['shard']) == (
         'p1', 'p2', 'shard-1')
     assert parent['conductor_group'] == ''
-    child = _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+    child = cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
                   '--name', 'cli-child', '--owner', 'p1', '--parent-node',
                   'cli-parent')
     assert child['parent_node'] == parent['uuid']
     try:
-        done = _cli(endpoint, 'node', 'set', 'cli-parent', '--retired',
+        done = cli(endpoint, 'node', 'set', 'cli-parent', '--retired',
                     '--retired-reason', 'old', '--instance-name', 'vm-1')
         assert done.returncode == 0, done.stderr
-        shown = _json(endpoint, 'node', 'show', 'cli-parent')
+        shown = cli_json(endpoint, 'node', 'show', 'cli-parent')
         assert (shown['retired'], shown['retired_reason'],
                 shown['instance_name']) == (True, 'old', 'vm-1')
-        done = _cli(endpoint, 'node', 'set', 'cli-parent', '--protected')
+        done = cli(endpoint, 'node', 'set', 'cli-parent', '--protected')
         assert 'can only be made protected' in done.stderr
         assert 'HTTP 409' in done.stderr
-        listed = _json(endpoint, 'node', 'list', '--owner', 'p1')
+        listed = cli_json(endpoint, 'node', 'list', '--owner', 'p1')
         assert [row['name'] for row in listed] == ['cli-parent']
-        listed = _json(endpoint, 'node', 'list', '--include-children',
+        listed = cli_json(endpoint, 'node', 'list', '--include-children',
                        '--sort', 'name')
         assert [row['name'] for row in listed] == ['cli-child',
                                                    'cli-parent']
-        children = _json(endpoint, 'node', 'children', 'list',
+        children = cli_json(endpoint, 'node', 'children', 'list',
                          'cli-parent')
         assert children == {'children': [child['uuid']]}
-        shards = _json(endpoint, 'shard', 'list')
+        shards = cli_json(endpoint, 'shard', 'list')
         assert {row['name']: row['count'] for row in shards} == {
             'shard-1': 1, 'None': 1}
-        done = _cli(endpoint, 'node', 'unset', 'cli-parent', '--retired')
+        done = cli(endpoint, 'node', 'unset', 'cli-parent', '--retired')
         assert done.returncode == 0, done.stderr
-        assert _json(endpoint, 'node', 'show', 'cli-parent')[
+        assert cli_json(endpoint, 'node', 'show', 'cli-parent')[
             'retired_reason'] is None
     finally:
         for name in ('cli-child', 'cli-parent'):
-            _cli(endpoint, 'node', 'delete', name)
+            cli(endpoint, 'node', 'delete', name)
 
 
 def test_cli_and_sdk_conductors(endpoint: str) -> None:
     """``openstack baremetal conductor list/show`` and the SDK's
     conductors (API 1.49)."""
     # python-ironicclient 6.x names list columns by their field names.
-    listed = _json(endpoint, 'conductor', 'list', '--long')
+    listed = cli_json(endpoint, 'conductor', 'list', '--long')
     assert [(c['hostname'], c['alive']) for c in listed] == [
         ('conductor-1', True)], listed
     assert listed[0]['drivers'] == ['fake-hardware']
-    shown = _json(endpoint, 'conductor', 'show', 'conductor-1')
+    shown = cli_json(endpoint, 'conductor', 'show', 'conductor-1')
     assert shown['alive'] is True and shown['conductor_group'] == ''
-    done = _cli(endpoint, 'conductor', 'show', 'nowhere')
+    done = cli(endpoint, 'conductor', 'show', 'nowhere')
     assert 'Conductor nowhere could not be found. (HTTP 404)' in done.stderr
     conn = openstack.connect(auth_type='none',
                              baremetal_endpoint_override=endpoint + '/v1')
@@ -193,17 +159,17 @@ def test_cli_and_sdk_conductors(endpoint: str) -> None:
 def test_cli_and_sdk_node_traits(endpoint: str) -> None:
     """``openstack baremetal node add/remove trait``, ``node trait
     list`` and the SDK's traits (API 1.37)."""
-    _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+    cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
           '--name', 'traits-1')
-    done = _cli(endpoint, 'node', 'add', 'trait', 'traits-1', 'CUSTOM_A',
+    done = cli(endpoint, 'node', 'add', 'trait', 'traits-1', 'CUSTOM_A',
                 'HW_CPU_X86_AVX2')
     assert done.returncode == 0, done.stderr
-    listed = _json(endpoint, 'node', 'trait', 'list', 'traits-1')
+    listed = cli_json(endpoint, 'node', 'trait', 'list', 'traits-1')
     assert sorted(row['traits'] for row in listed) == [
         'CUSTOM_A', 'HW_CPU_X86_AVX2'], listed
-    done = _cli(endpoint, 'node', 'remove', 'trait', 'traits-1', 'CUSTOM_B')
+    done = cli(endpoint, 'node', 'remove', 'trait', 'traits-1', 'CUSTOM_B')
     assert done.returncode != 0 and 'CUSTOM_B' in done.stderr
-    done = _cli(endpoint, 'node', 'remove', 'trait', 'traits-1', 'CUSTOM_A')
+    done = cli(endpoint, 'node', 'remove', 'trait', 'traits-1', 'CUSTOM_A')
     assert done.returncode == 0, done.stderr
     conn = openstack.connect(auth_type='none',
                              baremetal_endpoint_override=endpoint + '/v1')
@@ -222,23 +188,23 @@ def test_cli_and_sdk_node_traits(endpoint: str) -> None:
 def test_cli_and_sdk_chassis(endpoint: str) -> None:
     """``openstack baremetal chassis create/list/show/set/delete``, a
     node in a chassis, and the SDK's chassis (API 1.1)."""
-    chassis = _json(endpoint, 'chassis', 'create', '--description', 'r1',
+    chassis = cli_json(endpoint, 'chassis', 'create', '--description', 'r1',
                     '--extra', 'row=a')
     assert chassis['description'] == 'r1' and chassis['extra'] == {
         'row': 'a'}
-    node = _json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+    node = cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
                  '--name', 'racked', '--chassis-uuid', chassis['uuid'])
     assert node['chassis_uuid'] == chassis['uuid']
-    listed = _json(endpoint, 'chassis', 'list')
+    listed = cli_json(endpoint, 'chassis', 'list')
     assert [c['uuid'] for c in listed] == [chassis['uuid']], listed
-    done = _cli(endpoint, 'chassis', 'set', chassis['uuid'],
+    done = cli(endpoint, 'chassis', 'set', chassis['uuid'],
                 '--description', 'r2')
     assert done.returncode == 0, done.stderr
-    shown = _json(endpoint, 'chassis', 'show', chassis['uuid'])
+    shown = cli_json(endpoint, 'chassis', 'show', chassis['uuid'])
     assert shown['description'] == 'r2'
-    racked = _json(endpoint, 'node', 'list', '--chassis', chassis['uuid'])
+    racked = cli_json(endpoint, 'node', 'list', '--chassis', chassis['uuid'])
     assert [n['name'] for n in racked] == ['racked']
-    done = _cli(endpoint, 'chassis', 'delete', chassis['uuid'])
+    done = cli(endpoint, 'chassis', 'delete', chassis['uuid'])
     assert done.returncode != 0 and 'contains nodes' in done.stderr
     conn = openstack.connect(auth_type='none',
                              baremetal_endpoint_override=endpoint + '/v1')
