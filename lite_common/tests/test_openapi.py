@@ -40,6 +40,10 @@ def test_the_document_is_valid_openapi(name):
     schema = schemathesis.openapi.from_dict(module.document())
     operations = [result.ok() for result in schema.get_all_operations()]
     assert operations
+    ids = [operation['operationId']
+           for item in module.document()['paths'].values()
+           for operation in item.values() if isinstance(operation, dict)]
+    assert len(ids) == len(set(ids)), 'operationId must be unique'
 
 
 @pytest.mark.parametrize('name', sorted(APIS))

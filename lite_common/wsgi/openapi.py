@@ -62,6 +62,7 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
     """The OpenAPI document of ``table`` (paths for which ``include`` is
     true)."""
     paths: dict[str, Any] = {}
+    seen: set[str] = set()
     for template, methods in table.items():
         if not include(template):
             continue
@@ -72,7 +73,9 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
         for method in _METHODS:
             handler = methods.get(method)
             if handler is not None:
-                item[method.lower()] = _operation(handler, bodies)
+                operation = _operation(handler, bodies)
+                _make_unique(operation, path, seen)
+                item[method.lower()] = operation
         paths[path] = item
     return {
         'openapi': '3.1.0',
@@ -80,6 +83,19 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
         'paths': paths,
         'components': {'schemas': {'Error': modern(error_schema)}},
     }
+
+
+def _make_unique(operation: dict[str, Any], path: str,
+                 seen: set[str]) -> None:
+    """OpenAPI wants one operationId per operation: a handler that serves
+    several paths gets the static words of the later paths as a suffix."""
+    name = operation['operationId']
+    if name in seen:
+        words = [word for word in path.strip('/').split('/')
+                 if not word.startswith('{')]
+        name = f'{name}.{"_".join(words)}'
+    seen.add(name)
+    operation['operationId'] = name
 
 
 def _operation(handler: Handler, bodies: Bodies) -> dict[str, Any]:
