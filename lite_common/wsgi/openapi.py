@@ -74,7 +74,7 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
             handler = methods.get(method)
             if handler is not None:
                 operation = _operation(handler, bodies)
-                _make_unique(operation, path, seen)
+                _make_unique(operation, method, path, seen)
                 item[method.lower()] = operation
         paths[path] = item
     return {
@@ -85,15 +85,16 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
     }
 
 
-def _make_unique(operation: dict[str, Any], path: str,
+def _make_unique(operation: dict[str, Any], method: str, path: str,
                  seen: set[str]) -> None:
     """OpenAPI wants one operationId per operation: a handler that serves
-    several paths gets the static words of the later paths as a suffix."""
+    several operations gets the method and the static words of the later
+    paths as a suffix."""
     name = operation['operationId']
     if name in seen:
         words = [word for word in path.strip('/').split('/')
                  if not word.startswith('{')]
-        name = f'{name}.{"_".join(words)}'
+        name = f'{name}.{method.lower()}_{"_".join(words)}'
     seen.add(name)
     operation['operationId'] = name
 
