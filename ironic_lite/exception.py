@@ -233,3 +233,28 @@ class ChassisAlreadyExists(Conflict):
 class ChassisNotEmpty(Invalid):
     msg_fmt = ('Cannot complete the requested action because chassis '
                '%(chassis)s contains nodes.')
+
+
+class PortNotFound(NotFound):
+    msg_fmt = 'Port %(port)s could not be found.'
+
+
+class PortAlreadyExists(Conflict):
+    msg_fmt = 'A port with UUID %(uuid)s already exists.'
+
+
+class MACAlreadyExists(Conflict):
+    msg_fmt = 'A port with MAC address %(mac)s already exists.'
+
+
+class PortDuplicateName(Conflict):
+    msg_fmt = 'A port with name %(name)s already exists.'
+
+
+class PortgroupNotFound(NotFound):
+    msg_fmt = 'Portgroup %(portgroup)s could not be found.'
+
+
+class InvalidSwitchID(Invalid):
+    msg_fmt = ('Expected a MAC address or OpenFlow datapath ID but '
+               'received %(switch_id)s.')

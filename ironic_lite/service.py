@@ -33,6 +33,7 @@ from ironic_lite import exception
 from ironic_lite.conductor import indicators
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics as conductor_periodics
+from ironic_lite.conductor import port_manager
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import traits
@@ -147,6 +148,7 @@ class ConductorService:
             [conductor_manager.ConductorManager(
                 self.conf, self.host, self.pool),
              volume_manager.VolumeManager(self.conf, self.host),
+             port_manager.PortManager(self.conf, self.host),
              indicators.IndicatorManager(self.conf, self.host),
              traits.TraitsManager(self.conf, self.host)],
             periodic_tasks=self._periodic_tasks(self.periodics),

@@ -38,7 +38,12 @@ HISTORY: tuple[tuple[str, str], ...] = (
             'deleted), PUT and DELETE .../maintenance, drivers; chassis '
             '(create, list, detail, show, JSON patch, delete when empty; '
             'their nodes), the chassis_uuid of nodes and its list '
-            'filter. A node is created in "available"; node names are not '
+            'filter; ports (address, extra, node_uuid: create, list with '
+            'the node, node_uuid and address filters, detail, paging and '
+            'sorting, show by uuid, name or id, JSON patch under the '
+            'conductor\'s state rules, delete; a MAC address belongs to '
+            'one port, 409 otherwise), /v1/nodes/{node_ident}/ports. A '
+            'node is created in "available"; node names are not '
             'served.'),
     ('1.2', 'The provision state "available" is shown as such; below '
             '1.2 it is null (upstream\'s NOSTATE).'),
@@ -62,6 +67,12 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.15', 'Provision target clean with clean_steps (manual '
              'cleaning).'),
     ('1.16', 'Node list: the driver filter.'),
+    ('1.18', 'Ports: internal_info (read only).'),
+    ('1.19', 'Ports: local_link_connection (checked against upstream\'s '
+             'shapes, the switch_id a MAC address or an OpenFlow datapath '
+             'id) and pxe_enabled; changing either needs the node in enroll, '
+             'manageable, inspecting or inspect wait, or in maintenance '
+             '(409).'),
     ('1.21', 'Nodes: resource_class, and the resource_class list filter.'),
     ('1.25', 'A node may be taken out of its chassis (chassis_uuid '
              'removed or set to null by a patch; 406 before).'),
@@ -76,6 +87,8 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'JSON patch while the node is powered off, delete), the '
              'same lists under /v1/nodes/{node_ident}/volume; nodes: the '
              'volume link; GET /v1 lists volume.'),
+    ('1.34', 'Ports: physical_network (not empty; that of the port\'s '
+             'portgroup).'),
     ('1.37', 'Node traits: GET, PUT (replace every trait) and DELETE (every '
              'trait) /v1/nodes/{node_ident}/traits, PUT and DELETE '
              '.../traits/{trait}; standard (os-traits) or CUSTOM_ names, at '
@@ -105,6 +118,8 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'default policy allows, and a node list without '
              'baremetal:node:list_all holds only the project\'s nodes.'),
     ('1.51', 'Nodes: description.'),
+    ('1.53', 'Ports: is_smartnic (a Smart NIC port\'s link names port_id and '
+             'hostname).'),
     ('1.54', 'POST /v1/events: external network events (bind_port, '
              'unbind_port, delete_port), validated and logged (204); '
              'GET /v1 lists events.'),
@@ -116,6 +131,8 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'through the management interface (the fake one has '
              'upstream\'s two LEDs and cannot set them); served at every '
              'version, as upstream.'),
+    ('1.64', 'Ports: network_type in local_link_connection (managed or '
+             'unmanaged).'),
     ('1.65', 'Nodes: lessee and the lessee list filter, with upstream\'s '
              'lessee policy rules.'),
     ('1.66', 'Nodes: network_data (a network_data.json document with '
@@ -133,25 +150,38 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'downs, power changes and cleanings, and the start and end of '
              'each cleaning ([conductor]node_history, '
              'node_history_max_entries, record_step_flows_in_history).'),
+    ('1.82', 'Nodes: shard, the shard and sharded list filters, GET '
+             '/v1/shards; the shard filter of the port list.'),
     ('1.83', 'Nodes: parent_node (a node of the same owner); GET '
              '/v1/nodes/{node_ident}/children; node lists leave out '
              'child nodes unless include_children=true, and filter by '
              'parent_node.'),
     ('1.85', 'Provision target unhold.'),
+    ('1.88', 'Ports: name (unique; a port may be named by it in URLs).'),
+    ('1.90', 'Ports: OVN VTEP switches (vtep-logical-switch, '
+             'vtep-physical-switch) in local_link_connection, until '
+             '1.105.'),
     ('1.91', 'A ".json" at the end of a path is taken off below 1.91 '
              '(when X-OpenStack-Ironic-API-Version asks for it), a node '
              'named with it still found; from 1.91 it is part of the '
              'path.'),
+    ('1.94', 'Ports: node_ident (a node uuid or name) in place of node_uuid '
+             'on create.'),
     ('1.95', 'Nodes: disable_power_off; such a node refuses power off '
              '(409) and stays powered on when it is undeployed.'),
+    ('1.97', 'Ports: description, and the description_contains list filter.'),
     ('1.98', 'Upstream decodes RFC 6901 escapes in the top-level field '
              'of a patch path before checking it is patchable; the patch '
              'schema of those resources (here volume connectors and '
-             'targets) admits no "~", so no answer changes at 1.98, as '
-             'upstream.'),
+             'targets, and ports) admits no "~", so no answer changes '
+             'at 1.98, as upstream.'),
+    ('1.100', 'Ports: vendor.'),
+    ('1.101', 'Ports: category.'),
     ('1.104', 'Nodes: instance_name and the instance_name list filter; '
               'set from instance_info display_name when an update sets '
               'that and instance_name is empty.'),
+    ('1.105', 'Ports: OVN VTEP keys of local_link_connection are refused '
+              'again (406) and a link holding them is shown empty.'),
     ('1.107', 'X-OpenStack-Request-Id and Openstack-Request-Id on every '
               'response (at every version, as upstream).'),
     ('1.109', 'Nodes: health (read only; null: the fake interfaces '
@@ -201,6 +231,19 @@ NODE_HISTORY = '1.78'
 JSON_SUFFIX_KEPT = '1.91'
 NODE_HISTORY_PROJECT = '1.113'
 NODE_HISTORY_FIELDS = '1.115'
+PORT_INTERNAL_INFO = '1.18'
+PORT_NET_FIELDS = '1.19'
+PORT_PHYSICAL_NETWORK = '1.34'
+PORT_SMART_NIC = '1.53'
+PORT_NETWORK_TYPE = '1.64'
+PORT_NAME = '1.88'
+PORT_OVN_VTEP = '1.90'
+PORT_NODE_IDENT = '1.94'
+PORT_DESCRIPTION = '1.97'
+PORT_VENDOR = '1.100'
+PORT_CATEGORY = '1.101'
+PORT_OVN_VTEP_REMOVED = '1.105'
+SHARD = '1.82'
 #: Not an upstream version: the extension is served at the maximum.
 CLEANING_STEPS = MAX_VERSION
 
@@ -209,11 +252,15 @@ CLEANING_STEPS = MAX_VERSION
 #: HISTORY entry once the rest is done. 1.12: raid_config,
 #: target_raid_config and PUT .../states/raid (no RAID interface, no
 #: GET /v1/drivers/{driver}/raid/logical_disk_properties);
-#: 1.82: the node shard, its filters and GET /v1/shards (not the port
-#: list's shard filter); 1.87: the node's service_step (no service
-#: verb).
-PARTIAL = {'raid_config': '1.12',
-           'shard': '1.82', 'service_step': '1.87'}
+#: 1.87: the node's service_step (no service
+#: verb); the port side of portgroup versions: 1.24 the port's
+#: portgroup_uuid, 1.102 no physical_network change of a port in a
+#: portgroup, 1.111 the port's available_for_dynamic_portgroup; 1.39:
+#: no port update while its node is inspecting (no inspect wait yet).
+PARTIAL = {'raid_config': '1.12', 'service_step': '1.87',
+           'portgroup_uuid': '1.24', 'portgroup_physical_network': '1.102',
+           'available_for_dynamic_portgroup': '1.111',
+           'port_update_inspecting': '1.39'}
 STATES_LINK = '1.14'
 
 

@@ -15,10 +15,12 @@ from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.handlers import nodes
+from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import volume
 from ironic_lite.api.schemas import events as event_schemas
 from ironic_lite.api.schemas import node_states as state_schemas
 from ironic_lite.api.schemas import nodes as node_schemas
+from ironic_lite.api.schemas import ports as port_schemas
 from ironic_lite.api.schemas import volume as volume_schemas
 from lite_common.wsgi import openapi
 
@@ -54,6 +56,10 @@ def bodies() -> openapi.Bodies:
         node_traits.set_traits: node_traits.BODY_SCHEMA,
         chassis.create_chassis: chassis.CREATE_SCHEMA,
         chassis.update_chassis: node_schemas.PATCH,
+        ports.create_port: port_schemas.CREATE,
+        ports.update_port: port_schemas.PATCH,
+        # Under a node: upstream's 400 (malformed), whatever the body.
+        ports.node_port: port_schemas.CREATE,
     }
 
 

@@ -15,6 +15,7 @@ from ironic_lite.api.handlers import node_links
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.handlers import nodes
+from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import root
 from ironic_lite.api.handlers import volume
 from lite_common.wsgi.router import RouteTable
@@ -77,6 +78,17 @@ ROUTES: RouteTable = {
     _NODE + '/traits/{trait}': {'PUT': node_traits.add_trait,
                                 'DELETE': node_traits.remove_trait},
     '/v1/shards': {'GET': node_links.list_shards},
+    '/v1/ports': {'GET': ports.list_ports, 'POST': ports.create_port},
+    '/v1/ports/detail': {'GET': ports.list_ports_detail},
+    '/v1/ports/{port_ident}': {'GET': ports.show_port,
+                               'PATCH': ports.update_port,
+                               'DELETE': ports.delete_port},
+    _NODE + '/ports': {'GET': ports.list_node_ports,
+                       'POST': ports.node_port},
+    _NODE + '/ports/detail': {'GET': ports.list_node_ports_detail},
+    _NODE + '/ports/{port_ident}': {'GET': ports.node_port,
+                                    'PATCH': ports.node_port,
+                                    'DELETE': ports.node_port},
     '/v1/chassis': {'GET': chassis.list_chassis,
                     'POST': chassis.create_chassis},
     '/v1/chassis/detail': {'GET': chassis.list_chassis_detail},

@@ -20,7 +20,7 @@ from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
-    '1.1': 'Ports, node vendor passthru, validate, console '
+    '1.1': 'Node vendor passthru, validate, console '
            '(states/console), management (boot device), driver '
            'properties and vendor passthru; config drive in the active '
            'target.',
@@ -30,12 +30,10 @@ GAPS: dict[str, str] = {
     '1.14': 'The driver properties link points to a resource that is '
             'not served (GET /v1/drivers/{name}/properties).',
     '1.17': 'The adopt target.',
-    '1.18': 'Ports.',
-    '1.19': 'Ports.',
     '1.20': 'Nodes: network_interface.',
     '1.22': 'Ramdisk lookup and heartbeat endpoints.',
     '1.23': 'Portgroups.',
-    '1.24': 'Portgroups.',
+    '1.24': 'Portgroups (the port field portgroup_uuid is served).',
     '1.26': 'Portgroups.',
     '1.27': 'Soft reboot and soft power off (the timeout is served).',
     '1.28': 'VIFs.',
@@ -44,21 +42,19 @@ GAPS: dict[str, str] = {
     '1.31': 'Nodes: boot, console, inspect, network, raid and vendor '
             'interfaces.',
     '1.33': 'Nodes: storage_interface.',
-    '1.34': 'Ports.',
     '1.35': 'The rebuild target with a config drive.',
     '1.36': 'The agent version in heartbeats.',
     '1.38': 'Rescue and unrescue.',
     '1.39': 'The inspect wait state.',
     '1.40': 'BIOS settings and bios_interface.',
     '1.41': 'Aborting inspection.',
-    '1.43': 'The detail parameter of every list other than nodes.',
+    '1.43': 'The detail parameter of the portgroup list.',
 
     '1.45': 'reset_interfaces in node PATCH.',
 
 
 
     '1.52': 'Allocations.',
-    '1.53': 'Ports.',
     '1.55': 'Deploy templates.',
     '1.56': 'Building config drives from JSON.',
     '1.57': 'Allocations.',
@@ -67,7 +63,6 @@ GAPS: dict[str, str] = {
     '1.60': 'Allocations.',
 
     '1.62': 'Agent tokens.',
-    '1.64': 'Ports.',
 
 
     '1.67': 'VIFs.',
@@ -84,34 +79,27 @@ GAPS: dict[str, str] = {
     '1.79': 'Allocations.',
     '1.80': 'Project-scoped node creation and deletion.',
     '1.81': 'Node inventory.',
-    '1.82': 'The shard filter of the port list (the node shard, its '
-            'filters and GET /v1/shards are served).',
 
     '1.84': 'The inspection continue callback.',
     '1.86': 'The firmware interface.',
     '1.87': 'The service target (the node\'s service_step is '
             'served).',
-    '1.88': 'Ports.',
     '1.89': 'Virtual media.',
-    '1.90': 'Ports.',
     '1.92': 'Runbooks.',
     '1.93': 'Virtual media.',
-    '1.94': 'Ports.',
 
     '1.96': 'Inspection rules.',
-    '1.97': 'Ports.',
-    '1.99': 'Ports and portgroups.',
-    '1.100': 'Ports.',
-    '1.101': 'Ports.',
+    '1.99': 'The conductor_groups filter of the portgroup list (the '
+            'port list has it).',
     '1.102': 'Portgroups.',
     '1.103': 'Portgroups.',
 
-    '1.105': 'Ports.',
     '1.106': 'Portgroups.',
     '1.108': 'disable_ramdisk with the service target.',
 
     '1.110': 'Aborting a deployment in deploy wait.',
-    '1.111': 'Ports and portgroups.',
+    '1.111': 'Portgroups: dynamic_portgroup (the port field '
+             'available_for_dynamic_portgroup is served).',
     '1.112': 'Runbooks.',
     '1.114': 'Firmware components.',
 }

@@ -29,6 +29,7 @@ the down conductor still holds answers ``NodeLocked`` (409).
      the hash ring honours the nodes' and conductors' conductor groups;
      set_target_raid_config
 1.4: add_node_traits, remove_node_traits
+1.5: create_port, update_port, destroy_port
 """
 
 import threading
@@ -48,7 +49,7 @@ from lite_common import rpc
 LOG = logging.getLogger(__name__)
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.4"
+VERSION = "1.5"
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -259,6 +260,24 @@ class ConductorAPI:
                        uuid: str) -> None:
         self._call(context, node, "destroy_volume", node_uuid=node["uuid"],
                    kind=kind, uuid=uuid)
+
+    def create_port(self, context: Any, node: dict[str, Any],
+                    values: dict[str, Any]) -> dict[str, Any]:
+        """Create a port of ``node`` (``values`` hold its node_id)."""
+        return self._call(context, node, "create_port",
+                          node_uuid=node["uuid"], values=values)
+
+    def update_port(self, context: Any, node: dict[str, Any], uuid: str,
+                    values: dict[str, Any]) -> dict[str, Any]:
+        """Change a port of ``node`` (the node it belongs to after the
+        change); returns it."""
+        return self._call(context, node, "update_port",
+                          node_uuid=node["uuid"], uuid=uuid, values=values)
+
+    def destroy_port(self, context: Any, node: dict[str, Any],
+                     uuid: str) -> None:
+        self._call(context, node, "destroy_port", node_uuid=node["uuid"],
+                   uuid=uuid)
 
     def add_node_traits(self, context: Any, node: dict[str, Any],
                         traits: list[str], replace: bool) -> list[str]:

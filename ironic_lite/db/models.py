@@ -255,3 +255,75 @@ class Chassis(Base, TimestampMixin):
     description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
         JSONText, default=dict)
+
+
+# Added by migration 0010: the network ports of a node (API 1.1) and
+# their groups (API 1.23), removed with it.
+
+
+class Portgroup(Base, TimestampMixin):
+    __tablename__ = 'portgroups'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_portgroups0uuid'),
+        sa.UniqueConstraint('address', name='uniq_portgroups0address'),
+        sa.UniqueConstraint('name', name='uniq_portgroups0name'),
+        sa.Index('portgroups_node_id_idx', 'node_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_portgroups0node_id'))
+    address: orm.Mapped[str | None] = orm.mapped_column(sa.String(18))
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    internal_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    standalone_ports_supported: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=True)
+    mode: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    physical_network: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(64))
+    category: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
+    dynamic_portgroup: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False)
+
+
+class Port(Base, TimestampMixin):
+    __tablename__ = 'ports'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_ports0uuid'),
+        sa.UniqueConstraint('address', name='uniq_ports0address'),
+        sa.UniqueConstraint('name', name='uniq_ports0name'),
+        sa.Index('ports_node_id_idx', 'node_id'),
+        sa.Index('ports_portgroup_id_idx', 'portgroup_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    address: orm.Mapped[str] = orm.mapped_column(sa.String(18))
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_ports0node_id'))
+    portgroup_id: orm.Mapped[int | None] = orm.mapped_column(
+        sa.ForeignKey('portgroups.id', name='fk_ports0portgroup_id'))
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    local_link_connection: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    internal_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    pxe_enabled: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=True)
+    physical_network: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(64))
+    is_smartnic: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False)
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    vendor: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
+    category: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
+    available_for_dynamic_portgroup: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=True)

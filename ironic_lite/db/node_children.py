@@ -6,12 +6,15 @@ import sqlalchemy as sa
 
 from ironic_lite.db.models import NodeHistory
 from ironic_lite.db.models import NodeTrait
+from ironic_lite.db.models import Port
+from ironic_lite.db.models import Portgroup
 from ironic_lite.db.models import VolumeConnector
 from ironic_lite.db.models import VolumeTarget
 
 #: Tables with a ``node_id`` whose rows go with their node.
+#: (Ports before portgroups: a port may name a portgroup.)
 CHILD_MODELS: tuple[Any, ...] = (VolumeConnector, VolumeTarget, NodeHistory,
-                                  NodeTrait)
+                                  NodeTrait, Port, Portgroup)
 
 
 def destroy_of_node(session: Any, node_id: int) -> None:

@@ -371,8 +371,9 @@ def lock_state(context: Any, node_id: int) -> tuple[str | None,
 
 
 def node_destroy(context: Any, node_id: int | str) -> None:
-    """Delete a node named by id or uuid, with its volume connectors
-    and targets and its history.
+    """Delete a node named by id or uuid, with the rows that belong to
+    it (:mod:`ironic_lite.db.node_children`: volume connectors and
+    targets, history, traits, ports and portgroups).
 
     :raises NodeNotFound:
     """

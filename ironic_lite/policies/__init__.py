@@ -12,6 +12,7 @@ from ironic_lite.policies import event
 from ironic_lite.policies import indicator
 from ironic_lite.policies import node
 from ironic_lite.policies import node_history
+from ironic_lite.policies import port
 from ironic_lite.policies import volume
 
 
@@ -19,4 +20,5 @@ def list_rules() -> list[policy.RuleDefault]:
     return list(itertools.chain(base.rules, node.rules, driver.rules,
                                 volume.rules, node_history.rules,
                                 event.rules, indicator.rules,
-                                conductor.rules, chassis.rules))
+                                conductor.rules, chassis.rules,
+                                port.rules))

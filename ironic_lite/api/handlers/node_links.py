@@ -51,7 +51,7 @@ def list_shards(req: webob.Request) -> webob.Response:
     """``GET /v1/shards`` (1.82): ``{"name", "count"}`` per shard, the
     largest first; the nodes without a shard count as ``"None"``, as
     upstream."""
-    _not_found_below(req, mv.PARTIAL['shard'])
+    _not_found_below(req, mv.SHARD)
     util.authorize(req, 'baremetal:shards:get')
     counts = db_nodes.shard_counts(util.context(req))
     return util.json_response({'shards': [

@@ -32,7 +32,7 @@ _STRING_FILTERS = {
 #: Boolean filters and their versions (upstream checks none for
 #: associated, maintenance and retired).
 _BOOL_FILTERS = {'associated': '1.1', 'maintenance': '1.1',
-                 'retired': '1.1', 'sharded': mv.PARTIAL['shard']}
+                 'retired': '1.1', 'sharded': mv.SHARD}
 
 
 #: Node list filters of upstream Ironic that this API does not serve:
@@ -118,7 +118,7 @@ def _link_filters(req: webob.Request, result: dict[str, Any]) -> None:
     ``?include_children=true`` or ``?parent_node=`` (1.83), as
     upstream."""
     if 'shard' in req.GET:
-        _require(req, 'shard', mv.PARTIAL['shard'])
+        _require(req, 'shard', mv.SHARD)
         result['shard'] = [s.strip() for s in req.GET['shard'].split(',')
                            if s.strip()]
     if 'project' in req.GET:

@@ -74,6 +74,7 @@ def show_v1(req: webob.Request) -> webob.Response:
             'type': 'application/vnd.openstack.ironic.v1+json'},
         'chassis': _resource_links(base, 'chassis'),
         'nodes': _resource_links(base, 'nodes'),
+        'ports': _resource_links(base, 'ports'),
         'drivers': _resource_links(base, 'drivers'),
         'version': _version(base),
         **{name: _resource_links(base, name)

@@ -45,7 +45,7 @@ FIELD_VERSIONS: dict[str, str] = {
     'owner': mv.OWNER, 'retired': mv.RETIRED,
     'retired_reason': mv.RETIRED, 'lessee': mv.LESSEE,
     'network_data': mv.NETWORK_DATA, 'boot_mode': mv.BOOT_MODE,
-    'secure_boot': mv.BOOT_MODE, 'shard': _PARTIAL['shard'],
+    'secure_boot': mv.BOOT_MODE, 'shard': mv.SHARD,
     'parent_node': mv.PARENT_NODE,
     'service_step': _PARTIAL['service_step'],
     'disable_power_off': mv.DISABLE_POWER_OFF,
