@@ -156,6 +156,9 @@ def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
     seq_version = seq.get('version')
     for side in sides:
         side.variables = {'run': run_id, 'RUN': run_id.upper(),
+                          # Three octets for unique MAC addresses.
+                          'mac': ':'.join(run_id[i:i + 2]
+                                          for i in (0, 2, 4)),
                           'version': str(seq_version or side.max_version)}
     results = []
     for index, step in enumerate(seq['steps'], 1):

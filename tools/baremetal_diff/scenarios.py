@@ -19,7 +19,8 @@ using it) and ``steps``. A step::
                                      # report's per-resource overview
 
 ``${run}`` is a short id unique to the sequence run (``${RUN}`` in upper case,
-for trait-like names); ``${version}`` the
+for trait-like names; ``${mac}`` three MAC address octets made of it);
+``${version}`` the
 sequence's version. Variables belong to one side: each server has its
 own ids.
 """
