@@ -258,3 +258,20 @@ class PortgroupNotFound(NotFound):
 class InvalidSwitchID(Invalid):
     msg_fmt = ('Expected a MAC address or OpenFlow datapath ID but '
                'received %(switch_id)s.')
+
+
+class PortgroupAlreadyExists(Conflict):
+    msg_fmt = 'A portgroup with UUID %(uuid)s already exists.'
+
+
+class PortgroupDuplicateName(Conflict):
+    msg_fmt = 'A portgroup with name %(name)s already exists.'
+
+
+class PortgroupMACAlreadyExists(Conflict):
+    msg_fmt = 'A portgroup with MAC address %(mac)s already exists.'
+
+
+class PortgroupNotEmpty(Invalid):
+    msg_fmt = ('Cannot complete the requested action because portgroup '
+               '%(portgroup)s contains ports.')

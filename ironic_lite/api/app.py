@@ -59,6 +59,7 @@ class Deps:
         self.max_limit: int = conf.api.max_limit
         self.public_endpoint: str | None = conf.api.public_endpoint
         self.heartbeat_timeout: int = conf.conductor.heartbeat_timeout
+        self.default_portgroup_mode: str = conf.default_portgroup_mode
 
     def is_admin(self, context: Any) -> bool:
         return policy.is_admin(self.enforcer, context)

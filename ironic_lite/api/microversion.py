@@ -74,8 +74,21 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'manageable, inspecting or inspect wait, or in maintenance '
              '(409).'),
     ('1.21', 'Nodes: resource_class, and the resource_class list filter.'),
+    ('1.23', 'Portgroups: /v1/portgroups (create by the API, list with the '
+             'node, address, shard and conductor_groups filters, detail, '
+             'paging and sorting, show by uuid or name, JSON patch and '
+             'delete through the conductor; a portgroup with ports is not '
+             'deleted or moved, 400), uuid, name, address, extra, '
+             'internal_info, standalone_ports_supported, node_uuid; ports '
+             'may join one (portgroup_uuid, from 1.24 on the wire); GET /v1 '
+             'lists portgroups.'),
+    ('1.24', 'Ports: portgroup_uuid; /v1/portgroups/{portgroup}/ports and '
+             '/v1/nodes/{node}/portgroups; nodes and portgroups: the '
+             'portgroups and ports links; ports: the portgroup list filter.'),
     ('1.25', 'A node may be taken out of its chassis (chassis_uuid '
              'removed or set to null by a patch; 406 before).'),
+    ('1.26', 'Portgroups: mode ([DEFAULT]default_portgroup_mode when not '
+             'given) and properties.'),
     ('1.27', 'The timeout of PUT .../states/power (accepted; the fake '
              'power interface changes state at once).'),
     ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
@@ -95,7 +108,8 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'most 50 a node, changed by the conductor under the node lock; '
              'nodes: traits (show and detail).'),
     ('1.42', 'Nodes: fault.'),
-    ('1.43', 'Node list: the detail query parameter.'),
+    ('1.43', 'The detail query parameter of the node, port, portgroup, '
+             'chassis and volume lists.'),
     ('1.44', 'Nodes: deploy_step (read only; the deploy interfaces of '
              'ironic_lite run no deploy steps, so it stays {}).'),
     ('1.46', 'Nodes: conductor_group (letters, digits, "_", "-", "."; '
@@ -175,17 +189,26 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'schema of those resources (here volume connectors and '
              'targets, and ports) admits no "~", so no answer changes '
              'at 1.98, as upstream.'),
+    ('1.99', 'The conductor_groups filter of the port and portgroup lists.'),
     ('1.100', 'Ports: vendor.'),
     ('1.101', 'Ports: category.'),
+    ('1.102', 'Portgroups: physical_network, written to its ports too; a '
+              'port\'s physical_network does not change while it is in a '
+              'portgroup (400).'),
+    ('1.103', 'Portgroups: category.'),
     ('1.104', 'Nodes: instance_name and the instance_name list filter; '
               'set from instance_info display_name when an update sets '
               'that and instance_name is empty.'),
     ('1.105', 'Ports: OVN VTEP keys of local_link_connection are refused '
               'again (406) and a link holding them is shown empty.'),
+    ('1.106', 'The shard filter of the portgroup list.'),
     ('1.107', 'X-OpenStack-Request-Id and Openstack-Request-Id on every '
               'response (at every version, as upstream).'),
     ('1.109', 'Nodes: health (read only; null: the fake interfaces '
               'report none).'),
+    ('1.111', 'Ports: available_for_dynamic_portgroup; portgroups: '
+              'dynamic_portgroup (read only, as upstream\'s create and patch '
+              'do not take it).'),
     ('1.113', 'Node history: the project field (detail).'),
     ('1.115', 'Node history: the state, target_provision_state and '
               'duration_seconds fields (detail).'),
@@ -243,6 +266,13 @@ PORT_DESCRIPTION = '1.97'
 PORT_VENDOR = '1.100'
 PORT_CATEGORY = '1.101'
 PORT_OVN_VTEP_REMOVED = '1.105'
+PORTGROUPS = '1.23'
+PORTGROUP_LINKS = '1.24'
+PORTGROUP_MODE = '1.26'
+PORTGROUP_PHYSICAL_NETWORK = '1.102'
+PORTGROUP_CATEGORY = '1.103'
+PORTGROUP_SHARD = '1.106'
+DYNAMIC_PORTGROUP = '1.111'
 SHARD = '1.82'
 #: Not an upstream version: the extension is served at the maximum.
 CLEANING_STEPS = MAX_VERSION
@@ -253,13 +283,9 @@ CLEANING_STEPS = MAX_VERSION
 #: target_raid_config and PUT .../states/raid (no RAID interface, no
 #: GET /v1/drivers/{driver}/raid/logical_disk_properties);
 #: 1.87: the node's service_step (no service
-#: verb); the port side of portgroup versions: 1.24 the port's
-#: portgroup_uuid, 1.102 no physical_network change of a port in a
-#: portgroup, 1.111 the port's available_for_dynamic_portgroup; 1.39:
-#: no port update while its node is inspecting (no inspect wait yet).
+#: verb); 1.39: no port or portgroup update while its node is
+#: inspecting (no inspect wait state yet).
 PARTIAL = {'raid_config': '1.12', 'service_step': '1.87',
-           'portgroup_uuid': '1.24', 'portgroup_physical_network': '1.102',
-           'available_for_dynamic_portgroup': '1.111',
            'port_update_inspecting': '1.39'}
 STATES_LINK = '1.14'
 

@@ -15,11 +15,13 @@ from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.handlers import nodes
+from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import volume
 from ironic_lite.api.schemas import events as event_schemas
 from ironic_lite.api.schemas import node_states as state_schemas
 from ironic_lite.api.schemas import nodes as node_schemas
+from ironic_lite.api.schemas import portgroups as portgroup_schemas
 from ironic_lite.api.schemas import ports as port_schemas
 from ironic_lite.api.schemas import volume as volume_schemas
 from lite_common.wsgi import openapi
@@ -60,6 +62,10 @@ def bodies() -> openapi.Bodies:
         ports.update_port: port_schemas.PATCH,
         # Under a node: upstream's 400 (malformed), whatever the body.
         ports.node_port: port_schemas.CREATE,
+        ports.portgroup_port: port_schemas.CREATE,
+        portgroups.create_portgroup: portgroup_schemas.CREATE,
+        portgroups.update_portgroup: portgroup_schemas.PATCH,
+        portgroups.node_portgroup: portgroup_schemas.CREATE,
     }
 
 

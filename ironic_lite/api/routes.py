@@ -15,6 +15,7 @@ from ironic_lite.api.handlers import node_links
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.handlers import nodes
+from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import root
 from ironic_lite.api.handlers import volume
@@ -89,6 +90,27 @@ ROUTES: RouteTable = {
     _NODE + '/ports/{port_ident}': {'GET': ports.node_port,
                                     'PATCH': ports.node_port,
                                     'DELETE': ports.node_port},
+    '/v1/portgroups': {'GET': portgroups.list_portgroups,
+                       'POST': portgroups.create_portgroup},
+    '/v1/portgroups/detail': {'GET': portgroups.list_portgroups_detail},
+    '/v1/portgroups/{portgroup_ident}': {
+        'GET': portgroups.show_portgroup,
+        'PATCH': portgroups.update_portgroup,
+        'DELETE': portgroups.delete_portgroup},
+    '/v1/portgroups/{portgroup_ident}/ports': {
+        'GET': ports.list_portgroup_ports, 'POST': ports.portgroup_port},
+    '/v1/portgroups/{portgroup_ident}/ports/detail': {
+        'GET': ports.list_portgroup_ports_detail},
+    '/v1/portgroups/{portgroup_ident}/ports/{port_ident}': {
+        'GET': ports.portgroup_port, 'PATCH': ports.portgroup_port,
+        'DELETE': ports.portgroup_port},
+    _NODE + '/portgroups': {'GET': portgroups.list_node_portgroups,
+                            'POST': portgroups.node_portgroup},
+    _NODE + '/portgroups/detail': {
+        'GET': portgroups.list_node_portgroups_detail},
+    _NODE + '/portgroups/{portgroup_ident}': {
+        'GET': portgroups.node_portgroup, 'PATCH': portgroups.node_portgroup,
+        'DELETE': portgroups.node_portgroup},
     '/v1/chassis': {'GET': chassis.list_chassis,
                     'POST': chassis.create_chassis},
     '/v1/chassis/detail': {'GET': chassis.list_chassis_detail},

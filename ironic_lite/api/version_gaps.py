@@ -32,9 +32,6 @@ GAPS: dict[str, str] = {
     '1.17': 'The adopt target.',
     '1.20': 'Nodes: network_interface.',
     '1.22': 'Ramdisk lookup and heartbeat endpoints.',
-    '1.23': 'Portgroups.',
-    '1.24': 'Portgroups (the port field portgroup_uuid is served).',
-    '1.26': 'Portgroups.',
     '1.27': 'Soft reboot and soft power off (the timeout is served).',
     '1.28': 'VIFs.',
     '1.29': 'Inject NMI.',
@@ -48,7 +45,6 @@ GAPS: dict[str, str] = {
     '1.39': 'The inspect wait state.',
     '1.40': 'BIOS settings and bios_interface.',
     '1.41': 'Aborting inspection.',
-    '1.43': 'The detail parameter of the portgroup list.',
 
     '1.45': 'reset_interfaces in node PATCH.',
 
@@ -89,17 +85,10 @@ GAPS: dict[str, str] = {
     '1.93': 'Virtual media.',
 
     '1.96': 'Inspection rules.',
-    '1.99': 'The conductor_groups filter of the portgroup list (the '
-            'port list has it).',
-    '1.102': 'Portgroups.',
-    '1.103': 'Portgroups.',
 
-    '1.106': 'Portgroups.',
     '1.108': 'disable_ramdisk with the service target.',
 
     '1.110': 'Aborting a deployment in deploy wait.',
-    '1.111': 'Portgroups: dynamic_portgroup (the port field '
-             'available_for_dynamic_portgroup is served).',
     '1.112': 'Runbooks.',
     '1.114': 'Firmware components.',
 }

@@ -11,7 +11,10 @@ The rules are upstream's:
   only in enroll, manageable, inspecting or inspect wait, or in
   maintenance;
 - a port bound to a VIF is deleted only in maintenance;
-- the ports of a portgroup share one physical network.
+- the ports of a portgroup share one physical network (a portgroup's
+  new physical network is written to its ports too);
+- a portgroup moves to another node only without ports, and only while
+  that node is in one of the connectivity states or in maintenance.
 """
 
 from typing import Any
@@ -26,6 +29,7 @@ from ironic_lite.common import states
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor.manager import node_to_dict
+from ironic_lite.db import portgroups as db_portgroups
 from ironic_lite.db import ports as db_ports
 from ironic_lite.db.api import context_manager
 from ironic_lite.db.models import Port
@@ -159,3 +163,43 @@ class PortManager:
             db_ports.destroy(context, uuid)
         LOG.info('Deleted port %(port)s of node %(node)s',
                  {'port': uuid, 'node': node_uuid})
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def update_portgroup(self, context: Any, node_uuid: str, uuid: str,
+                         values: dict[str, Any]) -> dict[str, Any]:
+        """Write ``values`` of a portgroup of ``node_uuid`` (the node it
+        belongs to after the change).
+
+        :raises InvalidState: a move to a node in another state.
+        :raises PortgroupNotEmpty: a move of a portgroup with ports.
+        """
+        with task_manager.acquire(context, self.conf, node_uuid, self.host,
+                                  'update portgroup') as task:
+            node = task.node
+            if 'node_id' in values:
+                if (node.provision_state not in CONNECTIVITY_STATES
+                        and not node.maintenance):
+                    raise exception.InvalidState(
+                        f'Portgroup {uuid} can not be associated to node '
+                        f'{node.uuid} unless the node is in a '
+                        f'{", ".join(CONNECTIVITY_STATES)} state or in '
+                        'maintenance mode. Current state is '
+                        f"'{node.provision_state}'.")
+                current = db_portgroups.get(context, uuid)
+                if db_portgroups.count_ports(context, current['id']):
+                    raise exception.PortgroupNotEmpty(portgroup=uuid)
+            row = db_portgroups.update(context, uuid, values)
+        LOG.info('Updated portgroup %(group)s of node %(node)s: %(fields)s',
+                 {'group': uuid, 'node': node_uuid,
+                  'fields': ', '.join(sorted(values)) or 'no change'})
+        return node_to_dict(row)
+
+    @messaging.expected_exceptions(*EXPECTED)
+    def destroy_portgroup(self, context: Any, node_uuid: str,
+                          uuid: str) -> None:
+        """:raises PortgroupNotEmpty: it still has ports."""
+        with task_manager.acquire(context, self.conf, node_uuid, self.host,
+                                  'portgroup deletion'):
+            db_portgroups.destroy(context, uuid)
+        LOG.info('Deleted portgroup %(group)s of node %(node)s',
+                 {'group': uuid, 'node': node_uuid})

@@ -29,7 +29,8 @@ the down conductor still holds answers ``NodeLocked`` (409).
      the hash ring honours the nodes' and conductors' conductor groups;
      set_target_raid_config
 1.4: add_node_traits, remove_node_traits
-1.5: create_port, update_port, destroy_port
+1.5: create_port, update_port, destroy_port, update_portgroup,
+     destroy_portgroup
 """
 
 import threading
@@ -278,6 +279,19 @@ class ConductorAPI:
                      uuid: str) -> None:
         self._call(context, node, "destroy_port", node_uuid=node["uuid"],
                    uuid=uuid)
+
+    def update_portgroup(self, context: Any, node: dict[str, Any],
+                         uuid: str, values: dict[str, Any]
+                         ) -> dict[str, Any]:
+        """Change a portgroup of ``node`` (the node it belongs to after
+        the change); returns it."""
+        return self._call(context, node, "update_portgroup",
+                          node_uuid=node["uuid"], uuid=uuid, values=values)
+
+    def destroy_portgroup(self, context: Any, node: dict[str, Any],
+                          uuid: str) -> None:
+        self._call(context, node, "destroy_portgroup",
+                   node_uuid=node["uuid"], uuid=uuid)
 
     def add_node_traits(self, context: Any, node: dict[str, Any],
                         traits: list[str], replace: bool) -> list[str]:

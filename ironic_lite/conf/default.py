@@ -13,6 +13,11 @@ default_opts: list[cfg.Opt] = [
         'ironic-lite.conductor topic, its row in the conductors table and '
         'the holder named in node locks. Must be unique among the '
         'conductors.'),
+    cfg.StrOpt(
+        'default_portgroup_mode', default='active-backup',
+        help='Bonding mode of a portgroup created without one (a Linux '
+        'bonding mode: balance-rr, active-backup, balance-xor, broadcast, '
+        '802.3ad, balance-tlb, balance-alb), as upstream.'),
 ]
 
 

@@ -13,6 +13,7 @@ from ironic_lite.policies import indicator
 from ironic_lite.policies import node
 from ironic_lite.policies import node_history
 from ironic_lite.policies import port
+from ironic_lite.policies import portgroup
 from ironic_lite.policies import volume
 
 
@@ -21,4 +22,4 @@ def list_rules() -> list[policy.RuleDefault]:
                                 volume.rules, node_history.rules,
                                 event.rules, indicator.rules,
                                 conductor.rules, chassis.rules,
-                                port.rules))
+                                port.rules, portgroup.rules))

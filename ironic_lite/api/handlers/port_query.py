@@ -1,6 +1,7 @@
 """Query parameters of the port lists, checked in upstream's order
 (406 for what the request's version lacks, 400 for bad values)."""
 
+from collections.abc import Callable
 from typing import Any
 
 from oslo_utils import uuidutils
@@ -25,7 +26,7 @@ LIST_PARAMS = frozenset({'node', 'node_uuid', 'address', 'marker', 'limit',
 DETAIL_PARAMS = LIST_PARAMS - {'fields', 'detail'}
 
 
-def _string_list(text: str | None) -> tuple[str, ...] | None:
+def split_list(text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
     return tuple(item.strip() for item in text.split(',') if item.strip())
@@ -39,14 +40,18 @@ def requested_fields(req: webob.Request) -> tuple[str, ...] | None:
         return None
     if util.version(req).below(mv.FIELDS):
         raise values.not_acceptable()
-    values.check_fields(req, _string_list(text) or ())
+    values.check_fields(req, split_list(text) or ())
     return listing.selected_fields(text, views.FIELDS)
 
 
-def list_fields(req: webob.Request,
-                wanted: tuple[str, ...] | None) -> tuple[str, ...]:
+def list_fields(req: webob.Request, wanted: tuple[str, ...] | None,
+                default: tuple[str, ...] = views.LIST_FIELDS,
+                shown: Callable[[webob.Request, tuple[str, ...] | None],
+                                tuple[str, ...]] | None = None
+                ) -> tuple[str, ...]:
     """The fields of a list: ``wanted`` (``?fields=``), every field with
-    ``?detail=true`` (1.43), else the few defaults."""
+    ``?detail=true`` (1.43), else ``default``; ``shown`` cuts them to
+    the request's version (ports' by default)."""
     detail = util.query_bool(req, 'detail')
     if detail is not None and util.version(req).below(mv.DETAIL_PARAM):
         raise webob.exc.HTTPBadRequest(
@@ -57,8 +62,8 @@ def list_fields(req: webob.Request,
             explanation='Can not specify ?detail=True and fields in the '
             'same request.')
     if wanted is None and not detail:
-        return views.LIST_FIELDS
-    return shown_fields(req, wanted)
+        return default
+    return (shown or shown_fields)(req, wanted)
 
 
 def shown_fields(req: webob.Request,
@@ -91,14 +96,16 @@ def _node_id(req: webob.Request, ident: str) -> int:
 
 
 def filters(req: webob.Request, node_ident: str | None,
-            project: str | None) -> db_ports.Filters:
+            project: str | None,
+            portgroup_ident: str | None = None) -> db_ports.Filters:
     """The list filters, after upstream's version and combination
-    checks (``node_ident``: the node of a nested list)."""
+    checks (``node_ident``, ``portgroup_ident``: the parent of a nested
+    list)."""
     get = req.GET
     version = util.version(req)
     values.check_fields(req, [get.get('sort_key', 'id')])
     if get.get('portgroup') is not None and version.below(
-            mv.PARTIAL['portgroup_uuid']):
+            mv.PORTGROUP_LINKS):
         raise values.not_acceptable()
     if get.get('shard') is not None and version.below(mv.SHARD):
         raise values.not_acceptable()
@@ -108,11 +115,11 @@ def filters(req: webob.Request, node_ident: str | None,
     address = get.get('address')
     if address is not None:
         address = values.mac('address', address)
-    portgroup = get.get('portgroup')
-    shards = _string_list(get.get('shard'))
+    portgroup = portgroup_ident or get.get('portgroup')
+    shards = split_list(get.get('shard'))
     if sum(1 for item in (node, portgroup, shards) if item) > 1:
         raise webob.exc.HTTPForbidden(explanation='Operation not permitted.')
-    groups = _string_list(get.get('conductor_groups'))
+    groups = split_list(get.get('conductor_groups'))
     if groups and (node or portgroup or address):
         raise exception.Invalid(
             'Filtering by conductor_groups cannot be combined with '

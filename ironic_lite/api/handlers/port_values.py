@@ -24,7 +24,7 @@ SINCE = {
     'internal_info': mv.PORT_INTERNAL_INFO,
     'pxe_enabled': mv.PORT_NET_FIELDS,
     'local_link_connection': mv.PORT_NET_FIELDS,
-    'portgroup_uuid': mv.PARTIAL['portgroup_uuid'],
+    'portgroup_uuid': mv.PORTGROUP_LINKS,
     'physical_network': mv.PORT_PHYSICAL_NETWORK,
     'is_smartnic': mv.PORT_SMART_NIC,
     'name': mv.PORT_NAME,
@@ -32,7 +32,7 @@ SINCE = {
     'vendor': mv.PORT_VENDOR,
     'category': mv.PORT_CATEGORY,
     'available_for_dynamic_portgroup':
-        mv.PARTIAL['available_for_dynamic_portgroup'],
+        mv.DYNAMIC_PORTGROUP,
 }
 VTEP_KEYS = ('vtep-logical-switch', 'vtep-physical-switch')
 _DATAPATH_ID = re.compile(r'^[0-9a-f]{16}$')

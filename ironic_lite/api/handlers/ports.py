@@ -27,6 +27,7 @@ from ironic_lite.api.schemas import nodes as node_schemas
 from ironic_lite.api.schemas import ports as schemas
 from ironic_lite.api.views import ports as views
 from ironic_lite.db import nodes as db_nodes
+from ironic_lite.db import portgroups as db_portgroups
 from ironic_lite.db import ports as db_ports
 
 POLICY = query.POLICY
@@ -48,8 +49,18 @@ def _render(req: webob.Request, row: dict[str, Any],
 
 
 def _list(req: webob.Request, node_ident: str | None,
-          detail_path: bool) -> webob.Response:
+          detail_path: bool,
+          portgroup_ident: str | None = None) -> webob.Response:
+    if portgroup_ident is not None:
+        util.require_version(req, mv.PORTGROUP_LINKS)
     project = query.list_scope(req)
+    if portgroup_ident is not None:
+        group_node = db_ports.portgroup_id(util.context(req),
+                                           portgroup_ident)[1]
+        node = db_nodes.node_get(util.context(req), group_node)
+        if not node_access.allowed(req, node_access.GET,
+                                   node_access.target(req, node)):
+            raise exception.PortgroupNotFound(portgroup=portgroup_ident)
     if node_ident is not None:
         node_access.check_visible(
             req, node_access.get_node(req, node_ident), node_ident)
@@ -59,7 +70,7 @@ def _list(req: webob.Request, node_ident: str | None,
         fields = query.shown_fields(req, None)
     else:
         fields = query.list_fields(req, query.requested_fields(req))
-    found = query.filters(req, node_ident, project)
+    found = query.filters(req, node_ident, project, portgroup_ident)
     limit = listing.page_limit(req)
     rows = db_ports.list_page(
         util.context(req), found, limit=limit, marker=listing.marker(req),
@@ -92,6 +103,24 @@ def list_node_ports(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def list_node_ports_detail(req: webob.Request) -> webob.Response:
     return _list(req, req.urlvars['node_ident'], detail_path=True)
+
+
+@util.translate_errors
+def list_portgroup_ports(req: webob.Request) -> webob.Response:
+    return _list(req, None, False, req.urlvars['portgroup_ident'])
+
+
+@util.translate_errors
+def list_portgroup_ports_detail(req: webob.Request) -> webob.Response:
+    return _list(req, None, True, req.urlvars['portgroup_ident'])
+
+
+@util.translate_errors
+def portgroup_port(req: webob.Request) -> webob.Response:
+    """A port named (or created) under a portgroup: upstream's 400."""
+    util.require_version(req, mv.PORTGROUP_LINKS)
+    db_ports.portgroup_id(util.context(req), req.urlvars['portgroup_ident'])
+    raise webob.exc.HTTPBadRequest(explanation=MALFORMED)
 
 
 def _ident(req: webob.Request) -> int | str:
@@ -147,17 +176,20 @@ def _node_for_create(req: webob.Request,
 
 def _portgroup_of(req: webob.Request, uuid: str | None,
                   node: dict[str, Any]) -> int | None:
-    if not uuid:
-        return None
+    return None if not uuid else _portgroup(req, uuid, node)['id']
+
+
+def _portgroup(req: webob.Request, uuid: str,
+               node: dict[str, Any]) -> dict[str, Any]:
     try:
-        group_id, node_id = db_ports.portgroup_id(util.context(req), uuid)
+        group = db_portgroups.get(util.context(req), uuid)
     except exception.PortgroupNotFound as exc:
         raise webob.exc.HTTPBadRequest(explanation=str(exc))
-    if node_id != node['id']:
+    if group['node_id'] != node['id']:
         raise webob.exc.HTTPBadRequest(
             explanation='Port can not be added to a portgroup belonging '
             'to a different node.')
-    return group_id
+    return group
 
 
 @util.translate_errors
@@ -174,8 +206,17 @@ def create_port(req: webob.Request) -> webob.Response:
            if body.get(name) is not None}
     row.update({'node_id': node['id'],
                 'uuid': body.get('uuid') or uuidutils.generate_uuid(),
-                'portgroup_id': _portgroup_of(
-                    req, body.get('portgroup_uuid'), node)})
+                'portgroup_id': None})
+    if body.get('portgroup_uuid'):
+        group = _portgroup(req, body['portgroup_uuid'], node)
+        row['portgroup_id'] = group['id']
+        if body.get('pxe_enabled') and \
+                not group['standalone_ports_supported']:
+            raise webob.exc.HTTPConflict(
+                explanation=f"Port group {group['uuid']} doesn't support "
+                'standalone ports. This port cannot be created as a '
+                "member of that portgroup as the port's 'pxe_enabled' "
+                'field was set to True.')
     for name, default in DEFAULTS.items():
         row.setdefault(name, default)
     port = util.deps(req).conductor.create_port(util.context(req), node,
@@ -262,7 +303,7 @@ def update_port(req: webob.Request) -> webob.Response:
         raise webob.exc.HTTPConflict(
             explanation=f'Cannot update port "{port["uuid"]}" on '
             f'"{new_node["uuid"]}" while it is in state "inspecting".')
-    grouped_since = mv.PARTIAL['portgroup_physical_network']
+    grouped_since = mv.PORTGROUP_PHYSICAL_NETWORK
     if 'physical_network' in changed and port['portgroup_id'] and \
             not util.version(req).below(grouped_since):
         raise exception.Invalid('physical_network cannot be changed while '

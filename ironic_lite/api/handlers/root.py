@@ -34,8 +34,9 @@ def _resource_links(base: str, name: str) -> list[dict[str, str]]:
 
 #: Resources ``GET /v1`` lists from a version on (upstream's
 #: VERSIONED_CONTROLLERS).
-VERSIONED_LINKS = {'volume': mv.VOLUME, 'conductors': mv.CONDUCTOR,
-                   'events': mv.EVENTS}
+VERSIONED_LINKS = {'portgroups': mv.PORTGROUPS, 'volume': mv.VOLUME,
+                   'conductors': mv.CONDUCTOR, 'events': mv.EVENTS,
+                   'shards': mv.SHARD}
 
 
 def _asked_version(req: webob.Request) -> Any:

@@ -35,6 +35,7 @@ FIELD_VERSIONS: dict[str, str] = {
     'fault': mv.FAULT, 'automated_clean': mv.AUTOMATED_CLEAN,
     'conductor': mv.CONDUCTOR, 'description': mv.DESCRIPTION,
     'links': '1.1', 'ports': '1.1', 'states': mv.STATES_LINK,
+    'portgroups': mv.PORTGROUP_LINKS,
     'volume': mv.VOLUME, 'traits': mv.TRAITS,
     'inspection_started_at': mv.INSPECT_STATES,
     'inspection_finished_at': mv.INSPECT_STATES,
@@ -58,7 +59,8 @@ LIST_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
 
 _TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at',
                     'inspection_started_at', 'inspection_finished_at'})
-_COMPUTED = frozenset({'links', 'ports', 'states', 'console_enabled',
+_COMPUTED = frozenset({'links', 'ports', 'portgroups', 'states',
+                       'console_enabled',
                        'conductor', 'volume', 'traits', 'chassis_uuid'})
 #: Substrings of driver_info keys whose values are never shown.
 _SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
@@ -210,6 +212,8 @@ class NodeView:
             return self._links(uuid)
         if name == 'ports':
             return self._links(uuid, '/ports')
+        if name == 'portgroups':
+            return self._links(uuid, '/portgroups')
         if name == 'states':
             return self._links(uuid, '/states')
         if name == 'volume':

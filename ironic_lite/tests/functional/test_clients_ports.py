@@ -76,3 +76,52 @@ def test_sdk_ports(endpoint: str) -> None:
         conn.baremetal.delete_port(port)
         assert list(conn.baremetal.ports()) == []
         conn.baremetal.delete_node(node)
+
+
+def test_cli_portgroups(endpoint: str) -> None:
+    node = cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+                    '--name', 'cli-pg')
+    group = cli_json(endpoint, 'port', 'group', 'create', '--node',
+                     node['uuid'], '--name', 'cli-bond0', '--address',
+                     '52:54:00:EE:00:01', '--mode', '802.3ad',
+                     '--property', 'miimon=100', '--support-standalone-ports')
+    assert group['address'] == '52:54:00:ee:00:01'
+    assert group['mode'] == '802.3ad'
+    # (the CLI sends a property value as JSON when it parses as such)
+    assert group['properties'] == {'miimon': 100}
+    port = cli_json(endpoint, 'port', 'create', '52:54:00:EE:00:02',
+                    '--node', node['uuid'], '--port-group', group['uuid'])
+    assert port['portgroup_uuid'] == group['uuid']
+    listed = cli_json(endpoint, 'port', 'group', 'list', '--node', 'cli-pg')
+    assert [item['uuid'] for item in listed] == [group['uuid']]
+    listed = cli_json(endpoint, 'port', 'list', '--port-group', 'cli-bond0')
+    assert [item['uuid'] for item in listed] == [port['uuid']]
+    _ok(endpoint, 'port', 'group', 'set', 'cli-bond0', '--extra', 'a=b')
+    shown = cli_json(endpoint, 'port', 'group', 'show', group['uuid'])
+    assert shown['extra'] == {'a': 'b'}
+    done = cli(endpoint, 'port', 'group', 'delete', 'cli-bond0')
+    assert done.returncode != 0 and 'contains ports' in done.stderr, \
+        done.stderr
+    _ok(endpoint, 'port', 'delete', port['uuid'])
+    _ok(endpoint, 'port', 'group', 'delete', 'cli-bond0')
+    assert cli_json(endpoint, 'port', 'group', 'list') == []
+    _ok(endpoint, 'node', 'delete', 'cli-pg')
+
+
+def test_sdk_portgroups(endpoint: str) -> None:
+    with openstack.connect(auth_type='none',
+                           baremetal_endpoint_override=endpoint + '/v1'
+                           ) as conn:
+        node = conn.baremetal.create_node(driver='fake-hardware',
+                                          name='sdk-pg')
+        group = conn.baremetal.create_port_group(node_id=node.id,
+                                                 name='sdk-bond0')
+        assert group.mode == 'active-backup'
+        found = list(conn.baremetal.port_groups(node=node.id, details=True))
+        assert [item.id for item in found] == [group.id]
+        group = conn.baremetal.update_port_group(group, extra={'x': 'y'})
+        assert group.extra == {'x': 'y'}
+        conn.baremetal.delete_port_group(group)
+        assert group.id not in [item.id
+                                for item in conn.baremetal.port_groups()]
+        conn.baremetal.delete_node(node)

@@ -147,3 +147,50 @@ def test_a_page_of_ports_is_one_query(ctx, mgr):
         sa.event.remove(engine, 'before_cursor_execute', count)
     assert len(rows) == 25 and len(statements) == 1, statements
     assert {row['node_uuid'] for row in rows} == {n['uuid'] for n in nodes}
+
+
+def _group_uuid(ctx, group_id):
+    with context_manager.reader.using(ctx) as session:
+        return session.execute(sa.select(Portgroup.uuid).where(
+            Portgroup.id == group_id)).scalar_one()
+
+
+def test_a_portgroup_with_ports_is_neither_moved_nor_deleted(ctx, mgr):
+    node, other = make_node(ctx), make_node(ctx)
+    group = _portgroup(ctx, node)
+    uuid_ = _group_uuid(ctx, group)
+    port = _port(ctx, mgr, node, portgroup_id=group)
+    with pytest.raises(exception.PortgroupNotEmpty):
+        mgr.update_portgroup(ctx, other['uuid'], uuid_,
+                             {'node_id': other['id']})
+    with pytest.raises(exception.PortgroupNotEmpty):
+        mgr.destroy_portgroup(ctx, node['uuid'], uuid_)
+    mgr.destroy_port(ctx, node['uuid'], port['uuid'])
+    moved = mgr.update_portgroup(ctx, other['uuid'], uuid_,
+                                 {'node_id': other['id']})
+    assert moved['node_uuid'] == other['uuid']
+    mgr.destroy_portgroup(ctx, other['uuid'], uuid_)
+
+
+def test_a_portgroup_moves_only_to_a_node_in_a_connectivity_state(ctx, mgr):
+    node = make_node(ctx)
+    other = make_node(ctx, provision_state=states.AVAILABLE)
+    uuid_ = _group_uuid(ctx, _portgroup(ctx, node))
+    with pytest.raises(exception.InvalidState, match='can not be associated'):
+        mgr.update_portgroup(ctx, other['uuid'], uuid_,
+                             {'node_id': other['id']})
+
+
+def test_the_physical_network_of_a_portgroup_goes_to_its_ports(ctx, mgr):
+    node = make_node(ctx)
+    group = _portgroup(ctx, node)
+    ports = [_port(ctx, mgr, node, address=f'52:54:00:00:02:0{index}',
+                   portgroup_id=group, physical_network='a')
+             for index in range(2)]
+    outside = _port(ctx, mgr, node, address='52:54:00:00:02:09',
+                    physical_network='a')
+    mgr.update_portgroup(ctx, node['uuid'], _group_uuid(ctx, group),
+                         {'physical_network': 'b'})
+    assert [db_ports.get(ctx, port['uuid'])['physical_network']
+            for port in ports] == ['b', 'b']
+    assert db_ports.get(ctx, outside['uuid'])['physical_network'] == 'a'
