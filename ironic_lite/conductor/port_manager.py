@@ -43,6 +43,11 @@ CONNECTIVITY = frozenset({'portgroup_id', 'pxe_enabled',
                           'local_link_connection', 'physical_network'})
 CONNECTIVITY_STATES = (states.ENROLL, states.INSPECTING, 'inspect wait',
                        states.MANAGEABLE)
+#: Seconds a port change waits for its node's lock (upstream retries
+#: node_locked_retry_attempts=3 times, a second apart): port changes
+#: hold the lock briefly, so concurrent changes of one node's ports
+#: take turns instead of failing with NodeLocked.
+LOCK_PATIENCE = 3.0
 #: internal_info keys that bind a port to a VIF, in upstream's order.
 VIF_KEYS = ('cleaning_vif_port_id', 'provisioning_vif_port_id',
             'rescuing_vif_port_id', 'inspection_vif_port_id',
@@ -99,6 +104,12 @@ class PortManager:
         self.conf = conf
         self.host = host
 
+    def _acquire(self, context: Any, node_uuid: str,
+                 purpose: str) -> task_manager.Task:
+        return task_manager.acquire(context, self.conf, node_uuid,
+                                    self.host, purpose,
+                                    patience=LOCK_PATIENCE)
+
     @messaging.expected_exceptions(*EXPECTED)
     def create_port(self, context: Any, node_uuid: str,
                     values: dict[str, Any]) -> dict[str, Any]:
@@ -120,8 +131,7 @@ class PortManager:
 
         :raises InvalidState: a change the node's state forbids.
         """
-        with task_manager.acquire(context, self.conf, node_uuid, self.host,
-                                  'port update') as task:
+        with self._acquire(context, node_uuid, 'port update') as task:
             node = task.node
             if ('address' in values and not node.maintenance
                     and (node.provision_state == states.ACTIVE
@@ -152,8 +162,7 @@ class PortManager:
     def destroy_port(self, context: Any, node_uuid: str, uuid: str) -> None:
         """:raises InvalidState: the port is bound to a VIF and the node
         is not in maintenance."""
-        with task_manager.acquire(context, self.conf, node_uuid, self.host,
-                                  'port deletion') as task:
+        with self._acquire(context, node_uuid, 'port deletion') as task:
             port = db_ports.get(context, uuid)
             vif = current_vif(port)
             if vif and not task.node.maintenance:
@@ -173,8 +182,7 @@ class PortManager:
         :raises InvalidState: a move to a node in another state.
         :raises PortgroupNotEmpty: a move of a portgroup with ports.
         """
-        with task_manager.acquire(context, self.conf, node_uuid, self.host,
-                                  'update portgroup') as task:
+        with self._acquire(context, node_uuid, 'update portgroup') as task:
             node = task.node
             if 'node_id' in values:
                 if (node.provision_state not in CONNECTIVITY_STATES
@@ -198,8 +206,7 @@ class PortManager:
     def destroy_portgroup(self, context: Any, node_uuid: str,
                           uuid: str) -> None:
         """:raises PortgroupNotEmpty: it still has ports."""
-        with task_manager.acquire(context, self.conf, node_uuid, self.host,
-                                  'portgroup deletion'):
+        with self._acquire(context, node_uuid, 'portgroup deletion'):
             db_portgroups.destroy(context, uuid)
         LOG.info('Deleted portgroup %(group)s of node %(node)s',
                  {'group': uuid, 'node': node_uuid})

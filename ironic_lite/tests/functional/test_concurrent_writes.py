@@ -89,3 +89,58 @@ def test_concurrent_patches_answered_200_are_all_stored(port: int) -> None:
             assert patch(index) == 200
     status, node = request(port, 'GET', '/v1/nodes/busy')
     assert set(node['extra']) == {f'key-{i}' for i in range(CLIENTS)}
+
+
+def test_one_port_per_mac_under_concurrent_creates(port: int) -> None:
+    """30 creates of one MAC address at once: one 201, the rest 409,
+    never a 500; 30 creates of distinct addresses on one node: all
+    201 (a create takes the node's shared lock only)."""
+    status, node = request(port, 'POST', '/v1/nodes',
+                           {'driver': 'fake-hardware', 'name': 'nics'})
+    assert status == 201, node
+
+    def create_same(index: int) -> int:
+        status, _body = request(port, 'POST', '/v1/ports', {
+            'node_uuid': node['uuid'], 'address': '52:54:00:12:34:56',
+            'extra': {'client': index}})
+        return status
+
+    statuses = at_once(CLIENTS, create_same)
+    assert sorted(statuses) == [201] + [409] * (CLIENTS - 1), statuses
+
+    def create_distinct(index: int) -> int:
+        status, _body = request(port, 'POST', '/v1/ports', {
+            'node_uuid': node['uuid'],
+            'address': f'52:54:00:00:10:{index:02x}'})
+        return status
+
+    assert at_once(CLIENTS, create_distinct) == [201] * CLIENTS
+    status, body = request(port, 'GET', '/v1/nodes/nics/ports?limit=100')
+    assert len(body['ports']) == CLIENTS + 1
+
+
+def test_concurrent_port_changes_of_one_node_take_turns(port: int) -> None:
+    """30 PATCHes of 30 ports of one node at once: each waits for the
+    node lock (as upstream retries) and is stored; none is refused."""
+    status, node = request(port, 'POST', '/v1/nodes',
+                           {'driver': 'fake-hardware', 'name': 'wired'})
+    assert status == 201, node
+    uuids = []
+    for index in range(CLIENTS):
+        status, created = request(port, 'POST', '/v1/ports', {
+            'node_uuid': node['uuid'],
+            'address': f'52:54:00:00:20:{index:02x}'})
+        assert status == 201, created
+        uuids.append(created['uuid'])
+
+    def patch(index: int) -> int:
+        status, _body = request(port, 'PATCH', f'/v1/ports/{uuids[index]}', [
+            {'op': 'add', 'path': '/extra/turn', 'value': index},
+            {'op': 'replace', 'path': '/pxe_enabled', 'value': False}])
+        return status
+
+    assert at_once(CLIENTS, patch) == [200] * CLIENTS
+    for index, uuid in enumerate(uuids):
+        status, shown = request(port, 'GET', f'/v1/ports/{uuid}')
+        assert shown['extra'] == {'turn': index}
+        assert shown['pxe_enabled'] is False
