@@ -30,6 +30,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.conductor import boot_device
 from ironic_lite.conductor import indicators
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics as conductor_periodics
@@ -150,6 +151,7 @@ class ConductorService:
              volume_manager.VolumeManager(self.conf, self.host),
              port_manager.PortManager(self.conf, self.host),
              indicators.IndicatorManager(self.conf, self.host),
+             boot_device.BootDeviceManager(self.conf, self.host),
              traits.TraitsManager(self.conf, self.host)],
             periodic_tasks=self._periodic_tasks(self.periodics),
             serializer=rpc.get_serializer())

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from ironic_lite.api import microversion
+from ironic_lite.api.handlers import boot_device
 from ironic_lite.api.handlers import chassis
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
@@ -58,6 +59,7 @@ def bodies() -> openapi.Bodies:
         node_traits.set_traits: node_traits.BODY_SCHEMA,
         chassis.create_chassis: chassis.CREATE_SCHEMA,
         chassis.update_chassis: node_schemas.PATCH,
+        boot_device.set_boot_device: boot_device.PUT_BODY,
         ports.create_port: port_schemas.CREATE,
         ports.update_port: port_schemas.PATCH,
         # Under a node: upstream's 400 (malformed), whatever the body.

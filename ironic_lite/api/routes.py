@@ -4,6 +4,7 @@ A path that exists with another method is a 405 with ``Allow``; an
 unknown path is a 404 (both in the Bare Metal error format).
 """
 
+from ironic_lite.api.handlers import boot_device
 from ironic_lite.api.handlers import chassis
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import conductors
@@ -40,6 +41,11 @@ ROUTES: RouteTable = {
     _NODE + '/maintenance': {'PUT': node_states.set_maintenance,
                              'DELETE': node_states.clear_maintenance},
     _NODE + '/cleaning/steps': {'GET': cleaning.list_cleaning_steps},
+    _NODE + '/management/boot_device': {
+        'GET': boot_device.show_boot_device,
+        'PUT': boot_device.set_boot_device},
+    _NODE + '/management/boot_device/supported': {
+        'GET': boot_device.supported_boot_devices},
     _NODE + '/management/indicators': {
         'GET': indicators.list_indicators},
     _NODE + '/management/indicators/{indicator}': {

@@ -18,7 +18,7 @@ from ironic_lite.drivers import base
 EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict)
 
 
-def _management(task: task_manager.Task) -> base.ManagementInterface:
+def management_of(task: task_manager.Task) -> base.ManagementInterface:
     interface = task.interfaces['management']
     assert isinstance(interface, base.ManagementInterface)
     return interface
@@ -42,13 +42,13 @@ class IndicatorManager:
     def get_supported_indicators(self, context: Any, node_uuid: str
                                  ) -> dict[str, dict[str, Any]]:
         with self._task(context, node_uuid, 'get indicators') as task:
-            return _management(task).get_supported_indicators(task)
+            return management_of(task).get_supported_indicators(task)
 
     @messaging.expected_exceptions(*EXPECTED)
     def get_indicator_state(self, context: Any, node_uuid: str,
                             component: str, indicator: str) -> str:
         with self._task(context, node_uuid, 'get indicator state') as task:
-            management = _management(task)
+            management = management_of(task)
             management.validate(task)
             return management.get_indicator_state(task, component,
                                                   indicator)
@@ -59,7 +59,7 @@ class IndicatorManager:
                             state: str) -> None:
         with self._task(context, node_uuid, 'set indicator state',
                         shared=False) as task:
-            management = _management(task)
+            management = management_of(task)
             management.validate(task)
             management.set_indicator_state(task, component, indicator,
                                            state)

@@ -30,7 +30,8 @@ the down conductor still holds answers ``NodeLocked`` (409).
      set_target_raid_config
 1.4: add_node_traits, remove_node_traits
 1.5: create_port, update_port, destroy_port, update_portgroup,
-     destroy_portgroup
+     destroy_portgroup, get_boot_device, set_boot_device,
+     get_supported_boot_devices
 """
 
 import threading
@@ -292,6 +293,21 @@ class ConductorAPI:
                           uuid: str) -> None:
         self._call(context, node, "destroy_portgroup",
                    node_uuid=node["uuid"], uuid=uuid)
+
+    def get_boot_device(self, context: Any, node: dict[str, Any]
+                        ) -> dict[str, Any]:
+        return self._call(context, node, "get_boot_device",
+                          node_uuid=node["uuid"])
+
+    def get_supported_boot_devices(self, context: Any,
+                                   node: dict[str, Any]) -> list[str]:
+        return self._call(context, node, "get_supported_boot_devices",
+                          node_uuid=node["uuid"])
+
+    def set_boot_device(self, context: Any, node: dict[str, Any],
+                        device: str, persistent: bool) -> None:
+        self._call(context, node, "set_boot_device", node_uuid=node["uuid"],
+                   device=device, persistent=persistent)
 
     def add_node_traits(self, context: Any, node: dict[str, Any],
                         traits: list[str], replace: bool) -> list[str]:

@@ -336,7 +336,16 @@ class ManagementInterface(BaseInterface, abc.ABC):
     @abc.abstractmethod
     def set_boot_device(self, task: TaskLike, device: str,
                         persistent: bool = False) -> None:
-        """Boot the node from ``device`` next time (or every time)."""
+        """Boot the node from ``device`` next time (or every time).
+
+        :raises InvalidParameterValue: a device it does not support.
+        """
+
+    @abc.abstractmethod
+    def get_supported_boot_devices(self, task: TaskLike) -> list[str]:
+        """The boot devices ``set_boot_device`` takes (upstream's names:
+        pxe, disk, cdrom, bios, safe, wanboot, iscsi, floppy,
+        uefi-http)."""
 
     # Indicators (LEDs) of the hardware components, as upstream: an
     # interface without them refuses (400).

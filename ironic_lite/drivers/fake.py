@@ -96,12 +96,20 @@ class FakeManagement(base.ManagementInterface):
 
     def get_boot_device(self, task: base.TaskLike) -> dict[str, Any]:
         saved = task.node.driver_internal_info.get(BOOT_DEVICE_KEY)
-        return dict(saved or {'boot_device': None, 'persistent': None})
+        # Until one is set, what upstream's fake says: PXE, once.
+        return dict(saved or {'boot_device': 'pxe', 'persistent': False})
 
     def set_boot_device(self, task: base.TaskLike, device: str,
                         persistent: bool = False) -> None:
+        if device not in self.get_supported_boot_devices(task):
+            raise exception.InvalidParameterValue(
+                err=f'Invalid boot device {device} specified.')
         task.node.driver_internal_info[BOOT_DEVICE_KEY] = {
             'boot_device': device, 'persistent': persistent}
+
+    def get_supported_boot_devices(self, task: base.TaskLike) -> list[str]:
+        """Upstream's fake management: PXE only."""
+        return ['pxe']
 
     def get_supported_indicators(self, task: base.TaskLike
                                  ) -> dict[str, dict[str, Any]]:

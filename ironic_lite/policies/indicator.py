@@ -1,9 +1,11 @@
-"""Policies of the indicators of a node (upstream's names)."""
+"""Policies of the management of a node: its boot device and its
+indicators (upstream's names)."""
 
 from ironic_lite.policies.base import ADMIN
 from ironic_lite.policies.base import rule
 
 _INDICATORS = '/nodes/{node_ident}/management/indicators'
+_BOOT_DEVICE = '/nodes/{node_ident}/management/boot_device'
 
 rules = [
     rule('baremetal:node:get_indicator_state', ADMIN,
@@ -13,4 +15,9 @@ rules = [
     rule('baremetal:node:set_indicator_state', ADMIN,
          'Change the state of an indicator of a node.',
          [('PUT', _INDICATORS + '/{component}/{indicator}')]),
+    rule('baremetal:node:get_boot_device', ADMIN,
+         'Show the boot device of a node and the devices it supports.',
+         [('GET', _BOOT_DEVICE), ('GET', _BOOT_DEVICE + '/supported')]),
+    rule('baremetal:node:set_boot_device', ADMIN,
+         'Set the boot device of a node.', [('PUT', _BOOT_DEVICE)]),
 ]

@@ -218,3 +218,28 @@ def test_cli_and_sdk_chassis(endpoint: str) -> None:
         conn.baremetal.delete_node('racked')
     finally:
         conn.close()
+
+
+def test_cli_and_sdk_boot_device(endpoint: str) -> None:
+    node = cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+                    '--name', 'cli-boot')
+    assert cli_json(endpoint, 'node', 'boot', 'device', 'show',
+                    'cli-boot', '--supported') == {
+        'supported_boot_devices': 'pxe'}  # (the CLI joins the list)
+    done = cli(endpoint, 'node', 'boot', 'device', 'set', 'cli-boot', 'pxe',
+               '--persistent')
+    assert done.returncode == 0, done.stderr
+    assert cli_json(endpoint, 'node', 'boot', 'device', 'show',
+                    'cli-boot') == {'boot_device': 'pxe', 'persistent': True}
+    done = cli(endpoint, 'node', 'boot', 'device', 'set', 'cli-boot',
+               'cdrom')
+    assert done.returncode != 0 and 'Invalid boot device' in done.stderr
+    with openstack.connect(auth_type='none',
+                           baremetal_endpoint_override=endpoint + '/v1'
+                           ) as conn:
+        assert conn.baremetal.get_node_boot_device(node['uuid']) == {
+            'boot_device': 'pxe', 'persistent': True}
+        # (openstacksdk returns the response body)
+        assert conn.baremetal.get_node_supported_boot_devices(
+            node['uuid']) == {'supported_boot_devices': ['pxe']}
+    assert cli(endpoint, 'node', 'delete', 'cli-boot').returncode == 0

@@ -60,10 +60,14 @@ def test_power_delay(task):
 def test_boot_device(conf, task):
     management = fake.FakeManagement(conf)
     assert management.get_boot_device(task) == {
-        'boot_device': None, 'persistent': None}
+        'boot_device': 'pxe', 'persistent': False}
+    assert management.get_supported_boot_devices(task) == ['pxe']
     management.set_boot_device(task, 'pxe', persistent=True)
     assert management.get_boot_device(task) == {
         'boot_device': 'pxe', 'persistent': True}
+    with pytest.raises(exception.InvalidParameterValue,
+                       match='Invalid boot device disk'):
+        management.set_boot_device(task, 'disk')
 
 
 @pytest.mark.parametrize('properties', [
