@@ -25,6 +25,9 @@ class RecordingManagement(base.ManagementInterface):
     def set_boot_device(self, task, device, persistent=False):
         pass
 
+    def get_supported_boot_devices(self, task):
+        return []
+
     @base.clean_step(priority=10, argsinfo=ARGSINFO)
     def resize(self, task, size, mode='fast'):
         self.calls.append(('resize', size, mode))
