@@ -94,6 +94,24 @@ def _range_headers(app: Any) -> Any:
     return middleware
 
 
+#: First path segments that are not resources of the API.
+_NOT_V1 = frozenset({'', 'v1', 'openapi.json', 'healthcheck'})
+
+
+def _default_version(app: Any) -> Any:
+    """A path without a version is a path of v1 (``/nodes`` is
+    ``/v1/nodes``), as upstream's root controller routes it; so the
+    bookmark links resolve."""
+
+    def middleware(environ: dict[str, Any], start_response: Any) -> Any:
+        path = environ.get('PATH_INFO', '')
+        if path.split('/')[1:2] and path.split('/')[1] not in _NOT_V1:
+            environ['PATH_INFO'] = '/v1' + path
+        return app(environ, start_response)
+
+    return middleware
+
+
 def load_app(conf: cfg.ConfigOpts) -> Any:
     """Build the whole application (config must already be loaded)."""
     deps = Deps(conf)
@@ -102,11 +120,14 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app: Any = faults.FaultWrapper(router.Router(routes.ROUTES), formatter)
     app = checks.authenticated(app, deps.is_admin)
     app = auth.wrap(app, conf, deps.is_admin, _is_version_document)
+    # The version documents echo a valid requested version, as upstream.
     app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
-                                    _is_version_document)
+                                    _is_version_document,
+                                    echo_unversioned=True)
     app = faults.FaultWrapper(app, formatter)
     app = url_check.check_url(middleware.with_environ(
-        json_suffix.strip_json_suffix(middleware.strip_slash(app)),
+        json_suffix.strip_json_suffix(
+            middleware.strip_slash(_default_version(app))),
         util.DEPS_KEY, deps), formatter)
     app = _range_headers(app)
     # Upstream also returns the request id as Openstack-Request-Id (its

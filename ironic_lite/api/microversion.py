@@ -316,15 +316,17 @@ class IronicVersionRange(microversion.VersionRange):
         text = microversion_parse.get_version(
             headers, service_type=self.service_type,
             legacy_headers=[self.legacy_header])
-        if text is None:
+        if not text:
+            # No header, or an empty one: the minimum, as upstream.
             return self.minimum
         if text.strip().lower() == 'latest':
             return self.maximum
         match = _VERSION_RE.match(text)
         if match is None:
-            raise webob.exc.HTTPBadRequest(
+            # Upstream's answer to any version it cannot parse: 406.
+            raise webob.exc.HTTPNotAcceptable(
                 explanation=f'Invalid value for {LEGACY_HEADER} header: '
-                f'{text!r}. Expected MAJOR.MINOR or "latest".')
+                f'{text[:40]!r}. Expected MAJOR.MINOR or "latest".')
         version = microversion.APIVersion(int(match.group(1)),
                                           int(match.group(2)))
         supported = (f'The supported version range is: [{self.minimum}, '

@@ -104,19 +104,31 @@ class VersionRange:
 class MicroversionMiddleware:
     """Parses the requested version; sets the version response headers.
 
-    Paths in ``unversioned`` (version documents) accept any header.
+    Paths in ``unversioned`` (version documents) accept any header: at
+    the minimum version, or (``echo_unversioned``) at the version asked
+    for when it is a valid one, which the response headers echo.
     """
 
     def __init__(self, app: Any, versions: VersionRange,
-                 unversioned: Callable[[str], bool]) -> None:
+                 unversioned: Callable[[str], bool],
+                 echo_unversioned: bool = False) -> None:
         self.app = app
         self.versions = versions
         self.unversioned = unversioned
+        self.echo_unversioned = echo_unversioned
+
+    def _unversioned(self, req: webob.Request) -> APIVersion:
+        if self.echo_unversioned:
+            try:
+                return self.versions.requested(req.headers)
+            except webob.exc.HTTPException:
+                pass
+        return self.versions.minimum
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         req = webob.Request(environ)
         if self.unversioned(req.path_info):
-            version = self.versions.minimum
+            version = self._unversioned(req)
         else:
             version = self.versions.requested(req.headers)
         environ[ENV_KEY] = version

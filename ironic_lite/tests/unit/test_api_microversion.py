@@ -45,8 +45,8 @@ def test_another_major_version_is_406() -> None:
         'Mutually exclusive versions requested. Version 2.0 requested')
 
 
-def test_malformed_is_400() -> None:
-    with pytest.raises(webob.exc.HTTPBadRequest) as raised:
+def test_malformed_is_406_as_upstream() -> None:
+    with pytest.raises(webob.exc.HTTPNotAcceptable) as raised:
         _requested(**{mv.LEGACY_HEADER: '1.x'})
     assert 'Invalid value for X-OpenStack-Ironic-API-Version' in (
         raised.value.explanation)
@@ -95,8 +95,12 @@ def test_parsed_as_upstream(text: str, version: APIVersion) -> None:
     assert _requested(**{mv.LEGACY_HEADER: text}) == version
 
 
-@pytest.mark.parametrize('text', ['', '1', '1.1.1', '1.-1', 'v1.1', '1.٣',
+@pytest.mark.parametrize('text', ['1', '1.1.1', '1.-1', 'v1.1', '1.٣',
                                   '1.1234567890'])
-def test_more_malformed_versions_are_400(text: str) -> None:
-    with pytest.raises(webob.exc.HTTPBadRequest):
+def test_more_malformed_versions_are_406(text: str) -> None:
+    with pytest.raises(webob.exc.HTTPNotAcceptable):
         _requested(**{mv.LEGACY_HEADER: text})
+
+
+def test_an_empty_version_is_the_minimum() -> None:
+    assert str(_requested(**{mv.LEGACY_HEADER: ''})) == mv.MIN_VERSION
