@@ -1,6 +1,9 @@
 """Query parameters every Bare Metal list shares: the page size, the
 fields to show, the marker (400 for bad values, as upstream)."""
 
+from collections.abc import Callable
+from typing import Any
+
 from oslo_utils import uuidutils
 import webob
 import webob.exc
@@ -51,3 +54,17 @@ def marker(req: webob.Request) -> str | None:
     """``?marker=``: the uuid of the last item of the previous page."""
     value = req.GET.get('marker')
     return None if value is None else uuid_arg('marker', value)
+
+
+def page_body(req: webob.Request, item_name: str,
+              rows: list[dict[str, Any]],
+              render: Callable[[dict[str, Any]], dict[str, Any]],
+              limit: int) -> dict[str, Any]:
+    """``{item_name: [...]}`` of a page, with the ``next`` URL (same
+    path and query, a new marker) when the page is full."""
+    body: dict[str, Any] = {item_name: [render(row) for row in rows]}
+    if rows and len(rows) == limit:
+        collection = req.path_info.strip('/').removeprefix('v1/')
+        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
+                                     limit)
+    return body

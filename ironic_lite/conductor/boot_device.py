@@ -9,54 +9,41 @@ so that a read never makes a concurrent change fail with NodeLocked
 
 from typing import Any
 
-from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
-from ironic_lite.conductor import rpcapi
-from ironic_lite.conductor import task_manager
-from ironic_lite.conductor.indicators import EXPECTED
+from ironic_lite.conductor import endpoint
 from ironic_lite.conductor.indicators import management_of
 
 LOG = logging.getLogger(__name__)
 
 
-class BootDeviceManager:
+class BootDeviceManager(endpoint.NodeEndpoint):
     """get_boot_device, set_boot_device, get_supported_boot_devices."""
 
-    target = messaging.Target(version=rpcapi.VERSION)
-
-    def __init__(self, conf: cfg.ConfigOpts, host: str) -> None:
-        self.conf = conf
-        self.host = host
-
-    def _task(self, context: Any, node_uuid: str, purpose: str,
-              shared: bool = True) -> task_manager.Task:
-        return task_manager.acquire(context, self.conf, node_uuid,
-                                    self.host, purpose, shared=shared)
-
-    @messaging.expected_exceptions(*EXPECTED)
+    @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_boot_device(self, context: Any, node_uuid: str
                         ) -> dict[str, Any]:
-        with self._task(context, node_uuid, 'getting boot device') as task:
+        with self._task(context, node_uuid, 'getting boot device',
+                        shared=True) as task:
             management = management_of(task)
             management.validate(task)
             return management.get_boot_device(task)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_supported_boot_devices(self, context: Any,
                                    node_uuid: str) -> list[str]:
         with self._task(context, node_uuid,
-                        'getting supported boot devices') as task:
+                        'getting supported boot devices',
+                        shared=True) as task:
             return management_of(task).get_supported_boot_devices(task)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @messaging.expected_exceptions(*endpoint.EXPECTED)
     def set_boot_device(self, context: Any, node_uuid: str, device: str,
                         persistent: bool = False) -> None:
         """:raises InvalidParameterValue: a device the node's management
         interface does not support."""
-        with self._task(context, node_uuid, 'setting boot device',
-                        shared=False) as task:
+        with self._task(context, node_uuid, 'setting boot device') as task:
             management = management_of(task)
             management.validate(task)
             management.set_boot_device(task, device, persistent=persistent)

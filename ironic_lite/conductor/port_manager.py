@@ -19,15 +19,13 @@ The rules are upstream's:
 
 from typing import Any
 
-from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite.common import states
-from ironic_lite.conductor import rpcapi
-from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import endpoint
 from ironic_lite.conductor.manager import node_to_dict
 from ironic_lite.db import portgroups as db_portgroups
 from ironic_lite.db import ports as db_ports
@@ -37,7 +35,7 @@ from ironic_lite.db.models import Portgroup
 
 LOG = logging.getLogger(__name__)
 
-EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict)
+EXPECTED = endpoint.EXPECTED
 #: What changes how the port is wired (upstream's connectivity_attr).
 CONNECTIVITY = frozenset({'portgroup_id', 'pxe_enabled',
                           'local_link_connection', 'physical_network'})
@@ -95,27 +93,16 @@ def check_physical_network(context: Any, port: dict[str, Any],
             'ports in a port group must have the same physical network.')
 
 
-class PortManager:
-    """Creates, updates and deletes of ports."""
+class PortManager(endpoint.NodeEndpoint):
+    """Creates, updates and deletes of ports and portgroups."""
 
-    target = messaging.Target(version=rpcapi.VERSION)
-
-    def __init__(self, conf: cfg.ConfigOpts, host: str) -> None:
-        self.conf = conf
-        self.host = host
-
-    def _acquire(self, context: Any, node_uuid: str,
-                 purpose: str) -> task_manager.Task:
-        return task_manager.acquire(context, self.conf, node_uuid,
-                                    self.host, purpose,
-                                    patience=LOCK_PATIENCE)
+    lock_patience = LOCK_PATIENCE
 
     @messaging.expected_exceptions(*EXPECTED)
     def create_port(self, context: Any, node_uuid: str,
                     values: dict[str, Any]) -> dict[str, Any]:
         """Create a port of ``node_uuid`` (``values`` with node_id)."""
-        with task_manager.acquire(context, self.conf, node_uuid, self.host,
-                                  'port create', shared=True):
+        with self._task(context, node_uuid, 'port create', shared=True):
             check_physical_network(context, values, set(values))
             row = db_ports.create(context, values)
         LOG.info('Created port %(port)s (%(mac)s) of node %(node)s',
@@ -131,7 +118,7 @@ class PortManager:
 
         :raises InvalidState: a change the node's state forbids.
         """
-        with self._acquire(context, node_uuid, 'port update') as task:
+        with self._task(context, node_uuid, 'port update') as task:
             node = task.node
             if ('address' in values and not node.maintenance
                     and (node.provision_state == states.ACTIVE
@@ -162,7 +149,7 @@ class PortManager:
     def destroy_port(self, context: Any, node_uuid: str, uuid: str) -> None:
         """:raises InvalidState: the port is bound to a VIF and the node
         is not in maintenance."""
-        with self._acquire(context, node_uuid, 'port deletion') as task:
+        with self._task(context, node_uuid, 'port deletion') as task:
             port = db_ports.get(context, uuid)
             vif = current_vif(port)
             if vif and not task.node.maintenance:
@@ -182,7 +169,7 @@ class PortManager:
         :raises InvalidState: a move to a node in another state.
         :raises PortgroupNotEmpty: a move of a portgroup with ports.
         """
-        with self._acquire(context, node_uuid, 'update portgroup') as task:
+        with self._task(context, node_uuid, 'update portgroup') as task:
             node = task.node
             if 'node_id' in values:
                 if (node.provision_state not in CONNECTIVITY_STATES
@@ -206,7 +193,7 @@ class PortManager:
     def destroy_portgroup(self, context: Any, node_uuid: str,
                           uuid: str) -> None:
         """:raises PortgroupNotEmpty: it still has ports."""
-        with self._acquire(context, node_uuid, 'portgroup deletion'):
+        with self._task(context, node_uuid, 'portgroup deletion'):
             db_portgroups.destroy(context, uuid)
         LOG.info('Deleted portgroup %(group)s of node %(node)s',
                  {'group': uuid, 'node': node_uuid})

@@ -7,12 +7,11 @@ change under the node lock (a node another operation holds answers
 
 from typing import Any
 
-from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
-from ironic_lite.conductor import rpcapi
+from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import task_manager
 from ironic_lite.db import node_traits
 
@@ -21,18 +20,11 @@ LOG = logging.getLogger(__name__)
 EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict)
 
 
-class TraitsManager:
+class TraitsManager(endpoint.NodeEndpoint):
     """Adds, replaces and removes the traits of a node."""
 
-    target = messaging.Target(version=rpcapi.VERSION)
-
-    def __init__(self, conf: cfg.ConfigOpts, host: str) -> None:
-        self.conf = conf
-        self.host = host
-
     def _acquire(self, context: Any, node_uuid: str) -> task_manager.Task:
-        return task_manager.acquire(context, self.conf, node_uuid,
-                                    self.host, 'trait change')
+        return self._task(context, node_uuid, 'trait change')
 
     @messaging.expected_exceptions(*EXPECTED)
     def add_node_traits(self, context: Any, node_uuid: str,

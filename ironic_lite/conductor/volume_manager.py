@@ -10,20 +10,18 @@ deleted in (manageable, enroll, adopt failed).
 
 from typing import Any
 
-from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.common import states
-from ironic_lite.conductor import rpcapi
-from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import endpoint
 from ironic_lite.conductor.manager import node_to_dict
 from ironic_lite.db import volumes as db_volumes
 
 LOG = logging.getLogger(__name__)
 
-EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict)
+EXPECTED = endpoint.EXPECTED
 
 KINDS = {'volume_connector': db_volumes.CONNECTORS,
          'volume_target': db_volumes.TARGETS}
@@ -39,19 +37,8 @@ def _kind(name: str) -> db_volumes.Kind:
             err=f'Unknown volume resource {name!r}')
 
 
-class VolumeManager:
+class VolumeManager(endpoint.NodeEndpoint):
     """Updates and deletes of volume connectors and targets."""
-
-    target = messaging.Target(version=rpcapi.VERSION)
-
-    def __init__(self, conf: cfg.ConfigOpts, host: str) -> None:
-        self.conf = conf
-        self.host = host
-
-    def _acquire(self, context: Any, node_uuid: str,
-                 purpose: str) -> task_manager.Task:
-        return task_manager.acquire(context, self.conf, node_uuid,
-                                    self.host, purpose)
 
     @messaging.expected_exceptions(*EXPECTED)
     def update_volume(self, context: Any, node_uuid: str, kind: str,
@@ -62,7 +49,7 @@ class VolumeManager:
         :raises PowerStateRefused: the node is not powered off.
         """
         what = kind.replace('_', ' ')
-        with self._acquire(context, node_uuid, f'{what} update') as task:
+        with self._task(context, node_uuid, f'{what} update') as task:
             node = task.node
             if node.power_state != states.POWER_OFF:
                 raise exception.PowerStateRefused(
@@ -85,7 +72,7 @@ class VolumeManager:
             state a node may be deleted in.
         """
         what = kind.replace('_', ' ')
-        with self._acquire(context, node_uuid, f'{what} deletion') as task:
+        with self._task(context, node_uuid, f'{what} deletion') as task:
             node = task.node
             if (node.provision_state not in DELETE_ALLOWED_STATES
                     and node.power_state != states.POWER_OFF):

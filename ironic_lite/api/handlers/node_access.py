@@ -187,3 +187,21 @@ def redactor(req: webob.Request) -> Redactor | None:
                 node[name] = shown
 
     return redact
+
+
+def linked_node(req: webob.Request, ident: Any, what: str) -> dict[str, Any]:
+    """The node a patch moves a port or portgroup (``what``) to: a 400
+    when it does not exist or the caller may not see it (upstream's
+    authorize_node_link)."""
+    if not isinstance(ident, str):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Expected UUID for node_uuid: {ident}')
+    try:
+        node = get_node(req, ident)
+    except (exception.NodeNotFound, webob.exc.HTTPNotFound):
+        node = None
+    if node is None or not allowed(req, GET, target(req, node)):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Cannot associate the {what} with node {ident}, '
+            'as it does not exist or is not accessible')
+    return node

@@ -75,16 +75,17 @@ def shown_fields(req: webob.Request,
     return tuple(name for name in wanted if name in shown)
 
 
-def list_scope(req: webob.Request) -> str | None:
-    """None when the reader may list every port, else the project whose
-    nodes' ports it may list (upstream's check_port_list_policy)."""
+def list_scope(req: webob.Request, policy: str = POLICY) -> str | None:
+    """None when the reader may list every port (portgroup, with the
+    portgroup ``policy``), else the project whose nodes' ports it may
+    list (upstream's check_port_list_policy)."""
     enforcer = util.deps(req).enforcer
     ctx = util.context(req)
-    if lite_policy.check(enforcer, ctx, POLICY % 'list_all'):
+    if lite_policy.check(enforcer, ctx, policy % 'list_all'):
         return None
-    util.authorize(req, POLICY % 'list')
+    util.authorize(req, policy % 'list')
     if not ctx.project_id:
-        util.authorize(req, POLICY % 'list_all')
+        util.authorize(req, policy % 'list_all')
     return str(ctx.project_id)
 
 

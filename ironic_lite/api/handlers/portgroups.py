@@ -29,7 +29,6 @@ from ironic_lite.api.schemas import portgroups as schemas
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.db import portgroups as db_portgroups
 from ironic_lite.db import ports as db_ports
-from lite_common import policy as lite_policy
 
 POLICY = 'baremetal:portgroup:%s'
 FIELDS = ('uuid', 'address', 'name', 'extra', 'internal_info', 'mode',
@@ -102,22 +101,12 @@ def _fields(req: webob.Request) -> tuple[str, ...] | None:
     return listing.selected_fields(text, FIELDS)
 
 
-def _list_scope(req: webob.Request) -> str | None:
-    ctx = util.context(req)
-    if lite_policy.check(util.deps(req).enforcer, ctx, POLICY % 'list_all'):
-        return None
-    util.authorize(req, POLICY % 'list')
-    if not ctx.project_id:
-        util.authorize(req, POLICY % 'list_all')
-    return str(ctx.project_id)
-
-
 def _list(req: webob.Request, node_ident: str | None,
           detail_path: bool) -> webob.Response:
     _require(req)
     if node_ident is not None:
         util.require_version(req, mv.PORTGROUP_LINKS)
-    project = _list_scope(req)
+    project = port_query.list_scope(req, POLICY)
     if node_ident is not None:
         node_access.check_visible(
             req, node_access.get_node(req, node_ident), node_ident)
@@ -151,13 +140,9 @@ def _list(req: webob.Request, node_ident: str | None,
         util.context(req), found, limit=limit, marker=listing.marker(req),
         sort_key=get.get('sort_key', 'id'),
         sort_dir=get.get('sort_dir', 'asc'))
-    body: dict[str, Any] = {'portgroups': [_render(req, row, fields)
-                                           for row in rows]}
-    if rows and len(rows) == limit:
-        collection = req.path_info.strip('/').removeprefix('v1/')
-        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
-                                     limit)
-    return util.json_response(body)
+    return util.json_response(listing.page_body(
+        req, 'portgroups', rows, lambda row: _render(req, row, fields),
+        limit))
 
 
 @util.translate_errors
@@ -274,7 +259,8 @@ def _patched(req: webob.Request, group: dict[str, Any],
     result = resource_patch.apply_patch(document, patch)
     new_node = node
     if result.get('node_uuid') != node['uuid']:
-        new_node = _node_for_link(req, result.get('node_uuid'))
+        new_node = node_access.linked_node(req, result.get('node_uuid'),
+                                           'portgroup')
     if 'mode' not in result:
         raise webob.exc.HTTPBadRequest(
             explanation="'mode' is a mandatory attribute and can not be "
@@ -291,22 +277,6 @@ def _patched(req: webob.Request, group: dict[str, Any],
     if new_node['id'] != node['id']:
         changed['node_id'] = new_node['id']
     return new_node, changed
-
-
-def _node_for_link(req: webob.Request, ident: Any) -> dict[str, Any]:
-    if not isinstance(ident, str):
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected UUID for node_uuid: {ident}')
-    try:
-        node = node_access.get_node(req, ident)
-    except (exception.NodeNotFound, webob.exc.HTTPNotFound):
-        node = None
-    if node is None or not node_access.allowed(
-            req, node_access.GET, node_access.target(req, node)):
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Cannot associate the portgroup with node {ident}, '
-            'as it does not exist or is not accessible')
-    return node
 
 
 @util.translate_errors

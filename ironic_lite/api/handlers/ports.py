@@ -76,13 +76,8 @@ def _list(req: webob.Request, node_ident: str | None,
         util.context(req), found, limit=limit, marker=listing.marker(req),
         sort_key=req.GET.get('sort_key', 'id'),
         sort_dir=req.GET.get('sort_dir', 'asc'))
-    body: dict[str, Any] = {'ports': [_render(req, row, fields)
-                                      for row in rows]}
-    if rows and len(rows) == limit:
-        collection = req.path_info.strip('/').removeprefix('v1/')
-        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
-                                     limit)
-    return util.json_response(body)
+    return util.json_response(listing.page_body(
+        req, 'ports', rows, lambda row: _render(req, row, fields), limit))
 
 
 @util.translate_errors
@@ -252,7 +247,8 @@ def _patched(req: webob.Request, port: dict[str, Any], node: dict[str, Any],
     result = resource_patch.apply_patch(document, patch)
     new_node = node
     if result.get('node_uuid') != node['uuid']:
-        new_node = _node_for_link(req, result.get('node_uuid'))
+        new_node = node_access.linked_node(req, result.get('node_uuid'),
+                                           'port')
     result = {name: value for name, value in result.items()
               if name in schemas.FIELDS}
     values.validate('patch', result, schemas.CREATE)
@@ -271,24 +267,6 @@ def _patched(req: webob.Request, port: dict[str, Any], node: dict[str, Any],
     if new_node['id'] != node['id']:
         changed['node_id'] = new_node['id']
     return new_node, changed
-
-
-def _node_for_link(req: webob.Request, ident: Any) -> dict[str, Any]:
-    """The node a patch moves the port to: a 400 when the caller may not
-    see it or it does not exist (upstream's authorize_node_link)."""
-    if not isinstance(ident, str):
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected UUID for node_uuid: {ident}')
-    try:
-        node = node_access.get_node(req, ident)
-    except (exception.NodeNotFound, webob.exc.HTTPNotFound):
-        node = None
-    if node is None or not node_access.allowed(
-            req, node_access.GET, node_access.target(req, node)):
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Cannot associate the port with node {ident}, '
-            'as it does not exist or is not accessible')
-    return node
 
 
 @util.translate_errors

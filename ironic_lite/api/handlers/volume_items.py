@@ -101,13 +101,9 @@ def list_items(req: webob.Request, res: Resource,
         sort_dir=req.GET.get('sort_dir', 'asc'), project=project)
     show = _show_properties(req)
     base = util.base_url(req)
-    body: dict[str, Any] = {res.shape.item_name: [
-        views.render(base, res.shape, row, fields, show) for row in rows]}
-    if rows and len(rows) == limit:
-        collection = req.path_info.strip('/').removeprefix('v1/')
-        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
-                                     limit)
-    return util.json_response(body)
+    return util.json_response(listing.page_body(
+        req, res.shape.item_name, rows,
+        lambda row: views.render(base, res.shape, row, fields, show), limit))
 
 
 def _get(req: webob.Request, res: Resource, action: str) -> dict[str, Any]:
