@@ -152,6 +152,7 @@ class ConductorService:
              port_manager.PortManager(self.conf, self.host),
              indicators.IndicatorManager(self.conf, self.host),
              boot_device.BootDeviceManager(self.conf, self.host),
+             boot_device.DriverManager(self.conf, self.host),
              traits.TraitsManager(self.conf, self.host)],
             periodic_tasks=self._periodic_tasks(self.periodics),
             serializer=rpc.get_serializer())

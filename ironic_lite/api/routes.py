@@ -130,4 +130,6 @@ ROUTES: RouteTable = {
     '/v1/conductors/{hostname}': {'GET': conductors.show_conductor},
     '/v1/drivers': {'GET': drivers.list_drivers},
     '/v1/drivers/{driver_name}': {'GET': drivers.show_driver},
+    '/v1/drivers/{driver_name}/properties': {
+        'GET': drivers.show_properties},
 }

@@ -21,13 +21,11 @@ from lite_common.wsgi.microversion import APIVersion
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
     '1.1': 'Node vendor passthru, validate, console '
-           '(states/console), driver properties and vendor passthru; '
-           'config drive in the active target.',
+           '(states/console), driver vendor passthru; config drive in '
+           'the active target.',
     '1.12': 'A RAID interface and GET /v1/drivers/{name}/raid/'
             'logical_disk_properties (raid_config, target_raid_config '
             'and PUT .../states/raid are served).',
-    '1.14': 'The driver properties link points to a resource that is '
-            'not served (GET /v1/drivers/{name}/properties).',
     '1.17': 'The adopt target.',
     '1.20': 'Nodes: network_interface.',
     '1.22': 'Ramdisk lookup and heartbeat endpoints.',

@@ -1,5 +1,6 @@
-"""RPC endpoint of a node's boot device, through its management
-interface (another endpoint of topic ``ironic-lite.conductor``).
+"""RPC endpoints of a node's boot device, through its management
+interface, and of a driver's properties (other endpoints of topic
+``ironic-lite.conductor``).
 
 A change takes the node lock and is saved with the node (the fake
 interface keeps it in ``driver_internal_info``); reads share the node,
@@ -14,8 +15,19 @@ import oslo_messaging as messaging
 
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor.indicators import management_of
+from ironic_lite.drivers import hardware
 
 LOG = logging.getLogger(__name__)
+
+
+class DriverManager(endpoint.NodeEndpoint):
+    """get_driver_properties (no node: a hardware type this conductor
+    loads)."""
+
+    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    def get_driver_properties(self, context: Any,
+                              driver_name: str) -> dict[str, str]:
+        return hardware.driver_properties(self.conf, driver_name)
 
 
 class BootDeviceManager(endpoint.NodeEndpoint):

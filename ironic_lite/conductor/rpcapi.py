@@ -31,7 +31,7 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.4: add_node_traits, remove_node_traits
 1.5: create_port, update_port, destroy_port, update_portgroup,
      destroy_portgroup, get_boot_device, set_boot_device,
-     get_supported_boot_devices
+     get_supported_boot_devices, get_driver_properties
 """
 
 import threading
@@ -293,6 +293,16 @@ class ConductorAPI:
                           uuid: str) -> None:
         self._call(context, node, "destroy_portgroup",
                    node_uuid=node["uuid"], uuid=uuid)
+
+    def get_driver_properties(self, context: Any,
+                              driver_name: str) -> dict[str, str]:
+        """On a conductor that loads hardware type ``driver_name``.
+
+        :raises NoValidHost: none does.
+        """
+        return self._call(context, {'uuid': driver_name,
+                                    'driver': driver_name},
+                          "get_driver_properties", driver_name=driver_name)
 
     def get_boot_device(self, context: Any, node: dict[str, Any]
                         ) -> dict[str, Any]:

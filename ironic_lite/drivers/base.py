@@ -252,6 +252,12 @@ class BaseInterface:
         """Check the node has what this interface needs; raise
         InvalidParameterValue if not."""
 
+    def get_properties(self) -> dict[str, str]:
+        """The ``driver_info`` keys this interface reads: name ->
+        description (saying whether it is required), for
+        ``GET /v1/drivers/{name}/properties``."""
+        return {}
+
     def clean_step_definitions(self) -> list[dict[str, Any]]:
         """Every clean step of this interface, whatever the node:
         dicts with step, priority, interface, abortable, idempotent,

@@ -125,6 +125,19 @@ def load_interfaces(conf: cfg.ConfigOpts, node_driver: str,
             for interface_type, name in names.items()}
 
 
+def driver_properties(conf: cfg.ConfigOpts, driver: str) -> dict[str, str]:
+    """What the default interfaces of hardware type ``driver`` read from
+    ``driver_info`` (as upstream: a node that names other interfaces may
+    read other keys).
+
+    :raises InvalidParameterValue: see :func:`load_interfaces`.
+    """
+    properties: dict[str, str] = {}
+    for interface in load_interfaces(conf, driver, {}).values():
+        properties.update(interface.get_properties())
+    return properties
+
+
 def interface_names(conf: cfg.ConfigOpts, node_driver: str,
                     node_interface_names: Mapping[str, str | None]
                     ) -> dict[str, str]:

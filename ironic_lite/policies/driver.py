@@ -7,4 +7,7 @@ rules = [
     rule('baremetal:driver:get', ADMIN,
          'List the drivers (hardware types) and show one.',
          [('GET', '/drivers'), ('GET', '/drivers/{driver_name}')]),
+    rule('baremetal:driver:get_properties', ADMIN,
+         'Show the driver_info properties a driver reads.',
+         [('GET', '/drivers/{driver_name}/properties')]),
 ]

@@ -62,6 +62,20 @@ def list_drivers(req: webob.Request) -> webob.Response:
     ]})
 
 
+def show_properties(req: webob.Request) -> webob.Response:
+    """``GET /v1/drivers/{driver_name}/properties``: what the driver's
+    default interfaces read from ``driver_info`` (asked of a conductor
+    that loads it)."""
+    util.authorize(req, 'baremetal:driver:get_properties')
+    name = req.urlvars['driver_name']
+    if not _hosts_by_driver(req).get(name):
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Could not find the following driver(s) or '
+            f'hardware type(s): {name}.')
+    return util.json_response(util.deps(req).conductor.get_driver_properties(
+        util.context(req), name))
+
+
 def show_driver(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:driver:get')
     name = req.urlvars['driver_name']

@@ -243,3 +243,10 @@ def test_cli_and_sdk_boot_device(endpoint: str) -> None:
         assert conn.baremetal.get_node_supported_boot_devices(
             node['uuid']) == {'supported_boot_devices': ['pxe']}
     assert cli(endpoint, 'node', 'delete', 'cli-boot').returncode == 0
+
+
+def test_cli_driver_properties(endpoint: str) -> None:
+    assert cli_json(endpoint, 'driver', 'property', 'list',
+                    'fake-hardware') == []
+    done = cli(endpoint, 'driver', 'property', 'list', 'nothing-here')
+    assert done.returncode != 0 and 'HTTP 404' in done.stderr, done.stderr

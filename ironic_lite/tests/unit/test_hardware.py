@@ -141,3 +141,17 @@ def test_interface_of_the_wrong_type():
                        match='it is a power interface'):
         hardware.load_interfaces(
             conf, 'picky-hardware', {'deploy': 'misplaced'})
+
+
+def test_driver_properties_merge_the_default_interfaces(monkeypatch):
+    monkeypatch.setattr(fake.FakePower, 'get_properties',
+                        lambda self: {'power_address': 'Required.'})
+    monkeypatch.setattr(fake.FakeDeploy, 'get_properties',
+                        lambda self: {'deploy_image': 'Optional.'})
+    assert hardware.driver_properties(_conf(), 'fake-hardware') == {
+        'power_address': 'Required.', 'deploy_image': 'Optional.'}
+
+
+def test_driver_properties_of_a_driver_not_enabled():
+    with pytest.raises(exception.HardwareTypeNotEnabled):
+        hardware.driver_properties(_conf(), 'ipmi')
