@@ -92,8 +92,11 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'removed or set to null by a patch; 406 before).'),
     ('1.26', 'Portgroups: mode ([DEFAULT]default_portgroup_mode when not '
              'given) and properties.'),
-    ('1.27', 'The timeout of PUT .../states/power (accepted; the fake '
-             'power interface changes state at once).'),
+    ('1.27', 'Soft power off and soft reboot (power targets "soft power '
+             'off" and "soft rebooting", where the power interface has '
+             'them: the fake one does), and the timeout of PUT '
+             '.../states/power (accepted; the fake power interface '
+             'changes state at once).'),
     ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
     ('1.31', 'Nodes: deploy_interface, management_interface, '
              'power_interface.'),

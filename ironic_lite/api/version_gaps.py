@@ -29,7 +29,6 @@ GAPS: dict[str, str] = {
     '1.17': 'The adopt target.',
     '1.20': 'Nodes: network_interface.',
     '1.22': 'Ramdisk lookup and heartbeat endpoints.',
-    '1.27': 'Soft reboot and soft power off (the timeout is served).',
     '1.28': 'VIFs.',
     '1.29': 'Inject NMI.',
     '1.30': 'Drivers: default_*_interface and enabled_*_interfaces.',

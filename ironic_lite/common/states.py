@@ -91,12 +91,20 @@ FIXED_TARGETS = {
     INSPECTING: MANAGEABLE,
 }
 
-# Power states (wire names) and the extra power target "rebooting".
+# Power states (wire names) and the extra power targets: "rebooting",
+# and from API 1.27 the soft (ACPI) ones.
 POWER_ON = 'power on'
 POWER_OFF = 'power off'
 REBOOT = 'rebooting'
+SOFT_REBOOT = 'soft rebooting'
+SOFT_POWER_OFF = 'soft power off'
 POWER_STATES = frozenset({POWER_ON, POWER_OFF})
-POWER_TARGETS = frozenset({POWER_ON, POWER_OFF, REBOOT})
+SOFT_POWER_TARGETS = frozenset({SOFT_REBOOT, SOFT_POWER_OFF})
+POWER_TARGETS = frozenset({POWER_ON, POWER_OFF, REBOOT}) | SOFT_POWER_TARGETS
+#: The power state each target ends in.
+POWER_TARGET_STATES = {POWER_ON: POWER_ON, POWER_OFF: POWER_OFF,
+                       REBOOT: POWER_ON, SOFT_REBOOT: POWER_ON,
+                       SOFT_POWER_OFF: POWER_OFF}
 
 #: States in which a power change would break what the conductor does.
 POWER_LOCKED_STATES = frozenset({

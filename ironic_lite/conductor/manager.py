@@ -231,7 +231,13 @@ class ConductorManager:
         _check_power_allowed(db_nodes.node_get(context, node_uuid), target)
         with self._acquire(context, node_uuid, f'power {target}') as task:
             _check_power_allowed(task.node.as_dict(), target)
-            task.interfaces['power'].validate(task)
+            power = task.interfaces['power']
+            assert isinstance(power, base.PowerInterface)
+            if target not in power.get_supported_power_states(task):
+                raise exception.InvalidParameterValue(
+                    err=f'The driver {task.node.driver} does not support '
+                    f'the power state, {target}')
+            power.validate(task)
             task.spawn_after(self.pool, provisioning.do_node_power_action,
                              target)
             task.update(target_power_state=target, last_error=None)

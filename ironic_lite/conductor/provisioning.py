@@ -185,8 +185,9 @@ def do_node_tear_down(task: Task) -> None:
 
 @flow_guard.guarded('power change')
 def do_node_power_action(task: Task, target: str) -> None:
-    """Switch the power of a node to ``target`` (power on, power off or
-    rebooting); ``target_power_state`` is already set by the manager.
+    """Switch the power of a node to ``target`` (power on, power off,
+    rebooting, soft power off or soft rebooting); ``target_power_state``
+    is already set by the manager.
 
     A failure keeps the power state the interface reports and records
     the reason in ``last_error``.
@@ -196,7 +197,9 @@ def do_node_power_action(task: Task, target: str) -> None:
     try:
         if target == states.REBOOT:
             power.reboot(task)
-        elif power.get_power_state(task) != target:
+        elif target == states.SOFT_REBOOT or (
+                power.get_power_state(task)
+                != states.POWER_TARGET_STATES[target]):
             power.set_power_state(task, target)
         new_state = power.get_power_state(task)
     except Exception as exc:

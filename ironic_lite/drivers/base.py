@@ -331,6 +331,12 @@ class PowerInterface(BaseInterface, abc.ABC):
     def reboot(self, task: TaskLike, timeout: int | None = None) -> None:
         """Power cycle the node; it ends powered on."""
 
+    def get_supported_power_states(self, task: TaskLike) -> list[str]:
+        """The targets :meth:`set_power_state` takes besides reboot
+        (upstream's names); soft ones (``soft power off``, ``soft
+        rebooting``) only where the hardware has them."""
+        return [states.POWER_ON, states.POWER_OFF, states.REBOOT]
+
 
 class ManagementInterface(BaseInterface, abc.ABC):
     interface_type = 'management'

@@ -78,17 +78,26 @@ class FakePower(base.PowerInterface):
 
     def set_power_state(self, task: base.TaskLike, power_state: str,
                         timeout: int | None = None) -> None:
-        if power_state not in states.POWER_STATES:
+        """A power state, or a soft target (its end state at once: the
+        fake machine's operating system always obeys ACPI)."""
+        supported = states.POWER_STATES | states.SOFT_POWER_TARGETS
+        if power_state not in supported:
             raise exception.InvalidParameterValue(
                 err=f'Unsupported power state {power_state!r}; '
-                f'supported: {", ".join(sorted(states.POWER_STATES))}')
+                f'supported: {", ".join(sorted(supported))}')
         time.sleep(self.conf.fake.power_delay)
+        power_state = states.POWER_TARGET_STATES[power_state]
         task.node.power_state = power_state
         LOG.debug('Fake power: node %s is now %s', task.node.uuid,
                   power_state)
 
     def reboot(self, task: base.TaskLike, timeout: int | None = None) -> None:
         self.set_power_state(task, states.POWER_ON, timeout)
+
+    def get_supported_power_states(self, task: base.TaskLike) -> list[str]:
+        """Upstream's fake power: the soft targets too."""
+        return [states.POWER_ON, states.POWER_OFF, states.REBOOT,
+                states.SOFT_REBOOT, states.SOFT_POWER_OFF]
 
 
 class FakeManagement(base.ManagementInterface):

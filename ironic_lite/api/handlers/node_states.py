@@ -46,13 +46,17 @@ def show_states(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def set_power_state(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schemas.POWER)
-    if 'timeout' in body and util.version(req).below(mv.POWER_TIMEOUT):
-        raise webob.exc.HTTPNotAcceptable(
-            explanation='The power state "timeout" needs API version '
-            f'{mv.POWER_TIMEOUT} or later; this request uses '
-            f'{util.version(req)}.')
+    for name, used in (('timeout', 'timeout' in body),
+                       (body['target'],
+                        body['target'] in states.SOFT_POWER_TARGETS)):
+        if used and util.version(req).below(mv.POWER_TIMEOUT):
+            raise webob.exc.HTTPNotAcceptable(
+                explanation=f'The power state "{name}" needs API version '
+                f'{mv.POWER_TIMEOUT} or later; this request uses '
+                f'{util.version(req)}.')
     row = node_access.authorized_node(req, 'baremetal:node:set_power_state')
-    if body['target'] == states.POWER_OFF and row.get('disable_power_off'):
+    if body['target'] in (states.POWER_OFF, states.SOFT_POWER_OFF) and \
+            row.get('disable_power_off'):
         # 1.95: such a node is never powered off (upstream's answer).
         raise webob.exc.HTTPConflict(
             explanation='Failed to set node power state to '

@@ -7,6 +7,7 @@ fixture of conftest.py.
 """
 
 import shutil
+import time
 
 import openstack
 
@@ -250,3 +251,29 @@ def test_cli_driver_properties(endpoint: str) -> None:
                     'fake-hardware') == []
     done = cli(endpoint, 'driver', 'property', 'list', 'nothing-here')
     assert done.returncode != 0 and 'HTTP 404' in done.stderr, done.stderr
+
+
+def _wait_power(endpoint: str, name: str, state: str) -> None:
+    """Until the node is in power ``state`` with no change under way."""
+    deadline = time.monotonic() + 30
+    while True:
+        shown = cli_json(endpoint, 'node', 'show', name, '--fields',
+                         'power_state', 'target_power_state')
+        if shown['power_state'] == state and not shown[
+                'target_power_state']:
+            return
+        assert time.monotonic() < deadline, shown
+        time.sleep(0.2)
+
+
+def test_cli_soft_power(endpoint: str) -> None:
+    cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+             '--name', 'cli-soft')
+    for args, state in ((['power', 'on'], 'power on'),
+                        (['power', 'off', '--soft'], 'power off'),
+                        (['reboot', '--soft'], 'power on')):
+        done = cli(endpoint, 'node', *args, 'cli-soft', '--power-timeout',
+                   '30')
+        assert done.returncode == 0, done.stderr
+        _wait_power(endpoint, 'cli-soft', state)
+    assert cli(endpoint, 'node', 'delete', 'cli-soft').returncode == 0

@@ -19,6 +19,7 @@ from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import nodes as db_nodes
+from ironic_lite.drivers import fake
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_task_manager import HOST
@@ -216,6 +217,18 @@ def test_power_refusals(ctx, mgr):
     db_nodes.reserve(ctx, 'other', node['id'])
     with pytest.raises(exception.NodeLocked):
         mgr.change_power_state(ctx, node['uuid'], states.POWER_ON)
+
+
+def test_a_soft_target_the_power_interface_lacks_is_refused(
+        ctx, mgr, monkeypatch):
+    monkeypatch.setattr(
+        fake.FakePower, 'get_supported_power_states',
+        lambda self, task: [states.POWER_ON, states.POWER_OFF])
+    node = make_node(ctx)
+    with pytest.raises(exception.InvalidParameterValue,
+                       match='does not support the power state'):
+        mgr.change_power_state(ctx, node['uuid'], states.SOFT_POWER_OFF)
+    assert db_nodes.node_get(ctx, node['id'])['target_power_state'] is None
 
 
 # -- provisioning actions
