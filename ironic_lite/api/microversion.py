@@ -97,6 +97,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'them: the fake one does), and the timeout of PUT '
              '.../states/power (accepted; the fake power interface '
              'changes state at once).'),
+    ('1.29', 'PUT /v1/nodes/{node_ident}/management/inject_nmi through '
+             'the management interface (the fake one cannot: 400, as '
+             'upstream\'s).'),
     ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
     ('1.31', 'Nodes: deploy_interface, management_interface, '
              'power_interface.'),
@@ -261,6 +264,7 @@ JSON_SUFFIX_KEPT = '1.91'
 NODE_HISTORY_PROJECT = '1.113'
 NODE_HISTORY_FIELDS = '1.115'
 PORT_INTERNAL_INFO = '1.18'
+INJECT_NMI = '1.29'
 PORT_NET_FIELDS = '1.19'
 PORT_PHYSICAL_NETWORK = '1.34'
 PORT_SMART_NIC = '1.53'

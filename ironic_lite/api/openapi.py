@@ -60,6 +60,7 @@ def bodies() -> openapi.Bodies:
         chassis.create_chassis: chassis.CREATE_SCHEMA,
         chassis.update_chassis: node_schemas.PATCH,
         boot_device.set_boot_device: boot_device.PUT_BODY,
+        boot_device.inject_nmi: boot_device.NMI_BODY,
         ports.create_port: port_schemas.CREATE,
         ports.update_port: port_schemas.PATCH,
         # Under a node: upstream's 400 (malformed), whatever the body.

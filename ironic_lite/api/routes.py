@@ -46,6 +46,7 @@ ROUTES: RouteTable = {
         'PUT': boot_device.set_boot_device},
     _NODE + '/management/boot_device/supported': {
         'GET': boot_device.supported_boot_devices},
+    _NODE + '/management/inject_nmi': {'PUT': boot_device.inject_nmi},
     _NODE + '/management/indicators': {
         'GET': indicators.list_indicators},
     _NODE + '/management/indicators/{indicator}': {

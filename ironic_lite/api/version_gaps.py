@@ -30,7 +30,6 @@ GAPS: dict[str, str] = {
     '1.20': 'Nodes: network_interface.',
     '1.22': 'Ramdisk lookup and heartbeat endpoints.',
     '1.28': 'VIFs.',
-    '1.29': 'Inject NMI.',
     '1.30': 'Drivers: default_*_interface and enabled_*_interfaces.',
     '1.31': 'Nodes: boot, console, inspect, network, raid and vendor '
             'interfaces.',

@@ -31,7 +31,8 @@ class DriverManager(endpoint.NodeEndpoint):
 
 
 class BootDeviceManager(endpoint.NodeEndpoint):
-    """get_boot_device, set_boot_device, get_supported_boot_devices."""
+    """get_boot_device, set_boot_device, get_supported_boot_devices,
+    inject_nmi."""
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_boot_device(self, context: Any, node_uuid: str
@@ -64,3 +65,13 @@ class BootDeviceManager(endpoint.NodeEndpoint):
                  '(persistent: %(persistent)s)',
                  {'node': node_uuid, 'device': device,
                   'persistent': persistent})
+
+    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    def inject_nmi(self, context: Any, node_uuid: str) -> None:
+        """:raises UnsupportedDriverExtension: the management interface
+        cannot."""
+        with self._task(context, node_uuid, 'inject nmi') as task:
+            management = management_of(task)
+            management.validate(task)
+            management.inject_nmi(task)
+        LOG.info('Injected an NMI into node %s', node_uuid)

@@ -31,7 +31,7 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.4: add_node_traits, remove_node_traits
 1.5: create_port, update_port, destroy_port, update_portgroup,
      destroy_portgroup, get_boot_device, set_boot_device,
-     get_supported_boot_devices, get_driver_properties
+     get_supported_boot_devices, get_driver_properties, inject_nmi
 """
 
 import threading
@@ -303,6 +303,9 @@ class ConductorAPI:
         return self._call(context, {'uuid': driver_name,
                                     'driver': driver_name},
                           "get_driver_properties", driver_name=driver_name)
+
+    def inject_nmi(self, context: Any, node: dict[str, Any]) -> None:
+        self._call(context, node, "inject_nmi", node_uuid=node["uuid"])
 
     def get_boot_device(self, context: Any, node: dict[str, Any]
                         ) -> dict[str, Any]:

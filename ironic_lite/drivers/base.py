@@ -353,6 +353,15 @@ class ManagementInterface(BaseInterface, abc.ABC):
         :raises InvalidParameterValue: a device it does not support.
         """
 
+    def inject_nmi(self, task: TaskLike) -> None:
+        """Send the node a non-maskable interrupt (API 1.29).
+
+        :raises UnsupportedDriverExtension: the hardware cannot (the
+            default, and upstream's fake management).
+        """
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='inject_nmi')
+
     @abc.abstractmethod
     def get_supported_boot_devices(self, task: TaskLike) -> list[str]:
         """The boot devices ``set_boot_device`` takes (upstream's names:

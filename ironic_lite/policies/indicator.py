@@ -20,4 +20,7 @@ rules = [
          [('GET', _BOOT_DEVICE), ('GET', _BOOT_DEVICE + '/supported')]),
     rule('baremetal:node:set_boot_device', ADMIN,
          'Set the boot device of a node.', [('PUT', _BOOT_DEVICE)]),
+    rule('baremetal:node:inject_nmi', ADMIN,
+         'Send a node a non-maskable interrupt.',
+         [('PUT', '/nodes/{node_ident}/management/inject_nmi')]),
 ]

@@ -1,12 +1,14 @@
 """``/v1/nodes/{node_ident}/management/boot_device`` (API 1.1): the
 device a node boots from next, through the conductor and the node's
 management interface; ``.../boot_device/supported`` lists the devices
-it takes."""
+it takes. ``.../management/inject_nmi`` (1.29) sends it a non-maskable
+interrupt."""
 
 from typing import Any
 
 import webob
 
+from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import port_values as values
@@ -23,6 +25,8 @@ PUT_BODY: dict[str, Any] = {
     'required': ['boot_device'],
     'additionalProperties': False,
 }
+#: ``PUT .../inject_nmi`` takes no argument (an empty body or ``{}``).
+NMI_BODY: dict[str, Any] = {'type': 'object', 'additionalProperties': False}
 
 
 @util.translate_errors
@@ -47,4 +51,13 @@ def set_boot_device(req: webob.Request) -> webob.Response:
     persistent = values.boolean('persistent', body.get('persistent'))
     util.deps(req).conductor.set_boot_device(
         util.context(req), node, body['boot_device'], bool(persistent))
+    return webob.Response(status=204)
+
+
+@util.translate_errors
+def inject_nmi(req: webob.Request) -> webob.Response:
+    util.require_version(req, mv.INJECT_NMI)
+    node = node_access.authorized_node(req, 'baremetal:node:inject_nmi')
+    util.read_body(req, NMI_BODY, optional=True)
+    util.deps(req).conductor.inject_nmi(util.context(req), node)
     return webob.Response(status=204)

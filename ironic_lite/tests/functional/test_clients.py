@@ -277,3 +277,12 @@ def test_cli_soft_power(endpoint: str) -> None:
         assert done.returncode == 0, done.stderr
         _wait_power(endpoint, 'cli-soft', state)
     assert cli(endpoint, 'node', 'delete', 'cli-soft').returncode == 0
+
+
+def test_cli_inject_nmi(endpoint: str) -> None:
+    cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+             '--name', 'cli-nmi')
+    done = cli(endpoint, 'node', 'inject', 'nmi', 'cli-nmi')
+    assert done.returncode != 0 and 'does not support inject_nmi' in \
+        done.stderr, done.stderr
+    assert cli(endpoint, 'node', 'delete', 'cli-nmi').returncode == 0

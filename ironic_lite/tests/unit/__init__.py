@@ -29,6 +29,7 @@ def make_conf(**overrides: Any) -> cfg.ConfigOpts:
 @dataclasses.dataclass
 class FakeNode:
     uuid: str = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123'
+    driver: str = 'fake-hardware'
     power_state: str | None = states.POWER_OFF
     provision_state: str = states.MANAGEABLE
     properties: dict[str, Any] = dataclasses.field(default_factory=dict)

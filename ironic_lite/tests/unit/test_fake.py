@@ -236,3 +236,9 @@ def test_wait_for_gate(tmp_path):
         _run(deploy, FakeTask(), 'wait_for_gate', gate='shut', timeout=0.3)
     with pytest.raises(exception.InvalidParameterValue, match='gate'):
         _run(deploy, FakeTask(), 'wait_for_gate', gate='../etc')
+
+
+def test_the_fake_management_cannot_inject_an_nmi(conf, task):
+    with pytest.raises(exception.UnsupportedDriverExtension,
+                       match='does not support inject_nmi'):
+        fake.FakeManagement(conf).inject_nmi(task)
