@@ -70,6 +70,10 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.15', 'Provision target clean with clean_steps (manual '
              'cleaning).'),
     ('1.16', 'Node list: the driver filter.'),
+    ('1.17', 'Provision target adopt: a manageable (or adopt failed) node '
+             'already running an instance becomes active without a '
+             'deployment (adopting -> active, or adopt failed with '
+             'last_error); a node in adopt failed may be deleted.'),
     ('1.18', 'Ports: internal_info (read only).'),
     ('1.19', 'Ports: local_link_connection (checked against upstream\'s '
              'shapes, the switch_id a MAC address or an OpenFlow datapath '

@@ -26,7 +26,6 @@ GAPS: dict[str, str] = {
     '1.12': 'A RAID interface and GET /v1/drivers/{name}/raid/'
             'logical_disk_properties (raid_config, target_raid_config '
             'and PUT .../states/raid are served).',
-    '1.17': 'The adopt target.',
     '1.20': 'Nodes: network_interface.',
     '1.22': 'Ramdisk lookup and heartbeat endpoints.',
     '1.28': 'VIFs.',

@@ -73,12 +73,15 @@ CLEANHOLD = 'clean hold'
 ERROR = 'error'
 INSPECTING = 'inspecting'
 INSPECTFAIL = 'inspect failed'
+ADOPTING = 'adopting'
+ADOPTFAIL = 'adopt failed'
 
 #: States a node rests in until someone asks for something.
 STABLE_STATES = frozenset({ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR})
 
 #: States a failed flow leaves a node in; they wait for the operator.
-FAILURE_STATES = frozenset({CLEANFAIL, DEPLOYFAIL, ERROR, INSPECTFAIL})
+FAILURE_STATES = frozenset({CLEANFAIL, DEPLOYFAIL, ERROR, INSPECTFAIL,
+                            ADOPTFAIL})
 
 #: Transient states whose target never varies. While cleaning (cleaning,
 #: clean wait, clean hold) the target is ``available`` for automated and
@@ -89,6 +92,7 @@ FIXED_TARGETS = {
     DEPLOYWAIT: ACTIVE,
     DELETING: AVAILABLE,
     INSPECTING: MANAGEABLE,
+    ADOPTING: ACTIVE,
 }
 
 # Power states (wire names) and the extra power targets: "rebooting",
@@ -109,7 +113,7 @@ POWER_TARGET_STATES = {POWER_ON: POWER_ON, POWER_OFF: POWER_OFF,
 #: States in which a power change would break what the conductor does.
 POWER_LOCKED_STATES = frozenset({
     VERIFYING, DEPLOYING, DEPLOYWAIT, DELETING,
-    CLEANING, CLEANWAIT, CLEANHOLD, INSPECTING,
+    CLEANING, CLEANWAIT, CLEANHOLD, INSPECTING, ADOPTING,
 })
 
 #: ``PUT /v1/nodes/{id}/states/provision`` targets -> machine events.
@@ -117,6 +121,7 @@ ALLOWED_PROVISION_VERBS = {
     'manage': 'manage',
     'provide': 'provide',
     'inspect': 'inspect',
+    'adopt': 'adopt',
     'clean': 'clean',
     'abort': 'abort',
     'unhold': 'unhold',
@@ -171,6 +176,13 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (INSPECTING, 'done', MANAGEABLE),
     (INSPECTING, 'fail', INSPECTFAIL),
     (INSPECTFAIL, 'manage', MANAGEABLE),
+    # Adoption (API 1.17): a node already running an instance becomes
+    # active without a deployment.
+    (MANAGEABLE, 'adopt', ADOPTING),
+    (ADOPTING, 'done', ACTIVE),
+    (ADOPTING, 'fail', ADOPTFAIL),
+    (ADOPTFAIL, 'adopt', ADOPTING),
+    (ADOPTFAIL, 'manage', MANAGEABLE),
 )
 
 ALL_STATES = frozenset(

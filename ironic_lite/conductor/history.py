@@ -19,6 +19,7 @@ LOG = logging.getLogger(__name__)
 CLEANING = 'cleaning'
 DEPLOYING = 'deploying'
 VERIFYING = 'verifying'
+ADOPTING = 'adopting'
 UNPROVISION = 'unprovision'
 CONDUCTOR = 'conductor'
 UNKNOWN = 'UNKNOWN'

@@ -47,7 +47,8 @@ PROTECTED_FIELDS = frozenset({
 })
 
 #: Provision states a node may be deleted in (any state in maintenance).
-DELETE_ALLOWED_STATES = (states.ENROLL, states.MANAGEABLE, states.AVAILABLE)
+DELETE_ALLOWED_STATES = (states.ENROLL, states.MANAGEABLE, states.AVAILABLE,
+                         states.ADOPTFAIL)
 
 #: Provision actions refused while the node is in maintenance, as
 #: upstream (manage, abort and undeploy stay allowed: they are how an
@@ -329,6 +330,9 @@ class ConductorManager:
             for interface in task.interfaces.values():
                 interface.validate(task)
             task.spawn_after(pool, provisioning.do_node_deploy)
+            task.process_event(event, last_error=None)
+        elif event == 'adopt':
+            task.spawn_after(pool, provisioning.do_node_adopt)
             task.process_event(event, last_error=None)
         elif event == 'delete':
             task.spawn_after(pool, provisioning.do_node_tear_down)

@@ -52,7 +52,7 @@ Task = task_manager.Task
 #: a lock lost its conductor: :func:`resume_node` continues it.
 RESUMABLE_STATES = frozenset({
     states.VERIFYING, states.CLEANING, states.DEPLOYING, states.DELETING,
-    states.INSPECTING,
+    states.INSPECTING, states.ADOPTING,
 })
 
 
@@ -119,6 +119,37 @@ def _fail_inspect(task: Task) -> None:
         'fail', last_error=f'The conductor inspecting node '
         f'{task.node.uuid} stopped during the inspection; inspect it '
         'again')
+
+
+# -- adopt (manageable or adopt failed -> adopting -> active)
+
+@flow_guard.guarded('adopt')
+def do_node_adopt(task: Task) -> None:
+    """Take over the instance a node already runs: the interfaces
+    validate the node and the deploy interface takes it over (nothing is
+    written to the machine), then the node is ``active``; on failure
+    ``adopt failed`` with ``last_error``, as upstream."""
+    node = task.node
+    try:
+        for interface in task.interfaces.values():
+            interface.validate(task)
+        _deploy(task).take_over(task)
+    except Exception as exc:
+        message = (f'Error while attempting to adopt node {node.uuid}: '
+                   f'{exc}.')
+        LOG.error('%s', message)
+        history.record(task, message, history.ADOPTING)
+        task.process_event('fail', last_error=message)
+        return
+    task.process_event('done', last_error=None)
+    LOG.info('Node %s adopted', node.uuid)
+
+
+def _fail_adopt(task: Task) -> None:
+    message = (f'The conductor adopting node {task.node.uuid} stopped '
+               'during the adoption; adopt the node again')
+    history.record(task, message, history.CONDUCTOR)
+    task.process_event('fail', last_error=message)
 
 
 # -- deploy (available -> active) and tear down (active -> cleaning)
@@ -294,6 +325,7 @@ _RESUME = {
     states.DEPLOYING: _fail_deploy,
     states.DELETING: do_node_tear_down,
     states.INSPECTING: _fail_inspect,
+    states.ADOPTING: _fail_adopt,
 }
 
 

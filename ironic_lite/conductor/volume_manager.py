@@ -25,8 +25,8 @@ EXPECTED = endpoint.EXPECTED
 
 KINDS = {'volume_connector': db_volumes.CONNECTORS,
          'volume_target': db_volumes.TARGETS}
-#: Upstream's DELETE_ALLOWED_STATES (adopt failed does not exist here).
-DELETE_ALLOWED_STATES = (states.MANAGEABLE, states.ENROLL)
+#: Upstream's DELETE_ALLOWED_STATES.
+DELETE_ALLOWED_STATES = (states.MANAGEABLE, states.ENROLL, states.ADOPTFAIL)
 
 
 def _kind(name: str) -> db_volumes.Kind:

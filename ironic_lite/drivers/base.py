@@ -400,3 +400,7 @@ class DeployInterface(BaseInterface, abc.ABC):
     @abc.abstractmethod
     def tear_down(self, task: TaskLike) -> None:
         """Remove the instance from the node (before cleaning)."""
+
+    def take_over(self, task: TaskLike) -> None:
+        """Adopt the instance the node already runs (API 1.17: nothing
+        is written to the node); the default has nothing to check."""

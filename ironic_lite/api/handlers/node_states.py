@@ -24,7 +24,7 @@ from ironic_lite.conductor import steps as conductor_steps
 #: Provision targets and the version that introduced each (upstream's).
 PROVISION_TARGET_VERSIONS = {
     'active': '1.1', 'deleted': '1.1', 'manage': '1.4', 'provide': '1.4',
-    'inspect': '1.6',
+    'inspect': '1.6', 'adopt': '1.17',
     'abort': '1.13', 'clean': '1.15', 'deploy': '1.73',
     'undeploy': '1.73', 'unhold': '1.85',
 }

@@ -240,6 +240,35 @@ def test_manage_verifies_the_node(ctx, mgr):
     assert row['power_state'] == states.POWER_OFF
 
 
+def test_adopt_makes_a_manageable_node_active(ctx, mgr):
+    node = make_node(ctx, provision_state=states.MANAGEABLE,
+                     instance_uuid=str(uuid.uuid4()))
+    mgr.do_provisioning_action(ctx, node['uuid'], 'adopt', None)
+    row = wait_state(ctx, node, states.ACTIVE)
+    assert row['last_error'] is None
+    # Nothing ran on the machine: no clean step, no deployment.
+    assert 'fake_steps_run' not in row['driver_internal_info']
+
+
+def test_a_failed_adoption_may_be_retried_or_deleted(ctx, mgr,
+                                                     monkeypatch):
+    def refuse(self, task):
+        raise exception.InvalidParameterValue(err='no image here')
+
+    monkeypatch.setattr(fake.FakeDeploy, 'take_over', refuse)
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    mgr.do_provisioning_action(ctx, node['uuid'], 'adopt', None)
+    row = wait_state(ctx, node, states.ADOPTFAIL)
+    assert row['last_error'] == (
+        f"Error while attempting to adopt node {node['uuid']}: "
+        'no image here.')
+    monkeypatch.undo()
+    mgr.do_provisioning_action(ctx, node['uuid'], 'adopt', None)
+    wait_state(ctx, node, states.ACTIVE)
+    other = make_node(ctx, provision_state=states.ADOPTFAIL)
+    mgr.destroy_node(ctx, other['uuid'])
+
+
 def test_provide_and_manage_again(ctx, mgr):
     node = make_node(ctx, provision_state=states.MANAGEABLE)
     mgr.do_provisioning_action(ctx, node['uuid'], 'provide', None)

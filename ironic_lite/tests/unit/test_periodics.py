@@ -518,3 +518,15 @@ def test_an_orphaned_inspection_fails(ctx, conf):
     assert 'inspect it again' in row['last_error']
     assert row['target_provision_state'] is None
     pool.shutdown(wait=True)
+
+
+def test_an_orphaned_adoption_fails(ctx, conf):
+    pool = workers.WorkerPool(5)
+    db_conductors.register(ctx, HOST, HW)
+    adopting = make_node(ctx, provision_state=states.ADOPTING,
+                         target_provision_state=states.ACTIVE)
+    assert periodic(conf, pool).resume_orphans(ctx) == 1
+    row = wait_state(ctx, adopting, states.ADOPTFAIL)
+    assert 'adopt the node again' in row['last_error']
+    assert row['target_provision_state'] is None
+    pool.shutdown(wait=True)

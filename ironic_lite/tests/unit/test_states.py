@@ -46,6 +46,11 @@ EXPECTED = {
     ('inspecting', 'done'): 'manageable',
     ('inspecting', 'fail'): 'inspect failed',
     ('inspect failed', 'manage'): 'manageable',
+    ('manageable', 'adopt'): 'adopting',
+    ('adopting', 'done'): 'active',
+    ('adopting', 'fail'): 'adopt failed',
+    ('adopt failed', 'adopt'): 'adopting',
+    ('adopt failed', 'manage'): 'manageable',
 }
 
 
@@ -73,6 +78,8 @@ def test_no_other_transition_exists():
     ('active', 'deploy'),
     ('manageable', 'deploy'),
     ('deleting', 'done'),
+    ('available', 'adopt'),
+    ('active', 'adopt'),
 ])
 def test_refused_transition(source, event):
     with pytest.raises(automaton_exc.NotFound):
