@@ -286,3 +286,14 @@ def test_cli_inject_nmi(endpoint: str) -> None:
     assert done.returncode != 0 and 'does not support inject_nmi' in \
         done.stderr, done.stderr
     assert cli(endpoint, 'node', 'delete', 'cli-nmi').returncode == 0
+
+
+def test_cli_adopt(endpoint: str) -> None:
+    cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+             '--name', 'cli-adopt')
+    for verb in ('manage', 'adopt'):
+        done = cli(endpoint, 'node', verb, 'cli-adopt', '--wait', '60')
+        assert done.returncode == 0, done.stderr
+    shown = cli_json(endpoint, 'node', 'show', 'cli-adopt', '--fields',
+                     'provision_state', 'last_error')
+    assert shown == {'provision_state': 'active', 'last_error': None}
