@@ -21,8 +21,7 @@ from lite_common.wsgi.microversion import APIVersion
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
     '1.1': 'Node vendor passthru, validate, console '
-           '(states/console), driver vendor passthru; config drive in '
-           'the active target.',
+           '(states/console), driver vendor passthru.',
     '1.12': 'A RAID interface and GET /v1/drivers/{name}/raid/'
             'logical_disk_properties (raid_config, target_raid_config '
             'and PUT .../states/raid are served).',

@@ -248,7 +248,8 @@ class ConductorManager:
     @messaging.expected_exceptions(*EXPECTED)
     def do_provisioning_action(
             self, context: Any, node_uuid: str, action: str,
-            clean_steps: list[dict[str, Any]] | None = None) -> None:
+            clean_steps: list[dict[str, Any]] | None = None,
+            configdrive: str | None = None) -> None:
         """Start ``action`` (a key of :data:`states.ALLOWED_PROVISION_VERBS`).
 
         :raises InvalidParameterValue: unknown action or clean steps.
@@ -270,6 +271,10 @@ class ConductorManager:
             if node.maintenance and event in MAINTENANCE_REFUSED_EVENTS:
                 raise exception.NodeInMaintenance(op=action, node=node.uuid)
             node_rules.check_action(node, event, action)
+            if configdrive and event == 'deploy':
+                # Upstream's _store_configdrive (no object store here).
+                task.update(instance_info={**node.instance_info,
+                                           'configdrive': configdrive})
             self._start(task, event, clean_steps)
 
     def _abort(self, context: Any, node_uuid: str) -> None:

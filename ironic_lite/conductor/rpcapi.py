@@ -31,7 +31,8 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.4: add_node_traits, remove_node_traits
 1.5: create_port, update_port, destroy_port, update_portgroup,
      destroy_portgroup, get_boot_device, set_boot_device,
-     get_supported_boot_devices, get_driver_properties, inject_nmi
+     get_supported_boot_devices, get_driver_properties, inject_nmi;
+     do_provisioning_action takes configdrive
 """
 
 import threading
@@ -227,11 +228,17 @@ class ConductorAPI:
         node: dict[str, Any],
         action: str,
         clean_steps: list[dict[str, Any]] | None = None,
+        configdrive: str | None = None,
     ) -> None:
-        """``action``: an event of :data:`states.ALLOWED_PROVISION_VERBS`."""
+        """``action``: an event of :data:`states.ALLOWED_PROVISION_VERBS`;
+        ``configdrive`` (a deployment): kept in ``instance_info``."""
+        kwargs: dict[str, Any] = {}
+        if configdrive:
+            # Only when given: a conductor of 1.4 takes no such argument.
+            kwargs['configdrive'] = configdrive
         self._call(context, node, "do_provisioning_action",
                    node_uuid=node["uuid"], action=action,
-                   clean_steps=clean_steps)
+                   clean_steps=clean_steps, **kwargs)
 
     def set_target_raid_config(
         self, context: Any, node: dict[str, Any],

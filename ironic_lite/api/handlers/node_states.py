@@ -7,6 +7,7 @@ the node, which takes the node lock and answers 202-worthy or raises
 (NodeLocked 409, NoFreeConductorWorker 503, invalid state 400).
 """
 
+import string
 from typing import Any
 
 import webob
@@ -133,8 +134,36 @@ def set_provision_state(req: webob.Request) -> webob.Response:
     states.next_state(row['provision_state'], event, row['uuid'])
     util.deps(req).conductor.do_provisioning_action(
         util.context(req), row, body['target'],
-        clean_steps=body.get('clean_steps'))
+        clean_steps=body.get('clean_steps'),
+        configdrive=_configdrive(req, body))
     return _accepted(req, row)
+
+
+#: Characters of base64 text (with the whitespace it often holds).
+_B64 = frozenset(string.ascii_letters + string.digits + '+/=\n\r\t ')
+
+
+def _configdrive(req: webob.Request, body: dict[str, Any]) -> str | None:
+    """The config drive of a deployment, checked as upstream checks it:
+    with the active (deploy) target only; a URL or base64 text; a JSON
+    object to build one from is 1.56 (not served)."""
+    value = body.get('configdrive')
+    if not value:
+        return None
+    if body['target'] not in ('active', 'deploy'):
+        raise webob.exc.HTTPBadRequest(
+            explanation='Adding a config drive is only supported when '
+            'setting provision state to active')
+    if isinstance(value, dict):
+        raise webob.exc.HTTPBadRequest(
+            explanation='Providing a JSON object for configdrive (to '
+            'build one from) is not supported by ironic_lite (upstream\'s '
+            '1.56); send a gzipped, base64 encoded ISO image or a URL')
+    if '://' not in value and set(value) - _B64:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Invalid configdrive format: it is neither a JSON, '
+            'nor a URL, nor a base64 string')
+    return str(value)
 
 
 @util.translate_errors

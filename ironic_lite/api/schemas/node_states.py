@@ -30,6 +30,9 @@ PROVISION: dict[str, Any] = {
         'clean_steps': CLEAN_STEPS,
         # 1.70; only false is accepted (no ramdisk is booted).
         'disable_ramdisk': {'type': 'boolean'},
+        # A gzipped, base64 encoded ISO or a URL (a JSON object to build
+        # one from is upstream's 1.56, not served).
+        'configdrive': {'type': ['string', 'object', 'null']},
     },
     'required': ['target'],
     'additionalProperties': False,
