@@ -178,17 +178,27 @@ class GuardedServer(waitress_server.TcpWSGIServer):
 
     def maintenance(self, now: float) -> None:
         """Close connections silent for ``channel_timeout`` (waitress) and
-        those whose request is overdue."""
+        those whose request is overdue.
+
+        Both are only marked (``will_close``): the channel closes itself
+        when the loop next handles its events. Closing here would free
+        its file descriptor in the middle of the loop's snapshot of the
+        channels (this runs from ``readable()``): the stale descriptor is
+        still polled, comes back as POLLNVAL, and if a connection
+        accepted on the same pass reused the number, waitress closes
+        that new connection instead (its client saw a reset).
+        """
         super().maintenance(now)
         mono = time.monotonic()
         for channel in list(self.active_channels.values()):
             if (isinstance(channel, GuardedChannel)
+                    and not channel.will_close
                     and channel.overdue(mono, self.client_timeout,
                                         self.body_rate)):
-                LOG.info('%s: closed the connection of %s: its request '
+                LOG.info('%s: closing the connection of %s: its request '
                          'did not arrive in time ([api]client_timeout)',
                          self.name, channel.addr)
-                channel.handle_close()
+                channel.will_close = True
 
     # The worker side: health checks have their own threads.
     def add_task(self, task: Any) -> None:
