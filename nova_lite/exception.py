@@ -62,6 +62,10 @@ class InstanceNotFound(NotFound):
     msg_fmt = 'Instance %(instance_id)s could not be found.'
 
 
+class AlreadyPlaced(Conflict):
+    msg_fmt = 'Instance %(instance_uuid)s is already placed on %(host)s.'
+
+
 class InstanceInvalidState(Conflict):
     msg_fmt = ('Cannot %(action)s instance %(instance_uuid)s while it is '
                'in %(attr)s %(state)s.')

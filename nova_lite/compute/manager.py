@@ -16,6 +16,7 @@ import oslo_messaging as messaging
 
 from lite_common import context as lite_context
 from nova_lite import exception
+from nova_lite.compute import build_recovery
 from nova_lite.compute import busy
 from nova_lite.compute import cleanup
 from nova_lite.compute import evacuation
@@ -78,16 +79,32 @@ class ComputeManager:
     # lifecycle -----------------------------------------------------------
 
     def init_host(self) -> None:
+        """Start up once a conductor answers. A conductor that dies in
+        the middle (its answer to an object call is lost: the call times
+        out) makes the agent start up again from the beginning, as a
+        restart of the agent would, instead of exiting: start-up reads
+        everything it decides on afresh, so running it again after a
+        partial run is safe."""
         context = lite_context.get_admin_context()
-        self.conductor.wait_until_ready(context)
-        self.service, self.nodes = startup.start(
-            context, self.conf, self.host, self.driver, self.identity_dirs,
-            self.cleaner, self.compute_rpcapi, self.busy)
+        while True:
+            self.conductor.wait_until_ready(context)
+            try:
+                self.service, self.nodes = startup.start(
+                    context, self.conf, self.host, self.driver,
+                    self.identity_dirs, self.cleaner, self.compute_rpcapi,
+                    self.busy)
+                return
+            except messaging.MessagingTimeout:
+                LOG.warning('Compute %s: the conductor did not answer an '
+                            'object call during start-up (it may have '
+                            'been restarted); starting up again',
+                            self.host)
 
     def housekeeping(self) -> None:
         """Periodic: clean up as at start-up (copies evacuated away once
         done, copies of deleted instances), then resume evacuations to
-        this host that were interrupted."""
+        this host, moves and builds that were interrupted or whose
+        request was lost."""
         if self.record_deleted:
             return
         context = lite_context.get_admin_context()
@@ -97,6 +114,7 @@ class ComputeManager:
         move_recovery.resume(context, self.compute_rpcapi, self.driver,
                              self.host, self.nodes, self.busy,
                              stale_after=stale)
+        build_recovery.resume(context, self.driver, self.nodes, stale)
 
     def heartbeat(self) -> None:
         if self.record_deleted:

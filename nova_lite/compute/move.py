@@ -285,8 +285,10 @@ def finish_revert_resize(context: Any, driver: Any, node: Any,
         _fail(instance, migration, [states.RESIZE_REVERTING],
               f'reverting on {node.host} failed: {exc}')
         return
-    # ``reverted`` first: the save below refreshes both nodes' usage.
-    migration.transition(['reverting'], 'reverted')
+    # The record first: from here on it names this host, where the copy
+    # is. (Ending the migration first left a window in which a crash
+    # kept the record on the destination, which had destroyed its copy,
+    # with the move over: found by the model test, seed 7027.)
     _arrive(instance, node, instance.old_flavor or instance.flavor or {},
             states.STOPPED if not running else states.ACTIVE, running)
     instance.old_flavor = None
@@ -296,6 +298,7 @@ def finish_revert_resize(context: Any, driver: Any, node: Any,
         LOG.info('The instance was deleted while it was reverted; removing '
                  'the copy here', instance=instance)
         driver.destroy(instance)
+        migration.transition(['reverting'], 'reverted')
         return
     if outcome == instance_ops.CHANGED:
         # A repeated request, or a reset: the copy here is the instance's.
@@ -303,5 +306,22 @@ def finish_revert_resize(context: Any, driver: Any, node: Any,
                  'longer reverting; its copy here is kept', migration.uuid,
                  instance=instance)
         return
+    end_revert(context, migration)
     LOG.info('Reverted migration %s: back on %s', migration.uuid,
              node.host, instance=instance)
+
+
+def end_revert(context: Any, migration: Any) -> None:
+    """``reverting`` -> ``reverted`` once the instance is back on the
+    source, then the destination's usage (it no longer holds the new
+    flavor's room)."""
+    if not migration.transition(['reverting'], 'reverted'):
+        return
+    if migration.dest_compute_id is not None:
+        try:
+            cn_obj.ComputeNode.get_by_id(
+                context, migration.dest_compute_id).refresh_usage()
+        except Exception:   # the next usage report corrects it
+            LOG.warning('Could not refresh the usage of compute node %s '
+                        'after migration %s', migration.dest_compute_id,
+                        migration.uuid, exc_info=True)

@@ -16,13 +16,18 @@ status              this host is    what it does
                                     the disks (a repeated request is
                                     refused by the source's
                                     compare-and-swap)
+``pre-migrating``   source          it had begun (task state
+                                    ``resize_migrating``) but sent
+                                    nothing: as below
 ``migrating``       source          it was sending: put its copy back,
                                     the move is ``error`` (as before)
 ``post-migrating``  destination     the disks arrived: finish the move
 ``confirming``      source          delete the copy kept aside
 ``reverting``       source          restore the copy kept aside (what the
                                     destination still holds is then
-                                    reaped by its own clean-up)
+                                    reaped by its own clean-up); when
+                                    the record is back here already,
+                                    end the migration ``reverted``
 ``reverting``       destination     destroy its copy, ask the source to
                                     restore (a move to another host)
 ==================  ==============  ======================================
@@ -47,10 +52,12 @@ from nova_lite.objects import migration as migration_obj
 LOG = logging.getLogger(__name__)
 
 
-def _stalled(migration: Any, stale_after: float | None) -> bool:
+def stalled(record: Any, stale_after: float | None) -> bool:
+    """Whether ``record`` (a migration or instance) has not changed for
+    ``stale_after`` seconds (always, when None)."""
     if stale_after is None:
         return True
-    changed = migration.updated_at or migration.created_at
+    changed = record.updated_at or record.created_at
     if changed is None:
         return True
     if changed.tzinfo is None:
@@ -80,7 +87,7 @@ def resume(context: Any, rpc: Any, driver: Any, host: str,
         context, {'uuid': [m.instance_uuid for m in migrations]})}
     step = _Step(context, rpc, driver, host, by_id, by_name)
     for migration in migrations:
-        if not _stalled(migration, stale_after):
+        if not stalled(migration, stale_after):
             continue
         instance = instances.get(migration.instance_uuid)
         if instance is None:
@@ -112,7 +119,7 @@ class _Step:
         if status == 'pre-migrating' and dest is not None and (
                 task == states.RESIZE_PREP):
             self._ask_source_again(instance, migration)
-        elif status == 'migrating' and source and (
+        elif status in ('pre-migrating', 'migrating') and source and (
                 task == states.RESIZE_MIGRATING):
             self._put_back(instance, migration)
         elif status == 'post-migrating' and dest is not None and task in (
@@ -129,6 +136,11 @@ class _Step:
         elif status == 'reverting' and source and (
                 task == states.RESIZE_REVERTING):
             self._revert_here(instance, migration)
+        elif status == 'reverting' and source and task is None and (
+                instance.host == self.host):
+            self._log_resume(instance, migration, 'the instance is back '
+                             'here; ending the migration')
+            move.end_revert(self.context, migration)
         elif status == 'reverting' and dest is not None and (
                 task == states.RESIZE_REVERTING):
             self._log_resume(instance, migration, 'destroying the copy '

@@ -43,6 +43,12 @@ class Builder:
             LOG.info('Instance was deleted while it was scheduled',
                      instance=instance)
             return
+        except exception.AlreadyPlaced as exc:
+            # Driven twice (a recovery pass, another conductor): the
+            # first placement stands, its build goes on there.
+            LOG.info('Not placing it again: %s', exc.format_message(),
+                     instance=instance)
+            return
         instance = instance_obj.Instance.get_by_uuid(context, uuid)
         LOG.info('Scheduled to %s', node.host, instance=instance)
         self.compute_rpcapi.build_and_run_instance(context, instance,

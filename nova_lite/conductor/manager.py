@@ -23,8 +23,8 @@ class ConductorManager:
         self.builder = build.Builder(conf)
         self.evacuator = evacuate.Evacuator(conf)
         self.migrator = migrate.Migrator(conf)
-        self.recovery = recovery.MoveRecovery(conf, self.evacuator,
-                                              self.migrator)
+        self.recovery = recovery.StallRecovery(conf, self.evacuator,
+                                              self.migrator, self.builder)
 
     def migrate_server(self, context: Any, instance_uuid: str,
                        migration_id: int, host: str | None) -> None:

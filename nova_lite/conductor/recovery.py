@@ -1,4 +1,4 @@
-"""Moves the conductor lost, driven again.
+"""Moves and builds the conductor lost, driven again.
 
 A move's first steps are the conductor's: choose a destination, ask it.
 When the conductor that had the request died with it (or the message was
@@ -18,6 +18,13 @@ destination claimed them, and drives them again:
 Choosing is a compare-and-swap and a destination claims once, so a move
 driven twice (by two conductors, or one that was merely slow) still goes
 one way. A bounded number of moves is driven per pass.
+
+Builds too: a server still ``scheduling`` on no host longer than
+``[conductor]build_stall_timeout`` (its request died with a conductor,
+or was lost) is scheduled again. The placement is a compare-and-swap on
+an instance not placed yet, so a build driven twice is placed once. (A
+server placed on a host whose request to build was lost is that agent's
+to build, see compute/build_recovery.py.)
 """
 
 import datetime
@@ -29,9 +36,11 @@ from oslo_log import log as logging
 from lite_common import context as lite_context
 from lite_common import db as lite_db
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.conductor.build import Builder
 from nova_lite.conductor.evacuate import Evacuator
 from nova_lite.conductor.migrate import Migrator
 from nova_lite.conductor.migrate import load_move
+from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
 
 LOG = logging.getLogger(__name__)
@@ -39,17 +48,32 @@ LOG = logging.getLogger(__name__)
 BATCH = 50
 
 
-class MoveRecovery:
+class StallRecovery:
     def __init__(self, conf: cfg.ConfigOpts, evacuator: Evacuator,
-                 migrator: Migrator) -> None:
+                 migrator: Migrator, builder: Builder) -> None:
         self.conf = conf
         self.evacuator = evacuator
         self.migrator = migrator
+        self.builder = builder
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
 
     def run(self) -> int:
-        """One pass; how many moves were driven again."""
+        """One pass; how many moves and builds were driven again."""
         context = lite_context.get_admin_context()
+        return self._moves(context) + self._builds(context)
+
+    def _builds(self, context: Any) -> int:
+        timeout = self.conf.conductor.build_stall_timeout
+        horizon = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
+        stalled = instance_db.stalled_builds(context, horizon, BATCH)
+        for uuid in stalled:
+            LOG.warning('Instance %s has waited to be scheduled for over '
+                        '%s s (its build request was lost); scheduling it '
+                        'again', uuid, timeout, instance_uuid=uuid)
+            self.builder.schedule_and_build(context, uuid)
+        return len(stalled)
+
+    def _moves(self, context: Any) -> int:
         horizon = lite_db.utcnow() - datetime.timedelta(
             seconds=self.conf.conductor.move_stall_timeout)
         stalled = migration_db.stalled_before_destination(context, horizon,

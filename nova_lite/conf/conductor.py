@@ -13,7 +13,8 @@ conductor_opts: list[cfg.Opt] = [
         help='Seconds between the conductor\'s passes over moves that '
         'stalled before a compute agent took them (a conductor died with '
         'the request, or the message was lost): such a move is driven '
-        'again (destination chosen and asked).'),
+        'again (destination chosen and asked); so is a build that waited '
+        'too long to be scheduled.'),
     cfg.IntOpt(
         'move_stall_timeout', default=180, min=1,
         help='Seconds a move may wait for the conductor (evacuation '
@@ -22,6 +23,13 @@ conductor_opts: list[cfg.Opt] = [
         'Driving a move twice is safe (the destination is chosen and '
         'claimed by compare-and-swap); keep it above rpc_response_timeout '
         'so that a request still in a queue is not repeated needlessly.'),
+    cfg.IntOpt(
+        'build_stall_timeout', default=180, min=1,
+        help='Seconds a server may wait in BUILD (task "scheduling") on no '
+        'host before a recovery pass schedules it again (its request died '
+        'with a conductor, or the message was lost). Scheduling twice is '
+        'safe: the placement is a compare-and-swap on an instance not yet '
+        'placed. Keep it above rpc_response_timeout.'),
 ]
 
 

@@ -163,6 +163,21 @@ def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
                                         actual=actual.task_state)
 
 
+def stalled_builds(context: Any, older_than: Any,
+                   limit: int) -> list[str]:
+    """uuids of instances still waiting to be scheduled (building,
+    task ``scheduling``, on no host) whose record last changed before
+    ``older_than``; oldest first."""
+    changed = sa.func.coalesce(INST.updated_at, INST.created_at)
+    with context_manager.reader.using(context) as session:
+        return list(session.scalars(
+            sa.select(INST.uuid).where(
+                INST.deleted == 0, INST.host.is_(None),
+                INST.vm_state == 'building',
+                INST.task_state == 'scheduling', changed < older_than)
+            .order_by(changed, INST.id).limit(limit)))
+
+
 # uuids per IN list when checking what a hypervisor holds.
 _UUID_BATCH = 1000
 LIVE, DELETED = 'live', 'deleted'

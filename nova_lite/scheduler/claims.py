@@ -92,15 +92,27 @@ def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
               node: Any) -> bool:
     if not _grow_usage(session, conf, req, node.id):
         return False
+    # Only an instance not placed yet: a build driven twice (a recovery
+    # pass, a second conductor) is placed once.
     placed = session.execute(
         sa.update(INST)
-        .where(INST.uuid == req.instance_uuid, INST.deleted == 0)
+        .where(INST.uuid == req.instance_uuid, INST.deleted == 0,
+               INST.host.is_(None))
         .values(host=node.host, node=node.hypervisor_hostname,
                 compute_id=node.id, updated_at=lite_db.utcnow())
         .execution_options(synchronize_session=False))
     if placed.rowcount != 1:
-        raise exception.InstanceNotFound(instance_id=req.instance_uuid)
+        # The transaction rolls back the usage grown above.
+        raise _not_placed(session, req.instance_uuid)
     return True
+
+
+def _not_placed(session: Any, uuid: str) -> Exception:
+    host = session.execute(sa.select(INST.host).where(
+        INST.uuid == uuid, INST.deleted == 0)).first()
+    if host is None:
+        return exception.InstanceNotFound(instance_id=uuid)
+    return exception.AlreadyPlaced(instance_uuid=uuid, host=host.host)
 
 
 def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,

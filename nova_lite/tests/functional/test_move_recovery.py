@@ -11,10 +11,13 @@ import datetime
 import logging
 import shutil
 from typing import Any
+import uuid as uuid_lib
 
 from lite_common import db as lite_db
+from nova_lite.api import server_ops
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
+from nova_lite.db import flavors as flavor_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
 from nova_lite.objects import instance as instance_obj
@@ -88,18 +91,8 @@ def test_destination_restart_finishes_an_interrupted_move(client):
 
 def test_destination_restart_asks_the_source_again(client):
     """Claimed, but the request to the source was lost."""
-    uuid = _boot_on(client, C1, 'lost')['id']
-    inst = _instance(uuid)
-    node = _node(C2)
-    migration_db.migration_create(_ctx(), {
-        'uuid': uuid[:-12] + 'd' * 12, 'instance_uuid': uuid,
-        'migration_type': 'migration', 'status': 'pre-migrating',
-        'source_compute': C1, 'source_node': inst['node'],
-        'dest_compute': C2, 'dest_node': node['hypervisor_hostname'],
-        'dest_compute_id': node['id']})
-    instance_db.instance_update(_ctx(), uuid, {
-        'task_state': states.RESIZE_PREP, 'old_flavor': inst['flavor'],
-        'new_flavor': inst['flavor']})
+    uuid, _migration_row = _claimed_move(client, 'lost', states.RESIZE_PREP,
+                                         'd')
     _restart(client, C2)
     _wait_status(client, uuid, 'VERIFY_RESIZE')
     assert _instance(uuid)['host'] == C2
@@ -139,6 +132,36 @@ def test_source_restart_finishes_an_interrupted_revert(client):
     shown = client.server(uuid)
     assert shown['status'] == 'ACTIVE' and _instance(uuid)['host'] == C1
     assert _disk(client, C1, uuid).is_file()
+
+
+def test_a_revert_that_placed_the_server_back_is_ended_at_restart(client):
+    """The source restored its copy and put the record back, then
+    crashed before it ended the migration: the record names the host
+    that has the copy (a crash in the other order left it naming the
+    destination, which had destroyed its copy: the model test, seed
+    7027), and the source's start-up ends the migration ``reverted``
+    and gives the destination its room back."""
+    uuid = _migrate_to_verify(client, 'revert-ended')
+    before = _node(C2)['running_vms']
+    _stop(client, C1)
+    _revert_started(uuid)
+    shutil.rmtree(_disk(client, C2, uuid).parent)
+    aside = _disk(client, C1, uuid + '_resize').parent
+    aside.rename(_disk(client, C1, uuid).parent)
+    node = _node(C1)
+    inst = _instance(uuid)
+    instance_db.instance_update(_ctx(), uuid, {
+        'host': C1, 'node': node['hypervisor_hostname'],
+        'compute_id': node['id'], 'vm_state': states.ACTIVE,
+        'task_state': None, 'flavor': inst['old_flavor'],
+        'old_flavor': None, 'new_flavor': None})
+    assert _migration(uuid)['status'] == 'reverting'
+    _restart(client, C1)
+    _wait_migration(client, uuid, 'reverted')
+    assert _instance(uuid)['host'] == C1
+    assert client.server(uuid)['status'] == 'ACTIVE'
+    assert _disk(client, C1, uuid).is_file()
+    assert _node(C2)['running_vms'] == before - 1
 
 
 def test_destination_restart_goes_on_with_a_revert(client):
@@ -289,18 +312,8 @@ def test_a_running_destination_takes_up_a_stalled_move(client):
     (or its flow died on an error) and it never restarted: a
     housekeeping pass asks the source again once the record has not
     changed for three intervals; a fresh record is left alone."""
-    uuid = _boot_on(client, C1, 'stalled')['id']
-    inst = _instance(uuid)
-    node = _node(C2)
-    migration = migration_db.migration_create(_ctx(), {
-        'uuid': uuid[:-12] + 'a' * 12, 'instance_uuid': uuid,
-        'migration_type': 'migration', 'status': 'pre-migrating',
-        'source_compute': C1, 'source_node': inst['node'],
-        'dest_compute': C2, 'dest_node': node['hypervisor_hostname'],
-        'dest_compute_id': node['id']})
-    instance_db.instance_update(_ctx(), uuid, {
-        'task_state': states.RESIZE_PREP, 'old_flavor': inst['flavor'],
-        'new_flavor': inst['flavor']})
+    uuid, migration = _claimed_move(client, 'stalled', states.RESIZE_PREP,
+                                    'a')
     manager = _running_manager(client, C2)
     manager.housekeeping()
     assert _migration(uuid)['status'] == 'pre-migrating'   # not stalled
@@ -329,3 +342,122 @@ def test_a_build_whose_request_was_lost_is_failed_at_restart(client):
     assert row['task_state'] is None
     assert 'Build interrupted' in row['fault']['message']
     assert not _disk(client, C1, uuid).exists()
+
+
+def _claimed_move(client, name: str, task: str,
+                  mark: str) -> tuple[str, dict[str, Any]]:
+    """A migration of a server on compute-1 that compute-2 claimed
+    (``pre-migrating``), the instance in task state ``task``."""
+    uuid = _boot_on(client, C1, name)['id']
+    inst = _instance(uuid)
+    node = _node(C2)
+    migration = migration_db.migration_create(_ctx(), {
+        'uuid': uuid[:-12] + mark * 12, 'instance_uuid': uuid,
+        'migration_type': 'migration', 'status': 'pre-migrating',
+        'source_compute': C1, 'source_node': inst['node'],
+        'dest_compute': C2, 'dest_node': node['hypervisor_hostname'],
+        'dest_compute_id': node['id']})
+    instance_db.instance_update(_ctx(), uuid, {
+        'task_state': task, 'old_flavor': inst['flavor'],
+        'new_flavor': inst['flavor']})
+    return uuid, migration
+
+
+def _begun_at_source(client, name: str) -> tuple[str, dict[str, Any]]:
+    """compute-2 claimed a migration of a server on compute-1; compute-1
+    took the request (task state ``resize_migrating``) and went no
+    further: the record is still ``pre-migrating``, nothing was sent."""
+    return _claimed_move(client, name, states.RESIZE_MIGRATING, 'e')
+
+
+def _put_back(client, uuid: str) -> None:
+    client.wait(lambda: _migration(uuid)['status'] == 'error',
+                'the migration in error')
+    _wait_status(client, uuid, 'ACTIVE')
+    row = _instance(uuid)
+    assert (row['host'], row['task_state'], row['new_flavor']) == (
+        C1, None, None)
+    assert _disk(client, C1, uuid).is_file()
+    assert not _disk(client, C2, uuid).exists()
+
+
+def test_source_restart_puts_back_a_move_it_had_begun(client):
+    """Found by the model test (seeds 6092, 6110, 6116: a migrate or
+    resize issued while the source was frozen, then the source
+    restarted): the server stayed in RESIZE for good."""
+    uuid, _migration_row = _begun_at_source(client, 'begun')
+    _restart(client, C1)
+    _put_back(client, uuid)
+
+
+def test_a_running_source_puts_back_a_stalled_move_it_had_begun(client):
+    uuid, migration = _begun_at_source(client, 'begun-running')
+    manager = _running_manager(client, C1)
+    manager.housekeeping()
+    assert _migration(uuid)['status'] == 'pre-migrating'   # not stalled
+    long_ago = lite_db.utcnow() - datetime.timedelta(hours=1)
+    migration_db.migration_update(_ctx(), migration['id'], {
+        'created_at': long_ago, 'updated_at': long_ago})
+    manager.housekeeping()
+    _put_back(client, uuid)
+
+
+def _unscheduled(client, name: str, long_ago: bool = True) -> str:
+    """A server the API recorded (BUILD, scheduling, on no host) whose
+    request to the conductor was lost."""
+    flavor = server_ops.flavor_snapshot(flavor_db.flavor_get(_ctx(), 'f1'))
+    when = lite_db.utcnow() - datetime.timedelta(
+        hours=1 if long_ago else 0)
+    row = instance_db.instance_create(_ctx(), {
+        'uuid': str(uuid_lib.uuid4()), 'display_name': name,
+        'project_id': 'p', 'user_id': 'u', 'image_ref': client.image,
+        'flavor': flavor, 'vcpus': flavor['vcpus'],
+        'memory_mb': flavor['memory_mb'], 'root_gb': flavor['root_gb'],
+        'vm_state': states.BUILDING, 'task_state': states.SCHEDULING,
+        'created_at': when, 'updated_at': when})
+    return str(row['uuid'])
+
+
+def test_conductor_schedules_a_lost_build_again(client):
+    """Found by the model test (seeds 6027, 6194: a boot issued just
+    before the conductor was frozen and restarted): the server stayed in
+    BUILD on no host for good. Driven twice, it is placed once."""
+    fresh = _unscheduled(client, 'lost-fresh', long_ago=False)
+    lost = _unscheduled(client, 'lost-request')
+    conductor = _conductor(client)
+    usage = _usage()
+    assert conductor.recovery.run() == 1      # the fresh one waits
+    conductor.builder.schedule_and_build(_ctx(), lost)   # driven twice
+    _wait_status(client, lost, 'ACTIVE')
+    assert _instance(lost)['host'] in (C1, C2)
+    assert _instance(fresh)['host'] is None
+    assert _usage() == usage + 1
+    assert conductor.recovery.run() == 0
+    instance_db.instance_destroy(_ctx(), fresh)
+
+
+def _usage() -> int:
+    return sum(_node(host)['running_vms'] for host in (C1, C2))
+
+
+def test_a_running_agent_builds_a_placed_server_whose_request_was_lost(
+        client):
+    """Placed on compute-1 by a conductor that died before it asked the
+    agent to build: the agent's housekeeping builds it once the record
+    has not changed for three intervals."""
+    uuid = _unscheduled(client, 'placed-lost', long_ago=False)
+    node = _node(C1)
+    instance_db.instance_update(_ctx(), uuid, {
+        'host': C1, 'node': node['hypervisor_hostname'],
+        'compute_id': node['id']})
+    manager = _running_manager(client, C1)
+    manager.housekeeping()
+    assert _instance(uuid)['task_state'] == states.SCHEDULING  # not stale
+    long_ago = lite_db.utcnow() - datetime.timedelta(hours=1)
+    with_old = instance_db.instance_update(
+        _ctx(), uuid, {'updated_at': long_ago})
+    assert with_old['updated_at'] < lite_db.utcnow()
+    manager.housekeeping()
+    _wait_status(client, uuid, 'ACTIVE')
+    assert _instance(uuid)['host'] == C1
+    assert _disk(client, C1, uuid).is_file()

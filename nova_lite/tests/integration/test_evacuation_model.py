@@ -65,10 +65,11 @@ COMPUTE_OPTIONS = {
     'DEFAULT': {'cleanup_interval': 5},
 }
 CONTROLLER_OPTIONS = {
-    # Moves a killed conductor lost are driven again within seconds
+    # Moves and builds a killed conductor lost are driven again within seconds
     # (and requests still in flight are sometimes driven twice: that
     # must be safe too).
-    'conductor': {'move_recovery_interval': 5, 'move_stall_timeout': 20},
+    'conductor': {'move_recovery_interval': 5, 'move_stall_timeout': 20,
+                  'build_stall_timeout': 20},
 }
 
 

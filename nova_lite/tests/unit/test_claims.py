@@ -257,6 +257,22 @@ def test_claim_for_missing_instance_is_rolled_back(ctx, conf):
     assert _node_usage(ctx, node['id']) == (0, 0, 0, 0)
 
 
+def test_an_instance_is_placed_once_when_driven_twice(ctx, conf):
+    """A build scheduled again by a recovery pass (or by two conductors)
+    while the first placement stands: refused, nothing more held."""
+    first = _node(ctx, _service(ctx, 'host1'))
+    second = _node(ctx, _service(ctx, 'host2'))
+    inst = _instance(ctx)
+    chosen = claims.select_and_claim(ctx, conf, _request(inst))
+    with pytest.raises(exception.AlreadyPlaced):
+        claims.select_and_claim(ctx, conf, _request(inst))
+    usage = {n['id']: _node_usage(ctx, n['id']) for n in (first, second)}
+    assert usage[chosen.id] == (1, 1024, 1, 1)
+    assert sum(u[3] for u in usage.values()) == 1
+    assert instances.instance_get_by_uuid(ctx, inst['uuid'])[
+        'compute_id'] == chosen.id
+
+
 def _evacuation(ctx, source, status, dest_compute_id=None, **values):
     from nova_lite.db import migrations
 

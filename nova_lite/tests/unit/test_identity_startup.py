@@ -275,3 +275,39 @@ def test_a_driver_of_many_nodes_keeps_no_file(conf, tmp_path, ctx):
     assert {n: node.uuid for n, node in nodes.items()} == ManyNodes.NODES
     assert not (state / identity.FILENAME).exists()
     assert len(cn_obj.ComputeNodeList.get_all_by_host(ctx, 'bm-host')) == 2
+
+
+def test_a_start_up_cut_by_a_lost_conductor_answer_starts_again(
+        agent, ctx, monkeypatch):
+    """The conductor dies while the agent starts (an object call times
+    out after the records were written): the agent starts up again
+    instead of exiting, and the second run finds what the first wrote."""
+    import types
+
+    import oslo_messaging as messaging
+
+    from nova_lite.compute import manager as compute_manager
+
+    real = startup.init_instances
+    calls: list[int] = []
+
+    def lost_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise messaging.MessagingTimeout('no answer')
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(startup, 'init_instances', lost_once)
+    waits: list[int] = []
+    manager = types.SimpleNamespace(
+        conf=agent.conf, host=agent.host, driver=agent.driver,
+        identity_dirs=agent.dirs, cleaner=agent.cleaner,
+        compute_rpcapi=None, busy=busy.Busy(),
+        conductor=types.SimpleNamespace(
+            wait_until_ready=lambda context: waits.append(1)))
+    compute_manager.ComputeManager.init_host(manager)  # type: ignore
+    assert len(calls) == 2 and len(waits) == 2
+    assert manager.nodes['cmp1'].service_id == manager.service.id
+    assert _node_count(ctx) == 1
+    assert agent.file.read_text() == manager.nodes['cmp1'].uuid
+    assert len(service_db.service_get_all(ctx)) == 1
