@@ -27,6 +27,10 @@ class InvalidParameterValue(Invalid):
     msg_fmt = '%(err)s'
 
 
+class MissingParameterValue(InvalidParameterValue):
+    pass
+
+
 class InvalidStateRequested(Invalid):
     msg_fmt = ('The requested action "%(action)s" cannot be performed on '
                'node %(node)s while it is in provision state "%(state)s".')
@@ -89,9 +93,20 @@ class NoInterfaceAvailable(InvalidParameterValue):
                'enabled: %(enabled)s.')
 
 
+class NoValidDefaultForInterface(InvalidParameterValue):
+    msg_fmt = ('[DEFAULT]default_%(interface_type)s_interface names '
+               '"%(name)s", which hardware type "%(hardware_type)s" cannot '
+               'use: it must be enabled (enabled_%(interface_type)s_'
+               'interfaces: %(enabled)s) and supported (%(supported)s).')
+
+
 class CleanStepNotFound(InvalidParameterValue):
     msg_fmt = ('The %(interface_type)s interface has no clean step '
                '"%(step)s".')
+
+
+class HardwareInspectionFailure(IronicLiteException):
+    msg_fmt = 'Failed to inspect hardware. Reason: %(error)s'
 
 
 class NodeCleaningFailure(IronicLiteException):
@@ -275,3 +290,44 @@ class PortgroupMACAlreadyExists(Conflict):
 class PortgroupNotEmpty(Invalid):
     msg_fmt = ('Cannot complete the requested action because portgroup '
                '%(portgroup)s contains ports.')
+
+
+class AllocationNotFound(NotFound):
+    msg_fmt = 'Allocation %(allocation)s could not be found.'
+
+
+class AllocationAlreadyExists(Conflict):
+    msg_fmt = 'An allocation with UUID %(uuid)s already exists.'
+
+
+class AllocationDuplicateName(Conflict):
+    msg_fmt = 'An allocation with name %(name)s already exists.'
+
+
+class AllocationChanged(Conflict):
+    msg_fmt = ('Allocation %(allocation)s is no longer in state '
+               '%(state)s.')
+
+
+class AllocationFailed(IronicLiteException):
+    msg_fmt = 'Failed to process allocation %(uuid)s: %(error)s.'
+
+
+class DeployTemplateNotFound(NotFound):
+    msg_fmt = 'Deploy template %(template)s could not be found.'
+
+
+class DeployTemplateAlreadyExists(Conflict):
+    msg_fmt = 'A deploy template with UUID %(uuid)s already exists.'
+
+
+class DeployTemplateDuplicateName(Conflict):
+    msg_fmt = 'A deploy template with name %(name)s already exists.'
+
+
+class InstanceDeployFailure(IronicLiteException):
+    msg_fmt = 'Failed to deploy instance: %(reason)s'
+
+
+class NodeInventoryNotFound(NotFound):
+    msg_fmt = 'Node inventory record for node %(node)s could not be found.'

@@ -30,14 +30,21 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.conductor import allocations
 from ironic_lite.conductor import boot_device
+from ironic_lite.conductor import boot_mode
+from ironic_lite.conductor import console
 from ironic_lite.conductor import indicators
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics as conductor_periodics
 from ironic_lite.conductor import port_manager
+from ironic_lite.conductor import ramdisk
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import traits
+from ironic_lite.conductor import validation
+from ironic_lite.conductor import vendor_passthru
+from ironic_lite.conductor import vifs
 from ironic_lite.conductor import volume_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
@@ -125,6 +132,10 @@ class ConductorService:
                 f'ironic-conductor-clean-wait-{self.host}',
                 periodics.check_clean_wait,
                 options.clean_step_poll_interval),
+            lite_service.PeriodicTask(
+                f'ironic-conductor-inspect-wait-{self.host}',
+                periodics.check_inspect_wait,
+                options.clean_step_poll_interval),
         ]
 
     def start(self) -> None:
@@ -134,8 +145,11 @@ class ConductorService:
         self.pool = workers.WorkerPool(self.conf.conductor.workers_pool_size)
         self.periodics = conductor_periodics.ConductorPeriodics(
             self.conf, self.host, self.pool, self.hardware_types)
-        db_conductors.register(context, self.host, self.hardware_types,
-                               self.conf.conductor.conductor_group)
+        db_conductors.register(
+            context, self.host, self.hardware_types,
+            self.conf.conductor.conductor_group,
+            hardware.interfaces_by_hardware_type(self.conf,
+                                                 self.hardware_types))
         # Outside the Service: it must outlive the RPC server and the
         # other periodic tasks when the conductor stops.
         self.heartbeat_task = lite_service.PeriodicTask(
@@ -153,6 +167,13 @@ class ConductorService:
              indicators.IndicatorManager(self.conf, self.host),
              boot_device.BootDeviceManager(self.conf, self.host),
              boot_device.DriverManager(self.conf, self.host),
+             validation.ValidationManager(self.conf, self.host),
+             console.ConsoleManager(self.conf, self.host),
+             vendor_passthru.VendorManager(self.conf, self.host, self.pool),
+             vifs.VifManager(self.conf, self.host),
+             ramdisk.RamdiskManager(self.conf, self.host),
+             boot_mode.BootModeManager(self.conf, self.host, self.pool),
+             allocations.AllocationManager(self.conf, self.host, self.pool),
              traits.TraitsManager(self.conf, self.host)],
             periodic_tasks=self._periodic_tasks(self.periodics),
             serializer=rpc.get_serializer())
@@ -160,6 +181,8 @@ class ConductorService:
         # After the RPC server: a resumed flow may need nothing from it,
         # but the API can reach the conductor as soon as it registered.
         resumed = self.periodics.resume_orphans(context)
+        resumed += self.periodics.resume_allocations(context,
+                                                     include_own=True)
         if resumed:
             LOG.info('Conductor %(host)s resumed %(count)d node(s)',
                      {'host': self.host, 'count': resumed})

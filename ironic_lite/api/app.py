@@ -20,7 +20,9 @@ From the outside in, and why each layer sits where it does:
    format and turns anything unexpected into a logged 500.
 6. Microversions - before auth, as upstream Ironic checks the version
    first; the version documents accept any header.
-7. Auth - builds the request context (version documents are public).
+7. Auth - builds the request context (version documents are public;
+   a ramdisk agent's lookup and heartbeat get a context without
+   identity).
 8. An inner FaultWrapper - handler errors, rendered inside the
    microversion layer so that they carry the version headers too.
 9. The router.
@@ -60,6 +62,7 @@ class Deps:
         self.public_endpoint: str | None = conf.api.public_endpoint
         self.heartbeat_timeout: int = conf.conductor.heartbeat_timeout
         self.default_portgroup_mode: str = conf.default_portgroup_mode
+        self.conf = conf
 
     def is_admin(self, context: Any) -> bool:
         return policy.is_admin(self.enforcer, context)
@@ -72,6 +75,13 @@ COMPAT_REQUEST_ID_HEADER = 'Openstack-Request-Id'
 
 def _is_version_document(path: str) -> bool:
     return path in ('', '/', '/v1', '/openapi.json')
+
+
+def _is_ramdisk_path(path: str) -> bool:
+    """Paths a ramdisk agent calls without credentials (as upstream's
+    public routes)."""
+    return path == '/v1/lookup' or (
+        path.startswith('/v1/heartbeat/') and path.count('/') == 3)
 
 
 _RANGE_HEADERS = [
@@ -119,7 +129,8 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     checks = health.Health(conf)
     app: Any = faults.FaultWrapper(router.Router(routes.ROUTES), formatter)
     app = checks.authenticated(app, deps.is_admin)
-    app = auth.wrap(app, conf, deps.is_admin, _is_version_document)
+    app = auth.wrap(app, conf, deps.is_admin, _is_version_document,
+                    _is_ramdisk_path)
     # The version documents echo a valid requested version, as upstream.
     app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                     _is_version_document,

@@ -34,6 +34,23 @@ def selected_fields(text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*wanted, 'links']))
 
 
+def schema_fields(req: webob.Request, allowed: tuple[str, ...],
+                  detail: bool) -> list[str]:
+    """``?fields=`` checked as upstream's schema checks it (drivers,
+    BIOS settings): not with ``detail``, each one of ``allowed``."""
+    if detail:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Can not specify ?detail=True and fields in the '
+            'same request.')
+    fields = [f.strip() for f in req.GET['fields'].split(',') if f.strip()]
+    for field in fields:
+        if field not in allowed:
+            raise webob.exc.HTTPBadRequest(
+                explanation=f'Schema error: {field!r} is not one of '
+                f'{list(allowed)}')
+    return fields
+
+
 def check_params(req: webob.Request, allowed: frozenset[str]) -> None:
     """A 400 for a query parameter not in ``allowed``."""
     unknown = sorted(set(req.GET) - allowed)

@@ -35,7 +35,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
             'maintenance, maintenance_reason, reservation, created_at, '
             'updated_at, links, ports), GET /v1/nodes/{node_ident}/states, '
             'PUT .../states/power, PUT .../states/provision (active, '
-            'with a config drive kept in instance_info, and deleted), '
+            'with a config drive kept in instance_info, rebuild and '
+            'deleted), GET and PUT .../states/console, GET '
+            '.../validate, node and driver vendor passthru, '
             'PUT and DELETE .../maintenance, GET and PUT '
             '.../management/boot_device and GET .../boot_device/'
             'supported, drivers and GET /v1/drivers/{name}/properties; '
@@ -66,6 +68,11 @@ HISTORY: tuple[tuple[str, str], ...] = (
              '(letters, digits, "-", ".", "_", "~"); before 1.10 a name '
              'is a lower case host name (RFC 952/1123).'),
     ('1.11', 'A node is created in "enroll" (in "available" before).'),
+    ('1.12', 'RAID: the node\'s raid_config and target_raid_config, PUT '
+             '.../states/raid (checked by the node\'s RAID interface: '
+             'upstream\'s schema, 404 for no-raid) and GET '
+             '/v1/drivers/{driver}/raid/logical_disk_properties; node '
+             'states show both configurations.'),
     ('1.13', 'Provision target abort.'),
     ('1.14', 'Nodes: the states link; drivers: the properties link.'),
     ('1.15', 'Provision target clean with clean_steps (manual '
@@ -81,7 +88,17 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'id) and pxe_enabled; changing either needs the node in enroll, '
              'manageable, inspecting or inspect wait, or in maintenance '
              '(409).'),
+    ('1.20', 'Nodes: network_interface (noop: the network is wired by '
+             'someone else).'),
     ('1.21', 'Nodes: resource_class, and the resource_class list filter.'),
+    ('1.22', 'Ramdisk agents: GET /v1/lookup (by MAC addresses of the '
+             'node\'s ports or node_uuid; only nodes where an agent runs '
+             'unless [api]restrict_lookup is off; the node\'s uuid, '
+             'properties, instance_info, driver_internal_info and links, '
+             'and the agent\'s configuration) and POST '
+             '/v1/heartbeat/{node_ident} (202; handed to the node\'s '
+             'deploy interface), both without credentials and refused '
+             '(403) where [api]enable_ramdisk_endpoints is off.'),
     ('1.23', 'Portgroups: /v1/portgroups (create by the API, list with the '
              'node, address, shard and conductor_groups filters, detail, '
              'paging and sorting, show by uuid or name, JSON patch and '
@@ -102,30 +119,63 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'them: the fake one does), and the timeout of PUT '
              '.../states/power (accepted; the fake power interface '
              'changes state at once).'),
+    ('1.28', 'VIFs: GET and POST /v1/nodes/{node_ident}/vifs, DELETE '
+             '.../vifs/{vif_id}, through the node\'s network interface '
+             '(noop: accepted, not recorded, as upstream\'s).'),
     ('1.29', 'PUT /v1/nodes/{node_ident}/management/inject_nmi through '
              'the management interface (the fake one cannot: 400, as '
              'upstream\'s).'),
-    ('1.30', 'Drivers: type (always "dynamic": hardware types).'),
-    ('1.31', 'Nodes: deploy_interface, management_interface, '
-             'power_interface.'),
+    ('1.30', 'Drivers: type (always "dynamic": hardware types); with '
+             'detail (show, and list with ?detail=true) the default and '
+             'enabled interfaces of each type that the alive conductors '
+             'load.'),
+    ('1.31', 'Nodes: boot, console, deploy, inspect, management, power, '
+             'raid and vendor interfaces (set at creation, changed by a '
+             'patch; the conductor records the defaults it chose).'),
     ('1.32', 'Volume connectors and targets: GET /v1/volume, '
              '/v1/volume/connectors and /v1/volume/targets (create, list '
              'with node filter, fields, detail, paging and sorting, show, '
              'JSON patch while the node is powered off, delete), the '
              'same lists under /v1/nodes/{node_ident}/volume; nodes: the '
              'volume link; GET /v1 lists volume.'),
+    ('1.33', 'Nodes: storage_interface (noop by default, '
+             '[DEFAULT]default_storage_interface).'),
     ('1.34', 'Ports: physical_network (not empty; that of the port\'s '
              'portgroup).'),
+    ('1.35', 'A config drive with the rebuild target (kept in '
+             'instance_info, as with active).'),
+    ('1.36', 'Heartbeats: agent_version (400 below 1.36).'),
     ('1.37', 'Node traits: GET, PUT (replace every trait) and DELETE (every '
              'trait) /v1/nodes/{node_ident}/traits, PUT and DELETE '
              '.../traits/{trait}; standard (os-traits) or CUSTOM_ names, at '
              'most 50 a node, changed by the conductor under the node lock; '
              'nodes: traits (show and detail).'),
+    ('1.38', 'Rescue: provision targets rescue (with rescue_password, '
+             'kept masked in instance_info while rescued) and unrescue; '
+             'states rescuing, rescue wait, rescue, rescue failed, '
+             'unrescuing, unrescue failed; the node\'s rescue_interface; '
+             'drivers show the rescue interfaces.'),
+    ('1.39', 'The provision state inspect wait: an inspect interface '
+             'that inspects asynchronously leaves the node there '
+             '(shown as inspecting below 1.39) until it ends, or '
+             '[conductor]inspect_wait_timeout fails it; from 1.39 a node, '
+             'port or portgroup is not updated while the node is '
+             'inspecting (409).'),
+    ('1.40', 'BIOS: the node\'s bios_interface; GET '
+             '/v1/nodes/{node_ident}/bios and .../bios/{setting} (the '
+             'settings the BIOS interface recorded: the fake one applies '
+             'and factory-resets them in manual cleaning).'),
+    ('1.41', 'Provision target abort in inspect wait (406 below 1.41): '
+             'the inspect interface stops, the node goes to inspect '
+             'failed.'),
     ('1.42', 'Nodes: fault.'),
     ('1.43', 'The detail query parameter of the node, port, portgroup, '
              'chassis and volume lists.'),
     ('1.44', 'Nodes: deploy_step (read only; the deploy interfaces of '
              'ironic_lite run no deploy steps, so it stays {}).'),
+    ('1.45', 'reset_interfaces in node PATCH: with a change of driver, '
+             'every interface the patch does not set goes back to the new '
+             'hardware type\'s default (400 without a driver change).'),
     ('1.46', 'Nodes: conductor_group (letters, digits, "_", "-", "."; '
              'case insensitive) and the conductor_group list filter; a '
              'node is served only by the conductors of its group '
@@ -146,14 +196,51 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'default policy allows, and a node list without '
              'baremetal:node:list_all holds only the project\'s nodes.'),
     ('1.51', 'Nodes: description.'),
+    ('1.52', 'Allocations: POST /v1/allocations (resource_class, traits, '
+             'candidate_nodes by uuid or name, name, uuid, extra; 201 '
+             'while allocating, 405 below 1.52), GET /v1/allocations '
+             '(node, resource_class and state filters, paging, sorting, '
+             'fields), GET and DELETE /v1/allocations/{allocation_ident} '
+             'and /v1/nodes/{node_ident}/allocation; a conductor takes a '
+             'matching available node (no two allocations take one node) '
+             'or sets error with last_error; the node gets the '
+             'allocation\'s uuid as instance_uuid; nodes: allocation_uuid. '
+             'Undeploying the node or removing its instance_uuid removes '
+             'the allocation; the allocation of an active node is not '
+             'deleted (409).'),
     ('1.53', 'Ports: is_smartnic (a Smart NIC port\'s link names port_id and '
              'hostname).'),
     ('1.54', 'POST /v1/events: external network events (bind_port, '
              'unbind_port, delete_port), validated and logged (204); '
              'GET /v1 lists events.'),
+    ('1.55', 'Deploy templates: /v1/deploy_templates (create with a '
+             'trait as name and deploy steps, list with uuid, name and '
+             'links unless detail or fields, show, JSON patch, delete; '
+             '404 reads and 405 writes below 1.55); a node deployed with '
+             'the trait in instance_info.traits runs the template\'s '
+             'steps, checked against its interfaces before the '
+             'deployment starts (400).'),
+    ('1.56', 'A config drive may be the JSON documents to build one from '
+             '(meta_data, network_data, user_data as an object, array or '
+             'string; only those): kept masked in instance_info for the '
+             'deploy interface that writes the disk (400 below 1.56).'),
+    ('1.57', 'PATCH /v1/allocations/{allocation_ident}: name and extra '
+             '(405 below 1.57).'),
+    ('1.58', 'Allocations: backfill, node set at creation for a node '
+             'already deployed (its resource class by default, its '
+             'instance_uuid as the allocation\'s uuid).'),
+    ('1.59', 'Config drive documents: vendor_data (400 below 1.59).'),
+    ('1.60', 'Allocations: owner (only nodes of that owner are taken; a '
+             'project member\'s allocations are its project\'s) and the '
+             'owner filter.'),
     ('1.61', 'Nodes: retired and retired_reason, and the retired list '
              'filter; a retired node refuses provide (400), and its '
              'cleaning after an undeploy ends in "manageable".'),
+    ('1.62', 'Agent tokens: the lookup hands out a token made once per '
+             'agent (masked for any later lookup); a heartbeat without '
+             'the token is refused (400), at every version, as '
+             'upstream. Powering off and the end of deploying or '
+             'cleaning forget the token and the agent\'s URL.'),
     ('1.63', 'Indicators: GET /v1/nodes/{node_ident}/management/'
              'indicators, GET and PUT .../indicators/{name@component} '
              'through the management interface (the fake one has '
@@ -165,19 +252,48 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'lessee policy rules.'),
     ('1.66', 'Nodes: network_data (a network_data.json document with '
              'links, networks and services, or {}).'),
-    ('1.70', 'disable_ramdisk of PUT .../states/provision with clean: '
-             'only false is accepted (ironic_lite boots no ramdisk for '
-             'cleaning; true is a 400).'),
+    ('1.67', 'VIFs: an attachment may name port_uuid or '
+             'portgroup_uuid (not both: 400).'),
+    ('1.68', 'Heartbeats: agent_verify_ca (400 below 1.68).'),
+    ('1.69', 'deploy_steps with the active and rebuild targets (406 '
+             'below 1.69): run with the driver\'s and the templates\', '
+             'replacing theirs of the same interface and step.'),
+    ('1.70', 'disable_ramdisk of PUT .../states/provision with clean '
+             '(400 with another target): ironic_lite runs clean steps out '
+             'of band and boots no ramdisk to clean, so true is what '
+             'happens anyway.'),
+    ('1.72', 'Heartbeats: agent_status (start, end or error) and '
+             'agent_status_message (400 below 1.72).'),
     ('1.73', 'Provision targets deploy and undeploy (aliases of active '
              'and deleted).'),
+    ('1.74', 'BIOS: the registry fields (attribute_type, '
+             'allowable_values, bounds, lengths, read_only, '
+             'reset_required, unique) with ?detail=true and in a single '
+             'setting; ?fields=.'),
     ('1.75', 'Nodes and node states: boot_mode and secure_boot (read '
              'only; null: the fake interfaces report none).'),
+    ('1.76', 'PUT /v1/nodes/{node_ident}/states/boot_mode ({"target": '
+             '"bios" | "uefi"}) and .../states/secure_boot ({"target": '
+             'true | false}): 202, then the conductor changes them through '
+             'the management interface, recording the new value or the '
+             'failure in last_error (the fake interface has neither, as '
+             'upstream\'s); 409 while the node is transitioning, 404 below '
+             '1.76.'),
+    ('1.77', 'The fields parameter of GET /v1/drivers and '
+             '/v1/drivers/{driver} (the links are always shown, as '
+             'upstream\'s).'),
     ('1.78', 'Node history: GET /v1/nodes/{node_ident}/history (detail, '
              'paging, sorting) and .../history/{event_ident}; the '
              'conductor records failed verifications, deployments, tear '
              'downs, power changes and cleanings, and the start and end of '
              'each cleaning ([conductor]node_history, '
              'node_history_max_entries, record_step_flows_in_history).'),
+    ('1.79', 'Allocations: a node named as the allocation is tried '
+             'first.'),
+    ('1.81', 'GET /v1/nodes/{node_ident}/inventory: what the node\'s '
+             'last inspection stored (inventory and plugin_data; 404 '
+             'when none: the fake inspect interface stores none, as '
+             'upstream\'s), 404 below 1.81.'),
     ('1.82', 'Nodes: shard, the shard and sharded list filters, GET '
              '/v1/shards; the shard filter of the port list.'),
     ('1.83', 'Nodes: parent_node (a node of the same owner); GET '
@@ -254,6 +370,17 @@ RESOURCE_CLASS = '1.21'
 POWER_TIMEOUT = '1.27'
 DRIVER_TYPE = '1.30'
 INTERFACES = '1.31'
+RESCUE = '1.38'
+BIOS = '1.40'
+BIOS_REGISTRY = '1.74'
+DRIVER_FIELDS = '1.77'
+VIFS = '1.28'
+VIF_PORT = '1.67'
+REBUILD_CONFIGDRIVE = '1.35'
+RAID = '1.12'
+NETWORK_INTERFACE = '1.20'
+STORAGE_INTERFACE = '1.33'
+RESET_INTERFACES = '1.45'
 UNSET_CHASSIS = '1.25'
 VOLUME = '1.32'
 TRAITS = '1.37'
@@ -289,19 +416,33 @@ PORTGROUP_CATEGORY = '1.103'
 PORTGROUP_SHARD = '1.106'
 DYNAMIC_PORTGROUP = '1.111'
 SHARD = '1.82'
+RAMDISK = '1.22'
+NODE_INVENTORY = '1.81'
+DEPLOY_TEMPLATES = '1.55'
+DEPLOY_STEPS = '1.69'
+BOOT_MODE_CHANGE = '1.76'
+BUILD_CONFIGDRIVE = '1.56'
+CONFIGDRIVE_VENDOR_DATA = '1.59'
+ALLOCATIONS = '1.52'
+ALLOCATION_UPDATE = '1.57'
+ALLOCATION_BACKFILL = '1.58'
+ALLOCATION_OWNER = '1.60'
+INSPECT_WAIT = '1.39'
+INSPECT_ABORT = '1.41'
+AGENT_VERSION = '1.36'
+AGENT_TOKEN = '1.62'
+AGENT_VERIFY_CA = '1.68'
+AGENT_STATUS = '1.72'
 #: Not an upstream version: the extension is served at the maximum.
 CLEANING_STEPS = MAX_VERSION
 
 #: Versions whose change this API serves only in part: what it does
 #: serve (node fields, filters) appears at them, and they get a
-#: HISTORY entry once the rest is done. 1.12: raid_config,
-#: target_raid_config and PUT .../states/raid (no RAID interface, no
-#: GET /v1/drivers/{driver}/raid/logical_disk_properties);
-#: 1.87: the node's service_step (no service
-#: verb); 1.39: no port or portgroup update while its node is
-#: inspecting (no inspect wait state yet).
-PARTIAL = {'raid_config': '1.12', 'service_step': '1.87',
-           'port_update_inspecting': '1.39'}
+#: HISTORY entry once the rest is done. 1.87: the node's service_step
+#: (no service verb); 1.86: the node's firmware interface (no firmware
+#: components).
+PARTIAL = {'service_step': '1.87',
+           'firmware_interface': '1.86'}
 STATES_LINK = '1.14'
 
 

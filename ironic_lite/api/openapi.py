@@ -9,8 +9,11 @@ import json
 from typing import Any
 
 from ironic_lite.api import microversion
+from ironic_lite.api.handlers import allocations
 from ironic_lite.api.handlers import boot_device
 from ironic_lite.api.handlers import chassis
+from ironic_lite.api.handlers import console
+from ironic_lite.api.handlers import deploy_templates
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_states
@@ -18,6 +21,9 @@ from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
+from ironic_lite.api.handlers import ramdisk
+from ironic_lite.api.handlers import vendor_passthru
+from ironic_lite.api.handlers import vifs
 from ironic_lite.api.handlers import volume
 from ironic_lite.api.schemas import events as event_schemas
 from ironic_lite.api.schemas import node_states as state_schemas
@@ -60,6 +66,17 @@ def bodies() -> openapi.Bodies:
         chassis.create_chassis: chassis.CREATE_SCHEMA,
         chassis.update_chassis: node_schemas.PATCH,
         boot_device.set_boot_device: boot_device.PUT_BODY,
+        console.set_console: console.PUT_BODY,
+        vifs.attach_vif: vifs.BODY,
+        deploy_templates.create_template: deploy_templates.TEMPLATE,
+        deploy_templates.update_template: node_schemas.PATCH,
+        node_states.set_boot_mode: node_states.TARGET_BODY,
+        node_states.set_secure_boot: node_states.TARGET_BODY,
+        allocations.create_allocation: allocations.CREATE,
+        allocations.update_allocation: node_schemas.PATCH,
+        ramdisk.heartbeat: ramdisk.HEARTBEAT,
+        vendor_passthru.node_vendor_passthru: vendor_passthru.BODY,
+        vendor_passthru.driver_vendor_passthru: vendor_passthru.BODY,
         boot_device.inject_nmi: boot_device.NMI_BODY,
         ports.create_port: port_schemas.CREATE,
         ports.update_port: port_schemas.PATCH,

@@ -4,10 +4,14 @@ A path that exists with another method is a 405 with ``Allow``; an
 unknown path is a 404 (both in the Bare Metal error format).
 """
 
+from ironic_lite.api.handlers import allocations
+from ironic_lite.api.handlers import bios
 from ironic_lite.api.handlers import boot_device
 from ironic_lite.api.handlers import chassis
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import conductors
+from ironic_lite.api.handlers import console
+from ironic_lite.api.handlers import deploy_templates
 from ironic_lite.api.handlers import drivers
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
@@ -15,10 +19,14 @@ from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_links
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import node_traits
+from ironic_lite.api.handlers import node_validate
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
+from ironic_lite.api.handlers import ramdisk
 from ironic_lite.api.handlers import root
+from ironic_lite.api.handlers import vendor_passthru
+from ironic_lite.api.handlers import vifs
 from ironic_lite.api.handlers import volume
 from lite_common.wsgi.router import RouteTable
 
@@ -35,9 +43,26 @@ ROUTES: RouteTable = {
     _NODE: {'GET': nodes.show_node, 'PATCH': nodes.update_node,
             'DELETE': nodes.delete_node},
     _NODE + '/states': {'GET': node_states.show_states},
+    _NODE + '/validate': {'GET': node_validate.validate_node},
+    _NODE + '/bios': {'GET': bios.list_bios},
+    _NODE + '/bios/{setting_name}': {'GET': bios.show_bios},
+    _NODE + '/vifs': {'GET': vifs.list_vifs, 'POST': vifs.attach_vif},
+    _NODE + '/vifs/{vif_id}': {'DELETE': vifs.detach_vif},
+    _NODE + '/vendor_passthru': {
+        method: vendor_passthru.node_vendor_passthru
+        for method in ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')},
+    _NODE + '/vendor_passthru/methods': {
+        'GET': vendor_passthru.node_vendor_methods},
+    _NODE + '/vendor_passthru/{method_name}': {
+        method: vendor_passthru.node_vendor_passthru
+        for method in ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')},
     _NODE + '/states/power': {'PUT': node_states.set_power_state},
     _NODE + '/states/provision': {'PUT': node_states.set_provision_state},
     _NODE + '/states/raid': {'PUT': node_states.set_raid_config},
+    _NODE + '/states/boot_mode': {'PUT': node_states.set_boot_mode},
+    _NODE + '/states/secure_boot': {'PUT': node_states.set_secure_boot},
+    _NODE + '/states/console': {'GET': console.show_console,
+                                'PUT': console.set_console},
     _NODE + '/maintenance': {'PUT': node_states.set_maintenance,
                              'DELETE': node_states.clear_maintenance},
     _NODE + '/cleaning/steps': {'GET': cleaning.list_cleaning_steps},
@@ -79,7 +104,24 @@ ROUTES: RouteTable = {
         'GET': volume.show_target, 'PATCH': volume.update_target,
         'DELETE': volume.delete_target},
     '/v1/events': {'POST': events.post_events},
+    '/v1/deploy_templates': {'GET': deploy_templates.list_templates,
+                             'POST': deploy_templates.create_template},
+    '/v1/deploy_templates/{template_ident}': {
+        'GET': deploy_templates.show_template,
+        'PATCH': deploy_templates.update_template,
+        'DELETE': deploy_templates.delete_template},
+    '/v1/allocations': {'GET': allocations.list_allocations,
+                        'POST': allocations.create_allocation},
+    '/v1/allocations/{allocation_ident}': {
+        'GET': allocations.show_allocation,
+        'PATCH': allocations.update_allocation,
+        'DELETE': allocations.delete_allocation},
+    _NODE + '/allocation': {'GET': allocations.show_node_allocation,
+                            'DELETE': allocations.delete_node_allocation},
+    '/v1/lookup': {'GET': ramdisk.lookup},
+    '/v1/heartbeat/{node_ident}': {'POST': ramdisk.heartbeat},
     _NODE + '/children': {'GET': node_links.list_children},
+    _NODE + '/inventory': {'GET': node_links.show_inventory},
     _NODE + '/traits': {'GET': node_traits.list_traits,
                         'PUT': node_traits.set_traits,
                         'DELETE': node_traits.remove_all_traits},
@@ -133,4 +175,14 @@ ROUTES: RouteTable = {
     '/v1/drivers/{driver_name}': {'GET': drivers.show_driver},
     '/v1/drivers/{driver_name}/properties': {
         'GET': drivers.show_properties},
+    '/v1/drivers/{driver_name}/raid/logical_disk_properties': {
+        'GET': drivers.show_raid_logical_disk_properties},
+    '/v1/drivers/{driver_name}/vendor_passthru': {
+        method: vendor_passthru.driver_vendor_passthru
+        for method in ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')},
+    '/v1/drivers/{driver_name}/vendor_passthru/methods': {
+        'GET': vendor_passthru.driver_vendor_methods},
+    '/v1/drivers/{driver_name}/vendor_passthru/{method_name}': {
+        method: vendor_passthru.driver_vendor_passthru
+        for method in ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')},
 }

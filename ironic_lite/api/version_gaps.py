@@ -20,57 +20,20 @@ from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
-    '1.1': 'Node vendor passthru, validate, console '
-           '(states/console), driver vendor passthru.',
-    '1.12': 'A RAID interface and GET /v1/drivers/{name}/raid/'
-            'logical_disk_properties (raid_config, target_raid_config '
-            'and PUT .../states/raid are served).',
-    '1.20': 'Nodes: network_interface.',
-    '1.22': 'Ramdisk lookup and heartbeat endpoints.',
-    '1.28': 'VIFs.',
-    '1.30': 'Drivers: default_*_interface and enabled_*_interfaces.',
-    '1.31': 'Nodes: boot, console, inspect, network, raid and vendor '
-            'interfaces.',
-    '1.33': 'Nodes: storage_interface.',
-    '1.35': 'The rebuild target with a config drive.',
-    '1.36': 'The agent version in heartbeats.',
-    '1.38': 'Rescue and unrescue.',
-    '1.39': 'The inspect wait state.',
-    '1.40': 'BIOS settings and bios_interface.',
-    '1.41': 'Aborting inspection.',
-
-    '1.45': 'reset_interfaces in node PATCH.',
 
 
 
-    '1.52': 'Allocations.',
-    '1.55': 'Deploy templates.',
-    '1.56': 'Building config drives from JSON.',
-    '1.57': 'Allocations.',
-    '1.58': 'Allocations.',
-    '1.59': 'Config drive vendor data.',
-    '1.60': 'Allocations.',
-
-    '1.62': 'Agent tokens.',
 
 
-    '1.67': 'VIFs.',
-    '1.68': 'The agent\'s verify_ca in heartbeats.',
-    '1.69': 'deploy_steps in the deploy target.',
-    '1.70': 'disable_ramdisk true with the clean target is refused '
-            '(400): ironic_lite boots no ramdisk to clean.',
+
+
     '1.71': 'The scope-based roles signifier.',
-    '1.72': 'agent_status in heartbeats.',
-    '1.74': 'The BIOS registry.',
 
-    '1.76': 'Changing boot_mode and secure_boot.',
-    '1.77': 'The fields parameter of drivers.',
-    '1.79': 'Allocations.',
     '1.80': 'Project-scoped node creation and deletion.',
-    '1.81': 'Node inventory.',
 
     '1.84': 'The inspection continue callback.',
-    '1.86': 'The firmware interface.',
+    '1.86': 'Firmware components (GET /v1/nodes/{node}/firmware); the '
+            'node\'s firmware_interface is served.',
     '1.87': 'The service target (the node\'s service_step is '
             'served).',
     '1.89': 'Virtual media.',

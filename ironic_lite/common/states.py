@@ -73,15 +73,29 @@ CLEANHOLD = 'clean hold'
 ERROR = 'error'
 INSPECTING = 'inspecting'
 INSPECTFAIL = 'inspect failed'
+INSPECTWAIT = 'inspect wait'
 ADOPTING = 'adopting'
 ADOPTFAIL = 'adopt failed'
+RESCUING = 'rescuing'
+RESCUEWAIT = 'rescue wait'
+RESCUE = 'rescue'
+RESCUEFAIL = 'rescue failed'
+UNRESCUING = 'unrescuing'
+UNRESCUEFAIL = 'unrescue failed'
 
 #: States a node rests in until someone asks for something.
-STABLE_STATES = frozenset({ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR})
+STABLE_STATES = frozenset({ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR,
+                           RESCUE})
+
+#: States a node leaves without a request (upstream's UNSTABLE_STATES).
+UNSTABLE_STATES = frozenset({
+    DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, VERIFYING, DELETING,
+    INSPECTING, INSPECTWAIT, ADOPTING, RESCUING, RESCUEWAIT, UNRESCUING,
+})
 
 #: States a failed flow leaves a node in; they wait for the operator.
 FAILURE_STATES = frozenset({CLEANFAIL, DEPLOYFAIL, ERROR, INSPECTFAIL,
-                            ADOPTFAIL})
+                            ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL})
 
 #: Transient states whose target never varies. While cleaning (cleaning,
 #: clean wait, clean hold) the target is ``available`` for automated and
@@ -92,7 +106,11 @@ FIXED_TARGETS = {
     DEPLOYWAIT: ACTIVE,
     DELETING: AVAILABLE,
     INSPECTING: MANAGEABLE,
+    INSPECTWAIT: MANAGEABLE,
     ADOPTING: ACTIVE,
+    RESCUING: RESCUE,
+    RESCUEWAIT: RESCUE,
+    UNRESCUING: ACTIVE,
 }
 
 # Power states (wire names) and the extra power targets: "rebooting",
@@ -113,7 +131,27 @@ POWER_TARGET_STATES = {POWER_ON: POWER_ON, POWER_OFF: POWER_OFF,
 #: States in which a power change would break what the conductor does.
 POWER_LOCKED_STATES = frozenset({
     VERIFYING, DEPLOYING, DEPLOYWAIT, DELETING,
-    CLEANING, CLEANWAIT, CLEANHOLD, INSPECTING, ADOPTING,
+    CLEANING, CLEANWAIT, CLEANHOLD, INSPECTING, INSPECTWAIT, ADOPTING,
+    RESCUING, RESCUEWAIT, UNRESCUING,
+})
+
+#: Transient states in which a node may be updated anyway (upstream's
+#: UPDATE_ALLOWED_STATES): the failures, and inspection and
+#: verification, which change nothing the update could break.
+UPDATE_ALLOWED_STATES = frozenset({
+    DEPLOYFAIL, INSPECTING, INSPECTFAIL, INSPECTWAIT, CLEANFAIL, ERROR,
+    VERIFYING, ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL,
+})
+#: States in which a node's instance (and allocation) may be removed
+#: by an update, outside maintenance (upstream's).
+INSTANCE_REMOVAL_STATES = frozenset({ENROLL, INSPECTING, INSPECTWAIT,
+                                     MANAGEABLE, AVAILABLE})
+
+#: States in which a ramdisk agent runs on a node, so that its lookup
+#: finds the node (``[api]restrict_lookup``, as upstream's).
+LOOKUP_ALLOWED_STATES = frozenset({
+    DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, INSPECTING, INSPECTWAIT,
+    RESCUING, RESCUEWAIT,
 })
 
 #: ``PUT /v1/nodes/{id}/states/provision`` targets -> machine events.
@@ -127,6 +165,9 @@ ALLOWED_PROVISION_VERBS = {
     'unhold': 'unhold',
     'deploy': 'deploy',
     'active': 'deploy',
+    'rebuild': 'rebuild',
+    'rescue': 'rescue',
+    'unrescue': 'unrescue',
     'deleted': 'delete',
     'undeploy': 'delete',
 }
@@ -164,17 +205,28 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (DEPLOYWAIT, 'resume', DEPLOYING),
     (DEPLOYWAIT, 'fail', DEPLOYFAIL),
     (DEPLOYFAIL, 'deploy', DEPLOYING),
+    # Rebuild (API 1.1): deploy the instance again, as upstream from
+    # active, deploy failed and error.
+    (ACTIVE, 'rebuild', DEPLOYING),
+    (DEPLOYFAIL, 'rebuild', DEPLOYING),
+    (ERROR, 'rebuild', DEPLOYING),
     (ACTIVE, 'delete', DELETING),
     (DEPLOYFAIL, 'delete', DELETING),
     (ERROR, 'delete', DELETING),
     (DELETING, 'clean', CLEANING),
     (DELETING, 'fail', ERROR),
-    # Inspection (API 1.6); ironic_lite's inspection is synchronous, so
-    # a node never waits in "inspect wait" (1.39).
+    # Inspection (API 1.6); an inspect interface that goes on
+    # asynchronously leaves the node in "inspect wait" (1.39), which may
+    # be aborted (1.41).
     (MANAGEABLE, 'inspect', INSPECTING),
     (INSPECTFAIL, 'inspect', INSPECTING),
     (INSPECTING, 'done', MANAGEABLE),
     (INSPECTING, 'fail', INSPECTFAIL),
+    (INSPECTING, 'wait', INSPECTWAIT),
+    (INSPECTWAIT, 'done', MANAGEABLE),
+    (INSPECTWAIT, 'fail', INSPECTFAIL),
+    (INSPECTWAIT, 'abort', INSPECTFAIL),
+    (INSPECTWAIT, 'resume', INSPECTING),
     (INSPECTFAIL, 'manage', MANAGEABLE),
     # Adoption (API 1.17): a node already running an instance becomes
     # active without a deployment.
@@ -183,6 +235,25 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (ADOPTING, 'fail', ADOPTFAIL),
     (ADOPTFAIL, 'adopt', ADOPTING),
     (ADOPTFAIL, 'manage', MANAGEABLE),
+    # Rescue (API 1.38): an active node boots a rescue ramdisk, and back.
+    (ACTIVE, 'rescue', RESCUING),
+    (RESCUING, 'done', RESCUE),
+    (RESCUING, 'wait', RESCUEWAIT),
+    (RESCUING, 'fail', RESCUEFAIL),
+    (RESCUEWAIT, 'resume', RESCUING),
+    (RESCUEWAIT, 'fail', RESCUEFAIL),
+    (RESCUEWAIT, 'abort', RESCUEFAIL),
+    (RESCUE, 'rescue', RESCUING),
+    (RESCUE, 'unrescue', UNRESCUING),
+    (RESCUE, 'delete', DELETING),
+    (RESCUEFAIL, 'rescue', RESCUING),
+    (RESCUEFAIL, 'unrescue', UNRESCUING),
+    (RESCUEFAIL, 'delete', DELETING),
+    (UNRESCUING, 'done', ACTIVE),
+    (UNRESCUING, 'fail', UNRESCUEFAIL),
+    (UNRESCUEFAIL, 'rescue', RESCUING),
+    (UNRESCUEFAIL, 'unrescue', UNRESCUING),
+    (UNRESCUEFAIL, 'delete', DELETING),
 )
 
 ALL_STATES = frozenset(

@@ -13,21 +13,39 @@ from typing import Any
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from ironic_lite import exception
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor.indicators import management_of
 from ironic_lite.drivers import hardware
+from ironic_lite.drivers import noop
+from ironic_lite.drivers import standard
 
 LOG = logging.getLogger(__name__)
 
 
 class DriverManager(endpoint.NodeEndpoint):
-    """get_driver_properties (no node: a hardware type this conductor
-    loads)."""
+    """get_driver_properties, get_raid_logical_disk_properties (no node:
+    a hardware type this conductor loads)."""
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_driver_properties(self, context: Any,
                               driver_name: str) -> dict[str, str]:
         return hardware.driver_properties(self.conf, driver_name)
+
+    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    def get_raid_logical_disk_properties(self, context: Any,
+                                         driver_name: str
+                                         ) -> dict[str, str]:
+        """Of the hardware type's default RAID interface.
+
+        :raises UnsupportedDriverExtension: that is ``no-raid``.
+        """
+        raid = hardware.load_interfaces(self.conf, driver_name, {})['raid']
+        if isinstance(raid, noop.NoRAID):
+            raise exception.UnsupportedDriverExtension(
+                driver=driver_name, extension='raid')
+        assert isinstance(raid, standard.RAIDInterface)
+        return raid.get_logical_disk_properties()
 
 
 class BootDeviceManager(endpoint.NodeEndpoint):

@@ -25,6 +25,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from ironic_lite.common import states
+from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
 
@@ -58,10 +59,12 @@ def step_name(step: dict[str, Any] | None) -> str:
 
 
 def wipe_cleaning_info(task: Task) -> None:
-    """Forget the cleaning (the caller saves)."""
+    """Forget the cleaning and its agent (the caller saves)."""
     info = task.node.driver_internal_info
     for key in CLEANING_KEYS:
         info.pop(key, None)
+    # The agent of this cleaning, if any, is not the next flow's.
+    agent_token.wipe_token_and_url(info)
     task.node.clean_step = {}
 
 

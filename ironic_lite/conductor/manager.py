@@ -20,15 +20,20 @@ import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import allocations
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import deploy_steps as deploy_steps_mod
+from ironic_lite.conductor import inspection
 from ironic_lite.conductor import node_rules
 from ironic_lite.conductor import provisioning
+from ironic_lite.conductor import rescue
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
+from ironic_lite.db import allocations as db_allocations
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import base
 from ironic_lite.drivers import hardware
@@ -53,7 +58,8 @@ DELETE_ALLOWED_STATES = (states.ENROLL, states.MANAGEABLE, states.AVAILABLE,
 #: Provision actions refused while the node is in maintenance, as
 #: upstream (manage, abort and undeploy stay allowed: they are how an
 #: operator recovers a node).
-MAINTENANCE_REFUSED_EVENTS = frozenset({'provide', 'clean', 'deploy'})
+MAINTENANCE_REFUSED_EVENTS = frozenset({'provide', 'clean', 'deploy',
+                                        'rebuild', 'rescue', 'unrescue'})
 
 #: Seconds a callback waits for the node lock: a cast has nobody to
 #: retry it, and the lock of a node in clean wait is only ever held for
@@ -178,26 +184,49 @@ class ConductorManager:
                         f'interfaces of node {node_uuid} while it is in '
                         f'provision state "{task.node.provision_state}"')
                 check_driver(self.conf, {**task.node.as_dict(), **values})
+                values = self._record_interfaces(task.node.as_dict(), values)
             values = node_rules.check_update(task.node, values)
             if values.get('maintenance') is False:
                 values = {'maintenance_reason': None, 'fault': None,
                           **values}
+            released = None
+            if ('instance_uuid' in values and not values['instance_uuid']
+                    and task.node.allocation_id is not None):
+                allocations.check_instance_removal(task.node)
+                released = task.node.allocation_id
+                values = {**values, 'allocation_id': None}
             task.update(**values)
+            if released is not None:
+                db_allocations.destroy(context, released, release_node=False)
             if DRIVER_FIELDS & set(values):
                 task.load_driver()
             LOG.info('Node %(node)s updated: %(fields)s',
                      {'node': node_uuid, 'fields': ', '.join(sorted(values))})
             return node_to_dict(task.node.as_dict())
 
+    def _record_interfaces(self, node: dict[str, Any],
+                           values: dict[str, Any]) -> dict[str, Any]:
+        """With a change of driver or interfaces: every interface the
+        node would leave unnamed (reset to null, or never recorded)
+        gets the default it would use, recorded as at creation."""
+        merged = {**node, **values}
+        chosen = hardware.interface_names(
+            self.conf, merged['driver'], task_manager.interface_names(merged))
+        return {**values, **{
+            f'{kind}_interface': name for kind, name in chosen.items()
+            if merged.get(f'{kind}_interface') is None}}
+
     @messaging.expected_exceptions(*EXPECTED)
     def destroy_node(self, context: Any, node_uuid: str) -> None:
-        """Delete a node at rest (or any node in maintenance) that no
-        instance uses."""
+        """Delete a node at rest that no instance uses, or any node in
+        maintenance; never a protected one (upstream's checks, in its
+        order)."""
         with self._acquire(context, node_uuid, 'node deletion') as task:
             node = task.node
-            if node.instance_uuid:
+            if node.instance_uuid and not node.maintenance:
                 raise exception.NodeAssociated(node=node.uuid,
                                                instance=node.instance_uuid)
+            node_rules.check_destroy(node)
             if (node.provision_state not in DELETE_ALLOWED_STATES
                     and not node.maintenance):
                 raise exception.InvalidState(
@@ -206,7 +235,6 @@ class ConductorManager:
                     'provision states to start deletion are '
                     f'{", ".join(DELETE_ALLOWED_STATES)}, or set the node '
                     'into maintenance mode')
-            node_rules.check_destroy(node)
             task.destroy()
             LOG.info('Node %s deleted', node.uuid)
 
@@ -249,8 +277,11 @@ class ConductorManager:
     def do_provisioning_action(
             self, context: Any, node_uuid: str, action: str,
             clean_steps: list[dict[str, Any]] | None = None,
-            configdrive: str | None = None) -> None:
-        """Start ``action`` (a key of :data:`states.ALLOWED_PROVISION_VERBS`).
+            configdrive: str | dict[str, Any] | None = None,
+            rescue_password: str | None = None,
+            deploy_steps: list[dict[str, Any]] | None = None) -> None:
+        """Start ``action`` (a key of :data:`states.ALLOWED_PROVISION_VERBS`);
+        ``deploy_steps`` (API 1.69) with a deployment.
 
         :raises InvalidParameterValue: unknown action or clean steps.
         :raises InvalidStateRequested: not possible in the node's state.
@@ -271,16 +302,27 @@ class ConductorManager:
             if node.maintenance and event in MAINTENANCE_REFUSED_EVENTS:
                 raise exception.NodeInMaintenance(op=action, node=node.uuid)
             node_rules.check_action(node, event, action)
-            if configdrive and event == 'deploy':
-                # Upstream's _store_configdrive (no object store here).
-                task.update(instance_info={**node.instance_info,
-                                           'configdrive': configdrive})
-            self._start(task, event, clean_steps)
+            if event in ('deploy', 'rebuild'):
+                # Refused now (400) when a template or requested step is
+                # not the node's; remembered for the deployment.
+                deploy_steps_mod.validate(task, deploy_steps)
+                info = node.driver_internal_info
+                info.pop(deploy_steps_mod.USER_STEPS_KEY, None)
+                if deploy_steps:
+                    info[deploy_steps_mod.USER_STEPS_KEY] = [
+                        deploy_steps_mod.normalized(s) for s in deploy_steps]
+                values: dict[str, Any] = {'driver_internal_info': info}
+                if configdrive:
+                    # Upstream's _store_configdrive (no object store).
+                    values['instance_info'] = {**node.instance_info,
+                                               'configdrive': configdrive}
+                task.update(**values)
+            self._start(task, event, clean_steps, rescue_password)
 
     def _abort(self, context: Any, node_uuid: str) -> None:
         """``abort``: with the lock (clean wait, clean hold, cleaning
-        between steps), or as a request to the worker running a step
-        (see :mod:`clean_wait`).
+        between steps, inspect wait), or as a request to the worker
+        running a step (see :mod:`clean_wait`).
 
         :raises InvalidStateRequested: nothing to abort in that state.
         :raises NodeLocked: locked by another operation.
@@ -289,7 +331,10 @@ class ConductorManager:
         for _attempt in range(3):
             try:
                 with self._acquire(context, node_uuid, 'abort') as task:
-                    clean_wait.start_abort(task, self.pool)
+                    if task.node.provision_state == states.INSPECTWAIT:
+                        inspection.abort_inspection(task)
+                    else:
+                        clean_wait.start_abort(task, self.pool)
                     return
             except exception.NodeLocked as exc:
                 error = exc
@@ -299,7 +344,8 @@ class ConductorManager:
         raise error
 
     def _start(self, task: task_manager.Task, event: str,
-               clean_steps: list[dict[str, Any]] | None) -> None:
+               clean_steps: list[dict[str, Any]] | None,
+               rescue_password: str | None = None) -> None:
         """Validate, reserve a worker, process ``event`` (lock held)."""
         node = task.node
         pool = self.pool
@@ -331,17 +377,30 @@ class ConductorManager:
             task.spawn_after(pool, cleaning.do_node_clean, validated)
             task.process_event(event, target_state=states.MANAGEABLE,
                                last_error=None)
-        elif event == 'deploy':
-            for interface in task.interfaces.values():
-                interface.validate(task)
+        elif event in ('deploy', 'rebuild'):
+            provisioning.validate_for_deploy(task)
             task.spawn_after(pool, provisioning.do_node_deploy)
             task.process_event(event, last_error=None)
         elif event == 'adopt':
             task.spawn_after(pool, provisioning.do_node_adopt)
             task.process_event(event, last_error=None)
+        elif event == 'rescue':
+            if not rescue_password:
+                raise exception.MissingParameterValue(
+                    err='A non-empty "rescue_password" is required when '
+                    'setting target provision state to rescue')
+            rescue.validate(task)
+            task.spawn_after(pool, rescue.do_node_rescue)
+            task.process_event(event, last_error=None, instance_info={
+                **node.instance_info, rescue.PASSWORD_KEY: rescue_password})
+        elif event == 'unrescue':
+            rescue.validate(task)
+            task.spawn_after(pool, rescue.do_node_unrescue)
+            task.process_event(event, last_error=None)
         elif event == 'delete':
             task.spawn_after(pool, provisioning.do_node_tear_down)
-            task.process_event(event, last_error=None)
+            task.process_event(event, last_error=None, instance_info=(
+                rescue.without_password(node.instance_info)))
         else:  # pragma: no cover - ALLOWED_PROVISION_VERBS has no other
             raise exception.InvalidParameterValue(
                 err=f'Unsupported provision event {event!r}')

@@ -56,10 +56,10 @@ def check_update(node: Any, values: dict[str, Any]) -> dict[str, Any]:
 def check_action(node: Any, event: str, action: str) -> None:
     """Refuse a provision ``event`` the flags of ``node`` forbid.
 
-    :raises NodeProtected: undeploying a protected node.
+    :raises NodeProtected: undeploying or rebuilding a protected node.
     :raises NodeIsRetired: providing a retired node.
     """
-    if event == 'delete' and node.protected:
+    if event in ('delete', 'rebuild') and node.protected:
         raise exception.NodeProtected(node=node.uuid)
     if event == 'provide' and node.retired:
         raise exception.NodeIsRetired(op='providing', node=node.uuid)

@@ -17,6 +17,9 @@
   instead of at the next run of the clean wait task. The same scan at
   start-up, after :meth:`ConductorPeriodics.release_own_locks`, resumes
   what this host held before a crash and restart under the same name.
+- :meth:`ConductorPeriodics.check_inspect_wait` fails the owned nodes
+  waiting in ``inspect wait`` longer than
+  ``[conductor]inspect_wait_timeout``.
 - :meth:`ConductorPeriodics.check_clean_wait` polls the asynchronous
   clean step of every owned node in ``clean wait`` and fails those
   waiting longer than ``[conductor]clean_callback_timeout``. The first
@@ -38,15 +41,18 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import allocations
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import inspection
 from ironic_lite.conductor import locks
 from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import nodes as db_nodes
+from ironic_lite.drivers import hardware
 from lite_common import context as lite_context
 from lite_common import db as lite_db
 
@@ -133,9 +139,11 @@ class ConductorPeriodics:
         except exception.ConductorNotFound:
             LOG.warning('The conductors table lost conductor %s; '
                         'registering it again', self.host)
-            db_conductors.register(context, self.host,
-                                   self.hardware_types,
-                                   self.conf.conductor.conductor_group)
+            db_conductors.register(
+                context, self.host, self.hardware_types,
+                self.conf.conductor.conductor_group,
+                hardware.interfaces_by_hardware_type(self.conf,
+                                                     self.hardware_types))
 
     # -- takeover and resumption
 
@@ -196,6 +204,7 @@ class ConductorPeriodics:
                              'uuids': _uuids(released)})
         self.release_lost_locks(context)
         self.resume_orphans(context)
+        self.resume_allocations(context)
         if newly_dead:
             # Their nodes in clean wait, ours now, may have finished
             # long ago: poll them now, not at the next clean wait run.
@@ -215,6 +224,16 @@ class ConductorPeriodics:
             if ownership.owns(node) and self._resume_one(context, node):
                 resumed += 1
         return resumed
+
+    def resume_allocations(self, context: Any,
+                           include_own: bool = False) -> int:
+        """Process the allocations a dead conductor left allocating
+        (with ``include_own``: this one's too, at start-up)."""
+        def alive() -> set[str]:
+            return {row['hostname'] for row in db_conductors.list_alive(
+                context, self.conf.conductor.heartbeat_timeout)}
+        return allocations.resume_orphans(context, self.host, alive,
+                                          include_own=include_own)
 
     def _resume_one(self, context: Any, node: dict[str, Any]) -> bool:
         def start(task: task_manager.Task) -> bool:
@@ -250,6 +269,29 @@ class ConductorPeriodics:
             elif self._step_may_be_done(context, node):
                 self._with_lock(context, node, 'clean step poll',
                                 self._poll)
+
+    # -- inspect wait
+
+    def check_inspect_wait(self) -> None:
+        """Fail the owned nodes in ``inspect wait`` whose inspection
+        started more than ``[conductor]inspect_wait_timeout`` ago (not
+        those in maintenance, as upstream)."""
+        timeout = self.conf.conductor.inspect_wait_timeout
+        if not timeout:
+            return
+        context = lite_context.get_admin_context()
+        nodes = db_nodes.node_list_in_states(context, [states.INSPECTWAIT])
+        if not nodes:
+            return
+        ownership = self._ownership(context)
+        expired_before = lite_db.utcnow() - datetime.timedelta(
+            seconds=timeout)
+        for node in nodes:
+            started = node.get('inspection_started_at')
+            if (ownership.polls(node) and not node['maintenance']
+                    and started is not None and started < expired_before):
+                self._with_lock(context, node, 'inspect wait timeout',
+                                inspection.fail_on_timeout)
 
     def _step_may_be_done(self, context: Any, node: dict[str, Any]) -> bool:
         """Poll without the lock, on the listed row (no query): False

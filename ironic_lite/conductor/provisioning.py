@@ -31,15 +31,20 @@ from typing import cast
 
 from oslo_log import log as logging
 
+from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import deploy_steps
 from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import history
+from ironic_lite.conductor import rescue
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor.clean_state import ATTEMPT_KEY
 from ironic_lite.conductor.clean_state import INDEX_KEY
 from ironic_lite.conductor.clean_state import STEPS_KEY
+from ironic_lite.db import allocations as db_allocations
 from ironic_lite.drivers import base
 from lite_common import db as lite_db
 
@@ -52,7 +57,7 @@ Task = task_manager.Task
 #: a lock lost its conductor: :func:`resume_node` continues it.
 RESUMABLE_STATES = frozenset({
     states.VERIFYING, states.CLEANING, states.DEPLOYING, states.DELETING,
-    states.INSPECTING, states.ADOPTING,
+    states.INSPECTING, states.ADOPTING, states.RESCUING, states.UNRESCUING,
 })
 
 
@@ -95,19 +100,29 @@ def do_node_inspect(task: Task) -> None:
     """Inspect the node: with its inspect interface when it has one
     (``inspect_hardware``), which may update its properties; the node
     records when inspection started and finished (``inspecting`` ->
-    ``manageable``, or ``inspect failed`` with ``last_error``)."""
+    ``manageable``, or ``inspect failed`` with ``last_error``). An
+    interface that goes on asynchronously leaves the node in ``inspect
+    wait`` (:mod:`ironic_lite.conductor.inspection` ends that)."""
     node = task.node
     task.update(inspection_started_at=lite_db.utcnow(),
                 inspection_finished_at=None)
     inspector = getattr(task.interfaces.get('inspect'), 'inspect_hardware',
                         None)
     try:
-        if inspector is not None:
-            inspector(task)
+        result = inspector(task) if inspector is not None else None
+        if result not in (None, states.MANAGEABLE, states.INSPECTWAIT):
+            raise exception.HardwareInspectionFailure(
+                error=f'During inspection, driver returned unexpected '
+                f'state {result}')
     except Exception as exc:
         message = f'Failed to inspect node {node.uuid}: {exc}'
         LOG.error('%s', message)
+        history.record(task, message, history.INTROSPECTION)
         task.process_event('fail', last_error=message)
+        return
+    if result == states.INSPECTWAIT:
+        task.process_event('wait', last_error=None)
+        LOG.info('Node %s: inspection goes on asynchronously', node.uuid)
         return
     task.process_event('done', inspection_finished_at=lite_db.utcnow(),
                        last_error=None)
@@ -131,8 +146,7 @@ def do_node_adopt(task: Task) -> None:
     ``adopt failed`` with ``last_error``, as upstream."""
     node = task.node
     try:
-        for interface in task.interfaces.values():
-            interface.validate(task)
+        validate_for_deploy(task)
         _deploy(task).take_over(task)
     except Exception as exc:
         message = (f'Error while attempting to adopt node {node.uuid}: '
@@ -154,19 +168,32 @@ def _fail_adopt(task: Task) -> None:
 
 # -- deploy (available -> active) and tear down (active -> cleaning)
 
+#: The interfaces a deployment uses, checked before it starts (a node
+#: may do without the others: no-bios, no-console ...).
+DEPLOY_INTERFACES = ('power', 'management', 'deploy', 'boot', 'network',
+                     'storage')
+
+
+def validate_for_deploy(task: Task) -> None:
+    """:raises InvalidParameterValue: (and subclasses) an interface a
+    deployment uses lacks what it needs."""
+    for kind in DEPLOY_INTERFACES:
+        task.interfaces[kind].validate(task)
+
+
 @flow_guard.guarded('deploy')
 def do_node_deploy(task: Task) -> None:
-    """Deploy through the deploy interface, then power the node on.
+    """Run the deploy steps (:mod:`deploy_steps`: the core step
+    ``deploy.deploy`` through the deploy interface, and those of deploy
+    templates and of the request), then power the node on.
 
-    A deploy interface answering ``wait call-back`` leaves the node
-    waiting for its callback (no in-tree interface does).
+    A step answering ``wait call-back`` (only the last one may) leaves
+    the node waiting for its callback (no in-tree interface does).
     """
     node = task.node
     try:
-        for interface in task.interfaces.values():
-            interface.validate(task)
-        result = _deploy(task).deploy(task)
-        if result == states.DEPLOYWAIT:
+        validate_for_deploy(task)
+        if _run_deploy_steps(task):
             LOG.info('Node %s: deployment goes on asynchronously',
                      node.uuid)
             task.process_event('wait')
@@ -176,11 +203,50 @@ def do_node_deploy(task: Task) -> None:
         message = f'Failed to deploy node {node.uuid}: {exc}'
         LOG.exception('%s', message)
         history.record(task, message, history.DEPLOYING)
+        _forget_deploy_steps(task)
+        agent_token.wipe_token_and_url(node.driver_internal_info)
         task.process_event('fail', last_error=message,
                            target_power_state=None)
         return
+    _forget_deploy_steps(task)
+    agent_token.wipe_token_and_url(node.driver_internal_info)
     task.process_event('done', last_error=None)
     LOG.info('Node %s deployed', node.uuid)
+
+
+def _run_deploy_steps(task: Task) -> bool:
+    """Run the deployment's steps in order, each shown in
+    ``deploy_step``; True when the last one goes on asynchronously."""
+    node = task.node
+    steps = deploy_steps.all_steps(task)
+    node.driver_internal_info[deploy_steps.STEPS_KEY] = steps
+    for index, step in enumerate(steps):
+        name = deploy_steps.step_id(step)
+        node.deploy_step = step
+        node.driver_internal_info[deploy_steps.INDEX_KEY] = index
+        task.save()
+        LOG.info('Node %(node)s: running deploy step %(step)s (%(n)d of '
+                 '%(count)d)', {'node': node.uuid, 'step': name,
+                                'n': index + 1, 'count': len(steps)})
+        result = task.interfaces[step['interface']].execute_deploy_step(
+            task, step)
+        if result == states.DEPLOYWAIT:
+            if index != len(steps) - 1:
+                raise exception.InstanceDeployFailure(
+                    reason=f'deploy step {name} goes on asynchronously, '
+                    'which only the last step may')
+            return True
+        if result is not None:
+            raise exception.InstanceDeployFailure(
+                reason=f'deploy step {name} returned {result!r}')
+    return False
+
+
+def _forget_deploy_steps(task: Task) -> None:
+    task.node.deploy_step = {}
+    for key in (deploy_steps.STEPS_KEY, deploy_steps.INDEX_KEY,
+                deploy_steps.USER_STEPS_KEY):
+        task.node.driver_internal_info.pop(key, None)
 
 
 @flow_guard.guarded('tear down')
@@ -199,6 +265,7 @@ def do_node_tear_down(task: Task) -> None:
                      node.uuid)
         else:
             _power(task).set_power_state(task, states.POWER_OFF)
+            agent_token.wipe_on_power_off(node.driver_internal_info)
     except Exception as exc:
         message = f'Failed to tear down node {node.uuid}: {exc}'
         LOG.exception('%s', message)
@@ -206,9 +273,15 @@ def do_node_tear_down(task: Task) -> None:
         task.process_event('fail', last_error=message)
         return
     LOG.info('Node %s torn down; automated cleaning follows', node.uuid)
+    allocation_id = node.allocation_id
     task.process_event('clean', target_state=states.AVAILABLE,
                        instance_uuid=None, instance_info={},
-                       last_error=None)
+                       allocation_id=None, last_error=None)
+    if allocation_id is not None:
+        # The instance is gone: so is the allocation that reserved the
+        # node for it (as upstream's).
+        db_allocations.destroy(task.context, allocation_id,
+                               release_node=False)
     cleaning.do_node_clean(task)
 
 
@@ -246,6 +319,8 @@ def do_node_power_action(task: Task, target: str) -> None:
         task.update(power_state=current, target_power_state=None,
                     last_error=message)
         return
+    if new_state == states.POWER_OFF:
+        agent_token.wipe_on_power_off(node.driver_internal_info)
     task.update(power_state=new_state, target_power_state=None,
                 last_error=None)
     LOG.info('Node %(node)s is now in power state "%(power)s"',
@@ -326,6 +401,8 @@ _RESUME = {
     states.DELETING: do_node_tear_down,
     states.INSPECTING: _fail_inspect,
     states.ADOPTING: _fail_adopt,
+    states.RESCUING: rescue.fail_rescue,
+    states.UNRESCUING: rescue.fail_unrescue,
 }
 
 

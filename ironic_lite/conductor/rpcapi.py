@@ -33,6 +33,16 @@ the down conductor still holds answers ``NodeLocked`` (409).
      destroy_portgroup, get_boot_device, set_boot_device,
      get_supported_boot_devices, get_driver_properties, inject_nmi;
      do_provisioning_action takes configdrive
+1.6: validate_driver_interfaces, set_console_mode,
+     get_console_information, vendor_passthru,
+     get_node_vendor_passthru_methods, driver_vendor_passthru,
+     get_driver_vendor_passthru_methods, get_raid_logical_disk_properties,
+     vif_attach, vif_detach, vif_list; do_provisioning_action takes
+     rescue_password
+1.7: get_node_with_token, heartbeat (ramdisk agents)
+1.8: create_allocation, destroy_allocation
+1.9: change_node_boot_mode, change_node_secure_boot
+1.10: do_provisioning_action takes deploy_steps
 """
 
 import threading
@@ -52,7 +62,7 @@ from lite_common import rpc
 LOG = logging.getLogger(__name__)
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.5"
+VERSION = "1.10"
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -128,6 +138,22 @@ class _RingCache:
             )
         return ring.get_hosts(node['uuid'], HOSTS_PER_REQUEST)
 
+    def any_hosts(self, context: Any, key: str) -> list[str]:
+        """Alive conductors for work that belongs to no node yet (an
+        allocation being made), by a ring over all of them keyed by
+        ``key``.
+
+        :raises NoValidHost: no conductor is alive.
+        """
+        hosts = [row['hostname'] for row in self.alive(context)]
+        if not hosts:
+            hosts = [row['hostname']
+                     for row in self.alive(context, refresh=True)]
+        if not hosts:
+            raise exception.NoValidHost(
+                reason='No conductor service is registered and alive.')
+        return hash_ring.HashRing(hosts).get_hosts(key, HOSTS_PER_REQUEST)
+
     def looks_down(self, host: str) -> bool:
         """Whether ``host`` left the ring or missed
         :data:`DOWN_AFTER_HEARTBEATS` heartbeats (as last read)."""
@@ -162,7 +188,17 @@ class ConductorAPI:
               **kwargs: Any) -> Any:
         """``method`` on the node's conductor, or on the next one of the
         ring when it is down (see the module docstring)."""
-        hosts = self.rings.hosts_for(context, node)
+        return self._call_hosts(context, self.rings.hosts_for(context, node),
+                                node['uuid'], method, **kwargs)
+
+    def _call_any(self, context: Any, key: str, method: str,
+                  **kwargs: Any) -> Any:
+        """``method`` on any alive conductor (chosen by ``key``)."""
+        return self._call_hosts(context, self.rings.any_hosts(context, key),
+                                key, method, **kwargs)
+
+    def _call_hosts(self, context: Any, hosts: list[str], key: str,
+                    method: str, **kwargs: Any) -> Any:
         error: messaging.MessagingTimeout | None = None
         for index, host in enumerate(hosts):
             last = index == len(hosts) - 1
@@ -177,10 +213,10 @@ class ConductorAPI:
                 if last or not self.rings.looks_down(host):
                     raise
                 LOG.warning('Conductor %(host)s did not answer %(method)s '
-                            'for node %(node)s within %(timeout)s s and '
-                            'looks down; trying the next conductor',
-                            {'host': host, 'method': method,
-                             'node': node['uuid'], 'timeout': self.timeout})
+                            'for %(key)s within %(timeout)s s and looks '
+                            'down; trying the next conductor',
+                            {'host': host, 'method': method, 'key': key,
+                             'timeout': self.timeout})
         assert error is not None
         raise error
 
@@ -228,14 +264,23 @@ class ConductorAPI:
         node: dict[str, Any],
         action: str,
         clean_steps: list[dict[str, Any]] | None = None,
-        configdrive: str | None = None,
+        configdrive: str | dict[str, Any] | None = None,
+        rescue_password: str | None = None,
+        deploy_steps: list[dict[str, Any]] | None = None,
     ) -> None:
         """``action``: an event of :data:`states.ALLOWED_PROVISION_VERBS`;
-        ``configdrive`` (a deployment): kept in ``instance_info``."""
+        ``configdrive`` (a deployment) and ``rescue_password`` (rescue):
+        kept in ``instance_info``."""
         kwargs: dict[str, Any] = {}
         if configdrive:
             # Only when given: a conductor of 1.4 takes no such argument.
             kwargs['configdrive'] = configdrive
+        if rescue_password:
+            # Likewise (1.6).
+            kwargs['rescue_password'] = rescue_password
+        if deploy_steps:
+            # Likewise (1.10).
+            kwargs['deploy_steps'] = deploy_steps
         self._call(context, node, "do_provisioning_action",
                    node_uuid=node["uuid"], action=action,
                    clean_steps=clean_steps, **kwargs)
@@ -311,6 +356,75 @@ class ConductorAPI:
                                     'driver': driver_name},
                           "get_driver_properties", driver_name=driver_name)
 
+    def validate_driver_interfaces(self, context: Any, node: dict[str, Any]
+                                   ) -> dict[str, dict[str, Any]]:
+        return self._call(context, node, "validate_driver_interfaces",
+                          node_uuid=node["uuid"])
+
+    def set_console_mode(self, context: Any, node: dict[str, Any],
+                         enabled: bool) -> None:
+        self._call(context, node, "set_console_mode",
+                   node_uuid=node["uuid"], enabled=enabled)
+
+    def get_console_information(self, context: Any, node: dict[str, Any]
+                                ) -> dict[str, Any]:
+        return self._call(context, node, "get_console_information",
+                          node_uuid=node["uuid"])
+
+    def vendor_passthru(self, context: Any, node: dict[str, Any],
+                        method: str, http_method: str,
+                        args: dict[str, Any]) -> dict[str, Any]:
+        return self._call(context, node, "vendor_passthru",
+                          node_uuid=node["uuid"], driver_method=method,
+                          http_method=http_method, args=args)
+
+    def get_node_vendor_passthru_methods(self, context: Any,
+                                         node: dict[str, Any]
+                                         ) -> dict[str, Any]:
+        return self._call(context, node, "get_node_vendor_passthru_methods",
+                          node_uuid=node["uuid"])
+
+    def driver_vendor_passthru(self, context: Any, driver_name: str,
+                               method: str, http_method: str,
+                               args: dict[str, Any]) -> dict[str, Any]:
+        """On a conductor that loads hardware type ``driver_name``."""
+        return self._call(context, {'uuid': driver_name,
+                                    'driver': driver_name},
+                          "driver_vendor_passthru", driver_name=driver_name,
+                          driver_method=method, http_method=http_method,
+                          args=args)
+
+    def get_driver_vendor_passthru_methods(self, context: Any,
+                                           driver_name: str
+                                           ) -> dict[str, Any]:
+        return self._call(context, {'uuid': driver_name,
+                                    'driver': driver_name},
+                          "get_driver_vendor_passthru_methods",
+                          driver_name=driver_name)
+
+    def get_raid_logical_disk_properties(self, context: Any,
+                                         driver_name: str
+                                         ) -> dict[str, str]:
+        """On a conductor that loads hardware type ``driver_name``."""
+        return self._call(context, {'uuid': driver_name,
+                                    'driver': driver_name},
+                          "get_raid_logical_disk_properties",
+                          driver_name=driver_name)
+
+    def vif_attach(self, context: Any, node: dict[str, Any],
+                   vif_info: dict[str, Any]) -> None:
+        self._call(context, node, "vif_attach", node_uuid=node["uuid"],
+                   vif_info=vif_info)
+
+    def vif_detach(self, context: Any, node: dict[str, Any],
+                   vif_id: str) -> None:
+        self._call(context, node, "vif_detach", node_uuid=node["uuid"],
+                   vif_id=vif_id)
+
+    def vif_list(self, context: Any, node: dict[str, Any]
+                 ) -> list[dict[str, Any]]:
+        return self._call(context, node, "vif_list", node_uuid=node["uuid"])
+
     def inject_nmi(self, context: Any, node: dict[str, Any]) -> None:
         self._call(context, node, "inject_nmi", node_uuid=node["uuid"])
 
@@ -357,6 +471,56 @@ class ConductorAPI:
         self._call(context, node, "set_indicator_state",
                    node_uuid=node["uuid"], component=component,
                    indicator=indicator, state=state)
+
+    def get_node_with_token(self, context: Any, node: dict[str, Any]
+                            ) -> dict[str, Any]:
+        result: dict[str, Any] = self._call(
+            context, node, "get_node_with_token", node_uuid=node["uuid"])
+        return result
+
+    def heartbeat(self, context: Any, node: dict[str, Any],
+                  callback_url: str, agent_version: str | None,
+                  agent_token: str | None, agent_verify_ca: str | None,
+                  agent_status: str | None,
+                  agent_status_message: str | None) -> None:
+        self._call(context, node, "heartbeat", node_uuid=node["uuid"],
+                   callback_url=callback_url, agent_version=agent_version,
+                   agent_token=agent_token, agent_verify_ca=agent_verify_ca,
+                   agent_status=agent_status,
+                   agent_status_message=agent_status_message)
+
+    def create_allocation(self, context: Any, values: dict[str, Any],
+                          node: dict[str, Any] | None = None
+                          ) -> dict[str, Any]:
+        """On the node's conductor when backfilling ``node``, else on
+        any alive conductor (which then processes the allocation)."""
+        result: dict[str, Any]
+        if node is not None:
+            result = self._call(context, node, "create_allocation",
+                                values=values, node_uuid=node["uuid"])
+        else:
+            result = self._call_any(context, values["uuid"],
+                                    "create_allocation", values=values)
+        return result
+
+    def destroy_allocation(self, context: Any, allocation: dict[str, Any],
+                           node: dict[str, Any] | None = None) -> None:
+        if node is not None:
+            self._call(context, node, "destroy_allocation",
+                       allocation_uuid=allocation["uuid"])
+        else:
+            self._call_any(context, allocation["uuid"], "destroy_allocation",
+                           allocation_uuid=allocation["uuid"])
+
+    def change_node_boot_mode(self, context: Any, node: dict[str, Any],
+                              new_state: str) -> None:
+        self._call(context, node, "change_node_boot_mode",
+                   node_uuid=node["uuid"], new_state=new_state)
+
+    def change_node_secure_boot(self, context: Any, node: dict[str, Any],
+                                new_state: bool) -> None:
+        self._call(context, node, "change_node_secure_boot",
+                   node_uuid=node["uuid"], new_state=new_state)
 
     def continue_node_clean(self, context: Any, node: dict[str, Any]) -> None:
         """Resume cleaning of a node in ``clean wait`` (a step's callback)."""

@@ -23,7 +23,11 @@ from ironic_lite.drivers import base
 
 LOG = logging.getLogger(__name__)
 
-INTERFACE_ORDER = base.INTERFACE_TYPES
+#: The interfaces that may have clean steps; of two steps of the same
+#: priority, that of the interface named first runs first (upstream's
+#: order).
+INTERFACE_ORDER = ('vendor', 'power', 'management', 'firmware', 'deploy',
+                   'bios', 'raid')
 #: Manual cleaning may also name steps of the conductor itself: ``hold``
 #: stops in ``clean hold`` until an operator's ``unhold`` (or ``abort``).
 CONDUCTOR_INTERFACE = 'conductor'

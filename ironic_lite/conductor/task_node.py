@@ -56,6 +56,7 @@ class TaskNode:
     last_error: str | None
     maintenance: bool
     maintenance_reason: str | None
+    console_enabled: bool
     fault: str | None
     automated_clean: bool | None
     reservation: str | None
@@ -75,6 +76,7 @@ class TaskNode:
     owner: str | None
     lessee: str | None
     disable_power_off: bool
+    allocation_id: int | None
 
     def __init__(self, row: dict[str, Any]) -> None:
         self._reset(row)

@@ -27,6 +27,22 @@ api_opts: list[cfg.Opt] = [
         'public_endpoint',
         help='Base URL clients use to reach this API, for links in '
         'responses. Default: the URL of the request.'),
+    cfg.BoolOpt(
+        'enable_ramdisk_endpoints', default=True, mutable=True,
+        help='Whether this API answers ramdisk agents (lookup and '
+        'heartbeat, API 1.22). Set it to False on an API that agents '
+        'must not reach, such as a public one: those endpoints answer '
+        '403 there.'),
+    cfg.BoolOpt(
+        'restrict_lookup', default=True, mutable=True,
+        help='Whether a lookup finds only nodes in a state where an '
+        'agent runs on them (deploying, cleaning, inspecting, rescuing '
+        'and their wait states). False lets any machine with a known '
+        'MAC address learn its node: not advisable.'),
+    cfg.IntOpt(
+        'ramdisk_heartbeat_timeout', default=300, min=1, mutable=True,
+        help='Seconds between two heartbeats of an agent at most; sent '
+        'to agents in the lookup answer.'),
     *server.server_opts(),
 ]
 

@@ -28,6 +28,11 @@ conductor_opts: list[cfg.Opt] = [
         'runs asynchronously. After that the step is considered lost '
         'and the node goes to "clean failed". 0 disables the timeout.'),
     cfg.IntOpt(
+        'inspect_wait_timeout', default=1800, min=0,
+        help='Seconds a node may stay in "inspect wait" while its '
+        'inspection goes on asynchronously; after that it goes to '
+        '"inspect failed". 0 disables the timeout.'),
+    cfg.IntOpt(
         'clean_step_poll_interval', default=2, min=1,
         help='Seconds between two checks of a clean step that runs '
         'asynchronously (a node in "clean wait").'),
@@ -91,21 +96,39 @@ driver_opts: list[cfg.Opt] = [
         help='Hardware types this conductor loads, by entry point name '
         'in the ironic_lite.hardware.types namespace. Nodes of other '
         'hardware types are refused.'),
-    cfg.ListOpt(
-        'enabled_power_interfaces', default=['fake'],
-        help='Power interfaces this conductor loads (entry points in '
-        'ironic_lite.hardware.interfaces.power). A node without an '
-        'explicit power_interface gets the first one its hardware '
-        'type supports that is also enabled.'),
-    cfg.ListOpt(
-        'enabled_management_interfaces', default=['fake'],
-        help='Management interfaces this conductor loads (entry points '
-        'in ironic_lite.hardware.interfaces.management).'),
-    cfg.ListOpt(
-        'enabled_deploy_interfaces', default=['fake'],
-        help='Deploy interfaces this conductor loads (entry points in '
-        'ironic_lite.hardware.interfaces.deploy).'),
 ]
+
+#: interface type -> the implementations enabled by default.
+ENABLED_BY_DEFAULT = {
+    'power': ['fake'],
+    'management': ['fake'],
+    'deploy': ['fake'],
+    'boot': ['fake'],
+    'network': ['noop'],
+    'bios': ['fake', 'no-bios'],
+    'console': ['fake', 'no-console'],
+    'firmware': ['fake', 'no-firmware'],
+    'inspect': ['fake', 'no-inspect'],
+    'raid': ['fake', 'no-raid'],
+    'rescue': ['fake', 'no-rescue'],
+    'storage': ['noop', 'fake'],
+    'vendor': ['fake', 'no-vendor'],
+}
+#: interface type -> its default_<type>_interface when not set (as
+#: upstream: volumes are attached only where an operator asks for it).
+DEFAULT_BY_DEFAULT = {'storage': 'noop'}
+
+for _kind, _names in ENABLED_BY_DEFAULT.items():
+    driver_opts.append(cfg.ListOpt(
+        f'enabled_{_kind}_interfaces', default=_names,
+        help=f'{_kind.capitalize()} interfaces this conductor loads '
+        f'(entry points in ironic_lite.hardware.interfaces.{_kind}).'))
+    driver_opts.append(cfg.StrOpt(
+        f'default_{_kind}_interface', default=DEFAULT_BY_DEFAULT.get(_kind),
+        help=f'The {_kind} interface of a node that names none. Unset: '
+        f'the first one its hardware type supports that is also '
+        f'enabled. It must be enabled and usable with every enabled '
+        f'hardware type, or the conductor does not start.'))
 
 fake_group = cfg.OptGroup(
     'fake', title='Fake hardware',
@@ -127,6 +150,13 @@ fake_opts: list[cfg.Opt] = [
     cfg.IntOpt(
         'run_log_max_bytes', default=64 * 1024 * 1024, min=1024,
         help='The fake run log stops growing at this size.'),
+    cfg.BoolOpt(
+        'asynchronous_inspection', default=False,
+        help='Whether the fake inspect interface inspects asynchronously: '
+        'the node then waits in "inspect wait" until the inspection is '
+        'aborted or [conductor]inspect_wait_timeout passes (upstream\'s '
+        'fake inspects at once). For tests and demonstrations of the '
+        'inspect wait state.'),
     cfg.StrOpt(
         'gate_dir',
         help='The directory the fake clean step wait_for_gate watches: '

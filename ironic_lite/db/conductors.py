@@ -26,7 +26,8 @@ from lite_common import db as lite_db
 
 
 def _register_once(context: Any, hostname: str, hardware_types: list[str],
-                   conductor_group: str) -> dict[str, Any]:
+                   conductor_group: str,
+                   hardware_interfaces: dict[str, Any]) -> dict[str, Any]:
     now = lite_db.utcnow()
     with context_manager.writer.using(context) as session:
         row = session.scalars(sa.select(Conductor).where(
@@ -37,27 +38,33 @@ def _register_once(context: Any, hostname: str, hardware_types: list[str],
         row.online = True
         row.hardware_types = list(hardware_types)
         row.conductor_group = conductor_group.lower()
+        row.hardware_interfaces = hardware_interfaces
         row.heartbeat_at = now
         session.flush()
         return as_dict(row)
 
 
 def register(context: Any, hostname: str, hardware_types: list[str],
-             conductor_group: str = '') -> dict[str, Any]:
+             conductor_group: str = '',
+             hardware_interfaces: dict[str, Any] | None = None
+             ) -> dict[str, Any]:
     """Record ``hostname`` as an online conductor (idempotent) of
-    ``conductor_group`` (stored in lower case, as upstream).
+    ``conductor_group`` (stored in lower case, as upstream), with the
+    interfaces it loads per hardware type
+    (:func:`ironic_lite.drivers.hardware.interfaces_by_hardware_type`).
 
     A conductor registering again (a restart) is set online with its
-    current hardware types, group and a fresh heartbeat.
+    current hardware types, interfaces, group and a fresh heartbeat.
     """
+    interfaces = dict(hardware_interfaces or {})
     try:
         return _register_once(context, hostname, hardware_types,
-                              conductor_group)
+                              conductor_group, interfaces)
     except db_exc.DBDuplicateEntry:
         # Two registrations of one host raced on the insert: the row
         # exists now, so this one updates it.
         return _register_once(context, hostname, hardware_types,
-                              conductor_group)
+                              conductor_group, interfaces)
 
 
 def _set(context: Any, hostname: str, **values: Any) -> None:
@@ -107,12 +114,16 @@ def _alive_clause(timeout_seconds: float) -> Any:
 
 
 @retry_on_disconnect
-def list_alive(context: Any,
-               timeout_seconds: float) -> list[dict[str, Any]]:
+def list_alive(context: Any, timeout_seconds: float,
+               with_interfaces: bool = False) -> list[dict[str, Any]]:
     """Alive conductors: ``{'hostname', 'hardware_types',
-    'conductor_group', 'heartbeat_at'}``, by name."""
-    query = (sa.select(Conductor.hostname, Conductor.hardware_types,
-                       Conductor.conductor_group, Conductor.heartbeat_at)
+    'conductor_group', 'heartbeat_at'}`` (and ``hardware_interfaces``
+    when asked), by name."""
+    columns = [Conductor.hostname, Conductor.hardware_types,
+               Conductor.conductor_group, Conductor.heartbeat_at]
+    if with_interfaces:
+        columns.append(Conductor.hardware_interfaces)
+    query = (sa.select(*columns)
              .where(_alive_clause(timeout_seconds))
              .order_by(Conductor.hostname))
     with context_manager.reader.using(context) as session:

@@ -37,6 +37,7 @@ class Node(Base, TimestampMixin):
         sa.Index('nodes_conductor_group_idx', 'conductor_group'),
         sa.Index('nodes_owner_idx', 'owner'),
         sa.Index('nodes_lessee_idx', 'lessee'),
+        sa.Index('nodes_allocation_id_idx', 'allocation_id'),
         sa.Index('nodes_shard_idx', 'shard'),
         sa.Index('nodes_parent_node_idx', 'parent_node'),
         sa.Index('nodes_chassis_id_idx', 'chassis_id'),
@@ -52,6 +53,32 @@ class Node(Base, TimestampMixin):
         sa.String(255))
     deploy_interface: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(255))
+    # Added by migration 0012: the node's allocation (API 1.52); no
+    # foreign key (allocations.node_id has it, written together).
+    allocation_id: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+    # Added by migration 0011: the other interfaces.
+    boot_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    network_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    bios_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    console_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    firmware_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    inspect_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    raid_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    rescue_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    storage_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    vendor_interface: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    console_enabled: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False, server_default=sa.false())
     driver_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
         JSONText, default=dict)
     driver_internal_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
@@ -152,6 +179,10 @@ class Conductor(Base, TimestampMixin):
     # Added by migration 0006: [conductor]conductor_group.
     conductor_group: orm.Mapped[str] = orm.mapped_column(
         sa.String(255), default='', server_default='')
+    # Added by migration 0011: hardware type -> interface type ->
+    # {'enabled': [names], 'default': name}.
+    hardware_interfaces: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
 
 
 # Added by migration 0009: volume connectors and targets of a node
@@ -241,6 +272,32 @@ class NodeTrait(Base, TimestampMixin):
                                                primary_key=True)
 
 
+# Added by migration 0011: the BIOS settings of a node (API 1.40, the
+# registry fields 1.74), deleted with it.
+
+
+class BIOSSetting(Base, TimestampMixin):
+    __tablename__ = 'bios_settings'
+
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_bios_settings0node_id'),
+        primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255),
+                                              primary_key=True)
+    value: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    attribute_type: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    allowable_values: orm.Mapped[list[Any] | None] = orm.mapped_column(
+        JSONText)
+    lower_bound: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+    max_length: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+    min_length: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+    read_only: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
+    reset_required: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
+    unique: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
+    upper_bound: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+
+
 # Added by migration 0004: chassis (API 1.1), groups of nodes.
 
 
@@ -327,3 +384,90 @@ class Port(Base, TimestampMixin):
     category: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
     available_for_dynamic_portgroup: orm.Mapped[bool] = orm.mapped_column(
         sa.Boolean, default=True)
+
+
+# Added by migration 0012: allocations (API 1.52).
+
+
+class Allocation(Base, TimestampMixin):
+    __tablename__ = 'allocations'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_allocations0uuid'),
+        sa.UniqueConstraint('name', name='uniq_allocations0name'),
+        sa.Index('allocations_state_idx', 'state'),
+        sa.Index('allocations_node_id_idx', 'node_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    node_id: orm.Mapped[int | None] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_allocations0node_id'))
+    # allocating, active or error.
+    state: orm.Mapped[str] = orm.mapped_column(sa.String(15))
+    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    last_error: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    resource_class: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(80))
+    traits: orm.Mapped[list[str]] = orm.mapped_column(JSONText, default=list)
+    candidate_nodes: orm.Mapped[list[str]] = orm.mapped_column(
+        JSONText, default=list)
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    # The conductor that processes it while allocating (its hostname).
+    conductor_affinity: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+
+
+# Added by migration 0013: deploy templates (API 1.55).
+
+
+class DeployTemplate(Base, TimestampMixin):
+    __tablename__ = 'deploy_templates'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_deploytemplates0uuid'),
+        sa.UniqueConstraint('name', name='uniq_deploytemplates0name'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+
+
+class DeployTemplateStep(Base, TimestampMixin):
+    __tablename__ = 'deploy_template_steps'
+    __table_args__ = (
+        sa.Index('deploy_template_id', 'deploy_template_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    deploy_template_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('deploy_templates.id',
+                      name='fk_deploy_template_steps0deploy_template_id'))
+    interface: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    step: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    args: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    priority: orm.Mapped[int] = orm.mapped_column(sa.Integer)
+
+
+# Added by migration 0014: what the last inspection of a node found
+# (API 1.81), deleted with it.
+
+
+class NodeInventory(Base, TimestampMixin):
+    __tablename__ = 'node_inventory'
+    __table_args__ = (
+        sa.UniqueConstraint('node_id', name='uniq_node_inventory0node_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_node_inventory0node_id'))
+    inventory_data: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    plugin_data: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)

@@ -4,7 +4,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from ironic_lite.db.models import Allocation
+from ironic_lite.db.models import BIOSSetting
 from ironic_lite.db.models import NodeHistory
+from ironic_lite.db.models import NodeInventory
 from ironic_lite.db.models import NodeTrait
 from ironic_lite.db.models import Port
 from ironic_lite.db.models import Portgroup
@@ -12,9 +15,11 @@ from ironic_lite.db.models import VolumeConnector
 from ironic_lite.db.models import VolumeTarget
 
 #: Tables with a ``node_id`` whose rows go with their node.
-#: (Ports before portgroups: a port may name a portgroup.)
+#: (Ports before portgroups: a port may name a portgroup.) The node's
+#: allocation and inventory go with it too, as upstream's.
 CHILD_MODELS: tuple[Any, ...] = (VolumeConnector, VolumeTarget, NodeHistory,
-                                  NodeTrait, Port, Portgroup)
+                                  NodeTrait, BIOSSetting, Port, Portgroup,
+                                  Allocation, NodeInventory)
 
 
 def destroy_of_node(session: Any, node_id: int) -> None:

@@ -20,6 +20,7 @@ from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
+from ironic_lite.db.models import Port
 from lite_common import db as lite_db
 
 #: Columns a node list may be sorted by (upstream's, less the JSON
@@ -44,14 +45,15 @@ reserved_by = node_locks.reserved_by
 
 _EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid', 'resource_class',
                   'conductor_group', 'owner', 'lessee', 'instance_name',
-                  'chassis_id')
+                  'chassis_id', 'fault')
 _BOOL_FILTERS = ('maintenance', 'retired')
 #: Filter -> the column it asks to be set (true) or null (false).
 _NON_NULL_FILTERS = {'associated': Node.instance_uuid,
                      'reserved': Node.reservation, 'sharded': Node.shard}
 FILTERS = frozenset(
     _EQUAL_FILTERS + _BOOL_FILTERS + tuple(_NON_NULL_FILTERS)
-    + ('provision_state', 'shard', 'project', 'parent_node'))
+    + ('provision_state', 'shard', 'project', 'parent_node',
+       'description_contains'))
 
 
 def _duplicate(exc: db_exc.DBDuplicateEntry,
@@ -109,6 +111,27 @@ def node_get(context: Any, ident: int | str) -> dict[str, Any]:
         return dict(row)
 
 
+@retry_on_disconnect
+def node_get_by_port_addresses(context: Any,
+                               addresses: list[str]) -> dict[str, Any]:
+    """The one node with a port at any of ``addresses`` (normalized MAC
+    addresses), for a ramdisk's lookup (one query).
+
+    :raises NodeNotFound: no node, or more than one (a lookup must
+        never hand one machine another's node).
+    """
+    query = (sa.select(Node.__table__).distinct()
+             .join(Port, Port.node_id == Node.id)
+             .where(Port.address.in_(addresses)).limit(2))
+    with context_manager.reader.using(context) as session:
+        rows = session.execute(query).mappings().all()
+    if len(rows) != 1:
+        raise exception.NodeNotFound(
+            node=f'with port addresses {", ".join(addresses)}'
+            + (' (more than one)' if rows else ''))
+    return dict(rows[0])
+
+
 def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     unknown = set(filters) - FILTERS
     if unknown:
@@ -117,6 +140,9 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     for key in _EQUAL_FILTERS:
         if key in filters:
             query = query.where(getattr(Node, key) == filters[key])
+    if filters.get('description_contains') is not None:
+        query = query.where(Node.description.contains(
+            filters['description_contains'], autoescape=True))
     states = filters.get('provision_state')
     if states is not None:
         if isinstance(states, str):

@@ -1,7 +1,8 @@
 """Driver interfaces and the ``@clean_step`` decorator.
 
-A node is driven through three interfaces, each a class loaded by
-stevedore: power, management and deploy. Any interface method decorated
+A node is driven through thirteen interfaces (:data:`INTERFACE_TYPES`),
+each a class loaded by stevedore: power, management and deploy here, the
+others in :mod:`ironic_lite.drivers.standard`. Any interface method decorated
 with :func:`clean_step` is a clean step; :meth:`BaseInterface.get_clean_steps`
 lists them and :meth:`BaseInterface.execute_clean_step` runs one.
 
@@ -66,13 +67,20 @@ from typing import TypeVar
 
 import jsonschema
 from oslo_config import cfg
+from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
 
+LOG = logging.getLogger(__name__)
+
 F = TypeVar('F', bound=Callable[..., Any])
 
-INTERFACE_TYPES = ('power', 'management', 'deploy')
+#: Every interface type a node has (upstream's thirteen): the three it
+#: cannot do without, then the standard ones (drivers/standard.py).
+INTERFACE_TYPES = ('power', 'management', 'deploy', 'boot', 'network',
+                   'bios', 'console', 'firmware', 'inspect', 'raid',
+                   'rescue', 'storage', 'vendor')
 #: JSON schema keywords an ``argsinfo`` entry may use to constrain the
 #: value of its argument (besides ``description`` and ``required``).
 ARG_SCHEMA_KEYS = frozenset({'type', 'minimum', 'maximum', 'minLength',
@@ -95,6 +103,7 @@ _ArgValidator = jsonschema.validators.extend(
 class NodeLike(Protocol):
     """What interfaces read and change on a node."""
 
+    id: int
     uuid: str
     driver: str
     power_state: str | None
@@ -206,8 +215,35 @@ def clean_step(priority: int, abortable: bool = False,
     return decorate
 
 
+def deploy_step(priority: int,
+                argsinfo: dict[str, dict[str, Any]] | None = None
+                ) -> Callable[[F], F]:
+    """Mark an interface method ``method(self, task, **args)`` as a
+    deploy step (API 1.69 and deploy templates).
+
+    :param priority: a deployment runs the steps of priority > 0,
+        highest first; 0 means only when a template or the request asks
+        for it (with a priority of its own).
+    :raises InvalidParameterValue: on invalid decorator arguments.
+    """
+    if isinstance(priority, bool) or not isinstance(priority, int) \
+            or priority < 0:
+        raise exception.InvalidParameterValue(
+            err=f'deploy step priority must be an integer >= 0, '
+            f'not {priority!r}')
+    _validate_argsinfo(argsinfo)
+
+    def decorate(func: F) -> F:
+        func._deploy_step = StepInfo(  # type: ignore[attr-defined]
+            priority, False, argsinfo)
+        return func
+
+    return decorate
+
+
 def validate_step_args(step: dict[str, Any],
-                       argsinfo: dict[str, dict[str, Any]] | None) -> None:
+                       argsinfo: dict[str, dict[str, Any]] | None,
+                       kind: str = 'Clean') -> None:
     """Check ``step['args']`` against the step's ``argsinfo``.
 
     :raises InvalidParameterValue: unknown or missing required args, or
@@ -217,26 +253,26 @@ def validate_step_args(step: dict[str, Any],
     args = step.get('args') or {}
     if not isinstance(args, dict):
         raise exception.InvalidParameterValue(
-            err=f'Clean step {name}: args must be an object')
+            err=f'{kind} step {name}: args must be an object')
     argsinfo = argsinfo or {}
     unknown = sorted(set(args) - set(argsinfo))
     if unknown:
         raise exception.InvalidParameterValue(
-            err=f'Clean step {name} does not accept the argument(s) '
+            err=f'{kind} step {name} does not accept the argument(s) '
             f'{", ".join(unknown)}; it accepts: '
             f'{", ".join(sorted(argsinfo)) or "none"}')
     missing = sorted(arg for arg, info in argsinfo.items()
                      if info.get('required') and arg not in args)
     if missing:
         raise exception.InvalidParameterValue(
-            err=f'Clean step {name} requires the argument(s) '
+            err=f'{kind} step {name} requires the argument(s) '
             f'{", ".join(missing)}')
     for arg, value in sorted(args.items()):
         error = jsonschema.exceptions.best_match(
             _ArgValidator(arg_schema(argsinfo[arg])).iter_errors(value))
         if error is not None:
             raise exception.InvalidParameterValue(
-                err=f'Clean step {name}: invalid value of argument '
+                err=f'{kind} step {name}: invalid value of argument '
                 f'{arg}: {error.message}')
 
 
@@ -303,6 +339,38 @@ class BaseInterface:
                 node=task.node.uuid,
                 reason=f'clean step {self.interface_type}.{name} '
                 f'returned {result!r}')
+        return result
+
+    def get_deploy_steps(self, task: TaskLike) -> list[dict[str, Any]]:
+        """The deploy steps of this interface: dicts with step,
+        priority, interface, argsinfo."""
+        steps = []
+        for name in sorted(dir(type(self))):
+            info = getattr(getattr(type(self), name), '_deploy_step', None)
+            if isinstance(info, StepInfo):
+                steps.append({'step': name, 'priority': info.priority,
+                              'interface': self.interface_type,
+                              'argsinfo': copy.deepcopy(info.argsinfo)})
+        return steps
+
+    def execute_deploy_step(self, task: TaskLike,
+                            step: dict[str, Any]) -> str | None:
+        """Run ``step`` (``{'interface', 'step', 'args'}``); returns
+        what the step returns (``wait call-back``: it goes on
+        asynchronously).
+
+        :raises InvalidParameterValue: no such step, or invalid args.
+        """
+        name = step.get('step')
+        method = getattr(self, str(name), None) if name else None
+        info = getattr(type(self), str(name), None) if name else None
+        info = getattr(info, '_deploy_step', None)
+        if method is None or not isinstance(info, StepInfo):
+            raise exception.InvalidParameterValue(
+                err=f'deploy step {name} on interface '
+                f'{self.interface_type} does not exist')
+        validate_step_args(step, info.argsinfo, 'Deploy')
+        result: str | None = method(task, **(step.get('args') or {}))
         return result
 
     def poll_clean_step(self, task: TaskLike) -> bool:
@@ -388,9 +456,47 @@ class ManagementInterface(BaseInterface, abc.ABC):
         raise exception.UnsupportedDriverExtension(
             driver=task.node.driver, extension='set_indicator_state')
 
+    # Boot mode and secure boot (API 1.76); none by default, as
+    # upstream's (its fake management has neither).
+
+    def get_boot_mode(self, task: TaskLike) -> str | None:
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='get_boot_mode')
+
+    def set_boot_mode(self, task: TaskLike, mode: str) -> None:
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='set_boot_mode')
+
+    def get_secure_boot_state(self, task: TaskLike) -> bool | None:
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='get_secure_boot_state')
+
+    def set_secure_boot_state(self, task: TaskLike, state: bool) -> None:
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='set_secure_boot_state')
+
 
 class DeployInterface(BaseInterface, abc.ABC):
     interface_type = 'deploy'
+    #: The core deploy step, which every deploy interface has (upstream's
+    #: deploy.deploy, priority 100): :meth:`deploy`.
+    CORE_STEP_PRIORITY = 100
+
+    def get_deploy_steps(self, task: TaskLike) -> list[dict[str, Any]]:
+        steps = super().get_deploy_steps(task)
+        if not any(step['step'] == 'deploy' for step in steps):
+            steps.append({'step': 'deploy',
+                          'priority': self.CORE_STEP_PRIORITY,
+                          'interface': self.interface_type,
+                          'argsinfo': None})
+        return steps
+
+    def execute_deploy_step(self, task: TaskLike,
+                            step: dict[str, Any]) -> str | None:
+        if step.get('step') == 'deploy':
+            validate_step_args(step, None, 'Deploy')
+            return self.deploy(task)
+        return super().execute_deploy_step(task, step)
 
     @abc.abstractmethod
     def deploy(self, task: TaskLike) -> str | None:
@@ -404,3 +510,15 @@ class DeployInterface(BaseInterface, abc.ABC):
     def take_over(self, task: TaskLike) -> None:
         """Adopt the instance the node already runs (API 1.17: nothing
         is written to the node); the default has nothing to check."""
+
+    def heartbeat(self, task: TaskLike, callback_url: str,
+                  agent_version: str, agent_verify_ca: str | None = None,
+                  agent_status: str | None = None,
+                  agent_status_message: str | None = None) -> None:
+        """A heartbeat of a ramdisk agent on the node (its token already
+        checked, the task shared). An interface that drives no agent
+        ignores it, as upstream's."""
+        LOG.warning('Got a heartbeat from node %(node)s, but its deploy '
+                    'interface %(iface)s drives no agent; ignored',
+                    {'node': task.node.uuid,
+                     'iface': type(self).__name__})

@@ -3,11 +3,13 @@
 A hardware type names, per interface type, the interface
 implementations (entry point names) it works with, in order of
 preference. A node names its hardware type (``driver``) and may name
-each interface; an unnamed one defaults to the first supported
-implementation that is also enabled.
+each interface; an unnamed one defaults to ``[DEFAULT]default_<type>_
+interface`` when set (it must then be enabled and supported), else to the
+first supported implementation that is also enabled.
 """
 
 from collections.abc import Mapping
+from typing import Any
 from typing import ClassVar
 from typing import cast
 
@@ -29,18 +31,38 @@ class HardwareType:
 
     #: interface type -> supported entry point names, preferred first.
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: Whether a node may name any enabled interface, supported or not
+    #: (the defaults still come from ``supported_interfaces``).
+    accepts_any_enabled: ClassVar[bool] = False
 
     def supported(self, interface_type: str) -> tuple[str, ...]:
         return self.supported_interfaces.get(interface_type, ())
 
+    def accepts(self, interface_type: str, name: str) -> bool:
+        return (self.accepts_any_enabled
+                or name in self.supported(interface_type))
+
 
 class FakeHardware(HardwareType):
-    """``fake-hardware``: the fake interfaces, for tests and demos."""
+    """``fake-hardware``: the fake interfaces, for tests and demos. As
+    upstream's, a node may name any enabled interface; the defaults are
+    the fake ones (upstream's order)."""
 
+    accepts_any_enabled = True
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
         'power': ('fake',),
         'management': ('fake',),
         'deploy': ('fake',),
+        'boot': ('fake',),
+        'network': ('noop',),
+        'bios': ('fake', 'no-bios'),
+        'console': ('fake', 'no-console'),
+        'firmware': ('fake', 'no-firmware'),
+        'inspect': ('fake', 'no-inspect'),
+        'raid': ('fake', 'no-raid'),
+        'rescue': ('fake', 'no-rescue'),
+        'storage': ('fake', 'noop'),
+        'vendor': ('fake', 'no-vendor'),
     }
 
 
@@ -68,6 +90,15 @@ def _choose_interface(conf: cfg.ConfigOpts, hw_name: str,
     supported = hw_type.supported(interface_type)
     enabled = _enabled(conf, interface_type)
     if requested is None:
+        configured = getattr(conf, f'default_{interface_type}_interface')
+        if configured is not None:
+            if configured in enabled and hw_type.accepts(interface_type,
+                                                         configured):
+                return str(configured)
+            raise exception.NoValidDefaultForInterface(
+                hardware_type=hw_name, interface_type=interface_type,
+                name=configured, supported=', '.join(supported) or 'none',
+                enabled=', '.join(enabled) or 'none')
         for name in supported:
             if name in enabled:
                 return name
@@ -79,7 +110,7 @@ def _choose_interface(conf: cfg.ConfigOpts, hw_name: str,
         raise exception.InterfaceNotEnabled(
             interface_type=interface_type, name=requested,
             enabled=', '.join(enabled) or 'none')
-    if requested not in supported:
+    if not hw_type.accepts(interface_type, requested):
         raise exception.InterfaceNotSupported(
             hardware_type=hw_name, interface_type=interface_type,
             name=requested, supported=', '.join(supported) or 'none')
@@ -107,14 +138,14 @@ def _load_interface(conf: cfg.ConfigOpts, interface_type: str,
 def load_interfaces(conf: cfg.ConfigOpts, node_driver: str,
                     node_interface_names: Mapping[str, str | None]
                     ) -> dict[str, base.BaseInterface]:
-    """The power, management and deploy interfaces of a node.
+    """The interfaces of a node, one of each type.
 
     :param node_driver: the node's hardware type.
     :param node_interface_names: interface type -> the name the node
         asks for (``node.power_interface`` ...); a missing or None
         entry takes the hardware type's default.
-    :returns: interface type -> loaded interface, in the order
-        power, management, deploy.
+    :returns: interface type -> loaded interface, in the order of
+        :data:`ironic_lite.drivers.base.INTERFACE_TYPES`.
     :raises InvalidParameterValue: in its subclasses
         HardwareTypeNotEnabled, HardwareTypeNotFound, InterfaceNotEnabled,
         InterfaceNotSupported, NoInterfaceAvailable, InterfaceNotFound,
@@ -152,3 +183,25 @@ def interface_names(conf: cfg.ConfigOpts, node_driver: str,
             conf, node_driver, hw_type, interface_type,
             node_interface_names.get(interface_type))
         for interface_type in base.INTERFACE_TYPES}
+
+
+def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
+                                hardware_types: list[str]
+                                ) -> dict[str, dict[str, dict[str, Any]]]:
+    """What a conductor records for ``GET /v1/drivers`` (API 1.30): per
+    hardware type and interface type, the enabled interfaces a node of
+    that type may name and the one it gets by default.
+
+    :raises InvalidParameterValue: see :func:`load_interfaces`.
+    """
+    result: dict[str, dict[str, dict[str, Any]]] = {}
+    for name in hardware_types:
+        hw_type = _load_hardware_type(conf, name)
+        defaults = interface_names(conf, name, {})
+        result[name] = {
+            kind: {'enabled': [impl for impl in _enabled(conf, kind)
+                               if hw_type.accepts(kind, impl)],
+                   'default': defaults[kind]}
+            for kind in base.INTERFACE_TYPES}
+    return result
+

@@ -4,9 +4,11 @@ import itertools
 
 from oslo_policy import policy
 
+from ironic_lite.policies import allocation
 from ironic_lite.policies import base
 from ironic_lite.policies import chassis
 from ironic_lite.policies import conductor
+from ironic_lite.policies import deploy_template
 from ironic_lite.policies import driver
 from ironic_lite.policies import event
 from ironic_lite.policies import indicator
@@ -22,4 +24,5 @@ def list_rules() -> list[policy.RuleDefault]:
                                 volume.rules, node_history.rules,
                                 event.rules, indicator.rules,
                                 conductor.rules, chassis.rules,
-                                port.rules, portgroup.rules))
+                                port.rules, portgroup.rules,
+                                allocation.rules, deploy_template.rules))

@@ -10,4 +10,17 @@ rules = [
     rule('baremetal:driver:get_properties', ADMIN,
          'Show the driver_info properties a driver reads.',
          [('GET', '/drivers/{driver_name}/properties')]),
+    rule('baremetal:driver:get_raid_logical_disk_properties', ADMIN,
+         'Show the logical disk properties a target RAID configuration '
+         'may use with a driver.',
+         [('GET', '/drivers/{driver_name}/raid/logical_disk_properties')]),
+    rule('baremetal:driver:vendor_passthru', ADMIN,
+         'Call a vendor method of a driver, or list them.',
+         [('GET', '/drivers/{driver_name}/vendor_passthru/methods')] + [
+             (method,
+              '/drivers/{driver_name}/vendor_passthru?method={method_name}')
+             for method in ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')]),
+    rule('baremetal:driver:ipa_lookup', '',
+         'Look up a node from its ramdisk agent (no credentials: the '
+         'agent has none).', [('GET', '/lookup')]),
 ]

@@ -271,14 +271,32 @@ class BasicAuth:
         return self.app(environ, start_response)
 
 
+class AnonymousContext:
+    """A context with no identity, whatever the request carries: for
+    paths anyone may call (a ramdisk agent has no credentials)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        _strip_identity_headers(environ)
+        environ.pop('HTTP_X_AUTH_TOKEN', None)
+        environ['HTTP_X_IDENTITY_STATUS'] = 'Confirmed'
+        return self.app(environ, start_response)
+
+
 def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
-         public_path: Callable[[str], bool]) -> Any:
+         public_path: Callable[[str], bool],
+         anonymous_path: Callable[[str], bool] | None = None) -> Any:
     """Wrap ``app`` with the configured authentication and context.
 
     Paths for which ``public_path`` is true (version documents) need no
-    credentials.
+    credentials. Those for which ``anonymous_path`` is true need none
+    either: they get a context without identity (policy decides what
+    such a caller may do).
     """
     inner = ContextMiddleware(app, is_admin)
+    anonymous = AnonymousContext(inner)
     strategy = conf.auth_strategy
     if strategy == 'noauth':
         authed: Any = NoAuth(inner)
@@ -294,8 +312,11 @@ def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
         # from a validated token but does not remove one a client sent
         # (noauth and http_basic strip it with the identity headers).
         environ.pop('HTTP_OPENSTACK_SYSTEM_SCOPE', None)
-        if public_path(environ.get('PATH_INFO', '/')):
+        path = environ.get('PATH_INFO', '/')
+        if public_path(path):
             return app(environ, start_response)
+        if anonymous_path is not None and anonymous_path(path):
+            return anonymous(environ, start_response)
         return authed(environ, start_response)
 
     return dispatch

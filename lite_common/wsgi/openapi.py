@@ -95,6 +95,11 @@ def _make_unique(operation: dict[str, Any], method: str, path: str,
         words = [word for word in path.strip('/').split('/')
                  if not word.startswith('{')]
         name = f'{name}.{method.lower()}_{"_".join(words)}'
+    if name in seen:
+        # Paths that differ only by a parameter: name the parameters.
+        words = [word.strip('{}') for word in path.strip('/').split('/')]
+        name = (f'{operation["operationId"]}.{method.lower()}_'
+                f'{"_".join(words)}')
     seen.add(name)
     operation['operationId'] = name
 

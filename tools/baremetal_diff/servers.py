@@ -20,8 +20,7 @@ import urllib.request
 #: The conductor host name on both sides (stacklite's own).
 HOST = 'aio-conductor'
 
-#: The interfaces enabled on both sides (ironic_lite ignores options it
-#: does not have yet).
+#: The interfaces enabled on both sides (but flat, see LITE_INTERFACES).
 INTERFACES = """\
 enabled_hardware_types = fake-hardware
 enabled_bios_interfaces = fake,no-bios
@@ -61,6 +60,11 @@ lock_path = {state}/locks
 LITE_CONF = """\
 [DEFAULT]
 {interfaces}"""
+#: ironic_lite has no flat network interface yet (it needs a network
+#: service to bind ports): the nodes get noop on both sides anyway.
+LITE_INTERFACES = INTERFACES.replace(
+    'enabled_network_interfaces = noop,flat',
+    'enabled_network_interfaces = noop')
 
 INSTALL_HINT = ('create it with:\n'
                 '  python3 -m venv {venv} && '
@@ -154,7 +158,7 @@ def lite(root: Path, venv: Path | None, state: Path, port: int,
     """ironic_lite from this tree's virtualenv (stacklite-aio)."""
     state.mkdir(parents=True, exist_ok=True)
     conf = state / 'lite.conf'
-    conf.write_text(LITE_CONF.format(interfaces=INTERFACES))
+    conf.write_text(LITE_CONF.format(interfaces=LITE_INTERFACES))
     venv = venv or root / '.venv'
     exe = venv / 'bin' / 'stacklite-aio'
     if not exe.exists():

@@ -1,4 +1,5 @@
-"""Node resources beside the node itself: children (1.83), shards (1.82).
+"""Node resources beside the node itself: children (1.83), shards (1.82),
+inventory (1.81).
 
 ``GET /v1/nodes/{node_ident}/children`` lists the uuids of the nodes
 whose ``parent_node`` is that node (those the caller may list);
@@ -14,6 +15,7 @@ import webob.exc
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
+from ironic_lite.db import node_inventory as db_inventory
 from ironic_lite.db import nodes as db_nodes
 
 
@@ -56,3 +58,15 @@ def list_shards(req: webob.Request) -> webob.Response:
     counts = db_nodes.shard_counts(util.context(req))
     return util.json_response({'shards': [
         {'name': str(shard), 'count': count} for shard, count in counts]})
+
+
+@util.translate_errors
+def show_inventory(req: webob.Request) -> webob.Response:
+    """``GET /v1/nodes/{node_ident}/inventory`` (1.81): what the node's
+    last inspection found, ``{"inventory": ..., "plugin_data": ...}``;
+    a 404 when no inspection stored any (the fake inspect interface
+    stores none, as upstream's)."""
+    _not_found_below(req, mv.NODE_INVENTORY)
+    node = node_access.authorized_node(req, 'baremetal:node:inventory:get')
+    return util.json_response(db_inventory.get(
+        util.context(req), node['id'], node['uuid']))

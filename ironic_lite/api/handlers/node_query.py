@@ -37,7 +37,10 @@ _BOOL_FILTERS = {'associated': '1.1', 'maintenance': '1.1',
 
 #: Node list filters of upstream Ironic that this API does not serve:
 #: a 400, rather than a list silently not filtered.
-UNSUPPORTED_FILTERS = frozenset({'description_contains', 'fault'})
+UNSUPPORTED_FILTERS: frozenset[str] = frozenset()
+#: The faults a node may have (upstream's, in its order).
+VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure',
+                'service failure')
 
 
 def _require(req: webob.Request, name: str, since: str,
@@ -52,7 +55,10 @@ def detail_param(req: webob.Request) -> bool:
     """``?detail=`` of ``GET /v1/nodes`` (1.43)."""
     if 'detail' not in req.GET:
         return False
-    _require(req, 'detail', mv.DETAIL_PARAM)
+    if util.version(req).below(mv.DETAIL_PARAM):
+        # Upstream's answer below 1.43 (not a 406).
+        raise webob.exc.HTTPBadRequest(
+            explanation='Invalid query parameter ?detail=True received.')
     detail = util.query_bool(req, 'detail')
     if detail and 'fields' in req.GET:
         raise webob.exc.HTTPBadRequest(
@@ -100,6 +106,21 @@ def filters(req: webob.Request) -> dict[str, Any]:
         if value is not None:
             _require(req, name, since)
             result[name] = value
+    fault = req.GET.get('fault')
+    if fault is not None:
+        if util.version(req).below(mv.FAULT):
+            raise webob.exc.HTTPNotAcceptable(
+                explanation='Request not acceptable. The minimal required '
+                f'API version should be {mv.FAULT}')
+        if fault not in VALID_FAULTS:
+            raise webob.exc.HTTPBadRequest(
+                explanation=f'Unrecognized fault "{fault}" is specified, '
+                f'allowed faults are {VALID_FAULTS}')
+        result['fault'] = fault
+    contains = req.GET.get('description_contains')
+    if contains is not None:
+        _require(req, 'description_contains', mv.DESCRIPTION)
+        result['description_contains'] = contains
     if 'instance_uuid' in result:
         result['instance_uuid'] = _uuid(result['instance_uuid'],
                                         'instance_uuid')

@@ -10,6 +10,7 @@ the node, which takes the node lock and answers 202-worthy or raises
 import string
 from typing import Any
 
+import jsonschema
 import webob
 import webob.exc
 
@@ -20,14 +21,17 @@ from ironic_lite.api.handlers import node_access
 from ironic_lite.api.schemas import node_states as schemas
 from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
+from ironic_lite.conductor import boot_mode
 from ironic_lite.conductor import steps as conductor_steps
 
 #: Provision targets and the version that introduced each (upstream's).
 PROVISION_TARGET_VERSIONS = {
-    'active': '1.1', 'deleted': '1.1', 'manage': '1.4', 'provide': '1.4',
+    'active': '1.1', 'deleted': '1.1', 'rebuild': '1.1', 'manage': '1.4',
+    'provide': '1.4',
     'inspect': '1.6', 'adopt': '1.17',
     'abort': '1.13', 'clean': '1.15', 'deploy': '1.73',
-    'undeploy': '1.73', 'unhold': '1.85',
+    'undeploy': '1.73', 'unhold': '1.85', 'rescue': '1.38',
+    'unrescue': '1.38',
 }
 
 
@@ -90,6 +94,15 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
             explanation='"clean_steps" is only valid when setting target '
             'provision state to clean')
     _check_disable_ramdisk(req, body)
+    if body.get('deploy_steps'):
+        if util.version(req).below(mv.DEPLOY_STEPS):
+            raise webob.exc.HTTPNotAcceptable(
+                explanation='Request not acceptable. The minimal required '
+                f'API version should be {mv.DEPLOY_STEPS}')
+        if target not in ('active', 'deploy', 'rebuild'):
+            raise webob.exc.HTTPBadRequest(
+                explanation='"deploy_steps" is only valid when setting '
+                'target provision state to active or rebuild')
     if 'clean_steps' in body:
         # Kept in driver_internal_info, a TEXT column: a list that
         # cannot be stored is refused now, not when the conductor
@@ -101,8 +114,8 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
 
 def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
     """``disable_ramdisk`` (1.70, with ``clean``): ironic_lite boots no
-    ramdisk for cleaning, so only ``false`` (what happens anyway) is
-    accepted; ``true`` is a 400 rather than silently ignored."""
+    ramdisk for cleaning (its steps run out of band), so ``true`` is
+    what happens anyway; ``false`` asks for nothing more."""
     if 'disable_ramdisk' not in body:
         return
     if util.version(req).below(mv.DISABLE_RAMDISK):
@@ -114,11 +127,6 @@ def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
         raise webob.exc.HTTPBadRequest(
             explanation='"disable_ramdisk" is only valid when setting '
             'target provision state to clean')
-    if body['disable_ramdisk']:
-        raise webob.exc.HTTPBadRequest(
-            explanation='"disable_ramdisk": true is not supported: '
-            'ironic_lite runs clean steps without booting a ramdisk '
-            'on the node, so there is none to disable.')
 
 
 @util.translate_errors
@@ -129,36 +137,99 @@ def set_provision_state(req: webob.Request) -> webob.Response:
     if 'clean_steps' in body:
         rules.append('baremetal:node:set_provision_state:clean_steps')
     row = node_access.authorized_node(req, *rules)
+    if (event == 'abort' and row['provision_state'] == states.INSPECTWAIT
+            and util.version(req).below(mv.INSPECT_ABORT)):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='Aborting an inspection needs API version '
+            f'{mv.INSPECT_ABORT} or later; this request uses '
+            f'{util.version(req)}.')
     # InvalidStateRequested (400) when the machine has no such
     # transition from the node's state, before bothering a conductor.
     states.next_state(row['provision_state'], event, row['uuid'])
     util.deps(req).conductor.do_provisioning_action(
         util.context(req), row, body['target'],
         clean_steps=body.get('clean_steps'),
-        configdrive=_configdrive(req, body))
+        configdrive=_configdrive(req, body),
+        rescue_password=_rescue_password(body),
+        deploy_steps=body.get('deploy_steps') or None)
     return _accepted(req, row)
+
+
+def _rescue_password(body: dict[str, Any]) -> str | None:
+    """The password of a rescue (1.38): required with the rescue
+    target, refused with any other (upstream's messages)."""
+    password = body.get('rescue_password')
+    if body['target'] == 'rescue':
+        if not password:
+            raise webob.exc.HTTPBadRequest(
+                explanation='A non-empty "rescue_password" is required '
+                'when setting target provision state to rescue')
+        return str(password)
+    if 'rescue_password' in body:
+        raise webob.exc.HTTPBadRequest(
+            explanation='"rescue_password" is only valid when setting '
+            'target provision state to rescue')
+    return None
 
 
 #: Characters of base64 text (with the whitespace it often holds).
 _B64 = frozenset(string.ascii_letters + string.digits + '+/=\n\r\t ')
 
 
-def _configdrive(req: webob.Request, body: dict[str, Any]) -> str | None:
+#: A config drive to build (1.56; vendor_data 1.59), upstream's schema.
+CONFIG_DRIVE_JSON = {
+    'type': 'object',
+    'properties': {
+        'meta_data': {'type': 'object'},
+        'network_data': {'type': 'object'},
+        'user_data': {'type': ['object', 'array', 'string', 'null']},
+        'vendor_data': {'type': 'object'},
+    },
+    'additionalProperties': False,
+}
+
+
+def _configdrive_json(req: webob.Request,
+                      value: dict[str, Any]) -> dict[str, Any]:
+    """A config drive to build from its documents, as upstream checks
+    it: 1.56, vendor_data 1.59, only the four documents."""
+    errors = sorted(jsonschema.Draft4Validator(CONFIG_DRIVE_JSON)
+                    .iter_errors(value), key=lambda e: list(e.path))
+    if errors:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid configdrive format: {errors[0].message}')
+    version = util.version(req)
+    if version.below(mv.BUILD_CONFIGDRIVE):
+        raise webob.exc.HTTPBadRequest(
+            explanation='Providing a JSON object for configdrive is only '
+            f'supported starting with API version {mv.BUILD_CONFIGDRIVE}')
+    if 'vendor_data' in value and version.below(mv.CONFIGDRIVE_VENDOR_DATA):
+        raise webob.exc.HTTPBadRequest(
+            explanation='Providing vendor_data in configdrive is only '
+            'supported starting with API version '
+            f'{mv.CONFIGDRIVE_VENDOR_DATA}')
+    return value
+
+
+def _configdrive(req: webob.Request, body: dict[str, Any]
+                 ) -> str | dict[str, Any] | None:
     """The config drive of a deployment, checked as upstream checks it:
-    with the active (deploy) target only; a URL or base64 text; a JSON
-    object to build one from is 1.56 (not served)."""
+    with the active (deploy) target, and rebuild from 1.35; a URL or
+    base64 text, or from 1.56 the JSON documents to build one from
+    (kept as they are: the deploy interface that writes the disk builds
+    the image)."""
     value = body.get('configdrive')
     if not value:
         return None
-    if body['target'] not in ('active', 'deploy'):
+    allowed = ['active']
+    if util.version(req).at_least(mv.REBUILD_CONFIGDRIVE):
+        allowed.append('rebuild')
+    if body['target'] not in (*allowed, 'deploy'):
         raise webob.exc.HTTPBadRequest(
             explanation='Adding a config drive is only supported when '
-            'setting provision state to active')
+            f'setting provision state to {", ".join(allowed)}')
     if isinstance(value, dict):
-        raise webob.exc.HTTPBadRequest(
-            explanation='Providing a JSON object for configdrive (to '
-            'build one from) is not supported by ironic_lite (upstream\'s '
-            '1.56); send a gzipped, base64 encoded ISO image or a URL')
+        return _configdrive_json(req, value)
     if '://' not in value and set(value) - _B64:
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid configdrive format: it is neither a JSON, '
@@ -172,10 +243,10 @@ def set_raid_config(req: webob.Request) -> webob.Response:
     a node without a RAID interface takes only ``{}`` (404 otherwise,
     as upstream answers for its ``no-raid`` interface)."""
     row = node_access.authorized_node(req, 'baremetal:node:set_raid_state')
-    if util.version(req).below(mv.PARTIAL['raid_config']):
+    if util.version(req).below(mv.RAID):
         raise webob.exc.HTTPNotAcceptable(
             explanation='PUT .../states/raid needs API version '
-            f"{mv.PARTIAL['raid_config']} or later; this request uses "
+            f"{mv.RAID} or later; this request uses "
             f'{util.version(req)}.')
     body = util.read_body(req, schemas.RAID)
     try:
@@ -203,4 +274,67 @@ def clear_maintenance(req: webob.Request) -> webob.Response:
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': False, 'maintenance_reason': None, 'fault': None})
+    return _accepted(req, row)
+
+
+TARGET_BODY: dict[str, Any] = {
+    'type': 'object',
+    'properties': {'target': {}},
+    'required': ['target'],
+    'additionalProperties': False,
+}
+_BOOL_TEXT = {'true': True, '1': True, 'yes': True, 'on': True, 't': True,
+              'y': True, 'false': False, '0': False, 'no': False,
+              'off': False, 'f': False, 'n': False}
+
+
+def _boot_setting_node(req: webob.Request, action: str) -> dict[str, Any]:
+    """The node of a boot mode or secure boot change (1.76): policy,
+    then the version (404 below), as upstream."""
+    row = node_access.authorized_node(req, action)
+    if util.version(req).below(mv.BOOT_MODE_CHANGE):
+        raise webob.exc.HTTPNotFound(
+            explanation='This endpoint is supported starting with the API '
+            f'version {mv.BOOT_MODE_CHANGE}')
+    return row
+
+
+def _check_stable(row: dict[str, Any], target: Any) -> None:
+    if row['provision_state'] in states.UNSTABLE_STATES:
+        raise webob.exc.HTTPConflict(
+            explanation=f'Node is in {row["provision_state"]} state. Since '
+            'node is transitioning, the boot mode will not be set as this '
+            'may interfere with ongoing changes and result in erroneous '
+            'modification. Try again later.')
+
+
+@util.translate_errors
+def set_boot_mode(req: webob.Request) -> webob.Response:
+    """``PUT .../states/boot_mode`` (1.76): ``{"target": "uefi"}``."""
+    row = _boot_setting_node(req, 'baremetal:node:set_boot_mode')
+    target = util.read_body(req, TARGET_BODY)['target']
+    if target not in boot_mode.BOOT_MODES:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid boot mode {target} requested for node. '
+            f'Allowed boot modes are: {", ".join(boot_mode.BOOT_MODES)}')
+    _check_stable(row, target)
+    util.deps(req).conductor.change_node_boot_mode(util.context(req), row,
+                                                   target)
+    return _accepted(req, row)
+
+
+@util.translate_errors
+def set_secure_boot(req: webob.Request) -> webob.Response:
+    """``PUT .../states/secure_boot`` (1.76): ``{"target": true}``."""
+    row = _boot_setting_node(req, 'baremetal:node:set_secure_boot')
+    target = util.read_body(req, TARGET_BODY)['target']
+    if isinstance(target, str):
+        target = _BOOL_TEXT.get(target.strip().lower(), target)
+    if not isinstance(target, bool):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid secure_boot {target} requested for node. '
+            'Allowed secure_boot states are: True, False) ')
+    _check_stable(row, target)
+    util.deps(req).conductor.change_node_secure_boot(util.context(req), row,
+                                                     target)
     return _accepted(req, row)

@@ -5,7 +5,8 @@
 removes one and ``DELETE .../traits`` all. A trait is a standard one
 (os-traits) or ``CUSTOM_`` followed by upper case letters, digits and
 underscores; a node has at most 50. Changes are made by the conductor
-under the node lock. Below 1.37 the resource does not exist (404).
+under the node lock. Below 1.37 a read is a 406, setting or adding a
+405 and removing a 404, as upstream answers.
 """
 
 import functools
@@ -50,7 +51,17 @@ def check_trait(trait: str) -> str:
 
 
 def _node(req: webob.Request, action: str) -> dict[str, Any]:
-    util.require_version(req, mv.TRAITS)
+    if util.version(req).below(mv.TRAITS):
+        # Upstream's answers below 1.37: 406 to read, 405 to set or
+        # add, 404 to remove.
+        if req.method == 'GET':
+            raise webob.exc.HTTPNotAcceptable(
+                explanation='Request not acceptable.')
+        if req.method == 'DELETE':
+            raise webob.exc.HTTPNotFound(
+                explanation='Resource could not be found.')
+        raise webob.exc.HTTPMethodNotAllowed(
+            explanation='Method Not Allowed')
     return node_access.authorized_node(req, action)
 
 

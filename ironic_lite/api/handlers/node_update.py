@@ -15,9 +15,11 @@ import jsonpatch
 import jsonpointer
 import webob.exc
 
+from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.schemas import nodes as schemas
 from ironic_lite.api.views import nodes as views
+from ironic_lite.drivers.base import INTERFACE_TYPES
 
 #: Fields only the conductor changes (or the API computes).
 INTERNAL = frozenset({
@@ -29,6 +31,7 @@ INTERNAL = frozenset({
     'maintenance_reason', 'deploy_step', 'service_step', 'raid_config',
     'target_raid_config', 'boot_mode', 'secure_boot',
     'inspection_started_at', 'inspection_finished_at', 'health',
+    'allocation_uuid',
 })
 _DICT_FIELDS = frozenset(
     name for name, schema in schemas.WRITABLE.items()
@@ -140,3 +143,33 @@ def patched_values(row: dict[str, Any],
     util.validate(schemas.UPDATED, result)
     return {name: value for name, value in result.items()
             if value != row.get(name)}
+
+
+def reset_interfaces(req: webob.Request, patch: list[dict[str, Any]],
+                     values: dict[str, Any]) -> None:
+    """``?reset_interfaces=true`` (1.45): with a new driver, every
+    interface the patch leaves alone goes back to the new hardware
+    type's default (None here; the conductor records the default).
+
+    :raises webob.exc.HTTPNotAcceptable: before 1.45.
+    :raises webob.exc.HTTPBadRequest: not a boolean, or no driver in the
+        patch (upstream's message).
+    """
+    if 'reset_interfaces' not in req.GET:
+        return
+    if util.version(req).below(mv.RESET_INTERFACES):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='The query parameter \'reset_interfaces\' needs '
+            f'API version {mv.RESET_INTERFACES} or later; this request '
+            f'uses {util.version(req)}.')
+    if not util.query_bool(req, 'reset_interfaces'):
+        return
+    if not any(_root(operation['path']) == 'driver' for operation in patch):
+        raise webob.exc.HTTPBadRequest(
+            explanation='The reset_interfaces parameter can only be used '
+            'when changing the node\'s driver.')
+    if 'driver' not in values:
+        return
+    for kind in INTERFACE_TYPES:
+        values.setdefault(f'{kind}_interface', None)
+

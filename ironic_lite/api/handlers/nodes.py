@@ -24,6 +24,7 @@ from ironic_lite.api.handlers import node_update
 from ironic_lite.api.schemas import nodes as schemas
 from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
+from ironic_lite.db import allocations as db_allocations
 from ironic_lite.db import chassis as db_chassis
 from ironic_lite.db import node_traits as db_traits
 from ironic_lite.db import nodes as db_nodes
@@ -36,10 +37,11 @@ def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:
     ctx = util.context(req)
     return views.NodeView(
         util.base_url(req), fields, conductor_of,
-        nostate=util.version(req).below(mv.AVAILABLE_STATE),
+        legacy=views.legacy_states(util.version(req)),
         redact=node_access.redactor(req),
         traits_of=lambda ids: db_traits.traits_of(ctx, ids),
-        chassis_of=lambda ids: db_chassis.uuids_of(ctx, ids))
+        chassis_of=lambda ids: db_chassis.uuids_of(ctx, ids),
+        allocation_of=lambda ids: db_allocations.uuids_of(ctx, ids))
 
 
 def with_chassis_uuid(req: webob.Request,
@@ -167,8 +169,15 @@ def _patch(req: webob.Request, patch: list[dict[str, Any]]
     ident = req.urlvars['node_ident']
     for attempt in range(1, PATCH_ATTEMPTS + 1):
         row = with_chassis_uuid(req, node_access.get_node(req, ident))
+        if (row['provision_state'] == states.INSPECTING
+                and util.version(req).at_least(mv.INSPECT_WAIT)):
+            # From 1.39 an inspection that runs is not changed under it.
+            raise webob.exc.HTTPConflict(
+                explanation=f'Cannot update node "{row["uuid"]}" while it '
+                f'is in state "{states.INSPECTING}".')
         values = node_fields.normalize(canonical_uuids(
             node_update.patched_values(row, patch)))
+        node_update.reset_interfaces(req, patch, values)
         node_fields.check_input_versions(req, values)
         node_fields.check_name(req, values.get('name'), creating=False)
         check_sizes(values)

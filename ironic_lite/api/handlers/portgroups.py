@@ -297,7 +297,7 @@ def update_portgroup(req: webob.Request) -> webob.Response:
                         f'\'{operation.get("value")}\'')
     new_node, changed = _patched(req, group, node, patch)
     if new_node['provision_state'] == 'inspecting' and not util.version(
-            req).below(mv.PARTIAL['port_update_inspecting']):
+            req).below(mv.INSPECT_WAIT):
         raise webob.exc.HTTPConflict(
             explanation=f'Cannot update portgroup "{group["uuid"]}" on node '
             f'"{new_node["uuid"]}" while it is in state "inspecting".')

@@ -277,7 +277,7 @@ def update_port(req: webob.Request) -> webob.Response:
     port, node = _retrieve(req, 'update')
     new_node, changed = _patched(req, port, node, patch)
     if new_node['provision_state'] == 'inspecting' and not util.version(
-            req).below(mv.PARTIAL['port_update_inspecting']):
+            req).below(mv.INSPECT_WAIT):
         raise webob.exc.HTTPConflict(
             explanation=f'Cannot update port "{port["uuid"]}" on '
             f'"{new_node["uuid"]}" while it is in state "inspecting".')

@@ -35,7 +35,10 @@ def _resource_links(base: str, name: str) -> list[dict[str, str]]:
 #: Resources ``GET /v1`` lists from a version on (upstream's
 #: VERSIONED_CONTROLLERS).
 VERSIONED_LINKS = {'portgroups': mv.PORTGROUPS, 'volume': mv.VOLUME,
-                   'conductors': mv.CONDUCTOR, 'events': mv.EVENTS,
+                   'lookup': mv.RAMDISK, 'heartbeat': mv.RAMDISK,
+                   'conductors': mv.CONDUCTOR, 'allocations': mv.ALLOCATIONS,
+                   'deploy_templates': mv.DEPLOY_TEMPLATES,
+                   'events': mv.EVENTS,
                    'shards': mv.SHARD}
 
 

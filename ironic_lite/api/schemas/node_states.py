@@ -3,14 +3,16 @@
 from typing import Any
 
 from ironic_lite.common import states
+from ironic_lite.conductor import steps as conductor_steps
 
 CLEAN_STEPS: dict[str, Any] = {
     'type': 'array',
     'items': {
         'type': 'object',
         'properties': {
+            # The interfaces that may have clean steps (upstream's), and
             # 'conductor': steps of the conductor itself (hold).
-            'interface': {'enum': ['power', 'management', 'deploy',
+            'interface': {'enum': [*conductor_steps.INTERFACE_ORDER,
                                    'conductor']},
             'step': {'type': 'string', 'minLength': 1},
             'args': {'type': 'object'},
@@ -23,6 +25,25 @@ CLEAN_STEPS: dict[str, Any] = {
 #: ``PUT .../states/raid`` (1.12): the target RAID configuration.
 RAID: dict[str, Any] = {'type': 'object'}
 
+#: One deploy step (upstream's DEPLOY_STEP_SCHEMA).
+DEPLOY_STEP: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'args': {'type': 'object'},
+        'interface': {'type': 'string',
+                      'enum': ['vendor', 'power', 'management', 'firmware',
+                               'deploy', 'bios', 'raid']},
+        # An INTEGER column holds it (deploy template steps); a string
+        # of up to nine digits stays below 2**31 as well.
+        'priority': {'anyOf': [
+            {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1},
+            {'type': 'string', 'minLength': 1, 'pattern': '^[0-9]{1,9}$'}]},
+        'step': {'type': 'string', 'minLength': 1},
+    },
+    'required': ['interface', 'step', 'args', 'priority'],
+    'additionalProperties': False,
+}
+
 PROVISION: dict[str, Any] = {
     'type': 'object',
     'properties': {
@@ -30,9 +51,13 @@ PROVISION: dict[str, Any] = {
         'clean_steps': CLEAN_STEPS,
         # 1.70; only false is accepted (no ramdisk is booted).
         'disable_ramdisk': {'type': 'boolean'},
-        # A gzipped, base64 encoded ISO or a URL (a JSON object to build
-        # one from is upstream's 1.56, not served).
+        # A gzipped, base64 encoded ISO or a URL, or (1.56) the JSON
+        # documents to build one from.
         'configdrive': {'type': ['string', 'object', 'null']},
+        # 1.38, with the rescue target.
+        'rescue_password': {'type': ['string', 'null']},
+        # 1.69, with the active (deploy) and rebuild targets.
+        'deploy_steps': {'type': ['array', 'null'], 'items': DEPLOY_STEP},
     },
     'required': ['target'],
     'additionalProperties': False,

@@ -52,6 +52,9 @@ WRITABLE: dict[str, Any] = {
     'deploy_interface': _INTERFACE,
     'management_interface': _INTERFACE,
     'power_interface': _INTERFACE,
+    **{f'{kind}_interface': _INTERFACE for kind in (
+        'boot', 'network', 'bios', 'console', 'firmware', 'inspect',
+        'raid', 'rescue', 'storage', 'vendor')},
     'conductor_group': {'type': ['string', 'null'], 'maxLength': 255,
                         'pattern': CONDUCTOR_GROUP_PATTERN},
     'protected': _BOOLEAN,

@@ -32,6 +32,14 @@ FIELD_VERSIONS: dict[str, str] = {
     'deploy_interface': mv.INTERFACES,
     'management_interface': mv.INTERFACES,
     'power_interface': mv.INTERFACES,
+    'boot_interface': mv.INTERFACES, 'console_interface': mv.INTERFACES,
+    'inspect_interface': mv.INTERFACES, 'raid_interface': mv.INTERFACES,
+    'vendor_interface': mv.INTERFACES,
+    'network_interface': mv.NETWORK_INTERFACE,
+    'storage_interface': mv.STORAGE_INTERFACE,
+    'rescue_interface': mv.RESCUE,
+    'bios_interface': mv.BIOS,
+    'firmware_interface': _PARTIAL['firmware_interface'],
     'fault': mv.FAULT, 'automated_clean': mv.AUTOMATED_CLEAN,
     'conductor': mv.CONDUCTOR, 'description': mv.DESCRIPTION,
     'links': '1.1', 'ports': '1.1', 'states': mv.STATES_LINK,
@@ -39,11 +47,12 @@ FIELD_VERSIONS: dict[str, str] = {
     'volume': mv.VOLUME, 'traits': mv.TRAITS,
     'inspection_started_at': mv.INSPECT_STATES,
     'inspection_finished_at': mv.INSPECT_STATES,
-    'raid_config': _PARTIAL['raid_config'],
-    'target_raid_config': _PARTIAL['raid_config'],
+    'raid_config': mv.RAID,
+    'target_raid_config': mv.RAID,
     'deploy_step': mv.DEPLOY_STEP, 'conductor_group': mv.CONDUCTOR_GROUP,
     'protected': mv.PROTECTED, 'protected_reason': mv.PROTECTED,
-    'owner': mv.OWNER, 'retired': mv.RETIRED,
+    'owner': mv.OWNER, 'allocation_uuid': mv.ALLOCATIONS,
+    'retired': mv.RETIRED,
     'retired_reason': mv.RETIRED, 'lessee': mv.LESSEE,
     'network_data': mv.NETWORK_DATA, 'boot_mode': mv.BOOT_MODE,
     'secure_boot': mv.BOOT_MODE, 'shard': mv.SHARD,
@@ -59,8 +68,8 @@ LIST_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
 
 _TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at',
                     'inspection_started_at', 'inspection_finished_at'})
-_COMPUTED = frozenset({'links', 'ports', 'portgroups', 'states',
-                       'console_enabled',
+_COMPUTED = frozenset({'allocation_uuid', 'links', 'ports', 'portgroups',
+                       'states',
                        'conductor', 'volume', 'traits', 'chassis_uuid'})
 #: Substrings of driver_info keys whose values are never shown.
 _SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
@@ -69,6 +78,7 @@ _SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
 MASK = '******'
 #: The provision state shown as null before 1.2 (upstream's NOSTATE).
 AVAILABLE = 'available'
+INSPECT_WAIT = 'inspect wait'
 _TEMP_URL_SIG = re.compile(r'(temp_url_sig=)[^&\s"\']+')
 #: Strings without any of the words ``mask_password`` looks for are
 #: returned as they are, without its slower scan (an empty pattern, if
@@ -155,17 +165,20 @@ class NodeView:
 
     def __init__(self, base: str, fields: tuple[str, ...],
                  conductor_of: ConductorOf | None = None,
-                 nostate: bool = False, redact: Redact | None = None,
+                 legacy: dict[str, str | None] | None = None,
+                 redact: Redact | None = None,
                  traits_of: TraitsOf | None = None,
-                 chassis_of: ChassisOf | None = None) -> None:
-        """``nostate``: show ``available`` as null (before 1.2, as
-        upstream); ``redact``: hides fields from this caller;
+                 chassis_of: ChassisOf | None = None,
+                 allocation_of: ChassisOf | None = None) -> None:
+        """``legacy``: provision states shown as older versions named
+        them (:func:`legacy_states`); ``redact``: hides fields from this
+        caller;
         ``traits_of``: the traits of nodes by id (one query a page);
         ``chassis_of``: the uuids of chassis by id (idem)."""
         self.base = base
         self.fields = fields
         self.conductor_of = conductor_of
-        self.nostate = nostate and 'provision_state' in fields
+        self.legacy = (legacy or {}) if 'provision_state' in fields else {}
         self.redact = redact
         self._stored = tuple(f for f in fields if f not in _COMPUTED)
         self._times = tuple(f for f in fields if f in _TIMES)
@@ -174,11 +187,19 @@ class NodeView:
         self._traits: dict[int, list[str]] = {}
         self.chassis_of = chassis_of if 'chassis_uuid' in fields else None
         self._chassis: dict[int, str] = {}
+        self.allocation_of = (allocation_of if 'allocation_uuid' in fields
+                              else None)
+        self._allocations: dict[int, str] = {}
 
     def _links(self, uuid: str, suffix: str = '') -> list[dict[str, str]]:
         return util.links_at(self.base, 'nodes', uuid, suffix)
 
     def _load_links(self, rows: list[dict[str, Any]]) -> None:
+        if self.allocation_of is not None:
+            wanted = [row.get('allocation_id') for row in rows
+                      if row.get('allocation_id') not in self._allocations]
+            if any(wanted):
+                self._allocations.update(self.allocation_of(wanted))
         if self.chassis_of is not None:
             chassis = [row.get('chassis_id') for row in rows
                        if row.get('chassis_id') not in self._chassis]
@@ -200,8 +221,9 @@ class NodeView:
                 node[name] = mask(node[name])
         for name in self._computed:
             node[name] = self._compute(name, row)
-        if self.nostate and node['provision_state'] == AVAILABLE:
-            node['provision_state'] = None
+        state = node.get('provision_state')
+        if isinstance(state, str) and state in self.legacy:
+            node['provision_state'] = self.legacy[state]
         if self.redact is not None:
             self.redact(row, node)
         return node
@@ -224,8 +246,9 @@ class NodeView:
             return list(self._traits.get(row['id'], []))
         if name == 'chassis_uuid':
             return self._chassis.get(row.get('chassis_id') or 0)
-
-        return False  # console_enabled: no console support
+        if name == 'allocation_uuid':
+            return self._allocations.get(row.get('allocation_id') or 0)
+        raise KeyError(name)
 
     def render_all(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         self._load_links(rows)
@@ -238,7 +261,7 @@ def states(row: dict[str, Any], version: APIVersion) -> dict[str, Any]:
     configuration from 1.12, the boot mode from 1.75, ``available``
     as null before 1.2 (as upstream)."""
     result = {
-        'console_enabled': False,
+        'console_enabled': bool(row.get('console_enabled')),
         'last_error': row['last_error'],
         'power_state': row['power_state'],
         'provision_state': row['provision_state'],
@@ -246,13 +269,25 @@ def states(row: dict[str, Any], version: APIVersion) -> dict[str, Any]:
         'target_power_state': row['target_power_state'],
         'target_provision_state': row['target_provision_state'],
     }
-    if version.at_least(_PARTIAL['raid_config']):
+    if version.at_least(mv.RAID):
         result['raid_config'] = row.get('raid_config') or {}
         result['target_raid_config'] = row.get('target_raid_config') or {}
     if version.at_least(mv.BOOT_MODE):
         result['boot_mode'] = row.get('boot_mode')
         result['secure_boot'] = row.get('secure_boot')
-    if (version.below(mv.AVAILABLE_STATE)
-            and result['provision_state'] == AVAILABLE):
-        result['provision_state'] = None
+    legacy = legacy_states(version)
+    if result['provision_state'] in legacy:
+        result['provision_state'] = legacy[result['provision_state']]
     return result
+
+
+def legacy_states(version: APIVersion) -> dict[str, str | None]:
+    """Provision states as ``version`` names them, where it is older
+    than the state (upstream's): ``available`` is null before 1.2,
+    ``inspect wait`` is ``inspecting`` before 1.39."""
+    legacy: dict[str, str | None] = {}
+    if version.below(mv.AVAILABLE_STATE):
+        legacy[AVAILABLE] = None
+    if version.below(mv.INSPECT_WAIT):
+        legacy[INSPECT_WAIT] = 'inspecting'
+    return legacy

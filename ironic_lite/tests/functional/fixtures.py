@@ -127,6 +127,18 @@ class BasicAuthFixture(APIFixture):
     auth = 'http_basic'
 
 
+class NoRamdiskFixture(APIFixture):
+    """noauth, on an API that must not answer ramdisk agents."""
+
+    overrides = {'api.enable_ramdisk_endpoints': False}
+
+
+class AsyncInspectFixture(APIFixture):
+    """noauth; the fake inspect interface waits (inspect wait, 1.39)."""
+
+    overrides = {'fake.asynchronous_inspection': True}
+
+
 class ConductorGroupFixture(APIFixture):
     """noauth, with the conductor in conductor group ``Rack1``."""
 

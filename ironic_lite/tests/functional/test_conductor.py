@@ -204,9 +204,13 @@ def test_clean_steps_of_a_node(cloud):
     assert [s['step'] for s in result['automated']] == AUTOMATED_RUN
     # The manual-only steps (priority 0); the automated ones are not
     # repeated there.
-    assert sorted(s['step'] for s in result['manual']) == [
-        'erase_devices', 'fail_step', 'one_shot_work', 'repeatable_work',
-        'wait_a_bit', 'wait_for_gate']
+    assert sorted((s['interface'], s['step'])
+                  for s in result['manual']) == [
+        ('bios', 'apply_configuration'), ('bios', 'cache_bios_settings'),
+        ('bios', 'factory_reset'), ('deploy', 'erase_devices'),
+        ('deploy', 'fail_step'), ('deploy', 'one_shot_work'),
+        ('deploy', 'repeatable_work'), ('deploy', 'wait_a_bit'),
+        ('deploy', 'wait_for_gate'), ('firmware', 'update')]
     assert {s['priority'] for s in result['manual']} == {0}
     for step in result['automated'] + result['manual']:
         assert set(step) == {'step', 'priority', 'interface', 'abortable',

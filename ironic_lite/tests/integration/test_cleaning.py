@@ -141,9 +141,11 @@ def test_cleaning_steps_endpoint_lists_the_order(cloud: Any) -> None:
     assert automated == [('deploy', 'erase_devices_metadata', 99),
                          ('management', 'verify_properties', 80)]
     # Manual-only steps: priority 0, not repeated from the automated list.
+    # (bios and firmware: the fake interfaces' steps, as upstream's.)
     assert sorted(s['step'] for s in body['manual']) == [
-        'erase_devices', 'fail_step', 'one_shot_work', 'repeatable_work',
-        'wait_a_bit', 'wait_for_gate']
+        'apply_configuration', 'cache_bios_settings', 'erase_devices',
+        'factory_reset', 'fail_step', 'one_shot_work', 'repeatable_work',
+        'update', 'wait_a_bit', 'wait_for_gate']
 
 
 def test_manual_clean_shows_progress_and_returns_to_manageable(

@@ -32,6 +32,11 @@ def _node(owner: str | None, lessee: str | None = None,
     return {key: value for key, value in target.items() if value}
 
 
+#: The rules of ramdisk agents' endpoints: open to anyone.
+AGENT_RULES = frozenset({'baremetal:node:ipa_heartbeat',
+                         'baremetal:driver:ipa_lookup'})
+
+
 def test_admin_may_do_everything_and_strangers_only_list() -> None:
     enforcer = policy.make_enforcer(make_conf())
     # Keystone's admin role implies member and reader, as http_basic's.
@@ -39,11 +44,19 @@ def test_admin_may_do_everything_and_strangers_only_list() -> None:
     member = _context('p', 'member', 'reader')
     target = _node('someone-else')
     for rule in policies.list_rules():
+        if rule.name in AGENT_RULES or rule.name.startswith(
+                'baremetal:allocation:'):
+            continue
         if rule.name.startswith('baremetal:'):
             assert enforcer.authorize(rule.name, target, admin)
             allowed = enforcer.authorize(rule.name, target, member)
             assert allowed == (rule.name == 'baremetal:node:list'), rule.name
     assert policy.is_admin(enforcer, admin)
+    # A ramdisk agent has no credentials: anyone may look up and
+    # heartbeat (the agent token guards heartbeats).
+    nobody = _context('', '')
+    for name in AGENT_RULES:
+        assert enforcer.authorize(name, {}, nobody), name
     assert not policy.is_admin(enforcer, member)
 
 
@@ -52,6 +65,7 @@ def _allowed(ctx: context.RequestContext,
     enforcer = policy.make_enforcer(make_conf())
     return {rule.name for rule in policies.list_rules()
             if rule.name.startswith('baremetal:node:')
+            and rule.name not in AGENT_RULES
             and enforcer.authorize(rule.name, target, ctx)}
 
 
@@ -101,7 +115,10 @@ def test_owner_reader_only_reads() -> None:
                        'baremetal:node:get:driver_internal_info',
                        'baremetal:node:get:driver_info',
                        'baremetal:node:get_states',
-                       'baremetal:node:traits:list'}
+                       'baremetal:node:traits:list',
+                       'baremetal:node:vif:list',
+                       'baremetal:node:bios:get',
+                       'baremetal:node:inventory:get'}
 
 
 def test_a_node_without_owner_is_nobodys() -> None:
@@ -118,3 +135,20 @@ def test_importing_the_policy_reads_no_global_config() -> None:
     done = subprocess.run([sys.executable, '-c', code],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_allocation_rules_are_upstreams() -> None:
+    """A member of any project creates allocations (for its project)
+    and manages its project's; the rest is for administrators."""
+    enforcer = policy.make_enforcer(make_conf())
+    member = _context('p', 'member', 'reader')
+    mine = {'project_id': 'p', 'allocation.owner': 'p'}
+    theirs = {'project_id': 'p', 'allocation.owner': 'q'}
+    allowed = {name for name in (
+        'get', 'list', 'list_all', 'create', 'create_restricted', 'update',
+        'delete') if enforcer.authorize(f'baremetal:allocation:{name}',
+                                        mine, member)}
+    assert allowed == {'get', 'list', 'create', 'update', 'delete'}
+    for name in ('get', 'update', 'delete'):
+        assert not enforcer.authorize(f'baremetal:allocation:{name}',
+                                      theirs, member), name

@@ -139,10 +139,22 @@ def test_node_fields_appear_at_upstreams_version(field, since):
 def test_available_is_null_below_1_2():
     row = dict(ROW, provision_state='available')
     fields = ('provision_state', 'links')
-    assert views.NodeView('http://h', fields, nostate=True).render(
+    legacy = views.legacy_states(APIVersion(1, 1))
+    assert views.NodeView('http://h', fields, legacy=legacy).render(
         row)['provision_state'] is None
     assert views.NodeView('http://h', fields).render(
         row)['provision_state'] == 'available'
     assert views.states(row, APIVersion(1, 1))['provision_state'] is None
     assert views.states(row, APIVersion(1, 2))['provision_state'] == (
         'available')
+
+
+def test_inspect_wait_is_inspecting_below_1_39():
+    row = dict(ROW, provision_state='inspect wait')
+    fields = ('provision_state', 'links')
+    for minor, shown in ((38, 'inspecting'), (39, 'inspect wait')):
+        version = APIVersion(1, minor)
+        view = views.NodeView('http://h', fields,
+                              legacy=views.legacy_states(version))
+        assert view.render(row)['provision_state'] == shown
+        assert views.states(row, version)['provision_state'] == shown

@@ -5,27 +5,31 @@ installed package does not declare them yet, a distribution written
 into a temporary directory does.
 """
 
+import configparser
 import importlib.metadata
+from pathlib import Path
+import types
 from typing import ClassVar
 
 import pytest
 import stevedore
 
 from ironic_lite import exception
+from ironic_lite.drivers import base
 from ironic_lite.drivers import fake
 from ironic_lite.drivers import hardware
 from ironic_lite.tests.unit import make_conf
 
-PROJECT_ENTRY_POINTS = """\
-[ironic_lite.hardware.types]
-fake-hardware = ironic_lite.drivers.hardware:FakeHardware
-[ironic_lite.hardware.interfaces.power]
-fake = ironic_lite.drivers.fake:FakePower
-[ironic_lite.hardware.interfaces.management]
-fake = ironic_lite.drivers.fake:FakeManagement
-[ironic_lite.hardware.interfaces.deploy]
-fake = ironic_lite.drivers.fake:FakeDeploy
-"""
+
+def _project_entry_points() -> str:
+    """The ironic_lite.hardware.* entry points of setup.cfg."""
+    parser = configparser.ConfigParser()
+    parser.read(Path(__file__).parents[3] / 'setup.cfg')
+    section = parser['entry_points']
+    return ''.join(f'[{group}]\n{section[group].strip()}\n'
+                   for group in section
+                   if group.startswith('ironic_lite.hardware.'))
+
 
 TEST_ENTRY_POINTS = """\
 [ironic_lite.hardware.types]
@@ -37,6 +41,7 @@ misplaced = ironic_lite.drivers.fake:FakePower
 
 class PickyHardware(hardware.HardwareType):
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
+        **hardware.FakeHardware.supported_interfaces,
         'power': ('other', 'fake'),
         'management': ('fake',),
         'deploy': ('fake', 'misplaced'),
@@ -53,7 +58,7 @@ def _installed() -> bool:
 def entry_points(tmp_path, monkeypatch):
     text = TEST_ENTRY_POINTS
     if not _installed():
-        text += PROJECT_ENTRY_POINTS
+        text += _project_entry_points()
     dist = tmp_path / 'ironic_lite_unit_test-0.dist-info'
     dist.mkdir()
     (dist / 'METADATA').write_text(
@@ -74,11 +79,65 @@ def _conf(**overrides):
 def test_fake_hardware_defaults():
     conf = _conf()
     loaded = hardware.load_interfaces(conf, 'fake-hardware', {})
-    assert list(loaded) == ['power', 'management', 'deploy']
+    assert list(loaded) == list(base.INTERFACE_TYPES)
     assert type(loaded['power']) is fake.FakePower
     assert type(loaded['management']) is fake.FakeManagement
     assert type(loaded['deploy']) is fake.FakeDeploy
+    # As upstream's fake-hardware: the fake ones, noop network, and
+    # noop storage ([DEFAULT]default_storage_interface).
+    assert {kind: type(iface).__name__ for kind, iface in loaded.items()
+            if kind not in ('power', 'management', 'deploy')} == {
+        'boot': 'FakeBoot', 'network': 'NoopNetwork', 'bios': 'FakeBIOS',
+        'console': 'FakeConsole', 'firmware': 'FakeFirmware',
+        'inspect': 'FakeInspect', 'raid': 'FakeRAID',
+        'rescue': 'FakeRescue', 'storage': 'NoopStorage',
+        'vendor': 'FakeVendor'}
     assert all(iface.conf is conf for iface in loaded.values())
+    assert all(iface.interface_type == kind
+               for kind, iface in loaded.items())
+
+
+def test_no_interfaces_refuse_everything():
+    loaded = hardware.load_interfaces(_conf(), 'fake-hardware', {
+        kind: f'no-{kind}' for kind in (
+            'bios', 'console', 'firmware', 'inspect', 'raid', 'rescue',
+            'vendor')})
+    task = types.SimpleNamespace(node=types.SimpleNamespace(
+        driver='fake-hardware'))
+    for kind in ('bios', 'console', 'firmware', 'inspect', 'raid',
+                 'rescue', 'vendor'):
+        with pytest.raises(exception.UnsupportedDriverExtension,
+                           match=f'does not support {kind} '):
+            loaded[kind].validate(task)
+    with pytest.raises(exception.UnsupportedDriverExtension):
+        loaded['console'].start_console(task)
+    with pytest.raises(exception.UnsupportedDriverExtension):
+        loaded['raid'].create_configuration(task)
+
+
+def test_configured_default_interface():
+    loaded = hardware.load_interfaces(
+        _conf(default_console_interface='no-console'), 'fake-hardware', {})
+    assert loaded['console'].interface_type == 'console'
+    assert type(loaded['console']).__name__ == 'NoConsole'
+    with pytest.raises(exception.NoValidDefaultForInterface,
+                       match='default_console_interface'):
+        hardware.load_interfaces(
+            _conf(default_console_interface='ghost'), 'fake-hardware', {})
+
+
+def test_interfaces_recorded_per_hardware_type():
+    recorded = hardware.interfaces_by_hardware_type(
+        _conf(enabled_management_interfaces=['fake', 'other']),
+        ['fake-hardware', 'picky-hardware'])
+    assert recorded['fake-hardware']['console'] == {
+        'enabled': ['fake', 'no-console'], 'default': 'fake'}
+    assert recorded['fake-hardware']['storage']['default'] == 'noop'
+    # fake-hardware takes any enabled interface; picky-hardware only
+    # those it supports.
+    assert recorded['fake-hardware']['management']['enabled'] == [
+        'fake', 'other']
+    assert recorded['picky-hardware']['management']['enabled'] == ['fake']
 
 
 def test_explicit_names():
@@ -111,9 +170,14 @@ def test_interface_not_enabled():
 
 
 def test_interface_not_supported_by_hardware_type():
-    conf = _conf(enabled_power_interfaces=['fake', 'other'])
+    conf = _conf(enabled_management_interfaces=['fake', 'other'])
     with pytest.raises(exception.InterfaceNotSupported, match='other'):
-        hardware.load_interfaces(conf, 'fake-hardware', {'power': 'other'})
+        hardware.load_interfaces(conf, 'picky-hardware',
+                                 {'management': 'other'})
+    # fake-hardware takes any enabled one (this one is not installed).
+    with pytest.raises(exception.InterfaceNotFound, match='other'):
+        hardware.load_interfaces(conf, 'fake-hardware',
+                                 {'management': 'other'})
 
 
 def test_default_is_first_supported_and_enabled():
@@ -149,7 +213,10 @@ def test_driver_properties_merge_the_default_interfaces(monkeypatch):
     monkeypatch.setattr(fake.FakeDeploy, 'get_properties',
                         lambda self: {'deploy_image': 'Optional.'})
     assert hardware.driver_properties(_conf(), 'fake-hardware') == {
-        'power_address': 'Required.', 'deploy_image': 'Optional.'}
+        'power_address': 'Required.', 'deploy_image': 'Optional.',
+        # upstream's fake vendor interface's
+        'B1': 'B1 description. Required.',
+        'B2': 'B2 description. Required.'}
 
 
 def test_driver_properties_of_a_driver_not_enabled():

@@ -181,6 +181,14 @@ def test_destroy_node_refusals(ctx, mgr):
     mgr.destroy_node(ctx, node['uuid'])
     with pytest.raises(exception.NodeNotFound):
         mgr.destroy_node(ctx, node['uuid'])
+    # A protected node is never deleted, and that is said first (403),
+    # as upstream; in maintenance, a node with an instance is deleted.
+    guarded = make_node(ctx, provision_state=states.CLEANFAIL,
+                        protected=True)
+    with pytest.raises(exception.NodeProtected):
+        mgr.destroy_node(ctx, guarded['uuid'])
+    db_nodes.node_update(ctx, used['id'], {'maintenance': True})
+    mgr.destroy_node(ctx, used['uuid'])
 
 
 # -- power
@@ -321,8 +329,8 @@ def test_actions_refused_in_the_wrong_state(ctx, mgr, provision_state,
 
 def test_unknown_action(ctx, mgr):
     node = make_node(ctx)
-    with pytest.raises(exception.InvalidParameterValue, match='rescue'):
-        mgr.do_provisioning_action(ctx, node['uuid'], 'rescue', None)
+    with pytest.raises(exception.InvalidParameterValue, match='explode'):
+        mgr.do_provisioning_action(ctx, node['uuid'], 'explode', None)
 
 
 @pytest.mark.parametrize('provision_state,action', [
@@ -390,9 +398,12 @@ def test_get_clean_steps(ctx):
     assert result['automated'][-1]['priority'] == 10  # the override
     # Manual-only steps: erase_devices left them with its override.
     manual = {s['step']: s for s in result['manual']}
-    assert sorted(manual) == ['fail_step', 'one_shot_work',
-                              'repeatable_work', 'wait_a_bit',
-                              'wait_for_gate']
+    assert sorted(manual) == [
+        'apply_configuration', 'cache_bios_settings', 'factory_reset',
+        'fail_step', 'one_shot_work', 'repeatable_work', 'update',
+        'wait_a_bit', 'wait_for_gate']
+    assert {s['interface'] for s in result['manual']} == {
+        'deploy', 'bios', 'firmware'}
     assert manual['wait_a_bit']['abortable'] is True
     assert manual['fail_step']['priority'] == 0
 

@@ -4,6 +4,7 @@ import datetime
 import time
 import uuid
 
+import pytest
 import sqlalchemy as sa
 
 from ironic_lite.common import states
@@ -259,6 +260,33 @@ def test_zero_timeout_disables_it(ctx, pool):
         states.CLEANWAIT)
 
 
+def test_inspect_wait_timeout(ctx, pool):
+    conf = make_conf(host=HOST, conductor__inspect_wait_timeout=60)
+    db_conductors.register(ctx, HOST, HW)
+    long_ago = lite_db.utcnow() - datetime.timedelta(seconds=61)
+    late, fresh, resting = (
+        make_node(ctx, provision_state=states.INSPECTWAIT,
+                  target_provision_state=states.MANAGEABLE,
+                  inspection_started_at=started, maintenance=maintenance)
+        for started, maintenance in ((long_ago, False),
+                                     (lite_db.utcnow(), False),
+                                     (long_ago, True)))
+    periodic(conf, pool).check_inspect_wait()
+    row = db_nodes.node_get(ctx, late['id'])
+    assert row['provision_state'] == states.INSPECTFAIL
+    assert row['target_provision_state'] is None
+    assert row['last_error'] == 'timeout reached while inspecting the node'
+    assert row['reservation'] is None
+    # Not yet, and not in maintenance (as upstream).
+    for node in (fresh, resting):
+        assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
+            states.INSPECTWAIT)
+    conf = make_conf(host=HOST, conductor__inspect_wait_timeout=0)
+    periodic(conf, pool).check_inspect_wait()
+    assert db_nodes.node_get(ctx, resting['id'])['provision_state'] == (
+        states.INSPECTWAIT)
+
+
 # -- slow conductors, lost locks, failures mid-flow
 
 def test_a_slow_conductor_keeps_its_nodes(ctx, conf, pool):
@@ -501,11 +529,13 @@ def test_periodic_tasks_make_a_constant_number_of_queries(ctx, conf, pool):
         _add_nodes(ctx, count)
         counts.append((counter.run(task.take_over),
                        counter.run(task.check_clean_wait),
+                       counter.run(task.check_inspect_wait),
                        counter.run(task.heartbeat)))
     # SQL statements (one more per transaction: the connection check).
     assert counts[0] == counts[1], counts
-    take_over, clean_wait, heartbeat = counts[0]
-    assert take_over <= 6 and clean_wait <= 4 and heartbeat <= 2, counts
+    take_over, clean_wait, inspect_wait, heartbeat = counts[0]
+    assert take_over <= 8 and clean_wait <= 4, counts
+    assert inspect_wait <= 2 and heartbeat <= 2, counts
 
 
 def test_an_orphaned_inspection_fails(ctx, conf):
@@ -528,5 +558,24 @@ def test_an_orphaned_adoption_fails(ctx, conf):
     assert periodic(conf, pool).resume_orphans(ctx) == 1
     row = wait_state(ctx, adopting, states.ADOPTFAIL)
     assert 'adopt the node again' in row['last_error']
+    assert row['target_provision_state'] is None
+    pool.shutdown(wait=True)
+
+
+@pytest.mark.parametrize(('state', 'target', 'failed', 'says'), [
+    (states.RESCUING, states.RESCUE, states.RESCUEFAIL,
+     'rescue the node again'),
+    (states.UNRESCUING, states.ACTIVE, states.UNRESCUEFAIL,
+     'unrescue the node again'),
+])
+def test_an_orphaned_rescue_or_unrescue_fails(ctx, conf, state, target,
+                                              failed, says):
+    pool = workers.WorkerPool(5)
+    db_conductors.register(ctx, HOST, HW)
+    node = make_node(ctx, provision_state=state,
+                     target_provision_state=target)
+    assert periodic(conf, pool).resume_orphans(ctx) == 1
+    row = wait_state(ctx, node, failed)
+    assert says in row['last_error']
     assert row['target_provision_state'] is None
     pool.shutdown(wait=True)

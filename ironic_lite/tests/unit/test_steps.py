@@ -281,7 +281,7 @@ def test_schema_accepts(body):
 @pytest.mark.parametrize('body', [
     [],
     {'interface': 'deploy', 'step': 'erase_devices'},
-    [{'interface': 'raid', 'step': 'x'}],
+    [{'interface': 'boot', 'step': 'x'}],
     [{'interface': 'deploy'}],
     [{'step': 'x'}],
     [{'interface': 'deploy', 'step': ''}],

@@ -18,6 +18,7 @@ from ironic_lite.conductor import locks
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import nodes as db_nodes
+from ironic_lite.drivers import base
 from ironic_lite.tests.unit import make_conf
 
 HOST = 'conductor-1'
@@ -62,7 +63,7 @@ def test_acquire_locks_and_releases(ctx, conf):
     node = make_node(ctx)
     with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
         assert task.node.reservation == HOST
-        assert set(task.interfaces) == {'power', 'management', 'deploy'}
+        assert set(task.interfaces) == set(base.INTERFACE_TYPES)
         assert task.driver.power is task.interfaces['power']
         with pytest.raises(exception.NodeLocked) as info:
             task_manager.acquire(ctx, conf, node['id'], 'other', 'test')

@@ -1,0 +1,67 @@
+"""The end of an asynchronous inspection (``inspect wait``, API 1.39)
+other than its success: an abort requested through the API (1.41) and
+the timeout (``[conductor]inspect_wait_timeout``). Both run with the
+node's lock; the node goes to ``inspect failed`` and its history says
+why, as upstream's."""
+
+from oslo_log import log as logging
+
+from ironic_lite.common import states
+from ironic_lite.conductor import agent_token
+from ironic_lite.conductor import history
+from ironic_lite.conductor import task_manager
+from ironic_lite.drivers import standard
+
+LOG = logging.getLogger(__name__)
+
+ABORTED = 'Inspection was aborted by request.'
+TIMED_OUT = 'timeout reached while inspecting the node'
+
+
+def _inspect(task: task_manager.Task) -> standard.InspectInterface:
+    inspect = task.interfaces['inspect']
+    assert isinstance(inspect, standard.InspectInterface)
+    return inspect
+
+
+def abort_inspection(task: task_manager.Task) -> None:
+    """Abort the inspection of a node in ``inspect wait`` (RPC thread,
+    lock held).
+
+    :raises InvalidStateRequested: the node is not in inspect wait.
+    :raises UnsupportedDriverExtension: its inspect interface cannot
+        abort (the node keeps waiting).
+    """
+    node = task.node
+    states.next_state(node.provision_state, 'abort', node.uuid)
+    try:
+        _inspect(task).abort(task)
+    except Exception as exc:
+        LOG.error('Node %(node)s: aborting the inspection failed: %(err)s',
+                  {'node': node.uuid, 'err': exc})
+        history.record(task, f'Failed to abort inspection: {exc}',
+                       history.INTROSPECTION)
+        raise
+    history.record(task, ABORTED, history.INTROSPECTION)
+    agent_token.wipe_token_and_url(node.driver_internal_info)
+    task.process_event('abort', last_error=ABORTED)
+    LOG.info('Node %s: inspection aborted', node.uuid)
+
+
+def fail_on_timeout(task: task_manager.Task) -> None:
+    """The inspection waited too long: ``inspect failed`` (the
+    interface is asked to stop it first; that failing changes
+    nothing)."""
+    node = task.node
+    if node.provision_state != states.INSPECTWAIT:
+        return
+    try:
+        _inspect(task).abort(task)
+    except Exception as exc:
+        LOG.debug('Node %(node)s: the inspection that timed out could not '
+                  'be stopped: %(err)s', {'node': node.uuid, 'err': exc})
+    LOG.error('Node %(node)s: %(msg)s', {'node': node.uuid,
+                                         'msg': TIMED_OUT})
+    history.record(task, TIMED_OUT, history.INTROSPECTION)
+    agent_token.wipe_token_and_url(node.driver_internal_info)
+    task.process_event('fail', last_error=TIMED_OUT)

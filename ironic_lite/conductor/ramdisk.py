@@ -1,0 +1,93 @@
+"""What a ramdisk agent on a node asks of its conductor (API 1.22:
+``/v1/lookup`` and ``/v1/heartbeat/{node}``), and the agent token that
+proves a heartbeat comes from the agent the node booted.
+
+The token (``driver_internal_info['agent_secret_token']``) is made once,
+at the first lookup from API 1.62, under the node's lock; every later
+lookup gets a masked value, so a second machine claiming the node learns
+nothing. A heartbeat without the token is refused. The token and the
+agent's URL are forgotten when the node powers off or a flow that
+booted the agent (deploying, cleaning) ends: the next agent is a new
+one (:mod:`ironic_lite.conductor.agent_token`).
+"""
+
+import secrets
+from typing import Any
+
+from oslo_log import log as logging
+import oslo_messaging as messaging
+
+from ironic_lite import exception
+from ironic_lite.conductor import agent_token as tokens
+from ironic_lite.conductor import endpoint
+from ironic_lite.conductor.agent_token import MASK
+from ironic_lite.conductor.agent_token import PREGENERATED_KEY
+from ironic_lite.conductor.agent_token import TOKEN_KEY
+from ironic_lite.drivers import base
+
+LOG = logging.getLogger(__name__)
+
+
+class RamdiskManager(endpoint.NodeEndpoint):
+    """get_node_with_token, heartbeat."""
+
+    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    def get_node_with_token(self, context: Any,
+                            node_uuid: str) -> dict[str, Any]:
+        """The node, with a new agent token when it has none (made under
+        its lock: NodeLocked when another operation holds it, and the
+        agent looks up again); with a masked one when it has one."""
+        with self._task(context, node_uuid, 'agent lookup',
+                        shared=True) as task:
+            if task.node.driver_internal_info.get(TOKEN_KEY):
+                LOG.warning('Node %s: an agent looked up the node while '
+                            'it already has an agent token; the token is '
+                            'not given again', node_uuid)
+                row = task.node.as_dict()
+                row['driver_internal_info'][TOKEN_KEY] = MASK
+                return row
+        with self._task(context, node_uuid, 'agent token') as task:
+            info = task.node.driver_internal_info
+            if not info.get(TOKEN_KEY):
+                info[TOKEN_KEY] = secrets.token_urlsafe()
+                info.pop(PREGENERATED_KEY, None)
+                task.save()
+                LOG.info('Node %s: agent token made for a lookup',
+                         node_uuid)
+                return task.node.as_dict()
+            row = task.node.as_dict()
+        row['driver_internal_info'][TOKEN_KEY] = MASK
+        return row
+
+    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    def heartbeat(self, context: Any, node_uuid: str, callback_url: str,
+                  agent_version: str | None, agent_token: str | None,
+                  agent_verify_ca: str | None = None,
+                  agent_status: str | None = None,
+                  agent_status_message: str | None = None) -> None:
+        """Check the agent's token, then hand the heartbeat to the
+        node's deploy interface.
+
+        :raises InvalidParameterValue: no version and no status (an
+            agent too old to talk to), or a wrong or missing token.
+        """
+        if agent_version is None and agent_status is None:
+            raise exception.InvalidParameterValue(
+                err='Agent did not transmit a version, and a version is '
+                'required. Please update the agent being used.')
+        with self._task(context, node_uuid, 'heartbeat',
+                        shared=True) as task:
+            if not tokens.is_valid(task.node.driver_internal_info,
+                                  agent_token):
+                LOG.error('Node %s: heartbeat with an invalid or missing '
+                          'agent token refused', node_uuid)
+                raise exception.InvalidParameterValue(
+                    err='Invalid or missing agent token received.')
+            LOG.debug('Node %s: heartbeat from the agent at %s',
+                      node_uuid, callback_url)
+            deploy = task.interfaces['deploy']
+            assert isinstance(deploy, base.DeployInterface)
+            deploy.heartbeat(
+                task, callback_url,
+                agent_version or tokens.DEFAULT_AGENT_VERSION,
+                agent_verify_ca, agent_status, agent_status_message)
