@@ -452,12 +452,20 @@ def test_callback_waits_for_a_lock_held_for_a_moment(ctx, mgr, conf, pool):
          'args': {'seconds': 600}},
         {'interface': 'management', 'step': 'verify_properties'}])
     wait_state(ctx, node, states.CLEANWAIT)
-    db_nodes.reserve(ctx, 'conductor-1', node['id'])
-    timer = threading.Timer(
-        0.3, db_nodes.release, (ctx, 'conductor-1', node['id']))
+    # Held under another name: a reservation of this conductor's own
+    # name with no task of its own behind it is a stale one, taken over.
+    db_nodes.reserve(ctx, 'api-call', node['id'])
+    released = []
+
+    def release():
+        db_nodes.release(ctx, 'api-call', node['id'])
+        released.append(True)
+
+    timer = threading.Timer(0.3, release)
     timer.start()
     mgr.continue_node_clean(ctx, node['uuid'])
     timer.join()
+    assert released == [True]
     row = wait_state(ctx, node, states.MANAGEABLE)
     assert row['driver_internal_info']['fake_steps_run'] == [
         'verify_properties']
