@@ -45,8 +45,9 @@ class Enforcer(policy.Enforcer):
 
 
 def make_enforcer(conf: cfg.ConfigOpts,
-                  rules: Iterable[policy.RuleDefault]) -> policy.Enforcer:
-    enforcer = Enforcer(conf)
+                  rules: Iterable[policy.RuleDefault],
+                  cls: type[Enforcer] = Enforcer) -> policy.Enforcer:
+    enforcer = cls(conf)
     enforcer.register_defaults(list(rules))
     return enforcer
 

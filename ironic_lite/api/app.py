@@ -129,8 +129,9 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     checks = health.Health(conf)
     app: Any = faults.FaultWrapper(router.Router(routes.ROUTES), formatter)
     app = checks.authenticated(app, deps.is_admin)
+    # The Bare Metal API's administrators are system-scoped (1.71).
     app = auth.wrap(app, conf, deps.is_admin, _is_version_document,
-                    _is_ramdisk_path)
+                    _is_ramdisk_path, system_scope=True)
     # The version documents echo a valid requested version, as upstream.
     app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                     _is_version_document,

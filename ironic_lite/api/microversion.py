@@ -262,6 +262,10 @@ HISTORY: tuple[tuple[str, str], ...] = (
              '(400 with another target): ironic_lite runs clean steps out '
              'of band and boots no ramdisk to clean, so true is what '
              'happens anyway.'),
+    ('1.71', 'Scope-based roles (a signifier; the rules hold at every '
+             'version): the system scope\'s admin, member and reader are '
+             'the deployment\'s, a project\'s roles act on the nodes it '
+             'owns or leases, as upstream\'s defaults.'),
     ('1.72', 'Heartbeats: agent_status (start, end or error) and '
              'agent_status_message (400 below 1.72).'),
     ('1.73', 'Provision targets deploy and undeploy (aliases of active '
@@ -290,6 +294,10 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'node_history_max_entries, record_step_flows_in_history).'),
     ('1.79', 'Allocations: a node named as the allocation is tried '
              'first.'),
+    ('1.80', 'Project-scoped node creation and deletion (a signifier): '
+             'a project\'s administrator creates nodes owned by its '
+             'project and deletes the nodes it owns, with '
+             '[api]project_admin_can_manage_own_nodes.'),
     ('1.81', 'GET /v1/nodes/{node_ident}/inventory: what the node\'s '
              'last inspection stored (inventory and plugin_data; 404 '
              'when none: the fake inspect interface stores none, as '

@@ -27,9 +27,7 @@ GAPS: dict[str, str] = {
 
 
 
-    '1.71': 'The scope-based roles signifier.',
 
-    '1.80': 'Project-scoped node creation and deletion.',
 
     '1.84': 'The inspection continue callback.',
     '1.86': 'Firmware components (GET /v1/nodes/{node}/firmware); the '

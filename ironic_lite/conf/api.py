@@ -20,6 +20,13 @@ api_opts: list[cfg.Opt] = [
         'shows it is down (more than two [conductor]heartbeat_interval '
         'old), the request goes to the next conductor of the hash '
         'ring; otherwise the client gets a 503 to retry.'),
+    cfg.BoolOpt(
+        'project_admin_can_manage_own_nodes', default=True,
+        help='Whether the administrator of a project may create nodes '
+        '(owned by that project) and delete the nodes its project owns '
+        '(the policies baremetal:node:create:self_owned_node and '
+        'baremetal:node:delete:self_owned_node), as upstream (API '
+        '1.80).'),
     cfg.IntOpt(
         'max_limit', default=1000, min=1,
         help='The most items a list call returns in one page.'),

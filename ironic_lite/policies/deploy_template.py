@@ -1,7 +1,8 @@
 """Policies of the deploy templates (upstream's
-``baremetal:deploy_template:*``; its system roles as ``rule:is_admin``)."""
+``baremetal:deploy_template:*`` names and defaults: the system's
+readers see them, its administrators manage them)."""
 
-from ironic_lite.policies.base import ADMIN
+from ironic_lite.policies import base
 from ironic_lite.policies.base import rule
 
 TEMPLATE = 'baremetal:deploy_template:%s'
@@ -9,12 +10,13 @@ _TEMPLATES = '/deploy_templates'
 _ONE = _TEMPLATES + '/{deploy_template_ident}'
 
 rules = [
-    rule(TEMPLATE % 'get', ADMIN, 'List and show deploy templates.',
+    rule(TEMPLATE % 'get', base.SYSTEM_READER,
+         'List and show deploy templates.',
          [('GET', _TEMPLATES), ('GET', _ONE)]),
-    rule(TEMPLATE % 'create', ADMIN, 'Create a deploy template.',
+    rule(TEMPLATE % 'create', base.SYSTEM_ADMIN, 'Create a deploy template.',
          [('POST', _TEMPLATES)]),
-    rule(TEMPLATE % 'update', ADMIN, 'Update a deploy template.',
+    rule(TEMPLATE % 'update', base.SYSTEM_ADMIN, 'Update a deploy template.',
          [('PATCH', _ONE)]),
-    rule(TEMPLATE % 'delete', ADMIN, 'Delete a deploy template.',
+    rule(TEMPLATE % 'delete', base.SYSTEM_ADMIN, 'Delete a deploy template.',
          [('DELETE', _ONE)]),
 ]

@@ -1,9 +1,10 @@
 """Policy of the external events (upstream's name)."""
 
-from ironic_lite.policies.base import ADMIN
+from ironic_lite.policies import base
 from ironic_lite.policies.base import rule
 
 rules = [
-    rule('baremetal:events:post', ADMIN,
-         'Post external (network) events.', [('POST', '/events')]),
+    rule('baremetal:events:post', base.SYSTEM_ADMIN,
+         'Post external (network) events.', [('POST', '/events')],
+         scope_types=base.SYSTEM_SCOPE),
 ]

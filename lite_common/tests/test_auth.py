@@ -249,6 +249,44 @@ def test_wrap_builds_the_context(conf, inner):
         _request().get_response(app)
 
 
+def test_system_scoped_admins(conf, inner):
+    """Where administrators are system-scoped (the Bare Metal API):
+    http_basic's admin users and noauth requests without a project are
+    on the system scope; others keep their project, and a client cannot
+    claim the system scope."""
+    app = auth.wrap(inner, conf, lambda ctx: False,
+                    public_path=lambda path: False, system_scope=True)
+    _request(_basic('admin', 'secret'),
+             **{'OpenStack-System-Scope': 'x'}).get_response(app)
+    ctx = inner.environ[auth.ENV_KEY]
+    assert (ctx.system_scope, ctx.project_id) == ('all', None)
+    _request(_basic('alice', 'wonderland'),
+             **{'OpenStack-System-Scope': 'all'}).get_response(app)
+    ctx = inner.environ[auth.ENV_KEY]
+    assert (ctx.system_scope, ctx.project_id) == (None, 'alice')
+
+    conf.set_override('auth_strategy', 'noauth')
+    app = auth.wrap(inner, conf, lambda ctx: False,
+                    public_path=lambda path: False, system_scope=True)
+    _request().get_response(app)
+    ctx = inner.environ[auth.ENV_KEY]
+    assert (ctx.system_scope, ctx.project_id) == ('all', None)
+    _request(**{'X-Project-Id': 'p1', 'X-Roles': 'reader'}).get_response(app)
+    ctx = inner.environ[auth.ENV_KEY]
+    assert (ctx.system_scope, ctx.project_id, ctx.roles) == (
+        None, 'p1', ['reader'])
+    _request(**{'OpenStack-System-Scope': 'all',
+                'X-Project-Id': 'p1'}).get_response(app)
+    assert inner.environ[auth.ENV_KEY].system_scope is None
+
+    # Without system_scope (the Compute API) noauth is project admin's.
+    app = auth.wrap(inner, conf, lambda ctx: False,
+                    public_path=lambda path: False)
+    _request().get_response(app)
+    ctx = inner.environ[auth.ENV_KEY]
+    assert (ctx.system_scope, ctx.project_id) == (None, 'admin')
+
+
 def test_a_known_password_skips_bcrypt_a_wrong_one_never_does(
         app, inner, monkeypatch):
     """After one bcrypt check the right password is recognised without

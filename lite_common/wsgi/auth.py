@@ -7,7 +7,9 @@ makes every caller an admin.
 ``http_basic`` reads an Apache htpasswd file with bcrypt hashes (as
 ``htpasswd -B`` writes them). A user's project is its user name; users
 listed in ``http_basic_admin_users`` get the ``admin`` role, everyone
-else ``member`` and ``reader``.
+else ``member`` and ``reader``. Where the API's administrators are
+system-scoped (the Bare Metal API), the admin users hold their roles on
+the system scope instead of their project.
 """
 
 import base64
@@ -99,23 +101,32 @@ def _strip_identity_headers(environ: dict[str, Any]) -> None:
 
 
 class NoAuth:
-    """Every request is the admin of project ``admin`` (or X-Project-Id)."""
+    """Every request is the admin of project ``admin`` (or X-Project-Id).
 
-    def __init__(self, app: Any) -> None:
+    With ``system_scope`` (the Bare Metal API, whose administrators hold
+    their roles on the system), a request without X-Project-Id is on the
+    system scope instead of project ``admin``'s.
+    """
+
+    def __init__(self, app: Any, system_scope: bool = False) -> None:
         self.app = app
+        self.system_scope = system_scope
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        project = environ.get('HTTP_X_PROJECT_ID', 'admin')
+        project = environ.get('HTTP_X_PROJECT_ID')
         user = environ.get('HTTP_X_USER_ID', 'admin')
         roles = environ.get('HTTP_X_ROLES', 'admin,member,reader')
         _strip_identity_headers(environ)
         environ.update({
             'HTTP_X_IDENTITY_STATUS': 'Confirmed',
-            'HTTP_X_PROJECT_ID': project,
             'HTTP_X_USER_ID': user,
             'HTTP_X_USER_NAME': user,
             'HTTP_X_ROLES': roles,
         })
+        if project is None and self.system_scope:
+            environ['HTTP_OPENSTACK_SYSTEM_SCOPE'] = 'all'
+        else:
+            environ['HTTP_X_PROJECT_ID'] = project or 'admin'
         return self.app(environ, start_response)
 
 
@@ -169,8 +180,11 @@ class BasicAuth:
     """
 
     def __init__(self, app: Any, user_file: str,
-                 admin_users: list[str]) -> None:
+                 admin_users: list[str], system_scope: bool = False) -> None:
         self.app = app
+        #: Whether the admin users hold their role on the system scope
+        #: (the Bare Metal API) rather than on their project.
+        self.system_scope = system_scope
         self.users = load_htpasswd(user_file)
         self.admin_users = set(admin_users)
         self._key = secrets.token_bytes(32)
@@ -264,10 +278,13 @@ class BasicAuth:
             'HTTP_X_IDENTITY_STATUS': 'Confirmed',
             'HTTP_X_USER_ID': user,
             'HTTP_X_USER_NAME': user,
-            'HTTP_X_PROJECT_ID': user,
-            'HTTP_X_PROJECT_NAME': user,
             'HTTP_X_ROLES': ','.join(roles),
         })
+        if self.system_scope and user in self.admin_users:
+            environ['HTTP_OPENSTACK_SYSTEM_SCOPE'] = 'all'
+        else:
+            environ['HTTP_X_PROJECT_ID'] = user
+            environ['HTTP_X_PROJECT_NAME'] = user
         return self.app(environ, start_response)
 
 
@@ -287,22 +304,24 @@ class AnonymousContext:
 
 def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
          public_path: Callable[[str], bool],
-         anonymous_path: Callable[[str], bool] | None = None) -> Any:
+         anonymous_path: Callable[[str], bool] | None = None,
+         system_scope: bool = False) -> Any:
     """Wrap ``app`` with the configured authentication and context.
 
     Paths for which ``public_path`` is true (version documents) need no
     credentials. Those for which ``anonymous_path`` is true need none
     either: they get a context without identity (policy decides what
-    such a caller may do).
+    such a caller may do). With ``system_scope``, noauth requests without
+    a project and http_basic's admin users are on the system scope.
     """
     inner = ContextMiddleware(app, is_admin)
     anonymous = AnonymousContext(inner)
     strategy = conf.auth_strategy
     if strategy == 'noauth':
-        authed: Any = NoAuth(inner)
+        authed: Any = NoAuth(inner, system_scope)
     elif strategy == 'http_basic':
         authed = BasicAuth(inner, conf.http_basic_auth_user_file,
-                           conf.http_basic_admin_users)
+                           conf.http_basic_admin_users, system_scope)
     else:
         authed = _keystone(inner, conf)
 

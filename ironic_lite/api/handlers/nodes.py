@@ -130,14 +130,46 @@ def show_node(req: webob.Request) -> webob.Response:
     return util.json_response(node_view(req, fields).render(row))
 
 
+def _self_service(req: webob.Request) -> bool:
+    """Whether ``[api]project_admin_can_manage_own_nodes`` lets a
+    project's administrator manage its own nodes (1.80)."""
+    return bool(util.deps(req).conf.api.project_admin_can_manage_own_nodes)
+
+
+def _authorize_create(req: webob.Request) -> bool:
+    """Whether the caller creates the node as its project's own
+    (``baremetal:node:create:self_owned_node``), else once
+    ``baremetal:node:create`` allows it, as upstream."""
+    if _self_service(req) and node_access.allowed(
+            req, 'baremetal:node:create:self_owned_node'):
+        return True
+    util.authorize(req, 'baremetal:node:create')
+    return False
+
+
+def _own_node(req: webob.Request, values: dict[str, Any]) -> None:
+    """A project-scoped creator's node is its project's."""
+    ctx = util.context(req)
+    if ctx.system_scope == 'all':
+        return
+    requested = values.get('owner')
+    if requested and requested != ctx.project_id:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Cannot create a node as a project scoped admin '
+            'with an owner other than your own project.')
+    values['owner'] = ctx.project_id
+
+
 @util.translate_errors
 def create_node(req: webob.Request) -> webob.Response:
-    util.authorize(req, 'baremetal:node:create')
+    self_owned = _authorize_create(req)
     body = util.read_body(req, schemas.CREATE)
     node_fields.check_input_versions(req, body)
     node_fields.check_name(req, body.get('name'), creating=True)
     check_sizes(body)
     values = node_fields.normalize(canonical_uuids(body))
+    if self_owned:
+        _own_node(req, values)
     node_fields.resolve_parent(req, values, values.get('owner'))
     node_fields.resolve_chassis(req, values, creating=True)
     if not values.get('uuid'):
@@ -225,6 +257,13 @@ def update_node(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def delete_node(req: webob.Request) -> webob.Response:
-    row = node_access.authorized_node(req, 'baremetal:node:delete')
+    try:
+        row = node_access.authorized_node(req, 'baremetal:node:delete')
+    except webob.exc.HTTPForbidden:
+        if not _self_service(req):
+            raise
+        # A project's administrator deletes the nodes it owns (1.80).
+        row = node_access.authorized_node(
+            req, 'baremetal:node:delete:self_owned_node')
     util.deps(req).conductor.destroy_node(util.context(req), row)
     return webob.Response(status=204)

@@ -143,3 +143,9 @@ class ConductorGroupFixture(APIFixture):
     """noauth, with the conductor in conductor group ``Rack1``."""
 
     overrides = {'conductor.conductor_group': 'Rack1'}
+
+
+class NoSelfServiceFixture(APIFixture):
+    """noauth; project administrators may not manage their own nodes."""
+
+    overrides = {'api.project_admin_can_manage_own_nodes': False}

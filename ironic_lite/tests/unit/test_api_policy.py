@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 from oslo_context import context
+from oslo_policy import policy as oslo_policy
 
 from ironic_lite import policies
 from ironic_lite import policy
@@ -37,27 +38,60 @@ AGENT_RULES = frozenset({'baremetal:node:ipa_heartbeat',
                          'baremetal:driver:ipa_lookup'})
 
 
-def test_admin_may_do_everything_and_strangers_only_list() -> None:
+def test_system_admin_may_do_everything_and_strangers_only_list() -> None:
     enforcer = policy.make_enforcer(make_conf())
-    # Keystone's admin role implies member and reader, as http_basic's.
-    admin = _context('p', 'admin', 'member', 'reader')
-    member = _context('p', 'member', 'reader')
+    # Keystone's admin role implies member and reader.
+    admin = context.RequestContext(roles=['admin', 'member', 'reader'],
+                                   system_scope='all')
+    # A project's admin is not the system's: on a node of another
+    # project it may list (its own nodes) and nothing else.
+    stranger = _context('p', 'admin', 'member', 'reader')
     target = _node('someone-else')
+    lists = {'baremetal:node:list', 'baremetal:port:list',
+             'baremetal:portgroup:list', 'baremetal:volume:list',
+             # Upstream's: any admin sees volume target properties,
+             # and creates nodes owned by its project (1.80).
+             'baremetal:volume:view_target_properties',
+             'baremetal:node:create:self_owned_node'}
     for rule in policies.list_rules():
         if rule.name in AGENT_RULES or rule.name.startswith(
                 'baremetal:allocation:'):
             continue
         if rule.name.startswith('baremetal:'):
-            assert enforcer.authorize(rule.name, target, admin)
-            allowed = enforcer.authorize(rule.name, target, member)
-            assert allowed == (rule.name == 'baremetal:node:list'), rule.name
+            # The one rule of the owner's admin only: the system's admin
+            # deletes nodes by baremetal:node:delete.
+            assert enforcer.authorize(rule.name, target, admin) or (
+                rule.name == 'baremetal:node:delete:self_owned_node')
+            try:
+                allowed = enforcer.authorize(rule.name, target, stranger)
+            except oslo_policy.InvalidScope:
+                allowed = False
+            assert allowed == (rule.name in lists), rule.name
     assert policy.is_admin(enforcer, admin)
     # A ramdisk agent has no credentials: anyone may look up and
     # heartbeat (the agent token guards heartbeats).
     nobody = _context('', '')
     for name in AGENT_RULES:
         assert enforcer.authorize(name, {}, nobody), name
-    assert not policy.is_admin(enforcer, member)
+    assert not policy.is_admin(enforcer, stranger)
+
+
+def test_the_service_role_of_the_service_project_may_be_elevated() -> None:
+    nova = context.RequestContext(roles=['service'], project_id='svc-id',
+                                  project_name='service')
+    target = _node('someone-else')
+    plain = policy.make_enforcer(make_conf())
+    assert not plain.authorize('baremetal:node:list_all', target, nova)
+    assert not plain.authorize('baremetal:node:update', target, nova)
+    elevated = policy.make_enforcer(make_conf(
+        rbac_service_role_elevated_access=True))
+    assert elevated.authorize('baremetal:node:list_all', target, nova)
+    assert elevated.authorize('baremetal:node:update', target, nova)
+    # Not a system administrator for all that.
+    assert not elevated.authorize('baremetal:node:create', target, nova)
+    other = context.RequestContext(roles=['service'], project_id='x',
+                                   project_name='not-service')
+    assert not elevated.authorize('baremetal:node:list_all', target, other)
 
 
 def _allowed(ctx: context.RequestContext,
@@ -118,7 +152,9 @@ def test_owner_reader_only_reads() -> None:
                        'baremetal:node:traits:list',
                        'baremetal:node:vif:list',
                        'baremetal:node:bios:get',
-                       'baremetal:node:inventory:get'}
+                       'baremetal:node:inventory:get',
+                       'baremetal:node:history:get',
+                       'baremetal:node:get_indicator_state'}
 
 
 def test_a_node_without_owner_is_nobodys() -> None:
