@@ -62,6 +62,9 @@ class Deps:
         self.public_endpoint: str | None = conf.api.public_endpoint
         self.heartbeat_timeout: int = conf.conductor.heartbeat_timeout
         self.default_portgroup_mode: str = conf.default_portgroup_mode
+        #: The versions advertised and accepted.
+        self.versions = microversion.versions_for(
+            conf.api.advertise_incomplete_versions)
         self.conf = conf
 
     def is_admin(self, context: Any) -> bool:
@@ -84,18 +87,17 @@ def _is_ramdisk_path(path: str) -> bool:
         path.startswith('/v1/heartbeat/') and path.count('/') == 3)
 
 
-_RANGE_HEADERS = [
-    (microversion.MIN_HEADER, microversion.MIN_VERSION),
-    (microversion.MAX_HEADER, microversion.MAX_VERSION),
-]
+def _range_headers(app: Any, versions: Any) -> Any:
+    range_headers = [
+        (microversion.MIN_HEADER, str(versions.minimum)),
+        (microversion.MAX_HEADER, str(versions.maximum)),
+    ]
 
-
-def _range_headers(app: Any) -> Any:
     def middleware(environ: dict[str, Any], start_response: Any) -> Any:
         def _start_response(status: str, headers: list[Any],
                             exc_info: Any = None) -> Any:
             names = {name.lower() for name, _ in headers}
-            headers.extend((k, v) for k, v in _RANGE_HEADERS
+            headers.extend((k, v) for k, v in range_headers
                            if k.lower() not in names)
             return start_response(status, headers, exc_info)
 
@@ -133,7 +135,7 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app = auth.wrap(app, conf, deps.is_admin, _is_version_document,
                     _is_ramdisk_path, system_scope=True)
     # The version documents echo a valid requested version, as upstream.
-    app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
+    app = mv.MicroversionMiddleware(app, deps.versions,
                                     _is_version_document,
                                     echo_unversioned=True)
     app = faults.FaultWrapper(app, formatter)
@@ -141,7 +143,7 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
         json_suffix.strip_json_suffix(
             middleware.strip_slash(_default_version(app))),
         util.DEPS_KEY, deps), formatter)
-    app = _range_headers(app)
+    app = _range_headers(app, deps.versions)
     # Upstream also returns the request id as Openstack-Request-Id (its
     # historic header), at every version.
     return request_log.RequestLog(checks.anonymous(app),

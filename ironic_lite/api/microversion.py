@@ -6,9 +6,14 @@ Ironic's (:mod:`ironic_lite.api.upstream_versions`); :data:`HISTORY` says
 what this API serves of each, and
 :mod:`ironic_lite.api.version_gaps` what it does not serve yet.
 
+The advertised maximum is :data:`COMPLETE_VERSION`, the highest
+version up to which every change is served; with
+``[api]advertise_incomplete_versions`` it is :data:`MAX_VERSION`,
+upstream's (:func:`versions_for`).
+
 One resource is this API's own, with no upstream number: the clean steps
 of a node (``GET /v1/nodes/{node_ident}/cleaning/steps``), served at the
-maximum version only (:data:`CLEANING_STEPS`) and a 404 below it.
+advertised maximum version only and a 404 below it.
 """
 
 from collections.abc import Iterable
@@ -21,7 +26,13 @@ import webob.exc
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '1.1'
+#: The highest version served at all (upstream Ironic 39's), with
+#: ``[api]advertise_incomplete_versions``.
 MAX_VERSION = '1.115'
+#: The highest version up to which every change is served (a unit test
+#: checks that it is :func:`ironic_lite.api.version_gaps.honest_maximum`):
+#: the advertised maximum.
+COMPLETE_VERSION = '1.83'
 LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version'
 MIN_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version'
 MAX_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version'
@@ -441,8 +452,6 @@ AGENT_VERSION = '1.36'
 AGENT_TOKEN = '1.62'
 AGENT_VERIFY_CA = '1.68'
 AGENT_STATUS = '1.72'
-#: Not an upstream version: the extension is served at the maximum.
-CLEANING_STEPS = MAX_VERSION
 
 #: Versions whose change this API serves only in part: what it does
 #: serve (node fields, filters) appears at them, and they get a
@@ -506,5 +515,15 @@ class IronicVersionRange(microversion.VersionRange):
         return version
 
 
+#: Every version served (with ``[api]advertise_incomplete_versions``).
 VERSIONS = IronicVersionRange(
     'baremetal', MIN_VERSION, MAX_VERSION, LEGACY_HEADER, _response_headers)
+#: The complete versions only: the default.
+COMPLETE_VERSIONS = IronicVersionRange(
+    'baremetal', MIN_VERSION, COMPLETE_VERSION, LEGACY_HEADER,
+    _response_headers)
+
+
+def versions_for(advertise_incomplete: bool) -> IronicVersionRange:
+    """The range an API advertises and accepts."""
+    return VERSIONS if advertise_incomplete else COMPLETE_VERSIONS

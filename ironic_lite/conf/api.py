@@ -21,6 +21,15 @@ api_opts: list[cfg.Opt] = [
         'old), the request goes to the next conductor of the hash '
         'ring; otherwise the client gets a 503 to retry.'),
     cfg.BoolOpt(
+        'advertise_incomplete_versions', default=False,
+        help='Advertise and accept microversions up to upstream Ironic '
+        "39's maximum (1.115) although not every version below it is "
+        'complete (the API reference lists what each one lacks). By '
+        'default the maximum is the highest version up to which every '
+        'change is served, so that a client negotiating the newest '
+        'version relies on nothing that is missing; set this for '
+        'clients that need a change of a version above it.'),
+    cfg.BoolOpt(
         'project_admin_can_manage_own_nodes', default=True,
         help='Whether the administrator of a project may create nodes '
         '(owned by that project) and delete the nodes its project owns '

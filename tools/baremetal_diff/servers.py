@@ -57,9 +57,14 @@ dhcp_provider = none
 lock_path = {state}/locks
 """
 
+#: Every version upstream serves is compared, not only the complete
+#: ones ironic_lite advertises by default.
 LITE_CONF = """\
 [DEFAULT]
-{interfaces}"""
+{interfaces}
+[api]
+advertise_incomplete_versions = true
+"""
 #: ironic_lite has no flat network interface yet (it needs a network
 #: service to bind ports): the nodes get noop on both sides anyway.
 LITE_INTERFACES = INTERFACES.replace(

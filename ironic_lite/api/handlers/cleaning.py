@@ -12,7 +12,6 @@ from typing import Any
 import webob
 import webob.exc
 
-from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 
@@ -20,7 +19,8 @@ from ironic_lite.api.handlers import node_access
 @util.translate_errors
 def list_cleaning_steps(req: webob.Request) -> webob.Response:
     """``GET /v1/nodes/{node_ident}/cleaning/steps`` (an extension)."""
-    if util.version(req).below(mv.CLEANING_STEPS):
+    # Not an upstream version: served at the advertised maximum only.
+    if util.version(req).below(str(util.deps(req).versions.maximum)):
         raise webob.exc.HTTPNotFound(
             explanation=f'The resource {req.path_info} could not be '
             'found.')

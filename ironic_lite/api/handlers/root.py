@@ -17,13 +17,14 @@ DESCRIPTION = ('Ironic is an OpenStack project which aims to provision '
                'baremetal machines.')
 
 
-def _version(base: str) -> dict[str, Any]:
+def _version(req: webob.Request, base: str) -> dict[str, Any]:
+    versions = util.deps(req).versions
     return {
         'id': 'v1',
         'links': [{'href': f'{base}/v1/', 'rel': 'self'}],
         'status': 'CURRENT',
-        'min_version': mv.MIN_VERSION,
-        'version': mv.MAX_VERSION,
+        'min_version': str(versions.minimum),
+        'version': str(versions.maximum),
     }
 
 
@@ -45,15 +46,16 @@ VERSIONED_LINKS = {'portgroups': mv.PORTGROUPS, 'volume': mv.VOLUME,
 def _asked_version(req: webob.Request) -> Any:
     """The version the client asked for; the version documents accept
     any header, so a bad one is the minimum here."""
+    versions = util.deps(req).versions
     try:
-        return mv.VERSIONS.requested(req.headers)
+        return versions.requested(req.headers)
     except webob.exc.HTTPException:
-        return mv.VERSIONS.minimum
+        return versions.minimum
 
 
 def list_versions(req: webob.Request) -> webob.Response:
     base = util.base_url(req)
-    version = _version(base)
+    version = _version(req, base)
     return util.json_response({
         'name': 'OpenStack Ironic API',
         'description': DESCRIPTION,
@@ -80,7 +82,7 @@ def show_v1(req: webob.Request) -> webob.Response:
         'nodes': _resource_links(base, 'nodes'),
         'ports': _resource_links(base, 'ports'),
         'drivers': _resource_links(base, 'drivers'),
-        'version': _version(base),
+        'version': _version(req, base),
         **{name: _resource_links(base, name)
            for name, since in VERSIONED_LINKS.items()
            if _asked_version(req).at_least(since)},

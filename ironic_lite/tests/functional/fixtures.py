@@ -62,6 +62,10 @@ class Stack:
             conf.set_override('http_basic_auth_user_file', self.htpasswd)
         conf.set_override('connection', f'sqlite:///{tmp}/ironic.sqlite',
                           group='database')
+        # The tests reach every version served, the complete ones and
+        # those above them (honest-versions.yaml tests the default).
+        conf.set_override('advertise_incomplete_versions', True,
+                          group='api')
         for key, value in self.overrides.items():
             group, _, name = key.rpartition('.')
             conf.set_override(name, value, group=group or None)
@@ -149,3 +153,9 @@ class NoSelfServiceFixture(APIFixture):
     """noauth; project administrators may not manage their own nodes."""
 
     overrides = {'api.project_admin_can_manage_own_nodes': False}
+
+
+class CompleteVersionsFixture(APIFixture):
+    """noauth, advertising the complete versions only (the default)."""
+
+    overrides = {'api.advertise_incomplete_versions': False}

@@ -6,6 +6,7 @@ import orjson
 import pytest
 import webob
 
+from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import root
 
@@ -14,7 +15,8 @@ def _v1(version: str | None) -> dict:
     headers = {} if version is None else {
         'X-OpenStack-Ironic-API-Version': version}
     req = webob.Request.blank('/v1', headers=headers)
-    req.environ[util.DEPS_KEY] = types.SimpleNamespace(public_endpoint=None)
+    req.environ[util.DEPS_KEY] = types.SimpleNamespace(
+        public_endpoint=None, versions=mv.versions_for(False))
     return orjson.loads(root.show_v1(req).body)
 
 

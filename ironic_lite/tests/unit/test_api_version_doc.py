@@ -11,5 +11,6 @@ DOC = (Path(__file__).resolve().parents[3] / 'doc' / 'source' / 'api'
 
 def test_the_maximum_is_stated_and_the_table_included():
     text = DOC.read_text()
+    assert f'``latest`` means {microversion.COMPLETE_VERSION}' in text
     assert f'``latest`` means {microversion.MAX_VERSION}' in text
     assert '.. include:: baremetal-versions.inc' in text

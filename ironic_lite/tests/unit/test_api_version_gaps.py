@@ -43,6 +43,14 @@ def test_the_honest_maximum_is_the_last_of_the_complete_prefix() -> None:
     assert not version_gaps.is_complete(str(following))
 
 
+def test_the_advertised_maximum_is_the_honest_one() -> None:
+    """By default the API advertises no version above the last of the
+    complete prefix (a change that completes a version raises it)."""
+    assert mv.COMPLETE_VERSION == version_gaps.honest_maximum()
+    assert str(mv.versions_for(False).maximum) == mv.COMPLETE_VERSION
+    assert str(mv.versions_for(True).maximum) == mv.MAX_VERSION
+
+
 def test_every_complete_version_has_a_gabbi_test_at_it() -> None:
     """Each complete version's change is tested at its edge: some gabbi
     request asks for exactly that version."""
