@@ -18,7 +18,6 @@ defaults: new defaults enforced, scope types checked.
 import importlib
 import json
 import sys
-from typing import Any
 
 from oslo_config import cfg
 from oslo_context import context

@@ -320,6 +320,11 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'child nodes unless include_children=true, and filter by '
              'parent_node.'),
     ('1.85', 'Provision target unhold.'),
+    ('1.86', 'The node\'s firmware_interface (and the driver\'s '
+             'default_firmware_interface, enabled_firmware_interfaces); '
+             'GET /v1/nodes/{node_ident}/firmware: the firmware components '
+             'the firmware interface last recorded (none for fake), '
+             '?fields= and ?detail=, 404 below 1.86.'),
     ('1.88', 'Ports: name (unique; a port may be named by it in URLs).'),
     ('1.90', 'Ports: OVN VTEP switches (vtep-logical-switch, '
              'vtep-physical-switch) in local_link_connection, until '
@@ -359,6 +364,8 @@ HISTORY: tuple[tuple[str, str], ...] = (
               'dynamic_portgroup (read only, as upstream\'s create and patch '
               'do not take it).'),
     ('1.113', 'Node history: the project field (detail).'),
+    ('1.114', 'Firmware components: vendor, model and serial_number (in '
+              '?fields= from 1.114 only: 400 below).'),
     ('1.115', 'Node history: the state, target_provision_state and '
               'duration_seconds fields (detail).'),
 )
@@ -456,10 +463,12 @@ AGENT_STATUS = '1.72'
 #: Versions whose change this API serves only in part: what it does
 #: serve (node fields, filters) appears at them, and they get a
 #: HISTORY entry once the rest is done. 1.87: the node's service_step
-#: (no service verb); 1.86: the node's firmware interface (no firmware
-#: components).
-PARTIAL = {'service_step': '1.87',
-           'firmware_interface': '1.86'}
+#: (no service verb).
+PARTIAL = {'service_step': '1.87'}
+#: The node's firmware interface and its firmware components.
+FIRMWARE = '1.86'
+#: Firmware components' vendor, model and serial_number.
+FIRMWARE_IDENTITY = '1.114'
 STATES_LINK = '1.14'
 
 

@@ -14,6 +14,7 @@ from ironic_lite.api.handlers import console
 from ironic_lite.api.handlers import deploy_templates
 from ironic_lite.api.handlers import drivers
 from ironic_lite.api.handlers import events
+from ironic_lite.api.handlers import firmware
 from ironic_lite.api.handlers import indicators
 from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_links
@@ -45,6 +46,7 @@ ROUTES: RouteTable = {
     _NODE + '/states': {'GET': node_states.show_states},
     _NODE + '/validate': {'GET': node_validate.validate_node},
     _NODE + '/bios': {'GET': bios.list_bios},
+    _NODE + '/firmware': {'GET': firmware.list_firmware},
     _NODE + '/bios/{setting_name}': {'GET': bios.show_bios},
     _NODE + '/vifs': {'GET': vifs.list_vifs, 'POST': vifs.attach_vif},
     _NODE + '/vifs/{vif_id}': {'DELETE': vifs.detach_vif},

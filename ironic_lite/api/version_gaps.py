@@ -21,8 +21,6 @@ from lite_common.wsgi.microversion import APIVersion
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
     '1.84': 'The inspection continue callback.',
-    '1.86': 'Firmware components (GET /v1/nodes/{node}/firmware); the '
-            'node\'s firmware_interface is served.',
     '1.87': 'The service target (the node\'s service_step is '
             'served).',
     '1.89': 'Virtual media.',
@@ -32,7 +30,6 @@ GAPS: dict[str, str] = {
     '1.108': 'disable_ramdisk with the service target.',
     '1.110': 'Aborting a deployment in deploy wait.',
     '1.112': 'Runbooks.',
-    '1.114': 'Firmware components.',
 }
 
 

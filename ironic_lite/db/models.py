@@ -298,6 +298,33 @@ class BIOSSetting(Base, TimestampMixin):
     upper_bound: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
 
 
+# Added by migration 0015: firmware components (API 1.86, 1.114).
+
+
+class FirmwareComponent(Base, TimestampMixin):
+    __tablename__ = 'firmware_information'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'node_id', 'component',
+            name='uniq_firmware_information0node_id0component'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    node_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('nodes.id', name='fk_firmware_information0node_id'))
+    component: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    initial_version: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    current_version: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    last_version_flashed: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    vendor: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    model: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    serial_number: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+
+
 # Added by migration 0004: chassis (API 1.1), groups of nodes.
 
 

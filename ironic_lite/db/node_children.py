@@ -6,6 +6,7 @@ import sqlalchemy as sa
 
 from ironic_lite.db.models import Allocation
 from ironic_lite.db.models import BIOSSetting
+from ironic_lite.db.models import FirmwareComponent
 from ironic_lite.db.models import NodeHistory
 from ironic_lite.db.models import NodeInventory
 from ironic_lite.db.models import NodeTrait
@@ -19,7 +20,8 @@ from ironic_lite.db.models import VolumeTarget
 #: allocation and inventory go with it too, as upstream's.
 CHILD_MODELS: tuple[Any, ...] = (VolumeConnector, VolumeTarget, NodeHistory,
                                   NodeTrait, BIOSSetting, Port, Portgroup,
-                                  Allocation, NodeInventory)
+                                  Allocation, NodeInventory,
+                                  FirmwareComponent)
 
 
 def destroy_of_node(session: Any, node_id: int) -> None:

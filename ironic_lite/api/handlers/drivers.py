@@ -24,7 +24,7 @@ from ironic_lite.drivers import base
 _INTERFACE_SINCE = {'storage': mv.STORAGE_INTERFACE,
                     'rescue': mv.RESCUE,
                     'bios': mv.BIOS,
-                    'firmware': mv.PARTIAL['firmware_interface']}
+                    'firmware': mv.FIRMWARE}
 
 
 class _Driver:

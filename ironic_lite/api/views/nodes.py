@@ -39,7 +39,7 @@ FIELD_VERSIONS: dict[str, str] = {
     'storage_interface': mv.STORAGE_INTERFACE,
     'rescue_interface': mv.RESCUE,
     'bios_interface': mv.BIOS,
-    'firmware_interface': _PARTIAL['firmware_interface'],
+    'firmware_interface': mv.FIRMWARE,
     'fault': mv.FAULT, 'automated_clean': mv.AUTOMATED_CLEAN,
     'conductor': mv.CONDUCTOR, 'description': mv.DESCRIPTION,
     'links': '1.1', 'ports': '1.1', 'states': mv.STATES_LINK,

@@ -154,7 +154,8 @@ def test_owner_reader_only_reads() -> None:
                        'baremetal:node:bios:get',
                        'baremetal:node:inventory:get',
                        'baremetal:node:history:get',
-                       'baremetal:node:get_indicator_state'}
+                       'baremetal:node:get_indicator_state',
+                       'baremetal:node:firmware:get'}
 
 
 def test_a_node_without_owner_is_nobodys() -> None:
