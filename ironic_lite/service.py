@@ -45,6 +45,7 @@ from ironic_lite.conductor import traits
 from ironic_lite.conductor import validation
 from ironic_lite.conductor import vendor_passthru
 from ironic_lite.conductor import vifs
+from ironic_lite.conductor import vmedia
 from ironic_lite.conductor import volume_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
@@ -173,6 +174,7 @@ class ConductorService:
              vifs.VifManager(self.conf, self.host),
              ramdisk.RamdiskManager(self.conf, self.host),
              boot_mode.BootModeManager(self.conf, self.host, self.pool),
+             vmedia.VmediaManager(self.conf, self.host, self.pool),
              allocations.AllocationManager(self.conf, self.host, self.pool),
              traits.TraitsManager(self.conf, self.host)],
             periodic_tasks=self._periodic_tasks(self.periodics),

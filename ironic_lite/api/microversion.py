@@ -326,6 +326,11 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'the firmware interface last recorded (none for fake), '
              '?fields= and ?detail=, 404 below 1.86.'),
     ('1.88', 'Ports: name (unique; a port may be named by it in URLs).'),
+    ('1.89', 'POST /v1/nodes/{node_ident}/vmedia (device_type disk, cdrom '
+             'or floppy; image_url http, https, nfs, cifs or smb) and '
+             'DELETE (?device_types=): through the management interface '
+             'on a worker, a failure in last_error (the fake interface has '
+             'no virtual media, as upstream\'s); 404 below 1.89.'),
     ('1.90', 'Ports: OVN VTEP switches (vtep-logical-switch, '
              'vtep-physical-switch) in local_link_connection, until '
              '1.105.'),
@@ -333,6 +338,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
              '(when X-OpenStack-Ironic-API-Version asks for it), a node '
              'named with it still found; from 1.91 it is part of the '
              'path.'),
+    ('1.93', 'GET /v1/nodes/{node_ident}/vmedia: what the management '
+             'interface says is attached (400 for fake, as upstream); '
+             '404 below 1.93.'),
     ('1.94', 'Ports: node_ident (a node uuid or name) in place of node_uuid '
              'on create.'),
     ('1.95', 'Nodes: disable_power_off; such a node refuses power off '
@@ -428,6 +436,8 @@ PORT_PHYSICAL_NETWORK = '1.34'
 PORT_SMART_NIC = '1.53'
 PORT_NETWORK_TYPE = '1.64'
 PORT_NAME = '1.88'
+VMEDIA = '1.89'
+VMEDIA_GET = '1.93'
 PORT_OVN_VTEP = '1.90'
 PORT_NODE_IDENT = '1.94'
 PORT_DESCRIPTION = '1.97'

@@ -24,6 +24,7 @@ from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import ramdisk
 from ironic_lite.api.handlers import vendor_passthru
 from ironic_lite.api.handlers import vifs
+from ironic_lite.api.handlers import vmedia
 from ironic_lite.api.handlers import volume
 from ironic_lite.api.schemas import events as event_schemas
 from ironic_lite.api.schemas import node_states as state_schemas
@@ -78,6 +79,7 @@ def bodies() -> openapi.Bodies:
         vendor_passthru.node_vendor_passthru: vendor_passthru.BODY,
         vendor_passthru.driver_vendor_passthru: vendor_passthru.BODY,
         boot_device.inject_nmi: boot_device.NMI_BODY,
+        vmedia.attach_vmedia: vmedia.ATTACH,
         ports.create_port: port_schemas.CREATE,
         ports.update_port: port_schemas.PATCH,
         # Under a node: upstream's 400 (malformed), whatever the body.

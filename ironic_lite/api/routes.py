@@ -28,6 +28,7 @@ from ironic_lite.api.handlers import ramdisk
 from ironic_lite.api.handlers import root
 from ironic_lite.api.handlers import vendor_passthru
 from ironic_lite.api.handlers import vifs
+from ironic_lite.api.handlers import vmedia
 from ironic_lite.api.handlers import volume
 from lite_common.wsgi.router import RouteTable
 
@@ -47,6 +48,9 @@ ROUTES: RouteTable = {
     _NODE + '/validate': {'GET': node_validate.validate_node},
     _NODE + '/bios': {'GET': bios.list_bios},
     _NODE + '/firmware': {'GET': firmware.list_firmware},
+    _NODE + '/vmedia': {'GET': vmedia.show_vmedia,
+                        'POST': vmedia.attach_vmedia,
+                        'DELETE': vmedia.detach_vmedia},
     _NODE + '/bios/{setting_name}': {'GET': bios.show_bios},
     _NODE + '/vifs': {'GET': vifs.list_vifs, 'POST': vifs.attach_vif},
     _NODE + '/vifs/{vif_id}': {'DELETE': vifs.detach_vif},

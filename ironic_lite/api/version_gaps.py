@@ -23,9 +23,7 @@ GAPS: dict[str, str] = {
     '1.84': 'The inspection continue callback.',
     '1.87': 'The service target (the node\'s service_step is '
             'served).',
-    '1.89': 'Virtual media.',
     '1.92': 'Runbooks.',
-    '1.93': 'Virtual media.',
     '1.96': 'Inspection rules.',
     '1.108': 'disable_ramdisk with the service target.',
     '1.110': 'Aborting a deployment in deploy wait.',

@@ -43,6 +43,7 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.8: create_allocation, destroy_allocation
 1.9: change_node_boot_mode, change_node_secure_boot
 1.10: do_provisioning_action takes deploy_steps
+1.11: get_virtual_media, attach_virtual_media, detach_virtual_media
 """
 
 import threading
@@ -62,7 +63,7 @@ from lite_common import rpc
 LOG = logging.getLogger(__name__)
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.10"
+VERSION = "1.11"
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -511,6 +512,22 @@ class ConductorAPI:
         else:
             self._call_any(context, allocation["uuid"], "destroy_allocation",
                            allocation_uuid=allocation["uuid"])
+
+    def get_virtual_media(self, context: Any, node: dict[str, Any]
+                          ) -> dict[str, Any]:
+        return self._call(context, node, "get_virtual_media",
+                          node_uuid=node["uuid"])
+
+    def attach_virtual_media(self, context: Any, node: dict[str, Any],
+                             device_type: str, image_url: str) -> None:
+        self._call(context, node, "attach_virtual_media",
+                   node_uuid=node["uuid"], device_type=device_type,
+                   image_url=image_url)
+
+    def detach_virtual_media(self, context: Any, node: dict[str, Any],
+                             device_types: list[str] | None) -> None:
+        self._call(context, node, "detach_virtual_media",
+                   node_uuid=node["uuid"], device_types=device_types)
 
     def change_node_boot_mode(self, context: Any, node: dict[str, Any],
                               new_state: str) -> None:

@@ -475,6 +475,25 @@ class ManagementInterface(BaseInterface, abc.ABC):
         raise exception.UnsupportedDriverExtension(
             driver=task.node.driver, extension='set_secure_boot_state')
 
+    # Virtual media (API 1.89, 1.93); none by default, as upstream's
+    # (its fake management has none).
+
+    def get_virtual_media(self, task: TaskLike) -> dict[str, Any]:
+        """What is attached, by device type."""
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='get_virtual_media')
+
+    def attach_virtual_media(self, task: TaskLike, device_type: str,
+                             image_url: str) -> None:
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='attach_virtual_media')
+
+    def detach_virtual_media(self, task: TaskLike,
+                             device_types: list[str] | None = None) -> None:
+        """Detach ``device_types`` (None: every device)."""
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='detach_virtual_media')
+
 
 class DeployInterface(BaseInterface, abc.ABC):
     interface_type = 'deploy'

@@ -155,7 +155,8 @@ def test_owner_reader_only_reads() -> None:
                        'baremetal:node:inventory:get',
                        'baremetal:node:history:get',
                        'baremetal:node:get_indicator_state',
-                       'baremetal:node:firmware:get'}
+                       'baremetal:node:firmware:get',
+                       'baremetal:node:vmedia:get'}
 
 
 def test_a_node_without_owner_is_nobodys() -> None:
