@@ -18,8 +18,9 @@ _STATES = _ONE + '/states'
 _USE = base.SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN
 
 rules = [
-    rule(NODE % 'create', base.any_of(base.SYSTEM_ADMIN,
-         base.SYSTEM_SERVICE), 'Create a node.', [('POST', '/nodes')]),
+    rule(NODE % 'create',
+         base.any_of(base.SYSTEM_ADMIN, base.SYSTEM_SERVICE),
+         'Create a node.', [('POST', '/nodes')]),
     rule(NODE % 'create:self_owned_node', '(role:admin) or (role:service)',
          "Create a node owned by one's project (a project's "
          'administrator, with [api]project_admin_can_manage_own_nodes; '
