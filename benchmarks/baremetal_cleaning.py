@@ -47,7 +47,9 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-VERSION = '1.115'
+#: The newest version the API serves (the clean steps extension is
+#: served at the advertised maximum).
+VERSION = 'latest'
 HEADERS = {'Content-Type': 'application/json', 'Accept': 'application/json',
            'X-OpenStack-Ironic-API-Version': VERSION}
 MANUAL_STEPS = [{'interface': 'deploy', 'step': 'erase_devices',

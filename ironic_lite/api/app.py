@@ -83,7 +83,7 @@ def _is_version_document(path: str) -> bool:
 def _is_ramdisk_path(path: str) -> bool:
     """Paths a ramdisk agent calls without credentials (as upstream's
     public routes)."""
-    return path == '/v1/lookup' or (
+    return path in ('/v1/lookup', '/v1/continue_inspection') or (
         path.startswith('/v1/heartbeat/') and path.count('/') == 3)
 
 

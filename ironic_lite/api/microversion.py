@@ -32,7 +32,7 @@ MAX_VERSION = '1.115'
 #: The highest version up to which every change is served (a unit test
 #: checks that it is :func:`ironic_lite.api.version_gaps.honest_maximum`):
 #: the advertised maximum.
-COMPLETE_VERSION = '1.83'
+COMPLETE_VERSION = '1.86'
 LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version'
 MIN_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version'
 MAX_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version'
@@ -319,6 +319,13 @@ HISTORY: tuple[tuple[str, str], ...] = (
              '/v1/nodes/{node_ident}/children; node lists leave out '
              'child nodes unless include_children=true, and filter by '
              'parent_node.'),
+    ('1.84', 'POST /v1/continue_inspection (no credentials): a ramdisk '
+             'agent\'s inspection data, the node looked up by its MAC or '
+             'BMC addresses or ?node_uuid= (1.84), in inspect wait; 202 '
+             'with the node and the agent\'s configuration and token '
+             '(1.1: {"uuid"}); the inspect interface takes the data (the '
+             'fake one cannot: 400, as upstream\'s) and the inventory is '
+             'stored.'),
     ('1.85', 'Provision target unhold.'),
     ('1.86', 'The node\'s firmware_interface (and the driver\'s '
              'default_firmware_interface, enabled_firmware_interfaces); '
@@ -436,6 +443,7 @@ PORT_PHYSICAL_NETWORK = '1.34'
 PORT_SMART_NIC = '1.53'
 PORT_NETWORK_TYPE = '1.64'
 PORT_NAME = '1.88'
+CONTINUE_INSPECTION = '1.84'
 VMEDIA = '1.89'
 VMEDIA_GET = '1.93'
 PORT_OVN_VTEP = '1.90'

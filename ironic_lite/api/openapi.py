@@ -13,6 +13,7 @@ from ironic_lite.api.handlers import allocations
 from ironic_lite.api.handlers import boot_device
 from ironic_lite.api.handlers import chassis
 from ironic_lite.api.handlers import console
+from ironic_lite.api.handlers import continue_inspection
 from ironic_lite.api.handlers import deploy_templates
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
@@ -76,6 +77,7 @@ def bodies() -> openapi.Bodies:
         allocations.create_allocation: allocations.CREATE,
         allocations.update_allocation: node_schemas.PATCH,
         ramdisk.heartbeat: ramdisk.HEARTBEAT,
+        continue_inspection.continue_inspection: continue_inspection.BODY,
         vendor_passthru.node_vendor_passthru: vendor_passthru.BODY,
         vendor_passthru.driver_vendor_passthru: vendor_passthru.BODY,
         boot_device.inject_nmi: boot_device.NMI_BODY,

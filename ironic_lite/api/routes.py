@@ -11,6 +11,7 @@ from ironic_lite.api.handlers import chassis
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import conductors
 from ironic_lite.api.handlers import console
+from ironic_lite.api.handlers import continue_inspection
 from ironic_lite.api.handlers import deploy_templates
 from ironic_lite.api.handlers import drivers
 from ironic_lite.api.handlers import events
@@ -125,6 +126,8 @@ ROUTES: RouteTable = {
     _NODE + '/allocation': {'GET': allocations.show_node_allocation,
                             'DELETE': allocations.delete_node_allocation},
     '/v1/lookup': {'GET': ramdisk.lookup},
+    '/v1/continue_inspection': {
+        'POST': continue_inspection.continue_inspection},
     '/v1/heartbeat/{node_ident}': {'POST': ramdisk.heartbeat},
     _NODE + '/children': {'GET': node_links.list_children},
     _NODE + '/inventory': {'GET': node_links.show_inventory},

@@ -20,7 +20,6 @@ from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
-    '1.84': 'The inspection continue callback.',
     '1.87': 'The service target (the node\'s service_step is '
             'served).',
     '1.92': 'Runbooks.',

@@ -20,6 +20,7 @@ import oslo_messaging as messaging
 from ironic_lite import exception
 from ironic_lite.conductor import agent_token as tokens
 from ironic_lite.conductor import endpoint
+from ironic_lite.conductor import inspection
 from ironic_lite.conductor.agent_token import MASK
 from ironic_lite.conductor.agent_token import PREGENERATED_KEY
 from ironic_lite.conductor.agent_token import TOKEN_KEY
@@ -29,7 +30,17 @@ LOG = logging.getLogger(__name__)
 
 
 class RamdiskManager(endpoint.NodeEndpoint):
-    """get_node_with_token, heartbeat."""
+    """get_node_with_token, heartbeat, continue_inspection."""
+
+    @messaging.expected_exceptions(*endpoint.EXPECTED,
+                                   exception.HardwareInspectionFailure)
+    def continue_inspection(self, context: Any, node_uuid: str,
+                            inventory: dict[str, Any],
+                            plugin_data: dict[str, Any]) -> None:
+        """What the agent found, to the node's inspect interface
+        (:func:`ironic_lite.conductor.inspection.continue_inspection`)."""
+        with self._task(context, node_uuid, 'continue inspection') as task:
+            inspection.continue_inspection(task, inventory, plugin_data)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_node_with_token(self, context: Any,

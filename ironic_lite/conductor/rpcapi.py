@@ -44,6 +44,7 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.9: change_node_boot_mode, change_node_secure_boot
 1.10: do_provisioning_action takes deploy_steps
 1.11: get_virtual_media, attach_virtual_media, detach_virtual_media
+1.12: continue_inspection
 """
 
 import threading
@@ -63,7 +64,7 @@ from lite_common import rpc
 LOG = logging.getLogger(__name__)
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.11"
+VERSION = "1.12"
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -512,6 +513,13 @@ class ConductorAPI:
         else:
             self._call_any(context, allocation["uuid"], "destroy_allocation",
                            allocation_uuid=allocation["uuid"])
+
+    def continue_inspection(self, context: Any, node: dict[str, Any],
+                            inventory: dict[str, Any],
+                            plugin_data: dict[str, Any]) -> None:
+        self._call(context, node, "continue_inspection",
+                   node_uuid=node["uuid"], inventory=inventory,
+                   plugin_data=plugin_data)
 
     def get_virtual_media(self, context: Any, node: dict[str, Any]
                           ) -> dict[str, Any]:

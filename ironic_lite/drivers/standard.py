@@ -101,6 +101,16 @@ class InspectInterface(base.BaseInterface, abc.ABC):
         raise exception.UnsupportedDriverExtension(
             driver=task.node.driver, extension='abort')
 
+    def continue_inspection(self, task: base.TaskLike,
+                            inventory: dict[str, Any],
+                            plugin_data: dict[str, Any]) -> str | None:
+        """Take what a ramdisk agent found (API 1.84): None when the
+        inspection is done with it, ``states.INSPECTWAIT`` when it goes
+        on. The default cannot (an out-of-band interface; upstream's
+        fake too)."""
+        raise exception.UnsupportedDriverExtension(
+            driver=task.node.driver, extension='continue_inspection')
+
 
 class NetworkInterface(base.BaseInterface, abc.ABC):
     interface_type = 'network'

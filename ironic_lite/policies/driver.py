@@ -28,4 +28,8 @@ rules = [
     rule('baremetal:driver:ipa_lookup', '',
          'Look up a node from its ramdisk agent (no credentials: the '
          'agent has none).', [('GET', '/lookup')]),
+    rule('baremetal:driver:ipa_continue_inspection', '',
+         'Receive the inspection data of a ramdisk agent (no '
+         'credentials: the agent has none; 1.84).',
+         [('POST', '/continue_inspection')]),
 ]

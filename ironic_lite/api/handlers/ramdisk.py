@@ -60,15 +60,16 @@ HEARTBEAT: dict[str, Any] = {
 }
 
 
-def _check_enabled(req: webob.Request) -> None:
+def check_enabled(req: webob.Request) -> None:
+    """A 403 unless ``[api]enable_ramdisk_endpoints`` (before anything
+    else, as upstream)."""
     if not util.deps(req).conf.api.enable_ramdisk_endpoints:
         raise webob.exc.HTTPForbidden(
             explanation=f'Access was denied to the following resource: '
             f'{req.path_info}')
-    util.require_version(req, mv.RAMDISK)
 
 
-def _not_found() -> webob.exc.HTTPNotFound:
+def not_found() -> webob.exc.HTTPNotFound:
     return webob.exc.HTTPNotFound(explanation='Resource could not be found.')
 
 
@@ -131,19 +132,30 @@ def _find(req: webob.Request, addresses: list[str],
         # One answer for "no such node" and "not now" (below): the
         # caller learns nothing about nodes it cannot use.
         LOG.error('No node was found for a lookup: %s', exc)
-        raise _not_found()
+        raise not_found()
     if (util.deps(req).conf.api.restrict_lookup
             and row['provision_state'] not in states.LOOKUP_ALLOWED_STATES):
         LOG.error('Lookup is not allowed for node %(node)s in provision '
                   'state %(state)s', {'node': row['uuid'],
                                       'state': row['provision_state']})
-        raise _not_found()
+        raise not_found()
     return row
+
+
+def agent_answer(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
+    """What a lookup answers an agent: the node's restricted fields and
+    the agent's configuration with its token (masked if it has one)."""
+    token = (row.get('driver_internal_info') or {}).get(
+        agent_token.TOKEN_KEY)
+    view = views.NodeView(util.base_url(req), LOOKUP_FIELDS)
+    return {'node': view.render(row),
+            'config': agent_config(util.deps(req).conf, row, token)}
 
 
 @util.translate_errors
 def lookup(req: webob.Request) -> webob.Response:
-    _check_enabled(req)
+    check_enabled(req)
+    util.require_version(req, mv.RAMDISK)
     util.authorize(req, 'baremetal:driver:ipa_lookup')
     node_uuid = req.GET.get('node_uuid')
     if node_uuid is not None and not uuidutils.is_uuid_like(node_uuid):
@@ -158,12 +170,7 @@ def lookup(req: webob.Request) -> webob.Response:
     if util.version(req).at_least(mv.AGENT_TOKEN):
         row = util.deps(req).conductor.get_node_with_token(
             util.context(req), row)
-    token = (row.get('driver_internal_info') or {}).get(
-        agent_token.TOKEN_KEY)
-    view = views.NodeView(util.base_url(req), LOOKUP_FIELDS)
-    return util.json_response({
-        'node': view.render(row),
-        'config': agent_config(util.deps(req).conf, row, token)})
+    return util.json_response(agent_answer(req, row))
 
 
 def _check_heartbeat_fields(req: webob.Request,
@@ -197,7 +204,8 @@ def _callback_url(value: str) -> str:
 
 @util.translate_errors
 def heartbeat(req: webob.Request) -> webob.Response:
-    _check_enabled(req)
+    check_enabled(req)
+    util.require_version(req, mv.RAMDISK)
     body = util.read_body(req, HEARTBEAT)
     _check_heartbeat_fields(req, body)
     util.authorize(req, 'baremetal:node:ipa_heartbeat')

@@ -13,6 +13,7 @@ import time
 
 import openstack
 
+from ironic_lite.api import microversion as mv
 from ironic_lite.tests.functional import fixtures
 from ironic_lite.tests.functional.clients import OPENSTACK
 from ironic_lite.tests.functional.clients import cli
@@ -516,14 +517,16 @@ def test_clients_negotiate_the_complete_maximum_by_default() -> None:
                        'fake-hardware', '--name', 'honest-1')
             assert done.returncode == 0, done.stderr
             # ironicclient asks for its own maximum first; the 406 that
-            # names 1.83 makes it negotiate down, as with an older Ironic.
-            assert 'X-OpenStack-Ironic-API-Version: 1.83' in done.stderr
+            # names the maximum makes it negotiate down, as with an older
+            # Ironic.
+            assert ('X-OpenStack-Ironic-API-Version: '
+                    f'{mv.COMPLETE_VERSION}') in done.stderr
             assert '"POST /v1/nodes HTTP/1.1" 201' in done.stderr
             conn = openstack.connection.Connection(
                 auth_type='none', baremetal_endpoint_override=endpoint)
             node = conn.baremetal.get_node('honest-1')
             assert node.provision_state == 'enroll'
-            assert str(conn.baremetal.get_endpoint_data().max_microversion
-                       ) == '(1, 83)'
+            maximum = conn.baremetal.get_endpoint_data().max_microversion
+            assert f'{maximum[0]}.{maximum[1]}' == mv.COMPLETE_VERSION
     finally:
         stack.stop()

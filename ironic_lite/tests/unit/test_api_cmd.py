@@ -11,6 +11,8 @@ import urllib.request
 
 import pytest
 
+from ironic_lite.api import microversion
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -60,7 +62,8 @@ def test_serves_until_sigterm(config) -> None:
         assert status == 200
         # A real API with the default configuration: the complete
         # versions only.
-        assert body['default_version']['version'] == '1.83'
+        assert body['default_version']['version'] == (
+            microversion.COMPLETE_VERSION)
         status, headers, body = _get(f'http://127.0.0.1:{port}/v1/nodes')
         assert status == 200 and body == {'nodes': []}
         assert headers['X-OpenStack-Ironic-API-Version'] == '1.1'

@@ -35,7 +35,8 @@ def _node(owner: str | None, lessee: str | None = None,
 
 #: The rules of ramdisk agents' endpoints: open to anyone.
 AGENT_RULES = frozenset({'baremetal:node:ipa_heartbeat',
-                         'baremetal:driver:ipa_lookup'})
+                         'baremetal:driver:ipa_lookup',
+                         'baremetal:driver:ipa_continue_inspection'})
 
 
 def test_system_admin_may_do_everything_and_strangers_only_list() -> None:

@@ -97,3 +97,71 @@ def test_a_pregenerated_token_survives_a_power_off():
                     agent_token.PREGENERATED_KEY: True}
     agent_token.wipe_token_and_url(info)
     assert info == {}
+
+
+# -- continue_inspection (1.84): with the fake inspect interface (which
+# takes no agent data, as upstream's) and with one that does.
+
+INVENTORY = {'interfaces': [{'mac_address': '52:54:00:12:34:56'}],
+             'cpu': {'count': 2}}
+
+
+def test_the_fake_interface_takes_no_agent_data(ctx, agents):
+    node = make_node(ctx, provision_state=states.INSPECTWAIT,
+                     target_provision_state=states.MANAGEABLE)
+    with pytest.raises(exception.UnsupportedDriverExtension):
+        agents.continue_inspection(ctx, node['uuid'], INVENTORY, {})
+    row = db_nodes.node_get(ctx, node['id'])
+    assert (row['provision_state'], row['reservation']) == (
+        states.INSPECTWAIT, None)
+
+
+def test_only_a_waiting_node_takes_agent_data(ctx, agents):
+    node = make_node(ctx, provision_state=states.MANAGEABLE)
+    with pytest.raises(exception.InvalidStateRequested):
+        agents.continue_inspection(ctx, node['uuid'], INVENTORY, {})
+
+
+def test_an_interface_that_takes_the_data(ctx, agents, monkeypatch):
+    """Done: the inventory is stored (logs aside), the token forgotten,
+    the node manageable. Still processing: the node waits. A failure:
+    inspect failed, with the reason."""
+    from ironic_lite.db import node_inventory
+    from ironic_lite.drivers import fake_standard
+
+    answers = []
+
+    def take(self, task, inventory, plugin_data):
+        assert task.node.reservation == HOST
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    monkeypatch.setattr(fake_standard.FakeInspect, 'continue_inspection',
+                        take)
+    node = make_node(ctx, provision_state=states.INSPECTWAIT,
+                     target_provision_state=states.MANAGEABLE,
+                     driver_internal_info={agent_token.TOKEN_KEY: 't' * 43})
+    answers.append(states.INSPECTWAIT)
+    agents.continue_inspection(ctx, node['uuid'], INVENTORY, {})
+    assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
+        states.INSPECTWAIT)
+
+    answers.append(None)
+    agents.continue_inspection(ctx, node['uuid'], INVENTORY,
+                               {'logs': 'x' * 100, 'found': 1})
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.MANAGEABLE
+    assert agent_token.TOKEN_KEY not in row['driver_internal_info']
+    assert node_inventory.get(ctx, node['id'], node['uuid']) == {
+        'inventory': INVENTORY, 'plugin_data': {'found': 1}}
+
+    other = make_node(ctx, provision_state=states.INSPECTWAIT,
+                      target_provision_state=states.MANAGEABLE)
+    answers.append(RuntimeError('disk on fire'))
+    with pytest.raises(exception.HardwareInspectionFailure):
+        agents.continue_inspection(ctx, other['uuid'], INVENTORY, {})
+    row = db_nodes.node_get(ctx, other['id'])
+    assert row['provision_state'] == states.INSPECTFAIL
+    assert row['last_error'] == 'Failed to finish inspection: disk on fire'
