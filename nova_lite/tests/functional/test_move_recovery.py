@@ -182,7 +182,7 @@ def test_a_repeated_revert_request_destroys_nothing(client, caplog):
     """finish_revert_resize and revert_resize delivered again after the
     revert finished (a broker redelivery, a resumed step) keep the
     restored copy."""
-    caplog.set_level(logging.INFO, logger='nova_lite.compute.move')
+    caplog.set_level(logging.INFO, logger='nova_lite.compute')
     uuid = _migrate_to_verify(client, 'twice')
     assert _action(client, uuid, {'revertResize': None}).status_int == 202
     _wait_migration(client, uuid, 'reverted')
@@ -195,8 +195,17 @@ def test_a_repeated_revert_request_destroys_nothing(client, caplog):
     instance.task_state = states.RESIZE_REVERTING    # as first sent
     rpc.finish_revert_resize(ctx, instance, migration, C1)
     rpc.revert_resize(ctx, instance, migration, C2)
-    client.wait(lambda: 'no longer reverting' in caplog.text
-                and 'it is reverted' in caplog.text, 'both handled')
+
+    def handled(step: str, done: str) -> bool:
+        # Handled, or skipped: the agent's thread of the first request
+        # may still hold the migration (it logged and is returning), and
+        # a second request for it is then refused (seen under load).
+        return (done in caplog.text
+                or f': {step} is already under way here' in caplog.text)
+
+    client.wait(lambda: handled('finish_revert_resize', 'no longer reverting')
+                and handled('revert_resize', 'it is reverted'),
+                'both handled')
     assert _disk(client, C1, uuid).is_file()
     assert client.server(uuid)['status'] == 'ACTIVE'
 
