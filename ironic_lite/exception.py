@@ -115,6 +115,11 @@ class NodeCleaningFailure(IronicLiteException):
     msg_fmt = '%(reason)s'
 
 
+class NodeServicingFailure(IronicLiteException):
+    # As NodeCleaningFailure: the message goes to the node's last_error.
+    msg_fmt = '%(reason)s'
+
+
 class CleanStepAborted(IronicLiteException):
     """Raised by ``task.checkpoint()`` in an abortable step once an
     abort was requested: the step stops, the node fails cleaning."""

@@ -134,6 +134,10 @@ class ConductorService:
                 periodics.check_clean_wait,
                 options.clean_step_poll_interval),
             lite_service.PeriodicTask(
+                f'ironic-conductor-service-wait-{self.host}',
+                periodics.check_service_wait,
+                options.clean_step_poll_interval),
+            lite_service.PeriodicTask(
                 f'ironic-conductor-inspect-wait-{self.host}',
                 periodics.check_inspect_wait,
                 options.clean_step_poll_interval),

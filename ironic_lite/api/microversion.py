@@ -32,7 +32,7 @@ MAX_VERSION = '1.115'
 #: The highest version up to which every change is served (a unit test
 #: checks that it is :func:`ironic_lite.api.version_gaps.honest_maximum`):
 #: the advertised maximum.
-COMPLETE_VERSION = '1.86'
+COMPLETE_VERSION = '1.91'
 LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version'
 MIN_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version'
 MAX_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version'
@@ -332,6 +332,15 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'GET /v1/nodes/{node_ident}/firmware: the firmware components '
              'the firmware interface last recorded (none for fake), '
              '?fields= and ?detail=, 404 below 1.86.'),
+    ('1.87', 'Provision target service with service_steps (required, '
+             'only with it; policy baremetal:node:set_provision_state:'
+             'service_steps): an active node runs service steps of its '
+             'interfaces and the reserved power_on, power_off, reboot, hold '
+             'and wait (servicing, service wait, service hold, service '
+             'failed, back to active); abort in service wait, service '
+             'hold and service failed (back to active), unhold in service '
+             'hold; nodes: service_step. "wait" needs "seconds" (no agent '
+             'heartbeat ends a wait here).'),
     ('1.88', 'Ports: name (unique; a port may be named by it in URLs).'),
     ('1.89', 'POST /v1/nodes/{node_ident}/vmedia (device_type disk, cdrom '
              'or floppy; image_url http, https, nfs, cifs or smb) and '
@@ -373,6 +382,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.106', 'The shard filter of the portgroup list.'),
     ('1.107', 'X-OpenStack-Request-Id and Openstack-Request-Id on every '
               'response (at every version, as upstream).'),
+    ('1.108', 'disable_ramdisk with the service target (406 below; '
+              'service steps run out of band: a step that requires a '
+              'ramdisk is refused with it, as upstream).'),
     ('1.109', 'Nodes: health (read only; null: the fake interfaces '
               'report none).'),
     ('1.111', 'Ports: available_for_dynamic_portgroup; portgroups: '
@@ -478,11 +490,10 @@ AGENT_TOKEN = '1.62'
 AGENT_VERIFY_CA = '1.68'
 AGENT_STATUS = '1.72'
 
-#: Versions whose change this API serves only in part: what it does
-#: serve (node fields, filters) appears at them, and they get a
-#: HISTORY entry once the rest is done. 1.87: the node's service_step
-#: (no service verb).
-PARTIAL = {'service_step': '1.87'}
+#: Servicing: the service target and the node's service_step; with it
+#: disable_ramdisk.
+SERVICE = '1.87'
+SERVICE_DISABLE_RAMDISK = '1.108'
 #: The node's firmware interface and its firmware components.
 FIRMWARE = '1.86'
 #: Firmware components' vendor, model and serial_number.

@@ -20,11 +20,8 @@ from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
-    '1.87': 'The service target (the node\'s service_step is '
-            'served).',
     '1.92': 'Runbooks.',
     '1.96': 'Inspection rules.',
-    '1.108': 'disable_ramdisk with the service target.',
     '1.110': 'Aborting a deployment in deploy wait.',
     '1.112': 'Runbooks.',
 }

@@ -35,6 +35,16 @@ exists::
     deleting --clean--> cleaning            (then as automated cleaning)
     deleting --fail---> error
 
+    active --service--> servicing --done--> active   (API 1.87)
+    servicing --wait--> service wait --resume--> servicing
+    servicing, service wait --hold--> service hold --unhold--> service wait
+    servicing, service wait, service hold --fail--> service failed
+    service wait, service hold --abort--> service failed
+    service failed --abort--> active (the steps' changes stay)
+    service failed, service hold --service--> servicing
+    service failed --rescue--> rescuing
+    service failed, service wait --delete--> deleting
+
 Where cleaning ends depends on why it started, which the conductor
 knows from the node's ``target_provision_state``: it processes
 :func:`clean_done_event` of that target. Events that only the conductor
@@ -82,6 +92,13 @@ RESCUE = 'rescue'
 RESCUEFAIL = 'rescue failed'
 UNRESCUING = 'unrescuing'
 UNRESCUEFAIL = 'unrescue failed'
+SERVICING = 'servicing'
+SERVICEWAIT = 'service wait'
+SERVICEFAIL = 'service failed'
+SERVICEHOLD = 'service hold'
+#: States a node is in while it is serviced (upstream's).
+SERVICING_STATES = frozenset({SERVICING, SERVICEWAIT, SERVICEFAIL,
+                              SERVICEHOLD})
 
 #: States a node rests in until someone asks for something.
 STABLE_STATES = frozenset({ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR,
@@ -91,11 +108,13 @@ STABLE_STATES = frozenset({ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR,
 UNSTABLE_STATES = frozenset({
     DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, VERIFYING, DELETING,
     INSPECTING, INSPECTWAIT, ADOPTING, RESCUING, RESCUEWAIT, UNRESCUING,
+    SERVICING, SERVICEWAIT,
 })
 
 #: States a failed flow leaves a node in; they wait for the operator.
 FAILURE_STATES = frozenset({CLEANFAIL, DEPLOYFAIL, ERROR, INSPECTFAIL,
-                            ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL})
+                            ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL,
+                            SERVICEFAIL})
 
 #: Transient states whose target never varies. While cleaning (cleaning,
 #: clean wait, clean hold) the target is ``available`` for automated and
@@ -111,6 +130,9 @@ FIXED_TARGETS = {
     RESCUING: RESCUE,
     RESCUEWAIT: RESCUE,
     UNRESCUING: ACTIVE,
+    SERVICING: ACTIVE,
+    SERVICEWAIT: ACTIVE,
+    SERVICEHOLD: ACTIVE,
 }
 
 # Power states (wire names) and the extra power targets: "rebooting",
@@ -132,7 +154,7 @@ POWER_TARGET_STATES = {POWER_ON: POWER_ON, POWER_OFF: POWER_OFF,
 POWER_LOCKED_STATES = frozenset({
     VERIFYING, DEPLOYING, DEPLOYWAIT, DELETING,
     CLEANING, CLEANWAIT, CLEANHOLD, INSPECTING, INSPECTWAIT, ADOPTING,
-    RESCUING, RESCUEWAIT, UNRESCUING,
+    RESCUING, RESCUEWAIT, UNRESCUING, SERVICING, SERVICEWAIT, SERVICEHOLD,
 })
 
 #: Transient states in which a node may be updated anyway (upstream's
@@ -140,7 +162,8 @@ POWER_LOCKED_STATES = frozenset({
 #: verification, which change nothing the update could break.
 UPDATE_ALLOWED_STATES = frozenset({
     DEPLOYFAIL, INSPECTING, INSPECTFAIL, INSPECTWAIT, CLEANFAIL, ERROR,
-    VERIFYING, ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL,
+    VERIFYING, ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL, SERVICEHOLD,
+    SERVICEFAIL,
 })
 #: States in which a node's instance (and allocation) may be removed
 #: by an update, outside maintenance (upstream's).
@@ -151,7 +174,7 @@ INSTANCE_REMOVAL_STATES = frozenset({ENROLL, INSPECTING, INSPECTWAIT,
 #: finds the node (``[api]restrict_lookup``, as upstream's).
 LOOKUP_ALLOWED_STATES = frozenset({
     DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, INSPECTING, INSPECTWAIT,
-    RESCUING, RESCUEWAIT,
+    RESCUING, RESCUEWAIT, SERVICEWAIT,
 })
 
 #: ``PUT /v1/nodes/{id}/states/provision`` targets -> machine events.
@@ -170,6 +193,7 @@ ALLOWED_PROVISION_VERBS = {
     'unrescue': 'unrescue',
     'deleted': 'delete',
     'undeploy': 'delete',
+    'service': 'service',
 }
 
 #: The event that ends a manual cleaning (internal: not an API verb, so
@@ -254,6 +278,28 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (UNRESCUEFAIL, 'rescue', RESCUING),
     (UNRESCUEFAIL, 'unrescue', UNRESCUING),
     (UNRESCUEFAIL, 'delete', DELETING),
+    # Servicing (API 1.87): steps run on an active node, which stays
+    # active once they are done.
+    (ACTIVE, 'service', SERVICING),
+    (SERVICING, 'done', ACTIVE),
+    (SERVICING, 'fail', SERVICEFAIL),
+    (SERVICING, 'wait', SERVICEWAIT),
+    (SERVICING, 'hold', SERVICEHOLD),
+    (SERVICEWAIT, 'hold', SERVICEHOLD),
+    (SERVICEWAIT, 'resume', SERVICING),
+    (SERVICEWAIT, 'fail', SERVICEFAIL),
+    (SERVICEWAIT, 'abort', SERVICEFAIL),
+    (SERVICEWAIT, 'delete', DELETING),
+    (SERVICEHOLD, 'service', SERVICING),
+    (SERVICEHOLD, 'unhold', SERVICEWAIT),
+    (SERVICEHOLD, 'fail', SERVICEFAIL),
+    (SERVICEHOLD, 'abort', SERVICEFAIL),
+    (SERVICEFAIL, 'service', SERVICING),
+    (SERVICEFAIL, 'rescue', RESCUING),
+    (SERVICEFAIL, 'wait', SERVICEWAIT),
+    (SERVICEFAIL, 'hold', SERVICEHOLD),
+    (SERVICEFAIL, 'delete', DELETING),
+    (SERVICEFAIL, 'abort', ACTIVE),
 )
 
 ALL_STATES = frozenset(

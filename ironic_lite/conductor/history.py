@@ -17,6 +17,7 @@ LOG = logging.getLogger(__name__)
 
 #: Upstream's event types of the flows this conductor runs.
 CLEANING = 'cleaning'
+SERVICING = 'servicing'
 DEPLOYING = 'deploying'
 VERIFYING = 'verifying'
 ADOPTING = 'adopting'

@@ -30,6 +30,7 @@ from ironic_lite.conductor import node_rules
 from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import rescue
 from ironic_lite.conductor import rpcapi
+from ironic_lite.conductor import servicing
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
@@ -59,7 +60,8 @@ DELETE_ALLOWED_STATES = (states.ENROLL, states.MANAGEABLE, states.AVAILABLE,
 #: upstream (manage, abort and undeploy stay allowed: they are how an
 #: operator recovers a node).
 MAINTENANCE_REFUSED_EVENTS = frozenset({'provide', 'clean', 'deploy',
-                                        'rebuild', 'rescue', 'unrescue'})
+                                        'rebuild', 'rescue', 'unrescue',
+                                        'service'})
 
 #: Seconds a callback waits for the node lock: a cast has nobody to
 #: retry it, and the lock of a node in clean wait is only ever held for
@@ -279,9 +281,12 @@ class ConductorManager:
             clean_steps: list[dict[str, Any]] | None = None,
             configdrive: str | dict[str, Any] | None = None,
             rescue_password: str | None = None,
-            deploy_steps: list[dict[str, Any]] | None = None) -> None:
+            deploy_steps: list[dict[str, Any]] | None = None,
+            service_steps: list[dict[str, Any]] | None = None,
+            disable_ramdisk: bool | None = None) -> None:
         """Start ``action`` (a key of :data:`states.ALLOWED_PROVISION_VERBS`);
-        ``deploy_steps`` (API 1.69) with a deployment.
+        ``deploy_steps`` (API 1.69) with a deployment, ``service_steps``
+        and ``disable_ramdisk`` (1.87, 1.108) with servicing.
 
         :raises InvalidParameterValue: unknown action or clean steps.
         :raises InvalidStateRequested: not possible in the node's state.
@@ -317,7 +322,33 @@ class ConductorManager:
                     values['instance_info'] = {**node.instance_info,
                                                'configdrive': configdrive}
                 task.update(**values)
+            if event == 'service':
+                self._start_service(task, service_steps or [],
+                                    bool(disable_ramdisk))
+                return
             self._start(task, event, clean_steps, rescue_password)
+
+    def _start_service(self, task: task_manager.Task,
+                       service_steps: list[dict[str, Any]],
+                       disable_ramdisk: bool) -> None:
+        """Check the steps and the power interface (400 otherwise, the
+        node unchanged), reserve a worker, process ``service``."""
+        node = task.node
+        if not service_steps:
+            raise exception.InvalidParameterValue(
+                err='"service_steps" is required when setting target '
+                'provision state to service')
+        try:
+            task.interfaces['power'].validate(task)
+        except exception.InvalidParameterValue as exc:
+            raise exception.InvalidParameterValue(
+                err=f'Validation of node {node.uuid} for servicing failed: '
+                f'{exc.format_message()}')
+        validated = servicing.validate_steps(task, service_steps,
+                                             disable_ramdisk)
+        task.spawn_after(self.pool, servicing.do_node_service, validated,
+                         disable_ramdisk)
+        task.process_event('service', last_error=None)
 
     def _abort(self, context: Any, node_uuid: str) -> None:
         """``abort``: with the lock (clean wait, clean hold, cleaning
@@ -333,6 +364,9 @@ class ConductorManager:
                 with self._acquire(context, node_uuid, 'abort') as task:
                     if task.node.provision_state == states.INSPECTWAIT:
                         inspection.abort_inspection(task)
+                    elif (task.node.provision_state
+                          in states.SERVICING_STATES):
+                        servicing.start_abort(task)
                     else:
                         clean_wait.start_abort(task, self.pool)
                     return
@@ -349,6 +383,11 @@ class ConductorManager:
         """Validate, reserve a worker, process ``event`` (lock held)."""
         node = task.node
         pool = self.pool
+        if (node.provision_state in states.SERVICING_STATES
+                and event in ('delete', 'rescue')):
+            # Undeploy or rescue out of service failed or service wait:
+            # nothing of the servicing goes on.
+            servicing.wipe_service_info(task)
         if event == 'manage' and node.provision_state == states.ENROLL:
             task.spawn_after(pool, provisioning.do_node_verify)
             task.process_event(event)
@@ -360,6 +399,9 @@ class ConductorManager:
         elif event == 'inspect':
             task.spawn_after(pool, provisioning.do_node_inspect)
             task.process_event(event, last_error=None)
+        elif event == 'unhold' and node.provision_state == \
+                states.SERVICEHOLD:
+            servicing.unhold(task, pool)
         elif event == 'unhold':
             clean_wait.unhold(task, pool)
         elif event == 'provide':

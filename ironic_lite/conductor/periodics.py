@@ -17,6 +17,8 @@
   instead of at the next run of the clean wait task. The same scan at
   start-up, after :meth:`ConductorPeriodics.release_own_locks`, resumes
   what this host held before a crash and restart under the same name.
+- :meth:`ConductorPeriodics.check_service_wait` does the same for
+  ``service wait`` (``[conductor]service_callback_timeout``).
 - :meth:`ConductorPeriodics.check_inspect_wait` fails the owned nodes
   waiting in ``inspect wait`` longer than
   ``[conductor]inspect_wait_timeout``.
@@ -48,6 +50,7 @@ from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import locks
 from ironic_lite.conductor import provisioning
+from ironic_lite.conductor import servicing
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
@@ -209,6 +212,7 @@ class ConductorPeriodics:
             # Their nodes in clean wait, ours now, may have finished
             # long ago: poll them now, not at the next clean wait run.
             self.check_clean_wait()
+            self.check_service_wait()
 
     def resume_orphans(self, context: Any) -> int:
         """Resume owned nodes in a transient state without a lock;
@@ -250,12 +254,21 @@ class ConductorPeriodics:
     def check_clean_wait(self) -> None:
         """Poll the asynchronous steps of owned nodes in ``clean wait``
         and fail those whose callback timeout expired."""
+        self._check_step_wait(states.CLEANWAIT,
+                              self.conf.conductor.clean_callback_timeout)
+
+    def check_service_wait(self) -> None:
+        """The same for ``service wait`` (its own timeout,
+        ``[conductor]service_callback_timeout``)."""
+        self._check_step_wait(states.SERVICEWAIT,
+                              self.conf.conductor.service_callback_timeout)
+
+    def _check_step_wait(self, state: str, timeout: int) -> None:
         context = lite_context.get_admin_context()
-        nodes = db_nodes.node_list_in_states(context, [states.CLEANWAIT])
+        nodes = db_nodes.node_list_in_states(context, [state])
         if not nodes:
             return
         ownership = self._ownership(context)
-        timeout = self.conf.conductor.clean_callback_timeout
         expired_before = (lite_db.utcnow() - datetime.timedelta(
             seconds=timeout)) if timeout else None
         for node in nodes:
@@ -264,11 +277,10 @@ class ConductorPeriodics:
             updated = node['provision_updated_at']
             if (expired_before is not None and updated is not None
                     and updated < expired_before):
-                self._with_lock(context, node, 'clean wait timeout',
+                self._with_lock(context, node, f'{state} timeout',
                                 self._fail_on_timeout)
             elif self._step_may_be_done(context, node):
-                self._with_lock(context, node, 'clean step poll',
-                                self._poll)
+                self._with_lock(context, node, f'{state} poll', self._poll)
 
     # -- inspect wait
 
@@ -301,7 +313,9 @@ class ConductorPeriodics:
             return True
         try:
             task = task_manager.shared_task(context, self.conf, self.host,
-                                            node, 'clean step pre-poll')
+                                            node, 'step pre-poll')
+            if node['provision_state'] == states.SERVICEWAIT:
+                return servicing.step_finished(task)
             step = task.node.clean_step
             return bool(task.interfaces[step['interface']]
                         .poll_clean_step(task))
@@ -311,10 +325,14 @@ class ConductorPeriodics:
     def _fail_on_timeout(self, task: task_manager.Task) -> None:
         if task.node.provision_state == states.CLEANWAIT:
             clean_wait.fail_on_timeout(task)
+        elif task.node.provision_state == states.SERVICEWAIT:
+            servicing.fail_on_timeout(task)
 
     def _poll(self, task: task_manager.Task) -> None:
         if task.node.provision_state == states.CLEANWAIT:
             clean_wait.poll_async_step(task, self.pool)
+        elif task.node.provision_state == states.SERVICEWAIT:
+            servicing.poll_async_step(task, self.pool)
 
     # -- helpers
 

@@ -40,6 +40,7 @@ from ironic_lite.conductor import deploy_steps
 from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import history
 from ironic_lite.conductor import rescue
+from ironic_lite.conductor import servicing
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor.clean_state import ATTEMPT_KEY
 from ironic_lite.conductor.clean_state import INDEX_KEY
@@ -58,6 +59,7 @@ Task = task_manager.Task
 RESUMABLE_STATES = frozenset({
     states.VERIFYING, states.CLEANING, states.DEPLOYING, states.DELETING,
     states.INSPECTING, states.ADOPTING, states.RESCUING, states.UNRESCUING,
+    states.SERVICING,
 })
 
 
@@ -403,6 +405,7 @@ _RESUME = {
     states.ADOPTING: _fail_adopt,
     states.RESCUING: rescue.fail_rescue,
     states.UNRESCUING: rescue.fail_unrescue,
+    states.SERVICING: servicing.resume,
 }
 
 

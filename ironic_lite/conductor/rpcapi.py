@@ -45,6 +45,7 @@ the down conductor still holds answers ``NodeLocked`` (409).
 1.10: do_provisioning_action takes deploy_steps
 1.11: get_virtual_media, attach_virtual_media, detach_virtual_media
 1.12: continue_inspection
+1.13: do_provisioning_action takes service_steps and disable_ramdisk
 """
 
 import threading
@@ -64,7 +65,7 @@ from lite_common import rpc
 LOG = logging.getLogger(__name__)
 
 TOPIC = "ironic-lite.conductor"
-VERSION = "1.12"
+VERSION = "1.13"
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -269,6 +270,8 @@ class ConductorAPI:
         configdrive: str | dict[str, Any] | None = None,
         rescue_password: str | None = None,
         deploy_steps: list[dict[str, Any]] | None = None,
+        service_steps: list[dict[str, Any]] | None = None,
+        disable_ramdisk: bool | None = None,
     ) -> None:
         """``action``: an event of :data:`states.ALLOWED_PROVISION_VERBS`;
         ``configdrive`` (a deployment) and ``rescue_password`` (rescue):
@@ -283,6 +286,11 @@ class ConductorAPI:
         if deploy_steps:
             # Likewise (1.10).
             kwargs['deploy_steps'] = deploy_steps
+        if service_steps:
+            # Likewise (1.13).
+            kwargs['service_steps'] = service_steps
+        if disable_ramdisk is not None and service_steps:
+            kwargs['disable_ramdisk'] = disable_ramdisk
         self._call(context, node, "do_provisioning_action",
                    node_uuid=node["uuid"], action=action,
                    clean_steps=clean_steps, **kwargs)

@@ -66,6 +66,7 @@ class TaskNode:
     driver_internal_info: dict[str, Any]
     instance_info: dict[str, Any]
     clean_step: dict[str, Any]
+    service_step: dict[str, Any]
     extra: dict[str, Any]
     revision: int
     conductor_group: str

@@ -28,6 +28,18 @@ conductor_opts: list[cfg.Opt] = [
         'runs asynchronously. After that the step is considered lost '
         'and the node goes to "clean failed". 0 disables the timeout.'),
     cfg.IntOpt(
+        'service_callback_timeout', default=1800, min=0,
+        help='Seconds a node may stay in "service wait" while a service '
+        'step runs asynchronously. After that the step is considered '
+        'lost and the node goes to "service failed". 0 disables the '
+        'timeout.'),
+    cfg.IntOpt(
+        'max_conductor_wait_step_seconds', default=30, min=0,
+        help='The most seconds the reserved service step "wait" waits '
+        'for; a longer wait is cut to this, with a warning in the node '
+        'history (upstream\'s option). The node waits in "service wait" '
+        'without holding a worker or its lock.'),
+    cfg.IntOpt(
         'inspect_wait_timeout', default=1800, min=0,
         help='Seconds a node may stay in "inspect wait" while its '
         'inspection goes on asynchronously; after that it goes to '

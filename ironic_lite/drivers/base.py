@@ -64,6 +64,7 @@ import dataclasses
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
+from typing import cast
 
 import jsonschema
 from oslo_config import cfg
@@ -138,6 +139,9 @@ class StepInfo:
     abortable: bool
     argsinfo: dict[str, dict[str, Any]] | None
     idempotent: bool = False
+    #: Service steps: whether the step needs the node to boot a ramdisk
+    #: (upstream's flag; a request with ``disable_ramdisk`` refuses it).
+    requires_ramdisk: bool = True
 
 
 def _validate_argsinfo(argsinfo: Any) -> None:
@@ -236,6 +240,47 @@ def deploy_step(priority: int,
     def decorate(func: F) -> F:
         func._deploy_step = StepInfo(  # type: ignore[attr-defined]
             priority, False, argsinfo)
+        return func
+
+    return decorate
+
+
+def service_step(priority: int = 0, abortable: bool = False,
+                 argsinfo: dict[str, dict[str, Any]] | None = None,
+                 requires_ramdisk: bool = True) -> Callable[[F], F]:
+    """Mark an interface method ``method(self, task, **args)`` as a
+    service step (API 1.87): a step an operator asks an ``active``
+    node to run (``PUT .../states/provision {"target": "service"}``).
+
+    It returns None when done or ``states.SERVICEWAIT`` when it goes
+    on asynchronously (then :meth:`BaseInterface.poll_service_step`
+    says when it finished, as for clean steps). Servicing never reruns
+    an interrupted step: the node fails instead.
+
+    :param priority: upstream's; service steps only run when asked.
+    :param abortable: whether ``abort`` stops the step in ``service
+        wait`` at once (otherwise the abort waits for it).
+    :param argsinfo: as :func:`clean_step`.
+    :param requires_ramdisk: upstream's flag: a request with
+        ``disable_ramdisk`` refuses such a step.
+    :raises InvalidParameterValue: on invalid decorator arguments.
+    """
+    if isinstance(priority, bool) or not isinstance(priority, int) \
+            or priority < 0:
+        raise exception.InvalidParameterValue(
+            err=f'service step priority must be an integer >= 0, '
+            f'not {priority!r}')
+    for name, flag in (('abortable', abortable),
+                       ('requires_ramdisk', requires_ramdisk)):
+        if not isinstance(flag, bool):
+            raise exception.InvalidParameterValue(
+                err=f'{name} must be a boolean, not {flag!r}')
+    _validate_argsinfo(argsinfo)
+
+    def decorate(func: F) -> F:
+        func._service_step = StepInfo(  # type: ignore[attr-defined]
+            priority, abortable, argsinfo,
+            requires_ramdisk=requires_ramdisk)
         return func
 
     return decorate
@@ -372,6 +417,56 @@ class BaseInterface:
         validate_step_args(step, info.argsinfo, 'Deploy')
         result: str | None = method(task, **(step.get('args') or {}))
         return result
+
+    def service_step_definitions(self) -> list[dict[str, Any]]:
+        """Every service step of this interface: dicts with step,
+        priority, interface, abortable, requires_ramdisk, argsinfo."""
+        steps = []
+        for name in sorted(dir(type(self))):
+            info = getattr(getattr(type(self), name), '_service_step', None)
+            if isinstance(info, StepInfo):
+                steps.append({
+                    'step': name, 'priority': info.priority,
+                    'interface': self.interface_type,
+                    'abortable': info.abortable,
+                    'requires_ramdisk': info.requires_ramdisk,
+                    'argsinfo': copy.deepcopy(info.argsinfo),
+                })
+        return steps
+
+    def execute_service_step(self, task: TaskLike,
+                             step: dict[str, Any]) -> str | None:
+        """Run the service step ``step``; None when done,
+        ``states.SERVICEWAIT`` when it goes on asynchronously.
+
+        :raises InvalidParameterValue: no such step, or invalid args.
+        :raises NodeServicingFailure: the step returned something else.
+        """
+        name = step.get('step')
+        info = getattr(type(self), str(name), None) if name else None
+        info = getattr(info, '_service_step', None)
+        if (step.get('interface') != self.interface_type
+                or not isinstance(info, StepInfo)):
+            raise exception.InvalidParameterValue(
+                err=f'service step {name} on interface '
+                f'{self.interface_type} does not exist')
+        validate_step_args(step, info.argsinfo, 'Service')
+        result = getattr(self, str(name))(task, **(step.get('args') or {}))
+        if result not in (None, states.SERVICEWAIT):
+            raise exception.NodeServicingFailure(
+                node=task.node.uuid,
+                reason=f'service step {self.interface_type}.{name} '
+                f'returned {result!r}')
+        return cast(str | None, result)
+
+    def poll_service_step(self, task: TaskLike) -> bool:
+        """Whether the asynchronous step in ``task.node.service_step``
+        has finished; raise to fail it. Default: never by polling (a
+        callback, an abort or the timeout ends it)."""
+        return False
+
+    def abort_service_step(self, task: TaskLike) -> None:
+        """Stop the asynchronous step in ``task.node.service_step``."""
 
     def poll_clean_step(self, task: TaskLike) -> bool:
         """Whether the asynchronous step in ``task.node.clean_step`` has

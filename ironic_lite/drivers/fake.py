@@ -189,6 +189,12 @@ class FakeDeploy(base.DeployInterface):
         """Pretend to overwrite every disk ``passes`` times."""
         self._work(task, 'erase_devices', self.conf.fake.step_delay * passes)
 
+    @base.service_step(abortable=True, requires_ramdisk=False,
+                       argsinfo={'seconds': {
+                           'description': 'How long the step runs after '
+                           'it returns (0 to 86400 seconds, default 1).',
+                           'required': False, 'type': 'number',
+                           'minimum': 0, 'maximum': 86400}})
     @base.clean_step(priority=0, abortable=True, idempotent=True,
                      argsinfo={'seconds': {
                          'description': 'How long the step runs after it '
@@ -199,8 +205,14 @@ class FakeDeploy(base.DeployInterface):
         """An asynchronous step: finished ``seconds`` after it started."""
         task.node.driver_internal_info[WAIT_UNTIL_KEY] = (
             time.time() + seconds)
+        if task.node.provision_state == states.SERVICING:
+            return states.SERVICEWAIT
         return states.CLEANWAIT
 
+    @base.service_step(requires_ramdisk=False, argsinfo={
+        'message': {'description': 'The failure message.',
+                    'required': False, 'type': 'string',
+                    'maxLength': 1024}})
     @base.clean_step(priority=0, argsinfo={
         'message': {'description': 'The failure message.',
                     'required': False, 'type': 'string',
@@ -211,6 +223,8 @@ class FakeDeploy(base.DeployInterface):
         raise exception.NodeCleaningFailure(
             node=task.node.uuid, reason=message)
 
+    @base.service_step(requires_ramdisk=False,
+                       argsinfo={'seconds': _SECONDS, 'tag': _TAG})
     @base.clean_step(priority=0, abortable=True, idempotent=True,
                      argsinfo={'seconds': _SECONDS, 'tag': _TAG})
     def repeatable_work(self, task: base.TaskLike, seconds: float = 1,
@@ -218,6 +232,8 @@ class FakeDeploy(base.DeployInterface):
         """Work that is safe to run again after an interruption."""
         self._work(task, 'repeatable_work', seconds, tag)
 
+    @base.service_step(requires_ramdisk=False,
+                       argsinfo={'seconds': _SECONDS, 'tag': _TAG})
     @base.clean_step(priority=0, argsinfo={'seconds': _SECONDS,
                                            'tag': _TAG})
     def one_shot_work(self, task: base.TaskLike, seconds: float = 1,
@@ -266,3 +282,7 @@ class FakeDeploy(base.DeployInterface):
 
     def abort_clean_step(self, task: base.TaskLike) -> None:
         task.node.driver_internal_info.pop(WAIT_UNTIL_KEY, None)
+
+    # wait_a_bit is a service step too: polled and aborted the same way.
+    poll_service_step = poll_clean_step
+    abort_service_step = abort_clean_step

@@ -188,8 +188,16 @@ class FakeVendor(standard.VendorInterface):
                                   http_method: str, bar: Any) -> bool:
         return bool(bar == 'woof')
 
+    @base.service_step(requires_ramdisk=False)
     @vendor.passthru(['POST'], description='Test pass-through to wait.')
-    def log_passthrough(self, task: base.TaskLike, http_method: str,
+    def log_passthrough(self, task: base.TaskLike,
+                        http_method: str | None = None,
                         **kwargs: Any) -> None:
         LOG.info('Vendor method log_passthrough of node %s called with %s',
                  task.node.uuid, sorted(kwargs))
+
+    @base.service_step()
+    def trigger_servicewait(self, task: base.TaskLike) -> str:
+        """Upstream's fake service step that never finishes by itself:
+        the node waits in "service wait" for an abort or the timeout."""
+        return states.SERVICEWAIT

@@ -31,7 +31,7 @@ PROVISION_TARGET_VERSIONS = {
     'inspect': '1.6', 'adopt': '1.17',
     'abort': '1.13', 'clean': '1.15', 'deploy': '1.73',
     'undeploy': '1.73', 'unhold': '1.85', 'rescue': '1.38',
-    'unrescue': '1.38',
+    'unrescue': '1.38', 'service': '1.87',
 }
 
 
@@ -93,6 +93,7 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
         raise webob.exc.HTTPBadRequest(
             explanation='"clean_steps" is only valid when setting target '
             'provision state to clean')
+    _check_service_steps(body)
     _check_disable_ramdisk(req, body)
     if body.get('deploy_steps'):
         if util.version(req).below(mv.DEPLOY_STEPS):
@@ -103,30 +104,50 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
             raise webob.exc.HTTPBadRequest(
                 explanation='"deploy_steps" is only valid when setting '
                 'target provision state to active or rebuild')
-    if 'clean_steps' in body:
-        # Kept in driver_internal_info, a TEXT column: a list that
-        # cannot be stored is refused now, not when the conductor
-        # writes it.
-        conductor_steps.check_stored_size(
-            conductor_steps.stored_form(body['clean_steps']))
+    for key in ('clean_steps', 'service_steps'):
+        if body.get(key):
+            # Kept in driver_internal_info, a TEXT column: a list that
+            # cannot be stored is refused now, not when the conductor
+            # writes it.
+            conductor_steps.check_stored_size(
+                conductor_steps.stored_form(body[key]))
     return states.ALLOWED_PROVISION_VERBS[target]
 
 
-def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
-    """``disable_ramdisk`` (1.70, with ``clean``): ironic_lite boots no
-    ramdisk for cleaning (its steps run out of band), so ``true`` is
-    what happens anyway; ``false`` asks for nothing more."""
-    if 'disable_ramdisk' not in body:
-        return
-    if util.version(req).below(mv.DISABLE_RAMDISK):
-        raise webob.exc.HTTPNotAcceptable(
-            explanation='"disable_ramdisk" needs API version '
-            f'{mv.DISABLE_RAMDISK} or later; this request uses '
-            f'{util.version(req)}.')
-    if body['target'] != 'clean':
+def _check_service_steps(body: dict[str, Any]) -> None:
+    """``service_steps`` (1.87): required with ``service`` and only
+    valid with it (upstream's messages)."""
+    if body['target'] == 'service' and not body.get('service_steps'):
         raise webob.exc.HTTPBadRequest(
-            explanation='"disable_ramdisk" is only valid when setting '
-            'target provision state to clean')
+            explanation='"service_steps" is required when setting target '
+            'provision state to service')
+    if body['target'] != 'service' and body.get('service_steps'):
+        raise webob.exc.HTTPBadRequest(
+            explanation='"service_steps" is only valid when setting target '
+            'provision state to service')
+
+
+#: The targets ``disable_ramdisk`` goes with, and from which version.
+DISABLE_RAMDISK_VERSIONS = {'clean': mv.DISABLE_RAMDISK,
+                            'service': mv.SERVICE_DISABLE_RAMDISK}
+
+
+def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
+    """``disable_ramdisk`` (1.70 with ``clean``, 1.108 with
+    ``service``): ironic_lite boots no ramdisk for either (their steps
+    run out of band), so ``true`` is what happens anyway; ``false`` asks
+    for nothing more."""
+    if body.get('disable_ramdisk') is None:
+        return
+    since = DISABLE_RAMDISK_VERSIONS.get(body['target'])
+    if since is None:
+        raise webob.exc.HTTPBadRequest(
+            explanation='disable_ramdisk is supported only with manual '
+            'cleaning or servicing')
+    if util.version(req).below(since):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='disable_ramdisk is not acceptable in this API '
+            'version')
 
 
 @util.translate_errors
@@ -136,6 +157,8 @@ def set_provision_state(req: webob.Request) -> webob.Response:
     rules = ['baremetal:node:set_provision_state']
     if 'clean_steps' in body:
         rules.append('baremetal:node:set_provision_state:clean_steps')
+    if body.get('service_steps'):
+        rules.append('baremetal:node:set_provision_state:service_steps')
     row = node_access.authorized_node(req, *rules)
     if (event == 'abort' and row['provision_state'] == states.INSPECTWAIT
             and util.version(req).below(mv.INSPECT_ABORT)):
@@ -151,7 +174,10 @@ def set_provision_state(req: webob.Request) -> webob.Response:
         clean_steps=body.get('clean_steps'),
         configdrive=_configdrive(req, body),
         rescue_password=_rescue_password(body),
-        deploy_steps=body.get('deploy_steps') or None)
+        deploy_steps=body.get('deploy_steps') or None,
+        service_steps=body.get('service_steps') or None,
+        disable_ramdisk=(body.get('disable_ramdisk')
+                         if body['target'] == 'service' else None))
     return _accepted(req, row)
 
 

@@ -22,6 +22,20 @@ CLEAN_STEPS: dict[str, Any] = {
     },
 }
 
+SERVICE_STEPS: dict[str, Any] = {
+    'type': 'array',
+    'items': {
+        'type': 'object',
+        'properties': {
+            'interface': {'enum': list(conductor_steps.INTERFACE_ORDER)},
+            'step': {'type': 'string', 'minLength': 1},
+            'args': {'type': 'object'},
+        },
+        'required': ['interface', 'step'],
+        'additionalProperties': False,
+    },
+}
+
 #: ``PUT .../states/raid`` (1.12): the target RAID configuration.
 RAID: dict[str, Any] = {'type': 'object'}
 
@@ -49,7 +63,12 @@ PROVISION: dict[str, Any] = {
     'properties': {
         'target': {'type': 'string'},
         'clean_steps': CLEAN_STEPS,
-        # 1.70; only false is accepted (no ramdisk is booted).
+        # 1.87, with the service target: upstream's step schema (any
+        # interface that may have clean steps; reserved steps such as
+        # hold name one too).
+        'service_steps': SERVICE_STEPS,
+        # 1.70 with clean, 1.108 with service: steps run out of band,
+        # no ramdisk is booted either way.
         'disable_ramdisk': {'type': 'boolean'},
         # A gzipped, base64 encoded ISO or a URL, or (1.56) the JSON
         # documents to build one from.

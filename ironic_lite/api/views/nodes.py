@@ -16,7 +16,6 @@ from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from lite_common.wsgi.microversion import APIVersion
 
-_PARTIAL = mv.PARTIAL
 #: Every node field and the version it appeared in (upstream's).
 FIELD_VERSIONS: dict[str, str] = {
     'uuid': '1.1', 'name': mv.NAME, 'chassis_uuid': '1.1', 'driver': '1.1',
@@ -57,7 +56,7 @@ FIELD_VERSIONS: dict[str, str] = {
     'network_data': mv.NETWORK_DATA, 'boot_mode': mv.BOOT_MODE,
     'secure_boot': mv.BOOT_MODE, 'shard': mv.SHARD,
     'parent_node': mv.PARENT_NODE,
-    'service_step': _PARTIAL['service_step'],
+    'service_step': mv.SERVICE,
     'disable_power_off': mv.DISABLE_POWER_OFF,
     'instance_name': mv.INSTANCE_NAME, 'health': mv.HEALTH,
 }

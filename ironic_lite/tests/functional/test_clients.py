@@ -425,6 +425,44 @@ def test_cli_rescue(endpoint: str) -> None:
     assert cli(endpoint, 'node', 'delete', 'cli-rs').returncode == 0
 
 
+def test_cli_and_sdk_service(endpoint: str) -> None:
+    """``openstack baremetal node service`` (1.87) and the SDK's
+    service verb: steps on an active node, hold then unhold, and a
+    refusal that leaves the node active."""
+    cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+             '--name', 'cli-sv')
+    for verb in ('manage', 'provide', 'deploy'):
+        done = cli(endpoint, 'node', verb, 'cli-sv', '--wait', '60')
+        assert done.returncode == 0, (verb, done.stderr)
+    steps = [{'interface': 'deploy', 'step': 'repeatable_work',
+              'args': {'seconds': 0}},
+             {'interface': 'power', 'step': 'reboot'}]
+    done = cli(endpoint, 'node', 'service', 'cli-sv', '--service-steps',
+               json.dumps(steps), '--wait', '60')
+    assert done.returncode == 0, done.stderr
+    shown = cli_json(endpoint, 'node', 'show', 'cli-sv')
+    assert shown['provision_state'] == 'active', shown
+    assert shown['driver_internal_info']['fake_steps_run'][-1] == (
+        'repeatable_work')
+    done = cli(endpoint, 'node', 'service', 'cli-sv', '--service-steps',
+               json.dumps([{'interface': 'deploy', 'step': 'nope'}]))
+    assert done.returncode != 0
+    assert 'no service step' in done.stderr, done.stderr
+    conn = openstack.connect(auth_type='none',
+                             baremetal_endpoint_override=endpoint + '/v1')
+    node = conn.baremetal.get_node('cli-sv')
+    conn.baremetal.set_node_provision_state(
+        node, 'service', service_steps=[
+            {'interface': 'deploy', 'step': 'hold'}])
+    conn.baremetal.wait_for_nodes_provision_state(
+        [node], 'service hold', timeout=60)
+    conn.baremetal.set_node_provision_state(node, 'unhold')
+    conn.baremetal.wait_for_nodes_provision_state([node], 'active',
+                                                  timeout=60)
+    done = cli(endpoint, 'node', 'undeploy', 'cli-sv', '--wait', '60')
+    assert done.returncode == 0, done.stderr
+
+
 def test_cli_and_sdk_allocations(endpoint: str) -> None:
     """openstack baremetal allocation create --wait / show / list /
     set / delete, and openstacksdk's allocations, unmodified."""

@@ -46,8 +46,7 @@ NOT_HERE = {
     'baremetal:allocation:create_pre_rbac',
     # Secrets in driver_info and instance_info are always masked.
     'show_password', 'show_instance_secrets',
-    # Versions not served yet (version_gaps.GAPS): 1.87, 1.92, 1.96.
-    'baremetal:node:set_provision_state:service_steps',
+    # Versions not served yet (version_gaps.GAPS): 1.92, 1.96.
     'baremetal:runbook:create', 'baremetal:runbook:delete',
     'baremetal:runbook:get', 'baremetal:runbook:list',
     'baremetal:runbook:list_all', 'baremetal:runbook:update',

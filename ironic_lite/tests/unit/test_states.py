@@ -77,6 +77,27 @@ EXPECTED = {
     ('unrescue failed', 'rescue'): 'rescuing',
     ('unrescue failed', 'unrescue'): 'unrescuing',
     ('unrescue failed', 'delete'): 'deleting',
+    # Servicing (1.87), upstream's transitions.
+    ('active', 'service'): 'servicing',
+    ('servicing', 'done'): 'active',
+    ('servicing', 'fail'): 'service failed',
+    ('servicing', 'wait'): 'service wait',
+    ('servicing', 'hold'): 'service hold',
+    ('service wait', 'hold'): 'service hold',
+    ('service wait', 'resume'): 'servicing',
+    ('service wait', 'fail'): 'service failed',
+    ('service wait', 'abort'): 'service failed',
+    ('service wait', 'delete'): 'deleting',
+    ('service hold', 'service'): 'servicing',
+    ('service hold', 'unhold'): 'service wait',
+    ('service hold', 'fail'): 'service failed',
+    ('service hold', 'abort'): 'service failed',
+    ('service failed', 'service'): 'servicing',
+    ('service failed', 'rescue'): 'rescuing',
+    ('service failed', 'wait'): 'service wait',
+    ('service failed', 'hold'): 'service hold',
+    ('service failed', 'delete'): 'deleting',
+    ('service failed', 'abort'): 'active',
 }
 
 
