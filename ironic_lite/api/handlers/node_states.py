@@ -23,6 +23,7 @@ from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
 from ironic_lite.conductor import boot_mode
 from ironic_lite.conductor import steps as conductor_steps
+from lite_common.wsgi import handling
 
 #: Provision targets and the version that introduced each (upstream's).
 PROVISION_TARGET_VERSIONS = {
@@ -80,11 +81,9 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
             explanation=f'The requested action "{target}" could not be '
             'understood; valid targets: '
             f'{", ".join(sorted(PROVISION_TARGET_VERSIONS))}.')
-    if util.version(req).below(since):
-        raise webob.exc.HTTPNotAcceptable(
-            explanation=f'The provision target "{target}" needs API '
-            f'version {since} or later; this request uses '
-            f'{util.version(req)}.')
+    if target != 'service':
+        # service: after the state, as upstream (_check_service).
+        _check_version(req, target, since)
     if target == 'clean' and 'clean_steps' not in body:
         raise webob.exc.HTTPBadRequest(
             explanation='"clean_steps" is required when setting target '
@@ -104,27 +103,45 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
             raise webob.exc.HTTPBadRequest(
                 explanation='"deploy_steps" is only valid when setting '
                 'target provision state to active or rebuild')
-    for key in ('clean_steps', 'service_steps'):
-        if body.get(key):
-            # Kept in driver_internal_info, a TEXT column: a list that
-            # cannot be stored is refused now, not when the conductor
-            # writes it.
-            conductor_steps.check_stored_size(
-                conductor_steps.stored_form(body[key]))
+    if 'clean_steps' in body:
+        # Kept in driver_internal_info, a TEXT column: a list that
+        # cannot be stored is refused now, not when the conductor
+        # writes it.
+        conductor_steps.check_stored_size(
+            conductor_steps.stored_form(body['clean_steps']))
     return states.ALLOWED_PROVISION_VERBS[target]
 
 
+def _check_version(req: webob.Request, target: str, since: str) -> None:
+    if util.version(req).below(since):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation=f'The provision target "{target}" needs API '
+            f'version {since} or later; this request uses '
+            f'{util.version(req)}.')
+
+
 def _check_service_steps(body: dict[str, Any]) -> None:
-    """``service_steps`` (1.87): required with ``service`` and only
-    valid with it (upstream's messages)."""
-    if body['target'] == 'service' and not body.get('service_steps'):
-        raise webob.exc.HTTPBadRequest(
-            explanation='"service_steps" is required when setting target '
-            'provision state to service')
+    """``service_steps`` only with ``service`` (upstream's message)."""
     if body['target'] != 'service' and body.get('service_steps'):
         raise webob.exc.HTTPBadRequest(
             explanation='"service_steps" is only valid when setting target '
             'provision state to service')
+
+
+def _check_service(req: webob.Request, body: dict[str, Any]) -> None:
+    """The service target once the node's state allows it, in
+    upstream's order: the version (406), then ``service_steps``
+    (required, 400) and their schema (400)."""
+    _check_version(req, 'service', PROVISION_TARGET_VERSIONS['service'])
+    if not body.get('service_steps'):
+        raise webob.exc.HTTPBadRequest(
+            explanation='"service_steps" is required when setting target '
+            'provision state to service')
+    handling.validate({'type': 'object', 'properties': {
+        'service_steps': schemas.SERVICE_STEPS}},
+        {'service_steps': body['service_steps']})
+    conductor_steps.check_stored_size(
+        conductor_steps.stored_form(body['service_steps']))
 
 
 #: The targets ``disable_ramdisk`` goes with, and from which version.
@@ -169,6 +186,8 @@ def set_provision_state(req: webob.Request) -> webob.Response:
     # InvalidStateRequested (400) when the machine has no such
     # transition from the node's state, before bothering a conductor.
     states.next_state(row['provision_state'], event, row['uuid'])
+    if body['target'] == 'service':
+        _check_service(req, body)
     util.deps(req).conductor.do_provisioning_action(
         util.context(req), row, body['target'],
         clean_steps=body.get('clean_steps'),

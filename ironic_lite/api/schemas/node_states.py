@@ -63,10 +63,9 @@ PROVISION: dict[str, Any] = {
     'properties': {
         'target': {'type': 'string'},
         'clean_steps': CLEAN_STEPS,
-        # 1.87, with the service target: upstream's step schema (any
-        # interface that may have clean steps; reserved steps such as
-        # hold name one too).
-        'service_steps': SERVICE_STEPS,
+        # 1.87, with the service target; its steps are checked against
+        # SERVICE_STEPS after the version, as upstream.
+        'service_steps': {'type': ['array', 'null']},
         # 1.70 with clean, 1.108 with service: steps run out of band,
         # no ramdisk is booted either way.
         'disable_ramdisk': {'type': 'boolean'},
