@@ -330,6 +330,18 @@ class DeployTemplateDuplicateName(Conflict):
     msg_fmt = 'A deploy template with name %(name)s already exists.'
 
 
+class RunbookNotFound(NotFound):
+    msg_fmt = 'Runbook %(runbook)s could not be found.'
+
+
+class RunbookAlreadyExists(Conflict):
+    msg_fmt = 'A runbook with UUID %(uuid)s already exists.'
+
+
+class RunbookDuplicateName(Conflict):
+    msg_fmt = 'A runbook with name %(name)s already exists.'
+
+
 class InstanceDeployFailure(IronicLiteException):
     msg_fmt = 'Failed to deploy instance: %(reason)s'
 

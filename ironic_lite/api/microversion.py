@@ -32,7 +32,7 @@ MAX_VERSION = '1.115'
 #: The highest version up to which every change is served (a unit test
 #: checks that it is :func:`ironic_lite.api.version_gaps.honest_maximum`):
 #: the advertised maximum.
-COMPLETE_VERSION = '1.91'
+COMPLETE_VERSION = '1.95'
 LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version'
 MIN_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version'
 MAX_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version'
@@ -354,6 +354,14 @@ HISTORY: tuple[tuple[str, str], ...] = (
              '(when X-OpenStack-Ironic-API-Version asks for it), a node '
              'named with it still found; from 1.91 it is part of the '
              'path.'),
+    ('1.92', 'Runbooks: /v1/runbooks (create, list with detail, fields, '
+             'paging, sorting and the project\'s own and public ones, show '
+             'by uuid or name, JSON patch, delete), named by a trait, with '
+             'steps in order, disable_ramdisk, owner and public under '
+             'upstream\'s scoped rules; PUT .../states/provision takes '
+             '"runbook" with clean and service: the node must have the '
+             'runbook\'s name among its traits (policy '
+             'baremetal:runbook:use).'),
     ('1.93', 'GET /v1/nodes/{node_ident}/vmedia: what the management '
              'interface says is attached (400 for fake, as upstream); '
              '404 below 1.93.'),
@@ -475,6 +483,7 @@ SHARD = '1.82'
 RAMDISK = '1.22'
 NODE_INVENTORY = '1.81'
 DEPLOY_TEMPLATES = '1.55'
+RUNBOOKS = '1.92'
 DEPLOY_STEPS = '1.69'
 BOOT_MODE_CHANGE = '1.76'
 BUILD_CONFIGDRIVE = '1.56'

@@ -23,6 +23,7 @@ from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import ramdisk
+from ironic_lite.api.handlers import runbooks
 from ironic_lite.api.handlers import vendor_passthru
 from ironic_lite.api.handlers import vifs
 from ironic_lite.api.handlers import vmedia
@@ -72,6 +73,8 @@ def bodies() -> openapi.Bodies:
         vifs.attach_vif: vifs.BODY,
         deploy_templates.create_template: deploy_templates.TEMPLATE,
         deploy_templates.update_template: node_schemas.PATCH,
+        runbooks.create_runbook: runbooks.RUNBOOK,
+        runbooks.update_runbook: node_schemas.PATCH,
         node_states.set_boot_mode: node_states.TARGET_BODY,
         node_states.set_secure_boot: node_states.TARGET_BODY,
         allocations.create_allocation: allocations.CREATE,

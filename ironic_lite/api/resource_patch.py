@@ -49,3 +49,10 @@ def apply_patch(document: dict[str, Any],
                 f'{_DOCUMENT.sub("", str(exc))}')
     return document
 
+
+
+def patch_values(patch: list[dict[str, Any]], path: str) -> list[Any]:
+    """The values ``patch`` adds or replaces at ``path`` (upstream's
+    get_patch_values)."""
+    return [op['value'] for op in patch
+            if op['path'] == path and op['op'] != 'remove']

@@ -27,6 +27,7 @@ from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import ramdisk
 from ironic_lite.api.handlers import root
+from ironic_lite.api.handlers import runbooks
 from ironic_lite.api.handlers import vendor_passthru
 from ironic_lite.api.handlers import vifs
 from ironic_lite.api.handlers import vmedia
@@ -113,6 +114,12 @@ ROUTES: RouteTable = {
     '/v1/events': {'POST': events.post_events},
     '/v1/deploy_templates': {'GET': deploy_templates.list_templates,
                              'POST': deploy_templates.create_template},
+    '/v1/runbooks': {'GET': runbooks.list_runbooks,
+                     'POST': runbooks.create_runbook},
+    '/v1/runbooks/{runbook_ident}': {
+        'GET': runbooks.show_runbook,
+        'PATCH': runbooks.update_runbook,
+        'DELETE': runbooks.delete_runbook},
     '/v1/deploy_templates/{template_ident}': {
         'GET': deploy_templates.show_template,
         'PATCH': deploy_templates.update_template,

@@ -20,10 +20,10 @@ from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
-    '1.92': 'Runbooks.',
     '1.96': 'Inspection rules.',
     '1.110': 'Aborting a deployment in deploy wait.',
-    '1.112': 'Runbooks.',
+    '1.112': 'Runbook traits (/v1/runbooks/{ident}/traits), '
+             'description and names that are not traits.',
 }
 
 

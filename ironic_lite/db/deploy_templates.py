@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite.db import paging
+from ironic_lite.db import step_rows
 from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import DeployTemplate
@@ -42,16 +43,8 @@ def _clause(ident: int | str) -> Any:
 
 def _with_steps(session: Any, rows: list[dict[str, Any]]
                 ) -> list[dict[str, Any]]:
-    ids = [row['id'] for row in rows]
-    steps: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
-    if ids:
-        for step in session.execute(
-                sa.select(DeployTemplateStep.__table__)
-                .where(DeployTemplateStep.deploy_template_id.in_(ids))
-                .order_by(DeployTemplateStep.id)).mappings():
-            steps[step['deploy_template_id']].append(
-                {key: step[key] for key in STEP_FIELDS})
-    return [{**row, 'steps': steps[row['id']]} for row in rows]
+    return step_rows.attach(session, DeployTemplateStep,
+                            'deploy_template_id', STEP_FIELDS, rows)
 
 
 def _get(session: Any, ident: int | str) -> dict[str, Any]:
@@ -64,13 +57,8 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
 
 def _write_steps(session: Any, template_id: int,
                  steps: list[dict[str, Any]]) -> None:
-    session.execute(sa.delete(DeployTemplateStep).where(
-        DeployTemplateStep.deploy_template_id == template_id))
-    for step in steps:
-        session.add(DeployTemplateStep(
-            deploy_template_id=template_id,
-            **{key: step[key] for key in STEP_FIELDS}))
-    session.flush()
+    step_rows.replace(session, DeployTemplateStep, 'deploy_template_id',
+                      STEP_FIELDS, template_id, steps)
 
 
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:

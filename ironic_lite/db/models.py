@@ -498,3 +498,55 @@ class NodeInventory(Base, TimestampMixin):
         JSONText, default=dict)
     plugin_data: orm.Mapped[dict[str, Any]] = orm.mapped_column(
         JSONText, default=dict)
+
+
+# Added by migration 0016: runbooks (API 1.92), their steps, and the
+# traits that allow a node to run one (1.112).
+
+
+class Runbook(Base, TimestampMixin):
+    __tablename__ = 'runbooks'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_runbooks0uuid'),
+        sa.UniqueConstraint('name', name='uniq_runbooks0name'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    public: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
+    owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    disable_ramdisk: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False)
+    extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+
+
+class RunbookStep(Base, TimestampMixin):
+    __tablename__ = 'runbook_steps'
+    __table_args__ = (
+        sa.Index('runbook_id', 'runbook_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    runbook_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('runbooks.id', name='fk_runbook_steps0runbook_id'))
+    interface: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    step: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    args: orm.Mapped[dict[str, Any]] = orm.mapped_column(
+        JSONText, default=dict)
+    order: orm.Mapped[int] = orm.mapped_column(sa.Integer)
+
+
+class RunbookTrait(Base, TimestampMixin):
+    __tablename__ = 'runbook_traits'
+    __table_args__ = (
+        sa.Index('runbook_traits_idx', 'trait'),
+    )
+
+    runbook_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('runbooks.id', name='fk_runbook_traits0runbook_id'),
+        primary_key=True)
+    trait: orm.Mapped[str] = orm.mapped_column(sa.String(255),
+                                               primary_key=True)

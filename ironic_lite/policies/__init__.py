@@ -16,6 +16,7 @@ from ironic_lite.policies import node
 from ironic_lite.policies import node_history
 from ironic_lite.policies import port
 from ironic_lite.policies import portgroup
+from ironic_lite.policies import runbook
 from ironic_lite.policies import volume
 
 
@@ -25,4 +26,5 @@ def list_rules() -> list[policy.RuleDefault]:
                                 event.rules, indicator.rules,
                                 conductor.rules, chassis.rules,
                                 port.rules, portgroup.rules,
-                                allocation.rules, deploy_template.rules))
+                                allocation.rules, deploy_template.rules,
+                                runbook.rules))

@@ -18,6 +18,7 @@ from ironic_lite import exception
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
+from ironic_lite.api.handlers import runbooks
 from ironic_lite.api.schemas import node_states as schemas
 from ironic_lite.api.views import nodes as views
 from ironic_lite.common import states
@@ -84,7 +85,8 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
     if target != 'service':
         # service: after the state, as upstream (_check_service).
         _check_version(req, target, since)
-    if target == 'clean' and 'clean_steps' not in body:
+    if (target == 'clean' and 'clean_steps' not in body
+            and body.get('runbook') is None):
         raise webob.exc.HTTPBadRequest(
             explanation='"clean_steps" is required when setting target '
             'provision state to clean')
@@ -110,6 +112,18 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
         conductor_steps.check_stored_size(
             conductor_steps.stored_form(body['clean_steps']))
     return states.ALLOWED_PROVISION_VERBS[target]
+
+
+def _with_runbook(req: webob.Request, row: dict[str, Any],
+                  body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with the steps (and ``disable_ramdisk``) of the runbook
+    it names (1.92) in place of the runbook."""
+    steps, disable_ramdisk = runbooks.steps_for(req, row, body)
+    body = {**body, f'{body["target"]}_steps': steps}
+    del body['runbook']
+    if disable_ramdisk:
+        body['disable_ramdisk'] = True
+    return body
 
 
 def _check_version(req: webob.Request, target: str, since: str) -> None:
@@ -186,6 +200,8 @@ def set_provision_state(req: webob.Request) -> webob.Response:
     # InvalidStateRequested (400) when the machine has no such
     # transition from the node's state, before bothering a conductor.
     states.next_state(row['provision_state'], event, row['uuid'])
+    if body.get('runbook') is not None:
+        body = _with_runbook(req, row, body)
     if body['target'] == 'service':
         _check_service(req, body)
     util.deps(req).conductor.do_provisioning_action(

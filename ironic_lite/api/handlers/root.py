@@ -40,7 +40,8 @@ VERSIONED_LINKS = {'portgroups': mv.PORTGROUPS, 'volume': mv.VOLUME,
                    'conductors': mv.CONDUCTOR, 'allocations': mv.ALLOCATIONS,
                    'deploy_templates': mv.DEPLOY_TEMPLATES,
                    'events': mv.EVENTS,
-                   'shards': mv.SHARD}
+                   'shards': mv.SHARD, 'runbooks': mv.RUNBOOKS,
+                   'continue_inspection': mv.CONTINUE_INSPECTION}
 
 
 def _asked_version(req: webob.Request) -> Any:

@@ -66,6 +66,8 @@ PROVISION: dict[str, Any] = {
         # 1.87, with the service target; its steps are checked against
         # SERVICE_STEPS after the version, as upstream.
         'service_steps': {'type': ['array', 'null']},
+        # 1.92, with clean and service: the runbook's steps instead.
+        'runbook': {'type': ['string', 'null']},
         # 1.70 with clean, 1.108 with service: steps run out of band,
         # no ramdisk is booted either way.
         'disable_ramdisk': {'type': 'boolean'},

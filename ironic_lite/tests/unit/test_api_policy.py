@@ -53,7 +53,9 @@ def test_system_admin_may_do_everything_and_strangers_only_list() -> None:
              # Upstream's: any admin sees volume target properties,
              # and creates nodes owned by its project (1.80).
              'baremetal:volume:view_target_properties',
-             'baremetal:node:create:self_owned_node'}
+             'baremetal:node:create:self_owned_node',
+             # Its project's runbooks and the public ones.
+             'baremetal:runbook:list'}
     for rule in policies.list_rules():
         if rule.name in AGENT_RULES or rule.name.startswith(
                 'baremetal:allocation:'):

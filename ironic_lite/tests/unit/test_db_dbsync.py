@@ -32,17 +32,18 @@ def test_upgrade_is_the_default_and_idempotent(tmp_path):
     for args in ((), ('upgrade',)):
         done = _dbsync(tmp_path, *args, connection=url)
         assert done.returncode == 0, done.stderr
-        assert _last_line(done.stdout) == 'Database is at 0015'
+        assert _last_line(done.stdout) == 'Database is at 0016'
 
     version = _dbsync(tmp_path, 'version', connection=url)
-    assert _last_line(version.stdout) == '0015'
+    assert _last_line(version.stdout) == '0016'
     tables = sa.inspect(sa.create_engine(url)).get_table_names()
     assert set(tables) == {'alembic_version', 'conductors', 'nodes',
                            'volume_connectors', 'volume_targets',
                            'node_history', 'node_traits', 'bios_settings',
                            'allocations', 'chassis', 'ports', 'portgroups',
                            'deploy_templates', 'deploy_template_steps',
-                           'node_inventory', 'firmware_information'}
+                           'node_inventory', 'firmware_information',
+                           'runbooks', 'runbook_steps', 'runbook_traits'}
 
 
 def test_no_connection_is_a_clear_error(tmp_path):

@@ -46,12 +46,7 @@ NOT_HERE = {
     'baremetal:allocation:create_pre_rbac',
     # Secrets in driver_info and instance_info are always masked.
     'show_password', 'show_instance_secrets',
-    # Versions not served yet (version_gaps.GAPS): 1.92, 1.96.
-    'baremetal:runbook:create', 'baremetal:runbook:delete',
-    'baremetal:runbook:get', 'baremetal:runbook:list',
-    'baremetal:runbook:list_all', 'baremetal:runbook:update',
-    'baremetal:runbook:update:owner', 'baremetal:runbook:update:public',
-    'baremetal:runbook:use',
+    # Versions not served yet (version_gaps.GAPS): 1.96.
     'baremetal:inspection_rule:create', 'baremetal:inspection_rule:delete',
     'baremetal:inspection_rule:get', 'baremetal:inspection_rule:list_all',
     'baremetal:inspection_rule:update',
