@@ -398,6 +398,11 @@ HISTORY: tuple[tuple[str, str], ...] = (
     ('1.111', 'Ports: available_for_dynamic_portgroup; portgroups: '
               'dynamic_portgroup (read only, as upstream\'s create and patch '
               'do not take it).'),
+    ('1.112', 'Runbooks: traits (GET, PUT and DELETE /v1/runbooks/'
+              '{runbook_ident}/traits[/{trait}], 404 below), shown with '
+              'the runbook; a node may run a runbook that has one of its '
+              'traits (400 when the runbook has none); description; names '
+              'of RFC 3986 unreserved characters instead of traits.'),
     ('1.113', 'Node history: the project field (detail).'),
     ('1.114', 'Firmware components: vendor, model and serial_number (in '
               '?fields= from 1.114 only: 400 below).'),
@@ -484,6 +489,7 @@ RAMDISK = '1.22'
 NODE_INVENTORY = '1.81'
 DEPLOY_TEMPLATES = '1.55'
 RUNBOOKS = '1.92'
+RUNBOOK_TRAITS = '1.112'
 DEPLOY_STEPS = '1.69'
 BOOT_MODE_CHANGE = '1.76'
 BUILD_CONFIGDRIVE = '1.56'

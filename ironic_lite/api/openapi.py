@@ -23,6 +23,7 @@ from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import ramdisk
+from ironic_lite.api.handlers import runbook_traits
 from ironic_lite.api.handlers import runbooks
 from ironic_lite.api.handlers import vendor_passthru
 from ironic_lite.api.handlers import vifs
@@ -75,6 +76,7 @@ def bodies() -> openapi.Bodies:
         deploy_templates.update_template: node_schemas.PATCH,
         runbooks.create_runbook: runbooks.RUNBOOK,
         runbooks.update_runbook: node_schemas.PATCH,
+        runbook_traits.set_traits: node_traits.BODY_SCHEMA,
         node_states.set_boot_mode: node_states.TARGET_BODY,
         node_states.set_secure_boot: node_states.TARGET_BODY,
         allocations.create_allocation: allocations.CREATE,

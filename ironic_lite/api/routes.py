@@ -27,6 +27,7 @@ from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
 from ironic_lite.api.handlers import ramdisk
 from ironic_lite.api.handlers import root
+from ironic_lite.api.handlers import runbook_traits
 from ironic_lite.api.handlers import runbooks
 from ironic_lite.api.handlers import vendor_passthru
 from ironic_lite.api.handlers import vifs
@@ -120,6 +121,13 @@ ROUTES: RouteTable = {
         'GET': runbooks.show_runbook,
         'PATCH': runbooks.update_runbook,
         'DELETE': runbooks.delete_runbook},
+    '/v1/runbooks/{runbook_ident}/traits': {
+        'GET': runbook_traits.list_traits,
+        'PUT': runbook_traits.set_traits,
+        'DELETE': runbook_traits.remove_all_traits},
+    '/v1/runbooks/{runbook_ident}/traits/{trait}': {
+        'PUT': runbook_traits.add_trait,
+        'DELETE': runbook_traits.remove_trait},
     '/v1/deploy_templates/{template_ident}': {
         'GET': deploy_templates.show_template,
         'PATCH': deploy_templates.update_template,

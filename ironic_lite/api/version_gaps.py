@@ -22,8 +22,6 @@ from lite_common.wsgi.microversion import APIVersion
 GAPS: dict[str, str] = {
     '1.96': 'Inspection rules.',
     '1.110': 'Aborting a deployment in deploy wait.',
-    '1.112': 'Runbook traits (/v1/runbooks/{ident}/traits), '
-             'description and names that are not traits.',
 }
 
 

@@ -149,3 +149,32 @@ def destroy(context: Any, ident: int | str) -> None:
                 model.runbook_id == current['id']))
         session.execute(sa.delete(Runbook).where(
             Runbook.id == current['id']))
+
+
+def set_traits(context: Any, runbook_id: int, traits: list[str],
+               replace: bool) -> None:
+    """Add ``traits`` to the runbook (``replace``: they become its only
+    ones); one transaction."""
+    with context_manager.writer.using(context) as session:
+        query = sa.select(RunbookTrait.trait).where(
+            RunbookTrait.runbook_id == runbook_id)
+        current = set(session.execute(query).scalars())
+        if replace:
+            session.execute(sa.delete(RunbookTrait).where(
+                RunbookTrait.runbook_id == runbook_id,
+                RunbookTrait.trait.not_in(traits)))
+        for trait in sorted(set(traits) - current):
+            session.add(RunbookTrait(runbook_id=runbook_id, trait=trait))
+        session.flush()
+
+
+def remove_traits(context: Any, runbook_id: int,
+                  traits: list[str] | None) -> None:
+    """Remove ``traits`` (every one with None); one not there is not an
+    error, as upstream."""
+    with context_manager.writer.using(context) as session:
+        query = sa.delete(RunbookTrait).where(
+            RunbookTrait.runbook_id == runbook_id)
+        if traits is not None:
+            query = query.where(RunbookTrait.trait.in_(traits))
+        session.execute(query)

@@ -45,6 +45,9 @@ LIST_PARAMS = frozenset({'marker', 'limit', 'sort_key', 'sort_dir',
                          'fields', 'detail', 'project'})
 PATCHABLE = ('disable_ramdisk', 'extra', 'name', 'owner', 'public',
              'steps')
+#: From 1.112: the description, and the traits (read only here).
+FIELDS_1112 = FIELDS + ('description', 'traits')
+PATCHABLE_1112 = PATCHABLE + ('description',)
 _NOT_ALLOWED = 'The API version does not allow runbooks'
 
 #: One step (upstream's RUNBOOK_STEP_SCHEMA).
@@ -77,9 +80,23 @@ RUNBOOK: dict[str, Any] = {
     'required': ['steps', 'name'],
     'additionalProperties': False,
 }
+#: From 1.112: any RFC 3986 unreserved name, and a description.
+RUNBOOK_1112: dict[str, Any] = {**RUNBOOK, 'properties': {
+    **RUNBOOK['properties'],
+    'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+             'pattern': r'^[A-Za-z0-9\-._~]+$'},
+    'description': {'type': ['string', 'null'], 'maxLength': 255}}}
 
 
-def _require(req: webob.Request) -> None:
+def _traits_served(req: webob.Request) -> bool:
+    return util.version(req).at_least(mv.RUNBOOK_TRAITS)
+
+
+def _all_fields(req: webob.Request) -> tuple[str, ...]:
+    return FIELDS_1112 if _traits_served(req) else FIELDS
+
+
+def require(req: webob.Request) -> None:
     if util.version(req).below(mv.RUNBOOKS):
         if req.method == 'GET':
             raise webob.exc.HTTPNotFound(explanation=_NOT_ALLOWED)
@@ -101,6 +118,8 @@ def render(req: webob.Request, row: dict[str, Any],
                            'order': s['order']} for s in row['steps']]
         elif name == 'extra':
             item[name] = row['extra'] or {}
+        elif name == 'traits':
+            item[name] = list(row['traits'])
         else:
             item[name] = row[name]
     return item
@@ -110,13 +129,17 @@ def _fields(req: webob.Request, default: tuple[str, ...]) -> tuple[str, ...]:
     text = req.GET.get('fields')
     if text is None:
         return default
-    return listing.selected_fields(text, FIELDS)
+    return listing.selected_fields(text, _all_fields(req))
 
 
-def _checked(runbook: dict[str, Any]) -> dict[str, Any]:
-    """A runbook body (created, or patched) as upstream checks it."""
-    handling.validate(RUNBOOK, runbook)
-    node_traits.check_trait(runbook['name'])
+def _checked(req: webob.Request, runbook: dict[str, Any]) -> dict[str, Any]:
+    """A runbook body (created, or patched) as upstream checks it: its
+    name a trait before 1.112, a description from 1.112."""
+    if _traits_served(req):
+        handling.validate(RUNBOOK_1112, runbook)
+    else:
+        handling.validate(RUNBOOK, runbook)
+        node_traits.check_trait(runbook['name'])
     if runbook.get('uuid') and not uuidutils.is_uuid_like(runbook['uuid']):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Expected UUID for uuid: {runbook["uuid"]}')
@@ -129,7 +152,9 @@ def _checked(runbook: dict[str, Any]) -> dict[str, Any]:
             'multiple deploy steps with the same interface and step. '
             'Duplicates: ' + '; '.join(
                 f'interface: {i}, step: {s}' for i, s in duplicates))
-    return {'name': runbook['name'],
+    values = {} if not _traits_served(req) else {
+        'description': runbook.get('description')}
+    return {**values, 'name': runbook['name'],
             'disable_ramdisk': bool(runbook.get('disable_ramdisk')),
             'public': bool(runbook.get('public')),
             'owner': runbook.get('owner'),
@@ -179,7 +204,7 @@ def _list_project(req: webob.Request) -> str | None:
 
 @util.translate_errors
 def list_runbooks(req: webob.Request) -> webob.Response:
-    _require(req)
+    require(req)
     listing.check_params(req, LIST_PARAMS)
     project = _list_project(req)
     detail = handling.query_bool(req, 'detail')
@@ -187,7 +212,7 @@ def list_runbooks(req: webob.Request) -> webob.Response:
         raise webob.exc.HTTPBadRequest(
             explanation='Can not specify ?detail=True and fields in the '
             'same request.')
-    fields = _fields(req, FIELDS if detail else LIST_FIELDS)
+    fields = _fields(req, _all_fields(req) if detail else LIST_FIELDS)
     sort_key = req.GET.get('sort_key', 'id')
     if sort_key in db_runbooks.UNSORTABLE:
         raise webob.exc.HTTPBadRequest(
@@ -204,14 +229,15 @@ def list_runbooks(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def show_runbook(req: webob.Request) -> webob.Response:
-    _require(req)
+    require(req)
     listing.check_params(req, frozenset({'fields'}))
     row = db_runbooks.get(util.context(req),
                           _ident(req.urlvars['runbook_ident']))
     if not node_access.allowed(req, POLICY % 'get', _target(req, row)) \
             and not row['public']:
         util.authorize(req, POLICY % 'get', _target(req, row))
-    return util.json_response(render(req, row, _fields(req, FIELDS)))
+    return util.json_response(render(req, row,
+                                     _fields(req, _all_fields(req))))
 
 
 def _own(req: webob.Request, values: dict[str, Any]) -> None:
@@ -234,16 +260,18 @@ def _own(req: webob.Request, values: dict[str, Any]) -> None:
 
 @util.translate_errors
 def create_runbook(req: webob.Request) -> webob.Response:
-    _require(req)
+    require(req)
     util.authorize(req, POLICY % 'create')
-    body = util.read_body(req, RUNBOOK)
-    values = _checked(body)
+    body = util.read_body(req, RUNBOOK_1112 if _traits_served(req)
+                          else RUNBOOK)
+    values = _checked(req, body)
     _own(req, values)
     values['uuid'] = (util.canonical_uuid(body['uuid']) if body.get('uuid')
                       else uuidutils.generate_uuid())
     row = db_runbooks.create(util.context(req), values)
     location = f'{util.base_url(req)}/v1/runbooks/{row["uuid"]}'
-    return util.json_response(render(req, row, FIELDS), status=201,
+    return util.json_response(render(req, row, _all_fields(req)),
+                              status=201,
                               headers={'Location': location})
 
 
@@ -265,7 +293,7 @@ def _patch_actions(patch: list[dict[str, Any]]) -> list[str]:
     return actions
 
 
-def _patched(row: dict[str, Any],
+def _patched(req: webob.Request, row: dict[str, Any],
              patch: list[dict[str, Any]]) -> dict[str, Any]:
     owner = resource_patch.patch_values(patch, '/owner')
     public = resource_patch.patch_values(patch, '/public')
@@ -274,7 +302,8 @@ def _patched(row: dict[str, Any],
         raise webob.exc.HTTPBadRequest(
             explanation=f"Couldn't apply patch '{patch}'. Reason: There "
             'cannot be an owner for a public runbook')
-    document = {key: row[key] for key in PATCHABLE if key != 'steps'}
+    document = {key: row[key] for key in _patchable(req)
+                if key != 'steps'}
     document['extra'] = row['extra'] or {}
     document['steps'] = [dict(s) for s in row['steps']]
     if public:
@@ -284,19 +313,23 @@ def _patched(row: dict[str, Any],
 
 @util.translate_errors
 def update_runbook(req: webob.Request) -> webob.Response:
-    _require(req)
+    require(req)
     patch = util.read_body(req, node_schemas.PATCH)
-    resource_patch.check_allowed(patch, PATCHABLE)
+    resource_patch.check_allowed(patch, _patchable(req))
     row = retrieve(req, req.urlvars['runbook_ident'],
                    *_patch_actions(patch))
-    values = _checked(_patched(row, patch))
+    values = _checked(req, _patched(req, row, patch))
     row = db_runbooks.update(util.context(req), row['id'], values)
-    return util.json_response(render(req, row, FIELDS))
+    return util.json_response(render(req, row, _all_fields(req)))
+
+
+def _patchable(req: webob.Request) -> tuple[str, ...]:
+    return PATCHABLE_1112 if _traits_served(req) else PATCHABLE
 
 
 @util.translate_errors
 def delete_runbook(req: webob.Request) -> webob.Response:
-    _require(req)
+    require(req)
     row = retrieve(req, req.urlvars['runbook_ident'], 'delete')
     db_runbooks.destroy(util.context(req), row['id'])
     return webob.Response(status=204)
@@ -318,12 +351,7 @@ def steps_for(req: webob.Request, node: dict[str, Any],
         raise webob.exc.HTTPNotAcceptable(
             explanation='Request not acceptable.')
     row = retrieve(req, str(body['runbook']), 'use')
-    traits = db_node_traits.traits_of(util.context(req), [node['id']])
-    if row['name'] not in traits.get(node['id'], []):
-        raise webob.exc.HTTPBadRequest(
-            explanation='This runbook has not been approved for use on '
-            f'this node {node["uuid"]}. Please ask an administrator to add '
-            'it to your node traits.')
+    _check_approved(req, row, node)
     target = body['target']
     if target not in ('clean', 'service'):
         raise webob.exc.HTTPBadRequest(
@@ -339,3 +367,28 @@ def steps_for(req: webob.Request, node: dict[str, Any],
               'args': s['args'] or {}} for _i, s in ordered]
     return steps, bool(row['disable_ramdisk'])
 
+
+def _check_approved(req: webob.Request, row: dict[str, Any],
+                    node: dict[str, Any]) -> None:
+    """The node may run the runbook: it has the runbook's name among its
+    traits, or from 1.112 one of the runbook's traits (upstream's
+    messages)."""
+    traits = set(db_node_traits.traits_of(util.context(req),
+                                          [node['id']]).get(node['id'], []))
+    if not _traits_served(req):
+        if row['name'] not in traits:
+            raise webob.exc.HTTPBadRequest(
+                explanation='This runbook has not been approved for use on '
+                f'this node {node["uuid"]}. Please ask an administrator to '
+                'add it to your node traits.')
+        return
+    if not row['traits']:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Runbook {row["uuid"]} has no traits configured. '
+            'Please ask an administrator to add traits to the runbook.')
+    if not traits & set(row['traits']):
+        raise webob.exc.HTTPBadRequest(
+            explanation='This runbook has not been approved for use on '
+            f'this node {node["uuid"]}. The node does not have any of the '
+            f"runbook's traits {sorted(row['traits'])}. Please ask an "
+            'administrator to add a matching trait to your node.')
