@@ -138,6 +138,10 @@ class ConductorService:
                 periodics.check_service_wait,
                 options.clean_step_poll_interval),
             lite_service.PeriodicTask(
+                f'ironic-conductor-deploy-wait-{self.host}',
+                periodics.check_deploy_wait,
+                options.clean_step_poll_interval),
+            lite_service.PeriodicTask(
                 f'ironic-conductor-inspect-wait-{self.host}',
                 periodics.check_inspect_wait,
                 options.clean_step_poll_interval),

@@ -395,6 +395,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
               'ramdisk is refused with it, as upstream).'),
     ('1.109', 'Nodes: health (read only; null: the fake interfaces '
               'report none).'),
+    ('1.110', 'abort in wait call-back: an asynchronous deploy step is '
+              'stopped (abortable) or the deployment ends after it, in '
+              'deploy failed (406 below).'),
     ('1.111', 'Ports: available_for_dynamic_portgroup; portgroups: '
               'dynamic_portgroup (read only, as upstream\'s create and patch '
               'do not take it).'),
@@ -500,6 +503,7 @@ ALLOCATION_BACKFILL = '1.58'
 ALLOCATION_OWNER = '1.60'
 INSPECT_WAIT = '1.39'
 INSPECT_ABORT = '1.41'
+DEPLOY_ABORT = '1.110'
 AGENT_VERSION = '1.36'
 AGENT_TOKEN = '1.62'
 AGENT_VERIFY_CA = '1.68'

@@ -21,7 +21,6 @@ from lite_common.wsgi.microversion import APIVersion
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
     '1.96': 'Inspection rules.',
-    '1.110': 'Aborting a deployment in deploy wait.',
 }
 
 

@@ -30,6 +30,8 @@ exists::
     deploying --wait--> wait call-back --resume--> deploying
     deploying --fail--> deploy failed
     wait call-back --fail--> deploy failed
+    wait call-back --abort--> deploy failed
+    wait call-back --delete--> deleting
     deploy failed --deploy--> deploying
     active, deploy failed, error --delete--> deleting
     deleting --clean--> cleaning            (then as automated cleaning)
@@ -228,6 +230,10 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
     (DEPLOYING, 'fail', DEPLOYFAIL),
     (DEPLOYWAIT, 'resume', DEPLOYING),
     (DEPLOYWAIT, 'fail', DEPLOYFAIL),
+    # An asynchronous deploy step may be aborted (API 1.110) and the
+    # node undeployed while it waits, as upstream.
+    (DEPLOYWAIT, 'abort', DEPLOYFAIL),
+    (DEPLOYWAIT, 'delete', DELETING),
     (DEPLOYFAIL, 'deploy', DEPLOYING),
     # Rebuild (API 1.1): deploy the instance again, as upstream from
     # active, deploy failed and error.

@@ -25,6 +25,7 @@ from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import deploy_steps as deploy_steps_mod
+from ironic_lite.conductor import deploy_wait
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import node_rules
 from ironic_lite.conductor import provisioning
@@ -364,6 +365,8 @@ class ConductorManager:
                 with self._acquire(context, node_uuid, 'abort') as task:
                     if task.node.provision_state == states.INSPECTWAIT:
                         inspection.abort_inspection(task)
+                    elif task.node.provision_state == states.DEPLOYWAIT:
+                        deploy_wait.start_abort(task)
                     elif (task.node.provision_state
                           in states.SERVICING_STATES):
                         servicing.start_abort(task)
@@ -388,6 +391,8 @@ class ConductorManager:
             # Undeploy or rescue out of service failed or service wait:
             # nothing of the servicing goes on.
             servicing.wipe_service_info(task)
+        if node.provision_state == states.DEPLOYWAIT and event == 'delete':
+            deploy_wait.stop_for_undeploy(task)
         if event == 'manage' and node.provision_state == states.ENROLL:
             task.spawn_after(pool, provisioning.do_node_verify)
             task.process_event(event)

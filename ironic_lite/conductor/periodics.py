@@ -17,8 +17,10 @@
   instead of at the next run of the clean wait task. The same scan at
   start-up, after :meth:`ConductorPeriodics.release_own_locks`, resumes
   what this host held before a crash and restart under the same name.
-- :meth:`ConductorPeriodics.check_service_wait` does the same for
-  ``service wait`` (``[conductor]service_callback_timeout``).
+- :meth:`ConductorPeriodics.check_service_wait` and
+  :meth:`ConductorPeriodics.check_deploy_wait` do the same for
+  ``service wait`` (``[conductor]service_callback_timeout``) and ``wait
+  call-back`` (``[conductor]deploy_callback_timeout``).
 - :meth:`ConductorPeriodics.check_inspect_wait` fails the owned nodes
   waiting in ``inspect wait`` longer than
   ``[conductor]inspect_wait_timeout``.
@@ -46,6 +48,7 @@ from ironic_lite.common import states
 from ironic_lite.conductor import allocations
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
+from ironic_lite.conductor import deploy_wait
 from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import locks
@@ -213,6 +216,7 @@ class ConductorPeriodics:
             # long ago: poll them now, not at the next clean wait run.
             self.check_clean_wait()
             self.check_service_wait()
+            self.check_deploy_wait()
 
     def resume_orphans(self, context: Any) -> int:
         """Resume owned nodes in a transient state without a lock;
@@ -262,6 +266,12 @@ class ConductorPeriodics:
         ``[conductor]service_callback_timeout``)."""
         self._check_step_wait(states.SERVICEWAIT,
                               self.conf.conductor.service_callback_timeout)
+
+    def check_deploy_wait(self) -> None:
+        """The same for ``wait call-back`` (an asynchronous deploy
+        step, ``[conductor]deploy_callback_timeout``)."""
+        self._check_step_wait(states.DEPLOYWAIT,
+                              self.conf.conductor.deploy_callback_timeout)
 
     def _check_step_wait(self, state: str, timeout: int) -> None:
         context = lite_context.get_admin_context()
@@ -316,6 +326,8 @@ class ConductorPeriodics:
                                             node, 'step pre-poll')
             if node['provision_state'] == states.SERVICEWAIT:
                 return servicing.step_finished(task)
+            if node['provision_state'] == states.DEPLOYWAIT:
+                return deploy_wait.step_finished(task)
             step = task.node.clean_step
             return bool(task.interfaces[step['interface']]
                         .poll_clean_step(task))
@@ -327,12 +339,16 @@ class ConductorPeriodics:
             clean_wait.fail_on_timeout(task)
         elif task.node.provision_state == states.SERVICEWAIT:
             servicing.fail_on_timeout(task)
+        elif task.node.provision_state == states.DEPLOYWAIT:
+            deploy_wait.fail_on_timeout(task)
 
     def _poll(self, task: task_manager.Task) -> None:
         if task.node.provision_state == states.CLEANWAIT:
             clean_wait.poll_async_step(task, self.pool)
         elif task.node.provision_state == states.SERVICEWAIT:
             servicing.poll_async_step(task, self.pool)
+        elif task.node.provision_state == states.DEPLOYWAIT:
+            deploy_wait.poll_async_step(task, self.pool)
 
     # -- helpers
 

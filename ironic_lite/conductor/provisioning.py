@@ -189,62 +189,70 @@ def do_node_deploy(task: Task) -> None:
     ``deploy.deploy`` through the deploy interface, and those of deploy
     templates and of the request), then power the node on.
 
-    A step answering ``wait call-back`` (only the last one may) leaves
-    the node waiting for its callback (no in-tree interface does).
+    A step answering ``wait call-back`` leaves the node waiting, unlocked
+    (:mod:`deploy_wait`: polled, aborted, timed out); the deployment goes
+    on with the next step once it finished.
     """
     node = task.node
     try:
         validate_for_deploy(task)
-        if _run_deploy_steps(task):
-            LOG.info('Node %s: deployment goes on asynchronously',
-                     node.uuid)
-            task.process_event('wait')
-            return
+        steps = deploy_steps.all_steps(task)
+    except Exception as exc:
+        fail_deploy(task, f'Failed to deploy node {node.uuid}: {exc}')
+        return
+    node.driver_internal_info[deploy_steps.STEPS_KEY] = steps
+    do_next_deploy_step(task, 0)
+
+
+@flow_guard.guarded('deploy')
+def do_next_deploy_step(task: Task, start: int) -> None:
+    """Run the deploy steps from index ``start`` on (worker, lock held),
+    each shown in ``deploy_step``; power the node on after the last."""
+    node = task.node
+    steps = node.driver_internal_info.get(deploy_steps.STEPS_KEY) or []
+    try:
+        for index in range(start, len(steps)):
+            step = steps[index]
+            name = deploy_steps.step_id(step)
+            node.deploy_step = step
+            node.driver_internal_info[deploy_steps.INDEX_KEY] = index
+            task.save()
+            LOG.info('Node %(node)s: running deploy step %(step)s (%(n)d '
+                     'of %(count)d)', {'node': node.uuid, 'step': name,
+                                       'n': index + 1, 'count': len(steps)})
+            result = task.interfaces[step['interface']].execute_deploy_step(
+                task, step)
+            if result == states.DEPLOYWAIT:
+                LOG.info('Node %s: deploy step %s goes on asynchronously',
+                         node.uuid, name)
+                task.process_event('wait')
+                return
+            if result is not None:
+                raise exception.InstanceDeployFailure(
+                    reason=f'deploy step {name} returned {result!r}')
         _power(task).set_power_state(task, states.POWER_ON)
     except Exception as exc:
-        message = f'Failed to deploy node {node.uuid}: {exc}'
-        LOG.exception('%s', message)
-        history.record(task, message, history.DEPLOYING)
-        _forget_deploy_steps(task)
-        agent_token.wipe_token_and_url(node.driver_internal_info)
-        task.process_event('fail', last_error=message,
-                           target_power_state=None)
+        LOG.exception('Node %s: deployment failed', node.uuid)
+        fail_deploy(task, f'Failed to deploy node {node.uuid}: {exc}')
         return
-    _forget_deploy_steps(task)
+    forget_deploy_steps(task)
     agent_token.wipe_token_and_url(node.driver_internal_info)
     task.process_event('done', last_error=None)
     LOG.info('Node %s deployed', node.uuid)
 
 
-def _run_deploy_steps(task: Task) -> bool:
-    """Run the deployment's steps in order, each shown in
-    ``deploy_step``; True when the last one goes on asynchronously."""
+def fail_deploy(task: Task, message: str, event: str = 'fail') -> None:
+    """End a deployment in ``deploy failed`` with ``message``."""
     node = task.node
-    steps = deploy_steps.all_steps(task)
-    node.driver_internal_info[deploy_steps.STEPS_KEY] = steps
-    for index, step in enumerate(steps):
-        name = deploy_steps.step_id(step)
-        node.deploy_step = step
-        node.driver_internal_info[deploy_steps.INDEX_KEY] = index
-        task.save()
-        LOG.info('Node %(node)s: running deploy step %(step)s (%(n)d of '
-                 '%(count)d)', {'node': node.uuid, 'step': name,
-                                'n': index + 1, 'count': len(steps)})
-        result = task.interfaces[step['interface']].execute_deploy_step(
-            task, step)
-        if result == states.DEPLOYWAIT:
-            if index != len(steps) - 1:
-                raise exception.InstanceDeployFailure(
-                    reason=f'deploy step {name} goes on asynchronously, '
-                    'which only the last step may')
-            return True
-        if result is not None:
-            raise exception.InstanceDeployFailure(
-                reason=f'deploy step {name} returned {result!r}')
-    return False
+    LOG.error('%s', message)
+    history.record(task, message, history.DEPLOYING)
+    forget_deploy_steps(task)
+    agent_token.wipe_token_and_url(node.driver_internal_info)
+    task.process_event(event, last_error=message, target_power_state=None)
 
 
-def _forget_deploy_steps(task: Task) -> None:
+def forget_deploy_steps(task: Task) -> None:
+    """Nothing of a deployment's steps is left on the node."""
     task.node.deploy_step = {}
     for key in (deploy_steps.STEPS_KEY, deploy_steps.INDEX_KEY,
                 deploy_steps.USER_STEPS_KEY):

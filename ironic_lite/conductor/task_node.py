@@ -67,6 +67,7 @@ class TaskNode:
     instance_info: dict[str, Any]
     clean_step: dict[str, Any]
     service_step: dict[str, Any]
+    deploy_step: dict[str, Any]
     extra: dict[str, Any]
     revision: int
     conductor_group: str

@@ -28,6 +28,12 @@ conductor_opts: list[cfg.Opt] = [
         'runs asynchronously. After that the step is considered lost '
         'and the node goes to "clean failed". 0 disables the timeout.'),
     cfg.IntOpt(
+        'deploy_callback_timeout', default=1800, min=0,
+        help='Seconds a node may stay in "wait call-back" while a deploy '
+        'step runs asynchronously. After that the step is considered '
+        'lost and the node goes to "deploy failed". 0 disables the '
+        'timeout.'),
+    cfg.IntOpt(
         'service_callback_timeout', default=1800, min=0,
         help='Seconds a node may stay in "service wait" while a service '
         'step runs asynchronously. After that the step is considered '

@@ -220,14 +220,24 @@ def clean_step(priority: int, abortable: bool = False,
 
 
 def deploy_step(priority: int,
-                argsinfo: dict[str, dict[str, Any]] | None = None
-                ) -> Callable[[F], F]:
+                argsinfo: dict[str, dict[str, Any]] | None = None,
+                abortable: bool = False) -> Callable[[F], F]:
     """Mark an interface method ``method(self, task, **args)`` as a
     deploy step (API 1.69 and deploy templates).
+
+    The step returns None when done or ``states.DEPLOYWAIT`` when it
+    goes on asynchronously: the node waits in ``wait call-back`` and
+    :meth:`BaseInterface.poll_deploy_step` says when it finished.
 
     :param priority: a deployment runs the steps of priority > 0,
         highest first; 0 means only when a template or the request asks
         for it (with a priority of its own).
+    :param argsinfo: as :func:`clean_step`.
+    :param abortable: whether ``abort`` (API 1.110) stops the step in
+        ``wait call-back`` at once through
+        :meth:`BaseInterface.abort_deploy_step`; otherwise the abort
+        waits for the step to finish (upstream's only behaviour: its
+        deploy steps have no such flag).
     :raises InvalidParameterValue: on invalid decorator arguments.
     """
     if isinstance(priority, bool) or not isinstance(priority, int) \
@@ -235,11 +245,14 @@ def deploy_step(priority: int,
         raise exception.InvalidParameterValue(
             err=f'deploy step priority must be an integer >= 0, '
             f'not {priority!r}')
+    if not isinstance(abortable, bool):
+        raise exception.InvalidParameterValue(
+            err=f'abortable must be a boolean, not {abortable!r}')
     _validate_argsinfo(argsinfo)
 
     def decorate(func: F) -> F:
         func._deploy_step = StepInfo(  # type: ignore[attr-defined]
-            priority, False, argsinfo)
+            priority, abortable, argsinfo)
         return func
 
     return decorate
@@ -417,6 +430,22 @@ class BaseInterface:
         validate_step_args(step, info.argsinfo, 'Deploy')
         result: str | None = method(task, **(step.get('args') or {}))
         return result
+
+    def deploy_step_abortable(self, name: str) -> bool:
+        """Whether this interface's deploy step ``name`` is abortable
+        (:func:`deploy_step`); False for an unknown step."""
+        info = getattr(getattr(type(self), name, None), '_deploy_step',
+                       None)
+        return isinstance(info, StepInfo) and info.abortable
+
+    def poll_deploy_step(self, task: TaskLike) -> bool:
+        """Whether the asynchronous step in ``task.node.deploy_step`` has
+        finished; raise to fail it. Default: never by polling (an
+        abort, an undeploy or the timeout ends it)."""
+        return False
+
+    def abort_deploy_step(self, task: TaskLike) -> None:
+        """Stop the asynchronous step in ``task.node.deploy_step``."""
 
     def service_step_definitions(self) -> list[dict[str, Any]]:
         """Every service step of this interface: dicts with step,

@@ -17,7 +17,10 @@ Clean steps (interface.step: priority):
 - deploy.erase_devices: 0 (manual), idempotent, args ``passes``
 - deploy.wait_a_bit: 0 (manual), asynchronous, abortable, idempotent,
   args ``seconds``: returns ``clean wait``, and is finished once
-  ``driver_internal_info['clean_wait_until']`` (a UNIX time) has passed
+  ``driver_internal_info['clean_wait_until']`` (a UNIX time) has passed;
+  a service step and a deploy step (priority 0: only when a request or
+  a deploy template asks for it) too, returning ``service wait`` and
+  ``wait call-back``
 - deploy.fail_step: 0 (manual), always fails, args ``message``
 - deploy.repeatable_work: 0 (manual), abortable, idempotent, args
   ``seconds`` and ``tag``: works ``seconds``
@@ -189,6 +192,10 @@ class FakeDeploy(base.DeployInterface):
         """Pretend to overwrite every disk ``passes`` times."""
         self._work(task, 'erase_devices', self.conf.fake.step_delay * passes)
 
+    @base.deploy_step(priority=0, abortable=True, argsinfo={'seconds': {
+        'description': 'How long the step runs after it returns (0 to '
+        '86400 seconds, default 1).', 'required': False, 'type': 'number',
+        'minimum': 0, 'maximum': 86400}})
     @base.service_step(abortable=True, requires_ramdisk=False,
                        argsinfo={'seconds': {
                            'description': 'How long the step runs after '
@@ -207,6 +214,8 @@ class FakeDeploy(base.DeployInterface):
             time.time() + seconds)
         if task.node.provision_state == states.SERVICING:
             return states.SERVICEWAIT
+        if task.node.provision_state == states.DEPLOYING:
+            return states.DEPLOYWAIT
         return states.CLEANWAIT
 
     @base.service_step(requires_ramdisk=False, argsinfo={
@@ -283,6 +292,9 @@ class FakeDeploy(base.DeployInterface):
     def abort_clean_step(self, task: base.TaskLike) -> None:
         task.node.driver_internal_info.pop(WAIT_UNTIL_KEY, None)
 
-    # wait_a_bit is a service step too: polled and aborted the same way.
+    # wait_a_bit is a service and a deploy step too: polled and aborted
+    # the same way.
     poll_service_step = poll_clean_step
     abort_service_step = abort_clean_step
+    poll_deploy_step = poll_clean_step
+    abort_deploy_step = abort_clean_step

@@ -197,6 +197,12 @@ def set_provision_state(req: webob.Request) -> webob.Response:
             explanation='Aborting an inspection needs API version '
             f'{mv.INSPECT_ABORT} or later; this request uses '
             f'{util.version(req)}.')
+    if (event == 'abort' and row['provision_state'] == states.DEPLOYWAIT
+            and util.version(req).below(mv.DEPLOY_ABORT)):
+        raise webob.exc.HTTPNotAcceptable(
+            explanation='Aborting a deployment needs API version '
+            f'{mv.DEPLOY_ABORT} or later; this request uses '
+            f'{util.version(req)}.')
     # InvalidStateRequested (400) when the machine has no such
     # transition from the node's state, before bothering a conductor.
     states.next_state(row['provision_state'], event, row['uuid'])

@@ -35,6 +35,8 @@ EXPECTED = {
     ('deploying', 'fail'): 'deploy failed',
     ('wait call-back', 'resume'): 'deploying',
     ('wait call-back', 'fail'): 'deploy failed',
+    ('wait call-back', 'abort'): 'deploy failed',
+    ('wait call-back', 'delete'): 'deleting',
     ('deploy failed', 'deploy'): 'deploying',
     ('active', 'rebuild'): 'deploying',
     ('deploy failed', 'rebuild'): 'deploying',
