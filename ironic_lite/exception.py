@@ -342,6 +342,14 @@ class RunbookDuplicateName(Conflict):
     msg_fmt = 'A runbook with name %(name)s already exists.'
 
 
+class InspectionRuleNotFound(NotFound):
+    msg_fmt = 'Rule %(rule)s could not be found.'
+
+
+class InspectionRuleAlreadyExists(Conflict):
+    msg_fmt = 'A rule with UUID %(uuid)s already exists.'
+
+
 class InstanceDeployFailure(IronicLiteException):
     msg_fmt = 'Failed to deploy instance: %(reason)s'
 

@@ -32,7 +32,7 @@ MAX_VERSION = '1.115'
 #: The highest version up to which every change is served (a unit test
 #: checks that it is :func:`ironic_lite.api.version_gaps.honest_maximum`):
 #: the advertised maximum.
-COMPLETE_VERSION = '1.95'
+COMPLETE_VERSION = '1.115'
 LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version'
 MIN_HEADER = 'X-OpenStack-Ironic-API-Minimum-Version'
 MAX_HEADER = 'X-OpenStack-Ironic-API-Maximum-Version'
@@ -369,6 +369,9 @@ HISTORY: tuple[tuple[str, str], ...] = (
              'on create.'),
     ('1.95', 'Nodes: disable_power_off; such a node refuses power off '
              '(409) and stays powered on when it is undeployed.'),
+    ('1.96', 'Inspection rules: /v1/inspection_rules (CRUD, 404/405 '
+             'below), applied when an inspection\'s data is processed '
+             '(with the built-in rules of [inspection_rules]built_in_rules).'),
     ('1.97', 'Ports: description, and the description_contains list filter.'),
     ('1.98', 'Upstream decodes RFC 6901 escapes in the top-level field '
              'of a patch path before checking it is patchable; the patch '
@@ -492,6 +495,7 @@ RAMDISK = '1.22'
 NODE_INVENTORY = '1.81'
 DEPLOY_TEMPLATES = '1.55'
 RUNBOOKS = '1.92'
+INSPECTION_RULES = '1.96'
 RUNBOOK_TRAITS = '1.112'
 DEPLOY_STEPS = '1.69'
 BOOT_MODE_CHANGE = '1.76'

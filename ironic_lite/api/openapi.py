@@ -17,6 +17,7 @@ from ironic_lite.api.handlers import continue_inspection
 from ironic_lite.api.handlers import deploy_templates
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import indicators
+from ironic_lite.api.handlers import inspection_rules
 from ironic_lite.api.handlers import node_states
 from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.handlers import nodes
@@ -35,6 +36,7 @@ from ironic_lite.api.schemas import nodes as node_schemas
 from ironic_lite.api.schemas import portgroups as portgroup_schemas
 from ironic_lite.api.schemas import ports as port_schemas
 from ironic_lite.api.schemas import volume as volume_schemas
+from ironic_lite.inspection_rules import validation
 from lite_common.wsgi import openapi
 
 PATH = '/openapi.json'
@@ -75,6 +77,8 @@ def bodies() -> openapi.Bodies:
         deploy_templates.create_template: deploy_templates.TEMPLATE,
         deploy_templates.update_template: node_schemas.PATCH,
         runbooks.create_runbook: runbooks.RUNBOOK,
+        inspection_rules.create_rule: validation.RULE_SCHEMA,
+        inspection_rules.update_rule: node_schemas.PATCH,
         runbooks.update_runbook: node_schemas.PATCH,
         runbook_traits.set_traits: node_traits.BODY_SCHEMA,
         node_states.set_boot_mode: node_states.TARGET_BODY,

@@ -17,6 +17,7 @@ from ironic_lite.api.handlers import drivers
 from ironic_lite.api.handlers import events
 from ironic_lite.api.handlers import firmware
 from ironic_lite.api.handlers import indicators
+from ironic_lite.api.handlers import inspection_rules
 from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_links
 from ironic_lite.api.handlers import node_states
@@ -128,6 +129,12 @@ ROUTES: RouteTable = {
     '/v1/runbooks/{runbook_ident}/traits/{trait}': {
         'PUT': runbook_traits.add_trait,
         'DELETE': runbook_traits.remove_trait},
+    '/v1/inspection_rules': {'GET': inspection_rules.list_rules,
+                             'POST': inspection_rules.create_rule},
+    '/v1/inspection_rules/{rule_id}': {
+        'GET': inspection_rules.show_rule,
+        'PATCH': inspection_rules.update_rule,
+        'DELETE': inspection_rules.delete_rule},
     '/v1/deploy_templates/{template_ident}': {
         'GET': deploy_templates.show_template,
         'PATCH': deploy_templates.update_template,

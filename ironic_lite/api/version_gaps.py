@@ -20,7 +20,6 @@ from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
 GAPS: dict[str, str] = {
-    '1.96': 'Inspection rules.',
 }
 
 

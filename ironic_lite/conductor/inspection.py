@@ -13,8 +13,10 @@ from ironic_lite.common import states
 from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
+from ironic_lite.db import inspection_rules as db_rules
 from ironic_lite.db import node_inventory
 from ironic_lite.drivers import standard
+from ironic_lite.inspection_rules import engine as rules_engine
 
 LOG = logging.getLogger(__name__)
 
@@ -71,6 +73,17 @@ def fail_on_timeout(task: task_manager.Task) -> None:
     task.process_event('fail', last_error=TIMED_OUT)
 
 
+def _apply_rules(task: task_manager.Task, inventory: dict[str, Any],
+                 plugin_data: dict[str, Any]) -> None:
+    """The inspection rules of the main phase (API 1.96: those of the
+    API, then the built-in ones of ``[inspection_rules]built_in_rules``),
+    before the data is stored, so that they may change it."""
+    rules = db_rules.of_phase(task.context, 'main')
+    rules += rules_engine.load_built_in_rules(
+        task.conf.inspection_rules.built_in_rules)
+    rules_engine.apply_rules(task, inventory, plugin_data, rules)
+
+
 def continue_inspection(task: task_manager.Task, inventory: dict[str, Any],
                         plugin_data: dict[str, Any]) -> None:
     """Hand what the agent found to the inspect interface; when it is
@@ -95,6 +108,7 @@ def continue_inspection(task: task_manager.Task, inventory: dict[str, Any],
             LOG.debug('Node %s: the inspection data is processed '
                       'asynchronously', node.uuid)
             return
+        _apply_rules(task, inventory, plugin_data)
         # Logs are large and kept elsewhere, as upstream's.
         plugin_data.pop('logs', None)
         node_inventory.store(task.context, node.id, inventory, plugin_data)

@@ -12,11 +12,12 @@ from oslo_log import log as logging
 from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import default
+from ironic_lite.conf import inspection_rules
 from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common.wsgi import auth
 
-_MODULES = (default, api, conductor)
+_MODULES = (default, api, conductor, inspection_rules)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

@@ -550,3 +550,23 @@ class RunbookTrait(Base, TimestampMixin):
         primary_key=True)
     trait: orm.Mapped[str] = orm.mapped_column(sa.String(255),
                                                primary_key=True)
+
+
+class InspectionRule(Base, TimestampMixin):
+    __tablename__ = 'inspection_rules'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_inspection_rules0uuid'),
+        sa.Index('inspection_rule_phase_idx', 'phase'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    priority: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    sensitive: orm.Mapped[bool] = orm.mapped_column(sa.Boolean,
+                                                    default=False)
+    phase: orm.Mapped[str] = orm.mapped_column(sa.String(16),
+                                               default='main')
+    conditions: orm.Mapped[list[dict[str, Any]]] = orm.mapped_column(
+        JSONText, default=list)
+    actions: orm.Mapped[list[dict[str, Any]]] = orm.mapped_column(JSONText)

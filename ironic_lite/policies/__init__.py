@@ -12,6 +12,7 @@ from ironic_lite.policies import deploy_template
 from ironic_lite.policies import driver
 from ironic_lite.policies import event
 from ironic_lite.policies import indicator
+from ironic_lite.policies import inspection_rule
 from ironic_lite.policies import node
 from ironic_lite.policies import node_history
 from ironic_lite.policies import port
@@ -27,4 +28,4 @@ def list_rules() -> list[policy.RuleDefault]:
                                 conductor.rules, chassis.rules,
                                 port.rules, portgroup.rules,
                                 allocation.rules, deploy_template.rules,
-                                runbook.rules))
+                                runbook.rules, inspection_rule.rules))

@@ -41,6 +41,7 @@ VERSIONED_LINKS = {'portgroups': mv.PORTGROUPS, 'volume': mv.VOLUME,
                    'deploy_templates': mv.DEPLOY_TEMPLATES,
                    'events': mv.EVENTS,
                    'shards': mv.SHARD, 'runbooks': mv.RUNBOOKS,
+                   'inspection_rules': mv.INSPECTION_RULES,
                    'continue_inspection': mv.CONTINUE_INSPECTION}
 
 

@@ -32,10 +32,10 @@ def test_upgrade_is_the_default_and_idempotent(tmp_path):
     for args in ((), ('upgrade',)):
         done = _dbsync(tmp_path, *args, connection=url)
         assert done.returncode == 0, done.stderr
-        assert _last_line(done.stdout) == 'Database is at 0016'
+        assert _last_line(done.stdout) == 'Database is at 0017'
 
     version = _dbsync(tmp_path, 'version', connection=url)
-    assert _last_line(version.stdout) == '0016'
+    assert _last_line(version.stdout) == '0017'
     tables = sa.inspect(sa.create_engine(url)).get_table_names()
     assert set(tables) == {'alembic_version', 'conductors', 'nodes',
                            'volume_connectors', 'volume_targets',
@@ -43,7 +43,8 @@ def test_upgrade_is_the_default_and_idempotent(tmp_path):
                            'allocations', 'chassis', 'ports', 'portgroups',
                            'deploy_templates', 'deploy_template_steps',
                            'node_inventory', 'firmware_information',
-                           'runbooks', 'runbook_steps', 'runbook_traits'}
+                           'runbooks', 'runbook_steps', 'runbook_traits',
+                               'inspection_rules'}
 
 
 def test_no_connection_is_a_clear_error(tmp_path):

@@ -46,10 +46,6 @@ NOT_HERE = {
     'baremetal:allocation:create_pre_rbac',
     # Secrets in driver_info and instance_info are always masked.
     'show_password', 'show_instance_secrets',
-    # Versions not served yet (version_gaps.GAPS): 1.96.
-    'baremetal:inspection_rule:create', 'baremetal:inspection_rule:delete',
-    'baremetal:inspection_rule:get', 'baremetal:inspection_rule:list_all',
-    'baremetal:inspection_rule:update',
 }
 
 
