@@ -117,6 +117,10 @@ def rss_mib(pid):
     return float('nan')
 
 
+#: Seconds stacklite-aio may take to start.
+START_TIMEOUT = 120
+
+
 def start_aio(state, port):
     exe = Path(sys.executable).with_name('stacklite-aio')
     started = time.monotonic()
@@ -126,7 +130,10 @@ def start_aio(state, port):
          '--baremetal-port', str(port)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f'http://127.0.0.1:{port}'
-    for _ in range(400):
+    # A deadline, not a count of tries: on a loaded machine the start
+    # takes longer, which the startup line reports.
+    deadline = started + START_TIMEOUT
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             drivers = call(f'{url}/v1/drivers')['drivers']
             if drivers and drivers[0].get('hosts'):
@@ -140,7 +147,8 @@ def start_aio(state, port):
             pass
         time.sleep(0.02)
     proc.kill()
-    raise SystemExit('stacklite-aio did not start')
+    raise SystemExit(f'stacklite-aio did not start within {START_TIMEOUT} s '
+                     f'(exit status {proc.poll()})')
 
 
 def in_parallel(concurrency, func, items):

@@ -47,6 +47,10 @@ def free_port():
         return sock.getsockname()[1]
 
 
+#: Seconds stacklite-aio may take to start.
+START_TIMEOUT = 120
+
+
 def start_aio(state, port, servers):
     exe = Path(sys.executable).with_name('stacklite-aio')
     config = Path(state) / 'bench.conf'
@@ -59,14 +63,17 @@ def start_aio(state, port, servers):
          '--api-port', str(port), '--no-baremetal',
          '--config-file', str(config)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
+    # A deadline, not a count of tries: a loaded machine starts slower.
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             call(f'http://127.0.0.1:{port}/')
             return proc
         except OSError:
             time.sleep(0.05)
     proc.kill()
-    raise SystemExit('stacklite-aio did not start')
+    raise SystemExit(f'stacklite-aio did not start within {START_TIMEOUT} s '
+                     f'(exit status {proc.poll()})')
 
 
 def boot(api, count, concurrency, name):

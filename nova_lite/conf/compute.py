@@ -62,6 +62,11 @@ driver_opts = [
                  'image and start a guest. For demonstrations and tests '
                  'of operations that overlap a slow build; 0 on '
                  'production-like setups.'),
+    cfg.StrOpt('spawn_hold_file',
+               help='With spawn_seconds: a build lasts as long as this '
+               'file exists (at most spawn_seconds) instead of exactly '
+               'spawn_seconds, so that a test or a demonstration decides '
+               'when a slow build ends by removing the file.'),
 ]
 
 

@@ -1,11 +1,15 @@
 """The fake driver: instances live in memory only."""
 
+import os
 import threading
 import time
 from typing import Any
 
 from nova_lite.virt import driver
 from nova_lite.virt import power_state
+
+#: How often a held build checks its hold file.
+HOLD_POLL_SECONDS = 0.2
 
 
 class FakeDriver(driver.ComputeDriver):
@@ -45,9 +49,19 @@ class FakeDriver(driver.ComputeDriver):
             self._moved_away.pop(uuid, None)
 
     def wait_spawn_seconds(self) -> None:
-        """Imitate a hypervisor's build time ([virt_resources])."""
-        if self.conf.virt_resources.spawn_seconds:
-            time.sleep(self.conf.virt_resources.spawn_seconds)
+        """Imitate a hypervisor's build time ([virt_resources]): the
+        build lasts ``spawn_seconds``, or, with ``spawn_hold_file``, as
+        long as that file exists and at most ``spawn_seconds``."""
+        options = self.conf.virt_resources
+        if not options.spawn_seconds:
+            return
+        if not options.spawn_hold_file:
+            time.sleep(options.spawn_seconds)
+            return
+        deadline = time.monotonic() + options.spawn_seconds
+        while (time.monotonic() < deadline
+               and os.path.exists(options.spawn_hold_file)):
+            time.sleep(HOLD_POLL_SECONDS)
 
     def spawn(self, instance: Any) -> None:
         self.wait_spawn_seconds()
