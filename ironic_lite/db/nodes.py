@@ -14,6 +14,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from ironic_lite import exception
+from ironic_lite.common import states
 from ironic_lite.db import node_children
 from ironic_lite.db import node_locks
 from ironic_lite.db.api import as_dict
@@ -325,6 +326,26 @@ def _why_not_updated(session: Any, node_id: int | str,
                                     instance=row.instance_uuid)
 
 
+_INSPECTING = (states.INSPECTING, states.INSPECTWAIT)
+
+
+def _inspection_times(values: dict[str, Any]) -> None:
+    """As upstream: an inspection that ends (inspecting or inspect wait
+    to manageable or inspect failed) forgets when it started, and one
+    that succeeds records when it finished; decided in the UPDATE itself
+    on the state the node leaves."""
+    new = values['provision_state']
+    if new not in (states.MANAGEABLE, states.INSPECTFAIL):
+        return
+    was_inspecting = Node.provision_state.in_(_INSPECTING)
+    values.setdefault('inspection_started_at', sa.case(
+        (was_inspecting, sa.null()), else_=Node.inspection_started_at))
+    if new == states.MANAGEABLE:
+        values.setdefault('inspection_finished_at', sa.case(
+            (was_inspecting, lite_db.utcnow()),
+            else_=Node.inspection_finished_at))
+
+
 @retry_on_disconnect
 def node_update(context: Any, node_id: int | str,
                 values: dict[str, Any], locked_by: str | None = None,
@@ -352,6 +373,7 @@ def node_update(context: Any, node_id: int | str,
     values = dict(values)
     if 'provision_state' in values:
         values.setdefault('provision_updated_at', lite_db.utcnow())
+        _inspection_times(values)
     update = sa.update(Node).where(_ident_clause(node_id))
     if locked_by is not None:
         update = update.where(Node.reservation == locked_by)

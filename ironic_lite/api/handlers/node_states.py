@@ -331,7 +331,8 @@ def set_maintenance(req: webob.Request) -> webob.Response:
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': True, 'maintenance_reason': body.get('reason')})
-    return _accepted(req, row)
+    # 202 without a Location, as upstream's maintenance calls.
+    return webob.Response(status=202)
 
 
 @util.translate_errors
@@ -341,7 +342,8 @@ def clear_maintenance(req: webob.Request) -> webob.Response:
     util.deps(req).conductor.update_node(
         util.context(req), row,
         {'maintenance': False, 'maintenance_reason': None, 'fault': None})
-    return _accepted(req, row)
+    # 202 without a Location, as upstream's maintenance calls.
+    return webob.Response(status=202)
 
 
 TARGET_BODY: dict[str, Any] = {
