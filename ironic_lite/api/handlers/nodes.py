@@ -28,6 +28,8 @@ from ironic_lite.db import allocations as db_allocations
 from ironic_lite.db import chassis as db_chassis
 from ironic_lite.db import node_traits as db_traits
 from ironic_lite.db import nodes as db_nodes
+from lite_common.wsgi import handling
+from lite_common.wsgi import json_body
 
 
 def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:
@@ -163,8 +165,15 @@ def _own_node(req: webob.Request, values: dict[str, Any]) -> None:
 @util.translate_errors
 def create_node(req: webob.Request) -> webob.Response:
     self_owned = _authorize_create(req)
-    body = util.read_body(req, schemas.CREATE)
-    node_fields.check_input_versions(req, body)
+    body = json_body.read(req)
+    # Upstream's order: the schema, then the fields newer than the
+    # version (406), and only then the name's characters (a bad name at
+    # 1.1 is a 406, not a 400).
+    if isinstance(body, dict):
+        handling.validate(schemas.CREATE,
+                          {k: v for k, v in body.items() if k != 'name'})
+        node_fields.check_input_versions(req, body)
+    handling.validate(schemas.CREATE, body)
     node_fields.check_name(req, body.get('name'), creating=True)
     check_sizes(body)
     values = node_fields.normalize(canonical_uuids(body))
