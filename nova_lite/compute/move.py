@@ -21,6 +21,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from nova_lite import exception
 from nova_lite.compute import instance_ops
 from nova_lite.compute import states
 from nova_lite.db import migrations as migration_db
@@ -124,6 +125,16 @@ def prep_resize(context: Any, rpc: Any, driver: Any, node: Any,
                         migration.source_compute)
 
 
+def _left_the_move(context: Any, instance: Any) -> bool:
+    """Whether the instance, as stored now, is in no task: a state reset
+    (or the end of the move) took it out of this move."""
+    try:
+        current = type(instance).get_by_uuid(context, instance.uuid)
+    except exception.InstanceNotFound:
+        return True
+    return current.task_state is None
+
+
 def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
                     migration: Any, migrate_data: dict[str, Any]) -> None:
     """Source: send the disks to the destination, keep a copy aside."""
@@ -133,7 +144,12 @@ def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
         # Changed: a repeated request (the first one goes on) or a reset.
         LOG.info('Not migrating: the instance was %s', outcome,
                  instance=instance)
-        if outcome == instance_ops.DELETED:
+        if outcome == instance_ops.DELETED or _left_the_move(context,
+                                                             instance):
+            # Nothing moved yet: the move is over, and so is the
+            # destination's claim (model seed 20119: a state reset while
+            # the request waited for this host left the record
+            # pre-migrating and the claim held for good).
             migration.transition(['pre-migrating'], 'error')
         return
     if not migration.transition(['pre-migrating'], 'migrating'):

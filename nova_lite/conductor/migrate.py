@@ -58,6 +58,18 @@ def load_move(context: Any, instance_uuid: str,
                  instance_uuid, migration.migration_type)
         migration.transition(['accepted', 'pre-migrating'], 'error')
         return None, migration
+    if (migration.migration_type != 'evacuation'
+            and migration.status == 'pre-migrating'
+            and instance.task_state != states.RESIZE_PREP):
+        # A state reset took the instance out of the move before anything
+        # moved: driving it again would claim a destination for nothing.
+        LOG.warning('%s %s is not driven again: the instance is in task '
+                    'state %s, not %s (a state reset?); the migration ends '
+                    'in error', migration.migration_type.capitalize(),
+                    migration.uuid, instance.task_state, states.RESIZE_PREP,
+                    instance=instance)
+        migration.transition(['pre-migrating'], 'error')
+        return None, migration
     return instance, migration
 
 

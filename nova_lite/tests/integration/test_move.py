@@ -228,3 +228,38 @@ def test_online_data_migrations_links_old_records(cloud, setup):
     assert proc.returncode == 0, proc.stderr
     assert 'fill_instance_compute_ids' in proc.stdout, proc.stdout
     assert _placement(cloud, server)[2] == _node_id(cloud, host)
+
+
+def test_a_state_reset_while_a_resize_waits_ends_it(cloud, setup):
+    """The source hangs while the destination asks it to send the disks;
+    an administrator resets the server to error meanwhile. When the
+    source wakes up, the request it finds is no longer the server's: the
+    migration ends in error (nothing moved) and the destination's claim
+    goes with it; the server and its disk stay on the source (model seed
+    20119 left the record pre-migrating and the claim held for good)."""
+    server, source = _boot(cloud, setup, 'reset')
+    cloud.pause(source)
+    try:
+        cloud.openstack('server', 'resize', '--flavor', setup['large'],
+                        server, parse=False)
+        support.wait_for(
+            lambda: _migration(cloud, server).dest_compute_id is not None,
+            TIMEOUT, 'the destination to claim', interval=1)
+        cloud.openstack('server', 'set', '--auto-approve', '--state',
+                        'error', server, parse=False)
+    finally:
+        cloud.resume(source)
+    _wait_migration(cloud, server, 'error')
+    shown = _show(cloud, server)
+    assert shown['status'] == 'ERROR', shown
+    assert shown[scenario.HOST_KEY] == source
+    assert _vcpus(cloud, server) == 1
+    assert cloud.disk_path(source, server).is_file()
+    dest = _migration(cloud, server).dest_compute
+    assert not cloud.disk_path(dest, server).exists()
+    # Back to work: the operator resets it to active and it moves.
+    cloud.openstack('server', 'set', '--auto-approve', '--state', 'active',
+                    server, parse=False)
+    cloud.openstack('server', 'resize', '--flavor', setup['large'],
+                    '--wait', server, parse=False, timeout=TIMEOUT)
+    assert _wait(cloud, server, 'VERIFY_RESIZE')[scenario.HOST_KEY] != source
