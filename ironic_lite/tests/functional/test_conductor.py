@@ -320,8 +320,11 @@ def test_failing_step_then_recovery(cloud):
 def test_asynchronous_step_completes_by_polling(cloud):
     cloud.start()
     node = cloud.manageable()
+    # Two seconds: a step finished at once may be polled and done (the
+    # poll runs every second) before the test sees it waiting (seen
+    # under CI load with 0 s).
     cloud.act(node, 'clean', [{'interface': 'deploy', 'step': 'wait_a_bit',
-                               'args': {'seconds': 0}}, VERIFY])
+                               'args': {'seconds': 2}}, VERIFY])
     row = cloud.wait(node, states.CLEANWAIT)
     assert row['clean_step']['step'] == 'wait_a_bit'
     assert row['target_provision_state'] == states.MANAGEABLE
