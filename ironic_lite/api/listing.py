@@ -9,6 +9,7 @@ import webob
 import webob.exc
 
 from ironic_lite.api import util
+from lite_common.wsgi import handling
 
 
 def page_limit(req: webob.Request) -> int:
@@ -32,6 +33,33 @@ def selected_fields(text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
             explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
             'not valid')
     return tuple(dict.fromkeys([*wanted, 'links']))
+
+
+def list_fields(req: webob.Request, allowed: tuple[str, ...],
+                short: tuple[str, ...]) -> tuple[str, ...]:
+    """The fields a list shows, as upstream: ``short`` by default,
+    ``allowed`` with ``?detail=true``, those of ``?fields=`` (each one of
+    ``allowed``; with ``detail`` a 400)."""
+    detail = handling.query_bool(req, 'detail')
+    text = req.GET.get('fields')
+    if text is None:
+        return allowed if detail else short
+    if detail:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Can not specify ?detail=True and fields in the '
+            'same request.')
+    return selected_fields(text, allowed)
+
+
+def sort_key(req: webob.Request, unsortable: tuple[str, ...]) -> str:
+    """``?sort_key=`` (``id`` by default); upstream's 400 for a column a
+    list may not be sorted by."""
+    key = req.GET.get('sort_key', 'id')
+    if key in unsortable:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'The sort_key value {key} is an invalid field '
+            'for sorting')
+    return key
 
 
 def schema_fields(req: webob.Request, allowed: tuple[str, ...],

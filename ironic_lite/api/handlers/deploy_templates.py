@@ -129,17 +129,8 @@ def list_templates(req: webob.Request) -> webob.Response:
     _require(req)
     util.authorize(req, POLICY % 'get')
     listing.check_params(req, LIST_PARAMS)
-    detail = handling.query_bool(req, 'detail')
-    if detail and 'fields' in req.GET:
-        raise webob.exc.HTTPBadRequest(
-            explanation='Can not specify ?detail=True and fields in the '
-            'same request.')
-    fields = _fields(req, FIELDS if detail else LIST_FIELDS)
-    sort_key = req.GET.get('sort_key', 'id')
-    if sort_key in db_templates.UNSORTABLE:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'The sort_key value {sort_key} is an invalid field '
-            'for sorting')
+    fields = listing.list_fields(req, FIELDS, LIST_FIELDS)
+    sort_key = listing.sort_key(req, db_templates.UNSORTABLE)
     limit = listing.page_limit(req)
     rows = db_templates.list_page(
         util.context(req), limit=limit, marker=listing.marker(req),

@@ -207,17 +207,8 @@ def list_runbooks(req: webob.Request) -> webob.Response:
     require(req)
     listing.check_params(req, LIST_PARAMS)
     project = _list_project(req)
-    detail = handling.query_bool(req, 'detail')
-    if detail and 'fields' in req.GET:
-        raise webob.exc.HTTPBadRequest(
-            explanation='Can not specify ?detail=True and fields in the '
-            'same request.')
-    fields = _fields(req, _all_fields(req) if detail else LIST_FIELDS)
-    sort_key = req.GET.get('sort_key', 'id')
-    if sort_key in db_runbooks.UNSORTABLE:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'The sort_key value {sort_key} is an invalid field '
-            'for sorting')
+    fields = listing.list_fields(req, _all_fields(req), LIST_FIELDS)
+    sort_key = listing.sort_key(req, db_runbooks.UNSORTABLE)
     limit = listing.page_limit(req)
     rows = db_runbooks.list_page(
         util.context(req), project, limit=limit,
