@@ -35,20 +35,27 @@ def selected_fields(text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*wanted, 'links']))
 
 
+def shown_fields(req: webob.Request,
+                 allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """The fields one resource shows: ``allowed``, or those of
+    ``?fields=`` (each one of them)."""
+    text = req.GET.get('fields')
+    return allowed if text is None else selected_fields(text, allowed)
+
+
 def list_fields(req: webob.Request, allowed: tuple[str, ...],
                 short: tuple[str, ...]) -> tuple[str, ...]:
     """The fields a list shows, as upstream: ``short`` by default,
     ``allowed`` with ``?detail=true``, those of ``?fields=`` (each one of
     ``allowed``; with ``detail`` a 400)."""
     detail = handling.query_bool(req, 'detail')
-    text = req.GET.get('fields')
-    if text is None:
+    if 'fields' not in req.GET:
         return allowed if detail else short
     if detail:
         raise webob.exc.HTTPBadRequest(
             explanation='Can not specify ?detail=True and fields in the '
             'same request.')
-    return selected_fields(text, allowed)
+    return shown_fields(req, allowed)
 
 
 def sort_key(req: webob.Request, unsortable: tuple[str, ...]) -> str:

@@ -82,12 +82,6 @@ def render(req: webob.Request, row: dict[str, Any],
     return item
 
 
-def _fields(req: webob.Request, default: tuple[str, ...]) -> tuple[str, ...]:
-    text = req.GET.get('fields')
-    if text is None:
-        return default
-    return listing.selected_fields(text, FIELDS)
-
 
 def _checked(template: dict[str, Any]) -> dict[str, Any]:
     """A template body (created, or patched) as upstream checks it."""
@@ -146,7 +140,8 @@ def show_template(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'get')
     listing.check_params(req, frozenset({'fields'}))
     row = db_templates.get(util.context(req), _ident(req))
-    return util.json_response(render(req, row, _fields(req, FIELDS)))
+    fields = listing.shown_fields(req, FIELDS)
+    return util.json_response(render(req, row, fields))
 
 
 @util.translate_errors

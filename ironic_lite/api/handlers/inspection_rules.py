@@ -94,12 +94,6 @@ def render(req: webob.Request, row: dict[str, Any],
     return item
 
 
-def _fields(req: webob.Request, default: tuple[str, ...]) -> tuple[str, ...]:
-    text = req.GET.get('fields')
-    if text is None:
-        return default
-    return listing.selected_fields(text, FIELDS)
-
 
 def _ident(req: webob.Request) -> str:
     ident = req.urlvars['rule_id']
@@ -148,7 +142,8 @@ def show_rule(req: webob.Request) -> webob.Response:
     listing.check_params(req, frozenset({'fields'}))
     util.authorize(req, POLICY % 'get')
     row = db_rules.get(util.context(req), ident)
-    return util.json_response(render(req, row, _fields(req, FIELDS)))
+    fields = listing.shown_fields(req, FIELDS)
+    return util.json_response(render(req, row, fields))
 
 
 @util.translate_errors

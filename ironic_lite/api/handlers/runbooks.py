@@ -125,12 +125,6 @@ def render(req: webob.Request, row: dict[str, Any],
     return item
 
 
-def _fields(req: webob.Request, default: tuple[str, ...]) -> tuple[str, ...]:
-    text = req.GET.get('fields')
-    if text is None:
-        return default
-    return listing.selected_fields(text, _all_fields(req))
-
 
 def _checked(req: webob.Request, runbook: dict[str, Any]) -> dict[str, Any]:
     """A runbook body (created, or patched) as upstream checks it: its
@@ -227,8 +221,8 @@ def show_runbook(req: webob.Request) -> webob.Response:
     if not node_access.allowed(req, POLICY % 'get', _target(req, row)) \
             and not row['public']:
         util.authorize(req, POLICY % 'get', _target(req, row))
-    return util.json_response(render(req, row,
-                                     _fields(req, _all_fields(req))))
+    fields = listing.shown_fields(req, _all_fields(req))
+    return util.json_response(render(req, row, fields))
 
 
 def _own(req: webob.Request, values: dict[str, Any]) -> None:
