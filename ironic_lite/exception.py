@@ -177,6 +177,20 @@ class NoFreeConductorWorker(IronicLiteException):
     code = 503
 
 
+class VifAlreadyAttached(Conflict):
+    msg_fmt = ('Unable to attach VIF because VIF %(vif)s is already '
+               'attached to Ironic %(object_type)s %(object_uuid)s')
+
+
+class NoFreePhysicalPorts(Invalid):
+    msg_fmt = 'Unable to attach VIF %(vif)s, not enough free physical ports.'
+
+
+class VifNotAttached(Invalid):
+    msg_fmt = ('Unable to detach VIF %(vif)s from node %(node)s because it '
+               'is not attached to it.')
+
+
 class NodeInMaintenance(Invalid):
     msg_fmt = ('The %(op)s operation cannot be performed on node %(node)s '
                'because it is in maintenance mode; unset it first '

@@ -1,6 +1,8 @@
 """RPC endpoints of a node's VIFs (``/v1/nodes/{node}/vifs``, API 1.28),
 through its network interface: attaching and detaching take the node
-lock (waiting a little for it), listing shares the node."""
+lock (waiting a little for it), listing shares the node. Each validates
+the node's network interface first, as upstream (the ``flat`` one
+refuses without a cleaning network)."""
 
 from typing import Any
 
@@ -47,4 +49,6 @@ class VifManager(endpoint.NodeEndpoint):
                  ) -> list[dict[str, Any]]:
         with self._task(context, node_uuid, 'listing VIFs',
                         shared=True) as task:
-            return _network(task).vif_list(task)
+            network = _network(task)
+            network.validate(task)  # as upstream: flat's needs a network
+            return network.vif_list(task)

@@ -110,6 +110,7 @@ class NodeLike(Protocol):
     power_state: str | None
     provision_state: str
     properties: dict[str, Any]
+    driver_info: dict[str, Any]
     driver_internal_info: dict[str, Any]
     clean_step: dict[str, Any]
 

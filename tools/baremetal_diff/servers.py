@@ -20,7 +20,7 @@ import urllib.request
 #: The conductor host name on both sides (stacklite's own).
 HOST = 'aio-conductor'
 
-#: The interfaces enabled on both sides (but flat, see LITE_INTERFACES).
+#: The interfaces enabled on both sides.
 INTERFACES = """\
 enabled_hardware_types = fake-hardware
 enabled_bios_interfaces = fake,no-bios
@@ -65,11 +65,6 @@ LITE_CONF = """\
 [api]
 advertise_incomplete_versions = true
 """
-#: ironic_lite has no flat network interface yet (it needs a network
-#: service to bind ports): the nodes get noop on both sides anyway.
-LITE_INTERFACES = INTERFACES.replace(
-    'enabled_network_interfaces = noop,flat',
-    'enabled_network_interfaces = noop')
 
 INSTALL_HINT = ('create it with:\n'
                 '  python3 -m venv {venv} && '
@@ -163,7 +158,7 @@ def lite(root: Path, venv: Path | None, state: Path, port: int,
     """ironic_lite from this tree's virtualenv (stacklite-aio)."""
     state.mkdir(parents=True, exist_ok=True)
     conf = state / 'lite.conf'
-    conf.write_text(LITE_CONF.format(interfaces=LITE_INTERFACES))
+    conf.write_text(LITE_CONF.format(interfaces=INTERFACES))
     venv = venv or root / '.venv'
     exe = venv / 'bin' / 'stacklite-aio'
     if not exe.exists():

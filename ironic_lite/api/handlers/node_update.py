@@ -27,7 +27,7 @@ INTERNAL = frozenset({
     'target_provision_state', 'provision_updated_at', 'last_error',
     'reservation', 'created_at', 'updated_at', 'driver_internal_info',
     'clean_step', 'console_enabled', 'conductor', 'conductor_affinity',
-    'fault', 'links', 'ports', 'states', 'volume', 'traits', 'maintenance',
+    'fault', 'links', 'ports', 'states', 'volume', 'traits',
     'maintenance_reason', 'deploy_step', 'service_step', 'raid_config',
     'target_raid_config', 'boot_mode', 'secure_boot',
     'inspection_started_at', 'inspection_finished_at', 'health',

@@ -25,7 +25,7 @@ CONDUCTOR_GROUP_PATTERN = r'^[a-zA-Z0-9_\-\.]*$'
 
 #: The value a field takes when a request sets it to null (or a patch
 #: removes it): these columns have no null.
-NULL_MEANS = {'protected': False, 'retired': False,
+NULL_MEANS = {'protected': False, 'retired': False, 'maintenance': False,
               'disable_power_off': False, 'conductor_group': '',
               'network_data': {}}
 
@@ -49,6 +49,9 @@ WRITABLE: dict[str, Any] = {
     'description': {'type': ['string', 'null'], 'maxLength': 4096},
     'resource_class': {'type': ['string', 'null'], 'maxLength': 80},
     'automated_clean': _BOOLEAN,
+    # Upstream's older way in and out of maintenance (no reason; out of
+    # it clears the reason and the fault, as the DELETE does).
+    'maintenance': _BOOLEAN,
     'deploy_interface': _INTERFACE,
     'management_interface': _INTERFACE,
     'power_interface': _INTERFACE,
@@ -74,7 +77,7 @@ WRITABLE: dict[str, Any] = {
 
 #: The fields of _BOOLEAN, turned into booleans once validated.
 BOOLEAN_FIELDS = ('automated_clean', 'protected', 'retired',
-                  'disable_power_off')
+                  'disable_power_off', 'maintenance')
 
 #: Writable by a patch only, as upstream: a node is created unprotected.
 PATCH_ONLY = frozenset({'protected', 'protected_reason'})

@@ -159,3 +159,11 @@ class CompleteVersionsFixture(APIFixture):
     """noauth, advertising the complete versions only (the default)."""
 
     overrides = {'api.advertise_incomplete_versions': False}
+
+
+class FlatNetworkFixture(APIFixture):
+    """noauth, with the flat network interface enabled and a cleaning
+    network named."""
+
+    overrides = {'enabled_network_interfaces': ['noop', 'flat'],
+                 'neutron.cleaning_network': 'cleaning-net'}

@@ -33,6 +33,7 @@ class FakeNode:
     power_state: str | None = states.POWER_OFF
     provision_state: str = states.MANAGEABLE
     properties: dict[str, Any] = dataclasses.field(default_factory=dict)
+    driver_info: dict[str, Any] = dataclasses.field(default_factory=dict)
     driver_internal_info: dict[str, Any] = dataclasses.field(
         default_factory=dict)
     clean_step: dict[str, Any] = dataclasses.field(default_factory=dict)
