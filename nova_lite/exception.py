@@ -125,3 +125,21 @@ class ComputeIdentityError(NovaLiteException):
 
 class HostRenameRefused(Invalid):
     msg_fmt = 'Cannot rename the compute host: %(reason)s'
+
+
+class InstanceIsLocked(Conflict):
+    # Upstream's wording.
+    msg_fmt = 'Instance %(instance_uuid)s is locked'
+
+
+class InstanceActionNotFound(NotFound):
+    msg_fmt = ('Action for request_id %(request_id)s on instance '
+               '%(instance_uuid)s not found')
+
+
+class MarkerNotFound(NotFound):
+    msg_fmt = 'Marker %(marker)s could not be found.'
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = 'Instance %(instance_id)s is not ready'

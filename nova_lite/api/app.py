@@ -59,6 +59,7 @@ class Deps:
     """What handlers reach besides the database: the RPC clients."""
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute = compute_rpcapi.ComputeAPI(conf)
         self.compute_api = compute_api.API(self.conductor, self.compute)

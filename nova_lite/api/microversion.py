@@ -5,19 +5,23 @@ version in the range is accepted, and a version without a line here
 behaves as the one before it.
 
 * 2.1   - The base API: servers, flavors, os-services, os-hypervisors,
-          os-migrations.
+          os-migrations, os-instance-actions (events for admins only);
+          server actions os-stop, os-start, reboot, lock, unlock.
 * 2.3   - Server show/detail: more OS-EXT-SRV-ATTR fields for admins.
 * 2.9   - Servers: ``locked``.
 * 2.11  - os-services: ``forced_down`` in responses;
           ``PUT /os-services/force-down``.
 * 2.16  - Servers: ``host_status`` for admins.
 * 2.19  - Servers: ``description``.
+* 2.21  - os-instance-actions: the actions of a deleted server.
 * 2.23  - os-migrations: ``migration_type`` and links.
 * 2.26  - Servers: ``tags`` (always empty here: tags are not stored).
 * 2.33  - os-hypervisors: paging with ``limit`` and ``marker``.
 * 2.37  - Server create: ``networks`` is required (``auto``/``none``).
 * 2.38  - Server list: an unknown ``status`` filter is a 400.
 * 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).
+* 2.51  - os-instance-actions: events for whoever sees the action, the
+          traceback for admins only.
 * 2.53  - os-services and os-hypervisors: identified by UUID;
           ``PUT /os-services/{uuid}`` with status and forced_down.
 * 2.55  - Flavors: ``description`` (create, show, list, detail) and
@@ -26,6 +30,8 @@ behaves as the one before it.
           (``migrate``, ``resize``, ``confirmResize`` and
           ``revertResize`` themselves exist from 2.1).
 * 2.57  - Server create: ``personality`` is no longer accepted.
+* 2.58  - os-instance-actions: ``updated_at``, paging with ``limit`` /
+          ``marker`` and ``links``, ``changes-since``.
 * 2.59  - os-migrations: ``uuid``, paging with ``limit`` / ``marker``
           and ``migrations_links``.
 """

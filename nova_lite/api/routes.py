@@ -9,6 +9,7 @@ from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import images
+from nova_lite.api.handlers import instance_actions
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import projects
@@ -25,6 +26,10 @@ _COMPUTE: RouteTable = {
     '/servers/{server_id}': {'GET': servers.show_server,
                              'DELETE': servers.delete_server},
     '/servers/{server_id}/action': {'POST': server_actions.server_action},
+    '/servers/{server_id}/os-instance-actions': {
+        'GET': instance_actions.list_actions},
+    '/servers/{server_id}/os-instance-actions/{request_id}': {
+        'GET': instance_actions.show_action},
     '/flavors': {'GET': flavors.list_flavors,
                  'POST': flavors.create_flavor},
     '/flavors/detail': {'GET': flavors.list_flavors_detail},

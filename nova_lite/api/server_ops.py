@@ -19,9 +19,11 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api import visibility
+from nova_lite.compute import power_api
 from nova_lite.compute import states
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
+from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as db
 from nova_lite.db import quotas as quota_db
 from nova_lite.db import services as service_db
@@ -176,6 +178,8 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
                 'ram': flavor['memory_mb']}
     instances = quota_db.create_instances(ctx, ctx.project_id, per_item,
                                           low, high, values)
+    actions_db.record_many(ctx, [power_api.action_values(ctx, inst, 'create')
+                                 for inst in instances])
     util.deps(req).conductor.build_instances(
         ctx, [inst['uuid'] for inst in instances])
     return Created(instances, reservation_id,
@@ -184,6 +188,8 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
 
 def delete(req: webob.Request, inst: dict[str, Any]) -> None:
     ctx = util.context(req)
+    power_api.check_lock(ctx, inst)
+    actions_db.record(ctx, power_api.action_values(ctx, inst, 'delete'))
     if inst['host']:
         service = _compute_services(req, inst['host']).get(inst['host'])
         if service is not None and service_obj.is_up(

@@ -18,7 +18,9 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite import exception
+from nova_lite.compute import power_api
 from nova_lite.compute import states
+from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import migrations as migration_db
 from nova_lite.db import moves as moves_db
 from nova_lite.db import services as service_db
@@ -69,10 +71,15 @@ def _migration_values(inst: Row, migration_type: str, status: str,
 
 
 def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
-           migration_values: Row, quota_project: str | None = None) -> Row:
+           migration_values: Row, quota_project: str | None = None,
+           record: str | None = None) -> Row:
+    """Start the move and record the request's instance action
+    (``record``, default ``action``) in the same transaction."""
     try:
-        return moves_db.begin_move(ctx, inst['uuid'], instance_values,
-                                   migration_values, quota_project)
+        return moves_db.begin_move(
+            ctx, inst['uuid'], instance_values, migration_values,
+            quota_project,
+            power_api.action_values(ctx, inst, record or action))
     except exception.UnexpectedTaskState:
         raise exception.InstanceStateConflict(
             action=action, instance_uuid=inst['uuid'],
@@ -80,7 +87,7 @@ def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
             'started)') from None
 
 
-class API:
+class API(power_api.PowerActions):
     """Server moves and state resets; ``conductor`` and ``compute`` are
     the RPC clients."""
 
@@ -126,7 +133,8 @@ class API:
 
     # cold migration and resize -------------------------------------------
 
-    def _check_movable(self, inst: Row, action: str) -> None:
+    def _check_movable(self, ctx: Any, inst: Row, action: str) -> None:
+        power_api.check_lock(ctx, inst)
         check_state(inst, action, MOVABLE)
         if not inst['compute_id']:
             raise exception.Conflict(
@@ -158,7 +166,7 @@ class API:
         return migration
 
     def migrate(self, ctx: Any, inst: Row, host: str | None) -> Row:
-        self._check_movable(inst, 'migrate')
+        self._check_movable(ctx, inst, 'migrate')
         if host is not None:
             if compute_service(ctx, host) is None:
                 raise exception.Invalid(
@@ -172,7 +180,7 @@ class API:
 
     def resize(self, ctx: Any, inst: Row, new_flavor: Row) -> Row:
         """``new_flavor``: the snapshot an instance keeps of a flavor."""
-        self._check_movable(inst, 'resize')
+        self._check_movable(ctx, inst, 'resize')
         current = inst['flavor'] or {}
         if _flavor_id(new_flavor) == _flavor_id(current):
             raise exception.Invalid(
@@ -194,6 +202,7 @@ class API:
 
     def _take_finished(self, ctx: Any, inst: Row, action: str,
                        status: str) -> Row:
+        power_api.check_lock(ctx, inst)
         check_state(inst, action, (states.RESIZED,))
         migration = self.last_finished(ctx, inst)
         if migration is None:
@@ -215,6 +224,8 @@ class API:
     def confirm_resize(self, ctx: Any, inst: Row) -> None:
         migration = self._take_finished(ctx, inst, 'confirmResize',
                                         'confirming')
+        actions_db.record(ctx, power_api.action_values(ctx, inst,
+                                                       'confirmResize'))
         LOG.info('Confirming migration %s: %s cleans up', migration['uuid'],
                  migration['source_compute'], instance_uuid=inst['uuid'])
         self._cast_confirm(ctx, inst, migration)
@@ -223,8 +234,9 @@ class API:
         migration = self._take_finished(ctx, inst, 'revertResize',
                                         'reverting')
         try:
-            moves_db.start_task(ctx, inst['uuid'],
-                                {'task_state': states.RESIZE_REVERTING})
+            moves_db.start_task(
+                ctx, inst['uuid'], {'task_state': states.RESIZE_REVERTING},
+                power_api.action_values(ctx, inst, 'revertResize'))
         except exception.UnexpectedTaskState:
             migration_db.migration_transition(ctx, migration['id'],
                                               ('reverting',), 'finished')
@@ -261,7 +273,9 @@ class API:
         instance stays where its record places it, and its source keeps
         the copy; evacuate it again when that host is down)."""
         vm_state = RESETTABLE[state]
-        row, ended = moves_db.reset_state(ctx, inst['uuid'], vm_state)
+        row, ended = moves_db.reset_state(
+            ctx, inst['uuid'], vm_state,
+            power_api.action_values(ctx, inst, 'resetState'))
         LOG.warning('State reset by an administrator: vm_state %s -> %s, '
                     'task_state %s -> None; evacuations ended: %d done, %d '
                     'failed', inst['vm_state'], vm_state, inst['task_state'],

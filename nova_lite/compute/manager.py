@@ -23,10 +23,14 @@ from nova_lite.compute import evacuation
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move
 from nova_lite.compute import move_recovery
+from nova_lite.compute import power
 from nova_lite.compute import resources
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import startup
+from nova_lite.compute import states
 from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import instance_action
 from nova_lite.virt import driver as virt_driver
 
 LOG = logging.getLogger(__name__)
@@ -55,8 +59,24 @@ def _one_step_per_move(method: Callable[..., None]) -> Callable[..., None]:
     return step
 
 
+def _event(name: str) -> Callable[..., Any]:
+    """Run the RPC method as the event ``compute_<name>`` of the
+    request's instance action (upstream's event names)."""
+    def wrap(method: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(method)
+        def recorded(self: 'ComputeManager', context: Any, *args: Any,
+                     **kwargs: Any) -> None:
+            instance = inspect.signature(method).bind(
+                self, context, *args, **kwargs).arguments['instance']
+            with instance_action.recorded(context, instance.uuid,
+                                          f'compute_{name}', self.host):
+                method(self, context, *args, **kwargs)
+        return recorded
+    return wrap
+
+
 class ComputeManager:
-    target = messaging.Target(version='1.2')
+    target = messaging.Target(version='1.3')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path]) -> None:
@@ -146,10 +166,47 @@ class ComputeManager:
     # RPC -----------------------------------------------------------------
 
     def build_and_run_instance(self, context: Any, instance: Any) -> None:
-        instance_ops.build(context, self.driver, instance)
+        with instance_action.recorded(
+                context, instance.uuid, 'compute__do_build_and_run_instance',
+                self.host) as outcome:
+            instance_ops.build(context, self.driver, instance)
+            if instance.vm_state == 'error':
+                outcome.error = (instance.fault or {}).get('message',
+                                                           'Build failed')
 
+    @_event('terminate_instance')
     def terminate_instance(self, context: Any, instance: Any) -> None:
         instance_ops.terminate(context, self.driver, instance)
+
+    # stop, start, reboot (compute/power.py) ------------------------------
+
+    def _power(self, context: Any, instance: Any, task: str) -> None:
+        """Do the power task if the server is still in it (re-read: a
+        state reset or a delete since the request wins)."""
+        try:
+            instance = instance_obj.Instance.get_by_uuid(context,
+                                                         instance.uuid)
+        except exception.InstanceNotFound:
+            LOG.info('Not %s: the server was deleted', task,
+                     instance=instance)
+            return
+        wanted = ((states.REBOOTING, states.REBOOTING_HARD)
+                  if task == states.REBOOTING else (task,))
+        if instance.task_state not in wanted:
+            LOG.info('Not %s: the server is in task %s now', task,
+                     instance.task_state, instance=instance)
+            return
+        power.do(context, self.driver, instance, self.host)
+
+    def stop_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.POWERING_OFF)
+
+    def start_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.POWERING_ON)
+
+    def reboot_instance(self, context: Any, instance: Any,
+                        reboot_type: str) -> None:
+        self._power(context, instance, states.REBOOTING)
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""
@@ -168,6 +225,7 @@ class ComputeManager:
                       instance=instance)
         return node
 
+    @_event('rebuild_instance')
     def rebuild_instance(self, context: Any, instance: Any,
                          migration: Any) -> None:
         """Rebuild an instance evacuated to this host."""
@@ -186,6 +244,7 @@ class ComputeManager:
         return self._named_node(instance, migration, 'Migration', 'node',
                                 migration.dest_node)
 
+    @_event('prep_resize')
     @_one_step_per_move
     def prep_resize(self, context: Any, instance: Any,
                     migration: Any) -> None:
@@ -197,12 +256,14 @@ class ComputeManager:
         move.prep_resize(context, self.compute_rpcapi, self.driver, node,
                          instance, migration)
 
+    @_event('resize_instance')
     @_one_step_per_move
     def resize_instance(self, context: Any, instance: Any, migration: Any,
                         migrate_data: dict[str, Any]) -> None:
         move.resize_instance(context, self.compute_rpcapi, self.driver,
                              instance, migration, migrate_data)
 
+    @_event('finish_resize')
     @_one_step_per_move
     def finish_resize(self, context: Any, instance: Any,
                       migration: Any) -> None:
@@ -211,6 +272,7 @@ class ComputeManager:
             move.finish_resize(context, self.driver, node, instance,
                                migration)
 
+    @_event('confirm_resize')
     @_one_step_per_move
     def confirm_resize(self, context: Any, instance: Any,
                        migration: Any) -> None:
@@ -218,12 +280,14 @@ class ComputeManager:
                             self._node(migration.source_node), instance,
                             migration)
 
+    @_event('revert_resize')
     @_one_step_per_move
     def revert_resize(self, context: Any, instance: Any,
                       migration: Any) -> None:
         move.revert_resize(context, self.compute_rpcapi, self.driver,
                            instance, migration)
 
+    @_event('finish_revert_resize')
     @_one_step_per_move
     def finish_revert_resize(self, context: Any, instance: Any,
                              migration: Any) -> None:

@@ -4,6 +4,7 @@
 1.1: rebuild_instance (the destination of an evacuation)
 1.2: cold migration and resize: prep_resize, resize_instance,
      finish_resize, confirm_resize, revert_resize, finish_revert_resize
+1.3: stop_instance, start_instance, reboot_instance
 """
 
 from typing import Any
@@ -15,7 +16,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.2'
+VERSION = '1.3'
 
 
 class ComputeAPI:
@@ -80,3 +81,19 @@ class ComputeAPI:
                              migration: Any, host: str) -> None:
         self._move(context, 'finish_revert_resize', host,
                    instance=instance, migration=migration)
+
+    def _power(self, context: Any, method: str, host: str,
+               **kwargs: Any) -> None:
+        self.client.prepare(server=host, version='1.3').cast(
+            context, method, **kwargs)
+
+    def stop_instance(self, context: Any, instance: Any, host: str) -> None:
+        self._power(context, 'stop_instance', host, instance=instance)
+
+    def start_instance(self, context: Any, instance: Any, host: str) -> None:
+        self._power(context, 'start_instance', host, instance=instance)
+
+    def reboot_instance(self, context: Any, instance: Any, reboot_type: str,
+                        host: str) -> None:
+        self._power(context, 'reboot_instance', host, instance=instance,
+                    reboot_type=reboot_type)

@@ -25,12 +25,14 @@ class Builder:
         self.conf = conf
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
 
-    def schedule_and_build(self, context: Any, uuid: str) -> None:
+    def schedule_and_build(self, context: Any, uuid: str) -> str | None:
+        """Place the instance and ask its host to build it; the reason
+        when no host would take it (the instance is then in ERROR)."""
         try:
             instance = instance_obj.Instance.get_by_uuid(context, uuid)
         except exception.InstanceNotFound:
             LOG.info('Instance %s was deleted before it was scheduled', uuid)
-            return
+            return None
         request = claims.Request(uuid, instance.vcpus, instance.memory_mb,
                                  instance.root_gb)
         try:
@@ -38,21 +40,22 @@ class Builder:
         except exception.NoValidHost as exc:
             LOG.warning('Cannot schedule: %s', exc, instance=instance)
             self._set_error(instance, exc.format_message())
-            return
+            return exc.format_message()
         except exception.InstanceNotFound:
             LOG.info('Instance was deleted while it was scheduled',
                      instance=instance)
-            return
+            return None
         except exception.AlreadyPlaced as exc:
             # Driven twice (a recovery pass, another conductor): the
             # first placement stands, its build goes on there.
             LOG.info('Not placing it again: %s', exc.format_message(),
                      instance=instance)
-            return
+            return None
         instance = instance_obj.Instance.get_by_uuid(context, uuid)
         LOG.info('Scheduled to %s', node.host, instance=instance)
         self.compute_rpcapi.build_and_run_instance(context, instance,
                                                    node.host)
+        return None
 
     def _set_error(self, instance: Any, message: str) -> None:
         instance.vm_state = states.ERROR

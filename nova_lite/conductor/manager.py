@@ -11,6 +11,7 @@ from nova_lite.conductor import evacuate
 from nova_lite.conductor import migrate
 from nova_lite.conductor import object_actions
 from nova_lite.conductor import recovery
+from nova_lite.objects import instance_action
 
 EXPECTED = (exception.NovaLiteException,)
 
@@ -26,22 +27,31 @@ class ConductorManager:
         self.recovery = recovery.StallRecovery(conf, self.evacuator,
                                               self.migrator, self.builder)
 
+    def _event(self, context: Any, instance_uuid: str, name: str) -> Any:
+        """The block as an event of the request's instance action."""
+        return instance_action.recorded(context, instance_uuid,
+                                        f'conductor_{name}', self.conf.host)
+
     def migrate_server(self, context: Any, instance_uuid: str,
                        migration_id: int, host: str | None) -> None:
-        self.migrator.migrate(context, instance_uuid, migration_id, host)
+        with self._event(context, instance_uuid, 'migrate_server'):
+            self.migrator.migrate(context, instance_uuid, migration_id, host)
 
     def evacuate_instance(self, context: Any, instance_uuid: str,
                           migration_id: int, host: str | None,
                           force: bool) -> None:
-        self.evacuator.evacuate(context, instance_uuid, migration_id, host,
-                                force)
+        with self._event(context, instance_uuid, 'rebuild_server'):
+            self.evacuator.evacuate(context, instance_uuid, migration_id,
+                                    host, force)
 
     def ping(self, context: Any, arg: Any) -> Any:
         return arg
 
     def build_instances(self, context: Any, instance_uuids: list[str]) -> None:
         for uuid in instance_uuids:
-            self.builder.schedule_and_build(context, uuid)
+            with self._event(context, uuid,
+                             'schedule_and_build_instances') as outcome:
+                outcome.error = self.builder.schedule_and_build(context, uuid)
 
     @messaging.expected_exceptions(*EXPECTED)
     def object_class_action_versions(self, context: Any, objname: str,

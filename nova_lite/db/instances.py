@@ -115,7 +115,7 @@ def _as_list(expected: Any) -> list[Any]:
             else [expected])
 
 
-def _task_state_in(expected: Any) -> Any:
+def task_state_in(expected: Any) -> Any:
     """SQL condition: task_state is one of ``expected`` (None included)."""
     states = _as_list(expected)
     known = [s for s in states if s is not None]
@@ -224,7 +224,7 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
                 raise exception.InstanceNotFound(instance_id=uuid)
         query = sa.update(INST).where(INST.uuid == uuid, INST.deleted == 0)
         if expected_task_state is not ...:
-            query = query.where(_task_state_in(expected_task_state))
+            query = query.where(task_state_in(expected_task_state))
         try:
             result = session.execute(
                 query.values(_attr_values(values))

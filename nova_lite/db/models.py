@@ -153,6 +153,58 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
         sa.DateTime)
     terminated_at: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
         sa.DateTime)
+    # Locked (os-lock): only administrators act on the server; by whom
+    # ('owner' or 'admin', as upstream), so that an owner's lock is the
+    # owner's to lift.
+    locked: orm.Mapped[bool] = orm.mapped_column(
+        sa.Boolean, default=False, server_default=sa.false())
+    locked_by: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+
+
+class InstanceAction(Base, TimestampMixin):
+    """One request that acted on an instance (os-instance-actions)."""
+    __tablename__ = 'instance_actions'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid', 'request_id',
+                            name='uniq_instance_actions0uuid0request_id'),
+        sa.Index('instance_actions_instance_uuid_updated_at_idx',
+                 'instance_uuid', 'updated_at'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    action: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    instance_uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    request_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    start_time: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime)
+    finish_time: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime)
+    message: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+
+
+class InstanceActionEvent(Base, TimestampMixin):
+    """One step of an action, where it ran and how it ended."""
+    __tablename__ = 'instance_actions_events'
+    __table_args__ = (
+        sa.UniqueConstraint('action_id', 'event',
+                            name='uniq_instance_actions_events0action0event'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    action_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('instance_actions.id',
+                      name='instance_actions_events_action_fkey'))
+    event: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    result: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    traceback: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    start_time: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime)
+    finish_time: orm.Mapped[datetime.datetime | None] = orm.mapped_column(
+        sa.DateTime)
+    host: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    details: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
 
 
 class Migration(Base, TimestampMixin, SoftDeleteMixin):

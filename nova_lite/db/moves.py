@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import compute_nodes
+from nova_lite.db import instance_actions
 from nova_lite.db import models
 from nova_lite.db import quotas
 from nova_lite.db.api import as_dict
@@ -41,24 +42,30 @@ def _start_task(session: Any, uuid: str, values: dict[str, Any]) -> None:
                                         actual=row.task_state)
 
 
-def start_task(context: Any, uuid: str, values: dict[str, Any]) -> None:
+def start_task(context: Any, uuid: str, values: dict[str, Any],
+               action: dict[str, Any] | None = None) -> None:
     """``values`` (a task state among them) only while the instance has
-    no task; raises UnexpectedTaskState or InstanceNotFound."""
+    no task, and the request's instance ``action`` if given; raises
+    UnexpectedTaskState or InstanceNotFound."""
     with context_manager.writer.using(context) as session:
         _start_task(session, uuid, values)
+        if action is not None:
+            instance_actions.insert_action(session, action)
 
 
 @compute_nodes.retry_on_deadlock
 def begin_move(context: Any, uuid: str, instance_values: dict[str, Any],
                migration_values: dict[str, Any],
-               quota_project: str | None = None) -> dict[str, Any]:
+               quota_project: str | None = None,
+               action: dict[str, Any] | None = None) -> dict[str, Any]:
     """Start a move: the instance's task state (and other values) only
     while it has no task, and its migration record, in one transaction.
     Raises UnexpectedTaskState (another operation started first) or
     InstanceNotFound; returns the migration. With ``quota_project``
     (a resize), the growth to ``instance_values['new_flavor']`` is
     checked against that project's quota in the same transaction
-    (TooManyInstances)."""
+    (TooManyInstances). The request's instance ``action`` is recorded
+    with them."""
     if quota_project is not None:
         quotas.ensure_lock_row(context, quota_project)
     with context_manager.writer.using(context) as session:
@@ -66,6 +73,8 @@ def begin_move(context: Any, uuid: str, instance_values: dict[str, Any],
             quotas.check_resize(session, quota_project, uuid,
                                 instance_values['new_flavor'])
         _start_task(session, uuid, instance_values)
+        if action is not None:
+            instance_actions.insert_action(session, action)
         row = MIG(**migration_values)
         session.add(row)
         session.flush()
@@ -101,11 +110,13 @@ def _end_evacuations(session: Any, uuid: str,
 
 
 @compute_nodes.retry_on_deadlock
-def reset_state(context: Any, uuid: str, vm_state: str
+def reset_state(context: Any, uuid: str, vm_state: str,
+                action: dict[str, Any] | None = None
                 ) -> tuple[dict[str, Any], dict[str, int]]:
     """os-resetState: ``vm_state``, no task, and the instance's
-    unfinished evacuations ended, in one transaction. Returns the
-    instance and how many evacuations became done / failed."""
+    unfinished evacuations ended, in one transaction (with the request's
+    instance ``action``). Returns the instance and how many evacuations
+    became done / failed."""
     with context_manager.writer.using(context) as session:
         result = session.execute(
             sa.update(INST).where(INST.uuid == uuid, INST.deleted == 0)
@@ -117,5 +128,7 @@ def reset_state(context: Any, uuid: str, vm_state: str
             sa.select(INST).where(INST.uuid == uuid)
             .execution_options(populate_existing=True)).one()
         ended = _end_evacuations(session, uuid, row.compute_id)
+        if action is not None:
+            instance_actions.insert_action(session, action)
         return as_dict(row), ended
 

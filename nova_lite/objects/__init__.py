@@ -9,5 +9,6 @@ def register_all() -> None:
     from nova_lite.objects import compute_node  # noqa: F401
     from nova_lite.objects import flavor  # noqa: F401
     from nova_lite.objects import instance  # noqa: F401
+    from nova_lite.objects import instance_action  # noqa: F401
     from nova_lite.objects import migration  # noqa: F401
     from nova_lite.objects import service  # noqa: F401

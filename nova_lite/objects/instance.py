@@ -22,8 +22,9 @@ LOG = logging.getLogger(__name__)
 
 @base.NovaLiteObjectRegistry.register
 class Instance(base.NovaLiteObject):
-    # 1.0: first version. 1.1: old_flavor, new_flavor.
-    VERSION = '1.1'
+    # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
+    # locked_by.
+    VERSION = '1.2'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -55,6 +56,8 @@ class Instance(base.NovaLiteObject):
         'fault': base.JSONField(nullable=True),
         'launched_at': fields.DateTimeField(nullable=True),
         'terminated_at': fields.DateTimeField(nullable=True),
+        'locked': fields.BooleanField(default=False),
+        'locked_by': fields.StringField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }

@@ -6,9 +6,11 @@ from oslo_policy import policy
 
 from nova_lite.policies import base
 from nova_lite.policies import resources
+from nova_lite.policies import server_actions
 
 
 def list_rules() -> list[policy.RuleDefault]:
     return list(itertools.chain(
         base.rules, resources.servers, resources.flavors,
-        resources.admin_apis, resources.quotas, resources.images))
+        resources.admin_apis, resources.quotas, resources.images,
+        server_actions.rules))

@@ -72,6 +72,19 @@ class ComputeDriver:
     def power_state(self, instance: Any) -> int:
         raise NotImplementedError
 
+    # Power actions (os-stop, os-start, reboot). Each raises
+    # VirtDriverError when the guest is not on this host.
+
+    def power_off(self, instance: Any) -> None:
+        raise NotImplementedError
+
+    def power_on(self, instance: Any) -> None:
+        raise NotImplementedError
+
+    def reboot(self, instance: Any, reboot_type: str) -> None:
+        """``SOFT`` or ``HARD``; the guest runs afterwards."""
+        raise NotImplementedError
+
     # Cold migration and resize. The source keeps its copy aside until
     # the move is confirmed (then deleted) or reverted (then restored).
 

@@ -5,6 +5,7 @@ import threading
 import time
 from typing import Any
 
+from nova_lite import exception
 from nova_lite.virt import driver
 from nova_lite.virt import power_state
 
@@ -75,6 +76,22 @@ class FakeDriver(driver.ComputeDriver):
     def power_state(self, instance: Any) -> int:
         with self._lock:
             return self._instances.get(instance.uuid, power_state.NOSTATE)
+
+    def _set_power(self, instance: Any, state: int) -> None:
+        with self._lock:
+            if instance.uuid not in self._instances:
+                raise exception.VirtDriverError(
+                    reason=f'instance {instance.uuid} is not on this host')
+            self._instances[instance.uuid] = state
+
+    def power_off(self, instance: Any) -> None:
+        self._set_power(instance, power_state.SHUTDOWN)
+
+    def power_on(self, instance: Any) -> None:
+        self._set_power(instance, power_state.RUNNING)
+
+    def reboot(self, instance: Any, reboot_type: str) -> None:
+        self._set_power(instance, power_state.RUNNING)
 
     def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
                                    migrate_data: dict[str, Any]) -> None:

@@ -5,6 +5,11 @@ instance and is sized (sparsely) to the flavor's root disk, so that an
 operator can see exactly which instances a host holds and data loss is
 observable.
 
+Beside the disk, ``power.json`` records the guest's power state
+(``running`` or ``shutdown``) and how many times it booted: stop, start
+and reboot change it, and ``OS-EXT-STS:power_state`` reads it. A disk
+without the file is a guest that runs and booted once.
+
 A cold migration or resize copies the disk (sparsely) into the
 destination's instances directory, which the destination names in its
 ``migrate_data``: every agent of a deployment must see the others'
@@ -32,6 +37,8 @@ from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 RESIZE_SUFFIX = '_resize'
+POWER_FILE = 'power.json'
+RUNNING, SHUTDOWN = 'running', 'shutdown'
 _CHUNK = 1024 * 1024
 
 
@@ -158,10 +165,57 @@ class LocalDriver(fake.FakeDriver):
                           ignore_errors=True)
             LOG.info('Deleted the disk of the instance', instance=instance)
 
+    def power_path(self, uuid: str) -> Path:
+        return self.instances_path / uuid / POWER_FILE
+
+    def read_power(self, uuid: str) -> dict[str, Any]:
+        """``{'state': 'running'|'shutdown', 'boots': n}`` of a guest."""
+        try:
+            power = json.loads(self.power_path(uuid).read_text())
+        except FileNotFoundError:
+            return {'state': RUNNING, 'boots': 1}
+        except (OSError, ValueError) as exc:
+            raise exception.VirtDriverError(
+                reason=f'{self.power_path(uuid)} is unreadable: {exc}; '
+                f'delete it to take the guest as running')
+        return {'state': power.get('state', RUNNING),
+                'boots': int(power.get('boots', 1))}
+
+    def _write_power(self, uuid: str, state: str, boot: bool) -> None:
+        if not self.disk_path(uuid).exists():
+            raise exception.VirtDriverError(
+                reason=f'instance {uuid} has no disk on this host')
+        power = self.read_power(uuid)
+        power['state'] = state
+        if boot:
+            power['boots'] += 1
+        path = self.power_path(uuid)
+        part = path.with_name(path.name + '.part')
+        part.write_text(json.dumps(power))
+        os.replace(part, path)
+
     def power_state(self, instance: Any) -> int:
-        if self.disk_path(instance.uuid).exists():
-            return power_state.RUNNING
-        return power_state.NOSTATE
+        if not self.disk_path(instance.uuid).exists():
+            return power_state.NOSTATE
+        if self.read_power(instance.uuid)['state'] == SHUTDOWN:
+            return power_state.SHUTDOWN
+        return power_state.RUNNING
+
+    @_one_at_a_time
+    def power_off(self, instance: Any) -> None:
+        self._write_power(instance.uuid, SHUTDOWN, boot=False)
+        LOG.info('Powered off', instance=instance)
+
+    @_one_at_a_time
+    def power_on(self, instance: Any) -> None:
+        running = self.read_power(instance.uuid)['state'] == RUNNING
+        self._write_power(instance.uuid, RUNNING, boot=not running)
+        LOG.info('Powered on', instance=instance)
+
+    @_one_at_a_time
+    def reboot(self, instance: Any, reboot_type: str) -> None:
+        self._write_power(instance.uuid, RUNNING, boot=True)
+        LOG.info('Rebooted (%s)', reboot_type.lower(), instance=instance)
 
     # cold migration and resize -------------------------------------------
 
@@ -211,6 +265,8 @@ class LocalDriver(fake.FakeDriver):
         if path.stat().st_size < wanted:
             os.truncate(path, wanted)
             LOG.info('Grew the disk to %d GiB', root_gb, instance=instance)
+        self._write_power(instance.uuid, RUNNING if power_on else SHUTDOWN,
+                          boot=power_on)
 
     @_one_at_a_time
     def confirm_migration(self, instance: Any) -> None:
@@ -230,6 +286,8 @@ class LocalDriver(fake.FakeDriver):
             raise exception.VirtDriverError(
                 reason=f'neither {aside} nor {here} holds the disk to '
                 f'revert to')
+        self._write_power(instance.uuid, RUNNING if power_on else SHUTDOWN,
+                          boot=power_on)
         LOG.info('Restored the disk kept on the source', instance=instance)
 
     @_one_at_a_time

@@ -18,6 +18,7 @@ import webob.exc
 
 from nova_lite.api import util
 from nova_lite.api.handlers import move_actions
+from nova_lite.api.handlers import power_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
 
@@ -70,7 +71,7 @@ def _reset_state(req: webob.Request, inst: dict[str, Any],
 
 
 ACTIONS = {'evacuate': _evacuate, 'os-resetState': _reset_state,
-           **move_actions.ACTIONS}
+           **move_actions.ACTIONS, **power_actions.ACTIONS}
 
 
 @util.translate_errors

@@ -11,6 +11,7 @@ from nova_lite.api import server_ops
 from nova_lite.api import util
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api.views import servers as views
+from nova_lite.compute import power_api
 from nova_lite.db import instances as db
 
 CONF = cfg.CONF
@@ -130,6 +131,7 @@ def delete_server(req: webob.Request) -> webob.Response:
     inst = get_server(req)
     util.authorize(req, POLICY % 'delete',
                    {'project_id': inst['project_id']})
+    power_api.check_lock(util.context(req), inst)
     util.deps(req).compute_api.confirm_before_delete(util.context(req),
                                                      inst)
     server_ops.delete(req, inst)

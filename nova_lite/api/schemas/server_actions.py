@@ -106,3 +106,34 @@ reset_state: dict[str, Any] = {
     'required': ['os-resetState'],
     'additionalProperties': False,
 }
+
+
+def _any_body(action: str) -> dict[str, Any]:
+    """``{"<action>": <anything>}``: upstream takes any value (null
+    in its examples)."""
+    return {'type': 'object', 'properties': {action: {}},
+            'required': [action], 'additionalProperties': False}
+
+
+stop = _any_body('os-stop')
+start = _any_body('os-start')
+lock = _any_body('lock')
+unlock = _any_body('unlock')
+
+reboot: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'reboot': {
+            'type': 'object',
+            'properties': {
+                'type': {'type': 'string',
+                         'enum': ['HARD', 'Hard', 'hard',
+                                  'SOFT', 'Soft', 'soft']},
+            },
+            'required': ['type'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['reboot'],
+    'additionalProperties': False,
+}

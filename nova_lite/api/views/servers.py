@@ -13,6 +13,7 @@ _STATUS: dict[str, dict[str | None, str]] = {
     states.BUILDING: {None: 'BUILD'},
     states.ACTIVE: {
         None: 'ACTIVE', states.REBOOTING: 'REBOOT',
+        states.REBOOTING_HARD: 'HARD_REBOOT',
         states.REBUILDING: 'REBUILD', states.REBUILD_SPAWNING: 'REBUILD',
         states.MIGRATING: 'MIGRATING', states.RESIZE_PREP: 'RESIZE',
         states.RESIZE_MIGRATING: 'RESIZE', states.RESIZE_MIGRATED: 'RESIZE',
@@ -153,7 +154,7 @@ class ServerView:
                          inst: dict[str, Any]) -> None:
         shown = self.optional
         if shown['locked']:
-            body['locked'] = False
+            body['locked'] = bool(inst.get('locked'))
         if shown['host_status']:
             body['host_status'] = self.host_status.get(inst['host'] or '',
                                                        '')

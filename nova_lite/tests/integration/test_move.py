@@ -8,6 +8,7 @@ show``), the instance's ``node`` and ``compute_id`` and the migration's
 The tests run in order on one deployment.
 """
 
+import json
 import secrets
 from typing import Any
 
@@ -263,3 +264,85 @@ def test_a_state_reset_while_a_resize_waits_ends_it(cloud, setup):
     cloud.openstack('server', 'resize', '--flavor', setup['large'],
                     '--wait', server, parse=False, timeout=TIMEOUT)
     assert _wait(cloud, server, 'VERIFY_RESIZE')[scenario.HOST_KEY] != source
+
+
+def _power(cloud, host: str, server: str) -> dict[str, Any]:
+    """The local driver's power.json of the server on ``host``."""
+    path = cloud.disk_path(host, server).with_name('power.json')
+    return json.loads(path.read_text()) if path.exists() else {
+        'state': 'running', 'boots': 1}
+
+
+def test_stop_migrate_start_reboot_lock_and_events(cloud, setup):
+    """The day-to-day actions with the real CLI: a stopped server stays
+    stopped through a cold migration (power.json moves with it), starts
+    and reboots on its new host; a lock keeps its owner's hands off; and
+    ``server event list/show`` shows each request with its events."""
+    server, source = _boot(cloud, setup, 'power')
+    cloud.openstack('server', 'stop', server, parse=False)
+    shown = _wait(cloud, server, 'SHUTOFF')
+    assert shown['OS-EXT-STS:power_state'] == 4, shown   # Shutdown
+    assert _power(cloud, source, server)['state'] == 'shutdown'
+
+    cloud.openstack('server', 'migrate', '--wait', server, parse=False,
+                    timeout=TIMEOUT)
+    dest = _wait(cloud, server, 'VERIFY_RESIZE')[scenario.HOST_KEY]
+    assert dest != source
+    cloud.openstack('server', 'resize', 'confirm', server, parse=False)
+    shown = _wait(cloud, server, 'SHUTOFF')
+    assert shown[scenario.HOST_KEY] == dest
+    assert _power(cloud, dest, server)['state'] == 'shutdown'
+
+    cloud.openstack('server', 'start', server, parse=False)
+    _wait(cloud, server, 'ACTIVE')
+    boots = _power(cloud, dest, server)['boots']
+    cloud.openstack('server', 'reboot', '--hard', '--wait', server,
+                    parse=False, timeout=TIMEOUT)
+    _wait(cloud, server, 'ACTIVE')
+    assert _power(cloud, dest, server) == {'state': 'running',
+                                           'boots': boots + 1}
+
+    _lock_refusals(cloud, setup)
+    cloud.openstack('server', 'lock', server, parse=False)
+    cloud.openstack('server', 'unlock', server, parse=False)
+
+    events = cloud.openstack('server', 'event', 'list', server)
+    assert [row['Action'] for row in events] == [
+        'unlock', 'lock', 'reboot', 'start', 'confirmResize', 'migrate',
+        'stop', 'create'], events
+    migrate = next(row for row in events if row['Action'] == 'migrate')
+    detail = cloud.openstack('server', 'event', 'show', server,
+                             migrate['Request ID'])
+    names = {event['event'] for event in detail['events']}
+    assert {'conductor_migrate_server', 'compute_prep_resize',
+            'compute_resize_instance',
+            'compute_finish_resize'} <= names, detail
+    assert all(event['result'] == 'Success'
+               for event in detail['events']), detail
+
+
+def _lock_refusals(cloud, setup) -> None:
+    """A member's server: locked, its owner cannot stop it; an
+    administrator's lock is not the owner's to lift."""
+    demo = 'stacklite-demo'
+    image = cloud.openstack('image', 'create', '--disk-format', 'raw',
+                            '--container-format', 'bare', '--public',
+                            f'mv-public-{setup["suffix"]}')['id']
+    mine = cloud.openstack('server', 'create', '--flavor', setup['small'],
+                           '--image', image, '--no-network', '--wait',
+                           f'mv-{setup["suffix"]}-demo', cloud=demo,
+                           timeout=TIMEOUT)['id']
+    cloud.openstack('server', 'lock', mine, cloud=demo, parse=False)
+    refused = cloud.openstack('server', 'stop', mine, cloud=demo,
+                              parse=False, check=False)
+    assert refused.returncode != 0
+    assert 'is locked' in refused.stderr, refused.stderr
+    cloud.openstack('server', 'unlock', mine, cloud=demo, parse=False)
+    cloud.openstack('server', 'lock', mine, parse=False)   # an admin's
+    refused = cloud.openstack('server', 'unlock', mine, cloud=demo,
+                              parse=False, check=False)
+    assert refused.returncode != 0
+    assert 'unlock_override' in refused.stderr, refused.stderr
+    cloud.openstack('server', 'unlock', mine, parse=False)
+    cloud.openstack('server', 'delete', '--wait', mine, cloud=demo,
+                    parse=False, timeout=TIMEOUT)

@@ -1,0 +1,136 @@
+"""GET /servers/{server_id}/os-instance-actions[/{request_id}]: the
+requests that acted on a server and the events of each, per
+microversion as upstream:
+
+* 2.21: the actions of a deleted server stay readable;
+* 2.51: the events are shown to whoever may see the action, their
+  tracebacks only to administrators (before: events for admins only);
+* 2.58: ``updated_at``; paging with ``limit`` / ``marker`` (a request
+  id) and ``links``; ``changes-since``; unknown query parameters are a
+  400.
+"""
+
+import datetime
+from typing import Any
+
+from oslo_utils import timeutils
+import webob
+import webob.exc
+
+from nova_lite import exception
+from nova_lite import policy
+from nova_lite.api import util
+from nova_lite.db import instance_actions as db
+from nova_lite.db import instances as instance_db
+from nova_lite.policies import server_actions as policies
+
+_ACTION_KEYS = ('action', 'instance_uuid', 'request_id', 'user_id',
+                'project_id', 'start_time', 'message')
+_QUERY_V258 = frozenset(('limit', 'marker', 'changes-since'))
+
+
+def _server(req: webob.Request) -> dict[str, Any]:
+    ctx = util.context(req)
+    uuid = req.urlvars['server_id']
+    deleted = util.version(req).at_least('2.21')
+    try:
+        inst = instance_db.instance_get_by_uuid(ctx, uuid,
+                                                read_deleted=deleted)
+    except exception.InstanceNotFound:
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Instance {uuid} could not be found.') from None
+    if not ctx.is_admin and inst['project_id'] != ctx.project_id:
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Instance {uuid} could not be found.')
+    return inst
+
+
+def _time(value: Any) -> str | None:
+    return util.microsecond_time(value)
+
+
+def _action(row: dict[str, Any], v258: bool) -> dict[str, Any]:
+    body = {key: row[key] for key in _ACTION_KEYS}
+    body['start_time'] = _time(row['start_time'])
+    if v258:
+        body['updated_at'] = _time(row['updated_at'])
+    return body
+
+
+def _since(req: webob.Request) -> datetime.datetime | None:
+    text = req.GET.get('changes-since')
+    if text is None:
+        return None
+    try:
+        value = timeutils.parse_isotime(text)
+    except ValueError:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f"Invalid input for query parameters "
+            f"changes-since. Value: {text}. '{text}' is not a "
+            f"'date-time'") from None
+    return timeutils.normalize_time(value)
+
+
+def _paging(req: webob.Request) -> tuple[int | None, str | None,
+                                         datetime.datetime | None]:
+    unknown = sorted(set(req.GET) - _QUERY_V258)
+    if unknown:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Additional properties are not allowed '
+            f"({', '.join(repr(name) for name in unknown)} "
+            f"{'was' if len(unknown) == 1 else 'were'} unexpected)")
+    return util.page_limit(req), req.GET.get('marker'), _since(req)
+
+
+@util.translate_errors
+def list_actions(req: webob.Request) -> webob.Response:
+    inst = _server(req)
+    util.authorize(req, policies.ACTIONS % 'list',
+                   {'project_id': inst['project_id']})
+    v258 = util.version(req).at_least('2.58')
+    limit, marker, since = _paging(req) if v258 else (None, None, None)
+    try:
+        rows = db.actions_get(util.context(req), inst['uuid'], limit=limit,
+                              marker=marker, changes_since=since)
+    except exception.MarkerNotFound as exc:
+        raise webob.exc.HTTPBadRequest(
+            explanation=exc.format_message()) from None
+    body: dict[str, Any] = {
+        'instanceActions': [_action(row, v258) for row in rows]}
+    if v258 and limit is not None:
+        links = util.next_link(
+            req, f'servers/{inst["uuid"]}/os-instance-actions', rows, limit,
+            rows[-1]['request_id'] if rows else '')
+        if links:
+            body['links'] = links
+    return util.json_response(body)
+
+
+def _event(row: dict[str, Any], traceback: bool) -> dict[str, Any]:
+    body = {'event': row['event'], 'start_time': _time(row['start_time']),
+            'finish_time': _time(row['finish_time']),
+            'result': row['result']}
+    if traceback:
+        body['traceback'] = row['traceback']
+    return body
+
+
+@util.translate_errors
+def show_action(req: webob.Request) -> webob.Response:
+    inst = _server(req)
+    target = {'project_id': inst['project_id']}
+    util.authorize(req, policies.ACTIONS % 'show', target)
+    ctx = util.context(req)
+    request_id = req.urlvars['request_id']
+    row = db.action_get(ctx, inst['uuid'], request_id)
+    if row is None:
+        raise webob.exc.HTTPNotFound(
+            explanation=f'Action {request_id} not found')
+    version = util.version(req)
+    body = _action(row, version.at_least('2.58'))
+    admin_events = policy.check(ctx, policies.ACTIONS % 'events', target)
+    if admin_events or version.at_least('2.51'):
+        body['events'] = [_event(event, admin_events)
+                          for event in db.events_get(ctx, row['id'])]
+    return util.json_response({'instanceAction': body})
+

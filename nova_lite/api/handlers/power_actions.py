@@ -1,0 +1,69 @@
+"""Server actions that keep a server where it is: os-stop, os-start,
+reboot, lock and unlock (POST /servers/{server_id}/action).
+
+The rules are in :mod:`nova_lite.compute.power_api`; these handlers
+authorize, validate and call it. Each answers 202 with no body.
+"""
+
+from typing import Any
+
+import webob
+
+from nova_lite.api import util
+from nova_lite.api.schemas import server_actions as schema
+from nova_lite.policies import server_actions as policies
+
+
+def _target(inst: dict[str, Any]) -> dict[str, Any]:
+    return {'project_id': inst['project_id'], 'user_id': inst['user_id']}
+
+
+def stop(req: webob.Request, inst: dict[str, Any],
+         body: dict[str, Any]) -> webob.Response:
+    util.authorize(req, policies.SERVERS % 'stop', _target(inst))
+    util.validate(schema.stop, body)
+    util.deps(req).compute_api.stop(util.context(req), inst)
+    return webob.Response(status=202)
+
+
+def start(req: webob.Request, inst: dict[str, Any],
+          body: dict[str, Any]) -> webob.Response:
+    util.authorize(req, policies.SERVERS % 'start', _target(inst))
+    util.validate(schema.start, body)
+    util.deps(req).compute_api.start(util.context(req), inst)
+    return webob.Response(status=202)
+
+
+def reboot(req: webob.Request, inst: dict[str, Any],
+           body: dict[str, Any]) -> webob.Response:
+    util.authorize(req, policies.SERVERS % 'reboot', _target(inst))
+    util.validate(schema.reboot, body)
+    util.deps(req).compute_api.reboot(util.context(req), inst,
+                                      body['reboot']['type'].upper())
+    return webob.Response(status=202)
+
+
+def lock(req: webob.Request, inst: dict[str, Any],
+         body: dict[str, Any]) -> webob.Response:
+    util.authorize(req, policies.LOCK % 'lock', _target(inst))
+    util.validate(schema.lock, body)
+    util.deps(req).compute_api.lock(util.context(req), inst,
+                                    util.deps(req).conf.host)
+    return webob.Response(status=202)
+
+
+def unlock(req: webob.Request, inst: dict[str, Any],
+           body: dict[str, Any]) -> webob.Response:
+    util.authorize(req, policies.LOCK % 'unlock',
+                   {'project_id': inst['project_id']})
+    util.validate(schema.unlock, body)
+    api = util.deps(req).compute_api
+    if not api.locked_by_caller(util.context(req), inst):
+        util.authorize(req, policies.LOCK % 'unlock:unlock_override',
+                       {'project_id': inst['project_id']})
+    api.unlock(util.context(req), inst, util.deps(req).conf.host)
+    return webob.Response(status=202)
+
+
+ACTIONS = {'os-stop': stop, 'os-start': start, 'reboot': reboot,
+           'lock': lock, 'unlock': unlock}

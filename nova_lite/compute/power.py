@@ -1,0 +1,80 @@
+"""Stop, start and reboot on the compute agent.
+
+Each is a compare-and-swap from its task state (``powering-off``,
+``powering-on``, ``rebooting`` / ``rebooting_hard``) set by the API: a
+state reset or a delete meanwhile wins, and the agent then changes
+nothing it would have to explain. The guest's power state written to
+the record is the one the driver reports afterwards, never assumed.
+
+A failure of the driver ends the task with the server as it was (the
+vm_state kept, upstream's behaviour) and the error in the action's
+event. An agent that restarts finishes the task it finds: the request
+may have died with it (:func:`recover`).
+"""
+
+from typing import Any
+
+from oslo_log import log as logging
+
+from nova_lite.compute import instance_ops
+from nova_lite.compute import states
+from nova_lite.objects import instance_action
+
+LOG = logging.getLogger(__name__)
+
+#: task state -> (what is done, event name)
+TASKS = {
+    states.POWERING_OFF: ('stop', 'compute_stop_instance'),
+    states.POWERING_ON: ('start', 'compute_start_instance'),
+    states.REBOOTING: ('reboot', 'compute_reboot_instance'),
+    states.REBOOTING_HARD: ('reboot', 'compute_reboot_instance'),
+}
+
+
+def _run(driver: Any, instance: Any, task: str) -> str:
+    """The driver's part; returns the vm_state that follows."""
+    if task == states.POWERING_OFF:
+        driver.power_off(instance)
+        return states.STOPPED
+    if task == states.POWERING_ON:
+        driver.power_on(instance)
+        return states.ACTIVE
+    driver.reboot(instance,
+                  'HARD' if task == states.REBOOTING_HARD else 'SOFT')
+    return states.ACTIVE
+
+
+def do(context: Any, driver: Any, instance: Any, host: str,
+       resumed: bool = False) -> None:
+    """Carry out the instance's power task (one of :data:`TASKS`)."""
+    task = instance.task_state
+    what, event = TASKS[task]
+    try:
+        with instance_action.recorded(context, instance.uuid, event, host,
+                                      resumed=resumed):
+            vm_state = _run(driver, instance, task)
+    except Exception as exc:
+        LOG.error('Could not %s the server: %s', what, exc,
+                  instance=instance)
+        instance.task_state = None
+        instance.power_state = driver.power_state(instance)
+        if not instance_ops.saved(instance, [task]):
+            LOG.info('The server changed meanwhile; left as it is',
+                     instance=instance)
+        return
+    instance.vm_state = vm_state
+    instance.task_state = None
+    instance.power_state = driver.power_state(instance)
+    if instance_ops.saved(instance, [task]):
+        LOG.info('Server %s: %s done', what, task, instance=instance)
+    else:
+        LOG.warning('Server %s done, but the server was deleted or reset '
+                    'meanwhile; its record was left as it is', what,
+                    instance=instance)
+
+
+def recover(context: Any, driver: Any, instance: Any, host: str) -> None:
+    """At start-up: finish the power task a restart interrupted."""
+    LOG.info('Finishing a %s interrupted by a restart',
+             TASKS[instance.task_state][0], instance=instance)
+    do(context, driver, instance, host, resumed=True)

@@ -1,0 +1,97 @@
+"""The events of instance actions, as compute agents record them.
+
+Agents have no database: :meth:`InstanceActionEvent.event_start` and
+:meth:`event_finish` are remotable class methods that run on the
+conductor. :func:`recorded` wraps one step of an agent or the conductor
+in its event: started, then finished with ``Success`` or ``Error`` (and
+the traceback, which only administrators see).
+"""
+
+from collections.abc import Iterator
+import contextlib
+import traceback as tb
+from typing import Any
+
+from oslo_log import log as logging
+from oslo_versionedobjects import base as ovo_base
+from oslo_versionedobjects import fields
+
+from nova_lite.db import instance_actions as db
+from nova_lite.objects import base
+
+LOG = logging.getLogger(__name__)
+
+
+@base.NovaLiteObjectRegistry.register
+class InstanceActionEvent(base.NovaLiteObject):
+    # 1.0: first version.
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.IntegerField(read_only=True),
+        'event': fields.StringField(),
+        'result': fields.StringField(nullable=True),
+        'host': fields.StringField(nullable=True),
+    }
+
+    @classmethod
+    @ovo_base.remotable
+    def event_start(cls, context: Any, instance_uuid: str,
+                    request_id: str | None, event: str,
+                    host: str | None) -> None:
+        db.event_start(context, instance_uuid, request_id, event, host)
+
+    @classmethod
+    @ovo_base.remotable
+    def event_finish(cls, context: Any, instance_uuid: str,
+                     request_id: str | None, event: str, result: str,
+                     traceback: str | None) -> None:
+        db.event_finish(context, instance_uuid, request_id, event, result,
+                        traceback)
+
+
+def request_id(context: Any) -> str | None:
+    return getattr(context, 'request_id', None)
+
+
+class Outcome:
+    """What a recorded block may say of its end besides raising: a step
+    that handles its own failure (and leaves the server in ERROR) sets
+    ``error``."""
+
+    def __init__(self) -> None:
+        self.error: str | None = None
+
+
+@contextlib.contextmanager
+def recorded(context: Any, instance_uuid: str, event: str,
+             host: str | None, resumed: bool = False) -> Iterator[Outcome]:
+    """Run the block as the event ``event`` of the request's action (of
+    the instance's latest action when ``resumed``: a step an agent takes
+    up again after a restart has no request). Recording never fails the
+    step: a lost record is logged."""
+    rid = None if resumed else request_id(context)
+    _safely(InstanceActionEvent.event_start, context, instance_uuid, rid,
+            event, host)
+    outcome = Outcome()
+    try:
+        yield outcome
+    except Exception:
+        _safely(InstanceActionEvent.event_finish, context, instance_uuid,
+                rid, event, db.ERROR, tb.format_exc())
+        raise
+    if outcome.error is not None:
+        _safely(InstanceActionEvent.event_finish, context, instance_uuid,
+                rid, event, db.ERROR, outcome.error)
+    else:
+        _safely(InstanceActionEvent.event_finish, context, instance_uuid,
+                rid, event, db.SUCCESS, None)
+
+
+def _safely(method: Any, context: Any, instance_uuid: str,
+            *args: Any) -> None:
+    try:
+        method(context, instance_uuid, *args)
+    except Exception:
+        LOG.warning('Could not record the event %s of the action',
+                    args[1], exc_info=True, instance_uuid=instance_uuid)

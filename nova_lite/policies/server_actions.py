@@ -1,0 +1,51 @@
+"""Policies of the server power and lock actions and of the instance
+action records (upstream Nova's names and defaults)."""
+
+from nova_lite.policies.base import ADMIN
+from nova_lite.policies.base import PROJECT_MEMBER_OR_ADMIN
+from nova_lite.policies.base import PROJECT_READER_OR_ADMIN
+from nova_lite.policies.base import rule
+
+SERVERS = 'os_compute_api:servers:%s'
+LOCK = 'os_compute_api:os-lock-server:%s'
+ACTIONS = 'os_compute_api:os-instance-actions:%s'
+
+
+def _action(name: str) -> list[tuple[str, str]]:
+    return [('POST', f'/servers/{{server_id}}/action ({name})')]
+
+
+power = [
+    rule(SERVERS % 'stop', PROJECT_MEMBER_OR_ADMIN, 'Stop a server.',
+         _action('os-stop')),
+    rule(SERVERS % 'start', PROJECT_MEMBER_OR_ADMIN, 'Start a server.',
+         _action('os-start')),
+    rule(SERVERS % 'reboot', PROJECT_MEMBER_OR_ADMIN,
+         'Reboot a server (soft or hard).', _action('reboot')),
+]
+
+lock = [
+    rule(LOCK % 'lock', PROJECT_MEMBER_OR_ADMIN,
+         'Lock a server: then only administrators act on it.',
+         _action('lock')),
+    rule(LOCK % 'unlock', PROJECT_MEMBER_OR_ADMIN,
+         'Unlock a server locked by its own project.', _action('unlock')),
+    rule(LOCK % 'unlock:unlock_override', ADMIN,
+         'Unlock a server locked by someone else (an administrator).',
+         _action('unlock')),
+]
+
+instance_actions = [
+    rule(ACTIONS % 'list', PROJECT_READER_OR_ADMIN,
+         'List the actions of a server.',
+         [('GET', '/servers/{server_id}/os-instance-actions')]),
+    rule(ACTIONS % 'show', PROJECT_READER_OR_ADMIN,
+         'Show one action of a server.',
+         [('GET', '/servers/{server_id}/os-instance-actions/{request_id}')]),
+    rule(ACTIONS % 'events', ADMIN,
+         'See the events of an action with their tracebacks (before 2.51 '
+         'the events at all).',
+         [('GET', '/servers/{server_id}/os-instance-actions/{request_id}')]),
+]
+
+rules = power + lock + instance_actions
