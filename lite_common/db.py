@@ -16,11 +16,13 @@ import orjson
 from oslo_config import cfg
 from oslo_db import options as db_options
 from oslo_db.sqlalchemy import enginefacade
+from oslo_log import log as logging
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy import orm
 from sqlalchemy import pool as sa_pool
 
+LOG = logging.getLogger(__name__)
 SQLITE_BUSY_TIMEOUT_MS = 30000
 #: ``[database]max_pool_size`` of both services (oslo.db's default is 5).
 #: A conductor runs tens of threads (RPC and workers) that each hold a
@@ -31,6 +33,18 @@ SQLITE_BUSY_TIMEOUT_MS = 30000
 MAX_POOL_SIZE = 20
 # Connections kept open to a SQLite file (more are opened under load).
 SQLITE_POOL_SIZE = 8
+#: Seconds a connection may sit idle inside an open transaction before
+#: the database server ends it (MariaDB ``idle_transaction_timeout``,
+#: PostgreSQL ``idle_in_transaction_session_timeout``). Our transactions
+#: are milliseconds long; one that stays open is a process frozen in the
+#: middle of it (SIGSTOP, a paused VM, a stuck thread), and the row locks
+#: it holds would block every other service's writes to those rows for
+#: as long as it stays frozen: with the default MariaDB settings, each
+#: waiter fails after 50 s and the locks stay for hours. The server
+#: rolls the frozen transaction back instead; the frozen process finds
+#: its connection closed when it wakes up and its uncommitted work
+#: undone (as after a crash), and the pool reconnects.
+IDLE_TRANSACTION_TIMEOUT = 30
 
 
 class JSONText(sa.types.TypeDecorator):
@@ -138,6 +152,50 @@ def _tune_sqlite(engine: sa.engine.Engine) -> None:
     engine.dispose()
 
 
+def idle_transaction_statement(dialect: str, seconds: int) -> str | None:
+    """The session setting that makes the server end a transaction left
+    idle for ``seconds`` (None: the backend has none)."""
+    if dialect == 'mysql':
+        return f'SET SESSION idle_transaction_timeout = {int(seconds)}'
+    if dialect == 'postgresql':
+        return ('SET SESSION idle_in_transaction_session_timeout = '
+                f'{int(seconds) * 1000}')
+    return None
+
+
+def _bound_idle_transactions(engine: sa.engine.Engine) -> None:
+    """Every new connection gets :data:`IDLE_TRANSACTION_TIMEOUT`; a
+    server without the setting (MySQL has none) is logged once and left
+    as it is."""
+    statement = idle_transaction_statement(engine.dialect.name,
+                                           IDLE_TRANSACTION_TIMEOUT)
+    if statement is None or not IDLE_TRANSACTION_TIMEOUT:
+        return
+    unsupported: list[str] = []
+
+    @event.listens_for(engine, 'connect')
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        if unsupported:
+            return
+        cursor = dbapi_conn.cursor()
+        try:
+            cursor.execute(statement)
+            # PostgreSQL opened a transaction for it; a rollback would
+            # undo the setting.
+            dbapi_conn.commit()
+        except Exception as exc:   # the DB-API's own error classes
+            unsupported.append(str(exc))
+            LOG.warning('The database server does not bound idle '
+                        'transactions (%s): a process frozen inside a '
+                        'transaction holds its row locks until it wakes '
+                        'up', exc)
+            dbapi_conn.rollback()
+        finally:
+            cursor.close()
+
+    engine.dispose()
+
+
 def make_context_manager() -> Any:
     """A new enginefacade transaction context for one schema.
 
@@ -152,6 +210,8 @@ def make_context_manager() -> Any:
     def _on_engine_create(engine: sa.engine.Engine) -> None:
         if engine.dialect.name == 'sqlite':
             _tune_sqlite(engine)
+        else:
+            _bound_idle_transactions(engine)
 
     manager.append_on_engine_create(_on_engine_create)
     return manager
