@@ -123,15 +123,26 @@ def _replay() -> list[model_steps.Step] | None:
     return model_steps.loads(text)
 
 
+def _keep_report(tmp_path_factory: Any, seed: int, exc: BaseException,
+                 ) -> None:
+    """A failed sequence's report, at once, in
+    ``<basetemp>/failures/seed-<seed>.txt`` (a long run prints it only
+    when it ends)."""
+    folder = tmp_path_factory.getbasetemp() / 'failures'
+    folder.mkdir(exist_ok=True)
+    (folder / f'seed-{seed}.txt').write_text(f'{type(exc).__name__}: {exc}')
+
+
 @pytest.mark.parametrize('index', range(SEQUENCES))
-def test_sequence(clouds, index):
+def test_sequence(clouds, tmp_path_factory, index):
     seed = SEED + index
     cloud = clouds.get()
     sequence = Sequence(cloud, seed, STEPS, _replay())
     started = time.monotonic()
     try:
         sequence.run()
-    except BaseException:
+    except BaseException as exc:
+        _keep_report(tmp_path_factory, seed, exc)
         clouds.discard()
         raise
     finally:
