@@ -191,6 +191,26 @@ class VifNotAttached(Invalid):
                'is not attached to it.')
 
 
+class HardwareError(IronicLiteException):
+    """The hardware (its BMC) failed or did not answer: not the caller's
+    fault, and not ours; a 503, retry later."""
+    msg_fmt = 'The hardware failed: %(error)s'
+    code = 503
+
+
+class RedfishError(HardwareError):
+    msg_fmt = 'Redfish exception occurred. Error: %(error)s'
+
+
+class RedfishConnectionError(RedfishError):
+    msg_fmt = 'Redfish connection failed for node %(node)s: %(error)s'
+
+
+class PowerStateFailure(InvalidState):
+    msg_fmt = ('Failed to set node %(node)s power state to %(pstate)s: the '
+               'BMC still reports %(current)s after %(timeout)s s.')
+
+
 class NodeInMaintenance(Invalid):
     msg_fmt = ('The %(op)s operation cannot be performed on node %(node)s '
                'because it is in maintenance mode; unset it first '

@@ -13,7 +13,8 @@ from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
 
 #: What the endpoints answer without a traceback in the server's log.
-EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict)
+EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
+            exception.HardwareError)
 
 
 class NodeEndpoint:

@@ -44,7 +44,8 @@ LOG = logging.getLogger(__name__)
 
 #: What a refusal raises; the RPC server logs these at debug level only.
 EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
-            exception.Forbidden, exception.NoFreeConductorWorker)
+            exception.Forbidden, exception.NoFreeConductorWorker,
+            exception.HardwareError)
 
 #: Fields only the conductor sets; neither create nor update takes them.
 PROTECTED_FIELDS = frozenset({

@@ -205,3 +205,25 @@ def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
             for kind in base.INTERFACE_TYPES}
     return result
 
+
+class RedfishHardware(HardwareType):
+    """``redfish``: power and management through the BMC's Redfish
+    service (sushy). Until the agent deploy interface exists, a redfish
+    node deploys and boots with the fake interfaces: nothing is written
+    to its disks."""
+
+    supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
+        'power': ('redfish',),
+        'management': ('redfish',),
+        'deploy': ('fake',),
+        'boot': ('fake',),
+        'network': ('noop', 'flat'),
+        'bios': ('no-bios',),
+        'console': ('no-console',),
+        'firmware': ('no-firmware',),
+        'inspect': ('no-inspect',),
+        'raid': ('no-raid',),
+        'rescue': ('no-rescue',),
+        'storage': ('noop',),
+        'vendor': ('no-vendor',),
+    }
