@@ -330,7 +330,7 @@ def test_cli_and_sdk_interfaces(endpoint: str) -> None:
     listed = cli_json(endpoint, 'driver', 'list', '--long')
     # (python-ironicclient names the columns by field here)
     assert listed[0]['default_storage_interface'] == 'noop', listed
-    assert listed[0]['enabled_network_interfaces'] == 'noop', listed
+    assert listed[0]['enabled_network_interfaces'] == 'noop, flat', listed
     done = cli(endpoint, 'node', 'set', 'cli-if', '--driver',
                'fake-hardware', '--reset-interfaces')
     assert done.returncode == 0, done.stderr
@@ -404,45 +404,37 @@ def test_cli_and_sdk_vifs(endpoint: str) -> None:
     assert cli(endpoint, 'node', 'delete', 'cli-vif').returncode == 0
 
 
-def test_cli_and_sdk_flat_vifs() -> None:
+def test_cli_and_sdk_flat_vifs(endpoint: str) -> None:
     """On the flat network interface a VIF is bound to a port: the CLI
     and the SDK see it listed, on the port named (1.67), and gone after
     detach."""
-    stack = fixtures.Stack(overrides={
-        'enabled_network_interfaces': ['noop', 'flat'],
-        'neutron.cleaning_network': 'cleaning-net'}).start()
-    try:
-        with hostile.serving(stack.app, server.Settings(threads=2)) as port:
-            endpoint = f'http://127.0.0.1:{port}'
-            node = cli_json(endpoint, 'node', 'create', '--driver',
-                            'fake-hardware', '--name', 'cli-flat',
-                            '--network-interface', 'flat')
-            ports = [cli_json(endpoint, 'port', 'create', '--node',
-                              node['uuid'], f'52:54:00:00:03:0{n}')
-                     for n in (1, 2)]
-            vif = '4f1c7e2a-1111-2222-3333-444455556666'
-            done = cli(endpoint, 'node', 'vif', 'attach', '--port-uuid',
-                       ports[1]['uuid'], 'cli-flat', vif)
-            assert done.returncode == 0, done.stderr
-            assert cli_json(endpoint, 'node', 'vif', 'list',
-                            'cli-flat') == [{'id': vif}]
-            shown = cli_json(endpoint, 'port', 'show', ports[1]['uuid'],
-                             '--fields', 'internal_info')
-            assert shown['internal_info'] == {'tenant_vif_port_id': vif}
-            with openstack.connect(
-                    auth_type='none',
-                    baremetal_endpoint_override=endpoint + '/v1') as conn:
-                other = '5a2d7f3b-2222-3333-4444-555566667777'
-                conn.baremetal.attach_vif_to_node(node['uuid'], other)
-                assert sorted(conn.baremetal.list_node_vifs(
-                    node['uuid'])) == sorted([vif, other])
-                conn.baremetal.detach_vif_from_node(node['uuid'], other)
-            done = cli(endpoint, 'node', 'vif', 'detach', 'cli-flat', vif)
-            assert done.returncode == 0, done.stderr
-            assert cli_json(endpoint, 'node', 'vif', 'list',
-                            'cli-flat') == []
-    finally:
-        stack.stop()
+    node = cli_json(endpoint, 'node', 'create', '--driver', 'fake-hardware',
+                    '--name', 'cli-flat', '--network-interface', 'flat')
+    ports = [cli_json(endpoint, 'port', 'create', '--node', node['uuid'],
+                      f'52:54:00:00:03:0{n}') for n in (1, 2)]
+    vif = '4f1c7e2a-1111-2222-3333-444455556666'
+    done = cli(endpoint, 'node', 'vif', 'attach', '--port-uuid',
+               ports[1]['uuid'], 'cli-flat', vif)
+    assert done.returncode == 0, done.stderr
+    assert cli_json(endpoint, 'node', 'vif', 'list',
+                    'cli-flat') == [{'id': vif}]
+    shown = cli_json(endpoint, 'port', 'show', ports[1]['uuid'],
+                     '--fields', 'internal_info')
+    assert shown['internal_info'] == {'tenant_vif_port_id': vif}
+    with openstack.connect(auth_type='none',
+                           baremetal_endpoint_override=endpoint + '/v1'
+                           ) as conn:
+        other = '5a2d7f3b-2222-3333-4444-555566667777'
+        conn.baremetal.attach_vif_to_node(node['uuid'], other)
+        assert sorted(conn.baremetal.list_node_vifs(node['uuid'])) == sorted(
+            [vif, other])
+        conn.baremetal.detach_vif_from_node(node['uuid'], other)
+    done = cli(endpoint, 'node', 'vif', 'detach', 'cli-flat', vif)
+    assert done.returncode == 0, done.stderr
+    assert cli_json(endpoint, 'node', 'vif', 'list', 'cli-flat') == []
+    for port in ports:
+        cli(endpoint, 'port', 'delete', port['uuid'])
+    assert cli(endpoint, 'node', 'delete', 'cli-flat').returncode == 0
 
 
 def test_cli_rescue(endpoint: str) -> None:
