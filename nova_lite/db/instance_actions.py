@@ -98,6 +98,7 @@ def events_get(context: Any, action_id: int) -> list[dict[str, Any]]:
         return [dict(row) for row in session.execute(query).mappings()]
 
 
+@compute_nodes.retry_on_deadlock
 def event_start(context: Any, instance_uuid: str, request_id: str | None,
                 event: str, host: str | None) -> None:
     """Record that a step starts (on ``host``). A step run again (a
@@ -107,6 +108,10 @@ def event_start(context: Any, instance_uuid: str, request_id: str | None,
         action = _action_id(session, instance_uuid, request_id)
         if action is None:
             return
+        # The action row first: concurrent events of one action then
+        # queue on it, instead of each holding the shared lock of its
+        # event's foreign key and waiting for the other's (a deadlock).
+        _touch(session, action, now)
         updated = session.execute(
             sa.update(EVENT)
             .where(EVENT.action_id == action, EVENT.event == event)
@@ -116,9 +121,9 @@ def event_start(context: Any, instance_uuid: str, request_id: str | None,
             session.execute(sa.insert(EVENT).values(
                 action_id=action, event=event, start_time=now, host=host,
                 created_at=now))
-        _touch(session, action, now)
 
 
+@compute_nodes.retry_on_deadlock
 def event_finish(context: Any, instance_uuid: str,
                  request_id: str | None,
                  event: str, result: str = SUCCESS,
@@ -131,16 +136,16 @@ def event_finish(context: Any, instance_uuid: str,
         action = _action_id(session, instance_uuid, request_id)
         if action is None:
             return
+        values: dict[str, Any] = {'updated_at': now}
+        if result == ERROR:
+            values['message'] = 'Error'
+        session.execute(sa.update(ACTION).where(ACTION.id == action)
+                        .values(**values))       # the action row first
         session.execute(
             sa.update(EVENT)
             .where(EVENT.action_id == action, EVENT.event == event)
             .values(finish_time=now, result=result, traceback=traceback,
                     details=details, updated_at=now))
-        values: dict[str, Any] = {'updated_at': now}
-        if result == ERROR:
-            values['message'] = 'Error'
-        session.execute(sa.update(ACTION).where(ACTION.id == action)
-                        .values(**values))
 
 
 def _action_id(session: Any, instance_uuid: str,
@@ -197,12 +202,14 @@ def begin(context: Any, uuid: str, values: dict[str, Any],
         insert_action(session, action)
 
 
+@compute_nodes.retry_on_deadlock
 def record(context: Any, action: dict[str, Any]) -> None:
     """Record an action that changes no task state (lock, unlock)."""
     with context_manager.writer.using(context) as session:
         insert_action(session, action)
 
 
+@compute_nodes.retry_on_deadlock
 def record_many(context: Any, actions: list[dict[str, Any]]) -> None:
     """Record one action per new instance (a create), in one
     statement."""

@@ -92,6 +92,6 @@ def _safely(method: Any, context: Any, instance_uuid: str,
             *args: Any) -> None:
     try:
         method(context, instance_uuid, *args)
-    except Exception:
-        LOG.warning('Could not record the event %s of the action',
-                    args[1], exc_info=True, instance_uuid=instance_uuid)
+    except Exception as exc:
+        LOG.warning('Could not record the event %s of the action: %s',
+                    args[1], exc, instance_uuid=instance_uuid)

@@ -20,6 +20,7 @@ from nova_lite.tests.integration import model_report
 from nova_lite.tests.integration import model_steps
 from nova_lite.tests.integration.model_cloud import CONDUCTOR
 from nova_lite.tests.integration.model_cloud import RUNNING
+from nova_lite.tests.integration.model_cloud import START_TIMEOUT
 from nova_lite.tests.integration.model_cloud import STARTING
 from nova_lite.tests.integration.model_cloud import Answer
 from nova_lite.tests.integration.model_cloud import APIFailure
@@ -146,6 +147,7 @@ class Sequence:
         """Until nothing that can move moves (or ``timeout``: what
         still moves is then stalled); computes that can start have."""
         end = time.monotonic() + min(timeout, self.remaining())
+        start_end = time.monotonic() + min(START_TIMEOUT, self.remaining())
         while True:
             self.cloud.refresh()
             self._measure_heartbeats()
@@ -155,10 +157,13 @@ class Sequence:
                 self.cloud.running(CONDUCTOR)
             if not moving and not starting:
                 return snap
-            if time.monotonic() > end:
-                if starting:
-                    raise TimeoutError(f'computes did not start: '
-                                       f'{self.cloud.procs}')
+            # A compute whose start-up call died with a restarted
+            # conductor waits rpc_response_timeout (60 s) before it starts
+            # up again (seed 22019): starting computes get START_TIMEOUT.
+            if starting and time.monotonic() > start_end:
+                raise TimeoutError(f'computes did not start: '
+                                   f'{self.cloud.procs}')
+            if time.monotonic() > end and not starting:
                 self.stalled.update(moving)
                 self.notes.append(f'after step {len(self.done)}: stalled '
                                   f'{sorted(moving.items())}')
