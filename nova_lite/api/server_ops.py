@@ -10,6 +10,7 @@ import secrets
 from typing import Any
 from typing import NamedTuple
 
+import netaddr
 from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import uuidutils
@@ -139,6 +140,15 @@ def _check_networks(spec: dict[str, Any]) -> None:
             '"networks": "none" (openstack server create --no-network).')
 
 
+def _address(value: str | None, version: int) -> str | None:
+    """An access IP in its canonical form, as upstream stores it
+    (``0000:...:babe:220.12.22.2`` -> ``::babe:dc0c:1602``); the
+    schema has checked it is one."""
+    if value is None:
+        return None
+    return str(netaddr.IPAddress(value, version))
+
+
 def create(req: webob.Request, spec: dict[str, Any]) -> Created:
     """Create as many of the requested instances as the project's quota
     allows (``max_count`` at most, ``min_count`` at least, else
@@ -169,8 +179,8 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
             'availability_zone': spec.get('availability_zone'),
             'key_name': spec.get('key_name'),
             'config_drive': str(spec.get('config_drive') or ''),
-            'access_ip_v4': spec.get('accessIPv4'),
-            'access_ip_v6': spec.get('accessIPv6'),
+            'access_ip_v4': _address(spec.get('accessIPv4'), 4),
+            'access_ip_v6': _address(spec.get('accessIPv6'), 6),
             'metadata': spec.get('metadata', {}),
         }
 

@@ -61,8 +61,9 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     if filters.get('task_state'):
         query = query.where(INST.task_state.in_(filters['task_state']))
     if filters.get('name'):
-        query = query.where(INST.display_name.contains(
-            filters['name'], autoescape=True))
+        # A regular expression, searched (REGEXP on MariaDB, ~ on
+        # PostgreSQL, Python's re on SQLite), as upstream.
+        query = query.where(INST.display_name.regexp_match(filters['name']))
     if filters.get('changes_since'):
         query = query.where(INST.updated_at >= filters['changes_since'])
     return query

@@ -3,6 +3,7 @@
 
 from typing import Any
 
+from oslo_utils import strutils
 from oslo_utils import uuidutils
 import webob
 import webob.exc
@@ -107,6 +108,11 @@ def create_flavor(req: webob.Request) -> webob.Response:
     spec = util.read_body(req, schema.create_for(util.version(req)))[
         'flavor']
     flavorid = spec.get('id')
+    if isinstance(flavorid, bool):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f"Invalid input for field/attribute id. Value: "
+            f"{flavorid}. {flavorid} is not of type 'string', 'number', "
+            f"'null'")
     if flavorid in (None, 'auto'):
         flavorid = uuidutils.generate_uuid()
     values = {
@@ -119,7 +125,8 @@ def create_flavor(req: webob.Request) -> webob.Response:
             spec.get('OS-FLV-EXT-DATA:ephemeral', 0), 'ephemeral'),
         'swap': util.bounded_int(spec.get('swap') or 0, 'swap'),
         'rxtx_factor': _rxtx_factor(spec.get('rxtx_factor', 1.0)),
-        'is_public': spec.get('os-flavor-access:is_public', True),
+        'is_public': strutils.bool_from_string(
+            spec.get('os-flavor-access:is_public', True), strict=True),
         'extra_specs': {},
         'description': spec.get('description'),
     }

@@ -20,7 +20,8 @@ def migrate(req: webob.Request, inst: dict[str, Any],
                    {'project_id': inst['project_id']})
     at_256 = util.version(req).at_least('2.56')
     util.validate(schema.migrate_v256 if at_256 else schema.migrate, body)
-    host = (body['migrate'] or {}).get('host')
+    # Before 2.56 the body is not read (a host in it is ignored).
+    host = (body['migrate'] or {}).get('host') if at_256 else None
     if host is not None:
         util.authorize(req, 'os_compute_api:os-migrate-server:migrate:host',
                        {'project_id': inst['project_id']})

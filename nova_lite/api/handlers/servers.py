@@ -1,8 +1,11 @@
 """Servers: create, list, detail, show, delete."""
 
+import datetime
+import re
 from typing import Any
 
 from oslo_config import cfg
+from oslo_utils import timeutils
 import webob
 import webob.exc
 
@@ -33,6 +36,31 @@ def get_server(req: webob.Request) -> dict[str, Any]:
     return inst
 
 
+def _regex(pattern: str) -> str:
+    """``?name=`` is a regular expression (as upstream: a search, not a
+    full match); one that does not compile is a 400."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid regular expression in name: {exc}.'
+        ) from None
+    return pattern
+
+
+def _changes_since(req: webob.Request) -> datetime.datetime | None:
+    text = req.GET.get('changes-since')
+    if text is None:
+        return None
+    try:
+        value = timeutils.parse_isotime(text)
+    except ValueError:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f"Invalid input for query parameters changes-since. "
+            f"Value: {text}. '{text}' is not a 'date-time'") from None
+    return timeutils.normalize_time(value)
+
+
 def _filters(req: webob.Request) -> dict[str, Any]:
     ctx = util.context(req)
     version = util.version(req)
@@ -46,7 +74,12 @@ def _filters(req: webob.Request) -> dict[str, Any]:
     else:
         filters['project_id'] = ctx.project_id
     if req.GET.get('name'):
-        filters['name'] = req.GET['name']
+        filters['name'] = _regex(req.GET['name'])
+    since = _changes_since(req)
+    if since is not None:
+        # As upstream: what changed since then, deleted servers included.
+        filters['changes_since'] = since
+        filters['deleted'] = True
     if req.GET.get('status'):
         wanted = req.GET['status'].upper()
         vm_states = views.STATUS_TO_VM_STATES.get(wanted)

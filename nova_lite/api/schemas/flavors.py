@@ -11,6 +11,12 @@ _NON_NEGATIVE = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
 _POSITIVE = {'type': ['integer', 'string'], 'pattern': '^[0-9]*[1-9][0-9]*$',
              'minimum': 1, 'maximum': _MAX_INT}
 
+#: Upstream's boolean: true/false or one of these strings.
+BOOLEAN = {'type': ['boolean', 'string'],
+           'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on',
+                    'YES', 'Yes', 'yes', False, 'False', 'FALSE', 'false',
+                    '0', 'OFF', 'Off', 'off', 'NO', 'No', 'no']}
+
 # Printable text of up to 64 KiB, or null (2.55).
 _DESCRIPTION = {'type': ['string', 'null'], 'minLength': 0,
                 'maxLength': 65535,
@@ -23,7 +29,8 @@ create: dict[str, Any] = {
             'type': 'object',
             'properties': {
                 'name': _NAME,
-                'id': {'type': ['string', 'null'], 'minLength': 1,
+                # A number too (its text is the id), as upstream.
+                'id': {'type': ['string', 'number', 'null'], 'minLength': 1,
                        'maxLength': 255, 'pattern': r'^(?! )[\w. -]+(?<! )$'},
                 'ram': _POSITIVE,
                 'vcpus': _POSITIVE,
@@ -36,7 +43,7 @@ create: dict[str, Any] = {
                                 'pattern': r'^[0-9]+(\.[0-9]+)?$',
                                 'minimum': 0, 'exclusiveMinimum': True,
                                 'maximum': 3.40282e+38},
-                'os-flavor-access:is_public': {'type': 'boolean'},
+                'os-flavor-access:is_public': BOOLEAN,
             },
             'required': ['name', 'ram', 'vcpus', 'disk'],
             'additionalProperties': False,

@@ -39,9 +39,11 @@ evacuate_v229['properties']['evacuate']['properties']['force'] = (
     {'type': 'boolean'})
 
 # 2.1 - 2.55: {"migrate": null}.
+# Before 2.56 upstream does not check the body: any value (``{}``,
+# null, even a host, which is then ignored) is a migrate.
 migrate: dict[str, Any] = {
     'type': 'object',
-    'properties': {'migrate': {'type': 'null'}},
+    'properties': {'migrate': {}},
     'required': ['migrate'],
     'additionalProperties': False,
 }
@@ -84,13 +86,15 @@ resize: dict[str, Any] = {
 }
 
 
-def _null_action(name: str) -> dict[str, Any]:
-    return {'type': 'object', 'properties': {name: {'type': 'null'}},
+def _any_value(name: str) -> dict[str, Any]:
+    """``{"<name>": <anything>}``: upstream takes any value (null in
+    its examples, ``{}`` from many clients)."""
+    return {'type': 'object', 'properties': {name: {}},
             'required': [name], 'additionalProperties': False}
 
 
-confirm_resize = _null_action('confirmResize')
-revert_resize = _null_action('revertResize')
+confirm_resize = _any_value('confirmResize')
+revert_resize = _any_value('revertResize')
 
 reset_state: dict[str, Any] = {
     'type': 'object',
@@ -108,17 +112,10 @@ reset_state: dict[str, Any] = {
 }
 
 
-def _any_body(action: str) -> dict[str, Any]:
-    """``{"<action>": <anything>}``: upstream takes any value (null
-    in its examples)."""
-    return {'type': 'object', 'properties': {action: {}},
-            'required': [action], 'additionalProperties': False}
-
-
-stop = _any_body('os-stop')
-start = _any_body('os-start')
-lock = _any_body('lock')
-unlock = _any_body('unlock')
+stop = _any_value('os-stop')
+start = _any_value('os-start')
+lock = _any_value('lock')
+unlock = _any_value('unlock')
 
 reboot: dict[str, Any] = {
     'type': 'object',
