@@ -143,3 +143,19 @@ class MarkerNotFound(NotFound):
 
 class InstanceNotReady(Conflict):
     msg_fmt = 'Instance %(instance_id)s is not ready'
+
+
+class InvalidKeypair(Invalid):
+    msg_fmt = 'Keypair data is invalid: %(reason)s'
+
+
+class KeypairNotFound(NotFound):
+    msg_fmt = 'Keypair %(name)s not found for user %(user_id)s'
+
+
+class KeyPairExists(Conflict):
+    msg_fmt = "Key pair '%(key_name)s' already exists."
+
+
+class KeypairLimitExceeded(QuotaError):
+    msg_fmt = 'Quota exceeded, too many key pairs.'

@@ -6,9 +6,12 @@ behaves as the one before it.
 
 * 2.1   - The base API: servers, flavors, os-services, os-hypervisors,
           os-migrations, os-instance-actions (events for admins only);
-          server actions os-stop, os-start, reboot, lock, unlock.
+          server actions os-stop, os-start, reboot, lock, unlock;
+          os-keypairs.
+* 2.2   - os-keypairs: ``type`` (ssh, x509); create 201, delete 204.
 * 2.3   - Server show/detail: more OS-EXT-SRV-ATTR fields for admins.
 * 2.9   - Servers: ``locked``.
+* 2.10  - os-keypairs: ``user_id`` (administrators, for another user).
 * 2.11  - os-services: ``forced_down`` in responses;
           ``PUT /os-services/force-down``.
 * 2.16  - Servers: ``host_status`` for admins.
@@ -17,6 +20,8 @@ behaves as the one before it.
 * 2.23  - os-migrations: ``migration_type`` and links.
 * 2.26  - Servers: ``tags`` (always empty here: tags are not stored).
 * 2.33  - os-hypervisors: paging with ``limit`` and ``marker``.
+* 2.35  - os-keypairs: paging with ``limit`` / ``marker`` (a name) and
+          ``keypairs_links``.
 * 2.37  - Server create: ``networks`` is required (``auto``/``none``).
 * 2.38  - Server list: an unknown ``status`` filter is a 400.
 * 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).

@@ -14,11 +14,13 @@ from lite_common.wsgi import openapi
 from nova_lite.api import errors
 from nova_lite.api import microversion
 from nova_lite.api.handlers import flavors
+from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.schemas import flavors as flavor_schemas
+from nova_lite.api.schemas import keypairs as keypair_schemas
 from nova_lite.api.schemas import quota_sets as quota_schemas
 from nova_lite.api.schemas import server_actions as action_schemas
 from nova_lite.api.schemas import servers as server_schemas
@@ -47,8 +49,11 @@ def bodies() -> openapi.Bodies:
         server_actions.server_action: {'oneOf': [
             action_schemas.evacuate_v229, action_schemas.migrate_v256,
             action_schemas.resize, action_schemas.confirm_resize,
-            action_schemas.revert_resize, action_schemas.reset_state]},
+            action_schemas.revert_resize, action_schemas.reset_state,
+            action_schemas.stop, action_schemas.start, action_schemas.reboot,
+            action_schemas.lock, action_schemas.unlock]},
         flavors.create_flavor: flavor_schemas.create_for(latest),
+        keypairs.create_keypair: keypair_schemas.create_for(latest),
         flavors.update_flavor: flavor_schemas.update,
         services.update_service: service_schemas.update_v253,
         services.legacy_service_action: service_schemas.legacy_update_v211,

@@ -10,6 +10,7 @@ from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import images
 from nova_lite.api.handlers import instance_actions
+from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import projects
@@ -36,6 +37,10 @@ _COMPUTE: RouteTable = {
     '/flavors/{flavor_id}': {'GET': flavors.show_flavor,
                              'PUT': flavors.update_flavor,
                              'DELETE': flavors.delete_flavor},
+    '/os-keypairs': {'GET': keypairs.list_keypairs,
+                     'POST': keypairs.create_keypair},
+    '/os-keypairs/{keypair_name}': {'GET': keypairs.show_keypair,
+                                    'DELETE': keypairs.delete_keypair},
     '/os-services': {'GET': services.list_services},
     # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary.
     '/os-services/{service_action:'

@@ -26,6 +26,7 @@ from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as db
+from nova_lite.db import keypairs as keypair_db
 from nova_lite.db import quotas as quota_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
@@ -149,6 +150,17 @@ def _address(value: str | None, version: int) -> str | None:
     return str(netaddr.IPAddress(value, version))
 
 
+def _check_key_name(ctx: Any, key_name: str | None) -> None:
+    """A key pair of the caller's (400 otherwise, upstream's message)."""
+    if key_name is None:
+        return
+    try:
+        keypair_db.get(ctx, ctx.user_id, key_name)
+    except exception.KeypairNotFound:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Invalid key_name provided.') from None
+
+
 def create(req: webob.Request, spec: dict[str, Any]) -> Created:
     """Create as many of the requested instances as the project's quota
     allows (``max_count`` at most, ``min_count`` at least, else
@@ -157,6 +169,7 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
     _check_networks(spec)
     flavor = find_flavor(req, spec['flavorRef'])
     image_id = _image(req, spec.get('imageRef'), flavor)
+    _check_key_name(ctx, spec.get('key_name'))
     low, high = _counts(spec)
     reservation_id = 'r-' + secrets.token_hex(4)
     snapshot = flavor_snapshot(flavor)

@@ -161,6 +161,23 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
     locked_by: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
 
 
+class KeyPair(Base, TimestampMixin, SoftDeleteMixin):
+    """A user's SSH public key (or X.509 certificate), by name."""
+    __tablename__ = 'key_pairs'
+    __table_args__ = (
+        sa.UniqueConstraint('user_id', 'name', 'deleted',
+                            name='uniq_key_pairs0user_id0name0deleted'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    user_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    fingerprint: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    public_key: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    type: orm.Mapped[str] = orm.mapped_column(
+        sa.String(10), default='ssh', server_default='ssh')
+
+
 class InstanceAction(Base, TimestampMixin):
     """One request that acted on an instance (os-instance-actions)."""
     __tablename__ = 'instance_actions'

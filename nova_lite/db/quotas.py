@@ -124,6 +124,16 @@ def ensure_lock_row(context: Any, project_id: str) -> None:
         pass  # another request created it first
 
 
+def lock(session: Any, project_id: str) -> None:
+    """Take the project's quota lock row (until the transaction ends)."""
+    _lock(session, project_id)
+
+
+def limits(session: Any, project_id: str | None) -> dict[str, int]:
+    """The project's limits: its own rows over the defaults."""
+    return _limits(session, project_id)
+
+
 def _lock(session: Any, project_id: str) -> None:
     session.execute(
         sa.update(LOCK).where(LOCK.project_id == project_id)

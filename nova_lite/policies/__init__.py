@@ -5,6 +5,7 @@ import itertools
 from oslo_policy import policy
 
 from nova_lite.policies import base
+from nova_lite.policies import keypairs
 from nova_lite.policies import resources
 from nova_lite.policies import server_actions
 
@@ -13,4 +14,4 @@ def list_rules() -> list[policy.RuleDefault]:
     return list(itertools.chain(
         base.rules, resources.servers, resources.flavors,
         resources.admin_apis, resources.quotas, resources.images,
-        server_actions.rules))
+        server_actions.rules, keypairs.rules))

@@ -346,3 +346,45 @@ def _lock_refusals(cloud, setup) -> None:
     cloud.openstack('server', 'unlock', mine, parse=False)
     cloud.openstack('server', 'delete', '--wait', mine, cloud=demo,
                     parse=False, timeout=TIMEOUT)
+
+
+def test_keypairs_and_boot_with_a_key(cloud, setup, tmp_path):
+    """openstack keypair create (generated and imported), list, show,
+    delete, and a server booted with --key-name."""
+    name = f'kp-{setup["suffix"]}'
+    private = tmp_path / 'id_rsa'
+    created = cloud.openstack('keypair', 'create', '--private-key',
+                              str(private), name)
+    assert created['name'] == name, created
+    # (openstackclient generates the key itself and imports the public
+    # part; server-side generation is in the gabbi tests.)
+    assert 'PRIVATE KEY-----' in private.read_text()
+    shown = cloud.openstack('keypair', 'show', name)
+    assert shown['fingerprint'] == created['fingerprint'], shown
+    public = cloud.openstack('keypair', 'show', '--public-key', name,
+                             parse=False).strip()
+    imported = cloud.openstack('keypair', 'create', '--public-key',
+                               _write(tmp_path / 'pub', public),
+                               name + '-copy')
+    assert imported['fingerprint'] == created['fingerprint'], imported
+    listed = {row['Name'] for row in cloud.openstack('keypair', 'list')}
+    assert {name, name + '-copy'} <= listed, listed
+    server = cloud.openstack(
+        'server', 'create', '--flavor', setup['small'], '--image',
+        setup['image'], '--no-network', '--key-name', name, '--wait',
+        f'mv-{setup["suffix"]}-keyed', timeout=TIMEOUT)
+    assert server['key_name'] == name, server
+    refused = cloud.openstack(
+        'server', 'create', '--flavor', setup['small'], '--image',
+        setup['image'], '--no-network', '--key-name', 'no-such-key',
+        f'mv-{setup["suffix"]}-nokey', parse=False, check=False)
+    assert refused.returncode != 0
+    assert 'Invalid key_name provided' in refused.stderr, refused.stderr
+    cloud.openstack('keypair', 'delete', name, name + '-copy', parse=False)
+    listed = {row['Name'] for row in cloud.openstack('keypair', 'list')}
+    assert not {name, name + '-copy'} & listed, listed
+
+
+def _write(path, text: str) -> str:
+    path.write_text(text + '\n')
+    return str(path)
