@@ -159,3 +159,11 @@ class KeyPairExists(Conflict):
 
 class KeypairLimitExceeded(QuotaError):
     msg_fmt = 'Quota exceeded, too many key pairs.'
+
+
+class MetadataLimitExceeded(QuotaError):
+    msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'
+
+
+class MetadataItemNotFound(NotFound):
+    msg_fmt = 'Metadata item was not found'

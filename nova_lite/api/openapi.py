@@ -17,6 +17,7 @@ from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.schemas import flavors as flavor_schemas
@@ -54,6 +55,9 @@ def bodies() -> openapi.Bodies:
             action_schemas.lock, action_schemas.unlock]},
         flavors.create_flavor: flavor_schemas.create_for(latest),
         keypairs.create_keypair: keypair_schemas.create_for(latest),
+        server_metadata.merge_metadata: server_metadata.METADATA_BODY,
+        server_metadata.replace_metadata: server_metadata.METADATA_BODY,
+        server_metadata.set_item: server_metadata.META_BODY,
         flavors.update_flavor: flavor_schemas.update,
         services.update_service: service_schemas.update_v253,
         services.legacy_service_action: service_schemas.legacy_update_v211,

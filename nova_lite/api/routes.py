@@ -16,6 +16,7 @@ from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import projects
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import versions
@@ -27,6 +28,14 @@ _COMPUTE: RouteTable = {
     '/servers/{server_id}': {'GET': servers.show_server,
                              'DELETE': servers.delete_server},
     '/servers/{server_id}/action': {'POST': server_actions.server_action},
+    '/servers/{server_id}/metadata': {
+        'GET': server_metadata.list_metadata,
+        'POST': server_metadata.merge_metadata,
+        'PUT': server_metadata.replace_metadata},
+    '/servers/{server_id}/metadata/{key}': {
+        'GET': server_metadata.show_item,
+        'PUT': server_metadata.set_item,
+        'DELETE': server_metadata.delete_item},
     '/servers/{server_id}/os-instance-actions': {
         'GET': instance_actions.list_actions},
     '/servers/{server_id}/os-instance-actions/{request_id}': {

@@ -48,4 +48,24 @@ instance_actions = [
          [('GET', '/servers/{server_id}/os-instance-actions/{request_id}')]),
 ]
 
-rules = power + lock + instance_actions
+METADATA = 'os_compute_api:server-metadata:%s'
+_META_PATH = '/servers/{server_id}/metadata'
+metadata = [
+    rule(METADATA % 'index', PROJECT_READER_OR_ADMIN,
+         'List the metadata of a server.', [('GET', _META_PATH)]),
+    rule(METADATA % 'show', PROJECT_READER_OR_ADMIN,
+         'Show one metadata item of a server.',
+         [('GET', _META_PATH + '/{key}')]),
+    rule(METADATA % 'create', PROJECT_MEMBER_OR_ADMIN,
+         'Add metadata items to a server.', [('POST', _META_PATH)]),
+    rule(METADATA % 'update_all', PROJECT_MEMBER_OR_ADMIN,
+         'Replace the metadata of a server.', [('PUT', _META_PATH)]),
+    rule(METADATA % 'update', PROJECT_MEMBER_OR_ADMIN,
+         'Set one metadata item of a server.',
+         [('PUT', _META_PATH + '/{key}')]),
+    rule(METADATA % 'delete', PROJECT_MEMBER_OR_ADMIN,
+         'Delete one metadata item of a server.',
+         [('DELETE', _META_PATH + '/{key}')]),
+]
+
+rules = power + lock + instance_actions + metadata

@@ -4,7 +4,7 @@ from typing import Any
 
 _NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
          'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'}
-_METADATA = {
+METADATA = {
     'type': 'object',
     'patternProperties': {
         '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255}},
@@ -31,7 +31,7 @@ def create(version: Any) -> dict[str, Any]:
             'flavorRef': {'type': ['string', 'integer'], 'minLength': 1,
                           'maxLength': 255, 'maximum': 2**63 - 1},
             'networks': _NETWORKS,
-            'metadata': _METADATA,
+            'metadata': METADATA,
             'availability_zone': {'type': 'string', 'maxLength': 255},
             'key_name': {'type': 'string', 'maxLength': 255},
             'min_count': _COUNT,

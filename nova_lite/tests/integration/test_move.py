@@ -374,6 +374,14 @@ def test_keypairs_and_boot_with_a_key(cloud, setup, tmp_path):
         setup['image'], '--no-network', '--key-name', name, '--wait',
         f'mv-{setup["suffix"]}-keyed', timeout=TIMEOUT)
     assert server['key_name'] == name, server
+    cloud.openstack('server', 'set', '--property', 'role=web', '--property',
+                    'tier=1', server['id'], parse=False)
+    shown = cloud.openstack('server', 'show', server['id'])
+    assert shown['properties'] == {'role': 'web', 'tier': '1'}, shown
+    cloud.openstack('server', 'unset', '--property', 'tier', server['id'],
+                    parse=False)
+    assert cloud.openstack('server', 'show', server['id'])[
+        'properties'] == {'role': 'web'}
     refused = cloud.openstack(
         'server', 'create', '--flavor', setup['small'], '--image',
         setup['image'], '--no-network', '--key-name', 'no-such-key',
