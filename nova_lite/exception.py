@@ -167,3 +167,7 @@ class MetadataLimitExceeded(QuotaError):
 
 class MetadataItemNotFound(NotFound):
     msg_fmt = 'Metadata item was not found'
+
+
+class FlavorExtraSpecNotFound(NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s has no extra specs with key %(key)s.'

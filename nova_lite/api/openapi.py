@@ -13,6 +13,7 @@ from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import openapi
 from nova_lite.api import errors
 from nova_lite.api import microversion
+from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import quota_sets
@@ -59,6 +60,8 @@ def bodies() -> openapi.Bodies:
         server_metadata.replace_metadata: server_metadata.METADATA_BODY,
         server_metadata.set_item: server_metadata.META_BODY,
         flavors.update_flavor: flavor_schemas.update,
+        flavor_extra_specs.create_specs: flavor_extra_specs.CREATE_BODY,
+        flavor_extra_specs.update_spec: flavor_extra_specs.UPDATE_BODY,
         services.update_service: service_schemas.update_v253,
         services.legacy_service_action: service_schemas.legacy_update_v211,
         quota_sets.update_quota_set: quota_schemas.update(

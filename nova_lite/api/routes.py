@@ -6,6 +6,7 @@ project id after it), the Image API v2 subset under ``/image``.
 
 from lite_common.wsgi.router import RouteTable
 from nova_lite.api.handlers import aggregates
+from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
 from nova_lite.api.handlers import images
@@ -50,6 +51,13 @@ _COMPUTE: RouteTable = {
                      'POST': keypairs.create_keypair},
     '/os-keypairs/{keypair_name}': {'GET': keypairs.show_keypair,
                                     'DELETE': keypairs.delete_keypair},
+    '/flavors/{flavor_id}/os-extra_specs': {
+        'GET': flavor_extra_specs.list_specs,
+        'POST': flavor_extra_specs.create_specs},
+    '/flavors/{flavor_id}/os-extra_specs/{key}': {
+        'GET': flavor_extra_specs.show_spec,
+        'PUT': flavor_extra_specs.update_spec,
+        'DELETE': flavor_extra_specs.delete_spec},
     '/os-services': {'GET': services.list_services},
     # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary.
     '/os-services/{service_action:'

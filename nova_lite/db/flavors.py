@@ -1,5 +1,6 @@
 """Access to the flavors table (flavors are deleted for real)."""
 
+from collections.abc import Callable
 from typing import Any
 
 from oslo_db import exception as db_exc
@@ -85,3 +86,23 @@ def flavor_destroy(context: Any, flavorid: str) -> None:
         result = session.execute(sa.delete(FL).where(FL.flavorid == flavorid))
         if result.rowcount != 1:
             raise exception.FlavorNotFound(flavor_id=flavorid)
+
+
+def flavor_change_extra_specs(
+        context: Any, flavorid: str,
+        new: Callable[[dict[str, str]], dict[str, str]]) -> dict[str, str]:
+    """Write ``new(current extra specs)`` under the flavor's row lock
+    (concurrent changes of different keys all land); returns them.
+
+    :raises FlavorNotFound: (and what ``new`` raises)
+    """
+    with context_manager.writer.using(context) as session:
+        row = session.scalars(
+            sa.select(FL).where(FL.flavorid == flavorid).with_for_update()
+        ).first()
+        if row is None:
+            raise exception.FlavorNotFound(flavor_id=flavorid)
+        specs = new(dict(row.extra_specs or {}))
+        row.extra_specs = specs
+        session.flush()
+        return specs

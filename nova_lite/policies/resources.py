@@ -55,6 +55,21 @@ flavors = [
          [('PUT', '/flavors/{flavor_id}')]),
     rule('os_compute_api:os-flavor-manage:delete', ADMIN,
          'Delete a flavor.', [('DELETE', '/flavors/{flavor_id}')]),
+    rule('os_compute_api:os-flavor-extra-specs:index',
+         PROJECT_READER_OR_ADMIN, 'List the extra specs of a flavor.',
+         [('GET', '/flavors/{flavor_id}/os-extra_specs')]),
+    rule('os_compute_api:os-flavor-extra-specs:show',
+         PROJECT_READER_OR_ADMIN, 'Show one extra spec of a flavor.',
+         [('GET', '/flavors/{flavor_id}/os-extra_specs/{key}')]),
+    rule('os_compute_api:os-flavor-extra-specs:create', ADMIN,
+         'Add extra specs to a flavor.',
+         [('POST', '/flavors/{flavor_id}/os-extra_specs')]),
+    rule('os_compute_api:os-flavor-extra-specs:update', ADMIN,
+         'Set one extra spec of a flavor.',
+         [('PUT', '/flavors/{flavor_id}/os-extra_specs/{key}')]),
+    rule('os_compute_api:os-flavor-extra-specs:delete', ADMIN,
+         'Delete one extra spec of a flavor.',
+         [('DELETE', '/flavors/{flavor_id}/os-extra_specs/{key}')]),
 ]
 
 admin_apis = [

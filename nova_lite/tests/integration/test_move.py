@@ -388,6 +388,15 @@ def test_keypairs_and_boot_with_a_key(cloud, setup, tmp_path):
         f'mv-{setup["suffix"]}-nokey', parse=False, check=False)
     assert refused.returncode != 0
     assert 'Invalid key_name provided' in refused.stderr, refused.stderr
+    # A flavor's extra specs (openstack flavor show reads them).
+    cloud.openstack('flavor', 'set', '--property', 'hw:cpu_policy=shared',
+                    setup['large'], parse=False)
+    flavor = cloud.openstack('flavor', 'show', setup['large'])
+    assert flavor['properties'] == {'hw:cpu_policy': 'shared'}, flavor
+    cloud.openstack('flavor', 'unset', '--property', 'hw:cpu_policy',
+                    setup['large'], parse=False)
+    assert cloud.openstack('flavor', 'show', setup['large'])[
+        'properties'] == {}
     cloud.openstack('keypair', 'delete', name, name + '-copy', parse=False)
     listed = {row['Name'] for row in cloud.openstack('keypair', 'list')}
     assert not {name, name + '-copy'} & listed, listed
