@@ -12,6 +12,7 @@ from typing import Any
 import urllib.parse
 
 from oslo_config import cfg
+from oslo_utils import timeutils
 import webob
 import webob.exc
 
@@ -179,3 +180,18 @@ def isotime(value: Any) -> str | None:
     if value is None:
         return None
     return _naive_utc(value).isoformat(timespec='seconds') + 'Z'
+
+
+def changes_since(req: webob.Request) -> datetime.datetime | None:
+    """``?changes-since=`` as a naive UTC time (400 when it is no ISO
+    8601 time, upstream's message), None without it."""
+    text = req.GET.get('changes-since')
+    if text is None:
+        return None
+    try:
+        value = timeutils.parse_isotime(text)
+    except ValueError:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f"Invalid input for query parameters changes-since. "
+            f"Value: {text}. '{text}' is not a 'date-time'") from None
+    return timeutils.normalize_time(value)

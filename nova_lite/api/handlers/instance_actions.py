@@ -13,7 +13,6 @@ microversion as upstream:
 import datetime
 from typing import Any
 
-from oslo_utils import timeutils
 import webob
 import webob.exc
 
@@ -57,20 +56,6 @@ def _action(row: dict[str, Any], v258: bool) -> dict[str, Any]:
     return body
 
 
-def _since(req: webob.Request) -> datetime.datetime | None:
-    text = req.GET.get('changes-since')
-    if text is None:
-        return None
-    try:
-        value = timeutils.parse_isotime(text)
-    except ValueError:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f"Invalid input for query parameters "
-            f"changes-since. Value: {text}. '{text}' is not a "
-            f"'date-time'") from None
-    return timeutils.normalize_time(value)
-
-
 def _paging(req: webob.Request) -> tuple[int | None, str | None,
                                          datetime.datetime | None]:
     unknown = sorted(set(req.GET) - _QUERY_V258)
@@ -79,7 +64,7 @@ def _paging(req: webob.Request) -> tuple[int | None, str | None,
             explanation='Additional properties are not allowed '
             f"({', '.join(repr(name) for name in unknown)} "
             f"{'was' if len(unknown) == 1 else 'were'} unexpected)")
-    return util.page_limit(req), req.GET.get('marker'), _since(req)
+    return util.page_limit(req), req.GET.get('marker'), util.changes_since(req)
 
 
 @util.translate_errors

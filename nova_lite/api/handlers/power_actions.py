@@ -18,20 +18,19 @@ def _target(inst: dict[str, Any]) -> dict[str, Any]:
     return {'project_id': inst['project_id'], 'user_id': inst['user_id']}
 
 
-def stop(req: webob.Request, inst: dict[str, Any],
-         body: dict[str, Any]) -> webob.Response:
-    util.authorize(req, policies.SERVERS % 'stop', _target(inst))
-    util.validate(schema.stop, body)
-    util.deps(req).compute_api.stop(util.context(req), inst)
-    return webob.Response(status=202)
+def _power(policy: str, schema_: dict[str, Any], method: str) -> Any:
+    """The handler of an action with no arguments (os-stop, os-start)."""
+    def handler(req: webob.Request, inst: dict[str, Any],
+                body: dict[str, Any]) -> webob.Response:
+        util.authorize(req, policies.SERVERS % policy, _target(inst))
+        util.validate(schema_, body)
+        getattr(util.deps(req).compute_api, method)(util.context(req), inst)
+        return webob.Response(status=202)
+    return handler
 
 
-def start(req: webob.Request, inst: dict[str, Any],
-          body: dict[str, Any]) -> webob.Response:
-    util.authorize(req, policies.SERVERS % 'start', _target(inst))
-    util.validate(schema.start, body)
-    util.deps(req).compute_api.start(util.context(req), inst)
-    return webob.Response(status=202)
+stop = _power('stop', schema.stop, 'stop')
+start = _power('start', schema.start, 'start')
 
 
 def reboot(req: webob.Request, inst: dict[str, Any],

@@ -1,11 +1,9 @@
 """Servers: create, list, detail, show, delete."""
 
-import datetime
 import re
 from typing import Any
 
 from oslo_config import cfg
-from oslo_utils import timeutils
 import webob
 import webob.exc
 
@@ -48,19 +46,6 @@ def _regex(pattern: str) -> str:
     return pattern
 
 
-def _changes_since(req: webob.Request) -> datetime.datetime | None:
-    text = req.GET.get('changes-since')
-    if text is None:
-        return None
-    try:
-        value = timeutils.parse_isotime(text)
-    except ValueError:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f"Invalid input for query parameters changes-since. "
-            f"Value: {text}. '{text}' is not a 'date-time'") from None
-    return timeutils.normalize_time(value)
-
-
 def _filters(req: webob.Request) -> dict[str, Any]:
     ctx = util.context(req)
     version = util.version(req)
@@ -75,7 +60,7 @@ def _filters(req: webob.Request) -> dict[str, Any]:
         filters['project_id'] = ctx.project_id
     if req.GET.get('name'):
         filters['name'] = _regex(req.GET['name'])
-    since = _changes_since(req)
+    since = util.changes_since(req)
     if since is not None:
         # As upstream: what changed since then, deleted servers included.
         filters['changes_since'] = since
