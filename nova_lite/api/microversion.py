@@ -7,7 +7,7 @@ behaves as the one before it.
 * 2.1   - The base API: servers, flavors, os-services, os-hypervisors,
           os-migrations, os-instance-actions (events for admins only);
           server actions os-stop, os-start, reboot, lock, unlock;
-          os-keypairs.
+          os-keypairs, os-availability-zone, os-simple-tenant-usage.
 * 2.2   - os-keypairs: ``type`` (ssh, x509); create 201, delete 204.
 * 2.3   - Server show/detail: more OS-EXT-SRV-ATTR fields for admins.
 * 2.9   - Servers: ``locked``.
@@ -24,6 +24,8 @@ behaves as the one before it.
           ``keypairs_links``.
 * 2.37  - Server create: ``networks`` is required (``auto``/``none``).
 * 2.38  - Server list: an unknown ``status`` filter is a 400.
+* 2.40  - os-simple-tenant-usage: paging with ``limit`` / ``marker``
+          and ``tenant_usages_links``.
 * 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).
 * 2.51  - os-instance-actions: events for whoever sees the action, the
           traceback for admins only.

@@ -6,6 +6,7 @@ project id after it), the Image API v2 subset under ``/image``.
 
 from lite_common.wsgi.router import RouteTable
 from nova_lite.api.handlers import aggregates
+from nova_lite.api.handlers import availability_zones
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
@@ -20,6 +21,7 @@ from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
+from nova_lite.api.handlers import tenant_usage
 from nova_lite.api.handlers import versions
 
 _COMPUTE: RouteTable = {
@@ -58,6 +60,11 @@ _COMPUTE: RouteTable = {
         'GET': flavor_extra_specs.show_spec,
         'PUT': flavor_extra_specs.update_spec,
         'DELETE': flavor_extra_specs.delete_spec},
+    '/os-availability-zone': {'GET': availability_zones.list_zones},
+    '/os-availability-zone/detail': {
+        'GET': availability_zones.list_zones_detail},
+    '/os-simple-tenant-usage': {'GET': tenant_usage.list_usages},
+    '/os-simple-tenant-usage/{tenant_id}': {'GET': tenant_usage.show_usage},
     '/os-services': {'GET': services.list_services},
     # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary.
     '/os-services/{service_action:'

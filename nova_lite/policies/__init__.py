@@ -14,4 +14,5 @@ def list_rules() -> list[policy.RuleDefault]:
     return list(itertools.chain(
         base.rules, resources.servers, resources.flavors,
         resources.admin_apis, resources.quotas, resources.images,
+        resources.availability_zones, resources.usage,
         server_actions.rules, keypairs.rules))

@@ -72,6 +72,23 @@ flavors = [
          [('DELETE', '/flavors/{flavor_id}/os-extra_specs/{key}')]),
 ]
 
+usage = [
+    rule('os_compute_api:os-simple-tenant-usage:list', ADMIN,
+         'List the usage of every project.',
+         [('GET', '/os-simple-tenant-usage')]),
+    rule('os_compute_api:os-simple-tenant-usage:show',
+         PROJECT_READER_OR_ADMIN, 'Show the usage of a project.',
+         [('GET', '/os-simple-tenant-usage/{tenant_id}')]),
+]
+
+availability_zones = [
+    rule('os_compute_api:os-availability-zone:list', ANY_AUTHENTICATED,
+         'List availability zones.', [('GET', '/os-availability-zone')]),
+    rule('os_compute_api:os-availability-zone:detail', ADMIN,
+         'List availability zones with their hosts and services.',
+         [('GET', '/os-availability-zone/detail')]),
+]
+
 admin_apis = [
     rule('os_compute_api:os-services:list', ADMIN, 'List services.',
          [('GET', '/os-services')]),

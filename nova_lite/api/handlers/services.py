@@ -18,6 +18,7 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import util
+from nova_lite.api.handlers import availability_zones
 from nova_lite.api.schemas import services as schema
 from nova_lite.compute import api as compute_api
 from nova_lite.db import compute_nodes as node_db
@@ -39,7 +40,7 @@ def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
         'id': row['uuid'] if version.at_least(UUID_FOR_ID) else row['id'],
         'binary': row['binary'],
         'host': row['host'],
-        'zone': 'nova' if row['binary'] == COMPUTE else 'internal',
+        'zone': availability_zones.zone_of(row),
         'status': 'disabled' if row['disabled'] else 'enabled',
         'state': ('up' if service_obj.is_up(row, CONF.service_down_time)
                   else 'down'),
