@@ -48,6 +48,7 @@ def bodies() -> openapi.Bodies:
     latest = mv.APIVersion.parse(microversion.MAX_VERSION)
     return {
         servers.create_server: server_schemas.create(latest),
+        servers.update_server: server_schemas.update(latest),
         server_actions.server_action: {'oneOf': [
             action_schemas.evacuate_v229, action_schemas.migrate_v256,
             action_schemas.resize, action_schemas.confirm_resize,

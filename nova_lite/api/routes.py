@@ -29,7 +29,10 @@ _COMPUTE: RouteTable = {
                  'POST': servers.create_server},
     '/servers/detail': {'GET': servers.list_servers_detail},
     '/servers/{server_id}': {'GET': servers.show_server,
+                             'PUT': servers.update_server,
                              'DELETE': servers.delete_server},
+    '/servers/{server_id}/ips': {'GET': servers.list_ips},
+    '/servers/{server_id}/ips/{network_label}': {'GET': servers.show_ips},
     '/servers/{server_id}/action': {'POST': server_actions.server_action},
     '/servers/{server_id}/metadata': {
         'GET': server_metadata.list_metadata,

@@ -141,7 +141,7 @@ def _check_networks(spec: dict[str, Any]) -> None:
             '"networks": "none" (openstack server create --no-network).')
 
 
-def _address(value: str | None, version: int) -> str | None:
+def access_address(value: str | None, version: int) -> str | None:
     """An access IP in its canonical form, as upstream stores it
     (``0000:...:babe:220.12.22.2`` -> ``::babe:dc0c:1602``); the
     schema has checked it is one."""
@@ -192,8 +192,8 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
             'availability_zone': spec.get('availability_zone'),
             'key_name': spec.get('key_name'),
             'config_drive': str(spec.get('config_drive') or ''),
-            'access_ip_v4': _address(spec.get('accessIPv4'), 4),
-            'access_ip_v6': _address(spec.get('accessIPv6'), 6),
+            'access_ip_v4': access_address(spec.get('accessIPv4'), 4),
+            'access_ip_v6': access_address(spec.get('accessIPv6'), 6),
             'metadata': spec.get('metadata', {}),
         }
 

@@ -154,3 +154,45 @@ def delete_server(req: webob.Request) -> webob.Response:
                                                      inst)
     server_ops.delete(req, inst)
     return webob.Response(status=204)
+
+
+@util.translate_errors
+def update_server(req: webob.Request) -> webob.Response:
+    """``PUT /servers/{id}``: rename, set the access IPs or (2.19) the
+    description; answers the server, as upstream."""
+    inst = get_server(req)
+    util.authorize(req, POLICY % 'update',
+                   {'project_id': inst['project_id']})
+    spec = util.read_body(req, schema.update(util.version(req)))['server']
+    values: dict[str, Any] = {}
+    if 'name' in spec:
+        values['display_name'] = spec['name']
+    if 'description' in spec:
+        values['display_description'] = spec['description']
+    for field, column, family in (('accessIPv4', 'access_ip_v4', 4),
+                                  ('accessIPv6', 'access_ip_v6', 6)):
+        if field in spec:
+            values[column] = server_ops.access_address(spec[field], family)
+    if values:
+        inst = db.instance_update(util.context(req), inst['uuid'], values)
+    view = views.ServerView(req, server_ops.host_statuses(req, [inst]))
+    return util.json_response({'server': view.detail(inst)})
+
+
+@util.translate_errors
+def list_ips(req: webob.Request) -> webob.Response:
+    """``GET /servers/{id}/ips``: nova_lite has no networking, so a
+    server has no addresses."""
+    inst = get_server(req)
+    util.authorize(req, 'os_compute_api:ips:index',
+                   {'project_id': inst['project_id']})
+    return util.json_response({'addresses': {}})
+
+
+@util.translate_errors
+def show_ips(req: webob.Request) -> webob.Response:
+    inst = get_server(req)
+    util.authorize(req, 'os_compute_api:ips:show',
+                   {'project_id': inst['project_id']})
+    raise webob.exc.HTTPNotFound(
+        explanation='Instance is not a member of specified network')

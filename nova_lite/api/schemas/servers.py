@@ -73,3 +73,24 @@ def create(version: Any) -> dict[str, Any]:
         'required': ['server'],
         'additionalProperties': False,
     }
+
+
+def update(version: Any) -> dict[str, Any]:
+    """``PUT /servers/{id}``: the name, access IPs and, from 2.19, the
+    description (upstream's)."""
+    server: dict[str, Any] = {
+        'type': 'object',
+        'properties': {
+            'name': _NAME,
+            'accessIPv4': {'type': ['string', 'null'], 'format': 'ipv4'},
+            'accessIPv6': {'type': ['string', 'null'], 'format': 'ipv6'},
+            'OS-DCF:diskConfig': {'type': 'string',
+                                  'enum': ['AUTO', 'MANUAL']},
+        },
+        'additionalProperties': False,
+    }
+    if version.at_least('2.19'):
+        server['properties']['description'] = {
+            'type': ['string', 'null'], 'maxLength': 255}
+    return {'type': 'object', 'properties': {'server': server},
+            'required': ['server'], 'additionalProperties': False}

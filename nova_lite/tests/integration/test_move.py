@@ -381,6 +381,11 @@ def test_keypairs_properties_zones_and_usage(cloud, setup, tmp_path):
     assert shown['properties'] == {'role': 'web', 'tier': '1'}, shown
     cloud.openstack('server', 'unset', '--property', 'tier', server['id'],
                     parse=False)
+    cloud.openstack('server', 'set', '--name', f'kp-{setup["suffix"]}-2',
+                    server['id'], parse=False)
+    assert cloud.openstack('server', 'show', server['id'])['name'] == \
+        f'kp-{setup["suffix"]}-2'
+    assert cloud.openstack('server', 'list', '--name', '^kp-.*-2$')
     assert cloud.openstack('server', 'show', server['id'])[
         'properties'] == {'role': 'web'}
     refused = cloud.openstack(
