@@ -171,3 +171,11 @@ class MetadataItemNotFound(NotFound):
 
 class FlavorExtraSpecNotFound(NotFound):
     msg_fmt = 'Flavor %(flavor_id)s has no extra specs with key %(key)s.'
+
+
+class InstanceTagNotFound(NotFound):
+    msg_fmt = "Server %(server_id)s has no tag '%(tag)s'"
+
+
+class TooManyTags(Invalid):
+    msg_fmt = 'The number of tags exceeded the per-server limit %(limit)d'

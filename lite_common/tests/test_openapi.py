@@ -19,7 +19,7 @@ APIS = {
 }
 #: Handlers that take a body-less request although the method usually
 #: has one.
-BODILESS = {'set_maintenance_without_reason', 'add_trait'}
+BODILESS = {'set_maintenance_without_reason', 'add_trait', 'add_tag'}
 #: Routes whose bodies are not JSON (the Image API: JSON patch with its
 #: own media type, and image data).
 NOT_JSON = {'update_image', 'upload_image_data'}

@@ -18,7 +18,8 @@ behaves as the one before it.
 * 2.19  - Servers: ``description``.
 * 2.21  - os-instance-actions: the actions of a deleted server.
 * 2.23  - os-migrations: ``migration_type`` and links.
-* 2.26  - Servers: ``tags`` (always empty here: tags are not stored).
+* 2.26  - Servers: ``tags``; /servers/{id}/tags; tag filters of the
+          server list.
 * 2.33  - os-hypervisors: paging with ``limit`` and ``marker``.
 * 2.35  - os-keypairs: paging with ``limit`` / ``marker`` (a name) and
           ``keypairs_links``.
@@ -29,6 +30,7 @@ behaves as the one before it.
 * 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).
 * 2.51  - os-instance-actions: events for whoever sees the action, the
           traceback for admins only.
+* 2.52  - Server create: ``tags``.
 * 2.53  - os-services and os-hypervisors: identified by UUID;
           ``PUT /os-services/{uuid}`` with status and forced_down.
 * 2.55  - Flavors: ``description`` (create, show, list, detail) and

@@ -19,6 +19,7 @@ from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_metadata
+from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.schemas import flavors as flavor_schemas
@@ -60,6 +61,7 @@ def bodies() -> openapi.Bodies:
         server_metadata.merge_metadata: server_metadata.METADATA_BODY,
         server_metadata.replace_metadata: server_metadata.METADATA_BODY,
         server_metadata.set_item: server_metadata.META_BODY,
+        server_tags.replace_tags: server_tags.TAGS_BODY,
         flavors.update_flavor: flavor_schemas.update,
         flavor_extra_specs.create_specs: flavor_extra_specs.CREATE_BODY,
         flavor_extra_specs.update_spec: flavor_extra_specs.UPDATE_BODY,

@@ -19,6 +19,7 @@ from nova_lite.api.handlers import projects
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_metadata
+from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import tenant_usage
@@ -42,6 +43,12 @@ _COMPUTE: RouteTable = {
         'GET': server_metadata.show_item,
         'PUT': server_metadata.set_item,
         'DELETE': server_metadata.delete_item},
+    '/servers/{server_id}/tags': {'GET': server_tags.list_tags,
+                                  'PUT': server_tags.replace_tags,
+                                  'DELETE': server_tags.delete_tags},
+    '/servers/{server_id}/tags/{tag}': {'GET': server_tags.check_tag,
+                                        'PUT': server_tags.add_tag,
+                                        'DELETE': server_tags.delete_tag},
     '/servers/{server_id}/os-instance-actions': {
         'GET': instance_actions.list_actions},
     '/servers/{server_id}/os-instance-actions/{request_id}': {

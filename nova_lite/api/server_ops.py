@@ -29,6 +29,7 @@ from nova_lite.db import instances as db
 from nova_lite.db import keypairs as keypair_db
 from nova_lite.db import quotas as quota_db
 from nova_lite.db import services as service_db
+from nova_lite.db import tags as tag_db
 from nova_lite.objects import service as service_obj
 
 CONF = cfg.CONF
@@ -203,6 +204,8 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
                                           low, high, values)
     actions_db.record_many(ctx, [power_api.action_values(ctx, inst, 'create')
                                  for inst in instances])
+    for inst in instances if spec.get('tags') else ():
+        tag_db.replace(ctx, inst['uuid'], spec['tags'])
     util.deps(req).conductor.build_instances(
         ctx, [inst['uuid'] for inst in instances])
     return Created(instances, reservation_id,

@@ -9,6 +9,7 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import models
+from nova_lite.db import tags
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
 
@@ -66,6 +67,8 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
         query = query.where(INST.display_name.regexp_match(filters['name']))
     if filters.get('changes_since'):
         query = query.where(INST.updated_at >= filters['changes_since'])
+    for clause in tags.filter_clauses(filters):
+        query = query.where(clause)
     return query
 
 

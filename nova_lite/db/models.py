@@ -178,6 +178,16 @@ class KeyPair(Base, TimestampMixin, SoftDeleteMixin):
         sa.String(10), default='ssh', server_default='ssh')
 
 
+class Tag(Base):
+    """A tag of a server (``resource_id``: its uuid)."""
+    __tablename__ = 'tags'
+    __table_args__ = (sa.Index('tags_tag_idx', 'tag'),)
+
+    resource_id: orm.Mapped[str] = orm.mapped_column(sa.String(36),
+                                                     primary_key=True)
+    tag: orm.Mapped[str] = orm.mapped_column(sa.String(80), primary_key=True)
+
+
 class InstanceAction(Base, TimestampMixin):
     """One request that acted on an instance (os-instance-actions)."""
     __tablename__ = 'instance_actions'

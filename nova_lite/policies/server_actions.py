@@ -68,4 +68,21 @@ metadata = [
          [('DELETE', _META_PATH + '/{key}')]),
 ]
 
-rules = power + lock + instance_actions + metadata
+TAGS = 'os_compute_api:os-server-tags:%s'
+_TAGS_PATH = '/servers/{server_id}/tags'
+tags = [
+    rule(TAGS % 'index', PROJECT_READER_OR_ADMIN,
+         'List the tags of a server.', [('GET', _TAGS_PATH)]),
+    rule(TAGS % 'show', PROJECT_READER_OR_ADMIN,
+         'Check a tag of a server.', [('GET', _TAGS_PATH + '/{tag}')]),
+    rule(TAGS % 'update', PROJECT_MEMBER_OR_ADMIN,
+         'Add a tag to a server.', [('PUT', _TAGS_PATH + '/{tag}')]),
+    rule(TAGS % 'update_all', PROJECT_MEMBER_OR_ADMIN,
+         'Replace the tags of a server.', [('PUT', _TAGS_PATH)]),
+    rule(TAGS % 'delete', PROJECT_MEMBER_OR_ADMIN,
+         'Remove a tag from a server.', [('DELETE', _TAGS_PATH + '/{tag}')]),
+    rule(TAGS % 'delete_all', PROJECT_MEMBER_OR_ADMIN,
+         'Remove every tag of a server.', [('DELETE', _TAGS_PATH)]),
+]
+
+rules = power + lock + instance_actions + metadata + tags

@@ -14,6 +14,7 @@ from nova_lite.api.schemas import servers as schema
 from nova_lite.api.views import servers as views
 from nova_lite.compute import power_api
 from nova_lite.db import instances as db
+from nova_lite.db import tags as tag_db
 
 CONF = cfg.CONF
 POLICY = 'os_compute_api:servers:%s'
@@ -46,6 +47,18 @@ def _regex(pattern: str) -> str:
     return pattern
 
 
+def _tags(req: webob.Request, rows: list[dict[str, Any]]
+          ) -> dict[str, list[str]]:
+    """The tags of the servers shown (2.26), in one query."""
+    if not util.version(req).at_least('2.26'):
+        return {}
+    return tag_db.for_servers(util.context(req), (r['uuid'] for r in rows))
+
+
+#: The tag filters of a server list (2.26), comma-separated lists.
+TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
+
+
 def _filters(req: webob.Request) -> dict[str, Any]:
     ctx = util.context(req)
     version = util.version(req)
@@ -76,6 +89,10 @@ def _filters(req: webob.Request) -> dict[str, Any]:
         for key in ('host', 'node'):
             if req.GET.get(key):
                 filters[key] = req.GET[key]
+    if version.at_least('2.26'):
+        for name in TAG_FILTERS:
+            if req.GET.get(name):
+                filters[name] = [t for t in req.GET[name].split(',') if t]
     if req.GET.get('image'):
         filters['image_ref'] = req.GET['image'].rsplit('/', 1)[-1]
     return filters
@@ -87,7 +104,8 @@ def _list(req: webob.Request, detail: bool) -> webob.Response:
     rows = db.instance_get_all(util.context(req), _filters(req), limit=limit,
                                marker=req.GET.get('marker'))
     if detail:
-        view = views.ServerView(req, server_ops.host_statuses(req, rows))
+        view = views.ServerView(req, server_ops.host_statuses(req, rows),
+                                _tags(req, rows))
         items = [view.detail(row) for row in rows]
     else:
         view = views.ServerView(req)
@@ -117,7 +135,8 @@ def show_server(req: webob.Request) -> webob.Response:
     inst = get_server(req)
     util.authorize(req, POLICY % 'show',
                    {'project_id': inst['project_id']})
-    view = views.ServerView(req, server_ops.host_statuses(req, [inst]))
+    view = views.ServerView(req, server_ops.host_statuses(req, [inst]),
+                            _tags(req, [inst]))
     return util.json_response({'server': view.detail(inst)})
 
 
@@ -175,7 +194,8 @@ def update_server(req: webob.Request) -> webob.Response:
             values[column] = server_ops.access_address(spec[field], family)
     if values:
         inst = db.instance_update(util.context(req), inst['uuid'], values)
-    view = views.ServerView(req, server_ops.host_statuses(req, [inst]))
+    view = views.ServerView(req, server_ops.host_statuses(req, [inst]),
+                            _tags(req, [inst]))
     return util.json_response({'server': view.detail(inst)})
 
 

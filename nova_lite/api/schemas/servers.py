@@ -56,6 +56,11 @@ def create(version: Any) -> dict[str, Any]:
             'type': ['string', 'null'], 'maxLength': 255}
     if version.at_least('2.37'):
         server['required'].append('networks')
+    if version.at_least('2.52'):
+        server['properties']['tags'] = {
+            'type': 'array', 'maxItems': 50,
+            'items': {'type': 'string', 'pattern': '^[^,/]*$',
+                      'minLength': 1, 'maxLength': 60}}
     if version.at_least('2.57'):
         # Personality files are gone from 2.57: an unknown property.
         del server['properties']['personality']

@@ -71,11 +71,13 @@ class ServerView:
     """
 
     def __init__(self, req: webob.Request,
-                 host_status: dict[str, str] | None = None) -> None:
+                 host_status: dict[str, str] | None = None,
+                 tags: dict[str, list[str]] | None = None) -> None:
         version: APIVersion = util.version(req)
         self.is_admin = util.context(req).is_admin
         self.base = util.base_url(req)
         self.host_status = host_status or {}
+        self.tags = tags or {}
         self.embedded_flavor = version.at_least('2.47')
         self.extended_attrs = version.at_least('2.3')
         self.optional = {  # field -> version it appears in
@@ -161,7 +163,7 @@ class ServerView:
         if shown['description']:
             body['description'] = inst['display_description']
         if shown['tags']:
-            body['tags'] = []
+            body['tags'] = self.tags.get(inst['uuid'], [])
 
     def _admin_fields(self, body: dict[str, Any],
                       inst: dict[str, Any]) -> None:

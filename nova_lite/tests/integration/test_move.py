@@ -386,6 +386,10 @@ def test_keypairs_properties_zones_and_usage(cloud, setup, tmp_path):
     assert cloud.openstack('server', 'show', server['id'])['name'] == \
         f'kp-{setup["suffix"]}-2'
     assert cloud.openstack('server', 'list', '--name', '^kp-.*-2$')
+    cloud.openstack('server', 'set', '--tag', 'keyed', server['id'],
+                    parse=False)
+    tagged = cloud.openstack('server', 'list', '--tags', 'keyed')
+    assert [row['ID'] for row in tagged] == [server['id']], tagged
     assert cloud.openstack('server', 'show', server['id'])[
         'properties'] == {'role': 'web'}
     refused = cloud.openstack(
