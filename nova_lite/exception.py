@@ -179,3 +179,13 @@ class InstanceTagNotFound(NotFound):
 
 class TooManyTags(Invalid):
     msg_fmt = 'The number of tags exceeded the per-server limit %(limit)d'
+
+
+class FlavorAccessExists(Conflict):
+    msg_fmt = ('Flavor access already exists for flavor %(flavor_id)s and '
+               'project %(project_id)s combination.')
+
+
+class FlavorAccessNotFound(NotFound):
+    msg_fmt = ('Flavor access not found for %(flavor_id)s / %(project_id)s '
+               'combination.')

@@ -13,6 +13,7 @@ from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import openapi
 from nova_lite.api import errors
 from nova_lite.api import microversion
+from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import keypairs
@@ -64,6 +65,7 @@ def bodies() -> openapi.Bodies:
         server_tags.replace_tags: server_tags.TAGS_BODY,
         flavors.update_flavor: flavor_schemas.update,
         flavor_extra_specs.create_specs: flavor_extra_specs.CREATE_BODY,
+        flavor_access.flavor_action: flavor_access.ACTION_BODY,
         flavor_extra_specs.update_spec: flavor_extra_specs.UPDATE_BODY,
         services.update_service: service_schemas.update_v253,
         services.legacy_service_action: service_schemas.legacy_update_v211,

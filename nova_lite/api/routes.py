@@ -7,6 +7,7 @@ project id after it), the Image API v2 subset under ``/image``.
 from lite_common.wsgi.router import RouteTable
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import availability_zones
+from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
@@ -63,6 +64,9 @@ _COMPUTE: RouteTable = {
                      'POST': keypairs.create_keypair},
     '/os-keypairs/{keypair_name}': {'GET': keypairs.show_keypair,
                                     'DELETE': keypairs.delete_keypair},
+    '/flavors/{flavor_id}/os-flavor-access': {
+        'GET': flavor_access.list_access},
+    '/flavors/{flavor_id}/action': {'POST': flavor_access.flavor_action},
     '/flavors/{flavor_id}/os-extra_specs': {
         'GET': flavor_extra_specs.list_specs,
         'POST': flavor_extra_specs.create_specs},

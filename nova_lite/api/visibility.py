@@ -18,6 +18,9 @@ def image_visible(ctx: lite_context.RequestContext,
 
 def flavor_visible(ctx: lite_context.RequestContext,
                    flavor: dict[str, Any]) -> bool:
-    """Admins see every flavor; others the public ones (there are no
-    per-project flavor access lists here)."""
-    return bool(ctx.is_admin or flavor['is_public'])
+    """Admins see every flavor; others the public ones and the private
+    ones their project was given access to (os-flavor-access)."""
+    from nova_lite.db import flavors as flavor_db
+
+    return bool(ctx.is_admin or flavor['is_public']
+                or flavor_db.has_access(ctx, flavor['id'], ctx.project_id))

@@ -12,6 +12,7 @@ from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
 
 FL = models.Flavor
+ACCESS = models.FlavorProject
 
 
 def flavor_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
@@ -54,15 +55,22 @@ def flavor_get(context: Any, flavorid: str) -> dict[str, Any]:
 
 
 def flavor_get_all(context: Any, is_public: bool | None = None,
+                   project_id: str | None = None,
                    min_vcpus: int | None = None,
                    min_memory_mb: int | None = None,
                    min_root_gb: int | None = None,
                    limit: int | None = None,
                    marker: str | None = None) -> list[dict[str, Any]]:
-    """Flavors ordered by flavorid, paged by marker flavorid."""
+    """Flavors ordered by flavorid, paged by marker flavorid. With
+    ``is_public`` true and ``project_id``, the private flavors that
+    project was given access to are listed too (upstream's rule)."""
     with context_manager.reader.using(context) as session:
         query = sa.select(FL)
-        if is_public is not None:
+        if is_public and project_id is not None:
+            query = query.where(sa.or_(FL.is_public == sa.true(), FL.id.in_(
+                sa.select(ACCESS.flavor_id)
+                .where(ACCESS.project_id == project_id))))
+        elif is_public is not None:
             query = query.where(FL.is_public == is_public)
         if min_vcpus is not None:
             query = query.where(FL.vcpus >= min_vcpus)
@@ -83,6 +91,8 @@ def flavor_get_all(context: Any, is_public: bool | None = None,
 
 def flavor_destroy(context: Any, flavorid: str) -> None:
     with context_manager.writer.using(context) as session:
+        session.execute(sa.delete(ACCESS).where(ACCESS.flavor_id.in_(
+            sa.select(FL.id).where(FL.flavorid == flavorid))))
         result = session.execute(sa.delete(FL).where(FL.flavorid == flavorid))
         if result.rowcount != 1:
             raise exception.FlavorNotFound(flavor_id=flavorid)
@@ -106,3 +116,41 @@ def flavor_change_extra_specs(
         row.extra_specs = specs
         session.flush()
         return specs
+
+
+def access_list(context: Any, flavor_id: int) -> list[str]:
+    """The projects given access to a flavor (its row id), sorted."""
+    with context_manager.reader.using(context) as session:
+        return list(session.scalars(
+            sa.select(ACCESS.project_id).where(ACCESS.flavor_id == flavor_id)
+            .order_by(ACCESS.project_id)))
+
+
+def has_access(context: Any, flavor_id: int, project_id: str | None) -> bool:
+    with context_manager.reader.using(context) as session:
+        return session.execute(sa.select(ACCESS.id).where(
+            ACCESS.flavor_id == flavor_id,
+            ACCESS.project_id == project_id)).first() is not None
+
+
+def access_add(context: Any, flavor: dict[str, Any], project_id: str) -> None:
+    """:raises FlavorAccessExists:"""
+    try:
+        with context_manager.writer.using(context) as session:
+            session.execute(sa.insert(ACCESS).values(
+                flavor_id=flavor['id'], project_id=project_id))
+    except db_exc.DBDuplicateEntry:
+        raise exception.FlavorAccessExists(
+            flavor_id=flavor['flavorid'], project_id=project_id) from None
+
+
+def access_remove(context: Any, flavor: dict[str, Any],
+                  project_id: str) -> None:
+    """:raises FlavorAccessNotFound:"""
+    with context_manager.writer.using(context) as session:
+        result = session.execute(sa.delete(ACCESS).where(
+            ACCESS.flavor_id == flavor['id'],
+            ACCESS.project_id == project_id))
+        if result.rowcount != 1:
+            raise exception.FlavorAccessNotFound(
+                flavor_id=flavor['flavorid'], project_id=project_id)

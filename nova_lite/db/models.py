@@ -103,6 +103,20 @@ class Flavor(Base, TimestampMixin):
         JSONText, default=dict)
 
 
+class FlavorProject(Base):
+    """A project that sees a private flavor (os-flavor-access)."""
+    __tablename__ = 'flavor_projects'
+    __table_args__ = (
+        sa.UniqueConstraint('flavor_id', 'project_id',
+                            name='uniq_flavor_projects0flavor_id0project_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    flavor_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('flavors.id', name='flavor_projects_flavor_id_fkey'))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+
+
 class Instance(Base, TimestampMixin, SoftDeleteMixin):
     __tablename__ = 'instances'
     __table_args__ = (

@@ -52,8 +52,10 @@ def _is_public_filter(req: webob.Request) -> bool | None:
 def _list(req: webob.Request) -> tuple[list[dict[str, Any]], int]:
     util.authorize(req, 'os_compute_api:flavors:index')
     limit = util.page_limit(req)
+    ctx = util.context(req)
     rows = db.flavor_get_all(
-        util.context(req), is_public=_is_public_filter(req),
+        ctx, is_public=_is_public_filter(req),
+        project_id=None if ctx.is_admin else ctx.project_id,
         min_memory_mb=util.query_int(req, 'minRam'),
         min_root_gb=util.query_int(req, 'minDisk'),
         limit=limit, marker=req.GET.get('marker'))

@@ -407,6 +407,17 @@ def test_keypairs_properties_zones_and_usage(cloud, setup, tmp_path):
                     setup['large'], parse=False)
     assert cloud.openstack('flavor', 'show', setup['large'])[
         'properties'] == {}
+    # A private flavor, seen by the demo project once given access.
+    private = f'mv-private-{setup["suffix"]}'
+    cloud.openstack('flavor', 'create', '--private', '--vcpus', '1',
+                    '--ram', '64', '--disk', '1', private)
+    hidden = cloud.openstack('flavor', 'show', private,
+                             cloud='stacklite-demo', parse=False, check=False)
+    assert hidden.returncode != 0
+    cloud.openstack('flavor', 'set', '--project', 'demo', private,
+                    parse=False)
+    assert cloud.openstack('flavor', 'show', private,
+                           cloud='stacklite-demo')['name'] == private
     zones = cloud.openstack('availability', 'zone', 'list', '--compute')
     # (an administrator's CLI asks for the detail: the internal zone of
     # the conductor too, as upstream)
