@@ -35,7 +35,7 @@ def fingerprint(public_key: str, key_type: str) -> str:
     if key_type == X509:
         try:
             cert = x509.load_pem_x509_certificate(public_key.encode())
-        except (ValueError, TypeError) as exc:
+        except Exception as exc:   # anything the parser refuses
             raise exception.InvalidKeypair(
                 reason=f'failed to generate X509 fingerprint. Error '
                 f'message: {exc}') from None
@@ -44,7 +44,7 @@ def fingerprint(public_key: str, key_type: str) -> str:
     try:
         serialization.load_ssh_public_key(public_key.encode())
         blob = base64.b64decode(public_key.split(' ')[1])
-    except (ValueError, TypeError, IndexError, binascii.Error):
+    except Exception:   # any refusal (an unknown key type included)
         raise exception.InvalidKeypair(
             reason='failed to generate fingerprint') from None
     return _colons(hashlib.md5(blob, usedforsecurity=False).hexdigest())
