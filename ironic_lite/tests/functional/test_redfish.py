@@ -61,15 +61,21 @@ def _node(stack, emulator, index: int, **info: Any) -> dict[str, Any]:
     return node
 
 
-def _wait_power(stack, uuid: str, wanted: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
+def _settled(stack, uuid: str, timeout: float = 60) -> dict[str, Any]:
+    """The node once its power change has ended (well or not)."""
+    deadline = time.monotonic() + timeout
     while True:
-        status, node = _call(stack, 'GET', f'/v1/nodes/{uuid}')
+        node = _call(stack, 'GET', f'/v1/nodes/{uuid}')[1]
         if node['target_power_state'] is None:
-            assert node['power_state'] == wanted, node
             return node
         assert time.monotonic() < deadline, node
         time.sleep(0.2)
+
+
+def _wait_power(stack, uuid: str, wanted: str) -> dict[str, Any]:
+    node = _settled(stack, uuid)
+    assert node['power_state'] == wanted, node
+    return node
 
 
 def _power(stack, uuid: str, target: str) -> None:
@@ -151,13 +157,7 @@ def test_an_unknown_system_fails_the_power_change(stack, emulator):
     uuid = _node(stack, emulator, 0, redfish_system_id=(
         '/redfish/v1/Systems/00000000-0000-0000-0000-000000000000'))['uuid']
     _power(stack, uuid, 'power on')
-    deadline = time.monotonic() + 30
-    while True:
-        node = _call(stack, 'GET', f'/v1/nodes/{uuid}')[1]
-        if node['target_power_state'] is None:
-            break
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
+    node = _settled(stack, uuid, 30)
     assert 'was not found' in node['last_error'], node
     assert 's3cret' not in node['last_error']
 
@@ -167,13 +167,7 @@ def test_a_bmc_that_does_not_answer(stack, emulator):
     emulator.pause()
     try:
         _power(stack, uuid, 'power on')
-        deadline = time.monotonic() + 90
-        while True:
-            node = _call(stack, 'GET', f'/v1/nodes/{uuid}')[1]
-            if node['target_power_state'] is None:
-                break
-            assert time.monotonic() < deadline
-            time.sleep(0.5)
+        node = _settled(stack, uuid, 90)
     finally:
         emulator.resume()
     assert 'Redfish connection failed' in node['last_error'], node
