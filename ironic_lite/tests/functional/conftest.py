@@ -8,7 +8,6 @@ from ironic_lite.tests.functional import fixtures
 from lite_common.tests import hostile
 from lite_common.wsgi import server
 
-
 #: One stack per process at a time (a second one's stop tears down the
 #: in-process bus): the flat network interface is enabled in the one.
 FLAT_NETWORK = {'enabled_network_interfaces': ['noop', 'flat'],
