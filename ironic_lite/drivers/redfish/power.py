@@ -69,18 +69,24 @@ class RedfishPower(base.PowerInterface):
 
     def _wait(self, task: base.TaskLike, wanted: str,
               timeout: int | None) -> None:
+        """Poll the system (one request per poll, on one session) until
+        it reports ``wanted``."""
         options = self.conf.redfish
         limit = timeout or options.power_state_change_timeout
         deadline = time.monotonic() + limit
-        while True:
-            current = self.get_power_state(task)
-            if current == wanted:
-                return
-            if time.monotonic() >= deadline:
-                raise exception.PowerStateFailure(
-                    node=task.node.uuid, pstate=wanted, timeout=limit,
-                    current=current)
-            time.sleep(options.power_state_poll_interval)
+
+        def poll(system: Any) -> None:
+            while True:
+                current = _state(system)
+                if current == wanted:
+                    return
+                if time.monotonic() >= deadline:
+                    raise exception.PowerStateFailure(
+                        node=task.node.uuid, pstate=wanted, timeout=limit,
+                        current=current)
+                time.sleep(options.power_state_poll_interval)
+
+        utils.call(self.conf, task.node, poll, f'Waiting for {wanted}')
 
     def set_power_state(self, task: base.TaskLike, power_state: str,
                         timeout: int | None = None) -> None:

@@ -200,43 +200,45 @@ def _retrying(conf: cfg.ConfigOpts, info: dict[str, Any],
     raise AssertionError('unreachable')
 
 
-def get_system(conf: cfg.ConfigOpts, node: Any) -> Any:
-    """The node's sushy ``System``.
+def _system(conf: cfg.ConfigOpts, info: dict[str, Any]) -> Any:
+    """The sushy ``System`` that ``info`` names.
 
     :raises RedfishConnectionError: the BMC did not answer.
     :raises RedfishError: it answered with an error (no such system,
         credentials refused...).
     """
-    info = parse_driver_info(node)
-
     def fetch() -> Any:
         connection = _cache(conf).get(info)
         return connection.get_system(info['system_id'])
 
+    node = info['node_uuid']
     try:
         return _retrying(conf, info, fetch)
     except sushy.exceptions.ResourceNotFoundError as exc:
         raise RedfishError(
-            error=f'the system {info["system_id"]} of node {node.uuid} was '
+            error=f'the system {info["system_id"]} of node {node} was '
             f'not found at {info["address"]}: {exc}') from exc
     except sushy.exceptions.AccessError as exc:
         raise RedfishError(
             error=f'the BMC at {info["address"]} refused the credentials '
-            f'of node {node.uuid}: {exc}') from exc
+            f'of node {node}: {exc}') from exc
     except sushy.exceptions.SushyError as exc:
-        if isinstance(exc, sushy.exceptions.ConnectionError):
-            raise
-        raise RedfishError(error=f'node {node.uuid}: {exc}') from exc
+        raise RedfishError(error=f'node {node}: {exc}') from exc
+
+
+def get_system(conf: cfg.ConfigOpts, node: Any) -> Any:
+    """The node's sushy ``System`` (see :func:`_system`)."""
+    return _system(conf, parse_driver_info(node))
 
 
 def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
          what: str) -> T:
     """``action(system)`` with the node's system, its sushy errors
     turned into RedfishError saying ``what`` failed."""
-    system = get_system(conf, node)
+    info = parse_driver_info(node)
+    system = _system(conf, info)
     try:
-        return _retrying(conf, parse_driver_info(node),
-                         lambda: action(system))
+        return _retrying(conf, info, lambda: action(system))
     except sushy.exceptions.SushyError as exc:
         raise RedfishError(
             error=f'{what} failed for node {node.uuid}: {exc}') from exc
