@@ -132,11 +132,6 @@ class InstanceIsLocked(Conflict):
     msg_fmt = 'Instance %(instance_uuid)s is locked'
 
 
-class InstanceActionNotFound(NotFound):
-    msg_fmt = ('Action for request_id %(request_id)s on instance '
-               '%(instance_uuid)s not found')
-
-
 class MarkerNotFound(NotFound):
     msg_fmt = 'Marker %(marker)s could not be found.'
 

@@ -6,6 +6,7 @@ cannot be built from what its owner may not see."""
 from typing import Any
 
 from lite_common import context as lite_context
+from nova_lite.db import flavors as flavor_db
 
 
 def image_visible(ctx: lite_context.RequestContext,
@@ -20,7 +21,5 @@ def flavor_visible(ctx: lite_context.RequestContext,
                    flavor: dict[str, Any]) -> bool:
     """Admins see every flavor; others the public ones and the private
     ones their project was given access to (os-flavor-access)."""
-    from nova_lite.db import flavors as flavor_db
-
     return bool(ctx.is_admin or flavor['is_public']
                 or flavor_db.has_access(ctx, flavor['id'], ctx.project_id))

@@ -10,7 +10,6 @@ under way.
 
 from typing import Any
 
-from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
@@ -24,26 +23,6 @@ INST = models.Instance
 ACTION = models.InstanceAction
 EVENT = models.InstanceActionEvent
 SUCCESS, ERROR = 'Success', 'Error'
-
-
-def action_start(context: Any, values: dict[str, Any]) -> dict[str, Any]:
-    """Record an action (``action``, ``instance_uuid``, ``request_id``,
-    ``user_id``, ``project_id``); the same request recording it again
-    gets the first record."""
-    try:
-        record(context, values)
-    except db_exc.DBDuplicateEntry:
-        pass        # the same request, recorded concurrently
-    return _get(context, values['instance_uuid'], values['request_id'])
-
-
-def _get(context: Any, instance_uuid: str, request_id: str
-         ) -> dict[str, Any]:
-    found = action_get(context, instance_uuid, request_id)
-    if found is None:
-        raise exception.InstanceActionNotFound(
-            request_id=request_id, instance_uuid=instance_uuid)
-    return found
 
 
 def action_get(context: Any, instance_uuid: str,

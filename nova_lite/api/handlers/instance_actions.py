@@ -44,15 +44,11 @@ def _server(req: webob.Request) -> dict[str, Any]:
     return inst
 
 
-def _time(value: Any) -> str | None:
-    return util.microsecond_time(value)
-
-
 def _action(row: dict[str, Any], v258: bool) -> dict[str, Any]:
     body = {key: row[key] for key in _ACTION_KEYS}
-    body['start_time'] = _time(row['start_time'])
+    body['start_time'] = util.microsecond_time(row['start_time'])
     if v258:
-        body['updated_at'] = _time(row['updated_at'])
+        body['updated_at'] = util.microsecond_time(row['updated_at'])
     return body
 
 
@@ -92,8 +88,9 @@ def list_actions(req: webob.Request) -> webob.Response:
 
 
 def _event(row: dict[str, Any], traceback: bool) -> dict[str, Any]:
-    body = {'event': row['event'], 'start_time': _time(row['start_time']),
-            'finish_time': _time(row['finish_time']),
+    body = {'event': row['event'],
+            'start_time': util.microsecond_time(row['start_time']),
+            'finish_time': util.microsecond_time(row['finish_time']),
             'result': row['result']}
     if traceback:
         body['traceback'] = row['traceback']

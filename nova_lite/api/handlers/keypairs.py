@@ -58,13 +58,9 @@ def create_keypair(req: webob.Request) -> webob.Response:
     spec = util.read_body(req, schema.create_for(version))['keypair']
     user_id = _user(req, spec.get('user_id'))
     util.authorize(req, policies.KEYPAIRS % 'create', {'user_id': user_id})
-    try:
-        row = keypairs.create(util.context(req), user_id, spec['name'],
-                              spec.get('type', keypairs.SSH),
-                              spec.get('public_key'))
-    except exception.KeypairLimitExceeded as exc:
-        raise webob.exc.HTTPForbidden(
-            explanation=exc.format_message()) from None
+    row = keypairs.create(util.context(req), user_id, spec['name'],
+                          spec.get('type', keypairs.SSH),
+                          spec.get('public_key'))
     with_type = version.at_least('2.2')
     body = _view(row, _CREATE, with_type)
     if 'private_key' in row:
