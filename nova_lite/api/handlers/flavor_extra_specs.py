@@ -10,7 +10,7 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import util
-from nova_lite.api import visibility
+from nova_lite.api.handlers import flavors
 from nova_lite.db import flavors as db
 
 POLICY = 'os_compute_api:os-flavor-extra-specs:%s'
@@ -23,18 +23,6 @@ CREATE_BODY = {'type': 'object', 'properties': {'extra_specs': SPECS},
 UPDATE_BODY = {**SPECS, 'minProperties': 1, 'maxProperties': 1}
 
 
-def _flavor(req: webob.Request) -> dict[str, Any]:
-    flavorid = req.urlvars['flavor_id']
-    try:
-        row = db.flavor_get(util.context(req), flavorid)
-    except exception.FlavorNotFound:
-        row = None
-    if row is None or not visibility.flavor_visible(util.context(req), row):
-        raise webob.exc.HTTPNotFound(
-            explanation=f'Flavor {flavorid} could not be found.')
-    return row
-
-
 def _as_text(specs: dict[str, Any]) -> dict[str, str]:
     text = {key: str(value) for key, value in specs.items()}
     for key, value in text.items():
@@ -45,12 +33,18 @@ def _as_text(specs: dict[str, Any]) -> dict[str, str]:
     return text
 
 
+def _merge(req: webob.Request, given: dict[str, str]) -> None:
+    db.flavor_change_extra_specs(
+        util.context(req), flavors.visible_flavor(req)['flavorid'],
+        lambda current: {**current, **given})
+
+
 @util.translate_errors
 def list_specs(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'index',
                    {'project_id': util.context(req).project_id})
-    return util.json_response({'extra_specs': _flavor(req)['extra_specs']
-                               or {}})
+    flavor = flavors.visible_flavor(req)
+    return util.json_response({'extra_specs': flavor['extra_specs'] or {}})
 
 
 @util.translate_errors
@@ -58,8 +52,7 @@ def create_specs(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'create', {})
     body = util.read_body(req, CREATE_BODY)
     given = _as_text(body['extra_specs'])
-    db.flavor_change_extra_specs(util.context(req), _flavor(req)['flavorid'],
-                                 lambda current: {**current, **given})
+    _merge(req, given)
     return util.json_response(body)
 
 
@@ -67,7 +60,7 @@ def create_specs(req: webob.Request) -> webob.Response:
 def show_spec(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'show',
                    {'project_id': util.context(req).project_id})
-    flavor, key = _flavor(req), req.urlvars['key']
+    flavor, key = flavors.visible_flavor(req), req.urlvars['key']
     specs = flavor['extra_specs'] or {}
     if key not in specs:
         raise webob.exc.HTTPNotFound(explanation=(
@@ -84,15 +77,14 @@ def update_spec(req: webob.Request) -> webob.Response:
     if req.urlvars['key'] not in body:
         raise webob.exc.HTTPBadRequest(
             explanation='Request body and URI mismatch')
-    db.flavor_change_extra_specs(util.context(req), _flavor(req)['flavorid'],
-                                 lambda current: {**current, **given})
+    _merge(req, given)
     return util.json_response(body)
 
 
 @util.translate_errors
 def delete_spec(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'delete', {})
-    flavorid, key = _flavor(req)['flavorid'], req.urlvars['key']
+    flavorid, key = flavors.visible_flavor(req)['flavorid'], req.urlvars['key']
 
     def without(current: dict[str, str]) -> dict[str, str]:
         if key not in current:

@@ -8,6 +8,7 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api import visibility
 from nova_lite.api.schemas import flavors as schema
@@ -88,11 +89,20 @@ def list_flavors_detail(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def show_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:flavors:index')
-    row = db.flavor_get(util.context(req), req.urlvars['flavor_id'])
-    if not visibility.flavor_visible(util.context(req), row):
+    return util.json_response({'flavor': view(req, visible_flavor(req))})
+
+
+def visible_flavor(req: webob.Request) -> dict[str, Any]:
+    """The flavor of the URL, 404 unless the caller may see it."""
+    flavorid = req.urlvars['flavor_id']
+    try:
+        row = db.flavor_get(util.context(req), flavorid)
+    except exception.FlavorNotFound:
+        row = None
+    if row is None or not visibility.flavor_visible(util.context(req), row):
         raise webob.exc.HTTPNotFound(
-            explanation=f'Flavor {row["flavorid"]} could not be found.')
-    return util.json_response({'flavor': view(req, row)})
+            explanation=f'Flavor {flavorid} could not be found.')
+    return row
 
 
 def _rxtx_factor(value: Any) -> float:
