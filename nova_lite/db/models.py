@@ -173,6 +173,12 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
     locked: orm.Mapped[bool] = orm.mapped_column(
         sa.Boolean, default=False, server_default=sa.false())
     locked_by: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    locked_reason: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
+    # What the services keep about an instance for themselves (upstream's
+    # system_metadata), e.g. the image and time of a shelve.
+    system_metadata: orm.Mapped[dict[str, str] | None] = orm.mapped_column(
+        JSONText, default=dict)
 
 
 class KeyPair(Base, TimestampMixin, SoftDeleteMixin):

@@ -23,8 +23,8 @@ LOG = logging.getLogger(__name__)
 @base.NovaLiteObjectRegistry.register
 class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
-    # locked_by.
-    VERSION = '1.2'
+    # locked_by. 1.3: locked_reason, system_metadata.
+    VERSION = '1.3'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -58,9 +58,17 @@ class Instance(base.NovaLiteObject):
         'terminated_at': fields.DateTimeField(nullable=True),
         'locked': fields.BooleanField(default=False),
         'locked_by': fields.StringField(nullable=True),
+        'locked_reason': fields.StringField(nullable=True),
+        'system_metadata': fields.DictOfNullableStringsField(default={}),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }
+
+    def _load_from_db(self, values: dict[str, Any]) -> 'Instance':
+        if values.get('system_metadata', {}) is None:
+            # A row from before system metadata existed.
+            values = {**values, 'system_metadata': {}}
+        return super()._load_from_db(values)
 
     @classmethod
     @ovo_base.remotable
