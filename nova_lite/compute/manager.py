@@ -76,7 +76,7 @@ def _event(name: str) -> Callable[..., Any]:
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.3')
+    target = messaging.Target(version='1.4')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path]) -> None:
@@ -178,7 +178,7 @@ class ComputeManager:
     def terminate_instance(self, context: Any, instance: Any) -> None:
         instance_ops.terminate(context, self.driver, instance)
 
-    # stop, start, reboot (compute/power.py) ------------------------------
+    # stop, start, reboot, pause, suspend (compute/power.py) -------------
 
     def _power(self, context: Any, instance: Any, task: str) -> None:
         """Do the power task if the server is still in it (re-read: a
@@ -207,6 +207,18 @@ class ComputeManager:
     def reboot_instance(self, context: Any, instance: Any,
                         reboot_type: str) -> None:
         self._power(context, instance, states.REBOOTING)
+
+    def pause_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.PAUSING)
+
+    def unpause_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.UNPAUSING)
+
+    def suspend_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.SUSPENDING)
+
+    def resume_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.RESUMING)
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""

@@ -1,9 +1,10 @@
-"""Stop, start and reboot on the compute agent.
+"""Stop, start, reboot, pause, unpause, suspend and resume on the
+compute agent.
 
 Each is a compare-and-swap from its task state (``powering-off``,
-``powering-on``, ``rebooting`` / ``rebooting_hard``) set by the API: a
-state reset or a delete meanwhile wins, and the agent then changes
-nothing it would have to explain. The guest's power state written to
+``powering-on``, ``rebooting`` / ``rebooting_hard``, ``pausing``, ...)
+set by the API: a state reset or a delete meanwhile wins, and the agent
+then changes nothing it would have to explain. The guest's power state written to
 the record is the one the driver reports afterwards, never assumed.
 
 A failure of the driver ends the task with the server as it was (the
@@ -28,17 +29,28 @@ TASKS = {
     states.POWERING_ON: ('start', 'compute_start_instance'),
     states.REBOOTING: ('reboot', 'compute_reboot_instance'),
     states.REBOOTING_HARD: ('reboot', 'compute_reboot_instance'),
+    states.PAUSING: ('pause', 'compute_pause_instance'),
+    states.UNPAUSING: ('unpause', 'compute_unpause_instance'),
+    states.SUSPENDING: ('suspend', 'compute_suspend_instance'),
+    states.RESUMING: ('resume', 'compute_resume_instance'),
+}
+#: task state -> (driver method, the vm_state that follows)
+_SIMPLE = {
+    states.POWERING_OFF: ('power_off', states.STOPPED),
+    states.POWERING_ON: ('power_on', states.ACTIVE),
+    states.PAUSING: ('pause', states.PAUSED),
+    states.UNPAUSING: ('unpause', states.ACTIVE),
+    states.SUSPENDING: ('suspend', states.SUSPENDED),
+    states.RESUMING: ('resume', states.ACTIVE),
 }
 
 
 def _run(driver: Any, instance: Any, task: str) -> str:
     """The driver's part; returns the vm_state that follows."""
-    if task == states.POWERING_OFF:
-        driver.power_off(instance)
-        return states.STOPPED
-    if task == states.POWERING_ON:
-        driver.power_on(instance)
-        return states.ACTIVE
+    if task in _SIMPLE:
+        method, vm_state = _SIMPLE[task]
+        getattr(driver, method)(instance)
+        return vm_state
     driver.reboot(instance,
                   'HARD' if task == states.REBOOTING_HARD else 'SOFT')
     return states.ACTIVE

@@ -1,5 +1,5 @@
 """The domain rules of the server actions that keep a server where it
-is: stop, start, reboot, lock and unlock (upstream Nova's states and
+is: stop, start, reboot, pause, unpause, suspend, resume, lock and unlock (upstream Nova's states and
 refusals), and the instance action each records.
 
 Each power action sets the instance's task state and records its action
@@ -74,6 +74,33 @@ class PowerActions:
     is the compute RPC client)."""
 
     compute: Any
+
+    def _simple(self, ctx: Any, inst: Row, action: str, task: str,
+                vm_states: tuple[str, ...]) -> None:
+        """An action of the compute agent from ``vm_states`` with no
+        task (pause, unpause, suspend, resume): the RPC method is
+        ``<action>_instance``."""
+        instance = self._begin(ctx, inst, action, action, task, vm_states,
+                               [None])
+        LOG.info('%s on %s', task.capitalize(), inst['host'],
+                 instance_uuid=inst['uuid'])
+        getattr(self.compute, f'{action}_instance')(ctx, instance,
+                                                    inst['host'])
+
+    def pause(self, ctx: Any, inst: Row) -> None:
+        self._simple(ctx, inst, 'pause', states.PAUSING, (states.ACTIVE,))
+
+    def unpause(self, ctx: Any, inst: Row) -> None:
+        self._simple(ctx, inst, 'unpause', states.UNPAUSING,
+                     (states.PAUSED,))
+
+    def suspend(self, ctx: Any, inst: Row) -> None:
+        self._simple(ctx, inst, 'suspend', states.SUSPENDING,
+                     (states.ACTIVE,))
+
+    def resume(self, ctx: Any, inst: Row) -> None:
+        self._simple(ctx, inst, 'resume', states.RESUMING,
+                     (states.SUSPENDED,))
 
     def _begin(self, ctx: Any, inst: Row, action: str, record: str,
                task_state: str, vm_states: tuple[str, ...],

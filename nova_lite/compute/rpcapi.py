@@ -5,6 +5,7 @@
 1.2: cold migration and resize: prep_resize, resize_instance,
      finish_resize, confirm_resize, revert_resize, finish_revert_resize
 1.3: stop_instance, start_instance, reboot_instance
+1.4: pause_instance, unpause_instance, suspend_instance, resume_instance
 """
 
 from typing import Any
@@ -16,7 +17,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.3'
+VERSION = '1.4'
 
 
 class ComputeAPI:
@@ -97,3 +98,22 @@ class ComputeAPI:
                         host: str) -> None:
         self._power(context, 'reboot_instance', host, instance=instance,
                     reboot_type=reboot_type)
+
+    def _power_14(self, context: Any, method: str, host: str,
+                  **kwargs: Any) -> None:
+        self.client.prepare(server=host, version='1.4').cast(
+            context, method, **kwargs)
+
+    def pause_instance(self, context: Any, instance: Any, host: str) -> None:
+        self._power_14(context, 'pause_instance', host, instance=instance)
+
+    def unpause_instance(self, context: Any, instance: Any,
+                         host: str) -> None:
+        self._power_14(context, 'unpause_instance', host, instance=instance)
+
+    def suspend_instance(self, context: Any, instance: Any,
+                         host: str) -> None:
+        self._power_14(context, 'suspend_instance', host, instance=instance)
+
+    def resume_instance(self, context: Any, instance: Any, host: str) -> None:
+        self._power_14(context, 'resume_instance', host, instance=instance)

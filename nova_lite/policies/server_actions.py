@@ -24,6 +24,19 @@ power = [
          'Reboot a server (soft or hard).', _action('reboot')),
 ]
 
+PAUSE = 'os_compute_api:os-pause-server:%s'
+SUSPEND = 'os_compute_api:os-suspend-server:%s'
+pause_suspend = [
+    rule(PAUSE % 'pause', PROJECT_MEMBER_OR_ADMIN, 'Pause a server.',
+         _action('pause')),
+    rule(PAUSE % 'unpause', PROJECT_MEMBER_OR_ADMIN, 'Unpause a server.',
+         _action('unpause')),
+    rule(SUSPEND % 'suspend', PROJECT_MEMBER_OR_ADMIN,
+         'Suspend a server.', _action('suspend')),
+    rule(SUSPEND % 'resume', PROJECT_MEMBER_OR_ADMIN,
+         'Resume a suspended server.', _action('resume')),
+]
+
 lock = [
     rule(LOCK % 'lock', PROJECT_MEMBER_OR_ADMIN,
          'Lock a server: then only administrators act on it.',
@@ -85,4 +98,4 @@ tags = [
          'Remove every tag of a server.', [('DELETE', _TAGS_PATH)]),
 ]
 
-rules = power + lock + instance_actions + metadata + tags
+rules = power + pause_suspend + lock + instance_actions + metadata + tags

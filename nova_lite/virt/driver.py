@@ -85,6 +85,22 @@ class ComputeDriver:
         """``SOFT`` or ``HARD``; the guest runs afterwards."""
         raise NotImplementedError
 
+    # pause / unpause (the guest frozen in memory) and suspend / resume
+    # (its memory saved to disk); each raises VirtDriverError when the
+    # guest is not on this host.
+
+    def pause(self, instance: Any) -> None:
+        raise NotImplementedError
+
+    def unpause(self, instance: Any) -> None:
+        raise NotImplementedError
+
+    def suspend(self, instance: Any) -> None:
+        raise NotImplementedError
+
+    def resume(self, instance: Any) -> None:
+        raise NotImplementedError
+
     # Cold migration and resize. The source keeps its copy aside until
     # the move is confirmed (then deleted) or reverted (then restored).
 

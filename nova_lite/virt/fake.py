@@ -93,6 +93,18 @@ class FakeDriver(driver.ComputeDriver):
     def reboot(self, instance: Any, reboot_type: str) -> None:
         self._set_power(instance, power_state.RUNNING)
 
+    def pause(self, instance: Any) -> None:
+        self._set_power(instance, power_state.PAUSED)
+
+    def unpause(self, instance: Any) -> None:
+        self._set_power(instance, power_state.RUNNING)
+
+    def suspend(self, instance: Any) -> None:
+        self._set_power(instance, power_state.SUSPENDED)
+
+    def resume(self, instance: Any) -> None:
+        self._set_power(instance, power_state.RUNNING)
+
     def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
                                    migrate_data: dict[str, Any]) -> None:
         with self._lock:

@@ -39,6 +39,12 @@ LOG = logging.getLogger(__name__)
 RESIZE_SUFFIX = '_resize'
 POWER_FILE = 'power.json'
 RUNNING, SHUTDOWN = 'running', 'shutdown'
+PAUSED, SUSPENDED = 'paused', 'suspended'
+# The guest states of the power file and what the API reports for each.
+_POWER_STATES = {RUNNING: power_state.RUNNING,
+                 SHUTDOWN: power_state.SHUTDOWN,
+                 PAUSED: power_state.PAUSED,
+                 SUSPENDED: power_state.SUSPENDED}
 _CHUNK = 1024 * 1024
 
 
@@ -197,9 +203,8 @@ class LocalDriver(fake.FakeDriver):
     def power_state(self, instance: Any) -> int:
         if not self.disk_path(instance.uuid).exists():
             return power_state.NOSTATE
-        if self.read_power(instance.uuid)['state'] == SHUTDOWN:
-            return power_state.SHUTDOWN
-        return power_state.RUNNING
+        return _POWER_STATES.get(self.read_power(instance.uuid)['state'],
+                                 power_state.RUNNING)
 
     @_one_at_a_time
     def power_off(self, instance: Any) -> None:
@@ -216,6 +221,31 @@ class LocalDriver(fake.FakeDriver):
     def reboot(self, instance: Any, reboot_type: str) -> None:
         self._write_power(instance.uuid, RUNNING, boot=True)
         LOG.info('Rebooted (%s)', reboot_type.lower(), instance=instance)
+
+    def _change(self, instance: Any, before: str, after: str) -> None:
+        """From guest state ``before`` to ``after`` (the same boot)."""
+        state = self.read_power(instance.uuid)['state']
+        if state != before and state != after:
+            raise exception.VirtDriverError(
+                reason=f'the guest is {state}, not {before}')
+        self._write_power(instance.uuid, after, boot=False)
+        LOG.info('Guest %s -> %s', state, after, instance=instance)
+
+    @_one_at_a_time
+    def pause(self, instance: Any) -> None:
+        self._change(instance, RUNNING, PAUSED)
+
+    @_one_at_a_time
+    def unpause(self, instance: Any) -> None:
+        self._change(instance, PAUSED, RUNNING)
+
+    @_one_at_a_time
+    def suspend(self, instance: Any) -> None:
+        self._change(instance, RUNNING, SUSPENDED)
+
+    @_one_at_a_time
+    def resume(self, instance: Any) -> None:
+        self._change(instance, SUSPENDED, RUNNING)
 
     # cold migration and resize -------------------------------------------
 

@@ -1,5 +1,5 @@
 """Server actions that keep a server where it is: os-stop, os-start,
-reboot, lock and unlock (POST /servers/{server_id}/action).
+reboot, pause, unpause, suspend, resume, lock and unlock (POST /servers/{server_id}/action).
 
 The rules are in :mod:`nova_lite.compute.power_api`; these handlers
 authorize, validate and call it. Each answers 202 with no body.
@@ -19,18 +19,23 @@ def _target(inst: dict[str, Any]) -> dict[str, Any]:
 
 
 def _power(policy: str, schema_: dict[str, Any], method: str) -> Any:
-    """The handler of an action with no arguments (os-stop, os-start)."""
+    """The handler of an action with no arguments (os-stop, os-start,
+    pause, ...); ``policy`` is the rule's full name."""
     def handler(req: webob.Request, inst: dict[str, Any],
                 body: dict[str, Any]) -> webob.Response:
-        util.authorize(req, policies.SERVERS % policy, _target(inst))
+        util.authorize(req, policy, _target(inst))
         util.validate(schema_, body)
         getattr(util.deps(req).compute_api, method)(util.context(req), inst)
         return webob.Response(status=202)
     return handler
 
 
-stop = _power('stop', schema.stop, 'stop')
-start = _power('start', schema.start, 'start')
+stop = _power(policies.SERVERS % 'stop', schema.stop, 'stop')
+start = _power(policies.SERVERS % 'start', schema.start, 'start')
+pause = _power(policies.PAUSE % 'pause', schema.pause, 'pause')
+unpause = _power(policies.PAUSE % 'unpause', schema.unpause, 'unpause')
+suspend = _power(policies.SUSPEND % 'suspend', schema.suspend, 'suspend')
+resume = _power(policies.SUSPEND % 'resume', schema.resume, 'resume')
 
 
 def reboot(req: webob.Request, inst: dict[str, Any],
@@ -65,4 +70,5 @@ def unlock(req: webob.Request, inst: dict[str, Any],
 
 
 ACTIONS = {'os-stop': stop, 'os-start': start, 'reboot': reboot,
-           'lock': lock, 'unlock': unlock}
+           'lock': lock, 'unlock': unlock, 'pause': pause,
+           'unpause': unpause, 'suspend': suspend, 'resume': resume}

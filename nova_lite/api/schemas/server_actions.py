@@ -116,6 +116,10 @@ stop = _any_value('os-stop')
 start = _any_value('os-start')
 lock = _any_value('lock')
 unlock = _any_value('unlock')
+pause = _any_value('pause')
+unpause = _any_value('unpause')
+suspend = _any_value('suspend')
+resume = _any_value('resume')
 
 reboot: dict[str, Any] = {
     'type': 'object',

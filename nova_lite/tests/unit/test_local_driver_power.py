@@ -64,3 +64,24 @@ def test_a_stopped_guest_moves_stopped(conf, tmp_path):  # noqa: F811
     src.finish_revert_migration(inst, power_on=False)
     assert src.power_state(inst) == power_state.SHUTDOWN
     assert local.POWER_FILE == 'power.json'
+
+
+def test_pause_unpause_suspend_resume(conf, tmp_path):  # noqa: F811
+    driver = _driver(conf, tmp_path, 'a')
+    inst = _instance()
+    driver.spawn(inst)
+    driver.pause(inst)
+    assert driver.power_state(inst) == power_state.PAUSED
+    driver.pause(inst)          # again (a resumed task): no change
+    assert driver.read_power(inst.uuid) == {'state': 'paused', 'boots': 1}
+    with pytest.raises(exception.VirtDriverError, match='not suspended'):
+        driver.resume(inst)
+    driver.unpause(inst)
+    assert driver.power_state(inst) == power_state.RUNNING
+    driver.suspend(inst)
+    assert driver.power_state(inst) == power_state.SUSPENDED
+    with pytest.raises(exception.VirtDriverError, match='not running'):
+        driver.pause(inst)
+    driver.resume(inst)
+    # The same boot all along.
+    assert driver.read_power(inst.uuid) == {'state': 'running', 'boots': 1}
