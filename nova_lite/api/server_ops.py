@@ -21,6 +21,7 @@ from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api import visibility
 from nova_lite.compute import power_api
+from nova_lite.compute import shelve_api
 from nova_lite.compute import states
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
@@ -216,6 +217,8 @@ def delete(req: webob.Request, inst: dict[str, Any]) -> None:
     ctx = util.context(req)
     power_api.check_lock(ctx, inst)
     actions_db.record(ctx, power_api.action_values(ctx, inst, 'delete'))
+    # A shelved server's snapshot goes with it (as upstream).
+    shelve_api.forget_snapshot(ctx, inst)
     if inst['host']:
         service = _compute_services(req, inst['host']).get(inst['host'])
         if service is not None and service_obj.is_up(

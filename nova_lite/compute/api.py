@@ -19,6 +19,7 @@ from oslo_utils import uuidutils
 
 from nova_lite import exception
 from nova_lite.compute import power_api
+from nova_lite.compute import shelve_api
 from nova_lite.compute import states
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import migrations as migration_db
@@ -87,7 +88,7 @@ def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
             'started)') from None
 
 
-class API(power_api.PowerActions):
+class API(power_api.PowerActions, shelve_api.ShelveActions):
     """Server moves and state resets; ``conductor`` and ``compute`` are
     the RPC clients."""
 

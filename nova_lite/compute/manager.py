@@ -26,6 +26,7 @@ from nova_lite.compute import move_recovery
 from nova_lite.compute import power
 from nova_lite.compute import resources
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import shelve
 from nova_lite.compute import startup
 from nova_lite.compute import states
 from nova_lite.conductor import rpcapi as conductor_rpcapi
@@ -135,6 +136,11 @@ class ComputeManager:
                              self.host, self.nodes, self.busy,
                              stale_after=stale)
         build_recovery.resume(context, self.driver, self.nodes, stale)
+        shelve.resume_unshelves(context, self.driver, self.nodes, self.host,
+                                stale)
+        if self.conf.shelved_offload_time > 0:
+            shelve.offload_due(context, self.driver, self.nodes, self.host,
+                               self.conf.shelved_offload_time)
 
     def heartbeat(self) -> None:
         if self.record_deleted:
@@ -219,6 +225,47 @@ class ComputeManager:
 
     def resume_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.RESUMING)
+
+    # shelve, offload, unshelve (compute/shelve.py) ------------------------
+
+    def _current(self, context: Any, instance: Any, task: str) -> Any:
+        """The instance re-read, if it is still in ``task`` (None,
+        logged, when it was deleted or changed since the request)."""
+        try:
+            instance = instance_obj.Instance.get_by_uuid(context,
+                                                         instance.uuid)
+        except exception.InstanceNotFound:
+            LOG.info('Not %s: the server was deleted', task,
+                     instance=instance)
+            return None
+        if instance.task_state != task:
+            LOG.info('Not %s: the server is in task %s now', task,
+                     instance.task_state, instance=instance)
+            return None
+        return instance
+
+    def shelve_instance(self, context: Any, instance: Any) -> None:
+        instance = self._current(context, instance, states.SHELVING)
+        if instance is not None:
+            shelve.shelve(context, self.conf, self.driver, instance,
+                          self.host)
+
+    def shelve_offload_instance(self, context: Any, instance: Any) -> None:
+        instance = self._current(context, instance,
+                                 states.SHELVING_OFFLOADING)
+        if instance is not None:
+            shelve.offload(context, self.driver, instance, self.host)
+
+    def unshelve_instance(self, context: Any, instance: Any) -> None:
+        instance = self._current(context, instance, states.UNSHELVING)
+        if instance is None:
+            return
+        if instance.compute_id not in {n.id for n in self.nodes.values()}:
+            LOG.warning('Not unshelving: the server is placed on %s/%s, '
+                        'not on this host', instance.host, instance.node,
+                        instance=instance)
+            return
+        shelve.unshelve(context, self.driver, instance, self.host)
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""

@@ -4,8 +4,9 @@ compute agent.
 Each is a compare-and-swap from its task state (``powering-off``,
 ``powering-on``, ``rebooting`` / ``rebooting_hard``, ``pausing``, ...)
 set by the API: a state reset or a delete meanwhile wins, and the agent
-then changes nothing it would have to explain. The guest's power state written to
-the record is the one the driver reports afterwards, never assumed.
+then changes nothing it would have to explain. The guest's power state
+written to the record is the one the driver reports afterwards, never
+assumed.
 
 A failure of the driver ends the task with the server as it was (the
 vm_state kept, upstream's behaviour) and the error in the action's
@@ -18,6 +19,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite.compute import instance_ops
+from nova_lite.compute import shelve
 from nova_lite.compute import states
 from nova_lite.objects import instance_action
 
@@ -77,8 +79,13 @@ def do(context: Any, driver: Any, instance: Any, host: str,
     instance.vm_state = vm_state
     instance.task_state = None
     instance.power_state = driver.power_state(instance)
+    # A SHELVED server started by its unshelve is shelved no more.
+    snapshot = (shelve.unshelved_keys(instance)
+                if task == states.POWERING_ON else None)
     if instance_ops.saved(instance, [task]):
         LOG.info('Server %s: %s done', what, task, instance=instance)
+        if snapshot:
+            instance.delete_snapshot(snapshot)
     else:
         LOG.warning('Server %s done, but the server was deleted or reset '
                     'meanwhile; its record was left as it is', what,

@@ -1,6 +1,7 @@
 """The domain rules of the server actions that keep a server where it
-is: stop, start, reboot, pause, unpause, suspend, resume, lock and unlock (upstream Nova's states and
-refusals), and the instance action each records.
+is: stop, start, reboot, pause, unpause, suspend, resume, lock and
+unlock (upstream Nova's states and refusals), and the instance action
+each records.
 
 Each power action sets the instance's task state and records its action
 in one transaction, conditional on the vm_state, task state and lock
@@ -54,7 +55,7 @@ def _check_host(inst: Row) -> None:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
 
 
-def _conflict(ctx: Any, inst: Row, action: str) -> exception.Conflict:
+def conflict(ctx: Any, inst: Row, action: str) -> exception.Conflict:
     """Why ``action`` cannot start, from the instance as it is now."""
     try:
         now = instance_db.instance_get_by_uuid(ctx, inst['uuid'])
@@ -116,7 +117,7 @@ class PowerActions:
                              action_values(ctx, inst, record), over,
                              vm_states, unlocked=not ctx.is_admin)
         except exception.UnexpectedTaskState:
-            raise _conflict(ctx, inst, action) from None
+            raise conflict(ctx, inst, action) from None
         return instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
 
     def stop(self, ctx: Any, inst: Row) -> None:

@@ -5,7 +5,8 @@
 1.2: cold migration and resize: prep_resize, resize_instance,
      finish_resize, confirm_resize, revert_resize, finish_revert_resize
 1.3: stop_instance, start_instance, reboot_instance
-1.4: pause_instance, unpause_instance, suspend_instance, resume_instance
+1.4: pause_instance, unpause_instance, suspend_instance, resume_instance,
+     shelve_instance, shelve_offload_instance, unshelve_instance
 """
 
 from typing import Any
@@ -117,3 +118,17 @@ class ComputeAPI:
 
     def resume_instance(self, context: Any, instance: Any, host: str) -> None:
         self._power_14(context, 'resume_instance', host, instance=instance)
+
+    def shelve_instance(self, context: Any, instance: Any, host: str) -> None:
+        self._power_14(context, 'shelve_instance', host, instance=instance)
+
+    def shelve_offload_instance(self, context: Any, instance: Any,
+                                host: str) -> None:
+        self._power_14(context, 'shelve_offload_instance', host,
+                       instance=instance)
+
+    def unshelve_instance(self, context: Any, instance: Any,
+                          host: str) -> None:
+        """To the host the conductor placed an offloaded server on."""
+        self._power_14(context, 'unshelve_instance', host,
+                       instance=instance)

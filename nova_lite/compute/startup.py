@@ -18,6 +18,7 @@ from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
 from nova_lite.compute import power
 from nova_lite.compute import resources
+from nova_lite.compute import shelve
 from nova_lite.compute import states
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
@@ -26,7 +27,8 @@ from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
 RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING, states.SCHEDULING,
-                       *power.TASKS)
+                       states.SHELVING, states.SHELVING_OFFLOADING,
+                       states.UNSHELVING, *power.TASKS)
 # Rows per statement when the agent fills its records' integer links.
 LINK_BATCH = 1000
 
@@ -60,9 +62,14 @@ def fill_links(context: Any, host: str) -> None:
                  instances, host, migrations)
 
 
-def _recover(context: Any, driver: Any, instance: Any, host: str) -> None:
+def _recover(context: Any, conf: cfg.ConfigOpts, driver: Any, instance: Any,
+             host: str) -> None:
     if instance.task_state in power.TASKS:
         power.recover(context, driver, instance, host)
+    elif (instance.task_state in (states.SHELVING,
+                                  states.SHELVING_OFFLOADING)
+          or shelve.is_unshelving(instance)):
+        shelve.recover(context, conf, driver, instance, host)
     elif instance.task_state == states.DELETING:
         LOG.info('Finishing a delete interrupted by a restart',
                  instance=instance)
@@ -84,8 +91,8 @@ def _recover(context: Any, driver: Any, instance: Any, host: str) -> None:
         instance_ops.saved(instance, [expected])
 
 
-def init_instances(context: Any, driver: Any, nodes: dict[str, Any],
-                   host: str) -> int:
+def init_instances(context: Any, conf: cfg.ConfigOpts, driver: Any,
+                   nodes: dict[str, Any], host: str) -> int:
     """Finish or fail what a restart interrupted; returns how many.
 
     One query per node fetches only the instances left mid-operation, so
@@ -97,7 +104,7 @@ def init_instances(context: Any, driver: Any, nodes: dict[str, Any],
             context, {'compute_id': node.id,
                       'task_state': list(RECOVER_TASK_STATES)})
         for instance in instances:
-            _recover(context, driver, instance, host)
+            _recover(context, conf, driver, instance, host)
             recovered += 1
     return recovered
 
@@ -176,7 +183,7 @@ def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
     fill_links(context, host)
     _warn_destroy_after_evacuate(conf)
     cleaner.run(context, nodes)
-    recovered = init_instances(context, driver, nodes, host)
+    recovered = init_instances(context, conf, driver, nodes, host)
     recovered += move_recovery.resume(context, rpc, driver, host, nodes,
                                       busy)
     if service.version != service_obj.SERVICE_VERSION:

@@ -11,21 +11,24 @@ from nova_lite.conductor import evacuate
 from nova_lite.conductor import migrate
 from nova_lite.conductor import object_actions
 from nova_lite.conductor import recovery
+from nova_lite.conductor import unshelve
 from nova_lite.objects import instance_action
 
 EXPECTED = (exception.NovaLiteException,)
 
 
 class ConductorManager:
-    target = messaging.Target(version='1.3')
+    target = messaging.Target(version='1.4')
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
         self.builder = build.Builder(conf)
         self.evacuator = evacuate.Evacuator(conf)
         self.migrator = migrate.Migrator(conf)
+        self.unshelver = unshelve.Unshelver(conf)
         self.recovery = recovery.StallRecovery(conf, self.evacuator,
-                                              self.migrator, self.builder)
+                                              self.migrator, self.builder,
+                                              self.unshelver)
 
     def _event(self, context: Any, instance_uuid: str, name: str) -> Any:
         """The block as an event of the request's instance action."""
@@ -43,6 +46,11 @@ class ConductorManager:
         with self._event(context, instance_uuid, 'rebuild_server'):
             self.evacuator.evacuate(context, instance_uuid, migration_id,
                                     host, force)
+
+    def unshelve_instance(self, context: Any, instance_uuid: str) -> None:
+        with self._event(context, instance_uuid,
+                         'unshelve_instance') as outcome:
+            outcome.error = self.unshelver.unshelve(context, instance_uuid)
 
     def ping(self, context: Any, arg: Any) -> Any:
         return arg

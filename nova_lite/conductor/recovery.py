@@ -25,6 +25,10 @@ or was lost) is scheduled again. The placement is a compare-and-swap on
 an instance not placed yet, so a build driven twice is placed once. (A
 server placed on a host whose request to build was lost is that agent's
 to build, see compute/build_recovery.py.)
+
+Unshelves likewise (the same timeout): a server still ``unshelving``
+that is shelved, or offloaded and on no host, is driven again
+(compute/shelve.py resumes one placed on a host).
 """
 
 import datetime
@@ -40,6 +44,7 @@ from nova_lite.conductor.build import Builder
 from nova_lite.conductor.evacuate import Evacuator
 from nova_lite.conductor.migrate import Migrator
 from nova_lite.conductor.migrate import load_move
+from nova_lite.conductor.unshelve import Unshelver
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
 
@@ -50,17 +55,20 @@ BATCH = 50
 
 class StallRecovery:
     def __init__(self, conf: cfg.ConfigOpts, evacuator: Evacuator,
-                 migrator: Migrator, builder: Builder) -> None:
+                 migrator: Migrator, builder: Builder,
+                 unshelver: Unshelver) -> None:
         self.conf = conf
         self.evacuator = evacuator
         self.migrator = migrator
         self.builder = builder
+        self.unshelver = unshelver
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
 
     def run(self) -> int:
         """One pass; how many moves and builds were driven again."""
         context = lite_context.get_admin_context()
-        return self._moves(context) + self._builds(context)
+        return (self._moves(context) + self._builds(context)
+                + self._unshelves(context))
 
     def _builds(self, context: Any) -> int:
         timeout = self.conf.conductor.build_stall_timeout
@@ -71,6 +79,17 @@ class StallRecovery:
                         '%s s (its build request was lost); scheduling it '
                         'again', uuid, timeout, instance_uuid=uuid)
             self.builder.schedule_and_build(context, uuid)
+        return len(stalled)
+
+    def _unshelves(self, context: Any) -> int:
+        timeout = self.conf.conductor.build_stall_timeout
+        horizon = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
+        stalled = instance_db.stalled_unshelves(context, horizon, BATCH)
+        for uuid in stalled:
+            LOG.warning('Instance %s has waited for its unshelve for over '
+                        '%s s (the request was lost); driving it again',
+                        uuid, timeout, instance_uuid=uuid)
+            self.unshelver.unshelve(context, uuid)
         return len(stalled)
 
     def _moves(self, context: Any) -> int:

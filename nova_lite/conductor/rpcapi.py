@@ -5,6 +5,7 @@
 1.1: ping (a compute agent waits for the conductor at start-up)
 1.2: evacuate_instance
 1.3: migrate_server (cold migration and resize)
+1.4: unshelve_instance
 """
 
 from typing import Any
@@ -19,7 +20,7 @@ from nova_lite.objects import base as objects_base
 LOG = logging.getLogger(__name__)
 
 TOPIC = 'conductor'
-VERSION = '1.3'
+VERSION = '1.4'
 # One attempt of wait_until_ready: short, so that the log says soon that
 # the agent is waiting, and a conductor that starts later is found at once.
 PING_TIMEOUT = 5
@@ -53,6 +54,10 @@ class ConductorAPI:
         self.client.prepare(version='1.3').cast(
             context, 'migrate_server', instance_uuid=instance_uuid,
             migration_id=migration_id, host=host)
+
+    def unshelve_instance(self, context: Any, instance_uuid: str) -> None:
+        self.client.prepare(version='1.4').cast(
+            context, 'unshelve_instance', instance_uuid=instance_uuid)
 
     def ping(self, context: Any, timeout: float) -> None:
         """One round trip to any conductor; MessagingTimeout if none."""

@@ -39,6 +39,13 @@ compute_opts = [
         'this host was down, or during a move). An instance the '
         'database does not know at all is never touched: it is named in '
         'a warning.'),
+    cfg.IntOpt(
+        'shelved_offload_time', default=0, min=-1,
+        help='Seconds a shelved server keeps its guest and disk on its '
+        'host before they are removed (offloaded) and its resources '
+        'freed: 0 offloads at once when shelving, -1 never (only '
+        '"openstack server shelve offload" does). Checked on every '
+        'housekeeping pass (cleanup_interval).'),
 ]
 
 driver_group = cfg.OptGroup(

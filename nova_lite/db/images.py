@@ -81,3 +81,10 @@ def image_destroy(context: Any, image_id: str) -> None:
         result = session.execute(sa.delete(IMG).where(IMG.id == image_id))
         if result.rowcount != 1:
             raise exception.ImageNotFound(image_id=image_id)
+
+
+def delete_if_exists(context: Any, image_id: str) -> bool:
+    """Delete the image if there is one; whether there was."""
+    with context_manager.writer.using(context) as session:
+        result = session.execute(sa.delete(IMG).where(IMG.id == image_id))
+        return bool(result.rowcount)

@@ -129,13 +129,30 @@ def task_state_in(expected: Any) -> Any:
     return sa.or_(*clauses) if clauses else sa.false()
 
 
+#: The tasks in which a shelved_offloaded instance may be placed: its
+#: unshelve claimed a node and the node's agent spawns it.
+UNSHELVE_TASKS = ('unshelving', 'spawning')
+
+
 def check_placement(session: Any, uuid: str) -> None:
     """The instance's (host, node, compute_id) name one live compute node
-    of that host, or node and compute_id are both unset; raises
-    ObjectActionError otherwise (the transaction then rolls back)."""
+    of that host, or node and compute_id are both unset; a
+    shelved_offloaded instance has all three unset (but while its
+    unshelve places it). Raises ObjectActionError otherwise (the
+    transaction then rolls back)."""
     row = session.execute(
-        sa.select(INST.host, INST.node, INST.compute_id)
+        sa.select(INST.host, INST.node, INST.compute_id, INST.vm_state,
+                  INST.task_state)
         .where(INST.uuid == uuid, INST.deleted == 0)).one()
+    placed = (row.host, row.node, row.compute_id) != (None, None, None)
+    if (row.vm_state == 'shelved_offloaded' and placed
+            and row.task_state not in UNSHELVE_TASKS):
+        raise exception.ObjectActionError(
+            action='save',
+            reason=f'instance {uuid}: a shelved_offloaded instance is on '
+            f'no host (host, node and compute_id NULL) until its unshelve '
+            f'places it; got host {row.host!r}, node {row.node!r}, '
+            f'compute_id {row.compute_id}')
     if row.node is None and row.compute_id is None:
         return
     cn = models.ComputeNode
@@ -179,6 +196,22 @@ def stalled_builds(context: Any, older_than: Any,
                 INST.deleted == 0, INST.host.is_(None),
                 INST.vm_state == 'building',
                 INST.task_state == 'scheduling', changed < older_than)
+            .order_by(changed, INST.id).limit(limit)))
+
+
+def stalled_unshelves(context: Any, older_than: Any,
+                      limit: int) -> list[str]:
+    """uuids of instances whose unshelve waits for the conductor (task
+    ``unshelving``: shelved, or offloaded and on no host) whose record
+    last changed before ``older_than``; oldest first. (One placed on a
+    host is that agent's to spawn.)"""
+    changed = sa.func.coalesce(INST.updated_at, INST.created_at)
+    with context_manager.reader.using(context) as session:
+        return list(session.scalars(
+            sa.select(INST.uuid).where(
+                INST.deleted == 0, INST.task_state == 'unshelving',
+                sa.or_(INST.vm_state == 'shelved', INST.host.is_(None)),
+                changed < older_than)
             .order_by(changed, INST.id).limit(limit)))
 
 
@@ -239,7 +272,7 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
                 f'{values.get("compute_id")} names no compute node') from None
         if result.rowcount != 1:
             _raise_unchanged(session, uuid, expected_task_state)
-        if PLACEMENT.intersection(values):
+        if PLACEMENT.intersection(values) or 'vm_state' in values:
             check_placement(session, uuid)
         row = session.scalars(
             sa.select(INST).where(INST.uuid == uuid)

@@ -13,6 +13,7 @@ from oslo_log import log as logging
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from nova_lite.db import images
 from nova_lite.db import instances as db
 from nova_lite.db import links
 from nova_lite.objects import base
@@ -23,7 +24,7 @@ LOG = logging.getLogger(__name__)
 @base.NovaLiteObjectRegistry.register
 class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
-    # locked_by. 1.3: locked_reason, system_metadata.
+    # locked_by. 1.3: locked_reason, system_metadata; delete_snapshot.
     VERSION = '1.3'
 
     fields = {
@@ -64,7 +65,7 @@ class Instance(base.NovaLiteObject):
         **base.SOFT_DELETE_FIELDS,
     }
 
-    def _load_from_db(self, values: dict[str, Any]) -> 'Instance':
+    def _load_from_db(self, values: dict[str, Any]) -> base.NovaLiteObject:
         if values.get('system_metadata', {}) is None:
             # A row from before system metadata existed.
             values = {**values, 'system_metadata': {}}
@@ -95,6 +96,13 @@ class Instance(base.NovaLiteObject):
         self._load_from_db(db.instance_update(
             self._context, self.uuid, values,
             expected_task_state=expected_task_state))
+
+    @ovo_base.remotable
+    def delete_snapshot(self, image_id: str) -> None:
+        """Delete the snapshot image ``image_id`` (a shelved server's,
+        once unshelved) if it still exists."""
+        if image_id:
+            images.delete_if_exists(self._context, image_id)
 
     @ovo_base.remotable
     def destroy(self) -> None:

@@ -37,6 +37,20 @@ pause_suspend = [
          'Resume a suspended server.', _action('resume')),
 ]
 
+SHELVE = 'os_compute_api:os-shelve:%s'
+shelve = [
+    rule(SHELVE % 'shelve', PROJECT_MEMBER_OR_ADMIN,
+         'Shelve a server.', _action('shelve')),
+    rule(SHELVE % 'unshelve', PROJECT_MEMBER_OR_ADMIN,
+         'Unshelve a shelved or offloaded server.', _action('unshelve')),
+    rule(SHELVE % 'unshelve_to_host', ADMIN,
+         'Unshelve an offloaded server to a named host (2.91).',
+         _action('unshelve')),
+    rule(SHELVE % 'shelve_offload', ADMIN,
+         'Remove a shelved server from its host (offload).',
+         _action('shelveOffload')),
+]
+
 lock = [
     rule(LOCK % 'lock', PROJECT_MEMBER_OR_ADMIN,
          'Lock a server: then only administrators act on it.',
@@ -98,4 +112,5 @@ tags = [
          'Remove every tag of a server.', [('DELETE', _TAGS_PATH)]),
 ]
 
-rules = power + pause_suspend + lock + instance_actions + metadata + tags
+rules = (power + pause_suspend + shelve + lock + instance_actions + metadata
+         + tags)

@@ -63,7 +63,9 @@ class ComputeDriver:
     def destroy_aside(self, uuid: str) -> None:
         """Remove the copy of ``uuid`` kept aside, if any."""
 
-    def spawn(self, instance: Any) -> None:
+    def spawn(self, instance: Any, image_ref: str | None = None) -> None:
+        """Create the guest from ``image_ref`` (default: the instance's
+        image; an unshelve gives its snapshot) and start it."""
         raise NotImplementedError
 
     def destroy(self, instance: Any, destroy_disks: bool = True) -> None:

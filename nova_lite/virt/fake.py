@@ -64,7 +64,7 @@ class FakeDriver(driver.ComputeDriver):
                and os.path.exists(options.spawn_hold_file)):
             time.sleep(HOLD_POLL_SECONDS)
 
-    def spawn(self, instance: Any) -> None:
+    def spawn(self, instance: Any, image_ref: str | None = None) -> None:
         self.wait_spawn_seconds()
         with self._lock:
             self._instances[instance.uuid] = power_state.RUNNING

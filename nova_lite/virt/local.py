@@ -151,12 +151,13 @@ class LocalDriver(fake.FakeDriver):
         shutil.rmtree(self.aside_path(uuid), ignore_errors=True)
 
     @_one_at_a_time
-    def spawn(self, instance: Any) -> None:
+    def spawn(self, instance: Any, image_ref: str | None = None) -> None:
         self.wait_spawn_seconds()
         path = self.disk_path(instance.uuid)
         path.parent.mkdir(parents=True, exist_ok=True)
         header = json.dumps({'instance': instance.uuid,
-                             'image': instance.image_ref}).encode()
+                             'image': image_ref or instance.image_ref}
+                            ).encode()
         with open(path, 'wb') as disk:
             disk.write(header)
             disk.truncate(max(len(header), instance.root_gb * 1024 ** 3))

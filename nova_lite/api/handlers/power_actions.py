@@ -1,5 +1,6 @@
 """Server actions that keep a server where it is: os-stop, os-start,
-reboot, pause, unpause, suspend, resume, lock and unlock (POST /servers/{server_id}/action).
+reboot, pause, unpause, suspend, resume, shelve, shelveOffload,
+unshelve, lock and unlock (POST /servers/{server_id}/action).
 
 The rules are in :mod:`nova_lite.compute.power_api`; these handlers
 authorize, validate and call it. Each answers 202 with no body.
@@ -36,6 +37,10 @@ pause = _power(policies.PAUSE % 'pause', schema.pause, 'pause')
 unpause = _power(policies.PAUSE % 'unpause', schema.unpause, 'unpause')
 suspend = _power(policies.SUSPEND % 'suspend', schema.suspend, 'suspend')
 resume = _power(policies.SUSPEND % 'resume', schema.resume, 'resume')
+shelve = _power(policies.SHELVE % 'shelve', schema.shelve, 'shelve')
+shelve_offload = _power(policies.SHELVE % 'shelve_offload',
+                        schema.shelve_offload, 'shelve_offload')
+unshelve = _power(policies.SHELVE % 'unshelve', schema.unshelve, 'unshelve')
 
 
 def reboot(req: webob.Request, inst: dict[str, Any],
@@ -71,4 +76,6 @@ def unlock(req: webob.Request, inst: dict[str, Any],
 
 ACTIONS = {'os-stop': stop, 'os-start': start, 'reboot': reboot,
            'lock': lock, 'unlock': unlock, 'pause': pause,
-           'unpause': unpause, 'suspend': suspend, 'resume': resume}
+           'unpause': unpause, 'suspend': suspend, 'resume': resume,
+           'shelve': shelve, 'shelveOffload': shelve_offload,
+           'unshelve': unshelve}

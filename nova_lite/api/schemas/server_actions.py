@@ -120,6 +120,10 @@ pause = _any_value('pause')
 unpause = _any_value('unpause')
 suspend = _any_value('suspend')
 resume = _any_value('resume')
+# Before 2.77 upstream does not check the value of any of the three.
+shelve = _any_value('shelve')
+shelve_offload = _any_value('shelveOffload')
+unshelve = _any_value('unshelve')
 
 reboot: dict[str, Any] = {
     'type': 'object',

@@ -23,7 +23,7 @@ EXPECTED_FINGERPRINTS = {
     'ComputeNode': '1.1-90ef88a8b1c7b1876aab11f6c212e738',
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
-    'Instance': '1.3-0899d169a15a789fbbec9dc14ebb8a6c',
+    'Instance': '1.3-15d1eeaf28bac2f2c7092d4447db13cb',
     'InstanceActionEvent': '1.0-cd0487aa5b72a1734b944cd139695e1f',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.3-b5a8bf378fe577815894f410a79b6dfe',

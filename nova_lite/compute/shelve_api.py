@@ -1,0 +1,110 @@
+"""The domain rules of shelve, shelveOffload and unshelve (upstream
+Nova's states, refusals and records).
+
+* **shelve** (an active, stopped, paused or suspended server with no
+  task): a snapshot image ``<name>-shelved`` is recorded, and the task
+  ``shelving`` with the image's id in the instance's system metadata in
+  one transaction with the action record; the host's agent powers the
+  guest off and the server is SHELVED (then offloaded at once with
+  ``[DEFAULT]shelved_offload_time = 0``, the default).
+* **shelveOffload** (SHELVED): the agent removes the guest and its disk
+  and the server is SHELVED_OFFLOADED with host, node and compute_id
+  all NULL (its resources free), the one state in which an instance is
+  on no host.
+* **unshelve** (either): a SHELVED server is started where it is; an
+  offloaded one is scheduled again (placed in the same transaction that
+  claims its resources) and its disk recreated from the snapshot by its
+  new host. The snapshot is deleted once the server is active.
+"""
+
+from typing import Any
+
+from oslo_log import log as logging
+
+from nova_lite import exception
+from nova_lite.compute import power_api
+from nova_lite.compute import snapshots
+from nova_lite.compute import states
+from nova_lite.db import instance_actions as actions_db
+from nova_lite.objects import instance as instance_obj
+
+LOG = logging.getLogger(__name__)
+Row = dict[str, Any]
+
+SHELVABLE = (states.ACTIVE, states.STOPPED, states.PAUSED,
+             states.SUSPENDED)
+UNSHELVABLE = (states.SHELVED, states.SHELVED_OFFLOADED)
+#: system_metadata keys of a shelved instance (removed by its unshelve).
+SHELVED_KEYS = ('shelved_at', 'shelved_image_id', 'shelved_host')
+
+
+def _start(ctx: Any, inst: Row, action: str, record: str,
+           values: Row, vm_states: tuple[str, ...]) -> None:
+    """Set ``values`` (the task) and record the action, only while the
+    server is in ``vm_states`` with no task (and unlocked for a
+    non-admin): 409 otherwise, saying why."""
+    power_api.check_lock(ctx, inst)
+    if inst['vm_state'] not in vm_states or inst['task_state'] is not None:
+        raise exception.InstanceStateConflict(
+            action=action, instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'], task_state=inst['task_state'])
+    try:
+        actions_db.begin(ctx, inst['uuid'], values,
+                         power_api.action_values(ctx, inst, record), [None],
+                         vm_states, unlocked=not ctx.is_admin)
+    except exception.UnexpectedTaskState:
+        raise power_api.conflict(ctx, inst, action) from None
+
+
+class ShelveActions:
+    """Mixed into :class:`nova_lite.compute.api.API` (``self.compute``
+    and ``self.conductor`` are the RPC clients)."""
+
+    compute: Any
+    conductor: Any
+
+    def shelve(self, ctx: Any, inst: Row) -> None:
+        if not inst['host']:
+            raise exception.InstanceNotReady(instance_id=inst['uuid'])
+        image = snapshots.create(
+            ctx, inst, f"{inst['display_name'] or inst['uuid']}-shelved")
+        sysmeta = {**(inst.get('system_metadata') or {}),
+                   'shelved_image_id': image['id'],
+                   'image_base_image_ref': inst.get('image_ref') or ''}
+        try:
+            _start(ctx, inst, 'shelve', 'shelve',
+                   {'task_state': states.SHELVING,
+                    'system_metadata': sysmeta}, SHELVABLE)
+        except Exception:
+            snapshots.delete(ctx, image['id'])
+            raise
+        LOG.info('Shelving on %s (snapshot %s)', inst['host'], image['id'],
+                 instance_uuid=inst['uuid'])
+        self.compute.shelve_instance(
+            ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+            inst['host'])
+
+    def shelve_offload(self, ctx: Any, inst: Row) -> None:
+        _start(ctx, inst, 'shelveOffload', 'shelveOffload',
+               {'task_state': states.SHELVING_OFFLOADING}, (states.SHELVED,))
+        LOG.info('Offloading from %s', inst['host'],
+                 instance_uuid=inst['uuid'])
+        self.compute.shelve_offload_instance(
+            ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+            inst['host'])
+
+    def unshelve(self, ctx: Any, inst: Row) -> None:
+        _start(ctx, inst, 'unshelve', 'unshelve',
+               {'task_state': states.UNSHELVING}, UNSHELVABLE)
+        LOG.info('Unshelving (%s)', inst['vm_state'],
+                 instance_uuid=inst['uuid'])
+        self.conductor.unshelve_instance(ctx, inst['uuid'])
+
+
+def forget_snapshot(ctx: Any, inst: Row) -> None:
+    """On delete: the snapshot a shelved server keeps goes with it."""
+    image_id = (inst.get('system_metadata') or {}).get('shelved_image_id')
+    if image_id and snapshots.delete(ctx, image_id):
+        LOG.info('Deleted snapshot %s of the shelved server', image_id,
+                 instance_uuid=inst['uuid'])
+

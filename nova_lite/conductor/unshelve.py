@@ -1,0 +1,79 @@
+"""The unshelve flow on the conductor.
+
+A SHELVED server still has its guest on its host: it is started there
+(task ``powering-on``; the agent's start ends its shelved state). An
+offloaded one is scheduled like a new build: the claim places it (host,
+node and compute_id together, in the transaction that grows the node's
+usage, only while it is on no host) and its new host spawns it from the
+snapshot. When no host has room it stays SHELVED_OFFLOADED, task
+cleared, as upstream; a request driven twice (a recovery pass, a second
+conductor) places it once.
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from nova_lite import exception
+from nova_lite.compute import instance_ops
+from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute import states
+from nova_lite.objects import instance as instance_obj
+from nova_lite.scheduler import claims
+
+LOG = logging.getLogger(__name__)
+
+
+class Unshelver:
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
+
+    def unshelve(self, context: Any, uuid: str) -> str | None:
+        """Unshelve the server; the reason when it could not be placed
+        (for the action's event)."""
+        try:
+            instance = instance_obj.Instance.get_by_uuid(context, uuid)
+        except exception.InstanceNotFound:
+            LOG.info('Instance %s was deleted before its unshelve', uuid)
+            return None
+        if instance.task_state != states.UNSHELVING:
+            LOG.info('Not unshelving: the server is in task %s now',
+                     instance.task_state, instance=instance)
+            return None
+        if instance.vm_state == states.SHELVED:
+            self._start(context, instance)
+            return None
+        return self._schedule(context, instance)
+
+    def _start(self, context: Any, instance: Any) -> None:
+        instance.task_state = states.POWERING_ON
+        if not instance_ops.saved(instance, [states.UNSHELVING]):
+            return
+        LOG.info('Unshelving: starting it on %s', instance.host,
+                 instance=instance)
+        self.compute_rpcapi.start_instance(context, instance, instance.host)
+
+    def _schedule(self, context: Any, instance: Any) -> str | None:
+        request = claims.Request(instance.uuid, instance.vcpus,
+                                 instance.memory_mb, instance.root_gb)
+        try:
+            node = claims.select_and_claim(context, self.conf, request)
+        except exception.NoValidHost as exc:
+            LOG.warning('Cannot unshelve: %s', exc, instance=instance)
+            instance.task_state = None
+            instance_ops.saved(instance, [states.UNSHELVING])
+            return exc.format_message()
+        except exception.InstanceNotFound:
+            LOG.info('Instance was deleted while it was scheduled',
+                     instance=instance)
+            return None
+        except exception.AlreadyPlaced as exc:
+            LOG.info('Not placing it again: %s', exc.format_message(),
+                     instance=instance)
+            return None
+        instance = instance_obj.Instance.get_by_uuid(context, instance.uuid)
+        LOG.info('Unshelving on %s', node.host, instance=instance)
+        self.compute_rpcapi.unshelve_instance(context, instance, node.host)
+        return None
