@@ -126,6 +126,19 @@ def _image(req: webob.Request, ref: str | None,
     return image_id
 
 
+def rebuild_image(req: webob.Request, ref: str,
+                  flavor: dict[str, Any]) -> str:
+    """The image of a rebuild (400 "Cannot find image for rebuild"
+    when unknown or not visible, as upstream)."""
+    try:
+        return _image(req, ref, flavor)
+    except webob.exc.HTTPBadRequest as exc:
+        if 'could not be found' in str(exc.explanation):
+            raise webob.exc.HTTPBadRequest(
+                explanation='Cannot find image for rebuild') from None
+        raise
+
+
 def _counts(spec: dict[str, Any]) -> tuple[int, int]:
     low = util.bounded_int(spec.get('min_count', 1), 'min_count', 1)
     high = util.bounded_int(spec.get('max_count', low), 'max_count', 1)
@@ -152,7 +165,7 @@ def access_address(value: str | None, version: int) -> str | None:
     return str(netaddr.IPAddress(value, version))
 
 
-def _check_key_name(ctx: Any, key_name: str | None) -> None:
+def check_key_name(ctx: Any, key_name: str | None) -> None:
     """A key pair of the caller's (400 otherwise, upstream's message)."""
     if key_name is None:
         return
@@ -171,7 +184,7 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
     _check_networks(spec)
     flavor = find_flavor(req, spec['flavorRef'])
     image_id = _image(req, spec.get('imageRef'), flavor)
-    _check_key_name(ctx, spec.get('key_name'))
+    check_key_name(ctx, spec.get('key_name'))
     low, high = _counts(spec)
     reservation_id = 'r-' + secrets.token_hex(4)
     snapshot = flavor_snapshot(flavor)

@@ -18,6 +18,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite import exception
+from nova_lite.compute import image_api
 from nova_lite.compute import power_api
 from nova_lite.compute import shelve_api
 from nova_lite.compute import states
@@ -88,7 +89,8 @@ def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
             'started)') from None
 
 
-class API(power_api.PowerActions, shelve_api.ShelveActions):
+class API(power_api.PowerActions, shelve_api.ShelveActions,
+          image_api.ImageActions):
     """Server moves and state resets; ``conductor`` and ``compute`` are
     the RPC clients."""
 

@@ -24,6 +24,7 @@ from nova_lite.compute import instance_ops
 from nova_lite.compute import move
 from nova_lite.compute import move_recovery
 from nova_lite.compute import power
+from nova_lite.compute import rebuild
 from nova_lite.compute import resources
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
@@ -266,6 +267,11 @@ class ComputeManager:
                         instance=instance)
             return
         shelve.unshelve(context, self.driver, instance, self.host)
+
+    def rebuild_server(self, context: Any, instance: Any) -> None:
+        instance = self._current(context, instance, states.REBUILDING)
+        if instance is not None:
+            rebuild.rebuild(context, self.driver, instance, self.host)
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""

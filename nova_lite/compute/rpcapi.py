@@ -6,7 +6,8 @@
      finish_resize, confirm_resize, revert_resize, finish_revert_resize
 1.3: stop_instance, start_instance, reboot_instance
 1.4: pause_instance, unpause_instance, suspend_instance, resume_instance,
-     shelve_instance, shelve_offload_instance, unshelve_instance
+     shelve_instance, shelve_offload_instance, unshelve_instance,
+     rebuild_server (the user's rebuild on the server's host)
 """
 
 from typing import Any
@@ -132,3 +133,7 @@ class ComputeAPI:
         """To the host the conductor placed an offloaded server on."""
         self._power_14(context, 'unshelve_instance', host,
                        instance=instance)
+
+    def rebuild_server(self, context: Any, instance: Any, host: str) -> None:
+        """To the server's host: its rebuild with the image recorded."""
+        self._power_14(context, 'rebuild_server', host, instance=instance)

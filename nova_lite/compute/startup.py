@@ -17,6 +17,7 @@ from nova_lite.compute import identity_check
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
 from nova_lite.compute import power
+from nova_lite.compute import rebuild
 from nova_lite.compute import resources
 from nova_lite.compute import shelve
 from nova_lite.compute import states
@@ -28,7 +29,8 @@ from nova_lite.objects import service as service_obj
 LOG = logging.getLogger(__name__)
 RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING, states.SCHEDULING,
                        states.SHELVING, states.SHELVING_OFFLOADING,
-                       states.UNSHELVING, *power.TASKS)
+                       states.UNSHELVING, states.REBUILD_SPAWNING,
+                       *power.TASKS)
 # Rows per statement when the agent fills its records' integer links.
 LINK_BATCH = 1000
 
@@ -70,6 +72,10 @@ def _recover(context: Any, conf: cfg.ConfigOpts, driver: Any, instance: Any,
                                   states.SHELVING_OFFLOADING)
           or shelve.is_unshelving(instance)):
         shelve.recover(context, conf, driver, instance, host)
+    elif instance.task_state == states.REBUILD_SPAWNING:
+        LOG.info('Finishing a rebuild interrupted by a restart',
+                 instance=instance)
+        rebuild.rebuild(context, driver, instance, host, resumed=True)
     elif instance.task_state == states.DELETING:
         LOG.info('Finishing a delete interrupted by a restart',
                  instance=instance)

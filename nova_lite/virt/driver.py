@@ -71,6 +71,13 @@ class ComputeDriver:
     def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
         raise NotImplementedError
 
+    def rebuild(self, instance: Any, image_ref: str) -> None:
+        """Replace the guest's disk content with ``image_ref`` and boot
+        it (the user's rebuild, on the guest's host). Running it again
+        gives the same result."""
+        self.destroy(instance)
+        self.spawn(instance, image_ref=image_ref)
+
     def power_state(self, instance: Any) -> int:
         raise NotImplementedError
 

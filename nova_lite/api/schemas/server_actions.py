@@ -142,3 +142,65 @@ reboot: dict[str, Any] = {
     'required': ['reboot'],
     'additionalProperties': False,
 }
+
+
+_REBUILD_METADATA = {
+    'type': 'object',
+    'patternProperties': {
+        '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255}},
+    'additionalProperties': False,
+}
+
+
+def rebuild(version: Any) -> dict[str, Any]:
+    """The rebuild schema at ``version`` (2.19: description; 2.54:
+    key_name; 2.57: user_data, no personality)."""
+    props: dict[str, Any] = {
+        'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                 'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'},
+        'imageRef': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'adminPass': _PASSWORD,
+        'metadata': _REBUILD_METADATA,
+        'preserve_ephemeral': BOOLEAN,
+        'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']},
+        'accessIPv4': {'type': 'string', 'format': 'ipv4'},
+        'accessIPv6': {'type': 'string', 'format': 'ipv6'},
+        'personality': {'type': 'array'},
+    }
+    if version.at_least('2.19'):
+        props['description'] = {'type': ['string', 'null'],
+                                'maxLength': 255}
+    if version.at_least('2.54'):
+        props['key_name'] = {'type': ['string', 'null'], 'minLength': 1,
+                             'maxLength': 255}
+    if version.at_least('2.57'):
+        del props['personality']
+        props['user_data'] = {'type': ['string', 'null'],
+                              'maxLength': 65535}
+    return {
+        'type': 'object',
+        'properties': {'rebuild': {
+            'type': 'object', 'properties': props,
+            'required': ['imageRef'], 'additionalProperties': False}},
+        'required': ['rebuild'],
+        'additionalProperties': False,
+    }
+
+
+create_image: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'createImage': {
+            'type': 'object',
+            'properties': {
+                'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                         'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'},
+                'metadata': _REBUILD_METADATA,
+            },
+            'required': ['name'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['createImage'],
+    'additionalProperties': False,
+}

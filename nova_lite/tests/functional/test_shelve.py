@@ -5,11 +5,13 @@ steps a restart interrupted finished at start-up."""
 
 import json
 
+import pytest
+
+from nova_lite import exception
 from nova_lite.compute import states
 from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as instance_db
-from nova_lite import exception
 from nova_lite.tests.functional import test_move
 from nova_lite.tests.functional.test_evacuate import _restart
 from nova_lite.tests.functional.test_evacuation_safety import _boot_on
@@ -21,8 +23,6 @@ from nova_lite.tests.functional.test_move import _instance
 from nova_lite.tests.functional.test_move import _node
 from nova_lite.tests.functional.test_move import _wait_status
 from nova_lite.virt import power_state
-
-import pytest
 
 C1, C2 = 'compute-1', 'compute-2'
 client = test_move.client

@@ -1,0 +1,94 @@
+"""Server actions about its image: rebuild and createImage
+(POST /servers/{server_id}/action).
+
+The rules are in :mod:`nova_lite.compute.image_api`. A rebuild answers
+202 with the server (and its new admin password, as upstream with
+``[api]enable_instance_password``); createImage answers 202 with the
+image's URL in ``Location`` before 2.45 and ``{"image_id": ...}`` from
+2.45.
+"""
+
+import secrets
+from typing import Any
+
+import webob
+import webob.exc
+
+from nova_lite import exception
+from nova_lite.api import server_ops
+from nova_lite.api import util
+from nova_lite.api.schemas import server_actions as schema
+from nova_lite.api.views import servers as views
+from nova_lite.db import instances as instance_db
+from nova_lite.db import quotas as quota_db
+from nova_lite.db import tags as tag_db
+from nova_lite.policies import resources as policies
+
+Row = dict[str, Any]
+
+
+def _check_metadata_quota(req: webob.Request, inst: Row,
+                          metadata: dict[str, str] | None) -> None:
+    if metadata is None:
+        return
+    allowed = quota_db.project_quotas(util.context(req),
+                                      inst['project_id'])['metadata_items']
+    if 0 <= allowed < len(metadata):
+        raise exception.MetadataLimitExceeded(allowed=allowed)
+
+
+def _rebuild_changes(req: webob.Request, spec: Row) -> Row:
+    changes: Row = {}
+    for key in ('name', 'description', 'metadata'):
+        if key in spec:
+            changes[key] = spec[key]
+    for field, column, family in (('accessIPv4', 'access_ip_v4', 4),
+                                  ('accessIPv6', 'access_ip_v6', 6)):
+        if field in spec:
+            changes[column] = server_ops.access_address(spec[field], family)
+    if 'key_name' in spec:
+        server_ops.check_key_name(util.context(req), spec['key_name'])
+        changes['key_name'] = spec['key_name']
+    return changes
+
+
+def rebuild(req: webob.Request, inst: Row, body: Row) -> webob.Response:
+    util.authorize(req, policies.SERVERS % 'rebuild',
+                   {'project_id': inst['project_id'],
+                    'user_id': inst['user_id']})
+    util.validate(schema.rebuild(util.version(req)), body)
+    spec = body['rebuild']
+    image_id = server_ops.rebuild_image(req, spec['imageRef'],
+                                        inst.get('flavor') or {})
+    changes = _rebuild_changes(req, spec)
+    _check_metadata_quota(req, inst, changes.get('metadata'))
+    ctx = util.context(req)
+    util.deps(req).compute_api.rebuild(ctx, inst, image_id, changes)
+    inst = instance_db.instance_get_by_uuid(ctx, inst['uuid'])
+    tags = (tag_db.for_servers(ctx, [inst['uuid']])
+            if util.version(req).at_least('2.26') else {})
+    view = views.ServerView(req, server_ops.host_statuses(req, [inst]),
+                            tags)
+    server = view.detail(inst)
+    server['adminPass'] = spec.get('adminPass') or secrets.token_urlsafe(9)
+    return util.json_response({'server': server}, status=202)
+
+
+def create_image(req: webob.Request, inst: Row,
+                 body: Row) -> webob.Response:
+    util.authorize(req, policies.SERVERS % 'create_image',
+                   {'project_id': inst['project_id']})
+    util.validate(schema.create_image, body)
+    spec = body['createImage']
+    metadata = spec.get('metadata') or {}
+    if not util.version(req).at_least('2.39'):
+        _check_metadata_quota(req, inst, metadata)
+    image = util.deps(req).compute_api.create_image(
+        util.context(req), inst, spec['name'], metadata)
+    if util.version(req).at_least('2.45'):
+        return util.json_response({'image_id': image['id']}, status=202)
+    return webob.Response(status=202, headers={
+        'Location': f'{util.base_url(req)}/image/v2/images/{image["id"]}'})
+
+
+ACTIONS = {'rebuild': rebuild, 'createImage': create_image}

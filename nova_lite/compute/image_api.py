@@ -1,0 +1,89 @@
+"""The domain rules of the server actions about its image: rebuild
+(a new image on the same host) and createImage (a snapshot).
+
+* **rebuild** (an active, stopped or failed server with no task): the
+  new image, name, metadata (replaced when given), description, access
+  addresses and key are written with the task ``rebuilding`` and the
+  action record in one transaction; the host's agent replaces the disk
+  content and the server is ACTIVE again (SHUTOFF if it was stopped,
+  as upstream).
+* **createImage** (active, stopped, paused or suspended, no task): the
+  image catalog is metadata only, so the snapshot is recorded at once
+  (``active``) with the action; no guest is touched.
+"""
+
+from typing import Any
+
+from oslo_log import log as logging
+
+from nova_lite import exception
+from nova_lite.compute import power_api
+from nova_lite.compute import snapshots
+from nova_lite.compute import states
+from nova_lite.db import instance_actions as actions_db
+from nova_lite.objects import instance as instance_obj
+
+LOG = logging.getLogger(__name__)
+Row = dict[str, Any]
+
+REBUILDABLE = (states.ACTIVE, states.STOPPED, states.ERROR)
+SNAPSHOTTABLE = (states.ACTIVE, states.STOPPED, states.PAUSED,
+                 states.SUSPENDED)
+# Request keys of a rebuild -> instance columns.
+_COLUMNS = {'name': 'display_name', 'description': 'display_description',
+            'access_ip_v4': 'access_ip_v4', 'access_ip_v6': 'access_ip_v6',
+            'key_name': 'key_name'}
+
+
+def _check(ctx: Any, inst: Row, action: str,
+           vm_states: tuple[str, ...]) -> None:
+    power_api.check_lock(ctx, inst)
+    if inst['vm_state'] not in vm_states or inst['task_state'] is not None:
+        raise exception.InstanceStateConflict(
+            action=action, instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'], task_state=inst['task_state'])
+
+
+class ImageActions:
+    """Mixed into :class:`nova_lite.compute.api.API`."""
+
+    compute: Any
+
+    def rebuild(self, ctx: Any, inst: Row, image_id: str,
+                changes: Row) -> None:
+        """``changes``: any of name, description, metadata,
+        access_ip_v4, access_ip_v6, key_name (checked by the caller)."""
+        _check(ctx, inst, 'rebuild', REBUILDABLE)
+        if not inst['host']:
+            raise exception.InstanceNotReady(instance_id=inst['uuid'])
+        values: Row = {_COLUMNS[k]: v for k, v in changes.items()
+                       if k in _COLUMNS}
+        if 'metadata' in changes:
+            values['metadata_'] = changes['metadata']
+        values.update({
+            'task_state': states.REBUILDING, 'image_ref': image_id,
+            'system_metadata': {**(inst.get('system_metadata') or {}),
+                                'image_base_image_ref': image_id}})
+        try:
+            actions_db.begin(ctx, inst['uuid'], values,
+                             power_api.action_values(ctx, inst, 'rebuild'),
+                             [None], REBUILDABLE, unlocked=not ctx.is_admin)
+        except exception.UnexpectedTaskState:
+            raise power_api.conflict(ctx, inst, 'rebuild') from None
+        LOG.info('Rebuilding on %s with image %s', inst['host'], image_id,
+                 instance_uuid=inst['uuid'])
+        self.compute.rebuild_server(
+            ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+            inst['host'])
+
+    def create_image(self, ctx: Any, inst: Row, name: str,
+                     metadata: dict[str, str]) -> Row:
+        """Record the snapshot; the image row."""
+        _check(ctx, inst, 'createImage', SNAPSHOTTABLE)
+        image = snapshots.create(ctx, inst, name, metadata)
+        actions_db.record(ctx, power_api.action_values(ctx, inst,
+                                                       'createImage'))
+        LOG.info('Snapshot %s (%s) recorded', image['id'], name,
+                 instance_uuid=inst['uuid'])
+        return image
+

@@ -1,0 +1,72 @@
+"""The user's rebuild with real services in process (local driver,
+SQLite, inproc bus): the disk content replaced in place, a stopped
+server left stopped, and a rebuild a restart cut short finished at
+start-up."""
+
+import json
+
+from nova_lite.compute import states
+from nova_lite.db import images as image_db
+from nova_lite.db import instances as instance_db
+from nova_lite.tests.functional import test_move
+from nova_lite.tests.functional.test_evacuate import _restart
+from nova_lite.tests.functional.test_evacuation_safety import _boot_on
+from nova_lite.tests.functional.test_evacuation_safety import _stop
+from nova_lite.tests.functional.test_move import _action
+from nova_lite.tests.functional.test_move import _ctx
+from nova_lite.tests.functional.test_move import _disk
+from nova_lite.tests.functional.test_move import _instance
+from nova_lite.tests.functional.test_move import _wait_status
+from nova_lite.virt import power_state
+
+C1 = 'compute-1'
+client = test_move.client
+
+
+def _header(client, uuid: str) -> dict:
+    return json.loads(_disk(client, C1, uuid).read_bytes().split(b'\0')[0])
+
+
+def _power(client, uuid: str) -> dict:
+    path = _disk(client, C1, uuid).with_name('power.json')
+    return json.loads(path.read_text())
+
+
+def _new_image() -> str:
+    return image_db.image_create(_ctx(), {
+        'id': '0d2c7b9e-3c0e-4a57-9a57-2f5c1a1b2c3d', 'name': 'fedora',
+        'status': 'active', 'visibility': 'public', 'disk_format': 'raw',
+        'container_format': 'bare'})['id']
+
+
+def test_rebuild_replaces_the_disk_and_keeps_a_stopped_server_stopped(
+        client):
+    uuid = _boot_on(client, C1, 'rebuilt')['id']
+    image = _new_image()
+    assert _action(client, uuid, {'os-stop': None}).status_int == 202
+    _wait_status(client, uuid, 'SHUTOFF')
+    response = _action(client, uuid, {'rebuild': {
+        'imageRef': image, 'metadata': {'a': 'b'}}})
+    assert response.status_int == 202
+    assert response.json['server']['image']['id'] == image
+    server = _wait_status(client, uuid, 'SHUTOFF')
+    assert server['metadata'] == {'a': 'b'}
+    assert _header(client, uuid) == {'instance': uuid, 'image': image}
+    assert _power(client, uuid)['state'] == 'shutdown'
+    inst = _instance(uuid)
+    assert inst['power_state'] == power_state.SHUTDOWN
+    assert inst['image_ref'] == image
+    assert inst['host'] == C1
+
+
+def test_a_rebuild_cut_short_is_finished_at_start_up(client):
+    uuid = _boot_on(client, C1, 'cut')['id']
+    image = _new_image()
+    _stop(client, C1)
+    # The agent had taken the rebuild (rebuild_spawning) and died.
+    instance_db.instance_update(_ctx(), uuid, {
+        'task_state': states.REBUILD_SPAWNING, 'image_ref': image})
+    _restart(client, C1)
+    _wait_status(client, uuid, 'ACTIVE')
+    assert _header(client, uuid) == {'instance': uuid, 'image': image}
+    assert _power(client, uuid)['boots'] == 2
