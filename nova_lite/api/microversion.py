@@ -6,7 +6,9 @@ behaves as the one before it.
 
 * 2.1   - The base API: servers, flavors, os-services, os-hypervisors,
           os-migrations, os-instance-actions (events for admins only);
-          server actions os-stop, os-start, reboot, lock, unlock;
+          server actions os-stop, os-start, reboot, pause, unpause,
+          suspend, resume, shelve, shelveOffload, unshelve, rebuild,
+          createImage, lock, unlock;
           os-keypairs, os-availability-zone, os-simple-tenant-usage.
 * 2.2   - os-keypairs: ``type`` (ssh, x509); create 201, delete 204.
 * 2.3   - Server show/detail: more OS-EXT-SRV-ATTR fields for admins.
@@ -15,7 +17,7 @@ behaves as the one before it.
 * 2.11  - os-services: ``forced_down`` in responses;
           ``PUT /os-services/force-down``.
 * 2.16  - Servers: ``host_status`` for admins.
-* 2.19  - Servers: ``description``.
+* 2.19  - Servers: ``description`` (create, update, rebuild).
 * 2.21  - os-instance-actions: the actions of a deleted server.
 * 2.23  - os-migrations: ``migration_type`` and links.
 * 2.26  - Servers: ``tags``; /servers/{id}/tags; tag filters of the
@@ -25,8 +27,10 @@ behaves as the one before it.
           ``keypairs_links``.
 * 2.37  - Server create: ``networks`` is required (``auto``/``none``).
 * 2.38  - Server list: an unknown ``status`` filter is a 400.
+* 2.39  - createImage: no metadata_items quota check.
 * 2.40  - os-simple-tenant-usage: paging with ``limit`` / ``marker``
           and ``tenant_usages_links``.
+* 2.45  - createImage: ``{"image_id": ...}`` instead of ``Location``.
 * 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).
 * 2.51  - os-instance-actions: events for whoever sees the action, the
           traceback for admins only.
@@ -38,7 +42,9 @@ behaves as the one before it.
 * 2.56  - Server action ``migrate``: an optional target ``host``
           (``migrate``, ``resize``, ``confirmResize`` and
           ``revertResize`` themselves exist from 2.1).
-* 2.57  - Server create: ``personality`` is no longer accepted.
+* 2.54  - rebuild: ``key_name``.
+* 2.57  - Server create and rebuild: ``personality`` is no longer
+          accepted; rebuild takes ``user_data``.
 * 2.58  - os-instance-actions: ``updated_at``, paging with ``limit`` /
           ``marker`` and ``links``, ``changes-since``.
 * 2.59  - os-migrations: ``uuid``, paging with ``limit`` / ``marker``
