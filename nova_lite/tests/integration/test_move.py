@@ -436,3 +436,72 @@ def test_keypairs_properties_zones_and_usage(cloud, setup, tmp_path):
 def _write(path, text: str) -> str:
     path.write_text(text + '\n')
     return str(path)
+
+
+def _header_image(cloud, host: str, server: str) -> str:
+    """The image the local driver wrote the disk from."""
+    with open(cloud.disk_path(host, server), 'rb') as disk:
+        return json.loads(disk.read(512).split(b'\0')[0])['image']
+
+
+def test_pause_suspend_shelve_unshelve_elsewhere_rebuild_and_events(
+        cloud, setup):
+    """pause, suspend, shelve (offloaded: no host, no disk, compute_id
+    NULL), unshelve onto another host (disk back from the snapshot, the
+    links set together), rebuild, createImage, and each in ``server
+    event list``, with the real CLI."""
+    server, source = _boot(cloud, setup, 'shelf')
+    name = f'mv-{setup["suffix"]}-shelf'
+    cloud.openstack('server', 'pause', server, parse=False)
+    assert _wait(cloud, server, 'PAUSED')['OS-EXT-STS:power_state'] == 3
+    assert _power(cloud, source, server)['state'] == 'paused'
+    cloud.openstack('server', 'unpause', server, parse=False)
+    _wait(cloud, server, 'ACTIVE')
+    cloud.openstack('server', 'suspend', server, parse=False)
+    assert _wait(cloud, server, 'SUSPENDED')['OS-EXT-STS:power_state'] == 7
+    cloud.openstack('server', 'resume', server, parse=False)
+    _wait(cloud, server, 'ACTIVE')
+
+    cloud.openstack('server', 'shelve', server, parse=False)
+    shown = _wait(cloud, server, 'SHELVED_OFFLOADED')
+    assert shown[scenario.HOST_KEY] is None, shown
+    row = _db(cloud, 'SELECT host, node, compute_id FROM instances WHERE '
+              'uuid = :uuid', uuid=server)
+    assert (row.host, row.node, row.compute_id) == (None, None, None), row
+    assert not cloud.disk_path(source, server).exists()
+    [snapshot] = cloud.openstack('image', 'list', '--name',
+                                 f'{name}-shelved')
+
+    scenario.set_compute_enabled(cloud, source, enabled=False)
+    try:
+        cloud.openstack('server', 'unshelve', server, parse=False)
+        dest = _wait(cloud, server, 'ACTIVE')[scenario.HOST_KEY]
+    finally:
+        scenario.set_compute_enabled(cloud, source, enabled=True)
+    assert dest != source
+    host, _node, compute_id = _placement(cloud, server)
+    assert (host, compute_id) == (dest, _node_id(cloud, dest))
+    assert _header_image(cloud, dest, server) == snapshot['ID']
+    assert cloud.openstack('image', 'list', '--name',
+                           f'{name}-shelved') == []
+
+    image = scenario.create_image(cloud, f'mv-rebuild-{setup["suffix"]}')
+    cloud.openstack('server', 'rebuild', '--image', image, '--wait', server,
+                    parse=False, timeout=TIMEOUT)
+    _wait(cloud, server, 'ACTIVE')
+    assert _header_image(cloud, dest, server) == image
+    snap = cloud.openstack('server', 'image', 'create', '--name',
+                           f'{name}-snap', server)
+    assert snap['name'] == f'{name}-snap', snap
+
+    events = cloud.openstack('server', 'event', 'list', server)
+    assert [row['Action'] for row in events] == [
+        'createImage', 'rebuild', 'unshelve', 'shelve', 'resume', 'suspend',
+        'unpause', 'pause', 'create'], events
+    unshelve = next(row for row in events if row['Action'] == 'unshelve')
+    detail = cloud.openstack('server', 'event', 'show', server,
+                             unshelve['Request ID'])
+    assert {event['event'] for event in detail['events']} == {
+        'conductor_unshelve_instance', 'compute_unshelve_instance'}, detail
+    cloud.openstack('server', 'delete', '--wait', server, parse=False,
+                    timeout=TIMEOUT)
