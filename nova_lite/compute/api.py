@@ -18,6 +18,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite import exception
+from nova_lite.compute import deferred_delete
 from nova_lite.compute import power_api
 from nova_lite.compute import states
 from nova_lite.db import instance_actions as actions_db
@@ -87,9 +88,9 @@ def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
             'started)') from None
 
 
-class API(power_api.PowerActions):
-    """Server moves and state resets; ``conductor`` and ``compute`` are
-    the RPC clients."""
+class API(power_api.PowerActions, deferred_delete.DeferredDelete):
+    """Server moves, state resets, power actions and deferred delete;
+    ``conductor`` and ``compute`` are the RPC clients."""
 
     def __init__(self, conductor: Any, compute: Any) -> None:
         self.conductor = conductor

@@ -76,7 +76,7 @@ def _event(name: str) -> Callable[..., Any]:
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.3')
+    target = messaging.Target(version='1.4')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path]) -> None:
@@ -207,6 +207,14 @@ class ComputeManager:
     def reboot_instance(self, context: Any, instance: Any,
                         reboot_type: str) -> None:
         self._power(context, instance, states.REBOOTING)
+
+    # deferred delete (rules in compute/deferred_delete.py) ---------------
+
+    def soft_delete_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.SOFT_DELETING)
+
+    def restore_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.RESTORING)
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""

@@ -1,7 +1,8 @@
-"""Stop, start and reboot on the compute agent.
+"""Stop, start, reboot, soft delete and restore on the compute agent.
 
 Each is a compare-and-swap from its task state (``powering-off``,
-``powering-on``, ``rebooting`` / ``rebooting_hard``) set by the API: a
+``powering-on``, ``rebooting`` / ``rebooting_hard``, ``soft-deleting``,
+``restoring``) set by the API: a
 state reset or a delete meanwhile wins, and the agent then changes
 nothing it would have to explain. The guest's power state written to
 the record is the one the driver reports afterwards, never assumed.
@@ -28,17 +29,27 @@ TASKS = {
     states.POWERING_ON: ('start', 'compute_start_instance'),
     states.REBOOTING: ('reboot', 'compute_reboot_instance'),
     states.REBOOTING_HARD: ('reboot', 'compute_reboot_instance'),
+    # Deferred delete (see nova_lite.compute.deferred_delete): the guest
+    # is powered off, or on again, as upstream does for drivers without
+    # a soft delete of their own.
+    states.SOFT_DELETING: ('soft delete', 'compute_soft_delete_instance'),
+    states.RESTORING: ('restore', 'compute_restore_instance'),
+}
+#: task state -> (driver method, vm_state that follows)
+_POWER = {
+    states.POWERING_OFF: ('power_off', states.STOPPED),
+    states.POWERING_ON: ('power_on', states.ACTIVE),
+    states.SOFT_DELETING: ('power_off', states.SOFT_DELETED),
+    states.RESTORING: ('power_on', states.ACTIVE),
 }
 
 
 def _run(driver: Any, instance: Any, task: str) -> str:
     """The driver's part; returns the vm_state that follows."""
-    if task == states.POWERING_OFF:
-        driver.power_off(instance)
-        return states.STOPPED
-    if task == states.POWERING_ON:
-        driver.power_on(instance)
-        return states.ACTIVE
+    if task in _POWER:
+        method, vm_state = _POWER[task]
+        getattr(driver, method)(instance)
+        return vm_state
     driver.reboot(instance,
                   'HARD' if task == states.REBOOTING_HARD else 'SOFT')
     return states.ACTIVE

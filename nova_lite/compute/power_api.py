@@ -54,7 +54,7 @@ def _check_host(inst: Row) -> None:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
 
 
-def _conflict(ctx: Any, inst: Row, action: str) -> exception.Conflict:
+def conflict(ctx: Any, inst: Row, action: str) -> exception.Conflict:
     """Why ``action`` cannot start, from the instance as it is now."""
     try:
         now = instance_db.instance_get_by_uuid(ctx, inst['uuid'])
@@ -89,7 +89,7 @@ class PowerActions:
                              action_values(ctx, inst, record), over,
                              vm_states, unlocked=not ctx.is_admin)
         except exception.UnexpectedTaskState:
-            raise _conflict(ctx, inst, action) from None
+            raise conflict(ctx, inst, action) from None
         return instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
 
     def stop(self, ctx: Any, inst: Row) -> None:

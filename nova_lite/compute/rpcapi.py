@@ -5,6 +5,7 @@
 1.2: cold migration and resize: prep_resize, resize_instance,
      finish_resize, confirm_resize, revert_resize, finish_revert_resize
 1.3: stop_instance, start_instance, reboot_instance
+1.4: soft_delete_instance, restore_instance (deferred delete)
 """
 
 from typing import Any
@@ -16,7 +17,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.3'
+VERSION = '1.4'
 
 
 class ComputeAPI:
@@ -97,3 +98,18 @@ class ComputeAPI:
                         host: str) -> None:
         self._power(context, 'reboot_instance', host, instance=instance,
                     reboot_type=reboot_type)
+
+    def _deferred(self, context: Any, method: str, instance: Any,
+                  host: str) -> None:
+        self.client.prepare(server=host, version='1.4').cast(
+            context, method, instance=instance)
+
+    def soft_delete_instance(self, context: Any, instance: Any,
+                             host: str) -> None:
+        """Power the guest off and mark the server SOFT_DELETED."""
+        self._deferred(context, 'soft_delete_instance', instance, host)
+
+    def restore_instance(self, context: Any, instance: Any,
+                         host: str) -> None:
+        """Power the guest on and mark the server ACTIVE again."""
+        self._deferred(context, 'restore_instance', instance, host)

@@ -2,7 +2,8 @@
 creates instances (or starts a resize) only within them.
 
 Usage is counted from the live instances of a project (deleted ones no
-longer count); a resize in progress counts the larger of its two
+longer count, nor, as upstream, soft-deleted ones: restoring one checks
+the quota again); a resize in progress counts the larger of its two
 flavors. A check first updates the project's row in
 ``project_quota_locks`` in the transaction that counts and writes: the
 update takes the write lock (SQLite, ``BEGIN IMMEDIATE``) or the row
@@ -43,6 +44,8 @@ OPTION = {'instances': 'instances', 'cores': 'cores', 'ram': 'ram',
           'server_group_members': 'server_group_members'}
 RESOURCES = tuple(sorted((*OPTION, *NETWORK)))
 UNLIMITED = -1
+# vm_state of a server deleted with deferred delete (compute/states.py).
+SOFT_DELETED = 'soft-delete'
 
 
 def defaults() -> dict[str, int]:
@@ -67,7 +70,8 @@ def _usage(session: Any, project_id: str | None) -> dict[str, int]:
     used = {'instances': 0, 'cores': 0, 'ram': 0}
     rows = session.execute(
         sa.select(INST.vcpus, INST.memory_mb, INST.new_flavor)
-        .where(INST.project_id == project_id, INST.deleted == 0))
+        .where(INST.project_id == project_id, INST.deleted == 0,
+               INST.vm_state != SOFT_DELETED))
     for vcpus, memory_mb, new_flavor in rows:
         new = new_flavor or {}
         used['instances'] += 1
@@ -214,3 +218,20 @@ def check_resize(session: Any, project_id: str, uuid: str,
     if _headroom(limits, used, {**delta, 'instances': 0}, 1) < 1:
         raise _over(limits, used, delta)
 
+
+
+def check_restore(session: Any, project_id: str, uuid: str) -> None:
+    """In the caller's transaction: TooManyInstances unless the project's
+    quota leaves room for the soft-deleted instance ``uuid`` again (one
+    instance, its cores and RAM), as upstream's restore checks."""
+    _lock(session, project_id)
+    limits = _limits(session, project_id)
+    used = _usage(session, project_id)
+    current = session.execute(sa.select(INST.vcpus, INST.memory_mb).where(
+        INST.uuid == uuid, INST.deleted == 0)).first()
+    if current is None:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    need = {'instances': 1, 'cores': current.vcpus or 0,
+            'ram': current.memory_mb or 0}
+    if _headroom(limits, used, need, 1) < 1:
+        raise _over(limits, used, need)

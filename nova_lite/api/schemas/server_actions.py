@@ -134,3 +134,7 @@ reboot: dict[str, Any] = {
     'required': ['reboot'],
     'additionalProperties': False,
 }
+
+# Deferred delete (upstream accepts any value, as for confirmResize).
+restore = _any_value('restore')
+force_delete = _any_value('forceDelete')
