@@ -88,9 +88,16 @@ _COMPUTE: RouteTable = {
                                   'DELETE': services.delete_service},
     '/os-hypervisors': {'GET': hypervisors.list_hypervisors},
     '/os-hypervisors/detail': {'GET': hypervisors.list_hypervisors_detail},
+    # Before {hypervisor_id}: the first route that matches wins.
+    '/os-hypervisors/statistics': {'GET': hypervisors.show_statistics},
     '/os-hypervisors/{hypervisor_id}': {'GET': hypervisors.show_hypervisor},
     '/os-hypervisors/{hypervisor_id}/uptime': {
         'GET': hypervisors.show_hypervisor_uptime},
+    # Before 2.53 (then the list's hypervisor_hostname_pattern).
+    '/os-hypervisors/{hypervisor_hostname_pattern}/search': {
+        'GET': hypervisors.search_hypervisors},
+    '/os-hypervisors/{hypervisor_hostname_pattern}/servers': {
+        'GET': hypervisors.list_hypervisor_servers},
     '/os-aggregates': {'GET': aggregates.list_aggregates},
     '/os-migrations': {'GET': migrations.list_migrations},
     '/os-quota-sets/{quota_project_id}': {

@@ -76,7 +76,7 @@ def _event(name: str) -> Callable[..., Any]:
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.4')
+    target = messaging.Target(version='1.5')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path]) -> None:
@@ -215,6 +215,12 @@ class ComputeManager:
 
     def restore_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.RESTORING)
+
+    # host information (calls) ------------------------------------------
+
+    @messaging.expected_exceptions(NotImplementedError)
+    def get_host_uptime(self, context: Any) -> str:
+        return self.driver.get_host_uptime()
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""

@@ -6,6 +6,7 @@
      finish_resize, confirm_resize, revert_resize, finish_revert_resize
 1.3: stop_instance, start_instance, reboot_instance
 1.4: soft_delete_instance, restore_instance (deferred delete)
+1.5: get_host_uptime (a call)
 """
 
 from typing import Any
@@ -17,7 +18,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.4'
+VERSION = '1.5'
 
 
 class ComputeAPI:
@@ -113,3 +114,9 @@ class ComputeAPI:
                          host: str) -> None:
         """Power the guest on and mark the server ACTIVE again."""
         self._deferred(context, 'restore_instance', instance, host)
+
+    def get_host_uptime(self, context: Any, host: str) -> str:
+        """What ``uptime`` prints on ``host`` (NotImplementedError when
+        its driver cannot tell)."""
+        return self.client.prepare(server=host, version='1.5').call(
+            context, 'get_host_uptime')

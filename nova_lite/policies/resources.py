@@ -125,6 +125,17 @@ admin_apis = [
     rule('os_compute_api:os-hypervisors:uptime', ADMIN,
          'Show the uptime of a hypervisor.',
          [('GET', '/os-hypervisors/{hypervisor_id}/uptime')]),
+    rule('os_compute_api:os-hypervisors:statistics', ADMIN,
+         'Show summed statistics of the hypervisors of enabled hosts.',
+         [('GET', '/os-hypervisors/statistics')]),
+    rule('os_compute_api:os-hypervisors:search', ADMIN,
+         'Search hypervisors by a hypervisor_hostname pattern (before '
+         '2.53).',
+         [('GET', '/os-hypervisors/{hypervisor_hostname_pattern}/search')]),
+    rule('os_compute_api:os-hypervisors:servers', ADMIN,
+         'List the servers of the hypervisors matching a '
+         'hypervisor_hostname pattern (before 2.53).',
+         [('GET', '/os-hypervisors/{hypervisor_hostname_pattern}/servers')]),
     rule('os_compute_api:os-migrations:index', ADMIN, 'List migrations.',
          [('GET', '/os-migrations')]),
     rule('os_compute_api:os-evacuate', ADMIN,

@@ -7,6 +7,7 @@ from typing import Any
 
 from nova_lite import exception
 from nova_lite.virt import driver
+from nova_lite.virt import host_info
 from nova_lite.virt import power_state
 
 #: How often a held build checks its hold file.
@@ -36,6 +37,9 @@ class FakeDriver(driver.ComputeDriver):
             vcpus=res.vcpus, memory_mb=res.memory_mb, local_gb=res.local_gb,
             hypervisor_type=self.hypervisor_type, hypervisor_version=1000,
             hypervisor_hostname=nodename)
+
+    def get_host_uptime(self) -> str:
+        return host_info.host_uptime()
 
     def list_instance_uuids(self) -> list[str]:
         with self._lock:
