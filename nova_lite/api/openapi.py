@@ -19,6 +19,7 @@ from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
@@ -27,6 +28,7 @@ from nova_lite.api.schemas import flavors as flavor_schemas
 from nova_lite.api.schemas import keypairs as keypair_schemas
 from nova_lite.api.schemas import quota_sets as quota_schemas
 from nova_lite.api.schemas import server_actions as action_schemas
+from nova_lite.api.schemas import server_external_events as event_schemas
 from nova_lite.api.schemas import servers as server_schemas
 from nova_lite.api.schemas import services as service_schemas
 
@@ -70,6 +72,8 @@ def bodies() -> openapi.Bodies:
         flavor_extra_specs.update_spec: flavor_extra_specs.UPDATE_BODY,
         services.update_service: service_schemas.update_v253,
         services.legacy_service_action: service_schemas.legacy_update_v211,
+        server_external_events.create_events:
+            event_schemas.create_for(latest),
         quota_sets.update_quota_set: quota_schemas.update(
             quota_sets.resources_at(latest)),
     }

@@ -19,7 +19,10 @@ from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import projects
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_diagnostics
+from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_metadata
+from nova_lite.api.handlers import server_password
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
@@ -50,6 +53,13 @@ _COMPUTE: RouteTable = {
     '/servers/{server_id}/tags/{tag}': {'GET': server_tags.check_tag,
                                         'PUT': server_tags.add_tag,
                                         'DELETE': server_tags.delete_tag},
+    '/servers/{server_id}/diagnostics': {
+        'GET': server_diagnostics.show_diagnostics},
+    '/servers/{server_id}/os-server-password': {
+        'GET': server_password.show_password,
+        'DELETE': server_password.clear_password},
+    '/os-server-external-events': {
+        'POST': server_external_events.create_events},
     '/servers/{server_id}/os-instance-actions': {
         'GET': instance_actions.list_actions},
     '/servers/{server_id}/os-instance-actions/{request_id}': {

@@ -7,6 +7,7 @@
 1.3: stop_instance, start_instance, reboot_instance
 1.4: soft_delete_instance, restore_instance (deferred delete)
 1.5: get_host_uptime (a call)
+1.6: get_instance_diagnostics (a call)
 """
 
 from typing import Any
@@ -18,7 +19,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.5'
+VERSION = '1.6'
 
 
 class ComputeAPI:
@@ -120,3 +121,9 @@ class ComputeAPI:
         its driver cannot tell)."""
         return self.client.prepare(server=host, version='1.5').call(
             context, 'get_host_uptime')
+
+    def get_instance_diagnostics(self, context: Any, instance: Any,
+                                 host: str) -> dict[str, Any]:
+        """The guest's diagnostics (standard form) from its host."""
+        return self.client.prepare(server=host, version='1.6').call(
+            context, 'get_instance_diagnostics', instance=instance)

@@ -51,6 +51,11 @@ class ComputeDriver:
         (os-hypervisors/{id}/uptime); NotImplementedError: unknown."""
         raise NotImplementedError
 
+    def get_instance_diagnostics(self, instance: Any) -> dict[str, Any]:
+        """The guest's diagnostics in upstream's standard form (see
+        :mod:`nova_lite.virt.diagnostics`); NotImplementedError: none."""
+        raise NotImplementedError
+
     def shares_storage_with(self, host: str | None) -> bool:
         """Whether instance disks here are also those of ``host`` (then
         an evacuated instance's disks are kept). Per-host storage: no."""

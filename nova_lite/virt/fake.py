@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from nova_lite import exception
+from nova_lite.virt import diagnostics
 from nova_lite.virt import driver
 from nova_lite.virt import host_info
 from nova_lite.virt import power_state
@@ -40,6 +41,11 @@ class FakeDriver(driver.ComputeDriver):
 
     def get_host_uptime(self) -> str:
         return host_info.host_uptime()
+
+    def get_instance_diagnostics(self, instance: Any) -> dict[str, Any]:
+        return diagnostics.standard(instance, self.hypervisor_type,
+                                    self.hypervisor_type,
+                                    self.power_state(instance))
 
     def list_instance_uuids(self) -> list[str]:
         with self._lock:
