@@ -17,6 +17,7 @@ from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import keypairs
+from nova_lite.api.handlers import quota_classes
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_external_events
@@ -74,6 +75,8 @@ def bodies() -> openapi.Bodies:
         services.legacy_service_action: service_schemas.legacy_update_v211,
         server_external_events.create_events:
             event_schemas.create_for(latest),
+        quota_classes.update_quota_class: quota_schemas.update_class(
+            quota_classes.resources_at(latest)),
         quota_sets.update_quota_set: quota_schemas.update(
             quota_sets.resources_at(latest)),
     }

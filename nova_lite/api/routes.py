@@ -6,6 +6,7 @@ project id after it), the Image API v2 subset under ``/image``.
 
 from lite_common.wsgi.router import RouteTable
 from nova_lite.api.handlers import aggregates
+from nova_lite.api.handlers import audit_log
 from nova_lite.api.handlers import availability_zones
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
@@ -17,6 +18,7 @@ from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import projects
+from nova_lite.api.handlers import quota_classes
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_diagnostics
@@ -118,6 +120,12 @@ _COMPUTE: RouteTable = {
         'GET': quota_sets.show_defaults},
     '/os-quota-sets/{quota_project_id}/detail': {
         'GET': quota_sets.show_detail},
+    '/os-quota-class-sets/{quota_class}': {
+        'GET': quota_classes.show_quota_class,
+        'PUT': quota_classes.update_quota_class},
+    '/os-instance_usage_audit_log': {'GET': audit_log.list_audit_logs},
+    '/os-instance_usage_audit_log/{before_timestamp}': {
+        'GET': audit_log.show_audit_log},
     '/limits': {'GET': limits.show_limits},
 }
 

@@ -49,21 +49,55 @@ SOFT_DELETED = 'soft-delete'
 
 
 def defaults() -> dict[str, int]:
-    """Every resource's default limit (from ``[quota]``)."""
+    """Every resource's limit in ``[quota]`` (the class ``default`` may
+    change them: see :func:`project_quotas` with no project)."""
     values = {name: UNLIMITED for name in NETWORK}
     for name, option in OPTION.items():
         values[name] = getattr(cfg.CONF.quota, option)
     return values
 
 
-def _limits(session: Any, project_id: str | None) -> dict[str, int]:
+#: Quota classes (os-quota-class-sets) are kept in the quotas table
+#: under this prefix and their name (a project id never has a colon);
+#: the class ``default`` gives the defaults of every project, as
+#: upstream's.
+CLASS_PREFIX = 'quota_class:'
+DEFAULT_CLASS = 'default'
+
+
+def class_key(name: str) -> str:
+    return CLASS_PREFIX + name
+
+
+def _overlaid(session: Any, keys: list[str]) -> dict[str, int]:
+    """The defaults with the rows of ``keys`` over them, later keys
+    winning, in one query."""
     values = defaults()
-    rows = session.execute(sa.select(QUOTA.resource, QUOTA.hard_limit)
-                           .where(QUOTA.project_id == project_id))
-    for resource, limit in rows:
-        if resource in values:
-            values[resource] = limit
+    found: dict[str, dict[str, int]] = {}
+    rows = session.execute(
+        sa.select(QUOTA.project_id, QUOTA.resource, QUOTA.hard_limit)
+        .where(QUOTA.project_id.in_(keys)))
+    for key, resource, limit in rows:
+        found.setdefault(key, {})[resource] = limit
+    for key in keys:
+        values.update({resource: limit for resource, limit
+                       in found.get(key, {}).items() if resource in values})
     return values
+
+
+def _limits(session: Any, project_id: str | None) -> dict[str, int]:
+    """``[quota]``, then the ``default`` class, then the project's own
+    rows (None: the defaults)."""
+    keys = [class_key(DEFAULT_CLASS)]
+    if project_id is not None:
+        keys.append(project_id)
+    return _overlaid(session, keys)
+
+
+def class_quotas(context: Any, name: str) -> dict[str, int]:
+    """A quota class's limits: its rows over ``[quota]``."""
+    with context_manager.reader.using(context) as session:
+        return _overlaid(session, [class_key(name)])
 
 
 def _usage(session: Any, project_id: str | None) -> dict[str, int]:
