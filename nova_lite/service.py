@@ -18,6 +18,7 @@ from nova_lite.compute import identity
 from nova_lite.compute import manager as compute_manager
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import manager as conductor_manager
+from nova_lite.conductor import reclaim
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import base as objects_base
 from nova_lite.objects import service as service_obj
@@ -63,6 +64,15 @@ class _ConductorRecord:
             self.register()
 
 
+def _reclaim_task(conf: cfg.ConfigOpts) -> list[lite_service.PeriodicTask]:
+    """The reclaim of soft-deleted servers, with deferred delete on."""
+    if conf.reclaim_instance_interval <= 0:
+        return []
+    reclaimer = reclaim.Reclaimer(conf)
+    return [lite_service.PeriodicTask('conductor-reclaim', reclaimer.run,
+                                      reclaim.pass_interval(conf))]
+
+
 def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
     objects.register_all()
     record = _ConductorRecord(conf.host)
@@ -77,6 +87,7 @@ def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
             lite_service.PeriodicTask(
                 'conductor-move-recovery', manager.recovery.run,
                 conf.conductor.move_recovery_interval),
+            *_reclaim_task(conf),
         ],
         on_start=record.register,
         serializer=_serializer())

@@ -17,8 +17,10 @@ from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import keypairs
+from nova_lite.api.handlers import quota_classes
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
@@ -27,6 +29,7 @@ from nova_lite.api.schemas import flavors as flavor_schemas
 from nova_lite.api.schemas import keypairs as keypair_schemas
 from nova_lite.api.schemas import quota_sets as quota_schemas
 from nova_lite.api.schemas import server_actions as action_schemas
+from nova_lite.api.schemas import server_external_events as event_schemas
 from nova_lite.api.schemas import servers as server_schemas
 from nova_lite.api.schemas import services as service_schemas
 
@@ -56,7 +59,8 @@ def bodies() -> openapi.Bodies:
             action_schemas.resize, action_schemas.confirm_resize,
             action_schemas.revert_resize, action_schemas.reset_state,
             action_schemas.stop, action_schemas.start, action_schemas.reboot,
-            action_schemas.lock, action_schemas.unlock]},
+            action_schemas.lock, action_schemas.unlock,
+            action_schemas.restore, action_schemas.force_delete]},
         flavors.create_flavor: flavor_schemas.create_for(latest),
         keypairs.create_keypair: keypair_schemas.create_for(latest),
         server_metadata.merge_metadata: server_metadata.METADATA_BODY,
@@ -69,6 +73,10 @@ def bodies() -> openapi.Bodies:
         flavor_extra_specs.update_spec: flavor_extra_specs.UPDATE_BODY,
         services.update_service: service_schemas.update_v253,
         services.legacy_service_action: service_schemas.legacy_update_v211,
+        server_external_events.create_events:
+            event_schemas.create_for(latest),
+        quota_classes.update_quota_class: quota_schemas.update_class(
+            quota_classes.resources_at(latest)),
         quota_sets.update_quota_set: quota_schemas.update(
             quota_sets.resources_at(latest)),
     }

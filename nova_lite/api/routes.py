@@ -6,6 +6,7 @@ project id after it), the Image API v2 subset under ``/image``.
 
 from lite_common.wsgi.router import RouteTable
 from nova_lite.api.handlers import aggregates
+from nova_lite.api.handlers import audit_log
 from nova_lite.api.handlers import availability_zones
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
@@ -17,9 +18,13 @@ from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import limits
 from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import projects
+from nova_lite.api.handlers import quota_classes
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_diagnostics
+from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_metadata
+from nova_lite.api.handlers import server_password
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
@@ -50,6 +55,13 @@ _COMPUTE: RouteTable = {
     '/servers/{server_id}/tags/{tag}': {'GET': server_tags.check_tag,
                                         'PUT': server_tags.add_tag,
                                         'DELETE': server_tags.delete_tag},
+    '/servers/{server_id}/diagnostics': {
+        'GET': server_diagnostics.show_diagnostics},
+    '/servers/{server_id}/os-server-password': {
+        'GET': server_password.show_password,
+        'DELETE': server_password.clear_password},
+    '/os-server-external-events': {
+        'POST': server_external_events.create_events},
     '/servers/{server_id}/os-instance-actions': {
         'GET': instance_actions.list_actions},
     '/servers/{server_id}/os-instance-actions/{request_id}': {
@@ -88,9 +100,16 @@ _COMPUTE: RouteTable = {
                                   'DELETE': services.delete_service},
     '/os-hypervisors': {'GET': hypervisors.list_hypervisors},
     '/os-hypervisors/detail': {'GET': hypervisors.list_hypervisors_detail},
+    # Before {hypervisor_id}: the first route that matches wins.
+    '/os-hypervisors/statistics': {'GET': hypervisors.show_statistics},
     '/os-hypervisors/{hypervisor_id}': {'GET': hypervisors.show_hypervisor},
     '/os-hypervisors/{hypervisor_id}/uptime': {
         'GET': hypervisors.show_hypervisor_uptime},
+    # Before 2.53 (then the list's hypervisor_hostname_pattern).
+    '/os-hypervisors/{hypervisor_hostname_pattern}/search': {
+        'GET': hypervisors.search_hypervisors},
+    '/os-hypervisors/{hypervisor_hostname_pattern}/servers': {
+        'GET': hypervisors.list_hypervisor_servers},
     '/os-aggregates': {'GET': aggregates.list_aggregates},
     '/os-migrations': {'GET': migrations.list_migrations},
     '/os-quota-sets/{quota_project_id}': {
@@ -101,6 +120,12 @@ _COMPUTE: RouteTable = {
         'GET': quota_sets.show_defaults},
     '/os-quota-sets/{quota_project_id}/detail': {
         'GET': quota_sets.show_detail},
+    '/os-quota-class-sets/{quota_class}': {
+        'GET': quota_classes.show_quota_class,
+        'PUT': quota_classes.update_quota_class},
+    '/os-instance_usage_audit_log': {'GET': audit_log.list_audit_logs},
+    '/os-instance_usage_audit_log/{before_timestamp}': {
+        'GET': audit_log.show_audit_log},
     '/limits': {'GET': limits.show_limits},
 }
 

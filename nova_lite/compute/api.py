@@ -18,6 +18,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite import exception
+from nova_lite.compute import deferred_delete
 from nova_lite.compute import image_api
 from nova_lite.compute import power_api
 from nova_lite.compute import shelve_api
@@ -90,9 +91,10 @@ def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
 
 
 class API(power_api.PowerActions, shelve_api.ShelveActions,
-          image_api.ImageActions):
-    """Server moves and state resets; ``conductor`` and ``compute`` are
-    the RPC clients."""
+          image_api.ImageActions, deferred_delete.DeferredDelete):
+    """Server moves, state resets, power, shelve, image and deferred
+    delete actions; ``conductor`` and ``compute`` are the RPC
+    clients."""
 
     def __init__(self, conductor: Any, compute: Any) -> None:
         self.conductor = conductor

@@ -34,6 +34,7 @@ from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 from nova_lite.virt import driver as virt_driver
+from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 # A move whose record did not change for this many housekeeping
@@ -78,7 +79,7 @@ def _event(name: str) -> Callable[..., Any]:
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.4')
+    target = messaging.Target(version='1.7')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path]) -> None:
@@ -272,6 +273,32 @@ class ComputeManager:
         instance = self._current(context, instance, states.REBUILDING)
         if instance is not None:
             rebuild.rebuild(context, self.driver, instance, self.host)
+    # deferred delete (rules in compute/deferred_delete.py) ---------------
+
+    def soft_delete_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.SOFT_DELETING)
+
+    def restore_instance(self, context: Any, instance: Any) -> None:
+        self._power(context, instance, states.RESTORING)
+
+    # host information (calls) ------------------------------------------
+
+    @messaging.expected_exceptions(NotImplementedError)
+    def get_host_uptime(self, context: Any) -> str:
+        return self.driver.get_host_uptime()
+
+    @messaging.expected_exceptions(NotImplementedError,
+                                   exception.InstanceInvalidState)
+    def get_instance_diagnostics(self, context: Any,
+                                 instance: Any) -> dict[str, Any]:
+        """Of a running guest only (409 otherwise, as upstream)."""
+        state = self.driver.power_state(instance)
+        if state != power_state.RUNNING:
+            raise exception.InstanceInvalidState(
+                action='get_diagnostics', instance_uuid=instance.uuid,
+                attr='power state', state=state)
+        LOG.info('Retrieving diagnostics', instance=instance)
+        return self.driver.get_instance_diagnostics(instance)
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""

@@ -1,12 +1,12 @@
-"""Stop, start, reboot, pause, unpause, suspend and resume on the
-compute agent.
+"""Stop, start, reboot, pause, unpause, suspend, resume, soft delete
+and restore on the compute agent.
 
 Each is a compare-and-swap from its task state (``powering-off``,
-``powering-on``, ``rebooting`` / ``rebooting_hard``, ``pausing``, ...)
-set by the API: a state reset or a delete meanwhile wins, and the agent
-then changes nothing it would have to explain. The guest's power state
-written to the record is the one the driver reports afterwards, never
-assumed.
+``powering-on``, ``rebooting`` / ``rebooting_hard``, ``pausing``,
+``soft-deleting``, ...) set by the API: a state reset or a delete
+meanwhile wins, and the agent then changes nothing it would have to
+explain. The guest's power state written to the record is the one
+the driver reports afterwards, never assumed.
 
 A failure of the driver ends the task with the server as it was (the
 vm_state kept, upstream's behaviour) and the error in the action's
@@ -35,6 +35,11 @@ TASKS = {
     states.UNPAUSING: ('unpause', 'compute_unpause_instance'),
     states.SUSPENDING: ('suspend', 'compute_suspend_instance'),
     states.RESUMING: ('resume', 'compute_resume_instance'),
+    # Deferred delete (see nova_lite.compute.deferred_delete): the guest
+    # is powered off, or on again, as upstream does for drivers without
+    # a soft delete of their own.
+    states.SOFT_DELETING: ('soft delete', 'compute_soft_delete_instance'),
+    states.RESTORING: ('restore', 'compute_restore_instance'),
 }
 #: task state -> (driver method, the vm_state that follows)
 _SIMPLE = {
@@ -44,6 +49,8 @@ _SIMPLE = {
     states.UNPAUSING: ('unpause', states.ACTIVE),
     states.SUSPENDING: ('suspend', states.SUSPENDED),
     states.RESUMING: ('resume', states.ACTIVE),
+    states.SOFT_DELETING: ('power_off', states.SOFT_DELETED),
+    states.RESTORING: ('power_on', states.ACTIVE),
 }
 
 

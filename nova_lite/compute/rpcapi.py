@@ -5,7 +5,10 @@
 1.2: cold migration and resize: prep_resize, resize_instance,
      finish_resize, confirm_resize, revert_resize, finish_revert_resize
 1.3: stop_instance, start_instance, reboot_instance
-1.4: pause_instance, unpause_instance, suspend_instance, resume_instance,
+1.4: soft_delete_instance, restore_instance (deferred delete)
+1.5: get_host_uptime (a call)
+1.6: get_instance_diagnostics (a call)
+1.7: pause_instance, unpause_instance, suspend_instance, resume_instance,
      shelve_instance, shelve_offload_instance, unshelve_instance,
      rebuild_server (the user's rebuild on the server's host)
 """
@@ -19,7 +22,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.4'
+VERSION = '1.7'
 
 
 class ComputeAPI:
@@ -101,39 +104,66 @@ class ComputeAPI:
         self._power(context, 'reboot_instance', host, instance=instance,
                     reboot_type=reboot_type)
 
-    def _power_14(self, context: Any, method: str, host: str,
-                  **kwargs: Any) -> None:
+    def _deferred(self, context: Any, method: str, instance: Any,
+                  host: str) -> None:
         self.client.prepare(server=host, version='1.4').cast(
+            context, method, instance=instance)
+
+    def soft_delete_instance(self, context: Any, instance: Any,
+                             host: str) -> None:
+        """Power the guest off and mark the server SOFT_DELETED."""
+        self._deferred(context, 'soft_delete_instance', instance, host)
+
+    def restore_instance(self, context: Any, instance: Any,
+                         host: str) -> None:
+        """Power the guest on and mark the server ACTIVE again."""
+        self._deferred(context, 'restore_instance', instance, host)
+
+    def get_host_uptime(self, context: Any, host: str) -> str:
+        """What ``uptime`` prints on ``host`` (NotImplementedError when
+        its driver cannot tell)."""
+        return self.client.prepare(server=host, version='1.5').call(
+            context, 'get_host_uptime')
+
+    def get_instance_diagnostics(self, context: Any, instance: Any,
+                                 host: str) -> dict[str, Any]:
+        """The guest's diagnostics (standard form) from its host."""
+        return self.client.prepare(server=host, version='1.6').call(
+            context, 'get_instance_diagnostics', instance=instance)
+
+    def _power_17(self, context: Any, method: str, host: str,
+                  **kwargs: Any) -> None:
+        self.client.prepare(server=host, version='1.7').cast(
             context, method, **kwargs)
 
     def pause_instance(self, context: Any, instance: Any, host: str) -> None:
-        self._power_14(context, 'pause_instance', host, instance=instance)
+        self._power_17(context, 'pause_instance', host, instance=instance)
 
     def unpause_instance(self, context: Any, instance: Any,
                          host: str) -> None:
-        self._power_14(context, 'unpause_instance', host, instance=instance)
+        self._power_17(context, 'unpause_instance', host, instance=instance)
 
     def suspend_instance(self, context: Any, instance: Any,
                          host: str) -> None:
-        self._power_14(context, 'suspend_instance', host, instance=instance)
+        self._power_17(context, 'suspend_instance', host, instance=instance)
 
     def resume_instance(self, context: Any, instance: Any, host: str) -> None:
-        self._power_14(context, 'resume_instance', host, instance=instance)
+        self._power_17(context, 'resume_instance', host, instance=instance)
 
     def shelve_instance(self, context: Any, instance: Any, host: str) -> None:
-        self._power_14(context, 'shelve_instance', host, instance=instance)
+        self._power_17(context, 'shelve_instance', host, instance=instance)
 
     def shelve_offload_instance(self, context: Any, instance: Any,
                                 host: str) -> None:
-        self._power_14(context, 'shelve_offload_instance', host,
+        self._power_17(context, 'shelve_offload_instance', host,
                        instance=instance)
 
     def unshelve_instance(self, context: Any, instance: Any,
                           host: str) -> None:
         """To the host the conductor placed an offloaded server on."""
-        self._power_14(context, 'unshelve_instance', host,
+        self._power_17(context, 'unshelve_instance', host,
                        instance=instance)
 
     def rebuild_server(self, context: Any, instance: Any, host: str) -> None:
         """To the server's host: its rebuild with the image recorded."""
-        self._power_14(context, 'rebuild_server', host, instance=instance)
+        self._power_17(context, 'rebuild_server', host, instance=instance)

@@ -29,6 +29,18 @@ default_opts = [
         min=1,
         help='A service whose last heartbeat is older than this many '
         'seconds is down. Must be larger than report_interval.'),
+    cfg.IntOpt(
+        'reclaim_instance_interval',
+        default=0,
+        help='Deferred delete (upstream Nova\'s option). 0: DELETE '
+        '/servers/{id} deletes a server at once. Greater than 0: the '
+        'server is powered off and kept in SOFT_DELETED (with its disks '
+        'and its room on the host, though no longer in its project\'s '
+        'quota usage) until it is restored (action "restore"), deleted '
+        'at once (action "forceDelete"), or older than this many '
+        'seconds: then the conductor deletes it as a DELETE would. Read '
+        'by nova-lite-api and nova-lite-conductor; set it alike on '
+        'both.'),
 ]
 
 

@@ -17,6 +17,7 @@ from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import instances
 from nova_lite.db import models
+from nova_lite.db import quotas
 from nova_lite.db.api import context_manager
 
 INST = models.Instance
@@ -149,18 +150,25 @@ def _touch(session: Any, action: int, now: Any) -> None:
 def begin(context: Any, uuid: str, values: dict[str, Any],
           action: dict[str, Any], task_states: list[str | None],
           vm_states: tuple[str, ...] | None = None,
-          unlocked: bool = False) -> None:
+          unlocked: bool = False, quota_project: str | None = None) -> None:
     """Start an operation: ``values`` (its task state) only while the
     instance is in one of ``vm_states`` (any, None) with a task among
     ``task_states`` (and, with ``unlocked``, not locked), and its action
     record, in one transaction: a crash cannot leave one without the
-    other, and two requests cannot both start.
+    other, and two requests cannot both start. With ``quota_project``,
+    first the quota check of a restore (the project's lock held until
+    the end).
 
     :raises InstanceNotFound:
+    :raises TooManyInstances: (``quota_project``) no room to restore.
     :raises UnexpectedTaskState: the instance's state did not allow it
         (the caller re-reads it to say why).
     """
+    if quota_project is not None:
+        quotas.ensure_lock_row(context, quota_project)
     with context_manager.writer.using(context) as session:
+        if quota_project is not None:
+            quotas.check_restore(session, quota_project, uuid)
         query = (sa.update(INST)
                  .where(INST.uuid == uuid, INST.deleted == 0,
                         instances.task_state_in(task_states)))

@@ -19,6 +19,7 @@ _ATTR = {'metadata': 'metadata_'}
 # Columns that place an instance; they change together (checked here,
 # on the conductor, in the transaction that writes them).
 PLACEMENT = frozenset(('host', 'node', 'compute_id'))
+SOFT_DELETED = 'soft-delete'
 
 
 def _attr_values(values: dict[str, Any]) -> dict[str, Any]:
@@ -47,10 +48,25 @@ def instance_get_by_uuid(context: Any, uuid: str,
         return as_dict(row)
 
 
+def _deleted_filtered(query: Any, filters: dict[str, Any]) -> Any:
+    """``deleted``: live and deleted alike; ``deleted_only``: deleted
+    and soft-deleted ones (an admin's ``?deleted=true``);
+    ``hide_soft_deleted``: live ones but SOFT_DELETED (a server list by
+    default, as upstream); neither: live ones."""
+    if filters.get('deleted_only'):
+        return query.where(sa.or_(INST.deleted != 0,
+                                  INST.vm_state == SOFT_DELETED))
+    if filters.get('deleted'):
+        return query
+    query = query.where(INST.deleted == 0)
+    if filters.get('hide_soft_deleted'):
+        query = query.where(INST.vm_state != SOFT_DELETED)
+    return query
+
+
 def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     """Apply list filters; each key is a documented filter name."""
-    if not filters.get('deleted'):
-        query = query.where(INST.deleted == 0)
+    query = _deleted_filtered(query, filters)
     for key in ('project_id', 'user_id', 'host', 'node', 'compute_id',
                 'image_ref', 'key_name', 'availability_zone'):
         if filters.get(key) is not None:
@@ -305,3 +321,40 @@ def instance_destroy(context: Any, uuid: str) -> dict[str, Any]:
                 compute_nodes.usage_refresh_statement([row.compute_id]))
         return as_dict(row)
 
+
+
+def _reclaimable(older_than: Any, hosts: list[str]) -> list[Any]:
+    return [INST.deleted == 0, INST.vm_state == SOFT_DELETED,
+            INST.task_state.is_(None), INST.host.in_(hosts),
+            # As upstream, a soft-deleted server without a deletion time
+            # (a restore that failed) is old enough.
+            sa.or_(INST.deleted_at.is_(None), INST.deleted_at < older_than)]
+
+
+def claim_reclaimable(context: Any, older_than: Any, hosts: list[str],
+                      limit: int) -> list[dict[str, Any]]:
+    """Soft-deleted instances of ``hosts`` deleted before ``older_than``
+    (at most ``limit``, oldest first) set to task ``deleting`` in one
+    transaction and returned: a restore that comes later is refused,
+    and a conductor that runs the same pass at once (MariaDB,
+    PostgreSQL: the rows are locked) claims none of them again."""
+    if not hosts:
+        return []
+    conditions = _reclaimable(older_than, hosts)
+    with context_manager.writer.using(context) as session:
+        uuids = list(session.scalars(
+            sa.select(INST.uuid).where(*conditions)
+            .order_by(INST.deleted_at, INST.id).limit(limit)
+            .with_for_update()))
+        if not uuids:
+            return []
+        session.execute(
+            sa.update(INST).where(INST.uuid.in_(uuids), *conditions)
+            .values(task_state='deleting', updated_at=lite_db.utcnow())
+            .execution_options(synchronize_session=False))
+        result = session.connection().execute(
+            sa.select(INST.__table__).where(
+                INST.uuid.in_(uuids), INST.deleted == 0,
+                INST.task_state == 'deleting'))
+        keys = list(result.keys())
+        return [dict(zip(keys, row, strict=True)) for row in result.all()]

@@ -2,7 +2,8 @@
 creates instances (or starts a resize) only within them.
 
 Usage is counted from the live instances of a project (deleted ones no
-longer count); a resize in progress counts the larger of its two
+longer count, nor, as upstream, soft-deleted ones: restoring one checks
+the quota again); a resize in progress counts the larger of its two
 flavors. A check first updates the project's row in
 ``project_quota_locks`` in the transaction that counts and writes: the
 update takes the write lock (SQLite, ``BEGIN IMMEDIATE``) or the row
@@ -43,31 +44,68 @@ OPTION = {'instances': 'instances', 'cores': 'cores', 'ram': 'ram',
           'server_group_members': 'server_group_members'}
 RESOURCES = tuple(sorted((*OPTION, *NETWORK)))
 UNLIMITED = -1
+# vm_state of a server deleted with deferred delete (compute/states.py).
+SOFT_DELETED = 'soft-delete'
 
 
 def defaults() -> dict[str, int]:
-    """Every resource's default limit (from ``[quota]``)."""
+    """Every resource's limit in ``[quota]`` (the class ``default`` may
+    change them: see :func:`project_quotas` with no project)."""
     values = {name: UNLIMITED for name in NETWORK}
     for name, option in OPTION.items():
         values[name] = getattr(cfg.CONF.quota, option)
     return values
 
 
-def _limits(session: Any, project_id: str | None) -> dict[str, int]:
+#: Quota classes (os-quota-class-sets) are kept in the quotas table
+#: under this prefix and their name (a project id never has a colon);
+#: the class ``default`` gives the defaults of every project, as
+#: upstream's.
+CLASS_PREFIX = 'quota_class:'
+DEFAULT_CLASS = 'default'
+
+
+def class_key(name: str) -> str:
+    return CLASS_PREFIX + name
+
+
+def _overlaid(session: Any, keys: list[str]) -> dict[str, int]:
+    """The defaults with the rows of ``keys`` over them, later keys
+    winning, in one query."""
     values = defaults()
-    rows = session.execute(sa.select(QUOTA.resource, QUOTA.hard_limit)
-                           .where(QUOTA.project_id == project_id))
-    for resource, limit in rows:
-        if resource in values:
-            values[resource] = limit
+    found: dict[str, dict[str, int]] = {}
+    rows = session.execute(
+        sa.select(QUOTA.project_id, QUOTA.resource, QUOTA.hard_limit)
+        .where(QUOTA.project_id.in_(keys)))
+    for key, resource, limit in rows:
+        found.setdefault(key, {})[resource] = limit
+    for key in keys:
+        values.update({resource: limit for resource, limit
+                       in found.get(key, {}).items() if resource in values})
     return values
+
+
+def _limits(session: Any, project_id: str | None) -> dict[str, int]:
+    """``[quota]``, then the ``default`` class, then the project's own
+    rows (None: the defaults)."""
+    keys = [class_key(DEFAULT_CLASS)]
+    if project_id is not None:
+        keys.append(project_id)
+    return _overlaid(session, keys)
+
+
+def class_quotas(context: Any, name: str) -> dict[str, int]:
+    """A quota class's limits: its rows over ``[quota]``."""
+    with context_manager.reader.using(context) as session:
+        return _overlaid(session, [class_key(name)])
 
 
 def _usage(session: Any, project_id: str | None) -> dict[str, int]:
     used = {'instances': 0, 'cores': 0, 'ram': 0}
     rows = session.execute(
         sa.select(INST.vcpus, INST.memory_mb, INST.new_flavor)
-        .where(INST.project_id == project_id, INST.deleted == 0))
+        .where(INST.project_id == project_id, INST.deleted == 0,
+               INST.vm_state != SOFT_DELETED))
     for vcpus, memory_mb, new_flavor in rows:
         new = new_flavor or {}
         used['instances'] += 1
@@ -214,3 +252,20 @@ def check_resize(session: Any, project_id: str, uuid: str,
     if _headroom(limits, used, {**delta, 'instances': 0}, 1) < 1:
         raise _over(limits, used, delta)
 
+
+
+def check_restore(session: Any, project_id: str, uuid: str) -> None:
+    """In the caller's transaction: TooManyInstances unless the project's
+    quota leaves room for the soft-deleted instance ``uuid`` again (one
+    instance, its cores and RAM), as upstream's restore checks."""
+    _lock(session, project_id)
+    limits = _limits(session, project_id)
+    used = _usage(session, project_id)
+    current = session.execute(sa.select(INST.vcpus, INST.memory_mb).where(
+        INST.uuid == uuid, INST.deleted == 0)).first()
+    if current is None:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    need = {'instances': 1, 'cores': current.vcpus or 0,
+            'ram': current.memory_mb or 0}
+    if _headroom(limits, used, need, 1) < 1:
+        raise _over(limits, used, need)

@@ -69,7 +69,8 @@ class Instance(base.NovaLiteObject):
         if values.get('system_metadata', {}) is None:
             # A row from before system metadata existed.
             values = {**values, 'system_metadata': {}}
-        return super()._load_from_db(values)
+        super()._load_from_db(values)
+        return self
 
     @classmethod
     @ovo_base.remotable

@@ -8,6 +8,7 @@ from nova_lite.policies import base
 from nova_lite.policies import keypairs
 from nova_lite.policies import resources
 from nova_lite.policies import server_actions
+from nova_lite.policies import server_extras
 
 
 def list_rules() -> list[policy.RuleDefault]:
@@ -15,4 +16,4 @@ def list_rules() -> list[policy.RuleDefault]:
         base.rules, resources.servers, resources.flavors,
         resources.admin_apis, resources.quotas, resources.images,
         resources.availability_zones, resources.usage,
-        server_actions.rules, keypairs.rules))
+        server_actions.rules, server_extras.rules, keypairs.rules))

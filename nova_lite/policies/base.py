@@ -6,6 +6,7 @@ ADMIN = 'rule:context_is_admin'
 PROJECT_MEMBER_OR_ADMIN = 'rule:project_member_or_admin'
 PROJECT_READER_OR_ADMIN = 'rule:project_reader_or_admin'
 ANY_AUTHENTICATED = '@'
+SERVICE_OR_ADMIN = 'rule:service_or_admin'
 
 rules = [
     policy.RuleDefault(
@@ -21,6 +22,10 @@ rules = [
         'rule:context_is_admin or '
         '(role:reader and project_id:%(project_id)s)',
         description='A reader of the owning project, or an admin.'),
+    policy.RuleDefault(
+        'service_or_admin', 'rule:context_is_admin or role:service',
+        description='Another OpenStack service (role service), or an '
+        'admin.'),
 ]
 
 

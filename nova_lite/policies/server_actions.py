@@ -9,6 +9,7 @@ from nova_lite.policies.base import rule
 SERVERS = 'os_compute_api:servers:%s'
 LOCK = 'os_compute_api:os-lock-server:%s'
 ACTIONS = 'os_compute_api:os-instance-actions:%s'
+DEFERRED_DELETE = 'os_compute_api:os-deferred-delete:%s'
 
 
 def _action(name: str) -> list[tuple[str, str]]:
@@ -62,6 +63,14 @@ lock = [
          _action('unlock')),
 ]
 
+deferred_delete = [
+    rule(DEFERRED_DELETE % 'restore', PROJECT_MEMBER_OR_ADMIN,
+         'Restore a soft deleted server.', _action('restore')),
+    rule(DEFERRED_DELETE % 'force', PROJECT_MEMBER_OR_ADMIN,
+         'Force delete a server before deferred cleanup.',
+         _action('forceDelete')),
+]
+
 instance_actions = [
     rule(ACTIONS % 'list', PROJECT_READER_OR_ADMIN,
          'List the actions of a server.',
@@ -112,5 +121,6 @@ tags = [
          'Remove every tag of a server.', [('DELETE', _TAGS_PATH)]),
 ]
 
-rules = (power + pause_suspend + shelve + lock + instance_actions + metadata
+rules = (power + pause_suspend + shelve + lock + deferred_delete
+         + instance_actions + metadata
          + tags)

@@ -26,8 +26,11 @@ class Stack:
     """Start with :meth:`start`, always :meth:`stop`."""
 
     def __init__(self, auth: str = 'noauth', computes: int = 2,
-                 driver: str = 'fake', htpasswd: str | None = None) -> None:
+                 driver: str = 'fake', htpasswd: str | None = None,
+                 config: dict[str, Any] | None = None) -> None:
         self.auth = auth
+        # More [DEFAULT] options, e.g. reclaim_instance_interval.
+        self.config = config or {}
         self.computes = computes
         self.driver = driver
         self.htpasswd = htpasswd
@@ -52,6 +55,8 @@ class Stack:
                        group='database')
         if self.htpasswd:
             fixture.config(http_basic_auth_user_file=self.htpasswd)
+        if self.config:
+            fixture.config(**self.config)
         return conf
 
     def _database(self, conf: cfg.ConfigOpts) -> None:

@@ -46,6 +46,16 @@ class ComputeDriver:
         """The UUID of a node; only drivers that manage many nodes."""
         raise NotImplementedError
 
+    def get_host_uptime(self) -> str:
+        """What the ``uptime`` command prints on the host
+        (os-hypervisors/{id}/uptime); NotImplementedError: unknown."""
+        raise NotImplementedError
+
+    def get_instance_diagnostics(self, instance: Any) -> dict[str, Any]:
+        """The guest's diagnostics in upstream's standard form (see
+        :mod:`nova_lite.virt.diagnostics`); NotImplementedError: none."""
+        raise NotImplementedError
+
     def shares_storage_with(self, host: str | None) -> bool:
         """Whether instance disks here are also those of ``host`` (then
         an evacuated instance's disks are kept). Per-host storage: no."""

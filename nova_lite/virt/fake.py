@@ -6,7 +6,9 @@ import time
 from typing import Any
 
 from nova_lite import exception
+from nova_lite.virt import diagnostics
 from nova_lite.virt import driver
+from nova_lite.virt import host_info
 from nova_lite.virt import power_state
 
 #: How often a held build checks its hold file.
@@ -36,6 +38,14 @@ class FakeDriver(driver.ComputeDriver):
             vcpus=res.vcpus, memory_mb=res.memory_mb, local_gb=res.local_gb,
             hypervisor_type=self.hypervisor_type, hypervisor_version=1000,
             hypervisor_hostname=nodename)
+
+    def get_host_uptime(self) -> str:
+        return host_info.host_uptime()
+
+    def get_instance_diagnostics(self, instance: Any) -> dict[str, Any]:
+        return diagnostics.standard(instance, self.hypervisor_type,
+                                    self.hypervisor_type,
+                                    self.power_state(instance))
 
     def list_instance_uuids(self) -> list[str]:
         with self._lock:

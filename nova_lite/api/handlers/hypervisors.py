@@ -1,4 +1,5 @@
-"""os-hypervisors: list, detail, show.
+"""os-hypervisors: list, detail, show, statistics, uptime, and before
+2.53 search and servers by a hostname pattern.
 
 A hypervisor is a compute node; its state and status are those of the
 compute service it links to by ``compute_nodes.service_id``. A node
@@ -10,6 +11,7 @@ calls take ``hypervisor_hostname_pattern`` and ``with_servers``.
 from typing import Any
 
 from oslo_config import cfg
+import oslo_messaging as messaging
 from oslo_utils import uuidutils
 import webob
 import webob.exc
@@ -194,12 +196,80 @@ def _node_and_service(req: webob.Request, ident: str,
     return node, service
 
 
+def _before_uuid_ids(req: webob.Request) -> None:
+    """The routes upstream removed in 2.53 (search and servers): 404
+    from then on, as for any unknown resource."""
+    if util.version(req).at_least(UUID_FOR_ID):
+        raise webob.exc.HTTPNotFound(
+            explanation=f'The resource {req.path} could not be found.')
+
+
+def _by_pattern(req: webob.Request, policy: str,
+                with_servers: bool) -> webob.Response:
+    """GET /os-hypervisors/{pattern}/search and /servers (before 2.53):
+    the nodes whose name contains the pattern (404 for none), brief, with
+    their servers for ``/servers``; nodes whose service is gone are left
+    out, as upstream."""
+    _before_uuid_ids(req)
+    util.authorize(req, POLICY % policy)
+    pattern = req.urlvars['hypervisor_hostname_pattern']
+    services = _services(req)
+    nodes = [node for node in _matching(req, pattern)
+             if node['service_id'] in services]
+    servers = _servers_of(req, nodes) if with_servers else None
+    return util.json_response({'hypervisors': [
+        _view(req, node, services[node['service_id']], False, servers)
+        for node in nodes]})
+
+
+@util.translate_errors
+def search_hypervisors(req: webob.Request) -> webob.Response:
+    return _by_pattern(req, 'search', with_servers=False)
+
+
+@util.translate_errors
+def list_hypervisor_servers(req: webob.Request) -> webob.Response:
+    return _by_pattern(req, 'servers', with_servers=True)
+
+
+@util.translate_errors
+def show_statistics(req: webob.Request) -> webob.Response:
+    """Sums over the nodes of enabled compute services (upstream)."""
+    util.authorize(req, POLICY % 'statistics')
+    return util.json_response({'hypervisor_statistics':
+                               db.compute_node_statistics(util.context(req))})
+
+
+def _uptime(req: webob.Request, host: str) -> str:
+    """``uptime`` as the compute agent of ``host`` reads it from its
+    driver: 501 when the driver cannot tell, 400 when the agent is down
+    or does not answer (upstream's ComputeServiceUnavailable)."""
+    unavailable = webob.exc.HTTPBadRequest(
+        explanation=f'Compute service of {host} is unavailable at this '
+        f'time.')
+    service = service_db.service_get_all(
+        util.context(req), binary=service_obj.COMPUTE_BINARY, host=host)
+    if not service or not service_obj.is_up(service[0],
+                                            CONF.service_down_time):
+        raise unavailable
+    try:
+        return util.deps(req).compute.get_host_uptime(util.context(req),
+                                                      host)
+    except NotImplementedError:
+        raise webob.exc.HTTPNotImplemented(
+            explanation='Virt driver does not implement uptime function.'
+        ) from None
+    except messaging.MessagingTimeout:
+        raise unavailable from None
+
+
 @util.translate_errors
 def show_hypervisor_uptime(req: webob.Request) -> webob.Response:
-    """501 for an existing hypervisor, as upstream answers for drivers
-    that cannot tell a host's uptime (the fake and local ones)."""
+    """The hypervisor (brief) with ``uptime``, asked of its compute agent
+    over RPC, as upstream."""
     util.authorize(req, POLICY % 'uptime')
     ident = req.urlvars['hypervisor_id']
-    _node_and_service(req, ident, _node_filter(req, ident))
-    raise webob.exc.HTTPNotImplemented(
-        explanation='Virt driver does not implement uptime function.')
+    node, service = _node_and_service(req, ident, _node_filter(req, ident))
+    body = _view(req, node, service, False, None)
+    body['uptime'] = _uptime(req, node['host'])
+    return util.json_response({'hypervisor': body})

@@ -67,7 +67,9 @@ def show_quota_set(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def show_defaults(req: webob.Request) -> webob.Response:
     project_id = _project(req, 'defaults')
-    return _quota_set(req, db.defaults(), project_id)
+    # [quota] with the quota class "default" over it, as upstream.
+    return _quota_set(req, db.project_quotas(util.context(req), None),
+                      project_id)
 
 
 @util.translate_errors
@@ -81,7 +83,7 @@ def show_detail(req: webob.Request) -> webob.Response:
     return _quota_set(req, detail, project_id)
 
 
-def _limit(name: str, value: int | str) -> int:
+def checked_limit(name: str, value: int | str) -> int:
     """A limit from -1 to 2**31 - 1 (the schema checks only the range
     of JSON integers, not of strings of digits)."""
     limit = int(value)
@@ -112,7 +114,8 @@ def update_quota_set(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schema.update(shown_resources(req)))
     wanted = dict(body['quota_set'])
     force = strutils.bool_from_string(wanted.pop('force', False))
-    limits = {name: _limit(name, value) for name, value in wanted.items()}
+    limits = {name: checked_limit(name, value)
+              for name, value in wanted.items()}
     if not force:
         _check_not_below_usage(limits, db.project_usage(ctx, project_id))
     db.quota_set(ctx, project_id, limits)

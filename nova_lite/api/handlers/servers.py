@@ -4,6 +4,7 @@ import re
 from typing import Any
 
 from oslo_config import cfg
+from oslo_utils import strutils
 import webob
 import webob.exc
 
@@ -12,6 +13,7 @@ from nova_lite.api import server_ops
 from nova_lite.api import util
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api.views import servers as views
+from nova_lite.compute import deferred_delete
 from nova_lite.compute import power_api
 from nova_lite.db import instances as db
 from nova_lite.db import tags as tag_db
@@ -78,6 +80,11 @@ def _filters(req: webob.Request) -> dict[str, Any]:
         # As upstream: what changed since then, deleted servers included.
         filters['changes_since'] = since
         filters['deleted'] = True
+    elif ctx.is_admin and strutils.bool_from_string(
+            req.GET.get('deleted'), default=False):
+        filters['deleted_only'] = True
+    else:
+        filters['hide_soft_deleted'] = True
     if req.GET.get('status'):
         wanted = req.GET['status'].upper()
         vm_states = views.STATUS_TO_VM_STATES.get(wanted)
@@ -168,9 +175,14 @@ def delete_server(req: webob.Request) -> webob.Response:
     inst = get_server(req)
     util.authorize(req, POLICY % 'delete',
                    {'project_id': inst['project_id']})
-    power_api.check_lock(util.context(req), inst)
-    util.deps(req).compute_api.confirm_before_delete(util.context(req),
-                                                     inst)
+    ctx = util.context(req)
+    power_api.check_lock(ctx, inst)
+    api = util.deps(req).compute_api
+    # Deferred delete (reclaim_instance_interval > 0) where the server
+    # allows it; otherwise, as upstream, deleted at once.
+    if deferred_delete.enabled() and api.soft_delete(ctx, inst):
+        return webob.Response(status=204)
+    api.confirm_before_delete(ctx, inst)
     server_ops.delete(req, inst)
     return webob.Response(status=204)
 

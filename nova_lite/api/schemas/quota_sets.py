@@ -31,3 +31,19 @@ def update(resources: list[str]) -> dict[str, Any]:
         'required': ['quota_set'],
         'additionalProperties': False,
     }
+
+
+def update_class(resources: list[str]) -> dict[str, Any]:
+    """PUT /os-quota-class-sets/{id}: the resources, no ``force``."""
+    return {
+        'type': 'object',
+        'properties': {
+            'quota_class_set': {
+                'type': 'object',
+                'properties': {name: LIMIT for name in resources},
+                'additionalProperties': False,
+            },
+        },
+        'required': ['quota_class_set'],
+        'additionalProperties': False,
+    }

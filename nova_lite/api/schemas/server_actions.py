@@ -204,3 +204,6 @@ create_image: dict[str, Any] = {
     'required': ['createImage'],
     'additionalProperties': False,
 }
+# Deferred delete (upstream accepts any value, as for confirmResize).
+restore = _any_value('restore')
+force_delete = _any_value('forceDelete')

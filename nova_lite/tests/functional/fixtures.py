@@ -34,13 +34,16 @@ class APIFixture(fixture.GabbiFixture):
     """noauth: every request is an admin."""
 
     auth = 'noauth'
+    #: More [DEFAULT] options of the stack.
+    config: dict[str, Any] = {}
 
     def _htpasswd(self) -> str | None:
         return None
 
     def start_fixture(self) -> None:
         CURRENT['stack'] = stack.Stack(auth=self.auth,
-                                       htpasswd=self._htpasswd()).start()
+                                       htpasswd=self._htpasswd(),
+                                       config=self.config).start()
 
     def stop_fixture(self) -> None:
         CURRENT.pop('stack').stop()
@@ -53,6 +56,12 @@ class BasicAuthFixture(APIFixture):
 
     def _htpasswd(self) -> str:
         return write_htpasswd()
+
+
+class DeferredDeleteFixture(BasicAuthFixture):
+    """http_basic, and DELETE soft-deletes (reclaimed after an hour)."""
+
+    config = {'reclaim_instance_interval': 3600}
 
 
 def write_htpasswd() -> str:

@@ -180,3 +180,17 @@ def test_a_resize_grows_only_within_the_quota(ctx):
     assert quotas.project_usage(ctx, 'p1')['cores'] == 3
     with pytest.raises(exception.TooManyInstances):
         quotas.create_instances(ctx, 'p1', TINY, 1, 1, _values('p1'))
+
+
+def test_the_default_class_feeds_every_project_and_is_enforced(ctx):
+    quotas.quota_set(ctx, quotas.class_key('default'), {'instances': 2})
+    quotas.quota_set(ctx, quotas.class_key('gold'), {'instances': 9})
+    assert quotas.project_quotas(ctx, None)['instances'] == 2
+    assert quotas.class_quotas(ctx, 'gold')['instances'] == 9
+    assert quotas.class_quotas(ctx, 'gold')['cores'] == 20
+    assert len(quotas.create_instances(ctx, 'p1', TINY, 1, 5,
+                                       _values('p1'))) == 2
+    # A project's own row wins over the class.
+    quotas.quota_set(ctx, 'p2', {'instances': 3})
+    assert len(quotas.create_instances(ctx, 'p2', TINY, 1, 5,
+                                       _values('p2'))) == 3

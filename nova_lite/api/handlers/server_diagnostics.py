@@ -1,0 +1,42 @@
+"""GET /servers/{server_id}/diagnostics: from the server's compute agent
+over RPC, as upstream (administrators): from 2.48 upstream's standard
+form, before it a free-form dict (libvirt's keys)."""
+
+import oslo_messaging as messaging
+import webob
+import webob.exc
+
+from nova_lite import exception
+from nova_lite.api import util
+from nova_lite.api.handlers import servers
+from nova_lite.objects import instance as instance_obj
+from nova_lite.policies import server_extras as policies
+from nova_lite.virt import diagnostics
+
+STANDARD = '2.48'
+
+
+@util.translate_errors
+def show_diagnostics(req: webob.Request) -> webob.Response:
+    """409 for a server on no host, or whose guest is not running (or
+    whose agent does not answer); 501 for a driver without them."""
+    inst = servers.get_server(req)
+    util.authorize(req, policies.DIAGNOSTICS,
+                   {'project_id': inst['project_id']})
+    if not inst['host']:
+        raise exception.InstanceNotReady(instance_id=inst['uuid'])
+    ctx = util.context(req)
+    try:
+        found = util.deps(req).compute.get_instance_diagnostics(
+            ctx, instance_obj.Instance._from_db(ctx, inst), inst['host'])
+    except NotImplementedError:
+        raise webob.exc.HTTPNotImplemented(
+            explanation='Feature not supported by the virt driver.'
+        ) from None
+    except messaging.MessagingTimeout:
+        raise webob.exc.HTTPConflict(
+            explanation=f'Compute service of {inst["host"]} is '
+            f'unavailable at this time.') from None
+    if not util.version(req).at_least(STANDARD):
+        found = diagnostics.free_form(found)
+    return util.json_response(found)
