@@ -91,7 +91,14 @@ _COMPUTE: RouteTable = {
     '/os-hypervisors/{hypervisor_id}': {'GET': hypervisors.show_hypervisor},
     '/os-hypervisors/{hypervisor_id}/uptime': {
         'GET': hypervisors.show_hypervisor_uptime},
-    '/os-aggregates': {'GET': aggregates.list_aggregates},
+    '/os-aggregates': {'GET': aggregates.list_aggregates,
+                       'POST': aggregates.create_aggregate},
+    '/os-aggregates/{aggregate_id}': {
+        'GET': aggregates.show_aggregate,
+        'PUT': aggregates.update_aggregate,
+        'DELETE': aggregates.delete_aggregate},
+    '/os-aggregates/{aggregate_id}/action': {
+        'POST': aggregates.aggregate_action},
     '/os-migrations': {'GET': migrations.list_migrations},
     '/os-quota-sets/{quota_project_id}': {
         'GET': quota_sets.show_quota_set,
