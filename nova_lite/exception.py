@@ -230,3 +230,7 @@ class InvalidAggregateActionUpdateMeta(InvalidAggregateAction):
 
 class InstanceGroupNotFound(NotFound):
     msg_fmt = 'Instance group %(group_uuid)s could not be found.'
+
+
+class ServerGroupLimitExceeded(QuotaError):
+    msg_fmt = 'Quota exceeded, too many server groups.'

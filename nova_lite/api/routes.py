@@ -19,6 +19,7 @@ from nova_lite.api.handlers import migrations
 from nova_lite.api.handlers import projects
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
@@ -99,6 +100,11 @@ _COMPUTE: RouteTable = {
         'DELETE': aggregates.delete_aggregate},
     '/os-aggregates/{aggregate_id}/action': {
         'POST': aggregates.aggregate_action},
+    '/os-server-groups': {'GET': server_groups.list_server_groups,
+                          'POST': server_groups.create_server_group},
+    '/os-server-groups/{server_group_id}': {
+        'GET': server_groups.show_server_group,
+        'DELETE': server_groups.delete_server_group},
     '/os-migrations': {'GET': migrations.list_migrations},
     '/os-quota-sets/{quota_project_id}': {
         'GET': quota_sets.show_quota_set,

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import models
+from nova_lite.db import quotas
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
 
@@ -38,7 +39,20 @@ def _load(session: Any, rows: list[Any]) -> list[dict[str, Any]]:
 
 
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """A new group of ``values['project_id']``, within the project's
+    ``server_groups`` quota (checked under its quota lock row, as key
+    pairs are). :raises ServerGroupLimitExceeded:"""
+    project_id = values['project_id']
+    quotas.ensure_lock_row(context, project_id)
     with context_manager.writer.using(context) as session:
+        quotas.lock(session, project_id)
+        limit = quotas.limits(session, project_id)['server_groups']
+        count = session.execute(
+            sa.select(sa.func.count()).select_from(GROUP).where(
+                GROUP.project_id == project_id, GROUP.deleted == 0)
+        ).scalar_one()
+        if limit != quotas.UNLIMITED and count >= limit:
+            raise exception.ServerGroupLimitExceeded()
         row = GROUP(uuid=uuidutils.generate_uuid(), **values)
         session.add(row)
         session.flush()

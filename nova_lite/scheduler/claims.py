@@ -129,6 +129,22 @@ def _not_placed(session: Any, uuid: str) -> Exception:
     return exception.AlreadyPlaced(instance_uuid=uuid, host=host.host)
 
 
+def claim_on(context: Any, conf: cfg.ConfigOpts, req: Request,
+             node: Any) -> bool:
+    """Claim ``node`` (a candidate row, possibly stale) for the request
+    in one transaction: False when it no longer fits or its server
+    group's hard policy now forbids it."""
+    with db_api.context_manager.writer.using(context) as session:
+        if not _claim_on(session, conf, req, node):
+            return False
+    LOG.info('Claimed %(vcpus)s vCPU, %(ram)s MiB, %(disk)s GiB on '
+             '%(host)s/%(node)s for instance %(uuid)s',
+             {'vcpus': req.vcpus, 'ram': req.memory_mb, 'disk': req.root_gb,
+              'host': node.host, 'node': node.hypervisor_hostname,
+              'uuid': req.instance_uuid})
+    return True
+
+
 def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
                      exclude_hosts: tuple[str, ...] = ()) -> Any:
     """Place the instance on the best node that still has room.
@@ -139,15 +155,8 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
     with db_api.context_manager.reader.using(context) as session:
         nodes = candidates(session, conf, req, exclude_hosts)
     for node in nodes:
-        with db_api.context_manager.writer.using(context) as session:
-            if _claim_on(session, conf, req, node):
-                LOG.info('Claimed %(vcpus)s vCPU, %(ram)s MiB, %(disk)s GiB '
-                         'on %(host)s/%(node)s for instance %(uuid)s',
-                         {'vcpus': req.vcpus, 'ram': req.memory_mb,
-                          'disk': req.root_gb, 'host': node.host,
-                          'node': node.hypervisor_hostname,
-                          'uuid': req.instance_uuid})
-                return node
+        if claim_on(context, conf, req, node):
+            return node
     raise exception.NoValidHost(
         reason=f'{len(nodes)} candidate node(s), none with room for '
         f'{req.vcpus} vCPU, {req.memory_mb} MiB RAM, {req.root_gb} GiB '
