@@ -13,20 +13,24 @@ from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import openapi
 from nova_lite.api import errors
 from nova_lite.api import microversion
+from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import keypairs
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
+from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
+from nova_lite.api.schemas import aggregates as aggregate_schemas
 from nova_lite.api.schemas import flavors as flavor_schemas
 from nova_lite.api.schemas import keypairs as keypair_schemas
 from nova_lite.api.schemas import quota_sets as quota_schemas
 from nova_lite.api.schemas import server_actions as action_schemas
+from nova_lite.api.schemas import server_groups as group_schemas
 from nova_lite.api.schemas import servers as server_schemas
 from nova_lite.api.schemas import services as service_schemas
 
@@ -71,6 +75,10 @@ def bodies() -> openapi.Bodies:
         services.legacy_service_action: service_schemas.legacy_update_v211,
         quota_sets.update_quota_set: quota_schemas.update(
             quota_sets.resources_at(latest)),
+        aggregates.create_aggregate: aggregate_schemas.create,
+        aggregates.update_aggregate: aggregate_schemas.update,
+        aggregates.aggregate_action: aggregate_schemas.action,
+        server_groups.create_server_group: group_schemas.create(latest),
     }
 
 

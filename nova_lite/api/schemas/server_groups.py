@@ -10,7 +10,7 @@ from nova_lite.api.schemas.aggregates import NAME
 POLICIES = ['anti-affinity', 'affinity']
 SOFT_POLICIES = ['soft-anti-affinity', 'soft-affinity']
 _POSITIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
-                     'minimum': 1, 'minLength': 1}
+                     'minimum': 1, 'maximum': 2 ** 31 - 1, 'minLength': 1}
 
 _V21: dict[str, Any] = {
     'type': 'object',
