@@ -184,3 +184,53 @@ class FlavorAccessExists(Conflict):
 class FlavorAccessNotFound(NotFound):
     msg_fmt = ('Flavor access not found for %(flavor_id)s / %(project_id)s '
                'combination.')
+
+
+# Host aggregates and availability zones (upstream's wording).
+
+class AggregateNotFound(NotFound):
+    msg_fmt = 'Aggregate %(aggregate_id)s could not be found.'
+
+
+class AggregateNameExists(Conflict):
+    msg_fmt = 'Aggregate %(aggregate_name)s already exists.'
+
+
+class AggregateHostNotFound(NotFound):
+    msg_fmt = 'Aggregate %(aggregate_id)s has no host %(host)s.'
+
+
+class AggregateHostExists(Conflict):
+    msg_fmt = 'Aggregate %(aggregate_id)s already has host %(host)s.'
+
+
+class InvalidAggregateAction(Invalid):
+    msg_fmt = 'Unacceptable parameters.'
+
+
+class InvalidAggregateActionAdd(InvalidAggregateAction):
+    msg_fmt = ('Cannot add host to aggregate %(aggregate_id)s. '
+               'Reason: %(reason)s.')
+
+
+class InvalidAggregateActionDelete(InvalidAggregateAction):
+    msg_fmt = ('Cannot remove host from aggregate %(aggregate_id)s. '
+               'Reason: %(reason)s.')
+
+
+class InvalidAggregateActionUpdate(InvalidAggregateAction):
+    msg_fmt = ('Cannot update aggregate %(aggregate_id)s. '
+               'Reason: %(reason)s.')
+
+
+class InvalidAggregateActionUpdateMeta(InvalidAggregateAction):
+    msg_fmt = ('Cannot update metadata of aggregate %(aggregate_id)s. '
+               'Reason: %(reason)s.')
+
+
+class InstanceGroupNotFound(NotFound):
+    msg_fmt = 'Instance group %(group_uuid)s could not be found.'
+
+
+class ServerGroupLimitExceeded(QuotaError):
+    msg_fmt = 'Quota exceeded, too many server groups.'

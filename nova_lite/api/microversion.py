@@ -9,13 +9,16 @@ behaves as the one before it.
           server actions os-stop, os-start, reboot, pause, unpause,
           suspend, resume, shelve, shelveOffload, unshelve, rebuild,
           createImage, lock, unlock;
-          os-keypairs, os-availability-zone, os-simple-tenant-usage.
+          os-keypairs, os-availability-zone, os-simple-tenant-usage,
+          os-aggregates, os-server-groups (affinity, anti-affinity).
 * 2.2   - os-keypairs: ``type`` (ssh, x509); create 201, delete 204.
 * 2.3   - Server show/detail: more OS-EXT-SRV-ATTR fields for admins.
 * 2.9   - Servers: ``locked``.
 * 2.10  - os-keypairs: ``user_id`` (administrators, for another user).
 * 2.11  - os-services: ``forced_down`` in responses;
           ``PUT /os-services/force-down``.
+* 2.13  - os-server-groups: ``project_id`` and ``user_id``.
+* 2.15  - os-server-groups: soft-affinity and soft-anti-affinity.
 * 2.16  - Servers: ``host_status`` for admins.
 * 2.19  - Servers: ``description`` (create, update, rebuild).
 * 2.21  - os-instance-actions: the actions of a deleted server.
@@ -30,6 +33,7 @@ behaves as the one before it.
 * 2.39  - createImage: no metadata_items quota check.
 * 2.40  - os-simple-tenant-usage: paging with ``limit`` / ``marker``
           and ``tenant_usages_links``.
+* 2.41  - os-aggregates: ``uuid``.
 * 2.45  - createImage: ``{"image_id": ...}`` instead of ``Location``.
 * 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).
 * 2.51  - os-instance-actions: events for whoever sees the action, the
@@ -49,6 +53,10 @@ behaves as the one before it.
           ``marker`` and ``links``, ``changes-since``.
 * 2.59  - os-migrations: ``uuid``, paging with ``limit`` / ``marker``
           and ``migrations_links``.
+
+Beyond the maximum, implemented for when it is raised: 2.64
+(os-server-groups: ``policy`` and ``rules`` instead of ``policies``
+and ``metadata``).
 """
 
 from collections.abc import Iterable

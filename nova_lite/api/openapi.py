@@ -13,6 +13,7 @@ from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import openapi
 from nova_lite.api import errors
 from nova_lite.api import microversion
+from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
@@ -21,15 +22,18 @@ from nova_lite.api.handlers import quota_classes
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_external_events
+from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
+from nova_lite.api.schemas import aggregates as aggregate_schemas
 from nova_lite.api.schemas import flavors as flavor_schemas
 from nova_lite.api.schemas import keypairs as keypair_schemas
 from nova_lite.api.schemas import quota_sets as quota_schemas
 from nova_lite.api.schemas import server_actions as action_schemas
 from nova_lite.api.schemas import server_external_events as event_schemas
+from nova_lite.api.schemas import server_groups as group_schemas
 from nova_lite.api.schemas import servers as server_schemas
 from nova_lite.api.schemas import services as service_schemas
 
@@ -79,6 +83,10 @@ def bodies() -> openapi.Bodies:
             quota_classes.resources_at(latest)),
         quota_sets.update_quota_set: quota_schemas.update(
             quota_sets.resources_at(latest)),
+        aggregates.create_aggregate: aggregate_schemas.create,
+        aggregates.update_aggregate: aggregate_schemas.update,
+        aggregates.aggregate_action: aggregate_schemas.action,
+        server_groups.create_server_group: group_schemas.create(latest),
     }
 
 

@@ -23,6 +23,7 @@ from nova_lite.api.handlers import quota_sets
 from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_diagnostics
 from nova_lite.api.handlers import server_external_events
+from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_password
 from nova_lite.api.handlers import server_tags
@@ -110,7 +111,19 @@ _COMPUTE: RouteTable = {
         'GET': hypervisors.search_hypervisors},
     '/os-hypervisors/{hypervisor_hostname_pattern}/servers': {
         'GET': hypervisors.list_hypervisor_servers},
-    '/os-aggregates': {'GET': aggregates.list_aggregates},
+    '/os-aggregates': {'GET': aggregates.list_aggregates,
+                       'POST': aggregates.create_aggregate},
+    '/os-aggregates/{aggregate_id}': {
+        'GET': aggregates.show_aggregate,
+        'PUT': aggregates.update_aggregate,
+        'DELETE': aggregates.delete_aggregate},
+    '/os-aggregates/{aggregate_id}/action': {
+        'POST': aggregates.aggregate_action},
+    '/os-server-groups': {'GET': server_groups.list_server_groups,
+                          'POST': server_groups.create_server_group},
+    '/os-server-groups/{server_group_id}': {
+        'GET': server_groups.show_server_group,
+        'DELETE': server_groups.delete_server_group},
     '/os-migrations': {'GET': migrations.list_migrations},
     '/os-quota-sets/{quota_project_id}': {
         'GET': quota_sets.show_quota_set,

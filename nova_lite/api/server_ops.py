@@ -18,6 +18,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import server_placement
 from nova_lite.api import util
 from nova_lite.api import visibility
 from nova_lite.compute import power_api
@@ -29,6 +30,7 @@ from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as db
 from nova_lite.db import keypairs as keypair_db
 from nova_lite.db import quotas as quota_db
+from nova_lite.db import server_groups as group_db
 from nova_lite.db import services as service_db
 from nova_lite.db import tags as tag_db
 from nova_lite.objects import service as service_obj
@@ -176,12 +178,14 @@ def check_key_name(ctx: Any, key_name: str | None) -> None:
             explanation='Invalid key_name provided.') from None
 
 
-def create(req: webob.Request, spec: dict[str, Any]) -> Created:
+def create(req: webob.Request, body: dict[str, Any]) -> Created:
     """Create as many of the requested instances as the project's quota
     allows (``max_count`` at most, ``min_count`` at least, else
     TooManyInstances: a 403) and ask the conductor to build them."""
     ctx = util.context(req)
+    spec = body['server']
     _check_networks(spec)
+    where = server_placement.placement(req, body)
     flavor = find_flavor(req, spec['flavorRef'])
     image_id = _image(req, spec.get('imageRef'), flavor)
     check_key_name(ctx, spec.get('key_name'))
@@ -204,7 +208,8 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
             'root_gb': flavor['root_gb'],
             'vm_state': states.BUILDING,
             'task_state': states.SCHEDULING,
-            'availability_zone': spec.get('availability_zone'),
+            'availability_zone': where.availability_zone,
+            'system_metadata': dict(where.system_metadata),
             'key_name': spec.get('key_name'),
             'config_drive': str(spec.get('config_drive') or ''),
             'access_ip_v4': access_address(spec.get('accessIPv4'), 4),
@@ -220,6 +225,9 @@ def create(req: webob.Request, spec: dict[str, Any]) -> Created:
                                  for inst in instances])
     for inst in instances if spec.get('tags') else ():
         tag_db.replace(ctx, inst['uuid'], spec['tags'])
+    if where.group is not None:
+        group_db.add_members(ctx, where.group['id'],
+                             [inst['uuid'] for inst in instances])
     util.deps(req).conductor.build_instances(
         ctx, [inst['uuid'] for inst in instances])
     return Created(instances, reservation_id,

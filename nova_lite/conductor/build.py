@@ -9,8 +9,10 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
+from nova_lite.db import server_groups as server_group_db
 from nova_lite.objects import instance as instance_obj
 from nova_lite.scheduler import claims
+from nova_lite.scheduler import constraints
 
 LOG = logging.getLogger(__name__)
 
@@ -18,6 +20,27 @@ LOG = logging.getLogger(__name__)
 def fault(code: int, message: str) -> dict[str, Any]:
     return {'code': code, 'message': message,
             'created': lite_db.utcnow().isoformat() + 'Z'}
+
+
+def _group(context: Any, uuid: str) -> constraints.Group | None:
+    row = server_group_db.group_of_instance(context, uuid)
+    if row is None:
+        return None
+    rules = row['rules'] or {}
+    return constraints.Group(row['id'], row['uuid'], row['policy'],
+                             int(rules.get('max_server_per_host', 1)))
+
+
+def build_request(context: Any, instance: Any) -> claims.Request:
+    """What placing ``instance`` asks: its resources, the zone it was
+    created in, an administrator's forced host or node, its group."""
+    system = instance.system_metadata or {}
+    return claims.Request(
+        instance.uuid, instance.vcpus, instance.memory_mb, instance.root_gb,
+        zone=instance.availability_zone,
+        force_host=system.get(constraints.FORCED_HOST),
+        force_node=system.get(constraints.FORCED_NODE),
+        group=_group(context, instance.uuid))
 
 
 class Builder:
@@ -33,8 +56,7 @@ class Builder:
         except exception.InstanceNotFound:
             LOG.info('Instance %s was deleted before it was scheduled', uuid)
             return None
-        request = claims.Request(uuid, instance.vcpus, instance.memory_mb,
-                                 instance.root_gb)
+        request = build_request(context, instance)
         try:
             node = claims.select_and_claim(context, self.conf, request)
         except exception.NoValidHost as exc:

@@ -5,7 +5,8 @@ A SHELVED server still has its guest on its host: it is started there
 offloaded one is scheduled like a new build: the claim places it (host,
 node and compute_id together, in the transaction that grows the node's
 usage, only while it is on no host) and its new host spawns it from the
-snapshot. When no host has room it stays SHELVED_OFFLOADED, task
+snapshot, in its availability zone and within its server group's
+policy. When no host has room it stays SHELVED_OFFLOADED, task
 cleared, as upstream; a request driven twice (a recovery pass, a second
 conductor) places it once.
 """
@@ -19,6 +20,7 @@ from nova_lite import exception
 from nova_lite.compute import instance_ops
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
+from nova_lite.conductor import build
 from nova_lite.objects import instance as instance_obj
 from nova_lite.scheduler import claims
 
@@ -56,8 +58,10 @@ class Unshelver:
         self.compute_rpcapi.start_instance(context, instance, instance.host)
 
     def _schedule(self, context: Any, instance: Any) -> str | None:
-        request = claims.Request(instance.uuid, instance.vcpus,
-                                 instance.memory_mb, instance.root_gb)
+        # Its zone and group hold; an administrator's forced host of the
+        # original boot does not (upstream resets forced destinations).
+        request = build.build_request(context, instance)._replace(
+            force_host=None, force_node=None)
         try:
             node = claims.select_and_claim(context, self.conf, request)
         except exception.NoValidHost as exc:

@@ -11,6 +11,7 @@ from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common.wsgi import auth
 from nova_lite.conf import api
+from nova_lite.conf import availability_zone
 from nova_lite.conf import compute
 from nova_lite.conf import conductor
 from nova_lite.conf import default
@@ -19,8 +20,8 @@ from nova_lite.conf import scheduler
 from nova_lite.conf import workarounds
 
 CONF = cfg.CONF
-_MODULES = (default, api, compute, conductor, quota, scheduler,
-            workarounds)
+_MODULES = (default, availability_zone, api, compute, conductor, quota,
+            scheduler, workarounds)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

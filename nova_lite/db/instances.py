@@ -9,6 +9,7 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import models
+from nova_lite.db import server_groups
 from nova_lite.db import tags
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
@@ -128,6 +129,16 @@ def instance_ids_by_compute_id(
         for compute_id, inst_id, uuid in rows:
             found.setdefault(compute_id, []).append((inst_id, uuid))
     return found
+
+
+def count_on_hosts(context: Any, hosts: list[str]) -> int:
+    """How many live instances are on ``hosts``, in one query."""
+    if not hosts:
+        return 0
+    with context_manager.reader.using(context) as session:
+        return int(session.execute(
+            sa.select(sa.func.count()).select_from(INST)
+            .where(INST.host.in_(hosts), INST.deleted == 0)).scalar_one())
 
 
 def _as_list(expected: Any) -> list[Any]:
@@ -316,6 +327,7 @@ def instance_destroy(context: Any, uuid: str) -> dict[str, Any]:
         row.vm_state = 'deleted'
         row.task_state = None
         session.flush()
+        session.execute(server_groups.forget_instance_statement(uuid))
         if row.compute_id is not None:
             session.execute(
                 compute_nodes.usage_refresh_statement([row.compute_id]))

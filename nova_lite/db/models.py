@@ -340,3 +340,87 @@ class ProjectQuotaLock(Base):
     project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255),
                                                     primary_key=True)
     generation: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+
+
+class Aggregate(Base, TimestampMixin, SoftDeleteMixin):
+    """A host aggregate; its ``availability_zone`` metadata names the
+    zone of its hosts."""
+
+    __tablename__ = 'aggregates'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_aggregates0uuid'),
+        sa.UniqueConstraint('name', 'deleted',
+                            name='uniq_aggregates0name0deleted'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+
+
+class AggregateHost(Base, TimestampMixin, SoftDeleteMixin):
+    __tablename__ = 'aggregate_hosts'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'host', 'aggregate_id', 'deleted',
+            name='uniq_aggregate_hosts0host0aggregate_id0deleted'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    host: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    aggregate_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('aggregates.id',
+                      name='aggregate_hosts_aggregate_id_fkey'))
+
+
+class AggregateMetadata(Base, TimestampMixin, SoftDeleteMixin):
+    __tablename__ = 'aggregate_metadata'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'aggregate_id', 'key', 'deleted',
+            name='uniq_aggregate_metadata0aggregate_id0key0deleted'),
+        sa.Index('aggregate_metadata_key_idx', 'key'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    aggregate_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('aggregates.id',
+                      name='aggregate_metadata_aggregate_id_fkey'))
+    key: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    value: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+
+
+class InstanceGroup(Base, TimestampMixin, SoftDeleteMixin):
+    """A server group. A placement of a member first bumps
+    ``generation``: member claims of one group run one at a time."""
+
+    __tablename__ = 'instance_groups'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_instance_groups0uuid'),
+        sa.Index('instance_groups_project_id_idx', 'project_id'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
+    name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    user_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    policy: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    rules: orm.Mapped[dict[str, Any] | None] = orm.mapped_column(JSONText)
+    generation: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+
+
+class InstanceGroupMember(Base, TimestampMixin, SoftDeleteMixin):
+    __tablename__ = 'instance_group_member'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'group_id', 'instance_uuid', 'deleted',
+            name='uniq_instance_group_member0group0instance0deleted'),
+        sa.Index('instance_group_member_instance_idx', 'instance_uuid'),
+    )
+
+    id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
+    group_id: orm.Mapped[int] = orm.mapped_column(
+        sa.ForeignKey('instance_groups.id',
+                      name='instance_group_member_group_id_fkey'))
+    instance_uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))

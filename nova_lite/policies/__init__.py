@@ -4,11 +4,13 @@ import itertools
 
 from oslo_policy import policy
 
+from nova_lite.policies import aggregates
 from nova_lite.policies import base
 from nova_lite.policies import keypairs
 from nova_lite.policies import resources
 from nova_lite.policies import server_actions
 from nova_lite.policies import server_extras
+from nova_lite.policies import server_groups
 
 
 def list_rules() -> list[policy.RuleDefault]:
@@ -16,4 +18,5 @@ def list_rules() -> list[policy.RuleDefault]:
         base.rules, resources.servers, resources.flavors,
         resources.admin_apis, resources.quotas, resources.images,
         resources.availability_zones, resources.usage,
-        server_actions.rules, server_extras.rules, keypairs.rules))
+        server_actions.rules, server_extras.rules, keypairs.rules,
+        aggregates.rules, server_groups.rules))

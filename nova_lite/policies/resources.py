@@ -28,6 +28,10 @@ servers = [
          [('GET', '/servers/{server_id}')]),
     rule(SERVERS % 'create', PROJECT_MEMBER_OR_ADMIN, 'Create a server.',
          [('POST', '/servers')]),
+    rule(SERVERS % 'create:forced_host', ADMIN,
+         'Create a server on a given host or node (availability_zone '
+         '``zone:host``, ``zone:host:node`` or ``zone::node``).',
+         [('POST', '/servers')]),
     rule(SERVERS % 'delete', PROJECT_MEMBER_OR_ADMIN, 'Delete a server.',
          [('DELETE', '/servers/{server_id}')]),
     rule(SERVERS % 'update', PROJECT_MEMBER_OR_ADMIN,
@@ -157,9 +161,6 @@ admin_apis = [
          'Reset the state of a server (active or error; the task state '
          'is cleared and unfinished evacuations end).',
          [('POST', '/servers/{server_id}/action (os-resetState)')]),
-    rule('os_compute_api:os-aggregates:index', ADMIN,
-         'List host aggregates (always empty: nova_lite has none).',
-         [('GET', '/os-aggregates')]),
 ]
 
 QUOTA_SETS = 'os_compute_api:os-quota-sets:%s'

@@ -23,6 +23,7 @@ from nova_lite.db import compute_nodes
 from nova_lite.db import migrations as migration_db
 from nova_lite.db import models
 from nova_lite.objects.service import COMPUTE_BINARY
+from nova_lite.scheduler import constraints
 
 LOG = logging.getLogger(__name__)
 CN = models.ComputeNode
@@ -35,6 +36,11 @@ class Request(NamedTuple):
     vcpus: int
     memory_mb: int
     root_gb: int
+    # What a build asks beyond room (see scheduler.constraints).
+    zone: str | None = None
+    force_host: str | None = None
+    force_node: str | None = None
+    group: constraints.Group | None = None
 
 
 def _fits(conf: cfg.ConfigOpts, req: Request) -> Any:
@@ -60,9 +66,11 @@ def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
                SVC.disabled == sa.false(), SVC.forced_down == sa.false(),
                SVC.last_seen_up >= horizon,
                _fits(conf, req))
-        .order_by((CN.memory_mb * CN.ram_allocation_ratio
+        .order_by(*constraints.weigh(req),
+                  (CN.memory_mb * CN.ram_allocation_ratio
                    - CN.memory_mb_used).desc(), CN.id)
     )
+    query = constraints.restrict(query, conf, req)
     # A host that evacuations left copies on is no candidate until its
     # agent has cleaned up (its copies are stale or still needed).
     query = query.where(CN.host.not_in(
@@ -90,6 +98,9 @@ def _grow_usage(session: Any, conf: cfg.ConfigOpts, req: Request,
 
 def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
               node: Any) -> bool:
+    # The group's lock first (then the node's row): one lock order.
+    if not constraints.group_allows(session, req, node.host):
+        return False
     if not _grow_usage(session, conf, req, node.id):
         return False
     # Only an instance not placed yet: a build driven twice (a recovery
@@ -99,7 +110,10 @@ def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
         .where(INST.uuid == req.instance_uuid, INST.deleted == 0,
                INST.host.is_(None))
         .values(host=node.host, node=node.hypervisor_hostname,
-                compute_id=node.id, updated_at=lite_db.utcnow())
+                compute_id=node.id, updated_at=lite_db.utcnow(),
+                # The host's zone, as upstream's conductor records it.
+                availability_zone=constraints.host_zone_value(
+                    conf, node.host))
         .execution_options(synchronize_session=False))
     if placed.rowcount != 1:
         # The transaction rolls back the usage grown above.
@@ -115,6 +129,22 @@ def _not_placed(session: Any, uuid: str) -> Exception:
     return exception.AlreadyPlaced(instance_uuid=uuid, host=host.host)
 
 
+def claim_on(context: Any, conf: cfg.ConfigOpts, req: Request,
+             node: Any) -> bool:
+    """Claim ``node`` (a candidate row, possibly stale) for the request
+    in one transaction: False when it no longer fits or its server
+    group's hard policy now forbids it."""
+    with db_api.context_manager.writer.using(context) as session:
+        if not _claim_on(session, conf, req, node):
+            return False
+    LOG.info('Claimed %(vcpus)s vCPU, %(ram)s MiB, %(disk)s GiB on '
+             '%(host)s/%(node)s for instance %(uuid)s',
+             {'vcpus': req.vcpus, 'ram': req.memory_mb, 'disk': req.root_gb,
+              'host': node.host, 'node': node.hypervisor_hostname,
+              'uuid': req.instance_uuid})
+    return True
+
+
 def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
                      exclude_hosts: tuple[str, ...] = ()) -> Any:
     """Place the instance on the best node that still has room.
@@ -125,19 +155,13 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
     with db_api.context_manager.reader.using(context) as session:
         nodes = candidates(session, conf, req, exclude_hosts)
     for node in nodes:
-        with db_api.context_manager.writer.using(context) as session:
-            if _claim_on(session, conf, req, node):
-                LOG.info('Claimed %(vcpus)s vCPU, %(ram)s MiB, %(disk)s GiB '
-                         'on %(host)s/%(node)s for instance %(uuid)s',
-                         {'vcpus': req.vcpus, 'ram': req.memory_mb,
-                          'disk': req.root_gb, 'host': node.host,
-                          'node': node.hypervisor_hostname,
-                          'uuid': req.instance_uuid})
-                return node
+        if claim_on(context, conf, req, node):
+            return node
     raise exception.NoValidHost(
         reason=f'{len(nodes)} candidate node(s), none with room for '
         f'{req.vcpus} vCPU, {req.memory_mb} MiB RAM, {req.root_gb} GiB '
-        'disk on an enabled, up compute service.')
+        'disk on an enabled, up compute service'
+        f'{constraints.describe(req)}.')
 
 
 def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,

@@ -153,7 +153,7 @@ def create_server(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'create', {'project_id': ctx.project_id})
     body = util.read_body(req, schema.create(util.version(req)))
     spec = body['server']
-    created = server_ops.create(req, spec)
+    created = server_ops.create(req, body)
     if spec.get('return_reservation_id'):
         return util.json_response({'reservation_id': created.reservation_id},
                                   status=202)

@@ -18,9 +18,9 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import util
-from nova_lite.api.handlers import availability_zones
 from nova_lite.api.schemas import services as schema
 from nova_lite.compute import api as compute_api
+from nova_lite.compute import availability_zones
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import services as db
@@ -33,14 +33,16 @@ UUID_FOR_ID = '2.53'
 COMPUTE = service_obj.COMPUTE_BINARY
 
 
-def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
-    """A service as GET /os-services shows it."""
+def view(req: webob.Request, row: dict[str, Any],
+         zones: dict[str, str]) -> dict[str, Any]:
+    """A service as GET /os-services shows it (``zones``: the hosts'
+    zones from aggregates)."""
     version = util.version(req)
     body = {
         'id': row['uuid'] if version.at_least(UUID_FOR_ID) else row['id'],
         'binary': row['binary'],
         'host': row['host'],
-        'zone': availability_zones.zone_of(row),
+        'zone': availability_zones.zone_of(row, zones),
         'status': 'disabled' if row['disabled'] else 'enabled',
         'state': ('up' if service_obj.is_up(row, CONF.service_down_time)
                   else 'down'),
@@ -59,7 +61,9 @@ def list_services(req: webob.Request) -> webob.Response:
     rows = db.service_get_all(util.context(req),
                               binary=req.GET.get('binary') or None,
                               host=req.GET.get('host') or None)
-    return util.json_response({'services': [view(req, r) for r in rows]})
+    zones = availability_zones.host_zones(util.context(req))
+    return util.json_response({'services': [view(req, r, zones)
+                                            for r in rows]})
 
 
 def _only_compute(binary: str) -> None:
@@ -155,7 +159,8 @@ def _update_by_uuid(req: webob.Request, service_id: str) -> webob.Response:
     values = _status_change(body)
     compute_api.check_force_up(ctx, row, values)
     row = db.service_update(ctx, row['id'], values)
-    return util.json_response({'service': view(req, row)})
+    return util.json_response({'service': view(
+        req, row, availability_zones.host_zones(util.context(req)))})
 
 
 def _update(req: webob.Request, ident: str) -> webob.Response:

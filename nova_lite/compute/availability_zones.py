@@ -1,0 +1,43 @@
+"""Availability zones, from host aggregates (as upstream).
+
+A compute host is in the zone of the aggregate whose
+``availability_zone`` metadata it has (at most one zone: the aggregate
+API keeps it so), else in ``[DEFAULT]default_availability_zone``.
+Services other than nova-compute are shown in
+``internal_service_availability_zone``.
+"""
+
+from typing import Any
+
+from oslo_config import cfg
+
+from nova_lite.db import aggregates as aggregate_db
+from nova_lite.db import services as service_db
+from nova_lite.objects.service import COMPUTE_BINARY
+
+CONF = cfg.CONF
+
+
+def host_zones(ctx: Any) -> dict[str, str]:
+    """host -> zone of the hosts in an aggregate with a zone."""
+    return aggregate_db.host_zones(ctx)
+
+
+def host_zone(zones: dict[str, str], host: str | None) -> str:
+    return zones.get(host or '', CONF.default_availability_zone)
+
+
+def zone_of(service: dict[str, Any], zones: dict[str, str]) -> str:
+    """The zone a service is shown in."""
+    if service['binary'] != COMPUTE_BINARY:
+        return str(CONF.internal_service_availability_zone)
+    return host_zone(zones, service['host'])
+
+
+def available_zones(ctx: Any) -> set[str]:
+    """The zones of the enabled compute services (where a server may
+    be asked for)."""
+    zones = host_zones(ctx)
+    return {host_zone(zones, s['host'])
+            for s in service_db.service_get_all(ctx, binary=COMPUTE_BINARY)
+            if not s['disabled']}
