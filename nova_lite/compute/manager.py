@@ -204,6 +204,10 @@ class ComputeManager:
             LOG.info('Not %s: the server is in task %s now', task,
                      instance.task_state, instance=instance)
             return
+        if instance.host != self.host:
+            LOG.warning('Not %s: the server is on %s now, not here', task,
+                        instance.host, instance=instance)
+            return
         power.do(context, self.driver, instance, self.host)
 
     def stop_instance(self, context: Any, instance: Any) -> None:
@@ -243,6 +247,12 @@ class ComputeManager:
         if instance.task_state != task:
             LOG.info('Not %s: the server is in task %s now', task,
                      instance.task_state, instance=instance)
+            return None
+        if instance.host != self.host:
+            # A request that waited (this host was frozen) while the
+            # server moved on: the copy here is not the server.
+            LOG.warning('Not %s: the server is on %s now, not here', task,
+                        instance.host, instance=instance)
             return None
         return instance
 

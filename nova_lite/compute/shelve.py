@@ -36,12 +36,15 @@ LOG = logging.getLogger(__name__)
 SHELVED_KEYS = ('shelved_at', 'shelved_image_id', 'shelved_host')
 
 
-def _failed(instance: Any, task: str, what: str, exc: Exception) -> None:
+def _failed(instance: Any, task: str, what: str, exc: Exception) -> bool:
+    """End the task with the server as it was; whether it was saved."""
     LOG.error('Could not %s the server: %s', what, exc, instance=instance)
     instance.task_state = None
     if not instance_ops.saved(instance, [task]):
         LOG.info('The server changed meanwhile; left as it is',
                  instance=instance)
+        return False
+    return True
 
 
 def shelve(context: Any, conf: Any, driver: Any, instance: Any, host: str,
@@ -53,7 +56,10 @@ def shelve(context: Any, conf: Any, driver: Any, instance: Any, host: str,
             driver.power_off(instance)
     except Exception as exc:
         instance.power_state = driver.power_state(instance)
-        _failed(instance, states.SHELVING, 'shelve', exc)
+        # Not shelved: the snapshot the API recorded goes.
+        snapshot = unshelved_keys(instance)
+        if _failed(instance, states.SHELVING, 'shelve', exc) and snapshot:
+            instance.delete_snapshot(snapshot)
         return
     offload_now = conf.shelved_offload_time == 0
     instance.system_metadata = {

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 
 RESIZE_SUFFIX = '_resize'
 ERROR, BUILDING, RESIZED = 'error', 'building', 'resized'
+SHELVED, OFFLOADED = 'shelved', 'shelved_offloaded'
 # Task states of a cold move during which the source's copy is aside.
 SENDING = ('resize_migrating', 'resize_migrated', 'resize_finish')
 # Migration statuses that say the instance now lives on the destination.
@@ -43,6 +44,8 @@ class Instance:
     vm_state: str
     task_state: str | None
     vcpus: int
+    # The snapshot a shelve recorded (system_metadata shelved_image_id).
+    snapshot: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,6 +74,7 @@ class Records:
     deleted: set[str]                    # uuids of deleted instances
     migrations: list[Migration]          # by id
     nodes: dict[int, Node]
+    images: frozenset[str] = frozenset()     # ids in the image catalog
 
     def migrations_of(self, uuid: str) -> list[Migration]:
         return [m for m in self.migrations if m.instance_uuid == uuid]
@@ -106,7 +110,8 @@ def read_records(engine: sa.engine.Engine) -> Records:
     with engine.connect() as conn:
         rows = conn.execute(sa.text(
             'SELECT uuid, host, node, compute_id, vm_state, task_state, '
-            'vcpus, deleted FROM instances')).all()
+            'vcpus, deleted, system_metadata FROM instances')).all()
+        images = conn.execute(sa.text('SELECT id FROM images')).all()
         migrations = conn.execute(sa.text(
             'SELECT id, instance_uuid, migration_type, status, '
             'source_compute, dest_compute, dest_node, dest_compute_id '
@@ -115,13 +120,30 @@ def read_records(engine: sa.engine.Engine) -> Records:
             'SELECT id, host, hypervisor_hostname, deleted '
             'FROM compute_nodes')).all()
     live = {r.uuid: Instance(r.uuid, r.host, r.node, r.compute_id,
-                             r.vm_state, r.task_state, r.vcpus)
+                             r.vm_state, r.task_state, r.vcpus,
+                             _snapshot(r.system_metadata))
             for r in rows if not r.deleted}
     return Records(
         instances=live, deleted={r.uuid for r in rows if r.deleted},
         migrations=[Migration(*m) for m in migrations],
         nodes={n.id: Node(n.id, n.host, n.hypervisor_hostname,
-                          bool(n.deleted)) for n in nodes})
+                          bool(n.deleted)) for n in nodes},
+        images=frozenset(i.id for i in images))
+
+
+def _snapshot(system_metadata: str | None) -> str | None:
+    try:
+        return json.loads(system_metadata or '{}').get('shelved_image_id')
+    except ValueError:
+        return None
+
+
+def in_snapshot(inst: Instance) -> bool:
+    """Whether the instance's content is (or may at this point be) only
+    in its shelve snapshot: offloaded, or being offloaded (its disk
+    removed before the record says so)."""
+    return inst.vm_state == OFFLOADED or (
+        inst.vm_state == SHELVED and inst.task_state == 'shelving_offloading')
 
 
 def _names_its_instance(disk: Path, uuid: str) -> bool:
@@ -201,6 +223,11 @@ def copy_violations(snap: Snapshot) -> list[str]:
     for inst in snap.records.instances.values():
         if not _at_rest(inst):
             continue
+        if in_snapshot(inst):
+            if inst.snapshot not in snap.records.images:
+                found.append(f'LOST {inst.uuid}: shelved with no snapshot '
+                             f'image {inst.snapshot} ({describe(snap, inst)})')
+            continue
         if not snap.copies(inst.uuid):
             found.append(f'LOST {inst.uuid}: no disk file on any host '
                          f'({describe(snap, inst)})')
@@ -249,6 +276,11 @@ def link_violations(snap: Snapshot) -> list[str]:
     for inst in snap.records.instances.values():
         if inst.host is None and inst.compute_id is None:
             continue
+        if inst.vm_state == OFFLOADED and inst.task_state is None:
+            found.append(f'OFFLOADED BUT PLACED {inst.uuid}: host '
+                         f'{inst.host} node {inst.node} compute_id '
+                         f'{inst.compute_id}')
+            continue
         node = nodes.get(inst.compute_id or -1)
         if node is None or node.deleted or (node.host, node.
                                             hypervisor_hostname) != (
@@ -277,6 +309,8 @@ def safety_violations(snap: Snapshot) -> list[str]:
 def _allowed_hosts(snap: Snapshot, inst: Instance) -> tuple[set, set]:
     """(hosts that may hold its disk, hosts that may hold it aside)."""
     migrations = snap.records.migrations_of(inst.uuid)
+    if inst.vm_state == OFFLOADED:
+        return set(), set()
     if inst.vm_state == ERROR:
         named = {inst.host} | {m.source_compute for m in migrations} | {
             m.dest_compute for m in migrations}
@@ -301,8 +335,12 @@ def strict_violations(snap: Snapshot) -> list[str]:
         if inst.task_state is not None:
             found.append(f'STUCK {inst.uuid}: task_state {inst.task_state}'
                          f' after settling ({describe(snap, inst)})')
+        if inst.vm_state == OFFLOADED and inst.snapshot not in records.images:
+            found.append(f'LOST {inst.uuid}: offloaded with no snapshot '
+                         f'image {inst.snapshot}')
+        expected = set() if inst.vm_state == OFFLOADED else {inst.host}
         if inst.vm_state != ERROR and snap.files.disks.get(
-                inst.uuid, set()) != {inst.host}:
+                inst.uuid, set()) != expected:
             found.append(f'NOT EXACTLY ONE COPY {inst.uuid}: '
                          f'{describe(snap, inst)}')
     for uuid in set(snap.files.disks) | set(snap.files.asides):

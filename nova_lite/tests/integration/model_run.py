@@ -236,6 +236,15 @@ class Sequence:
         return self.cloud.action(self.servers[slot],
                                  {'os-resetState': {'state': state}})
 
+    def _do_shelve(self, slot: str) -> Answer:
+        return self.cloud.action(self.servers[slot], {'shelve': None})
+
+    def _do_offload(self, slot: str) -> Answer:
+        return self.cloud.action(self.servers[slot], {'shelveOffload': None})
+
+    def _do_unshelve(self, slot: str) -> Answer:
+        return self.cloud.action(self.servers[slot], {'unshelve': None})
+
     def _do_force_down(self, host: str) -> Answer:
         return self.cloud.force(host, True)
 

@@ -27,7 +27,8 @@ MAX_IMPAIRED = 2
 SETTLE_CHANCE = 0.7
 MAX_DELAY = 1.5
 SERVER_ACTIONS = ('boot', 'delete', 'evacuate', 'migrate', 'resize',
-                  'confirm', 'revert', 'reset')
+                  'confirm', 'revert', 'reset', 'shelve', 'offload',
+                  'unshelve')
 
 
 @dataclasses.dataclass
@@ -107,8 +108,24 @@ def _server_steps(view: View, rng: random.Random) -> list[Candidate]:
         resized = idle and inst.vm_state == model.RESIZED
         found.append((2.0 if resized else 0.1, 'confirm', [slot]))
         found.append((1.5 if resized else 0.1, 'revert', [slot]))
+        found += _shelve_steps(slot, inst)
         found += _reset_steps(view, slot, inst)
     return found
+
+
+def _shelve_steps(slot: str, inst: model.Instance) -> list[Candidate]:
+    """shelve an active or stopped server; offload a shelved one (the
+    model's computes keep shelved servers: shelved_offload_time -1);
+    unshelve either."""
+    idle = inst.task_state is None
+    return [
+        (0.7 if idle and inst.vm_state in ('active', 'stopped') else 0.1,
+         'shelve', [slot]),
+        (1.5 if idle and inst.vm_state == model.SHELVED else 0.1,
+         'offload', [slot]),
+        (1.5 if idle and inst.vm_state in (model.SHELVED, model.OFFLOADED)
+         else 0.1, 'unshelve', [slot]),
+    ]
 
 
 def _reset_steps(view: View, slot: str,

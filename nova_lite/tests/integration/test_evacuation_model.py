@@ -62,7 +62,10 @@ COMPUTE_OPTIONS = {
     'virt_resources': {'spawn_seconds': 2},
     # The periodic clean-up (a host that resumes without a restart
     # converges within this time).
-    'DEFAULT': {'cleanup_interval': 5},
+    'DEFAULT': {'cleanup_interval': 5,
+                # Shelved servers stay until offloaded by a step, so
+                # that SHELVED is a state of its own.
+                'shelved_offload_time': -1},
 }
 CONTROLLER_OPTIONS = {
     # Moves and builds a killed conductor lost are driven again within seconds
