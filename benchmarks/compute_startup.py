@@ -11,6 +11,8 @@ conductor runs meanwhile is counted.
 
     python benchmarks/compute_startup.py --sizes 100 1000 10000
     python benchmarks/compute_startup.py --sizes 10000 --evacuations 1000
+    python benchmarks/compute_startup.py --sizes 10000 --shelved 2000 \
+        --offloaded 2000
 
 With ``--evacuations E``, E more instances were evacuated away from the
 host while it was down: they run on another host, an evacuation record
@@ -18,6 +20,12 @@ host while it was down: they run on another host, an evacuation record
 this host. The agent's recovery must destroy exactly those files and
 complete every record; its time is reported apart, as is the time the
 driver spent deleting files.
+
+With ``--shelved S`` and ``--offloaded O``, S of the host's instances
+are SHELVED (powered off, disk kept, a snapshot image each) and O more
+instances were shelved here and offloaded (on no host, their disks gone,
+a snapshot image each): start-up must keep every shelved disk, touch no
+offloaded instance, and cost the same number of queries.
 
 A benchmark: it prints numbers and checks only that the work was done.
 Start-up must grow with instances only through batched queries, so the
@@ -72,18 +80,44 @@ def _instances(host: str, node_id: int, count: int) -> list[dict]:
     return [{'uuid': str(uuid.uuid4()), 'project_id': 'p', 'user_id': 'u',
              'flavor': {}, 'vcpus': 1, 'memory_mb': 1, 'root_gb': 0,
              'vm_state': 'active', 'power_state': 1, 'host': host,
-             'node': host, 'compute_id': node_id, 'metadata_': {}}
+             'node': host, 'compute_id': node_id, 'metadata_': {},
+             'system_metadata': {}}
             for _ in range(count)]
 
 
-def seed(engine: sa.Engine, state: Path, count: int,
-         evacuations: int) -> list[str]:
-    """One host with ``count`` instances and ``evacuations`` evacuated
-    ones (records and stale disks), written in bulk; returns the uuids
-    of the evacuated instances."""
+def _shelve(conn: sa.Connection, rows: list[dict], offload: bool) -> None:
+    """Make ``rows`` shelved (or offloaded: on no host), each with a
+    snapshot image."""
+    images = []
+    for row in rows:
+        image_id = str(uuid.uuid4())
+        images.append({'id': image_id, 'name': f'{row["uuid"]}-shelved',
+                       'status': 'active', 'visibility': 'private',
+                       'properties': {}, 'tags': []})
+        row.update(vm_state='shelved', power_state=4, system_metadata={
+            'shelved_image_id': image_id, 'shelved_host': HOST,
+            'shelved_at': '2026-01-01T00:00:00'})
+        if offload:
+            row.update(vm_state='shelved_offloaded', power_state=0,
+                       host=None, node=None, compute_id=None)
+    if images:
+        conn.execute(sa.insert(models.Image), images)
+
+
+def seed(engine: sa.Engine, state: Path, count: int, evacuations: int,
+         shelved: int = 0, offloaded: int = 0) -> list[str]:
+    """One host with ``count`` instances (``shelved`` of them SHELVED),
+    ``offloaded`` offloaded ones and ``evacuations`` evacuated ones
+    (records and stale disks), written in bulk; returns the uuids of the
+    evacuated instances."""
     with engine.begin() as conn:
         node_uuid, node_id = _host(conn, HOST)
         rows = _instances(HOST, node_id, count)
+        _shelve(conn, rows[:shelved], offload=False)
+        gone = _instances(HOST, node_id, offloaded)
+        _shelve(conn, gone, offload=True)
+        if gone:
+            conn.execute(sa.insert(models.Instance), gone)
         moved: list[dict] = []
         if evacuations:
             _, dest_id = _host(conn, DEST)
@@ -125,16 +159,20 @@ class Timer:
         setattr(self.owner, self.name, self.func)
 
 
-def check_recovery(state: Path, moved: list[str]) -> None:
+def check_recovery(state: Path, moved: list[str], count: int) -> None:
     left = [u for u in moved if (state / 'instances' / u).exists()]
     assert not left, f'{len(left)} evacuated copies were not destroyed'
+    kept = sum(1 for p in (state / 'instances').iterdir()
+               if (p / 'disk').exists()) if count else 0
+    assert kept == count, f'{count - kept} disks of the host were lost'
     ctx = lite_context.get_admin_context()
     statuses = {m.status for m in migration_obj.MigrationList.get_by_filters(
         ctx, {'source_compute': HOST})}
     assert statuses <= {'completed'}, statuses
 
 
-def run(count: int, evacuations: int) -> dict[str, float]:
+def run(count: int, evacuations: int, shelved: int = 0,
+        offloaded: int = 0) -> dict[str, float]:
     stack = Stack(computes=0, driver='local')
     conf = stack.prepare()
     # No conductor heartbeat inside the timed window: only start-up work
@@ -146,7 +184,7 @@ def run(count: int, evacuations: int) -> dict[str, float]:
         stack.add_cleanup(conductor.stop)
         engine = db_api.context_manager.writer.get_engine()
         state = Path(stack.state_path) / HOST
-        moved = seed(engine, state, count, evacuations)
+        moved = seed(engine, state, count, evacuations, shelved, offloaded)
         statements = []
         sa.event.listen(engine, 'before_cursor_execute',
                         lambda *args: statements.append(args[2]))
@@ -165,7 +203,7 @@ def run(count: int, evacuations: int) -> dict[str, float]:
         ctx = lite_context.get_admin_context()
         assert service_obj.Service.get_by_host_and_binary(
             ctx, HOST, 'nova-compute').version == service_obj.SERVICE_VERSION
-        check_recovery(state, moved)
+        check_recovery(state, moved, count)
         return {'start-up s': elapsed, 'queries': queries,
                 'recovery s': recovery.total,
                 'file deletion s': deleting.total}
@@ -179,13 +217,20 @@ def main() -> int:
                         default=[100, 1000, 10000])
     parser.add_argument('--evacuations', type=int, default=0,
                         help='evacuated instances to recover from')
+    parser.add_argument('--shelved', type=int, default=0,
+                        help='of the host\'s instances, how many are '
+                        'SHELVED (disk kept)')
+    parser.add_argument('--offloaded', type=int, default=0,
+                        help='offloaded instances shelved on this host')
     args = parser.parse_args()
     columns = ('start-up s', 'queries', 'recovery s', 'file deletion s')
-    print(f'{"instances":>10} {"evacuated":>10} '
-          + ' '.join(f'{c:>16}' for c in columns))
+    print(f'{"instances":>10} {"evacuated":>10} {"shelved":>8} '
+          f'{"offloaded":>10} ' + ' '.join(f'{c:>16}' for c in columns))
     for count in args.sizes:
-        result = run(count, args.evacuations)
+        result = run(count, args.evacuations, min(args.shelved, count),
+                     args.offloaded)
         print(f'{count:>10} {args.evacuations:>10} '
+              f'{min(args.shelved, count):>8} {args.offloaded:>10} '
               + ' '.join(f'{result[c]:>16.3f}' if c != 'queries'
                          else f'{int(result[c]):>16}' for c in columns),
               flush=True)

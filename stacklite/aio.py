@@ -130,6 +130,27 @@ def write_clouds_yaml(state: Path, api_url: str, baremetal_url: str | None,
     return path
 
 
+def write_novarc(state: Path, api_url: str,
+                  users: dict[str, str] | None) -> Path:
+    """The environment python-novaclient's ``nova`` command needs (it
+    does not read clouds.yaml's http_basic entries): the compute
+    endpoint and credentials, and the project name and auth URL its
+    shell insists on although http_basic uses neither."""
+    endpoint = f'{api_url}/v2.1'
+    if users is None:
+        values = {'OS_AUTH_TYPE': 'none', 'OS_ENDPOINT': endpoint}
+    else:
+        values = {'OS_AUTH_TYPE': 'http_basic', 'OS_ENDPOINT': endpoint,
+                  'OS_USERNAME': 'admin', 'OS_PASSWORD': users['admin']}
+    values.update(OS_PROJECT_NAME='admin',
+                  OS_AUTH_URL=f'{api_url}/identity/v3',
+                  OS_COMPUTE_API_VERSION='2.latest')
+    path = state / 'novarc'
+    _private_file(path, ''.join(f'export {key}={value}\n'
+                                for key, value in values.items()))
+    return path
+
+
 def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
               state: Path) -> dict[str, str] | None:
     conf.set_override('transport_url', rpc.INPROC_URL)
@@ -185,6 +206,7 @@ def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
         '  openstack server list\n'
         + ('  openstack baremetal node create --driver fake-hardware '
            '--name bm-1\n' if baremetal_url else '')
+        + f'python-novaclient: . {clouds.parent / "novarc"}; nova list\n'
         + f'Logs: {clouds.parent / "stacklite.log"}. Stop with Ctrl-C.')
 
 
@@ -230,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     def body() -> int:
         launcher = build(conf, args, state, bm_conf)
         clouds = write_clouds_yaml(state, api_url, bm_url, users)
+        write_novarc(state, api_url, users)
         launcher.start()
         print(_usage(clouds, api_url, bm_url, args.noauth), flush=True)
         return launcher.run()

@@ -2,7 +2,10 @@
 in-memory bus) through the same scenario as the devstack deployment."""
 
 import os
+from pathlib import Path
 import stat
+import subprocess
+import sys
 
 import pytest
 
@@ -51,6 +54,24 @@ def test_state_is_private_to_its_user(aio):
 
 def test_openstacksdk(aio, monkeypatch):
     scenario.run_sdk_checks(aio, monkeypatch)
+
+
+def test_novaclient_with_the_novarc(aio):
+    """The ``nova`` command works with the environment in ``novarc``
+    (and nothing else of the caller's)."""
+    env = {'PATH': os.environ['PATH'], 'HOME': str(aio.state_dir)}
+    for line in (aio.state_dir / 'novarc').read_text().splitlines():
+        key, _, value = line.removeprefix('export ').partition('=')
+        env[key] = value
+    nova = str(Path(sys.executable).with_name('nova'))
+    for args in (['flavor-list'], ['list', '--all-tenants'],
+                 ['service-list']):
+        proc = subprocess.run([nova, *args], env=env, capture_output=True,
+                              text=True, timeout=60)
+        assert proc.returncode == 0, (args, proc.stderr)
+    services = subprocess.run([nova, 'service-list'], env=env,
+                              capture_output=True, text=True, timeout=60)
+    assert 'compute-1' in services.stdout, services.stdout
 
 
 def test_baremetal_node_is_cleaned_to_available(aio):
