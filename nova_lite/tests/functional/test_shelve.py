@@ -157,3 +157,35 @@ def test_the_conductor_refuses_a_placed_offloaded_instance(client):
             _ctx(), uuid, {'vm_state': states.SHELVED_OFFLOADED})
     inst = _instance(uuid)
     assert inst['vm_state'] == states.ACTIVE and inst['host'] == C1
+
+
+def test_shelved_servers_are_not_evacuated_and_their_disk_is_kept(
+        keep_shelved):
+    """A shelved server on a dead host is not evacuated (409, as
+    upstream), an offloaded one neither (it is on no host); when the
+    host comes back its clean-up keeps the shelved server's disk."""
+    client = keep_shelved
+    kept = _boot_on(client, C1, 'kept-on-dead')['id']
+    gone = _boot_on(client, C1, 'offloaded')['id']
+    for uuid in (kept, gone):
+        assert _action(client, uuid, {'shelve': None}).status_int == 202
+        _wait_status(client, uuid, 'SHELVED')
+    assert _action(client, gone, {'shelveOffload': None}).status_int == 202
+    _wait_status(client, gone, 'SHELVED_OFFLOADED')
+    _stop(client, C1)
+    assert client.force_down(C1, True).status_int == 200
+    for uuid in (kept, gone):
+        refused = client.call('POST', f'/servers/{uuid}/action',
+                              {'evacuate': {}}, '2.53')
+        assert refused.status_int == 409, refused.text
+    assert client.force_down(C1, False).status_int == 200
+    _restart(client, C1)
+    client.wait(lambda: client.server(kept)['status'] == 'SHELVED',
+                'still shelved')
+    assert _disk(client, C1, kept).exists()
+    assert not _disk(client, C1, gone).exists()
+    assert _instance(gone)['host'] is None
+    # And it unshelves where it is.
+    assert _action(client, kept, {'unshelve': None}).status_int == 202
+    _wait_status(client, kept, 'ACTIVE')
+    assert _instance(kept)['host'] == C1
