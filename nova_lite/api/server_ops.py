@@ -158,6 +158,18 @@ def _check_networks(spec: dict[str, Any]) -> None:
             '"networks": "none" (openstack server create --no-network).')
 
 
+def _check_security_groups(spec: dict[str, Any]) -> None:
+    """Security groups are neutron's; without networking the only group
+    is ``default`` (which upstream passes through unchecked). Any other
+    name is a 400 with the message upstream relays from neutron."""
+    for group in spec.get('security_groups', []):
+        name = group.get('name')
+        if name is not None and name != 'default':
+            raise webob.exc.HTTPBadRequest(
+                explanation='Unable to find security_group with name or id '
+                f"'{name}'")
+
+
 def access_address(value: str | None, version: int) -> str | None:
     """An access IP in its canonical form, as upstream stores it
     (``0000:...:babe:220.12.22.2`` -> ``::babe:dc0c:1602``); the
@@ -185,6 +197,7 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
     ctx = util.context(req)
     spec = body['server']
     _check_networks(spec)
+    _check_security_groups(spec)
     where = server_placement.placement(req, body)
     flavor = find_flavor(req, spec['flavorRef'])
     image_id = _image(req, spec.get('imageRef'), flavor)

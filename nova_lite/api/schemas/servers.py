@@ -42,7 +42,10 @@ def create(version: Any) -> dict[str, Any]:
             'accessIPv6': {'type': 'string', 'format': 'ipv6'},
             'config_drive': {'type': ['boolean', 'string']},
             'user_data': {'type': 'string'},
-            'security_groups': {'type': 'array'},
+            'security_groups': {
+                'type': 'array',
+                'items': {'type': 'object', 'properties': {'name': _NAME},
+                          'additionalProperties': False}},
             'OS-DCF:diskConfig': {'type': 'string',
                                   'enum': ['AUTO', 'MANUAL']},
             'personality': {'type': 'array'},
