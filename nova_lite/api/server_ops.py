@@ -24,6 +24,7 @@ from nova_lite.api import visibility
 from nova_lite.compute import power_api
 from nova_lite.compute import shelve_api
 from nova_lite.compute import states
+from nova_lite.compute import trusted_certs as trusted_certs_db
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db
@@ -158,6 +159,21 @@ def _check_networks(spec: dict[str, Any]) -> None:
             '"networks": "none" (openstack server create --no-network).')
 
 
+TRUSTED_CERTS_KEY = trusted_certs_db.KEY
+
+
+def trusted_certs(req: webob.Request, spec: dict[str, Any],
+                  action: str) -> list[str] | None:
+    """The certificate ids a create or rebuild asks for (None when
+    none); asking for some needs ``servers:<action>:trusted_certs``."""
+    certs = spec.get(TRUSTED_CERTS_KEY)
+    if certs:
+        util.authorize(req, f'os_compute_api:servers:{action}:'
+                       'trusted_certs',
+                       {'project_id': util.context(req).project_id})
+    return certs or None
+
+
 def _check_security_groups(spec: dict[str, Any]) -> None:
     """Security groups are neutron's; without networking the only group
     is ``default`` (which upstream passes through unchecked). Any other
@@ -205,6 +221,8 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
     low, high = _counts(spec)
     reservation_id = 'r-' + secrets.token_hex(4)
     snapshot = flavor_snapshot(flavor)
+    system_metadata = trusted_certs_db.kept(
+        dict(where.system_metadata), trusted_certs(req, spec, 'create'))
 
     def values(index: int, count: int) -> dict[str, Any]:
         name = spec['name'] if count == 1 else f'{spec["name"]}-{index + 1}'
@@ -222,7 +240,7 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
             'vm_state': states.BUILDING,
             'task_state': states.SCHEDULING,
             'availability_zone': where.availability_zone,
-            'system_metadata': dict(where.system_metadata),
+            'system_metadata': dict(system_metadata),
             'key_name': spec.get('key_name'),
             'config_drive': str(spec.get('config_drive') or ''),
             'access_ip_v4': access_address(spec.get('accessIPv4'), 4),

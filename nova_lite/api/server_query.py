@@ -108,10 +108,15 @@ def _project(req: webob.Request, filters: dict[str, Any]) -> None:
 
 
 def _deleted(req: webob.Request, filters: dict[str, Any]) -> None:
-    since = util.changes_since(req)
-    if since is not None:
-        # As upstream: what changed since then, deleted servers included.
+    if util.version(req).at_least('2.66'):
+        since, before = util.changes_window(req)
+    else:
+        since, before = util.changes_since(req), None
+    if since is not None or before is not None:
+        # As upstream: what changed in that window, deleted servers
+        # included.
         filters['changes_since'] = since
+        filters['changes_before'] = before
         filters['deleted'] = True
     elif util.context(req).is_admin and strutils.bool_from_string(
             req.GET.get('deleted'), default=False):
