@@ -70,7 +70,7 @@ class Deps:
 
 
 def _is_version_document(path: str) -> bool:
-    return path in ('', '/', '/v2.1', '/image', '/identity/v3',
+    return path in ('', '/', '/v2', '/v2.1', '/image', '/identity/v3',
                     '/openapi.json')
 
 

@@ -52,11 +52,21 @@ behaves as the one before it.
 * 2.58  - os-instance-actions: ``updated_at``, paging with ``limit`` /
           ``marker`` and ``links``, ``changes-since``.
 * 2.59  - os-migrations: ``uuid``, paging with ``limit`` / ``marker``
-          and ``migrations_links``.
-
-Beyond the maximum, implemented for when it is raised: 2.64
-(os-server-groups: ``policy`` and ``rules`` instead of ``policies``
-and ``metadata``).
+          and ``migrations_links``, ``changes-since``.
+* 2.60  - Multiattach volumes: no volumes here; nothing changes.
+* 2.61  - Flavors: ``extra_specs`` in show, detail, create and update
+          (for whoever may list extra specs).
+* 2.62  - os-instance-actions: events show ``hostId``, and ``host`` to
+          whoever sees tracebacks.
+* 2.63  - Servers: ``trusted_image_certificates`` on create and rebuild,
+          shown in show/detail/rebuild (kept, never verified: no image
+          is downloaded).
+* 2.64  - os-server-groups: ``policy`` and ``rules`` instead of
+          ``policies`` and ``metadata``.
+* 2.65  - Abort a queued/preparing live migration: no live migration
+          here; nothing changes.
+* 2.66  - ``changes-before`` on the server list, os-instance-actions and
+          os-migrations.
 """
 
 from collections.abc import Iterable
@@ -64,7 +74,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.59'
+MAX_VERSION = '2.66'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

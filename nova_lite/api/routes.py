@@ -153,6 +153,7 @@ def _compute_routes() -> RouteTable:
 
 COMPUTE_ROUTES: RouteTable = {
     '/': {'GET': versions.list_versions},
+    '/v2': {'GET': versions.show_v20_version},
     '/identity/v3': {'GET': versions.identity_version},
     '/identity/v3/projects': {'GET': projects.list_projects},
     '/identity/v3/projects/{identity_project_id}': {

@@ -24,6 +24,7 @@ from nova_lite.api import visibility
 from nova_lite.compute import power_api
 from nova_lite.compute import shelve_api
 from nova_lite.compute import states
+from nova_lite.compute import trusted_certs as trusted_certs_db
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db
@@ -158,6 +159,33 @@ def _check_networks(spec: dict[str, Any]) -> None:
             '"networks": "none" (openstack server create --no-network).')
 
 
+TRUSTED_CERTS_KEY = trusted_certs_db.KEY
+
+
+def trusted_certs(req: webob.Request, spec: dict[str, Any],
+                  action: str) -> list[str] | None:
+    """The certificate ids a create or rebuild asks for (None when
+    none); asking for some needs ``servers:<action>:trusted_certs``."""
+    certs = spec.get(TRUSTED_CERTS_KEY)
+    if certs:
+        util.authorize(req, f'os_compute_api:servers:{action}:'
+                       'trusted_certs',
+                       {'project_id': util.context(req).project_id})
+    return certs or None
+
+
+def _check_security_groups(spec: dict[str, Any]) -> None:
+    """Security groups are neutron's; without networking the only group
+    is ``default`` (which upstream passes through unchecked). Any other
+    name is a 400 with the message upstream relays from neutron."""
+    for group in spec.get('security_groups', []):
+        name = group.get('name')
+        if name is not None and name != 'default':
+            raise webob.exc.HTTPBadRequest(
+                explanation='Unable to find security_group with name or id '
+                f"'{name}'")
+
+
 def access_address(value: str | None, version: int) -> str | None:
     """An access IP in its canonical form, as upstream stores it
     (``0000:...:babe:220.12.22.2`` -> ``::babe:dc0c:1602``); the
@@ -185,6 +213,7 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
     ctx = util.context(req)
     spec = body['server']
     _check_networks(spec)
+    _check_security_groups(spec)
     where = server_placement.placement(req, body)
     flavor = find_flavor(req, spec['flavorRef'])
     image_id = _image(req, spec.get('imageRef'), flavor)
@@ -192,6 +221,8 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
     low, high = _counts(spec)
     reservation_id = 'r-' + secrets.token_hex(4)
     snapshot = flavor_snapshot(flavor)
+    system_metadata = trusted_certs_db.kept(
+        dict(where.system_metadata), trusted_certs(req, spec, 'create'))
 
     def values(index: int, count: int) -> dict[str, Any]:
         name = spec['name'] if count == 1 else f'{spec["name"]}-{index + 1}'
@@ -209,7 +240,7 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
             'vm_state': states.BUILDING,
             'task_state': states.SCHEDULING,
             'availability_zone': where.availability_zone,
-            'system_metadata': dict(where.system_metadata),
+            'system_metadata': dict(system_metadata),
             'key_name': spec.get('key_name'),
             'config_drive': str(spec.get('config_drive') or ''),
             'access_ip_v4': access_address(spec.get('accessIPv4'), 4),

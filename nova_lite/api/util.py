@@ -182,16 +182,34 @@ def isotime(value: Any) -> str | None:
     return _naive_utc(value).isoformat(timespec='seconds') + 'Z'
 
 
-def changes_since(req: webob.Request) -> datetime.datetime | None:
-    """``?changes-since=`` as a naive UTC time (400 when it is no ISO
-    8601 time, upstream's message), None without it."""
-    text = req.GET.get('changes-since')
+def query_time(req: webob.Request, name: str) -> datetime.datetime | None:
+    """``?<name>=`` (changes-since, changes-before) as a naive UTC time
+    (400 when it is no ISO 8601 time, upstream's message), None without
+    it."""
+    text = req.GET.get(name)
     if text is None:
         return None
     try:
         value = timeutils.parse_isotime(text)
     except ValueError:
         raise webob.exc.HTTPBadRequest(
-            explanation=f"Invalid input for query parameters changes-since. "
+            explanation=f"Invalid input for query parameters {name}. "
             f"Value: {text}. '{text}' is not a 'date-time'") from None
     return timeutils.normalize_time(value)
+
+
+def changes_since(req: webob.Request) -> datetime.datetime | None:
+    return query_time(req, 'changes-since')
+
+
+def changes_window(req: webob.Request) -> tuple[datetime.datetime | None,
+                                                datetime.datetime | None]:
+    """(changes-since, changes-before) of a list from 2.66; before must
+    not be earlier than since (400, upstream's message)."""
+    since = changes_since(req)
+    before = query_time(req, 'changes-before')
+    if since is not None and before is not None and before < since:
+        raise webob.exc.HTTPBadRequest(
+            explanation='The value of changes-since must be less than or '
+            'equal to changes-before.')
+    return since, before

@@ -20,6 +20,7 @@ from nova_lite import exception
 from nova_lite.compute import power_api
 from nova_lite.compute import snapshots
 from nova_lite.compute import states
+from nova_lite.compute import trusted_certs
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.objects import instance as instance_obj
 
@@ -60,10 +61,14 @@ class ImageActions:
                        if k in _COLUMNS}
         if 'metadata' in changes:
             values['metadata_'] = changes['metadata']
+        system_metadata = {**(inst.get('system_metadata') or {}),
+                           'image_base_image_ref': image_id}
+        if 'trusted_certs' in changes:
+            system_metadata = trusted_certs.kept(system_metadata,
+                                                 changes['trusted_certs'])
         values.update({
             'task_state': states.REBUILDING, 'image_ref': image_id,
-            'system_metadata': {**(inst.get('system_metadata') or {}),
-                                'image_base_image_ref': image_id}})
+            'system_metadata': system_metadata})
         try:
             actions_db.begin(ctx, inst['uuid'], values,
                              power_api.action_values(ctx, inst, 'rebuild'),

@@ -154,3 +154,16 @@ def access_remove(context: Any, flavor: dict[str, Any],
         if result.rowcount != 1:
             raise exception.FlavorAccessNotFound(
                 flavor_id=flavor['flavorid'], project_id=project_id)
+
+
+def with_type_id(session: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with ``instance_type_id`` (the flavors.id of the
+    snapshot's flavorid, None when it is gone) whenever ``flavor`` is
+    written: the column the server list filters ``?flavor=`` on."""
+    if 'flavor' not in values:
+        return values
+    flavorid = (values['flavor'] or {}).get('flavorid')
+    type_id = None if flavorid is None else session.scalar(
+        sa.select(FL.id).where(
+            FL.flavorid == str(flavorid)))
+    return {**values, 'instance_type_id': type_id}

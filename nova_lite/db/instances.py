@@ -3,11 +3,13 @@
 from typing import Any
 
 from oslo_db import exception as db_exc
+from oslo_db.sqlalchemy import utils as sqla_utils
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import compute_nodes
+from nova_lite.db import flavors
 from nova_lite.db import models
 from nova_lite.db import server_groups
 from nova_lite.db import tags
@@ -29,7 +31,7 @@ def _attr_values(values: dict[str, Any]) -> dict[str, Any]:
 
 def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
-        row = INST(**_attr_values(values))
+        row = INST(**_attr_values(flavors.with_type_id(session, values)))
         session.add(row)
         session.flush()
         if PLACEMENT.intersection(values):
@@ -69,7 +71,8 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     """Apply list filters; each key is a documented filter name."""
     query = _deleted_filtered(query, filters)
     for key in ('project_id', 'user_id', 'host', 'node', 'compute_id',
-                'image_ref', 'key_name', 'availability_zone'):
+                'image_ref', 'key_name', 'availability_zone',
+                'instance_type_id', 'locked'):
         if filters.get(key) is not None:
             query = query.where(getattr(INST, key) == filters[key])
     if filters.get('uuid'):
@@ -84,30 +87,59 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
         query = query.where(INST.display_name.regexp_match(filters['name']))
     if filters.get('changes_since'):
         query = query.where(INST.updated_at >= filters['changes_since'])
+    if filters.get('changes_before'):
+        query = query.where(INST.updated_at <= filters['changes_before'])
     for clause in tags.filter_clauses(filters):
         query = query.where(clause)
     return query
 
 
+#: The order of a list without sort keys, and the keys every order
+#: ends with (upstream's ``process_sort_params``): newest first.
+DEFAULT_SORT = (('created_at', 'desc'), ('id', 'desc'))
+
+
+def sort_order(keys: list[str], dirs: list[str]) -> list[tuple[str, str]]:
+    """(key, dir) pairs as upstream orders a list: a missing direction is
+    the first one given (else ``desc``), and ``created_at`` and ``id``
+    end every order. Raises Invalid for a direction other than asc or
+    desc, or more directions than keys."""
+    if any(d not in ('asc', 'desc') for d in dirs):
+        raise exception.Invalid(
+            'Invalid input received: Unknown sort direction, must be '
+            "'desc' or 'asc'")
+    if len(dirs) > len(keys):
+        raise exception.Invalid('Invalid input received: Sort direction '
+                                'size exceeds sort key size')
+    default = dirs[0] if dirs else 'desc'
+    order = [(k, dirs[i] if i < len(dirs) else default)
+             for i, k in enumerate(keys or ['created_at'])]
+    for key, _ in DEFAULT_SORT:
+        if key not in dict(order):
+            order.append((key, default))
+    return order
+
+
 def instance_get_all(context: Any, filters: dict[str, Any],
                      limit: int | None = None,
-                     marker: str | None = None) -> list[dict[str, Any]]:
-    """Instances newest first (created_at, id), paged by marker uuid."""
+                     marker: str | None = None,
+                     sort: list[tuple[str, str]] | None = None
+                     ) -> list[dict[str, Any]]:
+    """Instances in ``sort`` order (column, asc/desc; newest first by
+    default), paged by marker uuid."""
+    sort = sort or list(DEFAULT_SORT)
     with context_manager.reader.using(context) as session:
         query = _filtered(sa.select(INST.__table__), filters)
+        mark = None
         if marker is not None:
             mark = session.execute(
-                sa.select(INST.created_at, INST.id).where(
-                    INST.uuid == marker)).first()
+                sa.select(*(getattr(INST, k) for k, _ in sort))
+                .where(INST.uuid == marker)).first()
             if mark is None:
                 raise exception.InstanceNotFound(instance_id=marker)
-            query = query.where(sa.or_(
-                INST.created_at < mark.created_at,
-                sa.and_(INST.created_at == mark.created_at,
-                        INST.id < mark.id)))
-        query = query.order_by(INST.created_at.desc(), INST.id.desc())
-        if limit is not None:
-            query = query.limit(limit)
+        query = sqla_utils.paginate_query(
+            query, INST, limit, [k for k, _ in sort], marker=mark,
+            sort_dirs=[d for _, d in sort])
         # A Core query on the session's connection: no ORM loading.
         result = session.connection().execute(query)
         keys = list(result.keys())
@@ -289,6 +321,7 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
         query = sa.update(INST).where(INST.uuid == uuid, INST.deleted == 0)
         if expected_task_state is not ...:
             query = query.where(task_state_in(expected_task_state))
+        values = flavors.with_type_id(session, values)
         try:
             result = session.execute(
                 query.values(_attr_values(values))

@@ -50,7 +50,8 @@ def migration_get_all(context: Any, filters: dict[str, Any],
 
     Filters: host (source or destination), status (one or a list),
     migration_type, instance_uuid, source_compute, project_id, user_id,
-    instance_uuids and migration_types (lists).
+    instance_uuids and migration_types (lists); changes_since and
+    changes_before bound updated_at.
     """
     with context_manager.reader.using(context) as session:
         query = sa.select(MIG.__table__).where(MIG.deleted == 0)
@@ -73,6 +74,10 @@ def migration_get_all(context: Any, filters: dict[str, Any],
                 filters['migration_types']))
         if filters.get('hidden') is not None:
             query = query.where(MIG.hidden == filters['hidden'])
+        if filters.get('changes_since') is not None:
+            query = query.where(MIG.updated_at >= filters['changes_since'])
+        if filters.get('changes_before') is not None:
+            query = query.where(MIG.updated_at <= filters['changes_before'])
         if marker is not None:
             mark = session.execute(
                 sa.select(MIG.created_at, MIG.id).where(MIG.uuid == marker)

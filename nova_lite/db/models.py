@@ -126,6 +126,8 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
         sa.Index('instances_host_deleted_idx', 'host', 'deleted'),
         sa.Index('instances_compute_id_deleted_idx', 'compute_id',
                  'deleted'),
+        sa.Index('instances_instance_type_id_deleted_idx',
+                 'instance_type_id', 'deleted'),
     )
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
@@ -143,6 +145,9 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
         JSONText)
     new_flavor: orm.Mapped[dict[str, Any] | None] = orm.mapped_column(
         JSONText)
+    # flavors.id of ``flavor`` (NULL when that flavor no longer exists),
+    # kept by the database layer whenever ``flavor`` is written.
+    instance_type_id: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
     vcpus: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     memory_mb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     root_gb: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from nova_lite import exception
 from nova_lite.db import compute_nodes
+from nova_lite.db import flavors
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
@@ -222,7 +223,8 @@ def create_instances(context: Any, project_id: str,
                         {r: per_item[r] * high for r in COUNTED})
         rows = []
         for index in range(count):
-            row = INST(**_instance_attrs(make_values(index, count)))
+            row = INST(**_instance_attrs(flavors.with_type_id(
+                session, make_values(index, count))))
             session.add(row)
             rows.append(row)
         session.flush()

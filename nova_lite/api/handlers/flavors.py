@@ -1,5 +1,7 @@
 """Flavors: list, detail, show, create, delete; from 2.55 a
-``description``, shown everywhere and changed with ``PUT``."""
+``description``, shown everywhere and changed with ``PUT``; from 2.61
+the ``extra_specs`` in show, detail, create and update, for whoever may
+list extra specs (upstream's soft policy check)."""
 
 from typing import Any
 
@@ -23,8 +25,26 @@ def _brief(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
+def _shows_extra_specs(req: webob.Request) -> bool:
+    """2.61: extra specs are embedded for whoever passes
+    ``os-flavor-extra-specs:index`` (checked once per request)."""
+    key = 'nova_lite.flavor_extra_specs'
+    if key not in req.environ:
+        shown = util.version(req).at_least('2.61')
+        if shown:
+            try:
+                util.authorize(req, 'os_compute_api:os-flavor-extra-specs:'
+                               'index')
+            except webob.exc.HTTPForbidden:
+                shown = False
+        req.environ[key] = shown
+    return bool(req.environ[key])
+
+
 def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     body = _brief(req, row)
+    if _shows_extra_specs(req):
+        body['extra_specs'] = dict(row['extra_specs'] or {})
     body.update({
         'ram': row['memory_mb'],
         'vcpus': row['vcpus'],

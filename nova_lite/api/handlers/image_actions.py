@@ -49,6 +49,10 @@ def _rebuild_changes(req: webob.Request, spec: Row) -> Row:
     if 'key_name' in spec:
         server_ops.check_key_name(util.context(req), spec['key_name'])
         changes['key_name'] = spec['key_name']
+    if server_ops.TRUSTED_CERTS_KEY in spec:
+        # As upstream: given (even null), it replaces the server's.
+        changes['trusted_certs'] = server_ops.trusted_certs(req, spec,
+                                                            'rebuild')
     return changes
 
 

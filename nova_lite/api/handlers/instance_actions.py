@@ -7,10 +7,12 @@ microversion as upstream:
   tracebacks only to administrators (before: events for admins only);
 * 2.58: ``updated_at``; paging with ``limit`` / ``marker`` (a request
   id) and ``links``; ``changes-since``; unknown query parameters are a
-  400.
+  400;
+* 2.62: each event's ``hostId`` (hashed with the project) for all,
+  its ``host`` for whoever may see the tracebacks;
+* 2.66: ``changes-before``.
 """
 
-import datetime
 from typing import Any
 
 import webob
@@ -19,6 +21,7 @@ import webob.exc
 from nova_lite import exception
 from nova_lite import policy
 from nova_lite.api import util
+from nova_lite.api.views import servers as views
 from nova_lite.db import instance_actions as db
 from nova_lite.db import instances as instance_db
 from nova_lite.policies import server_actions as policies
@@ -26,6 +29,7 @@ from nova_lite.policies import server_actions as policies
 _ACTION_KEYS = ('action', 'instance_uuid', 'request_id', 'user_id',
                 'project_id', 'start_time', 'message')
 _QUERY_V258 = frozenset(('limit', 'marker', 'changes-since'))
+_QUERY_V266 = _QUERY_V258 | {'changes-before'}
 
 
 def _server(req: webob.Request) -> dict[str, Any]:
@@ -52,15 +56,17 @@ def _action(row: dict[str, Any], v258: bool) -> dict[str, Any]:
     return body
 
 
-def _paging(req: webob.Request) -> tuple[int | None, str | None,
-                                         datetime.datetime | None]:
-    unknown = sorted(set(req.GET) - _QUERY_V258)
+def _paging(req: webob.Request) -> tuple[int | None, str | None, Any]:
+    v266 = util.version(req).at_least('2.66')
+    unknown = sorted(set(req.GET) - (_QUERY_V266 if v266 else _QUERY_V258))
     if unknown:
         raise webob.exc.HTTPBadRequest(
             explanation='Additional properties are not allowed '
             f"({', '.join(repr(name) for name in unknown)} "
             f"{'was' if len(unknown) == 1 else 'were'} unexpected)")
-    return util.page_limit(req), req.GET.get('marker'), util.changes_since(req)
+    window = util.changes_window(req) if v266 else (
+        util.changes_since(req), None)
+    return util.page_limit(req), req.GET.get('marker'), window
 
 
 @util.translate_errors
@@ -69,10 +75,12 @@ def list_actions(req: webob.Request) -> webob.Response:
     util.authorize(req, policies.ACTIONS % 'list',
                    {'project_id': inst['project_id']})
     v258 = util.version(req).at_least('2.58')
-    limit, marker, since = _paging(req) if v258 else (None, None, None)
+    limit, marker, (since, before) = (_paging(req) if v258
+                                      else (None, None, (None, None)))
     try:
         rows = db.actions_get(util.context(req), inst['uuid'], limit=limit,
-                              marker=marker, changes_since=since)
+                              marker=marker, changes_since=since,
+                              changes_before=before)
     except exception.MarkerNotFound as exc:
         raise webob.exc.HTTPBadRequest(
             explanation=exc.format_message()) from None
@@ -87,13 +95,18 @@ def list_actions(req: webob.Request) -> webob.Response:
     return util.json_response(body)
 
 
-def _event(row: dict[str, Any], traceback: bool) -> dict[str, Any]:
+def _event(row: dict[str, Any], project_id: str, admin: bool,
+           v262: bool) -> dict[str, Any]:
     body = {'event': row['event'],
             'start_time': util.microsecond_time(row['start_time']),
             'finish_time': util.microsecond_time(row['finish_time']),
             'result': row['result']}
-    if traceback:
+    if admin:
         body['traceback'] = row['traceback']
+        if v262:
+            body['host'] = row['host']
+    if v262:
+        body['hostId'] = views.host_id(project_id, row['host'])
     return body
 
 
@@ -112,7 +125,9 @@ def show_action(req: webob.Request) -> webob.Response:
     body = _action(row, version.at_least('2.58'))
     admin_events = policy.check(ctx, policies.ACTIONS % 'events', target)
     if admin_events or version.at_least('2.51'):
-        body['events'] = [_event(event, admin_events)
+        project_id = row['project_id'] or inst['project_id']
+        v262 = version.at_least('2.62')
+        body['events'] = [_event(event, project_id, admin_events, v262)
                           for event in db.events_get(ctx, row['id'])]
     return util.json_response({'instanceAction': body})
 

@@ -3,7 +3,9 @@
 Fields and their microversions follow upstream: ``migration_type`` and
 ``links`` (only on in-progress live migrations) from 2.23; ``uuid``,
 paging by ``limit`` / ``marker`` (a migration uuid) and
-``migrations_links`` from 2.59. Hidden migrations are never listed.
+``migrations_links`` and ``changes-since`` from 2.59;
+``changes-before`` from 2.66 (both bound ``updated_at``). Hidden
+migrations are never listed.
 """
 
 from typing import Any
@@ -66,6 +68,12 @@ def _rows(req: webob.Request, paged: bool,
     filters: dict[str, Any] = {key: req.GET[key] for key in _FILTERS
                                if req.GET.get(key)}
     filters['hidden'] = False
+    version = util.version(req)
+    if version.at_least('2.66'):
+        filters['changes_since'], filters['changes_before'] = (
+            util.changes_window(req))
+    elif version.at_least('2.59'):
+        filters['changes_since'] = util.changes_since(req)
     marker = req.GET.get('marker') if paged else None
     try:
         return db.migration_get_all(util.context(req), filters,

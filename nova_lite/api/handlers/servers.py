@@ -1,15 +1,14 @@
 """Servers: create, list, detail, show, delete."""
 
-import re
 from typing import Any
 
 from oslo_config import cfg
-from oslo_utils import strutils
 import webob
 import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import server_ops
+from nova_lite.api import server_query
 from nova_lite.api import util
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api.views import servers as views
@@ -37,18 +36,6 @@ def get_server(req: webob.Request) -> dict[str, Any]:
     return inst
 
 
-def _regex(pattern: str) -> str:
-    """``?name=`` is a regular expression (as upstream: a search, not a
-    full match); one that does not compile is a 400."""
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid regular expression in name: {exc}.'
-        ) from None
-    return pattern
-
-
 def _tags(req: webob.Request, rows: list[dict[str, Any]]
           ) -> dict[str, list[str]]:
     """The tags of the servers shown (2.26), in one query."""
@@ -57,59 +44,15 @@ def _tags(req: webob.Request, rows: list[dict[str, Any]]
     return tag_db.for_servers(util.context(req), (r['uuid'] for r in rows))
 
 
-#: The tag filters of a server list (2.26), comma-separated lists.
-TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
-
-
-def _filters(req: webob.Request) -> dict[str, Any]:
-    ctx = util.context(req)
-    version = util.version(req)
-    filters: dict[str, Any] = {}
-    all_tenants = req.GET.get('all_tenants')
-    if all_tenants is not None and all_tenants.lower() not in ('0', 'false'):
-        util.authorize(req, POLICY % 'index:get_all_tenants')
-        project = req.GET.get('project_id') or req.GET.get('tenant_id')
-        if project:
-            filters['project_id'] = project
-    else:
-        filters['project_id'] = ctx.project_id
-    if req.GET.get('name'):
-        filters['name'] = _regex(req.GET['name'])
-    since = util.changes_since(req)
-    if since is not None:
-        # As upstream: what changed since then, deleted servers included.
-        filters['changes_since'] = since
-        filters['deleted'] = True
-    elif ctx.is_admin and strutils.bool_from_string(
-            req.GET.get('deleted'), default=False):
-        filters['deleted_only'] = True
-    else:
-        filters['hide_soft_deleted'] = True
-    if req.GET.get('status'):
-        wanted = req.GET['status'].upper()
-        vm_states = views.STATUS_TO_VM_STATES.get(wanted)
-        if vm_states is None and version.at_least('2.38'):
-            raise webob.exc.HTTPBadRequest(
-                explanation=f'Invalid status value {req.GET["status"]!r}.')
-        filters['vm_state'] = vm_states or ['__none__']
-    if ctx.is_admin:
-        for key in ('host', 'node'):
-            if req.GET.get(key):
-                filters[key] = req.GET[key]
-    if version.at_least('2.26'):
-        for name in TAG_FILTERS:
-            if req.GET.get(name):
-                filters[name] = [t for t in req.GET[name].split(',') if t]
-    if req.GET.get('image'):
-        filters['image_ref'] = req.GET['image'].rsplit('/', 1)[-1]
-    return filters
-
-
 def _list(req: webob.Request, detail: bool) -> webob.Response:
     util.authorize(req, POLICY % ('detail' if detail else 'index'))
     limit = util.page_limit(req)
-    rows = db.instance_get_all(util.context(req), _filters(req), limit=limit,
-                               marker=req.GET.get('marker'))
+    try:
+        rows = db.instance_get_all(
+            util.context(req), server_query.filters(req), limit=limit,
+            marker=req.GET.get('marker'), sort=server_query.sort(req))
+    except server_query.NoMatch:
+        rows = []
     if detail:
         view = views.ServerView(req, server_ops.host_statuses(req, rows),
                                 _tags(req, rows))
@@ -162,7 +105,10 @@ def create_server(req: webob.Request) -> webob.Response:
         'id': first['uuid'],
         'links': util.links(req, 'servers', first['uuid']),
         'OS-DCF:diskConfig': spec.get('OS-DCF:diskConfig', 'MANUAL'),
-        'security_groups': [{'name': 'default'}],
+        # As upstream: the groups asked for (a server without ports
+        # shows none in show/detail).
+        'security_groups': spec.get('security_groups',
+                                    [{'name': 'default'}]),
         'adminPass': created.admin_pass,
     }
     return util.json_response(

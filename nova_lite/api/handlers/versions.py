@@ -1,4 +1,9 @@
-"""Version discovery documents: ``GET /`` and ``GET /v2.1``."""
+"""Version discovery documents: ``GET /``, ``GET /v2.1`` and ``GET /v2``.
+
+As upstream, ``GET /`` lists v2.0 (DEPRECATED, no microversions) beside
+v2.1. Its link, ``/v2/``, answers the v2.0 version document; the legacy
+v2.0 resources themselves are not served (use ``/v2.1``).
+"""
 
 from typing import Any
 
@@ -8,6 +13,18 @@ from nova_lite.api import microversion
 from nova_lite.api import util
 
 UPDATED = '2013-07-23T11:33:21Z'
+V20_UPDATED = '2025-07-04T12:00:00Z'
+
+
+def _v20(req: webob.Request) -> dict[str, Any]:
+    return {
+        'id': 'v2.0',
+        'status': 'DEPRECATED',
+        'version': '',
+        'min_version': '',
+        'updated': V20_UPDATED,
+        'links': [{'rel': 'self', 'href': f'{util.base_url(req)}/v2/'}],
+    }
 
 
 def _v21(req: webob.Request) -> dict[str, Any]:
@@ -23,18 +40,26 @@ def _v21(req: webob.Request) -> dict[str, Any]:
 
 
 def list_versions(req: webob.Request) -> webob.Response:
-    return util.json_response({'versions': [_v21(req)]})
+    return util.json_response({'versions': [_v20(req), _v21(req)]})
+
+
+def _document(version: dict[str, Any], media: str) -> webob.Response:
+    version['links'].append({
+        'rel': 'describedby', 'type': 'text/html',
+        'href': 'http://docs.openstack.org/'})
+    version['media-types'] = [{
+        'base': 'application/json',
+        'type': f'application/vnd.openstack.compute+json;version={media}'}]
+    return util.json_response({'version': version})
 
 
 def show_version(req: webob.Request) -> webob.Response:
-    version = _v21(req)
-    version['links'].append({
-        'rel': 'describedby', 'type': 'text/html',
-        'href': 'https://docs.openstack.org/'})
-    version['media-types'] = [{
-        'base': 'application/json',
-        'type': 'application/vnd.openstack.compute+json;version=2.1'}]
-    return util.json_response({'version': version})
+    return _document(_v21(req), '2.1')
+
+
+def show_v20_version(req: webob.Request) -> webob.Response:
+    """``GET /v2``: the legacy v2.0 version document."""
+    return _document(_v20(req), '2')
 
 
 def identity_version(req: webob.Request) -> webob.Response:

@@ -3,6 +3,7 @@
 import copy
 from typing import Any
 
+from nova_lite.api.schemas import servers
 from nova_lite.api.schemas.services import BOOLEAN
 
 _HOST = {'type': 'string', 'minLength': 1, 'maxLength': 255,
@@ -177,6 +178,8 @@ def rebuild(version: Any) -> dict[str, Any]:
         del props['personality']
         props['user_data'] = {'type': ['string', 'null'],
                               'maxLength': 65535}
+    if version.at_least('2.63'):
+        props['trusted_image_certificates'] = servers.TRUSTED_CERTS
     return {
         'type': 'object',
         'properties': {'rebuild': {

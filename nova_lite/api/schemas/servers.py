@@ -16,6 +16,10 @@ _NETWORKS = {
         {'type': 'array', 'items': {'type': 'object'}},
     ],
 }
+#: Trusted image certificate ids (2.63), upstream's parameter type.
+TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
+                 'uniqueItems': True,
+                 'items': {'type': 'string', 'minLength': 1}}
 _COUNT = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
           'minLength': 1, 'minimum': 1, 'maximum': 2 ** 31 - 1}
 
@@ -42,7 +46,10 @@ def create(version: Any) -> dict[str, Any]:
             'accessIPv6': {'type': 'string', 'format': 'ipv6'},
             'config_drive': {'type': ['boolean', 'string']},
             'user_data': {'type': 'string'},
-            'security_groups': {'type': 'array'},
+            'security_groups': {
+                'type': 'array',
+                'items': {'type': 'object', 'properties': {'name': _NAME},
+                          'additionalProperties': False}},
             'OS-DCF:diskConfig': {'type': 'string',
                                   'enum': ['AUTO', 'MANUAL']},
             'personality': {'type': 'array'},
@@ -64,6 +71,8 @@ def create(version: Any) -> dict[str, Any]:
     if version.at_least('2.57'):
         # Personality files are gone from 2.57: an unknown property.
         del server['properties']['personality']
+    if version.at_least('2.63'):
+        server['properties']['trusted_image_certificates'] = TRUSTED_CERTS
     if version.at_least('2.52'):
         server['properties']['tags'] = {
             'type': 'array', 'items': {'type': 'string', 'maxLength': 60},

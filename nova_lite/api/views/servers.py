@@ -8,6 +8,7 @@ import webob
 from lite_common.wsgi.microversion import APIVersion
 from nova_lite.api import util
 from nova_lite.compute import states
+from nova_lite.compute import trusted_certs
 
 _STATUS: dict[str, dict[str | None, str]] = {
     states.BUILDING: {None: 'BUILD'},
@@ -85,6 +86,7 @@ class ServerView:
             'host_status': version.at_least('2.16') and self.is_admin,
             'description': version.at_least('2.19'),
             'tags': version.at_least('2.26'),
+            'trusted_certs': version.at_least('2.63'),
         }
 
     def brief(self, inst: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +166,9 @@ class ServerView:
             body['description'] = inst['display_description']
         if shown['tags']:
             body['tags'] = self.tags.get(inst['uuid'], [])
+        if shown['trusted_certs']:
+            body['trusted_image_certificates'] = trusted_certs.shown(
+                inst.get('system_metadata'))
 
     def _admin_fields(self, body: dict[str, Any],
                       inst: dict[str, Any]) -> None:

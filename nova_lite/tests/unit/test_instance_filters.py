@@ -6,6 +6,8 @@ import datetime
 
 from lite_common import context as lite_context
 from lite_common.tests.backends import db_url  # noqa: F401
+from nova_lite import exception
+from nova_lite.db import flavors
 from nova_lite.db import instances
 from nova_lite.tests import database
 from nova_lite.tests.unit.test_db_api import make_instance
@@ -40,3 +42,43 @@ def test_changes_since(db_url):  # noqa: F811
         # As upstream: updated_at >= changes-since, so a record never
         # updated since its creation is not "changed".
         assert _names(ctx, changes_since=past) == ['changed']
+
+
+def _flavor(ctx, flavorid):
+    return flavors.flavor_create(ctx, {
+        'flavorid': flavorid, 'name': flavorid, 'vcpus': 1,
+        'memory_mb': 64, 'root_gb': 0, 'ephemeral_gb': 0, 'swap': 0})
+
+
+def test_flavor_filter_follows_a_resize(db_url):  # noqa: F811
+    """instance_type_id is kept with the flavor snapshot: written on
+    create and on every update of ``flavor`` (a resize)."""
+    ctx = lite_context.get_admin_context()
+    with database.temporary_database(db_url):
+        small, large = _flavor(ctx, 'small'), _flavor(ctx, 'large')
+        moved = make_instance(ctx, display_name='moved',
+                              flavor={'flavorid': 'small'})
+        make_instance(ctx, display_name='stays',
+                      flavor={'flavorid': 'small'})
+        make_instance(ctx, display_name='gone-flavor',
+                      flavor={'flavorid': 'deleted-one'})
+        assert _names(ctx, instance_type_id=small['id']) == [
+            'moved', 'stays']
+        instances.instance_update(ctx, moved['uuid'],
+                                  {'flavor': {'flavorid': 'large'}})
+        assert _names(ctx, instance_type_id=small['id']) == ['stays']
+        assert _names(ctx, instance_type_id=large['id']) == ['moved']
+
+
+def test_sort_order_as_upstream():
+    assert instances.sort_order([], []) == [('created_at', 'desc'),
+                                            ('id', 'desc')]
+    assert instances.sort_order(['display_name', 'host'], ['asc']) == [
+        ('display_name', 'asc'), ('host', 'asc'), ('created_at', 'asc'),
+        ('id', 'asc')]
+    for keys, dirs in ((['host'], ['up']), (['host'], ['asc', 'desc'])):
+        try:
+            instances.sort_order(keys, dirs)
+        except exception.Invalid:
+            continue
+        raise AssertionError(f'{keys} {dirs} accepted')

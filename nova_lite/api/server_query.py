@@ -1,0 +1,182 @@
+"""The query of a server list: filters and sort order, as upstream.
+
+``?flavor=`` names a flavor by its flavorid and matches the servers
+built or resized to it (upstream's ``instance_type_id``); a flavor that
+does not exist matches nothing. ``?ip=`` and ``?ip6=`` are regular
+expressions on a server's addresses: nova_lite has no networking, so a
+server has no address and they match no server. ``sort_key`` takes
+upstream's keys: those nova_lite has no column for are ignored (as
+upstream ignores its own ignore list), others are a 400; sorting by
+``host`` or ``node`` is for administrators (else 403).
+"""
+
+import re
+from typing import Any
+
+from oslo_utils import strutils
+import webob
+import webob.exc
+
+from nova_lite import exception
+from nova_lite.api import util
+from nova_lite.api.views import servers as views
+from nova_lite.db import flavors as flavor_db
+from nova_lite.db import instances as db
+
+POLICY = 'os_compute_api:servers:%s'
+
+#: The tag filters of a server list (2.26), comma-separated lists.
+TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
+
+#: Upstream's sort keys (VALID_SORT_KEYS) that name a column here.
+SORT_COLUMNS = frozenset((
+    'access_ip_v4', 'access_ip_v6', 'availability_zone', 'config_drive',
+    'created_at', 'display_description', 'display_name', 'host',
+    'image_ref', 'instance_type_id', 'key_name', 'launched_at',
+    'locked_by', 'node', 'power_state', 'project_id', 'task_state',
+    'terminated_at', 'updated_at', 'user_id', 'uuid', 'vm_state'))
+#: Upstream's other valid keys: accepted and ignored (upstream's
+#: SERVER_LIST_IGNORE_SORT_KEY, and the columns nova_lite lacks).
+SORT_IGNORED = frozenset((
+    'auto_disk_config', 'hostname', 'kernel_id', 'launch_index',
+    'progress', 'ramdisk_id', 'root_device_name', 'architecture',
+    'cell_name', 'cleaned', 'default_ephemeral_device',
+    'default_swap_device', 'deleted', 'deleted_at', 'disable_terminate',
+    'ephemeral_gb', 'ephemeral_key_uuid', 'id', 'key_data', 'launched_on',
+    'locked', 'memory_mb', 'os_type', 'reservation_id', 'root_gb',
+    'shutdown_terminate', 'user_data', 'vcpus', 'vm_mode'))
+
+
+class NoMatch(Exception):
+    """The filters can match no server (e.g. an unknown flavor)."""
+
+
+def regex(pattern: str, name: str) -> str:
+    """A filter that is a regular expression (searched, as upstream);
+    one that does not compile is a 400."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Invalid regular expression in {name}: {exc}.'
+        ) from None
+    return pattern
+
+
+def _sort_keys(req: webob.Request) -> tuple[frozenset[str], frozenset[str]]:
+    """(the keys sorted on, the keys accepted and ignored) at the
+    request's version: ``locked`` is a sort key from 2.73."""
+    if util.version(req).at_least('2.73'):
+        return SORT_COLUMNS | {'locked'}, SORT_IGNORED - {'locked'}
+    return SORT_COLUMNS, SORT_IGNORED
+
+
+def sort(req: webob.Request) -> list[tuple[str, str]]:
+    """(column, direction) pairs from ``sort_key`` / ``sort_dir``."""
+    columns, ignored = _sort_keys(req)
+    keys: list[str] = []
+    dirs: list[str | None] = [d.strip() for d in req.GET.getall('sort_dir')]
+    for index, key in enumerate(k.strip()
+                                for k in req.GET.getall('sort_key')):
+        if key not in columns | ignored:
+            raise webob.exc.HTTPBadRequest(
+                explanation=f"Invalid input for query parameters sort_key. "
+                f"Value: {key}. '{key}' is not one of the valid sort keys")
+        if key in ignored:
+            if index < len(dirs):  # its direction goes with it
+                dirs[index] = None
+            continue
+        if key in ('host', 'node') and not util.context(req).is_admin:
+            raise webob.exc.HTTPForbidden(
+                explanation=f'Only administrators can sort servers by {key}')
+        keys.append(key)
+    try:
+        return db.sort_order(keys, [d for d in dirs if d is not None])
+    except exception.Invalid as exc:
+        raise webob.exc.HTTPBadRequest(explanation=str(exc)) from None
+
+
+def _project(req: webob.Request, filters: dict[str, Any]) -> None:
+    all_tenants = req.GET.get('all_tenants')
+    if all_tenants is not None and all_tenants.lower() not in ('0', 'false'):
+        util.authorize(req, POLICY % 'index:get_all_tenants')
+        project = req.GET.get('project_id') or req.GET.get('tenant_id')
+        if project:
+            filters['project_id'] = project
+    else:
+        filters['project_id'] = util.context(req).project_id
+
+
+def _deleted(req: webob.Request, filters: dict[str, Any]) -> None:
+    if util.version(req).at_least('2.66'):
+        since, before = util.changes_window(req)
+    else:
+        since, before = util.changes_since(req), None
+    if since is not None or before is not None:
+        # As upstream: what changed in that window, deleted servers
+        # included.
+        filters['changes_since'] = since
+        filters['changes_before'] = before
+        filters['deleted'] = True
+    elif util.context(req).is_admin and strutils.bool_from_string(
+            req.GET.get('deleted'), default=False):
+        filters['deleted_only'] = True
+    else:
+        filters['hide_soft_deleted'] = True
+
+
+def _status(req: webob.Request, filters: dict[str, Any]) -> None:
+    if req.GET.get('status'):
+        wanted = req.GET['status'].upper()
+        vm_states = views.STATUS_TO_VM_STATES.get(wanted)
+        if vm_states is None and util.version(req).at_least('2.38'):
+            raise webob.exc.HTTPBadRequest(
+                explanation=f'Invalid status value {req.GET["status"]!r}.')
+        filters['vm_state'] = vm_states or ['__none__']
+
+
+def _flavor(req: webob.Request, filters: dict[str, Any]) -> None:
+    """``?flavor=<flavorid>`` (or a link to it); NoMatch when that
+    flavor does not exist (upstream answers an empty list)."""
+    ref = req.GET.get('flavor')
+    if not ref:
+        return
+    try:
+        flavor = flavor_db.flavor_get(util.context(req),
+                                      ref.rstrip('/').rsplit('/', 1)[-1])
+    except exception.FlavorNotFound:
+        raise NoMatch() from None
+    filters['instance_type_id'] = flavor['id']
+
+
+def _addresses(req: webob.Request) -> None:
+    """``?ip=`` / ``?ip6=``: servers here have no address, so a valid
+    expression matches none of them."""
+    for name in ('ip', 'ip6'):
+        if req.GET.get(name):
+            regex(req.GET[name], name)
+            raise NoMatch()
+
+
+def filters(req: webob.Request) -> dict[str, Any]:
+    """The database filters of a server list (NoMatch when nothing can
+    match)."""
+    found: dict[str, Any] = {}
+    _project(req, found)
+    if req.GET.get('name'):
+        found['name'] = regex(req.GET['name'], 'name')
+    _deleted(req, found)
+    _status(req, found)
+    if util.context(req).is_admin:
+        for key in ('host', 'node'):
+            if req.GET.get(key):
+                found[key] = req.GET[key]
+    if util.version(req).at_least('2.26'):
+        for name in TAG_FILTERS:
+            if req.GET.get(name):
+                found[name] = [t for t in req.GET[name].split(',') if t]
+    if req.GET.get('image'):
+        found['image_ref'] = req.GET['image'].rsplit('/', 1)[-1]
+    _flavor(req, found)
+    _addresses(req)
+    return found
