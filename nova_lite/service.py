@@ -94,7 +94,8 @@ def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
 
 
 def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
-                    search_config_dirs: bool = True) -> lite_service.Service:
+                    search_config_dirs: bool = True,
+                    driver: str | None = None) -> lite_service.Service:
     """A compute agent; its object calls go through the conductor.
 
     Its compute_id file is searched beside the configuration files and in
@@ -109,7 +110,7 @@ def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
 
     manager = compute_manager.ComputeManager(
         conf, host, state_path,
-        identity.search_dirs(conf, state_path, search_config_dirs))
+        identity.search_dirs(conf, state_path, search_config_dirs), driver)
     return lite_service.Service(
         conf, f'nova-lite-compute ({host})',
         messaging.Target(topic=compute_rpcapi.TOPIC, server=host),

@@ -32,6 +32,7 @@ from nova_lite.cmd import common  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
 from nova_lite.db import migration  # noqa: E402
 from stacklite import baremetal  # noqa: E402
+from stacklite import baremetal_pool  # noqa: E402
 
 LOG = logging.getLogger(__name__)
 
@@ -54,6 +55,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument('--no-baremetal', action='store_true',
                         help='Run nova_lite only: no ironic-lite-api and '
                         'no bare metal conductor.')
+    parser.add_argument(
+        '--baremetal-nodes', type=int, default=0, metavar='N',
+        help='Enroll N fake-hardware nodes, serve them with an '
+        '"ironic-compute" agent (the ironic virt driver) and create a '
+        '"baremetal" flavor, so that servers boot on bare metal.')
     parser.add_argument('--driver', default='local',
                         choices=['local', 'fake'])
     parser.add_argument('--debug', action='store_true')
@@ -68,6 +74,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.computes < 0:
         parser.error('--computes must be >= 0')
+    if args.baremetal_nodes < 0:
+        parser.error('--baremetal-nodes must be >= 0')
+    if args.baremetal_nodes and args.no_baremetal:
+        parser.error('--baremetal-nodes needs the bare metal service '
+                     '(drop --no-baremetal)')
     return args
 
 
@@ -187,6 +198,13 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
     if bm_conf is not None:
         for runnable in baremetal.build(bm_conf):
             launcher.add(runnable)
+    if args.baremetal_nodes:
+        # After the Bare Metal API: the agent starts by listing nodes.
+        path = state / baremetal_pool.AGENT_HOST
+        path.mkdir(exist_ok=True)
+        launcher.add(service.compute_service(
+            conf, baremetal_pool.AGENT_HOST, str(path),
+            search_config_dirs=False, driver='ironic'))
     return launcher
 
 
@@ -244,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_baremetal:
         bm_url = f'http://{args.api_host}:{args.baremetal_port}'
         bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
+        if args.baremetal_nodes:
+            baremetal_pool.configure(conf, bm_url, users)
     # State from an earlier run (or a release that did not restrict it).
     private.tighten([state, *private.service_paths(conf), *(
         private.sqlite_files(bm_conf.database.connection) if bm_conf
@@ -254,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         clouds = write_clouds_yaml(state, api_url, bm_url, users)
         write_novarc(state, api_url, users)
         launcher.start()
+        if args.baremetal_nodes and bm_url:
+            baremetal_pool.start_populating(api_url, bm_url, users,
+                                            args.baremetal_nodes)
         print(_usage(clouds, api_url, bm_url, args.noauth), flush=True)
         return launcher.run()
 

@@ -23,6 +23,7 @@ from nova_lite.compute import image_api
 from nova_lite.compute import power_api
 from nova_lite.compute import shelve_api
 from nova_lite.compute import states
+from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import migrations as migration_db
 from nova_lite.db import moves as moves_db
@@ -30,6 +31,7 @@ from nova_lite.db import services as service_db
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service as service_obj
+from nova_lite.scheduler import claims
 
 LOG = logging.getLogger(__name__)
 Row = dict[str, Any]
@@ -90,6 +92,21 @@ def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
             'started)') from None
 
 
+def _check_not_whole_machine(ctx: Any, inst: Row, action: str) -> None:
+    """A bare metal server is its machine: it cannot move (409)."""
+    if not inst['compute_id']:
+        return
+    try:
+        node = node_db.compute_node_get(ctx, id=inst['compute_id'])
+    except exception.ComputeNodeNotFound:
+        return
+    if node['hypervisor_type'] == claims.WHOLE_MACHINE_TYPE:
+        raise exception.Conflict(
+            f"Cannot '{action}' instance {inst['uuid']}: it is a bare "
+            f"metal server (node {node['hypervisor_hostname']}), and the "
+            f"machine is the server.")
+
+
 class API(power_api.PowerActions, shelve_api.ShelveActions,
           image_api.ImageActions, deferred_delete.DeferredDelete):
     """Server moves, state resets, power, shelve, image and deferred
@@ -114,6 +131,7 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
                 raise exception.Invalid(
                     "The target host can't be the same one.")
         check_state(inst, 'evacuate', EVACUABLE)
+        _check_not_whole_machine(ctx, inst, 'evacuate')
         if not inst['host']:
             raise exception.Conflict(
                 f"Cannot 'evacuate' instance {inst['uuid']}: it is "
@@ -141,6 +159,7 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
     def _check_movable(self, ctx: Any, inst: Row, action: str) -> None:
         power_api.check_lock(ctx, inst)
         check_state(inst, action, MOVABLE)
+        _check_not_whole_machine(ctx, inst, action)
         if not inst['compute_id']:
             raise exception.Conflict(
                 f"Cannot '{action}' instance {inst['uuid']}: it is "

@@ -73,9 +73,12 @@ def build(context: Any, driver: Any, instance: Any) -> None:
     LOG.info('Instance is active on %s', instance.node, instance=instance)
 
 
-def terminate(context: Any, driver: Any, instance: Any) -> None:
-    """Destroy the guest and its disk, then the record."""
+def terminate(context: Any, driver: Any, instance: Any,
+              settle: Any = None) -> None:
+    """Destroy the guest and its disk, (``settle``,) then the record."""
     driver.destroy(instance)
+    if settle is not None:
+        settle()
     try:
         instance.destroy()
     except exception.InstanceNotFound:

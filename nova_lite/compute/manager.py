@@ -82,12 +82,14 @@ class ComputeManager:
     target = messaging.Target(version='1.7')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
-                 identity_dirs: list[Path]) -> None:
+                 identity_dirs: list[Path],
+                 driver_name: str | None = None) -> None:
         self.conf = conf
         self.host = host
         self.state_path = state_path
         self.identity_dirs = identity_dirs
-        self.driver = virt_driver.load_driver(conf, host, state_path)
+        self.driver = virt_driver.load_driver(conf, host, state_path,
+                                              driver_name)
         self.cleaner = cleanup.Cleaner(conf, self.driver, host)
         self.busy = busy.Busy()
         self.incoming = evacuation.Incoming(self.driver, host, self.busy)
@@ -157,11 +159,25 @@ class ComputeManager:
             return
         context = lite_context.get_admin_context()
         try:
+            if self.driver.manages_many_nodes:
+                self._discover(context)
             for node in self.nodes.values():
                 node._context = context
                 resources.report(context, self.conf, self.driver, node)
         except exception.ComputeNodeNotFound:
             self._record_gone()
+
+    def _discover(self, context: Any) -> None:
+        """A driver of many nodes (bare metal): records for nodes that
+        appeared since start-up (one list call; the report then reads
+        each node from it)."""
+        for nodename in self.driver.get_available_nodes():
+            if nodename not in self.nodes:
+                self.nodes[nodename] = resources.ensure_node(
+                    context, self.conf, self.host, self.service.id,
+                    nodename, self.driver.get_node_resources(nodename),
+                    self.driver.get_node_uuid(nodename))
+                LOG.info('Serving node %s', nodename)
 
     def _record_gone(self) -> None:
         self.record_deleted = True
@@ -184,7 +200,16 @@ class ComputeManager:
 
     @_event('terminate_instance')
     def terminate_instance(self, context: Any, instance: Any) -> None:
-        instance_ops.terminate(context, self.driver, instance)
+        node = self.nodes.get(instance.node or '')
+        settle = None
+        if self.driver.manages_many_nodes and node is not None:
+            # A whole machine leaves the pool before its instance record
+            # goes (its report says it is cleaning), so that no boot
+            # takes it in between.
+            def settle() -> None:
+                self.driver.get_available_nodes()
+                resources.report(context, self.conf, self.driver, node)
+        instance_ops.terminate(context, self.driver, instance, settle)
 
     # stop, start, reboot, pause, suspend (compute/power.py) -------------
 

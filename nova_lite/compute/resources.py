@@ -23,6 +23,8 @@ def _capacity(conf: cfg.ConfigOpts,
         'cpu_allocation_ratio': conf.cpu_allocation_ratio,
         'ram_allocation_ratio': conf.ram_allocation_ratio,
         'disk_allocation_ratio': conf.disk_allocation_ratio,
+        # A whole machine's class while it can take an instance.
+        'resource_class': res.get('resource_class'),
     }
 
 

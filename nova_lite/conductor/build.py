@@ -35,12 +35,16 @@ def build_request(context: Any, instance: Any) -> claims.Request:
     """What placing ``instance`` asks: its resources, the zone it was
     created in, an administrator's forced host or node, its group."""
     system = instance.system_metadata or {}
+    vcpus, memory_mb, root_gb = claims.counted_resources(
+        instance.flavor, instance.vcpus, instance.memory_mb,
+        instance.root_gb)
     return claims.Request(
-        instance.uuid, instance.vcpus, instance.memory_mb, instance.root_gb,
+        instance.uuid, vcpus, memory_mb, root_gb,
         zone=instance.availability_zone,
         force_host=system.get(constraints.FORCED_HOST),
         force_node=system.get(constraints.FORCED_NODE),
-        group=_group(context, instance.uuid))
+        group=_group(context, instance.uuid),
+        resource_class=claims.flavor_resource_class(instance.flavor))
 
 
 class Builder:

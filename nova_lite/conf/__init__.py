@@ -15,13 +15,14 @@ from nova_lite.conf import availability_zone
 from nova_lite.conf import compute
 from nova_lite.conf import conductor
 from nova_lite.conf import default
+from nova_lite.conf import ironic
 from nova_lite.conf import quota
 from nova_lite.conf import scheduler
 from nova_lite.conf import workarounds
 
 CONF = cfg.CONF
-_MODULES = (default, availability_zone, api, compute, conductor, quota,
-            scheduler, workarounds)
+_MODULES = (default, availability_zone, api, compute, conductor, ironic,
+            quota, scheduler, workarounds)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

@@ -9,7 +9,8 @@ compute_opts = [
         help='Virt driver, by entry point name in the '
         'nova_lite.virt_drivers namespace: "fake" keeps instances in '
         'memory; "local" gives every instance a disk file under '
-        '<state_path>/instances/<uuid>/.'),
+        '<state_path>/instances/<uuid>/; "ironic" serves the nodes of a '
+        'Bare Metal API as whole machines (see the [ironic] options).'),
     cfg.IntOpt(
         'reserved_host_memory_mb', default=0, min=0,
         help='Memory (MiB) kept back for the host itself.'),

@@ -78,6 +78,12 @@ class ComputeNode(Base, TimestampMixin, SoftDeleteMixin):
         sa.Float, default=1.0)
     disk_allocation_ratio: orm.Mapped[float] = orm.mapped_column(
         sa.Float, default=1.0)
+    # A node that is one whole machine (bare metal): the resource class a
+    # flavor asks for (``resources:CUSTOM_<CLASS>=1``); it takes one
+    # instance of that class and nothing else. NULL for hypervisors and
+    # for machines that cannot take an instance now.
+    resource_class: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
 
 
 class Flavor(Base, TimestampMixin):

@@ -12,8 +12,8 @@ from nova_lite.objects import base
 
 @base.NovaLiteObjectRegistry.register
 class ComputeNode(base.NovaLiteObject):
-    # 1.0: first version. 1.1: get_deleted_by_uuid.
-    VERSION = '1.1'
+    # 1.0: first version. 1.1: get_deleted_by_uuid. 1.2: resource_class.
+    VERSION = '1.2'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -34,6 +34,7 @@ class ComputeNode(base.NovaLiteObject):
         'cpu_allocation_ratio': fields.FloatField(default=1.0),
         'ram_allocation_ratio': fields.FloatField(default=1.0),
         'disk_allocation_ratio': fields.FloatField(default=1.0),
+        'resource_class': fields.StringField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }

@@ -31,6 +31,38 @@ SVC = models.Service
 INST = models.Instance
 
 
+#: The hypervisor type of nodes that are whole machines (the ironic
+#: virt driver's).
+WHOLE_MACHINE_TYPE = 'ironic'
+
+
+def flavor_resource_class(flavor: dict[str, Any] | None) -> str | None:
+    """The custom resource class a flavor asks one of
+    (``resources:CUSTOM_BAREMETAL=1``), None for a share of a
+    hypervisor."""
+    for key, value in ((flavor or {}).get('extra_specs') or {}).items():
+        if (key.startswith('resources:CUSTOM_')
+                and str(value).strip() == '1'):
+            return key.removeprefix('resources:')
+    return None
+
+
+def counted_resources(flavor: dict[str, Any] | None, vcpus: int,
+                      memory_mb: int, root_gb: int) -> tuple[int, int, int]:
+    """(vCPU, RAM, disk) a placement counts: the flavor's, unless its
+    extra specs override one (``resources:VCPU=0`` etc., as a bare
+    metal flavor does)."""
+    specs = (flavor or {}).get('extra_specs') or {}
+
+    def counted(key: str, default: int) -> int:
+        try:
+            return max(0, int(specs.get(f'resources:{key}', default)))
+        except (TypeError, ValueError):
+            return default
+    return (counted('VCPU', vcpus), counted('MEMORY_MB', memory_mb),
+            counted('DISK_GB', root_gb))
+
+
 class Request(NamedTuple):
     instance_uuid: str
     vcpus: int
@@ -41,13 +73,23 @@ class Request(NamedTuple):
     force_host: str | None = None
     force_node: str | None = None
     group: constraints.Group | None = None
+    # A whole machine of this class (bare metal), or None: a share of a
+    # hypervisor.
+    resource_class: str | None = None
 
 
 def _fits(conf: cfg.ConfigOpts, req: Request) -> Any:
-    return compute_nodes.fits_clause(
+    """The node has room; a whole machine is taken only by a request
+    of its resource class and only while it holds no instance, and a
+    request for a share of a hypervisor never lands on one."""
+    room = compute_nodes.fits_clause(
         req.vcpus, req.memory_mb, req.root_gb,
         conf.reserved_host_memory_mb,
         conf.reserved_host_disk_mb // 1024)
+    if req.resource_class is not None:
+        return sa.and_(room, CN.resource_class == req.resource_class,
+                       CN.running_vms == 0)
+    return sa.and_(room, CN.hypervisor_type != WHOLE_MACHINE_TYPE)
 
 
 def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
@@ -157,6 +199,11 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
     for node in nodes:
         if claim_on(context, conf, req, node):
             return node
+    if req.resource_class is not None:
+        raise exception.NoValidHost(
+            reason=f'no available bare metal node of resource class '
+            f'{req.resource_class} ({len(nodes)} candidate(s), taken '
+            f'meanwhile){constraints.describe(req)}.')
     raise exception.NoValidHost(
         reason=f'{len(nodes)} candidate node(s), none with room for '
         f'{req.vcpus} vCPU, {req.memory_mb} MiB RAM, {req.root_gb} GiB '

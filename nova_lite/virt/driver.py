@@ -154,16 +154,18 @@ class ComputeDriver:
         aside back in place if it was moved; never delete anything."""
 
 
-def load_driver(conf: cfg.ConfigOpts, host: str,
-                state_path: str) -> ComputeDriver:
-    """Load ``[DEFAULT]compute_driver`` by entry point name."""
+def load_driver(conf: cfg.ConfigOpts, host: str, state_path: str,
+                name: str | None = None) -> ComputeDriver:
+    """Load ``name`` (default ``[DEFAULT]compute_driver``) by entry
+    point name."""
+    name = name or conf.compute_driver
     try:
         manager: stevedore.DriverManager = stevedore.DriverManager(
-            NAMESPACE, conf.compute_driver, invoke_on_load=True,
+            NAMESPACE, name, invoke_on_load=True,
             invoke_args=(conf, host, state_path))
     except stevedore.exception.NoMatches:
         names = sorted(stevedore.ExtensionManager(NAMESPACE).names())
         raise exception.ConfigError(
-            reason=f'compute_driver {conf.compute_driver!r} is unknown; '
+            reason=f'compute_driver {name!r} is unknown; '
             f'available drivers: {", ".join(names) or "none"}')
     return cast(ComputeDriver, manager.driver)

@@ -16,10 +16,11 @@ class AllInOne:
     """``stacklite-aio --state-dir DIR --computes N --api-port PORT``."""
 
     def __init__(self, state_dir: Path, log_path: Path,
-                 computes: int = 2) -> None:
+                 computes: int = 2, extra_args: tuple[str, ...] = ()) -> None:
         self.state_dir = Path(state_dir)
         self.log_path = Path(log_path)
         self.computes = computes
+        self.extra_args = extra_args
         self.port = support.free_port()
         self.baremetal_port = support.free_port()
         self.popen: subprocess.Popen | None = None
@@ -37,7 +38,8 @@ class AllInOne:
         argv = [support.binary('stacklite-aio'), '--state-dir',
                 str(self.state_dir), '--computes', str(self.computes),
                 '--api-port', str(self.port),
-                '--baremetal-port', str(self.baremetal_port)]
+                '--baremetal-port', str(self.baremetal_port),
+                *self.extra_args]
         with open(self.log_path, 'ab') as out:
             self.popen = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=out,

@@ -20,7 +20,7 @@ objects.register_all()
 # VERSION and update its entry here (the hash changes with the fields and
 # remotable methods; the version must change with it).
 EXPECTED_FINGERPRINTS = {
-    'ComputeNode': '1.1-90ef88a8b1c7b1876aab11f6c212e738',
+    'ComputeNode': '1.2-728e6a8fde5ac83680df52292dbd99c0',
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
     'Instance': '1.3-15d1eeaf28bac2f2c7092d4447db13cb',

@@ -1,0 +1,40 @@
+"""[ironic] options: how the ``ironic`` virt driver reaches the Bare
+Metal API (ironic_lite's, or upstream Ironic's)."""
+
+from oslo_config import cfg
+
+GROUP = 'ironic'
+
+ironic_opts: list[cfg.Opt] = [
+    cfg.URIOpt(
+        'endpoint_override', schemes=['http', 'https'],
+        help='URL of the Bare Metal API, e.g. http://127.0.0.1:6385. '
+        'Required by the ironic virt driver.'),
+    cfg.StrOpt(
+        'auth_type', default='http_basic',
+        choices=[('http_basic', 'username and password (the API\'s '
+                  'htpasswd file)'),
+                 ('none', 'no authentication (an API run with noauth)')],
+        help='How the driver authenticates to the Bare Metal API.'),
+    cfg.StrOpt('username', help='User for http_basic.'),
+    cfg.StrOpt('password', secret=True, help='Password for http_basic.'),
+    cfg.StrOpt(
+        'conductor_group',
+        help='Only the nodes of this conductor group are served by this '
+        'agent (default: every node).'),
+    cfg.IntOpt(
+        'deploy_timeout', default=1800, min=1,
+        help='Seconds a spawn waits for its node to become "active" '
+        'before the server goes to ERROR.'),
+    cfg.IntOpt(
+        'api_retry_interval', default=2, min=1,
+        help='Seconds between polls of a node in a transition.'),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(ironic_opts, group=GROUP)
+
+
+def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
+    return [(GROUP, ironic_opts)]

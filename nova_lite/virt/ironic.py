@@ -1,0 +1,252 @@
+"""The ``ironic`` virt driver: one compute agent serves the nodes of a
+Bare Metal API (ironic_lite's or upstream Ironic's) as whole machines.
+
+It talks to the API only through openstacksdk (never importing
+ironic_lite). Every node becomes a compute node whose uuid and
+hypervisor_hostname are the node's uuid; no compute_id file is kept
+(the multi-node exemption of the stable compute identity). A node
+offers its resource class (``CUSTOM_<CLASS>``, as a flavor's
+``resources:CUSTOM_<CLASS>=1`` asks) only while it can take an
+instance: ``available``, not in maintenance, without a fault or an
+instance. A spawn sets the node's instance_uuid and instance_info and
+deploys it (``active``); a destroy undeploys it (``deleted``), after
+which the Bare Metal conductor cleans it; it returns to the pool only
+once ``available`` again.
+"""
+
+import time
+from typing import Any
+
+from keystoneauth1 import exceptions as ks_exc
+from keystoneauth1 import http_basic
+from keystoneauth1 import noauth
+from keystoneauth1 import session as ks_session
+import openstack
+from openstack import exceptions as sdk_exc
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from nova_lite import exception
+from nova_lite.virt import driver
+from nova_lite.virt import power_state
+
+LOG = logging.getLogger(__name__)
+#: The node fields the driver reads (one list call per report).
+FIELDS = ('uuid', 'name', 'instance_uuid', 'provision_state',
+          'power_state', 'maintenance', 'fault', 'resource_class',
+          'properties', 'last_error', 'conductor_group', 'instance_info')
+WAIT_INTERVAL = 5
+_POWER = {'power on': power_state.RUNNING,
+          'power off': power_state.SHUTDOWN}
+# Provision states from which an undeploy is asked.
+_DEPLOYED = ('active', 'deploy failed', 'wait call-back', 'deploying',
+             'error', 'rescue', 'rescue failed', 'rescue wait')
+
+
+def resource_class(node: Any) -> str:
+    """``CUSTOM_<CLASS>`` of a node's resource class (upstream's
+    normalisation: upper case, anything but letters and digits ``_``)."""
+    name = ''.join(c if c.isalnum() else '_'
+                   for c in (node.resource_class or 'baremetal').upper())
+    return f'CUSTOM_{name}'
+
+
+def schedulable(node: Any) -> bool:
+    return (node.provision_state == 'available' and not node.is_maintenance
+            and not node.fault and not node.instance_id)
+
+
+class IronicDriver(driver.ComputeDriver):
+    manages_many_nodes = True
+    hypervisor_type = 'ironic'
+
+    def __init__(self, conf: cfg.ConfigOpts, host: str,
+                 state_path: str) -> None:
+        super().__init__(conf, host, state_path)
+        self._conn: Any = None
+        self._nodes: dict[str, Any] = {}
+
+    # the API -----------------------------------------------------------
+
+    @property
+    def conn(self) -> Any:
+        if self._conn is None:
+            opts = self.conf.ironic
+            if not opts.endpoint_override:
+                raise exception.ConfigError(
+                    reason='[ironic]endpoint_override is required by the '
+                    'ironic virt driver: set it to the Bare Metal API URL')
+            auth: Any
+            if opts.auth_type == 'none':
+                auth = noauth.NoAuth(endpoint=opts.endpoint_override)
+            else:
+                auth = http_basic.HTTPBasicAuth(
+                    endpoint=opts.endpoint_override,
+                    username=opts.username, password=opts.password)
+            self._conn = openstack.connection.Connection(
+                session=ks_session.Session(auth=auth),
+                baremetal_endpoint_override=opts.endpoint_override)
+        return self._conn
+
+    def _node(self, uuid: str) -> Any:
+        try:
+            return self.conn.baremetal.get_node(uuid)
+        except sdk_exc.NotFoundException:
+            raise exception.VirtDriverError(
+                reason=f'bare metal node {uuid} was not found') from None
+
+    def _wait(self, node: Any, state: str, timeout: int) -> Any:
+        try:
+            [done] = self.conn.baremetal.wait_for_nodes_provision_state(
+                [node], state, timeout=timeout, abort_on_failed_state=True)
+            return done
+        except (sdk_exc.ResourceFailure, sdk_exc.ResourceTimeout) as exc:
+            now = self._node(node.id)
+            raise exception.VirtDriverError(
+                reason=f'node {node.id} did not become {state}: '
+                f'{now.provision_state}, {now.last_error or exc}') from None
+
+    # nodes ---------------------------------------------------------------
+
+    def init_host(self) -> None:
+        """Wait until the Bare Metal API answers (a configuration error
+        stops the agent here, with its message)."""
+        assert self.conn is not None
+        while True:
+            try:
+                self.get_available_nodes()
+                return
+            except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
+                LOG.warning('Cannot list the nodes of the Bare Metal API '
+                            'at %s (%s); trying again in %s s',
+                            self.conf.ironic.endpoint_override, exc,
+                            WAIT_INTERVAL)
+                time.sleep(WAIT_INTERVAL)
+
+    def get_available_nodes(self) -> list[str]:
+        query: dict[str, Any] = {'fields': FIELDS}
+        if self.conf.ironic.conductor_group is not None:
+            query['conductor_group'] = self.conf.ironic.conductor_group
+        self._nodes = {n.id: n for n in self.conn.baremetal.nodes(**query)}
+        return sorted(self._nodes)
+
+    def get_node_uuid(self, nodename: str) -> str:
+        return nodename
+
+    def get_node_resources(self, nodename: str) -> driver.NodeResources:
+        node = self._nodes.get(nodename) or self._node(nodename)
+        props = node.properties or {}
+        return driver.NodeResources(
+            vcpus=int(props.get('cpus') or 0),
+            memory_mb=int(props.get('memory_mb') or 0),
+            local_gb=int(props.get('local_gb') or 0),
+            hypervisor_type=self.hypervisor_type, hypervisor_version=1,
+            hypervisor_hostname=nodename,
+            resource_class=resource_class(node) if schedulable(node)
+            else None)
+
+    def list_instance_uuids(self) -> list[str]:
+        if not self._nodes:
+            self.get_available_nodes()
+        return sorted(n.instance_id for n in self._nodes.values()
+                      if n.instance_id)
+
+    def _node_of(self, instance: Any) -> Any:
+        """The node holding the instance, None when none does."""
+        found = list(self.conn.baremetal.nodes(instance_id=instance.uuid,
+                                               fields=FIELDS))
+        return found[0] if found else None
+
+    # spawn and destroy ---------------------------------------------------
+
+    def spawn(self, instance: Any, image_ref: str | None = None) -> None:
+        node = self._node(instance.node)
+        info = {'image_source': image_ref or instance.image_ref,
+                'root_gb': str(instance.root_gb),
+                'display_name': instance.display_name or ''}
+        try:
+            self.conn.baremetal.update_node(node, instance_id=instance.uuid,
+                                            instance_info=info)
+        except sdk_exc.ConflictException as exc:
+            raise exception.VirtDriverError(
+                reason=f'node {node.id} is taken: {exc}') from None
+        LOG.info('Deploying on bare metal node %s', node.id,
+                 instance=instance)
+        try:
+            self.conn.baremetal.set_node_provision_state(node, 'active')
+            self._wait(node, 'active', self.conf.ironic.deploy_timeout)
+        except Exception:
+            self._release(instance)
+            raise
+
+    def _release(self, instance: Any) -> None:
+        """After a failed deploy: undeploy, or free a node never
+        deployed."""
+        node = self._node_of(instance)
+        if node is None:
+            return
+        if node.provision_state in _DEPLOYED:
+            self.conn.baremetal.set_node_provision_state(node, 'deleted')
+        elif node.provision_state == 'available':
+            self.conn.baremetal.update_node(node, instance_id=None,
+                                            instance_info={})
+
+    def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
+        """Undeploy the instance's node; returns once the Bare Metal
+        service has taken it away from the instance (tearing down or
+        cleaning). A node with no such instance: nothing to do."""
+        node = self._node_of(instance)
+        if node is None:
+            LOG.info('No bare metal node holds the instance',
+                     instance=instance)
+            return
+        if node.provision_state in _DEPLOYED:
+            LOG.info('Undeploying bare metal node %s', node.id,
+                     instance=instance)
+            self.conn.baremetal.set_node_provision_state(node, 'deleted')
+        elif node.provision_state == 'available':
+            self.conn.baremetal.update_node(node, instance_id=None,
+                                            instance_info={})
+        self._nodes.pop(node.id, None)
+
+    def power_state(self, instance: Any) -> int:
+        node = self._node_of(instance)
+        return _POWER.get(node.power_state, power_state.NOSTATE) \
+            if node is not None else power_state.NOSTATE
+
+    # power -----------------------------------------------------------------
+
+    def _power(self, instance: Any, target: str) -> None:
+        node = self._node_of(instance)
+        if node is None:
+            raise exception.VirtDriverError(
+                reason=f'no bare metal node holds instance {instance.uuid}')
+        self.conn.baremetal.set_node_power_state(
+            node, target, wait=True, timeout=self.conf.ironic.deploy_timeout)
+
+    def power_off(self, instance: Any) -> None:
+        self._power(instance, 'power off')
+
+    def power_on(self, instance: Any) -> None:
+        self._power(instance, 'power on')
+
+    def reboot(self, instance: Any, reboot_type: str) -> None:
+        self._power(instance, 'rebooting' if reboot_type == 'HARD'
+                    else 'soft rebooting')
+
+    def rebuild(self, instance: Any, image_ref: str) -> None:
+        node = self._node_of(instance)
+        if node is None:
+            raise exception.VirtDriverError(
+                reason=f'no bare metal node holds instance {instance.uuid}')
+        self.conn.baremetal.update_node(
+            node, instance_info={**(node.instance_info or {}),
+                                 'image_source': image_ref})
+        self.conn.baremetal.set_node_provision_state(node, 'rebuild')
+        self._wait(node, 'active', self.conf.ironic.deploy_timeout)
+
+    def _unsupported(self, instance: Any) -> None:
+        raise exception.VirtDriverError(
+            reason='bare metal servers cannot be paused or suspended')
+
+    pause = unpause = suspend = resume = _unsupported

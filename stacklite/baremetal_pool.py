@@ -1,0 +1,127 @@
+"""``stacklite-aio --baremetal-nodes N``: nova_lite boots servers on
+ironic_lite nodes.
+
+An ``ironic-compute`` agent (the ``ironic`` virt driver, talking to the
+Bare Metal API over REST like any client) serves the nodes; once both
+APIs answer, N ``fake-hardware`` nodes of resource class ``baremetal``
+are enrolled and provided (cleaned to ``available``) through the Bare
+Metal API, and a ``baremetal`` flavor asks for one of them
+(``resources:CUSTOM_BAREMETAL=1``, no vCPU, RAM or disk counted), so
+that::
+
+    openstack server create --flavor baremetal --image cirros \\
+        --no-network bm-vm
+
+deploys a node, and deleting the server cleans it back to the pool.
+"""
+
+import threading
+import time
+from typing import Any
+
+from keystoneauth1 import http_basic
+from keystoneauth1 import noauth
+from keystoneauth1 import session as ks_session
+import openstack
+from oslo_config import cfg
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
+AGENT_HOST = 'ironic-compute'
+FLAVOR = 'baremetal'
+FLAVOR_SPECS = {'resources:CUSTOM_BAREMETAL': '1', 'resources:VCPU': '0',
+                'resources:MEMORY_MB': '0', 'resources:DISK_GB': '0'}
+NODE_PROPERTIES = {'cpus': 8, 'memory_mb': 16384, 'local_gb': 100,
+                   'cpu_arch': 'x86_64'}
+READY_TIMEOUT = 120
+
+
+def configure(conf: cfg.ConfigOpts, bm_url: str,
+              users: dict[str, str] | None) -> None:
+    """The [ironic] options of the ironic-compute agent."""
+    conf.set_override('endpoint_override', bm_url, group='ironic')
+    if users is None:
+        conf.set_override('auth_type', 'none', group='ironic')
+    else:
+        conf.set_override('auth_type', 'http_basic', group='ironic')
+        conf.set_override('username', 'admin', group='ironic')
+        conf.set_override('password', users['admin'], group='ironic')
+    conf.set_override('deploy_timeout', 300, group='ironic')
+    conf.set_override('api_retry_interval', 1, group='ironic')
+    # New nodes and nodes back from cleaning are offered within this.
+    conf.set_override('resource_update_interval', 5)
+
+
+def _connection(url: str, users: dict[str, str] | None,
+                **overrides: Any) -> Any:
+    auth: Any
+    if users is None:
+        auth = noauth.NoAuth(endpoint=url)
+    else:
+        auth = http_basic.HTTPBasicAuth(endpoint=url, username='admin',
+                                        password=users['admin'])
+    return openstack.connection.Connection(
+        session=ks_session.Session(auth=auth), **overrides)
+
+
+def _wait_up(check: Any) -> None:
+    end = time.monotonic() + READY_TIMEOUT
+    while True:
+        try:
+            check()
+            return
+        except Exception:
+            if time.monotonic() > end:
+                raise
+            time.sleep(1)
+
+
+def _flavor(compute: Any) -> None:
+    if any(f.name == FLAVOR for f in compute.flavors()):
+        return
+    flavor = compute.create_flavor(name=FLAVOR, vcpus=1, ram=1, disk=0,
+                                   id=FLAVOR)
+    compute.create_flavor_extra_specs(flavor, FLAVOR_SPECS)
+
+
+def _nodes(baremetal: Any, count: int) -> None:
+    existing = {n.name for n in baremetal.nodes()}
+    for index in range(1, count + 1):
+        name = f'bm-{index}'
+        if name in existing:
+            continue
+        node = baremetal.create_node(
+            name=name, driver='fake-hardware', resource_class=FLAVOR,
+            properties=NODE_PROPERTIES)
+        baremetal.set_node_provision_state(node, 'manage', wait=True,
+                                           timeout=READY_TIMEOUT)
+        baremetal.set_node_provision_state(node, 'provide', wait=True,
+                                           timeout=READY_TIMEOUT)
+        LOG.info('Bare metal node %s (%s) is available', name, node.id)
+
+
+def populate(api_url: str, bm_url: str, users: dict[str, str] | None,
+             count: int) -> None:
+    """Enroll and provide the nodes, create the flavor (idempotent)."""
+    conn = _connection(bm_url, users,
+                       baremetal_endpoint_override=bm_url)
+    compute = _connection(f'{api_url}/v2.1', users,
+                          compute_endpoint_override=f'{api_url}/v2.1')
+    _wait_up(lambda: list(conn.baremetal.nodes(limit=1)))
+    _wait_up(lambda: list(compute.compute.flavors()))
+    _flavor(compute.compute)
+    _nodes(conn.baremetal, count)
+
+
+def start_populating(api_url: str, bm_url: str,
+                     users: dict[str, str] | None,
+                     count: int) -> threading.Thread:
+    def run() -> None:
+        try:
+            populate(api_url, bm_url, users, count)
+        except Exception:
+            LOG.exception('Could not enroll the %d bare metal nodes', count)
+    thread = threading.Thread(target=run, name='baremetal-pool',
+                              daemon=True)
+    thread.start()
+    return thread
