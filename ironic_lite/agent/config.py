@@ -47,7 +47,7 @@ OPTS = [
 
 
 def register_opts(conf: cfg.ConfigOpts) -> None:
-    conf.register_opts(OPTS)
+    conf.register_cli_opts(OPTS)
 
 
 def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
