@@ -390,3 +390,12 @@ class InstanceDeployFailure(IronicLiteException):
 
 class NodeInventoryNotFound(NotFound):
     msg_fmt = 'Node inventory record for node %(node)s could not be found.'
+
+
+class AgentConnectionFailed(IronicLiteException):
+    msg_fmt = 'Cannot reach the agent of node %(node)s: %(reason)s'
+
+
+class AgentAPIError(IronicLiteException):
+    msg_fmt = ('Agent command %(command)s on node %(node)s answered '
+               'HTTP %(status)s: %(error)s')

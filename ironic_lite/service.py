@@ -180,7 +180,7 @@ class ConductorService:
              console.ConsoleManager(self.conf, self.host),
              vendor_passthru.VendorManager(self.conf, self.host, self.pool),
              vifs.VifManager(self.conf, self.host),
-             ramdisk.RamdiskManager(self.conf, self.host),
+             ramdisk.RamdiskManager(self.conf, self.host, self.pool),
              boot_mode.BootModeManager(self.conf, self.host, self.pool),
              vmedia.VmediaManager(self.conf, self.host, self.pool),
              allocations.AllocationManager(self.conf, self.host, self.pool),

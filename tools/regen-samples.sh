@@ -13,5 +13,8 @@ for svc in nova_lite ironic_lite; do
         --config-file "etc/$svc/$name-policy-generator.conf" \
         --output-file "etc/$svc/policy.yaml.sample"
 done
+.venv/bin/oslo-config-generator \
+    --config-file etc/ironic_lite/ironic-lite-agent-config-generator.conf \
+    --output-file etc/ironic_lite/ironic-lite-agent.conf.sample
 .venv/bin/python -m nova_lite.api.openapi > doc/source/api/openapi/compute.json
 .venv/bin/python -m ironic_lite.api.openapi > doc/source/api/openapi/baremetal.json

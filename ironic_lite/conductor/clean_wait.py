@@ -46,6 +46,10 @@ from ironic_lite.db import nodes as db_nodes
 LOG = logging.getLogger(__name__)
 
 Task = task_manager.Task
+#: When the node's agent last heartbeated (upstream's key).
+LAST_HEARTBEAT_KEY = 'agent_last_heartbeat'
+#: The agent command of the running step (drivers.agent's key).
+_AGENT_COMMAND_KEY = 'agent_command_id'
 #: Attempts of :func:`request_abort` while the worker keeps writing.
 ABORT_REQUEST_ATTEMPTS = 5
 
@@ -76,6 +80,9 @@ def poll_async_step(task: Task, pool: workers.WorkerPool) -> None:
     finished step always has one to go on)."""
     node = task.node
     step = node.clean_step
+    if not step:
+        # Waiting for the agent's first heartbeat: nothing to poll.
+        return
     task.reserve_worker(pool)
     try:
         interface = task.interfaces[step['interface']]
@@ -99,6 +106,11 @@ def continue_cleaning(task: Task, pool: workers.WorkerPool) -> None:
     With no free worker the callback is recorded in the node instead of
     lost: the next run of the clean wait periodic task resumes the node.
     """
+    if not task.node.clean_step:
+        LOG.warning('Node %s: a callback came while no clean step runs '
+                    '(the node waits for its agent); ignored',
+                    task.node.uuid)
+        return
     try:
         task.reserve_worker(pool)
     except exception.NoFreeConductorWorker:
@@ -122,16 +134,31 @@ def unhold(task: Task, pool: workers.WorkerPool) -> None:
     _resume(task, pool)
 
 
-def fail_on_timeout(task: Task) -> None:
-    """The node waited in ``clean wait`` longer than
-    ``[conductor]clean_callback_timeout``."""
+def _timeout_message(task: Task) -> str:
     node = task.node
     step = node.clean_step
+    info = node.driver_internal_info
+    where = (f'Timeout reached while cleaning node {node.uuid}: ')
+    limit = (f'within {task.conf.conductor.clean_callback_timeout} '
+             'seconds ([conductor]clean_callback_timeout)')
+    if not step:
+        return (f'{where}its agent did not heartbeat {limit} of the boot '
+                'for cleaning')
+    if _AGENT_COMMAND_KEY not in info:
+        return f'{where}clean step {step_name(step)} did not finish {limit}'
+    last = info.get(LAST_HEARTBEAT_KEY)
+    return (f'{where}clean step {step_name(step)} runs on the agent, '
+            f'which did not heartbeat {limit} (last heartbeat: '
+            f'{last or "never"})')
+
+
+def fail_on_timeout(task: Task) -> None:
+    """The node waited in ``clean wait`` longer than
+    ``[conductor]clean_callback_timeout`` (since it entered it or, with
+    an agent, since the agent's last heartbeat)."""
+    message = _timeout_message(task)
     _abort_driver_step(task)
-    fail_cleaning(task, f'Timeout reached while cleaning node {node.uuid}: '
-                  f'clean step {step_name(step)} did not finish within '
-                  f'{task.conf.conductor.clean_callback_timeout} seconds '
-                  '([conductor]clean_callback_timeout)')
+    fail_cleaning(task, message)
 
 
 def _abort_driver_step(task: Task) -> None:

@@ -56,10 +56,17 @@ from ironic_lite.conductor.clean_state import INDEX_KEY
 from ironic_lite.conductor.clean_state import STEPS_KEY
 from ironic_lite.conductor.clean_state import fail_cleaning
 from ironic_lite.conductor.clean_state import step_name
+from ironic_lite.drivers import base
 
 LOG = logging.getLogger(__name__)
 
 Task = task_manager.Task
+
+
+def _deploy(task: Task) -> base.DeployInterface:
+    deploy = task.interfaces['deploy']
+    assert isinstance(deploy, base.DeployInterface)
+    return deploy
 
 
 def automated_clean_enabled(task: Task) -> bool:
@@ -93,6 +100,14 @@ def do_node_clean(task: Task,
     try:
         for interface in task.interfaces.values():
             interface.validate(task)
+    except Exception as exc:
+        fail_cleaning(task, f'Cannot prepare the cleaning of node '
+                      f'{node.uuid}: {exc}')
+        return
+    clean_state.wipe_cleaning_info(task)
+    if _waits_for_agent(task, clean_steps):
+        return
+    try:
         if clean_steps is None:
             clean_steps = conductor_steps.automated_steps(
                 task, task.interfaces, task.conf)
@@ -100,7 +115,36 @@ def do_node_clean(task: Task,
         fail_cleaning(task, f'Cannot prepare the cleaning of node '
                       f'{node.uuid}: {exc}')
         return
-    clean_state.wipe_cleaning_info(task)
+    record_steps(task, clean_steps)
+    do_next_clean_step(task, 0)
+
+
+def _waits_for_agent(task: Task,
+                     clean_steps: list[dict[str, Any]] | None) -> bool:
+    """Let the deploy interface boot what runs the steps; True when
+    the node now waits in ``clean wait`` for its agent (the requested
+    manual steps kept for then), or failed."""
+    node = task.node
+    try:
+        result = _deploy(task).prepare_cleaning(task)
+    except Exception as exc:
+        LOG.exception('Node %s: preparing cleaning failed', node.uuid)
+        fail_cleaning(task, f'Failed to prepare node {node.uuid} for '
+                      f'cleaning: {exc}')
+        return True
+    if result != states.CLEANWAIT:
+        return False
+    if clean_steps is not None:
+        node.driver_internal_info[STEPS_KEY] = clean_steps
+    task.process_event('wait')
+    LOG.info('Node %s: waiting in clean wait for its agent to heartbeat',
+             node.uuid)
+    return True
+
+
+def record_steps(task: Task, clean_steps: list[dict[str, Any]]) -> None:
+    """Store the steps of the cleaning that starts (and save)."""
+    node = task.node
     node.driver_internal_info[STEPS_KEY] = clean_steps
     node.driver_internal_info[INDEX_KEY] = 0
     task.save()
@@ -109,7 +153,6 @@ def do_node_clean(task: Task,
              'Automated' if node.target_provision_state ==
              states.AVAILABLE else 'Manual', node.uuid,
              ', '.join(step_name(s) for s in clean_steps) or 'none')
-    do_next_clean_step(task, 0)
 
 
 def _aborted(task: Task, where: str) -> bool:
@@ -223,6 +266,12 @@ def _finish(task: Task) -> None:
         fail_cleaning(task, str(exc))
         return
     if STEPS_KEY in node.driver_internal_info:
+        try:
+            _deploy(task).tear_down_cleaning(task)
+        except Exception as exc:
+            fail_cleaning(task, f'Failed to tear down the cleaning of '
+                          f'node {node.uuid}: {exc}')
+            return
         history.record_flow(task, _flow(task),
                             node.driver_internal_info[STEPS_KEY], 'end')
     if event == 'done' and node.retired:

@@ -329,6 +329,8 @@ class ConductorPeriodics:
             if node['provision_state'] == states.DEPLOYWAIT:
                 return deploy_wait.step_finished(task)
             step = task.node.clean_step
+            if not step:
+                return False  # waiting for the agent's first heartbeat
             return bool(task.interfaces[step['interface']]
                         .poll_clean_step(task))
         except Exception:

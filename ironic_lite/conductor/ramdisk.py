@@ -18,9 +18,11 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.conductor import agent_cleaning
 from ironic_lite.conductor import agent_token as tokens
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import inspection
+from ironic_lite.conductor import workers
 from ironic_lite.conductor.agent_token import MASK
 from ironic_lite.conductor.agent_token import PREGENERATED_KEY
 from ironic_lite.conductor.agent_token import TOKEN_KEY
@@ -31,6 +33,13 @@ LOG = logging.getLogger(__name__)
 
 class RamdiskManager(endpoint.NodeEndpoint):
     """get_node_with_token, heartbeat, continue_inspection."""
+
+    def __init__(self, conf: Any, host: str,
+                 pool: workers.WorkerPool | None = None) -> None:
+        super().__init__(conf, host)
+        #: Where a heartbeat hands a node on (the agent deploy
+        #: interface's cleaning).
+        self.pool = pool
 
     @messaging.expected_exceptions(*endpoint.EXPECTED,
                                    exception.HardwareInspectionFailure)
@@ -96,9 +105,18 @@ class RamdiskManager(endpoint.NodeEndpoint):
                     err='Invalid or missing agent token received.')
             LOG.debug('Node %s: heartbeat from the agent at %s',
                       node_uuid, callback_url)
-            deploy = task.interfaces['deploy']
-            assert isinstance(deploy, base.DeployInterface)
-            deploy.heartbeat(
-                task, callback_url,
-                agent_version or tokens.DEFAULT_AGENT_VERSION,
-                agent_verify_ca, agent_status, agent_status_message)
+            if not (agent_cleaning.drives_agent(task)
+                    and self.pool is not None):
+                deploy = task.interfaces['deploy']
+                assert isinstance(deploy, base.DeployInterface)
+                deploy.heartbeat(
+                    task, callback_url,
+                    agent_version or tokens.DEFAULT_AGENT_VERSION,
+                    agent_verify_ca, agent_status, agent_status_message)
+                return
+        # The agent deploy interface acts on the heartbeat under the
+        # node's lock (upstream's upgrade_lock).
+        agent_cleaning.on_heartbeat(
+            context, self.conf, self.host, self.pool, node_uuid,
+            callback_url, agent_version or tokens.DEFAULT_AGENT_VERSION,
+            agent_token)

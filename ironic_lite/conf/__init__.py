@@ -9,6 +9,7 @@ configuration object of its own beside nova_lite's.
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from ironic_lite.conf import agent
 from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import default
@@ -19,7 +20,8 @@ from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common.wsgi import auth
 
-_MODULES = (default, api, conductor, inspection_rules, neutron, redfish)
+_MODULES = (default, agent, api, conductor, inspection_rules, neutron,
+            redfish)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

@@ -651,6 +651,17 @@ class DeployInterface(BaseInterface, abc.ABC):
     def tear_down(self, task: TaskLike) -> None:
         """Remove the instance from the node (before cleaning)."""
 
+    def prepare_cleaning(self, task: TaskLike) -> str | None:
+        """Before the clean steps are listed: boot what runs them.
+        ``states.CLEANWAIT`` means the steps come from a ramdisk agent
+        that will heartbeat (the node waits for it in ``clean wait``);
+        None (the default) means the steps are known now."""
+        return None
+
+    def tear_down_cleaning(self, task: TaskLike) -> None:
+        """After the last clean step of a cleaning that
+        :meth:`prepare_cleaning` prepared (default: nothing)."""
+
     def take_over(self, task: TaskLike) -> None:
         """Adopt the instance the node already runs (API 1.17: nothing
         is written to the node); the default has nothing to check."""

@@ -52,7 +52,7 @@ class FakeHardware(HardwareType):
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
         'power': ('fake',),
         'management': ('fake',),
-        'deploy': ('fake',),
+        'deploy': ('fake', 'agent'),
         'boot': ('fake',),
         'network': ('noop',),
         'bios': ('fake', 'no-bios'),
@@ -208,14 +208,14 @@ def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
 
 class RedfishHardware(HardwareType):
     """``redfish``: power and management through the BMC's Redfish
-    service (sushy). Until the agent deploy interface exists, a redfish
-    node deploys and boots with the fake interfaces: nothing is written
-    to its disks."""
+    service (sushy). A redfish node deploys with the fake interface by
+    default; the ``agent`` deploy interface runs its clean steps on the
+    node's ramdisk agent (it writes no image yet)."""
 
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
         'power': ('redfish',),
         'management': ('redfish',),
-        'deploy': ('fake',),
+        'deploy': ('fake', 'agent'),
         'boot': ('fake',),
         'network': ('noop', 'flat'),
         'bios': ('no-bios',),

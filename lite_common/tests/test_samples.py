@@ -25,6 +25,9 @@ SAMPLES = [
     ('oslopolicy-sample-generator',
      'etc/ironic_lite/ironic-lite-policy-generator.conf',
      'etc/ironic_lite/policy.yaml.sample'),
+    ('oslo-config-generator',
+     'etc/ironic_lite/ironic-lite-agent-config-generator.conf',
+     'etc/ironic_lite/ironic-lite-agent.conf.sample'),
 ]
 
 

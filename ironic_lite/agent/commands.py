@@ -1,0 +1,195 @@
+"""The commands the agent runs, and their results, as
+ironic-python-agent serializes them: ``{'id', 'command_name',
+'command_status', 'command_error', 'command_result'}`` with the status
+``RUNNING``, ``SUCCEEDED`` or ``FAILED``; an error is
+``{'type', 'code', 'message', 'details'}``.
+
+``clean.get_clean_steps`` runs at once (a sync command);
+``clean.execute_clean_step`` runs on a thread of its own (an async
+command) and one at a time: another command while it runs is refused
+with upstream's 409 "Agent is busy".
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+import threading
+from typing import Any
+import uuid
+
+from oslo_log import log as logging
+
+from ironic_lite.agent import disks
+
+LOG = logging.getLogger(__name__)
+
+RUNNING = 'RUNNING'
+SUCCEEDED = 'SUCCEEDED'
+FAILED = 'FAILED'
+#: Upstream's status of a step sent with another hardware manager
+#: version than the agent has.
+VERSION_MISMATCH = 'CLEAN_VERSION_MISMATCH'
+
+
+class AgentError(Exception):
+    """An error with upstream's REST form (``RESTError``)."""
+
+    message = 'An error occurred'
+    code = 500
+
+    def __init__(self, details: str) -> None:
+        super().__init__(details)
+        self.details = details
+
+    def serialize(self) -> dict[str, Any]:
+        return {'type': type(self).__name__, 'code': self.code,
+                'message': self.message, 'details': self.details}
+
+    def __str__(self) -> str:
+        return f'{self.message}: {self.details}'
+
+
+class InvalidCommandError(AgentError):
+    message = 'Invalid command'
+    code = 400
+
+
+class AgentIsBusy(AgentError):
+    message = 'Agent is busy'
+    code = 409
+
+
+class CleaningError(AgentError):
+    message = 'Clean step failed'
+
+
+class VersionMismatch(AgentError):
+    message = 'Hardware managers version mismatch'
+    code = 409
+
+
+class CommandResult:
+    """One command and how it went."""
+
+    def __init__(self, name: str, params: dict[str, Any]) -> None:
+        self.id = str(uuid.uuid4())
+        self.name = name
+        self.params = params
+        self.status = RUNNING
+        self.error: dict[str, Any] | None = None
+        self.result: Any = None
+        self.done = threading.Event()
+
+    def finish(self, result: Any = None,
+               error: AgentError | None = None,
+               status: str | None = None) -> None:
+        if error is None:
+            self.status, self.result = SUCCEEDED, result
+        else:
+            self.status, self.error = status or FAILED, error.serialize()
+        self.done.set()
+
+    def serialize(self) -> dict[str, Any]:
+        return {'id': self.id, 'command_name': self.name,
+                'command_status': self.status,
+                'command_error': self.error,
+                'command_result': self.result}
+
+
+class CommandRunner:
+    """Runs the commands on the disk files ``disk_files``."""
+
+    def __init__(self, disk_files: list[Path], random_passes: int,
+                 zeros: bool) -> None:
+        self.disk_files = disk_files
+        self.random_passes = random_passes
+        self.zeros = zeros
+        self.results: list[CommandResult] = []
+        self._lock = threading.Lock()
+        self.stopping = threading.Event()
+
+    def get(self, command_id: str) -> CommandResult | None:
+        with self._lock:
+            return next((c for c in self.results if c.id == command_id),
+                        None)
+
+    def list(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [c.serialize() for c in self.results]
+
+    def run(self, name: str, params: dict[str, Any]) -> CommandResult:
+        """Start command ``name`` (``extension.command``).
+
+        :raises InvalidCommandError: unknown command or bad params.
+        :raises AgentIsBusy: an async command still runs.
+        """
+        handlers: dict[str, Callable[[CommandResult], None]] = {
+            'clean.get_clean_steps': self._get_clean_steps,
+            'clean.execute_clean_step': self._start_clean_step,
+        }
+        if name not in handlers:
+            raise InvalidCommandError(f'Unknown command: {name}')
+        with self._lock:
+            busy = [c for c in self.results if c.status == RUNNING]
+            if busy:
+                raise AgentIsBusy(f'executing command {busy[0].name}')
+            result = CommandResult(name.partition('.')[2], params)
+            self.results.append(result)
+        handlers[name](result)
+        return result
+
+    def _get_clean_steps(self, result: CommandResult) -> None:
+        result.finish({
+            'clean_steps': {disks.MANAGER_CLASS: disks.clean_steps()},
+            'hardware_manager_version': disks.versions()})
+
+    def _start_clean_step(self, result: CommandResult) -> None:
+        step = result.params.get('step')
+        if not isinstance(step, dict) or 'step' not in step:
+            result.finish(error=InvalidCommandError(
+                f'Malformed clean_step, no "step" key: {step}'))
+            return
+        version = result.params.get('clean_version')
+        if version and version != disks.versions():
+            result.finish(error=VersionMismatch(
+                f'expected {version}, have {disks.versions()}'),
+                status=VERSION_MISMATCH)
+            return
+        threading.Thread(target=self._execute, args=(result, step),
+                         name=f'clean-step-{step["step"]}',
+                         daemon=True).start()
+
+    def _execute(self, result: CommandResult, step: dict[str, Any]) -> None:
+        name = step['step']
+        LOG.info('Executing clean step %s', name)
+        try:
+            outcome = self._step(name, step, result)
+        except AgentError as exc:
+            LOG.error('Clean step %s failed: %s', name, exc)
+            result.finish(error=exc)
+            return
+        except Exception as exc:
+            LOG.exception('Clean step %s failed', name)
+            result.finish(error=CleaningError(
+                f'Unexpected exception performing clean step {name}. '
+                f'{type(exc).__name__}: {exc}'))
+            return
+        LOG.info('Clean step %s completed: %s', name, outcome)
+        result.finish({'clean_result': outcome, 'clean_step': step})
+
+    def _step(self, name: str, step: dict[str, Any],
+              result: CommandResult) -> Any:
+        missing = [str(p) for p in self.disk_files if not p.is_file()]
+        if missing:
+            raise CleaningError(f'disk file(s) not found: '
+                                f'{", ".join(missing)}')
+        if name == 'erase_devices_metadata':
+            return {str(p): disks.erase_metadata(p)
+                    for p in self.disk_files}
+        if name == 'erase_devices':
+            def progress(done: int, total: int) -> None:
+                result.result = {'progress': {'bytes_done': done,
+                                              'bytes_total': total}}
+            return disks.erase(self.disk_files, self.random_passes,
+                               self.zeros, progress, self.stopping.is_set)
+        raise CleaningError(f'No hardware manager has the clean step '
+                            f'{name}')
