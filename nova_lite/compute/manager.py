@@ -169,9 +169,15 @@ class ComputeManager:
 
     def _discover(self, context: Any) -> None:
         """A driver of many nodes (bare metal): records for nodes that
-        appeared since start-up (one list call; the report then reads
-        each node from it)."""
-        for nodename in self.driver.get_available_nodes():
+        appeared since start-up or that this agent serves now (one list
+        call; the report then reads each node from it); nodes another
+        agent serves now are dropped."""
+        available = self.driver.get_available_nodes()
+        for nodename in set(self.nodes) - set(available):
+            # Served by another agent now (a peer came back).
+            LOG.info('No longer serving node %s', nodename)
+            del self.nodes[nodename]
+        for nodename in available:
             if nodename not in self.nodes:
                 self.nodes[nodename] = resources.ensure_node(
                     context, self.conf, self.host, self.service.id,

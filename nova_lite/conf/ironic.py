@@ -22,6 +22,14 @@ ironic_opts: list[cfg.Opt] = [
         'conductor_group',
         help='Only the nodes of this conductor group are served by this '
         'agent (default: every node).'),
+    cfg.ListOpt(
+        'peer_list', default=[],
+        help='The hosts of the ironic compute agents that share the nodes '
+        '(this one included). Each node is served by one live peer, chosen '
+        'by a hash of the node uuid over the peers that are up (rendezvous '
+        'hashing): when a peer dies, only its nodes move, to the others, '
+        'and keep their compute node records. Empty: this agent serves '
+        'every node.'),
     cfg.IntOpt(
         'deploy_timeout', default=1800, min=1,
         help='Seconds a spawn waits for its node to become "active" '

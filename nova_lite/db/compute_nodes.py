@@ -79,13 +79,25 @@ def compute_node_get_all(context: Any, **filters: Any) -> list[dict[str, Any]]:
 
 def compute_node_update(context: Any, node_id: int,
                         values: dict[str, Any]) -> dict[str, Any]:
+    """Update one node. A node that moves to another host (a bare-metal
+    node served by another agent now) takes the host of its instances
+    along in the same transaction: an instance's host, node and
+    compute_id always name one compute node."""
     with context_manager.writer.using(context) as session:
         row = session.get(CN, node_id)
         if row is None or row.deleted:
             raise exception.ComputeNodeNotFound(node=node_id)
+        moved = 'host' in values and values['host'] != row.host
         for key, value in values.items():
             setattr(row, key, value)
         session.flush()
+        if moved:
+            inst = models.Instance
+            session.execute(
+                sa.update(inst)
+                .where(inst.compute_id == node_id, inst.deleted == 0)
+                .values(host=row.host, node=row.hypervisor_hostname)
+                .execution_options(synchronize_session=False))
         return as_dict(row)
 
 

@@ -14,6 +14,7 @@ which the Bare Metal conductor cleans it; it returns to the pool only
 once ``available`` again.
 """
 
+import hashlib
 import time
 from typing import Any
 
@@ -26,7 +27,9 @@ from openstack import exceptions as sdk_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from lite_common import context as lite_context
 from nova_lite import exception
+from nova_lite.objects import service as service_obj
 from nova_lite.virt import driver
 from nova_lite.virt import power_state
 
@@ -49,6 +52,14 @@ def resource_class(node: Any) -> str:
     name = ''.join(c if c.isalnum() else '_'
                    for c in (node.resource_class or 'baremetal').upper())
     return f'CUSTOM_{name}'
+
+
+def owner(node_uuid: str, peers: list[str]) -> str:
+    """The peer that serves a node: the highest hash of (peer, node)
+    (rendezvous hashing: a dead peer's nodes spread over the others,
+    the rest stay where they are)."""
+    return max(peers, key=lambda peer: hashlib.sha256(
+        f'{peer}/{node_uuid}'.encode()).digest())
 
 
 def schedulable(node: Any) -> bool:
@@ -124,11 +135,28 @@ class IronicDriver(driver.ComputeDriver):
                 time.sleep(WAIT_INTERVAL)
 
     def get_available_nodes(self) -> list[str]:
+        """The nodes this agent serves: all of them, or with
+        ``peer_list`` those the hash ring of live peers gives it."""
         query: dict[str, Any] = {'fields': FIELDS}
         if self.conf.ironic.conductor_group is not None:
             query['conductor_group'] = self.conf.ironic.conductor_group
-        self._nodes = {n.id: n for n in self.conn.baremetal.nodes(**query)}
+        nodes = list(self.conn.baremetal.nodes(**query))
+        peers = self._live_peers()
+        self._nodes = {n.id: n for n in nodes
+                       if peers is None or owner(n.id, peers) == self.host}
         return sorted(self._nodes)
+
+    def _live_peers(self) -> list[str] | None:
+        """The peers up now (this agent always), None without a peer
+        list. One object call for all of them."""
+        peers = set(self.conf.ironic.peer_list)
+        if not peers:
+            return None
+        context = lite_context.get_admin_context()
+        live = {s.host for s in service_obj.ServiceList.get_all(
+            context, binary=service_obj.COMPUTE_BINARY)
+            if s.host in peers and s.is_up(self.conf.service_down_time)}
+        return sorted(live | {self.host})
 
     def get_node_uuid(self, nodename: str) -> str:
         return nodename
