@@ -1,8 +1,8 @@
 """Benchmark: boot N servers through the API, then time reads.
 
 Starts ``stacklite-aio --noauth --driver fake --no-baremetal`` in a
-temporary state directory, boots ``--servers`` servers concurrently (one POST each,
-``--concurrency`` client threads), times until every one is ACTIVE,
+temporary state directory, boots ``--servers`` servers concurrently (one
+POST each, ``--concurrency`` client threads), times until every one is ACTIVE,
 grows the fleet to ``--detail-at`` servers, and reports the median of
 ``GET /servers/detail`` and of a single server show. Reads go over one
 kept-alive connection, as openstacksdk's session does. The compute
@@ -32,10 +32,10 @@ HEADERS = {'Content-Type': 'application/json', 'Accept': 'application/json',
            'OpenStack-API-Version': 'compute 2.53'}
 
 
-def call(url, method='GET', body=None):
+def call(url, method='GET', body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, method=method,
-                                 headers=HEADERS)
+                                 headers={**HEADERS, **(headers or {})})
     with urllib.request.urlopen(req, timeout=60) as resp:
         raw = resp.read()
         return json.loads(raw) if raw else None
@@ -52,16 +52,21 @@ START_TIMEOUT = 120
 
 
 def start_aio(state, port, servers):
-    exe = Path(sys.executable).with_name('stacklite-aio')
     config = Path(state) / 'bench.conf'
     # Two computes, each with room for the whole fleet of 1-vCPU,
     # 1-MiB, 0-GiB servers (allocation ratio 4 for vCPUs).
     config.write_text('[virt_resources]\n'
                       f'vcpus = {max(16, servers)}\n')
+    return start_aio_argv(state, port, ['--no-baremetal', '--config-file',
+                                        str(config)])
+
+
+def start_aio_argv(state, port, extra):
+    """``stacklite-aio --noauth --driver fake`` with ``extra``."""
+    exe = Path(sys.executable).with_name('stacklite-aio')
     proc = subprocess.Popen(
         [str(exe), '--state-dir', state, '--noauth', '--driver', 'fake',
-         '--api-port', str(port), '--no-baremetal',
-         '--config-file', str(config)],
+         '--api-port', str(port), *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # A deadline, not a count of tries: a loaded machine starts slower.
     deadline = time.monotonic() + START_TIMEOUT
