@@ -8,6 +8,8 @@ nodes."""
 import threading
 import uuid
 
+import pytest
+
 from lite_common import context as lite_context
 from nova_lite import exception
 from nova_lite.db import compute_nodes
@@ -18,8 +20,6 @@ from nova_lite.tests.unit.test_claims import _node
 from nova_lite.tests.unit.test_claims import _service
 from nova_lite.tests.unit.test_claims import conf  # noqa: F401
 from nova_lite.virt import ironic
-
-import pytest
 
 RC = 'CUSTOM_BAREMETAL'
 
