@@ -220,26 +220,13 @@ class ComputeManager:
     # stop, start, reboot, pause, suspend (compute/power.py) -------------
 
     def _power(self, context: Any, instance: Any, task: str) -> None:
-        """Do the power task if the server is still in it (re-read: a
-        state reset or a delete since the request wins)."""
-        try:
-            instance = instance_obj.Instance.get_by_uuid(context,
-                                                         instance.uuid)
-        except exception.InstanceNotFound:
-            LOG.info('Not %s: the server was deleted', task,
-                     instance=instance)
-            return
-        wanted = ((states.REBOOTING, states.REBOOTING_HARD)
-                  if task == states.REBOOTING else (task,))
-        if instance.task_state not in wanted:
-            LOG.info('Not %s: the server is in task %s now', task,
-                     instance.task_state, instance=instance)
-            return
-        if instance.host != self.host:
-            LOG.warning('Not %s: the server is on %s now, not here', task,
-                        instance.host, instance=instance)
-            return
-        power.do(context, self.driver, instance, self.host)
+        """Do the power task if the server is still in it, here (a state
+        reset, a delete or a move since the request wins)."""
+        tasks = ((states.REBOOTING, states.REBOOTING_HARD)
+                 if task == states.REBOOTING else (task,))
+        instance = self._current(context, instance, task, tasks)
+        if instance is not None:
+            power.do(context, self.driver, instance, self.host)
 
     def stop_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.POWERING_OFF)
@@ -265,9 +252,11 @@ class ComputeManager:
 
     # shelve, offload, unshelve (compute/shelve.py) ------------------------
 
-    def _current(self, context: Any, instance: Any, task: str) -> Any:
-        """The instance re-read, if it is still in ``task`` (None,
-        logged, when it was deleted or changed since the request)."""
+    def _current(self, context: Any, instance: Any, task: str,
+                 tasks: tuple[str, ...] | None = None) -> Any:
+        """The instance re-read, if it is still in ``task`` (or one of
+        ``tasks``) on this host; None, logged, when it was deleted,
+        changed or moved since the request."""
         try:
             instance = instance_obj.Instance.get_by_uuid(context,
                                                          instance.uuid)
@@ -275,7 +264,7 @@ class ComputeManager:
             LOG.info('Not %s: the server was deleted', task,
                      instance=instance)
             return None
-        if instance.task_state != task:
+        if instance.task_state not in (tasks or (task,)):
             LOG.info('Not %s: the server is in task %s now', task,
                      instance.task_state, instance=instance)
             return None

@@ -47,6 +47,23 @@ def build_request(context: Any, instance: Any) -> claims.Request:
         resource_class=claims.flavor_resource_class(instance.flavor))
 
 
+def claim_node(context: Any, conf: cfg.ConfigOpts, request: claims.Request,
+               instance: Any) -> Any:
+    """Place the instance (:func:`claims.select_and_claim`); None,
+    logged, when it was deleted meanwhile or is placed already (driven
+    twice, by a recovery pass or another conductor: the first placement
+    stands and goes on there). NoValidHost is the caller's."""
+    try:
+        return claims.select_and_claim(context, conf, request)
+    except exception.InstanceNotFound:
+        LOG.info('Instance was deleted while it was scheduled',
+                 instance=instance)
+    except exception.AlreadyPlaced as exc:
+        LOG.info('Not placing it again: %s', exc.format_message(),
+                 instance=instance)
+    return None
+
+
 class Builder:
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
@@ -62,20 +79,12 @@ class Builder:
             return None
         request = build_request(context, instance)
         try:
-            node = claims.select_and_claim(context, self.conf, request)
+            node = claim_node(context, self.conf, request, instance)
         except exception.NoValidHost as exc:
             LOG.warning('Cannot schedule: %s', exc, instance=instance)
             self._set_error(instance, exc.format_message())
             return exc.format_message()
-        except exception.InstanceNotFound:
-            LOG.info('Instance was deleted while it was scheduled',
-                     instance=instance)
-            return None
-        except exception.AlreadyPlaced as exc:
-            # Driven twice (a recovery pass, another conductor): the
-            # first placement stands, its build goes on there.
-            LOG.info('Not placing it again: %s', exc.format_message(),
-                     instance=instance)
+        if node is None:
             return None
         instance = instance_obj.Instance.get_by_uuid(context, uuid)
         LOG.info('Scheduled to %s', node.host, instance=instance)

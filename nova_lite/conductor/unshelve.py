@@ -22,7 +22,6 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
 from nova_lite.conductor import build
 from nova_lite.objects import instance as instance_obj
-from nova_lite.scheduler import claims
 
 LOG = logging.getLogger(__name__)
 
@@ -63,19 +62,13 @@ class Unshelver:
         request = build.build_request(context, instance)._replace(
             force_host=None, force_node=None)
         try:
-            node = claims.select_and_claim(context, self.conf, request)
+            node = build.claim_node(context, self.conf, request, instance)
         except exception.NoValidHost as exc:
             LOG.warning('Cannot unshelve: %s', exc, instance=instance)
             instance.task_state = None
             instance_ops.saved(instance, [states.UNSHELVING])
             return exc.format_message()
-        except exception.InstanceNotFound:
-            LOG.info('Instance was deleted while it was scheduled',
-                     instance=instance)
-            return None
-        except exception.AlreadyPlaced as exc:
-            LOG.info('Not placing it again: %s', exc.format_message(),
-                     instance=instance)
+        if node is None:
             return None
         instance = instance_obj.Instance.get_by_uuid(context, instance.uuid)
         LOG.info('Unshelving on %s', node.host, instance=instance)
