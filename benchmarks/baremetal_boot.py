@@ -18,6 +18,7 @@ work was done.
 
 import argparse
 import concurrent.futures
+from pathlib import Path
 import sys
 import tempfile
 import time
@@ -57,9 +58,12 @@ def main():
     args = parser.parse_args()
     port, bm_port = free_port(), free_port()
     state = tempfile.mkdtemp(prefix='stacklite-bm-bench-')
+    config = Path(state) / 'bench.conf'
+    # The fleet is one project's: no quota in the way.
+    config.write_text('[quota]\ninstances = -1\ncores = -1\nram = -1\n')
     proc = start_aio_argv(state, port, [
         '--baremetal-port', str(bm_port), '--computes', '0',
-        '--baremetal-nodes', str(args.nodes)])
+        '--baremetal-nodes', str(args.nodes), '--config-file', str(config)])
     api, bm = f'http://127.0.0.1:{port}/v2.1', f'http://127.0.0.1:{bm_port}'
     try:
         call(f'http://127.0.0.1:{port}/image/v2/images', 'POST', {
