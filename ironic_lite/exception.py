@@ -206,6 +206,19 @@ class RedfishConnectionError(RedfishError):
     msg_fmt = 'Redfish connection failed for node %(node)s: %(error)s'
 
 
+class IPMIFailure(HardwareError):
+    msg_fmt = 'IPMI call failed for node %(node)s: %(error)s'
+
+
+class IPMIConnectionError(IPMIFailure):
+    msg_fmt = ('The BMC of node %(node)s at %(address)s did not answer '
+               'IPMI: %(error)s')
+
+
+class FailedToGetSensorData(HardwareError):
+    msg_fmt = 'Failed to get sensor data for node %(node)s. Error: %(error)s'
+
+
 class PowerStateFailure(InvalidState):
     msg_fmt = ('Failed to set node %(node)s power state to %(pstate)s: the '
                'BMC still reports %(current)s after %(timeout)s s.')

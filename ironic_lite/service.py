@@ -38,6 +38,7 @@ from ironic_lite.conductor import indicators
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics as conductor_periodics
 from ironic_lite.conductor import port_manager
+from ironic_lite.conductor import power_sync
 from ironic_lite.conductor import ramdisk
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
@@ -122,10 +123,27 @@ class ConductorService:
         if self.periodics is not None:
             self.periodics.heartbeat(online=not self._stopping)
 
+    def _power_sync_tasks(self) -> list[lite_service.PeriodicTask]:
+        """The power state sync and its recovery, unless disabled (an
+        interval of 0)."""
+        options = self.conf.conductor
+        sync = power_sync.PowerSync(self.conf, self.host)
+        tasks = []
+        if options.sync_power_state_interval > 0:
+            tasks.append(lite_service.PeriodicTask(
+                f'ironic-conductor-power-sync-{self.host}',
+                sync.sync_power_states, options.sync_power_state_interval))
+        if options.power_failure_recovery_interval > 0:
+            tasks.append(lite_service.PeriodicTask(
+                f'ironic-conductor-power-recovery-{self.host}',
+                sync.recover_power_failures,
+                options.power_failure_recovery_interval))
+        return tasks
+
     def _periodic_tasks(self, periodics: conductor_periodics.
                         ConductorPeriodics) -> list[lite_service.PeriodicTask]:
         options = self.conf.conductor
-        return [
+        return self._power_sync_tasks() + [
             lite_service.PeriodicTask(
                 f'ironic-conductor-takeover-{self.host}',
                 periodics.take_over, options.heartbeat_interval),

@@ -26,6 +26,8 @@ UNRESCUE = 'unrescue'
 UNPROVISION = 'unprovision'
 INTROSPECTION = 'introspection'
 CONDUCTOR = 'conductor'
+#: The power state sync and its recovery (upstream's event type).
+MONITORING = 'monitoring'
 UNKNOWN = 'UNKNOWN'
 #: Upstream's step flows (StepFlow) this conductor runs.
 MANUAL_CLEANING = 'manual_cleaning'

@@ -14,14 +14,15 @@ from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import default
 from ironic_lite.conf import inspection_rules
+from ironic_lite.conf import ipmi
 from ironic_lite.conf import neutron
 from ironic_lite.conf import redfish
 from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common.wsgi import auth
 
-_MODULES = (default, agent, api, conductor, inspection_rules, neutron,
-            redfish)
+_MODULES = (default, agent, api, conductor, inspection_rules, ipmi,
+            neutron, redfish)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

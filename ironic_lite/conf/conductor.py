@@ -108,6 +108,41 @@ conductor_opts: list[cfg.Opt] = [
         'than heartbeat_interval.'),
 ]
 
+power_sync_opts: list[cfg.Opt] = [
+    cfg.IntOpt(
+        'sync_power_state_interval', default=120, min=0,
+        help='Interval between syncing the node power state to the '
+        'database, in seconds. Set to 0 to disable syncing.'),
+    cfg.BoolOpt(
+        'force_power_state_during_sync', default=True, mutable=True,
+        help='During sync_power_state, should the hardware power state be '
+        'set to the state recorded in the database (True) or should the '
+        'database be updated based on the hardware state (False).'),
+    cfg.IntOpt(
+        'power_state_sync_max_retries', default=3, min=0,
+        help='During sync_power_state failures, limit the number of times '
+        'the conductor tries syncing the hardware node power state with '
+        'the node power state in DB; then the node goes into maintenance '
+        'with fault "power failure".'),
+    cfg.IntOpt(
+        'sync_power_state_workers', default=8, min=1,
+        help='The maximum number of worker threads that can be started '
+        'simultaneously to sync nodes power states from the periodic '
+        'task.'),
+    cfg.IntOpt(
+        'periodic_max_workers', default=8, min=1,
+        help='Maximum number of worker threads that can be started '
+        'simultaneously by a periodic task.'),
+    cfg.IntOpt(
+        'power_failure_recovery_interval', default=300, min=0,
+        help='Interval (in seconds) between checking the power state for '
+        'nodes previously put into maintenance mode due to power '
+        'synchronization failure. A node is automatically moved out of '
+        'maintenance mode once its power state is retrieved successfully. '
+        'Set to 0 to disable this check.'),
+]
+conductor_opts.extend(power_sync_opts)
+
 driver_opts: list[cfg.Opt] = [
     cfg.ListOpt(
         'enabled_hardware_types', default=['fake-hardware'],

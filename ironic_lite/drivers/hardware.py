@@ -227,3 +227,17 @@ class RedfishHardware(HardwareType):
         'storage': ('noop',),
         'vendor': ('no-vendor',),
     }
+
+
+class IPMIHardware(HardwareType):
+    """``ipmi``: power and management through the BMC with IPMI 2.0
+    (pyghmi). Upstream's interfaces of this type are named ``ipmitool``;
+    these are ``ipmi`` (they do not run ipmitool). As for redfish, a
+    node deploys and boots with the fake interfaces until the agent
+    deploy interface exists."""
+
+    supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
+        **RedfishHardware.supported_interfaces,
+        'power': ('ipmi',),
+        'management': ('ipmi',),
+    }
