@@ -218,7 +218,7 @@ class RedfishHardware(HardwareType):
         'deploy': ('fake',),
         'boot': ('fake',),
         'network': ('noop', 'flat'),
-        'bios': ('no-bios',),
+        'bios': ('redfish', 'no-bios'),
         'console': ('no-console',),
         'firmware': ('no-firmware',),
         'inspect': ('no-inspect',),

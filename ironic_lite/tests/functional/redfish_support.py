@@ -37,11 +37,14 @@ def start_emulator(workdir: Path, count: int = 2,
 
 def start_stack(**interfaces: list[str]) -> fixtures.Stack:
     """The control plane with the redfish hardware type and, per
-    interface type given, these enabled interfaces."""
+    interface type given, these enabled interfaces; clean steps polled
+    every second."""
     overrides: dict[str, Any] = {
         'enabled_hardware_types': ['fake-hardware', 'redfish'],
         'enabled_power_interfaces': ['fake', 'redfish'],
         'enabled_management_interfaces': ['fake', 'redfish'],
+        'conductor.clean_step_poll_interval': 1,
+        'conductor.clean_callback_timeout': 120,
         **REDFISH_OPTIONS}
     for kind, names in interfaces.items():
         overrides[f'enabled_{kind}_interfaces'] = names
@@ -101,6 +104,13 @@ def wait_provision(stack: Any, uuid: str, wanted: str,
     node = wait_for(f'node {uuid} to settle', stable, timeout)
     assert node['provision_state'] == wanted, node
     return dict(node)
+
+
+def clean(stack: Any, uuid: str, steps: list[dict[str, Any]],
+          wanted: str = 'manageable') -> dict[str, Any]:
+    """Manual cleaning with ``steps``; the node once it ended."""
+    provision(stack, uuid, 'clean', clean_steps=steps)
+    return wait_provision(stack, uuid, wanted, timeout=150)
 
 
 def manageable(stack: Any, emulator: Any, index: int,
