@@ -220,7 +220,7 @@ class RedfishHardware(HardwareType):
         'network': ('noop', 'flat'),
         'bios': ('redfish', 'no-bios'),
         'console': ('no-console',),
-        'firmware': ('no-firmware',),
+        'firmware': ('redfish', 'no-firmware'),
         'inspect': ('no-inspect',),
         'raid': ('no-raid',),
         'rescue': ('no-rescue',),
