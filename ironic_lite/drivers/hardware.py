@@ -221,7 +221,7 @@ class RedfishHardware(HardwareType):
         'bios': ('redfish', 'no-bios'),
         'console': ('no-console',),
         'firmware': ('redfish', 'no-firmware'),
-        'inspect': ('no-inspect',),
+        'inspect': ('redfish', 'no-inspect'),
         'raid': ('no-raid',),
         'rescue': ('no-rescue',),
         'storage': ('noop',),

@@ -21,7 +21,7 @@ def emulator(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def stack():
-    stack = support.start_stack()
+    stack = support.start_stack(inspect=['fake', 'no-inspect', 'redfish'])
     yield stack
     stack.stop()
 
@@ -241,3 +241,14 @@ def test_virtual_media(stack, emulator, images):
         lambda n: n if n['last_error'] else None)(
             support.get_node(stack, uuid)), 30)
     assert 'Could not attach device cdrom' in node['last_error']
+
+
+def test_inspection_needs_memory_and_cpus(stack, emulator):
+    """The stock fake driver reports no processors and no memory:
+    inspection fails, naming what is missing (upstream's message)."""
+    node = support.manageable(stack, emulator, 0)
+    assert node['inspect_interface'] == 'redfish'
+    support.provision(stack, node['uuid'], 'inspect')
+    node = support.wait_provision(stack, node['uuid'], 'inspect failed')
+    assert ('Failed to discover the following properties: cpu_arch, '
+            'memory_mb') in node['last_error'], node
