@@ -216,7 +216,7 @@ class RedfishHardware(HardwareType):
         'power': ('redfish',),
         'management': ('redfish',),
         'deploy': ('fake',),
-        'boot': ('fake',),
+        'boot': ('fake', 'redfish-virtual-media'),
         'network': ('noop', 'flat'),
         'bios': ('redfish', 'no-bios'),
         'console': ('no-console',),

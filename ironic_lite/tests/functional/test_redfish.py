@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
+from ironic_lite.conductor import task_manager
 from ironic_lite.tests.functional import redfish_support as support
 from ironic_lite.tests.functional.redfish_support import call as _call
+from lite_common import context as lite_context
 
 
 @pytest.fixture(scope='module')
@@ -21,7 +23,9 @@ def emulator(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def stack():
-    stack = support.start_stack(inspect=['fake', 'no-inspect', 'redfish'])
+    stack = support.start_stack(
+        inspect=['fake', 'no-inspect', 'redfish'],
+        boot=['fake', 'redfish-virtual-media'])
     yield stack
     stack.stop()
 
@@ -252,3 +256,33 @@ def test_inspection_needs_memory_and_cpus(stack, emulator):
     node = support.wait_provision(stack, node['uuid'], 'inspect failed')
     assert ('Failed to discover the following properties: cpu_arch, '
             'memory_mb') in node['last_error'], node
+
+
+def test_virtual_media_boot(stack, emulator, images):
+    """The boot interface, called as a deploy interface would (none
+    calls it yet): the ISO attached as the CD, then the disk."""
+    node = _node(stack, emulator, 2, deploy_iso=images.url('boot.iso'))
+    uuid = node['uuid']
+    status, _ = _call(stack, 'PATCH', f'/v1/nodes/{uuid}', [
+        {'op': 'replace', 'path': '/boot_interface',
+         'value': 'redfish-virtual-media'}])
+    assert status == 200
+    assert _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')[1][
+        'boot'] == {'result': True}
+    cd = emulator.system_path(2) + '/VirtualMedia/Cd'
+    with task_manager.acquire(lite_context.get_admin_context(), stack.conf,
+                              uuid, 'conductor-1', 'test boot') as task:
+        boot = task.interfaces['boot']
+        boot.prepare_ramdisk(task, {})
+        assert emulator.get(cd)['Image'] == images.url('boot.iso')
+        assert emulator.get(emulator.system_path(2))['Boot'][
+            'BootSourceOverrideTarget'] == 'Cd'
+        boot.prepare_instance(task)
+        assert emulator.get(cd)['Inserted'] is False
+        assert emulator.get(emulator.system_path(2))['Boot'][
+            'BootSourceOverrideTarget'] == 'Hdd'
+    _call(stack, 'PATCH', f'/v1/nodes/{uuid}', [
+        {'op': 'remove', 'path': '/driver_info/deploy_iso'}])
+    result = _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')[1]['boot']
+    assert result['result'] is False
+    assert 'missing driver_info/deploy_iso' in result['reason']
