@@ -222,7 +222,7 @@ class RedfishHardware(HardwareType):
         'console': ('no-console',),
         'firmware': ('redfish', 'no-firmware'),
         'inspect': ('redfish', 'no-inspect'),
-        'raid': ('no-raid',),
+        'raid': ('redfish', 'no-raid'),
         'rescue': ('no-rescue',),
         'storage': ('noop',),
         'vendor': ('no-vendor',),

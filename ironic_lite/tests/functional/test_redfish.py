@@ -25,7 +25,8 @@ def emulator(tmp_path_factory):
 def stack():
     stack = support.start_stack(
         inspect=['fake', 'no-inspect', 'redfish'],
-        boot=['fake', 'redfish-virtual-media'])
+        boot=['fake', 'redfish-virtual-media'],
+        raid=['fake', 'no-raid', 'redfish'])
     yield stack
     stack.stop()
 
@@ -286,3 +287,37 @@ def test_virtual_media_boot(stack, emulator, images):
     result = _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')[1]['boot']
     assert result['result'] is False
     assert 'missing driver_info/deploy_iso' in result['reason']
+
+
+def test_raid_where_the_emulator_has_no_volumes(stack, emulator):
+    """The emulator lists a storage controller and a drive per system,
+    but its fake driver cannot list or create volumes (500): the RAID
+    steps get as far as the BMC and fail with its answer."""
+    node = support.manageable(stack, emulator, 1)
+    uuid = node['uuid']
+    assert node['raid_interface'] == 'redfish'
+    path = f'/v1/nodes/{uuid}/states/raid'
+    status, body = _call(stack, 'PUT', path, {'logical_disks': [
+        {'size_gb': 50, 'raid_level': '2', 'is_root_volume': True}]})
+    assert status == 400, body
+    assert 'RAID level 2 is not supported' in json.dumps(body)
+    # No controller reports SupportedRAIDTypes: none is chosen.
+    status, body = _call(stack, 'PUT', path, {'logical_disks': [
+        {'size_gb': 50, 'raid_level': '0', 'is_root_volume': True}]})
+    assert status == 204, body
+    step = {'interface': 'raid', 'step': 'create_configuration'}
+    node = support.clean(stack, uuid, [step], wanted='clean failed')
+    assert 'no storage controller offers RAID0 (storage: 1)' in (
+        node['last_error'])
+    # Named, it is used, with the drive; the BMC refuses the volume.
+    _call(stack, 'DELETE', f'/v1/nodes/{uuid}/maintenance')
+    support.provision(stack, uuid, 'manage')
+    support.wait_provision(stack, uuid, 'manageable')
+    _call(stack, 'PUT', path, {'logical_disks': [
+        {'size_gb': 50, 'raid_level': '0', 'controller': '1',
+         'physical_disks': ['disk0']}]})
+    node = support.clean(stack, uuid, [
+        {**step, 'args': {'create_root_volume': False}}],
+        wanted='clean failed')
+    assert 'Creating the RAID volumes failed' in node['last_error'], node
+    assert 'returned code 500' in node['last_error']
