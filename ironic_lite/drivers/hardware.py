@@ -207,10 +207,11 @@ def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
 
 
 class RedfishHardware(HardwareType):
-    """``redfish``: power and management through the BMC's Redfish
-    service (sushy). Until the agent deploy interface exists, a redfish
-    node deploys and boots with the fake interfaces: nothing is written
-    to its disks."""
+    """``redfish``: power, management, BIOS, firmware, inspection and
+    RAID through the BMC's Redfish service (sushy), and booting from
+    virtual media on request. Until the agent deploy interface exists, a
+    redfish node deploys with the fake interface (and boots with the
+    fake one by default): nothing is written to its disks."""
 
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
         'power': ('redfish',),
