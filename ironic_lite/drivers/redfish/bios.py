@@ -146,6 +146,8 @@ class RedfishBIOS(standard.BIOSInterface):
         if not utils.call(self.conf, node, check,
                           'Checking the BIOS settings'):
             return False
+        if getattr(task, 'shared', False):
+            return True   # the locked poll caches the settings
         node.driver_internal_info.pop(STATE_KEY, None)
         self.cache_bios_settings(task)
         LOG.info('BIOS changes of node %s applied', node.uuid)
