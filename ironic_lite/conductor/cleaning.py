@@ -48,6 +48,7 @@ from ironic_lite.common import states
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import history
+from ironic_lite.conductor import node_cache
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor.clean_state import ABORT_AFTER_KEY
@@ -83,6 +84,17 @@ def _flow(task: Task) -> str:
     return history.MANUAL_CLEANING
 
 
+def _validate_interfaces(task: Task) -> None:
+    """Validate the node's interfaces; a ``no-*`` one (it refuses with
+    UnsupportedDriverExtension: no-console, no-raid ...) is one the node
+    does without, and no reason not to clean (a step on it fails)."""
+    for interface in task.interfaces.values():
+        try:
+            interface.validate(task)
+        except exception.UnsupportedDriverExtension:
+            continue
+
+
 @flow_guard.guarded('cleaning')
 def do_node_clean(task: Task,
                   clean_steps: list[dict[str, Any]] | None = None) -> None:
@@ -98,8 +110,7 @@ def do_node_clean(task: Task,
         _finish(task)
         return
     try:
-        for interface in task.interfaces.values():
-            interface.validate(task)
+        _validate_interfaces(task)
     except Exception as exc:
         fail_cleaning(task, f'Cannot prepare the cleaning of node '
                       f'{node.uuid}: {exc}')
@@ -148,6 +159,7 @@ def record_steps(task: Task, clean_steps: list[dict[str, Any]]) -> None:
     node.driver_internal_info[STEPS_KEY] = clean_steps
     node.driver_internal_info[INDEX_KEY] = 0
     task.save()
+    node_cache.update_cache(task)
     history.record_flow(task, _flow(task), clean_steps, 'start')
     LOG.info('%s cleaning of node %s starts with steps: %s',
              'Automated' if node.target_provision_state ==
@@ -272,6 +284,7 @@ def _finish(task: Task) -> None:
             fail_cleaning(task, f'Failed to tear down the cleaning of '
                           f'node {node.uuid}: {exc}')
             return
+        node_cache.update_cache(task)
         history.record_flow(task, _flow(task),
                             node.driver_internal_info[STEPS_KEY], 'end')
     if event == 'done' and node.retired:

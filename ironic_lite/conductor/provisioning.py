@@ -39,6 +39,7 @@ from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import deploy_steps
 from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import history
+from ironic_lite.conductor import node_cache
 from ironic_lite.conductor import rescue
 from ironic_lite.conductor import servicing
 from ironic_lite.conductor import task_manager
@@ -90,6 +91,7 @@ def do_node_verify(task: Task) -> None:
         history.record(task, message, history.VERIFYING)
         task.process_event('fail', last_error=message)
         return
+    node_cache.update_cache(task)
     task.process_event('done', power_state=power_state, last_error=None)
     LOG.info('Node %(node)s verified; power state %(power)s',
              {'node': node.uuid, 'power': power_state})

@@ -529,8 +529,7 @@ class ConductorAPI:
                    node_uuid=node["uuid"], inventory=inventory,
                    plugin_data=plugin_data)
 
-    def get_virtual_media(self, context: Any, node: dict[str, Any]
-                          ) -> dict[str, Any]:
+    def get_virtual_media(self, context: Any, node: dict[str, Any]) -> Any:
         return self._call(context, node, "get_virtual_media",
                           node_uuid=node["uuid"])
 

@@ -65,8 +65,7 @@ class VmediaManager(endpoint.NodeEndpoint):
         self.pool = pool
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_virtual_media(self, context: Any,
-                          node_uuid: str) -> dict[str, Any]:
+    def get_virtual_media(self, context: Any, node_uuid: str) -> Any:
         """:raises UnsupportedDriverExtension: the management interface
         has no virtual media."""
         with self._task(context, node_uuid, 'get virtual media devices',

@@ -34,6 +34,11 @@ opts: list[cfg.Opt] = [
         help='Seconds a power change may take before it fails: a BMC '
         'applies it asynchronously, and the conductor polls the '
         'system until it reports the target state.'),
+    cfg.IntOpt(
+        'raid_config_timeout', default=600, min=1,
+        help='Seconds the redfish RAID interface waits for a BMC that '
+        'creates or deletes a volume asynchronously (its task monitor) '
+        'before the clean step fails.'),
     cfg.FloatOpt(
         'power_state_poll_interval', default=1.0, min=0.05,
         help='Seconds between two polls of the power state while a '

@@ -603,8 +603,10 @@ class ManagementInterface(BaseInterface, abc.ABC):
     # Virtual media (API 1.89, 1.93); none by default, as upstream's
     # (its fake management has none).
 
-    def get_virtual_media(self, task: TaskLike) -> dict[str, Any]:
-        """What is attached, by device type."""
+    def get_virtual_media(self, task: TaskLike) -> Any:
+        """The virtual media devices and what they hold (upstream's
+        redfish answer: a list of ``{'media_types', 'inserted',
+        'image'}``)."""
         raise exception.UnsupportedDriverExtension(
             driver=task.node.driver, extension='get_virtual_media')
 

@@ -68,7 +68,11 @@ class FakeBIOS(standard.BIOSInterface):
 
     @base.clean_step(priority=0)
     def cache_bios_settings(self, task: base.TaskLike) -> None:
-        _note_step(task, 'cache_bios_settings')
+        """Nothing to read (as upstream's fake); noted only when run as
+        a clean step (the conductor also calls it when it caches the
+        node's hardware: :mod:`ironic_lite.conductor.node_cache`)."""
+        if (task.node.clean_step or {}).get('step') == 'cache_bios_settings':
+            _note_step(task, 'cache_bios_settings')
 
 
 class FakeBoot(standard.BootInterface):

@@ -207,22 +207,23 @@ def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
 
 
 class RedfishHardware(HardwareType):
-    """``redfish``: power and management through the BMC's Redfish
-    service (sushy). A redfish node deploys with the fake interface by
-    default; the ``agent`` deploy interface runs its clean steps on the
-    node's ramdisk agent (it writes no image yet)."""
+    """``redfish``: power, management, BIOS, firmware, inspection and
+    RAID through the BMC's Redfish service (sushy), and booting from
+    virtual media on request. A redfish node deploys with the fake
+    interface by default; the ``agent`` deploy interface runs its clean
+    steps on the node's ramdisk agent (it writes no image yet)."""
 
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
         'power': ('redfish',),
         'management': ('redfish',),
         'deploy': ('fake', 'agent'),
-        'boot': ('fake',),
+        'boot': ('fake', 'redfish-virtual-media'),
         'network': ('noop', 'flat'),
-        'bios': ('no-bios',),
+        'bios': ('redfish', 'no-bios'),
         'console': ('no-console',),
-        'firmware': ('no-firmware',),
-        'inspect': ('no-inspect',),
-        'raid': ('no-raid',),
+        'firmware': ('redfish', 'no-firmware'),
+        'inspect': ('redfish', 'no-inspect'),
+        'raid': ('redfish', 'no-raid'),
         'rescue': ('no-rescue',),
         'storage': ('noop',),
         'vendor': ('no-vendor',),

@@ -1,6 +1,6 @@
 """Management through Redfish: the boot source override (device, once
-or persistent), the boot mode, and the NMI (the system's Reset action
-with ``Nmi``)."""
+or persistent), the boot mode and secure boot, the NMI (the system's
+Reset action with ``Nmi``), the indicator LEDs and virtual media."""
 
 from typing import Any
 
@@ -9,7 +9,9 @@ import sushy
 
 from ironic_lite import exception
 from ironic_lite.drivers import base
+from ironic_lite.drivers.redfish import indicators
 from ironic_lite.drivers.redfish import utils
+from ironic_lite.drivers.redfish import vmedia
 
 LOG = logging.getLogger(__name__)
 
@@ -96,3 +98,84 @@ class RedfishManagement(base.ManagementInterface):
         self._call(task, lambda system: system.reset_system(sushy.RESET_NMI),
                    'Injecting an NMI')
         LOG.info('Redfish NMI injected into node %s', task.node.uuid)
+
+    # Secure boot (the system's SecureBoot resource), as upstream's.
+
+    def get_secure_boot_state(self, task: base.TaskLike) -> bool | None:
+        def read(system: Any) -> bool | None:
+            try:
+                secure_boot = system.secure_boot
+            except sushy.exceptions.MissingAttributeError:
+                raise exception.UnsupportedDriverExtension(
+                    driver=task.node.driver,
+                    extension='get_secure_boot_state') from None
+            secure_boot.refresh(force=True)
+            return secure_boot.enabled  # type: ignore[no-any-return]
+        return self._call(task, read, 'Reading the secure boot state')
+
+    def set_secure_boot_state(self, task: base.TaskLike, state: bool) -> None:
+        node = task.node
+
+        def change(system: Any) -> None:
+            try:
+                secure_boot = system.secure_boot
+            except sushy.exceptions.MissingAttributeError:
+                raise exception.UnsupportedDriverExtension(
+                    driver=node.driver,
+                    extension='set_secure_boot_state') from None
+            if secure_boot.enabled == state:
+                return
+            if system.boot.mode == sushy.BOOT_SOURCE_MODE_BIOS:
+                raise utils.RedfishError(
+                    error='Configuring secure boot requires UEFI for node '
+                    f'{node.uuid}')
+            secure_boot.set_enabled(state)
+        self._call(task, change, f'Setting secure boot to {state}')
+        LOG.info('Secure boot of node %(node)s set to %(state)s',
+                 {'node': node.uuid, 'state': state})
+
+    # Indicators (upstream's components: system, chassis, disk).
+
+    def get_supported_indicators(self, task: base.TaskLike
+                                 ) -> dict[str, dict[str, Any]]:
+        return self._call(
+            task, lambda system: indicators.supported(system,
+                                                      task.node.uuid),
+            'Reading the indicators')
+
+    def get_indicator_state(self, task: base.TaskLike, component: str,
+                            indicator: str) -> str:
+        return self._call(
+            task, lambda system: indicators.get_state(
+                system, task.node.uuid, component, indicator),
+            f'Reading indicator {indicator}@{component}')
+
+    def set_indicator_state(self, task: base.TaskLike, component: str,
+                            indicator: str, state: str) -> None:
+        self._call(task, lambda system: indicators.set_state(
+            system, task.node.uuid, component, indicator, state),
+            f'Setting indicator {indicator}@{component} to {state}')
+
+    # Virtual media (API 1.89, 1.93).
+
+    def get_virtual_media(self, task: base.TaskLike) -> Any:
+        return self._call(task, vmedia.describe, 'Reading virtual media')
+
+    def attach_virtual_media(self, task: base.TaskLike, device_type: str,
+                             image_url: str) -> None:
+        if device_type not in vmedia.MEDIA_TYPES:
+            raise exception.InvalidParameterValue(
+                err=f'Invalid virtual media device type {device_type}')
+        self._call(task, lambda system: vmedia.insert(
+            system, task.node.uuid, device_type, image_url),
+            f'Attaching virtual media {device_type}')
+
+    def detach_virtual_media(self, task: base.TaskLike,
+                             device_types: list[str] | None = None) -> None:
+        kinds: list[str | None] = (list(device_types) if device_types
+                                   else [None])
+
+        def eject(system: Any) -> None:
+            for kind in kinds:
+                vmedia.eject(system, task.node.uuid, kind)
+        self._call(task, eject, 'Detaching virtual media')

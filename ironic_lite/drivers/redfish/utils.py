@@ -226,6 +226,12 @@ def _system(conf: cfg.ConfigOpts, info: dict[str, Any]) -> Any:
         raise RedfishError(error=f'node {node}: {exc}') from exc
 
 
+def connection(conf: cfg.ConfigOpts, node: Any) -> Any:
+    """The node's (cached) sushy connection, for the service's root
+    resources (the UpdateService)."""
+    return _cache(conf).get(parse_driver_info(node))
+
+
 def get_system(conf: cfg.ConfigOpts, node: Any) -> Any:
     """The node's sushy ``System`` (see :func:`_system`)."""
     return _system(conf, parse_driver_info(node))

@@ -7,58 +7,41 @@ import time
 from typing import Any
 
 import pytest
-import webob
 
-from ironic_lite.tests import redfish_emulator
-from ironic_lite.tests.functional import fixtures
-
-HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest',
-           'Content-Type': 'application/json'}
+from ironic_lite.conductor import task_manager
+from ironic_lite.tests.functional import redfish_support as support
+from ironic_lite.tests.functional.redfish_support import call as _call
+from lite_common import context as lite_context
 
 
 @pytest.fixture(scope='module')
 def emulator(tmp_path_factory):
-    bmc = redfish_emulator.Emulator(
-        tmp_path_factory.mktemp('redfish'),
-        [redfish_emulator.system(1), redfish_emulator.system(2)]).start()
+    bmc = support.start_emulator(tmp_path_factory.mktemp('redfish'), 3)
     yield bmc
     bmc.stop()
 
 
 @pytest.fixture(scope='module')
 def stack():
-    stack = fixtures.Stack(overrides={
-        'enabled_hardware_types': ['fake-hardware', 'redfish'],
-        'enabled_power_interfaces': ['fake', 'redfish'],
-        'enabled_management_interfaces': ['fake', 'redfish'],
-        'redfish.power_state_change_timeout': 40,
-        'redfish.power_state_poll_interval': 0.2,
-        'redfish.connection_attempts': 2,
-        'redfish.connection_retry_interval': 0,
-        'redfish.read_timeout': 3,
-        'redfish.server_side_retries': 1,
-        'redfish.server_side_retries_delay': 0}).start()
+    stack = support.start_stack(
+        inspect=['fake', 'no-inspect', 'redfish'],
+        boot=['fake', 'redfish-virtual-media'],
+        raid=['fake', 'no-raid', 'redfish'])
     yield stack
     stack.stop()
 
 
-def _call(stack, method: str, path: str, body: Any = None) -> Any:
-    request = webob.Request.blank(path, method=method, headers=HEADERS)
-    if body is not None:
-        request.body = json.dumps(body).encode()
-    response = request.get_response(stack.app)
-    return response.status_int, (response.json if response.body else None)
+@pytest.fixture(scope='module')
+def images(tmp_path_factory):
+    directory = tmp_path_factory.mktemp('images')
+    (directory / 'boot.iso').write_bytes(b'\0' * 4096)
+    server = support.ImageServer(directory)
+    yield server
+    server.stop()
 
 
 def _node(stack, emulator, index: int, **info: Any) -> dict[str, Any]:
-    status, node = _call(stack, 'POST', '/v1/nodes', {
-        'driver': 'redfish', 'driver_info': {
-            'redfish_address': emulator.address,
-            'redfish_system_id': emulator.system_path(index),
-            'redfish_username': 'admin', 'redfish_password': 's3cret',
-            'redfish_verify_ca': 'false', **info}})
-    assert status == 201, node
-    return node
+    return support.create_node(stack, emulator, index, **info)
 
 
 def _settled(stack, uuid: str, timeout: float = 60) -> dict[str, Any]:
@@ -171,3 +154,170 @@ def test_a_bmc_that_does_not_answer(stack, emulator):
     finally:
         emulator.resume()
     assert 'Redfish connection failed' in node['last_error'], node
+
+
+def _last_error_or(stack, uuid: str, check: Any) -> Any:
+    """Wait for ``check(node)``; fail at once on a last_error."""
+    def done() -> Any:
+        node = support.get_node(stack, uuid)
+        assert not node['last_error'], node['last_error']
+        return check(node)
+    return support.wait_for('the change to land', done, 30)
+
+
+def test_secure_boot_and_boot_mode(stack, emulator):
+    uuid = _node(stack, emulator, 2)['uuid']
+    path = f'/v1/nodes/{uuid}/states'
+    status, body = _call(stack, 'PUT', path + '/secure_boot',
+                         {'target': True})
+    assert status == 202, body
+    _last_error_or(stack, uuid, lambda node: node['secure_boot'] is True)
+    assert emulator.get(emulator.system_path(2) + '/SecureBoot')[
+        'SecureBootEnable'] is True
+    # Secure boot needs UEFI: legacy BIOS mode is refused while it is on
+    # the BMC, as upstream's check says.
+    status, _ = _call(stack, 'PUT', path + '/secure_boot', {'target': False})
+    assert status == 202
+    _last_error_or(stack, uuid, lambda node: node['secure_boot'] is False)
+    status, _ = _call(stack, 'PUT', path + '/boot_mode', {'target': 'bios'})
+    _last_error_or(stack, uuid, lambda node: node['boot_mode'] == 'bios')
+    status, _ = _call(stack, 'PUT', path + '/secure_boot', {'target': True})
+    assert status == 202
+    node = support.wait_for('the refusal', lambda: (
+        lambda n: n if n['last_error'] else None)(
+            support.get_node(stack, uuid)), 30)
+    assert 'Configuring secure boot requires UEFI' in node['last_error']
+    assert node['secure_boot'] is False
+    system = emulator.get(emulator.system_path(2))
+    assert system['Boot']['BootSourceOverrideMode'] == 'Legacy'
+
+
+def test_indicators(stack, emulator):
+    uuid = _node(stack, emulator, 0)['uuid']
+    path = f'/v1/nodes/{uuid}/management/indicators'
+    status, body = _call(stack, 'GET', path)
+    assert status == 200, body
+    names = {i['name']: i for i in body['indicators']}
+    system_led = f'{emulator.systems[0]["uuid"]}@system'
+    assert system_led in names
+    assert '1:disk0@disk' in names
+    assert any(name.endswith('@chassis') for name in names)
+    assert names[system_led]['states'] == ['blinking', 'off', 'on']
+    assert _call(stack, 'GET', f'{path}/{system_led}')[1] == {'state': 'on'}
+    status, body = _call(stack, 'PUT', f'{path}/{system_led}',
+                         {'state': 'blinking'})
+    assert status == 204, body
+    assert _call(stack, 'GET', f'{path}/{system_led}')[1] == {
+        'state': 'blinking'}
+    assert emulator.get(emulator.system_path(0))['IndicatorLED'] == (
+        'Blinking')
+    status, body = _call(stack, 'PUT', f'{path}/{system_led}',
+                         {'state': 'dim'})
+    assert status == 400, body
+    status, body = _call(stack, 'GET', f'{path}/nothing@system')
+    assert status == 400
+    assert 'Invalid indicator nothing specified' in json.dumps(body)
+
+
+def test_virtual_media(stack, emulator, images):
+    uuid = _node(stack, emulator, 1)['uuid']
+    path = f'/v1/nodes/{uuid}/vmedia'
+    status, body = _call(stack, 'GET', path)
+    assert status == 200, body
+    assert {'media_types': ['CD', 'DVD'], 'inserted': False,
+            'image': ''} in body
+    status, body = _call(stack, 'POST', path, {
+        'device_type': 'cdrom', 'image_url': images.url('boot.iso')})
+    assert status == 204, body
+
+    def inserted(node: dict[str, Any]) -> Any:
+        media = _call(stack, 'GET', path)[1]
+        return [m for m in media if m['inserted']]
+    attached = _last_error_or(stack, uuid, inserted)
+    assert attached == [{'media_types': ['CD', 'DVD'], 'inserted': True,
+                         'image': images.url('boot.iso')}]
+    status, body = _call(stack, 'DELETE', path + '?device_types=cdrom')
+    assert status == 204, body
+    _last_error_or(stack, uuid, lambda node: not inserted(node))
+    # An image the BMC cannot download: the failure is the node's error.
+    _call(stack, 'POST', path, {'device_type': 'cdrom',
+                                'image_url': images.url('missing.iso')})
+    node = support.wait_for('the failure', lambda: (
+        lambda n: n if n['last_error'] else None)(
+            support.get_node(stack, uuid)), 30)
+    assert 'Could not attach device cdrom' in node['last_error']
+
+
+def test_inspection_needs_memory_and_cpus(stack, emulator):
+    """The stock fake driver reports no processors and no memory:
+    inspection fails, naming what is missing (upstream's message)."""
+    node = support.manageable(stack, emulator, 0)
+    assert node['inspect_interface'] == 'redfish'
+    support.provision(stack, node['uuid'], 'inspect')
+    node = support.wait_provision(stack, node['uuid'], 'inspect failed')
+    assert ('Failed to discover the following properties: cpu_arch, '
+            'memory_mb') in node['last_error'], node
+
+
+def test_virtual_media_boot(stack, emulator, images):
+    """The boot interface, called as a deploy interface would (none
+    calls it yet): the ISO attached as the CD, then the disk."""
+    node = _node(stack, emulator, 2, deploy_iso=images.url('boot.iso'))
+    uuid = node['uuid']
+    status, _ = _call(stack, 'PATCH', f'/v1/nodes/{uuid}', [
+        {'op': 'replace', 'path': '/boot_interface',
+         'value': 'redfish-virtual-media'}])
+    assert status == 200
+    assert _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')[1][
+        'boot'] == {'result': True}
+    cd = emulator.system_path(2) + '/VirtualMedia/Cd'
+    with task_manager.acquire(lite_context.get_admin_context(), stack.conf,
+                              uuid, 'conductor-1', 'test boot') as task:
+        boot = task.interfaces['boot']
+        boot.prepare_ramdisk(task, {})
+        assert emulator.get(cd)['Image'] == images.url('boot.iso')
+        assert emulator.get(emulator.system_path(2))['Boot'][
+            'BootSourceOverrideTarget'] == 'Cd'
+        boot.prepare_instance(task)
+        assert emulator.get(cd)['Inserted'] is False
+        assert emulator.get(emulator.system_path(2))['Boot'][
+            'BootSourceOverrideTarget'] == 'Hdd'
+    _call(stack, 'PATCH', f'/v1/nodes/{uuid}', [
+        {'op': 'remove', 'path': '/driver_info/deploy_iso'}])
+    result = _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')[1]['boot']
+    assert result['result'] is False
+    assert 'missing driver_info/deploy_iso' in result['reason']
+
+
+def test_raid_where_the_emulator_has_no_volumes(stack, emulator):
+    """The emulator lists a storage controller and a drive per system,
+    but its fake driver cannot list or create volumes (500): the RAID
+    steps get as far as the BMC and fail with its answer."""
+    node = support.manageable(stack, emulator, 1)
+    uuid = node['uuid']
+    assert node['raid_interface'] == 'redfish'
+    path = f'/v1/nodes/{uuid}/states/raid'
+    status, body = _call(stack, 'PUT', path, {'logical_disks': [
+        {'size_gb': 50, 'raid_level': '2', 'is_root_volume': True}]})
+    assert status == 400, body
+    assert 'RAID level 2 is not supported' in json.dumps(body)
+    # No controller reports SupportedRAIDTypes: none is chosen.
+    status, body = _call(stack, 'PUT', path, {'logical_disks': [
+        {'size_gb': 50, 'raid_level': '0', 'is_root_volume': True}]})
+    assert status == 204, body
+    step = {'interface': 'raid', 'step': 'create_configuration'}
+    node = support.clean(stack, uuid, [step], wanted='clean failed')
+    assert 'no storage controller offers RAID0 (storage: 1)' in (
+        node['last_error'])
+    # Named, it is used, with the drive; the BMC refuses the volume.
+    _call(stack, 'DELETE', f'/v1/nodes/{uuid}/maintenance')
+    support.provision(stack, uuid, 'manage')
+    support.wait_provision(stack, uuid, 'manageable')
+    _call(stack, 'PUT', path, {'logical_disks': [
+        {'size_gb': 50, 'raid_level': '0', 'controller': '1',
+         'physical_disks': ['disk0']}]})
+    node = support.clean(stack, uuid, [
+        {**step, 'args': {'create_root_volume': False}}],
+        wanted='clean failed')
+    assert 'Creating the RAID volumes failed' in node['last_error'], node
+    assert 'returned code 500' in node['last_error']

@@ -8,11 +8,12 @@ is possible in the state observed after the previous step
 without a host), migrate (with and without a host), resize, confirm,
 revert, os-resetState, shelve, shelveOffload, unshelve, SIGSTOP/SIGCONT,
 SIGKILL, restart and start of agents and of the conductor, and waiting
-until a frozen or dead host is down. After every step it waits
-(bounded) until nothing that can move moves, and checks the safety invariants (model.py); at the end it brings
-everything back, restarts every agent and the conductor, and checks the
-issue's strict invariants (model_end.py). A failure prints the seed and
-the steps, with commands that replay them.
+until a frozen or dead host is down. After every step it waits (bounded)
+until nothing that can move moves, and checks the safety invariants
+(model.py); at the end it brings everything back, restarts every agent
+and the conductor, and checks the issue's strict invariants
+(model_end.py). A failure prints the seed and the steps, with commands
+that replay them.
 
 Parameters (environment):
 
