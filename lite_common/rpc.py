@@ -14,6 +14,7 @@ from oslo_messaging.rpc import dispatcher
 from oslo_versionedobjects import base as ovo_base
 
 from lite_common import context as lite_context
+from lite_common.metrics import rpc_client
 
 INPROC_URL = 'inproc://'
 _TRANSPORTS: dict[str | None, Any] = {}
@@ -101,14 +102,17 @@ def get_client(
     version_cap: str | None = None,
     serializer: Any = None,
     timeout: int | None = None,
-) -> messaging.RPCClient:
-    return messaging.get_rpc_client(
+) -> Any:
+    """An RPC client whose calls are timed (see
+    :mod:`lite_common.metrics.rpc_client`)."""
+    client = messaging.get_rpc_client(
         get_transport(conf),
         target,
         version_cap=version_cap,
         serializer=serializer or get_serializer(),
         timeout=timeout,
     )
+    return rpc_client.TimedClient(client, target.topic)
 
 
 def get_server(

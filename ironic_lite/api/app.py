@@ -4,9 +4,13 @@ From the outside in, and why each layer sits where it does:
 
 1. RequestLog - first, so every request gets an id
    (``X-OpenStack-Request-Id``) and a log line, including those that
-   fail in auth. Then ``/healthcheck`` without credentials is answered
-   (short form); with credentials it is answered right after auth (in
-   detail for an admin).
+   fail in auth. Then the request metrics (every request is counted
+   by route template, :mod:`lite_common.metrics.api`), and
+   ``/healthcheck`` without credentials is answered (short form); with
+   credentials it is answered right after auth (in detail for an
+   admin). ``/metrics`` likewise: before auth when
+   ``[metrics]require_admin`` is false, otherwise right after auth, to
+   admins only.
 2. Version range headers - every response, errors included, carries
    ``X-OpenStack-Ironic-API-Minimum-Version`` / ``-Maximum-Version``,
    so that a client can negotiate even after a 406 or a 401.
@@ -35,6 +39,7 @@ from typing import Any
 
 from oslo_config import cfg
 
+from ironic_lite import metrics as ironic_metrics
 from ironic_lite import policy
 from ironic_lite.api import errors
 from ironic_lite.api import json_suffix
@@ -42,6 +47,7 @@ from ironic_lite.api import microversion
 from ironic_lite.api import routes
 from ironic_lite.api import util
 from ironic_lite.conductor import rpcapi
+from lite_common.metrics import api as api_metrics
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
 from lite_common.wsgi import health
@@ -107,7 +113,7 @@ def _range_headers(app: Any, versions: Any) -> Any:
 
 
 #: First path segments that are not resources of the API.
-_NOT_V1 = frozenset({'', 'v1', 'openapi.json', 'healthcheck'})
+_NOT_V1 = frozenset({'', 'v1', 'openapi.json', 'healthcheck', 'metrics'})
 
 
 def _default_version(app: Any) -> Any:
@@ -126,11 +132,15 @@ def _default_version(app: Any) -> Any:
 
 def load_app(conf: cfg.ConfigOpts) -> Any:
     """Build the whole application (config must already be loaded)."""
+    if conf.metrics.enabled:
+        ironic_metrics.register_api()
     deps = Deps(conf)
     formatter = errors.baremetal_error
     checks = health.Health(conf)
+    endpoint = api_metrics.Endpoint(conf)
     app: Any = faults.FaultWrapper(router.Router(routes.ROUTES), formatter)
     app = checks.authenticated(app, deps.is_admin)
+    app = endpoint.authenticated(app, deps.is_admin)
     # The Bare Metal API's administrators are system-scoped (1.71).
     app = auth.wrap(app, conf, deps.is_admin, _is_version_document,
                     _is_ramdisk_path, system_scope=True)
@@ -146,5 +156,7 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app = _range_headers(app, deps.versions)
     # Upstream also returns the request id as Openstack-Request-Id (its
     # historic header), at every version.
-    return request_log.RequestLog(checks.anonymous(app),
-                                  extra_id_header=COMPAT_REQUEST_ID_HEADER)
+    app = endpoint.anonymous(checks.anonymous(app))
+    return request_log.RequestLog(
+        api_metrics.RequestMetrics(app, 'baremetal'),
+        extra_id_header=COMPAT_REQUEST_ID_HEADER)

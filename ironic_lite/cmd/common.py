@@ -9,10 +9,13 @@ from oslo_log import log as logging
 
 from ironic_lite import conf as ironic_conf
 from ironic_lite import exception
+from ironic_lite import metrics as ironic_metrics
 from ironic_lite.db import api as db_api
 from lite_common import daemon
 from lite_common import private
 from lite_common import service as lite_service
+from lite_common.metrics import db_pool
+from lite_common.metrics import listener
 
 PROJECT = "ironic-lite"
 
@@ -58,8 +61,8 @@ def run_daemon(name: str, body: Callable[[], Any]) -> int:
 
 
 def serve(name: str,
-          make_service: Callable[[cfg.ConfigOpts], lite_service.Runnable]
-          ) -> int:
+          make_service: Callable[[cfg.ConfigOpts], lite_service.Runnable],
+          metrics_listener: bool = False) -> int:
     """The daemon ``name``: load the configuration from the command line,
     check that the database is reachable, then run the service
     ``make_service(conf)`` until SIGTERM or SIGINT (under
@@ -71,6 +74,11 @@ def serve(name: str,
         db_api.get_engine().connect().close()
         launcher = lite_service.Launcher()
         launcher.add(make_service(conf))
+        metrics = listener.listener(conf) if metrics_listener else None
+        if metrics is not None:
+            ironic_metrics.register_process()
+            db_pool.track('ironic_lite', db_api.get_engine)
+            launcher.add(metrics)
         return launcher.run()
 
     return run_daemon(name, body)

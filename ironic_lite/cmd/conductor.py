@@ -17,7 +17,8 @@ NAME = 'ironic-lite-conductor'
 
 
 def main() -> int:
-    return common.serve(NAME, service.conductor_service)
+    return common.serve(NAME, service.conductor_service,
+                        metrics_listener=True)
 
 
 if __name__ == '__main__':

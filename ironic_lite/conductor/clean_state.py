@@ -24,6 +24,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from ironic_lite import metrics as ironic_metrics
 from ironic_lite.common import states
 from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import history
@@ -106,6 +107,7 @@ def fail_cleaning(task: Task, message: str, event: str = 'fail',
     if node.provision_state == states.CLEANFAIL:
         task.update(**values)
     else:
+        ironic_metrics.clean_failed(event)
         if not states.has_transition(node.provision_state, event):
             event = 'fail'
         task.process_event(event, **values)

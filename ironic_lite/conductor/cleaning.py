@@ -39,11 +39,13 @@ recovers the node. Any other error ends the same way
 (:mod:`flow_guard`).
 """
 
+import time
 from typing import Any
 
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite import metrics as ironic_metrics
 from ironic_lite.common import states
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import flow_guard
@@ -209,12 +211,18 @@ def _start_step(task: Task, index: int, step: dict[str, Any]) -> None:
 def _run_step(task: Task, step: dict[str, Any]) -> str | None:
     """Run one step; ``'failed'`` when it failed (the node is failed)."""
     node = task.node
+    started = time.monotonic()
+    outcome = 'failed'
     try:
         interface = task.interfaces[step['interface']]
-        return interface.execute_clean_step(task, step)
+        result = interface.execute_clean_step(task, step)
+        outcome = 'async' if result == states.CLEANWAIT else 'succeeded'
+        return result
     except exception.NodeNotLocked:
+        outcome = 'interrupted'
         raise
     except exception.CleanStepAborted:
+        outcome = 'aborted'
         fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by '
                       f'request during clean step {step_name(step)}',
                       event='abort', set_maintenance=False)
@@ -226,6 +234,9 @@ def _run_step(task: Task, step: dict[str, Any]) -> str | None:
             'end', aborted_step=step.get('step'))
         fail_cleaning(task, f'Clean step {step_name(step)} failed on '
                       f'node {node.uuid}: {exc}')
+    finally:
+        ironic_metrics.clean_step_done(step_name(step), outcome,
+                                       time.monotonic() - started)
     return 'failed'
 
 

@@ -19,6 +19,7 @@ from ironic_lite.conf import neutron
 from ironic_lite.conf import redfish
 from lite_common import db as lite_db
 from lite_common import rpc
+from lite_common.metrics import opts as metrics_opts
 from lite_common.wsgi import auth
 
 _MODULES = (default, agent, api, conductor, inspection_rules, ipmi,
@@ -30,6 +31,7 @@ def register_all(conf: cfg.ConfigOpts) -> None:
     for module in _MODULES:
         module.register_opts(conf)
     auth.register_opts(conf)
+    metrics_opts.register_opts(conf)
     rpc.register_opts(conf, 'ironic_lite')
     rpc.allow_remote_exceptions('ironic_lite.exception')
     lite_db.set_defaults(conf)
@@ -42,7 +44,7 @@ def register_all(conf: cfg.ConfigOpts) -> None:
 def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
     """Every ironic_lite option by group, for oslo-config-generator."""
     merged: dict[str | None, list[cfg.Opt]] = {}
-    for module in (*_MODULES, auth):
+    for module in (*_MODULES, auth, metrics_opts):
         for group, opts in module.list_opts():
             merged.setdefault(group, []).extend(opts)
     return sorted(merged.items(), key=lambda item: item[0] or '')

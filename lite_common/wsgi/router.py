@@ -19,6 +19,9 @@ import webob.exc
 
 from lite_common.wsgi import faults
 
+#: Where the matched route template is left for the request metrics
+#: (:mod:`lite_common.metrics.api`).
+ROUTE_KEY = 'lite.route'
 Handler = Callable[[webob.Request], webob.Response]
 RouteTable = Mapping[str, Mapping[str, Handler]]
 
@@ -67,12 +70,15 @@ class Router:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         req = webob.Request(environ)
-        match = self.mapper.match(environ=environ)
-        if match is None:
+        found = self.mapper.routematch(environ=environ)
+        if found is None:
             path = faults.url_text(environ.get('PATH_INFO', ''))
             raise webob.exc.HTTPNotFound(
                 explanation=f'The resource {path} could not be found.'
             )
+        match, route = found
+        # The route template labels the request's metrics.
+        environ[ROUTE_KEY] = route.routepath
         handler = match.pop('action')
         req.urlvars = {name: _text(value) for name, value in match.items()}
         return handler(req)(environ, start_response)

@@ -4,9 +4,13 @@ From the outside in, and why each layer sits where it does:
 
 1. RequestLog - first, so every request gets an id and a log line,
    including those that fail in auth.
-   Then ``/healthcheck`` without credentials is answered (short form)
-   before anything else can fail; with credentials it goes on, and is
-   answered right after auth (in detail for an admin).
+   Then the request metrics (:mod:`lite_common.metrics.api`: every
+   request is counted, by route template), and ``/healthcheck``
+   without credentials is answered (short form) before anything else
+   can fail; with credentials it goes on, and is answered right after
+   auth (in detail for an admin). ``/metrics`` is answered there too:
+   before auth when ``[metrics]require_admin`` is false, otherwise
+   right after auth, to admins only.
 2. Trailing-slash normalisation - ``/v2.1/`` and ``/v2.1`` are one
    resource for clients that discover versions.
 3. Per-API dispatch by path prefix: ``/image`` goes to the Image API
@@ -31,6 +35,7 @@ from typing import Any
 
 from oslo_config import cfg
 
+from lite_common.metrics import api as api_metrics
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
 from lite_common.wsgi import health
@@ -40,6 +45,7 @@ from lite_common.wsgi import request_log
 from lite_common.wsgi import router
 from lite_common.wsgi import size_limit
 from lite_common.wsgi import url_check
+from nova_lite import metrics as nova_metrics
 from nova_lite import objects
 from nova_lite import policy
 from nova_lite.api import errors
@@ -75,12 +81,14 @@ def _is_version_document(path: str) -> bool:
 
 
 def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
-            versioned: bool, checks: health.Health) -> Any:
+            versioned: bool, checks: health.Health,
+            endpoint: api_metrics.Endpoint) -> Any:
     app: Any = faults.FaultWrapper(router.Router(table), formatter)
     if versioned:
         app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
                                         _is_version_document)
         app = checks.authenticated(app, policy.is_admin)
+        app = endpoint.authenticated(app, policy.is_admin)
     app = auth.wrap(app, conf, policy.is_admin, _is_version_document)
     if versioned:
         app = size_limit.limit_body_size(app, MAX_REQUEST_BODY_SIZE)
@@ -91,11 +99,14 @@ def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
 def load_app(conf: cfg.ConfigOpts) -> Any:
     """Build the whole application (config must already be loaded)."""
     objects.register_all()
+    if conf.metrics.enabled:
+        nova_metrics.register_api()
     checks = health.Health(conf)
+    endpoint = api_metrics.Endpoint(conf)
     compute = _branch(conf, routes.COMPUTE_ROUTES, errors.compute_error,
-                      versioned=True, checks=checks)
+                      versioned=True, checks=checks, endpoint=endpoint)
     image = _branch(conf, routes.IMAGE_ROUTES, errors.image_error,
-                    versioned=False, checks=checks)
+                    versioned=False, checks=checks, endpoint=endpoint)
 
     def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
@@ -105,5 +116,6 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
 
     app = middleware.with_environ(
         middleware.strip_slash(dispatch), util.DEPS_KEY, Deps(conf))
-    return request_log.RequestLog(checks.anonymous(app),
+    app = endpoint.anonymous(checks.anonymous(app))
+    return request_log.RequestLog(api_metrics.RequestMetrics(app, 'compute'),
                                   request_log.NOVA_REQUEST_ID_HEADER)

@@ -7,6 +7,8 @@ conductor over RPC.
 import sys
 
 from lite_common import service as lite_service
+from lite_common.metrics import listener
+from nova_lite import metrics as nova_metrics
 from nova_lite import service
 from nova_lite.cmd import common
 from nova_lite.conductor import rpcapi as conductor_rpcapi
@@ -22,6 +24,10 @@ def main() -> int:
         launcher = lite_service.Launcher()
         launcher.add(service.compute_service(conf, conf.host,
                                              conf.state_path))
+        metrics = listener.listener(conf)
+        if metrics is not None:
+            nova_metrics.register_process()
+            launcher.add(metrics)
         return launcher.run()
 
     return common.run_daemon('nova-lite-compute', body)

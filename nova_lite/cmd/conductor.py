@@ -3,6 +3,9 @@
 import sys
 
 from lite_common import service as lite_service
+from lite_common.metrics import db_pool
+from lite_common.metrics import listener
+from nova_lite import metrics as nova_metrics
 from nova_lite import service
 from nova_lite.cmd import common
 from nova_lite.db import api as db_api
@@ -16,6 +19,11 @@ def main() -> int:
         db_api.get_engine().connect().close()
         launcher = lite_service.Launcher()
         launcher.add(service.conductor_service(conf))
+        metrics = listener.listener(conf)
+        if metrics is not None:
+            nova_metrics.register_process()
+            db_pool.track('nova_lite', db_api.get_engine)
+            launcher.add(metrics)
         return launcher.run()
 
     return common.run_daemon('nova-lite-conductor', body)

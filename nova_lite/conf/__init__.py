@@ -9,6 +9,7 @@ from oslo_log import log as logging
 
 from lite_common import db as lite_db
 from lite_common import rpc
+from lite_common.metrics import opts as metrics_opts
 from lite_common.wsgi import auth
 from nova_lite.conf import api
 from nova_lite.conf import availability_zone
@@ -30,6 +31,7 @@ def register_all(conf: cfg.ConfigOpts) -> None:
     for module in _MODULES:
         module.register_opts(conf)
     auth.register_opts(conf)
+    metrics_opts.register_opts(conf)
     rpc.register_opts(conf, 'nova_lite')
     rpc.allow_remote_exceptions('nova_lite.exception')
     lite_db.set_defaults(conf)

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from lite_common import db as lite_db
 from nova_lite import exception
+from nova_lite import metrics as nova_metrics
 from nova_lite.db import api as db_api
 from nova_lite.db import compute_nodes
 from nova_lite.db import migrations as migration_db
@@ -198,7 +199,9 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
         nodes = candidates(session, conf, req, exclude_hosts)
     for node in nodes:
         if claim_on(context, conf, req, node):
+            nova_metrics.scheduled('claim', found=True)
             return node
+    nova_metrics.scheduled('claim', found=False)
     if req.resource_class is not None:
         raise exception.NoValidHost(
             reason=f'no available bare metal node of resource class '
@@ -218,6 +221,7 @@ def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
     claims); raises NoValidHost."""
     with db_api.context_manager.reader.using(context) as session:
         nodes = candidates(session, conf, req, exclude_hosts, only_host)
+    nova_metrics.scheduled('destination', found=bool(nodes))
     if not nodes:
         where = f'host {only_host}' if only_host else 'any other host'
         raise exception.NoValidHost(
