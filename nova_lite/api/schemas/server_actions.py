@@ -39,6 +39,9 @@ evacuate_v229 = copy.deepcopy(evacuate_v214)
 evacuate_v229['properties']['evacuate']['properties']['force'] = (
     {'type': 'boolean'})
 
+# 2.68: force is gone again (an unknown property: 400).
+evacuate_v268 = copy.deepcopy(evacuate_v214)
+
 # 2.1 - 2.55: {"migrate": null}.
 # Before 2.56 upstream does not check the body: any value (``{}``,
 # null, even a host, which is then ignored) is a migrate.
