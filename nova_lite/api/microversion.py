@@ -78,6 +78,10 @@ behaves as the one before it.
 * 2.71  - Servers: ``server_groups`` in show, update and rebuild.
 * 2.72  - Neutron ports with a resource request on create: no
           networking here; nothing changes.
+* 2.73  - lock: ``locked_reason``; servers: ``locked_reason`` in show,
+          detail, update and rebuild; ``locked`` list filter and sort key.
+* 2.74  - Server create: ``host`` / ``hypervisor_hostname``
+          (administrators), a destination the scheduler still checks.
 """
 
 from collections.abc import Iterable
@@ -85,7 +89,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.72'
+MAX_VERSION = '2.74'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

@@ -119,6 +119,20 @@ reset_state: dict[str, Any] = {
 stop = _any_value('os-stop')
 start = _any_value('os-start')
 lock = _any_value('lock')
+# 2.73: an optional reason (null or {} are still a plain lock).
+lock_v273: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'lock': {
+            'type': ['object', 'null'],
+            'properties': {'locked_reason': {
+                'type': 'string', 'minLength': 1, 'maxLength': 255}},
+            'additionalProperties': False,
+        },
+    },
+    'required': ['lock'],
+    'additionalProperties': False,
+}
 unlock = _any_value('unlock')
 pause = _any_value('pause')
 unpause = _any_value('unpause')

@@ -65,6 +65,9 @@ BDM_V2: dict[str, Any] = {
 }
 #: 2.67: a mapping may name its volume type.
 VOLUME_TYPE = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255}
+#: Upstream's ``fqdn`` (host names, underscores allowed).
+FQDN = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$',
+        'minLength': 1, 'maxLength': 255}
 _COUNT = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
           'minLength': 1, 'minimum': 1, 'maximum': 2 ** 31 - 1}
 
@@ -122,6 +125,9 @@ def create(version: Any) -> dict[str, Any]:
     if version.at_least('2.67'):
         server['properties']['block_device_mapping_v2']['items'][
             'properties']['volume_type'] = VOLUME_TYPE
+    if version.at_least('2.74'):
+        server['properties']['host'] = FQDN
+        server['properties']['hypervisor_hostname'] = FQDN
     return {
         'type': 'object',
         'properties': {

@@ -90,6 +90,7 @@ class ServerView:
             'description': version.at_least('2.19'),
             'tags': version.at_least('2.26'),
             'trusted_certs': version.at_least('2.63'),
+            'locked_reason': version.at_least('2.73'),
         }
 
     def brief(self, inst: dict[str, Any]) -> dict[str, Any]:
@@ -174,6 +175,8 @@ class ServerView:
                 inst.get('system_metadata'))
         if self.groups is not None:
             body['server_groups'] = self.groups.get(inst['uuid'], [])
+        if shown['locked_reason']:
+            body['locked_reason'] = inst.get('locked_reason')
 
     def _admin_fields(self, body: dict[str, Any],
                       inst: dict[str, Any]) -> None:
