@@ -67,6 +67,21 @@ behaves as the one before it.
           here; nothing changes.
 * 2.66  - ``changes-before`` on the server list, os-instance-actions and
           os-migrations.
+* 2.67  - Server create: ``volume_type`` in ``block_device_mapping_v2``
+          items (validated as upstream; no volumes here).
+* 2.68  - evacuate: ``force`` is no longer accepted (400); forced live
+          migration is gone too (no live migration here).
+* 2.69  - Partial results for servers and services in down cells: no
+          cells here; nothing changes.
+* 2.70  - Device tags of volume attachments and interfaces: neither API
+          is served; nothing changes.
+* 2.71  - Servers: ``server_groups`` in show, update and rebuild.
+* 2.72  - Neutron ports with a resource request on create: no
+          networking here; nothing changes.
+* 2.73  - lock: ``locked_reason``; servers: ``locked_reason`` in show,
+          detail, update and rebuild; ``locked`` list filter and sort key.
+* 2.74  - Server create: ``host`` / ``hypervisor_hostname``
+          (administrators), a destination the scheduler still checks.
 """
 
 from collections.abc import Iterable
@@ -74,7 +89,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.66'
+MAX_VERSION = '2.74'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

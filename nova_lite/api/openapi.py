@@ -59,11 +59,11 @@ def bodies() -> openapi.Bodies:
         servers.create_server: server_schemas.create(latest),
         servers.update_server: server_schemas.update(latest),
         server_actions.server_action: {'oneOf': [
-            action_schemas.evacuate_v229, action_schemas.migrate_v256,
+            action_schemas.evacuate_v268, action_schemas.migrate_v256,
             action_schemas.resize, action_schemas.confirm_resize,
             action_schemas.revert_resize, action_schemas.reset_state,
             action_schemas.stop, action_schemas.start, action_schemas.reboot,
-            action_schemas.lock, action_schemas.unlock,
+            action_schemas.lock_v273, action_schemas.unlock,
             action_schemas.restore, action_schemas.force_delete]},
         flavors.create_flavor: flavor_schemas.create_for(latest),
         keypairs.create_keypair: keypair_schemas.create_for(latest),

@@ -8,6 +8,10 @@
   kept in the instance's system metadata for the conductor; the zone
   is then the host's own (a mismatching zone is dropped with a
   warning, as upstream does since bug 1934770);
+* ``host`` and/or ``hypervisor_hostname`` (2.74, administrators,
+  ``compute:servers:create:requested_destination``): an existing
+  compute host or node (else a 400); unlike ``zone:host`` the requested
+  zone still applies; not together with ``zone:host:node`` (400);
 * the scheduler hint ``group``: a server group (else a 400) the new
   servers join.
 """
@@ -23,13 +27,17 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.compute import availability_zones as zones_api
+from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import server_groups as group_db
 from nova_lite.scheduler.constraints import FORCED_HOST
 from nova_lite.scheduler.constraints import FORCED_NODE
+from nova_lite.scheduler.constraints import REQUESTED_HOST
+from nova_lite.scheduler.constraints import REQUESTED_NODE
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 FORCED_HOST_POLICY = 'os_compute_api:servers:create:forced_host'
+REQUESTED_POLICY = 'compute:servers:create:requested_destination'
 
 
 class Placement(NamedTuple):
@@ -86,6 +94,28 @@ def _group(req: webob.Request, body: dict[str, Any]
             explanation=exc.format_message()) from None
 
 
+def _requested(req: webob.Request, spec: dict[str, Any],
+               forced: bool) -> dict[str, str]:
+    """The 2.74 requested destination, as system metadata."""
+    host, node = spec.get('host'), spec.get('hypervisor_hostname')
+    if not (host or node):
+        return {}
+    util.authorize(req, REQUESTED_POLICY,
+                   {'project_id': util.context(req).project_id})
+    if forced:
+        raise webob.exc.HTTPBadRequest(
+            explanation='One mechanism with host and/or hypervisor_hostname '
+            'and another mechanism with zone:host:node are mutually '
+            'exclusive.')
+    wanted = {k: v for k, v in (('host', host),
+                                ('hypervisor_hostname', node)) if v}
+    if not node_db.compute_node_get_all(util.context(req), **wanted):
+        raise webob.exc.HTTPBadRequest(
+            explanation=f'Compute host {node or host} could not be found.')
+    return {k: v for k, v in ((REQUESTED_HOST, host),
+                              (REQUESTED_NODE, node)) if v}
+
+
 def placement(req: webob.Request, body: dict[str, Any]) -> Placement:
     spec = body['server']
     zone, host, node = _parse(spec.get('availability_zone'))
@@ -96,6 +126,7 @@ def placement(req: webob.Request, body: dict[str, Any]) -> Placement:
         zone = _host_zone(req, zone, host) if host else zone
         system = {k: v for k, v in ((FORCED_HOST, host),
                                     (FORCED_NODE, node)) if v}
+    system.update(_requested(req, spec, bool(host or node)))
     if zone and not host and zone not in zones_api.available_zones(
             util.context(req)):
         raise webob.exc.HTTPBadRequest(

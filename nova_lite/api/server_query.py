@@ -149,6 +149,17 @@ def _flavor(req: webob.Request, filters: dict[str, Any]) -> None:
     filters['instance_type_id'] = flavor['id']
 
 
+def _locked(req: webob.Request, filters: dict[str, Any]) -> None:
+    """``?locked=`` (2.73): a boolean, else 400 (upstream's message)."""
+    value = req.GET.get('locked')
+    if value is None or not util.version(req).at_least('2.73'):
+        return
+    try:
+        filters['locked'] = strutils.bool_from_string(value, strict=True)
+    except ValueError as exc:
+        raise webob.exc.HTTPBadRequest(explanation=str(exc)) from None
+
+
 def _addresses(req: webob.Request) -> None:
     """``?ip=`` / ``?ip6=``: servers here have no address, so a valid
     expression matches none of them."""
@@ -178,5 +189,6 @@ def filters(req: webob.Request) -> dict[str, Any]:
     if req.GET.get('image'):
         found['image_ref'] = req.GET['image'].rsplit('/', 1)[-1]
     _flavor(req, found)
+    _locked(req, found)
     _addresses(req)
     return found

@@ -150,17 +150,19 @@ class PowerActions:
 
     # lock ----------------------------------------------------------------
 
-    def lock(self, ctx: Any, inst: Row, host: str) -> None:
+    def lock(self, ctx: Any, inst: Row, host: str,
+             reason: str | None = None) -> None:
         """Lock the server: by its owner ('owner') or an administrator of
-        another project ('admin'). The owner locking it again changes
-        nothing."""
+        another project ('admin'), with an optional reason (2.73). The
+        owner locking it again changes nothing."""
         is_owner = inst['project_id'] == ctx.project_id
         if inst.get('locked') and is_owner:
             return
         with self._recorded(ctx, inst, 'lock', host):
             instance_db.instance_update(ctx, inst['uuid'], {
                 'locked': True,
-                'locked_by': 'owner' if is_owner else 'admin'})
+                'locked_by': 'owner' if is_owner else 'admin',
+                'locked_reason': reason})
         LOG.info('Locked by %s', 'its owner' if is_owner else 'an admin',
                  instance_uuid=inst['uuid'])
 
@@ -175,7 +177,7 @@ class PowerActions:
     def unlock(self, ctx: Any, inst: Row, host: str) -> None:
         with self._recorded(ctx, inst, 'unlock', host):
             instance_db.instance_update(ctx, inst['uuid'], {
-                'locked': False, 'locked_by': None})
+                'locked': False, 'locked_by': None, 'locked_reason': None})
         LOG.info('Unlocked', instance_uuid=inst['uuid'])
 
     @staticmethod

@@ -33,7 +33,8 @@ def _group(context: Any, uuid: str) -> constraints.Group | None:
 
 def build_request(context: Any, instance: Any) -> claims.Request:
     """What placing ``instance`` asks: its resources, the zone it was
-    created in, an administrator's forced host or node, its group."""
+    created in, an administrator's forced or requested host or node,
+    its group."""
     system = instance.system_metadata or {}
     vcpus, memory_mb, root_gb = claims.counted_resources(
         instance.flavor, instance.vcpus, instance.memory_mb,
@@ -41,8 +42,10 @@ def build_request(context: Any, instance: Any) -> claims.Request:
     return claims.Request(
         instance.uuid, vcpus, memory_mb, root_gb,
         zone=instance.availability_zone,
-        force_host=system.get(constraints.FORCED_HOST),
-        force_node=system.get(constraints.FORCED_NODE),
+        force_host=(system.get(constraints.FORCED_HOST)
+                    or system.get(constraints.REQUESTED_HOST)),
+        force_node=(system.get(constraints.FORCED_NODE)
+                    or system.get(constraints.REQUESTED_NODE)),
         group=_group(context, instance.uuid),
         resource_class=claims.flavor_resource_class(instance.flavor))
 

@@ -32,6 +32,10 @@ servers = [
          'Create a server on a given host or node (availability_zone '
          '``zone:host``, ``zone:host:node`` or ``zone::node``).',
          [('POST', '/servers')]),
+    rule('compute:servers:create:requested_destination', ADMIN,
+         'Create a server on a requested host or node that the scheduler '
+         'still checks (2.74+ ``host`` / ``hypervisor_hostname``).',
+         [('POST', '/servers')]),
     rule(SERVERS % 'create:trusted_certs', PROJECT_MEMBER_OR_ADMIN,
          'Create a server with trusted image certificate IDs (2.63+).',
          [('POST', '/servers')]),

@@ -38,6 +38,11 @@ SOFT_AFFINITY, SOFT_ANTI_AFFINITY = 'soft-affinity', 'soft-anti-affinity'
 #: The instance's system metadata keys where the API keeps an
 #: administrator's ``zone:host:node`` request.
 FORCED_HOST, FORCED_NODE = 'forced_host', 'forced_node'
+#: ... and where it keeps a requested destination (2.74 ``host`` /
+#: ``hypervisor_hostname``). Both narrow the candidates, which still
+#: pass every other check (zone, group, room); neither holds for a
+#: later move or unshelve.
+REQUESTED_HOST, REQUESTED_NODE = 'requested_host', 'requested_node'
 
 
 class Group(NamedTuple):

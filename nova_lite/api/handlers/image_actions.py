@@ -17,11 +17,10 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import server_ops
 from nova_lite.api import util
+from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
-from nova_lite.api.views import servers as views
 from nova_lite.db import instances as instance_db
 from nova_lite.db import quotas as quota_db
-from nova_lite.db import tags as tag_db
 from nova_lite.policies import resources as policies
 
 Row = dict[str, Any]
@@ -69,11 +68,7 @@ def rebuild(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     ctx = util.context(req)
     util.deps(req).compute_api.rebuild(ctx, inst, image_id, changes)
     inst = instance_db.instance_get_by_uuid(ctx, inst['uuid'])
-    tags = (tag_db.for_servers(ctx, [inst['uuid']])
-            if util.version(req).at_least('2.26') else {})
-    view = views.ServerView(req, server_ops.host_statuses(req, [inst]),
-                            tags)
-    server = view.detail(inst)
+    server = servers.render(req, inst)
     server['adminPass'] = spec.get('adminPass') or secrets.token_urlsafe(9)
     return util.json_response({'server': server}, status=202)
 

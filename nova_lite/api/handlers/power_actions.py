@@ -55,9 +55,14 @@ def reboot(req: webob.Request, inst: dict[str, Any],
 def lock(req: webob.Request, inst: dict[str, Any],
          body: dict[str, Any]) -> webob.Response:
     util.authorize(req, policies.LOCK % 'lock', _target(inst))
-    util.validate(schema.lock, body)
+    reason = None
+    if util.version(req).at_least('2.73'):
+        util.validate(schema.lock_v273, body)
+        reason = (body['lock'] or {}).get('locked_reason')
+    else:
+        util.validate(schema.lock, body)
     util.deps(req).compute_api.lock(util.context(req), inst,
-                                    util.deps(req).conf.host)
+                                    util.deps(req).conf.host, reason)
     return webob.Response(status=202)
 
 

@@ -27,6 +27,8 @@ from nova_lite.api.schemas import server_actions as schema
 
 def _evacuate_schema(req: webob.Request) -> dict[str, Any]:
     version = util.version(req)
+    if version.at_least('2.68'):
+        return schema.evacuate_v268
     if version.at_least('2.29'):
         return schema.evacuate_v229
     if version.at_least('2.14'):

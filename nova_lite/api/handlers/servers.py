@@ -15,6 +15,7 @@ from nova_lite.api.views import servers as views
 from nova_lite.compute import deferred_delete
 from nova_lite.compute import power_api
 from nova_lite.db import instances as db
+from nova_lite.db import server_groups as group_db
 from nova_lite.db import tags as tag_db
 
 CONF = cfg.CONF
@@ -42,6 +43,22 @@ def _tags(req: webob.Request, rows: list[dict[str, Any]]
     if not util.version(req).at_least('2.26'):
         return {}
     return tag_db.for_servers(util.context(req), (r['uuid'] for r in rows))
+
+
+def _groups(req: webob.Request,
+            inst: dict[str, Any]) -> dict[str, list[str]]:
+    """The server's group (2.71: show, update and rebuild)."""
+    if not util.version(req).at_least('2.71'):
+        return {}
+    group = group_db.group_of_instance(util.context(req), inst['uuid'])
+    return {inst['uuid']: [group['uuid']] if group else []}
+
+
+def render(req: webob.Request, inst: dict[str, Any]) -> dict[str, Any]:
+    """One server as show, update and rebuild answer it."""
+    view = views.ServerView(req, server_ops.host_statuses(req, [inst]),
+                            _tags(req, [inst]), _groups(req, inst))
+    return view.detail(inst)
 
 
 def _list(req: webob.Request, detail: bool) -> webob.Response:
@@ -85,9 +102,7 @@ def show_server(req: webob.Request) -> webob.Response:
     inst = get_server(req)
     util.authorize(req, POLICY % 'show',
                    {'project_id': inst['project_id']})
-    view = views.ServerView(req, server_ops.host_statuses(req, [inst]),
-                            _tags(req, [inst]))
-    return util.json_response({'server': view.detail(inst)})
+    return util.json_response({'server': render(req, inst)})
 
 
 @util.translate_errors
@@ -152,9 +167,7 @@ def update_server(req: webob.Request) -> webob.Response:
             values[column] = server_ops.access_address(spec[field], family)
     if values:
         inst = db.instance_update(util.context(req), inst['uuid'], values)
-    view = views.ServerView(req, server_ops.host_statuses(req, [inst]),
-                            _tags(req, [inst]))
-    return util.json_response({'server': view.detail(inst)})
+    return util.json_response({'server': render(req, inst)})
 
 
 @util.translate_errors

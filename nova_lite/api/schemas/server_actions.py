@@ -39,6 +39,9 @@ evacuate_v229 = copy.deepcopy(evacuate_v214)
 evacuate_v229['properties']['evacuate']['properties']['force'] = (
     {'type': 'boolean'})
 
+# 2.68: force is gone again (an unknown property: 400).
+evacuate_v268 = copy.deepcopy(evacuate_v214)
+
 # 2.1 - 2.55: {"migrate": null}.
 # Before 2.56 upstream does not check the body: any value (``{}``,
 # null, even a host, which is then ignored) is a migrate.
@@ -116,6 +119,20 @@ reset_state: dict[str, Any] = {
 stop = _any_value('os-stop')
 start = _any_value('os-start')
 lock = _any_value('lock')
+# 2.73: an optional reason (null or {} are still a plain lock).
+lock_v273: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'lock': {
+            'type': ['object', 'null'],
+            'properties': {'locked_reason': {
+                'type': 'string', 'minLength': 1, 'maxLength': 255}},
+            'additionalProperties': False,
+        },
+    },
+    'required': ['lock'],
+    'additionalProperties': False,
+}
 unlock = _any_value('unlock')
 pause = _any_value('pause')
 unpause = _any_value('unpause')

@@ -1,5 +1,6 @@
 """Request schemas of the servers API (2.1 to 2.53)."""
 
+import copy
 from typing import Any
 
 _NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
@@ -20,6 +21,53 @@ _NETWORKS = {
 TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
                  'uniqueItems': True,
                  'items': {'type': 'string', 'minLength': 1}}
+_BOOLEAN = {
+    'type': ['boolean', 'string'],
+    'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on',
+             'YES', 'Yes', 'yes',
+             False, 'False', 'FALSE', 'false', '0', 'OFF', 'Off', 'off',
+             'NO', 'No', 'no'],
+}
+_UUID = {'type': 'string', 'format': 'uuid'}
+_SIZED = {'type': 'string', 'maxLength': 255}
+#: One item of ``block_device_mapping_v2`` (upstream's; nova_lite has
+#: no volumes, so a mapping is validated and then refused or ignored).
+BDM_V2: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'virtual_name': _SIZED,
+        'volume_id': _UUID,
+        'snapshot_id': _UUID,
+        'volume_size': {'type': ['integer', 'string'],
+                        'pattern': '^[0-9]+$', 'minimum': 1,
+                        'maximum': 2 ** 31 - 1},
+        'device_name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                        'pattern': '^[a-zA-Z0-9._/-]*$'},
+        'delete_on_termination': _BOOLEAN,
+        'no_device': {},
+        'connection_info': {'type': 'string', 'maxLength': 16777215},
+        'source_type': {'type': 'string',
+                        'enum': ['volume', 'image', 'snapshot', 'blank']},
+        'uuid': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                 'pattern': '^[a-zA-Z0-9._-]*$'},
+        'image_id': _UUID,
+        'destination_type': {'type': 'string', 'enum': ['local', 'volume']},
+        'guest_format': _SIZED,
+        'device_type': _SIZED,
+        'disk_bus': _SIZED,
+        'boot_index': {'type': ['integer', 'string', 'null'],
+                       'pattern': '^-?[0-9]+$', 'minimum': -2 ** 31,
+                       'maximum': 2 ** 31 - 1},
+        'tag': {'type': 'string', 'minLength': 1, 'maxLength': 60,
+                'pattern': '^[^,/]*$'},
+    },
+    'additionalProperties': False,
+}
+#: 2.67: a mapping may name its volume type.
+VOLUME_TYPE = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255}
+#: Upstream's ``fqdn`` (host names, underscores allowed).
+FQDN = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$',
+        'minLength': 1, 'maxLength': 255}
 _COUNT = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
           'minLength': 1, 'minimum': 1, 'maximum': 2 ** 31 - 1}
 
@@ -53,7 +101,8 @@ def create(version: Any) -> dict[str, Any]:
             'OS-DCF:diskConfig': {'type': 'string',
                                   'enum': ['AUTO', 'MANUAL']},
             'personality': {'type': 'array'},
-            'block_device_mapping_v2': {'type': 'array'},
+            'block_device_mapping_v2': {
+                'type': 'array', 'items': copy.deepcopy(BDM_V2)},
         },
         'required': ['name', 'flavorRef'],
         'additionalProperties': False,
@@ -73,10 +122,12 @@ def create(version: Any) -> dict[str, Any]:
         del server['properties']['personality']
     if version.at_least('2.63'):
         server['properties']['trusted_image_certificates'] = TRUSTED_CERTS
-    if version.at_least('2.52'):
-        server['properties']['tags'] = {
-            'type': 'array', 'items': {'type': 'string', 'maxLength': 60},
-            'maxItems': 50}
+    if version.at_least('2.67'):
+        server['properties']['block_device_mapping_v2']['items'][
+            'properties']['volume_type'] = VOLUME_TYPE
+    if version.at_least('2.74'):
+        server['properties']['host'] = FQDN
+        server['properties']['hypervisor_hostname'] = FQDN
     return {
         'type': 'object',
         'properties': {

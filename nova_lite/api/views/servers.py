@@ -73,12 +73,15 @@ class ServerView:
 
     def __init__(self, req: webob.Request,
                  host_status: dict[str, str] | None = None,
-                 tags: dict[str, list[str]] | None = None) -> None:
+                 tags: dict[str, list[str]] | None = None,
+                 groups: dict[str, list[str]] | None = None) -> None:
         version: APIVersion = util.version(req)
         self.is_admin = util.context(req).is_admin
         self.base = util.base_url(req)
         self.host_status = host_status or {}
         self.tags = tags or {}
+        # Only for one server (show, update, rebuild), from 2.71.
+        self.groups = groups if version.at_least('2.71') else None
         self.embedded_flavor = version.at_least('2.47')
         self.extended_attrs = version.at_least('2.3')
         self.optional = {  # field -> version it appears in
@@ -87,6 +90,7 @@ class ServerView:
             'description': version.at_least('2.19'),
             'tags': version.at_least('2.26'),
             'trusted_certs': version.at_least('2.63'),
+            'locked_reason': version.at_least('2.73'),
         }
 
     def brief(self, inst: dict[str, Any]) -> dict[str, Any]:
@@ -169,6 +173,10 @@ class ServerView:
         if shown['trusted_certs']:
             body['trusted_image_certificates'] = trusted_certs.shown(
                 inst.get('system_metadata'))
+        if self.groups is not None:
+            body['server_groups'] = self.groups.get(inst['uuid'], [])
+        if shown['locked_reason']:
+            body['locked_reason'] = inst.get('locked_reason')
 
     def _admin_fields(self, body: dict[str, Any],
                       inst: dict[str, Any]) -> None:
