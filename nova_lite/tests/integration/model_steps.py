@@ -119,11 +119,11 @@ def _shelve_steps(slot: str, inst: model.Instance) -> list[Candidate]:
     unshelve either."""
     idle = inst.task_state is None
     return [
-        (0.7 if idle and inst.vm_state in ('active', 'stopped') else 0.1,
+        (1.5 if idle and inst.vm_state in ('active', 'stopped') else 0.1,
          'shelve', [slot]),
-        (1.5 if idle and inst.vm_state == model.SHELVED else 0.1,
+        (2.5 if idle and inst.vm_state == model.SHELVED else 0.1,
          'offload', [slot]),
-        (1.5 if idle and inst.vm_state in (model.SHELVED, model.OFFLOADED)
+        (2.5 if idle and inst.vm_state in (model.SHELVED, model.OFFLOADED)
          else 0.1, 'unshelve', [slot]),
     ]
 
