@@ -76,6 +76,7 @@ class IronicDriver(driver.ComputeDriver):
         super().__init__(conf, host, state_path)
         self._conn: Any = None
         self._nodes: dict[str, Any] = {}
+        self._told: set[str] = set()
 
     # the API -----------------------------------------------------------
 
@@ -163,6 +164,7 @@ class IronicDriver(driver.ComputeDriver):
 
     def get_node_resources(self, nodename: str) -> driver.NodeResources:
         node = self._nodes.get(nodename) or self._node(nodename)
+        self._tell_failures(node)
         props = node.properties or {}
         return driver.NodeResources(
             vcpus=int(props.get('cpus') or 0),
@@ -172,6 +174,24 @@ class IronicDriver(driver.ComputeDriver):
             hypervisor_hostname=nodename,
             resource_class=resource_class(node) if schedulable(node)
             else None)
+
+    def _tell_failures(self, node: Any) -> None:
+        """A node that failed (cleaning, deploy, a fault) is out of the
+        pool until an operator acts: said once, with its last error."""
+        failed = (node.provision_state in ('clean failed', 'deploy failed',
+                                           'error') or node.fault)
+        if not failed:
+            self._told.discard(node.id)
+            return
+        if node.id in self._told:
+            return
+        self._told.add(node.id)
+        LOG.warning('Bare metal node %s (%s) is out of the pool: %s%s; '
+                    'last error: %s. See "openstack baremetal node show '
+                    '%s"; once fixed, make it available again (manage, '
+                    'provide).', node.id, node.name, node.provision_state,
+                    f', fault {node.fault}' if node.fault else '',
+                    node.last_error, node.id)
 
     def list_instance_uuids(self) -> list[str]:
         if not self._nodes:

@@ -172,3 +172,39 @@ def test_pool_delete_clean_and_takeover(cloud):
         interval=1)
     again = _boot(nova, 'srv-again', image)
     assert again.returncode == 0, again.stderr
+    _out_of_the_pool(nova, ironic)
+
+
+def _offered(nova, node: str) -> bool:
+    return _db(nova, 'SELECT resource_class FROM compute_nodes WHERE uuid '
+               '= :uuid AND deleted = 0', uuid=node)[0].resource_class \
+        is not None
+
+
+def _out_of_the_pool(nova, ironic) -> None:
+    """A node whose cleaning failed, or in maintenance, is not offered;
+    the agent's log says why; fixed, it is offered again."""
+    free = sorted(u for u, n in _nodes(ironic).items()
+                  if n['provision_state'] == 'available')
+    failing, kept = free[0], free[1]
+    ironic.baremetal('node', 'manage', failing, '--wait', '60', parse=False)
+    ironic.baremetal('node', 'clean', failing, '--clean-steps',
+                     '[{"interface": "deploy", "step": "fail_step"}]',
+                     parse=False, check=False)
+    support.wait_for(lambda: _nodes(ironic)[failing]['provision_state']
+                     == 'clean failed', TIMEOUT, 'clean failed', interval=1)
+    ironic.baremetal('node', 'maintenance', 'set', kept, parse=False)
+    support.wait_for(lambda: not _offered(nova, failing)
+                     and not _offered(nova, kept), TIMEOUT,
+                     'both nodes out of the pool', interval=1)
+    logs = ''.join((nova.logs / f'{a}.log').read_text() for a in AGENTS)
+    assert f'Bare metal node {failing}' in logs
+    assert 'clean failed' in logs
+    ironic.baremetal('node', 'maintenance', 'unset', kept, parse=False)
+    ironic.baremetal('node', 'maintenance', 'unset', failing, parse=False)
+    ironic.baremetal('node', 'manage', failing, '--wait', '60', parse=False)
+    ironic.baremetal('node', 'provide', failing, '--wait', '60',
+                     parse=False)
+    support.wait_for(lambda: _offered(nova, failing)
+                     and _offered(nova, kept), TIMEOUT,
+                     'both nodes offered again', interval=1)
