@@ -224,6 +224,8 @@ def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
         '  openstack server list\n'
         + ('  openstack baremetal node create --driver fake-hardware '
            '--name bm-1\n' if baremetal_url else '')
+        + 'Progress of long operations (nodes by state and clean step, '
+        'servers by task_state): stacklite-top (--once for one screen)\n'
         + f'python-novaclient (in a shell of its own): '
         f'(. {clouds.parent / "novarc"} && nova list)\n'
         + f'Logs: {clouds.parent / "stacklite.log"}. Stop with Ctrl-C.')
