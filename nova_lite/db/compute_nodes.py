@@ -122,16 +122,23 @@ def _on_node(node_id: Any) -> Any:
     from it by a cold migration or resize not yet confirmed (usage is
     counted at the instance's current flavor)."""
     inst, mig = models.Instance, models.Migration
+    # Both subqueries refer to the compute node row being refreshed (the
+    # enclosing UPDATE's): correlated explicitly. Left to themselves
+    # they took compute_nodes into their own FROM, and every node then
+    # counted every instance moving to or from any node (found by
+    # test_resize_then_revert failing under load).
     incoming = (sa.select(mig.instance_uuid)
                 .where(mig.dest_compute_id == node_id, mig.deleted == 0,
-                       mig.status.in_(INCOMING_STATUSES)))
+                       mig.status.in_(INCOMING_STATUSES))
+                .correlate(CN))
     # Migrations name their source by host and node only.
     outgoing = (sa.select(mig.instance_uuid)
                 .where(mig.source_compute == CN.host,
                        mig.source_node == CN.hypervisor_hostname,
                        mig.deleted == 0,
                        mig.migration_type.in_(COLD_MOVE_TYPES),
-                       mig.status.in_(HELD_BY_SOURCE_STATUSES)))
+                       mig.status.in_(HELD_BY_SOURCE_STATUSES))
+                .correlate(CN))
     return sa.and_(inst.deleted == 0,
                    sa.or_(inst.compute_id == node_id,
                           inst.uuid.in_(incoming),

@@ -109,3 +109,26 @@ def test_the_ring_moves_only_a_dead_peers_nodes():
     after = {n: ironic.owner(n, ['a', 'c']) for n in nodes}
     moved = {n for n in nodes if before[n] != after[n]}
     assert moved == {n for n in nodes if before[n] == 'b'}
+
+
+def test_a_move_counts_only_on_its_own_nodes(ctx, conf):  # noqa: F811
+    """The usage refresh's subqueries are correlated with the node being
+    refreshed: a resize between a and b (finished: both hold room) is
+    counted on a and b, never on c."""
+    from nova_lite.db import migrations
+    a, b, c = (_node(ctx, _service(ctx, h)) for h in ('a', 'b', 'c'))
+    inst = _instance(ctx)
+    claims.select_and_claim(ctx, conf, claims.Request(
+        inst['uuid'], 1, 1024, 1, force_host='a'))
+    migrations.migration_create(ctx, {
+        'uuid': str(uuid.uuid4()), 'instance_uuid': inst['uuid'],
+        'migration_type': 'resize', 'status': 'finished',
+        'source_compute': 'a', 'source_node': a['hypervisor_hostname'],
+        'dest_compute': 'b', 'dest_node': b['hypervisor_hostname'],
+        'dest_compute_id': b['id']})
+    instances.instance_update(ctx, inst['uuid'], {
+        'host': 'b', 'node': b['hypervisor_hostname'],
+        'compute_id': b['id']})
+    used = {n['host']: compute_nodes.compute_node_refresh_usage(
+        ctx, n['id'])['running_vms'] for n in (a, b, c)}
+    assert used == {'a': 1, 'b': 1, 'c': 0}
