@@ -110,9 +110,8 @@ class Run:
         return time.monotonic() - started
 
     def _agents_serving(self) -> bool:
-        logs = [Path(a.argv[-1]) for a in self.machines.agents]
-        return all(p.exists() and 'serving on' in p.read_text()
-                   for p in logs)
+        return all(emulated_machines.serving(agent)
+                   for agent in self.machines.agents)
 
     def enroll(self, index: int) -> str:
         agent = index < self.args.agents
@@ -170,6 +169,10 @@ def measure(run: Run) -> None:
     used = {name: cpu_seconds(pids) - before[name]
             for name, pids in groups.items()}
     report(args, wall, states, used)
+    failed = run.call('GET', '/v1/nodes?provision_state=clean+failed'
+                      '&fields=name,last_error&limit=1000')['nodes']
+    for node in failed[:5]:
+        print(f'  {node["name"]}: {node["last_error"]}')
 
 
 def report(args: argparse.Namespace, wall: float, states: dict[str, int],

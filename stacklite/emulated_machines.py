@@ -71,8 +71,9 @@ def machine(index: int) -> dict[str, Any]:
 
 
 def mac_of(index: int) -> str:
-    return f'52:54:01:{(index >> 16) & 255:02x}:{(index >> 8) & 255:02x}:' \
-        f'{index & 255:02x}'
+    """A distinct MAC address per machine (up to 2**24 of them)."""
+    return ('52:54:01:' + ':'.join(
+        f'{(index >> shift) & 255:02x}' for shift in (16, 8, 0)))
 
 
 class Child:
@@ -120,6 +121,7 @@ class Agent(Child):
     def __init__(self, workdir: Path, api_url: str, mac: str,
                  disks: list[Path], heartbeat_interval: float,
                  lookup_interval: float = 1.0) -> None:
+        self.log_file = workdir / 'agent.log'
         super().__init__(workdir.name, [
             binary('ironic-lite-agent'), '--api_url', api_url,
             '--mac_addresses', mac,
@@ -128,15 +130,14 @@ class Agent(Child):
             '--heartbeat_interval', str(heartbeat_interval),
             '--lookup_interval', str(lookup_interval),
             '--shred_random_overwrite_iterations', '0',
-            '--log-file', str(workdir / 'agent.log')],
+            '--log-file', str(self.log_file)],
             workdir / 'agent.out')
         self.disks = disks
 
     def steps_run(self) -> list[str]:
         """The clean steps this agent ran, from its log."""
-        path = Path(self.argv[-1])
         marker = 'Executing clean step '
-        text = path.read_text() if path.exists() else ''
+        text = self.log_file.read_text() if self.log_file.exists() else ''
         return [line.split(marker, 1)[1].strip()
                 for line in text.splitlines() if marker in line]
 
@@ -256,6 +257,12 @@ def disk_is_erased(path: Path) -> bool:
             if chunk != zeros[:len(chunk)]:
                 return False
     return True
+
+
+def serving(agent: Agent) -> bool:
+    """The agent's command API is up (its log says so)."""
+    return (agent.log_file.exists()
+            and 'serving on' in agent.log_file.read_text())
 
 
 def stamp_disk(path: Path) -> None:
