@@ -220,7 +220,7 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
 
 
 def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
-           noauth: bool) -> str:
+           noauth: bool, emulated: int = 0) -> str:
     bm = f', Bare Metal API {baremetal_url}' if baremetal_url else ''
     return (
         f'stacklite is running: Compute API {api_url}/v2.1, '
@@ -235,6 +235,9 @@ def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
         '  openstack server list\n'
         + ('  openstack baremetal node create --driver fake-hardware '
            '--name bm-1\n' if baremetal_url else '')
+        + ('  openstack baremetal node manage emulated-1 --wait && '
+           'openstack baremetal node provide emulated-1   # agent '
+           'cleaning\n' if emulated else '')
         + f'python-novaclient (in a shell of its own): '
         f'(. {clouds.parent / "novarc"} && nova list)\n'
         + f'Logs: {clouds.parent / "stacklite.log"}. Stop with Ctrl-C.')
@@ -298,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
                                                 args.baremetal_nodes)
             if machines is not None and bm_url:
                 baremetal_emulate.start_enrolling(bm_url, users, machines)
-            print(_usage(clouds, api_url, bm_url, args.noauth), flush=True)
+            print(_usage(clouds, api_url, bm_url, args.noauth,
+                         args.baremetal_emulate), flush=True)
             return launcher.run()
         finally:
             if machines is not None:
