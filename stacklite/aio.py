@@ -32,6 +32,7 @@ from nova_lite.cmd import common  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
 from nova_lite.db import migration  # noqa: E402
 from stacklite import baremetal  # noqa: E402
+from stacklite import baremetal_emulate  # noqa: E402
 from stacklite import baremetal_pool  # noqa: E402
 
 LOG = logging.getLogger(__name__)
@@ -60,6 +61,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help='Enroll N fake-hardware nodes, serve them with an '
         '"ironic-compute" agent (the ironic virt driver) and create a '
         '"baremetal" flavor, so that servers boot on bare metal.')
+    parser.add_argument(
+        '--baremetal-emulate', type=int, default=0, metavar='N',
+        help='Start a Redfish emulator (sushy-tools) with N machines and '
+        'an ironic-lite-agent per machine (disk files in the state '
+        'directory), and enroll them as "redfish" nodes with the "agent" '
+        'deploy interface: "openstack baremetal node provide" cleans '
+        'them with the agent. They stop with the all-in-one.')
     parser.add_argument('--driver', default='local',
                         choices=['local', 'fake'])
     parser.add_argument('--debug', action='store_true')
@@ -76,9 +84,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error('--computes must be >= 0')
     if args.baremetal_nodes < 0:
         parser.error('--baremetal-nodes must be >= 0')
-    if args.baremetal_nodes and args.no_baremetal:
-        parser.error('--baremetal-nodes needs the bare metal service '
-                     '(drop --no-baremetal)')
+    if args.baremetal_emulate < 0:
+        parser.error('--baremetal-emulate must be >= 0')
+    for option in ('baremetal_nodes', 'baremetal_emulate'):
+        if getattr(args, option) and args.no_baremetal:
+            parser.error(f'--{option.replace("_", "-")} needs the bare '
+                         'metal service (drop --no-baremetal)')
     return args
 
 
@@ -209,7 +220,7 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
 
 
 def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
-           noauth: bool) -> str:
+           noauth: bool, emulated: int = 0) -> str:
     bm = f', Bare Metal API {baremetal_url}' if baremetal_url else ''
     return (
         f'stacklite is running: Compute API {api_url}/v2.1, '
@@ -224,6 +235,9 @@ def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
         '  openstack server list\n'
         + ('  openstack baremetal node create --driver fake-hardware '
            '--name bm-1\n' if baremetal_url else '')
+        + ('  openstack baremetal node manage emulated-1 --wait && '
+           'openstack baremetal node provide emulated-1   # agent '
+           'cleaning\n' if emulated else '')
         + 'Progress of long operations (nodes by state and clean step, '
         'servers by task_state): stacklite-top (--once for one screen)\n'
         + f'python-novaclient (in a shell of its own): '
@@ -267,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
         if args.baremetal_nodes:
             baremetal_pool.configure(conf, bm_url, users)
+        if args.baremetal_emulate:
+            baremetal_emulate.configure(bm_conf)
     # State from an earlier run (or a release that did not restrict it).
     private.tighten([state, *private.service_paths(conf), *(
         private.sqlite_files(bm_conf.database.connection) if bm_conf
@@ -276,11 +292,22 @@ def main(argv: list[str] | None = None) -> int:
         launcher = build(conf, args, state, bm_conf)
         clouds = write_clouds_yaml(state, api_url, bm_url, users)
         write_novarc(state, api_url, users)
-        launcher.start()
-        if args.baremetal_nodes and bm_url:
-            baremetal_pool.start_populating(api_url, bm_url, users,
-                                            args.baremetal_nodes)
-        print(_usage(clouds, api_url, bm_url, args.noauth), flush=True)
-        return launcher.run()
+        machines = None
+        if args.baremetal_emulate and bm_url:
+            machines = baremetal_emulate.start(state, args.baremetal_emulate,
+                                               bm_url)
+        try:
+            launcher.start()
+            if args.baremetal_nodes and bm_url:
+                baremetal_pool.start_populating(api_url, bm_url, users,
+                                                args.baremetal_nodes)
+            if machines is not None and bm_url:
+                baremetal_emulate.start_enrolling(bm_url, users, machines)
+            print(_usage(clouds, api_url, bm_url, args.noauth,
+                         args.baremetal_emulate), flush=True)
+            return launcher.run()
+        finally:
+            if machines is not None:
+                machines.stop()
 
     return common.run_daemon('stacklite-aio', body)

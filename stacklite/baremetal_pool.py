@@ -52,7 +52,7 @@ def configure(conf: cfg.ConfigOpts, bm_url: str,
     conf.set_override('resource_update_interval', 5)
 
 
-def _connection(url: str, users: dict[str, str] | None,
+def connection(url: str, users: dict[str, str] | None,
                 **overrides: Any) -> Any:
     auth: Any
     if users is None:
@@ -64,7 +64,7 @@ def _connection(url: str, users: dict[str, str] | None,
         session=ks_session.Session(auth=auth), **overrides)
 
 
-def _wait_up(check: Any) -> None:
+def wait_up(check: Any) -> None:
     end = time.monotonic() + READY_TIMEOUT
     while True:
         try:
@@ -103,12 +103,12 @@ def _nodes(baremetal: Any, count: int) -> None:
 def populate(api_url: str, bm_url: str, users: dict[str, str] | None,
              count: int) -> None:
     """Enroll and provide the nodes, create the flavor (idempotent)."""
-    conn = _connection(bm_url, users,
+    conn = connection(bm_url, users,
                        baremetal_endpoint_override=bm_url)
-    compute = _connection(f'{api_url}/v2.1', users,
+    compute = connection(f'{api_url}/v2.1', users,
                           compute_endpoint_override=f'{api_url}/v2.1')
-    _wait_up(lambda: list(conn.baremetal.nodes(limit=1)))
-    _wait_up(lambda: list(compute.compute.flavors()))
+    wait_up(lambda: list(conn.baremetal.nodes(limit=1)))
+    wait_up(lambda: list(compute.compute.flavors()))
     _flavor(compute.compute)
     _nodes(conn.baremetal, count)
 

@@ -1,0 +1,270 @@
+"""Emulated bare metal machines: a Redfish BMC (sushy-tools'
+``sushy-emulator`` with its fake systems driver) and, per machine, an
+``ironic-lite-agent`` process whose block devices are disk image files.
+
+Used by ``stacklite-aio --baremetal-emulate N``
+(:mod:`stacklite.baremetal_emulate`), the integration tests and
+benchmarks/baremetal_emulated.py. Every process started here is a
+child of the caller and is ended by :meth:`EmulatedMachines.stop`.
+"""
+
+import json
+from pathlib import Path
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+import urllib.request
+
+MIB = 1024 * 1024
+#: Where a disk file has the signatures erase_devices_metadata wipes:
+#: the GPT header (LBA 1), an ext4 superblock magic, the backup GPT
+#: header (the last 512 bytes), and data in the middle.
+SIGNATURES = ((512, b'EFI PART'), (1080, b'\x53\xef'))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return int(sock.getsockname()[1])
+
+
+def binary(name: str) -> str:
+    """A console script of this virtualenv (or of the PATH)."""
+    beside = Path(sys.executable).with_name(name)
+    if beside.exists():
+        return str(beside)
+    found = shutil.which(name)
+    if found is None:
+        raise RuntimeError(f'{name} is not installed'
+                           + (' (pip install sushy-tools)'
+                              if name == 'sushy-emulator' else ''))
+    return found
+
+
+def make_disk(path: Path, size: int) -> Path:
+    """A sparse disk file of ``size`` bytes with partition table and
+    filesystem signatures and some data: what the agent's clean steps
+    erase."""
+    with path.open('wb') as handle:
+        handle.truncate(size)
+        for offset, data in SIGNATURES:
+            handle.seek(offset)
+            handle.write(data)
+        handle.seek(size // 2)
+        handle.write(b'precious data')
+        handle.seek(size - 512)
+        handle.write(b'EFI PART')
+    path.chmod(0o600)
+    return path
+
+
+def machine(index: int) -> dict[str, Any]:
+    """Fake system ``index`` (1-based) of the emulator."""
+    return {'uuid': f'5d6bd5a2-1c4e-4f0a-9b7e-{index:012d}',
+            'name': f'emulated-{index}', 'power_state': 'Off',
+            'nics': [{'mac': mac_of(index),
+                      'ip': f'172.22.{index // 250}.{index % 250 + 2}'}]}
+
+
+def mac_of(index: int) -> str:
+    """A distinct MAC address per machine (up to 2**24 of them)."""
+    return ('52:54:01:' + ':'.join(
+        f'{(index >> shift) & 255:02x}' for shift in (16, 8, 0)))
+
+
+class Child:
+    """A child process logging to a file."""
+
+    def __init__(self, name: str, argv: list[str], log: Path) -> None:
+        self.name = name
+        self.argv = argv
+        self.log = log
+        self.popen: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> 'Child':
+        with self.log.open('ab') as out:
+            self.popen = subprocess.Popen(
+                self.argv, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True)
+        return self
+
+    def alive(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL (a crash) and reap."""
+        if self.popen is not None:
+            if self.popen.poll() is None:
+                self.popen.kill()
+            self.popen.wait(timeout=10)
+
+    def terminate(self) -> None:
+        if self.popen is not None and self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+
+    def wait_ended(self, timeout: float) -> None:
+        if self.popen is None:
+            return
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+class Agent(Child):
+    """``ironic-lite-agent`` of one machine."""
+
+    def __init__(self, workdir: Path, api_url: str, mac: str,
+                 disks: list[Path], heartbeat_interval: float,
+                 lookup_interval: float = 1.0) -> None:
+        self.log_file = workdir / 'agent.log'
+        super().__init__(workdir.name, [
+            binary('ironic-lite-agent'), '--api_url', api_url,
+            '--mac_addresses', mac,
+            '--disk_files', ','.join(str(d) for d in disks),
+            '--listen_port', '0',
+            '--heartbeat_interval', str(heartbeat_interval),
+            '--lookup_interval', str(lookup_interval),
+            '--shred_random_overwrite_iterations', '0',
+            '--log-file', str(self.log_file)],
+            workdir / 'agent.out')
+        self.disks = disks
+
+    def steps_run(self) -> list[str]:
+        """The clean steps this agent ran, from its log."""
+        marker = 'Executing clean step '
+        text = self.log_file.read_text() if self.log_file.exists() else ''
+        return [line.split(marker, 1)[1].strip()
+                for line in text.splitlines() if marker in line]
+
+
+def emulator_config(state: Path, systems: list[dict[str, Any]]) -> str:
+    return ("SUSHY_EMULATOR_FAKE_DRIVER = True\n"
+            "SUSHY_EMULATOR_LISTEN_IP = '127.0.0.1'\n"
+            f"SUSHY_EMULATOR_STATE_DIR = {str(state)!r}\n"
+            f"SUSHY_EMULATOR_FAKE_SYSTEMS = {json.dumps(systems)}\n")
+
+
+class EmulatedMachines:
+    """N machines behind one Redfish emulator, one agent each."""
+
+    def __init__(self, workdir: Path, count: int, api_url: str,
+                 disk_size: int = 4 * MIB,
+                 heartbeat_interval: float = 2.0,
+                 agents: int | None = None,
+                 lookup_interval: float = 1.0) -> None:
+        """``agents``: machines with an agent process, the first ones
+        (default: all)."""
+        self.workdir = Path(workdir)
+        self.systems = [machine(n) for n in range(1, count + 1)]
+        self.agent_count = count if agents is None else min(agents, count)
+        self.lookup_interval = lookup_interval
+        self.api_url = api_url
+        self.disk_size = disk_size
+        self.heartbeat_interval = heartbeat_interval
+        self.port = free_port()
+        self.emulator: Child | None = None
+        self.agents: list[Agent] = []
+
+    @property
+    def address(self) -> str:
+        return f'http://127.0.0.1:{self.port}'
+
+    def driver_info(self, index: int) -> dict[str, str]:
+        """The driver_info of machine ``index`` (0-based)."""
+        return {'redfish_address': self.address,
+                'redfish_system_id':
+                    f'/redfish/v1/Systems/{self.systems[index]["uuid"]}',
+                'redfish_username': 'admin', 'redfish_password': 'admin',
+                'redfish_verify_ca': 'false'}
+
+    def mac(self, index: int) -> str:
+        return str(self.systems[index]['nics'][0]['mac'])
+
+    def start(self, timeout: float = 60) -> 'EmulatedMachines':
+        self.workdir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            self._start_emulator(timeout)
+            for index in range(self.agent_count):
+                agent = self._agent(index)
+                agent.start()
+                self.agents.append(agent)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start_emulator(self, timeout: float) -> None:
+        config = self.workdir / 'emulator.conf'
+        config.write_text(emulator_config(self.workdir / 'emulator-state',
+                                          self.systems))
+        self.emulator = Child('sushy-emulator', [
+            binary('sushy-emulator'), '--config', str(config),
+            '--port', str(self.port)], self.workdir / 'emulator.log').start()
+        deadline = time.monotonic() + timeout
+        while not self._answers():
+            if not self.emulator.alive() or time.monotonic() > deadline:
+                raise RuntimeError('sushy-emulator did not start; see '
+                                   f'{self.emulator.log}')
+            time.sleep(0.2)
+
+    def _answers(self) -> bool:
+        try:
+            with urllib.request.urlopen(
+                    self.address + '/redfish/v1/Systems', timeout=2):
+                return True
+        except OSError:
+            return False
+
+    def _agent(self, index: int) -> Agent:
+        workdir = self.workdir / f'agent-{index + 1}'
+        workdir.mkdir(mode=0o700, exist_ok=True)
+        disk = workdir / 'sda.img'
+        if not disk.exists():
+            make_disk(disk, self.disk_size)
+        return Agent(workdir, self.api_url, self.mac(index), [disk],
+                     self.heartbeat_interval, self.lookup_interval)
+
+    def restart_agent(self, index: int) -> Agent:
+        """Start machine ``index``'s agent again (after a kill)."""
+        self.agents[index].kill()
+        agent = self.agents[index] = self._agent(index)
+        agent.start()
+        return agent
+
+    def stop(self, timeout: float = 15) -> None:
+        """SIGTERM every process, SIGKILL what did not end in time."""
+        children: list[Child] = [*self.agents, *(
+            [self.emulator] if self.emulator else [])]
+        for child in children:
+            child.terminate()
+        deadline = time.monotonic() + timeout
+        for child in children:
+            child.wait_ended(max(0.1, deadline - time.monotonic()))
+        self.agents = []
+        self.emulator = None
+
+
+def disk_is_erased(path: Path) -> bool:
+    """Every byte of the file is zero (read in 1 MiB pieces)."""
+    zeros = bytes(MIB)
+    with path.open('rb') as handle:
+        while chunk := handle.read(MIB):
+            if chunk != zeros[:len(chunk)]:
+                return False
+    return True
+
+
+def serving(agent: Agent) -> bool:
+    """The agent's command API is up (its log says so)."""
+    return (agent.log_file.exists()
+            and 'serving on' in agent.log_file.read_text())
+
+
+def stamp_disk(path: Path) -> None:
+    """Signatures and data again (as a deployed image would leave)."""
+    make_disk(path, path.stat().st_size)
