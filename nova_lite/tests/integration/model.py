@@ -75,6 +75,9 @@ class Records:
     migrations: list[Migration]          # by id
     nodes: dict[int, Node]
     images: frozenset[str] = frozenset()     # ids in the image catalog
+    # uuid -> id of the latest migration before the instance's latest
+    # shelve (a shelve and its unshelve place it without a migration).
+    shelved_after: dict[str, int] = dataclasses.field(default_factory=dict)
 
     def migrations_of(self, uuid: str) -> list[Migration]:
         return [m for m in self.migrations if m.instance_uuid == uuid]
@@ -112,6 +115,13 @@ def read_records(engine: sa.engine.Engine) -> Records:
             'SELECT uuid, host, node, compute_id, vm_state, task_state, '
             'vcpus, deleted, system_metadata FROM instances')).all()
         images = conn.execute(sa.text('SELECT id FROM images')).all()
+        shelves = conn.execute(sa.text(
+            "SELECT a.instance_uuid, max(a.start_time) AS at FROM "
+            "instance_actions a WHERE a.action = 'shelve' GROUP BY "
+            "a.instance_uuid")).all()
+        moved_at = conn.execute(sa.text(
+            'SELECT id, instance_uuid, created_at FROM migrations '
+            'WHERE deleted = 0')).all()
         migrations = conn.execute(sa.text(
             'SELECT id, instance_uuid, migration_type, status, '
             'source_compute, dest_compute, dest_node, dest_compute_id '
@@ -128,7 +138,20 @@ def read_records(engine: sa.engine.Engine) -> Records:
         migrations=[Migration(*m) for m in migrations],
         nodes={n.id: Node(n.id, n.host, n.hypervisor_hostname,
                           bool(n.deleted)) for n in nodes},
-        images=frozenset(i.id for i in images))
+        images=frozenset(i.id for i in images),
+        shelved_after=_shelved_after(shelves, moved_at))
+
+
+def _shelved_after(shelves: list, moved_at: list) -> dict[str, int]:
+    """uuid -> the newest migration id that a later shelve overrides
+    (0: every migration is older than the shelve)."""
+    shelved = {row.instance_uuid: row.at for row in shelves if row.at}
+    found = dict.fromkeys(shelved, 0)
+    for row in moved_at:
+        at = shelved.get(row.instance_uuid)
+        if at is not None and row.created_at <= at:
+            found[row.instance_uuid] = max(found[row.instance_uuid], row.id)
+    return found
 
 
 def _snapshot(system_metadata: str | None) -> str | None:
@@ -252,6 +275,12 @@ def moved_violations(snap: Snapshot, settled: bool = False) -> list[str]:
                 inst.task_state is not None and not settled):
             continue
         last = migrations[-1]
+        if in_snapshot(inst) or (
+                inst.uuid in snap.records.shelved_after
+                and last.id <= snap.records.shelved_after[inst.uuid]):
+            # Shelved since that move: offloaded (its content is in its
+            # snapshot) or unshelved wherever the scheduler chose.
+            continue
         moved = last.status in MOVED or (
             last.status == 'completed' and last.dest_compute_id is not None)
         where = (last.dest_compute if moved else last.source_compute
