@@ -110,7 +110,8 @@ def test_enroll_and_validate(stack, bmc):
      'IPMI 2.0 (RMCP+) only'),
     ({'ipmi_address': '127.0.0.1', 'ipmi_hex_kg_key': 'abc'},
      'ipmi_hex_kg_key characters is not even'),
-])
+], ids=['missing', 'port-text', 'port-range', 'address', 'priv-level',
+        'protocol', 'kg-key'])   # gabbi's collector reads ':' in ids
 def test_validation_says_what_is_wrong(stack, info, reason):
     uuid = _node(stack, info)['uuid']
     status, result = _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')
