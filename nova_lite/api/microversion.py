@@ -82,6 +82,13 @@ behaves as the one before it.
           detail, update and rebuild; ``locked`` list filter and sort key.
 * 2.74  - Server create: ``host`` / ``hypervisor_hostname``
           (administrators), a destination the scheduler still checks.
+* 2.75  - Unknown query parameters are a 400 on the lists of servers,
+          flavors, keypairs (and keypair show/delete), limits,
+          quota-sets, server groups, services and tenant usage; sort
+          keys upstream ignored are a 400; update and rebuild answer
+          the full server (before: upstream's smaller view); flavor
+          ``swap`` 0 instead of ""; hypervisors' ``servers`` always
+          there with ``with_servers``.
 """
 
 from collections.abc import Iterable
@@ -89,7 +96,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.74'
+MAX_VERSION = '2.75'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

@@ -88,8 +88,11 @@ def _view(req: webob.Request, node: dict[str, Any], service: Any,
     }
     if detail:
         body.update(_details(req, node, service, uuid_ids))
-    if servers and servers.get(node['id']):
-        body['servers'] = servers[node['id']]
+    if servers is not None:
+        hosted = servers.get(node['id'])
+        # From 2.75 ``servers`` is always there when asked for.
+        if hosted or util.version(req).at_least('2.75'):
+            body['servers'] = hosted or []
     return body
 
 
