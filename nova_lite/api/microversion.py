@@ -89,6 +89,9 @@ behaves as the one before it.
           the full server (before: upstream's smaller view); flavor
           ``swap`` 0 instead of ""; hypervisors' ``servers`` always
           there with ``with_servers``.
+* 2.76  - os-server-external-events: ``power-update`` (POWER_ON /
+          POWER_OFF): a ``start`` / ``stop`` action and the server's
+          state follows (ironic and fake drivers).
 """
 
 from collections.abc import Iterable
@@ -96,7 +99,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.75'
+MAX_VERSION = '2.76'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

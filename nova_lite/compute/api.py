@@ -19,6 +19,7 @@ from oslo_utils import uuidutils
 
 from nova_lite import exception
 from nova_lite.compute import deferred_delete
+from nova_lite.compute import external_events
 from nova_lite.compute import image_api
 from nova_lite.compute import power_api
 from nova_lite.compute import shelve_api
@@ -108,7 +109,8 @@ def _check_not_whole_machine(ctx: Any, inst: Row, action: str) -> None:
 
 
 class API(power_api.PowerActions, shelve_api.ShelveActions,
-          image_api.ImageActions, deferred_delete.DeferredDelete):
+          image_api.ImageActions, deferred_delete.DeferredDelete,
+          external_events.ExternalEvents):
     """Server moves, state resets, power, shelve, image and deferred
     delete actions; ``conductor`` and ``compute`` are the RPC
     clients."""
