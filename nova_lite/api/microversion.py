@@ -92,6 +92,8 @@ behaves as the one before it.
 * 2.76  - os-server-external-events: ``power-update`` (POWER_ON /
           POWER_OFF): a ``start`` / ``stop`` action and the server's
           state follows (ironic and fake drivers).
+* 2.77  - unshelve: ``availability_zone`` for an offloaded server (409
+          otherwise, 400 for a zone without compute services).
 """
 
 from collections.abc import Iterable
@@ -99,7 +101,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.76'
+MAX_VERSION = '2.77'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 
