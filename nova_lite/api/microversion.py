@@ -94,6 +94,11 @@ behaves as the one before it.
           state follows (ironic and fake drivers).
 * 2.77  - unshelve: ``availability_zone`` for an offloaded server (409
           otherwise, 400 for a zone without compute services).
+* 2.78  - ``GET /servers/{id}/topology``: no NUMA here, so no nodes.
+* 2.79  - Volume attachments' ``delete_on_termination``: no volume
+          attachment API here; nothing changes.
+* 2.80  - os-migrations: ``user_id`` and ``project_id`` (the requester)
+          as fields and filters.
 """
 
 from collections.abc import Iterable
@@ -101,7 +106,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.77'
+MAX_VERSION = '2.80'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

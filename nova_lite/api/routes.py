@@ -27,6 +27,7 @@ from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_password
 from nova_lite.api.handlers import server_tags
+from nova_lite.api.handlers import server_topology
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import tenant_usage
@@ -58,6 +59,8 @@ _COMPUTE: RouteTable = {
                                         'DELETE': server_tags.delete_tag},
     '/servers/{server_id}/diagnostics': {
         'GET': server_diagnostics.show_diagnostics},
+    '/servers/{server_id}/topology': {
+        'GET': server_topology.show_topology},
     '/servers/{server_id}/os-server-password': {
         'GET': server_password.show_password,
         'DELETE': server_password.clear_password},
