@@ -99,6 +99,10 @@ behaves as the one before it.
           attachment API here; nothing changes.
 * 2.80  - os-migrations: ``user_id`` and ``project_id`` (the requester)
           as fields and filters.
+* 2.81  - ``POST /os-aggregates/{id}/images``: validated as upstream
+          and accepted (202); no driver here keeps an image cache.
+* 2.82  - os-server-external-events: ``accelerator-request-bound``
+          (tag required); no accelerators here: logged only.
 """
 
 from collections.abc import Iterable
@@ -106,7 +110,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.80'
+MAX_VERSION = '2.82'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

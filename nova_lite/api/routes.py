@@ -5,6 +5,7 @@ project id after it), the Image API v2 subset under ``/image``.
 """
 
 from lite_common.wsgi.router import RouteTable
+from nova_lite.api.handlers import aggregate_images
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import audit_log
 from nova_lite.api.handlers import availability_zones
@@ -122,6 +123,8 @@ _COMPUTE: RouteTable = {
         'DELETE': aggregates.delete_aggregate},
     '/os-aggregates/{aggregate_id}/action': {
         'POST': aggregates.aggregate_action},
+    '/os-aggregates/{aggregate_id}/images': {
+        'POST': aggregate_images.cache_images},
     '/os-server-groups': {'GET': server_groups.list_server_groups,
                           'POST': server_groups.create_server_group},
     '/os-server-groups/{server_group_id}': {
