@@ -40,7 +40,8 @@ behaves as the one before it.
           traceback for admins only.
 * 2.52  - Server create: ``tags``.
 * 2.53  - os-services and os-hypervisors: identified by UUID;
-          ``PUT /os-services/{uuid}`` with status and forced_down.
+          ``PUT /os-services/{uuid}`` with status and forced_down;
+          os-hypervisors: an unknown query parameter is a 400.
 * 2.55  - Flavors: ``description`` (create, show, list, detail) and
           ``PUT /flavors/{id}`` to change it.
 * 2.56  - Server action ``migrate``: an optional target ``host``
