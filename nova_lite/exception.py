@@ -76,6 +76,16 @@ class InstanceStateConflict(Conflict):
                "in vm_state %(vm_state)s and task_state %(task_state)s.")
 
 
+class UnshelveInstanceInvalidState(Conflict):
+    msg_fmt = ('Specifying an availability zone or a host when unshelving '
+               'server "%(instance_uuid)s" with status "%(state)s" is not '
+               'supported. The server status must be SHELVED_OFFLOADED.')
+
+
+class ZoneNotAvailable(Invalid):
+    msg_fmt = 'The requested availability zone is not available'
+
+
 class ComputeServiceInUse(Invalid):
     msg_fmt = 'Compute service of %(host)s is still in use.'
 

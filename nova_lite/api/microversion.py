@@ -40,7 +40,8 @@ behaves as the one before it.
           traceback for admins only.
 * 2.52  - Server create: ``tags``.
 * 2.53  - os-services and os-hypervisors: identified by UUID;
-          ``PUT /os-services/{uuid}`` with status and forced_down.
+          ``PUT /os-services/{uuid}`` with status and forced_down;
+          os-hypervisors: an unknown query parameter is a 400.
 * 2.55  - Flavors: ``description`` (create, show, list, detail) and
           ``PUT /flavors/{id}`` to change it.
 * 2.56  - Server action ``migrate``: an optional target ``host``
@@ -82,6 +83,27 @@ behaves as the one before it.
           detail, update and rebuild; ``locked`` list filter and sort key.
 * 2.74  - Server create: ``host`` / ``hypervisor_hostname``
           (administrators), a destination the scheduler still checks.
+* 2.75  - Unknown query parameters are a 400 on the lists of servers,
+          flavors, keypairs (and keypair show/delete), limits,
+          quota-sets, server groups, services and tenant usage; sort
+          keys upstream ignored are a 400; update and rebuild answer
+          the full server (before: upstream's smaller view); flavor
+          ``swap`` 0 instead of ""; hypervisors' ``servers`` always
+          there with ``with_servers``.
+* 2.76  - os-server-external-events: ``power-update`` (POWER_ON /
+          POWER_OFF): a ``start`` / ``stop`` action and the server's
+          state follows (ironic and fake drivers).
+* 2.77  - unshelve: ``availability_zone`` for an offloaded server (409
+          otherwise, 400 for a zone without compute services).
+* 2.78  - ``GET /servers/{id}/topology``: no NUMA here, so no nodes.
+* 2.79  - Volume attachments' ``delete_on_termination``: no volume
+          attachment API here; nothing changes.
+* 2.80  - os-migrations: ``user_id`` and ``project_id`` (the requester)
+          as fields and filters.
+* 2.81  - ``POST /os-aggregates/{id}/images``: validated as upstream
+          and accepted (202); no driver here keeps an image cache.
+* 2.82  - os-server-external-events: ``accelerator-request-bound``
+          (tag required); no accelerators here: logged only.
 """
 
 from collections.abc import Iterable
@@ -89,7 +111,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.74'
+MAX_VERSION = '2.82'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

@@ -13,6 +13,7 @@ from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import openapi
 from nova_lite.api import errors
 from nova_lite.api import microversion
+from nova_lite.api.handlers import aggregate_images
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
@@ -64,7 +65,8 @@ def bodies() -> openapi.Bodies:
             action_schemas.revert_resize, action_schemas.reset_state,
             action_schemas.stop, action_schemas.start, action_schemas.reboot,
             action_schemas.lock_v273, action_schemas.unlock,
-            action_schemas.restore, action_schemas.force_delete]},
+            action_schemas.restore, action_schemas.force_delete,
+            action_schemas.unshelve_v277]},
         flavors.create_flavor: flavor_schemas.create_for(latest),
         keypairs.create_keypair: keypair_schemas.create_for(latest),
         server_metadata.merge_metadata: server_metadata.METADATA_BODY,
@@ -86,6 +88,7 @@ def bodies() -> openapi.Bodies:
         aggregates.create_aggregate: aggregate_schemas.create,
         aggregates.update_aggregate: aggregate_schemas.update,
         aggregates.aggregate_action: aggregate_schemas.action,
+        aggregate_images.cache_images: aggregate_schemas.images,
         server_groups.create_server_group: group_schemas.create(latest),
     }
 

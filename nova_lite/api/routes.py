@@ -5,6 +5,7 @@ project id after it), the Image API v2 subset under ``/image``.
 """
 
 from lite_common.wsgi.router import RouteTable
+from nova_lite.api.handlers import aggregate_images
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import audit_log
 from nova_lite.api.handlers import availability_zones
@@ -27,6 +28,7 @@ from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_password
 from nova_lite.api.handlers import server_tags
+from nova_lite.api.handlers import server_topology
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import tenant_usage
@@ -58,6 +60,8 @@ _COMPUTE: RouteTable = {
                                         'DELETE': server_tags.delete_tag},
     '/servers/{server_id}/diagnostics': {
         'GET': server_diagnostics.show_diagnostics},
+    '/servers/{server_id}/topology': {
+        'GET': server_topology.show_topology},
     '/servers/{server_id}/os-server-password': {
         'GET': server_password.show_password,
         'DELETE': server_password.clear_password},
@@ -119,6 +123,8 @@ _COMPUTE: RouteTable = {
         'DELETE': aggregates.delete_aggregate},
     '/os-aggregates/{aggregate_id}/action': {
         'POST': aggregates.aggregate_action},
+    '/os-aggregates/{aggregate_id}/images': {
+        'POST': aggregate_images.cache_images},
     '/os-server-groups': {'GET': server_groups.list_server_groups,
                           'POST': server_groups.create_server_group},
     '/os-server-groups/{server_group_id}': {

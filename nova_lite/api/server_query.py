@@ -6,8 +6,9 @@ does not exist matches nothing. ``?ip=`` and ``?ip6=`` are regular
 expressions on a server's addresses: nova_lite has no networking, so a
 server has no address and they match no server. ``sort_key`` takes
 upstream's keys: those nova_lite has no column for are ignored (as
-upstream ignores its own ignore list), others are a 400; sorting by
-``host`` or ``node`` is for administrators (else 403).
+upstream ignores its own ignore list, a 400 from 2.75), others are a
+400; sorting by ``host`` or ``node`` is for administrators (else 403).
+From 2.75 a parameter upstream's list does not know is a 400.
 """
 
 import re
@@ -47,6 +48,32 @@ SORT_IGNORED = frozenset((
     'shutdown_terminate', 'user_data', 'vcpus', 'vm_mode'))
 
 
+#: Upstream's ignore list (SERVER_LIST_IGNORE_SORT_KEY_V273): from 2.75
+#: these keys are a 400 rather than ignored.
+SORT_REFUSED_V275 = frozenset((
+    'architecture', 'cell_name', 'cleaned', 'default_ephemeral_device',
+    'default_swap_device', 'deleted', 'deleted_at', 'disable_terminate',
+    'ephemeral_gb', 'ephemeral_key_uuid', 'id', 'key_data', 'launched_on',
+    'memory_mb', 'os_type', 'reservation_id', 'root_gb',
+    'shutdown_terminate', 'user_data', 'vcpus', 'vm_mode'))
+
+#: Every query parameter of a server list at 2.75 (upstream's
+#: index_query_v275); others are a 400 from then on.
+LIST_QUERY = frozenset((
+    'user_id', 'project_id', 'tenant_id', 'launch_index', 'image_ref',
+    'image', 'kernel_id', 'ramdisk_id', 'hostname', 'key_name',
+    'power_state', 'vm_state', 'task_state', 'host', 'node', 'flavor',
+    'reservation_id', 'launched_at', 'terminated_at', 'availability_zone',
+    'name', 'display_name', 'description', 'display_description',
+    'locked_by', 'uuid', 'root_device_name', 'config_drive',
+    'access_ip_v4', 'access_ip_v6', 'auto_disk_config', 'progress',
+    'sort_key', 'sort_dir', 'all_tenants', 'soft_deleted', 'deleted',
+    'status', 'changes-since', 'ip', 'ip6', 'created_at',
+    'block_device_mapping', 'services', 'metadata', 'system_metadata',
+    'info_cache', 'security_groups', 'pci_devices', 'limit', 'marker',
+    'changes-before', 'locked') + TAG_FILTERS)
+
+
 class NoMatch(Exception):
     """The filters can match no server (e.g. an unknown flavor)."""
 
@@ -66,7 +93,11 @@ def regex(pattern: str, name: str) -> str:
 def _sort_keys(req: webob.Request) -> tuple[frozenset[str], frozenset[str]]:
     """(the keys sorted on, the keys accepted and ignored) at the
     request's version: ``locked`` is a sort key from 2.73."""
-    if util.version(req).at_least('2.73'):
+    version = util.version(req)
+    if version.at_least('2.75'):
+        return (SORT_COLUMNS | {'locked'},
+                SORT_IGNORED - {'locked'} - SORT_REFUSED_V275)
+    if version.at_least('2.73'):
         return SORT_COLUMNS | {'locked'}, SORT_IGNORED - {'locked'}
     return SORT_COLUMNS, SORT_IGNORED
 
@@ -171,7 +202,8 @@ def _addresses(req: webob.Request) -> None:
 
 def filters(req: webob.Request) -> dict[str, Any]:
     """The database filters of a server list (NoMatch when nothing can
-    match)."""
+    match); from 2.75 an unknown parameter is a 400."""
+    util.reject_unknown_query(req, LIST_QUERY)
     found: dict[str, Any] = {}
     _project(req, found)
     if req.GET.get('name'):

@@ -6,6 +6,7 @@ response. Domain exceptions are translated here, in one place.
 """
 
 from collections.abc import Callable
+from collections.abc import Iterable
 import datetime
 import functools
 from typing import Any
@@ -213,3 +214,24 @@ def changes_window(req: webob.Request) -> tuple[datetime.datetime | None,
             explanation='The value of changes-since must be less than or '
             'equal to changes-before.')
     return since, before
+
+
+#: From 2.75 a query parameter a call does not know is a 400 (upstream's
+#: query schemas with ``additionalProperties: False``).
+STRICT_QUERY = '2.75'
+
+
+def reject_unknown_query(req: webob.Request, known: Iterable[str],
+                         since: str = STRICT_QUERY) -> None:
+    """400 for a query parameter not in ``known`` from ``since`` on,
+    with jsonschema's message as upstream words it."""
+    if not version(req).at_least(since):
+        return
+    unknown = sorted(set(req.GET) - set(known))
+    if not unknown:
+        return
+    names = ', '.join(repr(name) for name in unknown)
+    verb = 'was' if len(unknown) == 1 else 'were'
+    raise webob.exc.HTTPBadRequest(
+        explanation=f'Additional properties are not allowed ({names} '
+        f'{verb} unexpected)')

@@ -19,6 +19,7 @@ from oslo_utils import uuidutils
 
 from nova_lite import exception
 from nova_lite.compute import deferred_delete
+from nova_lite.compute import external_events
 from nova_lite.compute import image_api
 from nova_lite.compute import power_api
 from nova_lite.compute import shelve_api
@@ -63,16 +64,18 @@ def _flavor_id(flavor: Row | None) -> Any:
     return (flavor or {}).get('flavorid')
 
 
-def _migration_values(inst: Row, migration_type: str, status: str,
-                      old_flavor: Row | None,
+def _migration_values(ctx: Any, inst: Row, migration_type: str,
+                      status: str, old_flavor: Row | None,
                       new_flavor: Row | None) -> Row:
+    """The new migration record; its user and project are the
+    requester's, as upstream's (shown from 2.80)."""
     return {'uuid': uuidutils.generate_uuid(),
             'instance_uuid': inst['uuid'], 'migration_type': migration_type,
             'status': status, 'source_compute': inst['host'],
             'source_node': inst['node'],
             'old_flavor_id': _flavor_id(old_flavor),
             'new_flavor_id': _flavor_id(new_flavor),
-            'project_id': inst['project_id'], 'user_id': inst['user_id']}
+            'project_id': ctx.project_id, 'user_id': ctx.user_id}
 
 
 def _begin(ctx: Any, inst: Row, action: str, instance_values: Row,
@@ -108,7 +111,8 @@ def _check_not_whole_machine(ctx: Any, inst: Row, action: str) -> None:
 
 
 class API(power_api.PowerActions, shelve_api.ShelveActions,
-          image_api.ImageActions, deferred_delete.DeferredDelete):
+          image_api.ImageActions, deferred_delete.DeferredDelete,
+          external_events.ExternalEvents):
     """Server moves, state resets, power, shelve, image and deferred
     delete actions; ``conductor`` and ``compute`` are the RPC
     clients."""
@@ -141,8 +145,8 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
                 source, cfg.CONF.service_down_time):
             raise exception.ComputeServiceInUse(host=inst['host'])
         flavor = inst.get('flavor')
-        values = _migration_values(inst, 'evacuation', 'accepted', flavor,
-                                   flavor)
+        values = _migration_values(ctx, inst, 'evacuation', 'accepted',
+                                   flavor, flavor)
         values['dest_compute'] = host
         migration = _begin(ctx, inst, 'evacuate',
                            {'task_state': states.REBUILDING}, values)
@@ -170,7 +174,8 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
                     new_flavor: Row, host: str | None) -> Row:
         old_flavor = inst['flavor'] or {}
         same = _flavor_id(new_flavor) == _flavor_id(old_flavor)
-        values = _migration_values(inst, 'migration' if same else 'resize',
+        values = _migration_values(ctx, inst,
+                                   'migration' if same else 'resize',
                                    'pre-migrating', old_flavor, new_flavor)
         # The requested host (the conductor chooses only it; a move
         # driven again after a lost request keeps to it).

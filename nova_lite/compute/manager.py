@@ -24,6 +24,7 @@ from nova_lite.compute import instance_ops
 from nova_lite.compute import move
 from nova_lite.compute import move_recovery
 from nova_lite.compute import power
+from nova_lite.compute import power_update
 from nova_lite.compute import rebuild
 from nova_lite.compute import resources
 from nova_lite.compute import rpcapi as compute_rpcapi
@@ -79,7 +80,7 @@ def _event(name: str) -> Callable[..., Any]:
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.7')
+    target = messaging.Target(version='1.8')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path],
@@ -249,6 +250,23 @@ class ComputeManager:
 
     def resume_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.RESUMING)
+
+    def power_update(self, context: Any, instance: Any,
+                     target_power_state: str) -> None:
+        """The power-update external event (compute/power_update.py)."""
+        try:
+            instance = instance_obj.Instance.get_by_uuid(context,
+                                                         instance.uuid)
+        except exception.InstanceNotFound:
+            LOG.info('No power update: the server was deleted',
+                     instance=instance)
+            return
+        if instance.host != self.host:
+            LOG.info('No power update: the server is on %s now',
+                     instance.host, instance=instance)
+            return
+        power_update.do(context, self.driver, instance, target_power_state,
+                        self.host)
 
     # shelve, offload, unshelve (compute/shelve.py) ------------------------
 

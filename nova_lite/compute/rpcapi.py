@@ -11,6 +11,7 @@
 1.7: pause_instance, unpause_instance, suspend_instance, resume_instance,
      shelve_instance, shelve_offload_instance, unshelve_instance,
      rebuild_server (the user's rebuild on the server's host)
+1.8: power_update (the power-update external event, API 2.76)
 """
 
 from typing import Any
@@ -22,7 +23,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.7'
+VERSION = '1.8'
 
 
 class ComputeAPI:
@@ -167,3 +168,9 @@ class ComputeAPI:
     def rebuild_server(self, context: Any, instance: Any, host: str) -> None:
         """To the server's host: its rebuild with the image recorded."""
         self._power_17(context, 'rebuild_server', host, instance=instance)
+
+    def power_update(self, context: Any, instance: Any, target: str,
+                     host: str) -> None:
+        self.client.prepare(server=host, version='1.8').cast(
+            context, 'power_update', instance=instance,
+            target_power_state=target)

@@ -22,6 +22,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite.compute import availability_zones
 from nova_lite.compute import power_api
 from nova_lite.compute import snapshots
 from nova_lite.compute import states
@@ -54,6 +55,21 @@ def _start(ctx: Any, inst: Row, action: str, record: str,
                          vm_states, unlocked=not ctx.is_admin)
     except exception.UnexpectedTaskState:
         raise power_api.conflict(ctx, inst, action) from None
+
+
+def _check_new_zone(ctx: Any, inst: Row, zone: str) -> None:
+    """Upstream's order: locked, not shelved at all, not offloaded
+    (409), then a zone without an enabled compute service (400)."""
+    power_api.check_lock(ctx, inst)
+    if inst['vm_state'] not in UNSHELVABLE:
+        raise exception.InstanceStateConflict(
+            action='unshelve', instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'], task_state=inst['task_state'])
+    if inst['vm_state'] != states.SHELVED_OFFLOADED:
+        raise exception.UnshelveInstanceInvalidState(
+            instance_uuid=inst['uuid'], state=inst['vm_state'])
+    if zone not in availability_zones.available_zones(ctx):
+        raise exception.ZoneNotAvailable()
 
 
 class ShelveActions:
@@ -93,9 +109,17 @@ class ShelveActions:
             ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
             inst['host'])
 
-    def unshelve(self, ctx: Any, inst: Row) -> None:
-        _start(ctx, inst, 'unshelve', 'unshelve',
-               {'task_state': states.UNSHELVING}, UNSHELVABLE)
+    def unshelve(self, ctx: Any, inst: Row, zone: str | None = None) -> None:
+        """Unshelve; ``zone`` (2.77) only for an offloaded server (409
+        otherwise), a zone with an enabled compute service (else 400):
+        the server is scheduled there and keeps it as its zone."""
+        values: Row = {'task_state': states.UNSHELVING}
+        vm_states: tuple[str, ...] = UNSHELVABLE
+        if zone is not None:
+            _check_new_zone(ctx, inst, zone)
+            values['availability_zone'] = zone
+            vm_states = (states.SHELVED_OFFLOADED,)
+        _start(ctx, inst, 'unshelve', 'unshelve', values, vm_states)
         LOG.info('Unshelving (%s)', inst['vm_state'],
                  instance_uuid=inst['uuid'])
         self.conductor.unshelve_instance(ctx, inst['uuid'])

@@ -4,6 +4,7 @@ from nova_lite.policies.base import ADMIN
 from nova_lite.policies.base import rule
 
 AGGREGATES = 'os_compute_api:os-aggregates:%s'
+NEW_AGGREGATES = 'compute:aggregates:%s'
 _ACTION = '/os-aggregates/{aggregate_id}/action (%s)'
 
 rules = [
@@ -26,4 +27,7 @@ rules = [
          [('DELETE', '/os-aggregates/{aggregate_id}')]),
     rule(AGGREGATES % 'show', ADMIN, 'Show the details of an aggregate.',
          [('GET', '/os-aggregates/{aggregate_id}')]),
+    rule(NEW_AGGREGATES % 'images', ADMIN,
+         'Request image caching for an aggregate (2.81).',
+         [('POST', '/os-aggregates/{aggregate_id}/images')]),
 ]

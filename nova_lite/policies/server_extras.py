@@ -1,5 +1,5 @@
-"""Policies of server diagnostics, server passwords and external events
-(upstream Nova's names and defaults)."""
+"""Policies of server diagnostics, server passwords, external events and
+server topology (upstream Nova's names and defaults)."""
 
 from nova_lite.policies.base import ADMIN
 from nova_lite.policies.base import PROJECT_MEMBER_OR_ADMIN
@@ -10,6 +10,7 @@ from nova_lite.policies.base import rule
 DIAGNOSTICS = 'os_compute_api:os-server-diagnostics'
 PASSWORD = 'os_compute_api:os-server-password:%s'
 EXTERNAL_EVENTS = 'os_compute_api:os-server-external-events:%s'
+TOPOLOGY = 'compute:server:topology:%s'
 _PASSWORD_PATH = '/servers/{server_id}/os-server-password'
 
 rules = [
@@ -24,4 +25,11 @@ rules = [
     rule(EXTERNAL_EVENTS % 'create', SERVICE_OR_ADMIN,
          'Create one or more external events (sent by other services).',
          [('POST', '/os-server-external-events')]),
+    rule(TOPOLOGY % 'index', PROJECT_READER_OR_ADMIN,
+         'Show the NUMA topology data for a server (2.78).',
+         [('GET', '/servers/{server_id}/topology')]),
+    rule(TOPOLOGY % 'host:index', ADMIN,
+         'Show the NUMA topology data for a server with host NUMA ID and '
+         'CPU pinning information (2.78).',
+         [('GET', '/servers/{server_id}/topology')]),
 ]

@@ -120,6 +120,12 @@ class ComputeDriver:
     def resume(self, instance: Any) -> None:
         raise NotImplementedError
 
+    def power_update_event(self, instance: Any, target: str) -> None:
+        """Acknowledge a power change made outside nova (``POWER_ON`` or
+        ``POWER_OFF``, the power-update external event); only drivers
+        whose guests can change that way have it (upstream's)."""
+        raise NotImplementedError()
+
     # Cold migration and resize. The source keeps its copy aside until
     # the move is confirmed (then deleted) or reverted (then restored).
 

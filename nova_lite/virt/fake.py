@@ -97,6 +97,11 @@ class FakeDriver(driver.ComputeDriver):
     def power_off(self, instance: Any) -> None:
         self._set_power(instance, power_state.SHUTDOWN)
 
+    def power_update_event(self, instance: Any, target: str) -> None:
+        """As upstream's fake driver: the guest is as the event says."""
+        self._set_power(instance, power_state.RUNNING if target == 'POWER_ON'
+                        else power_state.SHUTDOWN)
+
     def power_on(self, instance: Any) -> None:
         self._set_power(instance, power_state.RUNNING)
 

@@ -275,6 +275,12 @@ class IronicDriver(driver.ComputeDriver):
     def power_off(self, instance: Any) -> None:
         self._power(instance, 'power off')
 
+    def power_update_event(self, instance: Any, target: str) -> None:
+        """Ironic changed the node's power itself and says so: nothing
+        to do on the node (its power state is read afterwards)."""
+        LOG.info('Power update to %s from the bare metal service', target,
+                 instance=instance)
+
     def power_on(self, instance: Any) -> None:
         self._power(instance, 'power on')
 

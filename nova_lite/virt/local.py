@@ -227,6 +227,12 @@ class LocalDriver(fake.FakeDriver):
         return _POWER_STATES.get(self.read_power(instance.uuid)['state'],
                                  power_state.RUNNING)
 
+    def power_update_event(self, instance: Any, target: str) -> None:
+        """A local guest changes power only through nova (upstream's
+        libvirt driver has no power-update either)."""
+        raise NotImplementedError(
+            'the local driver takes no power-update event')
+
     @_one_at_a_time
     def power_off(self, instance: Any) -> None:
         self._write_power(instance.uuid, SHUTDOWN, boot=False)

@@ -38,7 +38,7 @@ def _respond(req: webob.Request, agg: dict[str, Any]) -> webob.Response:
     return util.json_response({'aggregate': _view(req, agg)})
 
 
-def _id(req: webob.Request) -> int:
+def aggregate_id(req: webob.Request) -> int:
     """The aggregate id in the URL: a 400 unless an integer (upstream's
     ``validate_integer``), a 404 for one no row can have."""
     text = req.urlvars['aggregate_id']
@@ -70,7 +70,7 @@ def create_aggregate(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def show_aggregate(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'show', {})
-    return _respond(req, db.get(util.context(req), _id(req)))
+    return _respond(req, db.get(util.context(req), aggregate_id(req)))
 
 
 @util.translate_errors
@@ -79,14 +79,15 @@ def update_aggregate(req: webob.Request) -> webob.Response:
     values = dict(util.read_body(req, schema.update)['aggregate'])
     if 'name' in values:
         values['name'] = values['name'].strip()
-    return _respond(req, aggregate_api.update(util.context(req), _id(req),
+    return _respond(req, aggregate_api.update(util.context(req),
+                                              aggregate_id(req),
                                               values))
 
 
 @util.translate_errors
 def delete_aggregate(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'delete', {})
-    aggregate_api.delete(util.context(req), _id(req))
+    aggregate_api.delete(util.context(req), aggregate_id(req))
     return webob.Response(status=200)
 
 
@@ -132,4 +133,5 @@ def aggregate_action(req: webob.Request) -> webob.Response:
             explanation=f'There is no such action: {name}')
     util.authorize(req, POLICY % name, {})
     util.validate(schema.ACTIONS[name], body)
-    return _respond(req, _ACTIONS[name](req, _id(req), body[name]))
+    return _respond(req, _ACTIONS[name](req, aggregate_id(req),
+                                        body[name]))

@@ -16,6 +16,10 @@ from nova_lite.api import visibility
 from nova_lite.api.schemas import flavors as schema
 from nova_lite.db import flavors as db
 
+#: The query of the flavor lists (upstream's index_query).
+FLAVOR_LIST_QUERY = ('limit', 'marker', 'is_public', 'minRam', 'minDisk',
+                     'sort_key', 'sort_dir')
+
 
 def _brief(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     body = {'id': row['flavorid'], 'name': row['name'],
@@ -51,7 +55,9 @@ def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
         'disk': row['root_gb'],
         'OS-FLV-EXT-DATA:ephemeral': row['ephemeral_gb'],
         'OS-FLV-DISABLED:disabled': row['disabled'],
-        'swap': row['swap'] or '',
+        # 0 rather than '' for no swap from 2.75, as upstream.
+        'swap': row['swap'] or (0 if util.version(req).at_least('2.75')
+                                else ''),
         'rxtx_factor': row['rxtx_factor'],
         'os-flavor-access:is_public': row['is_public'],
     })
@@ -71,6 +77,7 @@ def _is_public_filter(req: webob.Request) -> bool | None:
 
 
 def _list(req: webob.Request) -> tuple[list[dict[str, Any]], int]:
+    util.reject_unknown_query(req, FLAVOR_LIST_QUERY)
     util.authorize(req, 'os_compute_api:flavors:index')
     limit = util.page_limit(req)
     ctx = util.context(req)

@@ -88,8 +88,11 @@ def _view(req: webob.Request, node: dict[str, Any], service: Any,
     }
     if detail:
         body.update(_details(req, node, service, uuid_ids))
-    if servers and servers.get(node['id']):
-        body['servers'] = servers[node['id']]
+    if servers is not None:
+        hosted = servers.get(node['id'])
+        # From 2.75 ``servers`` is always there when asked for.
+        if hosted or util.version(req).at_least('2.75'):
+            body['servers'] = hosted or []
     return body
 
 
@@ -119,6 +122,10 @@ def _matching(req: webob.Request, pattern: str) -> list[dict[str, Any]]:
 
 def _list(req: webob.Request, detail: bool) -> webob.Response:
     util.authorize(req, POLICY % ('list-detail' if detail else 'list'))
+    # From 2.53 an unknown query parameter is a 400 (upstream's schema).
+    util.reject_unknown_query(
+        req, ('limit', 'marker', 'hypervisor_hostname_pattern',
+              'with_servers'), since=UUID_FOR_ID)
     version = util.version(req)
     pattern = with_servers = None
     if version.at_least(UUID_FOR_ID):
@@ -173,6 +180,7 @@ def _node_filter(req: webob.Request, ident: str) -> dict[str, Any]:
 @util.translate_errors
 def show_hypervisor(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'show')
+    util.reject_unknown_query(req, ('with_servers',), since=UUID_FOR_ID)
     ident = req.urlvars['hypervisor_id']
     filters = _node_filter(req, ident)
     with_servers = (util.version(req).at_least(UUID_FOR_ID)

@@ -68,7 +68,7 @@ def rebuild(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     ctx = util.context(req)
     util.deps(req).compute_api.rebuild(ctx, inst, image_id, changes)
     inst = instance_db.instance_get_by_uuid(ctx, inst['uuid'])
-    server = servers.render(req, inst)
+    server = servers.render_changed(req, inst, rebuild=True)
     server['adminPass'] = spec.get('adminPass') or secrets.token_urlsafe(9)
     return util.json_response({'server': server}, status=202)
 

@@ -72,6 +72,7 @@ def create_keypair(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def list_keypairs(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('user_id', 'limit', 'marker'))
     version = util.version(req)
     user_id = _user(req)
     util.authorize(req, policies.KEYPAIRS % 'index', {'user_id': user_id})
@@ -96,6 +97,7 @@ def list_keypairs(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def show_keypair(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('user_id',))
     user_id = _user(req)
     util.authorize(req, policies.KEYPAIRS % 'show', {'user_id': user_id})
     row = db.get(util.context(req), user_id, req.urlvars['keypair_name'])
@@ -105,6 +107,7 @@ def show_keypair(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def delete_keypair(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('user_id',))
     user_id = _user(req)
     util.authorize(req, policies.KEYPAIRS % 'delete', {'user_id': user_id})
     db.destroy(util.context(req), user_id, req.urlvars['keypair_name'])

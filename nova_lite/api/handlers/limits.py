@@ -73,6 +73,7 @@ def absolute_limits(req: webob.Request, limits: dict[str, int],
 
 @util.translate_errors
 def show_limits(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('tenant_id',))
     util.authorize(req, POLICY, {})
     ctx = util.context(req)
     project_id = ctx.project_id

@@ -40,7 +40,20 @@ resume = _power(policies.SUSPEND % 'resume', schema.resume, 'resume')
 shelve = _power(policies.SHELVE % 'shelve', schema.shelve, 'shelve')
 shelve_offload = _power(policies.SHELVE % 'shelve_offload',
                         schema.shelve_offload, 'shelve_offload')
-unshelve = _power(policies.SHELVE % 'unshelve', schema.unshelve, 'unshelve')
+
+
+def unshelve(req: webob.Request, inst: dict[str, Any],
+             body: dict[str, Any]) -> webob.Response:
+    """From 2.77 the body may name an ``availability_zone``."""
+    util.authorize(req, policies.SHELVE % 'unshelve', _target(inst))
+    zone = None
+    if util.version(req).at_least('2.77'):
+        util.validate(schema.unshelve_v277, body)
+        zone = (body['unshelve'] or {}).get('availability_zone')
+    else:
+        util.validate(schema.unshelve, body)
+    util.deps(req).compute_api.unshelve(util.context(req), inst, zone)
+    return webob.Response(status=202)
 
 
 def reboot(req: webob.Request, inst: dict[str, Any],

@@ -59,6 +59,7 @@ def _project(req: webob.Request, action: str) -> str:
 
 @util.translate_errors
 def show_quota_set(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('user_id',))
     project_id = _project(req, 'show')
     return _quota_set(
         req, db.project_quotas(util.context(req), project_id), project_id)
@@ -74,6 +75,7 @@ def show_defaults(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def show_detail(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('user_id',))
     project_id = _project(req, 'detail')
     ctx = util.context(req)
     limits = db.project_quotas(ctx, project_id)
@@ -109,6 +111,7 @@ def _check_not_below_usage(limits: dict[str, int],
 def update_quota_set(req: webob.Request) -> webob.Response:
     """Admin only. A limit below what the project uses is a 400 unless
     ``force`` is true."""
+    util.reject_unknown_query(req, ('user_id',))
     project_id = _project(req, 'update')
     ctx = util.context(req)
     body = util.read_body(req, schema.update(shown_resources(req)))
@@ -126,6 +129,7 @@ def update_quota_set(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def delete_quota_set(req: webob.Request) -> webob.Response:
     """Admin only: the project's limits go back to the defaults."""
+    util.reject_unknown_query(req, ('user_id',))
     project_id = _project(req, 'delete')
     db.quota_destroy_all(util.context(req), project_id)
     return webob.Response(status=202)

@@ -6,7 +6,9 @@ such server), 422 (the server has no host yet), 400 (an event that needs
 a ``tag`` has none); the whole answer is 200 when every event was
 accepted, else 207 (upstream no longer answers 404 when none is). No
 nova_lite step waits for these events (there is no networking or volume
-service here): an accepted event is logged with its server.
+service here): an accepted event is logged with its server, and a
+``power-update`` (2.76) changes its state (see
+:mod:`nova_lite.compute.external_events`).
 """
 
 from typing import Any
@@ -42,6 +44,7 @@ def create_events(req: webob.Request) -> webob.Response:
     found = {row['uuid']: row for row in db.instance_get_all(
         util.context(req), {'uuid': uuids})}
     answered = []
+    accepted = []
     for event in events:
         inst = found.get(event['server_uuid'])
         code = _outcome(event, inst)
@@ -52,5 +55,9 @@ def create_events(req: webob.Request) -> webob.Response:
             LOG.info('External event %s:%s for the instance on %s',
                      event['name'], event.get('tag'), inst['host'],
                      instance_uuid=event['server_uuid'])
+            accepted.append((event, inst))
+    if accepted:
+        util.deps(req).compute_api.external_events(util.context(req),
+                                                   accepted)
     status = 200 if all(e['code'] == 200 for e in answered) else 207
     return util.json_response({'events': answered}, status=status)

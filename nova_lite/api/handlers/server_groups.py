@@ -58,6 +58,7 @@ def _group(req: webob.Request, action: str) -> dict[str, Any]:
 
 @util.translate_errors
 def list_server_groups(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('all_projects', 'limit', 'offset'))
     ctx = util.context(req)
     util.authorize(req, POLICY % 'index', {'project_id': ctx.project_id})
     project_id = ctx.project_id

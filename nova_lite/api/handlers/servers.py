@@ -55,10 +55,34 @@ def _groups(req: webob.Request,
 
 
 def render(req: webob.Request, inst: dict[str, Any]) -> dict[str, Any]:
-    """One server as show, update and rebuild answer it."""
+    """One server as show (and, from 2.75, update) answers it."""
     view = views.ServerView(req, server_ops.host_statuses(req, [inst]),
                             _tags(req, [inst]), _groups(req, inst))
     return view.detail(inst)
+
+
+#: What update and rebuild leave out before 2.75 (upstream's show()
+#: flags it turns off for them): keys and key prefixes.
+_PRE_275_LEFT_OUT = ('OS-EXT-AZ:', 'OS-EXT-SRV-ATTR:', 'OS-EXT-STS:',
+                     'OS-SRV-USG:', 'os-extended-volumes:', 'config_drive',
+                     'key_name', 'host_status', 'security_groups')
+
+
+def render_changed(req: webob.Request, inst: dict[str, Any],
+                   rebuild: bool = False) -> dict[str, Any]:
+    """One server as update and rebuild answer it: the full view from
+    2.75 (rebuild without ``OS-EXT-SRV-ATTR:user_data``, as upstream),
+    before it upstream's smaller one (rebuild keeps ``key_name`` from
+    2.54)."""
+    server = render(req, inst)
+    version = util.version(req)
+    if version.at_least('2.75'):
+        if rebuild:
+            server.pop('OS-EXT-SRV-ATTR:user_data', None)
+        return server
+    kept = ('key_name',) if rebuild and version.at_least('2.54') else ()
+    return {key: value for key, value in server.items()
+            if key in kept or not key.startswith(_PRE_275_LEFT_OUT)}
 
 
 def _list(req: webob.Request, detail: bool) -> webob.Response:
@@ -167,7 +191,7 @@ def update_server(req: webob.Request) -> webob.Response:
             values[column] = server_ops.access_address(spec[field], family)
     if values:
         inst = db.instance_update(util.context(req), inst['uuid'], values)
-    return util.json_response({'server': render(req, inst)})
+    return util.json_response({'server': render_changed(req, inst)})
 
 
 @util.translate_errors

@@ -57,6 +57,7 @@ def view(req: webob.Request, row: dict[str, Any],
 
 @util.translate_errors
 def list_services(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('host', 'binary'))
     util.authorize(req, POLICY % 'list')
     rows = db.service_get_all(util.context(req),
                               binary=req.GET.get('binary') or None,

@@ -122,6 +122,8 @@ def _links(req: webob.Request, path: str, rows: list[dict[str, Any]],
 
 @util.translate_errors
 def list_usages(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(
+        req, ('start', 'end', 'detailed', 'limit', 'marker'))
     util.authorize(req, POLICY % 'list')
     start, stop, detailed = _period(req)
     rows, limit = _rows(req, start, stop, None)
@@ -135,6 +137,7 @@ def list_usages(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def show_usage(req: webob.Request) -> webob.Response:
+    util.reject_unknown_query(req, ('start', 'end', 'limit', 'marker'))
     project = req.urlvars['tenant_id']
     util.authorize(req, POLICY % 'show', {'project_id': project})
     start, stop, _detailed = _period(req)

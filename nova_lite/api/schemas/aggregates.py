@@ -46,3 +46,21 @@ ACTIONS = {'add_host': add_host, 'remove_host': remove_host,
            'set_metadata': set_metadata}
 action = {'oneOf': list(ACTIONS.values())}
 
+# 2.81: POST /os-aggregates/{id}/images.
+images: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'cache': {
+            'type': 'array',
+            'minItems': 1,
+            'items': {
+                'type': 'object',
+                'properties': {'id': {'type': 'string', 'format': 'uuid'}},
+                'required': ['id'],
+                'additionalProperties': False,
+            },
+        },
+    },
+    'required': ['cache'],
+    'additionalProperties': False,
+}

@@ -142,6 +142,24 @@ resume = _any_value('resume')
 shelve = _any_value('shelve')
 shelve_offload = _any_value('shelveOffload')
 unshelve = _any_value('unshelve')
+# 2.77: null, or an object with an availability_zone (not {}).
+unshelve_v277: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'unshelve': {
+            'type': ['object', 'null'],
+            'properties': {
+                'availability_zone': {
+                    'type': 'string', 'minLength': 1, 'maxLength': 255,
+                    'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'},
+            },
+            'required': ['availability_zone'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['unshelve'],
+    'additionalProperties': False,
+}
 
 reboot: dict[str, Any] = {
     'type': 'object',

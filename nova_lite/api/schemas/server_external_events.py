@@ -37,9 +37,20 @@ create: dict[str, Any] = {
 create_v251 = copy.deepcopy(create)
 create_v251['properties']['events']['items']['properties']['name'][
     'enum'].append('volume-extended')
-# Later versions add power-update (2.76), accelerator-request-bound
-# (2.82) and volume-reimaged (2.93): one more deepcopy each.
+# 2.76: power-update (its tag, POWER_ON or POWER_OFF, is required).
+create_v276 = copy.deepcopy(create_v251)
+create_v276['properties']['events']['items']['properties']['name'][
+    'enum'].append('power-update')
+# 2.82: accelerator-request-bound (its tag, the ARQ uuid, is required).
+create_v282 = copy.deepcopy(create_v276)
+create_v282['properties']['events']['items']['properties']['name'][
+    'enum'].append('accelerator-request-bound')
+# volume-reimaged (2.93) would be one more deepcopy.
 
 
 def create_for(version: APIVersion) -> dict[str, Any]:
+    if version.at_least('2.82'):
+        return create_v282
+    if version.at_least('2.76'):
+        return create_v276
     return create_v251 if version.at_least('2.51') else create
