@@ -27,6 +27,12 @@ VERSION = '1.8'
 
 
 class ComputeAPI:
+    def _cast(self, version: str, context: Any, method: str, host: str,
+              **kwargs: Any) -> None:
+        """Cast ``method`` (added in ``version``) to ``host``."""
+        self.client.prepare(server=host, version=version).cast(
+            context, method, **kwargs)
+
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.client = rpc.get_client(
             conf, messaging.Target(topic=TOPIC, version=VERSION),
@@ -49,76 +55,65 @@ class ComputeAPI:
             context, 'rebuild_instance', instance=instance,
             migration=migration)
 
-    def _move(self, context: Any, method: str, host: str,
-              **kwargs: Any) -> None:
-        self.client.prepare(server=host, version='1.2').cast(
-            context, method, **kwargs)
 
     def prep_resize(self, context: Any, instance: Any, migration: Any,
                     host: str) -> None:
         """To the destination: claim, then ask the source to send."""
-        self._move(context, 'prep_resize', host, instance=instance,
+        self._cast('1.2', context, 'prep_resize', host, instance=instance,
                    migration=migration)
 
     def resize_instance(self, context: Any, instance: Any, migration: Any,
                         migrate_data: dict[str, Any], host: str) -> None:
         """To the source: send the disks, then ask the destination to
         finish."""
-        self._move(context, 'resize_instance', host, instance=instance,
+        self._cast('1.2', context, 'resize_instance', host, instance=instance,
                    migration=migration, migrate_data=migrate_data)
 
     def finish_resize(self, context: Any, instance: Any, migration: Any,
                       host: str) -> None:
-        self._move(context, 'finish_resize', host, instance=instance,
+        self._cast('1.2', context, 'finish_resize', host, instance=instance,
                    migration=migration)
 
     def confirm_resize(self, context: Any, instance: Any, migration: Any,
                        host: str) -> None:
         """To the source: delete the copy kept aside."""
-        self._move(context, 'confirm_resize', host, instance=instance,
+        self._cast('1.2', context, 'confirm_resize', host, instance=instance,
                    migration=migration)
 
     def revert_resize(self, context: Any, instance: Any, migration: Any,
                       host: str) -> None:
         """To the destination: destroy its copy, then hand back."""
-        self._move(context, 'revert_resize', host, instance=instance,
+        self._cast('1.2', context, 'revert_resize', host, instance=instance,
                    migration=migration)
 
     def finish_revert_resize(self, context: Any, instance: Any,
                              migration: Any, host: str) -> None:
-        self._move(context, 'finish_revert_resize', host,
+        self._cast('1.2', context, 'finish_revert_resize', host,
                    instance=instance, migration=migration)
 
-    def _power(self, context: Any, method: str, host: str,
-               **kwargs: Any) -> None:
-        self.client.prepare(server=host, version='1.3').cast(
-            context, method, **kwargs)
 
     def stop_instance(self, context: Any, instance: Any, host: str) -> None:
-        self._power(context, 'stop_instance', host, instance=instance)
+        self._cast('1.3', context, 'stop_instance', host, instance=instance)
 
     def start_instance(self, context: Any, instance: Any, host: str) -> None:
-        self._power(context, 'start_instance', host, instance=instance)
+        self._cast('1.3', context, 'start_instance', host, instance=instance)
 
     def reboot_instance(self, context: Any, instance: Any, reboot_type: str,
                         host: str) -> None:
-        self._power(context, 'reboot_instance', host, instance=instance,
-                    reboot_type=reboot_type)
+        self._cast('1.3', context, 'reboot_instance', host,
+                   instance=instance, reboot_type=reboot_type)
 
-    def _deferred(self, context: Any, method: str, instance: Any,
-                  host: str) -> None:
-        self.client.prepare(server=host, version='1.4').cast(
-            context, method, instance=instance)
 
     def soft_delete_instance(self, context: Any, instance: Any,
                              host: str) -> None:
         """Power the guest off and mark the server SOFT_DELETED."""
-        self._deferred(context, 'soft_delete_instance', instance, host)
+        self._cast('1.4', context, 'soft_delete_instance', host,
+                   instance=instance)
 
     def restore_instance(self, context: Any, instance: Any,
                          host: str) -> None:
         """Power the guest on and mark the server ACTIVE again."""
-        self._deferred(context, 'restore_instance', instance, host)
+        self._cast('1.4', context, 'restore_instance', host, instance=instance)
 
     def get_host_uptime(self, context: Any, host: str) -> str:
         """What ``uptime`` prints on ``host`` (NotImplementedError when
@@ -132,45 +127,40 @@ class ComputeAPI:
         return self.client.prepare(server=host, version='1.6').call(
             context, 'get_instance_diagnostics', instance=instance)
 
-    def _power_17(self, context: Any, method: str, host: str,
-                  **kwargs: Any) -> None:
-        self.client.prepare(server=host, version='1.7').cast(
-            context, method, **kwargs)
 
     def pause_instance(self, context: Any, instance: Any, host: str) -> None:
-        self._power_17(context, 'pause_instance', host, instance=instance)
+        self._cast('1.7', context, 'pause_instance', host, instance=instance)
 
     def unpause_instance(self, context: Any, instance: Any,
                          host: str) -> None:
-        self._power_17(context, 'unpause_instance', host, instance=instance)
+        self._cast('1.7', context, 'unpause_instance', host, instance=instance)
 
     def suspend_instance(self, context: Any, instance: Any,
                          host: str) -> None:
-        self._power_17(context, 'suspend_instance', host, instance=instance)
+        self._cast('1.7', context, 'suspend_instance', host, instance=instance)
 
     def resume_instance(self, context: Any, instance: Any, host: str) -> None:
-        self._power_17(context, 'resume_instance', host, instance=instance)
+        self._cast('1.7', context, 'resume_instance', host, instance=instance)
 
     def shelve_instance(self, context: Any, instance: Any, host: str) -> None:
-        self._power_17(context, 'shelve_instance', host, instance=instance)
+        self._cast('1.7', context, 'shelve_instance', host, instance=instance)
 
     def shelve_offload_instance(self, context: Any, instance: Any,
                                 host: str) -> None:
-        self._power_17(context, 'shelve_offload_instance', host,
-                       instance=instance)
+        self._cast('1.7', context, 'shelve_offload_instance', host,
+                   instance=instance)
 
     def unshelve_instance(self, context: Any, instance: Any,
                           host: str) -> None:
         """To the host the conductor placed an offloaded server on."""
-        self._power_17(context, 'unshelve_instance', host,
-                       instance=instance)
+        self._cast('1.7', context, 'unshelve_instance', host,
+                   instance=instance)
 
     def rebuild_server(self, context: Any, instance: Any, host: str) -> None:
         """To the server's host: its rebuild with the image recorded."""
-        self._power_17(context, 'rebuild_server', host, instance=instance)
+        self._cast('1.7', context, 'rebuild_server', host, instance=instance)
 
     def power_update(self, context: Any, instance: Any, target: str,
                      host: str) -> None:
-        self.client.prepare(server=host, version='1.8').cast(
-            context, 'power_update', instance=instance,
-            target_power_state=target)
+        self._cast('1.8', context, 'power_update', host, instance=instance,
+                   target_power_state=target)

@@ -35,8 +35,6 @@ Row = dict[str, Any]
 SHELVABLE = (states.ACTIVE, states.STOPPED, states.PAUSED,
              states.SUSPENDED)
 UNSHELVABLE = (states.SHELVED, states.SHELVED_OFFLOADED)
-#: system_metadata keys of a shelved instance (removed by its unshelve).
-SHELVED_KEYS = ('shelved_at', 'shelved_image_id', 'shelved_host')
 
 
 def _start(ctx: Any, inst: Row, action: str, record: str,

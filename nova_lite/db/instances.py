@@ -332,7 +332,10 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
                 f'{values.get("compute_id")} names no compute node') from None
         if result.rowcount != 1:
             _raise_unchanged(session, uuid, expected_task_state)
-        if PLACEMENT.intersection(values) or 'vm_state' in values:
+        # A save that offloads must leave the instance on no host; other
+        # vm_state changes cannot break the rule (no extra query).
+        if (PLACEMENT.intersection(values)
+                or values.get('vm_state') == 'shelved_offloaded'):
             check_placement(session, uuid)
         row = session.scalars(
             sa.select(INST).where(INST.uuid == uuid)
