@@ -161,8 +161,7 @@ def _status(req: webob.Request, filters: dict[str, Any]) -> None:
         wanted = req.GET['status'].upper()
         vm_states = views.STATUS_TO_VM_STATES.get(wanted)
         if vm_states is None and util.version(req).at_least('2.38'):
-            raise webob.exc.HTTPBadRequest(
-                explanation=f'Invalid status value {req.GET["status"]!r}.')
+            raise webob.exc.HTTPBadRequest(explanation='Invalid status value')
         filters['vm_state'] = vm_states or ['__none__']
 
 

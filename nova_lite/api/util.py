@@ -44,7 +44,9 @@ def authorize(req: webob.Request, action: str,
     try:
         policy.authorize(context(req), action, target)
     except lite_policy.PolicyNotAuthorized as exc:
-        raise webob.exc.HTTPForbidden(explanation=str(exc))
+        # Upstream Nova's words (its PolicyNotAuthorized).
+        raise webob.exc.HTTPForbidden(explanation=(
+            f"Policy doesn't allow {exc.action} to be performed.")) from None
 
 
 def read_json(req: webob.Request) -> Any:

@@ -81,7 +81,12 @@ def create_image(req: webob.Request, inst: Row,
     spec = body['createImage']
     metadata = spec.get('metadata') or {}
     if not util.version(req).at_least('2.39'):
-        _check_metadata_quota(req, inst, metadata)
+        try:
+            _check_metadata_quota(req, inst, metadata)
+        except exception.MetadataLimitExceeded:
+            # Upstream's words for an image (the server's: the quota).
+            raise webob.exc.HTTPForbidden(
+                explanation='Image metadata limit exceeded') from None
     image = util.deps(req).compute_api.create_image(
         util.context(req), inst, spec['name'], metadata)
     if util.version(req).at_least('2.45'):

@@ -184,9 +184,13 @@ class ServerView:
         body['OS-EXT-SRV-ATTR:hypervisor_hostname'] = inst['node']
         body['OS-EXT-SRV-ATTR:instance_name'] = 'instance-%08x' % inst['id']
         if self.extended_attrs:
+            # Kept in system_metadata at create (no columns for them).
+            system = inst.get('system_metadata') or {}
             body.update({
-                'OS-EXT-SRV-ATTR:reservation_id': '',
-                'OS-EXT-SRV-ATTR:launch_index': 0,
+                'OS-EXT-SRV-ATTR:reservation_id':
+                    system.get('reservation_id', ''),
+                'OS-EXT-SRV-ATTR:launch_index':
+                    int(system.get('launch_index', 0)),
                 'OS-EXT-SRV-ATTR:hostname': inst['display_name'] or '',
                 'OS-EXT-SRV-ATTR:kernel_id': '',
                 'OS-EXT-SRV-ATTR:ramdisk_id': '',
