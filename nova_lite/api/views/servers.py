@@ -37,14 +37,21 @@ _STATUS: dict[str, dict[str | None, str]] = {
     states.SHELVED_OFFLOADED: {None: 'SHELVED_OFFLOADED'},
 }
 
-# status filter -> vm_states (a status that only a task state gives is
-# matched on its vm_state, as upstream does for listing).
-STATUS_TO_VM_STATES: dict[str, list[str]] = {}
-for _vm_state, _tasks in _STATUS.items():
-    for _status in _tasks.values():
-        STATUS_TO_VM_STATES.setdefault(_status, [])
-        if _vm_state not in STATUS_TO_VM_STATES[_status]:
-            STATUS_TO_VM_STATES[_status].append(_vm_state)
+
+def states_for(statuses: list[str]) -> tuple[list[str], list[str | None]]:
+    """The vm_states and task_states that show as any of ``statuses``
+    (case-insensitive; unknown ones match nothing), as upstream's
+    ``task_and_vm_state_from_status``. None among the task states: a
+    status given by the vm_state alone, so no task state filter."""
+    wanted = {status.upper() for status in statuses}
+    vm_states: set[str] = set()
+    task_states: set[str | None] = set()
+    for vm_state, tasks in _STATUS.items():
+        for task_state, status in tasks.items():
+            if status in wanted:
+                vm_states.add(vm_state)
+                task_states.add(task_state)
+    return sorted(vm_states), sorted(task_states, key=str)
 
 _PROGRESS_STATUSES = {'ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
                       'VERIFY_RESIZE', 'MIGRATING'}
