@@ -104,6 +104,17 @@ behaves as the one before it.
           and accepted (202); no driver here keeps an image cache.
 * 2.82  - os-server-external-events: ``accelerator-request-bound``
           (tag required); no accelerators here: logged only.
+* 2.90  - Servers: ``hostname`` on create, update and rebuild (one
+          RFC 1123 label; a 400 with more than one server to create);
+          without it the host name is derived from the name, as
+          before; ``OS-EXT-SRV-ATTR:hostname`` shown to everyone (and
+          ``?hostname=`` a filter for everyone).
+* 2.92  - os-keypairs: ``public_key`` is required on create (no key is
+          generated); names may also hold ``@`` and ``.``.
+* 2.93  - Rebuild of volume-backed servers: no volumes here (every
+          server boots from an image); nothing changes.
+* 2.94  - Servers: ``hostname`` may be an FQDN (upstream's ``fqdn``:
+          letters, digits, ``-._``, up to 255 characters).
 """
 
 from collections.abc import Iterable
@@ -111,7 +122,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.82'
+MAX_VERSION = '2.94'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

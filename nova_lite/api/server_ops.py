@@ -21,6 +21,7 @@ from nova_lite import exception
 from nova_lite.api import server_placement
 from nova_lite.api import util
 from nova_lite.api import visibility
+from nova_lite.compute import hostnames
 from nova_lite.compute import power_api
 from nova_lite.compute import shelve_api
 from nova_lite.compute import states
@@ -206,6 +207,20 @@ def check_key_name(ctx: Any, key_name: str | None) -> None:
             explanation='Invalid key_name provided.') from None
 
 
+def _requested_hostname(req: webob.Request, spec: dict[str, Any],
+                        max_count: int) -> str | None:
+    """The ``hostname`` a create asks for (2.90; None before, or when
+    not given); one host name for up to ``max_count`` (above 1) servers
+    is a 400, as upstream."""
+    hostname = spec.get('hostname') if util.version(req).at_least(
+        '2.90') else None
+    if hostname and max_count > 1:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Unable to allocate a single hostname to multiple '
+            'instances')
+    return hostname
+
+
 def create(req: webob.Request, body: dict[str, Any]) -> Created:
     """Create as many of the requested instances as the project's quota
     allows (``max_count`` at most, ``min_count`` at least, else
@@ -219,6 +234,7 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
     image_id = _image(req, spec.get('imageRef'), flavor)
     check_key_name(ctx, spec.get('key_name'))
     low, high = _counts(spec)
+    hostname = _requested_hostname(req, spec, high)
     reservation_id = 'r-' + secrets.token_hex(4)
     snapshot = flavor_snapshot(flavor)
     system_metadata = trusted_certs_db.kept(
@@ -226,9 +242,12 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
 
     def values(index: int, count: int) -> dict[str, Any]:
         name = spec['name'] if count == 1 else f'{spec["name"]}-{index + 1}'
+        uuid = uuidutils.generate_uuid()
         return {
-            'uuid': uuidutils.generate_uuid(),
+            'uuid': uuid,
             'display_name': name,
+            'hostname': hostname or hostnames.for_server(
+                spec['name'], uuid, count, index),
             'display_description': spec.get('description'),
             'project_id': ctx.project_id,
             'user_id': ctx.user_id,

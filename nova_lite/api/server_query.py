@@ -8,6 +8,8 @@ server has no address and they match no server. ``sort_key`` takes
 upstream's keys: those nova_lite has no column for are ignored (as
 upstream ignores its own ignore list, a 400 from 2.75), others are a
 400; sorting by ``host`` or ``node`` is for administrators (else 403).
+``?hostname=`` is a regular expression on the host names (2.90 for
+everyone, administrators' before).
 From 2.75 a parameter upstream's list does not know is a 400.
 """
 
@@ -33,13 +35,13 @@ TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
 SORT_COLUMNS = frozenset((
     'access_ip_v4', 'access_ip_v6', 'availability_zone', 'config_drive',
     'created_at', 'display_description', 'display_name', 'host',
-    'image_ref', 'instance_type_id', 'key_name', 'launched_at',
+    'hostname', 'image_ref', 'instance_type_id', 'key_name', 'launched_at',
     'locked_by', 'node', 'power_state', 'project_id', 'task_state',
     'terminated_at', 'updated_at', 'user_id', 'uuid', 'vm_state'))
 #: Upstream's other valid keys: accepted and ignored (upstream's
 #: SERVER_LIST_IGNORE_SORT_KEY, and the columns nova_lite lacks).
 SORT_IGNORED = frozenset((
-    'auto_disk_config', 'hostname', 'kernel_id', 'launch_index',
+    'auto_disk_config', 'kernel_id', 'launch_index',
     'progress', 'ramdisk_id', 'root_device_name', 'architecture',
     'cell_name', 'cleaned', 'default_ephemeral_device',
     'default_swap_device', 'deleted', 'deleted_at', 'disable_terminate',
@@ -194,6 +196,16 @@ def _locked(req: webob.Request, filters: dict[str, Any]) -> None:
         raise webob.exc.HTTPBadRequest(explanation=str(exc)) from None
 
 
+def _hostname(req: webob.Request, filters: dict[str, Any]) -> None:
+    """``?hostname=``, a regular expression: an administrator's
+    filter, everyone's from 2.90 (others' is ignored before, as
+    upstream)."""
+    value = req.GET.get('hostname')
+    if value and (util.context(req).is_admin
+                  or util.version(req).at_least('2.90')):
+        filters['hostname'] = regex(value, 'hostname')
+
+
 def _addresses(req: webob.Request) -> None:
     """``?ip=`` / ``?ip6=``: servers here have no address, so a valid
     expression matches none of them."""
@@ -225,5 +237,6 @@ def filters(req: webob.Request) -> dict[str, Any]:
         found['image_ref'] = req.GET['image'].rsplit('/', 1)[-1]
     _flavor(req, found)
     _locked(req, found)
+    _hostname(req, found)
     _addresses(req)
     return found

@@ -3,10 +3,10 @@
 
 * **rebuild** (an active, stopped or failed server with no task): the
   new image, name, metadata (replaced when given), description, access
-  addresses and key are written with the task ``rebuilding`` and the
-  action record in one transaction; the host's agent replaces the disk
-  content and the server is ACTIVE again (SHUTOFF if it was stopped,
-  as upstream).
+  addresses, key and host name (API 2.90) are written with the task
+  ``rebuilding`` and the action record in one transaction; the host's
+  agent replaces the disk content and the server is ACTIVE again
+  (SHUTOFF if it was stopped, as upstream).
 * **createImage** (active, stopped, paused or suspended, no task): the
   image catalog is metadata only, so the snapshot is recorded at once
   (``active``) with the action; no guest is touched.
@@ -33,7 +33,7 @@ SNAPSHOTTABLE = (states.ACTIVE, states.STOPPED, states.PAUSED,
 # Request keys of a rebuild -> instance columns.
 _COLUMNS = {'name': 'display_name', 'description': 'display_description',
             'access_ip_v4': 'access_ip_v4', 'access_ip_v6': 'access_ip_v6',
-            'key_name': 'key_name'}
+            'key_name': 'key_name', 'hostname': 'hostname'}
 
 
 def _check(ctx: Any, inst: Row, action: str,
@@ -53,7 +53,8 @@ class ImageActions:
     def rebuild(self, ctx: Any, inst: Row, image_id: str,
                 changes: Row) -> None:
         """``changes``: any of name, description, metadata,
-        access_ip_v4, access_ip_v6, key_name (checked by the caller)."""
+        access_ip_v4, access_ip_v6, key_name, hostname (checked by the
+        caller)."""
         _check(ctx, inst, 'rebuild', REBUILDABLE)
         if not inst['host']:
             raise exception.InstanceNotReady(instance_id=inst['uuid'])

@@ -85,6 +85,8 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
         # A regular expression, searched (REGEXP on MariaDB, ~ on
         # PostgreSQL, Python's re on SQLite), as upstream.
         query = query.where(INST.display_name.regexp_match(filters['name']))
+    if filters.get('hostname'):
+        query = query.where(INST.hostname.regexp_match(filters['hostname']))
     if filters.get('changes_since'):
         query = query.where(INST.updated_at >= filters['changes_since'])
     if filters.get('changes_before'):

@@ -139,6 +139,9 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     display_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    # The server's host name (upstream's; given from API 2.90, else
+    # derived from the display name).
+    hostname: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     display_description: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(255))
     project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))

@@ -10,6 +10,7 @@ the names cannot drift apart.
 from typing import Any
 
 from oslo_log import log as logging
+from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
@@ -25,12 +26,14 @@ LOG = logging.getLogger(__name__)
 class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
     # locked_by. 1.3: locked_reason, system_metadata; delete_snapshot.
-    VERSION = '1.3'
+    # 1.4: hostname.
+    VERSION = '1.4'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
         'uuid': fields.UUIDField(),
         'display_name': fields.StringField(nullable=True),
+        'hostname': fields.StringField(nullable=True),
         'display_description': fields.StringField(nullable=True),
         'project_id': fields.StringField(),
         'user_id': fields.StringField(),
@@ -64,6 +67,13 @@ class Instance(base.NovaLiteObject):
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }
+
+    def obj_make_compatible(self, primitive: dict[str, Any],
+                            target_version: str) -> None:
+        """An older service does not know ``hostname`` (1.4)."""
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 4):
+            primitive.pop('hostname', None)
 
     def _load_from_db(self, values: dict[str, Any]) -> base.NovaLiteObject:
         if values.get('system_metadata', {}) is None:

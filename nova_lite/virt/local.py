@@ -1,9 +1,9 @@
 """The local driver: every instance has a real disk file.
 
 ``<state_path>/instances/<uuid>/disk`` holds a small header naming the
-instance and is sized (sparsely) to the flavor's root disk, so that an
-operator can see exactly which instances a host holds and data loss is
-observable.
+instance (its uuid, image and host name) and is sized (sparsely) to the
+flavor's root disk, so that an operator can see exactly which instances
+a host holds and data loss is observable.
 
 Beside the disk, ``power.json`` records the guest's power state
 (``running`` or ``shutdown``) and how many times it booted: stop, start
@@ -46,6 +46,14 @@ _POWER_STATES = {RUNNING: power_state.RUNNING,
                  PAUSED: power_state.PAUSED,
                  SUSPENDED: power_state.SUSPENDED}
 _CHUNK = 1024 * 1024
+
+
+def _hostname(instance: Any) -> str | None:
+    """The instance's host name, if the object carries one."""
+    is_set = getattr(instance, 'obj_attr_is_set', None)
+    if is_set is not None:
+        return instance.hostname if is_set('hostname') else None
+    return getattr(instance, 'hostname', None)
 
 
 def _data_ranges(fd: int, size: int) -> Iterator[tuple[int, int]]:
@@ -161,9 +169,13 @@ class LocalDriver(fake.FakeDriver):
     @staticmethod
     def _write_disk(path: Path, instance: Any, image_ref: str) -> None:
         """A sparse disk of the flavor's size whose first bytes name
-        the instance and the image it was made from."""
-        header = json.dumps({'instance': instance.uuid,
-                             'image': image_ref}).encode()
+        the instance, the image it was made from and the guest's host
+        name (as a guest would get it at boot or rebuild)."""
+        fields = {'instance': instance.uuid, 'image': image_ref}
+        hostname = _hostname(instance)
+        if hostname is not None:
+            fields['hostname'] = hostname
+        header = json.dumps(fields).encode()
         with open(path, 'wb') as disk:
             disk.write(header)
             disk.truncate(max(len(header), instance.root_gb * 1024 ** 3))

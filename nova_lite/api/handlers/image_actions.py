@@ -38,7 +38,7 @@ def _check_metadata_quota(req: webob.Request, inst: Row,
 
 def _rebuild_changes(req: webob.Request, spec: Row) -> Row:
     changes: Row = {}
-    for key in ('name', 'description', 'metadata'):
+    for key in ('name', 'description', 'metadata', 'hostname'):
         if key in spec:
             changes[key] = spec[key]
     for field, column, family in (('accessIPv4', 'access_ip_v4', 4),

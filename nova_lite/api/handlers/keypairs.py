@@ -5,10 +5,12 @@
 * 2.10: an administrator names another user (``user_id`` in the body,
   ``?user_id=`` in the query);
 * 2.35: the list is paged with ``limit`` and ``marker`` (a name) and
-  ``keypairs_links``.
+  ``keypairs_links``;
+* 2.92: ``public_key`` is required (no key is generated) and names
+  may hold ``@`` and ``.``.
 
-Without ``public_key`` a key pair is generated and its private key
-returned once (upstream stops generating at 2.92, beyond our maximum).
+Before 2.92, without ``public_key`` a key pair is generated and its
+private key returned once.
 """
 
 from typing import Any

@@ -174,8 +174,9 @@ def delete_server(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def update_server(req: webob.Request) -> webob.Response:
-    """``PUT /servers/{id}``: rename, set the access IPs or (2.19) the
-    description; answers the server, as upstream."""
+    """``PUT /servers/{id}``: rename, set the access IPs, (2.19) the
+    description or (2.90) the host name; answers the server, as
+    upstream (a new name leaves the host name as it is)."""
     inst = get_server(req)
     util.authorize(req, POLICY % 'update',
                    {'project_id': inst['project_id']})
@@ -185,6 +186,8 @@ def update_server(req: webob.Request) -> webob.Response:
         values['display_name'] = spec['name']
     if 'description' in spec:
         values['display_description'] = spec['description']
+    if 'hostname' in spec:  # 2.90 (the schema refuses it before)
+        values['hostname'] = spec['hostname']
     for field, column, family in (('accessIPv4', 'access_ip_v4', 4),
                                   ('accessIPv6', 'access_ip_v6', 6)):
         if field in spec:

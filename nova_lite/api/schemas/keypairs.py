@@ -4,9 +4,10 @@ import copy
 from typing import Any
 
 #: Upstream's key pair name (before 2.92): letters, digits, _ - and
-#: spaces, not only spaces.
+#: spaces, neither starting nor ending with a space (upstream's
+#: ``name`` format).
 NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
-        'pattern': r'^(?! *$)[_\- a-zA-Z0-9]+$'}
+        'pattern': r'^(?! )[_\- a-zA-Z0-9]+(?<! )$'}
 
 create: dict[str, Any] = {
     'type': 'object',
@@ -32,8 +33,19 @@ create_v210 = copy.deepcopy(create_v22)
 create_v210['properties']['keypair']['properties']['user_id'] = {
     'type': 'string'}
 
+#: 2.92: names may also hold ``@`` and ``.``.
+NAME_V292 = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+             'pattern': r'^(?! )[_\-@. a-zA-Z0-9]+(?<! )$'}
+
+# 2.92: a public key is required (no key is generated any more).
+create_v292 = copy.deepcopy(create_v210)
+create_v292['properties']['keypair']['properties']['name'] = NAME_V292
+create_v292['properties']['keypair']['required'] = ['name', 'public_key']
+
 
 def create_for(version: Any) -> dict[str, Any]:
+    if version.at_least('2.92'):
+        return create_v292
     if version.at_least('2.10'):
         return create_v210
     if version.at_least('2.2'):

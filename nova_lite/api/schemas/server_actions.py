@@ -190,7 +190,8 @@ _REBUILD_METADATA = {
 
 def rebuild(version: Any) -> dict[str, Any]:
     """The rebuild schema at ``version`` (2.19: description; 2.54:
-    key_name; 2.57: user_data, no personality)."""
+    key_name; 2.57: user_data, no personality; 2.63: trusted image
+    certificates; 2.90: hostname, an FQDN from 2.94)."""
     props: dict[str, Any] = {
         'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
                  'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'},
@@ -215,6 +216,7 @@ def rebuild(version: Any) -> dict[str, Any]:
                               'maxLength': 65535}
     if version.at_least('2.63'):
         props['trusted_image_certificates'] = servers.TRUSTED_CERTS
+    servers.add_hostname(props, version)
     return {
         'type': 'object',
         'properties': {'rebuild': {

@@ -1,4 +1,4 @@
-"""Request schemas of the servers API (2.1 to 2.53)."""
+"""Request schemas of the servers API, per microversion."""
 
 import copy
 from typing import Any
@@ -68,8 +68,21 @@ VOLUME_TYPE = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255}
 #: Upstream's ``fqdn`` (host names, underscores allowed).
 FQDN = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$',
         'minLength': 1, 'maxLength': 255}
+#: Upstream's ``hostname`` (2.90 to 2.93): one RFC 1123 label.
+HOSTNAME = {'type': 'string',
+            'pattern': '^[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+$',
+            'minLength': 2, 'maxLength': 63}
 _COUNT = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
           'minLength': 1, 'minimum': 1, 'maximum': 2 ** 31 - 1}
+
+
+def add_hostname(properties: dict[str, Any], version: Any) -> None:
+    """``hostname`` of create, update and rebuild: a label from 2.90,
+    an FQDN (upstream's ``fqdn``, as host) from 2.94."""
+    if version.at_least('2.94'):
+        properties['hostname'] = FQDN
+    elif version.at_least('2.90'):
+        properties['hostname'] = HOSTNAME
 
 
 def create(version: Any) -> dict[str, Any]:
@@ -128,6 +141,7 @@ def create(version: Any) -> dict[str, Any]:
     if version.at_least('2.74'):
         server['properties']['host'] = FQDN
         server['properties']['hypervisor_hostname'] = FQDN
+    add_hostname(server['properties'], version)
     return {
         'type': 'object',
         'properties': {
@@ -157,5 +171,6 @@ def update(version: Any) -> dict[str, Any]:
     if version.at_least('2.19'):
         server['properties']['description'] = {
             'type': ['string', 'null'], 'maxLength': 255}
+    add_hostname(server['properties'], version)
     return {'type': 'object', 'properties': {'server': server},
             'required': ['server'], 'additionalProperties': False}

@@ -98,6 +98,8 @@ class ServerView:
             'tags': version.at_least('2.26'),
             'trusted_certs': version.at_least('2.63'),
             'locked_reason': version.at_least('2.73'),
+            # Admins see it from 2.3 with the other extended attributes.
+            'hostname': version.at_least('2.90') and not self.is_admin,
         }
 
     def brief(self, inst: dict[str, Any]) -> dict[str, Any]:
@@ -184,6 +186,8 @@ class ServerView:
             body['server_groups'] = self.groups.get(inst['uuid'], [])
         if shown['locked_reason']:
             body['locked_reason'] = inst.get('locked_reason')
+        if shown['hostname']:
+            body['OS-EXT-SRV-ATTR:hostname'] = inst.get('hostname')
 
     def _admin_fields(self, body: dict[str, Any],
                       inst: dict[str, Any]) -> None:
@@ -198,7 +202,7 @@ class ServerView:
                     system.get('reservation_id', ''),
                 'OS-EXT-SRV-ATTR:launch_index':
                     int(system.get('launch_index', 0)),
-                'OS-EXT-SRV-ATTR:hostname': inst['display_name'] or '',
+                'OS-EXT-SRV-ATTR:hostname': inst.get('hostname'),
                 'OS-EXT-SRV-ATTR:kernel_id': '',
                 'OS-EXT-SRV-ATTR:ramdisk_id': '',
                 'OS-EXT-SRV-ATTR:root_device_name': None,

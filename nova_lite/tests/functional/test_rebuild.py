@@ -51,7 +51,8 @@ def test_rebuild_replaces_the_disk_and_keeps_a_stopped_server_stopped(
     assert response.json['server']['image']['id'] == image
     server = _wait_status(client, uuid, 'SHUTOFF')
     assert server['metadata'] == {'a': 'b'}
-    assert _header(client, uuid) == {'instance': uuid, 'image': image}
+    assert _header(client, uuid) == {'instance': uuid, 'image': image,
+                                     'hostname': 'rebuilt'}
     assert _power(client, uuid)['state'] == 'shutdown'
     inst = _instance(uuid)
     assert inst['power_state'] == power_state.SHUTDOWN
@@ -68,5 +69,22 @@ def test_a_rebuild_cut_short_is_finished_at_start_up(client):
         'task_state': states.REBUILD_SPAWNING, 'image_ref': image})
     _restart(client, C1)
     _wait_status(client, uuid, 'ACTIVE')
-    assert _header(client, uuid) == {'instance': uuid, 'image': image}
+    assert _header(client, uuid) == {'instance': uuid, 'image': image,
+                                     'hostname': 'cut'}
     assert _power(client, uuid)['boots'] == 2
+
+
+def test_a_rebuild_with_a_hostname_writes_it_into_the_disk(client):
+    uuid = _boot_on(client, C1, 'My Guest')['id']
+    assert _header(client, uuid)['hostname'] == 'my-guest'
+    image = _new_image()
+    response = _action(client, uuid, {'rebuild': {
+        'imageRef': image, 'hostname': 'db01.example.org'}},
+        version='2.94')
+    assert response.status_int == 202, response.text
+    assert response.json['server']['OS-EXT-SRV-ATTR:hostname'] == \
+        'db01.example.org'
+    _wait_status(client, uuid, 'ACTIVE')
+    assert _header(client, uuid) == {'instance': uuid, 'image': image,
+                                     'hostname': 'db01.example.org'}
+    assert _instance(uuid)['hostname'] == 'db01.example.org'

@@ -53,10 +53,10 @@ def _downgrade(engine, revision='base'):
         alembic_command.downgrade(config, revision)
 
 
-def test_one_head_named_0010():
+def test_one_head_named_0012():
     config = lite_db.alembic_cfg(migration.ALEMBIC_DIR, 'sqlite://')
     script = ScriptDirectory.from_config(config)
-    assert script.get_heads() == ['0011']
+    assert script.get_heads() == ['0012']
 
 
 def test_models_and_migrations_agree(engine):
@@ -65,7 +65,7 @@ def test_models_and_migrations_agree(engine):
 
     migration.db_sync(engine)
 
-    assert migration.db_version(engine) == '0011'
+    assert migration.db_version(engine) == '0012'
     tables = set(sa.inspect(engine).get_table_names())
     assert tables == set(models.Base.metadata.tables) | {'alembic_version'}
     assert _schema_diff(engine) == []
@@ -74,7 +74,7 @@ def test_models_and_migrations_agree(engine):
 def test_db_sync_twice_is_a_no_op(engine):
     migration.db_sync(engine)
     migration.db_sync(engine)
-    assert migration.db_version(engine) == '0011'
+    assert migration.db_version(engine) == '0012'
     assert _schema_diff(engine) == []
 
 
@@ -87,7 +87,7 @@ def test_downgrade_leaves_only_alembic_version(engine):
 
     # And the migration runs again on the downgraded database.
     migration.db_sync(engine)
-    assert migration.db_version(engine) == '0011'
+    assert migration.db_version(engine) == '0012'
     assert _schema_diff(engine) == []
 
 
@@ -105,3 +105,32 @@ def test_schema_comparison_sees_drift(engine):
     # ('remove_column', schema, table, column)
     _, _, table, column = by_kind['remove_column']
     assert (table, column.name) == ('flavors', 'extra')
+
+
+def test_0012_gives_existing_instances_a_hostname(engine):
+    """Rows from before 0012 get the host name derived from their
+    display name (``Server-<uuid>`` when nothing is left of it)."""
+    migration.db_sync(engine, '0011')
+    names = {'6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d': 'My Web_Server.01',
+             '0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d': '***',
+             '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f': None}
+    insert = sa.text(
+        "INSERT INTO instances (uuid, display_name, project_id, user_id, "
+        "flavor, vcpus, memory_mb, root_gb, vm_state, power_state, "
+        "metadata, created_at, deleted, locked) VALUES (:uuid, :name, "
+        "'p', 'u', '{}', 1, 64, 0, 'active', 1, '{}', :now, 0, :locked)")
+    with engine.begin() as conn:
+        for uuid, name in names.items():
+            conn.execute(insert, {'uuid': uuid, 'name': name,
+                                  'now': '2026-01-01 00:00:00',
+                                  'locked': False})
+    migration.db_sync(engine)
+    with engine.connect() as conn:
+        found = dict(conn.execute(sa.text(
+            'SELECT uuid, hostname FROM instances')).all())
+    assert found == {
+        '6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d': 'my-web-server-01',
+        '0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d':
+            'Server-0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d',
+        '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f':
+            'Server-1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'}

@@ -23,7 +23,7 @@ EXPECTED_FINGERPRINTS = {
     'ComputeNode': '1.2-728e6a8fde5ac83680df52292dbd99c0',
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
-    'Instance': '1.3-15d1eeaf28bac2f2c7092d4447db13cb',
+    'Instance': '1.4-9b265299f953b24c6aa3103f4081400a',
     'InstanceActionEvent': '1.0-cd0487aa5b72a1734b944cd139695e1f',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.3-b5a8bf378fe577815894f410a79b6dfe',
@@ -135,6 +135,21 @@ def test_instance_save_node_with_compute_id(ctx):
     inst.compute_id = None
     inst.save()
     assert instance_obj.Instance.get_by_uuid(ctx, inst.uuid).node is None
+
+
+def test_instance_hostname_is_stored_and_left_out_for_1_3(ctx):
+    inst = instance_obj.Instance(
+        ctx, uuid=str(uuid.uuid4()), project_id='p', user_id='u',
+        flavor={'name': 'small'}, vm_state='building', hostname='web-1')
+    inst.create()
+    stored = instance_obj.Instance.get_by_uuid(ctx, inst.uuid)
+    assert stored.hostname == 'web-1'
+    data = stored.obj_to_primitive()['versioned_object.data']
+    assert data['hostname'] == 'web-1'
+    old = stored.obj_to_primitive(target_version='1.3')
+    assert old['versioned_object.version'] == '1.3'
+    assert 'hostname' not in old['versioned_object.data']
+    assert 'display_name' in old['versioned_object.data']
 
 
 def test_compute_node_object_refuses_create_without_uuid(ctx):
