@@ -8,7 +8,9 @@ server has no address and they match no server. ``sort_key`` takes
 upstream's keys: those nova_lite has no column for are ignored (as
 upstream ignores its own ignore list, a 400 from 2.75), others are a
 400; sorting by ``host`` or ``node`` is for administrators (else 403).
-From 2.75 a parameter upstream's list does not know is a 400.
+From 2.75 a parameter upstream's list does not know is a 400. The
+filters on a server's own attributes (2.83 for everyone, before for
+administrators) are in :mod:`nova_lite.api.server_filters`.
 """
 
 import re
@@ -19,6 +21,8 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite import policy
+from nova_lite.api import server_filters
 from nova_lite.api import util
 from nova_lite.api.views import servers as views
 from nova_lite.db import flavors as flavor_db
@@ -210,7 +214,7 @@ def filters(req: webob.Request) -> dict[str, Any]:
         found['name'] = regex(req.GET['name'], 'name')
     _deleted(req, found)
     _status(req, found)
-    if util.context(req).is_admin:
+    if policy.check(util.context(req), server_filters.ALL_FILTERS_POLICY):
         for key in ('host', 'node'):
             if req.GET.get(key):
                 found[key] = req.GET[key]
@@ -222,5 +226,6 @@ def filters(req: webob.Request) -> dict[str, Any]:
         found['image_ref'] = req.GET['image'].rsplit('/', 1)[-1]
     _flavor(req, found)
     _locked(req, found)
+    server_filters.add(req, found, regex)
     _addresses(req)
     return found

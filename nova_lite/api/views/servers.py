@@ -46,6 +46,11 @@ for _vm_state, _tasks in _STATUS.items():
         if _vm_state not in STATUS_TO_VM_STATES[_status]:
             STATUS_TO_VM_STATES[_status].append(_vm_state)
 
+#: The task states in which an ``active`` server is not ACTIVE (REBOOT,
+#: REBUILD, MIGRATING, RESIZE).
+ACTIVE_BUSY_TASKS = frozenset(task for task in _STATUS[states.ACTIVE]
+                              if task is not None)
+
 _PROGRESS_STATUSES = {'ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
                       'VERIFY_RESIZE', 'MIGRATING'}
 
