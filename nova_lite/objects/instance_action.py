@@ -80,10 +80,13 @@ def request_id(context: Any) -> str | None:
 class Outcome:
     """What a recorded block may say of its end besides raising: a step
     that handles its own failure (and leaves the server in ERROR) sets
-    ``error``."""
+    ``error`` (a fault message, or a traceback with ``details`` the
+    fault message)."""
 
     def __init__(self) -> None:
         self.error: str | None = None
+        #: What the event's ``details`` say (default: ``error``).
+        self.details: str | None = None
 
 
 @contextlib.contextmanager
@@ -106,7 +109,7 @@ def recorded(context: Any, instance_uuid: str, event: str,
     if outcome.error is not None:
         _safely(InstanceActionEvent.event_finish, context, instance_uuid,
                 rid, event, db.ERROR, outcome.error,
-                failure_details(outcome.error))
+                failure_details(outcome.details or outcome.error))
     else:
         _safely(InstanceActionEvent.event_finish, context, instance_uuid,
                 rid, event, db.SUCCESS, None)

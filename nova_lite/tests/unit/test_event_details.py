@@ -43,6 +43,10 @@ def test_details_of_failures(server):
     with instance_action.recorded(ctx, server, 'handled',
                                   'host-1') as outcome:
         outcome.error = 'Build failed: ' + 'x' * 300
+    with instance_action.recorded(ctx, server, 'own details',
+                                  'host-1') as outcome:
+        outcome.error = 'OSError: /var/lib/secret: denied'
+        outcome.details = instance_action.failure_details(OSError('x'))
     with instance_action.recorded(ctx, server, 'fine', 'host-1'):
         pass
     events = _events(ctx, server)
@@ -53,6 +57,9 @@ def test_details_of_failures(server):
     assert 'secret' in events['theirs']['traceback']
     assert events['handled']['details'] == ('Build failed: ' + 'x' * 300
                                             )[:255]
+    assert (events['own details']['details'],
+            events['own details']['traceback']) == (
+        'OSError', 'OSError: /var/lib/secret: denied')
     assert events['fine']['details'] is None
     assert {e['result'] for n, e in events.items() if n != 'fine'} == {
         db.ERROR}
