@@ -7,6 +7,7 @@ import datetime
 
 from lite_common import context as lite_context
 from lite_common.tests.backends import db_url  # noqa: F401
+from nova_lite.api import server_filters
 from nova_lite.api.views import servers as views
 from nova_lite.db import instances
 from nova_lite.tests import database
@@ -94,3 +95,18 @@ def test_exact_states_and_user(db_url):  # noqa: F811
         assert _names(ctx, vm_state=['active']) == ['a', 'c']
         assert _names(ctx, task_state=['rebooting']) == ['c']
         assert _names(ctx, user_id='u2') == ['d']
+
+
+def test_iso_8601_timestamps_of_the_api():
+    """An ISO 8601 date and time (the api-ref's format) is an instant in
+    UTC; any other text stays a regular expression."""
+    stamp = server_filters._timestamp
+    assert stamp('2015-08-27T09:49:58-05:00') == datetime.datetime(
+        2015, 8, 27, 14, 49, 58)
+    assert stamp('2015-08-27T09:49:58Z') == datetime.datetime(
+        2015, 8, 27, 9, 49, 58)
+    assert stamp('2015-08-27T09:49:58.123456') == datetime.datetime(
+        2015, 8, 27, 9, 49, 58, 123456)
+    assert stamp('2015-08-27') is None
+    assert stamp('^2015-08-27 09') is None
+    assert stamp('T.*') is None
