@@ -104,6 +104,19 @@ behaves as the one before it.
           and accepted (202); no driver here keeps an image cache.
 * 2.82  - os-server-external-events: ``accelerator-request-bound``
           (tag required); no accelerators here: logged only.
+* 2.83  - Server list: ``availability_zone``, ``config_drive``,
+          ``key_name``, ``created_at``, ``launched_at``,
+          ``terminated_at``, ``power_state``, ``task_state``,
+          ``vm_state``, ``progress`` and ``user_id`` filters for everyone
+          (before: administrators only, ignored for others).
+* 2.84  - os-instance-actions: each event's ``details`` (the message of
+          a failure) for whoever ``events:details`` allows (admins).
+* 2.85  - ``PUT /servers/{id}/os-volume_attachments/{volume_id}``:
+          ``delete_on_termination`` (validated as upstream); no volumes
+          here, so no attachment is found (404).
+* 2.86  - Flavor extra specs: known specs (hw, hw_rng, hw_video, os,
+          quota, resources, trait, capabilities, accel, ...) are
+          validated on create and update.
 * 2.90  - Servers: ``hostname`` on create, update and rebuild (one
           RFC 1123 label; a 400 with more than one server to create);
           without it the host name is derived from the name, as

@@ -28,6 +28,7 @@ from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
+from nova_lite.api.handlers import volume_attachment_update
 from nova_lite.api.schemas import aggregates as aggregate_schemas
 from nova_lite.api.schemas import flavors as flavor_schemas
 from nova_lite.api.schemas import keypairs as keypair_schemas
@@ -90,6 +91,8 @@ def bodies() -> openapi.Bodies:
         aggregates.aggregate_action: aggregate_schemas.action,
         aggregate_images.cache_images: aggregate_schemas.images,
         server_groups.create_server_group: group_schemas.create(latest),
+        volume_attachment_update.update_attachment:
+            volume_attachment_update.UPDATE_V285,
     }
 
 

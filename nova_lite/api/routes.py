@@ -33,6 +33,7 @@ from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import tenant_usage
 from nova_lite.api.handlers import versions
+from nova_lite.api.handlers import volume_attachment_update
 
 _COMPUTE: RouteTable = {
     '/servers': {'GET': servers.list_servers,
@@ -62,6 +63,8 @@ _COMPUTE: RouteTable = {
         'GET': server_diagnostics.show_diagnostics},
     '/servers/{server_id}/topology': {
         'GET': server_topology.show_topology},
+    '/servers/{server_id}/os-volume_attachments/{volume_id}': {
+        'PUT': volume_attachment_update.update_attachment},
     '/servers/{server_id}/os-server-password': {
         'GET': server_password.show_password,
         'DELETE': server_password.clear_password},

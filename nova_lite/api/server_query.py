@@ -10,7 +10,9 @@ upstream ignores its own ignore list, a 400 from 2.75), others are a
 400; sorting by ``host`` or ``node`` is for administrators (else 403).
 ``?hostname=`` is a regular expression on the host names (2.90 for
 everyone, administrators' before).
-From 2.75 a parameter upstream's list does not know is a 400.
+From 2.75 a parameter upstream's list does not know is a 400. The
+filters on a server's own attributes (2.83 for everyone, before for
+administrators) are in :mod:`nova_lite.api.server_filters`.
 """
 
 import re
@@ -21,6 +23,8 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite import policy
+from nova_lite.api import server_filters
 from nova_lite.api import util
 from nova_lite.api.views import servers as views
 from nova_lite.db import flavors as flavor_db
@@ -225,7 +229,7 @@ def filters(req: webob.Request) -> dict[str, Any]:
         found['name'] = regex(req.GET['name'], 'name')
     _deleted(req, found)
     _status(req, found)
-    if util.context(req).is_admin:
+    if policy.check(util.context(req), server_filters.ALL_FILTERS_POLICY):
         for key in ('host', 'node'):
             if req.GET.get(key):
                 found[key] = req.GET[key]
@@ -238,5 +242,6 @@ def filters(req: webob.Request) -> dict[str, Any]:
     _flavor(req, found)
     _locked(req, found)
     _hostname(req, found)
+    server_filters.add(req, found, regex)
     _addresses(req)
     return found

@@ -65,6 +65,7 @@ def do(context: Any, driver: Any, instance: Any, target: str,
             LOG.error('Could not take the power-update %s event: %r',
                       target, exc, instance=instance)
             outcome.error = f'{type(exc).__name__}: {exc}'
+            outcome.details = instance_action.failure_details(exc)
             instance.task_state = None
             instance_ops.saved(instance, [task])
             return

@@ -96,7 +96,8 @@ def event_start(context: Any, instance_uuid: str, request_id: str | None,
             sa.update(EVENT)
             .where(EVENT.action_id == action, EVENT.event == event)
             .values(start_time=now, finish_time=None, result=None,
-                    traceback=None, host=host, updated_at=now))
+                    traceback=None, details=None, host=host,
+                    updated_at=now))
         if updated.rowcount == 0:
             session.execute(sa.insert(EVENT).values(
                 action_id=action, event=event, start_time=now, host=host,

@@ -10,6 +10,7 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import flavors
+from nova_lite.db import instance_search
 from nova_lite.db import models
 from nova_lite.db import server_groups
 from nova_lite.db import tags
@@ -92,6 +93,8 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     if filters.get('changes_before'):
         query = query.where(INST.updated_at <= filters['changes_before'])
     for clause in tags.filter_clauses(filters):
+        query = query.where(clause)
+    for clause in instance_search.clauses(filters):
         query = query.where(clause)
     return query
 

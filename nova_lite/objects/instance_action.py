@@ -4,7 +4,8 @@ Agents have no database: :meth:`InstanceActionEvent.event_start` and
 :meth:`event_finish` are remotable class methods that run on the
 conductor. :func:`recorded` wraps one step of an agent or the conductor
 in its event: started, then finished with ``Success`` or ``Error`` (and
-the traceback, which only administrators see).
+the traceback, which only administrators see, and the ``details`` of
+the failure: a fault-like message, as upstream's since 2.84).
 """
 
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from oslo_log import log as logging
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from lite_common.exception import LiteException
 from nova_lite.db import instance_actions as db
 from nova_lite.objects import base
 
@@ -25,7 +27,8 @@ LOG = logging.getLogger(__name__)
 @base.NovaLiteObjectRegistry.register
 class InstanceActionEvent(base.NovaLiteObject):
     # 1.0: first version.
-    VERSION = '1.0'
+    # 1.1: event_finish takes the ``details`` of a failure.
+    VERSION = '1.1'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -45,9 +48,29 @@ class InstanceActionEvent(base.NovaLiteObject):
     @ovo_base.remotable
     def event_finish(cls, context: Any, instance_uuid: str,
                      request_id: str | None, event: str, result: str,
-                     traceback: str | None) -> None:
+                     traceback: str | None,
+                     details: str | None = None) -> None:
         db.event_finish(context, instance_uuid, request_id, event, result,
-                        traceback)
+                        traceback, details)
+
+
+#: The longest ``details`` kept (upstream's fault message length).
+DETAILS_LENGTH = 255
+
+
+def failure_details(error: BaseException | str) -> str:
+    """What a failed event's ``details`` say, as upstream words a fault:
+    the message of one of our exceptions (written for users), else only
+    the exception's class name (another message may leak the deployment's
+    internals); a step's own failure message as it is; at most 255
+    characters."""
+    if isinstance(error, str):
+        message = error
+    elif isinstance(error, LiteException):
+        message = error.format_message() or type(error).__name__
+    else:
+        message = type(error).__name__
+    return message[:DETAILS_LENGTH]
 
 
 def request_id(context: Any) -> str | None:
@@ -57,10 +80,13 @@ def request_id(context: Any) -> str | None:
 class Outcome:
     """What a recorded block may say of its end besides raising: a step
     that handles its own failure (and leaves the server in ERROR) sets
-    ``error``."""
+    ``error`` (a fault message, or a traceback with ``details`` the
+    fault message)."""
 
     def __init__(self) -> None:
         self.error: str | None = None
+        #: What the event's ``details`` say (default: ``error``).
+        self.details: str | None = None
 
 
 @contextlib.contextmanager
@@ -76,13 +102,14 @@ def recorded(context: Any, instance_uuid: str, event: str,
     outcome = Outcome()
     try:
         yield outcome
-    except Exception:
+    except Exception as exc:
         _safely(InstanceActionEvent.event_finish, context, instance_uuid,
-                rid, event, db.ERROR, tb.format_exc())
+                rid, event, db.ERROR, tb.format_exc(), failure_details(exc))
         raise
     if outcome.error is not None:
         _safely(InstanceActionEvent.event_finish, context, instance_uuid,
-                rid, event, db.ERROR, outcome.error)
+                rid, event, db.ERROR, outcome.error,
+                failure_details(outcome.details or outcome.error))
     else:
         _safely(InstanceActionEvent.event_finish, context, instance_uuid,
                 rid, event, db.SUCCESS, None)

@@ -21,6 +21,13 @@ servers = [
     rule(SERVERS % 'index:get_all_tenants', ADMIN,
          'List the servers of every project (all_tenants).',
          [('GET', '/servers'), ('GET', '/servers/detail')]),
+    rule(SERVERS % 'allow_all_filters', ADMIN,
+         'Filter the server list by every filter: host and node, and '
+         'before 2.83 availability_zone, config_drive, key_name, '
+         'created_at, launched_at, terminated_at, power_state, '
+         'task_state, vm_state, progress and user_id (ignored for '
+         'others).',
+         [('GET', '/servers'), ('GET', '/servers/detail')]),
     rule(SERVERS % 'show', PROJECT_READER_OR_ADMIN, 'Show a server.',
          [('GET', '/servers/{server_id}')]),
     rule(SERVERS % 'show:host_status', ADMIN,

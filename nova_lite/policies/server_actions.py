@@ -82,6 +82,11 @@ instance_actions = [
          'See the events of an action with their tracebacks (before 2.51 '
          'the events at all).',
          [('GET', '/servers/{server_id}/os-instance-actions/{request_id}')]),
+    rule(ACTIONS % 'events:details', ADMIN,
+         'See the "details" of the events of an action (2.84): the '
+         'message of a failure, which may tell of the deployment (e.g. '
+         'the kind of hypervisor).',
+         [('GET', '/servers/{server_id}/os-instance-actions/{request_id}')]),
 ]
 
 METADATA = 'os_compute_api:server-metadata:%s'

@@ -1,5 +1,6 @@
-"""Policies of server diagnostics, server passwords, external events and
-server topology (upstream Nova's names and defaults)."""
+"""Policies of server diagnostics, server passwords, external events,
+server topology and volume attachment updates (upstream Nova's names
+and defaults)."""
 
 from nova_lite.policies.base import ADMIN
 from nova_lite.policies.base import PROJECT_MEMBER_OR_ADMIN
@@ -11,6 +12,10 @@ DIAGNOSTICS = 'os_compute_api:os-server-diagnostics'
 PASSWORD = 'os_compute_api:os-server-password:%s'
 EXTERNAL_EVENTS = 'os_compute_api:os-server-external-events:%s'
 TOPOLOGY = 'compute:server:topology:%s'
+VOLUME_ATTACHMENTS = 'os_compute_api:os-volumes-attachments:%s'
+#: Upstream's default of a volume swap: Cinder only (role service).
+SERVICE = 'role:service'
+_ATTACHMENT_PATH = '/servers/{server_id}/os-volume_attachments/{volume_id}'
 _PASSWORD_PATH = '/servers/{server_id}/os-server-password'
 
 rules = [
@@ -32,4 +37,12 @@ rules = [
          'Show the NUMA topology data for a server with host NUMA ID and '
          'CPU pinning information (2.78).',
          [('GET', '/servers/{server_id}/topology')]),
+    rule(VOLUME_ATTACHMENTS % 'update', PROJECT_MEMBER_OR_ADMIN,
+         'Update a volume attachment of a server (2.85: '
+         'delete_on_termination).',
+         [('PUT', _ATTACHMENT_PATH)]),
+    rule(VOLUME_ATTACHMENTS % 'swap', SERVICE,
+         'Swap the volume of an attachment (a volume migration, called '
+         'by Cinder); before 2.85 every PUT of an attachment is a swap.',
+         [('PUT', _ATTACHMENT_PATH)]),
 ]

@@ -1,7 +1,9 @@
 """/flavors/{flavor_id}/os-extra_specs[/{key}]: a flavor's extra specs,
 as upstream: anyone who sees the flavor reads them, administrators
 change them. Values are strings (a number is taken and stored as its
-text, as upstream); create and update answer with the body sent."""
+text, as upstream); create and update answer with the body sent. From
+2.86 the known extra specs are validated (:mod:`nova_lite.api.extra_specs`)
+before the flavor is looked up, as upstream."""
 
 from typing import Any
 
@@ -9,6 +11,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import extra_specs
 from nova_lite.api import util
 from nova_lite.api.handlers import flavors
 from nova_lite.db import flavors as db
@@ -23,13 +26,21 @@ CREATE_BODY = {'type': 'object', 'properties': {'extra_specs': SPECS},
 UPDATE_BODY = {**SPECS, 'minProperties': 1, 'maxProperties': 1}
 
 
-def _as_text(specs: dict[str, Any]) -> dict[str, str]:
+def _as_text(req: webob.Request, specs: dict[str, Any]) -> dict[str, str]:
+    """The specs as text; from 2.86 the known ones validated."""
     text = {key: str(value) for key, value in specs.items()}
+    validated = util.version(req).at_least('2.86')
     for key, value in text.items():
         if len(value) > 255:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Invalid input received: extra_specs value of '
                 f'{key} has more than 255 characters.')
+        if validated:
+            try:
+                extra_specs.validate(key, value)
+            except exception.Invalid as exc:
+                raise webob.exc.HTTPBadRequest(
+                    explanation=exc.format_message()) from None
     return text
 
 
@@ -51,7 +62,7 @@ def list_specs(req: webob.Request) -> webob.Response:
 def create_specs(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'create', {})
     body = util.read_body(req, CREATE_BODY)
-    given = _as_text(body['extra_specs'])
+    given = _as_text(req, body['extra_specs'])
     _merge(req, given)
     return util.json_response(body)
 
@@ -73,7 +84,7 @@ def show_spec(req: webob.Request) -> webob.Response:
 def update_spec(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'update', {})
     body = util.read_body(req, UPDATE_BODY)
-    given = _as_text(body)
+    given = _as_text(req, body)
     if req.urlvars['key'] not in body:
         raise webob.exc.HTTPBadRequest(
             explanation='Request body and URI mismatch')

@@ -10,7 +10,9 @@ microversion as upstream:
   400;
 * 2.62: each event's ``hostId`` (hashed with the project) for all,
   its ``host`` for whoever may see the tracebacks;
-* 2.66: ``changes-before``.
+* 2.66: ``changes-before``;
+* 2.84: each event's ``details`` (the message of a failure, null
+  otherwise) for whoever the ``events:details`` policy lets see them.
 """
 
 from typing import Any
@@ -96,7 +98,7 @@ def list_actions(req: webob.Request) -> webob.Response:
 
 
 def _event(row: dict[str, Any], project_id: str, admin: bool,
-           v262: bool) -> dict[str, Any]:
+           v262: bool, details: bool) -> dict[str, Any]:
     body = {'event': row['event'],
             'start_time': util.microsecond_time(row['start_time']),
             'finish_time': util.microsecond_time(row['finish_time']),
@@ -107,6 +109,8 @@ def _event(row: dict[str, Any], project_id: str, admin: bool,
             body['host'] = row['host']
     if v262:
         body['hostId'] = views.host_id(project_id, row['host'])
+    if details:
+        body['details'] = row['details']
     return body
 
 
@@ -127,7 +131,10 @@ def show_action(req: webob.Request) -> webob.Response:
     if admin_events or version.at_least('2.51'):
         project_id = row['project_id'] or inst['project_id']
         v262 = version.at_least('2.62')
-        body['events'] = [_event(event, project_id, admin_events, v262)
-                          for event in db.events_get(ctx, row['id'])]
+        details = version.at_least('2.84') and policy.check(
+            ctx, policies.ACTIONS % 'events:details', target)
+        body['events'] = [
+            _event(event, project_id, admin_events, v262, details)
+            for event in db.events_get(ctx, row['id'])]
     return util.json_response({'instanceAction': body})
 

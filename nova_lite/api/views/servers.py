@@ -53,6 +53,11 @@ def states_for(statuses: list[str]) -> tuple[list[str], list[str | None]]:
                 task_states.add(task_state)
     return sorted(vm_states), sorted(task_states, key=str)
 
+#: The task states in which an ``active`` server is not ACTIVE (REBOOT,
+#: REBUILD, MIGRATING, RESIZE).
+ACTIVE_BUSY_TASKS = frozenset(task for task in _STATUS[states.ACTIVE]
+                              if task is not None)
+
 _PROGRESS_STATUSES = {'ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
                       'VERIFY_RESIZE', 'MIGRATING'}
 

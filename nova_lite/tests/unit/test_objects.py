@@ -24,7 +24,7 @@ EXPECTED_FINGERPRINTS = {
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
     'Instance': '1.4-9b265299f953b24c6aa3103f4081400a',
-    'InstanceActionEvent': '1.0-cd0487aa5b72a1734b944cd139695e1f',
+    'InstanceActionEvent': '1.1-e063989417194d4e4f74c4b4226e8e88',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.3-b5a8bf378fe577815894f410a79b6dfe',
     'MigrationList': '1.3-9100805c7d095170a9cd68de3e17e8cf',
