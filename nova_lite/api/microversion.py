@@ -104,6 +104,21 @@ behaves as the one before it.
           and accepted (202); no driver here keeps an image cache.
 * 2.82  - os-server-external-events: ``accelerator-request-bound``
           (tag required); no accelerators here: logged only.
+* 2.87  - rescue: upstream may rescue a server booted from a volume;
+          no server boots from a volume here, so rescue (an action of
+          every version, see doc/source/api/compute-api.rst) behaves
+          the same before and after.
+* 2.88  - os-hypervisors detail and show: no vcpus, vcpus_used,
+          memory_mb, memory_mb_used, free_ram_mb, local_gb,
+          local_gb_used, free_disk_gb, disk_available_least,
+          running_vms, current_workload, cpu_info; ``uptime`` added
+          (asked of the compute agent; null when it cannot tell);
+          ``/os-hypervisors/statistics`` and
+          ``/os-hypervisors/{id}/uptime`` are 404.
+* 2.89  - os-volume_attachments: ``attachment_id`` and ``bdm_uuid``
+          instead of ``id``. No volumes here: the list of a server's
+          attachments is always empty and showing one is a 404; attach,
+          swap and detach are not offered (405).
 """
 
 from collections.abc import Iterable
@@ -111,7 +126,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.82'
+MAX_VERSION = '2.89'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 
