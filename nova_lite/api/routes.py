@@ -33,6 +33,7 @@ from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
 from nova_lite.api.handlers import tenant_usage
 from nova_lite.api.handlers import versions
+from nova_lite.api.handlers import volume_attachments
 
 _COMPUTE: RouteTable = {
     '/servers': {'GET': servers.list_servers,
@@ -44,6 +45,10 @@ _COMPUTE: RouteTable = {
     '/servers/{server_id}/ips': {'GET': servers.list_ips},
     '/servers/{server_id}/ips/{network_label}': {'GET': servers.show_ips},
     '/servers/{server_id}/action': {'POST': server_actions.server_action},
+    '/servers/{server_id}/os-volume_attachments': {
+        'GET': volume_attachments.list_attachments},
+    '/servers/{server_id}/os-volume_attachments/{volume_id}': {
+        'GET': volume_attachments.show_attachment},
     '/servers/{server_id}/metadata': {
         'GET': server_metadata.list_metadata,
         'POST': server_metadata.merge_metadata,

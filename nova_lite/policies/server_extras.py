@@ -11,6 +11,8 @@ DIAGNOSTICS = 'os_compute_api:os-server-diagnostics'
 PASSWORD = 'os_compute_api:os-server-password:%s'
 EXTERNAL_EVENTS = 'os_compute_api:os-server-external-events:%s'
 TOPOLOGY = 'compute:server:topology:%s'
+VOLUME_ATTACHMENTS = 'os_compute_api:os-volumes-attachments:%s'
+_ATTACHMENTS_PATH = '/servers/{server_id}/os-volume_attachments'
 _PASSWORD_PATH = '/servers/{server_id}/os-server-password'
 
 rules = [
@@ -32,4 +34,10 @@ rules = [
          'Show the NUMA topology data for a server with host NUMA ID and '
          'CPU pinning information (2.78).',
          [('GET', '/servers/{server_id}/topology')]),
+    rule(VOLUME_ATTACHMENTS % 'index', PROJECT_READER_OR_ADMIN,
+         'List the volume attachments of a server (none here).',
+         [('GET', _ATTACHMENTS_PATH)]),
+    rule(VOLUME_ATTACHMENTS % 'show', PROJECT_READER_OR_ADMIN,
+         'Show a volume attachment of a server (none here: 404).',
+         [('GET', _ATTACHMENTS_PATH + '/{volume_id}')]),
 ]
