@@ -8,7 +8,7 @@ behaves as the one before it.
           os-migrations, os-instance-actions (events for admins only);
           server actions os-stop, os-start, reboot, pause, unpause,
           suspend, resume, shelve, shelveOffload, unshelve, rebuild,
-          createImage, lock, unlock;
+          createImage, lock, unlock, rescue, unrescue;
           os-keypairs, os-availability-zone, os-simple-tenant-usage,
           os-aggregates, os-server-groups (affinity, anti-affinity).
 * 2.2   - os-keypairs: ``type`` (ssh, x509); create 201, delete 204.
