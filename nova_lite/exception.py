@@ -123,6 +123,16 @@ class VirtDriverError(NovaLiteException):
     msg_fmt = 'Virt driver error: %(reason)s'
 
 
+class RescueNotSupported(VirtDriverError):
+    """The driver (or the machine) cannot rescue this guest; nothing was
+    changed."""
+    msg_fmt = 'Rescue is not supported here: %(reason)s'
+
+
+class UnsupportedRescueImage(Invalid):
+    msg_fmt = "Requested rescue image '%(image)s' is not supported"
+
+
 class ComputeIdentityError(NovaLiteException):
     """The agent cannot establish who it is without risking the database.
 

@@ -8,7 +8,7 @@ behaves as the one before it.
           os-migrations, os-instance-actions (events for admins only);
           server actions os-stop, os-start, reboot, pause, unpause,
           suspend, resume, shelve, shelveOffload, unshelve, rebuild,
-          createImage, lock, unlock;
+          createImage, lock, unlock, rescue, unrescue;
           os-keypairs, os-availability-zone, os-simple-tenant-usage,
           os-aggregates, os-server-groups (affinity, anti-affinity).
 * 2.2   - os-keypairs: ``type`` (ssh, x509); create 201, delete 204.
@@ -117,6 +117,21 @@ behaves as the one before it.
 * 2.86  - Flavor extra specs: known specs (hw, hw_rng, hw_video, os,
           quota, resources, trait, capabilities, accel, ...) are
           validated on create and update.
+* 2.87  - rescue: upstream may rescue a server booted from a volume;
+          no server boots from a volume here, so rescue (an action of
+          every version, see doc/source/api/compute-api.rst) behaves
+          the same before and after.
+* 2.88  - os-hypervisors detail and show: no vcpus, vcpus_used,
+          memory_mb, memory_mb_used, free_ram_mb, local_gb,
+          local_gb_used, free_disk_gb, disk_available_least,
+          running_vms, current_workload, cpu_info; ``uptime`` added
+          (asked of the compute agent; null when it cannot tell);
+          ``/os-hypervisors/statistics`` and
+          ``/os-hypervisors/{id}/uptime`` are 404.
+* 2.89  - os-volume_attachments: ``attachment_id`` and ``bdm_uuid``
+          instead of ``id``. No volumes here: the list of a server's
+          attachments is always empty and showing one is a 404; attach,
+          swap and detach are not offered (405).
 * 2.90  - Servers: ``hostname`` on create, update and rebuild (one
           RFC 1123 label; a 400 with more than one server to create);
           without it the host name is derived from the name, as

@@ -34,6 +34,7 @@ from nova_lite.api.handlers import services
 from nova_lite.api.handlers import tenant_usage
 from nova_lite.api.handlers import versions
 from nova_lite.api.handlers import volume_attachment_update
+from nova_lite.api.handlers import volume_attachments
 
 _COMPUTE: RouteTable = {
     '/servers': {'GET': servers.list_servers,
@@ -45,6 +46,11 @@ _COMPUTE: RouteTable = {
     '/servers/{server_id}/ips': {'GET': servers.list_ips},
     '/servers/{server_id}/ips/{network_label}': {'GET': servers.show_ips},
     '/servers/{server_id}/action': {'POST': server_actions.server_action},
+    '/servers/{server_id}/os-volume_attachments': {
+        'GET': volume_attachments.list_attachments},
+    '/servers/{server_id}/os-volume_attachments/{volume_id}': {
+        'GET': volume_attachments.show_attachment,
+        'PUT': volume_attachment_update.update_attachment},
     '/servers/{server_id}/metadata': {
         'GET': server_metadata.list_metadata,
         'POST': server_metadata.merge_metadata,
@@ -63,8 +69,6 @@ _COMPUTE: RouteTable = {
         'GET': server_diagnostics.show_diagnostics},
     '/servers/{server_id}/topology': {
         'GET': server_topology.show_topology},
-    '/servers/{server_id}/os-volume_attachments/{volume_id}': {
-        'PUT': volume_attachment_update.update_attachment},
     '/servers/{server_id}/os-server-password': {
         'GET': server_password.show_password,
         'DELETE': server_password.clear_password},

@@ -22,6 +22,7 @@ from nova_lite.compute import deferred_delete
 from nova_lite.compute import external_events
 from nova_lite.compute import image_api
 from nova_lite.compute import power_api
+from nova_lite.compute import rescue_api
 from nova_lite.compute import shelve_api
 from nova_lite.compute import states
 from nova_lite.db import compute_nodes as node_db
@@ -112,9 +113,9 @@ def _check_not_whole_machine(ctx: Any, inst: Row, action: str) -> None:
 
 class API(power_api.PowerActions, shelve_api.ShelveActions,
           image_api.ImageActions, deferred_delete.DeferredDelete,
-          external_events.ExternalEvents):
-    """Server moves, state resets, power, shelve, image and deferred
-    delete actions; ``conductor`` and ``compute`` are the RPC
+          external_events.ExternalEvents, rescue_api.RescueActions):
+    """Server moves, state resets, power, shelve, image, rescue and
+    deferred delete actions; ``conductor`` and ``compute`` are the RPC
     clients."""
 
     def __init__(self, conductor: Any, compute: Any) -> None:

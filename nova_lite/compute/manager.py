@@ -26,6 +26,7 @@ from nova_lite.compute import move_recovery
 from nova_lite.compute import power
 from nova_lite.compute import power_update
 from nova_lite.compute import rebuild
+from nova_lite.compute import rescue
 from nova_lite.compute import resources
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
@@ -80,7 +81,7 @@ def _event(name: str) -> Callable[..., Any]:
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.8')
+    target = messaging.Target(version='1.9')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path],
@@ -321,6 +322,21 @@ class ComputeManager:
         instance = self._current(context, instance, states.REBUILDING)
         if instance is not None:
             rebuild.rebuild(context, self.driver, instance, self.host)
+
+    # rescue, unrescue (compute/rescue.py) ---------------------------------
+
+    def rescue_instance(self, context: Any, instance: Any,
+                        rescue_password: str,
+                        rescue_image_ref: str | None) -> None:
+        instance = self._current(context, instance, states.RESCUING)
+        if instance is not None:
+            rescue.rescue(context, self.driver, instance, self.host,
+                          rescue_password, rescue_image_ref)
+
+    def unrescue_instance(self, context: Any, instance: Any) -> None:
+        instance = self._current(context, instance, states.UNRESCUING)
+        if instance is not None:
+            rescue.unrescue(context, self.driver, instance, self.host)
     # deferred delete (rules in compute/deferred_delete.py) ---------------
 
     def soft_delete_instance(self, context: Any, instance: Any) -> None:

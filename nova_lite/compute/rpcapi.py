@@ -12,6 +12,7 @@
      shelve_instance, shelve_offload_instance, unshelve_instance,
      rebuild_server (the user's rebuild on the server's host)
 1.8: power_update (the power-update external event, API 2.76)
+1.9: rescue_instance, unrescue_instance
 """
 
 from typing import Any
@@ -23,7 +24,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.8'
+VERSION = '1.9'
 
 
 class ComputeAPI:
@@ -164,3 +165,17 @@ class ComputeAPI:
                      host: str) -> None:
         self._cast('1.8', context, 'power_update', host, instance=instance,
                    target_power_state=target)
+
+    def rescue_instance(self, context: Any, instance: Any, password: str,
+                        image_ref: str | None, host: str) -> None:
+        """Boot the guest from a rescue image (``image_ref``, default:
+        its own image) with ``password``; the password travels only in
+        this message, never stored."""
+        self._cast('1.9', context, 'rescue_instance', host,
+                   instance=instance, rescue_password=password,
+                   rescue_image_ref=image_ref)
+
+    def unrescue_instance(self, context: Any, instance: Any,
+                          host: str) -> None:
+        self._cast('1.9', context, 'unrescue_instance', host,
+                   instance=instance)

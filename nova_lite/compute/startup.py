@@ -18,6 +18,7 @@ from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
 from nova_lite.compute import power
 from nova_lite.compute import rebuild
+from nova_lite.compute import rescue
 from nova_lite.compute import resources
 from nova_lite.compute import shelve
 from nova_lite.compute import states
@@ -30,7 +31,7 @@ LOG = logging.getLogger(__name__)
 RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING, states.SCHEDULING,
                        states.SHELVING, states.SHELVING_OFFLOADING,
                        states.UNSHELVING, states.REBUILD_SPAWNING,
-                       *power.TASKS)
+                       states.RESCUING, states.UNRESCUING, *power.TASKS)
 # Rows per statement when the agent fills its records' integer links.
 LINK_BATCH = 1000
 
@@ -76,6 +77,8 @@ def _recover(context: Any, conf: cfg.ConfigOpts, driver: Any, instance: Any,
         LOG.info('Finishing a rebuild interrupted by a restart',
                  instance=instance)
         rebuild.rebuild(context, driver, instance, host, resumed=True)
+    elif instance.task_state in (states.RESCUING, states.UNRESCUING):
+        rescue.recover(context, driver, instance, host)
     elif instance.task_state == states.DELETING:
         LOG.info('Finishing a delete interrupted by a restart',
                  instance=instance)

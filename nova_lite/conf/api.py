@@ -18,6 +18,12 @@ api_opts = [
         'public_endpoint',
         help='Base URL clients use to reach this API, for links in '
         'responses. Default: the URL of the request.'),
+    cfg.BoolOpt(
+        'enable_instance_password', default=True,
+        help='Whether the rescue action answers the rescue password '
+        '(``adminPass``) it set, as upstream. False: the answer is an '
+        'empty object and the password is known only to whoever chose '
+        'it.'),
     *server.server_opts(),
 ]
 

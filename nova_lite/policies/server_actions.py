@@ -52,6 +52,15 @@ shelve = [
          _action('shelveOffload')),
 ]
 
+RESCUE = 'os_compute_api:os-rescue'
+UNRESCUE = 'os_compute_api:os-unrescue'
+rescue = [
+    rule(RESCUE, PROJECT_MEMBER_OR_ADMIN, 'Rescue a server.',
+         _action('rescue')),
+    rule(UNRESCUE, PROJECT_MEMBER_OR_ADMIN, 'Unrescue a server.',
+         _action('unrescue')),
+]
+
 lock = [
     rule(LOCK % 'lock', PROJECT_MEMBER_OR_ADMIN,
          'Lock a server: then only administrators act on it.',
@@ -126,6 +135,6 @@ tags = [
          'Remove every tag of a server.', [('DELETE', _TAGS_PATH)]),
 ]
 
-rules = (power + pause_suspend + shelve + lock + deferred_delete
+rules = (power + pause_suspend + shelve + rescue + lock + deferred_delete
          + instance_actions + metadata
          + tags)

@@ -15,7 +15,8 @@ TOPOLOGY = 'compute:server:topology:%s'
 VOLUME_ATTACHMENTS = 'os_compute_api:os-volumes-attachments:%s'
 #: Upstream's default of a volume swap: Cinder only (role service).
 SERVICE = 'role:service'
-_ATTACHMENT_PATH = '/servers/{server_id}/os-volume_attachments/{volume_id}'
+_ATTACHMENTS_PATH = '/servers/{server_id}/os-volume_attachments'
+_ATTACHMENT_PATH = _ATTACHMENTS_PATH + '/{volume_id}'
 _PASSWORD_PATH = '/servers/{server_id}/os-server-password'
 
 rules = [
@@ -45,4 +46,10 @@ rules = [
          'Swap the volume of an attachment (a volume migration, called '
          'by Cinder); before 2.85 every PUT of an attachment is a swap.',
          [('PUT', _ATTACHMENT_PATH)]),
+    rule(VOLUME_ATTACHMENTS % 'index', PROJECT_READER_OR_ADMIN,
+         'List the volume attachments of a server (none here).',
+         [('GET', _ATTACHMENTS_PATH)]),
+    rule(VOLUME_ATTACHMENTS % 'show', PROJECT_READER_OR_ADMIN,
+         'Show a volume attachment of a server (none here: 404).',
+         [('GET', _ATTACHMENT_PATH)]),
 ]

@@ -120,6 +120,24 @@ class ComputeDriver:
     def resume(self, instance: Any) -> None:
         raise NotImplementedError
 
+    # rescue / unrescue: the guest boots a rescue image with the
+    # instance's own disk attached beside it, the disk untouched.
+
+    def rescue(self, instance: Any, image_ref: str, password: str) -> None:
+        """Stop the guest and boot it from ``image_ref`` (its disk kept
+        as it is), with ``password`` for the rescue system; running it
+        again replaces the rescue. RescueNotSupported: nothing was
+        changed."""
+        raise exception.RescueNotSupported(
+            reason=f'the {type(self).__name__} driver has no rescue')
+
+    def unrescue(self, instance: Any) -> None:
+        """Remove the rescue and boot the guest from its own disk; a
+        guest not rescued is only started. Running it again gives the
+        same result."""
+        raise exception.RescueNotSupported(
+            reason=f'the {type(self).__name__} driver has no rescue')
+
     def power_update_event(self, instance: Any, target: str) -> None:
         """Acknowledge a power change made outside nova (``POWER_ON`` or
         ``POWER_OFF``, the power-update external event); only drivers

@@ -23,6 +23,8 @@ class FakeDriver(driver.ComputeDriver):
         self._instances: dict[str, int] = {}
         # Instances moved away and kept aside until confirm or revert.
         self._moved_away: dict[str, int] = {}
+        #: Rescued guests: uuid -> the rescue image.
+        self.rescued: dict[str, str] = {}
         self._lock = threading.Lock()
 
     @property
@@ -82,6 +84,7 @@ class FakeDriver(driver.ComputeDriver):
     def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
         with self._lock:
             self._instances.pop(instance.uuid, None)
+            self.rescued.pop(instance.uuid, None)
 
     def power_state(self, instance: Any) -> int:
         with self._lock:
@@ -119,6 +122,17 @@ class FakeDriver(driver.ComputeDriver):
 
     def resume(self, instance: Any) -> None:
         self._set_power(instance, power_state.RUNNING)
+
+    def rescue(self, instance: Any, image_ref: str, password: str) -> None:
+        """The guest runs its rescue image (which one: :attr:`rescued`)."""
+        self._set_power(instance, power_state.RUNNING)
+        with self._lock:
+            self.rescued[instance.uuid] = image_ref
+
+    def unrescue(self, instance: Any) -> None:
+        self._set_power(instance, power_state.RUNNING)
+        with self._lock:
+            self.rescued.pop(instance.uuid, None)
 
     def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
                                    migrate_data: dict[str, Any]) -> None:

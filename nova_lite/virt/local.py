@@ -10,6 +10,9 @@ Beside the disk, ``power.json`` records the guest's power state
 and reboot change it, and ``OS-EXT-STS:power_state`` reads it. A disk
 without the file is a guest that runs and booted once.
 
+A rescued guest has ``disk.rescue`` beside its disk (see
+:mod:`nova_lite.virt.local_rescue`); its own disk is left untouched.
+
 A cold migration or resize copies the disk (sparsely) into the
 destination's instances directory, which the destination names in its
 ``migrate_data``: every agent of a deployment must see the others'
@@ -33,6 +36,7 @@ from oslo_log import log as logging
 
 from nova_lite import exception
 from nova_lite.virt import fake
+from nova_lite.virt import local_rescue
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
@@ -285,6 +289,40 @@ class LocalDriver(fake.FakeDriver):
     @_one_at_a_time
     def resume(self, instance: Any) -> None:
         self._change(instance, SUSPENDED, RUNNING)
+
+    # rescue (nova_lite.virt.local_rescue) ---------------------------------
+
+    def rescue_path(self, uuid: str) -> Path:
+        return self.instances_path / uuid / local_rescue.RESCUE_DISK
+
+    def rescue_of(self, uuid: str) -> dict[str, Any] | None:
+        """What the guest is rescued with; None when it is not."""
+        return local_rescue.read_rescue_disk(self.rescue_path(uuid))
+
+    @_one_at_a_time
+    def rescue(self, instance: Any, image_ref: str, password: str) -> None:
+        """The rescue disk is written beside the disk, which is kept as
+        it is, and the guest boots from it."""
+        if not self.disk_path(instance.uuid).exists():
+            raise exception.VirtDriverError(
+                reason=f'instance {instance.uuid} has no disk on this host')
+        local_rescue.write_rescue_disk(self.rescue_path(instance.uuid),
+                                       instance, image_ref, password)
+        self._write_power(instance.uuid, RUNNING, boot=True)
+        LOG.info('Rescued with image %s (rescue disk %s)', image_ref,
+                 self.rescue_path(instance.uuid), instance=instance)
+
+    @_one_at_a_time
+    def unrescue(self, instance: Any) -> None:
+        path = self.rescue_path(instance.uuid)
+        rescued = path.exists()
+        running = self.read_power(instance.uuid)['state'] == RUNNING
+        path.unlink(missing_ok=True)
+        self._write_power(instance.uuid, RUNNING,
+                          boot=rescued or not running)
+        LOG.info('Unrescued: the guest boots from its disk again'
+                 if rescued else 'Not rescued (no rescue disk); running',
+                 instance=instance)
 
     # cold migration and resize -------------------------------------------
 

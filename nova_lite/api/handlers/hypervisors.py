@@ -1,6 +1,10 @@
 """os-hypervisors: list, detail, show, statistics, uptime, and before
 2.53 search and servers by a hostname pattern.
 
+From 2.88 detail and show carry no usage fields (vcpus, memory, disk,
+running_vms, current_workload, cpu_info) and carry ``uptime`` instead;
+statistics and ``/{id}/uptime`` are 404, as upstream.
+
 A hypervisor is a compute node; its state and status are those of the
 compute service it links to by ``compute_nodes.service_id``. A node
 whose service is gone is left out of lists (and is a 404 to show), as
@@ -27,6 +31,9 @@ CONF = cfg.CONF
 POLICY = 'os_compute_api:os-hypervisors:%s'
 UUID_FOR_ID = '2.53'
 PAGING = '2.33'
+#: From 2.88 detail and show drop the usage fields and show ``uptime``;
+#: statistics and the uptime route are gone.
+NO_USAGE = '2.88'
 
 
 def _services(req: webob.Request) -> dict[int, Any]:
@@ -48,30 +55,36 @@ def _servers_of(req: webob.Request,
 
 def _details(req: webob.Request, node: dict[str, Any],
              service: Any, uuid_ids: bool) -> dict[str, Any]:
-    free_disk_gb = node['local_gb'] - node['local_gb_used']
-    return {
-        'vcpus': node['vcpus'],
-        'memory_mb': node['memory_mb'],
-        'local_gb': node['local_gb'],
-        'vcpus_used': node['vcpus_used'],
-        'memory_mb_used': node['memory_mb_used'],
-        'local_gb_used': node['local_gb_used'],
+    body = {
         'hypervisor_type': node['hypervisor_type'],
         'hypervisor_version': node['hypervisor_version'],
-        'free_ram_mb': node['memory_mb'] - node['memory_mb_used'],
-        'free_disk_gb': free_disk_gb,
-        'current_workload': 0,
-        'running_vms': node['running_vms'],
-        'disk_available_least': free_disk_gb,
         'host_ip': node['host_ip'],
         'service': {
             'host': node['host'],
             'id': service['uuid'] if uuid_ids else service['id'],
             'disabled_reason': service['disabled_reason'],
         },
+    }
+    if util.version(req).at_least(NO_USAGE):
+        body['uptime'] = _uptimes(req).of(node['host'], service)
+        return body
+    free_disk_gb = node['local_gb'] - node['local_gb_used']
+    body.update({
+        'vcpus': node['vcpus'],
+        'memory_mb': node['memory_mb'],
+        'local_gb': node['local_gb'],
+        'vcpus_used': node['vcpus_used'],
+        'memory_mb_used': node['memory_mb_used'],
+        'local_gb_used': node['local_gb_used'],
+        'free_ram_mb': node['memory_mb'] - node['memory_mb_used'],
+        'free_disk_gb': free_disk_gb,
+        'current_workload': 0,
+        'running_vms': node['running_vms'],
+        'disk_available_least': free_disk_gb,
         # Not recorded: upstream's JSON text before 2.28, an object after.
         'cpu_info': {} if util.version(req).at_least('2.28') else '{}',
-    }
+    })
+    return body
 
 
 def _view(req: webob.Request, node: dict[str, Any], service: Any,
@@ -204,12 +217,17 @@ def _node_and_service(req: webob.Request, ident: str,
     return node, service
 
 
-def _before_uuid_ids(req: webob.Request) -> None:
-    """The routes upstream removed in 2.53 (search and servers): 404
-    from then on, as for any unknown resource."""
-    if util.version(req).at_least(UUID_FOR_ID):
+def _removed_at(req: webob.Request, version: str) -> None:
+    """A route upstream removed at ``version``: 404 from then on, as
+    for any unknown resource."""
+    if util.version(req).at_least(version):
         raise webob.exc.HTTPNotFound(
             explanation=f'The resource {req.path} could not be found.')
+
+
+def _before_uuid_ids(req: webob.Request) -> None:
+    """The routes upstream removed in 2.53 (search and servers)."""
+    _removed_at(req, UUID_FOR_ID)
 
 
 def _by_pattern(req: webob.Request, policy: str,
@@ -242,7 +260,9 @@ def list_hypervisor_servers(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def show_statistics(req: webob.Request) -> webob.Response:
-    """Sums over the nodes of enabled compute services (upstream)."""
+    """Sums over the nodes of enabled compute services (upstream);
+    gone from 2.88."""
+    _removed_at(req, NO_USAGE)
     util.authorize(req, POLICY % 'statistics')
     return util.json_response({'hypervisor_statistics':
                                db.compute_node_statistics(util.context(req))})
@@ -271,10 +291,42 @@ def _uptime(req: webob.Request, host: str) -> str:
         raise unavailable from None
 
 
+class _Uptimes:
+    """``uptime`` of each host asked once per request (a bare metal
+    host serves many nodes): None when its agent is down, does not
+    answer or cannot tell, as upstream's show and detail from 2.88."""
+
+    def __init__(self, req: webob.Request) -> None:
+        self.req = req
+        self.known: dict[str, str | None] = {}
+
+    def of(self, host: str, service: Any) -> str | None:
+        if host not in self.known:
+            self.known[host] = self._ask(host, service)
+        return self.known[host]
+
+    def _ask(self, host: str, service: Any) -> str | None:
+        if not service_obj.is_up(service, CONF.service_down_time):
+            return None
+        try:
+            return util.deps(self.req).compute.get_host_uptime(
+                util.context(self.req), host)
+        except (NotImplementedError, messaging.MessagingException):
+            return None
+
+
+def _uptimes(req: webob.Request) -> _Uptimes:
+    cached = req.environ.get('nova_lite.uptimes')
+    if cached is None:
+        cached = req.environ['nova_lite.uptimes'] = _Uptimes(req)
+    return cached
+
+
 @util.translate_errors
 def show_hypervisor_uptime(req: webob.Request) -> webob.Response:
     """The hypervisor (brief) with ``uptime``, asked of its compute agent
-    over RPC, as upstream."""
+    over RPC, as upstream; gone from 2.88 (show has ``uptime``)."""
+    _removed_at(req, NO_USAGE)
     util.authorize(req, POLICY % 'uptime')
     ident = req.urlvars['hypervisor_id']
     node, service = _node_and_service(req, ident, _node_filter(req, ident))

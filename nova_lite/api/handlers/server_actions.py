@@ -1,5 +1,5 @@
 """POST /servers/{server_id}/action: evacuate and os-resetState (the
-moves are in move_actions).
+moves are in move_actions, rescue in rescue_actions).
 
 The rules are in :mod:`nova_lite.compute.api`: an evacuation is refused
 unless the server's compute service is down, and recorded as a
@@ -21,6 +21,7 @@ from nova_lite.api.handlers import deferred_delete
 from nova_lite.api.handlers import image_actions
 from nova_lite.api.handlers import move_actions
 from nova_lite.api.handlers import power_actions
+from nova_lite.api.handlers import rescue_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
 
@@ -76,7 +77,8 @@ def _reset_state(req: webob.Request, inst: dict[str, Any],
 
 ACTIONS = {'evacuate': _evacuate, 'os-resetState': _reset_state,
            **move_actions.ACTIONS, **power_actions.ACTIONS,
-           **image_actions.ACTIONS, **deferred_delete.ACTIONS}
+           **image_actions.ACTIONS, **deferred_delete.ACTIONS,
+           **rescue_actions.ACTIONS}
 
 
 @util.translate_errors
