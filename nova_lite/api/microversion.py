@@ -104,6 +104,14 @@ behaves as the one before it.
           and accepted (202); no driver here keeps an image cache.
 * 2.82  - os-server-external-events: ``accelerator-request-bound``
           (tag required); no accelerators here: logged only.
+* 2.91  - unshelve: ``host`` (administrators) for an offloaded server,
+          and ``availability_zone: null`` to unpin it (409 for a
+          shelved server or a host outside the zone, 400 for an unknown
+          host or a zone without compute services).
+* 2.95  - evacuate: the server ends stopped (SHUTOFF) on its
+          destination.
+* 2.96  - Servers (show, detail, update, rebuild):
+          ``pinned_availability_zone``.
 """
 
 from collections.abc import Iterable
@@ -111,7 +119,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.82'
+MAX_VERSION = '2.96'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

@@ -240,6 +240,8 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
             'vm_state': states.BUILDING,
             'task_state': states.SCHEDULING,
             'availability_zone': where.availability_zone,
+            # Moves and unshelves stay in it (upstream's request spec).
+            'pinned_availability_zone': where.availability_zone,
             'system_metadata': dict(system_metadata),
             'key_name': spec.get('key_name'),
             'config_drive': str(spec.get('config_drive') or ''),

@@ -25,7 +25,8 @@ LOG = logging.getLogger(__name__)
 class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
     # locked_by. 1.3: locked_reason, system_metadata; delete_snapshot.
-    VERSION = '1.3'
+    # 1.4: pinned_availability_zone.
+    VERSION = '1.4'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -49,6 +50,7 @@ class Instance(base.NovaLiteObject):
         'node': fields.StringField(nullable=True),
         'compute_id': fields.IntegerField(nullable=True),
         'availability_zone': fields.StringField(nullable=True),
+        'pinned_availability_zone': fields.StringField(nullable=True),
         'key_name': fields.StringField(nullable=True),
         'config_drive': fields.StringField(nullable=True),
         'access_ip_v4': fields.StringField(nullable=True),

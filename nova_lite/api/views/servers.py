@@ -91,6 +91,7 @@ class ServerView:
             'tags': version.at_least('2.26'),
             'trusted_certs': version.at_least('2.63'),
             'locked_reason': version.at_least('2.73'),
+            'pinned_availability_zone': version.at_least('2.96'),
         }
 
     def brief(self, inst: dict[str, Any]) -> dict[str, Any]:
@@ -177,6 +178,10 @@ class ServerView:
             body['server_groups'] = self.groups.get(inst['uuid'], [])
         if shown['locked_reason']:
             body['locked_reason'] = inst.get('locked_reason')
+        if shown['pinned_availability_zone']:
+            # The zone asked at create or by an unshelve; null if none.
+            body['pinned_availability_zone'] = inst.get(
+                'pinned_availability_zone')
 
     def _admin_fields(self, body: dict[str, Any],
                       inst: dict[str, Any]) -> None:
