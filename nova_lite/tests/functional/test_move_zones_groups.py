@@ -206,3 +206,31 @@ def test_soft_anti_affinity_prefers_a_host_without_members(client):
     for i in range(2):
         _boot(client, f'filler{i}', zone=f'nova:{empty}')
     assert _migrated(client, first['id']) == empty
+
+
+def test_an_evacuation_target_is_held_to_the_zone_unless_forced(client):
+    _zone(client, 'az1', 'compute-1', 'compute-2')
+    server = _boot(client, 'pinned', zone='az1:compute-1')
+    uuid = server['id']
+    assert client.force_down('compute-1', True).status_int == 200
+    # An administrator's host outside the zone: No valid host (2.68).
+    record = _evacuation(client, uuid, {'host': 'compute-3'}, 1)
+    assert record['status'] == 'error'
+    failed = client.wait(lambda: (s := client.server(uuid))[
+        'OS-EXT-STS:task_state'] is None and s, 'the task cleared')
+    assert failed['status'] == 'ERROR' and _host(failed) == 'compute-1'
+    assert 'availability zone az1' in failed['fault']['message']
+    # Forced (2.29 to 2.67): upstream bypasses the scheduler's filters.
+    _action(client, uuid, {'evacuate': {'host': 'compute-3',
+                                        'force': True}}, version='2.29')
+    record = client.wait(
+        lambda: len(rows := _moves(client, uuid, 'evacuation')) == 2
+        and rows[0]['status'] == 'done' and rows[0], 'the evacuation done')
+    assert record['dest_compute'] == 'compute-3'
+    moved = client.wait(lambda: (s := client.server(uuid))[
+        'status'] == 'ACTIVE' and s, 'the server ACTIVE')
+    assert _host(moved) == 'compute-3'
+    # Still pinned to az1: a later move goes back into the zone.
+    assert client.ok('GET', f'/servers/{uuid}', version='2.96')[
+        'server']['pinned_availability_zone'] == 'az1'
+    assert _migrated(client, uuid) == 'compute-2'
