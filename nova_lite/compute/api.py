@@ -152,6 +152,7 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
                                    flavor, flavor)
         values['dest_compute'] = host
         values['target_state'] = target_state
+        values['forced'] = bool(force and host)
         migration = _begin(ctx, inst, 'evacuate',
                            {'task_state': states.REBUILDING}, values)
         LOG.info('Evacuation %s from %s accepted (target %s)',

@@ -301,6 +301,8 @@ class Migration(Base, TimestampMixin, SoftDeleteMixin):
     hidden: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
     # An evacuation's end state: 'stopped' from API 2.95, else NULL.
     target_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    # An evacuation to a forced host (not held to the zone).
+    forced: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
 
 
 class Image(Base, TimestampMixin):

@@ -18,7 +18,8 @@ MIGRATION_TYPES = ('migration', 'resize', 'live-migration', 'evacuation')
 class Migration(base.NovaLiteObject):
     # 1.0: first version. 1.1: claim_destination, finish_on_destination.
     # 1.2: claim_resize, transition. 1.3: the claims return what they
-    # found (a claims.* result); set_destination. 1.4: target_state.
+    # found (a claims.* result); set_destination. 1.4: target_state,
+    # forced.
     VERSION = '1.4'
 
     fields = {
@@ -41,6 +42,8 @@ class Migration(base.NovaLiteObject):
         # An evacuation's end state on its destination: 'stopped' (API
         # 2.95 and later) or None (it keeps its state).
         'target_state': fields.StringField(nullable=True),
+        # An evacuation to a forced host: not held to the zone.
+        'forced': fields.BooleanField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }

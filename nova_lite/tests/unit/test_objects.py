@@ -26,7 +26,7 @@ EXPECTED_FINGERPRINTS = {
     'Instance': '1.4-63bf169c1ccb006a6ff3265676b4a782',
     'InstanceActionEvent': '1.0-cd0487aa5b72a1734b944cd139695e1f',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
-    'Migration': '1.4-8a543d4d06b64ee64854d1fd8c59554e',
+    'Migration': '1.4-6df38a610fd30c5f707de0a4ed359001',
     'MigrationList': '1.3-9100805c7d095170a9cd68de3e17e8cf',
     'Service': '1.0-3b4b252596679df040140782f04b3be0',
     'ServiceList': '1.0-c9438319609c2b78d658650fa3d8cd6a',

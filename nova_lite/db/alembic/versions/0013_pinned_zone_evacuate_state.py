@@ -12,7 +12,9 @@ lets a move leave a zone the user asked for).
 
 ``migrations.target_state``: ``stopped`` for an evacuation requested
 with API 2.95 or later (the instance ends SHUTOFF on its destination),
-``NULL`` otherwise (it keeps its state, as before).
+``NULL`` otherwise (it keeps its state, as before). ``migrations.forced``:
+an evacuation to a forced host (not held to the zone), so that one
+driven again after a lost request keeps to it.
 
 Revision ID: 0013
 Revises: 0011
@@ -42,10 +44,12 @@ def upgrade() -> None:
     with op.batch_alter_table('migrations') as batch:
         batch.add_column(sa.Column('target_state', sa.String(length=36),
                                    nullable=True))
+        batch.add_column(sa.Column('forced', sa.Boolean(), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table('migrations') as batch:
+        batch.drop_column('forced')
         batch.drop_column('target_state')
     with op.batch_alter_table('instances') as batch:
         batch.drop_column('pinned_availability_zone')
