@@ -82,6 +82,15 @@ class UnshelveInstanceInvalidState(Conflict):
                'supported. The server status must be SHELVED_OFFLOADED.')
 
 
+class UnshelveHostNotFound(Invalid):
+    msg_fmt = 'Compute host %(host)s could not be found.'
+
+
+class UnshelveHostNotInAZ(Conflict):
+    msg_fmt = ('Host "%(host)s" is not in the availability zone '
+               '"%(availability_zone)s".')
+
+
 class ZoneNotAvailable(Invalid):
     msg_fmt = 'The requested availability zone is not available'
 

@@ -137,12 +137,20 @@ behaves as the one before it.
           without it the host name is derived from the name, as
           before; ``OS-EXT-SRV-ATTR:hostname`` shown to everyone (and
           ``?hostname=`` a filter for everyone).
+* 2.91  - unshelve: ``host`` (administrators) for an offloaded server,
+          and ``availability_zone: null`` to unpin it (409 for a
+          shelved server or a host outside the zone, 400 for an unknown
+          host or a zone without compute services).
 * 2.92  - os-keypairs: ``public_key`` is required on create (no key is
           generated); names may also hold ``@`` and ``.``.
 * 2.93  - Rebuild of volume-backed servers: no volumes here (every
           server boots from an image); nothing changes.
 * 2.94  - Servers: ``hostname`` may be an FQDN (upstream's ``fqdn``:
           letters, digits, ``-._``, up to 255 characters).
+* 2.95  - evacuate: the server ends stopped (SHUTOFF) on its
+          destination.
+* 2.96  - Servers (show, detail, update, rebuild):
+          ``pinned_availability_zone``.
 """
 
 from collections.abc import Iterable
@@ -150,7 +158,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.94'
+MAX_VERSION = '2.96'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

@@ -259,6 +259,8 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
             'vm_state': states.BUILDING,
             'task_state': states.SCHEDULING,
             'availability_zone': where.availability_zone,
+            # Moves and unshelves stay in it (upstream's request spec).
+            'pinned_availability_zone': where.availability_zone,
             'system_metadata': {**system_metadata,
                                 'reservation_id': reservation_id,
                                 'launch_index': str(index)},

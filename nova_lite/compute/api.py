@@ -125,10 +125,13 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
     # evacuate ----------------------------------------------------------
 
     def evacuate(self, ctx: Any, inst: Row, host: str | None,
-                 force: bool) -> Row:
+                 force: bool, target_state: str | None = None) -> Row:
         """Record the evacuation (``accepted``, task ``rebuilding``) and
         hand it to the conductor. Refused while the source compute
-        service is up: its copy is then the live one."""
+        service is up: its copy is then the live one. ``force``: the
+        host is not held to the instance's zone; ``target_state``
+        (``stopped`` from 2.95) is kept on the record for the
+        destination."""
         if host is not None:
             if compute_service(ctx, host) is None:
                 raise exception.ComputeHostNotFound(host=host)
@@ -149,6 +152,8 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
         values = _migration_values(ctx, inst, 'evacuation', 'accepted',
                                    flavor, flavor)
         values['dest_compute'] = host
+        values['target_state'] = target_state
+        values['forced'] = bool(force and host)
         migration = _begin(ctx, inst, 'evacuate',
                            {'task_state': states.REBUILDING}, values)
         LOG.info('Evacuation %s from %s accepted (target %s)',

@@ -4,7 +4,9 @@ The conductor chose this host and cast ``rebuild_instance``. The
 destination claims (the ``accepted`` record becomes ``pre-migrating``,
 linked to its node), rebuilds the instance, then moves host, node and
 compute_id together and marks the record ``done``; only then may the
-source destroy its copy (compute/cleanup.py).
+source destroy its copy (compute/cleanup.py). It ends ACTIVE, or
+STOPPED when it was stopped or the evacuation was asked with API 2.95
+or later (the record's ``target_state``).
 
 A request repeated, or one that a crash interrupted, is safe: the claim
 is a compare-and-swap, and :class:`Incoming` resumes claimed
@@ -63,10 +65,26 @@ def _claimed(node: Any, instance: Any, migration: Any) -> bool:
         fail(instance, migration, f'Evacuation to {node.host} failed: the '
              f'node no longer has room.')
         return False
+    if result == claims.GROUP_POLICY:
+        LOG.warning('Evacuation %s cannot claim %s: another member of the '
+                    "instance's server group holds the host now",
+                    migration.uuid, node.hypervisor_hostname,
+                    instance=instance)
+        fail(instance, migration, f'Evacuation to {node.host} failed: the '
+             f"server group's policy no longer allows the host.")
+        return False
     LOG.info('Evacuation %s is %s (destination %s): nothing to do here',
              migration.uuid, migration.status, migration.dest_compute,
              instance=instance)
     return False
+
+
+def ends_stopped(instance: Any, migration: Any) -> bool:
+    """Whether the evacuated instance ends STOPPED (shut off) here: it
+    was stopped, or the evacuation was asked with API 2.95 or later
+    (``target_state``); else it ends ACTIVE, as before 2.95."""
+    return bool(instance.vm_state == states.STOPPED
+                or migration.target_state == states.STOPPED)
 
 
 def rebuild(driver: Any, node: Any, instance: Any, migration: Any) -> None:
@@ -78,15 +96,17 @@ def rebuild(driver: Any, node: Any, instance: Any, migration: Any) -> None:
         LOG.info('Evacuation %s finished (the instance was already '
                  'placed here)', migration.uuid, instance=instance)
         return
+    stopped = ends_stopped(instance, migration)
     try:
         driver.spawn(instance)
+        if stopped:
+            driver.power_off(instance)
     except Exception as exc:
         LOG.exception('Rebuild of an evacuated instance failed',
                       instance=instance)
         driver.destroy(instance)
         fail(instance, migration, f'Evacuation rebuild failed: {exc}')
         return
-    stopped = instance.vm_state == states.STOPPED
     move.place_on(instance, node,
                   states.STOPPED if stopped else states.ACTIVE, not stopped)
     if not instance_ops.saved(instance, [states.REBUILDING]):

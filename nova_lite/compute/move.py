@@ -107,6 +107,11 @@ def prep_resize(context: Any, rpc: Any, driver: Any, node: Any,
                  f'{node.hypervisor_hostname} has no room for the new '
                  f'flavor')
         return
+    if result == claims.GROUP_POLICY:
+        _abandon(instance, migration, [states.RESIZE_PREP],
+                 f"the server group's policy no longer allows "
+                 f'{node.host}')
+        return
     waiting = (result == claims.ALREADY_CLAIMED
                and migration.status == 'pre-migrating'
                and instance.task_state == states.RESIZE_PREP)

@@ -17,6 +17,7 @@ Nova's states, refusals and records).
   new host. The snapshot is deleted once the server is active.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from oslo_log import log as logging
@@ -27,7 +28,10 @@ from nova_lite.compute import power_api
 from nova_lite.compute import snapshots
 from nova_lite.compute import states
 from nova_lite.db import instance_actions as actions_db
+from nova_lite.db import services as service_db
 from nova_lite.objects import instance as instance_obj
+from nova_lite.objects.service import COMPUTE_BINARY
+from nova_lite.scheduler.constraints import UNSHELVE_HOST
 
 LOG = logging.getLogger(__name__)
 Row = dict[str, Any]
@@ -55,19 +59,68 @@ def _start(ctx: Any, inst: Row, action: str, record: str,
         raise power_api.conflict(ctx, inst, action) from None
 
 
-def _check_new_zone(ctx: Any, inst: Row, zone: str) -> None:
-    """Upstream's order: locked, not shelved at all, not offloaded
-    (409), then a zone without an enabled compute service (400)."""
+#: Unshelve's ``availability_zone`` when the request names none (a
+#: ``null`` zone unpins the server, 2.91).
+KEEP_ZONE: Any = object()
+
+
+def _check_offloaded(ctx: Any, inst: Row) -> None:
+    """Upstream's order: locked, not shelved at all (409), then not
+    offloaded (409: a zone or host is for an offloaded server only)."""
     power_api.check_lock(ctx, inst)
-    if inst['vm_state'] not in UNSHELVABLE:
+    if inst['vm_state'] not in UNSHELVABLE or inst['task_state'] is not None:
         raise exception.InstanceStateConflict(
             action='unshelve', instance_uuid=inst['uuid'],
             vm_state=inst['vm_state'], task_state=inst['task_state'])
     if inst['vm_state'] != states.SHELVED_OFFLOADED:
         raise exception.UnshelveInstanceInvalidState(
             instance_uuid=inst['uuid'], state=inst['vm_state'])
-    if zone not in availability_zones.available_zones(ctx):
+
+
+def _check_host(ctx: Any, host: str, zone: str | None,
+                authorize_host: Callable[[], None]) -> None:
+    """An administrator's host (2.91): allowed by policy (403), a
+    compute host (400), in the zone the server is to be pinned to
+    (409; any host when it is pinned to none)."""
+    authorize_host()
+    if not service_db.service_get_all(ctx, host=host,
+                                      binary=COMPUTE_BINARY):
+        raise exception.UnshelveHostNotFound(host=host)
+    if zone is not None:
+        host_zone = availability_zones.host_zone(
+            availability_zones.host_zones(ctx), host)
+        if host_zone != zone:
+            raise exception.UnshelveHostNotInAZ(host=host,
+                                                availability_zone=zone)
+
+
+def unshelve_values(ctx: Any, inst: Row, zone: Any, host: str | None,
+                    authorize_host: Callable[[], None]) -> Row:
+    """The checks of unshelve's ``availability_zone`` (2.77; ``None``
+    unpins from 2.91) and ``host`` (2.91), in upstream's order; the
+    instance's new values (task, pinned zone, requested host)."""
+    values: Row = {'task_state': states.UNSHELVING}
+    zone_given = zone is not KEEP_ZONE
+    if zone_given or host:
+        _check_offloaded(ctx, inst)
+    if zone_given and zone is not None and (
+            zone not in availability_zones.available_zones(ctx)):
         raise exception.ZoneNotAvailable()
+    pinned = inst.get('pinned_availability_zone')
+    if zone_given:
+        pinned = zone
+        values['pinned_availability_zone'] = zone
+        if zone is not None:
+            values['availability_zone'] = zone
+    if host:
+        _check_host(ctx, host, pinned, authorize_host)
+    sysmeta = dict(inst.get('system_metadata') or {})
+    sysmeta.pop(UNSHELVE_HOST, None)
+    if host:
+        sysmeta[UNSHELVE_HOST] = host
+    if sysmeta != (inst.get('system_metadata') or {}):
+        values['system_metadata'] = sysmeta
+    return values
 
 
 class ShelveActions:
@@ -107,18 +160,20 @@ class ShelveActions:
             ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
             inst['host'])
 
-    def unshelve(self, ctx: Any, inst: Row, zone: str | None = None) -> None:
-        """Unshelve; ``zone`` (2.77) only for an offloaded server (409
-        otherwise), a zone with an enabled compute service (else 400):
-        the server is scheduled there and keeps it as its zone."""
-        values: Row = {'task_state': states.UNSHELVING}
+    def unshelve(self, ctx: Any, inst: Row, zone: Any = KEEP_ZONE,
+                 host: str | None = None,
+                 authorize_host: Callable[[], None] = lambda: None) -> None:
+        """Unshelve. ``zone`` (2.77: a zone with an enabled compute
+        service, else 400; 2.91: ``None`` unpins) and ``host`` (2.91,
+        an administrator's) only for an offloaded server (409
+        otherwise): it is scheduled there and stays pinned to the zone."""
+        values = unshelve_values(ctx, inst, zone, host, authorize_host)
         vm_states: tuple[str, ...] = UNSHELVABLE
-        if zone is not None:
-            _check_new_zone(ctx, inst, zone)
-            values['availability_zone'] = zone
+        if zone is not KEEP_ZONE or host:
             vm_states = (states.SHELVED_OFFLOADED,)
         _start(ctx, inst, 'unshelve', 'unshelve', values, vm_states)
-        LOG.info('Unshelving (%s)', inst['vm_state'],
+        LOG.info('Unshelving (%s)%s', inst['vm_state'],
+                 f' to host {host}' if host else '',
                  instance_uuid=inst['uuid'])
         self.conductor.unshelve_instance(ctx, inst['uuid'])
 

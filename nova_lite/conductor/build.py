@@ -9,7 +9,6 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
-from nova_lite.db import server_groups as server_group_db
 from nova_lite.objects import instance as instance_obj
 from nova_lite.scheduler import claims
 from nova_lite.scheduler import constraints
@@ -22,31 +21,22 @@ def fault(code: int, message: str) -> dict[str, Any]:
             'created': lite_db.utcnow().isoformat() + 'Z'}
 
 
-def _group(context: Any, uuid: str) -> constraints.Group | None:
-    row = server_group_db.group_of_instance(context, uuid)
-    if row is None:
-        return None
-    rules = row['rules'] or {}
-    return constraints.Group(row['id'], row['uuid'], row['policy'],
-                             int(rules.get('max_server_per_host', 1)))
-
-
 def build_request(context: Any, instance: Any) -> claims.Request:
-    """What placing ``instance`` asks: its resources, the zone it was
-    created in, an administrator's forced or requested host or node,
-    its group."""
+    """What placing ``instance`` asks: its resources, the zone it is
+    pinned to (asked at create or by an unshelve; none: any), an
+    administrator's forced or requested host or node, its group."""
     system = instance.system_metadata or {}
     vcpus, memory_mb, root_gb = claims.counted_resources(
         instance.flavor, instance.vcpus, instance.memory_mb,
         instance.root_gb)
     return claims.Request(
         instance.uuid, vcpus, memory_mb, root_gb,
-        zone=instance.availability_zone,
+        zone=instance.pinned_availability_zone,
         force_host=(system.get(constraints.FORCED_HOST)
                     or system.get(constraints.REQUESTED_HOST)),
         force_node=(system.get(constraints.FORCED_NODE)
                     or system.get(constraints.REQUESTED_NODE)),
-        group=_group(context, instance.uuid),
+        group=constraints.group_of(context, instance.uuid),
         resource_class=claims.flavor_resource_class(instance.flavor))
 
 

@@ -2,7 +2,8 @@
 
 The API has recorded the migration (``accepted``) and set the instance's
 task state to ``rebuilding``. Here a destination is chosen among the
-other hosts (or the requested one); with none, the migration is
+other hosts (or the requested one) in the zone the instance is pinned
+to and within its server group's policy; with none, the migration is
 ``error`` and the instance ERROR with the reason as its fault, still
 recorded on its source. The choice is a compare-and-swap, so a request
 driven twice (two conductors) goes to one destination.
@@ -20,6 +21,7 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
 from nova_lite.conductor.migrate import choose
 from nova_lite.conductor.migrate import load_move
+from nova_lite.conductor.migrate import move_request
 from nova_lite.scheduler import claims
 
 LOG = logging.getLogger(__name__)
@@ -36,8 +38,14 @@ class Evacuator:
                                         migration_id)
         if instance is None:
             return
-        request = claims.Request(instance.uuid, instance.vcpus,
-                                 instance.memory_mb, instance.root_gb)
+        # As upstream: a forced host (2.29 to 2.67 ``force``, or any
+        # host before 2.29) is not held to the zone; the hard policy of
+        # the server group holds whatever the request (the
+        # destination's claim checks it again).
+        request = move_request(
+            context, instance,
+            (instance.vcpus, instance.memory_mb, instance.root_gb),
+            in_zone=not (force and host))
         try:
             node = claims.select_destination(
                 context, self.conf, request,

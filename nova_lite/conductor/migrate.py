@@ -5,7 +5,9 @@ The API has set the instance's task state to ``resize_prep``, kept the
 old and new flavors on it and recorded the migration (``pre-migrating``).
 Here a destination is chosen: another host (the source too for a resize
 when ``[DEFAULT]allow_resize_to_same_host`` is set), or the requested
-one. With none, the migration is ``error`` and the instance stays where
+one; either way in the zone the instance is pinned to and within its
+server group's policy (:func:`move_request`). With none, the
+migration is ``error`` and the instance stays where
 it is, as it was. The destination claims (compute/move.py).
 """
 
@@ -21,6 +23,7 @@ from nova_lite.compute.move import clear_move
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.scheduler import claims
+from nova_lite.scheduler import constraints
 
 LOG = logging.getLogger(__name__)
 
@@ -30,6 +33,19 @@ def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
             and conf.allow_resize_to_same_host):
         return ()
     return (migration.source_compute or '',)
+
+
+def move_request(context: Any, instance: Any, resources: tuple[int, int, int],
+                 in_zone: bool = True) -> claims.Request:
+    """What a move asks of its destination beyond room, as upstream's
+    request spec: the zone the instance is pinned to (asked at create,
+    or set by an unshelve; none: any zone) unless ``in_zone`` is False
+    (a forced evacuation), and its server group's policy. An
+    administrator's forced host of the original boot does not hold."""
+    return claims.Request(
+        instance.uuid, *resources,
+        zone=instance.pinned_availability_zone if in_zone else None,
+        group=constraints.group_of(context, instance.uuid))
 
 
 def choose(instance: Any, migration: Any, node: Any,
@@ -85,9 +101,9 @@ class Migrator:
         if instance is None:
             return
         flavor = instance.new_flavor or instance.flavor or {}
-        request = claims.Request(instance.uuid, flavor.get('vcpus', 0),
-                                 flavor.get('memory_mb', 0),
-                                 flavor.get('root_gb', 0))
+        request = move_request(context, instance, (
+            flavor.get('vcpus', 0), flavor.get('memory_mb', 0),
+            flavor.get('root_gb', 0)))
         try:
             node = claims.select_destination(
                 context, self.conf, request,

@@ -110,7 +110,8 @@ class StallRecovery:
     def _drive(self, context: Any, row: dict[str, Any]) -> None:
         if row['migration_type'] == 'evacuation':
             self.evacuator.evacuate(context, row['instance_uuid'], row['id'],
-                                    row['dest_compute'], False)
+                                    row['dest_compute'],
+                                    bool(row.get('forced')))
         elif row['dest_node'] is None:
             self.migrator.migrate(context, row['instance_uuid'], row['id'],
                                   row['dest_compute'])

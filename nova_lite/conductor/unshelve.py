@@ -5,10 +5,12 @@ A SHELVED server still has its guest on its host: it is started there
 offloaded one is scheduled like a new build: the claim places it (host,
 node and compute_id together, in the transaction that grows the node's
 usage, only while it is on no host) and its new host spawns it from the
-snapshot, in its availability zone and within its server group's
-policy. When no host has room it stays SHELVED_OFFLOADED, task
-cleared, as upstream; a request driven twice (a recovery pass, a second
-conductor) places it once.
+snapshot, in the availability zone it is pinned to (asked at create,
+or by this or an earlier unshelve), on the host an administrator asked
+for (2.91) if any, and within its server group's policy. When no host
+has room it stays SHELVED_OFFLOADED, task cleared, as upstream; a
+request driven twice (a recovery pass, a second conductor) places it
+once.
 """
 
 from typing import Any
@@ -22,6 +24,7 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import states
 from nova_lite.conductor import build
 from nova_lite.objects import instance as instance_obj
+from nova_lite.scheduler import constraints
 
 LOG = logging.getLogger(__name__)
 
@@ -57,10 +60,14 @@ class Unshelver:
         self.compute_rpcapi.start_instance(context, instance, instance.host)
 
     def _schedule(self, context: Any, instance: Any) -> str | None:
-        # Its zone and group hold; an administrator's forced host of the
-        # original boot does not (upstream resets forced destinations).
+        # The zone it is pinned to and its group hold; an
+        # administrator's forced host of the original boot does not
+        # (upstream resets forced destinations), the host an
+        # administrator asked this unshelve to go to (2.91) does.
+        system = instance.system_metadata or {}
         request = build.build_request(context, instance)._replace(
-            force_host=None, force_node=None)
+            force_host=system.get(constraints.UNSHELVE_HOST),
+            force_node=None)
         try:
             node = build.claim_node(context, self.conf, request, instance)
         except exception.NoValidHost as exc:

@@ -170,6 +170,10 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
                       name='instances_compute_id_fkey'))
     availability_zone: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(255))
+    # The zone asked for at create or by an unshelve (upstream's request
+    # spec availability_zone): moves stay in it; NULL: anywhere.
+    pinned_availability_zone: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
     key_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     config_drive: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     access_ip_v4: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
@@ -298,6 +302,10 @@ class Migration(Base, TimestampMixin, SoftDeleteMixin):
     project_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     user_id: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     hidden: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
+    # An evacuation's end state: 'stopped' from API 2.95, else NULL.
+    target_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    # An evacuation to a forced host (not held to the zone).
+    forced: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
 
 
 class Image(Base, TimestampMixin):

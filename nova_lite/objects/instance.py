@@ -26,8 +26,8 @@ LOG = logging.getLogger(__name__)
 class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
     # locked_by. 1.3: locked_reason, system_metadata; delete_snapshot.
-    # 1.4: hostname.
-    VERSION = '1.4'
+    # 1.4: hostname. 1.5: pinned_availability_zone.
+    VERSION = '1.5'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -52,6 +52,7 @@ class Instance(base.NovaLiteObject):
         'node': fields.StringField(nullable=True),
         'compute_id': fields.IntegerField(nullable=True),
         'availability_zone': fields.StringField(nullable=True),
+        'pinned_availability_zone': fields.StringField(nullable=True),
         'key_name': fields.StringField(nullable=True),
         'config_drive': fields.StringField(nullable=True),
         'access_ip_v4': fields.StringField(nullable=True),
@@ -70,9 +71,13 @@ class Instance(base.NovaLiteObject):
 
     def obj_make_compatible(self, primitive: dict[str, Any],
                             target_version: str) -> None:
-        """An older service does not know ``hostname`` (1.4)."""
+        """An older service does not know ``hostname`` (1.4) nor
+        ``pinned_availability_zone`` (1.5)."""
         super().obj_make_compatible(primitive, target_version)
-        if versionutils.convert_version_to_tuple(target_version) < (1, 4):
+        target = versionutils.convert_version_to_tuple(target_version)
+        if target < (1, 5):
+            primitive.pop('pinned_availability_zone', None)
+        if target < (1, 4):
             primitive.pop('hostname', None)
 
     def _load_from_db(self, values: dict[str, Any]) -> base.NovaLiteObject:

@@ -18,8 +18,9 @@ MIGRATION_TYPES = ('migration', 'resize', 'live-migration', 'evacuation')
 class Migration(base.NovaLiteObject):
     # 1.0: first version. 1.1: claim_destination, finish_on_destination.
     # 1.2: claim_resize, transition. 1.3: the claims return what they
-    # found (a claims.* result); set_destination.
-    VERSION = '1.3'
+    # found (a claims.* result); set_destination. 1.4: target_state,
+    # forced.
+    VERSION = '1.4'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -38,6 +39,11 @@ class Migration(base.NovaLiteObject):
         'project_id': fields.StringField(nullable=True),
         'user_id': fields.StringField(nullable=True),
         'hidden': fields.BooleanField(default=False),
+        # An evacuation's end state on its destination: 'stopped' (API
+        # 2.95 and later) or None (it keeps its state).
+        'target_state': fields.StringField(nullable=True),
+        # An evacuation to a forced host: not held to the zone.
+        'forced': fields.BooleanField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }
@@ -64,9 +70,13 @@ class Migration(base.NovaLiteObject):
     def _claim(self, claim: Any, node_id: int, vcpus: int, memory_mb: int,
                root_gb: int) -> str:
         from nova_lite.scheduler import claims
+        from nova_lite.scheduler import constraints
 
-        request = claims.Request(self.instance_uuid, vcpus, memory_mb,
-                                 root_gb)
+        # The group is read before the claim's transaction, whose first
+        # statement locks it (see scheduler.constraints).
+        request = claims.Request(
+            self.instance_uuid, vcpus, memory_mb, root_gb,
+            group=constraints.group_of(self._context, self.instance_uuid))
         result: str = claim(self._context, cfg.CONF, request, node_id,
                             self.id)
         self._load_from_db(db.migration_get(self._context, id=self.id))

@@ -227,7 +227,7 @@ def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
         raise exception.NoValidHost(
             reason=f'no node of {where} has room for {req.vcpus} vCPU, '
             f'{req.memory_mb} MiB RAM, {req.root_gb} GiB disk on an '
-            f'enabled, up compute service.')
+            f'enabled, up compute service{constraints.describe(req)}.')
     return nodes[0]
 
 
@@ -235,6 +235,9 @@ def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
 CLAIMED = 'claimed'
 ALREADY_CLAIMED = 'already-claimed'   # by this node, earlier: go on
 NO_ROOM = 'no-room'
+# The instance's server group's hard policy forbids the node's host
+# (checked under the group's lock: another member got there first).
+GROUP_POLICY = 'group-policy'
 NOT_CLAIMABLE = 'not-claimable'       # ended, or claimed by another node
 
 
@@ -274,10 +277,27 @@ def _link_migration(session: Any, migration_id: int, node_id: int,
     raise _NoClaim(ALREADY_CLAIMED if mine is not None else NOT_CLAIMABLE)
 
 
+def _check_group(session: Any, req: Request, node_id: int) -> None:
+    """The late check of the moving instance's hard group policy
+    (``req.group``) on the node's host. The group's lock was the
+    transaction's first statement (see constraints); the node's row is
+    taken after it, the order of a boot's claim."""
+    if req.group is None:
+        return
+    host = session.execute(sa.select(CN.host).where(
+        CN.id == node_id, CN.deleted == 0)).scalar()
+    if host is None:
+        raise _NoClaim(NOT_CLAIMABLE)
+    if not constraints.group_allows(session, req, host, locked=True):
+        raise _NoClaim(GROUP_POLICY)
+
+
 def _claim_move(session: Any, conf: cfg.ConfigOpts, req: Request,
                 node_id: int, migration_id: int) -> None:
+    constraints.lock_group(session, req)
     _link_migration(session, migration_id, node_id, 'accepted',
                     'pre-migrating')
+    _check_group(session, req, node_id)
     if not _grow_usage(session, conf, req, node_id):
         raise _NoClaim(NO_ROOM)
 
@@ -301,16 +321,19 @@ def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
     node's usage grows (only if the instance still fits) and the
     ``accepted`` migration becomes ``pre-migrating``, linked to the node.
     Returns CLAIMED, ALREADY_CLAIMED (this node claimed it before: a
-    repeated request; the record's status says how far it got), NO_ROOM
-    or NOT_CLAIMABLE (ended, or another node's)."""
+    repeated request; the record's status says how far it got), NO_ROOM,
+    GROUP_POLICY (the instance's hard server group policy forbids the
+    host now) or NOT_CLAIMABLE (ended, or another node's)."""
     return _claim_in_transaction(context, _claim_move, conf, req, node_id,
                                  migration_id)
 
 
 def _claim_resize(session: Any, conf: cfg.ConfigOpts, req: Request,
                   node_id: int, migration_id: int) -> None:
+    constraints.lock_group(session, req)
     _link_migration(session, migration_id, node_id, 'pre-migrating',
                     'pre-migrating')
+    _check_group(session, req, node_id)
     if not _grow_usage(session, conf, req, node_id):
         raise _NoClaim(NO_ROOM)
 

@@ -28,11 +28,13 @@ import sqlalchemy as sa
 
 from nova_lite.db import aggregates as aggregate_db
 from nova_lite.db import models
+from nova_lite.db import server_groups as server_group_db
 
 CN = models.ComputeNode
 INST = models.Instance
 GROUP = models.InstanceGroup
 MEMBER = models.InstanceGroupMember
+MIG = models.Migration
 AFFINITY, ANTI_AFFINITY = 'affinity', 'anti-affinity'
 SOFT_AFFINITY, SOFT_ANTI_AFFINITY = 'soft-affinity', 'soft-anti-affinity'
 #: The instance's system metadata keys where the API keeps an
@@ -43,6 +45,10 @@ FORCED_HOST, FORCED_NODE = 'forced_host', 'forced_node'
 #: pass every other check (zone, group, room); neither holds for a
 #: later move or unshelve.
 REQUESTED_HOST, REQUESTED_NODE = 'requested_host', 'requested_node'
+#: ... and where it keeps the host an administrator asked an unshelve
+#: of an offloaded server to go to (2.91); every unshelve sets or
+#: clears it.
+UNSHELVE_HOST = 'unshelve_host'
 
 
 class Group(NamedTuple):
@@ -51,6 +57,20 @@ class Group(NamedTuple):
     uuid: str
     policy: str
     max_per_host: int = 1
+
+
+def group_from_row(row: dict[str, Any]) -> Group:
+    """A :class:`Group` of a server group row (as a dict)."""
+    rules = row.get('rules') or {}
+    return Group(row['id'], row['uuid'], row['policy'],
+                 int(rules.get('max_server_per_host', 1)))
+
+
+def group_of(context: Any, instance_uuid: str) -> Group | None:
+    """The live server group of the instance, or None (read in its own
+    transaction: a claim's first statement must be the group's lock)."""
+    row = server_group_db.group_of_instance(context, instance_uuid)
+    return None if row is None else group_from_row(row)
 
 
 def zone_clause(conf: cfg.ConfigOpts, zone: str) -> Any:
@@ -72,26 +92,65 @@ def host_zone_value(conf: cfg.ConfigOpts, host_column: Any) -> Any:
     return sa.func.coalesce(zone, conf.default_availability_zone)
 
 
+#: A move between its start and its end: its member counts on its
+#: destination (and, once it arrived but may still be reverted, on its
+#: source too), as upstream's late check counts migrations in progress.
+MOVES_IN_FLIGHT = ('accepted', 'pre-migrating', 'migrating',
+                   'post-migrating', 'finished', 'confirming', 'reverting')
+REVERTIBLE = ('finished', 'confirming', 'reverting')
+
+
 def _member_hosts(group: Group, instance_uuid: str) -> Any:
-    """SELECT of the hosts of the group's other placed members."""
-    return (sa.select(INST.host)
-            .join(MEMBER, MEMBER.instance_uuid == INST.uuid)
-            .where(MEMBER.group_id == group.id, MEMBER.deleted == 0,
-                   INST.deleted == 0, INST.host.is_not(None),
-                   INST.uuid != instance_uuid))
+    """Subquery (columns ``uuid``, ``host``): the places another member
+    of the group holds: its host, the destination of its move in
+    flight, and the source of an unconfirmed resize or migration."""
+    members = (sa.select(MEMBER.instance_uuid)
+               .join(INST, INST.uuid == MEMBER.instance_uuid)
+               .where(MEMBER.group_id == group.id, MEMBER.deleted == 0,
+                      INST.deleted == 0, INST.uuid != instance_uuid))
+    placed = (sa.select(INST.uuid.label('uuid'), INST.host.label('host'))
+              .where(INST.uuid.in_(members), INST.host.is_not(None)))
+    moving = (sa.select(MIG.instance_uuid.label('uuid'),
+                        MIG.dest_compute.label('host'))
+              .where(MIG.instance_uuid.in_(members), MIG.deleted == 0,
+                     MIG.status.in_(MOVES_IN_FLIGHT),
+                     MIG.dest_compute.is_not(None)))
+    returning = (sa.select(MIG.instance_uuid.label('uuid'),
+                           MIG.source_compute.label('host'))
+                 .where(MIG.instance_uuid.in_(members), MIG.deleted == 0,
+                        MIG.status.in_(REVERTIBLE),
+                        MIG.source_compute.is_not(None)))
+    return sa.union_all(placed, moving, returning).subquery()
+
+
+def _placements(group: Group, instance_uuid: str) -> Any:
+    """SELECT of the hosts the other members hold (a member moving
+    holds both ends)."""
+    places = _member_hosts(group, instance_uuid)
+    return sa.select(places.c.host).distinct()
+
+
+def _counted(group: Group, instance_uuid: str) -> Any:
+    """Subquery: host, and how many other members hold it."""
+    places = _member_hosts(group, instance_uuid)
+    return (sa.select(places.c.host,
+                      sa.func.count(places.c.uuid.distinct())
+                      .label('members'))
+            .group_by(places.c.host).subquery())
 
 
 def _full_hosts(group: Group, instance_uuid: str) -> Any:
     """Hosts that already hold ``max_per_host`` members."""
-    return (_member_hosts(group, instance_uuid).group_by(INST.host)
-            .having(sa.func.count() >= group.max_per_host))
+    counted = _counted(group, instance_uuid)
+    return sa.select(counted.c.host).where(
+        counted.c.members >= group.max_per_host)
 
 
 def _group_clause(group: Group, instance_uuid: str) -> Any:
     if group.policy == ANTI_AFFINITY:
         return CN.host.not_in(_full_hosts(group, instance_uuid))
     if group.policy == AFFINITY:
-        members = _member_hosts(group, instance_uuid)
+        members = _placements(group, instance_uuid)
         return sa.or_(~members.exists(), CN.host.in_(members))
     return None
 
@@ -118,28 +177,41 @@ def weigh(req: Any) -> list[Any]:
     if group is None or group.policy not in (SOFT_AFFINITY,
                                              SOFT_ANTI_AFFINITY):
         return []
-    count = (_member_hosts(group, req.instance_uuid)
-             .where(INST.host == CN.host)
-             .with_only_columns(sa.func.count()).scalar_subquery())
+    places = _member_hosts(group, req.instance_uuid)
+    count = (sa.select(sa.func.count(places.c.uuid.distinct()))
+             .select_from(places)
+             .where(places.c.host == CN.host).scalar_subquery())
     return [count.desc() if group.policy == SOFT_AFFINITY else count.asc()]
 
 
-def group_allows(session: Any, req: Any, host: str) -> bool:
-    """In the claim's transaction: lock the group, then whether placing
-    the instance on ``host`` keeps its hard policy."""
+def lock_group(session: Any, req: Any) -> None:
+    """In the claim's transaction, as its first statement: bump the
+    group's generation, which holds the row's write lock until commit."""
+    if req.group is not None:
+        session.execute(
+            sa.update(GROUP).where(GROUP.id == req.group.id)
+            .values(generation=GROUP.generation + 1)
+            .execution_options(synchronize_session=False))
+
+
+def group_allows(session: Any, req: Any, host: str,
+                 locked: bool = False) -> bool:
+    """In the claim's transaction: lock the group (unless ``locked``
+    already), then whether placing the instance on ``host`` keeps its
+    hard policy."""
     group = req.group
     if group is None:
         return True
-    session.execute(
-        sa.update(GROUP).where(GROUP.id == group.id)
-        .values(generation=GROUP.generation + 1)
-        .execution_options(synchronize_session=False))
-    hosts = [row.host for row in session.execute(
-        _member_hosts(group, req.instance_uuid))]
+    if not locked:
+        lock_group(session, req)
+    places = _member_hosts(group, req.instance_uuid)
+    held = {(row.uuid, row.host) for row in session.execute(
+        sa.select(places.c.uuid, places.c.host))}
     if group.policy == ANTI_AFFINITY:
-        return hosts.count(host) < group.max_per_host
+        here = sum(1 for _, other in held if other == host)
+        return here < group.max_per_host
     if group.policy == AFFINITY:
-        return all(other == host for other in hosts)
+        return all(other == host for _, other in held)
     return True
 
 

@@ -12,6 +12,7 @@ import webob
 
 from nova_lite.api import util
 from nova_lite.api.schemas import server_actions as schema
+from nova_lite.compute import shelve_api
 from nova_lite.policies import server_actions as policies
 
 
@@ -44,15 +45,30 @@ shelve_offload = _power(policies.SHELVE % 'shelve_offload',
 
 def unshelve(req: webob.Request, inst: dict[str, Any],
              body: dict[str, Any]) -> webob.Response:
-    """From 2.77 the body may name an ``availability_zone``."""
+    """From 2.77 the body may name an ``availability_zone``; from 2.91
+    a ``host`` (administrators) and a ``null`` zone (unpin)."""
     util.authorize(req, policies.SHELVE % 'unshelve', _target(inst))
-    zone = None
-    if util.version(req).at_least('2.77'):
+    version = util.version(req)
+    zone: Any = shelve_api.KEEP_ZONE
+    host = None
+    if version.at_least('2.91'):
+        util.validate(schema.unshelve_v291, body)
+        spec = body['unshelve'] or {}
+        zone = spec.get('availability_zone', shelve_api.KEEP_ZONE)
+        host = spec.get('host')
+    elif version.at_least('2.77'):
         util.validate(schema.unshelve_v277, body)
-        zone = (body['unshelve'] or {}).get('availability_zone')
+        zone = (body['unshelve'] or {}).get('availability_zone',
+                                            shelve_api.KEEP_ZONE)
     else:
         util.validate(schema.unshelve, body)
-    util.deps(req).compute_api.unshelve(util.context(req), inst, zone)
+
+    def authorize_host() -> None:
+        util.authorize(req, policies.SHELVE % 'unshelve_to_host',
+                       _target(inst))
+
+    util.deps(req).compute_api.unshelve(util.context(req), inst, zone, host,
+                                        authorize_host)
     return webob.Response(status=202)
 
 

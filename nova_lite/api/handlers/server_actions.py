@@ -24,6 +24,7 @@ from nova_lite.api.handlers import power_actions
 from nova_lite.api.handlers import rescue_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
+from nova_lite.compute import states
 
 
 def _evacuate_schema(req: webob.Request) -> dict[str, Any]:
@@ -54,12 +55,19 @@ def _evacuate(req: webob.Request, inst: dict[str, Any],
                    {'project_id': inst['project_id']})
     util.validate(_evacuate_schema(req), body)
     spec = body['evacuate']
+    version = util.version(req)
     host, force = spec.get('host'), spec.get('force', False)
     if force and host is None:
         raise webob.exc.HTTPBadRequest(
             explanation='force is only allowed with a target host.')
     password = _password(req, spec)
-    util.deps(req).compute_api.evacuate(util.context(req), inst, host, force)
+    # Before 2.29 a host is taken as it is (upstream bypasses the
+    # scheduler); from 2.29 only with force, which 2.68 removed.
+    forced = host is not None and (force or not version.at_least('2.29'))
+    # 2.95: the instance ends stopped on its destination.
+    target_state = states.STOPPED if version.at_least('2.95') else None
+    util.deps(req).compute_api.evacuate(util.context(req), inst, host,
+                                        bool(forced), target_state)
     if password is None:
         return webob.Response(status=200)
     return util.json_response({'adminPass': password})

@@ -160,6 +160,24 @@ unshelve_v277: dict[str, Any] = {
     'required': ['unshelve'],
     'additionalProperties': False,
 }
+# 2.91: null, or an object with a host (a string) and/or an
+# availability_zone (a string, or null to unpin); upstream's schema
+# (which, like this one, also takes {}).
+unshelve_v291: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'unshelve': {
+            'type': ['object', 'null'],
+            'properties': {
+                'availability_zone': {'type': ['string', 'null']},
+                'host': {'type': 'string'},
+            },
+            'additionalProperties': False,
+        },
+    },
+    'required': ['unshelve'],
+    'additionalProperties': False,
+}
 
 reboot: dict[str, Any] = {
     'type': 'object',

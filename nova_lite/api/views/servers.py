@@ -105,6 +105,7 @@ class ServerView:
             'locked_reason': version.at_least('2.73'),
             # Admins see it from 2.3 with the other extended attributes.
             'hostname': version.at_least('2.90') and not self.is_admin,
+            'pinned_availability_zone': version.at_least('2.96'),
         }
 
     def brief(self, inst: dict[str, Any]) -> dict[str, Any]:
@@ -193,6 +194,10 @@ class ServerView:
             body['locked_reason'] = inst.get('locked_reason')
         if shown['hostname']:
             body['OS-EXT-SRV-ATTR:hostname'] = inst.get('hostname')
+        if shown['pinned_availability_zone']:
+            # The zone asked at create or by an unshelve; null if none.
+            body['pinned_availability_zone'] = inst.get(
+                'pinned_availability_zone')
 
     def _admin_fields(self, body: dict[str, Any],
                       inst: dict[str, Any]) -> None:

@@ -64,6 +64,13 @@ class DeferredDeleteFixture(BasicAuthFixture):
     config = {'reclaim_instance_interval': 3600}
 
 
+class ShelveKeptFixture(BasicAuthFixture):
+    """http_basic, and a shelved server stays on its host until it is
+    offloaded by request (shelveOffload)."""
+
+    config = {'shelved_offload_time': -1}
+
+
 def write_htpasswd() -> str:
     """An htpasswd file of :data:`USERS` (cheap bcrypt rounds)."""
     path = Path(tempfile.mkdtemp()) / 'htpasswd'

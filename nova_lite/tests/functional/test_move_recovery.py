@@ -470,3 +470,23 @@ def test_a_running_agent_builds_a_placed_server_whose_request_was_lost(
     _wait_status(client, uuid, 'ACTIVE')
     assert _instance(uuid)['host'] == C1
     assert _disk(client, C1, uuid).is_file()
+
+
+def test_a_lost_forced_evacuation_keeps_its_request(client):
+    """Driven again by the conductor, a forced evacuation asked at 2.95
+    is still forced (not held to the zone the server is pinned to) and
+    still ends stopped: both are on its record."""
+    uuid = _boot_on(client, C1, 'lost-forced')['id']
+    instance_db.instance_update(_ctx(), uuid,
+                                {'pinned_availability_zone': 'elsewhere'})
+    _stop(client, C1)
+    assert client.force_down(C1, True).status_int == 200
+    _lost(uuid, {'migration_type': 'evacuation', 'status': 'accepted',
+                 'dest_compute': C2, 'forced': True,
+                 'target_state': states.STOPPED}, states.REBUILDING)
+    assert _conductor(client).recovery.run() == 1
+    client.wait(lambda: client.server(uuid)['status'] == 'SHUTOFF'
+                and _instance(uuid)['host'] == C2
+                and _migration(uuid)['status'] == 'done',
+                'evacuated, stopped')
+    assert _instance(uuid)['power_state'] == 4

@@ -120,7 +120,7 @@ def test_build_request_reads_zone_forced_host_and_group(ctx, conf):
     group = _group(ctx, 'anti-affinity')
     inst = _member(ctx, group)
     instances.instance_update(ctx, inst['uuid'], {
-        'availability_zone': 'az1',
+        'pinned_availability_zone': 'az1',
         'system_metadata': {'forced_host': 'h', 'forced_node': 'n'}})
     obj = instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
     request = build.build_request(ctx, obj)
