@@ -13,6 +13,10 @@ behaves as the one before it.
           os-aggregates, os-server-groups (affinity, anti-affinity).
 * 2.2   - os-keypairs: ``type`` (ssh, x509); create 201, delete 204.
 * 2.3   - Server show/detail: more OS-EXT-SRV-ATTR fields for admins.
+* 2.6   - ``POST /servers/{id}/remote-consoles``: no console proxy
+          here, so every console type is unavailable (400, as upstream
+          for a console its compute does not enable).
+* 2.8   - Remote consoles: the ``mks`` protocol (``webmks`` type).
 * 2.9   - Servers: ``locked``.
 * 2.10  - os-keypairs: ``user_id`` (administrators, for another user).
 * 2.11  - os-services: ``forced_down`` in responses;
@@ -25,6 +29,8 @@ behaves as the one before it.
 * 2.23  - os-migrations: ``migration_type`` and links.
 * 2.26  - Servers: ``tags``; /servers/{id}/tags; tag filters of the
           server list.
+* 2.31  - ``GET /os-console-auth-tokens/{token}`` (administrators;
+          before: a 400): no token is issued here, so a 404.
 * 2.33  - os-hypervisors: paging with ``limit`` and ``marker``.
 * 2.35  - os-keypairs: paging with ``limit`` / ``marker`` (a name) and
           ``keypairs_links``.
@@ -104,6 +110,20 @@ behaves as the one before it.
           and accepted (202); no driver here keeps an image cache.
 * 2.82  - os-server-external-events: ``accelerator-request-bound``
           (tag required); no accelerators here: logged only.
+* 2.97  - ``/servers/{id}/shares`` (Manila share attachments): no share
+          service here: the list is empty, show is a 404, attach answers
+          upstream's 409 for a compute without virtio-fs (a server not
+          stopped: 409), detach a 404 (409 unless stopped or in error).
+* 2.98  - Servers: ``image.properties`` in show, detail, update and
+          rebuild (the standard properties of the image, as copied at
+          create and rebuild).
+* 2.99  - Remote consoles: ``spice-direct`` type accepted (no console
+          proxy here: every console type is unavailable, a 400, as
+          upstream for a disabled console); os-console-auth-tokens:
+          unknown query parameters are a 400 (no token is ever issued:
+          404, so no ``tls_port`` to show).
+* 2.100 - Servers: ``scheduler_hints`` given at create in show, detail,
+          update and rebuild.
 """
 
 from collections.abc import Iterable
@@ -111,7 +131,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.82'
+MAX_VERSION = '2.100'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

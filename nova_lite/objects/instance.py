@@ -10,6 +10,7 @@ the names cannot drift apart.
 from typing import Any
 
 from oslo_log import log as logging
+from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
@@ -25,7 +26,8 @@ LOG = logging.getLogger(__name__)
 class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
     # locked_by. 1.3: locked_reason, system_metadata; delete_snapshot.
-    VERSION = '1.3'
+    # 1.4: scheduler_hints.
+    VERSION = '1.4'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -61,9 +63,17 @@ class Instance(base.NovaLiteObject):
         'locked_by': fields.StringField(nullable=True),
         'locked_reason': fields.StringField(nullable=True),
         'system_metadata': fields.DictOfNullableStringsField(default={}),
+        # As given at create (None: a server from before they were kept).
+        'scheduler_hints': fields.DictOfListOfStringsField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }
+
+    def obj_make_compatible(self, primitive: dict[str, Any],
+                            target_version: str) -> None:
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 4):
+            primitive.pop('scheduler_hints', None)
 
     def _load_from_db(self, values: dict[str, Any]) -> base.NovaLiteObject:
         if values.get('system_metadata', {}) is None:
