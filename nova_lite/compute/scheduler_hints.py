@@ -13,7 +13,12 @@ from typing import Any
 
 import orjson
 
+from nova_lite import exception
+
 Hints = dict[str, list[str]]
+#: What ``instances.scheduler_hints`` (TEXT) holds on every backend; a
+#: request body may carry more.
+MAX_STORED_BYTES = 65535
 
 
 def from_request(body: dict[str, Any]) -> dict[str, Any]:
@@ -33,7 +38,13 @@ def _text(value: Any) -> str:
 
 
 def stored(hints: dict[str, Any]) -> Hints:
-    """The form upstream stores hints in (a dict of lists of strings)."""
-    return {name: [_text(item) for item in value]
-            if isinstance(value, list) else [_text(value)]
-            for name, value in hints.items()}
+    """The form upstream stores hints in (a dict of lists of strings);
+    Invalid (a 400) when that is too large to store."""
+    result = {name: [_text(item) for item in value]
+              if isinstance(value, list) else [_text(value)]
+              for name, value in hints.items()}
+    if len(orjson.dumps(result)) > MAX_STORED_BYTES:
+        raise exception.Invalid(
+            reason=f'the scheduler hints take more than {MAX_STORED_BYTES} '
+            'bytes as JSON')
+    return result

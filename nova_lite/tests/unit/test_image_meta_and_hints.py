@@ -1,6 +1,9 @@
 """The server's copy of its image's properties (2.98) and the stored
 form of scheduler hints (2.100)."""
 
+import pytest
+
+from nova_lite import exception
 from nova_lite.compute import image_meta
 from nova_lite.compute import scheduler_hints
 
@@ -51,3 +54,10 @@ def test_hints_from_request_prefer_the_current_key():
     assert scheduler_hints.from_request(
         {'OS-SCH-HNT:scheduler_hints': {'b': 2}}) == {'b': 2}
     assert scheduler_hints.from_request({}) == {}
+
+
+def test_hints_too_large_to_store_are_invalid():
+    with pytest.raises(exception.Invalid, match='scheduler hints'):
+        scheduler_hints.stored({'big': 'x' * 65536})
+    assert scheduler_hints.stored({'big': 'x' * 60000})['big'][0] \
+        == 'x' * 60000
