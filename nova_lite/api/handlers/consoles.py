@@ -28,11 +28,12 @@ def create_remote_console(req: webob.Request) -> webob.Response:
     if not util.version(req).at_least(REMOTE_CONSOLES_SINCE):
         raise webob.exc.HTTPNotFound(
             explanation=f'The resource {req.path} could not be found.')
+    # As upstream: the body is validated before the server is looked up.
+    spec = util.read_body(
+        req, schema.create(util.version(req)))['remote_console']
     inst = servers.get_server(req)
     util.authorize(req, policies.REMOTE_CONSOLES,
                    {'project_id': inst['project_id']})
-    spec = util.read_body(
-        req, schema.create(util.version(req)))['remote_console']
     if spec['protocol'] == 'rdp':
         raise webob.exc.HTTPBadRequest(
             explanation='Unavailable console type rdp.')
