@@ -169,6 +169,26 @@ class InstanceNotReady(Conflict):
     msg_fmt = 'Instance %(instance_id)s is not ready'
 
 
+class InstanceVmStateConflict(Conflict):
+    # Upstream's wording (raise_http_conflict_for_instance_invalid_state).
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s while it is "
+               "in vm_state %(vm_state)s")
+
+
+class ShareNotFound(NotFound):
+    msg_fmt = 'Share %(share_id)s could not be found.'
+
+
+class SharesNotConfigured(Conflict):
+    # Upstream's ForbiddenSharesNotConfiguredCorrectly.
+    msg_fmt = ('Feature not supported because either compute or instance '
+               'are not configured correctly.')
+
+
+class ConsoleTypeUnavailable(Invalid):
+    msg_fmt = 'Unavailable console type %(console_type)s.'
+
+
 class InvalidKeypair(Invalid):
     msg_fmt = 'Keypair data is invalid: %(reason)s'
 

@@ -13,6 +13,10 @@ behaves as the one before it.
           os-aggregates, os-server-groups (affinity, anti-affinity).
 * 2.2   - os-keypairs: ``type`` (ssh, x509); create 201, delete 204.
 * 2.3   - Server show/detail: more OS-EXT-SRV-ATTR fields for admins.
+* 2.6   - ``POST /servers/{id}/remote-consoles``: no console proxy
+          here, so every console type is unavailable (400, as upstream
+          for a console its compute does not enable).
+* 2.8   - Remote consoles: the ``mks`` protocol (``webmks`` type).
 * 2.9   - Servers: ``locked``.
 * 2.10  - os-keypairs: ``user_id`` (administrators, for another user).
 * 2.11  - os-services: ``forced_down`` in responses;
@@ -25,6 +29,8 @@ behaves as the one before it.
 * 2.23  - os-migrations: ``migration_type`` and links.
 * 2.26  - Servers: ``tags``; /servers/{id}/tags; tag filters of the
           server list.
+* 2.31  - ``GET /os-console-auth-tokens/{token}`` (administrators;
+          before: a 400): no token is issued here, so a 404.
 * 2.33  - os-hypervisors: paging with ``limit`` and ``marker``.
 * 2.35  - os-keypairs: paging with ``limit`` / ``marker`` (a name) and
           ``keypairs_links``.
@@ -37,17 +43,18 @@ behaves as the one before it.
 * 2.45  - createImage: ``{"image_id": ...}`` instead of ``Location``.
 * 2.47  - Servers: ``flavor`` is embedded (vcpus, ram, disk, ...).
 * 2.51  - os-instance-actions: events for whoever sees the action, the
-          traceback for admins only.
+          traceback for admins only; os-server-external-events:
+          ``volume-extended``.
 * 2.52  - Server create: ``tags``.
 * 2.53  - os-services and os-hypervisors: identified by UUID;
           ``PUT /os-services/{uuid}`` with status and forced_down;
           os-hypervisors: an unknown query parameter is a 400.
+* 2.54  - rebuild: ``key_name``.
 * 2.55  - Flavors: ``description`` (create, show, list, detail) and
           ``PUT /flavors/{id}`` to change it.
 * 2.56  - Server action ``migrate``: an optional target ``host``
           (``migrate``, ``resize``, ``confirmResize`` and
           ``revertResize`` themselves exist from 2.1).
-* 2.54  - rebuild: ``key_name``.
 * 2.57  - Server create and rebuild: ``personality`` is no longer
           accepted; rebuild takes ``user_data``.
 * 2.58  - os-instance-actions: ``updated_at``, paging with ``limit`` /
@@ -151,6 +158,20 @@ behaves as the one before it.
           destination.
 * 2.96  - Servers (show, detail, update, rebuild):
           ``pinned_availability_zone``.
+* 2.97  - ``/servers/{id}/shares`` (Manila share attachments): no share
+          service here: the list is empty, show is a 404, attach answers
+          upstream's 409 for a compute without virtio-fs (a server not
+          stopped: 409), detach a 404 (409 unless stopped or in error).
+* 2.98  - Servers: ``image.properties`` in show, detail, update and
+          rebuild (the standard properties of the image, as copied at
+          create and rebuild).
+* 2.99  - Remote consoles: ``spice-direct`` type accepted (no console
+          proxy here: every console type is unavailable, a 400, as
+          upstream for a disabled console); os-console-auth-tokens:
+          unknown query parameters are a 400 (no token is ever issued:
+          404, so no ``tls_port`` to show).
+* 2.100 - Servers: ``scheduler_hints`` given at create in show, detail,
+          update and rebuild.
 """
 
 from collections.abc import Iterable
@@ -158,7 +179,7 @@ from collections.abc import Iterable
 from lite_common.wsgi import microversion
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.96'
+MAX_VERSION = '2.100'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 

@@ -15,6 +15,7 @@ from nova_lite.api import errors
 from nova_lite.api import microversion
 from nova_lite.api.handlers import aggregate_images
 from nova_lite.api.handlers import aggregates
+from nova_lite.api.handlers import consoles
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
@@ -25,6 +26,7 @@ from nova_lite.api.handlers import server_actions
 from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
+from nova_lite.api.handlers import server_shares
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import servers
 from nova_lite.api.handlers import services
@@ -33,9 +35,11 @@ from nova_lite.api.schemas import aggregates as aggregate_schemas
 from nova_lite.api.schemas import flavors as flavor_schemas
 from nova_lite.api.schemas import keypairs as keypair_schemas
 from nova_lite.api.schemas import quota_sets as quota_schemas
+from nova_lite.api.schemas import remote_consoles as console_schemas
 from nova_lite.api.schemas import server_actions as action_schemas
 from nova_lite.api.schemas import server_external_events as event_schemas
 from nova_lite.api.schemas import server_groups as group_schemas
+from nova_lite.api.schemas import server_shares as share_schemas
 from nova_lite.api.schemas import servers as server_schemas
 from nova_lite.api.schemas import services as service_schemas
 
@@ -93,6 +97,8 @@ def bodies() -> openapi.Bodies:
         server_groups.create_server_group: group_schemas.create(latest),
         volume_attachment_update.update_attachment:
             volume_attachment_update.UPDATE_V285,
+        server_shares.attach_share: share_schemas.create,
+        consoles.create_remote_console: console_schemas.create(latest),
     }
 
 

@@ -9,6 +9,7 @@ from nova_lite.api.handlers import aggregate_images
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import audit_log
 from nova_lite.api.handlers import availability_zones
+from nova_lite.api.handlers import consoles
 from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
@@ -27,6 +28,7 @@ from nova_lite.api.handlers import server_external_events
 from nova_lite.api.handlers import server_groups
 from nova_lite.api.handlers import server_metadata
 from nova_lite.api.handlers import server_password
+from nova_lite.api.handlers import server_shares
 from nova_lite.api.handlers import server_tags
 from nova_lite.api.handlers import server_topology
 from nova_lite.api.handlers import servers
@@ -74,6 +76,16 @@ _COMPUTE: RouteTable = {
         'DELETE': server_password.clear_password},
     '/os-server-external-events': {
         'POST': server_external_events.create_events},
+    '/servers/{server_id}/shares': {
+        'GET': server_shares.list_shares,
+        'POST': server_shares.attach_share},
+    '/servers/{server_id}/shares/{share_id}': {
+        'GET': server_shares.show_share,
+        'DELETE': server_shares.detach_share},
+    '/servers/{server_id}/remote-consoles': {
+        'POST': consoles.create_remote_console},
+    '/os-console-auth-tokens/{console_token}': {
+        'GET': consoles.show_console_token},
     '/servers/{server_id}/os-instance-actions': {
         'GET': instance_actions.list_actions},
     '/servers/{server_id}/os-instance-actions/{request_id}': {

@@ -22,7 +22,9 @@ from nova_lite.api import server_placement
 from nova_lite.api import util
 from nova_lite.api import visibility
 from nova_lite.compute import hostnames
+from nova_lite.compute import image_meta
 from nova_lite.compute import power_api
+from nova_lite.compute import scheduler_hints
 from nova_lite.compute import shelve_api
 from nova_lite.compute import states
 from nova_lite.compute import trusted_certs as trusted_certs_db
@@ -105,7 +107,8 @@ def find_flavor(req: webob.Request, ref: Any) -> dict[str, Any]:
 
 
 def _image(req: webob.Request, ref: str | None,
-           flavor: dict[str, Any]) -> str:
+           flavor: dict[str, Any]) -> dict[str, Any]:
+    """The image to boot (its row), checked against the flavor."""
     if not ref:
         raise webob.exc.HTTPBadRequest(
             explanation='imageRef is required: booting from volume is not '
@@ -127,7 +130,7 @@ def _image(req: webob.Request, ref: str | None,
         raise webob.exc.HTTPBadRequest(
             explanation='Flavor\'s memory is too small for requested image '
             f'(min_ram {image["min_ram"]} MiB).')
-    return image_id
+    return image
 
 
 def rebuild_image(req: webob.Request, ref: str,
@@ -135,7 +138,7 @@ def rebuild_image(req: webob.Request, ref: str,
     """The image of a rebuild (400 "Cannot find image for rebuild"
     when unknown or not visible, as upstream)."""
     try:
-        return _image(req, ref, flavor)
+        return str(_image(req, ref, flavor)['id'])
     except webob.exc.HTTPBadRequest as exc:
         if 'could not be found' in str(exc.explanation):
             raise webob.exc.HTTPBadRequest(
@@ -231,14 +234,16 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
     _check_security_groups(spec)
     where = server_placement.placement(req, body)
     flavor = find_flavor(req, spec['flavorRef'])
-    image_id = _image(req, spec.get('imageRef'), flavor)
+    image = _image(req, spec.get('imageRef'), flavor)
     check_key_name(ctx, spec.get('key_name'))
     low, high = _counts(spec)
     hostname = _requested_hostname(req, spec, high)
     reservation_id = 'r-' + secrets.token_hex(4)
     snapshot = flavor_snapshot(flavor)
+    hints = scheduler_hints.stored(scheduler_hints.from_request(body))
     system_metadata = trusted_certs_db.kept(
-        dict(where.system_metadata), trusted_certs(req, spec, 'create'))
+        {**where.system_metadata, **image_meta.copied(image, flavor)},
+        trusted_certs(req, spec, 'create'))
 
     def values(index: int, count: int) -> dict[str, Any]:
         name = spec['name'] if count == 1 else f'{spec["name"]}-{index + 1}'
@@ -251,7 +256,7 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
             'display_description': spec.get('description'),
             'project_id': ctx.project_id,
             'user_id': ctx.user_id,
-            'image_ref': image_id,
+            'image_ref': image['id'],
             'flavor': snapshot,
             'vcpus': flavor['vcpus'],
             'memory_mb': flavor['memory_mb'],
@@ -269,6 +274,7 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
             'access_ip_v4': access_address(spec.get('accessIPv4'), 4),
             'access_ip_v6': access_address(spec.get('accessIPv6'), 6),
             'metadata': spec.get('metadata', {}),
+            'scheduler_hints': hints,
         }
 
     per_item = {'instances': 1, 'cores': flavor['vcpus'],

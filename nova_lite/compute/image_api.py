@@ -6,7 +6,8 @@
   addresses, key and host name (API 2.90) are written with the task
   ``rebuilding`` and the action record in one transaction; the host's
   agent replaces the disk content and the server is ACTIVE again
-  (SHUTOFF if it was stopped, as upstream).
+  (SHUTOFF if it was stopped, as upstream). The server's copy of the
+  image's properties (compute/image_meta.py) is the new image's.
 * **createImage** (active, stopped, paused or suspended, no task): the
   image catalog is metadata only, so the snapshot is recorded at once
   (``active``) with the action; no guest is touched.
@@ -17,10 +18,12 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite.compute import image_meta
 from nova_lite.compute import power_api
 from nova_lite.compute import snapshots
 from nova_lite.compute import states
 from nova_lite.compute import trusted_certs
+from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.objects import instance as instance_obj
 
@@ -62,8 +65,10 @@ class ImageActions:
                        if k in _COLUMNS}
         if 'metadata' in changes:
             values['metadata_'] = changes['metadata']
-        system_metadata = {**(inst.get('system_metadata') or {}),
-                           'image_base_image_ref': image_id}
+        # The new image's properties replace the old one's (as upstream).
+        system_metadata = {**image_meta.replaced(
+            inst.get('system_metadata'), image_db.image_get(ctx, image_id),
+            inst.get('flavor')), 'image_base_image_ref': image_id}
         if 'trusted_certs' in changes:
             system_metadata = trusted_certs.kept(system_metadata,
                                                  changes['trusted_certs'])

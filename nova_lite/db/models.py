@@ -197,6 +197,11 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
     # system_metadata), e.g. the image and time of a shelve.
     system_metadata: orm.Mapped[dict[str, str] | None] = orm.mapped_column(
         JSONText, default=dict)
+    # The scheduler hints given at create, as upstream's request spec
+    # keeps them: a dict of lists of strings (NULL: a server from before
+    # they were kept).
+    scheduler_hints: orm.Mapped[dict[str, list[str]] | None] = (
+        orm.mapped_column(JSONText))
 
 
 class KeyPair(Base, TimestampMixin, SoftDeleteMixin):

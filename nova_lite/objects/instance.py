@@ -26,8 +26,8 @@ LOG = logging.getLogger(__name__)
 class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
     # locked_by. 1.3: locked_reason, system_metadata; delete_snapshot.
-    # 1.4: hostname. 1.5: pinned_availability_zone.
-    VERSION = '1.5'
+    # 1.4: hostname. 1.5: pinned_availability_zone. 1.6: scheduler_hints.
+    VERSION = '1.6'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -65,16 +65,20 @@ class Instance(base.NovaLiteObject):
         'locked_by': fields.StringField(nullable=True),
         'locked_reason': fields.StringField(nullable=True),
         'system_metadata': fields.DictOfNullableStringsField(default={}),
+        # As given at create (None: a server from before they were kept).
+        'scheduler_hints': fields.DictOfListOfStringsField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }
 
     def obj_make_compatible(self, primitive: dict[str, Any],
                             target_version: str) -> None:
-        """An older service does not know ``hostname`` (1.4) nor
-        ``pinned_availability_zone`` (1.5)."""
+        """An older service does not know ``hostname`` (1.4),
+        ``pinned_availability_zone`` (1.5) nor ``scheduler_hints`` (1.6)."""
         super().obj_make_compatible(primitive, target_version)
         target = versionutils.convert_version_to_tuple(target_version)
+        if target < (1, 6):
+            primitive.pop('scheduler_hints', None)
         if target < (1, 5):
             primitive.pop('pinned_availability_zone', None)
         if target < (1, 4):

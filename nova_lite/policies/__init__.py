@@ -6,6 +6,7 @@ from oslo_policy import policy
 
 from nova_lite.policies import aggregates
 from nova_lite.policies import base
+from nova_lite.policies import consoles_shares
 from nova_lite.policies import keypairs
 from nova_lite.policies import resources
 from nova_lite.policies import server_actions
@@ -19,4 +20,4 @@ def list_rules() -> list[policy.RuleDefault]:
         resources.admin_apis, resources.quotas, resources.images,
         resources.availability_zones, resources.usage,
         server_actions.rules, server_extras.rules, keypairs.rules,
-        aggregates.rules, server_groups.rules))
+        aggregates.rules, server_groups.rules, consoles_shares.rules))

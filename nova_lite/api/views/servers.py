@@ -7,6 +7,7 @@ import webob
 
 from lite_common.wsgi.microversion import APIVersion
 from nova_lite.api import util
+from nova_lite.api.views import image_and_hints
 from nova_lite.compute import states
 from nova_lite.compute import trusted_certs
 
@@ -96,6 +97,7 @@ class ServerView:
         self.groups = groups if version.at_least('2.71') else None
         self.embedded_flavor = version.at_least('2.47')
         self.extended_attrs = version.at_least('2.3')
+        self.image_and_hints = image_and_hints.ImageAndHints(version)
         self.optional = {  # field -> version it appears in
             'locked': version.at_least('2.9'),
             'host_status': version.at_least('2.16') and self.is_admin,
@@ -168,6 +170,7 @@ class ServerView:
         if self.is_admin:
             self._admin_fields(body, inst)
         self._optional_fields(body, inst)
+        self.image_and_hints.add(body, inst)
         if inst['fault'] and server_status in ('ERROR', 'DELETED'):
             body['fault'] = {k: v for k, v in inst['fault'].items()
                              if k in ('code', 'message', 'created')}

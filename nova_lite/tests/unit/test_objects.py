@@ -23,7 +23,7 @@ EXPECTED_FINGERPRINTS = {
     'ComputeNode': '1.2-728e6a8fde5ac83680df52292dbd99c0',
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
-    'Instance': '1.5-24b04f5dbae1c2a0a40e14ac306f3343',
+    'Instance': '1.6-7be2499ea04cd4c3b0ca8d74e45c35d5',
     'InstanceActionEvent': '1.1-e063989417194d4e4f74c4b4226e8e88',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.4-6df38a610fd30c5f707de0a4ed359001',
@@ -293,3 +293,19 @@ def test_remote_objects_in_another_thread_leaves_this_one_local(ctx):
         thread.join(10)
     assert isinstance(local, service_obj.Service)
     assert fake.calls == []
+
+
+def test_instance_scheduler_hints_round_trip_and_backport(ctx):
+    inst = instance_obj.Instance(
+        ctx, uuid=str(uuid.uuid4()), project_id='p', user_id='u',
+        flavor={'name': 'small'}, vm_state='building',
+        vcpus=1, memory_mb=512, root_gb=1,
+        scheduler_hints={'same_host': ['a', 'b']})
+    inst.create()
+    stored = instance_obj.Instance.get_by_uuid(ctx, inst.uuid)
+    assert stored.scheduler_hints == {'same_host': ['a', 'b']}
+    # An older receiver (1.3) gets no field it does not know.
+    old = stored.obj_to_primitive(target_version='1.3')
+    assert 'scheduler_hints' not in old['versioned_object.data']
+    assert 'scheduler_hints' in stored.obj_to_primitive()[
+        'versioned_object.data']

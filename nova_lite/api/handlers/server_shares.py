@@ -1,0 +1,64 @@
+"""``/servers/{server_id}/shares`` (2.97): Manila share attachments.
+
+No share service here (compute/shares.py says what that means): the
+list is empty, show is a 404, attach and detach answer upstream's
+errors. Before 2.97 the routes do not exist (404). Unknown query
+parameters are a 400, as upstream's query schemas say.
+"""
+
+import webob
+import webob.exc
+
+from nova_lite.api import util
+from nova_lite.api.handlers import servers
+from nova_lite.api.schemas import server_shares as schema
+from nova_lite.compute import shares
+from nova_lite.policies import consoles_shares as policies
+
+SINCE = '2.97'
+
+
+def _check_version(req: webob.Request) -> None:
+    if not util.version(req).at_least(SINCE):
+        raise webob.exc.HTTPNotFound(
+            explanation=f'The resource {req.path} could not be found.')
+
+
+def _server(req: webob.Request, action: str) -> dict:
+    _check_version(req)
+    inst = servers.get_server(req)
+    util.authorize(req, policies.SHARES % action,
+                   {'project_id': inst['project_id']})
+    return inst
+
+
+@util.translate_errors
+def list_shares(req: webob.Request) -> webob.Response:
+    inst = _server(req, 'index')
+    util.reject_unknown_query(req, (), since=SINCE)
+    return util.json_response({'shares': shares.attachments(inst)})
+
+
+@util.translate_errors
+def show_share(req: webob.Request) -> webob.Response:
+    inst = _server(req, 'show')
+    util.reject_unknown_query(req, (), since=SINCE)
+    share = shares.attachment(inst, req.urlvars['share_id'])
+    return util.json_response({'share': share})
+
+
+@util.translate_errors
+def attach_share(req: webob.Request) -> webob.Response:
+    # As upstream: the body is validated before the server is looked up.
+    _check_version(req)
+    spec = util.read_body(req, schema.create)['share']
+    inst = _server(req, 'create')
+    share = shares.attach(inst, spec['share_id'], spec.get('tag'))
+    return util.json_response({'share': share}, status=201)
+
+
+@util.translate_errors
+def detach_share(req: webob.Request) -> webob.Response:
+    inst = _server(req, 'delete')
+    shares.detach(inst, req.urlvars['share_id'])
+    return webob.Response(status=200)
