@@ -24,6 +24,7 @@ import json
 import locale
 import os
 from pathlib import Path
+import shutil
 import signal
 import socket
 import subprocess
@@ -73,17 +74,19 @@ def _start_server() -> str:
                                f'see {folder}/server.log')
         time.sleep(0.05)
     _server[os.getpid()] = (proc, path)
-    atexit.register(_stop_server, proc)
+    atexit.register(_stop_server, proc, folder)
     return path
 
 
-def _stop_server(proc: subprocess.Popen) -> None:
+def _stop_server(proc: subprocess.Popen, folder: str) -> None:
     if proc.poll() is None:
         proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait(10)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _decode(raw: bytes) -> str:
@@ -169,7 +172,6 @@ def _child(conn: socket.socket) -> None:
     """Serve one command in this fork, then exit."""
     code = 1
     try:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         reader = conn.makefile('rb')
         request = json.loads(reader.readline())
@@ -217,17 +219,33 @@ def _warm_up() -> None:
             pass
 
 
+def _reap() -> None:
+    """Wait for the ended children (so that their CPU time counts in
+    this process's, and in the test run's)."""
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _end(signum: int, frame: Any) -> None:
+    _reap()
+    sys.exit(0)
+
+
 def serve(path: str) -> None:
     sys.argv = [EXECUTABLE]
     _warm_up()
     parent = os.getppid()
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)   # children reap
+    signal.signal(signal.SIGTERM, _end)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path + '.new')
     listener.listen(64)
     os.rename(path + '.new', path)                  # ready
     listener.settimeout(1)
     while os.getppid() == parent:
+        _reap()
         try:
             conn, _ = listener.accept()
         except TimeoutError:
