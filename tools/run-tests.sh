@@ -54,8 +54,8 @@ set +e
 # last, where one worker ran them alone for minutes.) pytest keeps the
 # order of arguments that do not overlap, hence one argument per file.
 # (The order: rough module times, measured per module on a loaded
-# machine in Nov 2026 with the CLI fork server of openstack_fork.py; a
-# module missing here goes after these, in path order.)
+# machine in Nov 2026; a module missing here goes after these, in path
+# order.)
 LONGEST_FIRST=(
     nova_lite/tests/integration/test_evacuation_safety.py
     nova_lite/tests/integration/test_identity.py
