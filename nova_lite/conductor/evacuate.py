@@ -36,8 +36,11 @@ class Evacuator:
                                         migration_id)
         if instance is None:
             return
+        required, forbidden = claims.flavor_traits(instance.flavor)
         request = claims.Request(instance.uuid, instance.vcpus,
-                                 instance.memory_mb, instance.root_gb)
+                                 instance.memory_mb, instance.root_gb,
+                                 required_traits=required,
+                                 forbidden_traits=forbidden)
         try:
             node = claims.select_destination(
                 context, self.conf, request,

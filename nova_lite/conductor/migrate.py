@@ -85,9 +85,12 @@ class Migrator:
         if instance is None:
             return
         flavor = instance.new_flavor or instance.flavor or {}
+        required, forbidden = claims.flavor_traits(flavor)
         request = claims.Request(instance.uuid, flavor.get('vcpus', 0),
                                  flavor.get('memory_mb', 0),
-                                 flavor.get('root_gb', 0))
+                                 flavor.get('root_gb', 0),
+                                 required_traits=required,
+                                 forbidden_traits=forbidden)
         try:
             node = claims.select_destination(
                 context, self.conf, request,

@@ -25,7 +25,8 @@ LOG = logging.getLogger(__name__)
 class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
     # locked_by. 1.3: locked_reason, system_metadata; delete_snapshot.
-    VERSION = '1.3'
+    # 1.4: user_data, key_data.
+    VERSION = '1.4'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -51,6 +52,8 @@ class Instance(base.NovaLiteObject):
         'availability_zone': fields.StringField(nullable=True),
         'key_name': fields.StringField(nullable=True),
         'config_drive': fields.StringField(nullable=True),
+        'user_data': fields.StringField(nullable=True),
+        'key_data': fields.StringField(nullable=True),
         'access_ip_v4': fields.StringField(nullable=True),
         'access_ip_v6': fields.StringField(nullable=True),
         'metadata': fields.DictOfStringsField(default={}),

@@ -20,10 +20,10 @@ objects.register_all()
 # VERSION and update its entry here (the hash changes with the fields and
 # remotable methods; the version must change with it).
 EXPECTED_FINGERPRINTS = {
-    'ComputeNode': '1.2-728e6a8fde5ac83680df52292dbd99c0',
+    'ComputeNode': '1.3-75582675fe25dd110c5a3feffff956d4',
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
-    'Instance': '1.3-15d1eeaf28bac2f2c7092d4447db13cb',
+    'Instance': '1.4-348d7cbe520862198d8559de98ab2b74',
     'InstanceActionEvent': '1.0-cd0487aa5b72a1734b944cd139695e1f',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.3-b5a8bf378fe577815894f410a79b6dfe',
