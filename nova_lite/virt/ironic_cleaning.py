@@ -23,6 +23,7 @@ takes over (its agent died) is not watched there.
 import json
 import os
 from pathlib import Path
+import threading
 from typing import Any
 
 from oslo_log import log as logging
@@ -67,6 +68,9 @@ class CleaningWatch:
         self.path = Path(state_path) / STATE_FILE
         self.host = host
         self.watched: dict[str, str] = self._load()
+        # Deletes (RPC workers) and the periodic report (check) meet
+        # here.
+        self._lock = threading.Lock()
 
     def _load(self) -> dict[str, str]:
         try:
@@ -88,21 +92,24 @@ class CleaningWatch:
 
     def start(self, node_uuid: str, instance_uuid: str) -> None:
         """The node is being undeployed for the instance's delete."""
-        self.watched[node_uuid] = instance_uuid
-        self._save()
+        with self._lock:
+            self.watched[node_uuid] = instance_uuid
+            self._save()
         self._record(instance_actions_start, instance_uuid)
 
     def check(self, nodes: dict[str, Any]) -> None:
         """Finish the events of the watched nodes whose cleaning ended
         (``nodes``: every node of the Bare Metal API, by uuid)."""
-        ended = False
-        for node_uuid, instance_uuid in list(self.watched.items()):
-            result = outcome(nodes.get(node_uuid), instance_uuid)
-            if result is None:
-                continue
-            del self.watched[node_uuid]
-            ended = True
-            status, error = result
+        ended: list[tuple[str, str, str, str | None]] = []
+        with self._lock:
+            for node_uuid, instance_uuid in list(self.watched.items()):
+                result = outcome(nodes.get(node_uuid), instance_uuid)
+                if result is not None:
+                    del self.watched[node_uuid]
+                    ended.append((node_uuid, instance_uuid, *result))
+            if ended:
+                self._save()
+        for node_uuid, instance_uuid, status, error in ended:
             if error:
                 LOG.warning('%s', error, instance_uuid=instance_uuid)
             else:
@@ -110,8 +117,6 @@ class CleaningWatch:
                          node_uuid, instance_uuid=instance_uuid)
             self._record(instance_actions_finish, instance_uuid, status,
                          error)
-        if ended:
-            self._save()
 
     def _record(self, method: Any, instance_uuid: str, *args: Any) -> None:
         try:
