@@ -353,9 +353,12 @@ class IronicDriver(driver.ComputeDriver):
         if node is None:
             raise exception.VirtDriverError(
                 reason=f'no bare metal node holds instance {instance.uuid}')
+        # Not the config drive read back (the API shows it masked): the
+        # rebuild sends the server's again, if it has one.
+        info = {key: value for key, value in (node.instance_info or {}).items()
+                if key != 'configdrive'}
         self.conn.baremetal.update_node(
-            node, instance_info={**(node.instance_info or {}),
-                                 'image_source': image_ref})
+            node, instance_info={**info, 'image_source': image_ref})
         drive = self._config_drive(instance)
         self._deploy(node, 'rebuild', drive)
         self._wait(node, 'active', self.conf.ironic.deploy_timeout)

@@ -9,7 +9,7 @@ a ``flat`` network, with a port and the trait ``CUSTOM_GOLD``):
   detached when it is deleted;
 * its config drive (asked for) reaches the Bare Metal service as the
   documents it builds the drive from: meta_data with the server's uuid,
-  key and metadata, and the user data as text;
+  key and metadata, and the user data as text; again on a rebuild;
 * the node's cleaning after the delete fails: the server's delete
   action (read for the deleted server at 2.58) ends in Error with an
   event whose traceback holds the node's last error.
@@ -148,6 +148,17 @@ def test_traits_vifs_config_drive_and_a_failed_cleaning(aio):
     assert drive['meta_data']['meta'] == {'role': 'db'}
     assert drive['user_data'] == USER_DATA
     assert _vifs(conn, gold) == [port]
+
+    # A rebuild sends the config drive again (not the masked one read
+    # back from the node).
+    conn.compute.rebuild_server(server, image=image)
+    support.wait_for(lambda: conn.compute.get_server(server.id).status
+                     == 'ACTIVE' and conn.compute.get_server(
+                         server.id).task_state is None, TIMEOUT,
+                     'rebuilt', interval=1)
+    drive = _ironic_node_row(aio, gold)['configdrive']
+    assert drive['meta_data']['uuid'] == server.id, drive
+    assert drive['user_data'] == USER_DATA
 
     # The gold node is taken: another gold server finds no node.
     second = conn.compute.create_server(
