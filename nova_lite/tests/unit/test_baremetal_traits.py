@@ -1,4 +1,5 @@
-"""A flavor's required and forbidden traits, on a real SQLite file: the
+"""A flavor's required and forbidden traits, on real databases (the
+queries on SQLite, MariaDB and PostgreSQL): the
 candidate query and the claim's conditional UPDATE both match them, so a
 node whose traits change between the two is not taken; names that
 differ only where LIKE has wildcards are told apart; the compute node
@@ -8,17 +9,30 @@ import uuid
 
 import pytest
 
+from lite_common import context as lite_context
+from lite_common.tests import backends
 from nova_lite import exception
 from nova_lite.compute import resources
 from nova_lite.db import compute_nodes
 from nova_lite.objects import compute_node as cn_obj
 from nova_lite.scheduler import claims
+from nova_lite.tests import database
 from nova_lite.tests.unit.test_claims import _instance
 from nova_lite.tests.unit.test_claims import _service
 from nova_lite.tests.unit.test_claims import conf  # noqa: F401
 from nova_lite.tests.unit.test_whole_machines import RC
 from nova_lite.tests.unit.test_whole_machines import _machine
 from nova_lite.virt import driver as virt_driver
+
+# The fixture, by its name: a new database on each backend.
+db_url = backends.db_url
+
+
+@pytest.fixture
+def any_ctx(db_url):
+    """An admin context on a migrated database of each backend."""
+    with database.temporary_database(db_url):
+        yield lite_context.get_admin_context()
 
 
 def _traited(ctx, svc, *traits):
@@ -42,7 +56,8 @@ def test_flavor_traits_from_extra_specs():
     assert claims.flavor_traits(None) == ((), ())
 
 
-def test_required_and_forbidden_traits_choose_the_node(ctx, conf):  # noqa: F811,E501
+def test_required_and_forbidden_traits_choose_the_node(any_ctx, conf):  # noqa: F811,E501
+    ctx = any_ctx
     agent = _service(ctx, 'ironic-compute')
     gold = _traited(ctx, agent, 'CUSTOM_GOLD', 'CUSTOM_RAID')
     plain = _traited(ctx, agent)
@@ -58,7 +73,8 @@ def test_required_and_forbidden_traits_choose_the_node(ctx, conf):  # noqa: F811
     assert node.id == plain['id']
 
 
-def test_like_wildcards_do_not_match_other_traits(ctx, conf):  # noqa: F811
+def test_like_wildcards_do_not_match_other_traits(any_ctx, conf):  # noqa: F811,E501
+    ctx = any_ctx
     agent = _service(ctx, 'ironic-compute')
     _traited(ctx, agent, 'CUSTOM_AXB', 'CUSTOM_GOLD_X')
     for wanted in ('CUSTOM_A_B', 'CUSTOM_GOLD', 'CUSTOM_%'):
