@@ -18,12 +18,14 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import boot_data
 from nova_lite.api import server_placement
 from nova_lite.api import util
 from nova_lite.api import visibility
 from nova_lite.compute import hostnames
 from nova_lite.compute import image_meta
 from nova_lite.compute import power_api
+from nova_lite.compute import requested_ports
 from nova_lite.compute import scheduler_hints
 from nova_lite.compute import shelve_api
 from nova_lite.compute import states
@@ -155,14 +157,6 @@ def _counts(spec: dict[str, Any]) -> tuple[int, int]:
     return low, high
 
 
-def _check_networks(spec: dict[str, Any]) -> None:
-    networks = spec.get('networks', 'auto')
-    if isinstance(networks, list) and networks:
-        raise webob.exc.HTTPBadRequest(
-            explanation='nova_lite has no networking service: request '
-            '"networks": "none" (openstack server create --no-network).')
-
-
 TRUSTED_CERTS_KEY = trusted_certs_db.KEY
 
 
@@ -199,12 +193,13 @@ def access_address(value: str | None, version: int) -> str | None:
     return str(netaddr.IPAddress(value, version))
 
 
-def check_key_name(ctx: Any, key_name: str | None) -> None:
-    """A key pair of the caller's (400 otherwise, upstream's message)."""
+def check_key_name(ctx: Any, key_name: str | None) -> str | None:
+    """The public key of a key pair of the caller's (400 otherwise,
+    upstream's message); None without a name."""
     if key_name is None:
-        return
+        return None
     try:
-        keypair_db.get(ctx, ctx.user_id, key_name)
+        return keypair_db.get(ctx, ctx.user_id, key_name)['public_key']
     except exception.KeypairNotFound:
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid key_name provided.') from None
@@ -230,19 +225,21 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
     TooManyInstances: a 403) and ask the conductor to build them."""
     ctx = util.context(req)
     spec = body['server']
-    _check_networks(spec)
     _check_security_groups(spec)
     where = server_placement.placement(req, body)
     flavor = find_flavor(req, spec['flavorRef'])
+    ports = boot_data.ports(spec, flavor)
+    user_data = boot_data.user_data(spec.get('user_data'))
     image = _image(req, spec.get('imageRef'), flavor)
-    check_key_name(ctx, spec.get('key_name'))
+    key_data = check_key_name(ctx, spec.get('key_name'))
     low, high = _counts(spec)
     hostname = _requested_hostname(req, spec, high)
     reservation_id = 'r-' + secrets.token_hex(4)
     snapshot = flavor_snapshot(flavor)
     hints = scheduler_hints.stored(scheduler_hints.from_request(body))
     system_metadata = trusted_certs_db.kept(
-        {**where.system_metadata, **image_meta.copied(image, flavor)},
+        {**where.system_metadata, **image_meta.copied(image, flavor),
+         **requested_ports.encode(ports)},
         trusted_certs(req, spec, 'create'))
 
     def values(index: int, count: int) -> dict[str, Any]:
@@ -270,6 +267,8 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
                                 'reservation_id': reservation_id,
                                 'launch_index': str(index)},
             'key_name': spec.get('key_name'),
+            'key_data': key_data,
+            'user_data': user_data,
             'config_drive': str(spec.get('config_drive') or ''),
             'access_ip_v4': access_address(spec.get('accessIPv4'), 4),
             'access_ip_v6': access_address(spec.get('accessIPv6'), 6),

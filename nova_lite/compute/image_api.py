@@ -36,7 +36,8 @@ SNAPSHOTTABLE = (states.ACTIVE, states.STOPPED, states.PAUSED,
 # Request keys of a rebuild -> instance columns.
 _COLUMNS = {'name': 'display_name', 'description': 'display_description',
             'access_ip_v4': 'access_ip_v4', 'access_ip_v6': 'access_ip_v6',
-            'key_name': 'key_name', 'hostname': 'hostname'}
+            'key_name': 'key_name', 'key_data': 'key_data',
+            'user_data': 'user_data', 'hostname': 'hostname'}
 
 
 def _check(ctx: Any, inst: Row, action: str,
@@ -56,8 +57,8 @@ class ImageActions:
     def rebuild(self, ctx: Any, inst: Row, image_id: str,
                 changes: Row) -> None:
         """``changes``: any of name, description, metadata,
-        access_ip_v4, access_ip_v6, key_name, hostname (checked by the
-        caller)."""
+        access_ip_v4, access_ip_v6, key_name and key_data, user_data,
+        hostname (checked by the caller)."""
         _check(ctx, inst, 'rebuild', REBUILDABLE)
         if not inst['host']:
             raise exception.InstanceNotReady(instance_id=inst['uuid'])

@@ -25,6 +25,8 @@ def _capacity(conf: cfg.ConfigOpts,
         'disk_allocation_ratio': conf.disk_allocation_ratio,
         # A whole machine's class while it can take an instance.
         'resource_class': res.get('resource_class'),
+        # What a flavor's trait:<NAME>=required|forbidden is matched to.
+        'traits': sorted(res.get('traits') or []) or None,
     }
 
 

@@ -22,13 +22,14 @@ def fault(code: int, message: str) -> dict[str, Any]:
 
 
 def build_request(context: Any, instance: Any) -> claims.Request:
-    """What placing ``instance`` asks: its resources, the zone it is
-    pinned to (asked at create or by an unshelve; none: any), an
-    administrator's forced or requested host or node, its group."""
+    """What placing ``instance`` asks: its resources and traits, the
+    zone it is pinned to (asked at create or by an unshelve; none: any),
+    an administrator's forced or requested host or node, its group."""
     system = instance.system_metadata or {}
     vcpus, memory_mb, root_gb = claims.counted_resources(
         instance.flavor, instance.vcpus, instance.memory_mb,
         instance.root_gb)
+    required, forbidden = claims.flavor_traits(instance.flavor)
     return claims.Request(
         instance.uuid, vcpus, memory_mb, root_gb,
         zone=instance.pinned_availability_zone,
@@ -37,7 +38,8 @@ def build_request(context: Any, instance: Any) -> claims.Request:
         force_node=(system.get(constraints.FORCED_NODE)
                     or system.get(constraints.REQUESTED_NODE)),
         group=constraints.group_of(context, instance.uuid),
-        resource_class=claims.flavor_resource_class(instance.flavor))
+        resource_class=claims.flavor_resource_class(instance.flavor),
+        required_traits=required, forbidden_traits=forbidden)
 
 
 def claim_node(context: Any, conf: cfg.ConfigOpts, request: claims.Request,

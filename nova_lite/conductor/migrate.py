@@ -36,16 +36,21 @@ def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
 
 
 def move_request(context: Any, instance: Any, resources: tuple[int, int, int],
-                 in_zone: bool = True) -> claims.Request:
+                 in_zone: bool = True,
+                 flavor: dict[str, Any] | None = None) -> claims.Request:
     """What a move asks of its destination beyond room, as upstream's
-    request spec: the zone the instance is pinned to (asked at create,
-    or set by an unshelve; none: any zone) unless ``in_zone`` is False
-    (a forced evacuation), and its server group's policy. An
-    administrator's forced host of the original boot does not hold."""
+    request spec: the traits of ``flavor`` (default: the instance's),
+    the zone the instance is pinned to (asked at create, or set by an
+    unshelve; none: any zone) unless ``in_zone`` is False (a forced
+    evacuation), and its server group's policy. An administrator's
+    forced host of the original boot does not hold."""
+    required, forbidden = claims.flavor_traits(
+        instance.flavor if flavor is None else flavor)
     return claims.Request(
         instance.uuid, *resources,
         zone=instance.pinned_availability_zone if in_zone else None,
-        group=constraints.group_of(context, instance.uuid))
+        group=constraints.group_of(context, instance.uuid),
+        required_traits=required, forbidden_traits=forbidden)
 
 
 def choose(instance: Any, migration: Any, node: Any,
@@ -103,7 +108,7 @@ class Migrator:
         flavor = instance.new_flavor or instance.flavor or {}
         request = move_request(context, instance, (
             flavor.get('vcpus', 0), flavor.get('memory_mb', 0),
-            flavor.get('root_gb', 0)))
+            flavor.get('root_gb', 0)), flavor=flavor)
         try:
             node = claims.select_destination(
                 context, self.conf, request,

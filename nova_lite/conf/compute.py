@@ -47,6 +47,13 @@ compute_opts = [
         'freed: 0 offloads at once when shelving, -1 never (only '
         '"openstack server shelve offload" does). Checked on every '
         'housekeeping pass (cleanup_interval).'),
+    cfg.BoolOpt(
+        'force_config_drive', default=False,
+        help='Give every server a config drive, whether its create '
+        'request asked for one ("config_drive": true) or not. Only the '
+        'ironic driver builds config drives (the Bare Metal service '
+        'writes them from their documents: meta_data, user_data, '
+        'network_data); the other drivers have none.'),
 ]
 
 driver_group = cfg.OptGroup(

@@ -84,6 +84,10 @@ class ComputeNode(Base, TimestampMixin, SoftDeleteMixin):
     # for machines that cannot take an instance now.
     resource_class: orm.Mapped[str | None] = orm.mapped_column(
         sa.String(255))
+    # The traits the node has (a JSON list of names, e.g. a bare metal
+    # node's ``CUSTOM_GOLD``): a flavor's ``trait:<NAME>=required``
+    # lands only where it is listed, ``forbidden`` only where it is not.
+    traits: orm.Mapped[list[str] | None] = orm.mapped_column(JSONText)
 
 
 class Flavor(Base, TimestampMixin):
@@ -176,6 +180,11 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
         sa.String(255))
     key_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     config_drive: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    # What a config drive holds besides metadata: the user data (base64,
+    # as given) and the public key of ``key_name`` at creation (or the
+    # last rebuild naming a key), as upstream keeps them.
+    user_data: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
+    key_data: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     access_ip_v4: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
     access_ip_v6: orm.Mapped[str | None] = orm.mapped_column(sa.String(39))
     metadata_: orm.Mapped[dict[str, str]] = orm.mapped_column(

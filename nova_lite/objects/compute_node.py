@@ -13,7 +13,8 @@ from nova_lite.objects import base
 @base.NovaLiteObjectRegistry.register
 class ComputeNode(base.NovaLiteObject):
     # 1.0: first version. 1.1: get_deleted_by_uuid. 1.2: resource_class.
-    VERSION = '1.2'
+    # 1.3: traits.
+    VERSION = '1.3'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -35,6 +36,7 @@ class ComputeNode(base.NovaLiteObject):
         'ram_allocation_ratio': fields.FloatField(default=1.0),
         'disk_allocation_ratio': fields.FloatField(default=1.0),
         'resource_class': fields.StringField(nullable=True),
+        'traits': fields.ListOfStringsField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }

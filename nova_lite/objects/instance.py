@@ -27,7 +27,8 @@ class Instance(base.NovaLiteObject):
     # 1.0: first version. 1.1: old_flavor, new_flavor. 1.2: locked,
     # locked_by. 1.3: locked_reason, system_metadata; delete_snapshot.
     # 1.4: hostname. 1.5: pinned_availability_zone. 1.6: scheduler_hints.
-    VERSION = '1.6'
+    # 1.7: user_data, key_data.
+    VERSION = '1.7'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -55,6 +56,8 @@ class Instance(base.NovaLiteObject):
         'pinned_availability_zone': fields.StringField(nullable=True),
         'key_name': fields.StringField(nullable=True),
         'config_drive': fields.StringField(nullable=True),
+        'user_data': fields.StringField(nullable=True),
+        'key_data': fields.StringField(nullable=True),
         'access_ip_v4': fields.StringField(nullable=True),
         'access_ip_v6': fields.StringField(nullable=True),
         'metadata': fields.DictOfStringsField(default={}),
@@ -74,9 +77,13 @@ class Instance(base.NovaLiteObject):
     def obj_make_compatible(self, primitive: dict[str, Any],
                             target_version: str) -> None:
         """An older service does not know ``hostname`` (1.4),
-        ``pinned_availability_zone`` (1.5) nor ``scheduler_hints`` (1.6)."""
+        ``pinned_availability_zone`` (1.5), ``scheduler_hints`` (1.6) nor
+        ``user_data`` and ``key_data`` (1.7)."""
         super().obj_make_compatible(primitive, target_version)
         target = versionutils.convert_version_to_tuple(target_version)
+        if target < (1, 7):
+            primitive.pop('user_data', None)
+            primitive.pop('key_data', None)
         if target < (1, 6):
             primitive.pop('scheduler_hints', None)
         if target < (1, 5):

@@ -48,6 +48,19 @@ def flavor_resource_class(flavor: dict[str, Any] | None) -> str | None:
     return None
 
 
+def flavor_traits(flavor: dict[str, Any] | None
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(required, forbidden) traits of a flavor's extra specs
+    (``trait:<NAME>=required`` / ``forbidden``, as upstream), sorted."""
+    wanted: dict[str, list[str]] = {'required': [], 'forbidden': []}
+    for key, value in ((flavor or {}).get('extra_specs') or {}).items():
+        kind = str(value).strip().lower()
+        if key.startswith('trait:') and kind in wanted:
+            wanted[kind].append(key.removeprefix('trait:'))
+    return tuple(sorted(wanted['required'])), tuple(
+        sorted(wanted['forbidden']))
+
+
 def counted_resources(flavor: dict[str, Any] | None, vcpus: int,
                       memory_mb: int, root_gb: int) -> tuple[int, int, int]:
     """(vCPU, RAM, disk) a placement counts: the flavor's, unless its
@@ -77,16 +90,37 @@ class Request(NamedTuple):
     # A whole machine of this class (bare metal), or None: a share of a
     # hypervisor.
     resource_class: str | None = None
+    # Traits the node must have / must not have (flavor extra specs).
+    required_traits: tuple[str, ...] = ()
+    forbidden_traits: tuple[str, ...] = ()
+
+
+def _has_trait(trait: str) -> Any:
+    """The node's traits (a JSON list as text) name ``trait``: its
+    quoted name occurs in the text (trait names are letters, digits
+    and ``_``; LIKE's wildcards are escaped)."""
+    return sa.type_coerce(CN.traits, sa.Text).contains(
+        f'"{trait}"', autoescape=True)
+
+
+def traits_clause(req: Request) -> Any:
+    """Nodes with every required trait and none of the forbidden."""
+    clauses = [_has_trait(t) for t in req.required_traits]
+    clauses += [sa.or_(CN.traits.is_(None), ~_has_trait(t))
+                for t in req.forbidden_traits]
+    return sa.and_(sa.true(), *clauses)
 
 
 def _fits(conf: cfg.ConfigOpts, req: Request) -> Any:
-    """The node has room; a whole machine is taken only by a request
-    of its resource class and only while it holds no instance, and a
-    request for a share of a hypervisor never lands on one."""
-    room = compute_nodes.fits_clause(
+    """The node has room and the traits asked for; a whole machine is
+    taken only by a request of its resource class and only while it
+    holds no instance, and a request for a share of a hypervisor never
+    lands on one. Part of the claim's conditional UPDATE too: a node
+    whose traits changed meanwhile is not taken."""
+    room = sa.and_(compute_nodes.fits_clause(
         req.vcpus, req.memory_mb, req.root_gb,
         conf.reserved_host_memory_mb,
-        conf.reserved_host_disk_mb // 1024)
+        conf.reserved_host_disk_mb // 1024), traits_clause(req))
     if req.resource_class is not None:
         return sa.and_(room, CN.resource_class == req.resource_class,
                        CN.running_vms == 0)
@@ -188,6 +222,16 @@ def claim_on(context: Any, conf: cfg.ConfigOpts, req: Request,
     return True
 
 
+def describe_traits(req: Request) -> str:
+    """The traits of ``req`` for a NoValidHost reason."""
+    parts = []
+    if req.required_traits:
+        parts.append(f' with traits {", ".join(req.required_traits)}')
+    if req.forbidden_traits:
+        parts.append(f' without traits {", ".join(req.forbidden_traits)}')
+    return ''.join(parts)
+
+
 def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
                      exclude_hosts: tuple[str, ...] = ()) -> Any:
     """Place the instance on the best node that still has room.
@@ -206,12 +250,13 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
         raise exception.NoValidHost(
             reason=f'no available bare metal node of resource class '
             f'{req.resource_class} ({len(nodes)} candidate(s), taken '
-            f'meanwhile){constraints.describe(req)}.')
+            f'meanwhile){describe_traits(req)}'
+            f'{constraints.describe(req)}.')
     raise exception.NoValidHost(
         reason=f'{len(nodes)} candidate node(s), none with room for '
         f'{req.vcpus} vCPU, {req.memory_mb} MiB RAM, {req.root_gb} GiB '
         'disk on an enabled, up compute service'
-        f'{constraints.describe(req)}.')
+        f'{describe_traits(req)}{constraints.describe(req)}.')
 
 
 def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,

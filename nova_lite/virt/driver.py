@@ -13,7 +13,8 @@ NAMESPACE = 'nova_lite.virt_drivers'
 
 class NodeResources(dict):
     """What a driver reports for one node: vcpus, memory_mb, local_gb,
-    hypervisor_type, hypervisor_version, hypervisor_hostname."""
+    hypervisor_type, hypervisor_version, hypervisor_hostname; optionally
+    resource_class (a whole machine) and traits (a list of names)."""
 
 
 class ComputeDriver:

@@ -8,10 +8,16 @@ hypervisor_hostname are the node's uuid; no compute_id file is kept
 offers its resource class (``CUSTOM_<CLASS>``, as a flavor's
 ``resources:CUSTOM_<CLASS>=1`` asks) only while it can take an
 instance: ``available``, not in maintenance, without a fault or an
-instance. A spawn sets the node's instance_uuid and instance_info and
-deploys it (``active``); a destroy undeploys it (``deleted``), after
-which the Bare Metal conductor cleans it; it returns to the pool only
-once ``available`` again.
+instance. A node's traits are reported with it, so that a flavor's
+``trait:<NAME>=required`` (``forbidden``) takes only nodes that have
+(lack) them. A spawn sets the node's instance_uuid and instance_info
+(the flavor's required traits included, for deploy templates), attaches
+the requested ports as VIFs, and deploys it (``active``) with a config
+drive when the server has one; a destroy detaches the VIFs and
+undeploys it (``deleted``), after which the Bare Metal conductor cleans
+it; it returns to the pool only once ``available`` again, and how the
+cleaning ends is an event of the server's delete action (see
+:mod:`nova_lite.virt.ironic_cleaning`).
 """
 
 import hashlib
@@ -29,15 +35,20 @@ from oslo_log import log as logging
 
 from lite_common import context as lite_context
 from nova_lite import exception
+from nova_lite.compute import requested_ports
 from nova_lite.objects import service as service_obj
+from nova_lite.scheduler import claims
 from nova_lite.virt import driver
+from nova_lite.virt import ironic_cleaning
+from nova_lite.virt import ironic_configdrive
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 #: The node fields the driver reads (one list call per report).
 FIELDS = ('uuid', 'name', 'instance_uuid', 'provision_state',
           'power_state', 'maintenance', 'fault', 'resource_class',
-          'properties', 'last_error', 'conductor_group', 'instance_info')
+          'properties', 'last_error', 'conductor_group', 'instance_info',
+          'traits')
 WAIT_INTERVAL = 5
 _POWER = {'power on': power_state.RUNNING,
           'power off': power_state.SHUTDOWN}
@@ -77,6 +88,7 @@ class IronicDriver(driver.ComputeDriver):
         self._conn: Any = None
         self._nodes: dict[str, Any] = {}
         self._told: set[str] = set()
+        self._cleaning = ironic_cleaning.CleaningWatch(state_path, host)
 
     # the API -----------------------------------------------------------
 
@@ -142,6 +154,7 @@ class IronicDriver(driver.ComputeDriver):
         if self.conf.ironic.conductor_group is not None:
             query['conductor_group'] = self.conf.ironic.conductor_group
         nodes = list(self.conn.baremetal.nodes(**query))
+        self._cleaning.check({n.id: n for n in nodes})
         peers = self._live_peers()
         self._nodes = {n.id: n for n in nodes
                        if peers is None or owner(n.id, peers) == self.host}
@@ -173,7 +186,7 @@ class IronicDriver(driver.ComputeDriver):
             hypervisor_type=self.hypervisor_type, hypervisor_version=1,
             hypervisor_hostname=nodename,
             resource_class=resource_class(node) if schedulable(node)
-            else None)
+            else None, traits=sorted(node.traits or []))
 
     def _tell_failures(self, node: Any) -> None:
         """A node that failed (cleaning, deploy, a fault) is out of the
@@ -209,23 +222,67 @@ class IronicDriver(driver.ComputeDriver):
 
     def spawn(self, instance: Any, image_ref: str | None = None) -> None:
         node = self._node(instance.node)
-        info = {'image_source': image_ref or instance.image_ref,
-                'root_gb': str(instance.root_gb),
-                'display_name': instance.display_name or ''}
+        drive = self._config_drive(instance)
+        info: dict[str, Any] = {
+            'image_source': image_ref or instance.image_ref,
+            'root_gb': str(instance.root_gb),
+            'display_name': instance.display_name or ''}
+        required, _forbidden = claims.flavor_traits(instance.flavor)
+        if required:
+            info['traits'] = list(required)
         try:
             self.conn.baremetal.update_node(node, instance_id=instance.uuid,
                                             instance_info=info)
         except sdk_exc.ConflictException as exc:
             raise exception.VirtDriverError(
                 reason=f'node {node.id} is taken: {exc}') from None
-        LOG.info('Deploying on bare metal node %s', node.id,
-                 instance=instance)
+        LOG.info('Deploying on bare metal node %s%s', node.id,
+                 ' with a config drive' if drive else '', instance=instance)
         try:
-            self.conn.baremetal.set_node_provision_state(node, 'active')
+            self._plug_vifs(node, instance)
+            self._deploy(node, 'active', drive)
             self._wait(node, 'active', self.conf.ironic.deploy_timeout)
         except Exception:
             self._release(instance)
             raise
+
+    def _config_drive(self, instance: Any) -> dict[str, Any] | None:
+        """The config drive's documents when the server has one."""
+        if not ironic_configdrive.required(self.conf, instance):
+            return None
+        return ironic_configdrive.documents(instance)
+
+    def _deploy(self, node: Any, target: str,
+                drive: dict[str, Any] | None) -> None:
+        try:
+            self.conn.baremetal.set_node_provision_state(
+                node, target, config_drive=drive)
+        except sdk_exc.NotSupported as exc:
+            raise exception.VirtDriverError(
+                reason='the Bare Metal API cannot build a config drive '
+                f'(API 1.56 is needed): {exc}') from None
+
+    def _plug_vifs(self, node: Any, instance: Any) -> None:
+        """Attach the server's requested ports as VIFs of the node."""
+        for port in requested_ports.decode(instance.system_metadata):
+            try:
+                self.conn.baremetal.attach_vif_to_node(node, port)
+            except sdk_exc.SDKException as exc:
+                raise exception.VirtDriverError(
+                    reason=f'cannot attach VIF {port} to bare metal node '
+                    f'{node.id}: {exc}') from None
+            LOG.info('VIF %s attached to bare metal node %s', port,
+                     node.id, instance=instance)
+
+    def _unplug_vifs(self, node: Any, instance: Any) -> None:
+        """Detach the server's ports from the node (one that cannot be
+        detached is logged: the node's undeploy goes on)."""
+        for port in requested_ports.decode(instance.system_metadata):
+            try:
+                self.conn.baremetal.detach_vif_from_node(node, port)
+            except sdk_exc.SDKException as exc:
+                LOG.warning('Cannot detach VIF %s from bare metal node %s: '
+                            '%s', port, node.id, exc, instance=instance)
 
     def _release(self, instance: Any) -> None:
         """After a failed deploy: undeploy, or free a node never
@@ -233,6 +290,7 @@ class IronicDriver(driver.ComputeDriver):
         node = self._node_of(instance)
         if node is None:
             return
+        self._unplug_vifs(node, instance)
         if node.provision_state in _DEPLOYED:
             self.conn.baremetal.set_node_provision_state(node, 'deleted')
         elif node.provision_state == 'available':
@@ -248,10 +306,12 @@ class IronicDriver(driver.ComputeDriver):
             LOG.info('No bare metal node holds the instance',
                      instance=instance)
             return
+        self._unplug_vifs(node, instance)
         if node.provision_state in _DEPLOYED:
             LOG.info('Undeploying bare metal node %s', node.id,
                      instance=instance)
             self.conn.baremetal.set_node_provision_state(node, 'deleted')
+            self._cleaning.start(node.id, instance.uuid)
         elif node.provision_state == 'available':
             self.conn.baremetal.update_node(node, instance_id=None,
                                             instance_info={})
@@ -293,10 +353,14 @@ class IronicDriver(driver.ComputeDriver):
         if node is None:
             raise exception.VirtDriverError(
                 reason=f'no bare metal node holds instance {instance.uuid}')
+        # Not the config drive read back (the API shows it masked): the
+        # rebuild sends the server's again, if it has one.
+        info = {key: value for key, value in (node.instance_info or {}).items()
+                if key != 'configdrive'}
         self.conn.baremetal.update_node(
-            node, instance_info={**(node.instance_info or {}),
-                                 'image_source': image_ref})
-        self.conn.baremetal.set_node_provision_state(node, 'rebuild')
+            node, instance_info={**info, 'image_source': image_ref})
+        drive = self._config_drive(instance)
+        self._deploy(node, 'rebuild', drive)
         self._wait(node, 'active', self.conf.ironic.deploy_timeout)
 
     # rescue ----------------------------------------------------------------

@@ -15,6 +15,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import boot_data
 from nova_lite.api import server_ops
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
@@ -46,8 +47,12 @@ def _rebuild_changes(req: webob.Request, spec: Row) -> Row:
         if field in spec:
             changes[column] = server_ops.access_address(spec[field], family)
     if 'key_name' in spec:
-        server_ops.check_key_name(util.context(req), spec['key_name'])
+        changes['key_data'] = server_ops.check_key_name(
+            util.context(req), spec['key_name'])
         changes['key_name'] = spec['key_name']
+    if 'user_data' in spec:
+        # 2.57: replaces the server's (null removes it), as upstream.
+        changes['user_data'] = boot_data.user_data(spec['user_data'])
     if server_ops.TRUSTED_CERTS_KEY in spec:
         # As upstream: given (even null), it replaces the server's.
         changes['trusted_certs'] = server_ops.trusted_certs(req, spec,

@@ -219,5 +219,5 @@ class ServerView:
                 'OS-EXT-SRV-ATTR:kernel_id': '',
                 'OS-EXT-SRV-ATTR:ramdisk_id': '',
                 'OS-EXT-SRV-ATTR:root_device_name': None,
-                'OS-EXT-SRV-ATTR:user_data': None,
+                'OS-EXT-SRV-ATTR:user_data': inst.get('user_data'),
             })

@@ -20,10 +20,10 @@ objects.register_all()
 # VERSION and update its entry here (the hash changes with the fields and
 # remotable methods; the version must change with it).
 EXPECTED_FINGERPRINTS = {
-    'ComputeNode': '1.2-728e6a8fde5ac83680df52292dbd99c0',
+    'ComputeNode': '1.3-75582675fe25dd110c5a3feffff956d4',
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
-    'Instance': '1.6-7be2499ea04cd4c3b0ca8d74e45c35d5',
+    'Instance': '1.7-baefaca2043f4eb78ef8f7101e63070d',
     'InstanceActionEvent': '1.1-e063989417194d4e4f74c4b4226e8e88',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.4-6df38a610fd30c5f707de0a4ed359001',
