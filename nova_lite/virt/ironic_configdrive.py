@@ -13,13 +13,13 @@ networks: nova_lite has no networking service to describe them).
 import base64
 import binascii
 import os
-import re
 from typing import Any
 
 from oslo_config import cfg
 from oslo_utils import strutils
 
 from nova_lite import exception
+from nova_lite.compute import hostnames
 
 
 def required(conf: cfg.ConfigOpts, instance: Any) -> bool:
@@ -27,14 +27,6 @@ def required(conf: cfg.ConfigOpts, instance: Any) -> bool:
     (``[DEFAULT]force_config_drive``)."""
     return bool(conf.force_config_drive or strutils.bool_from_string(
         instance.config_drive or ''))
-
-
-def hostname(display_name: str | None) -> str:
-    """A host name from a server name (upstream's sanitising: lower
-    case, spaces and ``_`` to ``-``, other characters dropped)."""
-    name = re.sub(r'[ _]', '-', (display_name or '').lower())
-    name = re.sub(r'[^a-z0-9.-]+', '', name).strip('.-')
-    return name[:63] or 'server'
 
 
 def meta_data(instance: Any) -> dict[str, Any]:
@@ -45,8 +37,13 @@ def meta_data(instance: Any) -> dict[str, Any]:
     return {
         'uuid': instance.uuid,
         'name': instance.display_name or '',
-        'hostname': hostname(instance.display_name),
-        'launch_index': 0,
+        # The stored host name (API 2.90); a server from before it was
+        # stored gets the one derived from its name, as at create.
+        'hostname': (instance.hostname
+                     or hostnames.for_server(instance.display_name,
+                                             instance.uuid)),
+        'launch_index': int((instance.system_metadata or {}).get(
+            'launch_index', 0)),
         'availability_zone': instance.availability_zone,
         'project_id': instance.project_id,
         'meta': dict(instance.metadata or {}),

@@ -53,7 +53,8 @@ def _deployed(driver: ironic.IronicDriver, **fields: Any) -> Any:
     node = _available_node(driver, **fields)
     instance = types.SimpleNamespace(
         uuid=str(uuid.uuid4()), node=node.id, image_ref='img',
-        root_gb=1, display_name='bm')
+        root_gb=1, display_name='bm', hostname='bm', config_drive='',
+        flavor={}, system_metadata={})
     driver.spawn(instance)
     return instance
 

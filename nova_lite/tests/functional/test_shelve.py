@@ -79,7 +79,8 @@ def test_shelve_offloads_and_unshelve_spawns_from_the_snapshot(client):
     assert inst['power_state'] == power_state.RUNNING
     disk = _disk(client, C2, uuid)
     header = json.loads(disk.read_bytes().split(b'\0')[0])
-    assert header == {'instance': uuid, 'image': image['id']}
+    assert header == {'instance': uuid, 'image': image['id'],
+                      'hostname': inst['hostname']}
     assert 'shelved_image_id' not in inst['system_metadata']
     assert _gone(image['id'])
     assert inst['image_ref'] == client.image

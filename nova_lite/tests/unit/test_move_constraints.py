@@ -57,7 +57,7 @@ def _destination(ctx, conf, inst, exclude=(), only=None, **kwargs):
 
 def _as_object(row):
     return SimpleNamespace(uuid=row['uuid'], pinned_availability_zone=row[
-        'pinned_availability_zone'])
+        'pinned_availability_zone'], flavor=row['flavor'])
 
 
 def test_move_request_holds_the_pinned_zone_and_the_group(ctx):
