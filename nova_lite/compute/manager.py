@@ -147,6 +147,8 @@ class ComputeManager:
         if self.conf.shelved_offload_time > 0:
             shelve.offload_due(context, self.driver, self.nodes, self.host,
                                self.conf.shelved_offload_time)
+        LOG.debug('Housekeeping pass done; the next in %ss',
+                  self.conf.cleanup_interval)
 
     def heartbeat(self) -> None:
         if self.record_deleted:

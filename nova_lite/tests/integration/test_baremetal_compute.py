@@ -59,12 +59,20 @@ def _boot(aio, name: str, image: str, wait: bool = True) -> dict:
 
 
 def _boot_when_offered(aio, name: str, image: str) -> dict:
-    """Boot once the node's report offers it again (every 5 s)."""
+    """Boot once the node's report offers it again (every 5 s): a boot
+    before that ends in ERROR (No valid host), is deleted and tried
+    again. (Not ``server create --wait``: it fails on ERROR.)"""
+    def built(server_id: str) -> dict | None:
+        shown = aio.openstack('server', 'show', server_id)
+        return shown if shown['status'] in ('ACTIVE', 'ERROR') else None
+
     def booted():
-        server = _boot(aio, name, image)
+        server_id = _boot(aio, name, image, wait=False)['id']
+        server = support.wait_for(lambda: built(server_id), TIMEOUT,
+                                  f'{name} built', interval=1)
         if server['status'] == 'ACTIVE':
             return server
-        aio.openstack('server', 'delete', '--wait', server['id'],
+        aio.openstack('server', 'delete', '--wait', server_id,
                       parse=False, timeout=TIMEOUT)
         return None
     return support.wait_for(booted, TIMEOUT, f'{name} ACTIVE', interval=2)

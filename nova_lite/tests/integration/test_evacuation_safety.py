@@ -7,6 +7,7 @@ The tests run in order on one deployment; each leaves every compute
 running, up and not forced down.
 """
 
+import re
 import secrets
 import signal
 from typing import Any
@@ -24,6 +25,8 @@ TIMEOUT = 120
 # The destination's build time in the crash test: long enough to kill it
 # while it rebuilds.
 SLOW_SPAWN = 30
+#: The compute agent's debug line at the end of each housekeeping pass.
+HOUSEKEEPING_DONE = re.compile(rb'Housekeeping pass done')
 
 
 @pytest.fixture(scope='module')
@@ -60,11 +63,17 @@ def _state(cloud, host: str) -> str:
 def _restart(cloud, name: str, up: bool = True, **options: Any) -> None:
     """Stop compute ``name`` (SIGTERM) and start it again, with extra
     [DEFAULT] options from now on; with ``up``, until its service is up
-    (a forced-down one stays down)."""
+    (a forced-down one stays down) and its first housekeeping pass (due
+    soon after start) has run, so that the next one is a whole
+    ``cleanup_interval`` away."""
     assert cloud.stop_compute(name) == 0
     for key, value in options.items():
         ev._set_option(cloud, name, 'DEFAULT', key, value)
+    offset = cloud.log_offset(name)
     cloud.start_compute(name, up=up)
+    if up:
+        cloud.wait_logged(name, HOUSEKEEPING_DONE, offset, 120,
+                          f'the first housekeeping pass of {name}')
 
 
 def _freeze_and_evacuate(cloud, server: str) -> None:
