@@ -37,9 +37,11 @@ _TIMES = ('created_at', 'launched_at', 'terminated_at')
 ALL_FILTERS_POLICY = 'os_compute_api:servers:allow_all_filters'
 
 
-def allowed(req: webob.Request) -> bool:
-    """May the caller use the filters of this module?"""
-    return (util.version(req).at_least(SINCE)
+def allowed(req: webob.Request, since: str = SINCE) -> bool:
+    """May the caller use a filter that is everyone's from ``since``
+    (those of this module: 2.83) and before that only for whoever
+    ``allow_all_filters`` allows?"""
+    return (util.version(req).at_least(since)
             or policy.check(util.context(req), ALL_FILTERS_POLICY))
 
 

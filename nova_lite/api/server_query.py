@@ -201,12 +201,11 @@ def _locked(req: webob.Request, filters: dict[str, Any]) -> None:
 
 
 def _hostname(req: webob.Request, filters: dict[str, Any]) -> None:
-    """``?hostname=``, a regular expression: an administrator's
-    filter, everyone's from 2.90 (others' is ignored before, as
-    upstream)."""
+    """``?hostname=``, a regular expression: a filter of whoever
+    ``allow_all_filters`` allows, everyone's from 2.90 (others' is
+    ignored before, as upstream)."""
     value = req.GET.get('hostname')
-    if value and (util.context(req).is_admin
-                  or util.version(req).at_least('2.90')):
+    if value and server_filters.allowed(req, '2.90'):
         filters['hostname'] = regex(value, 'hostname')
 
 
