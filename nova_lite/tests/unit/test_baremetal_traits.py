@@ -19,7 +19,6 @@ from nova_lite.scheduler import claims
 from nova_lite.tests import database
 from nova_lite.tests.unit.test_claims import _instance
 from nova_lite.tests.unit.test_claims import _service
-from nova_lite.tests.unit.test_claims import conf  # noqa: F401
 from nova_lite.tests.unit.test_whole_machines import RC
 from nova_lite.tests.unit.test_whole_machines import _machine
 from nova_lite.virt import driver as virt_driver

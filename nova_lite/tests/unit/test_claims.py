@@ -4,25 +4,15 @@ import datetime
 import threading
 import uuid
 
-from oslo_config import cfg
 import pytest
 
 from lite_common import context as lite_context
 from lite_common import db as lite_db
-from nova_lite import conf as nova_conf
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import instances
 from nova_lite.db import services
 from nova_lite.scheduler import claims
-
-
-@pytest.fixture
-def conf():
-    conf = cfg.ConfigOpts()
-    nova_conf.register_all(conf)
-    conf([], project='nova-lite-test', default_config_files=[])
-    return conf
 
 
 def _service(ctx, host, binary='nova-compute', last_seen_up=...,

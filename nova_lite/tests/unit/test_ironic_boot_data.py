@@ -10,10 +10,8 @@ import stat
 from types import SimpleNamespace
 import uuid
 
-from oslo_config import cfg
 import pytest
 
-from nova_lite import conf as nova_conf
 from nova_lite import exception
 from nova_lite.compute import requested_ports
 from nova_lite.db import instance_actions as actions_db
@@ -21,14 +19,6 @@ from nova_lite.db import instances
 from nova_lite.objects import instance as instance_obj
 from nova_lite.virt import ironic_cleaning
 from nova_lite.virt import ironic_configdrive
-
-
-@pytest.fixture
-def conf():
-    conf = cfg.ConfigOpts()
-    nova_conf.register_all(conf)
-    conf([], project='nova-lite-test', default_config_files=[])
-    return conf
 
 
 def _server(ctx, **values):

@@ -9,18 +9,8 @@ from typing import Any
 from oslo_config import cfg
 import pytest
 
-from nova_lite import conf as nova_conf
 from nova_lite import exception
 from nova_lite.virt import local
-
-
-@pytest.fixture
-def conf():  # type: ignore[no-untyped-def]
-    conf = cfg.ConfigOpts()
-    nova_conf.register_all(conf)
-    conf([], project='nova-lite-test', default_config_files=[],
-         default_config_dirs=[])
-    return conf
 
 
 def _driver(conf: cfg.ConfigOpts, root: Path,

@@ -12,7 +12,6 @@ from nova_lite import exception
 from nova_lite.compute import rescue
 from nova_lite.tests.unit.test_local_driver_move import _driver
 from nova_lite.tests.unit.test_local_driver_move import _instance
-from nova_lite.tests.unit.test_local_driver_move import conf  # noqa: F401
 from nova_lite.virt import power_state
 
 

@@ -4,13 +4,11 @@ scrape time, and the scheduler's decisions."""
 import datetime
 import uuid
 
-from oslo_config import cfg
 import pytest
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
 from lite_common import metrics
-from nova_lite import conf as nova_conf
 from nova_lite import exception
 from nova_lite import metrics as nova_metrics
 from nova_lite.db import api as db_api
@@ -91,14 +89,6 @@ def test_a_database_that_fails_leaves_only_its_series_out(ctx):
     assert value('nova_lite_instances', vm_state='active') is None
     assert value('stacklite_db_pool_size_connections',
                  database='nova_lite') is not None
-
-
-@pytest.fixture
-def conf():
-    conf = cfg.ConfigOpts()
-    nova_conf.register_all(conf)
-    conf([], project='nova-lite-test', default_config_files=[])
-    return conf
 
 
 def test_scheduler_counts_decisions_and_no_valid_host(ctx, conf):

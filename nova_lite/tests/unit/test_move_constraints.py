@@ -9,7 +9,6 @@ import uuid
 from oslo_config import cfg
 import pytest
 
-from nova_lite import conf as nova_conf
 from nova_lite import exception
 from nova_lite.conductor import migrate
 from nova_lite.conf import quota as quota_conf
@@ -23,14 +22,6 @@ from nova_lite.tests.unit.test_scheduler_constraints import _member
 from nova_lite.tests.unit.test_scheduler_constraints import _place
 from nova_lite.tests.unit.test_scheduler_constraints import _request
 from nova_lite.tests.unit.test_scheduler_constraints import _zone
-
-
-@pytest.fixture
-def conf():
-    conf = cfg.ConfigOpts()
-    nova_conf.register_all(conf)
-    conf([], project='nova-lite-test', default_config_files=[])
-    return conf
 
 
 @pytest.fixture(autouse=True)

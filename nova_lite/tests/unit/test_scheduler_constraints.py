@@ -8,7 +8,6 @@ import pytest
 
 from lite_common import context as lite_context
 from lite_common.tests.backends import db_url  # noqa: F401
-from nova_lite import conf as nova_conf
 from nova_lite import exception
 from nova_lite.conductor import build
 from nova_lite.conf import quota as quota_conf
@@ -22,14 +21,6 @@ from nova_lite.tests import database
 from nova_lite.tests.unit.test_claims import _instance
 from nova_lite.tests.unit.test_claims import _node
 from nova_lite.tests.unit.test_claims import _service
-
-
-@pytest.fixture
-def conf():
-    conf = cfg.ConfigOpts()
-    nova_conf.register_all(conf)
-    conf([], project='nova-lite-test', default_config_files=[])
-    return conf
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,6 @@ from nova_lite.scheduler import claims
 from nova_lite.tests.unit.test_claims import _instance
 from nova_lite.tests.unit.test_claims import _node
 from nova_lite.tests.unit.test_claims import _service
-from nova_lite.tests.unit.test_claims import conf  # noqa: F401
 from nova_lite.virt import ironic
 
 RC = 'CUSTOM_BAREMETAL'
