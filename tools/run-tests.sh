@@ -77,17 +77,20 @@ mapfile -t LONGEST_FIRST < <(for f in "${LONGEST_FIRST[@]}"; do
     [[ -f $f ]] && echo "$f"; done)
 mapfile -t OTHERS < <(find nova_lite/tests ironic_lite/tests lite_common/tests \
     -name 'test_*.py' | sort | grep -vxF -f <(printf '%s\n' "${LONGEST_FIRST[@]}"))
-REPORT="$(mktemp --suffix=.xml)"
+# STACKLITE_TEST_REPORT keeps the JUnit report (default: a temporary
+# file, removed at the end).
+REPORT="${STACKLITE_TEST_REPORT:-$(mktemp --suffix=.xml)}"
 .venv/bin/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder \
     -p no:cacheprovider --junitxml="$REPORT" \
     "${LONGEST_FIRST[@]}" "${OTHERS[@]}" "$@"
 rc=$?
 set -e
+.venv/bin/python tools/module_times.py "$REPORT"
 if ((rc == 5)); then
     echo "run-tests: pytest collected no tests" >&2
 elif ((rc != 0)); then
     echo "run-tests: summary of the failures (details above):"
     .venv/bin/python tools/failure_summary.py "$REPORT"
 fi
-rm -f "$REPORT"
+[[ -n ${STACKLITE_TEST_REPORT:-} ]] || rm -f "$REPORT"
 exit "$rc"
