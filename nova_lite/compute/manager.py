@@ -147,6 +147,9 @@ class ComputeManager:
         if self.conf.shelved_offload_time > 0:
             shelve.offload_due(context, self.driver, self.nodes, self.host,
                                self.conf.shelved_offload_time)
+        if self.conf.rescue_timeout > 0:
+            rescue.unrescue_due(context, self.driver, self.nodes, self.host,
+                                self.conf.rescue_timeout)
         LOG.debug('Housekeeping pass done; the next in %ss',
                   self.conf.cleanup_interval)
 

@@ -13,6 +13,12 @@ reset or a delete meanwhile wins.
 * **unrescue**: the guest boots from its own disk again; ACTIVE. A
   driver failure sets ERROR with a fault, as upstream.
 
+With ``[DEFAULT]rescue_timeout`` > 0 each housekeeping pass unrescues
+the servers rescued here longer ago than that (upstream's periodic
+task): an ``unrescue`` action the agent starts itself, whose task and
+record are written together on the conductor, so a request that got
+there first wins.
+
 At start-up an agent finishes an interrupted unrescue (it is
 idempotent). An interrupted rescue cannot be finished: its password
 was only in the request (never stored), so the rescue is undone
@@ -21,6 +27,7 @@ says), the server keeps its vm_state, and the action's event says to
 ask again.
 """
 
+import datetime
 from typing import Any
 
 from oslo_log import log as logging
@@ -29,6 +36,7 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.compute import instance_ops
 from nova_lite.compute import states
+from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 
 LOG = logging.getLogger(__name__)
@@ -99,6 +107,33 @@ def unrescue(context: Any, driver: Any, instance: Any, host: str,
         _failed(instance, states.UNRESCUING, 'Unrescue', exc)
         return
     _ended(instance, states.UNRESCUING, states.ACTIVE, driver, 'Unrescued')
+
+
+def unrescue_due(context: Any, driver: Any, nodes: dict[str, Any],
+                 host: str, after: int) -> int:
+    """Periodic (``rescue_timeout`` > 0): unrescue the servers rescued
+    here over ``after`` seconds ago; how many. One query per node."""
+    horizon = lite_db.utcnow() - datetime.timedelta(seconds=after)
+    done = 0
+    for node in nodes.values():
+        for instance in instance_obj.InstanceList.get_by_filters(
+                context, {'compute_id': node.id,
+                          'vm_state': [states.RESCUED]}):
+            if (instance.task_state is not None
+                    or instance.launched_at is None
+                    or instance.launched_at.replace(tzinfo=None) > horizon):
+                continue
+            if not instance_action.InstanceActionEvent.action_begin(
+                    context, instance.uuid, 'unrescue', states.UNRESCUING,
+                    [states.RESCUED]):
+                continue
+            instance.task_state = states.UNRESCUING
+            instance.obj_reset_changes(['task_state'])
+            LOG.info('Rescued for over %s s (rescue_timeout): unrescuing',
+                     after, instance=instance)
+            unrescue(context, driver, instance, host)
+            done += 1
+    return done
 
 
 def _undo_rescue(driver: Any, instance: Any) -> None:

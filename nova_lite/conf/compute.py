@@ -47,6 +47,13 @@ compute_opts = [
         'freed: 0 offloads at once when shelving, -1 never (only '
         '"openstack server shelve offload" does). Checked on every '
         'housekeeping pass (cleanup_interval).'),
+    cfg.IntOpt(
+        'rescue_timeout', default=0, min=0,
+        help='Seconds after which a rescued server (status RESCUE) is '
+        'unrescued by its compute agent, as if "openstack server '
+        'unrescue" had been run (an "unrescue" action with no user in '
+        'its event list); 0 never. Counted from the rescue; checked on '
+        'every housekeeping pass (cleanup_interval).'),
     cfg.BoolOpt(
         'force_config_drive', default=False,
         help='Give every server a config drive, whether its create '

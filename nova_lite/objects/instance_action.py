@@ -18,6 +18,7 @@ from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
 from lite_common.exception import LiteException
+from nova_lite import exception
 from nova_lite.db import instance_actions as db
 from nova_lite.objects import base
 
@@ -28,7 +29,8 @@ LOG = logging.getLogger(__name__)
 class InstanceActionEvent(base.NovaLiteObject):
     # 1.0: first version.
     # 1.1: event_finish takes the ``details`` of a failure.
-    VERSION = '1.1'
+    # 1.2: action_begin (an action an agent starts on its own).
+    VERSION = '1.2'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -43,6 +45,26 @@ class InstanceActionEvent(base.NovaLiteObject):
                     request_id: str | None, event: str,
                     host: str | None) -> None:
         db.event_start(context, instance_uuid, request_id, event, host)
+
+    @classmethod
+    @ovo_base.remotable
+    def action_begin(cls, context: Any, instance_uuid: str, action: str,
+                     task_state: str, vm_states: list[str]) -> bool:
+        """An action a compute agent starts on its own (a periodic
+        task's, e.g. the unrescue of ``rescue_timeout``): the task
+        ``task_state`` while the instance has no task and is in one of
+        ``vm_states``, and the action record (the context's request id,
+        no user: upstream's records of periodic tasks), in one
+        transaction. False when the instance changed meanwhile."""
+        values = {'action': action, 'instance_uuid': instance_uuid,
+                  'request_id': request_id(context) or '-',
+                  'user_id': None, 'project_id': None}
+        try:
+            db.begin(context, instance_uuid, {'task_state': task_state},
+                     values, [None], tuple(vm_states))
+        except (exception.InstanceNotFound, exception.UnexpectedTaskState):
+            return False
+        return True
 
     @classmethod
     @ovo_base.remotable

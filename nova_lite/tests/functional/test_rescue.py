@@ -2,14 +2,18 @@
 SQLite, inproc bus): the rescue disk beside the untouched disk, the
 password only as a digest, a driver failure, the start-up recovery of
 an interrupted rescue (undone) and unrescue (finished), evacuation of a
-rescued server refused, and [api]enable_instance_password."""
+rescued server refused, [api]enable_instance_password, and the periodic
+unrescue of [DEFAULT]rescue_timeout."""
 
+import datetime
 import hashlib
 import json
 
+from lite_common import db as lite_db
 from nova_lite.compute import rescue
 from nova_lite.compute import states
 from nova_lite.db import instance_actions as actions_db
+from nova_lite.db import instances as instance_db
 from nova_lite.tests.functional import test_move
 from nova_lite.tests.functional.test_evacuate import _evacuate
 from nova_lite.tests.functional.test_evacuate import _restart
@@ -20,6 +24,7 @@ from nova_lite.tests.functional.test_move import _ctx
 from nova_lite.tests.functional.test_move import _disk
 from nova_lite.tests.functional.test_move import _instance
 from nova_lite.tests.functional.test_move import _wait_status
+from nova_lite.tests.functional.test_move_recovery import _running_manager
 from nova_lite.virt import power_state
 
 C1 = 'compute-1'
@@ -190,3 +195,47 @@ def test_no_password_is_answered_when_disabled(client):
     resp = _action(client, uuid, {'rescue': {'adminPass': 'hidden'}})
     assert (resp.status_int, resp.json) == (200, {})
     _wait_status(client, uuid, 'RESCUE')
+
+
+def test_rescue_timeout_unrescues_on_a_housekeeping_pass(client):
+    uuid = _boot_on(client, C1, 'timed-out')['id']
+    _rescue(client, uuid, None)
+    manager = _running_manager(client, C1)
+    client.stack.conf.set_override('rescue_timeout', 600)
+    try:
+        manager.housekeeping()
+        assert _instance(uuid)['vm_state'] == states.RESCUED  # too fresh
+        instance_db.instance_update(_ctx(), uuid, {
+            'launched_at': lite_db.utcnow() - datetime.timedelta(hours=1)})
+        manager.housekeeping()
+    finally:
+        client.stack.conf.clear_override('rescue_timeout')
+    inst = _instance(uuid)
+    assert (inst['vm_state'], inst['task_state']) == (states.ACTIVE, None)
+    assert not _disk(client, C1, uuid).with_name('disk.rescue').exists()
+    [action] = [a for a in actions_db.actions_get(_ctx(), uuid)
+                if a['action'] == 'unrescue']
+    assert action['user_id'] is None, action
+    [event] = _events(uuid, 'unrescue')
+    assert (event['event'], event['result']) == (rescue.UNRESCUE_EVENT,
+                                                 'Success')
+
+
+def test_rescue_timeout_leaves_a_server_with_a_task_alone(client):
+    """A request that got there first wins: the periodic unrescue starts
+    only while the server is RESCUED with no task."""
+    uuid = _boot_on(client, C1, 'busy-rescued')['id']
+    _rescue(client, uuid, None)
+    instance_db.instance_update(_ctx(), uuid, {
+        'launched_at': lite_db.utcnow() - datetime.timedelta(hours=1),
+        'task_state': states.DELETING})
+    manager = _running_manager(client, C1)
+    client.stack.conf.set_override('rescue_timeout', 60)
+    try:
+        manager.housekeeping()
+    finally:
+        client.stack.conf.clear_override('rescue_timeout')
+        instance_db.instance_update(_ctx(), uuid, {'task_state': None})
+    assert _instance(uuid)['vm_state'] == states.RESCUED
+    assert 'unrescue' not in [a['action'] for a in
+                              actions_db.actions_get(_ctx(), uuid)]

@@ -3,10 +3,12 @@ driver, SQLite, inproc bus): the disk file, the placement columns, the
 node's usage, the snapshot image and the records at every step, and the
 steps a restart interrupted finished at start-up."""
 
+import datetime
 import json
 
 import pytest
 
+from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.compute import states
 from nova_lite.db import images as image_db
@@ -22,6 +24,7 @@ from nova_lite.tests.functional.test_move import _disk
 from nova_lite.tests.functional.test_move import _instance
 from nova_lite.tests.functional.test_move import _node
 from nova_lite.tests.functional.test_move import _wait_status
+from nova_lite.tests.functional.test_move_recovery import _running_manager
 from nova_lite.virt import power_state
 
 C1, C2 = 'compute-1', 'compute-2'
@@ -190,3 +193,29 @@ def test_shelved_servers_are_not_evacuated_and_their_disk_is_kept(
     assert _action(client, kept, {'unshelve': None}).status_int == 202
     _wait_status(client, kept, 'ACTIVE')
     assert _instance(kept)['host'] == C1
+
+
+def test_a_housekeeping_pass_offloads_after_shelved_offload_time(client):
+    client.stack.conf.set_override('shelved_offload_time', 600)
+    try:
+        uuid = _boot_on(client, C1, 'timed-shelf')['id']
+        assert _action(client, uuid, {'shelve': None}).status_int == 202
+        _wait_status(client, uuid, 'SHELVED')
+        manager = _running_manager(client, C1)
+        manager.housekeeping()
+        assert _instance(uuid)['vm_state'] == states.SHELVED  # too fresh
+        inst = _instance(uuid)
+        sysmeta = dict(inst['system_metadata'])
+        sysmeta['shelved_at'] = (lite_db.utcnow() - datetime.timedelta(
+            hours=1)).isoformat()
+        instance_db.instance_update(_ctx(), uuid,
+                                    {'system_metadata': sysmeta})
+        manager.housekeeping()
+    finally:
+        client.stack.conf.clear_override('shelved_offload_time')
+    inst = _instance(uuid)
+    assert (inst['vm_state'], inst['task_state']) == (
+        states.SHELVED_OFFLOADED, None)
+    assert (inst['host'], inst['node'], inst['compute_id']) == (
+        None, None, None)
+    assert not _disk(client, C1, uuid).exists()

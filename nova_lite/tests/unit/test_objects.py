@@ -24,7 +24,7 @@ EXPECTED_FINGERPRINTS = {
     'ComputeNodeList': '1.0-87b0af6958d883f12317404b8aec5f04',
     'Flavor': '1.0-b3df370a3e0fda7cec1cebd3d4ea4694',
     'Instance': '1.7-baefaca2043f4eb78ef8f7101e63070d',
-    'InstanceActionEvent': '1.1-e063989417194d4e4f74c4b4226e8e88',
+    'InstanceActionEvent': '1.2-bf85e031cc79f2de17f8c4fdeb8f4801',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.4-6df38a610fd30c5f707de0a4ed359001',
     'MigrationList': '1.3-9100805c7d095170a9cd68de3e17e8cf',
