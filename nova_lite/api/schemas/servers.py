@@ -30,6 +30,26 @@ _BOOLEAN = {
 }
 _UUID = {'type': 'string', 'format': 'uuid'}
 _SIZED = {'type': 'string', 'maxLength': 255}
+_UUIDS = {'type': 'array', 'items': _UUID}
+#: ``os:scheduler_hints`` (upstream's schema, every version): the hints
+#: upstream's filters know are checked; any other is kept as given.
+SCHEDULER_HINTS: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'group': {'oneOf': [_UUIDS, _UUID]},
+        'different_host': {'oneOf': [_UUID, _UUIDS]},
+        'same_host': {'type': ['string', 'array'], 'items': _UUID},
+        'query': {'type': ['string', 'object']},
+        'target_cell': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'different_cell': {'type': ['string', 'array'],
+                           'items': {'type': 'string'}},
+        'build_near_host_ip': {'type': 'string',
+                               'oneOf': [{'format': 'ipv4'},
+                                         {'format': 'ipv6'}]},
+        'cidr': {'type': 'string', 'pattern': '^/[0-9a-f.:]+$'},
+    },
+    'additionalProperties': True,
+}
 #: One item of ``block_device_mapping_v2`` (upstream's; nova_lite has
 #: no volumes, so a mapping is validated and then refused or ignored).
 BDM_V2: dict[str, Any] = {
@@ -146,8 +166,8 @@ def create(version: Any) -> dict[str, Any]:
         'type': 'object',
         'properties': {
             'server': server,
-            'os:scheduler_hints': {'type': 'object'},
-            'OS-SCH-HNT:scheduler_hints': {'type': 'object'},
+            'os:scheduler_hints': SCHEDULER_HINTS,
+            'OS-SCH-HNT:scheduler_hints': SCHEDULER_HINTS,
         },
         'required': ['server'],
         'additionalProperties': False,
