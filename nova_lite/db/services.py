@@ -52,6 +52,20 @@ def service_get_all(context: Any, binary: str | None = None,
         return [_as_dict(row) for row in session.scalars(query)]
 
 
+def service_min_version(context: Any, binary: str) -> int:
+    """The oldest version among the live services of ``binary`` that
+    are not forced down (upstream's rule: a host forced down, e.g. the
+    source of an evacuation, does not hold the others back); 0 when
+    there is none. One query."""
+    with context_manager.reader.using(context) as session:
+        oldest = session.scalar(
+            sa.select(sa.func.min(models.Service.version))
+            .where(models.Service.deleted == 0,
+                   models.Service.binary == binary,
+                   models.Service.forced_down == sa.false()))
+    return oldest or 0
+
+
 def service_update(context: Any, service_id: int,
                    values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:

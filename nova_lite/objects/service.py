@@ -15,8 +15,11 @@ from nova_lite.objects import base
 # Bumped whenever a service gains a behaviour others must know about.
 # 1: the first release. 2: compute agents keep a compute_id file (a
 # compute service at 2 or later without one has lost its state).
-SERVICE_VERSION = 2
+# 3: compute agents end an evacuation as its record's target_state says
+# (an evacuation asked with API 2.95 or later ends stopped).
+SERVICE_VERSION = 3
 IDENTITY_SERVICE_VERSION = 2
+EVACUATE_STOPPED_SERVICE_VERSION = 3
 
 COMPUTE_BINARY = 'nova-compute'
 CONDUCTOR_BINARY = 'nova-conductor'

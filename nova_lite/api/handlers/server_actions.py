@@ -25,6 +25,8 @@ from nova_lite.api.handlers import rescue_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
 from nova_lite.compute import states
+from nova_lite.db import services as service_db
+from nova_lite.objects import service as service_obj
 
 
 def _evacuate_schema(req: webob.Request) -> dict[str, Any]:
@@ -49,6 +51,22 @@ def _password(req: webob.Request, spec: dict[str, Any]) -> str | None:
     return spec.get('adminPass') or secrets.token_urlsafe(9)
 
 
+def _check_computes_stop_evacuated(req: webob.Request) -> None:
+    """From 2.95 every compute agent (not forced down) must be one that
+    ends an evacuation stopped, or the server could end ACTIVE where
+    2.95 promises SHUTOFF: a 400 during a rolling upgrade, as
+    upstream."""
+    oldest = service_db.service_min_version(util.context(req),
+                                            service_obj.COMPUTE_BINARY)
+    wanted = service_obj.EVACUATE_STOPPED_SERVICE_VERSION
+    if oldest < wanted:
+        raise webob.exc.HTTPBadRequest(
+            explanation='Starting with microversion 2.95, evacuate API will '
+            'stop instance on destination. To evacuate before upgrades are '
+            'complete please use an older microversion. Required version '
+            f'for compute {wanted}, current version {oldest}')
+
+
 def _evacuate(req: webob.Request, inst: dict[str, Any],
               body: dict[str, Any]) -> webob.Response:
     util.authorize(req, 'os_compute_api:os-evacuate',
@@ -65,7 +83,10 @@ def _evacuate(req: webob.Request, inst: dict[str, Any],
     # scheduler); from 2.29 only with force, which 2.68 removed.
     forced = host is not None and (force or not version.at_least('2.29'))
     # 2.95: the instance ends stopped on its destination.
-    target_state = states.STOPPED if version.at_least('2.95') else None
+    target_state = None
+    if version.at_least('2.95'):
+        _check_computes_stop_evacuated(req)
+        target_state = states.STOPPED
     util.deps(req).compute_api.evacuate(util.context(req), inst, host,
                                         bool(forced), target_state)
     if password is None:

@@ -14,6 +14,7 @@ from lite_common import context as lite_context
 from nova_lite import service
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
+from nova_lite.db import services as service_db
 from nova_lite.tests.stack import Stack
 
 
@@ -201,3 +202,32 @@ def test_an_instance_on_another_host_without_record_is_kept(client, caplog):
     assert _disk(client, source, server['id']).exists()
     assert server['id'] in caplog.text
     assert 'never destroyed on a guess' in caplog.text
+
+
+def test_evacuate_at_2_95_needs_every_live_compute_upgraded(client):
+    """A rolling upgrade: an agent of an older version (not forced down)
+    would end the server ACTIVE where 2.95 promises SHUTOFF, so 2.95 is
+    a 400 until it is upgraded; an older microversion works. The forced
+    down source does not count (upstream's rule)."""
+    server = client.boot('upgrading')
+    source = _host(server)
+    other = 'compute-2' if source == 'compute-1' else 'compute-1'
+    ctx = lite_context.get_admin_context()
+    old = service_db.service_get(ctx, host=other, binary='nova-compute')
+    service_db.service_update(ctx, old['id'], {'version': 2})
+    assert client.force_down(source, True).status_int == 200
+    resp = _evacuate(client, server['id'], {}, version='2.95')
+    assert resp.status_int == 400, resp.text
+    assert ('Required version for compute 3, current version 2'
+            in resp.json['badRequest']['message']), resp.text
+    assert client.evacuations(server['id']) == []
+    # Once it is upgraded (its restart records its version), 2.95 works;
+    # the source's own old version does not hold it back.
+    service_db.service_update(ctx, old['id'], {'version': 3})
+    down = service_db.service_get(ctx, host=source, binary='nova-compute')
+    service_db.service_update(ctx, down['id'], {'version': 2})
+    resp = _evacuate(client, server['id'], {}, version='2.95')
+    assert resp.status_int == 200, resp.text
+    client.wait(lambda: client.server(server['id'])['status'] == 'SHUTOFF',
+                'the server stopped on its destination')
+    assert _host(client.server(server['id'])) == other

@@ -13,6 +13,7 @@ import devstack_support as support
 import pytest
 import sqlalchemy as sa
 
+from nova_lite.objects import service as service_obj
 from nova_lite.tests.integration import scenario
 
 pytestmark = pytest.mark.integration
@@ -184,7 +185,7 @@ def test_upgrade_path_writes_the_file(cloud):
     finally:
         engine.dispose()
     assert path.read_text() == uuid
-    assert version == 2
+    assert version == service_obj.SERVICE_VERSION
 
 
 def test_rename_then_restart_keeps_every_instance(cloud):
