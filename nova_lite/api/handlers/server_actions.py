@@ -17,6 +17,7 @@ import webob
 import webob.exc
 
 from nova_lite.api import util
+from nova_lite.api.handlers import console_actions
 from nova_lite.api.handlers import deferred_delete
 from nova_lite.api.handlers import image_actions
 from nova_lite.api.handlers import move_actions
@@ -107,7 +108,7 @@ def _reset_state(req: webob.Request, inst: dict[str, Any],
 ACTIONS = {'evacuate': _evacuate, 'os-resetState': _reset_state,
            **move_actions.ACTIONS, **power_actions.ACTIONS,
            **image_actions.ACTIONS, **deferred_delete.ACTIONS,
-           **rescue_actions.ACTIONS}
+           **rescue_actions.ACTIONS, **console_actions.ACTIONS}
 
 
 @util.translate_errors

@@ -43,3 +43,22 @@ def create(version: APIVersion) -> dict[str, Any]:
     if version.at_least('2.8'):
         return _V28
     return _V26
+
+
+def legacy_action(action: str, types: list[str]) -> dict[str, Any]:
+    """A console action of before 2.6 (``os-getVNCConsole``,
+    ``os-getSPICEConsole``, ``os-getSerialConsole``): its ``type``
+    (upstream's values, old ones included)."""
+    return {
+        'type': 'object',
+        'properties': {
+            action: {
+                'type': 'object',
+                'properties': {'type': {'type': 'string', 'enum': types}},
+                'required': ['type'],
+                'additionalProperties': False,
+            },
+        },
+        'required': [action],
+        'additionalProperties': False,
+    }

@@ -1,0 +1,66 @@
+"""POST /servers/{server_id}/action: the console actions of before 2.6.
+
+``os-getVNCConsole`` (``novnc``, ``xvpvnc``), ``os-getSPICEConsole``
+(``spice-html5``) and ``os-getSerialConsole`` (``serial``) are the
+legacy form of ``POST /servers/{id}/remote-consoles``, served from 2.1
+to 2.5 (a 404 from 2.6, as upstream) with the same answers (see
+:mod:`nova_lite.compute.consoles`: no console type is enabled here, so
+a 400 ``Unavailable console type <type>.`` after the 409s of the
+server), in the legacy response shape ``{"console": {"type", "url"}}``.
+``os-getRDPConsole`` is upstream's removed action: a 400 whatever the
+body.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+import webob
+import webob.exc
+
+from nova_lite.api import util
+from nova_lite.api.schemas import remote_consoles as schema
+from nova_lite.compute import consoles
+from nova_lite.policies import consoles_shares as policies
+
+Row = dict[str, Any]
+#: The first version without them (the remote-consoles resource's).
+GONE_SINCE = '2.6'
+
+
+def _served(req: webob.Request) -> None:
+    if util.version(req).at_least(GONE_SINCE):
+        raise webob.exc.HTTPNotFound(
+            explanation='The resource could not be found.')
+
+
+def _console(action: str, protocol: str,
+             types: list[str]) -> Callable[..., webob.Response]:
+    def handler(req: webob.Request, inst: Row,
+                body: Row) -> webob.Response:
+        _served(req)
+        util.validate(schema.legacy_action(action, types), body)
+        util.authorize(req, policies.REMOTE_CONSOLES,
+                       {'project_id': inst['project_id']})
+        console_type = body[action]['type']
+        console = consoles.remote_console(inst, protocol, console_type)
+        return util.json_response({'console': {
+            'type': console_type, 'url': console['url']}})
+    return handler
+
+
+def _rdp(req: webob.Request, inst: Row, body: Row) -> webob.Response:
+    _served(req)
+    # Upstream's answer since its Hyper-V driver (the only one with an
+    # RDP console) left.
+    raise webob.exc.HTTPBadRequest()
+
+
+ACTIONS = {
+    'os-getVNCConsole': _console('os-getVNCConsole', 'vnc',
+                                 ['novnc', 'xvpvnc']),
+    'os-getSPICEConsole': _console('os-getSPICEConsole', 'spice',
+                                   ['spice-html5']),
+    'os-getSerialConsole': _console('os-getSerialConsole', 'serial',
+                                    ['serial']),
+    'os-getRDPConsole': _rdp,
+}
