@@ -185,6 +185,10 @@ class SharesNotConfigured(Conflict):
                'are not configured correctly.')
 
 
+class ConsoleNotAvailable(NotFound):
+    msg_fmt = 'Guest does not have a console available.'
+
+
 class ConsoleTypeUnavailable(Invalid):
     msg_fmt = 'Unavailable console type %(console_type)s.'
 

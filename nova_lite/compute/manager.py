@@ -19,6 +19,7 @@ from nova_lite import exception
 from nova_lite.compute import build_recovery
 from nova_lite.compute import busy
 from nova_lite.compute import cleanup
+from nova_lite.compute import console_output
 from nova_lite.compute import evacuation
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move
@@ -81,7 +82,7 @@ def _event(name: str) -> Callable[..., Any]:
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.9')
+    target = messaging.Target(version='1.10')
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path],
@@ -368,6 +369,16 @@ class ComputeManager:
                 attr='power state', state=state)
         LOG.info('Retrieving diagnostics', instance=instance)
         return self.driver.get_instance_diagnostics(instance)
+
+    @messaging.expected_exceptions(NotImplementedError,
+                                   exception.ConsoleNotAvailable)
+    def get_console_output(self, context: Any, instance: Any,
+                           tail_length: int | None) -> str:
+        """The guest's console log, its last ``tail_length`` lines
+        (all when None)."""
+        LOG.info('Get console output', instance=instance)
+        return console_output.tail(self.driver.get_console_output(instance),
+                                   tail_length)
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""

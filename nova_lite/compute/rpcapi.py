@@ -13,6 +13,7 @@
      rebuild_server (the user's rebuild on the server's host)
 1.8: power_update (the power-update external event, API 2.76)
 1.9: rescue_instance, unrescue_instance
+1.10: get_console_output (a call)
 """
 
 from typing import Any
@@ -24,7 +25,7 @@ from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
-VERSION = '1.9'
+VERSION = '1.10'
 
 
 class ComputeAPI:
@@ -127,6 +128,14 @@ class ComputeAPI:
         """The guest's diagnostics (standard form) from its host."""
         return self.client.prepare(server=host, version='1.6').call(
             context, 'get_instance_diagnostics', instance=instance)
+
+    def get_console_output(self, context: Any, instance: Any,
+                           tail_length: int | None, host: str) -> str:
+        """The guest's console log (its last ``tail_length`` lines; all
+        when None) from its host."""
+        return self.client.prepare(server=host, version='1.10').call(
+            context, 'get_console_output', instance=instance,
+            tail_length=tail_length)
 
 
     def pause_instance(self, context: Any, instance: Any, host: str) -> None:

@@ -57,6 +57,12 @@ class ComputeDriver:
         :mod:`nova_lite.virt.diagnostics`); NotImplementedError: none."""
         raise NotImplementedError
 
+    def get_console_output(self, instance: Any) -> str:
+        """The guest's console log so far (os-getConsoleOutput);
+        ConsoleNotAvailable: the guest is not here; NotImplementedError:
+        the driver keeps none."""
+        raise NotImplementedError
+
     def shares_storage_with(self, host: str | None) -> bool:
         """Whether instance disks here are also those of ``host`` (then
         an evacuated instance's disks are kept). Per-host storage: no."""

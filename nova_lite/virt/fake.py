@@ -86,6 +86,13 @@ class FakeDriver(driver.ComputeDriver):
             self._instances.pop(instance.uuid, None)
             self.rescued.pop(instance.uuid, None)
 
+    def get_console_output(self, instance: Any) -> str:
+        """Three fixed lines, as upstream's fake driver answers."""
+        with self._lock:
+            if instance.uuid not in self._instances:
+                raise exception.ConsoleNotAvailable()
+        return 'FAKE CONSOLE OUTPUT\nANOTHER\nLAST LINE'
+
     def power_state(self, instance: Any) -> int:
         with self._lock:
             return self._instances.get(instance.uuid, power_state.NOSTATE)

@@ -10,6 +10,10 @@ Beside the disk, ``power.json`` records the guest's power state
 and reboot change it, and ``OS-EXT-STS:power_state`` reads it. A disk
 without the file is a guest that runs and booted once.
 
+``console.log`` beside the disk is the guest's console log: a line
+per boot, power off, pause, suspend and resume (see
+:mod:`nova_lite.virt.local_console`).
+
 A rescued guest has ``disk.rescue`` beside its disk (see
 :mod:`nova_lite.virt.local_rescue`); its own disk is left untouched.
 
@@ -36,6 +40,7 @@ from oslo_log import log as logging
 
 from nova_lite import exception
 from nova_lite.virt import fake
+from nova_lite.virt import local_console
 from nova_lite.virt import local_rescue
 from nova_lite.virt import power_state
 
@@ -49,6 +54,10 @@ _POWER_STATES = {RUNNING: power_state.RUNNING,
                  SHUTDOWN: power_state.SHUTDOWN,
                  PAUSED: power_state.PAUSED,
                  SUSPENDED: power_state.SUSPENDED}
+# What the console log says when the guest goes to each state (not a
+# boot).
+_CONSOLE_EVENTS = {SHUTDOWN: 'Powered off', PAUSED: 'Paused',
+                   SUSPENDED: 'Suspended', RUNNING: 'Resumed'}
 _CHUNK = 1024 * 1024
 
 
@@ -167,7 +176,10 @@ class LocalDriver(fake.FakeDriver):
         self.wait_spawn_seconds()
         path = self.disk_path(instance.uuid)
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._write_disk(path, instance, image_ref or instance.image_ref)
+        image = image_ref or instance.image_ref
+        self._write_disk(path, instance, image)
+        self._console(instance.uuid, *local_console.boot_lines(
+            1, f'image {image}', _hostname(instance)))
         LOG.info('Created disk %s', path, instance=instance)
 
     @staticmethod
@@ -197,7 +209,8 @@ class LocalDriver(fake.FakeDriver):
         part = path.with_name('disk.rebuild')
         self._write_disk(part, instance, image_ref)
         os.replace(part, path)
-        self._write_power(instance.uuid, RUNNING, boot=True)
+        self._write_power(instance.uuid, RUNNING, boot=True,
+                          source=f'disk, rebuilt from image {image_ref}')
         LOG.info('Rebuilt the disk with image %s', image_ref,
                  instance=instance)
 
@@ -224,11 +237,15 @@ class LocalDriver(fake.FakeDriver):
         return {'state': power.get('state', RUNNING),
                 'boots': int(power.get('boots', 1))}
 
-    def _write_power(self, uuid: str, state: str, boot: bool) -> None:
+    def _write_power(self, uuid: str, state: str, boot: bool,
+                     source: str = 'disk') -> None:
+        """The new power state, and its line in the console log (a
+        boot: from ``source``)."""
         if not self.disk_path(uuid).exists():
             raise exception.VirtDriverError(
                 reason=f'instance {uuid} has no disk on this host')
         power = self.read_power(uuid)
+        before = power['state']
         power['state'] = state
         if boot:
             power['boots'] += 1
@@ -236,6 +253,37 @@ class LocalDriver(fake.FakeDriver):
         part = path.with_name(path.name + '.part')
         part.write_text(json.dumps(power))
         os.replace(part, path)
+        if boot:
+            self._console(uuid, *local_console.boot_lines(
+                power['boots'], source, self._disk_hostname(uuid)))
+        elif state != before:
+            self._console(uuid, _CONSOLE_EVENTS.get(state, state))
+
+    def console_path(self, uuid: str) -> Path:
+        return self.instances_path / uuid / local_console.CONSOLE_LOG
+
+    def _console(self, uuid: str, *lines: str) -> None:
+        """A line in the console log; a log that cannot be written is
+        logged, never fails the step."""
+        try:
+            local_console.append(self.console_path(uuid), *lines)
+        except OSError as exc:
+            LOG.warning('Could not write the console log %s: %s',
+                        self.console_path(uuid), exc, instance_uuid=uuid)
+
+    def _disk_hostname(self, uuid: str) -> str | None:
+        """The guest's host name, from its disk's header."""
+        try:
+            with open(self.disk_path(uuid), 'rb') as disk:
+                head = disk.read(4096)
+            return json.loads(head.split(b'\0', 1)[0]).get('hostname')
+        except (OSError, ValueError, AttributeError):
+            return None
+
+    def get_console_output(self, instance: Any) -> str:
+        if not self.disk_path(instance.uuid).exists():
+            raise exception.ConsoleNotAvailable()
+        return local_console.read(self.console_path(instance.uuid))
 
     def power_state(self, instance: Any) -> int:
         if not self.disk_path(instance.uuid).exists():
@@ -308,7 +356,8 @@ class LocalDriver(fake.FakeDriver):
                 reason=f'instance {instance.uuid} has no disk on this host')
         local_rescue.write_rescue_disk(self.rescue_path(instance.uuid),
                                        instance, image_ref, password)
-        self._write_power(instance.uuid, RUNNING, boot=True)
+        self._write_power(instance.uuid, RUNNING, boot=True,
+                          source=f'rescue image {image_ref}')
         LOG.info('Rescued with image %s (rescue disk %s)', image_ref,
                  self.rescue_path(instance.uuid), instance=instance)
 

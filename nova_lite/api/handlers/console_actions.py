@@ -1,4 +1,13 @@
-"""POST /servers/{server_id}/action: the console actions of before 2.6.
+"""POST /servers/{server_id}/action: the console log and the console
+actions of before 2.6.
+
+``os-getConsoleOutput`` (every version; policy
+``os_compute_api:os-console-output``, members): ``{"output": ...}``, the
+guest's console log from its compute agent (an RPC call; see
+:mod:`nova_lite.compute.console_output`), its last ``length`` lines when
+given; 409 for a server on no host or whose agent does not answer, 404
+when the guest is not on its host, 501 for a driver that keeps no log
+(bare metal).
 
 ``os-getVNCConsole`` (``novnc``, ``xvpvnc``), ``os-getSPICEConsole``
 (``spice-html5``) and ``os-getSerialConsole`` (``serial``) are the
@@ -14,12 +23,16 @@ body.
 from collections.abc import Callable
 from typing import Any
 
+import oslo_messaging as messaging
 import webob
 import webob.exc
 
+from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import remote_consoles as schema
+from nova_lite.compute import console_output
 from nova_lite.compute import consoles
+from nova_lite.objects import instance as instance_obj
 from nova_lite.policies import consoles_shares as policies
 
 Row = dict[str, Any]
@@ -55,7 +68,32 @@ def _rdp(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     raise webob.exc.HTTPBadRequest()
 
 
+def _console_output(req: webob.Request, inst: Row,
+                    body: Row) -> webob.Response:
+    util.validate(schema.CONSOLE_OUTPUT, body)
+    util.authorize(req, policies.CONSOLE_OUTPUT,
+                   {'project_id': inst['project_id']})
+    length = (body['os-getConsoleOutput'] or {}).get('length')
+    if not inst['host']:
+        raise exception.InstanceNotReady(instance_id=inst['uuid'])
+    ctx = util.context(req)
+    try:
+        output = util.deps(req).compute.get_console_output(
+            ctx, instance_obj.Instance._from_db(ctx, inst),
+            None if length is None else int(length), inst['host'])
+    except NotImplementedError:
+        raise webob.exc.HTTPNotImplemented(
+            explanation='The requested functionality is not supported.'
+        ) from None
+    except messaging.MessagingTimeout:
+        raise webob.exc.HTTPConflict(
+            explanation=f'Compute service of {inst["host"]} is '
+            f'unavailable at this time.') from None
+    return util.json_response({'output': console_output.cleaned(output)})
+
+
 ACTIONS = {
+    'os-getConsoleOutput': _console_output,
     'os-getVNCConsole': _console('os-getVNCConsole', 'vnc',
                                  ['novnc', 'xvpvnc']),
     'os-getSPICEConsole': _console('os-getSPICEConsole', 'spice',

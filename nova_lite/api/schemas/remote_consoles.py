@@ -45,6 +45,27 @@ def create(version: APIVersion) -> dict[str, Any]:
     return _V26
 
 
+#: ``os-getConsoleOutput`` (upstream's): ``length`` the lines wanted
+#: from the end, an integer or its string (-1 or null: all).
+CONSOLE_OUTPUT: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'os-getConsoleOutput': {
+            'type': 'object',
+            'properties': {
+                # (the maximum: what any schema's integer may be here)
+                'length': {'type': ['integer', 'string', 'null'],
+                           'pattern': '^-?[0-9]+$', 'minimum': -1,
+                           'maximum': 2 ** 31 - 1},
+            },
+            'additionalProperties': False,
+        },
+    },
+    'required': ['os-getConsoleOutput'],
+    'additionalProperties': False,
+}
+
+
 def legacy_action(action: str, types: list[str]) -> dict[str, Any]:
     """A console action of before 2.6 (``os-getVNCConsole``,
     ``os-getSPICEConsole``, ``os-getSerialConsole``): its ``type``

@@ -1,7 +1,8 @@
 """The real ``openstack`` CLI against nova-lite-api on its server (fake
 compute agents): ``server rescue`` / ``unrescue`` at 2.89, ``server
 volume list`` (no volumes: an empty list), ``hypervisor show`` at 2.88
-(``uptime`` in the show) and ``server event list``."""
+(``uptime`` in the show), ``server event list`` and ``console log
+show``."""
 
 from collections.abc import Iterator
 import json
@@ -67,3 +68,8 @@ def test_rescue_volume_list_and_hypervisor_show(served):
     assert shown['hypervisor_type'] == 'fake'
     assert shown['uptime'], shown
     assert 'vcpus' not in shown and 'running_vms' not in shown, shown
+    # The fake driver's console log.
+    assert _cli(endpoint, '2.89', 'console', 'log', 'show', uuid) == (
+        'FAKE CONSOLE OUTPUT\nANOTHER\nLAST LINE\n')
+    assert _cli(endpoint, '2.89', 'console', 'log', 'show', '--lines', '1',
+                uuid) == 'LAST LINE\n'

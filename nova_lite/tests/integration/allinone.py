@@ -83,6 +83,9 @@ class AllInOne:
         return None
 
     def log_tails(self, lines: int = 60) -> str:
-        paths = [self.log_path, *sorted(self.state_dir.rglob('*.log'))]
+        # (not the guests' console logs, instances/<uuid>/console.log)
+        paths = [self.log_path, *sorted(
+            p for p in self.state_dir.rglob('*.log')
+            if 'instances' not in p.relative_to(self.state_dir).parts)]
         return '\n'.join(f'===== {p} =====\n{support.tail(p, lines)}'
                          for p in paths)
