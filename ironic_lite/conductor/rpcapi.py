@@ -13,7 +13,8 @@ invalid steps or state, 409 NodeLocked, 503 NoFreeConductorWorker);
 the long work then runs on the conductor's worker pool.
 
 A call waits ``[api]conductor_call_timeout`` seconds. A conductor whose
-heartbeat is more than two ``[conductor]heartbeat_interval`` old is
+heartbeat was more than two ``[conductor]heartbeat_interval`` (and at
+least five seconds) old when the API last read the conductors is
 *down* (killed, paused, cut off) even before ``heartbeat_timeout`` takes
 it out of the ring: a request goes to the next conductor of the ring
 instead, at once when the owner already looks down, or after the
@@ -60,6 +61,7 @@ from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import hash_ring
 from ironic_lite.db import conductors as db_conductors
+from lite_common import db as lite_db
 from lite_common import rpc
 
 LOG = logging.getLogger(__name__)
@@ -87,6 +89,8 @@ class _RingCache:
         self.conf = conf
         self._lock = threading.Lock()
         self._alive: list[dict[str, Any]] = []
+        #: When ``_alive`` was read (its heartbeats are as of then).
+        self._read_wall = lite_db.utcnow()
         self._rings: dict[tuple[str, str], hash_ring.HashRing | None] = {}
         self._read_at = -RING_REFRESH_SECONDS
 
@@ -96,6 +100,7 @@ class _RingCache:
         with self._lock:
             now = time.monotonic()
             if refresh or now - self._read_at >= RING_REFRESH_SECONDS:
+                self._read_wall = lite_db.utcnow()
                 self._alive = db_conductors.list_alive(
                     context, self.conf.conductor.heartbeat_timeout
                 )
@@ -161,12 +166,12 @@ class _RingCache:
         """Whether ``host`` left the ring or missed
         :data:`DOWN_AFTER_HEARTBEATS` heartbeats (as last read)."""
         with self._lock:
-            alive = list(self._alive)
+            alive, read_at = list(self._alive), self._read_wall
         if host not in {row['hostname'] for row in alive}:
             return True
         return host in db_conductors.down_hosts(
             alive, self.conf.conductor.heartbeat_interval,
-            DOWN_AFTER_HEARTBEATS)
+            DOWN_AFTER_HEARTBEATS, as_of=read_at)
 
 
 class ConductorAPI:

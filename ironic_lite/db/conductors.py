@@ -130,13 +130,25 @@ def list_alive(context: Any, timeout_seconds: float,
         return [dict(row) for row in session.execute(query).mappings()]
 
 
+#: However short the heartbeat interval, a conductor is not down before
+#: its last heartbeat is this many seconds old: a process stalled for a
+#: moment (a loaded machine, a garbage collection) is not taken for
+#: killed.
+MIN_DOWN_SECONDS = 5.0
+
+
 @retry_on_disconnect
 def down_hosts(alive: list[dict[str, Any]], interval: float,
-               missed: int = 2) -> set[str]:
+               missed: int = 2,
+               as_of: datetime.datetime | None = None) -> set[str]:
     """Hosts of ``alive`` (as :func:`list_alive` returns them) that
-    missed ``missed`` heartbeats of ``interval`` seconds: killed,
-    paused or cut off, though not dead yet."""
-    limit = lite_db.utcnow() - datetime.timedelta(seconds=interval * missed)
+    missed ``missed`` heartbeats of ``interval`` seconds (and at least
+    :data:`MIN_DOWN_SECONDS`): killed, paused or cut off, though not
+    dead yet. ``as_of``: when ``alive`` was read (default now); a list
+    kept a while is judged as it was read, not as if its heartbeats
+    were still the latest."""
+    limit = (as_of or lite_db.utcnow()) - datetime.timedelta(
+        seconds=max(interval * missed, MIN_DOWN_SECONDS))
     return {row['hostname'] for row in alive
             if row.get('heartbeat_at') is not None
             and row['heartbeat_at'] < limit}

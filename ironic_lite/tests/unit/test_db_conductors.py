@@ -112,3 +112,24 @@ def test_register_records_the_conductor_group_in_lower_case(ctx):
     # A restart in another group moves the conductor.
     conductors.register(ctx, 'cond1', ['fake-hardware'], 'rack2')
     assert conductors.get(ctx, 'cond1')['conductor_group'] == 'rack2'
+
+
+def test_down_hosts_waits_at_least_a_few_seconds(ctx):
+    """A 1 s heartbeat 3 s late is a stall, not a kill; 6 s late, down."""
+    conductors.register(ctx, 'stalled', ['fake-hardware'])
+    conductors.register(ctx, 'gone', ['fake-hardware'])
+    _age(ctx, 'stalled', 3)
+    _age(ctx, 'gone', 6)
+    alive = conductors.list_alive(ctx, 60)
+    assert conductors.down_hosts(alive, 1) == {'gone'}
+
+
+def test_down_hosts_judges_a_kept_list_as_of_its_read(ctx):
+    """A list kept for a while (the API's ring cache) does not make its
+    conductors look down merely because time passed since it was read."""
+    conductors.register(ctx, 'up', ['fake-hardware'])
+    read_at = lite_db.utcnow()
+    alive = conductors.list_alive(ctx, 60)
+    later = read_at + datetime.timedelta(seconds=30)
+    assert conductors.down_hosts(alive, 10, as_of=read_at) == set()
+    assert conductors.down_hosts(alive, 10, as_of=later) == {'up'}
