@@ -71,7 +71,7 @@ def bodies() -> openapi.Bodies:
             action_schemas.stop, action_schemas.start, action_schemas.reboot,
             action_schemas.lock_v273, action_schemas.unlock,
             action_schemas.restore, action_schemas.force_delete,
-            action_schemas.unshelve_v277]},
+            action_schemas.unshelve_v277, console_schemas.CONSOLE_OUTPUT]},
         flavors.create_flavor: flavor_schemas.create_for(latest),
         keypairs.create_keypair: keypair_schemas.create_for(latest),
         server_metadata.merge_metadata: server_metadata.METADATA_BODY,

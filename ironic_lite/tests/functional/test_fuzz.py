@@ -42,7 +42,8 @@ USERS = [('noauth', LATEST), ('http_basic', MEMBER)]
 
 @pytest.mark.parametrize('auth,headers', USERS)
 def test_fuzz(auth, headers):
-    fuzz.assert_clean(run(auth, headers, fuzz.EXAMPLES, SEED))
+    examples = fuzz.EXAMPLES if auth == 'noauth' else fuzz.MEMBER_EXAMPLES
+    fuzz.assert_clean(run(auth, headers, examples, SEED))
 
 
 if __name__ == '__main__':
