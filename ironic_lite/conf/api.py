@@ -18,8 +18,8 @@ api_opts: list[cfg.Opt] = [
         'to answer a request about it (it only validates and locks '
         'before it answers). When it does not answer and its heartbeat '
         'shows it is down (more than two [conductor]heartbeat_interval, '
-        'and at least 5 s, old), the request goes to the next conductor of the hash '
-        'ring; otherwise the client gets a 503 to retry.'),
+        'and at least 5 s, old), the request goes to the next conductor '
+        'of the hash ring; otherwise the client gets a 503 to retry.'),
     cfg.BoolOpt(
         'advertise_incomplete_versions', default=False,
         help='Advertise and accept microversions up to upstream Ironic '
