@@ -7,12 +7,15 @@ response. Domain exceptions are translated here, in one place.
 
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
+import contextlib
 import datetime
 import functools
 from typing import Any
 import urllib.parse
 
 from oslo_config import cfg
+import oslo_messaging as messaging
 from oslo_utils import timeutils
 import webob
 import webob.exc
@@ -237,3 +240,20 @@ def reject_unknown_query(req: webob.Request, known: Iterable[str],
     raise webob.exc.HTTPBadRequest(
         explanation=f'Additional properties are not allowed ({names} '
         f'{verb} unexpected)')
+
+
+@contextlib.contextmanager
+def agent_call(host: str) -> Iterator[None]:
+    """An RPC call to the compute agent of ``host`` answered as upstream
+    answers it: 501 for a driver without the feature
+    (NotImplementedError), 409 when the agent does not answer."""
+    try:
+        yield
+    except NotImplementedError:
+        raise webob.exc.HTTPNotImplemented(
+            explanation='The requested functionality is not supported.'
+        ) from None
+    except messaging.MessagingTimeout:
+        raise webob.exc.HTTPConflict(
+            explanation=f'Compute service of {host} is unavailable at this '
+            f'time.') from None

@@ -21,28 +21,24 @@ from oslo_log import log as logging
 from nova_lite.compute import instance_ops
 from nova_lite.compute import states
 from nova_lite.compute.move_recovery import stalled
-from nova_lite.objects import instance as instance_obj
 
 LOG = logging.getLogger(__name__)
 
 
 def resume(context: Any, driver: Any, nodes: dict[str, Any],
            stale_after: float) -> int:
-    """Build what waited ``stale_after`` seconds; how many. One query
-    per node."""
+    """Build what waited ``stale_after`` seconds; how many. One
+    query."""
     built = 0
-    for node in nodes.values():
-        waiting = instance_obj.InstanceList.get_by_filters(
-            context, {'compute_id': node.id,
-                      'vm_state': [states.BUILDING],
-                      'task_state': [states.SCHEDULING]})
-        for instance in waiting:
-            if not stalled(instance, stale_after):
-                continue
-            LOG.warning('Placed on %s over %s s ago and not built (its '
-                        'build request was lost); building it now',
-                        node.hypervisor_hostname, stale_after,
-                        instance=instance)
-            instance_ops.build(context, driver, instance)
-            built += 1
+    for node, instance in instance_ops.on_nodes(
+            context, nodes, {'vm_state': [states.BUILDING],
+                             'task_state': [states.SCHEDULING]}):
+        if not stalled(instance, stale_after):
+            continue
+        LOG.warning('Placed on %s over %s s ago and not built (its '
+                    'build request was lost); building it now',
+                    node.hypervisor_hostname, stale_after,
+                    instance=instance)
+        instance_ops.build(context, driver, instance)
+        built += 1
     return built

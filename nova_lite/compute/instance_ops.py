@@ -7,9 +7,25 @@ from oslo_log import log as logging
 from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.compute import states
+from nova_lite.objects import instance as instance_obj
 from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
+
+
+def on_nodes(context: Any, nodes: dict[str, Any],
+             filters: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """(node, instance) for the live instances on ``nodes`` (this
+    agent's ComputeNodes by name) that match the instance list
+    ``filters``: one query however many nodes the agent serves (a bare
+    metal agent serves hundreds)."""
+    by_id = {node.id: node for node in nodes.values()}
+    if not by_id:
+        return []
+    found = instance_obj.InstanceList.get_by_filters(
+        context, {**filters, 'compute_id': sorted(by_id)})
+    return [(by_id[instance.compute_id], instance) for instance in found]
+
 
 def fault(message: str) -> dict[str, Any]:
     """An instance fault (code 500) saying ``message``, from now."""

@@ -36,7 +36,6 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.compute import instance_ops
 from nova_lite.compute import states
-from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 
 LOG = logging.getLogger(__name__)
@@ -112,27 +111,25 @@ def unrescue(context: Any, driver: Any, instance: Any, host: str,
 def unrescue_due(context: Any, driver: Any, nodes: dict[str, Any],
                  host: str, after: int) -> int:
     """Periodic (``rescue_timeout`` > 0): unrescue the servers rescued
-    here over ``after`` seconds ago; how many. One query per node."""
+    here over ``after`` seconds ago; how many. One query."""
     horizon = lite_db.utcnow() - datetime.timedelta(seconds=after)
     done = 0
-    for node in nodes.values():
-        for instance in instance_obj.InstanceList.get_by_filters(
-                context, {'compute_id': node.id,
-                          'vm_state': [states.RESCUED]}):
-            if (instance.task_state is not None
-                    or instance.launched_at is None
-                    or instance.launched_at.replace(tzinfo=None) > horizon):
-                continue
-            if not instance_action.InstanceActionEvent.action_begin(
-                    context, instance.uuid, 'unrescue', states.UNRESCUING,
-                    [states.RESCUED]):
-                continue
-            instance.task_state = states.UNRESCUING
-            instance.obj_reset_changes(['task_state'])
-            LOG.info('Rescued for over %s s (rescue_timeout): unrescuing',
-                     after, instance=instance)
-            unrescue(context, driver, instance, host)
-            done += 1
+    for _node, instance in instance_ops.on_nodes(
+            context, nodes, {'vm_state': [states.RESCUED]}):
+        if (instance.task_state is not None
+                or instance.launched_at is None
+                or instance.launched_at.replace(tzinfo=None) > horizon):
+            continue
+        if not instance_action.InstanceActionEvent.action_begin(
+                context, instance.uuid, 'unrescue', states.UNRESCUING,
+                [states.RESCUED]):
+            continue
+        instance.task_state = states.UNRESCUING
+        instance.obj_reset_changes(['task_state'])
+        LOG.info('Rescued for over %s s (rescue_timeout): unrescuing',
+                 after, instance=instance)
+        unrescue(context, driver, instance, host)
+        done += 1
     return done
 
 

@@ -28,7 +28,6 @@ from lite_common import db as lite_db
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
 from nova_lite.compute import states
-from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 from nova_lite.virt import power_state
 
@@ -173,25 +172,22 @@ def unshelved_keys(instance: Any) -> str | None:
 def offload_due(context: Any, driver: Any, nodes: dict[str, Any],
                 host: str, after: int) -> int:
     """Periodic (``shelved_offload_time`` > 0): offload the servers
-    shelved here over ``after`` seconds ago; how many. One query per
-    node."""
+    shelved here over ``after`` seconds ago; how many. One query."""
     horizon = lite_db.utcnow() - datetime.timedelta(seconds=after)
     done = 0
-    for node in nodes.values():
-        for instance in instance_obj.InstanceList.get_by_filters(
-                context, {'compute_id': node.id,
-                          'vm_state': [states.SHELVED]}):
-            shelved_at = instance.system_metadata.get('shelved_at')
-            if instance.task_state is not None or not shelved_at:
-                continue
-            if _parsed(shelved_at) > horizon:
-                continue
-            instance.task_state = states.SHELVING_OFFLOADING
-            if instance_ops.saved(instance, [None]):
-                LOG.info('Shelved for over %s s: offloading', after,
-                         instance=instance)
-                offload(context, driver, instance, host, resumed=True)
-                done += 1
+    for _node, instance in instance_ops.on_nodes(
+            context, nodes, {'vm_state': [states.SHELVED]}):
+        shelved_at = instance.system_metadata.get('shelved_at')
+        if instance.task_state is not None or not shelved_at:
+            continue
+        if _parsed(shelved_at) > horizon:
+            continue
+        instance.task_state = states.SHELVING_OFFLOADING
+        if instance_ops.saved(instance, [None]):
+            LOG.info('Shelved for over %s s: offloading', after,
+                     instance=instance)
+            offload(context, driver, instance, host, resumed=True)
+            done += 1
     return done
 
 
@@ -206,21 +202,19 @@ def resume_unshelves(context: Any, driver: Any, nodes: dict[str, Any],
                      host: str, stale_after: float) -> int:
     """Housekeeping: unshelve the servers placed on this host whose
     request was lost (task ``unshelving`` unchanged for ``stale_after``
-    seconds); how many. One query per node."""
+    seconds); how many. One query."""
     done = 0
-    for node in nodes.values():
-        for instance in instance_obj.InstanceList.get_by_filters(
-                context, {'compute_id': node.id,
-                          'vm_state': [states.SHELVED_OFFLOADED],
-                          'task_state': [states.UNSHELVING]}):
-            if not move_recovery.stalled(instance, stale_after):
-                continue
-            LOG.warning('Placed on %s for its unshelve over %s s ago and '
-                        'not spawned (the request was lost); unshelving '
-                        'it now', node.hypervisor_hostname, stale_after,
-                        instance=instance)
-            unshelve(context, driver, instance, host, resumed=True)
-            done += 1
+    for node, instance in instance_ops.on_nodes(
+            context, nodes, {'vm_state': [states.SHELVED_OFFLOADED],
+                             'task_state': [states.UNSHELVING]}):
+        if not move_recovery.stalled(instance, stale_after):
+            continue
+        LOG.warning('Placed on %s for its unshelve over %s s ago and not '
+                    'spawned (the request was lost); unshelving it now',
+                    node.hypervisor_hostname, stale_after,
+                    instance=instance)
+        unshelve(context, driver, instance, host, resumed=True)
+        done += 1
     return done
 
 

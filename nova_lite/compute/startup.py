@@ -104,17 +104,15 @@ def init_instances(context: Any, conf: cfg.ConfigOpts, driver: Any,
                    nodes: dict[str, Any], host: str) -> int:
     """Finish or fail what a restart interrupted; returns how many.
 
-    One query per node fetches only the instances left mid-operation, so
-    start-up does not grow with the instances that are at rest.
+    One query fetches only the instances left mid-operation on this
+    agent's nodes, so start-up does not grow with the instances that are
+    at rest, nor with the number of nodes.
     """
     recovered = 0
-    for node in nodes.values():
-        instances = instance_obj.InstanceList.get_by_filters(
-            context, {'compute_id': node.id,
-                      'task_state': list(RECOVER_TASK_STATES)})
-        for instance in instances:
-            _recover(context, conf, driver, instance, host)
-            recovered += 1
+    for _node, instance in instance_ops.on_nodes(
+            context, nodes, {'task_state': list(RECOVER_TASK_STATES)}):
+        _recover(context, conf, driver, instance, host)
+        recovered += 1
     return recovered
 
 

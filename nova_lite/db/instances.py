@@ -74,8 +74,12 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     for key in ('project_id', 'user_id', 'host', 'node', 'compute_id',
                 'image_ref', 'key_name', 'availability_zone',
                 'instance_type_id', 'locked'):
-        if filters.get(key) is not None:
-            query = query.where(getattr(INST, key) == filters[key])
+        value = filters.get(key)
+        if isinstance(value, (list, tuple)):
+            # (compute_id: the instances of an agent's nodes, one query)
+            query = query.where(getattr(INST, key).in_(value))
+        elif value is not None:
+            query = query.where(getattr(INST, key) == value)
     if filters.get('uuid'):
         query = query.where(INST.uuid.in_(filters['uuid']))
     if filters.get('vm_state'):

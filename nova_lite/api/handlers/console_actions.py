@@ -23,7 +23,6 @@ body.
 from collections.abc import Callable
 from typing import Any
 
-import oslo_messaging as messaging
 import webob
 import webob.exc
 
@@ -77,18 +76,10 @@ def _console_output(req: webob.Request, inst: Row,
     if not inst['host']:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
     ctx = util.context(req)
-    try:
+    with util.agent_call(inst['host']):
         output = util.deps(req).compute.get_console_output(
             ctx, instance_obj.Instance._from_db(ctx, inst),
             None if length is None else int(length), inst['host'])
-    except NotImplementedError:
-        raise webob.exc.HTTPNotImplemented(
-            explanation='The requested functionality is not supported.'
-        ) from None
-    except messaging.MessagingTimeout:
-        raise webob.exc.HTTPConflict(
-            explanation=f'Compute service of {inst["host"]} is '
-            f'unavailable at this time.') from None
     return util.json_response({'output': console_output.cleaned(output)})
 
 

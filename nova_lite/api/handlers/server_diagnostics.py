@@ -2,9 +2,7 @@
 over RPC, as upstream (administrators): from 2.48 upstream's standard
 form, before it a free-form dict (libvirt's keys)."""
 
-import oslo_messaging as messaging
 import webob
-import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import util
@@ -26,17 +24,9 @@ def show_diagnostics(req: webob.Request) -> webob.Response:
     if not inst['host']:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
     ctx = util.context(req)
-    try:
+    with util.agent_call(inst['host']):
         found = util.deps(req).compute.get_instance_diagnostics(
             ctx, instance_obj.Instance._from_db(ctx, inst), inst['host'])
-    except NotImplementedError:
-        raise webob.exc.HTTPNotImplemented(
-            explanation='Feature not supported by the virt driver.'
-        ) from None
-    except messaging.MessagingTimeout:
-        raise webob.exc.HTTPConflict(
-            explanation=f'Compute service of {inst["host"]} is '
-            f'unavailable at this time.') from None
     if not util.version(req).at_least(STANDARD):
         found = diagnostics.free_form(found)
     return util.json_response(found)

@@ -11,6 +11,8 @@ from nova_lite.db import flavors
 from nova_lite.db import instances
 from nova_lite.tests import database
 from nova_lite.tests.unit.test_db_api import make_instance
+from nova_lite.tests.unit.test_db_api import make_legacy_instance
+from nova_lite.tests.unit.test_db_api import make_node
 
 
 def _names(ctx, **filters):
@@ -82,3 +84,17 @@ def test_sort_order_as_upstream():
         except exception.Invalid:
             continue
         raise AssertionError(f'{keys} {dirs} accepted')
+
+
+def test_compute_id_takes_a_list(db_url):  # noqa: F811
+    """A list of compute_id values: the instances of an agent's nodes in
+    one query (a bare metal agent serves many); one value as before."""
+    ctx = lite_context.get_admin_context()
+    with database.temporary_database(db_url):
+        ids = [make_node(ctx, name=f'node-{n}')['id'] for n in range(3)]
+        for number, compute_id in enumerate((*ids, None)):
+            make_legacy_instance(ctx, display_name=f'on-{number}',
+                                 compute_id=compute_id)
+        assert _names(ctx, compute_id=[ids[0], ids[2]]) == ['on-0', 'on-2']
+        assert _names(ctx, compute_id=ids[1]) == ['on-1']
+        assert _names(ctx, compute_id=[]) == []
