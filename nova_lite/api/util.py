@@ -246,7 +246,9 @@ def reject_unknown_query(req: webob.Request, known: Iterable[str],
 def agent_call(host: str) -> Iterator[None]:
     """An RPC call to the compute agent of ``host`` answered as upstream
     answers it: 501 for a driver without the feature
-    (NotImplementedError), 409 when the agent does not answer."""
+    (NotImplementedError), 409 when the agent does not answer, and 409
+    when it is of a release without the call (during a rolling upgrade:
+    compute agents are upgraded before the API)."""
     try:
         yield
     except NotImplementedError:
@@ -257,3 +259,9 @@ def agent_call(host: str) -> Iterator[None]:
         raise webob.exc.HTTPConflict(
             explanation=f'Compute service of {host} is unavailable at this '
             f'time.') from None
+    except messaging.RemoteError as exc:
+        if exc.exc_type != 'UnsupportedVersion':
+            raise
+        raise webob.exc.HTTPConflict(
+            explanation=f'The compute service of {host} is too old for '
+            f'this request; upgrade it.') from None
