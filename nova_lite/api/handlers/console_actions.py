@@ -72,7 +72,7 @@ def _console_output(req: webob.Request, inst: Row,
     util.validate(schema.CONSOLE_OUTPUT, body)
     util.authorize(req, policies.CONSOLE_OUTPUT,
                    {'project_id': inst['project_id']})
-    length = (body['os-getConsoleOutput'] or {}).get('length')
+    length = body['os-getConsoleOutput'].get('length')
     if not inst['host']:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
     ctx = util.context(req)
