@@ -184,8 +184,11 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
                                    'migration' if same else 'resize',
                                    'pre-migrating', old_flavor, new_flavor)
         # The requested host (the conductor chooses only it; a move
-        # driven again after a lost request keeps to it).
+        # driven again after a lost request keeps to it). A destination
+        # the scheduler chooses may be replaced if it refuses at its
+        # claim (refused_hosts a list); a requested one may not (NULL).
         values['dest_compute'] = host
+        values['refused_hosts'] = None if host else []
         migration = _begin(
             ctx, inst, action,
             {'task_state': states.RESIZE_PREP, 'old_flavor': old_flavor,

@@ -425,8 +425,9 @@ class ComputeManager:
             move.clear_move(instance, ['resize_prep'])
             migration.transition(['pre-migrating'], 'error')
             return
-        move.prep_resize(context, self.compute_rpcapi, self.driver, node,
-                         instance, migration)
+        move.prep_resize(context, self.compute_rpcapi, self.conductor,
+                         self.driver, node, instance, migration,
+                         self.conf.scheduler.max_attempts)
 
     @_event('resize_instance')
     @_one_step_per_move

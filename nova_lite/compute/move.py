@@ -96,21 +96,42 @@ def _flavor_resources(flavor: dict[str, Any]) -> tuple[int, int, int]:
             flavor.get('root_gb', 0))
 
 
-def prep_resize(context: Any, rpc: Any, driver: Any, node: Any,
-                instance: Any, migration: Any) -> None:
+def _refused(context: Any, conductor: Any, instance: Any, migration: Any,
+             node: Any, reason: str, max_attempts: int) -> None:
+    """This destination refused at its claim, before anything moved:
+    the conductor chooses another without it (a destination the
+    scheduler chose, while fewer than ``max_attempts`` hosts have
+    refused, as upstream's reschedule), else the move is abandoned."""
+    if migration.release_destination(node.host, node.hypervisor_hostname,
+                                     max_attempts):
+        LOG.warning('%s %s: %s; another destination is chosen without '
+                    '%s (refused so far: %s)',
+                    migration.migration_type.capitalize(), migration.uuid,
+                    reason, node.host, ', '.join(migration.refused_hosts),
+                    instance=instance)
+        conductor.migrate_server(context, instance.uuid, migration.id, None)
+        return
+    _abandon(instance, migration, [states.RESIZE_PREP], reason)
+
+
+def prep_resize(context: Any, rpc: Any, conductor: Any, driver: Any,
+                node: Any, instance: Any, migration: Any,
+                max_attempts: int) -> None:
     """Destination: claim the new flavor's resources, then ask the
-    source to send the disks here."""
+    source to send the disks here. A claim refused (no room left, or
+    the server group's policy no longer allowing this host) is handed
+    back to the conductor (see :func:`_refused`)."""
     flavor = instance.new_flavor or instance.flavor or {}
     result = migration.claim_resize(node.id, *_flavor_resources(flavor))
     if result == claims.NO_ROOM:
-        _abandon(instance, migration, [states.RESIZE_PREP],
+        _refused(context, conductor, instance, migration, node,
                  f'{node.hypervisor_hostname} has no room for the new '
-                 f'flavor')
+                 f'flavor', max_attempts)
         return
     if result == claims.GROUP_POLICY:
-        _abandon(instance, migration, [states.RESIZE_PREP],
+        _refused(context, conductor, instance, migration, node,
                  f"the server group's policy no longer allows "
-                 f'{node.host}')
+                 f'{node.host}', max_attempts)
         return
     waiting = (result == claims.ALREADY_CLAIMED
                and migration.status == 'pre-migrating'

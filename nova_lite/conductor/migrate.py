@@ -29,10 +29,13 @@ LOG = logging.getLogger(__name__)
 
 
 def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
+    """The source (unless a resize may stay), and the hosts that
+    refused the move's claim before (compute/move.py)."""
+    refused = tuple(migration.refused_hosts or ())
     if (migration.migration_type == 'resize'
             and conf.allow_resize_to_same_host):
-        return ()
-    return (migration.source_compute or '',)
+        return refused
+    return (migration.source_compute or '', *refused)
 
 
 def move_request(context: Any, instance: Any, resources: tuple[int, int, int],

@@ -244,6 +244,36 @@ def set_destination(context: Any, migration_id: int, host: str,
         return int(result.rowcount) == 1
 
 
+def release_destination(context: Any, migration_id: int, host: str,
+                        node: str, max_attempts: int) -> bool:
+    """Undo the conductor's choice of ``host``/``node`` after that
+    destination refused at its claim, so that another is chosen: only
+    while the record is ``pre-migrating`` with that destination chosen
+    and not claimed, the destination was the scheduler's choice
+    (``refused_hosts`` is a list, not NULL) and fewer than
+    ``max_attempts`` hosts will have refused. ``host`` joins
+    ``refused_hosts``. False otherwise (the move is then abandoned)."""
+    with context_manager.writer.using(context) as session:
+        refused = session.scalar(
+            sa.select(MIG.refused_hosts).where(
+                MIG.id == migration_id, MIG.deleted == 0))
+        if refused is None or len(refused) + 1 >= max_attempts:
+            return False
+        result = session.execute(
+            sa.update(MIG)
+            .where(MIG.id == migration_id, MIG.deleted == 0,
+                   MIG.status == 'pre-migrating',
+                   MIG.dest_compute == host, MIG.dest_node == node,
+                   # (only this destination writes the list while it
+                   # is chosen: the list read above is current)
+                   MIG.dest_compute_id.is_(None))
+            .values(dest_compute=None, dest_node=None, dest_host=None,
+                    refused_hosts=[*refused, host],
+                    updated_at=lite_db.utcnow())
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount) == 1
+
+
 def migration_transition(context: Any, migration_id: int,
                          from_statuses: tuple[str, ...], status: str,
                          values: dict[str, Any] | None = None) -> bool:

@@ -320,6 +320,11 @@ class Migration(Base, TimestampMixin, SoftDeleteMixin):
     target_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     # An evacuation to a forced host (not held to the zone).
     forced: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
+    # A cold move's hosts that refused its claim (a JSON list; another
+    # destination is chosen without them); NULL: the destination was
+    # asked for by name, so no other is tried.
+    refused_hosts: orm.Mapped[list[str] | None] = orm.mapped_column(
+        JSONText)
 
 
 class Image(Base, TimestampMixin):

@@ -4,6 +4,7 @@ from typing import Any
 
 from oslo_config import cfg
 from oslo_utils import uuidutils
+from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
@@ -19,8 +20,8 @@ class Migration(base.NovaLiteObject):
     # 1.0: first version. 1.1: claim_destination, finish_on_destination.
     # 1.2: claim_resize, transition. 1.3: the claims return what they
     # found (a claims.* result); set_destination. 1.4: target_state,
-    # forced.
-    VERSION = '1.4'
+    # forced. 1.5: refused_hosts, release_destination.
+    VERSION = '1.5'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -44,9 +45,19 @@ class Migration(base.NovaLiteObject):
         'target_state': fields.StringField(nullable=True),
         # An evacuation to a forced host: not held to the zone.
         'forced': fields.BooleanField(nullable=True),
+        # A cold move's hosts that refused its claim; None: the
+        # destination was asked for by name (no other is tried).
+        'refused_hosts': fields.ListOfStringsField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }
+
+    def obj_make_compatible(self, primitive: dict[str, Any],
+                            target_version: str) -> None:
+        """An older service does not know ``refused_hosts`` (1.5)."""
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 5):
+            primitive.pop('refused_hosts', None)
 
     @classmethod
     @ovo_base.remotable
@@ -111,6 +122,18 @@ class Migration(base.NovaLiteObject):
                                     tuple(statuses))
         self._load_from_db(db.migration_get(self._context, id=self.id))
         return chosen
+
+    @ovo_base.remotable
+    def release_destination(self, host: str, node: str,
+                            max_attempts: int) -> bool:
+        """A destination chosen by the scheduler that refused at its
+        claim gives the move back to be scheduled again without it
+        (see db.migrations.release_destination); the object is
+        reloaded."""
+        released = db.release_destination(self._context, self.id, host,
+                                          node, max_attempts)
+        self._load_from_db(db.migration_get(self._context, id=self.id))
+        return released
 
     @ovo_base.remotable
     def transition(self, from_statuses: list[str], status: str) -> bool:

@@ -3,12 +3,17 @@ policy, through the API with real services in process (three computes,
 fake driver, SQLite, inproc bus): a migration of a server pinned to a
 zone stays in it, an anti-affinity member is never evacuated beside
 another member (No valid host when only such hosts remain), an
-affinity member moves only alone, and a soft policy prefers."""
+affinity member moves only alone, a soft policy prefers, and a
+destination refusing at its late group check is replaced (up to
+[scheduler]max_attempts) unless it was asked for by name."""
 
 from typing import Any
 
 import pytest
 
+from lite_common import context as lite_context
+from nova_lite.db import migrations as migration_db
+from nova_lite.scheduler import claims
 from nova_lite.tests.functional.test_evacuate import Client
 from nova_lite.tests.functional.test_evacuate import _image
 from nova_lite.tests.stack import Stack
@@ -234,3 +239,69 @@ def test_an_evacuation_target_is_held_to_the_zone_unless_forced(client):
     assert client.ok('GET', f'/servers/{uuid}', version='2.96')[
         'server']['pinned_availability_zone'] == 'az1'
     assert _migrated(client, uuid) == 'compute-2'
+
+
+def _stale_first_choice(monkeypatch, wrong_host: str) -> list[tuple]:
+    """The conductor's first choice of a destination is ``wrong_host``
+    whatever the group says (as if a member landed there right after
+    the scheduler looked); later choices are the scheduler's. The
+    exclusions of each choice are recorded."""
+    real = claims.select_destination
+    calls: list[tuple] = []
+
+    def choose(context, conf, request, exclude_hosts, only_host=None):
+        calls.append(tuple(exclude_hosts))
+        if len(calls) == 1:
+            return real(context, conf, request._replace(group=None), (),
+                        only_host=wrong_host)
+        return real(context, conf, request, exclude_hosts, only_host)
+
+    monkeypatch.setattr(claims, 'select_destination', choose)
+    return calls
+
+
+def _anti_affinity_pair(client: Client) -> tuple[str, str, str, str]:
+    """(uuid of the second member, its host, the first's host, the
+    free host)."""
+    group = _group(client, 'anti-affinity')
+    first = _boot(client, 'member-1', group=group)
+    second = _boot(client, 'member-2', group=group)
+    free = (set(HOSTS) - {_host(first), _host(second)}).pop()
+    return second['id'], _host(second), _host(first), free
+
+
+def test_a_destination_refusing_at_its_claim_is_replaced(client,
+                                                          monkeypatch):
+    """The late group check refuses the scheduler's (stale) choice: the
+    move goes to another destination, without the host that refused,
+    as upstream's reschedule."""
+    uuid, source, taken, free = _anti_affinity_pair(client)
+    calls = _stale_first_choice(monkeypatch, taken)
+    assert _migrated(client, uuid) == free
+    assert calls[1] == (source, taken)
+    [move] = _moves(client, uuid, 'migration')
+    assert (move['status'], move['dest_compute']) == ('confirmed', free)
+    row = migration_db.migration_get(
+        lite_context.get_admin_context(), id=move['id'])
+    assert row['refused_hosts'] == [taken]
+
+
+def test_a_refused_destination_asked_for_is_not_replaced(client,
+                                                         monkeypatch):
+    """An administrator's named destination (2.56) is not replaced: the
+    move ends in error and the server stays."""
+    uuid, source, taken, _free = _anti_affinity_pair(client)
+    calls = _stale_first_choice(monkeypatch, taken)
+    server = _migration_refused(client, uuid, host=taken)
+    assert (_host(server), server['status']) == (source, 'ACTIVE')
+    assert len(calls) == 1
+
+
+def test_the_attempts_are_bounded(client, monkeypatch):
+    """[scheduler]max_attempts = 1: the first refusal ends the move."""
+    client.stack.conf.set_override('max_attempts', 1, group='scheduler')
+    uuid, source, taken, _free = _anti_affinity_pair(client)
+    calls = _stale_first_choice(monkeypatch, taken)
+    server = _migration_refused(client, uuid)
+    assert (_host(server), server['status']) == (source, 'ACTIVE')
+    assert len(calls) == 1

@@ -26,7 +26,7 @@ EXPECTED_FINGERPRINTS = {
     'Instance': '1.7-baefaca2043f4eb78ef8f7101e63070d',
     'InstanceActionEvent': '1.2-bf85e031cc79f2de17f8c4fdeb8f4801',
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
-    'Migration': '1.4-6df38a610fd30c5f707de0a4ed359001',
+    'Migration': '1.5-e356cc497314d7e9fb1bf82e76768959',
     'MigrationList': '1.3-9100805c7d095170a9cd68de3e17e8cf',
     'Service': '1.0-3b4b252596679df040140782f04b3be0',
     'ServiceList': '1.0-c9438319609c2b78d658650fa3d8cd6a',
