@@ -111,6 +111,17 @@ def _refused(context: Any, conductor: Any, instance: Any, migration: Any,
                     instance=instance)
         conductor.migrate_server(context, instance.uuid, migration.id, None)
         return
+    if (migration.dest_compute, migration.dest_node) != (
+            node.host, node.hypervisor_hostname):
+        # A stale request (redelivered, or sent again by a recovery that
+        # read the record before): the move has another destination, or
+        # none while it is chosen again; it is not this host's to end.
+        LOG.info('%s %s: %s, but its destination is %s/%s now; a stale '
+                 'request, nothing to do here',
+                 migration.migration_type.capitalize(), migration.uuid,
+                 reason, migration.dest_compute, migration.dest_node,
+                 instance=instance)
+        return
     _abandon(instance, migration, [states.RESIZE_PREP], reason)
 
 

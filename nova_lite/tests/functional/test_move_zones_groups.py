@@ -8,14 +8,20 @@ destination refusing at its late group check is replaced (up to
 [scheduler]max_attempts) unless it was asked for by name."""
 
 from typing import Any
+import uuid as uuid_lib
 
 import pytest
 
 from lite_common import context as lite_context
+from nova_lite.db import compute_nodes as node_db
+from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
+from nova_lite.objects import instance as instance_obj
+from nova_lite.objects import migration as migration_obj
 from nova_lite.scheduler import claims
 from nova_lite.tests.functional.test_evacuate import Client
 from nova_lite.tests.functional.test_evacuate import _image
+from nova_lite.tests.functional.test_move_recovery import _running_manager
 from nova_lite.tests.stack import Stack
 
 HOSTS = ('compute-1', 'compute-2', 'compute-3')
@@ -305,3 +311,39 @@ def test_the_attempts_are_bounded(client, monkeypatch):
     server = _migration_refused(client, uuid)
     assert (_host(server), server['status']) == (source, 'ACTIVE')
     assert len(calls) == 1
+
+
+def test_a_stale_request_to_a_host_that_refused_ends_nothing(client):
+    """A prep_resize that reaches a host after the move was handed to
+    another destination (redelivered, or sent by a recovery that read
+    the record before) is refused there again, but the move is no
+    longer that host's to end: it goes on with its destination."""
+    uuid, source, taken, free = _anti_affinity_pair(client)
+    ctx = lite_context.get_admin_context()
+    free_node = node_db.compute_node_get(ctx, host=free)
+    taken_node = node_db.compute_node_get(ctx, host=taken)
+    flavor = instance_db.instance_get_by_uuid(ctx, uuid)['flavor']
+    instance_db.instance_update(ctx, uuid, {
+        'task_state': 'resize_prep', 'old_flavor': flavor,
+        'new_flavor': flavor})
+    record = migration_db.migration_create(ctx, {
+        'uuid': str(uuid_lib.uuid4()), 'instance_uuid': uuid,
+        'migration_type': 'migration', 'status': 'pre-migrating',
+        'source_compute': source, 'source_node': source,
+        'dest_compute': free, 'dest_host': free,
+        'dest_node': free_node['hypervisor_hostname'],
+        'refused_hosts': [taken]})
+    stale = migration_obj.Migration.get_by_id(ctx, record['id'])
+    stale.dest_compute = taken
+    stale.dest_node = taken_node['hypervisor_hostname']
+    _running_manager(client, taken).prep_resize(
+        ctx, instance_obj.Instance.get_by_uuid(ctx, uuid), stale)
+    after = migration_db.migration_get(ctx, id=record['id'])
+    assert (after['status'], after['dest_compute'],
+            after['dest_compute_id'], after['refused_hosts']) == (
+        'pre-migrating', free, None, [taken])
+    assert instance_db.instance_get_by_uuid(ctx, uuid)['task_state'] == (
+        'resize_prep')
+    migration_db.migration_transition(ctx, record['id'], ('pre-migrating',),
+                                      'error')
+    instance_db.instance_update(ctx, uuid, {'task_state': None})
