@@ -170,6 +170,12 @@ def test_pool_delete_clean_and_takeover(cloud):
         n['provision_state'] == 'available' and not n['instance_uuid']
         for n in _nodes(ironic).values()), TIMEOUT, 'every node cleaned',
         interval=1)
+    # Nova offers a cleaned node again on its agent's next resource report
+    # (as upstream's periodic update): a boot before that is No valid host.
+    support.wait_for(lambda: len(_db(
+        nova, "SELECT id FROM compute_nodes WHERE deleted = 0 AND "
+        "resource_class = 'CUSTOM_BAREMETAL' AND running_vms = 0"))
+        == NODES, TIMEOUT, 'every node offered again', interval=1)
     again = _boot(nova, 'srv-again', image)
     assert again.returncode == 0, again.stderr
     _out_of_the_pool(nova, ironic)
