@@ -12,7 +12,6 @@ from oslo_config import cfg
 from oslo_config import fixture as config_fixture
 import pytest
 
-from nova_lite import conf as nova_conf
 from nova_lite import exception
 from nova_lite.compute import busy
 from nova_lite.compute import cleanup
@@ -27,11 +26,8 @@ from nova_lite.virt import driver as virt_driver
 
 
 @pytest.fixture
-def conf():  # type: ignore[no-untyped-def]
-    conf = cfg.ConfigOpts()
-    nova_conf.register_all(conf)
-    conf([], project='nova-lite-test', default_config_files=[],
-         default_config_dirs=[])
+def conf(conf):  # type: ignore[no-untyped-def]
+    """The shared defaults (conftest.py) with the local driver."""
     # Option groups are shared between ConfigOpts: the fixture undoes
     # every override at the end of the test.
     fixture = config_fixture.Config(conf)
