@@ -167,6 +167,29 @@ class ConductorNotFound(NotFound):
     msg_fmt = 'Conductor %(conductor)s could not be found.'
 
 
+class ConductorHostInUse(Conflict):
+    """Another live process holds the host name: a second process
+    must not start under it (see ironic_lite.common.conductor_identity)."""
+    msg_fmt = ('Conductor host name %(host)s is held by a live process '
+               '(%(process)s, incarnation %(incarnation)s, last heartbeat '
+               '%(age)s s ago; it counts as dead after [conductor]'
+               'heartbeat_timeout = %(timeout)s s). Stop that process '
+               'first, or give this one another [DEFAULT]host. If it is '
+               'known to be dead (its machine is off), wait until its '
+               'heartbeat is older than the timeout, or release the name '
+               'with "ironic-lite-manage conductor release %(host)s".')
+
+
+class ConductorReplaced(IronicLiteException):
+    """This process no longer holds its host name: another process
+    took it over (this one was thought dead, or the name was released
+    by an operator). It must stop touching nodes."""
+    msg_fmt = ('Conductor %(host)s: this process (incarnation '
+               '%(incarnation)s) was replaced by another process '
+               '(%(holder)s); it takes no more work.')
+    code = 503
+
+
 class NoValidHost(Invalid):
     msg_fmt = 'No valid host was found. Reason: %(reason)s'
 

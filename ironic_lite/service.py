@@ -8,6 +8,15 @@ the nodes it held before a crash, serves the RPC topic
 ``ironic-lite.conductor`` as ``[DEFAULT]host`` and runs its periodic
 tasks.
 
+One host name, one live process: the process registers with a fresh
+incarnation (:mod:`ironic_lite.common.conductor_identity`) and refuses
+to start (:class:`~ironic_lite.exception.ConductorHostInUse`) while
+another process holds the name with a fresh heartbeat. A process that
+finds at a heartbeat that another took its name over (it was frozen
+past the heartbeat timeout, or an operator released the name) writes
+nothing more under its locks, takes no more work and stops the process
+with exit status 78 (``on_replaced``).
+
 :meth:`stop` refuses new work and from then on heartbeats as
 *offline*: the conductor leaves the hash ring at once (requests and
 nodes go to the others) but, heartbeating, is not dead, so nobody
@@ -25,11 +34,15 @@ Everything reads the ``conf`` given, never the global ``cfg.CONF``: the
 all-in-one runs nova_lite and ironic_lite with separate configurations.
 """
 
+from collections.abc import Callable
+
 from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.common.conductor_identity import ConductorIdentity
+from ironic_lite.common.conductor_identity import this_process
 from ironic_lite.conductor import allocations
 from ironic_lite.conductor import boot_device
 from ironic_lite.conductor import boot_mode
@@ -108,10 +121,15 @@ def load_enabled_drivers(conf: cfg.ConfigOpts) -> list[str]:
 class ConductorService:
     """One bare metal conductor: RPC server, worker pool, periodics."""
 
-    def __init__(self, conf: cfg.ConfigOpts) -> None:
+    def __init__(self, conf: cfg.ConfigOpts,
+                 on_replaced: Callable[[], None] | None = None) -> None:
         self.conf = conf
+        self.identity = ConductorIdentity.new(conf.host)
         self.host: str = conf.host
         self.name = f'ironic-lite-conductor ({self.host})'
+        #: Called (once) when another process took the host name over.
+        self.on_replaced = on_replaced
+        self.replaced = False
         self.pool: workers.WorkerPool | None = None
         self.periodics: conductor_periodics.ConductorPeriodics | None = None
         self.service: lite_service.Service | None = None
@@ -120,14 +138,30 @@ class ConductorService:
         self._stopping = False
 
     def _heartbeat(self) -> None:
-        if self.periodics is not None:
+        if self.periodics is None or self.replaced:
+            return
+        try:
             self.periodics.heartbeat(online=not self._stopping)
+        except exception.ConductorReplaced as exc:
+            self._on_replaced(exc)
+
+    def _on_replaced(self, exc: exception.ConductorReplaced) -> None:
+        """Another process holds the host name: take no more work (the
+        flows still running are fenced at their next write or
+        checkpoint) and have the process stop."""
+        self.replaced = True
+        LOG.error('%s This process stops; its nodes are the other '
+                  'process\'s now.', exc)
+        if self.pool is not None:
+            self.pool.stop_accepting()
+        if self.on_replaced is not None:
+            self.on_replaced()
 
     def _power_sync_tasks(self) -> list[lite_service.PeriodicTask]:
         """The power state sync and its recovery, unless disabled (an
         interval of 0)."""
         options = self.conf.conductor
-        sync = power_sync.PowerSync(self.conf, self.host)
+        sync = power_sync.PowerSync(self.conf, self.identity)
         tasks = []
         if options.sync_power_state_interval > 0:
             tasks.append(lite_service.PeriodicTask(
@@ -165,18 +199,39 @@ class ConductorService:
                 options.clean_step_poll_interval),
         ]
 
+    def _endpoints(self) -> list[object]:
+        """The RPC endpoints, each acting as this process."""
+        conf, identity, pool = self.conf, self.identity, self.pool
+        assert pool is not None
+        return [
+            conductor_manager.ConductorManager(conf, identity, pool),
+            volume_manager.VolumeManager(conf, identity),
+            port_manager.PortManager(conf, identity),
+            indicators.IndicatorManager(conf, identity),
+            boot_device.BootDeviceManager(conf, identity),
+            boot_device.DriverManager(conf, identity),
+            validation.ValidationManager(conf, identity),
+            console.ConsoleManager(conf, identity),
+            vendor_passthru.VendorManager(conf, identity, pool),
+            vifs.VifManager(conf, identity),
+            ramdisk.RamdiskManager(conf, identity, pool),
+            boot_mode.BootModeManager(conf, identity, pool),
+            vmedia.VmediaManager(conf, identity, pool),
+            allocations.AllocationManager(conf, identity, pool),
+            traits.TraitsManager(conf, identity)]
+
     def start(self) -> None:
         """Load drivers, register, resume own nodes, serve."""
         context = lite_context.get_admin_context()
         self.hardware_types = load_enabled_drivers(self.conf)
         self.pool = workers.WorkerPool(self.conf.conductor.workers_pool_size)
         self.periodics = conductor_periodics.ConductorPeriodics(
-            self.conf, self.host, self.pool, self.hardware_types)
-        db_conductors.register(
-            context, self.host, self.hardware_types,
-            self.conf.conductor.conductor_group,
-            hardware.interfaces_by_hardware_type(self.conf,
-                                                 self.hardware_types))
+            self.conf, self.identity, self.pool, self.hardware_types)
+        # Refuses (ConductorHostInUse) while a live process holds the
+        # name; from here on the previous process's writes are refused.
+        self.periodics.register()
+        LOG.info('Conductor %s registered (%s)', self.identity,
+                 this_process())
         # Outside the Service: it must outlive the RPC server and the
         # other periodic tasks when the conductor stops.
         self.heartbeat_task = lite_service.PeriodicTask(
@@ -187,22 +242,7 @@ class ConductorService:
         self.service = lite_service.Service(
             self.conf, self.name,
             messaging.Target(topic=rpcapi.TOPIC, server=self.host),
-            [conductor_manager.ConductorManager(
-                self.conf, self.host, self.pool),
-             volume_manager.VolumeManager(self.conf, self.host),
-             port_manager.PortManager(self.conf, self.host),
-             indicators.IndicatorManager(self.conf, self.host),
-             boot_device.BootDeviceManager(self.conf, self.host),
-             boot_device.DriverManager(self.conf, self.host),
-             validation.ValidationManager(self.conf, self.host),
-             console.ConsoleManager(self.conf, self.host),
-             vendor_passthru.VendorManager(self.conf, self.host, self.pool),
-             vifs.VifManager(self.conf, self.host),
-             ramdisk.RamdiskManager(self.conf, self.host, self.pool),
-             boot_mode.BootModeManager(self.conf, self.host, self.pool),
-             vmedia.VmediaManager(self.conf, self.host, self.pool),
-             allocations.AllocationManager(self.conf, self.host, self.pool),
-             traits.TraitsManager(self.conf, self.host)],
+            self._endpoints(),
             periodic_tasks=self._periodic_tasks(self.periodics),
             serializer=rpc.get_serializer())
         self.service.start()
@@ -238,12 +278,14 @@ class ConductorService:
             self.pool.shutdown(wait=True)
         if self.heartbeat_task is not None:
             self.heartbeat_task.stop()
-        if unregister:
+        if unregister and not self.replaced:
             try:
                 db_conductors.unregister(lite_context.get_admin_context(),
-                                         self.host)
+                                         self.identity)
             except exception.ConductorNotFound:
                 LOG.warning('Conductor %s was not registered', self.host)
+            except exception.ConductorReplaced as exc:
+                LOG.warning('%s', exc)
         LOG.info('Conductor %(host)s stopped its workers%(gone)s',
                  {'host': self.host,
                   'gone': ' and went offline' if unregister else ''})
@@ -261,6 +303,10 @@ class ConductorService:
         return f'<ConductorService {self.host}>'
 
 
-def conductor_service(conf: cfg.ConfigOpts) -> ConductorService:
-    """The conductor of ``[DEFAULT]host``, as a Launcher runnable."""
-    return ConductorService(conf)
+def conductor_service(conf: cfg.ConfigOpts,
+                      on_replaced: Callable[[], None] | None = None
+                      ) -> ConductorService:
+    """The conductor of ``[DEFAULT]host``, as a Launcher runnable;
+    ``on_replaced``: what to do when another process took the host name
+    over (stop the process)."""
+    return ConductorService(conf, on_replaced)

@@ -182,6 +182,7 @@ class Launcher:
         self._started: list[Runnable] = []
         self._signal: int | None = None
         self._starting = False
+        self._exit_code = 0
 
     def add(self, runnable: Runnable) -> None:
         self.runnables.append(runnable)
@@ -195,7 +196,10 @@ class Launcher:
             self._starting = False
             raise StopRequested()
 
-    def request_stop(self) -> None:
+    def request_stop(self, exit_code: int = 0) -> None:
+        """Stop everything and have :meth:`run` return ``exit_code``
+        (the highest asked for, when several ask)."""
+        self._exit_code = max(self._exit_code, exit_code)
         self._stop.set()
 
     def start(self) -> None:
@@ -246,4 +250,4 @@ class Launcher:
                          signal.Signals(self._signal).name)
             self.stop()
             gc.unfreeze()
-        return 0
+        return self._exit_code

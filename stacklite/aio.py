@@ -207,7 +207,7 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
             conf, host, str(path), search_config_dirs=False))
     launcher.add(service.api_server(conf))
     if bm_conf is not None:
-        for runnable in baremetal.build(bm_conf):
+        for runnable in baremetal.build(bm_conf, launcher):
             launcher.add(runnable)
     if args.baremetal_nodes:
         # After the Bare Metal API: the agent starts by listing nodes.

@@ -14,6 +14,7 @@ from oslo_config import cfg
 from ironic_lite import conf as ironic_conf
 from ironic_lite.db import api as ironic_db
 from ironic_lite.db import migration as ironic_migration
+from lite_common import daemon
 from lite_common import rpc
 from lite_common import service as lite_service
 
@@ -40,14 +41,18 @@ def configure(args: argparse.Namespace, state: Path, nova: cfg.ConfigOpts,
     return conf
 
 
-def build(conf: cfg.ConfigOpts) -> list[lite_service.Runnable]:
-    """The conductor and the API server (schema created or upgraded)."""
+def build(conf: cfg.ConfigOpts, launcher: lite_service.Launcher
+          ) -> list[lite_service.Runnable]:
+    """The conductor and the API server (schema created or upgraded);
+    should another process take the conductor's host name over, the
+    conductor stops ``launcher`` (the all-in-one) with exit status 78."""
     from ironic_lite import service
     from ironic_lite.cmd import api as ironic_api
 
     ironic_db.configure(conf)
     ironic_migration.db_sync(ironic_db.get_engine())
     return [
-        service.conductor_service(conf),
+        service.conductor_service(
+            conf, lambda: launcher.request_stop(daemon.EXIT_REFUSED)),
         ironic_api.api_server(conf),
     ]

@@ -29,7 +29,7 @@ def api_server(conf: cfg.ConfigOpts) -> wsgi_server.APIServer:
 
 
 def main() -> int:
-    return common.serve(NAME, api_server)
+    return common.serve(NAME, lambda conf, _launcher: api_server(conf))
 
 
 if __name__ == '__main__':

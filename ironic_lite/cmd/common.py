@@ -49,6 +49,9 @@ _DRIVER_ERRORS = (exception.DuplicateCleanStepPriority,
 def _classify(name: str, exc: Exception) -> tuple[str, bool] | None:
     if isinstance(exc, _DRIVER_ERRORS):
         return f'{name} refuses to start: {exc}', True
+    if isinstance(exc, exception.ConductorHostInUse):
+        # Exit 1: a restart succeeds once the other process is gone.
+        return f'{name} refuses to start: {exc}', False
     message = daemon.common_failure(name, exc, (exception.ConfigError,),
                                     'ironic-lite-dbsync')
     return None if message is None else (message, False)
@@ -61,19 +64,21 @@ def run_daemon(name: str, body: Callable[[], Any]) -> int:
 
 
 def serve(name: str,
-          make_service: Callable[[cfg.ConfigOpts], lite_service.Runnable],
+          make_service: Callable[[cfg.ConfigOpts, lite_service.Launcher],
+                                 lite_service.Runnable],
           metrics_listener: bool = False) -> int:
     """The daemon ``name``: load the configuration from the command line,
     check that the database is reachable, then run the service
-    ``make_service(conf)`` until SIGTERM or SIGINT (under
-    :func:`run_daemon`, so that its failures are reported there too)."""
+    ``make_service(conf, launcher)`` until SIGTERM or SIGINT, or until
+    it asks the launcher to stop (under :func:`run_daemon`, so that its
+    failures are reported there too)."""
     conf = load_config(sys.argv[1:], name)
 
     def body() -> int:
         db_api.configure(conf)
         db_api.get_engine().connect().close()
         launcher = lite_service.Launcher()
-        launcher.add(make_service(conf))
+        launcher.add(make_service(conf, launcher))
         metrics = listener.listener(conf) if metrics_listener else None
         if metrics is not None:
             ironic_metrics.register_process()

@@ -34,6 +34,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
@@ -56,7 +57,8 @@ def drives_agent(task: Task) -> bool:
     return isinstance(task.interfaces.get('deploy'), agent.AgentDeploy)
 
 
-def on_heartbeat(context: Any, conf: cfg.ConfigOpts, host: str,
+def on_heartbeat(context: Any, conf: cfg.ConfigOpts,
+                 holder: ConductorIdentity,
                  pool: workers.WorkerPool, node_uuid: str,
                  callback_url: str, agent_version: str,
                  token: str | None) -> None:
@@ -65,7 +67,7 @@ def on_heartbeat(context: Any, conf: cfg.ConfigOpts, host: str,
     :raises InvalidParameterValue: the token is no longer the node's.
     """
     try:
-        with task_manager.acquire(context, conf, node_uuid, host,
+        with task_manager.acquire(context, conf, node_uuid, holder,
                                   'agent heartbeat') as task:
             if not agent_token.is_valid(task.node.driver_internal_info,
                                         token):

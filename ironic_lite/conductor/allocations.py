@@ -27,6 +27,7 @@ import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
@@ -203,10 +204,11 @@ class AllocationManager:
 
     target = messaging.Target(version=rpcapi.VERSION)
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str,
+    def __init__(self, conf: cfg.ConfigOpts, identity: ConductorIdentity,
                  pool: workers.WorkerPool) -> None:
         self.conf = conf
-        self.host = host
+        self.identity = identity
+        self.host = identity.host
         self.pool = pool
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
@@ -248,7 +250,7 @@ class AllocationManager:
             LOG.info('Allocation %s deleted', row['uuid'])
             return
         with task_manager.acquire(context, self.conf, row['node_id'],
-                                  self.host, 'allocation deletion',
+                                  self.identity, 'allocation deletion',
                                   patience=LOCK_PATIENCE) as task:
             check_deallocation(task.node, row)
             db_allocations.destroy(context, row['id'])

@@ -14,6 +14,7 @@ from typing import Any
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
@@ -74,9 +75,9 @@ def do_change_secure_boot(task: task_manager.Task, state: bool) -> None:
 class BootModeManager(endpoint.NodeEndpoint):
     """change_node_boot_mode, change_node_secure_boot."""
 
-    def __init__(self, conf: Any, host: str,
+    def __init__(self, conf: Any, identity: ConductorIdentity,
                  pool: workers.WorkerPool) -> None:
-        super().__init__(conf, host)
+        super().__init__(conf, identity)
         self.pool = pool
 
     def _start(self, context: Any, node_uuid: str, purpose: str,

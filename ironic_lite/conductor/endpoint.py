@@ -9,6 +9,7 @@ from oslo_config import cfg
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
 
@@ -24,14 +25,16 @@ class NodeEndpoint:
     #: Seconds a change waits for the node's lock (0: NodeLocked at once).
     lock_patience: float = 0
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str) -> None:
+    def __init__(self, conf: cfg.ConfigOpts,
+                 identity: ConductorIdentity) -> None:
         self.conf = conf
-        self.host = host
+        self.identity = identity
+        self.host = identity.host
 
     def _task(self, context: Any, node_uuid: str, purpose: str,
               shared: bool = False) -> task_manager.Task:
         """The node's task: its lock (waiting up to
         :attr:`lock_patience`), or shared."""
         return task_manager.acquire(
-            context, self.conf, node_uuid, self.host, purpose,
+            context, self.conf, node_uuid, self.identity, purpose,
             shared=shared, patience=0 if shared else self.lock_patience)

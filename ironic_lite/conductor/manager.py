@@ -20,6 +20,7 @@ import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import allocations
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
@@ -117,18 +118,19 @@ class ConductorManager:
 
     target = messaging.Target(version=rpcapi.VERSION)
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str,
+    def __init__(self, conf: cfg.ConfigOpts, identity: ConductorIdentity,
                  pool: workers.WorkerPool) -> None:
         self.conf = conf
-        self.host = host
+        self.identity = identity
+        self.host = identity.host
         self.pool = pool
         self.callback_patience = CALLBACK_LOCK_PATIENCE
 
     def _acquire(self, context: Any, node_id: str, purpose: str,
                  shared: bool = False,
                  patience: float = 0) -> task_manager.Task:
-        return task_manager.acquire(context, self.conf, node_id, self.host,
-                                    purpose, shared=shared,
+        return task_manager.acquire(context, self.conf, node_id,
+                                    self.identity, purpose, shared=shared,
                                     patience=patience)
 
     # -- node records

@@ -45,6 +45,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import allocations
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
@@ -57,6 +58,7 @@ from ironic_lite.conductor import servicing
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
+from ironic_lite.db import node_locks
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import hardware
 from lite_common import context as lite_context
@@ -113,20 +115,22 @@ class Ownership:
 
 
 class ConductorPeriodics:
-    """The periodic tasks of the conductor ``host``."""
+    """The periodic tasks of the conductor process ``identity``."""
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str,
+    def __init__(self, conf: cfg.ConfigOpts, identity: ConductorIdentity,
                  pool: workers.WorkerPool,
                  hardware_types: list[str]) -> None:
         self.conf = conf
-        self.host = host
+        self.identity = identity
+        self.host = identity.host
         self.pool = pool
         self.hardware_types = hardware_types
         #: Nodes (id, uuid) found locked by this host, claimed by no
         #: task, on the previous run of :meth:`release_lost_locks`.
         self._suspects: set[tuple[int, str]] = set()
-        #: Conductors found dead on the previous run of take_over.
-        self._dead: set[str] = set()
+        #: Conductors (host, incarnation) found dead on the previous run
+        #: of take_over.
+        self._dead: set[tuple[str, str | None]] = set()
 
     def _ownership(self, context: Any) -> Ownership:
         alive = db_conductors.list_alive(
@@ -136,56 +140,71 @@ class ConductorPeriodics:
 
     # -- heartbeat
 
+    def register(self) -> None:
+        """Take this conductor's host name for this process and record
+        it online.
+
+        :raises ConductorHostInUse: a live process holds the name.
+        """
+        db_conductors.register(
+            lite_context.get_admin_context(), self.identity,
+            self.hardware_types, self.conf.conductor.conductor_group,
+            hardware.interfaces_by_hardware_type(self.conf,
+                                                 self.hardware_types),
+            heartbeat_timeout=self.conf.conductor.heartbeat_timeout)
+
     def heartbeat(self, online: bool = True) -> None:
         """Record that this conductor is alive (``online=False``: alive
-        but stopping: out of the ring, keeping its locks)."""
+        but stopping: out of the ring, keeping its locks).
+
+        :raises ConductorReplaced: another process holds the host name
+            now: this one must stop.
+        """
         context = lite_context.get_admin_context()
         try:
-            db_conductors.heartbeat(context, self.host, online)
+            db_conductors.heartbeat(context, self.identity, online)
         except exception.ConductorNotFound:
             LOG.warning('The conductors table lost conductor %s; '
                         'registering it again', self.host)
-            db_conductors.register(
-                context, self.host, self.hardware_types,
-                self.conf.conductor.conductor_group,
-                hardware.interfaces_by_hardware_type(self.conf,
-                                                     self.hardware_types))
+            self.register()
 
     # -- takeover and resumption
 
     def release_own_locks(self, context: Any) -> list[int]:
-        """At start: drop the locks this host held before it stopped
-        (a crash; a clean stop leaves none). The nodes are resumed by
-        :meth:`resume_orphans`."""
-        released = db_nodes.clear_reservations(context, [self.host])
+        """At start: drop the locks the previous process of this host
+        held (it crashed, or froze and was found dead: its writes are
+        refused from the moment this one took the name; a clean stop
+        leaves none). The nodes are resumed by :meth:`resume_orphans`."""
+        released = node_locks.clear_own(context, self.identity)
         if released:
-            LOG.warning('Conductor %(host)s released the locks it held '
-                        'before it restarted, on nodes %(uuids)s',
-                        {'host': self.host, 'uuids': _uuids(released)})
+            LOG.warning('Conductor %(host)s released the locks its '
+                        'previous process held, on nodes %(uuids)s',
+                        {'host': self.identity, 'uuids': _uuids(released)})
         return [node_id for node_id, _uuid in released]
 
     def release_lost_locks(self, context: Any) -> list[int]:
         """Release the locks this host holds in the database while no
         task of this process claims them, on two runs in a row (a
         release that failed); returns their node ids."""
-        claimed = locks.claimed(self.host)
+        claimed = locks.claimed(self.identity)
         lost = {(node_id, node_uuid) for node_id, node_uuid in
-                db_nodes.reserved_by(context, self.host)
+                node_locks.reserved_by(context, self.identity)
                 if node_uuid not in claimed}
         confirmed = sorted(lost & self._suspects)
         self._suspects = lost - set(confirmed)
         # Claimed while they are released: a task taking one of them
         # now waits (NodeLocked) rather than lose its lock to this.
         mine = [(node_id, node_uuid) for node_id, node_uuid in confirmed
-                if locks.claim(self.host, node_uuid)]
+                if locks.claim(self.identity, node_uuid)]
         if not mine:
             return []
         try:
-            released = db_nodes.clear_reservations(
-                context, [self.host], [node_id for node_id, _uuid in mine])
+            released = node_locks.clear_own(
+                context, self.identity,
+                [node_id for node_id, _uuid in mine])
         finally:
             for _id, node_uuid in mine:
-                locks.unclaim(self.host, node_uuid)
+                locks.unclaim(self.identity, node_uuid)
         if released:
             LOG.warning('Conductor %(host)s released the locks it had '
                         'lost (no task held them) on nodes %(uuids)s',
@@ -198,15 +217,16 @@ class ConductorPeriodics:
         context = lite_context.get_admin_context()
         dead = db_conductors.list_dead(
             context, self.conf.conductor.heartbeat_timeout)
-        dead = [host for host in dead if host != self.host]
+        dead = [(host, incarnation) for host, incarnation in dead
+                if host != self.host]
         newly_dead = set(dead) - self._dead
         self._dead = set(dead)
         if dead:
-            released = db_nodes.clear_reservations(context, dead)
+            released = node_locks.clear_dead(context, dead)
             if released:
                 LOG.warning('Released the locks of dead conductor(s) '
                             '%(hosts)s on nodes %(uuids)s',
-                            {'hosts': ', '.join(dead),
+                            {'hosts': ', '.join(host for host, _i in dead),
                              'uuids': _uuids(released)})
         self.release_lost_locks(context)
         self.resume_orphans(context)
@@ -322,8 +342,9 @@ class ConductorPeriodics:
         if (node['driver_internal_info'] or {}).get(clean_state.CALLBACK_KEY):
             return True
         try:
-            task = task_manager.shared_task(context, self.conf, self.host,
-                                            node, 'step pre-poll')
+            task = task_manager.shared_task(context, self.conf,
+                                            self.identity, node,
+                                            'step pre-poll')
             if node['provision_state'] == states.SERVICEWAIT:
                 return servicing.step_finished(task)
             if node['provision_state'] == states.DEPLOYWAIT:
@@ -360,7 +381,7 @@ class ConductorPeriodics:
         locked, gone, or no worker is free (the next run retries)."""
         try:
             with task_manager.acquire(context, self.conf, node['uuid'],
-                                      self.host, purpose) as task:
+                                      self.identity, purpose) as task:
                 return func(task)
         except (exception.NodeLocked, exception.NodeNotFound) as exc:
             LOG.debug('Skipping node %(node)s for %(purpose)s: %(err)s',

@@ -36,6 +36,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import history
 from ironic_lite.conductor import periodics
 from ironic_lite.conductor import task_manager
@@ -68,9 +69,11 @@ def _read_power(task: task_manager.Task) -> str:
 class PowerSync:
     """The power sync and power failure recovery of conductor ``host``."""
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str) -> None:
+    def __init__(self, conf: cfg.ConfigOpts,
+                 identity: ConductorIdentity) -> None:
         self.conf = conf
-        self.host = host
+        self.identity = identity
+        self.host = identity.host
         #: node uuid -> runs in a row the sync failed for it.
         self.failures: dict[str, int] = {}
 
@@ -104,7 +107,8 @@ class PowerSync:
                    func: Callable[[task_manager.Task], None]) -> None:
         try:
             with task_manager.acquire(context, self.conf, row['uuid'],
-                                      self.host, 'power state sync') as task:
+                                      self.identity,
+                                      'power state sync') as task:
                 func(task)
         except (exception.NodeLocked, exception.NodeNotFound) as exc:
             LOG.info('Power state sync skipped node %(node)s: %(err)s',
@@ -130,7 +134,7 @@ class PowerSync:
 
     def _sync_node(self, context: Any, row: dict[str, Any]) -> None:
         try:
-            task = task_manager.shared_task(context, self.conf, self.host,
+            task = task_manager.shared_task(context, self.conf, self.identity,
                                             row, 'power state sync')
         except exception.InvalidParameterValue:
             return      # a driver this conductor cannot load
@@ -253,7 +257,7 @@ class PowerSync:
 
     def _recover_node(self, context: Any, row: dict[str, Any]) -> None:
         try:
-            task = task_manager.shared_task(context, self.conf, self.host,
+            task = task_manager.shared_task(context, self.conf, self.identity,
                                             row, 'power failure recovery')
             # driver_info may have been fixed while in maintenance.
             task.interfaces['power'].validate(task)

@@ -18,6 +18,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import agent_cleaning
 from ironic_lite.conductor import agent_token as tokens
 from ironic_lite.conductor import endpoint
@@ -34,9 +35,9 @@ LOG = logging.getLogger(__name__)
 class RamdiskManager(endpoint.NodeEndpoint):
     """get_node_with_token, heartbeat, continue_inspection."""
 
-    def __init__(self, conf: Any, host: str,
+    def __init__(self, conf: Any, identity: ConductorIdentity,
                  pool: workers.WorkerPool | None = None) -> None:
-        super().__init__(conf, host)
+        super().__init__(conf, identity)
         #: Where a heartbeat hands a node on (the agent deploy
         #: interface's cleaning).
         self.pool = pool
@@ -117,6 +118,6 @@ class RamdiskManager(endpoint.NodeEndpoint):
         # The agent deploy interface acts on the heartbeat under the
         # node's lock (upstream's upgrade_lock).
         agent_cleaning.on_heartbeat(
-            context, self.conf, self.host, self.pool, node_uuid,
+            context, self.conf, self.identity, self.pool, node_uuid,
             callback_url, agent_version or tokens.DEFAULT_AGENT_VERSION,
             agent_token)

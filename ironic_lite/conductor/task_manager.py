@@ -5,7 +5,7 @@ column, :func:`ironic_lite.db.nodes.reserve`), so that two conductors
 never drive one node; a ``shared`` task only reads the node and takes
 no lock. The task is a context manager::
 
-    with task_manager.acquire(ctx, conf, uuid, host, 'provide') as task:
+    with task_manager.acquire(ctx, conf, uuid, holder, 'provide') as task:
         ...validate: raise to refuse, the lock is released...
         task.spawn_after(pool, cleaning.do_node_clean)  # reserves a worker
         task.process_event('provide', target_state=states.AVAILABLE)
@@ -23,11 +23,14 @@ failed, say the database was away for a moment): the takeover periodic
 task releases it, so that no node stays locked by a live conductor that
 no longer works on it.
 
-A conductor never acts on a node whose lock it lost (it was thought
-dead: paused, cut off from the database, too slow to heartbeat, and
-another conductor cleared its locks): every :meth:`Task.save` is a
-conditional UPDATE on the lock, and long clean steps call
-:meth:`Task.checkpoint` between units of work; both raise
+A task holds its node for one conductor *process*, ``holder`` (a
+:class:`~ironic_lite.common.conductor_identity.ConductorIdentity`: its
+host name and incarnation). A conductor never acts on a node whose lock
+it lost (it was thought dead: paused, cut off from the database, too
+slow to heartbeat, and another conductor cleared its locks, or a new
+process took its host name over): every :meth:`Task.save` is a
+conditional UPDATE on the lock and the incarnation, and long clean
+steps call :meth:`Task.checkpoint` between units of work; both raise
 :class:`~ironic_lite.exception.NodeNotLocked` and the flow stops.
 
 ``task.node`` gives attribute access to the node row; the JSON columns
@@ -48,9 +51,11 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import locks
 from ironic_lite.conductor import task_node
 from ironic_lite.conductor import workers
+from ironic_lite.db import node_locks
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import base
 from ironic_lite.drivers import hardware
@@ -88,11 +93,12 @@ def load_driver(conf: cfg.ConfigOpts, node: Any
 class Task:
     """A node held by this conductor (or read, when ``shared``)."""
 
-    def __init__(self, context: Any, conf: cfg.ConfigOpts, host: str,
-                 row: dict[str, Any], purpose: str, shared: bool) -> None:
+    def __init__(self, context: Any, conf: cfg.ConfigOpts,
+                 holder: ConductorIdentity, row: dict[str, Any],
+                 purpose: str, shared: bool) -> None:
         self.context = context
         self.conf = conf
-        self.host = host
+        self.holder = holder
         self.purpose = purpose
         self.shared = shared
         self.node = TaskNode(row)
@@ -103,6 +109,11 @@ class Task:
         self._after: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
         self._released = shared
 
+    @property
+    def host(self) -> str:
+        """The host name of the conductor holding the task."""
+        return self.holder.host
+
     def load_driver(self) -> None:
         """(Re)load the interfaces of ``self.node``."""
         self.interfaces = load_driver(self.conf, self.node)
@@ -112,7 +123,7 @@ class Task:
 
     def save(self) -> None:
         """Write the changed fields (none when unchanged), only while
-        this host still holds the lock; a write that came in between
+        this process still holds the lock; a write that came in between
         is merged, not undone.
 
         :raises NodeNotLocked: the lock was taken over (this conductor
@@ -129,12 +140,12 @@ class Task:
             try:
                 self.node._reset(db_nodes.node_update(
                     self.context, self.node.id, changes,
-                    locked_by=self.host,
+                    locked_by=self.holder,
                     expected_revision=self.node.revision))
                 return
             except exception.NodeChanged:
                 LOG.debug('Node %s was written while locked by %s; '
-                          'merging', self.node.uuid, self.host)
+                          'merging', self.node.uuid, self.holder)
                 self.node.rebase(self._read_locked())
         raise exception.NodeChanged(node=self.node.uuid,
                                     expected=self.node.revision,
@@ -142,11 +153,12 @@ class Task:
 
     def _read_locked(self) -> dict[str, Any]:
         row = db_nodes.node_get(self.context, self.node.id)
-        if row['reservation'] != self.host:
-            raise exception.NodeNotLocked(node=self.node.uuid,
-                                          host=self.host,
-                                          holder=row['reservation'])
+        self._check_lock(node_locks.lock_state(self.context, self.node.id))
         return row
+
+    def _check_lock(self, lock: node_locks.LockState) -> None:
+        if not lock.held_by(self.holder):
+            raise node_locks.not_locked(self.node.uuid, self.holder, lock)
 
     def reload(self) -> None:
         """Read the node again, dropping unsaved changes.
@@ -166,10 +178,9 @@ class Task:
         """
         if self.shared:
             return
-        holder, info = db_nodes.lock_state(self.context, self.node.id)
-        if holder != self.host:
-            raise exception.NodeNotLocked(node=self.node.uuid,
-                                          host=self.host, holder=holder)
+        lock = node_locks.lock_state(self.context, self.node.id)
+        self._check_lock(lock)
+        info = lock.driver_internal_info
         if info.get(ABORT_KEY) and self.node.clean_step.get('abortable'):
             raise exception.CleanStepAborted()
 
@@ -180,7 +191,7 @@ class Task:
                                'cannot destroy it')
         db_nodes.node_destroy(self.context, self.node.id)
         self._released = True
-        locks.unclaim(self.host, self.node.uuid)
+        locks.unclaim(self.holder, self.node.uuid)
 
     def update(self, **values: Any) -> None:
         """Set fields and save them."""
@@ -255,9 +266,9 @@ class Task:
         self._released = True
         # Unclaimed first: should the release fail, the lock is found
         # lost and released by the takeover periodic task.
-        locks.unclaim(self.host, self.node.uuid)
+        locks.unclaim(self.holder, self.node.uuid)
         try:
-            db_nodes.release(self.context, self.host, self.node.id)
+            node_locks.release(self.context, self.holder, self.node.id)
         except (exception.NodeNotLocked, exception.NodeNotFound) as exc:
             LOG.warning('Releasing the lock of node %(node)s: %(err)s',
                         {'node': self.node.uuid, 'err': exc})
@@ -277,7 +288,7 @@ class Task:
                         {'node': self.node.uuid, 'purpose': self.purpose,
                          'err': exc})
             self._released = True
-            locks.unclaim(self.host, self.node.uuid)
+            locks.unclaim(self.holder, self.node.uuid)
         except Exception:
             LOG.exception('Unexpected error while processing node %s '
                           '(%s)', self.node.uuid, self.purpose)
@@ -303,7 +314,7 @@ class Task:
 
 
 def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
-            host: str, purpose: str, shared: bool = False,
+            holder: ConductorIdentity, purpose: str, shared: bool = False,
             patience: float = 0) -> Task:
     """Take the lock of a node (unless ``shared``) and load its driver.
 
@@ -311,6 +322,7 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
     :param patience: seconds to keep trying while the node is locked
         (0: refuse at once, as requests from the API do).
     :raises NodeLocked: another conductor or operation holds it.
+    :raises ConductorReplaced: ``holder`` no longer holds its host name.
     :raises NodeNotFound:
     :raises InvalidParameterValue: the node's interfaces cannot load
         (the lock is released again).
@@ -320,9 +332,10 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
     else:
         node_uuid = (node_id if isinstance(node_id, str)
                      else db_nodes.node_get(context, node_id)['uuid'])
-        row = locks.reserve(context, host, node_uuid, patience)
-        LOG.debug('Node %s locked by %s for %s', row['uuid'], host, purpose)
-    task = Task(context, conf, host, row, purpose, shared)
+        row = locks.reserve(context, holder, node_uuid, patience)
+        LOG.debug('Node %s locked by %s for %s', row['uuid'], holder,
+                  purpose)
+    task = Task(context, conf, holder, row, purpose, shared)
     try:
         task.load_driver()
     except Exception:
@@ -331,12 +344,13 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
     return task
 
 
-def shared_task(context: Any, conf: cfg.ConfigOpts, host: str,
-                row: dict[str, Any], purpose: str) -> Task:
+def shared_task(context: Any, conf: cfg.ConfigOpts,
+                holder: ConductorIdentity, row: dict[str, Any],
+                purpose: str) -> Task:
     """A read-only task of a node row already read (no query, no lock).
 
     :raises InvalidParameterValue: the node's interfaces cannot load.
     """
-    task = Task(context, conf, host, row, purpose, shared=True)
+    task = Task(context, conf, holder, row, purpose, shared=True)
     task.load_driver()
     return task

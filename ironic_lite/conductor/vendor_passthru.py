@@ -15,6 +15,7 @@ from typing import Any
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import workers
 from ironic_lite.drivers import hardware
@@ -48,9 +49,9 @@ class VendorManager(endpoint.NodeEndpoint):
 
     lock_patience = 3.0
 
-    def __init__(self, conf: Any, host: str,
+    def __init__(self, conf: Any, identity: ConductorIdentity,
                  pool: workers.WorkerPool | None) -> None:
-        super().__init__(conf, host)
+        super().__init__(conf, identity)
         self.pool = pool
 
     def _vendor(self, task: Any) -> standard.VendorInterface:

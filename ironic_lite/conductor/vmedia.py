@@ -14,6 +14,7 @@ from typing import Any
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
@@ -59,9 +60,9 @@ def do_detach(task: task_manager.Task,
 class VmediaManager(endpoint.NodeEndpoint):
     """get_virtual_media, attach_virtual_media, detach_virtual_media."""
 
-    def __init__(self, conf: Any, host: str,
+    def __init__(self, conf: Any, identity: ConductorIdentity,
                  pool: workers.WorkerPool) -> None:
-        super().__init__(conf, host)
+        super().__init__(conf, identity)
         self.pool = pool
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)

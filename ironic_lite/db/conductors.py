@@ -17,7 +17,8 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from ironic_lite import exception
-from ironic_lite.db.api import as_dict
+from ironic_lite.common.conductor_identity import ConductorIdentity
+from ironic_lite.common.conductor_identity import this_process
 from ironic_lite.db.api import check_sort
 from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retry_on_disconnect
@@ -25,76 +26,179 @@ from ironic_lite.db.models import Conductor
 from lite_common import db as lite_db
 
 
-def _register_once(context: Any, hostname: str, hardware_types: list[str],
-                   conductor_group: str,
-                   hardware_interfaces: dict[str, Any]) -> dict[str, Any]:
-    now = lite_db.utcnow()
-    with context_manager.writer.using(context) as session:
-        row = session.scalars(sa.select(Conductor).where(
-            Conductor.hostname == hostname)).first()
-        if row is None:
-            row = Conductor(hostname=hostname)
-            session.add(row)
-        row.online = True
-        row.hardware_types = list(hardware_types)
-        row.conductor_group = conductor_group.lower()
-        row.hardware_interfaces = hardware_interfaces
-        row.heartbeat_at = now
-        session.flush()
-        return as_dict(row)
+def _cutoff(timeout_seconds: float) -> datetime.datetime:
+    return lite_db.utcnow() - datetime.timedelta(seconds=timeout_seconds)
 
 
-def register(context: Any, hostname: str, hardware_types: list[str],
-             conductor_group: str = '',
-             hardware_interfaces: dict[str, Any] | None = None
-             ) -> dict[str, Any]:
-    """Record ``hostname`` as an online conductor (idempotent) of
-    ``conductor_group`` (stored in lower case, as upstream), with the
-    interfaces it loads per hardware type
-    (:func:`ironic_lite.drivers.hardware.interfaces_by_hardware_type`).
+def _holder(session: Any, hostname: str) -> Any:
+    """(incarnation, process, heartbeat_at) of ``hostname``'s row, or
+    None."""
+    return session.execute(
+        sa.select(Conductor.incarnation, Conductor.process,
+                  Conductor.heartbeat_at)
+        .where(Conductor.hostname == hostname)).first()
 
-    A conductor registering again (a restart) is set online with its
-    current hardware types, interfaces, group and a fresh heartbeat.
+
+def _in_use(hostname: str, row: Any,
+            timeout_seconds: float) -> exception.ConductorHostInUse:
+    age = (lite_db.utcnow() - row.heartbeat_at).total_seconds()
+    return exception.ConductorHostInUse(
+        host=hostname, process=row.process or 'unknown process',
+        incarnation=row.incarnation, age=f'{max(age, 0.0):.1f}',
+        timeout=f'{timeout_seconds:g}')
+
+
+def _take_name(context: Any, identity: ConductorIdentity,
+               values: dict[str, Any], timeout_seconds: float) -> bool:
+    """One conditional UPDATE: the row of the host name becomes
+    ``identity``'s unless a live process holds it; False when there is
+    no row yet.
+
+    :raises ConductorHostInUse:
     """
-    interfaces = dict(hardware_interfaces or {})
-    try:
-        return _register_once(context, hostname, hardware_types,
-                              conductor_group, interfaces)
-    except db_exc.DBDuplicateEntry:
-        # Two registrations of one host raced on the insert: the row
-        # exists now, so this one updates it.
-        return _register_once(context, hostname, hardware_types,
-                              conductor_group, interfaces)
-
-
-def _set(context: Any, hostname: str, **values: Any) -> None:
+    free = sa.or_(Conductor.incarnation.is_(None),
+                  Conductor.incarnation == identity.incarnation,
+                  Conductor.heartbeat_at < _cutoff(timeout_seconds))
     with context_manager.writer.using(context) as session:
         result = session.execute(
-            sa.update(Conductor).where(Conductor.hostname == hostname)
-            .values(**values))
-        if result.rowcount != 1:
-            raise exception.ConductorNotFound(conductor=hostname)
+            sa.update(Conductor)
+            .where(Conductor.hostname == identity.host, free)
+            .values(**values)
+            .execution_options(synchronize_session=False))
+        if result.rowcount == 1:
+            return True
+        row = _holder(session, identity.host)
+    if row is None:
+        return False
+    raise _in_use(identity.host, row, timeout_seconds)
 
 
 @retry_on_disconnect
-def heartbeat(context: Any, hostname: str,
-              online: bool = True) -> datetime.datetime:
-    """Record a heartbeat, and whether the conductor is online (False:
-    it is stopping, see the module docstring).
+def register(context: Any, identity: ConductorIdentity,
+             hardware_types: list[str], conductor_group: str = '',
+             hardware_interfaces: dict[str, Any] | None = None,
+             heartbeat_timeout: float = 60.0) -> dict[str, Any]:
+    """Take the host name ``identity.host`` for the process ``identity``
+    and record it online, of ``conductor_group`` (stored in lower case,
+    as upstream), with its hardware types and the interfaces it loads
+    per hardware type
+    (:func:`ironic_lite.drivers.hardware.interfaces_by_hardware_type`)
+    and a fresh heartbeat.
 
-    :raises ConductorNotFound: ``hostname`` never registered.
+    The name is free when no process holds it (never registered, or
+    released by a clean stop or an operator), when ``identity`` holds it
+    already (registering again) or when its holder's last heartbeat is
+    older than ``heartbeat_timeout``: the holder is dead, and from now
+    on every write it tries under a node lock is refused (see
+    :mod:`ironic_lite.common.conductor_identity`).
+
+    :raises ConductorHostInUse: a live process holds the name.
+    """
+    values = {'online': True, 'hardware_types': list(hardware_types),
+              'conductor_group': conductor_group.lower(),
+              'hardware_interfaces': dict(hardware_interfaces or {}),
+              'heartbeat_at': lite_db.utcnow(),
+              'incarnation': identity.incarnation,
+              'process': this_process()}
+    for _attempt in range(2):
+        if _take_name(context, identity, values, heartbeat_timeout):
+            return get(context, identity.host)
+        try:
+            with context_manager.writer.using(context) as session:
+                session.add(Conductor(hostname=identity.host, **values))
+            return get(context, identity.host)
+        except db_exc.DBDuplicateEntry:
+            # Another process inserted the row meanwhile: compete for
+            # it like for an existing one.
+            continue
+    raise _in_use(identity.host, _read_holder(context, identity.host),
+                  heartbeat_timeout)
+
+
+def _read_holder(context: Any, hostname: str) -> Any:
+    with context_manager.reader.using(context) as session:
+        return _holder(session, hostname)
+
+
+def _set_own(context: Any, identity: ConductorIdentity,
+             **values: Any) -> None:
+    """Update the row of ``identity.host`` while ``identity`` holds it.
+
+    :raises ConductorNotFound: no such row.
+    :raises ConductorReplaced: another process holds the name now (or
+        nobody: an operator released it).
+    """
+    with context_manager.writer.using(context) as session:
+        result = session.execute(
+            sa.update(Conductor)
+            .where(Conductor.hostname == identity.host,
+                   Conductor.incarnation == identity.incarnation)
+            .values(**values)
+            .execution_options(synchronize_session=False))
+        if result.rowcount == 1:
+            return
+        if _holder(session, identity.host) is None:
+            raise exception.ConductorNotFound(conductor=identity.host)
+        error = replaced(session, identity)
+    raise error or exception.ConductorNotFound(conductor=identity.host)
+
+
+def replaced(session: Any, identity: ConductorIdentity
+             ) -> exception.ConductorReplaced | None:
+    """The error for a process that no longer holds its host name
+    (another took it over, or an operator released it), else None."""
+    row = _holder(session, identity.host)
+    if row is not None and row.incarnation == identity.incarnation:
+        return None
+    holder = (f'{row.process}, incarnation {row.incarnation}'
+              if row is not None and row.incarnation
+              else 'none: the name was released')
+    return exception.ConductorReplaced(host=identity.host,
+                                       incarnation=identity.incarnation,
+                                       holder=holder)
+
+
+@retry_on_disconnect
+def heartbeat(context: Any, identity: ConductorIdentity,
+              online: bool = True) -> datetime.datetime:
+    """Record a heartbeat of the process ``identity``, and whether it is
+    online (False: it is stopping, see the module docstring).
+
+    :raises ConductorNotFound: the row is gone (register again).
+    :raises ConductorReplaced: the process no longer holds its name.
     """
     now = lite_db.utcnow()
-    _set(context, hostname, heartbeat_at=now, online=online)
+    _set_own(context, identity, heartbeat_at=now, online=online)
     return now
 
 
-def unregister(context: Any, hostname: str) -> None:
-    """Mark ``hostname`` offline (clean shutdown).
+@retry_on_disconnect
+def unregister(context: Any, identity: ConductorIdentity) -> None:
+    """Mark the conductor offline and let its host name go (a clean
+    stop: a new process may take the name at once).
+
+    :raises ConductorNotFound:
+    :raises ConductorReplaced: (nothing was changed)
+    """
+    _set_own(context, identity, online=False, incarnation=None,
+             process=None)
+
+
+@retry_on_disconnect
+def release(context: Any, hostname: str) -> dict[str, Any]:
+    """Let the host name go whoever holds it (an operator who knows its
+    process is dead); returns the row as it was. A process of that name
+    still running is fenced from now on and stops.
 
     :raises ConductorNotFound:
     """
-    _set(context, hostname, online=False)
+    before = get(context, hostname)
+    with context_manager.writer.using(context) as session:
+        session.execute(
+            sa.update(Conductor).where(Conductor.hostname == hostname)
+            .values(online=False, incarnation=None, process=None)
+            .execution_options(synchronize_session=False))
+    return before
 
 
 def get(context: Any, hostname: str) -> dict[str, Any]:
@@ -108,9 +212,8 @@ def get(context: Any, hostname: str) -> dict[str, Any]:
 
 
 def _alive_clause(timeout_seconds: float) -> Any:
-    cutoff = lite_db.utcnow() - datetime.timedelta(seconds=timeout_seconds)
     return sa.and_(Conductor.online == sa.true(),
-                   Conductor.heartbeat_at >= cutoff)
+                   Conductor.heartbeat_at >= _cutoff(timeout_seconds))
 
 
 @retry_on_disconnect
@@ -155,15 +258,17 @@ def down_hosts(alive: list[dict[str, Any]], interval: float,
 
 
 @retry_on_disconnect
-def list_dead(context: Any, timeout_seconds: float) -> list[str]:
-    """Hostnames of conductors silent for longer than
-    ``timeout_seconds``, whose locks may be cleared."""
-    cutoff = lite_db.utcnow() - datetime.timedelta(seconds=timeout_seconds)
-    query = (sa.select(Conductor.hostname)
-             .where(Conductor.heartbeat_at < cutoff)
+def list_dead(context: Any, timeout_seconds: float
+              ) -> list[tuple[str, str | None]]:
+    """``(hostname, incarnation)`` of the conductors silent for longer
+    than ``timeout_seconds``, by name: the locks of that incarnation
+    may be cleared (:func:`ironic_lite.db.node_locks.clear_dead`)."""
+    query = (sa.select(Conductor.hostname, Conductor.incarnation)
+             .where(Conductor.heartbeat_at < _cutoff(timeout_seconds))
              .order_by(Conductor.hostname))
     with context_manager.reader.using(context) as session:
-        return list(session.scalars(query))
+        return [(row.hostname, row.incarnation)
+                for row in session.execute(query)]
 
 
 #: Columns a conductor list may be sorted by: upstream's, but for

@@ -183,6 +183,10 @@ class Conductor(Base, TimestampMixin):
     # {'enabled': [names], 'default': name}.
     hardware_interfaces: orm.Mapped[dict[str, Any]] = orm.mapped_column(
         JSONText, default=dict)
+    # Added by migration 0018: the conductor process holding the host
+    # name (ironic_lite.common.conductor_identity); NULL once released.
+    incarnation: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    process: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
 
 
 # Added by migration 0009: volume connectors and targets of a node

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.db import node_children
 from ironic_lite.db import node_locks
 from ironic_lite.db.api import as_dict
@@ -36,13 +37,6 @@ SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at', 'driver',
              'secure_boot', 'inspection_started_at',
              'inspection_finished_at', 'disable_power_off', 'health')
 _ident_clause = node_locks.ident_clause
-# The node lock lives in node_locks; these names stay here for callers.
-reserve = node_locks.reserve
-release = node_locks.release
-clear_reservations = node_locks.clear_reservations
-release_all = node_locks.release_all
-nodes_for_takeover = node_locks.nodes_for_takeover
-reserved_by = node_locks.reserved_by
 
 _EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid', 'resource_class',
                   'conductor_group', 'owner', 'lessee', 'instance_name',
@@ -307,7 +301,8 @@ def _check_update(values: dict[str, Any]) -> None:
 
 
 def _why_not_updated(session: Any, node_id: int | str,
-                     values: dict[str, Any], locked_by: str | None,
+                     values: dict[str, Any],
+                     locked_by: ConductorIdentity | None,
                      expected_revision: int | None) -> Exception:
     """The error of a conditional update that matched no row."""
     row = session.execute(
@@ -315,9 +310,10 @@ def _why_not_updated(session: Any, node_id: int | str,
                   Node.instance_uuid).where(_ident_clause(node_id))).first()
     if row is None:
         return exception.NodeNotFound(node=node_id)
-    if locked_by is not None and row.reservation != locked_by:
-        return exception.NodeNotLocked(node=row.uuid, host=locked_by,
-                                       holder=row.reservation)
+    if locked_by is not None:
+        _uuid, lock = node_locks.lock_state_in(session, node_id)
+        if not lock.held_by(locked_by):
+            return node_locks.not_locked(row.uuid, locked_by, lock)
     if expected_revision is not None and row.revision != expected_revision:
         return exception.NodeChanged(node=row.uuid,
                                      expected=expected_revision,
@@ -348,13 +344,15 @@ def _inspection_times(values: dict[str, Any]) -> None:
 
 @retry_on_disconnect
 def node_update(context: Any, node_id: int | str,
-                values: dict[str, Any], locked_by: str | None = None,
+                values: dict[str, Any],
+                locked_by: ConductorIdentity | None = None,
                 expected_revision: int | None = None) -> dict[str, Any]:
     """Update a node named by id or uuid in one conditional UPDATE
     (which also increments its revision); returns the node.
 
     A provision_state change also sets provision_updated_at. With
-    ``locked_by``, only while that host holds the node lock; with
+    ``locked_by``, only while that process holds the node lock (its
+    host holds the lock and it holds the host name); with
     ``expected_revision``, only while the node is at that revision
     (nothing wrote it since it was read). Only the fields in ``values``
     are written.
@@ -376,7 +374,7 @@ def node_update(context: Any, node_id: int | str,
         _inspection_times(values)
     update = sa.update(Node).where(_ident_clause(node_id))
     if locked_by is not None:
-        update = update.where(Node.reservation == locked_by)
+        update = update.where(node_locks.holds_lock(locked_by))
     if expected_revision is not None:
         update = update.where(Node.revision == expected_revision)
     new_instance = values.get('instance_uuid')
@@ -399,23 +397,6 @@ def node_update(context: Any, node_id: int | str,
         # The chassis was deleted since the API looked it up.
         raise exception.InvalidParameterValue(
             err='The chassis of the node does not exist (any more).')
-
-
-@retry_on_disconnect
-def lock_state(context: Any, node_id: int) -> tuple[str | None,
-                                                    dict[str, Any]]:
-    """``(reservation, driver_internal_info)`` of a node: what a
-    running step checks between units of work (one light query).
-
-    :raises NodeNotFound:
-    """
-    with context_manager.reader.using(context) as session:
-        row = session.execute(
-            sa.select(Node.reservation, Node.driver_internal_info)
-            .where(Node.id == node_id)).first()
-    if row is None:
-        raise exception.NodeNotFound(node=node_id)
-    return row.reservation, row.driver_internal_info or {}
 
 
 def node_destroy(context: Any, node_id: int | str) -> None:

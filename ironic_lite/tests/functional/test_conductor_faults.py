@@ -148,7 +148,8 @@ def test_requests_go_to_the_next_conductor_when_the_owner_is_down(cloud):
     assert time.monotonic() - started < 1.5
     cloud.wait(node, states.AVAILABLE)
     # A node the dead conductor still holds: a quick 409, not a wait.
-    db_nodes.reserve(cloud.ctx, 'conductor-2', node['uuid'])
+    db_nodes.node_update(cloud.ctx, node['uuid'],
+                         {'reservation': 'conductor-2'})
     started = time.monotonic()
     with pytest.raises(exception.NodeLocked, match='conductor-2'):
         api.update_node(cloud.ctx, node, {'extra': {}})

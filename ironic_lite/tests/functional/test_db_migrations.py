@@ -16,9 +16,12 @@ import pytest
 import sqlalchemy as sa
 
 from ironic_lite import exception
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.db import api as db_api
+from ironic_lite.db import conductors
 from ironic_lite.db import migration
 from ironic_lite.db import models
+from ironic_lite.db import node_locks
 from ironic_lite.db import nodes
 from ironic_lite.tests import db_fixture
 from lite_common import db as lite_db
@@ -55,7 +58,7 @@ def _downgrade(engine, revision='base'):
 
 
 #: The newest migration (the merge re-chains helpers' migrations).
-HEAD = '0017'
+HEAD = '0018'
 
 
 def test_one_head():
@@ -161,27 +164,36 @@ def test_backend_semantics_of_the_node_functions(ctx):
         assert seen == (expected if sort_dir == 'asc' else expected[::-1])
 
     node_id = nodes.node_list(ctx, limit=1)[0]['id']
-    hosts = [f'cond{i}' for i in range(8)]
+    holders = [ConductorIdentity.new(f'cond{i}') for i in range(8)]
+    for holder in holders:
+        conductors.register(ctx, holder, ['fake-hardware'])
     winners = []
-    barrier = threading.Barrier(len(hosts))
+    barrier = threading.Barrier(len(holders))
 
-    def try_reserve(host):
+    def try_reserve(holder):
         barrier.wait()
         try:
-            nodes.reserve(ctx, host, node_id)
-            winners.append(host)
+            node_locks.reserve(ctx, holder, node_id)
+            winners.append(holder)
         except exception.NodeLocked:
             pass
 
     threads = [threading.Thread(target=try_reserve, args=(h,))
-               for h in hosts]
+               for h in holders]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     assert len(winners) == 1
-    assert nodes.node_get(ctx, node_id)['reservation'] == winners[0]
-    assert nodes.nodes_for_takeover(ctx, winners) == [node_id]
+    assert nodes.node_get(ctx, node_id)['reservation'] == winners[0].host
+    # A replacement of the winner (its heartbeat found old) fences it
+    # at once, on every backend.
+    new = ConductorIdentity.new(winners[0].host)
+    conductors.register(ctx, new, ['fake-hardware'], heartbeat_timeout=0)
+    with pytest.raises(exception.NodeNotLocked):
+        nodes.node_update(ctx, node_id, {'name': 'x'}, locked_by=winners[0])
+    assert node_locks.clear_own(ctx, winners[0]) == []
+    assert [i for i, _u in node_locks.clear_own(ctx, new)] == [node_id]
 
 
 @pytest.mark.parametrize('db_url', ['mysql'], indirect=True)
@@ -204,7 +216,9 @@ def test_a_write_too_long_for_its_column_fails_the_cleaning(ctx):
     huge = [{'interface': 'deploy', 'step': 'erase_devices',
              'args': {'passes': 1}, 'abortable': False, 'idempotent': True,
              'priority': 0}] * 1000
-    with task_manager.acquire(ctx, conf, node['uuid'], 'conductor-1',
+    holder = ConductorIdentity.new('conductor-1')
+    conductors.register(ctx, holder, ['fake-hardware'])
+    with task_manager.acquire(ctx, conf, node['uuid'], holder,
                               'clean') as task:
         task.spawn_after(pool, cleaning.do_node_clean, huge)
     pool.shutdown(wait=True)

@@ -9,6 +9,7 @@ from typing import Any
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import power_sync
 from ironic_lite.db import api as db_api
 from ironic_lite.db import conductors as db_conductors
@@ -38,9 +39,9 @@ def test_queries_per_run_do_not_grow_with_the_nodes():
     quiet = fixtures.Stack().start(conductor=False)
     try:
         context = lite_context.get_admin_context()
-        db_conductors.register(context, quiet.conf.host, ['fake-hardware'],
-                               '', {})
-        sync = power_sync.PowerSync(quiet.conf, quiet.conf.host)
+        identity = ConductorIdentity.new(quiet.conf.host)
+        db_conductors.register(context, identity, ['fake-hardware'], '', {})
+        sync = power_sync.PowerSync(quiet.conf, identity)
 
         def add_fake_nodes(count: int) -> None:
             for _ in range(count):

@@ -16,7 +16,8 @@ from ironic_lite.drivers import base
 from ironic_lite.drivers import fake
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
-from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import HOLDER
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from ironic_lite.tests.unit.test_task_manager import wait_state
 
@@ -45,7 +46,7 @@ def cleaning_node(ctx, target=states.AVAILABLE, **values):
 
 
 def lock(ctx, conf, node):
-    return task_manager.acquire(ctx, conf, node['id'], HOST, 'test')
+    return task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test')
 
 
 def test_automated_cleaning_runs_steps_in_order(ctx, conf):

@@ -32,10 +32,10 @@ def test_upgrade_is_the_default_and_idempotent(tmp_path):
     for args in ((), ('upgrade',)):
         done = _dbsync(tmp_path, *args, connection=url)
         assert done.returncode == 0, done.stderr
-        assert _last_line(done.stdout) == 'Database is at 0017'
+        assert _last_line(done.stdout) == 'Database is at 0018'
 
     version = _dbsync(tmp_path, 'version', connection=url)
-    assert _last_line(version.stdout) == '0017'
+    assert _last_line(version.stdout) == '0018'
     tables = sa.inspect(sa.create_engine(url)).get_table_names()
     assert set(tables) == {'alembic_version', 'conductors', 'nodes',
                            'volume_connectors', 'volume_targets',

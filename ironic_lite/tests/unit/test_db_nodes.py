@@ -1,7 +1,6 @@
-"""The nodes table and the node lock, on a real SQLite file."""
+"""The nodes table, on a real SQLite file."""
 
 import datetime
-import threading
 import uuid
 
 import pytest
@@ -226,122 +225,7 @@ def test_node_list_in_states(ctx):
         ctx, ['clean wait', 'available'], limit=2)) == 2
 
 
-# -- the node lock
-
-def test_reserve_then_second_reserve_names_the_holder(ctx):
-    node = make_node(ctx)
-    reserved = nodes.reserve(ctx, 'cond1', node['id'])
-    assert reserved['reservation'] == 'cond1'
-    with pytest.raises(exception.NodeLocked) as info:
-        nodes.reserve(ctx, 'cond2', node['uuid'])
-    assert info.value.code == 409
-    assert 'cond1' in str(info.value) and node['uuid'] in str(info.value)
-    # Not re-entrant either.
-    with pytest.raises(exception.NodeLocked):
-        nodes.reserve(ctx, 'cond1', node['id'])
-    with pytest.raises(exception.NodeNotFound):
-        nodes.reserve(ctx, 'cond1', 999)
-
-
-def test_concurrent_reserves_have_one_winner(ctx):
-    node = make_node(ctx)
-    hosts = [f'cond{i}' for i in range(8)]
-    winners, losers = [], []
-    barrier = threading.Barrier(len(hosts))
-
-    def try_reserve(host):
-        barrier.wait()
-        try:
-            nodes.reserve(ctx, host, node['id'])
-            winners.append(host)
-        except exception.NodeLocked:
-            losers.append(host)
-
-    threads = [threading.Thread(target=try_reserve, args=(h,))
-               for h in hosts]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(winners) == 1 and len(losers) == len(hosts) - 1
-    assert nodes.node_get(ctx, node['id'])['reservation'] == winners[0]
-
-
-def test_release(ctx):
-    node = make_node(ctx)
-    nodes.reserve(ctx, 'cond1', node['id'])
-    with pytest.raises(exception.NodeNotLocked) as info:
-        nodes.release(ctx, 'cond2', node['id'])
-    assert 'cond1' in str(info.value)
-    assert nodes.node_get(ctx, node['id'])['reservation'] == 'cond1'
-    nodes.release(ctx, 'cond1', node['uuid'])
-    assert nodes.node_get(ctx, node['id'])['reservation'] is None
-    with pytest.raises(exception.NodeNotLocked):
-        nodes.release(ctx, 'cond1', node['id'])
-    with pytest.raises(exception.NodeNotFound):
-        nodes.release(ctx, 'cond1', 999)
-    nodes.reserve(ctx, 'cond2', node['id'])
-
-
-def test_release_all_and_takeover(ctx):
-    ids = {}
-    for name, host in (('a', 'cond1'), ('b', 'cond1'), ('c', 'cond2'),
-                       ('d', 'cond3'), ('e', None)):
-        ids[name] = make_node(ctx, name=name)['id']
-        if host:
-            nodes.reserve(ctx, host, ids[name])
-    assert [n['name'] for n in nodes.nodes_by_reservation(ctx, 'cond1')] \
-        == ['a', 'b']
-
-    assert nodes.nodes_for_takeover(ctx, ['cond1', 'cond3']) == [
-        ids['a'], ids['b'], ids['d']]
-    held = {n['name']: n['reservation'] for n in nodes.node_list(ctx)}
-    assert held == {'a': None, 'b': None, 'c': 'cond2', 'd': None,
-                    'e': None}
-    assert nodes.nodes_for_takeover(ctx, []) == []
-    nodes.reserve(ctx, 'cond2', ids['a'])
-
-    assert nodes.release_all(ctx, 'cond2') == [ids['a'], ids['c']]
-    assert nodes.node_list(ctx, {'reserved': True}) == []
-
-
-def test_clear_reservations_of_some_nodes_and_reserved_by(ctx):
-    a, b, c = (make_node(ctx, name=name)['id'] for name in 'abc')
-    for node_id in (a, b):
-        nodes.reserve(ctx, 'cond1', node_id)
-    nodes.reserve(ctx, 'cond2', c)
-    uuids = {n['id']: n['uuid'] for n in nodes.node_list(ctx)}
-    assert nodes.reserved_by(ctx, 'cond1') == [(a, uuids[a]), (b, uuids[b])]
-    # Only the nodes named, only while the host still holds them.
-    assert nodes.clear_reservations(ctx, ['cond1'], [b, c]) == [
-        (b, uuids[b])]
-    assert nodes.clear_reservations(ctx, ['cond1'], []) == []
-    assert nodes.reserved_by(ctx, 'cond1') == [(a, uuids[a])]
-    assert nodes.node_get(ctx, c)['reservation'] == 'cond2'
-
-
-def test_update_only_while_locked_by(ctx):
-    node = make_node(ctx)
-    with pytest.raises(exception.NodeNotLocked, match='holder: None'):
-        nodes.node_update(ctx, node['id'], {'name': 'x'}, locked_by='cond1')
-    nodes.reserve(ctx, 'cond2', node['id'])
-    with pytest.raises(exception.NodeNotLocked, match='holder: cond2'):
-        nodes.node_update(ctx, node['id'], {'name': 'x'}, locked_by='cond1')
-    assert nodes.node_get(ctx, node['id'])['name'] is None
-    assert nodes.node_update(ctx, node['uuid'], {'name': 'x'},
-                             locked_by='cond2')['name'] == 'x'
-
-
-def test_every_write_increments_the_revision_and_the_lock_does_not(ctx):
-    node = make_node(ctx)
-    assert node['revision'] == 0
-    assert nodes.node_update(ctx, node['id'], {'name': 'a'})['revision'] == 1
-    nodes.reserve(ctx, 'cond1', node['id'])
-    nodes.release(ctx, 'cond1', node['id'])
-    assert nodes.node_get(ctx, node['id'])['revision'] == 1
-    with pytest.raises(exception.InvalidParameterValue, match='revision'):
-        nodes.node_update(ctx, node['id'], {'revision': 7})
-
+# -- compare and swap (the node lock: test_db_node_locks.py)
 
 def test_update_at_a_revision_is_a_compare_and_swap(ctx):
     """Item 3: a write computed from a row read earlier is stored only if
@@ -355,29 +239,3 @@ def test_update_at_a_revision_is_a_compare_and_swap(ctx):
                           expected_revision=0)
     assert info.value.code == 409
     assert nodes.node_get(ctx, node['id'])['extra'] == {'a': 1, 'b': 2}
-    # The lock is checked first: a lost lock is not a stale revision.
-    with pytest.raises(exception.NodeNotLocked):
-        nodes.node_update(ctx, node['id'], {'name': 'x'}, locked_by='c1',
-                          expected_revision=0)
-
-
-def test_reserve_adopts_a_stale_reservation_of_its_own_host(ctx):
-    """Only when asked to (the conductor's in-process claim proves no
-    task of its own holds the node)."""
-    node = make_node(ctx)
-    nodes.reserve(ctx, 'cond1', node['id'])
-    with pytest.raises(exception.NodeLocked):
-        nodes.reserve(ctx, 'cond1', node['id'])
-    assert nodes.reserve(ctx, 'cond1', node['id'],
-                         adopt=True)['reservation'] == 'cond1'
-    with pytest.raises(exception.NodeLocked):
-        nodes.reserve(ctx, 'cond2', node['id'], adopt=True)
-
-
-def test_lock_state(ctx):
-    node = make_node(ctx, driver_internal_info={'k': 1})
-    assert nodes.lock_state(ctx, node['id']) == (None, {'k': 1})
-    nodes.reserve(ctx, 'cond1', node['id'])
-    assert nodes.lock_state(ctx, node['id']) == ('cond1', {'k': 1})
-    with pytest.raises(exception.NodeNotFound):
-        nodes.lock_state(ctx, 12345)

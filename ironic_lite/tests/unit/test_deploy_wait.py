@@ -23,7 +23,9 @@ from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_cleaning import lock
 from ironic_lite.tests.unit.test_cleaning import steps_run
 from ironic_lite.tests.unit.test_manager import Unwrapped
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from ironic_lite.tests.unit.test_task_manager import wait_state
 from lite_common import db as lite_db
@@ -44,7 +46,7 @@ def wait_a_bit(seconds, priority=90):
 
 @pytest.fixture
 def mgr(conf, pool):
-    return Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+    return Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, pool))
 
 
 @pytest.fixture
@@ -204,13 +206,13 @@ def test_the_periodic_task_polls_and_times_out_wait_call_back(ctx, pool):
     owner by the hash ring polls them) go on where they stopped."""
     conf = make_conf(host=HOST, fake__step_delay=0.0,
                      conductor__deploy_callback_timeout=60)
-    db_conductors.register(ctx, HOST, ['fake-hardware'])
+    db_conductors.register(ctx, HOLDER, ['fake-hardware'])
     done = _waiting(ctx, 0, reservation=None)
     running = _waiting(ctx, time.time() + 600)
     late = _waiting(ctx, time.time() + 600)
     old = lite_db.utcnow() - datetime.timedelta(seconds=61)
     db_nodes.node_update(ctx, late['id'], {'provision_updated_at': old})
-    periodics.ConductorPeriodics(conf, HOST, pool,
+    periodics.ConductorPeriodics(conf, HOLDER, pool,
                                  ['fake-hardware']).check_deploy_wait()
     row = wait_state(ctx, done, states.ACTIVE)
     assert steps_run(row) == ['wait_a_bit']

@@ -13,7 +13,9 @@ from ironic_lite.db import portgroups as db_portgroups
 from ironic_lite.db import ports as db_ports
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit.test_manager import Unwrapped
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 
 VIF = '6a2d8b5c-2f0b-4c5e-9f6e-2c1d4e5f6a7b'
@@ -28,12 +30,12 @@ def conf():
 
 @pytest.fixture
 def mgr(conf):
-    return Unwrapped(vifs.VifManager(conf, HOST))
+    return Unwrapped(vifs.VifManager(conf, HOLDER))
 
 
 @pytest.fixture
 def ports(conf):
-    return Unwrapped(port_manager.PortManager(conf, HOST))
+    return Unwrapped(port_manager.PortManager(conf, HOLDER))
 
 
 def _node(ctx, **values):
@@ -113,7 +115,7 @@ def test_an_empty_portgroup_is_not_a_candidate(ctx, mgr, ports):
 
 def test_no_cleaning_network_no_attach(ctx, ports):
     mgr = Unwrapped(vifs.VifManager(make_conf(
-        host=HOST, enabled_network_interfaces=['noop', 'flat']), HOST))
+        host=HOST, enabled_network_interfaces=['noop', 'flat']), HOLDER))
     node = _node(ctx)
     _port(ctx, ports, node, 1)
     with pytest.raises(exception.MissingParameterValue,

@@ -15,6 +15,7 @@ from ironic_lite.inspection_rules import actions
 from ironic_lite.inspection_rules import base
 from ironic_lite.tests.unit import test_inspection_rules_engine as common
 from ironic_lite.tests.unit.test_inspection_rules_engine import make_run
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 
 conf = common.conf
 node = common.node

@@ -18,7 +18,9 @@ from ironic_lite.drivers import fake_standard
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_manager import Unwrapped
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 
 conf = fixtures.conf
@@ -40,7 +42,7 @@ def takes_data(monkeypatch):
 
 
 def agents(conf):
-    return Unwrapped(ramdisk.RamdiskManager(conf, HOST))
+    return Unwrapped(ramdisk.RamdiskManager(conf, HOLDER))
 
 
 def waiting(ctx):

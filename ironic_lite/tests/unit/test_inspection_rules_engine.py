@@ -17,6 +17,7 @@ from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_cleaning import lock
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 
 conf = fixtures.conf

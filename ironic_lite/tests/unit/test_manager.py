@@ -18,11 +18,15 @@ from ironic_lite.common import states
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics
 from ironic_lite.db import conductors as db_conductors
+from ironic_lite.db import node_locks
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import fake
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import another
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from ironic_lite.tests.unit.test_task_manager import wait_for
 from ironic_lite.tests.unit.test_task_manager import wait_state
@@ -56,12 +60,12 @@ class Unwrapped:
 
 @pytest.fixture
 def mgr(conf, pool):
-    return Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+    return Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, pool))
 
 
 def test_refusals_are_expected_exceptions(ctx, conf, pool):
     """The RPC server logs them at debug level, not with a traceback."""
-    manager = conductor_manager.ConductorManager(conf, HOST, pool)
+    manager = conductor_manager.ConductorManager(conf, HOLDER, pool)
     with pytest.raises(dispatcher.ExpectedException) as info:
         manager.destroy_node(ctx, str(uuid.uuid4()))
     assert isinstance(info.value.exc_info[1], exception.NodeNotFound)
@@ -103,7 +107,7 @@ def test_create_node_refusals(ctx, mgr, values, error):
 def test_create_refuses_duplicate_clean_step_priorities(ctx, pool):
     conf = make_conf(conductor__clean_step_priority_override=[
         'deploy.erase_devices:99'])
-    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, pool))
     with pytest.raises(exception.DuplicateCleanStepPriority) as info:
         mgr.create_node(ctx, {'uuid': str(uuid.uuid4()),
                               'driver': 'fake-hardware'})
@@ -149,7 +153,7 @@ def test_update_node_refusals(ctx, mgr):
     waiting = make_node(ctx, provision_state=states.CLEANWAIT)
     with pytest.raises(exception.InvalidState, match='clean wait'):
         mgr.update_node(ctx, waiting['uuid'], {'deploy_interface': 'fake'})
-    db_nodes.reserve(ctx, 'other', node['id'])
+    node_locks.reserve(ctx, another(ctx, 'other'), node['id'])
     with pytest.raises(exception.NodeLocked):
         mgr.update_node(ctx, node['uuid'], {'name': 'x'})
     row = db_nodes.node_get(ctx, node['id'])
@@ -222,7 +226,7 @@ def test_power_refusals(ctx, mgr):
     node = make_node(ctx)
     with pytest.raises(exception.InvalidParameterValue):
         mgr.change_power_state(ctx, node['uuid'], 'sleep')
-    db_nodes.reserve(ctx, 'other', node['id'])
+    node_locks.reserve(ctx, another(ctx, 'other'), node['id'])
     with pytest.raises(exception.NodeLocked):
         mgr.change_power_state(ctx, node['uuid'], states.POWER_ON)
 
@@ -389,9 +393,9 @@ def test_full_pool_refuses_with_nothing_changed(ctx, mgr, pool):
 def test_get_clean_steps(ctx):
     conf = make_conf(conductor__clean_step_priority_override=[
         'deploy.erase_devices:10'])
-    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOST, None))
+    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, None))
     node = make_node(ctx)
-    db_nodes.reserve(ctx, 'other', node['id'])  # a shared task: no lock
+    node_locks.reserve(ctx, another(ctx, 'other'), node['id'])  # shared
     result = mgr.get_clean_steps(ctx, node['uuid'])
     assert [s['step'] for s in result['automated']] == [
         'erase_devices_metadata', 'verify_properties', 'erase_devices']
@@ -454,11 +458,12 @@ def test_callback_waits_for_a_lock_held_for_a_moment(ctx, mgr, conf, pool):
     wait_state(ctx, node, states.CLEANWAIT)
     # Held under another name: a reservation of this conductor's own
     # name with no task of its own behind it is a stale one, taken over.
-    db_nodes.reserve(ctx, 'api-call', node['id'])
+    api = another(ctx, 'api-call')
+    node_locks.reserve(ctx, api, node['id'])
     released = []
 
     def release():
-        db_nodes.release(ctx, 'api-call', node['id'])
+        node_locks.release(ctx, api, node['id'])
         released.append(True)
 
     timer = threading.Timer(0.3, release)
@@ -473,7 +478,7 @@ def test_callback_waits_for_a_lock_held_for_a_moment(ctx, mgr, conf, pool):
 
 def test_callback_gives_up_on_a_lock_held_too_long(ctx, conf, pool,
                                                    caplog):
-    manager = conductor_manager.ConductorManager(conf, HOST, pool)
+    manager = conductor_manager.ConductorManager(conf, HOLDER, pool)
     manager.callback_patience = 0.2
     node = make_node(ctx, provision_state=states.CLEANWAIT,
                      target_provision_state=states.MANAGEABLE,
@@ -488,7 +493,7 @@ def test_callback_gives_up_on_a_lock_held_too_long(ctx, conf, pool,
 def gated(ctx, pool, tmp_path):
     """A manager whose fake steps may wait for gates in ``tmp_path``."""
     conf = make_conf(host=HOST, fake__gate_dir=str(tmp_path))
-    return Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+    return Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, pool))
 
 
 def gate(name):
@@ -624,9 +629,9 @@ def test_callback_with_no_free_worker_is_not_lost(ctx, conf, mgr, pool):
     assert row['driver_internal_info']['clean_callback_received'] is True
     for slot in slots:
         slot.cancel()
-    db_conductors.register(ctx, HOST, ['fake-hardware'])
+    db_conductors.register(ctx, HOLDER, ['fake-hardware'])
     # The step would run for 600 s more: only the callback ends it.
-    periodics.ConductorPeriodics(conf, HOST, pool, ['fake-hardware']
+    periodics.ConductorPeriodics(conf, HOLDER, pool, ['fake-hardware']
                                  ).check_clean_wait()
     row = wait_state(ctx, node, states.MANAGEABLE)
     assert row['driver_internal_info']['fake_steps_run'] == [

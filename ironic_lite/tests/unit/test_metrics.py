@@ -8,11 +8,13 @@ import sqlalchemy as sa
 
 from ironic_lite import metrics as ironic_metrics
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import cleaning
 from ironic_lite.db import api as db_api
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import models
 from ironic_lite.tests.unit import test_cleaning as flows
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from lite_common import db as lite_db
 from lite_common import metrics
@@ -72,7 +74,8 @@ def test_scrape_cost_does_not_grow_with_nodes(ctx):
 
 def test_conductor_heartbeat_age(ctx):
     ironic_metrics.register_api()
-    db_conductors.register(ctx, 'c1', ['fake-hardware'])
+    db_conductors.register(ctx, ConductorIdentity.new('c1'),
+                           ['fake-hardware'])
     old = lite_db.utcnow() - datetime.timedelta(seconds=300)
     with db_api.context_manager.writer.using(ctx) as session:
         session.execute(sa.update(models.Conductor).values(

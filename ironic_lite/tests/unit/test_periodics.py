@@ -7,7 +7,9 @@ import uuid
 import pytest
 import sqlalchemy as sa
 
+from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import hash_ring
@@ -21,7 +23,9 @@ from ironic_lite.db import models
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from ironic_lite.tests.unit.test_task_manager import wait_state
 from lite_common import db as lite_db
@@ -47,7 +51,7 @@ WAIT = {'interface': 'deploy', 'step': 'wait_a_bit', 'args': {},
 
 
 def periodic(conf, pool):
-    return periodics.ConductorPeriodics(conf, HOST, pool, HW)
+    return periodics.ConductorPeriodics(conf, HOLDER, pool, HW)
 
 
 def age(ctx, host, seconds=3600):
@@ -97,18 +101,29 @@ def test_heartbeat_registers_again_when_the_row_is_gone(ctx, conf, pool):
     task = periodic(conf, pool)
     task.heartbeat()
     assert db_conductors.get(ctx, HOST)['hardware_types'] == HW
-    db_conductors.unregister(ctx, HOST)
-    age(ctx, HOST)
+    with db_api.context_manager.writer.using(ctx) as session:
+        session.execute(sa.delete(models.Conductor))
     task.heartbeat()
     assert [c['hostname'] for c in db_conductors.list_alive(ctx, 60)] == [
         HOST]
+    assert db_conductors.get(ctx, HOST)['incarnation'] == HOLDER.incarnation
+
+
+def test_heartbeat_of_a_released_name_says_the_process_was_replaced(
+        ctx, conf, pool):
+    task = periodic(conf, pool)
+    task.heartbeat()
+    db_conductors.release(ctx, HOST)
+    with pytest.raises(exception.ConductorReplaced):
+        task.heartbeat()
+    assert db_conductors.get(ctx, HOST)['incarnation'] is None
 
 
 # -- takeover
 
 def test_takeover_resumes_a_dead_conductors_cleaning(ctx, conf, pool):
-    db_conductors.register(ctx, HOST, HW)
-    db_conductors.register(ctx, OTHER, HW)
+    db_conductors.register(ctx, HOLDER, HW)
+    db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
     node = node_owned_by(ctx, OTHER, [HOST, OTHER],
                          **mid_cleaning(1, reservation=OTHER))
     task = periodic(conf, pool)
@@ -125,9 +140,9 @@ def test_takeover_resumes_a_dead_conductors_cleaning(ctx, conf, pool):
 
 def test_takeover_skips_nodes_owned_by_another_alive_conductor(
         ctx, conf, pool):
-    db_conductors.register(ctx, HOST, HW)
-    db_conductors.register(ctx, OTHER, HW)
-    db_conductors.register(ctx, 'dead', HW)
+    db_conductors.register(ctx, HOLDER, HW)
+    db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
+    db_conductors.register(ctx, ConductorIdentity.new('dead'), HW)
     age(ctx, 'dead')
     theirs = node_owned_by(ctx, OTHER, [HOST, OTHER],
                            **mid_cleaning(0, reservation='dead'))
@@ -140,7 +155,7 @@ def test_takeover_skips_nodes_owned_by_another_alive_conductor(
 
 def test_resume_orphans_per_state(ctx, conf):
     pool = workers.WorkerPool(5)
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     cleaning_no_steps = make_node(ctx, provision_state=states.CLEANING,
                                   target_provision_state=states.AVAILABLE)
     manual_no_steps = make_node(ctx, provision_state=states.CLEANING,
@@ -177,7 +192,7 @@ def test_resume_orphans_per_state(ctx, conf):
 
 
 def test_restart_releases_own_locks_then_resumes(ctx, conf, pool):
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     node = make_node(ctx, **mid_cleaning(0, reservation=HOST))
     task = periodic(conf, pool)
     assert task.release_own_locks(ctx) == [node['id']]
@@ -188,7 +203,7 @@ def test_restart_releases_own_locks_then_resumes(ctx, conf, pool):
 
 def test_resume_node_of_a_stable_state_does_nothing(ctx, conf):
     node = make_node(ctx, provision_state=states.MANAGEABLE)
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 't') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 't') as task:
         provisioning.resume_node(task)
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
         states.MANAGEABLE)
@@ -207,7 +222,7 @@ def waiting_node(ctx, until, **values):
 
 
 def test_clean_wait_polling(ctx, conf, pool):
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     done = waiting_node(ctx, 0)
     running = waiting_node(ctx, time.time() + 600)
     locked = waiting_node(ctx, 0, reservation='api-call')
@@ -222,8 +237,8 @@ def test_clean_wait_polling(ctx, conf, pool):
 
 
 def test_clean_wait_polls_only_owned_nodes(ctx, conf, pool):
-    db_conductors.register(ctx, HOST, HW)
-    db_conductors.register(ctx, OTHER, HW)
+    db_conductors.register(ctx, HOLDER, HW)
+    db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
     theirs = node_owned_by(ctx, OTHER, [HOST, OTHER],
                            provision_state=states.CLEANWAIT,
                            clean_step=WAIT,
@@ -235,7 +250,7 @@ def test_clean_wait_polls_only_owned_nodes(ctx, conf, pool):
 
 def test_clean_callback_timeout(ctx, pool):
     conf = make_conf(host=HOST, conductor__clean_callback_timeout=60)
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     late = waiting_node(ctx, time.time() + 600)
     fresh = waiting_node(ctx, time.time() + 600)
     old = lite_db.utcnow() - datetime.timedelta(seconds=61)
@@ -251,7 +266,7 @@ def test_clean_callback_timeout(ctx, pool):
 
 def test_zero_timeout_disables_it(ctx, pool):
     conf = make_conf(host=HOST, conductor__clean_callback_timeout=0)
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     node = waiting_node(ctx, time.time() + 600)
     old = lite_db.utcnow() - datetime.timedelta(days=1)
     db_nodes.node_update(ctx, node['id'], {'provision_updated_at': old})
@@ -262,7 +277,7 @@ def test_zero_timeout_disables_it(ctx, pool):
 
 def test_inspect_wait_timeout(ctx, pool):
     conf = make_conf(host=HOST, conductor__inspect_wait_timeout=60)
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     long_ago = lite_db.utcnow() - datetime.timedelta(seconds=61)
     late, fresh, resting = (
         make_node(ctx, provision_state=states.INSPECTWAIT,
@@ -292,8 +307,8 @@ def test_inspect_wait_timeout(ctx, pool):
 def test_a_slow_conductor_keeps_its_nodes(ctx, conf, pool):
     """A heartbeat just within [conductor]heartbeat_timeout is alive:
     its locks stay, its nodes are not resumed twice."""
-    db_conductors.register(ctx, HOST, HW)
-    db_conductors.register(ctx, OTHER, HW)
+    db_conductors.register(ctx, HOLDER, HW)
+    db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
     timeout = conf.conductor.heartbeat_timeout
     age(ctx, OTHER, seconds=timeout - 5)
     node = node_owned_by(ctx, HOST, [HOST, OTHER],
@@ -313,8 +328,8 @@ def test_a_slow_conductor_keeps_its_nodes(ctx, conf, pool):
 def test_takeover_logs_the_uuids_of_the_nodes(ctx, conf, pool, caplog):
     """At INFO an operator can follow the node: every line names it."""
     caplog.set_level('INFO', logger='ironic_lite')
-    db_conductors.register(ctx, HOST, HW)
-    db_conductors.register(ctx, 'dead', HW)
+    db_conductors.register(ctx, HOLDER, HW)
+    db_conductors.register(ctx, ConductorIdentity.new('dead'), HW)
     age(ctx, 'dead')
     node = make_node(ctx, **mid_cleaning(1, reservation='dead'))
     periodic(conf, pool).take_over()
@@ -336,11 +351,11 @@ def test_takeover_logs_the_uuids_of_the_nodes(ctx, conf, pool, caplog):
 def test_lost_locks_are_released_on_the_second_run(ctx, conf, pool):
     """A lock this conductor holds in the database that no task holds
     (its release failed) is released, and the node resumed."""
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     lost = make_node(ctx, **mid_cleaning(1, reservation=HOST))
     held = make_node(ctx, provision_state=states.MANAGEABLE)
     task = periodic(conf, pool)
-    with task_manager.acquire(ctx, conf, held['id'], HOST, 'long work'):
+    with task_manager.acquire(ctx, conf, held['id'], HOLDER, 'long work'):
         task.take_over()
         # Once could be a lock being taken this very moment: wait.
         assert db_nodes.node_get(ctx, lost['id'])['reservation'] == HOST
@@ -366,12 +381,12 @@ def test_a_database_error_after_a_step_fails_the_node(ctx, conf, pool):
     recorded is too long for its column). The node ends in clean failed
     with last_error; it is neither left in cleaning nor run again and
     again by the takeover periodic task."""
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     node = make_node(ctx, provision_state=states.CLEANING,
                      target_provision_state=states.AVAILABLE)
     refuse_updates(ctx, "NEW.driver_internal_info LIKE '%fake_steps_run%'",
                    'Data too long for column driver_internal_info')
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'clean') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'clean') as task:
         task.spawn_after(pool, cleaning.do_node_clean)
     row = wait_state(ctx, node, states.CLEANFAIL)
     assert 'Data too long' in row['last_error']
@@ -399,7 +414,7 @@ def interrupted(ctx, step, attempt, **values):
 
 def test_an_interrupted_idempotent_step_runs_again_a_bounded_number_of_times(
         ctx, conf, pool):
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     again = interrupted(ctx, STEPS[0], 2)
     spent = interrupted(ctx, STEPS[0], 3)
     assert periodic(conf, pool).resume_orphans(ctx) == 2
@@ -416,7 +431,7 @@ def test_an_interrupted_step_that_is_not_idempotent_never_runs_again(
         ctx, conf, pool):
     """As upstream Ironic does with every interrupted cleaning: clean
     failed, in maintenance (the hardware is in an unknown state)."""
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     node = interrupted(ctx, ONCE, 1)
     between = make_node(ctx, provision_state=states.CLEANING,
                         target_provision_state=states.MANAGEABLE,
@@ -437,7 +452,7 @@ def test_an_interrupted_step_that_is_not_idempotent_never_runs_again(
 
 def test_an_interrupted_cleaning_in_maintenance_is_not_resumed(
         ctx, conf, pool):
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     node = interrupted(ctx, STEPS[0], 1, maintenance=True)
     periodic(conf, pool).take_over()
     row = wait_state(ctx, node, states.CLEANFAIL)
@@ -450,8 +465,8 @@ def test_takeover_polls_clean_wait_nodes_of_the_dead_at_once(
     """Item 8: the step of a node in clean wait on a conductor that died
     finished long ago; the conductor that takes the node over polls it
     in the takeover run itself."""
-    db_conductors.register(ctx, HOST, HW)
-    db_conductors.register(ctx, OTHER, HW)
+    db_conductors.register(ctx, HOLDER, HW)
+    db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
     node = node_owned_by(ctx, OTHER, [HOST, OTHER],
                          provision_state=states.CLEANWAIT,
                          target_provision_state=states.MANAGEABLE,
@@ -469,8 +484,8 @@ def test_clean_wait_of_a_down_conductor_is_polled_by_the_next(ctx, pool):
     not dead yet: the next conductor of the ring polls its nodes in
     clean wait (under the lock, so a slow owner loses nothing)."""
     conf = make_conf(host=HOST, conductor__heartbeat_interval=10)
-    db_conductors.register(ctx, HOST, HW)
-    db_conductors.register(ctx, OTHER, HW)
+    db_conductors.register(ctx, HOLDER, HW)
+    db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
     node = node_owned_by(ctx, OTHER, [HOST, OTHER],
                          provision_state=states.CLEANWAIT,
                          target_provision_state=states.MANAGEABLE,
@@ -520,8 +535,8 @@ def _add_nodes(ctx, count):
 
 
 def test_periodic_tasks_make_a_constant_number_of_queries(ctx, conf, pool):
-    db_conductors.register(ctx, HOST, HW)
-    db_conductors.register(ctx, OTHER, HW)
+    db_conductors.register(ctx, HOLDER, HW)
+    db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
     task = periodic(conf, pool)
     counter = QueryCounter()
     counts = []
@@ -540,7 +555,7 @@ def test_periodic_tasks_make_a_constant_number_of_queries(ctx, conf, pool):
 
 def test_an_orphaned_inspection_fails(ctx, conf):
     pool = workers.WorkerPool(5)
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     inspecting = make_node(ctx, provision_state=states.INSPECTING,
                            target_provision_state=states.MANAGEABLE)
     assert periodic(conf, pool).resume_orphans(ctx) == 1
@@ -552,7 +567,7 @@ def test_an_orphaned_inspection_fails(ctx, conf):
 
 def test_an_orphaned_adoption_fails(ctx, conf):
     pool = workers.WorkerPool(5)
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     adopting = make_node(ctx, provision_state=states.ADOPTING,
                          target_provision_state=states.ACTIVE)
     assert periodic(conf, pool).resume_orphans(ctx) == 1
@@ -571,7 +586,7 @@ def test_an_orphaned_adoption_fails(ctx, conf):
 def test_an_orphaned_rescue_or_unrescue_fails(ctx, conf, state, target,
                                               failed, says):
     pool = workers.WorkerPool(5)
-    db_conductors.register(ctx, HOST, HW)
+    db_conductors.register(ctx, HOLDER, HW)
     node = make_node(ctx, provision_state=state,
                      target_provision_state=target)
     assert periodic(conf, pool).resume_orphans(ctx) == 1

@@ -17,7 +17,8 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.models import Portgroup
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_manager import Unwrapped
-from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import HOLDER
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 
 conf = fixtures.conf
@@ -25,7 +26,7 @@ conf = fixtures.conf
 
 @pytest.fixture
 def mgr(conf):
-    return Unwrapped(port_manager.PortManager(conf, HOST))
+    return Unwrapped(port_manager.PortManager(conf, HOLDER))
 
 
 def _port(ctx, mgr, node, address='52:54:00:00:00:01', **values):

@@ -9,10 +9,14 @@ from ironic_lite.common import states
 from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import ramdisk
+from ironic_lite.db import node_locks
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_manager import Unwrapped
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import another
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from ironic_lite.tests.unit.test_task_manager import wait_for
 
@@ -22,7 +26,7 @@ pool = fixtures.pool
 
 @pytest.fixture
 def agents(conf):
-    return Unwrapped(ramdisk.RamdiskManager(conf, HOST))
+    return Unwrapped(ramdisk.RamdiskManager(conf, HOLDER))
 
 
 def _info(ctx, node):
@@ -45,7 +49,7 @@ def test_the_token_is_made_once(ctx, agents):
 def test_no_token_is_made_while_another_operation_holds_the_node(
         ctx, agents):
     node = make_node(ctx, provision_state=states.CLEANING)
-    db_nodes.reserve(ctx, 'other-conductor', node['id'])
+    node_locks.reserve(ctx, another(ctx, 'other-conductor'), node['id'])
     with pytest.raises(exception.NodeLocked):
         agents.get_node_with_token(ctx, node['uuid'])
     assert agent_token.TOKEN_KEY not in _info(ctx, node)
@@ -77,7 +81,7 @@ def test_no_token_no_heartbeat(ctx, agents):
 
 
 def test_powering_off_forgets_the_agent(ctx, conf, pool):
-    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, pool))
     node = make_node(ctx, provision_state=states.MANAGEABLE,
                      power_state=states.POWER_ON, driver_internal_info={
                          agent_token.TOKEN_KEY: 'secret',

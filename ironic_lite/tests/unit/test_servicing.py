@@ -21,7 +21,9 @@ from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_cleaning import lock
 from ironic_lite.tests.unit.test_cleaning import steps_run
 from ironic_lite.tests.unit.test_manager import Unwrapped
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from ironic_lite.tests.unit.test_task_manager import wait_state
 from lite_common import db as lite_db
@@ -44,7 +46,7 @@ REBOOT = {'interface': 'power', 'step': 'reboot'}
 
 @pytest.fixture
 def mgr(conf, pool):
-    return Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+    return Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, pool))
 
 
 def active_node(ctx, **values):
@@ -213,7 +215,7 @@ def test_the_reserved_wait_waits_without_a_worker(ctx, mgr, conf, pool):
 def test_a_wait_longer_than_the_maximum_is_cut(ctx, pool):
     conf = make_conf(host=HOST, fake__step_delay=0.0,
                      conductor__max_conductor_wait_step_seconds=0)
-    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOST, pool))
+    mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, pool))
     node = active_node(ctx)
     service(ctx, mgr, node, [{'interface': 'deploy', 'step': 'wait',
                               'args': {'seconds': 3600}}])
@@ -312,13 +314,13 @@ def _waiting(ctx, until, **values):
 def test_the_periodic_task_polls_and_times_out_service_wait(ctx, pool):
     conf = make_conf(host=HOST, fake__step_delay=0.0,
                      conductor__service_callback_timeout=60)
-    db_conductors.register(ctx, HOST, ['fake-hardware'])
+    db_conductors.register(ctx, HOLDER, ['fake-hardware'])
     done = _waiting(ctx, 0)
     running = _waiting(ctx, time.time() + 600)
     late = _waiting(ctx, time.time() + 600)
     old = lite_db.utcnow() - datetime.timedelta(seconds=61)
     db_nodes.node_update(ctx, late['id'], {'provision_updated_at': old})
-    periodics.ConductorPeriodics(conf, HOST, pool,
+    periodics.ConductorPeriodics(conf, HOLDER, pool,
                                  ['fake-hardware']).check_service_wait()
     row = wait_state(ctx, done, states.ACTIVE)
     assert steps_run(row) == ['wait_a_bit', 'repeatable_work']

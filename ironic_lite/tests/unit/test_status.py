@@ -3,6 +3,7 @@
 from oslo_upgradecheck import upgradecheck
 
 from ironic_lite.cmd import status
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.db import api as db_api
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import migration
@@ -14,7 +15,8 @@ def test_schema_at_head_and_conductors(ctx):
     assert schema.code == upgradecheck.Code.SUCCESS
     assert status.head_revision() in schema.details
     assert checks._check_conductors().code == upgradecheck.Code.WARNING
-    db_conductors.register(ctx, 'c1', ['fake-hardware'])
+    db_conductors.register(ctx, ConductorIdentity.new('c1'),
+                           ['fake-hardware'])
     assert checks._check_conductors().code == upgradecheck.Code.SUCCESS
 
 

@@ -5,23 +5,54 @@ tests (test_cleaning, test_manager, test_periodics import them); the DB
 file, ``ctx``, is the fixture of conftest.py.
 """
 
+import datetime
 import threading
 import time
 import uuid
 
 from oslo_db import exception as db_exc
 import pytest
+import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import locks
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
+from ironic_lite.db import api as db_api
+from ironic_lite.db import conductors as db_conductors
+from ironic_lite.db import models
+from ironic_lite.db import node_locks
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import base
 from ironic_lite.tests.unit import make_conf
+from lite_common import db as lite_db
 
 HOST = 'conductor-1'
+#: This test process as the conductor process of HOST.
+HOLDER = ConductorIdentity(HOST, '11111111-1111-4111-8111-111111111111')
+
+
+def hold_name(ctx, identity=HOLDER):
+    """``identity`` holds its host name, out of the ring (offline, as
+    while stopping: not alive, not dead), so that its locks count;
+    returns ``identity``."""
+    db_conductors.register(ctx, identity, ['fake-hardware'])
+    db_conductors.heartbeat(ctx, identity, online=False)
+    return identity
+
+
+def another(ctx, host):
+    """Another conductor process (holding ``host``)."""
+    return hold_name(ctx, ConductorIdentity.new(host))
+
+
+@pytest.fixture(autouse=True)
+def holder(ctx):
+    """HOLDER holds conductor-1 (every test of the modules importing
+    this fixture)."""
+    return hold_name(ctx)
 
 
 @pytest.fixture
@@ -61,12 +92,13 @@ def wait_state(ctx, node, state, timeout=5.0):
 
 def test_acquire_locks_and_releases(ctx, conf):
     node = make_node(ctx)
-    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'test') as task:
         assert task.node.reservation == HOST
         assert set(task.interfaces) == set(base.INTERFACE_TYPES)
         assert task.driver.power is task.interfaces['power']
         with pytest.raises(exception.NodeLocked) as info:
-            task_manager.acquire(ctx, conf, node['id'], 'other', 'test')
+            task_manager.acquire(ctx, conf, node['id'], another(ctx, 'other'),
+                                 'test')
         assert info.value.code == 409
         assert HOST in str(info.value)
     assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
@@ -75,15 +107,15 @@ def test_acquire_locks_and_releases(ctx, conf):
 def test_an_error_in_the_block_releases(ctx, conf):
     node = make_node(ctx)
     with pytest.raises(ValueError):
-        with task_manager.acquire(ctx, conf, node['id'], HOST, 'test'):
+        with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test'):
             raise ValueError('refused')
     assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
 
 
 def test_shared_task_takes_no_lock_and_cannot_save(ctx, conf):
     node = make_node(ctx, name='bm-0')
-    db_nodes.reserve(ctx, 'other', node['id'])
-    with task_manager.acquire(ctx, conf, 'bm-0', HOST, 'read',
+    node_locks.reserve(ctx, another(ctx, 'other'), node['id'])
+    with task_manager.acquire(ctx, conf, 'bm-0', HOLDER, 'read',
                               shared=True) as task:
         assert task.node.uuid == node['uuid']
         with pytest.raises(RuntimeError):
@@ -94,20 +126,20 @@ def test_shared_task_takes_no_lock_and_cannot_save(ctx, conf):
 def test_unloadable_driver_releases_the_lock(ctx, conf):
     node = make_node(ctx, power_interface='ipmitool')
     with pytest.raises(exception.InterfaceNotEnabled):
-        task_manager.acquire(ctx, conf, node['id'], HOST, 'test')
+        task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test')
     assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
 
 
 def test_missing_node(ctx, conf):
     with pytest.raises(exception.NodeNotFound):
-        task_manager.acquire(ctx, conf, str(uuid.uuid4()), HOST, 'test')
+        task_manager.acquire(ctx, conf, str(uuid.uuid4()), HOLDER, 'test')
 
 
 # -- saving and the state machine
 
 def test_save_writes_only_changes(ctx, conf):
     node = make_node(ctx)
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
         assert task.node.changes() == {}
         task.node.driver_internal_info['x'] = 1
         assert task.node.changes() == {'driver_internal_info': {'x': 1}}
@@ -121,7 +153,7 @@ def test_save_writes_only_changes(ctx, conf):
 
 def test_process_event_targets(ctx, conf):
     node = make_node(ctx)
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
         task.process_event('manage')
         assert (task.node.provision_state, task.node.target_provision_state
                 ) == (states.VERIFYING, states.MANAGEABLE)
@@ -142,7 +174,7 @@ def test_process_event_targets(ctx, conf):
 
 def test_destroy_removes_node_and_lock(ctx, conf):
     node = make_node(ctx)
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
         task.destroy()
     with pytest.raises(exception.NodeNotFound):
         db_nodes.node_get(ctx, node['id'])
@@ -161,7 +193,7 @@ def test_spawn_after_runs_with_the_lock(ctx, conf, pool):
                      ['reservation']))
         task.process_event('manage')
 
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
         task.spawn_after(pool, work, 'x')
     # The lock now belongs to the worker.
     assert db_nodes.node_get(ctx, node['id'])['reservation'] == HOST
@@ -175,7 +207,7 @@ def test_spawn_after_is_cancelled_by_an_error(ctx, conf, pool):
     node = make_node(ctx)
     ran = []
     with pytest.raises(exception.InvalidStateRequested):
-        with task_manager.acquire(ctx, conf, node['id'], HOST,
+        with task_manager.acquire(ctx, conf, node['id'], HOLDER,
                                   'test') as task:
             task.spawn_after(pool, lambda t: ran.append(t))
             task.process_event('provide')
@@ -189,7 +221,7 @@ def test_full_pool_refuses_before_anything_changes(ctx, conf, pool):
     node = make_node(ctx)
     slots = [pool.reserve() for _ in range(3)]
     with pytest.raises(exception.NoFreeConductorWorker):
-        with task_manager.acquire(ctx, conf, node['id'], HOST,
+        with task_manager.acquire(ctx, conf, node['id'], HOLDER,
                                   'test') as task:
             task.spawn_after(pool, lambda t: None)
             task.process_event('manage')
@@ -206,7 +238,7 @@ def test_a_failing_worker_releases_the_lock(ctx, conf, pool):
     def boom(task):
         raise RuntimeError('boom')
 
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
         task.spawn_after(pool, boom)
     wait_for(ctx, node, lambda row: True)
 
@@ -215,40 +247,41 @@ def test_a_failing_worker_releases_the_lock(ctx, conf, pool):
 
 def test_patient_acquire_waits_for_the_lock(ctx, conf):
     node = make_node(ctx)
-    db_nodes.reserve(ctx, 'api-call', node['id'])
-    timer = threading.Timer(
-        0.3, db_nodes.release, (ctx, 'api-call', node['id']))
+    api = another(ctx, 'api-call')
+    node_locks.reserve(ctx, api, node['id'])
+    timer = threading.Timer(0.3, node_locks.release, (ctx, api, node['id']))
     timer.start()
-    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'callback',
+    with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'callback',
                               patience=5) as task:
         assert task.node.reservation == HOST
     timer.join()
-    db_nodes.reserve(ctx, 'api-call', node['id'])
+    node_locks.reserve(ctx, api, node['id'])
     started = time.monotonic()
     with pytest.raises(exception.NodeLocked, match='api-call'):
-        task_manager.acquire(ctx, conf, node['id'], HOST, 'callback',
+        task_manager.acquire(ctx, conf, node['id'], HOLDER, 'callback',
                              patience=0.3)
     assert 0.2 < time.monotonic() - started < 2
 
 
 def test_claims_follow_the_locks(ctx, conf, pool):
     node, gone = make_node(ctx), make_node(ctx)
-    assert node['uuid'] not in locks.claimed(HOST)
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test'):
-        assert node['uuid'] in locks.claimed(HOST)
-        assert node['uuid'] not in locks.claimed('other')
-    assert node['uuid'] not in locks.claimed(HOST)
-    with task_manager.acquire(ctx, conf, gone['id'], HOST, 'test') as task:
+    assert node['uuid'] not in locks.claimed(HOLDER)
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test'):
+        assert node['uuid'] in locks.claimed(HOLDER)
+        assert node['uuid'] not in locks.claimed(
+            ConductorIdentity.new('other'))
+    assert node['uuid'] not in locks.claimed(HOLDER)
+    with task_manager.acquire(ctx, conf, gone['id'], HOLDER, 'test') as task:
         task.destroy()
-    assert gone['uuid'] not in locks.claimed(HOST)
+    assert gone['uuid'] not in locks.claimed(HOLDER)
     # Handed to a worker: held until the worker returns.
     go = threading.Event()
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
         task.spawn_after(pool, lambda t: go.wait(5))
-    assert node['uuid'] in locks.claimed(HOST)
+    assert node['uuid'] in locks.claimed(HOLDER)
     go.set()
     wait_for(ctx, node, lambda row: True)
-    assert node['uuid'] not in locks.claimed(HOST)
+    assert node['uuid'] not in locks.claimed(HOLDER)
 
 
 def test_a_stale_task_keeps_its_conductor_from_locking_again(ctx, conf,
@@ -259,27 +292,67 @@ def test_a_stale_task_keeps_its_conductor_from_locking_again(ctx, conf,
     tasks of one host would both pass the lock check."""
     node = make_node(ctx)
     go = threading.Event()
-    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'test') as task:
         task.spawn_after(pool, lambda t: (go.wait(5), t.checkpoint()))
-    db_nodes.clear_reservations(ctx, [HOST])  # a takeover
+    node_locks.clear_own(ctx, HOLDER)  # a takeover
     with pytest.raises(exception.NodeLocked):
-        task_manager.acquire(ctx, conf, node['uuid'], HOST, 'takeover')
+        task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'takeover')
     assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
     go.set()
     wait_for(ctx, node, lambda row: node['uuid'] not in locks.claimed(
-        HOST))
-    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'takeover'):
+        HOLDER))
+    with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'takeover'):
         pass
 
 
 def test_checkpoint_fences_a_task_that_lost_its_lock(ctx, conf):
     node = make_node(ctx)
-    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'test') as task:
         task.checkpoint()
-        db_nodes.clear_reservations(ctx, [HOST])
-        db_nodes.reserve(ctx, 'conductor-2', node['id'])
+        node_locks.clear_own(ctx, HOLDER)
+        node_locks.reserve(ctx, another(ctx, 'conductor-2'), node['id'])
         with pytest.raises(exception.NodeNotLocked, match='conductor-2'):
             task.checkpoint()
+
+
+def test_a_replaced_process_is_fenced_however_its_host_name(ctx, conf,
+                                                          pool, caplog):
+    """Another process took conductor-1 over (this one was frozen past
+    the heartbeat timeout): the lock still names conductor-1, but no
+    checkpoint, save or release of this process counts any more; the
+    new process adopts the lock."""
+    node = make_node(ctx)
+    go = threading.Event()
+    seen = []
+
+    def work(task):
+        go.wait(5)
+        try:
+            task.checkpoint()
+        except exception.NodeNotLocked as exc:
+            seen.append(exc)
+        task.node.last_error = 'stale'
+        task.save()
+
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
+        task.spawn_after(pool, work)
+    age = datetime.timedelta(seconds=3600)
+    with db_api.context_manager.writer.using(ctx) as session:
+        session.execute(sa.update(models.Conductor).values(
+            heartbeat_at=lite_db.utcnow() - age))
+    new = db_conductors.register(ctx, ConductorIdentity.new(HOST),
+                                 ['fake-hardware'], heartbeat_timeout=60)
+    go.set()
+    pool.shutdown(wait=True)
+    assert len(seen) == 1 and new['incarnation'] in str(seen[0])
+    row = db_nodes.node_get(ctx, node['id'])
+    assert (row['last_error'], row['reservation']) == (None, HOST)
+    assert 'its lock was taken over' in caplog.text
+    replacement = ConductorIdentity(HOST, new['incarnation'])
+    with task_manager.acquire(ctx, conf, node['id'], replacement,
+                              'takeover') as task:
+        task.update(last_error='new')
+    assert db_nodes.node_get(ctx, node['id'])['last_error'] == 'new'
 
 
 def test_a_write_while_locked_is_merged_not_undone(ctx, conf):
@@ -287,7 +360,7 @@ def test_a_write_while_locked_is_merged_not_undone(ctx, conf):
     write that came in between (an abort request) key by key."""
     node = make_node(ctx, driver_internal_info={'a': 1, 'b': 2},
                      extra={'k': 'v'})
-    with task_manager.acquire(ctx, conf, node['uuid'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'test') as task:
         row = db_nodes.node_get(ctx, node['id'])
         db_nodes.node_update(ctx, node['id'], {
             'driver_internal_info': {'a': 1, 'b': 2, 'abort': True},
@@ -314,11 +387,11 @@ def test_a_failed_release_is_logged_and_forgotten(ctx, conf, monkeypatch,
     def release(*args):
         raise db_exc.DBConnectionError('database gone')
 
-    monkeypatch.setattr(db_nodes, 'release', release)
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test'):
+    monkeypatch.setattr(node_locks, 'release', release)
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test'):
         pass
     assert db_nodes.node_get(ctx, node['id'])['reservation'] == HOST
-    assert node['uuid'] not in locks.claimed(HOST)
+    assert node['uuid'] not in locks.claimed(HOLDER)
     assert f'Could not release the lock of node {node["uuid"]}' in (
         caplog.text)
 
@@ -327,9 +400,9 @@ def test_save_refused_once_the_lock_was_taken_over(ctx, conf):
     """A slow conductor thought dead lost its lock: its flow must not
     overwrite the node another conductor drives now."""
     node = make_node(ctx)
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
-        db_nodes.clear_reservations(ctx, [HOST])
-        db_nodes.reserve(ctx, 'conductor-2', node['id'])
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
+        node_locks.clear_own(ctx, HOLDER)
+        node_locks.reserve(ctx, another(ctx, 'conductor-2'), node['id'])
         task.node.last_error = 'stale'
         with pytest.raises(exception.NodeNotLocked, match='conductor-2'):
             task.save()
@@ -346,16 +419,16 @@ def test_a_worker_whose_lock_was_taken_over_stops(ctx, conf, pool, caplog):
         go.wait(5)
         task.process_event('manage')
 
-    with task_manager.acquire(ctx, conf, node['id'], HOST, 'test') as task:
+    with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
         task.spawn_after(pool, work)
     # This conductor is thought dead: its lock goes to conductor-2.
-    db_nodes.clear_reservations(ctx, [HOST])
-    db_nodes.reserve(ctx, 'conductor-2', node['id'])
+    node_locks.clear_own(ctx, HOLDER)
+    node_locks.reserve(ctx, another(ctx, 'conductor-2'), node['id'])
     go.set()
     pool.shutdown(wait=True)
     row = db_nodes.node_get(ctx, node['id'])
     assert (row['provision_state'], row['reservation']) == (
         states.ENROLL, 'conductor-2')
-    assert node['uuid'] not in locks.claimed(HOST)
+    assert node['uuid'] not in locks.claimed(HOLDER)
     assert f'Stopped processing node {node["uuid"]} (test): its lock ' \
         'was taken over' in caplog.text

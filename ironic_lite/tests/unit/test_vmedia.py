@@ -9,7 +9,9 @@ from ironic_lite.conductor import vmedia
 from ironic_lite.drivers import fake
 from ironic_lite.tests.unit import test_task_manager as fixtures
 from ironic_lite.tests.unit.test_manager import Unwrapped
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from ironic_lite.tests.unit.test_task_manager import wait_for
 
@@ -20,7 +22,7 @@ URL = 'http://example.com/a.iso'
 
 @pytest.fixture
 def manager(conf, pool):
-    return Unwrapped(vmedia.VmediaManager(conf, HOST, pool))
+    return Unwrapped(vmedia.VmediaManager(conf, HOLDER, pool))
 
 
 def test_the_fake_interface_has_none(ctx, manager):
