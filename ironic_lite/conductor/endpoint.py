@@ -15,7 +15,7 @@ from ironic_lite.conductor import task_manager
 
 #: What the endpoints answer without a traceback in the server's log.
 EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
-            exception.HardwareError)
+            exception.HardwareError, exception.ConductorReplaced)
 
 
 class NodeEndpoint:

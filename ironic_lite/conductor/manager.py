@@ -46,7 +46,7 @@ LOG = logging.getLogger(__name__)
 #: What a refusal raises; the RPC server logs these at debug level only.
 EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
             exception.Forbidden, exception.NoFreeConductorWorker,
-            exception.HardwareError)
+            exception.HardwareError, exception.ConductorReplaced)
 
 #: Fields only the conductor sets; neither create nor update takes them.
 PROTECTED_FIELDS = frozenset({

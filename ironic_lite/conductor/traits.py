@@ -17,7 +17,8 @@ from ironic_lite.db import node_traits
 
 LOG = logging.getLogger(__name__)
 
-EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict)
+EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
+            exception.ConductorReplaced)
 
 
 class TraitsManager(endpoint.NodeEndpoint):

@@ -146,7 +146,7 @@ def test_operator_maintenance_is_not_recovered(stack, bmc, node_of):
     status, _ = _call(stack, 'PUT', f'/v1/nodes/{uuid}/maintenance',
                       {'reason': 'disk swap'})
     assert status == 202
-    sync = power_sync.PowerSync(stack.conf, stack.conf.host)
+    sync = power_sync.PowerSync(stack.conf, stack.conductor.identity)
     sync.recover_power_failures()
     node = _call(stack, 'GET', f'/v1/nodes/{uuid}')[1]
     assert node['maintenance'] is True

@@ -272,7 +272,8 @@ def test_virtual_media_boot(stack, emulator, images):
         'boot'] == {'result': True}
     cd = emulator.system_path(2) + '/VirtualMedia/Cd'
     with task_manager.acquire(lite_context.get_admin_context(), stack.conf,
-                              uuid, 'conductor-1', 'test boot') as task:
+                              uuid, stack.conductor.identity,
+                              'test boot') as task:
         boot = task.interfaces['boot']
         boot.prepare_ramdisk(task, {})
         assert emulator.get(cd)['Image'] == images.url('boot.iso')

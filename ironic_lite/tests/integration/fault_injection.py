@@ -3,7 +3,9 @@
 :class:`Injector` hurts a running deployment (tools/devstack_ironic.py)
 on purpose, and remembers when: ``kill -9`` and SIGTERM of a conductor
 (restarted after a while), SIGSTOP past the heartbeat timeout then
-SIGCONT, database connections killed on the server, the vhost's broker
+SIGCONT, a second process started with a conductor's host name (next
+to it, or while it is frozen), database connections killed on the
+server, the vhost's broker
 connections closed, the API restarted. :func:`storm` sends concurrent
 client requests (PATCH, provision actions, abort, maintenance) and
 records their answers. :func:`check_runs` reads the fake run log and
@@ -55,6 +57,8 @@ class Injector:
         #: pid -> [(stopped, continued)] windows it could not run.
         self.frozen: dict[int, list[tuple[float, float]]] = {}
         self.done: list[str] = []
+        #: Broken rules seen while injecting (a duplicate that started).
+        self.problems: list[str] = []
 
     # -- processes
 
@@ -98,6 +102,69 @@ class Injector:
         finally:
             support.signal_pid(pid, signal.SIGCONT)
             self.frozen.setdefault(pid, []).append((stopped, time.time()))
+
+    def replace(self, name: str, rng: random.Random) -> str:
+        """Start a second process with ``name``'s configuration (its host
+        name): next to it while it runs, or while it is frozen (SIGSTOP)
+        for a moment or past the heartbeat timeout. The second process
+        must refuse to start while the first is alive; once it took the
+        name over, the first must stop (exit 78) when woken up, having
+        written nothing more (the run log shows it). Returns what
+        happened."""
+        old = self.cloud.procs[name]
+        frozen = rng.random() < 0.7
+        stopped = time.time()
+        if frozen:
+            support.signal_pid(old.pid, signal.SIGSTOP)
+            time.sleep(rng.choice([rng.uniform(0, 1),
+                                   self.heartbeat_timeout
+                                   + rng.uniform(1, 3)]))
+        twin = f'{name}-twin-{len(self.done)}'
+        try:
+            took_over = self._twin_outcome(name, twin)
+        finally:
+            if frozen:
+                support.signal_pid(old.pid, signal.SIGCONT)
+                self.frozen.setdefault(old.pid, []).append(
+                    (stopped, time.time()))
+        if took_over is None:
+            return f'{twin} refused (old {"frozen" if frozen else "live"})'
+        if not frozen:
+            self.problems.append(f'{twin} took over {name} while {name} '
+                                 'was alive')
+        if not self._wait_exit(name, STOP_PATIENCE):
+            self.problems.append(f'{name} (pid {old.pid}) went on after '
+                                 f'{twin} took its host name over')
+            self._kill(name)
+        elif old.returncode() != 78:
+            self.problems.append(f'{name} (pid {old.pid}) replaced by '
+                                 f'{twin} exited {old.returncode()}, not '
+                                 '78')
+        # The replacement is the conductor of that name from now on.
+        self.cloud.procs[name] = self.cloud.procs.pop(twin)
+        return f'{twin} took over'
+
+    def _twin_outcome(self, name: str, twin: str) -> bool | None:
+        """Start ``twin`` as ``name``; None when it refused (exit 1),
+        True once it registered (its log says so)."""
+        proc = self.cloud.spawn(twin, 'ironic-lite-conductor',
+                                self.cloud.conductors[name])
+        log = self.cloud.logs / f'{twin}.log'
+
+        def outcome() -> bool | None:
+            if not proc.alive():
+                return True
+            return log.exists() and ' registered (' in log.read_text(
+                errors='replace')
+        support.wait_for(outcome, 60, f'{twin} to start or refuse',
+                         interval=0.2)
+        if proc.alive():
+            return True
+        if proc.returncode() != 1:
+            self.problems.append(f'{twin} exited {proc.returncode()} '
+                                 'instead of refusing (1)')
+        self.cloud.procs.pop(twin)
+        return None
 
     def restart(self, name: str) -> None:
         if name == 'ironic-api':
@@ -160,6 +227,9 @@ class Injector:
             elif kind == 'api_restart':
                 self.api_restart(rng)
                 detail = 'ironic-api'
+            elif kind == 'replace':
+                assert name is not None
+                detail = self.replace(name, rng)
             else:
                 getattr(self, kind)(name, rng)
                 detail = name

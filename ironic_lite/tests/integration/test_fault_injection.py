@@ -4,9 +4,11 @@ Each run resets the nodes to ``manageable`` and cleans them, each with a
 random plan (manual steps of random durations, idempotent or not, an
 asynchronous step, a hold, or automated cleaning), while faults hit the
 deployment at random moments (``kill -9``, SIGTERM, SIGSTOP past the
-heartbeat timeout, killed database connections, closed broker
-connections, an API restart) and concurrent clients PATCH the nodes,
-abort, set and unset maintenance and ask for provision actions. Then,
+heartbeat timeout, a second process started with a conductor's host
+name next to it or while it is frozen, killed database connections,
+closed broker connections, an API restart) and concurrent clients PATCH
+the nodes, abort, set and unset maintenance and ask for provision
+actions. Then,
 within a bound derived from the timeouts:
 
 - every node ends in ``available``, ``manageable``, ``clean failed`` or
@@ -60,7 +62,7 @@ OPTIONS = {
 SETTLE = 2 * 4 * 8 + 3 * HEARTBEAT_TIMEOUT + 90
 FINAL = ('available', 'manageable', 'clean failed', 'clean hold')
 FAULTS = ('kill9', 'sigterm', 'sigstop', 'db_kill', 'broker',
-          'api_restart')
+          'api_restart', 'replace')
 
 
 @pytest.fixture(scope='module')
@@ -183,7 +185,7 @@ def _schedule(rng: random.Random, conductors: list[str]
     for _ in range(rng.randint(2, 4)):
         kind = rng.choice(FAULTS)
         name = rng.choice(conductors) if kind in (
-            'kill9', 'sigterm', 'sigstop') else None
+            'kill9', 'sigterm', 'sigstop', 'replace') else None
         chosen.append((round(rng.uniform(0, 6), 1), kind, name))
     return sorted(chosen, key=lambda item: item[0])
 
@@ -236,7 +238,8 @@ def _run_once(cloud: Any, seed: int, run: int, offset: int
     cloud.wait_conductors()
     nodes = _settle(cloud, SETTLE)
     runs, offset = faults.read_runs(cloud.run_log, offset)
-    problems = faults.check_runs(runs, injector, MAX_ATTEMPTS)
+    problems = injector.problems + faults.check_runs(runs, injector,
+                                                     MAX_ATTEMPTS)
     for node_uuid, node in nodes.items():
         if node['provision_state'] == 'clean failed' and not node[
                 'last_error']:
