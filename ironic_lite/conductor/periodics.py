@@ -383,7 +383,8 @@ class ConductorPeriodics:
             with task_manager.acquire(context, self.conf, node['uuid'],
                                       self.identity, purpose) as task:
                 return func(task)
-        except (exception.NodeLocked, exception.NodeNotFound) as exc:
+        except (exception.NodeLocked, exception.NodeNotFound,
+                exception.ConductorReplaced) as exc:
             LOG.debug('Skipping node %(node)s for %(purpose)s: %(err)s',
                       {'node': node['uuid'], 'purpose': purpose,
                        'err': exc})

@@ -110,7 +110,8 @@ class PowerSync:
                                       self.identity,
                                       'power state sync') as task:
                 func(task)
-        except (exception.NodeLocked, exception.NodeNotFound) as exc:
+        except (exception.NodeLocked, exception.NodeNotFound,
+                exception.ConductorReplaced) as exc:
             LOG.info('Power state sync skipped node %(node)s: %(err)s',
                      {'node': row['uuid'], 'err': exc})
 
