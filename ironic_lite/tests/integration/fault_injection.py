@@ -119,6 +119,8 @@ class Injector:
             time.sleep(rng.choice([rng.uniform(0, 1),
                                    self.heartbeat_timeout
                                    + rng.uniform(1, 3)]))
+        state = (f'frozen {time.time() - stopped:.1f} s' if frozen
+                 else 'live')
         twin = f'{name}-twin-{len(self.done)}'
         try:
             took_over = self._twin_outcome(name, twin)
@@ -128,7 +130,7 @@ class Injector:
                 self.frozen.setdefault(old.pid, []).append(
                     (stopped, time.time()))
         if took_over is None:
-            return f'{twin} refused (old {"frozen" if frozen else "live"})'
+            return f'{twin} refused ({name} {state})'
         if not frozen:
             self.problems.append(f'{twin} took over {name} while {name} '
                                  'was alive')
@@ -142,7 +144,7 @@ class Injector:
                                  '78')
         # The replacement is the conductor of that name from now on.
         self.cloud.procs[name] = self.cloud.procs.pop(twin)
-        return f'{twin} took over'
+        return f'{twin} took over ({name} {state})'
 
     def _twin_outcome(self, name: str, twin: str) -> bool | None:
         """Start ``twin`` as ``name``; None when it refused (exit 1),
