@@ -112,6 +112,7 @@ class Injector:
         written nothing more (the run log shows it). Returns what
         happened."""
         old = self.cloud.procs[name]
+        old_log = self._log_size(old.name)
         frozen = rng.random() < 0.7
         stopped = time.time()
         if frozen:
@@ -121,7 +122,8 @@ class Injector:
                                    + rng.uniform(1, 3)]))
         state = (f'frozen {time.time() - stopped:.1f} s' if frozen
                  else 'live')
-        twin = f'{name}-twin-{len(self.done)}'
+        # Unique in the deployment: its log tells whether it registered.
+        twin = f'{name}-twin-{time.monotonic_ns()}'
         try:
             took_over = self._twin_outcome(name, twin)
         finally:
@@ -135,16 +137,36 @@ class Injector:
             self.problems.append(f'{twin} took over {name} while {name} '
                                  'was alive')
         if not self._wait_exit(name, STOP_PATIENCE):
-            self.problems.append(f'{name} (pid {old.pid}) went on after '
-                                 f'{twin} took its host name over')
+            self.problems.append(
+                f'{name} (pid {old.pid}) went on after {twin} took its host '
+                f'name over; its log ends:\n{self._log_tail(old)}')
             self._kill(name)
-        elif old.returncode() != 78:
-            self.problems.append(f'{name} (pid {old.pid}) replaced by '
-                                 f'{twin} exited {old.returncode()}, not '
-                                 '78')
+        elif not self._ended_as_replaced(old, old_log):
+            self.problems.append(
+                f'{name} (pid {old.pid}) exited {old.returncode()} after '
+                f'{twin} took its host name over; its log ends:\n'
+                f'{self._log_tail(old)}')
         # The replacement is the conductor of that name from now on.
         self.cloud.procs[name] = self.cloud.procs.pop(twin)
         return f'{twin} took over ({name} {state})'
+
+    def _log_size(self, name: str) -> int:
+        path = self.cloud.logs / f'{name}.log'
+        return path.stat().st_size if path.exists() else 0
+
+    def _log_tail(self, proc: Any, lines: int = 15) -> str:
+        return support.tail(self.cloud.logs / f'{proc.name}.log', lines)
+
+    def _ended_as_replaced(self, proc: Any, offset: int) -> bool:
+        """78 (it found it was replaced), or 1 when it was still starting
+        (a restart) and the twin registered first: then it was the
+        second process and refused, as it should. (Its log from
+        ``offset`` on.)"""
+        with open(self.cloud.logs / f'{proc.name}.log', 'rb') as log:
+            log.seek(offset)
+            text = log.read().decode(errors='replace')
+        return (proc.returncode() == 78 and 'was replaced' in text) or (
+            proc.returncode() == 1 and 'refuses to start' in text)
 
     def _twin_outcome(self, name: str, twin: str) -> bool | None:
         """Start ``twin`` as ``name``; None when it refused (exit 1),
