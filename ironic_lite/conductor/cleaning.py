@@ -187,7 +187,7 @@ def _aborted(task: Task, where: str) -> bool:
     if not node.driver_internal_info.get(ABORT_AFTER_KEY):
         return False
     fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by request '
-                  f'{where}', event='abort', set_maintenance=False)
+                  f'{where}', event='abort')
     return True
 
 
@@ -254,7 +254,7 @@ def _run_step(task: Task, step: dict[str, Any]) -> str | None:
         outcome = 'aborted'
         fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by '
                       f'request during clean step {step_name(step)}',
-                      event='abort', set_maintenance=False)
+                      event='abort')
     except Exception as exc:
         LOG.exception('Node %s: clean step %s failed', node.uuid,
                       step_name(step))
