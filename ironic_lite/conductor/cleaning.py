@@ -38,11 +38,12 @@ as if its conductor had died there.
 
 A failing step leaves the node in ``clean failed`` with ``last_error``
 naming the step and the reason, and, as upstream Ironic does, in
-maintenance with the fault ``clean failure``; the node is not powered
-off. The maintenance flag stays until the operator unsets it (a new
-cleaning does not clear it); ``manage`` then ``provide`` or ``clean``
-recovers the node. Any other error ends the same way
-(:mod:`flow_guard`).
+maintenance with the fault ``clean failure``
+(:func:`clean_state.sets_maintenance`: one rule for every failure);
+the node is not powered off. The maintenance flag stays until the
+operator unsets it (a new cleaning does not clear it); ``manage`` then
+``provide`` or ``clean`` recovers the node. Any other error ends the
+same way (:mod:`flow_guard`).
 """
 
 import time

@@ -146,7 +146,7 @@ class _StopAwareSession(requests.Session):
         super().__init__()
         self._stop = stop
 
-    def request(self, method: str | bytes, url: str | bytes,  # type: ignore[override]
+    def request(self, method: str, url: Any,  # type: ignore[override]
                 *args: Any, **kwargs: Any) -> requests.Response:
         if self._stop.is_set():
             raise _StopRequested(f'{method!s} {url!s} not sent: the '
@@ -156,6 +156,8 @@ class _StopAwareSession(requests.Session):
 
 class _StopAwareConnector(sushy_connector.Connector):  # type: ignore[misc]
     """sushy's connector on a :class:`_StopAwareSession`."""
+
+    _session: requests.Session
 
     def __init__(self, stop: threading.Event, url: str,
                  **kwargs: Any) -> None:
