@@ -5,7 +5,7 @@ plane, and a stop does not wait for a BMC that does not answer (issue
 
 - after a restart the emulator listens where the nodes'
   ``redfish_address`` says (it took a new random port, and every Redfish
-  call failed);
+  call failed); when its port was taken meanwhile, the nodes follow it;
 - after a SIGKILL of the all-in-one its emulator and agents still run;
   the next start stops them before it starts new ones: one set of
   processes on the disk files and MAC addresses, never two;
@@ -16,6 +16,7 @@ plane, and a stop does not wait for a BMC that does not answer (issue
 import os
 from pathlib import Path
 import signal
+import socket
 import time
 from typing import Any
 
@@ -137,6 +138,28 @@ def test_the_machines_keep_their_address_across_a_restart(aio):
     assert _emulator_answers_for(second)
     _manage(aio)
     _one_set(aio)
+
+
+def test_a_taken_port_moves_the_nodes_with_the_emulator(aio):
+    first = _start(aio)
+    address = first['driver_info']['redfish_address']
+    assert aio.stop() == 0
+    port = int(address.rsplit(':', 1)[1])
+    with socket.socket() as holder:     # another process took the port
+        holder.bind(('127.0.0.1', port))
+        holder.listen(1)
+        _start(aio)
+        moved = support.wait_for(
+            lambda: _readdressed(aio, address), 60, 'the node readdressed')
+        assert _emulator_answers_for(moved)
+        _manage(aio)
+
+
+def _readdressed(aio: Any, old: str) -> dict[str, Any] | None:
+    node = _node(aio) or {}
+    if node.get('driver_info', {}).get('redfish_address', old) == old:
+        return None
+    return node
 
 
 def test_a_restart_after_a_sigkill_stops_the_machines_left_running(aio):
