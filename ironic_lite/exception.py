@@ -229,6 +229,15 @@ class RedfishConnectionError(RedfishError):
     msg_fmt = 'Redfish connection failed for node %(node)s: %(error)s'
 
 
+class BMCCallStopped(HardwareError):
+    """The conductor stops: a call to a BMC that had not answered yet
+    (or the wait before its next attempt) was given up rather than
+    retried (:mod:`ironic_lite.common.stopping`). A flow treats it as
+    interrupted, not as the node's failure."""
+    msg_fmt = ('The conductor is stopping: %(what)s on the BMC of node '
+               '%(node)s was given up')
+
+
 class IPMIFailure(HardwareError):
     msg_fmt = 'IPMI call failed for node %(node)s: %(error)s'
 

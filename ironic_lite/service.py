@@ -41,6 +41,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.common import stopping
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.common.conductor_identity import this_process
 from ironic_lite.conductor import allocations
@@ -223,6 +224,7 @@ class ConductorService:
     def start(self) -> None:
         """Load drivers, register, resume own nodes, serve."""
         context = lite_context.get_admin_context()
+        stopping.reset(self.conf)
         self.hardware_types = load_enabled_drivers(self.conf)
         self.pool = workers.WorkerPool(self.conf.conductor.workers_pool_size)
         self.periodics = conductor_periodics.ConductorPeriodics(
@@ -264,8 +266,10 @@ class ConductorService:
         conductor row online (its heartbeat ages until others consider
         it dead): tests use it to play a conductor that died.
         """
+        # First: BMC retries end now, and a cleaning in progress stops
+        # before its next step.
+        stopping.request(self.conf)
         if self.pool is not None:
-            # First: a cleaning in progress stops before its next step.
             self.pool.stop_accepting()
         if unregister:
             self._stopping = True

@@ -67,7 +67,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         'an ironic-lite-agent per machine (disk files in the state '
         'directory), and enroll them as "redfish" nodes with the "agent" '
         'deploy interface: "openstack baremetal node provide" cleans '
-        'them with the agent. They stop with the all-in-one.')
+        'them with the agent. They stop with the all-in-one and come '
+        'back with it, on the same Redfish address and disks.')
     parser.add_argument('--driver', default='local',
                         choices=['local', 'fake'])
     parser.add_argument('--debug', action='store_true')

@@ -14,6 +14,14 @@ agent's lookup finds the node by it), left in ``enroll``; then::
 
 goes ``cleaning`` -> ``clean wait`` (the agent erases its disk file)
 -> ``available``.
+
+The machines survive restarts of the all-in-one as machines survive a
+restart of the control plane: the emulator listens on its port of
+before (recorded in ``STATE/emulated/emulator.port``; should another
+process hold it, on a new port, and the enrolled nodes'
+``redfish_address`` is updated to it), disks and power states stay, and
+the emulator and agents that a killed all-in-one left running are
+stopped before new ones start (:mod:`stacklite.emulated_machines`).
 """
 
 from pathlib import Path
@@ -53,6 +61,10 @@ def start(state: Path, count: int, bm_url: str
         state / 'emulated', count, bm_url,
         heartbeat_interval=HEARTBEAT_INTERVAL)
     machines.start()
+    if machines.orphans_stopped:
+        LOG.warning('Stopped the emulated machines\' processes that an '
+                    'earlier stacklite-aio left running: %s',
+                    ', '.join(machines.orphans_stopped))
     LOG.info('Emulated %d machine(s): Redfish at %s, agents logging in %s',
              count, machines.address, machines.workdir)
     return machines
@@ -60,13 +72,15 @@ def start(state: Path, count: int, bm_url: str
 
 def enroll(baremetal: Any, machines: emulated_machines.EmulatedMachines
            ) -> list[str]:
-    """Create the nodes and ports that do not exist yet; their names."""
-    existing = {n.name for n in baremetal.nodes()}
+    """Create the nodes and ports that do not exist yet, point those
+    that do at the emulator's address; their names."""
+    existing = {n.name: n for n in baremetal.nodes(details=True)}
     names = []
     for index, system in enumerate(machines.systems):
         name = system['name']
         names.append(name)
         if name in existing:
+            _readdress(baremetal, existing[name], machines.address)
             continue
         node = baremetal.create_node(
             name=name, driver='redfish', deploy_interface='agent',
@@ -76,6 +90,21 @@ def enroll(baremetal: Any, machines: emulated_machines.EmulatedMachines
                               address=machines.mac(index))
         LOG.info('Emulated machine %s enrolled as node %s', name, node.id)
     return names
+
+
+def _readdress(baremetal: Any, node: Any, address: str) -> None:
+    """The emulator moved (its port was taken while the all-in-one was
+    down): the node follows it."""
+    old = (node.driver_info or {}).get('redfish_address')
+    if old == address:
+        return
+    baremetal.patch_node(node, [{'op': 'add',
+                                 'path': '/driver_info/redfish_address',
+                                 'value': address}])
+    LOG.warning('Emulated machine %(name)s: the emulator listens on '
+                '%(new)s now; node %(node)s updated (was %(old)s)',
+                {'name': node.name, 'new': address, 'node': node.id,
+                 'old': old})
 
 
 def start_enrolling(bm_url: str, users: dict[str, str] | None,

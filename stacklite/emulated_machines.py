@@ -6,6 +6,16 @@ Used by ``stacklite-aio --baremetal-emulate N``
 (:mod:`stacklite.baremetal_emulate`), the integration tests and
 benchmarks/baremetal_emulated.py. Every process started here is a
 child of the caller and is ended by :meth:`EmulatedMachines.stop`.
+
+The machines of a work directory outlive the process that runs them as
+real machines outlive their control plane: their disk files and the
+emulator's state stay, and the emulator listens on the port it had
+before (``emulator.port``, taken again when free), so the nodes'
+``redfish_address`` stays right. Each process is recorded in a pid file
+(:mod:`stacklite.pidfiles`); :meth:`EmulatedMachines.start` stops those
+a killed predecessor left running before it starts new ones, so that
+two agents never share a disk file or a MAC address, and refuses while
+another live process holds the work directory's lock.
 """
 
 import json
@@ -19,7 +29,12 @@ import time
 from typing import Any
 import urllib.request
 
+from stacklite import pidfiles
+
 MIB = 1024 * 1024
+EMULATOR_PIDFILE = 'emulator.pid'
+AGENT_PIDFILE = 'agent.pid'
+PORT_FILE = 'emulator.port'
 #: Where a disk file has the signatures erase_devices_metadata wipes:
 #: the GPT header (LBA 1), an ext4 superblock magic, the backup GPT
 #: header (the last 512 bytes), and data in the middle.
@@ -30,6 +45,31 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(('127.0.0.1', 0))
         return int(sock.getsockname()[1])
+
+
+def port_is_free(port: int) -> bool:
+    """Nothing listens on ``port`` (connections of a stopped emulator
+    waiting out TIME_WAIT do not count: it binds with SO_REUSEADDR)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(('127.0.0.1', port))
+        except OSError:
+            return False
+        return True
+
+
+def stable_port(path: Path) -> int:
+    """The port recorded in ``path`` when it is free, else a free one
+    (recorded)."""
+    try:
+        port = int(path.read_text())
+    except (OSError, ValueError):
+        port = 0
+    if not (0 < port < 65536 and port_is_free(port)):
+        port = free_port()
+        path.write_text(f'{port}\n')
+    return port
 
 
 def binary(name: str) -> str:
@@ -77,12 +117,14 @@ def mac_of(index: int) -> str:
 
 
 class Child:
-    """A child process logging to a file."""
+    """A child process logging to a file, recorded in ``pidfile``."""
 
-    def __init__(self, name: str, argv: list[str], log: Path) -> None:
+    def __init__(self, name: str, argv: list[str], log: Path,
+                 pidfile: Path | None = None) -> None:
         self.name = name
         self.argv = argv
         self.log = log
+        self.pidfile = pidfile
         self.popen: subprocess.Popen[bytes] | None = None
 
     def start(self) -> 'Child':
@@ -90,6 +132,8 @@ class Child:
             self.popen = subprocess.Popen(
                 self.argv, stdin=subprocess.DEVNULL, stdout=out,
                 stderr=subprocess.STDOUT, start_new_session=True)
+        if self.pidfile is not None:
+            pidfiles.write(self.pidfile, self.popen.pid)
         return self
 
     def alive(self) -> bool:
@@ -101,6 +145,7 @@ class Child:
             if self.popen.poll() is None:
                 self.popen.kill()
             self.popen.wait(timeout=10)
+            self._forget()
 
     def terminate(self) -> None:
         if self.popen is not None and self.popen.poll() is None:
@@ -111,8 +156,13 @@ class Child:
             return
         try:
             self.popen.wait(timeout=timeout)
+            self._forget()
         except subprocess.TimeoutExpired:
             self.kill()
+
+    def _forget(self) -> None:
+        if self.pidfile is not None:
+            self.pidfile.unlink(missing_ok=True)
 
 
 class Agent(Child):
@@ -131,7 +181,7 @@ class Agent(Child):
             '--lookup_interval', str(lookup_interval),
             '--shred_random_overwrite_iterations', '0',
             '--log-file', str(self.log_file)],
-            workdir / 'agent.out')
+            workdir / 'agent.out', workdir / AGENT_PIDFILE)
         self.disks = disks
 
     def steps_run(self) -> list[str]:
@@ -166,9 +216,14 @@ class EmulatedMachines:
         self.api_url = api_url
         self.disk_size = disk_size
         self.heartbeat_interval = heartbeat_interval
-        self.port = free_port()
+        #: The emulator's port, chosen by :meth:`start`.
+        self.port = 0
         self.emulator: Child | None = None
         self.agents: list[Agent] = []
+        #: "name (pid N)" of each process a killed predecessor had left
+        #: running, stopped by :meth:`start`.
+        self.orphans_stopped: list[str] = []
+        self._lock = pidfiles.DirectoryLock(self.workdir / 'machines.lock')
 
     @property
     def address(self) -> str:
@@ -186,8 +241,17 @@ class EmulatedMachines:
         return str(self.systems[index]['nics'][0]['mac'])
 
     def start(self, timeout: float = 60) -> 'EmulatedMachines':
+        """Stop what a killed predecessor left running, then start the
+        emulator (on its port of before when free) and the agents.
+
+        :raises RuntimeError: another live process runs these machines,
+            or the emulator did not start.
+        """
         self.workdir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self._lock.acquire()
         try:
+            self.orphans_stopped = self._stop_orphans()
+            self.port = stable_port(self.workdir / PORT_FILE)
             self._start_emulator(timeout)
             for index in range(self.agent_count):
                 agent = self._agent(index)
@@ -198,13 +262,27 @@ class EmulatedMachines:
             raise
         return self
 
+    def _stop_orphans(self) -> list[str]:
+        """Stop the recorded processes that still run (agents first:
+        they call the emulator's machines' API, not the emulator)."""
+        stopped = []
+        for path in [*sorted(self.workdir.glob(f'agent-*/{AGENT_PIDFILE}')),
+                     self.workdir / EMULATOR_PIDFILE]:
+            pid = pidfiles.stop_recorded(path)
+            if pid is not None:
+                name = (path.parent.name if path.name == AGENT_PIDFILE
+                        else 'sushy-emulator')
+                stopped.append(f'{name} (pid {pid})')
+        return stopped
+
     def _start_emulator(self, timeout: float) -> None:
         config = self.workdir / 'emulator.conf'
         config.write_text(emulator_config(self.workdir / 'emulator-state',
                                           self.systems))
         self.emulator = Child('sushy-emulator', [
             binary('sushy-emulator'), '--config', str(config),
-            '--port', str(self.port)], self.workdir / 'emulator.log').start()
+            '--port', str(self.port)], self.workdir / 'emulator.log',
+            self.workdir / EMULATOR_PIDFILE).start()
         deadline = time.monotonic() + timeout
         while not self._answers():
             if not self.emulator.alive() or time.monotonic() > deadline:
@@ -247,6 +325,7 @@ class EmulatedMachines:
             child.wait_ended(max(0.1, deadline - time.monotonic()))
         self.agents = []
         self.emulator = None
+        self._lock.release()
 
 
 def disk_is_erased(path: Path) -> bool:

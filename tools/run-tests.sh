@@ -74,6 +74,7 @@ LONGEST_FIRST=(
     nova_lite/tests/functional/test_rebuild.py
     nova_lite/tests/functional/test_move_recovery.py
     nova_lite/tests/integration/test_aio.py
+    nova_lite/tests/integration/test_aio_emulate_restart.py
     ironic_lite/tests/functional/test_conductor.py
     nova_lite/tests/integration/test_readme.py
     nova_lite/tests/integration/test_docs.py

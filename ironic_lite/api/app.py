@@ -43,6 +43,7 @@ from ironic_lite import metrics as ironic_metrics
 from ironic_lite import policy
 from ironic_lite.api import errors
 from ironic_lite.api import json_suffix
+from ironic_lite.api import log_limit
 from ironic_lite.api import microversion
 from ironic_lite.api import routes
 from ironic_lite.api import util
@@ -72,6 +73,8 @@ class Deps:
         self.versions = microversion.versions_for(
             conf.api.advertise_incomplete_versions)
         self.conf = conf
+        #: Refused agent look-ups, logged once per node in an interval.
+        self.lookup_log = log_limit.LimitedLog()
 
     def is_admin(self, context: Any) -> bool:
         return policy.is_admin(self.enforcer, context)

@@ -85,13 +85,26 @@ def short(message: str) -> str:
     return message[:MAX_ERROR_LENGTH - 15] + ' ... (truncated)'
 
 
-def fail_cleaning(task: Task, message: str, event: str = 'fail',
-                  set_maintenance: bool = True) -> None:
-    """Put the node in ``clean failed`` with ``message`` in last_error.
+def sets_maintenance(node: Any, event: str) -> bool:
+    """Whether a cleaning that fails now puts the node in maintenance
+    (with the fault ``clean failure``): upstream Ironic's one rule
+    (``cleaning_error_handler``), for every failure, timeouts included.
 
-    When a step was running and ``set_maintenance``, the node also goes
-    into maintenance with the fault ``clean failure``.
+    Yes when a clean step runs (``node.clean_step`` set: it started on
+    the hardware, which is now in an unknown state): a step that failed,
+    an asynchronous step (the agent's, a driver's, a fake one) whose
+    ``clean wait`` timed out, an interrupted step not resumed. No when
+    none runs: before the first step (validation, the boot for
+    cleaning, an agent that never heartbeated), between two steps,
+    after the last. Never for an abort: an operator asked for it.
     """
+    return bool(node.clean_step) and event != 'abort'
+
+
+def fail_cleaning(task: Task, message: str, event: str = 'fail') -> None:
+    """Put the node in ``clean failed`` with ``message`` in last_error,
+    in maintenance as :func:`sets_maintenance` says (the reason an
+    operator gave earlier is kept, as upstream)."""
     node = task.node
     message = short(message)
     if node.uuid in message:
@@ -100,9 +113,10 @@ def fail_cleaning(task: Task, message: str, event: str = 'fail',
         LOG.error('Cleaning of node %s failed: %s', node.uuid, message)
     history.record(task, message, history.CLEANING)
     values: dict[str, Any] = {'last_error': message}
-    if node.clean_step and set_maintenance:
-        values.update(maintenance=True, maintenance_reason=message,
-                      fault=CLEAN_FAILURE)
+    if sets_maintenance(node, event):
+        values.update(maintenance=True, fault=CLEAN_FAILURE)
+        if not node.maintenance_reason:
+            values['maintenance_reason'] = message
     wipe_cleaning_info(task)
     if node.provision_state == states.CLEANFAIL:
         task.update(**values)

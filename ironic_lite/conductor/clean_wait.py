@@ -62,7 +62,7 @@ def _resume(task: Task, pool: workers.WorkerPool) -> None:
     if info.get(ABORT_AFTER_KEY):
         fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by '
                       f'request after clean step {step_name(node.clean_step)}'
-                      ' finished', event='abort', set_maintenance=False)
+                      ' finished', event='abort')
         return
     index = int(info.get(INDEX_KEY) or 0) + 1
     info[INDEX_KEY] = index
@@ -229,4 +229,4 @@ def do_node_clean_abort(task: Task) -> None:
     where = (f'during clean step {step_name(step)}' if step
              else 'between two clean steps')
     fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by request '
-                  f'{where}', event='abort', set_maintenance=False)
+                  f'{where}', event='abort')

@@ -30,13 +30,20 @@ The flow, always under the node lock and on a worker thread:
 5. When every step ran, the cleaning keys are removed and the node ends
    where the target says (:func:`states.clean_done_event`).
 
+A step (or the boot for cleaning, or its tear down) that waits for a
+BMC that does not answer when the conductor stops is interrupted, not
+failed: the stop ends the BMC retries at once
+(:mod:`ironic_lite.common.stopping`) and the node stays in ``cleaning``
+as if its conductor had died there.
+
 A failing step leaves the node in ``clean failed`` with ``last_error``
 naming the step and the reason, and, as upstream Ironic does, in
-maintenance with the fault ``clean failure``; the node is not powered
-off. The maintenance flag stays until the operator unsets it (a new
-cleaning does not clear it); ``manage`` then ``provide`` or ``clean``
-recovers the node. Any other error ends the same way
-(:mod:`flow_guard`).
+maintenance with the fault ``clean failure``
+(:func:`clean_state.sets_maintenance`: one rule for every failure);
+the node is not powered off. The maintenance flag stays until the
+operator unsets it (a new cleaning does not clear it); ``manage`` then
+``provide`` or ``clean`` recovers the node. Any other error ends the
+same way (:mod:`flow_guard`).
 """
 
 import time
@@ -64,6 +71,8 @@ from ironic_lite.drivers import base
 LOG = logging.getLogger(__name__)
 
 Task = task_manager.Task
+#: What :func:`_run_step` returns for a step the conductor's stop cut.
+INTERRUPTED = 'interrupted'
 
 
 def _deploy(task: Task) -> base.DeployInterface:
@@ -140,6 +149,9 @@ def _waits_for_agent(task: Task,
     node = task.node
     try:
         result = _deploy(task).prepare_cleaning(task)
+    except exception.BMCCallStopped as exc:
+        _left_for_resumption(task, 'preparing cleaning', exc)
+        return True
     except Exception as exc:
         LOG.exception('Node %s: preparing cleaning failed', node.uuid)
         fail_cleaning(task, f'Failed to prepare node {node.uuid} for '
@@ -176,7 +188,7 @@ def _aborted(task: Task, where: str) -> bool:
     if not node.driver_internal_info.get(ABORT_AFTER_KEY):
         return False
     fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by request '
-                  f'{where}', event='abort', set_maintenance=False)
+                  f'{where}', event='abort')
     return True
 
 
@@ -208,8 +220,22 @@ def _start_step(task: Task, index: int, step: dict[str, Any]) -> None:
     task.save()
 
 
+def _left_for_resumption(task: Task, what: str,
+                         error: exception.BMCCallStopped) -> None:
+    """The conductor stops while ``what`` waited for a BMC that did not
+    answer: the node stays in ``cleaning``, as a conductor that died
+    there leaves it, for the conductor that owns it next (a stop never
+    fails a node; see :mod:`provisioning` for whether an interrupted
+    step runs again)."""
+    LOG.warning('Node %(node)s: %(what)s interrupted: %(err)s; the node '
+                'stays in cleaning for the conductor that owns it next',
+                {'node': task.node.uuid, 'what': what, 'err': error})
+
+
 def _run_step(task: Task, step: dict[str, Any]) -> str | None:
-    """Run one step; ``'failed'`` when it failed (the node is failed)."""
+    """Run one step; ``'failed'`` when it failed (the node is failed),
+    :data:`INTERRUPTED` when the conductor stopped while it waited for
+    the BMC (the node is left for resumption)."""
     node = task.node
     started = time.monotonic()
     outcome = 'failed'
@@ -221,11 +247,15 @@ def _run_step(task: Task, step: dict[str, Any]) -> str | None:
     except exception.NodeNotLocked:
         outcome = 'interrupted'
         raise
+    except exception.BMCCallStopped as exc:
+        outcome = 'interrupted'
+        _left_for_resumption(task, f'clean step {step_name(step)}', exc)
+        return INTERRUPTED
     except exception.CleanStepAborted:
         outcome = 'aborted'
         fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by '
                       f'request during clean step {step_name(step)}',
-                      event='abort', set_maintenance=False)
+                      event='abort')
     except Exception as exc:
         LOG.exception('Node %s: clean step %s failed', node.uuid,
                       step_name(step))
@@ -265,7 +295,7 @@ def do_next_clean_step(task: Task, start: int) -> None:
                  node.uuid, step_name(step), index + 1, len(clean_steps),
                  node.driver_internal_info[ATTEMPT_KEY])
         result = _run_step(task, step)
-        if result == 'failed':
+        if result in ('failed', INTERRUPTED):
             return
         if result == states.CLEANWAIT:
             LOG.info('Node %s: clean step %s goes on asynchronously',
@@ -291,6 +321,9 @@ def _finish(task: Task) -> None:
     if STEPS_KEY in node.driver_internal_info:
         try:
             _deploy(task).tear_down_cleaning(task)
+        except exception.BMCCallStopped as exc:
+            _left_for_resumption(task, 'tearing down cleaning', exc)
+            return
         except Exception as exc:
             fail_cleaning(task, f'Failed to tear down the cleaning of '
                           f'node {node.uuid}: {exc}')

@@ -162,6 +162,10 @@ class PowerSync:
 
     def _read_failed(self, context: Any, row: dict[str, Any],
                      error: Exception) -> None:
+        if isinstance(error, exception.BMCCallStopped):
+            LOG.debug('Power state sync of node %s given up: %s',
+                      row['uuid'], error)
+            return      # not the node's failure: the conductor stops
         count = self._count_failure(row['uuid'])
         retries = self.conf.conductor.power_state_sync_max_retries
         if count > retries:

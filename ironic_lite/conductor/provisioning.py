@@ -377,7 +377,7 @@ def _resume_cleaning(task: Task) -> None:
         clean_state.fail_cleaning(
             task, f'The conductor cleaning node {node.uuid} stopped '
             'before it recorded the requested clean steps; request the '
-            'manual cleaning again', set_maintenance=False)
+            'manual cleaning again')
         return
     index = int(info.get(INDEX_KEY) or 0)
     step = clean_steps[index] if index < len(clean_steps) else {}
@@ -386,8 +386,7 @@ def _resume_cleaning(task: Task) -> None:
         aborted = bool(info.get(clean_state.ABORT_AFTER_KEY))
         clean_state.fail_cleaning(
             task, f'Cleaning of node {node.uuid} lost its conductor and '
-            f'is not resumed: {reason}', event='abort' if aborted else 'fail',
-            set_maintenance=not aborted)
+            f'is not resumed: {reason}', event='abort' if aborted else 'fail')
         return
     LOG.info('Node %(node)s: resuming cleaning at step %(step)s (index '
              '%(index)d)%(again)s', {

@@ -9,7 +9,9 @@ and from 1.72 an installer's status.
 The order of the checks, and their answers, are upstream's: 403 when
 ``[api]enable_ramdisk_endpoints`` is off, 404 below 1.22, and a 404 that
 does not say whether the node does not exist or is in a state where no
-agent runs on it.
+agent runs on it. Such a refused look-up is logged as a WARNING once
+per node (or addresses) in five minutes, at DEBUG in between: the agent
+asks again every second (:mod:`ironic_lite.api.log_limit`).
 """
 
 import re
@@ -23,6 +25,7 @@ import webob
 import webob.exc
 
 from ironic_lite import exception
+from ironic_lite.api import log_limit
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
@@ -131,15 +134,24 @@ def _find(req: webob.Request, addresses: list[str],
     except exception.NotFound as exc:
         # One answer for "no such node" and "not now" (below): the
         # caller learns nothing about nodes it cannot use.
-        LOG.error('No node was found for a lookup: %s', exc)
+        _limited_log(req).warning(
+            LOG, node_uuid or ','.join(sorted(addresses)),
+            'No node was found for a lookup: %(err)s', {'err': exc})
         raise not_found()
     if (util.deps(req).conf.api.restrict_lookup
             and row['provision_state'] not in states.LOOKUP_ALLOWED_STATES):
-        LOG.error('Lookup is not allowed for node %(node)s in provision '
-                  'state %(state)s', {'node': row['uuid'],
-                                      'state': row['provision_state']})
+        _limited_log(req).warning(
+            LOG, row['uuid'], 'Lookup is not allowed for node %(node)s in '
+            'provision state %(state)s', {'node': row['uuid'],
+                                          'state': row['provision_state']})
         raise not_found()
     return row
+
+
+def _limited_log(req: webob.Request) -> log_limit.LimitedLog:
+    """The refused look-ups' log: an agent asks every second for as long
+    as it runs (see :mod:`log_limit`)."""
+    return util.deps(req).lookup_log  # type: ignore[no-any-return]
 
 
 def agent_answer(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:

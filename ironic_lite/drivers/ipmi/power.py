@@ -11,6 +11,7 @@ from pyghmi import exceptions as pyghmi_exc
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common import stopping
 from ironic_lite.drivers import base
 from ironic_lite.drivers.ipmi import utils
 
@@ -72,7 +73,7 @@ class IPMIPower(base.PowerInterface):
                     raise exception.PowerStateFailure(
                         node=node.uuid, pstate=wanted, timeout=limit,
                         current=current)
-                time.sleep(options.power_state_poll_interval)
+                stopping.wait(self.conf, options.power_state_poll_interval)
 
         utils.call(self.conf, node, send_and_wait,
                    f'Setting power state to {wanted} ({control})',

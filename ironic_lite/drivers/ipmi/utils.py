@@ -18,14 +18,16 @@ Three things about pyghmi shape :func:`call`:
 - a BMC that does not answer shows as an exception without a useful
   message (``None``, ``timeout``, ``Session no longer connected``);
   those are retried for ``[ipmi]command_retry_timeout`` seconds, other
-  errors (credentials or a command refused) fail at once.
+  errors (credentials or a command refused) fail at once;
+- a conductor that stops gives its calls and their retries up at once
+  (:mod:`ironic_lite.common.stopping`), raising
+  :class:`~ironic_lite.exception.BMCCallStopped`.
 """
 
 from collections.abc import Callable
 import ipaddress
 import re
 import socket
-import threading
 import time
 from typing import Any
 from typing import TypeVar
@@ -37,6 +39,7 @@ from pyghmi import exceptions as pyghmi_exc
 from pyghmi.ipmi import command as ipmi_command
 
 from ironic_lite import exception
+from ironic_lite.common import stopping
 
 LOG = logging.getLogger(__name__)
 T = TypeVar('T')
@@ -187,25 +190,14 @@ def _run(info: dict[str, Any], action: Callable[[Any], T]) -> T:
             LOG.debug('IPMI logout from %s failed', info['address'])
 
 
-def _bounded(func: Callable[[], T], timeout: float) -> T:
-    """``func()`` on a daemon thread, given up after ``timeout`` s."""
-    outcome: dict[str, Any] = {}
-    done = threading.Event()
-
-    def run() -> None:
-        try:
-            outcome['result'] = func()
-        except BaseException as exc:  # handed to the caller
-            outcome['error'] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=run, name='ipmi-operation', daemon=True).start()
-    if not done.wait(timeout):
-        raise _Silent(f'no complete answer within {timeout:g} s')
-    if 'error' in outcome:
-        raise outcome['error']
-    return outcome['result']  # type: ignore[no-any-return]
+def _bounded(conf: cfg.ConfigOpts, func: Callable[[], T],
+             timeout: float) -> T:
+    """``func()`` on a daemon thread, given up after ``timeout`` s (or
+    at once when the conductor stops: :class:`stopping.Stopped`)."""
+    try:
+        return stopping.call(conf, func, timeout, name='ipmi-operation')
+    except stopping.TimedOut:
+        raise _Silent(f'no complete answer within {timeout:g} s') from None
 
 
 def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
@@ -220,15 +212,25 @@ def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
     :raises IPMIFailure: it answered with an error.
     """
     info = parse_driver_info(node)
+    try:
+        return _call(conf, node, info, action, what, extra_time)
+    except stopping.Stopped:
+        raise exception.BMCCallStopped(what=what, node=node.uuid) from None
+
+
+def _call(conf: cfg.ConfigOpts, node: Any, info: dict[str, Any],
+          action: Callable[[Any], T], what: str, extra_time: float) -> T:
+    """:func:`call`'s attempts (:class:`stopping.Stopped` on a stop)."""
     options = conf.ipmi
     deadline = time.monotonic() + options.command_retry_timeout
     attempt = 0
     while True:
         attempt += 1
         try:
-            return _bounded(lambda: _run(info, action),
+            return _bounded(conf, lambda: _run(info, action),
                             options.operation_timeout + extra_time)
         except _Silent as exc:
+            stopping.check(conf)
             if time.monotonic() + options.min_command_interval > deadline:
                 raise exception.IPMIConnectionError(
                     node=node.uuid, address=f'{info["address"]}:'
@@ -239,8 +241,8 @@ def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
                         {'address': info['address'], 'node': node.uuid,
                          'what': what, 'n': attempt,
                          'wait': options.min_command_interval})
-            time.sleep(options.min_command_interval)
-        except exception.IronicLiteException:
+            stopping.wait(conf, options.min_command_interval)
+        except (exception.IronicLiteException, stopping.Stopped):
             raise       # ours, raised by ``action`` (a power wait...)
         except Exception as exc:
             # pyghmi's errors, and whatever a malformed answer makes it

@@ -11,6 +11,7 @@ import sushy
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.common import stopping
 from ironic_lite.drivers import base
 from ironic_lite.drivers.redfish import utils
 
@@ -84,7 +85,7 @@ class RedfishPower(base.PowerInterface):
                     raise exception.PowerStateFailure(
                         node=task.node.uuid, pstate=wanted, timeout=limit,
                         current=current)
-                time.sleep(options.power_state_poll_interval)
+                stopping.wait(self.conf, options.power_state_poll_interval)
 
         utils.call(self.conf, task.node, poll, f'Waiting for {wanted}')
 

@@ -3,13 +3,19 @@
 
 The driver_info keys, defaults and messages are upstream Ironic's. The
 password never appears in a message or a log line.
+
+A BMC that does not answer is tried ``[redfish]connection_attempts``
+times, each request repeated by sushy ``[redfish]server_side_retries``
+times: minutes. A conductor that stops gives all of it up at once
+(:mod:`ironic_lite.common.stopping`): every attempt runs on a thread the
+caller leaves on a stop, the session sends nothing more, and the call
+raises :class:`~ironic_lite.exception.BMCCallStopped`.
 """
 
 import collections
 from collections.abc import Callable
 import os
 import threading
-import time
 from typing import Any
 from typing import TypeVar
 import urllib.parse
@@ -17,9 +23,12 @@ import urllib.parse
 from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import strutils
+import requests
 import sushy
+from sushy import connector as sushy_connector
 
 from ironic_lite import exception
+from ironic_lite.common import stopping
 
 LOG = logging.getLogger(__name__)
 T = TypeVar('T')
@@ -122,6 +131,43 @@ def parse_driver_info(node: Any) -> dict[str, Any]:
             'node_uuid': node.uuid}
 
 
+class _StopRequested(requests.exceptions.RequestException):
+    """A request not sent because the conductor stops. Not one of the
+    errors sushy repeats: it gives the request up at once."""
+
+
+class _StopAwareSession(requests.Session):
+    """A requests session that sends nothing once the conductor stops:
+    sushy repeats a request the BMC did not answer
+    ``[redfish]server_side_retries`` times on its own, on a thread the
+    caller may already have given up (:func:`stopping.call`)."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        super().__init__()
+        self._stop = stop
+
+    def request(self, method: str, url: Any,  # type: ignore[override]
+                *args: Any, **kwargs: Any) -> requests.Response:
+        if self._stop.is_set():
+            raise _StopRequested(f'{method!s} {url!s} not sent: the '
+                                 'conductor is stopping')
+        return super().request(method, url, *args, **kwargs)
+
+
+class _StopAwareConnector(sushy_connector.Connector):  # type: ignore[misc]
+    """sushy's connector on a :class:`_StopAwareSession`."""
+
+    _session: requests.Session
+
+    def __init__(self, stop: threading.Event, url: str,
+                 **kwargs: Any) -> None:
+        super().__init__(url, **kwargs)
+        session = _StopAwareSession(stop)
+        session.headers.update(self._session.headers)
+        self._session.close()
+        self._session = session
+
+
 class SessionCache:
     """sushy connections, one per (address, user, password, verify,
     auth type), the least recently used dropped beyond the size."""
@@ -143,11 +189,13 @@ class SessionCache:
         auth = AUTH_TYPES[info['auth_type']](username=info['username'],
                                              password=info['password'])
         options = self.conf.redfish
+        url = info['address'] + '/redfish/v1'
         connection = sushy.Sushy(
-            info['address'] + '/redfish/v1', verify=info['verify_ca'],
-            auth=auth, read_timeout=options.read_timeout,
-            server_side_retries=options.server_side_retries,
-            server_side_retries_delay=options.server_side_retries_delay)
+            url, auth=auth, connector=_StopAwareConnector(
+                stopping.event(self.conf), url, verify=info['verify_ca'],
+                default_request_timeout=options.read_timeout,
+                server_side_retries=options.server_side_retries,
+                server_side_retries_delay=options.server_side_retries_delay))
         if self.size:
             with self._lock:
                 self._sessions[key] = connection
@@ -177,27 +225,41 @@ def _cache(conf: cfg.ConfigOpts) -> SessionCache:
 
 
 def _retrying(conf: cfg.ConfigOpts, info: dict[str, Any],
-              call: Callable[[], T]) -> T:
+              call: Callable[[], T], what: str) -> T:
     """``call`` tried [redfish]connection_attempts times while the BMC
-    does not answer; other errors at once."""
+    does not answer; other errors at once. Each attempt runs on a thread
+    of its own that a stop of the conductor gives up, and a stop ends
+    the wait between two attempts (:mod:`stopping`).
+
+    :raises BMCCallStopped: the conductor stops.
+    """
     attempts = conf.redfish.connection_attempts
-    for attempt in range(1, attempts + 1):
-        try:
-            return call()
-        except sushy.exceptions.ConnectionError as exc:
-            _cache(conf).forget(info)
-            if attempt == attempts:
-                raise RedfishConnectionError(node=info['node_uuid'],
-                                             error=exc) from exc
-            LOG.warning('Redfish BMC %(address)s of node %(node)s did not '
-                        'answer (attempt %(n)d of %(all)d); retrying in '
-                        '%(wait)s s', {'address': info['address'],
-                                       'node': info['node_uuid'],
-                                       'n': attempt, 'all': attempts,
-                                       'wait': conf.redfish
-                                       .connection_retry_interval})
-            time.sleep(conf.redfish.connection_retry_interval)
+    try:
+        for attempt in range(1, attempts + 1):
+            try:
+                return stopping.call(conf, call, name='redfish-call')
+            except sushy.exceptions.ConnectionError as exc:
+                _cache(conf).forget(info)
+                stopping.check(conf)  # the request was refused for it
+                if attempt == attempts:
+                    raise RedfishConnectionError(node=info['node_uuid'],
+                                                 error=exc) from exc
+                _log_retry(conf, info, attempt, attempts)
+                stopping.wait(conf, conf.redfish.connection_retry_interval)
+    except stopping.Stopped:
+        raise exception.BMCCallStopped(what=what,
+                                       node=info['node_uuid']) from None
     raise AssertionError('unreachable')
+
+
+def _log_retry(conf: cfg.ConfigOpts, info: dict[str, Any], attempt: int,
+               attempts: int) -> None:
+    LOG.warning('Redfish BMC %(address)s of node %(node)s did not '
+                'answer (attempt %(n)d of %(all)d); retrying in '
+                '%(wait)s s', {'address': info['address'],
+                               'node': info['node_uuid'],
+                               'n': attempt, 'all': attempts,
+                               'wait': conf.redfish.connection_retry_interval})
 
 
 def _system(conf: cfg.ConfigOpts, info: dict[str, Any]) -> Any:
@@ -213,7 +275,7 @@ def _system(conf: cfg.ConfigOpts, info: dict[str, Any]) -> Any:
 
     node = info['node_uuid']
     try:
-        return _retrying(conf, info, fetch)
+        return _retrying(conf, info, fetch, 'Reading the system')
     except sushy.exceptions.ResourceNotFoundError as exc:
         raise RedfishError(
             error=f'the system {info["system_id"]} of node {node} was '
@@ -244,7 +306,7 @@ def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
     info = parse_driver_info(node)
     system = _system(conf, info)
     try:
-        return _retrying(conf, info, lambda: action(system))
+        return _retrying(conf, info, lambda: action(system), what)
     except sushy.exceptions.SushyError as exc:
         raise RedfishError(
             error=f'{what} failed for node {node.uuid}: {exc}') from exc

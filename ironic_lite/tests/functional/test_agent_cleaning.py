@@ -180,7 +180,8 @@ def test_killed_agent_fails_at_the_timeout_then_recovers(
     assert 'runs on the agent, which did not heartbeat within' in error
     assert f'{CALLBACK_TIMEOUT} seconds' in error
     assert 'deploy.erase_devices' in error
-    assert node['maintenance'] is True
+    # A step ran: in maintenance (upstream's rule, as above).
+    assert (node['maintenance'], node['fault']) == (True, 'clean failure')
     status, body = _call(api_url, 'DELETE', f'/v1/nodes/{uuid}/maintenance')
     assert status == 202, body
     _manageable(api_url, uuid)
@@ -209,6 +210,8 @@ def test_no_agent_fails_at_the_timeout(api_url, tmp_path):
     node = _wait(api_url, uuid, _state('clean failed'),
                  timeout=CALLBACK_TIMEOUT + 30)
     assert 'its agent did not heartbeat within' in node['last_error']
+    # No step ran: not in maintenance (upstream's rule, as below).
+    assert (node['maintenance'], node['fault']) == (False, None)
 
 
 def test_a_failing_agent_step_fails_the_node(api_url, agents, tmp_path):

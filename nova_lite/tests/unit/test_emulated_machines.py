@@ -1,13 +1,18 @@
-"""The helpers of ``stacklite-aio --baremetal-emulate`` that need no
-process: disk files, machine identities, the emulator's configuration
-and the command line."""
+"""The helpers of ``stacklite-aio --baremetal-emulate``: disk files,
+machine identities, the emulator's configuration and port, the command
+line, and the pid files that find the processes a killed all-in-one
+left (with ``sleep`` processes)."""
 
 from pathlib import Path
+import signal
+import socket
+import subprocess
 
 import pytest
 
 from stacklite import aio
 from stacklite import emulated_machines as machines
+from stacklite import pidfiles
 
 
 def test_a_new_disk_holds_signatures_and_data(tmp_path: Path) -> None:
@@ -61,3 +66,75 @@ def test_emulate_option_is_parsed(tmp_path: Path) -> None:
     args = aio.parse_args(['--state-dir', str(tmp_path),
                            '--baremetal-emulate', '3'])
     assert args.baremetal_emulate == 3
+
+
+def test_the_emulator_port_is_taken_again_while_free(tmp_path: Path) -> None:
+    path = tmp_path / machines.PORT_FILE
+    first = machines.stable_port(path)
+    assert int(path.read_text()) == first
+    assert machines.stable_port(path) == first
+    with socket.socket() as holder:     # another process took it
+        holder.bind(('127.0.0.1', first))
+        holder.listen(1)
+        moved = machines.stable_port(path)
+    assert moved != first
+    assert int(path.read_text()) == moved
+
+
+def _sleeper() -> subprocess.Popen[bytes]:
+    return subprocess.Popen(['sleep', '60'], start_new_session=True)
+
+
+def test_a_recorded_process_is_found_and_stopped(tmp_path: Path) -> None:
+    child = _sleeper()
+    path = tmp_path / 'child.pid'
+    try:
+        pidfiles.write(path, child.pid)
+        assert pidfiles.running(path) == child.pid
+        assert pidfiles.stop_recorded(path, timeout=5) == child.pid
+        assert child.wait(5) == -signal.SIGTERM
+        assert not path.exists()
+        assert pidfiles.stop_recorded(path) is None
+    finally:
+        child.kill()
+        child.wait(5)
+
+
+def test_a_pid_reused_by_another_process_is_left_alone(
+        tmp_path: Path) -> None:
+    """The pid file names a process that ended; a new one got its pid
+    (played by a start time that does not match)."""
+    child = _sleeper()
+    path = tmp_path / 'child.pid'
+    try:
+        started = pidfiles.start_time(child.pid)
+        assert started is not None
+        path.write_text(f'{child.pid} {started - 1}\n')
+        assert pidfiles.running(path) is None
+        assert pidfiles.stop_recorded(path) is None
+        assert child.poll() is None
+    finally:
+        child.kill()
+        child.wait(5)
+
+
+def test_an_ended_process_is_not_running(tmp_path: Path) -> None:
+    child = _sleeper()
+    path = tmp_path / 'child.pid'
+    pidfiles.write(path, child.pid)
+    child.kill()
+    child.wait(5)
+    assert pidfiles.running(path) is None
+
+
+def test_one_holder_of_the_machines_at_a_time(tmp_path: Path) -> None:
+    first = pidfiles.DirectoryLock(tmp_path / 'machines.lock')
+    second = pidfiles.DirectoryLock(tmp_path / 'machines.lock')
+    first.acquire()
+    try:
+        with pytest.raises(RuntimeError, match='another stacklite-aio'):
+            second.acquire()
+    finally:
+        first.release()
+    second.acquire()
+    second.release()
