@@ -18,7 +18,9 @@ from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import agent
 from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_task_manager as fixtures
+from ironic_lite.tests.unit.test_task_manager import HOLDER
 from ironic_lite.tests.unit.test_task_manager import HOST
+from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 
 ASYNC = {'interface': 'deploy', 'step': 'wait_a_bit',
@@ -57,7 +59,7 @@ def test_maintenance_when_a_step_runs_and_no_abort(clean_step, event,
 
 
 def _lock(ctx: Any, conf: Any, node: dict[str, Any]) -> Any:
-    return task_manager.acquire(ctx, conf, node['id'], HOST, 'test')
+    return task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test')
 
 
 def _cleaning(ctx: Any, **values: Any) -> dict[str, Any]:

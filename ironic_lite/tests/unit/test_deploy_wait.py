@@ -126,7 +126,9 @@ def test_abort_stops_an_abortable_step_at_once(ctx, mgr):
 
 def test_abort_waits_for_a_step_that_is_not_abortable(
         ctx, mgr, conf, pool, not_abortable):
-    node = deploy(ctx, mgr, [wait_a_bit(0.3, FIRST)])
+    # A long step, ended by hand below: however slow the machine, the
+    # aborts come while it runs.
+    node = deploy(ctx, mgr, [wait_a_bit(600, FIRST)])
     wait_state(ctx, node, states.DEPLOYWAIT)
     mgr.do_provisioning_action(ctx, node['uuid'], 'abort', None)
     # Twice: the flag is set once, the node keeps waiting.
@@ -136,9 +138,10 @@ def test_abort_waits_for_a_step_that_is_not_abortable(
     assert row['deploy_step'][deploy_wait.ABORT_AFTER] is True
     with lock(ctx, conf, node) as task:
         deploy_wait.poll_async_step(task, pool)
-    assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
-        states.DEPLOYWAIT)
-    time.sleep(0.35)
+    row = db_nodes.node_get(ctx, node['id'])
+    assert row['provision_state'] == states.DEPLOYWAIT
+    db_nodes.node_update(ctx, node['id'], {'driver_internal_info': {
+        **row['driver_internal_info'], fake.WAIT_UNTIL_KEY: time.time() - 1}})
     with lock(ctx, conf, node) as task:
         deploy_wait.poll_async_step(task, pool)
     row = db_nodes.node_get(ctx, node['id'])
