@@ -30,6 +30,8 @@ import urllib.error
 
 import devstack_support as support
 
+from ironic_lite.drivers import fake_run_log
+
 #: How long SIGTERM may take before the conductor is killed (its
 #: running step finishes first; the fake steps take seconds).
 STOP_PATIENCE = 90
@@ -356,10 +358,21 @@ def read_runs(path: Path, offset: int) -> tuple[list[Run], int]:
 def _active(run: Run, injector: Injector) -> list[tuple[float, float]]:
     """When ``run`` could act: [start, end] less the time its process
     was stopped (SIGSTOP); a run without an end ended when its process
-    was killed."""
+    was killed.
+
+    As for a fenced run (whose end is its last confirmed checkpoint, see
+    :mod:`ironic_lite.drivers.fake_run_log`), the unit of work a run was
+    in when its process froze is not counted past the freeze: a process
+    killed within one unit (:data:`~ironic_lite.drivers.fake_run_log.
+    SLICE`) of being woken up had no checkpoint to pass meanwhile."""
     end = run.end if run.end is not None else injector.deaths.get(run.pid)
     if end is None:
         return []
+    windows = injector.frozen.get(run.pid, [])
+    if run.end is None and windows:
+        stopped, continued = windows[-1]
+        if run.start < stopped and end - continued < fake_run_log.SLICE:
+            end = stopped
     pieces = [(run.start, end)]
     for stopped, continued in injector.frozen.get(run.pid, []):
         pieces = [piece for start, stop in pieces for piece in (
