@@ -14,6 +14,7 @@ from typing import Any
 import oslo_messaging as messaging
 from prometheus_client import Histogram
 
+from lite_common import db_retry
 from lite_common import metrics
 
 CALL_LATENCY = Histogram(
@@ -40,11 +41,21 @@ class TimedClient:
         topic = kwargs.get('topic') or self._topic
         return TimedClient(self._client.prepare(*args, **kwargs), topic)
 
+    def _timeout(self) -> float:
+        """The call's timeout, as oslo.messaging works it out."""
+        timeout = getattr(self._client, 'timeout', None)
+        if timeout is None:
+            timeout = self._client.conf.rpc_response_timeout
+        return float(timeout)
+
     def call(self, ctxt: Any, method: str, **kwargs: Any) -> Any:
         started = time.monotonic()
         outcome = 'error'
         try:
-            result = self._client.call(ctxt, method, **kwargs)
+            # The server learns how long this call waits for it (it
+            # gives up on the database in time to answer).
+            with db_retry.calling(self._timeout()):
+                result = self._client.call(ctxt, method, **kwargs)
             outcome = 'success'
             return result
         except messaging.MessagingTimeout:

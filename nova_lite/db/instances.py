@@ -16,6 +16,7 @@ from nova_lite.db import server_groups
 from nova_lite.db import tags
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 INST = models.Instance
 # Column attribute for each key whose attribute name differs.
@@ -30,6 +31,7 @@ def _attr_values(values: dict[str, Any]) -> dict[str, Any]:
     return {_ATTR.get(k, k): v for k, v in values.items()}
 
 
+@retried
 def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = INST(**_attr_values(flavors.with_type_id(session, values)))
@@ -40,6 +42,7 @@ def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def instance_get_by_uuid(context: Any, uuid: str,
                          read_deleted: bool = False) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
@@ -129,6 +132,7 @@ def sort_order(keys: list[str], dirs: list[str]) -> list[tuple[str, str]]:
     return order
 
 
+@retried
 def instance_get_all(context: Any, filters: dict[str, Any],
                      limit: int | None = None,
                      marker: str | None = None,
@@ -155,6 +159,7 @@ def instance_get_all(context: Any, filters: dict[str, Any],
         return [dict(zip(keys, row, strict=True)) for row in result.all()]
 
 
+@retried
 def instance_ids_by_compute_id(
         context: Any, compute_ids: list[int]) -> dict[int, list[Any]]:
     """compute node id -> [(instance id, uuid)] of its live instances,
@@ -172,6 +177,7 @@ def instance_ids_by_compute_id(
     return found
 
 
+@retried
 def count_on_hosts(context: Any, hosts: list[str]) -> int:
     """How many live instances are on ``hosts``, in one query."""
     if not hosts:
@@ -252,6 +258,7 @@ def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
                                         actual=actual.task_state)
 
 
+@retried
 def stalled_builds(context: Any, older_than: Any,
                    limit: int) -> list[str]:
     """uuids of instances still waiting to be scheduled (building,
@@ -267,6 +274,7 @@ def stalled_builds(context: Any, older_than: Any,
             .order_by(changed, INST.id).limit(limit)))
 
 
+@retried
 def stalled_unshelves(context: Any, older_than: Any,
                       limit: int) -> list[str]:
     """uuids of instances whose unshelve waits for the conductor (task
@@ -288,6 +296,7 @@ _UUID_BATCH = 1000
 LIVE, DELETED = 'live', 'deleted'
 
 
+@retried
 def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
     """uuid -> LIVE (a live record) or DELETED (only deleted records);
     uuids with no record at all are absent. A few queries, whatever the
@@ -388,6 +397,7 @@ def _reclaimable(older_than: Any, hosts: list[str]) -> list[Any]:
             sa.or_(INST.deleted_at.is_(None), INST.deleted_at < older_than)]
 
 
+@retried
 def claim_reclaimable(context: Any, older_than: Any, hosts: list[str],
                       limit: int) -> list[dict[str, Any]]:
     """Soft-deleted instances of ``hosts`` deleted before ``older_than``

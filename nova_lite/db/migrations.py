@@ -9,10 +9,12 @@ from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 MIG = models.Migration
 
 
+@retried
 def migration_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = MIG(**values)
@@ -21,6 +23,7 @@ def migration_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def migration_get(context: Any, **filters: Any) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.scalars(
@@ -31,6 +34,7 @@ def migration_get(context: Any, **filters: Any) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def migration_update(context: Any, migration_id: int,
                      values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
@@ -43,6 +47,7 @@ def migration_update(context: Any, migration_id: int,
         return as_dict(row)
 
 
+@retried
 def migration_get_all(context: Any, filters: dict[str, Any],
                       limit: int | None = None,
                       marker: str | None = None) -> list[dict[str, Any]]:
@@ -113,6 +118,7 @@ def _uncleaned_evacuations() -> Any:
                    MIG.status.in_(UNCLEANED_EVACUATION_STATUSES))
 
 
+@retried
 def evacuations_from(context: Any, host: str) -> list[dict[str, Any]]:
     """Evacuations away from ``host`` whose copy there its agent has not
     cleaned up (accepted, pre-migrating or done), in one query, whether
@@ -132,6 +138,7 @@ def uncleaned_evacuation_hosts() -> Any:
         _uncleaned_evacuations(), MIG.source_compute.is_not(None))
 
 
+@retried
 def uncleaned_evacuations_count(context: Any, host: str) -> dict[str, int]:
     """status -> how many evacuations from ``host`` are uncleaned."""
     with context_manager.reader.using(context) as session:
@@ -142,6 +149,7 @@ def uncleaned_evacuations_count(context: Any, host: str) -> dict[str, int]:
         return {status: int(count) for status, count in rows}
 
 
+@retried
 def evacuations_to(context: Any, host: str,
                    node_ids: list[int]) -> list[dict[str, Any]]:
     """Evacuations to this host left unfinished: claimed by one of its
@@ -163,6 +171,7 @@ COLD_MOVES_IN_FLIGHT = ('pre-migrating', 'migrating', 'post-migrating',
                         'finished', 'confirming', 'reverting')
 
 
+@retried
 def cold_moves_in_flight(context: Any, host: str,
                          node_ids: list[int]) -> list[dict[str, Any]]:
     """Cold migrations and resizes in flight from ``host`` or claimed by
@@ -177,6 +186,7 @@ def cold_moves_in_flight(context: Any, host: str,
             .order_by(MIG.id))
 
 
+@retried
 def stalled_before_destination(context: Any, older_than: Any,
                                limit: int) -> list[dict[str, Any]]:
     """Moves last changed before ``older_than`` that no destination has
@@ -195,6 +205,7 @@ def stalled_before_destination(context: Any, older_than: Any,
             .order_by(changed, MIG.id).limit(limit))
 
 
+@retried
 def mark_completed(context: Any, migration_ids: list[int]) -> int:
     """``done`` -> ``completed`` (the source cleaned up), in one
     statement; records in any other status are left as they are."""
@@ -209,6 +220,7 @@ def mark_completed(context: Any, migration_ids: list[int]) -> int:
         return int(result.rowcount)
 
 
+@retried
 def finish_on_destination(context: Any, migration_id: int) -> str:
     """``pre-migrating`` -> ``done`` once the destination holds the
     instance; a record the source already marked ``completed`` keeps that
@@ -225,6 +237,7 @@ def finish_on_destination(context: Any, migration_id: int) -> str:
         return str(row.status)
 
 
+@retried
 def set_destination(context: Any, migration_id: int, host: str,
                     node: str, statuses: tuple[str, ...]) -> bool:
     """The conductor's choice of destination, once: only while the
@@ -244,6 +257,7 @@ def set_destination(context: Any, migration_id: int, host: str,
         return int(result.rowcount) == 1
 
 
+@retried
 def release_destination(context: Any, migration_id: int, host: str,
                         node: str, max_attempts: int) -> bool:
     """Undo the conductor's choice of ``host``/``node`` after that
@@ -274,6 +288,7 @@ def release_destination(context: Any, migration_id: int, host: str,
         return int(result.rowcount) == 1
 
 
+@retried
 def migration_transition(context: Any, migration_id: int,
                          from_statuses: tuple[str, ...], status: str,
                          values: dict[str, Any] | None = None) -> bool:

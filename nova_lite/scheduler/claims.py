@@ -206,6 +206,7 @@ def _not_placed(session: Any, uuid: str) -> Exception:
     return exception.AlreadyPlaced(instance_uuid=uuid, host=host.host)
 
 
+@db_api.retried
 def claim_on(context: Any, conf: cfg.ConfigOpts, req: Request,
              node: Any) -> bool:
     """Claim ``node`` (a candidate row, possibly stale) for the request
@@ -232,6 +233,7 @@ def describe_traits(req: Request) -> str:
     return ''.join(parts)
 
 
+@db_api.retried
 def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
                      exclude_hosts: tuple[str, ...] = ()) -> Any:
     """Place the instance on the best node that still has room.
@@ -259,6 +261,7 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
         f'{describe_traits(req)}{constraints.describe(req)}.')
 
 
+@db_api.retried
 def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
                        exclude_hosts: tuple[str, ...],
                        only_host: str | None = None) -> Any:
@@ -347,6 +350,7 @@ def _claim_move(session: Any, conf: cfg.ConfigOpts, req: Request,
         raise _NoClaim(NO_ROOM)
 
 
+@db_api.retried
 def _claim_in_transaction(context: Any, claim: Callable[..., None],
                           conf: cfg.ConfigOpts, req: Request, node_id: int,
                           migration_id: int) -> str:
