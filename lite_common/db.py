@@ -243,6 +243,10 @@ class WaitingQueuePool(sa_pool.QueuePool):
     thread's bound (:func:`lite_common.db_retry.until_connected`),
     taking a connection another thread gives back meanwhile."""
 
+    # It logs as SQLAlchemy's own pools (the services quiet sqlalchemy.*;
+    # a logger of this module would log every checkout in debug mode).
+    __module__ = 'sqlalchemy.pool.impl'
+
     def _do_get(self) -> Any:
         return db_retry.until_connected(super()._do_get, self._returned)
 
@@ -353,15 +357,18 @@ def configure_database(context_manager: Any, conf: Any) -> None:
     IDLE_CONNECTION_TIMEOUT = database.idle_connection_timeout
     db_retry.configure(database.request_retry_timeout,
                        database.flow_retry_timeout)
+    pool: dict[str, Any] = {}
+    if not database.connection.startswith('sqlite'):
+        # A SQLite file gets a pool of its own (_pool_sqlite_file).
+        pool = {'max_pool_size': database.max_pool_size,
+                'max_overflow': database.max_overflow,
+                'pool_timeout': database.pool_timeout}
     context_manager.configure(
         connection=database.connection,
         max_retries=database.max_retries,
         retry_interval=database.retry_interval,
-        max_pool_size=database.max_pool_size,
-        max_overflow=database.max_overflow,
-        pool_timeout=database.pool_timeout,
         connection_recycle_time=database.connection_recycle_time,
-    )
+        **pool)
 
 
 #: oslo.db's pool options with stacklite's defaults (see MAX_POOL_SIZE).

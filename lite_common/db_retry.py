@@ -134,9 +134,9 @@ def serving_request() -> contextlib.AbstractContextManager[None]:
 
 
 @contextlib.contextmanager
-def calling(timeout: float) -> Iterator[None]:
+def calling(timeout: float | None) -> Iterator[None]:
     """This thread sends an RPC call and waits ``timeout`` seconds for
-    the answer (see :func:`call_patience`)."""
+    the answer (see :func:`call_patience`; None: unknown)."""
     previous = _STATE.calling
     _STATE.calling = timeout
     try:

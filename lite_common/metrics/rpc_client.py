@@ -41,12 +41,14 @@ class TimedClient:
         topic = kwargs.get('topic') or self._topic
         return TimedClient(self._client.prepare(*args, **kwargs), topic)
 
-    def _timeout(self) -> float:
-        """The call's timeout, as oslo.messaging works it out."""
+    def _timeout(self) -> float | None:
+        """The call's timeout, as oslo.messaging works it out (None: a
+        client that does not say)."""
         timeout = getattr(self._client, 'timeout', None)
-        if timeout is None:
-            timeout = self._client.conf.rpc_response_timeout
-        return float(timeout)
+        conf = getattr(self._client, 'conf', None)
+        if timeout is None and conf is not None:
+            timeout = conf.rpc_response_timeout
+        return None if timeout is None else float(timeout)
 
     def call(self, ctxt: Any, method: str, **kwargs: Any) -> Any:
         started = time.monotonic()
