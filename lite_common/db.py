@@ -40,8 +40,8 @@ SQLITE_BUSY_TIMEOUT_MS = 30000
 #: tens of threads each hold one for a moment, and with fewer most of
 #: them would be opened and closed again for every transaction (a TLS
 #: handshake on MariaDB). A thread that finds all in use waits up to
-#: ``pool_timeout`` seconds, then the wait counts as a transient error
-#: (:mod:`lite_common.db_retry`).
+#: ``pool_timeout`` seconds (unset: POOL_TIMEOUT), then the wait counts
+#: as a transient error (:mod:`lite_common.db_retry`).
 MAX_POOL_SIZE = 10
 MAX_OVERFLOW = 5
 POOL_TIMEOUT = 10
@@ -362,7 +362,7 @@ def configure_database(context_manager: Any, conf: Any) -> None:
         # A SQLite file gets a pool of its own (_pool_sqlite_file).
         pool = {'max_pool_size': database.max_pool_size,
                 'max_overflow': database.max_overflow,
-                'pool_timeout': database.pool_timeout}
+                'pool_timeout': database.pool_timeout or POOL_TIMEOUT}
     context_manager.configure(
         connection=database.connection,
         max_retries=database.max_retries,
@@ -372,9 +372,11 @@ def configure_database(context_manager: Any, conf: Any) -> None:
 
 
 #: oslo.db's pool options with stacklite's defaults (see MAX_POOL_SIZE).
+#: Not ``pool_timeout``: oslo.db's enginefacade also reads the global
+#: configuration's options, and SQLite (no queue pool) refuses a pool
+#: timeout; unset, it is POOL_TIMEOUT (configure_database).
 _POOL_DEFAULTS = {'max_pool_size': MAX_POOL_SIZE,
-                  'max_overflow': MAX_OVERFLOW,
-                  'pool_timeout': POOL_TIMEOUT}
+                  'max_overflow': MAX_OVERFLOW}
 
 
 def set_defaults(conf: cfg.ConfigOpts) -> None:

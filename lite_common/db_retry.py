@@ -45,6 +45,7 @@ from collections.abc import Iterator
 import contextlib
 import functools
 import random
+import re
 import threading
 import time
 from typing import Any
@@ -181,7 +182,7 @@ def _dbapi_transient(exc: BaseException) -> bool:
     args = getattr(exc, 'args', ())
     if args and isinstance(args[0], int):         # PyMySQL, mysqlclient
         return args[0] in MYSQL_CODES
-    pgcode = getattr(exc, 'pgcode', _NOTHING)      # psycopg2
+    pgcode: Any = getattr(exc, 'pgcode', _NOTHING)  # psycopg2
     if pgcode is not _NOTHING:
         if pgcode is None:
             # No SQLSTATE: the connection itself failed.
@@ -213,11 +214,27 @@ def is_transient(exc: BaseException) -> bool:
     return False
 
 
+#: SQLAlchemy's pointer to its documentation, which ends its messages.
+_BACKGROUND = re.compile(r'\(Background on this error at: [^)]*\)')
+
+
+def _driver_error(exc: BaseException) -> BaseException:
+    """The driver's own error under ``exc`` (its message has neither the
+    statement nor its parameters, which may hold secrets), else
+    ``exc``."""
+    for cause in _causes(exc):
+        if not isinstance(cause, (sa.exc.SQLAlchemyError, db_exc.DBError)):
+            return cause
+    return exc
+
+
 def unavailable(exc: BaseException) -> exception.DatabaseUnavailable:
-    """The DatabaseUnavailable that ends a wait for ``exc``."""
-    text = ' '.join(str(exc).split())[:300]
+    """The DatabaseUnavailable that ends a wait for ``exc`` (its message
+    may become a node's ``last_error``)."""
+    cause = _driver_error(exc)
+    text = ' '.join(_BACKGROUND.sub('', str(cause)).split())[:300]
     return exception.DatabaseUnavailable(
-        reason=f'{type(exc).__name__}: {text}')
+        reason=f'{type(cause).__name__}: {text}')
 
 
 # -- waiting
@@ -363,12 +380,21 @@ def _run(func: Callable[P, R], idempotent: bool, *args: P.args,
 
     def may_repeat(exc: BaseException) -> None:
         if _STATE.commits != commits and not idempotent:
+            LOG.warning('Database call %(what)s failed (%(err)s) after it '
+                        'committed a change: not running it again',
+                        {'what': func.__qualname__, 'err': exc})
             raise exception.DatabaseUnavailable(
                 reason='the connection failed after a change was sent to '
                 'be committed: it may or may not be stored '
-                f'({type(exc).__name__})', outcome_unknown=True) from exc
+                f'({func.__qualname__}: {type(exc).__name__})',
+                outcome_unknown=True) from exc
 
-    return _attempts(func.__qualname__, attempt, may_repeat)
+    result = _attempts(func.__qualname__, attempt, may_repeat)
+    if idempotent:
+        # Running it again is harmless: its writes do not make its
+        # caller's retry unsafe.
+        _STATE.commits = commits
+    return result
 
 
 @overload

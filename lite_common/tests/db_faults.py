@@ -178,7 +178,9 @@ def run_threads(targets: list[tuple[Any, tuple[Any, ...]]]) -> list[str]:
         try:
             func(*args)
         except Exception as exc:    # reported by the test
-            errors.append(f'{getattr(func, "__name__", func)}{args}: '
+            named = [str(arg) for arg in args if isinstance(arg, str)]
+            errors.append(f'{getattr(func, "__name__", func)}'
+                          f'({", ".join(named)}): '
                           f'{type(exc).__name__}: {exc}')
 
     threads = [threading.Thread(target=run, args=target)

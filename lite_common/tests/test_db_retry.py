@@ -282,9 +282,18 @@ def test_database_trouble_is_a_503_with_retry_after(formatter, key):
         response = webob.Request.blank('/v1/nodes').get_response(app)
         assert response.status_int == 503, response.body
         assert response.headers['Retry-After'] == str(
-            faults.DATABASE_RETRY_AFTER)
+            faults.RETRY_AFTER)
         assert key in response.json
         assert 'database' in response.text
+
+
+def test_every_503_says_when_to_come_back():
+    app = faults.FaultWrapper(_app_raising(
+        webob.exc.HTTPServiceUnavailable(explanation='no conductor')),
+        baremetal_errors.baremetal_error)
+    response = webob.Request.blank('/v1/nodes').get_response(app)
+    assert response.status_int == 503
+    assert response.headers['Retry-After'] == str(faults.RETRY_AFTER)
 
 
 def test_a_lost_commit_says_so_in_the_503():

@@ -60,8 +60,21 @@ def _message(exc: webob.exc.HTTPException) -> str:
     return str(exc.explanation or exc.detail or exc.title)
 
 
-#: Seconds a client is asked to wait after database trouble (503).
-DATABASE_RETRY_AFTER = 5
+#: Seconds a client is asked to wait after a 503 (database trouble, no
+#: conductor answered, no free worker) that says no other time.
+RETRY_AFTER = 5
+
+
+def _kept_headers(exc: webob.exc.HTTPException) -> list[tuple[str, str]]:
+    """The headers of a handler's error that its rendering keeps; a 503
+    always says when to come back."""
+    headers = [(k, v) for k, v in exc.headers.items()
+               if k.lower() in ('allow', 'www-authenticate', 'retry-after',
+                                'location')]
+    if exc.code == 503 and not any(k.lower() == 'retry-after'
+                                   for k, _ in headers):
+        headers.append(('Retry-After', str(RETRY_AFTER)))
+    return headers
 
 
 def _is_database_trouble(exc: Exception) -> bool:
@@ -88,7 +101,7 @@ def database_unavailable(environ: dict[str, Any], req: webob.Request,
         message += ' The change may or may not have been stored.'
     message += f' Request id {environ.get("openstack.request_id", "")}.'
     return json_error(503, message, req, formatter,
-                      [('Retry-After', str(DATABASE_RETRY_AFTER))])
+                      [('Retry-After', str(RETRY_AFTER))])
 
 
 def unexpected_error(environ: dict[str, Any], req: webob.Request,
@@ -115,11 +128,8 @@ class FaultWrapper:
             with db_retry.serving_request():
                 return self.app(environ, start_response)
         except webob.exc.HTTPException as exc:
-            headers = [(k, v) for k, v in exc.headers.items()
-                       if k.lower() in ('allow', 'www-authenticate',
-                                        'retry-after', 'location')]
             response = json_error(exc.code, _message(exc), req,
-                                  self.formatter, headers)
+                                  self.formatter, _kept_headers(exc))
         except Exception as exc:
             if _is_database_trouble(exc):
                 response = database_unavailable(environ, req, exc,

@@ -84,7 +84,7 @@ def service_update(context: Any, service_id: int,
         return _as_dict(row)
 
 
-@retried
+@retried(idempotent=True)     # a second heartbeat is harmless
 def service_heartbeat(context: Any, service_id: int) -> datetime.datetime:
     """Record a heartbeat in one statement; returns its time."""
     now = lite_db.utcnow()
