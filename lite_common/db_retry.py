@@ -250,6 +250,8 @@ def _delay(what: str, exc: BaseException, attempt: int) -> float:
     if remaining <= 0:
         LOG.warning('Database call %(what)s: gave up after %(n)d attempts '
                     '(%(err)s)', {'what': what, 'n': attempt, 'err': exc})
+        if isinstance(exc, exception.DatabaseUnavailable):
+            raise exc
         raise unavailable(exc) from exc
     if attempt == 1:
         LOG.warning('Database call %(what)s failed (%(err)s); trying again '
@@ -282,9 +284,11 @@ def _sleep(seconds: float) -> None:
 
 def _attempts(what: str, call: Callable[[], R],
               may_repeat: Callable[[BaseException], None],
-              pause: Callable[[float], R | None] = _sleep) -> R:
-    """``call()`` until it returns or fails other than transiently, or
-    the deadline passes; ``may_repeat(exc)`` raises when a transient
+              pause: Callable[[float], R | None] = _sleep,
+              retryable: Callable[[BaseException], bool] = is_transient
+              ) -> R:
+    """``call()`` until it returns or fails other than ``retryable``, or
+    the deadline passes; ``may_repeat(exc)`` raises when a retryable
     ``exc`` must not lead to another attempt. ``pause(seconds)`` waits
     between attempts, and may return a result instead of waiting."""
     attempt = 0
@@ -293,7 +297,7 @@ def _attempts(what: str, call: Callable[[], R],
             try:
                 return call()
             except Exception as exc:
-                if not is_transient(exc):
+                if not retryable(exc):
                     raise
                 may_repeat(exc)
                 if not attempt:
@@ -324,6 +328,20 @@ def until_connected(checkout: Callable[[], R],
     return _attempts('connect', checkout, _not_a_pool_timeout, returned)
 
 
+def _stored_nothing(exc: BaseException) -> bool:
+    return isinstance(exc, exception.DatabaseUnavailable) and not (
+        exc.kwargs.get('outcome_unknown'))
+
+
+def until_available(what: str, call: Callable[[], R]) -> R:
+    """``call()``, an RPC call to a conductor, again while it answers
+    DatabaseUnavailable for a change it did not store, for this thread's
+    bound: a compute agent's flow waits for its conductor's database as
+    the conductor's own flows do (the agent has no database of its
+    own)."""
+    return _attempts(what, call, _always, retryable=_stored_nothing)
+
+
 # -- what an attempt committed
 
 
@@ -350,6 +368,13 @@ def track_commits(engine: sa.engine.Engine) -> None:
 #: Statements that change nothing (SELECT ... FOR UPDATE only locks).
 _READS = ('SELECT', 'SHOW', 'BEGIN', 'SET', 'SAVEPOINT', 'RELEASE',
           'ROLLBACK', 'PRAGMA', 'EXPLAIN')
+
+
+def commit_count() -> int:
+    """How many write transactions this thread has committed (those of
+    functions marked idempotent excepted): compare two counts to know
+    whether work in between stored anything."""
+    return _STATE.commits
 
 
 def _writes(statement: str) -> bool:

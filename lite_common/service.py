@@ -40,14 +40,22 @@ def _no_context() -> Iterator[None]:
     yield
 
 
-def _answer_database_trouble(name: str, exc: Exception) -> None:
+def _answer_database_trouble(name: str, exc: Exception,
+                             stored: bool) -> None:
     """Raise what an RPC caller gets for database trouble in endpoint
     method ``name``: DatabaseUnavailable (a 503 for the API), as an
-    expected exception (no traceback in this service's log)."""
+    expected exception (no traceback in this service's log); ``stored``:
+    the method committed a change before (the caller must not simply
+    send it again)."""
     LOG.warning('RPC %(name)s: the database is unavailable: %(err)s',
                 {'name': name, 'err': exc})
     answer = exc if isinstance(exc, exception.DatabaseUnavailable) else (
         db_retry.unavailable(exc))
+    if stored and not answer.kwargs.get('outcome_unknown'):
+        reason = answer.kwargs.get('reason', answer.format_message())
+        answer = exception.DatabaseUnavailable(
+            reason=f'{reason} (after a change was stored)',
+            outcome_unknown=True)
     try:
         raise answer from exc
     except exception.DatabaseUnavailable:
@@ -86,13 +94,15 @@ class _EndpointProxy:
         @functools.wraps(attr)
         def call(*args: Any, **kwargs: Any) -> Any:
             with self._call_context(), _patience(args):
+                commits = db_retry.commit_count()
                 try:
                     return attr(*args, **kwargs)
                 except Exception as exc:
                     if not (isinstance(exc, exception.DatabaseUnavailable)
                             or db_retry.is_transient(exc)):
                         raise
-                    _answer_database_trouble(name, exc)
+                    _answer_database_trouble(
+                        name, exc, db_retry.commit_count() != commits)
                     raise   # not reached: the line above raises
 
         return call

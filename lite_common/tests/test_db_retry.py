@@ -350,3 +350,74 @@ def test_an_rpc_call_answers_database_unavailable_within_its_patience():
     with pytest.raises(dispatcher.ExpectedException):
         proxy.work(cast)
     assert endpoint.bounds == [5, db_retry.FLOW_RETRY_TIMEOUT]
+
+
+def test_an_idempotent_call_does_not_make_its_caller_unsafe(proxied, proxy):
+    attempts = []
+
+    @db_retry.retried(idempotent=True)
+    def clear(context):
+        with proxied.writer.using(context) as session:
+            session.execute(sa.text('DELETE FROM rows_'))
+
+    @db_retry.retried
+    def clear_then_insert(context):
+        attempts.append(1)
+        clear(context)
+        _insert(proxied, 'new', proxy.cut if len(attempts) == 1 else None)
+
+    clear_then_insert(_context())
+    assert len(attempts) == 2
+    assert _tags(proxied) == ['new']
+
+
+def test_a_conductor_is_asked_again_while_it_stored_nothing():
+    answers = [exception.DatabaseUnavailable(reason='away'),
+               exception.DatabaseUnavailable(reason='away'), 'saved']
+
+    def call():
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    with db_retry.bounded(20):
+        assert db_retry.until_available('Instance.save', call) == 'saved'
+    unknown = exception.DatabaseUnavailable(reason='lost',
+                                            outcome_unknown=True)
+
+    def lost():
+        raise unknown
+
+    with pytest.raises(exception.DatabaseUnavailable) as caught:
+        db_retry.until_available('Instance.save', lost)
+    assert caught.value is unknown
+
+
+def test_past_its_bound_an_agent_gets_the_conductors_answer():
+    away = exception.DatabaseUnavailable(reason='away')
+
+    def call():
+        raise away
+
+    with db_retry.bounded(0.3), pytest.raises(
+            exception.DatabaseUnavailable) as caught:
+        db_retry.until_available('Instance.save', call)
+    assert caught.value is away
+
+
+class _Writer:
+    def __init__(self, manager):
+        self.manager = manager
+
+    def write_then_fail(self, context):
+        _insert(self.manager, 'stored')
+        raise db_exc.DBConnectionError()
+
+
+def test_an_rpc_answer_after_a_stored_change_says_so(proxied):
+    proxy = service._EndpointProxy(_Writer(proxied), service._no_context)
+    with pytest.raises(dispatcher.ExpectedException) as caught:
+        proxy.write_then_fail(_context())
+    answer = caught.value.exc_info[1]
+    assert answer.kwargs['outcome_unknown'], answer

@@ -89,15 +89,16 @@ def _where(environ: dict[str, Any]) -> tuple[str, str]:
 
 
 def database_unavailable(environ: dict[str, Any], req: webob.Request,
-                         exc: Exception,
-                         formatter: ErrorFormatter) -> webob.Response:
+                         exc: Exception, formatter: ErrorFormatter,
+                         stored: bool = False) -> webob.Response:
     """The 503 of database trouble, logged without a traceback (the
-    driver's message stays in the log: it may name the database user)."""
+    driver's message stays in the log: it may name the database user);
+    ``stored``: the request committed a change before."""
     LOG.warning('Database unavailable while handling %s %s: %s',
                 *_where(environ), exc)
     message = ('The service cannot reach its database at the moment; '
                'retry later.')
-    if getattr(exc, 'kwargs', {}).get('outcome_unknown'):
+    if stored or getattr(exc, 'kwargs', {}).get('outcome_unknown'):
         message += ' The change may or may not have been stored.'
     message += f' Request id {environ.get("openstack.request_id", "")}.'
     return json_error(503, message, req, formatter,
@@ -124,6 +125,7 @@ class FaultWrapper:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         req = webob.Request(environ)
+        commits = db_retry.commit_count()
         try:
             with db_retry.serving_request():
                 return self.app(environ, start_response)
@@ -132,8 +134,9 @@ class FaultWrapper:
                                   self.formatter, _kept_headers(exc))
         except Exception as exc:
             if _is_database_trouble(exc):
-                response = database_unavailable(environ, req, exc,
-                                                self.formatter)
+                response = database_unavailable(
+                    environ, req, exc, self.formatter,
+                    db_retry.commit_count() != commits)
             else:
                 response = unexpected_error(environ, req, self.formatter)
         return response(environ, start_response)
