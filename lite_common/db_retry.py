@@ -37,7 +37,11 @@ starts it, nested waits share it):
 
 When the connection is lost during the commit of a change, whether it
 was stored is unknown: a function that is not idempotent is then not
-run again, and its caller gets DatabaseUnavailable saying so.
+run again, and its caller gets DatabaseUnavailable saying so
+(``outcome_unknown``). The same count tells an RPC endpoint and an API
+request whether they stored something before the trouble
+(:func:`commit_count`), and a compute agent sends its conductor a call
+again only when it stored nothing (:func:`until_available`).
 """
 
 from collections.abc import Callable
@@ -99,7 +103,8 @@ class _ThreadState(threading.local):
     calling: float | None = None
     #: When the current wait ends (monotonic; None: no wait yet).
     deadline: float | None = None
-    #: Committed write transactions of this thread (only ever grows).
+    #: Committed write transactions of this thread, but those of
+    #: functions marked idempotent (see :func:`commit_count`).
     commits: int = 0
 
     def __init__(self) -> None:
