@@ -103,6 +103,8 @@ class _ThreadState(threading.local):
     calling: float | None = None
     #: When the current wait ends (monotonic; None: no wait yet).
     deadline: float | None = None
+    #: The running function runs again after an unseen commit.
+    rechecking: bool = False
     #: Committed write transactions of this thread, but those of
     #: functions marked idempotent (see :func:`commit_count`).
     commits: int = 0
@@ -397,27 +399,48 @@ def _in_transaction(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     return scopes is not None and hasattr(scopes, 'current')
 
 
-def _run(func: Callable[P, R], idempotent: bool, *args: P.args,
-         **kwargs: P.kwargs) -> R:
+def rechecking() -> bool:
+    """Whether the running function runs again after an attempt whose
+    commit went unseen (see ``retried(rechecks=True)``): a
+    compare-and-swap that finds its own change in place has succeeded."""
+    return _STATE.rechecking
+
+
+def _unknown_outcome(what: str, exc: BaseException
+                     ) -> exception.DatabaseUnavailable:
+    LOG.warning('Database call %(what)s failed (%(err)s) after it '
+                'committed a change: not running it again',
+                {'what': what, 'err': exc})
+    return exception.DatabaseUnavailable(
+        reason='the connection failed after a change was sent to be '
+        f'committed: it may or may not be stored ({what}: '
+        f'{type(exc).__name__})', outcome_unknown=True)
+
+
+def _run(func: Callable[P, R], idempotent: bool, rechecks: bool,
+         *args: P.args, **kwargs: P.kwargs) -> R:
     if _in_transaction(args, kwargs):
         return func(*args, **kwargs)
     commits = 0
+    recheck = False
 
     def attempt() -> R:
         nonlocal commits
         commits = _STATE.commits
-        return func(*args, **kwargs)
+        previous = _STATE.rechecking
+        _STATE.rechecking = previous or recheck     # an outer one's too
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _STATE.rechecking = previous
 
     def may_repeat(exc: BaseException) -> None:
-        if _STATE.commits != commits and not idempotent:
-            LOG.warning('Database call %(what)s failed (%(err)s) after it '
-                        'committed a change: not running it again',
-                        {'what': func.__qualname__, 'err': exc})
-            raise exception.DatabaseUnavailable(
-                reason='the connection failed after a change was sent to '
-                'be committed: it may or may not be stored '
-                f'({func.__qualname__}: {type(exc).__name__})',
-                outcome_unknown=True) from exc
+        nonlocal recheck
+        if _STATE.commits == commits or idempotent:
+            return
+        if not rechecks:
+            raise _unknown_outcome(func.__qualname__, exc) from exc
+        recheck = True
 
     result = _attempts(func.__qualname__, attempt, may_repeat)
     if idempotent:
@@ -432,21 +455,24 @@ def retried(func: Callable[P, R]) -> Callable[P, R]: ...
 
 
 @overload
-def retried(*, idempotent: bool = False
+def retried(*, idempotent: bool = False, rechecks: bool = False
             ) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
 
 
 def retried(func: Callable[P, R] | None = None, *,
-            idempotent: bool = False) -> Any:
+            idempotent: bool = False, rechecks: bool = False) -> Any:
     """Decorate a database function ``func(context, ...)`` that is one
     or more whole transactions: run it again after a transient error
     (see the module docstring). ``idempotent``: a second run is harmless
-    even after a first whose commit went unseen."""
+    even after a first whose commit went unseen. ``rechecks``: the
+    function is a compare-and-swap that, run again after such a first
+    run (:func:`rechecking`), succeeds when it finds its own change in
+    place instead of reporting the conflict."""
 
     def decorate(inner: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(inner)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            return _run(inner, idempotent, *args, **kwargs)
+            return _run(inner, idempotent, rechecks, *args, **kwargs)
 
         wrapper.__db_retried__ = True  # type: ignore[attr-defined]
         return wrapper

@@ -421,3 +421,19 @@ def test_an_rpc_answer_after_a_stored_change_says_so(proxied):
         proxy.write_then_fail(_context())
     answer = caught.value.exc_info[1]
     assert answer.kwargs['outcome_unknown'], answer
+
+
+def test_a_compare_and_swap_is_rechecked_after_an_unseen_commit(proxied,
+                                                                 proxy):
+    seen = []
+
+    @db_retry.retried(rechecks=True)
+    def swap(context):
+        seen.append(db_retry.rechecking())
+        _insert(proxied, 'swapped')
+        if len(seen) == 1:
+            _insert(proxied, 'lost', proxy.cut)
+
+    swap(_context())
+    assert seen == [False, True]
+    assert not db_retry.rechecking()

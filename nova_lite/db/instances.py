@@ -1,5 +1,6 @@
 """Access to the instances table."""
 
+import datetime
 from typing import Any
 
 from oslo_db import exception as db_exc
@@ -7,6 +8,7 @@ from oslo_db.sqlalchemy import utils as sqla_utils
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common import db_retry
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import flavors
@@ -246,6 +248,31 @@ def check_placement(session: Any, uuid: str) -> None:
             f'of that host (compute_id names {named})')
 
 
+def _own_change(session: Any, uuid: str,
+                values: dict[str, Any]) -> dict[str, Any] | None:
+    """The instance, when this update runs again after an attempt whose
+    commit went unseen (:func:`lite_common.db_retry.rechecking`) and
+    the row already holds ``values``: that attempt's change was stored,
+    the compare-and-swap succeeded then. None otherwise."""
+    if not db_retry.rechecking():
+        return None
+    row = session.scalars(sa.select(INST).where(
+        INST.uuid == uuid, INST.deleted == 0)).first()
+    if row is None or not all(_same(getattr(row, attr), value) for
+                              attr, value in _attr_values(values).items()):
+        return None
+    return as_dict(row)
+
+
+def _same(stored: Any, wanted: Any) -> bool:
+    """``stored`` (read back) is ``wanted`` (written); a timestamp may
+    have lost its microseconds on the way (MariaDB DATETIME)."""
+    if isinstance(stored, datetime.datetime) and isinstance(
+            wanted, datetime.datetime):
+        return stored.replace(microsecond=0) == wanted.replace(microsecond=0)
+    return bool(stored == wanted)
+
+
 def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
     """After a conditional UPDATE that changed nothing: why."""
     actual = session.execute(
@@ -313,7 +340,7 @@ def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
     return found
 
 
-@compute_nodes.retry_on_deadlock
+@retried(rechecks=True)     # deadlocks too: see compute_nodes
 def instance_update(context: Any, uuid: str, values: dict[str, Any],
                     expected_task_state: Any = ...) -> dict[str, Any]:
     """Update one instance in one conditional UPDATE.
@@ -349,6 +376,9 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
                 action='save', reason=f'instance {uuid}: compute_id '
                 f'{values.get("compute_id")} names no compute node') from None
         if result.rowcount != 1:
+            mine = _own_change(session, uuid, values)
+            if mine is not None:
+                return mine
             _raise_unchanged(session, uuid, expected_task_state)
         # A save that offloads must leave the instance on no host; other
         # vm_state changes cannot break the rule (no extra query).

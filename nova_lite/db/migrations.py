@@ -5,6 +5,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common import db_retry
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
@@ -220,7 +221,19 @@ def mark_completed(context: Any, migration_ids: list[int]) -> int:
         return int(result.rowcount)
 
 
-@retried
+def _shows(session: Any, migration_id: int, **values: Any) -> bool:
+    """After a compare-and-swap that matched no row: whether it runs
+    again after an attempt whose commit went unseen
+    (:func:`lite_common.db_retry.rechecking`) and the record holds that
+    attempt's ``values`` (the swap succeeded then)."""
+    if not db_retry.rechecking():
+        return False
+    row = session.get(MIG, migration_id)
+    return row is not None and all(
+        getattr(row, key) == value for key, value in values.items())
+
+
+@retried(idempotent=True)     # returns the status it finds
 def finish_on_destination(context: Any, migration_id: int) -> str:
     """``pre-migrating`` -> ``done`` once the destination holds the
     instance; a record the source already marked ``completed`` keeps that
@@ -237,7 +250,7 @@ def finish_on_destination(context: Any, migration_id: int) -> str:
         return str(row.status)
 
 
-@retried
+@retried(rechecks=True)
 def set_destination(context: Any, migration_id: int, host: str,
                     node: str, statuses: tuple[str, ...]) -> bool:
     """The conductor's choice of destination, once: only while the
@@ -254,7 +267,8 @@ def set_destination(context: Any, migration_id: int, host: str,
             .values(dest_compute=host, dest_node=node, dest_host=host,
                     updated_at=lite_db.utcnow())
             .execution_options(synchronize_session=False))
-        return int(result.rowcount) == 1
+        return int(result.rowcount) == 1 or _shows(
+            session, migration_id, dest_compute=host, dest_node=node)
 
 
 @retried
@@ -288,7 +302,7 @@ def release_destination(context: Any, migration_id: int, host: str,
         return int(result.rowcount) == 1
 
 
-@retried
+@retried(rechecks=True)
 def migration_transition(context: Any, migration_id: int,
                          from_statuses: tuple[str, ...], status: str,
                          values: dict[str, Any] | None = None) -> bool:
@@ -303,4 +317,5 @@ def migration_transition(context: Any, migration_id: int,
             .values(dict(values or {}, status=status,
                          updated_at=lite_db.utcnow()))
             .execution_options(synchronize_session=False))
-        return int(result.rowcount) == 1
+        return int(result.rowcount) == 1 or _shows(
+            session, migration_id, status=status)
