@@ -395,14 +395,21 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
         return as_dict(row)
 
 
-@compute_nodes.retry_on_deadlock
+@retried(rechecks=True)
 def instance_destroy(context: Any, uuid: str) -> dict[str, Any]:
-    """Soft-delete an instance and give its resources back to its node."""
+    """Soft-delete an instance and give its resources back to its node.
+    Run again after an attempt whose commit went unseen, it finds the
+    instance deleted: that attempt deleted it."""
     now = lite_db.utcnow()
     with context_manager.writer.using(context) as session:
         row = session.scalars(
             sa.select(INST).where(INST.uuid == uuid, INST.deleted == 0)
         ).first()
+        if row is None and db_retry.rechecking():
+            gone = session.scalars(sa.select(INST).where(
+                INST.uuid == uuid, INST.deleted != 0)).first()
+            if gone is not None:
+                return as_dict(gone)
         if row is None:
             raise exception.InstanceNotFound(instance_id=uuid)
         row.deleted = row.id
