@@ -174,3 +174,20 @@ def test_a_task_state_swap_whose_commit_went_unseen_succeeds_again(ctx):
         instances.instance_update(ctx, inst['uuid'],
                                   {'task_state': 'spawning'},
                                   expected_task_state='scheduling')
+
+
+def test_a_destroy_whose_commit_went_unseen_succeeds_again(ctx):
+    inst = make_instance(ctx)
+    attempts = []
+
+    @db_retry.retried(rechecks=True)
+    def destroy_then_lose(context):
+        attempts.append(1)
+        row = instances.instance_destroy(context, inst['uuid'])
+        if len(attempts) == 1:
+            raise db_exc.DBConnectionError()   # after the commit
+        return row
+
+    assert destroy_then_lose(ctx)['vm_state'] == 'deleted'
+    with pytest.raises(exception.InstanceNotFound):
+        instances.instance_destroy(ctx, inst['uuid'])
