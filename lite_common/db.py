@@ -6,6 +6,7 @@ and its own enginefacade transaction context made by
 """
 
 import datetime
+import logging as logging_std
 from pathlib import Path
 from typing import Any
 
@@ -257,12 +258,40 @@ class WaitingQueuePool(sa_pool.QueuePool):
             return None
 
 
+class _LostOnReturn(logging_std.Filter):
+    """SQLAlchemy logs a connection lost while it was given back to the
+    pool (its rollback failed) at ERROR with a traceback; after a
+    database restart that is every pooled connection, and the pool
+    simply replaces it. A warning of one line instead."""
+
+    def filter(self, record: logging_std.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if (str(record.msg).startswith('Exception during reset')
+                and exc is not None and db_retry.is_transient(exc)):
+            record.levelno, record.levelname = (logging_std.WARNING,
+                                                'WARNING')
+            record.msg = ('A pooled connection was lost as it was given '
+                          'back (it will be replaced): %s')
+            record.args = (exc,)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def _quiet_lost_on_return() -> None:
+    """Install :class:`_LostOnReturn` on the pool's logger (once)."""
+    logger = logging_std.getLogger(
+        f'{WaitingQueuePool.__module__}.{WaitingQueuePool.__name__}')
+    if not any(isinstance(f, _LostOnReturn) for f in logger.filters):
+        logger.addFilter(_LostOnReturn())
+
+
 def _waiting_lifo_pool(engine: sa.engine.Engine) -> None:
     """The engine's pool as a :class:`WaitingQueuePool`, last in first
     out; its settings and listeners (in its dispatch) are kept."""
     old = engine.pool
     if not isinstance(old, sa_pool.QueuePool):
         return
+    _quiet_lost_on_return()
     engine.pool = WaitingQueuePool(
         old._creator, pool_size=old.size(), max_overflow=old._max_overflow,
         timeout=old._timeout, recycle=old._recycle, pre_ping=old._pre_ping,

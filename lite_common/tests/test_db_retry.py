@@ -7,6 +7,7 @@ Real MariaDB behind :class:`~lite_common.tests.db_proxy.DatabaseProxy`
 (connections cut, refused, limited), real SQLite for the rest.
 """
 
+import logging
 import threading
 import time
 import uuid
@@ -437,3 +438,18 @@ def test_a_compare_and_swap_is_rechecked_after_an_unseen_commit(proxied,
     swap(_context())
     assert seen == [False, True]
     assert not db_retry.rechecking()
+
+
+def test_a_connection_lost_as_it_is_given_back_is_a_warning(proxied, proxy,
+                                                             caplog):
+    conn = proxied.writer.get_engine().raw_connection()
+    cursor = conn.cursor()
+    cursor.execute('SELECT 1')           # a transaction is open
+    cursor.close()
+    proxy.cut()
+    with caplog.at_level(logging.WARNING):
+        conn.close()                      # the pool's rollback fails
+    lost = [r for r in caplog.records if 'given back' in r.getMessage()]
+    assert lost and all(r.levelname == 'WARNING' and not r.exc_info
+                        for r in lost), caplog.records
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
