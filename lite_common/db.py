@@ -6,6 +6,7 @@ and its own enginefacade transaction context made by
 """
 
 import datetime
+import logging as logging_std
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +22,30 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy import orm
 from sqlalchemy import pool as sa_pool
+from sqlalchemy.util import queue as sqla_queue
+
+from lite_common import db_opts
+from lite_common import db_retry
 
 LOG = logging.getLogger(__name__)
 SQLITE_BUSY_TIMEOUT_MS = 30000
-#: ``[database]max_pool_size`` of both services (oslo.db's default is 5).
-#: A conductor runs tens of threads (RPC and workers) that each hold a
-#: connection for a moment; with 5 pooled connections the rest are
-#: "overflow" connections, opened (with a TLS handshake on MariaDB) and
-#: closed again for every transaction, which cost a bare metal
-#: conductor most of its CPU under load.
-MAX_POOL_SIZE = 20
+#: ``[database]max_pool_size``, ``max_overflow`` and ``pool_timeout`` of
+#: both services: at most 15 connections per process (oslo.db's
+#: defaults allow 55), so that three bare metal conductors, both APIs
+#: and the compute conductor fit a default MariaDB (``max_connections``
+#: 151) with room to spare (doc/source/admin/database.rst). The pool is
+#: last in, first out: a process under steady load reuses the same few
+#: connections and those it stops needing sit unused until the server
+#: closes them (``[database]idle_connection_timeout``), instead of all of
+#: them being kept alive in turn. Up to ten stay pooled: a conductor's
+#: tens of threads each hold one for a moment, and with fewer most of
+#: them would be opened and closed again for every transaction (a TLS
+#: handshake on MariaDB). A thread that finds all in use waits up to
+#: ``pool_timeout`` seconds (unset: POOL_TIMEOUT), then the wait counts
+#: as a transient error (:mod:`lite_common.db_retry`).
+MAX_POOL_SIZE = 10
+MAX_OVERFLOW = 5
+POOL_TIMEOUT = 10
 # Connections kept open to a SQLite file (more are opened under load).
 SQLITE_POOL_SIZE = 8
 #: Seconds a connection may sit idle inside an open transaction before
@@ -45,6 +60,10 @@ SQLITE_POOL_SIZE = 8
 #: its connection closed when it wakes up and its uncommitted work
 #: undone (as after a crash), and the pool reconnects.
 IDLE_TRANSACTION_TIMEOUT = 30
+#: Seconds after which the server closes a connection nobody used
+#: (``[database]idle_connection_timeout``, set by
+#: :func:`configure_database` for the process).
+IDLE_CONNECTION_TIMEOUT = 60
 
 
 class JSONText(sa.types.TypeDecorator):
@@ -163,13 +182,22 @@ def idle_transaction_statement(dialect: str, seconds: int) -> str | None:
     return None
 
 
-def _bound_idle_transactions(engine: sa.engine.Engine) -> None:
-    """Every new connection gets :data:`IDLE_TRANSACTION_TIMEOUT`; a
-    server without the setting (MySQL has none) is logged once and left
+def idle_connection_statement(dialect: str, seconds: int) -> str | None:
+    """The session setting that makes the server close the connection
+    once unused for ``seconds`` (None: the backend has none)."""
+    if dialect == 'mysql':
+        return f'SET SESSION wait_timeout = {int(seconds)}'
+    if dialect == 'postgresql':
+        return f'SET SESSION idle_session_timeout = {int(seconds) * 1000}'
+    return None
+
+
+def _set_on_connect(engine: sa.engine.Engine, statement: str | None,
+                    missing: str) -> None:
+    """Run ``statement`` on every new connection; a server without the
+    setting is logged once (``missing`` says what that costs) and left
     as it is."""
-    statement = idle_transaction_statement(engine.dialect.name,
-                                           IDLE_TRANSACTION_TIMEOUT)
-    if statement is None or not IDLE_TRANSACTION_TIMEOUT:
+    if statement is None:
         return
     unsupported: list[str] = []
 
@@ -185,15 +213,92 @@ def _bound_idle_transactions(engine: sa.engine.Engine) -> None:
             dbapi_conn.commit()
         except Exception as exc:   # the DB-API's own error classes
             unsupported.append(str(exc))
-            LOG.warning('The database server does not bound idle '
-                        'transactions (%s): a process frozen inside a '
-                        'transaction holds its row locks until it wakes '
-                        'up', exc)
+            LOG.warning('The database server refused %s (%s): %s',
+                        statement, exc, missing)
             dbapi_conn.rollback()
         finally:
             cursor.close()
 
-    engine.dispose()
+
+def _bound_idle_transactions(engine: sa.engine.Engine) -> None:
+    """Every new connection gets :data:`IDLE_TRANSACTION_TIMEOUT` (MySQL
+    has no such setting)."""
+    if IDLE_TRANSACTION_TIMEOUT:
+        _set_on_connect(engine, idle_transaction_statement(
+            engine.dialect.name, IDLE_TRANSACTION_TIMEOUT),
+            'a process frozen inside a transaction holds its row locks '
+            'until it wakes up')
+
+
+def _bound_idle_connections(engine: sa.engine.Engine) -> None:
+    """Every new connection gets :data:`IDLE_CONNECTION_TIMEOUT`."""
+    if IDLE_CONNECTION_TIMEOUT:
+        _set_on_connect(engine, idle_connection_statement(
+            engine.dialect.name, IDLE_CONNECTION_TIMEOUT),
+            'unused pooled connections stay open')
+
+
+class WaitingQueuePool(sa_pool.QueuePool):
+    """A queue pool that waits out a refused connection (the server's or
+    the user's connection limit reached, the server restarting) for the
+    thread's bound (:func:`lite_common.db_retry.until_connected`),
+    taking a connection another thread gives back meanwhile."""
+
+    # It logs as SQLAlchemy's own pools (the services quiet sqlalchemy.*;
+    # a logger of this module would log every checkout in debug mode).
+    __module__ = 'sqlalchemy.pool.impl'
+
+    def _do_get(self) -> Any:
+        return db_retry.until_connected(super()._do_get, self._returned)
+
+    def _returned(self, seconds: float) -> Any:
+        try:
+            return self._pool.get(True, seconds)
+        except sqla_queue.Empty:
+            return None
+
+
+class _LostOnReturn(logging_std.Filter):
+    """SQLAlchemy logs a connection lost while it was given back to the
+    pool (its rollback failed) at ERROR with a traceback; after a
+    database restart that is every pooled connection, and the pool
+    simply replaces it. A warning of one line instead."""
+
+    def filter(self, record: logging_std.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if (str(record.msg).startswith('Exception during reset')
+                and exc is not None and db_retry.is_transient(exc)):
+            record.levelno, record.levelname = (logging_std.WARNING,
+                                                'WARNING')
+            record.msg = ('A pooled connection was lost as it was given '
+                          'back (it will be replaced): %s')
+            record.args = (exc,)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def _quiet_lost_on_return() -> None:
+    """Install :class:`_LostOnReturn` on the pool's logger (once)."""
+    logger = logging_std.getLogger(
+        f'{WaitingQueuePool.__module__}.{WaitingQueuePool.__name__}')
+    if not any(isinstance(f, _LostOnReturn) for f in logger.filters):
+        logger.addFilter(_LostOnReturn())
+
+
+def _waiting_lifo_pool(engine: sa.engine.Engine) -> None:
+    """The engine's pool as a :class:`WaitingQueuePool`, last in first
+    out; its settings and listeners (in its dispatch) are kept."""
+    old = engine.pool
+    if not isinstance(old, sa_pool.QueuePool):
+        return
+    _quiet_lost_on_return()
+    engine.pool = WaitingQueuePool(
+        old._creator, pool_size=old.size(), max_overflow=old._max_overflow,
+        timeout=old._timeout, recycle=old._recycle, pre_ping=old._pre_ping,
+        use_lifo=True, reset_on_return=old._reset_on_return, echo=old.echo,
+        logging_name=old._orig_logging_name, dialect=old._dialect,
+        _dispatch=old.dispatch)
+    old.dispose()
 
 
 def make_context_manager() -> Any:
@@ -202,7 +307,8 @@ def make_context_manager() -> Any:
     ``thread_checkin`` is off: it makes every connection check-in a
     ``time.sleep(0)`` so that eventlet green threads take turns; with
     native threads it only hands the GIL away in the middle of a
-    request.
+    request. Every engine counts its committed writes for
+    :func:`lite_common.db_retry.retried`.
     """
     manager = enginefacade.transaction_context()
     manager.configure(thread_checkin=False)
@@ -211,7 +317,13 @@ def make_context_manager() -> Any:
         if engine.dialect.name == 'sqlite':
             _tune_sqlite(engine)
         else:
+            _waiting_lifo_pool(engine)
             _bound_idle_transactions(engine)
+            _bound_idle_connections(engine)
+            # oslo.db tested a connection before these hooks: drop it so
+            # that every pooled connection gets the settings above.
+            engine.dispose()
+        db_retry.track_commits(engine)
 
     manager.append_on_engine_create(_on_engine_create)
     return manager
@@ -267,21 +379,44 @@ def run_alembic_env(metadata: sa.MetaData) -> None:
 
 def configure_database(context_manager: Any, conf: Any) -> None:
     """Point ``context_manager`` at ``[database]connection`` (which the
-    caller has checked is set) with its retry options."""
+    caller has checked is set) with its pool and retry options."""
+    global IDLE_CONNECTION_TIMEOUT
+    db_opts.register_opts(conf)     # for tools that register oslo.db's only
+    database = conf.database
+    IDLE_CONNECTION_TIMEOUT = database.idle_connection_timeout
+    db_retry.configure(database.request_retry_timeout,
+                       database.flow_retry_timeout)
+    pool: dict[str, Any] = {}
+    if not database.connection.startswith('sqlite'):
+        # A SQLite file gets a pool of its own (_pool_sqlite_file).
+        pool = {'max_pool_size': database.max_pool_size,
+                'max_overflow': database.max_overflow,
+                'pool_timeout': database.pool_timeout or POOL_TIMEOUT}
     context_manager.configure(
-        connection=conf.database.connection,
-        max_retries=conf.database.max_retries,
-        retry_interval=conf.database.retry_interval,
-    )
+        connection=database.connection,
+        max_retries=database.max_retries,
+        retry_interval=database.retry_interval,
+        connection_recycle_time=database.connection_recycle_time,
+        **pool)
+
+
+#: oslo.db's pool options with stacklite's defaults (see MAX_POOL_SIZE).
+#: Not ``pool_timeout``: oslo.db's enginefacade also reads the global
+#: configuration's options, and SQLite (no queue pool) refuses a pool
+#: timeout; unset, it is POOL_TIMEOUT (configure_database).
+_POOL_DEFAULTS = {'max_pool_size': MAX_POOL_SIZE,
+                  'max_overflow': MAX_OVERFLOW}
 
 
 def set_defaults(conf: cfg.ConfigOpts) -> None:
-    """Register oslo.db's options on ``conf`` with stacklite's defaults."""
-    db_options.set_defaults(conf, max_pool_size=MAX_POOL_SIZE)
+    """Register oslo.db's options and ours (:mod:`lite_common.db_opts`)
+    on ``conf``, with stacklite's defaults."""
+    db_options.set_defaults(conf, **_POOL_DEFAULTS)
+    db_opts.register_opts(conf)
 
 
 def set_sample_defaults() -> None:
     """The same defaults for oslo-config-generator (an
     ``oslo.config.opts.defaults`` entry point: it changes the option
     objects that oslo.db lists, in the generator's process only)."""
-    cfg.set_defaults(db_options.database_opts, max_pool_size=MAX_POOL_SIZE)
+    cfg.set_defaults(db_options.database_opts, **_POOL_DEFAULTS)

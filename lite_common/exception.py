@@ -22,3 +22,12 @@ class LiteException(Exception):
 
     def format_message(self) -> str:
         return str(self.args[0])
+
+
+class DatabaseUnavailable(LiteException):
+    """The database could not be reached (or kept failing transiently)
+    for as long as the caller may wait: the request is answered 503 with
+    ``Retry-After``, a flow fails with this message (see
+    :mod:`lite_common.db_retry`). RPC carries it back as itself."""
+
+    msg_fmt = 'The database is unavailable: %(reason)s'

@@ -14,11 +14,15 @@ from oslo_messaging.rpc import dispatcher
 from oslo_versionedobjects import base as ovo_base
 
 from lite_common import context as lite_context
+from lite_common import db_retry
 from lite_common.metrics import rpc_client
 
 INPROC_URL = 'inproc://'
 _TRANSPORTS: dict[str | None, Any] = {}
-_ALLOWED_EXMODS: list[str] = []
+#: Modules whose exceptions cross RPC as themselves; lite_common's own
+#: (DatabaseUnavailable: a conductor that cannot reach the database
+#: answers the API with it, and the API answers 503).
+_ALLOWED_EXMODS: list[str] = ['lite_common.exception']
 
 
 def allow_remote_exceptions(module: str) -> None:
@@ -28,8 +32,15 @@ def allow_remote_exceptions(module: str) -> None:
         _ALLOWED_EXMODS.append(module)
 
 
+#: The seconds an RPC call's server may wait for the database
+#: (:func:`lite_common.db_retry.call_patience`), in the serialized
+#: context of a call.
+DB_PATIENCE_KEY = 'stacklite_db_patience'
+
+
 class RequestContextSerializer(messaging.Serializer):
-    """Carries the request context and versioned objects over RPC."""
+    """Carries the request context and versioned objects over RPC (and
+    the database patience of a call, see :data:`DB_PATIENCE_KEY`)."""
 
     def __init__(self, base: messaging.Serializer | None = None) -> None:
         self._base = base
@@ -45,10 +56,19 @@ class RequestContextSerializer(messaging.Serializer):
         return self._base.deserialize_entity(ctxt, entity)
 
     def serialize_context(self, ctxt: Any) -> dict[str, Any]:
-        return ctxt.to_dict()
+        values = ctxt.to_dict()
+        patience = db_retry.call_patience()
+        if patience is not None:
+            values[DB_PATIENCE_KEY] = patience
+        return values
 
     def deserialize_context(self, ctxt: dict[str, Any]) -> Any:
-        return lite_context.RequestContext.from_dict(ctxt)
+        values = dict(ctxt)
+        patience = values.pop(DB_PATIENCE_KEY, None)
+        context = lite_context.RequestContext.from_dict(values)
+        # Read by lite_common.service for the endpoint's own thread only.
+        context.db_patience = patience
+        return context
 
 
 def register_opts(conf: cfg.ConfigOpts, control_exchange: str) -> None:

@@ -18,7 +18,10 @@ from typing import Protocol
 from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
+from oslo_messaging.rpc import dispatcher
 
+from lite_common import db_retry
+from lite_common import exception
 from lite_common import rpc
 
 LOG = logging.getLogger(__name__)
@@ -37,8 +40,44 @@ def _no_context() -> Iterator[None]:
     yield
 
 
+def _answer_database_trouble(name: str, exc: Exception,
+                             stored: bool) -> None:
+    """Raise what an RPC caller gets for database trouble in endpoint
+    method ``name``: DatabaseUnavailable (a 503 for the API), as an
+    expected exception (no traceback in this service's log); ``stored``:
+    the method committed a change before (the caller must not simply
+    send it again)."""
+    LOG.warning('RPC %(name)s: the database is unavailable: %(err)s',
+                {'name': name, 'err': exc})
+    answer = exc if isinstance(exc, exception.DatabaseUnavailable) else (
+        db_retry.unavailable(exc))
+    if stored and not answer.kwargs.get('outcome_unknown'):
+        reason = answer.kwargs.get('reason', answer.format_message())
+        answer = exception.DatabaseUnavailable(
+            reason=f'{reason} (after a change was stored)',
+            outcome_unknown=True)
+    try:
+        raise answer from exc
+    except exception.DatabaseUnavailable:
+        raise dispatcher.ExpectedException()
+
+
+def _patience(args: tuple[Any, ...]
+              ) -> contextlib.AbstractContextManager[None]:
+    """The database patience of an RPC call (its caller's, see
+    :data:`lite_common.rpc.DB_PATIENCE_KEY`) for the endpoint's thread;
+    a cast's work waits for the flow bound."""
+    patience = getattr(args[0], 'db_patience', None) if args else None
+    if patience is None:
+        return contextlib.nullcontext()
+    return db_retry.bounded(patience)
+
+
 class _EndpointProxy:
-    """Runs every endpoint method inside the service's call context."""
+    """Runs every endpoint method inside the service's call context;
+    database trouble that outlasted the retries
+    (:mod:`lite_common.db_retry`) goes back to the caller as
+    DatabaseUnavailable."""
 
     def __init__(self, endpoint: Any, call_context: CallContext) -> None:
         self._endpoint = endpoint
@@ -54,8 +93,17 @@ class _EndpointProxy:
 
         @functools.wraps(attr)
         def call(*args: Any, **kwargs: Any) -> Any:
-            with self._call_context():
-                return attr(*args, **kwargs)
+            with self._call_context(), _patience(args):
+                commits = db_retry.commit_count()
+                try:
+                    return attr(*args, **kwargs)
+                except Exception as exc:
+                    if not (isinstance(exc, exception.DatabaseUnavailable)
+                            or db_retry.is_transient(exc)):
+                        raise
+                    _answer_database_trouble(
+                        name, exc, db_retry.commit_count() != commits)
+                    raise   # not reached: the line above raises
 
         return call
 

@@ -329,13 +329,16 @@ def _db_sync(dep: Deployment) -> None:
 
 # -- start ---
 
-def _prepare(dep: Deployment, computes: int, driver: str) -> None:
+def _prepare(dep: Deployment, computes: int, driver: str,
+             db_port: int | None = None) -> None:
     dep.logs.mkdir(parents=True, exist_ok=True)
     dep.passwords = {'admin': secrets.token_urlsafe(12),
                      'demo': secrets.token_urlsafe(12)}
     dep.api_port = support.free_port()
     name = support.unique_name()
     dep.db_url = support.create_database(dep.db_kind, name)
+    if db_port is not None:
+        dep.db_url = support.database_url(dep.db_kind, name, db_port)
     dep.db_name = name
     dep.save_state()
     dep.transport_url = support.create_vhost(name)
@@ -350,12 +353,14 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
           service_down_time: int = SERVICE_DOWN_TIME,
           report_interval: int = REPORT_INTERVAL,
           compute_options: dict[str, dict[str, Any]] | None = None,
-          controller_options: dict[str, dict[str, Any]] | None = None
-          ) -> Deployment:
+          controller_options: dict[str, dict[str, Any]] | None = None,
+          db_port: int | None = None) -> Deployment:
     """Start a deployment in ``workdir``; clean up everything on failure.
     ``compute_options`` ({section: {key: value}}) go into every compute's
     configuration, ``controller_options`` into the API's and the
-    conductor's."""
+    conductor's; ``db_port``: the API and the conductor reach the
+    database through this port on 127.0.0.1 (a proxy the caller runs,
+    see lite_common/tests/db_proxy.py)."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     if (workdir / STATE_FILE).exists():
@@ -368,7 +373,7 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
     dep.compute_options = compute_options or {}
     dep.controller_options = controller_options or {}
     try:
-        _prepare(dep, computes, driver)
+        _prepare(dep, computes, driver, db_port)
         _db_sync(dep)
         dep.spawn('api', 'nova-lite-api', dep.api_conf)
         dep.spawn('conductor', 'nova-lite-conductor', dep.api_conf)

@@ -226,13 +226,16 @@ def _db_sync(dep: BaremetalDeployment) -> None:
 
 def _prepare(dep: BaremetalDeployment, conductors: int,
              step_delay: float,
-             options: dict[str, dict[str, Any]] | None) -> None:
+             options: dict[str, dict[str, Any]] | None,
+             db_port: int | None = None) -> None:
     dep.logs.mkdir(parents=True, exist_ok=True)
     dep.passwords = {'admin': secrets.token_urlsafe(12),
                      'demo': secrets.token_urlsafe(12)}
     dep.api_port = support.free_port()
     name = support.unique_name('ironiclite')
     dep.db_url = support.create_database(dep.db_kind, name)
+    if db_port is not None:
+        dep.db_url = support.database_url(dep.db_kind, name, db_port)
     dep.db_name = name
     dep.save_state()
     dep.transport_url = support.create_vhost(name)
@@ -244,12 +247,15 @@ def _prepare(dep: BaremetalDeployment, conductors: int,
 
 def start(workdir: Path | str, db: str = 'mysql', conductors: int = 2,
           step_delay: float = 0.0, timeout: float = 180,
-          options: dict[str, dict[str, Any]] | None = None
-          ) -> BaremetalDeployment:
+          options: dict[str, dict[str, Any]] | None = None,
+          db_port: int | None = None) -> BaremetalDeployment:
     """Start a deployment in ``workdir``; clean up everything on failure.
 
     ``step_delay``: seconds each synchronous fake clean step takes;
-    ``options``: more configuration, ``{section: {option: value}}``.
+    ``options``: more configuration, ``{section: {option: value}}``;
+    ``db_port``: the services reach the database through this port on
+    127.0.0.1 (a proxy the caller runs, see
+    lite_common/tests/db_proxy.py).
     """
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -260,7 +266,7 @@ def start(workdir: Path | str, db: str = 'mysql', conductors: int = 2,
     dep = BaremetalDeployment(workdir, db)
     started = time.monotonic()
     try:
-        _prepare(dep, conductors, step_delay, options)
+        _prepare(dep, conductors, step_delay, options, db_port)
         _db_sync(dep)
         dep.spawn('ironic-api', 'ironic-lite-api', dep.api_conf)
         for name in dep.conductors:

@@ -120,10 +120,13 @@ def _db_execute(kind: str, statement: str) -> None:
         conn.close()
 
 
-def database_url(kind: str, name: str) -> str:
+def database_url(kind: str, name: str, port: int | None = None) -> str:
+    """The SQLAlchemy URL of database ``name``; ``port``: through that
+    port on 127.0.0.1 (a proxy a test runs) instead of the server's."""
+    host = LOCALHOST if port is None else f'{LOCALHOST}:{port}'
     if kind == 'mysql':
-        return f'mysql+pymysql://root@{LOCALHOST}/{name}'
-    return f'postgresql+psycopg2://postgres@{LOCALHOST}/{name}'
+        return f'mysql+pymysql://root@{host}/{name}'
+    return f'postgresql+psycopg2://postgres@{host}/{name}'
 
 
 def create_database(kind: str, name: str) -> str:

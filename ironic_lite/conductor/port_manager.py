@@ -30,6 +30,7 @@ from ironic_lite.conductor.manager import node_to_dict
 from ironic_lite.db import portgroups as db_portgroups
 from ironic_lite.db import ports as db_ports
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.models import Port
 from ironic_lite.db.models import Portgroup
 
@@ -61,6 +62,7 @@ def current_vif(port: dict[str, Any]) -> str | None:
     return None
 
 
+@retried
 def check_physical_network(context: Any, port: dict[str, Any],
                            changed: set[str]) -> None:
     """The port's physical network is its portgroup's (that of the

@@ -18,6 +18,7 @@ from ironic_lite.conf import ipmi
 from ironic_lite.conf import neutron
 from ironic_lite.conf import redfish
 from lite_common import db as lite_db
+from lite_common import db_opts
 from lite_common import rpc
 from lite_common.metrics import opts as metrics_opts
 from lite_common.wsgi import auth
@@ -44,7 +45,7 @@ def register_all(conf: cfg.ConfigOpts) -> None:
 def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
     """Every ironic_lite option by group, for oslo-config-generator."""
     merged: dict[str | None, list[cfg.Opt]] = {}
-    for module in (*_MODULES, auth, metrics_opts):
+    for module in (*_MODULES, auth, metrics_opts, db_opts):
         for group, opts in module.list_opts():
             merged.setdefault(group, []).extend(opts)
     return sorted(merged.items(), key=lambda item: item[0] or '')

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from ironic_lite import exception
 from ironic_lite.db import paging
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Allocation
 from ironic_lite.db.models import Node
@@ -71,6 +72,7 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
     return dict(row)
 
 
+@retried
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """Insert an allocation (``allocating`` unless ``values`` says);
     returns it.
@@ -122,6 +124,7 @@ def list_page(context: Any, filters: Filters, limit: int | None = None,
             lambda ident: exception.AllocationNotFound(allocation=ident))
 
 
+@retried
 def update(context: Any, ident: int | str, values: dict[str, Any],
            expected_state: str | None = None) -> dict[str, Any]:
     """Write ``values`` of one allocation; returns it. With
@@ -149,6 +152,7 @@ def update(context: Any, ident: int | str, values: dict[str, Any],
         raise _duplicate(exc, values)
 
 
+@retried
 def take_node(context: Any, allocation_id: int, node: dict[str, Any],
               node_values: dict[str, Any]) -> dict[str, Any] | None:
     """Give the node to the allocation, if both are as the caller saw
@@ -194,6 +198,7 @@ def take_node(context: Any, allocation_id: int, node: dict[str, Any],
         return _get(session, allocation_id)
 
 
+@retried
 def backfill(context: Any, values: dict[str, Any],
              node: dict[str, Any]) -> dict[str, Any]:
     """Create an ``active`` allocation of a node already deployed
@@ -229,6 +234,7 @@ def backfill(context: Any, values: dict[str, Any],
         raise _duplicate(exc, values)
 
 
+@retried
 def destroy(context: Any, ident: int | str,
             release_node: bool = True) -> dict[str, Any]:
     """Delete an allocation; its node (if any) forgets it, and, unless
@@ -286,6 +292,7 @@ def candidates(context: Any, resource_class: str | None,
                 session.execute(query).mappings().all()]
 
 
+@retried
 def in_state(context: Any, state: str) -> list[dict[str, Any]]:
     """Every allocation in ``state`` (one query)."""
     with context_manager.reader.using(context) as session:
@@ -293,6 +300,7 @@ def in_state(context: Any, state: str) -> list[dict[str, Any]]:
             _select().where(Allocation.state == state)).mappings().all()]
 
 
+@retried
 def uuids_of(context: Any, allocation_ids: list[int | None]
              ) -> dict[int, str]:
     """allocation id -> uuid for ``allocation_ids`` (None skipped); one

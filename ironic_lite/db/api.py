@@ -7,24 +7,26 @@ ironic-lite-conductor call them.
 
 
 from oslo_config import cfg
-from oslo_db import api as oslo_db_api
 import sqlalchemy as sa
 
 from ironic_lite import exception
 from lite_common import db as lite_db
+from lite_common import db_retry
 
 context_manager = lite_db.make_context_manager()
 
-#: Runs a function that is one whole transaction again after a deadlock
-#: or a lost connection (a database restart, a connection killed on the
-#: server), a few times over about three seconds. Only for functions
-#: whose second run is safe after a first whose commit went unseen:
-#: their writes are conditional (a reserve, a write at a revision) or
-#: write the same values again.
-retry_on_disconnect = oslo_db_api.wrap_db_retry(
-    retry_interval=0.2, max_retries=5, inc_retry_interval=True,
-    max_retry_interval=1.0, retry_on_disconnect=True,
-    retry_on_deadlock=True)
+#: Every function that reads or writes the database is decorated with
+#: one of these: it runs again after a transient error (a deadlock, a
+#: lost or refused connection, a full pool) for as long as its caller
+#: may wait (:mod:`lite_common.db_retry`): an API request briefly, a
+#: conductor's flow for ``[database]flow_retry_timeout``. ``retried``
+#: only while the attempt cannot have stored a change;
+#: ``retry_on_disconnect`` also after a first run whose commit went
+#: unseen: for functions whose second run is then harmless (their writes
+#: are conditional, a reserve, a write at a revision, or write the same
+#: values again).
+retried = db_retry.retried
+retry_on_disconnect = db_retry.retried(idempotent=True)
 
 
 def configure(conf: cfg.ConfigOpts) -> None:

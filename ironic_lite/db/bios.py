@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import BIOSSetting
 from lite_common import db as lite_db
@@ -30,6 +31,7 @@ def settings_of(context: Any, node_id: int,
                 session.scalars(query.order_by(BIOSSetting.name))]
 
 
+@retried
 def replace_settings(context: Any, node_id: int,
                      settings: list[dict[str, Any]]) -> dict[str, int]:
     """Make ``settings`` (``[{'name': ..., 'value': ..., registry

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from ironic_lite import exception
 from ironic_lite.db.api import check_sort
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Chassis
 from ironic_lite.db.models import Node
@@ -36,6 +37,7 @@ def chassis_get(context: Any, uuid: str) -> dict[str, Any]:
         return _row(session, uuid)
 
 
+@retried
 def chassis_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """:raises ChassisAlreadyExists: its uuid is taken."""
     try:

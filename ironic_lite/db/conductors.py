@@ -180,8 +180,14 @@ def unregister(context: Any, identity: ConductorIdentity) -> None:
     :raises ConductorNotFound:
     :raises ConductorReplaced: (nothing was changed)
     """
-    _set_own(context, identity, online=False, incarnation=None,
-             process=None)
+    try:
+        _set_own(context, identity, online=False, incarnation=None,
+                 process=None)
+    except exception.ConductorReplaced:
+        # Nobody holds the name: this process let it go already (a
+        # first attempt whose commit went unseen) or an operator did.
+        if get(context, identity.host)['incarnation'] is not None:
+            raise
 
 
 @retry_on_disconnect
@@ -201,6 +207,7 @@ def release(context: Any, hostname: str) -> dict[str, Any]:
     return before
 
 
+@retry_on_disconnect
 def get(context: Any, hostname: str) -> dict[str, Any]:
     """:raises ConductorNotFound:"""
     with context_manager.reader.using(context) as session:

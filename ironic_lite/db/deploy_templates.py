@@ -17,6 +17,7 @@ from ironic_lite import exception
 from ironic_lite.db import paging
 from ironic_lite.db import step_rows
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import DeployTemplate
 from ironic_lite.db.models import DeployTemplateStep
@@ -61,6 +62,7 @@ def _write_steps(session: Any, template_id: int,
                       STEP_FIELDS, template_id, steps)
 
 
+@retried
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a template with its ``steps``; returns it.
 
@@ -122,6 +124,7 @@ def by_names(context: Any, names: Iterable[str]) -> list[dict[str, Any]]:
         return _with_steps(session, rows)
 
 
+@retried
 def update(context: Any, ident: int | str,
            values: dict[str, Any]) -> dict[str, Any]:
     """Write ``values`` (``steps`` replaces every step).
@@ -146,6 +149,7 @@ def update(context: Any, ident: int | str,
         raise _duplicate(exc, values)
 
 
+@retried
 def destroy(context: Any, ident: int | str) -> None:
     """:raises DeployTemplateNotFound:"""
     with context_manager.writer.using(context) as session:

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import FirmwareComponent
 from lite_common import db as lite_db
@@ -28,6 +29,7 @@ def components_of(context: Any, node_id: int) -> list[dict[str, Any]]:
             .order_by(FirmwareComponent.component))]
 
 
+@retried
 def record_components(context: Any, node_id: int,
                       components: list[dict[str, Any]]) -> None:
     """Record what the firmware interface read of each component

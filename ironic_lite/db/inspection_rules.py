@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from ironic_lite import exception
 from ironic_lite.db import paging
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import InspectionRule
 
@@ -31,6 +32,7 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
     return dict(row)
 
 
+@retried
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a rule; returns it. :raises InspectionRuleAlreadyExists:"""
     values = {'uuid': uuidutils.generate_uuid(), **values}
@@ -84,6 +86,7 @@ def of_phase(context: Any, phase: str) -> list[dict[str, Any]]:
                       InspectionRule.id)).mappings()]
 
 
+@retried
 def update(context: Any, ident: int | str,
            values: dict[str, Any]) -> dict[str, Any]:
     """Write ``values``. :raises InspectionRuleNotFound:"""
@@ -97,6 +100,7 @@ def update(context: Any, ident: int | str,
         return _get(session, current['id'])
 
 
+@retried
 def destroy(context: Any, ident: int | str) -> None:
     """:raises InspectionRuleNotFound:"""
     with context_manager.writer.using(context) as session:

@@ -10,6 +10,7 @@ from ironic_lite import exception
 from ironic_lite.db import paging
 from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import NodeHistory
 
@@ -18,6 +19,7 @@ def _missing(uuid: str) -> Exception:
     return exception.NodeHistoryNotFound(history=uuid)
 
 
+@retried
 def record(context: Any, values: dict[str, Any],
            max_entries: int) -> dict[str, Any]:
     """Insert an event of ``values['node_id']``, then delete the oldest

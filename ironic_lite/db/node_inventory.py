@@ -7,6 +7,7 @@ import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import NodeInventory
 
@@ -27,6 +28,7 @@ def get(context: Any, node_id: int, node_uuid: str) -> dict[str, Any]:
     return {'inventory': row[0], 'plugin_data': row[1]}
 
 
+@retried
 def store(context: Any, node_id: int, inventory: dict[str, Any],
           plugin_data: dict[str, Any] | None = None) -> None:
     """Replace the node's inventory (one transaction)."""

@@ -20,6 +20,7 @@ from ironic_lite.db import node_children
 from ironic_lite.db import node_locks
 from ironic_lite.db.api import as_dict
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 from ironic_lite.db.models import Port
@@ -63,6 +64,7 @@ def _duplicate(exc: db_exc.DBDuplicateEntry,
     return exception.NodeAlreadyExists(uuid=values.get('uuid', node))
 
 
+@retried
 def node_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """Create a node; a uuid is generated when ``values`` has none.
 
@@ -399,6 +401,7 @@ def node_update(context: Any, node_id: int | str,
             err='The chassis of the node does not exist (any more).')
 
 
+@retried
 def node_destroy(context: Any, node_id: int | str) -> None:
     """Delete a node named by id or uuid, with the rows that belong to
     it (:mod:`ironic_lite.db.node_children`: volume connectors and

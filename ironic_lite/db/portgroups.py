@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from ironic_lite import exception
 from ironic_lite.db import paging
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 from ironic_lite.db.models import Port
@@ -55,6 +56,7 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
     return dict(row)
 
 
+@retried
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a portgroup (``values`` with ``node_id``); returns it.
 
@@ -110,6 +112,7 @@ def list_page(context: Any, filters: Filters, limit: int | None = None,
             lambda ident: exception.PortgroupNotFound(portgroup=ident))
 
 
+@retried
 def count_ports(context: Any, group_id: int) -> int:
     with context_manager.reader.using(context) as session:
         return int(session.execute(
@@ -117,6 +120,7 @@ def count_ports(context: Any, group_id: int) -> int:
             .where(Port.portgroup_id == group_id)).scalar_one())
 
 
+@retried
 def update(context: Any, uuid: str, values: dict[str, Any]
            ) -> dict[str, Any]:
     """Write ``values`` of one portgroup; a new ``physical_network`` is
@@ -142,6 +146,7 @@ def update(context: Any, uuid: str, values: dict[str, Any]
         raise _duplicate(exc, values)
 
 
+@retried
 def destroy(context: Any, uuid: str) -> None:
     """:raises: PortgroupNotFound, PortgroupNotEmpty (it has ports)."""
     try:

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from ironic_lite import exception
 from ironic_lite.db import paging
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 from ironic_lite.db.models import Port
@@ -74,6 +75,7 @@ def _clause(ident: int | str) -> Any:
     return Port.name == ident
 
 
+@retried
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a port (``values`` with ``node_id``); returns it.
 
@@ -140,6 +142,7 @@ def list_page(context: Any, filters: Filters, limit: int | None = None,
             marker, lambda ident: exception.PortNotFound(port=ident))
 
 
+@retried
 def update(context: Any, uuid: str, values: dict[str, Any]
            ) -> dict[str, Any]:
     """Write ``values`` (columns) of one port; returns it.
@@ -160,6 +163,7 @@ def update(context: Any, uuid: str, values: dict[str, Any]
         raise _duplicate(exc, values)
 
 
+@retried
 def destroy(context: Any, uuid: str) -> None:
     """:raises PortNotFound:"""
     with context_manager.writer.using(context) as session:
@@ -168,6 +172,7 @@ def destroy(context: Any, uuid: str) -> None:
             raise exception.PortNotFound(port=uuid)
 
 
+@retried
 def portgroup_id(context: Any, ident: str) -> tuple[int, int]:
     """(id, node_id) of the portgroup named by uuid or name.
 

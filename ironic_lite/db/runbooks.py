@@ -17,6 +17,7 @@ from ironic_lite import exception
 from ironic_lite.db import paging
 from ironic_lite.db import step_rows
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Runbook
 from ironic_lite.db.models import RunbookStep
@@ -65,6 +66,7 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
     return _complete(session, [dict(row)])[0]
 
 
+@retried
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a runbook with its ``steps``; returns it.
 
@@ -116,6 +118,7 @@ def list_page(context: Any, project: str | None = None,
         return _complete(session, rows)
 
 
+@retried
 def update(context: Any, ident: int | str,
            values: dict[str, Any]) -> dict[str, Any]:
     """Write ``values`` (``steps`` replaces every step).
@@ -140,6 +143,7 @@ def update(context: Any, ident: int | str,
         raise _duplicate(exc, values)
 
 
+@retried
 def destroy(context: Any, ident: int | str) -> None:
     """:raises RunbookNotFound:"""
     with context_manager.writer.using(context) as session:
@@ -151,6 +155,7 @@ def destroy(context: Any, ident: int | str) -> None:
             Runbook.id == current['id']))
 
 
+@retried
 def set_traits(context: Any, runbook_id: int, traits: list[str],
                replace: bool) -> None:
     """Add ``traits`` to the runbook (``replace``: they become its only
@@ -168,6 +173,7 @@ def set_traits(context: Any, runbook_id: int, traits: list[str],
         session.flush()
 
 
+@retried
 def remove_traits(context: Any, runbook_id: int,
                   traits: list[str] | None) -> None:
     """Remove ``traits`` (every one with None); one not there is not an

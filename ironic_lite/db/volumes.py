@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from ironic_lite import exception
 from ironic_lite.db import paging
 from ironic_lite.db.api import context_manager
+from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 from ironic_lite.db.models import VolumeConnector
@@ -88,6 +89,7 @@ def _get(session: Any, kind: Kind, uuid: str) -> dict[str, Any]:
     return dict(row)
 
 
+@retried
 def create(context: Any, kind: Kind,
            values: dict[str, Any]) -> dict[str, Any]:
     """Insert a row (``values`` with ``node_id``); returns it.
@@ -136,6 +138,7 @@ def list_page(context: Any, kind: Kind, node_id: int | None = None,
                            sort_dir == 'desc', limit, marker, kind.missing)
 
 
+@retried
 def update(context: Any, kind: Kind, uuid: str,
            values: dict[str, Any]) -> dict[str, Any]:
     """Write ``values`` (columns) of one row; returns it.
@@ -155,6 +158,7 @@ def update(context: Any, kind: Kind, uuid: str,
         raise _duplicate(kind, exc, values)
 
 
+@retried
 def destroy(context: Any, kind: Kind, uuid: str) -> None:
     """:raises: the kind's NotFound error."""
     with context_manager.writer.using(context) as session:

@@ -14,6 +14,7 @@ from typing import Any
 import oslo_messaging as messaging
 from prometheus_client import Histogram
 
+from lite_common import db_retry
 from lite_common import metrics
 
 CALL_LATENCY = Histogram(
@@ -40,11 +41,23 @@ class TimedClient:
         topic = kwargs.get('topic') or self._topic
         return TimedClient(self._client.prepare(*args, **kwargs), topic)
 
+    def _timeout(self) -> float | None:
+        """The call's timeout, as oslo.messaging works it out (None: a
+        client that does not say)."""
+        timeout = getattr(self._client, 'timeout', None)
+        conf = getattr(self._client, 'conf', None)
+        if timeout is None and conf is not None:
+            timeout = conf.rpc_response_timeout
+        return None if timeout is None else float(timeout)
+
     def call(self, ctxt: Any, method: str, **kwargs: Any) -> Any:
         started = time.monotonic()
         outcome = 'error'
         try:
-            result = self._client.call(ctxt, method, **kwargs)
+            # The server learns how long this call waits for it (it
+            # gives up on the database in time to answer).
+            with db_retry.calling(self._timeout()):
+                result = self._client.call(ctxt, method, **kwargs)
             outcome = 'success'
             return result
         except messaging.MessagingTimeout:

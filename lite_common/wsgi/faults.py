@@ -2,7 +2,13 @@
 
 Handlers raise ``webob.exc`` exceptions with an ``explanation``; the
 fault wrapper renders them with the API's own :class:`ErrorFormatter`,
-and turns any other exception into a logged 500 in the same format.
+and turns any other exception into a logged 500 in the same format,
+except database trouble: within the wrapper, a transient database error
+is waited out for ``[database]request_retry_timeout`` seconds
+(:mod:`lite_common.db_retry`), and one that outlasts it (or
+:class:`~lite_common.exception.DatabaseUnavailable`, also from a
+conductor over RPC) is a 503 with ``Retry-After``: the client may try
+again, nothing is wrong with its request.
 """
 
 from collections.abc import Callable
@@ -13,6 +19,8 @@ from oslo_log import log as logging
 import webob
 import webob.exc
 
+from lite_common import db_retry
+from lite_common import exception
 from lite_common.wsgi.text import printable
 from lite_common.wsgi.text import url_text
 
@@ -52,6 +60,62 @@ def _message(exc: webob.exc.HTTPException) -> str:
     return str(exc.explanation or exc.detail or exc.title)
 
 
+#: Seconds a client is asked to wait after a 503 (database trouble, no
+#: conductor answered, no free worker) that says no other time.
+RETRY_AFTER = 5
+
+
+def _kept_headers(exc: webob.exc.HTTPException) -> list[tuple[str, str]]:
+    """The headers of a handler's error that its rendering keeps; a 503
+    always says when to come back."""
+    headers = [(k, v) for k, v in exc.headers.items()
+               if k.lower() in ('allow', 'www-authenticate', 'retry-after',
+                                'location')]
+    if exc.code == 503 and not any(k.lower() == 'retry-after'
+                                   for k, _ in headers):
+        headers.append(('Retry-After', str(RETRY_AFTER)))
+    return headers
+
+
+def _is_database_trouble(exc: Exception) -> bool:
+    return isinstance(exc, exception.DatabaseUnavailable) or (
+        db_retry.is_transient(exc))
+
+
+def _where(environ: dict[str, Any]) -> tuple[str, str]:
+    return (printable(environ.get('REQUEST_METHOD')),
+            printable(url_text(environ.get('SCRIPT_NAME', '')
+                               + environ.get('PATH_INFO', ''))))
+
+
+def database_unavailable(environ: dict[str, Any], req: webob.Request,
+                         exc: Exception, formatter: ErrorFormatter,
+                         stored: bool = False) -> webob.Response:
+    """The 503 of database trouble, logged without a traceback (the
+    driver's message stays in the log: it may name the database user);
+    ``stored``: the request committed a change before."""
+    LOG.warning('Database unavailable while handling %s %s: %s',
+                *_where(environ), exc)
+    message = ('The service cannot reach its database at the moment; '
+               'retry later.')
+    if stored or getattr(exc, 'kwargs', {}).get('outcome_unknown'):
+        message += ' The change may or may not have been stored.'
+    message += f' Request id {environ.get("openstack.request_id", "")}.'
+    return json_error(503, message, req, formatter,
+                      [('Retry-After', str(RETRY_AFTER))])
+
+
+def unexpected_error(environ: dict[str, Any], req: webob.Request,
+                     formatter: ErrorFormatter) -> webob.Response:
+    """The logged 500 of anything else."""
+    LOG.exception('Unexpected error handling %s %s', *_where(environ))
+    return json_error(
+        500, 'Unexpected API Error. Please report this at your service '
+        'provider and attach the request id '
+        f'{environ.get("openstack.request_id", "")} if possible.',
+        req, formatter)
+
+
 class FaultWrapper:
     """Renders every error in the API's format; logs the unexpected."""
 
@@ -61,25 +125,20 @@ class FaultWrapper:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         req = webob.Request(environ)
+        commits = db_retry.commit_count()
         try:
-            return self.app(environ, start_response)
+            with db_retry.serving_request():
+                return self.app(environ, start_response)
         except webob.exc.HTTPException as exc:
-            headers = [(k, v) for k, v in exc.headers.items()
-                       if k.lower() in ('allow', 'www-authenticate',
-                                        'retry-after', 'location')]
             response = json_error(exc.code, _message(exc), req,
-                                  self.formatter, headers)
-        except Exception:
-            LOG.exception('Unexpected error handling %s %s',
-                          printable(environ.get('REQUEST_METHOD')),
-                          printable(url_text(
-                              environ.get('SCRIPT_NAME', '')
-                              + environ.get('PATH_INFO', ''))))
-            response = json_error(
-                500, 'Unexpected API Error. Please report this at your '
-                'service provider and attach the request id '
-                f'{environ.get("openstack.request_id", "")} if possible.',
-                req, self.formatter)
+                                  self.formatter, _kept_headers(exc))
+        except Exception as exc:
+            if _is_database_trouble(exc):
+                response = database_unavailable(
+                    environ, req, exc, self.formatter,
+                    db_retry.commit_count() != commits)
+            else:
+                response = unexpected_error(environ, req, self.formatter)
         return response(environ, start_response)
 
 

@@ -9,6 +9,7 @@ scheduled yet) or its compute service is down.
 import secrets
 from typing import Any
 from typing import NamedTuple
+from typing import cast
 
 import netaddr
 from oslo_config import cfg
@@ -278,8 +279,10 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
 
     per_item = {'instances': 1, 'cores': flavor['vcpus'],
                 'ram': flavor['memory_mb']}
-    instances = quota_db.create_instances(ctx, ctx.project_id, per_item,
-                                          low, high, values)
+    # The Compute API's contexts always carry a project (lite_common.wsgi
+    # .auth); the type says Optional for the system scope of others.
+    instances = quota_db.create_instances(
+        ctx, cast(str, ctx.project_id), per_item, low, high, values)
     actions_db.record_many(ctx, [power_api.action_values(ctx, inst, 'create')
                                  for inst in instances])
     for inst in instances if spec.get('tags') else ():

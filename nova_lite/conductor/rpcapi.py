@@ -14,6 +14,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from lite_common import db_retry
 from lite_common import rpc
 from nova_lite.objects import base as objects_base
 
@@ -89,7 +90,14 @@ class ConductorAPI:
 
 
 class ObjectIndirectionAPI:
-    """Sends ``@remotable`` calls of a compute agent to the conductor."""
+    """Sends ``@remotable`` calls of a compute agent to the conductor.
+
+    A conductor that cannot reach its database answers
+    DatabaseUnavailable; when it stored nothing, the call is sent again
+    (:func:`lite_common.db_retry.until_available`): the agent's flows
+    wait for the database as the conductor's do, instead of failing an
+    instance that did nothing wrong.
+    """
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.client = _client(conf)
@@ -97,16 +105,19 @@ class ObjectIndirectionAPI:
     def object_class_action_versions(self, context: Any, objname: str,
                                      objmethod: str, object_versions: Any,
                                      args: Any, kwargs: Any) -> Any:
-        return self.client.prepare().call(
-            context, 'object_class_action_versions', objname=objname,
-            objmethod=objmethod, object_versions=object_versions,
-            args=args, kwargs=kwargs)
+        return db_retry.until_available(
+            f'{objname}.{objmethod}', lambda: self.client.prepare().call(
+                context, 'object_class_action_versions', objname=objname,
+                objmethod=objmethod, object_versions=object_versions,
+                args=args, kwargs=kwargs))
 
     def object_action(self, context: Any, objinst: Any, objmethod: str,
                       args: Any, kwargs: Any) -> Any:
-        return self.client.prepare().call(
-            context, 'object_action', objinst=objinst, objmethod=objmethod,
-            args=args, kwargs=kwargs)
+        return db_retry.until_available(
+            f'{objinst.obj_name()}.{objmethod}',
+            lambda: self.client.prepare().call(
+                context, 'object_action', objinst=objinst,
+                objmethod=objmethod, args=args, kwargs=kwargs))
 
     def object_backport_versions(self, context: Any, objinst: Any,
                                  object_versions: Any) -> Any:

@@ -16,6 +16,7 @@ from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 AGG = models.Aggregate
 HOST = models.AggregateHost
@@ -56,6 +57,7 @@ def _load(session: Any, rows: list[Any]) -> list[dict[str, Any]]:
     return result
 
 
+@retried
 def create(context: Any, name: str, metadata: dict[str, str]
            ) -> dict[str, Any]:
     """:raises AggregateNameExists:"""
@@ -72,12 +74,14 @@ def create(context: Any, name: str, metadata: dict[str, str]
         raise exception.AggregateNameExists(aggregate_name=name) from None
 
 
+@retried
 def get(context: Any, agg_id: int) -> dict[str, Any]:
     """:raises AggregateNotFound:"""
     with context_manager.reader.using(context) as session:
         return _load(session, [_row(session, agg_id)])[0]
 
 
+@retried
 def get_all(context: Any) -> list[dict[str, Any]]:
     with context_manager.reader.using(context) as session:
         rows = list(session.scalars(
@@ -85,6 +89,7 @@ def get_all(context: Any) -> list[dict[str, Any]]:
         return _load(session, rows)
 
 
+@retried
 def rename(context: Any, agg_id: int, name: str) -> None:
     """:raises AggregateNotFound, AggregateNameExists:"""
     try:
@@ -94,6 +99,7 @@ def rename(context: Any, agg_id: int, name: str) -> None:
         raise exception.AggregateNameExists(aggregate_name=name) from None
 
 
+@retried
 def update_metadata(context: Any, agg_id: int,
                     metadata: dict[str, str | None]) -> None:
     """Set each key; a None value deletes the key (a missing key is no
@@ -118,6 +124,7 @@ def update_metadata(context: Any, agg_id: int,
                 session.add(META(aggregate_id=agg_id, key=key, value=value))
 
 
+@retried
 def add_host(context: Any, agg_id: int, host: str) -> None:
     """:raises AggregateNotFound, AggregateHostExists:"""
     try:
@@ -130,6 +137,7 @@ def add_host(context: Any, agg_id: int, host: str) -> None:
                                             host=host) from None
 
 
+@retried
 def remove_host(context: Any, agg_id: int, host: str) -> None:
     """:raises AggregateNotFound, AggregateHostNotFound:"""
     with context_manager.writer.using(context) as session:
@@ -144,6 +152,7 @@ def remove_host(context: Any, agg_id: int, host: str) -> None:
                                                   host=host)
 
 
+@retried
 def destroy(context: Any, agg_id: int) -> None:
     """Soft-delete the aggregate and its metadata (the API refuses an
     aggregate that still has hosts). :raises AggregateNotFound:"""
@@ -171,6 +180,7 @@ def zone_hosts_query(zone: str | None = None) -> Any:
     return query
 
 
+@retried
 def host_zones(context: Any) -> dict[str, str]:
     """host -> the zone aggregates give it (hosts in none are left
     out: they are in the default zone). One query."""
@@ -180,6 +190,7 @@ def host_zones(context: Any) -> dict[str, str]:
         return {host: zone for host, zone in rows}
 
 
+@retried
 def zones_of_hosts(context: Any, hosts: list[str]
                    ) -> list[tuple[int, str]]:
     """(aggregate id, zone) of the aggregates with a zone that hold

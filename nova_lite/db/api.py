@@ -13,9 +13,18 @@ from oslo_config import cfg
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common import db_retry
 from nova_lite import exception
 
 context_manager = lite_db.make_context_manager()
+
+#: Every function that reads or writes the database is decorated with
+#: this: it runs again after a transient error (a deadlock, a lost or
+#: refused connection, a full pool) while the attempt cannot have
+#: stored a change, for as long as its caller may wait
+#: (:mod:`lite_common.db_retry`): an API request briefly, the
+#: conductor's flows for ``[database]flow_retry_timeout``.
+retried = db_retry.retried
 
 
 def configure(conf: cfg.ConfigOpts) -> None:

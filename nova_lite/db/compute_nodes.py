@@ -2,7 +2,6 @@
 
 from typing import Any
 
-from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import sqlalchemy as sa
@@ -11,12 +10,14 @@ from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 from nova_lite.db.api import soft_delete_values
 
 LOG = logging.getLogger(__name__)
 CN = models.ComputeNode
 
 
+@retried
 def compute_node_create(context: Any,
                         values: dict[str, Any]) -> dict[str, Any]:
     """Create a node with the caller's uuid.
@@ -48,6 +49,7 @@ def compute_node_create(context: Any,
         return as_dict(row)
 
 
+@retried
 def compute_node_get(context: Any, **filters: Any) -> dict[str, Any]:
     """One live compute node by id, uuid, or host + hypervisor_hostname."""
     with context_manager.reader.using(context) as session:
@@ -59,6 +61,7 @@ def compute_node_get(context: Any, **filters: Any) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def compute_node_get_deleted(context: Any, uuid: str) -> dict[str, Any]:
     """A soft-deleted compute node by uuid (its service was deleted)."""
     with context_manager.reader.using(context) as session:
@@ -70,6 +73,7 @@ def compute_node_get_deleted(context: Any, uuid: str) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def compute_node_get_all(context: Any, **filters: Any) -> list[dict[str, Any]]:
     """Live compute nodes, filtered by column equality, in id order."""
     with context_manager.reader.using(context) as session:
@@ -77,6 +81,7 @@ def compute_node_get_all(context: Any, **filters: Any) -> list[dict[str, Any]]:
         return [as_dict(r) for r in session.scalars(query.order_by(CN.id))]
 
 
+@retried
 def compute_node_update(context: Any, node_id: int,
                         values: dict[str, Any]) -> dict[str, Any]:
     """Update one node. A node that moves to another host (a bare-metal
@@ -101,6 +106,7 @@ def compute_node_update(context: Any, node_id: int,
         return as_dict(row)
 
 
+@retried
 def compute_node_destroy(context: Any, node_id: int) -> None:
     with context_manager.writer.using(context) as session:
         session.execute(sa.update(CN).where(CN.id == node_id)
@@ -154,9 +160,9 @@ def _usage_of(column: Any, node_id: Any) -> Any:
 #: For the transactions that run :func:`usage_refresh_statement`. Its
 #: subqueries read (and so lock, on MariaDB) every instance row of the
 #: node, so two of them changing instances of one node can deadlock;
-#: MariaDB rolls one back and it is run again.
-retry_on_deadlock = oslo_db_api.wrap_db_retry(
-    max_retries=5, retry_interval=0.1, retry_on_deadlock=True)
+#: MariaDB rolls one back and it is run again (as after any transient
+#: error: :data:`nova_lite.db.api.retried`).
+retry_on_deadlock = retried
 
 
 def usage_refresh_statement(node_ids: Any) -> Any:
@@ -211,6 +217,7 @@ STATISTICS = ('count', 'current_workload', 'disk_available_least',
               'vcpus_used')
 
 
+@retried
 def compute_node_statistics(context: Any) -> dict[str, int]:
     """Sums over the live compute nodes of enabled, live nova-compute
     services (as upstream: a disabled host's nodes are left out), in one

@@ -10,11 +10,13 @@ from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 FL = models.Flavor
 ACCESS = models.FlavorProject
 
 
+@retried
 def flavor_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         for field in ('flavorid', 'name'):
@@ -33,6 +35,7 @@ def flavor_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def flavor_update_description(context: Any, flavorid: str,
                               description: str | None) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
@@ -45,6 +48,7 @@ def flavor_update_description(context: Any, flavorid: str,
         return as_dict(row)
 
 
+@retried
 def flavor_get(context: Any, flavorid: str) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.scalars(
@@ -54,6 +58,7 @@ def flavor_get(context: Any, flavorid: str) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def flavor_get_all(context: Any, is_public: bool | None = None,
                    project_id: str | None = None,
                    min_vcpus: int | None = None,
@@ -89,6 +94,7 @@ def flavor_get_all(context: Any, is_public: bool | None = None,
         return [as_dict(row) for row in session.scalars(query)]
 
 
+@retried
 def flavor_destroy(context: Any, flavorid: str) -> None:
     with context_manager.writer.using(context) as session:
         session.execute(sa.delete(ACCESS).where(ACCESS.flavor_id.in_(
@@ -98,6 +104,7 @@ def flavor_destroy(context: Any, flavorid: str) -> None:
             raise exception.FlavorNotFound(flavor_id=flavorid)
 
 
+@retried
 def flavor_change_extra_specs(
         context: Any, flavorid: str,
         new: Callable[[dict[str, str]], dict[str, str]]) -> dict[str, str]:
@@ -118,6 +125,7 @@ def flavor_change_extra_specs(
         return specs
 
 
+@retried
 def access_list(context: Any, flavor_id: int) -> list[str]:
     """The projects given access to a flavor (its row id), sorted."""
     with context_manager.reader.using(context) as session:
@@ -126,6 +134,7 @@ def access_list(context: Any, flavor_id: int) -> list[str]:
             .order_by(ACCESS.project_id)))
 
 
+@retried
 def has_access(context: Any, flavor_id: int, project_id: str | None) -> bool:
     with context_manager.reader.using(context) as session:
         return session.execute(sa.select(ACCESS.id).where(
@@ -133,6 +142,7 @@ def has_access(context: Any, flavor_id: int, project_id: str | None) -> bool:
             ACCESS.project_id == project_id)).first() is not None
 
 
+@retried
 def access_add(context: Any, flavor: dict[str, Any], project_id: str) -> None:
     """:raises FlavorAccessExists:"""
     try:
@@ -144,6 +154,7 @@ def access_add(context: Any, flavor: dict[str, Any], project_id: str) -> None:
             flavor_id=flavor['flavorid'], project_id=project_id) from None
 
 
+@retried
 def access_remove(context: Any, flavor: dict[str, Any],
                   project_id: str) -> None:
     """:raises FlavorAccessNotFound:"""

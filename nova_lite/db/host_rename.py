@@ -17,6 +17,7 @@ from lite_common import db as lite_db
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 COMPUTE = 'nova-compute'
 
@@ -58,6 +59,7 @@ def _update(session: Any, model: Any, column: str, old: str, new: str,
     return int(result.rowcount)
 
 
+@retried
 def rename_compute_host(context: Any, old: str, new: str,
                         down_time: int) -> dict[str, int]:
     """Rename compute host ``old`` to ``new``; returns rows changed."""

@@ -9,10 +9,12 @@ from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 IMG = models.Image
 
 
+@retried
 def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = IMG(**values)
@@ -25,6 +27,7 @@ def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def image_get(context: Any, image_id: str) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.get(IMG, image_id)
@@ -33,6 +36,7 @@ def image_get(context: Any, image_id: str) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def image_get_all(context: Any, visible_to: str | None,
                   filters: dict[str, Any], limit: int | None = None,
                   marker: str | None = None) -> list[dict[str, Any]]:
@@ -64,6 +68,7 @@ def image_get_all(context: Any, visible_to: str | None,
         return [as_dict(row) for row in session.scalars(query)]
 
 
+@retried
 def image_update(context: Any, image_id: str,
                  values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
@@ -76,6 +81,7 @@ def image_update(context: Any, image_id: str,
         return as_dict(row)
 
 
+@retried
 def image_destroy(context: Any, image_id: str) -> None:
     with context_manager.writer.using(context) as session:
         result = session.execute(sa.delete(IMG).where(IMG.id == image_id))
@@ -83,6 +89,7 @@ def image_destroy(context: Any, image_id: str) -> None:
             raise exception.ImageNotFound(image_id=image_id)
 
 
+@retried
 def delete_if_exists(context: Any, image_id: str) -> bool:
     """Delete the image if there is one; whether there was."""
     with context_manager.writer.using(context) as session:

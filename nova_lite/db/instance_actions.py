@@ -19,6 +19,7 @@ from nova_lite.db import instances
 from nova_lite.db import models
 from nova_lite.db import quotas
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 INST = models.Instance
 ACTION = models.InstanceAction
@@ -26,6 +27,7 @@ EVENT = models.InstanceActionEvent
 SUCCESS, ERROR = 'Success', 'Error'
 
 
+@retried
 def action_get(context: Any, instance_uuid: str,
                request_id: str) -> dict[str, Any] | None:
     with context_manager.reader.using(context) as session:
@@ -36,6 +38,7 @@ def action_get(context: Any, instance_uuid: str,
         return dict(row) if row else None
 
 
+@retried
 def actions_get(context: Any, instance_uuid: str,
                 limit: int | None = None, marker: str | None = None,
                 changes_since: Any = None,
@@ -69,6 +72,7 @@ def actions_get(context: Any, instance_uuid: str,
         return [dict(row) for row in session.execute(query).mappings()]
 
 
+@retried
 def events_get(context: Any, action_id: int) -> list[dict[str, Any]]:
     """The events of an action, newest first (upstream's order)."""
     with context_manager.reader.using(context) as session:

@@ -1,5 +1,6 @@
 """Access to the instances table."""
 
+import datetime
 from typing import Any
 
 from oslo_db import exception as db_exc
@@ -7,6 +8,7 @@ from oslo_db.sqlalchemy import utils as sqla_utils
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common import db_retry
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import flavors
@@ -16,6 +18,7 @@ from nova_lite.db import server_groups
 from nova_lite.db import tags
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 INST = models.Instance
 # Column attribute for each key whose attribute name differs.
@@ -30,6 +33,7 @@ def _attr_values(values: dict[str, Any]) -> dict[str, Any]:
     return {_ATTR.get(k, k): v for k, v in values.items()}
 
 
+@retried
 def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = INST(**_attr_values(flavors.with_type_id(session, values)))
@@ -40,6 +44,7 @@ def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def instance_get_by_uuid(context: Any, uuid: str,
                          read_deleted: bool = False) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
@@ -129,6 +134,7 @@ def sort_order(keys: list[str], dirs: list[str]) -> list[tuple[str, str]]:
     return order
 
 
+@retried
 def instance_get_all(context: Any, filters: dict[str, Any],
                      limit: int | None = None,
                      marker: str | None = None,
@@ -155,6 +161,7 @@ def instance_get_all(context: Any, filters: dict[str, Any],
         return [dict(zip(keys, row, strict=True)) for row in result.all()]
 
 
+@retried
 def instance_ids_by_compute_id(
         context: Any, compute_ids: list[int]) -> dict[int, list[Any]]:
     """compute node id -> [(instance id, uuid)] of its live instances,
@@ -172,6 +179,7 @@ def instance_ids_by_compute_id(
     return found
 
 
+@retried
 def count_on_hosts(context: Any, hosts: list[str]) -> int:
     """How many live instances are on ``hosts``, in one query."""
     if not hosts:
@@ -240,6 +248,31 @@ def check_placement(session: Any, uuid: str) -> None:
             f'of that host (compute_id names {named})')
 
 
+def _own_change(session: Any, uuid: str,
+                values: dict[str, Any]) -> dict[str, Any] | None:
+    """The instance, when this update runs again after an attempt whose
+    commit went unseen (:func:`lite_common.db_retry.rechecking`) and
+    the row already holds ``values``: that attempt's change was stored,
+    the compare-and-swap succeeded then. None otherwise."""
+    if not db_retry.rechecking():
+        return None
+    row = session.scalars(sa.select(INST).where(
+        INST.uuid == uuid, INST.deleted == 0)).first()
+    if row is None or not all(_same(getattr(row, attr), value) for
+                              attr, value in _attr_values(values).items()):
+        return None
+    return as_dict(row)
+
+
+def _same(stored: Any, wanted: Any) -> bool:
+    """``stored`` (read back) is ``wanted`` (written); a timestamp may
+    have lost its microseconds on the way (MariaDB DATETIME)."""
+    if isinstance(stored, datetime.datetime) and isinstance(
+            wanted, datetime.datetime):
+        return stored.replace(microsecond=0) == wanted.replace(microsecond=0)
+    return bool(stored == wanted)
+
+
 def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
     """After a conditional UPDATE that changed nothing: why."""
     actual = session.execute(
@@ -252,6 +285,7 @@ def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
                                         actual=actual.task_state)
 
 
+@retried
 def stalled_builds(context: Any, older_than: Any,
                    limit: int) -> list[str]:
     """uuids of instances still waiting to be scheduled (building,
@@ -267,6 +301,7 @@ def stalled_builds(context: Any, older_than: Any,
             .order_by(changed, INST.id).limit(limit)))
 
 
+@retried
 def stalled_unshelves(context: Any, older_than: Any,
                       limit: int) -> list[str]:
     """uuids of instances whose unshelve waits for the conductor (task
@@ -288,6 +323,7 @@ _UUID_BATCH = 1000
 LIVE, DELETED = 'live', 'deleted'
 
 
+@retried
 def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
     """uuid -> LIVE (a live record) or DELETED (only deleted records);
     uuids with no record at all are absent. A few queries, whatever the
@@ -304,7 +340,7 @@ def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
     return found
 
 
-@compute_nodes.retry_on_deadlock
+@retried(rechecks=True)     # deadlocks too: see compute_nodes
 def instance_update(context: Any, uuid: str, values: dict[str, Any],
                     expected_task_state: Any = ...) -> dict[str, Any]:
     """Update one instance in one conditional UPDATE.
@@ -340,6 +376,9 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
                 action='save', reason=f'instance {uuid}: compute_id '
                 f'{values.get("compute_id")} names no compute node') from None
         if result.rowcount != 1:
+            mine = _own_change(session, uuid, values)
+            if mine is not None:
+                return mine
             _raise_unchanged(session, uuid, expected_task_state)
         # A save that offloads must leave the instance on no host; other
         # vm_state changes cannot break the rule (no extra query).
@@ -356,14 +395,21 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
         return as_dict(row)
 
 
-@compute_nodes.retry_on_deadlock
+@retried(rechecks=True)
 def instance_destroy(context: Any, uuid: str) -> dict[str, Any]:
-    """Soft-delete an instance and give its resources back to its node."""
+    """Soft-delete an instance and give its resources back to its node.
+    Run again after an attempt whose commit went unseen, it finds the
+    instance deleted: that attempt deleted it."""
     now = lite_db.utcnow()
     with context_manager.writer.using(context) as session:
         row = session.scalars(
             sa.select(INST).where(INST.uuid == uuid, INST.deleted == 0)
         ).first()
+        if row is None and db_retry.rechecking():
+            gone = session.scalars(sa.select(INST).where(
+                INST.uuid == uuid, INST.deleted != 0)).first()
+            if gone is not None:
+                return as_dict(gone)
         if row is None:
             raise exception.InstanceNotFound(instance_id=uuid)
         row.deleted = row.id
@@ -388,6 +434,7 @@ def _reclaimable(older_than: Any, hosts: list[str]) -> list[Any]:
             sa.or_(INST.deleted_at.is_(None), INST.deleted_at < older_than)]
 
 
+@retried
 def claim_reclaimable(context: Any, older_than: Any, hosts: list[str],
                       limit: int) -> list[dict[str, Any]]:
     """Soft-deleted instances of ``hosts`` deleted before ``older_than``

@@ -17,6 +17,7 @@ from nova_lite.db import models
 from nova_lite.db import quotas
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 KEY = models.KeyPair
 
@@ -25,6 +26,7 @@ def _live(user_id: str) -> Any:
     return sa.and_(KEY.user_id == user_id, KEY.deleted == 0)
 
 
+@retried
 def create(context: Any, project_id: str, values: dict[str, Any]
            ) -> dict[str, Any]:
     """:raises KeyPairExists, KeypairLimitExceeded:"""
@@ -45,6 +47,7 @@ def create(context: Any, project_id: str, values: dict[str, Any]
         raise exception.KeyPairExists(key_name=values['name']) from None
 
 
+@retried
 def get(context: Any, user_id: str, name: str) -> dict[str, Any]:
     """:raises KeypairNotFound:"""
     with context_manager.reader.using(context) as session:
@@ -55,6 +58,7 @@ def get(context: Any, user_id: str, name: str) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def list_page(context: Any, user_id: str, limit: int | None = None,
               marker: str | None = None) -> list[dict[str, Any]]:
     """A user's key pairs by id; ``marker`` is a name.
@@ -75,6 +79,7 @@ def list_page(context: Any, user_id: str, limit: int | None = None,
         return [as_dict(row) for row in session.scalars(query)]
 
 
+@retried
 def destroy(context: Any, user_id: str, name: str) -> None:
     """Soft delete (the name is free again). :raises KeypairNotFound:"""
     with context_manager.writer.using(context) as session:

@@ -5,14 +5,17 @@ from typing import Any
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common import db_retry
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 MIG = models.Migration
 
 
+@retried
 def migration_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = MIG(**values)
@@ -21,6 +24,7 @@ def migration_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def migration_get(context: Any, **filters: Any) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.scalars(
@@ -31,6 +35,7 @@ def migration_get(context: Any, **filters: Any) -> dict[str, Any]:
         return as_dict(row)
 
 
+@retried
 def migration_update(context: Any, migration_id: int,
                      values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
@@ -43,6 +48,7 @@ def migration_update(context: Any, migration_id: int,
         return as_dict(row)
 
 
+@retried
 def migration_get_all(context: Any, filters: dict[str, Any],
                       limit: int | None = None,
                       marker: str | None = None) -> list[dict[str, Any]]:
@@ -113,6 +119,7 @@ def _uncleaned_evacuations() -> Any:
                    MIG.status.in_(UNCLEANED_EVACUATION_STATUSES))
 
 
+@retried
 def evacuations_from(context: Any, host: str) -> list[dict[str, Any]]:
     """Evacuations away from ``host`` whose copy there its agent has not
     cleaned up (accepted, pre-migrating or done), in one query, whether
@@ -132,6 +139,7 @@ def uncleaned_evacuation_hosts() -> Any:
         _uncleaned_evacuations(), MIG.source_compute.is_not(None))
 
 
+@retried
 def uncleaned_evacuations_count(context: Any, host: str) -> dict[str, int]:
     """status -> how many evacuations from ``host`` are uncleaned."""
     with context_manager.reader.using(context) as session:
@@ -142,6 +150,7 @@ def uncleaned_evacuations_count(context: Any, host: str) -> dict[str, int]:
         return {status: int(count) for status, count in rows}
 
 
+@retried
 def evacuations_to(context: Any, host: str,
                    node_ids: list[int]) -> list[dict[str, Any]]:
     """Evacuations to this host left unfinished: claimed by one of its
@@ -163,6 +172,7 @@ COLD_MOVES_IN_FLIGHT = ('pre-migrating', 'migrating', 'post-migrating',
                         'finished', 'confirming', 'reverting')
 
 
+@retried
 def cold_moves_in_flight(context: Any, host: str,
                          node_ids: list[int]) -> list[dict[str, Any]]:
     """Cold migrations and resizes in flight from ``host`` or claimed by
@@ -177,6 +187,7 @@ def cold_moves_in_flight(context: Any, host: str,
             .order_by(MIG.id))
 
 
+@retried
 def stalled_before_destination(context: Any, older_than: Any,
                                limit: int) -> list[dict[str, Any]]:
     """Moves last changed before ``older_than`` that no destination has
@@ -195,6 +206,7 @@ def stalled_before_destination(context: Any, older_than: Any,
             .order_by(changed, MIG.id).limit(limit))
 
 
+@retried
 def mark_completed(context: Any, migration_ids: list[int]) -> int:
     """``done`` -> ``completed`` (the source cleaned up), in one
     statement; records in any other status are left as they are."""
@@ -209,6 +221,19 @@ def mark_completed(context: Any, migration_ids: list[int]) -> int:
         return int(result.rowcount)
 
 
+def _shows(session: Any, migration_id: int, **values: Any) -> bool:
+    """After a compare-and-swap that matched no row: whether it runs
+    again after an attempt whose commit went unseen
+    (:func:`lite_common.db_retry.rechecking`) and the record holds that
+    attempt's ``values`` (the swap succeeded then)."""
+    if not db_retry.rechecking():
+        return False
+    row = session.get(MIG, migration_id)
+    return row is not None and all(
+        getattr(row, key) == value for key, value in values.items())
+
+
+@retried(idempotent=True)     # returns the status it finds
 def finish_on_destination(context: Any, migration_id: int) -> str:
     """``pre-migrating`` -> ``done`` once the destination holds the
     instance; a record the source already marked ``completed`` keeps that
@@ -225,6 +250,7 @@ def finish_on_destination(context: Any, migration_id: int) -> str:
         return str(row.status)
 
 
+@retried(rechecks=True)
 def set_destination(context: Any, migration_id: int, host: str,
                     node: str, statuses: tuple[str, ...]) -> bool:
     """The conductor's choice of destination, once: only while the
@@ -241,9 +267,11 @@ def set_destination(context: Any, migration_id: int, host: str,
             .values(dest_compute=host, dest_node=node, dest_host=host,
                     updated_at=lite_db.utcnow())
             .execution_options(synchronize_session=False))
-        return int(result.rowcount) == 1
+        return int(result.rowcount) == 1 or _shows(
+            session, migration_id, dest_compute=host, dest_node=node)
 
 
+@retried
 def release_destination(context: Any, migration_id: int, host: str,
                         node: str, max_attempts: int) -> bool:
     """Undo the conductor's choice of ``host``/``node`` after that
@@ -274,6 +302,7 @@ def release_destination(context: Any, migration_id: int, host: str,
         return int(result.rowcount) == 1
 
 
+@retried(rechecks=True)
 def migration_transition(context: Any, migration_id: int,
                          from_statuses: tuple[str, ...], status: str,
                          values: dict[str, Any] | None = None) -> bool:
@@ -288,4 +317,5 @@ def migration_transition(context: Any, migration_id: int,
             .values(dict(values or {}, status=status,
                          updated_at=lite_db.utcnow()))
             .execution_options(synchronize_session=False))
-        return int(result.rowcount) == 1
+        return int(result.rowcount) == 1 or _shows(
+            session, migration_id, status=status)

@@ -18,6 +18,7 @@ from nova_lite.db import models
 from nova_lite.db import quotas
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 INST = models.Instance
 MIG = models.Migration
@@ -42,6 +43,7 @@ def _start_task(session: Any, uuid: str, values: dict[str, Any]) -> None:
                                         actual=row.task_state)
 
 
+@retried
 def start_task(context: Any, uuid: str, values: dict[str, Any],
                action: dict[str, Any] | None = None) -> None:
     """``values`` (a task state among them) only while the instance has

@@ -25,6 +25,7 @@ from nova_lite.db import flavors
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 INST = models.Instance
 QUOTA = models.Quota
@@ -95,6 +96,7 @@ def _limits(session: Any, project_id: str | None) -> dict[str, int]:
     return _overlaid(session, keys)
 
 
+@retried
 def class_quotas(context: Any, name: str) -> dict[str, int]:
     """A quota class's limits: its rows over ``[quota]``."""
     with context_manager.reader.using(context) as session:
@@ -115,18 +117,21 @@ def _usage(session: Any, project_id: str | None) -> dict[str, int]:
     return used
 
 
+@retried
 def project_quotas(context: Any, project_id: str | None) -> dict[str, int]:
     """resource -> limit of the project (its own or the default)."""
     with context_manager.reader.using(context) as session:
         return _limits(session, project_id)
 
 
+@retried
 def project_usage(context: Any, project_id: str | None) -> dict[str, int]:
     """instances, cores and ram in use by the project."""
     with context_manager.reader.using(context) as session:
         return _usage(session, project_id)
 
 
+@retried
 def quota_set(context: Any, project_id: str, limits: dict[str, int]) -> None:
     """Store the project's limits of the given resources."""
     with context_manager.writer.using(context) as session:
@@ -143,6 +148,7 @@ def quota_set(context: Any, project_id: str, limits: dict[str, int]) -> None:
         session.flush()
 
 
+@retried
 def quota_destroy_all(context: Any, project_id: str) -> None:
     """Back to the defaults for every resource of the project."""
     with context_manager.writer.using(context) as session:
@@ -150,6 +156,7 @@ def quota_destroy_all(context: Any, project_id: str) -> None:
             QUOTA.project_id == project_id))
 
 
+@retried
 def ensure_lock_row(context: Any, project_id: str) -> None:
     """The project's lock row exists (its own short transaction)."""
     try:

@@ -18,6 +18,7 @@ from nova_lite.db import models
 from nova_lite.db import quotas
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 GROUP = models.InstanceGroup
 MEMBER = models.InstanceGroupMember
@@ -38,6 +39,7 @@ def _load(session: Any, rows: list[Any]) -> list[dict[str, Any]]:
     return [dict(as_dict(row), members=members[row.id]) for row in rows]
 
 
+@retried
 def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     """A new group of ``values['project_id']``, within the project's
     ``server_groups`` quota (checked under its quota lock row, as key
@@ -63,6 +65,7 @@ def _live(uuid: str) -> Any:
     return sa.and_(GROUP.uuid == uuid, GROUP.deleted == 0)
 
 
+@retried
 def get(context: Any, uuid: str) -> dict[str, Any]:
     """:raises InstanceGroupNotFound:"""
     with context_manager.reader.using(context) as session:
@@ -72,6 +75,7 @@ def get(context: Any, uuid: str) -> dict[str, Any]:
         return _load(session, [row])[0]
 
 
+@retried
 def get_all(context: Any, project_id: str | None, limit: int | None,
             offset: int) -> list[dict[str, Any]]:
     """The groups of ``project_id`` (None: of every project), oldest
@@ -86,6 +90,7 @@ def get_all(context: Any, project_id: str | None, limit: int | None,
         return _load(session, list(session.scalars(query)))
 
 
+@retried
 def destroy(context: Any, uuid: str) -> None:
     """Soft-delete the group and its member rows.
 
@@ -105,6 +110,7 @@ def destroy(context: Any, uuid: str) -> None:
         row.deleted_at = now
 
 
+@retried
 def add_members(context: Any, group_id: int,
                 instance_uuids: list[str]) -> None:
     with context_manager.writer.using(context) as session:
@@ -112,6 +118,7 @@ def add_members(context: Any, group_id: int,
                         for uuid in instance_uuids)
 
 
+@retried
 def group_of_instance(context: Any,
                       instance_uuid: str) -> dict[str, Any] | None:
     """The live group ``instance_uuid`` is a member of, or None."""

@@ -12,9 +12,11 @@ from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict as _as_dict
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 from nova_lite.db.api import soft_delete_values as _soft_delete_values
 
 
+@retried
 def service_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = models.Service(**values)
@@ -31,6 +33,7 @@ def _service_query(session: orm.Session) -> Any:
     return sa.select(models.Service).where(models.Service.deleted == 0)
 
 
+@retried
 def service_get(context: Any, **filters: Any) -> dict[str, Any]:
     """One live service by any of id, uuid, (host, binary)."""
     with context_manager.reader.using(context) as session:
@@ -41,6 +44,7 @@ def service_get(context: Any, **filters: Any) -> dict[str, Any]:
         return _as_dict(row)
 
 
+@retried
 def service_get_all(context: Any, binary: str | None = None,
                     host: str | None = None) -> list[dict[str, Any]]:
     with context_manager.reader.using(context) as session:
@@ -52,6 +56,7 @@ def service_get_all(context: Any, binary: str | None = None,
         return [_as_dict(row) for row in session.scalars(query)]
 
 
+@retried
 def service_min_version(context: Any, binary: str) -> int:
     """The oldest version among the live services of ``binary`` that
     are not forced down (upstream's rule: a host forced down, e.g. the
@@ -66,6 +71,7 @@ def service_min_version(context: Any, binary: str) -> int:
     return oldest or 0
 
 
+@retried
 def service_update(context: Any, service_id: int,
                    values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
@@ -78,6 +84,7 @@ def service_update(context: Any, service_id: int,
         return _as_dict(row)
 
 
+@retried(idempotent=True)     # a second heartbeat is harmless
 def service_heartbeat(context: Any, service_id: int) -> datetime.datetime:
     """Record a heartbeat in one statement; returns its time."""
     now = lite_db.utcnow()
@@ -93,6 +100,7 @@ def service_heartbeat(context: Any, service_id: int) -> datetime.datetime:
     return now
 
 
+@retried
 def service_destroy(context: Any, service_id: int) -> None:
     with context_manager.writer.using(context) as session:
         session.execute(

@@ -11,12 +11,14 @@ import sqlalchemy as sa
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 TAG = models.Tag
 INST = models.Instance
 MAX_TAGS = 50
 
 
+@retried
 def for_servers(context: Any, uuids: Iterable[str]) -> dict[str, list[str]]:
     """uuid -> its tags, sorted, in one query."""
     wanted = list(uuids)
@@ -38,6 +40,7 @@ def _lock_live(session: Any, uuid: str) -> None:
         raise exception.InstanceNotFound(instance_id=uuid)
 
 
+@retried
 def add(context: Any, uuid: str, tag: str) -> bool:
     """Tag the server; False if it had the tag.
 
@@ -55,6 +58,7 @@ def add(context: Any, uuid: str, tag: str) -> bool:
         return True
 
 
+@retried
 def replace(context: Any, uuid: str, tags: list[str]) -> list[str]:
     """The server's tags become ``tags`` (deduplicated); returns them."""
     unique = sorted(set(tags))
@@ -69,6 +73,7 @@ def replace(context: Any, uuid: str, tags: list[str]) -> list[str]:
     return unique
 
 
+@retried
 def delete(context: Any, uuid: str, tag: str | None = None) -> None:
     """Remove one tag (or all).
 

@@ -8,12 +8,14 @@ import sqlalchemy as sa
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import context_manager
+from nova_lite.db.api import retried
 
 INST = models.Instance
 _COLUMNS = (INST.id, INST.uuid, INST.display_name, INST.project_id,
             INST.flavor, INST.vm_state, INST.launched_at, INST.terminated_at)
 
 
+@retried
 def instances_in_window(context: Any, start: datetime.datetime,
                         stop: datetime.datetime, project_id: str | None,
                         limit: int | None = None,

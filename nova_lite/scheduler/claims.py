@@ -17,6 +17,7 @@ from oslo_log import log as logging
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common import db_retry
 from nova_lite import exception
 from nova_lite import metrics as nova_metrics
 from nova_lite.db import api as db_api
@@ -206,12 +207,26 @@ def _not_placed(session: Any, uuid: str) -> Exception:
     return exception.AlreadyPlaced(instance_uuid=uuid, host=host.host)
 
 
+def _placed_on(session: Any, uuid: str, node_id: int) -> bool:
+    """Whether this claim runs again after an attempt whose commit went
+    unseen (:func:`lite_common.db_retry.rechecking`) and that attempt
+    placed the instance on the node: the claim was made then."""
+    if not db_retry.rechecking():
+        return False
+    placed = session.execute(sa.select(INST.compute_id).where(
+        INST.uuid == uuid, INST.deleted == 0)).first()
+    return placed is not None and placed.compute_id == node_id
+
+
+@db_api.retried(rechecks=True)
 def claim_on(context: Any, conf: cfg.ConfigOpts, req: Request,
              node: Any) -> bool:
     """Claim ``node`` (a candidate row, possibly stale) for the request
     in one transaction: False when it no longer fits or its server
     group's hard policy now forbids it."""
     with db_api.context_manager.writer.using(context) as session:
+        if _placed_on(session, req.instance_uuid, node.id):
+            return True
         if not _claim_on(session, conf, req, node):
             return False
     LOG.info('Claimed %(vcpus)s vCPU, %(ram)s MiB, %(disk)s GiB on '
@@ -232,6 +247,7 @@ def describe_traits(req: Request) -> str:
     return ''.join(parts)
 
 
+@db_api.retried
 def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
                      exclude_hosts: tuple[str, ...] = ()) -> Any:
     """Place the instance on the best node that still has room.
@@ -259,6 +275,7 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
         f'{describe_traits(req)}{constraints.describe(req)}.')
 
 
+@db_api.retried
 def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
                        exclude_hosts: tuple[str, ...],
                        only_host: str | None = None) -> Any:
@@ -347,6 +364,7 @@ def _claim_move(session: Any, conf: cfg.ConfigOpts, req: Request,
         raise _NoClaim(NO_ROOM)
 
 
+@db_api.retried
 def _claim_in_transaction(context: Any, claim: Callable[..., None],
                           conf: cfg.ConfigOpts, req: Request, node_id: int,
                           migration_id: int) -> str:

@@ -49,8 +49,11 @@ def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:
 def with_chassis_uuid(req: webob.Request,
                       row: dict[str, Any]) -> dict[str, Any]:
     """``row`` with its ``chassis_uuid`` (a patch may change it)."""
-    uuids = db_chassis.uuids_of(util.context(req), [row.get('chassis_id')])
-    return {**row, 'chassis_uuid': uuids.get(row.get('chassis_id'))}
+    chassis_id = row.get('chassis_id')
+    if chassis_id is None:
+        return {**row, 'chassis_uuid': None}
+    uuids = db_chassis.uuids_of(util.context(req), [chassis_id])
+    return {**row, 'chassis_uuid': uuids.get(chassis_id)}
 
 
 def check_sizes(values: dict[str, Any]) -> None:

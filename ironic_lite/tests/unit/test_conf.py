@@ -41,9 +41,9 @@ def test_overrides_stay_in_their_config_object():
 
 def test_list_opts_covers_every_group_with_help():
     listed = dict(ironic_conf.list_opts())
-    assert set(listed) == {None, 'agent', 'api', 'conductor', 'deploy',
-                           'fake', 'inspection_rules', 'ipmi', 'metrics',
-                           'neutron', 'redfish'}
+    assert set(listed) == {None, 'agent', 'api', 'conductor', 'database',
+                           'deploy', 'fake', 'inspection_rules', 'ipmi',
+                           'metrics', 'neutron', 'redfish'}
     for opts in listed.values():
         for opt in opts:
             assert opt.help and len(opt.help) > 20, opt.name

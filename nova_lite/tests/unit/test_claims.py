@@ -4,10 +4,12 @@ import datetime
 import threading
 import uuid
 
+from oslo_db import exception as db_exc
 import pytest
 
 from lite_common import context as lite_context
 from lite_common import db as lite_db
+from lite_common import db_retry
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import instances
@@ -338,3 +340,24 @@ def test_start_up_link_filling_leaves_unclaimed_moves_alone(ctx, conf):
                                       evac['id']) == claims.CLAIMED
     assert claims.claim_for_resize(ctx, conf, _request(cold_inst),
                                    node['id'], cold['id']) == claims.CLAIMED
+
+
+def test_a_claim_whose_commit_went_unseen_is_made_once(ctx, conf):
+    """Run again after an attempt whose commit went unseen (issue 29: a
+    server stayed BUILD/scheduling on a host for ever), the claim finds
+    the instance placed on the node: made, and the usage grown once."""
+    node = _node(ctx, _service(ctx, 'host1'))
+    inst = _instance(ctx, vcpus=2, memory_mb=2048, root_gb=20)
+    attempts = []
+
+    @db_retry.retried(rechecks=True)
+    def claim_then_lose(context):
+        attempts.append(1)
+        chosen = claims.select_and_claim(context, conf, _request(inst))
+        if len(attempts) == 1:
+            raise db_exc.DBConnectionError()   # after the commit
+        return chosen
+
+    assert claim_then_lose(ctx).id == node['id']
+    assert len(attempts) == 2
+    assert _node_usage(ctx, node['id']) == (2, 2048, 20, 1)

@@ -5,10 +5,12 @@ and host, node and compute_id always name one compute node."""
 import threading
 import time
 
+from oslo_db import exception as db_exc
 import pytest
 import sqlalchemy as sa
 
 from lite_common import context as lite_context
+from lite_common import db_retry
 from lite_common.tests import backends
 from nova_lite import exception
 from nova_lite.db import instances
@@ -145,3 +147,47 @@ def test_create_refuses_a_placement_that_names_no_node(ctx):
         make_instance(ctx, host='h2', node='n1', compute_id=n1['id'])
     with pytest.raises(exception.ObjectActionError):
         make_instance(ctx, host='h1', node='n1')
+
+
+def test_a_task_state_swap_whose_commit_went_unseen_succeeds_again(ctx):
+    """Run again after an attempt whose commit went unseen (issue 29: a
+    spawning server stayed in BUILD for ever: the conductor's save was
+    stored, its answer lost, and the save run again found 'spawning'
+    where it expected 'scheduling'), the swap finds its own change and
+    succeeds; a change of someone else's is still a conflict."""
+    inst = make_instance(ctx, task_state='scheduling')
+    attempts = []
+
+    @db_retry.retried(rechecks=True)
+    def save_then_lose(context):
+        attempts.append(1)
+        row = instances.instance_update(
+            context, inst['uuid'], {'task_state': 'spawning'},
+            expected_task_state='scheduling')
+        if len(attempts) == 1:
+            raise db_exc.DBConnectionError()   # after the commit
+        return row
+
+    assert save_then_lose(ctx)['task_state'] == 'spawning'
+    assert len(attempts) == 2
+    with pytest.raises(exception.UnexpectedTaskState):
+        instances.instance_update(ctx, inst['uuid'],
+                                  {'task_state': 'spawning'},
+                                  expected_task_state='scheduling')
+
+
+def test_a_destroy_whose_commit_went_unseen_succeeds_again(ctx):
+    inst = make_instance(ctx)
+    attempts = []
+
+    @db_retry.retried(rechecks=True)
+    def destroy_then_lose(context):
+        attempts.append(1)
+        row = instances.instance_destroy(context, inst['uuid'])
+        if len(attempts) == 1:
+            raise db_exc.DBConnectionError()   # after the commit
+        return row
+
+    assert destroy_then_lose(ctx)['vm_state'] == 'deleted'
+    with pytest.raises(exception.InstanceNotFound):
+        instances.instance_destroy(ctx, inst['uuid'])
