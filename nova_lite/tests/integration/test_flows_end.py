@@ -6,7 +6,9 @@ the agents' housekeeping runs every 5 s, as in the issue's runs).
 1. A rebuild whose request an agent took and lost: the agent dies before
    its first conductor call (the conductor was frozen). Its restart
    finishes the rebuild: the server is ACTIVE with the new image's disk,
-   not REBUILD for ever.
+   not REBUILD for ever. A stop lost the same way ends SHUTOFF; a reboot
+   whose handler died on a conductor that did not answer in time (the
+   agent lives on) is taken up by the agent's housekeeping.
 2. A state reset while a migration is still open, then a resize: the
    reset ends the stranded migration (``error``) and the resize is the
    one that completes, with no migration of the server left open (its
@@ -47,7 +49,11 @@ def cloud(request, tmp_path_factory):
     dep = devstack.start(
         tmp_path_factory.mktemp('flows-end'), db='mysql', computes=3,
         driver='local',
-        compute_options={'DEFAULT': {'cleanup_interval': 5}},
+        # An object call a frozen conductor does not answer fails after
+        # 10 s (the default is 60), so that a request's handler dies
+        # quickly in the last test of the rebuild kind.
+        compute_options={'DEFAULT': {'cleanup_interval': 5,
+                                     'rpc_response_timeout': 10}},
         controller_options={'conductor': {'move_recovery_interval': 5,
                                           'move_stall_timeout': 20}})
     integration.register_cloud(request, dep)
@@ -156,6 +162,43 @@ def test_rebuild_taken_and_lost_by_a_dying_agent_ends(cloud, setup):
     assert (row.host, row.vm_state, row.image_ref) == (
         C1, 'active', setup['other']), row
     assert _disk_image(cloud, C1, uuid) == setup['other']
+
+
+def test_stop_taken_and_lost_by_a_dying_agent_ends(cloud, setup):
+    """The same signals around a stop: the server ends SHUTOFF."""
+    uuid = _boot(cloud, setup, 'stop', C3)
+    cloud.pause(C3)
+    try:
+        _action(cloud, uuid, {'os-stop': None})
+        cloud.pause('conductor')
+        cloud.resume(C3)
+        time.sleep(3)
+        cloud.kill(C3)
+    finally:
+        cloud.resume('conductor')
+    assert _instance(cloud, uuid).task_state == 'powering-off'
+    cloud.start_compute(C3)
+    row = _wait_at_rest(cloud, uuid)
+    assert (row.host, row.vm_state) == (C3, 'stopped'), row
+
+
+def test_reboot_whose_handler_died_on_a_silent_conductor_ends(cloud, setup):
+    """The conductor is frozen for longer than the agent waits for an
+    answer: the reboot's handler dies (the agent lives on); once the
+    conductor answers again, the agent's housekeeping takes the reboot
+    up."""
+    uuid = _boot(cloud, setup, 'reboot', C1)
+    cloud.pause('conductor')
+    try:
+        _action(cloud, uuid, {'reboot': {'type': 'SOFT'}})
+        # The handler's first object call times out (10 s).
+        time.sleep(15)
+    finally:
+        cloud.resume('conductor')
+    row = _wait_at_rest(cloud, uuid)
+    assert (row.host, row.vm_state) == (C1, 'active'), row
+    log = (cloud.logs / f'{C1}.log').read_text(errors='replace')
+    assert 'the request was lost); taking it up' in log
 
 
 def test_reset_ends_the_move_it_strands_and_the_next_move_completes(
