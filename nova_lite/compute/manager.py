@@ -116,8 +116,8 @@ class ComputeManager:
         self.identity_dirs = identity_dirs
         self.driver = virt_driver.load_driver(conf, host, state_path,
                                               driver_name)
-        self.cleaner = cleanup.Cleaner(conf, self.driver, host)
         self.busy = busy.Busy()
+        self.cleaner = cleanup.Cleaner(conf, self.driver, host, self.busy)
         self.incoming = evacuation.Incoming(self.driver, host, self.busy)
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
@@ -474,6 +474,7 @@ class ComputeManager:
 
     @_event('resize_instance')
     @_one_step_per_move
+    @_one_task_per_server
     def resize_instance(self, context: Any, instance: Any, migration: Any,
                         migrate_data: dict[str, Any]) -> None:
         move.resize_instance(context, self.compute_rpcapi, self.driver,
