@@ -33,8 +33,6 @@ A long run, outside CI (doc/source/contributor/testing.rst)::
 """
 
 import argparse
-import dataclasses
-import os
 from pathlib import Path
 import secrets
 import sys
@@ -44,6 +42,7 @@ from typing import Any
 import pytest
 
 from lite_common.tests import integration
+from nova_lite.tests.integration import model_settings
 from nova_lite.tests.integration import model_steps
 from nova_lite.tests.integration.model_cloud import ModelCloud
 from nova_lite.tests.integration.model_run import Sequence
@@ -51,47 +50,11 @@ from nova_lite.tests.integration.model_run import Sequence
 pytestmark = pytest.mark.integration
 
 
-
-@dataclasses.dataclass(frozen=True)
-class Settings:
-    sequences: int = 2
-    steps: int = 12
-    seed: int = 1200
-    replay: str | None = None
-
-    @classmethod
-    def from_env(cls) -> 'Settings':
-        env = os.environ
-        return cls(int(env.get('STACKLITE_MODEL_SEQUENCES', cls.sequences)),
-                   int(env.get('STACKLITE_MODEL_STEPS', cls.steps)),
-                   int(env.get('STACKLITE_MODEL_SEED', cls.seed)),
-                   env.get('STACKLITE_MODEL_REPLAY') or None)
-
-
-SETTINGS = pytest.StashKey[Settings]()
-
-
-def _settings(config: pytest.Config) -> Settings:
-    """The command line's (see :func:`main`), else the environment's,
-    read now (a module imported before the environment was set reads
-    it all the same)."""
-    return config.stash.get(SETTINGS, None) or Settings.from_env()
-
-
-class CommandLine:
-    """A pytest plugin: the settings :func:`main` parsed, for this run."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
-    def pytest_configure(self, config: pytest.Config) -> None:
-        config.stash[SETTINGS] = self.settings
-
-
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if 'index' in metafunc.fixturenames:
-        metafunc.parametrize('index',
-                             range(_settings(metafunc.config).sequences))
+        metafunc.parametrize('index', range(
+            model_settings.of(metafunc.config).sequences))
+
 
 # A frozen (SIGSTOP) or dead agent is down after SERVICE_DOWN_TIME, so a
 # step can afford to wait for it. A running agent reports every second;
@@ -180,7 +143,7 @@ def _keep_report(tmp_path_factory: Any, seed: int, exc: BaseException,
 
 
 def test_sequence(clouds, tmp_path_factory, index, request):
-    settings = _settings(request.config)
+    settings = model_settings.of(request.config)
     seed = settings.seed + index
     cloud = clouds.get()
     sequence = Sequence(cloud, seed, settings.steps,
@@ -199,7 +162,7 @@ def test_sequence(clouds, tmp_path_factory, index, request):
 
 def main(argv: list[str] | None = None) -> int:
     """Run the module with more sequences (``--sequences 200``)."""
-    env = Settings.from_env()
+    env = model_settings.Settings.from_env()
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--sequences', type=int, default=env.sequences)
     parser.add_argument('--steps', type=int, default=env.steps)
@@ -207,9 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--replay', default=env.replay,
                         help='a JSON list of steps, or @FILE')
     args, pytest_args = parser.parse_known_args(argv)
-    settings = Settings(args.sequences, args.steps, args.seed, args.replay)
+    settings = model_settings.Settings(args.sequences, args.steps,
+                                       args.seed, args.replay)
     return pytest.main([__file__, '-p', 'no:cacheprovider', '-rf', '-s',
-                        *pytest_args], plugins=[CommandLine(settings)])
+                        *pytest_args],
+                       plugins=[model_settings.CommandLine(settings)])
 
 
 if __name__ == '__main__':
