@@ -166,14 +166,16 @@ def _reset_steps(view: View, slot: str,
     whose disk is on their host (to active: what an operator checks
     first). A server stuck while everything runs is a defect the
     liveness invariant reports, not a case for a reset."""
+    # To active only a server whose disk is on its host (what an
+    # operator checks first: a build never done is no active server).
+    to = 'active' if view.snap.has_disk(inst.uuid, inst.host) else 'error'
     if inst.task_state is not None and (
             view.procs.get(inst.host or '') != RUNNING
             or view.procs[CONDUCTOR] != RUNNING):
-        return [(0.5, 'reset', [slot, 'active']),
-                (0.3, 'reset', [slot, 'error'])]
+        return [(0.5, 'reset', [slot, to]), (0.3, 'reset', [slot, 'error'])]
     if inst.task_state is not None:
         # An impatient operator, mid-way through a flow that would end.
-        return [(0.1, 'reset', [slot, 'active'])]
+        return [(0.1, 'reset', [slot, to])]
     if inst.vm_state == model.ERROR and inst.task_state is None and (
             view.snap.has_disk(inst.uuid, inst.host)):
         return [(0.7, 'reset', [slot, 'active'])]
