@@ -88,6 +88,22 @@ def _one_task_per_server(method: Callable[..., None]) -> Callable[..., None]:
     return task
 
 
+def _server_marked_busy(method: Callable[..., None]) -> Callable[..., None]:
+    """Mark the server busy while the method runs, without waiting for
+    another thread that holds it: a delete goes on beside a build (the
+    build's compare-and-swap finds the server deleted; a bare metal
+    deploy is not waited for), and no housekeeping pass takes the
+    delete up as lost meanwhile."""
+    @functools.wraps(method)
+    def task(self: 'ComputeManager', context: Any, *args: Any,
+             **kwargs: Any) -> None:
+        bound = inspect.signature(method).bind(self, context, *args,
+                                               **kwargs)
+        with self.busy.hold(bound.arguments['instance'].uuid):
+            method(*bound.args, **bound.kwargs)
+    return task
+
+
 def _event(name: str) -> Callable[..., Any]:
     """Run the RPC method as the event ``compute_<name>`` of the
     request's instance action (upstream's event names)."""
@@ -238,7 +254,7 @@ class ComputeManager:
                 outcome.error = (instance.fault or {}).get('message',
                                                            'Build failed')
 
-    @_one_task_per_server
+    @_server_marked_busy
     @_event('terminate_instance')
     def terminate_instance(self, context: Any, instance: Any) -> None:
         node = self.nodes.get(instance.node or '')
