@@ -15,6 +15,7 @@ computes them), so that they are known while the API is impaired.
 from collections.abc import Callable
 import dataclasses
 import datetime
+import http.client
 import threading
 import time
 from typing import Any
@@ -100,9 +101,13 @@ class ModelCloud:
                 self.dep.passwords['admin'], method,
                 IMPAIRED_TIMEOUT if impaired else API_TIMEOUT, body,
                 {'OpenStack-API-Version': f'compute {version}'})
-        except OSError as exc:
+        except (OSError, http.client.HTTPException) as exc:
+            # An answer cut short is no answer either (IncompleteRead:
+            # the API was killed while it sent it).
             if impaired:
-                return Answer(NO_ANSWER, f'the API is {self.procs[API]}')
+                why = ('killed under the request' if self.crashing
+                       else self.procs[API])
+                return Answer(NO_ANSWER, f'the API is {why}')
             raise APIFailure(f'{method} {path}: no answer ({exc})') from exc
         if status >= 500:
             raise APIFailure(f'{method} {path} {body}: {status} {answer}')
