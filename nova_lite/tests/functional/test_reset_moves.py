@@ -11,6 +11,7 @@ from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
 from nova_lite.tests.functional import test_move
+from nova_lite.tests.functional import test_move_recovery
 from nova_lite.tests.functional.test_evacuate import _restart
 from nova_lite.tests.functional.test_evacuation_safety import _boot_on
 from nova_lite.tests.functional.test_evacuation_safety import _stop
@@ -21,8 +22,6 @@ from nova_lite.tests.functional.test_move import _instance
 from nova_lite.tests.functional.test_move import _migration
 from nova_lite.tests.functional.test_move import _node
 from nova_lite.tests.functional.test_move import _wait_status
-from nova_lite.tests.functional.test_move_recovery import (
-    _sent_but_not_finished)
 
 C1, C2 = 'compute-1', 'compute-2'
 # The fixture, by its name: two computes, flavors f1 and f2, an image.
@@ -90,7 +89,8 @@ def test_a_reset_ends_a_move_whose_disks_were_sent(client):
     its copy back in place, and compute-2's copy is reaped once it
     runs again (the instance lives on compute-1)."""
     _stop(client, C2)
-    uuid = _sent_but_not_finished(client, 'sent', states.RESIZE_MIGRATED)
+    uuid = test_move_recovery._sent_but_not_finished(
+        client, 'sent', states.RESIZE_MIGRATED)
     # The claim counts on the destination (as a claim would have left).
     before = node_db.compute_node_refresh_usage(_ctx(), _node(C2)['id'])
     assert before['running_vms'] == 1
