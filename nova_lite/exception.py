@@ -76,6 +76,13 @@ class InstanceStateConflict(Conflict):
                "in vm_state %(vm_state)s and task_state %(task_state)s.")
 
 
+class MoveInProgress(Conflict):
+    msg_fmt = ('Instance %(instance_uuid)s has %(migration_type)s '
+               '%(migration_uuid)s still %(status)s; a new move waits until '
+               'it ends (see "openstack server migration list --server '
+               '%(instance_uuid)s").')
+
+
 class UnshelveInstanceInvalidState(Conflict):
     msg_fmt = ('Specifying an availability zone or a host when unshelving '
                'server "%(instance_uuid)s" with status "%(state)s" is not '

@@ -8,7 +8,8 @@ passed as the database rows the handlers loaded.
 Every action starts by setting the instance's task state while it has
 none and recording its migration, in one transaction
 (:func:`nova_lite.db.moves.begin_move`): two operations cannot start at
-once, and a crash cannot leave one without the other.
+once, a crash cannot leave one without the other, and a move is refused
+(409) while an older move of the instance is still open.
 """
 
 from typing import Any
@@ -305,19 +306,26 @@ class API(power_api.PowerActions, shelve_api.ShelveActions,
     # a way out of stuck states ------------------------------------------
 
     def reset_state(self, ctx: Any, inst: Row, state: str) -> Row:
-        """os-resetState: ``active`` or ``error``, no task. Unfinished
-        evacuations of the instance end with it: ``done`` where the
-        destination already holds it, ``failed`` otherwise (then the
-        instance stays where its record places it, and its source keeps
-        the copy; evacuate it again when that host is down)."""
+        """os-resetState: ``active`` or ``error``, no task. Never
+        refused (upstream's: it is the way out of a stuck state). The
+        moves it takes the instance out of end with it, in the same
+        transaction (db/moves.py): unfinished evacuations ``done`` where
+        the destination already holds the instance, ``failed`` otherwise
+        (then the instance stays where its record places it, and its
+        source keeps the copy; evacuate it again when that host is
+        down); cold migrations and resizes in flight ``error`` (the
+        instance stays where its record places it; a copy its source
+        kept aside is put back there, see compute/cleanup.py). A new
+        move may then start at once."""
         vm_state = RESETTABLE[state]
         row, ended = moves_db.reset_state(
             ctx, inst['uuid'], vm_state,
             power_api.action_values(ctx, inst, 'resetState'))
         LOG.warning('State reset by an administrator: vm_state %s -> %s, '
                     'task_state %s -> None; evacuations ended: %d done, %d '
-                    'failed', inst['vm_state'], vm_state, inst['task_state'],
-                    ended['done'], ended['failed'],
+                    'failed; cold moves ended in error: %d',
+                    inst['vm_state'], vm_state, inst['task_state'],
+                    ended['done'], ended['failed'], ended['error'],
                     instance_uuid=inst['uuid'])
         return row
 

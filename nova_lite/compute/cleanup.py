@@ -18,6 +18,10 @@ partition) converges too. The rules, each proved by a record:
   the instance's moves that involved this host, the newest came here and
   ended ``error``, ``failed`` or ``reverted``, and the instance, not in
   ERROR, lives elsewhere) is destroyed.
+* **Kept aside by a move that ended.** A copy kept aside here of an
+  instance placed here, with no task and no cold move of it in flight,
+  and no copy in place (a state reset ended its move while the disks
+  were sent or had been: db/moves.py) is put back in place.
 * **Anything else** not placed here is kept and named in a warning:
   nothing is destroyed on a guess.
 
@@ -33,8 +37,10 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from nova_lite.compute import states
+from nova_lite.compute.busy import Busy
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
+from nova_lite.db import migrations as migration_db
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 
@@ -80,11 +86,13 @@ class _View:
 class Cleaner:
     """The housekeeping of one agent; passes never overlap."""
 
-    def __init__(self, conf: cfg.ConfigOpts, driver: Any,
-                 host: str) -> None:
+    def __init__(self, conf: cfg.ConfigOpts, driver: Any, host: str,
+                 busy: Busy | None = None) -> None:
         self.conf = conf
         self.driver = driver
         self.host = host
+        # Held by the requests that send a server's disks away.
+        self.busy = busy or Busy()
         self._lock = threading.Lock()
         self._told: dict[str, frozenset[str]] = {}
 
@@ -95,6 +103,7 @@ class Cleaner:
             self._evacuated_away(context, view, found)
             self._reap_deleted(view, found)
             self._unexplained(context, view, found)
+            self._put_back_aside(context, view)
             self._report(found)
             return found
 
@@ -247,6 +256,36 @@ class Cleaner:
             if i.vm_state != states.ERROR and i.compute_id is not None
             and i.compute_id not in view.node_ids}
         return {u: m for u, m in ended.items() if u in healthy}
+
+    def _put_back_aside(self, context: Any, view: _View) -> None:
+        """Rule "kept aside by a move that ended" (module docstring).
+        Under the server's hold, so that no send of its disks starts
+        meanwhile (compute/manager.py), and read again in it."""
+        uuids = sorted((view.aside - view.on_hypervisor) & view.placed_here)
+        for uuid in uuids:
+            with self.busy.hold(uuid) as free:
+                instance = (self._ended_aside(context, uuid, view.node_ids)
+                            if free else None)
+                if instance is not None:
+                    self.driver.abort_migration(instance)
+                    LOG.warning('The copy kept aside here for a move that '
+                                'ended (a state reset?) is back in place: '
+                                'the instance is placed here',
+                                instance=instance)
+
+    @staticmethod
+    def _ended_aside(context: Any, uuid: str, node_ids: list[int]) -> Any:
+        """The instance, if it is placed here with no task and no cold
+        move of it is in flight; None otherwise."""
+        found = instance_obj.InstanceList.get_by_filters(context,
+                                                         {'uuid': [uuid]})
+        if not found or found[0].task_state is not None or (
+                found[0].compute_id not in node_ids):
+            return None
+        moving = migration_obj.MigrationList.get_by_filters(context, {
+            'instance_uuids': [uuid],
+            'status': list(migration_db.COLD_MOVES_IN_FLIGHT)})
+        return None if moving else found[0]
 
     # telling the operator --------------------------------------------------
 

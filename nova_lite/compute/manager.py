@@ -33,6 +33,7 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
 from nova_lite.compute import startup
 from nova_lite.compute import states
+from nova_lite.compute import task_recovery
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
@@ -65,6 +66,44 @@ def _one_step_per_move(method: Callable[..., None]) -> Callable[..., None]:
     return step
 
 
+def _one_task_per_server(method: Callable[..., None]) -> Callable[..., None]:
+    """Work on a server's task only while no other thread of this agent
+    does (a housekeeping pass taking up the task as lost, see
+    compute/task_recovery.py): wait for it, then go on; the method
+    re-reads the server and finds what that thread did."""
+    @functools.wraps(method)
+    def task(self: 'ComputeManager', context: Any, *args: Any,
+             **kwargs: Any) -> None:
+        bound = inspect.signature(method).bind(self, context, *args,
+                                               **kwargs)
+        instance = bound.arguments['instance']
+        with self.busy.hold(instance.uuid, wait=True) as free:
+            if not free:
+                LOG.warning('%s: the server has been worked on by another '
+                            'thread for over %s s; the request is left to '
+                            'the housekeeping pass', method.__name__,
+                            busy.WAIT_LIMIT, instance=instance)
+                return
+            method(*bound.args, **bound.kwargs)
+    return task
+
+
+def _server_marked_busy(method: Callable[..., None]) -> Callable[..., None]:
+    """Mark the server busy while the method runs, without waiting for
+    another thread that holds it: a delete goes on beside a build (the
+    build's compare-and-swap finds the server deleted; a bare metal
+    deploy is not waited for), and no housekeeping pass takes the
+    delete up as lost meanwhile."""
+    @functools.wraps(method)
+    def task(self: 'ComputeManager', context: Any, *args: Any,
+             **kwargs: Any) -> None:
+        bound = inspect.signature(method).bind(self, context, *args,
+                                               **kwargs)
+        with self.busy.hold(bound.arguments['instance'].uuid):
+            method(*bound.args, **bound.kwargs)
+    return task
+
+
 def _event(name: str) -> Callable[..., Any]:
     """Run the RPC method as the event ``compute_<name>`` of the
     request's instance action (upstream's event names)."""
@@ -93,8 +132,8 @@ class ComputeManager:
         self.identity_dirs = identity_dirs
         self.driver = virt_driver.load_driver(conf, host, state_path,
                                               driver_name)
-        self.cleaner = cleanup.Cleaner(conf, self.driver, host)
         self.busy = busy.Busy()
+        self.cleaner = cleanup.Cleaner(conf, self.driver, host, self.busy)
         self.incoming = evacuation.Incoming(self.driver, host, self.busy)
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
@@ -131,8 +170,8 @@ class ComputeManager:
     def housekeeping(self) -> None:
         """Periodic: clean up as at start-up (copies evacuated away once
         done, copies of deleted instances), then resume evacuations to
-        this host, moves and builds that were interrupted or whose
-        request was lost."""
+        this host, moves, builds and server tasks that were interrupted
+        or whose request was lost."""
         if self.record_deleted:
             return
         context = lite_context.get_admin_context()
@@ -143,6 +182,8 @@ class ComputeManager:
                              self.host, self.nodes, self.busy,
                              stale_after=stale)
         build_recovery.resume(context, self.driver, self.nodes, stale)
+        task_recovery.resume_stalled(context, self.conf, self.driver,
+                                     self.nodes, self.host, self.busy, stale)
         shelve.resume_unshelves(context, self.driver, self.nodes, self.host,
                                 stale)
         if self.conf.shelved_offload_time > 0:
@@ -203,6 +244,7 @@ class ComputeManager:
 
     # RPC -----------------------------------------------------------------
 
+    @_one_task_per_server
     def build_and_run_instance(self, context: Any, instance: Any) -> None:
         with instance_action.recorded(
                 context, instance.uuid, 'compute__do_build_and_run_instance',
@@ -212,6 +254,7 @@ class ComputeManager:
                 outcome.error = (instance.fault or {}).get('message',
                                                            'Build failed')
 
+    @_server_marked_busy
     @_event('terminate_instance')
     def terminate_instance(self, context: Any, instance: Any) -> None:
         node = self.nodes.get(instance.node or '')
@@ -236,28 +279,36 @@ class ComputeManager:
         if instance is not None:
             power.do(context, self.driver, instance, self.host)
 
+    @_one_task_per_server
     def stop_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.POWERING_OFF)
 
+    @_one_task_per_server
     def start_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.POWERING_ON)
 
+    @_one_task_per_server
     def reboot_instance(self, context: Any, instance: Any,
                         reboot_type: str) -> None:
         self._power(context, instance, states.REBOOTING)
 
+    @_one_task_per_server
     def pause_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.PAUSING)
 
+    @_one_task_per_server
     def unpause_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.UNPAUSING)
 
+    @_one_task_per_server
     def suspend_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.SUSPENDING)
 
+    @_one_task_per_server
     def resume_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.RESUMING)
 
+    @_one_task_per_server
     def power_update(self, context: Any, instance: Any,
                      target_power_state: str) -> None:
         """The power-update external event (compute/power_update.py)."""
@@ -301,18 +352,21 @@ class ComputeManager:
             return None
         return instance
 
+    @_one_task_per_server
     def shelve_instance(self, context: Any, instance: Any) -> None:
         instance = self._current(context, instance, states.SHELVING)
         if instance is not None:
             shelve.shelve(context, self.conf, self.driver, instance,
                           self.host)
 
+    @_one_task_per_server
     def shelve_offload_instance(self, context: Any, instance: Any) -> None:
         instance = self._current(context, instance,
                                  states.SHELVING_OFFLOADING)
         if instance is not None:
             shelve.offload(context, self.driver, instance, self.host)
 
+    @_one_task_per_server
     def unshelve_instance(self, context: Any, instance: Any) -> None:
         instance = self._current(context, instance, states.UNSHELVING)
         if instance is None:
@@ -324,6 +378,7 @@ class ComputeManager:
             return
         shelve.unshelve(context, self.driver, instance, self.host)
 
+    @_one_task_per_server
     def rebuild_server(self, context: Any, instance: Any) -> None:
         instance = self._current(context, instance, states.REBUILDING)
         if instance is not None:
@@ -331,6 +386,7 @@ class ComputeManager:
 
     # rescue, unrescue (compute/rescue.py) ---------------------------------
 
+    @_one_task_per_server
     def rescue_instance(self, context: Any, instance: Any,
                         rescue_password: str,
                         rescue_image_ref: str | None) -> None:
@@ -339,15 +395,18 @@ class ComputeManager:
             rescue.rescue(context, self.driver, instance, self.host,
                           rescue_password, rescue_image_ref)
 
+    @_one_task_per_server
     def unrescue_instance(self, context: Any, instance: Any) -> None:
         instance = self._current(context, instance, states.UNRESCUING)
         if instance is not None:
             rescue.unrescue(context, self.driver, instance, self.host)
     # deferred delete (rules in compute/deferred_delete.py) ---------------
 
+    @_one_task_per_server
     def soft_delete_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.SOFT_DELETING)
 
+    @_one_task_per_server
     def restore_instance(self, context: Any, instance: Any) -> None:
         self._power(context, instance, states.RESTORING)
 
@@ -431,6 +490,7 @@ class ComputeManager:
 
     @_event('resize_instance')
     @_one_step_per_move
+    @_one_task_per_server
     def resize_instance(self, context: Any, instance: Any, migration: Any,
                         migrate_data: dict[str, Any]) -> None:
         move.resize_instance(context, self.compute_rpcapi, self.driver,

@@ -175,6 +175,14 @@ def _left_the_move(context: Any, instance: Any) -> bool:
 def resize_instance(context: Any, rpc: Any, driver: Any, instance: Any,
                     migration: Any, migrate_data: dict[str, Any]) -> None:
     """Source: send the disks to the destination, keep a copy aside."""
+    current = migration_obj.Migration.get_by_id(context, migration.id)
+    if current.status != 'pre-migrating':
+        # Ended (a state reset, a refusal) or going on already: a stale
+        # or repeated request. Read before the instance's task state is
+        # touched, which may be a newer move's by now.
+        LOG.info('Not migrating: migration %s is %s', migration.uuid,
+                 current.status, instance=instance)
+        return
     instance.task_state = states.RESIZE_MIGRATING
     outcome = instance_ops.save(instance, [states.RESIZE_PREP])
     if outcome != instance_ops.SAVED:

@@ -100,7 +100,8 @@ def do(context: Any, driver: Any, instance: Any, host: str,
 
 
 def recover(context: Any, driver: Any, instance: Any, host: str) -> None:
-    """At start-up: finish the power task a restart interrupted."""
-    LOG.info('Finishing a %s interrupted by a restart',
-             TASKS[instance.task_state][0], instance=instance)
+    """At start-up, or on a housekeeping pass for a task whose request
+    was lost: finish the power task (compute/task_recovery.py)."""
+    LOG.info('Finishing an interrupted %s (a restart, or its request '
+             'was lost)', TASKS[instance.task_state][0], instance=instance)
     do(context, driver, instance, host, resumed=True)

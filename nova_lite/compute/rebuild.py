@@ -5,9 +5,14 @@ The API set the task ``rebuilding`` with the new image; the agent moves
 it to ``rebuild_spawning`` (a compare-and-swap: a delete or a state
 reset meanwhile wins), has the driver replace the disk content with the
 new image, and ends the task: ACTIVE, or SHUTOFF for a server that was
-stopped (upstream's behaviour). An agent that restarts in
-``rebuild_spawning`` does the replacement again (it is idempotent). A
-driver failure sets ERROR with the fault, as upstream.
+stopped (upstream's behaviour). A rebuild the agent took and lost (it
+died, in ``rebuilding`` or ``rebuild_spawning``, or the request's
+handler died on an error) is carried out when the agent starts again,
+or by a housekeeping pass once it has not moved for a while
+(compute/task_recovery.py): the API stored the new image with the task,
+and the replacement is idempotent. (Upstream sets ERROR instead; here
+the server ends as asked, or in ERROR with the fault.) A driver failure
+sets ERROR with the fault, as upstream.
 """
 
 from typing import Any

@@ -41,9 +41,9 @@ from nova_lite.objects import instance_action
 LOG = logging.getLogger(__name__)
 RESCUE_EVENT = 'compute_rescue_instance'
 UNRESCUE_EVENT = 'compute_unrescue_instance'
-INTERRUPTED = ('The rescue was interrupted by a restart of the compute '
-               'service; its password was not kept, so it was undone. '
-               'Rescue the server again.')
+INTERRUPTED = ('The rescue was interrupted (a restart of the compute '
+               'service, or its request was lost); its password was not '
+               'kept, so it was undone. Rescue the server again.')
 
 
 def rescue_image(instance: Any, image_ref: str | None) -> str:
@@ -142,13 +142,14 @@ def _undo_rescue(driver: Any, instance: Any) -> None:
 
 
 def recover(context: Any, driver: Any, instance: Any, host: str) -> None:
-    """At start-up: finish an unrescue, undo a rescue (see above)."""
+    """At start-up, or on a housekeeping pass for a task whose request
+    was lost: finish an unrescue, undo a rescue (see above)."""
     if instance.task_state == states.UNRESCUING:
-        LOG.info('Finishing an unrescue interrupted by a restart',
+        LOG.info('Finishing an interrupted unrescue',
                  instance=instance)
         unrescue(context, driver, instance, host, resumed=True)
         return
-    LOG.warning('A rescue was interrupted by a restart; undoing it (the '
+    LOG.warning('A rescue was interrupted; undoing it (the '
                 'rescue password was not kept)', instance=instance)
     try:
         with instance_action.recorded(context, instance.uuid, RESCUE_EVENT,

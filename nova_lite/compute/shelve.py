@@ -220,11 +220,12 @@ def resume_unshelves(context: Any, driver: Any, nodes: dict[str, Any],
 
 def recover(context: Any, conf: Any, driver: Any, instance: Any,
             host: str) -> None:
-    """At start-up: finish the shelve, offload or unshelve a restart
-    interrupted (each step is safe to run again)."""
+    """At start-up, or on a housekeeping pass for a task whose request
+    was lost: finish the shelve, offload or unshelve (each step is safe
+    to run again)."""
     task = instance.task_state
-    LOG.info('Finishing a %s interrupted by a restart', task,
-             instance=instance)
+    LOG.info('Finishing an interrupted %s (a restart, or its request '
+             'was lost)', task, instance=instance)
     if task == states.SHELVING:
         shelve(context, conf, driver, instance, host, resumed=True)
     elif task == states.SHELVING_OFFLOADING:

@@ -14,24 +14,15 @@ from nova_lite import exception
 from nova_lite.compute import cleanup
 from nova_lite.compute import identity
 from nova_lite.compute import identity_check
-from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
-from nova_lite.compute import power
-from nova_lite.compute import rebuild
-from nova_lite.compute import rescue
 from nova_lite.compute import resources
-from nova_lite.compute import shelve
-from nova_lite.compute import states
+from nova_lite.compute import task_recovery
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
-RECOVER_TASK_STATES = (states.DELETING, states.SPAWNING, states.SCHEDULING,
-                       states.SHELVING, states.SHELVING_OFFLOADING,
-                       states.UNSHELVING, states.REBUILD_SPAWNING,
-                       states.RESCUING, states.UNRESCUING, *power.TASKS)
 # Rows per statement when the agent fills its records' integer links.
 LINK_BATCH = 1000
 
@@ -63,57 +54,6 @@ def fill_links(context: Any, host: str) -> None:
         LOG.info('Linked %d instance(s) of host %s to their compute node '
                  'and %d migration(s) to their destination node by id',
                  instances, host, migrations)
-
-
-def _recover(context: Any, conf: cfg.ConfigOpts, driver: Any, instance: Any,
-             host: str) -> None:
-    if instance.task_state in power.TASKS:
-        power.recover(context, driver, instance, host)
-    elif (instance.task_state in (states.SHELVING,
-                                  states.SHELVING_OFFLOADING)
-          or shelve.is_unshelving(instance)):
-        shelve.recover(context, conf, driver, instance, host)
-    elif instance.task_state == states.REBUILD_SPAWNING:
-        LOG.info('Finishing a rebuild interrupted by a restart',
-                 instance=instance)
-        rebuild.rebuild(context, driver, instance, host, resumed=True)
-    elif instance.task_state in (states.RESCUING, states.UNRESCUING):
-        rescue.recover(context, driver, instance, host)
-    elif instance.task_state == states.DELETING:
-        LOG.info('Finishing a delete interrupted by a restart',
-                 instance=instance)
-        instance_ops.terminate(context, driver, instance)
-    elif instance.task_state in (states.SPAWNING, states.SCHEDULING):
-        # Placed here and not built: the build was under way, or its
-        # request was sent to this agent before the restart and may
-        # have been lost with it (RPC casts are delivered at most once).
-        # As upstream, ERROR: a request that still arrives finds the
-        # task state changed and builds nothing.
-        LOG.warning('Build interrupted by a restart (task %s); setting '
-                    'ERROR', instance.task_state, instance=instance)
-        expected = instance.task_state
-        instance.vm_state = states.ERROR
-        instance.task_state = None
-        instance.fault = {'code': 500,
-                          'message': 'Build interrupted by a compute '
-                          'service restart.'}
-        instance_ops.saved(instance, [expected])
-
-
-def init_instances(context: Any, conf: cfg.ConfigOpts, driver: Any,
-                   nodes: dict[str, Any], host: str) -> int:
-    """Finish or fail what a restart interrupted; returns how many.
-
-    One query fetches only the instances left mid-operation on this
-    agent's nodes, so start-up does not grow with the instances that are
-    at rest, nor with the number of nodes.
-    """
-    recovered = 0
-    for _node, instance in instance_ops.on_nodes(
-            context, nodes, {'task_state': list(RECOVER_TASK_STATES)}):
-        _recover(context, conf, driver, instance, host)
-        recovered += 1
-    return recovered
 
 
 def _warn_destroy_after_evacuate(conf: cfg.ConfigOpts) -> None:
@@ -190,7 +130,8 @@ def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
     fill_links(context, host)
     _warn_destroy_after_evacuate(conf)
     cleaner.run(context, nodes)
-    recovered = init_instances(context, conf, driver, nodes, host)
+    recovered = task_recovery.at_start(context, conf, driver, nodes, host,
+                                       busy)
     recovered += move_recovery.resume(context, rpc, driver, host, nodes,
                                       busy)
     if service.version != service_obj.SERVICE_VERSION:

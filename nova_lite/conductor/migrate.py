@@ -83,7 +83,14 @@ def load_move(context: Any, instance_uuid: str,
         migration.transition(['accepted', 'pre-migrating'], 'error')
         return None, migration
     if (migration.migration_type != 'evacuation'
-            and migration.status == 'pre-migrating'
+            and migration.status != 'pre-migrating'):
+        # Ended (a state reset, an agent's failure) or claimed and gone
+        # on: nothing of it is the conductor's any more.
+        LOG.info('%s %s is %s; not driven again',
+                 migration.migration_type.capitalize(), migration.uuid,
+                 migration.status, instance=instance)
+        return None, migration
+    if (migration.migration_type != 'evacuation'
             and instance.task_state != states.RESIZE_PREP):
         # A state reset took the instance out of the move before anything
         # moved: driving it again would claim a destination for nothing.

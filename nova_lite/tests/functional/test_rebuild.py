@@ -8,6 +8,7 @@ import json
 from nova_lite.compute import states
 from nova_lite.db import images as image_db
 from nova_lite.db import instances as instance_db
+from nova_lite.db import migrations as migration_db
 from nova_lite.tests.functional import test_move
 from nova_lite.tests.functional.test_evacuate import _restart
 from nova_lite.tests.functional.test_evacuation_safety import _boot_on
@@ -88,3 +89,40 @@ def test_a_rebuild_with_a_hostname_writes_it_into_the_disk(client):
     assert _header(client, uuid) == {'instance': uuid, 'image': image,
                                      'hostname': 'db01.example.org'}
     assert _instance(uuid)['hostname'] == 'db01.example.org'
+
+
+def test_a_rebuild_taken_and_lost_is_carried_out_at_start_up(client):
+    """Issue 29: the agent took the request (``rebuilding``) and died
+    before it changed anything; its restart carries the rebuild out."""
+    uuid = _boot_on(client, C1, 'lost')['id']
+    image = _new_image()
+    _stop(client, C1)
+    instance_db.instance_update(_ctx(), uuid, {
+        'task_state': states.REBUILDING, 'image_ref': image})
+    _restart(client, C1)
+    _wait_status(client, uuid, 'ACTIVE')
+    assert _header(client, uuid)['image'] == image
+    assert _power(client, uuid)['boots'] == 2
+
+
+def test_an_evacuations_rebuilding_is_left_to_it_at_start_up(client):
+    """``rebuilding`` with an evacuation of the server in progress is the
+    evacuation's task state: the source's agent, restarting, rebuilds
+    nothing (its copy is what the evacuation may yet fall back on)."""
+    uuid = _boot_on(client, C1, 'evacuated')['id']
+    before = _disk(client, C1, uuid).read_bytes()[:512]
+    _stop(client, C1)
+    _stop(client, 'compute-2')
+    inst = _instance(uuid)
+    migration_db.migration_create(_ctx(), {
+        'uuid': uuid[:-12] + 'a' * 12, 'instance_uuid': uuid,
+        'migration_type': 'evacuation', 'status': 'accepted',
+        'source_compute': C1, 'source_node': inst['node'],
+        'dest_compute': 'compute-2', 'old_flavor_id': 'f1',
+        'new_flavor_id': 'f1'})
+    instance_db.instance_update(_ctx(), uuid,
+                                {'task_state': states.REBUILDING})
+    _restart(client, C1)
+    assert _instance(uuid)['task_state'] == states.REBUILDING
+    assert _disk(client, C1, uuid).read_bytes()[:512] == before
+    assert not _disk(client, C1, uuid).with_name('power.json').exists()

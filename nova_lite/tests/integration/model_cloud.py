@@ -1,14 +1,22 @@
 """The model-based evacuation test's hands on a devstack deployment: the
 Compute API (REST, admin basic auth) and the service processes (SIGSTOP,
-SIGCONT, SIGKILL, SIGTERM and start, for computes and the conductor),
-with the state of every process as the test made it.
+SIGCONT, SIGKILL, SIGTERM and start, for computes, the conductor and the
+API), with the state of every process as the test made it.
 
-A refusal (4xx) is an answer the test learns from; a 5xx or no answer
-is an :class:`APIFailure`.
+A refusal (4xx) is an answer the test learns from; a 5xx is an
+:class:`APIFailure`, and so is no answer from an API the test left
+running. A request to an API the test froze or killed gets no answer
+within :data:`IMPAIRED_TIMEOUT` (a client giving up): that is an answer
+too (status 0), and a frozen API may still carry the request out when
+it wakes up. Service states are read from the database (as the API
+computes them), so that they are known while the API is impaired.
 """
 
+from collections.abc import Callable
 import dataclasses
 import datetime
+import http.client
+import threading
 import time
 from typing import Any
 
@@ -20,7 +28,11 @@ from nova_lite.tests.integration import model
 
 RUNNING, PAUSED, DEAD, STARTING = 'running', 'paused', 'dead', 'starting'
 CONDUCTOR = 'conductor'
+API = 'api'
 API_TIMEOUT = 60
+# How long a client waits for an API the test froze or killed.
+IMPAIRED_TIMEOUT = 3
+NO_ANSWER = 0
 START_TIMEOUT = 120
 RPC_TIMEOUT = 60      # oslo.messaging's rpc_response_timeout default
 
@@ -40,6 +52,8 @@ class Answer:
 
     def __str__(self) -> str:
         """The status, and the message of a refusal."""
+        if self.status == NO_ANSWER:
+            return f'no answer ({self.body})'
         if self.ok or not isinstance(self.body, dict):
             return str(self.status)
         fault = next(iter(self.body.values()), None)
@@ -54,9 +68,17 @@ class ModelCloud:
         assert dep.db_url is not None
         self.dep = dep
         self.engine = sa.create_engine(dep.db_url, pool_pre_ping=True)
-        self.procs = {name: RUNNING for name in [*dep.computes, CONDUCTOR]}
+        self.procs = {name: RUNNING
+                      for name in [*dep.computes, CONDUCTOR, API]}
         self.changed = time.monotonic()   # when a process state changed
+        # name -> when its state last changed (for the liveness bound).
+        self.changed_at = dict.fromkeys(self.procs, self.changed)
         self.conductor_changed = self.changed
+        # Hosts whose compute service record was deleted while their
+        # agent ran: it does nothing until it starts again.
+        self.unregistered: set[str] = set()
+        # While the test kills the API under a request of its own.
+        self.crashing = False
         self.offsets: dict[str, int] = {}
         self.flavors: list[str] = []
         self.image = ''
@@ -72,12 +94,20 @@ class ModelCloud:
 
     def call(self, method: str, path: str, body: Any = None,
              version: str = '2.53') -> Answer:
+        impaired = self.procs[API] != RUNNING or self.crashing
         try:
             status, answer = support.http_request(
                 self.dep.api_url + path, 'admin',
-                self.dep.passwords['admin'], method, API_TIMEOUT, body,
+                self.dep.passwords['admin'], method,
+                IMPAIRED_TIMEOUT if impaired else API_TIMEOUT, body,
                 {'OpenStack-API-Version': f'compute {version}'})
-        except OSError as exc:
+        except (OSError, http.client.HTTPException) as exc:
+            # An answer cut short is no answer either (IncompleteRead:
+            # the API was killed while it sent it).
+            if impaired:
+                why = ('killed under the request' if self.crashing
+                       else self.procs[API])
+                return Answer(NO_ANSWER, f'the API is {why}')
             raise APIFailure(f'{method} {path}: no answer ({exc})') from exc
         if status >= 500:
             raise APIFailure(f'{method} {path} {body}: {status} {answer}')
@@ -112,10 +142,32 @@ class ModelCloud:
                          version)
 
     def services(self) -> dict[str, dict[str, Any]]:
-        """host -> nova-compute service (id, state, forced_down...)."""
-        answer = self.call('GET', '/v2.1/os-services?binary=nova-compute')
-        assert answer.status == 200, answer
-        return {s['host']: s for s in answer.body['services']}
+        """host -> nova-compute service: id (the uuid, as the API shows
+        it from 2.53), state (up or down, as the API computes it) and
+        forced_down; read from the database."""
+        now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.text(
+                "SELECT uuid, host, forced_down, last_seen_up FROM services "
+                "WHERE deleted = 0 AND `binary` = 'nova-compute'")).all()
+        limit = self.dep.service_down_time
+        return {row.host: {
+            'id': row.uuid, 'host': row.host,
+            'forced_down': bool(row.forced_down),
+            'state': 'up' if not row.forced_down and row.last_seen_up and (
+                abs((now - row.last_seen_up).total_seconds()) <= limit)
+            else 'down'} for row in rows}
+
+    def delete_service(self, host: str) -> Answer:
+        """DELETE the compute service of ``host``; an agent that runs
+        then does nothing until it starts again."""
+        service = self.services().get(host)
+        if service is None:
+            return Answer(404, f'no compute service of {host}')
+        answer = self.call('DELETE', f'/v2.1/os-services/{service["id"]}')
+        if answer.ok and self.procs[host] in (RUNNING, PAUSED, STARTING):
+            self.unregistered.add(host)
+        return answer
 
     def force(self, host: str, down: bool) -> Answer:
         service = self.services().get(host)
@@ -145,9 +197,14 @@ class ModelCloud:
 
     def _set(self, name: str, state: str) -> None:
         self.procs[name] = state
-        self.changed = time.monotonic()
+        self.changed = self.changed_at[name] = time.monotonic()
         if name == CONDUCTOR:
             self.conductor_changed = self.changed
+
+    def working(self, name: str) -> bool:
+        """Running, and (a compute) registered."""
+        return self.procs.get(name) == RUNNING and (
+            name not in self.unregistered)
 
     def settled_for(self) -> float:
         """Seconds since every process has been running (0 if not). A
@@ -165,7 +222,7 @@ class ModelCloud:
 
     def resume(self, name: str) -> None:
         self.dep.resume(name)
-        self._set(name, RUNNING if name == CONDUCTOR or (
+        self._set(name, RUNNING if name in (CONDUCTOR, API) or (
             name not in self.offsets) else STARTING)
         self.refresh()
 
@@ -182,14 +239,40 @@ class ModelCloud:
 
     def start(self, name: str) -> None:
         """Start a dead process. A compute starts in the background (it
-        waits for a conductor); the conductor is waited for."""
+        waits for a conductor); the conductor and the API are waited
+        for."""
         if name == CONDUCTOR:
             self.dep.start_conductor(timeout=START_TIMEOUT)
             self._set(name, RUNNING)
             return
+        if name == API:
+            self.dep.spawn(API, 'nova-lite-api', self.dep.api_conf)
+            self.dep.wait_api(START_TIMEOUT)
+            self._set(name, RUNNING)
+            return
+        self.unregistered.discard(name)
         self.offsets[name] = self.dep.log_offset(name)
         self.dep.start_compute(name, wait=False)
         self._set(name, STARTING)
+
+    def crash_api_during(self, request: Callable[[], Answer],
+                         delay: float) -> Answer | None:
+        """Run ``request`` in a thread, SIGKILL the API ``delay``
+        seconds after it began, start the API again; the request's
+        answer (status 0: none), None if it did not return in time."""
+        answers: list[Answer] = []
+        self.crashing = True
+        try:
+            thread = threading.Thread(
+                target=lambda: answers.append(request()), daemon=True)
+            thread.start()
+            time.sleep(delay)
+            self.kill(API)
+            thread.join(API_TIMEOUT)
+        finally:
+            self.crashing = False
+        self.start(API)
+        return answers[0] if answers else None
 
     def restart(self, name: str) -> None:
         self.stop(name)

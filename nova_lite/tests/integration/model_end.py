@@ -1,8 +1,9 @@
 """The end of a model sequence: everything back, settled, then the
 issue's strict invariants; and the clean slate between sequences.
 
-1. SIGCONT every frozen process; restart the conductor and every agent
-   (start the dead ones).
+1. SIGCONT every frozen process; start the API if it is dead; restart
+   the conductor and every agent (start the dead ones; an agent whose
+   service record was deleted registers again).
 2. Wait until nothing moves. An instance still in a task is *stuck*, a
    defect: agents resume their steps of every move at start-up (and
    stalled ones while they run), the conductor drives again the moves it
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 import devstack_support as support
 
 from nova_lite.tests.integration import model
+from nova_lite.tests.integration.model_cloud import API
 from nova_lite.tests.integration.model_cloud import CONDUCTOR
 from nova_lite.tests.integration.model_cloud import DEAD
 from nova_lite.tests.integration.model_cloud import PAUSED
@@ -55,6 +57,8 @@ def _restart_everything(seq: 'Sequence') -> None:
     for name, state in list(cloud.procs.items()):
         if state == PAUSED:
             cloud.resume(name)
+    if cloud.procs[API] == DEAD:
+        cloud.start(API)
     for name in [CONDUCTOR, *cloud.hosts]:
         if cloud.procs[name] == DEAD:
             cloud.start(name)

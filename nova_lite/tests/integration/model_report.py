@@ -18,7 +18,7 @@ from nova_lite.tests.integration import model_steps
 if TYPE_CHECKING:
     from nova_lite.tests.integration.model_run import Sequence
 
-MODULE = 'nova_lite/tests/integration/test_evacuation_model.py'
+MODULE = 'nova_lite.tests.integration.test_evacuation_model'
 UUID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-'
                   r'[0-9a-f]{12}')
 LINES_PER_INSTANCE = 30
@@ -27,12 +27,10 @@ TAIL_LINES = 15
 
 def replay_commands(seq: 'Sequence') -> str:
     steps = model_steps.dumps([step for step, _ in seq.done])
-    return (f'  STACKLITE_MODEL_SEED={seq.seed} STACKLITE_MODEL_SEQUENCES=1 '
-            f'STACKLITE_MODEL_STEPS={seq.count} .venv/bin/python -m pytest '
-            f'{MODULE}\n  or exactly these steps:\n'
-            f'  STACKLITE_MODEL_REPLAY={shlex.quote(steps)} '
-            f'STACKLITE_MODEL_SEQUENCES=1 .venv/bin/python -m pytest '
-            f'{MODULE}')
+    return (f'  .venv/bin/python -m {MODULE} --sequences 1 --seed '
+            f'{seq.seed} --steps {seq.count}\n  or exactly these steps:\n'
+            f'  .venv/bin/python -m {MODULE} --sequences 1 --replay '
+            f'{shlex.quote(steps)}')
 
 
 def _servers(seq: 'Sequence') -> str:

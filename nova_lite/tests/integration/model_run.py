@@ -7,7 +7,16 @@ instance with a task, or a migration in flight, whose processes (the
 conductor, its host, the migration's hosts) all run. Something frozen or
 dead is not waited for. An instance that still moves after
 ``STEP_TIMEOUT`` is marked stalled (not waited for again until it
-changes) and becomes a candidate for os-resetState.
+changes).
+
+Liveness (issue 29: every flow ends): an instance in a task or with a
+migration in flight, and a migration in flight of a deleted instance,
+may keep one state for at most ``LIVENESS_BOUND`` seconds while every
+process it needs runs (counted from the later of the state's first
+sight and the last change of those processes); past it the sequence
+fails. The bound covers the slowest recovery by design: a request lost
+with a conductor's answer (the agent waits ``rpc_response_timeout``,
+60 s), then a housekeeping pass or the conductor's stall recovery.
 """
 
 import random
@@ -19,7 +28,7 @@ from nova_lite.tests.integration import model_end
 from nova_lite.tests.integration import model_report
 from nova_lite.tests.integration import model_steps
 from nova_lite.tests.integration.model_cloud import CONDUCTOR
-from nova_lite.tests.integration.model_cloud import RUNNING
+from nova_lite.tests.integration.model_cloud import NO_ANSWER
 from nova_lite.tests.integration.model_cloud import START_TIMEOUT
 from nova_lite.tests.integration.model_cloud import STARTING
 from nova_lite.tests.integration.model_cloud import Answer
@@ -28,6 +37,7 @@ from nova_lite.tests.integration.model_cloud import ModelCloud
 from nova_lite.tests.integration.model_steps import Step
 
 STEP_TIMEOUT = 45
+LIVENESS_BOUND = 150
 # The time bound of a sequence: this per step, plus END_BUDGET.
 STEP_BUDGET = 100
 END_BUDGET = 600
@@ -52,6 +62,8 @@ class Sequence:
         self.done: list[tuple[Step, str]] = []
         self.servers: dict[str, str] = {}
         self.stalled: dict[str, tuple] = {}
+        # key -> (state, when first seen) of what can move (liveness).
+        self.seen: dict[str, tuple[tuple, float]] = {}
         self.killed = False          # a SIGKILL may have lost a request
         self.notes: list[str] = []
         self.heartbeat_age = 0.0
@@ -107,12 +119,16 @@ class Sequence:
             return self.quiesce(STEP_TIMEOUT)
         time.sleep(step.delay)
         self.cloud.refresh()
-        return self.cloud.snapshot()
+        snap = self.cloud.snapshot()
+        self._check_liveness(snap)
+        return snap
 
-    def _moving(self, snap: model.Snapshot) -> dict[str, tuple]:
-        """uuid -> state of the instances that can still move."""
-        moving = {}
-        procs = self.cloud.procs
+    def _can_move(self, snap: model.Snapshot
+                  ) -> dict[str, tuple[tuple, list[str]]]:
+        """key -> (state, processes it needs) of everything that is not
+        at rest and whose processes all work: instances (by uuid) and
+        migrations in flight of deleted instances (``mig-<id>``)."""
+        found = {}
         for inst in snap.records.instances.values():
             flying = [m for m in snap.records.migrations_of(inst.uuid)
                       if m.status in model.IN_FLIGHT]
@@ -122,13 +138,43 @@ class Sequence:
             needed = [CONDUCTOR, inst.host] + [
                 m.source_compute for m in flying] + [
                 m.dest_compute for m in flying]
-            if any(procs.get(n) != RUNNING for n in needed if n):
-                continue
-            state = (inst.vm_state, inst.task_state,
-                     tuple((m.id, m.status) for m in flying))
-            if self.stalled.get(inst.uuid) != state:
-                moving[inst.uuid] = state
-        return moving
+            found[inst.uuid] = ((inst.vm_state, inst.task_state,
+                                 tuple((m.id, m.status) for m in flying)),
+                                [n for n in needed if n])
+        for mig in snap.records.migrations:
+            if mig.status in model.IN_FLIGHT and (
+                    mig.instance_uuid not in snap.records.instances):
+                found[f'mig-{mig.id}'] = ((mig.status,), [
+                    n for n in (CONDUCTOR, mig.source_compute,
+                                mig.dest_compute) if n])
+        return {key: value for key, value in found.items()
+                if all(self.cloud.working(n) for n in value[1])}
+
+    def _moving(self, snap: model.Snapshot) -> dict[str, tuple]:
+        """uuid -> state of the instances that can still move."""
+        return {key: state for key, (state, _) in self._can_move(
+            snap).items() if not key.startswith('mig-')
+            and self.stalled.get(key) != state}
+
+    def _check_liveness(self, snap: model.Snapshot) -> None:
+        """Fail when something has kept one state past LIVENESS_BOUND
+        while every process it needs worked (module docstring)."""
+        now = time.monotonic()
+        can_move = self._can_move(snap)
+        stuck = []
+        for key, (state, needed) in can_move.items():
+            seen = self.seen.get(key)
+            if seen is None or seen[0] != state:
+                self.seen[key] = seen = (state, now)
+            since = max([seen[1], *(self.cloud.changed_at[n]
+                                    for n in needed)])
+            if now - since > LIVENESS_BOUND:
+                stuck.append(f'NEVER ENDS {key}: {state} for '
+                             f'{now - since:.0f} s while {needed} ran')
+        self.seen = {k: v for k, v in self.seen.items() if k in can_move}
+        if stuck:
+            self.snap = snap
+            self.fail('liveness: a flow did not end', stuck)
 
     def _stalled(self, snap: model.Snapshot) -> set[str]:
         return {uuid for uuid, state in self.stalled.items()
@@ -152,6 +198,7 @@ class Sequence:
             self.cloud.refresh()
             self._measure_heartbeats()
             snap = self.cloud.snapshot()
+            self._check_liveness(snap)
             moving = self._moving(snap)
             starting = STARTING in self.cloud.procs.values() and \
                 self.cloud.running(CONDUCTOR)
@@ -191,7 +238,8 @@ class Sequence:
             return f'skipped: no server {step.args[0]}'
         result = handler(*step.args)
         if isinstance(result, Answer):
-            if not result.ok and result.status not in REFUSALS:
+            if not result.ok and result.status not in REFUSALS + (
+                    NO_ANSWER,):
                 raise APIFailure(f'{step}: unexpected answer {result}')
             return str(result)
         return result or 'done'
@@ -210,11 +258,43 @@ class Sequence:
     def _do_delete(self, slot: str) -> Answer:
         return self.cloud.delete(self.servers[slot])
 
+    def _do_rebuild(self, slot: str) -> Answer:
+        return self.cloud.action(self.servers[slot], {
+            'rebuild': {'imageRef': self.cloud.image}})
+
+    def _do_server_stop(self, slot: str) -> Answer:
+        return self.cloud.action(self.servers[slot], {'os-stop': None})
+
+    def _do_server_start(self, slot: str) -> Answer:
+        return self.cloud.action(self.servers[slot], {'os-start': None})
+
+    def _do_reboot(self, slot: str, kind: str = 'SOFT') -> Answer:
+        return self.cloud.action(self.servers[slot],
+                                 {'reboot': {'type': kind}})
+
+    def _do_delete_service(self, host: str) -> Answer:
+        return self.cloud.delete_service(host)
+
+    def _do_api_crash(self, slot: str, what: str, delay: float) -> str:
+        """Send ``what`` for ``slot`` and SIGKILL the API ``delay``
+        seconds later (mid-request, or just after it), then start it
+        again: what it stored is kept, what it had not sent on must
+        still end (liveness)."""
+        if slot not in self.servers:
+            return f'skipped: no server {slot}'
+        answer = self.cloud.crash_api_during(
+            lambda: getattr(self, f'_do_{what}')(slot), delay)
+        if answer is not None and not answer.ok and (
+                answer.status not in REFUSALS + (NO_ANSWER,)):
+            raise APIFailure(f'api_crash {what}: unexpected answer '
+                             f'{answer}')
+        return f'{what}: {answer}'
+
     def _do_evacuate(self, slot: str, host: str | None) -> Answer:
         spec = {'host': host} if host else {}
         return self.cloud.action(self.servers[slot], {'evacuate': spec})
 
-    def _do_migrate(self, slot: str, host: str | None) -> Answer:
+    def _do_migrate(self, slot: str, host: str | None = None) -> Answer:
         spec = {'host': host} if host else None
         return self.cloud.action(self.servers[slot], {'migrate': spec},
                                  version='2.56')
@@ -272,7 +352,7 @@ class Sequence:
         for service_down_time), bounded."""
         end = time.monotonic() + self.cloud.dep.service_down_time + 15
         while time.monotonic() < end:
-            if self.cloud.services()[host]['state'] == 'down':
+            if self.cloud.services().get(host, {}).get('state') == 'down':
                 return 'down'
             time.sleep(0.5)
         return 'still up'

@@ -8,6 +8,13 @@ test observed after the previous step (records, service states, its own
 process states): evacuations of servers whose host is down, confirm or
 revert of servers in VERIFY_RESIZE, SIGCONT of frozen processes, and so
 on. Steps the system should refuse are drawn too, less often.
+
+Beyond moves: rebuild, stop, start and reboot of servers, os-resetState
+of a server in any task (an operator's way out while something is down:
+issue 29's stranded migration), deleting a compute service (refused
+while it hosts or moves servers), and faults of the API process:
+SIGSTOP/SIGCONT, SIGKILL and start, restart, and a SIGKILL while a
+request is being handled (``api_crash``).
 """
 
 import dataclasses
@@ -16,6 +23,7 @@ import random
 from typing import Any
 
 from nova_lite.tests.integration import model
+from nova_lite.tests.integration.model_cloud import API
 from nova_lite.tests.integration.model_cloud import CONDUCTOR
 from nova_lite.tests.integration.model_cloud import DEAD
 from nova_lite.tests.integration.model_cloud import PAUSED
@@ -28,7 +36,11 @@ SETTLE_CHANCE = 0.7
 MAX_DELAY = 1.5
 SERVER_ACTIONS = ('boot', 'delete', 'evacuate', 'migrate', 'resize',
                   'confirm', 'revert', 'reset', 'shelve', 'offload',
-                  'unshelve')
+                  'unshelve', 'rebuild', 'server_stop', 'server_start',
+                  'reboot')
+# What a request cut by a crash of the API asks (``api_crash``).
+CRASHABLE = ('delete', 'rebuild', 'migrate', 'resize', 'server_stop',
+             'reboot', 'shelve')
 
 
 @dataclasses.dataclass
@@ -109,8 +121,26 @@ def _server_steps(view: View, rng: random.Random) -> list[Candidate]:
         found.append((2.0 if resized else 0.1, 'confirm', [slot]))
         found.append((1.5 if resized else 0.1, 'revert', [slot]))
         found += _shelve_steps(slot, inst)
+        found += _power_steps(slot, inst, rng)
         found += _reset_steps(view, slot, inst)
     return found
+
+
+def _power_steps(slot: str, inst: model.Instance,
+                 rng: random.Random) -> list[Candidate]:
+    """rebuild an active, stopped or failed server; stop an active one,
+    start a stopped one, reboot an active one (soft or hard)."""
+    idle = inst.task_state is None
+    return [
+        (0.8 if idle and inst.vm_state in ('active', 'stopped', 'error')
+         else 0.1, 'rebuild', [slot]),
+        (0.8 if idle and inst.vm_state == 'active' else 0.1, 'server_stop',
+         [slot]),
+        (1.2 if idle and inst.vm_state == 'stopped' else 0.1,
+         'server_start', [slot]),
+        (0.8 if idle and inst.vm_state == 'active' else 0.1, 'reboot',
+         [slot, rng.choice(['SOFT', 'HARD'])]),
+    ]
 
 
 def _shelve_steps(slot: str, inst: model.Instance) -> list[Candidate]:
@@ -130,11 +160,22 @@ def _shelve_steps(slot: str, inst: model.Instance) -> list[Candidate]:
 
 def _reset_steps(view: View, slot: str,
                  inst: model.Instance) -> list[Candidate]:
-    """os-resetState, the documented way out, for stuck servers (to
-    error) and for servers in ERROR whose disk is on their host (to
-    active: what an operator checks first)."""
-    if inst.uuid in view.stalled:
-        return [(1.0, 'reset', [slot, 'error'])]
+    """os-resetState, the documented way out: for servers in a task
+    whose host or the conductor is impaired (an operator does not wait;
+    issue 29's stranded migration began so), and for servers in ERROR
+    whose disk is on their host (to active: what an operator checks
+    first). A server stuck while everything runs is a defect the
+    liveness invariant reports, not a case for a reset."""
+    # To active only a server whose disk is on its host (what an
+    # operator checks first: a build never done is no active server).
+    to = 'active' if view.snap.has_disk(inst.uuid, inst.host) else 'error'
+    if inst.task_state is not None and (
+            view.procs.get(inst.host or '') != RUNNING
+            or view.procs[CONDUCTOR] != RUNNING):
+        return [(0.5, 'reset', [slot, to]), (0.3, 'reset', [slot, 'error'])]
+    if inst.task_state is not None:
+        # An impatient operator, mid-way through a flow that would end.
+        return [(0.1, 'reset', [slot, to])]
     if inst.vm_state == model.ERROR and inst.task_state is None and (
             view.snap.has_disk(inst.uuid, inst.host)):
         return [(0.7, 'reset', [slot, 'active'])]
@@ -161,15 +202,24 @@ def _process_steps(view: View) -> list[Candidate]:
         else:
             found.append((1.0 if state != RUNNING else 0.2, 'force_down',
                           [host]))
-    conductor = view.procs[CONDUCTOR]
-    if conductor == RUNNING:
-        found += [(0.25, 'pause', [CONDUCTOR]), (0.25, 'kill', [CONDUCTOR]),
-                  (0.3, 'restart', [CONDUCTOR])]
-    elif conductor == PAUSED:
-        found.append((2.5, 'resume', [CONDUCTOR]))
-    else:
-        found.append((3.0, 'start', [CONDUCTOR]))
+        # Refused while the host holds or moves servers: mostly refused.
+        found.append((0.15, 'delete_service', [host]))
+    found += _central_steps(view, CONDUCTOR)
+    found += _central_steps(view, API)
+    if view.procs[API] == RUNNING and view.servers:
+        found.append((0.2, 'api_crash', []))
     return found
+
+
+def _central_steps(view: View, name: str) -> list[Candidate]:
+    """Faults of the conductor or the API (one process each)."""
+    state = view.procs[name]
+    if state == RUNNING:
+        return [(0.25, 'pause', [name]), (0.25, 'kill', [name]),
+                (0.3, 'restart', [name])]
+    if state == PAUSED:
+        return [(2.5, 'resume', [name])]
+    return [(3.0, 'start', [name])]
 
 
 def choose(view: View, rng: random.Random) -> Step:
@@ -177,6 +227,10 @@ def choose(view: View, rng: random.Random) -> Step:
     candidates = _server_steps(view, rng) + _process_steps(view)
     weights = [c[0] for c in candidates]
     _, action, args = rng.choices(candidates, weights)[0]
+    if action == 'api_crash':
+        # Which request the crash cuts, and when (after it was sent).
+        args = [rng.choice(sorted(view.servers)), rng.choice(CRASHABLE),
+                round(rng.uniform(0, 0.3), 2)]
     if rng.random() < SETTLE_CHANCE:
         return Step(action, args)
     return Step(action, args, settle=False,

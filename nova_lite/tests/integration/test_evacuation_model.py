@@ -1,35 +1,38 @@
-"""No instance lost under any interleaving of failures: a model-based
-test over real agent processes (three computes, the ``local`` driver,
-RabbitMQ + MariaDB).
+"""No instance lost, and every flow ends, under any interleaving of
+failures: a model-based test over real agent processes (three computes,
+the ``local`` driver, RabbitMQ + MariaDB).
 
 Each sequence draws steps with ``random.Random(seed)``, weighted by what
 is possible in the state observed after the previous step
 (model_steps.py): boot, delete, force-down/up, evacuate (with and
 without a host), migrate (with and without a host), resize, confirm,
-revert, os-resetState, shelve, shelveOffload, unshelve, SIGSTOP/SIGCONT,
-SIGKILL, restart and start of agents and of the conductor, and waiting
-until a frozen or dead host is down. After every step it waits (bounded)
-until nothing that can move moves, and checks the safety invariants
-(model.py); at the end it brings everything back, restarts every agent
-and the conductor, and checks the issue's strict invariants
-(model_end.py). A failure prints the seed and the steps, with commands
-that replay them.
+revert, os-resetState, shelve, shelveOffload, unshelve, rebuild, stop,
+start, reboot, compute service delete, SIGSTOP/SIGCONT, SIGKILL, restart
+and start of agents, of the conductor and of the API (and a SIGKILL of
+the API while it handles a request), and waiting until a frozen or dead
+host is down. After every step it waits (bounded) until nothing that can
+move moves, and checks the safety invariants (model.py) and liveness
+(model_run.py: nothing stays in a task, no migration stays in flight,
+past a bound while the processes it needs run); at the end it brings
+everything back, restarts every agent and the conductor, and checks the
+issue's strict invariants (model_end.py). A failure prints the seed and
+the steps, with commands that replay them.
 
-Parameters (environment):
+Parameters: the options of the module run as a program (they win), else
+the environment: ``STACKLITE_MODEL_SEQUENCES`` (default 2),
+``STACKLITE_MODEL_STEPS`` (default 12), ``STACKLITE_MODEL_SEED``
+(default 1200; sequence ``i`` uses seed + i), ``STACKLITE_MODEL_REPLAY``
+(a JSON list of steps, as a failure prints, or ``@FILE``: run exactly
+those). Both are read when the tests are collected, not when the module
+is imported.
 
-``STACKLITE_MODEL_SEQUENCES`` (default 2), ``STACKLITE_MODEL_STEPS``
-(default 12), ``STACKLITE_MODEL_SEED`` (default 1200; sequence ``i``
-uses seed + i), ``STACKLITE_MODEL_REPLAY`` (a JSON list of steps, as a
-failure prints: run exactly those).
-
-A long run, outside CI::
+A long run, outside CI (doc/source/contributor/testing.rst)::
 
     .venv/bin/python -m nova_lite.tests.integration.test_evacuation_model \\
         --sequences 200 --steps 20 --seed 5000
 """
 
 import argparse
-import os
 from pathlib import Path
 import secrets
 import sys
@@ -39,16 +42,19 @@ from typing import Any
 import pytest
 
 from lite_common.tests import integration
+from nova_lite.tests.integration import model_settings
 from nova_lite.tests.integration import model_steps
 from nova_lite.tests.integration.model_cloud import ModelCloud
 from nova_lite.tests.integration.model_run import Sequence
 
 pytestmark = pytest.mark.integration
 
-SEQUENCES = int(os.environ.get('STACKLITE_MODEL_SEQUENCES', '2'))
-STEPS = int(os.environ.get('STACKLITE_MODEL_STEPS', '12'))
-SEED = int(os.environ.get('STACKLITE_MODEL_SEED', '1200'))
-REPLAY = os.environ.get('STACKLITE_MODEL_REPLAY')
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if 'index' in metafunc.fixturenames:
+        metafunc.parametrize('index', range(
+            model_settings.of(metafunc.config).sequences))
+
 
 # A frozen (SIGSTOP) or dead agent is down after SERVICE_DOWN_TIME, so a
 # step can afford to wait for it. A running agent reports every second;
@@ -118,10 +124,9 @@ def clouds(request, tmp_path_factory):
         pool.discard()
 
 
-def _replay() -> list[model_steps.Step] | None:
-    if not REPLAY:
+def _replay(text: str | None) -> list[model_steps.Step] | None:
+    if not text:
         return None
-    text = REPLAY
     if text.startswith('@'):
         text = Path(text[1:]).read_text()
     return model_steps.loads(text)
@@ -137,11 +142,12 @@ def _keep_report(tmp_path_factory: Any, seed: int, exc: BaseException,
     (folder / f'seed-{seed}.txt').write_text(f'{type(exc).__name__}: {exc}')
 
 
-@pytest.mark.parametrize('index', range(SEQUENCES))
-def test_sequence(clouds, tmp_path_factory, index):
-    seed = SEED + index
+def test_sequence(clouds, tmp_path_factory, index, request):
+    settings = model_settings.of(request.config)
+    seed = settings.seed + index
     cloud = clouds.get()
-    sequence = Sequence(cloud, seed, STEPS, _replay())
+    sequence = Sequence(cloud, seed, settings.steps,
+                        _replay(settings.replay))
     started = time.monotonic()
     try:
         sequence.run()
@@ -156,19 +162,19 @@ def test_sequence(clouds, tmp_path_factory, index):
 
 def main(argv: list[str] | None = None) -> int:
     """Run the module with more sequences (``--sequences 200``)."""
+    env = model_settings.Settings.from_env()
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--sequences', type=int, default=SEQUENCES)
-    parser.add_argument('--steps', type=int, default=STEPS)
-    parser.add_argument('--seed', type=int, default=SEED)
-    parser.add_argument('--replay', help='a JSON list of steps, or @FILE')
+    parser.add_argument('--sequences', type=int, default=env.sequences)
+    parser.add_argument('--steps', type=int, default=env.steps)
+    parser.add_argument('--seed', type=int, default=env.seed)
+    parser.add_argument('--replay', default=env.replay,
+                        help='a JSON list of steps, or @FILE')
     args, pytest_args = parser.parse_known_args(argv)
-    os.environ.update(STACKLITE_MODEL_SEQUENCES=str(args.sequences),
-                      STACKLITE_MODEL_STEPS=str(args.steps),
-                      STACKLITE_MODEL_SEED=str(args.seed))
-    if args.replay:
-        os.environ['STACKLITE_MODEL_REPLAY'] = args.replay
+    settings = model_settings.Settings(args.sequences, args.steps,
+                                       args.seed, args.replay)
     return pytest.main([__file__, '-p', 'no:cacheprovider', '-rf', '-s',
-                        *pytest_args])
+                        *pytest_args],
+                       plugins=[model_settings.CommandLine(settings)])
 
 
 if __name__ == '__main__':

@@ -283,8 +283,9 @@ def test_a_start_up_cut_by_a_lost_conductor_answer_starts_again(
     import oslo_messaging as messaging
 
     from nova_lite.compute import manager as compute_manager
+    from nova_lite.compute import task_recovery
 
-    real = startup.init_instances
+    real = task_recovery.at_start
     calls: list[int] = []
 
     def lost_once(*args: Any, **kwargs: Any) -> Any:
@@ -293,7 +294,7 @@ def test_a_start_up_cut_by_a_lost_conductor_answer_starts_again(
             raise messaging.MessagingTimeout('no answer')
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(startup, 'init_instances', lost_once)
+    monkeypatch.setattr(task_recovery, 'at_start', lost_once)
     waits: list[int] = []
     manager = types.SimpleNamespace(
         conf=agent.conf, host=agent.host, driver=agent.driver,
