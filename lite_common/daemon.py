@@ -14,6 +14,8 @@ from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import sqlalchemy.exc
 
+from lite_common.exception import DatabaseUnavailable
+
 LOG = logging.getLogger(__name__)
 
 # Exit status of a refusal that a restart cannot fix (sysexits EX_CONFIG):
@@ -22,7 +24,11 @@ EXIT_REFUSED = 78
 
 
 def root_cause(exc: Exception) -> object:
-    """The driver's own error inside oslo.db and SQLAlchemy wrappers."""
+    """The driver's own error inside oslo.db and SQLAlchemy wrappers
+    (and inside DatabaseUnavailable, once it was waited out)."""
+    if isinstance(exc, DatabaseUnavailable) and isinstance(
+            exc.__cause__, Exception):
+        exc = exc.__cause__
     inner = getattr(exc, 'inner_exception', None) or exc
     return getattr(inner, 'orig', None) or inner
 
@@ -32,7 +38,7 @@ def common_failure(name: str, exc: Exception, config_errors: tuple[type, ...],
     """The line for configuration and database failures, else None."""
     if isinstance(exc, (*config_errors, cfg.Error, RuntimeError)):
         return f'{name} cannot start: {exc}'
-    if isinstance(exc, (db_exc.DBConnectionError,
+    if isinstance(exc, (db_exc.DBConnectionError, DatabaseUnavailable,
                         sqlalchemy.exc.OperationalError)):
         return (f'{name} cannot connect to the database: '
                 f'{root_cause(exc)}. Check [database]connection and that '

@@ -377,15 +377,23 @@ def run_alembic_env(metadata: sa.MetaData) -> None:
         migrate(connection)
 
 
-def configure_database(context_manager: Any, conf: Any) -> None:
+def configure_database(context_manager: Any, conf: Any,
+                       command: bool = False) -> None:
     """Point ``context_manager`` at ``[database]connection`` (which the
-    caller has checked is set) with its pool and retry options."""
+    caller has checked is set) with its pool and retry options.
+
+    ``command``: a command an operator runs and waits for (dbsync,
+    manage, status): its transient database errors are waited out for
+    ``[database]request_retry_timeout`` seconds, as an API request's,
+    not for the flow bound of a daemon (minutes), so that a server
+    that is down is a clear error within seconds."""
     global IDLE_CONNECTION_TIMEOUT
     db_opts.register_opts(conf)     # for tools that register oslo.db's only
     database = conf.database
     IDLE_CONNECTION_TIMEOUT = database.idle_connection_timeout
     db_retry.configure(database.request_retry_timeout,
-                       database.flow_retry_timeout)
+                       database.request_retry_timeout if command
+                       else database.flow_retry_timeout)
     pool: dict[str, Any] = {}
     if not database.connection.startswith('sqlite'):
         # A SQLite file gets a pool of its own (_pool_sqlite_file).

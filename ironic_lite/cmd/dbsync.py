@@ -18,7 +18,9 @@ import sqlalchemy.exc
 from ironic_lite import exception
 from ironic_lite.db import api as db_api
 from ironic_lite.db import migration
+from lite_common import daemon
 from lite_common import private
+from lite_common.exception import DatabaseUnavailable
 
 LOG = logging.getLogger(__name__)
 PROG = 'ironic-lite-dbsync'
@@ -47,10 +49,8 @@ def _failure(exc: Exception) -> str | None:
     """The one line an operator reads for a known failure, else None."""
     if isinstance(exc, exception.ConfigError):
         return f'{PROG}: {exc}'
-    # The driver's own error, inside oslo.db's and SQLAlchemy's.
-    inner = getattr(exc, 'inner_exception', None) or exc
-    cause = getattr(inner, 'orig', None) or inner
-    if isinstance(exc, db_exc.DBConnectionError):
+    cause = daemon.root_cause(exc)
+    if isinstance(exc, (db_exc.DBConnectionError, DatabaseUnavailable)):
         return (f'{PROG} cannot connect to the database: {cause}. Check '
                 f'[database]connection and that the server is up.')
     if isinstance(exc, (db_exc.DBError, sqlalchemy.exc.SQLAlchemyError)):
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None,
         return 2
     logging.setup(conf, PROJECT)
     try:
-        db_api.configure(conf)
+        db_api.configure(conf, command=True)
         (_version if conf.command == 'version' else _upgrade)(conf)
     except Exception as exc:
         message = _failure(exc)

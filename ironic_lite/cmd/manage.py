@@ -100,7 +100,7 @@ def main() -> int:
         return 2
 
     def body() -> int:
-        db_api.configure(conf)
+        db_api.configure(conf, command=True)
         return int(func(conf))
 
     return common.run_daemon(NAME, body)

@@ -29,14 +29,15 @@ retried = db_retry.retried
 retry_on_disconnect = db_retry.retried(idempotent=True)
 
 
-def configure(conf: cfg.ConfigOpts) -> None:
-    """Point the transaction context at ``[database]connection``."""
+def configure(conf: cfg.ConfigOpts, command: bool = False) -> None:
+    """Point the transaction context at ``[database]connection``
+    (``command``: see :func:`lite_common.db.configure_database`)."""
     if not conf.database.connection:
         raise exception.ConfigError(
             reason='[database]connection is not set: ironic-lite-api, '
             'ironic-lite-conductor and ironic-lite-dbsync need a database '
             'URL such as mysql+pymysql://ironic:PASSWORD@HOST/ironic_lite.')
-    lite_db.configure_database(context_manager, conf)
+    lite_db.configure_database(context_manager, conf, command)
 
 
 def get_engine() -> sa.engine.Engine:

@@ -13,14 +13,14 @@ from nova_lite.db import migration
 
 
 def _db_sync(conf: cfg.ConfigOpts) -> int:
-    db_api.configure(conf)
+    db_api.configure(conf, command=True)
     migration.db_sync(db_api.get_engine(), conf.command.version or 'head')
     print(f'Database is at {migration.db_version(db_api.get_engine())}')
     return 0
 
 
 def _db_version(conf: cfg.ConfigOpts) -> int:
-    db_api.configure(conf)
+    db_api.configure(conf, command=True)
     print(migration.db_version(db_api.get_engine()) or 'None (empty)')
     return 0
 

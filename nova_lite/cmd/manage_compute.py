@@ -38,7 +38,7 @@ def _with_objects(func: Callable[[cfg.ConfigOpts], int]) -> Callable[
     def run(conf: cfg.ConfigOpts) -> int:
         objects.register_all()
         if conf.database.connection:
-            db_api.configure(conf)
+            db_api.configure(conf, command=True)
             return func(conf)
         objects_base.set_default_indirection(
             conductor_rpcapi.ObjectIndirectionAPI(conf))
@@ -114,7 +114,7 @@ def identity_verify(conf: cfg.ConfigOpts) -> int:
 
 
 def rename(conf: cfg.ConfigOpts) -> int:
-    db_api.configure(conf)
+    db_api.configure(conf, command=True)
     old, new = conf.command.old, conf.command.new
     try:
         counts = host_rename.rename_compute_host(
@@ -133,7 +133,7 @@ def forget_evacuations(conf: cfg.ConfigOpts) -> int:
     """Mark the done evacuations away from a host that is gone for good
     completed, as its agent would after destroying the copies. Refused
     while the host's service is up (its agent cleans up itself)."""
-    db_api.configure(conf)
+    db_api.configure(conf, command=True)
     ctx = lite_context.get_admin_context()
     host = conf.command.gone_host
     service = compute_api.compute_service(ctx, host)

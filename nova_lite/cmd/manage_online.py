@@ -32,7 +32,7 @@ def _run_one(context: Any, func: Any, max_count: int | None) -> tuple[
 
 
 def online_data_migrations(conf: cfg.ConfigOpts) -> int:
-    db_api.configure(conf)
+    db_api.configure(conf, command=True)
     context = lite_context.get_admin_context()
     max_count = conf.command.max_count
     if max_count is not None and max_count < 1:

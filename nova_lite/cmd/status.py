@@ -103,7 +103,11 @@ def main() -> int:
     common.load_config(sys.argv[1:], 'nova-lite-status', conf)
 
     def body() -> int:
-        db_api.configure(conf)
+        db_api.configure(conf, command=True)
+        # A server that cannot be reached is one clear line (from
+        # run_daemon), not a traceback per check.
+        with db_api.get_engine().connect():
+            pass
         return upgradecheck.run(conf)
 
     return common.run_daemon('nova-lite-status', body)

@@ -27,14 +27,15 @@ context_manager = lite_db.make_context_manager()
 retried = db_retry.retried
 
 
-def configure(conf: cfg.ConfigOpts) -> None:
-    """Point the transaction context at ``[database]connection``."""
+def configure(conf: cfg.ConfigOpts, command: bool = False) -> None:
+    """Point the transaction context at ``[database]connection``
+    (``command``: see :func:`lite_common.db.configure_database`)."""
     if not conf.database.connection:
         raise exception.ConfigError(
             '[database]connection is not set: nova-lite-api and '
             'nova-lite-conductor need a database URL such as '
             'mysql+pymysql://nova:PASSWORD@HOST/nova_lite.')
-    lite_db.configure_database(context_manager, conf)
+    lite_db.configure_database(context_manager, conf, command)
 
 
 def get_engine() -> sa.engine.Engine:
