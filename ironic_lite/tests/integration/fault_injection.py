@@ -17,6 +17,7 @@ vhost, and is bounded in count and time.
 
 from collections.abc import Callable
 import dataclasses
+import functools
 import json
 import os
 from pathlib import Path
@@ -156,6 +157,19 @@ class Injector:
         path = self.cloud.logs / f'{name}.log'
         return path.stat().st_size if path.exists() else 0
 
+    def _started(self, proc: Any, offset: int) -> bool:
+        """``proc`` exited, or registered (its log from ``offset``)."""
+        return not proc.alive() or ' registered (' in self._log_since(
+            proc.name, offset)
+
+    def _log_since(self, name: str, offset: int) -> str:
+        path = self.cloud.logs / f'{name}.log'
+        if not path.exists():
+            return ''
+        with open(path, 'rb') as log:
+            log.seek(offset)
+            return log.read().decode(errors='replace')
+
     def _log_tail(self, proc: Any, lines: int = 15) -> str:
         return support.tail(self.cloud.logs / f'{proc.name}.log', lines)
 
@@ -164,9 +178,7 @@ class Injector:
         (a restart) and the twin registered first: then it was the
         second process and refused, as it should. (Its log from
         ``offset`` on.)"""
-        with open(self.cloud.logs / f'{proc.name}.log', 'rb') as log:
-            log.seek(offset)
-            text = log.read().decode(errors='replace')
+        text = self._log_since(proc.name, offset)
         return (proc.returncode() == 78 and 'was replaced' in text) or (
             proc.returncode() == 1 and 'refuses to start' in text)
 
@@ -196,8 +208,31 @@ class Injector:
         if name == 'ironic-api':
             self.cloud.start_api()
         else:
-            self.cloud.start_conductor(name)
+            self._start_conductor(name)
         self.cloud.killed.discard(name)
+
+    def _start_conductor(self, name: str) -> None:
+        """Start ``name`` as systemd's Restart=on-failure does: again,
+        a second later, while it refuses (exit 1) because the process it
+        replaces (killed a moment ago) still has a fresh heartbeat; done
+        once it registered, so that no stop finds it half started."""
+        deadline = time.monotonic() + self.heartbeat_timeout + 60
+        while True:
+            offset = self._log_size(name)
+            self.cloud.start_conductor(name)
+            proc = self.cloud.procs[name]
+            support.wait_for(
+                functools.partial(self._started, proc, offset), 60,
+                f'{name} to register or refuse', interval=0.1)
+            if proc.alive():
+                return
+            refused = 'refuses to start' in self._log_since(name, offset)
+            if proc.returncode() != 1 or not refused or (
+                    time.monotonic() > deadline):
+                raise RuntimeError(
+                    f'{name} exited {proc.returncode()} on its restart; its '
+                    f'log ends:\n{self._log_tail(proc)}')
+            time.sleep(1)
 
     def api_restart(self, rng: random.Random) -> None:
         proc = self.cloud.procs['ironic-api']
