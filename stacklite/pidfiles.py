@@ -25,22 +25,10 @@ from pathlib import Path
 import signal
 import time
 
+from lite_common.process_key import start_time
+
 #: How often :func:`stop_recorded` looks whether the process ended.
 _POLL = 0.05
-
-
-def start_time(pid: int) -> int | None:
-    """The start time of process ``pid``; None when there is none (or
-    it is a zombie)."""
-    try:
-        stat = Path(f'/proc/{pid}/stat').read_text()
-    except OSError:
-        return None
-    # The command name (field 2) is in parentheses and may hold spaces.
-    fields = stat[stat.rindex(')') + 2:].split()
-    if fields[0] == 'Z':
-        return None
-    return int(fields[19])
 
 
 def write(path: Path, pid: int) -> None:

@@ -14,6 +14,7 @@ import datetime
 from typing import Any
 
 from oslo_db import exception as db_exc
+from oslo_log import log as logging
 import sqlalchemy as sa
 
 from ironic_lite import exception
@@ -24,6 +25,14 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Conductor
 from lite_common import db as lite_db
+from lite_common import process_key
+
+LOG = logging.getLogger(__name__)
+
+
+def _own_key() -> str | None:
+    key = process_key.this_process()
+    return None if key is None else str(key)
 
 
 def _cutoff(timeout_seconds: float) -> datetime.datetime:
@@ -35,7 +44,7 @@ def _holder(session: Any, hostname: str) -> Any:
     None."""
     return session.execute(
         sa.select(Conductor.incarnation, Conductor.process,
-                  Conductor.heartbeat_at)
+                  Conductor.process_key, Conductor.heartbeat_at)
         .where(Conductor.hostname == hostname)).first()
 
 
@@ -68,6 +77,26 @@ def _take_name(context: Any, identity: ConductorIdentity,
         if result.rowcount == 1:
             return True
         row = _holder(session, identity.host)
+        if row is not None and process_key.proven_dead(row.process_key):
+            # It ran on this machine and runs no more (a crash, then a
+            # restart): no need to wait for its heartbeat to age. The
+            # row must still be its own (another may have won it).
+            result = session.execute(
+                sa.update(Conductor)
+                .where(Conductor.hostname == identity.host,
+                       Conductor.incarnation == row.incarnation,
+                       Conductor.process_key == row.process_key)
+                .values(**values)
+                .execution_options(synchronize_session=False))
+            if result.rowcount == 1:
+                LOG.warning('Conductor %(host)s: the process that held the '
+                            'name (%(process)s, incarnation %(old)s) is '
+                            'dead (no such process runs on this machine); '
+                            'taking its name over',
+                            {'host': identity.host, 'process': row.process,
+                             'old': row.incarnation})
+                return True
+            row = _holder(session, identity.host)
     if row is None:
         return False
     raise _in_use(identity.host, row, timeout_seconds)
@@ -99,7 +128,8 @@ def register(context: Any, identity: ConductorIdentity,
               'hardware_interfaces': dict(hardware_interfaces or {}),
               'heartbeat_at': lite_db.utcnow(),
               'incarnation': identity.incarnation,
-              'process': this_process()}
+              'process': this_process(),
+              'process_key': _own_key()}
     for _attempt in range(2):
         if _take_name(context, identity, values, heartbeat_timeout):
             return get(context, identity.host)
@@ -182,7 +212,7 @@ def unregister(context: Any, identity: ConductorIdentity) -> None:
     """
     try:
         _set_own(context, identity, online=False, incarnation=None,
-                 process=None)
+                 process=None, process_key=None)
     except exception.ConductorReplaced:
         # Nobody holds the name: this process let it go already (a
         # first attempt whose commit went unseen) or an operator did.
@@ -202,7 +232,8 @@ def release(context: Any, hostname: str) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         session.execute(
             sa.update(Conductor).where(Conductor.hostname == hostname)
-            .values(online=False, incarnation=None, process=None)
+            .values(online=False, incarnation=None, process=None,
+                    process_key=None)
             .execution_options(synchronize_session=False))
     return before
 

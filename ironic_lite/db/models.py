@@ -187,6 +187,10 @@ class Conductor(Base, TimestampMixin):
     # name (ironic_lite.common.conductor_identity); NULL once released.
     incarnation: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     process: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    # Its lite_common.process_key (boot/pid namespace/pid/start time):
+    # a process on the same machine may prove it dead at once.
+    process_key: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
 
 
 # Added by migration 0009: volume connectors and targets of a node

@@ -3,6 +3,8 @@ one process per host name."""
 
 import datetime
 import os
+import subprocess
+import sys
 
 import pytest
 import sqlalchemy as sa
@@ -13,6 +15,7 @@ from ironic_lite.db import api as db_api
 from ironic_lite.db import conductors
 from ironic_lite.db import models
 from lite_common import db as lite_db
+from lite_common import process_key
 
 _PROCESSES: dict[str, ConductorIdentity] = {}
 
@@ -234,3 +237,40 @@ def test_an_operator_releases_a_name(ctx):
     conductors.register(ctx, new, ['fake-hardware'])
     with pytest.raises(exception.ConductorNotFound):
         conductors.release(ctx, 'never-registered')
+
+
+def _hold_as(ctx, hostname, key):
+    """The row of ``hostname`` says its holder is the process ``key``."""
+    with db_api.context_manager.writer.using(ctx) as session:
+        session.execute(
+            sa.update(models.Conductor)
+            .where(models.Conductor.hostname == hostname)
+            .values(process_key=key))
+
+
+def test_a_holder_proven_dead_on_this_machine_loses_its_name_at_once(ctx):
+    """A crash, then a restart: no wait for the heartbeat to age."""
+    child = subprocess.Popen([sys.executable, '-c', 'pass'])
+    started = process_key.start_time(child.pid)
+    child.wait()
+    me_now = process_key.this_process()
+    assert me_now is not None
+    old, new = ConductorIdentity.new('cond1'), ConductorIdentity.new('cond1')
+    conductors.register(ctx, old, ['fake-hardware'])
+    _hold_as(ctx, 'cond1', str(process_key.ProcessKey(
+        me_now.boot, me_now.pid_namespace, child.pid, started or 1)))
+    row = conductors.register(ctx, new, ['fake-hardware'],
+                              heartbeat_timeout=60)
+    assert row['incarnation'] == new.incarnation
+    assert row['process_key'] == str(me_now)
+    with pytest.raises(exception.ConductorReplaced):
+        conductors.heartbeat(ctx, old)
+
+
+def test_a_holder_on_another_machine_is_never_judged_by_its_pid(ctx):
+    old = ConductorIdentity.new('cond1')
+    conductors.register(ctx, old, ['fake-hardware'])
+    _hold_as(ctx, 'cond1', 'another-boot/pid:[4026531836]/999999/1')
+    with pytest.raises(exception.ConductorHostInUse):
+        conductors.register(ctx, ConductorIdentity.new('cond1'),
+                            ['fake-hardware'], heartbeat_timeout=60)

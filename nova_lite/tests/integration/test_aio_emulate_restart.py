@@ -24,6 +24,7 @@ import devstack_support as support
 import pytest
 import yaml
 
+from lite_common import process_key
 from nova_lite.tests.integration import allinone
 from nova_lite.tests.integration import conftest
 from stacklite import pidfiles
@@ -80,7 +81,7 @@ def _processes_naming(path: Path) -> list[int]:
         except OSError:
             continue
         if (str(path).encode() in argv
-                and pidfiles.start_time(int(proc.name)) is not None):
+                and process_key.start_time(int(proc.name)) is not None):
             found.append(int(proc.name))
     return found
 
@@ -174,7 +175,7 @@ def test_a_restart_after_a_sigkill_stops_the_machines_left_running(aio):
     after = _running(aio)
     assert not set(after.values()) & set(before.values()), (before, after)
     for pid in before.values():
-        assert pidfiles.start_time(pid) is None, f'{pid} still runs'
+        assert process_key.start_time(pid) is None, f'{pid} still runs'
     _one_set(aio)
     assert _emulator_answers_for(_node(aio) or node)
     _manage(aio)
