@@ -184,3 +184,40 @@ def test_a_frozen_agent_replaced_destroys_nothing_and_stops(cloud, refs):
     finally:
         support.signal_pid(old.pid, signal.SIGCONT)
         _back_to_normal(cloud, hold)
+
+
+def test_list_and_release_let_a_new_agent_take_a_frozen_ones_name(cloud):
+    """``compute list`` names the process holding each host name;
+    ``compute release`` of a frozen agent's name lets a new process
+    start at once (no waiting for service_down_time); the frozen one,
+    woken, stops (exit 78)."""
+    C3 = 'compute-3'
+    twin_name = f'{C3}-twin'
+    old = cloud.procs[C3]
+    listing = cloud.manage('compute', 'list')
+    assert listing.returncode == 0, listing
+    assert f'{C3}: up, last heartbeat' in listing.stdout, listing.stdout
+    assert f'held by pid {old.pid} on' in listing.stdout, listing.stdout
+    support.signal_pid(old.pid, signal.SIGSTOP)
+    try:
+        released = cloud.manage('compute', 'release', C3)
+        assert released.returncode == 0, released
+        assert f'Released compute host name {C3}' in released.stdout
+        offset = cloud.log_offset(twin_name)
+        twin = cloud.spawn(twin_name, 'nova-lite-compute',
+                           cloud.computes[C3].config)
+        twin.stopped = True
+        _wait('the new process to take the host name',
+              lambda: cloud.logged(twin_name, HOLDS, offset)
+              or not twin.alive())
+        assert twin.alive()
+        old.stopped = True
+        support.signal_pid(old.pid, signal.SIGCONT)
+        _wait('the released process to stop', lambda: not old.alive(), 60)
+        assert old.returncode() == 78
+        assert cloud.terminate([twin_name])[twin_name] == 0
+    finally:
+        support.signal_pid(old.pid, signal.SIGCONT)
+        cloud.terminate([twin_name, C3])
+        cloud.start_compute(C3)
+    scenario.wait_computes_up(cloud, minimum=3)
