@@ -12,14 +12,18 @@ nothing when it wakes up, and stops.
 from collections.abc import Callable
 import os
 import socket
+import threading
 from typing import Any
 import uuid
 
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite.objects import base as objects_base
 
 LOG = logging.getLogger(__name__)
+#: The longest a stopping agent waits to let its host name go.
+LET_GO_SECONDS = 5
 
 
 def this_process() -> str:
@@ -115,11 +119,29 @@ class Holder:
             self._on_replaced()
 
     def let_go(self) -> None:
-        """A clean stop: the next agent may take the name at once."""
+        """A clean stop: the next agent may take the name at once.
+
+        Waits at most LET_GO_SECONDS for the conductor (which may be
+        stopping too): a stop is never held for an RPC timeout. A name
+        not let go is free once service_down_time passed, or at once for
+        a new agent on this machine (this process is gone then)."""
         if self.service is None or self.replaced:
             return
+        api = type(self.service).indirection_api   # this thread's
+        worker = threading.Thread(target=self._let_go, args=(api,),
+                                  name=f'let-go-{self.host}', daemon=True)
+        worker.start()
+        worker.join(LET_GO_SECONDS)
+        if worker.is_alive():
+            LOG.warning('Compute %s: the conductor did not answer within '
+                        '%s s; the host name was not let go (it is free '
+                        'once service_down_time passed)', self.host,
+                        LET_GO_SECONDS)
+
+    def _let_go(self, api: Any) -> None:
         try:
-            self.service.let_go()
+            with objects_base.remote_objects(api):
+                self.service.let_go()
         except Exception:       # the stop goes on; the name ages out
             LOG.exception('Compute %s: could not let the host name go; '
                           'it is free once service_down_time passed',
