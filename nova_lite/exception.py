@@ -159,6 +159,31 @@ class ComputeIdentityError(NovaLiteException):
     msg_fmt = 'Compute node identity problem: %(reason)s'
 
 
+class ComputeHostInUse(Conflict):
+    """Another live nova-lite-compute process holds the host name: a
+    second agent must not start under it (see
+    nova_lite.db.service_identity). The agent exits 1: a restart once
+    the other process stopped may succeed."""
+    msg_fmt = ('Compute host name %(host)s is held by a live '
+               'nova-lite-compute process (%(process)s, incarnation '
+               '%(incarnation)s, last heartbeat %(age)s s ago; it counts '
+               'as dead after service_down_time = %(timeout)s s). Stop '
+               'that process first, or give this one another [DEFAULT]'
+               'host. If it is known to be dead (its machine is off), '
+               'wait until its heartbeat is older than service_down_time '
+               'or let the name go with "nova-lite-manage compute release '
+               '%(host)s".')
+
+
+class ComputeReplaced(NovaLiteException):
+    """This agent process no longer holds its host name: another process
+    took it over (this one was thought dead) or an operator released
+    it. It must destroy nothing more and stop."""
+    msg_fmt = ('Compute %(host)s: this process (incarnation '
+               '%(incarnation)s) was replaced (the host name is held by: '
+               '%(holder)s); it does no more work.')
+
+
 class HostRenameRefused(Invalid):
     msg_fmt = 'Cannot rename the compute host: %(reason)s'
 

@@ -1,5 +1,6 @@
 """Builders of the nova_lite services (used by the daemons and the AIO)."""
 
+from collections.abc import Callable
 from typing import Any
 
 from oslo_config import cfg
@@ -95,12 +96,16 @@ def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
 
 def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
                     search_config_dirs: bool = True,
-                    driver: str | None = None) -> lite_service.Service:
+                    driver: str | None = None,
+                    on_replaced: Callable[[], None] | None = None
+                    ) -> lite_service.Service:
     """A compute agent; its object calls go through the conductor.
 
     Its compute_id file is searched beside the configuration files and in
     ``state_path``; agents that share configuration files (the all-in-one)
     pass ``search_config_dirs=False`` and search ``state_path`` only.
+    ``on_replaced`` is called once when another process took the host
+    name over (the daemon stops with exit status 78).
     """
     objects.register_all()
     indirection = conductor_rpcapi.ObjectIndirectionAPI(conf)
@@ -110,7 +115,8 @@ def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
 
     manager = compute_manager.ComputeManager(
         conf, host, state_path,
-        identity.search_dirs(conf, state_path, search_config_dirs), driver)
+        identity.search_dirs(conf, state_path, search_config_dirs), driver,
+        on_replaced)
     return lite_service.Service(
         conf, f'nova-lite-compute ({host})',
         messaging.Target(topic=compute_rpcapi.TOPIC, server=host),
@@ -130,6 +136,7 @@ def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
                 initial_delay=min(FIRST_HOUSEKEEPING, conf.cleanup_interval)),
         ],
         on_start=manager.init_host,
+        on_stop=manager.stop,
         call_context=call_context,
         serializer=_serializer())
 

@@ -39,6 +39,9 @@ def _classify(name: str, exc: Exception) -> tuple[str, bool] | None:
     """(the line an operator reads, refused) for a known failure."""
     if isinstance(exc, exception.ComputeIdentityError):
         return f'{name} refuses to start: {exc}', True
+    if isinstance(exc, exception.ComputeHostInUse):
+        # Exit 1: a restart once the other process stopped may succeed.
+        return f'{name} refuses to start: {exc}', False
     message = daemon.common_failure(name, exc, (exception.ConfigError,),
                                     'nova-lite-manage db sync')
     return None if message is None else (message, False)

@@ -1,7 +1,10 @@
 """nova-lite-compute: the agent on one hypervisor host.
 
 It has no database configuration: every object call goes to the
-conductor over RPC.
+conductor over RPC. It refuses to start (exit 78) when its identity
+checks fail, and (exit 1) while another live process holds its host
+name; it stops (exit 78) when it finds that another process took its
+host name over (see nova_lite/compute/holder.py).
 """
 
 import sys
@@ -11,6 +14,7 @@ from lite_common.metrics import listener
 from nova_lite import metrics as nova_metrics
 from nova_lite import service
 from nova_lite.cmd import common
+from nova_lite.cmd.common import EXIT_REFUSED
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import base as objects_base
 
@@ -22,8 +26,9 @@ def main() -> int:
         objects_base.set_default_indirection(
             conductor_rpcapi.ObjectIndirectionAPI(conf))
         launcher = lite_service.Launcher()
-        launcher.add(service.compute_service(conf, conf.host,
-                                             conf.state_path))
+        launcher.add(service.compute_service(
+            conf, conf.host, conf.state_path,
+            on_replaced=lambda: launcher.request_stop(EXIT_REFUSED)))
         metrics = listener.listener(conf)
         if metrics is not None:
             nova_metrics.register_process()

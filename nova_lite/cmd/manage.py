@@ -46,7 +46,8 @@ def main() -> int:
     if func is None:
         print('usage: nova-lite-manage db '
               '{sync,version,online_data_migrations} | compute '
-              '{identity {show,verify},rename,forget-evacuations}',
+              '{identity {show,verify},rename,forget-evacuations,list,'
+              'release HOST}',
               file=sys.stderr)
         return 2
 

@@ -1,5 +1,5 @@
 """nova-lite-manage compute ...: identity show/verify, rename,
-forget-evacuations.
+forget-evacuations (and list/release: manage_compute_holder.py).
 
 ``identity show`` and ``identity verify`` run on a compute host with the
 agent's own configuration files; like the agent they reach the database
@@ -18,6 +18,7 @@ from lite_common import context as lite_context
 from lite_common import rpc
 from nova_lite import exception
 from nova_lite import objects
+from nova_lite.cmd import manage_compute_holder
 from nova_lite.compute import api as compute_api
 from nova_lite.compute import identity
 from nova_lite.compute import identity_check
@@ -161,7 +162,8 @@ def forget_evacuations(conf: cfg.ConfigOpts) -> int:
 
 def add_commands(subparsers: Any) -> None:
     compute = subparsers.add_parser(
-        'compute', help='Compute host identity and renames.')
+        'compute', help='Compute host identity, renames and the agent '
+        'processes holding host names.')
     sub = compute.add_subparsers(dest='compute_action')
     ident = sub.add_parser('identity', help='The compute_id of this host.')
     ident_sub = ident.add_subparsers(dest='identity_action')
@@ -186,3 +188,4 @@ def add_commands(subparsers: Any) -> None:
     forget.add_argument('--host', dest='gone_host', required=True,
                         help='The compute host that will not come back.')
     forget.set_defaults(func=forget_evacuations)
+    manage_compute_holder.add_commands(sub)

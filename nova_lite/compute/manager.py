@@ -21,6 +21,7 @@ from nova_lite.compute import busy
 from nova_lite.compute import cleanup
 from nova_lite.compute import console_output
 from nova_lite.compute import evacuation
+from nova_lite.compute import holder as compute_holder
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move
 from nova_lite.compute import move_recovery
@@ -125,13 +126,18 @@ class ComputeManager:
 
     def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
                  identity_dirs: list[Path],
-                 driver_name: str | None = None) -> None:
+                 driver_name: str | None = None,
+                 on_replaced: Callable[[], None] | None = None) -> None:
         self.conf = conf
         self.host = host
         self.state_path = state_path
         self.identity_dirs = identity_dirs
-        self.driver = virt_driver.load_driver(conf, host, state_path,
-                                              driver_name)
+        # This process as the holder of the host name; nothing is
+        # destroyed unless it holds it (compute/holder.py).
+        self.holder = compute_holder.Holder(host, on_replaced)
+        self.driver: Any = compute_holder.FencedDriver(
+            virt_driver.load_driver(conf, host, state_path, driver_name),
+            self.holder)
         self.busy = busy.Busy()
         self.cleaner = cleanup.Cleaner(conf, self.driver, host, self.busy)
         self.incoming = evacuation.Incoming(self.driver, host, self.busy)
@@ -159,7 +165,7 @@ class ComputeManager:
                 self.service, self.nodes = startup.start(
                     context, self.conf, self.host, self.driver,
                     self.identity_dirs, self.cleaner, self.compute_rpcapi,
-                    self.busy)
+                    self.busy, self.holder)
                 return
             except messaging.MessagingTimeout:
                 LOG.warning('Compute %s: the conductor did not answer an '
@@ -172,7 +178,7 @@ class ComputeManager:
         done, copies of deleted instances), then resume evacuations to
         this host, moves, builds and server tasks that were interrupted
         or whose request was lost."""
-        if self.record_deleted:
+        if self.record_deleted or self.holder.replaced:
             return
         context = lite_context.get_admin_context()
         self.cleaner.run(context, self.nodes)
@@ -196,15 +202,21 @@ class ComputeManager:
                   self.conf.cleanup_interval)
 
     def heartbeat(self) -> None:
-        if self.record_deleted:
+        if self.record_deleted or self.holder.replaced:
             return
         try:
             self.service.heartbeat()
         except exception.ServiceNotFound:
             self._record_gone()
+        except exception.ComputeReplaced as exc:
+            self.holder.found_replaced(exc)
+
+    def stop(self) -> None:
+        """A clean stop: let the host name go."""
+        self.holder.let_go()
 
     def update_resources(self) -> None:
-        if self.record_deleted:
+        if self.record_deleted or self.holder.replaced:
             return
         context = lite_context.get_admin_context()
         try:

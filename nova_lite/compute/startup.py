@@ -18,6 +18,7 @@ from nova_lite.compute import move_recovery
 from nova_lite.compute import resources
 from nova_lite.compute import task_recovery
 from nova_lite.compute.busy import Busy
+from nova_lite.compute.holder import Holder
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.objects import service as service_obj
@@ -113,11 +114,14 @@ def _ensure_nodes(context: Any, conf: cfg.ConfigOpts, host: str,
 
 def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
           identity_dirs: list[Path], cleaner: cleanup.Cleaner,
-          rpc: Any, busy: Busy) -> tuple[Any, dict[str, Any]]:
+          rpc: Any, busy: Busy,
+          holder: Holder) -> tuple[Any, dict[str, Any]]:
     """Identity checks, records, then instances; in that order.
 
     A driver of many nodes (bare metal) keeps no compute_id file: its
-    nodes' UUIDs come from the driver.
+    nodes' UUIDs come from the driver. The host name is taken (refused
+    while another live process holds it) before any instance is looked
+    at.
     """
     driver.init_host()
     on_hypervisor = driver.list_instance_uuids()
@@ -126,6 +130,7 @@ def start(context: Any, conf: cfg.ConfigOpts, host: str, driver: Any,
         single = _single_node_identity(context, host, driver, identity_dirs,
                                        on_hypervisor)
     service = ensure_service(context, host)
+    holder.take(service, conf.service_down_time)
     nodes = _ensure_nodes(context, conf, host, driver, service, single)
     fill_links(context, host)
     _warn_destroy_after_evacuate(conf)

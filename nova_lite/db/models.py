@@ -42,6 +42,10 @@ class Service(Base, TimestampMixin, SoftDeleteMixin):
         sa.DateTime)
     report_count: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     version: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
+    # The compute agent process holding the host name (0017): a fresh id
+    # per process start, and where it runs. See db/service_identity.py.
+    incarnation: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
+    process: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
 
 
 class ComputeNode(Base, TimestampMixin, SoftDeleteMixin):

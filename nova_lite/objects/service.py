@@ -6,9 +6,11 @@ from typing import Protocol
 
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
+from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from nova_lite.db import service_identity
 from nova_lite.db import services as db
 from nova_lite.objects import base
 
@@ -46,7 +48,9 @@ def is_up(service: ServiceRecord, down_time: int) -> bool:
 
 @base.NovaLiteObjectRegistry.register
 class Service(base.NovaLiteObject):
-    VERSION = '1.0'
+    # 1.1: incarnation and process (the compute agent process holding
+    # the host name), claim, check_held and let_go.
+    VERSION = '1.1'
 
     fields = {
         'id': fields.IntegerField(read_only=True),
@@ -60,6 +64,8 @@ class Service(base.NovaLiteObject):
         'last_seen_up': fields.DateTimeField(nullable=True),
         'report_count': fields.IntegerField(default=0),
         'version': fields.IntegerField(default=0),
+        'incarnation': fields.StringField(nullable=True),
+        'process': fields.StringField(nullable=True),
         **base.TIMESTAMP_FIELDS,
         **base.SOFT_DELETE_FIELDS,
     }
@@ -94,11 +100,59 @@ class Service(base.NovaLiteObject):
             self._load_from_db(
                 db.service_update(self._context, self.id, values))
 
+    def obj_make_compatible(self, primitive: dict[str, Any],
+                            target_version: str) -> None:
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 1):
+            primitive.pop('incarnation', None)
+            primitive.pop('process', None)
+
+    def _holder(self) -> str | None:
+        if not self.obj_attr_is_set('incarnation'):
+            return None     # an agent older than 1.1, or a conductor
+        return self.incarnation  # type: ignore[no-any-return]
+
     @ovo_base.remotable
     def heartbeat(self) -> None:
-        """Record that the service is alive (one UPDATE)."""
-        self.last_seen_up = db.service_heartbeat(self._context, self.id)
+        """Record that the service is alive (one UPDATE); for a compute
+        agent that claimed its host name, only while it holds it.
+
+        :raises ComputeReplaced: (see db/service_identity.py)
+        """
+        incarnation = self._holder()
+        if incarnation is None:
+            self.last_seen_up = db.service_heartbeat(self._context, self.id)
+        else:
+            self.last_seen_up = service_identity.heartbeat(
+                self._context, self.id, self.host, incarnation)
         self.obj_reset_changes(['last_seen_up'])
+
+    @ovo_base.remotable
+    def claim(self, incarnation: str, process: str, down_time: float,
+              dead_incarnation: str | None = None) -> None:
+        """Take the host name for the agent process ``incarnation``.
+
+        :raises ComputeHostInUse: a live process holds it.
+        """
+        self._load_from_db(service_identity.claim(
+            self._context, self.id, incarnation, process, down_time,
+            dead_incarnation))
+
+    @ovo_base.remotable
+    def check_held(self) -> None:
+        """:raises ComputeReplaced: this process holds the name no
+        more."""
+        service_identity.check_held(self._context, self.id, self.host,
+                                    self.incarnation)
+
+    @ovo_base.remotable
+    def let_go(self) -> None:
+        """A clean stop: the name is free for the next agent."""
+        if service_identity.let_go(self._context, self.id,
+                                   self.incarnation):
+            for name in ('incarnation', 'process'):
+                setattr(self, name, None)
+        self.obj_reset_changes(['incarnation', 'process'])
 
     @ovo_base.remotable
     def destroy(self) -> None:

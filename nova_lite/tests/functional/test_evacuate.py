@@ -101,15 +101,24 @@ def _disk(client: Client, host: str, uuid: str) -> Path:
     return Path(client.stack.state_path) / host / 'instances' / uuid / 'disk'
 
 
+# (stack id, host) -> the agent _restart started last: stopped by the
+# next restart (one live agent per host name, or the next is refused).
+_RESTARTED: dict[tuple[int, str], Any] = {}
+
+
 def _restart(client: Client, host: str) -> None:
     stack = client.stack
     for runnable in stack.launcher.runnables:
         if getattr(runnable, 'name', '') == f'nova-lite-compute ({host})':
             runnable.stop()
+    previous = _RESTARTED.pop((id(stack), host), None)
+    if previous is not None:
+        previous.stop()
     agent = service.compute_service(stack.conf, host,
                                     f'{stack.state_path}/{host}',
                                     search_config_dirs=False)
     agent.start()
+    _RESTARTED[(id(stack), host)] = agent
     stack.add_cleanup(agent.stop)
 
 

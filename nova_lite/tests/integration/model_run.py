@@ -27,6 +27,7 @@ from nova_lite.tests.integration import model
 from nova_lite.tests.integration import model_end
 from nova_lite.tests.integration import model_report
 from nova_lite.tests.integration import model_steps
+from nova_lite.tests.integration import model_twin
 from nova_lite.tests.integration.model_cloud import CONDUCTOR
 from nova_lite.tests.integration.model_cloud import NO_ANSWER
 from nova_lite.tests.integration.model_cloud import START_TIMEOUT
@@ -59,6 +60,9 @@ class Sequence:
         self.rng = random.Random(seed)
         self.replay = replay
         self.count = len(replay) if replay is not None else steps
+        # Fixed first steps of some seeds (the replace fault), drawn
+        # steps after them.
+        self.opening = model_twin.opening(seed) if replay is None else []
         self.done: list[tuple[Step, str]] = []
         self.servers: dict[str, str] = {}
         self.stalled: dict[str, tuple] = {}
@@ -96,6 +100,8 @@ class Sequence:
     def _next(self, index: int) -> Step:
         if self.replay is not None:
             return self.replay[index]
+        if index < len(self.opening):
+            return self.opening[index]
         assert self.snap is not None
         return model_steps.choose(model_steps.View(
             self.snap, self.cloud.services(), dict(self.cloud.procs),
@@ -346,6 +352,9 @@ class Sequence:
 
     def _do_start(self, name: str) -> None:
         self.cloud.start(name)
+
+    def _do_replace(self, host: str) -> str:
+        return model_twin.replace(self.cloud, host)
 
     def _do_wait_down(self, host: str) -> str:
         """Until the host's service is down (its agent frozen or dead

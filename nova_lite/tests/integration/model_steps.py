@@ -14,7 +14,8 @@ of a server in any task (an operator's way out while something is down:
 issue 29's stranded migration), deleting a compute service (refused
 while it hosts or moves servers), and faults of the API process:
 SIGSTOP/SIGCONT, SIGKILL and start, restart, and a SIGKILL while a
-request is being handled (``api_crash``).
+request is being handled (``api_crash``). And ``replace``: a second
+compute agent under a host name (model_twin.py).
 """
 
 import dataclasses
@@ -204,11 +205,29 @@ def _process_steps(view: View) -> list[Candidate]:
                           [host]))
         # Refused while the host holds or moves servers: mostly refused.
         found.append((0.15, 'delete_service', [host]))
+        found += _replace_steps(view, host)
     found += _central_steps(view, CONDUCTOR)
     found += _central_steps(view, API)
     if view.procs[API] == RUNNING and view.servers:
         found.append((0.2, 'api_crash', []))
     return found
+
+
+def _replace_steps(view: View, host: str) -> list[Candidate]:
+    """A second agent under the host name (model_twin.py): refused
+    next to a freshly frozen agent, taking over from a frozen one whose
+    service is down. Only while the conductor runs (a refusal
+    needs its answer) and the host's service record exists (an agent
+    whose record was deleted holds nothing)."""
+    state = view.procs[host]
+    if view.procs[CONDUCTOR] != RUNNING or host not in view.services:
+        return []
+    # Not drawn next to a running agent: a refusal costs a process start
+    # and CI time, and the sequences of seeds that are multiples of 100
+    # open with it (model_twin.OPENING).
+    if state == PAUSED:
+        return [(0.6 if view.down(host) else 0.1, 'replace', [host])]
+    return []
 
 
 def _central_steps(view: View, name: str) -> list[Candidate]:

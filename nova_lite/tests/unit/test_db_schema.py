@@ -53,10 +53,10 @@ def _downgrade(engine, revision='base'):
         alembic_command.downgrade(config, revision)
 
 
-def test_one_head_named_0016():
+def test_one_head_named_0017():
     config = lite_db.alembic_cfg(migration.ALEMBIC_DIR, 'sqlite://')
     script = ScriptDirectory.from_config(config)
-    assert script.get_heads() == ['0016']
+    assert script.get_heads() == ['0017']
 
 
 def test_models_and_migrations_agree(engine):
@@ -65,7 +65,7 @@ def test_models_and_migrations_agree(engine):
 
     migration.db_sync(engine)
 
-    assert migration.db_version(engine) == '0016'
+    assert migration.db_version(engine) == '0017'
     tables = set(sa.inspect(engine).get_table_names())
     assert tables == set(models.Base.metadata.tables) | {'alembic_version'}
     assert _schema_diff(engine) == []
@@ -74,7 +74,7 @@ def test_models_and_migrations_agree(engine):
 def test_db_sync_twice_is_a_no_op(engine):
     migration.db_sync(engine)
     migration.db_sync(engine)
-    assert migration.db_version(engine) == '0016'
+    assert migration.db_version(engine) == '0017'
     assert _schema_diff(engine) == []
 
 
@@ -87,7 +87,7 @@ def test_downgrade_leaves_only_alembic_version(engine):
 
     # And the migration runs again on the downgraded database.
     migration.db_sync(engine)
-    assert migration.db_version(engine) == '0016'
+    assert migration.db_version(engine) == '0017'
     assert _schema_diff(engine) == []
 
 

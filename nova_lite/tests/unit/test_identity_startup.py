@@ -15,6 +15,7 @@ import pytest
 from nova_lite import exception
 from nova_lite.compute import busy
 from nova_lite.compute import cleanup
+from nova_lite.compute import holder
 from nova_lite.compute import identity
 from nova_lite.compute import startup
 from nova_lite.db import compute_nodes as node_db
@@ -48,10 +49,15 @@ class Agent:
         self.dirs = [*extra_dirs, self.state]
         self.driver = virt_driver.load_driver(conf, host, str(self.state))
         self.cleaner = cleanup.Cleaner(conf, self.driver, host)
+        self.holder: holder.Holder | None = None
 
     def start(self, ctx: Any) -> tuple[Any, dict[str, Any]]:
+        if self.holder is not None:
+            self.holder.let_go()     # the earlier start stopped cleanly
+        self.holder = holder.Holder(self.host)
         return startup.start(ctx, self.conf, self.host, self.driver,
-                             self.dirs, self.cleaner, None, busy.Busy())
+                             self.dirs, self.cleaner, None, busy.Busy(),
+                             self.holder)
 
     @property
     def file(self) -> Path:
@@ -267,7 +273,7 @@ def test_a_driver_of_many_nodes_keeps_no_file(conf, tmp_path, ctx):
     driver = ManyNodes(conf, 'bm-host', str(state))
     _, nodes = startup.start(ctx, conf, 'bm-host', driver, [state],
                              cleanup.Cleaner(conf, driver, 'bm-host'), None,
-                             busy.Busy())
+                             busy.Busy(), holder.Holder('bm-host'))
     assert {n: node.uuid for n, node in nodes.items()} == ManyNodes.NODES
     assert not (state / identity.FILENAME).exists()
     assert len(cn_obj.ComputeNodeList.get_all_by_host(ctx, 'bm-host')) == 2
@@ -300,6 +306,7 @@ def test_a_start_up_cut_by_a_lost_conductor_answer_starts_again(
         conf=agent.conf, host=agent.host, driver=agent.driver,
         identity_dirs=agent.dirs, cleaner=agent.cleaner,
         compute_rpcapi=None, busy=busy.Busy(),
+        holder=holder.Holder(agent.host),
         conductor=types.SimpleNamespace(
             wait_until_ready=lambda context: waits.append(1)))
     compute_manager.ComputeManager.init_host(manager)  # type: ignore
