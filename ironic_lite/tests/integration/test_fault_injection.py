@@ -89,9 +89,11 @@ def _api(cloud: Any, method: str, path: str, body: Any = None) -> Any:
     moment by a periodic task).
 
     A 503 on a provision action may come after the conductor did it
-    ("no conductor answered in time": it was slow, not idle): a retry
-    then finds the node moved on, a 400 naming its new state, and the
-    action counts as done."""
+    ("no conductor answered in time": it was slow, not idle), and so may
+    a 409 (the first conductor did not answer in time, the API asked the
+    next one, which found the node locked by the first, still doing
+    it): a retry then finds the node moved on, a 400 naming its new
+    state, and the action counts as done."""
     maybe_done = False
     for _attempt in range(20):
         status, answer = cloud.api_call(method, path, body)
@@ -100,8 +102,7 @@ def _api(cloud: Any, method: str, path: str, body: Any = None) -> Any:
             return None
         if status not in (409, 503):
             break
-        maybe_done = maybe_done or (status == 503
-                                    and path.endswith('/provision'))
+        maybe_done = maybe_done or path.endswith('/provision')
         time.sleep(0.5)
     assert status < 300, (method, path, status, answer)
     return answer
