@@ -18,6 +18,7 @@ import uuid
 
 from oslo_log import log as logging
 
+from lite_common import process_key
 from nova_lite import exception
 from nova_lite.objects import base as objects_base
 
@@ -31,26 +32,9 @@ def this_process() -> str:
     return f'pid {os.getpid()} on {socket.gethostname()}'
 
 
-def proven_dead(process: str) -> bool:
-    """Whether the holder ``process`` (``pid N on MACHINE``) is proven
-    dead: it ran on this machine, is not this process, and its pid no
-    longer exists. Anything else (another machine, a pid that runs,
-    a text that does not parse) is not a proof."""
-    words = process.split()
-    if len(words) != 4 or words[0] != 'pid' or words[2] != 'on':
-        return False
-    if not words[1].isdigit() or words[3] != socket.gethostname():
-        return False
-    pid = int(words[1])
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False      # it exists (another user's process)
-    return False
+def _own_key() -> str | None:
+    key = process_key.this_process()
+    return None if key is None else str(key)
 
 
 class Holder:
@@ -71,17 +55,21 @@ class Holder:
         :raises ComputeHostInUse: a live process holds it.
         """
         try:
-            service.claim(self.incarnation, this_process(), down_time)
+            service.claim(self.incarnation, this_process(), down_time,
+                          process_key=_own_key())
         except exception.ComputeHostInUse as exc:
-            holder = exc.kwargs.get('process', '')
-            if not proven_dead(holder):
+            # Proof, never a guess: same kernel boot and pid namespace,
+            # and no process with the holder's pid and start time.
+            if not process_key.proven_dead(exc.kwargs.get('process_key')):
                 raise
             LOG.warning('Compute %s: the process that held the host name '
                         '(%s, incarnation %s) no longer runs on this '
                         'machine; taking the name over', self.host,
-                        holder, exc.kwargs.get('incarnation'))
+                        exc.kwargs.get('process'),
+                        exc.kwargs.get('incarnation'))
             service.claim(self.incarnation, this_process(), down_time,
-                          exc.kwargs.get('incarnation'))
+                          exc.kwargs.get('incarnation'),
+                          process_key=_own_key())
         self.service = service
         LOG.info('Compute %s: this process (%s) holds the host name as '
                  'incarnation %s', self.host, this_process(),

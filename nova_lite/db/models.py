@@ -46,6 +46,8 @@ class Service(Base, TimestampMixin, SoftDeleteMixin):
     # per process start, and where it runs. See db/service_identity.py.
     incarnation: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     process: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    process_key: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(255))
 
 
 class ComputeNode(Base, TimestampMixin, SoftDeleteMixin):

@@ -13,7 +13,8 @@ on the same instances and disks. So each agent start gets an
   process holds it: nobody (never claimed, stopped cleanly, released by
   an operator), itself, or a holder whose last heartbeat is older than
   ``service_down_time`` (dead), or a holder the agent proved dead
-  (``dead_incarnation``: its pid no longer runs on this machine).
+  (``dead_incarnation``: it ran on this machine and runs no more,
+  see :mod:`lite_common.process_key`).
 - Heartbeats are a conditional UPDATE on (id, incarnation): a process
   that no longer holds the name learns it at its next heartbeat
   (:class:`~nova_lite.exception.ComputeReplaced`) and stops.
@@ -45,7 +46,8 @@ def _cutoff(down_time: float) -> datetime.datetime:
 
 def _row(session: Any, service_id: int) -> Any:
     return session.execute(
-        sa.select(_S.host, _S.incarnation, _S.process, _S.last_seen_up)
+        sa.select(_S.host, _S.incarnation, _S.process, _S.process_key,
+                  _S.last_seen_up)
         .where(_S.id == service_id, _S.deleted == 0)).first()
 
 
@@ -54,15 +56,17 @@ def _in_use(row: Any, down_time: float) -> exception.ComputeHostInUse:
     age = (lite_db.utcnow() - seen).total_seconds() if seen else 0.0
     return exception.ComputeHostInUse(
         host=row.host, process=row.process or 'unknown process',
+        process_key=row.process_key,
         incarnation=row.incarnation, age=f'{max(age, 0.0):.1f}',
         timeout=f'{down_time:g}')
 
 
 @retried
 def claim(context: Any, service_id: int, incarnation: str, process: str,
-          down_time: float,
-          dead_incarnation: str | None = None) -> dict[str, Any]:
-    """Make ``incarnation`` (running as ``process``) the holder of the
+          down_time: float, dead_incarnation: str | None = None,
+          process_key: str | None = None) -> dict[str, Any]:
+    """Make ``incarnation`` (running as ``process``, whose
+    :mod:`lite_common.process_key` is ``process_key``) the holder of the
     service row, with a fresh heartbeat, in one conditional UPDATE;
     returns the row.
 
@@ -79,6 +83,7 @@ def claim(context: Any, service_id: int, incarnation: str, process: str,
             sa.update(_S)
             .where(_S.id == service_id, _S.deleted == 0, sa.or_(*free))
             .values(incarnation=incarnation, process=process,
+                    process_key=process_key,
                     last_seen_up=lite_db.utcnow())
             .execution_options(synchronize_session=False))
         row = _row(session, service_id)
@@ -149,7 +154,7 @@ def let_go(context: Any, service_id: int, incarnation: str) -> bool:
         result = session.execute(
             sa.update(_S)
             .where(_S.id == service_id, _S.incarnation == incarnation)
-            .values(incarnation=None, process=None)
+            .values(incarnation=None, process=None, process_key=None)
             .execution_options(synchronize_session=False))
     return bool(result.rowcount == 1)
 
@@ -171,6 +176,6 @@ def release(context: Any, host: str, binary: str) -> dict[str, Any]:
         before = as_dict(row)
         session.execute(
             sa.update(_S).where(*where)
-            .values(incarnation=None, process=None)
+            .values(incarnation=None, process=None, process_key=None)
             .execution_options(synchronize_session=False))
     return before

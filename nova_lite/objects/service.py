@@ -129,14 +129,15 @@ class Service(base.NovaLiteObject):
 
     @ovo_base.remotable
     def claim(self, incarnation: str, process: str, down_time: float,
-              dead_incarnation: str | None = None) -> None:
+              dead_incarnation: str | None = None,
+              process_key: str | None = None) -> None:
         """Take the host name for the agent process ``incarnation``.
 
         :raises ComputeHostInUse: a live process holds it.
         """
         self._load_from_db(service_identity.claim(
             self._context, self.id, incarnation, process, down_time,
-            dead_incarnation))
+            dead_incarnation, process_key))
 
     @ovo_base.remotable
     def check_held(self) -> None:

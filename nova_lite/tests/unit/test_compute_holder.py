@@ -3,14 +3,13 @@ heartbeats and the destroy fence, on a real SQLite database (objects
 talk to it directly; an agent sends the same calls to the conductor)."""
 
 import datetime
-import os
-import socket
 import subprocess
 import sys
 
 import pytest
 
 from lite_common import db as lite_db
+from lite_common import process_key
 from nova_lite import exception
 from nova_lite.compute import holder as holder_mod
 from nova_lite.db import service_identity
@@ -86,21 +85,39 @@ def test_release_by_an_operator_fences_the_holder(ctx):
     _take(ctx).check()
 
 
+def _key(pid, started):
+    me = process_key.this_process()
+    assert me is not None
+    return str(process_key.ProcessKey(me.boot, me.pid_namespace, pid,
+                                      started))
+
+
 def test_a_holder_proven_dead_on_this_machine_is_replaced_at_once(ctx):
+    """A crash, then a restart: no wait for service_down_time."""
     svc = _service(ctx)
     child = subprocess.Popen([sys.executable, '-c', 'pass'])
+    started = process_key.start_time(child.pid)
     child.wait()
-    dead = f'pid {child.pid} on {socket.gethostname()}'
-    svc.claim('00000000-0000-4000-8000-000000000001', dead, DOWN)
+    svc.claim('00000000-0000-4000-8000-000000000001',
+              f'pid {child.pid} on here', DOWN,
+              process_key=_key(child.pid, started or 1))
     _take(ctx).check()
 
 
-def test_a_process_that_runs_or_elsewhere_is_no_proof():
-    here = socket.gethostname()
-    assert not holder_mod.proven_dead(f'pid {os.getpid()} on {here}')
-    assert not holder_mod.proven_dead(f'pid 1 on {here}')
-    assert not holder_mod.proven_dead('pid 999999 on another-machine')
-    assert not holder_mod.proven_dead('unknown process')
+def test_a_holder_that_runs_or_elsewhere_keeps_its_name(ctx):
+    """A live (or frozen) process here, a process of another machine or
+    container, or one with no key: no proof, the name stays held."""
+    child = subprocess.Popen([sys.executable, '-c', 'pass'])
+    child.wait()
+    for number, key in enumerate([
+            str(process_key.this_process()),
+            f'another-boot/pid:[4026531836]/{child.pid}/1',
+            None], start=1):
+        svc = _service(ctx, host=f'cmp{number}')
+        svc.claim(f'00000000-0000-4000-8000-00000000000{number}',
+                  'pid 1 on elsewhere', DOWN, process_key=key)
+        with pytest.raises(exception.ComputeHostInUse):
+            _take(ctx, host=f'cmp{number}')
 
 
 class _Driver:

@@ -28,7 +28,7 @@ EXPECTED_FINGERPRINTS = {
     'InstanceList': '1.4-b9f86445a148657eba7c2a532b95dd63',
     'Migration': '1.5-e356cc497314d7e9fb1bf82e76768959',
     'MigrationList': '1.3-9100805c7d095170a9cd68de3e17e8cf',
-    'Service': '1.1-dbc5e6bdc4401684ff7cab53ad6eb97c',
+    'Service': '1.1-8172b5af2ad7562839cb25dba21518b4',
     'ServiceList': '1.0-c9438319609c2b78d658650fa3d8cd6a',
 }
 

@@ -4,7 +4,9 @@
 holds the host's compute service (NULL once it stopped cleanly, was
 released by an operator, or before any agent of this release started);
 ``process`` says where that process runs (``pid N on MACHINE``), for the
-message that refuses a second agent under the same host name.
+message that refuses a second agent under the same host name;
+``process_key`` identifies it for an agent on the same machine, which may
+then prove it dead at once (``lite_common.process_key``).
 
 Revision ID: 0017
 Revises: 0016
@@ -26,9 +28,12 @@ def upgrade() -> None:
                                    nullable=True))
         batch.add_column(sa.Column('process', sa.String(length=255),
                                    nullable=True))
+        batch.add_column(sa.Column('process_key', sa.String(length=255),
+                                   nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table('services') as batch:
+        batch.drop_column('process_key')
         batch.drop_column('process')
         batch.drop_column('incarnation')
