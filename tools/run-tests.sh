@@ -53,32 +53,36 @@ set +e
 # tests per module, put the long integration modules of one or two tests
 # last, where one worker ran them alone for minutes.) pytest keeps the
 # order of arguments that do not overlap, hence one argument per file.
-# (The order: the module times run-tests printed on 26 Nov 2026, see
+# (The order: the module times run-tests printed on 28 Nov 2026, see
 # tools/module_times.py; a module missing here goes after these, in
 # path order.)
 LONGEST_FIRST=(
-    nova_lite/tests/integration/test_evacuation_model.py
-    nova_lite/tests/functional/test_api.py
-    nova_lite/tests/integration/test_baremetal_agents.py
-    nova_lite/tests/integration/test_move.py
-    nova_lite/tests/integration/test_evacuation_safety.py
-    ironic_lite/tests/integration/test_cleaning.py
     ironic_lite/tests/functional/test_fuzz.py
+    nova_lite/tests/integration/test_baremetal_agents.py
+    nova_lite/tests/functional/test_api.py
+    nova_lite/tests/integration/test_move.py
+    nova_lite/tests/functional/test_rebuild.py
+    nova_lite/tests/integration/test_evacuation_model.py
+    nova_lite/tests/functional/test_fuzz.py
+    nova_lite/tests/integration/test_evacuation_safety.py
     ironic_lite/tests/integration/test_hardware_types.py
     ironic_lite/tests/functional/test_clients.py
-    nova_lite/tests/integration/test_identity.py
+    nova_lite/tests/integration/test_compute_twin.py
     ironic_lite/tests/functional/test_api.py
-    nova_lite/tests/functional/test_fuzz.py
+    nova_lite/tests/integration/test_identity.py
+    ironic_lite/tests/integration/test_cleaning.py
     nova_lite/tests/integration/test_multiprocess.py
-    nova_lite/tests/integration/test_evacuate.py
-    nova_lite/tests/functional/test_rebuild.py
+    nova_lite/tests/integration/test_flows_end.py
     nova_lite/tests/functional/test_move_recovery.py
-    nova_lite/tests/integration/test_aio.py
-    nova_lite/tests/integration/test_aio_emulate_restart.py
-    ironic_lite/tests/functional/test_conductor.py
-    nova_lite/tests/integration/test_readme.py
     nova_lite/tests/integration/test_docs.py
+    nova_lite/tests/integration/test_aio.py
+    nova_lite/tests/integration/test_evacuate.py
+    ironic_lite/tests/functional/test_conductor.py
+    nova_lite/tests/functional/test_shelve.py
     nova_lite/tests/integration/test_scheduling.py
+    nova_lite/tests/integration/test_readme.py
+    nova_lite/tests/integration/test_aio_emulate_restart.py
+    ironic_lite/tests/integration/test_conductor_identity.py
     ironic_lite/tests/integration/test_fault_injection.py
 )
 # (a module of the list that is gone is simply not in it)

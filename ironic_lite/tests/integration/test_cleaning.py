@@ -71,12 +71,17 @@ def node(cloud: Any, name: str) -> dict[str, Any]:
 
 
 def wait_states(cloud: Any, names: list[str], state: str,
-                timeout: float = 180) -> dict[str, dict[str, Any]]:
-    """Wait until every node of ``names`` is in provision ``state``."""
+                timeout: float = 180, unlocked: bool = False
+                ) -> dict[str, dict[str, Any]]:
+    """Wait until every node of ``names`` is in provision ``state`` (and
+    ``unlocked``: its lock released too; a conductor saves the state
+    first and releases the lock a moment later)."""
     def reached() -> dict[str, dict[str, Any]] | None:
         cloud.check_alive()
         nodes = all_nodes(cloud)
-        if all(nodes[n]['provision_state'] == state for n in names):
+        if all(nodes[n]['provision_state'] == state
+               and not (unlocked and nodes[n]['reservation'])
+               for n in names):
             return nodes
         return None
     try:
@@ -285,7 +290,8 @@ def test_kill_a_conductor_while_its_nodes_clean(cloud: Any) -> None:
     killed_at = time.monotonic()
     cloud.kill('conductor-1')
     cloud.killed.add('conductor-1')
-    nodes = wait_states(cloud, names, 'available', timeout=240)
+    nodes = wait_states(cloud, names, 'available', timeout=240,
+                        unlocked=True)
     took = time.monotonic() - killed_at
     for name in victims:
         record = nodes[name]
