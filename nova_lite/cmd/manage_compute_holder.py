@@ -42,7 +42,7 @@ def _describe(row: dict[str, Any], down_time: float) -> str:
 
 
 def list_hosts(conf: cfg.ConfigOpts) -> int:
-    db_api.configure(conf)
+    db_api.configure(conf, command=True)
     rows = services_db.service_get_all(lite_context.get_admin_context(),
                                        binary=service_obj.COMPUTE_BINARY)
     for row in rows:
@@ -53,7 +53,7 @@ def list_hosts(conf: cfg.ConfigOpts) -> int:
 
 
 def release(conf: cfg.ConfigOpts) -> int:
-    db_api.configure(conf)
+    db_api.configure(conf, command=True)
     host = conf.command.release_host
     try:
         before = service_identity.release(

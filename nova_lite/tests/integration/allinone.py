@@ -82,6 +82,17 @@ class AllInOne:
                 return path
         return None
 
+    def baremetal_node(self, name: str) -> dict[str, Any] | None:
+        """Node ``name`` from the all-in-one's Bare Metal API (latest
+        version, as admin); None while it does not answer 200."""
+        users = yaml.safe_load(
+            (self.state_dir / 'credentials.yaml').read_text())
+        status, body = support.http_request(
+            f'http://{support.LOCALHOST}:{self.baremetal_port}/v1/nodes/'
+            f'{name}', 'admin', users['admin'],
+            headers={'X-OpenStack-Ironic-API-Version': 'latest'})
+        return body if status == 200 else None
+
     def log_tails(self, lines: int = 60) -> str:
         # (not the guests' console logs, instances/<uuid>/console.log)
         paths = [self.log_path, *sorted(

@@ -11,7 +11,6 @@ from typing import Any
 
 import devstack_support as support
 import pytest
-import yaml
 
 from nova_lite.tests.integration import allinone
 from nova_lite.tests.integration import conftest
@@ -50,12 +49,7 @@ def _children_of(state: Path) -> list[str]:
 
 
 def _node(aio: Any) -> dict[str, Any] | None:
-    users = yaml.safe_load((aio.state_dir / 'credentials.yaml').read_text())
-    status, body = support.http_request(
-        f'http://{support.LOCALHOST}:{aio.baremetal_port}/v1/nodes/{NODE}',
-        'admin', users['admin'],
-        headers={'X-OpenStack-Ironic-API-Version': 'latest'})
-    return body if status == 200 else None
+    return aio.baremetal_node(NODE)
 
 
 def test_emulated_node_is_cleaned_by_its_agent(aio: Any) -> None:

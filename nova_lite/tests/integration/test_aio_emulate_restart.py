@@ -22,7 +22,6 @@ from typing import Any
 
 import devstack_support as support
 import pytest
-import yaml
 
 from lite_common import process_key
 from nova_lite.tests.integration import allinone
@@ -87,12 +86,7 @@ def _processes_naming(path: Path) -> list[int]:
 
 
 def _node(aio: Any) -> dict[str, Any] | None:
-    users = yaml.safe_load((aio.state_dir / 'credentials.yaml').read_text())
-    status, body = support.http_request(
-        f'http://{support.LOCALHOST}:{aio.baremetal_port}/v1/nodes/{NODE}',
-        'admin', users['admin'],
-        headers={'X-OpenStack-Ironic-API-Version': 'latest'})
-    return body if status == 200 else None
+    return aio.baremetal_node(NODE)
 
 
 def _start(aio: Any) -> dict[str, Any]:
