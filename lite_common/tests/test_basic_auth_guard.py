@@ -71,7 +71,7 @@ def test_unknown_users_cost_the_same_bcrypt_work(app, checkpw):
 
 
 def test_a_source_that_keeps_failing_is_throttled(app, checkpw):
-    for attempt in range(basic_guard.SOURCE_FAILURES):
+    for attempt in range(basic_guard.SOURCE_ATTEMPTS):
         assert _status(app, f'user{attempt}', 'guess')[0] == 401
     calls = checkpw.calls
     status, headers = _status(app, 'admin', 'secret')
@@ -81,33 +81,99 @@ def test_a_source_that_keeps_failing_is_throttled(app, checkpw):
     assert _status(app, 'admin', 'secret', addr='192.0.2.2')[0] == 200
 
 
-def test_a_guessed_user_is_throttled_but_its_known_password_works(
+def test_a_source_guessing_one_user_is_throttled_for_it_sooner(
         app, checkpw):
-    assert _status(app, 'admin', 'secret', addr='192.0.2.9')[0] == 200
-    for attempt in range(basic_guard.USER_FAILURES):
+    for attempt in range(basic_guard.PAIR_ATTEMPTS):
+        assert _status(app, 'admin', f'guess{attempt}')[0] == 401
+    assert _status(app, 'admin', 'secret')[0] == 429
+    # The same source may still log in as somebody else.
+    assert _status(app, 'bob', 'x' * 72)[0] == 200
+
+
+def test_strangers_guessing_a_user_never_lock_its_owner_out(app, checkpw):
+    """Any number of failures for a name, from other addresses, leave
+    the owner's first login in this process (no verified password yet)
+    and every later one a 200."""
+    for attempt in range(50):
         addr = f'198.51.100.{attempt}'
         assert _status(app, 'admin', f'guess{attempt}', addr=addr)[0] == 401
-    calls = checkpw.calls
-    assert _status(app, 'admin', 'another', addr='203.0.113.1')[0] == 429
-    assert checkpw.calls == calls
-    # Its owner, whose password this process has verified before, gets in.
     assert _status(app, 'admin', 'secret', addr='203.0.113.2')[0] == 200
+    assert _status(app, 'admin', 'secret', addr='203.0.113.3')[0] == 200
 
 
-def test_throttling_expires(monkeypatch):
+def test_a_verified_password_is_never_throttled(app, checkpw):
+    assert _status(app, 'admin', 'secret')[0] == 200
+    for attempt in range(basic_guard.SOURCE_ATTEMPTS):
+        _status(app, 'admin', f'guess{attempt}')
+    assert _status(app, 'admin', 'guess')[0] == 429
+    assert _status(app, 'admin', 'secret')[0] == 200
+
+
+def test_a_successful_check_gives_its_count_back():
+    guard = basic_guard.Guard()
+    for _ in range(basic_guard.PAIR_ATTEMPTS * 3):
+        guard.succeeded(guard.admit('192.0.2.1', 'u'))
+    for _ in range(basic_guard.PAIR_ATTEMPTS):
+        guard.admit('192.0.2.1', 'u')
+    with pytest.raises(basic_guard.Throttled):
+        guard.admit('192.0.2.1', 'u')
+
+
+def test_checks_under_way_count_against_the_limit():
+    """A check is counted when admitted: concurrent guessers cannot all
+    pass before the first failure is recorded."""
+    guard = basic_guard.Guard()
+    tickets = [guard.admit('192.0.2.1', 'u')
+               for _ in range(basic_guard.PAIR_ATTEMPTS)]
+    with pytest.raises(basic_guard.Throttled):
+        guard.admit('192.0.2.1', 'u')
+    guard.succeeded(tickets[0])
+    guard.admit('192.0.2.1', 'u')
+
+
+def test_throttling_expires():
     now = [1000.0]
     guard = basic_guard.Guard(clock=lambda: now[0])
-    for _ in range(basic_guard.SOURCE_FAILURES):
-        guard.failed('192.0.2.1', 'u')
-    assert guard.retry_after('192.0.2.1', 'v') > 0
+    for number in range(basic_guard.SOURCE_ATTEMPTS):
+        guard.admit('192.0.2.1', f'u{number}')
+    with pytest.raises(basic_guard.Throttled) as throttled:
+        guard.admit('192.0.2.1', 'v')
+    assert throttled.value.retry_after == basic_guard.WINDOW
     now[0] += basic_guard.WINDOW + 1
-    assert guard.retry_after('192.0.2.1', 'v') == 0
+    guard.admit('192.0.2.1', 'v')
 
 
 def test_the_tables_are_bounded():
     guard = basic_guard.Guard()
     for number in range(basic_guard.MAX_ENTRIES + 500):
-        guard.failed(f'10.{number // 65536}.{number // 256 % 256}.'
-                     f'{number % 256}', f'user{number}')
+        guard.admit(f'10.{number // 65536}.{number // 256 % 256}.'
+                    f'{number % 256}', f'user{number}')
     assert len(guard.sources) <= basic_guard.MAX_ENTRIES
-    assert len(guard.users) <= basic_guard.MAX_ENTRIES
+    assert len(guard.pairs) <= basic_guard.MAX_ENTRIES
+
+
+PROXIES = basic_guard.parse_networks(['10.0.0.0/8', '192.0.2.10'])
+
+
+@pytest.mark.parametrize('peer,forwarded,source', [
+    # No proxy in between: the peer, whatever the client wrote.
+    ('203.0.113.5', '198.51.100.1', '203.0.113.5'),
+    # A trusted proxy: the address it appended.
+    ('10.1.2.3', '198.51.100.1', '198.51.100.1'),
+    # What the client wrote itself (first) is not believed.
+    ('10.1.2.3', '1.2.3.4, 198.51.100.1', '198.51.100.1'),
+    # Two trusted proxies in a row.
+    ('192.0.2.10', '198.51.100.1, 10.9.9.9', '198.51.100.1'),
+    # A trusted proxy that sent no header.
+    ('10.1.2.3', None, '10.1.2.3'),
+])
+def test_the_source_behind_trusted_proxies(peer, forwarded, source):
+    assert basic_guard.client_address(peer, forwarded, PROXIES) == source
+
+
+def test_a_bad_trusted_proxy_is_a_clear_error(tmp_path):
+    path = tmp_path / 'htpasswd'
+    path.write_text(f'admin:{_hash("secret")}\n')
+    with pytest.raises(RuntimeError, match='http_basic_trusted_proxies'):
+        auth.BasicAuth(None, str(path), ['admin'],
+                       trusted_proxies=['proxy.example.com'])

@@ -56,6 +56,14 @@ auth_opts = [
         'http_basic_admin_users',
         default=['admin'],
         help='http_basic users who get the admin role.'),
+    cfg.ListOpt(
+        'http_basic_trusted_proxies',
+        default=[],
+        help='Addresses or networks (10.0.0.0/8) of the reverse proxies '
+        'in front of this API. Failed http_basic logins are throttled per '
+        'client address; a request from one of these counts against the '
+        'address its X-Forwarded-For header names, rather than the '
+        "proxy's own (which every client behind it shares)."),
 ]
 
 IsAdmin = Callable[[lite_context.RequestContext], bool]
@@ -180,7 +188,8 @@ class BasicAuth:
     """
 
     def __init__(self, app: Any, user_file: str,
-                 admin_users: list[str], system_scope: bool = False) -> None:
+                 admin_users: list[str], system_scope: bool = False,
+                 trusted_proxies: list[str] | None = None) -> None:
         self.app = app
         #: Whether the admin users hold their role on the system scope
         #: (the Bare Metal API) rather than on their project.
@@ -190,6 +199,11 @@ class BasicAuth:
         self._key = secrets.token_bytes(32)
         self._verified: dict[str, bytes] = {}
         self.guard = basic_guard.Guard()
+        try:
+            self.proxies = basic_guard.parse_networks(trusted_proxies or [])
+        except ValueError as exc:
+            raise RuntimeError(f'{exc} Fix [DEFAULT]'
+                               'http_basic_trusted_proxies.') from exc
         # Unknown users and impossible passwords go through bcrypt too,
         # at the highest cost in the file: they take as long to refuse.
         self._dummy = bcrypt.hashpw(secrets.token_bytes(16), bcrypt.gensalt(
@@ -246,26 +260,32 @@ class BasicAuth:
             raise self._challenge('Malformed basic credentials.')
         return user, password
 
+    def _source(self, environ: dict[str, Any]) -> str:
+        return basic_guard.client_address(
+            str(environ.get('REMOTE_ADDR') or '-'),
+            environ.get('HTTP_X_FORWARDED_FOR'), self.proxies)
+
     def _authenticate(self, environ: dict[str, Any]) -> str:
         user, text = self._credentials(environ)
         password = text.encode()
         if self._known(user, password):
             return user
-        source = str(environ.get('REMOTE_ADDR') or '-')
-        wait = self.guard.retry_after(source, user)
-        if wait:
-            LOG.warning('Too many failed logins from %s or for user %s: '
+        source = self._source(environ)
+        try:
+            ticket = self.guard.admit(source, user)
+        except basic_guard.Throttled as exc:
+            LOG.warning('Too many failed logins from %s (for user %s): '
                         'refused for %d s', printable(source),
-                        printable(user), wait)
+                        printable(user), exc.retry_after)
             raise webob.exc.HTTPTooManyRequests(
                 explanation='Too many failed authentication attempts; '
-                f'retry in {wait} seconds.',
-                headers=[('Retry-After', str(wait))])
+                f'retry in {exc.retry_after} seconds.',
+                headers=[('Retry-After', str(exc.retry_after))])
         if not self._password_ok(user, password):
-            self.guard.failed(source, user)
             LOG.info('Basic authentication failed for user %s from %s',
                      printable(user), printable(source))
             raise self._challenge('Invalid username or password.')
+        self.guard.succeeded(ticket)
         return user
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
@@ -321,7 +341,8 @@ def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
         authed: Any = NoAuth(inner, system_scope)
     elif strategy == 'http_basic':
         authed = BasicAuth(inner, conf.http_basic_auth_user_file,
-                           conf.http_basic_admin_users, system_scope)
+                           conf.http_basic_admin_users, system_scope,
+                           conf.http_basic_trusted_proxies)
     else:
         authed = _keystone(inner, conf)
 
