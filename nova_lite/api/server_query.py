@@ -22,6 +22,7 @@ from oslo_utils import strutils
 import webob
 import webob.exc
 
+from lite_common import uuids
 from nova_lite import exception
 from nova_lite import policy
 from nova_lite.api import server_filters
@@ -237,7 +238,8 @@ def filters(req: webob.Request) -> dict[str, Any]:
             if req.GET.get(name):
                 found[name] = [t for t in req.GET[name].split(',') if t]
     if req.GET.get('image'):
-        found['image_ref'] = req.GET['image'].rsplit('/', 1)[-1]
+        found['image_ref'] = uuids.canonical(
+            req.GET['image'].rsplit('/', 1)[-1])
     _flavor(req, found)
     _locked(req, found)
     _hostname(req, found)

@@ -1,10 +1,16 @@
-"""Access to the image catalog (metadata only; nothing is booted)."""
+"""Access to the image catalog (metadata only; nothing is booted).
+
+Image ids are UUIDs chosen by the client or made here, stored and looked
+up in canonical form (:mod:`lite_common.uuids`): an id differing from
+another only in case is the same id.
+"""
 
 from typing import Any
 
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
+from lite_common import uuids
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
@@ -16,6 +22,7 @@ IMG = models.Image
 
 @retried
 def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+    values = {**values, 'id': uuids.canonical(values['id'])}
     with context_manager.writer.using(context) as session:
         row = IMG(**values)
         session.add(row)
@@ -30,7 +37,7 @@ def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 @retried
 def image_get(context: Any, image_id: str) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
-        row = session.get(IMG, image_id)
+        row = session.get(IMG, uuids.canonical(image_id))
         if row is None:
             raise exception.ImageNotFound(image_id=image_id)
         return as_dict(row)
@@ -55,7 +62,7 @@ def image_get_all(context: Any, visible_to: str | None,
             if filters.get(key) is not None:
                 query = query.where(getattr(IMG, key) == filters[key])
         if marker is not None:
-            mark = session.get(IMG, marker)
+            mark = session.get(IMG, uuids.canonical(marker))
             if mark is None:
                 raise exception.ImageNotFound(image_id=marker)
             query = query.where(sa.or_(
@@ -72,7 +79,7 @@ def image_get_all(context: Any, visible_to: str | None,
 def image_update(context: Any, image_id: str,
                  values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
-        row = session.get(IMG, image_id)
+        row = session.get(IMG, uuids.canonical(image_id))
         if row is None:
             raise exception.ImageNotFound(image_id=image_id)
         for key, value in values.items():
@@ -84,7 +91,8 @@ def image_update(context: Any, image_id: str,
 @retried
 def image_destroy(context: Any, image_id: str) -> None:
     with context_manager.writer.using(context) as session:
-        result = session.execute(sa.delete(IMG).where(IMG.id == image_id))
+        result = session.execute(sa.delete(IMG).where(
+            IMG.id == uuids.canonical(image_id)))
         if result.rowcount != 1:
             raise exception.ImageNotFound(image_id=image_id)
 
@@ -93,5 +101,6 @@ def image_destroy(context: Any, image_id: str) -> None:
 def delete_if_exists(context: Any, image_id: str) -> bool:
     """Delete the image if there is one; whether there was."""
     with context_manager.writer.using(context) as session:
-        result = session.execute(sa.delete(IMG).where(IMG.id == image_id))
+        result = session.execute(sa.delete(IMG).where(
+            IMG.id == uuids.canonical(image_id)))
         return bool(result.rowcount)

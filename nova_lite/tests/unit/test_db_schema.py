@@ -53,10 +53,13 @@ def _downgrade(engine, revision='base'):
         alembic_command.downgrade(config, revision)
 
 
-def test_one_head_named_0017():
+HEAD = '0018'
+
+
+def test_one_head_named_0018():
     config = lite_db.alembic_cfg(migration.ALEMBIC_DIR, 'sqlite://')
     script = ScriptDirectory.from_config(config)
-    assert script.get_heads() == ['0017']
+    assert script.get_heads() == [HEAD]
 
 
 def test_models_and_migrations_agree(engine):
@@ -65,7 +68,7 @@ def test_models_and_migrations_agree(engine):
 
     migration.db_sync(engine)
 
-    assert migration.db_version(engine) == '0017'
+    assert migration.db_version(engine) == HEAD
     tables = set(sa.inspect(engine).get_table_names())
     assert tables == set(models.Base.metadata.tables) | {'alembic_version'}
     assert _schema_diff(engine) == []
@@ -74,7 +77,7 @@ def test_models_and_migrations_agree(engine):
 def test_db_sync_twice_is_a_no_op(engine):
     migration.db_sync(engine)
     migration.db_sync(engine)
-    assert migration.db_version(engine) == '0017'
+    assert migration.db_version(engine) == HEAD
     assert _schema_diff(engine) == []
 
 
@@ -87,7 +90,7 @@ def test_downgrade_leaves_only_alembic_version(engine):
 
     # And the migration runs again on the downgraded database.
     migration.db_sync(engine)
-    assert migration.db_version(engine) == '0017'
+    assert migration.db_version(engine) == HEAD
     assert _schema_diff(engine) == []
 
 
@@ -134,3 +137,50 @@ def test_0012_gives_existing_instances_a_hostname(engine):
             'Server-0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d',
         '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f':
             'Server-1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'}
+
+
+_IMAGE = sa.text(
+    "INSERT INTO images (id, name, status, visibility, owner, min_disk, "
+    "min_ram, protected, tags, properties, created_at) VALUES (:id, :id, "
+    "'active', 'private', :owner, 0, 0, :no, '[]', '{}', "
+    "'2026-01-01 00:00:00')")
+UPPER = 'ABCDEF01-2345-4678-9ABC-DEF012345678'
+
+
+def test_0018_lowers_image_ids_and_the_servers_naming_them(engine):
+    migration.db_sync(engine, '0017')
+    with engine.begin() as conn:
+        conn.execute(_IMAGE, {'id': UPPER, 'owner': 'p', 'no': False})
+        conn.execute(sa.text(
+            "INSERT INTO instances (uuid, display_name, project_id, "
+            "user_id, flavor, vcpus, memory_mb, root_gb, vm_state, "
+            "power_state, metadata, created_at, deleted, locked, hostname, "
+            "image_ref) VALUES ('6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d', "
+            "'s', 'p', 'u', '{}', 1, 64, 0, 'active', 1, '{}', "
+            "'2026-01-01 00:00:00', 0, :no, 's', :ref)"),
+            {'no': False, 'ref': UPPER})
+    migration.db_sync(engine)
+    with engine.connect() as conn:
+        images = conn.execute(sa.text('SELECT id FROM images')).scalars()
+        refs = conn.execute(sa.text(
+            'SELECT image_ref FROM instances')).scalars()
+        # MariaDB compares in any case: an upper-case id stays as it is
+        # there, and is found by its lower-case form all the same.
+        assert {i.lower() for i in images} == {UPPER.lower()}
+        assert {r.lower() for r in refs} == {UPPER.lower()}
+        if engine.dialect.name != 'mysql':
+            assert conn.execute(sa.text(
+                'SELECT id FROM images')).scalar() == UPPER.lower()
+
+
+@pytest.mark.parametrize('db_url', ['sqlite', 'postgresql'], indirect=True)
+def test_0018_stops_at_images_that_differ_only_in_case(engine):
+    """Twins exist only where comparisons are case-sensitive."""
+    migration.db_sync(engine, '0017')
+    with engine.begin() as conn:
+        conn.execute(_IMAGE, {'id': UPPER, 'owner': 'member', 'no': False})
+        conn.execute(_IMAGE, {'id': UPPER.lower(), 'owner': 'other',
+                              'no': False})
+    with pytest.raises(RuntimeError, match=UPPER.lower()):
+        migration.db_sync(engine)
+    assert migration.db_version(engine) == '0017'
