@@ -15,6 +15,7 @@ apply: that server's own limits do.
 
 import dataclasses
 import os
+import socket
 import threading
 from typing import Any
 
@@ -109,12 +110,17 @@ def busy_response(formatter: faults.ErrorFormatter) -> bytes:
 
 
 class APIServer:
-    """The server of one API, started and stopped by a Launcher."""
+    """The server of one API, started and stopped by a Launcher.
+
+    With ``sock``, it serves on that socket, bound already (e.g. by a
+    parent process that needed the address first), instead of binding
+    ``host``:``port``.
+    """
 
     def __init__(self, name: str, app: Any, host: str, port: int,
                  settings: Settings = Settings(),
-                 formatter: faults.ErrorFormatter = faults.plain_error
-                 ) -> None:
+                 formatter: faults.ErrorFormatter = faults.plain_error,
+                 sock: socket.socket | None = None) -> None:
         self.name = name
         self.settings = settings
         adj = adjustments.Adjustments(
@@ -127,6 +133,11 @@ class APIServer:
             # Proxy headers reach the application as they did before
             # (oslo.middleware decides what to trust).
             clear_untrusted_proxy_headers=False)
+        bound: dict[str, Any] = {'sockinfo': adj.listen[0]}
+        if sock is not None:
+            bound = {'_sock': sock, 'bind_socket': False,
+                     'sockinfo': (sock.family, sock.type, sock.proto,
+                                  sock.getsockname())}
         try:
             self.server = guarded.GuardedServer(
                 app, name=name, client_timeout=settings.client_timeout,
@@ -134,7 +145,7 @@ class APIServer:
                 busy_response=busy_response(formatter),
                 health_paths=HEALTH_PATHS,
                 health_threads=settings.health_threads,
-                adj=adj, sockinfo=adj.listen[0])
+                adj=adj, **bound)
         except OSError as exc:
             raise RuntimeError(
                 f'{name} cannot listen on {host}:{port}: '

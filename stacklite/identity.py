@@ -1,0 +1,260 @@
+"""Upstream Keystone for the all-in-one: clients get a token, a project
+and a service catalog, and both APIs validate tokens with
+keystonemiddleware (``auth_strategy = keystone``).
+
+:class:`Keystone` prepares ``<state>/keystone/`` (0700): ``keystone.conf``
+(SQLite ``keystone.sqlite`` beside it, fernet tokens, credential keys,
+no cache), ``passwords.yaml`` (0600, random passwords made once) and
+``keystone.log``; it binds the port at once (so that the URL is known
+and a port in use is said before anything starts), and its
+:meth:`Keystone.start` runs Keystone in a process of its own
+(:mod:`stacklite.identity_server`: why a process, there), which syncs
+the database, sets up the keys and bootstraps:
+
+- projects ``admin``, ``demo`` and ``service``;
+- ``admin`` with the ``admin`` role on project ``admin`` and on the
+  system (``system all``: the Bare Metal API's administrators are
+  system-scoped); ``demo`` with ``member`` and ``reader`` on ``demo``;
+- one service user per API that validates tokens (``nova``,
+  ``ironic``) with the ``service`` role on project ``service``: the
+  least Keystone's policy asks of a token validator
+  (``identity:validate_token`` allows ``role:service``), and what the
+  upstream install guides create, rather than the admin's password in
+  every service's configuration;
+- the catalog (region ``RegionOne``): identity, and the endpoints given
+  (:func:`catalog`), each on the public, internal and admin interfaces.
+"""
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+import secrets
+import select
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from oslo_config import cfg
+from oslo_log import log as logging
+import yaml
+
+LOG = logging.getLogger(__name__)
+
+DEFAULT_PORT = 5000
+REGION = 'RegionOne'
+DOMAIN = 'Default'
+SERVICE_PROJECT = 'service'
+#: The service users, one per API validating tokens.
+SERVICE_USERS = ('nova', 'ironic')
+#: Users of people: name -> (project, roles).
+PEOPLE = {'demo': ('demo', ('member', 'reader'))}
+#: How long Keystone may take to start (a first start takes ~3 s).
+START_TIMEOUT = 60.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Endpoint:
+    service_type: str
+    name: str
+    url: str
+
+
+def catalog(api_url: str, baremetal_url: str | None) -> list[Endpoint]:
+    """The all-in-one's endpoints: the Compute API, the image API it
+    mounts at ``/image``, and the Bare Metal API if it runs."""
+    endpoints = [Endpoint('compute', 'nova', f'{api_url}/v2.1'),
+                 Endpoint('image', 'glance', f'{api_url}/image')]
+    if baremetal_url is not None:
+        endpoints.append(Endpoint('baremetal', 'ironic', baremetal_url))
+    return endpoints
+
+
+def _private_file(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, 'w') as handle:
+        handle.write(text)
+    path.chmod(0o600)
+
+
+def ensure_passwords(path: Path, names: list[str]) -> dict[str, str]:
+    """user -> password, made at random once and kept in ``path``
+    (0600); a name missing from the file gets one."""
+    known: dict[str, str] = {}
+    if path.exists():
+        known = yaml.safe_load(path.read_text()) or {}
+    missing = [name for name in names if name not in known]
+    if missing:
+        known.update({name: secrets.token_urlsafe(24) for name in missing})
+        _private_file(path, yaml.safe_dump(known))
+    return known
+
+
+def write_config(directory: Path) -> Path:
+    """keystone.conf: everything under ``directory``; no cache, no
+    notifications."""
+    text = f"""\
+[DEFAULT]
+log_file = {directory / 'keystone.log'}
+use_stderr = false
+
+[database]
+connection = sqlite:///{directory / 'keystone.sqlite'}
+
+[token]
+provider = fernet
+
+[fernet_tokens]
+key_repository = {directory / 'fernet-keys'}
+
+[fernet_receipts]
+key_repository = {directory / 'fernet-keys'}
+
+[credential]
+key_repository = {directory / 'credential-keys'}
+
+[cache]
+enabled = false
+
+[oslo_messaging_notifications]
+driver = noop
+"""
+    path = directory / 'keystone.conf'
+    _private_file(path, text)
+    return path
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    try:
+        return socket.create_server((host, port), backlog=128)
+    except OSError as exc:
+        raise RuntimeError(f'keystone cannot listen on {host}:{port}: '
+                           f'{exc.strerror or exc}') from exc
+
+
+class Keystone:
+    """Keystone in a process of its own, started and stopped by a
+    Launcher. ``endpoints`` may be changed until :meth:`start`."""
+
+    def __init__(self, state: Path, host: str = '127.0.0.1',
+                 port: int = DEFAULT_PORT,
+                 endpoints: list[Endpoint] | None = None) -> None:
+        self.directory = state / 'keystone'
+        self.directory.mkdir(mode=0o700, exist_ok=True)
+        self.passwords = ensure_passwords(
+            self.directory / 'passwords.yaml',
+            ['admin', *PEOPLE, *SERVICE_USERS])
+        self.config = write_config(self.directory)
+        self.endpoints = list(endpoints or [])
+        self._sock: socket.socket | None = _bind(host, port)
+        bound_host, bound_port = self._sock.getsockname()[:2]
+        self.url = f'http://{bound_host}:{bound_port}'
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def auth_url(self) -> str:
+        return f'{self.url}/v3'
+
+    @property
+    def log_file(self) -> Path:
+        return self.directory / 'keystone.log'
+
+    def bootstrap_plan(self) -> dict[str, Any]:
+        users = [{'name': name, 'password': self.passwords[name],
+                  'project': project, 'roles': list(roles)}
+                 for name, (project, roles) in PEOPLE.items()]
+        users += [{'name': name, 'password': self.passwords[name],
+                   'project': SERVICE_PROJECT, 'roles': ['service']}
+                  for name in SERVICE_USERS]
+        return {
+            'region': REGION, 'identity_url': self.auth_url,
+            'admin_password': self.passwords['admin'], 'users': users,
+            'endpoints': {e.service_type: {'name': e.name, 'url': e.url}
+                          for e in self.endpoints}}
+
+    def start(self) -> None:
+        """Start Keystone and return once it answers; RuntimeError if
+        it does not within :data:`START_TIMEOUT`."""
+        assert self._sock is not None, 'Keystone started twice'
+        started = time.monotonic()
+        fd = self._sock.fileno()
+        self._process = subprocess.Popen(
+            [sys.executable, '-m', 'stacklite.identity_server',
+             '--config-file', str(self.config), '--fd', str(fd)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=[fd],
+            start_new_session=True)
+        # The process has the socket now.
+        self._sock.close()
+        self._sock = None
+        assert self._process.stdin is not None
+        self._process.stdin.write(
+            json.dumps(self.bootstrap_plan()).encode() + b'\n')
+        self._process.stdin.flush()
+        self._wait_ready()
+        LOG.info('keystone listening on %s (pid %d, started in %.1f s)',
+                 self.url, self._process.pid, time.monotonic() - started)
+
+    def _wait_ready(self) -> None:
+        assert self._process is not None and self._process.stdout
+        stdout = self._process.stdout
+        ready, _, _ = select.select([stdout], [], [], START_TIMEOUT)
+        line = stdout.readline() if ready else b''
+        if line.strip() == b'{"ready": true}':
+            return
+        self.stop()
+        raise RuntimeError(
+            f'keystone did not start (exit status '
+            f'{self._process.returncode}); see {self.log_file}')
+
+    def stop(self) -> None:
+        """End of stdin stops it; SIGTERM, then SIGKILL, if it lingers."""
+        process = self._process
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if process is None or process.poll() is not None:
+            return
+        assert process.stdin is not None
+        try:
+            process.stdin.close()
+        except BrokenPipeError:
+            pass
+        for action in (None, process.terminate, process.kill):
+            if action is not None:
+                action()
+            try:
+                process.wait(timeout=10)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+    def authtoken(self, user: str) -> dict[str, str]:
+        """``[keystone_authtoken]`` of an API validating tokens as the
+        service user ``user``."""
+        return {
+            'www_authenticate_uri': self.auth_url,
+            'auth_type': 'password', 'auth_url': self.auth_url,
+            'username': user, 'password': self.passwords[user],
+            'user_domain_name': DOMAIN, 'project_name': SERVICE_PROJECT,
+            'project_domain_name': DOMAIN, 'region_name': REGION,
+            'interface': 'internal',
+        }
+
+
+def configure_authtoken(conf: cfg.ConfigOpts, keystone: Keystone,
+                        user: str) -> None:
+    """Set ``conf`` (an API's configuration, parsed already) to validate
+    tokens against ``keystone`` as ``user`` (registering the options
+    keystonemiddleware would register)."""
+    from keystoneauth1 import loading
+    from keystonemiddleware import auth_token
+
+    for group, opts in auth_token.list_opts():
+        conf.register_opts(opts, group=group)
+    conf.register_opts(loading.get_auth_plugin_conf_options('password'),
+                       group='keystone_authtoken')
+    conf.set_override('auth_strategy', 'keystone')
+    for name, value in keystone.authtoken(user).items():
+        conf.set_override(name, value, group='keystone_authtoken')
