@@ -24,6 +24,7 @@ import json
 import signal
 import socket
 import sys
+import time
 from typing import Any
 
 from lite_common import backend
@@ -96,10 +97,18 @@ def _start(conf: Any, plan: dict[str, Any], fd: int) -> Any:
 
     from stacklite import identity_bootstrap
 
-    upgrades.offline_sync_database_to_version()
-    _set_up_key_repositories(conf)
-    identity_bootstrap.apply(plan)
-    return _serve(_application(), fd)
+    steps = [('database', upgrades.offline_sync_database_to_version),
+             ('keys', lambda: _set_up_key_repositories(conf)),
+             ('bootstrap', lambda: identity_bootstrap.apply(plan)),
+             ('application', _application)]
+    timings = []
+    result = None
+    for name, step in steps:
+        started = time.monotonic()
+        result = step()
+        timings.append(f'{name} {time.monotonic() - started:.2f} s')
+    LOG.info('keystone set up: %s', ', '.join(timings))
+    return _serve(result, fd)
 
 
 def _stop_on_sigterm(signum: int, frame: Any) -> None:

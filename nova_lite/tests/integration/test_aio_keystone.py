@@ -1,0 +1,123 @@
+"""The all-in-one's Keystone (:mod:`stacklite.identity`): upstream
+Keystone started in a temporary state directory on an ephemeral port,
+and a Compute API that validates its tokens with keystonemiddleware."""
+
+from pathlib import Path
+import stat
+
+from keystoneauth1 import exceptions as ks_exceptions
+from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3
+import pytest
+import requests
+
+from lite_common.wsgi import server as wsgi_server
+from nova_lite.api import app as api_app
+from nova_lite.tests import stack as stack_mod
+from nova_lite.tests.integration import conftest
+from stacklite import identity
+
+BAREMETAL_URL = 'http://127.0.0.1:6385'
+
+
+class _Cloud:
+    def __init__(self, keystone: identity.Keystone, compute_url: str):
+        self.keystone = keystone
+        self.compute_url = compute_url
+
+    def log_tails(self) -> str:
+        log = self.keystone.log_file
+        lines = log.read_text().splitlines()[-40:] if log.exists() else []
+        return f'--- {log}\n' + '\n'.join(lines)
+
+
+@pytest.fixture(scope='module')
+def cloud(request, tmp_path_factory):
+    state = tmp_path_factory.mktemp('keystone-aio')
+    keystone = identity.Keystone(state, port=0)
+    stack = stack_mod.Stack(auth='keystone', computes=0)
+    conf = stack.prepare()
+    identity.configure_authtoken(conf, keystone, 'nova')
+    api = wsgi_server.APIServer('nova-lite-api', api_app.load_app(conf),
+                                '127.0.0.1', 0)
+    host, port = api.bind_addr
+    compute_root = f'http://{host}:{port}'
+    keystone.endpoints = identity.catalog(compute_root, BAREMETAL_URL)
+    conftest.register_cloud(request, _Cloud(keystone, compute_root))
+    try:
+        keystone.start()
+        api.start()
+        yield _Cloud(keystone, f'{compute_root}/v2.1')
+    finally:
+        api.stop()
+        keystone.stop()
+        stack.stop()
+
+
+def _session(cloud, user: str, **scope: str) -> ks_session.Session:
+    auth = v3.Password(auth_url=cloud.keystone.auth_url, username=user,
+                       password=cloud.keystone.passwords[user],
+                       user_domain_name='Default', **scope)
+    return ks_session.Session(auth=auth)
+
+
+def _project(name: str) -> dict[str, str]:
+    return {'project_name': name, 'project_domain_name': 'Default'}
+
+
+def test_admin_gets_a_project_token_with_the_catalog(cloud):
+    session = _session(cloud, 'admin', **_project('admin'))
+    access = session.auth.get_access(session)
+    assert access.project_name == 'admin'
+    assert {'admin', 'member', 'reader'} <= set(access.role_names)
+    urls = {kind: access.service_catalog.url_for(service_type=kind,
+                                                 interface='public')
+            for kind in ('identity', 'compute', 'image', 'baremetal')}
+    assert urls == {'identity': cloud.keystone.auth_url,
+                    'compute': cloud.compute_url,
+                    'image': cloud.compute_url.replace('/v2.1', '/image'),
+                    'baremetal': BAREMETAL_URL}
+
+
+def test_admin_gets_a_system_scoped_token(cloud):
+    session = _session(cloud, 'admin', system_scope='all')
+    access = session.auth.get_access(session)
+    assert access.system_scoped
+    assert 'admin' in access.role_names
+
+
+def test_demo_is_a_member_of_project_demo(cloud):
+    session = _session(cloud, 'demo', **_project('demo'))
+    access = session.auth.get_access(session)
+    assert access.project_name == 'demo'
+    assert set(access.role_names) == {'member', 'reader'}
+    with pytest.raises(ks_exceptions.Unauthorized):
+        bad = _session(cloud, 'demo', **_project('admin'))
+        bad.auth.get_access(bad)
+
+
+def test_the_compute_api_takes_a_token_found_in_the_catalog(cloud):
+    session = _session(cloud, 'demo', **_project('demo'))
+    resp = session.get('/flavors', endpoint_filter={
+        'service_type': 'compute', 'interface': 'public'})
+    assert resp.status_code == 200, resp.text
+    assert resp.url.startswith(cloud.compute_url)
+
+
+def test_the_compute_api_refuses_a_request_without_a_token(cloud):
+    resp = requests.get(f'{cloud.compute_url}/flavors', timeout=10)
+    assert resp.status_code == 401
+    assert 'Keystone uri' in resp.headers.get('WWW-Authenticate', '')
+    bad = requests.get(f'{cloud.compute_url}/flavors', timeout=10,
+                       headers={'X-Auth-Token': 'not-a-token'})
+    assert bad.status_code == 401
+
+
+def test_keystone_state_is_private(cloud):
+    directory: Path = cloud.keystone.directory
+    paths = [directory, *directory.rglob('*')]
+    names = {p.name for p in paths}
+    assert {'keystone.conf', 'keystone.sqlite', 'passwords.yaml',
+            'fernet-keys', 'credential-keys', 'keystone.log'} <= names
+    assert {str(p): oct(stat.S_IMODE(p.stat().st_mode)) for p in paths
+            if p.stat().st_mode & 0o077} == {}
