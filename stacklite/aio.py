@@ -31,6 +31,7 @@ from nova_lite import service  # noqa: E402
 from nova_lite.cmd import common  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
 from nova_lite.db import migration  # noqa: E402
+from stacklite import aio_identity  # noqa: E402
 from stacklite import baremetal  # noqa: E402
 from stacklite import baremetal_emulate  # noqa: E402
 from stacklite import baremetal_pool  # noqa: E402
@@ -72,6 +73,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument('--driver', default='local',
                         choices=['local', 'fake'])
     parser.add_argument('--debug', action='store_true')
+    aio_identity.add_arguments(parser)
     parser.add_argument(
         '--config-file', action='append', default=[], type=Path,
         help='An oslo.config file of extra options (e.g. [virt_resources] '
@@ -87,6 +89,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error('--baremetal-nodes must be >= 0')
     if args.baremetal_emulate < 0:
         parser.error('--baremetal-emulate must be >= 0')
+    aio_identity.check_arguments(parser, args)
     for option in ('baremetal_nodes', 'baremetal_emulate'):
         if getattr(args, option) and args.no_baremetal:
             parser.error(f'--{option.replace("_", "-")} needs the bare '
@@ -188,6 +191,8 @@ def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
     if args.noauth:
         conf.set_override('auth_strategy', 'noauth')
         return None
+    if args.identity == 'keystone':
+        return None   # aio_identity.configure
     users = _credentials(state)
     conf.set_override('auth_strategy', 'http_basic')
     conf.set_override('http_basic_auth_user_file', str(state / 'htpasswd'))
@@ -279,7 +284,13 @@ def main(argv: list[str] | None = None) -> int:
     bm_conf = None
     if not args.no_baremetal:
         bm_url = f'http://{args.api_host}:{args.baremetal_port}'
+    keystone = None
+    if args.identity == 'keystone':
+        keystone = aio_identity.configure(conf, args, state, api_url, bm_url)
+    if bm_url is not None:
         bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
+        if keystone is not None:
+            aio_identity.configure_baremetal(bm_conf, keystone)
         if args.baremetal_nodes:
             baremetal_pool.configure(conf, bm_url, users)
         if args.baremetal_emulate:
@@ -291,8 +302,12 @@ def main(argv: list[str] | None = None) -> int:
 
     def body() -> int:
         launcher = build(conf, args, state, bm_conf)
-        clouds = write_clouds_yaml(state, api_url, bm_url, users)
-        write_novarc(state, api_url, users)
+        if keystone is not None:
+            launcher.runnables.insert(0, keystone)   # the APIs need it
+            clouds = aio_identity.write_client_files(state, keystone)
+        else:
+            clouds = write_clouds_yaml(state, api_url, bm_url, users)
+            write_novarc(state, api_url, users)
         machines = None
         if args.baremetal_emulate and bm_url:
             machines = baremetal_emulate.start(state, args.baremetal_emulate,

@@ -72,7 +72,7 @@ def catalog(api_url: str, baremetal_url: str | None) -> list[Endpoint]:
     return endpoints
 
 
-def _private_file(path: Path, text: str) -> None:
+def private_file(path: Path, text: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, 'w') as handle:
         handle.write(text)
@@ -88,7 +88,7 @@ def ensure_passwords(path: Path, names: list[str]) -> dict[str, str]:
     missing = [name for name in names if name not in known]
     if missing:
         known.update({name: secrets.token_urlsafe(24) for name in missing})
-        _private_file(path, yaml.safe_dump(known))
+        private_file(path, yaml.safe_dump(known))
     return known
 
 
@@ -122,7 +122,7 @@ enabled = false
 driver = noop
 """
     path = directory / 'keystone.conf'
-    _private_file(path, text)
+    private_file(path, text)
     return path
 
 

@@ -15,6 +15,7 @@ from lite_common.wsgi import server as wsgi_server
 from nova_lite.api import app as api_app
 from nova_lite.tests import stack as stack_mod
 from nova_lite.tests.integration import conftest
+from stacklite import aio_identity
 from stacklite import identity
 
 BAREMETAL_URL = 'http://127.0.0.1:6385'
@@ -43,11 +44,12 @@ def cloud(request, tmp_path_factory):
     host, port = api.bind_addr
     compute_root = f'http://{host}:{port}'
     keystone.endpoints = identity.catalog(compute_root, BAREMETAL_URL)
-    conftest.register_cloud(request, _Cloud(keystone, compute_root))
+    cloud = _Cloud(keystone, f'{compute_root}/v2.1')
+    conftest.register_cloud(request, cloud)
     try:
         keystone.start()
         api.start()
-        yield _Cloud(keystone, f'{compute_root}/v2.1')
+        yield cloud
     finally:
         api.stop()
         keystone.stop()
@@ -111,6 +113,19 @@ def test_the_compute_api_refuses_a_request_without_a_token(cloud):
     bad = requests.get(f'{cloud.compute_url}/flavors', timeout=10,
                        headers={'X-Auth-Token': 'not-a-token'})
     assert bad.status_code == 401
+
+
+def test_the_all_in_one_clouds_work_with_openstacksdk(cloud):
+    """The clouds ``stacklite-aio --identity keystone`` writes: the
+    demo's finds the Compute API in the catalog with no override."""
+    import openstack
+
+    entry = aio_identity.clouds(cloud.keystone)['clouds']['stacklite-demo']
+    conn = openstack.connect(load_yaml_config=False, load_envvars=False,
+                             auth_type=entry['auth_type'], **entry['auth'],
+                             region_name=entry['region_name'])
+    assert conn.current_project['name'] == 'demo'
+    assert list(conn.compute.flavors()) == []
 
 
 def test_keystone_state_is_private(cloud):

@@ -1,0 +1,112 @@
+"""``stacklite-aio --identity keystone``: the all-in-one with upstream
+Keystone (:mod:`stacklite.identity`) instead of ``http_basic``.
+
+Both APIs validate tokens with keystonemiddleware (nova-lite-api as the
+service user ``nova``, ironic-lite-api as ``ironic``), and the client
+files use password authentication against Keystone, so that clients
+find their project and every endpoint in the catalog:
+
+- ``clouds.yaml``: ``stacklite`` (admin, project ``admin``),
+  ``stacklite-system`` (admin on the system scope: the Bare Metal API's
+  administrators are system-scoped) and ``stacklite-demo`` (demo,
+  project ``demo``);
+- ``openrc`` (and ``novarc``, the same): the admin's project-scoped
+  credentials for python-novaclient and other ``OS_*`` readers.
+"""
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from oslo_config import cfg
+import yaml
+
+from stacklite import identity
+
+CHOICES = ('http_basic', 'keystone')
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        '--identity', choices=CHOICES, default='http_basic',
+        help='How clients authenticate: http_basic (htpasswd, the '
+        'default for now) or keystone (upstream Keystone on '
+        '--identity-port, tokens, projects and a service catalog).')
+    parser.add_argument(
+        '--identity-port', type=int, default=identity.DEFAULT_PORT,
+        help=f'Port of Keystone with --identity keystone (default '
+        f'{identity.DEFAULT_PORT}).')
+
+
+def check_arguments(parser: argparse.ArgumentParser,
+                    args: argparse.Namespace) -> None:
+    if args.identity != 'keystone':
+        return
+    if args.noauth:
+        parser.error('--noauth and --identity keystone exclude each other')
+    for option in ('baremetal_nodes', 'baremetal_emulate'):
+        if getattr(args, option):
+            parser.error(f'--{option.replace("_", "-")} does not work '
+                         'with --identity keystone yet (it enrolls with '
+                         'http_basic)')
+
+
+def configure(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
+              api_url: str, baremetal_url: str | None) -> identity.Keystone:
+    """Keystone (its port bound), and nova_lite set to validate its
+    tokens."""
+    keystone = identity.Keystone(
+        state, args.api_host, args.identity_port,
+        identity.catalog(api_url, baremetal_url))
+    identity.configure_authtoken(conf, keystone, 'nova')
+    return keystone
+
+
+def configure_baremetal(conf: cfg.ConfigOpts,
+                        keystone: identity.Keystone) -> None:
+    identity.configure_authtoken(conf, keystone, 'ironic')
+
+
+def _auth(keystone: identity.Keystone, user: str,
+          scope: dict[str, str]) -> dict[str, Any]:
+    return {'auth_url': keystone.auth_url, 'username': user,
+            'password': keystone.passwords[user],
+            'user_domain_name': identity.DOMAIN, **scope}
+
+
+def _project(name: str) -> dict[str, str]:
+    return {'project_name': name, 'project_domain_name': identity.DOMAIN}
+
+
+def clouds(keystone: identity.Keystone) -> dict[str, Any]:
+    entries = {
+        'stacklite': _auth(keystone, 'admin', _project('admin')),
+        'stacklite-system': _auth(keystone, 'admin', {'system_scope': 'all'}),
+        'stacklite-demo': _auth(keystone, 'demo', _project('demo')),
+    }
+    return {'clouds': {name: {
+        'auth_type': 'password', 'auth': auth,
+        'region_name': identity.REGION, 'interface': 'public',
+        'identity_api_version': '3'} for name, auth in entries.items()}}
+
+
+def openrc(keystone: identity.Keystone) -> str:
+    values = {
+        'OS_AUTH_TYPE': 'password', 'OS_AUTH_URL': keystone.auth_url,
+        'OS_USERNAME': 'admin', 'OS_PASSWORD': keystone.passwords['admin'],
+        'OS_USER_DOMAIN_NAME': identity.DOMAIN,
+        'OS_PROJECT_NAME': 'admin',
+        'OS_PROJECT_DOMAIN_NAME': identity.DOMAIN,
+        'OS_REGION_NAME': identity.REGION, 'OS_IDENTITY_API_VERSION': '3',
+        'OS_COMPUTE_API_VERSION': '2.latest'}
+    return ''.join(f'export {key}={value}\n' for key, value in values.items())
+
+
+def write_client_files(state: Path, keystone: identity.Keystone) -> Path:
+    """clouds.yaml, openrc and novarc (0600); the clouds.yaml path."""
+    path = state / 'clouds.yaml'
+    identity.private_file(path, yaml.safe_dump(clouds(keystone),
+                                               sort_keys=False))
+    for name in ('openrc', 'novarc'):
+        identity.private_file(state / name, openrc(keystone))
+    return path
