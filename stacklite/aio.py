@@ -284,13 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     bm_conf = None
     if not args.no_baremetal:
         bm_url = f'http://{args.api_host}:{args.baremetal_port}'
-    keystone = None
-    if args.identity == 'keystone':
-        keystone = aio_identity.configure(conf, args, state, api_url, bm_url)
-    if bm_url is not None:
         bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
-        if keystone is not None:
-            aio_identity.configure_baremetal(bm_conf, keystone)
         if args.baremetal_nodes:
             baremetal_pool.configure(conf, bm_url, users)
         if args.baremetal_emulate:
@@ -301,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         else [])])
 
     def body() -> int:
+        keystone = None
+        if args.identity == 'keystone':
+            keystone = aio_identity.configure(conf, bm_conf, args, state,
+                                              api_url, bm_url)
         launcher = build(conf, args, state, bm_conf)
         if keystone is not None:
             launcher.runnables.insert(0, keystone)   # the APIs need it

@@ -51,20 +51,18 @@ def check_arguments(parser: argparse.ArgumentParser,
                          'http_basic)')
 
 
-def configure(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
-              api_url: str, baremetal_url: str | None) -> identity.Keystone:
-    """Keystone (its port bound), and nova_lite set to validate its
-    tokens."""
+def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
+              args: argparse.Namespace, state: Path, api_url: str,
+              baremetal_url: str | None) -> identity.Keystone:
+    """Keystone (its port bound, not started), and both APIs set to
+    validate its tokens."""
     keystone = identity.Keystone(
         state, args.api_host, args.identity_port,
         identity.catalog(api_url, baremetal_url))
     identity.configure_authtoken(conf, keystone, 'nova')
+    if bm_conf is not None:
+        identity.configure_authtoken(bm_conf, keystone, 'ironic')
     return keystone
-
-
-def configure_baremetal(conf: cfg.ConfigOpts,
-                        keystone: identity.Keystone) -> None:
-    identity.configure_authtoken(conf, keystone, 'ironic')
 
 
 def _auth(keystone: identity.Keystone, user: str,
