@@ -115,6 +115,11 @@ key_repository = {directory / 'fernet-keys'}
 [credential]
 key_repository = {directory / 'credential-keys'}
 
+[identity]
+# bcrypt reads 72 bytes: a longer password is refused rather than
+# truncated (and Keystone does not warn at every check).
+max_password_length = 72
+
 [cache]
 enabled = false
 
