@@ -79,17 +79,19 @@ def private_file(path: Path, text: str) -> None:
     path.chmod(0o600)
 
 
-def ensure_passwords(path: Path, names: list[str]) -> dict[str, str]:
+def ensure_passwords(path: Path,
+                     names: list[str]) -> tuple[dict[str, str], set[str]]:
     """user -> password, made at random once and kept in ``path``
-    (0600); a name missing from the file gets one."""
+    (0600); a name missing from the file gets one. Also the names that
+    got one now (Keystone may know them with another password)."""
     known: dict[str, str] = {}
     if path.exists():
         known = yaml.safe_load(path.read_text()) or {}
-    missing = [name for name in names if name not in known]
+    missing = {name for name in names if name not in known}
     if missing:
         known.update({name: secrets.token_urlsafe(24) for name in missing})
         private_file(path, yaml.safe_dump(known))
-    return known
+    return known, missing
 
 
 def write_config(directory: Path) -> Path:
@@ -152,7 +154,7 @@ class Keystone:
                  endpoints: list[Endpoint] | None = None) -> None:
         self.directory = state / 'keystone'
         self.directory.mkdir(mode=0o700, exist_ok=True)
-        self.passwords = ensure_passwords(
+        self.passwords, self._new_passwords = ensure_passwords(
             self.directory / 'passwords.yaml',
             ['admin', *PEOPLE, *SERVICE_USERS])
         self.config = write_config(self.directory)
@@ -171,12 +173,14 @@ class Keystone:
         return self.directory / 'keystone.log'
 
     def bootstrap_plan(self) -> dict[str, Any]:
+        people = [(name, project, list(roles))
+                  for name, (project, roles) in PEOPLE.items()]
+        services = [(name, SERVICE_PROJECT, ['service'])
+                    for name in SERVICE_USERS]
         users = [{'name': name, 'password': self.passwords[name],
-                  'project': project, 'roles': list(roles)}
-                 for name, (project, roles) in PEOPLE.items()]
-        users += [{'name': name, 'password': self.passwords[name],
-                   'project': SERVICE_PROJECT, 'roles': ['service']}
-                  for name in SERVICE_USERS]
+                  'new_password': name in self._new_passwords,
+                  'project': project, 'roles': roles}
+                 for name, project, roles in people + services]
         return {
             'region': REGION, 'identity_url': self.auth_url,
             'admin_password': self.passwords['admin'], 'users': users,

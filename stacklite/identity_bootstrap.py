@@ -64,17 +64,25 @@ def _project(name: str, domain_id: str) -> str:
         return project_id
 
 
-def _user(name: str, password: str, domain_id: str) -> str:
+def _user(name: str, password: str, domain_id: str,
+          new_password: bool) -> str:
+    """The user's id; created with ``password`` if missing; given it if
+    it is ``new_password`` (the passwords file lost it)."""
     from keystone import exception
 
     identity = _providers().identity_api
     try:
-        return str(identity.get_user_by_name(name, domain_id)['id'])
+        user_id = str(identity.get_user_by_name(name, domain_id)['id'])
     except exception.UserNotFound:
         user = identity.create_user({'name': name, 'domain_id': domain_id,
                                      'enabled': True, 'password': password})
         LOG.info('Created user %s', name)
         return str(user['id'])
+    if new_password:
+        identity.update_user(user_id, {'password': password})
+        LOG.warning('Set a new password for user %s (it was not in the '
+                    'passwords file)', name)
+    return user_id
 
 
 def _role_ids() -> dict[str, str]:
@@ -138,7 +146,8 @@ def apply(plan: dict[str, Any]) -> None:
     domain_id = _bootstrap_admin(plan)
     roles = _role_ids()
     for user in plan['users']:
-        user_id = _user(user['name'], user['password'], domain_id)
+        user_id = _user(user['name'], user['password'], domain_id,
+                        user['new_password'])
         project_id = _project(user['project'], domain_id)
         for role in user['roles']:
             _grant(user_id, project_id, roles[role])
