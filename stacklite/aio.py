@@ -319,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
                 baremetal_emulate.start_enrolling(bm_url, users, machines)
             print(_usage(clouds, api_url, bm_url, args.noauth,
                          args.baremetal_emulate), flush=True)
+            if keystone is not None:
+                print(aio_identity.usage(keystone, clouds), flush=True)
             return launcher.run()
         finally:
             if machines is not None:

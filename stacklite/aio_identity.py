@@ -100,6 +100,16 @@ def openrc(keystone: identity.Keystone) -> str:
     return ''.join(f'export {key}={value}\n' for key, value in values.items())
 
 
+def usage(keystone: identity.Keystone, clouds_yaml: Path) -> str:
+    """What the ready message adds with Keystone."""
+    return (f'Identity: Keystone {keystone.auth_url} (log '
+            f'{keystone.log_file}); clouds stacklite (admin), '
+            'stacklite-demo, and stacklite-system for the Bare Metal '
+            'API\'s administration:\n'
+            '  openstack --os-cloud stacklite-system baremetal node list\n'
+            f'  (. {clouds_yaml.parent / "openrc"} && openstack quota show)')
+
+
 def write_client_files(state: Path, keystone: identity.Keystone) -> Path:
     """clouds.yaml, openrc and novarc (0600); the clouds.yaml path."""
     path = state / 'clouds.yaml'
