@@ -14,20 +14,14 @@ from collections.abc import Iterator
 import dataclasses
 import http.client
 import logging
+from pathlib import Path
 import socket
-import tempfile
 from typing import Any
 
 import orjson
-from oslo_config import cfg
-from oslo_config import fixture as config_fixture
 import pytest
 
-from ironic_lite import conf as ironic_conf
-from ironic_lite.cmd import api as ironic_api
-from lite_common.wsgi import server
-from nova_lite import conf as nova_conf
-from nova_lite import service as nova_service
+from lite_common.tests import api_servers
 
 #: Requests waitress cannot parse, as a fuzzer sent them.
 MALFORMED = {
@@ -88,52 +82,16 @@ def baremetal_message(body: bytes) -> str:
     return message
 
 
-def _settings(conf: cfg.ConfigOpts, tmp: str, host_option: str) -> None:
-    conf([], default_config_files=[], default_config_dirs=[])
-    conf.set_override('auth_strategy', 'noauth')
-    conf.set_override('connection', f'sqlite:///{tmp}/api.sqlite',
-                      group='database')
-    conf.set_override(host_option, '127.0.0.1', group='api')
-    conf.set_override('port', 0, group='api')
+#: API -> how to read the message of its 400.
+MESSAGES = {'compute': compute_message, 'baremetal': baremetal_message}
 
 
-def compute_server(tmp: str) -> Iterator[server.APIServer]:
-    # The Compute API reads the global configuration.
-    nova_conf.register_all(cfg.CONF)
-    fixture = config_fixture.Config(cfg.CONF)
-    fixture.setUp()
-    try:
-        _settings(cfg.CONF, tmp, 'host')
-        yield nova_service.api_server(cfg.CONF)
-    finally:
-        fixture.cleanUp()
-
-
-def baremetal_server(tmp: str) -> Iterator[server.APIServer]:
-    conf = cfg.ConfigOpts()
-    ironic_conf.register_all(conf)
-    _settings(conf, tmp, 'host_ip')
-    yield ironic_api.api_server(conf)
-
-
-APIS: dict[str, tuple[Callable[[str], Iterator[server.APIServer]],
-                      Callable[[bytes], str]]] = {
-    'compute': (compute_server, compute_message),
-    'baremetal': (baremetal_server, baremetal_message),
-}
-
-
-@pytest.fixture(params=sorted(APIS))
-def api(request: Any) -> Iterator[tuple[int, Callable[[bytes], str]]]:
+@pytest.fixture(params=sorted(api_servers.APIS))
+def api(request: Any, tmp_path: Path
+        ) -> Iterator[tuple[int, Callable[[bytes], str]]]:
     """An API on its real server: its port and its 400 parser."""
-    make, message = APIS[request.param]
-    with tempfile.TemporaryDirectory() as tmp:
-        for running in make(tmp):
-            running.start()
-            try:
-                yield running.bind_addr[1], message
-            finally:
-                running.stop()
+    with api_servers.APIS[request.param](tmp_path) as port:
+        yield port, MESSAGES[request.param]
 
 
 def served(port: int) -> Answer:
