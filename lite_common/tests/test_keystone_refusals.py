@@ -111,3 +111,18 @@ def test_the_image_api_refuses_in_its_own_format(tmp_path: Path,
     assert status == 401
     assert document['code'] == 401
     assert document['title'] == 'Unauthorized'
+
+
+@pytest.mark.parametrize('name', sorted(CASES))
+def test_a_refusal_behind_keystonemiddleware_is_in_the_api_format(
+        name: str, tmp_path: Path, keystone_url: str) -> None:
+    """With delay_auth_decision keystonemiddleware lets a request
+    without a token through, and the layer behind it refuses it: its
+    error too (keystonemiddleware's wsgify rendered it as webob's)."""
+    path, fault = CASES[name]
+    extra = authtoken(keystone_url) + 'delay_auth_decision = true\n'
+    with api_servers.APIS[name](tmp_path, auth='keystone',
+                                extra=extra) as port:
+        status, _, document = call(port, path)
+    assert status == 401
+    assert fault(document, 401) == 'Authentication required.'
