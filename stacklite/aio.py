@@ -34,6 +34,7 @@ from nova_lite.db import migration  # noqa: E402
 from stacklite import baremetal  # noqa: E402
 from stacklite import baremetal_emulate  # noqa: E402
 from stacklite import baremetal_pool  # noqa: E402
+from stacklite import emulated_machines  # noqa: E402
 
 LOG = logging.getLogger(__name__)
 
@@ -229,6 +230,16 @@ def _log_rotation(conf: cfg.ConfigOpts, args: argparse.Namespace) -> None:
         conf.set_override('max_logfile_count', args.log_max_files)
 
 
+def agent_log_rotation(conf: cfg.ConfigOpts
+                       ) -> emulated_machines.LogRotation | None:
+    """The emulated machines' agents rotate their logs as the
+    all-in-one does (when it rotates by size)."""
+    if conf.log_rotation_type.lower() != 'size':
+        return None
+    return emulated_machines.LogRotation(conf.max_logfile_size_mb,
+                                         conf.max_logfile_count)
+
+
 def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
           bm_conf: cfg.ConfigOpts | None) -> lite_service.Launcher:
     db_api.configure(conf)
@@ -330,8 +341,9 @@ def main(argv: list[str] | None = None) -> int:
         write_novarc(state, api_url, users)
         machines = None
         if args.baremetal_emulate and bm_url:
-            machines = baremetal_emulate.start(state, args.baremetal_emulate,
-                                               bm_url)
+            machines = baremetal_emulate.start(
+                state, args.baremetal_emulate, bm_url,
+                agent_log_rotation(conf))
         try:
             launcher.start()
             if args.baremetal_nodes and bm_url:

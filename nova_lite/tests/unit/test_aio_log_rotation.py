@@ -1,5 +1,6 @@
-"""The all-in-one's log is rotated by size (issue 30: it grew ~1 KB per
-request without end).
+"""The all-in-one's log, and those of its emulated machines' agents,
+are rotated by size (issue 30: they grew ~1 KB per request without
+end).
 
 The configuration is the one ``stacklite-aio`` builds (its command line,
 oslo.config files, oslo.log's own handlers); the lines are written
@@ -14,8 +15,10 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import pytest
 
+from ironic_lite.agent import main as agent_main
 from nova_lite.cmd import common
 from stacklite import aio
+from stacklite import emulated_machines
 
 MIB = 1024 * 1024
 
@@ -89,3 +92,30 @@ def test_a_rotation_option_below_one_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         aio.parse_args(['--state-dir', str(tmp_path),
                         '--log-max-files', '0'])
+
+
+def test_the_emulated_agents_rotate_their_logs_as_the_aio(
+        tmp_path: Path, root_logging: None) -> None:
+    """The options of an agent the all-in-one starts, read by the
+    agent's own configuration loading."""
+    state = tmp_path / 'state'
+    state.mkdir()
+    conf = aio_logging(state, '--log-max-size-mb', '1',
+                       '--log-max-files', '2')
+    rotation = aio.agent_log_rotation(conf)
+    assert rotation == emulated_machines.LogRotation(1, 2)
+    agent = emulated_machines.Agent(
+        tmp_path, 'http://127.0.0.1:9', '52:54:01:00:00:01',
+        [tmp_path / 'sda.img'], 2.0, log_rotation=rotation)
+    agent_main.load_config(agent.argv[1:])
+    write_log(2.5)
+    assert sorted(f.name for f in tmp_path.glob('agent.log*')) == [
+        'agent.log', 'agent.log.1', 'agent.log.2']
+
+
+def test_agents_are_not_rotated_when_the_aio_is_not(
+        tmp_path: Path, root_logging: None) -> None:
+    extra = tmp_path / 'extra.conf'
+    extra.write_text('[DEFAULT]\nlog_rotation_type = none\n')
+    conf = aio_logging(tmp_path, '--config-file', str(extra))
+    assert aio.agent_log_rotation(conf) is None
