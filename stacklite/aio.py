@@ -35,8 +35,13 @@ from stacklite import aio_identity  # noqa: E402
 from stacklite import baremetal  # noqa: E402
 from stacklite import baremetal_emulate  # noqa: E402
 from stacklite import baremetal_pool  # noqa: E402
+from stacklite import emulated_machines  # noqa: E402
 
 LOG = logging.getLogger(__name__)
+
+#: The all-in-one's log rotation unless told otherwise: at most 300 MB.
+LOG_MAX_SIZE_MB = 50
+LOG_MAX_FILES = 5
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -75,6 +80,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument('--debug', action='store_true')
     aio_identity.add_arguments(parser)
     parser.add_argument(
+        '--log-max-size-mb', type=int, metavar='MB',
+        help='Rotate DIR/stacklite.log when it reaches this size (default '
+        f'{LOG_MAX_SIZE_MB}, or oslo.log\'s [DEFAULT]max_logfile_size_mb '
+        'from a --config-file).')
+    parser.add_argument(
+        '--log-max-files', type=int, metavar='N',
+        help='Rotated log files kept (stacklite.log.1 ... .N; default '
+        f'{LOG_MAX_FILES}, or oslo.log\'s [DEFAULT]max_logfile_count from a '
+        '--config-file): the logs take at most N + 1 times '
+        '--log-max-size-mb.')
+    parser.add_argument(
         '--config-file', action='append', default=[], type=Path,
         help='An oslo.config file of extra options (e.g. [virt_resources] '
         'capacity, allocation ratios); may be repeated. The options this '
@@ -85,6 +101,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.computes < 0:
         parser.error('--computes must be >= 0')
+    for option in ('log_max_size_mb', 'log_max_files'):
+        if getattr(args, option) is not None and getattr(args, option) < 1:
+            parser.error(f'--{option.replace("_", "-")} must be >= 1')
     if args.baremetal_nodes < 0:
         parser.error('--baremetal-nodes must be >= 0')
     if args.baremetal_emulate < 0:
@@ -188,6 +207,7 @@ def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
     conf.set_override('port', args.api_port, group='api')
     conf.set_override('log_file', str(state / 'stacklite.log'))
     conf.set_override('debug', args.debug)
+    _log_rotation(conf, args)
     if args.noauth:
         conf.set_override('auth_strategy', 'noauth')
         return None
@@ -197,6 +217,32 @@ def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
     conf.set_override('auth_strategy', 'http_basic')
     conf.set_override('http_basic_auth_user_file', str(state / 'htpasswd'))
     return users
+
+
+def _log_rotation(conf: cfg.ConfigOpts, args: argparse.Namespace) -> None:
+    """Rotate the log by size (oslo.log's own rotation: one process
+    writes it). oslo.log's options in a --config-file may change the
+    defaults (even to ``log_rotation_type = none`` for logrotate); the
+    command line wins."""
+    conf.set_default('log_rotation_type', 'size')
+    conf.set_default('max_logfile_size_mb', LOG_MAX_SIZE_MB)
+    conf.set_default('max_logfile_count', LOG_MAX_FILES)
+    if args.log_max_size_mb is not None:
+        conf.set_override('log_rotation_type', 'size')
+        conf.set_override('max_logfile_size_mb', args.log_max_size_mb)
+    if args.log_max_files is not None:
+        conf.set_override('log_rotation_type', 'size')
+        conf.set_override('max_logfile_count', args.log_max_files)
+
+
+def agent_log_rotation(conf: cfg.ConfigOpts
+                       ) -> emulated_machines.LogRotation | None:
+    """The emulated machines' agents rotate their logs as the
+    all-in-one does (when it rotates by size)."""
+    if conf.log_rotation_type.lower() != 'size':
+        return None
+    return emulated_machines.LogRotation(conf.max_logfile_size_mb,
+                                         conf.max_logfile_count)
 
 
 def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
@@ -308,8 +354,9 @@ def main(argv: list[str] | None = None) -> int:
             write_novarc(state, api_url, users)
         machines = None
         if args.baremetal_emulate and bm_url:
-            machines = baremetal_emulate.start(state, args.baremetal_emulate,
-                                               bm_url)
+            machines = baremetal_emulate.start(
+                state, args.baremetal_emulate, bm_url,
+                agent_log_rotation(conf))
         try:
             launcher.start()
             if args.baremetal_nodes and bm_url:

@@ -54,12 +54,14 @@ def configure(conf: cfg.ConfigOpts) -> None:
     conf.set_override('power_state_poll_interval', 0.5, group='redfish')
 
 
-def start(state: Path, count: int, bm_url: str
+def start(state: Path, count: int, bm_url: str,
+          log_rotation: emulated_machines.LogRotation | None = None
           ) -> emulated_machines.EmulatedMachines:
-    """The emulator and the agents (stopped again if any fails)."""
+    """The emulator and the agents (stopped again if any fails); the
+    agents' logs rotated as ``log_rotation`` says."""
     machines = emulated_machines.EmulatedMachines(
         state / 'emulated', count, bm_url,
-        heartbeat_interval=HEARTBEAT_INTERVAL)
+        heartbeat_interval=HEARTBEAT_INTERVAL, log_rotation=log_rotation)
     machines.start()
     if machines.orphans_stopped:
         LOG.warning('Stopped the emulated machines\' processes that an '

@@ -18,6 +18,7 @@ two agents never share a disk file or a MAC address, and refuses while
 another live process holds the work directory's lock.
 """
 
+import dataclasses
 import json
 from pathlib import Path
 import shutil
@@ -165,13 +166,33 @@ class Child:
             self.pidfile.unlink(missing_ok=True)
 
 
+@dataclasses.dataclass(frozen=True)
+class LogRotation:
+    """oslo.log's rotation by size, for an agent's log file."""
+
+    max_size_mb: int
+    max_files: int
+
+    def config(self) -> str:
+        return ('[DEFAULT]\nlog_rotation_type = size\n'
+                f'max_logfile_size_mb = {self.max_size_mb}\n'
+                f'max_logfile_count = {self.max_files}\n')
+
+
 class Agent(Child):
-    """``ironic-lite-agent`` of one machine."""
+    """``ironic-lite-agent`` of one machine; its log rotated as
+    ``log_rotation`` says (None: not rotated)."""
 
     def __init__(self, workdir: Path, api_url: str, mac: str,
                  disks: list[Path], heartbeat_interval: float,
-                 lookup_interval: float = 1.0) -> None:
+                 lookup_interval: float = 1.0,
+                 log_rotation: LogRotation | None = None) -> None:
         self.log_file = workdir / 'agent.log'
+        logging_options = []
+        if log_rotation is not None:
+            path = workdir / 'agent-logging.conf'
+            path.write_text(log_rotation.config())
+            logging_options = ['--config-file', str(path)]
         super().__init__(workdir.name, [
             binary('ironic-lite-agent'), '--api_url', api_url,
             '--mac_addresses', mac,
@@ -180,7 +201,7 @@ class Agent(Child):
             '--heartbeat_interval', str(heartbeat_interval),
             '--lookup_interval', str(lookup_interval),
             '--shred_random_overwrite_iterations', '0',
-            '--log-file', str(self.log_file)],
+            '--log-file', str(self.log_file), *logging_options],
             workdir / 'agent.out', workdir / AGENT_PIDFILE)
         self.disks = disks
 
@@ -206,13 +227,15 @@ class EmulatedMachines:
                  disk_size: int = 4 * MIB,
                  heartbeat_interval: float = 2.0,
                  agents: int | None = None,
-                 lookup_interval: float = 1.0) -> None:
+                 lookup_interval: float = 1.0,
+                 log_rotation: LogRotation | None = None) -> None:
         """``agents``: machines with an agent process, the first ones
-        (default: all)."""
+        (default: all); ``log_rotation``: of the agents' logs."""
         self.workdir = Path(workdir)
         self.systems = [machine(n) for n in range(1, count + 1)]
         self.agent_count = count if agents is None else min(agents, count)
         self.lookup_interval = lookup_interval
+        self.log_rotation = log_rotation
         self.api_url = api_url
         self.disk_size = disk_size
         self.heartbeat_interval = heartbeat_interval
@@ -305,7 +328,8 @@ class EmulatedMachines:
         if not disk.exists():
             make_disk(disk, self.disk_size)
         return Agent(workdir, self.api_url, self.mac(index), [disk],
-                     self.heartbeat_interval, self.lookup_interval)
+                     self.heartbeat_interval, self.lookup_interval,
+                     self.log_rotation)
 
     def restart_agent(self, index: int) -> Agent:
         """Start machine ``index``'s agent again (after a kill)."""

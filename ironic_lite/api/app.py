@@ -146,7 +146,8 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app = endpoint.authenticated(app, deps.is_admin)
     # The Bare Metal API's administrators are system-scoped (1.71).
     app = auth.wrap(app, conf, deps.is_admin, _is_version_document,
-                    _is_ramdisk_path, system_scope=True)
+                    _is_ramdisk_path, system_scope=True,
+                    formatter=formatter)
     # The version documents echo a valid requested version, as upstream.
     app = mv.MicroversionMiddleware(app, deps.versions,
                                     _is_version_document,

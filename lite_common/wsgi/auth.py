@@ -10,6 +10,11 @@ listed in ``http_basic_admin_users`` get the ``admin`` role, everyone
 else ``member`` and ``reader``. Where the API's administrators are
 system-scoped (the Bare Metal API), the admin users hold their roles on
 the system scope instead of their project.
+
+``keystone`` puts keystonemiddleware in front; the answers it writes
+itself (a 401 without a valid token, a 503 when Keystone cannot be
+reached) are rewritten in the API's error format, as every other error:
+clients parse error bodies with it.
 """
 
 import base64
@@ -29,6 +34,7 @@ import webob.exc
 
 from lite_common import context as lite_context
 from lite_common.wsgi import basic_guard
+from lite_common.wsgi import faults
 from lite_common.wsgi.text import printable
 
 LOG = logging.getLogger(__name__)
@@ -325,7 +331,8 @@ class AnonymousContext:
 def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
          public_path: Callable[[str], bool],
          anonymous_path: Callable[[str], bool] | None = None,
-         system_scope: bool = False) -> Any:
+         system_scope: bool = False,
+         formatter: faults.ErrorFormatter = faults.plain_error) -> Any:
     """Wrap ``app`` with the configured authentication and context.
 
     Paths for which ``public_path`` is true (version documents) need no
@@ -333,6 +340,7 @@ def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
     either: they get a context without identity (policy decides what
     such a caller may do). With ``system_scope``, noauth requests without
     a project and http_basic's admin users are on the system scope.
+    ``formatter`` renders keystonemiddleware's refusals.
     """
     inner = ContextMiddleware(app, is_admin)
     anonymous = AnonymousContext(inner)
@@ -344,7 +352,11 @@ def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
                            conf.http_basic_admin_users, system_scope,
                            conf.http_basic_trusted_proxies)
     else:
-        authed = _keystone(inner, conf)
+        # Errors of the layers behind keystonemiddleware are rendered
+        # before it sees them: its wsgify would answer an exception in
+        # webob's format.
+        authed = KeystoneRefusals(_keystone(
+            Passed(faults.FaultWrapper(inner, formatter)), conf), formatter)
 
     def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
         # Only the auth layer says what the caller's scope is: in
@@ -384,6 +396,60 @@ def _keystone(app: Any, conf: cfg.ConfigOpts) -> Any:
             'user_domain_name, project_domain_name). Configure '
             '[keystone_authtoken], or choose another auth_strategy.')
     return authed
+
+
+#: Set in the environ once the application behind keystonemiddleware
+#: has answered.
+_PASSED = 'lite.auth_passed'
+
+#: What a client reads when keystonemiddleware refuses a request.
+_KEYSTONE_MESSAGES = {
+    401: 'The request you have made requires authentication.',
+    503: 'The identity service (Keystone) cannot validate the token at '
+         'the moment; retry later.',
+}
+
+
+class Passed:
+    """Marks a request the application behind keystonemiddleware
+    answered."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        result = self.app(environ, start_response)
+        environ[_PASSED] = True
+        return result
+
+
+class KeystoneRefusals:
+    """keystonemiddleware's own error answers in the API's format (its
+    401 is Keystone's JSON, its 503 webob's HTML), with their
+    ``WWW-Authenticate`` (where to get a token); a 503 says when to come
+    back. What the application answered passes unchanged."""
+
+    def __init__(self, authed: Any, formatter: faults.ErrorFormatter
+                 ) -> None:
+        self.authed = authed
+        self.formatter = formatter
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        req = webob.Request(environ)
+        response = req.get_response(self.authed)
+        if environ.pop(_PASSED, False) or response.status_int < 400:
+            return response(environ, start_response)
+        status = response.status_int
+        message = _KEYSTONE_MESSAGES.get(status) or str(
+            webob.exc.status_map[status].title
+            if status in webob.exc.status_map else response.status)
+        headers = [(k, v) for k, v in response.headerlist
+                   if k.lower() in ('www-authenticate', 'retry-after')]
+        if status == 503 and not any(k.lower() == 'retry-after'
+                                     for k, _ in headers):
+            headers.append(('Retry-After', str(faults.RETRY_AFTER)))
+        return faults.json_error(status, message, req, self.formatter,
+                                 headers)(environ, start_response)
 
 
 def get_context(req: webob.Request) -> lite_context.RequestContext:

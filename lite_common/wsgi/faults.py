@@ -43,12 +43,26 @@ def plain_error(status: int, message: str,
 MESSAGE_LIMIT = 1024
 
 
+def _cut(message: str) -> str:
+    if len(message) > MESSAGE_LIMIT:
+        return message[:MESSAGE_LIMIT] + '...'
+    return message
+
+
+def server_error_body(status: int, message: str,
+                      formatter: ErrorFormatter) -> tuple[str, bytes]:
+    """The content type and body of an answer the server itself writes,
+    before or without the application (a connection beyond the limit,
+    a request it could not parse): the API's format all the same, since
+    clients parse every error body with it."""
+    return formatter(status, _cut(printable(message)),
+                     webob.Request.blank('/'))
+
+
 def json_error(status: int, message: str, req: webob.Request,
                formatter: ErrorFormatter,
                headers: list[tuple[str, str]] | None = None) -> webob.Response:
-    if len(message) > MESSAGE_LIMIT:
-        message = message[:MESSAGE_LIMIT] + '...'
-    content_type, body = formatter(status, message, req)
+    content_type, body = formatter(status, _cut(message), req)
     response = webob.Response(status=status, body=body,
                               content_type=content_type, charset='UTF-8')
     for name, value in headers or []:

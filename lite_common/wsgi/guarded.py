@@ -14,7 +14,10 @@ added here:
   one, and with none idle the newcomer gets an immediate 503 and is
   closed (waitress alone stops accepting, and the kernel queue grows);
 * a lane of its own for health checks, so a load balancer's probe is
-  answered while every worker is busy.
+  answered while every worker is busy;
+* answers of its own (the 503 above, the 400 of a request it cannot
+  parse) in the API's error format, as clients parse every error body
+  with it; a request it cannot parse costs one warning, not a traceback.
 """
 
 import logging
@@ -27,10 +30,26 @@ from waitress import channel as waitress_channel
 from waitress import server as waitress_server
 from waitress import task as waitress_task
 
+from lite_common.wsgi import faults
+from lite_common.wsgi.text import printable
+
 LOG = logging.getLogger(__name__)
 
 #: How often the overload warning may repeat (seconds).
 WARN_EVERY = 10.0
+
+BUSY_MESSAGE = 'The server is busy; retry shortly.'
+
+
+def busy_response(formatter: faults.ErrorFormatter) -> bytes:
+    """The raw 503 a connection beyond the limit gets, in the API's
+    error format."""
+    content_type, body = faults.server_error_body(503, BUSY_MESSAGE,
+                                                  formatter)
+    return (b'HTTP/1.1 503 Service Unavailable\r\n'
+            b'Content-Type: ' + content_type.encode('latin-1') + b'\r\n'
+            b'Content-Length: ' + str(len(body)).encode() + b'\r\n'
+            b'Retry-After: 1\r\nConnection: close\r\n\r\n' + body)
 
 
 class HeaderCaseTask(waitress_task.WSGITask):
@@ -54,10 +73,35 @@ class HeaderCaseTask(waitress_task.WSGITask):
         return b'\r\n'.join(lines)
 
 
+class FormattedErrorTask(waitress_task.ErrorTask):
+    """The answer to a request waitress could not read (malformed request
+    line or header, head or body too large: its 4xx), or to one whose
+    task failed before it wrote anything (a 500, logged by waitress), in
+    the API's error format; the connection is closed after it."""
+
+    def execute(self) -> None:
+        server = self.channel.server
+        error = self.request.error
+        message = f'{error.reason}: {error.body}'
+        if error.code < 500:
+            LOG.warning('%s: answered %d to a request from %s that it '
+                        'could not read: %s', server.name,
+                        error.code, printable(self.channel.addr[0]),
+                        printable(message)[:faults.MESSAGE_LIMIT])
+        content_type, body = faults.server_error_body(
+            error.code, message, server.formatter)
+        self.status = f'{error.code} {error.reason}'
+        self.response_headers.append(('Content-Type', content_type))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
 class GuardedChannel(waitress_channel.HTTPChannel):
     """A connection whose requests must arrive in time."""
 
     task_class = HeaderCaseTask
+    error_task_class = FormattedErrorTask
 
     #: time.monotonic() of the first byte of the request being received.
     request_started: float | None = None
@@ -93,13 +137,14 @@ class GuardedServer(waitress_server.TcpWSGIServer):
 
     def __init__(self, application: Any, *, name: str,
                  client_timeout: float, body_rate: int,
-                 busy_response: bytes,
+                 formatter: faults.ErrorFormatter,
                  health_paths: frozenset[str], health_threads: int,
                  **kw: Any) -> None:
         self.name = name
         self.client_timeout = client_timeout
         self.body_rate = body_rate
-        self.busy_response = busy_response
+        self.formatter = formatter
+        self.busy_response = busy_response(formatter)
         self.health_paths = health_paths
         self.health_dispatcher = waitress_task.ThreadedTaskDispatcher()
         self.health_dispatcher.set_thread_count(health_threads)
@@ -200,10 +245,12 @@ class GuardedServer(waitress_server.TcpWSGIServer):
                          self.name, channel.addr)
                 channel.will_close = True
 
-    # The worker side: health checks have their own threads.
+    # The worker side: health checks have their own threads. A request
+    # waitress could not parse has no path (and gets a 400).
     def add_task(self, task: Any) -> None:
         requests = getattr(task, 'requests', None)
-        if requests and requests[0].path in self.health_paths:
+        if (requests and not requests[0].error
+                and requests[0].path in self.health_paths):
             self.health_dispatcher.add_task(task)
         else:
             super().add_task(task)

@@ -23,7 +23,6 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from waitress import adjustments
 from waitress import wasyncore
-import webob
 
 from lite_common import private
 from lite_common.wsgi import faults
@@ -37,8 +36,6 @@ DEFAULT_BACKLOG = 1024
 
 #: Paths answered by the health check threads.
 HEALTH_PATHS = frozenset({'/healthcheck'})
-
-BUSY_MESSAGE = 'The server is busy; retry shortly.'
 
 
 def server_opts() -> list[cfg.Opt]:
@@ -98,17 +95,6 @@ class Settings:
                       for f in dataclasses.fields(cls)})
 
 
-def busy_response(formatter: faults.ErrorFormatter) -> bytes:
-    """The raw 503 a connection beyond the limit gets, in the API's
-    error format."""
-    content_type, body = formatter(503, BUSY_MESSAGE,
-                                   webob.Request.blank('/'))
-    return (b'HTTP/1.1 503 Service Unavailable\r\n'
-            b'Content-Type: ' + content_type.encode('latin-1') + b'\r\n'
-            b'Content-Length: ' + str(len(body)).encode() + b'\r\n'
-            b'Retry-After: 1\r\nConnection: close\r\n\r\n' + body)
-
-
 class APIServer:
     """The server of one API, started and stopped by a Launcher.
 
@@ -142,7 +128,7 @@ class APIServer:
             self.server = guarded.GuardedServer(
                 app, name=name, client_timeout=settings.client_timeout,
                 body_rate=settings.min_body_rate,
-                busy_response=busy_response(formatter),
+                formatter=formatter,
                 health_paths=HEALTH_PATHS,
                 health_threads=settings.health_threads,
                 adj=adj, **bound)

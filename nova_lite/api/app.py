@@ -89,7 +89,8 @@ def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
                                         _is_version_document)
         app = checks.authenticated(app, policy.is_admin)
         app = endpoint.authenticated(app, policy.is_admin)
-    app = auth.wrap(app, conf, policy.is_admin, _is_version_document)
+    app = auth.wrap(app, conf, policy.is_admin, _is_version_document,
+                    formatter=formatter)
     if versioned:
         app = size_limit.limit_body_size(app, MAX_REQUEST_BODY_SIZE)
     return url_check.check_url(faults.FaultWrapper(app, formatter),
