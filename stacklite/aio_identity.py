@@ -24,6 +24,8 @@ import yaml
 from stacklite import identity
 
 CHOICES = ('http_basic', 'keystone')
+LOG_OPTIONS = ('log_rotation_type', 'max_logfile_size_mb',
+               'max_logfile_count')
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +60,9 @@ def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
     validate its tokens."""
     keystone = identity.Keystone(
         state, args.api_host, args.identity_port,
-        identity.catalog(api_url, baremetal_url))
+        identity.catalog(api_url, baremetal_url),
+        # keystone.log rotates as the all-in-one's own log.
+        {name: conf[name] for name in LOG_OPTIONS})
     identity.configure_authtoken(conf, keystone, 'nova')
     if bm_conf is not None:
         identity.configure_authtoken(bm_conf, keystone, 'ironic')

@@ -94,14 +94,18 @@ def ensure_passwords(path: Path,
     return known, missing
 
 
-def write_config(directory: Path) -> Path:
+def write_config(directory: Path,
+                 log_options: dict[str, Any] | None = None) -> Path:
     """keystone.conf: everything under ``directory``; an in-process
-    cache; no notifications."""
+    cache; no notifications; ``log_options`` in ``[DEFAULT]`` (e.g.
+    oslo.log's rotation)."""
+    extra = ''.join(f'{name} = {value}\n'
+                    for name, value in (log_options or {}).items())
     text = f"""\
 [DEFAULT]
 log_file = {directory / 'keystone.log'}
 use_stderr = false
-
+{extra}
 [database]
 connection = sqlite:///{directory / 'keystone.sqlite'}
 
@@ -151,13 +155,14 @@ class Keystone:
 
     def __init__(self, state: Path, host: str = '127.0.0.1',
                  port: int = DEFAULT_PORT,
-                 endpoints: list[Endpoint] | None = None) -> None:
+                 endpoints: list[Endpoint] | None = None,
+                 log_options: dict[str, Any] | None = None) -> None:
         self.directory = state / 'keystone'
         self.directory.mkdir(mode=0o700, exist_ok=True)
         self.passwords, self._new_passwords = ensure_passwords(
             self.directory / 'passwords.yaml',
             ['admin', *PEOPLE, *SERVICE_USERS])
-        self.config = write_config(self.directory)
+        self.config = write_config(self.directory, log_options)
         self.endpoints = list(endpoints or [])
         self._sock: socket.socket | None = _bind(host, port)
         bound_host, bound_port = self._sock.getsockname()[:2]
