@@ -56,8 +56,9 @@ def check_arguments(parser: argparse.ArgumentParser,
 def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
               args: argparse.Namespace, state: Path, api_url: str,
               baremetal_url: str | None) -> identity.Keystone:
-    """Keystone (its port bound, not started), and both APIs set to
-    validate its tokens."""
+    """Keystone, spawned (it sets itself up while the all-in-one
+    builds its services; the Launcher's start waits for it), and both
+    APIs set to validate its tokens."""
     keystone = identity.Keystone(
         state, args.api_host, args.identity_port,
         identity.catalog(api_url, baremetal_url),
@@ -66,6 +67,7 @@ def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
     identity.configure_authtoken(conf, keystone, 'nova')
     if bm_conf is not None:
         identity.configure_authtoken(bm_conf, keystone, 'ironic')
+    keystone.spawn()
     return keystone
 
 

@@ -168,6 +168,7 @@ class Keystone:
         bound_host, bound_port = self._sock.getsockname()[:2]
         self.url = f'http://{bound_host}:{bound_port}'
         self._process: subprocess.Popen[bytes] | None = None
+        self._spawned_at = 0.0
 
     @property
     def auth_url(self) -> str:
@@ -192,11 +193,14 @@ class Keystone:
             'endpoints': {e.service_type: {'name': e.name, 'url': e.url}
                           for e in self.endpoints}}
 
-    def start(self) -> None:
-        """Start Keystone and return once it answers; RuntimeError if
-        it does not within :data:`START_TIMEOUT`."""
-        assert self._sock is not None, 'Keystone started twice'
-        started = time.monotonic()
+    def spawn(self) -> None:
+        """Start the Keystone process and return at once (its set-up
+        then runs beside the caller's); :meth:`start` waits for it.
+        ``endpoints`` are final from here."""
+        if self._process is not None:
+            return
+        assert self._sock is not None, 'Keystone was stopped'
+        self._spawned_at = time.monotonic()
         fd = self._sock.fileno()
         self._process = subprocess.Popen(
             [sys.executable, '-m', 'stacklite.identity_server',
@@ -210,9 +214,16 @@ class Keystone:
         self._process.stdin.write(
             json.dumps(self.bootstrap_plan()).encode() + b'\n')
         self._process.stdin.flush()
+
+    def start(self) -> None:
+        """Spawn Keystone if not yet done, and return once it answers;
+        RuntimeError if it does not within :data:`START_TIMEOUT`."""
+        self.spawn()
+        assert self._process is not None
         self._wait_ready()
         LOG.info('keystone listening on %s (pid %d, started in %.1f s)',
-                 self.url, self._process.pid, time.monotonic() - started)
+                 self.url, self._process.pid,
+                 time.monotonic() - self._spawned_at)
 
     def _wait_ready(self) -> None:
         assert self._process is not None and self._process.stdout
