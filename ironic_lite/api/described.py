@@ -11,14 +11,19 @@ handler answers 406, or 400, below it). The answer schemas are in
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api.handlers import allocations
+from ironic_lite.api.handlers import bios
 from ironic_lite.api.handlers import boot_device
 from ironic_lite.api.handlers import chassis
 from ironic_lite.api.handlers import cleaning
 from ironic_lite.api.handlers import conductors
 from ironic_lite.api.handlers import console
+from ironic_lite.api.handlers import continue_inspection
 from ironic_lite.api.handlers import deploy_templates
 from ironic_lite.api.handlers import drivers
+from ironic_lite.api.handlers import events
+from ironic_lite.api.handlers import firmware
 from ironic_lite.api.handlers import indicators
+from ironic_lite.api.handlers import inspection_rules
 from ironic_lite.api.handlers import node_history
 from ironic_lite.api.handlers import node_links
 from ironic_lite.api.handlers import node_query
@@ -28,15 +33,19 @@ from ironic_lite.api.handlers import node_validate
 from ironic_lite.api.handlers import nodes
 from ironic_lite.api.handlers import portgroups
 from ironic_lite.api.handlers import ports
+from ironic_lite.api.handlers import ramdisk
 from ironic_lite.api.handlers import root
 from ironic_lite.api.handlers import runbook_traits
 from ironic_lite.api.handlers import runbooks
+from ironic_lite.api.handlers import vendor_passthru
 from ironic_lite.api.handlers import vifs
+from ironic_lite.api.handlers import vmedia
 from ironic_lite.api.handlers import volume
 from ironic_lite.api.schemas import queries as q
 from ironic_lite.api.schemas.responses import node_parts
 from ironic_lite.api.schemas.responses import nodes as node_bodies
 from ironic_lite.api.schemas.responses import ports as port_bodies
+from ironic_lite.api.schemas.responses import ramdisk as ramdisk_bodies
 from ironic_lite.api.schemas.responses import resources as bodies
 from ironic_lite.api.schemas.responses import root as root_bodies
 from ironic_lite.api.schemas.responses import volume as volume_bodies
@@ -51,7 +60,11 @@ from lite_common.wsgi.openapi import Descriptions
 
 #: Operations (method and route template) without a description yet:
 #: their answers are documented as any 2XX.
-NOT_YET_DESCRIBED: frozenset[str] = frozenset()
+NOT_YET_DESCRIBED: frozenset[str] = frozenset({
+    # The body is the management interface's (redfish: a list of
+    # media_types, inserted, image); no driver of the fuzz run has one.
+    'GET /v1/nodes/{node_ident}/vmedia',
+})
 
 _NO_BODY = Described(responses={204: None})
 _ACCEPTED = Described(responses={202: None})
@@ -153,6 +166,18 @@ def _node_parts() -> Descriptions:
         indicators.list_indicators: _show(node_parts.INDICATORS),
         indicators.show_indicator: _show(node_parts.INDICATOR_STATE),
         indicators.set_indicator: _NO_BODY,
+        bios.list_bios: Described(
+            query={'detail': q.since(q.DETAIL, mv.BIOS_REGISTRY),
+                   'fields': _fields(bios.ALL_FIELDS, mv.BIOS_REGISTRY)},
+            responses={200: node_parts.BIOS}),
+        bios.show_bios: _show(node_parts.BIOS_SHOWN),
+        firmware.list_firmware: Described(
+            query={'detail': q.DETAIL,
+                   'fields': q.fields(firmware.ALL_FIELDS)},
+            responses={200: node_parts.FIRMWARE}),
+        vmedia.attach_vmedia: _NO_BODY,
+        vmedia.detach_vmedia: Described(
+            query={'device_types': q.STRING}, responses={204: None}),
     }
 
 
@@ -298,6 +323,38 @@ def _templates_and_runbooks() -> Descriptions:
     }
 
 
+def _agents_and_rules() -> Descriptions:
+    rule = bodies.INSPECTION_RULE
+    passthru = Described(query={'method': q.STRING},
+                         responses={200: bodies.ANY, 202: None})
+    return {
+        events.post_events: _NO_BODY,
+        ramdisk.lookup: Described(
+            query={'addresses': q.STRING, 'node_uuid': q.UUID},
+            responses={200: ramdisk_bodies.AGENT_ANSWER}),
+        ramdisk.heartbeat: _ACCEPTED,
+        continue_inspection.continue_inspection: Described(
+            query={'node_uuid': q.UUID},
+            responses={202: ramdisk_bodies.CONTINUED}),
+        inspection_rules.list_rules: Described(
+            query={**q.paging(), 'detail': q.DETAIL, 'phase': q.STRING,
+                   'fields': q.fields(inspection_rules.FIELDS)},
+            responses={200: bodies.INSPECTION_RULES}),
+        inspection_rules.show_rule: _show(rule, inspection_rules.FIELDS,
+                                          mv.INSPECTION_RULES),
+        inspection_rules.create_rule: Described(responses={201: rule}),
+        inspection_rules.update_rule: Described(responses={200: rule}),
+        inspection_rules.delete_rule: _NO_BODY,
+        drivers.show_raid_logical_disk_properties: _show(
+            bodies.RAID_PROPERTIES),
+        vendor_passthru.node_vendor_passthru: passthru,
+        vendor_passthru.driver_vendor_passthru: passthru,
+        vendor_passthru.node_vendor_methods: _show(bodies.VENDOR_METHODS),
+        vendor_passthru.driver_vendor_methods: _show(
+            bodies.VENDOR_METHODS),
+    }
+
+
 def _volume_list(shape: volume_views.Shape, body: q.Schema) -> Described:
     return Described(
         query={**q.paging(), 'node': q.STRING, 'detail': q.DETAIL,
@@ -344,4 +401,5 @@ def _root() -> Descriptions:
 def descriptions() -> Descriptions:
     return {**_root(), **_nodes(), **_node_parts(), **_ports(),
             **_chassis_and_conductors(), **_drivers(),
-            **_templates_and_runbooks(), **_volume()}
+            **_templates_and_runbooks(), **_volume(),
+            **_agents_and_rules()}

@@ -55,3 +55,29 @@ INDICATORS = c.resource({'indicators': {'type': 'array',
                                         'items': INDICATOR}},
                         required=['indicators'])
 INDICATOR_STATE = c.resource({'state': _S}, required=['state'])
+
+_BIOS_REGISTRY: dict[str, c.Schema] = {
+    'attribute_type': _S, 'allowable_values': _STRINGS,
+    'lower_bound': {'type': ['integer', 'null']},
+    'upper_bound': {'type': ['integer', 'null']},
+    'min_length': {'type': ['integer', 'null']},
+    'max_length': {'type': ['integer', 'null']},
+    'read_only': c.BOOLEAN_OR_NULL, 'reset_required': c.BOOLEAN_OR_NULL,
+    'unique': c.BOOLEAN_OR_NULL}
+BIOS_SETTING = c.resource({
+    'created_at': c.TIME, 'updated_at': c.TIME_OR_NULL, 'name': c.STRING,
+    'value': _S, 'links': c.LINKS,
+    **{name: c.since(schema, '1.74')
+       for name, schema in _BIOS_REGISTRY.items()},
+}, required=['created_at', 'updated_at', 'links'], title='BiosSetting')
+BIOS = c.resource({'bios': {'type': 'array', 'items': BIOS_SETTING}},
+                  required=['bios'])
+#: ``GET .../bios/{setting_name}``: ``{name: setting}``.
+BIOS_SHOWN = {'type': 'object', 'additionalProperties': BIOS_SETTING,
+              'minProperties': 1, 'maxProperties': 1}
+FIRMWARE = c.resource({'firmware': {'type': 'array', 'items': c.resource({
+    'created_at': c.TIME, 'updated_at': c.TIME_OR_NULL,
+    'component': c.STRING, 'initial_version': _S, 'current_version': _S,
+    'last_version_flashed': _S, 'vendor': c.since(_S, '1.114'),
+    'model': c.since(_S, '1.114'), 'serial_number': c.since(_S, '1.114'),
+}, required=['created_at', 'updated_at'])}}, required=['firmware'])

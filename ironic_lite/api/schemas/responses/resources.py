@@ -74,3 +74,21 @@ RUNBOOK = c.resource({
 RUNBOOKS = c.page('runbooks', RUNBOOK)
 #: ``{"traits": [...]}`` of a node or a runbook.
 TRAITS = c.resource({'traits': _STRINGS}, required=['traits'])
+
+_RULE_STEP = c.resource({'op': c.STRING, 'args': {}, 'loop': {},
+                         'multiple': c.STRING}, required=['op', 'args'])
+_RULE_STEPS = {'type': ['array', 'null'], 'items': _RULE_STEP,
+               'description': 'null for a sensitive rule'}
+INSPECTION_RULE = c.resource({
+    'uuid': c.STRING, 'created_at': c.TIME, 'updated_at': c.TIME_OR_NULL,
+    'description': _S, 'priority': c.INTEGER, 'sensitive': c.BOOLEAN,
+    'phase': c.STRING, 'conditions': _RULE_STEPS, 'actions': _RULE_STEPS,
+    'links': c.LINKS,
+}, required=['links'], title='InspectionRule')
+INSPECTION_RULES = c.page('inspection_rules', INSPECTION_RULE)
+#: ``GET /v1/drivers/{name}/raid/logical_disk_properties``.
+RAID_PROPERTIES = {'type': 'object', 'additionalProperties': c.STRING}
+#: What a vendor passthru method returns (the driver's), and the methods
+#: a driver or node offers (name -> its metadata).
+ANY: c.Schema = {}
+VENDOR_METHODS = {'type': 'object', 'additionalProperties': c.OBJECT}
