@@ -49,7 +49,8 @@ def _post(app: Any, path: str, body: dict[str, Any] | None,
 def make_resources(app: Any, headers: dict[str, str]
                    ) -> dict[str, list[str]]:
     """One node, chassis, port, portgroup, allocation, deploy template,
-    runbook, volume connector and target; path parameter -> values."""
+    runbook, inspection rule, volume connector and target; path
+    parameter -> values."""
     chassis = _post(app, '/v1/chassis', {'description': 'fuzz'}, headers)
     node = _post(app, '/v1/nodes', {
         'driver': 'fake-hardware', 'name': 'fuzz-node', 'uuid': _UUID,
@@ -70,6 +71,9 @@ def make_resources(app: Any, headers: dict[str, str]
         'name': 'CUSTOM_FUZZ_RUNBOOK', 'steps': [{
             'interface': 'deploy', 'step': 'erase_devices', 'args': {},
             'order': 0}]}, headers)
+    rule = _post(app, '/v1/inspection_rules', {
+        'description': 'fuzz', 'actions': [
+            {'op': 'log', 'args': {'msg': 'fuzz'}}]}, headers)
     allocation = _post(app, '/v1/allocations', {
         'resource_class': 'fuzz', 'name': 'fuzz-allocation'}, headers)
     connector = _post(app, '/v1/volume/connectors', {
@@ -87,6 +91,7 @@ def make_resources(app: Any, headers: dict[str, str]
         'runbook_ident': [runbook['uuid'], runbook['name']],
         'allocation_ident': [allocation['uuid'], allocation['name']],
         'item_uuid': [connector['uuid'], target['uuid']],
+        'rule_id': [rule['uuid']],
         'driver_name': ['fake-hardware'],
         'hostname': ['conductor-1'],
         'trait': ['CUSTOM_FUZZ'],
