@@ -207,6 +207,8 @@ def assert_clean(report: Report) -> None:
           f'operations: {report.statuses}')
     for label in report.refused:
         print(f'  valid requests all refused: {label}')
+    for finding in report.findings:
+        print(f'  {finding}')
     assert report.requests > report.operations
     assert [str(f) for f in report.findings] == []
 
