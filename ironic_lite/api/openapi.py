@@ -1,13 +1,17 @@
 """The OpenAPI document of the Bare Metal API, from the route table and
 the request schemas (``python -m ironic_lite.api.openapi`` prints it;
 it is served at ``/openapi.json`` and checked into
-``doc/source/api/openapi/baremetal.json``). Bodies are those of the
-newest microversion.
+``doc/source/api/openapi/baremetal.json``). Request bodies are those of
+the newest microversion; every operation carries the microversion header
+of its range (from the route table), and the described ones their query
+parameters and success answers (:mod:`ironic_lite.api.described`).
 """
 
+from collections.abc import Iterable
 import json
 from typing import Any
 
+from ironic_lite.api import described
 from ironic_lite.api import microversion
 from ironic_lite.api.handlers import allocations
 from ironic_lite.api.handlers import boot_device
@@ -40,6 +44,11 @@ from ironic_lite.inspection_rules import validation
 from lite_common.wsgi import openapi
 
 PATH = '/openapi.json'
+#: The microversion header the document describes (upstream's other
+#: spelling, ``OpenStack-API-Version: baremetal X.Y``, works as well).
+MICROVERSION = openapi.MicroversionHeader(
+    microversion.LEGACY_HEADER, '', microversion.MIN_VERSION,
+    microversion.MAX_VERSION)
 
 #: ``error_message`` holds a JSON document with ``faultstring``.
 ERROR_SCHEMA: dict[str, Any] = {
@@ -49,10 +58,37 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
+def _narrowed(schema: dict[str, Any], name: str,
+              pattern: str) -> dict[str, Any]:
+    """``schema`` whose string property ``name`` must match ``pattern``:
+    what the handler checks after the schema (the document's copy only,
+    so that the error messages stay the handler's)."""
+    properties = dict(schema['properties'])
+    properties[name] = {**properties[name], 'pattern': pattern}
+    return {**schema, 'properties': properties}
+
+
+#: vmedia.URL_SCHEMES, as the handler checks them.
+_IMAGE_URL = f'^({"|".join(vmedia.URL_SCHEMES)})://'
+#: An agent's callback URL: http(s), or empty (one-way heartbeats).
+_CALLBACK_URL = r'^(https?://[^\s]+)?$'
+
+
+def _patch_of(fields: Iterable[str]) -> dict[str, Any]:
+    """A JSON patch of ``fields`` (and their members): what the
+    handler's check_allowed lets through."""
+    names = '|'.join(sorted(fields))
+    item = node_schemas.PATCH['items']
+    path = {'type': 'string', 'pattern': f'^/({names})(/.*)?$'}
+    return {**node_schemas.PATCH, 'items': {
+        **item, 'properties': {**item['properties'], 'path': path,
+                               'from': path}}}
+
+
 def bodies() -> openapi.Bodies:
     return {
         nodes.create_node: node_schemas.CREATE,
-        nodes.update_node: node_schemas.PATCH,
+        nodes.update_node: _patch_of(node_schemas.WRITABLE),
         node_states.set_power_state: state_schemas.POWER,
         node_states.set_provision_state: state_schemas.PROVISION,
         node_states.set_maintenance: state_schemas.MAINTENANCE,
@@ -70,27 +106,32 @@ def bodies() -> openapi.Bodies:
         node_states.set_raid_config: state_schemas.RAID,
         node_traits.set_traits: node_traits.BODY_SCHEMA,
         chassis.create_chassis: chassis.CREATE_SCHEMA,
-        chassis.update_chassis: node_schemas.PATCH,
+        chassis.update_chassis: _patch_of(chassis.PATCHABLE),
         boot_device.set_boot_device: boot_device.PUT_BODY,
         console.set_console: console.PUT_BODY,
         vifs.attach_vif: vifs.BODY,
         deploy_templates.create_template: deploy_templates.TEMPLATE,
-        deploy_templates.update_template: node_schemas.PATCH,
+        deploy_templates.update_template: _patch_of(
+            deploy_templates.PATCHABLE),
         runbooks.create_runbook: runbooks.RUNBOOK,
         inspection_rules.create_rule: validation.RULE_SCHEMA,
-        inspection_rules.update_rule: node_schemas.PATCH,
-        runbooks.update_runbook: node_schemas.PATCH,
+        inspection_rules.update_rule: _patch_of(
+            inspection_rules.PATCHABLE),
+        runbooks.update_runbook: _patch_of(runbooks.PATCHABLE_1112),
         runbook_traits.set_traits: node_traits.BODY_SCHEMA,
         node_states.set_boot_mode: node_states.TARGET_BODY,
         node_states.set_secure_boot: node_states.TARGET_BODY,
         allocations.create_allocation: allocations.CREATE,
-        allocations.update_allocation: node_schemas.PATCH,
-        ramdisk.heartbeat: ramdisk.HEARTBEAT,
+        allocations.update_allocation: _patch_of(
+            allocations.PATCHABLE),
+        ramdisk.heartbeat: _narrowed(ramdisk.HEARTBEAT, 'callback_url',
+                                     _CALLBACK_URL),
         continue_inspection.continue_inspection: continue_inspection.BODY,
         vendor_passthru.node_vendor_passthru: vendor_passthru.BODY,
         vendor_passthru.driver_vendor_passthru: vendor_passthru.BODY,
         boot_device.inject_nmi: boot_device.NMI_BODY,
-        vmedia.attach_vmedia: vmedia.ATTACH,
+        vmedia.attach_vmedia: _narrowed(vmedia.ATTACH, 'image_url',
+                                        _IMAGE_URL),
         ports.create_port: port_schemas.CREATE,
         ports.update_port: port_schemas.PATCH,
         # Under a node: upstream's 400 (malformed), whatever the body.
@@ -107,7 +148,8 @@ def document() -> dict[str, Any]:
 
     return openapi.document(
         'ironic_lite Bare Metal API', microversion.MAX_VERSION,
-        routes.ROUTES, bodies(), ERROR_SCHEMA)
+        routes.ROUTES, bodies(), ERROR_SCHEMA,
+        descriptions=described.descriptions(), microversion=MICROVERSION)
 
 
 def error_format_ok(body: Any) -> bool:

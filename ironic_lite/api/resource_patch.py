@@ -53,6 +53,16 @@ def apply_patch(document: dict[str, Any],
 
 def patch_values(patch: list[dict[str, Any]], path: str) -> list[Any]:
     """The values ``patch`` adds or replaces at ``path`` (upstream's
-    get_patch_values)."""
-    return [op['value'] for op in patch
-            if op['path'] == path and op['op'] != 'remove']
+    get_patch_values); a 400 for an operation that would set ``path``
+    without a value of its own (an add with none, a move or copy to it),
+    which the caller could not check."""
+    values = []
+    for op in patch:
+        if op['path'] != path or op['op'] == 'remove':
+            continue
+        if 'value' not in op:
+            raise webob.exc.HTTPBadRequest(
+                explanation=f"Couldn't apply patch '{op}'. Reason: "
+                f'{path} is set by an add or replace with a value.')
+        values.append(op['value'])
+    return values

@@ -350,7 +350,6 @@ def _destroy(req: webob.Request, row: dict[str, Any]) -> None:
 
 def _node_allocation(req: webob.Request) -> tuple[dict[str, Any],
                                                    dict[str, Any]]:
-    util.require_version(req, mv.ALLOCATIONS)
     ident = req.urlvars['node_ident']
     node = node_access.get_node(req, ident)
     node_access.check_visible(req, node, ident)

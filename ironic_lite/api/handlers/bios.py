@@ -23,7 +23,6 @@ _ALWAYS = ('created_at', 'updated_at', 'links')
 
 
 def _node(req: webob.Request) -> dict[str, Any]:
-    util.require_version(req, mv.BIOS)
     return node_access.authorized_node(req, 'baremetal:node:bios:get')
 
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import webob
 
-from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import port_values as values
@@ -56,7 +55,6 @@ def set_boot_device(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def inject_nmi(req: webob.Request) -> webob.Response:
-    util.require_version(req, mv.INJECT_NMI)
     node = node_access.authorized_node(req, 'baremetal:node:inject_nmi')
     util.read_body(req, NMI_BODY, optional=True)
     util.deps(req).conductor.inject_nmi(util.context(req), node)

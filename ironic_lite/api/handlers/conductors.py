@@ -15,7 +15,6 @@ import webob.exc
 
 from ironic_lite import exception
 from ironic_lite.api import listing
-from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.db import conductors as db_conductors
 from lite_common import db as lite_db
@@ -27,7 +26,6 @@ LIST_FIELDS = ('hostname', 'conductor_group', 'alive', 'links')
 
 
 def _require(req: webob.Request) -> None:
-    util.require_version(req, mv.CONDUCTOR)
     util.authorize(req, POLICY)
 
 

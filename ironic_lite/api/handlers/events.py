@@ -6,7 +6,6 @@ them yet."""
 from oslo_log import log as logging
 import webob
 
-from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.schemas import events as schemas
 
@@ -15,7 +14,6 @@ LOG = logging.getLogger(__name__)
 
 @util.translate_errors
 def post_events(req: webob.Request) -> webob.Response:
-    util.require_version(req, mv.EVENTS)
     util.authorize(req, 'baremetal:events:post')
     body = util.read_body(req, schemas.CREATE)
     for event in body['events']:

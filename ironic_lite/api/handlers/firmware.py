@@ -52,7 +52,6 @@ def _view(row: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
 
 @util.translate_errors
 def list_firmware(req: webob.Request) -> webob.Response:
-    util.require_version(req, mv.FIRMWARE)
     node = node_access.authorized_node(req, 'baremetal:node:firmware:get')
     fields = _fields(req)
     rows = db_firmware.components_of(util.context(req), node['id'])

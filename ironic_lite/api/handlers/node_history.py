@@ -8,7 +8,6 @@ import webob
 import webob.exc
 
 from ironic_lite.api import listing
-from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.api.views import node_history as views
@@ -20,7 +19,6 @@ _LIST_PARAMS = frozenset({'detail', 'marker', 'limit', 'sort_key',
 
 
 def _node(req: webob.Request) -> dict[str, Any]:
-    util.require_version(req, mv.NODE_HISTORY)
     return node_access.authorized_node(req, _POLICY)
 
 

@@ -12,24 +12,15 @@ from typing import Any
 import webob
 import webob.exc
 
-from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.db import node_inventory as db_inventory
 from ironic_lite.db import nodes as db_nodes
 
 
-def _not_found_below(req: webob.Request, since: str) -> None:
-    if util.version(req).below(since):
-        raise webob.exc.HTTPNotFound(
-            explanation=f'The resource {req.path_info} could not be '
-            'found.')
-
-
 @util.translate_errors
 def list_children(req: webob.Request) -> webob.Response:
     """``GET /v1/nodes/{node_ident}/children`` (1.83)."""
-    _not_found_below(req, mv.PARENT_NODE)
     try:
         parent = node_access.authorized_node(req)
     except webob.exc.HTTPForbidden:
@@ -53,7 +44,6 @@ def list_shards(req: webob.Request) -> webob.Response:
     """``GET /v1/shards`` (1.82): ``{"name", "count"}`` per shard, the
     largest first; the nodes without a shard count as ``"None"``, as
     upstream."""
-    _not_found_below(req, mv.SHARD)
     util.authorize(req, 'baremetal:shards:get')
     counts = db_nodes.shard_counts(util.context(req))
     return util.json_response({'shards': [
@@ -66,7 +56,6 @@ def show_inventory(req: webob.Request) -> webob.Response:
     last inspection found, ``{"inventory": ..., "plugin_data": ...}``;
     a 404 when no inspection stored any (the fake inspect interface
     stores none, as upstream's)."""
-    _not_found_below(req, mv.NODE_INVENTORY)
     node = node_access.authorized_node(req, 'baremetal:node:inventory:get')
     return util.json_response(db_inventory.get(
         util.context(req), node['id'], node['uuid']))

@@ -52,10 +52,6 @@ DEFAULTS = {'extra': {}, 'properties': {}, 'standalone_ports_supported': True}
 _LOGICAL_NAME = re.compile(node_schemas.NAME_PATTERN)
 
 
-def _require(req: webob.Request) -> None:
-    util.require_version(req, mv.PORTGROUPS)
-
-
 def _render(req: webob.Request, row: dict[str, Any],
             fields: tuple[str, ...]) -> dict[str, Any]:
     base = util.base_url(req)
@@ -103,9 +99,6 @@ def _fields(req: webob.Request) -> tuple[str, ...] | None:
 
 def _list(req: webob.Request, node_ident: str | None,
           detail_path: bool) -> webob.Response:
-    _require(req)
-    if node_ident is not None:
-        util.require_version(req, mv.PORTGROUP_LINKS)
     project = port_query.list_scope(req, POLICY)
     if node_ident is not None:
         node_access.check_visible(
@@ -191,7 +184,6 @@ def retrieve(req: webob.Request, action: str
 
 @util.translate_errors
 def show_portgroup(req: webob.Request) -> webob.Response:
-    _require(req)
     listing.check_params(req, frozenset({'fields'}))
     group, _ = retrieve(req, 'get')
     return util.json_response(_render(req, group, _shown(req, _fields(req))))
@@ -204,7 +196,6 @@ def _check_name(name: Any, message: str) -> None:
 
 @util.translate_errors
 def create_portgroup(req: webob.Request) -> webob.Response:
-    _require(req)
     body = util.read_body(req, {})
     values.validate('portgroup', body, schemas.CREATE)
     body = schemas_normalized(body)
@@ -281,7 +272,6 @@ def _patched(req: webob.Request, group: dict[str, Any],
 
 @util.translate_errors
 def update_portgroup(req: webob.Request) -> webob.Response:
-    _require(req)
     patch = util.read_body(req, schemas.PATCH)
     group, node = retrieve(req, 'update')
     touched = {op['path'] for op in patch}
@@ -308,7 +298,6 @@ def update_portgroup(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def delete_portgroup(req: webob.Request) -> webob.Response:
-    _require(req)
     group, node = retrieve(req, 'delete')
     util.deps(req).conductor.destroy_portgroup(util.context(req), node,
                                                group['uuid'])
@@ -318,7 +307,5 @@ def delete_portgroup(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def node_portgroup(req: webob.Request) -> webob.Response:
     """A portgroup named (or created) under a node: upstream's 400."""
-    _require(req)
-    util.require_version(req, mv.PORTGROUP_LINKS)
     node_access.get_node(req, req.urlvars['node_ident'])
     raise webob.exc.HTTPBadRequest(explanation='Malformed request URI.')

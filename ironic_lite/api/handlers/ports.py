@@ -51,8 +51,6 @@ def _render(req: webob.Request, row: dict[str, Any],
 def _list(req: webob.Request, node_ident: str | None,
           detail_path: bool,
           portgroup_ident: str | None = None) -> webob.Response:
-    if portgroup_ident is not None:
-        util.require_version(req, mv.PORTGROUP_LINKS)
     project = query.list_scope(req)
     if portgroup_ident is not None:
         group_node = db_ports.portgroup_id(util.context(req),
@@ -113,7 +111,6 @@ def list_portgroup_ports_detail(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def portgroup_port(req: webob.Request) -> webob.Response:
     """A port named (or created) under a portgroup: upstream's 400."""
-    util.require_version(req, mv.PORTGROUP_LINKS)
     db_ports.portgroup_id(util.context(req), req.urlvars['portgroup_ident'])
     raise webob.exc.HTTPBadRequest(explanation=MALFORMED)
 

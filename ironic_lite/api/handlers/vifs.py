@@ -34,7 +34,6 @@ def _uuid_or_name(what: str, value: str) -> str:
 
 
 def _node(req: webob.Request, action: str) -> dict[str, Any]:
-    util.require_version(req, mv.VIFS)
     return node_access.authorized_node(req, f'baremetal:node:vif:{action}')
 
 

@@ -11,7 +11,6 @@ import urllib.parse
 import webob
 import webob.exc
 
-from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.conductor import vmedia as conductor_vmedia
@@ -38,7 +37,6 @@ ATTACH: dict[str, Any] = {
 
 @util.translate_errors
 def show_vmedia(req: webob.Request) -> webob.Response:
-    util.require_version(req, mv.VMEDIA_GET)
     node = node_access.authorized_node(req, 'baremetal:node:vmedia:get')
     return util.json_response(util.deps(req).conductor.get_virtual_media(
         util.context(req), node))
@@ -46,7 +44,6 @@ def show_vmedia(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def attach_vmedia(req: webob.Request) -> webob.Response:
-    util.require_version(req, mv.VMEDIA)
     body = util.read_body(req, ATTACH)
     scheme = urllib.parse.urlparse(body['image_url']).scheme
     if scheme not in URL_SCHEMES:
@@ -60,7 +57,6 @@ def attach_vmedia(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def detach_vmedia(req: webob.Request) -> webob.Response:
-    util.require_version(req, mv.VMEDIA)
     device_types = None
     if req.GET.get('device_types'):
         device_types = [d.strip() for d in req.GET['device_types'].split(',')

@@ -9,7 +9,6 @@ import webob
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import volume_items as items
-from ironic_lite.api.handlers import volume_query as query
 from ironic_lite.api.views import volume as views
 
 C = items.CONNECTORS
@@ -18,14 +17,12 @@ T = items.TARGETS
 
 @util.translate_errors
 def show_volume(req: webob.Request) -> webob.Response:
-    query.require_volume(req)
     util.authorize(req, items.POLICY % 'get')
     return util.json_response(views.links(util.base_url(req), 'volume'))
 
 
 @util.translate_errors
 def show_node_volume(req: webob.Request) -> webob.Response:
-    query.require_volume(req)
     ident = req.urlvars['node_ident']
     node_access.get_node(req, ident)
     util.authorize(req, items.POLICY % 'get')

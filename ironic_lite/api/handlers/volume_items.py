@@ -85,7 +85,6 @@ def list_items(req: webob.Request, res: Resource,
                node_ident: str | None = None) -> webob.Response:
     """A page; of one node's items with ``node_ident`` (a nested list)
     or ``?node=``."""
-    query.require_volume(req)
     node_id = None
     if node_ident is not None:
         node_id = node_access.get_node(req, node_ident)['id']
@@ -114,7 +113,6 @@ def _get(req: webob.Request, res: Resource, action: str) -> dict[str, Any]:
 
 
 def show_item(req: webob.Request, res: Resource) -> webob.Response:
-    query.require_volume(req)
     listing.check_params(req, frozenset({'fields'}))
     fields = query.requested_fields(req, res.shape, detail_allowed=False)
     row = _get(req, res, 'get')
@@ -133,7 +131,6 @@ def _node_of(req: webob.Request, node_uuid: str) -> dict[str, Any]:
 
 
 def create_item(req: webob.Request, res: Resource) -> webob.Response:
-    query.require_volume(req)
     util.authorize(req, POLICY % 'create')
     body = util.read_body(req, res.create_schema)
     values = {name: body[name] for name in res.fields_schema
@@ -182,7 +179,6 @@ def _patched(req: webob.Request, res: Resource, row: dict[str, Any],
 
 
 def update_item(req: webob.Request, res: Resource) -> webob.Response:
-    query.require_volume(req)
     row = _get(req, res, 'update')
     patch = util.read_body(req, schemas.PATCH)
     node, values = _patched(req, res, row, patch)
@@ -193,7 +189,6 @@ def update_item(req: webob.Request, res: Resource) -> webob.Response:
 
 
 def delete_item(req: webob.Request, res: Resource) -> webob.Response:
-    query.require_volume(req)
     row = _get(req, res, 'delete')
     node = db_nodes.node_get(util.context(req), row['node_id'])
     util.deps(req).conductor.destroy_volume(
@@ -205,7 +200,6 @@ def malformed(req: webob.Request, res: Resource,
               lookup: bool = True) -> webob.Response:
     """A connector or target named under a node (or created there): the
     item is looked up first (404), then upstream's 400."""
-    query.require_volume(req)
     node_access.get_node(req, req.urlvars['node_ident'])
     if lookup:
         _get(req, res, 'get')

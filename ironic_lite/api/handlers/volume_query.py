@@ -5,17 +5,11 @@ import webob
 import webob.exc
 
 from ironic_lite.api import listing
-from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.views import volume as views
 
 LIST_PARAMS = frozenset({'node', 'marker', 'limit', 'sort_key',
                          'sort_dir', 'fields', 'detail'})
-
-
-def require_volume(req: webob.Request) -> None:
-    """Volume resources exist from 1.32 (a 404 below, as upstream)."""
-    util.require_version(req, mv.VOLUME)
 
 
 def requested_fields(req: webob.Request, shape: views.Shape,
