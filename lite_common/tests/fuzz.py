@@ -3,9 +3,17 @@
 Every operation of the document served at ``/openapi.json`` gets valid
 and invalid requests (schemathesis' positive and negative generation,
 with a fixed seed); each answer is checked: never a 5xx, an error is in
-the API's own format, and no body shows a traceback or SQL. Findings
-are collected, not raised at the first, so that one run reports them
-all.
+the API's own format, no body shows a traceback or SQL, and the answer
+is the one the document describes (schemathesis'
+``response_schema_conformance``; a success status the operation does
+not list; a body where it says none). Findings are collected, not raised
+at the first, so that one run reports them all.
+
+The microversion is one the document allows for the operation (its
+header parameter, generated as any other); the caller's headers give
+only what the case leaves out. Operations whose valid requests were all
+refused (400 or 422) are reported, not failed: the schema accepts what
+the handler rejects.
 
 ``python -m nova_lite.tests.functional.test_fuzz --examples 500`` (and
 the ironic twin) run longer.
@@ -24,6 +32,8 @@ import hypothesis
 import hypothesis.errors
 import schemathesis
 from schemathesis import GenerationMode
+from schemathesis.checks import response_schema_conformance
+from schemathesis.core.failures import FailureGroup
 
 #: Requests per operation and generation mode in CI.
 EXAMPLES = int(os.environ.get('STACKLITE_FUZZ_EXAMPLES', '25'))
@@ -57,6 +67,8 @@ class Report:
     operations: int = 0
     findings: list[Finding] = dataclasses.field(default_factory=list)
     statuses: dict[int, int] = dataclasses.field(default_factory=dict)
+    #: Operations whose valid requests were all refused (400 or 422).
+    refused: list[str] = dataclasses.field(default_factory=list)
 
 
 def check(status: int, text: str, method: str,
@@ -73,6 +85,28 @@ def check(status: int, text: str, method: str,
             return 'an error that is not JSON'
         if not error_format_ok(body):
             return "an error not in the API's format"
+    return None
+
+
+def conformance(case: Any, response: Any) -> str | None:
+    """Whether an answer is not the one the document describes."""
+    answers = case.operation.definition.raw.get('responses', {})
+    status = str(response.status_code)
+    if (response.status_code < 300 and '2XX' not in answers
+            and status not in answers):
+        return (f'a success status the document does not list '
+                f'({", ".join(sorted(answers))})')
+    answer = answers.get(status)
+    if (answer is not None and 'content' not in answer
+            and response.content and case.method.upper() != 'HEAD'):
+        return 'a body where the document says none'
+    try:
+        case.validate_response(response,
+                               checks=[response_schema_conformance])
+    except FailureGroup as group:
+        return 'not as documented: ' + '; '.join(
+            f'{failure.title}: {failure.message}'
+            for failure in group.exceptions)
     return None
 
 
@@ -102,21 +136,30 @@ def _run(operation: Any, mode: GenerationMode, headers: dict[str, str],
         phases=[hypothesis.Phase.generate])
     @hypothesis.given(case=operation.as_strategy(generation_mode=mode))
     def one(case: Any) -> None:
-        response = case.call(headers=headers)
+        given = {name.lower() for name in case.headers or {}}
+        response = case.call(headers={
+            name: value for name, value in headers.items()
+            if name.lower() not in given})
         report.requests += 1
         status = response.status_code
         report.statuses[status] = report.statuses.get(status, 0) + 1
+        refusals.append(status in (400, 422))
         problem = check(status, response.text, case.method.upper(),
                         error_format_ok)
+        if problem is None:
+            problem = conformance(case, response)
         if problem is not None:
             report.findings.append(Finding(
                 case.method.upper(), case.formatted_path, status, problem,
                 response.text))
 
+    refusals: list[bool] = []
     try:
         one()
     except hypothesis.errors.Unsatisfiable:
         pass    # nothing to make invalid (no parameters, no body)
+    if mode == GenerationMode.POSITIVE and refusals and all(refusals):
+        report.refused.append(operation.label)
 
 
 #: (auth strategy, request headers, examples, seed) -> the report.
@@ -126,6 +169,8 @@ Runner = Callable[[str, dict[str, str], int, int], Report]
 def assert_clean(report: Report) -> None:
     print(f'{report.requests} requests over {report.operations} '
           f'operations: {report.statuses}')
+    for label in report.refused:
+        print(f'  valid requests all refused: {label}')
     assert report.requests > report.operations
     assert [str(f) for f in report.findings] == []
 
@@ -145,5 +190,7 @@ def main(description: str, runner: Runner,
               f'{report.operations} operations: {report.statuses}')
         for finding in report.findings:
             print(f'  {finding}')
+        for label in report.refused:
+            print(f'  valid requests all refused: {label}')
         found += len(report.findings)
     return 1 if found else 0

@@ -4,6 +4,7 @@ import pytest
 import webob
 import webob.exc
 
+from lite_common.wsgi import microversion
 from lite_common.wsgi import router
 
 
@@ -113,3 +114,62 @@ def test_head_where_there_is_no_get_is_405(app):
     with pytest.raises(webob.exc.HTTPMethodNotAllowed) as err:
         _call(app, '/servers', 'PUT')
     assert err.value.headers['Allow'] == 'GET, HEAD, POST'
+
+
+def _versioned_app(seen):
+    return router.Router({
+        '/things': {
+            'GET': router.Versioned(_handler('list', seen), since='1.5'),
+            'POST': router.Versioned(_handler('create', seen), since='1.5',
+                                     until='1.9')},
+        '/things/old': {'GET': router.Versioned(_handler('old', seen),
+                                                until='1.2')},
+        '/other': {'GET': router.Versioned(_handler('other', seen))},
+    })
+
+
+def _at(app, path, version, method='GET'):
+    req = webob.Request.blank(path, method=method)
+    if version is not None:
+        req.environ[microversion.ENV_KEY] = microversion.APIVersion.parse(
+            version)
+    return req.get_response(app)
+
+
+@pytest.mark.parametrize('method,path,version', [
+    ('GET', '/things', '1.5'), ('GET', '/things', '1.99'),
+    ('HEAD', '/things', '1.5'), ('POST', '/things', '1.5'),
+    ('POST', '/things', '1.9'), ('GET', '/things/old', '1.1'),
+    ('GET', '/things/old', '1.2'), ('GET', '/other', '1.1'),
+])
+def test_a_versioned_route_serves_its_range(seen, method, path, version):
+    assert _at(_versioned_app(seen), path, version, method).status_int == 200
+    assert len(seen) == 1
+
+
+@pytest.mark.parametrize('method,path,version', [
+    ('GET', '/things', '1.4'), ('HEAD', '/things', '1.1'),
+    ('POST', '/things', '1.4'), ('POST', '/things', '1.10'),
+    ('GET', '/things/old', '1.3'),
+])
+def test_a_versioned_route_is_not_found_outside_its_range(
+        seen, method, path, version):
+    with pytest.raises(webob.exc.HTTPNotFound) as err:
+        _at(_versioned_app(seen), path, version, method)
+    assert err.value.explanation == (
+        f'The resource {path} could not be found.')
+    assert seen == []
+
+
+def test_a_versioned_route_without_microversions_is_served(seen):
+    """An application without the microversion middleware."""
+    assert _at(_versioned_app(seen), '/things', None).status_int == 200
+
+
+def test_versioned_gives_a_plain_handler_no_bounds():
+    def handler(req):
+        return webob.Response()
+
+    assert router.versioned(handler) == router.Versioned(handler)
+    route = router.Versioned(handler, since='2.3')
+    assert router.versioned(route) is route

@@ -7,20 +7,100 @@ becomes an enum), request bodies from the schemas each API maps its
 handlers to (:data:`Bodies`), converted from draft 4 to the JSON Schema
 dialect of OpenAPI 3.1. Every operation may answer an error in the API's
 own format (``default``).
+
+What the table cannot say, each API says per handler with
+:class:`Described` (:data:`Descriptions`): the query parameters the
+handler reads and the bodies of its success answers. The microversion
+range of an operation comes from the table (:class:`Versioned`): with a
+:class:`MicroversionHeader`, every operation gets the header as an
+optional parameter whose values are those of its range (a shared
+component per range, ``x-openstack-microversions`` giving its bounds).
 """
 
 from collections.abc import Callable
 from collections.abc import Mapping
 import copy
+import dataclasses
 import json
 import re
 from typing import Any
 
+from lite_common.wsgi.microversion import APIVersion
 from lite_common.wsgi.router import Handler
 from lite_common.wsgi.router import RouteTable
+from lite_common.wsgi.router import Versioned
+from lite_common.wsgi.router import versioned
 
 #: A handler's request body schema (the newest version's).
 Bodies = Mapping[Handler, Mapping[str, Any]]
+#: The extension that gives a microversion parameter's range.
+RANGE_KEY = 'x-openstack-microversions'
+
+
+@dataclasses.dataclass(frozen=True)
+class Described:
+    """What one handler reads from the query and answers on success.
+
+    ``query``: parameter name -> JSON schema (draft 4 is converted, see
+    :func:`modern`), ``required_query`` the names that must be given.
+    ``responses``: success status -> body schema (None: no body). A
+    schema holds for every microversion of the operation's range: a
+    field that some versions lack is listed, not required, and its
+    ``description`` says "since X.Y" or "until X.Y".
+    """
+
+    query: Mapping[str, Mapping[str, Any]] = dataclasses.field(
+        default_factory=dict)
+    required_query: frozenset[str] = frozenset()
+    responses: Mapping[int, Mapping[str, Any] | None] = dataclasses.field(
+        default_factory=dict)
+
+
+Descriptions = Mapping[Handler, Described]
+
+
+@dataclasses.dataclass(frozen=True)
+class MicroversionHeader:
+    """How an API's microversion is asked for: ``name: prefix X.Y``
+    (``OpenStack-API-Version: compute 2.53``), from ``minimum`` to
+    ``maximum``."""
+
+    name: str
+    prefix: str
+    minimum: str
+    maximum: str
+
+    def bounds(self, route: Versioned) -> tuple[str, str] | None:
+        """The first and last version of ``route`` within the API's
+        (None: no version serves it)."""
+        low = max(APIVersion.parse(self.minimum),
+                  APIVersion.parse(route.since or self.minimum))
+        high = min(APIVersion.parse(self.maximum),
+                   APIVersion.parse(route.until or self.maximum))
+        if low > high:
+            return None
+        return str(low), str(high)
+
+    def values(self, low: str, high: str) -> list[str]:
+        """Every header value from ``low`` to ``high`` (one major
+        version), and ``latest`` where ``high`` is the maximum."""
+        first, last = APIVersion.parse(low), APIVersion.parse(high)
+        if first.major != last.major:
+            raise ValueError(f'{low} to {high}: one major version only')
+        values = [f'{self.prefix}{first.major}.{minor}'
+                  for minor in range(first.minor, last.minor + 1)]
+        if last == APIVersion.parse(self.maximum):
+            values.append(f'{self.prefix}latest')
+        return values
+
+    def parameter(self, low: str, high: str) -> dict[str, Any]:
+        return {
+            'name': self.name, 'in': 'header', 'required': False,
+            'description': f'The microversion, {low} to {high} '
+                           f'(none: {self.minimum}).',
+            'schema': {'type': 'string', 'enum': self.values(low, high)},
+            RANGE_KEY: {'min': low, 'max': high},
+        }
 
 _VARIABLE = re.compile(r'\{([a-zA-Z_][a-zA-Z0-9_]*)(?::([^}]*))?\}')
 _METHODS = ('GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD')
@@ -55,14 +135,20 @@ def _path(template: str) -> tuple[str, list[dict[str, Any]]]:
     return _VARIABLE.sub(r'{\1}', template), parameters
 
 
+_NOTHING: Mapping[Any, Any] = {}
+
+
 def document(title: str, version: str, table: RouteTable, bodies: Bodies,
              error_schema: Mapping[str, Any],
-             include: Callable[[str], bool] = lambda path: True
+             include: Callable[[str], bool] = lambda path: True,
+             descriptions: Descriptions = _NOTHING,
+             microversion: MicroversionHeader | None = None
              ) -> dict[str, Any]:
     """The OpenAPI document of ``table`` (paths for which ``include`` is
     true)."""
     paths: dict[str, Any] = {}
     seen: set[str] = set()
+    headers: dict[str, Any] = {}
     for template, methods in table.items():
         if not include(template):
             continue
@@ -71,18 +157,54 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
         if parameters:
             item['parameters'] = parameters
         for method in _METHODS:
-            handler = methods.get(method)
-            if handler is not None:
-                operation = _operation(handler, bodies)
-                _make_unique(operation, method, path, seen)
-                item[method.lower()] = operation
+            if method not in methods:
+                continue
+            route = versioned(methods[method])
+            operation = _operation(route.handler, bodies,
+                                   descriptions.get(route.handler))
+            if microversion is not None:
+                _add_header(operation, route, microversion, headers)
+            _make_unique(operation, method, path, seen)
+            item[method.lower()] = operation
         paths[path] = item
+    components: dict[str, Any] = {
+        'schemas': {'Error': modern(error_schema)}}
+    if headers:
+        components['parameters'] = headers
     return {
         'openapi': '3.1.0',
         'info': {'title': title, 'version': version},
         'paths': paths,
-        'components': {'schemas': {'Error': modern(error_schema)}},
+        'components': components,
     }
+
+
+def _add_header(operation: dict[str, Any], route: Versioned,
+                header: MicroversionHeader, shared: dict[str, Any]) -> None:
+    """The microversion parameter of ``route``'s range: one component
+    per range (most operations share the whole range)."""
+    bounds = header.bounds(route)
+    if bounds is None:
+        raise ValueError(f'{operation["operationId"]}: {route.since} to '
+                         f'{route.until} is outside the API\'s versions')
+    name = f'microversion-{bounds[0]}-{bounds[1]}'
+    if name not in shared:
+        shared[name] = header.parameter(*bounds)
+    operation.setdefault('parameters', []).insert(
+        0, {'$ref': f'#/components/parameters/{name}'})
+
+
+def operation_range(doc: Mapping[str, Any], operation: Mapping[str, Any]
+                    ) -> tuple[str, str] | None:
+    """The microversions of one operation of ``doc`` (None: it has no
+    microversion parameter)."""
+    for parameter in operation.get('parameters', ()):
+        ref = parameter.get('$ref', '')
+        if ref.startswith('#/components/parameters/'):
+            parameter = doc['components']['parameters'][ref.split('/')[-1]]
+        if RANGE_KEY in parameter:
+            return parameter[RANGE_KEY]['min'], parameter[RANGE_KEY]['max']
+    return None
 
 
 def _make_unique(operation: dict[str, Any], method: str, path: str,
@@ -104,13 +226,14 @@ def _make_unique(operation: dict[str, Any], method: str, path: str,
     operation['operationId'] = name
 
 
-def _operation(handler: Handler, bodies: Bodies) -> dict[str, Any]:
+def _operation(handler: Handler, bodies: Bodies,
+               described: Described | None) -> dict[str, Any]:
     doc = (handler.__doc__ or '').strip().split('\n')[0]
     operation: dict[str, Any] = {
         'operationId': f'{handler.__module__.rsplit(".", 1)[-1]}.'
                        f'{handler.__name__}',
         'responses': {
-            '2XX': {'description': 'Success.'},
+            **_responses(described),
             'default': {
                 'description': "An error, in the API's error format.",
                 'content': {'application/json': {'schema': {
@@ -119,6 +242,12 @@ def _operation(handler: Handler, bodies: Bodies) -> dict[str, Any]:
     }
     if doc:
         operation['summary'] = doc
+    if described is not None and described.query:
+        operation['parameters'] = [
+            {'name': name, 'in': 'query',
+             'required': name in described.required_query,
+             'schema': modern(copy.deepcopy(dict(schema)))}
+            for name, schema in sorted(described.query.items())]
     body = bodies.get(handler)
     if body is not None:
         operation['requestBody'] = {
@@ -126,6 +255,44 @@ def _operation(handler: Handler, bodies: Bodies) -> dict[str, Any]:
             'content': {'application/json': {
                 'schema': modern(copy.deepcopy(dict(body)))}}}
     return operation
+
+
+def _responses(described: Described | None) -> dict[str, Any]:
+    """The success answers (``2XX`` when the handler is not described:
+    any, with any body)."""
+    if described is None:
+        return {'2XX': {'description': 'Success.'}}
+    responses: dict[str, Any] = {}
+    for status, schema in sorted(described.responses.items()):
+        answer: dict[str, Any] = {
+            'description': _REASONS.get(status, 'Success.')}
+        if schema is not None:
+            answer['content'] = {'application/json': {
+                'schema': modern(copy.deepcopy(dict(schema)))}}
+        responses[str(status)] = answer
+    return responses
+
+
+_REASONS = {200: 'OK.', 201: 'Created.', 202: 'Accepted.',
+            204: 'No content.'}
+
+
+def described_operations(table: RouteTable, descriptions: Descriptions,
+                         include: Callable[[str], bool] = lambda path: True
+                         ) -> tuple[list[str], list[str]]:
+    """The operations of ``table`` (``'GET /path'``) whose handler is
+    described, and those whose handler is not."""
+    described, not_yet = [], []
+    for template, methods in table.items():
+        if not include(template):
+            continue
+        for method, route in methods.items():
+            name = f'{method} {template}'
+            if versioned(route).handler in descriptions:
+                described.append(name)
+            else:
+                not_yet.append(name)
+    return described, not_yet
 
 
 def dumps(doc: Mapping[str, Any]) -> str:

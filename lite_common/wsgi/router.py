@@ -7,10 +7,18 @@ of the path; see :mod:`lite_common.wsgi.url_check`). A path that exists
 with another method is a 405 with an ``Allow`` header. ``HEAD`` is
 answered wherever ``GET`` is, by the ``GET`` handler (webob's response
 leaves the body out and keeps the headers).
+
+An operation that exists in some microversions only is
+``Versioned(handler, since='1.37')`` in the table: a request whose
+version (:func:`lite_common.wsgi.microversion.get_version`) is outside
+the range gets the answer of a path that does not exist (404), before
+the handler runs. The table is where the range is read from, by the
+router and by the OpenAPI document (:mod:`lite_common.wsgi.openapi`).
 """
 
 from collections.abc import Callable
 from collections.abc import Mapping
+import dataclasses
 from typing import Any
 
 import routes
@@ -18,12 +26,42 @@ import webob
 import webob.exc
 
 from lite_common.wsgi import faults
+from lite_common.wsgi import microversion
 
 #: Where the matched route template is left for the request metrics
 #: (:mod:`lite_common.metrics.api`).
 ROUTE_KEY = 'lite.route'
 Handler = Callable[[webob.Request], webob.Response]
-RouteTable = Mapping[str, Mapping[str, Handler]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Versioned:
+    """A handler served from microversion ``since`` to ``until``
+    (both included; None: no bound)."""
+
+    handler: Handler
+    since: str | None = None
+    until: str | None = None
+
+    def serves(self, version: microversion.APIVersion | None) -> bool:
+        """Whether a request at ``version`` reaches the handler (an
+        application without microversions has none: always)."""
+        if version is None:
+            return True
+        if self.since is not None and version.below(self.since):
+            return False
+        return (self.until is None
+                or version <= microversion.APIVersion.parse(self.until))
+
+
+Route = Handler | Versioned
+RouteTable = Mapping[str, Mapping[str, Route]]
+
+
+def versioned(route: Route) -> Versioned:
+    """Any route of a table as a :class:`Versioned` (a plain handler
+    serves every version)."""
+    return route if isinstance(route, Versioned) else Versioned(route)
 
 
 def _text(value: Any) -> Any:
@@ -48,7 +86,28 @@ def _method_not_allowed(allowed: list[str]) -> Handler:
     return handler
 
 
-def _with_head(methods: Mapping[str, Handler]) -> dict[str, Handler]:
+def _not_found(req: webob.Request) -> webob.Response:
+    path = faults.url_text(req.environ.get('PATH_INFO', ''))
+    raise webob.exc.HTTPNotFound(
+        explanation=f'The resource {path} could not be found.')
+
+
+def _in_range(route: Route) -> Handler:
+    """The handler of ``route``, behind its version check."""
+    if not isinstance(route, Versioned):
+        return route
+    if route.since is None and route.until is None:
+        return route.handler
+
+    def handler(req: webob.Request) -> webob.Response:
+        if route.serves(req.environ.get(microversion.ENV_KEY)):
+            return route.handler(req)
+        return _not_found(req)
+
+    return handler
+
+
+def _with_head(methods: Mapping[str, Route]) -> dict[str, Route]:
     if 'GET' in methods and 'HEAD' not in methods:
         return {**methods, 'HEAD': methods['GET']}
     return dict(methods)
@@ -62,9 +121,10 @@ class Router:
         for path, methods in table.items():
             methods = _with_head(methods)
             allowed = sorted(methods)
-            for method, handler in methods.items():
+            for method, route in methods.items():
                 self.mapper.connect(
-                    path, action=handler, conditions={'method': [method]}
+                    path, action=_in_range(route),
+                    conditions={'method': [method]}
                 )
             self.mapper.connect(path, action=_method_not_allowed(allowed))
 
@@ -72,10 +132,7 @@ class Router:
         req = webob.Request(environ)
         found = self.mapper.routematch(environ=environ)
         if found is None:
-            path = faults.url_text(environ.get('PATH_INFO', ''))
-            raise webob.exc.HTTPNotFound(
-                explanation=f'The resource {path} could not be found.'
-            )
+            return _not_found(req)
         match, route = found
         # The route template labels the request's metrics.
         environ[ROUTE_KEY] = route.routepath
