@@ -1,16 +1,21 @@
-"""The OpenAPI document of the Compute API, from the route table and
-the request schemas (``python -m nova_lite.api.openapi`` prints it; it
-is served at ``/openapi.json`` and checked into
-``doc/source/api/openapi/compute.json``).
+"""The OpenAPI document of the Compute API, from the route table, the
+request schemas and what :mod:`nova_lite.api.described` says of each
+operation (query parameters, success bodies); ``python -m
+nova_lite.api.openapi`` prints it; it is served at ``/openapi.json`` and
+checked into ``doc/source/api/openapi/compute.json``.
 
-Bodies are those of the newest microversion; the Image API branch and
-the ``/v2.1/{project_id}/...`` aliases are left out.
+Request bodies are those of the newest microversion; every operation
+takes the microversion header, with the versions of its range (the
+route table's :class:`~lite_common.wsgi.router.Versioned`). The Image
+API has its own document (:mod:`nova_lite.api.image_openapi`); the
+``/v2.1/{project_id}/...`` aliases are left out.
 """
 
 from typing import Any
 
 from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import openapi
+from nova_lite.api import described
 from nova_lite.api import errors
 from nova_lite.api import microversion
 from nova_lite.api.handlers import aggregate_images
@@ -44,6 +49,9 @@ from nova_lite.api.schemas import servers as server_schemas
 from nova_lite.api.schemas import services as service_schemas
 
 PATH = '/openapi.json'
+HEADER = openapi.MicroversionHeader(
+    'OpenStack-API-Version', 'compute ', microversion.MIN_VERSION,
+    microversion.MAX_VERSION)
 
 #: One property per fault name, each ``{code, message}``.
 ERROR_SCHEMA: dict[str, Any] = {
@@ -102,7 +110,7 @@ def bodies() -> openapi.Bodies:
     }
 
 
-def _compute_path(path: str) -> bool:
+def compute_path(path: str) -> bool:
     return not (path.startswith('/image')
                 or path.startswith('/v2.1/{project_id}'))
 
@@ -112,7 +120,8 @@ def document() -> dict[str, Any]:
 
     return openapi.document(
         'nova_lite Compute API', microversion.MAX_VERSION,
-        routes.COMPUTE_ROUTES, bodies(), ERROR_SCHEMA, _compute_path)
+        routes.COMPUTE_ROUTES, bodies(), ERROR_SCHEMA, compute_path,
+        descriptions=described.descriptions(), microversion=HEADER)
 
 
 def error_format_ok(body: Any) -> bool:

@@ -3,21 +3,21 @@ os-availability-zone, os-aggregates, os-migrations (nova_lite/api/
 handlers/services.py, hypervisors.py, availability_zones.py,
 aggregates.py, migrations.py)."""
 
-from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
 from nova_lite.api.schemas.responses import NULLABLE_INTEGER
 from nova_lite.api.schemas.responses import NULLABLE_STRING
 from nova_lite.api.schemas.responses import NULLABLE_TIME
-from nova_lite.api.schemas.responses import obj
-from nova_lite.api.schemas.responses import one_of
-from nova_lite.api.schemas.responses import Schema
-from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import STRING
 from nova_lite.api.schemas.responses import STRING_MAP
 from nova_lite.api.schemas.responses import STRINGS
 from nova_lite.api.schemas.responses import TIME
+from nova_lite.api.schemas.responses import Schema
+from nova_lite.api.schemas.responses import array
+from nova_lite.api.schemas.responses import obj
+from nova_lite.api.schemas.responses import one_of
+from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 

@@ -1,17 +1,17 @@
 """Flavor bodies (nova_lite/api/handlers/flavors.py, flavor_access.py,
 flavor_extra_specs.py)."""
 
-from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
 from nova_lite.api.schemas.responses import NULLABLE_STRING
 from nova_lite.api.schemas.responses import NUMBER
-from nova_lite.api.schemas.responses import obj
-from nova_lite.api.schemas.responses import Schema
-from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import STRING
 from nova_lite.api.schemas.responses import STRING_MAP
+from nova_lite.api.schemas.responses import Schema
+from nova_lite.api.schemas.responses import array
+from nova_lite.api.schemas.responses import obj
+from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import wrapped
 
 _BRIEF = {'id': STRING, 'name': STRING, 'links': LINKS}

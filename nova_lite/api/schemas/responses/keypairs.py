@@ -1,15 +1,15 @@
 """Key pair bodies (nova_lite/api/handlers/keypairs.py)."""
 
-from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
 from nova_lite.api.schemas.responses import NULLABLE_TIME
-from nova_lite.api.schemas.responses import obj
-from nova_lite.api.schemas.responses import Schema
-from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import STRING
 from nova_lite.api.schemas.responses import TIME
+from nova_lite.api.schemas.responses import Schema
+from nova_lite.api.schemas.responses import array
+from nova_lite.api.schemas.responses import obj
+from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import wrapped
 
 _INDEX = {'name': STRING, 'public_key': STRING, 'fingerprint': STRING}

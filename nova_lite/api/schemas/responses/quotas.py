@@ -4,12 +4,12 @@ which resources appear depends on the microversion, so none is
 required."""
 
 from nova_lite.api.handlers import limits
-from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import INTEGER
-from nova_lite.api.schemas.responses import obj
-from nova_lite.api.schemas.responses import Schema
-from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import STRING
+from nova_lite.api.schemas.responses import Schema
+from nova_lite.api.schemas.responses import array
+from nova_lite.api.schemas.responses import obj
+from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 from nova_lite.db import quotas as db

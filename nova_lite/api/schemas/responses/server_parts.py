@@ -3,19 +3,19 @@ resources: instance actions, server groups, metadata, tags, volume
 attachments, password, shares, consoles, external events, tenant
 usage, the usage audit log (nova_lite/api/handlers/...)."""
 
-from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
 from nova_lite.api.schemas.responses import NULLABLE_STRING
 from nova_lite.api.schemas.responses import NULLABLE_TIME
 from nova_lite.api.schemas.responses import NUMBER
-from nova_lite.api.schemas.responses import obj
-from nova_lite.api.schemas.responses import Schema
-from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import STRING
 from nova_lite.api.schemas.responses import STRING_MAP
 from nova_lite.api.schemas.responses import STRINGS
 from nova_lite.api.schemas.responses import TIME
+from nova_lite.api.schemas.responses import Schema
+from nova_lite.api.schemas.responses import array
+from nova_lite.api.schemas.responses import obj
+from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 

@@ -1,21 +1,21 @@
 """Server bodies (nova_lite/api/views/servers.py): list, detail, show,
 create, update, and the answers of ``POST /servers/{id}/action``."""
 
-from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
 from nova_lite.api.schemas.responses import NULLABLE_INTEGER
 from nova_lite.api.schemas.responses import NULLABLE_STRING
 from nova_lite.api.schemas.responses import NULLABLE_TIME
-from nova_lite.api.schemas.responses import obj
-from nova_lite.api.schemas.responses import one_of
-from nova_lite.api.schemas.responses import Schema
-from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import STRING
 from nova_lite.api.schemas.responses import STRING_MAP
 from nova_lite.api.schemas.responses import STRINGS
 from nova_lite.api.schemas.responses import TIME
+from nova_lite.api.schemas.responses import Schema
+from nova_lite.api.schemas.responses import array
+from nova_lite.api.schemas.responses import obj
+from nova_lite.api.schemas.responses import one_of
+from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 

