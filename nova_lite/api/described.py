@@ -253,5 +253,6 @@ def descriptions() -> dict[Handler, openapi.Described]:
             **_projects()}
 
 
-#: Operations of the Compute document not described yet (none).
-NOT_YET_DESCRIBED: frozenset[Handler] = frozenset()
+#: Operations (``'GET /path'``) of the Compute document not described
+#: yet: none.
+NOT_YET_DESCRIBED: frozenset[str] = frozenset()

@@ -67,10 +67,12 @@ def descriptions() -> openapi.Descriptions:
     }
 
 
-#: Operations of the image document not described yet (none).
+#: Operations (``'GET /path'``) of the image document not described
+#: yet: none.
 NOT_YET_DESCRIBED: frozenset[str] = frozenset()
 
-_MEDIA_TYPES = {'images.update_image': images.PATCH_TYPES[0],
+PATCH_MEDIA_TYPE = images.PATCH_TYPES[0]
+_MEDIA_TYPES = {'images.update_image': PATCH_MEDIA_TYPE,
                 'images.upload_image_data': 'application/octet-stream'}
 
 

@@ -8,6 +8,7 @@ route table's ``Versioned``). The fuzz run sees mostly empty lists and
 404s: this is where the schemas meet full bodies."""
 
 import re
+import time
 from typing import Any
 
 import jsonschema
@@ -40,23 +41,43 @@ def world():
         stack.stop()
 
 
+def _pattern(template: str, item: dict[str, Any]) -> str:
+    """A path template as a regular expression (enum parameters match
+    their values only, as the router's requirements)."""
+    enums = {p['name']: '|'.join(map(re.escape, p['schema']['enum']))
+             for p in item.get('parameters', ())
+             if 'enum' in p.get('schema', {})}
+    return re.sub(r'\{([^}]+)\}',
+                  lambda m: f'({enums.get(m[1], "[^/]+")})', template)
+
+
 def _operation(doc: dict[str, Any], method: str, path: str
                ) -> dict[str, Any]:
     path = path.split('?')[0]
     for template, item in doc['paths'].items():
-        pattern = re.sub(r'\{[^}]+\}', '[^/]+', template)
-        if re.fullmatch(pattern, path) and method.lower() in item:
+        if (re.fullmatch(_pattern(template, item), path)
+                and method.lower() in item):
             return item[method.lower()]
     raise AssertionError(f'{method} {path} is not in the document')
 
 
+#: Operations whose answer has a body for some requests and none for
+#: others under one status (``POST /servers/{id}/action``: rebuild's 202
+#: has the server, lock's none), as upstream: OpenAPI cannot say so, the
+#: document gives the body.
+_BODY_OR_NONE = {'server_actions.server_action'}
+
+
 def _check(doc: dict[str, Any], method: str, path: str, resp: Any) -> None:
-    answers = _operation(doc, method, path)['responses']
+    operation = _operation(doc, method, path)
+    answers = operation['responses']
     where = f'{method} {path} -> {resp.status_int}: {resp.text[:500]}'
     assert str(resp.status_int) in answers, where
     answer = answers[str(resp.status_int)]
     if 'content' not in answer:
         assert not resp.body, where
+        return
+    if not resp.body and operation['operationId'] in _BODY_OR_NONE:
         return
     schema = answer['content']['application/json']['schema']
     try:
@@ -144,3 +165,101 @@ def test_every_read_answers_as_documented(world, version):
             _request(world, 'GET', path, version, ADMIN)
         if not any(word in path for word in _OPERATORS):
             _request(world, 'GET', path, version, DEMO)
+
+
+def _settled(world, server: str) -> None:
+    """Wait until the server has no task (the next action may start)."""
+    app = world[0]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        shown = api_data.call(app, 'GET', f'/v2.1/servers/{server}', {
+            **ADMIN, **api_data.LATEST}).json['server']
+        if shown['OS-EXT-STS:task_state'] is None:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f'server {server} still busy after 30 s')
+
+
+@pytest.mark.parametrize('version', ('2.1', '2.2', '2.19', '2.45', '2.54',
+                                     '2.64', '2.75', '2.100'))
+def test_writes_answer_as_documented(world, version):
+    _, records, _ = world
+    server = f'/v2.1/servers/{records.server}'
+    suffix = version.replace('.', '-')
+
+    def write(method, path, body=None, who=DEMO):
+        return _request(world, method, path, version, who, body)
+
+    write('PUT', server, {'server': {'name': f'renamed-{suffix}'}})
+    write('POST', f'{server}/metadata', {'metadata': {'k': suffix}})
+    write('PUT', f'{server}/metadata/k', {'meta': {'k': 'v'}})
+    write('DELETE', f'{server}/metadata/k')
+    write('PUT', f'{server}/tags/t-{suffix}')
+    write('PUT', f'{server}/tags', {'tags': ['described']})
+    for action in ({'lock': None}, {'unlock': None}, {'os-stop': None},
+                   {'os-start': None},
+                   {'createImage': {'name': f'snap-{suffix}'}},
+                   {'rebuild': {'imageRef': api_data.IMAGE}}):
+        write('POST', f'{server}/action', action)
+        _settled(world, records.server)
+    write('POST', f'{server}/action', {'os-getConsoleOutput': {}})
+    flavor = write('POST', '/v2.1/flavors', {'flavor': {
+        'name': f'f-{suffix}', 'ram': 64, 'vcpus': 1, 'disk': 1}},
+        who=ADMIN).json['flavor']['id']
+    write('DELETE', f'/v2.1/flavors/{flavor}', who=ADMIN)
+    key = {'name': f'k-{suffix}'}
+    if APIVersion.parse(version) >= APIVersion.parse('2.92'):
+        key['public_key'] = api_data.KEY
+    write('POST', '/v2.1/os-keypairs', {'keypair': key})
+    write('DELETE', f'/v2.1/os-keypairs/k-{suffix}')
+    policy = ({'policy': 'affinity'}
+              if APIVersion.parse(version) >= APIVersion.parse('2.64')
+              else {'policies': ['affinity']})
+    group = write('POST', '/v2.1/os-server-groups', {'server_group': {
+        'name': f'g-{suffix}', **policy}}).json['server_group']['id']
+    write('DELETE', f'/v2.1/os-server-groups/{group}')
+    aggregate = write('POST', '/v2.1/os-aggregates', {'aggregate': {
+        'name': f'a-{suffix}'}}, who=ADMIN).json['aggregate']['id']
+    write('PUT', f'/v2.1/os-aggregates/{aggregate}',
+          {'aggregate': {'name': f'b-{suffix}'}}, who=ADMIN)
+    write('DELETE', f'/v2.1/os-aggregates/{aggregate}', who=ADMIN)
+    write('PUT', '/v2.1/os-quota-sets/demo',
+          {'quota_set': {'instances': 20}}, who=ADMIN)
+    write('PUT', '/v2.1/os-quota-class-sets/default',
+          {'quota_class_set': {'cores': 40}}, who=ADMIN)
+
+
+def test_service_updates_answer_as_documented(world):
+    listed = _request(world, 'GET', '/v2.1/os-services?binary=nova-compute',
+                      '2.53', ADMIN).json['services']
+    service = f'/v2.1/os-services/{listed[-1]["id"]}'
+    for status in ('disabled', 'enabled'):
+        _request(world, 'PUT', service, '2.53', ADMIN, {'status': status})
+    for action in ('disable', 'enable'):
+        _request(world, 'PUT', f'/v2.1/os-services/{action}', '2.11', ADMIN,
+                 {'host': listed[-1]['host'], 'binary': 'nova-compute'})
+
+
+def test_image_writes_answer_as_documented(world):
+    app, _, docs = world
+    made = api_data.call(app, 'POST', '/image/v2/images', DEMO,
+                         {'name': 'written', 'disk_format': 'raw',
+                          'container_format': 'bare'})
+    _check(docs['image'], 'POST', '/image/v2/images', made)
+    image = f'/image/v2/images/{made.json["id"]}'
+    req_headers = {**DEMO, 'Content-Type':
+                   'application/openstack-images-v2.1-json-patch'}
+    patched = api_data.webob.Request.blank(
+        image, method='PATCH', headers=req_headers,
+        body=b'[{"op": "add", "path": "/os_distro", "value": "debian"}]'
+    ).get_response(app)
+    _check(docs['image'], 'PATCH', image, patched)
+    uploaded = api_data.webob.Request.blank(
+        f'{image}/file', method='PUT', body=b'data', headers={
+            **DEMO, 'Content-Type': 'application/octet-stream'}
+    ).get_response(app)
+    _check(docs['image'], 'PUT', f'{image}/file', uploaded)
+    deleted = api_data.call(app, 'DELETE', image, DEMO)
+    _check(docs['image'], 'DELETE', image, deleted)
+    versions = api_data.call(app, 'GET', '/image', {})
+    _check(docs['image'], 'GET', '/image', versions)
