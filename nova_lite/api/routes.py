@@ -132,6 +132,9 @@ _COMPUTE: RouteTable = {
     '/os-simple-tenant-usage/{tenant_id}': {'GET': tenant_usage.show_usage},
     '/os-services': {'GET': services.list_services},
     # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary.
+    # Neither PUT has a range: as upstream, from 2.53 an action name is an
+    # invalid uuid (400), and before it any other name is an unknown
+    # action (404) after the body is checked (400 first).
     '/os-services/{service_action:'
     'enable|disable|disable-log-reason|force-down}': {
         'PUT': services.legacy_service_action},
