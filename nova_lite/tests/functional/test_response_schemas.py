@@ -24,8 +24,12 @@ from nova_lite.tests.functional import fixtures
 
 ADMIN = {'Authorization': 'Basic YWRtaW46YWRtaW4tc2VjcmV0'}
 DEMO = {'Authorization': 'Basic ZGVtbzpkZW1vLXNlY3JldA=='}
-VERSIONS = ('2.1', '2.2', '2.11', '2.26', '2.36', '2.47', '2.53', '2.58',
-            '2.64', '2.75', '2.87', '2.88', '2.90', '2.96', '2.98', '2.100')
+#: The first versions of fields the bodies gain or lose (and 2.1):
+#: each "since"/"until" of the schemas is checked where it changes.
+VERSIONS = ('2.1', '2.2', '2.3', '2.9', '2.11', '2.13', '2.16', '2.26',
+            '2.28', '2.36', '2.41', '2.47', '2.53', '2.58', '2.61', '2.64',
+            '2.73', '2.75', '2.80', '2.84', '2.87', '2.88', '2.90', '2.96',
+            '2.98', '2.100')
 
 
 @pytest.fixture(scope='module')
@@ -88,6 +92,46 @@ def _check(doc: dict[str, Any], method: str, path: str, resp: Any) -> None:
                              f'{list(exc.absolute_path)}') from None
 
 
+_MARK = re.compile(r'^(since|until) (\d+\.\d+)')
+
+
+def _marked_out(schema: Any, version: str) -> bool:
+    """Whether the schema's description ("since X.Y", "until X.Y") puts
+    ``version`` outside it."""
+    found = _MARK.match(schema.get('description', ''))
+    if found is None:
+        return False
+    word, bound = found[1], APIVersion.parse(found[2])
+    at = APIVersion.parse(version)
+    return at < bound if word == 'since' else at > bound
+
+
+def _version_problems(schema: Any, value: Any, version: str,
+                      where: str = '') -> list[str]:
+    """The places of ``value`` that its schema says ``version`` does
+    not show (the descriptions tell the truth)."""
+    if not isinstance(schema, dict):
+        return []
+    if _marked_out(schema, version):
+        return [f'{where or "/"}: {schema["description"]}']
+    if 'anyOf' in schema:
+        tried = [_version_problems(branch, value, version, where)
+                 for branch in schema['anyOf']
+                 if jsonschema.Draft202012Validator(branch).is_valid(value)]
+        return [] if not tried or [] in tried else tried[0]
+    problems = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = schema.get('properties', {}).get(key)
+            problems += _version_problems(inner, item, version,
+                                          f'{where}/{key}')
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            problems += _version_problems(schema.get('items'), item,
+                                          version, f'{where}/{index}')
+    return problems
+
+
 def _in_range(doc: dict[str, Any], method: str, path: str,
               version: str) -> bool:
     bounds = lite_openapi.operation_range(doc, _operation(doc, method, path))
@@ -108,6 +152,12 @@ def _request(world, method: str, path: str, version: str,
         return resp
     assert resp.status_int < 400, (method, path, version, resp.text)
     _check(doc, method, path, resp)
+    answer = _operation(doc, method, path)['responses'][
+        str(resp.status_int)]
+    if resp.body and 'content' in answer:
+        schema = answer['content']['application/json']['schema']
+        assert _version_problems(schema, resp.json, version) == [], (
+            method, path, version)
     return resp
 
 
