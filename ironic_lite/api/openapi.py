@@ -1,13 +1,16 @@
 """The OpenAPI document of the Bare Metal API, from the route table and
 the request schemas (``python -m ironic_lite.api.openapi`` prints it;
 it is served at ``/openapi.json`` and checked into
-``doc/source/api/openapi/baremetal.json``). Bodies are those of the
-newest microversion.
+``doc/source/api/openapi/baremetal.json``). Request bodies are those of
+the newest microversion; every operation carries the microversion header
+of its range (from the route table), and the described ones their query
+parameters and success answers (:mod:`ironic_lite.api.described`).
 """
 
 import json
 from typing import Any
 
+from ironic_lite.api import described
 from ironic_lite.api import microversion
 from ironic_lite.api.handlers import allocations
 from ironic_lite.api.handlers import boot_device
@@ -40,6 +43,11 @@ from ironic_lite.inspection_rules import validation
 from lite_common.wsgi import openapi
 
 PATH = '/openapi.json'
+#: The microversion header the document describes (upstream's other
+#: spelling, ``OpenStack-API-Version: baremetal X.Y``, works as well).
+MICROVERSION = openapi.MicroversionHeader(
+    microversion.LEGACY_HEADER, '', microversion.MIN_VERSION,
+    microversion.MAX_VERSION)
 
 #: ``error_message`` holds a JSON document with ``faultstring``.
 ERROR_SCHEMA: dict[str, Any] = {
@@ -107,7 +115,8 @@ def document() -> dict[str, Any]:
 
     return openapi.document(
         'ironic_lite Bare Metal API', microversion.MAX_VERSION,
-        routes.ROUTES, bodies(), ERROR_SCHEMA)
+        routes.ROUTES, bodies(), ERROR_SCHEMA,
+        descriptions=described.descriptions(), microversion=MICROVERSION)
 
 
 def error_format_ok(body: Any) -> bool:

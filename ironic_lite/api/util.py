@@ -125,11 +125,20 @@ def next_url(req: webob.Request, collection: str, marker: str,
 def isotime(value: datetime.datetime | str | None) -> str | None:
     """Bare Metal API timestamps: ``2024-01-02T03:04:05+00:00``.
 
-    A string is a timestamp the conductor already formatted (a node it
-    returned over RPC).
+    A string is a timestamp that came over RPC: as the conductor
+    formatted it (a node), or a naive UTC time (the RPC serializer's, of
+    a row such as a new allocation), given its offset here.
     """
-    if value is None or isinstance(value, str):
+    if value is None:
         return value
+    if isinstance(value, str):
+        try:
+            parsed = datetime.datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        if parsed.tzinfo is not None:
+            return value
+        value = parsed
     if value.tzinfo is None:
         value = value.replace(tzinfo=datetime.UTC)
     return value.isoformat()

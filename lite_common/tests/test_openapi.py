@@ -173,3 +173,28 @@ def test_every_operation_is_described_or_listed():
         openapi_checks.assert_covered(
             _TABLE, descriptions,
             ['GET /things', 'POST /things', 'GET /things/old'])
+
+
+def test_a_titled_schema_is_written_once_and_referenced():
+    thing = {**_THING, 'title': 'Thing'}
+    doc = _document(descriptions={
+        _show: openapi.Described(responses={200: thing}),
+        _create: openapi.Described(responses={201: {
+            'type': 'array', 'items': thing}})})
+    openapi_checks.assert_valid(doc)
+    assert doc['components']['schemas']['Thing'] == thing
+    ref = {'$ref': '#/components/schemas/Thing'}
+    answers = doc['paths']['/things']
+    assert answers['get']['responses']['200']['content'][
+        'application/json']['schema'] == ref
+    assert answers['post']['responses']['201']['content'][
+        'application/json']['schema'] == {'type': 'array', 'items': ref}
+
+
+def test_two_schemas_with_one_title_are_refused():
+    with pytest.raises(ValueError):
+        _document(descriptions={
+            _show: openapi.Described(responses={200: {
+                **_THING, 'title': 'Thing'}}),
+            _create: openapi.Described(responses={201: {
+                'type': 'object', 'title': 'Thing'}})})

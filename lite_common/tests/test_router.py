@@ -173,3 +173,11 @@ def test_versioned_gives_a_plain_handler_no_bounds():
     assert router.versioned(handler) == router.Versioned(handler)
     route = router.Versioned(handler, since='2.3')
     assert router.versioned(route) is route
+
+
+def test_a_handler_may_answer_outside_its_range_itself(seen):
+    """Upstream's 405 or 406 below a version, or its policy check first:
+    the range is for the document only."""
+    app = router.Router({'/things': {'GET': router.Versioned(
+        _handler('list', seen), since='1.5', answers_outside=True)}})
+    assert _at(app, '/things', '1.1').body == b'list'

@@ -46,7 +46,9 @@ class Described:
     ``responses``: success status -> body schema (None: no body). A
     schema holds for every microversion of the operation's range: a
     field that some versions lack is listed, not required, and its
-    ``description`` says "since X.Y" or "until X.Y".
+    ``description`` says "since X.Y" or "until X.Y". A schema (at any
+    depth) with a ``title`` is written once, under that name in the
+    document's components, and referenced.
     """
 
     query: Mapping[str, Mapping[str, Any]] = dataclasses.field(
@@ -169,6 +171,7 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
         paths[path] = item
     components: dict[str, Any] = {
         'schemas': {'Error': modern(error_schema)}}
+    _hoist(paths, components['schemas'])
     if headers:
         components['parameters'] = headers
     return {
@@ -177,6 +180,25 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
         'paths': paths,
         'components': components,
     }
+
+
+def _hoist(value: Any, shared: dict[str, Any]) -> Any:
+    """``value`` with every schema that has a title moved to ``shared``
+    (one schema per title) and referenced."""
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            value[index] = _hoist(item, shared)
+        return value
+    if not isinstance(value, dict):
+        return value
+    for key, item in value.items():
+        value[key] = _hoist(item, shared)
+    title = value.get('title')
+    if not isinstance(title, str) or title == 'Error':
+        return value
+    if shared.setdefault(title, value) != value:
+        raise ValueError(f'Two schemas are titled {title!r}')
+    return {'$ref': f'#/components/schemas/{title}'}
 
 
 def _add_header(operation: dict[str, Any], route: Versioned,

@@ -14,6 +14,9 @@ version (:func:`lite_common.wsgi.microversion.get_version`) is outside
 the range gets the answer of a path that does not exist (404), before
 the handler runs. The table is where the range is read from, by the
 router and by the OpenAPI document (:mod:`lite_common.wsgi.openapi`).
+Where upstream answers another status outside the range (405, 406, or
+after the policy check), ``answers_outside=True`` leaves the answer to
+the handler: the range is then the document's only.
 """
 
 from collections.abc import Callable
@@ -37,11 +40,13 @@ Handler = Callable[[webob.Request], webob.Response]
 @dataclasses.dataclass(frozen=True)
 class Versioned:
     """A handler served from microversion ``since`` to ``until``
-    (both included; None: no bound)."""
+    (both included; None: no bound). ``answers_outside``: the handler
+    answers requests outside the range itself (not the router's 404)."""
 
     handler: Handler
     since: str | None = None
     until: str | None = None
+    answers_outside: bool = False
 
     def serves(self, version: microversion.APIVersion | None) -> bool:
         """Whether a request at ``version`` reaches the handler (an
@@ -96,7 +101,8 @@ def _in_range(route: Route) -> Handler:
     """The handler of ``route``, behind its version check."""
     if not isinstance(route, Versioned):
         return route
-    if route.since is None and route.until is None:
+    if route.answers_outside or (route.since is None
+                                 and route.until is None):
         return route.handler
 
     def handler(req: webob.Request) -> webob.Response:

@@ -1,5 +1,6 @@
 """URLs, links, path variables, identifiers and sizes of the API."""
 
+import datetime
 from typing import Any
 
 import pytest
@@ -103,3 +104,15 @@ def test_clean_steps_must_fit_driver_internal_info() -> None:
             req, {'target': 'clean', 'clean_steps': [step] * 356})
     assert raised.value.code == 400
     assert 'as the conductor stores them' in str(raised.value)
+
+
+def test_a_naive_time_from_rpc_is_shown_in_utc():
+    """An allocation the conductor created comes back over RPC with its
+    times as naive strings; the API shows every time with its offset."""
+    assert util.isotime('2026-11-28T15:30:26.339786') == (
+        '2026-11-28T15:30:26.339786+00:00')
+    assert util.isotime('2026-11-28T15:30:26+00:00') == (
+        '2026-11-28T15:30:26+00:00')
+    assert util.isotime(datetime.datetime(2026, 1, 2, 3, 4, 5)) == (
+        '2026-01-02T03:04:05+00:00')
+    assert util.isotime(None) is None
