@@ -91,7 +91,8 @@ def bodies() -> openapi.Bodies:
         flavor_access.flavor_action: flavor_access.ACTION_BODY,
         flavor_extra_specs.update_spec: flavor_extra_specs.UPDATE_BODY,
         services.update_service: service_schemas.update_v253,
-        services.legacy_service_action: service_schemas.legacy_update_v211,
+        services.legacy_service_action:
+            service_schemas.documented_legacy_update,
         server_external_events.create_events:
             event_schemas.create_for(latest),
         quota_classes.update_quota_class: quota_schemas.update_class(

@@ -98,8 +98,10 @@ _COMPUTE: RouteTable = {
     '/servers/{server_id}/remote-consoles': {
         'POST': Versioned(consoles.create_remote_console,
                           since=consoles.REMOTE_CONSOLES_SINCE)},
+    # Before 2.31 the handler answers 400, as upstream.
     '/os-console-auth-tokens/{console_token}': {
-        'GET': consoles.show_console_token},
+        'GET': Versioned(consoles.show_console_token,
+                         since=consoles.TOKENS_SINCE, answers_outside=True)},
     '/servers/{server_id}/os-instance-actions': {
         'GET': instance_actions.list_actions},
     '/servers/{server_id}/os-instance-actions/{request_id}': {
@@ -131,15 +133,19 @@ _COMPUTE: RouteTable = {
     '/os-simple-tenant-usage': {'GET': tenant_usage.list_usages},
     '/os-simple-tenant-usage/{tenant_id}': {'GET': tenant_usage.show_usage},
     '/os-services': {'GET': services.list_services},
-    # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary.
-    # Neither PUT has a range: as upstream, from 2.53 an action name is an
-    # invalid uuid (400), and before it any other name is an unknown
-    # action (404) after the body is checked (400 first).
+    # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary;
+    # from 2.53 PUT /os-services/{uuid}. Outside their ranges the handler
+    # answers, as upstream: from 2.53 an action name is an invalid uuid
+    # (400), before it any other name an unknown action (404, after the
+    # body is checked).
     '/os-services/{service_action:'
     'enable|disable|disable-log-reason|force-down}': {
-        'PUT': services.legacy_service_action},
-    '/os-services/{service_id}': {'PUT': services.update_service,
-                                  'DELETE': services.delete_service},
+        'PUT': Versioned(services.legacy_service_action,
+                         until=services.LAST_LEGACY, answers_outside=True)},
+    '/os-services/{service_id}': {
+        'PUT': Versioned(services.update_service, since=services.UUID_FOR_ID,
+                         answers_outside=True),
+        'DELETE': services.delete_service},
     '/os-hypervisors': {'GET': hypervisors.list_hypervisors},
     '/os-hypervisors/detail': {'GET': hypervisors.list_hypervisors_detail},
     # Before {hypervisor_id}: the first route that matches wins.

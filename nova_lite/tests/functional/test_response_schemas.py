@@ -55,6 +55,19 @@ def _pattern(template: str, item: dict[str, Any]) -> str:
                   lambda m: f'({enums.get(m[1], "[^/]+")})', template)
 
 
+def _inline(doc: dict[str, Any], value: Any) -> Any:
+    """``value`` with the document's ``$ref`` to its components
+    replaced by what they name."""
+    if isinstance(value, list):
+        return [_inline(doc, item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    ref = value.get('$ref', '')
+    if ref.startswith('#/components/schemas/'):
+        return _inline(doc, doc['components']['schemas'][ref.split('/')[-1]])
+    return {key: _inline(doc, item) for key, item in value.items()}
+
+
 def _operation(doc: dict[str, Any], method: str, path: str
                ) -> dict[str, Any]:
     path = path.split('?')[0]
@@ -83,7 +96,7 @@ def _check(doc: dict[str, Any], method: str, path: str, resp: Any) -> None:
         return
     if not resp.body and operation['operationId'] in _BODY_OR_NONE:
         return
-    schema = answer['content']['application/json']['schema']
+    schema = _inline(doc, answer['content']['application/json']['schema'])
     try:
         jsonschema.validate(resp.json, schema,
                             cls=jsonschema.Draft202012Validator)
@@ -155,7 +168,8 @@ def _request(world, method: str, path: str, version: str,
     answer = _operation(doc, method, path)['responses'][
         str(resp.status_int)]
     if resp.body and 'content' in answer:
-        schema = answer['content']['application/json']['schema']
+        schema = _inline(doc,
+                         answer['content']['application/json']['schema'])
         assert _version_problems(schema, resp.json, version) == [], (
             method, path, version)
     return resp

@@ -50,6 +50,12 @@ def obj(required: Mapping[str, Schema],
     }
 
 
+def titled(title: str, schema: Schema) -> Schema:
+    """A schema the document writes once, in its components, and
+    references (one title, one schema: a changed copy needs no title)."""
+    return {'title': title, **schema}
+
+
 def array(items: Schema) -> Schema:
     return {'type': 'array', 'items': items}
 

@@ -18,6 +18,7 @@ from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import obj
 from nova_lite.api.schemas.responses import one_of
 from nova_lite.api.schemas.responses import since
+from nova_lite.api.schemas.responses import titled
 from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 
@@ -27,11 +28,11 @@ _ID: Schema = {'type': ['integer', 'string'],
 _ENABLED: Schema = {'type': 'string', 'enum': ['enabled', 'disabled']}
 _UP: Schema = {'type': 'string', 'enum': ['up', 'down']}
 
-SERVICE: Schema = obj({
+SERVICE: Schema = titled('Service', obj({
     'id': _ID, 'binary': STRING, 'host': STRING, 'zone': STRING,
     'status': _ENABLED, 'state': _UP, 'updated_at': NULLABLE_TIME,
     'disabled_reason': NULLABLE_STRING,
-}, {'forced_down': since('2.11', BOOLEAN)})
+}, {'forced_down': since('2.11', BOOLEAN)}))
 SERVICES: Schema = wrapped('services', array(SERVICE))
 SERVICE_UPDATE: Schema = wrapped('service', SERVICE)
 #: ``PUT /os-services/{enable,disable,...}`` (until 2.52).
@@ -55,13 +56,15 @@ _DETAIL = {
 }
 _SERVERS = {'servers': {**_HOSTED, 'description': 'with_servers'}}
 
-HYPERVISOR_BRIEF: Schema = obj(_HYPERVISOR_BRIEF, _SERVERS)
-HYPERVISOR: Schema = obj({**_HYPERVISOR_BRIEF, **_DETAIL}, {
+HYPERVISOR_BRIEF: Schema = titled('HypervisorBrief',
+                                  obj(_HYPERVISOR_BRIEF, _SERVERS))
+HYPERVISOR: Schema = titled('Hypervisor', obj({**_HYPERVISOR_BRIEF,
+                                               **_DETAIL}, {
     **_SERVERS, **_USAGE,
     'cpu_info': until('2.87', {
         'type': ['string', 'object'],
         'description': 'JSON text until 2.27, an object since 2.28'}),
-    'uptime': since('2.88', NULLABLE_STRING)})
+    'uptime': since('2.88', NULLABLE_STRING)}))
 _PAGE = {'hypervisors_links': since('2.33', LINKS)}
 HYPERVISORS: Schema = wrapped('hypervisors', array(HYPERVISOR_BRIEF),
                               _PAGE)
@@ -92,15 +95,15 @@ _AGGREGATE_BRIEF = {
     'created_at': TIME, 'updated_at': NULLABLE_TIME,
     'deleted_at': NULLABLE_TIME, 'deleted': BOOLEAN}
 _UUID = {'uuid': since('2.41', STRING)}
-AGGREGATE: Schema = obj(
-    {**_AGGREGATE_BRIEF, 'hosts': STRINGS, 'metadata': STRING_MAP}, _UUID)
+AGGREGATE: Schema = titled('Aggregate', obj(
+    {**_AGGREGATE_BRIEF, 'hosts': STRINGS, 'metadata': STRING_MAP}, _UUID))
 AGGREGATES: Schema = wrapped('aggregates', array(AGGREGATE))
 AGGREGATE_SHOW: Schema = wrapped('aggregate', AGGREGATE)
 #: Create answers the aggregate without hosts and metadata.
 AGGREGATE_CREATE: Schema = wrapped('aggregate', obj(_AGGREGATE_BRIEF,
                                                     _UUID))
 
-MIGRATION: Schema = obj({
+MIGRATION: Schema = titled('Migration', obj({
     'id': INTEGER, 'source_compute': NULLABLE_STRING,
     'dest_compute': NULLABLE_STRING, 'source_node': NULLABLE_STRING,
     'dest_node': NULLABLE_STRING, 'dest_host': NULLABLE_STRING,
@@ -114,6 +117,6 @@ MIGRATION: Schema = obj({
     'uuid': since('2.59', STRING),
     'user_id': since('2.80', NULLABLE_STRING),
     'project_id': since('2.80', NULLABLE_STRING),
-})
+}))
 MIGRATIONS: Schema = wrapped('migrations', array(MIGRATION), {
     'migrations_links': since('2.59', LINKS)})

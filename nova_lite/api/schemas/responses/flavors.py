@@ -12,13 +12,14 @@ from nova_lite.api.schemas.responses import Schema
 from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import obj
 from nova_lite.api.schemas.responses import since
+from nova_lite.api.schemas.responses import titled
 from nova_lite.api.schemas.responses import wrapped
 
 _BRIEF = {'id': STRING, 'name': STRING, 'links': LINKS}
 _DESCRIPTION = {'description': since('2.55', NULLABLE_STRING)}
 
-BRIEF: Schema = obj(_BRIEF, _DESCRIPTION)
-FLAVOR: Schema = obj({
+BRIEF: Schema = titled('FlavorBrief', obj(_BRIEF, _DESCRIPTION))
+FLAVOR: Schema = titled('Flavor', obj({
     **_BRIEF,
     'ram': INTEGER, 'vcpus': INTEGER, 'disk': INTEGER,
     'OS-FLV-EXT-DATA:ephemeral': INTEGER,
@@ -27,7 +28,7 @@ FLAVOR: Schema = obj({
              'description': "'' for none until 2.74, 0 since 2.75"},
     'rxtx_factor': NUMBER,
     'os-flavor-access:is_public': BOOLEAN,
-}, {**_DESCRIPTION, 'extra_specs': since('2.61', STRING_MAP)})
+}, {**_DESCRIPTION, 'extra_specs': since('2.61', STRING_MAP)}))
 
 _PAGE = {'flavors_links': LINKS}
 LIST: Schema = wrapped('flavors', array(BRIEF), _PAGE)

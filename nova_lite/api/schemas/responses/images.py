@@ -11,6 +11,7 @@ from nova_lite.api.schemas.responses import STRINGS
 from nova_lite.api.schemas.responses import Schema
 from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import obj
+from nova_lite.api.schemas.responses import titled
 
 _SHOWN = {
     'name': NULLABLE_STRING,
@@ -39,12 +40,12 @@ _SHOWN = {
 assert set(requests.BASE_PROPERTIES) <= set(_SHOWN)
 
 #: One image; any other attribute is an extra property, a string.
-IMAGE: Schema = {
+IMAGE: Schema = titled('Image', {
     'type': 'object',
     'properties': _SHOWN,
     'required': sorted(_SHOWN),
     'additionalProperties': {'type': 'string'},
-}
+})
 IMAGES: Schema = obj({'images': array(IMAGE), 'first': STRING,
                       'schema': STRING}, {'next': STRING})
 #: ``GET /image`` (300 Multiple Choices).

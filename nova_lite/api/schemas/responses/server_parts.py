@@ -16,6 +16,7 @@ from nova_lite.api.schemas.responses import Schema
 from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import obj
 from nova_lite.api.schemas.responses import since
+from nova_lite.api.schemas.responses import titled
 from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 
@@ -38,7 +39,7 @@ INSTANCE_ACTION: Schema = wrapped('instanceAction', obj(_ACTION, {
     'events': {**array(_EVENT),
                'description': 'administrators; everyone since 2.51'}}))
 
-SERVER_GROUP: Schema = obj({
+SERVER_GROUP: Schema = titled('ServerGroup', obj({
     'id': STRING, 'name': STRING, 'members': STRINGS,
 }, {
     'policies': until('2.63', STRINGS),
@@ -47,7 +48,7 @@ SERVER_GROUP: Schema = obj({
     'rules': since('2.64', {'type': 'object'}),
     'project_id': since('2.13', STRING),
     'user_id': since('2.13', STRING),
-})
+}))
 SERVER_GROUPS: Schema = wrapped('server_groups', array(SERVER_GROUP))
 SERVER_GROUP_SHOW: Schema = wrapped('server_group', SERVER_GROUP)
 

@@ -16,10 +16,12 @@ from nova_lite.api.schemas.responses import array
 from nova_lite.api.schemas.responses import obj
 from nova_lite.api.schemas.responses import one_of
 from nova_lite.api.schemas.responses import since
+from nova_lite.api.schemas.responses import titled
 from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 
-BRIEF: Schema = obj({'id': STRING, 'name': STRING, 'links': LINKS})
+BRIEF: Schema = titled('ServerBrief', obj({'id': STRING, 'name': STRING,
+                                            'links': LINKS}))
 
 _IMAGE: Schema = one_of(
     {'type': 'string', 'maxLength': 0},     # booted from a volume
@@ -90,13 +92,14 @@ _OPTIONAL: Schema = {
 }
 
 #: One server as show and detail render it.
-SERVER: Schema = obj({**_ALWAYS, **_EXTENDED}, _OPTIONAL)
+SERVER: Schema = titled('Server', obj({**_ALWAYS, **_EXTENDED}, _OPTIONAL))
 #: One server as update and rebuild answer it (the extended fields from
 #: 2.75; rebuild: ``key_name`` from 2.54).
-CHANGED: Schema = obj(_ALWAYS, {**_EXTENDED, **_OPTIONAL})
+CHANGED: Schema = titled('ServerChanged',
+                         obj(_ALWAYS, {**_EXTENDED, **_OPTIONAL}))
 #: Rebuild adds the admin password.
-REBUILT: Schema = obj(_ALWAYS, {**_EXTENDED, **_OPTIONAL,
-                                'adminPass': STRING})
+REBUILT: Schema = titled('ServerRebuilt', obj(
+    _ALWAYS, {**_EXTENDED, **_OPTIONAL, 'adminPass': STRING}))
 
 _PAGE = {'servers_links': LINKS}
 LIST: Schema = wrapped('servers', array(BRIEF), _PAGE)
