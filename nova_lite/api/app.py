@@ -77,7 +77,7 @@ class Deps:
 
 def _is_version_document(path: str) -> bool:
     return path in ('', '/', '/v2', '/v2.1', '/image', '/identity/v3',
-                    '/openapi.json')
+                    '/openapi.json', '/image/openapi.json')
 
 
 def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,

@@ -1,16 +1,21 @@
-"""The OpenAPI document of the Compute API, from the route table and
-the request schemas (``python -m nova_lite.api.openapi`` prints it; it
-is served at ``/openapi.json`` and checked into
-``doc/source/api/openapi/compute.json``).
+"""The OpenAPI document of the Compute API, from the route table, the
+request schemas and what :mod:`nova_lite.api.described` says of each
+operation (query parameters, success bodies); ``python -m
+nova_lite.api.openapi`` prints it; it is served at ``/openapi.json`` and
+checked into ``doc/source/api/openapi/compute.json``.
 
-Bodies are those of the newest microversion; the Image API branch and
-the ``/v2.1/{project_id}/...`` aliases are left out.
+Request bodies are those of the newest microversion; every operation
+takes the microversion header, with the versions of its range (the
+route table's :class:`~lite_common.wsgi.router.Versioned`). The Image
+API has its own document (:mod:`nova_lite.api.image_openapi`); the
+``/v2.1/{project_id}/...`` aliases are left out.
 """
 
 from typing import Any
 
 from lite_common.wsgi import microversion as mv
 from lite_common.wsgi import openapi
+from nova_lite.api import described
 from nova_lite.api import errors
 from nova_lite.api import microversion
 from nova_lite.api.handlers import aggregate_images
@@ -44,6 +49,9 @@ from nova_lite.api.schemas import servers as server_schemas
 from nova_lite.api.schemas import services as service_schemas
 
 PATH = '/openapi.json'
+HEADER = openapi.MicroversionHeader(
+    'OpenStack-API-Version', 'compute ', microversion.MIN_VERSION,
+    microversion.MAX_VERSION)
 
 #: One property per fault name, each ``{code, message}``.
 ERROR_SCHEMA: dict[str, Any] = {
@@ -83,7 +91,8 @@ def bodies() -> openapi.Bodies:
         flavor_access.flavor_action: flavor_access.ACTION_BODY,
         flavor_extra_specs.update_spec: flavor_extra_specs.UPDATE_BODY,
         services.update_service: service_schemas.update_v253,
-        services.legacy_service_action: service_schemas.legacy_update_v211,
+        services.legacy_service_action:
+            service_schemas.documented_legacy_update,
         server_external_events.create_events:
             event_schemas.create_for(latest),
         quota_classes.update_quota_class: quota_schemas.update_class(
@@ -102,17 +111,46 @@ def bodies() -> openapi.Bodies:
     }
 
 
-def _compute_path(path: str) -> bool:
+def compute_path(path: str) -> bool:
     return not (path.startswith('/image')
                 or path.startswith('/v2.1/{project_id}'))
+
+
+#: Path parameters the handlers parse (else a 400): the route table
+#: only says they are text.
+PATH_PARAMETERS: dict[str, dict[str, Any]] = {
+    'aggregate_id': {'type': 'string', 'pattern': '^[0-9]{1,10}$'},
+    # An integer until 2.52, a uuid from 2.53.
+    'service_id': {'type': 'string',
+                   'pattern': '^([0-9]{1,18}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-'
+                              '[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+                              '[0-9a-fA-F]{12})$'},
+    # ``%Y-%m-%d %H:%M:%S[.%f]``.
+    'before_timestamp': {
+        'type': 'string',
+        'pattern': '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8]) '
+                   '([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]'
+                   '([.][0-9]{1,6})?$'},
+}
+
+
+def _path_parameters(doc: dict[str, Any]) -> None:
+    for item in doc['paths'].values():
+        for parameter in item.get('parameters', ()):
+            schema = PATH_PARAMETERS.get(parameter['name'])
+            if schema is not None:
+                parameter['schema'] = dict(schema)
 
 
 def document() -> dict[str, Any]:
     from nova_lite.api import routes
 
-    return openapi.document(
+    doc = openapi.document(
         'nova_lite Compute API', microversion.MAX_VERSION,
-        routes.COMPUTE_ROUTES, bodies(), ERROR_SCHEMA, _compute_path)
+        routes.COMPUTE_ROUTES, bodies(), ERROR_SCHEMA, compute_path,
+        descriptions=described.descriptions(), microversion=HEADER)
+    _path_parameters(doc)
+    return doc
 
 
 def error_format_ok(body: Any) -> bool:

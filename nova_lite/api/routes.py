@@ -2,9 +2,15 @@
 
 Compute API v2.1 under ``/v2.1`` (and, as upstream allows, with the
 project id after it), the Image API v2 subset under ``/image``.
+
+A Compute operation that only some microversions serve is a
+``Versioned(handler, since=..., until=...)`` (both included): the
+router answers the others 404, as upstream answers for a resource its
+version does not have.
 """
 
 from lite_common.wsgi.router import RouteTable
+from lite_common.wsgi.router import Versioned
 from nova_lite.api.handlers import aggregate_images
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import audit_log
@@ -38,6 +44,10 @@ from nova_lite.api.handlers import versions
 from nova_lite.api.handlers import volume_attachment_update
 from nova_lite.api.handlers import volume_attachments
 
+#: Server tags (2.26) and shares (2.97).
+TAGS = '2.26'
+SHARES = server_shares.SINCE
+
 _COMPUTE: RouteTable = {
     '/servers': {'GET': servers.list_servers,
                  'POST': servers.create_server},
@@ -61,31 +71,37 @@ _COMPUTE: RouteTable = {
         'GET': server_metadata.show_item,
         'PUT': server_metadata.set_item,
         'DELETE': server_metadata.delete_item},
-    '/servers/{server_id}/tags': {'GET': server_tags.list_tags,
-                                  'PUT': server_tags.replace_tags,
-                                  'DELETE': server_tags.delete_tags},
-    '/servers/{server_id}/tags/{tag}': {'GET': server_tags.check_tag,
-                                        'PUT': server_tags.add_tag,
-                                        'DELETE': server_tags.delete_tag},
+    '/servers/{server_id}/tags': {
+        'GET': Versioned(server_tags.list_tags, since=TAGS),
+        'PUT': Versioned(server_tags.replace_tags, since=TAGS),
+        'DELETE': Versioned(server_tags.delete_tags, since=TAGS)},
+    '/servers/{server_id}/tags/{tag}': {
+        'GET': Versioned(server_tags.check_tag, since=TAGS),
+        'PUT': Versioned(server_tags.add_tag, since=TAGS),
+        'DELETE': Versioned(server_tags.delete_tag, since=TAGS)},
     '/servers/{server_id}/diagnostics': {
         'GET': server_diagnostics.show_diagnostics},
     '/servers/{server_id}/topology': {
-        'GET': server_topology.show_topology},
+        'GET': Versioned(server_topology.show_topology,
+                         since=server_topology.SINCE)},
     '/servers/{server_id}/os-server-password': {
         'GET': server_password.show_password,
         'DELETE': server_password.clear_password},
     '/os-server-external-events': {
         'POST': server_external_events.create_events},
     '/servers/{server_id}/shares': {
-        'GET': server_shares.list_shares,
-        'POST': server_shares.attach_share},
+        'GET': Versioned(server_shares.list_shares, since=SHARES),
+        'POST': Versioned(server_shares.attach_share, since=SHARES)},
     '/servers/{server_id}/shares/{share_id}': {
-        'GET': server_shares.show_share,
-        'DELETE': server_shares.detach_share},
+        'GET': Versioned(server_shares.show_share, since=SHARES),
+        'DELETE': Versioned(server_shares.detach_share, since=SHARES)},
     '/servers/{server_id}/remote-consoles': {
-        'POST': consoles.create_remote_console},
+        'POST': Versioned(consoles.create_remote_console,
+                          since=consoles.REMOTE_CONSOLES_SINCE)},
+    # Before 2.31 the handler answers 400, as upstream.
     '/os-console-auth-tokens/{console_token}': {
-        'GET': consoles.show_console_token},
+        'GET': Versioned(consoles.show_console_token,
+                         since=consoles.TOKENS_SINCE, answers_outside=True)},
     '/servers/{server_id}/os-instance-actions': {
         'GET': instance_actions.list_actions},
     '/servers/{server_id}/os-instance-actions/{request_id}': {
@@ -94,7 +110,8 @@ _COMPUTE: RouteTable = {
                  'POST': flavors.create_flavor},
     '/flavors/detail': {'GET': flavors.list_flavors_detail},
     '/flavors/{flavor_id}': {'GET': flavors.show_flavor,
-                             'PUT': flavors.update_flavor,
+                             'PUT': Versioned(flavors.update_flavor,
+                                              since='2.55'),
                              'DELETE': flavors.delete_flavor},
     '/os-keypairs': {'GET': keypairs.list_keypairs,
                      'POST': keypairs.create_keypair},
@@ -116,24 +133,36 @@ _COMPUTE: RouteTable = {
     '/os-simple-tenant-usage': {'GET': tenant_usage.list_usages},
     '/os-simple-tenant-usage/{tenant_id}': {'GET': tenant_usage.show_usage},
     '/os-services': {'GET': services.list_services},
-    # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary.
+    # Before 2.53: PUT /os-services/{enable,disable,...} with host+binary;
+    # from 2.53 PUT /os-services/{uuid}. Outside their ranges the handler
+    # answers, as upstream: from 2.53 an action name is an invalid uuid
+    # (400), before it any other name an unknown action (404, after the
+    # body is checked).
     '/os-services/{service_action:'
     'enable|disable|disable-log-reason|force-down}': {
-        'PUT': services.legacy_service_action},
-    '/os-services/{service_id}': {'PUT': services.update_service,
-                                  'DELETE': services.delete_service},
+        'PUT': Versioned(services.legacy_service_action,
+                         until=services.LAST_LEGACY, answers_outside=True)},
+    '/os-services/{service_id}': {
+        'PUT': Versioned(services.update_service, since=services.UUID_FOR_ID,
+                         answers_outside=True),
+        'DELETE': services.delete_service},
     '/os-hypervisors': {'GET': hypervisors.list_hypervisors},
     '/os-hypervisors/detail': {'GET': hypervisors.list_hypervisors_detail},
     # Before {hypervisor_id}: the first route that matches wins.
-    '/os-hypervisors/statistics': {'GET': hypervisors.show_statistics},
+    '/os-hypervisors/statistics': {
+        'GET': Versioned(hypervisors.show_statistics,
+                         until=hypervisors.LAST_WITH_USAGE)},
     '/os-hypervisors/{hypervisor_id}': {'GET': hypervisors.show_hypervisor},
     '/os-hypervisors/{hypervisor_id}/uptime': {
-        'GET': hypervisors.show_hypervisor_uptime},
+        'GET': Versioned(hypervisors.show_hypervisor_uptime,
+                         until=hypervisors.LAST_WITH_USAGE)},
     # Before 2.53 (then the list's hypervisor_hostname_pattern).
     '/os-hypervisors/{hypervisor_hostname_pattern}/search': {
-        'GET': hypervisors.search_hypervisors},
+        'GET': Versioned(hypervisors.search_hypervisors,
+                         until=hypervisors.LAST_INTEGER_ID)},
     '/os-hypervisors/{hypervisor_hostname_pattern}/servers': {
-        'GET': hypervisors.list_hypervisor_servers},
+        'GET': Versioned(hypervisors.list_hypervisor_servers,
+                         until=hypervisors.LAST_INTEGER_ID)},
     '/os-aggregates': {'GET': aggregates.list_aggregates,
                        'POST': aggregates.create_aggregate},
     '/os-aggregates/{aggregate_id}': {
@@ -143,7 +172,8 @@ _COMPUTE: RouteTable = {
     '/os-aggregates/{aggregate_id}/action': {
         'POST': aggregates.aggregate_action},
     '/os-aggregates/{aggregate_id}/images': {
-        'POST': aggregate_images.cache_images},
+        'POST': Versioned(aggregate_images.cache_images,
+                          since=aggregate_images.SINCE)},
     '/os-server-groups': {'GET': server_groups.list_server_groups,
                           'POST': server_groups.create_server_group},
     '/os-server-groups/{server_group_id}': {
@@ -189,6 +219,7 @@ COMPUTE_ROUTES: RouteTable = {
 
 IMAGE_ROUTES: RouteTable = {
     '/image': {'GET': images.image_versions},
+    '/image/openapi.json': {'GET': images.show_openapi},
     '/image/v2/images': {'GET': images.list_images,
                          'POST': images.create_image},
     '/image/v2/images/{image_id}': {'GET': images.show_image,

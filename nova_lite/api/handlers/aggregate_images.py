@@ -28,9 +28,6 @@ SINCE = '2.81'
 
 @util.translate_errors
 def cache_images(req: webob.Request) -> webob.Response:
-    if not util.version(req).at_least(SINCE):
-        raise webob.exc.HTTPNotFound(
-            explanation=f'The resource {req.path} could not be found.')
     util.authorize(req, policies.NEW_AGGREGATES % 'images', {})
     body = util.read_body(req, schema.images)
     agg_id = aggregates.aggregate_id(req)

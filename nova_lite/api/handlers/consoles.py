@@ -25,9 +25,6 @@ STRICT_TOKEN_QUERY = '2.99'
 
 @util.translate_errors
 def create_remote_console(req: webob.Request) -> webob.Response:
-    if not util.version(req).at_least(REMOTE_CONSOLES_SINCE):
-        raise webob.exc.HTTPNotFound(
-            explanation=f'The resource {req.path} could not be found.')
     # As upstream: the body is validated before the server is looked up.
     spec = util.read_body(
         req, schema.create(util.version(req)))['remote_console']

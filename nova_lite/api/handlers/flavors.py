@@ -184,10 +184,6 @@ def delete_flavor(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def update_flavor(req: webob.Request) -> webob.Response:
     """``PUT /flavors/{id}`` (2.55): only the description changes."""
-    if not util.version(req).at_least('2.55'):
-        raise webob.exc.HTTPNotFound(
-            explanation='Updating a flavor needs microversion 2.55 or '
-            'later.')
     util.authorize(req, 'os_compute_api:os-flavor-manage:update')
     spec = util.read_body(req, schema.update)['flavor']
     row = db.flavor_update_description(

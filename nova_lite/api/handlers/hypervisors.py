@@ -34,6 +34,10 @@ PAGING = '2.33'
 #: From 2.88 detail and show drop the usage fields and show ``uptime``;
 #: statistics and the uptime route are gone.
 NO_USAGE = '2.88'
+#: The last versions of the routes upstream removed (the route table's
+#: ranges): search and servers by pattern, statistics and uptime.
+LAST_INTEGER_ID = '2.52'
+LAST_WITH_USAGE = '2.87'
 
 
 def _services(req: webob.Request) -> dict[int, Any]:
@@ -217,26 +221,12 @@ def _node_and_service(req: webob.Request, ident: str,
     return node, service
 
 
-def _removed_at(req: webob.Request, version: str) -> None:
-    """A route upstream removed at ``version``: 404 from then on, as
-    for any unknown resource."""
-    if util.version(req).at_least(version):
-        raise webob.exc.HTTPNotFound(
-            explanation=f'The resource {req.path} could not be found.')
-
-
-def _before_uuid_ids(req: webob.Request) -> None:
-    """The routes upstream removed in 2.53 (search and servers)."""
-    _removed_at(req, UUID_FOR_ID)
-
-
 def _by_pattern(req: webob.Request, policy: str,
                 with_servers: bool) -> webob.Response:
     """GET /os-hypervisors/{pattern}/search and /servers (before 2.53):
     the nodes whose name contains the pattern (404 for none), brief, with
     their servers for ``/servers``; nodes whose service is gone are left
     out, as upstream."""
-    _before_uuid_ids(req)
     util.authorize(req, POLICY % policy)
     pattern = req.urlvars['hypervisor_hostname_pattern']
     services = _services(req)
@@ -262,7 +252,6 @@ def list_hypervisor_servers(req: webob.Request) -> webob.Response:
 def show_statistics(req: webob.Request) -> webob.Response:
     """Sums over the nodes of enabled compute services (upstream);
     gone from 2.88."""
-    _removed_at(req, NO_USAGE)
     util.authorize(req, POLICY % 'statistics')
     return util.json_response({'hypervisor_statistics':
                                db.compute_node_statistics(util.context(req))})
@@ -326,7 +315,6 @@ def _uptimes(req: webob.Request) -> _Uptimes:
 def show_hypervisor_uptime(req: webob.Request) -> webob.Response:
     """The hypervisor (brief) with ``uptime``, asked of its compute agent
     over RPC, as upstream; gone from 2.88 (show has ``uptime``)."""
-    _removed_at(req, NO_USAGE)
     util.authorize(req, POLICY % 'uptime')
     ident = req.urlvars['hypervisor_id']
     node, service = _node_and_service(req, ident, _node_filter(req, ident))

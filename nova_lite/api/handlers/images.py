@@ -292,3 +292,11 @@ def delete_image(req: webob.Request) -> webob.Response:
             'deleted.')
     db.image_destroy(util.context(req), row['id'])
     return webob.Response(status=204)
+
+
+def show_openapi(req: webob.Request) -> webob.Response:
+    """``GET /image/openapi.json``: the Image API's OpenAPI 3.1 document
+    (public, like the version documents)."""
+    from nova_lite.api import image_openapi
+
+    return util.json_response(image_openapi.document())

@@ -18,14 +18,7 @@ from nova_lite.policies import consoles_shares as policies
 SINCE = '2.97'
 
 
-def _check_version(req: webob.Request) -> None:
-    if not util.version(req).at_least(SINCE):
-        raise webob.exc.HTTPNotFound(
-            explanation=f'The resource {req.path} could not be found.')
-
-
 def _server(req: webob.Request, action: str) -> dict:
-    _check_version(req)
     inst = servers.get_server(req)
     util.authorize(req, policies.SHARES % action,
                    {'project_id': inst['project_id']})
@@ -50,7 +43,6 @@ def show_share(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def attach_share(req: webob.Request) -> webob.Response:
     # As upstream: the body is validated before the server is looked up.
-    _check_version(req)
     spec = util.read_body(req, schema.create)['share']
     inst = _server(req, 'create')
     share = shares.attach(inst, spec['share_id'], spec.get('tag'))

@@ -26,9 +26,6 @@ TAGS_BODY = {'type': 'object',
 
 def _server(req: webob.Request, action: str,
             change: str | None = None) -> dict[str, Any]:
-    if not util.version(req).at_least('2.26'):
-        raise webob.exc.HTTPNotFound(
-            explanation='The resource could not be found.')
     inst = servers.get_server(req)
     util.authorize(req, POLICY % action, {'project_id': inst['project_id']})
     if change is not None and inst['vm_state'] not in (

@@ -20,9 +20,6 @@ SINCE = '2.78'
 
 @util.translate_errors
 def show_topology(req: webob.Request) -> webob.Response:
-    if not util.version(req).at_least(SINCE):
-        raise webob.exc.HTTPNotFound(
-            explanation=f'The resource {req.path} could not be found.')
     inst = servers.get_server(req)
     util.authorize(req, policies.TOPOLOGY % 'index',
                    {'project_id': inst['project_id']})

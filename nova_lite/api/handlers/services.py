@@ -30,6 +30,8 @@ CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 POLICY = 'os_compute_api:os-services:%s'
 UUID_FOR_ID = '2.53'
+#: The last version of the action URLs (enable, disable, ...).
+LAST_LEGACY = '2.52'
 COMPUTE = service_obj.COMPUTE_BINARY
 
 

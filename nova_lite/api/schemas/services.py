@@ -42,3 +42,10 @@ update_v253 = {
     },
     'additionalProperties': False,
 }
+
+#: What the OpenAPI document gives for the legacy actions: the handler's
+#: schema, and only nova-compute services can be updated (the handler
+#: answers 400 for another binary, as upstream, after the schema).
+documented_legacy_update = copy.deepcopy(legacy_update_v211)
+documented_legacy_update['properties']['binary'] = {
+    'type': 'string', 'enum': ['nova-compute']}

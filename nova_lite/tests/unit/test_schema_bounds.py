@@ -36,6 +36,8 @@ def schemas_of(package: str) -> dict[str, object]:
     found: dict[str, object] = {}
     pkg = importlib.import_module(package)
     for info in pkgutil.iter_modules(pkg.__path__):
+        if info.ispkg:
+            continue    # schemas.responses: what the API answers
         module = importlib.import_module(f'{package}.{info.name}')
         for name, value in vars(module).items():
             if name.startswith('__'):
