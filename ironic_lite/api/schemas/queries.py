@@ -8,8 +8,9 @@ from typing import Any
 
 Schema = dict[str, Any]
 
-LIMIT: Schema = {'type': 'integer', 'minimum': 1,
-                 'description': 'At most [api]max_limit items.'}
+LIMIT: Schema = {'type': 'integer', 'minimum': 1, 'maximum': 2 ** 31 - 1,
+                 'description': 'At most [api]max_limit items (a larger '
+                                'limit is that one).'}
 MARKER: Schema = {'type': 'string', 'format': 'uuid',
                   'description': 'The uuid of the last item of the '
                                  'previous page.'}
