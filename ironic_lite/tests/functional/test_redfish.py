@@ -6,8 +6,10 @@ import json
 import time
 from typing import Any
 
+import jsonschema
 import pytest
 
+from ironic_lite.api import openapi
 from ironic_lite.conductor import task_manager
 from ironic_lite.tests.functional import redfish_support as support
 from ironic_lite.tests.functional.redfish_support import call as _call
@@ -219,11 +221,22 @@ def test_indicators(stack, emulator):
     assert 'Invalid indicator nothing specified' in json.dumps(body)
 
 
+def _vmedia_schema() -> Any:
+    """The documented answer of ``GET .../vmedia`` (the fuzz run's fake
+    driver has no virtual media to check it with)."""
+    doc = openapi.document()
+    operation = doc['paths']['/v1/nodes/{node_ident}/vmedia']['get']
+    return operation['responses']['200']['content']['application/json'][
+        'schema']
+
+
 def test_virtual_media(stack, emulator, images):
     uuid = _node(stack, emulator, 1)['uuid']
     path = f'/v1/nodes/{uuid}/vmedia'
+    documented = jsonschema.Draft202012Validator(_vmedia_schema())
     status, body = _call(stack, 'GET', path)
     assert status == 200, body
+    documented.validate(body)
     assert {'media_types': ['CD', 'DVD'], 'inserted': False,
             'image': ''} in body
     status, body = _call(stack, 'POST', path, {
@@ -234,6 +247,7 @@ def test_virtual_media(stack, emulator, images):
         media = _call(stack, 'GET', path)[1]
         return [m for m in media if m['inserted']]
     attached = _last_error_or(stack, uuid, inserted)
+    documented.validate(_call(stack, 'GET', path)[1])
     assert attached == [{'media_types': ['CD', 'DVD'], 'inserted': True,
                          'image': images.url('boot.iso')}]
     status, body = _call(stack, 'DELETE', path + '?device_types=cdrom')

@@ -81,3 +81,11 @@ FIRMWARE = c.resource({'firmware': {'type': 'array', 'items': c.resource({
     'last_version_flashed': _S, 'vendor': c.since(_S, '1.114'),
     'model': c.since(_S, '1.114'), 'serial_number': c.since(_S, '1.114'),
 }, required=['created_at', 'updated_at'])}}, required=['firmware'])
+
+#: ``GET .../vmedia`` (1.93): per virtual media device of the BMC, the
+#: media it takes, whether one is inserted and its image URL ('' when
+#: none).
+VMEDIA = {'type': 'array', 'items': c.resource({
+    'media_types': {'type': 'array', 'items': c.STRING},
+    'inserted': c.BOOLEAN, 'image': c.STRING_OR_NULL,
+}, required=['media_types', 'inserted', 'image'])}
