@@ -444,3 +444,11 @@ class AgentConnectionFailed(IronicLiteException):
 class AgentAPIError(IronicLiteException):
     msg_fmt = ('Agent command %(command)s on node %(node)s answered '
                'HTTP %(status)s: %(error)s')
+
+
+#: What the conductor's RPC endpoints declare as expected (answered
+#: without a traceback in its log; its clients count them apart from
+#: errors, see lite_common.metrics.rpc_client).
+RPC_EXPECTED: tuple[type[Exception], ...] = (
+    Invalid, NotFound, Conflict, Forbidden, NoFreeConductorWorker,
+    HardwareError, ConductorReplaced)

@@ -43,6 +43,10 @@ CLEAN_FAILURES = Counter(
     '(fail, abort).', ['event'], registry=None)
 
 
+#: The ``event`` labels of :data:`CLEAN_FAILURES`.
+CLEAN_FAILURE_EVENTS = ('fail', 'abort')
+
+
 def clean_step_done(step: str, outcome: str, seconds: float) -> None:
     CLEAN_STEP_DURATION.labels(step, outcome).observe(seconds)
 
@@ -95,6 +99,10 @@ def register_process() -> None:
     rpc_client.register()
     metrics.register('ironic_lite_clean_step_duration', CLEAN_STEP_DURATION)
     metrics.register('ironic_lite_clean_failures', CLEAN_FAILURES)
+    # At 0 from start-up: increase() needs a sample before the first
+    # failure to count it (doc/source/admin/metrics.rst).
+    for event in CLEAN_FAILURE_EVENTS:
+        CLEAN_FAILURES.labels(event)
 
 
 def register_api() -> None:

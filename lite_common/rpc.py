@@ -122,9 +122,11 @@ def get_client(
     version_cap: str | None = None,
     serializer: Any = None,
     timeout: int | None = None,
+    expected: rpc_client.Expected = (),
 ) -> Any:
     """An RPC client whose calls are timed (see
-    :mod:`lite_common.metrics.rpc_client`)."""
+    :mod:`lite_common.metrics.rpc_client`); ``expected``: the exception
+    classes the server declares as expected."""
     client = messaging.get_rpc_client(
         get_transport(conf),
         target,
@@ -132,7 +134,7 @@ def get_client(
         serializer=serializer or get_serializer(),
         timeout=timeout,
     )
-    return rpc_client.TimedClient(client, target.topic)
+    return rpc_client.TimedClient(client, target.topic, expected)
 
 
 def get_server(

@@ -34,6 +34,11 @@ NO_VALID_HOST = Counter(
     registry=None)
 
 
+#: The label values of :data:`SCHEDULER_DECISIONS`.
+OPERATIONS = ('claim', 'destination')
+OUTCOMES = ('host_found', 'no_valid_host')
+
+
 def scheduled(operation: str, found: bool) -> None:
     """Count one scheduling decision."""
     outcome = 'host_found' if found else 'no_valid_host'
@@ -81,6 +86,11 @@ def register_process() -> None:
     rpc_client.register()
     metrics.register('nova_lite_scheduler_decisions', SCHEDULER_DECISIONS)
     metrics.register('nova_lite_scheduler_no_valid_host', NO_VALID_HOST)
+    # At 0 from start-up: increase() needs a sample before the first
+    # decision to count it (doc/source/admin/metrics.rst).
+    for operation in OPERATIONS:
+        for outcome in OUTCOMES:
+            SCHEDULER_DECISIONS.labels(operation, outcome)
 
 
 def register_api() -> None:

@@ -44,9 +44,7 @@ from ironic_lite.drivers import hardware
 LOG = logging.getLogger(__name__)
 
 #: What a refusal raises; the RPC server logs these at debug level only.
-EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
-            exception.Forbidden, exception.NoFreeConductorWorker,
-            exception.HardwareError, exception.ConductorReplaced)
+EXPECTED = exception.RPC_EXPECTED
 
 #: Fields only the conductor sets; neither create nor update takes them.
 PROTECTED_FIELDS = frozenset({

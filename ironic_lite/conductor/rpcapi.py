@@ -185,6 +185,7 @@ class ConductorAPI:
             conf,
             messaging.Target(topic=TOPIC, version=VERSION),
             timeout=self.timeout,
+            expected=exception.RPC_EXPECTED,
         )
         self.rings = _RingCache(conf)
 

@@ -22,6 +22,7 @@ from oslo_config import cfg
 import oslo_messaging as messaging
 
 from lite_common import rpc
+from nova_lite import exception
 from nova_lite.objects import base as objects_base
 
 TOPIC = 'compute'
@@ -39,7 +40,9 @@ class ComputeAPI:
         self.client = rpc.get_client(
             conf, messaging.Target(topic=TOPIC, version=VERSION),
             serializer=rpc.get_serializer(
-                objects_base.NovaLiteObjectSerializer))
+                objects_base.NovaLiteObjectSerializer),
+            # What the agent's host information calls declare.
+            expected=(NotImplementedError, exception.NovaLiteException))
 
     def build_and_run_instance(self, context: Any, instance: Any,
                                host: str) -> None:

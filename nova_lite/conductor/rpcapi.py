@@ -16,6 +16,7 @@ import oslo_messaging as messaging
 
 from lite_common import db_retry
 from lite_common import rpc
+from nova_lite import exception
 from nova_lite.objects import base as objects_base
 
 LOG = logging.getLogger(__name__)
@@ -30,7 +31,8 @@ PING_TIMEOUT = 5
 def _client(conf: cfg.ConfigOpts) -> messaging.RPCClient:
     return rpc.get_client(
         conf, messaging.Target(topic=TOPIC, version=VERSION),
-        serializer=rpc.get_serializer(objects_base.NovaLiteObjectSerializer))
+        serializer=rpc.get_serializer(objects_base.NovaLiteObjectSerializer),
+        expected=(exception.NovaLiteException,))
 
 
 class ConductorAPI:

@@ -3,6 +3,9 @@ after a node is enrolled and cleaned (in-process stack: real conductor,
 fake hardware, SQLite)."""
 
 import base64
+import json
+from pathlib import Path
+import re
 import time
 
 import pytest
@@ -10,6 +13,8 @@ import webob
 
 from ironic_lite.tests.functional import fixtures
 
+DASHBOARD = Path(__file__).resolve().parents[3] / 'etc' / 'grafana' / (
+    'stacklite.json')
 VERSION = {'X-OpenStack-Ironic-API-Version': '1.20'}
 SERIES = (
     'stacklite_api_requests_total{api="baremetal",method="PUT",'
@@ -89,3 +94,53 @@ def test_metrics_carry_the_series_after_a_cleaning(app):
     for series in SERIES:
         assert series in resp.text, series
     assert 'route="/v1/nodes/n1' not in resp.text
+
+
+def _panel_expr(title):
+    panels = json.loads(DASHBOARD.read_text())['panels']
+    [panel] = [p for p in panels if p['title'] == title]
+    [target] = panel['targets']
+    return target['expr']
+
+
+def _samples(text, name):
+    """``{labels: value}`` of the samples of ``name`` in a scrape."""
+    return {labels: float(value) for labels, value in re.findall(
+        rf'^{name}\{{(.*)\}} (\S+)$', text, re.M)}
+
+
+def _increase_by(before, after, label):
+    """What ``sum by (label) (increase(...))`` gives over a window
+    holding the two scrapes (a series new in ``after`` has no earlier
+    sample: Prometheus cannot count it, and neither does this)."""
+    totals = {}
+    for labels, value in after.items():
+        key = re.search(rf'{label}="([^"]*)"', labels).group(1)
+        if labels in before:
+            totals[key] = totals.get(key, 0.0) + value - before[labels]
+    return totals
+
+
+def test_clean_failures_panel_shows_a_failure_after_it(app):
+    expr = _panel_expr('Clean failures (1h)')
+    match = re.fullmatch(
+        r'sum by \((\w+)\) \(increase\((\w+)\{job=~"\$job"\}\[1h\]\)\)',
+        expr)
+    assert match, expr
+    label, name = match.groups()
+    assert _call(app, 'POST', '/v1/nodes', body={
+        'driver': 'fake-hardware', 'name': 'failing'}).status_int == 201
+    state = '/v1/nodes/failing/states/provision'
+    assert _call(app, 'PUT', state, body={'target': 'manage'}
+                 ).status_int == 202
+    _wait_for(app, 'failing', 'manageable')
+    before = _samples(_call(app, 'GET', '/metrics').text, name)
+    assert before.get('event="fail"') is not None, before
+    assert before.get('event="abort"') is not None, before
+    resp = _call(app, 'PUT', state, body={
+        'target': 'clean', 'clean_steps': [
+            {'interface': 'deploy', 'step': 'fail_step'}]})
+    assert resp.status_int == 202, resp.text
+    _wait_for(app, 'failing', 'clean failed')
+    after = _samples(_call(app, 'GET', '/metrics').text, name)
+    assert _increase_by(before, after, label) == {'fail': 1.0, 'abort': 0.0}
