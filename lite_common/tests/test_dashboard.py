@@ -74,3 +74,47 @@ def test_dashboard_uses_only_documented_exported_series(exported):
     exported_names = exported | {n + '_total' for n in exported}
     assert documented <= exported_names, documented - exported_names
     assert 'etc/grafana/stacklite.json' in GUIDE.read_text()
+
+
+def _uses(text, name):
+    """Does ``text`` refer to the variable or input ``name``?"""
+    return re.search(rf'\$(?:{{{name}(?::\w+)?}}|{name}\b)', text) is not None
+
+
+def test_every_input_is_used():
+    dashboard = json.loads(DASHBOARD.read_text())
+    rest = json.dumps({k: v for k, v in dashboard.items()
+                       if k != '__inputs'})
+    unused = [item['name'] for item in dashboard.get('__inputs', [])
+              if not _uses(rest, item['name'])]
+    assert not unused, unused
+
+
+def test_every_variable_is_used_by_a_panel():
+    dashboard = json.loads(DASHBOARD.read_text())
+    panels = json.dumps(dashboard['panels'])
+    names = [var['name'] for var in dashboard['templating']['list']]
+    assert names
+    unused = [name for name in names if not _uses(panels, name)]
+    assert not unused, unused
+
+
+def test_unused_inputs_and_variables_are_found():
+    assert _uses('{"uid": "${datasource}"}', 'datasource')
+    assert _uses('up{job=~"$job"}', 'job')
+    assert _uses('up{job=~"${job:regex}"}', 'job')
+    assert not _uses('up{job=~"$jobs"}', 'job')
+    assert not _uses('"uid": "prometheus"', 'DS_PROMETHEUS')
+
+
+def test_every_panel_queries_series_a_process_exports(exported):
+    exported_names = exported | {n + '_total' for n in exported}
+    missing = _dashboard_names() - exported_names
+    assert not missing, missing
+
+
+def test_rpc_error_panel_counts_errors_apart_from_expected_ones():
+    [panel] = [p for p in _panels() if p['title'].startswith('RPC call err')]
+    errors, expected = (t['expr'] for t in panel['targets'])
+    assert 'outcome=~"error|timeout"' in errors
+    assert 'outcome="expected_error"' in expected
