@@ -1,10 +1,12 @@
 """lite_common.metrics: request series by route template, timed RPC
 calls, the pool collector, the listener and the /metrics endpoint."""
 
+import sys
 import urllib.request
 
 from oslo_config import cfg
 import oslo_messaging as messaging
+from oslo_messaging._drivers import common as driver_common
 import prometheus_client
 import pytest
 import sqlalchemy as sa
@@ -204,3 +206,45 @@ def test_one_registry_and_registering_is_idempotent():
     assert metrics.REGISTRY is prometheus_client.REGISTRY
     text = prometheus_client.generate_latest(metrics.REGISTRY).decode()
     assert text.count('# TYPE stacklite_api_requests_total counter') == 1
+
+
+class Refused(Exception):
+    """An exception a server declares as expected."""
+
+
+def _as_the_client_gets_it(exc):
+    """``exc`` raised by a server, as oslo.messaging rebuilds it on the
+    client (a ``Refused_Remote`` subclass)."""
+    try:
+        raise exc
+    except Exception:
+        data = driver_common.serialize_remote_exception(sys.exc_info())
+    return driver_common.deserialize_remote_exception(data, [__name__])
+
+
+@pytest.mark.parametrize('raises,outcome', [
+    (Refused('locked'), 'expected_error'), (ValueError('no'), 'error')])
+def test_rpc_calls_refused_as_expected_are_not_errors(raises, outcome):
+    rpc_client.register()
+    remote = _as_the_client_gets_it(raises)
+    assert isinstance(remote, type(raises))
+    client = rpc_client.TimedClient(_Client(remote), 'conductor',
+                                    expected=(Refused,))
+    labels = dict(topic='conductor', method='refuse_it', outcome=outcome)
+    name = 'stacklite_rpc_client_call_duration_seconds_count'
+    before = value(name, **labels) or 0.0
+    with pytest.raises(type(raises)):
+        client.prepare(server='h1').call({}, 'refuse_it')
+    assert value(name, **labels) == before + 1
+
+
+def test_rpc_call_series_exist_at_0_for_every_outcome_after_a_call():
+    rpc_client.register()
+    client = rpc_client.TimedClient(_Client(), 'conductor')
+    client.call({}, 'first_call')
+    name = 'stacklite_rpc_client_call_duration_seconds_count'
+    counts = {outcome: value(name, topic='conductor', method='first_call',
+                             outcome=outcome)
+              for outcome in rpc_client.OUTCOMES}
+    assert counts == {'success': 1.0, 'expected_error': 0.0, 'error': 0.0,
+                      'timeout': 0.0}
