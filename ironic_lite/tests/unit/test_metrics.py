@@ -113,3 +113,10 @@ def test_asynchronous_step_is_counted_as_async(ctx, conf):
     with flows.lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task, [flows.WAIT])
     assert _step_count('deploy.wait_a_bit', 'async') == before + 1
+
+
+def test_clean_failures_exist_at_0_from_start_up():
+    ironic_metrics.register_process()
+    for event in ('fail', 'abort'):
+        assert value('ironic_lite_clean_failures_total',
+                     event=event) is not None

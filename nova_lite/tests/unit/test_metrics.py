@@ -114,3 +114,11 @@ def test_scheduler_counts_decisions_and_no_valid_host(ctx, conf):
     assert value('nova_lite_scheduler_decisions_total', operation='claim',
                  outcome='host_found') == found + 1
     assert value('nova_lite_scheduler_no_valid_host_total') == before[0] + 2
+
+
+def test_scheduler_decisions_exist_at_0_from_start_up():
+    nova_metrics.register_process()
+    for operation in nova_metrics.OPERATIONS:
+        for outcome in nova_metrics.OUTCOMES:
+            assert value('nova_lite_scheduler_decisions_total',
+                         operation=operation, outcome=outcome) is not None
