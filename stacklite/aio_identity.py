@@ -15,8 +15,9 @@ find their project and every endpoint in the catalog:
 """
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import openstack
 from oslo_config import cfg

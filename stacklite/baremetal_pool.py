@@ -15,9 +15,10 @@ that::
 deploys a node, and deleting the server cleans it back to the pool.
 """
 
+from collections.abc import Callable
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
 
 from keystoneauth1 import http_basic
 from keystoneauth1 import noauth

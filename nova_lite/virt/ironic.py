@@ -26,9 +26,9 @@ from typing import Any
 
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import http_basic
-from keystoneauth1.identity import v3 as ks_v3
 from keystoneauth1 import noauth
 from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3 as ks_v3
 import openstack
 from openstack import exceptions as sdk_exc
 from oslo_config import cfg
