@@ -349,9 +349,12 @@ def main(argv: list[str] | None = None) -> int:
         if keystone is not None:
             launcher.runnables.insert(0, keystone)   # the APIs need it
             clouds = aio_identity.write_client_files(state, keystone)
+            connect = aio_identity.connector(clouds)
         else:
             clouds = write_clouds_yaml(state, api_url, bm_url, users)
             write_novarc(state, api_url, users)
+            connect = baremetal_pool.basic_connector(api_url, bm_url or '',
+                                                     users)
         machines = None
         if args.baremetal_emulate and bm_url:
             machines = baremetal_emulate.start(
@@ -360,10 +363,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             launcher.start()
             if args.baremetal_nodes and bm_url:
-                baremetal_pool.start_populating(api_url, bm_url, users,
+                baremetal_pool.start_populating(connect,
                                                 args.baremetal_nodes)
             if machines is not None and bm_url:
-                baremetal_emulate.start_enrolling(bm_url, users, machines)
+                baremetal_emulate.start_enrolling(connect, machines)
             print(_usage(clouds, api_url, bm_url, args.noauth,
                          args.baremetal_emulate), flush=True)
             if keystone is not None:

@@ -15,9 +15,11 @@ find their project and every endpoint in the catalog:
 """
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import openstack
 from oslo_config import cfg
 import yaml
 
@@ -46,11 +48,6 @@ def check_arguments(parser: argparse.ArgumentParser,
         return
     if args.noauth:
         parser.error('--noauth and --identity keystone exclude each other')
-    for option in ('baremetal_nodes', 'baremetal_emulate'):
-        if getattr(args, option):
-            parser.error(f'--{option.replace("_", "-")} does not work '
-                         'with --identity keystone yet (it enrolls with '
-                         'http_basic)')
 
 
 def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
@@ -67,8 +64,43 @@ def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
     identity.configure_authtoken(conf, keystone, 'nova')
     if bm_conf is not None:
         identity.configure_authtoken(bm_conf, keystone, 'ironic')
+        # The Compute service's user (the ironic virt driver) has the
+        # service role of the service project: what upstream Ironic
+        # lets act on every node with this option.
+        bm_conf.set_override('rbac_service_role_elevated_access', True)
+    if args.baremetal_nodes:
+        configure_ironic_driver(conf, keystone)
     keystone.spawn()
     return keystone
+
+
+def configure_ironic_driver(conf: cfg.ConfigOpts,
+                            keystone: identity.Keystone) -> None:
+    """The ironic-compute agent's ``[ironic]``: the service user
+    ``nova``, the Bare Metal endpoint from Keystone's catalog."""
+    values = {
+        'auth_type': 'password', 'auth_url': keystone.auth_url,
+        'username': 'nova', 'password': keystone.passwords['nova'],
+        'project_name': identity.SERVICE_PROJECT,
+        'user_domain_name': identity.DOMAIN,
+        'project_domain_name': identity.DOMAIN,
+        'region_name': identity.REGION, 'endpoint_override': None}
+    for name, value in values.items():
+        conf.set_override(name, value, group='ironic')
+
+
+def connector(clouds_yaml: Path) -> Callable[[str], Any]:
+    """What enrolls the all-in-one's nodes: ``stacklite-system`` for
+    the Bare Metal API (its administrators are system-scoped),
+    ``stacklite`` for the Compute API (the flavor)."""
+    config = openstack.config.OpenStackConfig(
+        config_files=[str(clouds_yaml)], load_envvars=False)
+
+    def connect(service: str) -> Any:
+        cloud = 'stacklite-system' if service == 'baremetal' else 'stacklite'
+        return openstack.connection.Connection(
+            config=config.get_one(cloud=cloud))
+    return connect
 
 
 def _auth(keystone: identity.Keystone, user: str,

@@ -109,13 +109,12 @@ def _readdress(baremetal: Any, node: Any, address: str) -> None:
                  'old': old})
 
 
-def start_enrolling(bm_url: str, users: dict[str, str] | None,
+def start_enrolling(connect: baremetal_pool.Connector,
                     machines: emulated_machines.EmulatedMachines
                     ) -> threading.Thread:
     def run() -> None:
         try:
-            conn = baremetal_pool.connection(
-                bm_url, users, baremetal_endpoint_override=bm_url)
+            conn = connect('baremetal')
             baremetal_pool.wait_up(lambda: list(conn.baremetal.nodes(
                 limit=1)))
             enroll(conn.baremetal, machines)

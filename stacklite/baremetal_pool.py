@@ -15,6 +15,7 @@ that::
 deploys a node, and deleting the server cleans it back to the pool.
 """
 
+from collections.abc import Callable
 import threading
 import time
 from typing import Any
@@ -34,6 +35,9 @@ FLAVOR_SPECS = {'resources:CUSTOM_BAREMETAL': '1', 'resources:VCPU': '0',
 NODE_PROPERTIES = {'cpus': 8, 'memory_mb': 16384, 'local_gb': 100,
                    'cpu_arch': 'x86_64'}
 READY_TIMEOUT = 120
+#: A connection to ``'baremetal'`` or ``'compute'`` as the all-in-one's
+#: administrator (see :func:`basic_connector`).
+Connector = Callable[[str], Any]
 
 
 def configure(conf: cfg.ConfigOpts, bm_url: str,
@@ -100,25 +104,33 @@ def _nodes(baremetal: Any, count: int) -> None:
         LOG.info('Bare metal node %s (%s) is available', name, node.id)
 
 
-def populate(api_url: str, bm_url: str, users: dict[str, str] | None,
-             count: int) -> None:
-    """Enroll and provide the nodes, create the flavor (idempotent)."""
-    conn = connection(bm_url, users,
-                       baremetal_endpoint_override=bm_url)
-    compute = connection(f'{api_url}/v2.1', users,
+def basic_connector(api_url: str, bm_url: str,
+                    users: dict[str, str] | None) -> Connector:
+    """Connections with http_basic (``users``) or none, at the APIs'
+    URLs."""
+    def connect(service: str) -> Any:
+        if service == 'baremetal':
+            return connection(bm_url, users,
+                              baremetal_endpoint_override=bm_url)
+        return connection(f'{api_url}/v2.1', users,
                           compute_endpoint_override=f'{api_url}/v2.1')
+    return connect
+
+
+def populate(connect: Connector, count: int) -> None:
+    """Enroll and provide the nodes, create the flavor (idempotent)."""
+    conn = connect('baremetal')
+    compute = connect('compute')
     wait_up(lambda: list(conn.baremetal.nodes(limit=1)))
     wait_up(lambda: list(compute.compute.flavors()))
     _flavor(compute.compute)
     _nodes(conn.baremetal, count)
 
 
-def start_populating(api_url: str, bm_url: str,
-                     users: dict[str, str] | None,
-                     count: int) -> threading.Thread:
+def start_populating(connect: Connector, count: int) -> threading.Thread:
     def run() -> None:
         try:
-            populate(api_url, bm_url, users, count)
+            populate(connect, count)
         except Exception:
             LOG.exception('Could not enroll the %d bare metal nodes', count)
     thread = threading.Thread(target=run, name='baremetal-pool',

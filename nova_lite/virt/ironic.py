@@ -28,6 +28,7 @@ from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import http_basic
 from keystoneauth1 import noauth
 from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3 as ks_v3
 import openstack
 from openstack import exceptions as sdk_exc
 from oslo_config import cfg
@@ -78,6 +79,47 @@ def schedulable(node: Any) -> bool:
             and not node.fault and not node.instance_id)
 
 
+
+def _password_connection(opts: Any) -> Any:
+    """A Keystone session as the service user; the Bare Metal endpoint
+    from the catalog unless ``endpoint_override`` names it."""
+    if not opts.auth_url:
+        raise exception.ConfigError(
+            reason='[ironic]auth_url is required with auth_type password')
+    auth = ks_v3.Password(
+        auth_url=opts.auth_url, username=opts.username,
+        password=opts.password, project_name=opts.project_name,
+        user_domain_name=opts.user_domain_name,
+        project_domain_name=opts.project_domain_name)
+    endpoint: dict[str, Any] = (
+        {'baremetal_endpoint_override': opts.endpoint_override}
+        if opts.endpoint_override else
+        {'baremetal_interface': opts.valid_interfaces})
+    return openstack.connection.Connection(
+        session=ks_session.Session(auth=auth),
+        region_name=opts.region_name, **endpoint)
+
+
+def bare_metal_connection(opts: Any) -> Any:
+    """An openstacksdk connection to the Bare Metal API as ``[ironic]``
+    says (``opts`` is that group)."""
+    if opts.auth_type == 'password':
+        return _password_connection(opts)
+    if not opts.endpoint_override:
+        raise exception.ConfigError(
+            reason='[ironic]endpoint_override is required by the '
+            'ironic virt driver: set it to the Bare Metal API URL')
+    auth: Any
+    if opts.auth_type == 'none':
+        auth = noauth.NoAuth(endpoint=opts.endpoint_override)
+    else:
+        auth = http_basic.HTTPBasicAuth(
+            endpoint=opts.endpoint_override,
+            username=opts.username, password=opts.password)
+    return openstack.connection.Connection(
+        session=ks_session.Session(auth=auth),
+        baremetal_endpoint_override=opts.endpoint_override)
+
 class IronicDriver(driver.ComputeDriver):
     manages_many_nodes = True
     hypervisor_type = 'ironic'
@@ -95,21 +137,7 @@ class IronicDriver(driver.ComputeDriver):
     @property
     def conn(self) -> Any:
         if self._conn is None:
-            opts = self.conf.ironic
-            if not opts.endpoint_override:
-                raise exception.ConfigError(
-                    reason='[ironic]endpoint_override is required by the '
-                    'ironic virt driver: set it to the Bare Metal API URL')
-            auth: Any
-            if opts.auth_type == 'none':
-                auth = noauth.NoAuth(endpoint=opts.endpoint_override)
-            else:
-                auth = http_basic.HTTPBasicAuth(
-                    endpoint=opts.endpoint_override,
-                    username=opts.username, password=opts.password)
-            self._conn = openstack.connection.Connection(
-                session=ks_session.Session(auth=auth),
-                baremetal_endpoint_override=opts.endpoint_override)
+            self._conn = bare_metal_connection(self.conf.ironic)
         return self._conn
 
     def _node(self, uuid: str) -> Any:
