@@ -26,6 +26,15 @@ def restrict_umask() -> None:
     os.umask(UMASK)
 
 
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``, 0600 whatever the umask (credentials,
+    clouds.yaml)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, 'w') as handle:
+        handle.write(text)
+    path.chmod(0o600)
+
+
 def sqlite_files(url: str | None) -> list[Path]:
     """The files of a ``sqlite:///`` database URL (none for others)."""
     if not url or not url.startswith('sqlite:///'):

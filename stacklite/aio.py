@@ -10,7 +10,6 @@ works at once.
 
 import argparse
 import logging as std_logging
-import os
 from pathlib import Path
 import secrets
 import sys
@@ -116,13 +115,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def _private_file(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, 'w') as handle:
-        handle.write(text)
-    path.chmod(0o600)
-
-
 def _credentials(state: Path) -> dict[str, str]:
     """admin and demo passwords, generated once and kept (0600)."""
     path = state / 'credentials.yaml'
@@ -130,12 +122,12 @@ def _credentials(state: Path) -> dict[str, str]:
         return yaml.safe_load(path.read_text())
     users = {'admin': secrets.token_urlsafe(16),
              'demo': secrets.token_urlsafe(16)}
-    _private_file(path, yaml.safe_dump(users))
+    private.write_file(path, yaml.safe_dump(users))
     import bcrypt
 
     lines = [f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt()).decode()}'
              for user, pw in users.items()]
-    _private_file(state / 'htpasswd', '\n'.join(lines) + '\n')
+    private.write_file(state / 'htpasswd', '\n'.join(lines) + '\n')
     return users
 
 
@@ -171,7 +163,8 @@ def write_clouds_yaml(state: Path, api_url: str, baremetal_url: str | None,
             'stacklite-demo': _cloud(api_url, baremetal_url, 'demo',
                                      users['demo'])}
     path = state / 'clouds.yaml'
-    _private_file(path, yaml.safe_dump({'clouds': clouds}, sort_keys=False))
+    private.write_file(path, yaml.safe_dump({'clouds': clouds},
+                                            sort_keys=False))
     return path
 
 
@@ -191,7 +184,7 @@ def write_novarc(state: Path, api_url: str,
                   OS_AUTH_URL=f'{api_url}/identity/v3',
                   OS_COMPUTE_API_VERSION='2.latest')
     path = state / 'novarc'
-    _private_file(path, ''.join(f'export {key}={value}\n'
+    private.write_file(path, ''.join(f'export {key}={value}\n'
                                 for key, value in values.items()))
     return path
 

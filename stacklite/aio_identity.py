@@ -23,6 +23,7 @@ import openstack
 from oslo_config import cfg
 import yaml
 
+from lite_common import private
 from stacklite import identity
 
 CHOICES = ('http_basic', 'keystone')
@@ -151,8 +152,8 @@ def usage(keystone: identity.Keystone, clouds_yaml: Path) -> str:
 def write_client_files(state: Path, keystone: identity.Keystone) -> Path:
     """clouds.yaml, openrc and novarc (0600); the clouds.yaml path."""
     path = state / 'clouds.yaml'
-    identity.private_file(path, yaml.safe_dump(clouds(keystone),
+    private.write_file(path, yaml.safe_dump(clouds(keystone),
                                                sort_keys=False))
     for name in ('openrc', 'novarc'):
-        identity.private_file(state / name, openrc(keystone))
+        private.write_file(state / name, openrc(keystone))
     return path

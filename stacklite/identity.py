@@ -27,7 +27,6 @@ the database, sets up the keys and bootstraps:
 
 import dataclasses
 import json
-import os
 from pathlib import Path
 import secrets
 import select
@@ -40,6 +39,8 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 import yaml
+
+from lite_common import private
 
 LOG = logging.getLogger(__name__)
 
@@ -72,13 +73,6 @@ def catalog(api_url: str, baremetal_url: str | None) -> list[Endpoint]:
     return endpoints
 
 
-def private_file(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, 'w') as handle:
-        handle.write(text)
-    path.chmod(0o600)
-
-
 def ensure_passwords(path: Path,
                      names: list[str]) -> tuple[dict[str, str], set[str]]:
     """user -> password, made at random once and kept in ``path``
@@ -90,7 +84,7 @@ def ensure_passwords(path: Path,
     missing = {name for name in names if name not in known}
     if missing:
         known.update({name: secrets.token_urlsafe(24) for name in missing})
-        private_file(path, yaml.safe_dump(known))
+        private.write_file(path, yaml.safe_dump(known))
     return known, missing
 
 
@@ -137,7 +131,7 @@ expiration_time = 600
 driver = noop
 """
     path = directory / 'keystone.conf'
-    private_file(path, text)
+    private.write_file(path, text)
     return path
 
 

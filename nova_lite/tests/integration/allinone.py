@@ -3,6 +3,8 @@
 The object satisfies the *cloud* interface of scenario.py.
 """
 
+from collections.abc import Iterator
+import contextlib
 from pathlib import Path
 import signal
 import subprocess
@@ -10,6 +12,8 @@ from typing import Any
 
 import devstack_support as support
 import yaml
+
+from nova_lite.tests.integration import conftest
 
 
 class AllInOne:
@@ -100,3 +104,21 @@ class AllInOne:
             if 'instances' not in p.relative_to(self.state_dir).parts)]
         return '\n'.join(f'===== {p} =====\n{support.tail(p, lines)}'
                          for p in paths)
+
+
+@contextlib.contextmanager
+def running(request: Any, tmp_path_factory: Any, name: str,
+            computes: int = 2, extra_args: tuple[str, ...] = ()
+            ) -> Iterator[AllInOne]:
+    """An all-in-one for a module's tests (its logs shown on failure),
+    which must exit 0 within 60 s of SIGTERM at the end."""
+    base = tmp_path_factory.mktemp(name)
+    cloud = AllInOne(base / 'state', base / 'aio.out', computes=computes,
+                     extra_args=extra_args)
+    conftest.register_cloud(request, cloud)
+    try:
+        cloud.start()
+        yield cloud
+    finally:
+        code = cloud.stop(timeout=60)
+    assert code == 0, f'stacklite-aio exit {code}\n{cloud.log_tails()}'

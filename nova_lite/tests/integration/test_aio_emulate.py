@@ -13,7 +13,6 @@ import devstack_support as support
 import pytest
 
 from nova_lite.tests.integration import allinone
-from nova_lite.tests.integration import conftest
 from stacklite import emulated_machines
 
 pytestmark = pytest.mark.integration
@@ -22,16 +21,10 @@ NODE = 'emulated-1'
 
 @pytest.fixture(scope='module')
 def aio(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
-    base = tmp_path_factory.mktemp('aio-emulate')
-    cloud = allinone.AllInOne(base / 'state', base / 'aio.out', computes=0,
-                              extra_args=('--baremetal-emulate', '1'))
-    conftest.register_cloud(request, cloud)
-    try:
-        cloud.start()
+    with allinone.running(request, tmp_path_factory, 'aio-emulate',
+                          computes=0,
+                          extra_args=('--baremetal-emulate', '1')) as cloud:
         yield cloud
-    finally:
-        code = cloud.stop(timeout=60)
-    assert code == 0, f'stacklite-aio exit {code}\n{cloud.log_tails()}'
     assert _children_of(cloud.state_dir) == [], 'left running'
 
 

@@ -15,7 +15,6 @@ import devstack_support as support
 import pytest
 
 from nova_lite.tests.integration import allinone
-from nova_lite.tests.integration import conftest
 
 pytestmark = pytest.mark.integration
 SYSTEM = 'stacklite-system'
@@ -24,19 +23,13 @@ TIMEOUT = 90
 
 @pytest.fixture(scope='module')
 def aio(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
-    base = tmp_path_factory.mktemp('aio-keystone-bm')
-    cloud = allinone.AllInOne(
-        base / 'state', base / 'aio.out', computes=0,
-        extra_args=('--identity', 'keystone',
-                    '--identity-port', str(support.free_port()),
-                    '--baremetal-nodes', '1', '--baremetal-emulate', '1'))
-    conftest.register_cloud(request, cloud)
-    try:
-        cloud.start()
+    with allinone.running(request, tmp_path_factory, 'aio-keystone-bm',
+                          computes=0,
+                          extra_args=(
+            '--identity', 'keystone',
+            '--identity-port', str(support.free_port()),
+            '--baremetal-nodes', '1', '--baremetal-emulate', '1')) as cloud:
         yield cloud
-    finally:
-        code = cloud.stop(timeout=60)
-    assert code == 0, f'exit {code}\n{cloud.log_tails()}'
 
 
 def _nodes(aio: Any) -> dict[str, dict[str, Any]]:

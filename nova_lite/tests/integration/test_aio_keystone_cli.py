@@ -12,25 +12,18 @@ import devstack_support as support
 import pytest
 
 from nova_lite.tests.integration import allinone
-from nova_lite.tests.integration import conftest
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope='module')
 def aio(request, tmp_path_factory):
-    base = tmp_path_factory.mktemp('aio-keystone')
-    cloud = allinone.AllInOne(
-        base / 'state', base / 'aio.out', computes=1,
-        extra_args=('--identity', 'keystone',
-                    '--identity-port', str(support.free_port())))
-    conftest.register_cloud(request, cloud)
-    try:
-        cloud.start()
+    with allinone.running(request, tmp_path_factory, 'aio-keystone',
+                          computes=1,
+                          extra_args=(
+            '--identity', 'keystone',
+            '--identity-port', str(support.free_port()))) as cloud:
         yield cloud
-    finally:
-        code = cloud.stop(timeout=60)
-    assert code == 0, f'exit {code}\n{cloud.log_tails()}'
 
 
 def test_clouds_yaml_uses_password_auth_against_keystone(aio):
