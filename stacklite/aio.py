@@ -74,6 +74,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         'deploy interface: "openstack baremetal node provide" cleans '
         'them with the agent. They stop with the all-in-one and come '
         'back with it, on the same Redfish address and disks.')
+    parser.add_argument(
+        '--baremetal-emulator-port', type=int, metavar='PORT',
+        help='Port of the Redfish emulator of --baremetal-emulate '
+        '(default: its port of the last run when free, else one the '
+        'kernel offers, another if that is taken before it binds).')
+    parser.add_argument(
+        '--baremetal-agent-ports', type=int, metavar='PORT',
+        help='Port of the first emulated machine\'s agent, the others '
+        'following (default: ports the kernel chooses, reported to the '
+        'conductor by the agents).')
     parser.add_argument('--driver', default='local',
                         choices=['local', 'fake'])
     parser.add_argument('--debug', action='store_true')
@@ -107,6 +117,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error('--baremetal-nodes must be >= 0')
     if args.baremetal_emulate < 0:
         parser.error('--baremetal-emulate must be >= 0')
+    for option in ('baremetal_emulator_port', 'baremetal_agent_ports'):
+        port = getattr(args, option)
+        if port is not None and not 0 < port < 65536:
+            parser.error(f'--{option.replace("_", "-")} must be a port '
+                         '(1-65535)')
     aio_identity.check_arguments(parser, args)
     for option in ('baremetal_nodes', 'baremetal_emulate'):
         if getattr(args, option) and args.no_baremetal:
@@ -265,12 +280,20 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
 
 
 def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
-           noauth: bool, emulated: int = 0) -> str:
+           identity_kind: str, emulated: int = 0,
+           identity_url: str | None = None) -> str:
     bm = f', Bare Metal API {baremetal_url}' if baremetal_url else ''
+    who = {'noauth': ' (no authentication)',
+           'http_basic': ' (http_basic authentication)'}.get(
+        identity_kind, f', Identity (Keystone) {identity_url}')
+    keystone = identity_kind == 'keystone'
+    # Nodes the all-in-one enrolls belong to no project: the Bare Metal
+    # API shows them to its system-scoped administrators.
+    system = '--os-cloud stacklite-system ' if keystone else ''
+    rc = 'openrc' if keystone else 'novarc'
     return (
         f'stacklite is running: Compute API {api_url}/v2.1, '
-        f'image catalog {api_url}/image{bm}'
-        f'{" (no authentication)" if noauth else ""}.\n'
+        f'image catalog {api_url}/image{bm}{who}.\n'
         f'  export OS_CLIENT_CONFIG_FILE={clouds} OS_CLOUD=stacklite\n'
         '  openstack flavor create --vcpus 1 --ram 512 --disk 1 m1.small\n'
         '  openstack image create --disk-format raw --container-format '
@@ -278,16 +301,23 @@ def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
         '  openstack server create --flavor m1.small --image cirros '
         '--no-network vm1\n'
         '  openstack server list\n'
+        + ('  openstack quota show && openstack availability zone list\n'
+           if keystone else '')
         + ('  openstack baremetal node create --driver fake-hardware '
            '--name bm-1\n' if baremetal_url else '')
-        + ('  openstack baremetal node manage emulated-1 --wait && '
-           'openstack baremetal node provide emulated-1   # agent '
+        + (f'  openstack {system}baremetal node manage emulated-1 --wait && '
+           f'openstack {system}baremetal node provide emulated-1   # agent '
            'cleaning\n' if emulated else '')
+        + ('Clouds: stacklite (admin of project admin), stacklite-demo '
+           '(demo of project demo), stacklite-system (admin of the system:'
+           ' the nodes the all-in-one enrolled).\n' if keystone else '')
         + 'Progress of long operations (nodes by state and clean step, '
         'servers by task_state): stacklite-top (--once for one screen)\n'
         + f'python-novaclient (in a shell of its own): '
-        f'(. {clouds.parent / "novarc"} && nova list)\n'
-        + f'Logs: {clouds.parent / "stacklite.log"}. Stop with Ctrl-C.')
+        f'(. {clouds.parent / rc} && nova list)\n'
+        + f'Logs: {clouds.parent / "stacklite.log"}'
+        + (f', {clouds.parent / "keystone" / "keystone.log"}'
+           if keystone else '') + '. Stop with Ctrl-C.')
 
 
 def _oslo_argv(args: argparse.Namespace) -> list[str]:
@@ -352,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.baremetal_emulate and bm_url:
             machines = baremetal_emulate.start(
                 state, args.baremetal_emulate, bm_url,
-                agent_log_rotation(conf))
+                agent_log_rotation(conf), args.baremetal_emulator_port,
+                args.baremetal_agent_ports)
         try:
             launcher.start()
             if args.baremetal_nodes and bm_url:
@@ -360,10 +391,10 @@ def main(argv: list[str] | None = None) -> int:
                                                 args.baremetal_nodes)
             if machines is not None and bm_url:
                 baremetal_emulate.start_enrolling(connect, machines)
-            print(_usage(clouds, api_url, bm_url, args.noauth,
-                         args.baremetal_emulate), flush=True)
-            if keystone is not None:
-                print(aio_identity.usage(keystone, clouds), flush=True)
+            print(_usage(clouds, api_url, bm_url, args.identity,
+                         args.baremetal_emulate,
+                         keystone.auth_url if keystone else None),
+                  flush=True)
             return launcher.run()
         finally:
             if machines is not None:

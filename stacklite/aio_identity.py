@@ -1,5 +1,5 @@
-"""``stacklite-aio --identity keystone``: the all-in-one with upstream
-Keystone (:mod:`stacklite.identity`) instead of ``http_basic``.
+"""The all-in-one's identity: upstream Keystone (:mod:`stacklite.identity`,
+the default) or, with ``--identity http_basic``, an htpasswd file.
 
 Both APIs validate tokens with keystonemiddleware (nova-lite-api as the
 service user ``nova``, ironic-lite-api as ``ironic``), and the client
@@ -33,22 +33,27 @@ LOG_OPTIONS = ('log_rotation_type', 'max_logfile_size_mb',
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        '--identity', choices=CHOICES, default='http_basic',
-        help='How clients authenticate: http_basic (htpasswd, the '
-        'default for now) or keystone (upstream Keystone on '
-        '--identity-port, tokens, projects and a service catalog).')
+        '--identity', choices=CHOICES, default=None,
+        help='How clients authenticate: keystone (the default: upstream '
+        'Keystone on --identity-port, tokens, projects and a service '
+        'catalog) or http_basic (user names and passwords in an '
+        'htpasswd file; clients get no project and no catalog).')
     parser.add_argument(
         '--identity-port', type=int, default=identity.DEFAULT_PORT,
-        help=f'Port of Keystone with --identity keystone (default '
-        f'{identity.DEFAULT_PORT}).')
+        help=f'Port of Keystone (default {identity.DEFAULT_PORT}).')
 
 
 def check_arguments(parser: argparse.ArgumentParser,
                     args: argparse.Namespace) -> None:
-    if args.identity != 'keystone':
-        return
+    """``args.identity`` becomes ``noauth`` with ``--noauth``, and
+    ``keystone`` when not given."""
     if args.noauth:
-        parser.error('--noauth and --identity keystone exclude each other')
+        if args.identity is not None:
+            parser.error(f'--noauth and --identity {args.identity} '
+                         'exclude each other')
+        args.identity = 'noauth'
+    elif args.identity is None:
+        args.identity = 'keystone'
 
 
 def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
@@ -137,16 +142,6 @@ def openrc(keystone: identity.Keystone) -> str:
         'OS_REGION_NAME': identity.REGION, 'OS_IDENTITY_API_VERSION': '3',
         'OS_COMPUTE_API_VERSION': '2.latest'}
     return ''.join(f'export {key}={value}\n' for key, value in values.items())
-
-
-def usage(keystone: identity.Keystone, clouds_yaml: Path) -> str:
-    """What the ready message adds with Keystone."""
-    return (f'Identity: Keystone {keystone.auth_url} (log '
-            f'{keystone.log_file}); clouds stacklite (admin), '
-            'stacklite-demo, and stacklite-system for the Bare Metal '
-            'API\'s administration:\n'
-            '  openstack --os-cloud stacklite-system baremetal node list\n'
-            f'  (. {clouds_yaml.parent / "openrc"} && openstack quota show)')
 
 
 def write_client_files(state: Path, keystone: identity.Keystone) -> Path:

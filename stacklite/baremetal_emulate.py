@@ -55,13 +55,17 @@ def configure(conf: cfg.ConfigOpts) -> None:
 
 
 def start(state: Path, count: int, bm_url: str,
-          log_rotation: emulated_machines.LogRotation | None = None
+          log_rotation: emulated_machines.LogRotation | None = None,
+          emulator_port: int | None = None,
+          agent_ports: int | None = None
           ) -> emulated_machines.EmulatedMachines:
     """The emulator and the agents (stopped again if any fails); the
-    agents' logs rotated as ``log_rotation`` says."""
+    agents' logs rotated as ``log_rotation`` says; the ports as
+    :class:`emulated_machines.EmulatedMachines` takes them."""
     machines = emulated_machines.EmulatedMachines(
         state / 'emulated', count, bm_url,
-        heartbeat_interval=HEARTBEAT_INTERVAL, log_rotation=log_rotation)
+        heartbeat_interval=HEARTBEAT_INTERVAL, log_rotation=log_rotation,
+        emulator_port=emulator_port, agent_ports=agent_ports)
     machines.start()
     if machines.orphans_stopped:
         LOG.warning('Stopped the emulated machines\' processes that an '

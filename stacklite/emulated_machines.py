@@ -36,6 +36,8 @@ MIB = 1024 * 1024
 EMULATOR_PIDFILE = 'emulator.pid'
 AGENT_PIDFILE = 'agent.pid'
 PORT_FILE = 'emulator.port'
+#: Ports tried when others take the chosen ones first.
+EMULATOR_PORT_ATTEMPTS = 5
 #: Where a disk file has the signatures erase_devices_metadata wipes:
 #: the GPT header (LBA 1), an ext4 superblock magic, the backup GPT
 #: header (the last 512 bytes), and data in the middle.
@@ -186,7 +188,10 @@ class Agent(Child):
     def __init__(self, workdir: Path, api_url: str, mac: str,
                  disks: list[Path], heartbeat_interval: float,
                  lookup_interval: float = 1.0,
-                 log_rotation: LogRotation | None = None) -> None:
+                 log_rotation: LogRotation | None = None,
+                 listen_port: int = 0) -> None:
+        """``listen_port`` 0: the agent's command API binds a port the
+        kernel chooses (no race with other processes) and reports it."""
         self.log_file = workdir / 'agent.log'
         logging_options = []
         if log_rotation is not None:
@@ -197,7 +202,7 @@ class Agent(Child):
             binary('ironic-lite-agent'), '--api_url', api_url,
             '--mac_addresses', mac,
             '--disk_files', ','.join(str(d) for d in disks),
-            '--listen_port', '0',
+            '--listen_port', str(listen_port),
             '--heartbeat_interval', str(heartbeat_interval),
             '--lookup_interval', str(lookup_interval),
             '--shred_random_overwrite_iterations', '0',
@@ -228,9 +233,17 @@ class EmulatedMachines:
                  heartbeat_interval: float = 2.0,
                  agents: int | None = None,
                  lookup_interval: float = 1.0,
-                 log_rotation: LogRotation | None = None) -> None:
+                 log_rotation: LogRotation | None = None,
+                 emulator_port: int | None = None,
+                 agent_ports: int | None = None) -> None:
         """``agents``: machines with an agent process, the first ones
-        (default: all); ``log_rotation``: of the agents' logs."""
+        (default: all); ``log_rotation``: of the agents' logs;
+        ``emulator_port``: the emulator's port (default: its port of
+        before when free, else a free one); ``agent_ports``: the first
+        agent's port, the others' following it (default: ports the
+        kernel chooses)."""
+        self.emulator_port = emulator_port
+        self.agent_ports = agent_ports
         self.workdir = Path(workdir)
         self.systems = [machine(n) for n in range(1, count + 1)]
         self.agent_count = count if agents is None else min(agents, count)
@@ -274,7 +287,6 @@ class EmulatedMachines:
         self._lock.acquire()
         try:
             self.orphans_stopped = self._stop_orphans()
-            self.port = stable_port(self.workdir / PORT_FILE)
             self._start_emulator(timeout)
             for index in range(self.agent_count):
                 agent = self._agent(index)
@@ -299,19 +311,58 @@ class EmulatedMachines:
         return stopped
 
     def _start_emulator(self, timeout: float) -> None:
+        """On the set port, or on a chosen one: the port of before when
+        free, else a free one; should another process bind the chosen
+        port before the emulator does, on another (bounded)."""
         config = self.workdir / 'emulator.conf'
         config.write_text(emulator_config(self.workdir / 'emulator-state',
                                           self.systems))
-        self.emulator = Child('sushy-emulator', [
-            binary('sushy-emulator'), '--config', str(config),
-            '--port', str(self.port)], self.workdir / 'emulator.log',
-            self.workdir / EMULATOR_PIDFILE).start()
+        for _attempt in range(EMULATOR_PORT_ATTEMPTS):
+            if self.emulator_port is not None:
+                self.port = self.emulator_port
+            else:
+                self.port = stable_port(self.workdir / PORT_FILE)
+            log = self.workdir / 'emulator.log'
+            offset = log.stat().st_size if log.exists() else 0
+            self.emulator = Child('sushy-emulator', [
+                binary('sushy-emulator'), '--config', str(config),
+                '--port', str(self.port)], log,
+                self.workdir / EMULATOR_PIDFILE).start()
+            if self._wait_answering(timeout):
+                return
+            if not self._port_was_taken(offset):
+                raise RuntimeError('sushy-emulator did not start; see '
+                                   f'{self.emulator.log}')
+            if self.emulator_port is not None:
+                raise RuntimeError(
+                    f'sushy-emulator cannot listen on 127.0.0.1:{self.port}'
+                    ': the address is in use (choose another port)')
+            (self.workdir / PORT_FILE).unlink(missing_ok=True)
+        raise RuntimeError(f'sushy-emulator found no free port in '
+                           f'{EMULATOR_PORT_ATTEMPTS} attempts; see '
+                           f'{self.workdir / "emulator.log"}')
+
+    def _wait_answering(self, timeout: float) -> bool:
+        """The emulator answers (True) or has ended (False); a
+        RuntimeError if it does neither within ``timeout``."""
+        assert self.emulator is not None
         deadline = time.monotonic() + timeout
         while not self._answers():
-            if not self.emulator.alive() or time.monotonic() > deadline:
+            if not self.emulator.alive():
+                return False
+            if time.monotonic() > deadline:
                 raise RuntimeError('sushy-emulator did not start; see '
                                    f'{self.emulator.log}')
             time.sleep(0.2)
+        return True
+
+    def _port_was_taken(self, offset: int) -> bool:
+        """The emulator that just ended (its log from ``offset``) could
+        not bind its port."""
+        assert self.emulator is not None
+        with self.emulator.log.open('rb') as handle:
+            handle.seek(offset)
+            return b'Address already in use' in handle.read()
 
     def _answers(self) -> bool:
         try:
@@ -327,9 +378,10 @@ class EmulatedMachines:
         disk = workdir / 'sda.img'
         if not disk.exists():
             make_disk(disk, self.disk_size)
+        port = 0 if self.agent_ports is None else self.agent_ports + index
         return Agent(workdir, self.api_url, self.mac(index), [disk],
                      self.heartbeat_interval, self.lookup_interval,
-                     self.log_rotation)
+                     self.log_rotation, listen_port=port)
 
     def restart_agent(self, index: int) -> Agent:
         """Start machine ``index``'s agent again (after a kill)."""

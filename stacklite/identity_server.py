@@ -38,6 +38,41 @@ from lite_common import private  # noqa: E402
 LOG = logging.getLogger(__name__)
 
 
+def _one_sqlite_writer_at_a_time() -> None:
+    """Keystone's transactions on SQLite take the write lock when they
+    begin (``BEGIN IMMEDIATE``), waiting up to 30 s for it.
+
+    Keystone reads, then writes, in one transaction (a login reads the
+    user, then writes its ``last_active_at``). SQLite lets two such
+    transactions read at once, then fails the second writer at once
+    with "database is locked" (no busy timeout helps a lock upgrade),
+    which Keystone answers with a 500. Taken at the start, the lock is
+    waited for. Installed on every engine of this process, which runs
+    Keystone and nothing else.
+    """
+    import sqlite3
+
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    def on_connect(dbapi_connection: Any, record: Any) -> None:
+        if isinstance(dbapi_connection, sqlite3.Connection):
+            dbapi_connection.execute('PRAGMA busy_timeout = 30000')
+
+    def immediate(connection: Any, cursor: Any, statement: str,
+                  parameters: Any, context: Any, executemany: bool
+                  ) -> tuple[str, Any]:
+        # oslo.db turns the driver's own transactions off on SQLite and
+        # begins each with a plain BEGIN.
+        if (connection.dialect.name == 'sqlite'
+                and statement.strip().upper() == 'BEGIN'):
+            statement = 'BEGIN IMMEDIATE'
+        return statement, parameters
+
+    event.listen(Engine, 'connect', on_connect)
+    event.listen(Engine, 'before_cursor_execute', immediate, retval=True)
+
+
 def _configure(config_file: str) -> Any:
     """Keystone's ``keystone.server.configure`` without reading our
     command line (it parses ``sys.argv``)."""
@@ -78,7 +113,20 @@ def _application() -> Any:
 
     app = application.application_factory('public')
     profiler.setup('public')
+    _load_policy()
     return core.setup_app_middleware(app)
+
+
+def _load_policy() -> None:
+    """Keystone makes its policy enforcer on the first request, and
+    publishes it before it has registered its rules: a request of
+    another thread in that moment is judged by no rules and refused
+    (a 403 to an administrator). Made here, before any request."""
+    from keystone.common.rbac_enforcer import policy
+
+    # (policy.get_enforcer() would parse the configuration again, for
+    # keystone's command-line tools.)
+    policy._ENFORCER._enforcer.load_rules()
 
 
 def _serve(app: Any, fd: int) -> Any:
@@ -126,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     plan = json.loads(sys.stdin.readline())
+    _one_sqlite_writer_at_a_time()
     conf = _configure(args.config_file)
     try:
         api = _start(conf, plan, args.fd)

@@ -27,8 +27,10 @@ class AllInOne:
         self.extra_args = extra_args
         self.port = support.free_port()
         self.baremetal_port = support.free_port()
+        self.identity_port = support.free_port()
         self.popen: subprocess.Popen | None = None
         self.cloud_name = 'stacklite'
+        self._session: Any = None
 
     @property
     def api_url(self) -> str:
@@ -43,6 +45,7 @@ class AllInOne:
                 str(self.state_dir), '--computes', str(self.computes),
                 '--api-port', str(self.port),
                 '--baremetal-port', str(self.baremetal_port),
+                '--identity-port', str(self.identity_port),
                 *self.extra_args]
         with open(self.log_path, 'ab') as out:
             self.popen = subprocess.Popen(
@@ -75,9 +78,21 @@ class AllInOne:
 
     def openstack(self, *args: str, cloud: str | None = None,
                   **kwargs: Any) -> Any:
+        """The CLI as ``cloud`` (default: the admin's cloud; for
+        ``baremetal`` commands with Keystone, the system-scoped
+        ``stacklite-system``, which administers the nodes the all-in-one
+        enrolled: they belong to no project)."""
+        if cloud is None and args[:1] == ('baremetal',):
+            cloud = self.baremetal_cloud
         return support.run_openstack(self.clouds_yaml,
                                      cloud or self.cloud_name, *args,
                                      **kwargs)
+
+    @property
+    def baremetal_cloud(self) -> str:
+        clouds = yaml.safe_load(self.clouds_yaml.read_text())['clouds']
+        return ('stacklite-system' if 'stacklite-system' in clouds
+                else self.cloud_name)
 
     def find_disk(self, host: str, server_id: str) -> Path | None:
         """The disk under ``host``'s state directory in the state dir."""
@@ -88,14 +103,30 @@ class AllInOne:
 
     def baremetal_node(self, name: str) -> dict[str, Any] | None:
         """Node ``name`` from the all-in-one's Bare Metal API (latest
-        version, as admin); None while it does not answer 200."""
-        users = yaml.safe_load(
-            (self.state_dir / 'credentials.yaml').read_text())
-        status, body = support.http_request(
-            f'http://{support.LOCALHOST}:{self.baremetal_port}/v1/nodes/'
-            f'{name}', 'admin', users['admin'],
-            headers={'X-OpenStack-Ironic-API-Version': 'latest'})
-        return body if status == 200 else None
+        version, as its administrator: system-scoped with Keystone);
+        None while it does not answer 200."""
+        url = (f'http://{support.LOCALHOST}:{self.baremetal_port}/v1/nodes/'
+               f'{name}')
+        headers = {'X-OpenStack-Ironic-API-Version': 'latest'}
+        credentials = self.state_dir / 'credentials.yaml'
+        if credentials.exists():   # --identity http_basic
+            users = yaml.safe_load(credentials.read_text())
+            status, body = support.http_request(url, 'admin', users['admin'],
+                                                headers=headers)
+            return body if status == 200 else None
+        response = self._system_session().get(
+            url, headers=headers, raise_exc=False)
+        return response.json() if response.status_code == 200 else None
+
+    def _system_session(self) -> Any:
+        if self._session is None:
+            import openstack.config
+
+            config = openstack.config.OpenStackConfig(
+                config_files=[str(self.clouds_yaml)], load_envvars=False)
+            self._session = config.get_one(
+                cloud='stacklite-system').get_session()
+        return self._session
 
     def log_tails(self, lines: int = 60) -> str:
         # (not the guests' console logs, instances/<uuid>/console.log)
@@ -108,12 +139,13 @@ class AllInOne:
 
 @contextlib.contextmanager
 def running(request: Any, tmp_path_factory: Any, name: str,
-            computes: int = 2, extra_args: tuple[str, ...] = ()
-            ) -> Iterator[AllInOne]:
+            computes: int = 2, extra_args: tuple[str, ...] = (),
+            state: str = 'state') -> Iterator[AllInOne]:
     """An all-in-one for a module's tests (its logs shown on failure),
-    which must exit 0 within 60 s of SIGTERM at the end."""
+    which must exit 0 within 60 s of SIGTERM at the end; its state
+    directory is ``state`` in a directory of its own."""
     base = tmp_path_factory.mktemp(name)
-    cloud = AllInOne(base / 'state', base / 'aio.out', computes=computes,
+    cloud = AllInOne(base / state, base / 'aio.out', computes=computes,
                      extra_args=extra_args)
     conftest.register_cloud(request, cloud)
     try:

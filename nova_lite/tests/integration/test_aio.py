@@ -104,6 +104,7 @@ def test_a_port_in_use_ends_the_all_in_one_with_a_message(tmp_path):
         done = subprocess.run(
             [support.binary('stacklite-aio'), '--state-dir',
              str(tmp_path / 'state'), '--computes', '1', '--api-port',
+             str(support.free_port()), '--identity-port',
              str(support.free_port()), '--baremetal-port', str(port)],
             stdin=subprocess.DEVNULL, capture_output=True, text=True,
             timeout=120)

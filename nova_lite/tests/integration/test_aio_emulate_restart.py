@@ -116,11 +116,29 @@ def _manage(aio: Any) -> None:
 
 def _one_set(aio: Any) -> None:
     """One emulator and one agent run for the state directory, and the
-    all-in-one; no process the pid files do not know."""
+    all-in-one with its Keystone; no process the pid files do not know."""
     running = _running(aio)
     assert sorted(running) == ['agent-1', 'emulator'], running
     others = set(_processes_naming(aio.state_dir)) - set(running.values())
-    assert others == {aio.popen.pid}, others
+    keystone = {pid for pid in others if _parent(pid) == aio.popen.pid
+                and b'stacklite.identity_server' in _cmdline(pid)}
+    assert len(keystone) == 1, others
+    assert others - keystone == {aio.popen.pid}, others
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f'/proc/{pid}/cmdline').read_bytes()
+    except OSError:
+        return b''
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        stat = Path(f'/proc/{pid}/stat').read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(')', 1)[1].split()[1])
 
 
 def test_the_machines_keep_their_address_across_a_restart(aio):

@@ -136,3 +136,32 @@ def test_keystone_state_is_private(cloud):
             'fernet-keys', 'credential-keys', 'keystone.log'} <= names
     assert {str(p): oct(stat.S_IMODE(p.stat().st_mode)) for p in paths
             if p.stat().st_mode & 0o077} == {}
+
+
+
+def test_concurrent_writes_all_succeed(cloud):
+    """Keystone on SQLite: users created and logged in for the first
+    time concurrently (each login writes the user's ``last_active_at``)
+    all succeed. A transaction that read before it wrote failed at once
+    with "database is locked" (a 500) when another held the write lock,
+    until Keystone's transactions took that lock at their start."""
+    import concurrent.futures
+    import uuid
+
+    admin = _session(cloud, 'admin', **_project('admin'))
+    url = cloud.keystone.auth_url
+
+    def create_and_login(index: int) -> tuple[int, int]:
+        name = f'user-{index}-{uuid.uuid4().hex[:6]}'
+        created = admin.post(f'{url}/users', json={'user': {
+            'name': name, 'domain_id': 'default', 'password': 'secret-pw'}},
+            raise_exc=False)
+        login = requests.post(f'{url}/auth/tokens', json={'auth': {
+            'identity': {'methods': ['password'], 'password': {'user': {
+                'name': name, 'domain': {'id': 'default'},
+                'password': 'secret-pw'}}}}}, timeout=60)
+        return created.status_code, login.status_code
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(create_and_login, range(32)))
+    assert codes == [(201, 201)] * 32, sorted(set(codes))

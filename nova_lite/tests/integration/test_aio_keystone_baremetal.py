@@ -26,8 +26,6 @@ def aio(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
     with allinone.running(request, tmp_path_factory, 'aio-keystone-bm',
                           computes=0,
                           extra_args=(
-            '--identity', 'keystone',
-            '--identity-port', str(support.free_port()),
             '--baremetal-nodes', '1', '--baremetal-emulate', '1')) as cloud:
         yield cloud
 

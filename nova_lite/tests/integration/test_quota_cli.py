@@ -1,10 +1,12 @@
-"""Quotas through the real ``openstack`` CLI against the all-in-one.
+"""Quotas through the real ``openstack`` CLI against the all-in-one
+with ``--identity http_basic`` (with Keystone, the default, see
+test_aio_keystone_cli).
 
-``openstack quota show`` asks every service by default; the
-all-in-one has no volume or network service, so the compute part is
-asked for with ``--compute`` (``quota set`` with compute options only
-calls the compute API). Projects are resolved through the identity
-project look-up nova-lite-api answers (a user's project is its name).
+Under http_basic clients have no catalog: ``openstack quota show`` is
+asked for the compute part with ``--compute`` (``quota set`` with
+compute options only calls the compute API). Projects are resolved
+through the identity project look-up nova-lite-api answers (a user's
+project is its name).
 """
 
 import pytest
@@ -19,7 +21,8 @@ DEMO = 'stacklite-demo'
 @pytest.fixture(scope='module')
 def aio(request, tmp_path_factory):
     base = tmp_path_factory.mktemp('aio-quota')
-    cloud = allinone.AllInOne(base / 'state', base / 'aio.out', computes=1)
+    cloud = allinone.AllInOne(base / 'state', base / 'aio.out', computes=1,
+                              extra_args=('--identity', 'http_basic'))
     conftest.register_cloud(request, cloud)
     try:
         cloud.start()

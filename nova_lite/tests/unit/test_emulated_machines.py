@@ -7,6 +7,7 @@ from pathlib import Path
 import signal
 import socket
 import subprocess
+import time
 
 import pytest
 
@@ -55,7 +56,9 @@ def test_emulator_config_lists_the_systems(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize('argv', [
     ['--baremetal-emulate', '-1'],
-    ['--baremetal-emulate', '2', '--no-baremetal']])
+    ['--baremetal-emulate', '2', '--no-baremetal'],
+    ['--baremetal-emulate', '1', '--baremetal-emulator-port', '0'],
+    ['--baremetal-emulate', '1', '--baremetal-agent-ports', '70000']])
 def test_bad_emulate_options_are_refused(argv: list[str],
                                          tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
@@ -79,6 +82,66 @@ def test_the_emulator_port_is_taken_again_while_free(tmp_path: Path) -> None:
         moved = machines.stable_port(path)
     assert moved != first
     assert int(path.read_text()) == moved
+
+
+def _held_port() -> socket.socket:
+    holder = socket.socket()
+    holder.bind(('127.0.0.1', 0))
+    holder.listen(1)
+    return holder
+
+
+def test_a_port_taken_before_the_emulator_binds_it_is_replaced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process binds the chosen port between the choice and the
+    emulator's bind (the race, forced): the emulator (a real
+    sushy-emulator) ends up on another port, which is recorded."""
+    chooser = machines.stable_port
+    with _held_port() as holder:
+        taken = holder.getsockname()[1]
+        calls: list[int] = []
+
+        def choose(path: Path) -> int:
+            calls.append(1)
+            return taken if len(calls) == 1 else chooser(path)
+
+        monkeypatch.setattr(machines, 'stable_port', choose)
+        emulated = machines.EmulatedMachines(tmp_path, 1, 'http://127.0.0.1:9',
+                                             agents=0).start()
+        try:
+            assert len(calls) == 2
+            assert emulated.port != taken
+            assert emulated._answers()
+            assert int((tmp_path / machines.PORT_FILE).read_text()) == (
+                emulated.port)
+        finally:
+            emulated.stop()
+
+
+def test_a_set_emulator_port_in_use_is_said(tmp_path: Path) -> None:
+    with _held_port() as holder:
+        port = holder.getsockname()[1]
+        emulated = machines.EmulatedMachines(
+            tmp_path, 1, 'http://127.0.0.1:9', agents=0, emulator_port=port)
+        with pytest.raises(RuntimeError,
+                           match=f'cannot listen on 127.0.0.1:{port}'):
+            emulated.start(timeout=30)
+
+
+def test_the_agents_listen_on_set_ports(tmp_path: Path) -> None:
+    with _held_port() as holder:
+        first = holder.getsockname()[1]
+    emulated = machines.EmulatedMachines(
+        tmp_path, 1, 'http://127.0.0.1:9', agent_ports=first).start()
+    try:
+        deadline = time.monotonic() + 30
+        while not machines.serving(emulated.agents[0]):
+            assert time.monotonic() < deadline, 'the agent is not serving'
+            time.sleep(0.1)
+        log = emulated.agents[0].log_file.read_text()
+        assert f':{first}' in log.split('serving on', 1)[1].splitlines()[0]
+    finally:
+        emulated.stop()
 
 
 def _sleeper() -> subprocess.Popen[bytes]:

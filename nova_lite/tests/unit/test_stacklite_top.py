@@ -80,5 +80,9 @@ def test_the_aio_banner_names_stacklite_top(tmp_path):
     from stacklite import aio
 
     text = aio._usage(tmp_path / 'clouds.yaml', 'http://127.0.0.1:8774',
-                      'http://127.0.0.1:6385', noauth=False)
+                      'http://127.0.0.1:6385', 'keystone',
+                      identity_url='http://127.0.0.1:5000/v3')
     assert 'stacklite-top (--once for one screen)' in text
+    assert 'Identity (Keystone) http://127.0.0.1:5000/v3' in text
+    assert 'openstack quota show' in text
+
