@@ -92,8 +92,10 @@ install() {
     "${pip[@]}" install -q --progress-bar off --upgrade pip
     local reqs=(-r requirements.txt -r client-requirements.txt)
     [[ "$PROFILE" == test ]] && reqs+=(-r test-requirements.txt)
-    log "installing ${reqs[*]} -e . (constraints.txt)"
-    "${pip[@]}" install -q --progress-bar off -c constraints.txt "${reqs[@]}" -e .
+    # [emulate]: the Redfish emulator of stacklite-aio --baremetal-emulate.
+    log "installing ${reqs[*]} -e .[emulate] (constraints.txt)"
+    "${pip[@]}" install -q --progress-bar off -c constraints.txt "${reqs[@]}" \
+        -e ".[emulate]"
 }
 
 ensure_venv
