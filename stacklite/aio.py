@@ -371,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         launcher = build(conf, args, state, bm_conf)
         if keystone is not None:
             launcher.runnables.insert(0, keystone)   # the APIs need it
+            keystone.on_give_up = lambda: launcher.request_stop(1)
             clouds = aio_identity.write_client_files(state, keystone)
             connect = aio_identity.connector(clouds)
         else:

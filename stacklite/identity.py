@@ -25,6 +25,7 @@ the database, sets up the keys and bootstraps:
   (:func:`catalog`), each on the public, internal and admin interfaces.
 """
 
+from collections.abc import Callable
 import dataclasses
 import json
 from pathlib import Path
@@ -33,6 +34,7 @@ import select
 import socket
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -54,6 +56,10 @@ SERVICE_USERS = ('nova', 'ironic')
 PEOPLE = {'demo': ('demo', ('member', 'reader'))}
 #: How long Keystone may take to start (a first start takes ~3 s).
 START_TIMEOUT = 60.0
+#: Keystone is started again when it ends, unless it ended more than
+#: MAX_RESTARTS times within RESTART_WINDOW seconds.
+MAX_RESTARTS = 5
+RESTART_WINDOW = 300
 
 
 @dataclasses.dataclass(frozen=True)
@@ -163,6 +169,11 @@ class Keystone:
         self.url = f'http://{bound_host}:{bound_port}'
         self._process: subprocess.Popen[bytes] | None = None
         self._spawned_at = 0.0
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._watcher: threading.Thread | None = None
+        #: Called when Keystone ends too often to be started again.
+        self.on_give_up: Callable[[], None] | None = None
 
     @property
     def auth_url(self) -> str:
@@ -190,8 +201,9 @@ class Keystone:
     def spawn(self) -> None:
         """Start the Keystone process and return at once (its set-up
         then runs beside the caller's); :meth:`start` waits for it.
-        ``endpoints`` are final from here."""
-        if self._process is not None:
+        ``endpoints`` are final from here. The socket stays open here
+        too: a Keystone started again serves on it."""
+        if self._process is not None and self._process.poll() is None:
             return
         assert self._sock is not None, 'Keystone was stopped'
         self._spawned_at = time.monotonic()
@@ -201,9 +213,6 @@ class Keystone:
              '--config-file', str(self.config), '--fd', str(fd)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=[fd],
             start_new_session=True)
-        # The process has the socket now.
-        self._sock.close()
-        self._sock = None
         assert self._process.stdin is not None
         self._process.stdin.write(
             json.dumps(self.bootstrap_plan()).encode() + b'\n')
@@ -211,34 +220,90 @@ class Keystone:
 
     def start(self) -> None:
         """Spawn Keystone if not yet done, and return once it answers;
-        RuntimeError if it does not within :data:`START_TIMEOUT`."""
+        RuntimeError if it does not within :data:`START_TIMEOUT`. From
+        then on a Keystone that ends is started again (see
+        :meth:`_watch`)."""
         self.spawn()
         assert self._process is not None
-        self._wait_ready()
+        if not self._wait_ready():
+            code = self._process.returncode
+            self.stop()
+            raise RuntimeError(f'keystone did not start (exit status '
+                               f'{code}); see {self.log_file}')
         LOG.info('keystone listening on %s (pid %d, started in %.1f s)',
                  self.url, self._process.pid,
                  time.monotonic() - self._spawned_at)
+        self._watcher = threading.Thread(target=self._watch,
+                                         name='keystone-watch', daemon=True)
+        self._watcher.start()
 
-    def _wait_ready(self) -> None:
+    def _wait_ready(self) -> bool:
+        """The process said it is ready; False if it ended or did not
+        within :data:`START_TIMEOUT` (it is killed then)."""
         assert self._process is not None and self._process.stdout
         stdout = self._process.stdout
         ready, _, _ = select.select([stdout], [], [], START_TIMEOUT)
         line = stdout.readline() if ready else b''
         if line.strip() == b'{"ready": true}':
-            return
-        self.stop()
-        raise RuntimeError(
-            f'keystone did not start (exit status '
-            f'{self._process.returncode}); see {self.log_file}')
+            return True
+        if self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        return False
+
+    def _watch(self) -> None:
+        """Start Keystone again when it ends by itself (killed, out of
+        memory ...), on the same socket (clients wait in its backlog
+        meanwhile); more than :data:`MAX_RESTARTS` ends within
+        :data:`RESTART_WINDOW` seconds give up: ``on_give_up`` is
+        called (the all-in-one stops, exit status 1)."""
+        ends: list[float] = []
+        while True:
+            process = self._process
+            assert process is not None
+            code = process.wait()
+            if self._stopping.is_set():
+                return
+            now = time.monotonic()
+            ends = [t for t in ends if now - t < RESTART_WINDOW] + [now]
+            if len(ends) > MAX_RESTARTS:
+                LOG.critical('keystone ended %d times within %d s (last exit '
+                             'status %s); not starting it again: see %s',
+                             len(ends), RESTART_WINDOW, code, self.log_file)
+                if self.on_give_up is not None:
+                    self.on_give_up()
+                return
+            LOG.error('keystone (pid %d) ended with exit status %s; '
+                      'starting it again (see %s)', process.pid, code,
+                      self.log_file)
+            for pipe in (process.stdin, process.stdout):
+                if pipe is not None:
+                    pipe.close()
+            with self._lock:
+                if self._stopping.is_set():
+                    return
+                self.spawn()
+                restarted = self._process
+                assert restarted is not None
+            if self._wait_ready():
+                LOG.info('keystone serves again on %s (pid %d)', self.url,
+                         restarted.pid)
 
     def stop(self) -> None:
         """End of stdin stops it; SIGTERM, then SIGKILL, if it lingers."""
+        with self._lock:
+            self._stopping.set()
         process = self._process
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
-        if process is None or process.poll() is not None:
-            return
+        try:
+            if process is not None and process.poll() is None:
+                self._end(process)
+        finally:
+            if self._sock is not None:
+                self._sock.close()
+                self._sock = None
+
+    @staticmethod
+    def _end(process: subprocess.Popen[bytes]) -> None:
         assert process.stdin is not None
         try:
             process.stdin.close()

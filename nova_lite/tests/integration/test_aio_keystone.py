@@ -2,8 +2,10 @@
 Keystone started in a temporary state directory on an ephemeral port,
 and a Compute API that validates its tokens with keystonemiddleware."""
 
+import os
 from pathlib import Path
 import stat
+import time
 
 from keystoneauth1 import exceptions as ks_exceptions
 from keystoneauth1 import session as ks_session
@@ -165,3 +167,54 @@ def test_concurrent_writes_all_succeed(cloud):
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         codes = list(pool.map(create_and_login, range(32)))
     assert codes == [(201, 201)] * 32, sorted(set(codes))
+
+
+def test_a_keystone_that_dies_is_started_again(tmp_path):
+    """Killed (SIGKILL), Keystone is started again on the same socket:
+    a login right after the kill waits in its backlog and succeeds."""
+    import signal
+
+    keystone = identity.Keystone(tmp_path, port=0)
+    keystone.start()
+    try:
+        first = keystone._process
+        assert first is not None
+        os.kill(first.pid, signal.SIGKILL)
+        started = time.monotonic()
+        response = requests.post(f'{keystone.auth_url}/auth/tokens', json={
+            'auth': {'identity': {'methods': ['password'], 'password': {
+                'user': {'name': 'demo', 'domain': {'id': 'default'},
+                         'password': keystone.passwords['demo']}}}}},
+            timeout=60)
+        assert response.status_code == 201, response.text
+        assert keystone._process is not first
+        assert keystone._process.poll() is None
+        assert time.monotonic() - started < 30
+    finally:
+        keystone.stop()
+    assert keystone._process.poll() is not None
+
+
+def test_a_keystone_that_keeps_dying_gives_up(tmp_path, monkeypatch):
+    """More than MAX_RESTARTS ends within the window: not started
+    again, and ``on_give_up`` is called (the all-in-one stops)."""
+    import signal
+    import threading
+
+    monkeypatch.setattr(identity, 'MAX_RESTARTS', 1)
+    gave_up = threading.Event()
+    keystone = identity.Keystone(tmp_path, port=0)
+    keystone.on_give_up = gave_up.set
+    keystone.start()
+    try:
+        for _ in range(2):
+            process = keystone._process
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(10)
+            deadline = time.monotonic() + 60
+            while (keystone._process is process and not gave_up.is_set()
+                   and time.monotonic() < deadline):
+                time.sleep(0.1)
+        assert gave_up.wait(60)
+    finally:
+        keystone.stop()
