@@ -39,6 +39,20 @@ ironic_opts: list[cfg.Opt] = [
                 help='Interfaces of the Bare Metal endpoint in the '
                 'catalog, in order of preference (password, without '
                 'endpoint_override).'),
+    cfg.StrOpt('cafile',
+               help='PEM file of the CA certificates that verify the Bare '
+               'Metal API\'s and Keystone\'s HTTPS certificates (default: '
+               'the system\'s).'),
+    cfg.StrOpt('certfile',
+               help='PEM client certificate, for an API that asks for one.'),
+    cfg.StrOpt('keyfile',
+               help='PEM key of certfile (when not in certfile).'),
+    cfg.BoolOpt('insecure', default=False,
+                help='Do not verify HTTPS certificates (tests only: '
+                'anyone on the path can read the credentials).'),
+    cfg.IntOpt('timeout', min=1,
+               help='Seconds an HTTP request to the Bare Metal API or '
+               'Keystone may take (default: no limit).'),
     cfg.StrOpt(
         'conductor_group',
         help='Only the nodes of this conductor group are served by this '

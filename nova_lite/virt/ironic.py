@@ -80,6 +80,22 @@ def schedulable(node: Any) -> bool:
 
 
 
+def _session(opts: Any, auth: Any) -> ks_session.Session:
+    """A keystoneauth session with ``[ironic]``'s TLS options and
+    timeout (the names of upstream nova's ``[ironic]``)."""
+    if opts.keyfile and not opts.certfile:
+        raise exception.ConfigError(
+            reason='[ironic]keyfile needs [ironic]certfile')
+    verify: bool | str = (False if opts.insecure
+                          else opts.cafile or True)
+    cert: Any = None
+    if opts.certfile:
+        cert = ((opts.certfile, opts.keyfile) if opts.keyfile
+                else opts.certfile)
+    return ks_session.Session(auth=auth, verify=verify, cert=cert,
+                              timeout=opts.timeout)
+
+
 def _password_connection(opts: Any) -> Any:
     """A Keystone session as the service user; the Bare Metal endpoint
     from the catalog unless ``endpoint_override`` names it."""
@@ -96,7 +112,7 @@ def _password_connection(opts: Any) -> Any:
         if opts.endpoint_override else
         {'baremetal_interface': opts.valid_interfaces})
     return openstack.connection.Connection(
-        session=ks_session.Session(auth=auth),
+        session=_session(opts, auth),
         region_name=opts.region_name, **endpoint)
 
 
@@ -117,7 +133,7 @@ def bare_metal_connection(opts: Any) -> Any:
             endpoint=opts.endpoint_override,
             username=opts.username, password=opts.password)
     return openstack.connection.Connection(
-        session=ks_session.Session(auth=auth),
+        session=_session(opts, auth),
         baremetal_endpoint_override=opts.endpoint_override)
 
 class IronicDriver(driver.ComputeDriver):
