@@ -104,7 +104,8 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
         nova_metrics.register_api()
     checks = health.Health(conf)
     endpoint = api_metrics.Endpoint(conf)
-    compute = _branch(conf, routes.COMPUTE_ROUTES, errors.compute_error,
+    compute = _branch(conf, routes.compute_routes(conf.auth_strategy),
+                      errors.compute_error,
                       versioned=True, checks=checks, endpoint=endpoint)
     image = _branch(conf, routes.IMAGE_ROUTES, errors.image_error,
                     versioned=False, checks=checks, endpoint=endpoint)

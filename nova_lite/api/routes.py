@@ -206,16 +206,31 @@ def _compute_routes() -> RouteTable:
     return table
 
 
-COMPUTE_ROUTES: RouteTable = {
-    '/': {'GET': versions.list_versions},
-    '/v2': {'GET': versions.show_v20_version},
+#: What clients ask of an identity service, answered by nova-lite-api
+#: itself when there is none (http_basic, noauth): version discovery
+#: and project look-ups. Not served with Keystone, which answers them.
+IDENTITY_SHIM_ROUTES: RouteTable = {
     '/identity/v3': {'GET': versions.identity_version},
     '/identity/v3/projects': {'GET': projects.list_projects},
     '/identity/v3/projects/{identity_project_id}': {
         'GET': projects.show_project},
+}
+
+COMPUTE_ROUTES: RouteTable = {
+    '/': {'GET': versions.list_versions},
+    '/v2': {'GET': versions.show_v20_version},
+    **IDENTITY_SHIM_ROUTES,
     '/openapi.json': {'GET': versions.show_openapi},
     **_compute_routes(),
 }
+
+
+def compute_routes(auth_strategy: str) -> RouteTable:
+    """The Compute API's routes under ``auth_strategy``."""
+    if auth_strategy != 'keystone':
+        return COMPUTE_ROUTES
+    return {path: methods for path, methods in COMPUTE_ROUTES.items()
+            if path not in IDENTITY_SHIM_ROUTES}
 
 IMAGE_ROUTES: RouteTable = {
     '/image': {'GET': images.image_versions},

@@ -218,3 +218,13 @@ def test_a_keystone_that_keeps_dying_gives_up(tmp_path, monkeypatch):
         assert gave_up.wait(60)
     finally:
         keystone.stop()
+
+
+def test_the_identity_shim_is_not_served_with_keystone(cloud):
+    """nova-lite-api answers identity discovery and project look-ups
+    itself only when there is no Keystone (http_basic, noauth)."""
+    root = cloud.compute_url.removesuffix('/v2.1')
+    assert requests.get(root + '/identity/v3', timeout=10).status_code == 404
+    admin = _session(cloud, 'admin', **_project('admin'))
+    for path in ('/identity/v3/projects', '/identity/v3/projects/admin'):
+        assert admin.get(root + path, raise_exc=False).status_code == 404
