@@ -9,6 +9,7 @@ durations and clean failures are counted by the conductor that runs
 the steps.
 """
 
+from collections.abc import Iterable
 import datetime
 from typing import Any
 
@@ -33,7 +34,8 @@ CLEAN_STEP_DURATION = Histogram(
     'ironic_lite_clean_step_duration_seconds',
     'Time of clean step executions on this conductor, by step '
     '(interface.step) and outcome (succeeded; async: the step goes on '
-    'in clean wait, the time is that of its start; failed; aborted).',
+    'in clean wait, the time is that of its start; failed; aborted; '
+    'interrupted: the conductor stopped or lost the node).',
     ['step', 'outcome'], registry=None,
     buckets=(0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 1800.0,
              3600.0, 7200.0))
@@ -45,6 +47,20 @@ CLEAN_FAILURES = Counter(
 
 #: The ``event`` labels of :data:`CLEAN_FAILURES`.
 CLEAN_FAILURE_EVENTS = ('fail', 'abort')
+#: The ``outcome`` labels of :data:`CLEAN_STEP_DURATION`.
+CLEAN_STEP_OUTCOMES = ('succeeded', 'async', 'failed', 'aborted',
+                       'interrupted')
+
+
+def clean_steps_known(steps: Iterable[str]) -> None:
+    """Put the duration series of ``steps`` (``interface.step``, the
+    clean steps of the interfaces this conductor loaded) at 0 for every
+    outcome: a rate or increase() over them needs a sample before the
+    first run. (Steps that only an agent reports are counted when they
+    run.)"""
+    for step in steps:
+        for outcome in CLEAN_STEP_OUTCOMES:
+            CLEAN_STEP_DURATION.labels(step, outcome)
 
 
 def clean_step_done(step: str, outcome: str, seconds: float) -> None:

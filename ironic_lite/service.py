@@ -41,6 +41,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite import metrics as ironic_metrics
 from ironic_lite.common import stopping
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.common.conductor_identity import this_process
@@ -113,6 +114,8 @@ def load_enabled_drivers(conf: cfg.ConfigOpts) -> list[str]:
         LOG.warning('[conductor]clean_step_priority_override names the '
                     'clean step %s.%s, which no enabled %s interface has; '
                     'it has no effect', interface, step, interface)
+    ironic_metrics.clean_steps_known(
+        f'{kind}.{step}' for kind, step in sorted(known_steps))
     LOG.info('Hardware types loaded: %s; interfaces: %s',
              ', '.join(hardware_types),
              ', '.join(f'{kind}:{name}' for kind, name in sorted(checked)))

@@ -7,12 +7,14 @@ import datetime
 import sqlalchemy as sa
 
 from ironic_lite import metrics as ironic_metrics
+from ironic_lite import service
 from ironic_lite.common import states
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import cleaning
 from ironic_lite.db import api as db_api
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import models
+from ironic_lite.tests.unit import make_conf
 from ironic_lite.tests.unit import test_cleaning as flows
 from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
@@ -120,3 +122,14 @@ def test_clean_failures_exist_at_0_from_start_up():
     for event in ('fail', 'abort'):
         assert value('ironic_lite_clean_failures_total',
                      event=event) is not None
+
+
+def test_clean_step_durations_exist_at_0_from_conductor_start_up():
+    # A step no node ran yet: increase() over it is 0, not "no data".
+    ironic_metrics.register_process()
+    service.load_enabled_drivers(make_conf())
+    for outcome in ironic_metrics.CLEAN_STEP_OUTCOMES:
+        for step in ('management.verify_properties', 'deploy.erase_devices'):
+            assert value('ironic_lite_clean_step_duration_seconds_count',
+                         step=step, outcome=outcome) is not None, (step,
+                                                                   outcome)
