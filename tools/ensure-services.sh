@@ -5,7 +5,22 @@
 # installed, it is started and waited for (bounded by
 # STACKLITE_SERVICE_TIMEOUT seconds, default 60). A service that is not
 # installed or does not come up is an error: nothing is skipped.
+# (tools/install-packages.sh installs the servers on a fresh Debian.)
+#
+# Then the logins the tests use are tried (tools/check_test_logins.py,
+# with the project's .venv when there is one): MariaDB root and
+# PostgreSQL postgres without a password, RabbitMQ guest/guest.
+#
+#   tools/ensure-services.sh [--only RabbitMQ|MariaDB|PostgreSQL]
 set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ONLY=
+case "${1:-}" in
+    --only) ONLY="${2:?--only needs a service name}" ;;
+    '') ;;
+    *) echo "usage: $0 [--only RabbitMQ|MariaDB|PostgreSQL]" >&2; exit 2 ;;
+esac
 
 TIMEOUT="${STACKLITE_SERVICE_TIMEOUT:-60}"
 RABBIT_PORT=5672
@@ -46,8 +61,9 @@ start_rabbitmq() {
 }
 
 start_mariadb() {
-    [[ -x /usr/sbin/mariadbd ]] || {
-        err "MariaDB is not installed (no /usr/sbin/mariadbd);" \
+    local mariadbd
+    mariadbd="$(PATH="$PATH:/usr/sbin" command -v mariadbd)" || {
+        err "MariaDB is not installed (no mariadbd);" \
             "install the mariadb-server package"
         return 1
     }
@@ -56,7 +72,7 @@ start_mariadb() {
     fi
     log "starting MariaDB"
     start-stop-daemon --start --oknodo --background \
-        --exec /usr/sbin/mariadbd || { err "starting mariadbd failed"; return 1; }
+        --exec "$mariadbd" || { err "starting mariadbd failed"; return 1; }
     wait_port MariaDB "$MYSQL_PORT"
 }
 
@@ -75,6 +91,7 @@ start_postgresql() {
 }
 
 ensure() {  # name port start-function
+    [[ -z "$ONLY" || "$ONLY" == "$1" ]] || return 0
     if port_open "$2"; then
         log "$1 is up on 127.0.0.1:$2"
     elif ! "$3"; then
@@ -87,7 +104,18 @@ ensure MariaDB "$MYSQL_PORT" start_mariadb
 ensure PostgreSQL "$PG_PORT" start_postgresql
 
 if ((${#FAILED[@]})); then
-    err "not available: ${FAILED[*]}"
+    err "not available: ${FAILED[*]} (tools/install-packages.sh installs" \
+        "what is missing, or says what to install)"
     exit 1
 fi
+[[ -n "$ONLY" ]] && exit 0
 log "all services up"
+if [[ -x "$ROOT/.venv/bin/python" ]]; then
+    "$ROOT/.venv/bin/python" "$ROOT/tools/check_test_logins.py" || {
+        err "a server refuses the login the tests use (see above and" \
+            "doc/source/contributor/testing.rst)"
+        exit 1
+    }
+else
+    log "no $ROOT/.venv yet: logins not checked (tools/setup-venv.sh --test)"
+fi
