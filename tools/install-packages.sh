@@ -26,7 +26,9 @@ port_open() {
     timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" >/dev/null 2>&1
 }
 
-have() { command -v "$1" >/dev/null 2>&1; }
+# (sbin too: a user's PATH may leave it out, and the servers' programs
+# are there)
+have() { PATH="$PATH:/usr/sbin:/sbin" command -v "$1" >/dev/null 2>&1; }
 
 python_usable() {
     local candidate
@@ -48,7 +50,7 @@ postgresql_installed() {
 python_usable || MISSING+=(python3 python3-venv)
 have git || MISSING+=(git)
 have rabbitmqctl || MISSING+=(rabbitmq-server)
-if ! port_open 3306 && ! have mariadbd && [[ ! -x /usr/sbin/mariadbd ]]; then
+if ! port_open 3306 && ! have mariadbd; then
     MISSING+=(mariadb-server)
 fi
 if ! port_open 5432 && ! postgresql_installed; then
