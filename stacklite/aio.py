@@ -387,11 +387,17 @@ def main(argv: list[str] | None = None) -> int:
                 args.baremetal_agent_ports)
         try:
             launcher.start()
-            if args.baremetal_nodes and bm_url:
-                baremetal_pool.start_populating(connect,
-                                                args.baremetal_nodes)
-            if machines is not None and bm_url:
-                baremetal_emulate.start_enrolling(connect, machines)
+            try:
+                # Ready means usable: the nodes asked for are enrolled
+                # (and, with --baremetal-nodes, offered to the scheduler).
+                if args.baremetal_nodes and bm_url:
+                    baremetal_pool.provide_and_offer(
+                        connect, conf, args.baremetal_nodes)
+                if machines is not None and bm_url:
+                    baremetal_emulate.enroll_machines(connect, machines)
+            except BaseException:
+                launcher.stop()
+                raise
             print(_usage(clouds, api_url, bm_url, args.identity,
                          args.baremetal_emulate,
                          keystone.auth_url if keystone else None),

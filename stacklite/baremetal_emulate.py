@@ -25,7 +25,6 @@ stopped before new ones start (:mod:`stacklite.emulated_machines`).
 """
 
 from pathlib import Path
-import threading
 from typing import Any
 
 from oslo_config import cfg
@@ -113,18 +112,11 @@ def _readdress(baremetal: Any, node: Any, address: str) -> None:
                  'old': old})
 
 
-def start_enrolling(connect: baremetal_pool.Connector,
+def enroll_machines(connect: baremetal_pool.Connector,
                     machines: emulated_machines.EmulatedMachines
-                    ) -> threading.Thread:
-    def run() -> None:
-        try:
-            conn = connect('baremetal')
-            baremetal_pool.wait_up(lambda: list(conn.baremetal.nodes(
-                limit=1)))
-            enroll(conn.baremetal, machines)
-        except Exception:
-            LOG.exception('Could not enroll the emulated machines')
-    thread = threading.Thread(target=run, name='baremetal-emulate',
-                              daemon=True)
-    thread.start()
-    return thread
+                    ) -> list[str]:
+    """Enroll the machines once the Bare Metal API answers (before the
+    all-in-one says it is ready); their node names."""
+    conn = connect('baremetal')
+    baremetal_pool.wait_up(lambda: list(conn.baremetal.nodes(limit=1)))
+    return enroll(conn.baremetal, machines)

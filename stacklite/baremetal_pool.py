@@ -16,7 +16,6 @@ deploys a node, and deleting the server cleans it back to the pool.
 """
 
 from collections.abc import Callable
-import threading
 import time
 from typing import Any
 
@@ -30,7 +29,9 @@ from oslo_log import log as logging
 LOG = logging.getLogger(__name__)
 AGENT_HOST = 'ironic-compute'
 FLAVOR = 'baremetal'
-FLAVOR_SPECS = {'resources:CUSTOM_BAREMETAL': '1', 'resources:VCPU': '0',
+#: The resource class of the flavor (and of the nodes, as nova counts it).
+RESOURCE_CLASS = 'CUSTOM_BAREMETAL'
+FLAVOR_SPECS = {f'resources:{RESOURCE_CLASS}': '1', 'resources:VCPU': '0',
                 'resources:MEMORY_MB': '0', 'resources:DISK_GB': '0'}
 NODE_PROPERTIES = {'cpus': 8, 'memory_mb': 16384, 'local_gb': 100,
                    'cpu_arch': 'x86_64'}
@@ -127,13 +128,39 @@ def populate(connect: Connector, count: int) -> None:
     _nodes(conn.baremetal, count)
 
 
-def start_populating(connect: Connector, count: int) -> threading.Thread:
-    def run() -> None:
-        try:
-            populate(connect, count)
-        except Exception:
-            LOG.exception('Could not enroll the %d bare metal nodes', count)
-    thread = threading.Thread(target=run, name='baremetal-pool',
-                              daemon=True)
-    thread.start()
-    return thread
+def offered(conf: cfg.ConfigOpts) -> int:
+    """The bare metal nodes nova_lite's scheduler can place a
+    ``baremetal`` server on now: free, of the flavor's resource class,
+    reported by an agent whose service is up (what a NoValidHost
+    counts, from the same records)."""
+    from lite_common import context as lite_context
+    from nova_lite.db import api as db_api
+    from nova_lite.scheduler import claims
+    from nova_lite.scheduler import diagnosis
+
+    ctx = lite_context.get_admin_context()
+    with db_api.context_manager.reader.using(ctx) as session:
+        counts = diagnosis.node_counts(
+            session, conf, RESOURCE_CLASS, claims.WHOLE_MACHINE_TYPE)
+    return counts['free_served']
+
+
+def provide_and_offer(connect: Connector, conf: cfg.ConfigOpts,
+                      count: int, timeout: float = READY_TIMEOUT) -> None:
+    """Enroll and provide the nodes, create the flavor, then wait until
+    the scheduler can place a server on each (the agent reports every
+    ``resource_update_interval``): the all-in-one says it is ready only
+    then. RuntimeError after ``timeout`` seconds."""
+    started = time.monotonic()
+    populate(connect, count)
+    end = time.monotonic() + timeout
+    while (ready := offered(conf)) < count:
+        if time.monotonic() > end:
+            raise RuntimeError(
+                f'the {count} bare metal node(s) are available in the Bare '
+                f'Metal API, but the {AGENT_HOST} agent offered only '
+                f'{ready} to the scheduler within {timeout:.0f} s; see '
+                'its lines in the log')
+        time.sleep(0.5)
+    LOG.info('%d bare metal node(s) available and offered to the scheduler '
+             'in %.1f s', count, time.monotonic() - started)

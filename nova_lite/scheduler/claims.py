@@ -26,6 +26,7 @@ from nova_lite.db import migrations as migration_db
 from nova_lite.db import models
 from nova_lite.objects.service import COMPUTE_BINARY
 from nova_lite.scheduler import constraints
+from nova_lite.scheduler import diagnosis
 
 LOG = logging.getLogger(__name__)
 CN = models.ComputeNode
@@ -262,12 +263,18 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
             nova_metrics.scheduled('claim', found=True)
             return node
     nova_metrics.scheduled('claim', found=False)
-    if req.resource_class is not None:
+    asked = f'{describe_traits(req)}{constraints.describe(req)}'
+    if req.resource_class is not None and nodes:
         raise exception.NoValidHost(
-            reason=f'no available bare metal node of resource class '
-            f'{req.resource_class} ({len(nodes)} candidate(s), taken '
-            f'meanwhile){describe_traits(req)}'
-            f'{constraints.describe(req)}.')
+            reason=f'the {len(nodes)} available bare metal node(s) of '
+            f'resource class {req.resource_class}{asked} were taken by '
+            'other builds meanwhile.')
+    if req.resource_class is not None:
+        with db_api.context_manager.reader.using(context) as session:
+            counts = diagnosis.node_counts(session, conf, req.resource_class,
+                                           WHOLE_MACHINE_TYPE)
+        raise exception.NoValidHost(reason=diagnosis.no_bare_metal_node(
+            counts, req.resource_class, asked))
     raise exception.NoValidHost(
         reason=f'{len(nodes)} candidate node(s), none with room for '
         f'{req.vcpus} vCPU, {req.memory_mb} MiB RAM, {req.root_gb} GiB '

@@ -131,3 +131,52 @@ def test_a_move_counts_only_on_its_own_nodes(ctx, conf):  # noqa: F811
     used = {n['host']: compute_nodes.compute_node_refresh_usage(
         ctx, n['id'])['running_vms'] for n in (a, b, c)}
     assert used == {'a': 1, 'b': 1, 'c': 0}
+
+
+def _refusal(ctx, conf, rc=RC, **request) -> str:
+    inst = _instance(ctx, 0, 0, 0)
+    with pytest.raises(exception.NoValidHost) as caught:
+        claims.select_and_claim(ctx, conf, claims.Request(
+            inst['uuid'], 0, 0, 0, resource_class=rc, **request))
+    return str(caught.value)
+
+
+def test_no_valid_host_says_no_node_was_reported_yet(ctx, conf):  # noqa: F811,E501
+    _node(ctx, _service(ctx, 'kvm-1'))      # a hypervisor is no machine
+    reason = _refusal(ctx, conf)
+    assert reason.startswith('No valid host was found. ')
+    assert 'no bare metal node has been reported yet' in reason
+    assert 'meanwhile' not in reason
+
+
+def test_no_valid_host_counts_nodes_in_use_unavailable_other_class(ctx, conf):  # noqa: F811,E501
+    agent = _service(ctx, 'ironic-compute')
+    used = _machine(ctx, agent)
+    compute_nodes.compute_node_update(ctx, used['id'], {'running_vms': 1})
+    _machine(ctx, agent, rc=None)           # cleaning, maintenance ...
+    _machine(ctx, agent, rc=None)
+    _machine(ctx, agent, rc='CUSTOM_GPU')
+    reason = _refusal(ctx, conf)
+    assert ('no available bare metal node of resource class '
+            'CUSTOM_BAREMETAL: of 4 reported, 1 in use, 2 not available '
+            '(cleaning, in maintenance, failed or being deployed') in reason
+    assert '1 of another resource class.' in reason
+    assert 'meanwhile' not in reason
+
+
+def test_no_valid_host_names_a_down_service(ctx, conf):  # noqa: F811
+    import datetime
+
+    down = _service(ctx, 'ironic-compute', last_seen_up=(
+        datetime.datetime(2020, 1, 1)))
+    _machine(ctx, down)
+    reason = _refusal(ctx, conf)
+    assert ('1 free but served by a compute service that is down or '
+            'disabled') in reason
+
+
+def test_no_valid_host_names_what_the_request_excluded(ctx, conf):  # noqa: F811,E501
+    _machine(ctx, _service(ctx, 'ironic-compute'))
+    reason = _refusal(ctx, conf, required_traits=('CUSTOM_GOLD',))
+    assert ('1 free but excluded by the request with traits CUSTOM_GOLD'
+            in reason)
