@@ -46,9 +46,10 @@ from lite_common import backend
 backend.select_threading()
 
 from lite_common import context as lite_context  # noqa: E402
-from nova_lite import service  # noqa: E402
 from nova_lite.compute import cleanup  # noqa: E402
 from nova_lite.compute import identity  # noqa: E402
+from nova_lite.compute import service as compute_svc  # noqa: E402
+from nova_lite.conductor import service as conductor_svc  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
 from nova_lite.db import models  # noqa: E402
 from nova_lite.objects import migration as migration_obj  # noqa: E402
@@ -179,7 +180,7 @@ def run(count: int, evacuations: int, shelved: int = 0,
     # is counted.
     conf.set_override('report_interval', 3600)
     try:
-        conductor = service.conductor_service(conf)
+        conductor = conductor_svc.conductor_service(conf)
         conductor.start()
         stack.add_cleanup(conductor.stop)
         engine = db_api.context_manager.writer.get_engine()
@@ -188,7 +189,7 @@ def run(count: int, evacuations: int, shelved: int = 0,
         statements = []
         sa.event.listen(engine, 'before_cursor_execute',
                         lambda *args: statements.append(args[2]))
-        compute = service.compute_service(conf, HOST, str(state),
+        compute = compute_svc.compute_service(conf, HOST, str(state),
                                           search_config_dirs=False)
         recovery = Timer(cleanup.Cleaner, 'run')
         deleting = Timer(local.LocalDriver, 'destroy')

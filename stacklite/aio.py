@@ -26,8 +26,10 @@ import yaml  # noqa: E402
 from lite_common import private  # noqa: E402
 from lite_common import rpc  # noqa: E402
 from lite_common import service as lite_service  # noqa: E402
-from nova_lite import service  # noqa: E402
+from nova_lite.api import service as api_svc  # noqa: E402
 from nova_lite.cmd import common  # noqa: E402
+from nova_lite.compute import service as compute_svc  # noqa: E402
+from nova_lite.conductor import service as conductor_svc  # noqa: E402
 from nova_lite.db import api as db_api  # noqa: E402
 from nova_lite.db import migration  # noqa: E402
 from stacklite import aio_identity  # noqa: E402
@@ -258,14 +260,14 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
     db_api.configure(conf)
     migration.db_sync(db_api.get_engine())
     launcher = lite_service.Launcher()
-    launcher.add(service.conductor_service(conf))
+    launcher.add(conductor_svc.conductor_service(conf))
     for index in range(1, args.computes + 1):
         host = f'compute-{index}'
         path = state / host
         path.mkdir(exist_ok=True)
-        launcher.add(service.compute_service(
+        launcher.add(compute_svc.compute_service(
             conf, host, str(path), search_config_dirs=False))
-    launcher.add(service.api_server(conf))
+    launcher.add(api_svc.api_server(conf))
     if bm_conf is not None:
         for runnable in baremetal.build(bm_conf, launcher):
             launcher.add(runnable)
@@ -273,7 +275,7 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
         # After the Bare Metal API: the agent starts by listing nodes.
         path = state / baremetal_pool.AGENT_HOST
         path.mkdir(exist_ok=True)
-        launcher.add(service.compute_service(
+        launcher.add(compute_svc.compute_service(
             conf, baremetal_pool.AGENT_HOST, str(path),
             search_config_dirs=False, driver='ironic'))
     return launcher

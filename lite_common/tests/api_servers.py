@@ -15,7 +15,7 @@ from ironic_lite import conf as ironic_conf
 from ironic_lite.cmd import api as ironic_api
 from lite_common.wsgi import server
 from nova_lite import conf as nova_conf
-from nova_lite import service as nova_service
+from nova_lite.api import service as api_svc
 
 
 def _config_file(tmp: Path, auth: str, host_option: str,
@@ -49,7 +49,7 @@ def compute_api(tmp: Path, auth: str = 'noauth',
     try:
         cfg.CONF([], default_config_files=[
             _config_file(tmp, auth, 'host', extra)], default_config_dirs=[])
-        with _running(nova_service.api_server(cfg.CONF)) as port:
+        with _running(api_svc.api_server(cfg.CONF)) as port:
             yield port
     finally:
         fixture.cleanUp()

@@ -17,8 +17,8 @@ GRAPH = import_graph.build()
 
 
 def _nova_agent() -> list[str]:
-    """nova-lite-compute: its manager and identity, every virt driver."""
-    return ['nova_lite.compute.manager', 'nova_lite.compute.identity',
+    """nova-lite-compute: its command, every virt driver."""
+    return ['nova_lite.cmd.compute',
             *(m for m in GRAPH if m.startswith('nova_lite.virt.'))]
 
 
@@ -46,9 +46,15 @@ RULES = {
     'a compute agent has no database': (
         _nova_agent, import_graph.in_package('nova_lite.db')),
     'nova-lite-api runs no agent code': (
-        lambda: ['nova_lite.api.app'],
-        lambda m: (m == 'nova_lite.compute.manager'
+        lambda: ['nova_lite.cmd.api'],
+        lambda m: (m in ('nova_lite.compute.manager',
+                         'nova_lite.compute.service')
                    or import_graph.in_package('nova_lite.virt')(m))),
+    'nova-lite-conductor runs no HTTP or agent code': (
+        lambda: ['nova_lite.cmd.conductor'],
+        import_graph.in_package('nova_lite.api', 'nova_lite.virt')),
+    'nova-lite-compute runs no HTTP code': (
+        _nova_agent, import_graph.in_package('nova_lite.api')),
     'ironic-lite-api runs no conductor or driver code': (
         lambda: ['ironic_lite.api.app'], _ironic_api_forbidden),
     'the agent on a machine reaches the API only': (
@@ -66,6 +72,7 @@ KNOWN: dict[str, set[tuple[str, str]]] = {
         ('nova_lite.metrics', 'nova_lite.db.api'),
         ('nova_lite.metrics', 'nova_lite.db.models'),
         ('nova_lite.objects.compute_node', 'nova_lite.db.compute_nodes'),
+        ('nova_lite.objects.flavor', 'nova_lite.db.flavors'),
         ('nova_lite.objects.instance', 'nova_lite.db.images'),
         ('nova_lite.objects.instance', 'nova_lite.db.instances'),
         ('nova_lite.objects.instance', 'nova_lite.db.links'),
@@ -82,7 +89,12 @@ KNOWN: dict[str, set[tuple[str, str]]] = {
         ('nova_lite.scheduler.constraints', 'nova_lite.db.aggregates'),
         ('nova_lite.scheduler.constraints', 'nova_lite.db.models'),
         ('nova_lite.scheduler.constraints', 'nova_lite.db.server_groups'),
+        ('nova_lite.scheduler.diagnosis', 'nova_lite.db.models'),
         ('nova_lite.virt.ironic_cleaning', 'nova_lite.db.instance_actions'),
+    },
+    'nova-lite-conductor runs no HTTP or agent code': {
+        ('nova_lite.compute.instance_ops', 'nova_lite.virt.power_state'),
+        ('nova_lite.compute.move', 'nova_lite.virt.power_state'),
     },
     'nova-lite-api runs no agent code': {
         ('nova_lite.api.handlers.server_diagnostics',

@@ -3,7 +3,7 @@
 import sys
 
 from lite_common import service as lite_service
-from nova_lite import service
+from nova_lite.api import service as api_svc
 from nova_lite.cmd import common
 from nova_lite.db import api as db_api
 
@@ -14,7 +14,7 @@ def main() -> int:
     def body() -> int:
         db_api.configure(conf)
         launcher = lite_service.Launcher()
-        launcher.add(service.api_server(conf))
+        launcher.add(api_svc.api_server(conf))
         return launcher.run()
 
     return common.run_daemon('nova-lite-api', body)

@@ -12,9 +12,9 @@ import sys
 from lite_common import service as lite_service
 from lite_common.metrics import listener
 from nova_lite import metrics as nova_metrics
-from nova_lite import service
 from nova_lite.cmd import common
 from nova_lite.cmd.common import EXIT_REFUSED
+from nova_lite.compute import service as compute_svc
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import base as objects_base
 
@@ -26,7 +26,7 @@ def main() -> int:
         objects_base.set_default_indirection(
             conductor_rpcapi.ObjectIndirectionAPI(conf))
         launcher = lite_service.Launcher()
-        launcher.add(service.compute_service(
+        launcher.add(compute_svc.compute_service(
             conf, conf.host, conf.state_path,
             on_replaced=lambda: launcher.request_stop(EXIT_REFUSED)))
         metrics = listener.listener(conf)

@@ -6,8 +6,8 @@ from lite_common import service as lite_service
 from lite_common.metrics import db_pool
 from lite_common.metrics import listener
 from nova_lite import metrics as nova_metrics
-from nova_lite import service
 from nova_lite.cmd import common
+from nova_lite.conductor import service as conductor_svc
 from nova_lite.db import api as db_api
 
 
@@ -18,7 +18,7 @@ def main() -> int:
         db_api.configure(conf)
         db_api.get_engine().connect().close()
         launcher = lite_service.Launcher()
-        launcher.add(service.conductor_service(conf))
+        launcher.add(conductor_svc.conductor_service(conf))
         metrics = listener.listener(conf)
         if metrics is not None:
             nova_metrics.register_process()

@@ -17,6 +17,8 @@ from typing import Any
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from lite_common import rpc
+
 _local = threading.local()
 _UNSET = object()
 
@@ -119,3 +121,9 @@ SOFT_DELETE_FIELDS: dict[str, fields.Field] = {
     'deleted': fields.IntegerField(default=0),
     'deleted_at': fields.DateTimeField(nullable=True),
 }
+
+
+def rpc_serializer() -> Any:
+    """The RPC serializer of every nova_lite service: versioned objects
+    travel as primitives."""
+    return rpc.get_serializer(NovaLiteObjectSerializer)

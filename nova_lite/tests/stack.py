@@ -17,8 +17,9 @@ from lite_common import rpc
 from lite_common import service as lite_service
 from nova_lite import conf as nova_conf
 from nova_lite import policy
-from nova_lite import service
 from nova_lite.api import app as api_app
+from nova_lite.compute import service as compute_svc
+from nova_lite.conductor import service as conductor_svc
 from nova_lite.tests import database
 
 
@@ -77,10 +78,10 @@ class Stack:
     def start(self) -> 'Stack':
         conf = self.prepare()
         self.launcher = lite_service.Launcher()
-        self.launcher.add(service.conductor_service(conf))
+        self.launcher.add(conductor_svc.conductor_service(conf))
         for index in range(1, self.computes + 1):
             host = f'compute-{index}'
-            self.launcher.add(service.compute_service(
+            self.launcher.add(compute_svc.compute_service(
                 conf, host, f'{self.state_path}/{host}',
                 search_config_dirs=False))
         self.launcher.start()

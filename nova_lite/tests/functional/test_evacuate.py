@@ -11,7 +11,7 @@ import pytest
 import webob
 
 from lite_common import context as lite_context
-from nova_lite import service
+from nova_lite.compute import service as compute_svc
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import services as service_db
@@ -114,7 +114,7 @@ def _restart(client: Client, host: str) -> None:
     previous = _RESTARTED.pop((id(stack), host), None)
     if previous is not None:
         previous.stop()
-    agent = service.compute_service(stack.conf, host,
+    agent = compute_svc.compute_service(stack.conf, host,
                                     f'{stack.state_path}/{host}',
                                     search_config_dirs=False)
     agent.start()

@@ -11,8 +11,9 @@ import pytest
 
 from lite_common import context as lite_context
 from nova_lite import exception
-from nova_lite import service
+from nova_lite.compute import service as compute_svc
 from nova_lite.conductor import rpcapi as conductor_rpcapi
+from nova_lite.conductor import service as conductor_svc
 from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
 from nova_lite.tests.stack import Stack
@@ -49,10 +50,11 @@ def test_compute_started_before_the_conductor_waits(stack, monkeypatch,
     monkeypatch.setattr(conductor_rpcapi, 'PING_TIMEOUT', 0.3)
     caplog.set_level(logging.WARNING, logger='nova_lite.conductor.rpcapi')
     conf = stack.prepare()
-    compute = service.compute_service(conf, 'early', f'{stack.state_path}/e')
+    compute = compute_svc.compute_service(conf, 'early',
+                                          f'{stack.state_path}/e')
     starter = threading.Thread(target=compute.start, daemon=True)
     starter.start()
-    conductor = service.conductor_service(conf)
+    conductor = conductor_svc.conductor_service(conf)
     # The agent stops before the conductor (as the launcher orders
     # them): a periodic call in flight is answered, not left to time out.
     stack.add_cleanup(conductor.stop)
@@ -70,10 +72,11 @@ def test_compute_started_before_the_conductor_waits(stack, monkeypatch,
 
 def test_deleted_compute_record_stops_reporting_with_one_error(stack, caplog):
     conf = stack.prepare()
-    conductor = service.conductor_service(conf)
+    conductor = conductor_svc.conductor_service(conf)
     conductor.start()
     stack.add_cleanup(conductor.stop)
-    compute = service.compute_service(conf, 'gone', f'{stack.state_path}/g')
+    compute = compute_svc.compute_service(conf, 'gone',
+                                          f'{stack.state_path}/g')
     compute.start()
     stack.add_cleanup(compute.stop)
     manager = compute.endpoints[0]._endpoint
@@ -91,7 +94,7 @@ def test_deleted_compute_record_stops_reporting_with_one_error(stack, caplog):
 
 def test_deleted_conductor_record_is_registered_again(stack):
     conf = stack.prepare()
-    conductor = service.conductor_service(conf)
+    conductor = conductor_svc.conductor_service(conf)
     conductor.start()
     stack.add_cleanup(conductor.stop)
     ctx = lite_context.get_admin_context()
