@@ -66,7 +66,7 @@ IDLE_TRANSACTION_TIMEOUT = 30
 IDLE_CONNECTION_TIMEOUT = 60
 
 
-class JSONText(sa.types.TypeDecorator):
+class JSONText(sa.types.TypeDecorator[Any]):
     """JSON kept as text: portable and stable for schema comparison."""
 
     impl = sa.Text

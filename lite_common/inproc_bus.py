@@ -114,7 +114,8 @@ class _Listener(base.PollStyleListener):
                 return _IncomingMessage(ctxt, message, reply_q, requeue)
         return None
 
-    @base.batch_poll_helper
+    # (oslo.messaging's decorator is untyped; it keeps the signature)
+    @base.batch_poll_helper  # type: ignore[untyped-decorator]
     def poll(self, timeout: float | None = None) -> Any:
         deadline = None if timeout is None else time.monotonic() + timeout
         # Every target of one listener is on one exchange in practice;

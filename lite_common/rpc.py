@@ -56,7 +56,7 @@ class RequestContextSerializer(messaging.Serializer):
         return self._base.deserialize_entity(ctxt, entity)
 
     def serialize_context(self, ctxt: Any) -> dict[str, Any]:
-        values = ctxt.to_dict()
+        values: dict[str, Any] = ctxt.to_dict()
         patience = db_retry.call_patience()
         if patience is not None:
             values[DB_PATIENCE_KEY] = patience

@@ -453,4 +453,5 @@ class KeystoneRefusals:
 
 
 def get_context(req: webob.Request) -> lite_context.RequestContext:
-    return req.environ[ENV_KEY]
+    context: lite_context.RequestContext = req.environ[ENV_KEY]
+    return context

@@ -112,7 +112,7 @@ class GuardedChannel(waitress_channel.HTTPChannel):
         accepted = super().received(data)
         if self.request is None:
             self.request_started = None
-        return accepted
+        return bool(accepted)
 
     def is_idle(self) -> bool:
         """No request being received, run or answered."""
@@ -162,7 +162,7 @@ class GuardedServer(waitress_server.TcpWSGIServer):
         if now >= self._next_cleanup:
             self._next_cleanup = now + self.adj.cleanup_interval
             self.maintenance(now)
-        return self.accepting
+        return bool(self.accepting)
 
     def handle_accept(self) -> None:
         try:

@@ -123,7 +123,8 @@ def raw(req: webob.Request, max_body: int = MAX_BODY) -> bytes:
             if size > max_body:
                 raise _too_large(max_body)
         return b''.join(chunks)
-    return req.body
+    body: bytes = req.body
+    return body
 
 
 def is_json_type(content_type: str) -> bool:

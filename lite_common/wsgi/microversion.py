@@ -145,4 +145,5 @@ class MicroversionMiddleware:
 
 
 def get_version(req: webob.Request) -> APIVersion:
-    return req.environ[ENV_KEY]
+    version: APIVersion = req.environ[ENV_KEY]
+    return version
