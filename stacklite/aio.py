@@ -9,6 +9,7 @@ works at once.
 """
 
 import argparse
+from collections.abc import Callable
 import logging as std_logging
 from pathlib import Path
 import secrets
@@ -322,6 +323,22 @@ def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
            if keystone else '') + '. Stop with Ctrl-C.')
 
 
+class _Announcement:
+    """The all-in-one's last runnable: makes what was asked for usable
+    (``prepare``), then prints the ready line."""
+
+    def __init__(self, prepare: Callable[[], None], message: str) -> None:
+        self.prepare = prepare
+        self.message = message
+
+    def start(self) -> None:
+        self.prepare()
+        print(self.message, flush=True)
+
+    def stop(self) -> None:
+        pass
+
+
 def _oslo_argv(args: argparse.Namespace) -> list[str]:
     argv: list[str] = []
     for path in args.config_file:
@@ -387,23 +404,22 @@ def main(argv: list[str] | None = None) -> int:
                 state, args.baremetal_emulate, bm_url,
                 agent_log_rotation(conf), args.baremetal_emulator_port,
                 args.baremetal_agent_ports)
+
+        def prepare() -> None:
+            # Ready means usable: the nodes asked for are enrolled (and,
+            # with --baremetal-nodes, offered to the scheduler).
+            if args.baremetal_nodes and bm_url:
+                baremetal_pool.provide_and_offer(
+                    connect, conf, args.baremetal_nodes)
+            if machines is not None and bm_url:
+                baremetal_emulate.enroll_machines(connect, machines)
+
+        # Last of the start: the launcher's signal handling covers it
+        # (a SIGTERM meanwhile stops what started, as during start-up).
+        launcher.add(_Announcement(prepare, _usage(
+            clouds, api_url, bm_url, args.identity, args.baremetal_emulate,
+            keystone.auth_url if keystone else None)))
         try:
-            launcher.start()
-            try:
-                # Ready means usable: the nodes asked for are enrolled
-                # (and, with --baremetal-nodes, offered to the scheduler).
-                if args.baremetal_nodes and bm_url:
-                    baremetal_pool.provide_and_offer(
-                        connect, conf, args.baremetal_nodes)
-                if machines is not None and bm_url:
-                    baremetal_emulate.enroll_machines(connect, machines)
-            except BaseException:
-                launcher.stop()
-                raise
-            print(_usage(clouds, api_url, bm_url, args.identity,
-                         args.baremetal_emulate,
-                         keystone.auth_url if keystone else None),
-                  flush=True)
             return launcher.run()
         finally:
             if machines is not None:

@@ -60,9 +60,10 @@ def no_bare_metal_node(counts: dict[str, int], resource_class: str,
     """The reason for ``counts`` (see :func:`node_counts`);
     ``constraints``: what else the request asked, described."""
     if counts['reported'] == 0:
-        return ('no bare metal node has been reported yet (no ironic '
-                'compute agent is up, or it has not listed the nodes: it '
-                'does every resource_update_interval).')
+        return (f'no bare metal node of resource class {resource_class}'
+                f'{constraints or ""}: none has been reported yet (no '
+                'ironic compute agent is up, or it has not listed the '
+                'nodes: it does every resource_update_interval).')
     parts = []
     if counts['in_use']:
         parts.append(f'{counts["in_use"]} in use')

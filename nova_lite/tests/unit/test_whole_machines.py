@@ -145,7 +145,7 @@ def test_no_valid_host_says_no_node_was_reported_yet(ctx, conf):  # noqa: F811,E
     _node(ctx, _service(ctx, 'kvm-1'))      # a hypervisor is no machine
     reason = _refusal(ctx, conf)
     assert reason.startswith('No valid host was found. ')
-    assert 'no bare metal node has been reported yet' in reason
+    assert 'none has been reported yet' in reason
     assert 'meanwhile' not in reason
 
 
