@@ -12,8 +12,9 @@ opts: list[cfg.Opt] = [
     cfg.IntOpt(
         'command_retry_timeout', default=60, min=0,
         help='Seconds an IPMI operation the BMC does not answer is '
-        'tried again for (0: tried once). A BMC that answers with an '
-        'error (credentials refused, command refused) is not retried.'),
+        'tried again for (0: tried once; otherwise tried at least '
+        'twice). A BMC that answers with an error (credentials refused, '
+        'command refused) is not retried.'),
     cfg.IntOpt(
         'min_command_interval', default=5, min=0,
         help='Seconds between two attempts of an IPMI operation the BMC '

@@ -231,7 +231,12 @@ def _call(conf: cfg.ConfigOpts, node: Any, info: dict[str, Any],
                             options.operation_timeout + extra_time)
         except _Silent as exc:
             stopping.check(conf)
-            if time.monotonic() + options.min_command_interval > deadline:
+            # When retries are on, a first attempt that outlasts the
+            # whole budget (a session dropped on a loaded host) still
+            # gets one retry: one slow answer is not a silent BMC.
+            retried = attempt > 1 or not options.command_retry_timeout
+            if retried and (time.monotonic()
+                            + options.min_command_interval > deadline):
                 raise exception.IPMIConnectionError(
                     node=node.uuid, address=f'{info["address"]}:'
                     f'{info["port"]}', error=f'{what}: {exc} (after '

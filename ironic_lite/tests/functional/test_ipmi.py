@@ -187,5 +187,7 @@ def test_a_bmc_that_does_not_answer(stack, bmc):
     node = _power(stack, uuid, 'power on')
     assert 'did not answer IPMI' in node['last_error'], node
     assert f'127.0.0.1:{bmc.port}' in node['last_error']
+    # The first attempt outlasts the 1 s budget; it is retried once.
+    assert 'after 2 attempt(s)' in node['last_error'], node
     bmc.unmute()
     assert _power(stack, uuid, 'power on')['power_state'] == 'power on'

@@ -61,7 +61,9 @@ OPTIONS = {
                 'power_state_poll_interval': 0.5,
                 'connection_attempts': 2, 'connection_retry_interval': 0,
                 'read_timeout': 5},
-    'ipmi': {'command_retry_timeout': 0, 'min_command_interval': 0,
+    # Retries on (a session dropped under load is tried again); a
+    # silent BMC still fails within two attempts of operation_timeout.
+    'ipmi': {'command_retry_timeout': 1, 'min_command_interval': 0,
              'operation_timeout': 3, 'power_state_poll_interval': 0.2},
 }
 
