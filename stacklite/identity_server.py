@@ -38,7 +38,7 @@ from lite_common import private  # noqa: E402
 LOG = logging.getLogger(__name__)
 
 
-def _one_sqlite_writer_at_a_time() -> None:
+def one_sqlite_writer_at_a_time() -> None:
     """Keystone's transactions on SQLite take the write lock when they
     begin (``BEGIN IMMEDIATE``), waiting up to 30 s for it.
 
@@ -73,7 +73,7 @@ def _one_sqlite_writer_at_a_time() -> None:
     event.listen(Engine, 'before_cursor_execute', immediate, retval=True)
 
 
-def _configure(config_file: str) -> Any:
+def configure(config_file: str) -> Any:
     """Keystone's ``keystone.server.configure`` without reading our
     command line (it parses ``sys.argv``)."""
     from keystone.common import sql
@@ -104,7 +104,7 @@ def _set_up_key_repositories(conf: Any) -> None:
             keys.initialize_key_repository()
 
 
-def _application() -> Any:
+def application() -> Any:
     """Keystone's WSGI application, as ``initialize_application`` builds
     it, on the managers the bootstrap loaded."""
     from keystone.common import profiler
@@ -148,7 +148,7 @@ def _start(conf: Any, plan: dict[str, Any], fd: int) -> Any:
     steps = [('database', upgrades.offline_sync_database_to_version),
              ('keys', lambda: _set_up_key_repositories(conf)),
              ('bootstrap', lambda: identity_bootstrap.apply(plan)),
-             ('application', _application)]
+             ('application', application)]
     timings = []
     result = None
     for name, step in steps:
@@ -174,8 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     plan = json.loads(sys.stdin.readline())
-    _one_sqlite_writer_at_a_time()
-    conf = _configure(args.config_file)
+    one_sqlite_writer_at_a_time()
+    conf = configure(args.config_file)
     try:
         api = _start(conf, plan, args.fd)
     except Exception as exc:

@@ -95,6 +95,7 @@ LONGEST_FIRST=(
     nova_lite/tests/integration/test_flows_end.py
     nova_lite/tests/functional/test_move_recovery.py
     nova_lite/tests/integration/test_docs.py
+    nova_lite/tests/integration/test_install_guide.py
     nova_lite/tests/integration/test_aio.py
     nova_lite/tests/integration/test_evacuate.py
     ironic_lite/tests/functional/test_conductor.py

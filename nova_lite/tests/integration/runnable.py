@@ -78,9 +78,12 @@ def venv_env() -> dict[str, str]:
     return env
 
 
-def run_blocks(blocks: list[str], cwd: Path,
-               timeout: float = 600) -> subprocess.CompletedProcess:
-    """Run the blocks in one ``bash -e -x`` in ``cwd``."""
+def run_blocks(blocks: list[str], cwd: Path, timeout: float = 600,
+               env: dict[str, str] | None = None
+               ) -> subprocess.CompletedProcess:
+    """Run the blocks in one ``bash -e -x`` in ``cwd``, with ``env``
+    added to :func:`venv_env`."""
     script = '\n'.join(['set -ex', *blocks])
-    return subprocess.run(['bash', '-c', script], cwd=cwd, env=venv_env(),
+    return subprocess.run(['bash', '-c', script], cwd=cwd,
+                          env={**venv_env(), **(env or {})},
                           capture_output=True, text=True, timeout=timeout)
