@@ -10,7 +10,7 @@ import pytest
 
 from ironic_lite import metrics as ironic_metrics
 from ironic_lite.tests import db_fixture
-from nova_lite import metrics as nova_metrics
+from nova_lite.api import metrics as nova_api_metrics
 from nova_lite.tests import database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ def exported(tmp_path):
     """Every family name the APIs' registry exports (both databases)."""
     with database.temporary_database(f'sqlite:///{tmp_path}/n.db'), \
             db_fixture.migrated_db(f'sqlite:///{tmp_path}/i.db'):
-        nova_metrics.register_api()
+        nova_api_metrics.register()
         ironic_metrics.register_api()
         text = prometheus_client.generate_latest().decode()
     return set(re.findall(r'^# TYPE (\S+) ', text, re.M))

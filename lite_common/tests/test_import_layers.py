@@ -65,12 +65,6 @@ RULES = {
 
 KNOWN: dict[str, set[tuple[str, str]]] = {
     'a compute agent has no database': {
-        ('nova_lite.compute.cleanup', 'nova_lite.db.compute_nodes'),
-        ('nova_lite.compute.cleanup', 'nova_lite.db.instances'),
-        ('nova_lite.compute.cleanup', 'nova_lite.db.migrations'),
-        ('nova_lite.compute.move', 'nova_lite.db.migrations'),
-        ('nova_lite.metrics', 'nova_lite.db.api'),
-        ('nova_lite.metrics', 'nova_lite.db.models'),
         ('nova_lite.objects.compute_node', 'nova_lite.db.compute_nodes'),
         ('nova_lite.objects.flavor', 'nova_lite.db.flavors'),
         ('nova_lite.objects.instance', 'nova_lite.db.images'),
@@ -90,7 +84,6 @@ KNOWN: dict[str, set[tuple[str, str]]] = {
         ('nova_lite.scheduler.constraints', 'nova_lite.db.models'),
         ('nova_lite.scheduler.constraints', 'nova_lite.db.server_groups'),
         ('nova_lite.scheduler.diagnosis', 'nova_lite.db.models'),
-        ('nova_lite.virt.ironic_cleaning', 'nova_lite.db.instance_actions'),
     },
     'nova-lite-conductor runs no HTTP or agent code': {
         ('nova_lite.compute.instance_ops', 'nova_lite.virt.power_state'),

@@ -45,10 +45,10 @@ from lite_common.wsgi import request_log
 from lite_common.wsgi import router
 from lite_common.wsgi import size_limit
 from lite_common.wsgi import url_check
-from nova_lite import metrics as nova_metrics
 from nova_lite import objects
 from nova_lite import policy
 from nova_lite.api import errors
+from nova_lite.api import metrics as nova_api_metrics
 from nova_lite.api import microversion
 from nova_lite.api import routes
 from nova_lite.api import util
@@ -101,7 +101,7 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     """Build the whole application (config must already be loaded)."""
     objects.register_all()
     if conf.metrics.enabled:
-        nova_metrics.register_api()
+        nova_api_metrics.register()
     checks = health.Health(conf)
     endpoint = api_metrics.Endpoint(conf)
     compute = _branch(conf, routes.compute_routes(conf.auth_strategy),

@@ -19,6 +19,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.api import boot_data
 from nova_lite.api import server_placement
 from nova_lite.api import util
@@ -29,7 +30,6 @@ from nova_lite.compute import power_api
 from nova_lite.compute import requested_ports
 from nova_lite.compute import scheduler_hints
 from nova_lite.compute import shelve_api
-from nova_lite.compute import states
 from nova_lite.compute import trusted_certs as trusted_certs_db
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db

@@ -19,13 +19,13 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import deferred_delete
 from nova_lite.compute import external_events
 from nova_lite.compute import image_api
 from nova_lite.compute import power_api
 from nova_lite.compute import rescue_api
 from nova_lite.compute import shelve_api
-from nova_lite.compute import states
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import migrations as migration_db

@@ -18,8 +18,8 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from nova_lite import states
 from nova_lite.compute import instance_ops
-from nova_lite.compute import states
 from nova_lite.compute.move_recovery import stalled
 
 LOG = logging.getLogger(__name__)

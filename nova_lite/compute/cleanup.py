@@ -36,11 +36,8 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
-from nova_lite.compute import states
+from nova_lite import states
 from nova_lite.compute.busy import Busy
-from nova_lite.db import compute_nodes as node_db
-from nova_lite.db import instances as instance_db
-from nova_lite.db import migrations as migration_db
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 
@@ -126,7 +123,7 @@ class Cleaner:
                         - placed_here)
         presence = (instance_obj.InstanceList.get_presence(context, wanted)
                     if wanted else {})
-        presence.update(dict.fromkeys(placed_here, instance_db.LIVE))
+        presence.update(dict.fromkeys(placed_here, states.RECORD_LIVE))
         return _View(node_ids, on_hypervisor, aside, presence, placed_here,
                      evacuations)
 
@@ -138,7 +135,7 @@ class Cleaner:
             return set()
         moves = migration_obj.MigrationList.get_by_filters(context, {
             'instance_uuids': uuids,
-            'status': ['accepted', *node_db.INCOMING_STATUSES]})
+            'status': ['accepted', *states.INCOMING_STATUSES]})
         return {m.instance_uuid for m in moves
                 if m.dest_compute_id in view.node_ids
                 or (m.status == 'accepted' and m.dest_compute == self.host)}
@@ -156,7 +153,7 @@ class Cleaner:
             else:
                 done[uuid] = migrations
         live = [uuid for uuid in done
-                if view.presence.get(uuid) == instance_db.LIVE
+                if view.presence.get(uuid) == states.RECORD_LIVE
                 and uuid not in view.placed_here]
         arriving = self._arriving(context, view, live)
         completed: list[int] = []
@@ -188,7 +185,7 @@ class Cleaner:
         action = self.conf.running_deleted_instance_action
         deleted = sorted(
             uuid for uuid in view.on_hypervisor | view.aside
-            if view.presence.get(uuid) == instance_db.DELETED)
+            if view.presence.get(uuid) == states.RECORD_DELETED)
         if not deleted or action == 'noop':
             return
         if action == 'log':
@@ -210,7 +207,7 @@ class Cleaner:
         suspects = sorted(
             view.on_hypervisor - view.placed_here - set(view.evacuations)
             - {u for u, p in view.presence.items()
-               if p == instance_db.DELETED})
+               if p == states.RECORD_DELETED})
         arriving = self._arriving(context, view, suspects)
         suspects = [u for u in suspects if u not in arriving]
         debris = self._left_by_ended_moves(context, view, suspects)
@@ -284,7 +281,7 @@ class Cleaner:
             return None
         moving = migration_obj.MigrationList.get_by_filters(context, {
             'instance_uuids': [uuid],
-            'status': list(migration_db.COLD_MOVES_IN_FLIGHT)})
+            'status': list(states.COLD_MOVES_IN_FLIGHT)})
         return None if moving else found[0]
 
     # telling the operator --------------------------------------------------

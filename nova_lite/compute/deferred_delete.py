@@ -24,8 +24,8 @@ from oslo_log import log as logging
 
 from lite_common import db as lite_db
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import power_api
-from nova_lite.compute import states
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import instance as instance_obj

@@ -18,10 +18,10 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import image_meta
 from nova_lite.compute import power_api
 from nova_lite.compute import snapshots
-from nova_lite.compute import states
 from nova_lite.compute import trusted_certs
 from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db

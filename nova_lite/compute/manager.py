@@ -16,6 +16,7 @@ import oslo_messaging as messaging
 
 from lite_common import context as lite_context
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import build_recovery
 from nova_lite.compute import busy
 from nova_lite.compute import cleanup
@@ -33,7 +34,6 @@ from nova_lite.compute import resources
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
 from nova_lite.compute import startup
-from nova_lite.compute import states
 from nova_lite.compute import task_recovery
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj

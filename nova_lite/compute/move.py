@@ -22,9 +22,8 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import instance_ops
-from nova_lite.compute import states
-from nova_lite.db import migrations as migration_db
 from nova_lite.objects import compute_node as cn_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.scheduler import claims
@@ -59,7 +58,7 @@ def clear_move(instance: Any, expected: list[str | None]) -> bool:
 
 
 # A cold migration or resize between its start and its end.
-IN_FLIGHT = list(migration_db.COLD_MOVES_IN_FLIGHT)
+IN_FLIGHT = list(states.COLD_MOVES_IN_FLIGHT)
 
 
 def _abandon(instance: Any, migration: Any, expected: list[str | None],

@@ -43,8 +43,8 @@ from typing import Any
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from nova_lite import states
 from nova_lite.compute import move
-from nova_lite.compute import states
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj

@@ -17,7 +17,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
-from nova_lite.compute import states
+from nova_lite import states
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as instance_db
 from nova_lite.objects import instance as instance_obj

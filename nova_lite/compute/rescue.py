@@ -34,8 +34,8 @@ from oslo_log import log as logging
 
 from lite_common import db as lite_db
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import instance_ops
-from nova_lite.compute import states
 from nova_lite.objects import instance_action
 
 LOG = logging.getLogger(__name__)

@@ -25,9 +25,9 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common import db as lite_db
+from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
-from nova_lite.compute import states
 from nova_lite.objects import instance_action
 from nova_lite.virt import power_state
 

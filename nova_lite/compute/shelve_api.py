@@ -23,10 +23,10 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import availability_zones
 from nova_lite.compute import power_api
 from nova_lite.compute import snapshots
-from nova_lite.compute import states
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import instance as instance_obj

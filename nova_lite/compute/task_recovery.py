@@ -46,13 +46,13 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
 from nova_lite.compute import power
 from nova_lite.compute import rebuild
 from nova_lite.compute import rescue
 from nova_lite.compute import shelve
-from nova_lite.compute import states
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj

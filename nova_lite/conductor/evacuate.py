@@ -16,9 +16,9 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite.compute import states
 from nova_lite.conductor.migrate import choose
 from nova_lite.conductor.migrate import load_move
 from nova_lite.conductor.migrate import move_request

@@ -19,9 +19,9 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.compute import rpcapi as compute_rpcapi
-from nova_lite.compute import states
 from nova_lite.conductor import build
 from nova_lite.objects import instance as instance_obj
 from nova_lite.scheduler import constraints

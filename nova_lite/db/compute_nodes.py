@@ -7,6 +7,7 @@ from oslo_log import log as logging
 import sqlalchemy as sa
 
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
@@ -113,9 +114,6 @@ def compute_node_destroy(context: Any, node_id: int) -> None:
                         .values(**soft_delete_values(node_id)))
 
 
-# A destination has claimed these moves: their instances count there
-# until they arrive (then compute_id points there) or the move ends.
-INCOMING_STATUSES = ('pre-migrating', 'migrating', 'post-migrating')
 # A cold migration or resize that arrived keeps its room on the source
 # until it is confirmed (the source then forgets it) or reverted (the
 # instance comes back).
@@ -135,7 +133,7 @@ def _on_node(node_id: Any) -> Any:
     # test_resize_then_revert failing under load).
     incoming = (sa.select(mig.instance_uuid)
                 .where(mig.dest_compute_id == node_id, mig.deleted == 0,
-                       mig.status.in_(INCOMING_STATUSES))
+                       mig.status.in_(states.INCOMING_STATUSES))
                 .correlate(CN))
     # Migrations name their source by host and node only.
     outgoing = (sa.select(mig.instance_uuid)

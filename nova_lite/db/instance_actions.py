@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from lite_common import db as lite_db
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.db import compute_nodes
 from nova_lite.db import instances
 from nova_lite.db import models
@@ -24,7 +25,7 @@ from nova_lite.db.api import retried
 INST = models.Instance
 ACTION = models.InstanceAction
 EVENT = models.InstanceActionEvent
-SUCCESS, ERROR = 'Success', 'Error'
+SUCCESS, ERROR = states.ACTION_SUCCESS, states.ACTION_ERROR
 
 
 @retried

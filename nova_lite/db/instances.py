@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from lite_common import db as lite_db
 from lite_common import db_retry
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.db import compute_nodes
 from nova_lite.db import flavors
 from nova_lite.db import instance_search
@@ -320,12 +321,12 @@ def stalled_unshelves(context: Any, older_than: Any,
 
 # uuids per IN list when checking what a hypervisor holds.
 _UUID_BATCH = 1000
-LIVE, DELETED = 'live', 'deleted'
 
 
 @retried
 def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
-    """uuid -> LIVE (a live record) or DELETED (only deleted records);
+    """uuid -> RECORD_LIVE (a live record) or RECORD_DELETED (only deleted
+    records, see :mod:`nova_lite.states`);
     uuids with no record at all are absent. A few queries, whatever the
     count."""
     found: dict[str, str] = {}
@@ -336,7 +337,8 @@ def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
                 sa.select(INST.uuid, sa.func.min(INST.deleted))
                 .where(INST.uuid.in_(batch)).group_by(INST.uuid))
             for uuid, deleted in rows:
-                found[uuid] = LIVE if deleted == 0 else DELETED
+                found[uuid] = (states.RECORD_LIVE if deleted == 0
+                              else states.RECORD_DELETED)
     return found
 
 

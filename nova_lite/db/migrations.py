@@ -7,6 +7,7 @@ import sqlalchemy as sa
 from lite_common import db as lite_db
 from lite_common import db_retry
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager
@@ -167,9 +168,6 @@ def evacuations_to(context: Any, host: str,
             .order_by(MIG.id))
 
 
-# A cold migration or resize between its start and its end.
-COLD_MOVES_IN_FLIGHT = ('pre-migrating', 'migrating', 'post-migrating',
-                        'finished', 'confirming', 'reverting')
 
 
 @retried
@@ -181,7 +179,7 @@ def cold_moves_in_flight(context: Any, host: str,
         return _rows(session, sa.select(MIG.__table__).where(
             MIG.deleted == 0,
             MIG.migration_type.in_(('migration', 'resize')),
-            MIG.status.in_(COLD_MOVES_IN_FLIGHT),
+            MIG.status.in_(states.COLD_MOVES_IN_FLIGHT),
             sa.or_(MIG.source_compute == host,
                    MIG.dest_compute_id.in_(node_ids)))
             .order_by(MIG.id))

@@ -46,7 +46,7 @@ OPTION = {'instances': 'instances', 'cores': 'cores', 'ram': 'ram',
           'server_group_members': 'server_group_members'}
 RESOURCES = tuple(sorted((*OPTION, *NETWORK)))
 UNLIMITED = -1
-# vm_state of a server deleted with deferred delete (compute/states.py).
+# vm_state of a server deleted with deferred delete (nova_lite/states.py).
 SOFT_DELETED = 'soft-delete'
 
 

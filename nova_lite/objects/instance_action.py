@@ -19,6 +19,7 @@ from oslo_versionedobjects import fields
 
 from lite_common.exception import LiteException
 from nova_lite import exception
+from nova_lite import states
 from nova_lite.db import instance_actions as db
 from nova_lite.objects import base
 
@@ -126,15 +127,16 @@ def recorded(context: Any, instance_uuid: str, event: str,
         yield outcome
     except Exception as exc:
         _safely(InstanceActionEvent.event_finish, context, instance_uuid,
-                rid, event, db.ERROR, tb.format_exc(), failure_details(exc))
+                rid, event, states.ACTION_ERROR, tb.format_exc(),
+                failure_details(exc))
         raise
     if outcome.error is not None:
         _safely(InstanceActionEvent.event_finish, context, instance_uuid,
-                rid, event, db.ERROR, outcome.error,
+                rid, event, states.ACTION_ERROR, outcome.error,
                 failure_details(outcome.details or outcome.error))
     else:
         _safely(InstanceActionEvent.event_finish, context, instance_uuid,
-                rid, event, db.SUCCESS, None)
+                rid, event, states.ACTION_SUCCESS, None)
 
 
 def _safely(method: Any, context: Any, instance_uuid: str,

@@ -29,7 +29,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common import context as lite_context
-from nova_lite.db import instance_actions as actions_db
+from nova_lite import states
 from nova_lite.objects import instance_action
 
 LOG = logging.getLogger(__name__)
@@ -44,17 +44,17 @@ def outcome(node: Any, instance_uuid: str) -> tuple[str, str | None] | None:
     """(result, error) of a watched node's cleaning; None while under
     way. ``node`` None: the node no longer exists."""
     if node is None:
-        return actions_db.ERROR, 'The bare metal node no longer exists.'
+        return states.ACTION_ERROR, 'The bare metal node no longer exists.'
     state = node.provision_state
     if state in UNDER_WAY or (state == 'active'
                               and node.instance_id == instance_uuid):
         return None
     if state == 'available' or (node.instance_id
                                 and node.instance_id != instance_uuid):
-        return actions_db.SUCCESS, None
+        return states.ACTION_SUCCESS, None
     how = ('failed' if state in FAILED
            else f'did not return the node to the pool (it is {state})')
-    return actions_db.ERROR, (
+    return states.ACTION_ERROR, (
         f'Cleaning of bare metal node {node.id} {how}: '
         f'{node.last_error or "no error recorded"}. The node stays out of '
         'the pool until an operator fixes it ("openstack baremetal node '

@@ -16,6 +16,7 @@ from oslo_utils import strutils
 import webob
 import webob.exc
 
+from nova_lite import states
 from nova_lite.api import util
 from nova_lite.api.handlers import console_actions
 from nova_lite.api.handlers import deferred_delete
@@ -25,7 +26,6 @@ from nova_lite.api.handlers import power_actions
 from nova_lite.api.handlers import rescue_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
-from nova_lite.compute import states
 from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
 

@@ -5,7 +5,7 @@ start-up."""
 
 import json
 
-from nova_lite.compute import states
+from nova_lite import states
 from nova_lite.db import images as image_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db

@@ -11,6 +11,7 @@ from lite_common import db as lite_db
 from lite_common import metrics
 from nova_lite import exception
 from nova_lite import metrics as nova_metrics
+from nova_lite.api import metrics as nova_api_metrics
 from nova_lite.db import api as db_api
 from nova_lite.db import instances
 from nova_lite.db import migrations
@@ -48,7 +49,7 @@ def _count_statements(engine):
 
 
 def test_counts_by_state_type_and_status_in_constant_queries(ctx):
-    nova_metrics.register_api()
+    nova_api_metrics.register()
     for state in ('active', 'active', 'error', 'stopped'):
         inst = _instance(ctx, state)
     _migration(ctx, inst, 'resize', 'finished')
@@ -83,7 +84,7 @@ def test_counts_by_state_type_and_status_in_constant_queries(ctx):
 
 
 def test_a_database_that_fails_leaves_only_its_series_out(ctx):
-    nova_metrics.register_api()
+    nova_api_metrics.register()
     with db_api.context_manager.writer.using(ctx) as session:
         session.execute(sa.text('DROP TABLE migrations'))
     assert value('nova_lite_instances', vm_state='active') is None

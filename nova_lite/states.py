@@ -1,0 +1,67 @@
+"""The states all three nova_lite processes share: an instance's
+vm_state and task_state (the values upstream Nova stores and reports),
+the statuses of migration records the agent and the conductor both
+reason about, instance action results, and whether a record of an
+instance is live or deleted.
+
+It imports nothing: the compute agent, which has no database, reads
+these from here, never from :mod:`nova_lite.db`.
+"""
+
+# vm_state
+BUILDING = 'building'
+ACTIVE = 'active'
+STOPPED = 'stopped'
+PAUSED = 'paused'
+SUSPENDED = 'suspended'
+RESCUED = 'rescued'
+RESIZED = 'resized'
+SOFT_DELETED = 'soft-delete'
+DELETED = 'deleted'
+ERROR = 'error'
+SHELVED = 'shelved'
+SHELVED_OFFLOADED = 'shelved_offloaded'
+
+# task_state
+SCHEDULING = 'scheduling'
+SPAWNING = 'spawning'
+DELETING = 'deleting'
+REBUILDING = 'rebuilding'
+REBUILD_SPAWNING = 'rebuild_spawning'
+RESIZE_PREP = 'resize_prep'
+RESIZE_MIGRATING = 'resize_migrating'
+RESIZE_MIGRATED = 'resize_migrated'
+RESIZE_FINISH = 'resize_finish'
+RESIZE_REVERTING = 'resize_reverting'
+RESIZE_CONFIRMING = 'resize_confirming'
+MIGRATING = 'migrating'
+REBOOTING = 'rebooting'
+REBOOTING_HARD = 'rebooting_hard'
+POWERING_OFF = 'powering-off'
+POWERING_ON = 'powering-on'
+PAUSING = 'pausing'
+UNPAUSING = 'unpausing'
+SUSPENDING = 'suspending'
+RESUMING = 'resuming'
+SHELVING = 'shelving'
+SHELVING_OFFLOADING = 'shelving_offloading'
+UNSHELVING = 'unshelving'
+SOFT_DELETING = 'soft-deleting'
+RESTORING = 'restoring'
+RESCUING = 'rescuing'
+UNRESCUING = 'unrescuing'
+
+# Migration.status of a cold move (migration, resize) still under way:
+# its instance may have a copy on the source and the destination.
+COLD_MOVES_IN_FLIGHT = ('pre-migrating', 'migrating', 'post-migrating',
+                        'finished', 'confirming', 'reverting')
+# Migration.status of a move arriving at its destination whose claim
+# the destination's resources count.
+INCOMING_STATUSES = ('pre-migrating', 'migrating', 'post-migrating')
+
+# Whether the records of an instance uuid show it live or only deleted
+# (what a compute agent asks before it destroys a local copy).
+RECORD_LIVE, RECORD_DELETED = 'live', 'deleted'
+
+# InstanceActionEvent.result.
+ACTION_SUCCESS, ACTION_ERROR = 'Success', 'Error'
