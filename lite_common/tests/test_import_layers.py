@@ -85,16 +85,6 @@ KNOWN: dict[str, set[tuple[str, str]]] = {
         ('nova_lite.scheduler.constraints', 'nova_lite.db.server_groups'),
         ('nova_lite.scheduler.diagnosis', 'nova_lite.db.models'),
     },
-    'nova-lite-conductor runs no HTTP or agent code': {
-        ('nova_lite.compute.instance_ops', 'nova_lite.virt.power_state'),
-        ('nova_lite.compute.move', 'nova_lite.virt.power_state'),
-    },
-    'nova-lite-api runs no agent code': {
-        ('nova_lite.api.handlers.server_diagnostics',
-         'nova_lite.virt.diagnostics'),
-        ('nova_lite.compute.instance_ops', 'nova_lite.virt.power_state'),
-        ('nova_lite.compute.power_update', 'nova_lite.virt.power_state'),
-    },
     'ironic-lite-api runs no conductor or driver code': {
         ('ironic_lite.api.handlers.drivers', 'ironic_lite.drivers.base'),
         ('ironic_lite.api.handlers.node_query',

@@ -6,9 +6,9 @@ from oslo_log import log as logging
 
 from lite_common import db as lite_db
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite import states
 from nova_lite.objects import instance as instance_obj
-from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 

@@ -16,6 +16,7 @@ import oslo_messaging as messaging
 
 from lite_common import context as lite_context
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite import states
 from nova_lite.compute import build_recovery
 from nova_lite.compute import busy
@@ -39,7 +40,6 @@ from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
 from nova_lite.virt import driver as virt_driver
-from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 # A move whose record did not change for this many housekeeping

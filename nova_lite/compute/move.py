@@ -22,12 +22,12 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.objects import compute_node as cn_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.scheduler import claims
-from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 

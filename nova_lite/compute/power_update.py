@@ -17,10 +17,10 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from nova_lite import power_state
 from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.objects import instance_action
-from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 

@@ -25,11 +25,11 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common import db as lite_db
+from nova_lite import power_state
 from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move_recovery
 from nova_lite.objects import instance_action
-from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 SHELVED_KEYS = ('shelved_at', 'shelved_image_id', 'shelved_host')

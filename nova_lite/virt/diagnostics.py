@@ -2,13 +2,13 @@
 
 One dict in upstream's standard form (2.48, the fields of its
 ``Diagnostics`` object); what a driver cannot measure is None, as
-upstream shows an unset field. :func:`free_form` gives the form of
-earlier microversions, keyed as libvirt's."""
+upstream shows an unset field; the API shows it in the form of earlier
+microversions with :func:`nova_lite.api.views.diagnostics.free_form`."""
 
 import platform
 from typing import Any
 
-from nova_lite.virt import power_state
+from nova_lite import power_state
 
 _STATES = {power_state.RUNNING: 'running', power_state.SHUTDOWN: 'shutdown'}
 
@@ -35,24 +35,3 @@ def standard(instance: Any, driver: str, hypervisor: str,
                           'errors_count': None}],
         'memory_details': {'maximum': instance.memory_mb, 'used': None},
     }
-
-
-def free_form(diagnostics: dict[str, Any]) -> dict[str, Any]:
-    """Before 2.48: libvirt's keys (``memory`` in KiB, ``cpuN_time``,
-    ``vda_read``...) for what is known."""
-    body: dict[str, Any] = {}
-    memory = diagnostics['memory_details']['maximum']
-    if memory is not None:
-        body['memory'] = memory * 1024
-    for cpu in diagnostics['cpu_details']:
-        if cpu['time'] is not None:
-            body[f'cpu{cpu["id"]}_time'] = cpu['time']
-    disk_keys = (('read_bytes', 'read'), ('read_requests', 'read_req'),
-                 ('write_bytes', 'write'), ('write_requests', 'write_req'),
-                 ('errors_count', 'errors'))
-    for index, disk in enumerate(diagnostics['disk_details']):
-        name = 'vd' + chr(ord('a') + index)
-        for key, suffix in disk_keys:
-            if disk[key] is not None:
-                body[f'{name}_{suffix}'] = disk[key]
-    return body

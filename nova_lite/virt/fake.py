@@ -6,10 +6,10 @@ import time
 from typing import Any
 
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite.virt import diagnostics
 from nova_lite.virt import driver
 from nova_lite.virt import host_info
-from nova_lite.virt import power_state
 
 #: How often a held build checks its hold file.
 HOLD_POLL_SECONDS = 0.2

@@ -36,13 +36,13 @@ from oslo_log import log as logging
 
 from lite_common import context as lite_context
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite.compute import requested_ports
 from nova_lite.objects import service as service_obj
 from nova_lite.scheduler import claims
 from nova_lite.virt import driver
 from nova_lite.virt import ironic_cleaning
 from nova_lite.virt import ironic_configdrive
-from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 #: The node fields the driver reads (one list call per report).

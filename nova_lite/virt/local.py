@@ -39,10 +39,10 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite.virt import fake
 from nova_lite.virt import local_console
 from nova_lite.virt import local_rescue
-from nova_lite.virt import power_state
 
 LOG = logging.getLogger(__name__)
 RESIZE_SUFFIX = '_resize'

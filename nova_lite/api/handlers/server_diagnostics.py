@@ -7,9 +7,9 @@ import webob
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
+from nova_lite.api.views import diagnostics
 from nova_lite.objects import instance as instance_obj
 from nova_lite.policies import server_extras as policies
-from nova_lite.virt import diagnostics
 
 STANDARD = '2.48'
 

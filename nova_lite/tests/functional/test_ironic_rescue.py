@@ -17,8 +17,8 @@ from lite_common.tests import hostile
 from lite_common.wsgi import server
 from nova_lite import conf as nova_conf
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite.virt import ironic
-from nova_lite.virt import power_state
 
 
 @pytest.fixture(scope='module')

@@ -6,6 +6,7 @@ changes nothing."""
 
 import json
 
+from nova_lite import power_state
 from nova_lite import states
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as instance_db
@@ -18,7 +19,6 @@ from nova_lite.tests.functional.test_move import _ctx
 from nova_lite.tests.functional.test_move import _disk
 from nova_lite.tests.functional.test_move import _instance
 from nova_lite.tests.functional.test_move import _wait_status
-from nova_lite.virt import power_state
 
 C1 = 'compute-1'
 # The fixture, by its name: two computes (local driver), flavors, an image.

@@ -10,6 +10,7 @@ import pytest
 
 from lite_common import db as lite_db
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite import states
 from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db
@@ -25,7 +26,6 @@ from nova_lite.tests.functional.test_move import _instance
 from nova_lite.tests.functional.test_move import _node
 from nova_lite.tests.functional.test_move import _wait_status
 from nova_lite.tests.functional.test_move_recovery import _running_manager
-from nova_lite.virt import power_state
 
 C1, C2 = 'compute-1', 'compute-2'
 client = test_move.client

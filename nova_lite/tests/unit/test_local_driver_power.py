@@ -7,10 +7,10 @@ import json
 import pytest
 
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite.tests.unit.test_local_driver_move import _driver
 from nova_lite.tests.unit.test_local_driver_move import _instance
 from nova_lite.virt import local
-from nova_lite.virt import power_state
 
 
 def test_stop_start_reboot(conf, tmp_path):  # noqa: F811

@@ -9,10 +9,10 @@ import types
 import pytest
 
 from nova_lite import exception
+from nova_lite import power_state
 from nova_lite.compute import rescue
 from nova_lite.tests.unit.test_local_driver_move import _driver
 from nova_lite.tests.unit.test_local_driver_move import _instance
-from nova_lite.virt import power_state
 
 
 def _digest(path) -> str:
