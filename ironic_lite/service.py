@@ -42,6 +42,7 @@ import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite import metrics as ironic_metrics
+from ironic_lite.common import interfaces
 from ironic_lite.common import stopping
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.common.conductor_identity import this_process
@@ -65,7 +66,6 @@ from ironic_lite.conductor import vmedia
 from ironic_lite.conductor import volume_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
-from ironic_lite.drivers import base
 from ironic_lite.drivers import hardware
 from lite_common import context as lite_context
 from lite_common import rpc
@@ -97,7 +97,7 @@ def load_enabled_drivers(conf: cfg.ConfigOpts) -> list[str]:
     for hw_type in hardware_types:
         # The defaults first: every interface type needs a usable one.
         hardware.load_interfaces(conf, hw_type, {})
-        for kind in base.INTERFACE_TYPES:
+        for kind in interfaces.INTERFACE_TYPES:
             for name in getattr(conf, f'enabled_{kind}_interfaces'):
                 if (kind, name) in checked:
                     continue

@@ -33,9 +33,10 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite.common import agent_token
 from ironic_lite.common import states
+from ironic_lite.common import step_requests
 from ironic_lite.common.conductor_identity import ConductorIdentity
-from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import steps as conductor_steps
@@ -126,7 +127,7 @@ def _start(task: Task, pool: workers.WorkerPool) -> None:
         else:
             clean_steps = conductor_steps.automated_steps(
                 task, task.interfaces, task.conf)
-        conductor_steps.check_stored_size(clean_steps)
+        step_requests.check_stored_size(clean_steps)
     except Exception as exc:
         LOG.exception('Node %s: starting cleaning on the agent failed',
                       node.uuid)

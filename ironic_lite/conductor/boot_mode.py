@@ -22,8 +22,6 @@ from ironic_lite.conductor.indicators import management_of
 
 LOG = logging.getLogger(__name__)
 
-#: The boot modes a node may be set to (upstream's names).
-BOOT_MODES = ('bios', 'uefi')
 
 
 def _change(task: task_manager.Task, what: str, field: str, target: Any,

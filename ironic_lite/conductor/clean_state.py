@@ -25,8 +25,8 @@ from typing import Any
 from oslo_log import log as logging
 
 from ironic_lite import metrics as ironic_metrics
+from ironic_lite.common import agent_token
 from ironic_lite.common import states
-from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
 

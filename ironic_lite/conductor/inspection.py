@@ -9,8 +9,8 @@ from typing import Any
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite.common import agent_token
 from ironic_lite.common import states
-from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
 from ironic_lite.db import inspection_rules as db_rules

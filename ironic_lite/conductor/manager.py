@@ -19,6 +19,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.common import interfaces
 from ironic_lite.common import states
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import allocations
@@ -38,6 +39,7 @@ from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.db import allocations as db_allocations
 from ironic_lite.db import nodes as db_nodes
+from ironic_lite.db.models import NODE_COLUMNS
 from ironic_lite.drivers import base
 from ironic_lite.drivers import hardware
 
@@ -70,7 +72,7 @@ MAINTENANCE_REFUSED_EVENTS = frozenset({'provide', 'clean', 'deploy',
 CALLBACK_LOCK_PATIENCE = 10.0
 
 DRIVER_FIELDS = frozenset(
-    {'driver'} | {f'{kind}_interface' for kind in base.INTERFACE_TYPES})
+    {'driver'} | {f'{kind}_interface' for kind in interfaces.INTERFACE_TYPES})
 
 
 def node_to_dict(row: dict[str, Any]) -> dict[str, Any]:
@@ -87,7 +89,7 @@ def node_to_dict(row: dict[str, Any]) -> dict[str, Any]:
 
 def _check_fields(values: dict[str, Any], what: str) -> None:
     bad = sorted(set(values) & PROTECTED_FIELDS)
-    unknown = sorted(set(values) - task_manager.COLUMNS)
+    unknown = sorted(set(values) - NODE_COLUMNS)
     if bad or unknown:
         raise exception.InvalidParameterValue(
             err=f'Cannot {what} the node field(s) '

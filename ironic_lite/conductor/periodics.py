@@ -44,13 +44,13 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite.common import hash_ring
 from ironic_lite.common import states
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import allocations
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import deploy_wait
-from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import locks
 from ironic_lite.conductor import provisioning

@@ -32,8 +32,8 @@ from typing import cast
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite.common import agent_token
 from ironic_lite.common import states
-from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import deploy_steps

@@ -8,7 +8,7 @@ lookup gets a masked value, so a second machine claiming the node learns
 nothing. A heartbeat without the token is refused. The token and the
 agent's URL are forgotten when the node powers off or a flow that
 booted the agent (deploying, cleaning) ends: the next agent is a new
-one (:mod:`ironic_lite.conductor.agent_token`).
+one (:mod:`ironic_lite.common.agent_token`).
 """
 
 import secrets
@@ -18,15 +18,15 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.common import agent_token as tokens
+from ironic_lite.common.agent_token import MASK
+from ironic_lite.common.agent_token import PREGENERATED_KEY
+from ironic_lite.common.agent_token import TOKEN_KEY
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import agent_cleaning
-from ironic_lite.conductor import agent_token as tokens
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import workers
-from ironic_lite.conductor.agent_token import MASK
-from ironic_lite.conductor.agent_token import PREGENERATED_KEY
-from ironic_lite.conductor.agent_token import TOKEN_KEY
 from ironic_lite.drivers import base
 
 LOG = logging.getLogger(__name__)

@@ -58,8 +58,8 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite import exception
+from ironic_lite.common import hash_ring
 from ironic_lite.common import states
-from ironic_lite.conductor import hash_ring
 from ironic_lite.db import conductors as db_conductors
 from lite_common import db as lite_db
 from lite_common import rpc

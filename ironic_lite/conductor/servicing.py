@@ -55,12 +55,12 @@ from typing import cast
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite.common import agent_token
 from ironic_lite.common import states
-from ironic_lite.conductor import agent_token
+from ironic_lite.common import step_requests
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import history
-from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.drivers import base
@@ -158,7 +158,7 @@ def validate_steps(task: Task, requested: list[Step],
             'args': dict(wanted.get('args') or {}),
             'abortable': step['abortable'], 'priority': step['priority'],
         })
-    conductor_steps.check_stored_size(result)
+    step_requests.check_stored_size(result)
     return result
 
 

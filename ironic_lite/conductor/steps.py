@@ -14,20 +14,16 @@ step of the node's interfaces may be listed, priority 0 included.
 from collections.abc import Mapping
 from typing import Any
 
-import orjson
 from oslo_config import cfg
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite.common.step_requests import INTERFACE_ORDER
+from ironic_lite.common.step_requests import check_stored_size
 from ironic_lite.drivers import base
 
 LOG = logging.getLogger(__name__)
 
-#: The interfaces that may have clean steps; of two steps of the same
-#: priority, that of the interface named first runs first (upstream's
-#: order).
-INTERFACE_ORDER = ('vendor', 'power', 'management', 'firmware', 'deploy',
-                   'bios', 'raid')
 #: Manual cleaning may also name steps of the conductor itself: ``hold``
 #: stops in ``clean hold`` until an operator's ``unhold`` (or ``abort``).
 CONDUCTOR_INTERFACE = 'conductor'
@@ -49,10 +45,6 @@ CLEAN_STEPS_SCHEMA: dict[str, Any] = {
     },
 }
 
-#: The most bytes of JSON the step list of a cleaning may take as stored
-#: in ``driver_internal_info`` (a TEXT column: 65,535 bytes on MySQL and
-#: MariaDB), leaving room for the rest of the dictionary.
-MAX_STORED_STEPS_BYTES = 32768
 
 Interfaces = Mapping[str, base.BaseInterface]
 Step = dict[str, Any]
@@ -230,26 +222,3 @@ def validate_manual_steps(requested: list[Step],
         })
     check_stored_size(result)
     return result
-
-
-def stored_form(requested: list[Step]) -> list[Step]:
-    """``requested`` steps as the conductor stores them (the largest
-    form: every flag added), to size them before they are accepted."""
-    return [{'interface': step.get('interface'), 'step': step.get('step'),
-             'args': step.get('args') or {}, 'abortable': False,
-             'idempotent': False, 'priority': 0} for step in requested]
-
-
-def check_stored_size(steps: list[Step]) -> None:
-    """Refuse a step list that would not fit the node's
-    ``driver_internal_info``.
-
-    :raises InvalidParameterValue: over :data:`MAX_STORED_STEPS_BYTES`.
-    """
-    size = len(orjson.dumps(steps))
-    if size > MAX_STORED_STEPS_BYTES:
-        raise exception.InvalidParameterValue(
-            err=f'The clean steps take {size} bytes of JSON as the '
-            f'conductor stores them, more than the '
-            f'{MAX_STORED_STEPS_BYTES} it can keep; ask for fewer steps '
-            'or smaller arguments')

@@ -50,6 +50,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite.common import interfaces
 from ironic_lite.common import states
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import locks
@@ -62,7 +63,6 @@ from ironic_lite.drivers import hardware
 
 LOG = logging.getLogger(__name__)
 
-COLUMNS = task_node.COLUMNS
 TaskNode = task_node.TaskNode
 _UNSET: Any = object()
 #: ``driver_internal_info`` key of a cleaning an operator asked to
@@ -76,7 +76,8 @@ def interface_names(node: Any) -> dict[str, str | None]:
     """``{'power': node.power_interface, ...}`` of a node row or dict."""
     get = node.get if isinstance(node, dict) else (
         lambda key: getattr(node, key))
-    return {kind: get(f'{kind}_interface') for kind in base.INTERFACE_TYPES}
+    return {kind: get(f'{kind}_interface')
+            for kind in interfaces.INTERFACE_TYPES}
 
 
 def load_driver(conf: cfg.ConfigOpts, node: Any

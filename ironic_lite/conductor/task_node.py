@@ -12,18 +12,12 @@ import copy
 import datetime
 from typing import Any
 
-from ironic_lite.db.models import Node
+from ironic_lite.db.models import NODE_COLUMNS
+from ironic_lite.db.models import NODE_DICT_COLUMNS
 
-COLUMNS = frozenset(Node.__table__.columns.keys())
-#: The dictionary columns (never None in a task).
-DICT_COLUMNS = frozenset({'properties', 'driver_info',
-                          'driver_internal_info', 'instance_info',
-                          'clean_step', 'extra', 'deploy_step',
-                          'service_step', 'raid_config',
-                          'target_raid_config', 'network_data'})
 #: Those merged key by key by :meth:`TaskNode.rebase` (a step is one
 #: step: it is replaced whole).
-MERGED_COLUMNS = DICT_COLUMNS - {'clean_step', 'deploy_step',
+MERGED_COLUMNS = NODE_DICT_COLUMNS - {'clean_step', 'deploy_step',
                                  'service_step'}
 
 
@@ -85,21 +79,21 @@ class TaskNode:
 
     def _reset(self, row: dict[str, Any]) -> None:
         object.__setattr__(self, '_saved', copy.deepcopy(row))
-        for key in COLUMNS:
+        for key in NODE_COLUMNS:
             object.__setattr__(self, key, copy.deepcopy(row.get(key)))
-        for key in DICT_COLUMNS:
+        for key in NODE_DICT_COLUMNS:
             if getattr(self, key) is None:
                 object.__setattr__(self, key, {})
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name not in COLUMNS:
+        if name not in NODE_COLUMNS:
             raise AttributeError(f'nodes have no field {name!r}')
         object.__setattr__(self, name, value)
 
     def changes(self) -> dict[str, Any]:
         """The fields changed since the row was read or saved."""
         saved: dict[str, Any] = object.__getattribute__(self, '_saved')
-        return {key: getattr(self, key) for key in COLUMNS
+        return {key: getattr(self, key) for key in NODE_COLUMNS
                 if getattr(self, key) != saved.get(key)}
 
     def rebase(self, row: dict[str, Any]) -> None:
@@ -107,7 +101,7 @@ class TaskNode:
         base, with this node's changes applied on top: a changed column
         wins, a changed dictionary is merged key by key."""
         saved: dict[str, Any] = object.__getattribute__(self, '_saved')
-        mine = {key: getattr(self, key) for key in COLUMNS}
+        mine = {key: getattr(self, key) for key in NODE_COLUMNS}
         self._reset(row)
         for key, value in mine.items():
             before = saved.get(key)
@@ -119,4 +113,4 @@ class TaskNode:
             object.__setattr__(self, key, copy.deepcopy(value))
 
     def as_dict(self) -> dict[str, Any]:
-        return {key: copy.deepcopy(getattr(self, key)) for key in COLUMNS}
+        return {key: copy.deepcopy(getattr(self, key)) for key in NODE_COLUMNS}

@@ -23,8 +23,6 @@ from ironic_lite.conductor.indicators import management_of
 
 LOG = logging.getLogger(__name__)
 
-#: The devices virtual media may be attached as (upstream's names).
-DEVICES = ('disk', 'cdrom', 'floppy')
 
 
 def _run(task: task_manager.Task, call: Any, failure: str,

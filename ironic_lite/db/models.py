@@ -163,6 +163,16 @@ class Node(Base, TimestampMixin):
         JSONText, default=dict)
 
 
+#: Every column of a node.
+NODE_COLUMNS = frozenset(Node.__table__.columns.keys())
+#: The dictionary columns of a node (never None in a conductor's task).
+NODE_DICT_COLUMNS = frozenset({'properties', 'driver_info',
+                               'driver_internal_info', 'instance_info',
+                               'clean_step', 'extra', 'deploy_step',
+                               'service_step', 'raid_config',
+                               'target_raid_config', 'network_data'})
+
+
 class Conductor(Base, TimestampMixin):
     __tablename__ = 'conductors'
     __table_args__ = (

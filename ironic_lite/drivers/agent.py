@@ -30,8 +30,8 @@ from typing import Any
 from oslo_log import log as logging
 
 from ironic_lite import exception
+from ironic_lite.common import agent_token
 from ironic_lite.common import states
-from ironic_lite.conductor import agent_token
 from ironic_lite.drivers import agent_client
 from ironic_lite.drivers import base
 

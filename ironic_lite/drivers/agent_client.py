@@ -14,7 +14,7 @@ from oslo_log import log as logging
 import requests
 
 from ironic_lite import exception
-from ironic_lite.conductor import agent_token
+from ironic_lite.common import agent_token
 from ironic_lite.drivers import base
 
 LOG = logging.getLogger(__name__)

@@ -1,10 +1,12 @@
 """Driver interfaces and the ``@clean_step`` decorator.
 
-A node is driven through thirteen interfaces (:data:`INTERFACE_TYPES`),
-each a class loaded by stevedore: power, management and deploy here, the
-others in :mod:`ironic_lite.drivers.standard`. Any interface method decorated
-with :func:`clean_step` is a clean step; :meth:`BaseInterface.get_clean_steps`
-lists them and :meth:`BaseInterface.execute_clean_step` runs one.
+A node is driven through thirteen interfaces
+(:data:`ironic_lite.common.interfaces.INTERFACE_TYPES`), each a class
+loaded by stevedore: power, management and deploy here, the others in
+:mod:`ironic_lite.drivers.standard`. Any interface method decorated
+with :func:`clean_step` is a clean step;
+:meth:`BaseInterface.get_clean_steps` lists them and
+:meth:`BaseInterface.execute_clean_step` runs one.
 
 Asynchronous clean steps, the contract with the conductor:
 
@@ -77,11 +79,6 @@ LOG = logging.getLogger(__name__)
 
 F = TypeVar('F', bound=Callable[..., Any])
 
-#: Every interface type a node has (upstream's thirteen): the three it
-#: cannot do without, then the standard ones (drivers/standard.py).
-INTERFACE_TYPES = ('power', 'management', 'deploy', 'boot', 'network',
-                   'bios', 'console', 'firmware', 'inspect', 'raid',
-                   'rescue', 'storage', 'vendor')
 #: JSON schema keywords an ``argsinfo`` entry may use to constrain the
 #: value of its argument (besides ``description`` and ``required``).
 ARG_SCHEMA_KEYS = frozenset({'type', 'minimum', 'maximum', 'minLength',

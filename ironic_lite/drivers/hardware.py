@@ -17,12 +17,13 @@ from oslo_config import cfg
 import stevedore
 
 from ironic_lite import exception
+from ironic_lite.common import interfaces
 from ironic_lite.drivers import base
 
 HARDWARE_TYPES_NAMESPACE = 'ironic_lite.hardware.types'
 INTERFACE_NAMESPACES = {
     kind: f'ironic_lite.hardware.interfaces.{kind}'
-    for kind in base.INTERFACE_TYPES
+    for kind in interfaces.INTERFACE_TYPES
 }
 
 
@@ -145,7 +146,7 @@ def load_interfaces(conf: cfg.ConfigOpts, node_driver: str,
         asks for (``node.power_interface`` ...); a missing or None
         entry takes the hardware type's default.
     :returns: interface type -> loaded interface, in the order of
-        :data:`ironic_lite.drivers.base.INTERFACE_TYPES`.
+        :data:`ironic_lite.drivers.interfaces.INTERFACE_TYPES`.
     :raises InvalidParameterValue: in its subclasses
         HardwareTypeNotEnabled, HardwareTypeNotFound, InterfaceNotEnabled,
         InterfaceNotSupported, NoInterfaceAvailable, InterfaceNotFound,
@@ -182,7 +183,7 @@ def interface_names(conf: cfg.ConfigOpts, node_driver: str,
         interface_type: _choose_interface(
             conf, node_driver, hw_type, interface_type,
             node_interface_names.get(interface_type))
-        for interface_type in base.INTERFACE_TYPES}
+        for interface_type in interfaces.INTERFACE_TYPES}
 
 
 def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
@@ -202,7 +203,7 @@ def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
             kind: {'enabled': [impl for impl in _enabled(conf, kind)
                                if hw_type.accepts(kind, impl)],
                    'default': defaults[kind]}
-            for kind in base.INTERFACE_TYPES}
+            for kind in interfaces.INTERFACE_TYPES}
     return result
 
 

@@ -17,7 +17,6 @@ from typing import Any
 from oslo_log import log as logging
 
 from ironic_lite import exception
-from ironic_lite.conductor import task_node
 from ironic_lite.db import models
 from ironic_lite.db import ports as db_ports
 from ironic_lite.inspection_rules import base
@@ -119,18 +118,18 @@ def change_node(task: Any, path: str, change: Change, error: str) -> None:
     try:
         parts = base.split_path(path)
         field = parts[0]
-        if field not in task_node.COLUMNS:
+        if field not in models.NODE_COLUMNS:
             raise AttributeError(f'nodes have no field {field!r}')
         if field in NODE_READ_ONLY:
             raise ValueError(f'inspection rules cannot change {field}')
         before = copy.deepcopy(getattr(node, field))
         new = change(getattr(node, field), parts[1:])
-        if new is None and field in task_node.DICT_COLUMNS:
+        if new is None and field in models.NODE_DICT_COLUMNS:
             new = {}
         setattr(node, field, new)
         task.save()
     except Exception as exc:
-        if field in task_node.COLUMNS and field not in NODE_READ_ONLY:
+        if field in models.NODE_COLUMNS and field not in NODE_READ_ONLY:
             setattr(node, str(field), before)
         if isinstance(exc, LOCK_ERRORS):
             raise

@@ -85,27 +85,6 @@ KNOWN: dict[str, set[tuple[str, str]]] = {
         ('nova_lite.scheduler.constraints', 'nova_lite.db.server_groups'),
         ('nova_lite.scheduler.diagnosis', 'nova_lite.db.models'),
     },
-    'ironic-lite-api runs no conductor or driver code': {
-        ('ironic_lite.api.handlers.drivers', 'ironic_lite.drivers.base'),
-        ('ironic_lite.api.handlers.node_query',
-         'ironic_lite.conductor.hash_ring'),
-        ('ironic_lite.api.handlers.node_states',
-         'ironic_lite.conductor.boot_mode'),
-        ('ironic_lite.api.handlers.node_states',
-         'ironic_lite.conductor.steps'),
-        ('ironic_lite.api.handlers.node_update', 'ironic_lite.drivers.base'),
-        ('ironic_lite.api.handlers.ramdisk',
-         'ironic_lite.conductor.agent_token'),
-        ('ironic_lite.api.handlers.runbooks', 'ironic_lite.conductor.steps'),
-        ('ironic_lite.api.handlers.vmedia', 'ironic_lite.conductor.vmedia'),
-        ('ironic_lite.api.schemas.node_states',
-         'ironic_lite.conductor.steps'),
-        ('ironic_lite.api.schemas.responses.resources',
-         'ironic_lite.drivers.base'),
-        ('ironic_lite.conductor.rpcapi', 'ironic_lite.conductor.hash_ring'),
-        ('ironic_lite.inspection_rules.paths',
-         'ironic_lite.conductor.task_node'),
-    },
 }
 
 

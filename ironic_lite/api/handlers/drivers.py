@@ -17,8 +17,8 @@ from ironic_lite import exception
 from ironic_lite.api import listing
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
+from ironic_lite.common import interfaces
 from ironic_lite.db import conductors as db_conductors
-from ironic_lite.drivers import base
 
 #: Interface types shown from a later version than 1.30 (upstream's).
 _INTERFACE_SINCE = {'storage': mv.STORAGE_INTERFACE,
@@ -65,7 +65,7 @@ def _hosts_by_driver(req: webob.Request) -> dict[str, list[str]]:
 def _interfaces(req: webob.Request, driver: _Driver) -> dict[str, Any]:
     version = util.version(req)
     body: dict[str, Any] = {}
-    for kind in base.INTERFACE_TYPES:
+    for kind in interfaces.INTERFACE_TYPES:
         since = _INTERFACE_SINCE.get(kind)
         if since is not None and version.below(since):
             continue
@@ -126,7 +126,8 @@ def _check_type(req: webob.Request) -> bool:
 #: Every field a driver may show (what ``?fields=`` may name, 1.77).
 ALL_FIELDS = ('hosts', 'links', 'name', *(
     f'{prefix}_{kind}_interface{"s" if prefix == "enabled" else ""}'
-    for kind in base.INTERFACE_TYPES for prefix in ('default', 'enabled')),
+    for kind in interfaces.INTERFACE_TYPES
+    for prefix in ('default', 'enabled')),
     'properties', 'type')
 
 

@@ -13,7 +13,7 @@ import webob.exc
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.views import nodes as views
-from ironic_lite.conductor import hash_ring
+from ironic_lite.common import hash_ring
 from ironic_lite.db import chassis as db_chassis
 from ironic_lite.db import nodes as db_nodes
 

@@ -21,9 +21,9 @@ from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import runbooks
 from ironic_lite.api.schemas import node_states as schemas
 from ironic_lite.api.views import nodes as views
+from ironic_lite.common import hardware_settings
 from ironic_lite.common import states
-from ironic_lite.conductor import boot_mode
-from ironic_lite.conductor import steps as conductor_steps
+from ironic_lite.common import step_requests
 from lite_common.wsgi import handling
 
 #: Provision targets and the version that introduced each (upstream's).
@@ -109,8 +109,8 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
         # Kept in driver_internal_info, a TEXT column: a list that
         # cannot be stored is refused now, not when the conductor
         # writes it.
-        conductor_steps.check_stored_size(
-            conductor_steps.stored_form(body['clean_steps']))
+        step_requests.check_stored_size(
+            step_requests.stored_form(body['clean_steps']))
     return states.ALLOWED_PROVISION_VERBS[target]
 
 
@@ -154,8 +154,8 @@ def _check_service(req: webob.Request, body: dict[str, Any]) -> None:
     handling.validate({'type': 'object', 'properties': {
         'service_steps': schemas.SERVICE_STEPS}},
         {'service_steps': body['service_steps']})
-    conductor_steps.check_stored_size(
-        conductor_steps.stored_form(body['service_steps']))
+    step_requests.check_stored_size(
+        step_requests.stored_form(body['service_steps']))
 
 
 #: The targets ``disable_ramdisk`` goes with, and from which version.
@@ -382,10 +382,11 @@ def set_boot_mode(req: webob.Request) -> webob.Response:
     """``PUT .../states/boot_mode`` (1.76): ``{"target": "uefi"}``."""
     row = _boot_setting_node(req, 'baremetal:node:set_boot_mode')
     target = util.read_body(req, TARGET_BODY)['target']
-    if target not in boot_mode.BOOT_MODES:
+    if target not in hardware_settings.BOOT_MODES:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid boot mode {target} requested for node. '
-            f'Allowed boot modes are: {", ".join(boot_mode.BOOT_MODES)}')
+            'Allowed boot modes are: '
+            f'{", ".join(hardware_settings.BOOT_MODES)}')
     _check_stable(row, target)
     util.deps(req).conductor.change_node_boot_mode(util.context(req), row,
                                                    target)

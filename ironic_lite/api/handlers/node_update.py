@@ -19,7 +19,7 @@ from ironic_lite.api import microversion as mv
 from ironic_lite.api import util
 from ironic_lite.api.schemas import nodes as schemas
 from ironic_lite.api.views import nodes as views
-from ironic_lite.drivers.base import INTERFACE_TYPES
+from ironic_lite.common import interfaces
 
 #: Fields only the conductor changes (or the API computes).
 INTERNAL = frozenset({
@@ -170,6 +170,6 @@ def reset_interfaces(req: webob.Request, patch: list[dict[str, Any]],
             'when changing the node\'s driver.')
     if 'driver' not in values:
         return
-    for kind in INTERFACE_TYPES:
+    for kind in interfaces.INTERFACE_TYPES:
         values.setdefault(f'{kind}_interface', None)
 

@@ -31,8 +31,8 @@ from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.api.schemas import nodes as node_schemas
 from ironic_lite.api.views import nodes as views
+from ironic_lite.common import agent_token
 from ironic_lite.common import states
-from ironic_lite.conductor import agent_token
 from ironic_lite.db import nodes as db_nodes
 
 LOG = logging.getLogger(__name__)

@@ -32,7 +32,7 @@ from ironic_lite.api.handlers import node_access
 from ironic_lite.api.handlers import node_traits
 from ironic_lite.api.schemas import nodes as node_schemas
 from ironic_lite.api.views import nodes as node_views
-from ironic_lite.conductor import steps as conductor_steps
+from ironic_lite.common import step_requests
 from ironic_lite.db import node_traits as db_node_traits
 from ironic_lite.db import runbooks as db_runbooks
 from lite_common.wsgi import handling
@@ -56,7 +56,7 @@ STEP: dict[str, Any] = {
     'properties': {
         'args': {'type': 'object'},
         'interface': {'type': 'string',
-                      'enum': list(conductor_steps.INTERFACE_ORDER)},
+                      'enum': list(step_requests.INTERFACE_ORDER)},
         'step': {'type': 'string', 'minLength': 1},
         # An INTEGER column holds it.
         'order': {'anyOf': [

@@ -13,7 +13,7 @@ import webob.exc
 
 from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
-from ironic_lite.conductor import vmedia as conductor_vmedia
+from ironic_lite.common import hardware_settings
 
 #: The URL schemes a BMC may fetch an image from (upstream's).
 URL_SCHEMES = ('http', 'https', 'nfs', 'cifs', 'smb')
@@ -23,7 +23,7 @@ ATTACH: dict[str, Any] = {
     'type': 'object',
     'properties': {
         'device_type': {'type': 'string',
-                        'enum': list(conductor_vmedia.DEVICES)},
+                        'enum': list(hardware_settings.VMEDIA_DEVICES)},
         'image_url': {'type': 'string'},
         # Upstream's conductor may serve the image itself ("local");
         # ironic_lite's hands the BMC the URL as it is.
@@ -62,11 +62,11 @@ def detach_vmedia(req: webob.Request) -> webob.Response:
         device_types = [d.strip() for d in req.GET['device_types'].split(',')
                         if d.strip()]
         invalid = [d for d in device_types
-                   if d not in conductor_vmedia.DEVICES]
+                   if d not in hardware_settings.VMEDIA_DEVICES]
         if invalid:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Invalid device type(s) {", ".join(invalid)} '
-                f'(valid are {", ".join(conductor_vmedia.DEVICES)})')
+                f'(valid are {", ".join(hardware_settings.VMEDIA_DEVICES)})')
     node = node_access.authorized_node(req, 'baremetal:node:vmedia:detach')
     util.deps(req).conductor.detach_virtual_media(
         util.context(req), node, device_types)

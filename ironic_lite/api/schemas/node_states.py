@@ -3,7 +3,7 @@
 from typing import Any
 
 from ironic_lite.common import states
-from ironic_lite.conductor import steps as conductor_steps
+from ironic_lite.common import step_requests
 
 CLEAN_STEPS: dict[str, Any] = {
     'type': 'array',
@@ -12,7 +12,7 @@ CLEAN_STEPS: dict[str, Any] = {
         'properties': {
             # The interfaces that may have clean steps (upstream's), and
             # 'conductor': steps of the conductor itself (hold).
-            'interface': {'enum': [*conductor_steps.INTERFACE_ORDER,
+            'interface': {'enum': [*step_requests.INTERFACE_ORDER,
                                    'conductor']},
             'step': {'type': 'string', 'minLength': 1},
             'args': {'type': 'object'},
@@ -27,7 +27,7 @@ SERVICE_STEPS: dict[str, Any] = {
     'items': {
         'type': 'object',
         'properties': {
-            'interface': {'enum': list(conductor_steps.INTERFACE_ORDER)},
+            'interface': {'enum': list(step_requests.INTERFACE_ORDER)},
             'step': {'type': 'string', 'minLength': 1},
             'args': {'type': 'object'},
         },

@@ -18,8 +18,8 @@ import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite import service
+from ironic_lite.common import hash_ring
 from ironic_lite.common import states
-from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager

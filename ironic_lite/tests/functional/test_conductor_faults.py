@@ -18,8 +18,8 @@ import pytest
 import sqlalchemy as sa
 
 from ironic_lite import exception
+from ironic_lite.common import hash_ring
 from ironic_lite.common import states
-from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import rpcapi
 from ironic_lite.db import api as db_api
 from ironic_lite.db import models

@@ -15,7 +15,7 @@ import pytest
 import stevedore
 
 from ironic_lite import exception
-from ironic_lite.drivers import base
+from ironic_lite.common import interfaces
 from ironic_lite.drivers import fake
 from ironic_lite.drivers import hardware
 from ironic_lite.tests.unit import make_conf
@@ -79,7 +79,7 @@ def _conf(**overrides):
 def test_fake_hardware_defaults():
     conf = _conf()
     loaded = hardware.load_interfaces(conf, 'fake-hardware', {})
-    assert list(loaded) == list(base.INTERFACE_TYPES)
+    assert list(loaded) == list(interfaces.INTERFACE_TYPES)
     assert type(loaded['power']) is fake.FakePower
     assert type(loaded['management']) is fake.FakeManagement
     assert type(loaded['deploy']) is fake.FakeDeploy

@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from ironic_lite import exception
-from ironic_lite.conductor import hash_ring
+from ironic_lite.common import hash_ring
 
 HOSTS = ['cond-a', 'cond-b', 'cond-c']
 
@@ -28,7 +28,7 @@ def test_deterministic_whatever_the_host_order():
 def test_same_mapping_in_another_process():
     """No per-process salt (such as Python's hash())."""
     keys = _keys(20)
-    code = ('import sys; from ironic_lite.conductor import hash_ring; '
+    code = ('import sys; from ironic_lite.common import hash_ring; '
             'r = hash_ring.HashRing(sys.argv[1].split(",")); '
             'print(",".join(r.get_host(k) for k in sys.argv[2:]))')
     out = subprocess.run(

@@ -8,11 +8,11 @@ import pytest
 import sqlalchemy as sa
 
 from ironic_lite import exception
+from ironic_lite.common import hash_ring
 from ironic_lite.common import states
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import cleaning
-from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import periodics
 from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import task_manager

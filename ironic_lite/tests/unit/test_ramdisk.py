@@ -5,8 +5,8 @@ off (real SQLite, the endpoint called directly)."""
 import pytest
 
 from ironic_lite import exception
+from ironic_lite.common import agent_token
 from ironic_lite.common import states
-from ironic_lite.conductor import agent_token
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import ramdisk
 from ironic_lite.db import node_locks

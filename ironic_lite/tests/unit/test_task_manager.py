@@ -15,6 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from ironic_lite import exception
+from ironic_lite.common import interfaces
 from ironic_lite.common import states
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import locks
@@ -25,7 +26,6 @@ from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import models
 from ironic_lite.db import node_locks
 from ironic_lite.db import nodes as db_nodes
-from ironic_lite.drivers import base
 from ironic_lite.tests.unit import make_conf
 from lite_common import db as lite_db
 
@@ -94,7 +94,7 @@ def test_acquire_locks_and_releases(ctx, conf):
     node = make_node(ctx)
     with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'test') as task:
         assert task.node.reservation == HOST
-        assert set(task.interfaces) == set(base.INTERFACE_TYPES)
+        assert set(task.interfaces) == set(interfaces.INTERFACE_TYPES)
         assert task.driver.power is task.interfaces['power']
         with pytest.raises(exception.NodeLocked) as info:
             task_manager.acquire(ctx, conf, node['id'], another(ctx, 'other'),

@@ -5,7 +5,7 @@ but ``links``)."""
 from ironic_lite.api import microversion as mv
 from ironic_lite.api.handlers import drivers
 from ironic_lite.api.schemas.responses import common as c
-from ironic_lite.drivers import base
+from ironic_lite.common import interfaces
 
 _S = c.STRING_OR_NULL
 _STRINGS = {'type': 'array', 'items': c.STRING}
@@ -24,7 +24,7 @@ CONDUCTOR = c.resource({
 CONDUCTORS = c.page('conductors', CONDUCTOR)
 
 _INTERFACES: dict[str, c.Schema] = {}
-for _kind in base.INTERFACE_TYPES:
+for _kind in interfaces.INTERFACE_TYPES:
     _version = max(drivers._INTERFACE_SINCE.get(_kind, mv.DRIVER_TYPE),
                    mv.DRIVER_TYPE, key=lambda v: tuple(map(int, v.split('.'))))
     _INTERFACES[f'default_{_kind}_interface'] = c.since(_S, _version)
