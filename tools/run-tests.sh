@@ -36,7 +36,7 @@ STAGE=ensure-services
 tools/ensure-services.sh
 
 STAGE=ruff
-.venv/bin/ruff check ironic_lite lite_common nova_lite stacklite
+.venv/bin/ruff check ironic_lite lite_common nova_lite stacklite tools
 
 STAGE=mypy
 .venv/bin/python -m mypy
