@@ -32,8 +32,10 @@ class MissingParameterValue(InvalidParameterValue):
 
 
 class InvalidStateRequested(Invalid):
-    msg_fmt = ('The requested action "%(action)s" cannot be performed on '
-               'node %(node)s while it is in provision state "%(state)s".')
+    msg_fmt = (
+        'The requested action "%(action)s" cannot be performed on '
+        'node %(node)s while it is in provision state "%(state)s".'
+    )
 
 
 class NotFound(IronicLiteException):
@@ -55,54 +57,69 @@ class InvalidState(Conflict):
 
 
 class NodeLocked(Conflict):
-    msg_fmt = ('Node %(node)s is locked by host %(host)s, please retry '
-               'after the current operation is completed.')
+    msg_fmt = (
+        'Node %(node)s is locked by host %(host)s, please retry '
+        'after the current operation is completed.'
+    )
 
 
 class HardwareTypeNotEnabled(InvalidParameterValue):
-    msg_fmt = ('Hardware type "%(hardware_type)s" is not enabled; enabled '
-               'hardware types: %(enabled)s. See the enabled_hardware_types '
-               'option.')
+    msg_fmt = (
+        'Hardware type "%(hardware_type)s" is not enabled; enabled '
+        'hardware types: %(enabled)s. See the enabled_hardware_types '
+        'option.'
+    )
 
 
 class HardwareTypeNotFound(InvalidParameterValue):
-    msg_fmt = ('Hardware type "%(hardware_type)s" is enabled but not '
-               'installed (entry point namespace %(namespace)s).')
+    msg_fmt = (
+        'Hardware type "%(hardware_type)s" is enabled but not '
+        'installed (entry point namespace %(namespace)s).'
+    )
 
 
 class InterfaceNotEnabled(InvalidParameterValue):
-    msg_fmt = ('The %(interface_type)s interface "%(name)s" is not '
-               'enabled; enabled: %(enabled)s. See the '
-               'enabled_%(interface_type)s_interfaces option.')
+    msg_fmt = (
+        'The %(interface_type)s interface "%(name)s" is not '
+        'enabled; enabled: %(enabled)s. See the '
+        'enabled_%(interface_type)s_interfaces option.'
+    )
 
 
 class InterfaceNotSupported(InvalidParameterValue):
-    msg_fmt = ('Hardware type "%(hardware_type)s" does not support the '
-               '%(interface_type)s interface "%(name)s"; supported: '
-               '%(supported)s.')
+    msg_fmt = (
+        'Hardware type "%(hardware_type)s" does not support the '
+        '%(interface_type)s interface "%(name)s"; supported: '
+        '%(supported)s.'
+    )
 
 
 class InterfaceNotFound(InvalidParameterValue):
-    msg_fmt = ('No %(interface_type)s interface "%(name)s" is installed '
-               '(entry point namespace %(namespace)s).')
+    msg_fmt = (
+        'No %(interface_type)s interface "%(name)s" is installed '
+        '(entry point namespace %(namespace)s).'
+    )
 
 
 class NoInterfaceAvailable(InvalidParameterValue):
-    msg_fmt = ('Hardware type "%(hardware_type)s" supports no enabled '
-               '%(interface_type)s interface; supported: %(supported)s, '
-               'enabled: %(enabled)s.')
+    msg_fmt = (
+        'Hardware type "%(hardware_type)s" supports no enabled '
+        '%(interface_type)s interface; supported: %(supported)s, '
+        'enabled: %(enabled)s.'
+    )
 
 
 class NoValidDefaultForInterface(InvalidParameterValue):
-    msg_fmt = ('[DEFAULT]default_%(interface_type)s_interface names '
-               '"%(name)s", which hardware type "%(hardware_type)s" cannot '
-               'use: it must be enabled (enabled_%(interface_type)s_'
-               'interfaces: %(enabled)s) and supported (%(supported)s).')
+    msg_fmt = (
+        '[DEFAULT]default_%(interface_type)s_interface names '
+        '"%(name)s", which hardware type "%(hardware_type)s" cannot '
+        'use: it must be enabled (enabled_%(interface_type)s_'
+        'interfaces: %(enabled)s) and supported (%(supported)s).'
+    )
 
 
 class CleanStepNotFound(InvalidParameterValue):
-    msg_fmt = ('The %(interface_type)s interface has no clean step '
-               '"%(step)s".')
+    msg_fmt = 'The %(interface_type)s interface has no clean step "%(step)s".'
 
 
 class HardwareInspectionFailure(IronicLiteException):
@@ -128,10 +145,12 @@ class CleanStepAborted(IronicLiteException):
 
 
 class DuplicateCleanStepPriority(IronicLiteException):
-    msg_fmt = ('The %(interface_type)s interface has two automated clean '
-               'steps with priority %(priority)s: "%(first)s" and '
-               '"%(second)s". Give one of them another priority with '
-               '[conductor]clean_step_priority_override.')
+    msg_fmt = (
+        'The %(interface_type)s interface has two automated clean '
+        'steps with priority %(priority)s: "%(first)s" and '
+        '"%(second)s". Give one of them another priority with '
+        '[conductor]clean_step_priority_override.'
+    )
 
 
 class NodeAlreadyExists(Conflict):
@@ -143,24 +162,32 @@ class DuplicateName(Conflict):
 
 
 class InstanceAssociated(Conflict):
-    msg_fmt = ('Instance %(instance_uuid)s is already associated with a '
-               'node; it cannot be associated with node %(node)s too.')
+    msg_fmt = (
+        'Instance %(instance_uuid)s is already associated with a '
+        'node; it cannot be associated with node %(node)s too.'
+    )
 
 
 class NodeAssociated(InvalidState):
-    msg_fmt = ('Node %(node)s is associated with instance %(instance)s; '
-               'clear its instance_uuid first.')
+    msg_fmt = (
+        'Node %(node)s is associated with instance %(instance)s; '
+        'clear its instance_uuid first.'
+    )
 
 
 class NodeChanged(Conflict):
-    msg_fmt = ('Node %(node)s was changed by another request since it was '
-               'read (revision %(expected)s, now %(actual)s); read it '
-               'again and retry.')
+    msg_fmt = (
+        'Node %(node)s was changed by another request since it was '
+        'read (revision %(expected)s, now %(actual)s); read it '
+        'again and retry.'
+    )
 
 
 class NodeNotLocked(Conflict):
-    msg_fmt = ('Node %(node)s is not locked by host %(host)s (current '
-               'holder: %(holder)s); nothing was released.')
+    msg_fmt = (
+        'Node %(node)s is not locked by host %(host)s (current '
+        'holder: %(holder)s); nothing was released.'
+    )
 
 
 class ConductorNotFound(NotFound):
@@ -170,23 +197,29 @@ class ConductorNotFound(NotFound):
 class ConductorHostInUse(Conflict):
     """Another live process holds the host name: a second process
     must not start under it (see ironic_lite.common.conductor_identity)."""
-    msg_fmt = ('Conductor host name %(host)s is held by a live process '
-               '(%(process)s, incarnation %(incarnation)s, last heartbeat '
-               '%(age)s s ago; it counts as dead after [conductor]'
-               'heartbeat_timeout = %(timeout)s s). Stop that process '
-               'first, or give this one another [DEFAULT]host. If it is '
-               'known to be dead (its machine is off), wait until its '
-               'heartbeat is older than the timeout, or release the name '
-               'with "ironic-lite-manage conductor release %(host)s".')
+
+    msg_fmt = (
+        'Conductor host name %(host)s is held by a live process '
+        '(%(process)s, incarnation %(incarnation)s, last heartbeat '
+        '%(age)s s ago; it counts as dead after [conductor]'
+        'heartbeat_timeout = %(timeout)s s). Stop that process '
+        'first, or give this one another [DEFAULT]host. If it is '
+        'known to be dead (its machine is off), wait until its '
+        'heartbeat is older than the timeout, or release the name '
+        'with "ironic-lite-manage conductor release %(host)s".'
+    )
 
 
 class ConductorReplaced(IronicLiteException):
     """This process no longer holds its host name: another process
     took it over (this one was thought dead, or the name was released
     by an operator). It must stop touching nodes."""
-    msg_fmt = ('Conductor %(host)s: this process (incarnation '
-               '%(incarnation)s) was replaced by another process '
-               '(%(holder)s); it takes no more work.')
+
+    msg_fmt = (
+        'Conductor %(host)s: this process (incarnation '
+        '%(incarnation)s) was replaced by another process '
+        '(%(holder)s); it takes no more work.'
+    )
     code = 503
 
 
@@ -195,14 +228,18 @@ class NoValidHost(Invalid):
 
 
 class NoFreeConductorWorker(IronicLiteException):
-    msg_fmt = ('Requested action cannot be performed because the conductor '
-               'has no free worker; retry later.')
+    msg_fmt = (
+        'Requested action cannot be performed because the conductor '
+        'has no free worker; retry later.'
+    )
     code = 503
 
 
 class VifAlreadyAttached(Conflict):
-    msg_fmt = ('Unable to attach VIF because VIF %(vif)s is already '
-               'attached to Ironic %(object_type)s %(object_uuid)s')
+    msg_fmt = (
+        'Unable to attach VIF because VIF %(vif)s is already '
+        'attached to Ironic %(object_type)s %(object_uuid)s'
+    )
 
 
 class NoFreePhysicalPorts(Invalid):
@@ -210,13 +247,16 @@ class NoFreePhysicalPorts(Invalid):
 
 
 class VifNotAttached(Invalid):
-    msg_fmt = ('Unable to detach VIF %(vif)s from node %(node)s because it '
-               'is not attached to it.')
+    msg_fmt = (
+        'Unable to detach VIF %(vif)s from node %(node)s because it '
+        'is not attached to it.'
+    )
 
 
 class HardwareError(IronicLiteException):
     """The hardware (its BMC) failed or did not answer: not the caller's
     fault, and not ours; a 503, retry later."""
+
     msg_fmt = 'The hardware failed: %(error)s'
     code = 503
 
@@ -234,8 +274,11 @@ class BMCCallStopped(HardwareError):
     (or the wait before its next attempt) was given up rather than
     retried (:mod:`ironic_lite.common.stopping`). A flow treats it as
     interrupted, not as the node's failure."""
-    msg_fmt = ('The conductor is stopping: %(what)s on the BMC of node '
-               '%(node)s was given up')
+
+    msg_fmt = (
+        'The conductor is stopping: %(what)s on the BMC of node '
+        '%(node)s was given up'
+    )
 
 
 class IPMIFailure(HardwareError):
@@ -243,8 +286,10 @@ class IPMIFailure(HardwareError):
 
 
 class IPMIConnectionError(IPMIFailure):
-    msg_fmt = ('The BMC of node %(node)s at %(address)s did not answer '
-               'IPMI: %(error)s')
+    msg_fmt = (
+        'The BMC of node %(node)s at %(address)s did not answer '
+        'IPMI: %(error)s'
+    )
 
 
 class FailedToGetSensorData(HardwareError):
@@ -252,14 +297,18 @@ class FailedToGetSensorData(HardwareError):
 
 
 class PowerStateFailure(InvalidState):
-    msg_fmt = ('Failed to set node %(node)s power state to %(pstate)s: the '
-               'BMC still reports %(current)s after %(timeout)s s.')
+    msg_fmt = (
+        'Failed to set node %(node)s power state to %(pstate)s: the '
+        'BMC still reports %(current)s after %(timeout)s s.'
+    )
 
 
 class NodeInMaintenance(Invalid):
-    msg_fmt = ('The %(op)s operation cannot be performed on node %(node)s '
-               'because it is in maintenance mode; unset it first '
-               '(openstack baremetal node maintenance unset %(node)s).')
+    msg_fmt = (
+        'The %(op)s operation cannot be performed on node %(node)s '
+        'because it is in maintenance mode; unset it first '
+        '(openstack baremetal node maintenance unset %(node)s).'
+    )
 
 
 class VolumeConnectorNotFound(NotFound):
@@ -275,8 +324,10 @@ class VolumeConnectorAlreadyExists(Conflict):
 
 
 class VolumeConnectorTypeAndIdAlreadyExists(Conflict):
-    msg_fmt = ('A volume connector with type %(type)s and connector ID '
-               '%(connector_id)s already exists.')
+    msg_fmt = (
+        'A volume connector with type %(type)s and connector ID '
+        '%(connector_id)s already exists.'
+    )
 
 
 class VolumeTargetAlreadyExists(Conflict):
@@ -284,33 +335,46 @@ class VolumeTargetAlreadyExists(Conflict):
 
 
 class VolumeTargetBootIndexAlreadyExists(Conflict):
-    msg_fmt = ("A volume target with boot index '%(boot_index)s' for the "
-               'same node already exists.')
+    msg_fmt = (
+        "A volume target with boot index '%(boot_index)s' for the "
+        'same node already exists.'
+    )
 
 
 class PowerStateRefused(Invalid):
     """Upstream's InvalidStateRequested for a change that needs the node
     powered off (its text names the power state)."""
-    msg_fmt = ('The requested action "%(action)s" can not be performed on '
-               'node "%(node)s" while it is in state "%(state)s".')
+
+    msg_fmt = (
+        'The requested action "%(action)s" can not be performed on '
+        'node "%(node)s" while it is in state "%(state)s".'
+    )
+
+
 class Forbidden(IronicLiteException):
     msg_fmt = 'Forbidden: %(reason)s'
     code = 403
 
 
 class NodeProtected(Forbidden):
-    msg_fmt = ('Node %(node)s is protected and cannot be undeployed, '
-               'rebuilt or deleted')
+    msg_fmt = (
+        'Node %(node)s is protected and cannot be undeployed, '
+        'rebuilt or deleted'
+    )
 
 
 class NodeIsRetired(Invalid):
-    msg_fmt = ("The %(op)s operation can't be performed on node "
-               '%(node)s because it is retired.')
+    msg_fmt = (
+        "The %(op)s operation can't be performed on node "
+        '%(node)s because it is retired.'
+    )
 
 
 class UnsupportedDriverExtension(Invalid):
-    msg_fmt = ('Driver %(driver)s does not support %(extension)s '
-               '(disabled or not implemented).')
+    msg_fmt = (
+        'Driver %(driver)s does not support %(extension)s '
+        '(disabled or not implemented).'
+    )
 
 
 class NodeHistoryNotFound(NotFound):
@@ -330,8 +394,10 @@ class ChassisAlreadyExists(Conflict):
 
 
 class ChassisNotEmpty(Invalid):
-    msg_fmt = ('Cannot complete the requested action because chassis '
-               '%(chassis)s contains nodes.')
+    msg_fmt = (
+        'Cannot complete the requested action because chassis '
+        '%(chassis)s contains nodes.'
+    )
 
 
 class PortNotFound(NotFound):
@@ -355,8 +421,10 @@ class PortgroupNotFound(NotFound):
 
 
 class InvalidSwitchID(Invalid):
-    msg_fmt = ('Expected a MAC address or OpenFlow datapath ID but '
-               'received %(switch_id)s.')
+    msg_fmt = (
+        'Expected a MAC address or OpenFlow datapath ID but '
+        'received %(switch_id)s.'
+    )
 
 
 class PortgroupAlreadyExists(Conflict):
@@ -372,8 +440,10 @@ class PortgroupMACAlreadyExists(Conflict):
 
 
 class PortgroupNotEmpty(Invalid):
-    msg_fmt = ('Cannot complete the requested action because portgroup '
-               '%(portgroup)s contains ports.')
+    msg_fmt = (
+        'Cannot complete the requested action because portgroup '
+        '%(portgroup)s contains ports.'
+    )
 
 
 class AllocationNotFound(NotFound):
@@ -389,8 +459,7 @@ class AllocationDuplicateName(Conflict):
 
 
 class AllocationChanged(Conflict):
-    msg_fmt = ('Allocation %(allocation)s is no longer in state '
-               '%(state)s.')
+    msg_fmt = 'Allocation %(allocation)s is no longer in state %(state)s.'
 
 
 class AllocationFailed(IronicLiteException):
@@ -442,13 +511,21 @@ class AgentConnectionFailed(IronicLiteException):
 
 
 class AgentAPIError(IronicLiteException):
-    msg_fmt = ('Agent command %(command)s on node %(node)s answered '
-               'HTTP %(status)s: %(error)s')
+    msg_fmt = (
+        'Agent command %(command)s on node %(node)s answered '
+        'HTTP %(status)s: %(error)s'
+    )
 
 
 #: What the conductor's RPC endpoints declare as expected (answered
 #: without a traceback in its log; its clients count them apart from
 #: errors, see lite_common.metrics.rpc_client).
 RPC_EXPECTED: tuple[type[Exception], ...] = (
-    Invalid, NotFound, Conflict, Forbidden, NoFreeConductorWorker,
-    HardwareError, ConductorReplaced)
+    Invalid,
+    NotFound,
+    Conflict,
+    Forbidden,
+    NoFreeConductorWorker,
+    HardwareError,
+    ConductorReplaced,
+)

@@ -27,8 +27,14 @@ from lite_common.metrics import rpc_client
 from lite_common.metrics import scrape
 
 #: Upstream's node faults; anything else is counted as ``other``.
-FAULTS = frozenset({'power failure', 'clean failure',
-                    'rescue abort failure', 'service failure'})
+FAULTS = frozenset(
+    {
+        'power failure',
+        'clean failure',
+        'rescue abort failure',
+        'service failure',
+    }
+)
 
 CLEAN_STEP_DURATION = Histogram(
     'ironic_lite_clean_step_duration_seconds',
@@ -36,20 +42,42 @@ CLEAN_STEP_DURATION = Histogram(
     '(interface.step) and outcome (succeeded; async: the step goes on '
     'in clean wait, the time is that of its start; failed; aborted; '
     'interrupted: the conductor stopped or lost the node).',
-    ['step', 'outcome'], registry=None,
-    buckets=(0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 1800.0,
-             3600.0, 7200.0))
+    ['step', 'outcome'],
+    registry=None,
+    buckets=(
+        0.1,
+        0.5,
+        1.0,
+        5.0,
+        10.0,
+        30.0,
+        60.0,
+        300.0,
+        900.0,
+        1800.0,
+        3600.0,
+        7200.0,
+    ),
+)
 CLEAN_FAILURES = Counter(
     'ironic_lite_clean_failures_total',
     'Cleanings that ended in clean failed on this conductor, by event '
-    '(fail, abort).', ['event'], registry=None)
+    '(fail, abort).',
+    ['event'],
+    registry=None,
+)
 
 
 #: The ``event`` labels of :data:`CLEAN_FAILURES`.
 CLEAN_FAILURE_EVENTS = ('fail', 'abort')
 #: The ``outcome`` labels of :data:`CLEAN_STEP_DURATION`.
-CLEAN_STEP_OUTCOMES = ('succeeded', 'async', 'failed', 'aborted',
-                       'interrupted')
+CLEAN_STEP_OUTCOMES = (
+    'succeeded',
+    'async',
+    'failed',
+    'aborted',
+    'interrupted',
+)
 
 
 def clean_steps_known(steps: Iterable[str]) -> None:
@@ -80,32 +108,43 @@ def _fault(value: str | None) -> str:
 class IronicDatabaseCollector(scrape.DatabaseCollector):
     name = 'ironic_lite'
 
-    def families(self, session: Any, now: datetime.datetime
-                 ) -> list[GaugeMetricFamily]:
+    def families(
+        self, session: Any, now: datetime.datetime
+    ) -> list[GaugeMetricFamily]:
         node, cond = models.Node, models.Conductor
         rows = session.execute(
-            sa.select(node.provision_state, node.maintenance, node.fault,
-                      sa.func.count())
-            .group_by(node.provision_state, node.maintenance, node.fault))
+            sa.select(
+                node.provision_state,
+                node.maintenance,
+                node.fault,
+                sa.func.count(),
+            ).group_by(node.provision_state, node.maintenance, node.fault)
+        )
         totals: dict[tuple[str, str, str], int] = {}
         for state, maintenance, fault, count in rows:
             key = (state, str(bool(maintenance)).lower(), _fault(fault))
             totals[key] = totals.get(key, 0) + count
         conductors = session.execute(
-            sa.select(cond.hostname, cond.online, cond.heartbeat_at))
+            sa.select(cond.hostname, cond.online, cond.heartbeat_at)
+        )
         ages = GaugeMetricFamily(
             'ironic_lite_conductor_heartbeat_age_seconds',
             'Seconds since each conductor last heartbeat, by hostname '
-            'and online flag.', labels=['hostname', 'online'])
+            'and online flag.',
+            labels=['hostname', 'online'],
+        )
         for hostname, online, beat in conductors:
-            ages.add_metric([hostname, str(bool(online)).lower()],
-                            scrape.age_seconds(beat, now))
+            ages.add_metric(
+                [hostname, str(bool(online)).lower()],
+                scrape.age_seconds(beat, now),
+            )
         return [
             scrape.counts(
-                'ironic_lite_nodes', 'Nodes by provision state, '
-                'maintenance and fault.',
+                'ironic_lite_nodes',
+                'Nodes by provision state, maintenance and fault.',
                 ['provision_state', 'maintenance', 'fault'],
-                (key + (count,) for key, count in sorted(totals.items()))),
+                (key + (count,) for key, count in sorted(totals.items())),
+            ),
             ages,
         ]
 
@@ -126,5 +165,6 @@ def register_api() -> None:
     register_process()
     api_metrics.register()
     db_pool.track('ironic_lite', db_api.get_engine)
-    metrics.register('ironic_lite_database',
-                     IronicDatabaseCollector(db_api.context_manager))
+    metrics.register(
+        'ironic_lite_database', IronicDatabaseCollector(db_api.context_manager)
+    )

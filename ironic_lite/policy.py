@@ -25,17 +25,22 @@ class Enforcer(lite_policy.Enforcer):
     ``[DEFAULT]rbac_service_role_elevated_access`` is set (absent, the
     rule matches nobody)."""
 
-    def enforce(self, rule: Any, target: Any, creds: Any,
-                *args: Any, **kwargs: Any) -> Any:
+    def enforce(
+        self, rule: Any, target: Any, creds: Any, *args: Any, **kwargs: Any
+    ) -> Any:
         if isinstance(creds, context.RequestContext):
             # With the project's name, which service_role compares (as
             # upstream's context gives it).
-            creds = dict(creds.to_policy_values(),
-                         project_name=creds.project_name)
+            creds = dict(
+                creds.to_policy_values(), project_name=creds.project_name
+            )
         # The oslo.policy tools' configuration may not have the options.
         project = getattr(self.conf, 'rbac_service_project_name', None)
-        if (isinstance(creds, dict) and project and getattr(
-                self.conf, 'rbac_service_role_elevated_access', False)):
+        if (
+            isinstance(creds, dict)
+            and project
+            and getattr(self.conf, 'rbac_service_role_elevated_access', False)
+        ):
             # oslo.policy fills the right side of a check from the
             # target: the name goes there too (upstream puts it in the
             # credentials only, where the rule does not find it).
@@ -61,5 +66,8 @@ def get_enforcer() -> policy.Enforcer:
 
 def is_admin(enforcer: policy.Enforcer, context: Any) -> bool:
     """Whether ``context`` passes the ``is_admin`` rule."""
-    return bool(enforcer.authorize(
-        'is_admin', {}, context.to_policy_values(), do_raise=False))
+    return bool(
+        enforcer.authorize(
+            'is_admin', {}, context.to_policy_values(), do_raise=False
+        )
+    )

@@ -91,7 +91,8 @@ def load_enabled_drivers(conf: cfg.ConfigOpts) -> list[str]:
     if not hardware_types:
         raise exception.ConfigError(
             reason='enabled_hardware_types is empty: the conductor could '
-            'not manage any node')
+            'not manage any node'
+        )
     checked: set[tuple[str, str]] = set()
     known_steps: set[tuple[str, str]] = set()
     for hw_type in hardware_types:
@@ -103,30 +104,44 @@ def load_enabled_drivers(conf: cfg.ConfigOpts) -> list[str]:
                     continue
                 try:
                     loaded = hardware.load_interfaces(
-                        conf, hw_type, {kind: name})[kind]
+                        conf, hw_type, {kind: name}
+                    )[kind]
                 except exception.InterfaceNotSupported:
                     continue
                 conductor_steps.check_duplicate_priorities(loaded, conf)
-                known_steps.update((kind, step['step']) for step in
-                                   loaded.clean_step_definitions())
+                known_steps.update(
+                    (kind, step['step'])
+                    for step in loaded.clean_step_definitions()
+                )
                 checked.add((kind, name))
     for interface, step in sorted(set(overrides) - known_steps):
-        LOG.warning('[conductor]clean_step_priority_override names the '
-                    'clean step %s.%s, which no enabled %s interface has; '
-                    'it has no effect', interface, step, interface)
+        LOG.warning(
+            '[conductor]clean_step_priority_override names the '
+            'clean step %s.%s, which no enabled %s interface has; '
+            'it has no effect',
+            interface,
+            step,
+            interface,
+        )
     ironic_metrics.clean_steps_known(
-        f'{kind}.{step}' for kind, step in sorted(known_steps))
-    LOG.info('Hardware types loaded: %s; interfaces: %s',
-             ', '.join(hardware_types),
-             ', '.join(f'{kind}:{name}' for kind, name in sorted(checked)))
+        f'{kind}.{step}' for kind, step in sorted(known_steps)
+    )
+    LOG.info(
+        'Hardware types loaded: %s; interfaces: %s',
+        ', '.join(hardware_types),
+        ', '.join(f'{kind}:{name}' for kind, name in sorted(checked)),
+    )
     return hardware_types
 
 
 class ConductorService:
     """One bare metal conductor: RPC server, worker pool, periodics."""
 
-    def __init__(self, conf: cfg.ConfigOpts,
-                 on_replaced: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        on_replaced: Callable[[], None] | None = None,
+    ) -> None:
         self.conf = conf
         self.identity = ConductorIdentity.new(conf.host)
         self.host: str = conf.host
@@ -154,8 +169,10 @@ class ConductorService:
         flows still running are fenced at their next write or
         checkpoint) and have the process stop."""
         self.replaced = True
-        LOG.error('%s This process stops; its nodes are the other '
-                  'process\'s now.', exc)
+        LOG.error(
+            "%s This process stops; its nodes are the other process's now.",
+            exc,
+        )
         if self.pool is not None:
             self.pool.stop_accepting()
         if self.on_replaced is not None:
@@ -168,39 +185,53 @@ class ConductorService:
         sync = power_sync.PowerSync(self.conf, self.identity)
         tasks = []
         if options.sync_power_state_interval > 0:
-            tasks.append(lite_service.PeriodicTask(
-                f'ironic-conductor-power-sync-{self.host}',
-                sync.sync_power_states, options.sync_power_state_interval))
+            tasks.append(
+                lite_service.PeriodicTask(
+                    f'ironic-conductor-power-sync-{self.host}',
+                    sync.sync_power_states,
+                    options.sync_power_state_interval,
+                )
+            )
         if options.power_failure_recovery_interval > 0:
-            tasks.append(lite_service.PeriodicTask(
-                f'ironic-conductor-power-recovery-{self.host}',
-                sync.recover_power_failures,
-                options.power_failure_recovery_interval))
+            tasks.append(
+                lite_service.PeriodicTask(
+                    f'ironic-conductor-power-recovery-{self.host}',
+                    sync.recover_power_failures,
+                    options.power_failure_recovery_interval,
+                )
+            )
         return tasks
 
-    def _periodic_tasks(self, periodics: conductor_periodics.
-                        ConductorPeriodics) -> list[lite_service.PeriodicTask]:
+    def _periodic_tasks(
+        self, periodics: conductor_periodics.ConductorPeriodics
+    ) -> list[lite_service.PeriodicTask]:
         options = self.conf.conductor
         return self._power_sync_tasks() + [
             lite_service.PeriodicTask(
                 f'ironic-conductor-takeover-{self.host}',
-                periodics.take_over, options.heartbeat_interval),
+                periodics.take_over,
+                options.heartbeat_interval,
+            ),
             lite_service.PeriodicTask(
                 f'ironic-conductor-clean-wait-{self.host}',
                 periodics.check_clean_wait,
-                options.clean_step_poll_interval),
+                options.clean_step_poll_interval,
+            ),
             lite_service.PeriodicTask(
                 f'ironic-conductor-service-wait-{self.host}',
                 periodics.check_service_wait,
-                options.clean_step_poll_interval),
+                options.clean_step_poll_interval,
+            ),
             lite_service.PeriodicTask(
                 f'ironic-conductor-deploy-wait-{self.host}',
                 periodics.check_deploy_wait,
-                options.clean_step_poll_interval),
+                options.clean_step_poll_interval,
+            ),
             lite_service.PeriodicTask(
                 f'ironic-conductor-inspect-wait-{self.host}',
                 periodics.check_inspect_wait,
-                options.clean_step_poll_interval),
+                options.clean_step_poll_interval,
+            ),
         ]
 
     def _endpoints(self) -> list[object]:
@@ -222,7 +253,8 @@ class ConductorService:
             boot_mode.BootModeManager(conf, identity, pool),
             vmedia.VmediaManager(conf, identity, pool),
             allocations.AllocationManager(conf, identity, pool),
-            traits.TraitsManager(conf, identity)]
+            traits.TraitsManager(conf, identity),
+        ]
 
     def start(self) -> None:
         """Load drivers, register, resume own nodes, serve."""
@@ -231,34 +263,39 @@ class ConductorService:
         self.hardware_types = load_enabled_drivers(self.conf)
         self.pool = workers.WorkerPool(self.conf.conductor.workers_pool_size)
         self.periodics = conductor_periodics.ConductorPeriodics(
-            self.conf, self.identity, self.pool, self.hardware_types)
+            self.conf, self.identity, self.pool, self.hardware_types
+        )
         # Refuses (ConductorHostInUse) while a live process holds the
         # name; from here on the previous process's writes are refused.
         self.periodics.register()
-        LOG.info('Conductor %s registered (%s)', self.identity,
-                 this_process())
+        LOG.info('Conductor %s registered (%s)', self.identity, this_process())
         # Outside the Service: it must outlive the RPC server and the
         # other periodic tasks when the conductor stops.
         self.heartbeat_task = lite_service.PeriodicTask(
-            f'ironic-conductor-heartbeat-{self.host}', self._heartbeat,
-            self.conf.conductor.heartbeat_interval)
+            f'ironic-conductor-heartbeat-{self.host}',
+            self._heartbeat,
+            self.conf.conductor.heartbeat_interval,
+        )
         self.heartbeat_task.start()
         self.periodics.release_own_locks(context)
         self.service = lite_service.Service(
-            self.conf, self.name,
+            self.conf,
+            self.name,
             messaging.Target(topic=rpcapi.TOPIC, server=self.host),
             self._endpoints(),
             periodic_tasks=self._periodic_tasks(self.periodics),
-            serializer=rpc.get_serializer())
+            serializer=rpc.get_serializer(),
+        )
         self.service.start()
         # After the RPC server: a resumed flow may need nothing from it,
         # but the API can reach the conductor as soon as it registered.
         resumed = self.periodics.resume_orphans(context)
-        resumed += self.periodics.resume_allocations(context,
-                                                     include_own=True)
+        resumed += self.periodics.resume_allocations(context, include_own=True)
         if resumed:
-            LOG.info('Conductor %(host)s resumed %(count)d node(s)',
-                     {'host': self.host, 'count': resumed})
+            LOG.info(
+                'Conductor %(host)s resumed %(count)d node(s)',
+                {'host': self.host, 'count': resumed},
+            )
 
     def stop(self, unregister: bool = True) -> None:
         """Refuse new work, leave the ring, stop serving, wait for
@@ -287,32 +324,39 @@ class ConductorService:
             self.heartbeat_task.stop()
         if unregister and not self.replaced:
             try:
-                db_conductors.unregister(lite_context.get_admin_context(),
-                                         self.identity)
+                db_conductors.unregister(
+                    lite_context.get_admin_context(), self.identity
+                )
             except exception.ConductorNotFound:
                 LOG.warning('Conductor %s was not registered', self.host)
             except exception.ConductorReplaced as exc:
                 LOG.warning('%s', exc)
-        LOG.info('Conductor %(host)s stopped its workers%(gone)s',
-                 {'host': self.host,
-                  'gone': ' and went offline' if unregister else ''})
+        LOG.info(
+            'Conductor %(host)s stopped its workers%(gone)s',
+            {
+                'host': self.host,
+                'gone': ' and went offline' if unregister else '',
+            },
+        )
 
     def _leave_ring(self) -> None:
         """Heartbeat as offline now, not at the next beat."""
         try:
             self._heartbeat()
         except Exception:
-            LOG.exception('Conductor %s could not record that it stops; '
-                          'it leaves the ring at its next heartbeat',
-                          self.host)
+            LOG.exception(
+                'Conductor %s could not record that it stops; '
+                'it leaves the ring at its next heartbeat',
+                self.host,
+            )
 
     def __repr__(self) -> str:
         return f'<ConductorService {self.host}>'
 
 
-def conductor_service(conf: cfg.ConfigOpts,
-                      on_replaced: Callable[[], None] | None = None
-                      ) -> ConductorService:
+def conductor_service(
+    conf: cfg.ConfigOpts, on_replaced: Callable[[], None] | None = None
+) -> ConductorService:
     """The conductor of ``[DEFAULT]host``, as a Launcher runnable;
     ``on_replaced``: what to do when another process took the host name
     over (stop the process)."""

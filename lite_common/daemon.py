@@ -27,25 +27,40 @@ def root_cause(exc: Exception) -> object:
     """The driver's own error inside oslo.db and SQLAlchemy wrappers
     (and inside DatabaseUnavailable, once it was waited out)."""
     if isinstance(exc, DatabaseUnavailable) and isinstance(
-            exc.__cause__, Exception):
+        exc.__cause__, Exception
+    ):
         exc = exc.__cause__
     inner = getattr(exc, 'inner_exception', None) or exc
     return getattr(inner, 'orig', None) or inner
 
 
-def common_failure(name: str, exc: Exception, config_errors: tuple[type, ...],
-                   sync_command: str) -> str | None:
+def common_failure(
+    name: str,
+    exc: Exception,
+    config_errors: tuple[type, ...],
+    sync_command: str,
+) -> str | None:
     """The line for configuration and database failures, else None."""
     if isinstance(exc, (*config_errors, cfg.Error, RuntimeError)):
         return f'{name} cannot start: {exc}'
-    if isinstance(exc, (db_exc.DBConnectionError, DatabaseUnavailable,
-                        sqlalchemy.exc.OperationalError)):
-        return (f'{name} cannot connect to the database: '
-                f'{root_cause(exc)}. Check [database]connection and that '
-                f'the server is up.')
+    if isinstance(
+        exc,
+        (
+            db_exc.DBConnectionError,
+            DatabaseUnavailable,
+            sqlalchemy.exc.OperationalError,
+        ),
+    ):
+        return (
+            f'{name} cannot connect to the database: '
+            f'{root_cause(exc)}. Check [database]connection and that '
+            f'the server is up.'
+        )
     if isinstance(exc, db_exc.DBError):
-        return (f'{name}: database error: {exc.inner_exception or exc}. '
-                f'Has "{sync_command}" been run?')
+        return (
+            f'{name}: database error: {exc.inner_exception or exc}. '
+            f'Has "{sync_command}" been run?'
+        )
     return None
 
 

@@ -82,8 +82,10 @@ class JSONText(sa.types.TypeDecorator[Any]):
 def as_dict(row: Any) -> dict[str, Any]:
     """An ORM row as a plain dict keyed by column name."""
     mapper = sa.inspect(type(row))
-    return {attr.columns[0].name: getattr(row, attr.key)
-            for attr in mapper.column_attrs}
+    return {
+        attr.columns[0].name: getattr(row, attr.key)
+        for attr in mapper.column_attrs
+    }
 
 
 def utcnow() -> datetime.datetime:
@@ -129,8 +131,12 @@ def _pool_sqlite_file(engine: sa.engine.Engine) -> None:
     if not isinstance(old, sa_pool.NullPool):
         return
     engine.pool = sa_pool.QueuePool(
-        old._creator, pool_size=SQLITE_POOL_SIZE, max_overflow=-1,
-        dialect=old._dialect, _dispatch=old.dispatch)
+        old._creator,
+        pool_size=SQLITE_POOL_SIZE,
+        max_overflow=-1,
+        dialect=old._dialect,
+        _dispatch=old.dispatch,
+    )
     old.dispose()
 
 
@@ -177,8 +183,10 @@ def idle_transaction_statement(dialect: str, seconds: int) -> str | None:
     if dialect == 'mysql':
         return f'SET SESSION idle_transaction_timeout = {int(seconds)}'
     if dialect == 'postgresql':
-        return ('SET SESSION idle_in_transaction_session_timeout = '
-                f'{int(seconds) * 1000}')
+        return (
+            'SET SESSION idle_in_transaction_session_timeout = '
+            f'{int(seconds) * 1000}'
+        )
     return None
 
 
@@ -192,8 +200,9 @@ def idle_connection_statement(dialect: str, seconds: int) -> str | None:
     return None
 
 
-def _set_on_connect(engine: sa.engine.Engine, statement: str | None,
-                    missing: str) -> None:
+def _set_on_connect(
+    engine: sa.engine.Engine, statement: str | None, missing: str
+) -> None:
     """Run ``statement`` on every new connection; a server without the
     setting is logged once (``missing`` says what that costs) and left
     as it is."""
@@ -211,10 +220,14 @@ def _set_on_connect(engine: sa.engine.Engine, statement: str | None,
             # PostgreSQL opened a transaction for it; a rollback would
             # undo the setting.
             dbapi_conn.commit()
-        except Exception as exc:   # the DB-API's own error classes
+        except Exception as exc:  # the DB-API's own error classes
             unsupported.append(str(exc))
-            LOG.warning('The database server refused %s (%s): %s',
-                        statement, exc, missing)
+            LOG.warning(
+                'The database server refused %s (%s): %s',
+                statement,
+                exc,
+                missing,
+            )
             dbapi_conn.rollback()
         finally:
             cursor.close()
@@ -224,18 +237,26 @@ def _bound_idle_transactions(engine: sa.engine.Engine) -> None:
     """Every new connection gets :data:`IDLE_TRANSACTION_TIMEOUT` (MySQL
     has no such setting)."""
     if IDLE_TRANSACTION_TIMEOUT:
-        _set_on_connect(engine, idle_transaction_statement(
-            engine.dialect.name, IDLE_TRANSACTION_TIMEOUT),
+        _set_on_connect(
+            engine,
+            idle_transaction_statement(
+                engine.dialect.name, IDLE_TRANSACTION_TIMEOUT
+            ),
             'a process frozen inside a transaction holds its row locks '
-            'until it wakes up')
+            'until it wakes up',
+        )
 
 
 def _bound_idle_connections(engine: sa.engine.Engine) -> None:
     """Every new connection gets :data:`IDLE_CONNECTION_TIMEOUT`."""
     if IDLE_CONNECTION_TIMEOUT:
-        _set_on_connect(engine, idle_connection_statement(
-            engine.dialect.name, IDLE_CONNECTION_TIMEOUT),
-            'unused pooled connections stay open')
+        _set_on_connect(
+            engine,
+            idle_connection_statement(
+                engine.dialect.name, IDLE_CONNECTION_TIMEOUT
+            ),
+            'unused pooled connections stay open',
+        )
 
 
 class WaitingQueuePool(sa_pool.QueuePool):
@@ -266,12 +287,16 @@ class _LostOnReturn(logging_std.Filter):
 
     def filter(self, record: logging_std.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        if (str(record.msg).startswith('Exception during reset')
-                and exc is not None and db_retry.is_transient(exc)):
-            record.levelno, record.levelname = (logging_std.WARNING,
-                                                'WARNING')
-            record.msg = ('A pooled connection was lost as it was given '
-                          'back (it will be replaced): %s')
+        if (
+            str(record.msg).startswith('Exception during reset')
+            and exc is not None
+            and db_retry.is_transient(exc)
+        ):
+            record.levelno, record.levelname = (logging_std.WARNING, 'WARNING')
+            record.msg = (
+                'A pooled connection was lost as it was given '
+                'back (it will be replaced): %s'
+            )
             record.args = (exc,)
             record.exc_info = record.exc_text = None
         return True
@@ -280,7 +305,8 @@ class _LostOnReturn(logging_std.Filter):
 def _quiet_lost_on_return() -> None:
     """Install :class:`_LostOnReturn` on the pool's logger (once)."""
     logger = logging_std.getLogger(
-        f'{WaitingQueuePool.__module__}.{WaitingQueuePool.__name__}')
+        f'{WaitingQueuePool.__module__}.{WaitingQueuePool.__name__}'
+    )
     if not any(isinstance(f, _LostOnReturn) for f in logger.filters):
         logger.addFilter(_LostOnReturn())
 
@@ -293,11 +319,19 @@ def _waiting_lifo_pool(engine: sa.engine.Engine) -> None:
         return
     _quiet_lost_on_return()
     engine.pool = WaitingQueuePool(
-        old._creator, pool_size=old.size(), max_overflow=old._max_overflow,
-        timeout=old._timeout, recycle=old._recycle, pre_ping=old._pre_ping,
-        use_lifo=True, reset_on_return=old._reset_on_return, echo=old.echo,
-        logging_name=old._orig_logging_name, dialect=old._dialect,
-        _dispatch=old.dispatch)
+        old._creator,
+        pool_size=old.size(),
+        max_overflow=old._max_overflow,
+        timeout=old._timeout,
+        recycle=old._recycle,
+        pre_ping=old._pre_ping,
+        use_lifo=True,
+        reset_on_return=old._reset_on_return,
+        echo=old.echo,
+        logging_name=old._orig_logging_name,
+        dialect=old._dialect,
+        _dispatch=old.dispatch,
+    )
     old.dispose()
 
 
@@ -336,8 +370,9 @@ def alembic_cfg(script_location: Path, url: str) -> alembic_config.Config:
     return config
 
 
-def upgrade(script_location: Path, engine: sa.engine.Engine,
-            revision: str = 'head') -> None:
+def upgrade(
+    script_location: Path, engine: sa.engine.Engine, revision: str = 'head'
+) -> None:
     """Apply the alembic migrations up to ``revision``."""
     config = alembic_cfg(script_location, engine.url.render_as_string(False))
     with engine.begin() as connection:
@@ -361,8 +396,11 @@ def run_alembic_env(metadata: sa.MetaData) -> None:
     config = context.config
 
     def migrate(connection: sa.Connection) -> None:
-        context.configure(connection=connection, target_metadata=metadata,
-                          render_as_batch=True)
+        context.configure(
+            connection=connection,
+            target_metadata=metadata,
+            render_as_batch=True,
+        )
         with context.begin_transaction():
             context.run_migrations()
 
@@ -377,8 +415,9 @@ def run_alembic_env(metadata: sa.MetaData) -> None:
         migrate(connection)
 
 
-def configure_database(context_manager: Any, conf: Any,
-                       command: bool = False) -> None:
+def configure_database(
+    context_manager: Any, conf: Any, command: bool = False
+) -> None:
     """Point ``context_manager`` at ``[database]connection`` (which the
     caller has checked is set) with its pool and retry options.
 
@@ -388,32 +427,37 @@ def configure_database(context_manager: Any, conf: Any,
     not for the flow bound of a daemon (minutes), so that a server
     that is down is a clear error within seconds."""
     global IDLE_CONNECTION_TIMEOUT
-    db_opts.register_opts(conf)     # for tools that register oslo.db's only
+    db_opts.register_opts(conf)  # for tools that register oslo.db's only
     database = conf.database
     IDLE_CONNECTION_TIMEOUT = database.idle_connection_timeout
-    db_retry.configure(database.request_retry_timeout,
-                       database.request_retry_timeout if command
-                       else database.flow_retry_timeout)
+    db_retry.configure(
+        database.request_retry_timeout,
+        database.request_retry_timeout
+        if command
+        else database.flow_retry_timeout,
+    )
     pool: dict[str, Any] = {}
     if not database.connection.startswith('sqlite'):
         # A SQLite file gets a pool of its own (_pool_sqlite_file).
-        pool = {'max_pool_size': database.max_pool_size,
-                'max_overflow': database.max_overflow,
-                'pool_timeout': database.pool_timeout or POOL_TIMEOUT}
+        pool = {
+            'max_pool_size': database.max_pool_size,
+            'max_overflow': database.max_overflow,
+            'pool_timeout': database.pool_timeout or POOL_TIMEOUT,
+        }
     context_manager.configure(
         connection=database.connection,
         max_retries=database.max_retries,
         retry_interval=database.retry_interval,
         connection_recycle_time=database.connection_recycle_time,
-        **pool)
+        **pool,
+    )
 
 
 #: oslo.db's pool options with stacklite's defaults (see MAX_POOL_SIZE).
 #: Not ``pool_timeout``: oslo.db's enginefacade also reads the global
 #: configuration's options, and SQLite (no queue pool) refuses a pool
 #: timeout; unset, it is POOL_TIMEOUT (configure_database).
-_POOL_DEFAULTS = {'max_pool_size': MAX_POOL_SIZE,
-                  'max_overflow': MAX_OVERFLOW}
+_POOL_DEFAULTS = {'max_pool_size': MAX_POOL_SIZE, 'max_overflow': MAX_OVERFLOW}
 
 
 def set_defaults(conf: cfg.ConfigOpts) -> None:

@@ -16,29 +16,35 @@ GROUP = 'database'
 database_opts: list[cfg.Opt] = [
     cfg.FloatOpt(
         'request_retry_timeout',
-        default=db_retry.REQUEST_RETRY_TIMEOUT, min=0,
+        default=db_retry.REQUEST_RETRY_TIMEOUT,
+        min=0,
         help='Seconds an API request keeps retrying a transient database '
         'error (a connection lost or refused, the connection limit of the '
         'server or of the database user reached, no free connection in '
         'the pool, a deadlock) before it is answered 503 with '
         'Retry-After. A request is only repeated where that is safe: '
-        'while none of its changes can have been stored.'),
+        'while none of its changes can have been stored.',
+    ),
     cfg.FloatOpt(
         'flow_retry_timeout',
-        default=db_retry.FLOW_RETRY_TIMEOUT, min=0,
+        default=db_retry.FLOW_RETRY_TIMEOUT,
+        min=0,
         help='Seconds a conductor (its flows, periodic tasks and answers '
         'to RPC calls) keeps retrying a transient database error before '
         'the work fails. A cleaning, deploy or build waits for the '
         'database this long, then fails with an error that says '
-        '"database" (recorded once the database is back).'),
+        '"database" (recorded once the database is back).',
+    ),
     cfg.IntOpt(
         'idle_connection_timeout',
-        default=60, min=0,
+        default=60,
+        min=0,
         help='Seconds after which the database server closes a pooled '
         'connection nobody used (MariaDB/MySQL wait_timeout, PostgreSQL '
         'idle_session_timeout, set on each connection): a process keeps '
-        'open only the connections its load needs. 0 keeps the server\'s '
-        'setting.'),
+        "open only the connections its load needs. 0 keeps the server's "
+        'setting.',
+    ),
 ]
 
 

@@ -75,13 +75,29 @@ R = TypeVar('R')
 #: connection killed (1927), cannot connect (2002, 2003), server gone or
 #: connection lost (2006, 2013, 2055), disconnected for inactivity
 #: (4031).
-MYSQL_CODES = frozenset({1040, 1053, 1203, 1205, 1213, 1226, 1927, 2002,
-                         2003, 2006, 2013, 2055, 4031})
+MYSQL_CODES = frozenset(
+    {
+        1040,
+        1053,
+        1203,
+        1205,
+        1213,
+        1226,
+        1927,
+        2002,
+        2003,
+        2006,
+        2013,
+        2055,
+        4031,
+    }
+)
 #: PostgreSQL SQLSTATEs of the same: too many connections, the server
 #: shutting down or starting, serialization failure, deadlock (the
 #: connection exceptions, class 08, are matched by prefix).
-POSTGRESQL_CODES = frozenset({'53300', '57P01', '57P02', '57P03', '40001',
-                              '40P01'})
+POSTGRESQL_CODES = frozenset(
+    {'53300', '57P01', '57P02', '57P03', '40001', '40P01'}
+)
 #: Seconds between attempts: the first, doubled each time up to the
 #: last, each drawn at random below (so that waiting threads spread).
 FIRST_DELAY = 0.05
@@ -179,15 +195,18 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
             continue
         seen.append(current)
         yield current
-        pending += [getattr(current, 'inner_exception', None),
-                    getattr(current, 'orig', None),
-                    current.__cause__, current.__context__]
+        pending += [
+            getattr(current, 'inner_exception', None),
+            getattr(current, 'orig', None),
+            current.__cause__,
+            current.__context__,
+        ]
 
 
 def _dbapi_transient(exc: BaseException) -> bool:
     """A DB-API (driver) error that says "try again"."""
     args = getattr(exc, 'args', ())
-    if args and isinstance(args[0], int):         # PyMySQL, mysqlclient
+    if args and isinstance(args[0], int):  # PyMySQL, mysqlclient
         return args[0] in MYSQL_CODES
     pgcode: Any = getattr(exc, 'pgcode', _NOTHING)  # psycopg2
     if pgcode is not _NOTHING:
@@ -197,7 +216,8 @@ def _dbapi_transient(exc: BaseException) -> bool:
         return pgcode in POSTGRESQL_CODES or pgcode.startswith('08')
     text = str(exc)
     return type(exc).__name__ == 'OperationalError' and (
-        'database is locked' in text)               # SQLite, busy
+        'database is locked' in text
+    )  # SQLite, busy
 
 
 _NOTHING = object()
@@ -210,11 +230,14 @@ def is_transient(exc: BaseException) -> bool:
     if isinstance(exc, exception.DatabaseUnavailable):
         return False
     for cause in _causes(exc):
-        if isinstance(cause, (db_exc.DBConnectionError, db_exc.DBDeadlock,
-                              sa.exc.TimeoutError)):
+        if isinstance(
+            cause,
+            (db_exc.DBConnectionError, db_exc.DBDeadlock, sa.exc.TimeoutError),
+        ):
             return True
         if isinstance(cause, sa.exc.DBAPIError) and (
-                cause.connection_invalidated):
+            cause.connection_invalidated
+        ):
             return True
         if _dbapi_transient(cause):
             return True
@@ -241,7 +264,8 @@ def unavailable(exc: BaseException) -> exception.DatabaseUnavailable:
     cause = _driver_error(exc)
     text = ' '.join(_BACKGROUND.sub('', str(cause)).split())[:300]
     return exception.DatabaseUnavailable(
-        reason=f'{type(cause).__name__}: {text}')
+        reason=f'{type(cause).__name__}: {text}'
+    )
 
 
 # -- waiting
@@ -255,18 +279,24 @@ def _delay(what: str, exc: BaseException, attempt: int) -> float:
     """
     remaining = (_STATE.deadline or 0.0) - time.monotonic()
     if remaining <= 0:
-        LOG.warning('Database call %(what)s: gave up after %(n)d attempts '
-                    '(%(err)s)', {'what': what, 'n': attempt, 'err': exc})
+        LOG.warning(
+            'Database call %(what)s: gave up after %(n)d attempts (%(err)s)',
+            {'what': what, 'n': attempt, 'err': exc},
+        )
         if isinstance(exc, exception.DatabaseUnavailable):
             raise exc
         raise unavailable(exc) from exc
     if attempt == 1:
-        LOG.warning('Database call %(what)s failed (%(err)s); trying again '
-                    'for up to %(left).0f s', {'what': what, 'err': exc,
-                                               'left': remaining})
+        LOG.warning(
+            'Database call %(what)s failed (%(err)s); trying again '
+            'for up to %(left).0f s',
+            {'what': what, 'err': exc, 'left': remaining},
+        )
     else:
-        LOG.debug('Database call %(what)s: attempt %(n)d failed: %(err)s',
-                  {'what': what, 'n': attempt, 'err': exc})
+        LOG.debug(
+            'Database call %(what)s: attempt %(n)d failed: %(err)s',
+            {'what': what, 'n': attempt, 'err': exc},
+        )
     ceiling = min(MAX_DELAY, FIRST_DELAY * 2 ** (attempt - 1))
     return min(remaining, random.uniform(ceiling / 2, ceiling))
 
@@ -289,11 +319,13 @@ def _sleep(seconds: float) -> None:
     time.sleep(seconds)
 
 
-def _attempts(what: str, call: Callable[[], R],
-              may_repeat: Callable[[BaseException], None],
-              pause: Callable[[float], R | None] = _sleep,
-              retryable: Callable[[BaseException], bool] = is_transient
-              ) -> R:
+def _attempts(
+    what: str,
+    call: Callable[[], R],
+    may_repeat: Callable[[BaseException], None],
+    pause: Callable[[float], R | None] = _sleep,
+    retryable: Callable[[BaseException], bool] = is_transient,
+) -> R:
     """``call()`` until it returns or fails other than ``retryable``, or
     the deadline passes; ``may_repeat(exc)`` raises when a retryable
     ``exc`` must not lead to another attempt. ``pause(seconds)`` waits
@@ -326,8 +358,9 @@ def _not_a_pool_timeout(exc: BaseException) -> None:
         raise exc
 
 
-def until_connected(checkout: Callable[[], R],
-                    returned: Callable[[float], R | None]) -> R:
+def until_connected(
+    checkout: Callable[[], R], returned: Callable[[float], R | None]
+) -> R:
     """A pool's ``checkout()``, again after a refused connection, taking
     a connection another thread gives back meanwhile
     (``returned(seconds)``: one, or None after that long). A new
@@ -337,7 +370,8 @@ def until_connected(checkout: Callable[[], R],
 
 def _stored_nothing(exc: BaseException) -> bool:
     return isinstance(exc, exception.DatabaseUnavailable) and not (
-        exc.kwargs.get('outcome_unknown'))
+        exc.kwargs.get('outcome_unknown')
+    )
 
 
 def until_available(what: str, call: Callable[[], R]) -> R:
@@ -356,8 +390,7 @@ def track_commits(engine: sa.engine.Engine) -> None:
     """Count this engine's committed write transactions per thread."""
 
     @event.listens_for(engine, 'before_cursor_execute')
-    def _before(conn: Any, _cursor: Any, statement: str, *_args: Any
-                ) -> None:
+    def _before(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if _writes(statement):
             _STATE.writing.add(id(conn))
 
@@ -373,8 +406,17 @@ def track_commits(engine: sa.engine.Engine) -> None:
 
 
 #: Statements that change nothing (SELECT ... FOR UPDATE only locks).
-_READS = ('SELECT', 'SHOW', 'BEGIN', 'SET', 'SAVEPOINT', 'RELEASE',
-          'ROLLBACK', 'PRAGMA', 'EXPLAIN')
+_READS = (
+    'SELECT',
+    'SHOW',
+    'BEGIN',
+    'SET',
+    'SAVEPOINT',
+    'RELEASE',
+    'ROLLBACK',
+    'PRAGMA',
+    'EXPLAIN',
+)
 
 
 def commit_count() -> int:
@@ -406,19 +448,29 @@ def rechecking() -> bool:
     return _STATE.rechecking
 
 
-def _unknown_outcome(what: str, exc: BaseException
-                     ) -> exception.DatabaseUnavailable:
-    LOG.warning('Database call %(what)s failed (%(err)s) after it '
-                'committed a change: not running it again',
-                {'what': what, 'err': exc})
+def _unknown_outcome(
+    what: str, exc: BaseException
+) -> exception.DatabaseUnavailable:
+    LOG.warning(
+        'Database call %(what)s failed (%(err)s) after it '
+        'committed a change: not running it again',
+        {'what': what, 'err': exc},
+    )
     return exception.DatabaseUnavailable(
         reason='the connection failed after a change was sent to be '
         f'committed: it may or may not be stored ({what}: '
-        f'{type(exc).__name__})', outcome_unknown=True)
+        f'{type(exc).__name__})',
+        outcome_unknown=True,
+    )
 
 
-def _run(func: Callable[P, R], idempotent: bool, rechecks: bool,
-         *args: P.args, **kwargs: P.kwargs) -> R:
+def _run(
+    func: Callable[P, R],
+    idempotent: bool,
+    rechecks: bool,
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> R:
     if _in_transaction(args, kwargs):
         return func(*args, **kwargs)
     commits = 0
@@ -428,7 +480,7 @@ def _run(func: Callable[P, R], idempotent: bool, rechecks: bool,
         nonlocal commits
         commits = _STATE.commits
         previous = _STATE.rechecking
-        _STATE.rechecking = previous or recheck     # an outer one's too
+        _STATE.rechecking = previous or recheck  # an outer one's too
         try:
             return func(*args, **kwargs)
         finally:
@@ -455,12 +507,17 @@ def retried(func: Callable[P, R]) -> Callable[P, R]: ...
 
 
 @overload
-def retried(*, idempotent: bool = False, rechecks: bool = False
-            ) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
+def retried(
+    *, idempotent: bool = False, rechecks: bool = False
+) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
 
 
-def retried(func: Callable[P, R] | None = None, *,
-            idempotent: bool = False, rechecks: bool = False) -> Any:
+def retried(
+    func: Callable[P, R] | None = None,
+    *,
+    idempotent: bool = False,
+    rechecks: bool = False,
+) -> Any:
     """Decorate a database function ``func(context, ...)`` that is one
     or more whole transactions: run it again after a transient error
     (see the module docstring). ``idempotent``: a second run is harmless

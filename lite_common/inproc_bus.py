@@ -43,12 +43,24 @@ class _Exchange(impl_fake.FakeExchange):
         super().__init__(name)
         self.changed = threading.Condition(self._queues_lock)
 
-    def deliver_message(self, topic: str, ctxt: Any, message: Any,
-                        server: str | None = None, fanout: bool = False,
-                        reply_q: Any = None) -> None:
+    def deliver_message(
+        self,
+        topic: str,
+        ctxt: Any,
+        message: Any,
+        server: str | None = None,
+        fanout: bool = False,
+        reply_q: Any = None,
+    ) -> None:
         with self.changed:
-            super().deliver_message(topic, ctxt, message, server=server,
-                                    fanout=fanout, reply_q=reply_q)
+            super().deliver_message(
+                topic,
+                ctxt,
+                message,
+                server=server,
+                fanout=fanout,
+                reply_q=reply_q,
+            )
             self.changed.notify_all()
 
     def wake(self) -> None:
@@ -67,8 +79,9 @@ class _ExchangeManager(impl_fake.FakeExchangeManager):
 
 
 class _IncomingMessage(base.RpcIncomingMessage):
-    def __init__(self, ctxt: Any, message: Any, reply_q: Any,
-                 requeue: Any) -> None:
+    def __init__(
+        self, ctxt: Any, message: Any, reply_q: Any, requeue: Any
+    ) -> None:
         super().__init__(ctxt, message)
         self._reply_q = reply_q
         self._requeue = requeue
@@ -93,23 +106,25 @@ class _IncomingMessage(base.RpcIncomingMessage):
 class _Listener(base.PollStyleListener):
     """Takes messages for its targets; sleeps until one arrives."""
 
-    def __init__(self, exchanges: _ExchangeManager,
-                 targets: list[oslo_messaging.Target],
-                 pool: str | None = None) -> None:
+    def __init__(
+        self,
+        exchanges: _ExchangeManager,
+        targets: list[oslo_messaging.Target],
+        pool: str | None = None,
+    ) -> None:
         super().__init__()
         self._targets = targets
         self._pool = pool
         self._stopped = threading.Event()
-        self._exchanges = [exchanges.get_exchange(t.exchange)
-                           for t in targets]
+        self._exchanges = [exchanges.get_exchange(t.exchange) for t in targets]
         for exchange, target in zip(self._exchanges, targets, strict=True):
             exchange.ensure_queue(target, pool)
 
     def _take(self) -> Any:
-        for exchange, target in zip(self._exchanges, self._targets,
-                                    strict=True):
-            ctxt, message, reply_q, requeue = exchange.poll(target,
-                                                            self._pool)
+        for exchange, target in zip(
+            self._exchanges, self._targets, strict=True
+        ):
+            ctxt, message, reply_q, requeue = exchange.poll(target, self._pool)
             if message is not None:
                 return _IncomingMessage(ctxt, message, reply_q, requeue)
         return None
@@ -144,48 +159,78 @@ class _Listener(base.PollStyleListener):
 class InProcessDriver(impl_fake.FakeDriver):
     """``inproc://``: one process, no broker, no polling."""
 
-    def __init__(self, conf: Any, url: Any, default_exchange: Any = None,
-                 allowed_remote_exmods: Any = None) -> None:
+    def __init__(
+        self,
+        conf: Any,
+        url: Any,
+        default_exchange: Any = None,
+        allowed_remote_exmods: Any = None,
+    ) -> None:
         super().__init__(conf, url, default_exchange, allowed_remote_exmods)
         self._exchange_manager = _ExchangeManager(default_exchange)
 
-    def _send(self, target: Any, ctxt: Any, message: Any,
-              wait_for_reply: Any = None, timeout: Any = None,
-              transport_options: Any = None) -> Any:
+    def _send(
+        self,
+        target: Any,
+        ctxt: Any,
+        message: Any,
+        wait_for_reply: Any = None,
+        timeout: Any = None,
+        transport_options: Any = None,
+    ) -> Any:
         exchange = self._exchange_manager.get_exchange(target.exchange)
         reply_q: Any = queue.Queue() if wait_for_reply else None
-        exchange.deliver_message(target.topic, _copy(ctxt), _copy(message),
-                                 server=target.server, fanout=target.fanout,
-                                 reply_q=reply_q)
+        exchange.deliver_message(
+            target.topic,
+            _copy(ctxt),
+            _copy(message),
+            server=target.server,
+            fanout=target.fanout,
+            reply_q=reply_q,
+        )
         if reply_q is None:
             return None
         try:
             reply, failure = reply_q.get(timeout=timeout)
         except queue.Empty:
             raise oslo_messaging.MessagingTimeout(
-                f'No reply on topic {target.topic} within {timeout} s')
+                f'No reply on topic {target.topic} within {timeout} s'
+            )
         if failure is not None:
             raise driver_common.deserialize_remote_exception(
-                failure, self._allowed_remote_exmods)
+                failure, self._allowed_remote_exmods
+            )
         return reply
 
-    def listen(self, target: Any, batch_size: int,
-               batch_timeout: Any) -> Any:
+    def listen(self, target: Any, batch_size: int, batch_timeout: Any) -> Any:
         exchange = target.exchange or self._default_exchange
-        listener = _Listener(self._exchange_manager, [
-            oslo_messaging.Target(topic=target.topic, server=target.server,
-                                  exchange=exchange),
-            oslo_messaging.Target(topic=target.topic, exchange=exchange)])
-        return base.PollStyleListenerAdapter(listener, batch_size,
-                                             batch_timeout)
+        listener = _Listener(
+            self._exchange_manager,
+            [
+                oslo_messaging.Target(
+                    topic=target.topic, server=target.server, exchange=exchange
+                ),
+                oslo_messaging.Target(topic=target.topic, exchange=exchange),
+            ],
+        )
+        return base.PollStyleListenerAdapter(
+            listener, batch_size, batch_timeout
+        )
 
-    def listen_for_notifications(self, targets_and_priorities: Any,
-                                 pool: Any, batch_size: int,
-                                 batch_timeout: Any) -> Any:
+    def listen_for_notifications(
+        self,
+        targets_and_priorities: Any,
+        pool: Any,
+        batch_size: int,
+        batch_timeout: Any,
+    ) -> Any:
         targets = [
-            oslo_messaging.Target(topic=f'{target.topic}.{priority}',
-                                  exchange=target.exchange)
-            for target, priority in targets_and_priorities]
+            oslo_messaging.Target(
+                topic=f'{target.topic}.{priority}', exchange=target.exchange
+            )
+            for target, priority in targets_and_priorities
+        ]
         listener = _Listener(self._exchange_manager, targets, pool)
-        return base.PollStyleListenerAdapter(listener, batch_size,
-                                             batch_timeout)
+        return base.PollStyleListenerAdapter(
+            listener, batch_size, batch_timeout
+        )

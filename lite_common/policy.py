@@ -33,8 +33,11 @@ class Enforcer(policy.Enforcer):
 
     def load_rules(self, force_reload: bool = False) -> None:
         now = time.monotonic()
-        if (not force_reload and self._loaded_at is not None
-                and now - self._loaded_at < self.RELOAD_INTERVAL):
+        if (
+            not force_reload
+            and self._loaded_at is not None
+            and now - self._loaded_at < self.RELOAD_INTERVAL
+        ):
             return
         super().load_rules(force_reload)
         self._loaded_at = now
@@ -44,28 +47,48 @@ class Enforcer(policy.Enforcer):
         self._loaded_at = None
 
 
-def make_enforcer(conf: cfg.ConfigOpts,
-                  rules: Iterable[policy.RuleDefault],
-                  cls: type[Enforcer] = Enforcer) -> policy.Enforcer:
+def make_enforcer(
+    conf: cfg.ConfigOpts,
+    rules: Iterable[policy.RuleDefault],
+    cls: type[Enforcer] = Enforcer,
+) -> policy.Enforcer:
     enforcer = cls(conf)
     enforcer.register_defaults(list(rules))
     return enforcer
 
 
-def authorize(enforcer: policy.Enforcer, context: Any, action: str,
-              target: dict[str, Any] | None = None) -> None:
+def authorize(
+    enforcer: policy.Enforcer,
+    context: Any,
+    action: str,
+    target: dict[str, Any] | None = None,
+) -> None:
     """Raise :class:`PolicyNotAuthorized` unless ``action`` is allowed."""
-    target = target or {'project_id': context.project_id,
-                        'user_id': context.user_id}
+    target = target or {
+        'project_id': context.project_id,
+        'user_id': context.user_id,
+    }
     try:
-        enforcer.authorize(action, target, context, do_raise=True,
-                           exc=PolicyNotAuthorized, action=action)
+        enforcer.authorize(
+            action,
+            target,
+            context,
+            do_raise=True,
+            exc=PolicyNotAuthorized,
+            action=action,
+        )
     except policy.InvalidScope:
         raise PolicyNotAuthorized(action)
 
 
-def check(enforcer: policy.Enforcer, context: Any, action: str,
-          target: dict[str, Any] | None = None) -> bool:
-    target = target or {'project_id': context.project_id,
-                        'user_id': context.user_id}
+def check(
+    enforcer: policy.Enforcer,
+    context: Any,
+    action: str,
+    target: dict[str, Any] | None = None,
+) -> bool:
+    target = target or {
+        'project_id': context.project_id,
+        'user_id': context.user_id,
+    }
     return bool(enforcer.authorize(action, target, context, do_raise=False))

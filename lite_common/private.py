@@ -39,7 +39,7 @@ def sqlite_files(url: str | None) -> list[Path]:
     """The files of a ``sqlite:///`` database URL (none for others)."""
     if not url or not url.startswith('sqlite:///'):
         return []
-    path = url[len('sqlite:///'):].split('?', 1)[0]
+    path = url[len('sqlite:///') :].split('?', 1)[0]
     if not path or path == ':memory:':
         return []
     return [Path(path + suffix) for suffix in SQLITE_SUFFIXES]
@@ -70,18 +70,26 @@ def tighten(paths: Iterable[Path | None]) -> list[Path]:
         try:
             path.chmod(mode & 0o700)
         except PermissionError:
-            LOG.warning('%s is open to other users (mode %o) and this '
-                        'service cannot change it: run chmod go= on it',
-                        path, mode)
+            LOG.warning(
+                '%s is open to other users (mode %o) and this '
+                'service cannot change it: run chmod go= on it',
+                path,
+                mode,
+            )
             continue
-        LOG.warning('%s was open to other users (mode %o): now %o',
-                    path, mode, mode & 0o700)
+        LOG.warning(
+            '%s was open to other users (mode %o): now %o',
+            path,
+            mode,
+            mode & 0o700,
+        )
         changed.append(path)
     return changed
 
 
-def service_paths(conf: cfg.ConfigOpts,
-                  extra: Iterable[Path] = ()) -> list[Path]:
+def service_paths(
+    conf: cfg.ConfigOpts, extra: Iterable[Path] = ()
+) -> list[Path]:
     """The state a daemon started with ``conf`` keeps: its SQLite
     database, its log file, and ``extra`` (e.g. a state directory)."""
     database = getattr(conf, 'database', None)

@@ -33,8 +33,7 @@ class ProcessKey:
     started: int
 
     def __str__(self) -> str:
-        return (f'{self.boot}/{self.pid_namespace}/{self.pid}/'
-                f'{self.started}')
+        return f'{self.boot}/{self.pid_namespace}/{self.pid}/{self.started}'
 
     @classmethod
     def parse(cls, text: str | None) -> 'ProcessKey | None':
@@ -57,7 +56,7 @@ def start_time(pid: int) -> int | None:
     except OSError:
         return None
     # The command name (field 2) is in parentheses and may hold spaces.
-    fields = stat[stat.rindex(')') + 2:].split()
+    fields = stat[stat.rindex(')') + 2 :].split()
     if fields[0] == 'Z':
         return None
     return int(fields[19])
@@ -92,7 +91,10 @@ def proven_dead(recorded: str | None) -> bool:
     """True only when the process ``recorded`` names (a key's text) ran
     on this kernel boot in this pid namespace and runs no more."""
     key = ProcessKey.parse(recorded)
-    if key is None or key.boot != _boot() or (
-            key.pid_namespace != _pid_namespace()):
+    if (
+        key is None
+        or key.boot != _boot()
+        or (key.pid_namespace != _pid_namespace())
+    ):
         return False
     return start_time(key.pid) != key.started

@@ -89,10 +89,12 @@ def register_opts(conf: cfg.ConfigOpts, control_exchange: str) -> None:
     # transport's configuration but registers them on cfg.CONF only (and
     # they are not in list_opts): a private ConfigOpts (the all-in-one's
     # ironic_lite half, the tests) needs them too.
-    conf.register_opts(tracing_client.oslo_messaging_tracing,
-                       group='oslo_messaging_tracing')
-    conf.register_opts(metrics_client.oslo_messaging_metrics,
-                       group='oslo_messaging_metrics')
+    conf.register_opts(
+        tracing_client.oslo_messaging_tracing, group='oslo_messaging_tracing'
+    )
+    conf.register_opts(
+        metrics_client.oslo_messaging_metrics, group='oslo_messaging_metrics'
+    )
 
 
 def get_transport(conf: cfg.ConfigOpts) -> Any:
@@ -100,7 +102,8 @@ def get_transport(conf: cfg.ConfigOpts) -> Any:
     url = conf.transport_url
     if url not in _TRANSPORTS:
         _TRANSPORTS[url] = messaging.get_rpc_transport(
-            conf, url=url, allowed_remote_exmods=list(_ALLOWED_EXMODS))
+            conf, url=url, allowed_remote_exmods=list(_ALLOWED_EXMODS)
+        )
     return _TRANSPORTS[url]
 
 

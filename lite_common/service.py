@@ -40,30 +40,36 @@ def _no_context() -> Iterator[None]:
     yield
 
 
-def _answer_database_trouble(name: str, exc: Exception,
-                             stored: bool) -> None:
+def _answer_database_trouble(name: str, exc: Exception, stored: bool) -> None:
     """Raise what an RPC caller gets for database trouble in endpoint
     method ``name``: DatabaseUnavailable (a 503 for the API), as an
     expected exception (no traceback in this service's log); ``stored``:
     the method committed a change before (the caller must not simply
     send it again)."""
-    LOG.warning('RPC %(name)s: the database is unavailable: %(err)s',
-                {'name': name, 'err': exc})
-    answer = exc if isinstance(exc, exception.DatabaseUnavailable) else (
-        db_retry.unavailable(exc))
+    LOG.warning(
+        'RPC %(name)s: the database is unavailable: %(err)s',
+        {'name': name, 'err': exc},
+    )
+    answer = (
+        exc
+        if isinstance(exc, exception.DatabaseUnavailable)
+        else (db_retry.unavailable(exc))
+    )
     if stored and not answer.kwargs.get('outcome_unknown'):
         reason = answer.kwargs.get('reason', answer.format_message())
         answer = exception.DatabaseUnavailable(
             reason=f'{reason} (after a change was stored)',
-            outcome_unknown=True)
+            outcome_unknown=True,
+        )
     try:
         raise answer from exc
     except exception.DatabaseUnavailable:
         raise dispatcher.ExpectedException()
 
 
-def _patience(args: tuple[Any, ...]
-              ) -> contextlib.AbstractContextManager[None]:
+def _patience(
+    args: tuple[Any, ...],
+) -> contextlib.AbstractContextManager[None]:
     """The database patience of an RPC call (its caller's, see
     :data:`lite_common.rpc.DB_PATIENCE_KEY`) for the endpoint's thread;
     a cast's work waits for the flow bound."""
@@ -98,12 +104,15 @@ class _EndpointProxy:
                 try:
                     return attr(*args, **kwargs)
                 except Exception as exc:
-                    if not (isinstance(exc, exception.DatabaseUnavailable)
-                            or db_retry.is_transient(exc)):
+                    if not (
+                        isinstance(exc, exception.DatabaseUnavailable)
+                        or db_retry.is_transient(exc)
+                    ):
                         raise
                     _answer_database_trouble(
-                        name, exc, db_retry.commit_count() != commits)
-                    raise   # not reached: the line above raises
+                        name, exc, db_retry.commit_count() != commits
+                    )
+                    raise  # not reached: the line above raises
 
         return call
 
@@ -111,14 +120,20 @@ class _EndpointProxy:
 class PeriodicTask:
     """Calls ``func`` every ``interval`` seconds on a thread of its own."""
 
-    def __init__(self, name: str, func: Callable[[], Any], interval: float,
-                 call_context: CallContext = _no_context,
-                 initial_delay: float | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        func: Callable[[], Any],
+        interval: float,
+        call_context: CallContext = _no_context,
+        initial_delay: float | None = None,
+    ) -> None:
         self.name = name
         self.func = func
         self.interval = interval
-        self.initial_delay = interval if initial_delay is None else (
-            initial_delay)
+        self.initial_delay = (
+            interval if initial_delay is None else (initial_delay)
+        )
         self.call_context = call_context
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -131,12 +146,16 @@ class PeriodicTask:
                 with self.call_context():
                     self.func()
             except Exception:
-                LOG.exception('Periodic task %s failed; it runs again in '
-                              '%s seconds', self.name, self.interval)
+                LOG.exception(
+                    'Periodic task %s failed; it runs again in %s seconds',
+                    self.name,
+                    self.interval,
+                )
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name=self.name,
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, name=self.name, daemon=True
+        )
         self._thread.start()
 
     def request_stop(self) -> None:
@@ -152,8 +171,12 @@ class PeriodicTask:
         if self._thread is not None:
             self._thread.join(timeout=timeout)
             if self._thread.is_alive():
-                LOG.warning('Periodic task %s is still running after %s s; '
-                            'not waiting for it', self.name, timeout)
+                LOG.warning(
+                    'Periodic task %s is still running after %s s; '
+                    'not waiting for it',
+                    self.name,
+                    timeout,
+                )
 
 
 class Service:
@@ -186,17 +209,22 @@ class Service:
         if self.on_start is not None:
             with self.call_context():
                 self.on_start()
-        self._server = rpc.get_server(self.conf, self.target, self.endpoints,
-                                      serializer=self.serializer)
+        self._server = rpc.get_server(
+            self.conf, self.target, self.endpoints, serializer=self.serializer
+        )
         self._server.start()
         for task in self.periodic_tasks:
             task.start()
-        LOG.info('%s started (topic %s, server %s)', self.name,
-                 self.target.topic, self.target.server)
+        LOG.info(
+            '%s started (topic %s, server %s)',
+            self.name,
+            self.target.topic,
+            self.target.server,
+        )
 
     def stop(self) -> None:
         for task in self.periodic_tasks:
-            task.request_stop()     # all at once: they end together
+            task.request_stop()  # all at once: they end together
         for task in self.periodic_tasks:
             task.stop()
         if self._server is not None:
@@ -294,8 +322,9 @@ class Launcher:
             LOG.info('Stopping before start-up finished')
         finally:
             if self._signal is not None:
-                LOG.info('Caught %s, stopping',
-                         signal.Signals(self._signal).name)
+                LOG.info(
+                    'Caught %s, stopping', signal.Signals(self._signal).name
+                )
             self.stop()
             gc.unfreeze()
         return self._exit_code

@@ -34,8 +34,10 @@ class QuotaError(NovaLiteException):
 
 class TooManyInstances(QuotaError):
     # Upstream Nova's wording, which clients and operators know.
-    msg_fmt = ('Quota exceeded for %(overs)s: Requested %(req)s, but '
-               'already used %(used)s of %(allowed)s %(overs)s')
+    msg_fmt = (
+        'Quota exceeded for %(overs)s: Requested %(req)s, but '
+        'already used %(used)s of %(allowed)s %(overs)s'
+    )
 
 
 class ServiceNotFound(NotFound):
@@ -67,26 +69,34 @@ class AlreadyPlaced(Conflict):
 
 
 class InstanceInvalidState(Conflict):
-    msg_fmt = ('Cannot %(action)s instance %(instance_uuid)s while it is '
-               'in %(attr)s %(state)s.')
+    msg_fmt = (
+        'Cannot %(action)s instance %(instance_uuid)s while it is '
+        'in %(attr)s %(state)s.'
+    )
 
 
 class InstanceStateConflict(Conflict):
-    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s while it is "
-               "in vm_state %(vm_state)s and task_state %(task_state)s.")
+    msg_fmt = (
+        "Cannot '%(action)s' instance %(instance_uuid)s while it is "
+        'in vm_state %(vm_state)s and task_state %(task_state)s.'
+    )
 
 
 class MoveInProgress(Conflict):
-    msg_fmt = ('Instance %(instance_uuid)s has %(migration_type)s '
-               '%(migration_uuid)s still %(status)s; a new move waits until '
-               'it ends (see "openstack server migration list --server '
-               '%(instance_uuid)s").')
+    msg_fmt = (
+        'Instance %(instance_uuid)s has %(migration_type)s '
+        '%(migration_uuid)s still %(status)s; a new move waits until '
+        'it ends (see "openstack server migration list --server '
+        '%(instance_uuid)s").'
+    )
 
 
 class UnshelveInstanceInvalidState(Conflict):
-    msg_fmt = ('Specifying an availability zone or a host when unshelving '
-               'server "%(instance_uuid)s" with status "%(state)s" is not '
-               'supported. The server status must be SHELVED_OFFLOADED.')
+    msg_fmt = (
+        'Specifying an availability zone or a host when unshelving '
+        'server "%(instance_uuid)s" with status "%(state)s" is not '
+        'supported. The server status must be SHELVED_OFFLOADED.'
+    )
 
 
 class UnshelveHostNotFound(Invalid):
@@ -94,8 +104,10 @@ class UnshelveHostNotFound(Invalid):
 
 
 class UnshelveHostNotInAZ(Conflict):
-    msg_fmt = ('Host "%(host)s" is not in the availability zone '
-               '"%(availability_zone)s".')
+    msg_fmt = (
+        'Host "%(host)s" is not in the availability zone '
+        '"%(availability_zone)s".'
+    )
 
 
 class ZoneNotAvailable(Invalid):
@@ -107,8 +119,10 @@ class ComputeServiceInUse(Invalid):
 
 
 class UnexpectedTaskState(Conflict):
-    msg_fmt = ('Instance %(instance_uuid)s: unexpected task state; '
-               'expected %(expected)s, found %(actual)s.')
+    msg_fmt = (
+        'Instance %(instance_uuid)s: unexpected task state; '
+        'expected %(expected)s, found %(actual)s.'
+    )
 
 
 class MigrationNotFound(NotFound):
@@ -142,6 +156,7 @@ class VirtDriverError(NovaLiteException):
 class RescueNotSupported(VirtDriverError):
     """The driver (or the machine) cannot rescue this guest; nothing was
     changed."""
+
     msg_fmt = 'Rescue is not supported here: %(reason)s'
 
 
@@ -164,24 +179,30 @@ class ComputeHostInUse(Conflict):
     second agent must not start under it (see
     nova_lite.db.service_identity). The agent exits 1: a restart once
     the other process stopped may succeed."""
-    msg_fmt = ('Compute host name %(host)s is held by a live '
-               'nova-lite-compute process (%(process)s, incarnation '
-               '%(incarnation)s, last heartbeat %(age)s s ago; it counts '
-               'as dead after service_down_time = %(timeout)s s). Stop '
-               'that process first, or give this one another [DEFAULT]'
-               'host. If it is known to be dead (its machine is off), '
-               'wait until its heartbeat is older than service_down_time '
-               'or let the name go with "nova-lite-manage compute release '
-               '%(host)s".')
+
+    msg_fmt = (
+        'Compute host name %(host)s is held by a live '
+        'nova-lite-compute process (%(process)s, incarnation '
+        '%(incarnation)s, last heartbeat %(age)s s ago; it counts '
+        'as dead after service_down_time = %(timeout)s s). Stop '
+        'that process first, or give this one another [DEFAULT]'
+        'host. If it is known to be dead (its machine is off), '
+        'wait until its heartbeat is older than service_down_time '
+        'or let the name go with "nova-lite-manage compute release '
+        '%(host)s".'
+    )
 
 
 class ComputeReplaced(NovaLiteException):
     """This agent process no longer holds its host name: another process
     took it over (this one was thought dead) or an operator released
     it. It must destroy nothing more and stop."""
-    msg_fmt = ('Compute %(host)s: this process (incarnation '
-               '%(incarnation)s) was replaced (the host name is held by: '
-               '%(holder)s); it does no more work.')
+
+    msg_fmt = (
+        'Compute %(host)s: this process (incarnation '
+        '%(incarnation)s) was replaced (the host name is held by: '
+        '%(holder)s); it does no more work.'
+    )
 
 
 class HostRenameRefused(Invalid):
@@ -203,8 +224,10 @@ class InstanceNotReady(Conflict):
 
 class InstanceVmStateConflict(Conflict):
     # Upstream's wording (raise_http_conflict_for_instance_invalid_state).
-    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s while it is "
-               "in vm_state %(vm_state)s")
+    msg_fmt = (
+        "Cannot '%(action)s' instance %(instance_uuid)s while it is "
+        'in vm_state %(vm_state)s'
+    )
 
 
 class ShareNotFound(NotFound):
@@ -213,8 +236,10 @@ class ShareNotFound(NotFound):
 
 class SharesNotConfigured(Conflict):
     # Upstream's ForbiddenSharesNotConfiguredCorrectly.
-    msg_fmt = ('Feature not supported because either compute or instance '
-               'are not configured correctly.')
+    msg_fmt = (
+        'Feature not supported because either compute or instance '
+        'are not configured correctly.'
+    )
 
 
 class ConsoleNotAvailable(NotFound):
@@ -262,16 +287,21 @@ class TooManyTags(Invalid):
 
 
 class FlavorAccessExists(Conflict):
-    msg_fmt = ('Flavor access already exists for flavor %(flavor_id)s and '
-               'project %(project_id)s combination.')
+    msg_fmt = (
+        'Flavor access already exists for flavor %(flavor_id)s and '
+        'project %(project_id)s combination.'
+    )
 
 
 class FlavorAccessNotFound(NotFound):
-    msg_fmt = ('Flavor access not found for %(flavor_id)s / %(project_id)s '
-               'combination.')
+    msg_fmt = (
+        'Flavor access not found for %(flavor_id)s / %(project_id)s '
+        'combination.'
+    )
 
 
 # Host aggregates and availability zones (upstream's wording).
+
 
 class AggregateNotFound(NotFound):
     msg_fmt = 'Aggregate %(aggregate_id)s could not be found.'
@@ -294,23 +324,27 @@ class InvalidAggregateAction(Invalid):
 
 
 class InvalidAggregateActionAdd(InvalidAggregateAction):
-    msg_fmt = ('Cannot add host to aggregate %(aggregate_id)s. '
-               'Reason: %(reason)s.')
+    msg_fmt = (
+        'Cannot add host to aggregate %(aggregate_id)s. Reason: %(reason)s.'
+    )
 
 
 class InvalidAggregateActionDelete(InvalidAggregateAction):
-    msg_fmt = ('Cannot remove host from aggregate %(aggregate_id)s. '
-               'Reason: %(reason)s.')
+    msg_fmt = (
+        'Cannot remove host from aggregate %(aggregate_id)s. '
+        'Reason: %(reason)s.'
+    )
 
 
 class InvalidAggregateActionUpdate(InvalidAggregateAction):
-    msg_fmt = ('Cannot update aggregate %(aggregate_id)s. '
-               'Reason: %(reason)s.')
+    msg_fmt = 'Cannot update aggregate %(aggregate_id)s. Reason: %(reason)s.'
 
 
 class InvalidAggregateActionUpdateMeta(InvalidAggregateAction):
-    msg_fmt = ('Cannot update metadata of aggregate %(aggregate_id)s. '
-               'Reason: %(reason)s.')
+    msg_fmt = (
+        'Cannot update metadata of aggregate %(aggregate_id)s. '
+        'Reason: %(reason)s.'
+    )
 
 
 class InstanceGroupNotFound(NotFound):

@@ -15,11 +15,14 @@ SCHEDULER_DECISIONS = Counter(
     'Scheduling decisions of this conductor, by operation (claim: a '
     'build or unshelve claims a node; destination: a move picks one) '
     'and outcome (host_found, no_valid_host).',
-    ['operation', 'outcome'], registry=None)
+    ['operation', 'outcome'],
+    registry=None,
+)
 NO_VALID_HOST = Counter(
     'nova_lite_scheduler_no_valid_host_total',
     'Scheduling requests of this conductor that found no valid host.',
-    registry=None)
+    registry=None,
+)
 
 
 #: The label values of :data:`SCHEDULER_DECISIONS`.

@@ -24,16 +24,21 @@ def reset() -> None:
     _ENFORCER = None
 
 
-def authorize(context: Any, action: str,
-              target: dict[str, Any] | None = None) -> None:
+def authorize(
+    context: Any, action: str, target: dict[str, Any] | None = None
+) -> None:
     lite_policy.authorize(get_enforcer(), context, action, target)
 
 
-def check(context: Any, action: str,
-          target: dict[str, Any] | None = None) -> bool:
+def check(
+    context: Any, action: str, target: dict[str, Any] | None = None
+) -> bool:
     return lite_policy.check(get_enforcer(), context, action, target)
 
 
 def is_admin(context: Any) -> bool:
-    return bool(get_enforcer().authorize(
-        'context_is_admin', {}, context.to_policy_values(), do_raise=False))
+    return bool(
+        get_enforcer().authorize(
+            'context_is_admin', {}, context.to_policy_values(), do_raise=False
+        )
+    )

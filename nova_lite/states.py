@@ -53,8 +53,14 @@ UNRESCUING = 'unrescuing'
 
 # Migration.status of a cold move (migration, resize) still under way:
 # its instance may have a copy on the source and the destination.
-COLD_MOVES_IN_FLIGHT = ('pre-migrating', 'migrating', 'post-migrating',
-                        'finished', 'confirming', 'reverting')
+COLD_MOVES_IN_FLIGHT = (
+    'pre-migrating',
+    'migrating',
+    'post-migrating',
+    'finished',
+    'confirming',
+    'reverting',
+)
 # Migration.status of a move arriving at its destination whose claim
 # the destination's resources count.
 INCOMING_STATUSES = ('pre-migrating', 'migrating', 'post-migrating')

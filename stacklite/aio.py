@@ -49,67 +49,113 @@ LOG_MAX_FILES = 5
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog='stacklite-aio',
-        description='Run the stacklite control plane in one process.')
-    parser.add_argument('--state-dir', required=True, type=Path,
-                        help='Directory for databases, credentials, '
-                        'instance disks, logs and clouds.yaml.')
-    parser.add_argument('--computes', type=int, default=2,
-                        help='Number of compute agents (default 2).')
-    parser.add_argument('--noauth', action='store_true',
-                        help='No authentication: every caller is admin.')
+        description='Run the stacklite control plane in one process.',
+    )
+    parser.add_argument(
+        '--state-dir',
+        required=True,
+        type=Path,
+        help='Directory for databases, credentials, '
+        'instance disks, logs and clouds.yaml.',
+    )
+    parser.add_argument(
+        '--computes',
+        type=int,
+        default=2,
+        help='Number of compute agents (default 2).',
+    )
+    parser.add_argument(
+        '--noauth',
+        action='store_true',
+        help='No authentication: every caller is admin.',
+    )
     parser.add_argument('--api-host', default='127.0.0.1')
     parser.add_argument('--api-port', type=int, default=8774)
-    parser.add_argument('--baremetal-port', type=int, default=6385,
-                        help='Port of the Bare Metal API (default 6385).')
-    parser.add_argument('--no-baremetal', action='store_true',
-                        help='Run nova_lite only: no ironic-lite-api and '
-                        'no bare metal conductor.')
     parser.add_argument(
-        '--baremetal-nodes', type=int, default=0, metavar='N',
+        '--baremetal-port',
+        type=int,
+        default=6385,
+        help='Port of the Bare Metal API (default 6385).',
+    )
+    parser.add_argument(
+        '--no-baremetal',
+        action='store_true',
+        help='Run nova_lite only: no ironic-lite-api and '
+        'no bare metal conductor.',
+    )
+    parser.add_argument(
+        '--baremetal-nodes',
+        type=int,
+        default=0,
+        metavar='N',
         help='Enroll N fake-hardware nodes, serve them with an '
         '"ironic-compute" agent (the ironic virt driver) and create a '
-        '"baremetal" flavor, so that servers boot on bare metal.')
+        '"baremetal" flavor, so that servers boot on bare metal.',
+    )
     parser.add_argument(
-        '--baremetal-emulate', type=int, default=0, metavar='N',
+        '--baremetal-emulate',
+        type=int,
+        default=0,
+        metavar='N',
         help='Start a Redfish emulator (sushy-tools) with N machines and '
         'an ironic-lite-agent per machine (disk files in the state '
         'directory), and enroll them as "redfish" nodes with the "agent" '
         'deploy interface: "openstack baremetal node provide" cleans '
         'them with the agent. They stop with the all-in-one and come '
-        'back with it, on the same Redfish address and disks.')
+        'back with it, on the same Redfish address and disks.',
+    )
     parser.add_argument(
-        '--baremetal-emulator-port', type=int, metavar='PORT',
+        '--baremetal-emulator-port',
+        type=int,
+        metavar='PORT',
         help='Port of the Redfish emulator of --baremetal-emulate '
         '(default: its port of the last run when free, else one the '
-        'kernel offers, another if that is taken before it binds).')
+        'kernel offers, another if that is taken before it binds).',
+    )
     parser.add_argument(
-        '--baremetal-agent-ports', type=int, metavar='PORT',
-        help='Port of the first emulated machine\'s agent, the others '
+        '--baremetal-agent-ports',
+        type=int,
+        metavar='PORT',
+        help="Port of the first emulated machine's agent, the others "
         'following (default: ports the kernel chooses, reported to the '
-        'conductor by the agents).')
-    parser.add_argument('--driver', default='local',
-                        choices=['local', 'fake'])
+        'conductor by the agents).',
+    )
+    parser.add_argument('--driver', default='local', choices=['local', 'fake'])
     parser.add_argument('--debug', action='store_true')
     aio_identity.add_arguments(parser)
     parser.add_argument(
-        '--log-max-size-mb', type=int, metavar='MB',
+        '--log-max-size-mb',
+        type=int,
+        metavar='MB',
         help='Rotate DIR/stacklite.log when it reaches this size (default '
-        f'{LOG_MAX_SIZE_MB}, or oslo.log\'s [DEFAULT]max_logfile_size_mb '
-        'from a --config-file).')
+        f"{LOG_MAX_SIZE_MB}, or oslo.log's [DEFAULT]max_logfile_size_mb "
+        'from a --config-file).',
+    )
     parser.add_argument(
-        '--log-max-files', type=int, metavar='N',
+        '--log-max-files',
+        type=int,
+        metavar='N',
         help='Rotated log files kept (stacklite.log.1 ... .N; default '
-        f'{LOG_MAX_FILES}, or oslo.log\'s [DEFAULT]max_logfile_count from a '
+        f"{LOG_MAX_FILES}, or oslo.log's [DEFAULT]max_logfile_count from a "
         '--config-file): the logs take at most N + 1 times '
-        '--log-max-size-mb.')
+        '--log-max-size-mb.',
+    )
     parser.add_argument(
-        '--config-file', action='append', default=[], type=Path,
+        '--config-file',
+        action='append',
+        default=[],
+        type=Path,
         help='An oslo.config file of extra options (e.g. [virt_resources] '
         'capacity, allocation ratios); may be repeated. The options this '
-        'command sets itself (bus, database, state paths, auth) win.')
+        'command sets itself (bus, database, state paths, auth) win.',
+    )
     parser.add_argument(
-        '--config-dir', action='append', default=[], type=Path,
-        help='A directory of *.conf files, read like --config-file.')
+        '--config-dir',
+        action='append',
+        default=[],
+        type=Path,
+        help='A directory of *.conf files, read like --config-file.',
+    )
     args = parser.parse_args(argv)
     if args.computes < 0:
         parser.error('--computes must be >= 0')
@@ -123,13 +169,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     for option in ('baremetal_emulator_port', 'baremetal_agent_ports'):
         port = getattr(args, option)
         if port is not None and not 0 < port < 65536:
-            parser.error(f'--{option.replace("_", "-")} must be a port '
-                         '(1-65535)')
+            parser.error(
+                f'--{option.replace("_", "-")} must be a port (1-65535)'
+            )
     aio_identity.check_arguments(parser, args)
     for option in ('baremetal_nodes', 'baremetal_emulate'):
         if getattr(args, option) and args.no_baremetal:
-            parser.error(f'--{option.replace("_", "-")} needs the bare '
-                         'metal service (drop --no-baremetal)')
+            parser.error(
+                f'--{option.replace("_", "-")} needs the bare '
+                'metal service (drop --no-baremetal)'
+            )
     return args
 
 
@@ -138,19 +187,27 @@ def _credentials(state: Path) -> dict[str, str]:
     path = state / 'credentials.yaml'
     if path.exists():
         return yaml.safe_load(path.read_text())
-    users = {'admin': secrets.token_urlsafe(16),
-             'demo': secrets.token_urlsafe(16)}
+    users = {
+        'admin': secrets.token_urlsafe(16),
+        'demo': secrets.token_urlsafe(16),
+    }
     private.write_file(path, yaml.safe_dump(users))
     import bcrypt
 
-    lines = [f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt()).decode()}'
-             for user, pw in users.items()]
+    lines = [
+        f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt()).decode()}'
+        for user, pw in users.items()
+    ]
     private.write_file(state / 'htpasswd', '\n'.join(lines) + '\n')
     return users
 
 
-def _cloud(api_url: str, baremetal_url: str | None, user: str | None,
-           password: str | None) -> dict[str, Any]:
+def _cloud(
+    api_url: str,
+    baremetal_url: str | None,
+    user: str | None,
+    password: str | None,
+) -> dict[str, Any]:
     entry: dict[str, Any] = {
         # There is no identity service; these only satisfy the clients'
         # checks (e.g. "openstack flavor create" asserts identity v3).
@@ -164,30 +221,44 @@ def _cloud(api_url: str, baremetal_url: str | None, user: str | None,
     if user is None:
         entry.update(auth_type='none', auth={'endpoint': f'{api_url}/v2.1'})
     else:
-        entry.update(auth_type='http_basic', auth={
-            'username': user, 'password': password,
-            'endpoint': f'{api_url}/v2.1'})
+        entry.update(
+            auth_type='http_basic',
+            auth={
+                'username': user,
+                'password': password,
+                'endpoint': f'{api_url}/v2.1',
+            },
+        )
     return entry
 
 
-def write_clouds_yaml(state: Path, api_url: str, baremetal_url: str | None,
-                      users: dict[str, str] | None) -> Path:
+def write_clouds_yaml(
+    state: Path,
+    api_url: str,
+    baremetal_url: str | None,
+    users: dict[str, str] | None,
+) -> Path:
     if users is None:
         clouds = {'stacklite': _cloud(api_url, baremetal_url, None, None)}
     else:
         clouds = {
-            'stacklite': _cloud(api_url, baremetal_url, 'admin',
-                                users['admin']),
-            'stacklite-demo': _cloud(api_url, baremetal_url, 'demo',
-                                     users['demo'])}
+            'stacklite': _cloud(
+                api_url, baremetal_url, 'admin', users['admin']
+            ),
+            'stacklite-demo': _cloud(
+                api_url, baremetal_url, 'demo', users['demo']
+            ),
+        }
     path = state / 'clouds.yaml'
-    private.write_file(path, yaml.safe_dump({'clouds': clouds},
-                                            sort_keys=False))
+    private.write_file(
+        path, yaml.safe_dump({'clouds': clouds}, sort_keys=False)
+    )
     return path
 
 
-def write_novarc(state: Path, api_url: str,
-                  users: dict[str, str] | None) -> Path:
+def write_novarc(
+    state: Path, api_url: str, users: dict[str, str] | None
+) -> Path:
     """The environment python-novaclient's ``nova`` command needs (it
     does not read clouds.yaml's http_basic entries): the compute
     endpoint and credentials, and the project name and auth URL its
@@ -196,22 +267,32 @@ def write_novarc(state: Path, api_url: str,
     if users is None:
         values = {'OS_AUTH_TYPE': 'none', 'OS_ENDPOINT': endpoint}
     else:
-        values = {'OS_AUTH_TYPE': 'http_basic', 'OS_ENDPOINT': endpoint,
-                  'OS_USERNAME': 'admin', 'OS_PASSWORD': users['admin']}
-    values.update(OS_PROJECT_NAME='admin',
-                  OS_AUTH_URL=f'{api_url}/identity/v3',
-                  OS_COMPUTE_API_VERSION='2.latest')
+        values = {
+            'OS_AUTH_TYPE': 'http_basic',
+            'OS_ENDPOINT': endpoint,
+            'OS_USERNAME': 'admin',
+            'OS_PASSWORD': users['admin'],
+        }
+    values.update(
+        OS_PROJECT_NAME='admin',
+        OS_AUTH_URL=f'{api_url}/identity/v3',
+        OS_COMPUTE_API_VERSION='2.latest',
+    )
     path = state / 'novarc'
-    private.write_file(path, ''.join(f'export {key}={value}\n'
-                                for key, value in values.items()))
+    private.write_file(
+        path,
+        ''.join(f'export {key}={value}\n' for key, value in values.items()),
+    )
     return path
 
 
-def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
-              state: Path) -> dict[str, str] | None:
+def configure(
+    conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path
+) -> dict[str, str] | None:
     conf.set_override('transport_url', rpc.INPROC_URL)
-    conf.set_override('connection', f'sqlite:///{state / "nova.sqlite"}',
-                      group='database')
+    conf.set_override(
+        'connection', f'sqlite:///{state / "nova.sqlite"}', group='database'
+    )
     conf.set_override('state_path', str(state))
     conf.set_override('compute_driver', args.driver)
     conf.set_override('host', args.api_host, group='api')
@@ -223,7 +304,7 @@ def configure(conf: cfg.ConfigOpts, args: argparse.Namespace,
         conf.set_override('auth_strategy', 'noauth')
         return None
     if args.identity == 'keystone':
-        return None   # aio_identity.configure
+        return None  # aio_identity.configure
     users = _credentials(state)
     conf.set_override('auth_strategy', 'http_basic')
     conf.set_override('http_basic_auth_user_file', str(state / 'htpasswd'))
@@ -246,18 +327,24 @@ def _log_rotation(conf: cfg.ConfigOpts, args: argparse.Namespace) -> None:
         conf.set_override('max_logfile_count', args.log_max_files)
 
 
-def agent_log_rotation(conf: cfg.ConfigOpts
-                       ) -> emulated_machines.LogRotation | None:
+def agent_log_rotation(
+    conf: cfg.ConfigOpts,
+) -> emulated_machines.LogRotation | None:
     """The emulated machines' agents rotate their logs as the
     all-in-one does (when it rotates by size)."""
     if conf.log_rotation_type.lower() != 'size':
         return None
-    return emulated_machines.LogRotation(conf.max_logfile_size_mb,
-                                         conf.max_logfile_count)
+    return emulated_machines.LogRotation(
+        conf.max_logfile_size_mb, conf.max_logfile_count
+    )
 
 
-def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
-          bm_conf: cfg.ConfigOpts | None) -> lite_service.Launcher:
+def build(
+    conf: cfg.ConfigOpts,
+    args: argparse.Namespace,
+    state: Path,
+    bm_conf: cfg.ConfigOpts | None,
+) -> lite_service.Launcher:
     db_api.configure(conf)
     migration.db_sync(db_api.get_engine())
     launcher = lite_service.Launcher()
@@ -266,8 +353,11 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
         host = f'compute-{index}'
         path = state / host
         path.mkdir(exist_ok=True)
-        launcher.add(compute_svc.compute_service(
-            conf, host, str(path), search_config_dirs=False))
+        launcher.add(
+            compute_svc.compute_service(
+                conf, host, str(path), search_config_dirs=False
+            )
+        )
     launcher.add(api_svc.api_server(conf))
     if bm_conf is not None:
         for runnable in baremetal.build(bm_conf, launcher):
@@ -276,19 +366,31 @@ def build(conf: cfg.ConfigOpts, args: argparse.Namespace, state: Path,
         # After the Bare Metal API: the agent starts by listing nodes.
         path = state / baremetal_pool.AGENT_HOST
         path.mkdir(exist_ok=True)
-        launcher.add(compute_svc.compute_service(
-            conf, baremetal_pool.AGENT_HOST, str(path),
-            search_config_dirs=False, driver='ironic'))
+        launcher.add(
+            compute_svc.compute_service(
+                conf,
+                baremetal_pool.AGENT_HOST,
+                str(path),
+                search_config_dirs=False,
+                driver='ironic',
+            )
+        )
     return launcher
 
 
-def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
-           identity_kind: str, emulated: int = 0,
-           identity_url: str | None = None) -> str:
+def _usage(
+    clouds: Path,
+    api_url: str,
+    baremetal_url: str | None,
+    identity_kind: str,
+    emulated: int = 0,
+    identity_url: str | None = None,
+) -> str:
     bm = f', Bare Metal API {baremetal_url}' if baremetal_url else ''
-    who = {'noauth': ' (no authentication)',
-           'http_basic': ' (http_basic authentication)'}.get(
-        identity_kind, f', Identity (Keystone) {identity_url}')
+    who = {
+        'noauth': ' (no authentication)',
+        'http_basic': ' (http_basic authentication)',
+    }.get(identity_kind, f', Identity (Keystone) {identity_url}')
     keystone = identity_kind == 'keystone'
     # Nodes the all-in-one enrolls belong to no project: the Bare Metal
     # API shows them to its system-scoped administrators.
@@ -304,23 +406,43 @@ def _usage(clouds: Path, api_url: str, baremetal_url: str | None,
         '  openstack server create --flavor m1.small --image cirros '
         '--no-network vm1\n'
         '  openstack server list\n'
-        + ('  openstack quota show && openstack availability zone list\n'
-           if keystone else '')
-        + ('  openstack baremetal node create --driver fake-hardware '
-           '--name bm-1\n' if baremetal_url else '')
-        + (f'  openstack {system}baremetal node manage emulated-1 --wait && '
-           f'openstack {system}baremetal node provide emulated-1   # agent '
-           'cleaning\n' if emulated else '')
-        + ('Clouds: stacklite (admin of project admin), stacklite-demo '
-           '(demo of project demo), stacklite-system (admin of the system:'
-           ' the nodes the all-in-one enrolled).\n' if keystone else '')
+        + (
+            '  openstack quota show && openstack availability zone list\n'
+            if keystone
+            else ''
+        )
+        + (
+            '  openstack baremetal node create --driver fake-hardware '
+            '--name bm-1\n'
+            if baremetal_url
+            else ''
+        )
+        + (
+            f'  openstack {system}baremetal node manage emulated-1 --wait && '
+            f'openstack {system}baremetal node provide emulated-1   # agent '
+            'cleaning\n'
+            if emulated
+            else ''
+        )
+        + (
+            'Clouds: stacklite (admin of project admin), stacklite-demo '
+            '(demo of project demo), stacklite-system (admin of the system:'
+            ' the nodes the all-in-one enrolled).\n'
+            if keystone
+            else ''
+        )
         + 'Progress of long operations (nodes by state and clean step, '
         'servers by task_state): stacklite-top (--once for one screen)\n'
         + f'python-novaclient (in a shell of its own): '
         f'(. {clouds.parent / rc} && nova list)\n'
         + f'Logs: {clouds.parent / "stacklite.log"}'
-        + (f', {clouds.parent / "keystone" / "keystone.log"}'
-           if keystone else '') + '. Stop with Ctrl-C.')
+        + (
+            f', {clouds.parent / "keystone" / "keystone.log"}'
+            if keystone
+            else ''
+        )
+        + '. Stop with Ctrl-C.'
+    )
 
 
 class _Announcement:
@@ -378,47 +500,72 @@ def main(argv: list[str] | None = None) -> int:
         if args.baremetal_emulate:
             baremetal_emulate.configure(bm_conf)
     # State from an earlier run (or a release that did not restrict it).
-    private.tighten([state, *private.service_paths(conf), *(
-        private.sqlite_files(bm_conf.database.connection) if bm_conf
-        else [])])
+    private.tighten(
+        [
+            state,
+            *private.service_paths(conf),
+            *(
+                private.sqlite_files(bm_conf.database.connection)
+                if bm_conf
+                else []
+            ),
+        ]
+    )
 
     def body() -> int:
         keystone = None
         if args.identity == 'keystone':
-            keystone = aio_identity.configure(conf, bm_conf, args, state,
-                                              api_url, bm_url)
+            keystone = aio_identity.configure(
+                conf, bm_conf, args, state, api_url, bm_url
+            )
         launcher = build(conf, args, state, bm_conf)
         if keystone is not None:
-            launcher.runnables.insert(0, keystone)   # the APIs need it
+            launcher.runnables.insert(0, keystone)  # the APIs need it
             keystone.on_give_up = lambda: launcher.request_stop(1)
             clouds = aio_identity.write_client_files(state, keystone)
             connect = aio_identity.connector(clouds)
         else:
             clouds = write_clouds_yaml(state, api_url, bm_url, users)
             write_novarc(state, api_url, users)
-            connect = baremetal_pool.basic_connector(api_url, bm_url or '',
-                                                     users)
+            connect = baremetal_pool.basic_connector(
+                api_url, bm_url or '', users
+            )
         machines = None
         if args.baremetal_emulate and bm_url:
             machines = baremetal_emulate.start(
-                state, args.baremetal_emulate, bm_url,
-                agent_log_rotation(conf), args.baremetal_emulator_port,
-                args.baremetal_agent_ports)
+                state,
+                args.baremetal_emulate,
+                bm_url,
+                agent_log_rotation(conf),
+                args.baremetal_emulator_port,
+                args.baremetal_agent_ports,
+            )
 
         def prepare() -> None:
             # Ready means usable: the nodes asked for are enrolled (and,
             # with --baremetal-nodes, offered to the scheduler).
             if args.baremetal_nodes and bm_url:
                 baremetal_pool.provide_and_offer(
-                    connect, conf, args.baremetal_nodes)
+                    connect, conf, args.baremetal_nodes
+                )
             if machines is not None and bm_url:
                 baremetal_emulate.enroll_machines(connect, machines)
 
         # Last of the start: the launcher's signal handling covers it
         # (a SIGTERM meanwhile stops what started, as during start-up).
-        launcher.add(_Announcement(prepare, _usage(
-            clouds, api_url, bm_url, args.identity, args.baremetal_emulate,
-            keystone.auth_url if keystone else None)))
+        launcher.add(
+            _Announcement(
+                prepare,
+                _usage(
+                    clouds,
+                    api_url,
+                    bm_url,
+                    args.identity,
+                    args.baremetal_emulate,
+                    keystone.auth_url if keystone else None,
+                ),
+            )
+        )
         try:
             return launcher.run()
         finally:

@@ -27,46 +27,61 @@ from lite_common import private
 from stacklite import identity
 
 CHOICES = ('http_basic', 'keystone')
-LOG_OPTIONS = ('log_rotation_type', 'max_logfile_size_mb',
-               'max_logfile_count')
+LOG_OPTIONS = ('log_rotation_type', 'max_logfile_size_mb', 'max_logfile_count')
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        '--identity', choices=CHOICES, default=None,
+        '--identity',
+        choices=CHOICES,
+        default=None,
         help='How clients authenticate: keystone (the default: upstream '
         'Keystone on --identity-port, tokens, projects and a service '
         'catalog) or http_basic (user names and passwords in an '
-        'htpasswd file; clients get no project and no catalog).')
+        'htpasswd file; clients get no project and no catalog).',
+    )
     parser.add_argument(
-        '--identity-port', type=int, default=identity.DEFAULT_PORT,
-        help=f'Port of Keystone (default {identity.DEFAULT_PORT}).')
+        '--identity-port',
+        type=int,
+        default=identity.DEFAULT_PORT,
+        help=f'Port of Keystone (default {identity.DEFAULT_PORT}).',
+    )
 
 
-def check_arguments(parser: argparse.ArgumentParser,
-                    args: argparse.Namespace) -> None:
+def check_arguments(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> None:
     """``args.identity`` becomes ``noauth`` with ``--noauth``, and
     ``keystone`` when not given."""
     if args.noauth:
         if args.identity is not None:
-            parser.error(f'--noauth and --identity {args.identity} '
-                         'exclude each other')
+            parser.error(
+                f'--noauth and --identity {args.identity} exclude each other'
+            )
         args.identity = 'noauth'
     elif args.identity is None:
         args.identity = 'keystone'
 
 
-def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
-              args: argparse.Namespace, state: Path, api_url: str,
-              baremetal_url: str | None) -> identity.Keystone:
+def configure(
+    conf: cfg.ConfigOpts,
+    bm_conf: cfg.ConfigOpts | None,
+    args: argparse.Namespace,
+    state: Path,
+    api_url: str,
+    baremetal_url: str | None,
+) -> identity.Keystone:
     """Keystone, spawned (it sets itself up while the all-in-one
     builds its services; the Launcher's start waits for it), and both
     APIs set to validate its tokens."""
     keystone = identity.Keystone(
-        state, args.api_host, args.identity_port,
+        state,
+        args.api_host,
+        args.identity_port,
         identity.catalog(api_url, baremetal_url),
         # keystone.log rotates as the all-in-one's own log.
-        {name: conf[name] for name in LOG_OPTIONS})
+        {name: conf[name] for name in LOG_OPTIONS},
+    )
     identity.configure_authtoken(conf, keystone, 'nova')
     if bm_conf is not None:
         identity.configure_authtoken(bm_conf, keystone, 'ironic')
@@ -80,17 +95,22 @@ def configure(conf: cfg.ConfigOpts, bm_conf: cfg.ConfigOpts | None,
     return keystone
 
 
-def configure_ironic_driver(conf: cfg.ConfigOpts,
-                            keystone: identity.Keystone) -> None:
+def configure_ironic_driver(
+    conf: cfg.ConfigOpts, keystone: identity.Keystone
+) -> None:
     """The ironic-compute agent's ``[ironic]``: the service user
     ``nova``, the Bare Metal endpoint from Keystone's catalog."""
     values = {
-        'auth_type': 'password', 'auth_url': keystone.auth_url,
-        'username': 'nova', 'password': keystone.passwords['nova'],
+        'auth_type': 'password',
+        'auth_url': keystone.auth_url,
+        'username': 'nova',
+        'password': keystone.passwords['nova'],
         'project_name': identity.SERVICE_PROJECT,
         'user_domain_name': identity.DOMAIN,
         'project_domain_name': identity.DOMAIN,
-        'region_name': identity.REGION, 'endpoint_override': None}
+        'region_name': identity.REGION,
+        'endpoint_override': None,
+    }
     for name, value in values.items():
         conf.set_override(name, value, group='ironic')
 
@@ -100,20 +120,28 @@ def connector(clouds_yaml: Path) -> Callable[[str], Any]:
     the Bare Metal API (its administrators are system-scoped),
     ``stacklite`` for the Compute API (the flavor)."""
     config = openstack.config.OpenStackConfig(
-        config_files=[str(clouds_yaml)], load_envvars=False)
+        config_files=[str(clouds_yaml)], load_envvars=False
+    )
 
     def connect(service: str) -> Any:
         cloud = 'stacklite-system' if service == 'baremetal' else 'stacklite'
         return openstack.connection.Connection(
-            config=config.get_one(cloud=cloud))
+            config=config.get_one(cloud=cloud)
+        )
+
     return connect
 
 
-def _auth(keystone: identity.Keystone, user: str,
-          scope: dict[str, str]) -> dict[str, Any]:
-    return {'auth_url': keystone.auth_url, 'username': user,
-            'password': keystone.passwords[user],
-            'user_domain_name': identity.DOMAIN, **scope}
+def _auth(
+    keystone: identity.Keystone, user: str, scope: dict[str, str]
+) -> dict[str, Any]:
+    return {
+        'auth_url': keystone.auth_url,
+        'username': user,
+        'password': keystone.passwords[user],
+        'user_domain_name': identity.DOMAIN,
+        **scope,
+    }
 
 
 def _project(name: str) -> dict[str, str]:
@@ -126,29 +154,40 @@ def clouds(keystone: identity.Keystone) -> dict[str, Any]:
         'stacklite-system': _auth(keystone, 'admin', {'system_scope': 'all'}),
         'stacklite-demo': _auth(keystone, 'demo', _project('demo')),
     }
-    return {'clouds': {name: {
-        'auth_type': 'password', 'auth': auth,
-        'region_name': identity.REGION, 'interface': 'public',
-        'identity_api_version': '3'} for name, auth in entries.items()}}
+    return {
+        'clouds': {
+            name: {
+                'auth_type': 'password',
+                'auth': auth,
+                'region_name': identity.REGION,
+                'interface': 'public',
+                'identity_api_version': '3',
+            }
+            for name, auth in entries.items()
+        }
+    }
 
 
 def openrc(keystone: identity.Keystone) -> str:
     values = {
-        'OS_AUTH_TYPE': 'password', 'OS_AUTH_URL': keystone.auth_url,
-        'OS_USERNAME': 'admin', 'OS_PASSWORD': keystone.passwords['admin'],
+        'OS_AUTH_TYPE': 'password',
+        'OS_AUTH_URL': keystone.auth_url,
+        'OS_USERNAME': 'admin',
+        'OS_PASSWORD': keystone.passwords['admin'],
         'OS_USER_DOMAIN_NAME': identity.DOMAIN,
         'OS_PROJECT_NAME': 'admin',
         'OS_PROJECT_DOMAIN_NAME': identity.DOMAIN,
-        'OS_REGION_NAME': identity.REGION, 'OS_IDENTITY_API_VERSION': '3',
-        'OS_COMPUTE_API_VERSION': '2.latest'}
+        'OS_REGION_NAME': identity.REGION,
+        'OS_IDENTITY_API_VERSION': '3',
+        'OS_COMPUTE_API_VERSION': '2.latest',
+    }
     return ''.join(f'export {key}={value}\n' for key, value in values.items())
 
 
 def write_client_files(state: Path, keystone: identity.Keystone) -> Path:
     """clouds.yaml, openrc and novarc (0600); the clouds.yaml path."""
     path = state / 'clouds.yaml'
-    private.write_file(path, yaml.safe_dump(clouds(keystone),
-                                               sort_keys=False))
+    private.write_file(path, yaml.safe_dump(clouds(keystone), sort_keys=False))
     for name in ('openrc', 'novarc'):
         private.write_file(state / name, openrc(keystone))
     return path

@@ -22,16 +22,25 @@ from lite_common import service as lite_service
 CONDUCTOR_HOST = 'aio-conductor'
 
 
-def configure(args: argparse.Namespace, state: Path, nova: cfg.ConfigOpts,
-              argv: list[str]) -> cfg.ConfigOpts:
+def configure(
+    args: argparse.Namespace,
+    state: Path,
+    nova: cfg.ConfigOpts,
+    argv: list[str],
+) -> cfg.ConfigOpts:
     """ironic_lite's configuration, with what the all-in-one decides."""
     conf = cfg.ConfigOpts()
     ironic_conf.register_all(conf)
-    conf(argv, project='ironic-lite', prog='stacklite-aio',
-         default_config_files=[])
+    conf(
+        argv,
+        project='ironic-lite',
+        prog='stacklite-aio',
+        default_config_files=[],
+    )
     conf.set_override('transport_url', rpc.INPROC_URL)
-    conf.set_override('connection', f'sqlite:///{state / "ironic.sqlite"}',
-                      group='database')
+    conf.set_override(
+        'connection', f'sqlite:///{state / "ironic.sqlite"}', group='database'
+    )
     conf.set_override('host', CONDUCTOR_HOST)
     conf.set_override('host_ip', args.api_host, group='api')
     conf.set_override('port', args.baremetal_port, group='api')
@@ -41,8 +50,9 @@ def configure(args: argparse.Namespace, state: Path, nova: cfg.ConfigOpts,
     return conf
 
 
-def build(conf: cfg.ConfigOpts, launcher: lite_service.Launcher
-          ) -> list[lite_service.Runnable]:
+def build(
+    conf: cfg.ConfigOpts, launcher: lite_service.Launcher
+) -> list[lite_service.Runnable]:
     """The conductor and the API server (schema created or upgraded);
     should another process take the conductor's host name over, the
     conductor stops ``launcher`` (the all-in-one) with exit status 78."""
@@ -53,6 +63,7 @@ def build(conf: cfg.ConfigOpts, launcher: lite_service.Launcher
     ironic_migration.db_sync(ironic_db.get_engine())
     return [
         service.conductor_service(
-            conf, lambda: launcher.request_stop(daemon.EXIT_REFUSED)),
+            conf, lambda: launcher.request_stop(daemon.EXIT_REFUSED)
+        ),
         ironic_api.api_server(conf),
     ]

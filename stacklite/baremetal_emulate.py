@@ -53,30 +53,45 @@ def configure(conf: cfg.ConfigOpts) -> None:
     conf.set_override('power_state_poll_interval', 0.5, group='redfish')
 
 
-def start(state: Path, count: int, bm_url: str,
-          log_rotation: emulated_machines.LogRotation | None = None,
-          emulator_port: int | None = None,
-          agent_ports: int | None = None
-          ) -> emulated_machines.EmulatedMachines:
+def start(
+    state: Path,
+    count: int,
+    bm_url: str,
+    log_rotation: emulated_machines.LogRotation | None = None,
+    emulator_port: int | None = None,
+    agent_ports: int | None = None,
+) -> emulated_machines.EmulatedMachines:
     """The emulator and the agents (stopped again if any fails); the
     agents' logs rotated as ``log_rotation`` says; the ports as
     :class:`emulated_machines.EmulatedMachines` takes them."""
     machines = emulated_machines.EmulatedMachines(
-        state / 'emulated', count, bm_url,
-        heartbeat_interval=HEARTBEAT_INTERVAL, log_rotation=log_rotation,
-        emulator_port=emulator_port, agent_ports=agent_ports)
+        state / 'emulated',
+        count,
+        bm_url,
+        heartbeat_interval=HEARTBEAT_INTERVAL,
+        log_rotation=log_rotation,
+        emulator_port=emulator_port,
+        agent_ports=agent_ports,
+    )
     machines.start()
     if machines.orphans_stopped:
-        LOG.warning('Stopped the emulated machines\' processes that an '
-                    'earlier stacklite-aio left running: %s',
-                    ', '.join(machines.orphans_stopped))
-    LOG.info('Emulated %d machine(s): Redfish at %s, agents logging in %s',
-             count, machines.address, machines.workdir)
+        LOG.warning(
+            "Stopped the emulated machines' processes that an "
+            'earlier stacklite-aio left running: %s',
+            ', '.join(machines.orphans_stopped),
+        )
+    LOG.info(
+        'Emulated %d machine(s): Redfish at %s, agents logging in %s',
+        count,
+        machines.address,
+        machines.workdir,
+    )
     return machines
 
 
-def enroll(baremetal: Any, machines: emulated_machines.EmulatedMachines
-           ) -> list[str]:
+def enroll(
+    baremetal: Any, machines: emulated_machines.EmulatedMachines
+) -> list[str]:
     """Create the nodes and ports that do not exist yet, point those
     that do at the emulator's address; their names."""
     existing = {n.name: n for n in baremetal.nodes(details=True)}
@@ -88,11 +103,13 @@ def enroll(baremetal: Any, machines: emulated_machines.EmulatedMachines
             _readdress(baremetal, existing[name], machines.address)
             continue
         node = baremetal.create_node(
-            name=name, driver='redfish', deploy_interface='agent',
+            name=name,
+            driver='redfish',
+            deploy_interface='agent',
             driver_info=machines.driver_info(index),
-            properties=baremetal_pool.NODE_PROPERTIES)
-        baremetal.create_port(node_uuid=node.id,
-                              address=machines.mac(index))
+            properties=baremetal_pool.NODE_PROPERTIES,
+        )
+        baremetal.create_port(node_uuid=node.id, address=machines.mac(index))
         LOG.info('Emulated machine %s enrolled as node %s', name, node.id)
     return names
 
@@ -103,18 +120,27 @@ def _readdress(baremetal: Any, node: Any, address: str) -> None:
     old = (node.driver_info or {}).get('redfish_address')
     if old == address:
         return
-    baremetal.patch_node(node, [{'op': 'add',
-                                 'path': '/driver_info/redfish_address',
-                                 'value': address}])
-    LOG.warning('Emulated machine %(name)s: the emulator listens on '
-                '%(new)s now; node %(node)s updated (was %(old)s)',
-                {'name': node.name, 'new': address, 'node': node.id,
-                 'old': old})
+    baremetal.patch_node(
+        node,
+        [
+            {
+                'op': 'add',
+                'path': '/driver_info/redfish_address',
+                'value': address,
+            }
+        ],
+    )
+    LOG.warning(
+        'Emulated machine %(name)s: the emulator listens on '
+        '%(new)s now; node %(node)s updated (was %(old)s)',
+        {'name': node.name, 'new': address, 'node': node.id, 'old': old},
+    )
 
 
-def enroll_machines(connect: baremetal_pool.Connector,
-                    machines: emulated_machines.EmulatedMachines
-                    ) -> list[str]:
+def enroll_machines(
+    connect: baremetal_pool.Connector,
+    machines: emulated_machines.EmulatedMachines,
+) -> list[str]:
     """Enroll the machines once the Bare Metal API answers (before the
     all-in-one says it is ready); their node names."""
     conn = connect('baremetal')

@@ -31,18 +31,27 @@ AGENT_HOST = 'ironic-compute'
 FLAVOR = 'baremetal'
 #: The resource class of the flavor (and of the nodes, as nova counts it).
 RESOURCE_CLASS = 'CUSTOM_BAREMETAL'
-FLAVOR_SPECS = {f'resources:{RESOURCE_CLASS}': '1', 'resources:VCPU': '0',
-                'resources:MEMORY_MB': '0', 'resources:DISK_GB': '0'}
-NODE_PROPERTIES = {'cpus': 8, 'memory_mb': 16384, 'local_gb': 100,
-                   'cpu_arch': 'x86_64'}
+FLAVOR_SPECS = {
+    f'resources:{RESOURCE_CLASS}': '1',
+    'resources:VCPU': '0',
+    'resources:MEMORY_MB': '0',
+    'resources:DISK_GB': '0',
+}
+NODE_PROPERTIES = {
+    'cpus': 8,
+    'memory_mb': 16384,
+    'local_gb': 100,
+    'cpu_arch': 'x86_64',
+}
 READY_TIMEOUT = 120
 #: A connection to ``'baremetal'`` or ``'compute'`` as the all-in-one's
 #: administrator (see :func:`basic_connector`).
 Connector = Callable[[str], Any]
 
 
-def configure(conf: cfg.ConfigOpts, bm_url: str,
-              users: dict[str, str] | None) -> None:
+def configure(
+    conf: cfg.ConfigOpts, bm_url: str, users: dict[str, str] | None
+) -> None:
     """The [ironic] options of the ironic-compute agent."""
     conf.set_override('endpoint_override', bm_url, group='ironic')
     if users is None:
@@ -57,16 +66,19 @@ def configure(conf: cfg.ConfigOpts, bm_url: str,
     conf.set_override('resource_update_interval', 5)
 
 
-def connection(url: str, users: dict[str, str] | None,
-                **overrides: Any) -> Any:
+def connection(
+    url: str, users: dict[str, str] | None, **overrides: Any
+) -> Any:
     auth: Any
     if users is None:
         auth = noauth.NoAuth(endpoint=url)
     else:
-        auth = http_basic.HTTPBasicAuth(endpoint=url, username='admin',
-                                        password=users['admin'])
+        auth = http_basic.HTTPBasicAuth(
+            endpoint=url, username='admin', password=users['admin']
+        )
     return openstack.connection.Connection(
-        session=ks_session.Session(auth=auth), **overrides)
+        session=ks_session.Session(auth=auth), **overrides
+    )
 
 
 def wait_up(check: Any) -> None:
@@ -84,8 +96,9 @@ def wait_up(check: Any) -> None:
 def _flavor(compute: Any) -> None:
     if any(f.name == FLAVOR for f in compute.flavors()):
         return
-    flavor = compute.create_flavor(name=FLAVOR, vcpus=1, ram=1, disk=0,
-                                   id=FLAVOR)
+    flavor = compute.create_flavor(
+        name=FLAVOR, vcpus=1, ram=1, disk=0, id=FLAVOR
+    )
     compute.create_flavor_extra_specs(flavor, FLAVOR_SPECS)
 
 
@@ -96,25 +109,37 @@ def _nodes(baremetal: Any, count: int) -> None:
         if name in existing:
             continue
         node = baremetal.create_node(
-            name=name, driver='fake-hardware', resource_class=FLAVOR,
-            properties=NODE_PROPERTIES)
-        baremetal.set_node_provision_state(node, 'manage', wait=True,
-                                           timeout=READY_TIMEOUT)
-        baremetal.set_node_provision_state(node, 'provide', wait=True,
-                                           timeout=READY_TIMEOUT)
+            name=name,
+            driver='fake-hardware',
+            resource_class=FLAVOR,
+            properties=NODE_PROPERTIES,
+        )
+        baremetal.set_node_provision_state(
+            node, 'manage', wait=True, timeout=READY_TIMEOUT
+        )
+        baremetal.set_node_provision_state(
+            node, 'provide', wait=True, timeout=READY_TIMEOUT
+        )
         LOG.info('Bare metal node %s (%s) is available', name, node.id)
 
 
-def basic_connector(api_url: str, bm_url: str,
-                    users: dict[str, str] | None) -> Connector:
+def basic_connector(
+    api_url: str, bm_url: str, users: dict[str, str] | None
+) -> Connector:
     """Connections with http_basic (``users``) or none, at the APIs'
     URLs."""
+
     def connect(service: str) -> Any:
         if service == 'baremetal':
-            return connection(bm_url, users,
-                              baremetal_endpoint_override=bm_url)
-        return connection(f'{api_url}/v2.1', users,
-                          compute_endpoint_override=f'{api_url}/v2.1')
+            return connection(
+                bm_url, users, baremetal_endpoint_override=bm_url
+            )
+        return connection(
+            f'{api_url}/v2.1',
+            users,
+            compute_endpoint_override=f'{api_url}/v2.1',
+        )
+
     return connect
 
 
@@ -141,12 +166,17 @@ def offered(conf: cfg.ConfigOpts) -> int:
     ctx = lite_context.get_admin_context()
     with db_api.context_manager.reader.using(ctx) as session:
         counts = diagnosis.node_counts(
-            session, conf, RESOURCE_CLASS, claims.WHOLE_MACHINE_TYPE)
+            session, conf, RESOURCE_CLASS, claims.WHOLE_MACHINE_TYPE
+        )
     return counts['free_served']
 
 
-def provide_and_offer(connect: Connector, conf: cfg.ConfigOpts,
-                      count: int, timeout: float = READY_TIMEOUT) -> None:
+def provide_and_offer(
+    connect: Connector,
+    conf: cfg.ConfigOpts,
+    count: int,
+    timeout: float = READY_TIMEOUT,
+) -> None:
     """Enroll and provide the nodes, create the flavor, then wait until
     the scheduler can place a server on each (the agent reports every
     ``resource_update_interval``): the all-in-one says it is ready only
@@ -160,7 +190,12 @@ def provide_and_offer(connect: Connector, conf: cfg.ConfigOpts,
                 f'the {count} bare metal node(s) are available in the Bare '
                 f'Metal API, but the {AGENT_HOST} agent offered only '
                 f'{ready} to the scheduler within {timeout:.0f} s; see '
-                'its lines in the log')
+                'its lines in the log'
+            )
         time.sleep(0.5)
-    LOG.info('%d bare metal node(s) available and offered to the scheduler '
-             'in %.1f s', count, time.monotonic() - started)
+    LOG.info(
+        '%d bare metal node(s) available and offered to the scheduler '
+        'in %.1f s',
+        count,
+        time.monotonic() - started,
+    )

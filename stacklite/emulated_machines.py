@@ -82,9 +82,14 @@ def binary(name: str) -> str:
         return str(beside)
     found = shutil.which(name)
     if found is None:
-        raise RuntimeError(f'{name} is not installed'
-                           + (' (pip install sushy-tools)'
-                              if name == 'sushy-emulator' else ''))
+        raise RuntimeError(
+            f'{name} is not installed'
+            + (
+                ' (pip install sushy-tools)'
+                if name == 'sushy-emulator'
+                else ''
+            )
+        )
     return found
 
 
@@ -107,23 +112,36 @@ def make_disk(path: Path, size: int) -> Path:
 
 def machine(index: int) -> dict[str, Any]:
     """Fake system ``index`` (1-based) of the emulator."""
-    return {'uuid': f'5d6bd5a2-1c4e-4f0a-9b7e-{index:012d}',
-            'name': f'emulated-{index}', 'power_state': 'Off',
-            'nics': [{'mac': mac_of(index),
-                      'ip': f'172.22.{index // 250}.{index % 250 + 2}'}]}
+    return {
+        'uuid': f'5d6bd5a2-1c4e-4f0a-9b7e-{index:012d}',
+        'name': f'emulated-{index}',
+        'power_state': 'Off',
+        'nics': [
+            {
+                'mac': mac_of(index),
+                'ip': f'172.22.{index // 250}.{index % 250 + 2}',
+            }
+        ],
+    }
 
 
 def mac_of(index: int) -> str:
     """A distinct MAC address per machine (up to 2**24 of them)."""
-    return ('52:54:01:' + ':'.join(
-        f'{(index >> shift) & 255:02x}' for shift in (16, 8, 0)))
+    return '52:54:01:' + ':'.join(
+        f'{(index >> shift) & 255:02x}' for shift in (16, 8, 0)
+    )
 
 
 class Child:
     """A child process logging to a file, recorded in ``pidfile``."""
 
-    def __init__(self, name: str, argv: list[str], log: Path,
-                 pidfile: Path | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        argv: list[str],
+        log: Path,
+        pidfile: Path | None = None,
+    ) -> None:
         self.name = name
         self.argv = argv
         self.log = log
@@ -133,8 +151,12 @@ class Child:
     def start(self) -> 'Child':
         with self.log.open('ab') as out:
             self.popen = subprocess.Popen(
-                self.argv, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True)
+                self.argv,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         if self.pidfile is not None:
             pidfiles.write(self.pidfile, self.popen.pid)
         return self
@@ -176,20 +198,28 @@ class LogRotation:
     max_files: int
 
     def config(self) -> str:
-        return ('[DEFAULT]\nlog_rotation_type = size\n'
-                f'max_logfile_size_mb = {self.max_size_mb}\n'
-                f'max_logfile_count = {self.max_files}\n')
+        return (
+            '[DEFAULT]\nlog_rotation_type = size\n'
+            f'max_logfile_size_mb = {self.max_size_mb}\n'
+            f'max_logfile_count = {self.max_files}\n'
+        )
 
 
 class Agent(Child):
     """``ironic-lite-agent`` of one machine; its log rotated as
     ``log_rotation`` says (None: not rotated)."""
 
-    def __init__(self, workdir: Path, api_url: str, mac: str,
-                 disks: list[Path], heartbeat_interval: float,
-                 lookup_interval: float = 1.0,
-                 log_rotation: LogRotation | None = None,
-                 listen_port: int = 0) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        api_url: str,
+        mac: str,
+        disks: list[Path],
+        heartbeat_interval: float,
+        lookup_interval: float = 1.0,
+        log_rotation: LogRotation | None = None,
+        listen_port: int = 0,
+    ) -> None:
         """``listen_port`` 0: the agent's command API binds a port the
         kernel chooses (no race with other processes) and reports it."""
         self.log_file = workdir / 'agent.log'
@@ -198,44 +228,69 @@ class Agent(Child):
             path = workdir / 'agent-logging.conf'
             path.write_text(log_rotation.config())
             logging_options = ['--config-file', str(path)]
-        super().__init__(workdir.name, [
-            binary('ironic-lite-agent'), '--api_url', api_url,
-            '--mac_addresses', mac,
-            '--disk_files', ','.join(str(d) for d in disks),
-            '--listen_port', str(listen_port),
-            '--heartbeat_interval', str(heartbeat_interval),
-            '--lookup_interval', str(lookup_interval),
-            '--shred_random_overwrite_iterations', '0',
-            '--log-file', str(self.log_file), *logging_options],
-            workdir / 'agent.out', workdir / AGENT_PIDFILE)
+        super().__init__(
+            workdir.name,
+            [
+                binary('ironic-lite-agent'),
+                '--api_url',
+                api_url,
+                '--mac_addresses',
+                mac,
+                '--disk_files',
+                ','.join(str(d) for d in disks),
+                '--listen_port',
+                str(listen_port),
+                '--heartbeat_interval',
+                str(heartbeat_interval),
+                '--lookup_interval',
+                str(lookup_interval),
+                '--shred_random_overwrite_iterations',
+                '0',
+                '--log-file',
+                str(self.log_file),
+                *logging_options,
+            ],
+            workdir / 'agent.out',
+            workdir / AGENT_PIDFILE,
+        )
         self.disks = disks
 
     def steps_run(self) -> list[str]:
         """The clean steps this agent ran, from its log."""
         marker = 'Executing clean step '
         text = self.log_file.read_text() if self.log_file.exists() else ''
-        return [line.split(marker, 1)[1].strip()
-                for line in text.splitlines() if marker in line]
+        return [
+            line.split(marker, 1)[1].strip()
+            for line in text.splitlines()
+            if marker in line
+        ]
 
 
 def emulator_config(state: Path, systems: list[dict[str, Any]]) -> str:
-    return ("SUSHY_EMULATOR_FAKE_DRIVER = True\n"
-            "SUSHY_EMULATOR_LISTEN_IP = '127.0.0.1'\n"
-            f"SUSHY_EMULATOR_STATE_DIR = {str(state)!r}\n"
-            f"SUSHY_EMULATOR_FAKE_SYSTEMS = {json.dumps(systems)}\n")
+    return (
+        'SUSHY_EMULATOR_FAKE_DRIVER = True\n'
+        "SUSHY_EMULATOR_LISTEN_IP = '127.0.0.1'\n"
+        f'SUSHY_EMULATOR_STATE_DIR = {str(state)!r}\n'
+        f'SUSHY_EMULATOR_FAKE_SYSTEMS = {json.dumps(systems)}\n'
+    )
 
 
 class EmulatedMachines:
     """N machines behind one Redfish emulator, one agent each."""
 
-    def __init__(self, workdir: Path, count: int, api_url: str,
-                 disk_size: int = 4 * MIB,
-                 heartbeat_interval: float = 2.0,
-                 agents: int | None = None,
-                 lookup_interval: float = 1.0,
-                 log_rotation: LogRotation | None = None,
-                 emulator_port: int | None = None,
-                 agent_ports: int | None = None) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        count: int,
+        api_url: str,
+        disk_size: int = 4 * MIB,
+        heartbeat_interval: float = 2.0,
+        agents: int | None = None,
+        lookup_interval: float = 1.0,
+        log_rotation: LogRotation | None = None,
+        emulator_port: int | None = None,
+        agent_ports: int | None = None,
+    ) -> None:
         """``agents``: machines with an agent process, the first ones
         (default: all); ``log_rotation``: of the agents' logs;
         ``emulator_port``: the emulator's port (default: its port of
@@ -267,11 +322,15 @@ class EmulatedMachines:
 
     def driver_info(self, index: int) -> dict[str, str]:
         """The driver_info of machine ``index`` (0-based)."""
-        return {'redfish_address': self.address,
-                'redfish_system_id':
-                    f'/redfish/v1/Systems/{self.systems[index]["uuid"]}',
-                'redfish_username': 'admin', 'redfish_password': 'admin',
-                'redfish_verify_ca': 'false'}
+        return {
+            'redfish_address': self.address,
+            'redfish_system_id': (
+                f'/redfish/v1/Systems/{self.systems[index]["uuid"]}'
+            ),
+            'redfish_username': 'admin',
+            'redfish_password': 'admin',
+            'redfish_verify_ca': 'false',
+        }
 
     def mac(self, index: int) -> str:
         return str(self.systems[index]['nics'][0]['mac'])
@@ -301,12 +360,17 @@ class EmulatedMachines:
         """Stop the recorded processes that still run (agents first:
         they call the emulator's machines' API, not the emulator)."""
         stopped = []
-        for path in [*sorted(self.workdir.glob(f'agent-*/{AGENT_PIDFILE}')),
-                     self.workdir / EMULATOR_PIDFILE]:
+        for path in [
+            *sorted(self.workdir.glob(f'agent-*/{AGENT_PIDFILE}')),
+            self.workdir / EMULATOR_PIDFILE,
+        ]:
             pid = pidfiles.stop_recorded(path)
             if pid is not None:
-                name = (path.parent.name if path.name == AGENT_PIDFILE
-                        else 'sushy-emulator')
+                name = (
+                    path.parent.name
+                    if path.name == AGENT_PIDFILE
+                    else 'sushy-emulator'
+                )
                 stopped.append(f'{name} (pid {pid})')
         return stopped
 
@@ -315,8 +379,9 @@ class EmulatedMachines:
         free, else a free one; should another process bind the chosen
         port before the emulator does, on another (bounded)."""
         config = self.workdir / 'emulator.conf'
-        config.write_text(emulator_config(self.workdir / 'emulator-state',
-                                          self.systems))
+        config.write_text(
+            emulator_config(self.workdir / 'emulator-state', self.systems)
+        )
         for _attempt in range(EMULATOR_PORT_ATTEMPTS):
             if self.emulator_port is not None:
                 self.port = self.emulator_port
@@ -324,23 +389,35 @@ class EmulatedMachines:
                 self.port = stable_port(self.workdir / PORT_FILE)
             log = self.workdir / 'emulator.log'
             offset = log.stat().st_size if log.exists() else 0
-            self.emulator = Child('sushy-emulator', [
-                binary('sushy-emulator'), '--config', str(config),
-                '--port', str(self.port)], log,
-                self.workdir / EMULATOR_PIDFILE).start()
+            self.emulator = Child(
+                'sushy-emulator',
+                [
+                    binary('sushy-emulator'),
+                    '--config',
+                    str(config),
+                    '--port',
+                    str(self.port),
+                ],
+                log,
+                self.workdir / EMULATOR_PIDFILE,
+            ).start()
             if self._wait_answering(timeout):
                 return
             if not self._port_was_taken(offset):
-                raise RuntimeError('sushy-emulator did not start; see '
-                                   f'{self.emulator.log}')
+                raise RuntimeError(
+                    f'sushy-emulator did not start; see {self.emulator.log}'
+                )
             if self.emulator_port is not None:
                 raise RuntimeError(
                     f'sushy-emulator cannot listen on 127.0.0.1:{self.port}'
-                    ': the address is in use (choose another port)')
+                    ': the address is in use (choose another port)'
+                )
             (self.workdir / PORT_FILE).unlink(missing_ok=True)
-        raise RuntimeError(f'sushy-emulator found no free port in '
-                           f'{EMULATOR_PORT_ATTEMPTS} attempts; see '
-                           f'{self.workdir / "emulator.log"}')
+        raise RuntimeError(
+            f'sushy-emulator found no free port in '
+            f'{EMULATOR_PORT_ATTEMPTS} attempts; see '
+            f'{self.workdir / "emulator.log"}'
+        )
 
     def _wait_answering(self, timeout: float) -> bool:
         """The emulator answers (True) or has ended (False); a
@@ -351,8 +428,9 @@ class EmulatedMachines:
             if not self.emulator.alive():
                 return False
             if time.monotonic() > deadline:
-                raise RuntimeError('sushy-emulator did not start; see '
-                                   f'{self.emulator.log}')
+                raise RuntimeError(
+                    f'sushy-emulator did not start; see {self.emulator.log}'
+                )
             time.sleep(0.2)
         return True
 
@@ -367,7 +445,8 @@ class EmulatedMachines:
     def _answers(self) -> bool:
         try:
             with urllib.request.urlopen(
-                    self.address + '/redfish/v1/Systems', timeout=2):
+                self.address + '/redfish/v1/Systems', timeout=2
+            ):
                 return True
         except OSError:
             return False
@@ -379,9 +458,16 @@ class EmulatedMachines:
         if not disk.exists():
             make_disk(disk, self.disk_size)
         port = 0 if self.agent_ports is None else self.agent_ports + index
-        return Agent(workdir, self.api_url, self.mac(index), [disk],
-                     self.heartbeat_interval, self.lookup_interval,
-                     self.log_rotation, listen_port=port)
+        return Agent(
+            workdir,
+            self.api_url,
+            self.mac(index),
+            [disk],
+            self.heartbeat_interval,
+            self.lookup_interval,
+            self.log_rotation,
+            listen_port=port,
+        )
 
     def restart_agent(self, index: int) -> Agent:
         """Start machine ``index``'s agent again (after a kill)."""
@@ -392,8 +478,10 @@ class EmulatedMachines:
 
     def stop(self, timeout: float = 15) -> None:
         """SIGTERM every process, SIGKILL what did not end in time."""
-        children: list[Child] = [*self.agents, *(
-            [self.emulator] if self.emulator else [])]
+        children: list[Child] = [
+            *self.agents,
+            *([self.emulator] if self.emulator else []),
+        ]
         for child in children:
             child.terminate()
         deadline = time.monotonic() + timeout
@@ -409,15 +497,16 @@ def disk_is_erased(path: Path) -> bool:
     zeros = bytes(MIB)
     with path.open('rb') as handle:
         while chunk := handle.read(MIB):
-            if chunk != zeros[:len(chunk)]:
+            if chunk != zeros[: len(chunk)]:
                 return False
     return True
 
 
 def serving(agent: Agent) -> bool:
     """The agent's command API is up (its log says so)."""
-    return (agent.log_file.exists()
-            and 'serving on' in agent.log_file.read_text())
+    return (
+        agent.log_file.exists() and 'serving on' in agent.log_file.read_text()
+    )
 
 
 def stamp_disk(path: Path) -> None:

@@ -72,15 +72,18 @@ class Endpoint:
 def catalog(api_url: str, baremetal_url: str | None) -> list[Endpoint]:
     """The all-in-one's endpoints: the Compute API, the image API it
     mounts at ``/image``, and the Bare Metal API if it runs."""
-    endpoints = [Endpoint('compute', 'nova', f'{api_url}/v2.1'),
-                 Endpoint('image', 'glance', f'{api_url}/image')]
+    endpoints = [
+        Endpoint('compute', 'nova', f'{api_url}/v2.1'),
+        Endpoint('image', 'glance', f'{api_url}/image'),
+    ]
     if baremetal_url is not None:
         endpoints.append(Endpoint('baremetal', 'ironic', baremetal_url))
     return endpoints
 
 
-def ensure_passwords(path: Path,
-                     names: list[str]) -> tuple[dict[str, str], set[str]]:
+def ensure_passwords(
+    path: Path, names: list[str]
+) -> tuple[dict[str, str], set[str]]:
     """user -> password, made at random once and kept in ``path``
     (0600); a name missing from the file gets one. Also the names that
     got one now (Keystone may know them with another password)."""
@@ -94,13 +97,15 @@ def ensure_passwords(path: Path,
     return known, missing
 
 
-def write_config(directory: Path,
-                 log_options: dict[str, Any] | None = None) -> Path:
+def write_config(
+    directory: Path, log_options: dict[str, Any] | None = None
+) -> Path:
     """keystone.conf: everything under ``directory``; an in-process
     cache; no notifications; ``log_options`` in ``[DEFAULT]`` (e.g.
     oslo.log's rotation)."""
-    extra = ''.join(f'{name} = {value}\n'
-                    for name, value in (log_options or {}).items())
+    extra = ''.join(
+        f'{name} = {value}\n' for name, value in (log_options or {}).items()
+    )
     text = f"""\
 [DEFAULT]
 log_file = {directory / 'keystone.log'}
@@ -145,23 +150,29 @@ def _bind(host: str, port: int) -> socket.socket:
     try:
         return socket.create_server((host, port), backlog=128)
     except OSError as exc:
-        raise RuntimeError(f'keystone cannot listen on {host}:{port}: '
-                           f'{exc.strerror or exc}') from exc
+        raise RuntimeError(
+            f'keystone cannot listen on {host}:{port}: {exc.strerror or exc}'
+        ) from exc
 
 
 class Keystone:
     """Keystone in a process of its own, started and stopped by a
     Launcher. ``endpoints`` may be changed until :meth:`start`."""
 
-    def __init__(self, state: Path, host: str = '127.0.0.1',
-                 port: int = DEFAULT_PORT,
-                 endpoints: list[Endpoint] | None = None,
-                 log_options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        state: Path,
+        host: str = '127.0.0.1',
+        port: int = DEFAULT_PORT,
+        endpoints: list[Endpoint] | None = None,
+        log_options: dict[str, Any] | None = None,
+    ) -> None:
         self.directory = state / 'keystone'
         self.directory.mkdir(mode=0o700, exist_ok=True)
         self.passwords, self._new_passwords = ensure_passwords(
             self.directory / 'passwords.yaml',
-            ['admin', *PEOPLE, *SERVICE_USERS])
+            ['admin', *PEOPLE, *SERVICE_USERS],
+        )
         self.config = write_config(self.directory, log_options)
         self.endpoints = list(endpoints or [])
         self._sock: socket.socket | None = _bind(host, port)
@@ -184,19 +195,33 @@ class Keystone:
         return self.directory / 'keystone.log'
 
     def bootstrap_plan(self) -> dict[str, Any]:
-        people = [(name, project, list(roles))
-                  for name, (project, roles) in PEOPLE.items()]
-        services = [(name, SERVICE_PROJECT, ['service'])
-                    for name in SERVICE_USERS]
-        users = [{'name': name, 'password': self.passwords[name],
-                  'new_password': name in self._new_passwords,
-                  'project': project, 'roles': roles}
-                 for name, project, roles in people + services]
+        people = [
+            (name, project, list(roles))
+            for name, (project, roles) in PEOPLE.items()
+        ]
+        services = [
+            (name, SERVICE_PROJECT, ['service']) for name in SERVICE_USERS
+        ]
+        users = [
+            {
+                'name': name,
+                'password': self.passwords[name],
+                'new_password': name in self._new_passwords,
+                'project': project,
+                'roles': roles,
+            }
+            for name, project, roles in people + services
+        ]
         return {
-            'region': REGION, 'identity_url': self.auth_url,
-            'admin_password': self.passwords['admin'], 'users': users,
-            'endpoints': {e.service_type: {'name': e.name, 'url': e.url}
-                          for e in self.endpoints}}
+            'region': REGION,
+            'identity_url': self.auth_url,
+            'admin_password': self.passwords['admin'],
+            'users': users,
+            'endpoints': {
+                e.service_type: {'name': e.name, 'url': e.url}
+                for e in self.endpoints
+            },
+        }
 
     def spawn(self) -> None:
         """Start the Keystone process and return at once (its set-up
@@ -209,13 +234,24 @@ class Keystone:
         self._spawned_at = time.monotonic()
         fd = self._sock.fileno()
         self._process = subprocess.Popen(
-            [sys.executable, '-m', 'stacklite.identity_server',
-             '--config-file', str(self.config), '--fd', str(fd)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=[fd],
-            start_new_session=True)
+            [
+                sys.executable,
+                '-m',
+                'stacklite.identity_server',
+                '--config-file',
+                str(self.config),
+                '--fd',
+                str(fd),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            pass_fds=[fd],
+            start_new_session=True,
+        )
         assert self._process.stdin is not None
         self._process.stdin.write(
-            json.dumps(self.bootstrap_plan()).encode() + b'\n')
+            json.dumps(self.bootstrap_plan()).encode() + b'\n'
+        )
         self._process.stdin.flush()
 
     def start(self) -> None:
@@ -228,13 +264,19 @@ class Keystone:
         if not self._wait_ready():
             code = self._process.returncode
             self.stop()
-            raise RuntimeError(f'keystone did not start (exit status '
-                               f'{code}); see {self.log_file}')
-        LOG.info('keystone listening on %s (pid %d, started in %.1f s)',
-                 self.url, self._process.pid,
-                 time.monotonic() - self._spawned_at)
-        self._watcher = threading.Thread(target=self._watch,
-                                         name='keystone-watch', daemon=True)
+            raise RuntimeError(
+                f'keystone did not start (exit status '
+                f'{code}); see {self.log_file}'
+            )
+        LOG.info(
+            'keystone listening on %s (pid %d, started in %.1f s)',
+            self.url,
+            self._process.pid,
+            time.monotonic() - self._spawned_at,
+        )
+        self._watcher = threading.Thread(
+            target=self._watch, name='keystone-watch', daemon=True
+        )
         self._watcher.start()
 
     def _wait_ready(self) -> bool:
@@ -267,15 +309,24 @@ class Keystone:
             now = time.monotonic()
             ends = [t for t in ends if now - t < RESTART_WINDOW] + [now]
             if len(ends) > MAX_RESTARTS:
-                LOG.critical('keystone ended %d times within %d s (last exit '
-                             'status %s); not starting it again: see %s',
-                             len(ends), RESTART_WINDOW, code, self.log_file)
+                LOG.critical(
+                    'keystone ended %d times within %d s (last exit '
+                    'status %s); not starting it again: see %s',
+                    len(ends),
+                    RESTART_WINDOW,
+                    code,
+                    self.log_file,
+                )
                 if self.on_give_up is not None:
                     self.on_give_up()
                 return
-            LOG.error('keystone (pid %d) ended with exit status %s; '
-                      'starting it again (see %s)', process.pid, code,
-                      self.log_file)
+            LOG.error(
+                'keystone (pid %d) ended with exit status %s; '
+                'starting it again (see %s)',
+                process.pid,
+                code,
+                self.log_file,
+            )
             for pipe in (process.stdin, process.stdout):
                 if pipe is not None:
                     pipe.close()
@@ -286,8 +337,11 @@ class Keystone:
                 restarted = self._process
                 assert restarted is not None
             if self._wait_ready():
-                LOG.info('keystone serves again on %s (pid %d)', self.url,
-                         restarted.pid)
+                LOG.info(
+                    'keystone serves again on %s (pid %d)',
+                    self.url,
+                    restarted.pid,
+                )
 
     def stop(self) -> None:
         """End of stdin stops it; SIGTERM, then SIGKILL, if it lingers."""
@@ -323,16 +377,21 @@ class Keystone:
         service user ``user``."""
         return {
             'www_authenticate_uri': self.auth_url,
-            'auth_type': 'password', 'auth_url': self.auth_url,
-            'username': user, 'password': self.passwords[user],
-            'user_domain_name': DOMAIN, 'project_name': SERVICE_PROJECT,
-            'project_domain_name': DOMAIN, 'region_name': REGION,
+            'auth_type': 'password',
+            'auth_url': self.auth_url,
+            'username': user,
+            'password': self.passwords[user],
+            'user_domain_name': DOMAIN,
+            'project_name': SERVICE_PROJECT,
+            'project_domain_name': DOMAIN,
+            'region_name': REGION,
             'interface': 'internal',
         }
 
 
-def configure_authtoken(conf: cfg.ConfigOpts, keystone: Keystone,
-                        user: str) -> None:
+def configure_authtoken(
+    conf: cfg.ConfigOpts, keystone: Keystone, user: str
+) -> None:
     """Set ``conf`` (an API's configuration, parsed already) to validate
     tokens against ``keystone`` as ``user`` (registering the options
     keystonemiddleware would register)."""
@@ -341,8 +400,10 @@ def configure_authtoken(conf: cfg.ConfigOpts, keystone: Keystone,
 
     for group, opts in auth_token.list_opts():
         conf.register_opts(opts, group=group)
-    conf.register_opts(loading.get_auth_plugin_conf_options('password'),
-                       group='keystone_authtoken')
+    conf.register_opts(
+        loading.get_auth_plugin_conf_options('password'),
+        group='keystone_authtoken',
+    )
     conf.set_override('auth_strategy', 'keystone')
     for name, value in keystone.authtoken(user).items():
         conf.set_override(name, value, group='keystone_authtoken')

@@ -59,13 +59,20 @@ def one_sqlite_writer_at_a_time() -> None:
         if isinstance(dbapi_connection, sqlite3.Connection):
             dbapi_connection.execute('PRAGMA busy_timeout = 30000')
 
-    def immediate(connection: Any, cursor: Any, statement: str,
-                  parameters: Any, context: Any, executemany: bool
-                  ) -> tuple[str, Any]:
+    def immediate(
+        connection: Any,
+        cursor: Any,
+        statement: str,
+        parameters: Any,
+        context: Any,
+        executemany: bool,
+    ) -> tuple[str, Any]:
         # oslo.db turns the driver's own transactions off on SQLite and
         # begins each with a plain BEGIN.
-        if (connection.dialect.name == 'sqlite'
-                and statement.strip().upper() == 'BEGIN'):
+        if (
+            connection.dialect.name == 'sqlite'
+            and statement.strip().upper() == 'BEGIN'
+        ):
             statement = 'BEGIN IMMEDIATE'
         return statement, parameters
 
@@ -95,10 +102,12 @@ def _set_up_key_repositories(conf: Any) -> None:
     from keystone.credential.providers import fernet as credential_fernet
 
     for group, max_active in (
-            ('fernet_tokens', conf.fernet_tokens.max_active_keys),
-            ('credential', credential_fernet.MAX_ACTIVE_KEYS)):
+        ('fernet_tokens', conf.fernet_tokens.max_active_keys),
+        ('credential', credential_fernet.MAX_ACTIVE_KEYS),
+    ):
         keys = fernet_utils.FernetUtils(
-            getattr(conf, group).key_repository, max_active, group)
+            getattr(conf, group).key_repository, max_active, group
+        )
         keys.create_key_directory()
         if keys.validate_key_repository(requires_write=True):
             keys.initialize_key_repository()
@@ -134,8 +143,9 @@ def _serve(app: Any, fd: int) -> Any:
 
     sock = socket.socket(fileno=fd)
     host, port = sock.getsockname()[:2]
-    api = server.APIServer('keystone', app, host, port,
-                           server.Settings(threads=8), sock=sock)
+    api = server.APIServer(
+        'keystone', app, host, port, server.Settings(threads=8), sock=sock
+    )
     api.start()
     return api
 
@@ -145,10 +155,12 @@ def _start(conf: Any, plan: dict[str, Any], fd: int) -> Any:
 
     from stacklite import identity_bootstrap
 
-    steps = [('database', upgrades.offline_sync_database_to_version),
-             ('keys', lambda: _set_up_key_repositories(conf)),
-             ('bootstrap', lambda: identity_bootstrap.apply(plan)),
-             ('application', application)]
+    steps = [
+        ('database', upgrades.offline_sync_database_to_version),
+        ('keys', lambda: _set_up_key_repositories(conf)),
+        ('bootstrap', lambda: identity_bootstrap.apply(plan)),
+        ('application', application),
+    ]
     timings = []
     result = None
     for name, step in steps:
@@ -166,8 +178,12 @@ def _stop_on_sigterm(signum: int, frame: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog='stacklite-identity-server')
     parser.add_argument('--config-file', required=True)
-    parser.add_argument('--fd', type=int, required=True,
-                        help='The listening socket, bound by the parent.')
+    parser.add_argument(
+        '--fd',
+        type=int,
+        required=True,
+        help='The listening socket, bound by the parent.',
+    )
     args = parser.parse_args(argv)
     private.restrict_umask()
     # Ctrl-C in the terminal is the parent's to handle: it stops us.

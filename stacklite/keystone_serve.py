@@ -44,25 +44,42 @@ CONFIGURATION_ERROR = 78
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog='stacklite-keystone',
-        description="Serve upstream Keystone's API with waitress.")
-    parser.add_argument('--config-file', default='/etc/keystone/keystone.conf',
-                        help="Keystone's configuration file (default: "
-                        '%(default)s).')
-    parser.add_argument('--host', default='0.0.0.0',
-                        help='Address to listen on (default: %(default)s).')
-    parser.add_argument('--port', type=int, default=5000,
-                        help='Port to listen on (default: %(default)s).')
-    parser.add_argument('--threads', type=int, default=16,
-                        help='Request threads (default: %(default)s).')
+        description="Serve upstream Keystone's API with waitress.",
+    )
+    parser.add_argument(
+        '--config-file',
+        default='/etc/keystone/keystone.conf',
+        help="Keystone's configuration file (default: %(default)s).",
+    )
+    parser.add_argument(
+        '--host',
+        default='0.0.0.0',
+        help='Address to listen on (default: %(default)s).',
+    )
+    parser.add_argument(
+        '--port',
+        type=int,
+        default=5000,
+        help='Port to listen on (default: %(default)s).',
+    )
+    parser.add_argument(
+        '--threads',
+        type=int,
+        default=16,
+        help='Request threads (default: %(default)s).',
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     if not os.path.isfile(args.config_file):
-        print(f'stacklite-keystone: Keystone\'s configuration file '
-              f'{args.config_file} does not exist: write it, or name '
-              'another with --config-file.', file=sys.stderr)
+        print(
+            f"stacklite-keystone: Keystone's configuration file "
+            f'{args.config_file} does not exist: write it, or name '
+            'another with --config-file.',
+            file=sys.stderr,
+        )
         return CONFIGURATION_ERROR
     from lite_common.wsgi import server
     from stacklite import identity_server
@@ -79,14 +96,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         identity_server.configure(args.config_file)
         from keystone.server import backends
+
         backends.load_backends()
         app = identity_server.application()
-        api = server.APIServer('keystone', app, args.host, args.port,
-                               server.Settings(threads=args.threads))
-    except Exception as exc:   # a bad file, a database it cannot reach
+        api = server.APIServer(
+            'keystone',
+            app,
+            args.host,
+            args.port,
+            server.Settings(threads=args.threads),
+        )
+    except Exception as exc:  # a bad file, a database it cannot reach
         LOG.exception('keystone cannot start')
-        print(f'stacklite-keystone: keystone cannot start: {exc}',
-              file=sys.stderr, flush=True)
+        print(
+            f'stacklite-keystone: keystone cannot start: {exc}',
+            file=sys.stderr,
+            flush=True,
+        )
         return 1
     api.start()
     stop.wait()

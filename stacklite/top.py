@@ -25,18 +25,32 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog='stacklite-top',
         description='Show bare metal nodes by provision state with their '
-        'current step, and servers by status and task state, refreshed.')
-    parser.add_argument('--os-cloud', default=os.environ.get(
-        'OS_CLOUD', 'stacklite'), help='clouds.yaml entry (default '
+        'current step, and servers by status and task state, refreshed.',
+    )
+    parser.add_argument(
+        '--os-cloud',
+        default=os.environ.get('OS_CLOUD', 'stacklite'),
+        help='clouds.yaml entry (default '
         '$OS_CLOUD, else "stacklite"); the file is found as openstack '
-        'finds it (OS_CLIENT_CONFIG_FILE, ./clouds.yaml, ...).')
-    parser.add_argument('--interval', type=float, default=2.0,
-                        help='Seconds between frames (default 2).')
-    parser.add_argument('--count', type=int, default=0,
-                        help='Stop after this many frames (default 0: '
-                        'until interrupted).')
-    parser.add_argument('--once', action='store_true',
-                        help='Print one frame and exit (--count 1).')
+        'finds it (OS_CLIENT_CONFIG_FILE, ./clouds.yaml, ...).',
+    )
+    parser.add_argument(
+        '--interval',
+        type=float,
+        default=2.0,
+        help='Seconds between frames (default 2).',
+    )
+    parser.add_argument(
+        '--count',
+        type=int,
+        default=0,
+        help='Stop after this many frames (default 0: until interrupted).',
+    )
+    parser.add_argument(
+        '--once',
+        action='store_true',
+        help='Print one frame and exit (--count 1).',
+    )
     args = parser.parse_args(argv)
     if args.interval <= 0:
         parser.error('--interval must be > 0')
@@ -60,11 +74,16 @@ def node_rows(nodes: Iterable[Any]) -> dict[str, list[str]]:
     groups: dict[str, list[str]] = defaultdict(list)
     for node in nodes:
         target = node.target_provision_state
-        parts = [node.name or node.id, f'-> {target}' if target else '',
-                 _step(node), 'maintenance' if node.is_maintenance else '',
-                 f'error: {node.last_error}' if node.last_error else '']
+        parts = [
+            node.name or node.id,
+            f'-> {target}' if target else '',
+            _step(node),
+            'maintenance' if node.is_maintenance else '',
+            f'error: {node.last_error}' if node.last_error else '',
+        ]
         groups[node.provision_state or 'enroll'].append(
-            '  '.join(part for part in parts if part))
+            '  '.join(part for part in parts if part)
+        )
     return groups
 
 
@@ -73,9 +92,16 @@ def server_rows(servers: Iterable[Any]) -> dict[str, list[str]]:
     groups: dict[str, list[str]] = defaultdict(list)
     for server in servers:
         key = f'{server.status}/{server.task_state or "-"}'
-        groups[key].append('  '.join(
-            str(part) for part in (server.name, server.compute_host or '-',
-                                   server.id)))
+        groups[key].append(
+            '  '.join(
+                str(part)
+                for part in (
+                    server.name,
+                    server.compute_host or '-',
+                    server.id,
+                )
+            )
+        )
     return groups
 
 
@@ -88,8 +114,11 @@ def _section(title: str, groups: dict[str, list[str]]) -> list[str]:
     return lines
 
 
-def _read(what: str, list_call: Callable[[], Iterable[Any]],
-          rows: Callable[[Iterable[Any]], dict[str, list[str]]]) -> list[str]:
+def _read(
+    what: str,
+    list_call: Callable[[], Iterable[Any]],
+    rows: Callable[[Iterable[Any]], dict[str, list[str]]],
+) -> list[str]:
     try:
         return _section(what, rows(list(list_call())))
     except Exception as exc:  # any API or network error: shown, not fatal
@@ -99,11 +128,14 @@ def _read(what: str, list_call: Callable[[], Iterable[Any]],
 def frame(conn: Any) -> str:
     """One screen: the nodes, then the servers."""
     lines = [time.strftime('stacklite-top  %Y-%m-%d %H:%M:%S')]
-    lines += _read('Bare metal nodes',
-                   lambda: conn.baremetal.nodes(details=True), node_rows)
-    lines += _read('Servers',
-                   lambda: conn.compute.servers(all_projects=True),
-                   server_rows)
+    lines += _read(
+        'Bare metal nodes',
+        lambda: conn.baremetal.nodes(details=True),
+        node_rows,
+    )
+    lines += _read(
+        'Servers', lambda: conn.compute.servers(all_projects=True), server_rows
+    )
     return '\n'.join(lines)
 
 

@@ -15,26 +15,30 @@ import sys
 import kombu
 import sqlalchemy as sa
 
-MYSQL = os.environ.get('STACKLITE_TEST_MYSQL', 'mysql+pymysql://root@127.0.0.1')
-POSTGRES = os.environ.get('STACKLITE_TEST_POSTGRES',
-                          'postgresql+psycopg2://postgres@127.0.0.1')
+MYSQL = os.environ.get(
+    'STACKLITE_TEST_MYSQL', 'mysql+pymysql://root@127.0.0.1'
+)
+POSTGRES = os.environ.get(
+    'STACKLITE_TEST_POSTGRES', 'postgresql+psycopg2://postgres@127.0.0.1'
+)
 RABBIT = 'amqp://guest:guest@127.0.0.1:5672//'
 
 FIXES = {
     'MariaDB': "as root: mariadb -e \"ALTER USER 'root'@'localhost' "
-               "IDENTIFIED BY ''\" (and the same for 'root'@'127.0.0.1')",
+    "IDENTIFIED BY ''\" (and the same for 'root'@'127.0.0.1')",
     'PostgreSQL': 'first line of /etc/postgresql/*/main/pg_hba.conf: '
-                  '"host all postgres 127.0.0.1/32 trust", then '
-                  'pg_ctlcluster VERSION main reload',
+    '"host all postgres 127.0.0.1/32 trust", then '
+    'pg_ctlcluster VERSION main reload',
     'RabbitMQ': 'the guest user with password guest '
-                '(rabbitmqctl add_user guest guest; '
-                'rabbitmqctl set_permissions guest ".*" ".*" ".*")',
+    '(rabbitmqctl add_user guest guest; '
+    'rabbitmqctl set_permissions guest ".*" ".*" ".*")',
 }
 
 
 def _database(url: str, privilege_check: str) -> None:
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool,
-                              connect_args={'connect_timeout': 5})
+    engine = sa.create_engine(
+        url, poolclass=sa.pool.NullPool, connect_args={'connect_timeout': 5}
+    )
     try:
         with engine.connect() as conn:
             if not conn.exec_driver_sql(privilege_check).scalar():
@@ -49,16 +53,24 @@ def _rabbit() -> None:
 
 
 CHECKS = {
-    'MariaDB': (f'{MYSQL}/', lambda: _database(
+    'MariaDB': (
         f'{MYSQL}/',
-        "SELECT COUNT(*) FROM information_schema.user_privileges "
-        "WHERE privilege_type = 'CREATE' AND grantee = "
-        "CONCAT('''', SUBSTRING_INDEX(CURRENT_USER(), '@', 1), '''@''', "
-        "SUBSTRING_INDEX(CURRENT_USER(), '@', -1), '''')")),
-    'PostgreSQL': (f'{POSTGRES}/postgres', lambda: _database(
+        lambda: _database(
+            f'{MYSQL}/',
+            'SELECT COUNT(*) FROM information_schema.user_privileges '
+            "WHERE privilege_type = 'CREATE' AND grantee = "
+            "CONCAT('''', SUBSTRING_INDEX(CURRENT_USER(), '@', 1), '''@''', "
+            "SUBSTRING_INDEX(CURRENT_USER(), '@', -1), '''')",
+        ),
+    ),
+    'PostgreSQL': (
         f'{POSTGRES}/postgres',
-        'SELECT rolcreatedb OR rolsuper FROM pg_roles '
-        'WHERE rolname = current_user')),
+        lambda: _database(
+            f'{POSTGRES}/postgres',
+            'SELECT rolcreatedb OR rolsuper FROM pg_roles '
+            'WHERE rolname = current_user',
+        ),
+    ),
     'RabbitMQ': ('amqp://guest:***@127.0.0.1:5672//', _rabbit),
 }
 
@@ -71,8 +83,11 @@ def main() -> int:
         except Exception as exc:
             refused += 1
             reason = str(getattr(exc, 'orig', None) or exc).strip()
-            print(f'check-test-logins: ERROR: {name} at {where}: {reason}\n'
-                  f'  the tests need: {FIXES[name]}', file=sys.stderr)
+            print(
+                f'check-test-logins: ERROR: {name} at {where}: {reason}\n'
+                f'  the tests need: {FIXES[name]}',
+                file=sys.stderr,
+            )
         else:
             print(f'check-test-logins: {name} at {where}: login works')
     return 1 if refused else 0

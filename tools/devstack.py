@@ -77,28 +77,39 @@ class Deployment(support.ServiceProcesses):
     def api_url(self) -> str:
         return f'http://{support.LOCALHOST}:{self.api_port}'
 
-    def openstack(self, *args: str, cloud: str = 'stacklite',
-                  **kwargs: Any) -> Any:
+    def openstack(
+        self, *args: str, cloud: str = 'stacklite', **kwargs: Any
+    ) -> Any:
         """Run the openstack CLI against this deployment (``-f json``)."""
-        return support.run_openstack(self.clouds_yaml, cloud, *args,
-                                     **kwargs)
+        return support.run_openstack(self.clouds_yaml, cloud, *args, **kwargs)
 
     def api_get(self, path: str, user: str | None = 'admin') -> Any:
         """(status, body) of GET on the API, with basic auth of ``user``."""
         password = self.passwords.get(user) if user else None
         return support.http_request(self.api_url + path, user, password)
 
-    def api_call(self, method: str, path: str, body: Any = None,
-                 version: str = '2.53', user: str = 'admin') -> Any:
+    def api_call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        version: str = '2.53',
+        user: str = 'admin',
+    ) -> Any:
         """(status, body) of a Compute API request at ``version``."""
         return support.http_request(
-            self.api_url + path, user, self.passwords.get(user), method,
-            body=body, headers={'OpenStack-API-Version':
-                                f'compute {version}'})
+            self.api_url + path,
+            user,
+            self.passwords.get(user),
+            method,
+            body=body,
+            headers={'OpenStack-API-Version': f'compute {version}'},
+        )
 
     def disk_path(self, host: str, server_id: str) -> Path:
-        return self.computes[host].state_path / 'instances' / server_id / \
-            'disk'
+        return (
+            self.computes[host].state_path / 'instances' / server_id / 'disk'
+        )
 
     def find_disk(self, host: str, server_id: str) -> Path | None:
         path = self.disk_path(host, server_id)
@@ -107,8 +118,13 @@ class Deployment(support.ServiceProcesses):
     def stop_compute(self, name: str, timeout: float = 30) -> int | None:
         return self.terminate([name], timeout)[name]
 
-    def start_compute(self, name: str, wait: bool = True,
-                      host: str | None = None, up: bool = True) -> None:
+    def start_compute(
+        self,
+        name: str,
+        wait: bool = True,
+        host: str | None = None,
+        up: bool = True,
+    ) -> None:
         """Start compute ``name``; with ``wait``, until this process has
         started (a service record can still look up from an earlier
         run) and, with ``up``, until its host (default: ``name``) is up
@@ -137,17 +153,24 @@ class Deployment(support.ServiceProcesses):
             handle.seek(offset)
             return pattern.search(handle.read()) is not None
 
-    def wait_logged(self, name: str, pattern: re.Pattern, offset: int,
-                    timeout: float, what: str) -> None:
+    def wait_logged(
+        self,
+        name: str,
+        pattern: re.Pattern,
+        offset: int,
+        timeout: float,
+        what: str,
+    ) -> None:
         """Until NAME.log matches ``pattern`` after ``offset``; fails as
         soon as a service exits unexpectedly."""
+
         def found() -> bool:
             self.check_alive()
             return self.logged(name, pattern, offset)
+
         support.wait_for(found, timeout, what)
 
-    def start_conductor(self, wait: bool = True,
-                        timeout: float = 120) -> None:
+    def start_conductor(self, wait: bool = True, timeout: float = 120) -> None:
         """Start nova-lite-conductor (again); with ``wait``, until it
         serves."""
         if 'conductor' in self.procs and self.procs['conductor'].alive():
@@ -155,36 +178,51 @@ class Deployment(support.ServiceProcesses):
         offset = self.log_offset('conductor')
         self.spawn('conductor', 'nova-lite-conductor', self.api_conf)
         if wait:
-            self.wait_logged('conductor', CONDUCTOR_STARTED, offset,
-                             timeout, 'the conductor to start')
+            self.wait_logged(
+                'conductor',
+                CONDUCTOR_STARTED,
+                offset,
+                timeout,
+                'the conductor to start',
+            )
 
-    def start_compute_expecting_exit(self, name: str,
-                                     timeout: float = 90) -> tuple[int, str]:
+    def start_compute_expecting_exit(
+        self, name: str, timeout: float = 90
+    ) -> tuple[int, str]:
         """Start compute ``name``, which must exit by itself (a refusal):
         its return code and what it logged meanwhile."""
         log = self.logs / f'{name}.log'
         offset = log.stat().st_size if log.exists() else 0
-        proc = self.spawn(name, 'nova-lite-compute',
-                          self.computes[name].config)
-        proc.stopped = True    # an expected exit, not a crash
+        proc = self.spawn(
+            name, 'nova-lite-compute', self.computes[name].config
+        )
+        proc.stopped = True  # an expected exit, not a crash
         assert proc.popen is not None
         try:
             code = proc.popen.wait(timeout)
         except subprocess.TimeoutExpired:
             self.terminate([name])
-            raise RuntimeError(f'{name} did not exit within {timeout} s:\n'
-                               + support.tail(log))
+            raise RuntimeError(
+                f'{name} did not exit within {timeout} s:\n'
+                + support.tail(log)
+            )
         with open(log, 'rb') as handle:
             handle.seek(offset)
             return code, handle.read().decode('utf-8', 'replace')
 
-    def manage(self, *args: str, config: Path | None = None,
-               timeout: float = 120) -> subprocess.CompletedProcess:
+    def manage(
+        self, *args: str, config: Path | None = None, timeout: float = 120
+    ) -> subprocess.CompletedProcess:
         """Run nova-lite-manage (default: with the controller config)."""
-        argv = [support.binary('nova-lite-manage'), '--config-file',
-                str(config or self.api_conf), *args]
-        return subprocess.run(argv, capture_output=True, text=True,
-                              timeout=timeout)
+        argv = [
+            support.binary('nova-lite-manage'),
+            '--config-file',
+            str(config or self.api_conf),
+            *args,
+        ]
+        return subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout
+        )
 
     def stop(self, timeout: float = 30) -> dict:
         """End every process, drop the database and delete the vhost."""
@@ -201,14 +239,18 @@ class Deployment(support.ServiceProcesses):
         def ready() -> bool:
             self.check_alive()
             return support.http_answers(self.api_url + '/')
+
         support.wait_for(ready, timeout, f'the API at {self.api_url}/')
 
     def compute_states(self) -> dict[str, str]:
         status, body = self.api_get('/v2.1/os-services')
         if status != 200:
             return {}
-        return {s['host']: s['state'] for s in body.get('services', [])
-                if s.get('binary') == 'nova-compute'}
+        return {
+            s['host']: s['state']
+            for s in body.get('services', [])
+            if s.get('binary') == 'nova-compute'
+        }
 
     def hypervisor_hosts(self) -> set[str]:
         status, body = self.api_get('/v2.1/os-hypervisors')
@@ -216,32 +258,47 @@ class Deployment(support.ServiceProcesses):
             return set()
         return {h['hypervisor_hostname'] for h in body.get('hypervisors', [])}
 
-    def wait_services_up(self, names: list[str] | None = None,
-                         timeout: float = 120) -> None:
+    def wait_services_up(
+        self, names: list[str] | None = None, timeout: float = 120
+    ) -> None:
         names = list(self.computes) if names is None else names
 
         def ready() -> bool:
             self.check_alive()
             states = self.compute_states()
-            return (all(states.get(n) == 'up' for n in names)
-                    and set(names) <= self.hypervisor_hosts())
+            return (
+                all(states.get(n) == 'up' for n in names)
+                and set(names) <= self.hypervisor_hosts()
+            )
+
         support.wait_for(ready, timeout, f'compute services {names} up')
 
     # -- state file ---
 
     def save_state(self) -> None:
         state = {
-            'db': {'kind': self.db_kind, 'name': self.db_name,
-                   'url': self.db_url},
-            'vhost': self.vhost, 'transport_url': self.transport_url,
-            'api_port': self.api_port, 'passwords': self.passwords,
+            'db': {
+                'kind': self.db_kind,
+                'name': self.db_name,
+                'url': self.db_url,
+            },
+            'vhost': self.vhost,
+            'transport_url': self.transport_url,
+            'api_port': self.api_port,
+            'passwords': self.passwords,
             'api_url': self.api_url if self.api_port else None,
             'clouds_yaml': str(self.clouds_yaml),
-            'computes': {c.name: {'config': str(c.config),
-                                  'state_path': str(c.state_path)}
-                         for c in self.computes.values()},
-            'processes': {p.name: {'pid': p.pid, 'argv': p.argv}
-                          for p in self.procs.values()},
+            'computes': {
+                c.name: {
+                    'config': str(c.config),
+                    'state_path': str(c.state_path),
+                }
+                for c in self.computes.values()
+            },
+            'processes': {
+                p.name: {'pid': p.pid, 'argv': p.argv}
+                for p in self.procs.values()
+            },
         }
         path = self.workdir / STATE_FILE
         path.write_text(json.dumps(state, indent=2) + '\n')
@@ -256,8 +313,9 @@ class Deployment(support.ServiceProcesses):
         dep.transport_url = state['transport_url']
         dep.passwords = state['passwords']
         for name, info in state['computes'].items():
-            dep.computes[name] = Compute(name, Path(info['config']),
-                                         Path(info['state_path']))
+            dep.computes[name] = Compute(
+                name, Path(info['config']), Path(info['state_path'])
+            )
         for name, info in state['processes'].items():
             dep.procs[name] = support.Proc(name, info['argv'], info['pid'])
         return dep
@@ -265,12 +323,18 @@ class Deployment(support.ServiceProcesses):
 
 # -- configuration ---
 
-def _common_options(dep: Deployment, host: str,
-                    state_path: Path) -> dict[str, Any]:
-    return {'host': host, 'state_path': state_path, 'debug': True,
-            'transport_url': dep.transport_url,
-            'report_interval': dep.report_interval,
-            'service_down_time': dep.service_down_time}
+
+def _common_options(
+    dep: Deployment, host: str, state_path: Path
+) -> dict[str, Any]:
+    return {
+        'host': host,
+        'state_path': state_path,
+        'debug': True,
+        'transport_url': dep.transport_url,
+        'report_interval': dep.report_interval,
+        'service_down_time': dep.service_down_time,
+    }
 
 
 def write_configs(dep: Deployment, computes: int, driver: str) -> None:
@@ -280,14 +344,17 @@ def write_configs(dep: Deployment, computes: int, driver: str) -> None:
     controller = dep.workdir / 'controller'
     controller.mkdir(exist_ok=True)
     default = _common_options(dep, 'controller', controller)
-    default.update(auth_strategy='http_basic',
-                   http_basic_auth_user_file=htpasswd,
-                   http_basic_admin_users='admin')
+    default.update(
+        auth_strategy='http_basic',
+        http_basic_auth_user_file=htpasswd,
+        http_basic_admin_users='admin',
+    )
     sections: dict[str, dict[str, Any]] = {
         'DEFAULT': default,
         'api': {'host': support.LOCALHOST, 'port': dep.api_port},
         'database': {'connection': dep.db_url},
-        'oslo_concurrency': {'lock_path': controller / 'locks'}}
+        'oslo_concurrency': {'lock_path': controller / 'locks'},
+    }
     for section, options in dep.controller_options.items():
         sections.setdefault(section, {}).update(options)
     support.write_conf(dep.api_conf, sections)
@@ -295,8 +362,9 @@ def write_configs(dep: Deployment, computes: int, driver: str) -> None:
         write_compute_config(dep, f'compute-{index}', driver)
 
 
-def write_compute_config(dep: Deployment, name: str,
-                         driver: str = 'local') -> Compute:
+def write_compute_config(
+    dep: Deployment, name: str, driver: str = 'local'
+) -> Compute:
     """NAME/etc/nova-lite.conf for compute NAME (host NAME), state in
     NAME/: each agent has a config directory of its own, where a
     compute_id file may be put beside its config."""
@@ -308,7 +376,8 @@ def write_compute_config(dep: Deployment, name: str,
     compute = Compute(name, etc / 'nova-lite.conf', state_path)
     sections: dict[str, dict[str, Any]] = {
         'DEFAULT': default,
-        'oslo_concurrency': {'lock_path': state_path / 'locks'}}
+        'oslo_concurrency': {'lock_path': state_path / 'locks'},
+    }
     for section, options in dep.compute_options.items():
         sections.setdefault(section, {}).update(options)
     support.write_conf(compute.config, sections)
@@ -317,23 +386,35 @@ def write_compute_config(dep: Deployment, name: str,
 
 
 def _db_sync(dep: Deployment) -> None:
-    argv = [support.binary('nova-lite-manage'), '--config-file',
-            str(dep.api_conf), 'db', 'sync']
+    argv = [
+        support.binary('nova-lite-manage'),
+        '--config-file',
+        str(dep.api_conf),
+        'db',
+        'sync',
+    ]
     with open(dep.logs / 'db-sync.out', 'wb') as out:
-        proc = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT,
-                              timeout=300)
+        proc = subprocess.run(
+            argv, stdout=out, stderr=subprocess.STDOUT, timeout=300
+        )
     if proc.returncode:
-        raise RuntimeError(f'{" ".join(argv)} failed ({proc.returncode}):\n'
-                           + support.tail(dep.logs / 'db-sync.out'))
+        raise RuntimeError(
+            f'{" ".join(argv)} failed ({proc.returncode}):\n'
+            + support.tail(dep.logs / 'db-sync.out')
+        )
 
 
 # -- start ---
 
-def _prepare(dep: Deployment, computes: int, driver: str,
-             db_port: int | None = None) -> None:
+
+def _prepare(
+    dep: Deployment, computes: int, driver: str, db_port: int | None = None
+) -> None:
     dep.logs.mkdir(parents=True, exist_ok=True)
-    dep.passwords = {'admin': secrets.token_urlsafe(12),
-                     'demo': secrets.token_urlsafe(12)}
+    dep.passwords = {
+        'admin': secrets.token_urlsafe(12),
+        'demo': secrets.token_urlsafe(12),
+    }
     dep.api_port = support.free_port()
     name = support.unique_name()
     dep.db_url = support.create_database(dep.db_kind, name)
@@ -348,13 +429,18 @@ def _prepare(dep: Deployment, computes: int, driver: str,
     support.write_clouds_yaml(dep.clouds_yaml, dep.api_url, dep.passwords)
 
 
-def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
-          driver: str = 'local', timeout: float = 180,
-          service_down_time: int = SERVICE_DOWN_TIME,
-          report_interval: int = REPORT_INTERVAL,
-          compute_options: dict[str, dict[str, Any]] | None = None,
-          controller_options: dict[str, dict[str, Any]] | None = None,
-          db_port: int | None = None) -> Deployment:
+def start(
+    workdir: Path | str,
+    db: str = 'mysql',
+    computes: int = 2,
+    driver: str = 'local',
+    timeout: float = 180,
+    service_down_time: int = SERVICE_DOWN_TIME,
+    report_interval: int = REPORT_INTERVAL,
+    compute_options: dict[str, dict[str, Any]] | None = None,
+    controller_options: dict[str, dict[str, Any]] | None = None,
+    db_port: int | None = None,
+) -> Deployment:
     """Start a deployment in ``workdir``; clean up everything on failure.
     ``compute_options`` ({section: {key: value}}) go into every compute's
     configuration, ``controller_options`` into the API's and the
@@ -392,33 +478,43 @@ def start(workdir: Path | str, db: str = 'mysql', computes: int = 2,
 
 # -- command line ---
 
+
 def _cmd_start(args: argparse.Namespace) -> int:
-    dep = start(args.workdir, args.db, args.computes, args.driver,
-                args.timeout)
+    dep = start(
+        args.workdir, args.db, args.computes, args.driver, args.timeout
+    )
     if args.baremetal_conductors:
         try:
-            devstack_ironic._cmd_start(argparse.Namespace(
-                workdir=dep.workdir / BAREMETAL_DIR, db=args.db,
-                conductors=args.baremetal_conductors, step_delay=0.0,
-                timeout=args.timeout))
+            devstack_ironic._cmd_start(
+                argparse.Namespace(
+                    workdir=dep.workdir / BAREMETAL_DIR,
+                    db=args.db,
+                    conductors=args.baremetal_conductors,
+                    step_delay=0.0,
+                    timeout=args.timeout,
+                )
+            )
         except BaseException:
             dep.stop(timeout=10)
             raise
-    print(f'devstack: {len(dep.computes)} computes up; API at '
-          f'{dep.api_url}\n'
-          f'  export OS_CLIENT_CONFIG_FILE={dep.clouds_yaml}\n'
-          f'  export OS_CLOUD=stacklite   # or stacklite-demo\n'
-          f'  {support.BIN_DIR}/openstack compute service list\n'
-          f'logs: {dep.logs}\n'
-          f'stop: {sys.executable} {__file__} stop --workdir {dep.workdir}')
+    print(
+        f'devstack: {len(dep.computes)} computes up; API at '
+        f'{dep.api_url}\n'
+        f'  export OS_CLIENT_CONFIG_FILE={dep.clouds_yaml}\n'
+        f'  export OS_CLOUD=stacklite   # or stacklite-demo\n'
+        f'  {support.BIN_DIR}/openstack compute service list\n'
+        f'logs: {dep.logs}\n'
+        f'stop: {sys.executable} {__file__} stop --workdir {dep.workdir}'
+    )
     return 0
 
 
 def _cmd_stop(args: argparse.Namespace) -> int:
     baremetal = Path(args.workdir) / BAREMETAL_DIR
     if (baremetal / devstack_ironic.STATE_FILE).exists():
-        devstack_ironic._cmd_stop(argparse.Namespace(
-            workdir=baremetal, timeout=args.timeout))
+        devstack_ironic._cmd_stop(
+            argparse.Namespace(workdir=baremetal, timeout=args.timeout)
+        )
     codes = Deployment.load(args.workdir).stop(args.timeout)
     print(f'devstack: stopped {codes}; database and vhost removed')
     return 0
@@ -433,9 +529,12 @@ def main(argv: list[str] | None = None) -> int:
     start_p.add_argument('--computes', type=int, default=2)
     start_p.add_argument('--driver', default='local')
     start_p.add_argument(
-        '--baremetal-conductors', type=int, default=0,
+        '--baremetal-conductors',
+        type=int,
+        default=0,
         help='also start ironic-lite-api and this many conductors '
-        '(tools/devstack_ironic.py, in WORKDIR/baremetal)')
+        '(tools/devstack_ironic.py, in WORKDIR/baremetal)',
+    )
     start_p.add_argument('--timeout', type=float, default=180)
     start_p.set_defaults(func=_cmd_start)
     stop_p = sub.add_parser('stop', help='stop it and drop its resources')

@@ -66,36 +66,53 @@ class BaremetalDeployment(support.ServiceProcesses):
     def api_url(self) -> str:
         return f'http://{support.LOCALHOST}:{self.api_port}'
 
-    def baremetal(self, *args: str, cloud: str = 'baremetal',
-                  **kwargs: Any) -> Any:
+    def baremetal(
+        self, *args: str, cloud: str = 'baremetal', **kwargs: Any
+    ) -> Any:
         """``openstack baremetal ARGS`` (``-f json`` unless parse=False)."""
-        return support.run_openstack(self.clouds_yaml, cloud, 'baremetal',
-                                     *args, **kwargs)
+        return support.run_openstack(
+            self.clouds_yaml, cloud, 'baremetal', *args, **kwargs
+        )
 
-    def api_call(self, method: str, path: str, body: Any = None,
-                 version: str = 'latest', user: str | None = 'admin'
-                 ) -> tuple[int, Any]:
+    def api_call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        version: str = 'latest',
+        user: str | None = 'admin',
+    ) -> tuple[int, Any]:
         """(status, body) of a Bare Metal API request at ``version``."""
         password = self.passwords.get(user) if user else None
         return support.http_request(
-            self.api_url + path, user, password, method, body=body,
-            headers={'X-OpenStack-Ironic-API-Version': version})
+            self.api_url + path,
+            user,
+            password,
+            method,
+            body=body,
+            headers={'X-OpenStack-Ironic-API-Version': version},
+        )
 
     def conductor_hosts(self) -> set[str]:
         """Hosts of the alive conductors, as GET /v1/drivers shows them."""
         status, body = self.api_call('GET', '/v1/drivers')
         if status != 200:
             return set()
-        return {host for driver in body.get('drivers', [])
-                for host in driver.get('hosts', [])}
+        return {
+            host
+            for driver in body.get('drivers', [])
+            for host in driver.get('hosts', [])
+        }
 
-    def wait_conductors(self, names: list[str] | None = None,
-                        timeout: float = 120) -> None:
+    def wait_conductors(
+        self, names: list[str] | None = None, timeout: float = 120
+    ) -> None:
         wanted = set(self.conductors if names is None else names)
 
         def ready() -> bool:
             self.check_alive()
             return wanted <= self.conductor_hosts()
+
         support.wait_for(ready, timeout, f'conductors {sorted(wanted)}')
 
     def start_conductor(self, name: str) -> None:
@@ -108,8 +125,12 @@ class BaremetalDeployment(support.ServiceProcesses):
         if 'ironic-api' in self.procs and self.procs['ironic-api'].alive():
             raise RuntimeError('ironic-api is already running')
         self.spawn('ironic-api', 'ironic-lite-api', self.api_conf)
-        support.wait_for(lambda: support.http_answers(self.api_url + '/'),
-                         60, f'the API at {self.api_url}/', interval=0.1)
+        support.wait_for(
+            lambda: support.http_answers(self.api_url + '/'),
+            60,
+            f'the API at {self.api_url}/',
+            interval=0.1,
+        )
 
     def stop(self, timeout: float = 30) -> dict:
         """End every process, drop the database and delete the vhost."""
@@ -122,14 +143,21 @@ class BaremetalDeployment(support.ServiceProcesses):
 
     def save_state(self) -> None:
         state = {
-            'db': {'kind': self.db_kind, 'name': self.db_name,
-                   'url': self.db_url},
-            'vhost': self.vhost, 'transport_url': self.transport_url,
-            'api_port': self.api_port, 'passwords': self.passwords,
+            'db': {
+                'kind': self.db_kind,
+                'name': self.db_name,
+                'url': self.db_url,
+            },
+            'vhost': self.vhost,
+            'transport_url': self.transport_url,
+            'api_port': self.api_port,
+            'passwords': self.passwords,
             'clouds_yaml': str(self.clouds_yaml),
             'conductors': {n: str(p) for n, p in self.conductors.items()},
-            'processes': {p.name: {'pid': p.pid, 'argv': p.argv}
-                          for p in self.procs.values()},
+            'processes': {
+                p.name: {'pid': p.pid, 'argv': p.argv}
+                for p in self.procs.values()
+            },
         }
         path = self.workdir / STATE_FILE
         path.write_text(json.dumps(state, indent=2) + '\n')
@@ -151,86 +179,116 @@ class BaremetalDeployment(support.ServiceProcesses):
 
 # -- configuration ---
 
-def _sections(dep: BaremetalDeployment, host: str, step_delay: float,
-              options: dict[str, dict[str, Any]] | None = None
-              ) -> dict[str, dict[str, Any]]:
+
+def _sections(
+    dep: BaremetalDeployment,
+    host: str,
+    step_delay: float,
+    options: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, dict[str, Any]]:
     sections: dict[str, dict[str, Any]] = {
-        'DEFAULT': {'host': host, 'debug': True,
-                    'transport_url': dep.transport_url,
-                    'auth_strategy': 'http_basic',
-                    'http_basic_auth_user_file': dep.workdir / 'htpasswd',
-                    'http_basic_admin_users': 'admin'},
+        'DEFAULT': {
+            'host': host,
+            'debug': True,
+            'transport_url': dep.transport_url,
+            'auth_strategy': 'http_basic',
+            'http_basic_auth_user_file': dep.workdir / 'htpasswd',
+            'http_basic_admin_users': 'admin',
+        },
         'api': {'host_ip': support.LOCALHOST, 'port': dep.api_port},
         'database': {'connection': dep.db_url},
-        'conductor': {'heartbeat_interval': HEARTBEAT_INTERVAL,
-                      'heartbeat_timeout': HEARTBEAT_TIMEOUT,
-                      'clean_step_poll_interval': 1},
-        'fake': {'step_delay': step_delay, 'run_log': dep.run_log,
-                 'gate_dir': dep.gates},
+        'conductor': {
+            'heartbeat_interval': HEARTBEAT_INTERVAL,
+            'heartbeat_timeout': HEARTBEAT_TIMEOUT,
+            'clean_step_poll_interval': 1,
+        },
+        'fake': {
+            'step_delay': step_delay,
+            'run_log': dep.run_log,
+            'gate_dir': dep.gates,
+        },
     }
     for section, values in (options or {}).items():
         sections.setdefault(section, {}).update(values)
     return sections
 
 
-def write_configs(dep: BaremetalDeployment, conductors: int,
-                  step_delay: float,
-                  options: dict[str, dict[str, Any]] | None = None) -> None:
+def write_configs(
+    dep: BaremetalDeployment,
+    conductors: int,
+    step_delay: float,
+    options: dict[str, dict[str, Any]] | None = None,
+) -> None:
     """``options``: ``{section: {option: value}}`` for every service."""
     support.write_htpasswd(dep.workdir / 'htpasswd', dep.passwords)
-    support.write_conf(dep.api_conf,
-                       _sections(dep, 'ironic-api', step_delay, options))
+    support.write_conf(
+        dep.api_conf, _sections(dep, 'ironic-api', step_delay, options)
+    )
     dep.gates.mkdir(mode=0o700, exist_ok=True)
     for index in range(1, conductors + 1):
         name = f'conductor-{index}'
         etc = dep.workdir / name
         etc.mkdir(exist_ok=True)
         dep.conductors[name] = etc / 'ironic-lite.conf'
-        support.write_conf(dep.conductors[name],
-                           _sections(dep, name, step_delay, options))
+        support.write_conf(
+            dep.conductors[name], _sections(dep, name, step_delay, options)
+        )
 
 
 def cloud_entry(api_url: str, user: str, password: str) -> dict[str, Any]:
     """A clouds.yaml entry for the Bare Metal API with HTTP basic auth."""
     return {
         'auth_type': 'http_basic',
-        'auth': {'username': user, 'password': password,
-                 'endpoint': api_url},
+        'auth': {'username': user, 'password': password, 'endpoint': api_url},
         'baremetal_endpoint_override': api_url,
     }
 
 
 def write_clouds_yaml(dep: BaremetalDeployment) -> None:
     clouds = {
-        'baremetal': cloud_entry(dep.api_url, 'admin',
-                                 dep.passwords['admin']),
-        'baremetal-demo': cloud_entry(dep.api_url, 'demo',
-                                      dep.passwords['demo'])}
+        'baremetal': cloud_entry(dep.api_url, 'admin', dep.passwords['admin']),
+        'baremetal-demo': cloud_entry(
+            dep.api_url, 'demo', dep.passwords['demo']
+        ),
+    }
     dep.clouds_yaml.write_text(
-        yaml.safe_dump({'clouds': clouds}, sort_keys=False))
+        yaml.safe_dump({'clouds': clouds}, sort_keys=False)
+    )
     dep.clouds_yaml.chmod(0o600)
 
 
 def _db_sync(dep: BaremetalDeployment) -> None:
-    argv = [support.binary('ironic-lite-dbsync'), '--config-file',
-            str(dep.api_conf)]
+    argv = [
+        support.binary('ironic-lite-dbsync'),
+        '--config-file',
+        str(dep.api_conf),
+    ]
     with open(dep.logs / 'dbsync.out', 'wb') as out:
-        proc = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT,
-                              timeout=300)
+        proc = subprocess.run(
+            argv, stdout=out, stderr=subprocess.STDOUT, timeout=300
+        )
     if proc.returncode:
-        raise RuntimeError(f'{" ".join(argv)} failed ({proc.returncode}):\n'
-                           + support.tail(dep.logs / 'dbsync.out'))
+        raise RuntimeError(
+            f'{" ".join(argv)} failed ({proc.returncode}):\n'
+            + support.tail(dep.logs / 'dbsync.out')
+        )
 
 
 # -- start ---
 
-def _prepare(dep: BaremetalDeployment, conductors: int,
-             step_delay: float,
-             options: dict[str, dict[str, Any]] | None,
-             db_port: int | None = None) -> None:
+
+def _prepare(
+    dep: BaremetalDeployment,
+    conductors: int,
+    step_delay: float,
+    options: dict[str, dict[str, Any]] | None,
+    db_port: int | None = None,
+) -> None:
     dep.logs.mkdir(parents=True, exist_ok=True)
-    dep.passwords = {'admin': secrets.token_urlsafe(12),
-                     'demo': secrets.token_urlsafe(12)}
+    dep.passwords = {
+        'admin': secrets.token_urlsafe(12),
+        'demo': secrets.token_urlsafe(12),
+    }
     dep.api_port = support.free_port()
     name = support.unique_name('ironiclite')
     dep.db_url = support.create_database(dep.db_kind, name)
@@ -245,10 +303,15 @@ def _prepare(dep: BaremetalDeployment, conductors: int,
     write_clouds_yaml(dep)
 
 
-def start(workdir: Path | str, db: str = 'mysql', conductors: int = 2,
-          step_delay: float = 0.0, timeout: float = 180,
-          options: dict[str, dict[str, Any]] | None = None,
-          db_port: int | None = None) -> BaremetalDeployment:
+def start(
+    workdir: Path | str,
+    db: str = 'mysql',
+    conductors: int = 2,
+    step_delay: float = 0.0,
+    timeout: float = 180,
+    options: dict[str, dict[str, Any]] | None = None,
+    db_port: int | None = None,
+) -> BaremetalDeployment:
     """Start a deployment in ``workdir``; clean up everything on failure.
 
     ``step_delay``: seconds each synchronous fake clean step takes;
@@ -271,10 +334,17 @@ def start(workdir: Path | str, db: str = 'mysql', conductors: int = 2,
         dep.spawn('ironic-api', 'ironic-lite-api', dep.api_conf)
         for name in dep.conductors:
             dep.start_conductor(name)
-        support.wait_for(lambda: (dep.check_alive(), support.http_answers(
-            dep.api_url + '/'))[1], timeout, f'the API at {dep.api_url}/')
+        support.wait_for(
+            lambda: (
+                dep.check_alive(),
+                support.http_answers(dep.api_url + '/'),
+            )[1],
+            timeout,
+            f'the API at {dep.api_url}/',
+        )
         dep.wait_conductors(
-            timeout=max(1.0, timeout - (time.monotonic() - started)))
+            timeout=max(1.0, timeout - (time.monotonic() - started))
+        )
     except BaseException:
         print(dep.log_tails(), file=sys.stderr)
         dep.stop(timeout=10)
@@ -284,16 +354,20 @@ def start(workdir: Path | str, db: str = 'mysql', conductors: int = 2,
 
 # -- command line ---
 
+
 def _cmd_start(args: argparse.Namespace) -> int:
-    dep = start(args.workdir, args.db, args.conductors, args.step_delay,
-                args.timeout)
-    print(f'devstack-ironic: {len(dep.conductors)} conductors up; API at '
-          f'{dep.api_url}\n'
-          f'  export OS_CLIENT_CONFIG_FILE={dep.clouds_yaml}\n'
-          f'  export OS_CLOUD=baremetal\n'
-          f'  {support.BIN_DIR}/openstack baremetal driver list\n'
-          f'logs: {dep.logs}\n'
-          f'stop: {sys.executable} {__file__} stop --workdir {dep.workdir}')
+    dep = start(
+        args.workdir, args.db, args.conductors, args.step_delay, args.timeout
+    )
+    print(
+        f'devstack-ironic: {len(dep.conductors)} conductors up; API at '
+        f'{dep.api_url}\n'
+        f'  export OS_CLIENT_CONFIG_FILE={dep.clouds_yaml}\n'
+        f'  export OS_CLOUD=baremetal\n'
+        f'  {support.BIN_DIR}/openstack baremetal driver list\n'
+        f'logs: {dep.logs}\n'
+        f'stop: {sys.executable} {__file__} stop --workdir {dep.workdir}'
+    )
     return 0
 
 

@@ -49,7 +49,8 @@ def binary(name: str) -> str:
     if not path.exists():
         raise RuntimeError(
             f'{path} does not exist: run tools/setup-venv.sh --test and use '
-            f'the .venv python')
+            f'the .venv python'
+        )
     return str(path)
 
 
@@ -65,7 +66,7 @@ def disk_fingerprint(path: Path) -> tuple[int, str]:
         while offset < size:
             try:
                 start = os.lseek(fd, offset, os.SEEK_DATA)
-            except OSError:        # only a hole is left
+            except OSError:  # only a hole is left
                 break
             end = os.lseek(fd, start, os.SEEK_HOLE)
             disk.seek(start)
@@ -79,8 +80,12 @@ def disk_fingerprint(path: Path) -> tuple[int, str]:
     return size, digest.hexdigest()
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float, what: str,
-             interval: float = 0.5) -> Any:
+def wait_for(
+    predicate: Callable[[], Any],
+    timeout: float,
+    what: str,
+    interval: float = 0.5,
+) -> Any:
     """Poll ``predicate`` until it returns something truthy."""
     deadline = time.monotonic() + timeout
     while True:
@@ -88,23 +93,27 @@ def wait_for(predicate: Callable[[], Any], timeout: float, what: str,
         if result:
             return result
         if time.monotonic() > deadline:
-            raise TimeoutError(f'timed out after {timeout:.0f}s waiting for '
-                               f'{what}')
+            raise TimeoutError(
+                f'timed out after {timeout:.0f}s waiting for {what}'
+            )
         time.sleep(interval)
 
 
 # -- databases ---
 
+
 def _mysql_connect() -> Any:
     import pymysql
-    return pymysql.connect(host=LOCALHOST, user='root', password='',
-                           autocommit=True)
+
+    return pymysql.connect(
+        host=LOCALHOST, user='root', password='', autocommit=True
+    )
 
 
 def _pg_connect() -> Any:
     import psycopg2
-    conn = psycopg2.connect(host=LOCALHOST, user='postgres',
-                            dbname='postgres')
+
+    conn = psycopg2.connect(host=LOCALHOST, user='postgres', dbname='postgres')
     conn.autocommit = True
     return conn
 
@@ -148,8 +157,9 @@ def drop_database(kind: str, name: str) -> None:
 def database_exists(kind: str, name: str) -> bool:
     if kind == 'mysql':
         conn = _mysql_connect()
-        query = 'SELECT 1 FROM information_schema.schemata ' \
-            'WHERE schema_name = %s'
+        query = (
+            'SELECT 1 FROM information_schema.schemata WHERE schema_name = %s'
+        )
     else:
         conn = _pg_connect()
         query = 'SELECT 1 FROM pg_database WHERE datname = %s'
@@ -163,12 +173,16 @@ def database_exists(kind: str, name: str) -> bool:
 
 # -- RabbitMQ --------------------------------------------------------------
 
+
 def _rabbitmqctl(*args: str) -> str:
-    proc = subprocess.run(['rabbitmqctl', *args], capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        ['rabbitmqctl', *args], capture_output=True, text=True, timeout=60
+    )
     if proc.returncode:
-        raise RuntimeError(f'rabbitmqctl {" ".join(args)} failed '
-                           f'({proc.returncode}): {proc.stderr.strip()}')
+        raise RuntimeError(
+            f'rabbitmqctl {" ".join(args)} failed '
+            f'({proc.returncode}): {proc.stderr.strip()}'
+        )
     return proc.stdout
 
 
@@ -191,9 +205,11 @@ def vhost_exists(vhost: str) -> bool:
 
 # -- credentials and client configuration ---
 
+
 def write_htpasswd(path: Path, users: dict[str, str]) -> None:
     """An Apache htpasswd file with bcrypt hashes (htpasswd -B)."""
     import bcrypt
+
     lines = []
     for user, password in users.items():
         hashed = bcrypt.hashpw(password.encode(), bcrypt.gensalt(rounds=4))
@@ -207,8 +223,11 @@ def cloud_entry(api_url: str, user: str, password: str) -> dict[str, Any]:
     base = api_url.rstrip('/')
     return {
         'auth_type': 'http_basic',
-        'auth': {'username': user, 'password': password,
-                 'endpoint': f'{base}/v2.1'},
+        'auth': {
+            'username': user,
+            'password': password,
+            'endpoint': f'{base}/v2.1',
+        },
         'compute_endpoint_override': f'{base}/v2.1',
         'image_endpoint_override': f'{base}/image',
         # There is no identity service, but python-openstackclient builds
@@ -220,21 +239,28 @@ def cloud_entry(api_url: str, user: str, password: str) -> dict[str, Any]:
     }
 
 
-def write_clouds_yaml(path: Path, api_url: str,
-                      users: dict[str, str]) -> None:
+def write_clouds_yaml(path: Path, api_url: str, users: dict[str, str]) -> None:
     """Clouds ``stacklite`` (user admin) and ``stacklite-demo`` (demo)."""
-    clouds = {'stacklite': cloud_entry(api_url, 'admin', users['admin']),
-              'stacklite-demo': cloud_entry(api_url, 'demo', users['demo'])}
+    clouds = {
+        'stacklite': cloud_entry(api_url, 'admin', users['admin']),
+        'stacklite-demo': cloud_entry(api_url, 'demo', users['demo']),
+    }
     path.write_text(yaml.safe_dump({'clouds': clouds}, sort_keys=False))
     path.chmod(0o600)
 
 
 # -- HTTP and CLI ------------------------------------------------------------
 
-def http_request(url: str, user: str | None = None,
-                 password: str | None = None, method: str = 'GET',
-                 timeout: float = 10, body: Any = None,
-                 headers: dict[str, str] | None = None) -> tuple[int, Any]:
+
+def http_request(
+    url: str,
+    user: str | None = None,
+    password: str | None = None,
+    method: str = 'GET',
+    timeout: float = 10,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, Any]:
     """(status, decoded JSON body or text); never raises on HTTP errors.
     ``body`` is sent as JSON."""
     data = None if body is None else json.dumps(body).encode()
@@ -271,15 +297,21 @@ class OpenStackCLIError(RuntimeError):
     def __init__(self, argv: list[str], proc: Any) -> None:
         super().__init__(
             f'{" ".join(argv)} exited {proc.returncode}\n'
-            f'--- stdout ---\n{proc.stdout}\n--- stderr ---\n{proc.stderr}')
+            f'--- stdout ---\n{proc.stdout}\n--- stderr ---\n{proc.stderr}'
+        )
         self.returncode = proc.returncode
         self.stdout = proc.stdout
         self.stderr = proc.stderr
 
 
-def run_openstack(clouds_yaml: Path | str, cloud: str, *args: str,
-                  parse: bool = True, check: bool = True,
-                  timeout: float = 600) -> Any:
+def run_openstack(
+    clouds_yaml: Path | str,
+    cloud: str,
+    *args: str,
+    parse: bool = True,
+    check: bool = True,
+    timeout: float = 600,
+) -> Any:
     """Run the real ``openstack`` CLI; parse its ``-f json`` output.
 
     With ``check=False`` the CompletedProcess is returned, whether the
@@ -295,13 +327,15 @@ def run_openstack(clouds_yaml: Path | str, cloud: str, *args: str,
     argv = [binary('openstack'), '--os-cloud', cloud, *args]
     if parse:
         argv += ['-f', 'json']
-    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=str(clouds_yaml),
-               OS_CLOUD=cloud)
+    env = dict(
+        os.environ, OS_CLIENT_CONFIG_FILE=str(clouds_yaml), OS_CLOUD=cloud
+    )
     if openstack_fork.enabled():
         proc = openstack_fork.run(argv, env, timeout)
     else:
-        proc = subprocess.run(argv, capture_output=True, text=True, env=env,
-                              timeout=timeout)
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, env=env, timeout=timeout
+        )
     if not check:
         return proc
     if proc.returncode:
@@ -312,6 +346,7 @@ def run_openstack(clouds_yaml: Path | str, cloud: str, *args: str,
 
 
 # -- processes ---
+
 
 def pid_runs(pid: int, exe: str) -> bool:
     """Whether ``pid`` still runs ``exe`` (not a zombie, not reused)."""
@@ -393,27 +428,42 @@ class ServiceProcesses:
         return sorted(self.logs.glob('*')) if self.logs.is_dir() else []
 
     def log_tails(self, lines: int = 40) -> str:
-        return '\n'.join(f'===== {path} =====\n{tail(path, lines)}'
-                         for path in self.log_files())
+        return '\n'.join(
+            f'===== {path} =====\n{tail(path, lines)}'
+            for path in self.log_files()
+        )
 
     def spawn(self, name: str, command: str, config: Path) -> Proc:
-        argv = [binary(command), '--config-file', str(config),
-                '--log-file', str(self.logs / f'{name}.log')]
+        argv = [
+            binary(command),
+            '--config-file',
+            str(config),
+            '--log-file',
+            str(self.logs / f'{name}.log'),
+        ]
         with open(self.logs / f'{name}.out', 'ab') as out:
             popen = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True,
-                env=dict(os.environ, PYTHONUNBUFFERED='1'))
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env=dict(os.environ, PYTHONUNBUFFERED='1'),
+            )
         proc = self.procs[name] = Proc(name, argv, popen.pid, popen)
         self.save_state()
         return proc
 
     def check_alive(self) -> None:
-        dead = [p.name for p in self.procs.values()
-                if not p.stopped and not p.alive()]
+        dead = [
+            p.name
+            for p in self.procs.values()
+            if not p.stopped and not p.alive()
+        ]
         if dead:
-            raise RuntimeError(f'service(s) exited: {", ".join(dead)}\n'
-                               + self.log_tails())
+            raise RuntimeError(
+                f'service(s) exited: {", ".join(dead)}\n' + self.log_tails()
+            )
 
     def pause(self, name: str) -> None:
         """SIGSTOP ``name``: the process freezes (a hung host)."""
@@ -444,8 +494,10 @@ class ServiceProcesses:
             time.sleep(0.2)
         for proc in procs:
             if proc.alive():
-                print(f'devstack: {proc.name} ignored SIGTERM; killing',
-                      file=sys.stderr)
+                print(
+                    f'devstack: {proc.name} ignored SIGTERM; killing',
+                    file=sys.stderr,
+                )
                 signal_pid(proc.pid, signal.SIGKILL)
                 wait_for(proc.dead, 10, f'{proc.name} to die')
         return {p.name: p.returncode() for p in procs}

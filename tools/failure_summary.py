@@ -24,8 +24,9 @@ def main(path: str) -> int:
             print(f'===== {problem.tag.upper()}: {name}')
             text = (problem.text or problem.get('message') or '').strip()
             # The assertion lines (pytest marks them with "E   ").
-            lines = [line for line in text.splitlines()
-                     if line.startswith('E ')] or text.splitlines()
+            lines = [
+                line for line in text.splitlines() if line.startswith('E ')
+            ] or text.splitlines()
             print('\n'.join(lines[:LINES]))
     return 0
 

@@ -19,7 +19,7 @@ def _module(classname: str) -> str:
     parts = classname.split('.')
     for index, part in enumerate(parts):
         if part.startswith('test_'):
-            return '.'.join(parts[:index + 1])
+            return '.'.join(parts[: index + 1])
     return classname
 
 
@@ -32,10 +32,13 @@ def main(path: str) -> int:
     times: collections.Counter[str] = collections.Counter()
     for case in root.iter('testcase'):
         times[_module(case.get('classname') or '')] += float(
-            case.get('time') or 0)
+            case.get('time') or 0
+        )
     total = sum(times.values())
-    print(f'module-times: {len(times)} modules, {total:.0f} s of test time '
-          f'(over both workers); the {SHOWN} slowest:')
+    print(
+        f'module-times: {len(times)} modules, {total:.0f} s of test time '
+        f'(over both workers); the {SHOWN} slowest:'
+    )
     for module, seconds in times.most_common(SHOWN):
         print(f'{seconds:8.1f} s  {module}')
     return 0

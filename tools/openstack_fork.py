@@ -35,10 +35,19 @@ from typing import Any
 
 #: Commands run once at the server's start (against a closed port) to
 #: learn which modules a command imports: the server imports them too.
-WARM_UP = (['server', 'list'], ['image', 'list'],
-           ['baremetal', 'node', 'list'])
-WARM_UP_AUTH = ['--os-auth-type', 'none', '--os-endpoint',
-                'http://127.0.0.1:9', '--os-compute-api-version', '2.1']
+WARM_UP = (
+    ['server', 'list'],
+    ['image', 'list'],
+    ['baremetal', 'node', 'list'],
+)
+WARM_UP_AUTH = [
+    '--os-auth-type',
+    'none',
+    '--os-endpoint',
+    'http://127.0.0.1:9',
+    '--os-compute-api-version',
+    '2.1',
+]
 START_TIMEOUT = 120
 #: sys.argv[0] of the console script (cliff names the program after it
 #: when openstackclient.shell is imported).
@@ -53,6 +62,7 @@ def enabled() -> bool:
 
 # -- the client ---
 
+
 def _start_server() -> str:
     """The socket of this process's server (started on first use)."""
     known = _server.get(os.getpid())
@@ -62,16 +72,21 @@ def _start_server() -> str:
     path = os.path.join(folder, 'socket')
     env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
     proc = subprocess.Popen(
-        [sys.executable, __file__, path], stdin=subprocess.DEVNULL,
+        [sys.executable, __file__, path],
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=open(os.path.join(folder, 'server.log'), 'wb'),
-        env=env, start_new_session=True)
+        env=env,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + START_TIMEOUT
     while not os.path.exists(path):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            raise RuntimeError(f'the openstack fork server did not start; '
-                               f'see {folder}/server.log')
+            raise RuntimeError(
+                f'the openstack fork server did not start; '
+                f'see {folder}/server.log'
+            )
         time.sleep(0.05)
     _server[os.getpid()] = (proc, path)
     atexit.register(_stop_server, proc, folder)
@@ -95,18 +110,26 @@ def _decode(raw: bytes) -> str:
     return text.replace('\r\n', '\n').replace('\r', '\n')
 
 
-def run(argv: list[str], env: dict[str, str],
-        timeout: float) -> subprocess.CompletedProcess:
+def run(
+    argv: list[str], env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess:
     """``subprocess.run(argv, capture_output=True, text=True, env=env,
     timeout=timeout)`` for ``argv == [openstack, *args]``, by a fork of
     the server."""
     path = _start_server()
-    with tempfile.TemporaryDirectory(prefix='openstack-run-') as folder, \
-            socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+    with (
+        tempfile.TemporaryDirectory(prefix='openstack-run-') as folder,
+        socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn,
+    ):
         out, err = Path(folder, 'out'), Path(folder, 'err')
         conn.connect(path)
-        request = {'args': argv[1:], 'env': env, 'cwd': os.getcwd(),
-                   'out': str(out), 'err': str(err)}
+        request = {
+            'args': argv[1:],
+            'env': env,
+            'cwd': os.getcwd(),
+            'out': str(out),
+            'err': str(err),
+        }
         conn.sendall(json.dumps(request).encode() + b'\n')
         conn.settimeout(timeout)
         reader = conn.makefile('rb')
@@ -118,11 +141,16 @@ def run(argv: list[str], env: dict[str, str],
             _kill(pid)
             raise subprocess.TimeoutExpired(argv, timeout) from None
         if not line:
-            raise RuntimeError(f'the openstack fork child {pid} ended '
-                               f'without an exit status: {" ".join(argv)}')
+            raise RuntimeError(
+                f'the openstack fork child {pid} ended '
+                f'without an exit status: {" ".join(argv)}'
+            )
         return subprocess.CompletedProcess(
-            argv, int(line), _decode(out.read_bytes()),
-            _decode(err.read_bytes()))
+            argv,
+            int(line),
+            _decode(out.read_bytes()),
+            _decode(err.read_bytes()),
+        )
 
 
 def _kill(pid: int | None) -> None:
@@ -135,12 +163,13 @@ def _kill(pid: int | None) -> None:
 
 # -- the server ---
 
+
 def _exit_code(code: Any) -> int:
     """The process exit status of ``sys.exit(code)``."""
     if code is None:
         return 0
     if isinstance(code, int):
-        return code & 0xff
+        return code & 0xFF
     print(code, file=sys.stderr)
     return 1
 
@@ -160,9 +189,11 @@ def _redirect(request: dict[str, Any]) -> None:
     os.chdir(request['cwd'])
     os.environ.clear()
     os.environ.update(request['env'])
-    for fd, name, flags in ((0, os.devnull, os.O_RDONLY),
-                            (1, request['out'], os.O_WRONLY | os.O_CREAT),
-                            (2, request['err'], os.O_WRONLY | os.O_CREAT)):
+    for fd, name, flags in (
+        (0, os.devnull, os.O_RDONLY),
+        (1, request['out'], os.O_WRONLY | os.O_CREAT),
+        (2, request['err'], os.O_WRONLY | os.O_CREAT),
+    ):
         opened = os.open(name, flags, 0o600)
         os.dup2(opened, fd)
         os.close(opened)
@@ -242,7 +273,7 @@ def serve(path: str) -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path + '.new')
     listener.listen(64)
-    os.rename(path + '.new', path)                  # ready
+    os.rename(path + '.new', path)  # ready
     listener.settimeout(1)
     while os.getppid() == parent:
         _reap()

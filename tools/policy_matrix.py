@@ -40,8 +40,10 @@ _ROLES = {
 
 #: What the rules may look at on the object acted on.
 TARGET = {
-    'node.owner': OWNER, 'node.lessee': LESSEE,
-    'allocation.owner': OWNER, 'runbook.owner': OWNER,
+    'node.owner': OWNER,
+    'node.lessee': LESSEE,
+    'allocation.owner': OWNER,
+    'runbook.owner': OWNER,
     'project_id': OWNER,
 }
 
@@ -51,17 +53,22 @@ def personas() -> dict[str, context.RequestContext]:
     found = {}
     for role, roles in _ROLES.items():
         found[f'system_{role}'] = context.RequestContext(
-            roles=roles, system_scope='all', user_id=f'system-{role}')
+            roles=roles, system_scope='all', user_id=f'system-{role}'
+        )
         for who, project in _PROJECTS.items():
             found[f'{who}_{role}'] = context.RequestContext(
-                roles=roles, project_id=project, project_name=project,
-                user_id=f'{who}-{role}')
+                roles=roles,
+                project_id=project,
+                project_name=project,
+                user_id=f'{who}-{role}',
+            )
     found['anonymous'] = context.RequestContext()
     return found
 
 
-def allowed(enforcer: policy.Enforcer, rule: str,
-            creds: context.RequestContext) -> bool:
+def allowed(
+    enforcer: policy.Enforcer, rule: str, creds: context.RequestContext
+) -> bool:
     try:
         return bool(enforcer.enforce(rule, dict(TARGET), creds))
     except policy.InvalidScope:
@@ -76,9 +83,14 @@ def matrix(defaults: list[policy.RuleDefault]) -> dict[str, list[str]]:
     enforcer.register_defaults(defaults)
     enforcer.load_rules()
     creds = personas()
-    return {rule.name: sorted(name for name, c in creds.items()
-                              if allowed(enforcer, rule.name, c))
-            for rule in defaults}
+    return {
+        rule.name: sorted(
+            name
+            for name, c in creds.items()
+            if allowed(enforcer, rule.name, c)
+        )
+        for rule in defaults
+    }
 
 
 def load(spec: str) -> list[policy.RuleDefault]:

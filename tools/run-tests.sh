@@ -5,7 +5,7 @@
 #   1. .venv with runtime + test requirements (tools/setup-venv.sh --test)
 #   2. RabbitMQ, MariaDB and PostgreSQL up, and the tests' logins work
 #      (tools/ensure-services.sh)
-#   3. ruff check and mypy (settings in pyproject.toml), and the
+#   3. ruff check, ruff format --check and mypy (pyproject.toml), and the
 #      documentation and the release notes build without a warning
 #   4. pytest over unit, functional and integration tests (2 workers);
 #      integration tests are never skipped, and "no tests collected" fails.
@@ -37,6 +37,7 @@ tools/ensure-services.sh
 
 STAGE=ruff
 .venv/bin/ruff check ironic_lite lite_common nova_lite stacklite tools
+.venv/bin/ruff format --check ironic_lite lite_common nova_lite stacklite tools
 
 STAGE=mypy
 .venv/bin/python -m mypy

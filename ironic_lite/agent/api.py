@@ -28,13 +28,22 @@ WAIT_LIMIT = 300.0
 
 
 def _json(body: Any, status: int = 200) -> webob.Response:
-    return webob.Response(body=json.dumps(body).encode(), status=status,
-                          content_type='application/json', charset=None)
+    return webob.Response(
+        body=json.dumps(body).encode(),
+        status=status,
+        content_type='application/json',
+        charset=None,
+    )
 
 
 def _fault(status: int, message: str) -> webob.Response:
-    return _json({'faultcode': 'Server' if status >= 500 else 'Client',
-                  'faultstring': message}, status)
+    return _json(
+        {
+            'faultcode': 'Server' if status >= 500 else 'Client',
+            'faultstring': message,
+        },
+        status,
+    )
 
 
 def _wait(req: webob.Request, result: commands.CommandResult) -> None:
@@ -46,22 +55,27 @@ class AgentAPI:
     """The WSGI application; ``token()`` is the agent's current token
     (None until a lookup gave one)."""
 
-    def __init__(self, runner: commands.CommandRunner,
-                 token: Callable[[], str | None]) -> None:
+    def __init__(
+        self, runner: commands.CommandRunner, token: Callable[[], str | None]
+    ) -> None:
         self.runner = runner
         self.token = token
 
     def _token_valid(self, req: webob.Request) -> bool:
         known, given = self.token(), req.GET.get('agent_token')
-        return (known is not None and given is not None
-                and secrets.compare_digest(known, given))
+        return (
+            known is not None
+            and given is not None
+            and secrets.compare_digest(known, given)
+        )
 
     @webob.dec.wsgify
     def __call__(self, req: webob.Request) -> webob.Response:
         path = req.path_info.rstrip('/')
         if path in ('', '/v1'):
-            return _json({'name': 'ironic-lite-agent',
-                          'versions': [{'id': 'v1'}]})
+            return _json(
+                {'name': 'ironic-lite-agent', 'versions': [{'id': 'v1'}]}
+            )
         if not (path == '/v1/commands' or path.startswith('/v1/commands/')):
             return _fault(404, 'Not Found')
         if not self._token_valid(req):
@@ -89,8 +103,11 @@ class AgentAPI:
             body = json.loads(req.body or b'null')
         except ValueError:
             body = None
-        if (not isinstance(body, dict) or 'name' not in body
-                or not isinstance(body.get('params'), dict)):
+        if (
+            not isinstance(body, dict)
+            or 'name' not in body
+            or not isinstance(body.get('params'), dict)
+        ):
             return _fault(400, 'Missing or invalid name or params')
         LOG.info('Command %s received', body['name'])
         result = self.runner.run(str(body['name']), body['params'])

@@ -41,8 +41,12 @@ class AgentError(Exception):
         self.details = details
 
     def serialize(self) -> dict[str, Any]:
-        return {'type': type(self).__name__, 'code': self.code,
-                'message': self.message, 'details': self.details}
+        return {
+            'type': type(self).__name__,
+            'code': self.code,
+            'message': self.message,
+            'details': self.details,
+        }
 
     def __str__(self) -> str:
         return f'{self.message}: {self.details}'
@@ -79,9 +83,12 @@ class CommandResult:
         self.result: Any = None
         self.done = threading.Event()
 
-    def finish(self, result: Any = None,
-               error: AgentError | None = None,
-               status: str | None = None) -> None:
+    def finish(
+        self,
+        result: Any = None,
+        error: AgentError | None = None,
+        status: str | None = None,
+    ) -> None:
         if error is None:
             self.status, self.result = SUCCEEDED, result
         else:
@@ -89,17 +96,21 @@ class CommandResult:
         self.done.set()
 
     def serialize(self) -> dict[str, Any]:
-        return {'id': self.id, 'command_name': self.name,
-                'command_status': self.status,
-                'command_error': self.error,
-                'command_result': self.result}
+        return {
+            'id': self.id,
+            'command_name': self.name,
+            'command_status': self.status,
+            'command_error': self.error,
+            'command_result': self.result,
+        }
 
 
 class CommandRunner:
     """Runs the commands on the disk files ``disk_files``."""
 
-    def __init__(self, disk_files: list[Path], random_passes: int,
-                 zeros: bool) -> None:
+    def __init__(
+        self, disk_files: list[Path], random_passes: int, zeros: bool
+    ) -> None:
         self.disk_files = disk_files
         self.random_passes = random_passes
         self.zeros = zeros
@@ -109,8 +120,7 @@ class CommandRunner:
 
     def get(self, command_id: str) -> CommandResult | None:
         with self._lock:
-            return next((c for c in self.results if c.id == command_id),
-                        None)
+            return next((c for c in self.results if c.id == command_id), None)
 
     def list(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -138,25 +148,37 @@ class CommandRunner:
         return result
 
     def _get_clean_steps(self, result: CommandResult) -> None:
-        result.finish({
-            'clean_steps': {disks.MANAGER_CLASS: disks.clean_steps()},
-            'hardware_manager_version': disks.versions()})
+        result.finish(
+            {
+                'clean_steps': {disks.MANAGER_CLASS: disks.clean_steps()},
+                'hardware_manager_version': disks.versions(),
+            }
+        )
 
     def _start_clean_step(self, result: CommandResult) -> None:
         step = result.params.get('step')
         if not isinstance(step, dict) or 'step' not in step:
-            result.finish(error=InvalidCommandError(
-                f'Malformed clean_step, no "step" key: {step}'))
+            result.finish(
+                error=InvalidCommandError(
+                    f'Malformed clean_step, no "step" key: {step}'
+                )
+            )
             return
         version = result.params.get('clean_version')
         if version and version != disks.versions():
-            result.finish(error=VersionMismatch(
-                f'expected {version}, have {disks.versions()}'),
-                status=VERSION_MISMATCH)
+            result.finish(
+                error=VersionMismatch(
+                    f'expected {version}, have {disks.versions()}'
+                ),
+                status=VERSION_MISMATCH,
+            )
             return
-        threading.Thread(target=self._execute, args=(result, step),
-                         name=f'clean-step-{step["step"]}',
-                         daemon=True).start()
+        threading.Thread(
+            target=self._execute,
+            args=(result, step),
+            name=f'clean-step-{step["step"]}',
+            daemon=True,
+        ).start()
 
     def _execute(self, result: CommandResult, step: dict[str, Any]) -> None:
         name = step['step']
@@ -169,27 +191,38 @@ class CommandRunner:
             return
         except Exception as exc:
             LOG.exception('Clean step %s failed', name)
-            result.finish(error=CleaningError(
-                f'Unexpected exception performing clean step {name}. '
-                f'{type(exc).__name__}: {exc}'))
+            result.finish(
+                error=CleaningError(
+                    f'Unexpected exception performing clean step {name}. '
+                    f'{type(exc).__name__}: {exc}'
+                )
+            )
             return
         LOG.info('Clean step %s completed: %s', name, outcome)
         result.finish({'clean_result': outcome, 'clean_step': step})
 
-    def _step(self, name: str, step: dict[str, Any],
-              result: CommandResult) -> Any:
+    def _step(
+        self, name: str, step: dict[str, Any], result: CommandResult
+    ) -> Any:
         missing = [str(p) for p in self.disk_files if not p.is_file()]
         if missing:
-            raise CleaningError(f'disk file(s) not found: '
-                                f'{", ".join(missing)}')
+            raise CleaningError(
+                f'disk file(s) not found: {", ".join(missing)}'
+            )
         if name == 'erase_devices_metadata':
-            return {str(p): disks.erase_metadata(p)
-                    for p in self.disk_files}
+            return {str(p): disks.erase_metadata(p) for p in self.disk_files}
         if name == 'erase_devices':
+
             def progress(done: int, total: int) -> None:
-                result.result = {'progress': {'bytes_done': done,
-                                              'bytes_total': total}}
-            return disks.erase(self.disk_files, self.random_passes,
-                               self.zeros, progress, self.stopping.is_set)
-        raise CleaningError(f'No hardware manager has the clean step '
-                            f'{name}')
+                result.result = {
+                    'progress': {'bytes_done': done, 'bytes_total': total}
+                }
+
+            return disks.erase(
+                self.disk_files,
+                self.random_passes,
+                self.zeros,
+                progress,
+                self.stopping.is_set,
+            )
+        raise CleaningError(f'No hardware manager has the clean step {name}')

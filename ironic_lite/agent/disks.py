@@ -41,11 +41,20 @@ Progress = Callable[[int, int], None]
 def clean_steps() -> list[dict[str, Any]]:
     """Upstream's two erase steps, as ``get_clean_steps`` lists them."""
     return [
-        {'step': 'erase_devices', 'priority': 10, 'interface': 'deploy',
-         'reboot_requested': False, 'abortable': True},
-        {'step': 'erase_devices_metadata', 'priority': 99,
-         'interface': 'deploy', 'reboot_requested': False,
-         'abortable': True},
+        {
+            'step': 'erase_devices',
+            'priority': 10,
+            'interface': 'deploy',
+            'reboot_requested': False,
+            'abortable': True,
+        },
+        {
+            'step': 'erase_devices_metadata',
+            'priority': 99,
+            'interface': 'deploy',
+            'reboot_requested': False,
+            'abortable': True,
+        },
     ]
 
 
@@ -88,9 +97,14 @@ def erase_metadata(path: Path) -> int:
     return done
 
 
-def _overwrite(path: Path, fill: Callable[[int], bytes],
-               progress: Progress, done: int, total: int,
-               stop: Callable[[], bool]) -> int:
+def _overwrite(
+    path: Path,
+    fill: Callable[[int], bytes],
+    progress: Progress,
+    done: int,
+    total: int,
+    stop: Callable[[], bool],
+) -> int:
     size = path.stat().st_size
     with path.open('r+b') as handle:
         offset = 0
@@ -107,8 +121,13 @@ def _overwrite(path: Path, fill: Callable[[int], bytes],
     return done
 
 
-def erase(paths: list[Path], random_passes: int, zeros: bool,
-          progress: Progress, stop: Callable[[], bool]) -> dict[str, Any]:
+def erase(
+    paths: list[Path],
+    random_passes: int,
+    zeros: bool,
+    progress: Progress,
+    stop: Callable[[], bool],
+) -> dict[str, Any]:
     """Overwrite every byte of each disk file: ``random_passes`` of
     random data, then zeros when ``zeros`` (at least one pass)."""
     fills: list[Callable[[int], bytes]] = [os.urandom] * random_passes
@@ -119,5 +138,8 @@ def erase(paths: list[Path], random_passes: int, zeros: bool,
     for path in paths:
         for fill in fills:
             done = _overwrite(path, fill, progress, done, total, stop)
-    return {'devices': [str(p) for p in paths], 'passes': len(fills),
-            'bytes_written': done}
+    return {
+        'devices': [str(p) for p in paths],
+        'passes': len(fills),
+        'bytes_written': done,
+    }

@@ -33,9 +33,14 @@ REQUEST_TIMEOUT = 10.0
 class Heartbeater:
     """The lookup / heartbeat loop, on a thread of its own."""
 
-    def __init__(self, api_url: str, macs: list[str], callback_url: str,
-                 lookup_interval: float,
-                 heartbeat_interval: float | None) -> None:
+    def __init__(
+        self,
+        api_url: str,
+        macs: list[str],
+        callback_url: str,
+        lookup_interval: float,
+        heartbeat_interval: float | None,
+    ) -> None:
         self.api_url = api_url.rstrip('/')
         self.macs = macs
         self.callback_url = callback_url
@@ -45,11 +50,13 @@ class Heartbeater:
         self.node_uuid: str | None = None
         self._timeout = 300.0
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop,
-                                        name='heartbeater', daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop, name='heartbeater', daemon=True
+        )
         self._session = requests.Session()
-        self._session.headers.update({
-            'X-OpenStack-Ironic-API-Version': API_VERSION})
+        self._session.headers.update(
+            {'X-OpenStack-Ironic-API-Version': API_VERSION}
+        )
 
     def start(self) -> None:
         self._thread.start()
@@ -77,13 +84,17 @@ class Heartbeater:
             response = self._session.get(
                 f'{self.api_url}/v1/lookup',
                 params={'addresses': ','.join(self.macs)},
-                timeout=REQUEST_TIMEOUT)
+                timeout=REQUEST_TIMEOUT,
+            )
         except requests.RequestException as exc:
             LOG.warning('Lookup failed: %s; retrying', exc)
             return False
         if response.status_code != 200:
-            LOG.info('Lookup answered %s; retrying in %s s',
-                     response.status_code, self.lookup_interval)
+            LOG.info(
+                'Lookup answered %s; retrying in %s s',
+                response.status_code,
+                self.lookup_interval,
+            )
             return False
         return self._accept(response.json())
 
@@ -92,8 +103,11 @@ class Heartbeater:
         token = config.get('agent_token')
         uuid = (body.get('node') or {}).get('uuid')
         if not token or token == MASK or not uuid:
-            LOG.warning('Lookup found node %s without a token for this '
-                        'agent (another agent has it); retrying', uuid)
+            LOG.warning(
+                'Lookup found node %s without a token for this '
+                'agent (another agent has it); retrying',
+                uuid,
+            )
             return False
         self.node_uuid, self.token = uuid, token
         self._timeout = float(config.get('heartbeat_timeout') or 300)
@@ -101,24 +115,36 @@ class Heartbeater:
         return True
 
     def _heartbeat(self) -> None:
-        body = {'callback_url': self.callback_url,
-                'agent_version': AGENT_VERSION, 'agent_token': self.token}
+        body = {
+            'callback_url': self.callback_url,
+            'agent_version': AGENT_VERSION,
+            'agent_token': self.token,
+        }
         try:
             response = self._session.post(
-                f'{self.api_url}/v1/heartbeat/{self.node_uuid}', json=body,
-                timeout=REQUEST_TIMEOUT)
+                f'{self.api_url}/v1/heartbeat/{self.node_uuid}',
+                json=body,
+                timeout=REQUEST_TIMEOUT,
+            )
         except requests.RequestException as exc:
-            LOG.warning('Heartbeat of node %s failed: %s', self.node_uuid,
-                        exc)
+            LOG.warning('Heartbeat of node %s failed: %s', self.node_uuid, exc)
             return
         if response.status_code == 202:
             LOG.debug('Heartbeat of node %s accepted', self.node_uuid)
         elif 400 <= response.status_code < 500 and (
-                response.status_code != 409):
-            LOG.warning('Heartbeat of node %s refused (%s: %s); looking the '
-                        'node up again', self.node_uuid,
-                        response.status_code, response.text[:200])
+            response.status_code != 409
+        ):
+            LOG.warning(
+                'Heartbeat of node %s refused (%s: %s); looking the '
+                'node up again',
+                self.node_uuid,
+                response.status_code,
+                response.text[:200],
+            )
             self.token = None
         else:
-            LOG.warning('Heartbeat of node %s answered %s', self.node_uuid,
-                        response.status_code)
+            LOG.warning(
+                'Heartbeat of node %s answered %s',
+                self.node_uuid,
+                response.status_code,
+            )

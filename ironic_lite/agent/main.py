@@ -35,24 +35,34 @@ def load_config(argv: list[str]) -> cfg.ConfigOpts:
     return conf
 
 
-def build(conf: cfg.ConfigOpts) -> tuple[server.APIServer,
-                                         heartbeater.Heartbeater,
-                                         commands.CommandRunner]:
+def build(
+    conf: cfg.ConfigOpts,
+) -> tuple[server.APIServer, heartbeater.Heartbeater, commands.CommandRunner]:
     """The command API server (bound) and the heartbeater (not
     started)."""
     runner = commands.CommandRunner(
         [Path(p) for p in conf.disk_files],
         conf.shred_random_overwrite_iterations,
-        conf.shred_final_overwrite_with_zeros)
+        conf.shred_final_overwrite_with_zeros,
+    )
     holder: dict[str, heartbeater.Heartbeater] = {}
     app = api.AgentAPI(runner, lambda: holder['beat'].token)
-    http = server.APIServer(NAME, app, conf.listen_host, conf.listen_port,
-                            server.Settings(threads=4))
+    http = server.APIServer(
+        NAME,
+        app,
+        conf.listen_host,
+        conf.listen_port,
+        server.Settings(threads=4),
+    )
     port = http.bind_addr[1]
     host = conf.advertise_host or conf.listen_host
     beat = heartbeater.Heartbeater(
-        conf.api_url, list(conf.mac_addresses), f'http://{host}:{port}',
-        conf.lookup_interval, conf.heartbeat_interval)
+        conf.api_url,
+        list(conf.mac_addresses),
+        f'http://{host}:{port}',
+        conf.lookup_interval,
+        conf.heartbeat_interval,
+    )
     holder['beat'] = beat
     return http, beat, runner
 
@@ -60,15 +70,20 @@ def build(conf: cfg.ConfigOpts) -> tuple[server.APIServer,
 def main(argv: list[str] | None = None) -> int:
     conf = load_config(sys.argv[1:] if argv is None else argv)
     if not conf.mac_addresses:
-        sys.exit(f'{NAME}: --mac_addresses is required (the lookup needs '
-                 'them)')
+        sys.exit(
+            f'{NAME}: --mac_addresses is required (the lookup needs them)'
+        )
     http, beat, runner = build(conf)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_args: stop.set())
     http.start()
-    LOG.info('%s serving on %s, disks %s', NAME, beat.callback_url,
-             ', '.join(conf.disk_files) or 'none')
+    LOG.info(
+        '%s serving on %s, disks %s',
+        NAME,
+        beat.callback_url,
+        ', '.join(conf.disk_files) or 'none',
+    )
     beat.start()
     while not stop.wait(1.0):
         pass

@@ -71,7 +71,8 @@ class Deps:
         self.default_portgroup_mode: str = conf.default_portgroup_mode
         #: The versions advertised and accepted.
         self.versions = microversion.versions_for(
-            conf.api.advertise_incomplete_versions)
+            conf.api.advertise_incomplete_versions
+        )
         self.conf = conf
         #: Refused agent look-ups, logged once per node in an interval.
         self.lookup_log = log_limit.LimitedLog()
@@ -93,7 +94,8 @@ def _is_ramdisk_path(path: str) -> bool:
     """Paths a ramdisk agent calls without credentials (as upstream's
     public routes)."""
     return path in ('/v1/lookup', '/v1/continue_inspection') or (
-        path.startswith('/v1/heartbeat/') and path.count('/') == 3)
+        path.startswith('/v1/heartbeat/') and path.count('/') == 3
+    )
 
 
 def _range_headers(app: Any, versions: Any) -> Any:
@@ -103,11 +105,13 @@ def _range_headers(app: Any, versions: Any) -> Any:
     ]
 
     def middleware(environ: dict[str, Any], start_response: Any) -> Any:
-        def _start_response(status: str, headers: list[Any],
-                            exc_info: Any = None) -> Any:
+        def _start_response(
+            status: str, headers: list[Any], exc_info: Any = None
+        ) -> Any:
             names = {name.lower() for name, _ in headers}
-            headers.extend((k, v) for k, v in range_headers
-                           if k.lower() not in names)
+            headers.extend(
+                (k, v) for k, v in range_headers if k.lower() not in names
+            )
             return start_response(status, headers, exc_info)
 
         return app(environ, _start_response)
@@ -145,22 +149,35 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     app = checks.authenticated(app, deps.is_admin)
     app = endpoint.authenticated(app, deps.is_admin)
     # The Bare Metal API's administrators are system-scoped (1.71).
-    app = auth.wrap(app, conf, deps.is_admin, _is_version_document,
-                    _is_ramdisk_path, system_scope=True,
-                    formatter=formatter)
+    app = auth.wrap(
+        app,
+        conf,
+        deps.is_admin,
+        _is_version_document,
+        _is_ramdisk_path,
+        system_scope=True,
+        formatter=formatter,
+    )
     # The version documents echo a valid requested version, as upstream.
-    app = mv.MicroversionMiddleware(app, deps.versions,
-                                    _is_version_document,
-                                    echo_unversioned=True)
+    app = mv.MicroversionMiddleware(
+        app, deps.versions, _is_version_document, echo_unversioned=True
+    )
     app = faults.FaultWrapper(app, formatter)
-    app = url_check.check_url(middleware.with_environ(
-        json_suffix.strip_json_suffix(
-            middleware.strip_slash(_default_version(app))),
-        util.DEPS_KEY, deps), formatter)
+    app = url_check.check_url(
+        middleware.with_environ(
+            json_suffix.strip_json_suffix(
+                middleware.strip_slash(_default_version(app))
+            ),
+            util.DEPS_KEY,
+            deps,
+        ),
+        formatter,
+    )
     app = _range_headers(app, deps.versions)
     # Upstream also returns the request id as Openstack-Request-Id (its
     # historic header), at every version.
     app = endpoint.anonymous(checks.anonymous(app))
     return request_log.RequestLog(
         api_metrics.RequestMetrics(app, 'baremetal'),
-        extra_id_header=COMPAT_REQUEST_ID_HEADER)
+        extra_id_header=COMPAT_REQUEST_ID_HEADER,
+    )

@@ -67,13 +67,17 @@ _ACCEPTED = Described(responses={202: None})
 _DETAIL = q.since(q.DETAIL, mv.DETAIL_PARAM)
 
 
-def _fields(allowed: tuple[str, ...] | list[str], version: str = mv.FIELDS
-            ) -> q.Schema:
+def _fields(
+    allowed: tuple[str, ...] | list[str], version: str = mv.FIELDS
+) -> q.Schema:
     return q.since(q.fields(allowed), version)
 
 
-def _show(body: q.Schema, allowed: tuple[str, ...] | list[str] = (),
-          version: str = mv.FIELDS) -> Described:
+def _show(
+    body: q.Schema,
+    allowed: tuple[str, ...] | list[str] = (),
+    version: str = mv.FIELDS,
+) -> Described:
     """A GET of one item (``?fields=`` of ``allowed``)."""
     query = {'fields': _fields(allowed, version)} if allowed else {}
     return Described(query=query, responses={200: body})
@@ -85,11 +89,15 @@ def _node_list_query() -> dict[str, q.Schema]:
         'fields': _fields(tuple(node_views.FIELD_VERSIONS)),
         'detail': _DETAIL,
         'instance_uuid': q.UUID,
-        **{name: q.since(q.STRING, version)
-           for name, version in node_query._STRING_FILTERS.items()
-           if name != 'instance_uuid'},
-        **{name: q.since(q.BOOLEAN, version)
-           for name, version in node_query._BOOL_FILTERS.items()},
+        **{
+            name: q.since(q.STRING, version)
+            for name, version in node_query._STRING_FILTERS.items()
+            if name != 'instance_uuid'
+        },
+        **{
+            name: q.since(q.BOOLEAN, version)
+            for name, version in node_query._BOOL_FILTERS.items()
+        },
         'fault': q.since(q.one_of(node_query.VALID_FAULTS), mv.FAULT),
         'description_contains': q.since(q.STRING, mv.DESCRIPTION),
         'shard': q.since(q.STRING, mv.SHARD),
@@ -100,27 +108,31 @@ def _node_list_query() -> dict[str, q.Schema]:
     }
 
 
-def _without(query: dict[str, q.Schema], *names: str
-             ) -> dict[str, q.Schema]:
-    return {name: schema for name, schema in query.items()
-            if name not in names}
+def _without(query: dict[str, q.Schema], *names: str) -> dict[str, q.Schema]:
+    return {
+        name: schema for name, schema in query.items() if name not in names
+    }
 
 
 def _nodes() -> Descriptions:
     node = node_bodies.NODE
     listed = _node_list_query()
     return {
-        nodes.list_nodes: Described(query=listed,
-                                    responses={200: node_bodies.NODES}),
+        nodes.list_nodes: Described(
+            query=listed, responses={200: node_bodies.NODES}
+        ),
         nodes.list_nodes_detail: Described(
             query=_without(listed, 'fields', 'detail'),
-            responses={200: node_bodies.NODES}),
+            responses={200: node_bodies.NODES},
+        ),
         nodes.show_node: _show(node, tuple(node_views.FIELD_VERSIONS)),
         nodes.create_node: Described(responses={201: node}),
         nodes.update_node: Described(
-            query={'reset_interfaces': q.since(q.BOOLEAN,
-                                               mv.RESET_INTERFACES)},
-            responses={200: node}),
+            query={
+                'reset_interfaces': q.since(q.BOOLEAN, mv.RESET_INTERFACES)
+            },
+            responses={200: node},
+        ),
         nodes.delete_node: _NO_BODY,
         node_states.show_states: _show(node_bodies.STATES),
         node_states.set_power_state: _ACCEPTED,
@@ -145,12 +157,14 @@ def _node_parts() -> Descriptions:
         vifs.detach_vif: _NO_BODY,
         node_history.list_history: Described(
             query={**q.paging(), 'detail': q.DETAIL},
-            responses={200: node_parts.HISTORY}),
+            responses={200: node_parts.HISTORY},
+        ),
         node_history.show_history_event: _show(node_parts.EVENT),
         boot_device.show_boot_device: _show(node_parts.BOOT_DEVICE),
         boot_device.set_boot_device: _NO_BODY,
         boot_device.supported_boot_devices: _show(
-            node_parts.SUPPORTED_BOOT_DEVICES),
+            node_parts.SUPPORTED_BOOT_DEVICES
+        ),
         boot_device.inject_nmi: _NO_BODY,
         console.show_console: _show(node_parts.CONSOLE),
         console.set_console: _ACCEPTED,
@@ -163,55 +177,76 @@ def _node_parts() -> Descriptions:
         indicators.show_indicator: _show(node_parts.INDICATOR_STATE),
         indicators.set_indicator: _NO_BODY,
         bios.list_bios: Described(
-            query={'detail': q.since(q.DETAIL, mv.BIOS_REGISTRY),
-                   'fields': _fields(bios.ALL_FIELDS, mv.BIOS_REGISTRY)},
-            responses={200: node_parts.BIOS}),
+            query={
+                'detail': q.since(q.DETAIL, mv.BIOS_REGISTRY),
+                'fields': _fields(bios.ALL_FIELDS, mv.BIOS_REGISTRY),
+            },
+            responses={200: node_parts.BIOS},
+        ),
         bios.show_bios: _show(node_parts.BIOS_SHOWN),
         firmware.list_firmware: Described(
-            query={'detail': q.DETAIL,
-                   'fields': q.fields(firmware.ALL_FIELDS)},
-            responses={200: node_parts.FIRMWARE}),
+            query={
+                'detail': q.DETAIL,
+                'fields': q.fields(firmware.ALL_FIELDS),
+            },
+            responses={200: node_parts.FIRMWARE},
+        ),
         # (The fuzz run's fake driver has no virtual media: the redfish
         # test checks this answer against the document.)
         vmedia.show_vmedia: Described(responses={200: node_parts.VMEDIA}),
         vmedia.attach_vmedia: _NO_BODY,
         vmedia.detach_vmedia: Described(
-            query={'device_types': q.STRING}, responses={204: None}),
+            query={'device_types': q.STRING}, responses={204: None}
+        ),
     }
 
 
 def _port_list_query(detail_path: bool) -> dict[str, q.Schema]:
     query = {
-        **q.paging(), 'node': q.STRING, 'node_uuid': q.UUID,
+        **q.paging(),
+        'node': q.STRING,
+        'node_uuid': q.UUID,
         'address': q.STRING,
         'portgroup': q.since(q.STRING, mv.PORTGROUP_LINKS),
         'shard': q.since(q.STRING, mv.SHARD),
-        'description_contains': q.STRING, 'conductor_groups': q.STRING,
-        'fields': _fields(port_views.FIELDS), 'detail': _DETAIL}
+        'description_contains': q.STRING,
+        'conductor_groups': q.STRING,
+        'fields': _fields(port_views.FIELDS),
+        'detail': _DETAIL,
+    }
     return _without(query, 'fields', 'detail') if detail_path else query
 
 
 def _group_list_query(detail_path: bool) -> dict[str, q.Schema]:
     query = {
-        **q.paging(), 'node': q.STRING, 'address': q.STRING,
+        **q.paging(),
+        'node': q.STRING,
+        'address': q.STRING,
         'shard': q.since(q.STRING, mv.PORTGROUP_SHARD),
         'conductor_groups': q.STRING,
-        'fields': _fields(portgroups.FIELDS), 'detail': _DETAIL}
+        'fields': _fields(portgroups.FIELDS),
+        'detail': _DETAIL,
+    }
     return _without(query, 'fields', 'detail') if detail_path else query
 
 
 def _ports() -> Descriptions:
     port, group = port_bodies.PORT, port_bodies.PORTGROUP
-    listed = Described(query=_port_list_query(False),
-                       responses={200: port_bodies.PORTS})
-    detailed = Described(query=_port_list_query(True),
-                         responses={200: port_bodies.PORTS})
-    groups = Described(query=_group_list_query(False),
-                       responses={200: port_bodies.PORTGROUPS})
-    groups_detailed = Described(query=_group_list_query(True),
-                                responses={200: port_bodies.PORTGROUPS})
+    listed = Described(
+        query=_port_list_query(False), responses={200: port_bodies.PORTS}
+    )
+    detailed = Described(
+        query=_port_list_query(True), responses={200: port_bodies.PORTS}
+    )
+    groups = Described(
+        query=_group_list_query(False), responses={200: port_bodies.PORTGROUPS}
+    )
+    groups_detailed = Described(
+        query=_group_list_query(True), responses={200: port_bodies.PORTGROUPS}
+    )
     return {
-        ports.list_ports: listed, ports.list_node_ports: listed,
+        ports.list_ports: listed,
+        ports.list_node_ports: listed,
         ports.list_portgroup_ports: listed,
         ports.list_ports_detail: detailed,
         ports.list_node_ports_detail: detailed,
@@ -236,26 +271,33 @@ def _ports() -> Descriptions:
 
 
 def _chassis_and_conductors() -> Descriptions:
-    listed = {**q.paging(db_chassis.SORT_KEYS),
-              'fields': _fields(chassis.FIELDS), 'detail': _DETAIL}
+    listed = {
+        **q.paging(db_chassis.SORT_KEYS),
+        'fields': _fields(chassis.FIELDS),
+        'detail': _DETAIL,
+    }
     return {
         chassis.list_chassis: Described(
-            query=listed, responses={200: bodies.CHASSIS_LIST}),
+            query=listed, responses={200: bodies.CHASSIS_LIST}
+        ),
         chassis.list_chassis_detail: Described(
             query=_without(listed, 'fields', 'detail'),
-            responses={200: bodies.CHASSIS_LIST}),
+            responses={200: bodies.CHASSIS_LIST},
+        ),
         chassis.show_chassis: _show(bodies.CHASSIS, chassis.FIELDS),
         chassis.create_chassis: Described(responses={201: bodies.CHASSIS}),
         chassis.update_chassis: Described(responses={200: bodies.CHASSIS}),
         chassis.delete_chassis: _NO_BODY,
         conductors.list_conductors: Described(
-            query={**q.paging(db_conductors.SORT_KEYS),
-                   'marker': q.STRING,
-                   'fields': q.fields(conductors.FIELDS),
-                   'detail': q.DETAIL},
-            responses={200: bodies.CONDUCTORS}),
-        conductors.show_conductor: _show(bodies.CONDUCTOR,
-                                         conductors.FIELDS),
+            query={
+                **q.paging(db_conductors.SORT_KEYS),
+                'marker': q.STRING,
+                'fields': q.fields(conductors.FIELDS),
+                'detail': q.DETAIL,
+            },
+            responses={200: bodies.CONDUCTORS},
+        ),
+        conductors.show_conductor: _show(bodies.CONDUCTOR, conductors.FIELDS),
     }
 
 
@@ -263,13 +305,18 @@ def _drivers() -> Descriptions:
     fields = _fields(drivers.ALL_FIELDS, mv.DRIVER_FIELDS)
     return {
         drivers.list_drivers: Described(
-            query={'type': q.since(q.one_of(['classic', 'dynamic']),
-                                   mv.DRIVER_TYPE),
-                   'detail': q.since(q.DETAIL, mv.DRIVER_TYPE),
-                   'fields': fields},
-            responses={200: bodies.DRIVERS}),
-        drivers.show_driver: Described(query={'fields': fields},
-                                       responses={200: bodies.DRIVER}),
+            query={
+                'type': q.since(
+                    q.one_of(['classic', 'dynamic']), mv.DRIVER_TYPE
+                ),
+                'detail': q.since(q.DETAIL, mv.DRIVER_TYPE),
+                'fields': fields,
+            },
+            responses={200: bodies.DRIVERS},
+        ),
+        drivers.show_driver: Described(
+            query={'fields': fields}, responses={200: bodies.DRIVER}
+        ),
         drivers.show_properties: _show(bodies.DRIVER_PROPERTIES),
     }
 
@@ -279,38 +326,54 @@ def _templates_and_runbooks() -> Descriptions:
     runbook_fields = runbooks.FIELDS_1112
     return {
         allocations.list_allocations: Described(
-            query={**q.paging(), 'node': q.STRING,
-                   'resource_class': q.STRING, 'state': q.STRING,
-                   'owner': q.since(q.STRING, mv.ALLOCATION_OWNER),
-                   'fields': q.fields(allocations.FIELDS)},
-            responses={200: bodies.ALLOCATIONS}),
+            query={
+                **q.paging(),
+                'node': q.STRING,
+                'resource_class': q.STRING,
+                'state': q.STRING,
+                'owner': q.since(q.STRING, mv.ALLOCATION_OWNER),
+                'fields': q.fields(allocations.FIELDS),
+            },
+            responses={200: bodies.ALLOCATIONS},
+        ),
         allocations.show_allocation: _show(
-            bodies.ALLOCATION, allocations.FIELDS, mv.ALLOCATIONS),
+            bodies.ALLOCATION, allocations.FIELDS, mv.ALLOCATIONS
+        ),
         allocations.show_node_allocation: _show(
-            bodies.ALLOCATION, allocations.FIELDS, mv.ALLOCATIONS),
+            bodies.ALLOCATION, allocations.FIELDS, mv.ALLOCATIONS
+        ),
         allocations.create_allocation: Described(
-            responses={201: bodies.ALLOCATION}),
+            responses={201: bodies.ALLOCATION}
+        ),
         allocations.update_allocation: Described(
-            responses={200: bodies.ALLOCATION}),
+            responses={200: bodies.ALLOCATION}
+        ),
         allocations.delete_allocation: _NO_BODY,
         allocations.delete_node_allocation: _NO_BODY,
         deploy_templates.list_templates: Described(
-            query={**q.paging(), 'detail': q.DETAIL,
-                   'fields': q.fields(deploy_templates.FIELDS)},
-            responses={200: bodies.DEPLOY_TEMPLATES}),
+            query={
+                **q.paging(),
+                'detail': q.DETAIL,
+                'fields': q.fields(deploy_templates.FIELDS),
+            },
+            responses={200: bodies.DEPLOY_TEMPLATES},
+        ),
         deploy_templates.show_template: _show(
-            template, deploy_templates.FIELDS, mv.DEPLOY_TEMPLATES),
-        deploy_templates.create_template: Described(
-            responses={201: template}),
-        deploy_templates.update_template: Described(
-            responses={200: template}),
+            template, deploy_templates.FIELDS, mv.DEPLOY_TEMPLATES
+        ),
+        deploy_templates.create_template: Described(responses={201: template}),
+        deploy_templates.update_template: Described(responses={200: template}),
         deploy_templates.delete_template: _NO_BODY,
         runbooks.list_runbooks: Described(
-            query={**q.paging(), 'detail': q.DETAIL, 'project': q.STRING,
-                   'fields': q.fields(runbook_fields)},
-            responses={200: bodies.RUNBOOKS}),
-        runbooks.show_runbook: _show(runbook, runbook_fields,
-                                     mv.RUNBOOKS),
+            query={
+                **q.paging(),
+                'detail': q.DETAIL,
+                'project': q.STRING,
+                'fields': q.fields(runbook_fields),
+            },
+            responses={200: bodies.RUNBOOKS},
+        ),
+        runbooks.show_runbook: _show(runbook, runbook_fields, mv.RUNBOOKS),
         runbooks.create_runbook: Described(responses={201: runbook}),
         runbooks.update_runbook: Described(responses={200: runbook}),
         runbooks.delete_runbook: _NO_BODY,
@@ -324,59 +387,73 @@ def _templates_and_runbooks() -> Descriptions:
 
 def _agents_and_rules() -> Descriptions:
     rule = bodies.INSPECTION_RULE
-    passthru = Described(query={'method': q.STRING},
-                         responses={200: bodies.ANY, 202: None})
+    passthru = Described(
+        query={'method': q.STRING}, responses={200: bodies.ANY, 202: None}
+    )
     return {
         events.post_events: _NO_BODY,
         ramdisk.lookup: Described(
             query={'addresses': q.STRING, 'node_uuid': q.UUID},
-            responses={200: ramdisk_bodies.AGENT_ANSWER}),
+            responses={200: ramdisk_bodies.AGENT_ANSWER},
+        ),
         ramdisk.heartbeat: _ACCEPTED,
         continue_inspection.continue_inspection: Described(
             query={'node_uuid': q.UUID},
-            responses={202: ramdisk_bodies.CONTINUED}),
+            responses={202: ramdisk_bodies.CONTINUED},
+        ),
         inspection_rules.list_rules: Described(
-            query={**q.paging(), 'detail': q.DETAIL, 'phase': q.STRING,
-                   'fields': q.fields(inspection_rules.FIELDS)},
-            responses={200: bodies.INSPECTION_RULES}),
-        inspection_rules.show_rule: _show(rule, inspection_rules.FIELDS,
-                                          mv.INSPECTION_RULES),
+            query={
+                **q.paging(),
+                'detail': q.DETAIL,
+                'phase': q.STRING,
+                'fields': q.fields(inspection_rules.FIELDS),
+            },
+            responses={200: bodies.INSPECTION_RULES},
+        ),
+        inspection_rules.show_rule: _show(
+            rule, inspection_rules.FIELDS, mv.INSPECTION_RULES
+        ),
         inspection_rules.create_rule: Described(responses={201: rule}),
         inspection_rules.update_rule: Described(responses={200: rule}),
         inspection_rules.delete_rule: _NO_BODY,
         drivers.show_raid_logical_disk_properties: _show(
-            bodies.RAID_PROPERTIES),
+            bodies.RAID_PROPERTIES
+        ),
         vendor_passthru.node_vendor_passthru: passthru,
         vendor_passthru.driver_vendor_passthru: passthru,
         vendor_passthru.node_vendor_methods: _show(bodies.VENDOR_METHODS),
-        vendor_passthru.driver_vendor_methods: _show(
-            bodies.VENDOR_METHODS),
+        vendor_passthru.driver_vendor_methods: _show(bodies.VENDOR_METHODS),
     }
 
 
 def _volume_list(shape: volume_views.Shape, body: q.Schema) -> Described:
     return Described(
-        query={**q.paging(), 'node': q.STRING, 'detail': q.DETAIL,
-               'fields': q.fields(shape.fields)},
-        responses={200: body})
+        query={
+            **q.paging(),
+            'node': q.STRING,
+            'detail': q.DETAIL,
+            'fields': q.fields(shape.fields),
+        },
+        responses={200: body},
+    )
 
 
 def _volume() -> Descriptions:
     connector, target = volume_bodies.CONNECTOR, volume_bodies.TARGET
-    connectors = _volume_list(volume_views.CONNECTOR,
-                              volume_bodies.CONNECTORS)
+    connectors = _volume_list(volume_views.CONNECTOR, volume_bodies.CONNECTORS)
     targets = _volume_list(volume_views.TARGET, volume_bodies.TARGETS)
     links = _show(volume_bodies.LINKS)
     return {
-        volume.show_volume: links, volume.show_node_volume: links,
+        volume.show_volume: links,
+        volume.show_node_volume: links,
         volume.list_connectors: connectors,
         volume.list_node_connectors: connectors,
-        volume.show_connector: _show(connector,
-                                     volume_views.CONNECTOR.fields),
+        volume.show_connector: _show(connector, volume_views.CONNECTOR.fields),
         volume.create_connector: Described(responses={201: connector}),
         volume.update_connector: Described(responses={200: connector}),
         volume.delete_connector: _NO_BODY,
-        volume.list_targets: targets, volume.list_node_targets: targets,
+        volume.list_targets: targets,
+        volume.list_node_targets: targets,
         volume.show_target: _show(target, volume_views.TARGET.fields),
         volume.create_target: Described(responses={201: target}),
         volume.update_target: Described(responses={200: target}),
@@ -398,7 +475,14 @@ def _root() -> Descriptions:
 
 
 def descriptions() -> Descriptions:
-    return {**_root(), **_nodes(), **_node_parts(), **_ports(),
-            **_chassis_and_conductors(), **_drivers(),
-            **_templates_and_runbooks(), **_volume(),
-            **_agents_and_rules()}
+    return {
+        **_root(),
+        **_nodes(),
+        **_node_parts(),
+        **_ports(),
+        **_chassis_and_conductors(),
+        **_drivers(),
+        **_templates_and_runbooks(),
+        **_volume(),
+        **_agents_and_rules(),
+    }

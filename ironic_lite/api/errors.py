@@ -16,10 +16,14 @@ def _printable(message: str) -> str:
     return message.encode('utf-8', 'backslashreplace').decode('utf-8')
 
 
-def baremetal_error(status: int, message: str,
-                    req: webob.Request) -> tuple[str, bytes]:
-    inner = {'faultcode': 'Server' if status >= 500 else 'Client',
-             'faultstring': message, 'debuginfo': None}
+def baremetal_error(
+    status: int, message: str, req: webob.Request
+) -> tuple[str, bytes]:
+    inner = {
+        'faultcode': 'Server' if status >= 500 else 'Client',
+        'faultstring': message,
+        'debuginfo': None,
+    }
     try:
         text = orjson.dumps(inner).decode()
     except orjson.JSONEncodeError:

@@ -28,7 +28,7 @@ def _strips(environ: dict[str, Any]) -> bool:
     try:
         version = microversion_parse.parse_version_string(text)
     except (TypeError, ValueError):
-        return False       # no header, "latest", or not a version
+        return False  # no header, "latest", or not a version
     # Upstream compares the minor number only.
     return 0 < version.minor < _KEPT_FROM.minor
 
@@ -38,7 +38,7 @@ def strip_json_suffix(app: Any) -> Any:
         path = environ.get('PATH_INFO', '').rstrip('/')
         environ[_FLAG] = False
         if path.endswith(SUFFIX) and _strips(environ):
-            environ['PATH_INFO'] = path[:-len(SUFFIX)]
+            environ['PATH_INFO'] = path[: -len(SUFFIX)]
             environ[_FLAG] = True
         return app(environ, start_response)
 

@@ -31,20 +31,23 @@ def selected_fields(text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     if invalid or not wanted:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
-            'not valid')
+            'not valid'
+        )
     return tuple(dict.fromkeys([*wanted, 'links']))
 
 
-def shown_fields(req: webob.Request,
-                 allowed: tuple[str, ...]) -> tuple[str, ...]:
+def shown_fields(
+    req: webob.Request, allowed: tuple[str, ...]
+) -> tuple[str, ...]:
     """The fields one resource shows: ``allowed``, or those of
     ``?fields=`` (each one of them)."""
     text = req.GET.get('fields')
     return allowed if text is None else selected_fields(text, allowed)
 
 
-def list_fields(req: webob.Request, allowed: tuple[str, ...],
-                short: tuple[str, ...]) -> tuple[str, ...]:
+def list_fields(
+    req: webob.Request, allowed: tuple[str, ...], short: tuple[str, ...]
+) -> tuple[str, ...]:
     """The fields a list shows, as upstream: ``short`` by default,
     ``allowed`` with ``?detail=true``, those of ``?fields=`` (each one of
     ``allowed``; with ``detail`` a 400)."""
@@ -54,7 +57,8 @@ def list_fields(req: webob.Request, allowed: tuple[str, ...],
     if detail:
         raise webob.exc.HTTPBadRequest(
             explanation='Can not specify ?detail=True and fields in the '
-            'same request.')
+            'same request.'
+        )
     return shown_fields(req, allowed)
 
 
@@ -65,24 +69,28 @@ def sort_key(req: webob.Request, unsortable: tuple[str, ...]) -> str:
     if key in unsortable:
         raise webob.exc.HTTPBadRequest(
             explanation=f'The sort_key value {key} is an invalid field '
-            'for sorting')
+            'for sorting'
+        )
     return key
 
 
-def schema_fields(req: webob.Request, allowed: tuple[str, ...],
-                  detail: bool) -> list[str]:
+def schema_fields(
+    req: webob.Request, allowed: tuple[str, ...], detail: bool
+) -> list[str]:
     """``?fields=`` checked as upstream's schema checks it (drivers,
     BIOS settings): not with ``detail``, each one of ``allowed``."""
     if detail:
         raise webob.exc.HTTPBadRequest(
             explanation='Can not specify ?detail=True and fields in the '
-            'same request.')
+            'same request.'
+        )
     fields = [f.strip() for f in req.GET['fields'].split(',') if f.strip()]
     for field in fields:
         if field not in allowed:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Schema error: {field!r} is not one of '
-                f'{list(allowed)}')
+                f'{list(allowed)}'
+            )
     return fields
 
 
@@ -91,14 +99,16 @@ def check_params(req: webob.Request, allowed: frozenset[str]) -> None:
     unknown = sorted(set(req.GET) - allowed)
     if unknown:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Unknown query parameter(s): {", ".join(unknown)}')
+            explanation=f'Unknown query parameter(s): {", ".join(unknown)}'
+        )
 
 
 def uuid_arg(name: str, value: str) -> str:
     """``value`` as stored, or upstream's 400 for a non-UUID."""
     if not uuidutils.is_uuid_like(value):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected UUID for {name}: {value}')
+            explanation=f'Expected UUID for {name}: {value}'
+        )
     return util.canonical_uuid(value)
 
 
@@ -108,15 +118,17 @@ def marker(req: webob.Request) -> str | None:
     return None if value is None else uuid_arg('marker', value)
 
 
-def page_body(req: webob.Request, item_name: str,
-              rows: list[dict[str, Any]],
-              render: Callable[[dict[str, Any]], dict[str, Any]],
-              limit: int) -> dict[str, Any]:
+def page_body(
+    req: webob.Request,
+    item_name: str,
+    rows: list[dict[str, Any]],
+    render: Callable[[dict[str, Any]], dict[str, Any]],
+    limit: int,
+) -> dict[str, Any]:
     """``{item_name: [...]}`` of a page, with the ``next`` URL (same
     path and query, a new marker) when the page is full."""
     body: dict[str, Any] = {item_name: [render(row) for row in rows]}
     if rows and len(rows) == limit:
         collection = req.path_info.strip('/').removeprefix('v1/')
-        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
-                                     limit)
+        body['next'] = util.next_url(req, collection, rows[-1]['uuid'], limit)
     return body

@@ -38,18 +38,23 @@ class LimitedLog:
     """WARNING for the first line of a key in ``interval`` seconds,
     DEBUG for the others."""
 
-    def __init__(self, interval: float = DEFAULT_INTERVAL,
-                 max_keys: int = DEFAULT_MAX_KEYS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        interval: float = DEFAULT_INTERVAL,
+        max_keys: int = DEFAULT_MAX_KEYS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.interval = interval
         self.max_keys = max_keys
         self.clock = clock
         self._seen: collections.OrderedDict[str, _Seen] = (
-            collections.OrderedDict())
+            collections.OrderedDict()
+        )
         self._lock = threading.Lock()
 
-    def warning(self, logger: Any, key: str, message: str,
-                values: dict[str, Any]) -> None:
+    def warning(
+        self, logger: Any, key: str, message: str, values: dict[str, Any]
+    ) -> None:
         """Log ``message % values`` about ``key`` on ``logger`` (see
         the class)."""
         quiet = self._quiet_since_warning(key)
@@ -57,10 +62,11 @@ class LimitedLog:
             logger.debug(message, values)
             return
         if quiet:
-            message += (' (%(quiet)d more time(s) in the last %(interval)d '
-                        's, logged at DEBUG)')
-            values = {**values, 'quiet': quiet,
-                      'interval': self.interval}
+            message += (
+                ' (%(quiet)d more time(s) in the last %(interval)d '
+                's, logged at DEBUG)'
+            )
+            values = {**values, 'quiet': quiet, 'interval': self.interval}
         logger.warning(message, values)
 
     def _quiet_since_warning(self, key: str) -> int | None:
@@ -78,4 +84,3 @@ class LimitedLog:
             while len(self._seen) > self.max_keys:
                 self._seen.popitem(last=False)
             return quiet
-

@@ -47,8 +47,11 @@ PATH = '/openapi.json'
 #: The microversion header the document describes (upstream's other
 #: spelling, ``OpenStack-API-Version: baremetal X.Y``, works as well).
 MICROVERSION = openapi.MicroversionHeader(
-    microversion.LEGACY_HEADER, '', microversion.MIN_VERSION,
-    microversion.MAX_VERSION)
+    microversion.LEGACY_HEADER,
+    '',
+    microversion.MIN_VERSION,
+    microversion.MAX_VERSION,
+)
 
 #: ``error_message`` holds a JSON document with ``faultstring``.
 ERROR_SCHEMA: dict[str, Any] = {
@@ -58,8 +61,9 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
-def _narrowed(schema: dict[str, Any], name: str,
-              pattern: str) -> dict[str, Any]:
+def _narrowed(
+    schema: dict[str, Any], name: str, pattern: str
+) -> dict[str, Any]:
     """``schema`` whose string property ``name`` must match ``pattern``:
     what the handler checks after the schema (the document's copy only,
     so that the error messages stay the handler's)."""
@@ -80,9 +84,13 @@ def _patch_of(fields: Iterable[str]) -> dict[str, Any]:
     names = '|'.join(sorted(fields))
     item = node_schemas.PATCH['items']
     path = {'type': 'string', 'pattern': f'^/({names})(/.*)?$'}
-    return {**node_schemas.PATCH, 'items': {
-        **item, 'properties': {**item['properties'], 'path': path,
-                               'from': path}}}
+    return {
+        **node_schemas.PATCH,
+        'items': {
+            **item,
+            'properties': {**item['properties'], 'path': path, 'from': path},
+        },
+    }
 
 
 def bodies() -> openapi.Bodies:
@@ -112,26 +120,27 @@ def bodies() -> openapi.Bodies:
         vifs.attach_vif: vifs.BODY,
         deploy_templates.create_template: deploy_templates.TEMPLATE,
         deploy_templates.update_template: _patch_of(
-            deploy_templates.PATCHABLE),
+            deploy_templates.PATCHABLE
+        ),
         runbooks.create_runbook: runbooks.RUNBOOK,
         inspection_rules.create_rule: validation.RULE_SCHEMA,
-        inspection_rules.update_rule: _patch_of(
-            inspection_rules.PATCHABLE),
+        inspection_rules.update_rule: _patch_of(inspection_rules.PATCHABLE),
         runbooks.update_runbook: _patch_of(runbooks.PATCHABLE_1112),
         runbook_traits.set_traits: node_traits.BODY_SCHEMA,
         node_states.set_boot_mode: node_states.TARGET_BODY,
         node_states.set_secure_boot: node_states.TARGET_BODY,
         allocations.create_allocation: allocations.CREATE,
-        allocations.update_allocation: _patch_of(
-            allocations.PATCHABLE),
-        ramdisk.heartbeat: _narrowed(ramdisk.HEARTBEAT, 'callback_url',
-                                     _CALLBACK_URL),
+        allocations.update_allocation: _patch_of(allocations.PATCHABLE),
+        ramdisk.heartbeat: _narrowed(
+            ramdisk.HEARTBEAT, 'callback_url', _CALLBACK_URL
+        ),
         continue_inspection.continue_inspection: continue_inspection.BODY,
         vendor_passthru.node_vendor_passthru: vendor_passthru.BODY,
         vendor_passthru.driver_vendor_passthru: vendor_passthru.BODY,
         boot_device.inject_nmi: boot_device.NMI_BODY,
-        vmedia.attach_vmedia: _narrowed(vmedia.ATTACH, 'image_url',
-                                        _IMAGE_URL),
+        vmedia.attach_vmedia: _narrowed(
+            vmedia.ATTACH, 'image_url', _IMAGE_URL
+        ),
         ports.create_port: port_schemas.CREATE,
         ports.update_port: port_schemas.PATCH,
         # Under a node: upstream's 400 (malformed), whatever the body.
@@ -147,9 +156,14 @@ def document() -> dict[str, Any]:
     from ironic_lite.api import routes
 
     return openapi.document(
-        'ironic_lite Bare Metal API', microversion.MAX_VERSION,
-        routes.ROUTES, bodies(), ERROR_SCHEMA,
-        descriptions=described.descriptions(), microversion=MICROVERSION)
+        'ironic_lite Bare Metal API',
+        microversion.MAX_VERSION,
+        routes.ROUTES,
+        bodies(),
+        ERROR_SCHEMA,
+        descriptions=described.descriptions(),
+        microversion=MICROVERSION,
+    )
 
 
 def error_format_ok(body: Any) -> bool:
@@ -160,9 +174,11 @@ def error_format_ok(body: Any) -> bool:
         inner = json.loads(body['error_message'])
     except (TypeError, ValueError):
         return False
-    return (isinstance(inner, dict)
-            and isinstance(inner.get('faultstring'), str)
-            and inner.get('faultcode') in ('Client', 'Server'))
+    return (
+        isinstance(inner, dict)
+        and isinstance(inner.get('faultstring'), str)
+        and inner.get('faultcode') in ('Client', 'Server')
+    )
 
 
 if __name__ == '__main__':

@@ -10,8 +10,10 @@ MAXIMUM = '1.115'
 
 #: minor version -> upstream's summary of its change.
 CHANGES: dict[int, str] = {
-    1: ('The API when versioning was added (nodes, chassis, ports, '
-         'drivers, maintenance, vendor passthru, config drive).'),
+    1: (
+        'The API when versioning was added (nodes, chassis, ports, '
+        'drivers, maintenance, vendor passthru, config drive).'
+    ),
     2: 'Renamed NOSTATE ("None") to AVAILABLE ("available")',
     3: 'Add node.driver_internal_info',
     4: 'Add MANAGEABLE state',
@@ -23,19 +25,21 @@ CHANGES: dict[int, str] = {
     10: 'Logical node names support RFC 3986 unreserved characters',
     11: 'Nodes appear in ENROLL state by default',
     12: 'Add support for RAID',
-    13: 'Add \'abort\' verb to CLEANWAIT',
-    14: 'The node\'s states link and the driver\'s properties link.',
+    13: "Add 'abort' verb to CLEANWAIT",
+    14: "The node's states link and the driver's properties link.",
     15: 'Add ability to do manual cleaning of nodes',
     16: 'Add ability to filter nodes by driver.',
-    17: 'Add \'adopt\' verb for ADOPTING active nodes.',
+    17: "Add 'adopt' verb for ADOPTING active nodes.",
     18: 'Add port.internal_info.',
     19: 'Add port.local_link_connection and port.pxe_enabled.',
     20: 'Add node.network_interface',
     21: 'Add node.resource_class',
     22: 'Ramdisk lookup and heartbeat endpoints.',
     23: 'Add portgroup support.',
-    24: ('Add subcontrollers: node.portgroup, portgroup.ports. Add '
-         'port.portgroup_uuid field.'),
+    24: (
+        'Add subcontrollers: node.portgroup, portgroup.ports. Add '
+        'port.portgroup_uuid field.'
+    ),
     25: 'Add possibility to unset chassis_uuid from node.',
     26: 'Add portgroup.mode and portgroup.properties.',
     27: 'Add soft reboot, soft power off and timeout.',
@@ -56,7 +60,7 @@ CHANGES: dict[int, str] = {
     42: 'Expose fault field to node.',
     43: 'Add detail=True flag to all API endpoints',
     44: 'Add node deploy_step field',
-    45: 'reset_interfaces parameter to node\'s PATCH',
+    45: "reset_interfaces parameter to node's PATCH",
     46: 'Add conductor_group to the node object.',
     47: 'Add automated_clean to the node object.',
     48: 'Add protected to the node object.',
@@ -101,8 +105,9 @@ CHANGES: dict[int, str] = {
     87: 'Add service verb',
     88: 'Add name field to port.',
     89: 'Add API for attaching/detaching virtual media',
-    90: ('Accept ovn vtep switch metadata schema to '
-         'port.local_link_connection'),
+    90: (
+        'Accept ovn vtep switch metadata schema to port.local_link_connection'
+    ),
     91: 'Remove special treatment of .json for API objects',
     92: 'Add runbooks API',
     93: 'Add GET API for virtual media',
@@ -123,13 +128,19 @@ CHANGES: dict[int, str] = {
     108: 'Add disable_ramdisk support for servicing',
     109: 'Add health field to node object.',
     110: 'Add support for aborting deployment in DEPLOYWAIT state',
-    111: ('Add available_for_dynamic_portgroup to port, dynamic_portgroup '
-         'to portgroup'),
-    112: ('Add runbook traits support: traits set on runbooks, relaxed name '
-         'validation, description field, and /v1/runbooks/{ident}/traits '
-         'sub-resource.'),
+    111: (
+        'Add available_for_dynamic_portgroup to port, dynamic_portgroup '
+        'to portgroup'
+    ),
+    112: (
+        'Add runbook traits support: traits set on runbooks, relaxed name '
+        'validation, description field, and /v1/runbooks/{ident}/traits '
+        'sub-resource.'
+    ),
     113: 'Add the project of node history events.',
     114: 'Add vendor, model, serial_number to firmware component response.',
-    115: ('Add state, target_provision_state and duration_seconds to node '
-         'history.'),
+    115: (
+        'Add state, target_provision_state and duration_seconds to node '
+        'history.'
+    ),
 }

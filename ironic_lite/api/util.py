@@ -40,11 +40,11 @@ def deps(req: webob.Request) -> Any:
     return req.environ[DEPS_KEY]
 
 
-def authorize(req: webob.Request, action: str,
-              target: dict[str, Any] | None = None) -> None:
+def authorize(
+    req: webob.Request, action: str, target: dict[str, Any] | None = None
+) -> None:
     try:
-        lite_policy.authorize(deps(req).enforcer, context(req), action,
-                              target)
+        lite_policy.authorize(deps(req).enforcer, context(req), action, target)
     except lite_policy.PolicyNotAuthorized as exc:
         raise webob.exc.HTTPForbidden(explanation=str(exc))
 
@@ -64,8 +64,9 @@ def http_error(exc: exception.IronicLiteException) -> webob.exc.HTTPError:
     return cls(explanation=exc.format_message())
 
 
-def translate_errors(handler: Callable[[webob.Request], webob.Response]
-                     ) -> Callable[[webob.Request], webob.Response]:
+def translate_errors(
+    handler: Callable[[webob.Request], webob.Response],
+) -> Callable[[webob.Request], webob.Response]:
     """Turn domain and RPC exceptions into the matching HTTP errors."""
 
     @functools.wraps(handler)
@@ -78,7 +79,8 @@ def translate_errors(handler: Callable[[webob.Request], webob.Response]
             raise http_error(exc)
         except messaging.MessagingTimeout:
             raise webob.exc.HTTPServiceUnavailable(
-                explanation='No conductor answered in time; retry later.')
+                explanation='No conductor answered in time; retry later.'
+            )
 
     return wrapper
 
@@ -91,7 +93,8 @@ def query_int(req: webob.Request, name: str) -> int | None:
         return int(value)
     except ValueError:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid {name} {value!r}: it must be an integer.')
+            explanation=f'Invalid {name} {value!r}: it must be an integer.'
+        )
 
 
 def base_url(req: webob.Request) -> str:
@@ -100,23 +103,24 @@ def base_url(req: webob.Request) -> str:
     return (deps(req).public_endpoint or req.application_url).rstrip('/')
 
 
-def links_at(base: str, collection: str, item_id: str,
-             suffix: str = '') -> list[dict[str, str]]:
+def links_at(
+    base: str, collection: str, item_id: str, suffix: str = ''
+) -> list[dict[str, str]]:
     """``links`` of an item, for a base URL already worked out."""
     return [
-        {'href': f'{base}/v1/{collection}/{item_id}{suffix}',
-         'rel': 'self'},
-        {'href': f'{base}/{collection}/{item_id}{suffix}',
-         'rel': 'bookmark'},
+        {'href': f'{base}/v1/{collection}/{item_id}{suffix}', 'rel': 'self'},
+        {'href': f'{base}/{collection}/{item_id}{suffix}', 'rel': 'bookmark'},
     ]
 
 
-def next_url(req: webob.Request, collection: str, marker: str,
-             limit: int) -> str:
+def next_url(
+    req: webob.Request, collection: str, marker: str, limit: int
+) -> str:
     """The ``next`` URL of a full page: same collection (``nodes`` or
     ``nodes/detail``), same query, a new marker."""
-    params = [(k, v) for k, v in req.GET.items()
-              if k not in ('marker', 'limit')]
+    params = [
+        (k, v) for k, v in req.GET.items() if k not in ('marker', 'limit')
+    ]
     params += [('limit', str(limit)), ('marker', marker)]
     query = urllib.parse.urlencode(params)
     return f'{base_url(req)}/v1/{collection}?{query}'
@@ -149,4 +153,5 @@ def require_version(req: webob.Request, since: str) -> None:
     upstream."""
     if version(req).below(since):
         raise webob.exc.HTTPNotFound(
-            explanation='The resource could not be found.')
+            explanation='The resource could not be found.'
+        )

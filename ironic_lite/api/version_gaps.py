@@ -19,8 +19,7 @@ from ironic_lite.api import upstream_versions
 from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
-GAPS: dict[str, str] = {
-}
+GAPS: dict[str, str] = {}
 
 
 def _served() -> dict[str, str]:
@@ -29,8 +28,11 @@ def _served() -> dict[str, str]:
 
 def upstream_versions_up_to(maximum: str) -> list[str]:
     top = APIVersion.parse(maximum)
-    return [f'1.{minor}' for minor in sorted(upstream_versions.CHANGES)
-            if APIVersion(1, minor) <= top]
+    return [
+        f'1.{minor}'
+        for minor in sorted(upstream_versions.CHANGES)
+        if APIVersion(1, minor) <= top
+    ]
 
 
 def is_complete(version: str) -> bool:
@@ -58,18 +60,26 @@ def version_table() -> str:
     """The reStructuredText table of every upstream version: upstream's
     change, and what ironic_lite serves of it."""
     served = _served()
-    lines = ['.. list-table::', '   :header-rows: 1', '   :widths: 8 40 52',
-             '', '   * - Version', '     - Upstream change',
-             '     - In ironic_lite']
+    lines = [
+        '.. list-table::',
+        '   :header-rows: 1',
+        '   :widths: 8 40 52',
+        '',
+        '   * - Version',
+        '     - Upstream change',
+        '     - In ironic_lite',
+    ]
     for version in upstream_versions_up_to(mv.MAX_VERSION):
         minor = int(version.split('.')[1])
         ours = served.get(version, '')
         if version in GAPS:
             gap = f'Not served: {GAPS[version]}'
             ours = f'{ours} {gap}' if ours else gap
-        lines += [f'   * - {version}',
-                  f'     - {_cell(upstream_versions.CHANGES[minor])}',
-                  f'     - {_cell(ours)}']
+        lines += [
+            f'   * - {version}',
+            f'     - {_cell(upstream_versions.CHANGES[minor])}',
+            f'     - {_cell(ours)}',
+        ]
     return '\n'.join(lines) + '\n'
 
 

@@ -34,8 +34,9 @@ def init_application(conf: cfg.ConfigOpts | None = None) -> Any:
     """
     conf = cfg.CONF if conf is None else conf
     ironic_conf.register_all(conf)
-    server.configure_from_environment(conf, PROJECT, 'ironic-lite-api-wsgi',
-                                     'IRONIC_LITE')
+    server.configure_from_environment(
+        conf, PROJECT, 'ironic-lite-api-wsgi', 'IRONIC_LITE'
+    )
     db_api.configure(conf)
     return api_app.load_app(conf)
 

@@ -24,8 +24,13 @@ def api_server(conf: cfg.ConfigOpts) -> wsgi_server.APIServer:
     from ironic_lite.api import errors
 
     return wsgi_server.APIServer(
-        NAME, app.load_app(conf), conf.api.host_ip, conf.api.port,
-        wsgi_server.Settings.from_group(conf.api), errors.baremetal_error)
+        NAME,
+        app.load_app(conf),
+        conf.api.host_ip,
+        conf.api.port,
+        wsgi_server.Settings.from_group(conf.api),
+        errors.baremetal_error,
+    )
 
 
 def main() -> int:

@@ -17,7 +17,7 @@ from lite_common import service as lite_service
 from lite_common.metrics import db_pool
 from lite_common.metrics import listener
 
-PROJECT = "ironic-lite"
+PROJECT = 'ironic-lite'
 
 
 def load_config(
@@ -34,7 +34,7 @@ def load_config(
     try:
         conf(argv, project=PROJECT, prog=name)
     except cfg.Error as exc:
-        sys.exit(f"{name}: invalid configuration: {exc}")
+        sys.exit(f'{name}: invalid configuration: {exc}')
     logging.setup(conf, PROJECT)
     private.tighten(private.service_paths(conf))
     return conf
@@ -42,8 +42,10 @@ def load_config(
 
 #: Refusals that a restart cannot fix (exit 78: systemd does not restart):
 #: the enabled drivers cannot be loaded as configured.
-_DRIVER_ERRORS = (exception.DuplicateCleanStepPriority,
-                  exception.InvalidParameterValue)
+_DRIVER_ERRORS = (
+    exception.DuplicateCleanStepPriority,
+    exception.InvalidParameterValue,
+)
 
 
 def _classify(name: str, exc: Exception) -> tuple[str, bool] | None:
@@ -52,8 +54,9 @@ def _classify(name: str, exc: Exception) -> tuple[str, bool] | None:
     if isinstance(exc, exception.ConductorHostInUse):
         # Exit 1: a restart succeeds once the other process is gone.
         return f'{name} refuses to start: {exc}', False
-    message = daemon.common_failure(name, exc, (exception.ConfigError,),
-                                    'ironic-lite-dbsync')
+    message = daemon.common_failure(
+        name, exc, (exception.ConfigError,), 'ironic-lite-dbsync'
+    )
     return None if message is None else (message, False)
 
 
@@ -63,10 +66,13 @@ def run_daemon(name: str, body: Callable[[], Any]) -> int:
     return daemon.run(body, lambda exc: _classify(name, exc))
 
 
-def serve(name: str,
-          make_service: Callable[[cfg.ConfigOpts, lite_service.Launcher],
-                                 lite_service.Runnable],
-          metrics_listener: bool = False) -> int:
+def serve(
+    name: str,
+    make_service: Callable[
+        [cfg.ConfigOpts, lite_service.Launcher], lite_service.Runnable
+    ],
+    metrics_listener: bool = False,
+) -> int:
     """The daemon ``name``: load the configuration from the command line,
     check that the database is reachable, then run the service
     ``make_service(conf, launcher)`` until SIGTERM or SIGINT, or until

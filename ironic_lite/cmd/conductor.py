@@ -22,12 +22,14 @@ from lite_common import service as lite_service
 NAME = 'ironic-lite-conductor'
 
 
-def conductor(conf: cfg.ConfigOpts,
-              launcher: lite_service.Launcher) -> service.ConductorService:
+def conductor(
+    conf: cfg.ConfigOpts, launcher: lite_service.Launcher
+) -> service.ConductorService:
     """The conductor; replaced under its host name, it ends the process
     with :data:`lite_common.daemon.EXIT_REFUSED`."""
     return service.conductor_service(
-        conf, lambda: launcher.request_stop(daemon.EXIT_REFUSED))
+        conf, lambda: launcher.request_stop(daemon.EXIT_REFUSED)
+    )
 
 
 def main() -> int:

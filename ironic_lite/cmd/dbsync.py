@@ -27,11 +27,15 @@ PROG = 'ironic-lite-dbsync'
 PROJECT = 'ironic-lite'
 
 cli_opts = [
-    cfg.StrOpt('command', positional=True, required=False,
-               default='upgrade',
-               choices=['upgrade', 'version'],
-               help='upgrade (the default): apply every migration; '
-               'version: print the revision the database is at.'),
+    cfg.StrOpt(
+        'command',
+        positional=True,
+        required=False,
+        default='upgrade',
+        choices=['upgrade', 'version'],
+        help='upgrade (the default): apply every migration; '
+        'version: print the revision the database is at.',
+    ),
 ]
 
 
@@ -51,23 +55,27 @@ def _failure(exc: Exception) -> str | None:
         return f'{PROG}: {exc}'
     cause = daemon.root_cause(exc)
     if isinstance(exc, (db_exc.DBConnectionError, DatabaseUnavailable)):
-        return (f'{PROG} cannot connect to the database: {cause}. Check '
-                f'[database]connection and that the server is up.')
+        return (
+            f'{PROG} cannot connect to the database: {cause}. Check '
+            f'[database]connection and that the server is up.'
+        )
     if isinstance(exc, (db_exc.DBError, sqlalchemy.exc.SQLAlchemyError)):
         return f'{PROG}: database error: {cause}'
     return None
 
 
-def main(argv: list[str] | None = None,
-         conf: cfg.ConfigOpts | None = None) -> int:
+def main(
+    argv: list[str] | None = None, conf: cfg.ConfigOpts | None = None
+) -> int:
     private.restrict_umask()
     conf = conf if conf is not None else cfg.ConfigOpts()
     conf.register_cli_opts(cli_opts)
     db_options.set_defaults(conf)
     logging.register_options(conf)
     try:
-        conf(sys.argv[1:] if argv is None else argv, project=PROJECT,
-             prog=PROG)
+        conf(
+            sys.argv[1:] if argv is None else argv, project=PROJECT, prog=PROG
+        )
     except cfg.Error as exc:
         print(f'{PROG}: invalid configuration: {exc}', file=sys.stderr)
         return 2

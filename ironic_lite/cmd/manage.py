@@ -36,15 +36,20 @@ def _age(row: dict[str, Any]) -> str:
 
 
 def _describe(row: dict[str, Any], timeout: float) -> str:
-    fresh = ((lite_db.utcnow() - row['heartbeat_at']).total_seconds()
-             < timeout)
-    holder = (f'held by {row["process"]} (incarnation '
-              f'{row["incarnation"]})' if row['incarnation']
-              else 'not held (stopped cleanly or released)')
-    state = 'alive' if fresh and row['online'] else (
-        'stopping' if fresh else 'dead')
-    return (f'{row["hostname"]}: {state}, last heartbeat {_age(row)} ago, '
-            f'{holder}')
+    fresh = (lite_db.utcnow() - row['heartbeat_at']).total_seconds() < timeout
+    holder = (
+        f'held by {row["process"]} (incarnation {row["incarnation"]})'
+        if row['incarnation']
+        else 'not held (stopped cleanly or released)'
+    )
+    state = (
+        'alive'
+        if fresh and row['online']
+        else ('stopping' if fresh else 'dead')
+    )
+    return (
+        f'{row["hostname"]}: {state}, last heartbeat {_age(row)} ago, {holder}'
+    )
 
 
 def _list(conf: cfg.ConfigOpts) -> int:
@@ -59,44 +64,54 @@ def _list(conf: cfg.ConfigOpts) -> int:
 def _release(conf: cfg.ConfigOpts) -> int:
     host = conf.command.host
     try:
-        before = db_conductors.release(lite_context.get_admin_context(),
-                                       host)
+        before = db_conductors.release(lite_context.get_admin_context(), host)
     except exception.ConductorNotFound:
-        print(f'{NAME}: no conductor has registered as {host}',
-              file=sys.stderr)
+        print(
+            f'{NAME}: no conductor has registered as {host}', file=sys.stderr
+        )
         return 1
-    print(f'Released conductor host name {host} (it was '
-          f'{_describe(before, conf.conductor.heartbeat_timeout)}).')
+    print(
+        f'Released conductor host name {host} (it was '
+        f'{_describe(before, conf.conductor.heartbeat_timeout)}).'
+    )
     if before['incarnation']:
-        print('If that process still runs, it writes nothing more under '
-              'its node locks and stops at its next heartbeat. A new '
-              f'ironic-lite-conductor may now start as {host}.')
+        print(
+            'If that process still runs, it writes nothing more under '
+            'its node locks and stops at its next heartbeat. A new '
+            f'ironic-lite-conductor may now start as {host}.'
+        )
     return 0
 
 
 def _add_commands(subparsers: Any) -> None:
     conductor = subparsers.add_parser(
-        'conductor', help='The conductors and the processes holding '
-        'their host names.')
+        'conductor',
+        help='The conductors and the processes holding their host names.',
+    )
     actions = conductor.add_subparsers(dest='action')
-    listing = actions.add_parser('list', help='Every conductor, its state '
-                                 'and the process holding its name.')
+    listing = actions.add_parser(
+        'list',
+        help='Every conductor, its state and the process holding its name.',
+    )
     listing.set_defaults(func=_list)
     release = actions.add_parser(
-        'release', help='Let a host name go (its process is known dead).')
+        'release', help='Let a host name go (its process is known dead).'
+    )
     release.add_argument('host', help='The conductor host name.')
     release.set_defaults(func=_release)
 
 
 def main() -> int:
     conf = cfg.CONF
-    conf.register_cli_opt(cfg.SubCommandOpt(
-        'command', title='Commands', handler=_add_commands))
+    conf.register_cli_opt(
+        cfg.SubCommandOpt('command', title='Commands', handler=_add_commands)
+    )
     common.load_config(sys.argv[1:], NAME, conf)
     func = getattr(conf.command, 'func', None)
     if func is None:
-        print(f'usage: {NAME} conductor {{list,release HOST}}',
-              file=sys.stderr)
+        print(
+            f'usage: {NAME} conductor {{list,release HOST}}', file=sys.stderr
+        )
         return 2
 
     def body() -> int:

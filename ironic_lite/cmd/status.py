@@ -37,36 +37,49 @@ class Checks(upgradecheck.UpgradeCommands):
         version = migration.db_version(db_api.get_engine())
         head = head_revision()
         if version is None:
-            return Result(Code.FAILURE, 'The database is empty: run '
-                          '"ironic-lite-dbsync upgrade".')
+            return Result(
+                Code.FAILURE,
+                'The database is empty: run "ironic-lite-dbsync upgrade".',
+            )
         if version != head:
-            return Result(Code.FAILURE, f'Schema revision {version}, this '
-                          f'code needs {head}: run "ironic-lite-dbsync '
-                          f'upgrade".')
+            return Result(
+                Code.FAILURE,
+                f'Schema revision {version}, this '
+                f'code needs {head}: run "ironic-lite-dbsync '
+                f'upgrade".',
+            )
         return Result(Code.SUCCESS, f'Schema revision {version} (head).')
 
     def _check_conductors(self) -> Result:
         cond = models.Conductor
-        query = sa.select(sa.func.count()).select_from(cond).where(
-            cond.online.is_(True))
+        query = (
+            sa.select(sa.func.count())
+            .select_from(cond)
+            .where(cond.online.is_(True))
+        )
         try:
             with db_api.get_engine().connect() as connection:
                 online = int(connection.execute(query).scalar() or 0)
-        except Exception as exc:   # no schema yet: said by the first check
-            return Result(Code.FAILURE, f'Cannot read the conductors '
-                          f'({type(exc).__name__}): run "ironic-lite-dbsync '
-                          f'upgrade" first.')
+        except Exception as exc:  # no schema yet: said by the first check
+            return Result(
+                Code.FAILURE,
+                f'Cannot read the conductors '
+                f'({type(exc).__name__}): run "ironic-lite-dbsync '
+                f'upgrade" first.',
+            )
         if not online:
-            return Result(Code.WARNING, 'No conductor is registered '
-                          'online: nodes cannot be managed until an '
-                          'ironic-lite-conductor runs.')
+            return Result(
+                Code.WARNING,
+                'No conductor is registered '
+                'online: nodes cannot be managed until an '
+                'ironic-lite-conductor runs.',
+            )
         return Result(Code.SUCCESS, f'{online} conductor(s) online.')
 
     _upgrade_checks = (
         ('Database schema', _check_schema),
         ('Conductors', _check_conductors),
-        ('Policy file', (common_checks.check_policy_json,
-                         {'conf': cfg.CONF})),
+        ('Policy file', (common_checks.check_policy_json, {'conf': cfg.CONF})),
     )
 
 

@@ -25,8 +25,12 @@ def wipe_on_power_off(info: dict[str, Any]) -> None:
     """Forget what does not survive a power off: the agent's URL and
     certificate, and its token unless it was made before the boot (and
     handed to the machine another way)."""
-    for key in (URL_KEY, VERIFY_CA_KEY, 'agent_cached_clean_steps',
-                'agent_cached_deploy_steps'):
+    for key in (
+        URL_KEY,
+        VERIFY_CA_KEY,
+        'agent_cached_clean_steps',
+        'agent_cached_deploy_steps',
+    ):
         info.pop(key, None)
     if not info.get(PREGENERATED_KEY):
         info.pop(TOKEN_KEY, None)
@@ -34,5 +38,8 @@ def wipe_on_power_off(info: dict[str, Any]) -> None:
 
 def is_valid(info: dict[str, Any], token: str | None) -> bool:
     known = info.get(TOKEN_KEY)
-    return (token is not None and known is not None
-            and secrets.compare_digest(str(known), str(token)))
+    return (
+        token is not None
+        and known is not None
+        and secrets.compare_digest(str(known), str(token))
+    )

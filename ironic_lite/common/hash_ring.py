@@ -15,7 +15,7 @@ from typing import Any
 
 from ironic_lite import exception
 
-DEFAULT_PARTITIONS_PER_HOST = 2 ** 5
+DEFAULT_PARTITIONS_PER_HOST = 2**5
 
 
 def _hash(text: str) -> int:
@@ -26,9 +26,11 @@ def _hash(text: str) -> int:
 class HashRing:
     """A ring over ``hosts``; duplicates count once."""
 
-    def __init__(self, hosts: Iterable[str],
-                 partitions_per_host: int = DEFAULT_PARTITIONS_PER_HOST
-                 ) -> None:
+    def __init__(
+        self,
+        hosts: Iterable[str],
+        partitions_per_host: int = DEFAULT_PARTITIONS_PER_HOST,
+    ) -> None:
         if partitions_per_host < 1:
             raise ValueError('partitions_per_host must be at least 1')
         self.hosts = frozenset(hosts)
@@ -36,7 +38,9 @@ class HashRing:
         # order never depends on the iteration order of ``hosts``.
         points = sorted(
             (_hash(f'{host}-{n}'), host)
-            for host in self.hosts for n in range(partitions_per_host))
+            for host in self.hosts
+            for n in range(partitions_per_host)
+        )
         self._points = [point for point, _host in points]
         self._owners = [host for _point, host in points]
 
@@ -46,9 +50,9 @@ class HashRing:
     def _start(self, key: str) -> int:
         if not self._points:
             raise exception.NoValidHost(
-                reason='the hash ring is empty: no conductor is alive.')
-        return bisect.bisect_left(self._points, _hash(key)) % len(
-            self._points)
+                reason='the hash ring is empty: no conductor is alive.'
+            )
+        return bisect.bisect_left(self._points, _hash(key)) % len(self._points)
 
     def get_host(self, key: str) -> str:
         """The host ``key`` (a node uuid) maps to.
@@ -80,9 +84,12 @@ class HashRing:
         return found
 
 
-def ring_for_driver(conductors: Iterable[dict[str, Any]], driver: str,
-                    partitions_per_host: int = DEFAULT_PARTITIONS_PER_HOST,
-                    conductor_group: str = '') -> HashRing:
+def ring_for_driver(
+    conductors: Iterable[dict[str, Any]],
+    driver: str,
+    partitions_per_host: int = DEFAULT_PARTITIONS_PER_HOST,
+    conductor_group: str = '',
+) -> HashRing:
     """A ring over the conductors of ``conductor_group`` (a node's;
     ``''`` is the default group) that load hardware type ``driver``:
     a node is only ever routed to a conductor of its group, as
@@ -94,14 +101,18 @@ def ring_for_driver(conductors: Iterable[dict[str, Any]], driver: str,
     :raises NoValidHost: no conductor of the group supports ``driver``.
     """
     group = (conductor_group or '').lower()
-    hosts = [c['hostname'] for c in conductors
-             if driver in (c.get('hardware_types') or ())
-             and (c.get('conductor_group') or '') == group]
+    hosts = [
+        c['hostname']
+        for c in conductors
+        if driver in (c.get('hardware_types') or ())
+        and (c.get('conductor_group') or '') == group
+    ]
     if not hosts:
         in_group = f' in conductor group "{group}"' if group else ''
         raise exception.NoValidHost(
             reason=f'No conductor service registered which supports '
-            f'driver {driver}{in_group}.')
+            f'driver {driver}{in_group}.'
+        )
     return HashRing(hosts, partitions_per_host)
 
 

@@ -99,24 +99,48 @@ SERVICEWAIT = 'service wait'
 SERVICEFAIL = 'service failed'
 SERVICEHOLD = 'service hold'
 #: States a node is in while it is serviced (upstream's).
-SERVICING_STATES = frozenset({SERVICING, SERVICEWAIT, SERVICEFAIL,
-                              SERVICEHOLD})
+SERVICING_STATES = frozenset(
+    {SERVICING, SERVICEWAIT, SERVICEFAIL, SERVICEHOLD}
+)
 
 #: States a node rests in until someone asks for something.
-STABLE_STATES = frozenset({ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR,
-                           RESCUE})
+STABLE_STATES = frozenset(
+    {ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR, RESCUE}
+)
 
 #: States a node leaves without a request (upstream's UNSTABLE_STATES).
-UNSTABLE_STATES = frozenset({
-    DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, VERIFYING, DELETING,
-    INSPECTING, INSPECTWAIT, ADOPTING, RESCUING, RESCUEWAIT, UNRESCUING,
-    SERVICING, SERVICEWAIT,
-})
+UNSTABLE_STATES = frozenset(
+    {
+        DEPLOYING,
+        DEPLOYWAIT,
+        CLEANING,
+        CLEANWAIT,
+        VERIFYING,
+        DELETING,
+        INSPECTING,
+        INSPECTWAIT,
+        ADOPTING,
+        RESCUING,
+        RESCUEWAIT,
+        UNRESCUING,
+        SERVICING,
+        SERVICEWAIT,
+    }
+)
 
 #: States a failed flow leaves a node in; they wait for the operator.
-FAILURE_STATES = frozenset({CLEANFAIL, DEPLOYFAIL, ERROR, INSPECTFAIL,
-                            ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL,
-                            SERVICEFAIL})
+FAILURE_STATES = frozenset(
+    {
+        CLEANFAIL,
+        DEPLOYFAIL,
+        ERROR,
+        INSPECTFAIL,
+        ADOPTFAIL,
+        RESCUEFAIL,
+        UNRESCUEFAIL,
+        SERVICEFAIL,
+    }
+)
 
 #: Transient states whose target never varies. While cleaning (cleaning,
 #: clean wait, clean hold) the target is ``available`` for automated and
@@ -148,36 +172,76 @@ POWER_STATES = frozenset({POWER_ON, POWER_OFF})
 SOFT_POWER_TARGETS = frozenset({SOFT_REBOOT, SOFT_POWER_OFF})
 POWER_TARGETS = frozenset({POWER_ON, POWER_OFF, REBOOT}) | SOFT_POWER_TARGETS
 #: The power state each target ends in.
-POWER_TARGET_STATES = {POWER_ON: POWER_ON, POWER_OFF: POWER_OFF,
-                       REBOOT: POWER_ON, SOFT_REBOOT: POWER_ON,
-                       SOFT_POWER_OFF: POWER_OFF}
+POWER_TARGET_STATES = {
+    POWER_ON: POWER_ON,
+    POWER_OFF: POWER_OFF,
+    REBOOT: POWER_ON,
+    SOFT_REBOOT: POWER_ON,
+    SOFT_POWER_OFF: POWER_OFF,
+}
 
 #: States in which a power change would break what the conductor does.
-POWER_LOCKED_STATES = frozenset({
-    VERIFYING, DEPLOYING, DEPLOYWAIT, DELETING,
-    CLEANING, CLEANWAIT, CLEANHOLD, INSPECTING, INSPECTWAIT, ADOPTING,
-    RESCUING, RESCUEWAIT, UNRESCUING, SERVICING, SERVICEWAIT, SERVICEHOLD,
-})
+POWER_LOCKED_STATES = frozenset(
+    {
+        VERIFYING,
+        DEPLOYING,
+        DEPLOYWAIT,
+        DELETING,
+        CLEANING,
+        CLEANWAIT,
+        CLEANHOLD,
+        INSPECTING,
+        INSPECTWAIT,
+        ADOPTING,
+        RESCUING,
+        RESCUEWAIT,
+        UNRESCUING,
+        SERVICING,
+        SERVICEWAIT,
+        SERVICEHOLD,
+    }
+)
 
 #: Transient states in which a node may be updated anyway (upstream's
 #: UPDATE_ALLOWED_STATES): the failures, and inspection and
 #: verification, which change nothing the update could break.
-UPDATE_ALLOWED_STATES = frozenset({
-    DEPLOYFAIL, INSPECTING, INSPECTFAIL, INSPECTWAIT, CLEANFAIL, ERROR,
-    VERIFYING, ADOPTFAIL, RESCUEFAIL, UNRESCUEFAIL, SERVICEHOLD,
-    SERVICEFAIL,
-})
+UPDATE_ALLOWED_STATES = frozenset(
+    {
+        DEPLOYFAIL,
+        INSPECTING,
+        INSPECTFAIL,
+        INSPECTWAIT,
+        CLEANFAIL,
+        ERROR,
+        VERIFYING,
+        ADOPTFAIL,
+        RESCUEFAIL,
+        UNRESCUEFAIL,
+        SERVICEHOLD,
+        SERVICEFAIL,
+    }
+)
 #: States in which a node's instance (and allocation) may be removed
 #: by an update, outside maintenance (upstream's).
-INSTANCE_REMOVAL_STATES = frozenset({ENROLL, INSPECTING, INSPECTWAIT,
-                                     MANAGEABLE, AVAILABLE})
+INSTANCE_REMOVAL_STATES = frozenset(
+    {ENROLL, INSPECTING, INSPECTWAIT, MANAGEABLE, AVAILABLE}
+)
 
 #: States in which a ramdisk agent runs on a node, so that its lookup
 #: finds the node (``[api]restrict_lookup``, as upstream's).
-LOOKUP_ALLOWED_STATES = frozenset({
-    DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, INSPECTING, INSPECTWAIT,
-    RESCUING, RESCUEWAIT, SERVICEWAIT,
-})
+LOOKUP_ALLOWED_STATES = frozenset(
+    {
+        DEPLOYING,
+        DEPLOYWAIT,
+        CLEANING,
+        CLEANWAIT,
+        INSPECTING,
+        INSPECTWAIT,
+        RESCUING,
+        RESCUEWAIT,
+        SERVICEWAIT,
+    }
+)
 
 #: ``PUT /v1/nodes/{id}/states/provision`` targets -> machine events.
 ALLOWED_PROVISION_VERBS = {
@@ -309,7 +373,8 @@ TRANSITIONS: tuple[tuple[str, str, str], ...] = (
 )
 
 ALL_STATES = frozenset(
-    state for src, _event, dst in TRANSITIONS for state in (src, dst))
+    state for src, _event, dst in TRANSITIONS for state in (src, dst)
+)
 
 
 def _build_machine() -> machines.FiniteMachine:
@@ -351,7 +416,8 @@ def next_state(state: str, event: str, node: str = '') -> str:
     fsm = machine(state)
     if not fsm.is_actionable_event(event):
         raise exception.InvalidStateRequested(
-            action=event, node=node, state=state)
+            action=event, node=node, state=state
+        )
     fsm.process_event(event)
     return str(fsm.current_state)
 
@@ -367,7 +433,8 @@ def clean_done_event(target_provision_state: str | None) -> str:
     if target_provision_state == AVAILABLE:
         return 'done'
     raise exception.InvalidState(
-        reason=f'cleaning cannot end in {target_provision_state!r}')
+        reason=f'cleaning cannot end in {target_provision_state!r}'
+    )
 
 
 def power_action_allowed(provision_state: str | None) -> bool:

@@ -92,8 +92,12 @@ def check(conf: cfg.ConfigOpts) -> None:
         raise Stopped()
 
 
-def call(conf: cfg.ConfigOpts, func: Callable[[], T],
-         timeout: float | None = None, name: str = 'bmc-call') -> T:
+def call(
+    conf: cfg.ConfigOpts,
+    func: Callable[[], T],
+    timeout: float | None = None,
+    name: str = 'bmc-call',
+) -> T:
     """``func()`` on a daemon thread; its result or its exception.
 
     :raises Stopped: the conductor stops (before or while ``func``
@@ -122,8 +126,9 @@ def call(conf: cfg.ConfigOpts, func: Callable[[], T],
     return outcome['result']  # type: ignore[no-any-return]
 
 
-def _wait_done(done: threading.Event, stop: threading.Event,
-               timeout: float | None) -> None:
+def _wait_done(
+    done: threading.Event, stop: threading.Event, timeout: float | None
+) -> None:
     """Until ``done``; :class:`Stopped` or :class:`TimedOut` first."""
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:

@@ -58,46 +58,58 @@ def drives_agent(task: Task) -> bool:
     return isinstance(task.interfaces.get('deploy'), agent.AgentDeploy)
 
 
-def on_heartbeat(context: Any, conf: cfg.ConfigOpts,
-                 holder: ConductorIdentity,
-                 pool: workers.WorkerPool, node_uuid: str,
-                 callback_url: str, agent_version: str,
-                 token: str | None) -> None:
+def on_heartbeat(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    holder: ConductorIdentity,
+    pool: workers.WorkerPool,
+    node_uuid: str,
+    callback_url: str,
+    agent_version: str,
+    token: str | None,
+) -> None:
     """Process one heartbeat under the node lock (see module doc).
 
     :raises InvalidParameterValue: the token is no longer the node's.
     """
     try:
-        with task_manager.acquire(context, conf, node_uuid, holder,
-                                  'agent heartbeat') as task:
-            if not agent_token.is_valid(task.node.driver_internal_info,
-                                        token):
+        with task_manager.acquire(
+            context, conf, node_uuid, holder, 'agent heartbeat'
+        ) as task:
+            if not agent_token.is_valid(task.node.driver_internal_info, token):
                 raise exception.InvalidParameterValue(
-                    err='Invalid or missing agent token received.')
+                    err='Invalid or missing agent token received.'
+                )
             heartbeat(task, pool, callback_url, agent_version)
     except exception.NodeLocked:
-        LOG.info('Node %s is locked; its agent\'s heartbeat is skipped '
-                 '(the next one is processed)', node_uuid)
+        LOG.info(
+            "Node %s is locked; its agent's heartbeat is skipped "
+            '(the next one is processed)',
+            node_uuid,
+        )
 
 
-def heartbeat(task: Task, pool: workers.WorkerPool, callback_url: str,
-              agent_version: str) -> None:
+def heartbeat(
+    task: Task, pool: workers.WorkerPool, callback_url: str, agent_version: str
+) -> None:
     node = task.node
     info = node.driver_internal_info
     info[agent_token.URL_KEY] = callback_url
     info['agent_version'] = agent_version
     info[clean_wait.LAST_HEARTBEAT_KEY] = lite_db.utcnow().isoformat()
     if node.provision_state != states.CLEANWAIT:
-        LOG.debug('Node %s: agent heartbeat in state %s; nothing to do',
-                  node.uuid, node.provision_state)
+        LOG.debug(
+            'Node %s: agent heartbeat in state %s; nothing to do',
+            node.uuid,
+            node.provision_state,
+        )
         task.save()
         return
     node.provision_updated_at = lite_db.utcnow()
     step = node.clean_step
     if not step:
         _start(task, pool)
-    elif (step.get('interface') == 'deploy'
-          and agent.COMMAND_KEY in info):
+    elif step.get('interface') == 'deploy' and agent.COMMAND_KEY in info:
         _check_command(task, pool)
     else:
         task.save()  # another interface's step: the periodic polls it
@@ -115,24 +127,30 @@ def _start(task: Task, pool: workers.WorkerPool) -> None:
     try:
         task.reserve_worker(pool)
     except exception.NoFreeConductorWorker:
-        LOG.warning('Node %s: no free worker to start cleaning; the next '
-                    'heartbeat retries', node.uuid)
+        LOG.warning(
+            'Node %s: no free worker to start cleaning; the next '
+            'heartbeat retries',
+            node.uuid,
+        )
         task.save()
         return
     try:
         _deploy(task).refresh_clean_steps(task)
         if node.target_provision_state == states.MANAGEABLE:
-            clean_steps = list(node.driver_internal_info.get(STEPS_KEY)
-                               or [])
+            clean_steps = list(node.driver_internal_info.get(STEPS_KEY) or [])
         else:
             clean_steps = conductor_steps.automated_steps(
-                task, task.interfaces, task.conf)
+                task, task.interfaces, task.conf
+            )
         step_requests.check_stored_size(clean_steps)
     except Exception as exc:
-        LOG.exception('Node %s: starting cleaning on the agent failed',
-                      node.uuid)
-        fail_cleaning(task, f'Node {node.uuid} failed to start the first '
-                      f'cleaning step: {exc}')
+        LOG.exception(
+            'Node %s: starting cleaning on the agent failed', node.uuid
+        )
+        fail_cleaning(
+            task,
+            f'Node {node.uuid} failed to start the first cleaning step: {exc}',
+        )
         return
     LOG.info('Node %s: its agent heartbeated; cleaning starts', node.uuid)
     cleaning.record_steps(task, clean_steps)
@@ -146,29 +164,43 @@ def _check_command(task: Task, pool: workers.WorkerPool) -> None:
     step = node.clean_step
     try:
         command = _deploy(task).command_status(task) or {}
-    except (exception.AgentConnectionFailed,
-            exception.AgentAPIError) as exc:
-        LOG.warning('Node %(node)s: cannot get the status of clean step '
-                    '%(step)s from the agent: %(err)s',
-                    {'node': node.uuid, 'step': step_name(step),
-                     'err': exc})
+    except (exception.AgentConnectionFailed, exception.AgentAPIError) as exc:
+        LOG.warning(
+            'Node %(node)s: cannot get the status of clean step '
+            '%(step)s from the agent: %(err)s',
+            {'node': node.uuid, 'step': step_name(step), 'err': exc},
+        )
         task.save()
         return
     status = command.get('command_status')
     if status == 'RUNNING':
-        LOG.debug('Node %s: clean step %s still runs on the agent: %s',
-                  node.uuid, step_name(step), command.get('command_result'))
+        LOG.debug(
+            'Node %s: clean step %s still runs on the agent: %s',
+            node.uuid,
+            step_name(step),
+            command.get('command_result'),
+        )
         task.save()
         return
     done_step = (command.get('command_result') or {}).get('clean_step')
-    if status == 'SUCCEEDED' and (done_step or {}).get('step') == \
-            step.get('step'):
-        LOG.info('Node %s: the agent finished clean step %s', node.uuid,
-                 step_name(step))
+    if status == 'SUCCEEDED' and (done_step or {}).get('step') == step.get(
+        'step'
+    ):
+        LOG.info(
+            'Node %s: the agent finished clean step %s',
+            node.uuid,
+            step_name(step),
+        )
         node.driver_internal_info.pop(agent.COMMAND_KEY, None)
         clean_wait.continue_cleaning(task, pool)
         return
-    error = (agent_client.command_error(command) if status == 'FAILED'
-             else f'unexpected command status {status!r}: {command}')
-    fail_cleaning(task, f'Clean step {step_name(step)} failed on node '
-                  f'{node.uuid}: the agent reported: {error}')
+    error = (
+        agent_client.command_error(command)
+        if status == 'FAILED'
+        else f'unexpected command status {status!r}: {command}'
+    )
+    fail_cleaning(
+        task,
+        f'Clean step {step_name(step)} failed on node '
+        f'{node.uuid}: the agent reported: {error}',
+    )

@@ -45,13 +45,16 @@ LOCK_PATIENCE = 3.0
 def _no_candidates(allocation: dict[str, Any]) -> str:
     resource_class = allocation['resource_class']
     if allocation['candidate_nodes']:
-        return (f'none of the requested nodes are available and match the '
-                f'resource class {resource_class}')
+        return (
+            f'none of the requested nodes are available and match the '
+            f'resource class {resource_class}'
+        )
     return f'no available nodes match the resource class {resource_class}'
 
 
-def candidate_order(allocation: dict[str, Any],
-                    nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def candidate_order(
+    allocation: dict[str, Any], nodes: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The candidates in the order they are tried: at random (two
     allocations at once rarely want the same node), but a node named as
     the allocation first (1.79)."""
@@ -71,53 +74,77 @@ def do_allocate(context: Any, allocation_id: int) -> None:
         return
     try:
         nodes = db_allocations.candidates(
-            context, allocation['resource_class'],
-            allocation['traits'] or [], allocation['owner'],
-            allocation['candidate_nodes'] or None)
+            context,
+            allocation['resource_class'],
+            allocation['traits'] or [],
+            allocation['owner'],
+            allocation['candidate_nodes'] or None,
+        )
         if not nodes:
             raise exception.AllocationFailed(
-                uuid=allocation['uuid'], error=_no_candidates(allocation))
+                uuid=allocation['uuid'], error=_no_candidates(allocation)
+            )
         for node in candidate_order(allocation, nodes):
-            taken = db_allocations.take_node(
-                context, allocation_id, node, {})
+            taken = db_allocations.take_node(context, allocation_id, node, {})
             if taken is not None:
-                LOG.info('Allocation %(alloc)s: node %(node)s allocated',
-                         {'alloc': allocation['uuid'], 'node': node['uuid']})
+                LOG.info(
+                    'Allocation %(alloc)s: node %(node)s allocated',
+                    {'alloc': allocation['uuid'], 'node': node['uuid']},
+                )
                 return
-            LOG.debug('Allocation %(alloc)s: node %(node)s was taken or '
-                      'changed meanwhile; trying the next one',
-                      {'alloc': allocation['uuid'], 'node': node['uuid']})
+            LOG.debug(
+                'Allocation %(alloc)s: node %(node)s was taken or '
+                'changed meanwhile; trying the next one',
+                {'alloc': allocation['uuid'], 'node': node['uuid']},
+            )
         raise exception.AllocationFailed(
             uuid=allocation['uuid'],
-            error='all nodes were filtered out during reservation')
+            error='all nodes were filtered out during reservation',
+        )
     except (exception.AllocationChanged, exception.AllocationNotFound):
-        LOG.info('Allocation %s was deleted or changed while it was '
-                 'processed', allocation['uuid'])
+        LOG.info(
+            'Allocation %s was deleted or changed while it was processed',
+            allocation['uuid'],
+        )
     except exception.AllocationFailed as exc:
         _failed(context, allocation, str(exc))
     except Exception as exc:
-        LOG.exception('Unexpected exception while processing allocation '
-                      '%s', allocation['uuid'])
-        _failed(context, allocation,
-                f'Unexpected exception during allocation: {exc}')
+        LOG.exception(
+            'Unexpected exception while processing allocation %s',
+            allocation['uuid'],
+        )
+        _failed(
+            context,
+            allocation,
+            f'Unexpected exception during allocation: {exc}',
+        )
 
 
 def _failed(context: Any, allocation: dict[str, Any], message: str) -> None:
-    LOG.error('Allocation %(alloc)s failed: %(msg)s',
-              {'alloc': allocation['uuid'], 'msg': message})
+    LOG.error(
+        'Allocation %(alloc)s failed: %(msg)s',
+        {'alloc': allocation['uuid'], 'msg': message},
+    )
     try:
         db_allocations.update(
-            context, allocation['id'],
-            {'state': db_allocations.ERROR, 'last_error': message,
-             'conductor_affinity': None},
-            expected_state=db_allocations.ALLOCATING)
+            context,
+            allocation['id'],
+            {
+                'state': db_allocations.ERROR,
+                'last_error': message,
+                'conductor_affinity': None,
+            },
+            expected_state=db_allocations.ALLOCATING,
+        )
     except (exception.AllocationChanged, exception.AllocationNotFound):
-        LOG.info('Allocation %s was deleted while it failed',
-                 allocation['uuid'])
+        LOG.info(
+            'Allocation %s was deleted while it failed', allocation['uuid']
+        )
 
 
-def check_backfill(allocation: dict[str, Any], node: dict[str, Any],
-                   traits: list[str]) -> None:
+def check_backfill(
+    allocation: dict[str, Any], node: dict[str, Any], traits: list[str]
+) -> None:
     """A node already deployed may be recorded by an allocation that it
     matches (1.58).
 
@@ -127,37 +154,50 @@ def check_backfill(allocation: dict[str, Any], node: dict[str, Any],
     """
     uuid = node['uuid']
     if node['allocation_id'] is not None:
-        raise exception.NodeAssociated(node=uuid,
-                                       instance=node['instance_uuid'])
-    if node['provision_state'] not in (states.ACTIVE, states.DEPLOYING,
-                                       states.DEPLOYWAIT):
+        raise exception.NodeAssociated(
+            node=uuid, instance=node['instance_uuid']
+        )
+    if node['provision_state'] not in (
+        states.ACTIVE,
+        states.DEPLOYING,
+        states.DEPLOYWAIT,
+    ):
         raise exception.InvalidParameterValue(
             err=f'Cannot create a backfilling allocation: node {uuid} '
             f'is in provision state {node["provision_state"]}; it must be '
-            'active, deploying or wait call-back')
+            'active, deploying or wait call-back'
+        )
     if node['maintenance']:
         raise exception.InvalidParameterValue(
             err=f'Cannot create a backfilling allocation: node {uuid} is '
-            'in maintenance')
+            'in maintenance'
+        )
     wanted = allocation.get('resource_class')
     if wanted and wanted != node['resource_class']:
         raise exception.InvalidParameterValue(
             err=f'Cannot create a backfilling allocation: node {uuid} has '
-            f'resource class {node["resource_class"]}, not {wanted}')
+            f'resource class {node["resource_class"]}, not {wanted}'
+        )
     missing = set(allocation.get('traits') or ()) - set(traits)
     if missing:
         raise exception.InvalidParameterValue(
             err=f'Cannot create a backfilling allocation: node {uuid} '
-            f'does not have the traits {", ".join(sorted(missing))}')
+            f'does not have the traits {", ".join(sorted(missing))}'
+        )
     owner = allocation.get('owner')
     if owner and owner != node['owner']:
         raise exception.InvalidParameterValue(
             err=f'Cannot create a backfilling allocation: node {uuid} '
-            f'is not owned by {owner}')
-    if node['instance_uuid'] and allocation.get('uuid') and (
-            node['instance_uuid'] != allocation['uuid']):
-        raise exception.NodeAssociated(node=uuid,
-                                       instance=node['instance_uuid'])
+            f'is not owned by {owner}'
+        )
+    if (
+        node['instance_uuid']
+        and allocation.get('uuid')
+        and (node['instance_uuid'] != allocation['uuid'])
+    ):
+        raise exception.NodeAssociated(
+            node=uuid, instance=node['instance_uuid']
+        )
 
 
 def check_deallocation(node: Any, allocation: dict[str, Any]) -> None:
@@ -170,16 +210,20 @@ def check_deallocation(node: Any, allocation: dict[str, Any]) -> None:
     if node.maintenance:
         return
     uuid = allocation['uuid']
-    if (node.target_provision_state and node.provision_state
-            not in states.UPDATE_ALLOWED_STATES):
+    if (
+        node.target_provision_state
+        and node.provision_state not in states.UPDATE_ALLOWED_STATES
+    ):
         raise exception.InvalidState(
             reason=f'Cannot remove allocation {uuid} for node {node.uuid}, '
             f'because the node is in state {node.provision_state} where '
-            'updates are not allowed (and maintenance mode is off)')
+            'updates are not allowed (and maintenance mode is off)'
+        )
     if node.provision_state == states.ACTIVE:
         raise exception.InvalidState(
             reason=f'Cannot remove allocation {uuid} for node {node.uuid}, '
-            'because the node is active (and maintenance mode is off)')
+            'because the node is active (and maintenance mode is off)'
+        )
 
 
 def check_instance_removal(node: Any) -> None:
@@ -189,14 +233,16 @@ def check_instance_removal(node: Any) -> None:
     :raises InvalidState:
     """
     if node.maintenance or (
-            node.provision_state in states.INSTANCE_REMOVAL_STATES):
+        node.provision_state in states.INSTANCE_REMOVAL_STATES
+    ):
         return
     allowed = ', '.join(sorted(states.INSTANCE_REMOVAL_STATES))
     raise exception.InvalidState(
         reason=f'Node {node.uuid} with an allocation can not have '
         f'instance_uuid removed unless it is in one of allowed ({allowed}) '
         f'states or in maintenance mode. Current state is '
-        f"'{node.provision_state}'.")
+        f"'{node.provision_state}'."
+    )
 
 
 class AllocationManager:
@@ -204,32 +250,44 @@ class AllocationManager:
 
     target = messaging.Target(version=rpcapi.VERSION)
 
-    def __init__(self, conf: cfg.ConfigOpts, identity: ConductorIdentity,
-                 pool: workers.WorkerPool) -> None:
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        identity: ConductorIdentity,
+        pool: workers.WorkerPool,
+    ) -> None:
         self.conf = conf
         self.identity = identity
         self.host = identity.host
         self.pool = pool
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def create_allocation(self, context: Any, values: dict[str, Any],
-                          node_uuid: str | None = None) -> dict[str, Any]:
+    def create_allocation(
+        self,
+        context: Any,
+        values: dict[str, Any],
+        node_uuid: str | None = None,
+    ) -> dict[str, Any]:
         """Record an allocation and start processing it on a worker (a
         full pool: 503, nothing recorded); with ``node_uuid``, backfill
         it at once."""
         if node_uuid is not None:
             node = db_nodes.node_get(context, node_uuid)
             traits = db_traits.traits_of(context, [node['id']]).get(
-                node['id'], [])
+                node['id'], []
+            )
             check_backfill(values, node, traits)
             row = db_allocations.backfill(context, values, node)
-            LOG.info('Allocation %(alloc)s backfilled for node %(node)s',
-                     {'alloc': row['uuid'], 'node': node['uuid']})
+            LOG.info(
+                'Allocation %(alloc)s backfilled for node %(node)s',
+                {'alloc': row['uuid'], 'node': node['uuid']},
+            )
             return row
         slot = self.pool.reserve()
         try:
             row = db_allocations.create(
-                context, {**values, 'conductor_affinity': self.host})
+                context, {**values, 'conductor_affinity': self.host}
+            )
         except Exception:
             slot.cancel()
             raise
@@ -249,18 +307,28 @@ class AllocationManager:
             db_allocations.destroy(context, row['id'])
             LOG.info('Allocation %s deleted', row['uuid'])
             return
-        with task_manager.acquire(context, self.conf, row['node_id'],
-                                  self.identity, 'allocation deletion',
-                                  patience=LOCK_PATIENCE) as task:
+        with task_manager.acquire(
+            context,
+            self.conf,
+            row['node_id'],
+            self.identity,
+            'allocation deletion',
+            patience=LOCK_PATIENCE,
+        ) as task:
             check_deallocation(task.node, row)
             db_allocations.destroy(context, row['id'])
-        LOG.info('Allocation %(alloc)s of node %(node)s deleted',
-                 {'alloc': row['uuid'], 'node': task.node.uuid})
+        LOG.info(
+            'Allocation %(alloc)s of node %(node)s deleted',
+            {'alloc': row['uuid'], 'node': task.node.uuid},
+        )
 
 
-def resume_orphans(context: Any, host: str,
-                   alive_hosts: Callable[[], set[str]],
-                   include_own: bool = False) -> int:
+def resume_orphans(
+    context: Any,
+    host: str,
+    alive_hosts: Callable[[], set[str]],
+    include_own: bool = False,
+) -> int:
     """Process the allocations left ``allocating`` by a conductor that
     is not alive (and, with ``include_own``, at start-up, those this
     conductor left before a restart): this conductor takes them and
@@ -276,13 +344,18 @@ def resume_orphans(context: Any, host: str,
             continue
         try:
             db_allocations.update(
-                context, row['id'], {'conductor_affinity': host},
-                expected_state=db_allocations.ALLOCATING)
+                context,
+                row['id'],
+                {'conductor_affinity': host},
+                expected_state=db_allocations.ALLOCATING,
+            )
         except (exception.AllocationChanged, exception.AllocationNotFound):
             continue
-        LOG.info('Allocation %(alloc)s left allocating by %(owner)s: '
-                 'processing it here', {'alloc': row['uuid'],
-                                        'owner': owner})
+        LOG.info(
+            'Allocation %(alloc)s left allocating by %(owner)s: '
+            'processing it here',
+            {'alloc': row['uuid'], 'owner': owner},
+        )
         do_allocate(context, row['id'])
         resumed += 1
     return resumed

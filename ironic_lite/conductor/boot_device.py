@@ -28,14 +28,15 @@ class DriverManager(endpoint.NodeEndpoint):
     a hardware type this conductor loads)."""
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_driver_properties(self, context: Any,
-                              driver_name: str) -> dict[str, str]:
+    def get_driver_properties(
+        self, context: Any, driver_name: str
+    ) -> dict[str, str]:
         return hardware.driver_properties(self.conf, driver_name)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_raid_logical_disk_properties(self, context: Any,
-                                         driver_name: str
-                                         ) -> dict[str, str]:
+    def get_raid_logical_disk_properties(
+        self, context: Any, driver_name: str
+    ) -> dict[str, str]:
         """Of the hardware type's default RAID interface.
 
         :raises UnsupportedDriverExtension: that is ``no-raid``.
@@ -43,7 +44,8 @@ class DriverManager(endpoint.NodeEndpoint):
         raid = hardware.load_interfaces(self.conf, driver_name, {})['raid']
         if isinstance(raid, noop.NoRAID):
             raise exception.UnsupportedDriverExtension(
-                driver=driver_name, extension='raid')
+                driver=driver_name, extension='raid'
+            )
         assert isinstance(raid, standard.RAIDInterface)
         return raid.get_logical_disk_properties()
 
@@ -53,25 +55,31 @@ class BootDeviceManager(endpoint.NodeEndpoint):
     inject_nmi."""
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_boot_device(self, context: Any, node_uuid: str
-                        ) -> dict[str, Any]:
-        with self._task(context, node_uuid, 'getting boot device',
-                        shared=True) as task:
+    def get_boot_device(self, context: Any, node_uuid: str) -> dict[str, Any]:
+        with self._task(
+            context, node_uuid, 'getting boot device', shared=True
+        ) as task:
             management = management_of(task)
             management.validate(task)
             return management.get_boot_device(task)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_supported_boot_devices(self, context: Any,
-                                   node_uuid: str) -> list[str]:
-        with self._task(context, node_uuid,
-                        'getting supported boot devices',
-                        shared=True) as task:
+    def get_supported_boot_devices(
+        self, context: Any, node_uuid: str
+    ) -> list[str]:
+        with self._task(
+            context, node_uuid, 'getting supported boot devices', shared=True
+        ) as task:
             return management_of(task).get_supported_boot_devices(task)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def set_boot_device(self, context: Any, node_uuid: str, device: str,
-                        persistent: bool = False) -> None:
+    def set_boot_device(
+        self,
+        context: Any,
+        node_uuid: str,
+        device: str,
+        persistent: bool = False,
+    ) -> None:
         """:raises InvalidParameterValue: a device the node's management
         interface does not support."""
         with self._task(context, node_uuid, 'setting boot device') as task:
@@ -79,10 +87,11 @@ class BootDeviceManager(endpoint.NodeEndpoint):
             management.validate(task)
             management.set_boot_device(task, device, persistent=persistent)
             task.save()
-        LOG.info('Boot device of node %(node)s set to %(device)s '
-                 '(persistent: %(persistent)s)',
-                 {'node': node_uuid, 'device': device,
-                  'persistent': persistent})
+        LOG.info(
+            'Boot device of node %(node)s set to %(device)s '
+            '(persistent: %(persistent)s)',
+            {'node': node_uuid, 'device': device, 'persistent': persistent},
+        )
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def inject_nmi(self, context: Any, node_uuid: str) -> None:

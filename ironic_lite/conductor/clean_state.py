@@ -39,15 +39,21 @@ ABORT_AFTER_KEY = task_manager.ABORT_KEY
 #: A callback came while no worker was free: the next poll resumes.
 CALLBACK_KEY = 'clean_callback_received'
 #: driver_internal_info keys of a running cleaning (removed at its end).
-CLEANING_KEYS = (STEPS_KEY, INDEX_KEY, ATTEMPT_KEY, ABORT_AFTER_KEY,
-                 CALLBACK_KEY)
+CLEANING_KEYS = (
+    STEPS_KEY,
+    INDEX_KEY,
+    ATTEMPT_KEY,
+    ABORT_AFTER_KEY,
+    CALLBACK_KEY,
+)
 #: ``node.fault`` of a node a clean step failed on.
 CLEAN_FAILURE = 'clean failure'
 #: The most characters of a failure message kept in ``last_error``.
 MAX_ERROR_LENGTH = 4096
 #: States a node is in while it cleans.
-CLEANING_STATES = frozenset({states.CLEANING, states.CLEANWAIT,
-                             states.CLEANHOLD})
+CLEANING_STATES = frozenset(
+    {states.CLEANING, states.CLEANWAIT, states.CLEANHOLD}
+)
 
 Task = task_manager.Task
 
@@ -73,8 +79,11 @@ def drop_late_abort(task: Task) -> None:
     """An abort requested while cleaning ended (merged into the last
     save) has nothing left to abort: remove it."""
     if task.node.driver_internal_info.pop(ABORT_AFTER_KEY, None):
-        LOG.info('Node %s: an abort was requested as its cleaning ended; '
-                 'there is nothing left to abort', task.node.uuid)
+        LOG.info(
+            'Node %s: an abort was requested as its cleaning ended; '
+            'there is nothing left to abort',
+            task.node.uuid,
+        )
         task.save()
 
 
@@ -82,7 +91,7 @@ def short(message: str) -> str:
     """``message`` cut to :data:`MAX_ERROR_LENGTH` characters."""
     if len(message) <= MAX_ERROR_LENGTH:
         return message
-    return message[:MAX_ERROR_LENGTH - 15] + ' ... (truncated)'
+    return message[: MAX_ERROR_LENGTH - 15] + ' ... (truncated)'
 
 
 def sets_maintenance(node: Any, event: str) -> bool:

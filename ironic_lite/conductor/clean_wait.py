@@ -60,15 +60,20 @@ def _resume(task: Task, pool: workers.WorkerPool) -> None:
     node = task.node
     info = node.driver_internal_info
     if info.get(ABORT_AFTER_KEY):
-        fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by '
-                      f'request after clean step {step_name(node.clean_step)}'
-                      ' finished', event='abort')
+        fail_cleaning(
+            task,
+            f'Cleaning of node {node.uuid} aborted by '
+            f'request after clean step {step_name(node.clean_step)}'
+            ' finished',
+            event='abort',
+        )
         return
     index = int(info.get(INDEX_KEY) or 0) + 1
     info[INDEX_KEY] = index
     info.pop(cleaning.ATTEMPT_KEY, None)
-    LOG.info('Node %s: clean step %s done', node.uuid,
-             step_name(node.clean_step))
+    LOG.info(
+        'Node %s: clean step %s done', node.uuid, step_name(node.clean_step)
+    )
     node.clean_step = {}
     task.spawn_after(pool, cleaning.do_next_clean_step, index)
     task.process_event('resume')
@@ -86,13 +91,17 @@ def poll_async_step(task: Task, pool: workers.WorkerPool) -> None:
     task.reserve_worker(pool)
     try:
         interface = task.interfaces[step['interface']]
-        done = (bool(node.driver_internal_info.pop(CALLBACK_KEY, False))
-                or interface.poll_clean_step(task))
+        done = bool(
+            node.driver_internal_info.pop(CALLBACK_KEY, False)
+        ) or interface.poll_clean_step(task)
     except Exception as exc:
-        LOG.exception('Node %s: polling clean step %s failed', node.uuid,
-                      step_name(step))
-        fail_cleaning(task, f'Clean step {step_name(step)} failed on '
-                      f'node {node.uuid}: {exc}')
+        LOG.exception(
+            'Node %s: polling clean step %s failed', node.uuid, step_name(step)
+        )
+        fail_cleaning(
+            task,
+            f'Clean step {step_name(step)} failed on node {node.uuid}: {exc}',
+        )
         return
     if done:
         _resume(task, pool)
@@ -107,18 +116,23 @@ def continue_cleaning(task: Task, pool: workers.WorkerPool) -> None:
     lost: the next run of the clean wait periodic task resumes the node.
     """
     if not task.node.clean_step:
-        LOG.warning('Node %s: a callback came while no clean step runs '
-                    '(the node waits for its agent); ignored',
-                    task.node.uuid)
+        LOG.warning(
+            'Node %s: a callback came while no clean step runs '
+            '(the node waits for its agent); ignored',
+            task.node.uuid,
+        )
         return
     try:
         task.reserve_worker(pool)
     except exception.NoFreeConductorWorker:
         task.node.driver_internal_info[CALLBACK_KEY] = True
         task.save()
-        LOG.warning('Node %s: no free worker to continue cleaning after '
-                    'the callback; the clean wait periodic task will '
-                    'resume it', task.node.uuid)
+        LOG.warning(
+            'Node %s: no free worker to continue cleaning after '
+            'the callback; the clean wait periodic task will '
+            'resume it',
+            task.node.uuid,
+        )
         return
     _resume(task, pool)
 
@@ -138,18 +152,24 @@ def _timeout_message(task: Task) -> str:
     node = task.node
     step = node.clean_step
     info = node.driver_internal_info
-    where = (f'Timeout reached while cleaning node {node.uuid}: ')
-    limit = (f'within {task.conf.conductor.clean_callback_timeout} '
-             'seconds ([conductor]clean_callback_timeout)')
+    where = f'Timeout reached while cleaning node {node.uuid}: '
+    limit = (
+        f'within {task.conf.conductor.clean_callback_timeout} '
+        'seconds ([conductor]clean_callback_timeout)'
+    )
     if not step:
-        return (f'{where}its agent did not heartbeat {limit} of the boot '
-                'for cleaning')
+        return (
+            f'{where}its agent did not heartbeat {limit} of the boot '
+            'for cleaning'
+        )
     if _AGENT_COMMAND_KEY not in info:
         return f'{where}clean step {step_name(step)} did not finish {limit}'
     last = info.get(LAST_HEARTBEAT_KEY)
-    return (f'{where}clean step {step_name(step)} runs on the agent, '
-            f'which did not heartbeat {limit} (last heartbeat: '
-            f'{last or "never"})')
+    return (
+        f'{where}clean step {step_name(step)} runs on the agent, '
+        f'which did not heartbeat {limit} (last heartbeat: '
+        f'{last or "never"})'
+    )
 
 
 def fail_on_timeout(task: Task) -> None:
@@ -168,8 +188,11 @@ def _abort_driver_step(task: Task) -> None:
     try:
         task.interfaces[step['interface']].abort_clean_step(task)
     except Exception:
-        LOG.exception('Node %s: aborting clean step %s failed; the node '
-                      'fails anyway', task.node.uuid, step_name(step))
+        LOG.exception(
+            'Node %s: aborting clean step %s failed; the node fails anyway',
+            task.node.uuid,
+            step_name(step),
+        )
 
 
 def start_abort(task: Task, pool: workers.WorkerPool) -> None:
@@ -181,12 +204,19 @@ def start_abort(task: Task, pool: workers.WorkerPool) -> None:
     node = task.node
     states.next_state(node.provision_state, 'abort', node.uuid)
     step = node.clean_step
-    if (node.provision_state == states.CLEANWAIT and step
-            and not step.get('abortable')):
+    if (
+        node.provision_state == states.CLEANWAIT
+        and step
+        and not step.get('abortable')
+    ):
         node.driver_internal_info[ABORT_AFTER_KEY] = True
         task.save()
-        LOG.info('Node %s: clean step %s is not abortable; cleaning will '
-                 'be aborted when it finishes', node.uuid, step_name(step))
+        LOG.info(
+            'Node %s: clean step %s is not abortable; cleaning will '
+            'be aborted when it finishes',
+            node.uuid,
+            step_name(step),
+        )
         return
     task.spawn_after(pool, do_node_clean_abort)
 
@@ -200,22 +230,32 @@ def request_abort(context: Any, node_uuid: str) -> bool:
     """
     for _attempt in range(ABORT_REQUEST_ATTEMPTS):
         row = db_nodes.node_get(context, node_uuid)
-        if (row['provision_state'] != states.CLEANING
-                or row['reservation'] is None):
+        if (
+            row['provision_state'] != states.CLEANING
+            or row['reservation'] is None
+        ):
             return False
         info = dict(row['driver_internal_info'] or {})
         info[ABORT_AFTER_KEY] = True
         try:
-            db_nodes.node_update(context, node_uuid,
-                                 {'driver_internal_info': info},
-                                 expected_revision=row['revision'])
+            db_nodes.node_update(
+                context,
+                node_uuid,
+                {'driver_internal_info': info},
+                expected_revision=row['revision'],
+            )
         except exception.NodeChanged:
             continue
-        LOG.info('Node %(node)s: abort requested while conductor %(host)s '
-                 'runs clean step %(step)s; it takes effect at the next '
-                 'step boundary (or checkpoint of an abortable step)',
-                 {'node': node_uuid, 'host': row['reservation'],
-                  'step': step_name(row['clean_step'])})
+        LOG.info(
+            'Node %(node)s: abort requested while conductor %(host)s '
+            'runs clean step %(step)s; it takes effect at the next '
+            'step boundary (or checkpoint of an abortable step)',
+            {
+                'node': node_uuid,
+                'host': row['reservation'],
+                'step': step_name(row['clean_step']),
+            },
+        )
         return True
     raise exception.NodeLocked(node=node_uuid, host=row['reservation'])
 
@@ -226,7 +266,13 @@ def do_node_clean_abort(task: Task) -> None:
     node = task.node
     step = node.clean_step
     _abort_driver_step(task)
-    where = (f'during clean step {step_name(step)}' if step
-             else 'between two clean steps')
-    fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by request '
-                  f'{where}', event='abort')
+    where = (
+        f'during clean step {step_name(step)}'
+        if step
+        else 'between two clean steps'
+    )
+    fail_cleaning(
+        task,
+        f'Cleaning of node {node.uuid} aborted by request {where}',
+        event='abort',
+    )

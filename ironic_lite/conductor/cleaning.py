@@ -107,8 +107,9 @@ def _validate_interfaces(task: Task) -> None:
 
 
 @flow_guard.guarded('cleaning')
-def do_node_clean(task: Task,
-                  clean_steps: list[dict[str, Any]] | None = None) -> None:
+def do_node_clean(
+    task: Task, clean_steps: list[dict[str, Any]] | None = None
+) -> None:
     """Clean a node in ``cleaning`` (on a worker, under the lock).
 
     :param clean_steps: the validated manual steps; None for automated
@@ -116,15 +117,18 @@ def do_node_clean(task: Task,
     """
     node = task.node
     if clean_steps is None and not automated_clean_enabled(task):
-        LOG.info('Automated cleaning is disabled for node %s; skipping '
-                 'it', node.uuid)
+        LOG.info(
+            'Automated cleaning is disabled for node %s; skipping it',
+            node.uuid,
+        )
         _finish(task)
         return
     try:
         _validate_interfaces(task)
     except Exception as exc:
-        fail_cleaning(task, f'Cannot prepare the cleaning of node '
-                      f'{node.uuid}: {exc}')
+        fail_cleaning(
+            task, f'Cannot prepare the cleaning of node {node.uuid}: {exc}'
+        )
         return
     clean_state.wipe_cleaning_info(task)
     if _waits_for_agent(task, clean_steps):
@@ -132,17 +136,20 @@ def do_node_clean(task: Task,
     try:
         if clean_steps is None:
             clean_steps = conductor_steps.automated_steps(
-                task, task.interfaces, task.conf)
+                task, task.interfaces, task.conf
+            )
     except Exception as exc:
-        fail_cleaning(task, f'Cannot prepare the cleaning of node '
-                      f'{node.uuid}: {exc}')
+        fail_cleaning(
+            task, f'Cannot prepare the cleaning of node {node.uuid}: {exc}'
+        )
         return
     record_steps(task, clean_steps)
     do_next_clean_step(task, 0)
 
 
-def _waits_for_agent(task: Task,
-                     clean_steps: list[dict[str, Any]] | None) -> bool:
+def _waits_for_agent(
+    task: Task, clean_steps: list[dict[str, Any]] | None
+) -> bool:
     """Let the deploy interface boot what runs the steps; True when
     the node now waits in ``clean wait`` for its agent (the requested
     manual steps kept for then), or failed."""
@@ -154,16 +161,18 @@ def _waits_for_agent(task: Task,
         return True
     except Exception as exc:
         LOG.exception('Node %s: preparing cleaning failed', node.uuid)
-        fail_cleaning(task, f'Failed to prepare node {node.uuid} for '
-                      f'cleaning: {exc}')
+        fail_cleaning(
+            task, f'Failed to prepare node {node.uuid} for cleaning: {exc}'
+        )
         return True
     if result != states.CLEANWAIT:
         return False
     if clean_steps is not None:
         node.driver_internal_info[STEPS_KEY] = clean_steps
     task.process_event('wait')
-    LOG.info('Node %s: waiting in clean wait for its agent to heartbeat',
-             node.uuid)
+    LOG.info(
+        'Node %s: waiting in clean wait for its agent to heartbeat', node.uuid
+    )
     return True
 
 
@@ -175,10 +184,14 @@ def record_steps(task: Task, clean_steps: list[dict[str, Any]]) -> None:
     task.save()
     node_cache.update_cache(task)
     history.record_flow(task, _flow(task), clean_steps, 'start')
-    LOG.info('%s cleaning of node %s starts with steps: %s',
-             'Automated' if node.target_provision_state ==
-             states.AVAILABLE else 'Manual', node.uuid,
-             ', '.join(step_name(s) for s in clean_steps) or 'none')
+    LOG.info(
+        '%s cleaning of node %s starts with steps: %s',
+        'Automated'
+        if node.target_provision_state == states.AVAILABLE
+        else 'Manual',
+        node.uuid,
+        ', '.join(step_name(s) for s in clean_steps) or 'none',
+    )
 
 
 def _aborted(task: Task, where: str) -> bool:
@@ -187,8 +200,11 @@ def _aborted(task: Task, where: str) -> bool:
     node = task.node
     if not node.driver_internal_info.get(ABORT_AFTER_KEY):
         return False
-    fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by request '
-                  f'{where}', event='abort')
+    fail_cleaning(
+        task,
+        f'Cleaning of node {node.uuid} aborted by request {where}',
+        event='abort',
+    )
     return True
 
 
@@ -201,9 +217,13 @@ def _stop_before(task: Task, index: int) -> bool:
     if _aborted(task, f'before clean step {step_name(step)}'):
         return True
     if task.stopping:
-        LOG.info('Node %s: the conductor is stopping; cleaning stops before '
-                 'step %d (%s) and will be resumed from there', node.uuid,
-                 index + 1, step_name(step))
+        LOG.info(
+            'Node %s: the conductor is stopping; cleaning stops before '
+            'step %d (%s) and will be resumed from there',
+            node.uuid,
+            index + 1,
+            step_name(step),
+        )
         return True
     return False
 
@@ -220,16 +240,19 @@ def _start_step(task: Task, index: int, step: dict[str, Any]) -> None:
     task.save()
 
 
-def _left_for_resumption(task: Task, what: str,
-                         error: exception.BMCCallStopped) -> None:
+def _left_for_resumption(
+    task: Task, what: str, error: exception.BMCCallStopped
+) -> None:
     """The conductor stops while ``what`` waited for a BMC that did not
     answer: the node stays in ``cleaning``, as a conductor that died
     there leaves it, for the conductor that owns it next (a stop never
     fails a node; see :mod:`provisioning` for whether an interrupted
     step runs again)."""
-    LOG.warning('Node %(node)s: %(what)s interrupted: %(err)s; the node '
-                'stays in cleaning for the conductor that owns it next',
-                {'node': task.node.uuid, 'what': what, 'err': error})
+    LOG.warning(
+        'Node %(node)s: %(what)s interrupted: %(err)s; the node '
+        'stays in cleaning for the conductor that owns it next',
+        {'node': task.node.uuid, 'what': what, 'err': error},
+    )
 
 
 def _run_step(task: Task, step: dict[str, Any]) -> str | None:
@@ -253,20 +276,31 @@ def _run_step(task: Task, step: dict[str, Any]) -> str | None:
         return INTERRUPTED
     except exception.CleanStepAborted:
         outcome = 'aborted'
-        fail_cleaning(task, f'Cleaning of node {node.uuid} aborted by '
-                      f'request during clean step {step_name(step)}',
-                      event='abort')
+        fail_cleaning(
+            task,
+            f'Cleaning of node {node.uuid} aborted by '
+            f'request during clean step {step_name(step)}',
+            event='abort',
+        )
     except Exception as exc:
-        LOG.exception('Node %s: clean step %s failed', node.uuid,
-                      step_name(step))
+        LOG.exception(
+            'Node %s: clean step %s failed', node.uuid, step_name(step)
+        )
         history.record_flow(
-            task, _flow(task), node.driver_internal_info.get(STEPS_KEY, []),
-            'end', aborted_step=step.get('step'))
-        fail_cleaning(task, f'Clean step {step_name(step)} failed on '
-                      f'node {node.uuid}: {exc}')
+            task,
+            _flow(task),
+            node.driver_internal_info.get(STEPS_KEY, []),
+            'end',
+            aborted_step=step.get('step'),
+        )
+        fail_cleaning(
+            task,
+            f'Clean step {step_name(step)} failed on node {node.uuid}: {exc}',
+        )
     finally:
-        ironic_metrics.clean_step_done(step_name(step), outcome,
-                                       time.monotonic() - started)
+        ironic_metrics.clean_step_done(
+            step_name(step), outcome, time.monotonic() - started
+        )
     return 'failed'
 
 
@@ -287,19 +321,32 @@ def do_next_clean_step(task: Task, start: int) -> None:
         _start_step(task, index, step)
         if conductor_steps.is_hold(step):
             task.process_event('hold')
-            LOG.info('Node %s: held in "clean hold" by clean step %s (%d '
-                     'of %d) until "unhold" or "abort"', node.uuid,
-                     step_name(step), index + 1, len(clean_steps))
+            LOG.info(
+                'Node %s: held in "clean hold" by clean step %s (%d '
+                'of %d) until "unhold" or "abort"',
+                node.uuid,
+                step_name(step),
+                index + 1,
+                len(clean_steps),
+            )
             return
-        LOG.info('Node %s: running clean step %s (%d of %d, attempt %d)',
-                 node.uuid, step_name(step), index + 1, len(clean_steps),
-                 node.driver_internal_info[ATTEMPT_KEY])
+        LOG.info(
+            'Node %s: running clean step %s (%d of %d, attempt %d)',
+            node.uuid,
+            step_name(step),
+            index + 1,
+            len(clean_steps),
+            node.driver_internal_info[ATTEMPT_KEY],
+        )
         result = _run_step(task, step)
         if result in ('failed', INTERRUPTED):
             return
         if result == states.CLEANWAIT:
-            LOG.info('Node %s: clean step %s goes on asynchronously',
-                     node.uuid, step_name(step))
+            LOG.info(
+                'Node %s: clean step %s goes on asynchronously',
+                node.uuid,
+                step_name(step),
+            )
             task.process_event('wait')
             return
         node.clean_step = {}
@@ -325,12 +372,15 @@ def _finish(task: Task) -> None:
             _left_for_resumption(task, 'tearing down cleaning', exc)
             return
         except Exception as exc:
-            fail_cleaning(task, f'Failed to tear down the cleaning of '
-                          f'node {node.uuid}: {exc}')
+            fail_cleaning(
+                task,
+                f'Failed to tear down the cleaning of node {node.uuid}: {exc}',
+            )
             return
         node_cache.update_cache(task)
-        history.record_flow(task, _flow(task),
-                            node.driver_internal_info[STEPS_KEY], 'end')
+        history.record_flow(
+            task, _flow(task), node.driver_internal_info[STEPS_KEY], 'end'
+        )
     if event == 'done' and node.retired:
         # A retired node is not made available again (upstream's rule).
         event = states.MANUAL_CLEAN_DONE

@@ -38,14 +38,18 @@ class ConsoleManager(endpoint.NodeEndpoint):
     lock_patience = 3.0
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def set_console_mode(self, context: Any, node_uuid: str,
-                         enabled: bool) -> None:
+    def set_console_mode(
+        self, context: Any, node_uuid: str, enabled: bool
+    ) -> None:
         what = 'enabling' if enabled else 'disabling'
         with self._task(context, node_uuid, f'{what} the console') as task:
             console = _console(task)
             if bool(task.node.console_enabled) == enabled:
-                LOG.info('The console of node %s is already %s', node_uuid,
-                         'enabled' if enabled else 'disabled')
+                LOG.info(
+                    'The console of node %s is already %s',
+                    node_uuid,
+                    'enabled' if enabled else 'disabled',
+                )
                 return
             try:
                 if enabled:
@@ -53,23 +57,31 @@ class ConsoleManager(endpoint.NodeEndpoint):
                 else:
                     console.stop_console(task)
             except Exception as exc:
-                LOG.exception('Failed %s the console of node %s', what,
-                              node_uuid)
+                LOG.exception(
+                    'Failed %s the console of node %s', what, node_uuid
+                )
                 task.update(last_error=f'Failed {what} the console: {exc}')
                 return
             task.update(console_enabled=enabled, last_error=None)
-            LOG.info('The console of node %s is %s', node_uuid,
-                     'enabled' if enabled else 'disabled')
+            LOG.info(
+                'The console of node %s is %s',
+                node_uuid,
+                'enabled' if enabled else 'disabled',
+            )
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_console_information(self, context: Any, node_uuid: str
-                                ) -> dict[str, Any]:
+    def get_console_information(
+        self, context: Any, node_uuid: str
+    ) -> dict[str, Any]:
         """``{'console_enabled': bool, 'console_info': dict | None}``:
         the connection information only while the console is enabled."""
-        with self._task(context, node_uuid, 'getting console information',
-                        shared=True) as task:
+        with self._task(
+            context, node_uuid, 'getting console information', shared=True
+        ) as task:
             if not task.node.console_enabled:
                 return {'console_enabled': False, 'console_info': None}
             console = _console(task)
-            return {'console_enabled': True,
-                    'console_info': console.get_console(task)}
+            return {
+                'console_enabled': True,
+                'console_info': console.get_console(task),
+            }

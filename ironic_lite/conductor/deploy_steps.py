@@ -21,8 +21,15 @@ from ironic_lite.db import deploy_templates as db_templates
 from ironic_lite.drivers import base
 
 #: Tie-break of equal priorities: the higher first (upstream's).
-INTERFACE_PRIORITY = {'vendor': 7, 'power': 6, 'management': 5,
-                      'firmware': 4, 'deploy': 3, 'bios': 2, 'raid': 1}
+INTERFACE_PRIORITY = {
+    'vendor': 7,
+    'power': 6,
+    'management': 5,
+    'firmware': 4,
+    'deploy': 3,
+    'bios': 2,
+    'raid': 1,
+}
 #: driver_internal_info keys of a deployment.
 STEPS_KEY = 'deploy_steps'
 INDEX_KEY = 'deploy_step_index'
@@ -49,21 +56,27 @@ def driver_steps(task: Task) -> dict[str, dict[str, Any]]:
 
 def normalized(step: dict[str, Any]) -> dict[str, Any]:
     """A step as given (template or request), its priority an int."""
-    return {'interface': step['interface'], 'step': step['step'],
-            'args': dict(step.get('args') or {}),
-            'priority': int(step['priority'])}
+    return {
+        'interface': step['interface'],
+        'step': step['step'],
+        'args': dict(step.get('args') or {}),
+        'priority': int(step['priority']),
+    }
 
 
-def _validate(task: Task, steps: list[dict[str, Any]], prefix: str,
-              known: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _validate(
+    task: Task,
+    steps: list[dict[str, Any]],
+    prefix: str,
+    known: dict[str, dict[str, Any]],
+) -> list[dict[str, Any]]:
     errors = []
     result = []
     for step in steps:
         step = normalized(step)
         found = known.get(step_id(step))
         if found is None:
-            errors.append(f'node does not support this deploy step: '
-                          f'{step}')
+            errors.append(f'node does not support this deploy step: {step}')
             continue
         try:
             base.validate_step_args(step, found.get('argsinfo'), 'Deploy')
@@ -71,46 +84,59 @@ def _validate(task: Task, steps: list[dict[str, Any]], prefix: str,
             errors.append(str(exc))
             continue
         result.append(step)
-    duplicates = sorted(name for name, count in
-                        Counter(step_id(s) for s in result).items()
-                        if count > 1)
+    duplicates = sorted(
+        name
+        for name, count in Counter(step_id(s) for s in result).items()
+        if count > 1
+    )
     if duplicates:
-        errors.append("deploy steps from all deploy templates matching this "
-                      "node's instance traits cannot have the same interface "
-                      "and step. Duplicate deploy steps for "
-                      f"{', '.join(duplicates)}")
+        errors.append(
+            'deploy steps from all deploy templates matching this '
+            "node's instance traits cannot have the same interface "
+            'and step. Duplicate deploy steps for '
+            f'{", ".join(duplicates)}'
+        )
     if errors:
         raise exception.InvalidParameterValue(err=prefix + '; '.join(errors))
     return result
 
 
-def template_steps(task: Task, known: dict[str, dict[str, Any]]
-                   ) -> list[dict[str, Any]]:
+def template_steps(
+    task: Task, known: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
     traits = task.node.instance_info.get('traits') or []
     if not isinstance(traits, list):
         return []
-    templates = db_templates.by_names(task.context,
-                                      [t for t in traits
-                                       if isinstance(t, str)])
+    templates = db_templates.by_names(
+        task.context, [t for t in traits if isinstance(t, str)]
+    )
     if not templates:
         return []
     steps = [step for template in templates for step in template['steps']]
-    prefix = ("Validation of deploy steps from deploy templates matching "
-              "this node's instance traits failed. Matching deploy "
-              f"templates: {','.join(t['name'] for t in templates)}. "
-              "Errors: ")
+    prefix = (
+        'Validation of deploy steps from deploy templates matching '
+        "this node's instance traits failed. Matching deploy "
+        f'templates: {",".join(t["name"] for t in templates)}. '
+        'Errors: '
+    )
     return _validate(task, steps, prefix, known)
 
 
-def user_steps(task: Task, known: dict[str, dict[str, Any]],
-               steps: list[dict[str, Any]] | None = None
-               ) -> list[dict[str, Any]]:
+def user_steps(
+    task: Task,
+    known: dict[str, dict[str, Any]],
+    steps: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     if steps is None:
         steps = task.node.driver_internal_info.get(USER_STEPS_KEY) or []
     if not steps:
         return []
-    return _validate(task, steps, 'Validation of deploy steps from "deploy '
-                     'steps" argument failed.', known)
+    return _validate(
+        task,
+        steps,
+        'Validation of deploy steps from "deploy steps" argument failed.',
+        known,
+    )
 
 
 def validate(task: Task, requested: list[dict[str, Any]] | None) -> None:
@@ -137,10 +163,14 @@ def all_steps(task: Task) -> list[dict[str, Any]]:
     known = driver_steps(task)
     requested = user_steps(task, known)
     taken = {step_id(s) for s in requested}
-    chosen = requested + [s for s in template_steps(task, known)
-                          if step_id(s) not in taken]
+    chosen = requested + [
+        s for s in template_steps(task, known) if step_id(s) not in taken
+    ]
     taken = {step_id(s) for s in chosen}
-    steps = [normalized({**s, 'args': {}}) for s in known.values()
-             if s['priority'] > 0 and step_id(s) not in taken]
+    steps = [
+        normalized({**s, 'args': {}})
+        for s in known.values()
+        if s['priority'] > 0 and step_id(s) not in taken
+    ]
     steps += [s for s in chosen if s['priority'] > 0]
     return sorted(steps, key=_sort_key, reverse=True)

@@ -62,8 +62,9 @@ def _aborted(task: Task, event: str) -> None:
     node = task.node
     message = 'By request, the deploy operation was aborted'
     if node.deploy_step:
-        message += (' during or after the completion of step '
-                    f'"{_step_name(task)}"')
+        message += (
+            f' during or after the completion of step "{_step_name(task)}"'
+        )
     history.record(task, message, history.DEPLOYING)
     provisioning.forget_deploy_steps(task)
     task.process_event(event, last_error=message, target_power_state=None)
@@ -78,11 +79,16 @@ def poll_async_step(task: Task, pool: workers.WorkerPool) -> None:
     try:
         done = step_finished(task)
     except Exception as exc:
-        LOG.exception('Node %s: polling deploy step %s failed', node.uuid,
-                      _step_name(task))
+        LOG.exception(
+            'Node %s: polling deploy step %s failed',
+            node.uuid,
+            _step_name(task),
+        )
         provisioning.fail_deploy(
-            task, f'Failed to deploy node {node.uuid}: deploy step '
-            f'{_step_name(task)} failed: {exc}')
+            task,
+            f'Failed to deploy node {node.uuid}: deploy step '
+            f'{_step_name(task)} failed: {exc}',
+        )
         return
     if not done:
         task.save()
@@ -91,8 +97,7 @@ def poll_async_step(task: Task, pool: workers.WorkerPool) -> None:
         # Upstream's order: the step is done, the deployment fails.
         _aborted(task, 'fail')
         return
-    index = int(node.driver_internal_info.get(deploy_steps.INDEX_KEY)
-                or 0) + 1
+    index = int(node.driver_internal_info.get(deploy_steps.INDEX_KEY) or 0) + 1
     LOG.info('Node %s: deploy step %s done', node.uuid, _step_name(task))
     node.deploy_step = {}
     node.driver_internal_info[deploy_steps.INDEX_KEY] = index
@@ -107,10 +112,12 @@ def fail_on_timeout(task: Task) -> None:
     name = _step_name(task)
     _abort_driver_step(task)
     provisioning.fail_deploy(
-        task, f'Timeout reached while waiting for callback for node '
+        task,
+        f'Timeout reached while waiting for callback for node '
         f'{node.uuid}: deploy step {name} did not finish within '
         f'{task.conf.conductor.deploy_callback_timeout} seconds '
-        '([conductor]deploy_callback_timeout)')
+        '([conductor]deploy_callback_timeout)',
+    )
 
 
 def _abortable(task: Task) -> bool:
@@ -118,8 +125,9 @@ def _abortable(task: Task) -> bool:
     if not step:
         return True
     interface = task.interfaces.get(step['interface'])
-    return bool(interface is not None
-                and interface.deploy_step_abortable(step['step']))
+    return bool(
+        interface is not None and interface.deploy_step_abortable(step['step'])
+    )
 
 
 def _abort_driver_step(task: Task) -> None:
@@ -129,9 +137,12 @@ def _abort_driver_step(task: Task) -> None:
     try:
         task.interfaces[step['interface']].abort_deploy_step(task)
     except Exception:
-        LOG.exception('Node %s: aborting deploy step %s failed; the '
-                      'deployment ends anyway', task.node.uuid,
-                      _step_name(task))
+        LOG.exception(
+            'Node %s: aborting deploy step %s failed; the '
+            'deployment ends anyway',
+            task.node.uuid,
+            _step_name(task),
+        )
 
 
 def start_abort(task: Task) -> None:
@@ -143,9 +154,12 @@ def start_abort(task: Task) -> None:
         if not node.deploy_step.get(ABORT_AFTER):
             node.deploy_step = {**node.deploy_step, ABORT_AFTER: True}
             task.save()
-        LOG.info('Node %s: deploy step %s is not abortable; the '
-                 'deployment will be aborted when it finishes', node.uuid,
-                 _step_name(task))
+        LOG.info(
+            'Node %s: deploy step %s is not abortable; the '
+            'deployment will be aborted when it finishes',
+            node.uuid,
+            _step_name(task),
+        )
         return
     _abort_driver_step(task)
     _aborted(task, 'abort')

@@ -14,8 +14,13 @@ from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
 
 #: What the endpoints answer without a traceback in the server's log.
-EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
-            exception.HardwareError, exception.ConductorReplaced)
+EXPECTED = (
+    exception.Invalid,
+    exception.NotFound,
+    exception.Conflict,
+    exception.HardwareError,
+    exception.ConductorReplaced,
+)
 
 
 class NodeEndpoint:
@@ -25,16 +30,24 @@ class NodeEndpoint:
     #: Seconds a change waits for the node's lock (0: NodeLocked at once).
     lock_patience: float = 0
 
-    def __init__(self, conf: cfg.ConfigOpts,
-                 identity: ConductorIdentity) -> None:
+    def __init__(
+        self, conf: cfg.ConfigOpts, identity: ConductorIdentity
+    ) -> None:
         self.conf = conf
         self.identity = identity
         self.host = identity.host
 
-    def _task(self, context: Any, node_uuid: str, purpose: str,
-              shared: bool = False) -> task_manager.Task:
+    def _task(
+        self, context: Any, node_uuid: str, purpose: str, shared: bool = False
+    ) -> task_manager.Task:
         """The node's task: its lock (waiting up to
         :attr:`lock_patience`), or shared."""
         return task_manager.acquire(
-            context, self.conf, node_uuid, self.identity, purpose,
-            shared=shared, patience=0 if shared else self.lock_patience)
+            context,
+            self.conf,
+            node_uuid,
+            self.identity,
+            purpose,
+            shared=shared,
+            patience=0 if shared else self.lock_patience,
+        )

@@ -46,8 +46,10 @@ def fail_after_error(task: Task, what: str, error: BaseException) -> None:
     """Fail the node of ``task`` after an unexpected ``error`` of the
     flow ``what`` (lock held)."""
     node_uuid = task.node.uuid
-    message = (f'{what} of node {node_uuid} failed on an unexpected '
-               f'error: {type(error).__name__}: {error}')
+    message = (
+        f'{what} of node {node_uuid} failed on an unexpected '
+        f'error: {type(error).__name__}: {error}'
+    )
     try:
         task.reload()
         state = task.node.provision_state
@@ -55,19 +57,28 @@ def fail_after_error(task: Task, what: str, error: BaseException) -> None:
             clean_state.fail_cleaning(task, message)
         elif states.has_transition(state, 'fail'):
             history.record(task, message, history.CONDUCTOR)
-            task.process_event('fail', last_error=clean_state.short(message),
-                               target_power_state=None)
+            task.process_event(
+                'fail',
+                last_error=clean_state.short(message),
+                target_power_state=None,
+            )
         else:
             history.record(task, message, history.CONDUCTOR)
-            task.update(last_error=clean_state.short(message),
-                        target_power_state=None)
+            task.update(
+                last_error=clean_state.short(message), target_power_state=None
+            )
     except exception.NodeNotLocked as exc:
-        LOG.warning('Node %(node)s: not recording the failure of %(what)s: '
-                    '%(err)s', {'node': node_uuid, 'what': what, 'err': exc})
+        LOG.warning(
+            'Node %(node)s: not recording the failure of %(what)s: %(err)s',
+            {'node': node_uuid, 'what': what, 'err': exc},
+        )
     except Exception:
-        LOG.exception('Node %(node)s: could not record the failure of '
-                      '%(what)s; the takeover periodic task will handle the '
-                      'node', {'node': node_uuid, 'what': what})
+        LOG.exception(
+            'Node %(node)s: could not record the failure of '
+            '%(what)s; the takeover periodic task will handle the '
+            'node',
+            {'node': node_uuid, 'what': what},
+        )
 
 
 def guarded(what: str) -> Callable[[Flow], Flow]:
@@ -82,8 +93,10 @@ def guarded(what: str) -> Callable[[Flow], Flow]:
             except exception.NodeNotLocked:
                 raise
             except Exception as error:
-                LOG.exception('Node %(node)s: unexpected error in %(what)s',
-                              {'node': task.node.uuid, 'what': what})
+                LOG.exception(
+                    'Node %(node)s: unexpected error in %(what)s',
+                    {'node': task.node.uuid, 'what': what},
+                )
                 fail_after_error(task, what, error)
 
         return run  # type: ignore[return-value]

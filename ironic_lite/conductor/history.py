@@ -38,12 +38,12 @@ def _duration(node: Any) -> int | None:
     since = node.provision_updated_at
     if since is None or isinstance(since, str):
         return None
-    return int((lite_db.utcnow() - since.replace(tzinfo=None)
-                ).total_seconds())
+    return int((lite_db.utcnow() - since.replace(tzinfo=None)).total_seconds())
 
 
-def record(task: Any, event: str, event_type: str | None = None,
-           error: bool = True) -> None:
+def record(
+    task: Any, event: str, event_type: str | None = None, error: bool = True
+) -> None:
     """Add ``event`` to the history of the task's node, unless
     ``[conductor]node_history`` is off. Never raises: a history that
     cannot be written must not change what happens to the node."""
@@ -53,11 +53,13 @@ def record(task: Any, event: str, event_type: str | None = None,
     node = task.node
     context = task.context
     values = {
-        'node_id': node.id, 'conductor': task.host,
+        'node_id': node.id,
+        'conductor': task.host,
         'user': getattr(context, 'user_id', None),
         'project': getattr(context, 'project_id', None),
         'severity': 'ERROR' if error else 'INFO',
-        'event': event, 'event_type': event_type or UNKNOWN,
+        'event': event,
+        'event_type': event_type or UNKNOWN,
         'state': node.provision_state,
         'target_provision_state': node.target_provision_state,
         'duration_seconds': _duration(node),
@@ -65,18 +67,27 @@ def record(task: Any, event: str, event_type: str | None = None,
     try:
         db_history.record(context, values, conf.node_history_max_entries)
     except Exception:
-        LOG.exception('Could not record an event in the history of node '
-                      '%s', node.uuid)
+        LOG.exception(
+            'Could not record an event in the history of node %s', node.uuid
+        )
 
 
 def _sanitized(steps: list[dict[str, Any]]) -> list[Any]:
-    return [dict(step, args=strutils.mask_dict_password(step['args']))
-            if isinstance(step, dict) and isinstance(step.get('args'), dict)
-            else step for step in steps]
+    return [
+        dict(step, args=strutils.mask_dict_password(step['args']))
+        if isinstance(step, dict) and isinstance(step.get('args'), dict)
+        else step
+        for step in steps
+    ]
 
 
-def record_flow(task: Any, flow: str, steps: list[dict[str, Any]],
-                status: str, aborted_step: str | None = None) -> None:
+def record_flow(
+    task: Any,
+    flow: str,
+    steps: list[dict[str, Any]],
+    status: str,
+    aborted_step: str | None = None,
+) -> None:
     """The start or the end of a step flow (a cleaning), as upstream's
     ``log_step_flow_history``: INFO, or ERROR when it ended at a failed
     step; not with ``[conductor]record_step_flows_in_history`` off."""
@@ -85,11 +96,24 @@ def record_flow(task: Any, flow: str, steps: list[dict[str, Any]],
     shown = _sanitized(steps or [])
     words = flow.replace('_', ' ')
     if status == 'start':
-        record(task, f'Starting {words} with steps={shown}',
-               f'{flow}_start', error=False)
+        record(
+            task,
+            f'Starting {words} with steps={shown}',
+            f'{flow}_start',
+            error=False,
+        )
     elif aborted_step:
-        record(task, f"{words.title()} aborted at step '{aborted_step}' "
-               f'with steps={shown}', f'{flow}_end', error=True)
+        record(
+            task,
+            f"{words.title()} aborted at step '{aborted_step}' "
+            f'with steps={shown}',
+            f'{flow}_end',
+            error=True,
+        )
     else:
-        record(task, f'{words.title()} completed successfully with '
-               f'steps={shown}', f'{flow}_end', error=False)
+        record(
+            task,
+            f'{words.title()} completed successfully with steps={shown}',
+            f'{flow}_end',
+            error=False,
+        )

@@ -26,29 +26,37 @@ class IndicatorManager(endpoint.NodeEndpoint):
     """get_supported_indicators, get_indicator_state, set_indicator_state."""
 
     @messaging.expected_exceptions(*EXPECTED)
-    def get_supported_indicators(self, context: Any, node_uuid: str
-                                 ) -> dict[str, dict[str, Any]]:
-        with self._task(context, node_uuid, 'get indicators',
-                        shared=True) as task:
+    def get_supported_indicators(
+        self, context: Any, node_uuid: str
+    ) -> dict[str, dict[str, Any]]:
+        with self._task(
+            context, node_uuid, 'get indicators', shared=True
+        ) as task:
             return management_of(task).get_supported_indicators(task)
 
     @messaging.expected_exceptions(*EXPECTED)
-    def get_indicator_state(self, context: Any, node_uuid: str,
-                            component: str, indicator: str) -> str:
-        with self._task(context, node_uuid, 'get indicator state',
-                        shared=True) as task:
+    def get_indicator_state(
+        self, context: Any, node_uuid: str, component: str, indicator: str
+    ) -> str:
+        with self._task(
+            context, node_uuid, 'get indicator state', shared=True
+        ) as task:
             management = management_of(task)
             management.validate(task)
-            return management.get_indicator_state(task, component,
-                                                  indicator)
+            return management.get_indicator_state(task, component, indicator)
 
     @messaging.expected_exceptions(*EXPECTED)
-    def set_indicator_state(self, context: Any, node_uuid: str,
-                            component: str, indicator: str,
-                            state: str) -> None:
-        with self._task(context, node_uuid, 'set indicator state',
-                        shared=False) as task:
+    def set_indicator_state(
+        self,
+        context: Any,
+        node_uuid: str,
+        component: str,
+        indicator: str,
+        state: str,
+    ) -> None:
+        with self._task(
+            context, node_uuid, 'set indicator state', shared=False
+        ) as task:
             management = management_of(task)
             management.validate(task)
-            management.set_indicator_state(task, component, indicator,
-                                           state)
+            management.set_indicator_state(task, component, indicator, state)

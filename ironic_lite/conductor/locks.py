@@ -49,8 +49,12 @@ def unclaim(holder: ConductorIdentity, node_uuid: str) -> None:
         _CLAIMED.get(holder, set()).discard(node_uuid)
 
 
-def reserve(context: Any, holder: ConductorIdentity, node_uuid: str,
-            patience: float = 0) -> dict[str, Any]:
+def reserve(
+    context: Any,
+    holder: ConductorIdentity,
+    node_uuid: str,
+    patience: float = 0,
+) -> dict[str, Any]:
     """Claim a node and take its lock for ``holder``, trying again for
     ``patience`` seconds while another holder has it. The caller gives
     the claim back (:func:`unclaim`) when it lets the node go.
@@ -66,8 +70,9 @@ def reserve(context: Any, holder: ConductorIdentity, node_uuid: str,
             try:
                 # The claim proves no task of ours holds the node: a
                 # reservation of our host left in the database is stale.
-                return node_locks.reserve(context, holder, node_uuid,
-                                          adopt=True)
+                return node_locks.reserve(
+                    context, holder, node_uuid, adopt=True
+                )
             except BaseException as exc:
                 unclaim(holder, node_uuid)
                 if not isinstance(exc, exception.NodeLocked):

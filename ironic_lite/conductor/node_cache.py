@@ -15,8 +15,7 @@ from ironic_lite.conductor import task_manager
 LOG = logging.getLogger(__name__)
 
 
-def _cache(task: task_manager.Task, kind: str, method: str,
-           what: str) -> None:
+def _cache(task: task_manager.Task, kind: str, method: str, what: str) -> None:
     node = task.node
     interface = task.interfaces.get(kind)
     if interface is None:
@@ -25,15 +24,20 @@ def _cache(task: task_manager.Task, kind: str, method: str,
         interface.validate(task)
         getattr(interface, method)(task)
     except exception.UnsupportedDriverExtension:
-        LOG.warning('%(what)s are not supported for node %(node)s, '
-                    'skipping', {'what': what, 'node': node.uuid})
+        LOG.warning(
+            '%(what)s are not supported for node %(node)s, skipping',
+            {'what': what, 'node': node.uuid},
+        )
     except Exception:
-        LOG.exception('Caching of %(what)s failed on node %(node)s',
-                      {'what': what.lower(), 'node': node.uuid})
+        LOG.exception(
+            'Caching of %(what)s failed on node %(node)s',
+            {'what': what.lower(), 'node': node.uuid},
+        )
 
 
 def update_cache(task: task_manager.Task) -> None:
     """Cache the node's BIOS settings and firmware components."""
     _cache(task, 'bios', 'cache_bios_settings', 'BIOS settings')
-    _cache(task, 'firmware', 'cache_firmware_components',
-           'Firmware components')
+    _cache(
+        task, 'firmware', 'cache_firmware_components', 'Firmware components'
+    )

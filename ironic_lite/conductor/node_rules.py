@@ -27,7 +27,8 @@ def _check_flag(node: Any, values: dict[str, Any], flag: str) -> None:
     now = values.get(flag, getattr(node, flag))
     if values.get(reason) and not now:
         raise exception.InvalidParameterValue(
-            err=f'The {reason} field can only be set when {flag} is True')
+            err=f'The {reason} field can only be set when {flag} is True'
+        )
 
 
 def check_update(node: Any, values: dict[str, Any]) -> dict[str, Any]:
@@ -42,12 +43,14 @@ def check_update(node: Any, values: dict[str, Any]) -> dict[str, Any]:
     state = node.provision_state
     if values.get('protected') and state not in PROTECTABLE_STATES:
         raise exception.InvalidState(
-            reason=f"Node {node.uuid} can only be made protected in "
-            f"provision state 'active', the current state is '{state}'")
+            reason=f'Node {node.uuid} can only be made protected in '
+            f"provision state 'active', the current state is '{state}'"
+        )
     if values.get('retired') and state == states.AVAILABLE:
         raise exception.InvalidState(
             reason=f"Node {node.uuid} can not have 'retired' set in "
-            f"provision state 'available', the current state is '{state}'")
+            f"provision state 'available', the current state is '{state}'"
+        )
     _check_flag(node, values, 'protected')
     _check_flag(node, values, 'retired')
     return values

@@ -81,8 +81,12 @@ class Ownership:
     node lock, so it is safe even if the owner was only slow.
     """
 
-    def __init__(self, host: str, alive: list[dict[str, Any]],
-                 down: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        host: str,
+        alive: list[dict[str, Any]],
+        down: set[str] | None = None,
+    ) -> None:
         self.host = host
         self.alive = alive
         self.down = down or set()
@@ -93,7 +97,8 @@ class Ownership:
         if key not in self._rings:
             try:
                 self._rings[key] = hash_ring.ring_for_driver(
-                    self.alive, key[1], conductor_group=key[0])
+                    self.alive, key[1], conductor_group=key[0]
+                )
             except exception.NoValidHost:
                 self._rings[key] = None
         return self._rings[key]
@@ -117,9 +122,13 @@ class Ownership:
 class ConductorPeriodics:
     """The periodic tasks of the conductor process ``identity``."""
 
-    def __init__(self, conf: cfg.ConfigOpts, identity: ConductorIdentity,
-                 pool: workers.WorkerPool,
-                 hardware_types: list[str]) -> None:
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        identity: ConductorIdentity,
+        pool: workers.WorkerPool,
+        hardware_types: list[str],
+    ) -> None:
         self.conf = conf
         self.identity = identity
         self.host = identity.host
@@ -134,9 +143,15 @@ class ConductorPeriodics:
 
     def _ownership(self, context: Any) -> Ownership:
         alive = db_conductors.list_alive(
-            context, self.conf.conductor.heartbeat_timeout)
-        return Ownership(self.host, alive, db_conductors.down_hosts(
-            alive, self.conf.conductor.heartbeat_interval))
+            context, self.conf.conductor.heartbeat_timeout
+        )
+        return Ownership(
+            self.host,
+            alive,
+            db_conductors.down_hosts(
+                alive, self.conf.conductor.heartbeat_interval
+            ),
+        )
 
     # -- heartbeat
 
@@ -147,11 +162,15 @@ class ConductorPeriodics:
         :raises ConductorHostInUse: a live process holds the name.
         """
         db_conductors.register(
-            lite_context.get_admin_context(), self.identity,
-            self.hardware_types, self.conf.conductor.conductor_group,
-            hardware.interfaces_by_hardware_type(self.conf,
-                                                 self.hardware_types),
-            heartbeat_timeout=self.conf.conductor.heartbeat_timeout)
+            lite_context.get_admin_context(),
+            self.identity,
+            self.hardware_types,
+            self.conf.conductor.conductor_group,
+            hardware.interfaces_by_hardware_type(
+                self.conf, self.hardware_types
+            ),
+            heartbeat_timeout=self.conf.conductor.heartbeat_timeout,
+        )
 
     def heartbeat(self, online: bool = True) -> None:
         """Record that this conductor is alive (``online=False``: alive
@@ -164,8 +183,10 @@ class ConductorPeriodics:
         try:
             db_conductors.heartbeat(context, self.identity, online)
         except exception.ConductorNotFound:
-            LOG.warning('The conductors table lost conductor %s; '
-                        'registering it again', self.host)
+            LOG.warning(
+                'The conductors table lost conductor %s; registering it again',
+                self.host,
+            )
             self.register()
 
     # -- takeover and resumption
@@ -177,9 +198,11 @@ class ConductorPeriodics:
         leaves none). The nodes are resumed by :meth:`resume_orphans`."""
         released = node_locks.clear_own(context, self.identity)
         if released:
-            LOG.warning('Conductor %(host)s released the locks its '
-                        'previous process held, on nodes %(uuids)s',
-                        {'host': self.identity, 'uuids': _uuids(released)})
+            LOG.warning(
+                'Conductor %(host)s released the locks its '
+                'previous process held, on nodes %(uuids)s',
+                {'host': self.identity, 'uuids': _uuids(released)},
+            )
         return [node_id for node_id, _uuid in released]
 
     def release_lost_locks(self, context: Any) -> list[int]:
@@ -187,28 +210,37 @@ class ConductorPeriodics:
         task of this process claims them, on two runs in a row (a
         release that failed); returns their node ids."""
         claimed = locks.claimed(self.identity)
-        lost = {(node_id, node_uuid) for node_id, node_uuid in
-                node_locks.reserved_by(context, self.identity)
-                if node_uuid not in claimed}
+        lost = {
+            (node_id, node_uuid)
+            for node_id, node_uuid in node_locks.reserved_by(
+                context, self.identity
+            )
+            if node_uuid not in claimed
+        }
         confirmed = sorted(lost & self._suspects)
         self._suspects = lost - set(confirmed)
         # Claimed while they are released: a task taking one of them
         # now waits (NodeLocked) rather than lose its lock to this.
-        mine = [(node_id, node_uuid) for node_id, node_uuid in confirmed
-                if locks.claim(self.identity, node_uuid)]
+        mine = [
+            (node_id, node_uuid)
+            for node_id, node_uuid in confirmed
+            if locks.claim(self.identity, node_uuid)
+        ]
         if not mine:
             return []
         try:
             released = node_locks.clear_own(
-                context, self.identity,
-                [node_id for node_id, _uuid in mine])
+                context, self.identity, [node_id for node_id, _uuid in mine]
+            )
         finally:
             for _id, node_uuid in mine:
                 locks.unclaim(self.identity, node_uuid)
         if released:
-            LOG.warning('Conductor %(host)s released the locks it had '
-                        'lost (no task held them) on nodes %(uuids)s',
-                        {'host': self.host, 'uuids': _uuids(released)})
+            LOG.warning(
+                'Conductor %(host)s released the locks it had '
+                'lost (no task held them) on nodes %(uuids)s',
+                {'host': self.host, 'uuids': _uuids(released)},
+            )
         return [node_id for node_id, _uuid in released]
 
     def take_over(self) -> None:
@@ -216,18 +248,26 @@ class ConductorPeriodics:
         resume the orphaned nodes this conductor owns."""
         context = lite_context.get_admin_context()
         dead = db_conductors.list_dead(
-            context, self.conf.conductor.heartbeat_timeout)
-        dead = [(host, incarnation) for host, incarnation in dead
-                if host != self.host]
+            context, self.conf.conductor.heartbeat_timeout
+        )
+        dead = [
+            (host, incarnation)
+            for host, incarnation in dead
+            if host != self.host
+        ]
         newly_dead = set(dead) - self._dead
         self._dead = set(dead)
         if dead:
             released = node_locks.clear_dead(context, dead)
             if released:
-                LOG.warning('Released the locks of dead conductor(s) '
-                            '%(hosts)s on nodes %(uuids)s',
-                            {'hosts': ', '.join(host for host, _i in dead),
-                             'uuids': _uuids(released)})
+                LOG.warning(
+                    'Released the locks of dead conductor(s) '
+                    '%(hosts)s on nodes %(uuids)s',
+                    {
+                        'hosts': ', '.join(host for host, _i in dead),
+                        'uuids': _uuids(released),
+                    },
+                )
         self.release_lost_locks(context)
         self.resume_orphans(context)
         self.resume_allocations(context)
@@ -241,9 +281,13 @@ class ConductorPeriodics:
     def resume_orphans(self, context: Any) -> int:
         """Resume owned nodes in a transient state without a lock;
         returns how many were handed to a worker."""
-        orphans = db_nodes.node_list(context, {
-            'provision_state': sorted(provisioning.RESUMABLE_STATES),
-            'reserved': False})
+        orphans = db_nodes.node_list(
+            context,
+            {
+                'provision_state': sorted(provisioning.RESUMABLE_STATES),
+                'reserved': False,
+            },
+        )
         if not orphans:
             return 0
         ownership = self._ownership(context)
@@ -253,20 +297,27 @@ class ConductorPeriodics:
                 resumed += 1
         return resumed
 
-    def resume_allocations(self, context: Any,
-                           include_own: bool = False) -> int:
+    def resume_allocations(
+        self, context: Any, include_own: bool = False
+    ) -> int:
         """Process the allocations a dead conductor left allocating
         (with ``include_own``: this one's too, at start-up)."""
+
         def alive() -> set[str]:
-            return {row['hostname'] for row in db_conductors.list_alive(
-                context, self.conf.conductor.heartbeat_timeout)}
-        return allocations.resume_orphans(context, self.host, alive,
-                                          include_own=include_own)
+            return {
+                row['hostname']
+                for row in db_conductors.list_alive(
+                    context, self.conf.conductor.heartbeat_timeout
+                )
+            }
+
+        return allocations.resume_orphans(
+            context, self.host, alive, include_own=include_own
+        )
 
     def _resume_one(self, context: Any, node: dict[str, Any]) -> bool:
         def start(task: task_manager.Task) -> bool:
-            if (task.node.provision_state
-                    not in provisioning.RESUMABLE_STATES):
+            if task.node.provision_state not in provisioning.RESUMABLE_STATES:
                 return False
             task.spawn_after(self.pool, provisioning.resume_node)
             return True
@@ -278,20 +329,23 @@ class ConductorPeriodics:
     def check_clean_wait(self) -> None:
         """Poll the asynchronous steps of owned nodes in ``clean wait``
         and fail those whose callback timeout expired."""
-        self._check_step_wait(states.CLEANWAIT,
-                              self.conf.conductor.clean_callback_timeout)
+        self._check_step_wait(
+            states.CLEANWAIT, self.conf.conductor.clean_callback_timeout
+        )
 
     def check_service_wait(self) -> None:
         """The same for ``service wait`` (its own timeout,
         ``[conductor]service_callback_timeout``)."""
-        self._check_step_wait(states.SERVICEWAIT,
-                              self.conf.conductor.service_callback_timeout)
+        self._check_step_wait(
+            states.SERVICEWAIT, self.conf.conductor.service_callback_timeout
+        )
 
     def check_deploy_wait(self) -> None:
         """The same for ``wait call-back`` (an asynchronous deploy
         step, ``[conductor]deploy_callback_timeout``)."""
-        self._check_step_wait(states.DEPLOYWAIT,
-                              self.conf.conductor.deploy_callback_timeout)
+        self._check_step_wait(
+            states.DEPLOYWAIT, self.conf.conductor.deploy_callback_timeout
+        )
 
     def _check_step_wait(self, state: str, timeout: int) -> None:
         context = lite_context.get_admin_context()
@@ -299,16 +353,23 @@ class ConductorPeriodics:
         if not nodes:
             return
         ownership = self._ownership(context)
-        expired_before = (lite_db.utcnow() - datetime.timedelta(
-            seconds=timeout)) if timeout else None
+        expired_before = (
+            (lite_db.utcnow() - datetime.timedelta(seconds=timeout))
+            if timeout
+            else None
+        )
         for node in nodes:
             if not ownership.polls(node):
                 continue
             updated = node['provision_updated_at']
-            if (expired_before is not None and updated is not None
-                    and updated < expired_before):
-                self._with_lock(context, node, f'{state} timeout',
-                                self._fail_on_timeout)
+            if (
+                expired_before is not None
+                and updated is not None
+                and updated < expired_before
+            ):
+                self._with_lock(
+                    context, node, f'{state} timeout', self._fail_on_timeout
+                )
             elif self._step_may_be_done(context, node):
                 self._with_lock(context, node, f'{state} poll', self._poll)
 
@@ -326,14 +387,21 @@ class ConductorPeriodics:
         if not nodes:
             return
         ownership = self._ownership(context)
-        expired_before = lite_db.utcnow() - datetime.timedelta(
-            seconds=timeout)
+        expired_before = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
         for node in nodes:
             started = node.get('inspection_started_at')
-            if (ownership.polls(node) and not node['maintenance']
-                    and started is not None and started < expired_before):
-                self._with_lock(context, node, 'inspect wait timeout',
-                                inspection.fail_on_timeout)
+            if (
+                ownership.polls(node)
+                and not node['maintenance']
+                and started is not None
+                and started < expired_before
+            ):
+                self._with_lock(
+                    context,
+                    node,
+                    'inspect wait timeout',
+                    inspection.fail_on_timeout,
+                )
 
     def _step_may_be_done(self, context: Any, node: dict[str, Any]) -> bool:
         """Poll without the lock, on the listed row (no query): False
@@ -342,9 +410,9 @@ class ConductorPeriodics:
         if (node['driver_internal_info'] or {}).get(clean_state.CALLBACK_KEY):
             return True
         try:
-            task = task_manager.shared_task(context, self.conf,
-                                            self.identity, node,
-                                            'step pre-poll')
+            task = task_manager.shared_task(
+                context, self.conf, self.identity, node, 'step pre-poll'
+            )
             if node['provision_state'] == states.SERVICEWAIT:
                 return servicing.step_finished(task)
             if node['provision_state'] == states.DEPLOYWAIT:
@@ -352,8 +420,9 @@ class ConductorPeriodics:
             step = task.node.clean_step
             if not step:
                 return False  # waiting for the agent's first heartbeat
-            return bool(task.interfaces[step['interface']]
-                        .poll_clean_step(task))
+            return bool(
+                task.interfaces[step['interface']].poll_clean_step(task)
+            )
         except Exception:
             return True
 
@@ -375,24 +444,38 @@ class ConductorPeriodics:
 
     # -- helpers
 
-    def _with_lock(self, context: Any, node: dict[str, Any], purpose: str,
-                   func: Callable[[task_manager.Task], Any]) -> Any:
+    def _with_lock(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        purpose: str,
+        func: Callable[[task_manager.Task], Any],
+    ) -> Any:
         """``func(task)`` with the node lock; None when the node is
         locked, gone, or no worker is free (the next run retries)."""
         try:
-            with task_manager.acquire(context, self.conf, node['uuid'],
-                                      self.identity, purpose) as task:
+            with task_manager.acquire(
+                context, self.conf, node['uuid'], self.identity, purpose
+            ) as task:
                 return func(task)
-        except (exception.NodeLocked, exception.NodeNotFound,
-                exception.ConductorReplaced) as exc:
-            LOG.debug('Skipping node %(node)s for %(purpose)s: %(err)s',
-                      {'node': node['uuid'], 'purpose': purpose,
-                       'err': exc})
+        except (
+            exception.NodeLocked,
+            exception.NodeNotFound,
+            exception.ConductorReplaced,
+        ) as exc:
+            LOG.debug(
+                'Skipping node %(node)s for %(purpose)s: %(err)s',
+                {'node': node['uuid'], 'purpose': purpose, 'err': exc},
+            )
         except exception.NoFreeConductorWorker:
-            LOG.warning('No free worker for %(purpose)s of node %(node)s; '
-                        'retrying at the next run',
-                        {'node': node['uuid'], 'purpose': purpose})
+            LOG.warning(
+                'No free worker for %(purpose)s of node %(node)s; '
+                'retrying at the next run',
+                {'node': node['uuid'], 'purpose': purpose},
+            )
         except Exception:
-            LOG.exception('%(purpose)s of node %(node)s failed',
-                          {'node': node['uuid'], 'purpose': purpose})
+            LOG.exception(
+                '%(purpose)s of node %(node)s failed',
+                {'node': node['uuid'], 'purpose': purpose},
+            )
         return None

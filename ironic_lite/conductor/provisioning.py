@@ -57,11 +57,19 @@ Task = task_manager.Task
 #: Transient provision states a node only has while a conductor works on
 #: it (so, with the node lock held). A node found in one of them without
 #: a lock lost its conductor: :func:`resume_node` continues it.
-RESUMABLE_STATES = frozenset({
-    states.VERIFYING, states.CLEANING, states.DEPLOYING, states.DELETING,
-    states.INSPECTING, states.ADOPTING, states.RESCUING, states.UNRESCUING,
-    states.SERVICING,
-})
+RESUMABLE_STATES = frozenset(
+    {
+        states.VERIFYING,
+        states.CLEANING,
+        states.DEPLOYING,
+        states.DELETING,
+        states.INSPECTING,
+        states.ADOPTING,
+        states.RESCUING,
+        states.UNRESCUING,
+        states.SERVICING,
+    }
+)
 
 
 def _power(task: Task) -> base.PowerInterface:
@@ -74,6 +82,7 @@ def _deploy(task: Task) -> base.DeployInterface:
 
 # -- verify (enroll -> manageable)
 
+
 @flow_guard.guarded('verify')
 def do_node_verify(task: Task) -> None:
     """Check that the conductor can talk to the node's power interface
@@ -85,19 +94,24 @@ def do_node_verify(task: Task) -> None:
         power.validate(task)
         power_state = power.get_power_state(task)
     except Exception as exc:
-        message = (f'Failed to verify node {node.uuid}: could not get its '
-                   f'power state: {exc}')
+        message = (
+            f'Failed to verify node {node.uuid}: could not get its '
+            f'power state: {exc}'
+        )
         LOG.error('%s', message)
         history.record(task, message, history.VERIFYING)
         task.process_event('fail', last_error=message)
         return
     node_cache.update_cache(task)
     task.process_event('done', power_state=power_state, last_error=None)
-    LOG.info('Node %(node)s verified; power state %(power)s',
-             {'node': node.uuid, 'power': power_state})
+    LOG.info(
+        'Node %(node)s verified; power state %(power)s',
+        {'node': node.uuid, 'power': power_state},
+    )
 
 
 # -- inspect (manageable -> inspecting -> manageable)
+
 
 @flow_guard.guarded('inspect')
 def do_node_inspect(task: Task) -> None:
@@ -108,16 +122,19 @@ def do_node_inspect(task: Task) -> None:
     interface that goes on asynchronously leaves the node in ``inspect
     wait`` (:mod:`ironic_lite.conductor.inspection` ends that)."""
     node = task.node
-    task.update(inspection_started_at=lite_db.utcnow(),
-                inspection_finished_at=None)
-    inspector = getattr(task.interfaces.get('inspect'), 'inspect_hardware',
-                        None)
+    task.update(
+        inspection_started_at=lite_db.utcnow(), inspection_finished_at=None
+    )
+    inspector = getattr(
+        task.interfaces.get('inspect'), 'inspect_hardware', None
+    )
     try:
         result = inspector(task) if inspector is not None else None
         if result not in (None, states.MANAGEABLE, states.INSPECTWAIT):
             raise exception.HardwareInspectionFailure(
                 error=f'During inspection, driver returned unexpected '
-                f'state {result}')
+                f'state {result}'
+            )
     except Exception as exc:
         message = f'Failed to inspect node {node.uuid}: {exc}'
         LOG.error('%s', message)
@@ -128,19 +145,23 @@ def do_node_inspect(task: Task) -> None:
         task.process_event('wait', last_error=None)
         LOG.info('Node %s: inspection goes on asynchronously', node.uuid)
         return
-    task.process_event('done', inspection_finished_at=lite_db.utcnow(),
-                       last_error=None)
+    task.process_event(
+        'done', inspection_finished_at=lite_db.utcnow(), last_error=None
+    )
     LOG.info('Node %s inspected', node.uuid)
 
 
 def _fail_inspect(task: Task) -> None:
     task.process_event(
-        'fail', last_error=f'The conductor inspecting node '
+        'fail',
+        last_error=f'The conductor inspecting node '
         f'{task.node.uuid} stopped during the inspection; inspect it '
-        'again')
+        'again',
+    )
 
 
 # -- adopt (manageable or adopt failed -> adopting -> active)
+
 
 @flow_guard.guarded('adopt')
 def do_node_adopt(task: Task) -> None:
@@ -153,8 +174,7 @@ def do_node_adopt(task: Task) -> None:
         validate_for_deploy(task)
         _deploy(task).take_over(task)
     except Exception as exc:
-        message = (f'Error while attempting to adopt node {node.uuid}: '
-                   f'{exc}.')
+        message = f'Error while attempting to adopt node {node.uuid}: {exc}.'
         LOG.error('%s', message)
         history.record(task, message, history.ADOPTING)
         task.process_event('fail', last_error=message)
@@ -164,8 +184,10 @@ def do_node_adopt(task: Task) -> None:
 
 
 def _fail_adopt(task: Task) -> None:
-    message = (f'The conductor adopting node {task.node.uuid} stopped '
-               'during the adoption; adopt the node again')
+    message = (
+        f'The conductor adopting node {task.node.uuid} stopped '
+        'during the adoption; adopt the node again'
+    )
     history.record(task, message, history.CONDUCTOR)
     task.process_event('fail', last_error=message)
 
@@ -174,8 +196,14 @@ def _fail_adopt(task: Task) -> None:
 
 #: The interfaces a deployment uses, checked before it starts (a node
 #: may do without the others: no-bios, no-console ...).
-DEPLOY_INTERFACES = ('power', 'management', 'deploy', 'boot', 'network',
-                     'storage')
+DEPLOY_INTERFACES = (
+    'power',
+    'management',
+    'deploy',
+    'boot',
+    'network',
+    'storage',
+)
 
 
 def validate_for_deploy(task: Task) -> None:
@@ -219,19 +247,31 @@ def do_next_deploy_step(task: Task, start: int) -> None:
             node.deploy_step = step
             node.driver_internal_info[deploy_steps.INDEX_KEY] = index
             task.save()
-            LOG.info('Node %(node)s: running deploy step %(step)s (%(n)d '
-                     'of %(count)d)', {'node': node.uuid, 'step': name,
-                                       'n': index + 1, 'count': len(steps)})
+            LOG.info(
+                'Node %(node)s: running deploy step %(step)s (%(n)d '
+                'of %(count)d)',
+                {
+                    'node': node.uuid,
+                    'step': name,
+                    'n': index + 1,
+                    'count': len(steps),
+                },
+            )
             result = task.interfaces[step['interface']].execute_deploy_step(
-                task, step)
+                task, step
+            )
             if result == states.DEPLOYWAIT:
-                LOG.info('Node %s: deploy step %s goes on asynchronously',
-                         node.uuid, name)
+                LOG.info(
+                    'Node %s: deploy step %s goes on asynchronously',
+                    node.uuid,
+                    name,
+                )
                 task.process_event('wait')
                 return
             if result is not None:
                 raise exception.InstanceDeployFailure(
-                    reason=f'deploy step {name} returned {result!r}')
+                    reason=f'deploy step {name} returned {result!r}'
+                )
         _power(task).set_power_state(task, states.POWER_ON)
     except Exception as exc:
         LOG.exception('Node %s: deployment failed', node.uuid)
@@ -256,8 +296,11 @@ def fail_deploy(task: Task, message: str, event: str = 'fail') -> None:
 def forget_deploy_steps(task: Task) -> None:
     """Nothing of a deployment's steps is left on the node."""
     task.node.deploy_step = {}
-    for key in (deploy_steps.STEPS_KEY, deploy_steps.INDEX_KEY,
-                deploy_steps.USER_STEPS_KEY):
+    for key in (
+        deploy_steps.STEPS_KEY,
+        deploy_steps.INDEX_KEY,
+        deploy_steps.USER_STEPS_KEY,
+    ):
         task.node.driver_internal_info.pop(key, None)
 
 
@@ -273,8 +316,9 @@ def do_node_tear_down(task: Task) -> None:
     try:
         _deploy(task).tear_down(task)
         if node.disable_power_off:
-            LOG.info('Node %s stays powered on: disable_power_off is set',
-                     node.uuid)
+            LOG.info(
+                'Node %s stays powered on: disable_power_off is set', node.uuid
+            )
         else:
             _power(task).set_power_state(task, states.POWER_OFF)
             agent_token.wipe_on_power_off(node.driver_internal_info)
@@ -286,18 +330,23 @@ def do_node_tear_down(task: Task) -> None:
         return
     LOG.info('Node %s torn down; automated cleaning follows', node.uuid)
     allocation_id = node.allocation_id
-    task.process_event('clean', target_state=states.AVAILABLE,
-                       instance_uuid=None, instance_info={},
-                       allocation_id=None, last_error=None)
+    task.process_event(
+        'clean',
+        target_state=states.AVAILABLE,
+        instance_uuid=None,
+        instance_info={},
+        allocation_id=None,
+        last_error=None,
+    )
     if allocation_id is not None:
         # The instance is gone: so is the allocation that reserved the
         # node for it (as upstream's).
-        db_allocations.destroy(task.context, allocation_id,
-                               release_node=False)
+        db_allocations.destroy(task.context, allocation_id, release_node=False)
     cleaning.do_node_clean(task)
 
 
 # -- power
+
 
 @flow_guard.guarded('power change')
 def do_node_power_action(task: Task, target: str) -> None:
@@ -314,13 +363,15 @@ def do_node_power_action(task: Task, target: str) -> None:
         if target == states.REBOOT:
             power.reboot(task)
         elif target == states.SOFT_REBOOT or (
-                power.get_power_state(task)
-                != states.POWER_TARGET_STATES[target]):
+            power.get_power_state(task) != states.POWER_TARGET_STATES[target]
+        ):
             power.set_power_state(task, target)
         new_state = power.get_power_state(task)
     except Exception as exc:
-        message = (f'Failed to change power state of node {node.uuid} to '
-                   f'"{target}": {exc}')
+        message = (
+            f'Failed to change power state of node {node.uuid} to '
+            f'"{target}": {exc}'
+        )
         LOG.error('%s', message)
         history.record(task, message)
         current: str | None
@@ -328,18 +379,23 @@ def do_node_power_action(task: Task, target: str) -> None:
             current = power.get_power_state(task)
         except Exception:
             current = node.power_state
-        task.update(power_state=current, target_power_state=None,
-                    last_error=message)
+        task.update(
+            power_state=current, target_power_state=None, last_error=message
+        )
         return
     if new_state == states.POWER_OFF:
         agent_token.wipe_on_power_off(node.driver_internal_info)
-    task.update(power_state=new_state, target_power_state=None,
-                last_error=None)
-    LOG.info('Node %(node)s is now in power state "%(power)s"',
-             {'node': node.uuid, 'power': new_state})
+    task.update(
+        power_state=new_state, target_power_state=None, last_error=None
+    )
+    LOG.info(
+        'Node %(node)s is now in power state "%(power)s"',
+        {'node': node.uuid, 'power': new_state},
+    )
 
 
 # -- resuming a flow whose conductor went away
+
 
 def _refuse_resumption(task: Task, step: dict[str, Any]) -> str | None:
     """Why the cleaning of a node found without its conductor must not
@@ -355,12 +411,16 @@ def _refuse_resumption(task: Task, step: dict[str, Any]) -> str | None:
         return None  # between two steps: the step did not start
     attempts = int(info.get(ATTEMPT_KEY) or 1)
     if not step.get('idempotent'):
-        return (f'clean step {name} was interrupted and is not '
-                'idempotent: it is not run a second time')
+        return (
+            f'clean step {name} was interrupted and is not '
+            'idempotent: it is not run a second time'
+        )
     limit = task.conf.conductor.clean_step_max_attempts
     if attempts >= limit:
-        return (f'clean step {name} was interrupted {attempts} time(s), '
-                f'the most [conductor]clean_step_max_attempts allows')
+        return (
+            f'clean step {name} was interrupted {attempts} time(s), '
+            f'the most [conductor]clean_step_max_attempts allows'
+        )
     return None
 
 
@@ -375,9 +435,11 @@ def _resume_cleaning(task: Task) -> None:
             return
         # The requested manual steps lived only in the lost request.
         clean_state.fail_cleaning(
-            task, f'The conductor cleaning node {node.uuid} stopped '
+            task,
+            f'The conductor cleaning node {node.uuid} stopped '
             'before it recorded the requested clean steps; request the '
-            'manual cleaning again')
+            'manual cleaning again',
+        )
         return
     index = int(info.get(INDEX_KEY) or 0)
     step = clean_steps[index] if index < len(clean_steps) else {}
@@ -385,22 +447,33 @@ def _resume_cleaning(task: Task) -> None:
     if reason is not None:
         aborted = bool(info.get(clean_state.ABORT_AFTER_KEY))
         clean_state.fail_cleaning(
-            task, f'Cleaning of node {node.uuid} lost its conductor and '
-            f'is not resumed: {reason}', event='abort' if aborted else 'fail')
+            task,
+            f'Cleaning of node {node.uuid} lost its conductor and '
+            f'is not resumed: {reason}',
+            event='abort' if aborted else 'fail',
+        )
         return
-    LOG.info('Node %(node)s: resuming cleaning at step %(step)s (index '
-             '%(index)d)%(again)s', {
-                 'node': node.uuid, 'index': index,
-                 'step': clean_state.step_name(step),
-                 'again': ', which runs again: it is idempotent'
-                 if node.clean_step else ''})
+    LOG.info(
+        'Node %(node)s: resuming cleaning at step %(step)s (index '
+        '%(index)d)%(again)s',
+        {
+            'node': node.uuid,
+            'index': index,
+            'step': clean_state.step_name(step),
+            'again': ', which runs again: it is idempotent'
+            if node.clean_step
+            else '',
+        },
+    )
     cleaning.do_next_clean_step(task, index)
 
 
 def _fail_deploy(task: Task) -> None:
-    message = (f'The conductor deploying node {task.node.uuid} stopped '
-               'during the deployment; deploy the node again or undeploy '
-               'it')
+    message = (
+        f'The conductor deploying node {task.node.uuid} stopped '
+        'during the deployment; deploy the node again or undeploy '
+        'it'
+    )
     history.record(task, message, history.CONDUCTOR)
     task.process_event('fail', last_error=message)
 
@@ -430,10 +503,13 @@ def resume_node(task: Task) -> None:
     """
     flow = _RESUME.get(task.node.provision_state)
     if flow is None:
-        LOG.debug('Node %(node)s: nothing to resume in state %(state)s',
-                  {'node': task.node.uuid,
-                   'state': task.node.provision_state})
+        LOG.debug(
+            'Node %(node)s: nothing to resume in state %(state)s',
+            {'node': task.node.uuid, 'state': task.node.provision_state},
+        )
         return
-    LOG.info('Node %(node)s: taking over the %(state)s flow',
-             {'node': task.node.uuid, 'state': task.node.provision_state})
+    LOG.info(
+        'Node %(node)s: taking over the %(state)s flow',
+        {'node': task.node.uuid, 'state': task.node.provision_state},
+    )
     flow(task)

@@ -35,35 +35,49 @@ LOG = logging.getLogger(__name__)
 class RamdiskManager(endpoint.NodeEndpoint):
     """get_node_with_token, heartbeat, continue_inspection."""
 
-    def __init__(self, conf: Any, identity: ConductorIdentity,
-                 pool: workers.WorkerPool | None = None) -> None:
+    def __init__(
+        self,
+        conf: Any,
+        identity: ConductorIdentity,
+        pool: workers.WorkerPool | None = None,
+    ) -> None:
         super().__init__(conf, identity)
         #: Where a heartbeat hands a node on (the agent deploy
         #: interface's cleaning).
         self.pool = pool
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED,
-                                   exception.HardwareInspectionFailure)
-    def continue_inspection(self, context: Any, node_uuid: str,
-                            inventory: dict[str, Any],
-                            plugin_data: dict[str, Any]) -> None:
+    @messaging.expected_exceptions(
+        *endpoint.EXPECTED, exception.HardwareInspectionFailure
+    )
+    def continue_inspection(
+        self,
+        context: Any,
+        node_uuid: str,
+        inventory: dict[str, Any],
+        plugin_data: dict[str, Any],
+    ) -> None:
         """What the agent found, to the node's inspect interface
         (:func:`ironic_lite.conductor.inspection.continue_inspection`)."""
         with self._task(context, node_uuid, 'continue inspection') as task:
             inspection.continue_inspection(task, inventory, plugin_data)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_node_with_token(self, context: Any,
-                            node_uuid: str) -> dict[str, Any]:
+    def get_node_with_token(
+        self, context: Any, node_uuid: str
+    ) -> dict[str, Any]:
         """The node, with a new agent token when it has none (made under
         its lock: NodeLocked when another operation holds it, and the
         agent looks up again); with a masked one when it has one."""
-        with self._task(context, node_uuid, 'agent lookup',
-                        shared=True) as task:
+        with self._task(
+            context, node_uuid, 'agent lookup', shared=True
+        ) as task:
             if task.node.driver_internal_info.get(TOKEN_KEY):
-                LOG.warning('Node %s: an agent looked up the node while '
-                            'it already has an agent token; the token is '
-                            'not given again', node_uuid)
+                LOG.warning(
+                    'Node %s: an agent looked up the node while '
+                    'it already has an agent token; the token is '
+                    'not given again',
+                    node_uuid,
+                )
                 row = task.node.as_dict()
                 row['driver_internal_info'][TOKEN_KEY] = MASK
                 return row
@@ -73,19 +87,24 @@ class RamdiskManager(endpoint.NodeEndpoint):
                 info[TOKEN_KEY] = secrets.token_urlsafe()
                 info.pop(PREGENERATED_KEY, None)
                 task.save()
-                LOG.info('Node %s: agent token made for a lookup',
-                         node_uuid)
+                LOG.info('Node %s: agent token made for a lookup', node_uuid)
                 return task.node.as_dict()
             row = task.node.as_dict()
         row['driver_internal_info'][TOKEN_KEY] = MASK
         return row
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def heartbeat(self, context: Any, node_uuid: str, callback_url: str,
-                  agent_version: str | None, agent_token: str | None,
-                  agent_verify_ca: str | None = None,
-                  agent_status: str | None = None,
-                  agent_status_message: str | None = None) -> None:
+    def heartbeat(
+        self,
+        context: Any,
+        node_uuid: str,
+        callback_url: str,
+        agent_version: str | None,
+        agent_token: str | None,
+        agent_verify_ca: str | None = None,
+        agent_status: str | None = None,
+        agent_status_message: str | None = None,
+    ) -> None:
         """Check the agent's token, then hand the heartbeat to the
         node's deploy interface.
 
@@ -95,29 +114,48 @@ class RamdiskManager(endpoint.NodeEndpoint):
         if agent_version is None and agent_status is None:
             raise exception.InvalidParameterValue(
                 err='Agent did not transmit a version, and a version is '
-                'required. Please update the agent being used.')
-        with self._task(context, node_uuid, 'heartbeat',
-                        shared=True) as task:
-            if not tokens.is_valid(task.node.driver_internal_info,
-                                  agent_token):
-                LOG.error('Node %s: heartbeat with an invalid or missing '
-                          'agent token refused', node_uuid)
+                'required. Please update the agent being used.'
+            )
+        with self._task(context, node_uuid, 'heartbeat', shared=True) as task:
+            if not tokens.is_valid(
+                task.node.driver_internal_info, agent_token
+            ):
+                LOG.error(
+                    'Node %s: heartbeat with an invalid or missing '
+                    'agent token refused',
+                    node_uuid,
+                )
                 raise exception.InvalidParameterValue(
-                    err='Invalid or missing agent token received.')
-            LOG.debug('Node %s: heartbeat from the agent at %s',
-                      node_uuid, callback_url)
-            if not (agent_cleaning.drives_agent(task)
-                    and self.pool is not None):
+                    err='Invalid or missing agent token received.'
+                )
+            LOG.debug(
+                'Node %s: heartbeat from the agent at %s',
+                node_uuid,
+                callback_url,
+            )
+            if not (
+                agent_cleaning.drives_agent(task) and self.pool is not None
+            ):
                 deploy = task.interfaces['deploy']
                 assert isinstance(deploy, base.DeployInterface)
                 deploy.heartbeat(
-                    task, callback_url,
+                    task,
+                    callback_url,
                     agent_version or tokens.DEFAULT_AGENT_VERSION,
-                    agent_verify_ca, agent_status, agent_status_message)
+                    agent_verify_ca,
+                    agent_status,
+                    agent_status_message,
+                )
                 return
         # The agent deploy interface acts on the heartbeat under the
         # node's lock (upstream's upgrade_lock).
         agent_cleaning.on_heartbeat(
-            context, self.conf, self.identity, self.pool, node_uuid,
-            callback_url, agent_version or tokens.DEFAULT_AGENT_VERSION,
-            agent_token)
+            context,
+            self.conf,
+            self.identity,
+            self.pool,
+            node_uuid,
+            callback_url,
+            agent_version or tokens.DEFAULT_AGENT_VERSION,
+            agent_token,
+        )

@@ -72,22 +72,28 @@ def do_node_unrescue(task: Task) -> None:
         task.process_event('fail', last_error=message)
         return
     task.process_event(
-        'done', last_error=None,
-        instance_info=without_password(node.instance_info))
+        'done',
+        last_error=None,
+        instance_info=without_password(node.instance_info),
+    )
     LOG.info('Node %s unrescued', node.uuid)
 
 
 def fail_rescue(task: Task) -> None:
     """A conductor that took the node over: the rescue cannot be known
     to be complete."""
-    message = (f'The conductor rescuing node {task.node.uuid} stopped '
-               'during the rescue; rescue the node again or unrescue it')
+    message = (
+        f'The conductor rescuing node {task.node.uuid} stopped '
+        'during the rescue; rescue the node again or unrescue it'
+    )
     history.record(task, message, history.CONDUCTOR)
     task.process_event('fail', last_error=message)
 
 
 def fail_unrescue(task: Task) -> None:
-    message = (f'The conductor unrescuing node {task.node.uuid} stopped '
-               'during the unrescue; unrescue the node again')
+    message = (
+        f'The conductor unrescuing node {task.node.uuid} stopped '
+        'during the unrescue; unrescue the node again'
+    )
     history.record(task, message, history.CONDUCTOR)
     task.process_event('fail', last_error=message)

@@ -66,8 +66,8 @@ from lite_common import rpc
 
 LOG = logging.getLogger(__name__)
 
-TOPIC = "ironic-lite.conductor"
-VERSION = "1.13"
+TOPIC = 'ironic-lite.conductor'
+VERSION = '1.13'
 #: Conductors of the ring a request may try, in ring order.
 HOSTS_PER_REQUEST = 3
 #: Missed heartbeats after which a conductor is down for the requests.
@@ -109,7 +109,10 @@ class _RingCache:
             return self._alive
 
     def ring(
-        self, context: Any, driver: str, refresh: bool = False,
+        self,
+        context: Any,
+        driver: str,
+        refresh: bool = False,
         conductor_group: str = '',
     ) -> hash_ring.HashRing | None:
         """The ring of ``driver`` in ``conductor_group``; None when no
@@ -120,7 +123,8 @@ class _RingCache:
             if key not in self._rings:
                 try:
                     self._rings[key] = hash_ring.ring_for_driver(
-                        alive, driver, conductor_group=conductor_group)
+                        alive, driver, conductor_group=conductor_group
+                    )
                 except exception.NoValidHost:
                     self._rings[key] = None
             return self._rings[key]
@@ -136,13 +140,14 @@ class _RingCache:
         ring = self.ring(context, node['driver'], conductor_group=group)
         if ring is None:
             # A conductor may have started since the last read.
-            ring = self.ring(context, node['driver'], refresh=True,
-                             conductor_group=group)
+            ring = self.ring(
+                context, node['driver'], refresh=True, conductor_group=group
+            )
         if ring is None:
             in_group = f' in conductor group "{group}"' if group else ''
             raise exception.NoValidHost(
-                reason=f"No conductor service registered which supports "
-                f"driver {node['driver']}{in_group}."
+                reason=f'No conductor service registered which supports '
+                f'driver {node["driver"]}{in_group}.'
             )
         return ring.get_hosts(node['uuid'], HOSTS_PER_REQUEST)
 
@@ -155,11 +160,13 @@ class _RingCache:
         """
         hosts = [row['hostname'] for row in self.alive(context)]
         if not hosts:
-            hosts = [row['hostname']
-                     for row in self.alive(context, refresh=True)]
+            hosts = [
+                row['hostname'] for row in self.alive(context, refresh=True)
+            ]
         if not hosts:
             raise exception.NoValidHost(
-                reason='No conductor service is registered and alive.')
+                reason='No conductor service is registered and alive.'
+            )
         return hash_ring.HashRing(hosts).get_hosts(key, HOSTS_PER_REQUEST)
 
     def looks_down(self, host: str) -> bool:
@@ -170,8 +177,11 @@ class _RingCache:
         if host not in {row['hostname'] for row in alive}:
             return True
         return host in db_conductors.down_hosts(
-            alive, self.conf.conductor.heartbeat_interval,
-            DOWN_AFTER_HEARTBEATS, as_of=read_at)
+            alive,
+            self.conf.conductor.heartbeat_interval,
+            DOWN_AFTER_HEARTBEATS,
+            as_of=read_at,
+        )
 
 
 class ConductorAPI:
@@ -193,21 +203,35 @@ class ConductorAPI:
         host = self.rings.hosts_for(context, node)[0]
         return self.client.prepare(server=host)
 
-    def _call(self, context: Any, node: dict[str, Any], method: str,
-              **kwargs: Any) -> Any:
+    def _call(
+        self, context: Any, node: dict[str, Any], method: str, **kwargs: Any
+    ) -> Any:
         """``method`` on the node's conductor, or on the next one of the
         ring when it is down (see the module docstring)."""
-        return self._call_hosts(context, self.rings.hosts_for(context, node),
-                                node['uuid'], method, **kwargs)
+        return self._call_hosts(
+            context,
+            self.rings.hosts_for(context, node),
+            node['uuid'],
+            method,
+            **kwargs,
+        )
 
-    def _call_any(self, context: Any, key: str, method: str,
-                  **kwargs: Any) -> Any:
+    def _call_any(
+        self, context: Any, key: str, method: str, **kwargs: Any
+    ) -> Any:
         """``method`` on any alive conductor (chosen by ``key``)."""
-        return self._call_hosts(context, self.rings.any_hosts(context, key),
-                                key, method, **kwargs)
+        return self._call_hosts(
+            context, self.rings.any_hosts(context, key), key, method, **kwargs
+        )
 
-    def _call_hosts(self, context: Any, hosts: list[str], key: str,
-                    method: str, **kwargs: Any) -> Any:
+    def _call_hosts(
+        self,
+        context: Any,
+        hosts: list[str],
+        key: str,
+        method: str,
+        **kwargs: Any,
+    ) -> Any:
         error: messaging.MessagingTimeout | None = None
         for index, host in enumerate(hosts):
             last = index == len(hosts) - 1
@@ -215,22 +239,31 @@ class ConductorAPI:
                 continue
             try:
                 return self.client.prepare(server=host).call(
-                    context, method, **kwargs)
+                    context, method, **kwargs
+                )
             except messaging.MessagingTimeout as exc:
                 error = exc
                 self.rings.alive(context, refresh=True)
                 if last or not self.rings.looks_down(host):
                     raise
-                LOG.warning('Conductor %(host)s did not answer %(method)s '
-                            'for %(key)s within %(timeout)s s and looks '
-                            'down; trying the next conductor',
-                            {'host': host, 'method': method, 'key': key,
-                             'timeout': self.timeout})
+                LOG.warning(
+                    'Conductor %(host)s did not answer %(method)s '
+                    'for %(key)s within %(timeout)s s and looks '
+                    'down; trying the next conductor',
+                    {
+                        'host': host,
+                        'method': method,
+                        'key': key,
+                        'timeout': self.timeout,
+                    },
+                )
         assert error is not None
         raise error
 
     def create_node(
-        self, context: Any, values: dict[str, Any],
+        self,
+        context: Any,
+        values: dict[str, Any],
         provision_state: str = states.ENROLL,
     ) -> dict[str, Any]:
         """Validate the hardware type and interfaces, insert the node
@@ -241,12 +274,16 @@ class ConductorAPI:
         """
         kwargs: dict[str, Any] = {}
         if provision_state != states.ENROLL:
-            kwargs["provision_state"] = provision_state
-        return self._call(context, values, "create_node", values=values,
-                          **kwargs)
+            kwargs['provision_state'] = provision_state
+        return self._call(
+            context, values, 'create_node', values=values, **kwargs
+        )
 
     def update_node(
-        self, context: Any, node: dict[str, Any], values: dict[str, Any],
+        self,
+        context: Any,
+        node: dict[str, Any],
+        values: dict[str, Any],
         expected_revision: int | None = None,
     ) -> dict[str, Any]:
         """Apply ``values`` under the node lock; returns the node. With
@@ -254,18 +291,29 @@ class ConductorAPI:
         (:class:`~ironic_lite.exception.NodeChanged` otherwise)."""
         kwargs: dict[str, Any] = {}
         if expected_revision is not None:
-            kwargs["expected_revision"] = expected_revision
-        return self._call(context, node, "update_node",
-                          node_uuid=node["uuid"], values=values, **kwargs)
+            kwargs['expected_revision'] = expected_revision
+        return self._call(
+            context,
+            node,
+            'update_node',
+            node_uuid=node['uuid'],
+            values=values,
+            **kwargs,
+        )
 
     def destroy_node(self, context: Any, node: dict[str, Any]) -> None:
-        self._call(context, node, "destroy_node", node_uuid=node["uuid"])
+        self._call(context, node, 'destroy_node', node_uuid=node['uuid'])
 
     def change_power_state(
         self, context: Any, node: dict[str, Any], target: str
     ) -> None:
-        self._call(context, node, "change_power_state",
-                   node_uuid=node["uuid"], target=target)
+        self._call(
+            context,
+            node,
+            'change_power_state',
+            node_uuid=node['uuid'],
+            target=target,
+        )
 
     def do_provisioning_action(
         self,
@@ -297,271 +345,512 @@ class ConductorAPI:
             kwargs['service_steps'] = service_steps
         if disable_ramdisk is not None and service_steps:
             kwargs['disable_ramdisk'] = disable_ramdisk
-        self._call(context, node, "do_provisioning_action",
-                   node_uuid=node["uuid"], action=action,
-                   clean_steps=clean_steps, **kwargs)
+        self._call(
+            context,
+            node,
+            'do_provisioning_action',
+            node_uuid=node['uuid'],
+            action=action,
+            clean_steps=clean_steps,
+            **kwargs,
+        )
 
     def set_target_raid_config(
-        self, context: Any, node: dict[str, Any],
+        self,
+        context: Any,
+        node: dict[str, Any],
         target_raid_config: dict[str, Any],
     ) -> None:
         """Validate and store the node's target RAID configuration."""
-        self._call(context, node, "set_target_raid_config",
-                   node_uuid=node["uuid"],
-                   target_raid_config=target_raid_config)
+        self._call(
+            context,
+            node,
+            'set_target_raid_config',
+            node_uuid=node['uuid'],
+            target_raid_config=target_raid_config,
+        )
 
     def get_clean_steps(
         self, context: Any, node: dict[str, Any]
     ) -> dict[str, list[dict[str, Any]]]:
         """``{'automated': [...in execution order], 'manual': [...]}``."""
-        return self._call(context, node, "get_clean_steps",
-                          node_uuid=node["uuid"])
+        return self._call(
+            context, node, 'get_clean_steps', node_uuid=node['uuid']
+        )
 
-    def update_volume(self, context: Any, node: dict[str, Any], kind: str,
-                      uuid: str, values: dict[str, Any]) -> dict[str, Any]:
+    def update_volume(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        kind: str,
+        uuid: str,
+        values: dict[str, Any],
+    ) -> dict[str, Any]:
         """Change a volume connector or target (``kind``
         ``volume_connector`` or ``volume_target``) of ``node`` (the node
         it belongs to after the change); returns it."""
-        return self._call(context, node, "update_volume",
-                          node_uuid=node["uuid"], kind=kind, uuid=uuid,
-                          values=values)
+        return self._call(
+            context,
+            node,
+            'update_volume',
+            node_uuid=node['uuid'],
+            kind=kind,
+            uuid=uuid,
+            values=values,
+        )
 
-    def destroy_volume(self, context: Any, node: dict[str, Any], kind: str,
-                       uuid: str) -> None:
-        self._call(context, node, "destroy_volume", node_uuid=node["uuid"],
-                   kind=kind, uuid=uuid)
+    def destroy_volume(
+        self, context: Any, node: dict[str, Any], kind: str, uuid: str
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'destroy_volume',
+            node_uuid=node['uuid'],
+            kind=kind,
+            uuid=uuid,
+        )
 
-    def create_port(self, context: Any, node: dict[str, Any],
-                    values: dict[str, Any]) -> dict[str, Any]:
+    def create_port(
+        self, context: Any, node: dict[str, Any], values: dict[str, Any]
+    ) -> dict[str, Any]:
         """Create a port of ``node`` (``values`` hold its node_id)."""
-        return self._call(context, node, "create_port",
-                          node_uuid=node["uuid"], values=values)
+        return self._call(
+            context, node, 'create_port', node_uuid=node['uuid'], values=values
+        )
 
-    def update_port(self, context: Any, node: dict[str, Any], uuid: str,
-                    values: dict[str, Any]) -> dict[str, Any]:
+    def update_port(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        uuid: str,
+        values: dict[str, Any],
+    ) -> dict[str, Any]:
         """Change a port of ``node`` (the node it belongs to after the
         change); returns it."""
-        return self._call(context, node, "update_port",
-                          node_uuid=node["uuid"], uuid=uuid, values=values)
+        return self._call(
+            context,
+            node,
+            'update_port',
+            node_uuid=node['uuid'],
+            uuid=uuid,
+            values=values,
+        )
 
-    def destroy_port(self, context: Any, node: dict[str, Any],
-                     uuid: str) -> None:
-        self._call(context, node, "destroy_port", node_uuid=node["uuid"],
-                   uuid=uuid)
+    def destroy_port(
+        self, context: Any, node: dict[str, Any], uuid: str
+    ) -> None:
+        self._call(
+            context, node, 'destroy_port', node_uuid=node['uuid'], uuid=uuid
+        )
 
-    def update_portgroup(self, context: Any, node: dict[str, Any],
-                         uuid: str, values: dict[str, Any]
-                         ) -> dict[str, Any]:
+    def update_portgroup(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        uuid: str,
+        values: dict[str, Any],
+    ) -> dict[str, Any]:
         """Change a portgroup of ``node`` (the node it belongs to after
         the change); returns it."""
-        return self._call(context, node, "update_portgroup",
-                          node_uuid=node["uuid"], uuid=uuid, values=values)
+        return self._call(
+            context,
+            node,
+            'update_portgroup',
+            node_uuid=node['uuid'],
+            uuid=uuid,
+            values=values,
+        )
 
-    def destroy_portgroup(self, context: Any, node: dict[str, Any],
-                          uuid: str) -> None:
-        self._call(context, node, "destroy_portgroup",
-                   node_uuid=node["uuid"], uuid=uuid)
+    def destroy_portgroup(
+        self, context: Any, node: dict[str, Any], uuid: str
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'destroy_portgroup',
+            node_uuid=node['uuid'],
+            uuid=uuid,
+        )
 
-    def get_driver_properties(self, context: Any,
-                              driver_name: str) -> dict[str, str]:
+    def get_driver_properties(
+        self, context: Any, driver_name: str
+    ) -> dict[str, str]:
         """On a conductor that loads hardware type ``driver_name``.
 
         :raises NoValidHost: none does.
         """
-        return self._call(context, {'uuid': driver_name,
-                                    'driver': driver_name},
-                          "get_driver_properties", driver_name=driver_name)
+        return self._call(
+            context,
+            {'uuid': driver_name, 'driver': driver_name},
+            'get_driver_properties',
+            driver_name=driver_name,
+        )
 
-    def validate_driver_interfaces(self, context: Any, node: dict[str, Any]
-                                   ) -> dict[str, dict[str, Any]]:
-        return self._call(context, node, "validate_driver_interfaces",
-                          node_uuid=node["uuid"])
+    def validate_driver_interfaces(
+        self, context: Any, node: dict[str, Any]
+    ) -> dict[str, dict[str, Any]]:
+        return self._call(
+            context, node, 'validate_driver_interfaces', node_uuid=node['uuid']
+        )
 
-    def set_console_mode(self, context: Any, node: dict[str, Any],
-                         enabled: bool) -> None:
-        self._call(context, node, "set_console_mode",
-                   node_uuid=node["uuid"], enabled=enabled)
+    def set_console_mode(
+        self, context: Any, node: dict[str, Any], enabled: bool
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'set_console_mode',
+            node_uuid=node['uuid'],
+            enabled=enabled,
+        )
 
-    def get_console_information(self, context: Any, node: dict[str, Any]
-                                ) -> dict[str, Any]:
-        return self._call(context, node, "get_console_information",
-                          node_uuid=node["uuid"])
+    def get_console_information(
+        self, context: Any, node: dict[str, Any]
+    ) -> dict[str, Any]:
+        return self._call(
+            context, node, 'get_console_information', node_uuid=node['uuid']
+        )
 
-    def vendor_passthru(self, context: Any, node: dict[str, Any],
-                        method: str, http_method: str,
-                        args: dict[str, Any]) -> dict[str, Any]:
-        return self._call(context, node, "vendor_passthru",
-                          node_uuid=node["uuid"], driver_method=method,
-                          http_method=http_method, args=args)
+    def vendor_passthru(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        method: str,
+        http_method: str,
+        args: dict[str, Any],
+    ) -> dict[str, Any]:
+        return self._call(
+            context,
+            node,
+            'vendor_passthru',
+            node_uuid=node['uuid'],
+            driver_method=method,
+            http_method=http_method,
+            args=args,
+        )
 
-    def get_node_vendor_passthru_methods(self, context: Any,
-                                         node: dict[str, Any]
-                                         ) -> dict[str, Any]:
-        return self._call(context, node, "get_node_vendor_passthru_methods",
-                          node_uuid=node["uuid"])
+    def get_node_vendor_passthru_methods(
+        self, context: Any, node: dict[str, Any]
+    ) -> dict[str, Any]:
+        return self._call(
+            context,
+            node,
+            'get_node_vendor_passthru_methods',
+            node_uuid=node['uuid'],
+        )
 
-    def driver_vendor_passthru(self, context: Any, driver_name: str,
-                               method: str, http_method: str,
-                               args: dict[str, Any]) -> dict[str, Any]:
+    def driver_vendor_passthru(
+        self,
+        context: Any,
+        driver_name: str,
+        method: str,
+        http_method: str,
+        args: dict[str, Any],
+    ) -> dict[str, Any]:
         """On a conductor that loads hardware type ``driver_name``."""
-        return self._call(context, {'uuid': driver_name,
-                                    'driver': driver_name},
-                          "driver_vendor_passthru", driver_name=driver_name,
-                          driver_method=method, http_method=http_method,
-                          args=args)
+        return self._call(
+            context,
+            {'uuid': driver_name, 'driver': driver_name},
+            'driver_vendor_passthru',
+            driver_name=driver_name,
+            driver_method=method,
+            http_method=http_method,
+            args=args,
+        )
 
-    def get_driver_vendor_passthru_methods(self, context: Any,
-                                           driver_name: str
-                                           ) -> dict[str, Any]:
-        return self._call(context, {'uuid': driver_name,
-                                    'driver': driver_name},
-                          "get_driver_vendor_passthru_methods",
-                          driver_name=driver_name)
+    def get_driver_vendor_passthru_methods(
+        self, context: Any, driver_name: str
+    ) -> dict[str, Any]:
+        return self._call(
+            context,
+            {'uuid': driver_name, 'driver': driver_name},
+            'get_driver_vendor_passthru_methods',
+            driver_name=driver_name,
+        )
 
-    def get_raid_logical_disk_properties(self, context: Any,
-                                         driver_name: str
-                                         ) -> dict[str, str]:
+    def get_raid_logical_disk_properties(
+        self, context: Any, driver_name: str
+    ) -> dict[str, str]:
         """On a conductor that loads hardware type ``driver_name``."""
-        return self._call(context, {'uuid': driver_name,
-                                    'driver': driver_name},
-                          "get_raid_logical_disk_properties",
-                          driver_name=driver_name)
+        return self._call(
+            context,
+            {'uuid': driver_name, 'driver': driver_name},
+            'get_raid_logical_disk_properties',
+            driver_name=driver_name,
+        )
 
-    def vif_attach(self, context: Any, node: dict[str, Any],
-                   vif_info: dict[str, Any]) -> None:
-        self._call(context, node, "vif_attach", node_uuid=node["uuid"],
-                   vif_info=vif_info)
+    def vif_attach(
+        self, context: Any, node: dict[str, Any], vif_info: dict[str, Any]
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'vif_attach',
+            node_uuid=node['uuid'],
+            vif_info=vif_info,
+        )
 
-    def vif_detach(self, context: Any, node: dict[str, Any],
-                   vif_id: str) -> None:
-        self._call(context, node, "vif_detach", node_uuid=node["uuid"],
-                   vif_id=vif_id)
+    def vif_detach(
+        self, context: Any, node: dict[str, Any], vif_id: str
+    ) -> None:
+        self._call(
+            context, node, 'vif_detach', node_uuid=node['uuid'], vif_id=vif_id
+        )
 
-    def vif_list(self, context: Any, node: dict[str, Any]
-                 ) -> list[dict[str, Any]]:
-        return self._call(context, node, "vif_list", node_uuid=node["uuid"])
+    def vif_list(
+        self, context: Any, node: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        return self._call(context, node, 'vif_list', node_uuid=node['uuid'])
 
     def inject_nmi(self, context: Any, node: dict[str, Any]) -> None:
-        self._call(context, node, "inject_nmi", node_uuid=node["uuid"])
+        self._call(context, node, 'inject_nmi', node_uuid=node['uuid'])
 
-    def get_boot_device(self, context: Any, node: dict[str, Any]
-                        ) -> dict[str, Any]:
-        return self._call(context, node, "get_boot_device",
-                          node_uuid=node["uuid"])
+    def get_boot_device(
+        self, context: Any, node: dict[str, Any]
+    ) -> dict[str, Any]:
+        return self._call(
+            context, node, 'get_boot_device', node_uuid=node['uuid']
+        )
 
-    def get_supported_boot_devices(self, context: Any,
-                                   node: dict[str, Any]) -> list[str]:
-        return self._call(context, node, "get_supported_boot_devices",
-                          node_uuid=node["uuid"])
+    def get_supported_boot_devices(
+        self, context: Any, node: dict[str, Any]
+    ) -> list[str]:
+        return self._call(
+            context, node, 'get_supported_boot_devices', node_uuid=node['uuid']
+        )
 
-    def set_boot_device(self, context: Any, node: dict[str, Any],
-                        device: str, persistent: bool) -> None:
-        self._call(context, node, "set_boot_device", node_uuid=node["uuid"],
-                   device=device, persistent=persistent)
+    def set_boot_device(
+        self, context: Any, node: dict[str, Any], device: str, persistent: bool
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'set_boot_device',
+            node_uuid=node['uuid'],
+            device=device,
+            persistent=persistent,
+        )
 
-    def add_node_traits(self, context: Any, node: dict[str, Any],
-                        traits: list[str], replace: bool) -> list[str]:
-        return self._call(context, node, "add_node_traits",
-                          node_uuid=node["uuid"], traits=traits,
-                          replace=replace)
+    def add_node_traits(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        traits: list[str],
+        replace: bool,
+    ) -> list[str]:
+        return self._call(
+            context,
+            node,
+            'add_node_traits',
+            node_uuid=node['uuid'],
+            traits=traits,
+            replace=replace,
+        )
 
-    def remove_node_traits(self, context: Any, node: dict[str, Any],
-                           traits: list[str] | None) -> list[str]:
-        return self._call(context, node, "remove_node_traits",
-                          node_uuid=node["uuid"], traits=traits)
+    def remove_node_traits(
+        self, context: Any, node: dict[str, Any], traits: list[str] | None
+    ) -> list[str]:
+        return self._call(
+            context,
+            node,
+            'remove_node_traits',
+            node_uuid=node['uuid'],
+            traits=traits,
+        )
 
-    def get_supported_indicators(self, context: Any, node: dict[str, Any]
-                                 ) -> dict[str, dict[str, Any]]:
-        return self._call(context, node, "get_supported_indicators",
-                          node_uuid=node["uuid"])
+    def get_supported_indicators(
+        self, context: Any, node: dict[str, Any]
+    ) -> dict[str, dict[str, Any]]:
+        return self._call(
+            context, node, 'get_supported_indicators', node_uuid=node['uuid']
+        )
 
-    def get_indicator_state(self, context: Any, node: dict[str, Any],
-                            component: str, indicator: str) -> str:
-        return self._call(context, node, "get_indicator_state",
-                          node_uuid=node["uuid"], component=component,
-                          indicator=indicator)
+    def get_indicator_state(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        component: str,
+        indicator: str,
+    ) -> str:
+        return self._call(
+            context,
+            node,
+            'get_indicator_state',
+            node_uuid=node['uuid'],
+            component=component,
+            indicator=indicator,
+        )
 
-    def set_indicator_state(self, context: Any, node: dict[str, Any],
-                            component: str, indicator: str,
-                            state: str) -> None:
-        self._call(context, node, "set_indicator_state",
-                   node_uuid=node["uuid"], component=component,
-                   indicator=indicator, state=state)
+    def set_indicator_state(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        component: str,
+        indicator: str,
+        state: str,
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'set_indicator_state',
+            node_uuid=node['uuid'],
+            component=component,
+            indicator=indicator,
+            state=state,
+        )
 
-    def get_node_with_token(self, context: Any, node: dict[str, Any]
-                            ) -> dict[str, Any]:
+    def get_node_with_token(
+        self, context: Any, node: dict[str, Any]
+    ) -> dict[str, Any]:
         result: dict[str, Any] = self._call(
-            context, node, "get_node_with_token", node_uuid=node["uuid"])
+            context, node, 'get_node_with_token', node_uuid=node['uuid']
+        )
         return result
 
-    def heartbeat(self, context: Any, node: dict[str, Any],
-                  callback_url: str, agent_version: str | None,
-                  agent_token: str | None, agent_verify_ca: str | None,
-                  agent_status: str | None,
-                  agent_status_message: str | None) -> None:
-        self._call(context, node, "heartbeat", node_uuid=node["uuid"],
-                   callback_url=callback_url, agent_version=agent_version,
-                   agent_token=agent_token, agent_verify_ca=agent_verify_ca,
-                   agent_status=agent_status,
-                   agent_status_message=agent_status_message)
+    def heartbeat(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        callback_url: str,
+        agent_version: str | None,
+        agent_token: str | None,
+        agent_verify_ca: str | None,
+        agent_status: str | None,
+        agent_status_message: str | None,
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'heartbeat',
+            node_uuid=node['uuid'],
+            callback_url=callback_url,
+            agent_version=agent_version,
+            agent_token=agent_token,
+            agent_verify_ca=agent_verify_ca,
+            agent_status=agent_status,
+            agent_status_message=agent_status_message,
+        )
 
-    def create_allocation(self, context: Any, values: dict[str, Any],
-                          node: dict[str, Any] | None = None
-                          ) -> dict[str, Any]:
+    def create_allocation(
+        self,
+        context: Any,
+        values: dict[str, Any],
+        node: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """On the node's conductor when backfilling ``node``, else on
         any alive conductor (which then processes the allocation)."""
         result: dict[str, Any]
         if node is not None:
-            result = self._call(context, node, "create_allocation",
-                                values=values, node_uuid=node["uuid"])
+            result = self._call(
+                context,
+                node,
+                'create_allocation',
+                values=values,
+                node_uuid=node['uuid'],
+            )
         else:
-            result = self._call_any(context, values["uuid"],
-                                    "create_allocation", values=values)
+            result = self._call_any(
+                context, values['uuid'], 'create_allocation', values=values
+            )
         return result
 
-    def destroy_allocation(self, context: Any, allocation: dict[str, Any],
-                           node: dict[str, Any] | None = None) -> None:
+    def destroy_allocation(
+        self,
+        context: Any,
+        allocation: dict[str, Any],
+        node: dict[str, Any] | None = None,
+    ) -> None:
         if node is not None:
-            self._call(context, node, "destroy_allocation",
-                       allocation_uuid=allocation["uuid"])
+            self._call(
+                context,
+                node,
+                'destroy_allocation',
+                allocation_uuid=allocation['uuid'],
+            )
         else:
-            self._call_any(context, allocation["uuid"], "destroy_allocation",
-                           allocation_uuid=allocation["uuid"])
+            self._call_any(
+                context,
+                allocation['uuid'],
+                'destroy_allocation',
+                allocation_uuid=allocation['uuid'],
+            )
 
-    def continue_inspection(self, context: Any, node: dict[str, Any],
-                            inventory: dict[str, Any],
-                            plugin_data: dict[str, Any]) -> None:
-        self._call(context, node, "continue_inspection",
-                   node_uuid=node["uuid"], inventory=inventory,
-                   plugin_data=plugin_data)
+    def continue_inspection(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        inventory: dict[str, Any],
+        plugin_data: dict[str, Any],
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'continue_inspection',
+            node_uuid=node['uuid'],
+            inventory=inventory,
+            plugin_data=plugin_data,
+        )
 
     def get_virtual_media(self, context: Any, node: dict[str, Any]) -> Any:
-        return self._call(context, node, "get_virtual_media",
-                          node_uuid=node["uuid"])
+        return self._call(
+            context, node, 'get_virtual_media', node_uuid=node['uuid']
+        )
 
-    def attach_virtual_media(self, context: Any, node: dict[str, Any],
-                             device_type: str, image_url: str) -> None:
-        self._call(context, node, "attach_virtual_media",
-                   node_uuid=node["uuid"], device_type=device_type,
-                   image_url=image_url)
+    def attach_virtual_media(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        device_type: str,
+        image_url: str,
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'attach_virtual_media',
+            node_uuid=node['uuid'],
+            device_type=device_type,
+            image_url=image_url,
+        )
 
-    def detach_virtual_media(self, context: Any, node: dict[str, Any],
-                             device_types: list[str] | None) -> None:
-        self._call(context, node, "detach_virtual_media",
-                   node_uuid=node["uuid"], device_types=device_types)
+    def detach_virtual_media(
+        self,
+        context: Any,
+        node: dict[str, Any],
+        device_types: list[str] | None,
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'detach_virtual_media',
+            node_uuid=node['uuid'],
+            device_types=device_types,
+        )
 
-    def change_node_boot_mode(self, context: Any, node: dict[str, Any],
-                              new_state: str) -> None:
-        self._call(context, node, "change_node_boot_mode",
-                   node_uuid=node["uuid"], new_state=new_state)
+    def change_node_boot_mode(
+        self, context: Any, node: dict[str, Any], new_state: str
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'change_node_boot_mode',
+            node_uuid=node['uuid'],
+            new_state=new_state,
+        )
 
-    def change_node_secure_boot(self, context: Any, node: dict[str, Any],
-                                new_state: bool) -> None:
-        self._call(context, node, "change_node_secure_boot",
-                   node_uuid=node["uuid"], new_state=new_state)
+    def change_node_secure_boot(
+        self, context: Any, node: dict[str, Any], new_state: bool
+    ) -> None:
+        self._call(
+            context,
+            node,
+            'change_node_secure_boot',
+            node_uuid=node['uuid'],
+            new_state=new_state,
+        )
 
     def continue_node_clean(self, context: Any, node: dict[str, Any]) -> None:
         """Resume cleaning of a node in ``clean wait`` (a step's callback)."""
         self._prepare(context, node).cast(
-            context, "continue_node_clean", node_uuid=node["uuid"]
+            context, 'continue_node_clean', node_uuid=node['uuid']
         )

@@ -75,23 +75,36 @@ INDEX_KEY = 'service_step_index'
 DISABLE_RAMDISK_KEY = 'service_disable_ramdisk'
 ABORT_AFTER_KEY = 'service_abort_after'
 WAIT_UNTIL_KEY = 'service_wait_until'
-SERVICING_KEYS = (STEPS_KEY, INDEX_KEY, DISABLE_RAMDISK_KEY,
-                  ABORT_AFTER_KEY, WAIT_UNTIL_KEY)
+SERVICING_KEYS = (
+    STEPS_KEY,
+    INDEX_KEY,
+    DISABLE_RAMDISK_KEY,
+    ABORT_AFTER_KEY,
+    WAIT_UNTIL_KEY,
+)
 #: ``node.fault`` of a node a service step failed on (upstream's).
 SERVICE_FAILURE = 'service failure'
 #: Upstream's step flow name, in the node history.
 FLOW = 'servicing'
 
 #: Reserved step name -> the power target it reaches.
-POWER_STEPS = {'power_on': states.POWER_ON, 'power_off': states.POWER_OFF,
-               'reboot': states.REBOOT}
+POWER_STEPS = {
+    'power_on': states.POWER_ON,
+    'power_off': states.POWER_OFF,
+    'reboot': states.REBOOT,
+}
 HOLD = 'hold'
 WAIT = 'wait'
 RESERVED_STEPS = frozenset(POWER_STEPS) | {HOLD, WAIT}
 #: The arguments of the reserved ``wait`` step.
-_WAIT_ARGSINFO = {'seconds': {
-    'description': 'How long to wait.', 'required': True,
-    'type': 'integer', 'minimum': 0}}
+_WAIT_ARGSINFO = {
+    'seconds': {
+        'description': 'How long to wait.',
+        'required': True,
+        'type': 'integer',
+        'minimum': 0,
+    }
+}
 
 
 def step_name(step: Step | None) -> str:
@@ -100,18 +113,26 @@ def step_name(step: Step | None) -> str:
 
 # -- checking a request
 
+
 def _reserved(wanted: Step) -> Step:
     name = wanted['step']
     if name == WAIT and 'seconds' not in (wanted.get('args') or {}):
         raise exception.InvalidParameterValue(
             err='The service step "wait" needs the argument "seconds" '
             'here: without it upstream waits for the next heartbeat of an '
-            'agent, and no agent runs while ironic_lite services a node')
-    base.validate_step_args(wanted, _WAIT_ARGSINFO if name == WAIT
-                            else None, 'Service')
-    return {'interface': wanted['interface'], 'step': name,
-            'args': dict(wanted.get('args') or {}), 'abortable': True,
-            'priority': 0, 'reserved': True}
+            'agent, and no agent runs while ironic_lite services a node'
+        )
+    base.validate_step_args(
+        wanted, _WAIT_ARGSINFO if name == WAIT else None, 'Service'
+    )
+    return {
+        'interface': wanted['interface'],
+        'step': name,
+        'args': dict(wanted.get('args') or {}),
+        'abortable': True,
+        'priority': 0,
+        'reserved': True,
+    }
 
 
 def available_steps(task: Task) -> dict[tuple[str, str], Step]:
@@ -124,8 +145,9 @@ def available_steps(task: Task) -> dict[tuple[str, str], Step]:
     return found
 
 
-def validate_steps(task: Task, requested: list[Step],
-                   disable_ramdisk: bool = False) -> list[Step]:
+def validate_steps(
+    task: Task, requested: list[Step], disable_ramdisk: bool = False
+) -> list[Step]:
     """The steps servicing runs, checked against the node's interfaces.
 
     :raises InvalidParameterValue: an unknown step, bad arguments, a
@@ -141,28 +163,38 @@ def validate_steps(task: Task, requested: list[Step],
         key = (wanted.get('interface'), wanted.get('step'))
         step = available.get(cast(tuple[str, str], key))
         if step is None:
-            offered = sorted(name for iface, name in available
-                             if iface == wanted.get('interface'))
+            offered = sorted(
+                name
+                for iface, name in available
+                if iface == wanted.get('interface')
+            )
             raise exception.InvalidParameterValue(
                 err=f'The node has no service step "{wanted.get("step")}" '
                 f'on its {wanted.get("interface")} interface; available '
                 f'there: {", ".join(offered) or "none"} (and the reserved '
-                f'steps {", ".join(sorted(RESERVED_STEPS))})')
+                f'steps {", ".join(sorted(RESERVED_STEPS))})'
+            )
         base.validate_step_args(wanted, step.get('argsinfo'), 'Service')
         if disable_ramdisk and step['requires_ramdisk']:
             raise exception.InvalidParameterValue(
                 err=f'Service step {step_name(step)} requires booting a '
-                'ramdisk')
-        result.append({
-            'interface': step['interface'], 'step': step['step'],
-            'args': dict(wanted.get('args') or {}),
-            'abortable': step['abortable'], 'priority': step['priority'],
-        })
+                'ramdisk'
+            )
+        result.append(
+            {
+                'interface': step['interface'],
+                'step': step['step'],
+                'args': dict(wanted.get('args') or {}),
+                'abortable': step['abortable'],
+                'priority': step['priority'],
+            }
+        )
     step_requests.check_stored_size(result)
     return result
 
 
 # -- the flow
+
 
 def wipe_service_info(task: Task) -> None:
     """Forget the servicing (the caller saves)."""
@@ -173,8 +205,9 @@ def wipe_service_info(task: Task) -> None:
     task.node.service_step = {}
 
 
-def fail_servicing(task: Task, message: str,
-                   set_maintenance: bool = True) -> None:
+def fail_servicing(
+    task: Task, message: str, set_maintenance: bool = True
+) -> None:
     """Put the node in ``service failed`` with ``message`` in
     ``last_error`` (and in maintenance when a step was running)."""
     node = task.node
@@ -194,16 +227,18 @@ def fail_servicing(task: Task, message: str,
 
 
 @flow_guard.guarded('servicing')
-def do_node_service(task: Task, steps: list[Step],
-                    disable_ramdisk: bool = False) -> None:
+def do_node_service(
+    task: Task, steps: list[Step], disable_ramdisk: bool = False
+) -> None:
     """Service a node in ``servicing`` (worker, lock held) with the
     steps :func:`validate_steps` returned."""
     node = task.node
     try:
         task.interfaces['power'].validate(task)
     except Exception as exc:
-        fail_servicing(task, f'Validation of node {node.uuid} for service '
-                       f'failed: {exc}')
+        fail_servicing(
+            task, f'Validation of node {node.uuid} for service failed: {exc}'
+        )
         return
     wipe_service_info(task)
     info = node.driver_internal_info
@@ -212,8 +247,11 @@ def do_node_service(task: Task, steps: list[Step],
     info[DISABLE_RAMDISK_KEY] = bool(disable_ramdisk)
     task.save()
     history.record_flow(task, FLOW, steps, 'start')
-    LOG.info('Servicing of node %s starts with steps: %s', node.uuid,
-             ', '.join(step_name(s) for s in steps))
+    LOG.info(
+        'Servicing of node %s starts with steps: %s',
+        node.uuid,
+        ', '.join(step_name(s) for s in steps),
+    )
     do_next_service_step(task, 0)
 
 
@@ -224,16 +262,20 @@ def _run_reserved(task: Task, step: Step) -> str | None:
     name = step['step']
     if name == HOLD:
         task.process_event('hold')
-        LOG.info('Node %s: held in "service hold" until "unhold" or '
-                 '"abort"', node.uuid)
+        LOG.info(
+            'Node %s: held in "service hold" until "unhold" or "abort"',
+            node.uuid,
+        )
         return 'left'
     if name == WAIT:
         seconds = int(step['args']['seconds'])
         limit = task.conf.conductor.max_conductor_wait_step_seconds
         if seconds > limit:
-            warning = ('A wait time exceeding the configured maximum has '
-                       f'been requested. Holding for {limit}, got '
-                       f'{seconds}.')
+            warning = (
+                'A wait time exceeding the configured maximum has '
+                f'been requested. Holding for {limit}, got '
+                f'{seconds}.'
+            )
             LOG.warning('Node %s: %s', node.uuid, warning)
             history.record(task, warning, node.provision_state)
             seconds = limit
@@ -261,17 +303,24 @@ def _run_step(task: Task, step: Step) -> str | None:
         if step.get('reserved'):
             return _run_reserved(task, step)
         result = task.interfaces[step['interface']].execute_service_step(
-            task, step)
+            task, step
+        )
     except exception.NodeNotLocked:
         raise
     except Exception as exc:
-        LOG.exception('Node %s: service step %s failed', node.uuid,
-                      step_name(step))
-        history.record_flow(task, FLOW,
-                            node.driver_internal_info.get(STEPS_KEY, []),
-                            'end', aborted_step=step.get('step'))
-        fail_servicing(task, f'Node {node.uuid} failed step '
-                       f'{step_name(step)}: {exc}')
+        LOG.exception(
+            'Node %s: service step %s failed', node.uuid, step_name(step)
+        )
+        history.record_flow(
+            task,
+            FLOW,
+            node.driver_internal_info.get(STEPS_KEY, []),
+            'end',
+            aborted_step=step.get('step'),
+        )
+        fail_servicing(
+            task, f'Node {node.uuid} failed step {step_name(step)}: {exc}'
+        )
         return 'left'
     return 'wait' if result == states.SERVICEWAIT else None
 
@@ -285,42 +334,54 @@ def do_next_service_step(task: Task, start: int) -> None:
     for index in range(start, len(steps)):
         step = steps[index]
         if task.stopping:
-            LOG.info('Node %s: the conductor is stopping; servicing stops '
-                     'before step %d (%s) and will be resumed from there',
-                     node.uuid, index + 1, step_name(step))
+            LOG.info(
+                'Node %s: the conductor is stopping; servicing stops '
+                'before step %d (%s) and will be resumed from there',
+                node.uuid,
+                index + 1,
+                step_name(step),
+            )
             return
         node.service_step = step
         node.driver_internal_info[INDEX_KEY] = index
         task.save()
-        LOG.info('Node %s: running service step %s (%d of %d)', node.uuid,
-                 step_name(step), index + 1, len(steps))
+        LOG.info(
+            'Node %s: running service step %s (%d of %d)',
+            node.uuid,
+            step_name(step),
+            index + 1,
+            len(steps),
+        )
         result = _run_step(task, step)
         if result == 'left':
             return
         if result == 'wait':
-            LOG.info('Node %s: service step %s goes on asynchronously',
-                     node.uuid, step_name(step))
+            LOG.info(
+                'Node %s: service step %s goes on asynchronously',
+                node.uuid,
+                step_name(step),
+            )
             task.process_event('wait')
             return
         node.service_step = {}
         node.driver_internal_info[INDEX_KEY] = index + 1
         task.save()
-        LOG.info('Node %s: service step %s done', node.uuid,
-                 step_name(step))
+        LOG.info('Node %s: service step %s done', node.uuid, step_name(step))
     _finish(task)
 
 
 def _finish(task: Task) -> None:
     node = task.node
-    history.record_flow(task, FLOW,
-                        node.driver_internal_info.get(STEPS_KEY) or [],
-                        'end')
+    history.record_flow(
+        task, FLOW, node.driver_internal_info.get(STEPS_KEY) or [], 'end'
+    )
     wipe_service_info(task)
     task.process_event('done')
     LOG.info('Node %s service complete.', node.uuid)
 
 
 # -- service wait and service hold
+
 
 def _resume(task: Task, pool: workers.WorkerPool) -> None:
     """The step the node waited for finished: go on with the next one
@@ -333,8 +394,11 @@ def _resume(task: Task, pool: workers.WorkerPool) -> None:
     index = int(info.get(INDEX_KEY) or 0) + 1
     info[INDEX_KEY] = index
     info.pop(WAIT_UNTIL_KEY, None)
-    LOG.info('Node %s: service step %s done', node.uuid,
-             step_name(node.service_step))
+    LOG.info(
+        'Node %s: service step %s done',
+        node.uuid,
+        step_name(node.service_step),
+    )
     node.service_step = {}
     task.spawn_after(pool, do_next_service_step, index)
     task.process_event('resume')
@@ -359,10 +423,16 @@ def poll_async_step(task: Task, pool: workers.WorkerPool) -> None:
     try:
         done = step_finished(task)
     except Exception as exc:
-        LOG.exception('Node %s: polling service step %s failed', node.uuid,
-                      step_name(node.service_step))
-        fail_servicing(task, f'Node {node.uuid} failed step '
-                       f'{step_name(node.service_step)}: {exc}')
+        LOG.exception(
+            'Node %s: polling service step %s failed',
+            node.uuid,
+            step_name(node.service_step),
+        )
+        fail_servicing(
+            task,
+            f'Node {node.uuid} failed step '
+            f'{step_name(node.service_step)}: {exc}',
+        )
         return
     if done:
         _resume(task, pool)
@@ -387,11 +457,14 @@ def fail_on_timeout(task: Task) -> None:
     node = task.node
     step = node.service_step
     _abort_driver_step(task)
-    fail_servicing(task, f'Timeout reached while servicing node '
-                   f'{node.uuid}: service step {step_name(step)} did not '
-                   f'finish within '
-                   f'{task.conf.conductor.service_callback_timeout} seconds '
-                   '([conductor]service_callback_timeout)')
+    fail_servicing(
+        task,
+        f'Timeout reached while servicing node '
+        f'{node.uuid}: service step {step_name(step)} did not '
+        f'finish within '
+        f'{task.conf.conductor.service_callback_timeout} seconds '
+        '([conductor]service_callback_timeout)',
+    )
 
 
 def _abort_driver_step(task: Task) -> None:
@@ -401,9 +474,12 @@ def _abort_driver_step(task: Task) -> None:
     try:
         task.interfaces[step['interface']].abort_service_step(task)
     except Exception:
-        LOG.exception('Node %s: aborting service step %s failed; the '
-                      'servicing ends anyway', task.node.uuid,
-                      step_name(step))
+        LOG.exception(
+            'Node %s: aborting service step %s failed; the '
+            'servicing ends anyway',
+            task.node.uuid,
+            step_name(step),
+        )
 
 
 def _abort_to_active(task: Task) -> None:
@@ -412,8 +488,10 @@ def _abort_to_active(task: Task) -> None:
     node = task.node
     message = 'By request, the service operation was aborted'
     if node.service_step:
-        message += (' during or after the completion of step '
-                    f'"{step_name(node.service_step)}"')
+        message += (
+            ' during or after the completion of step '
+            f'"{step_name(node.service_step)}"'
+        )
     history.record(task, message, history.SERVICING)
     wipe_service_info(task)
     if node.provision_state != states.SERVICEFAIL:
@@ -428,13 +506,19 @@ def start_abort(task: Task) -> None:
     node = task.node
     states.next_state(node.provision_state, 'abort', node.uuid)
     step = node.service_step
-    if (node.provision_state == states.SERVICEWAIT and step
-            and not step.get('abortable')):
+    if (
+        node.provision_state == states.SERVICEWAIT
+        and step
+        and not step.get('abortable')
+    ):
         node.driver_internal_info[ABORT_AFTER_KEY] = True
         task.save()
-        LOG.info('Node %s: service step %s is not abortable; servicing '
-                 'will be aborted when it finishes', node.uuid,
-                 step_name(step))
+        LOG.info(
+            'Node %s: service step %s is not abortable; servicing '
+            'will be aborted when it finishes',
+            node.uuid,
+            step_name(step),
+        )
         return
     _abort_driver_step(task)
     _abort_to_active(task)
@@ -450,18 +534,23 @@ def resume(task: Task) -> None:
     info = node.driver_internal_info
     steps = info.get(STEPS_KEY)
     if steps is None:
-        fail_servicing(task, f'The conductor servicing node {node.uuid} '
-                       'stopped before it recorded the requested service '
-                       'steps; request the servicing again',
-                       set_maintenance=False)
+        fail_servicing(
+            task,
+            f'The conductor servicing node {node.uuid} '
+            'stopped before it recorded the requested service '
+            'steps; request the servicing again',
+            set_maintenance=False,
+        )
         return
     if node.service_step:
-        fail_servicing(task, f'Servicing of node {node.uuid} lost its '
-                       f'conductor during service step '
-                       f'{step_name(node.service_step)}; it is not run a '
-                       'second time')
+        fail_servicing(
+            task,
+            f'Servicing of node {node.uuid} lost its '
+            f'conductor during service step '
+            f'{step_name(node.service_step)}; it is not run a '
+            'second time',
+        )
         return
     index = int(info.get(INDEX_KEY) or 0)
-    LOG.info('Node %s: resuming servicing at step index %d', node.uuid,
-             index)
+    LOG.info('Node %s: resuming servicing at step index %d', node.uuid, index)
     do_next_service_step(task, index)

@@ -66,7 +66,8 @@ def priority_overrides(conf: cfg.ConfigOpts) -> dict[tuple[str, str], int]:
             err='Invalid [conductor]clean_step_priority_override: '
             f'{exc}. Each item must be <interface>.<step>:<priority> with '
             'interface power, management or deploy and priority an '
-            'integer >= 0, for example deploy.erase_devices:0')
+            'integer >= 0, for example deploy.erase_devices:0'
+        )
     overrides: dict[tuple[str, str], int] = {}
     for item in items:
         name, _sep, priority = item.rpartition(':')
@@ -76,30 +77,35 @@ def priority_overrides(conf: cfg.ConfigOpts) -> dict[tuple[str, str], int]:
             raise exception.InvalidParameterValue(
                 err='Invalid [conductor]clean_step_priority_override: '
                 f'step {name} is given priorities {overrides[key]} and '
-                f'{int(priority)}')
+                f'{int(priority)}'
+            )
         overrides[key] = int(priority)
     return overrides
 
 
-def _with_overrides(steps: list[Step],
-                    overrides: dict[tuple[str, str], int]) -> list[Step]:
+def _with_overrides(
+    steps: list[Step], overrides: dict[tuple[str, str], int]
+) -> list[Step]:
     result = []
     for step in steps:
         key = (step['interface'], step['step'])
-        result.append({**step, 'priority': overrides.get(
-            key, step['priority'])})
+        result.append(
+            {**step, 'priority': overrides.get(key, step['priority'])}
+        )
     return result
 
 
-def _collect(task: base.TaskLike, interfaces: Interfaces,
-             conf: cfg.ConfigOpts) -> list[Step]:
+def _collect(
+    task: base.TaskLike, interfaces: Interfaces, conf: cfg.ConfigOpts
+) -> list[Step]:
     overrides = priority_overrides(conf)
     steps: list[Step] = []
     for interface_type in INTERFACE_ORDER:
         interface = interfaces.get(interface_type)
         if interface is not None:
-            steps.extend(_with_overrides(
-                interface.get_clean_steps(task), overrides))
+            steps.extend(
+                _with_overrides(interface.get_clean_steps(task), overrides)
+            )
     return steps
 
 
@@ -107,35 +113,43 @@ def _automated_order(step: Step) -> tuple[int, int]:
     return -step['priority'], INTERFACE_ORDER.index(step['interface'])
 
 
-def automated_steps(task: base.TaskLike, interfaces: Interfaces,
-                    conf: cfg.ConfigOpts) -> list[Step]:
+def automated_steps(
+    task: base.TaskLike, interfaces: Interfaces, conf: cfg.ConfigOpts
+) -> list[Step]:
     """The steps automated cleaning runs, in order (see module doc)."""
-    steps = [step for step in _collect(task, interfaces, conf)
-             if step['priority'] > 0]
+    steps = [
+        step
+        for step in _collect(task, interfaces, conf)
+        if step['priority'] > 0
+    ]
     return sorted(steps, key=_automated_order)
 
 
-def manual_steps(task: base.TaskLike, interfaces: Interfaces,
-                 conf: cfg.ConfigOpts) -> list[Step]:
+def manual_steps(
+    task: base.TaskLike, interfaces: Interfaces, conf: cfg.ConfigOpts
+) -> list[Step]:
     """Every step of the node's interfaces (priorities after
     overrides), by interface order, then name."""
     return _collect(task, interfaces, conf)
 
 
-def all_steps_for_api(task: base.TaskLike, interfaces: Interfaces,
-                      conf: cfg.ConfigOpts) -> dict[str, list[Step]]:
+def all_steps_for_api(
+    task: base.TaskLike, interfaces: Interfaces, conf: cfg.ConfigOpts
+) -> dict[str, list[Step]]:
     """``{'automated': steps automated cleaning runs, in order,
     'manual': steps that only manual cleaning runs (priority 0)}``."""
     steps = _collect(task, interfaces, conf)
     return {
-        'automated': sorted((s for s in steps if s['priority'] > 0),
-                            key=_automated_order),
+        'automated': sorted(
+            (s for s in steps if s['priority'] > 0), key=_automated_order
+        ),
         'manual': [s for s in steps if s['priority'] == 0],
     }
 
 
-def check_duplicate_priorities(interface: base.BaseInterface,
-                               conf: cfg.ConfigOpts) -> None:
+def check_duplicate_priorities(
+    interface: base.BaseInterface, conf: cfg.ConfigOpts
+) -> None:
     """Refuse an interface with two automated steps of one priority.
 
     :raises DuplicateCleanStepPriority: naming both steps (also logged).
@@ -150,8 +164,10 @@ def check_duplicate_priorities(interface: base.BaseInterface,
         if priority in seen:
             error = exception.DuplicateCleanStepPriority(
                 interface_type=interface.interface_type,
-                priority=priority, first=seen[priority],
-                second=step['step'])
+                priority=priority,
+                first=seen[priority],
+                second=step['step'],
+            )
             LOG.error('%s', error)
             raise error
         seen[priority] = step['step']
@@ -160,14 +176,20 @@ def check_duplicate_priorities(interface: base.BaseInterface,
 def _find_step(requested: Step, available: list[Step]) -> Step:
     for step in available:
         if (step['interface'], step['step']) == (
-                requested.get('interface'), requested.get('step')):
+            requested.get('interface'),
+            requested.get('step'),
+        ):
             return step
-    offered = [s['step'] for s in available
-               if s['interface'] == requested.get('interface')]
+    offered = [
+        s['step']
+        for s in available
+        if s['interface'] == requested.get('interface')
+    ]
     raise exception.InvalidParameterValue(
         err=f'The node has no clean step "{requested.get("step")}" on '
         f'its {requested.get("interface")} interface; available there: '
-        f'{", ".join(offered) or "none"}')
+        f'{", ".join(offered) or "none"}'
+    )
 
 
 def _conductor_step(wanted: Step) -> Step:
@@ -175,13 +197,21 @@ def _conductor_step(wanted: Step) -> Step:
     if wanted.get('step') != HOLD:
         raise exception.InvalidParameterValue(
             err=f'The conductor has no clean step "{wanted.get("step")}"; '
-            f'it offers: {HOLD}')
+            f'it offers: {HOLD}'
+        )
     if wanted.get('args'):
         raise exception.InvalidParameterValue(
             err=f'The clean step {CONDUCTOR_INTERFACE}.{HOLD} takes no '
-            f'arguments, not: {", ".join(sorted(wanted["args"]))}')
-    return {'interface': CONDUCTOR_INTERFACE, 'step': HOLD, 'args': {},
-            'abortable': False, 'idempotent': True, 'priority': 0}
+            f'arguments, not: {", ".join(sorted(wanted["args"]))}'
+        )
+    return {
+        'interface': CONDUCTOR_INTERFACE,
+        'step': HOLD,
+        'args': {},
+        'abortable': False,
+        'idempotent': True,
+        'priority': 0,
+    }
 
 
 def is_hold(step: Step | None) -> bool:
@@ -189,11 +219,14 @@ def is_hold(step: Step | None) -> bool:
     if not step:
         return False
     return (step.get('interface'), step.get('step')) == (
-        CONDUCTOR_INTERFACE, HOLD)
+        CONDUCTOR_INTERFACE,
+        HOLD,
+    )
 
 
-def validate_manual_steps(requested: list[Step],
-                          available: list[Step]) -> list[Step]:
+def validate_manual_steps(
+    requested: list[Step], available: list[Step]
+) -> list[Step]:
     """Check a manual cleaning request against the node's steps.
 
     :param requested: ``[{'interface', 'step', 'args'?}]`` (already
@@ -213,12 +246,15 @@ def validate_manual_steps(requested: list[Step],
             continue
         step = _find_step(wanted, available)
         base.validate_step_args(wanted, step.get('argsinfo'))
-        result.append({
-            'interface': step['interface'], 'step': step['step'],
-            'args': dict(wanted.get('args') or {}),
-            'abortable': step['abortable'],
-            'idempotent': step.get('idempotent', False),
-            'priority': step['priority'],
-        })
+        result.append(
+            {
+                'interface': step['interface'],
+                'step': step['step'],
+                'args': dict(wanted.get('args') or {}),
+                'abortable': step['abortable'],
+                'idempotent': step.get('idempotent', False),
+                'priority': step['priority'],
+            }
+        )
     check_stored_size(result)
     return result

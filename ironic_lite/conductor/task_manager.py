@@ -72,16 +72,22 @@ ABORT_KEY = 'abort_after_step'
 #: up (each merge means another write came in between).
 MAX_SAVE_MERGES = 10
 
+
 def interface_names(node: Any) -> dict[str, str | None]:
     """``{'power': node.power_interface, ...}`` of a node row or dict."""
-    get = node.get if isinstance(node, dict) else (
-        lambda key: getattr(node, key))
-    return {kind: get(f'{kind}_interface')
-            for kind in interfaces.INTERFACE_TYPES}
+    get = (
+        node.get
+        if isinstance(node, dict)
+        else (lambda key: getattr(node, key))
+    )
+    return {
+        kind: get(f'{kind}_interface') for kind in interfaces.INTERFACE_TYPES
+    }
 
 
-def load_driver(conf: cfg.ConfigOpts, node: Any
-                ) -> dict[str, base.BaseInterface]:
+def load_driver(
+    conf: cfg.ConfigOpts, node: Any
+) -> dict[str, base.BaseInterface]:
     """The interfaces of a node (a row dict or a :class:`TaskNode`).
 
     :raises InvalidParameterValue: (a subclass) see
@@ -94,9 +100,15 @@ def load_driver(conf: cfg.ConfigOpts, node: Any
 class Task:
     """A node held by this conductor (or read, when ``shared``)."""
 
-    def __init__(self, context: Any, conf: cfg.ConfigOpts,
-                 holder: ConductorIdentity, row: dict[str, Any],
-                 purpose: str, shared: bool) -> None:
+    def __init__(
+        self,
+        context: Any,
+        conf: cfg.ConfigOpts,
+        holder: ConductorIdentity,
+        row: dict[str, Any],
+        purpose: str,
+        shared: bool,
+    ) -> None:
         self.context = context
         self.conf = conf
         self.holder = holder
@@ -132,25 +144,34 @@ class Task:
             conductor's now.
         """
         if self.shared:
-            raise RuntimeError(f'shared task of node {self.node.uuid} '
-                               'cannot save')
+            raise RuntimeError(
+                f'shared task of node {self.node.uuid} cannot save'
+            )
         for _attempt in range(MAX_SAVE_MERGES):
             changes = self.node.changes()
             if not changes:
                 return
             try:
-                self.node._reset(db_nodes.node_update(
-                    self.context, self.node.id, changes,
-                    locked_by=self.holder,
-                    expected_revision=self.node.revision))
+                self.node._reset(
+                    db_nodes.node_update(
+                        self.context,
+                        self.node.id,
+                        changes,
+                        locked_by=self.holder,
+                        expected_revision=self.node.revision,
+                    )
+                )
                 return
             except exception.NodeChanged:
-                LOG.debug('Node %s was written while locked by %s; '
-                          'merging', self.node.uuid, self.holder)
+                LOG.debug(
+                    'Node %s was written while locked by %s; merging',
+                    self.node.uuid,
+                    self.holder,
+                )
                 self.node.rebase(self._read_locked())
-        raise exception.NodeChanged(node=self.node.uuid,
-                                    expected=self.node.revision,
-                                    actual='changing')
+        raise exception.NodeChanged(
+            node=self.node.uuid, expected=self.node.revision, actual='changing'
+        )
 
     def _read_locked(self) -> dict[str, Any]:
         row = db_nodes.node_get(self.context, self.node.id)
@@ -188,8 +209,9 @@ class Task:
     def destroy(self) -> None:
         """Delete the locked node; the lock goes with the row."""
         if self.shared:
-            raise RuntimeError(f'shared task of node {self.node.uuid} '
-                               'cannot destroy it')
+            raise RuntimeError(
+                f'shared task of node {self.node.uuid} cannot destroy it'
+            )
         db_nodes.node_destroy(self.context, self.node.id)
         self._released = True
         locks.unclaim(self.holder, self.node.uuid)
@@ -200,8 +222,9 @@ class Task:
             setattr(self.node, key, value)
         self.save()
 
-    def process_event(self, event: str, target_state: str | None = _UNSET,
-                      **values: Any) -> None:
+    def process_event(
+        self, event: str, target_state: str | None = _UNSET, **values: Any
+    ) -> None:
         """Move the node along the state machine and save it, with
         ``values`` set too.
 
@@ -220,17 +243,23 @@ class Task:
         elif new in states.STABLE_STATES or new in states.FAILURE_STATES:
             target = None
         else:
-            target = states.FIXED_TARGETS.get(
-                new, node.target_provision_state)
+            target = states.FIXED_TARGETS.get(new, node.target_provision_state)
         node.provision_state = new
         node.target_provision_state = target
         for key, value in values.items():
             setattr(node, key, value)
         self.save()
-        LOG.info('Node %(node)s moved from provision state "%(old)s" to '
-                 '"%(new)s" (event %(event)s, target %(target)s)',
-                 {'node': node.uuid, 'old': old, 'new': new,
-                  'event': event, 'target': target})
+        LOG.info(
+            'Node %(node)s moved from provision state "%(old)s" to '
+            '"%(new)s" (event %(event)s, target %(target)s)',
+            {
+                'node': node.uuid,
+                'old': old,
+                'new': new,
+                'event': event,
+                'target': target,
+            },
+        )
 
     # -- the lock and the worker
 
@@ -250,8 +279,9 @@ class Task:
         (a flow then leaves the node at its next safe point)."""
         return self._pool is not None and self._pool.stopping
 
-    def spawn_after(self, pool: workers.WorkerPool,
-                    func: Callable[..., Any], *args: Any) -> None:
+    def spawn_after(
+        self, pool: workers.WorkerPool, func: Callable[..., Any], *args: Any
+    ) -> None:
         """On a clean exit, run ``func(task, *args)`` on a worker (with
         the lock) instead of releasing the lock.
 
@@ -271,28 +301,37 @@ class Task:
         try:
             node_locks.release(self.context, self.holder, self.node.id)
         except (exception.NodeNotLocked, exception.NodeNotFound) as exc:
-            LOG.warning('Releasing the lock of node %(node)s: %(err)s',
-                        {'node': self.node.uuid, 'err': exc})
+            LOG.warning(
+                'Releasing the lock of node %(node)s: %(err)s',
+                {'node': self.node.uuid, 'err': exc},
+            )
         except Exception:
-            LOG.exception('Could not release the lock of node %s; the '
-                          'takeover periodic task will release it',
-                          self.node.uuid)
+            LOG.exception(
+                'Could not release the lock of node %s; the '
+                'takeover periodic task will release it',
+                self.node.uuid,
+            )
 
-    def _run_after(self, func: Callable[..., Any],
-                   args: tuple[Any, ...]) -> None:
+    def _run_after(
+        self, func: Callable[..., Any], args: tuple[Any, ...]
+    ) -> None:
         try:
             func(self, *args)
         except exception.NodeNotLocked as exc:
             # Thought dead (too slow): another conductor has the node.
-            LOG.warning('Stopped processing node %(node)s (%(purpose)s): '
-                        'its lock was taken over: %(err)s',
-                        {'node': self.node.uuid, 'purpose': self.purpose,
-                         'err': exc})
+            LOG.warning(
+                'Stopped processing node %(node)s (%(purpose)s): '
+                'its lock was taken over: %(err)s',
+                {'node': self.node.uuid, 'purpose': self.purpose, 'err': exc},
+            )
             self._released = True
             locks.unclaim(self.holder, self.node.uuid)
         except Exception:
-            LOG.exception('Unexpected error while processing node %s '
-                          '(%s)', self.node.uuid, self.purpose)
+            LOG.exception(
+                'Unexpected error while processing node %s (%s)',
+                self.node.uuid,
+                self.purpose,
+            )
         finally:
             self.release_resources()
 
@@ -307,16 +346,23 @@ class Task:
                 slot.start(self._run_after, *after)
                 return
             except Exception:
-                LOG.exception('Could not start a worker for node %s',
-                              self.node.uuid)
+                LOG.exception(
+                    'Could not start a worker for node %s', self.node.uuid
+                )
         if slot is not None:
             slot.cancel()
         self.release_resources()
 
 
-def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
-            holder: ConductorIdentity, purpose: str, shared: bool = False,
-            patience: float = 0) -> Task:
+def acquire(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    node_id: int | str,
+    holder: ConductorIdentity,
+    purpose: str,
+    shared: bool = False,
+    patience: float = 0,
+) -> Task:
     """Take the lock of a node (unless ``shared``) and load its driver.
 
     :param node_id: the node's uuid or integer id (or name, shared).
@@ -331,11 +377,13 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
     if shared:
         row = db_nodes.node_get(context, node_id)
     else:
-        node_uuid = (node_id if isinstance(node_id, str)
-                     else db_nodes.node_get(context, node_id)['uuid'])
+        node_uuid = (
+            node_id
+            if isinstance(node_id, str)
+            else db_nodes.node_get(context, node_id)['uuid']
+        )
         row = locks.reserve(context, holder, node_uuid, patience)
-        LOG.debug('Node %s locked by %s for %s', row['uuid'], holder,
-                  purpose)
+        LOG.debug('Node %s locked by %s for %s', row['uuid'], holder, purpose)
     task = Task(context, conf, holder, row, purpose, shared)
     try:
         task.load_driver()
@@ -345,9 +393,13 @@ def acquire(context: Any, conf: cfg.ConfigOpts, node_id: int | str,
     return task
 
 
-def shared_task(context: Any, conf: cfg.ConfigOpts,
-                holder: ConductorIdentity, row: dict[str, Any],
-                purpose: str) -> Task:
+def shared_task(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    holder: ConductorIdentity,
+    row: dict[str, Any],
+    purpose: str,
+) -> Task:
     """A read-only task of a node row already read (no query, no lock).
 
     :raises InvalidParameterValue: the node's interfaces cannot load.

@@ -17,12 +17,16 @@ from ironic_lite.db.models import NODE_DICT_COLUMNS
 
 #: Those merged key by key by :meth:`TaskNode.rebase` (a step is one
 #: step: it is replaced whole).
-MERGED_COLUMNS = NODE_DICT_COLUMNS - {'clean_step', 'deploy_step',
-                                 'service_step'}
+MERGED_COLUMNS = NODE_DICT_COLUMNS - {
+    'clean_step',
+    'deploy_step',
+    'service_step',
+}
 
 
-def _merge_dict(base: dict[str, Any], mine: dict[str, Any],
-                theirs: dict[str, Any]) -> dict[str, Any]:
+def _merge_dict(
+    base: dict[str, Any], mine: dict[str, Any], theirs: dict[str, Any]
+) -> dict[str, Any]:
     """``theirs`` with the keys ``mine`` set, changed or removed since
     ``base``."""
     merged = copy.deepcopy(theirs)
@@ -93,8 +97,11 @@ class TaskNode:
     def changes(self) -> dict[str, Any]:
         """The fields changed since the row was read or saved."""
         saved: dict[str, Any] = object.__getattribute__(self, '_saved')
-        return {key: getattr(self, key) for key in NODE_COLUMNS
-                if getattr(self, key) != saved.get(key)}
+        return {
+            key: getattr(self, key)
+            for key in NODE_COLUMNS
+            if getattr(self, key) != saved.get(key)
+        }
 
     def rebase(self, row: dict[str, Any]) -> None:
         """Take ``row`` (newer than the one last read or saved) as the
@@ -107,8 +114,11 @@ class TaskNode:
             before = saved.get(key)
             if value == before:
                 continue
-            if (key in MERGED_COLUMNS and isinstance(value, dict)
-                    and isinstance(row.get(key), dict)):
+            if (
+                key in MERGED_COLUMNS
+                and isinstance(value, dict)
+                and isinstance(row.get(key), dict)
+            ):
                 value = _merge_dict(before or {}, value, row[key])
             object.__setattr__(self, key, copy.deepcopy(value))
 

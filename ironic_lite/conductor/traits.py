@@ -17,8 +17,12 @@ from ironic_lite.db import node_traits
 
 LOG = logging.getLogger(__name__)
 
-EXPECTED = (exception.Invalid, exception.NotFound, exception.Conflict,
-            exception.ConductorReplaced)
+EXPECTED = (
+    exception.Invalid,
+    exception.NotFound,
+    exception.Conflict,
+    exception.ConductorReplaced,
+)
 
 
 class TraitsManager(endpoint.NodeEndpoint):
@@ -28,23 +32,31 @@ class TraitsManager(endpoint.NodeEndpoint):
         return self._task(context, node_uuid, 'trait change')
 
     @messaging.expected_exceptions(*EXPECTED)
-    def add_node_traits(self, context: Any, node_uuid: str,
-                        traits: list[str], replace: bool) -> list[str]:
+    def add_node_traits(
+        self, context: Any, node_uuid: str, traits: list[str], replace: bool
+    ) -> list[str]:
         """Add ``traits`` to the node's, or with ``replace`` make them
         its only traits; returns the node's traits."""
         with self._acquire(context, node_uuid) as task:
             node = task.node
-            current = ([] if replace else
-                       node_traits.traits_of(context, [node.id])[node.id])
-            result = node_traits.set_traits(context, node.id, node.uuid,
-                                            [*current, *traits])
-        LOG.info('Traits of node %(node)s: %(traits)s',
-                 {'node': node_uuid, 'traits': ', '.join(result) or 'none'})
+            current = (
+                []
+                if replace
+                else node_traits.traits_of(context, [node.id])[node.id]
+            )
+            result = node_traits.set_traits(
+                context, node.id, node.uuid, [*current, *traits]
+            )
+        LOG.info(
+            'Traits of node %(node)s: %(traits)s',
+            {'node': node_uuid, 'traits': ', '.join(result) or 'none'},
+        )
         return result
 
     @messaging.expected_exceptions(*EXPECTED)
-    def remove_node_traits(self, context: Any, node_uuid: str,
-                           traits: list[str] | None) -> list[str]:
+    def remove_node_traits(
+        self, context: Any, node_uuid: str, traits: list[str] | None
+    ) -> list[str]:
         """Remove ``traits`` (every trait: None); returns what is left.
 
         :raises NodeTraitNotFound: a trait of ``traits`` is not the
@@ -55,12 +67,17 @@ class TraitsManager(endpoint.NodeEndpoint):
             current = node_traits.traits_of(context, [node.id])[node.id]
             missing = [t for t in traits or () if t not in current]
             if missing:
-                raise exception.NodeTraitNotFound(node=node.uuid,
-                                                  trait=missing[0])
-            keep = ([] if traits is None
-                    else [t for t in current if t not in traits])
-            result = node_traits.set_traits(context, node.id, node.uuid,
-                                            keep)
-        LOG.info('Traits of node %(node)s: %(traits)s',
-                 {'node': node_uuid, 'traits': ', '.join(result) or 'none'})
+                raise exception.NodeTraitNotFound(
+                    node=node.uuid, trait=missing[0]
+                )
+            keep = (
+                []
+                if traits is None
+                else [t for t in current if t not in traits]
+            )
+            result = node_traits.set_traits(context, node.id, node.uuid, keep)
+        LOG.info(
+            'Traits of node %(node)s: %(traits)s',
+            {'node': node_uuid, 'traits': ', '.join(result) or 'none'},
+        )
         return result

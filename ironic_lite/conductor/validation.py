@@ -19,19 +19,33 @@ from ironic_lite.conductor import endpoint
 LOG = logging.getLogger(__name__)
 
 #: The interfaces checked, in upstream's order.
-VALIDATED = ('boot', 'deploy', 'management', 'network', 'power', 'bios',
-             'console', 'firmware', 'inspect', 'raid', 'rescue', 'storage')
+VALIDATED = (
+    'boot',
+    'deploy',
+    'management',
+    'network',
+    'power',
+    'bios',
+    'console',
+    'firmware',
+    'inspect',
+    'raid',
+    'rescue',
+    'storage',
+)
 
 
 class ValidationManager(endpoint.NodeEndpoint):
     """validate_driver_interfaces."""
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def validate_driver_interfaces(self, context: Any, node_uuid: str
-                                   ) -> dict[str, dict[str, Any]]:
+    def validate_driver_interfaces(
+        self, context: Any, node_uuid: str
+    ) -> dict[str, dict[str, Any]]:
         result: dict[str, dict[str, Any]] = {}
-        with self._task(context, node_uuid, 'validating interfaces',
-                        shared=True) as task:
+        with self._task(
+            context, node_uuid, 'validating interfaces', shared=True
+        ) as task:
             for kind in VALIDATED:
                 try:
                     task.interfaces[kind].validate(task)
@@ -39,10 +53,15 @@ class ValidationManager(endpoint.NodeEndpoint):
                     result[kind] = {'result': False, 'reason': str(exc)}
                 except Exception as exc:
                     # A driver's own bug must not hide the others' answers.
-                    LOG.exception('The %s interface of node %s failed to '
-                                  'validate', kind, node_uuid)
-                    result[kind] = {'result': False,
-                                    'reason': f'{type(exc).__name__}: {exc}'}
+                    LOG.exception(
+                        'The %s interface of node %s failed to validate',
+                        kind,
+                        node_uuid,
+                    )
+                    result[kind] = {
+                        'result': False,
+                        'reason': f'{type(exc).__name__}: {exc}',
+                    }
                 else:
                     result[kind] = {'result': True}
         return result

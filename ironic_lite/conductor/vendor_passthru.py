@@ -25,21 +25,29 @@ from ironic_lite.drivers import vendor
 LOG = logging.getLogger(__name__)
 
 
-def _run(task: Any, method: str, http_method: str,
-         args: dict[str, Any]) -> Any:
-    LOG.info('Vendor method %s of node %s (HTTP %s)', method,
-             task.node.uuid, http_method)
+def _run(
+    task: Any, method: str, http_method: str, args: dict[str, Any]
+) -> Any:
+    LOG.info(
+        'Vendor method %s of node %s (HTTP %s)',
+        method,
+        task.node.uuid,
+        http_method,
+    )
     return getattr(task.interfaces['vendor'], method)(
-        task, http_method, **args)
+        task, http_method, **args
+    )
 
 
-def _run_on_worker(task: Any, method: str, http_method: str,
-                   args: dict[str, Any]) -> None:
+def _run_on_worker(
+    task: Any, method: str, http_method: str, args: dict[str, Any]
+) -> None:
     try:
         _run(task, method, http_method, args)
     except Exception as exc:
-        LOG.exception('Vendor method %s of node %s failed', method,
-                      task.node.uuid)
+        LOG.exception(
+            'Vendor method %s of node %s failed', method, task.node.uuid
+        )
         task.update(last_error=f'Vendor method {method} failed: {exc}')
 
 
@@ -49,75 +57,111 @@ class VendorManager(endpoint.NodeEndpoint):
 
     lock_patience = 3.0
 
-    def __init__(self, conf: Any, identity: ConductorIdentity,
-                 pool: workers.WorkerPool | None) -> None:
+    def __init__(
+        self,
+        conf: Any,
+        identity: ConductorIdentity,
+        pool: workers.WorkerPool | None,
+    ) -> None:
         super().__init__(conf, identity)
         self.pool = pool
 
     def _vendor(self, task: Any) -> standard.VendorInterface:
         interface = task.interfaces['vendor']
-        interface.validate(task)   # no-vendor: "does not support vendor"
+        interface.validate(task)  # no-vendor: "does not support vendor"
         assert isinstance(interface, standard.VendorInterface)
         return interface
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def vendor_passthru(self, context: Any, node_uuid: str,
-                        driver_method: str, http_method: str,
-                        args: dict[str, Any]) -> dict[str, Any]:
+    def vendor_passthru(
+        self,
+        context: Any,
+        node_uuid: str,
+        driver_method: str,
+        http_method: str,
+        args: dict[str, Any],
+    ) -> dict[str, Any]:
         """``{'return': value, 'async': bool, 'attach': bool}``."""
         method = driver_method
-        with self._task(context, node_uuid, f'vendor method {method}',
-                        shared=True) as task:
+        with self._task(
+            context, node_uuid, f'vendor method {method}', shared=True
+        ) as task:
             interface = self._vendor(task)
-            info = vendor.find(interface, method, http_method, args,
-                               on_node=True)
+            info = vendor.find(
+                interface, method, http_method, args, on_node=True
+            )
             interface.validate_method(task, method, args)
             if not info.require_exclusive_lock:
                 value = _run(task, method, http_method, args)
-                return {'return': None if info.async_call else value,
-                        'async': info.async_call, 'attach': info.attach}
-        with self._task(context, node_uuid,
-                        f'vendor method {method}') as task:
+                return {
+                    'return': None if info.async_call else value,
+                    'async': info.async_call,
+                    'attach': info.attach,
+                }
+        with self._task(context, node_uuid, f'vendor method {method}') as task:
             interface = self._vendor(task)
             interface.validate_method(task, method, args)
             if info.async_call and self.pool is not None:
-                task.spawn_after(self.pool, _run_on_worker, method,
-                                 http_method, args)
+                task.spawn_after(
+                    self.pool, _run_on_worker, method, http_method, args
+                )
                 return {'return': None, 'async': True, 'attach': info.attach}
             value = _run(task, method, http_method, args)
-            return {'return': None if info.async_call else value,
-                    'async': info.async_call, 'attach': info.attach}
+            return {
+                'return': None if info.async_call else value,
+                'async': info.async_call,
+                'attach': info.attach,
+            }
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_node_vendor_passthru_methods(self, context: Any,
-                                         node_uuid: str
-                                         ) -> dict[str, dict[str, Any]]:
-        with self._task(context, node_uuid, 'listing vendor methods',
-                        shared=True) as task:
-            return {name: info.route() for name, info in vendor.routes(
-                self._vendor(task), on_node=True).items()}
+    def get_node_vendor_passthru_methods(
+        self, context: Any, node_uuid: str
+    ) -> dict[str, dict[str, Any]]:
+        with self._task(
+            context, node_uuid, 'listing vendor methods', shared=True
+        ) as task:
+            return {
+                name: info.route()
+                for name, info in vendor.routes(
+                    self._vendor(task), on_node=True
+                ).items()
+            }
 
     def _driver_vendor(self, driver_name: str) -> Any:
-        return hardware.load_interfaces(self.conf, driver_name,
-                                        {})['vendor']
+        return hardware.load_interfaces(self.conf, driver_name, {})['vendor']
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def driver_vendor_passthru(self, context: Any, driver_name: str,
-                               driver_method: str, http_method: str,
-                               args: dict[str, Any]) -> dict[str, Any]:
+    def driver_vendor_passthru(
+        self,
+        context: Any,
+        driver_name: str,
+        driver_method: str,
+        http_method: str,
+        args: dict[str, Any],
+    ) -> dict[str, Any]:
         method = driver_method
         interface = self._driver_vendor(driver_name)
-        info = vendor.find(interface, method, http_method, args,
-                           on_node=False)
-        LOG.info('Driver vendor method %s of %s (HTTP %s)', method,
-                 driver_name, http_method)
+        info = vendor.find(interface, method, http_method, args, on_node=False)
+        LOG.info(
+            'Driver vendor method %s of %s (HTTP %s)',
+            method,
+            driver_name,
+            http_method,
+        )
         value = getattr(interface, method)(context, http_method, **args)
-        return {'return': None if info.async_call else value,
-                'async': info.async_call, 'attach': info.attach}
+        return {
+            'return': None if info.async_call else value,
+            'async': info.async_call,
+            'attach': info.attach,
+        }
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_driver_vendor_passthru_methods(self, context: Any,
-                                           driver_name: str
-                                           ) -> dict[str, dict[str, Any]]:
-        return {name: info.route() for name, info in vendor.routes(
-            self._driver_vendor(driver_name), on_node=False).items()}
+    def get_driver_vendor_passthru_methods(
+        self, context: Any, driver_name: str
+    ) -> dict[str, dict[str, Any]]:
+        return {
+            name: info.route()
+            for name, info in vendor.routes(
+                self._driver_vendor(driver_name), on_node=False
+            ).items()
+        }

@@ -27,14 +27,14 @@ class VifManager(endpoint.NodeEndpoint):
     lock_patience = 3.0
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def vif_attach(self, context: Any, node_uuid: str,
-                   vif_info: dict[str, Any]) -> None:
+    def vif_attach(
+        self, context: Any, node_uuid: str, vif_info: dict[str, Any]
+    ) -> None:
         with self._task(context, node_uuid, 'attaching a VIF') as task:
             network = _network(task)
             network.validate(task)
             network.vif_attach(task, vif_info)
-            LOG.info('VIF %s attached to node %s', vif_info['id'],
-                     node_uuid)
+            LOG.info('VIF %s attached to node %s', vif_info['id'], node_uuid)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def vif_detach(self, context: Any, node_uuid: str, vif_id: str) -> None:
@@ -45,10 +45,10 @@ class VifManager(endpoint.NodeEndpoint):
             LOG.info('VIF %s detached from node %s', vif_id, node_uuid)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def vif_list(self, context: Any, node_uuid: str
-                 ) -> list[dict[str, Any]]:
-        with self._task(context, node_uuid, 'listing VIFs',
-                        shared=True) as task:
+    def vif_list(self, context: Any, node_uuid: str) -> list[dict[str, Any]]:
+        with self._task(
+            context, node_uuid, 'listing VIFs', shared=True
+        ) as task:
             network = _network(task)
             network.validate(task)  # as upstream: flat's needs a network
             return network.vif_list(task)

@@ -23,8 +23,10 @@ LOG = logging.getLogger(__name__)
 
 EXPECTED = endpoint.EXPECTED
 
-KINDS = {'volume_connector': db_volumes.CONNECTORS,
-         'volume_target': db_volumes.TARGETS}
+KINDS = {
+    'volume_connector': db_volumes.CONNECTORS,
+    'volume_target': db_volumes.TARGETS,
+}
 #: Upstream's DELETE_ALLOWED_STATES.
 DELETE_ALLOWED_STATES = (states.MANAGEABLE, states.ENROLL, states.ADOPTFAIL)
 
@@ -34,15 +36,22 @@ def _kind(name: str) -> db_volumes.Kind:
         return KINDS[name]
     except KeyError:
         raise exception.InvalidParameterValue(
-            err=f'Unknown volume resource {name!r}')
+            err=f'Unknown volume resource {name!r}'
+        )
 
 
 class VolumeManager(endpoint.NodeEndpoint):
     """Updates and deletes of volume connectors and targets."""
 
     @messaging.expected_exceptions(*EXPECTED)
-    def update_volume(self, context: Any, node_uuid: str, kind: str,
-                      uuid: str, values: dict[str, Any]) -> dict[str, Any]:
+    def update_volume(
+        self,
+        context: Any,
+        node_uuid: str,
+        kind: str,
+        uuid: str,
+        values: dict[str, Any],
+    ) -> dict[str, Any]:
         """Write ``values`` of a connector or target of ``node_uuid``
         (the node it belongs to after the change).
 
@@ -53,19 +62,24 @@ class VolumeManager(endpoint.NodeEndpoint):
             node = task.node
             if node.power_state != states.POWER_OFF:
                 raise exception.PowerStateRefused(
-                    action=f'{what} update', node=node.uuid,
-                    state=node.power_state)
+                    action=f'{what} update',
+                    node=node.uuid,
+                    state=node.power_state,
+                )
             if values:
                 row = db_volumes.update(context, _kind(kind), uuid, values)
             else:
                 row = db_volumes.get(context, _kind(kind), uuid)
-            LOG.info('Updated %(what)s %(uuid)s of node %(node)s',
-                     {'what': what, 'uuid': uuid, 'node': node.uuid})
+            LOG.info(
+                'Updated %(what)s %(uuid)s of node %(node)s',
+                {'what': what, 'uuid': uuid, 'node': node.uuid},
+            )
             return node_to_dict(row)
 
     @messaging.expected_exceptions(*EXPECTED)
-    def destroy_volume(self, context: Any, node_uuid: str, kind: str,
-                       uuid: str) -> None:
+    def destroy_volume(
+        self, context: Any, node_uuid: str, kind: str, uuid: str
+    ) -> None:
         """Delete a connector or target of ``node_uuid``.
 
         :raises PowerStateRefused: the node is powered on and not in a
@@ -74,11 +88,17 @@ class VolumeManager(endpoint.NodeEndpoint):
         what = kind.replace('_', ' ')
         with self._task(context, node_uuid, f'{what} deletion') as task:
             node = task.node
-            if (node.provision_state not in DELETE_ALLOWED_STATES
-                    and node.power_state != states.POWER_OFF):
+            if (
+                node.provision_state not in DELETE_ALLOWED_STATES
+                and node.power_state != states.POWER_OFF
+            ):
                 raise exception.PowerStateRefused(
-                    action=f'{what} deletion', node=node.uuid,
-                    state=node.power_state)
+                    action=f'{what} deletion',
+                    node=node.uuid,
+                    state=node.power_state,
+                )
             db_volumes.destroy(context, _kind(kind), uuid)
-            LOG.info('Deleted %(what)s %(uuid)s of node %(node)s',
-                     {'what': what, 'uuid': uuid, 'node': node.uuid})
+            LOG.info(
+                'Deleted %(what)s %(uuid)s of node %(node)s',
+                {'what': what, 'uuid': uuid, 'node': node.uuid},
+            )

@@ -67,8 +67,7 @@ class WorkerPool:
             raise exception.NoFreeConductorWorker()
         return Slot(self)
 
-    def _submit(self, func: Callable[..., Any], args: tuple[Any, ...]
-                ) -> None:
+    def _submit(self, func: Callable[..., Any], args: tuple[Any, ...]) -> None:
         def run() -> None:
             try:
                 func(*args)

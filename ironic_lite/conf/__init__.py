@@ -23,8 +23,16 @@ from lite_common import rpc
 from lite_common.metrics import opts as metrics_opts
 from lite_common.wsgi import auth
 
-_MODULES = (default, agent, api, conductor, inspection_rules, ipmi,
-            neutron, redfish)
+_MODULES = (
+    default,
+    agent,
+    api,
+    conductor,
+    inspection_rules,
+    ipmi,
+    neutron,
+    redfish,
+)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

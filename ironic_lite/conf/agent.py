@@ -6,22 +6,31 @@ from oslo_config import cfg
 
 AGENT_OPTS: list[cfg.Opt] = [
     cfg.FloatOpt(
-        'command_timeout', default=60, min=1,
-        help='Seconds an HTTP request to a node\'s agent (its command '
-        'API) may take.'),
+        'command_timeout',
+        default=60,
+        min=1,
+        help="Seconds an HTTP request to a node's agent (its command "
+        'API) may take.',
+    ),
 ]
 
 DEPLOY_OPTS: list[cfg.Opt] = [
     cfg.IntOpt(
-        'erase_devices_priority', min=0, mutable=True,
-        help='Priority of the agent\'s erase_devices clean step. Unset: '
-        'the priority the agent reports (10 for upstream\'s and ours); '
-        '0: not run by automated cleaning.'),
+        'erase_devices_priority',
+        min=0,
+        mutable=True,
+        help="Priority of the agent's erase_devices clean step. Unset: "
+        "the priority the agent reports (10 for upstream's and ours); "
+        '0: not run by automated cleaning.',
+    ),
     cfg.IntOpt(
-        'erase_devices_metadata_priority', min=0, mutable=True,
-        help='Priority of the agent\'s erase_devices_metadata clean step. '
+        'erase_devices_metadata_priority',
+        min=0,
+        mutable=True,
+        help="Priority of the agent's erase_devices_metadata clean step. "
         'Unset: the priority the agent reports (99); 0: not run by '
-        'automated cleaning.'),
+        'automated cleaning.',
+    ),
 ]
 
 

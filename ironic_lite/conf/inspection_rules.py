@@ -7,21 +7,27 @@ group = cfg.OptGroup('inspection_rules', title='Inspection rules')
 
 opts: list[cfg.Opt] = [
     cfg.StrOpt(
-        'built_in_rules', mutable=True,
+        'built_in_rules',
+        mutable=True,
         help='Path to a YAML file holding a list of built-in inspection '
         'rules (the fields of POST /v1/inspection_rules). They apply '
         'with the rules of the API but are not shown by it and cannot be '
         'changed through it. A rule without a uuid gets '
         '00000000-0000-0000-0000-<its index>. A file that cannot be read '
         'or holds an invalid rule fails every inspection that applies '
-        'rules, with the reason in last_error, as upstream.'),
+        'rules, with the reason in last_error, as upstream.',
+    ),
     cfg.StrOpt(
-        'mask_secrets', default='always',
-        choices=[('always', 'secrets are masked for every rule'),
-                 ('never', 'rules see secrets'),
-                 ('sensitive', 'only rules marked sensitive see them')],
+        'mask_secrets',
+        default='always',
+        choices=[
+            ('always', 'secrets are masked for every rule'),
+            ('never', 'rules see secrets'),
+            ('sensitive', 'only rules marked sensitive see them'),
+        ],
         help='Whether the inspection data handed to the rules has its '
-        'secrets (password, auth_token, bmc_password) masked.'),
+        'secrets (password, auth_token, bmc_password) masked.',
+    ),
 ]
 
 

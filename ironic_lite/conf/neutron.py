@@ -11,12 +11,14 @@ group = cfg.OptGroup('neutron', title='Networking')
 
 opts: list[cfg.Opt] = [
     cfg.StrOpt(
-        'cleaning_network', mutable=True,
-        help='UUID or name of the network nodes clean on (a node\'s '
+        'cleaning_network',
+        mutable=True,
+        help="UUID or name of the network nodes clean on (a node's "
         'driver_info cleaning_network overrides it). The flat network '
         'interface requires one: without it, validating the node and '
         'attaching a VIF fail with "UUID or name of cleaning_network is '
-        'not set", as upstream.'),
+        'not set", as upstream.',
+    ),
 ]
 
 

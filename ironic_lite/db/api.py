@@ -5,7 +5,6 @@ Access functions live in one module per table (``nodes``,
 ironic-lite-conductor call them.
 """
 
-
 from oslo_config import cfg
 import sqlalchemy as sa
 
@@ -36,7 +35,8 @@ def configure(conf: cfg.ConfigOpts, command: bool = False) -> None:
         raise exception.ConfigError(
             reason='[database]connection is not set: ironic-lite-api, '
             'ironic-lite-conductor and ironic-lite-dbsync need a database '
-            'URL such as mysql+pymysql://ironic:PASSWORD@HOST/ironic_lite.')
+            'URL such as mysql+pymysql://ironic:PASSWORD@HOST/ironic_lite.'
+        )
     lite_db.configure_database(context_manager, conf, command)
 
 
@@ -53,8 +53,10 @@ def check_sort(sort_key: str, sort_dir: str, allowed: tuple[str, ...]) -> None:
     if sort_key not in allowed:
         raise exception.InvalidParameterValue(
             err=f'The sort_key value {sort_key} is an invalid field for '
-            'sorting')
+            'sorting'
+        )
     if sort_dir not in ('asc', 'desc'):
         raise exception.InvalidParameterValue(
             err=f'Invalid sort direction: {sort_dir}. Acceptable values '
-            "are 'asc' or 'desc'")
+            "are 'asc' or 'desc'"
+        )

@@ -14,26 +14,39 @@ from ironic_lite.db.models import BIOSSetting
 from lite_common import db as lite_db
 
 #: What a setting may carry besides its name (upstream's registry).
-FIELDS = ('value', 'attribute_type', 'allowable_values', 'lower_bound',
-          'max_length', 'min_length', 'read_only', 'reset_required',
-          'unique', 'upper_bound')
+FIELDS = (
+    'value',
+    'attribute_type',
+    'allowable_values',
+    'lower_bound',
+    'max_length',
+    'min_length',
+    'read_only',
+    'reset_required',
+    'unique',
+    'upper_bound',
+)
 
 
 @retry_on_disconnect
-def settings_of(context: Any, node_id: int,
-                name: str | None = None) -> list[dict[str, Any]]:
+def settings_of(
+    context: Any, node_id: int, name: str | None = None
+) -> list[dict[str, Any]]:
     """The node's settings by name (only ``name``'s when given)."""
     query = sa.select(BIOSSetting).where(BIOSSetting.node_id == node_id)
     if name is not None:
         query = query.where(BIOSSetting.name == name)
     with context_manager.reader.using(context) as session:
-        return [as_dict(row) for row in
-                session.scalars(query.order_by(BIOSSetting.name))]
+        return [
+            as_dict(row)
+            for row in session.scalars(query.order_by(BIOSSetting.name))
+        ]
 
 
 @retried
-def replace_settings(context: Any, node_id: int,
-                     settings: list[dict[str, Any]]) -> dict[str, int]:
+def replace_settings(
+    context: Any, node_id: int, settings: list[dict[str, Any]]
+) -> dict[str, int]:
     """Make ``settings`` (``[{'name': ..., 'value': ..., registry
     fields ...}]``) the node's settings: new ones created, changed ones
     updated, the others deleted, in one transaction; how many of each."""
@@ -41,8 +54,12 @@ def replace_settings(context: Any, node_id: int,
     now = lite_db.utcnow()
     counts = {'created': 0, 'updated': 0, 'deleted': 0}
     with context_manager.writer.using(context) as session:
-        existing = {row.name: row for row in session.scalars(
-            sa.select(BIOSSetting).where(BIOSSetting.node_id == node_id))}
+        existing = {
+            row.name: row
+            for row in session.scalars(
+                sa.select(BIOSSetting).where(BIOSSetting.node_id == node_id)
+            )
+        }
         for name in sorted(set(existing) - set(wanted)):
             session.delete(existing[name])
             counts['deleted'] += 1
@@ -52,8 +69,11 @@ def replace_settings(context: Any, node_id: int,
                 values['value'] = str(values['value'])
             row = existing.get(name)
             if row is None:
-                session.add(BIOSSetting(node_id=node_id, name=name,
-                                        created_at=now, **values))
+                session.add(
+                    BIOSSetting(
+                        node_id=node_id, name=name, created_at=now, **values
+                    )
+                )
                 counts['created'] += 1
             elif any(getattr(row, k) != v for k, v in values.items()):
                 for key, value in values.items():

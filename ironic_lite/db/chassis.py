@@ -23,8 +23,13 @@ SORT_KEYS = ('id', 'uuid', 'description', 'created_at')
 
 
 def _row(session: Any, uuid: str) -> dict[str, Any]:
-    row = session.execute(sa.select(Chassis.__table__).where(
-        Chassis.uuid == uuid)).mappings().first()
+    row = (
+        session.execute(
+            sa.select(Chassis.__table__).where(Chassis.uuid == uuid)
+        )
+        .mappings()
+        .first()
+    )
     if row is None:
         raise exception.ChassisNotFound(chassis=uuid)
     return dict(row)
@@ -49,11 +54,13 @@ def chassis_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def chassis_update(context: Any, uuid: str,
-                   values: dict[str, Any]) -> dict[str, Any]:
+def chassis_update(
+    context: Any, uuid: str, values: dict[str, Any]
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
-        result = session.execute(sa.update(Chassis).where(
-            Chassis.uuid == uuid).values(**values))
+        result = session.execute(
+            sa.update(Chassis).where(Chassis.uuid == uuid).values(**values)
+        )
         if result.rowcount != 1:
             raise exception.ChassisNotFound(chassis=uuid)
         return _row(session, uuid)
@@ -66,12 +73,14 @@ def chassis_destroy(context: Any, uuid: str) -> None:
     try:
         with context_manager.writer.using(context) as session:
             chassis_id = _row(session, uuid)['id']
-            has_nodes = session.execute(sa.select(Node.id).where(
-                Node.chassis_id == chassis_id).limit(1)).first()
+            has_nodes = session.execute(
+                sa.select(Node.id)
+                .where(Node.chassis_id == chassis_id)
+                .limit(1)
+            ).first()
             if has_nodes is not None:
                 raise exception.ChassisNotEmpty(chassis=uuid)
-            session.execute(
-                sa.delete(Chassis).where(Chassis.id == chassis_id))
+            session.execute(sa.delete(Chassis).where(Chassis.id == chassis_id))
     except db_exc.DBReferenceError:
         # A node joined the chassis since the check: its foreign key
         # refused the delete.
@@ -79,9 +88,13 @@ def chassis_destroy(context: Any, uuid: str) -> None:
 
 
 @retry_on_disconnect
-def chassis_list(context: Any, limit: int | None = None,
-                 marker: str | None = None, sort_key: str = 'id',
-                 sort_dir: str = 'asc') -> list[dict[str, Any]]:
+def chassis_list(
+    context: Any,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+) -> list[dict[str, Any]]:
     """One page of chassis in one query; ``marker`` is the uuid of the
     last one of the previous page.
 
@@ -93,7 +106,8 @@ def chassis_list(context: Any, limit: int | None = None,
     descending = sort_dir == 'desc'
     keys = [sa.case((column.is_(None), 1), else_=0), column, Chassis.id]
     query = sa.select(Chassis.__table__).order_by(
-        *[key.desc() if descending else key.asc() for key in keys])
+        *[key.desc() if descending else key.asc() for key in keys]
+    )
     with context_manager.reader.using(context) as session:
         if marker is not None:
             value, mark_id = _mark(session, column, marker)
@@ -104,8 +118,9 @@ def chassis_list(context: Any, limit: int | None = None,
 
 
 def _mark(session: Any, column: Any, marker: str) -> tuple[Any, int]:
-    mark = session.execute(sa.select(column, Chassis.id).where(
-        Chassis.uuid == marker)).first()
+    mark = session.execute(
+        sa.select(column, Chassis.id).where(Chassis.uuid == marker)
+    ).first()
     if mark is None:
         raise exception.ChassisNotFound(chassis=marker)
     return mark[0], mark[1]
@@ -114,25 +129,37 @@ def _mark(session: Any, column: Any, marker: str) -> tuple[Any, int]:
 def _after(column: Any, value: Any, mark_id: int, descending: bool) -> Any:
     """Rows after the marker in (NULLs last, column, id) order."""
     if value is None:
-        tail = sa.and_(column.is_(None),
-                       Chassis.id < mark_id if descending
-                       else Chassis.id > mark_id)
-        return (sa.or_(column.is_not(None), tail) if descending else tail)
+        tail = sa.and_(
+            column.is_(None),
+            Chassis.id < mark_id if descending else Chassis.id > mark_id,
+        )
+        return sa.or_(column.is_not(None), tail) if descending else tail
     beyond = column < value if descending else column > value
-    same = sa.and_(column == value, Chassis.id < mark_id if descending
-                   else Chassis.id > mark_id)
-    return (sa.or_(beyond, same) if descending
-            else sa.or_(beyond, same, column.is_(None)))
+    same = sa.and_(
+        column == value,
+        Chassis.id < mark_id if descending else Chassis.id > mark_id,
+    )
+    return (
+        sa.or_(beyond, same)
+        if descending
+        else sa.or_(beyond, same, column.is_(None))
+    )
 
 
 @retry_on_disconnect
-def uuids_of(context: Any, chassis_ids: Iterable[int | None]
-             ) -> dict[int, str]:
+def uuids_of(
+    context: Any, chassis_ids: Iterable[int | None]
+) -> dict[int, str]:
     """chassis id -> uuid for ``chassis_ids`` (None skipped); one
     query."""
     wanted = sorted({i for i in chassis_ids if i is not None})
     if not wanted:
         return {}
     with context_manager.reader.using(context) as session:
-        return dict(session.execute(sa.select(Chassis.id, Chassis.uuid)
-                                    .where(Chassis.id.in_(wanted))).all())
+        return dict(
+            session.execute(
+                sa.select(Chassis.id, Chassis.uuid).where(
+                    Chassis.id.in_(wanted)
+                )
+            ).all()
+        )

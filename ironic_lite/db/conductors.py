@@ -43,37 +43,52 @@ def _holder(session: Any, hostname: str) -> Any:
     """(incarnation, process, heartbeat_at) of ``hostname``'s row, or
     None."""
     return session.execute(
-        sa.select(Conductor.incarnation, Conductor.process,
-                  Conductor.process_key, Conductor.heartbeat_at)
-        .where(Conductor.hostname == hostname)).first()
+        sa.select(
+            Conductor.incarnation,
+            Conductor.process,
+            Conductor.process_key,
+            Conductor.heartbeat_at,
+        ).where(Conductor.hostname == hostname)
+    ).first()
 
 
-def _in_use(hostname: str, row: Any,
-            timeout_seconds: float) -> exception.ConductorHostInUse:
+def _in_use(
+    hostname: str, row: Any, timeout_seconds: float
+) -> exception.ConductorHostInUse:
     age = (lite_db.utcnow() - row.heartbeat_at).total_seconds()
     return exception.ConductorHostInUse(
-        host=hostname, process=row.process or 'unknown process',
-        incarnation=row.incarnation, age=f'{max(age, 0.0):.1f}',
-        timeout=f'{timeout_seconds:g}')
+        host=hostname,
+        process=row.process or 'unknown process',
+        incarnation=row.incarnation,
+        age=f'{max(age, 0.0):.1f}',
+        timeout=f'{timeout_seconds:g}',
+    )
 
 
-def _take_name(context: Any, identity: ConductorIdentity,
-               values: dict[str, Any], timeout_seconds: float) -> bool:
+def _take_name(
+    context: Any,
+    identity: ConductorIdentity,
+    values: dict[str, Any],
+    timeout_seconds: float,
+) -> bool:
     """One conditional UPDATE: the row of the host name becomes
     ``identity``'s unless a live process holds it; False when there is
     no row yet.
 
     :raises ConductorHostInUse:
     """
-    free = sa.or_(Conductor.incarnation.is_(None),
-                  Conductor.incarnation == identity.incarnation,
-                  Conductor.heartbeat_at < _cutoff(timeout_seconds))
+    free = sa.or_(
+        Conductor.incarnation.is_(None),
+        Conductor.incarnation == identity.incarnation,
+        Conductor.heartbeat_at < _cutoff(timeout_seconds),
+    )
     with context_manager.writer.using(context) as session:
         result = session.execute(
             sa.update(Conductor)
             .where(Conductor.hostname == identity.host, free)
             .values(**values)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         if result.rowcount == 1:
             return True
         row = _holder(session, identity.host)
@@ -83,18 +98,26 @@ def _take_name(context: Any, identity: ConductorIdentity,
             # row must still be its own (another may have won it).
             result = session.execute(
                 sa.update(Conductor)
-                .where(Conductor.hostname == identity.host,
-                       Conductor.incarnation == row.incarnation,
-                       Conductor.process_key == row.process_key)
+                .where(
+                    Conductor.hostname == identity.host,
+                    Conductor.incarnation == row.incarnation,
+                    Conductor.process_key == row.process_key,
+                )
                 .values(**values)
-                .execution_options(synchronize_session=False))
+                .execution_options(synchronize_session=False)
+            )
             if result.rowcount == 1:
-                LOG.warning('Conductor %(host)s: the process that held the '
-                            'name (%(process)s, incarnation %(old)s) is '
-                            'dead (no such process runs on this machine); '
-                            'taking its name over',
-                            {'host': identity.host, 'process': row.process,
-                             'old': row.incarnation})
+                LOG.warning(
+                    'Conductor %(host)s: the process that held the '
+                    'name (%(process)s, incarnation %(old)s) is '
+                    'dead (no such process runs on this machine); '
+                    'taking its name over',
+                    {
+                        'host': identity.host,
+                        'process': row.process,
+                        'old': row.incarnation,
+                    },
+                )
                 return True
             row = _holder(session, identity.host)
     if row is None:
@@ -103,10 +126,14 @@ def _take_name(context: Any, identity: ConductorIdentity,
 
 
 @retry_on_disconnect
-def register(context: Any, identity: ConductorIdentity,
-             hardware_types: list[str], conductor_group: str = '',
-             hardware_interfaces: dict[str, Any] | None = None,
-             heartbeat_timeout: float = 60.0) -> dict[str, Any]:
+def register(
+    context: Any,
+    identity: ConductorIdentity,
+    hardware_types: list[str],
+    conductor_group: str = '',
+    hardware_interfaces: dict[str, Any] | None = None,
+    heartbeat_timeout: float = 60.0,
+) -> dict[str, Any]:
     """Take the host name ``identity.host`` for the process ``identity``
     and record it online, of ``conductor_group`` (stored in lower case,
     as upstream), with its hardware types and the interfaces it loads
@@ -123,13 +150,16 @@ def register(context: Any, identity: ConductorIdentity,
 
     :raises ConductorHostInUse: a live process holds the name.
     """
-    values = {'online': True, 'hardware_types': list(hardware_types),
-              'conductor_group': conductor_group.lower(),
-              'hardware_interfaces': dict(hardware_interfaces or {}),
-              'heartbeat_at': lite_db.utcnow(),
-              'incarnation': identity.incarnation,
-              'process': this_process(),
-              'process_key': _own_key()}
+    values = {
+        'online': True,
+        'hardware_types': list(hardware_types),
+        'conductor_group': conductor_group.lower(),
+        'hardware_interfaces': dict(hardware_interfaces or {}),
+        'heartbeat_at': lite_db.utcnow(),
+        'incarnation': identity.incarnation,
+        'process': this_process(),
+        'process_key': _own_key(),
+    }
     for _attempt in range(2):
         if _take_name(context, identity, values, heartbeat_timeout):
             return get(context, identity.host)
@@ -141,8 +171,9 @@ def register(context: Any, identity: ConductorIdentity,
             # Another process inserted the row meanwhile: compete for
             # it like for an existing one.
             continue
-    raise _in_use(identity.host, _read_holder(context, identity.host),
-                  heartbeat_timeout)
+    raise _in_use(
+        identity.host, _read_holder(context, identity.host), heartbeat_timeout
+    )
 
 
 def _read_holder(context: Any, hostname: str) -> Any:
@@ -150,8 +181,7 @@ def _read_holder(context: Any, hostname: str) -> Any:
         return _holder(session, hostname)
 
 
-def _set_own(context: Any, identity: ConductorIdentity,
-             **values: Any) -> None:
+def _set_own(context: Any, identity: ConductorIdentity, **values: Any) -> None:
     """Update the row of ``identity.host`` while ``identity`` holds it.
 
     :raises ConductorNotFound: no such row.
@@ -161,10 +191,13 @@ def _set_own(context: Any, identity: ConductorIdentity,
     with context_manager.writer.using(context) as session:
         result = session.execute(
             sa.update(Conductor)
-            .where(Conductor.hostname == identity.host,
-                   Conductor.incarnation == identity.incarnation)
+            .where(
+                Conductor.hostname == identity.host,
+                Conductor.incarnation == identity.incarnation,
+            )
             .values(**values)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         if result.rowcount == 1:
             return
         if _holder(session, identity.host) is None:
@@ -173,24 +206,28 @@ def _set_own(context: Any, identity: ConductorIdentity,
     raise error or exception.ConductorNotFound(conductor=identity.host)
 
 
-def replaced(session: Any, identity: ConductorIdentity
-             ) -> exception.ConductorReplaced | None:
+def replaced(
+    session: Any, identity: ConductorIdentity
+) -> exception.ConductorReplaced | None:
     """The error for a process that no longer holds its host name
     (another took it over, or an operator released it), else None."""
     row = _holder(session, identity.host)
     if row is not None and row.incarnation == identity.incarnation:
         return None
-    holder = (f'{row.process}, incarnation {row.incarnation}'
-              if row is not None and row.incarnation
-              else 'none: the name was released')
-    return exception.ConductorReplaced(host=identity.host,
-                                       incarnation=identity.incarnation,
-                                       holder=holder)
+    holder = (
+        f'{row.process}, incarnation {row.incarnation}'
+        if row is not None and row.incarnation
+        else 'none: the name was released'
+    )
+    return exception.ConductorReplaced(
+        host=identity.host, incarnation=identity.incarnation, holder=holder
+    )
 
 
 @retry_on_disconnect
-def heartbeat(context: Any, identity: ConductorIdentity,
-              online: bool = True) -> datetime.datetime:
+def heartbeat(
+    context: Any, identity: ConductorIdentity, online: bool = True
+) -> datetime.datetime:
     """Record a heartbeat of the process ``identity``, and whether it is
     online (False: it is stopping, see the module docstring).
 
@@ -211,8 +248,14 @@ def unregister(context: Any, identity: ConductorIdentity) -> None:
     :raises ConductorReplaced: (nothing was changed)
     """
     try:
-        _set_own(context, identity, online=False, incarnation=None,
-                 process=None, process_key=None)
+        _set_own(
+            context,
+            identity,
+            online=False,
+            incarnation=None,
+            process=None,
+            process_key=None,
+        )
     except exception.ConductorReplaced:
         # Nobody holds the name: this process let it go already (a
         # first attempt whose commit went unseen) or an operator did.
@@ -231,10 +274,13 @@ def release(context: Any, hostname: str) -> dict[str, Any]:
     before = get(context, hostname)
     with context_manager.writer.using(context) as session:
         session.execute(
-            sa.update(Conductor).where(Conductor.hostname == hostname)
-            .values(online=False, incarnation=None, process=None,
-                    process_key=None)
-            .execution_options(synchronize_session=False))
+            sa.update(Conductor)
+            .where(Conductor.hostname == hostname)
+            .values(
+                online=False, incarnation=None, process=None, process_key=None
+            )
+            .execution_options(synchronize_session=False)
+        )
     return before
 
 
@@ -242,31 +288,47 @@ def release(context: Any, hostname: str) -> dict[str, Any]:
 def get(context: Any, hostname: str) -> dict[str, Any]:
     """:raises ConductorNotFound:"""
     with context_manager.reader.using(context) as session:
-        row = session.execute(sa.select(Conductor.__table__).where(
-            Conductor.hostname == hostname)).mappings().first()
+        row = (
+            session.execute(
+                sa.select(Conductor.__table__).where(
+                    Conductor.hostname == hostname
+                )
+            )
+            .mappings()
+            .first()
+        )
         if row is None:
             raise exception.ConductorNotFound(conductor=hostname)
         return dict(row)
 
 
 def _alive_clause(timeout_seconds: float) -> Any:
-    return sa.and_(Conductor.online == sa.true(),
-                   Conductor.heartbeat_at >= _cutoff(timeout_seconds))
+    return sa.and_(
+        Conductor.online == sa.true(),
+        Conductor.heartbeat_at >= _cutoff(timeout_seconds),
+    )
 
 
 @retry_on_disconnect
-def list_alive(context: Any, timeout_seconds: float,
-               with_interfaces: bool = False) -> list[dict[str, Any]]:
+def list_alive(
+    context: Any, timeout_seconds: float, with_interfaces: bool = False
+) -> list[dict[str, Any]]:
     """Alive conductors: ``{'hostname', 'hardware_types',
     'conductor_group', 'heartbeat_at'}`` (and ``hardware_interfaces``
     when asked), by name."""
-    columns = [Conductor.hostname, Conductor.hardware_types,
-               Conductor.conductor_group, Conductor.heartbeat_at]
+    columns = [
+        Conductor.hostname,
+        Conductor.hardware_types,
+        Conductor.conductor_group,
+        Conductor.heartbeat_at,
+    ]
     if with_interfaces:
         columns.append(Conductor.hardware_interfaces)
-    query = (sa.select(*columns)
-             .where(_alive_clause(timeout_seconds))
-             .order_by(Conductor.hostname))
+    query = (
+        sa.select(*columns)
+        .where(_alive_clause(timeout_seconds))
+        .order_by(Conductor.hostname)
+    )
     with context_manager.reader.using(context) as session:
         return [dict(row) for row in session.execute(query).mappings()]
 
@@ -279,9 +341,12 @@ MIN_DOWN_SECONDS = 5.0
 
 
 @retry_on_disconnect
-def down_hosts(alive: list[dict[str, Any]], interval: float,
-               missed: int = 2,
-               as_of: datetime.datetime | None = None) -> set[str]:
+def down_hosts(
+    alive: list[dict[str, Any]],
+    interval: float,
+    missed: int = 2,
+    as_of: datetime.datetime | None = None,
+) -> set[str]:
     """Hosts of ``alive`` (as :func:`list_alive` returns them) that
     missed ``missed`` heartbeats of ``interval`` seconds (and at least
     :data:`MIN_DOWN_SECONDS`): killed, paused or cut off, though not
@@ -289,24 +354,31 @@ def down_hosts(alive: list[dict[str, Any]], interval: float,
     kept a while is judged as it was read, not as if its heartbeats
     were still the latest."""
     limit = (as_of or lite_db.utcnow()) - datetime.timedelta(
-        seconds=max(interval * missed, MIN_DOWN_SECONDS))
-    return {row['hostname'] for row in alive
-            if row.get('heartbeat_at') is not None
-            and row['heartbeat_at'] < limit}
+        seconds=max(interval * missed, MIN_DOWN_SECONDS)
+    )
+    return {
+        row['hostname']
+        for row in alive
+        if row.get('heartbeat_at') is not None and row['heartbeat_at'] < limit
+    }
 
 
 @retry_on_disconnect
-def list_dead(context: Any, timeout_seconds: float
-              ) -> list[tuple[str, str | None]]:
+def list_dead(
+    context: Any, timeout_seconds: float
+) -> list[tuple[str, str | None]]:
     """``(hostname, incarnation)`` of the conductors silent for longer
     than ``timeout_seconds``, by name: the locks of that incarnation
     may be cleared (:func:`ironic_lite.db.node_locks.clear_dead`)."""
-    query = (sa.select(Conductor.hostname, Conductor.incarnation)
-             .where(Conductor.heartbeat_at < _cutoff(timeout_seconds))
-             .order_by(Conductor.hostname))
+    query = (
+        sa.select(Conductor.hostname, Conductor.incarnation)
+        .where(Conductor.heartbeat_at < _cutoff(timeout_seconds))
+        .order_by(Conductor.hostname)
+    )
     with context_manager.reader.using(context) as session:
-        return [(row.hostname, row.incarnation)
-                for row in session.execute(query)]
+        return [
+            (row.hostname, row.incarnation) for row in session.execute(query)
+        ]
 
 
 #: Columns a conductor list may be sorted by: upstream's, but for
@@ -316,9 +388,13 @@ SORT_KEYS = ('id', 'hostname', 'conductor_group', 'created_at')
 
 
 @retry_on_disconnect
-def conductor_list(context: Any, limit: int | None = None,
-                   marker: str | None = None, sort_key: str = 'id',
-                   sort_dir: str = 'asc') -> list[dict[str, Any]]:
+def conductor_list(
+    context: Any,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+) -> list[dict[str, Any]]:
     """Every registered conductor, alive or not, one page in one query;
     ``marker`` is the hostname of the last one of the previous page.
 
@@ -333,19 +409,28 @@ def conductor_list(context: Any, limit: int | None = None,
     query = sa.select(Conductor.__table__).order_by(*keys)
     with context_manager.reader.using(context) as session:
         if marker is not None:
-            mark = session.execute(sa.select(column, Conductor.id).where(
-                Conductor.hostname == marker)).first()
+            mark = session.execute(
+                sa.select(column, Conductor.id).where(
+                    Conductor.hostname == marker
+                )
+            ).first()
             if mark is None:
                 raise exception.ConductorNotFound(conductor=marker)
             value, mark_id = mark
             if sort_dir == 'desc':
-                query = query.where(sa.or_(
-                    column < value,
-                    sa.and_(column == value, Conductor.id < mark_id)))
+                query = query.where(
+                    sa.or_(
+                        column < value,
+                        sa.and_(column == value, Conductor.id < mark_id),
+                    )
+                )
             else:
-                query = query.where(sa.or_(
-                    column > value,
-                    sa.and_(column == value, Conductor.id > mark_id)))
+                query = query.where(
+                    sa.or_(
+                        column > value,
+                        sa.and_(column == value, Conductor.id > mark_id),
+                    )
+                )
         if limit is not None:
             query = query.limit(limit)
         return [dict(row) for row in session.execute(query).mappings()]

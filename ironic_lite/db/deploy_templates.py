@@ -27,8 +27,9 @@ UNSORTABLE = ('extra', 'steps')
 STEP_FIELDS = ('interface', 'step', 'args', 'priority')
 
 
-def _duplicate(exc: db_exc.DBDuplicateEntry,
-               values: dict[str, Any]) -> Exception:
+def _duplicate(
+    exc: db_exc.DBDuplicateEntry, values: dict[str, Any]
+) -> Exception:
     if 'name' in set(exc.columns or ()):
         return exception.DeployTemplateDuplicateName(name=values.get('name'))
     return exception.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
@@ -42,24 +43,38 @@ def _clause(ident: int | str) -> Any:
     return DeployTemplate.name == ident
 
 
-def _with_steps(session: Any, rows: list[dict[str, Any]]
-                ) -> list[dict[str, Any]]:
-    return step_rows.attach(session, DeployTemplateStep,
-                            'deploy_template_id', STEP_FIELDS, rows)
+def _with_steps(
+    session: Any, rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    return step_rows.attach(
+        session, DeployTemplateStep, 'deploy_template_id', STEP_FIELDS, rows
+    )
 
 
 def _get(session: Any, ident: int | str) -> dict[str, Any]:
-    row = session.execute(sa.select(DeployTemplate.__table__)
-                          .where(_clause(ident))).mappings().first()
+    row = (
+        session.execute(
+            sa.select(DeployTemplate.__table__).where(_clause(ident))
+        )
+        .mappings()
+        .first()
+    )
     if row is None:
         raise exception.DeployTemplateNotFound(template=ident)
     return _with_steps(session, [dict(row)])[0]
 
 
-def _write_steps(session: Any, template_id: int,
-                 steps: list[dict[str, Any]]) -> None:
-    step_rows.replace(session, DeployTemplateStep, 'deploy_template_id',
-                      STEP_FIELDS, template_id, steps)
+def _write_steps(
+    session: Any, template_id: int, steps: list[dict[str, Any]]
+) -> None:
+    step_rows.replace(
+        session,
+        DeployTemplateStep,
+        'deploy_template_id',
+        STEP_FIELDS,
+        template_id,
+        steps,
+    )
 
 
 @retried
@@ -91,21 +106,30 @@ def get(context: Any, ident: int | str) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def list_page(context: Any, limit: int | None = None,
-              marker: str | None = None, sort_key: str = 'id',
-              sort_dir: str = 'asc') -> list[dict[str, Any]]:
+def list_page(
+    context: Any,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+) -> list[dict[str, Any]]:
     """One page of templates, with their steps (two queries).
 
     :raises InvalidParameterValue: sort key or direction.
     :raises DeployTemplateNotFound: an unknown marker.
     """
-    column = paging.check_sort(DeployTemplate, sort_key, sort_dir,
-                               UNSORTABLE)
+    column = paging.check_sort(DeployTemplate, sort_key, sort_dir, UNSORTABLE)
     with context_manager.reader.using(context) as session:
         rows = paging.page(
-            session, DeployTemplate, sa.select(DeployTemplate.__table__),
-            column, sort_dir == 'desc', limit, marker,
-            lambda ident: exception.DeployTemplateNotFound(template=ident))
+            session,
+            DeployTemplate,
+            sa.select(DeployTemplate.__table__),
+            column,
+            sort_dir == 'desc',
+            limit,
+            marker,
+            lambda ident: exception.DeployTemplateNotFound(template=ident),
+        )
         return _with_steps(session, rows)
 
 
@@ -117,16 +141,21 @@ def by_names(context: Any, names: Iterable[str]) -> list[dict[str, Any]]:
     if not wanted:
         return []
     with context_manager.reader.using(context) as session:
-        rows = [dict(row) for row in session.execute(
-            sa.select(DeployTemplate.__table__)
-            .where(DeployTemplate.name.in_(wanted))
-            .order_by(DeployTemplate.name)).mappings()]
+        rows = [
+            dict(row)
+            for row in session.execute(
+                sa.select(DeployTemplate.__table__)
+                .where(DeployTemplate.name.in_(wanted))
+                .order_by(DeployTemplate.name)
+            ).mappings()
+        ]
         return _with_steps(session, rows)
 
 
 @retried
-def update(context: Any, ident: int | str,
-           values: dict[str, Any]) -> dict[str, Any]:
+def update(
+    context: Any, ident: int | str, values: dict[str, Any]
+) -> dict[str, Any]:
     """Write ``values`` (``steps`` replaces every step).
 
     :raises: DeployTemplateNotFound, DeployTemplateDuplicateName.
@@ -141,7 +170,8 @@ def update(context: Any, ident: int | str,
                     sa.update(DeployTemplate)
                     .where(DeployTemplate.id == current['id'])
                     .values(**values)
-                    .execution_options(synchronize_session=False))
+                    .execution_options(synchronize_session=False)
+                )
             if steps is not None:
                 _write_steps(session, current['id'], steps)
             return _get(session, current['id'])
@@ -154,7 +184,11 @@ def destroy(context: Any, ident: int | str) -> None:
     """:raises DeployTemplateNotFound:"""
     with context_manager.writer.using(context) as session:
         current = _get(session, ident)
-        session.execute(sa.delete(DeployTemplateStep).where(
-            DeployTemplateStep.deploy_template_id == current['id']))
-        session.execute(sa.delete(DeployTemplate).where(
-            DeployTemplate.id == current['id']))
+        session.execute(
+            sa.delete(DeployTemplateStep).where(
+                DeployTemplateStep.deploy_template_id == current['id']
+            )
+        )
+        session.execute(
+            sa.delete(DeployTemplate).where(DeployTemplate.id == current['id'])
+        )

@@ -23,10 +23,16 @@ UNSORTABLE = ('actions', 'conditions')
 
 
 def _get(session: Any, ident: int | str) -> dict[str, Any]:
-    clause = (InspectionRule.id == ident if isinstance(ident, int)
-              else InspectionRule.uuid == ident)
-    row = session.execute(sa.select(InspectionRule.__table__)
-                          .where(clause)).mappings().first()
+    clause = (
+        InspectionRule.id == ident
+        if isinstance(ident, int)
+        else InspectionRule.uuid == ident
+    )
+    row = (
+        session.execute(sa.select(InspectionRule.__table__).where(clause))
+        .mappings()
+        .first()
+    )
     if row is None:
         raise exception.InspectionRuleNotFound(rule=ident)
     return dict(row)
@@ -54,41 +60,54 @@ def get(context: Any, ident: int | str) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def list_page(context: Any, limit: int | None = None,
-              marker: str | None = None, sort_key: str = 'id',
-              sort_dir: str = 'asc', phase: str | None = None
-              ) -> list[dict[str, Any]]:
+def list_page(
+    context: Any,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+    phase: str | None = None,
+) -> list[dict[str, Any]]:
     """One page of rules (of ``phase`` only, when given).
 
     :raises InvalidParameterValue: sort key or direction.
     :raises InspectionRuleNotFound: an unknown marker.
     """
-    column = paging.check_sort(InspectionRule, sort_key, sort_dir,
-                               UNSORTABLE)
+    column = paging.check_sort(InspectionRule, sort_key, sort_dir, UNSORTABLE)
     query = sa.select(InspectionRule.__table__)
     if phase is not None:
         query = query.where(InspectionRule.phase == phase)
     with context_manager.reader.using(context) as session:
         return paging.page(
-            session, InspectionRule, query, column, sort_dir == 'desc',
-            limit, marker,
-            lambda ident: exception.InspectionRuleNotFound(rule=ident))
+            session,
+            InspectionRule,
+            query,
+            column,
+            sort_dir == 'desc',
+            limit,
+            marker,
+            lambda ident: exception.InspectionRuleNotFound(rule=ident),
+        )
 
 
 @retry_on_disconnect
 def of_phase(context: Any, phase: str) -> list[dict[str, Any]]:
     """Every rule of ``phase`` (one query), highest priority first."""
     with context_manager.reader.using(context) as session:
-        return [dict(row) for row in session.execute(
-            sa.select(InspectionRule.__table__)
-            .where(InspectionRule.phase == phase)
-            .order_by(InspectionRule.priority.desc(),
-                      InspectionRule.id)).mappings()]
+        return [
+            dict(row)
+            for row in session.execute(
+                sa.select(InspectionRule.__table__)
+                .where(InspectionRule.phase == phase)
+                .order_by(InspectionRule.priority.desc(), InspectionRule.id)
+            ).mappings()
+        ]
 
 
 @retried
-def update(context: Any, ident: int | str,
-           values: dict[str, Any]) -> dict[str, Any]:
+def update(
+    context: Any, ident: int | str, values: dict[str, Any]
+) -> dict[str, Any]:
     """Write ``values``. :raises InspectionRuleNotFound:"""
     with context_manager.writer.using(context) as session:
         current = _get(session, ident)
@@ -96,7 +115,8 @@ def update(context: Any, ident: int | str,
             sa.update(InspectionRule)
             .where(InspectionRule.id == current['id'])
             .values(**values)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         return _get(session, current['id'])
 
 
@@ -105,5 +125,6 @@ def destroy(context: Any, ident: int | str) -> None:
     """:raises InspectionRuleNotFound:"""
     with context_manager.writer.using(context) as session:
         current = _get(session, ident)
-        session.execute(sa.delete(InspectionRule).where(
-            InspectionRule.id == current['id']))
+        session.execute(
+            sa.delete(InspectionRule).where(InspectionRule.id == current['id'])
+        )

@@ -29,8 +29,7 @@ class Node(Base, TimestampMixin):
     __table_args__ = (
         sa.UniqueConstraint('uuid', name='uniq_nodes0uuid'),
         sa.UniqueConstraint('name', name='uniq_nodes0name'),
-        sa.UniqueConstraint('instance_uuid',
-                            name='uniq_nodes0instance_uuid'),
+        sa.UniqueConstraint('instance_uuid', name='uniq_nodes0instance_uuid'),
         sa.Index('nodes_provision_state_idx', 'provision_state'),
         sa.Index('nodes_reservation_idx', 'reservation'),
         sa.Index('nodes_maintenance_idx', 'maintenance'),
@@ -47,76 +46,90 @@ class Node(Base, TimestampMixin):
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     driver: orm.Mapped[str] = orm.mapped_column(sa.String(255))
-    power_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+    power_interface: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     management_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     deploy_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     # Added by migration 0012: the node's allocation (API 1.52); no
     # foreign key (allocations.node_id has it, written together).
     allocation_id: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
     # Added by migration 0011: the other interfaces.
-    boot_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+    boot_interface: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     network_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
-    bios_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
+    bios_interface: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     console_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     firmware_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     inspect_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
-    raid_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
+    raid_interface: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     rescue_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     storage_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     vendor_interface: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     console_enabled: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False, server_default=sa.false())
+        sa.Boolean, default=False, server_default=sa.false()
+    )
     driver_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     driver_internal_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
-    instance_uuid: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(36))
+        JSONText, default=dict
+    )
+    instance_uuid: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     instance_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     power_state: orm.Mapped[str | None] = orm.mapped_column(sa.String(15))
     target_power_state: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(15))
+        sa.String(15)
+    )
     provision_state: orm.Mapped[str] = orm.mapped_column(
-        sa.String(15), default='enroll')
+        sa.String(15), default='enroll'
+    )
     target_provision_state: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(15))
+        sa.String(15)
+    )
     provision_updated_at: orm.Mapped[datetime.datetime | None] = (
-        orm.mapped_column(sa.DateTime))
+        orm.mapped_column(sa.DateTime)
+    )
     last_error: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     maintenance: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False)
+        sa.Boolean, default=False
+    )
     maintenance_reason: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     fault: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     clean_step: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     # None: follow [conductor]automated_clean.
     automated_clean: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
     # The hostname of the conductor holding the node lock.
     reservation: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
-    conductor_affinity: orm.Mapped[int | None] = orm.mapped_column(
-        sa.Integer)
+    conductor_affinity: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
     # Added by migration 0002 (Bare Metal API fields).
     description: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
-    resource_class: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(80))
+        JSONText, default=dict
+    )
+    resource_class: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
     # Added by migration 0003: incremented by every write of the node's
     # fields (not by taking or releasing its lock), so that a write
     # based on what was read can be made conditional on nothing having
@@ -124,53 +137,74 @@ class Node(Base, TimestampMixin):
     revision: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     # Added by migration 0004: the chassis the node is in (API 1.1).
     chassis_id: orm.Mapped[int | None] = orm.mapped_column(
-        sa.ForeignKey('chassis.id', name='fk_nodes0chassis_id'))
+        sa.ForeignKey('chassis.id', name='fk_nodes0chassis_id')
+    )
     # Added by migration 0006 (Bare Metal API fields up to 1.115).
     # '' is the default conductor group (upstream's): the hash ring
     # routes the node to the conductors of its group only.
     conductor_group: orm.Mapped[str] = orm.mapped_column(
-        sa.String(255), default='', server_default='')
+        sa.String(255), default='', server_default=''
+    )
     protected: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False, server_default=sa.false())
+        sa.Boolean, default=False, server_default=sa.false()
+    )
     protected_reason: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     retired: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False, server_default=sa.false())
+        sa.Boolean, default=False, server_default=sa.false()
+    )
     retired_reason: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
     owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     lessee: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     shard: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     parent_node: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     inspection_started_at: orm.Mapped[datetime.datetime | None] = (
-        orm.mapped_column(sa.DateTime))
+        orm.mapped_column(sa.DateTime)
+    )
     inspection_finished_at: orm.Mapped[datetime.datetime | None] = (
-        orm.mapped_column(sa.DateTime))
+        orm.mapped_column(sa.DateTime)
+    )
     boot_mode: orm.Mapped[str | None] = orm.mapped_column(sa.String(16))
     secure_boot: orm.Mapped[bool | None] = orm.mapped_column(sa.Boolean)
-    instance_name: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+    instance_name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     disable_power_off: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False, server_default=sa.false())
+        sa.Boolean, default=False, server_default=sa.false()
+    )
     health: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
     deploy_step: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     service_step: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     raid_config: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     target_raid_config: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     network_data: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
 
 
 #: Every column of a node.
 NODE_COLUMNS = frozenset(Node.__table__.columns.keys())
 #: The dictionary columns of a node (never None in a conductor's task).
-NODE_DICT_COLUMNS = frozenset({'properties', 'driver_info',
-                               'driver_internal_info', 'instance_info',
-                               'clean_step', 'extra', 'deploy_step',
-                               'service_step', 'raid_config',
-                               'target_raid_config', 'network_data'})
+NODE_DICT_COLUMNS = frozenset(
+    {
+        'properties',
+        'driver_info',
+        'driver_internal_info',
+        'instance_info',
+        'clean_step',
+        'extra',
+        'deploy_step',
+        'service_step',
+        'raid_config',
+        'target_raid_config',
+        'network_data',
+    }
+)
 
 
 class Conductor(Base, TimestampMixin):
@@ -183,24 +217,27 @@ class Conductor(Base, TimestampMixin):
     hostname: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     online: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=True)
     hardware_types: orm.Mapped[list[str]] = orm.mapped_column(
-        JSONText, default=list)
+        JSONText, default=list
+    )
     heartbeat_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
-        sa.DateTime, default=utcnow)
+        sa.DateTime, default=utcnow
+    )
     # Added by migration 0006: [conductor]conductor_group.
     conductor_group: orm.Mapped[str] = orm.mapped_column(
-        sa.String(255), default='', server_default='')
+        sa.String(255), default='', server_default=''
+    )
     # Added by migration 0011: hardware type -> interface type ->
     # {'enabled': [names], 'default': name}.
     hardware_interfaces: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     # Added by migration 0018: the conductor process holding the host
     # name (ironic_lite.common.conductor_identity); NULL once released.
     incarnation: orm.Mapped[str | None] = orm.mapped_column(sa.String(36))
     process: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     # Its lite_common.process_key (boot/pid namespace/pid/start time):
     # a process on the same machine may prove it dead at once.
-    process_key: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+    process_key: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
 
 
 # Added by migration 0009: volume connectors and targets of a node
@@ -212,19 +249,23 @@ class VolumeConnector(Base, TimestampMixin):
     __table_args__ = (
         sa.UniqueConstraint('uuid', name='uniq_volumeconnectors0uuid'),
         sa.UniqueConstraint(
-            'type', 'connector_id',
-            name='uniq_volumeconnectors0type0connector_id'),
+            'type',
+            'connector_id',
+            name='uniq_volumeconnectors0type0connector_id',
+        ),
         sa.Index('volume_connectors_node_id_idx', 'node_id'),
     )
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     node_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('nodes.id', name='fk_volume_connectors0node_id'))
+        sa.ForeignKey('nodes.id', name='fk_volume_connectors0node_id')
+    )
     type: orm.Mapped[str] = orm.mapped_column(sa.String(32))
     connector_id: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
 
 
 class VolumeTarget(Base, TimestampMixin):
@@ -232,21 +273,26 @@ class VolumeTarget(Base, TimestampMixin):
     __table_args__ = (
         sa.UniqueConstraint('uuid', name='uniq_volumetargets0uuid'),
         sa.UniqueConstraint(
-            'node_id', 'boot_index',
-            name='uniq_volumetargets0node_id0boot_index'),
+            'node_id',
+            'boot_index',
+            name='uniq_volumetargets0node_id0boot_index',
+        ),
     )
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     node_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('nodes.id', name='fk_volume_targets0node_id'))
+        sa.ForeignKey('nodes.id', name='fk_volume_targets0node_id')
+    )
     volume_type: orm.Mapped[str] = orm.mapped_column(sa.String(64))
     properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     boot_index: orm.Mapped[int] = orm.mapped_column(sa.Integer)
     volume_id: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
 
 
 class NodeHistory(Base, TimestampMixin):
@@ -260,7 +306,8 @@ class NodeHistory(Base, TimestampMixin):
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     node_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('nodes.id', name='fk_node_history0node_id'))
+        sa.ForeignKey('nodes.id', name='fk_node_history0node_id')
+    )
     conductor: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     event_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     severity: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
@@ -269,7 +316,8 @@ class NodeHistory(Base, TimestampMixin):
     project: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
     state: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     target_provision_state: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     duration_seconds: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
 
 
@@ -279,15 +327,15 @@ class NodeHistory(Base, TimestampMixin):
 
 class NodeTrait(Base, TimestampMixin):
     __tablename__ = 'node_traits'
-    __table_args__ = (
-        sa.Index('node_traits_idx', 'trait'),
-    )
+    __table_args__ = (sa.Index('node_traits_idx', 'trait'),)
 
     node_id: orm.Mapped[int] = orm.mapped_column(
         sa.ForeignKey('nodes.id', name='fk_node_traits0node_id'),
-        primary_key=True)
-    trait: orm.Mapped[str] = orm.mapped_column(sa.String(255),
-                                               primary_key=True)
+        primary_key=True,
+    )
+    trait: orm.Mapped[str] = orm.mapped_column(
+        sa.String(255), primary_key=True
+    )
 
 
 # Added by migration 0011: the BIOS settings of a node (API 1.40, the
@@ -299,14 +347,14 @@ class BIOSSetting(Base, TimestampMixin):
 
     node_id: orm.Mapped[int] = orm.mapped_column(
         sa.ForeignKey('nodes.id', name='fk_bios_settings0node_id'),
-        primary_key=True)
-    name: orm.Mapped[str] = orm.mapped_column(sa.String(255),
-                                              primary_key=True)
+        primary_key=True,
+    )
+    name: orm.Mapped[str] = orm.mapped_column(sa.String(255), primary_key=True)
     value: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
-    attribute_type: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+    attribute_type: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     allowable_values: orm.Mapped[list[Any] | None] = orm.mapped_column(
-        JSONText)
+        JSONText
+    )
     lower_bound: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
     max_length: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
     min_length: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
@@ -323,24 +371,25 @@ class FirmwareComponent(Base, TimestampMixin):
     __tablename__ = 'firmware_information'
     __table_args__ = (
         sa.UniqueConstraint(
-            'node_id', 'component',
-            name='uniq_firmware_information0node_id0component'),
+            'node_id',
+            'component',
+            name='uniq_firmware_information0node_id0component',
+        ),
     )
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     node_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('nodes.id', name='fk_firmware_information0node_id'))
+        sa.ForeignKey('nodes.id', name='fk_firmware_information0node_id')
+    )
     component: orm.Mapped[str] = orm.mapped_column(sa.String(255))
-    initial_version: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
-    current_version: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+    initial_version: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    current_version: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     last_version_flashed: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
     vendor: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     model: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
-    serial_number: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+    serial_number: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
 
 
 # Added by migration 0004: chassis (API 1.1), groups of nodes.
@@ -348,15 +397,14 @@ class FirmwareComponent(Base, TimestampMixin):
 
 class Chassis(Base, TimestampMixin):
     __tablename__ = 'chassis'
-    __table_args__ = (
-        sa.UniqueConstraint('uuid', name='uniq_chassis0uuid'),
-    )
+    __table_args__ = (sa.UniqueConstraint('uuid', name='uniq_chassis0uuid'),)
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
 
 
 # Added by migration 0010: the network ports of a node (API 1.1) and
@@ -376,22 +424,27 @@ class Portgroup(Base, TimestampMixin):
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     node_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('nodes.id', name='fk_portgroups0node_id'))
+        sa.ForeignKey('nodes.id', name='fk_portgroups0node_id')
+    )
     address: orm.Mapped[str | None] = orm.mapped_column(sa.String(18))
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     internal_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     standalone_ports_supported: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=True)
+        sa.Boolean, default=True
+    )
     mode: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
-    physical_network: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(64))
+        JSONText, default=dict
+    )
+    physical_network: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
     category: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
     dynamic_portgroup: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False)
+        sa.Boolean, default=False
+    )
 
 
 class Port(Base, TimestampMixin):
@@ -408,27 +461,32 @@ class Port(Base, TimestampMixin):
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     address: orm.Mapped[str] = orm.mapped_column(sa.String(18))
     node_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('nodes.id', name='fk_ports0node_id'))
+        sa.ForeignKey('nodes.id', name='fk_ports0node_id')
+    )
     portgroup_id: orm.Mapped[int | None] = orm.mapped_column(
-        sa.ForeignKey('portgroups.id', name='fk_ports0portgroup_id'))
+        sa.ForeignKey('portgroups.id', name='fk_ports0portgroup_id')
+    )
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     local_link_connection: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     internal_info: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
-    pxe_enabled: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=True)
-    physical_network: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(64))
+        JSONText, default=dict
+    )
+    pxe_enabled: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=True)
+    physical_network: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
     is_smartnic: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False)
+        sa.Boolean, default=False
+    )
     name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     vendor: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
     category: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
     available_for_dynamic_portgroup: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=True)
+        sa.Boolean, default=True
+    )
 
 
 # Added by migration 0012: allocations (API 1.52).
@@ -447,21 +505,24 @@ class Allocation(Base, TimestampMixin):
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     name: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     node_id: orm.Mapped[int | None] = orm.mapped_column(
-        sa.ForeignKey('nodes.id', name='fk_allocations0node_id'))
+        sa.ForeignKey('nodes.id', name='fk_allocations0node_id')
+    )
     # allocating, active or error.
     state: orm.Mapped[str] = orm.mapped_column(sa.String(15))
     owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     last_error: orm.Mapped[str | None] = orm.mapped_column(sa.Text)
-    resource_class: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(80))
+    resource_class: orm.Mapped[str | None] = orm.mapped_column(sa.String(80))
     traits: orm.Mapped[list[str]] = orm.mapped_column(JSONText, default=list)
     candidate_nodes: orm.Mapped[list[str]] = orm.mapped_column(
-        JSONText, default=list)
+        JSONText, default=list
+    )
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     # The conductor that processes it while allocating (its hostname).
     conductor_affinity: orm.Mapped[str | None] = orm.mapped_column(
-        sa.String(255))
+        sa.String(255)
+    )
 
 
 # Added by migration 0013: deploy templates (API 1.55).
@@ -479,23 +540,26 @@ class DeployTemplate(Base, TimestampMixin):
     name: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
 
 
 class DeployTemplateStep(Base, TimestampMixin):
     __tablename__ = 'deploy_template_steps'
-    __table_args__ = (
-        sa.Index('deploy_template_id', 'deploy_template_id'),
-    )
+    __table_args__ = (sa.Index('deploy_template_id', 'deploy_template_id'),)
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     deploy_template_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('deploy_templates.id',
-                      name='fk_deploy_template_steps0deploy_template_id'))
+        sa.ForeignKey(
+            'deploy_templates.id',
+            name='fk_deploy_template_steps0deploy_template_id',
+        )
+    )
     interface: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     step: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     args: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     priority: orm.Mapped[int] = orm.mapped_column(sa.Integer)
 
 
@@ -511,11 +575,14 @@ class NodeInventory(Base, TimestampMixin):
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     node_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('nodes.id', name='fk_node_inventory0node_id'))
+        sa.ForeignKey('nodes.id', name='fk_node_inventory0node_id')
+    )
     inventory_data: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     plugin_data: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
 
 
 # Added by migration 0016: runbooks (API 1.92), their steps, and the
@@ -536,38 +603,40 @@ class Runbook(Base, TimestampMixin):
     public: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
     owner: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
     disable_ramdisk: orm.Mapped[bool] = orm.mapped_column(
-        sa.Boolean, default=False)
+        sa.Boolean, default=False
+    )
     extra: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
 
 
 class RunbookStep(Base, TimestampMixin):
     __tablename__ = 'runbook_steps'
-    __table_args__ = (
-        sa.Index('runbook_id', 'runbook_id'),
-    )
+    __table_args__ = (sa.Index('runbook_id', 'runbook_id'),)
 
     id: orm.Mapped[int] = orm.mapped_column(primary_key=True)
     runbook_id: orm.Mapped[int] = orm.mapped_column(
-        sa.ForeignKey('runbooks.id', name='fk_runbook_steps0runbook_id'))
+        sa.ForeignKey('runbooks.id', name='fk_runbook_steps0runbook_id')
+    )
     interface: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     step: orm.Mapped[str] = orm.mapped_column(sa.String(255))
     args: orm.Mapped[dict[str, Any]] = orm.mapped_column(
-        JSONText, default=dict)
+        JSONText, default=dict
+    )
     order: orm.Mapped[int] = orm.mapped_column(sa.Integer)
 
 
 class RunbookTrait(Base, TimestampMixin):
     __tablename__ = 'runbook_traits'
-    __table_args__ = (
-        sa.Index('runbook_traits_idx', 'trait'),
-    )
+    __table_args__ = (sa.Index('runbook_traits_idx', 'trait'),)
 
     runbook_id: orm.Mapped[int] = orm.mapped_column(
         sa.ForeignKey('runbooks.id', name='fk_runbook_traits0runbook_id'),
-        primary_key=True)
-    trait: orm.Mapped[str] = orm.mapped_column(sa.String(255),
-                                               primary_key=True)
+        primary_key=True,
+    )
+    trait: orm.Mapped[str] = orm.mapped_column(
+        sa.String(255), primary_key=True
+    )
 
 
 class InspectionRule(Base, TimestampMixin):
@@ -581,10 +650,9 @@ class InspectionRule(Base, TimestampMixin):
     uuid: orm.Mapped[str] = orm.mapped_column(sa.String(36))
     priority: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
-    sensitive: orm.Mapped[bool] = orm.mapped_column(sa.Boolean,
-                                                    default=False)
-    phase: orm.Mapped[str] = orm.mapped_column(sa.String(16),
-                                               default='main')
+    sensitive: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
+    phase: orm.Mapped[str] = orm.mapped_column(sa.String(16), default='main')
     conditions: orm.Mapped[list[dict[str, Any]]] = orm.mapped_column(
-        JSONText, default=list)
+        JSONText, default=list
+    )
     actions: orm.Mapped[list[dict[str, Any]]] = orm.mapped_column(JSONText)

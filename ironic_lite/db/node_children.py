@@ -18,10 +18,18 @@ from ironic_lite.db.models import VolumeTarget
 #: Tables with a ``node_id`` whose rows go with their node.
 #: (Ports before portgroups: a port may name a portgroup.) The node's
 #: allocation and inventory go with it too, as upstream's.
-CHILD_MODELS: tuple[Any, ...] = (VolumeConnector, VolumeTarget, NodeHistory,
-                                  NodeTrait, BIOSSetting, Port, Portgroup,
-                                  Allocation, NodeInventory,
-                                  FirmwareComponent)
+CHILD_MODELS: tuple[Any, ...] = (
+    VolumeConnector,
+    VolumeTarget,
+    NodeHistory,
+    NodeTrait,
+    BIOSSetting,
+    Port,
+    Portgroup,
+    Allocation,
+    NodeInventory,
+    FirmwareComponent,
+)
 
 
 def destroy_of_node(session: Any, node_id: int) -> None:

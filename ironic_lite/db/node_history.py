@@ -20,27 +20,33 @@ def _missing(uuid: str) -> Exception:
 
 
 @retried
-def record(context: Any, values: dict[str, Any],
-           max_entries: int) -> dict[str, Any]:
+def record(
+    context: Any, values: dict[str, Any], max_entries: int
+) -> dict[str, Any]:
     """Insert an event of ``values['node_id']``, then delete the oldest
     events of the node beyond ``max_entries`` (in one transaction)."""
-    values = dict(values, uuid=values.get('uuid') or
-                  uuidutils.generate_uuid())
+    values = dict(values, uuid=values.get('uuid') or uuidutils.generate_uuid())
     with context_manager.writer.using(context) as session:
         row = NodeHistory(**values)
         session.add(row)
         session.flush()
         result = as_dict(row)
-        keep = sa.select(NodeHistory.id).where(
-            NodeHistory.node_id == values['node_id']).order_by(
-            NodeHistory.created_at.desc(), NodeHistory.id.desc()).limit(
-            max_entries)
+        keep = (
+            sa.select(NodeHistory.id)
+            .where(NodeHistory.node_id == values['node_id'])
+            .order_by(NodeHistory.created_at.desc(), NodeHistory.id.desc())
+            .limit(max_entries)
+        )
         # A derived table: MySQL refuses a LIMIT in an IN subquery.
         kept = sa.select(keep.subquery().c.id)
-        session.execute(sa.delete(NodeHistory).where(
-            NodeHistory.node_id == values['node_id'],
-            NodeHistory.id.not_in(kept)).execution_options(
-            synchronize_session=False))
+        session.execute(
+            sa.delete(NodeHistory)
+            .where(
+                NodeHistory.node_id == values['node_id'],
+                NodeHistory.id.not_in(kept),
+            )
+            .execution_options(synchronize_session=False)
+        )
         return result
 
 
@@ -51,18 +57,29 @@ def get(context: Any, node_id: int, uuid: str) -> dict[str, Any]:
     :raises NodeHistoryNotFound:
     """
     with context_manager.reader.using(context) as session:
-        row = session.execute(sa.select(NodeHistory.__table__).where(
-            NodeHistory.node_id == node_id,
-            NodeHistory.uuid == uuid)).mappings().first()
+        row = (
+            session.execute(
+                sa.select(NodeHistory.__table__).where(
+                    NodeHistory.node_id == node_id, NodeHistory.uuid == uuid
+                )
+            )
+            .mappings()
+            .first()
+        )
     if row is None:
         raise _missing(uuid)
     return dict(row)
 
 
 @retry_on_disconnect
-def list_page(context: Any, node_id: int, limit: int | None = None,
-              marker: str | None = None, sort_key: str = 'created_at',
-              sort_dir: str = 'asc') -> list[dict[str, Any]]:
+def list_page(
+    context: Any,
+    node_id: int,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'created_at',
+    sort_dir: str = 'asc',
+) -> list[dict[str, Any]]:
     """One page of the node's events.
 
     :raises InvalidParameterValue: sort key or direction.
@@ -70,7 +87,16 @@ def list_page(context: Any, node_id: int, limit: int | None = None,
     """
     column = paging.check_sort(NodeHistory, sort_key, sort_dir)
     query = sa.select(NodeHistory.__table__).where(
-        NodeHistory.node_id == node_id)
+        NodeHistory.node_id == node_id
+    )
     with context_manager.reader.using(context) as session:
-        return paging.page(session, NodeHistory, query, column,
-                           sort_dir == 'desc', limit, marker, _missing)
+        return paging.page(
+            session,
+            NodeHistory,
+            query,
+            column,
+            sort_dir == 'desc',
+            limit,
+            marker,
+            _missing,
+        )

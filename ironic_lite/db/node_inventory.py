@@ -20,20 +20,31 @@ def get(context: Any, node_id: int, node_uuid: str) -> dict[str, Any]:
     """
     with context_manager.reader.using(context) as session:
         row = session.execute(
-            sa.select(NodeInventory.inventory_data,
-                      NodeInventory.plugin_data)
-            .where(NodeInventory.node_id == node_id)).first()
+            sa.select(
+                NodeInventory.inventory_data, NodeInventory.plugin_data
+            ).where(NodeInventory.node_id == node_id)
+        ).first()
     if row is None:
         raise exception.NodeInventoryNotFound(node=node_uuid)
     return {'inventory': row[0], 'plugin_data': row[1]}
 
 
 @retried
-def store(context: Any, node_id: int, inventory: dict[str, Any],
-          plugin_data: dict[str, Any] | None = None) -> None:
+def store(
+    context: Any,
+    node_id: int,
+    inventory: dict[str, Any],
+    plugin_data: dict[str, Any] | None = None,
+) -> None:
     """Replace the node's inventory (one transaction)."""
     with context_manager.writer.using(context) as session:
-        session.execute(sa.delete(NodeInventory).where(
-            NodeInventory.node_id == node_id))
-        session.add(NodeInventory(node_id=node_id, inventory_data=inventory,
-                                  plugin_data=plugin_data or {}))
+        session.execute(
+            sa.delete(NodeInventory).where(NodeInventory.node_id == node_id)
+        )
+        session.add(
+            NodeInventory(
+                node_id=node_id,
+                inventory_data=inventory,
+                plugin_data=plugin_data or {},
+            )
+        )

@@ -38,8 +38,10 @@ class LockState(NamedTuple):
     driver_internal_info: dict[str, Any]
 
     def held_by(self, identity: ConductorIdentity) -> bool:
-        return (self.holder == identity.host
-                and self.incarnation == identity.incarnation)
+        return (
+            self.holder == identity.host
+            and self.incarnation == identity.incarnation
+        )
 
 
 def ident_clause(node_id: int | str) -> Any:
@@ -51,8 +53,10 @@ def ident_clause(node_id: int | str) -> Any:
 
 def owns_name(identity: ConductorIdentity) -> Any:
     """WHERE clause: the process ``identity`` holds its host name."""
-    return sa.exists().where(Conductor.hostname == identity.host,
-                             Conductor.incarnation == identity.incarnation)
+    return sa.exists().where(
+        Conductor.hostname == identity.host,
+        Conductor.incarnation == identity.incarnation,
+    )
 
 
 def holds_lock(identity: ConductorIdentity) -> Any:
@@ -60,31 +64,40 @@ def holds_lock(identity: ConductorIdentity) -> Any:
     return sa.and_(Node.reservation == identity.host, owns_name(identity))
 
 
-def lock_state_in(session: Any, node_id: int | str
-                  ) -> tuple[str, LockState]:
+def lock_state_in(session: Any, node_id: int | str) -> tuple[str, LockState]:
     """(uuid, lock state) of a node; NodeNotFound when it is gone."""
     row = session.execute(
-        sa.select(Node.uuid, Node.reservation, Conductor.incarnation,
-                  Node.driver_internal_info)
+        sa.select(
+            Node.uuid,
+            Node.reservation,
+            Conductor.incarnation,
+            Node.driver_internal_info,
+        )
         .select_from(Node)
         .outerjoin(Conductor, Conductor.hostname == Node.reservation)
-        .where(ident_clause(node_id))).first()
+        .where(ident_clause(node_id))
+    ).first()
     if row is None:
         raise exception.NodeNotFound(node=node_id)
-    return row.uuid, LockState(row.reservation, row.incarnation,
-                               row.driver_internal_info or {})
+    return row.uuid, LockState(
+        row.reservation, row.incarnation, row.driver_internal_info or {}
+    )
 
 
-def not_locked(uuid: str, identity: ConductorIdentity,
-               state: LockState) -> Exception:
+def not_locked(
+    uuid: str, identity: ConductorIdentity, state: LockState
+) -> Exception:
     """Why ``identity`` does not hold the lock it expected to hold."""
     if state.holder == identity.host:
         # Our host name, but not our process: we were replaced.
         return exception.NodeNotLocked(
-            node=uuid, host=str(identity),
-            holder=f'{state.holder} (incarnation {state.incarnation})')
-    return exception.NodeNotLocked(node=uuid, host=str(identity),
-                                   holder=state.holder)
+            node=uuid,
+            host=str(identity),
+            holder=f'{state.holder} (incarnation {state.incarnation})',
+        )
+    return exception.NodeNotLocked(
+        node=uuid, host=str(identity), holder=state.holder
+    )
 
 
 @retry_on_disconnect
@@ -99,8 +112,12 @@ def lock_state(context: Any, node_id: int | str) -> LockState:
 
 
 @retry_on_disconnect
-def reserve(context: Any, identity: ConductorIdentity, node_id: int | str,
-            adopt: bool = False) -> dict[str, Any]:
+def reserve(
+    context: Any,
+    identity: ConductorIdentity,
+    node_id: int | str,
+    adopt: bool = False,
+) -> dict[str, Any]:
     """Take the lock of a node (id or uuid) for the process ``identity``.
 
     Not re-entrant: a second reserve by the same host fails too, unless
@@ -121,10 +138,14 @@ def reserve(context: Any, identity: ConductorIdentity, node_id: int | str,
         for _attempt in range(2):
             result = session.execute(
                 sa.update(Node)
-                .where(ident_clause(node_id), Node.reservation.is_(None),
-                       owns_name(identity))
+                .where(
+                    ident_clause(node_id),
+                    Node.reservation.is_(None),
+                    owns_name(identity),
+                )
                 .values(reservation=identity.host)
-                .execution_options(synchronize_session=False))
+                .execution_options(synchronize_session=False)
+            )
             uuid, state = lock_state_in(session, node_id)
             if result.rowcount == 1 or state.holder is not None:
                 break
@@ -134,14 +155,18 @@ def reserve(context: Any, identity: ConductorIdentity, node_id: int | str,
                 raise replaced
             if not (adopt and state.held_by(identity)):
                 raise exception.NodeLocked(node=uuid, host=state.holder)
-        row = session.execute(sa.select(Node.__table__).where(
-            Node.uuid == uuid)).mappings().one()
+        row = (
+            session.execute(sa.select(Node.__table__).where(Node.uuid == uuid))
+            .mappings()
+            .one()
+        )
         return dict(row)
 
 
 @retry_on_disconnect
-def release(context: Any, identity: ConductorIdentity,
-            node_id: int | str) -> None:
+def release(
+    context: Any, identity: ConductorIdentity, node_id: int | str
+) -> None:
     """Give back the lock of a node (id or uuid) held by ``identity``.
 
     :raises NodeNotLocked: the node is unlocked, held by another host,
@@ -153,14 +178,16 @@ def release(context: Any, identity: ConductorIdentity,
             sa.update(Node)
             .where(ident_clause(node_id), holds_lock(identity))
             .values(reservation=None)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         if result.rowcount != 1:
             uuid, state = lock_state_in(session, node_id)
             raise not_locked(uuid, identity, state)
 
 
-def _clear(context: Any, condition: Any,
-           node_ids: list[int] | None) -> list[tuple[int, str]]:
+def _clear(
+    context: Any, condition: Any, node_ids: list[int] | None
+) -> list[tuple[int, str]]:
     """Clear the locks of the nodes matching ``condition`` (only of
     ``node_ids`` when given) in one transaction; ``(id, uuid)`` of
     those nodes, by id."""
@@ -170,21 +197,31 @@ def _clear(context: Any, condition: Any,
     if node_ids is not None:
         query = query.where(Node.id.in_(node_ids))
     with context_manager.writer.using(context) as session:
-        rows = [(row.id, row.uuid) for row in session.execute(
-            query.order_by(Node.id).with_for_update())]
+        rows = [
+            (row.id, row.uuid)
+            for row in session.execute(
+                query.order_by(Node.id).with_for_update()
+            )
+        ]
         if rows:
             session.execute(
                 sa.update(Node)
-                .where(Node.id.in_([node_id for node_id, _uuid in rows]),
-                       condition)
+                .where(
+                    Node.id.in_([node_id for node_id, _uuid in rows]),
+                    condition,
+                )
                 .values(reservation=None)
-                .execution_options(synchronize_session=False))
+                .execution_options(synchronize_session=False)
+            )
         return rows
 
 
 @retry_on_disconnect
-def clear_own(context: Any, identity: ConductorIdentity,
-              node_ids: list[int] | None = None) -> list[tuple[int, str]]:
+def clear_own(
+    context: Any,
+    identity: ConductorIdentity,
+    node_ids: list[int] | None = None,
+) -> list[tuple[int, str]]:
     """Clear the locks of ``identity``'s host (only on ``node_ids`` when
     given) while ``identity`` holds the name; returns ``(id, uuid)`` of
     those nodes, by id."""
@@ -192,8 +229,9 @@ def clear_own(context: Any, identity: ConductorIdentity,
 
 
 @retry_on_disconnect
-def clear_dead(context: Any, dead: list[tuple[str, str | None]]
-               ) -> list[tuple[int, str]]:
+def clear_dead(
+    context: Any, dead: list[tuple[str, str | None]]
+) -> list[tuple[int, str]]:
     """Clear the locks of dead conductors, given as ``(host,
     incarnation)`` (:func:`ironic_lite.db.conductors.list_dead`): only
     while that incarnation (or nobody, None) still holds the host name,
@@ -201,21 +239,33 @@ def clear_dead(context: Any, dead: list[tuple[str, str | None]]
     Returns ``(id, uuid)`` of the nodes, by id."""
     if not dead:
         return []
-    condition = sa.or_(*(sa.and_(
-        Node.reservation == host,
-        sa.exists().where(
-            Conductor.hostname == host,
-            Conductor.incarnation.is_not_distinct_from(incarnation)))
-        for host, incarnation in dead))
+    condition = sa.or_(
+        *(
+            sa.and_(
+                Node.reservation == host,
+                sa.exists().where(
+                    Conductor.hostname == host,
+                    Conductor.incarnation.is_not_distinct_from(incarnation),
+                ),
+            )
+            for host, incarnation in dead
+        )
+    )
     return _clear(context, condition, None)
 
 
 @retry_on_disconnect
-def reserved_by(context: Any, identity: ConductorIdentity
-                ) -> list[tuple[int, str]]:
+def reserved_by(
+    context: Any, identity: ConductorIdentity
+) -> list[tuple[int, str]]:
     """``(id, uuid)`` of the nodes ``identity`` holds the lock of, by id
     (one light query)."""
     with context_manager.reader.using(context) as session:
-        return [(row.id, row.uuid) for row in session.execute(
-            sa.select(Node.id, Node.uuid)
-            .where(holds_lock(identity)).order_by(Node.id))]
+        return [
+            (row.id, row.uuid)
+            for row in session.execute(
+                sa.select(Node.id, Node.uuid)
+                .where(holds_lock(identity))
+                .order_by(Node.id)
+            )
+        ]

@@ -23,9 +23,11 @@ def traits_of(context: Any, node_ids: Iterable[int]) -> dict[int, list[str]]:
     found: dict[int, list[str]] = {node_id: [] for node_id in wanted}
     if not wanted:
         return found
-    query = (sa.select(NodeTrait.node_id, NodeTrait.trait)
-             .where(NodeTrait.node_id.in_(wanted))
-             .order_by(NodeTrait.node_id, NodeTrait.trait))
+    query = (
+        sa.select(NodeTrait.node_id, NodeTrait.trait)
+        .where(NodeTrait.node_id.in_(wanted))
+        .order_by(NodeTrait.node_id, NodeTrait.trait)
+    )
     with context_manager.reader.using(context) as session:
         for node_id, trait in session.execute(query):
             found[node_id].append(trait)
@@ -33,8 +35,9 @@ def traits_of(context: Any, node_ids: Iterable[int]) -> dict[int, list[str]]:
 
 
 @retry_on_disconnect
-def set_traits(context: Any, node_id: int, node_uuid: str,
-               traits: Iterable[str]) -> list[str]:
+def set_traits(
+    context: Any, node_id: int, node_uuid: str, traits: Iterable[str]
+) -> list[str]:
     """Replace the traits of a node with ``traits``; returns them.
 
     :raises InvalidParameterValue: more than 50 traits.
@@ -44,11 +47,15 @@ def set_traits(context: Any, node_id: int, node_uuid: str,
         raise exception.InvalidParameterValue(
             err=f'Could not modify traits for node {node_uuid} as it would '
             'exceed the maximum number of traits per node '
-            f'({len(wanted)} vs. {MAX_TRAITS_PER_NODE})')
+            f'({len(wanted)} vs. {MAX_TRAITS_PER_NODE})'
+        )
     with context_manager.writer.using(context) as session:
-        session.execute(sa.delete(NodeTrait).where(
-            NodeTrait.node_id == node_id))
+        session.execute(
+            sa.delete(NodeTrait).where(NodeTrait.node_id == node_id)
+        )
         if wanted:
-            session.execute(sa.insert(NodeTrait), [
-                {'node_id': node_id, 'trait': trait} for trait in wanted])
+            session.execute(
+                sa.insert(NodeTrait),
+                [{'node_id': node_id, 'trait': trait} for trait in wanted],
+            )
     return wanted

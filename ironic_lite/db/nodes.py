@@ -28,39 +28,86 @@ from lite_common import db as lite_db
 
 #: Columns a node list may be sorted by (upstream's, less the JSON
 #: ones); ties are broken by id, so marker paging sees each node once.
-SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at', 'driver',
-             'power_state', 'target_power_state', 'provision_state',
-             'target_provision_state', 'provision_updated_at',
-             'maintenance', 'fault', 'resource_class', 'instance_uuid',
-             'reservation', 'automated_clean', 'description',
-             'conductor_group', 'protected', 'owner', 'lessee', 'retired',
-             'shard', 'parent_node', 'instance_name', 'boot_mode',
-             'secure_boot', 'inspection_started_at',
-             'inspection_finished_at', 'disable_power_off', 'health')
+SORT_KEYS = (
+    'id',
+    'uuid',
+    'name',
+    'created_at',
+    'updated_at',
+    'driver',
+    'power_state',
+    'target_power_state',
+    'provision_state',
+    'target_provision_state',
+    'provision_updated_at',
+    'maintenance',
+    'fault',
+    'resource_class',
+    'instance_uuid',
+    'reservation',
+    'automated_clean',
+    'description',
+    'conductor_group',
+    'protected',
+    'owner',
+    'lessee',
+    'retired',
+    'shard',
+    'parent_node',
+    'instance_name',
+    'boot_mode',
+    'secure_boot',
+    'inspection_started_at',
+    'inspection_finished_at',
+    'disable_power_off',
+    'health',
+)
 _ident_clause = node_locks.ident_clause
 
-_EQUAL_FILTERS = ('driver', 'reservation', 'instance_uuid', 'resource_class',
-                  'conductor_group', 'owner', 'lessee', 'instance_name',
-                  'chassis_id', 'fault')
+_EQUAL_FILTERS = (
+    'driver',
+    'reservation',
+    'instance_uuid',
+    'resource_class',
+    'conductor_group',
+    'owner',
+    'lessee',
+    'instance_name',
+    'chassis_id',
+    'fault',
+)
 _BOOL_FILTERS = ('maintenance', 'retired')
 #: Filter -> the column it asks to be set (true) or null (false).
-_NON_NULL_FILTERS = {'associated': Node.instance_uuid,
-                     'reserved': Node.reservation, 'sharded': Node.shard}
+_NON_NULL_FILTERS = {
+    'associated': Node.instance_uuid,
+    'reserved': Node.reservation,
+    'sharded': Node.shard,
+}
 FILTERS = frozenset(
-    _EQUAL_FILTERS + _BOOL_FILTERS + tuple(_NON_NULL_FILTERS)
-    + ('provision_state', 'shard', 'project', 'parent_node',
-       'description_contains'))
+    _EQUAL_FILTERS
+    + _BOOL_FILTERS
+    + tuple(_NON_NULL_FILTERS)
+    + (
+        'provision_state',
+        'shard',
+        'project',
+        'parent_node',
+        'description_contains',
+    )
+)
 
 
-def _duplicate(exc: db_exc.DBDuplicateEntry,
-               values: dict[str, Any], node: str) -> Exception:
+def _duplicate(
+    exc: db_exc.DBDuplicateEntry, values: dict[str, Any], node: str
+) -> Exception:
     """The domain exception of a unique constraint violation."""
     columns = set(exc.columns or ())
     if 'name' in columns:
         return exception.DuplicateName(name=values.get('name'))
     if 'instance_uuid' in columns:
         return exception.InstanceAssociated(
-            instance_uuid=values.get('instance_uuid'), node=node)
+            instance_uuid=values.get('instance_uuid'), node=node
+        )
     return exception.NodeAlreadyExists(uuid=values.get('uuid', node))
 
 
@@ -85,7 +132,8 @@ def node_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     except db_exc.DBReferenceError:
         # The chassis was deleted since the API looked it up.
         raise exception.InvalidParameterValue(
-            err='The chassis of the node does not exist (any more).')
+            err='The chassis of the node does not exist (any more).'
+        )
 
 
 @retry_on_disconnect
@@ -101,31 +149,40 @@ def node_get(context: Any, ident: int | str) -> dict[str, Any]:
     else:
         clause = Node.name == ident
     with context_manager.reader.using(context) as session:
-        row = session.execute(
-            sa.select(Node.__table__).where(clause)).mappings().first()
+        row = (
+            session.execute(sa.select(Node.__table__).where(clause))
+            .mappings()
+            .first()
+        )
         if row is None:
             raise exception.NodeNotFound(node=ident)
         return dict(row)
 
 
 @retry_on_disconnect
-def node_get_by_port_addresses(context: Any,
-                               addresses: list[str]) -> dict[str, Any]:
+def node_get_by_port_addresses(
+    context: Any, addresses: list[str]
+) -> dict[str, Any]:
     """The one node with a port at any of ``addresses`` (normalized MAC
     addresses), for a ramdisk's lookup (one query).
 
     :raises NodeNotFound: no node, or more than one (a lookup must
         never hand one machine another's node).
     """
-    query = (sa.select(Node.__table__).distinct()
-             .join(Port, Port.node_id == Node.id)
-             .where(Port.address.in_(addresses)).limit(2))
+    query = (
+        sa.select(Node.__table__)
+        .distinct()
+        .join(Port, Port.node_id == Node.id)
+        .where(Port.address.in_(addresses))
+        .limit(2)
+    )
     with context_manager.reader.using(context) as session:
         rows = session.execute(query).mappings().all()
     if len(rows) != 1:
         raise exception.NodeNotFound(
             node=f'with port addresses {", ".join(addresses)}'
-            + (' (more than one)' if rows else ''))
+            + (' (more than one)' if rows else '')
+        )
     return dict(rows[0])
 
 
@@ -133,13 +190,17 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     unknown = set(filters) - FILTERS
     if unknown:
         raise exception.InvalidParameterValue(
-            err=f'Unknown node filters: {", ".join(sorted(unknown))}')
+            err=f'Unknown node filters: {", ".join(sorted(unknown))}'
+        )
     for key in _EQUAL_FILTERS:
         if key in filters:
             query = query.where(getattr(Node, key) == filters[key])
     if filters.get('description_contains') is not None:
-        query = query.where(Node.description.contains(
-            filters['description_contains'], autoescape=True))
+        query = query.where(
+            Node.description.contains(
+                filters['description_contains'], autoescape=True
+            )
+        )
     states = filters.get('provision_state')
     if states is not None:
         if isinstance(states, str):
@@ -150,8 +211,9 @@ def _filtered(query: Any, filters: dict[str, Any]) -> Any:
             query = query.where(getattr(Node, key) == bool(filters[key]))
     for key, column in _NON_NULL_FILTERS.items():
         if filters.get(key) is not None:
-            query = query.where(column.is_not(None) if filters[key]
-                                else column.is_(None))
+            query = query.where(
+                column.is_not(None) if filters[key] else column.is_(None)
+            )
     return _filtered_links(query, filters)
 
 
@@ -162,12 +224,16 @@ def _filtered_links(query: Any, filters: dict[str, Any]) -> Any:
         query = query.where(Node.shard.in_(list(filters['shard'])))
     project = filters.get('project')
     if project is not None:
-        query = query.where(sa.or_(Node.owner == project,
-                                   Node.lessee == project))
+        query = query.where(
+            sa.or_(Node.owner == project, Node.lessee == project)
+        )
     if 'parent_node' in filters:
         parent = filters['parent_node']
-        query = query.where(Node.parent_node.is_(None) if parent is None
-                            else Node.parent_node == parent)
+        query = query.where(
+            Node.parent_node.is_(None)
+            if parent is None
+            else Node.parent_node == parent
+        )
     return query
 
 
@@ -183,14 +249,20 @@ def _after_marker(column: Any, mark: Any, descending: bool) -> Any:
         value = sa.literal(value, column.type)
     if descending:
         if value is None:
-            return sa.or_(column.is_not(None),
-                          sa.and_(column.is_(None), Node.id < mark_id))
-        return sa.or_(column < value,
-                      sa.and_(column == value, Node.id < mark_id))
+            return sa.or_(
+                column.is_not(None),
+                sa.and_(column.is_(None), Node.id < mark_id),
+            )
+        return sa.or_(
+            column < value, sa.and_(column == value, Node.id < mark_id)
+        )
     if value is None:
         return sa.and_(column.is_(None), Node.id > mark_id)
-    return sa.or_(column > value, column.is_(None),
-                  sa.and_(column == value, Node.id > mark_id))
+    return sa.or_(
+        column > value,
+        column.is_(None),
+        sa.and_(column == value, Node.id > mark_id),
+    )
 
 
 def _order_by(column: Any, descending: bool) -> list[Any]:
@@ -202,10 +274,14 @@ def _order_by(column: Any, descending: bool) -> list[Any]:
 
 
 @retry_on_disconnect
-def node_list(context: Any, filters: dict[str, Any] | None = None,
-              limit: int | None = None, marker: str | None = None,
-              sort_key: str = 'id',
-              sort_dir: str = 'asc') -> list[dict[str, Any]]:
+def node_list(
+    context: Any,
+    filters: dict[str, Any] | None = None,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+) -> list[dict[str, Any]]:
     """Nodes matching ``filters``, one page, in one query.
 
     ``filters`` keys: provision_state (one or a list), maintenance,
@@ -221,20 +297,24 @@ def node_list(context: Any, filters: dict[str, Any] | None = None,
     if sort_key not in SORT_KEYS:
         raise exception.InvalidParameterValue(
             err=f'Invalid sort key {sort_key!r}; use one of '
-            f'{", ".join(SORT_KEYS)}.')
+            f'{", ".join(SORT_KEYS)}.'
+        )
     if sort_dir not in ('asc', 'desc'):
         raise exception.InvalidParameterValue(
-            err=f'Invalid sort direction {sort_dir!r}; use asc or desc.')
+            err=f'Invalid sort direction {sort_dir!r}; use asc or desc.'
+        )
     descending = sort_dir == 'desc'
     column = getattr(Node, sort_key)
     query = _filtered(sa.select(Node.__table__), filters or {})
     with context_manager.reader.using(context) as session:
         if marker is not None:
-            mark = session.execute(sa.select(column, Node.id).where(
-                Node.uuid == marker)).first()
+            mark = session.execute(
+                sa.select(column, Node.id).where(Node.uuid == marker)
+            ).first()
             if mark is None:
                 raise exception.InvalidParameterValue(
-                    err=f'Marker {marker} not found.')
+                    err=f'Marker {marker} not found.'
+                )
             query = query.where(_after_marker(column, mark, descending))
         query = query.order_by(*_order_by(column, descending))
         if limit is not None:
@@ -260,17 +340,21 @@ def shard_counts(context: Any) -> list[tuple[str | None, int]]:
     """``(shard, number of nodes)`` of every shard (None: the nodes
     without one), the largest first, in one query."""
     count = sa.func.count(Node.id)
-    query = (sa.select(Node.shard, count).group_by(Node.shard)
-             .order_by(count.desc(), Node.shard))
+    query = (
+        sa.select(Node.shard, count)
+        .group_by(Node.shard)
+        .order_by(count.desc(), Node.shard)
+    )
     with context_manager.reader.using(context) as session:
         return [(row[0], int(row[1])) for row in session.execute(query)]
 
 
 @retry_on_disconnect
 def node_list_in_states(
-        context: Any, states: list[str] | tuple[str, ...] | frozenset[str],
-        limit: int | None = None,
-        provision_updated_before: datetime.datetime | None = None,
+    context: Any,
+    states: list[str] | tuple[str, ...] | frozenset[str],
+    limit: int | None = None,
+    provision_updated_before: datetime.datetime | None = None,
 ) -> list[dict[str, Any]]:
     """Nodes in any of ``states``, longest there first, in one query.
 
@@ -278,10 +362,12 @@ def node_list_in_states(
     state before that time: those a callback timeout has expired for.
     """
     query = sa.select(Node.__table__).where(
-        Node.provision_state.in_(list(states)))
+        Node.provision_state.in_(list(states))
+    )
     if provision_updated_before is not None:
         query = query.where(
-            Node.provision_updated_at < provision_updated_before)
+            Node.provision_updated_at < provision_updated_before
+        )
     query = query.order_by(*_order_by(Node.provision_updated_at, False))
     if limit is not None:
         query = query.limit(limit)
@@ -292,24 +378,32 @@ def node_list_in_states(
 def _check_update(values: dict[str, Any]) -> None:
     if 'uuid' in values or 'id' in values:
         raise exception.InvalidParameterValue(
-            err='Cannot overwrite UUID or id of an existing node.')
+            err='Cannot overwrite UUID or id of an existing node.'
+        )
     unknown = set(values) - set(Node.__table__.columns.keys())
     if unknown:
         raise exception.InvalidParameterValue(
-            err=f'Unknown node fields: {", ".join(sorted(unknown))}')
+            err=f'Unknown node fields: {", ".join(sorted(unknown))}'
+        )
     if 'revision' in values:
         raise exception.InvalidParameterValue(
-            err='The revision of a node is only ever incremented.')
+            err='The revision of a node is only ever incremented.'
+        )
 
 
-def _why_not_updated(session: Any, node_id: int | str,
-                     values: dict[str, Any],
-                     locked_by: ConductorIdentity | None,
-                     expected_revision: int | None) -> Exception:
+def _why_not_updated(
+    session: Any,
+    node_id: int | str,
+    values: dict[str, Any],
+    locked_by: ConductorIdentity | None,
+    expected_revision: int | None,
+) -> Exception:
     """The error of a conditional update that matched no row."""
     row = session.execute(
-        sa.select(Node.uuid, Node.reservation, Node.revision,
-                  Node.instance_uuid).where(_ident_clause(node_id))).first()
+        sa.select(
+            Node.uuid, Node.reservation, Node.revision, Node.instance_uuid
+        ).where(_ident_clause(node_id))
+    ).first()
     if row is None:
         return exception.NodeNotFound(node=node_id)
     if locked_by is not None:
@@ -317,11 +411,10 @@ def _why_not_updated(session: Any, node_id: int | str,
         if not lock.held_by(locked_by):
             return node_locks.not_locked(row.uuid, locked_by, lock)
     if expected_revision is not None and row.revision != expected_revision:
-        return exception.NodeChanged(node=row.uuid,
-                                     expected=expected_revision,
-                                     actual=row.revision)
-    return exception.NodeAssociated(node=row.uuid,
-                                    instance=row.instance_uuid)
+        return exception.NodeChanged(
+            node=row.uuid, expected=expected_revision, actual=row.revision
+        )
+    return exception.NodeAssociated(node=row.uuid, instance=row.instance_uuid)
 
 
 _INSPECTING = (states.INSPECTING, states.INSPECTWAIT)
@@ -336,19 +429,28 @@ def _inspection_times(values: dict[str, Any]) -> None:
     if new not in (states.MANAGEABLE, states.INSPECTFAIL):
         return
     was_inspecting = Node.provision_state.in_(_INSPECTING)
-    values.setdefault('inspection_started_at', sa.case(
-        (was_inspecting, sa.null()), else_=Node.inspection_started_at))
+    values.setdefault(
+        'inspection_started_at',
+        sa.case((was_inspecting, sa.null()), else_=Node.inspection_started_at),
+    )
     if new == states.MANAGEABLE:
-        values.setdefault('inspection_finished_at', sa.case(
-            (was_inspecting, lite_db.utcnow()),
-            else_=Node.inspection_finished_at))
+        values.setdefault(
+            'inspection_finished_at',
+            sa.case(
+                (was_inspecting, lite_db.utcnow()),
+                else_=Node.inspection_finished_at,
+            ),
+        )
 
 
 @retry_on_disconnect
-def node_update(context: Any, node_id: int | str,
-                values: dict[str, Any],
-                locked_by: ConductorIdentity | None = None,
-                expected_revision: int | None = None) -> dict[str, Any]:
+def node_update(
+    context: Any,
+    node_id: int | str,
+    values: dict[str, Any],
+    locked_by: ConductorIdentity | None = None,
+    expected_revision: int | None = None,
+) -> dict[str, Any]:
     """Update a node named by id or uuid in one conditional UPDATE
     (which also increments its revision); returns the node.
 
@@ -381,24 +483,36 @@ def node_update(context: Any, node_id: int | str,
         update = update.where(Node.revision == expected_revision)
     new_instance = values.get('instance_uuid')
     if new_instance is not None:
-        update = update.where(sa.or_(Node.instance_uuid.is_(None),
-                                     Node.instance_uuid == new_instance))
+        update = update.where(
+            sa.or_(
+                Node.instance_uuid.is_(None),
+                Node.instance_uuid == new_instance,
+            )
+        )
     update = update.values(**values, revision=Node.revision + 1)
     try:
         with context_manager.writer.using(context) as session:
             result = session.execute(
-                update.execution_options(synchronize_session=False))
+                update.execution_options(synchronize_session=False)
+            )
             if result.rowcount != 1:
-                raise _why_not_updated(session, node_id, values, locked_by,
-                                       expected_revision)
-            return dict(session.execute(sa.select(Node.__table__).where(
-                _ident_clause(node_id))).mappings().one())
+                raise _why_not_updated(
+                    session, node_id, values, locked_by, expected_revision
+                )
+            return dict(
+                session.execute(
+                    sa.select(Node.__table__).where(_ident_clause(node_id))
+                )
+                .mappings()
+                .one()
+            )
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values, str(node_id))
     except db_exc.DBReferenceError:
         # The chassis was deleted since the API looked it up.
         raise exception.InvalidParameterValue(
-            err='The chassis of the node does not exist (any more).')
+            err='The chassis of the node does not exist (any more).'
+        )
 
 
 @retried
@@ -410,19 +524,18 @@ def node_destroy(context: Any, node_id: int | str) -> None:
     :raises NodeNotFound:
     """
     with context_manager.writer.using(context) as session:
-        row_id = session.execute(sa.select(Node.id).where(
-            _ident_clause(node_id))).scalar()
+        row_id = session.execute(
+            sa.select(Node.id).where(_ident_clause(node_id))
+        ).scalar()
         if row_id is not None:
             # What belongs to the node goes with it (first: the foreign
             # keys refuse the node's delete otherwise).
             node_children.destroy_of_node(session, row_id)
-        result = session.execute(
-            sa.delete(Node).where(_ident_clause(node_id)))
+        result = session.execute(sa.delete(Node).where(_ident_clause(node_id)))
         if result.rowcount != 1:
             raise exception.NodeNotFound(node=node_id)
 
 
-def nodes_by_reservation(context: Any,
-                         hostname: str) -> list[dict[str, Any]]:
+def nodes_by_reservation(context: Any, hostname: str) -> list[dict[str, Any]]:
     """The nodes ``hostname`` holds the lock of, by id."""
     return node_list(context, {'reservation': hostname})

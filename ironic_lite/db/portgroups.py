@@ -27,12 +27,14 @@ UNSORTABLE = ('extra', 'internal_info', 'properties')
 
 
 def _select() -> Any:
-    return (sa.select(Portgroup.__table__, Node.uuid.label('node_uuid'))
-            .join(Node, Node.id == Portgroup.node_id))
+    return sa.select(Portgroup.__table__, Node.uuid.label('node_uuid')).join(
+        Node, Node.id == Portgroup.node_id
+    )
 
 
-def _duplicate(exc: db_exc.DBDuplicateEntry,
-               values: dict[str, Any]) -> Exception:
+def _duplicate(
+    exc: db_exc.DBDuplicateEntry, values: dict[str, Any]
+) -> Exception:
     columns = set(exc.columns or ())
     if 'name' in columns:
         return exception.PortgroupDuplicateName(name=values.get('name'))
@@ -82,9 +84,14 @@ def get(context: Any, ident: int | str) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def list_page(context: Any, filters: Filters, limit: int | None = None,
-              marker: str | None = None, sort_key: str = 'id',
-              sort_dir: str = 'asc') -> list[dict[str, Any]]:
+def list_page(
+    context: Any,
+    filters: Filters,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+) -> list[dict[str, Any]]:
     """One page of the portgroups that match ``filters`` (node_id,
     address, shards, conductor_groups, project).
 
@@ -100,29 +107,40 @@ def list_page(context: Any, filters: Filters, limit: int | None = None,
     if filters.shards is not None:
         query = query.where(Node.shard.in_(filters.shards))
     if filters.conductor_groups is not None:
-        query = query.where(Node.conductor_group.in_(
-            filters.conductor_groups))
+        query = query.where(Node.conductor_group.in_(filters.conductor_groups))
     if filters.project is not None:
-        query = query.where(sa.or_(Node.owner == filters.project,
-                                   Node.lessee == filters.project))
+        query = query.where(
+            sa.or_(
+                Node.owner == filters.project, Node.lessee == filters.project
+            )
+        )
     with context_manager.reader.using(context) as session:
         return paging.page(
-            session, Portgroup, query, column, sort_dir == 'desc', limit,
+            session,
+            Portgroup,
+            query,
+            column,
+            sort_dir == 'desc',
+            limit,
             marker,
-            lambda ident: exception.PortgroupNotFound(portgroup=ident))
+            lambda ident: exception.PortgroupNotFound(portgroup=ident),
+        )
 
 
 @retried
 def count_ports(context: Any, group_id: int) -> int:
     with context_manager.reader.using(context) as session:
-        return int(session.execute(
-            sa.select(sa.func.count()).select_from(Port)
-            .where(Port.portgroup_id == group_id)).scalar_one())
+        return int(
+            session.execute(
+                sa.select(sa.func.count())
+                .select_from(Port)
+                .where(Port.portgroup_id == group_id)
+            ).scalar_one()
+        )
 
 
 @retried
-def update(context: Any, uuid: str, values: dict[str, Any]
-           ) -> dict[str, Any]:
+def update(context: Any, uuid: str, values: dict[str, Any]) -> dict[str, Any]:
     """Write ``values`` of one portgroup; a new ``physical_network`` is
     also written to its member ports (one transaction).
 
@@ -133,14 +151,18 @@ def update(context: Any, uuid: str, values: dict[str, Any]
             current = _get(session, uuid)
             if values:
                 session.execute(
-                    sa.update(Portgroup).where(Portgroup.uuid == uuid)
+                    sa.update(Portgroup)
+                    .where(Portgroup.uuid == uuid)
                     .values(**values)
-                    .execution_options(synchronize_session=False))
+                    .execution_options(synchronize_session=False)
+                )
             if 'physical_network' in values:
                 session.execute(
-                    sa.update(Port).where(Port.portgroup_id == current['id'])
+                    sa.update(Port)
+                    .where(Port.portgroup_id == current['id'])
                     .values(physical_network=values['physical_network'])
-                    .execution_options(synchronize_session=False))
+                    .execution_options(synchronize_session=False)
+                )
             return _get(session, uuid)
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values)
@@ -153,12 +175,13 @@ def destroy(context: Any, uuid: str) -> None:
         with context_manager.writer.using(context) as session:
             current = _get(session, uuid)
             members = session.execute(
-                sa.select(sa.func.count()).select_from(Port)
-                .where(Port.portgroup_id == current['id'])).scalar_one()
+                sa.select(sa.func.count())
+                .select_from(Port)
+                .where(Port.portgroup_id == current['id'])
+            ).scalar_one()
             if members:
                 raise exception.PortgroupNotEmpty(portgroup=uuid)
-            session.execute(
-                sa.delete(Portgroup).where(Portgroup.uuid == uuid))
+            session.execute(sa.delete(Portgroup).where(Portgroup.uuid == uuid))
     except db_exc.DBReferenceError:
         # A port joined it meanwhile (the foreign key refuses).
         raise exception.PortgroupNotEmpty(portgroup=uuid)

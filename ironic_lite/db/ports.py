@@ -30,6 +30,7 @@ UNSORTABLE = ('extra', 'internal_info', 'local_link_connection')
 @dataclasses.dataclass(frozen=True)
 class Filters:
     """What a port list is narrowed to (each one optional)."""
+
     node_id: int | None = None
     portgroup_id: int | None = None
     address: str | None = None
@@ -41,14 +42,20 @@ class Filters:
 
 
 def _select() -> Any:
-    return (sa.select(Port.__table__, Node.uuid.label('node_uuid'),
-                      Portgroup.uuid.label('portgroup_uuid'))
-            .join(Node, Node.id == Port.node_id)
-            .outerjoin(Portgroup, Portgroup.id == Port.portgroup_id))
+    return (
+        sa.select(
+            Port.__table__,
+            Node.uuid.label('node_uuid'),
+            Portgroup.uuid.label('portgroup_uuid'),
+        )
+        .join(Node, Node.id == Port.node_id)
+        .outerjoin(Portgroup, Portgroup.id == Port.portgroup_id)
+    )
 
 
-def _duplicate(exc: db_exc.DBDuplicateEntry,
-               values: dict[str, Any]) -> Exception:
+def _duplicate(
+    exc: db_exc.DBDuplicateEntry, values: dict[str, Any]
+) -> Exception:
     columns = set(exc.columns or ())
     if 'name' in columns:
         return exception.PortDuplicateName(name=values.get('name'))
@@ -88,8 +95,7 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         with context_manager.writer.using(context) as session:
             session.add(Port(**values))
             session.flush()
-            return _get(session, Port.uuid == values['uuid'],
-                        values['uuid'])
+            return _get(session, Port.uuid == values['uuid'], values['uuid'])
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values)
 
@@ -115,20 +121,27 @@ def _filtered(query: Any, filters: Filters) -> Any:
     if filters.shards is not None:
         query = query.where(Node.shard.in_(filters.shards))
     if filters.conductor_groups is not None:
-        query = query.where(Node.conductor_group.in_(
-            filters.conductor_groups))
+        query = query.where(Node.conductor_group.in_(filters.conductor_groups))
     if filters.description_contains is not None:
-        query = query.where(Port.description.contains(
-            filters.description_contains, autoescape=True))
+        query = query.where(
+            Port.description.contains(
+                filters.description_contains, autoescape=True
+            )
+        )
     if filters.project is not None:
         query = query.where(_of_project(filters.project))
     return query
 
 
 @retry_on_disconnect
-def list_page(context: Any, filters: Filters, limit: int | None = None,
-              marker: str | None = None, sort_key: str = 'id',
-              sort_dir: str = 'asc') -> list[dict[str, Any]]:
+def list_page(
+    context: Any,
+    filters: Filters,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+) -> list[dict[str, Any]]:
     """One page of the ports that match ``filters``.
 
     :raises InvalidParameterValue: sort key or direction.
@@ -138,13 +151,19 @@ def list_page(context: Any, filters: Filters, limit: int | None = None,
     query = _filtered(_select(), filters)
     with context_manager.reader.using(context) as session:
         return paging.page(
-            session, Port, query, column, sort_dir == 'desc', limit,
-            marker, lambda ident: exception.PortNotFound(port=ident))
+            session,
+            Port,
+            query,
+            column,
+            sort_dir == 'desc',
+            limit,
+            marker,
+            lambda ident: exception.PortNotFound(port=ident),
+        )
 
 
 @retried
-def update(context: Any, uuid: str, values: dict[str, Any]
-           ) -> dict[str, Any]:
+def update(context: Any, uuid: str, values: dict[str, Any]) -> dict[str, Any]:
     """Write ``values`` (columns) of one port; returns it.
 
     :raises: PortNotFound, MACAlreadyExists, PortDuplicateName.
@@ -153,9 +172,11 @@ def update(context: Any, uuid: str, values: dict[str, Any]
         with context_manager.writer.using(context) as session:
             if values:
                 result = session.execute(
-                    sa.update(Port).where(Port.uuid == uuid)
+                    sa.update(Port)
+                    .where(Port.uuid == uuid)
                     .values(**values)
-                    .execution_options(synchronize_session=False))
+                    .execution_options(synchronize_session=False)
+                )
                 if result.rowcount != 1:
                     raise exception.PortNotFound(port=uuid)
             return _get(session, Port.uuid == uuid, uuid)
@@ -178,11 +199,15 @@ def portgroup_id(context: Any, ident: str) -> tuple[int, int]:
 
     :raises PortgroupNotFound:
     """
-    clause = (Portgroup.uuid == ident if uuidutils.is_uuid_like(ident)
-              else Portgroup.name == ident)
+    clause = (
+        Portgroup.uuid == ident
+        if uuidutils.is_uuid_like(ident)
+        else Portgroup.name == ident
+    )
     with context_manager.reader.using(context) as session:
-        row = session.execute(sa.select(Portgroup.id, Portgroup.node_id)
-                              .where(clause)).first()
+        row = session.execute(
+            sa.select(Portgroup.id, Portgroup.node_id).where(clause)
+        ).first()
     if row is None:
         raise exception.PortgroupNotFound(portgroup=ident)
     return row[0], row[1]

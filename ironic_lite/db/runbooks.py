@@ -28,8 +28,9 @@ UNSORTABLE = ('extra', 'steps', 'traits')
 STEP_FIELDS = ('interface', 'step', 'args', 'order')
 
 
-def _duplicate(exc: db_exc.DBDuplicateEntry,
-               values: dict[str, Any]) -> Exception:
+def _duplicate(
+    exc: db_exc.DBDuplicateEntry, values: dict[str, Any]
+) -> Exception:
     if 'name' in set(exc.columns or ()):
         return exception.RunbookDuplicateName(name=values.get('name'))
     return exception.RunbookAlreadyExists(uuid=values.get('uuid'))
@@ -43,24 +44,30 @@ def _clause(ident: int | str) -> Any:
     return Runbook.name == ident
 
 
-def _complete(session: Any, rows: list[dict[str, Any]]
-              ) -> list[dict[str, Any]]:
-    rows = step_rows.attach(session, RunbookStep, 'runbook_id',
-                            STEP_FIELDS, rows)
+def _complete(
+    session: Any, rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    rows = step_rows.attach(
+        session, RunbookStep, 'runbook_id', STEP_FIELDS, rows
+    )
     ids = [row['id'] for row in rows]
     traits: dict[int, list[str]] = {i: [] for i in ids}
     if ids:
         for runbook_id, trait in session.execute(
-                sa.select(RunbookTrait.runbook_id, RunbookTrait.trait)
-                .where(RunbookTrait.runbook_id.in_(ids))
-                .order_by(RunbookTrait.trait)):
+            sa.select(RunbookTrait.runbook_id, RunbookTrait.trait)
+            .where(RunbookTrait.runbook_id.in_(ids))
+            .order_by(RunbookTrait.trait)
+        ):
             traits[runbook_id].append(trait)
     return [{**row, 'traits': traits[row['id']]} for row in rows]
 
 
 def _get(session: Any, ident: int | str) -> dict[str, Any]:
-    row = session.execute(sa.select(Runbook.__table__)
-                          .where(_clause(ident))).mappings().first()
+    row = (
+        session.execute(sa.select(Runbook.__table__).where(_clause(ident)))
+        .mappings()
+        .first()
+    )
     if row is None:
         raise exception.RunbookNotFound(runbook=ident)
     return _complete(session, [dict(row)])[0]
@@ -81,8 +88,9 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
             row = Runbook(**values)
             session.add(row)
             session.flush()
-            step_rows.replace(session, RunbookStep, 'runbook_id',
-                              STEP_FIELDS, row.id, steps)
+            step_rows.replace(
+                session, RunbookStep, 'runbook_id', STEP_FIELDS, row.id, steps
+            )
             return _get(session, row.id)
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values)
@@ -96,10 +104,14 @@ def get(context: Any, ident: int | str) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def list_page(context: Any, project: str | None = None,
-              limit: int | None = None, marker: str | None = None,
-              sort_key: str = 'id', sort_dir: str = 'asc'
-              ) -> list[dict[str, Any]]:
+def list_page(
+    context: Any,
+    project: str | None = None,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+) -> list[dict[str, Any]]:
     """One page of runbooks; with ``project``, those it owns and the
     public ones (upstream's project filter).
 
@@ -109,18 +121,27 @@ def list_page(context: Any, project: str | None = None,
     column = paging.check_sort(Runbook, sort_key, sort_dir, UNSORTABLE)
     query = sa.select(Runbook.__table__)
     if project is not None:
-        query = query.where(sa.or_(Runbook.owner == project,
-                                   Runbook.public.is_(True)))
+        query = query.where(
+            sa.or_(Runbook.owner == project, Runbook.public.is_(True))
+        )
     with context_manager.reader.using(context) as session:
         rows = paging.page(
-            session, Runbook, query, column, sort_dir == 'desc', limit,
-            marker, lambda ident: exception.RunbookNotFound(runbook=ident))
+            session,
+            Runbook,
+            query,
+            column,
+            sort_dir == 'desc',
+            limit,
+            marker,
+            lambda ident: exception.RunbookNotFound(runbook=ident),
+        )
         return _complete(session, rows)
 
 
 @retried
-def update(context: Any, ident: int | str,
-           values: dict[str, Any]) -> dict[str, Any]:
+def update(
+    context: Any, ident: int | str, values: dict[str, Any]
+) -> dict[str, Any]:
     """Write ``values`` (``steps`` replaces every step).
 
     :raises: RunbookNotFound, RunbookDuplicateName.
@@ -132,12 +153,20 @@ def update(context: Any, ident: int | str,
             current = _get(session, ident)
             if values:
                 session.execute(
-                    sa.update(Runbook).where(Runbook.id == current['id'])
+                    sa.update(Runbook)
+                    .where(Runbook.id == current['id'])
                     .values(**values)
-                    .execution_options(synchronize_session=False))
+                    .execution_options(synchronize_session=False)
+                )
             if steps is not None:
-                step_rows.replace(session, RunbookStep, 'runbook_id',
-                                  STEP_FIELDS, current['id'], steps)
+                step_rows.replace(
+                    session,
+                    RunbookStep,
+                    'runbook_id',
+                    STEP_FIELDS,
+                    current['id'],
+                    steps,
+                )
             return _get(session, current['id'])
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values)
@@ -149,38 +178,45 @@ def destroy(context: Any, ident: int | str) -> None:
     with context_manager.writer.using(context) as session:
         current = _get(session, ident)
         for model in (RunbookStep, RunbookTrait):
-            session.execute(sa.delete(model).where(
-                model.runbook_id == current['id']))
-        session.execute(sa.delete(Runbook).where(
-            Runbook.id == current['id']))
+            session.execute(
+                sa.delete(model).where(model.runbook_id == current['id'])
+            )
+        session.execute(sa.delete(Runbook).where(Runbook.id == current['id']))
 
 
 @retried
-def set_traits(context: Any, runbook_id: int, traits: list[str],
-               replace: bool) -> None:
+def set_traits(
+    context: Any, runbook_id: int, traits: list[str], replace: bool
+) -> None:
     """Add ``traits`` to the runbook (``replace``: they become its only
     ones); one transaction."""
     with context_manager.writer.using(context) as session:
         query = sa.select(RunbookTrait.trait).where(
-            RunbookTrait.runbook_id == runbook_id)
+            RunbookTrait.runbook_id == runbook_id
+        )
         current = set(session.execute(query).scalars())
         if replace:
-            session.execute(sa.delete(RunbookTrait).where(
-                RunbookTrait.runbook_id == runbook_id,
-                RunbookTrait.trait.not_in(traits)))
+            session.execute(
+                sa.delete(RunbookTrait).where(
+                    RunbookTrait.runbook_id == runbook_id,
+                    RunbookTrait.trait.not_in(traits),
+                )
+            )
         for trait in sorted(set(traits) - current):
             session.add(RunbookTrait(runbook_id=runbook_id, trait=trait))
         session.flush()
 
 
 @retried
-def remove_traits(context: Any, runbook_id: int,
-                  traits: list[str] | None) -> None:
+def remove_traits(
+    context: Any, runbook_id: int, traits: list[str] | None
+) -> None:
     """Remove ``traits`` (every one with None); one not there is not an
     error, as upstream."""
     with context_manager.writer.using(context) as session:
         query = sa.delete(RunbookTrait).where(
-            RunbookTrait.runbook_id == runbook_id)
+            RunbookTrait.runbook_id == runbook_id
+        )
         if traits is not None:
             query = query.where(RunbookTrait.trait.in_(traits))
         session.execute(query)

@@ -38,39 +38,57 @@ class Kind:
 CONNECTORS = Kind(
     VolumeConnector,
     lambda ident: exception.VolumeConnectorNotFound(connector=ident),
-    ((frozenset({'type', 'connector_id'}),
-      exception.VolumeConnectorTypeAndIdAlreadyExists,
-      ('type', 'connector_id')),
-     (frozenset({'uuid'}), exception.VolumeConnectorAlreadyExists,
-      ('uuid',))),
-    ('extra',))
+    (
+        (
+            frozenset({'type', 'connector_id'}),
+            exception.VolumeConnectorTypeAndIdAlreadyExists,
+            ('type', 'connector_id'),
+        ),
+        (
+            frozenset({'uuid'}),
+            exception.VolumeConnectorAlreadyExists,
+            ('uuid',),
+        ),
+    ),
+    ('extra',),
+)
 TARGETS = Kind(
     VolumeTarget,
     lambda ident: exception.VolumeTargetNotFound(target=ident),
-    ((frozenset({'node_id', 'boot_index'}),
-      exception.VolumeTargetBootIndexAlreadyExists, ('boot_index',)),
-     (frozenset({'uuid'}), exception.VolumeTargetAlreadyExists,
-      ('uuid',))),
-    ('extra', 'properties'))
+    (
+        (
+            frozenset({'node_id', 'boot_index'}),
+            exception.VolumeTargetBootIndexAlreadyExists,
+            ('boot_index',),
+        ),
+        (frozenset({'uuid'}), exception.VolumeTargetAlreadyExists, ('uuid',)),
+    ),
+    ('extra', 'properties'),
+)
 
 
 def _select(kind: Kind) -> Any:
-    return sa.select(kind.model.__table__, Node.uuid.label('node_uuid')
-                     ).join(Node, Node.id == kind.model.node_id)
+    return sa.select(kind.model.__table__, Node.uuid.label('node_uuid')).join(
+        Node, Node.id == kind.model.node_id
+    )
 
 
 def _of_project(project: str) -> Any:
     """Nodes ``project`` owns or leases (none while the nodes table
     has no such columns)."""
-    columns = [getattr(Node, name) for name in ('owner', 'lessee')
-               if name in Node.__table__.columns]
+    columns = [
+        getattr(Node, name)
+        for name in ('owner', 'lessee')
+        if name in Node.__table__.columns
+    ]
     if not columns:
         return sa.false()
     return sa.or_(*(column == project for column in columns))
 
 
-def _duplicate(kind: Kind, exc: db_exc.DBDuplicateEntry,
-               values: dict[str, Any]) -> Exception:
+def _duplicate(
+    kind: Kind, exc: db_exc.DBDuplicateEntry, values: dict[str, Any]
+) -> Exception:
     columns = set(exc.columns or ())
     for unique, error, names in kind.duplicates:
         if columns & (unique - {'node_id'}):
@@ -82,16 +100,18 @@ def _duplicate(kind: Kind, exc: db_exc.DBDuplicateEntry,
 
 
 def _get(session: Any, kind: Kind, uuid: str) -> dict[str, Any]:
-    row = session.execute(_select(kind).where(
-        kind.model.uuid == uuid)).mappings().first()
+    row = (
+        session.execute(_select(kind).where(kind.model.uuid == uuid))
+        .mappings()
+        .first()
+    )
     if row is None:
         raise kind.missing(uuid)
     return dict(row)
 
 
 @retried
-def create(context: Any, kind: Kind,
-           values: dict[str, Any]) -> dict[str, Any]:
+def create(context: Any, kind: Kind, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a row (``values`` with ``node_id``); returns it.
 
     :raises: the kind's AlreadyExists errors.
@@ -116,31 +136,45 @@ def get(context: Any, kind: Kind, uuid: str) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def list_page(context: Any, kind: Kind, node_id: int | None = None,
-              limit: int | None = None, marker: str | None = None,
-              sort_key: str = 'id', sort_dir: str = 'asc',
-              project: str | None = None) -> list[dict[str, Any]]:
+def list_page(
+    context: Any,
+    kind: Kind,
+    node_id: int | None = None,
+    limit: int | None = None,
+    marker: str | None = None,
+    sort_key: str = 'id',
+    sort_dir: str = 'asc',
+    project: str | None = None,
+) -> list[dict[str, Any]]:
     """One page, of one node's rows with ``node_id``; with
     ``project``, only of the nodes it owns or leases.
 
     :raises InvalidParameterValue: sort key or direction.
     :raises: the kind's NotFound error for an unknown marker.
     """
-    column = paging.check_sort(kind.model, sort_key, sort_dir,
-                               kind.unsortable)
+    column = paging.check_sort(kind.model, sort_key, sort_dir, kind.unsortable)
     query = _select(kind)
     if node_id is not None:
         query = query.where(kind.model.node_id == node_id)
     if project is not None:
         query = query.where(_of_project(project))
     with context_manager.reader.using(context) as session:
-        return paging.page(session, kind.model, query, column,
-                           sort_dir == 'desc', limit, marker, kind.missing)
+        return paging.page(
+            session,
+            kind.model,
+            query,
+            column,
+            sort_dir == 'desc',
+            limit,
+            marker,
+            kind.missing,
+        )
 
 
 @retried
-def update(context: Any, kind: Kind, uuid: str,
-           values: dict[str, Any]) -> dict[str, Any]:
+def update(
+    context: Any, kind: Kind, uuid: str, values: dict[str, Any]
+) -> dict[str, Any]:
     """Write ``values`` (columns) of one row; returns it.
 
     :raises: the kind's NotFound and AlreadyExists errors.
@@ -148,9 +182,11 @@ def update(context: Any, kind: Kind, uuid: str,
     try:
         with context_manager.writer.using(context) as session:
             result = session.execute(
-                sa.update(kind.model).where(kind.model.uuid == uuid)
+                sa.update(kind.model)
+                .where(kind.model.uuid == uuid)
                 .values(**values)
-                .execution_options(synchronize_session=False))
+                .execution_options(synchronize_session=False)
+            )
             if result.rowcount != 1:
                 raise kind.missing(uuid)
             return _get(session, kind, uuid)
@@ -163,7 +199,7 @@ def destroy(context: Any, kind: Kind, uuid: str) -> None:
     """:raises: the kind's NotFound error."""
     with context_manager.writer.using(context) as session:
         result = session.execute(
-            sa.delete(kind.model).where(kind.model.uuid == uuid))
+            sa.delete(kind.model).where(kind.model.uuid == uuid)
+        )
         if result.rowcount != 1:
             raise kind.missing(uuid)
-

@@ -42,15 +42,15 @@ VERSION_KEY = 'hardware_manager_version'
 COMMAND_KEY = 'agent_command_id'
 #: The step flags kept from the agent's step (the others are the
 #: conductor's: args, idempotent ...).
-_STEP_KEYS = ('step', 'priority', 'interface', 'abortable',
-              'reboot_requested')
+_STEP_KEYS = ('step', 'priority', 'interface', 'abortable', 'reboot_requested')
 
 
 def _power(task: base.TaskLike) -> base.PowerInterface:
     power = getattr(task, 'interfaces', {}).get('power')
     if not isinstance(power, base.PowerInterface):
         raise exception.NodeCleaningFailure(
-            node=task.node.uuid, reason='the node has no power interface')
+            node=task.node.uuid, reason='the node has no power interface'
+        )
     return power
 
 
@@ -58,16 +58,18 @@ class AgentDeploy(base.DeployInterface):
     """Clean steps from the ramdisk agent (see the module docstring)."""
 
     def deploy(self, task: base.TaskLike) -> str | None:
-        LOG.warning('Node %s: the agent deploy interface does not write '
-                    'images yet; nothing was written', task.node.uuid)
+        LOG.warning(
+            'Node %s: the agent deploy interface does not write '
+            'images yet; nothing was written',
+            task.node.uuid,
+        )
         return None
 
     def tear_down(self, task: base.TaskLike) -> None:
         """Nothing was deployed (see :meth:`deploy`)."""
 
     def client(self, task: base.TaskLike) -> agent_client.AgentClient:
-        return agent_client.AgentClient(task,
-                                        self.conf.agent.command_timeout)
+        return agent_client.AgentClient(task, self.conf.agent.command_timeout)
 
     # -- booting the agent
 
@@ -80,8 +82,10 @@ class AgentDeploy(base.DeployInterface):
         else:
             power.set_power_state(task, states.POWER_ON)
         task.node.power_state = power.get_power_state(task)
-        LOG.info('Node %s: booted for cleaning; waiting for its agent',
-                 task.node.uuid)
+        LOG.info(
+            'Node %s: booted for cleaning; waiting for its agent',
+            task.node.uuid,
+        )
         return states.CLEANWAIT
 
     def tear_down_cleaning(self, task: base.TaskLike) -> None:
@@ -101,9 +105,10 @@ class AgentDeploy(base.DeployInterface):
 
     def _overrides(self) -> dict[str, int | None]:
         deploy = self.conf.deploy
-        return {'erase_devices': deploy.erase_devices_priority,
-                'erase_devices_metadata':
-                    deploy.erase_devices_metadata_priority}
+        return {
+            'erase_devices': deploy.erase_devices_priority,
+            'erase_devices_metadata': deploy.erase_devices_metadata_priority,
+        }
 
     def get_clean_steps(self, task: base.TaskLike) -> list[dict[str, Any]]:
         cached = task.node.driver_internal_info.get(CACHED_STEPS_KEY) or {}
@@ -111,9 +116,12 @@ class AgentDeploy(base.DeployInterface):
         steps = super().get_clean_steps(task)
         for agent_step in cached.get(self.interface_type, []):
             step = {key: agent_step.get(key) for key in _STEP_KEYS}
-            step.update(interface=self.interface_type, idempotent=False,
-                        argsinfo=agent_step.get('argsinfo'),
-                        abortable=bool(agent_step.get('abortable')))
+            step.update(
+                interface=self.interface_type,
+                idempotent=False,
+                argsinfo=agent_step.get('argsinfo'),
+                abortable=bool(agent_step.get('abortable')),
+            )
             if overrides.get(step['step']) is not None:
                 step['priority'] = overrides[step['step']]
             steps.append(step)
@@ -130,39 +138,49 @@ class AgentDeploy(base.DeployInterface):
         missing = {'clean_steps', VERSION_KEY} - set(result)
         if answer.get('command_status') != 'SUCCEEDED' or missing:
             raise exception.NodeCleaningFailure(
-                node=node.uuid, reason='the agent\'s get_clean_steps '
+                node=node.uuid,
+                reason="the agent's get_clean_steps "
                 f'answered an invalid result (missing {sorted(missing)}): '
-                f'{answer}')
+                f'{answer}',
+            )
         steps: dict[str, list[dict[str, Any]]] = {}
         for step_list in result['clean_steps'].values():
             for step in step_list:
                 if not {'interface', 'step', 'priority'} <= set(step):
                     raise exception.NodeCleaningFailure(
-                        node=node.uuid, reason=f'the agent listed an '
-                        f'invalid clean step: {step}')
+                        node=node.uuid,
+                        reason=f'the agent listed an '
+                        f'invalid clean step: {step}',
+                    )
                 steps.setdefault(step['interface'], []).append(step)
         node.driver_internal_info[VERSION_KEY] = result[VERSION_KEY]
         node.driver_internal_info[CACHED_STEPS_KEY] = steps
 
-    def _is_agent_step(self, task: base.TaskLike,
-                       step: dict[str, Any]) -> bool:
+    def _is_agent_step(
+        self, task: base.TaskLike, step: dict[str, Any]
+    ) -> bool:
         cached = task.node.driver_internal_info.get(CACHED_STEPS_KEY) or {}
-        return any(s.get('step') == step.get('step')
-                   for s in cached.get(self.interface_type, []))
+        return any(
+            s.get('step') == step.get('step')
+            for s in cached.get(self.interface_type, [])
+        )
 
-    def execute_clean_step(self, task: base.TaskLike,
-                           step: dict[str, Any]) -> str | None:
+    def execute_clean_step(
+        self, task: base.TaskLike, step: dict[str, Any]
+    ) -> str | None:
         if not self._is_agent_step(task, step):
             return super().execute_clean_step(task, step)
         info = task.node.driver_internal_info
         agent_step = {key: step.get(key) for key in _STEP_KEYS}
         agent_step['args'] = step.get('args') or {}
         answer = self.client(task).execute_clean_step(
-            agent_step, info.get(VERSION_KEY))
+            agent_step, info.get(VERSION_KEY)
+        )
         if not answer.get('command_status') or not answer.get('id'):
             raise exception.NodeCleaningFailure(
-                node=task.node.uuid, reason='the agent returned a bad '
-                f'command result: {answer}')
+                node=task.node.uuid,
+                reason=f'the agent returned a bad command result: {answer}',
+            )
         info[COMMAND_KEY] = answer['id']
         return states.CLEANWAIT
 

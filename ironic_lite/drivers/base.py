@@ -81,8 +81,9 @@ F = TypeVar('F', bound=Callable[..., Any])
 
 #: JSON schema keywords an ``argsinfo`` entry may use to constrain the
 #: value of its argument (besides ``description`` and ``required``).
-ARG_SCHEMA_KEYS = frozenset({'type', 'minimum', 'maximum', 'minLength',
-                             'maxLength', 'pattern', 'enum'})
+ARG_SCHEMA_KEYS = frozenset(
+    {'type', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum'}
+)
 _ARGSINFO_KEYS = frozenset({'description', 'required'}) | ARG_SCHEMA_KEYS
 
 
@@ -95,7 +96,9 @@ def _is_integer(_checker: Any, value: Any) -> bool:
 _ArgValidator = jsonschema.validators.extend(
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        'integer', _is_integer))
+        'integer', _is_integer
+    ),
+)
 
 
 class NodeLike(Protocol):
@@ -147,39 +150,49 @@ def _validate_argsinfo(argsinfo: Any) -> None:
         return
     if not isinstance(argsinfo, dict):
         raise exception.InvalidParameterValue(
-            err=f'argsinfo must be a dict, not {argsinfo!r}')
+            err=f'argsinfo must be a dict, not {argsinfo!r}'
+        )
     for name, info in argsinfo.items():
         where = f'argsinfo of argument {name!r}'
         if not isinstance(name, str) or not isinstance(info, dict):
             raise exception.InvalidParameterValue(
-                err=f'{where} must map a name to a dict')
+                err=f'{where} must map a name to a dict'
+            )
         unknown = set(info) - _ARGSINFO_KEYS
         if unknown:
             raise exception.InvalidParameterValue(
-                err=f'{where} has unknown keys {sorted(unknown)}')
+                err=f'{where} has unknown keys {sorted(unknown)}'
+            )
         if not isinstance(info.get('description'), str):
             raise exception.InvalidParameterValue(
-                err=f'{where} needs a "description" string')
+                err=f'{where} needs a "description" string'
+            )
         if not isinstance(info.get('required', False), bool):
             raise exception.InvalidParameterValue(
-                err=f'{where}: "required" must be a boolean')
+                err=f'{where}: "required" must be a boolean'
+            )
         try:
             _ArgValidator.check_schema(arg_schema(info))
         except jsonschema.SchemaError as exc:
             raise exception.InvalidParameterValue(
-                err=f'{where}: invalid constraint: {exc.message}')
+                err=f'{where}: invalid constraint: {exc.message}'
+            )
 
 
 def arg_schema(info: dict[str, Any]) -> dict[str, Any]:
     """The JSON schema an argument's value must match (its
     ``argsinfo`` entry without description and required)."""
-    return {key: value for key, value in info.items()
-            if key in ARG_SCHEMA_KEYS}
+    return {
+        key: value for key, value in info.items() if key in ARG_SCHEMA_KEYS
+    }
 
 
-def clean_step(priority: int, abortable: bool = False,
-               argsinfo: dict[str, dict[str, Any]] | None = None,
-               idempotent: bool = False) -> Callable[[F], F]:
+def clean_step(
+    priority: int,
+    abortable: bool = False,
+    argsinfo: dict[str, dict[str, Any]] | None = None,
+    idempotent: bool = False,
+) -> Callable[[F], F]:
     """Mark an interface method ``method(self, task, **args)`` as a
     clean step.
 
@@ -197,29 +210,36 @@ def clean_step(priority: int, abortable: bool = False,
         interruption is safe (see the module docstring).
     :raises InvalidParameterValue: on invalid decorator arguments.
     """
-    if isinstance(priority, bool) or not isinstance(priority, int) \
-            or priority < 0:
+    if (
+        isinstance(priority, bool)
+        or not isinstance(priority, int)
+        or priority < 0
+    ):
         raise exception.InvalidParameterValue(
             err=f'clean step priority must be an integer >= 0, '
-            f'not {priority!r}')
-    for name, flag in (('abortable', abortable),
-                       ('idempotent', idempotent)):
+            f'not {priority!r}'
+        )
+    for name, flag in (('abortable', abortable), ('idempotent', idempotent)):
         if not isinstance(flag, bool):
             raise exception.InvalidParameterValue(
-                err=f'{name} must be a boolean, not {flag!r}')
+                err=f'{name} must be a boolean, not {flag!r}'
+            )
     _validate_argsinfo(argsinfo)
 
     def decorate(func: F) -> F:
         func._clean_step = StepInfo(  # type: ignore[attr-defined]
-            priority, abortable, argsinfo, idempotent)
+            priority, abortable, argsinfo, idempotent
+        )
         return func
 
     return decorate
 
 
-def deploy_step(priority: int,
-                argsinfo: dict[str, dict[str, Any]] | None = None,
-                abortable: bool = False) -> Callable[[F], F]:
+def deploy_step(
+    priority: int,
+    argsinfo: dict[str, dict[str, Any]] | None = None,
+    abortable: bool = False,
+) -> Callable[[F], F]:
     """Mark an interface method ``method(self, task, **args)`` as a
     deploy step (API 1.69 and deploy templates).
 
@@ -238,27 +258,36 @@ def deploy_step(priority: int,
         deploy steps have no such flag).
     :raises InvalidParameterValue: on invalid decorator arguments.
     """
-    if isinstance(priority, bool) or not isinstance(priority, int) \
-            or priority < 0:
+    if (
+        isinstance(priority, bool)
+        or not isinstance(priority, int)
+        or priority < 0
+    ):
         raise exception.InvalidParameterValue(
             err=f'deploy step priority must be an integer >= 0, '
-            f'not {priority!r}')
+            f'not {priority!r}'
+        )
     if not isinstance(abortable, bool):
         raise exception.InvalidParameterValue(
-            err=f'abortable must be a boolean, not {abortable!r}')
+            err=f'abortable must be a boolean, not {abortable!r}'
+        )
     _validate_argsinfo(argsinfo)
 
     def decorate(func: F) -> F:
         func._deploy_step = StepInfo(  # type: ignore[attr-defined]
-            priority, abortable, argsinfo)
+            priority, abortable, argsinfo
+        )
         return func
 
     return decorate
 
 
-def service_step(priority: int = 0, abortable: bool = False,
-                 argsinfo: dict[str, dict[str, Any]] | None = None,
-                 requires_ramdisk: bool = True) -> Callable[[F], F]:
+def service_step(
+    priority: int = 0,
+    abortable: bool = False,
+    argsinfo: dict[str, dict[str, Any]] | None = None,
+    requires_ramdisk: bool = True,
+) -> Callable[[F], F]:
     """Mark an interface method ``method(self, task, **args)`` as a
     service step (API 1.87): a step an operator asks an ``active``
     node to run (``PUT .../states/provision {"target": "service"}``).
@@ -276,30 +305,39 @@ def service_step(priority: int = 0, abortable: bool = False,
         ``disable_ramdisk`` refuses such a step.
     :raises InvalidParameterValue: on invalid decorator arguments.
     """
-    if isinstance(priority, bool) or not isinstance(priority, int) \
-            or priority < 0:
+    if (
+        isinstance(priority, bool)
+        or not isinstance(priority, int)
+        or priority < 0
+    ):
         raise exception.InvalidParameterValue(
             err=f'service step priority must be an integer >= 0, '
-            f'not {priority!r}')
-    for name, flag in (('abortable', abortable),
-                       ('requires_ramdisk', requires_ramdisk)):
+            f'not {priority!r}'
+        )
+    for name, flag in (
+        ('abortable', abortable),
+        ('requires_ramdisk', requires_ramdisk),
+    ):
         if not isinstance(flag, bool):
             raise exception.InvalidParameterValue(
-                err=f'{name} must be a boolean, not {flag!r}')
+                err=f'{name} must be a boolean, not {flag!r}'
+            )
     _validate_argsinfo(argsinfo)
 
     def decorate(func: F) -> F:
         func._service_step = StepInfo(  # type: ignore[attr-defined]
-            priority, abortable, argsinfo,
-            requires_ramdisk=requires_ramdisk)
+            priority, abortable, argsinfo, requires_ramdisk=requires_ramdisk
+        )
         return func
 
     return decorate
 
 
-def validate_step_args(step: dict[str, Any],
-                       argsinfo: dict[str, dict[str, Any]] | None,
-                       kind: str = 'Clean') -> None:
+def validate_step_args(
+    step: dict[str, Any],
+    argsinfo: dict[str, dict[str, Any]] | None,
+    kind: str = 'Clean',
+) -> None:
     """Check ``step['args']`` against the step's ``argsinfo``.
 
     :raises InvalidParameterValue: unknown or missing required args, or
@@ -309,27 +347,35 @@ def validate_step_args(step: dict[str, Any],
     args = step.get('args') or {}
     if not isinstance(args, dict):
         raise exception.InvalidParameterValue(
-            err=f'{kind} step {name}: args must be an object')
+            err=f'{kind} step {name}: args must be an object'
+        )
     argsinfo = argsinfo or {}
     unknown = sorted(set(args) - set(argsinfo))
     if unknown:
         raise exception.InvalidParameterValue(
             err=f'{kind} step {name} does not accept the argument(s) '
             f'{", ".join(unknown)}; it accepts: '
-            f'{", ".join(sorted(argsinfo)) or "none"}')
-    missing = sorted(arg for arg, info in argsinfo.items()
-                     if info.get('required') and arg not in args)
+            f'{", ".join(sorted(argsinfo)) or "none"}'
+        )
+    missing = sorted(
+        arg
+        for arg, info in argsinfo.items()
+        if info.get('required') and arg not in args
+    )
     if missing:
         raise exception.InvalidParameterValue(
             err=f'{kind} step {name} requires the argument(s) '
-            f'{", ".join(missing)}')
+            f'{", ".join(missing)}'
+        )
     for arg, value in sorted(args.items()):
         error = jsonschema.exceptions.best_match(
-            _ArgValidator(arg_schema(argsinfo[arg])).iter_errors(value))
+            _ArgValidator(arg_schema(argsinfo[arg])).iter_errors(value)
+        )
         if error is not None:
             raise exception.InvalidParameterValue(
                 err=f'{kind} step {name}: invalid value of argument '
-                f'{arg}: {error.message}')
+                f'{arg}: {error.message}'
+            )
 
 
 class BaseInterface:
@@ -358,13 +404,16 @@ class BaseInterface:
         for name in sorted(dir(type(self))):
             info = getattr(getattr(type(self), name), '_clean_step', None)
             if isinstance(info, StepInfo):
-                steps.append({
-                    'step': name, 'priority': info.priority,
-                    'interface': self.interface_type,
-                    'abortable': info.abortable,
-                    'idempotent': info.idempotent,
-                    'argsinfo': copy.deepcopy(info.argsinfo),
-                })
+                steps.append(
+                    {
+                        'step': name,
+                        'priority': info.priority,
+                        'interface': self.interface_type,
+                        'abortable': info.abortable,
+                        'idempotent': info.idempotent,
+                        'argsinfo': copy.deepcopy(info.argsinfo),
+                    }
+                )
         return steps
 
     def get_clean_steps(self, task: TaskLike) -> list[dict[str, Any]]:
@@ -372,8 +421,9 @@ class BaseInterface:
         whose steps depend on the node override this."""
         return self.clean_step_definitions()
 
-    def execute_clean_step(self, task: TaskLike,
-                           step: dict[str, Any]) -> str | None:
+    def execute_clean_step(
+        self, task: TaskLike, step: dict[str, Any]
+    ) -> str | None:
         """Run ``step`` (``{'interface', 'step', 'args'}``).
 
         :returns: None when done, ``states.CLEANWAIT`` when the step
@@ -384,17 +434,22 @@ class BaseInterface:
         name = step.get('step')
         method = getattr(self, str(name), None) if name else None
         info = getattr(method, '_clean_step', None)
-        if (step.get('interface') != self.interface_type
-                or method is None or not isinstance(info, StepInfo)):
+        if (
+            step.get('interface') != self.interface_type
+            or method is None
+            or not isinstance(info, StepInfo)
+        ):
             raise exception.CleanStepNotFound(
-                interface_type=self.interface_type, step=name)
+                interface_type=self.interface_type, step=name
+            )
         validate_step_args(step, info.argsinfo)
         result = method(task, **(step.get('args') or {}))
         if result not in (None, states.CLEANWAIT):
             raise exception.NodeCleaningFailure(
                 node=task.node.uuid,
                 reason=f'clean step {self.interface_type}.{name} '
-                f'returned {result!r}')
+                f'returned {result!r}',
+            )
         return result
 
     def get_deploy_steps(self, task: TaskLike) -> list[dict[str, Any]]:
@@ -404,13 +459,19 @@ class BaseInterface:
         for name in sorted(dir(type(self))):
             info = getattr(getattr(type(self), name), '_deploy_step', None)
             if isinstance(info, StepInfo):
-                steps.append({'step': name, 'priority': info.priority,
-                              'interface': self.interface_type,
-                              'argsinfo': copy.deepcopy(info.argsinfo)})
+                steps.append(
+                    {
+                        'step': name,
+                        'priority': info.priority,
+                        'interface': self.interface_type,
+                        'argsinfo': copy.deepcopy(info.argsinfo),
+                    }
+                )
         return steps
 
-    def execute_deploy_step(self, task: TaskLike,
-                            step: dict[str, Any]) -> str | None:
+    def execute_deploy_step(
+        self, task: TaskLike, step: dict[str, Any]
+    ) -> str | None:
         """Run ``step`` (``{'interface', 'step', 'args'}``); returns
         what the step returns (``wait call-back``: it goes on
         asynchronously).
@@ -424,7 +485,8 @@ class BaseInterface:
         if method is None or not isinstance(info, StepInfo):
             raise exception.InvalidParameterValue(
                 err=f'deploy step {name} on interface '
-                f'{self.interface_type} does not exist')
+                f'{self.interface_type} does not exist'
+            )
         validate_step_args(step, info.argsinfo, 'Deploy')
         result: str | None = method(task, **(step.get('args') or {}))
         return result
@@ -432,8 +494,7 @@ class BaseInterface:
     def deploy_step_abortable(self, name: str) -> bool:
         """Whether this interface's deploy step ``name`` is abortable
         (:func:`deploy_step`); False for an unknown step."""
-        info = getattr(getattr(type(self), name, None), '_deploy_step',
-                       None)
+        info = getattr(getattr(type(self), name, None), '_deploy_step', None)
         return isinstance(info, StepInfo) and info.abortable
 
     def poll_deploy_step(self, task: TaskLike) -> bool:
@@ -452,17 +513,21 @@ class BaseInterface:
         for name in sorted(dir(type(self))):
             info = getattr(getattr(type(self), name), '_service_step', None)
             if isinstance(info, StepInfo):
-                steps.append({
-                    'step': name, 'priority': info.priority,
-                    'interface': self.interface_type,
-                    'abortable': info.abortable,
-                    'requires_ramdisk': info.requires_ramdisk,
-                    'argsinfo': copy.deepcopy(info.argsinfo),
-                })
+                steps.append(
+                    {
+                        'step': name,
+                        'priority': info.priority,
+                        'interface': self.interface_type,
+                        'abortable': info.abortable,
+                        'requires_ramdisk': info.requires_ramdisk,
+                        'argsinfo': copy.deepcopy(info.argsinfo),
+                    }
+                )
         return steps
 
-    def execute_service_step(self, task: TaskLike,
-                             step: dict[str, Any]) -> str | None:
+    def execute_service_step(
+        self, task: TaskLike, step: dict[str, Any]
+    ) -> str | None:
         """Run the service step ``step``; None when done,
         ``states.SERVICEWAIT`` when it goes on asynchronously.
 
@@ -472,18 +537,21 @@ class BaseInterface:
         name = step.get('step')
         info = getattr(type(self), str(name), None) if name else None
         info = getattr(info, '_service_step', None)
-        if (step.get('interface') != self.interface_type
-                or not isinstance(info, StepInfo)):
+        if step.get('interface') != self.interface_type or not isinstance(
+            info, StepInfo
+        ):
             raise exception.InvalidParameterValue(
                 err=f'service step {name} on interface '
-                f'{self.interface_type} does not exist')
+                f'{self.interface_type} does not exist'
+            )
         validate_step_args(step, info.argsinfo, 'Service')
         result = getattr(self, str(name))(task, **(step.get('args') or {}))
         if result not in (None, states.SERVICEWAIT):
             raise exception.NodeServicingFailure(
                 node=task.node.uuid,
                 reason=f'service step {self.interface_type}.{name} '
-                f'returned {result!r}')
+                f'returned {result!r}',
+            )
         return cast(str | None, result)
 
     def poll_service_step(self, task: TaskLike) -> bool:
@@ -513,8 +581,9 @@ class PowerInterface(BaseInterface, abc.ABC):
         """The current power state: ``states.POWER_ON``/``POWER_OFF``."""
 
     @abc.abstractmethod
-    def set_power_state(self, task: TaskLike, power_state: str,
-                        timeout: int | None = None) -> None:
+    def set_power_state(
+        self, task: TaskLike, power_state: str, timeout: int | None = None
+    ) -> None:
         """Switch the node to ``power_state``."""
 
     @abc.abstractmethod
@@ -536,8 +605,9 @@ class ManagementInterface(BaseInterface, abc.ABC):
         """``{'boot_device': str | None, 'persistent': bool | None}``."""
 
     @abc.abstractmethod
-    def set_boot_device(self, task: TaskLike, device: str,
-                        persistent: bool = False) -> None:
+    def set_boot_device(
+        self, task: TaskLike, device: str, persistent: bool = False
+    ) -> None:
         """Boot the node from ``device`` next time (or every time).
 
         :raises InvalidParameterValue: a device it does not support.
@@ -550,7 +620,8 @@ class ManagementInterface(BaseInterface, abc.ABC):
             default, and upstream's fake management).
         """
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='inject_nmi')
+            driver=task.node.driver, extension='inject_nmi'
+        )
 
     @abc.abstractmethod
     def get_supported_boot_devices(self, task: TaskLike) -> list[str]:
@@ -561,41 +632,51 @@ class ManagementInterface(BaseInterface, abc.ABC):
     # Indicators (LEDs) of the hardware components, as upstream: an
     # interface without them refuses (400).
 
-    def get_supported_indicators(self, task: TaskLike
-                                 ) -> dict[str, dict[str, Any]]:
+    def get_supported_indicators(
+        self, task: TaskLike
+    ) -> dict[str, dict[str, Any]]:
         """``{component: {indicator: {'readonly': bool, 'states':
         [...]}}}``."""
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='get_supported_indicators')
+            driver=task.node.driver, extension='get_supported_indicators'
+        )
 
-    def get_indicator_state(self, task: TaskLike, component: str,
-                            indicator: str) -> str:
+    def get_indicator_state(
+        self, task: TaskLike, component: str, indicator: str
+    ) -> str:
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='get_indicator_state')
+            driver=task.node.driver, extension='get_indicator_state'
+        )
 
-    def set_indicator_state(self, task: TaskLike, component: str,
-                            indicator: str, state: str) -> None:
+    def set_indicator_state(
+        self, task: TaskLike, component: str, indicator: str, state: str
+    ) -> None:
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='set_indicator_state')
+            driver=task.node.driver, extension='set_indicator_state'
+        )
 
     # Boot mode and secure boot (API 1.76); none by default, as
     # upstream's (its fake management has neither).
 
     def get_boot_mode(self, task: TaskLike) -> str | None:
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='get_boot_mode')
+            driver=task.node.driver, extension='get_boot_mode'
+        )
 
     def set_boot_mode(self, task: TaskLike, mode: str) -> None:
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='set_boot_mode')
+            driver=task.node.driver, extension='set_boot_mode'
+        )
 
     def get_secure_boot_state(self, task: TaskLike) -> bool | None:
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='get_secure_boot_state')
+            driver=task.node.driver, extension='get_secure_boot_state'
+        )
 
     def set_secure_boot_state(self, task: TaskLike, state: bool) -> None:
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='set_secure_boot_state')
+            driver=task.node.driver, extension='set_secure_boot_state'
+        )
 
     # Virtual media (API 1.89, 1.93); none by default, as upstream's
     # (its fake management has none).
@@ -605,18 +686,23 @@ class ManagementInterface(BaseInterface, abc.ABC):
         redfish answer: a list of ``{'media_types', 'inserted',
         'image'}``)."""
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='get_virtual_media')
+            driver=task.node.driver, extension='get_virtual_media'
+        )
 
-    def attach_virtual_media(self, task: TaskLike, device_type: str,
-                             image_url: str) -> None:
+    def attach_virtual_media(
+        self, task: TaskLike, device_type: str, image_url: str
+    ) -> None:
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='attach_virtual_media')
+            driver=task.node.driver, extension='attach_virtual_media'
+        )
 
-    def detach_virtual_media(self, task: TaskLike,
-                             device_types: list[str] | None = None) -> None:
+    def detach_virtual_media(
+        self, task: TaskLike, device_types: list[str] | None = None
+    ) -> None:
         """Detach ``device_types`` (None: every device)."""
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='detach_virtual_media')
+            driver=task.node.driver, extension='detach_virtual_media'
+        )
 
 
 class DeployInterface(BaseInterface, abc.ABC):
@@ -628,14 +714,19 @@ class DeployInterface(BaseInterface, abc.ABC):
     def get_deploy_steps(self, task: TaskLike) -> list[dict[str, Any]]:
         steps = super().get_deploy_steps(task)
         if not any(step['step'] == 'deploy' for step in steps):
-            steps.append({'step': 'deploy',
-                          'priority': self.CORE_STEP_PRIORITY,
-                          'interface': self.interface_type,
-                          'argsinfo': None})
+            steps.append(
+                {
+                    'step': 'deploy',
+                    'priority': self.CORE_STEP_PRIORITY,
+                    'interface': self.interface_type,
+                    'argsinfo': None,
+                }
+            )
         return steps
 
-    def execute_deploy_step(self, task: TaskLike,
-                            step: dict[str, Any]) -> str | None:
+    def execute_deploy_step(
+        self, task: TaskLike, step: dict[str, Any]
+    ) -> str | None:
         if step.get('step') == 'deploy':
             validate_step_args(step, None, 'Deploy')
             return self.deploy(task)
@@ -665,14 +756,20 @@ class DeployInterface(BaseInterface, abc.ABC):
         """Adopt the instance the node already runs (API 1.17: nothing
         is written to the node); the default has nothing to check."""
 
-    def heartbeat(self, task: TaskLike, callback_url: str,
-                  agent_version: str, agent_verify_ca: str | None = None,
-                  agent_status: str | None = None,
-                  agent_status_message: str | None = None) -> None:
+    def heartbeat(
+        self,
+        task: TaskLike,
+        callback_url: str,
+        agent_version: str,
+        agent_verify_ca: str | None = None,
+        agent_status: str | None = None,
+        agent_status_message: str | None = None,
+    ) -> None:
         """A heartbeat of a ramdisk agent on the node (its token already
         checked, the task shared). An interface that drives no agent
         ignores it, as upstream's."""
-        LOG.warning('Got a heartbeat from node %(node)s, but its deploy '
-                    'interface %(iface)s drives no agent; ignored',
-                    {'node': task.node.uuid,
-                     'iface': type(self).__name__})
+        LOG.warning(
+            'Got a heartbeat from node %(node)s, but its deploy '
+            'interface %(iface)s drives no agent; ignored',
+            {'node': task.node.uuid, 'iface': type(self).__name__},
+        )

@@ -59,9 +59,12 @@ def append(conf: cfg.ConfigOpts, record: dict[str, Any]) -> None:
             with _FULL_LOCK:
                 if path not in _FULL:
                     _FULL.add(path)
-                    LOG.warning('The fake run log %s reached '
-                                '[fake]run_log_max_bytes; no more runs '
-                                'are recorded', path)
+                    LOG.warning(
+                        'The fake run log %s reached '
+                        '[fake]run_log_max_bytes; no more runs '
+                        'are recorded',
+                        path,
+                    )
             return
         os.write(fd, line)
     finally:
@@ -71,14 +74,24 @@ def append(conf: cfg.ConfigOpts, record: dict[str, Any]) -> None:
 class Run:
     """One recorded run of a step; :meth:`work` does its units."""
 
-    def __init__(self, conf: cfg.ConfigOpts, task: base.TaskLike,
-                 step: str, tag: str | None) -> None:
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        task: base.TaskLike,
+        step: str,
+        tag: str | None,
+    ) -> None:
         self.conf = conf
         self.task = task
         self.confirmed = time.time()
-        self.fields = {'node': task.node.uuid, 'step': step, 'tag': tag,
-                       'conductor': conf.host, 'pid': os.getpid(),
-                       'run': str(uuid.uuid4())}
+        self.fields = {
+            'node': task.node.uuid,
+            'step': step,
+            'tag': tag,
+            'conductor': conf.host,
+            'pid': os.getpid(),
+            'run': str(uuid.uuid4()),
+        }
 
     def checkpoint(self) -> None:
         """The lock is still ours (and no abort stops the step). The
@@ -105,8 +118,12 @@ class Run:
 
 
 @contextlib.contextmanager
-def recorded(conf: cfg.ConfigOpts, task: base.TaskLike, step: str,
-             tag: str | None = None) -> Iterator[Run]:
+def recorded(
+    conf: cfg.ConfigOpts,
+    task: base.TaskLike,
+    step: str,
+    tag: str | None = None,
+) -> Iterator[Run]:
     """Record the run of ``step`` around the block (see module doc)."""
     run = Run(conf, task, step, tag)
     run.checkpoint()
@@ -121,7 +138,8 @@ def recorded(conf: cfg.ConfigOpts, task: base.TaskLike, step: str,
         run.write('end', outcome='aborted', time=time.time())
         raise
     except Exception as exc:
-        run.write('end', outcome='failed', time=time.time(),
-                  error=str(exc)[:200])
+        run.write(
+            'end', outcome='failed', time=time.time(), error=str(exc)[:200]
+        )
         raise
     run.write('end', outcome='done', time=run.confirmed)

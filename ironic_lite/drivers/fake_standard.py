@@ -40,24 +40,43 @@ class FakeBIOS(standard.BIOSInterface):
     makes the list given the node's settings, a factory reset leaves
     none."""
 
-    @base.clean_step(priority=0, argsinfo={'settings': {
-        **_SETTINGS, 'description': 'BIOS settings: a list of '
-        '{"name": ..., "value": ...} objects.'}})
-    @base.deploy_step(priority=0, argsinfo={'settings': {
-        **_SETTINGS, 'description': 'BIOS settings: a list of '
-        '{"name": ..., "value": ...} objects.'}})
-    def apply_configuration(self, task: base.TaskLike,
-                            settings: list[dict[str, Any]]) -> None:
-        bad = [s for s in settings
-               if not isinstance(s, dict) or not isinstance(
-                   s.get('name'), str) or not s['name']]
+    @base.clean_step(
+        priority=0,
+        argsinfo={
+            'settings': {
+                **_SETTINGS,
+                'description': 'BIOS settings: a list of '
+                '{"name": ..., "value": ...} objects.',
+            }
+        },
+    )
+    @base.deploy_step(
+        priority=0,
+        argsinfo={
+            'settings': {
+                **_SETTINGS,
+                'description': 'BIOS settings: a list of '
+                '{"name": ..., "value": ...} objects.',
+            }
+        },
+    )
+    def apply_configuration(
+        self, task: base.TaskLike, settings: list[dict[str, Any]]
+    ) -> None:
+        bad = [
+            s
+            for s in settings
+            if not isinstance(s, dict)
+            or not isinstance(s.get('name'), str)
+            or not s['name']
+        ]
         if bad:
             raise exception.InvalidParameterValue(
                 err='Each BIOS setting needs a "name" (and a "value"): '
-                f'{bad[0]!r}')
+                f'{bad[0]!r}'
+            )
         _note_step(task, 'apply_configuration')
-        counts = db_bios.replace_settings(task.context, task.node.id,
-                                          settings)
+        counts = db_bios.replace_settings(task.context, task.node.id, settings)
         LOG.info('BIOS settings of node %s: %s', task.node.uuid, counts)
 
     @base.clean_step(priority=0)
@@ -76,9 +95,9 @@ class FakeBIOS(standard.BIOSInterface):
 
 
 class FakeBoot(standard.BootInterface):
-
-    def prepare_ramdisk(self, task: base.TaskLike,
-                        ramdisk_params: dict[str, Any]) -> None:
+    def prepare_ramdisk(
+        self, task: base.TaskLike, ramdisk_params: dict[str, Any]
+    ) -> None:
         pass
 
     def clean_up_ramdisk(self, task: base.TaskLike) -> None:
@@ -106,12 +125,19 @@ class FakeConsole(standard.ConsoleInterface):
 
 
 class FakeFirmware(standard.FirmwareInterface):
-
-    @base.clean_step(priority=0, argsinfo={'settings': {
-        **_SETTINGS, 'description': 'Firmware components: a list of '
-        '{"component": ..., "url": ...} objects.'}})
-    def update(self, task: base.TaskLike,
-               settings: list[dict[str, Any]]) -> None:
+    @base.clean_step(
+        priority=0,
+        argsinfo={
+            'settings': {
+                **_SETTINGS,
+                'description': 'Firmware components: a list of '
+                '{"component": ..., "url": ...} objects.',
+            }
+        },
+    )
+    def update(
+        self, task: base.TaskLike, settings: list[dict[str, Any]]
+    ) -> None:
         _note_step(task, 'update')
 
     def cache_firmware_components(self, task: base.TaskLike) -> None:
@@ -136,9 +162,12 @@ class FakeRAID(standard.RAIDInterface):
     """As upstream's fake RAID: the two calls succeed, and (unlike the
     agent and redfish RAID interfaces) neither is a clean step."""
 
-    def create_configuration(self, task: base.TaskLike,
-                             create_root_volume: bool = True,
-                             create_nonroot_volumes: bool = True) -> None:
+    def create_configuration(
+        self,
+        task: base.TaskLike,
+        create_root_volume: bool = True,
+        create_nonroot_volumes: bool = True,
+    ) -> None:
         _note_step(task, 'create_configuration')
 
     def delete_configuration(self, task: base.TaskLike) -> None:
@@ -146,7 +175,6 @@ class FakeRAID(standard.RAIDInterface):
 
 
 class FakeRescue(standard.RescueInterface):
-
     def rescue(self, task: base.TaskLike) -> str | None:
         return None
 
@@ -165,40 +193,58 @@ class FakeVendor(standard.VendorInterface):
     (B1, B2) are upstream's too, listed only: nothing reads them."""
 
     def get_properties(self) -> dict[str, str]:
-        return {'B1': 'B1 description. Required.',
-                'B2': 'B2 description. Required.'}
+        return {
+            'B1': 'B1 description. Required.',
+            'B2': 'B2 description. Required.',
+        }
 
-    def validate_method(self, task: base.TaskLike, method: str,
-                        args: dict[str, Any]) -> None:
-        if method != "log_passthrough" and not args.get("bar"):
+    def validate_method(
+        self, task: base.TaskLike, method: str, args: dict[str, Any]
+    ) -> None:
+        if method != 'log_passthrough' and not args.get('bar'):
             raise exception.MissingParameterValue(
-                err=f"Parameter 'bar' not passed to method '{method}'.")
+                err=f"Parameter 'bar' not passed to method '{method}'."
+            )
 
-    @vendor.passthru(['POST'], description='Test if the value of bar is '
-                     'kazoo')
-    def second_method(self, task: base.TaskLike, http_method: str,
-                      bar: Any) -> bool:
+    @vendor.passthru(['POST'], description='Test if the value of bar is kazoo')
+    def second_method(
+        self, task: base.TaskLike, http_method: str, bar: Any
+    ) -> bool:
         return bool(bar == 'kazoo')
 
-    @vendor.passthru(['POST'], async_call=False,
-                     description='Test if the value of bar is meow')
-    def third_method_sync(self, task: base.TaskLike, http_method: str,
-                          bar: Any) -> bool:
+    @vendor.passthru(
+        ['POST'],
+        async_call=False,
+        description='Test if the value of bar is meow',
+    )
+    def third_method_sync(
+        self, task: base.TaskLike, http_method: str, bar: Any
+    ) -> bool:
         return bool(bar == 'meow')
 
-    @vendor.passthru(['POST'], require_exclusive_lock=False,
-                     description='Test if the value of bar is woof')
-    def fourth_method_shared_lock(self, task: base.TaskLike,
-                                  http_method: str, bar: Any) -> bool:
+    @vendor.passthru(
+        ['POST'],
+        require_exclusive_lock=False,
+        description='Test if the value of bar is woof',
+    )
+    def fourth_method_shared_lock(
+        self, task: base.TaskLike, http_method: str, bar: Any
+    ) -> bool:
         return bool(bar == 'woof')
 
     @base.service_step(requires_ramdisk=False)
     @vendor.passthru(['POST'], description='Test pass-through to wait.')
-    def log_passthrough(self, task: base.TaskLike,
-                        http_method: str | None = None,
-                        **kwargs: Any) -> None:
-        LOG.info('Vendor method log_passthrough of node %s called with %s',
-                 task.node.uuid, sorted(kwargs))
+    def log_passthrough(
+        self,
+        task: base.TaskLike,
+        http_method: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        LOG.info(
+            'Vendor method log_passthrough of node %s called with %s',
+            task.node.uuid,
+            sorted(kwargs),
+        )
 
     @base.service_step()
     def trigger_servicewait(self, task: base.TaskLike) -> str:

@@ -70,8 +70,11 @@ def _usable(port: dict[str, Any]) -> bool:
     link = port.get('local_link_connection') or {}
     usable = bool(link.get('hostname') and link.get('port_id'))
     if not usable:
-        LOG.error('Smart NIC port %s must have port_id and hostname in '
-                  'local_link_connection', port['uuid'])
+        LOG.error(
+            'Smart NIC port %s must have port_id and hostname in '
+            'local_link_connection',
+            port['uuid'],
+        )
     return usable
 
 
@@ -79,21 +82,26 @@ class FlatNetwork(standard.NetworkInterface):
     """VIFs bound to ports on one shared network (see the module)."""
 
     def get_properties(self) -> dict[str, str]:
-        return {'cleaning_network': (
-            'UUID or name of the network to clean on; overrides '
-            '[neutron]cleaning_network. Optional.')}
+        return {
+            'cleaning_network': (
+                'UUID or name of the network to clean on; overrides '
+                '[neutron]cleaning_network. Optional.'
+            )
+        }
 
     def cleaning_network(self, task: base.TaskLike) -> str:
         """The node's cleaning network.
 
         :raises MissingParameterValue: none is set.
         """
-        network = ((task.node.driver_info or {}).get('cleaning_network')
-                   or self.conf.neutron.cleaning_network)
+        network = (task.node.driver_info or {}).get(
+            'cleaning_network'
+        ) or self.conf.neutron.cleaning_network
         if not network:
             raise exception.MissingParameterValue(
                 err='UUID or name of cleaning_network is not set in '
-                'configuration or in node driver_info.')
+                'configuration or in node driver_info.'
+            )
         return str(network)
 
     def validate(self, task: base.TaskLike) -> None:
@@ -101,23 +109,33 @@ class FlatNetwork(standard.NetworkInterface):
 
     # Which port carries which VIF.
 
-    def _port_likes(self, task: base.TaskLike
-                    ) -> tuple[list[_PortLike], list[_PortLike]]:
+    def _port_likes(
+        self, task: base.TaskLike
+    ) -> tuple[list[_PortLike], list[_PortLike]]:
         node = db_ports.Filters(node_id=task.node.id)
-        ports = [_PortLike(row, False)
-                 for row in db_ports.list_page(task.context, node)]
-        groups = [_PortLike(row, True) for row in db_portgroups.list_page(
-            task.context, db_ports.Filters(node_id=task.node.id))]
+        ports = [
+            _PortLike(row, False)
+            for row in db_ports.list_page(task.context, node)
+        ]
+        groups = [
+            _PortLike(row, True)
+            for row in db_portgroups.list_page(
+                task.context, db_ports.Filters(node_id=task.node.id)
+            )
+        ]
         return ports, groups
 
-    def _candidates(self, task: base.TaskLike, vif_id: str,
-                    vif_info: dict[str, Any]) -> list[_PortLike]:
+    def _candidates(
+        self, task: base.TaskLike, vif_id: str, vif_info: dict[str, Any]
+    ) -> list[_PortLike]:
         ports, groups = self._port_likes(task)
         for port_like in ports + groups:
             if port_like.vif == vif_id:
                 raise exception.VifAlreadyAttached(
-                    vif=vif_id, object_type=port_like.kind,
-                    object_uuid=port_like.uuid)
+                    vif=vif_id,
+                    object_type=port_like.kind,
+                    object_uuid=port_like.uuid,
+                )
         want_port = vif_info.get('port_uuid')
         want_group = None if want_port else vif_info.get('portgroup_uuid')
         free: list[_PortLike] = []
@@ -153,8 +171,9 @@ class FlatNetwork(standard.NetworkInterface):
                 free.append(group)
         return free
 
-    def vif_attach(self, task: base.TaskLike,
-                   vif_info: dict[str, Any]) -> None:
+    def vif_attach(
+        self, task: base.TaskLike, vif_info: dict[str, Any]
+    ) -> None:
         vif_id = vif_info['id']
         candidates = self._candidates(task, vif_id, vif_info)
         if not candidates:
@@ -163,9 +182,15 @@ class FlatNetwork(standard.NetworkInterface):
         info = dict(chosen.row.get('internal_info') or {})
         info[VIF_KEY] = vif_id
         self._write(task, chosen, {'internal_info': info})
-        LOG.info('VIF %(vif)s bound to %(kind)s %(port)s of node %(node)s',
-                 {'vif': vif_id, 'kind': chosen.kind.lower(),
-                  'port': chosen.uuid, 'node': task.node.uuid})
+        LOG.info(
+            'VIF %(vif)s bound to %(kind)s %(port)s of node %(node)s',
+            {
+                'vif': vif_id,
+                'kind': chosen.kind.lower(),
+                'port': chosen.uuid,
+                'node': task.node.uuid,
+            },
+        )
 
     def vif_detach(self, task: base.TaskLike, vif_id: str) -> None:
         ports, groups = self._port_likes(task)
@@ -175,12 +200,19 @@ class FlatNetwork(standard.NetworkInterface):
                 info.pop(VIF_KEY, None)
                 extra = dict(port_like.row.get('extra') or {})
                 extra.pop(LEGACY_VIF_KEY, None)
-                self._write(task, port_like,
-                            {'internal_info': info, 'extra': extra})
-                LOG.info('VIF %(vif)s unbound from %(kind)s %(port)s of '
-                         'node %(node)s',
-                         {'vif': vif_id, 'kind': port_like.kind.lower(),
-                          'port': port_like.uuid, 'node': task.node.uuid})
+                self._write(
+                    task, port_like, {'internal_info': info, 'extra': extra}
+                )
+                LOG.info(
+                    'VIF %(vif)s unbound from %(kind)s %(port)s of '
+                    'node %(node)s',
+                    {
+                        'vif': vif_id,
+                        'kind': port_like.kind.lower(),
+                        'port': port_like.uuid,
+                        'node': task.node.uuid,
+                    },
+                )
                 return
         raise exception.VifNotAttached(vif=vif_id, node=task.node.uuid)
 
@@ -189,8 +221,9 @@ class FlatNetwork(standard.NetworkInterface):
         return [{'id': p.vif} for p in ports + groups if p.vif]
 
     @staticmethod
-    def _write(task: base.TaskLike, port_like: _PortLike,
-               values: dict[str, Any]) -> None:
+    def _write(
+        task: base.TaskLike, port_like: _PortLike, values: dict[str, Any]
+    ) -> None:
         if port_like.is_group:
             db_portgroups.update(task.context, port_like.uuid, values)
         else:
@@ -201,10 +234,11 @@ class FlatNetwork(standard.NetworkInterface):
 
     def _log(self, task: base.TaskLike, what: str) -> None:
         vifs = [vif['id'] for vif in self.vif_list(task)]
-        LOG.info('Node %(node)s: %(what)s on the flat network (VIFs: '
-                 '%(vifs)s); no network service to program',
-                 {'node': task.node.uuid, 'what': what,
-                  'vifs': json.dumps(vifs)})
+        LOG.info(
+            'Node %(node)s: %(what)s on the flat network (VIFs: '
+            '%(vifs)s); no network service to program',
+            {'node': task.node.uuid, 'what': what, 'vifs': json.dumps(vifs)},
+        )
 
     def add_provisioning_network(self, task: base.TaskLike) -> None:
         self._log(task, 'provisioning')

@@ -40,8 +40,9 @@ class HardwareType:
         return self.supported_interfaces.get(interface_type, ())
 
     def accepts(self, interface_type: str, name: str) -> bool:
-        return (self.accepts_any_enabled
-                or name in self.supported(interface_type))
+        return self.accepts_any_enabled or name in self.supported(
+            interface_type
+        )
 
 
 class FakeHardware(HardwareType):
@@ -75,70 +76,95 @@ def _load_hardware_type(conf: cfg.ConfigOpts, name: str) -> HardwareType:
     enabled = list(conf.enabled_hardware_types)
     if name not in enabled:
         raise exception.HardwareTypeNotEnabled(
-            hardware_type=name, enabled=', '.join(enabled) or 'none')
+            hardware_type=name, enabled=', '.join(enabled) or 'none'
+        )
     try:
         manager: stevedore.DriverManager = stevedore.DriverManager(
-            HARDWARE_TYPES_NAMESPACE, name, invoke_on_load=True)
+            HARDWARE_TYPES_NAMESPACE, name, invoke_on_load=True
+        )
     except stevedore.exception.NoMatches:
         raise exception.HardwareTypeNotFound(
-            hardware_type=name, namespace=HARDWARE_TYPES_NAMESPACE)
+            hardware_type=name, namespace=HARDWARE_TYPES_NAMESPACE
+        )
     return cast(HardwareType, manager.driver)
 
 
-def _choose_interface(conf: cfg.ConfigOpts, hw_name: str,
-                      hw_type: HardwareType, interface_type: str,
-                      requested: str | None) -> str:
+def _choose_interface(
+    conf: cfg.ConfigOpts,
+    hw_name: str,
+    hw_type: HardwareType,
+    interface_type: str,
+    requested: str | None,
+) -> str:
     supported = hw_type.supported(interface_type)
     enabled = _enabled(conf, interface_type)
     if requested is None:
         configured = getattr(conf, f'default_{interface_type}_interface')
         if configured is not None:
-            if configured in enabled and hw_type.accepts(interface_type,
-                                                         configured):
+            if configured in enabled and hw_type.accepts(
+                interface_type, configured
+            ):
                 return str(configured)
             raise exception.NoValidDefaultForInterface(
-                hardware_type=hw_name, interface_type=interface_type,
-                name=configured, supported=', '.join(supported) or 'none',
-                enabled=', '.join(enabled) or 'none')
+                hardware_type=hw_name,
+                interface_type=interface_type,
+                name=configured,
+                supported=', '.join(supported) or 'none',
+                enabled=', '.join(enabled) or 'none',
+            )
         for name in supported:
             if name in enabled:
                 return name
         raise exception.NoInterfaceAvailable(
-            hardware_type=hw_name, interface_type=interface_type,
+            hardware_type=hw_name,
+            interface_type=interface_type,
             supported=', '.join(supported) or 'none',
-            enabled=', '.join(enabled) or 'none')
+            enabled=', '.join(enabled) or 'none',
+        )
     if requested not in enabled:
         raise exception.InterfaceNotEnabled(
-            interface_type=interface_type, name=requested,
-            enabled=', '.join(enabled) or 'none')
+            interface_type=interface_type,
+            name=requested,
+            enabled=', '.join(enabled) or 'none',
+        )
     if not hw_type.accepts(interface_type, requested):
         raise exception.InterfaceNotSupported(
-            hardware_type=hw_name, interface_type=interface_type,
-            name=requested, supported=', '.join(supported) or 'none')
+            hardware_type=hw_name,
+            interface_type=interface_type,
+            name=requested,
+            supported=', '.join(supported) or 'none',
+        )
     return requested
 
 
-def _load_interface(conf: cfg.ConfigOpts, interface_type: str,
-                    name: str) -> base.BaseInterface:
+def _load_interface(
+    conf: cfg.ConfigOpts, interface_type: str, name: str
+) -> base.BaseInterface:
     namespace = INTERFACE_NAMESPACES[interface_type]
     try:
         manager: stevedore.DriverManager = stevedore.DriverManager(
-            namespace, name, invoke_on_load=True, invoke_args=(conf,))
+            namespace, name, invoke_on_load=True, invoke_args=(conf,)
+        )
     except stevedore.exception.NoMatches:
         raise exception.InterfaceNotFound(
-            interface_type=interface_type, name=name, namespace=namespace)
+            interface_type=interface_type, name=name, namespace=namespace
+        )
     interface = cast(base.BaseInterface, manager.driver)
     if interface.interface_type != interface_type:
         raise exception.InterfaceNotFound(
-            interface_type=interface_type, name=name,
+            interface_type=interface_type,
+            name=name,
             namespace=f'{namespace}; it is a {interface.interface_type} '
-            'interface')
+            'interface',
+        )
     return interface
 
 
-def load_interfaces(conf: cfg.ConfigOpts, node_driver: str,
-                    node_interface_names: Mapping[str, str | None]
-                    ) -> dict[str, base.BaseInterface]:
+def load_interfaces(
+    conf: cfg.ConfigOpts,
+    node_driver: str,
+    node_interface_names: Mapping[str, str | None],
+) -> dict[str, base.BaseInterface]:
     """The interfaces of a node, one of each type.
 
     :param node_driver: the node's hardware type.
@@ -153,8 +179,10 @@ def load_interfaces(conf: cfg.ConfigOpts, node_driver: str,
         with a message saying what to fix.
     """
     names = interface_names(conf, node_driver, node_interface_names)
-    return {interface_type: _load_interface(conf, interface_type, name)
-            for interface_type, name in names.items()}
+    return {
+        interface_type: _load_interface(conf, interface_type, name)
+        for interface_type, name in names.items()
+    }
 
 
 def driver_properties(conf: cfg.ConfigOpts, driver: str) -> dict[str, str]:
@@ -170,9 +198,11 @@ def driver_properties(conf: cfg.ConfigOpts, driver: str) -> dict[str, str]:
     return properties
 
 
-def interface_names(conf: cfg.ConfigOpts, node_driver: str,
-                    node_interface_names: Mapping[str, str | None]
-                    ) -> dict[str, str]:
+def interface_names(
+    conf: cfg.ConfigOpts,
+    node_driver: str,
+    node_interface_names: Mapping[str, str | None],
+) -> dict[str, str]:
     """The interface a node uses, per interface type: the one it names,
     or its hardware type's default (what a new node records).
 
@@ -181,14 +211,19 @@ def interface_names(conf: cfg.ConfigOpts, node_driver: str,
     hw_type = _load_hardware_type(conf, node_driver)
     return {
         interface_type: _choose_interface(
-            conf, node_driver, hw_type, interface_type,
-            node_interface_names.get(interface_type))
-        for interface_type in interfaces.INTERFACE_TYPES}
+            conf,
+            node_driver,
+            hw_type,
+            interface_type,
+            node_interface_names.get(interface_type),
+        )
+        for interface_type in interfaces.INTERFACE_TYPES
+    }
 
 
-def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
-                                hardware_types: list[str]
-                                ) -> dict[str, dict[str, dict[str, Any]]]:
+def interfaces_by_hardware_type(
+    conf: cfg.ConfigOpts, hardware_types: list[str]
+) -> dict[str, dict[str, dict[str, Any]]]:
     """What a conductor records for ``GET /v1/drivers`` (API 1.30): per
     hardware type and interface type, the enabled interfaces a node of
     that type may name and the one it gets by default.
@@ -200,10 +235,16 @@ def interfaces_by_hardware_type(conf: cfg.ConfigOpts,
         hw_type = _load_hardware_type(conf, name)
         defaults = interface_names(conf, name, {})
         result[name] = {
-            kind: {'enabled': [impl for impl in _enabled(conf, kind)
-                               if hw_type.accepts(kind, impl)],
-                   'default': defaults[kind]}
-            for kind in interfaces.INTERFACE_TYPES}
+            kind: {
+                'enabled': [
+                    impl
+                    for impl in _enabled(conf, kind)
+                    if hw_type.accepts(kind, impl)
+                ],
+                'default': defaults[kind],
+            }
+            for kind in interfaces.INTERFACE_TYPES
+        }
     return result
 
 

@@ -21,10 +21,12 @@ class _Refuses:
 
     interface_type: str
 
-    def _refuse(self, task: base.TaskLike, *args: Any,
-                **kwargs: Any) -> NoReturn:
+    def _refuse(
+        self, task: base.TaskLike, *args: Any, **kwargs: Any
+    ) -> NoReturn:
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension=self.interface_type)
+            driver=task.node.driver, extension=self.interface_type
+        )
 
     def validate(self, task: base.TaskLike) -> None:
         self._refuse(task)
@@ -91,8 +93,9 @@ class NoopNetwork(standard.NetworkInterface):
     # As upstream's noop: VIFs are someone else's; nothing is recorded,
     # so none is listed.
 
-    def vif_attach(self, task: base.TaskLike,
-                   vif_info: dict[str, Any]) -> None:
+    def vif_attach(
+        self, task: base.TaskLike, vif_info: dict[str, Any]
+    ) -> None:
         pass
 
     def vif_detach(self, task: base.TaskLike, vif_id: str) -> None:

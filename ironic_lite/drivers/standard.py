@@ -24,8 +24,9 @@ class BIOSInterface(base.BaseInterface, abc.ABC):
     interface_type = 'bios'
 
     @abc.abstractmethod
-    def apply_configuration(self, task: base.TaskLike,
-                            settings: list[dict[str, Any]]) -> None:
+    def apply_configuration(
+        self, task: base.TaskLike, settings: list[dict[str, Any]]
+    ) -> None:
         """Set BIOS settings (``[{'name': ..., 'value': ...}]``)."""
 
     @abc.abstractmethod
@@ -41,8 +42,9 @@ class BootInterface(base.BaseInterface, abc.ABC):
     interface_type = 'boot'
 
     @abc.abstractmethod
-    def prepare_ramdisk(self, task: base.TaskLike,
-                        ramdisk_params: dict[str, Any]) -> None:
+    def prepare_ramdisk(
+        self, task: base.TaskLike, ramdisk_params: dict[str, Any]
+    ) -> None:
         """Make the node boot the deploy (or rescue) ramdisk next."""
 
     @abc.abstractmethod
@@ -78,8 +80,9 @@ class FirmwareInterface(base.BaseInterface, abc.ABC):
     interface_type = 'firmware'
 
     @abc.abstractmethod
-    def update(self, task: base.TaskLike,
-               settings: list[dict[str, Any]]) -> None:
+    def update(
+        self, task: base.TaskLike, settings: list[dict[str, Any]]
+    ) -> None:
         """Flash firmware (``[{'component': ..., 'url': ...}]``)."""
 
     @abc.abstractmethod
@@ -99,17 +102,22 @@ class InspectInterface(base.BaseInterface, abc.ABC):
         """Stop an asynchronous inspection (``inspect wait``); the
         default cannot, as upstream's."""
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='abort')
+            driver=task.node.driver, extension='abort'
+        )
 
-    def continue_inspection(self, task: base.TaskLike,
-                            inventory: dict[str, Any],
-                            plugin_data: dict[str, Any]) -> str | None:
+    def continue_inspection(
+        self,
+        task: base.TaskLike,
+        inventory: dict[str, Any],
+        plugin_data: dict[str, Any],
+    ) -> str | None:
         """Take what a ramdisk agent found (API 1.84): None when the
         inspection is done with it, ``states.INSPECTWAIT`` when it goes
         on. The default cannot (an out-of-band interface; upstream's
         fake too)."""
         raise exception.UnsupportedDriverExtension(
-            driver=task.node.driver, extension='continue_inspection')
+            driver=task.node.driver, extension='continue_inspection'
+        )
 
 
 class NetworkInterface(base.BaseInterface, abc.ABC):
@@ -137,8 +145,9 @@ class NetworkInterface(base.BaseInterface, abc.ABC):
         """Before cleaning."""
 
     @abc.abstractmethod
-    def vif_attach(self, task: base.TaskLike,
-                   vif_info: dict[str, Any]) -> None:
+    def vif_attach(
+        self, task: base.TaskLike, vif_info: dict[str, Any]
+    ) -> None:
         """Attach the virtual network interface ``vif_info['id']`` (API
         1.28) to one of the node's ports or portgroups."""
 
@@ -159,9 +168,12 @@ class RAIDInterface(base.BaseInterface, abc.ABC):
     interface_type = 'raid'
 
     @abc.abstractmethod
-    def create_configuration(self, task: base.TaskLike,
-                             create_root_volume: bool = True,
-                             create_nonroot_volumes: bool = True) -> None:
+    def create_configuration(
+        self,
+        task: base.TaskLike,
+        create_root_volume: bool = True,
+        create_nonroot_volumes: bool = True,
+    ) -> None:
         """Build the node's ``target_raid_config``."""
 
     @abc.abstractmethod
@@ -174,8 +186,9 @@ class RAIDInterface(base.BaseInterface, abc.ABC):
         logical_disk_properties``); upstream's, by default."""
         return raid.descriptions()
 
-    def validate_raid_config(self, task: base.TaskLike,
-                             raid_config: dict[str, Any]) -> None:
+    def validate_raid_config(
+        self, task: base.TaskLike, raid_config: dict[str, Any]
+    ) -> None:
         """Check a target RAID configuration before it is stored
         (upstream's schema, by default).
 
@@ -221,8 +234,9 @@ class VendorInterface(base.BaseInterface, abc.ABC):
 
     interface_type = 'vendor'
 
-    def validate_method(self, task: base.TaskLike, method: str,
-                        args: dict[str, Any]) -> None:
+    def validate_method(
+        self, task: base.TaskLike, method: str, args: dict[str, Any]
+    ) -> None:
         """Check a call of ``method`` with ``args`` before it runs
         (after the declared arguments were checked); raise
         InvalidParameterValue to refuse it (400)."""

@@ -46,8 +46,7 @@ SENSITIVE_FIELDS = frozenset({'password', 'auth_token', 'bmc_password'})
 MASK = '***'
 #: Upstream's validation adds this argument to the plugin-data actions.
 PLUGIN_DATA_ARG = 'plugin_data'
-_FORMAT_ERRORS = (AttributeError, KeyError, ValueError, IndexError,
-                  TypeError)
+_FORMAT_ERRORS = (AttributeError, KeyError, ValueError, IndexError, TypeError)
 _warned_list_args = False
 
 
@@ -65,6 +64,7 @@ class RuleConditionCheckFailure(InspectionRuleExecutionFailure):
 
 class InspectionRuleFailure(exception.IronicLiteException):
     """Any other error of a rule, naming it and the node."""
+
     msg_fmt = 'Failed to apply rule %(rule)s to node %(node)s: %(error)s'
 
 
@@ -97,8 +97,9 @@ class MaskedMapping(Mapping[Any, Any]):
         return len(self._data)
 
     def __repr__(self) -> str:
-        return '{%s}' % ', '.join(f'{key!r}: {self[key]!r}'
-                                  for key in self._data)
+        return '{%s}' % ', '.join(
+            f'{key!r}: {self[key]!r}' for key in self._data
+        )
 
 
 class MaskedSequence(Sequence[Any]):
@@ -124,6 +125,7 @@ class MaskedSequence(Sequence[Any]):
 class Run:
     """One rule applied to one node: the task (lock held), the data as
     the rule sees it, and the plugin data itself (actions change it)."""
+
     task: Any
     inventory: Mapping[str, Any]
     plugin_data: dict[str, Any]
@@ -131,8 +133,11 @@ class Run:
 
     def fields(self, loop: tuple[Any, ...]) -> dict[str, Any]:
         """The names formatting resolves (``item`` only in a loop)."""
-        names = {'node': self.task.node, 'inventory': self.inventory,
-                 'plugin_data': self.masked_plugin_data}
+        names = {
+            'node': self.task.node,
+            'inventory': self.inventory,
+            'plugin_data': self.masked_plugin_data,
+        }
         if loop:
             names['item'] = loop[0]
         return names
@@ -148,7 +153,8 @@ def parse_op(op: str) -> tuple[str, bool]:
         raise ValueError(
             'Multiple exclamation marks are not allowed. To apply the '
             'invert of an operation, simply add an exclamation mark (with '
-            'an optional space) before the operator, e.g. eq - !eq.')
+            'an optional space) before the operator, e.g. eq - !eq.'
+        )
     inverted = op.startswith('!')
     return op.lstrip('!').strip(), inverted
 
@@ -166,44 +172,62 @@ def _format(text: str, fields: dict[str, Any], op: str) -> Any:
     except _FORMAT_ERRORS as exc:
         if isinstance(exc, KeyError) and op == 'is-empty':
             return None
-        LOG.warning('Node %(node)s: interpolation failed: %(value)s: '
-                    '%(cls)s, %(err)s',
-                    {'node': fields['node'].uuid, 'value': text,
-                     'cls': type(exc).__name__, 'err': exc})
+        LOG.warning(
+            'Node %(node)s: interpolation failed: %(value)s: %(cls)s, %(err)s',
+            {
+                'node': fields['node'].uuid,
+                'value': text,
+                'cls': type(exc).__name__,
+                'err': exc,
+            },
+        )
         return text
 
 
-def interpolate(value: Any, fields: dict[str, Any], op: str,
-                looping: bool) -> Any:
+def interpolate(
+    value: Any, fields: dict[str, Any], op: str, looping: bool
+) -> Any:
     """``value`` with its strings formatted (see the module doc)."""
     if looping and isinstance(value, str):
         value = _format(value, fields, op)
     if isinstance(value, str):
         return _format(value, fields, op)
     if isinstance(value, dict):
-        return {(_format(key, fields, op) if isinstance(key, str) else key):
-                interpolate(item, fields, op, looping)
-                for key, item in value.items()}
+        return {
+            (
+                _format(key, fields, op) if isinstance(key, str) else key
+            ): interpolate(item, fields, op, looping)
+            for key, item in value.items()
+        }
     if isinstance(value, list):
-        return [_format(item, fields, op) if isinstance(item, str)
-                else interpolate(item, fields, op, looping)
-                for item in value]
+        return [
+            _format(item, fields, op)
+            if isinstance(item, str)
+            else interpolate(item, fields, op, looping)
+            for item in value
+        ]
     return value
 
 
 class Plugin:
     """A condition operator or an action: ``func(run, **arguments)``."""
 
-    def __init__(self, name: str, func: Callable[..., Any],
-                 formatted: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        name: str,
+        func: Callable[..., Any],
+        formatted: tuple[str, ...] = (),
+    ) -> None:
         params = list(inspect.signature(func).parameters.values())[1:]
         self.name = name
         self.func = func
         self.formatted = formatted
-        self.required = tuple(p.name for p in params
-                              if p.default is inspect.Parameter.empty)
-        self.optional = tuple(p.name for p in params
-                              if p.default is not inspect.Parameter.empty)
+        self.required = tuple(
+            p.name for p in params if p.default is inspect.Parameter.empty
+        )
+        self.optional = tuple(
+            p.name for p in params if p.default is not inspect.Parameter.empty
+        )
         self.takes_plugin_data = name.endswith('plugin-data')
 
     def named_args(self, args: Any) -> dict[str, Any]:
@@ -217,10 +241,13 @@ class Plugin:
         elif isinstance(args, list):
             _warn_list_args()
             if len(args) < len(self.required):
-                raise ValueError('Not enough arguments provided. Missing: '
-                                 + ', '.join(self.required[len(args):]))
-            named = dict(zip(self.required + self.optional, args,
-                             strict=False))
+                raise ValueError(
+                    'Not enough arguments provided. Missing: '
+                    + ', '.join(self.required[len(args) :])
+                )
+            named = dict(
+                zip(self.required + self.optional, args, strict=False)
+            )
         else:
             raise ValueError('args must be either a list or dictionary')
         if self.takes_plugin_data:
@@ -236,22 +263,30 @@ class Plugin:
         unexpected = [name for name in named if name not in known]
         errors = []
         if missing:
-            errors.append('missing required argument(s): '
-                          + ', '.join(missing))
+            errors.append(
+                'missing required argument(s): ' + ', '.join(missing)
+            )
         if unexpected:
-            errors.append('unexpected argument(s): '
-                          + ', '.join(map(str, unexpected)))
+            errors.append(
+                'unexpected argument(s): ' + ', '.join(map(str, unexpected))
+            )
         if errors:
             raise ValueError('; '.join(errors))
 
-    def call(self, run: Run, args: Any, op: str,
-             loop: tuple[Any, ...] = ()) -> Any:
+    def call(
+        self, run: Run, args: Any, op: str, loop: tuple[Any, ...] = ()
+    ) -> Any:
         """Format the arguments (``loop``: ``(item,)`` inside a loop) and
         run the function."""
         fields = run.fields(loop)
-        named = {key: (interpolate(value, fields, op, bool(loop))
-                       if loop or key in self.formatted else value)
-                 for key, value in self.named_args(args).items()}
+        named = {
+            key: (
+                interpolate(value, fields, op, bool(loop))
+                if loop or key in self.formatted
+                else value
+            )
+            for key, value in self.named_args(args).items()
+        }
         if loop and 'force_strings' in self.optional:
             # Formatting turned numbers into strings: compare strings.
             named['force_strings'] = True
@@ -262,8 +297,10 @@ def _warn_list_args() -> None:
     global _warned_list_args
     if not _warned_list_args:
         _warned_list_args = True
-        LOG.warning("Deprecated: Specifying inspection rule operation "
-                    "'args' as a list is deprecated and will be removed in "
-                    "a future release. Use the dictionary (named-argument) "
-                    "form instead, e.g. 'args: {values: [...]}' rather than "
-                    "'args: [...]'.")
+        LOG.warning(
+            'Deprecated: Specifying inspection rule operation '
+            "'args' as a list is deprecated and will be removed in "
+            'a future release. Use the dictionary (named-argument) '
+            "form instead, e.g. 'args: {values: [...]}' rather than "
+            "'args: [...]'."
+        )

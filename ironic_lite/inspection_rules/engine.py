@@ -47,8 +47,12 @@ Rule = dict[str, Any]
 SYNTHETIC_UUID = '00000000-0000-0000-0000-%012x'
 
 
-def apply_rules(task: Any, inventory: dict[str, Any],
-                plugin_data: dict[str, Any], rules: list[Rule]) -> None:
+def apply_rules(
+    task: Any,
+    inventory: dict[str, Any],
+    plugin_data: dict[str, Any],
+    rules: list[Rule],
+) -> None:
     """Apply ``rules`` to ``task.node`` (lock held); actions may change
     the node, its traits and ports, and ``plugin_data`` in place.
 
@@ -61,27 +65,33 @@ def apply_rules(task: Any, inventory: dict[str, Any],
     if not rules:
         LOG.debug('No inspection rules to apply to node %s', node.uuid)
         return
-    ordered = sorted(rules, key=lambda rule: rule.get('priority') or 0,
-                     reverse=True)
-    LOG.debug('Applying %(count)d inspection rules to node %(node)s',
-              {'count': len(ordered), 'node': node.uuid})
+    ordered = sorted(
+        rules, key=lambda rule: rule.get('priority') or 0, reverse=True
+    )
+    LOG.debug(
+        'Applying %(count)d inspection rules to node %(node)s',
+        {'count': len(ordered), 'node': node.uuid},
+    )
     mode = task.conf.inspection_rules.mask_secrets
     for rule in ordered:
         try:
             _apply_rule(task, rule, inventory, plugin_data, mode)
         except exception.HardwareInspectionFailure as exc:
-            LOG.error('Inspection rule %(rule)s failed on node %(node)s: '
-                      '%(error)s', {'rule': rule.get('uuid'),
-                                    'node': node.uuid, 'error': exc})
+            LOG.error(
+                'Inspection rule %(rule)s failed on node %(node)s: %(error)s',
+                {'rule': rule.get('uuid'), 'node': node.uuid, 'error': exc},
+            )
             raise
         except exception.IronicLiteException as exc:
-            LOG.error('Error applying rule %(rule)s to node %(node)s: '
-                      '%(error)s', {'rule': rule.get('uuid'),
-                                    'node': node.uuid, 'error': exc})
+            LOG.error(
+                'Error applying rule %(rule)s to node %(node)s: %(error)s',
+                {'rule': rule.get('uuid'), 'node': node.uuid, 'error': exc},
+            )
             raise
         except Exception as exc:
             failure = base.InspectionRuleFailure(
-                rule=rule.get('uuid'), node=node.uuid, error=exc)
+                rule=rule.get('uuid'), node=node.uuid, error=exc
+            )
             LOG.exception('%s', failure)
             raise failure
     LOG.info('Finished applying inspection rules to node %s', node.uuid)
@@ -89,27 +99,46 @@ def apply_rules(task: Any, inventory: dict[str, Any],
 
 def should_mask(mode: str, rule: Rule) -> bool:
     """Whether ``rule`` sees the data masked under ``mask_secrets``."""
-    return mode == 'always' or (mode == 'sensitive'
-                                and not rule.get('sensitive'))
+    return mode == 'always' or (
+        mode == 'sensitive' and not rule.get('sensitive')
+    )
 
 
-def _apply_rule(task: Any, rule: Rule, inventory: dict[str, Any],
-                plugin_data: dict[str, Any], mode: str) -> None:
+def _apply_rule(
+    task: Any,
+    rule: Rule,
+    inventory: dict[str, Any],
+    plugin_data: dict[str, Any],
+    mode: str,
+) -> None:
     mask = should_mask(mode, rule)
-    run = base.Run(task=task, inventory=base.MaskedMapping(inventory, mask),
-                   plugin_data=plugin_data,
-                   masked_plugin_data=base.MaskedMapping(plugin_data, mask))
+    run = base.Run(
+        task=task,
+        inventory=base.MaskedMapping(inventory, mask),
+        plugin_data=plugin_data,
+        masked_plugin_data=base.MaskedMapping(plugin_data, mask),
+    )
     for condition in rule.get('conditions') or ():
         if not operators.check_condition(run, condition):
-            LOG.debug("Skipping rule %(rule)s on node %(node)s: condition "
-                      "check '%(op)s': '%(args)s' failed",
-                      {'rule': rule.get('uuid'), 'node': task.node.uuid,
-                       'op': condition['op'],
-                       'args': ('***' if rule.get('sensitive')
-                                else condition.get('args'))})
+            LOG.debug(
+                'Skipping rule %(rule)s on node %(node)s: condition '
+                "check '%(op)s': '%(args)s' failed",
+                {
+                    'rule': rule.get('uuid'),
+                    'node': task.node.uuid,
+                    'op': condition['op'],
+                    'args': (
+                        '***'
+                        if rule.get('sensitive')
+                        else condition.get('args')
+                    ),
+                },
+            )
             return
-    LOG.info('Applying actions for rule %(rule)s to node %(node)s',
-             {'rule': rule.get('uuid'), 'node': task.node.uuid})
+    LOG.info(
+        'Applying actions for rule %(rule)s to node %(node)s',
+        {'rule': rule.get('uuid'), 'node': task.node.uuid},
+    )
     for action in rule['actions']:
         actions.run_action(run, action)
 
@@ -141,24 +170,30 @@ def load_built_in_rules(path: str | None) -> list[Rule]:
         if uuid is None:
             uuid = SYNTHETIC_UUID % synthetic
             synthetic += 1
-        rule = {'uuid': uuid,
-                'priority': entry.get('priority', 0),
-                'description': entry.get('description'),
-                'sensitive': entry.get('sensitive', False),
-                'phase': entry.get('phase', 'main'),
-                'actions': entry.get('actions', []),
-                'conditions': entry.get('conditions', [])}
+        rule = {
+            'uuid': uuid,
+            'priority': entry.get('priority', 0),
+            'description': entry.get('description'),
+            'sensitive': entry.get('sensitive', False),
+            'phase': entry.get('phase', 'main'),
+            'actions': entry.get('actions', []),
+            'conditions': entry.get('conditions', []),
+        }
         try:
             validation.validate_rule(rule, built_in=True)
         except exception.InvalidParameterValue as exc:
-            raise _file_error(path, f'rule #{index} ({uuid}) is invalid: '
-                              f'{exc}')
+            raise _file_error(
+                path, f'rule #{index} ({uuid}) is invalid: {exc}'
+            )
         rules.append(rule)
     return rules
 
 
 def _file_error(path: str, problem: str) -> exception.ConfigError:
-    LOG.error('Built-in inspection rules file %(path)s %(problem)s',
-              {'path': path, 'problem': problem})
+    LOG.error(
+        'Built-in inspection rules file %(path)s %(problem)s',
+        {'path': path, 'problem': problem},
+    )
     return exception.ConfigError(
-        reason=f'built-in inspection rules file {path} {problem}')
+        reason=f'built-in inspection rules file {path} {problem}'
+    )

@@ -55,21 +55,26 @@ LOG = logging.getLogger(__name__)
 Run = base.Run
 
 
-def _comparison(compare: Callable[[Any, Any], bool]
-                ) -> Callable[..., bool]:
+def _comparison(compare: Callable[[Any, Any], bool]) -> Callable[..., bool]:
     def check(run: Run, values: Any, force_strings: bool = False) -> bool:
         if not isinstance(values, list):
-            msg = (f"Failed to check condition: '{compare.__name__}' on "
-                   f"values: {values}: Expected list for 'values', got: "
-                   f"{type(values).__name__}")
-            LOG.error('Node %(node)s: %(msg)s',
-                      {'node': run.task.node.uuid, 'msg': msg})
+            msg = (
+                f"Failed to check condition: '{compare.__name__}' on "
+                f"values: {values}: Expected list for 'values', got: "
+                f'{type(values).__name__}'
+            )
+            LOG.error(
+                'Node %(node)s: %(msg)s',
+                {'node': run.task.node.uuid, 'msg': msg},
+            )
             raise base.RuleConditionCheckFailure(reason=msg)
         if force_strings:
             values = [str(value) for value in values]
-        return all(compare(first, second)
-                   for first, second in zip(values, values[1:],
-                                            strict=False))
+        return all(
+            compare(first, second)
+            for first, second in zip(values, values[1:], strict=False)
+        )
+
     return check
 
 
@@ -91,7 +96,8 @@ def _compiled(regex: Any) -> re.Pattern[str]:
         return re.compile(regex)
     except re.error as exc:
         raise base.InspectionRuleExecutionFailure(
-            f'invalid regular expression: {exc}')
+            f'invalid regular expression: {exc}'
+        )
 
 
 def _matches(run: Run, value: Any, regex: Any) -> bool:
@@ -131,19 +137,22 @@ def _is_false(run: Run, value: Any) -> bool:
 
 _VALUE = ('value',)
 #: Every operator a rule may name, in upstream's order (the schema's).
-OPERATORS: dict[str, base.Plugin] = {plugin.name: plugin for plugin in (
-    base.Plugin('eq', _comparison(operator.eq), ('values',)),
-    base.Plugin('lt', _comparison(operator.lt), ('values',)),
-    base.Plugin('gt', _comparison(operator.gt), ('values',)),
-    base.Plugin('is-empty', _is_empty, _VALUE),
-    base.Plugin('in-net', _in_net, ('address', 'subnet')),
-    base.Plugin('matches', _matches, _VALUE),
-    base.Plugin('contains', _contains, _VALUE),
-    base.Plugin('one-of', _one_of, _VALUE),
-    base.Plugin('is-none', _is_none, _VALUE),
-    base.Plugin('is-true', _is_true, _VALUE),
-    base.Plugin('is-false', _is_false, _VALUE),
-)}
+OPERATORS: dict[str, base.Plugin] = {
+    plugin.name: plugin
+    for plugin in (
+        base.Plugin('eq', _comparison(operator.eq), ('values',)),
+        base.Plugin('lt', _comparison(operator.lt), ('values',)),
+        base.Plugin('gt', _comparison(operator.gt), ('values',)),
+        base.Plugin('is-empty', _is_empty, _VALUE),
+        base.Plugin('in-net', _in_net, ('address', 'subnet')),
+        base.Plugin('matches', _matches, _VALUE),
+        base.Plugin('contains', _contains, _VALUE),
+        base.Plugin('one-of', _one_of, _VALUE),
+        base.Plugin('is-none', _is_none, _VALUE),
+        base.Plugin('is-true', _is_true, _VALUE),
+        base.Plugin('is-false', _is_false, _VALUE),
+    )
+}
 
 
 def get_operator(op: str) -> base.Plugin:
@@ -155,8 +164,10 @@ def get_operator(op: str) -> base.Plugin:
     try:
         return OPERATORS[name]
     except KeyError:
-        raise ValueError(f"Unsupported operator: '{name}'. Supported "
-                         f"operators are: {', '.join(OPERATORS)}.")
+        raise ValueError(
+            f"Unsupported operator: '{name}'. Supported "
+            f'operators are: {", ".join(OPERATORS)}.'
+        )
 
 
 def check_condition(run: Run, condition: dict[str, Any]) -> bool:
@@ -173,7 +184,7 @@ def check_condition(run: Run, condition: dict[str, Any]) -> bool:
         return _check_once(run, plugin, condition)
     multiple = condition.get('multiple', 'any')
     results = []
-    for item in ([loop] if isinstance(loop, dict) else loop):
+    for item in [loop] if isinstance(loop, dict) else loop:
         result = _check_once(run, plugin, condition, (item,))
         if multiple == 'first' and result:
             return True
@@ -185,8 +196,12 @@ def check_condition(run: Run, condition: dict[str, Any]) -> bool:
     return any(results)
 
 
-def _check_once(run: Run, plugin: base.Plugin, condition: dict[str, Any],
-                loop: tuple[Any, ...] = ()) -> bool:
+def _check_once(
+    run: Run,
+    plugin: base.Plugin,
+    condition: dict[str, Any],
+    loop: tuple[Any, ...] = (),
+) -> bool:
     name, inverted = base.parse_op(condition['op'])
     result = bool(plugin.call(run, condition.get('args', {}), name, loop))
     return not result if inverted else result

@@ -25,13 +25,16 @@ LOG = logging.getLogger(__name__)
 
 Change = Callable[[Any, list[str]], Any]
 
-NODE_READ_ONLY = frozenset({'id', 'uuid', 'reservation', 'revision',
-                            'created_at', 'updated_at'})
+NODE_READ_ONLY = frozenset(
+    {'id', 'uuid', 'reservation', 'revision', 'created_at', 'updated_at'}
+)
 PORT_COLUMNS = frozenset(models.Port.__table__.columns.keys())
-PORT_READ_ONLY = frozenset({'id', 'uuid', 'node_id', 'created_at',
-                            'updated_at'})
-PORT_DICT_COLUMNS = frozenset({'extra', 'local_link_connection',
-                               'internal_info'})
+PORT_READ_ONLY = frozenset(
+    {'id', 'uuid', 'node_id', 'created_at', 'updated_at'}
+)
+PORT_DICT_COLUMNS = frozenset(
+    {'extra', 'local_link_connection', 'internal_info'}
+)
 #: Errors never turned into an action failure: the node is not this
 #: conductor's any more.
 LOCK_ERRORS = (exception.NodeNotLocked, exception.NodeChanged)
@@ -43,6 +46,7 @@ def failure(reason: str) -> base.RuleActionExecutionFailure:
 
 def setter(value: Any) -> Change:
     """Set ``value`` (missing dictionaries on the way are created)."""
+
     def change(top: Any, rest: list[str]) -> Any:
         if not rest:
             return value
@@ -51,12 +55,14 @@ def setter(value: Any) -> Change:
             container = container.setdefault(part, {})
         container[rest[-1]] = value
         return top
+
     return change
 
 
 def extender(path: str, value: Any, unique: bool) -> Change:
     """Append ``value`` to a list (created when missing inside a
     dictionary); with ``unique`` not when it is there already."""
+
     def change(top: Any, rest: list[str]) -> Any:
         target = top
         if rest:
@@ -64,11 +70,13 @@ def extender(path: str, value: Any, unique: bool) -> Change:
                 target = target.setdefault(part, {})
             target = target.setdefault(rest[-1], [])
         if not isinstance(target, list):
-            raise TypeError(f'Cannot extend non-list attribute {path} '
-                            f'with value {value}')
+            raise TypeError(
+                f'Cannot extend non-list attribute {path} with value {value}'
+            )
         if not unique or value not in target:
             target.append(value)
         return top if rest else target
+
     return change
 
 
@@ -133,8 +141,10 @@ def change_node(task: Any, path: str, change: Change, error: str) -> None:
             setattr(node, str(field), before)
         if isinstance(exc, LOCK_ERRORS):
             raise
-        LOG.error('Node %(node)s: %(error)s%(exc)s',
-                  {'node': node.uuid, 'error': error, 'exc': exc})
+        LOG.error(
+            'Node %(node)s: %(error)s%(exc)s',
+            {'node': node.uuid, 'error': error, 'exc': exc},
+        )
         raise failure(f'{error}{exc}')
 
 
@@ -145,14 +155,16 @@ def find_port(task: Any, port_id: Any) -> dict[str, Any]:
     """
     wanted = str(port_id).lower()
     for port in db_ports.list_page(
-            task.context, db_ports.Filters(node_id=task.node.id)):
+        task.context, db_ports.Filters(node_id=task.node.id)
+    ):
         if wanted in (port['uuid'], (port['address'] or '').lower()):
             return port
     raise exception.PortNotFound(port=port_id)
 
 
-def change_port(task: Any, port_id: Any, path: str, change: Change,
-                verb: str) -> None:
+def change_port(
+    task: Any, port_id: Any, path: str, change: Change, verb: str
+) -> None:
     """Apply ``change`` at ``path`` of the port and write it.
 
     :raises PortNotFound: no port of the node has that uuid or address.
@@ -171,6 +183,7 @@ def change_port(task: Any, port_id: Any, path: str, change: Change,
         db_ports.update(task.context, port['uuid'], {field: new})
     except Exception as exc:
         msg = f'Failed to {verb} attribute {path} for port {port_id}: {exc}'
-        LOG.error('Node %(node)s: %(msg)s',
-                  {'node': task.node.uuid, 'msg': msg})
+        LOG.error(
+            'Node %(node)s: %(msg)s', {'node': task.node.uuid, 'msg': msg}
+        )
         raise failure(msg)

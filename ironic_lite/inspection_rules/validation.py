@@ -38,12 +38,18 @@ RULE_SCHEMA: dict[str, Any] = {
                 'type': 'object',
                 'required': ['op', 'args'],
                 'properties': {
-                    'op': {'description': 'action operator',
-                           'enum': list(actions.ACTIONS)},
-                    'args': {'description': 'Arguments for the action',
-                             'type': _ARRAY_OR_OBJECT},
-                    'loop': {'description': 'Loop behavior for actions',
-                             'type': _ARRAY_OR_OBJECT},
+                    'op': {
+                        'description': 'action operator',
+                        'enum': list(actions.ACTIONS),
+                    },
+                    'args': {
+                        'description': 'Arguments for the action',
+                        'type': _ARRAY_OR_OBJECT,
+                    },
+                    'loop': {
+                        'description': 'Loop behavior for actions',
+                        'type': _ARRAY_OR_OBJECT,
+                    },
                 },
                 'additionalProperties': True,
             },
@@ -55,17 +61,25 @@ RULE_SCHEMA: dict[str, Any] = {
                 'type': 'object',
                 'required': ['op', 'args'],
                 'properties': {
-                    'op': {'description': 'Condition operator',
-                           'enum': [*operators.OPERATORS,
-                                    *(f'!{op}' for op in
-                                      operators.OPERATORS)]},
-                    'args': {'description': 'Arguments for the condition',
-                             'type': _ARRAY_OR_OBJECT},
-                    'multiple': {'description': 'How to treat multiple '
-                                 'values',
-                                 'enum': ['any', 'all', 'first', 'last']},
-                    'loop': {'description': 'Loop behavior for conditions',
-                             'type': _ARRAY_OR_OBJECT},
+                    'op': {
+                        'description': 'Condition operator',
+                        'enum': [
+                            *operators.OPERATORS,
+                            *(f'!{op}' for op in operators.OPERATORS),
+                        ],
+                    },
+                    'args': {
+                        'description': 'Arguments for the condition',
+                        'type': _ARRAY_OR_OBJECT,
+                    },
+                    'multiple': {
+                        'description': 'How to treat multiple values',
+                        'enum': ['any', 'all', 'first', 'last'],
+                    },
+                    'loop': {
+                        'description': 'Loop behavior for conditions',
+                        'type': _ARRAY_OR_OBJECT,
+                    },
                 },
                 # other properties are the operators' business
                 'additionalProperties': True,
@@ -94,7 +108,8 @@ def validate_rule(rule: dict[str, Any], built_in: bool = False) -> None:
         jsonschema.validate(rule, RULE_SCHEMA)
     except jsonschema.ValidationError as exc:
         raise exception.InvalidParameterValue(
-            err=f'Validation failed for inspection rule: {exc.message}')
+            err=f'Validation failed for inspection rule: {exc.message}'
+        )
     errors = _rule_errors(rule, built_in)
     for condition in rule.get('conditions') or ():
         errors.extend(_plugin_errors(condition, 'condition'))
@@ -104,18 +119,21 @@ def validate_rule(rule: dict[str, Any], built_in: bool = False) -> None:
         raise exception.InvalidParameterValue(err=errors[0])
     if errors:
         raise exception.InvalidParameterValue(
-            err='Multiple validation errors occurred: ' + '; '.join(errors))
+            err='Multiple validation errors occurred: ' + '; '.join(errors)
+        )
 
 
 def _rule_errors(rule: dict[str, Any], built_in: bool) -> list[str]:
     errors = []
     phase = rule.get('phase', PHASES[0])
     if phase not in PHASES:
-        errors.append(f'Invalid phase: {phase}. Valid phases are: '
-                      f'{", ".join(PHASES)}')
+        errors.append(
+            f'Invalid phase: {phase}. Valid phases are: {", ".join(PHASES)}'
+        )
     if rule.get('priority', 0) > MAX_USER_PRIORITY and not built_in:
-        errors.append('Priority must be between 0 and 9999 for '
-                      'user-defined rules.')
+        errors.append(
+            'Priority must be between 0 and 9999 for user-defined rules.'
+        )
     return errors
 
 

@@ -22,10 +22,22 @@ from ironic_lite.policies import volume
 
 
 def list_rules() -> list[policy.RuleDefault]:
-    return list(itertools.chain(base.rules, node.rules, driver.rules,
-                                volume.rules, node_history.rules,
-                                event.rules, indicator.rules,
-                                conductor.rules, chassis.rules,
-                                port.rules, portgroup.rules,
-                                allocation.rules, deploy_template.rules,
-                                runbook.rules, inspection_rule.rules))
+    return list(
+        itertools.chain(
+            base.rules,
+            node.rules,
+            driver.rules,
+            volume.rules,
+            node_history.rules,
+            event.rules,
+            indicator.rules,
+            conductor.rules,
+            chassis.rules,
+            port.rules,
+            portgroup.rules,
+            allocation.rules,
+            deploy_template.rules,
+            runbook.rules,
+            inspection_rule.rules,
+        )
+    )

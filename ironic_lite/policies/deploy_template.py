@@ -10,13 +10,28 @@ _TEMPLATES = '/deploy_templates'
 _ONE = _TEMPLATES + '/{deploy_template_ident}'
 
 rules = [
-    rule(TEMPLATE % 'get', base.SYSTEM_READER,
-         'List and show deploy templates.',
-         [('GET', _TEMPLATES), ('GET', _ONE)]),
-    rule(TEMPLATE % 'create', base.SYSTEM_ADMIN, 'Create a deploy template.',
-         [('POST', _TEMPLATES)]),
-    rule(TEMPLATE % 'update', base.SYSTEM_ADMIN, 'Update a deploy template.',
-         [('PATCH', _ONE)]),
-    rule(TEMPLATE % 'delete', base.SYSTEM_ADMIN, 'Delete a deploy template.',
-         [('DELETE', _ONE)]),
+    rule(
+        TEMPLATE % 'get',
+        base.SYSTEM_READER,
+        'List and show deploy templates.',
+        [('GET', _TEMPLATES), ('GET', _ONE)],
+    ),
+    rule(
+        TEMPLATE % 'create',
+        base.SYSTEM_ADMIN,
+        'Create a deploy template.',
+        [('POST', _TEMPLATES)],
+    ),
+    rule(
+        TEMPLATE % 'update',
+        base.SYSTEM_ADMIN,
+        'Update a deploy template.',
+        [('PATCH', _ONE)],
+    ),
+    rule(
+        TEMPLATE % 'delete',
+        base.SYSTEM_ADMIN,
+        'Delete a deploy template.',
+        [('DELETE', _ONE)],
+    ),
 ]

@@ -10,14 +10,34 @@ _RULES = '/inspection_rules'
 _ONE = _RULES + '/{rule_id}'
 
 rules = [
-    rule(RULE % 'get', base.SYSTEM_READER, 'Get inspection rule(s)',
-         [('GET', _RULES), ('GET', _ONE)]),
-    rule(RULE % 'list_all', base.SYSTEM_READER,
-         'Retrieve all inspection_rule records', [('GET', _RULES)]),
-    rule(RULE % 'create', base.SYSTEM_ADMIN, 'Create inspection rule',
-         [('POST', _RULES)]),
-    rule(RULE % 'update', base.SYSTEM_ADMIN, 'Update an inspection rule',
-         [('PATCH', _ONE)]),
-    rule(RULE % 'delete', base.SYSTEM_ADMIN, 'Delete an inspection rule',
-         [('DELETE', _ONE)]),
+    rule(
+        RULE % 'get',
+        base.SYSTEM_READER,
+        'Get inspection rule(s)',
+        [('GET', _RULES), ('GET', _ONE)],
+    ),
+    rule(
+        RULE % 'list_all',
+        base.SYSTEM_READER,
+        'Retrieve all inspection_rule records',
+        [('GET', _RULES)],
+    ),
+    rule(
+        RULE % 'create',
+        base.SYSTEM_ADMIN,
+        'Create inspection rule',
+        [('POST', _RULES)],
+    ),
+    rule(
+        RULE % 'update',
+        base.SYSTEM_ADMIN,
+        'Update an inspection rule',
+        [('PATCH', _ONE)],
+    ),
+    rule(
+        RULE % 'delete',
+        base.SYSTEM_ADMIN,
+        'Delete an inspection rule',
+        [('DELETE', _ONE)],
+    ),
 ]

@@ -13,31 +13,53 @@ _RUNBOOKS = '/runbooks'
 _ONE = _RUNBOOKS + '/{runbook_ident}'
 _OWNER = 'project_id:%(runbook.owner)s'
 
-READER = base.any_of(base.SYSTEM_READER, f'role:reader and {_OWNER}',
-                     'role:service')
-ADMIN = base.any_of(base.SYSTEM_MEMBER, f'role:manager and {_OWNER}',
-                    'role:service')
+READER = base.any_of(
+    base.SYSTEM_READER, f'role:reader and {_OWNER}', 'role:service'
+)
+ADMIN = base.any_of(
+    base.SYSTEM_MEMBER, f'role:manager and {_OWNER}', 'role:service'
+)
 CREATOR = base.any_of(base.SYSTEM_MEMBER, 'role:manager', 'role:service')
 
 rules = [
     rule(RUNBOOK % 'get', READER, 'Show a runbook.', [('GET', _ONE)]),
-    rule(RUNBOOK % 'list', base.API_READER,
-         "List one's project's runbooks and the public ones (every one "
-         'with list_all).', [('GET', _RUNBOOKS)]),
-    rule(RUNBOOK % 'list_all', base.SYSTEM_READER, 'List every runbook.',
-         [('GET', _RUNBOOKS)]),
-    rule(RUNBOOK % 'create', CREATOR,
-         "Create a runbook (owned by one's project).",
-         [('POST', _RUNBOOKS)]),
-    rule(RUNBOOK % 'delete', ADMIN, 'Delete a runbook.',
-         [('DELETE', _ONE)]),
-    rule(RUNBOOK % 'update', ADMIN, 'Update a runbook.',
-         [('PATCH', _ONE)]),
-    rule(RUNBOOK % 'update:public', base.SYSTEM_MEMBER,
-         'Set and unset a runbook as public.', [('PATCH', _ONE)]),
-    rule(RUNBOOK % 'update:owner', base.SYSTEM_MEMBER,
-         'Set and unset the owner of a runbook.', [('PATCH', _ONE)]),
-    rule(RUNBOOK % 'use', ADMIN,
-         'Use a runbook for manual cleaning or servicing.',
-         [('PUT', '/nodes/{node_ident}/states/provision')]),
+    rule(
+        RUNBOOK % 'list',
+        base.API_READER,
+        "List one's project's runbooks and the public ones (every one "
+        'with list_all).',
+        [('GET', _RUNBOOKS)],
+    ),
+    rule(
+        RUNBOOK % 'list_all',
+        base.SYSTEM_READER,
+        'List every runbook.',
+        [('GET', _RUNBOOKS)],
+    ),
+    rule(
+        RUNBOOK % 'create',
+        CREATOR,
+        "Create a runbook (owned by one's project).",
+        [('POST', _RUNBOOKS)],
+    ),
+    rule(RUNBOOK % 'delete', ADMIN, 'Delete a runbook.', [('DELETE', _ONE)]),
+    rule(RUNBOOK % 'update', ADMIN, 'Update a runbook.', [('PATCH', _ONE)]),
+    rule(
+        RUNBOOK % 'update:public',
+        base.SYSTEM_MEMBER,
+        'Set and unset a runbook as public.',
+        [('PATCH', _ONE)],
+    ),
+    rule(
+        RUNBOOK % 'update:owner',
+        base.SYSTEM_MEMBER,
+        'Set and unset the owner of a runbook.',
+        [('PATCH', _ONE)],
+    ),
+    rule(
+        RUNBOOK % 'use',
+        ADMIN,
+        'Use a runbook for manual cleaning or servicing.',
+        [('PUT', '/nodes/{node_ident}/states/provision')],
+    ),
 ]

@@ -28,15 +28,20 @@ from typing import Any
 
 #: The chassis of a new responder.
 INITIAL_STATE: dict[str, Any] = {
-    'power': 'off', 'boot_device': 'default', 'persistent': False,
-    'uefi': False, 'nmi': 0, 'actions': []}
+    'power': 'off',
+    'boot_device': 'default',
+    'persistent': False,
+    'uefi': False,
+    'nmi': 0,
+    'actions': [],
+}
 #: IPMI completion codes.
 OK = 0
-NOT_IN_STATE = 0xd5   # "command not supported in present state"
+NOT_IN_STATE = 0xD5  # "command not supported in present state"
 #: RMCP+ authentication algorithm 1, and the status refusing others.
 HMAC_SHA1 = 1
 NO_CIPHER_SUITE_MATCH = 0x11
-UNAUTHORIZED_NAME = 0x0d
+UNAUTHORIZED_NAME = 0x0D
 
 
 def read_state(path: Path) -> dict[str, Any]:
@@ -67,8 +72,9 @@ def _use_cipher_suite_3_only() -> None:
     class Suite3Session(serversession.ServerSession):  # type: ignore[misc]
         def create_open_session_response(self, request: Any) -> Any:
             if len(request) >= 13 and request[12] != HMAC_SHA1:
-                return bytearray([request[0], NO_CIPHER_SUITE_MATCH, 0, 0]
-                                 ) + bytearray(request[4:8])
+                return bytearray(
+                    [request[0], NO_CIPHER_SUITE_MATCH, 0, 0]
+                ) + bytearray(request[4:8])
             return super().create_open_session_response(request)
 
         def _got_rakp1(self, data: Any) -> None:
@@ -80,7 +86,8 @@ def _use_cipher_suite_3_only() -> None:
                     bytearray([data[0], UNAUTHORIZED_NAME, 0, 0])
                     + self.clientsessionid,
                     serversession.constants.payload_types['rakp2'],
-                    retry=False)
+                    retry=False,
+                )
                 return
             super()._got_rakp1(data)
 
@@ -98,7 +105,7 @@ def _drop_packets_while(mute_file: Path) -> None:
     def muted_receive(sock: Any, size: int) -> Any:
         received = receive(sock, size)
         if received is not None and mute_file.exists():
-            return (b'', received[1])   # too short: skipped
+            return (b'', received[1])  # too short: skipped
         return received
 
     ipmi_session._io_recvfrom = muted_receive
@@ -115,8 +122,9 @@ def _make_bmc_class() -> type:
     class FileBackedBmc(pyghmi_bmc.Bmc):  # type: ignore[misc]
         """A BMC whose chassis is the state file."""
 
-        def __init__(self, authdata: dict[str, str], port: int,
-                     state_file: Path) -> None:
+        def __init__(
+            self, authdata: dict[str, str], port: int, state_file: Path
+        ) -> None:
             super().__init__(authdata, port=port, address='127.0.0.1')
             self.state_file = state_file
 
@@ -165,22 +173,27 @@ def _make_bmc_class() -> type:
         def set_boot_device(self, bootdevice: str) -> None:
             self._change(f'bootdev {bootdevice}', boot_device=bootdevice)
 
-        def get_system_boot_options(self, request: Any,
-                                    session: Any) -> Any:
+        def get_system_boot_options(self, request: Any, session: Any) -> Any:
             """Boot flags with the persistent and UEFI bits, which
             pyghmi's Bmc leaves out."""
             if request['data'][0] != 5:
                 return session.send_ipmi_response(code=0x80)
             state = read_state(self.state_file)
             device = ipmi_command.boot_devices[state['boot_device']]
-            flags = 0 if device == 0 else (
-                0x80 | (0x40 if state['persistent'] else 0)
-                | (0x20 if state['uefi'] else 0))
+            flags = (
+                0
+                if device == 0
+                else (
+                    0x80
+                    | (0x40 if state['persistent'] else 0)
+                    | (0x20 if state['uefi'] else 0)
+                )
+            )
             return session.send_ipmi_response(
-                data=[1, 5, flags, device, 0, 0, 0])
+                data=[1, 5, flags, device, 0, 0, 0]
+            )
 
-        def set_system_boot_options(self, request: Any,
-                                    session: Any) -> Any:
+        def set_system_boot_options(self, request: Any, session: Any) -> Any:
             data = request['data']
             if data[0] != 5 or len(data) < 3:
                 # Boot info acknowledge, the 60 s timeout...: accepted.
@@ -189,12 +202,15 @@ def _make_bmc_class() -> type:
             number = (data[2] >> 2) & 0b1111
             device = ipmi_command.boot_devices.get(number)
             if device is None:
-                return session.send_ipmi_response(code=0xcc)
+                return session.send_ipmi_response(code=0xCC)
             if not flags & 0x80:
                 device = 'default'
-            self._change(f'bootdev {device}', boot_device=device,
-                         persistent=bool(flags & 0x40),
-                         uefi=bool(flags & 0x20))
+            self._change(
+                f'bootdev {device}',
+                boot_device=device,
+                persistent=bool(flags & 0x40),
+                uefi=bool(flags & 0x20),
+            )
             return session.send_ipmi_response()
 
     return FileBackedBmc
@@ -211,8 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     _drop_packets_while(args.mute_file)
     if not args.state.exists():
         write_state(args.state, INITIAL_STATE)
-    bmc = _make_bmc_class()({args.user: args.password}, args.port,
-                            args.state)
+    bmc = _make_bmc_class()({args.user: args.password}, args.port, args.state)
     print(f'listening on 127.0.0.1:{args.port}', flush=True)
     bmc.listen(timeout=1)
 
@@ -227,8 +242,12 @@ class Responder:
     """The responder as a child process. Start with :meth:`start`,
     always :meth:`stop`."""
 
-    def __init__(self, workdir: Path, username: str = 'admin',
-                 password: str = 'pa55w0rd') -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        username: str = 'admin',
+        password: str = 'pa55w0rd',
+    ) -> None:
         self.workdir = Path(workdir)
         self.username = username
         self.password = password
@@ -239,27 +258,47 @@ class Responder:
 
     def driver_info(self, **overrides: Any) -> dict[str, Any]:
         """The driver_info of a node behind this BMC."""
-        return {'ipmi_address': '127.0.0.1', 'ipmi_port': self.port,
-                'ipmi_username': self.username,
-                'ipmi_password': self.password, **overrides}
+        return {
+            'ipmi_address': '127.0.0.1',
+            'ipmi_port': self.port,
+            'ipmi_username': self.username,
+            'ipmi_password': self.password,
+            **overrides,
+        }
 
     def start(self, timeout: float = 20) -> 'Responder':
         self.workdir.mkdir(parents=True, exist_ok=True)
         write_state(self.state_file, INITIAL_STATE)
         log = open(self.workdir / 'responder.log', 'ab')
         self.popen = subprocess.Popen(
-            [sys.executable, '-m', 'ironic_lite.tests.ipmi_responder',
-             '--port', str(self.port), '--state', str(self.state_file),
-             '--user', self.username, '--password', self.password,
-             '--mute-file', str(self.mute_file)],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                '-m',
+                'ironic_lite.tests.ipmi_responder',
+                '--port',
+                str(self.port),
+                '--state',
+                str(self.state_file),
+                '--user',
+                self.username,
+                '--password',
+                self.password,
+                '--mute-file',
+                str(self.mute_file),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         log.close()
         deadline = time.monotonic() + timeout
         while 'listening' not in (self.workdir / 'responder.log').read_text():
             if self.popen.poll() is not None or time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError('the IPMI responder did not start; see '
-                                   f'{self.workdir / "responder.log"}')
+                raise RuntimeError(
+                    'the IPMI responder did not start; see '
+                    f'{self.workdir / "responder.log"}'
+                )
             time.sleep(0.1)
         return self
 

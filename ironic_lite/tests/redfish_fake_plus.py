@@ -28,9 +28,14 @@ from typing import Any
 from sushy_tools.emulator import main as emulator_main
 from sushy_tools.emulator.resources.systems import fakedriver
 
-DEFAULT_BIOS = {'BootMode': 'Uefi', 'EmbeddedSata': 'Raid',
-                'NicBoot1': 'NetworkBoot', 'NumCores': '10',
-                'ProcTurboMode': 'Enabled', 'QuietBoot': 'true'}
+DEFAULT_BIOS = {
+    'BootMode': 'Uefi',
+    'EmbeddedSata': 'Raid',
+    'NicBoot1': 'NetworkBoot',
+    'NumCores': '10',
+    'ProcTurboMode': 'Enabled',
+    'QuietBoot': 'true',
+}
 DEFAULT_VERSIONS = {'BiosVersion': '1.0.0'}
 
 
@@ -40,11 +45,15 @@ class FakePlusDriver(fakedriver.FakeDriver):
     def _update_if_needed(self, system: dict[str, Any]) -> dict[str, Any]:
         pending = system.get('pending_power')
         system = super()._update_if_needed(system)
-        powered_on = (pending and not system.get('pending_power')
-                      and system['power_state'] == 'On')
+        powered_on = (
+            pending
+            and not system.get('pending_power')
+            and system['power_state'] == 'On'
+        )
         if powered_on and system.get('bios_pending') is not None:
-            self._update(system, bios=system['bios_pending'],
-                         bios_pending=None)
+            self._update(
+                system, bios=system['bios_pending'], bios_pending=None
+            )
         return system
 
     def get_bios(self, identity: str) -> dict[str, Any]:
@@ -52,8 +61,9 @@ class FakePlusDriver(fakedriver.FakeDriver):
 
     def set_bios(self, identity: str, attributes: dict[str, Any]) -> None:
         system = self._get(identity)
-        pending = dict(system.get('bios_pending')
-                       or system.get('bios') or DEFAULT_BIOS)
+        pending = dict(
+            system.get('bios_pending') or system.get('bios') or DEFAULT_BIOS
+        )
         pending.update(attributes)
         self._update(system, bios_pending=pending)
 
@@ -63,8 +73,9 @@ class FakePlusDriver(fakedriver.FakeDriver):
     def get_versions(self, identity: str) -> dict[str, Any]:
         return dict(self._get(identity).get('versions') or DEFAULT_VERSIONS)
 
-    def set_versions(self, identity: str,
-                     firmware_versions: dict[str, Any]) -> None:
+    def set_versions(
+        self, identity: str, firmware_versions: dict[str, Any]
+    ) -> None:
         self._update(identity, versions=dict(firmware_versions))
 
     def reset_versions(self, identity: str) -> None:
@@ -74,8 +85,9 @@ class FakePlusDriver(fakedriver.FakeDriver):
         return copy.deepcopy(self._get(identity).get('processors') or [])
 
     def get_total_cpus(self, identity: str) -> int:
-        return sum(int(p.get('threads', 1))
-                   for p in self.get_processors(identity))
+        return sum(
+            int(p.get('threads', 1)) for p in self.get_processors(identity)
+        )
 
     def get_total_memory(self, identity: str) -> int:
         return int(self._get(identity).get('memory_gib', 0))

@@ -30,20 +30,37 @@ ROUTE_KEY = router.ROUTE_KEY
 #: Requests that matched no route (404s, /healthcheck).
 UNMATCHED = 'unmatched'
 _FIXED_PATHS = frozenset({PATH, '/healthcheck'})
-_METHODS = frozenset({'GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE',
-                      'OPTIONS'})
+_METHODS = frozenset(
+    {'GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'}
+)
 
 REQUESTS = Counter(
     'stacklite_api_requests_total',
     'API requests by API, method, route template and status code.',
-    ['api', 'method', 'route', 'status'], registry=None)
+    ['api', 'method', 'route', 'status'],
+    registry=None,
+)
 LATENCY = Histogram(
     'stacklite_api_request_duration_seconds',
     'Time to the response headers of API requests, by API, method, '
     'route template and status code.',
-    ['api', 'method', 'route', 'status'], registry=None,
-    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
-             10.0, 30.0))
+    ['api', 'method', 'route', 'status'],
+    registry=None,
+    buckets=(
+        0.005,
+        0.01,
+        0.025,
+        0.05,
+        0.1,
+        0.25,
+        0.5,
+        1.0,
+        2.5,
+        5.0,
+        10.0,
+        30.0,
+    ),
+)
 
 
 def register() -> None:
@@ -70,8 +87,9 @@ class RequestMetrics:
         started = time.monotonic()
         state = {'status': '500'}
 
-        def _start_response(status: str, headers: list[Any],
-                            exc_info: Any = None) -> Any:
+        def _start_response(
+            status: str, headers: list[Any], exc_info: Any = None
+        ) -> Any:
             state['status'] = status.split(' ', 1)[0]
             return start_response(status, headers, exc_info)
 
@@ -79,8 +97,12 @@ class RequestMetrics:
             return self.app(environ, _start_response)
         finally:
             method = environ.get('REQUEST_METHOD', '')
-            labels = (self.api, method if method in _METHODS else 'other',
-                      route_label(environ), state['status'])
+            labels = (
+                self.api,
+                method if method in _METHODS else 'other',
+                route_label(environ),
+                state['status'],
+            )
             REQUESTS.labels(*labels).inc()
             LATENCY.labels(*labels).observe(time.monotonic() - started)
 
@@ -88,7 +110,8 @@ class RequestMetrics:
 def _serve(environ: dict[str, Any], start_response: Any) -> Any:
     req = webob.Request(environ)
     encoder, content_type = exposition.choose_encoder(
-        req.headers.get('Accept', ''))
+        req.headers.get('Accept', '')
+    )
     resp = webob.Response(body=encoder(metrics.REGISTRY))
     resp.headers['Content-Type'] = content_type
     resp.headers['Cache-Control'] = 'no-store'
@@ -125,11 +148,11 @@ class Endpoint:
         def middleware(environ: dict[str, Any], start_response: Any) -> Any:
             if not self._mine(environ):
                 return app(environ, start_response)
-            ctx: lite_context.RequestContext | None = environ.get(
-                auth.ENV_KEY)
+            ctx: lite_context.RequestContext | None = environ.get(auth.ENV_KEY)
             if ctx is None or not is_admin(ctx):
                 raise webob.exc.HTTPForbidden(
-                    explanation='Metrics are for administrators only.')
+                    explanation='Metrics are for administrators only.'
+                )
             return _serve(environ, start_response)
 
         return middleware

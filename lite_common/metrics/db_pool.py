@@ -15,13 +15,22 @@ from prometheus_client.registry import Collector
 from lite_common import metrics
 
 _SERIES = (
-    ('stacklite_db_pool_checked_out_connections',
-     'Connections of the pool in use now.', 'checkedout'),
-    ('stacklite_db_pool_size_connections',
-     'Connections the pool keeps (its configured size).', 'size'),
-    ('stacklite_db_pool_overflow_connections',
-     'Connections open beyond the pool size now (negative: the pool '
-     'has not opened all of its connections yet).', 'overflow'),
+    (
+        'stacklite_db_pool_checked_out_connections',
+        'Connections of the pool in use now.',
+        'checkedout',
+    ),
+    (
+        'stacklite_db_pool_size_connections',
+        'Connections the pool keeps (its configured size).',
+        'size',
+    ),
+    (
+        'stacklite_db_pool_overflow_connections',
+        'Connections open beyond the pool size now (negative: the pool '
+        'has not opened all of its connections yet).',
+        'overflow',
+    ),
 )
 
 
@@ -42,14 +51,16 @@ class PoolCollector(Collector):
         for database, get_engine in engines:
             try:
                 pool = get_engine().pool
-            except Exception:   # not configured (yet): nothing to show
+            except Exception:  # not configured (yet): nothing to show
                 continue
             if all(hasattr(pool, attr) for _n, _h, attr in _SERIES):
                 yield database, pool
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        families = [(GaugeMetricFamily(name, doc, labels=['database']), a)
-                    for name, doc, a in _SERIES]
+        families = [
+            (GaugeMetricFamily(name, doc, labels=['database']), a)
+            for name, doc, a in _SERIES
+        ]
         for database, pool in self._pools():
             for family, attr in families:
                 family.add_metric([database], getattr(pool, attr)())

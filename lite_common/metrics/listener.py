@@ -28,10 +28,12 @@ class Listener:
 
     def start(self) -> None:
         self._server, self._thread = prometheus_client.start_http_server(
-            self.port, addr=self.host, registry=metrics.REGISTRY)
+            self.port, addr=self.host, registry=metrics.REGISTRY
+        )
         self.port = self._server.server_port
-        LOG.info('Metrics served on http://%s:%s/metrics', self.host,
-                 self.port)
+        LOG.info(
+            'Metrics served on http://%s:%s/metrics', self.host, self.port
+        )
 
     def stop(self) -> None:
         if self._server is None:

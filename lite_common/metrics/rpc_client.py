@@ -30,9 +30,24 @@ CALL_LATENCY = Histogram(
     'outcome (success; expected_error: the server refused with an '
     'exception it declares as expected; error: it raised anything '
     'else; timeout).',
-    ['topic', 'method', 'outcome'], registry=None,
-    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
-             10.0, 30.0, 60.0))
+    ['topic', 'method', 'outcome'],
+    registry=None,
+    buckets=(
+        0.005,
+        0.01,
+        0.025,
+        0.05,
+        0.1,
+        0.25,
+        0.5,
+        1.0,
+        2.5,
+        5.0,
+        10.0,
+        30.0,
+        60.0,
+    ),
+)
 
 
 #: Every outcome label, in the order of the help text.
@@ -54,16 +69,18 @@ def initialise(topic: str, method: str) -> None:
 class TimedClient:
     """An RPC client (or call context) whose calls are timed."""
 
-    def __init__(self, client: Any, topic: str,
-                 expected: Expected = ()) -> None:
+    def __init__(
+        self, client: Any, topic: str, expected: Expected = ()
+    ) -> None:
         self._client = client
         self._topic = topic
         self._expected = expected
 
     def prepare(self, *args: Any, **kwargs: Any) -> 'TimedClient':
         topic = kwargs.get('topic') or self._topic
-        return TimedClient(self._client.prepare(*args, **kwargs), topic,
-                           self._expected)
+        return TimedClient(
+            self._client.prepare(*args, **kwargs), topic, self._expected
+        )
 
     def _timeout(self) -> float | None:
         """The call's timeout, as oslo.messaging works it out (None: a
@@ -93,7 +110,8 @@ class TimedClient:
             raise
         finally:
             CALL_LATENCY.labels(self._topic, method, outcome).observe(
-                time.monotonic() - started)
+                time.monotonic() - started
+            )
 
     def __getattr__(self, name: str) -> Any:
         # cast, can_send_version, target ...: the client's own.

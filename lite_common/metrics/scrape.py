@@ -21,16 +21,18 @@ from lite_common import db as lite_db
 LOG = logging.getLogger(__name__)
 
 
-def age_seconds(when: datetime.datetime | None,
-                now: datetime.datetime) -> float:
+def age_seconds(
+    when: datetime.datetime | None, now: datetime.datetime
+) -> float:
     """Seconds since the naive UTC ``when`` (+Inf when never)."""
     if when is None:
         return float('inf')
     return max(0.0, (now - when).total_seconds())
 
 
-def counts(name: str, doc: str, labels: list[str],
-           rows: Iterable[Any]) -> GaugeMetricFamily:
+def counts(
+    name: str, doc: str, labels: list[str], rows: Iterable[Any]
+) -> GaugeMetricFamily:
     """A gauge family of ``(label values..., count)`` rows."""
     family = GaugeMetricFamily(name, doc, labels=labels)
     for row in rows:
@@ -52,8 +54,9 @@ class DatabaseCollector(Collector):
         # Registering it must not query the database.
         return []
 
-    def families(self, session: Any, now: datetime.datetime
-                 ) -> list[GaugeMetricFamily]:
+    def families(
+        self, session: Any, now: datetime.datetime
+    ) -> list[GaugeMetricFamily]:
         raise NotImplementedError
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
@@ -62,6 +65,9 @@ class DatabaseCollector(Collector):
             with self.context_manager.reader.using(context) as session:
                 return self.families(session, lite_db.utcnow())
         except Exception as exc:
-            LOG.warning('Metrics of the %s database left out of this '
-                        'scrape: %s', self.name, exc)
+            LOG.warning(
+                'Metrics of the %s database left out of this scrape: %s',
+                self.name,
+                exc,
+            )
             return []

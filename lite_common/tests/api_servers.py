@@ -18,13 +18,13 @@ from nova_lite import conf as nova_conf
 from nova_lite.api import service as api_svc
 
 
-def _config_file(tmp: Path, auth: str, host_option: str,
-                 extra: str) -> str:
+def _config_file(tmp: Path, auth: str, host_option: str, extra: str) -> str:
     path = tmp / 'api.conf'
-    path.write_text(f'[DEFAULT]\nauth_strategy = {auth}\n'
-                    f'[database]\nconnection = sqlite:///{tmp}/api.sqlite\n'
-                    f'[api]\n{host_option} = 127.0.0.1\nport = 0\n'
-                    + extra)
+    path.write_text(
+        f'[DEFAULT]\nauth_strategy = {auth}\n'
+        f'[database]\nconnection = sqlite:///{tmp}/api.sqlite\n'
+        f'[api]\n{host_option} = 127.0.0.1\nport = 0\n' + extra
+    )
     return str(path)
 
 
@@ -38,8 +38,9 @@ def _running(api: server.APIServer) -> Iterator[int]:
 
 
 @contextlib.contextmanager
-def compute_api(tmp: Path, auth: str = 'noauth',
-                extra: str = '') -> Iterator[int]:
+def compute_api(
+    tmp: Path, auth: str = 'noauth', extra: str = ''
+) -> Iterator[int]:
     """nova-lite-api serving: its port. With ``auth='keystone'``, the
     ``password`` auth plugin in ``extra``'s [keystone_authtoken]."""
     # The Compute API reads the global configuration.
@@ -47,8 +48,11 @@ def compute_api(tmp: Path, auth: str = 'noauth',
     fixture = config_fixture.Config(cfg.CONF)
     fixture.setUp()
     try:
-        cfg.CONF([], default_config_files=[
-            _config_file(tmp, auth, 'host', extra)], default_config_dirs=[])
+        cfg.CONF(
+            [],
+            default_config_files=[_config_file(tmp, auth, 'host', extra)],
+            default_config_dirs=[],
+        )
         with _running(api_svc.api_server(cfg.CONF)) as port:
             yield port
     finally:
@@ -61,18 +65,24 @@ def _forget_keystone_plugin(conf: cfg.ConfigOpts) -> None:
     """keystonemiddleware registers its auth plugin's options (those of
     ``password``, some required) on the configuration it was given: on
     the global one they would make every later parse of it fail."""
-    conf.unregister_opts(loading.get_auth_plugin_conf_options('password'),
-                         group='keystone_authtoken')
+    conf.unregister_opts(
+        loading.get_auth_plugin_conf_options('password'),
+        group='keystone_authtoken',
+    )
 
 
 @contextlib.contextmanager
-def baremetal_api(tmp: Path, auth: str = 'noauth',
-                  extra: str = '') -> Iterator[int]:
+def baremetal_api(
+    tmp: Path, auth: str = 'noauth', extra: str = ''
+) -> Iterator[int]:
     """ironic-lite-api serving: its port."""
     conf = cfg.ConfigOpts()
     ironic_conf.register_all(conf)
-    conf([], default_config_files=[
-        _config_file(tmp, auth, 'host_ip', extra)], default_config_dirs=[])
+    conf(
+        [],
+        default_config_files=[_config_file(tmp, auth, 'host_ip', extra)],
+        default_config_dirs=[],
+    )
     with _running(ironic_api.api_server(conf)) as port:
         yield port
 

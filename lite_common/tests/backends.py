@@ -13,16 +13,19 @@ import uuid
 import pytest
 import sqlalchemy as sa
 
-MYSQL_SERVER = os.environ.get('STACKLITE_TEST_MYSQL',
-                              'mysql+pymysql://root@127.0.0.1')
-POSTGRES_SERVER = os.environ.get('STACKLITE_TEST_POSTGRES',
-                                 'postgresql+psycopg2://postgres@127.0.0.1')
+MYSQL_SERVER = os.environ.get(
+    'STACKLITE_TEST_MYSQL', 'mysql+pymysql://root@127.0.0.1'
+)
+POSTGRES_SERVER = os.environ.get(
+    'STACKLITE_TEST_POSTGRES', 'postgresql+psycopg2://postgres@127.0.0.1'
+)
 BACKENDS = ['sqlite', 'mysql', 'postgresql']
 
 
 def _server_admin(url):
-    return sa.create_engine(url, isolation_level='AUTOCOMMIT',
-                            poolclass=sa.pool.NullPool)
+    return sa.create_engine(
+        url, isolation_level='AUTOCOMMIT', poolclass=sa.pool.NullPool
+    )
 
 
 @pytest.fixture(params=BACKENDS)
@@ -50,8 +53,11 @@ def db_url(request, tmp_path):
         unreachable = exc.orig
     if unreachable is not None:
         # A failure, not a skip: these backends are part of the contract.
-        pytest.fail(f'{request.param} server {admin.url} is unreachable: '
-                    f'{unreachable}', pytrace=False)
+        pytest.fail(
+            f'{request.param} server {admin.url} is unreachable: '
+            f'{unreachable}',
+            pytrace=False,
+        )
     try:
         yield url
     finally:

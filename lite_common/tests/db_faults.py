@@ -36,12 +36,15 @@ RETRY_409 = 0.5
 class Fault:
     at: float
     kind: str
-    seconds: float = 0.0     # restart: down; limit: how long
-    connections: int = 0     # limit: how many may stay open
+    seconds: float = 0.0  # restart: down; limit: how long
+    connections: int = 0  # limit: how many may stay open
 
     def __str__(self) -> str:
-        detail = {'cut': '', 'restart': f' {self.seconds:.1f} s down',
-                  'limit': f' {self.connections} for {self.seconds:.1f} s'}
+        detail = {
+            'cut': '',
+            'restart': f' {self.seconds:.1f} s down',
+            'limit': f' {self.connections} for {self.seconds:.1f} s',
+        }
         return f'{self.kind}{detail[self.kind]} at {self.at:.1f} s'
 
 
@@ -84,7 +87,7 @@ def apply(proxy: db_proxy.DatabaseProxy, faults: list[Fault]) -> None:
 class Answer:
     method: str
     path: str
-    status: int                 # 0: no answer
+    status: int  # 0: no answer
     body: Any
     retry_after: str | None
 
@@ -92,8 +95,14 @@ class Answer:
 class Client:
     """HTTP requests of one test, as a patient client sends them."""
 
-    def __init__(self, base_url: str, user: str, password: str,
-                 headers: dict[str, str], timeout: float = 60) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        user: str,
+        password: str,
+        headers: dict[str, str],
+        timeout: float = 60,
+    ) -> None:
         self.base_url = base_url
         self.auth = (user, password)
         self.headers = headers
@@ -108,8 +117,9 @@ class Client:
             self.answers.append(answer)
         return answer
 
-    def patiently(self, method: str, path: str, body: Any = None,
-                  attempts: int = 60) -> Answer:
+    def patiently(
+        self, method: str, path: str, body: Any = None, attempts: int = 60
+    ) -> Answer:
         """Again after a 503 or a 409, as the clients do; the last
         answer."""
         for _ in range(attempts):
@@ -124,8 +134,9 @@ class Client:
 
     def _send(self, method: str, path: str, body: Any) -> Answer:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base_url + path, data=data,
-                                         method=method)
+        request = urllib.request.Request(
+            self.base_url + path, data=data, method=method
+        )
         token = base64.b64encode(':'.join(self.auth).encode()).decode()
         request.add_header('Authorization', f'Basic {token}')
         request.add_header('Accept', 'application/json')
@@ -134,8 +145,9 @@ class Client:
         for key, value in self.headers.items():
             request.add_header(key, value)
         try:
-            with urllib.request.urlopen(request,
-                                        timeout=self.timeout) as response:
+            with urllib.request.urlopen(
+                request, timeout=self.timeout
+            ) as response:
                 status, raw = response.status, response.read()
                 headers = response.headers
         except urllib.error.HTTPError as exc:
@@ -146,8 +158,9 @@ class Client:
             decoded = json.loads(raw) if raw else None
         except ValueError:
             decoded = raw.decode('utf-8', 'replace')
-        return Answer(method, path, status, decoded,
-                      headers.get('Retry-After'))
+        return Answer(
+            method, path, status, decoded, headers.get('Retry-After')
+        )
 
     def problems(self) -> list[str]:
         """Every answer the issue forbids, as a sentence."""
@@ -177,14 +190,15 @@ def run_threads(targets: list[tuple[Any, tuple[Any, ...]]]) -> list[str]:
     def run(func: Any, args: tuple[Any, ...]) -> None:
         try:
             func(*args)
-        except Exception as exc:    # reported by the test
+        except Exception as exc:  # reported by the test
             named = [str(arg) for arg in args if isinstance(arg, str)]
-            errors.append(f'{getattr(func, "__name__", func)}'
-                          f'({", ".join(named)}): '
-                          f'{type(exc).__name__}: {exc}')
+            errors.append(
+                f'{getattr(func, "__name__", func)}'
+                f'({", ".join(named)}): '
+                f'{type(exc).__name__}: {exc}'
+            )
 
-    threads = [threading.Thread(target=run, args=target)
-               for target in targets]
+    threads = [threading.Thread(target=run, args=target) for target in targets]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -197,6 +211,9 @@ def error_lines(logs: Any) -> list[str]:
     lines = []
     for path in sorted(logs.glob('*.log')):
         with open(path, errors='replace') as log:
-            lines += [f'{path.name}: {line.strip()[:300]}' for line in log
-                      if ' ERROR ' in line or ' CRITICAL ' in line]
+            lines += [
+                f'{path.name}: {line.strip()[:300]}'
+                for line in log
+                if ' ERROR ' in line or ' CRITICAL ' in line
+            ]
     return lines[:20]

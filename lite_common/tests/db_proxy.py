@@ -59,13 +59,20 @@ class _Link:
         self.closed = threading.Event()
 
     def start(self, on_end: Callable[['_Link'], None]) -> None:
-        for source, sink in ((self.client, self.server),
-                             (self.server, self.client)):
-            threading.Thread(target=self._pump, args=(source, sink, on_end),
-                             daemon=True).start()
+        for source, sink in (
+            (self.client, self.server),
+            (self.server, self.client),
+        ):
+            threading.Thread(
+                target=self._pump, args=(source, sink, on_end), daemon=True
+            ).start()
 
-    def _pump(self, source: socket.socket, sink: socket.socket,
-              on_end: Callable[['_Link'], None]) -> None:
+    def _pump(
+        self,
+        source: socket.socket,
+        sink: socket.socket,
+        on_end: Callable[['_Link'], None],
+    ) -> None:
         try:
             while True:
                 data = source.recv(65536)
@@ -93,8 +100,12 @@ class _Link:
 class DatabaseProxy:
     """See the module docstring. ``port`` 0 picks a free port."""
 
-    def __init__(self, target_port: int = 3306, port: int = 0,
-                 target_host: str = LOCALHOST) -> None:
+    def __init__(
+        self,
+        target_port: int = 3306,
+        port: int = 0,
+        target_host: str = LOCALHOST,
+    ) -> None:
         self.target = (target_host, target_port)
         self.port = port
         self.counts = Counts()
@@ -109,8 +120,9 @@ class DatabaseProxy:
 
     def start(self) -> 'DatabaseProxy':
         self.accept()
-        self._thread = threading.Thread(target=self._serve, daemon=True,
-                                        name='database-proxy')
+        self._thread = threading.Thread(
+            target=self._serve, daemon=True, name='database-proxy'
+        )
         self._thread.start()
         return self
 
@@ -192,13 +204,15 @@ class DatabaseProxy:
 
     def _admit(self, client: socket.socket) -> None:
         with self._lock:
-            full = (self._limit is not None
-                    and len(self._links) >= self._limit)
+            full = self._limit is not None and len(self._links) >= self._limit
         if full:
             self.counts.limited += 1
             try:
-                client.sendall(mysql_error_packet(
-                    TOO_MANY_CONNECTIONS, 'Too many connections'))
+                client.sendall(
+                    mysql_error_packet(
+                        TOO_MANY_CONNECTIONS, 'Too many connections'
+                    )
+                )
             except OSError:
                 pass
             client.close()

@@ -46,9 +46,12 @@ EXAMPLES = int(os.environ.get('STACKLITE_FUZZ_EXAMPLES', '25'))
 MEMBER_EXAMPLES = max(1, EXAMPLES * 2 // 5)
 
 #: Text that must never reach a client.
-LEAKS = re.compile(r'Traceback \(most recent call last\)|sqlalchemy|'
-                   r'pymysql|psycopg|sqlite3\.|\bSELECT\b.*\bFROM\b|'
-                   r'\bINSERT INTO\b|\bUPDATE\b.*\bSET\b', re.IGNORECASE)
+LEAKS = re.compile(
+    r'Traceback \(most recent call last\)|sqlalchemy|'
+    r'pymysql|psycopg|sqlite3\.|\bSELECT\b.*\bFROM\b|'
+    r'\bINSERT INTO\b|\bUPDATE\b.*\bSET\b',
+    re.IGNORECASE,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,8 +63,10 @@ class Finding:
     body: str
 
     def __str__(self) -> str:
-        return (f'{self.method} {self.path} -> {self.status}: '
-                f'{self.problem}: {self.body[:300]}')
+        return (
+            f'{self.method} {self.path} -> {self.status}: '
+            f'{self.problem}: {self.body[:300]}'
+        )
 
 
 @dataclasses.dataclass
@@ -74,8 +79,9 @@ class Report:
     refused: list[str] = dataclasses.field(default_factory=list)
 
 
-def check(status: int, text: str, method: str,
-          error_format_ok: Callable[[Any], bool]) -> str | None:
+def check(
+    status: int, text: str, method: str, error_format_ok: Callable[[Any], bool]
+) -> str | None:
     """What is wrong with one answer, or None."""
     if status >= 500:
         return 'a server error'
@@ -95,26 +101,36 @@ def conformance(case: Any, response: Any) -> str | None:
     """Whether an answer is not the one the document describes."""
     answers = case.operation.definition.raw.get('responses', {})
     status = str(response.status_code)
-    if (response.status_code < 300 and '2XX' not in answers
-            and status not in answers):
-        return (f'a success status the document does not list '
-                f'({", ".join(sorted(answers))})')
+    if (
+        response.status_code < 300
+        and '2XX' not in answers
+        and status not in answers
+    ):
+        return (
+            f'a success status the document does not list '
+            f'({", ".join(sorted(answers))})'
+        )
     answer = answers.get(status)
-    if (answer is not None and 'content' not in answer
-            and response.content and case.method.upper() != 'HEAD'):
+    if (
+        answer is not None
+        and 'content' not in answer
+        and response.content
+        and case.method.upper() != 'HEAD'
+    ):
         return 'a body where the document says none'
     try:
-        case.validate_response(response,
-                               checks=[response_schema_conformance])
+        case.validate_response(response, checks=[response_schema_conformance])
     except FailureGroup as group:
         return 'not as documented: ' + '; '.join(
             f'{failure.title}: {failure.message}'
-            for failure in group.exceptions)
+            for failure in group.exceptions
+        )
     return None
 
 
-def with_known_values(doc: dict[str, Any],
-                      known: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+def with_known_values(
+    doc: dict[str, Any], known: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
     """``doc`` whose path parameters named in ``known`` take those
     values."""
     doc = copy.deepcopy(doc)
@@ -122,20 +138,25 @@ def with_known_values(doc: dict[str, Any],
         for parameter in item.get('parameters', []):
             values = known.get(parameter.get('name'))
             if parameter.get('in') == 'path' and values:
-                parameter['schema'] = {'type': 'string',
-                                       'enum': list(values)}
+                parameter['schema'] = {'type': 'string', 'enum': list(values)}
     return doc
 
 
-def fuzz(app: Any, headers: dict[str, str],
-         error_format_ok: Callable[[Any], bool], examples: int,
-         seed: int, path: str = '/openapi.json',
-         known: Mapping[str, Sequence[str]] | None = None) -> Report:
+def fuzz(
+    app: Any,
+    headers: dict[str, str],
+    error_format_ok: Callable[[Any], bool],
+    examples: int,
+    seed: int,
+    path: str = '/openapi.json',
+    known: Mapping[str, Sequence[str]] | None = None,
+) -> Report:
     """Fuzz every operation of ``app``'s document, ``examples`` requests
     per operation and generation mode."""
     doc = webob.Request.blank(path).get_response(app).json
     schema = schemathesis.openapi.from_dict(
-        with_known_values(doc, known or {}))
+        with_known_values(doc, known or {})
+    )
     schema.app = app
     schema.location = path
     report = Report()
@@ -144,8 +165,15 @@ def fuzz(app: Any, headers: dict[str, str],
     for operation in operations:
         report.operations += 1
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            _run(operation, mode, headers, error_format_ok, examples, seed,
-                 report)
+            _run(
+                operation,
+                mode,
+                headers,
+                error_format_ok,
+                examples,
+                seed,
+                report,
+            )
     return report
 
 
@@ -161,40 +189,64 @@ def _deletions_last(operation: Any) -> tuple[bool, int]:
     return deletes, -operation.path.count('/') if deletes else 0
 
 
-def _run(operation: Any, mode: GenerationMode, headers: dict[str, str],
-         error_format_ok: Callable[[Any], bool], examples: int, seed: int,
-         report: Report) -> None:
+def _run(
+    operation: Any,
+    mode: GenerationMode,
+    headers: dict[str, str],
+    error_format_ok: Callable[[Any], bool],
+    examples: int,
+    seed: int,
+    report: Report,
+) -> None:
     @hypothesis.seed(seed)
     @hypothesis.settings(
-        max_examples=examples, deadline=None, database=None,
+        max_examples=examples,
+        deadline=None,
+        database=None,
         suppress_health_check=list(hypothesis.HealthCheck),
-        phases=[hypothesis.Phase.generate])
+        phases=[hypothesis.Phase.generate],
+    )
     @hypothesis.given(case=operation.as_strategy(generation_mode=mode))
     def one(case: Any) -> None:
         given = {name.lower() for name in case.headers or {}}
-        response = case.call(headers={
-            name: value for name, value in headers.items()
-            if name.lower() not in given})
+        response = case.call(
+            headers={
+                name: value
+                for name, value in headers.items()
+                if name.lower() not in given
+            }
+        )
         report.requests += 1
         status = response.status_code
         report.statuses[status] = report.statuses.get(status, 0) + 1
         refusals.append(status in (400, 422))
-        problem = check(status, response.text, case.method.upper(),
-                        error_format_ok)
+        problem = check(
+            status, response.text, case.method.upper(), error_format_ok
+        )
         if problem is None:
             problem = conformance(case, response)
         if problem is not None:
-            report.findings.append(Finding(
-                case.method.upper(), case.formatted_path, status, problem,
-                response.text))
+            report.findings.append(
+                Finding(
+                    case.method.upper(),
+                    case.formatted_path,
+                    status,
+                    problem,
+                    response.text,
+                )
+            )
 
     refusals: list[bool] = []
     try:
         one()
     except hypothesis.errors.Unsatisfiable:
-        pass    # nothing to make invalid (no parameters, no body)
-    if (mode == GenerationMode.POSITIVE and refusals and all(refusals)
-            and _may_succeed(operation)):
+        pass  # nothing to make invalid (no parameters, no body)
+    if (
+        mode == GenerationMode.POSITIVE
+        and refusals
+        and all(refusals)
+        and _may_succeed(operation)
+    ):
         report.refused.append(operation.label)
 
 
@@ -203,8 +255,10 @@ Runner = Callable[[str, dict[str, str], int, int], Report]
 
 
 def assert_clean(report: Report) -> None:
-    print(f'{report.requests} requests over {report.operations} '
-          f'operations: {report.statuses}')
+    print(
+        f'{report.requests} requests over {report.operations} '
+        f'operations: {report.statuses}'
+    )
     for label in report.refused:
         print(f'  valid requests all refused: {label}')
     for finding in report.findings:
@@ -213,9 +267,13 @@ def assert_clean(report: Report) -> None:
     assert [str(f) for f in report.findings] == []
 
 
-def main(description: str, runner: Runner,
-         users: Sequence[tuple[str, dict[str, str]]], seed: int,
-         argv: list[str] | None = None) -> int:
+def main(
+    description: str,
+    runner: Runner,
+    users: Sequence[tuple[str, dict[str, str]]],
+    seed: int,
+    argv: list[str] | None = None,
+) -> int:
     """A longer run from the command line; 1 if anything was found."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument('--examples', type=int, default=500)
@@ -224,8 +282,10 @@ def main(description: str, runner: Runner,
     found = 0
     for auth, headers in users:
         report = runner(auth, headers, args.examples, args.seed)
-        print(f'{auth}: {report.requests} requests over '
-              f'{report.operations} operations: {report.statuses}')
+        print(
+            f'{auth}: {report.requests} requests over '
+            f'{report.operations} operations: {report.statuses}'
+        )
         for finding in report.findings:
             print(f'  {finding}')
         for label in report.refused:

@@ -19,15 +19,17 @@ from typing import Any
 from gabbi import driver
 
 
-def generator(directory: Path, fixtures: ModuleType,
-              loader_name: str) -> Any:
+def generator(directory: Path, fixtures: ModuleType, loader_name: str) -> Any:
     """A ``pytest_generate_tests`` hook for the YAML files of
     ``directory``, intercepted by ``fixtures.application``."""
 
     def pytest_generate_tests(metafunc: Any) -> None:
         driver.py_test_generator(
-            str(directory), intercept=lambda: fixtures.application,
-            fixture_module=fixtures, test_loader_name=loader_name,
-            metafunc=metafunc)
+            str(directory),
+            intercept=lambda: fixtures.application,
+            fixture_module=fixtures,
+            test_loader_name=loader_name,
+            metafunc=metafunc,
+        )
 
     return pytest_generate_tests

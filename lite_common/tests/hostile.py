@@ -16,9 +16,12 @@ SERVED_WITHIN = 1.0
 
 
 @contextlib.contextmanager
-def serving(app: Any, settings: server.Settings = server.Settings(),
-            formatter: faults.ErrorFormatter = faults.plain_error,
-            name: str = 'test-api') -> Iterator[int]:
+def serving(
+    app: Any,
+    settings: server.Settings = server.Settings(),
+    formatter: faults.ErrorFormatter = faults.plain_error,
+    name: str = 'test-api',
+) -> Iterator[int]:
     """``app`` on its real server on 127.0.0.1: the port."""
     api = server.APIServer(name, app, '127.0.0.1', 0, settings, formatter)
     api.start()
@@ -28,8 +31,12 @@ def serving(app: Any, settings: server.Settings = server.Settings(),
         api.stop()
 
 
-def get(port: int, path: str = '/', timeout: float = 15,
-        headers: dict[str, str] | None = None) -> int:
+def get(
+    port: int,
+    path: str = '/',
+    timeout: float = 15,
+    headers: dict[str, str] | None = None,
+) -> int:
     conn = http.client.HTTPConnection('127.0.0.1', port, timeout=timeout)
     try:
         conn.request('GET', path, headers=headers or {})
@@ -40,8 +47,12 @@ def get(port: int, path: str = '/', timeout: float = 15,
         conn.close()
 
 
-def timed_gets(port: int, count: int, path: str = '/',
-               headers: dict[str, str] | None = None) -> list[float]:
+def timed_gets(
+    port: int,
+    count: int,
+    path: str = '/',
+    headers: dict[str, str] | None = None,
+) -> list[float]:
     """Sequential well-behaved requests (each must be a 200): how long
     each took."""
     took = []
@@ -53,8 +64,10 @@ def timed_gets(port: int, count: int, path: str = '/',
 
 
 def open_sockets(port: int, count: int) -> list[socket.socket]:
-    return [socket.create_connection(('127.0.0.1', port), timeout=5)
-            for _ in range(count)]
+    return [
+        socket.create_connection(('127.0.0.1', port), timeout=5)
+        for _ in range(count)
+    ]
 
 
 def closed_by_server(sock: socket.socket, within: float) -> bool:
@@ -70,8 +83,9 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
 
 
 @contextlib.contextmanager
-def slow_clients(port: int, count: int = 20,
-                 every: float = 0.2) -> Iterator[None]:
+def slow_clients(
+    port: int, count: int = 20, every: float = 0.2
+) -> Iterator[None]:
     """``count`` clients each sending a request head one byte every
     ``every`` seconds (slowloris) while the block runs."""
     stop = threading.Event()

@@ -32,8 +32,9 @@ def _module_files(root: Path) -> dict[str, Path]:
     return found
 
 
-def _named(node: ast.AST, module: str, is_package: bool,
-           modules: set[str]) -> set[str]:
+def _named(
+    node: ast.AST, module: str, is_package: bool, modules: set[str]
+) -> set[str]:
     """The project modules an import statement imports: ``from a import
     b`` imports module ``a.b`` if there is one, else (a name of) ``a``."""
     if isinstance(node, ast.Import):
@@ -45,8 +46,12 @@ def _named(node: ast.AST, module: str, is_package: bool,
             parts = module.split('.')
             keep = len(parts) - node.level + (1 if is_package else 0)
             base = '.'.join(parts[:keep] + ([base] if base else []))
-        names = {f'{base}.{alias.name}' if f'{base}.{alias.name}' in modules
-                 else base for alias in node.names}
+        names = {
+            f'{base}.{alias.name}'
+            if f'{base}.{alias.name}' in modules
+            else base
+            for alias in node.names
+        }
     found = set()
     for name in names:
         while name and name not in modules:
@@ -65,8 +70,9 @@ def build(root: Path = ROOT) -> Graph:
         imported: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                imported |= _named(node, module, path.name == '__init__.py',
-                                   modules)
+                imported |= _named(
+                    node, module, path.name == '__init__.py', modules
+                )
         imported.discard(module)
         graph[module] = imported
     return graph
@@ -84,17 +90,22 @@ def closure(graph: Graph, starts: Iterable[str]) -> set[str]:
     return seen
 
 
-def crossings(graph: Graph, starts: Iterable[str],
-              forbidden: Callable[[str], bool]) -> set[Edge]:
+def crossings(
+    graph: Graph, starts: Iterable[str], forbidden: Callable[[str], bool]
+) -> set[Edge]:
     """The imports by which the modules reachable from ``starts`` reach
     a forbidden module: (importer, imported), the importer allowed."""
-    return {(module, target)
-            for module in closure(graph, starts) if not forbidden(module)
-            for target in graph[module] if forbidden(target)}
+    return {
+        (module, target)
+        for module in closure(graph, starts)
+        if not forbidden(module)
+        for target in graph[module]
+        if forbidden(target)
+    }
 
 
 def in_package(*packages: str) -> Callable[[str], bool]:
     def inside(module: str) -> bool:
-        return any(module == p or module.startswith(p + '.')
-                   for p in packages)
+        return any(module == p or module.startswith(p + '.') for p in packages)
+
     return inside

@@ -25,28 +25,30 @@ CLOUD_KEY = pytest.StashKey[object]()
 
 def _in_integration_dir(item: pytest.Item) -> bool:
     parts = Path(str(item.path)).resolve().parts
-    return any(parts[i:i + 2] == ('tests', 'integration')
-               for i in range(len(parts) - 1))
+    return any(
+        parts[i : i + 2] == ('tests', 'integration')
+        for i in range(len(parts) - 1)
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test of a ``tests/integration`` directory."""
     for item in items:
-        if (_in_integration_dir(item)
-                and item.get_closest_marker('integration') is None):
+        if (
+            _in_integration_dir(item)
+            and item.get_closest_marker('integration') is None
+        ):
             item.add_marker(pytest.mark.integration)
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo
-                              ) -> Any:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     """Add the service log tails of the module's deployment to a failure."""
     report = yield
     module = item.getparent(pytest.Module)
     if report.failed and module is not None and CLOUD_KEY in module.stash:
         cloud = module.stash[CLOUD_KEY]
-        report.sections.append(('service logs (tails)',
-                                cloud.log_tails()))  # type: ignore[attr-defined]
+        report.sections.append(('service logs (tails)', cloud.log_tails()))  # type: ignore[attr-defined]
     return report
 
 

@@ -44,9 +44,11 @@ def app(tmp_path):
 
 
 def _status(app, user, password, addr='192.0.2.1'):
-    req = webob.Request.blank('/', headers={
-        'Authorization': _basic(user, password)},
-        environ={'REMOTE_ADDR': addr})
+    req = webob.Request.blank(
+        '/',
+        headers={'Authorization': _basic(user, password)},
+        environ={'REMOTE_ADDR': addr},
+    )
     try:
         response = req.get_response(app)
     except webob.exc.HTTPException as exc:
@@ -56,7 +58,7 @@ def _status(app, user, password, addr='192.0.2.1'):
 
 def test_a_password_over_72_bytes_is_a_401_not_a_500(app):
     assert _status(app, 'admin', 'y' * 73)[0] == 401
-    assert _status(app, 'admin', 'é' * 40)[0] == 401     # 80 bytes
+    assert _status(app, 'admin', 'é' * 40)[0] == 401  # 80 bytes
     # 72 bytes exactly is a password like any other.
     assert _status(app, 'bob', 'x' * 72)[0] == 200
     # Longer ones never match the first 72 bytes (bcrypt's limit).
@@ -76,13 +78,12 @@ def test_a_source_that_keeps_failing_is_throttled(app, checkpw):
     calls = checkpw.calls
     status, headers = _status(app, 'admin', 'secret')
     assert status == 429 and int(headers['Retry-After']) >= 1
-    assert checkpw.calls == calls      # no bcrypt spent on it
+    assert checkpw.calls == calls  # no bcrypt spent on it
     # Other sources are not affected.
     assert _status(app, 'admin', 'secret', addr='192.0.2.2')[0] == 200
 
 
-def test_a_source_guessing_one_user_is_throttled_for_it_sooner(
-        app, checkpw):
+def test_a_source_guessing_one_user_is_throttled_for_it_sooner(app, checkpw):
     for attempt in range(basic_guard.PAIR_ATTEMPTS):
         assert _status(app, 'admin', f'guess{attempt}')[0] == 401
     assert _status(app, 'admin', 'secret')[0] == 429
@@ -123,8 +124,9 @@ def test_checks_under_way_count_against_the_limit():
     """A check is counted when admitted: concurrent guessers cannot all
     pass before the first failure is recorded."""
     guard = basic_guard.Guard()
-    tickets = [guard.admit('192.0.2.1', 'u')
-               for _ in range(basic_guard.PAIR_ATTEMPTS)]
+    tickets = [
+        guard.admit('192.0.2.1', 'u') for _ in range(basic_guard.PAIR_ATTEMPTS)
+    ]
     with pytest.raises(basic_guard.Throttled):
         guard.admit('192.0.2.1', 'u')
     guard.succeeded(tickets[0])
@@ -146,8 +148,10 @@ def test_throttling_expires():
 def test_the_tables_are_bounded():
     guard = basic_guard.Guard()
     for number in range(basic_guard.MAX_ENTRIES + 500):
-        guard.admit(f'10.{number // 65536}.{number // 256 % 256}.'
-                    f'{number % 256}', f'user{number}')
+        guard.admit(
+            f'10.{number // 65536}.{number // 256 % 256}.{number % 256}',
+            f'user{number}',
+        )
     assert len(guard.sources) <= basic_guard.MAX_ENTRIES
     assert len(guard.pairs) <= basic_guard.MAX_ENTRIES
 
@@ -155,18 +159,21 @@ def test_the_tables_are_bounded():
 PROXIES = basic_guard.parse_networks(['10.0.0.0/8', '192.0.2.10'])
 
 
-@pytest.mark.parametrize('peer,forwarded,source', [
-    # No proxy in between: the peer, whatever the client wrote.
-    ('203.0.113.5', '198.51.100.1', '203.0.113.5'),
-    # A trusted proxy: the address it appended.
-    ('10.1.2.3', '198.51.100.1', '198.51.100.1'),
-    # What the client wrote itself (first) is not believed.
-    ('10.1.2.3', '1.2.3.4, 198.51.100.1', '198.51.100.1'),
-    # Two trusted proxies in a row.
-    ('192.0.2.10', '198.51.100.1, 10.9.9.9', '198.51.100.1'),
-    # A trusted proxy that sent no header.
-    ('10.1.2.3', None, '10.1.2.3'),
-])
+@pytest.mark.parametrize(
+    'peer,forwarded,source',
+    [
+        # No proxy in between: the peer, whatever the client wrote.
+        ('203.0.113.5', '198.51.100.1', '203.0.113.5'),
+        # A trusted proxy: the address it appended.
+        ('10.1.2.3', '198.51.100.1', '198.51.100.1'),
+        # What the client wrote itself (first) is not believed.
+        ('10.1.2.3', '1.2.3.4, 198.51.100.1', '198.51.100.1'),
+        # Two trusted proxies in a row.
+        ('192.0.2.10', '198.51.100.1, 10.9.9.9', '198.51.100.1'),
+        # A trusted proxy that sent no header.
+        ('10.1.2.3', None, '10.1.2.3'),
+    ],
+)
 def test_the_source_behind_trusted_proxies(peer, forwarded, source):
     assert basic_guard.client_address(peer, forwarded, PROXIES) == source
 
@@ -175,5 +182,6 @@ def test_a_bad_trusted_proxy_is_a_clear_error(tmp_path):
     path = tmp_path / 'htpasswd'
     path.write_text(f'admin:{_hash("secret")}\n')
     with pytest.raises(RuntimeError, match='http_basic_trusted_proxies'):
-        auth.BasicAuth(None, str(path), ['admin'],
-                       trusted_proxies=['proxy.example.com'])
+        auth.BasicAuth(
+            None, str(path), ['admin'], trusted_proxies=['proxy.example.com']
+        )

@@ -53,18 +53,21 @@ def api(tmp_path, request):
         except webob.exc.HTTPException as exc:
             return exc(environ, start_response)
 
-    guarded = auth.BasicAuth(ok, str(path), ['admin'],
-                             trusted_proxies=getattr(request, 'param', []))
+    guarded = auth.BasicAuth(
+        ok, str(path), ['admin'], trusted_proxies=getattr(request, 'param', [])
+    )
     api = server.APIServer('lockout-test', app, '127.0.0.1', 0)
     api.start()
     yield api
     api.stop()
 
 
-def _get(port: int, source: str, password: str,
-         forwarded_for: str | None = None) -> int:
-    conn = http.client.HTTPConnection('127.0.0.1', port, timeout=30,
-                                      source_address=(source, 0))
+def _get(
+    port: int, source: str, password: str, forwarded_for: str | None = None
+) -> int:
+    conn = http.client.HTTPConnection(
+        '127.0.0.1', port, timeout=30, source_address=(source, 0)
+    )
     headers = {'Authorization': _basic('admin', password)}
     if forwarded_for:
         headers['X-Forwarded-For'] = forwarded_for
@@ -81,7 +84,8 @@ def _campaign(port: int, guess, own) -> tuple[dict, list[int]]:
     """Guessers (``guess(number, attempt)``) with two threads each, and
     the owner (``own()``) throughout; their statuses."""
     guessed: dict[int, collections.Counter] = collections.defaultdict(
-        collections.Counter)
+        collections.Counter
+    )
     owner: list[int] = []
     done = threading.Event()
     begun = threading.Event()
@@ -97,14 +101,17 @@ def _campaign(port: int, guess, own) -> tuple[dict, list[int]]:
             time.sleep(0.05)
 
     def owner_loop() -> None:
-        begun.wait(30)      # the guessers failed more than any limit
+        begun.wait(30)  # the guessers failed more than any limit
         deadline = time.monotonic() + 30
         while not done.is_set() and time.monotonic() < deadline:
             owner.append(own())
             time.sleep(0.05)
 
-    threads = [threading.Thread(target=guesser, args=(number, thread))
-               for number in range(len(GUESSERS)) for thread in range(2)]
+    threads = [
+        threading.Thread(target=guesser, args=(number, thread))
+        for number in range(len(GUESSERS))
+        for thread in range(2)
+    ]
     watcher = threading.Thread(target=owner_loop)
     watcher.start()
     for thread in threads:
@@ -119,9 +126,12 @@ def _campaign(port: int, guess, own) -> tuple[dict, list[int]]:
 def test_concurrent_guessers_never_lock_the_owner_out(api):
     port = api.bind_addr[1]
     guessed, owner = _campaign(
-        port, lambda number, attempt: _get(port, GUESSERS[number],
-                                           f'guess{attempt}'),
-        lambda: _get(port, OWNER, 'secret'))
+        port,
+        lambda number, attempt: _get(
+            port, GUESSERS[number], f'guess{attempt}'
+        ),
+        lambda: _get(port, OWNER, 'secret'),
+    )
     assert len(owner) >= 5 and set(owner) == {200}, owner
     for statuses in guessed.values():
         assert set(statuses) <= {401, 429}, statuses
@@ -138,10 +148,15 @@ def test_behind_a_proxy_the_guessers_and_the_owner_are_told_apart(api):
     entry (first) is not believed."""
     port = api.bind_addr[1]
     guessed, owner = _campaign(
-        port, lambda number, attempt: _get(
-            port, '127.0.0.1', f'guess{attempt}',
-            forwarded_for=f'{OWNER}, 198.51.100.{number}'),
-        lambda: _get(port, '127.0.0.1', 'secret', forwarded_for=OWNER))
+        port,
+        lambda number, attempt: _get(
+            port,
+            '127.0.0.1',
+            f'guess{attempt}',
+            forwarded_for=f'{OWNER}, 198.51.100.{number}',
+        ),
+        lambda: _get(port, '127.0.0.1', 'secret', forwarded_for=OWNER),
+    )
     assert len(owner) >= 5 and set(owner) == {200}, owner
     for statuses in guessed.values():
         assert statuses[401] == basic_guard.PAIR_ATTEMPTS, statuses

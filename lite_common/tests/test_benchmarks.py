@@ -14,22 +14,33 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 RUNS = [
-    ('baremetal_cleaning.py', ['--nodes', '3', '--repeat', '2'],
-     ['startup', 'create', 'provide', 'clean', 'GET detail']),
-    ('compute_startup.py', ['--sizes', '5', '--evacuations', '2'],
-     ['recovery']),
-    ('boot_servers.py', ['--servers', '2', '--detail-at', '3'],
-     ['ACTIVE']),
+    (
+        'baremetal_cleaning.py',
+        ['--nodes', '3', '--repeat', '2'],
+        ['startup', 'create', 'provide', 'clean', 'GET detail'],
+    ),
+    (
+        'compute_startup.py',
+        ['--sizes', '5', '--evacuations', '2'],
+        ['recovery'],
+    ),
+    ('boot_servers.py', ['--servers', '2', '--detail-at', '3'], ['ACTIVE']),
 ]
 
 
-@pytest.mark.parametrize('script,args,expected', RUNS,
-                         ids=[run[0] for run in RUNS])
-def test_benchmark_runs(script: str, args: list[str],
-                        expected: list[str]) -> None:
+@pytest.mark.parametrize(
+    'script,args,expected', RUNS, ids=[run[0] for run in RUNS]
+)
+def test_benchmark_runs(
+    script: str, args: list[str], expected: list[str]
+) -> None:
     proc = subprocess.run(
         [sys.executable, str(ROOT / 'benchmarks' / script), *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for word in expected:
         assert word in proc.stdout, proc.stdout

@@ -23,7 +23,7 @@ SUFFIXES = ('_bucket', '_count', '_sum')
 def _base(name):
     for suffix in SUFFIXES:
         if name.endswith(suffix):
-            return name[:-len(suffix)]
+            return name[: -len(suffix)]
     return name
 
 
@@ -32,21 +32,31 @@ def _panels():
 
 
 def _dashboard_names():
-    return {_base(name) for panel in _panels()
-            for target in panel['targets']
-            for name in NAME.findall(target['expr'])}
+    return {
+        _base(name)
+        for panel in _panels()
+        for target in panel['targets']
+        for name in NAME.findall(target['expr'])
+    }
 
 
 def _guide_names():
-    return set(re.findall(r'``((?:stacklite|nova_lite|ironic_lite)_'
-                          r'[a-z_]+)``', GUIDE.read_text()))
+    return set(
+        re.findall(
+            r'``((?:stacklite|nova_lite|ironic_lite)_'
+            r'[a-z_]+)``',
+            GUIDE.read_text(),
+        )
+    )
 
 
 @pytest.fixture
 def exported(tmp_path):
     """Every family name the APIs' registry exports (both databases)."""
-    with database.temporary_database(f'sqlite:///{tmp_path}/n.db'), \
-            db_fixture.migrated_db(f'sqlite:///{tmp_path}/i.db'):
+    with (
+        database.temporary_database(f'sqlite:///{tmp_path}/n.db'),
+        db_fixture.migrated_db(f'sqlite:///{tmp_path}/i.db'),
+    ):
         nova_api_metrics.register()
         ironic_metrics.register_api()
         text = prometheus_client.generate_latest().decode()
@@ -83,10 +93,12 @@ def _uses(text, name):
 
 def test_every_input_is_used():
     dashboard = json.loads(DASHBOARD.read_text())
-    rest = json.dumps({k: v for k, v in dashboard.items()
-                       if k != '__inputs'})
-    unused = [item['name'] for item in dashboard.get('__inputs', [])
-              if not _uses(rest, item['name'])]
+    rest = json.dumps({k: v for k, v in dashboard.items() if k != '__inputs'})
+    unused = [
+        item['name']
+        for item in dashboard.get('__inputs', [])
+        if not _uses(rest, item['name'])
+    ]
     assert not unused, unused
 
 

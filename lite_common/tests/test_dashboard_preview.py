@@ -11,14 +11,20 @@ _SPEC.loader.exec_module(dashboard_preview)
 
 def test_legend_fills_the_labels():
     assert dashboard_preview.legend(
-        '{{api}} {{status}}', {'api': 'compute', 'status': '200'}) == (
-        'compute 200')
+        '{{api}} {{status}}', {'api': 'compute', 'status': '200'}
+    ) == ('compute 200')
 
 
 def test_a_panel_draws_each_series_and_skips_nan():
-    svg = dashboard_preview.panel_svg('Requests', [
-        ('a', [[0, '1'], [50, 'NaN'], [100, '2']]),
-        ('b', [[0, '0'], [100, '0']])], 0, 100)
+    svg = dashboard_preview.panel_svg(
+        'Requests',
+        [
+            ('a', [[0, '1'], [50, 'NaN'], [100, '2']]),
+            ('b', [[0, '0'], [100, '0']]),
+        ],
+        0,
+        100,
+    )
     assert svg.count('<polyline') == 2
     assert 'points="0.0,80.0 420.0,10.0"' in svg
     assert '<li style="color:#ff7f0e">b</li>' in svg

@@ -36,9 +36,11 @@ from nova_lite.api import errors as compute_errors
 def mysql_name():
     """A new MariaDB database (root on the shared server); dropped."""
     name = f'stacklite_test_{uuid.uuid4().hex[:12]}'
-    admin = sa.create_engine(f'{backends.MYSQL_SERVER}/',
-                             isolation_level='AUTOCOMMIT',
-                             poolclass=sa.pool.NullPool)
+    admin = sa.create_engine(
+        f'{backends.MYSQL_SERVER}/',
+        isolation_level='AUTOCOMMIT',
+        poolclass=sa.pool.NullPool,
+    )
     with admin.connect() as conn:
         conn.exec_driver_sql(f'CREATE DATABASE {name}')
     yield name
@@ -73,12 +75,15 @@ def proxied(mysql_name, proxy):
     a table ``rows_``."""
     manager = _manager(proxy.url(f'{backends.MYSQL_SERVER}/{mysql_name}'))
     with manager.writer.get_engine().begin() as conn:
-        conn.exec_driver_sql('CREATE TABLE rows_ (id INTEGER PRIMARY KEY '
-                             'AUTO_INCREMENT, tag VARCHAR(32))')
+        conn.exec_driver_sql(
+            'CREATE TABLE rows_ (id INTEGER PRIMARY KEY '
+            'AUTO_INCREMENT, tag VARCHAR(32))'
+        )
     yield manager
     manager.dispose_pool()
-    db_retry.configure(db_retry.REQUEST_RETRY_TIMEOUT,
-                       db_retry.FLOW_RETRY_TIMEOUT)
+    db_retry.configure(
+        db_retry.REQUEST_RETRY_TIMEOUT, db_retry.FLOW_RETRY_TIMEOUT
+    )
 
 
 def _context():
@@ -87,22 +92,25 @@ def _context():
 
 def _tags(manager):
     with manager.reader.using(_context()) as session:
-        return sorted(session.execute(sa.text(
-            'SELECT tag FROM rows_')).scalars())
+        return sorted(
+            session.execute(sa.text('SELECT tag FROM rows_')).scalars()
+        )
 
 
 # -- what is transient
 
 
 def test_connection_and_limit_errors_are_transient_others_are_not(proxy):
-    refused = sa.create_engine('mysql+pymysql://root@127.0.0.1:1/x',
-                               poolclass=sa.pool.NullPool)
+    refused = sa.create_engine(
+        'mysql+pymysql://root@127.0.0.1:1/x', poolclass=sa.pool.NullPool
+    )
     with pytest.raises(sa.exc.OperationalError) as caught:
         refused.connect()
-    assert db_retry.is_transient(caught.value)           # 2003
+    assert db_retry.is_transient(caught.value)  # 2003
     proxy.limit(0)
-    limited = sa.create_engine(proxy.url(f'{backends.MYSQL_SERVER}/'),
-                               poolclass=sa.pool.NullPool)
+    limited = sa.create_engine(
+        proxy.url(f'{backends.MYSQL_SERVER}/'), poolclass=sa.pool.NullPool
+    )
     with pytest.raises(sa.exc.OperationalError) as caught:
         limited.connect()
     assert '1040' in str(caught.value)
@@ -112,12 +120,14 @@ def test_connection_and_limit_errors_are_transient_others_are_not(proxy):
     assert not db_retry.is_transient(db_exc.DBDuplicateEntry())
     assert not db_retry.is_transient(ValueError('1040'))
     assert not db_retry.is_transient(
-        exception.DatabaseUnavailable(reason='the end of a wait'))
+        exception.DatabaseUnavailable(reason='the end of a wait')
+    )
 
 
 def test_access_denied_is_not_transient():
-    engine = sa.create_engine('mysql+pymysql://nosuchuser:x@127.0.0.1/',
-                              poolclass=sa.pool.NullPool)
+    engine = sa.create_engine(
+        'mysql+pymysql://nosuchuser:x@127.0.0.1/', poolclass=sa.pool.NullPool
+    )
     with pytest.raises(sa.exc.OperationalError) as caught:
         engine.connect()
     assert not db_retry.is_transient(caught.value)
@@ -157,8 +167,10 @@ def test_past_the_bound_the_database_is_unavailable(proxied, proxy):
     proxied.dispose_pool()
     proxy.refuse()
     started = time.monotonic()
-    with db_retry.bounded(0.5), pytest.raises(
-            exception.DatabaseUnavailable) as caught:
+    with (
+        db_retry.bounded(0.5),
+        pytest.raises(exception.DatabaseUnavailable) as caught,
+    ):
         _tags(proxied)
     assert 0.4 < time.monotonic() - started < 5
     assert 'OperationalError' in str(caught.value)
@@ -169,8 +181,9 @@ def test_past_the_bound_the_database_is_unavailable(proxied, proxy):
 
 def _insert(manager, tag, between=None):
     with manager.writer.using(_context()) as session:
-        session.execute(sa.text('INSERT INTO rows_ (tag) VALUES (:t)'),
-                        {'t': tag})
+        session.execute(
+            sa.text('INSERT INTO rows_ (tag) VALUES (:t)'), {'t': tag}
+        )
         if between is not None:
             between()
         session.execute(sa.text('SELECT COUNT(*) FROM rows_'))
@@ -189,7 +202,7 @@ def test_a_transaction_cut_before_its_commit_runs_again(proxied, proxy):
 
     insert(_context())
     assert cuts == [1]
-    assert _tags(proxied) == ['once']    # rolled back, then stored once
+    assert _tags(proxied) == ['once']  # rolled back, then stored once
 
 
 def test_after_a_commit_a_lost_connection_is_not_repeated(proxied, proxy):
@@ -198,7 +211,7 @@ def test_after_a_commit_a_lost_connection_is_not_repeated(proxied, proxy):
     @db_retry.retried
     def insert_twice(context):
         attempts.append(1)
-        _insert(proxied, 'stored')           # committed
+        _insert(proxied, 'stored')  # committed
         _insert(proxied, 'lost', proxy.cut)  # cut before its commit
 
     with pytest.raises(exception.DatabaseUnavailable) as caught:
@@ -223,8 +236,7 @@ def test_an_idempotent_function_is_repeated_after_a_commit(proxied, proxy):
     assert _tags(proxied) == ['again']
 
 
-def test_inside_a_transaction_only_the_outermost_call_repeats(proxied,
-                                                               proxy):
+def test_inside_a_transaction_only_the_outermost_call_repeats(proxied, proxy):
     inner_runs, outer_runs = [], []
 
     @db_retry.retried
@@ -268,30 +280,38 @@ def test_other_errors_are_not_retried(tmp_path):
 def _app_raising(error):
     def app(environ, start_response):
         raise error
+
     return app
 
 
-@pytest.mark.parametrize('formatter,key', [
-    (baremetal_errors.baremetal_error, 'error_message'),
-    (compute_errors.compute_error, 'serviceUnavailable'),
-])
+@pytest.mark.parametrize(
+    'formatter,key',
+    [
+        (baremetal_errors.baremetal_error, 'error_message'),
+        (compute_errors.compute_error, 'serviceUnavailable'),
+    ],
+)
 def test_database_trouble_is_a_503_with_retry_after(formatter, key):
-    for error in (exception.DatabaseUnavailable(reason='gone'),
-                  db_exc.DBConnectionError(),
-                  sa.exc.TimeoutError('QueuePool limit reached')):
+    for error in (
+        exception.DatabaseUnavailable(reason='gone'),
+        db_exc.DBConnectionError(),
+        sa.exc.TimeoutError('QueuePool limit reached'),
+    ):
         app = faults.FaultWrapper(_app_raising(error), formatter)
         response = webob.Request.blank('/v1/nodes').get_response(app)
         assert response.status_int == 503, response.body
-        assert response.headers['Retry-After'] == str(
-            faults.RETRY_AFTER)
+        assert response.headers['Retry-After'] == str(faults.RETRY_AFTER)
         assert key in response.json
         assert 'database' in response.text
 
 
 def test_every_503_says_when_to_come_back():
-    app = faults.FaultWrapper(_app_raising(
-        webob.exc.HTTPServiceUnavailable(explanation='no conductor')),
-        baremetal_errors.baremetal_error)
+    app = faults.FaultWrapper(
+        _app_raising(
+            webob.exc.HTTPServiceUnavailable(explanation='no conductor')
+        ),
+        baremetal_errors.baremetal_error,
+    )
     response = webob.Request.blank('/v1/nodes').get_response(app)
     assert response.status_int == 503
     assert response.headers['Retry-After'] == str(faults.RETRY_AFTER)
@@ -299,11 +319,14 @@ def test_every_503_says_when_to_come_back():
 
 def test_a_lost_commit_says_so_in_the_503():
     error = exception.DatabaseUnavailable(reason='lost', outcome_unknown=True)
-    app = faults.FaultWrapper(_app_raising(error),
-                              compute_errors.compute_error)
+    app = faults.FaultWrapper(
+        _app_raising(error), compute_errors.compute_error
+    )
     body = webob.Request.blank('/v2.1/servers').get_response(app).json
-    assert 'may or may not have been stored' in (
-        body['serviceUnavailable']['message'])
+    assert (
+        'may or may not have been stored'
+        in (body['serviceUnavailable']['message'])
+    )
 
 
 def test_a_request_waits_for_the_request_bound():
@@ -316,12 +339,14 @@ def test_a_request_waits_for_the_request_bound():
     db_retry.configure(1.5, 99.0)
     try:
         webob.Request.blank('/').get_response(
-            faults.FaultWrapper(app, compute_errors.compute_error))
+            faults.FaultWrapper(app, compute_errors.compute_error)
+        )
         assert seen == [1.5]
         assert db_retry._bound() == 99.0
     finally:
-        db_retry.configure(db_retry.REQUEST_RETRY_TIMEOUT,
-                           db_retry.FLOW_RETRY_TIMEOUT)
+        db_retry.configure(
+            db_retry.REQUEST_RETRY_TIMEOUT, db_retry.FLOW_RETRY_TIMEOUT
+        )
 
 
 class _Endpoint:
@@ -343,11 +368,11 @@ def test_an_rpc_call_answers_database_unavailable_within_its_patience():
     proxy = service._EndpointProxy(endpoint, service._no_context)
     with pytest.raises(dispatcher.ExpectedException) as caught:
         proxy.work(received)
-    assert isinstance(caught.value.exc_info[1],
-                      exception.DatabaseUnavailable)
+    assert isinstance(caught.value.exc_info[1], exception.DatabaseUnavailable)
     # A cast carries no patience: its work waits for the flow bound.
     cast = serializer.deserialize_context(
-        serializer.serialize_context(_context()))
+        serializer.serialize_context(_context())
+    )
     with pytest.raises(dispatcher.ExpectedException):
         proxy.work(cast)
     assert endpoint.bounds == [5, db_retry.FLOW_RETRY_TIMEOUT]
@@ -373,8 +398,11 @@ def test_an_idempotent_call_does_not_make_its_caller_unsafe(proxied, proxy):
 
 
 def test_a_conductor_is_asked_again_while_it_stored_nothing():
-    answers = [exception.DatabaseUnavailable(reason='away'),
-               exception.DatabaseUnavailable(reason='away'), 'saved']
+    answers = [
+        exception.DatabaseUnavailable(reason='away'),
+        exception.DatabaseUnavailable(reason='away'),
+        'saved',
+    ]
 
     def call():
         answer = answers.pop(0)
@@ -384,8 +412,9 @@ def test_a_conductor_is_asked_again_while_it_stored_nothing():
 
     with db_retry.bounded(20):
         assert db_retry.until_available('Instance.save', call) == 'saved'
-    unknown = exception.DatabaseUnavailable(reason='lost',
-                                            outcome_unknown=True)
+    unknown = exception.DatabaseUnavailable(
+        reason='lost', outcome_unknown=True
+    )
 
     def lost():
         raise unknown
@@ -401,8 +430,10 @@ def test_past_its_bound_an_agent_gets_the_conductors_answer():
     def call():
         raise away
 
-    with db_retry.bounded(0.3), pytest.raises(
-            exception.DatabaseUnavailable) as caught:
+    with (
+        db_retry.bounded(0.3),
+        pytest.raises(exception.DatabaseUnavailable) as caught,
+    ):
         db_retry.until_available('Instance.save', call)
     assert caught.value is away
 
@@ -424,8 +455,9 @@ def test_an_rpc_answer_after_a_stored_change_says_so(proxied):
     assert answer.kwargs['outcome_unknown'], answer
 
 
-def test_a_compare_and_swap_is_rechecked_after_an_unseen_commit(proxied,
-                                                                 proxy):
+def test_a_compare_and_swap_is_rechecked_after_an_unseen_commit(
+    proxied, proxy
+):
     seen = []
 
     @db_retry.retried(rechecks=True)
@@ -440,16 +472,18 @@ def test_a_compare_and_swap_is_rechecked_after_an_unseen_commit(proxied,
     assert not db_retry.rechecking()
 
 
-def test_a_connection_lost_as_it_is_given_back_is_a_warning(proxied, proxy,
-                                                             caplog):
+def test_a_connection_lost_as_it_is_given_back_is_a_warning(
+    proxied, proxy, caplog
+):
     conn = proxied.writer.get_engine().raw_connection()
     cursor = conn.cursor()
-    cursor.execute('SELECT 1')           # a transaction is open
+    cursor.execute('SELECT 1')  # a transaction is open
     cursor.close()
     proxy.cut()
     with caplog.at_level(logging.WARNING):
-        conn.close()                      # the pool's rollback fails
+        conn.close()  # the pool's rollback fails
     lost = [r for r in caplog.records if 'given back' in r.getMessage()]
-    assert lost and all(r.levelname == 'WARNING' and not r.exc_info
-                        for r in lost), caplog.records
+    assert lost and all(
+        r.levelname == 'WARNING' and not r.exc_info for r in lost
+    ), caplog.records
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -20,14 +20,18 @@ def test_run_openstack_unchecked_returns_one_type(tmp_path):
     its assertion when the command succeeded."""
     support = _support()
     clouds = tmp_path / 'clouds.yaml'
-    clouds.write_text('clouds: {x: {auth_type: none, '
-                      'endpoint: "http://127.0.0.1:9"}}\n')
-    ok = support.run_openstack(clouds, 'x', '--version', parse=False,
-                               check=False)
-    refused = support.run_openstack(clouds, 'x', 'no-such-command',
-                                    parse=False, check=False)
+    clouds.write_text(
+        'clouds: {x: {auth_type: none, endpoint: "http://127.0.0.1:9"}}\n'
+    )
+    ok = support.run_openstack(
+        clouds, 'x', '--version', parse=False, check=False
+    )
+    refused = support.run_openstack(
+        clouds, 'x', 'no-such-command', parse=False, check=False
+    )
     assert isinstance(ok, subprocess.CompletedProcess)
     assert isinstance(refused, subprocess.CompletedProcess)
     assert (ok.returncode, refused.returncode != 0) == (0, True)
-    assert support.run_openstack(clouds, 'x', '--version',
-                                 parse=False).startswith('openstack ')
+    assert support.run_openstack(
+        clouds, 'x', '--version', parse=False
+    ).startswith('openstack ')

@@ -10,8 +10,12 @@ from lite_common.wsgi import openapi
 from lite_common.wsgi import router
 
 _HEADER = openapi.MicroversionHeader('X-Thing-Version', '', '1.1', '1.3')
-_THING = {'type': 'object', 'properties': {'id': {'type': 'integer'}},
-          'required': ['id'], 'additionalProperties': False}
+_THING = {
+    'type': 'object',
+    'properties': {'id': {'type': 'integer'}},
+    'required': ['id'],
+    'additionalProperties': False,
+}
 
 
 def _app(answer, seen):
@@ -25,15 +29,25 @@ def _app(answer, seen):
         """Remove a thing."""
         return webob.Response(status=204)
 
-    table = {'/things': {'GET': router.Versioned(show, since='1.2'),
-                         'DELETE': remove}}
+    table = {
+        '/things': {
+            'GET': router.Versioned(show, since='1.2'),
+            'DELETE': remove,
+        }
+    }
     doc = openapi.document(
-        'things', '1.3', table, {}, {'type': 'object'},
-        descriptions={show: openapi.Described(responses={200: _THING}),
-                      remove: openapi.Described(responses={204: None})},
-        microversion=_HEADER)
-    table['/openapi.json'] = {'GET': lambda req: webob.Response(
-        json_body=doc)}
+        'things',
+        '1.3',
+        table,
+        {},
+        {'type': 'object'},
+        descriptions={
+            show: openapi.Described(responses={200: _THING}),
+            remove: openapi.Described(responses={204: None}),
+        },
+        microversion=_HEADER,
+    )
+    table['/openapi.json'] = {'GET': lambda req: webob.Response(json_body=doc)}
     return router.Router(table)
 
 
@@ -42,8 +56,12 @@ def _fuzz(answer, seen):
 
 
 def _problems(report):
-    return sorted({(f.method, f.status, f.problem.split(':')[0])
-                   for f in report.findings})
+    return sorted(
+        {
+            (f.method, f.status, f.problem.split(':')[0])
+            for f in report.findings
+        }
+    )
 
 
 def test_answers_as_described_are_clean():
@@ -64,5 +82,9 @@ def test_a_body_not_as_described_is_a_finding():
 def test_a_success_status_not_listed_is_a_finding():
     report = _fuzz(('201 Created', {'id': 1}), [])
     assert _problems(report) == [
-        ('GET', 201, 'a success status the document does not list (200, '
-                     'default)')]
+        (
+            'GET',
+            201,
+            'a success status the document does not list (200, default)',
+        )
+    ]

@@ -24,8 +24,9 @@ def manager(db_url, monkeypatch):  # noqa: F811
     manager.configure(connection=db_url)
     engine = manager.writer.get_engine()
     with engine.begin() as conn:
-        conn.exec_driver_sql('CREATE TABLE rows_ (id INTEGER PRIMARY KEY, '
-                             'n INTEGER)')
+        conn.exec_driver_sql(
+            'CREATE TABLE rows_ (id INTEGER PRIMARY KEY, n INTEGER)'
+        )
         conn.exec_driver_sql('INSERT INTO rows_ VALUES (1, 0)')
     yield manager
     manager.dispose_pool()
@@ -49,8 +50,10 @@ def test_a_frozen_transaction_is_ended_and_the_waiter_goes_on(manager):
         transaction.commit()
     frozen.invalidate()
     with engine.connect() as conn:
-        assert conn.exec_driver_sql(
-            'SELECT n FROM rows_ WHERE id = 1').scalar() == 2
+        assert (
+            conn.exec_driver_sql('SELECT n FROM rows_ WHERE id = 1').scalar()
+            == 2
+        )
 
 
 def test_short_transactions_are_not_touched(manager):
@@ -60,13 +63,17 @@ def test_short_transactions_are_not_touched(manager):
             conn.exec_driver_sql('UPDATE rows_ SET n = n + 1 WHERE id = 1')
             time.sleep(TIMEOUT / 4)
     with engine.connect() as conn:
-        assert conn.exec_driver_sql(
-            'SELECT n FROM rows_ WHERE id = 1').scalar() == 3
+        assert (
+            conn.exec_driver_sql('SELECT n FROM rows_ WHERE id = 1').scalar()
+            == 3
+        )
 
 
 def test_the_setting_per_backend():
     assert lite_db.idle_transaction_statement('mysql', 30) == (
-        'SET SESSION idle_transaction_timeout = 30')
+        'SET SESSION idle_transaction_timeout = 30'
+    )
     assert lite_db.idle_transaction_statement('postgresql', 30) == (
-        'SET SESSION idle_in_transaction_session_timeout = 30000')
+        'SET SESSION idle_in_transaction_session_timeout = 30000'
+    )
     assert lite_db.idle_transaction_statement('sqlite', 30) is None

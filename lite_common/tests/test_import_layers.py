@@ -18,8 +18,10 @@ GRAPH = import_graph.build()
 
 def _nova_agent() -> list[str]:
     """nova-lite-compute: its command, every virt driver."""
-    return ['nova_lite.cmd.compute',
-            *(m for m in GRAPH if m.startswith('nova_lite.virt.'))]
+    return [
+        'nova_lite.cmd.compute',
+        *(m for m in GRAPH if m.startswith('nova_lite.virt.')),
+    ]
 
 
 def _every(package: str) -> list[str]:
@@ -31,36 +33,56 @@ def _ironic_api_forbidden(module: str) -> bool:
     package it lives in aside)."""
     if module in ('ironic_lite.conductor', 'ironic_lite.conductor.rpcapi'):
         return False
-    return import_graph.in_package('ironic_lite.conductor',
-                                   'ironic_lite.drivers')(module)
+    return import_graph.in_package(
+        'ironic_lite.conductor', 'ironic_lite.drivers'
+    )(module)
 
 
 RULES = {
     'lite_common imports no service': (
         lambda: _every('lite_common'),
-        import_graph.in_package('nova_lite', 'ironic_lite', 'stacklite')),
+        import_graph.in_package('nova_lite', 'ironic_lite', 'stacklite'),
+    ),
     'nova_lite does not import ironic_lite': (
-        lambda: _every('nova_lite'), import_graph.in_package('ironic_lite')),
+        lambda: _every('nova_lite'),
+        import_graph.in_package('ironic_lite'),
+    ),
     'ironic_lite does not import nova_lite': (
-        lambda: _every('ironic_lite'), import_graph.in_package('nova_lite')),
+        lambda: _every('ironic_lite'),
+        import_graph.in_package('nova_lite'),
+    ),
     'a compute agent has no database': (
-        _nova_agent, import_graph.in_package('nova_lite.db')),
+        _nova_agent,
+        import_graph.in_package('nova_lite.db'),
+    ),
     'nova-lite-api runs no agent code': (
         lambda: ['nova_lite.cmd.api'],
-        lambda m: (m in ('nova_lite.compute.manager',
-                         'nova_lite.compute.service')
-                   or import_graph.in_package('nova_lite.virt')(m))),
+        lambda m: (
+            m in ('nova_lite.compute.manager', 'nova_lite.compute.service')
+            or import_graph.in_package('nova_lite.virt')(m)
+        ),
+    ),
     'nova-lite-conductor runs no HTTP or agent code': (
         lambda: ['nova_lite.cmd.conductor'],
-        import_graph.in_package('nova_lite.api', 'nova_lite.virt')),
+        import_graph.in_package('nova_lite.api', 'nova_lite.virt'),
+    ),
     'nova-lite-compute runs no HTTP code': (
-        _nova_agent, import_graph.in_package('nova_lite.api')),
+        _nova_agent,
+        import_graph.in_package('nova_lite.api'),
+    ),
     'ironic-lite-api runs no conductor or driver code': (
-        lambda: ['ironic_lite.api.app'], _ironic_api_forbidden),
+        lambda: ['ironic_lite.api.app'],
+        _ironic_api_forbidden,
+    ),
     'the agent on a machine reaches the API only': (
         lambda: _every('ironic_lite.agent'),
-        import_graph.in_package('ironic_lite.db', 'ironic_lite.conductor',
-                                'ironic_lite.api', 'ironic_lite.drivers')),
+        import_graph.in_package(
+            'ironic_lite.db',
+            'ironic_lite.conductor',
+            'ironic_lite.api',
+            'ironic_lite.drivers',
+        ),
+    ),
 }
 
 KNOWN: dict[str, set[tuple[str, str]]] = {
@@ -70,8 +92,7 @@ KNOWN: dict[str, set[tuple[str, str]]] = {
         ('nova_lite.objects.instance', 'nova_lite.db.images'),
         ('nova_lite.objects.instance', 'nova_lite.db.instances'),
         ('nova_lite.objects.instance', 'nova_lite.db.links'),
-        ('nova_lite.objects.instance_action',
-         'nova_lite.db.instance_actions'),
+        ('nova_lite.objects.instance_action', 'nova_lite.db.instance_actions'),
         ('nova_lite.objects.migration', 'nova_lite.db.links'),
         ('nova_lite.objects.migration', 'nova_lite.db.migrations'),
         ('nova_lite.objects.service', 'nova_lite.db.service_identity'),
@@ -98,9 +119,11 @@ def test_no_new_crossing_and_the_known_ones_shrink(rule):
     found = import_graph.crossings(GRAPH, starts(), forbidden)
     known = KNOWN.get(rule, set())
     assert not found - known, (
-        f'{rule}: a forbidden import\n{_describe(found - known)}')
+        f'{rule}: a forbidden import\n{_describe(found - known)}'
+    )
     assert not known - found, (
-        f'{rule}: gone, remove from KNOWN\n{_describe(known - found)}')
+        f'{rule}: gone, remove from KNOWN\n{_describe(known - found)}'
+    )
 
 
 def test_the_entry_modules_exist():
@@ -119,18 +142,25 @@ def test_a_forbidden_import_is_found_at_any_depth(tmp_path):
     """An agent module reaching the database through another module,
     by relative and deferred imports, is caught; the edge named is the
     one that crosses."""
-    _tree(tmp_path, {
-        'nova_lite/__init__.py': '',
-        'nova_lite/db/__init__.py': '',
-        'nova_lite/db/instances.py': 'STATE = 1\n',
-        'nova_lite/compute/__init__.py': '',
-        'nova_lite/compute/manager.py': 'from . import helper\n',
-        'nova_lite/compute/helper.py': (
-            'def f():\n    from nova_lite.db import instances\n'),
-        'nova_lite/compute/api.py': 'from nova_lite.db import instances\n',
-    })
+    _tree(
+        tmp_path,
+        {
+            'nova_lite/__init__.py': '',
+            'nova_lite/db/__init__.py': '',
+            'nova_lite/db/instances.py': 'STATE = 1\n',
+            'nova_lite/compute/__init__.py': '',
+            'nova_lite/compute/manager.py': 'from . import helper\n',
+            'nova_lite/compute/helper.py': (
+                'def f():\n    from nova_lite.db import instances\n'
+            ),
+            'nova_lite/compute/api.py': 'from nova_lite.db import instances\n',
+        },
+    )
     graph = import_graph.build(tmp_path)
     assert graph['nova_lite.compute.manager'] == {'nova_lite.compute.helper'}
-    found = import_graph.crossings(graph, ['nova_lite.compute.manager'],
-                                   import_graph.in_package('nova_lite.db'))
+    found = import_graph.crossings(
+        graph,
+        ['nova_lite.compute.manager'],
+        import_graph.in_package('nova_lite.db'),
+    )
     assert found == {('nova_lite.compute.helper', 'nova_lite.db.instances')}

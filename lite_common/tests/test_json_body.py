@@ -18,8 +18,9 @@ def _nested(depth: int) -> list[Any]:
 
 
 def _request(body: bytes, chunked: bool = False) -> webob.Request:
-    req = webob.Request.blank('/v1/nodes', method='POST',
-                              content_type='application/json')
+    req = webob.Request.blank(
+        '/v1/nodes', method='POST', content_type='application/json'
+    )
     if chunked:
         req.environ['wsgi.input'] = io.BytesIO(body)
         req.environ['wsgi.input_terminated'] = True
@@ -29,45 +30,73 @@ def _request(body: bytes, chunked: bool = False) -> webob.Request:
     return req
 
 
-@pytest.mark.parametrize('text, value', [
-    ('{"a": 1}', {'a': 1}),
-    ('[18446744073709551615, -9223372036854775808]',
-     [2 ** 64 - 1, -(2 ** 63)]),
-    ('1.5e308', 1.5e308),
-    ('"\\ud83d\\ude00"', '\U0001F600'),
-    ('{"a": ' + '[' * 99 + ']' * 99 + '}', {'a': _nested(99)}),
-], ids=['object', 'int64-bounds', 'large-float', 'surrogate-pair',
-        'depth-100'])
+@pytest.mark.parametrize(
+    'text, value',
+    [
+        ('{"a": 1}', {'a': 1}),
+        (
+            '[18446744073709551615, -9223372036854775808]',
+            [2**64 - 1, -(2**63)],
+        ),
+        ('1.5e308', 1.5e308),
+        ('"\\ud83d\\ude00"', '\U0001f600'),
+        ('{"a": ' + '[' * 99 + ']' * 99 + '}', {'a': _nested(99)}),
+    ],
+    ids=[
+        'object',
+        'int64-bounds',
+        'large-float',
+        'surrogate-pair',
+        'depth-100',
+    ],
+)
 def test_valid_documents_are_kept_as_sent(text: str, value: Any) -> None:
     assert json_body.loads(text.encode()) == value
 
 
-@pytest.mark.parametrize('text, reason', [
-    ('NaN', 'NaN is not a valid JSON number'),
-    ('{"a": [Infinity]}', 'Infinity is not a valid JSON number'),
-    ('-Infinity', '-Infinity is not a valid JSON number'),
-    ('1e999', 'out of range'),
-    ('18446744073709551616', 'does not fit in 64 bits'),
-    ('-9223372036854775809', 'does not fit in 64 bits'),
-    ('"\\ud800"', 'lone UTF-16 surrogates'),
-    ('{"\\udc00": 1}', 'lone UTF-16 surrogates'),
-    ('"a\\u0000"', 'NUL characters'),
-    ('{"\\u0000": 1}', 'NUL characters'),
-    ('[' * 101 + ']' * 101, 'nested deeper than 100 levels'),
-    ('[' * 100000 + ']' * 100000, 'nested deeper than 100 levels'),
-], ids=['nan', 'infinity', 'minus-infinity', 'double-overflow', 'above-u64',
-        'below-i64', 'lone-surrogate', 'lone-surrogate-key', 'nul',
-        'nul-key', 'depth-101', 'depth-100000'])
-def test_values_that_cannot_be_stored_are_400(text: str,
-                                              reason: str) -> None:
+@pytest.mark.parametrize(
+    'text, reason',
+    [
+        ('NaN', 'NaN is not a valid JSON number'),
+        ('{"a": [Infinity]}', 'Infinity is not a valid JSON number'),
+        ('-Infinity', '-Infinity is not a valid JSON number'),
+        ('1e999', 'out of range'),
+        ('18446744073709551616', 'does not fit in 64 bits'),
+        ('-9223372036854775809', 'does not fit in 64 bits'),
+        ('"\\ud800"', 'lone UTF-16 surrogates'),
+        ('{"\\udc00": 1}', 'lone UTF-16 surrogates'),
+        ('"a\\u0000"', 'NUL characters'),
+        ('{"\\u0000": 1}', 'NUL characters'),
+        ('[' * 101 + ']' * 101, 'nested deeper than 100 levels'),
+        ('[' * 100000 + ']' * 100000, 'nested deeper than 100 levels'),
+    ],
+    ids=[
+        'nan',
+        'infinity',
+        'minus-infinity',
+        'double-overflow',
+        'above-u64',
+        'below-i64',
+        'lone-surrogate',
+        'lone-surrogate-key',
+        'nul',
+        'nul-key',
+        'depth-101',
+        'depth-100000',
+    ],
+)
+def test_values_that_cannot_be_stored_are_400(text: str, reason: str) -> None:
     with pytest.raises(webob.exc.HTTPBadRequest) as raised:
         json_body.read(_request(text.encode()))
     assert reason in raised.value.explanation
     assert raised.value.explanation.startswith('Invalid request body: ')
 
 
-@pytest.mark.parametrize('body', [b'{"a": ', b'hello', b'{"a": "\xff"}'],
-                         ids=['truncated', 'not-json', 'not-utf8'])
+@pytest.mark.parametrize(
+    'body',
+    [b'{"a": ', b'hello', b'{"a": "\xff"}'],
+    ids=['truncated', 'not-json', 'not-utf8'],
+)
 def test_malformed_json_is_400(body: bytes) -> None:
     with pytest.raises(webob.exc.HTTPBadRequest) as raised:
         json_body.read(_request(body))
@@ -108,10 +137,17 @@ def test_a_lower_limit_can_be_given() -> None:
         json_body.read(_request(b'{"a": 10}', chunked=True), max_body=8)
 
 
-@pytest.mark.parametrize('content_type', [
-    'text/plain', 'application/x-www-form-urlencoded',
-    'multipart/form-data; boundary=x', 'application/xml', None,
-], ids=['text', 'form', 'multipart', 'xml', 'none'])
+@pytest.mark.parametrize(
+    'content_type',
+    [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        None,
+    ],
+    ids=['text', 'form', 'multipart', 'xml', 'none'],
+)
 def test_a_body_not_declared_json_is_415(content_type) -> None:
     req = webob.Request.blank('/v1/nodes', method='POST', body=b'{"a": 1}')
     if content_type is None:
@@ -123,11 +159,15 @@ def test_a_body_not_declared_json_is_415(content_type) -> None:
     assert 'Unsupported Content-Type' in raised.value.explanation
 
 
-@pytest.mark.parametrize('content_type', [
-    'application/json', 'application/json; charset=UTF-8',
-    'application/vnd.openstack.compute+json',
-    'application/openstack-images-v2.1-json-patch',
-])
+@pytest.mark.parametrize(
+    'content_type',
+    [
+        'application/json',
+        'application/json; charset=UTF-8',
+        'application/vnd.openstack.compute+json',
+        'application/openstack-images-v2.1-json-patch',
+    ],
+)
 def test_json_types_are_read(content_type) -> None:
     req = webob.Request.blank('/v1/nodes', method='POST', body=b'{"a": 1}')
     req.content_type = content_type

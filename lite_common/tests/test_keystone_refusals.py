@@ -28,23 +28,29 @@ def keystone_url() -> Iterator[str]:
 
 
 def authtoken(url: str) -> str:
-    return ('[keystone_authtoken]\nauth_type = password\n'
-            f'auth_url = {url}\nwww_authenticate_uri = {url}\n'
-            'username = service\npassword = secret\n'
-            'project_name = service\nuser_domain_name = Default\n'
-            'project_domain_name = Default\nhttp_request_max_retries = 0\n')
+    return (
+        '[keystone_authtoken]\nauth_type = password\n'
+        f'auth_url = {url}\nwww_authenticate_uri = {url}\n'
+        'username = service\npassword = secret\n'
+        'project_name = service\nuser_domain_name = Default\n'
+        'project_domain_name = Default\nhttp_request_max_retries = 0\n'
+    )
 
 
-def call(port: int, path: str, headers: dict[str, str] | None = None
-         ) -> tuple[int, dict[str, str], Any]:
+def call(
+    port: int, path: str, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], Any]:
     conn = http.client.HTTPConnection('127.0.0.1', port, timeout=30)
     try:
         conn.request('GET', path, headers=headers or {})
         response = conn.getresponse()
         body = response.read()
         assert response.getheader('Content-Type') == 'application/json'
-        return (response.status, dict(response.getheaders()),
-                orjson.loads(body))
+        return (
+            response.status,
+            dict(response.getheaders()),
+            orjson.loads(body),
+        )
     finally:
         conn.close()
 
@@ -72,16 +78,19 @@ CASES = {
 
 
 @pytest.fixture(params=sorted(CASES))
-def api(request: Any, tmp_path: Path, keystone_url: str
-        ) -> Iterator[tuple[int, str, Any]]:
+def api(
+    request: Any, tmp_path: Path, keystone_url: str
+) -> Iterator[tuple[int, str, Any]]:
     path, fault = CASES[request.param]
     with api_servers.APIS[request.param](
-            tmp_path, auth='keystone', extra=authtoken(keystone_url)) as port:
+        tmp_path, auth='keystone', extra=authtoken(keystone_url)
+    ) as port:
         yield port, path, fault
 
 
-def test_no_token_is_a_401_in_the_api_format(api: Any,
-                                             keystone_url: str) -> None:
+def test_no_token_is_a_401_in_the_api_format(
+    api: Any, keystone_url: str
+) -> None:
     port, path, fault = api
     status, headers, document = call(port, path)
     assert status == 401
@@ -91,8 +100,9 @@ def test_no_token_is_a_401_in_the_api_format(api: Any,
 
 def test_keystone_unreachable_is_a_503_in_the_api_format(api: Any) -> None:
     port, path, fault = api
-    status, headers, document = call(port, path,
-                                     {'X-Auth-Token': 'gAAAAAB-token'})
+    status, headers, document = call(
+        port, path, {'X-Auth-Token': 'gAAAAAB-token'}
+    )
     assert status == 503
     assert 'Keystone' in fault(document, 503)
     assert int(headers['Retry-After']) > 0
@@ -103,10 +113,12 @@ def test_the_version_document_needs_no_token(api: Any) -> None:
     assert call(port, '/')[0] == 200
 
 
-def test_the_image_api_refuses_in_its_own_format(tmp_path: Path,
-                                                 keystone_url: str) -> None:
-    with api_servers.compute_api(tmp_path, auth='keystone',
-                                 extra=authtoken(keystone_url)) as port:
+def test_the_image_api_refuses_in_its_own_format(
+    tmp_path: Path, keystone_url: str
+) -> None:
+    with api_servers.compute_api(
+        tmp_path, auth='keystone', extra=authtoken(keystone_url)
+    ) as port:
         status, _, document = call(port, '/image/v2/images')
     assert status == 401
     assert document['code'] == 401
@@ -115,14 +127,16 @@ def test_the_image_api_refuses_in_its_own_format(tmp_path: Path,
 
 @pytest.mark.parametrize('name', sorted(CASES))
 def test_a_refusal_behind_keystonemiddleware_is_in_the_api_format(
-        name: str, tmp_path: Path, keystone_url: str) -> None:
+    name: str, tmp_path: Path, keystone_url: str
+) -> None:
     """With delay_auth_decision keystonemiddleware lets a request
     without a token through, and the layer behind it refuses it: its
     error too (keystonemiddleware's wsgify rendered it as webob's)."""
     path, fault = CASES[name]
     extra = authtoken(keystone_url) + 'delay_auth_decision = true\n'
-    with api_servers.APIS[name](tmp_path, auth='keystone',
-                                extra=extra) as port:
+    with api_servers.APIS[name](
+        tmp_path, auth='keystone', extra=extra
+    ) as port:
         status, _, document = call(port, path)
     assert status == 401
     assert fault(document, 401) == 'Authentication required.'

@@ -28,15 +28,19 @@ MALFORMED = {
     'lower-case method': b'get /v1 HTTP/1.1\r\nHost: x\r\n\r\n',
     'raw space in the path': b'GET /v1/a b HTTP/1.1\r\nHost: x\r\n\r\n',
     'non-ASCII byte in the path': b'GET /v1/\xff HTTP/1.1\r\nHost: x\r\n\r\n',
-    'non-ASCII UTF-8 in the path': (b'GET /v1/\xc3\xa9 HTTP/1.1\r\n'
-                                    b'Host: x\r\n\r\n'),
-    'ESC in a header value': (b'GET /v1 HTTP/1.1\r\nHost: x\r\n'
-                              b'X-Name: a\x1b[31mb\r\n\r\n'),
+    'non-ASCII UTF-8 in the path': (
+        b'GET /v1/\xc3\xa9 HTTP/1.1\r\nHost: x\r\n\r\n'
+    ),
+    'ESC in a header value': (
+        b'GET /v1 HTTP/1.1\r\nHost: x\r\nX-Name: a\x1b[31mb\r\n\r\n'
+    ),
     'garbage request line': b'\x00\x16\x03\x01garbage\r\nHost: x\r\n\r\n',
-    'header line without a colon': (b'GET /v1 HTTP/1.1\r\nHost: x\r\n'
-                                    b'no colon here\r\n\r\n'),
+    'header line without a colon': (
+        b'GET /v1 HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n'
+    ),
     'request line with garbage after the version': (
-        b'GET /v1 HTTP/1.1 extra\r\nHost: x\r\n\r\n'),
+        b'GET /v1 HTTP/1.1 extra\r\nHost: x\r\n\r\n'
+    ),
     'bare LF in a header': b'GET /v1 HTTP/1.1\r\nHost: x\nX-A: b\r\n\r\n',
 }
 
@@ -87,37 +91,49 @@ MESSAGES = {'compute': compute_message, 'baremetal': baremetal_message}
 
 
 @pytest.fixture(params=sorted(api_servers.APIS))
-def api(request: Any, tmp_path: Path
-        ) -> Iterator[tuple[int, Callable[[bytes], str]]]:
+def api(
+    request: Any, tmp_path: Path
+) -> Iterator[tuple[int, Callable[[bytes], str]]]:
     """An API on its real server: its port and its 400 parser."""
     with api_servers.APIS[request.param](tmp_path) as port:
         yield port, MESSAGES[request.param]
 
 
 def served(port: int) -> Answer:
-    return exchange(port, b'GET / HTTP/1.1\r\nHost: x\r\n'
-                          b'Connection: close\r\n\r\n')
+    return exchange(
+        port, b'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
+    )
 
 
-def _server_records(caplog: pytest.LogCaptureFixture
-                    ) -> list[logging.LogRecord]:
+def _server_records(
+    caplog: pytest.LogCaptureFixture,
+) -> list[logging.LogRecord]:
     """What the server logged (not threads a test before this one left
     in this worker process: they logged a WARNING of their own once)."""
-    return [r for r in caplog.records
-            if r.name.startswith(('lite_common.wsgi', 'waitress'))]
+    return [
+        r
+        for r in caplog.records
+        if r.name.startswith(('lite_common.wsgi', 'waitress'))
+    ]
 
 
 def _warnings(records: list[logging.LogRecord]) -> list[logging.LogRecord]:
     """The server's own warnings (waitress's "Task queue depth is 1",
     logged when a request waits for a thread on a busy machine, aside)."""
-    return [r for r in records if r.levelno == logging.WARNING
-            and r.name.startswith('lite_common.wsgi')]
+    return [
+        r
+        for r in records
+        if r.levelno == logging.WARNING
+        and r.name.startswith('lite_common.wsgi')
+    ]
 
 
 @pytest.mark.parametrize('raw', MALFORMED.values(), ids=list(MALFORMED))
 def test_a_malformed_request_is_a_400_in_the_api_error_format(
-        api: tuple[int, Callable[[bytes], str]], raw: bytes,
-        caplog: pytest.LogCaptureFixture) -> None:
+    api: tuple[int, Callable[[bytes], str]],
+    raw: bytes,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     port, message = api
     caplog.set_level(logging.INFO)
     answer = exchange(port, raw)
@@ -130,8 +146,9 @@ def test_a_malformed_request_is_a_400_in_the_api_error_format(
     assert '\x1b' not in text
     assert served(port).status == 200
     records = _server_records(caplog)
-    assert [r for r in records if r.levelno >= logging.ERROR
-            or r.exc_info] == []
+    assert [
+        r for r in records if r.levelno >= logging.ERROR or r.exc_info
+    ] == []
     warnings = _warnings(records)
     assert len(warnings) == 1, [r.getMessage() for r in warnings]
     assert 'could not read' in warnings[0].getMessage()
@@ -139,8 +156,8 @@ def test_a_malformed_request_is_a_400_in_the_api_error_format(
 
 
 def test_many_malformed_requests_leave_the_server_serving(
-        api: tuple[int, Callable[[bytes], str]],
-        caplog: pytest.LogCaptureFixture) -> None:
+    api: tuple[int, Callable[[bytes], str]], caplog: pytest.LogCaptureFixture
+) -> None:
     """Every malformed request in a row, then well-formed ones (on new
     connections and on a kept-alive one)."""
     port, message = api
@@ -158,7 +175,7 @@ def test_many_malformed_requests_leave_the_server_serving(
         kept_alive.close()
     assert served(port).status == 200
     records = _server_records(caplog)
-    assert [r for r in records if r.levelno >= logging.ERROR
-            or r.exc_info] == []
+    assert [
+        r for r in records if r.levelno >= logging.ERROR or r.exc_info
+    ] == []
     assert len(_warnings(records)) == len(MALFORMED)
-

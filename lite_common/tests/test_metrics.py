@@ -55,28 +55,45 @@ def _error(status, message, req):
 
 def test_requests_are_labelled_by_route_template_not_path():
     app = _app()
-    labels = dict(api='test', method='GET', route='/things/{thing_id}',
-                  status='200')
+    labels = dict(
+        api='test', method='GET', route='/things/{thing_id}', status='200'
+    )
     before = value('stacklite_api_requests_total', **labels)
     count = value('stacklite_api_request_duration_seconds_count', **labels)
     for thing in ('a', 'b', 'c'):
-        assert webob.Request.blank(f'/things/{thing}').get_response(
-            app).status_int == 200
+        assert (
+            webob.Request.blank(f'/things/{thing}')
+            .get_response(app)
+            .status_int
+            == 200
+        )
     assert value('stacklite_api_requests_total', **labels) == before + 3
-    assert value('stacklite_api_request_duration_seconds_count',
-                 **labels) == count + 3
-    assert value('stacklite_api_requests_total', api='test', method='GET',
-                 route='/things/a', status='200') == 0
+    assert (
+        value('stacklite_api_request_duration_seconds_count', **labels)
+        == count + 3
+    )
+    assert (
+        value(
+            'stacklite_api_requests_total',
+            api='test',
+            method='GET',
+            route='/things/a',
+            status='200',
+        )
+        == 0
+    )
 
 
 def test_unmatched_paths_and_odd_methods_share_one_label():
     app = _app()
-    nowhere = dict(api='test', method='GET', route='unmatched',
-                   status='404')
-    odd = dict(api='test', method='other', route='/things/{thing_id}',
-               status='405')
-    before = (value('stacklite_api_requests_total', **nowhere),
-              value('stacklite_api_requests_total', **odd))
+    nowhere = dict(api='test', method='GET', route='unmatched', status='404')
+    odd = dict(
+        api='test', method='other', route='/things/{thing_id}', status='405'
+    )
+    before = (
+        value('stacklite_api_requests_total', **nowhere),
+        value('stacklite_api_requests_total', **odd),
+    )
     for path in ('/x1', '/x2/y'):
         webob.Request.blank(path).get_response(app)
     webob.Request.blank('/things/a', method='BREW').get_response(app)
@@ -104,9 +121,14 @@ class _Client:
         return 'cast'
 
 
-@pytest.mark.parametrize('raises,outcome', [
-    (None, 'success'), (ValueError('no'), 'error'),
-    (messaging.MessagingTimeout('slow'), 'timeout')])
+@pytest.mark.parametrize(
+    'raises,outcome',
+    [
+        (None, 'success'),
+        (ValueError('no'), 'error'),
+        (messaging.MessagingTimeout('slow'), 'timeout'),
+    ],
+)
 def test_rpc_calls_are_timed_by_topic_method_and_outcome(raises, outcome):
     rpc_client.register()
     client = rpc_client.TimedClient(_Client(raises), 'conductor')
@@ -116,8 +138,7 @@ def test_rpc_calls_are_timed_by_topic_method_and_outcome(raises, outcome):
     prepared = client.prepare(server='h1')
     assert isinstance(prepared, rpc_client.TimedClient)
     if raises is None:
-        assert prepared.call({}, 'do_it', x=1) == {'method': 'do_it',
-                                                   'x': 1}
+        assert prepared.call({}, 'do_it', x=1) == {'method': 'do_it', 'x': 1}
     else:
         with pytest.raises(type(raises)):
             prepared.call({}, 'do_it', x=1)
@@ -126,22 +147,30 @@ def test_rpc_calls_are_timed_by_topic_method_and_outcome(raises, outcome):
 
 
 def test_pool_collector_reads_checked_out_connections(tmp_path):
-    engine = sa.create_engine(f'sqlite:///{tmp_path}/p.db',
-                              poolclass=sa.pool.QueuePool, pool_size=3)
+    engine = sa.create_engine(
+        f'sqlite:///{tmp_path}/p.db', poolclass=sa.pool.QueuePool, pool_size=3
+    )
     db_pool.track('testdb', lambda: engine)
     with engine.connect():
-        assert value('stacklite_db_pool_checked_out_connections',
-                     database='testdb') == 1
-        assert value('stacklite_db_pool_size_connections',
-                     database='testdb') == 3
-    assert value('stacklite_db_pool_checked_out_connections',
-                 database='testdb') == 0
+        assert (
+            value(
+                'stacklite_db_pool_checked_out_connections', database='testdb'
+            )
+            == 1
+        )
+        assert (
+            value('stacklite_db_pool_size_connections', database='testdb') == 3
+        )
+    assert (
+        value('stacklite_db_pool_checked_out_connections', database='testdb')
+        == 0
+    )
     engine.dispose()
 
 
 def test_listener_serves_the_registry_and_stops():
     api_metrics.register()
-    assert listener.listener(_conf()) is None      # off by default
+    assert listener.listener(_conf()) is None  # off by default
     conf = _conf(listen_port=1)
     assert listener.listener(_conf(listen_port=1, enabled=False)) is None
     assert listener.listener(conf).port == 1
@@ -166,8 +195,10 @@ def _admin_only(ctx):
 def _with_context(app, roles):
     def middleware(environ, start_response):
         environ[auth.ENV_KEY] = lite_context.RequestContext(
-            roles=roles, overwrite=False)
+            roles=roles, overwrite=False
+        )
         return app(environ, start_response)
+
     return middleware
 
 
@@ -194,7 +225,8 @@ def test_endpoint_open_or_disabled_by_config():
     off = _endpoint_app(_conf(enabled=False), ['admin'])
     assert get.get_response(off).status_int == 404
     openmetrics = webob.Request.blank(
-        '/metrics', headers={'Accept': 'application/openmetrics-text'})
+        '/metrics', headers={'Accept': 'application/openmetrics-text'}
+    )
     resp = openmetrics.get_response(open_app)
     assert resp.content_type == 'application/openmetrics-text'
     assert resp.text.endswith('# EOF\n')
@@ -222,14 +254,17 @@ def _as_the_client_gets_it(exc):
     return driver_common.deserialize_remote_exception(data, [__name__])
 
 
-@pytest.mark.parametrize('raises,outcome', [
-    (Refused('locked'), 'expected_error'), (ValueError('no'), 'error')])
+@pytest.mark.parametrize(
+    'raises,outcome',
+    [(Refused('locked'), 'expected_error'), (ValueError('no'), 'error')],
+)
 def test_rpc_calls_refused_as_expected_are_not_errors(raises, outcome):
     rpc_client.register()
     remote = _as_the_client_gets_it(raises)
     assert isinstance(remote, type(raises))
-    client = rpc_client.TimedClient(_Client(remote), 'conductor',
-                                    expected=(Refused,))
+    client = rpc_client.TimedClient(
+        _Client(remote), 'conductor', expected=(Refused,)
+    )
     labels = dict(topic='conductor', method='refuse_it', outcome=outcome)
     name = 'stacklite_rpc_client_call_duration_seconds_count'
     before = value(name, **labels) or 0.0
@@ -243,8 +278,15 @@ def test_rpc_call_series_exist_at_0_for_every_outcome_after_a_call():
     client = rpc_client.TimedClient(_Client(), 'conductor')
     client.call({}, 'first_call')
     name = 'stacklite_rpc_client_call_duration_seconds_count'
-    counts = {outcome: value(name, topic='conductor', method='first_call',
-                             outcome=outcome)
-              for outcome in rpc_client.OUTCOMES}
-    assert counts == {'success': 1.0, 'expected_error': 0.0, 'error': 0.0,
-                      'timeout': 0.0}
+    counts = {
+        outcome: value(
+            name, topic='conductor', method='first_call', outcome=outcome
+        )
+        for outcome in rpc_client.OUTCOMES
+    }
+    assert counts == {
+        'success': 1.0,
+        'expected_error': 0.0,
+        'error': 0.0,
+        'timeout': 0.0,
+    }

@@ -10,21 +10,25 @@ LEGACY = 'X-OpenStack-Nova-API-Version'
 
 
 def _headers(versions, version):
-    return [('OpenStack-API-Version', f'compute {version}'),
-            (LEGACY, str(version))]
+    return [
+        ('OpenStack-API-Version', f'compute {version}'),
+        (LEGACY, str(version)),
+    ]
 
 
 @pytest.fixture
 def versions():
-    return microversion.VersionRange('compute', '2.1', '2.53', LEGACY,
-                                     _headers)
+    return microversion.VersionRange(
+        'compute', '2.1', '2.53', LEGACY, _headers
+    )
 
 
 def _requested(versions, headers):
     # Through a real request so that header names are case-insensitive
     # as they are on the wire.
-    return versions.requested(webob.Request.blank('/', headers=headers)
-                              .headers)
+    return versions.requested(
+        webob.Request.blank('/', headers=headers).headers
+    )
 
 
 def test_no_header_is_the_minimum(versions):
@@ -32,24 +36,31 @@ def test_no_header_is_the_minimum(versions):
 
 
 def test_header_for_another_service_is_ignored(versions):
-    assert _requested(versions, {
-        'OpenStack-API-Version': 'baremetal 1.50'}) == (2, 1)
+    assert _requested(
+        versions, {'OpenStack-API-Version': 'baremetal 1.50'}
+    ) == (2, 1)
 
 
-@pytest.mark.parametrize('headers', [
-    {'OpenStack-API-Version': 'compute latest'},
-    {'OpenStack-API-Version': 'compute LATEST'},
-    {LEGACY: 'latest'},
-])
+@pytest.mark.parametrize(
+    'headers',
+    [
+        {'OpenStack-API-Version': 'compute latest'},
+        {'OpenStack-API-Version': 'compute LATEST'},
+        {LEGACY: 'latest'},
+    ],
+)
 def test_latest_is_the_maximum(versions, headers):
     assert _requested(versions, headers) == microversion.APIVersion(2, 53)
 
 
-@pytest.mark.parametrize('headers', [
-    {'OpenStack-API-Version': 'compute 2.5'},
-    {'openstack-api-version': 'compute 2.5'},
-    {LEGACY: '2.5'},
-])
+@pytest.mark.parametrize(
+    'headers',
+    [
+        {'OpenStack-API-Version': 'compute 2.5'},
+        {'openstack-api-version': 'compute 2.5'},
+        {LEGACY: '2.5'},
+    ],
+)
 def test_explicit_version(versions, headers):
     version = _requested(versions, headers)
     assert version == microversion.APIVersion(2, 5)
@@ -57,8 +68,9 @@ def test_explicit_version(versions, headers):
 
 
 def test_new_header_wins_over_legacy(versions):
-    assert _requested(versions, {
-        'OpenStack-API-Version': 'compute 2.10', LEGACY: '2.3'}) == (2, 10)
+    assert _requested(
+        versions, {'OpenStack-API-Version': 'compute 2.10', LEGACY: '2.3'}
+    ) == (2, 10)
 
 
 @pytest.mark.parametrize('text', ['2.0', '2.54', '3.1', '1.99'])
@@ -71,8 +83,9 @@ def test_out_of_range_is_406(versions, text):
         _requested(versions, {LEGACY: text})
 
 
-@pytest.mark.parametrize('text', ['2.x', '2', 'two', '2.05', '02.5',
-                                  '2.5.1', '-2.5'])
+@pytest.mark.parametrize(
+    'text', ['2.x', '2', 'two', '2.05', '02.5', '2.5.1', '-2.5']
+)
 def test_malformed_is_400(versions, text):
     with pytest.raises(webob.exc.HTTPBadRequest) as err:
         _requested(versions, {'OpenStack-API-Version': f'compute {text}'})
@@ -82,8 +95,9 @@ def test_malformed_is_400(versions, text):
 
 def test_version_compares_numerically():
     # 2.10 is newer than 2.9 (not a decimal fraction).
-    assert microversion.APIVersion.parse('2.10') > \
-        microversion.APIVersion.parse('2.9')
+    assert microversion.APIVersion.parse(
+        '2.10'
+    ) > microversion.APIVersion.parse('2.9')
 
 
 def test_at_least_and_below():
@@ -120,19 +134,23 @@ def test_middleware_sets_version_and_response_headers(versions):
         return webob.Response(body=b'ok')(environ, start_response)
 
     wrapped = microversion.MicroversionMiddleware(
-        app, versions, unversioned=lambda path: path == '/')
+        app, versions, unversioned=lambda path: path == '/'
+    )
     resp = webob.Request.blank(
-        '/servers', headers={LEGACY: '2.7'}).get_response(wrapped)
+        '/servers', headers={LEGACY: '2.7'}
+    ).get_response(wrapped)
     assert seen['version'] == (2, 7)
     assert resp.headers['OpenStack-API-Version'] == 'compute 2.7'
     assert resp.headers[LEGACY] == '2.7'
 
     # An unversioned path accepts any header and uses the minimum.
-    resp = webob.Request.blank(
-        '/', headers={LEGACY: '9.9'}).get_response(wrapped)
+    resp = webob.Request.blank('/', headers={LEGACY: '9.9'}).get_response(
+        wrapped
+    )
     assert resp.status_int == 200
     assert seen['version'] == (2, 1)
 
     with pytest.raises(webob.exc.HTTPNotAcceptable):
-        webob.Request.blank(
-            '/servers', headers={LEGACY: '9.9'}).get_response(wrapped)
+        webob.Request.blank('/servers', headers={LEGACY: '9.9'}).get_response(
+            wrapped
+        )

@@ -33,7 +33,8 @@ def test_the_document_in_doc_is_current(name):
     expected = openapi.dumps(module.document())
     assert (DOCS / f'{name}.json').read_text() == expected, (
         f'regenerate: python -m {module.__name__} > '
-        f'doc/source/api/openapi/{name}.json')
+        f'doc/source/api/openapi/{name}.json'
+    )
 
 
 @pytest.mark.parametrize('name', sorted(APIS))
@@ -51,27 +52,39 @@ def test_every_handler_that_reads_a_body_has_its_schema(name):
     """A new POST/PUT/PATCH handler must be added to ``bodies()``."""
     module, table = APIS[name]
     bodies = module.bodies()
-    handlers = [(method, router.versioned(route).handler)
-                for methods in table.values()
-                for method, route in methods.items()]
+    handlers = [
+        (method, router.versioned(route).handler)
+        for methods in table.values()
+        for method, route in methods.items()
+    ]
     missing = sorted(
-        handler.__name__ for method, handler in handlers
-        if method in ('POST', 'PUT', 'PATCH') and handler not in bodies
-        and handler.__name__ not in BODILESS | NOT_JSON)
+        handler.__name__
+        for method, handler in handlers
+        if method in ('POST', 'PUT', 'PATCH')
+        and handler not in bodies
+        and handler.__name__ not in BODILESS | NOT_JSON
+    )
     assert missing == []
 
 
 def test_draft_4_bounds_become_2020_12():
-    assert openapi.modern({'minimum': 0, 'exclusiveMinimum': True,
-                           'maximum': 5, 'exclusiveMaximum': False}) == {
-        'exclusiveMinimum': 0, 'maximum': 5}
+    assert openapi.modern(
+        {
+            'minimum': 0,
+            'exclusiveMinimum': True,
+            'maximum': 5,
+            'exclusiveMaximum': False,
+        }
+    ) == {'exclusiveMinimum': 0, 'maximum': 5}
 
 
 def test_routes_requirements_become_enums():
     path, params = openapi._path('/os-services/{action:enable|disable}')
     assert path == '/os-services/{action}'
-    assert params[0]['schema'] == {'type': 'string',
-                                   'enum': ['enable', 'disable']}
+    assert params[0]['schema'] == {
+        'type': 'string',
+        'enum': ['enable', 'disable'],
+    }
 
 
 def _show(req):
@@ -91,14 +104,20 @@ _TABLE = {
     '/things/old': {'GET': router.Versioned(_old, until='1.2')},
 }
 _HEADER = openapi.MicroversionHeader(
-    'X-Thing-API-Version', 'thing ', '1.1', '1.4')
-_THING = {'type': 'object', 'properties': {'id': {'type': 'integer'}},
-          'required': ['id'], 'additionalProperties': False}
+    'X-Thing-API-Version', 'thing ', '1.1', '1.4'
+)
+_THING = {
+    'type': 'object',
+    'properties': {'id': {'type': 'integer'}},
+    'required': ['id'],
+    'additionalProperties': False,
+}
 
 
 def _document(**kwargs):
-    return openapi.document('things', '1.4', _TABLE, {}, {'type': 'object'},
-                            **kwargs)
+    return openapi.document(
+        'things', '1.4', _TABLE, {}, {'type': 'object'}, **kwargs
+    )
 
 
 def test_an_operation_gets_its_microversion_range_as_a_header():
@@ -112,13 +131,20 @@ def test_an_operation_gets_its_microversion_range_as_a_header():
     assert openapi.operation_range(doc, old) == ('1.1', '1.2')
     parameters = doc['components']['parameters']
     assert parameters['microversion-1.3-1.4'] == {
-        'name': 'X-Thing-API-Version', 'in': 'header', 'required': False,
+        'name': 'X-Thing-API-Version',
+        'in': 'header',
+        'required': False,
         'description': 'The microversion, 1.3 to 1.4 (none: 1.1).',
-        'schema': {'type': 'string',
-                   'enum': ['thing 1.3', 'thing 1.4', 'thing latest']},
-        'x-openstack-microversions': {'min': '1.3', 'max': '1.4'}}
+        'schema': {
+            'type': 'string',
+            'enum': ['thing 1.3', 'thing 1.4', 'thing latest'],
+        },
+        'x-openstack-microversions': {'min': '1.3', 'max': '1.4'},
+    }
     assert parameters['microversion-1.1-1.2']['schema']['enum'] == [
-        'thing 1.1', 'thing 1.2']
+        'thing 1.1',
+        'thing 1.2',
+    ]
 
 
 def test_without_a_header_operations_have_no_version_parameter():
@@ -129,36 +155,62 @@ def test_without_a_header_operations_have_no_version_parameter():
 
 def test_an_operation_outside_the_api_versions_is_refused():
     with pytest.raises(ValueError):
-        openapi.document('things', '1.4', {'/x': {'GET': router.Versioned(
-            _show, since='1.5')}}, {}, {}, microversion=_HEADER)
+        openapi.document(
+            'things',
+            '1.4',
+            {'/x': {'GET': router.Versioned(_show, since='1.5')}},
+            {},
+            {},
+            microversion=_HEADER,
+        )
 
 
 def test_a_described_operation_has_its_query_and_success_bodies():
     described = openapi.Described(
-        query={'limit': {'type': 'integer', 'minimum': 0,
-                         'exclusiveMinimum': True},
-               'name': {'type': 'string'}},
+        query={
+            'limit': {
+                'type': 'integer',
+                'minimum': 0,
+                'exclusiveMinimum': True,
+            },
+            'name': {'type': 'string'},
+        },
         required_query=frozenset({'name'}),
-        responses={200: _THING})
-    doc = _document(descriptions={_show: described,
-                                  _create: openapi.Described(
-                                      responses={202: None})},
-                    microversion=_HEADER)
+        responses={200: _THING},
+    )
+    doc = _document(
+        descriptions={
+            _show: described,
+            _create: openapi.Described(responses={202: None}),
+        },
+        microversion=_HEADER,
+    )
     openapi_checks.assert_valid(doc)
     shown = doc['paths']['/things']['get']
     assert shown['parameters'] == [
         {'$ref': '#/components/parameters/microversion-1.1-1.4'},
-        {'name': 'limit', 'in': 'query', 'required': False,
-         'schema': {'type': 'integer', 'exclusiveMinimum': 0}},
-        {'name': 'name', 'in': 'query', 'required': True,
-         'schema': {'type': 'string'}}]
+        {
+            'name': 'limit',
+            'in': 'query',
+            'required': False,
+            'schema': {'type': 'integer', 'exclusiveMinimum': 0},
+        },
+        {
+            'name': 'name',
+            'in': 'query',
+            'required': True,
+            'schema': {'type': 'string'},
+        },
+    ]
     assert shown['responses']['200'] == {
         'description': 'OK.',
-        'content': {'application/json': {'schema': _THING}}}
+        'content': {'application/json': {'schema': _THING}},
+    }
     assert '2XX' not in shown['responses']
     assert 'default' in shown['responses']
     assert doc['paths']['/things']['post']['responses']['202'] == {
-        'description': 'Accepted.'}
+        'description': 'Accepted.'
+    }
     # Not described: any success.
     assert doc['paths']['/things/old']['get']['responses']['2XX']
 
@@ -166,35 +218,52 @@ def test_a_described_operation_has_its_query_and_success_bodies():
 def test_every_operation_is_described_or_listed():
     descriptions = {_show: openapi.Described()}
     assert openapi_checks.assert_covered(
-        _TABLE, descriptions, ['POST /things', 'GET /things/old']) == (1, 3)
+        _TABLE, descriptions, ['POST /things', 'GET /things/old']
+    ) == (1, 3)
     with pytest.raises(AssertionError):
         openapi_checks.assert_covered(_TABLE, descriptions, ['POST /things'])
     with pytest.raises(AssertionError):
         openapi_checks.assert_covered(
-            _TABLE, descriptions,
-            ['GET /things', 'POST /things', 'GET /things/old'])
+            _TABLE,
+            descriptions,
+            ['GET /things', 'POST /things', 'GET /things/old'],
+        )
 
 
 def test_a_titled_schema_is_written_once_and_referenced():
     thing = {**_THING, 'title': 'Thing'}
-    doc = _document(descriptions={
-        _show: openapi.Described(responses={200: thing}),
-        _create: openapi.Described(responses={201: {
-            'type': 'array', 'items': thing}})})
+    doc = _document(
+        descriptions={
+            _show: openapi.Described(responses={200: thing}),
+            _create: openapi.Described(
+                responses={201: {'type': 'array', 'items': thing}}
+            ),
+        }
+    )
     openapi_checks.assert_valid(doc)
     assert doc['components']['schemas']['Thing'] == thing
     ref = {'$ref': '#/components/schemas/Thing'}
     answers = doc['paths']['/things']
-    assert answers['get']['responses']['200']['content'][
-        'application/json']['schema'] == ref
-    assert answers['post']['responses']['201']['content'][
-        'application/json']['schema'] == {'type': 'array', 'items': ref}
+    assert (
+        answers['get']['responses']['200']['content']['application/json'][
+            'schema'
+        ]
+        == ref
+    )
+    assert answers['post']['responses']['201']['content']['application/json'][
+        'schema'
+    ] == {'type': 'array', 'items': ref}
 
 
 def test_two_schemas_with_one_title_are_refused():
     with pytest.raises(ValueError):
-        _document(descriptions={
-            _show: openapi.Described(responses={200: {
-                **_THING, 'title': 'Thing'}}),
-            _create: openapi.Described(responses={201: {
-                'type': 'object', 'title': 'Thing'}})})
+        _document(
+            descriptions={
+                _show: openapi.Described(
+                    responses={200: {**_THING, 'title': 'Thing'}}
+                ),
+                _create: openapi.Described(
+                    responses={201: {'type': 'object', 'title': 'Thing'}}
+                ),
+            }
+        )

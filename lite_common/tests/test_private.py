@@ -24,19 +24,25 @@ def test_tighten_takes_off_group_and_other_bits(tmp_path, caplog):
     fine = directory / 'fine'
     fine.write_text('x')
     fine.chmod(0o600)
-    changed = private.tighten([directory, secret, fine,
-                               tmp_path / 'missing', None])
+    changed = private.tighten(
+        [directory, secret, fine, tmp_path / 'missing', None]
+    )
     assert changed == [directory, secret]
     assert (_mode(directory), _mode(secret), _mode(fine)) == (
-        0o700, 0o600, 0o600)
+        0o700,
+        0o600,
+        0o600,
+    )
     assert 'was open to other users (mode 644): now 600' in caplog.text
 
 
 def test_sqlite_files_of_a_url():
     assert private.sqlite_files('sqlite:////var/lib/x/nova.sqlite') == [
-        Path('/var/lib/x/nova.sqlite'), Path('/var/lib/x/nova.sqlite-wal'),
+        Path('/var/lib/x/nova.sqlite'),
+        Path('/var/lib/x/nova.sqlite-wal'),
         Path('/var/lib/x/nova.sqlite-shm'),
-        Path('/var/lib/x/nova.sqlite-journal')]
+        Path('/var/lib/x/nova.sqlite-journal'),
+    ]
     assert private.sqlite_files('sqlite://') == []
     assert private.sqlite_files('mysql+pymysql://root@127.0.0.1/x') == []
     assert private.sqlite_files(None) == []
@@ -54,11 +60,14 @@ def test_a_database_and_its_wal_are_private_whatever_the_umask(tmp_path):
         'db.execute("INSERT INTO t VALUES (1)")\n'
         'db.commit()\n'
         'import pathlib; pathlib.Path(sys.argv[1] + ".dir").mkdir()\n'
-        'input()\n')
+        'input()\n'
+    )
     path = tmp_path / 'ironic.sqlite'
     proc = subprocess.Popen(
-        [sys.executable, '-c', script, str(path)], stdin=subprocess.PIPE,
-        preexec_fn=lambda: os.umask(0o022))
+        [sys.executable, '-c', script, str(path)],
+        stdin=subprocess.PIPE,
+        preexec_fn=lambda: os.umask(0o022),
+    )
     try:
         deadline = time.monotonic() + 20
         while not Path(f'{path}.dir').exists():

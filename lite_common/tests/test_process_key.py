@@ -11,8 +11,9 @@ from lite_common.process_key import ProcessKey
 
 
 def _child() -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, '-c',
-                             'import time; time.sleep(60)'])
+    return subprocess.Popen(
+        [sys.executable, '-c', 'import time; time.sleep(60)']
+    )
 
 
 def _key_of(pid: int) -> str:
@@ -77,9 +78,10 @@ def test_another_machine_or_namespace_proves_nothing():
     child.kill()
     child.wait()
     assert key is not None
-    for other in (ProcessKey('another-boot', key.pid_namespace, key.pid,
-                             key.started),
-                  ProcessKey(key.boot, 'pid:[1]', key.pid, key.started)):
+    for other in (
+        ProcessKey('another-boot', key.pid_namespace, key.pid, key.started),
+        ProcessKey(key.boot, 'pid:[1]', key.pid, key.started),
+    ):
         assert not process_key.proven_dead(str(other))
     assert not process_key.proven_dead(None)
     assert not process_key.proven_dead('garbage')

@@ -40,8 +40,10 @@ def _ok(environ, start_response):
 def test_control_characters_in_a_path_cannot_forge_a_line():
     capture = _captured('lite_common.wsgi.request_log')
     app = request_log.RequestLog(_ok)
-    forged = ('/v2.1/servers\n2026-11-24 12:00:00.000 1 INFO fake '
-              '[-] admin logged in\r\x1b[2J')
+    forged = (
+        '/v2.1/servers\n2026-11-24 12:00:00.000 1 INFO fake '
+        '[-] admin logged in\r\x1b[2J'
+    )
     webob.Request.blank('/', environ={'PATH_INFO': forged}).get_response(app)
     [(line, _)] = [entry for entry in capture.lines if 'servers' in entry[0]]
     assert '\n' not in line and '\r' not in line and '\x1b' not in line
@@ -50,7 +52,8 @@ def test_control_characters_in_a_path_cannot_forge_a_line():
 
 def test_printable_escapes_every_control_character():
     assert text.printable('a\x00b\x7fc\x85d\u2028e\tf') == (
-        'a\\x00b\\x7fc\\x85d\\u2028e\\tf')
+        'a\\x00b\\x7fc\\x85d\\u2028e\\tf'
+    )
     assert text.printable('plain ü') == 'plain ü'
 
 
@@ -62,24 +65,26 @@ def test_a_failed_login_is_not_logged_as_the_previous_user(tmp_path):
     capture = _captured('lite_common.wsgi.auth')
 
     def protected(environ, start_response):
-        lite_context.RequestContext.from_environ(environ)   # as upstream
+        lite_context.RequestContext.from_environ(environ)  # as upstream
         return _ok(environ, start_response)
 
     app = request_log.RequestLog(
-        auth.BasicAuth(protected, str(path), admin_users=['admin']))
+        auth.BasicAuth(protected, str(path), admin_users=['admin'])
+    )
     first = webob.Request.blank(
-        '/', headers={'Authorization': _basic('admin', 'admin-secret')})
+        '/', headers={'Authorization': _basic('admin', 'admin-secret')}
+    )
     assert first.get_response(app).status_int == 200
     assert oslo_context.get_current().user_id == 'admin'
 
     second = webob.Request.blank(
-        '/', headers={'Authorization': _basic('admin\nforged', 'wrong')})
+        '/', headers={'Authorization': _basic('admin\nforged', 'wrong')}
+    )
     try:
         second.get_response(app)
     except webob.exc.HTTPUnauthorized:
         pass
-    [(line, ctx)] = [entry for entry in capture.lines
-                     if 'failed' in entry[0]]
+    [(line, ctx)] = [entry for entry in capture.lines if 'failed' in entry[0]]
     assert ctx is not None and ctx.user_id is None
     assert ctx.request_id == second.environ['openstack.request_id']
     assert '\n' not in line and 'admin\\nforged' in line

@@ -23,14 +23,20 @@ def seen():
 
 @pytest.fixture
 def app(seen):
-    return router.Router({
-        '/servers': {'GET': _handler('index', seen),
-                     'POST': _handler('create', seen)},
-        '/servers/detail': {'GET': _handler('detail', seen)},
-        '/servers/{server_id}': {'GET': _handler('show', seen),
-                                 'DELETE': _handler('delete', seen)},
-        '/servers/{server_id}/action': {'POST': _handler('action', seen)},
-    })
+    return router.Router(
+        {
+            '/servers': {
+                'GET': _handler('index', seen),
+                'POST': _handler('create', seen),
+            },
+            '/servers/detail': {'GET': _handler('detail', seen)},
+            '/servers/{server_id}': {
+                'GET': _handler('show', seen),
+                'DELETE': _handler('delete', seen),
+            },
+            '/servers/{server_id}/action': {'POST': _handler('action', seen)},
+        }
+    )
 
 
 def _call(app, path, method='GET'):
@@ -117,47 +123,67 @@ def test_head_where_there_is_no_get_is_405(app):
 
 
 def _versioned_app(seen):
-    return router.Router({
-        '/things': {
-            'GET': router.Versioned(_handler('list', seen), since='1.5'),
-            'POST': router.Versioned(_handler('create', seen), since='1.5',
-                                     until='1.9')},
-        '/things/old': {'GET': router.Versioned(_handler('old', seen),
-                                                until='1.2')},
-        '/other': {'GET': router.Versioned(_handler('other', seen))},
-    })
+    return router.Router(
+        {
+            '/things': {
+                'GET': router.Versioned(_handler('list', seen), since='1.5'),
+                'POST': router.Versioned(
+                    _handler('create', seen), since='1.5', until='1.9'
+                ),
+            },
+            '/things/old': {
+                'GET': router.Versioned(_handler('old', seen), until='1.2')
+            },
+            '/other': {'GET': router.Versioned(_handler('other', seen))},
+        }
+    )
 
 
 def _at(app, path, version, method='GET'):
     req = webob.Request.blank(path, method=method)
     if version is not None:
         req.environ[microversion.ENV_KEY] = microversion.APIVersion.parse(
-            version)
+            version
+        )
     return req.get_response(app)
 
 
-@pytest.mark.parametrize('method,path,version', [
-    ('GET', '/things', '1.5'), ('GET', '/things', '1.99'),
-    ('HEAD', '/things', '1.5'), ('POST', '/things', '1.5'),
-    ('POST', '/things', '1.9'), ('GET', '/things/old', '1.1'),
-    ('GET', '/things/old', '1.2'), ('GET', '/other', '1.1'),
-])
+@pytest.mark.parametrize(
+    'method,path,version',
+    [
+        ('GET', '/things', '1.5'),
+        ('GET', '/things', '1.99'),
+        ('HEAD', '/things', '1.5'),
+        ('POST', '/things', '1.5'),
+        ('POST', '/things', '1.9'),
+        ('GET', '/things/old', '1.1'),
+        ('GET', '/things/old', '1.2'),
+        ('GET', '/other', '1.1'),
+    ],
+)
 def test_a_versioned_route_serves_its_range(seen, method, path, version):
     assert _at(_versioned_app(seen), path, version, method).status_int == 200
     assert len(seen) == 1
 
 
-@pytest.mark.parametrize('method,path,version', [
-    ('GET', '/things', '1.4'), ('HEAD', '/things', '1.1'),
-    ('POST', '/things', '1.4'), ('POST', '/things', '1.10'),
-    ('GET', '/things/old', '1.3'),
-])
+@pytest.mark.parametrize(
+    'method,path,version',
+    [
+        ('GET', '/things', '1.4'),
+        ('HEAD', '/things', '1.1'),
+        ('POST', '/things', '1.4'),
+        ('POST', '/things', '1.10'),
+        ('GET', '/things/old', '1.3'),
+    ],
+)
 def test_a_versioned_route_is_not_found_outside_its_range(
-        seen, method, path, version):
+    seen, method, path, version
+):
     with pytest.raises(webob.exc.HTTPNotFound) as err:
         _at(_versioned_app(seen), path, version, method)
     assert err.value.explanation == (
-        f'The resource {path} could not be found.')
+        f'The resource {path} could not be found.'
+    )
     assert seen == []
 
 
@@ -178,6 +204,13 @@ def test_versioned_gives_a_plain_handler_no_bounds():
 def test_a_handler_may_answer_outside_its_range_itself(seen):
     """Upstream's 405 or 406 below a version, or its policy check first:
     the range is for the document only."""
-    app = router.Router({'/things': {'GET': router.Versioned(
-        _handler('list', seen), since='1.5', answers_outside=True)}})
+    app = router.Router(
+        {
+            '/things': {
+                'GET': router.Versioned(
+                    _handler('list', seen), since='1.5', answers_outside=True
+                )
+            }
+        }
+    )
     assert _at(app, '/things', '1.1').body == b'list'

@@ -17,7 +17,7 @@ class Recorder:
     def start(self):
         self.log.append(f'start {self.name}')
         while self.block is not None and not self.block.is_set():
-            time.sleep(0.05)   # like a retry loop waiting for a broker
+            time.sleep(0.05)  # like a retry loop waiting for a broker
 
     def stop(self):
         self.log.append(f'stop {self.name}')

@@ -32,8 +32,7 @@ def test_default_is_upstream_default():
 @pytest.mark.parametrize('chunked', [False, True])
 def test_a_body_at_the_limit_passes(chunked):
     app = size_limit.limit_body_size(_echo, 10)
-    assert _request(b'x' * 10, chunked).call_application(app)[2] == [
-        b'x' * 10]
+    assert _request(b'x' * 10, chunked).call_application(app)[2] == [b'x' * 10]
 
 
 def test_a_larger_content_length_is_413_before_the_app():
@@ -41,12 +40,12 @@ def test_a_larger_content_length_is_413_before_the_app():
     with pytest.raises(webob.exc.HTTPRequestEntityTooLarge) as raised:
         _request(b'x' * 11).call_application(app)
     assert raised.value.explanation == (
-        'Request is too large. Larger than max_request_body_size (10).')
+        'Request is too large. Larger than max_request_body_size (10).'
+    )
 
 
 def test_a_larger_chunked_body_is_413_while_read():
     app = size_limit.limit_body_size(_echo, 10)
     with pytest.raises(webob.exc.HTTPRequestEntityTooLarge) as raised:
         _request(b'x' * 11, chunked=True).call_application(app)
-    assert raised.value.explanation == (
-        'Request is too large. Larger than 10')
+    assert raised.value.explanation == ('Request is too large. Larger than 10')

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 UNITS = sorted((ROOT / 'etc' / 'systemd').glob('*.service'))
 GUIDE = '\n'.join(
     (ROOT / 'doc' / 'source' / 'install' / name).read_text()
-    for name in ('index.rst', 'deployment.rst'))
+    for name in ('index.rst', 'deployment.rst')
+)
 BIN = Path(sys.executable).parent
 
 
@@ -41,23 +42,31 @@ def test_unit_runs_an_installed_console_script_as_its_user(unit):
 
 
 def test_guide_names_every_console_script():
-    missing = sorted(name for name in _console_scripts()
-                     if f'``{name}``' not in GUIDE)
+    missing = sorted(
+        name for name in _console_scripts() if f'``{name}``' not in GUIDE
+    )
     assert missing == []
 
 
-@pytest.mark.skipif(shutil.which('systemd-analyze') is None,
-                    reason='systemd-analyze is not installed here')
+@pytest.mark.skipif(
+    shutil.which('systemd-analyze') is None,
+    reason='systemd-analyze is not installed here',
+)
 @pytest.mark.parametrize('unit', UNITS, ids=[u.name for u in UNITS])
 def test_systemd_analyze_verify(unit, tmp_path):
     """ExecStart points at this environment's script (systemd checks
     that it is executable): the rest of the unit is verified as is."""
     command = _exec_start(unit)
     copy = tmp_path / unit.name
-    copy.write_text(unit.read_text().replace(
-        command, str(BIN / Path(command).name)))
-    proc = subprocess.run(['systemd-analyze', 'verify', '--man=no',
-                           str(copy)], capture_output=True, text=True,
-                          timeout=60, cwd=tmp_path)
+    copy.write_text(
+        unit.read_text().replace(command, str(BIN / Path(command).name))
+    )
+    proc = subprocess.run(
+        ['systemd-analyze', 'verify', '--man=no', str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     assert unit.name not in proc.stderr, proc.stderr

@@ -63,8 +63,9 @@ def test_a_burst_of_connections_is_queued_not_reset() -> None:
             errors.append(repr(exc))
 
     with serving(App(), threads=4) as port:
-        threads = [threading.Thread(target=one, args=(port,))
-                   for _ in range(CLIENTS)]
+        threads = [
+            threading.Thread(target=one, args=(port,)) for _ in range(CLIENTS)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -88,8 +89,10 @@ def test_a_request_that_does_not_arrive_in_time_is_cut_off() -> None:
     app = App()
     with serving(app, client_timeout=1) as port:
         short_body, trickle = hostile.open_sockets(port, 2)
-        short_body.sendall(b'POST / HTTP/1.1\r\nHost: x\r\n'
-                           b'Content-Length: 100\r\n\r\n0123456789')
+        short_body.sendall(
+            b'POST / HTTP/1.1\r\nHost: x\r\n'
+            b'Content-Length: 100\r\n\r\n0123456789'
+        )
         trickle.sendall(b'GET / HTTP/1.1\r\n')
         started = time.monotonic()
         with contextlib.suppress(OSError):  # cut off while trickling
@@ -145,9 +148,10 @@ def test_beyond_the_limit_with_none_idle_is_a_fast_503() -> None:
 def test_health_checks_are_answered_while_every_worker_is_busy() -> None:
     app = App()
     with serving(app, threads=2) as port:
-        blocked = [threading.Thread(target=hostile.get,
-                                    args=(port, "/block"))
-                   for _ in range(4)]
+        blocked = [
+            threading.Thread(target=hostile.get, args=(port, '/block'))
+            for _ in range(4)
+        ]
         for thread in blocked:
             thread.start()
         time.sleep(0.3)
@@ -182,9 +186,14 @@ def test_a_port_in_use_is_a_clear_error() -> None:
 
 def test_header_names_are_sent_as_the_application_wrote_them() -> None:
     def app(environ, start_response):
-        start_response('200 OK', [('Content-Type', 'text/plain'),
-                                  ('X-OpenStack-Request-Id', 'req-1'),
-                                  ('OpenStack-API-Version', 'compute 2.1')])
+        start_response(
+            '200 OK',
+            [
+                ('Content-Type', 'text/plain'),
+                ('X-OpenStack-Request-Id', 'req-1'),
+                ('OpenStack-API-Version', 'compute 2.1'),
+            ],
+        )
         return [b'ok']
 
     with serving(app) as port:

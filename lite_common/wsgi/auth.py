@@ -45,23 +45,35 @@ auth_opts = [
         'auth_strategy',
         default='keystone',
         choices=[
-            ('keystone', 'Validate tokens with keystonemiddleware; see '
-             'the [keystone_authtoken] section.'),
-            ('http_basic', 'HTTP basic authentication against the '
-             'htpasswd file http_basic_auth_user_file.'),
-            ('noauth', 'No authentication: every request is an admin. '
-             'For tests and isolated all-in-one setups only.'),
+            (
+                'keystone',
+                'Validate tokens with keystonemiddleware; see '
+                'the [keystone_authtoken] section.',
+            ),
+            (
+                'http_basic',
+                'HTTP basic authentication against the '
+                'htpasswd file http_basic_auth_user_file.',
+            ),
+            (
+                'noauth',
+                'No authentication: every request is an admin. '
+                'For tests and isolated all-in-one setups only.',
+            ),
         ],
-        help='How API requests are authenticated.'),
+        help='How API requests are authenticated.',
+    ),
     cfg.StrOpt(
         'http_basic_auth_user_file',
         default='/etc/stacklite/htpasswd',
         help='Apache htpasswd file with bcrypt hashes, used when '
-        'auth_strategy is http_basic.'),
+        'auth_strategy is http_basic.',
+    ),
     cfg.ListOpt(
         'http_basic_admin_users',
         default=['admin'],
-        help='http_basic users who get the admin role.'),
+        help='http_basic users who get the admin role.',
+    ),
     cfg.ListOpt(
         'http_basic_trusted_proxies',
         default=[],
@@ -69,7 +81,8 @@ auth_opts = [
         'in front of this API. Failed http_basic logins are throttled per '
         'client address; a request from one of these counts against the '
         'address its X-Forwarded-For header names, rather than the '
-        "proxy's own (which every client behind it shares)."),
+        "proxy's own (which every client behind it shares).",
+    ),
 ]
 
 IsAdmin = Callable[[lite_context.RequestContext], bool]
@@ -93,7 +106,8 @@ class ContextMiddleware:
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         if environ.get('HTTP_X_IDENTITY_STATUS', 'Confirmed') != 'Confirmed':
             raise webob.exc.HTTPUnauthorized(
-                explanation='Authentication required.')
+                explanation='Authentication required.'
+            )
         ctx = lite_context.RequestContext.from_environ(environ)
         ctx.request_id = environ.get('openstack.request_id', ctx.request_id)
         ctx.is_admin = self.is_admin(ctx)
@@ -102,10 +116,17 @@ class ContextMiddleware:
 
 
 #: Headers only an auth layer may set; a client's are removed.
-_IDENTITY_PREFIXES = ('HTTP_X_USER', 'HTTP_X_PROJECT', 'HTTP_X_ROLE',
-                      'HTTP_X_TENANT', 'HTTP_X_IDENTITY', 'HTTP_X_SERVICE',
-                      'HTTP_X_DOMAIN', 'HTTP_X_IS_ADMIN_PROJECT',
-                      'HTTP_OPENSTACK_SYSTEM_SCOPE')
+_IDENTITY_PREFIXES = (
+    'HTTP_X_USER',
+    'HTTP_X_PROJECT',
+    'HTTP_X_ROLE',
+    'HTTP_X_TENANT',
+    'HTTP_X_IDENTITY',
+    'HTTP_X_SERVICE',
+    'HTTP_X_DOMAIN',
+    'HTTP_X_IS_ADMIN_PROJECT',
+    'HTTP_OPENSTACK_SYSTEM_SCOPE',
+)
 
 
 def _strip_identity_headers(environ: dict[str, Any]) -> None:
@@ -131,12 +152,14 @@ class NoAuth:
         user = environ.get('HTTP_X_USER_ID', 'admin')
         roles = environ.get('HTTP_X_ROLES', 'admin,member,reader')
         _strip_identity_headers(environ)
-        environ.update({
-            'HTTP_X_IDENTITY_STATUS': 'Confirmed',
-            'HTTP_X_USER_ID': user,
-            'HTTP_X_USER_NAME': user,
-            'HTTP_X_ROLES': roles,
-        })
+        environ.update(
+            {
+                'HTTP_X_IDENTITY_STATUS': 'Confirmed',
+                'HTTP_X_USER_ID': user,
+                'HTTP_X_USER_NAME': user,
+                'HTTP_X_ROLES': roles,
+            }
+        )
         if project is None and self.system_scope:
             environ['HTTP_OPENSTACK_SYSTEM_SCOPE'] = 'all'
         else:
@@ -169,7 +192,8 @@ def load_htpasswd(path: str) -> dict[str, bytes]:
         raise RuntimeError(
             f'Cannot read the http_basic user file {path}: {exc.strerror}. '
             'Set [DEFAULT]http_basic_auth_user_file to an htpasswd file '
-            'made with "htpasswd -B".') from exc
+            'made with "htpasswd -B".'
+        ) from exc
     for number, line in enumerate(lines, 1):
         line = line.strip()
         if not line or line.startswith('#'):
@@ -178,7 +202,8 @@ def load_htpasswd(path: str) -> dict[str, bytes]:
         if not sep or not hashed.startswith(('$2y$', '$2b$', '$2a$')):
             raise RuntimeError(
                 f'{path} line {number}: expected "user:bcrypt-hash" '
-                '(htpasswd -B); only bcrypt hashes are accepted.')
+                '(htpasswd -B); only bcrypt hashes are accepted.'
+            )
         users[user] = hashed.replace('$2y$', '$2b$', 1).encode()
     return users
 
@@ -193,9 +218,14 @@ class BasicAuth:
     cheap comparison. A wrong password always goes through bcrypt.
     """
 
-    def __init__(self, app: Any, user_file: str,
-                 admin_users: list[str], system_scope: bool = False,
-                 trusted_proxies: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        user_file: str,
+        admin_users: list[str],
+        system_scope: bool = False,
+        trusted_proxies: list[str] | None = None,
+    ) -> None:
         self.app = app
         #: Whether the admin users hold their role on the system scope
         #: (the Bare Metal API) rather than on their project.
@@ -208,26 +238,33 @@ class BasicAuth:
         try:
             self.proxies = basic_guard.parse_networks(trusted_proxies or [])
         except ValueError as exc:
-            raise RuntimeError(f'{exc} Fix [DEFAULT]'
-                               'http_basic_trusted_proxies.') from exc
+            raise RuntimeError(
+                f'{exc} Fix [DEFAULT]http_basic_trusted_proxies.'
+            ) from exc
         # Unknown users and impossible passwords go through bcrypt too,
         # at the highest cost in the file: they take as long to refuse.
-        self._dummy = bcrypt.hashpw(secrets.token_bytes(16), bcrypt.gensalt(
-            rounds=max((_cost(h) for h in self.users.values()),
-                       default=12)))
+        self._dummy = bcrypt.hashpw(
+            secrets.token_bytes(16),
+            bcrypt.gensalt(
+                rounds=max((_cost(h) for h in self.users.values()), default=12)
+            ),
+        )
 
     def _digest(self, hashed: bytes, password: bytes) -> bytes:
-        return hmac.new(self._key, hashed + b'\0' + password,
-                        hashlib.sha256).digest()
+        return hmac.new(
+            self._key, hashed + b'\0' + password, hashlib.sha256
+        ).digest()
 
     def _known(self, user: str, password: bytes) -> bool:
         """The password this process verified last for ``user`` (no
         bcrypt)."""
         hashed = self.users.get(user)
         known = self._verified.get(user)
-        return (hashed is not None and known is not None
-                and hmac.compare_digest(known,
-                                        self._digest(hashed, password)))
+        return (
+            hashed is not None
+            and known is not None
+            and hmac.compare_digest(known, self._digest(hashed, password))
+        )
 
     def _password_ok(self, user: str, password: bytes) -> bool:
         """bcrypt's answer, with the same work whether ``user`` exists
@@ -239,7 +276,8 @@ class BasicAuth:
         with _BCRYPT_SLOTS:
             matches = bcrypt.checkpw(
                 password[:BCRYPT_MAX_BYTES],
-                hashed if usable and hashed is not None else self._dummy)
+                hashed if usable and hashed is not None else self._dummy,
+            )
         if not (usable and matches):
             return False
         assert hashed is not None
@@ -249,14 +287,16 @@ class BasicAuth:
     def _challenge(self, message: str) -> webob.exc.HTTPUnauthorized:
         return webob.exc.HTTPUnauthorized(
             explanation=message,
-            headers=[('WWW-Authenticate', 'Basic realm="stacklite"')])
+            headers=[('WWW-Authenticate', 'Basic realm="stacklite"')],
+        )
 
     def _credentials(self, environ: dict[str, Any]) -> tuple[str, str]:
         header = environ.get('HTTP_AUTHORIZATION', '')
         scheme, _, value = header.partition(' ')
         if scheme.lower() != 'basic' or not value:
-            raise self._challenge('Authentication required: use HTTP '
-                                  'basic credentials.')
+            raise self._challenge(
+                'Authentication required: use HTTP basic credentials.'
+            )
         try:
             decoded = base64.b64decode(value.strip(), validate=True)
             user, sep, password = decoded.decode('utf-8').partition(':')
@@ -269,7 +309,9 @@ class BasicAuth:
     def _source(self, environ: dict[str, Any]) -> str:
         return basic_guard.client_address(
             str(environ.get('REMOTE_ADDR') or '-'),
-            environ.get('HTTP_X_FORWARDED_FOR'), self.proxies)
+            environ.get('HTTP_X_FORWARDED_FOR'),
+            self.proxies,
+        )
 
     def _authenticate(self, environ: dict[str, Any]) -> str:
         user, text = self._credentials(environ)
@@ -280,16 +322,24 @@ class BasicAuth:
         try:
             ticket = self.guard.admit(source, user)
         except basic_guard.Throttled as exc:
-            LOG.warning('Too many failed logins from %s (for user %s): '
-                        'refused for %d s', printable(source),
-                        printable(user), exc.retry_after)
+            LOG.warning(
+                'Too many failed logins from %s (for user %s): '
+                'refused for %d s',
+                printable(source),
+                printable(user),
+                exc.retry_after,
+            )
             raise webob.exc.HTTPTooManyRequests(
                 explanation='Too many failed authentication attempts; '
                 f'retry in {exc.retry_after} seconds.',
-                headers=[('Retry-After', str(exc.retry_after))])
+                headers=[('Retry-After', str(exc.retry_after))],
+            )
         if not self._password_ok(user, password):
-            LOG.info('Basic authentication failed for user %s from %s',
-                     printable(user), printable(source))
+            LOG.info(
+                'Basic authentication failed for user %s from %s',
+                printable(user),
+                printable(source),
+            )
             raise self._challenge('Invalid username or password.')
         self.guard.succeeded(ticket)
         return user
@@ -300,12 +350,14 @@ class BasicAuth:
         if user in self.admin_users:
             roles.insert(0, 'admin')
         _strip_identity_headers(environ)
-        environ.update({
-            'HTTP_X_IDENTITY_STATUS': 'Confirmed',
-            'HTTP_X_USER_ID': user,
-            'HTTP_X_USER_NAME': user,
-            'HTTP_X_ROLES': ','.join(roles),
-        })
+        environ.update(
+            {
+                'HTTP_X_IDENTITY_STATUS': 'Confirmed',
+                'HTTP_X_USER_ID': user,
+                'HTTP_X_USER_NAME': user,
+                'HTTP_X_ROLES': ','.join(roles),
+            }
+        )
         if self.system_scope and user in self.admin_users:
             environ['HTTP_OPENSTACK_SYSTEM_SCOPE'] = 'all'
         else:
@@ -328,11 +380,15 @@ class AnonymousContext:
         return self.app(environ, start_response)
 
 
-def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
-         public_path: Callable[[str], bool],
-         anonymous_path: Callable[[str], bool] | None = None,
-         system_scope: bool = False,
-         formatter: faults.ErrorFormatter = faults.plain_error) -> Any:
+def wrap(
+    app: Any,
+    conf: cfg.ConfigOpts,
+    is_admin: IsAdmin,
+    public_path: Callable[[str], bool],
+    anonymous_path: Callable[[str], bool] | None = None,
+    system_scope: bool = False,
+    formatter: faults.ErrorFormatter = faults.plain_error,
+) -> Any:
     """Wrap ``app`` with the configured authentication and context.
 
     Paths for which ``public_path`` is true (version documents) need no
@@ -348,15 +404,21 @@ def wrap(app: Any, conf: cfg.ConfigOpts, is_admin: IsAdmin,
     if strategy == 'noauth':
         authed: Any = NoAuth(inner, system_scope)
     elif strategy == 'http_basic':
-        authed = BasicAuth(inner, conf.http_basic_auth_user_file,
-                           conf.http_basic_admin_users, system_scope,
-                           conf.http_basic_trusted_proxies)
+        authed = BasicAuth(
+            inner,
+            conf.http_basic_auth_user_file,
+            conf.http_basic_admin_users,
+            system_scope,
+            conf.http_basic_trusted_proxies,
+        )
     else:
         # Errors of the layers behind keystonemiddleware are rendered
         # before it sees them: its wsgify would answer an exception in
         # webob's format.
-        authed = KeystoneRefusals(_keystone(
-            Passed(faults.FaultWrapper(inner, formatter)), conf), formatter)
+        authed = KeystoneRefusals(
+            _keystone(Passed(faults.FaultWrapper(inner, formatter)), conf),
+            formatter,
+        )
 
     def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
         # Only the auth layer says what the caller's scope is: in
@@ -386,15 +448,19 @@ def _keystone(app: Any, conf: cfg.ConfigOpts) -> Any:
 
     authed = auth_token.AuthProtocol(app, {'oslo_config_config': conf})
     group = getattr(conf, 'keystone_authtoken', None)
-    missing = [name for name in _KEYSTONE_REQUIRED
-               if group is None or not getattr(group, name, None)]
+    missing = [
+        name
+        for name in _KEYSTONE_REQUIRED
+        if group is None or not getattr(group, name, None)
+    ]
     if missing:
         raise RuntimeError(
             'auth_strategy is keystone but [keystone_authtoken] does not '
             'set ' + ', '.join(missing) + ' (and the credentials of the '
             'service user: username, password, project_name, '
             'user_domain_name, project_domain_name). Configure '
-            '[keystone_authtoken], or choose another auth_strategy.')
+            '[keystone_authtoken], or choose another auth_strategy.'
+        )
     return authed
 
 
@@ -406,7 +472,7 @@ _PASSED = 'lite.auth_passed'
 _KEYSTONE_MESSAGES = {
     401: 'The request you have made requires authentication.',
     503: 'The identity service (Keystone) cannot validate the token at '
-         'the moment; retry later.',
+    'the moment; retry later.',
 }
 
 
@@ -429,8 +495,7 @@ class KeystoneRefusals:
     ``WWW-Authenticate`` (where to get a token); a 503 says when to come
     back. What the application answered passes unchanged."""
 
-    def __init__(self, authed: Any, formatter: faults.ErrorFormatter
-                 ) -> None:
+    def __init__(self, authed: Any, formatter: faults.ErrorFormatter) -> None:
         self.authed = authed
         self.formatter = formatter
 
@@ -442,14 +507,21 @@ class KeystoneRefusals:
         status = response.status_int
         message = _KEYSTONE_MESSAGES.get(status) or str(
             webob.exc.status_map[status].title
-            if status in webob.exc.status_map else response.status)
-        headers = [(k, v) for k, v in response.headerlist
-                   if k.lower() in ('www-authenticate', 'retry-after')]
-        if status == 503 and not any(k.lower() == 'retry-after'
-                                     for k, _ in headers):
+            if status in webob.exc.status_map
+            else response.status
+        )
+        headers = [
+            (k, v)
+            for k, v in response.headerlist
+            if k.lower() in ('www-authenticate', 'retry-after')
+        ]
+        if status == 503 and not any(
+            k.lower() == 'retry-after' for k, _ in headers
+        ):
             headers.append(('Retry-After', str(faults.RETRY_AFTER)))
-        return faults.json_error(status, message, req, self.formatter,
-                                 headers)(environ, start_response)
+        return faults.json_error(
+            status, message, req, self.formatter, headers
+        )(environ, start_response)
 
 
 def get_context(req: webob.Request) -> lite_context.RequestContext:

@@ -60,7 +60,8 @@ class _Attempts:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.times: collections.OrderedDict[str, collections.deque[float]] = (
-            collections.OrderedDict())
+            collections.OrderedDict()
+        )
 
     def __len__(self) -> int:
         return len(self.times)
@@ -88,7 +89,7 @@ class _Attempts:
         try:
             times.remove(at)
         except ValueError:
-            return      # already pushed out of the window
+            return  # already pushed out of the window
         if not times:
             del self.times[key]
 
@@ -108,8 +109,9 @@ class Guard:
         pair = f'{source}\0{user}'
         with self._lock:
             now = self.clock()
-            wait = max(self.sources.wait(source, now),
-                       self.pairs.wait(pair, now))
+            wait = max(
+                self.sources.wait(source, now), self.pairs.wait(pair, now)
+            )
             if wait:
                 raise Throttled(max(1, math.ceil(wait)))
             self.sources.add(source, now)
@@ -129,12 +131,12 @@ def parse_networks(values: list[str]) -> list[Network]:
     networks = []
     for value in values:
         try:
-            networks.append(ipaddress.ip_network(value.strip(),
-                                                 strict=False))
+            networks.append(ipaddress.ip_network(value.strip(), strict=False))
         except ValueError:
             raise ValueError(
                 f'{value!r} in http_basic_trusted_proxies is not an IP '
-                'address or network (such as 192.0.2.10 or 10.0.0.0/8).')
+                'address or network (such as 192.0.2.10 or 10.0.0.0/8).'
+            )
     return networks
 
 
@@ -146,8 +148,9 @@ def _trusted(address: str, proxies: list[Network]) -> bool:
     return any(ip in network for network in proxies)
 
 
-def client_address(peer: str, forwarded_for: str | None,
-                   proxies: list[Network]) -> str:
+def client_address(
+    peer: str, forwarded_for: str | None, proxies: list[Network]
+) -> str:
     """The address a request came from: its peer, or, when the peer is
     a trusted proxy, the last address in ``X-Forwarded-For`` that is not
     one (each proxy appends the address it was called from; what a

@@ -32,8 +32,9 @@ __all__ = ['url_text']
 ErrorFormatter = Callable[[int, str, webob.Request], tuple[str, bytes]]
 
 
-def plain_error(status: int, message: str,
-                req: webob.Request) -> tuple[str, bytes]:
+def plain_error(
+    status: int, message: str, req: webob.Request
+) -> tuple[str, bytes]:
     """A JSON error body for a server without an API format."""
     return 'application/json', orjson.dumps({'message': message})
 
@@ -49,22 +50,29 @@ def _cut(message: str) -> str:
     return message
 
 
-def server_error_body(status: int, message: str,
-                      formatter: ErrorFormatter) -> tuple[str, bytes]:
+def server_error_body(
+    status: int, message: str, formatter: ErrorFormatter
+) -> tuple[str, bytes]:
     """The content type and body of an answer the server itself writes,
     before or without the application (a connection beyond the limit,
     a request it could not parse): the API's format all the same, since
     clients parse every error body with it."""
-    return formatter(status, _cut(printable(message)),
-                     webob.Request.blank('/'))
+    return formatter(
+        status, _cut(printable(message)), webob.Request.blank('/')
+    )
 
 
-def json_error(status: int, message: str, req: webob.Request,
-               formatter: ErrorFormatter,
-               headers: list[tuple[str, str]] | None = None) -> webob.Response:
+def json_error(
+    status: int,
+    message: str,
+    req: webob.Request,
+    formatter: ErrorFormatter,
+    headers: list[tuple[str, str]] | None = None,
+) -> webob.Response:
     content_type, body = formatter(status, _cut(message), req)
-    response = webob.Response(status=status, body=body,
-                              content_type=content_type, charset='UTF-8')
+    response = webob.Response(
+        status=status, body=body, content_type=content_type, charset='UTF-8'
+    )
     for name, value in headers or []:
         response.headers[name] = value
     return response
@@ -82,52 +90,73 @@ RETRY_AFTER = 5
 def _kept_headers(exc: webob.exc.HTTPException) -> list[tuple[str, str]]:
     """The headers of a handler's error that its rendering keeps; a 503
     always says when to come back."""
-    headers = [(k, v) for k, v in exc.headers.items()
-               if k.lower() in ('allow', 'www-authenticate', 'retry-after',
-                                'location')]
-    if exc.code == 503 and not any(k.lower() == 'retry-after'
-                                   for k, _ in headers):
+    headers = [
+        (k, v)
+        for k, v in exc.headers.items()
+        if k.lower()
+        in ('allow', 'www-authenticate', 'retry-after', 'location')
+    ]
+    if exc.code == 503 and not any(
+        k.lower() == 'retry-after' for k, _ in headers
+    ):
         headers.append(('Retry-After', str(RETRY_AFTER)))
     return headers
 
 
 def _is_database_trouble(exc: Exception) -> bool:
     return isinstance(exc, exception.DatabaseUnavailable) or (
-        db_retry.is_transient(exc))
+        db_retry.is_transient(exc)
+    )
 
 
 def _where(environ: dict[str, Any]) -> tuple[str, str]:
-    return (printable(environ.get('REQUEST_METHOD')),
-            printable(url_text(environ.get('SCRIPT_NAME', '')
-                               + environ.get('PATH_INFO', ''))))
+    return (
+        printable(environ.get('REQUEST_METHOD')),
+        printable(
+            url_text(
+                environ.get('SCRIPT_NAME', '') + environ.get('PATH_INFO', '')
+            )
+        ),
+    )
 
 
-def database_unavailable(environ: dict[str, Any], req: webob.Request,
-                         exc: Exception, formatter: ErrorFormatter,
-                         stored: bool = False) -> webob.Response:
+def database_unavailable(
+    environ: dict[str, Any],
+    req: webob.Request,
+    exc: Exception,
+    formatter: ErrorFormatter,
+    stored: bool = False,
+) -> webob.Response:
     """The 503 of database trouble, logged without a traceback (the
     driver's message stays in the log: it may name the database user);
     ``stored``: the request committed a change before."""
-    LOG.warning('Database unavailable while handling %s %s: %s',
-                *_where(environ), exc)
-    message = ('The service cannot reach its database at the moment; '
-               'retry later.')
+    LOG.warning(
+        'Database unavailable while handling %s %s: %s', *_where(environ), exc
+    )
+    message = (
+        'The service cannot reach its database at the moment; retry later.'
+    )
     if stored or getattr(exc, 'kwargs', {}).get('outcome_unknown'):
         message += ' The change may or may not have been stored.'
     message += f' Request id {environ.get("openstack.request_id", "")}.'
-    return json_error(503, message, req, formatter,
-                      [('Retry-After', str(RETRY_AFTER))])
+    return json_error(
+        503, message, req, formatter, [('Retry-After', str(RETRY_AFTER))]
+    )
 
 
-def unexpected_error(environ: dict[str, Any], req: webob.Request,
-                     formatter: ErrorFormatter) -> webob.Response:
+def unexpected_error(
+    environ: dict[str, Any], req: webob.Request, formatter: ErrorFormatter
+) -> webob.Response:
     """The logged 500 of anything else."""
     LOG.exception('Unexpected error handling %s %s', *_where(environ))
     return json_error(
-        500, 'Unexpected API Error. Please report this at your service '
+        500,
+        'Unexpected API Error. Please report this at your service '
         'provider and attach the request id '
         f'{environ.get("openstack.request_id", "")} if possible.',
-        req, formatter)
+        req,
+        formatter,
+    )
 
 
 class FaultWrapper:
@@ -144,22 +173,33 @@ class FaultWrapper:
             with db_retry.serving_request():
                 return self.app(environ, start_response)
         except webob.exc.HTTPException as exc:
-            response = json_error(exc.code, _message(exc), req,
-                                  self.formatter, _kept_headers(exc))
+            response = json_error(
+                exc.code,
+                _message(exc),
+                req,
+                self.formatter,
+                _kept_headers(exc),
+            )
         except Exception as exc:
             if _is_database_trouble(exc):
                 response = database_unavailable(
-                    environ, req, exc, self.formatter,
-                    db_retry.commit_count() != commits)
+                    environ,
+                    req,
+                    exc,
+                    self.formatter,
+                    db_retry.commit_count() != commits,
+                )
             else:
                 response = unexpected_error(environ, req, self.formatter)
         return response(environ, start_response)
 
 
-def json_response(body: Any, status: int = 200,
-                  headers: dict[str, str] | None = None) -> webob.Response:
-    response = webob.Response(status=status, content_type='application/json',
-                              charset='UTF-8')
+def json_response(
+    body: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> webob.Response:
+    response = webob.Response(
+        status=status, content_type='application/json', charset='UTF-8'
+    )
     # orjson: a detailed list of 1,000 servers is ~1.5 MB of JSON,
     # which the standard library takes ~10 ms to write.
     response.body = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)

@@ -44,12 +44,13 @@ BUSY_MESSAGE = 'The server is busy; retry shortly.'
 def busy_response(formatter: faults.ErrorFormatter) -> bytes:
     """The raw 503 a connection beyond the limit gets, in the API's
     error format."""
-    content_type, body = faults.server_error_body(503, BUSY_MESSAGE,
-                                                  formatter)
-    return (b'HTTP/1.1 503 Service Unavailable\r\n'
-            b'Content-Type: ' + content_type.encode('latin-1') + b'\r\n'
-            b'Content-Length: ' + str(len(body)).encode() + b'\r\n'
-            b'Retry-After: 1\r\nConnection: close\r\n\r\n' + body)
+    content_type, body = faults.server_error_body(503, BUSY_MESSAGE, formatter)
+    return (
+        b'HTTP/1.1 503 Service Unavailable\r\n'
+        b'Content-Type: ' + content_type.encode('latin-1') + b'\r\n'
+        b'Content-Length: ' + str(len(body)).encode() + b'\r\n'
+        b'Retry-After: 1\r\nConnection: close\r\n\r\n' + body
+    )
 
 
 class HeaderCaseTask(waitress_task.WSGITask):
@@ -84,12 +85,17 @@ class FormattedErrorTask(waitress_task.ErrorTask):
         error = self.request.error
         message = f'{error.reason}: {error.body}'
         if error.code < 500:
-            LOG.warning('%s: answered %d to a request from %s that it '
-                        'could not read: %s', server.name,
-                        error.code, printable(self.channel.addr[0]),
-                        printable(message)[:faults.MESSAGE_LIMIT])
+            LOG.warning(
+                '%s: answered %d to a request from %s that it '
+                'could not read: %s',
+                server.name,
+                error.code,
+                printable(self.channel.addr[0]),
+                printable(message)[: faults.MESSAGE_LIMIT],
+            )
         content_type, body = faults.server_error_body(
-            error.code, message, server.formatter)
+            error.code, message, server.formatter
+        )
         self.status = f'{error.code} {error.reason}'
         self.response_headers.append(('Content-Type', content_type))
         self.set_close_on_finish()
@@ -116,8 +122,12 @@ class GuardedChannel(waitress_channel.HTTPChannel):
 
     def is_idle(self) -> bool:
         """No request being received, run or answered."""
-        return (self.request is None and not self.requests
-                and not self.total_outbufs_len and not self.will_close)
+        return (
+            self.request is None
+            and not self.requests
+            and not self.total_outbufs_len
+            and not self.will_close
+        )
 
     def overdue(self, now: float, timeout: float, body_rate: int) -> bool:
         """The request being received has had ``timeout`` seconds, plus
@@ -135,11 +145,18 @@ class GuardedServer(waitress_server.TcpWSGIServer):
 
     channel_class = GuardedChannel
 
-    def __init__(self, application: Any, *, name: str,
-                 client_timeout: float, body_rate: int,
-                 formatter: faults.ErrorFormatter,
-                 health_paths: frozenset[str], health_threads: int,
-                 **kw: Any) -> None:
+    def __init__(
+        self,
+        application: Any,
+        *,
+        name: str,
+        client_timeout: float,
+        body_rate: int,
+        formatter: faults.ErrorFormatter,
+        health_paths: frozenset[str],
+        health_threads: int,
+        **kw: Any,
+    ) -> None:
         self.name = name
         self.client_timeout = client_timeout
         self.body_rate = body_rate
@@ -182,12 +199,16 @@ class GuardedServer(waitress_server.TcpWSGIServer):
         except OSError:
             conn.close()
             return
-        self.channel_class(self, conn, self.fix_addr(addr), self.adj,
-                           map=self._map)
+        self.channel_class(
+            self, conn, self.fix_addr(addr), self.adj, map=self._map
+        )
 
     def _evict_idle(self) -> bool:
-        idle = [c for c in self.active_channels.values()
-                if isinstance(c, GuardedChannel) and c.is_idle()]
+        idle = [
+            c
+            for c in self.active_channels.values()
+            if isinstance(c, GuardedChannel) and c.is_idle()
+        ]
         if not idle:
             return False
         oldest = min(idle, key=lambda c: c.last_activity)
@@ -218,8 +239,11 @@ class GuardedServer(waitress_server.TcpWSGIServer):
             '%s is at its connection limit (%d): %d connection(s) refused '
             'with 503 and %d idle one(s) closed so far; raise '
             '[api]max_connections if this is legitimate load',
-            self.name, self.adj.connection_limit, self.refused,
-            self.evicted)
+            self.name,
+            self.adj.connection_limit,
+            self.refused,
+            self.evicted,
+        )
 
     def maintenance(self, now: float) -> None:
         """Close connections silent for ``channel_timeout`` (waitress) and
@@ -236,21 +260,28 @@ class GuardedServer(waitress_server.TcpWSGIServer):
         super().maintenance(now)
         mono = time.monotonic()
         for channel in list(self.active_channels.values()):
-            if (isinstance(channel, GuardedChannel)
-                    and not channel.will_close
-                    and channel.overdue(mono, self.client_timeout,
-                                        self.body_rate)):
-                LOG.info('%s: closing the connection of %s: its request '
-                         'did not arrive in time ([api]client_timeout)',
-                         self.name, channel.addr)
+            if (
+                isinstance(channel, GuardedChannel)
+                and not channel.will_close
+                and channel.overdue(mono, self.client_timeout, self.body_rate)
+            ):
+                LOG.info(
+                    '%s: closing the connection of %s: its request '
+                    'did not arrive in time ([api]client_timeout)',
+                    self.name,
+                    channel.addr,
+                )
                 channel.will_close = True
 
     # The worker side: health checks have their own threads. A request
     # waitress could not parse has no path (and gets a 400).
     def add_task(self, task: Any) -> None:
         requests = getattr(task, 'requests', None)
-        if (requests and not requests[0].error
-                and requests[0].path in self.health_paths):
+        if (
+            requests
+            and not requests[0].error
+            and requests[0].path in self.health_paths
+        ):
             self.health_dispatcher.add_task(task)
         else:
             super().add_task(task)

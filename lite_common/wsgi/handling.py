@@ -30,8 +30,12 @@ def version(req: webob.Request) -> microversion.APIVersion:
 def _validator(schema: dict[str, Any]) -> Any:
     entry = _VALIDATORS.get(id(schema))
     if entry is None or entry[0] is not schema:
-        entry = (schema, jsonschema.Draft4Validator(
-            schema, format_checker=jsonschema.FormatChecker()))
+        entry = (
+            schema,
+            jsonschema.Draft4Validator(
+                schema, format_checker=jsonschema.FormatChecker()
+            ),
+        )
         _VALIDATORS[id(schema)] = entry
     return entry[1]
 
@@ -56,21 +60,25 @@ def short_repr(value: Any) -> str:
 def validate(schema: dict[str, Any], body: Any) -> None:
     """A 400 naming the field and the reason when ``body`` is invalid."""
     error = jsonschema.exceptions.best_match(
-        _validator(schema).iter_errors(body))
+        _validator(schema).iter_errors(body)
+    )
     if error is None:
         return
     shown = short_repr(error.instance)
     reason = error.message.replace(repr(error.instance), shown)
     if error.absolute_path:
-        message = (f'Invalid input for field/attribute {_path(error)}. '
-                   f'Value: {shown}. {reason}')
+        message = (
+            f'Invalid input for field/attribute {_path(error)}. '
+            f'Value: {shown}. {reason}'
+        )
     else:
         message = f'Invalid input: {reason}'
     raise webob.exc.HTTPBadRequest(explanation=message)
 
 
-def read_body(req: webob.Request, schema: dict[str, Any],
-              optional: bool = False) -> Any:
+def read_body(
+    req: webob.Request, schema: dict[str, Any], optional: bool = False
+) -> Any:
     """The JSON body (see :mod:`lite_common.wsgi.json_body`), validated
     against ``schema``; ``optional``: an empty body is ``{}``."""
     body = json_body.read(req, optional=optional)
@@ -89,4 +97,5 @@ def query_bool(req: webob.Request, name: str) -> bool | None:
     if lowered in _FALSE:
         return False
     raise webob.exc.HTTPBadRequest(
-        explanation=f'Invalid {name} {value!r}: expected a boolean.')
+        explanation=f'Invalid {name} {value!r}: expected a boolean.'
+    )

@@ -48,15 +48,16 @@ class Health:
 
         def middleware(environ: dict[str, Any], start_response: Any) -> Any:
             if environ.get('PATH_INFO') == PATH and not any(
-                    environ.get(h) for h in _CREDENTIAL_HEADERS):
+                environ.get(h) for h in _CREDENTIAL_HEADERS
+            ):
                 return short(environ, start_response)
             return app(environ, start_response)
 
         return middleware
 
-    def authenticated(self, app: Any,
-                      is_admin: Callable[[lite_context.RequestContext], bool]
-                      ) -> Any:
+    def authenticated(
+        self, app: Any, is_admin: Callable[[lite_context.RequestContext], bool]
+    ) -> Any:
         """Inside authentication: detail for admins."""
         short = self._checker(app, detailed=False)
         detailed = self._checker(app, detailed=True)

@@ -34,8 +34,8 @@ MAX_BODY = 1024 * 1024
 #: Deepest nesting accepted (the JSON writer stops at 254 levels, and a
 #: stored document is nested a few levels deeper in a response).
 MAX_DEPTH = 100
-_INT_MIN = -(2 ** 63)
-_INT_MAX = 2 ** 64 - 1
+_INT_MIN = -(2**63)
+_INT_MAX = 2**64 - 1
 
 
 class _Invalid(ValueError):
@@ -73,8 +73,9 @@ def _check(value: Any, depth: int = 1) -> None:
     """Depth, keys and strings of a decoded document (numbers are
     checked while decoding)."""
     if depth > MAX_DEPTH:
-        raise _Invalid(f'the document is nested deeper than {MAX_DEPTH} '
-                       'levels')
+        raise _Invalid(
+            f'the document is nested deeper than {MAX_DEPTH} levels'
+        )
     if isinstance(value, str):
         _check_string(value)
     elif isinstance(value, dict):
@@ -89,13 +90,15 @@ def _check(value: Any, depth: int = 1) -> None:
 def loads(data: bytes) -> Any:
     """The document in ``data``; :class:`ValueError` says what is wrong."""
     try:
-        document = json.loads(data, parse_constant=_constant,
-                              parse_int=_int, parse_float=_float)
+        document = json.loads(
+            data, parse_constant=_constant, parse_int=_int, parse_float=_float
+        )
     except _Invalid:
         raise
     except RecursionError:
-        raise _Invalid(f'the document is nested deeper than {MAX_DEPTH} '
-                       'levels')
+        raise _Invalid(
+            f'the document is nested deeper than {MAX_DEPTH} levels'
+        )
     except (ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f'Malformed request body: {exc}')
     _check(document)
@@ -104,8 +107,8 @@ def loads(data: bytes) -> Any:
 
 def _too_large(max_body: int) -> webob.exc.HTTPException:
     return webob.exc.HTTPRequestEntityTooLarge(
-        explanation=f'Request body too large: the limit is {max_body} '
-        'bytes.')
+        explanation=f'Request body too large: the limit is {max_body} bytes.'
+    )
 
 
 def raw(req: webob.Request, max_body: int = MAX_BODY) -> bytes:
@@ -141,11 +144,13 @@ def check_content_type(req: webob.Request) -> None:
         raise webob.exc.HTTPUnsupportedMediaType(
             explanation='Unsupported Content-Type '
             f'{(req.content_type or "(none)")[:100]!r}: send the body as '
-            'application/json.')
+            'application/json.'
+        )
 
 
-def read(req: webob.Request, optional: bool = False,
-         max_body: int = MAX_BODY) -> Any:
+def read(
+    req: webob.Request, optional: bool = False, max_body: int = MAX_BODY
+) -> Any:
     """The request's JSON document, or a 400 that says what is wrong
     (a 413 above ``max_body`` bytes).
 
@@ -157,12 +162,14 @@ def read(req: webob.Request, optional: bool = False,
             return {}
         raise webob.exc.HTTPBadRequest(
             explanation='The request body is empty; a JSON document is '
-            'required.')
+            'required.'
+        )
     check_content_type(req)
     try:
         return loads(data)
     except _Invalid as exc:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid request body: {exc}.')
+            explanation=f'Invalid request body: {exc}.'
+        )
     except ValueError as exc:
         raise webob.exc.HTTPBadRequest(explanation=str(exc))

@@ -109,9 +109,13 @@ class MicroversionMiddleware:
     for when it is a valid one, which the response headers echo.
     """
 
-    def __init__(self, app: Any, versions: VersionRange,
-                 unversioned: Callable[[str], bool],
-                 echo_unversioned: bool = False) -> None:
+    def __init__(
+        self,
+        app: Any,
+        versions: VersionRange,
+        unversioned: Callable[[str], bool],
+        echo_unversioned: bool = False,
+    ) -> None:
         self.app = app
         self.versions = versions
         self.unversioned = unversioned
@@ -134,11 +138,11 @@ class MicroversionMiddleware:
         environ[ENV_KEY] = version
         extra = list(self.versions.response_headers(self.versions, version))
 
-        def _start_response(status: str, headers: list[Any],
-                            exc_info: Any = None) -> Any:
+        def _start_response(
+            status: str, headers: list[Any], exc_info: Any = None
+        ) -> Any:
             names = {name.lower() for name, _ in headers}
-            headers.extend(
-                (k, v) for k, v in extra if k.lower() not in names)
+            headers.extend((k, v) for k, v in extra if k.lower() not in names)
             return start_response(status, headers, exc_info)
 
         return self.app(environ, _start_response)

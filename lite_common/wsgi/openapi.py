@@ -52,10 +52,12 @@ class Described:
     """
 
     query: Mapping[str, Mapping[str, Any]] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
     required_query: frozenset[str] = frozenset()
     responses: Mapping[int, Mapping[str, Any] | None] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
 
 
 Descriptions = Mapping[Handler, Described]
@@ -75,10 +77,14 @@ class MicroversionHeader:
     def bounds(self, route: Versioned) -> tuple[str, str] | None:
         """The first and last version of ``route`` within the API's
         (None: no version serves it)."""
-        low = max(APIVersion.parse(self.minimum),
-                  APIVersion.parse(route.since or self.minimum))
-        high = min(APIVersion.parse(self.maximum),
-                   APIVersion.parse(route.until or self.maximum))
+        low = max(
+            APIVersion.parse(self.minimum),
+            APIVersion.parse(route.since or self.minimum),
+        )
+        high = min(
+            APIVersion.parse(self.maximum),
+            APIVersion.parse(route.until or self.maximum),
+        )
         if low > high:
             return None
         return str(low), str(high)
@@ -89,20 +95,25 @@ class MicroversionHeader:
         first, last = APIVersion.parse(low), APIVersion.parse(high)
         if first.major != last.major:
             raise ValueError(f'{low} to {high}: one major version only')
-        values = [f'{self.prefix}{first.major}.{minor}'
-                  for minor in range(first.minor, last.minor + 1)]
+        values = [
+            f'{self.prefix}{first.major}.{minor}'
+            for minor in range(first.minor, last.minor + 1)
+        ]
         if last == APIVersion.parse(self.maximum):
             values.append(f'{self.prefix}latest')
         return values
 
     def parameter(self, low: str, high: str) -> dict[str, Any]:
         return {
-            'name': self.name, 'in': 'header', 'required': False,
+            'name': self.name,
+            'in': 'header',
+            'required': False,
             'description': f'The microversion, {low} to {high} '
-                           f'(none: {self.minimum}).',
+            f'(none: {self.minimum}).',
             'schema': {'type': 'string', 'enum': self.values(low, high)},
             RANGE_KEY: {'min': low, 'max': high},
         }
+
 
 _VARIABLE = re.compile(r'\{([a-zA-Z_][a-zA-Z0-9_]*)(?::([^}]*))?\}')
 _METHODS = ('GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD')
@@ -116,8 +127,10 @@ def modern(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     result = {key: modern(value) for key, value in schema.items()}
-    for bound, limit in (('exclusiveMinimum', 'minimum'),
-                         ('exclusiveMaximum', 'maximum')):
+    for bound, limit in (
+        ('exclusiveMinimum', 'minimum'),
+        ('exclusiveMaximum', 'maximum'),
+    ):
         if result.get(bound) is True and limit in result:
             result[bound] = result.pop(limit)
         elif result.get(bound) is False:
@@ -132,20 +145,25 @@ def _path(template: str) -> tuple[str, list[dict[str, Any]]]:
         schema: dict[str, Any] = {'type': 'string', 'minLength': 1}
         if requirement:
             schema = {'type': 'string', 'enum': requirement.split('|')}
-        parameters.append({'name': name, 'in': 'path', 'required': True,
-                           'schema': schema})
+        parameters.append(
+            {'name': name, 'in': 'path', 'required': True, 'schema': schema}
+        )
     return _VARIABLE.sub(r'{\1}', template), parameters
 
 
 _NOTHING: Mapping[Any, Any] = {}
 
 
-def document(title: str, version: str, table: RouteTable, bodies: Bodies,
-             error_schema: Mapping[str, Any],
-             include: Callable[[str], bool] = lambda path: True,
-             descriptions: Descriptions = _NOTHING,
-             microversion: MicroversionHeader | None = None
-             ) -> dict[str, Any]:
+def document(
+    title: str,
+    version: str,
+    table: RouteTable,
+    bodies: Bodies,
+    error_schema: Mapping[str, Any],
+    include: Callable[[str], bool] = lambda path: True,
+    descriptions: Descriptions = _NOTHING,
+    microversion: MicroversionHeader | None = None,
+) -> dict[str, Any]:
     """The OpenAPI document of ``table`` (paths for which ``include`` is
     true)."""
     paths: dict[str, Any] = {}
@@ -162,15 +180,15 @@ def document(title: str, version: str, table: RouteTable, bodies: Bodies,
             if method not in methods:
                 continue
             route = versioned(methods[method])
-            operation = _operation(route.handler, bodies,
-                                   descriptions.get(route.handler))
+            operation = _operation(
+                route.handler, bodies, descriptions.get(route.handler)
+            )
             if microversion is not None:
                 _add_header(operation, route, microversion, headers)
             _make_unique(operation, method, path, seen)
             item[method.lower()] = operation
         paths[path] = item
-    components: dict[str, Any] = {
-        'schemas': {'Error': modern(error_schema)}}
+    components: dict[str, Any] = {'schemas': {'Error': modern(error_schema)}}
     _hoist(paths, components['schemas'])
     if headers:
         components['parameters'] = headers
@@ -201,23 +219,31 @@ def _hoist(value: Any, shared: dict[str, Any]) -> Any:
     return {'$ref': f'#/components/schemas/{title}'}
 
 
-def _add_header(operation: dict[str, Any], route: Versioned,
-                header: MicroversionHeader, shared: dict[str, Any]) -> None:
+def _add_header(
+    operation: dict[str, Any],
+    route: Versioned,
+    header: MicroversionHeader,
+    shared: dict[str, Any],
+) -> None:
     """The microversion parameter of ``route``'s range: one component
     per range (most operations share the whole range)."""
     bounds = header.bounds(route)
     if bounds is None:
-        raise ValueError(f'{operation["operationId"]}: {route.since} to '
-                         f'{route.until} is outside the API\'s versions')
+        raise ValueError(
+            f'{operation["operationId"]}: {route.since} to '
+            f"{route.until} is outside the API's versions"
+        )
     name = f'microversion-{bounds[0]}-{bounds[1]}'
     if name not in shared:
         shared[name] = header.parameter(*bounds)
     operation.setdefault('parameters', []).insert(
-        0, {'$ref': f'#/components/parameters/{name}'})
+        0, {'$ref': f'#/components/parameters/{name}'}
+    )
 
 
-def operation_range(doc: Mapping[str, Any], operation: Mapping[str, Any]
-                    ) -> tuple[str, str] | None:
+def operation_range(
+    doc: Mapping[str, Any], operation: Mapping[str, Any]
+) -> tuple[str, str] | None:
     """The microversions of one operation of ``doc`` (None: it has no
     microversion parameter)."""
     for parameter in operation.get('parameters', ()):
@@ -229,53 +255,69 @@ def operation_range(doc: Mapping[str, Any], operation: Mapping[str, Any]
     return None
 
 
-def _make_unique(operation: dict[str, Any], method: str, path: str,
-                 seen: set[str]) -> None:
+def _make_unique(
+    operation: dict[str, Any], method: str, path: str, seen: set[str]
+) -> None:
     """OpenAPI wants one operationId per operation: a handler that serves
     several operations gets the method and the static words of the later
     paths as a suffix."""
     name = operation['operationId']
     if name in seen:
-        words = [word for word in path.strip('/').split('/')
-                 if not word.startswith('{')]
+        words = [
+            word
+            for word in path.strip('/').split('/')
+            if not word.startswith('{')
+        ]
         name = f'{name}.{method.lower()}_{"_".join(words)}'
     if name in seen:
         # Paths that differ only by a parameter: name the parameters.
         words = [word.strip('{}') for word in path.strip('/').split('/')]
-        name = (f'{operation["operationId"]}.{method.lower()}_'
-                f'{"_".join(words)}')
+        name = f'{operation["operationId"]}.{method.lower()}_{"_".join(words)}'
     seen.add(name)
     operation['operationId'] = name
 
 
-def _operation(handler: Handler, bodies: Bodies,
-               described: Described | None) -> dict[str, Any]:
+def _operation(
+    handler: Handler, bodies: Bodies, described: Described | None
+) -> dict[str, Any]:
     doc = (handler.__doc__ or '').strip().split('\n')[0]
     operation: dict[str, Any] = {
         'operationId': f'{handler.__module__.rsplit(".", 1)[-1]}.'
-                       f'{handler.__name__}',
+        f'{handler.__name__}',
         'responses': {
             **_responses(described),
             'default': {
                 'description': "An error, in the API's error format.",
-                'content': {'application/json': {'schema': {
-                    '$ref': '#/components/schemas/Error'}}}},
+                'content': {
+                    'application/json': {
+                        'schema': {'$ref': '#/components/schemas/Error'}
+                    }
+                },
+            },
         },
     }
     if doc:
         operation['summary'] = doc
     if described is not None and described.query:
         operation['parameters'] = [
-            {'name': name, 'in': 'query',
-             'required': name in described.required_query,
-             'schema': modern(copy.deepcopy(dict(schema)))}
-            for name, schema in sorted(described.query.items())]
+            {
+                'name': name,
+                'in': 'query',
+                'required': name in described.required_query,
+                'schema': modern(copy.deepcopy(dict(schema))),
+            }
+            for name, schema in sorted(described.query.items())
+        ]
     body = bodies.get(handler)
     if body is not None:
         operation['requestBody'] = {
             'required': True,
-            'content': {'application/json': {
-                'schema': modern(copy.deepcopy(dict(body)))}}}
+            'content': {
+                'application/json': {
+                    'schema': modern(copy.deepcopy(dict(body)))
+                }
+            },
+        }
     return operation
 
 
@@ -287,21 +329,26 @@ def _responses(described: Described | None) -> dict[str, Any]:
     responses: dict[str, Any] = {}
     for status, schema in sorted(described.responses.items()):
         answer: dict[str, Any] = {
-            'description': _REASONS.get(status, 'Success.')}
+            'description': _REASONS.get(status, 'Success.')
+        }
         if schema is not None:
-            answer['content'] = {'application/json': {
-                'schema': modern(copy.deepcopy(dict(schema)))}}
+            answer['content'] = {
+                'application/json': {
+                    'schema': modern(copy.deepcopy(dict(schema)))
+                }
+            }
         responses[str(status)] = answer
     return responses
 
 
-_REASONS = {200: 'OK.', 201: 'Created.', 202: 'Accepted.',
-            204: 'No content.'}
+_REASONS = {200: 'OK.', 201: 'Created.', 202: 'Accepted.', 204: 'No content.'}
 
 
-def described_operations(table: RouteTable, descriptions: Descriptions,
-                         include: Callable[[str], bool] = lambda path: True
-                         ) -> tuple[list[str], list[str]]:
+def described_operations(
+    table: RouteTable,
+    descriptions: Descriptions,
+    include: Callable[[str], bool] = lambda path: True,
+) -> tuple[list[str], list[str]]:
     """The operations of ``table`` (``'GET /path'``) whose handler is
     described, and those whose handler is not."""
     described, not_yet = [], []

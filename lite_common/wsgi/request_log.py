@@ -45,8 +45,9 @@ class RequestLog:
         started = time.monotonic()
         state: dict[str, Any] = {}
 
-        def _start_response(status: str, headers: list[Any],
-                            exc_info: Any = None) -> Any:
+        def _start_response(
+            status: str, headers: list[Any], exc_info: Any = None
+        ) -> Any:
             state['status'] = status.split(' ', 1)[0]
             headers.append((REQUEST_ID_HEADER, request_id))
             if self.extra_id_header:
@@ -59,9 +60,12 @@ class RequestLog:
             LOG.info(
                 '%(addr)s "%(method)s %(path)s" status: %(status)s '
                 'time: %(time).4f request_id: %(rid)s',
-                {'addr': printable(environ.get('REMOTE_ADDR', '-')),
-                 'method': printable(environ.get('REQUEST_METHOD')),
-                 'path': _path(environ),
-                 'status': state.get('status', '-'),
-                 'time': time.monotonic() - started,
-                 'rid': request_id})
+                {
+                    'addr': printable(environ.get('REMOTE_ADDR', '-')),
+                    'method': printable(environ.get('REQUEST_METHOD')),
+                    'path': _path(environ),
+                    'status': state.get('status', '-'),
+                    'time': time.monotonic() - started,
+                    'rid': request_id,
+                },
+            )

@@ -55,8 +55,9 @@ class Versioned:
             return True
         if self.since is not None and version.below(self.since):
             return False
-        return (self.until is None
-                or version <= microversion.APIVersion.parse(self.until))
+        return self.until is None or version <= microversion.APIVersion.parse(
+            self.until
+        )
 
 
 Route = Handler | Versioned
@@ -94,15 +95,15 @@ def _method_not_allowed(allowed: list[str]) -> Handler:
 def _not_found(req: webob.Request) -> webob.Response:
     path = faults.url_text(req.environ.get('PATH_INFO', ''))
     raise webob.exc.HTTPNotFound(
-        explanation=f'The resource {path} could not be found.')
+        explanation=f'The resource {path} could not be found.'
+    )
 
 
 def _in_range(route: Route) -> Handler:
     """The handler of ``route``, behind its version check."""
     if not isinstance(route, Versioned):
         return route
-    if route.answers_outside or (route.since is None
-                                 and route.until is None):
+    if route.answers_outside or (route.since is None and route.until is None):
         return route.handler
 
     def handler(req: webob.Request) -> webob.Response:
@@ -129,8 +130,9 @@ class Router:
             allowed = sorted(methods)
             for method, route in methods.items():
                 self.mapper.connect(
-                    path, action=_in_range(route),
-                    conditions={'method': [method]}
+                    path,
+                    action=_in_range(route),
+                    conditions={'method': [method]},
                 )
             self.mapper.connect(path, action=_method_not_allowed(allowed))
 

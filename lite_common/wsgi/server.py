@@ -42,39 +42,60 @@ def server_opts() -> list[cfg.Opt]:
     """The API server's options (new objects for each API's group)."""
     return [
         cfg.IntOpt(
-            'threads', default=16, min=1,
+            'threads',
+            default=16,
+            min=1,
             help='Worker threads of the API server: requests run at '
             'most this many at a time; the others wait, received whole, '
-            'in a queue.'),
+            'in a queue.',
+        ),
         cfg.IntOpt(
-            'backlog', default=DEFAULT_BACKLOG, min=1,
+            'backlog',
+            default=DEFAULT_BACKLOG,
+            min=1,
             help='Connections the kernel queues until the server accepts '
-            'them (the listen backlog, capped by net.core.somaxconn).'),
+            'them (the listen backlog, capped by net.core.somaxconn).',
+        ),
         cfg.IntOpt(
-            'max_connections', default=1000, min=1,
+            'max_connections',
+            default=1000,
+            min=1,
             help='Open client connections the server keeps. Beyond it, the '
             'connection idle the longest (between two requests) is closed '
             'to make room; when none is idle, a new connection gets an '
             'immediate 503 and is closed. Needs a file descriptor limit '
-            '(LimitNOFILE) above it.'),
+            '(LimitNOFILE) above it.',
+        ),
         cfg.IntOpt(
-            'client_timeout', default=30, min=1,
+            'client_timeout',
+            default=30,
+            min=1,
             help='Seconds a client has to send a whole request (request '
             'line, headers and body), counted from its first byte; a '
             'large body gets one more second per [api]min_body_rate '
-            'bytes. A client that sends too slowly is disconnected.'),
+            'bytes. A client that sends too slowly is disconnected.',
+        ),
         cfg.IntOpt(
-            'min_body_rate', default=65536, min=1,
+            'min_body_rate',
+            default=65536,
+            min=1,
             help='Bytes per second a client must at least send a request '
-            'body at (see [api]client_timeout).'),
+            'body at (see [api]client_timeout).',
+        ),
         cfg.IntOpt(
-            'keepalive_timeout', default=60, min=1,
+            'keepalive_timeout',
+            default=60,
+            min=1,
             help='Seconds a connection may stay silent (no request being '
-            'sent, nothing to answer) before the server closes it.'),
+            'sent, nothing to answer) before the server closes it.',
+        ),
         cfg.IntOpt(
-            'health_threads', default=2, min=1,
+            'health_threads',
+            default=2,
+            min=1,
             help='Threads that answer /healthcheck only, so that a probe '
-            'is answered while every worker thread is busy.'),
+            'is answered while every worker thread is busy.',
+        ),
     ]
 
 
@@ -91,8 +112,9 @@ class Settings:
     @classmethod
     def from_group(cls, group: Any) -> 'Settings':
         """From a registered ``[api]`` group of :func:`server_opts`."""
-        return cls(**{f.name: getattr(group, f.name)
-                      for f in dataclasses.fields(cls)})
+        return cls(
+            **{f.name: getattr(group, f.name) for f in dataclasses.fields(cls)}
+        )
 
 
 class APIServer:
@@ -103,39 +125,61 @@ class APIServer:
     ``host``:``port``.
     """
 
-    def __init__(self, name: str, app: Any, host: str, port: int,
-                 settings: Settings = Settings(),
-                 formatter: faults.ErrorFormatter = faults.plain_error,
-                 sock: socket.socket | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        app: Any,
+        host: str,
+        port: int,
+        settings: Settings = Settings(),
+        formatter: faults.ErrorFormatter = faults.plain_error,
+        sock: socket.socket | None = None,
+    ) -> None:
         self.name = name
         self.settings = settings
         adj = adjustments.Adjustments(
-            host=host, port=port, ident=name,
-            threads=settings.threads, backlog=settings.backlog,
+            host=host,
+            port=port,
+            ident=name,
+            threads=settings.threads,
+            backlog=settings.backlog,
             connection_limit=settings.max_connections,
             channel_timeout=settings.keepalive_timeout,
-            cleanup_interval=1, asyncore_use_poll=True,
+            cleanup_interval=1,
+            asyncore_use_poll=True,
             expose_tracebacks=False,
             # Proxy headers reach the application as they did before
             # (oslo.middleware decides what to trust).
-            clear_untrusted_proxy_headers=False)
+            clear_untrusted_proxy_headers=False,
+        )
         bound: dict[str, Any] = {'sockinfo': adj.listen[0]}
         if sock is not None:
-            bound = {'_sock': sock, 'bind_socket': False,
-                     'sockinfo': (sock.family, sock.type, sock.proto,
-                                  sock.getsockname())}
+            bound = {
+                '_sock': sock,
+                'bind_socket': False,
+                'sockinfo': (
+                    sock.family,
+                    sock.type,
+                    sock.proto,
+                    sock.getsockname(),
+                ),
+            }
         try:
             self.server = guarded.GuardedServer(
-                app, name=name, client_timeout=settings.client_timeout,
+                app,
+                name=name,
+                client_timeout=settings.client_timeout,
                 body_rate=settings.min_body_rate,
                 formatter=formatter,
                 health_paths=HEALTH_PATHS,
                 health_threads=settings.health_threads,
-                adj=adj, **bound)
+                adj=adj,
+                **bound,
+            )
         except OSError as exc:
             raise RuntimeError(
-                f'{name} cannot listen on {host}:{port}: '
-                f'{exc.strerror or exc}') from exc
+                f'{name} cannot listen on {host}:{port}: {exc.strerror or exc}'
+            ) from exc
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -146,15 +190,20 @@ class APIServer:
     def start(self) -> None:
         host, port = self.bind_addr
         LOG.info('%s listening on http://%s:%s', self.name, host, port)
-        self._thread = threading.Thread(target=self._serve, name=self.name,
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._serve, name=self.name, daemon=True
+        )
         self._thread.start()
 
     def _serve(self) -> None:
         adj = self.server.adj
         while not self._stop.is_set():
-            wasyncore.loop(timeout=adj.asyncore_loop_timeout,
-                           map=self.server._map, use_poll=True, count=1)
+            wasyncore.loop(
+                timeout=adj.asyncore_loop_timeout,
+                map=self.server._map,
+                use_poll=True,
+                count=1,
+            )
         self.server.close_connections()
 
     def stop(self) -> None:
@@ -174,15 +223,20 @@ def _env_paths(variable: str) -> list[str] | None:
     return [p.strip() for p in value.split(',') if p.strip()] or None
 
 
-def configure_from_environment(conf: cfg.ConfigOpts, project: str,
-                               prog: str, env_prefix: str) -> None:
+def configure_from_environment(
+    conf: cfg.ConfigOpts, project: str, prog: str, env_prefix: str
+) -> None:
     """Parse ``conf`` for an API under a WSGI server (no command line):
     the files in ``<env_prefix>_CONFIG_FILES`` (comma-separated), else
     oslo.config's defaults for ``project``, then the directories in
     ``<env_prefix>_CONFIG_DIRS``; and set up logging. Files are created
     private to the server's user (:mod:`lite_common.private`)."""
     private.restrict_umask()
-    conf([], project=project, prog=prog,
-         default_config_files=_env_paths(f'{env_prefix}_CONFIG_FILES'),
-         default_config_dirs=_env_paths(f'{env_prefix}_CONFIG_DIRS'))
+    conf(
+        [],
+        project=project,
+        prog=prog,
+        default_config_files=_env_paths(f'{env_prefix}_CONFIG_FILES'),
+        default_config_dirs=_env_paths(f'{env_prefix}_CONFIG_DIRS'),
+    )
     logging.setup(conf, project)

@@ -31,8 +31,7 @@ class LimitingReader:
     def _count(self, chunk: bytes) -> bytes:
         self.bytes_read += len(chunk)
         if self.bytes_read > self.limit:
-            raise _too_large(
-                f'Request is too large. Larger than {self.limit}')
+            raise _too_large(f'Request is too large. Larger than {self.limit}')
         return chunk
 
     def read(self, size: int | None = -1) -> bytes:
@@ -55,11 +54,13 @@ def limit_body_size(app: Any, limit: int) -> Any:
         if length and length.isdigit() and int(length) > limit:
             raise _too_large(
                 'Request is too large. Larger than max_request_body_size '
-                f'({limit}).')
+                f'({limit}).'
+            )
         if not length and 'wsgi.input' in environ:
             # Chunked (or no body): count what the handler reads.
-            environ['wsgi.input'] = LimitingReader(environ['wsgi.input'],
-                                                   limit)
+            environ['wsgi.input'] = LimitingReader(
+                environ['wsgi.input'], limit
+            )
         return app(environ, start_response)
 
     return middleware

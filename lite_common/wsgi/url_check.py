@@ -16,8 +16,10 @@ import webob
 
 from lite_common.wsgi import faults
 
-MESSAGE = ('The URL (path or query string) is not valid UTF-8 or holds '
-           'a NUL character.')
+MESSAGE = (
+    'The URL (path or query string) is not valid UTF-8 or holds '
+    'a NUL character.'
+)
 
 
 def undecodable(environ: dict[str, Any]) -> bool:
@@ -27,7 +29,8 @@ def undecodable(environ: dict[str, Any]) -> bool:
         path = environ.get('PATH_INFO', '').encode('latin-1')
         path.decode('utf-8')
         query = urllib.parse.unquote_to_bytes(
-            environ.get('QUERY_STRING', '').encode('latin-1'))
+            environ.get('QUERY_STRING', '').encode('latin-1')
+        )
         query.decode('utf-8')
     except (UnicodeEncodeError, UnicodeDecodeError):
         return True
@@ -40,8 +43,9 @@ def check_url(app: Any, formatter: faults.ErrorFormatter) -> Any:
 
     def middleware(environ: dict[str, Any], start_response: Any) -> Any:
         if undecodable(environ):
-            response = faults.json_error(400, MESSAGE,
-                                         webob.Request(environ), formatter)
+            response = faults.json_error(
+                400, MESSAGE, webob.Request(environ), formatter
+            )
             return response(environ, start_response)
         return app(environ, start_response)
 

@@ -76,25 +76,39 @@ class Deps:
 
 
 def _is_version_document(path: str) -> bool:
-    return path in ('', '/', '/v2', '/v2.1', '/image', '/identity/v3',
-                    '/openapi.json', '/image/openapi.json')
+    return path in (
+        '',
+        '/',
+        '/v2',
+        '/v2.1',
+        '/image',
+        '/identity/v3',
+        '/openapi.json',
+        '/image/openapi.json',
+    )
 
 
-def _branch(conf: cfg.ConfigOpts, table: Any, formatter: Any,
-            versioned: bool, checks: health.Health,
-            endpoint: api_metrics.Endpoint) -> Any:
+def _branch(
+    conf: cfg.ConfigOpts,
+    table: Any,
+    formatter: Any,
+    versioned: bool,
+    checks: health.Health,
+    endpoint: api_metrics.Endpoint,
+) -> Any:
     app: Any = faults.FaultWrapper(router.Router(table), formatter)
     if versioned:
-        app = mv.MicroversionMiddleware(app, microversion.VERSIONS,
-                                        _is_version_document)
+        app = mv.MicroversionMiddleware(
+            app, microversion.VERSIONS, _is_version_document
+        )
         app = checks.authenticated(app, policy.is_admin)
         app = endpoint.authenticated(app, policy.is_admin)
-    app = auth.wrap(app, conf, policy.is_admin, _is_version_document,
-                    formatter=formatter)
+    app = auth.wrap(
+        app, conf, policy.is_admin, _is_version_document, formatter=formatter
+    )
     if versioned:
         app = size_limit.limit_body_size(app, MAX_REQUEST_BODY_SIZE)
-    return url_check.check_url(faults.FaultWrapper(app, formatter),
-                               formatter)
+    return url_check.check_url(faults.FaultWrapper(app, formatter), formatter)
 
 
 def load_app(conf: cfg.ConfigOpts) -> Any:
@@ -104,11 +118,22 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
         nova_api_metrics.register()
     checks = health.Health(conf)
     endpoint = api_metrics.Endpoint(conf)
-    compute = _branch(conf, routes.compute_routes(conf.auth_strategy),
-                      errors.compute_error,
-                      versioned=True, checks=checks, endpoint=endpoint)
-    image = _branch(conf, routes.IMAGE_ROUTES, errors.image_error,
-                    versioned=False, checks=checks, endpoint=endpoint)
+    compute = _branch(
+        conf,
+        routes.compute_routes(conf.auth_strategy),
+        errors.compute_error,
+        versioned=True,
+        checks=checks,
+        endpoint=endpoint,
+    )
+    image = _branch(
+        conf,
+        routes.IMAGE_ROUTES,
+        errors.image_error,
+        versioned=False,
+        checks=checks,
+        endpoint=endpoint,
+    )
 
     def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
         path = environ.get('PATH_INFO', '')
@@ -117,7 +142,10 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
         return compute(environ, start_response)
 
     app = middleware.with_environ(
-        middleware.strip_slash(dispatch), util.DEPS_KEY, Deps(conf))
+        middleware.strip_slash(dispatch), util.DEPS_KEY, Deps(conf)
+    )
     app = endpoint.anonymous(checks.anonymous(app))
-    return request_log.RequestLog(api_metrics.RequestMetrics(app, 'compute'),
-                                  request_log.NOVA_REQUEST_ID_HEADER)
+    return request_log.RequestLog(
+        api_metrics.RequestMetrics(app, 'compute'),
+        request_log.NOVA_REQUEST_ID_HEADER,
+    )

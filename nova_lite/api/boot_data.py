@@ -23,13 +23,15 @@ def user_data(value: Any) -> str | None:
     if len(value) > MAX_USER_DATA:
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid input for field/attribute user_data. '
-            f'Value: is too long (over {MAX_USER_DATA} characters)')
+            f'Value: is too long (over {MAX_USER_DATA} characters)'
+        )
     try:
         base64.b64decode(value, validate=True)
     except (binascii.Error, ValueError):
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid input for field/attribute user_data. '
-            "Value: is not a 'base64'") from None
+            "Value: is not a 'base64'"
+        ) from None
     return str(value)
 
 
@@ -45,5 +47,6 @@ def ports(spec: dict[str, Any], flavor: dict[str, Any]) -> list[str]:
         raise webob.exc.HTTPBadRequest(
             explanation='nova_lite has no networking service: ports can be '
             'requested only with a bare metal flavor (they become VIFs of '
-            'the node); request "networks": "none" otherwise.')
+            'the node); request "networks": "none" otherwise.'
+        )
     return found

@@ -23,17 +23,22 @@ FAULT_NAMES = {
 }
 
 
-def compute_error(status: int, message: str,
-                  req: webob.Request) -> tuple[str, bytes]:
+def compute_error(
+    status: int, message: str, req: webob.Request
+) -> tuple[str, bytes]:
     name = FAULT_NAMES.get(status, 'computeFault')
     body = {name: {'code': status, 'message': message}}
     return 'application/json', json.dumps(body).encode()
 
 
-def image_error(status: int, message: str,
-                req: webob.Request) -> tuple[str, bytes]:
+def image_error(
+    status: int, message: str, req: webob.Request
+) -> tuple[str, bytes]:
     """The Image API's error body (as Glance renders webob errors)."""
     title = webob.exc.status_map.get(status)
-    body = {'code': status, 'title': title.title if title else 'Error',
-            'message': message}
+    body = {
+        'code': status,
+        'title': title.title if title else 'Error',
+        'message': message,
+    }
     return 'application/json', json.dumps(body).encode()

@@ -24,46 +24,51 @@ VERSION = '2.9'
 #: ``{code, title, message}`` (as Glance renders webob errors).
 ERROR_SCHEMA: dict[str, Any] = {
     'type': 'object',
-    'properties': {'code': {'type': 'integer'},
-                   'title': {'type': 'string'},
-                   'message': {'type': 'string'}},
+    'properties': {
+        'code': {'type': 'integer'},
+        'title': {'type': 'string'},
+        'message': {'type': 'string'},
+    },
     'required': ['code', 'title', 'message'],
 }
 
 _TEXT: dict[str, Any] = {'type': 'string'}
 _LIST_QUERY: dict[str, dict[str, Any]] = {
-    'limit': {'type': 'integer', 'minimum': 0, 'maximum': 2 ** 31 - 1},
-    'marker': _TEXT, 'name': _TEXT, 'status': _TEXT, 'owner': _TEXT,
-    'visibility': {'type': 'string',
-                   'enum': [*schema.VISIBILITIES, 'all']},
+    'limit': {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1},
+    'marker': _TEXT,
+    'name': _TEXT,
+    'status': _TEXT,
+    'owner': _TEXT,
+    'visibility': {'type': 'string', 'enum': [*schema.VISIBILITIES, 'all']},
     'os_hidden': {'type': 'string', 'description': 'a boolean'},
 }
 
 
 def bodies() -> openapi.Bodies:
-    return {images.create_image: schema.image,
-            images.update_image: schema.patch,
-            images.upload_image_data: {'type': 'string',
-                                       'format': 'binary'}}
+    return {
+        images.create_image: schema.image,
+        images.update_image: schema.patch,
+        images.upload_image_data: {'type': 'string', 'format': 'binary'},
+    }
 
 
 def descriptions() -> openapi.Descriptions:
-    def answers_with(responses: dict[int, Any],
-                     query: dict[str, Any] | None = None
-                     ) -> openapi.Described:
+    def answers_with(
+        responses: dict[int, Any], query: dict[str, Any] | None = None
+    ) -> openapi.Described:
         return openapi.Described(query=query or {}, responses=responses)
 
     return {
         images.image_versions: answers_with({300: answers.VERSIONS}),
-        images.list_images: answers_with({200: answers.IMAGES},
-                                         _LIST_QUERY),
+        images.list_images: answers_with({200: answers.IMAGES}, _LIST_QUERY),
         images.create_image: answers_with({201: answers.IMAGE}),
         images.show_image: answers_with({200: answers.IMAGE}),
         images.update_image: answers_with({200: answers.IMAGE}),
         images.delete_image: answers_with({204: None}),
         images.upload_image_data: answers_with({204: None}),
-        images.show_openapi: answers_with({200: {
-            'type': 'object', 'required': ['openapi', 'paths']}}),
+        images.show_openapi: answers_with(
+            {200: {'type': 'object', 'required': ['openapi', 'paths']}}
+        ),
     }
 
 
@@ -72,8 +77,10 @@ def descriptions() -> openapi.Descriptions:
 NOT_YET_DESCRIBED: frozenset[str] = frozenset()
 
 PATCH_MEDIA_TYPE = images.PATCH_TYPES[0]
-_MEDIA_TYPES = {'images.update_image': PATCH_MEDIA_TYPE,
-                'images.upload_image_data': 'application/octet-stream'}
+_MEDIA_TYPES = {
+    'images.update_image': PATCH_MEDIA_TYPE,
+    'images.upload_image_data': 'application/octet-stream',
+}
 
 
 def _media_types(doc: dict[str, Any]) -> None:
@@ -81,7 +88,7 @@ def _media_types(doc: dict[str, Any]) -> None:
     for item in doc['paths'].values():
         for operation in item.values():
             if not isinstance(operation, dict):
-                continue    # the path parameters
+                continue  # the path parameters
             media = _MEDIA_TYPES.get(operation['operationId'])
             if media:
                 content = operation['requestBody']['content']
@@ -91,19 +98,26 @@ def _media_types(doc: dict[str, Any]) -> None:
 def document() -> dict[str, Any]:
     from nova_lite.api import routes
 
-    doc = openapi.document('nova_lite Image API', VERSION,
-                           routes.IMAGE_ROUTES, bodies(), ERROR_SCHEMA,
-                           descriptions=descriptions())
+    doc = openapi.document(
+        'nova_lite Image API',
+        VERSION,
+        routes.IMAGE_ROUTES,
+        bodies(),
+        ERROR_SCHEMA,
+        descriptions=descriptions(),
+    )
     _media_types(doc)
     return doc
 
 
 def error_format_ok(body: Any) -> bool:
     """Whether ``body`` is an error in the Image API's format."""
-    return (isinstance(body, dict)
-            and isinstance(body.get('code'), int)
-            and isinstance(body.get('title'), str)
-            and isinstance(body.get('message'), str))
+    return (
+        isinstance(body, dict)
+        and isinstance(body.get('code'), int)
+        and isinstance(body.get('title'), str)
+        and isinstance(body.get('message'), str)
+    )
 
 
 if __name__ == '__main__':

@@ -184,8 +184,8 @@ LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
 
 def _response_headers(
-        versions: microversion.VersionRange,
-        version: microversion.APIVersion) -> Iterable[tuple[str, str]]:
+    versions: microversion.VersionRange, version: microversion.APIVersion
+) -> Iterable[tuple[str, str]]:
     return [
         ('OpenStack-API-Version', f'compute {version}'),
         (LEGACY_HEADER, str(version)),
@@ -194,4 +194,5 @@ def _response_headers(
 
 
 VERSIONS = microversion.VersionRange(
-    'compute', MIN_VERSION, MAX_VERSION, LEGACY_HEADER, _response_headers)
+    'compute', MIN_VERSION, MAX_VERSION, LEGACY_HEADER, _response_headers
+)

@@ -50,8 +50,11 @@ from nova_lite.api.schemas import services as service_schemas
 
 PATH = '/openapi.json'
 HEADER = openapi.MicroversionHeader(
-    'OpenStack-API-Version', 'compute ', microversion.MIN_VERSION,
-    microversion.MAX_VERSION)
+    'OpenStack-API-Version',
+    'compute ',
+    microversion.MIN_VERSION,
+    microversion.MAX_VERSION,
+)
 
 #: One property per fault name, each ``{code, message}``.
 ERROR_SCHEMA: dict[str, Any] = {
@@ -60,8 +63,10 @@ ERROR_SCHEMA: dict[str, Any] = {
     'maxProperties': 1,
     'additionalProperties': {
         'type': 'object',
-        'properties': {'code': {'type': 'integer'},
-                       'message': {'type': 'string'}},
+        'properties': {
+            'code': {'type': 'integer'},
+            'message': {'type': 'string'},
+        },
         'required': ['code', 'message'],
     },
 }
@@ -72,14 +77,25 @@ def bodies() -> openapi.Bodies:
     return {
         servers.create_server: server_schemas.create(latest),
         servers.update_server: server_schemas.update(latest),
-        server_actions.server_action: {'oneOf': [
-            action_schemas.evacuate_v268, action_schemas.migrate_v256,
-            action_schemas.resize, action_schemas.confirm_resize,
-            action_schemas.revert_resize, action_schemas.reset_state,
-            action_schemas.stop, action_schemas.start, action_schemas.reboot,
-            action_schemas.lock_v273, action_schemas.unlock,
-            action_schemas.restore, action_schemas.force_delete,
-            action_schemas.unshelve_v277, console_schemas.CONSOLE_OUTPUT]},
+        server_actions.server_action: {
+            'oneOf': [
+                action_schemas.evacuate_v268,
+                action_schemas.migrate_v256,
+                action_schemas.resize,
+                action_schemas.confirm_resize,
+                action_schemas.revert_resize,
+                action_schemas.reset_state,
+                action_schemas.stop,
+                action_schemas.start,
+                action_schemas.reboot,
+                action_schemas.lock_v273,
+                action_schemas.unlock,
+                action_schemas.restore,
+                action_schemas.force_delete,
+                action_schemas.unshelve_v277,
+                console_schemas.CONSOLE_OUTPUT,
+            ]
+        },
         flavors.create_flavor: flavor_schemas.create_for(latest),
         keypairs.create_keypair: keypair_schemas.create_for(latest),
         server_metadata.merge_metadata: server_metadata.METADATA_BODY,
@@ -91,29 +107,33 @@ def bodies() -> openapi.Bodies:
         flavor_access.flavor_action: flavor_access.ACTION_BODY,
         flavor_extra_specs.update_spec: flavor_extra_specs.UPDATE_BODY,
         services.update_service: service_schemas.update_v253,
-        services.legacy_service_action:
-            service_schemas.documented_legacy_update,
-        server_external_events.create_events:
-            event_schemas.create_for(latest),
+        services.legacy_service_action: (
+            service_schemas.documented_legacy_update
+        ),
+        server_external_events.create_events: event_schemas.create_for(latest),
         quota_classes.update_quota_class: quota_schemas.update_class(
-            quota_classes.resources_at(latest)),
+            quota_classes.resources_at(latest)
+        ),
         quota_sets.update_quota_set: quota_schemas.update(
-            quota_sets.resources_at(latest)),
+            quota_sets.resources_at(latest)
+        ),
         aggregates.create_aggregate: aggregate_schemas.create,
         aggregates.update_aggregate: aggregate_schemas.update,
         aggregates.aggregate_action: aggregate_schemas.action,
         aggregate_images.cache_images: aggregate_schemas.images,
         server_groups.create_server_group: group_schemas.create(latest),
-        volume_attachment_update.update_attachment:
-            volume_attachment_update.UPDATE_V285,
+        volume_attachment_update.update_attachment: (
+            volume_attachment_update.UPDATE_V285
+        ),
         server_shares.attach_share: share_schemas.create,
         consoles.create_remote_console: console_schemas.create(latest),
     }
 
 
 def compute_path(path: str) -> bool:
-    return not (path.startswith('/image')
-                or path.startswith('/v2.1/{project_id}'))
+    return not (
+        path.startswith('/image') or path.startswith('/v2.1/{project_id}')
+    )
 
 
 #: Path parameters the handlers parse (else a 400): the route table
@@ -121,16 +141,19 @@ def compute_path(path: str) -> bool:
 PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     'aggregate_id': {'type': 'string', 'pattern': '^[0-9]{1,10}$'},
     # An integer until 2.52, a uuid from 2.53.
-    'service_id': {'type': 'string',
-                   'pattern': '^([0-9]{1,18}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-'
-                              '[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
-                              '[0-9a-fA-F]{12})$'},
+    'service_id': {
+        'type': 'string',
+        'pattern': '^([0-9]{1,18}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-'
+        '[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+        '[0-9a-fA-F]{12})$',
+    },
     # ``%Y-%m-%d %H:%M:%S[.%f]``.
     'before_timestamp': {
         'type': 'string',
         'pattern': '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8]) '
-                   '([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]'
-                   '([.][0-9]{1,6})?$'},
+        '([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]'
+        '([.][0-9]{1,6})?$',
+    },
 }
 
 
@@ -146,9 +169,15 @@ def document() -> dict[str, Any]:
     from nova_lite.api import routes
 
     doc = openapi.document(
-        'nova_lite Compute API', microversion.MAX_VERSION,
-        routes.COMPUTE_ROUTES, bodies(), ERROR_SCHEMA, compute_path,
-        descriptions=described.descriptions(), microversion=HEADER)
+        'nova_lite Compute API',
+        microversion.MAX_VERSION,
+        routes.COMPUTE_ROUTES,
+        bodies(),
+        ERROR_SCHEMA,
+        compute_path,
+        descriptions=described.descriptions(),
+        microversion=HEADER,
+    )
     _path_parameters(doc)
     return doc
 
@@ -157,11 +186,13 @@ def error_format_ok(body: Any) -> bool:
     """Whether ``body`` is an error in this API's format."""
     if not isinstance(body, dict) or len(body) != 1:
         return False
-    (name, inner), = body.items()
-    return (name in set(errors.FAULT_NAMES.values()) | {'computeFault'}
-            and isinstance(inner, dict)
-            and isinstance(inner.get('code'), int)
-            and isinstance(inner.get('message'), str))
+    ((name, inner),) = body.items()
+    return (
+        name in set(errors.FAULT_NAMES.values()) | {'computeFault'}
+        and isinstance(inner, dict)
+        and isinstance(inner.get('code'), int)
+        and isinstance(inner.get('message'), str)
+    )
 
 
 if __name__ == '__main__':

@@ -29,9 +29,19 @@ from nova_lite.api.views import servers as views
 
 #: Upstream's non-admin filters of 2.83.
 SINCE = '2.83'
-OWN_FILTERS = ('availability_zone', 'config_drive', 'key_name', 'created_at',
-               'launched_at', 'terminated_at', 'power_state', 'task_state',
-               'vm_state', 'progress', 'user_id')
+OWN_FILTERS = (
+    'availability_zone',
+    'config_drive',
+    'key_name',
+    'created_at',
+    'launched_at',
+    'terminated_at',
+    'power_state',
+    'task_state',
+    'vm_state',
+    'progress',
+    'user_id',
+)
 _SEARCHED = ('availability_zone', 'config_drive', 'key_name', 'power_state')
 _TIMES = ('created_at', 'launched_at', 'terminated_at')
 ALL_FILTERS_POLICY = 'os_compute_api:servers:allow_all_filters'
@@ -41,8 +51,9 @@ def allowed(req: webob.Request, since: str = SINCE) -> bool:
     """May the caller use a filter that is everyone's from ``since``
     (those of this module: 2.83) and before that only for whoever
     ``allow_all_filters`` allows?"""
-    return (util.version(req).at_least(since)
-            or policy.check(util.context(req), ALL_FILTERS_POLICY))
+    return util.version(req).at_least(since) or policy.check(
+        util.context(req), ALL_FILTERS_POLICY
+    )
 
 
 def _timestamp(value: str) -> datetime.datetime | None:
@@ -56,8 +67,7 @@ def _timestamp(value: str) -> datetime.datetime | None:
     return timeutils.normalize_time(when)
 
 
-def _times(req: webob.Request, found: dict[str, Any],
-           regex: Any) -> None:
+def _times(req: webob.Request, found: dict[str, Any], regex: Any) -> None:
     for name in _TIMES:
         value = req.GET.get(name)
         if not value:

@@ -52,20 +52,23 @@ class Created(NamedTuple):
     admin_pass: str
 
 
-def _compute_services(req: webob.Request,
-                      host: str | None = None) -> dict[str, Any]:
-    rows = service_db.service_get_all(util.context(req),
-                                      binary=service_obj.COMPUTE_BINARY,
-                                      host=host)
+def _compute_services(
+    req: webob.Request, host: str | None = None
+) -> dict[str, Any]:
+    rows = service_db.service_get_all(
+        util.context(req), binary=service_obj.COMPUTE_BINARY, host=host
+    )
     return {row['host']: row for row in rows}
 
 
-def host_statuses(req: webob.Request,
-                  rows: list[dict[str, Any]]) -> dict[str, str]:
+def host_statuses(
+    req: webob.Request, rows: list[dict[str, Any]]
+) -> dict[str, str]:
     """host -> UP/DOWN/MAINTENANCE/UNKNOWN (only when it is shown)."""
     hosts = {row['host'] for row in rows if row['host']}
-    if not hosts or not (util.context(req).is_admin
-                         and util.version(req).at_least('2.16')):
+    if not hosts or not (
+        util.context(req).is_admin and util.version(req).at_least('2.16')
+    ):
         return {}
     only = next(iter(hosts)) if len(hosts) == 1 else None
     statuses = {}
@@ -79,8 +82,16 @@ def host_statuses(req: webob.Request,
     return statuses
 
 
-FLAVOR_SNAPSHOT_KEYS = ('flavorid', 'name', 'vcpus', 'memory_mb', 'root_gb',
-                        'ephemeral_gb', 'swap', 'extra_specs')
+FLAVOR_SNAPSHOT_KEYS = (
+    'flavorid',
+    'name',
+    'vcpus',
+    'memory_mb',
+    'root_gb',
+    'ephemeral_gb',
+    'swap',
+    'extra_specs',
+)
 
 
 def flavor_snapshot(flavor: dict[str, Any]) -> dict[str, Any]:
@@ -99,45 +110,51 @@ def find_flavor(req: webob.Request, ref: Any) -> dict[str, Any]:
         flavor = flavor_db.flavor_get(util.context(req), _ref_id(ref))
     except exception.FlavorNotFound:
         flavor = None
-    if flavor is None or not visibility.flavor_visible(util.context(req),
-                                                       flavor):
+    if flavor is None or not visibility.flavor_visible(
+        util.context(req), flavor
+    ):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Flavor {ref} could not be found.')
+            explanation=f'Flavor {ref} could not be found.'
+        )
     if flavor['disabled']:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Flavor {ref} is disabled.')
+            explanation=f'Flavor {ref} is disabled.'
+        )
     return flavor
 
 
-def _image(req: webob.Request, ref: str | None,
-           flavor: dict[str, Any]) -> dict[str, Any]:
+def _image(
+    req: webob.Request, ref: str | None, flavor: dict[str, Any]
+) -> dict[str, Any]:
     """The image to boot (its row), checked against the flavor."""
     if not ref:
         raise webob.exc.HTTPBadRequest(
             explanation='imageRef is required: booting from volume is not '
-            'supported.')
+            'supported.'
+        )
     image_id = _ref_id(ref)
     try:
         image = image_db.image_get(util.context(req), image_id)
     except exception.ImageNotFound:
         image = None
-    if image is None or not visibility.image_visible(util.context(req),
-                                                     image):
+    if image is None or not visibility.image_visible(util.context(req), image):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Image {ref} could not be found.')
+            explanation=f'Image {ref} could not be found.'
+        )
     if image['min_disk'] > flavor['root_gb'] and flavor['root_gb']:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Flavor\'s disk is too small for requested image '
-            f'(min_disk {image["min_disk"]} GiB).')
+            explanation=f"Flavor's disk is too small for requested image "
+            f'(min_disk {image["min_disk"]} GiB).'
+        )
     if image['min_ram'] > flavor['memory_mb']:
         raise webob.exc.HTTPBadRequest(
-            explanation='Flavor\'s memory is too small for requested image '
-            f'(min_ram {image["min_ram"]} MiB).')
+            explanation="Flavor's memory is too small for requested image "
+            f'(min_ram {image["min_ram"]} MiB).'
+        )
     return image
 
 
-def rebuild_image(req: webob.Request, ref: str,
-                  flavor: dict[str, Any]) -> str:
+def rebuild_image(req: webob.Request, ref: str, flavor: dict[str, Any]) -> str:
     """The image of a rebuild (400 "Cannot find image for rebuild"
     when unknown or not visible, as upstream)."""
     try:
@@ -145,7 +162,8 @@ def rebuild_image(req: webob.Request, ref: str,
     except webob.exc.HTTPBadRequest as exc:
         if 'could not be found' in str(exc.explanation):
             raise webob.exc.HTTPBadRequest(
-                explanation='Cannot find image for rebuild') from None
+                explanation='Cannot find image for rebuild'
+            ) from None
         raise
 
 
@@ -154,22 +172,26 @@ def _counts(spec: dict[str, Any]) -> tuple[int, int]:
     high = util.bounded_int(spec.get('max_count', low), 'max_count', 1)
     if low > high:
         raise webob.exc.HTTPBadRequest(
-            explanation='min_count must be <= max_count.')
+            explanation='min_count must be <= max_count.'
+        )
     return low, high
 
 
 TRUSTED_CERTS_KEY = trusted_certs_db.KEY
 
 
-def trusted_certs(req: webob.Request, spec: dict[str, Any],
-                  action: str) -> list[str] | None:
+def trusted_certs(
+    req: webob.Request, spec: dict[str, Any], action: str
+) -> list[str] | None:
     """The certificate ids a create or rebuild asks for (None when
     none); asking for some needs ``servers:<action>:trusted_certs``."""
     certs = spec.get(TRUSTED_CERTS_KEY)
     if certs:
-        util.authorize(req, f'os_compute_api:servers:{action}:'
-                       'trusted_certs',
-                       {'project_id': util.context(req).project_id})
+        util.authorize(
+            req,
+            f'os_compute_api:servers:{action}:trusted_certs',
+            {'project_id': util.context(req).project_id},
+        )
     return certs or None
 
 
@@ -182,7 +204,8 @@ def _check_security_groups(spec: dict[str, Any]) -> None:
         if name is not None and name != 'default':
             raise webob.exc.HTTPBadRequest(
                 explanation='Unable to find security_group with name or id '
-                f"'{name}'")
+                f"'{name}'"
+            )
 
 
 def access_address(value: str | None, version: int) -> str | None:
@@ -203,20 +226,24 @@ def check_key_name(ctx: Any, key_name: str | None) -> str | None:
         return keypair_db.get(ctx, ctx.user_id, key_name)['public_key']
     except exception.KeypairNotFound:
         raise webob.exc.HTTPBadRequest(
-            explanation='Invalid key_name provided.') from None
+            explanation='Invalid key_name provided.'
+        ) from None
 
 
-def _requested_hostname(req: webob.Request, spec: dict[str, Any],
-                        max_count: int) -> str | None:
+def _requested_hostname(
+    req: webob.Request, spec: dict[str, Any], max_count: int
+) -> str | None:
     """The ``hostname`` a create asks for (2.90; None before, or when
     not given); one host name for up to ``max_count`` (above 1) servers
     is a 400, as upstream."""
-    hostname = spec.get('hostname') if util.version(req).at_least(
-        '2.90') else None
+    hostname = (
+        spec.get('hostname') if util.version(req).at_least('2.90') else None
+    )
     if hostname and max_count > 1:
         raise webob.exc.HTTPBadRequest(
             explanation='Unable to allocate a single hostname to multiple '
-            'instances')
+            'instances'
+        )
     return hostname
 
 
@@ -239,9 +266,13 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
     snapshot = flavor_snapshot(flavor)
     hints = scheduler_hints.stored(scheduler_hints.from_request(body))
     system_metadata = trusted_certs_db.kept(
-        {**where.system_metadata, **image_meta.copied(image, flavor),
-         **requested_ports.encode(ports)},
-        trusted_certs(req, spec, 'create'))
+        {
+            **where.system_metadata,
+            **image_meta.copied(image, flavor),
+            **requested_ports.encode(ports),
+        },
+        trusted_certs(req, spec, 'create'),
+    )
 
     def values(index: int, count: int) -> dict[str, Any]:
         name = spec['name'] if count == 1 else f'{spec["name"]}-{index + 1}'
@@ -249,8 +280,8 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
         return {
             'uuid': uuid,
             'display_name': name,
-            'hostname': hostname or hostnames.for_server(
-                spec['name'], uuid, count, index),
+            'hostname': hostname
+            or hostnames.for_server(spec['name'], uuid, count, index),
             'display_description': spec.get('description'),
             'project_id': ctx.project_id,
             'user_id': ctx.user_id,
@@ -264,9 +295,11 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
             'availability_zone': where.availability_zone,
             # Moves and unshelves stay in it (upstream's request spec).
             'pinned_availability_zone': where.availability_zone,
-            'system_metadata': {**system_metadata,
-                                'reservation_id': reservation_id,
-                                'launch_index': str(index)},
+            'system_metadata': {
+                **system_metadata,
+                'reservation_id': reservation_id,
+                'launch_index': str(index),
+            },
             'key_name': spec.get('key_name'),
             'key_data': key_data,
             'user_data': user_data,
@@ -277,23 +310,34 @@ def create(req: webob.Request, body: dict[str, Any]) -> Created:
             'scheduler_hints': hints,
         }
 
-    per_item = {'instances': 1, 'cores': flavor['vcpus'],
-                'ram': flavor['memory_mb']}
+    per_item = {
+        'instances': 1,
+        'cores': flavor['vcpus'],
+        'ram': flavor['memory_mb'],
+    }
     # The Compute API's contexts always carry a project (lite_common.wsgi
     # .auth); the type says Optional for the system scope of others.
     instances = quota_db.create_instances(
-        ctx, cast(str, ctx.project_id), per_item, low, high, values)
-    actions_db.record_many(ctx, [power_api.action_values(ctx, inst, 'create')
-                                 for inst in instances])
+        ctx, cast(str, ctx.project_id), per_item, low, high, values
+    )
+    actions_db.record_many(
+        ctx,
+        [power_api.action_values(ctx, inst, 'create') for inst in instances],
+    )
     for inst in instances if spec.get('tags') else ():
         tag_db.replace(ctx, inst['uuid'], spec['tags'])
     if where.group is not None:
-        group_db.add_members(ctx, where.group['id'],
-                             [inst['uuid'] for inst in instances])
+        group_db.add_members(
+            ctx, where.group['id'], [inst['uuid'] for inst in instances]
+        )
     util.deps(req).conductor.build_instances(
-        ctx, [inst['uuid'] for inst in instances])
-    return Created(instances, reservation_id,
-                   spec.get('adminPass') or secrets.token_urlsafe(9))
+        ctx, [inst['uuid'] for inst in instances]
+    )
+    return Created(
+        instances,
+        reservation_id,
+        spec.get('adminPass') or secrets.token_urlsafe(9),
+    )
 
 
 def delete(req: webob.Request, inst: dict[str, Any]) -> None:
@@ -305,13 +349,19 @@ def delete(req: webob.Request, inst: dict[str, Any]) -> None:
     if inst['host']:
         service = _compute_services(req, inst['host']).get(inst['host'])
         if service is not None and service_obj.is_up(
-                service, CONF.service_down_time):
-            db.instance_update(ctx, inst['uuid'],
-                               {'task_state': states.DELETING})
+            service, CONF.service_down_time
+        ):
+            db.instance_update(
+                ctx, inst['uuid'], {'task_state': states.DELETING}
+            )
             inst = db.instance_get_by_uuid(ctx, inst['uuid'])
             util.deps(req).terminate(ctx, inst)
             return
-        LOG.warning('Compute %s is down: deleting the record of instance '
-                    '%s here; its local files stay on that host until it '
-                    'is cleaned up there', inst['host'], inst['uuid'])
+        LOG.warning(
+            'Compute %s is down: deleting the record of instance '
+            '%s here; its local files stay on that host until it '
+            'is cleaned up there',
+            inst['host'],
+            inst['uuid'],
+        )
     db.instance_destroy(ctx, inst['uuid'])

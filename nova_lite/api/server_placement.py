@@ -60,28 +60,35 @@ def _parse(zone: str | None) -> tuple[str | None, str | None, str | None]:
         else:
             raise webob.exc.HTTPBadRequest(
                 explanation='Invalid input received: Unable to parse '
-                'availability_zone')
+                'availability_zone'
+            )
     return zone or CONF.default_schedule_zone, host or None, node or None
 
 
-def _host_zone(req: webob.Request, zone: str | None,
-               host: str | None) -> str | None:
+def _host_zone(
+    req: webob.Request, zone: str | None, host: str | None
+) -> str | None:
     """Upstream's ``_validate_host_availability_zone``: the requested
     zone if the forced host is in it, else None."""
-    actual = zones_api.host_zone(zones_api.host_zones(util.context(req)),
-                                 host)
+    actual = zones_api.host_zone(zones_api.host_zones(util.context(req)), host)
     if zone == actual or zone is None:
         return zone
-    LOG.warning("Requested availability zone '%s' but forced host '%s' "
-                "does not belong to this availability zone; ignoring the "
-                "requested availability zone", zone, host)
+    LOG.warning(
+        "Requested availability zone '%s' but forced host '%s' "
+        'does not belong to this availability zone; ignoring the '
+        'requested availability zone',
+        zone,
+        host,
+    )
     return None
 
 
-def _group(req: webob.Request, body: dict[str, Any]
-           ) -> dict[str, Any] | None:
-    hints = (body.get('os:scheduler_hints')
-             or body.get('OS-SCH-HNT:scheduler_hints') or {})
+def _group(req: webob.Request, body: dict[str, Any]) -> dict[str, Any] | None:
+    hints = (
+        body.get('os:scheduler_hints')
+        or body.get('OS-SCH-HNT:scheduler_hints')
+        or {}
+    )
     uuid = hints.get('group')
     if not uuid:
         return None
@@ -91,29 +98,36 @@ def _group(req: webob.Request, body: dict[str, Any]
         return group_db.get(util.context(req), str(uuid))
     except exception.InstanceGroupNotFound as exc:
         raise webob.exc.HTTPBadRequest(
-            explanation=exc.format_message()) from None
+            explanation=exc.format_message()
+        ) from None
 
 
-def _requested(req: webob.Request, spec: dict[str, Any],
-               forced: bool) -> dict[str, str]:
+def _requested(
+    req: webob.Request, spec: dict[str, Any], forced: bool
+) -> dict[str, str]:
     """The 2.74 requested destination, as system metadata."""
     host, node = spec.get('host'), spec.get('hypervisor_hostname')
     if not (host or node):
         return {}
-    util.authorize(req, REQUESTED_POLICY,
-                   {'project_id': util.context(req).project_id})
+    util.authorize(
+        req, REQUESTED_POLICY, {'project_id': util.context(req).project_id}
+    )
     if forced:
         raise webob.exc.HTTPBadRequest(
             explanation='One mechanism with host and/or hypervisor_hostname '
             'and another mechanism with zone:host:node are mutually '
-            'exclusive.')
-    wanted = {k: v for k, v in (('host', host),
-                                ('hypervisor_hostname', node)) if v}
+            'exclusive.'
+        )
+    wanted = {
+        k: v for k, v in (('host', host), ('hypervisor_hostname', node)) if v
+    }
     if not node_db.compute_node_get_all(util.context(req), **wanted):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Compute host {node or host} could not be found.')
-    return {k: v for k, v in ((REQUESTED_HOST, host),
-                              (REQUESTED_NODE, node)) if v}
+            explanation=f'Compute host {node or host} could not be found.'
+        )
+    return {
+        k: v for k, v in ((REQUESTED_HOST, host), (REQUESTED_NODE, node)) if v
+    }
 
 
 def placement(req: webob.Request, body: dict[str, Any]) -> Placement:
@@ -121,14 +135,22 @@ def placement(req: webob.Request, body: dict[str, Any]) -> Placement:
     zone, host, node = _parse(spec.get('availability_zone'))
     system: dict[str, str] = {}
     if host or node:
-        util.authorize(req, FORCED_HOST_POLICY,
-                       {'project_id': util.context(req).project_id})
+        util.authorize(
+            req,
+            FORCED_HOST_POLICY,
+            {'project_id': util.context(req).project_id},
+        )
         zone = _host_zone(req, zone, host) if host else zone
-        system = {k: v for k, v in ((FORCED_HOST, host),
-                                    (FORCED_NODE, node)) if v}
+        system = {
+            k: v for k, v in ((FORCED_HOST, host), (FORCED_NODE, node)) if v
+        }
     system.update(_requested(req, spec, bool(host or node)))
-    if zone and not host and zone not in zones_api.available_zones(
-            util.context(req)):
+    if (
+        zone
+        and not host
+        and zone not in zones_api.available_zones(util.context(req))
+    ):
         raise webob.exc.HTTPBadRequest(
-            explanation='The requested availability zone is not available')
+            explanation='The requested availability zone is not available'
+        )
     return Placement(zone, system, _group(req, body))

@@ -37,48 +37,157 @@ POLICY = 'os_compute_api:servers:%s'
 TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
 
 #: Upstream's sort keys (VALID_SORT_KEYS) that name a column here.
-SORT_COLUMNS = frozenset((
-    'access_ip_v4', 'access_ip_v6', 'availability_zone', 'config_drive',
-    'created_at', 'display_description', 'display_name', 'host',
-    'hostname', 'image_ref', 'instance_type_id', 'key_name', 'launched_at',
-    'locked_by', 'node', 'power_state', 'project_id', 'task_state',
-    'terminated_at', 'updated_at', 'user_id', 'uuid', 'vm_state'))
+SORT_COLUMNS = frozenset(
+    (
+        'access_ip_v4',
+        'access_ip_v6',
+        'availability_zone',
+        'config_drive',
+        'created_at',
+        'display_description',
+        'display_name',
+        'host',
+        'hostname',
+        'image_ref',
+        'instance_type_id',
+        'key_name',
+        'launched_at',
+        'locked_by',
+        'node',
+        'power_state',
+        'project_id',
+        'task_state',
+        'terminated_at',
+        'updated_at',
+        'user_id',
+        'uuid',
+        'vm_state',
+    )
+)
 #: Upstream's other valid keys: accepted and ignored (upstream's
 #: SERVER_LIST_IGNORE_SORT_KEY, and the columns nova_lite lacks).
-SORT_IGNORED = frozenset((
-    'auto_disk_config', 'kernel_id', 'launch_index',
-    'progress', 'ramdisk_id', 'root_device_name', 'architecture',
-    'cell_name', 'cleaned', 'default_ephemeral_device',
-    'default_swap_device', 'deleted', 'deleted_at', 'disable_terminate',
-    'ephemeral_gb', 'ephemeral_key_uuid', 'id', 'key_data', 'launched_on',
-    'locked', 'memory_mb', 'os_type', 'reservation_id', 'root_gb',
-    'shutdown_terminate', 'user_data', 'vcpus', 'vm_mode'))
+SORT_IGNORED = frozenset(
+    (
+        'auto_disk_config',
+        'kernel_id',
+        'launch_index',
+        'progress',
+        'ramdisk_id',
+        'root_device_name',
+        'architecture',
+        'cell_name',
+        'cleaned',
+        'default_ephemeral_device',
+        'default_swap_device',
+        'deleted',
+        'deleted_at',
+        'disable_terminate',
+        'ephemeral_gb',
+        'ephemeral_key_uuid',
+        'id',
+        'key_data',
+        'launched_on',
+        'locked',
+        'memory_mb',
+        'os_type',
+        'reservation_id',
+        'root_gb',
+        'shutdown_terminate',
+        'user_data',
+        'vcpus',
+        'vm_mode',
+    )
+)
 
 
 #: Upstream's ignore list (SERVER_LIST_IGNORE_SORT_KEY_V273): from 2.75
 #: these keys are a 400 rather than ignored.
-SORT_REFUSED_V275 = frozenset((
-    'architecture', 'cell_name', 'cleaned', 'default_ephemeral_device',
-    'default_swap_device', 'deleted', 'deleted_at', 'disable_terminate',
-    'ephemeral_gb', 'ephemeral_key_uuid', 'id', 'key_data', 'launched_on',
-    'memory_mb', 'os_type', 'reservation_id', 'root_gb',
-    'shutdown_terminate', 'user_data', 'vcpus', 'vm_mode'))
+SORT_REFUSED_V275 = frozenset(
+    (
+        'architecture',
+        'cell_name',
+        'cleaned',
+        'default_ephemeral_device',
+        'default_swap_device',
+        'deleted',
+        'deleted_at',
+        'disable_terminate',
+        'ephemeral_gb',
+        'ephemeral_key_uuid',
+        'id',
+        'key_data',
+        'launched_on',
+        'memory_mb',
+        'os_type',
+        'reservation_id',
+        'root_gb',
+        'shutdown_terminate',
+        'user_data',
+        'vcpus',
+        'vm_mode',
+    )
+)
 
 #: Every query parameter of a server list at 2.75 (upstream's
 #: index_query_v275); others are a 400 from then on.
-LIST_QUERY = frozenset((
-    'user_id', 'project_id', 'tenant_id', 'launch_index', 'image_ref',
-    'image', 'kernel_id', 'ramdisk_id', 'hostname', 'key_name',
-    'power_state', 'vm_state', 'task_state', 'host', 'node', 'flavor',
-    'reservation_id', 'launched_at', 'terminated_at', 'availability_zone',
-    'name', 'display_name', 'description', 'display_description',
-    'locked_by', 'uuid', 'root_device_name', 'config_drive',
-    'access_ip_v4', 'access_ip_v6', 'auto_disk_config', 'progress',
-    'sort_key', 'sort_dir', 'all_tenants', 'soft_deleted', 'deleted',
-    'status', 'changes-since', 'ip', 'ip6', 'created_at',
-    'block_device_mapping', 'services', 'metadata', 'system_metadata',
-    'info_cache', 'security_groups', 'pci_devices', 'limit', 'marker',
-    'changes-before', 'locked') + TAG_FILTERS)
+LIST_QUERY = frozenset(
+    (
+        'user_id',
+        'project_id',
+        'tenant_id',
+        'launch_index',
+        'image_ref',
+        'image',
+        'kernel_id',
+        'ramdisk_id',
+        'hostname',
+        'key_name',
+        'power_state',
+        'vm_state',
+        'task_state',
+        'host',
+        'node',
+        'flavor',
+        'reservation_id',
+        'launched_at',
+        'terminated_at',
+        'availability_zone',
+        'name',
+        'display_name',
+        'description',
+        'display_description',
+        'locked_by',
+        'uuid',
+        'root_device_name',
+        'config_drive',
+        'access_ip_v4',
+        'access_ip_v6',
+        'auto_disk_config',
+        'progress',
+        'sort_key',
+        'sort_dir',
+        'all_tenants',
+        'soft_deleted',
+        'deleted',
+        'status',
+        'changes-since',
+        'ip',
+        'ip6',
+        'created_at',
+        'block_device_mapping',
+        'services',
+        'metadata',
+        'system_metadata',
+        'info_cache',
+        'security_groups',
+        'pci_devices',
+        'limit',
+        'marker',
+        'changes-before',
+        'locked',
+    )
+    + TAG_FILTERS
+)
 
 
 class NoMatch(Exception):
@@ -102,8 +211,10 @@ def _sort_keys(req: webob.Request) -> tuple[frozenset[str], frozenset[str]]:
     request's version: ``locked`` is a sort key from 2.73."""
     version = util.version(req)
     if version.at_least('2.75'):
-        return (SORT_COLUMNS | {'locked'},
-                SORT_IGNORED - {'locked'} - SORT_REFUSED_V275)
+        return (
+            SORT_COLUMNS | {'locked'},
+            SORT_IGNORED - {'locked'} - SORT_REFUSED_V275,
+        )
     if version.at_least('2.73'):
         return SORT_COLUMNS | {'locked'}, SORT_IGNORED - {'locked'}
     return SORT_COLUMNS, SORT_IGNORED
@@ -114,19 +225,20 @@ def sort(req: webob.Request) -> list[tuple[str, str]]:
     columns, ignored = _sort_keys(req)
     keys: list[str] = []
     dirs: list[str | None] = [d.strip() for d in req.GET.getall('sort_dir')]
-    for index, key in enumerate(k.strip()
-                                for k in req.GET.getall('sort_key')):
+    for index, key in enumerate(k.strip() for k in req.GET.getall('sort_key')):
         if key not in columns | ignored:
             raise webob.exc.HTTPBadRequest(
-                explanation=f"Invalid input for query parameters sort_key. "
-                f"Value: {key}. '{key}' is not one of the valid sort keys")
+                explanation=f'Invalid input for query parameters sort_key. '
+                f"Value: {key}. '{key}' is not one of the valid sort keys"
+            )
         if key in ignored:
             if index < len(dirs):  # its direction goes with it
                 dirs[index] = None
             continue
         if key in ('host', 'node') and not util.context(req).is_admin:
             raise webob.exc.HTTPForbidden(
-                explanation=f'Only administrators can sort servers by {key}')
+                explanation=f'Only administrators can sort servers by {key}'
+            )
         keys.append(key)
     try:
         return db.sort_order(keys, [d for d in dirs if d is not None])
@@ -157,7 +269,8 @@ def _deleted(req: webob.Request, filters: dict[str, Any]) -> None:
         filters['changes_before'] = before
         filters['deleted'] = True
     elif util.context(req).is_admin and strutils.bool_from_string(
-            req.GET.get('deleted'), default=False):
+        req.GET.get('deleted'), default=False
+    ):
         filters['deleted_only'] = True
     else:
         filters['hide_soft_deleted'] = True
@@ -183,8 +296,9 @@ def _flavor(req: webob.Request, filters: dict[str, Any]) -> None:
     if not ref:
         return
     try:
-        flavor = flavor_db.flavor_get(util.context(req),
-                                      ref.rstrip('/').rsplit('/', 1)[-1])
+        flavor = flavor_db.flavor_get(
+            util.context(req), ref.rstrip('/').rsplit('/', 1)[-1]
+        )
     except exception.FlavorNotFound:
         raise NoMatch() from None
     filters['instance_type_id'] = flavor['id']
@@ -239,7 +353,8 @@ def filters(req: webob.Request) -> dict[str, Any]:
                 found[name] = [t for t in req.GET[name].split(',') if t]
     if req.GET.get('image'):
         found['image_ref'] = uuids.canonical(
-            req.GET['image'].rsplit('/', 1)[-1])
+            req.GET['image'].rsplit('/', 1)[-1]
+        )
     _flavor(req, found)
     _locked(req, found)
     _hostname(req, found)

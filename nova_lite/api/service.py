@@ -10,6 +10,10 @@ from nova_lite.api import errors as api_errors
 
 def api_server(conf: cfg.ConfigOpts) -> wsgi_server.APIServer:
     return wsgi_server.APIServer(
-        'nova-lite-api', api_app.load_app(conf), conf.api.host,
-        conf.api.port, wsgi_server.Settings.from_group(conf.api),
-        api_errors.compute_error)
+        'nova-lite-api',
+        api_app.load_app(conf),
+        conf.api.host,
+        conf.api.port,
+        wsgi_server.Settings.from_group(conf.api),
+        api_errors.compute_error,
+    )

@@ -42,14 +42,16 @@ def deps(req: webob.Request) -> Any:
     return req.environ[DEPS_KEY]
 
 
-def authorize(req: webob.Request, action: str,
-              target: dict[str, Any] | None = None) -> None:
+def authorize(
+    req: webob.Request, action: str, target: dict[str, Any] | None = None
+) -> None:
     try:
         policy.authorize(context(req), action, target)
     except lite_policy.PolicyNotAuthorized as exc:
         # Upstream Nova's words (its PolicyNotAuthorized).
-        raise webob.exc.HTTPForbidden(explanation=(
-            f"Policy doesn't allow {exc.action} to be performed.")) from None
+        raise webob.exc.HTTPForbidden(
+            explanation=(f"Policy doesn't allow {exc.action} to be performed.")
+        ) from None
 
 
 def read_json(req: webob.Request) -> Any:
@@ -67,8 +69,9 @@ _STATUS_OF = (
 )
 
 
-def translate_errors(handler: Callable[[webob.Request], webob.Response]
-                     ) -> Callable[[webob.Request], webob.Response]:
+def translate_errors(
+    handler: Callable[[webob.Request], webob.Response],
+) -> Callable[[webob.Request], webob.Response]:
     """Turn domain exceptions into the matching HTTP errors."""
 
     @functools.wraps(handler)
@@ -87,13 +90,14 @@ def translate_errors(handler: Callable[[webob.Request], webob.Response]
 #: The largest integer a column holds (upstream's ``db.MAX_INT``, a
 #: 32-bit INT on MariaDB); every integer from a request is checked
 #: against its column's range before it reaches SQL.
-MAX_INT = 2 ** 31 - 1
+MAX_INT = 2**31 - 1
 #: Upstream's bound of float columns such as ``rxtx_factor``.
-MAX_FLOAT = 3.40282e+38
+MAX_FLOAT = 3.40282e38
 
 
-def query_int(req: webob.Request, name: str, minimum: int = 0,
-              maximum: int = MAX_INT) -> int | None:
+def query_int(
+    req: webob.Request, name: str, minimum: int = 0, maximum: int = MAX_INT
+) -> int | None:
     value = req.GET.get(name)
     if value is None:
         return None
@@ -104,12 +108,14 @@ def query_int(req: webob.Request, name: str, minimum: int = 0,
     if not minimum <= number <= maximum:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid {name} {value[:40]!r}: it must be an '
-            f'integer from {minimum} to {maximum}.')
+            f'integer from {minimum} to {maximum}.'
+        )
     return number
 
 
-def bounded_int(value: Any, name: str, minimum: int = 0,
-                maximum: int = MAX_INT) -> int:
+def bounded_int(
+    value: Any, name: str, minimum: int = 0, maximum: int = MAX_INT
+) -> int:
     """A body value the schema let through as an integer or a string of
     digits, as an int within [minimum, maximum] (else 400, as upstream's
     ``validate_integer``)."""
@@ -117,36 +123,37 @@ def bounded_int(value: Any, name: str, minimum: int = 0,
         number = int(value)
     except (TypeError, ValueError):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid input received: {name} must be an '
-            'integer')
+            explanation=f'Invalid input received: {name} must be an integer'
+        )
     if number < minimum:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid input received: {name} must be >= '
-            f'{minimum}')
+            explanation=f'Invalid input received: {name} must be >= {minimum}'
+        )
     if number > maximum:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid input received: {name} must be <= '
-            f'{maximum}')
+            explanation=f'Invalid input received: {name} must be <= {maximum}'
+        )
     return number
 
 
 def page_limit(req: webob.Request) -> int:
     limit = query_int(req, 'limit')
-    return min(CONF.api.max_limit if limit is None else limit,
-               CONF.api.max_limit)
+    return min(
+        CONF.api.max_limit if limit is None else limit, CONF.api.max_limit
+    )
 
 
 def base_url(req: webob.Request) -> str:
     return (CONF.api.public_endpoint or req.host_url).rstrip('/')
 
 
-def links(req: webob.Request, collection: str,
-          item_id: Any) -> list[dict[str, str]]:
+def links(
+    req: webob.Request, collection: str, item_id: Any
+) -> list[dict[str, str]]:
     return links_at(base_url(req), collection, item_id)
 
 
-def links_at(base: str, collection: str,
-             item_id: Any) -> list[dict[str, str]]:
+def links_at(base: str, collection: str, item_id: Any) -> list[dict[str, str]]:
     """``links`` for a base URL already worked out (for long lists)."""
     return [
         {'rel': 'self', 'href': f'{base}/v2.1/{collection}/{item_id}'},
@@ -154,8 +161,13 @@ def links_at(base: str, collection: str,
     ]
 
 
-def next_link(req: webob.Request, collection: str, items: list[Any],
-              limit: int, marker: str) -> list[dict[str, str]]:
+def next_link(
+    req: webob.Request,
+    collection: str,
+    items: list[Any],
+    limit: int,
+    marker: str,
+) -> list[dict[str, str]]:
     """``*_links`` with a ``next`` link when the page is full."""
     if not items or len(items) < limit:
         return []
@@ -163,8 +175,9 @@ def next_link(req: webob.Request, collection: str, items: list[Any],
     params['marker'] = marker
     params['limit'] = str(limit)
     query = urllib.parse.urlencode(params)
-    return [{'rel': 'next',
-             'href': f'{base_url(req)}/v2.1/{collection}?{query}'}]
+    return [
+        {'rel': 'next', 'href': f'{base_url(req)}/v2.1/{collection}?{query}'}
+    ]
 
 
 def _naive_utc(value: Any) -> Any:
@@ -199,8 +212,9 @@ def query_time(req: webob.Request, name: str) -> datetime.datetime | None:
         value = timeutils.parse_isotime(text)
     except ValueError:
         raise webob.exc.HTTPBadRequest(
-            explanation=f"Invalid input for query parameters {name}. "
-            f"Value: {text}. '{text}' is not a 'date-time'") from None
+            explanation=f'Invalid input for query parameters {name}. '
+            f"Value: {text}. '{text}' is not a 'date-time'"
+        ) from None
     return timeutils.normalize_time(value)
 
 
@@ -208,8 +222,9 @@ def changes_since(req: webob.Request) -> datetime.datetime | None:
     return query_time(req, 'changes-since')
 
 
-def changes_window(req: webob.Request) -> tuple[datetime.datetime | None,
-                                                datetime.datetime | None]:
+def changes_window(
+    req: webob.Request,
+) -> tuple[datetime.datetime | None, datetime.datetime | None]:
     """(changes-since, changes-before) of a list from 2.66; before must
     not be earlier than since (400, upstream's message)."""
     since = changes_since(req)
@@ -217,7 +232,8 @@ def changes_window(req: webob.Request) -> tuple[datetime.datetime | None,
     if since is not None and before is not None and before < since:
         raise webob.exc.HTTPBadRequest(
             explanation='The value of changes-since must be less than or '
-            'equal to changes-before.')
+            'equal to changes-before.'
+        )
     return since, before
 
 
@@ -226,8 +242,9 @@ def changes_window(req: webob.Request) -> tuple[datetime.datetime | None,
 STRICT_QUERY = '2.75'
 
 
-def reject_unknown_query(req: webob.Request, known: Iterable[str],
-                         since: str = STRICT_QUERY) -> None:
+def reject_unknown_query(
+    req: webob.Request, known: Iterable[str], since: str = STRICT_QUERY
+) -> None:
     """400 for a query parameter not in ``known`` from ``since`` on,
     with jsonschema's message as upstream words it."""
     if not version(req).at_least(since):
@@ -239,7 +256,8 @@ def reject_unknown_query(req: webob.Request, known: Iterable[str],
     verb = 'was' if len(unknown) == 1 else 'were'
     raise webob.exc.HTTPBadRequest(
         explanation=f'Additional properties are not allowed ({names} '
-        f'{verb} unexpected)')
+        f'{verb} unexpected)'
+    )
 
 
 @contextlib.contextmanager
@@ -258,10 +276,12 @@ def agent_call(host: str) -> Iterator[None]:
     except messaging.MessagingTimeout:
         raise webob.exc.HTTPConflict(
             explanation=f'Compute service of {host} is unavailable at this '
-            f'time.') from None
+            f'time.'
+        ) from None
     except messaging.RemoteError as exc:
         if exc.exc_type != 'UnsupportedVersion':
             raise
         raise webob.exc.HTTPConflict(
             explanation=f'The compute service of {host} is too old for '
-            f'this request; upgrade it.') from None
+            f'this request; upgrade it.'
+        ) from None

@@ -29,8 +29,9 @@ PROJECT = 'nova-lite'
 def init_application(conf: cfg.ConfigOpts = cfg.CONF) -> Any:
     """Load the configuration and build the application."""
     nova_conf.register_all(conf)
-    server.configure_from_environment(conf, PROJECT, 'nova-lite-api-wsgi',
-                                     'NOVA_LITE')
+    server.configure_from_environment(
+        conf, PROJECT, 'nova-lite-api-wsgi', 'NOVA_LITE'
+    )
     db_api.configure(conf)
     return api_app.load_app(conf)
 

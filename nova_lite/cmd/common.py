@@ -17,8 +17,9 @@ LOG = logging.getLogger(__name__)
 PROJECT = 'nova-lite'
 
 
-def load_config(argv: list[str], name: str,
-                conf: cfg.ConfigOpts | None = None) -> cfg.ConfigOpts:
+def load_config(
+    argv: list[str], name: str, conf: cfg.ConfigOpts | None = None
+) -> cfg.ConfigOpts:
     """Register options, parse the command line and files, set up logs."""
     private.restrict_umask()
     conf = conf or cfg.CONF
@@ -42,8 +43,9 @@ def _classify(name: str, exc: Exception) -> tuple[str, bool] | None:
     if isinstance(exc, exception.ComputeHostInUse):
         # Exit 1: a restart once the other process stopped may succeed.
         return f'{name} refuses to start: {exc}', False
-    message = daemon.common_failure(name, exc, (exception.ConfigError,),
-                                    'nova-lite-manage db sync')
+    message = daemon.common_failure(
+        name, exc, (exception.ConfigError,), 'nova-lite-manage db sync'
+    )
     return None if message is None else (message, False)
 
 

@@ -24,11 +24,17 @@ def main() -> int:
 
     def body() -> int:
         objects_base.set_default_indirection(
-            conductor_rpcapi.ObjectIndirectionAPI(conf))
+            conductor_rpcapi.ObjectIndirectionAPI(conf)
+        )
         launcher = lite_service.Launcher()
-        launcher.add(compute_svc.compute_service(
-            conf, conf.host, conf.state_path,
-            on_replaced=lambda: launcher.request_stop(EXIT_REFUSED)))
+        launcher.add(
+            compute_svc.compute_service(
+                conf,
+                conf.host,
+                conf.state_path,
+                on_replaced=lambda: launcher.request_stop(EXIT_REFUSED),
+            )
+        )
         metrics = listener.listener(conf)
         if metrics is not None:
             nova_metrics.register_process()

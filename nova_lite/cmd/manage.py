@@ -39,16 +39,19 @@ def _add_commands(subparsers: Any) -> None:
 
 def main() -> int:
     conf = cfg.CONF
-    conf.register_cli_opt(cfg.SubCommandOpt(
-        'command', title='Commands', handler=_add_commands))
+    conf.register_cli_opt(
+        cfg.SubCommandOpt('command', title='Commands', handler=_add_commands)
+    )
     common.load_config(sys.argv[1:], 'nova-lite-manage', conf)
     func = getattr(conf.command, 'func', None)
     if func is None:
-        print('usage: nova-lite-manage db '
-              '{sync,version,online_data_migrations} | compute '
-              '{identity {show,verify},rename,forget-evacuations,list,'
-              'release HOST}',
-              file=sys.stderr)
+        print(
+            'usage: nova-lite-manage db '
+            '{sync,version,online_data_migrations} | compute '
+            '{identity {show,verify},rename,forget-evacuations,list,'
+            'release HOST}',
+            file=sys.stderr,
+        )
         return 2
 
     def body() -> int:

@@ -21,8 +21,9 @@ from nova_lite.db import links
 DEFAULT_BATCH = 50
 
 
-def _run_one(context: Any, func: Any, max_count: int | None) -> tuple[
-        int, int, bool]:
+def _run_one(
+    context: Any, func: Any, max_count: int | None
+) -> tuple[int, int, bool]:
     """(found, done, more may remain) for one migration."""
     if max_count is None:
         done = links.fill_all(context, func, DEFAULT_BATCH)
@@ -58,7 +59,12 @@ def add_commands(db_sub: Any) -> None:
     online = db_sub.add_parser(
         'online_data_migrations',
         help='Fill integer links that old records lack (compute_id, '
-        'service_id, dest_compute_id).')
-    online.add_argument('--max-count', dest='max_count', type=int,
-                        help='Fix at most this many rows per migration.')
+        'service_id, dest_compute_id).',
+    )
+    online.add_argument(
+        '--max-count',
+        dest='max_count',
+        type=int,
+        help='Fix at most this many rows per migration.',
+    )
     online.set_defaults(func=online_data_migrations)

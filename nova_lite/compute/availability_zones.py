@@ -38,6 +38,8 @@ def available_zones(ctx: Any) -> set[str]:
     """The zones of the enabled compute services (where a server may
     be asked for)."""
     zones = host_zones(ctx)
-    return {host_zone(zones, s['host'])
-            for s in service_db.service_get_all(ctx, binary=COMPUTE_BINARY)
-            if not s['disabled']}
+    return {
+        host_zone(zones, s['host'])
+        for s in service_db.service_get_all(ctx, binary=COMPUTE_BINARY)
+        if not s['disabled']
+    }

@@ -25,20 +25,26 @@ from nova_lite.compute.move_recovery import stalled
 LOG = logging.getLogger(__name__)
 
 
-def resume(context: Any, driver: Any, nodes: dict[str, Any],
-           stale_after: float) -> int:
+def resume(
+    context: Any, driver: Any, nodes: dict[str, Any], stale_after: float
+) -> int:
     """Build what waited ``stale_after`` seconds; how many. One
     query."""
     built = 0
     for node, instance in instance_ops.on_nodes(
-            context, nodes, {'vm_state': [states.BUILDING],
-                             'task_state': [states.SCHEDULING]}):
+        context,
+        nodes,
+        {'vm_state': [states.BUILDING], 'task_state': [states.SCHEDULING]},
+    ):
         if not stalled(instance, stale_after):
             continue
-        LOG.warning('Placed on %s over %s s ago and not built (its '
-                    'build request was lost); building it now',
-                    node.hypervisor_hostname, stale_after,
-                    instance=instance)
+        LOG.warning(
+            'Placed on %s over %s s ago and not built (its '
+            'build request was lost); building it now',
+            node.hypervisor_hostname,
+            stale_after,
+            instance=instance,
+        )
         instance_ops.build(context, driver, instance)
         built += 1
     return built

@@ -28,8 +28,9 @@ class Busy:
         self._held: set[Hashable] = set()
 
     @contextlib.contextmanager
-    def hold(self, key: Hashable, wait: bool = False,
-             limit: float = WAIT_LIMIT) -> Iterator[bool]:
+    def hold(
+        self, key: Hashable, wait: bool = False, limit: float = WAIT_LIMIT
+    ) -> Iterator[bool]:
         """True (and held until the block ends) when no other thread of
         this agent holds ``key`` (with ``wait``: once none does, up to
         ``limit`` seconds); False otherwise."""

@@ -51,8 +51,9 @@ _NAMED = 20
 
 def _names(uuids: Any) -> str:
     ordered = sorted(uuids)
-    more = (f' and {len(ordered) - _NAMED} more'
-            if len(ordered) > _NAMED else '')
+    more = (
+        f' and {len(ordered) - _NAMED} more' if len(ordered) > _NAMED else ''
+    )
     return ', '.join(ordered[:_NAMED]) + more
 
 
@@ -83,8 +84,13 @@ class _View:
 class Cleaner:
     """The housekeeping of one agent; passes never overlap."""
 
-    def __init__(self, conf: cfg.ConfigOpts, driver: Any, host: str,
-                 busy: Busy | None = None) -> None:
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        driver: Any,
+        host: str,
+        busy: Busy | None = None,
+    ) -> None:
         self.conf = conf
         self.driver = driver
         self.host = host
@@ -111,50 +117,73 @@ class Cleaner:
         aside = set(self.driver.list_aside_uuids())
         evacuations: dict[str, list[Any]] = {}
         for migration in migration_obj.MigrationList.get_evacuations_from(
-                context, self.host):
-            evacuations.setdefault(migration.instance_uuid,
-                                   []).append(migration)
+            context, self.host
+        ):
+            evacuations.setdefault(migration.instance_uuid, []).append(
+                migration
+            )
         node_ids = [node.id for node in nodes.values()]
-        placed_here = set(instance_obj.InstanceList.get_uuids_by_compute_ids(
-            context, node_ids))
+        placed_here = set(
+            instance_obj.InstanceList.get_uuids_by_compute_ids(
+                context, node_ids
+            )
+        )
         # Whether the rest is live or deleted (usually few: what is
         # placed here needs no question).
-        wanted = sorted((on_hypervisor | aside | set(evacuations))
-                        - placed_here)
-        presence = (instance_obj.InstanceList.get_presence(context, wanted)
-                    if wanted else {})
+        wanted = sorted(
+            (on_hypervisor | aside | set(evacuations)) - placed_here
+        )
+        presence = (
+            instance_obj.InstanceList.get_presence(context, wanted)
+            if wanted
+            else {}
+        )
         presence.update(dict.fromkeys(placed_here, states.RECORD_LIVE))
-        return _View(node_ids, on_hypervisor, aside, presence, placed_here,
-                     evacuations)
+        return _View(
+            node_ids, on_hypervisor, aside, presence, placed_here, evacuations
+        )
 
-    def _arriving(self, context: Any, view: _View,
-                  uuids: list[str]) -> set[str]:
+    def _arriving(
+        self, context: Any, view: _View, uuids: list[str]
+    ) -> set[str]:
         """Those of ``uuids`` with a move to one of this host's nodes
         under way (claimed there, or an evacuation that chose it)."""
         if not uuids:
             return set()
-        moves = migration_obj.MigrationList.get_by_filters(context, {
-            'instance_uuids': uuids,
-            'status': ['accepted', *states.INCOMING_STATUSES]})
-        return {m.instance_uuid for m in moves
-                if m.dest_compute_id in view.node_ids
-                or (m.status == 'accepted' and m.dest_compute == self.host)}
+        moves = migration_obj.MigrationList.get_by_filters(
+            context,
+            {
+                'instance_uuids': uuids,
+                'status': ['accepted', *states.INCOMING_STATUSES],
+            },
+        )
+        return {
+            m.instance_uuid
+            for m in moves
+            if m.dest_compute_id in view.node_ids
+            or (m.status == 'accepted' and m.dest_compute == self.host)
+        }
 
     # the rules -----------------------------------------------------------
 
-    def _evacuated_away(self, context: Any, view: _View,
-                        found: Findings) -> None:
+    def _evacuated_away(
+        self, context: Any, view: _View, found: Findings
+    ) -> None:
         done: dict[str, list[Any]] = {}
         for uuid, migrations in view.evacuations.items():
             busy = [m for m in migrations if m.status in IN_PROGRESS]
             if busy:
                 found.waiting[uuid] = ', '.join(
-                    f'{m.uuid} ({m.status})' for m in busy)
+                    f'{m.uuid} ({m.status})' for m in busy
+                )
             else:
                 done[uuid] = migrations
-        live = [uuid for uuid in done
-                if view.presence.get(uuid) == states.RECORD_LIVE
-                and uuid not in view.placed_here]
+        live = [
+            uuid
+            for uuid in done
+            if view.presence.get(uuid) == states.RECORD_LIVE
+            and uuid not in view.placed_here
+        ]
         arriving = self._arriving(context, view, live)
         completed: list[int] = []
         for uuid, migrations in done.items():
@@ -169,59 +198,83 @@ class Cleaner:
             completed += [m.id for m in migrations]
         if completed:
             found.completed = migration_obj.MigrationList.mark_completed(
-                context, completed)
+                context, completed
+            )
 
     def _destroy_evacuated(self, uuid: str, migration: Any) -> None:
         shared = self.driver.shares_storage_with(migration.dest_compute)
-        self.driver.destroy(instance_obj.Instance(uuid=uuid),
-                            destroy_disks=not shared)
-        LOG.info('Destroyed the local copy of an instance evacuated to %s '
-                 '(migration %s, done)%s', migration.dest_compute,
-                 migration.uuid,
-                 '; disks kept on shared storage' if shared else '',
-                 instance_uuid=uuid)
+        self.driver.destroy(
+            instance_obj.Instance(uuid=uuid), destroy_disks=not shared
+        )
+        LOG.info(
+            'Destroyed the local copy of an instance evacuated to %s '
+            '(migration %s, done)%s',
+            migration.dest_compute,
+            migration.uuid,
+            '; disks kept on shared storage' if shared else '',
+            instance_uuid=uuid,
+        )
 
     def _reap_deleted(self, view: _View, found: Findings) -> None:
         action = self.conf.running_deleted_instance_action
         deleted = sorted(
-            uuid for uuid in view.on_hypervisor | view.aside
-            if view.presence.get(uuid) == states.RECORD_DELETED)
+            uuid
+            for uuid in view.on_hypervisor | view.aside
+            if view.presence.get(uuid) == states.RECORD_DELETED
+        )
         if not deleted or action == 'noop':
             return
         if action == 'log':
-            self._tell('deleted', deleted, 'Local copies of %d deleted '
-                       'instance(s) are kept ([DEFAULT]'
-                       'running_deleted_instance_action = log): %s')
+            self._tell(
+                'deleted',
+                deleted,
+                'Local copies of %d deleted '
+                'instance(s) are kept ([DEFAULT]'
+                'running_deleted_instance_action = log): %s',
+            )
             return
         for uuid in deleted:
             if uuid in view.on_hypervisor and uuid not in found.destroyed:
                 self.driver.destroy(instance_obj.Instance(uuid=uuid))
             if uuid in view.aside:
                 self.driver.destroy_aside(uuid)
-            LOG.info('Reaped the local copy of a deleted instance',
-                     instance_uuid=uuid)
+            LOG.info(
+                'Reaped the local copy of a deleted instance',
+                instance_uuid=uuid,
+            )
             found.reaped.append(uuid)
 
-    def _unexplained(self, context: Any, view: _View,
-                     found: Findings) -> None:
+    def _unexplained(self, context: Any, view: _View, found: Findings) -> None:
         suspects = sorted(
-            view.on_hypervisor - view.placed_here - set(view.evacuations)
-            - {u for u, p in view.presence.items()
-               if p == states.RECORD_DELETED})
+            view.on_hypervisor
+            - view.placed_here
+            - set(view.evacuations)
+            - {
+                u
+                for u, p in view.presence.items()
+                if p == states.RECORD_DELETED
+            }
+        )
         arriving = self._arriving(context, view, suspects)
         suspects = [u for u in suspects if u not in arriving]
         debris = self._left_by_ended_moves(context, view, suspects)
         for uuid, migration in debris.items():
             self.driver.destroy(instance_obj.Instance(uuid=uuid))
-            LOG.info('Destroyed the copy left here by %s %s, which ended '
-                     '%s; the instance lives on %s', migration.migration_type,
-                     migration.uuid, migration.status,
-                     migration.source_compute, instance_uuid=uuid)
+            LOG.info(
+                'Destroyed the copy left here by %s %s, which ended '
+                '%s; the instance lives on %s',
+                migration.migration_type,
+                migration.uuid,
+                migration.status,
+                migration.source_compute,
+                instance_uuid=uuid,
+            )
             found.reaped.append(uuid)
         found.unexplained = [u for u in suspects if u not in debris]
 
-    def _left_by_ended_moves(self, context: Any, view: _View,
-                             uuids: list[str]) -> dict[str, Any]:
+    def _left_by_ended_moves(
+        self, context: Any, view: _View, uuids: list[str]
+    ) -> dict[str, Any]:
         """Those of ``uuids`` whose copy here a move to this host left
         behind: of the instance's moves that involved this host (from
         it, or to one of its nodes), the newest came here and ended
@@ -234,24 +287,36 @@ class Cleaner:
             return {}
         newest: dict[str, Any] = {}
         for migration in migration_obj.MigrationList.get_by_filters(
-                context, {'instance_uuids': uuids}):
-            involved = (migration.source_compute == self.host
-                        or migration.dest_compute == self.host
-                        or migration.dest_compute_id in view.node_ids)
+            context, {'instance_uuids': uuids}
+        ):
+            involved = (
+                migration.source_compute == self.host
+                or migration.dest_compute == self.host
+                or migration.dest_compute_id in view.node_ids
+            )
             if involved and migration.id > getattr(
-                    newest.get(migration.instance_uuid), 'id', -1):
+                newest.get(migration.instance_uuid), 'id', -1
+            ):
                 newest[migration.instance_uuid] = migration
-        ended = {u: m for u, m in newest.items()
-                 if m.dest_compute_id in view.node_ids
-                 and m.status in ENDED_WITHOUT_ARRIVING}
+        ended = {
+            u: m
+            for u, m in newest.items()
+            if m.dest_compute_id in view.node_ids
+            and m.status in ENDED_WITHOUT_ARRIVING
+        }
         if not ended:
             return {}
         # Lives elsewhere: placed on another host's compute node (a
         # record proves where it is), and not in ERROR.
-        healthy = {i.uuid for i in instance_obj.InstanceList.get_by_filters(
-            context, {'uuid': list(ended)})
-            if i.vm_state != states.ERROR and i.compute_id is not None
-            and i.compute_id not in view.node_ids}
+        healthy = {
+            i.uuid
+            for i in instance_obj.InstanceList.get_by_filters(
+                context, {'uuid': list(ended)}
+            )
+            if i.vm_state != states.ERROR
+            and i.compute_id is not None
+            and i.compute_id not in view.node_ids
+        }
         return {u: m for u, m in ended.items() if u in healthy}
 
     def _put_back_aside(self, context: Any, view: _View) -> None:
@@ -261,27 +326,40 @@ class Cleaner:
         uuids = sorted((view.aside - view.on_hypervisor) & view.placed_here)
         for uuid in uuids:
             with self.busy.hold(uuid) as free:
-                instance = (self._ended_aside(context, uuid, view.node_ids)
-                            if free else None)
+                instance = (
+                    self._ended_aside(context, uuid, view.node_ids)
+                    if free
+                    else None
+                )
                 if instance is not None:
                     self.driver.abort_migration(instance)
-                    LOG.warning('The copy kept aside here for a move that '
-                                'ended (a state reset?) is back in place: '
-                                'the instance is placed here',
-                                instance=instance)
+                    LOG.warning(
+                        'The copy kept aside here for a move that '
+                        'ended (a state reset?) is back in place: '
+                        'the instance is placed here',
+                        instance=instance,
+                    )
 
     @staticmethod
     def _ended_aside(context: Any, uuid: str, node_ids: list[int]) -> Any:
         """The instance, if it is placed here with no task and no cold
         move of it is in flight; None otherwise."""
-        found = instance_obj.InstanceList.get_by_filters(context,
-                                                         {'uuid': [uuid]})
-        if not found or found[0].task_state is not None or (
-                found[0].compute_id not in node_ids):
+        found = instance_obj.InstanceList.get_by_filters(
+            context, {'uuid': [uuid]}
+        )
+        if (
+            not found
+            or found[0].task_state is not None
+            or (found[0].compute_id not in node_ids)
+        ):
             return None
-        moving = migration_obj.MigrationList.get_by_filters(context, {
-            'instance_uuids': [uuid],
-            'status': list(states.COLD_MOVES_IN_FLIGHT)})
+        moving = migration_obj.MigrationList.get_by_filters(
+            context,
+            {
+                'instance_uuids': [uuid],
+                'status': list(states.COLD_MOVES_IN_FLIGHT),
+            },
+        )
         return None if moving else found[0]
 
     # telling the operator --------------------------------------------------
@@ -298,22 +376,35 @@ class Cleaner:
 
     def _report(self, found: Findings) -> None:
         for uuid in found.placed_again:
-            LOG.info('The instance is placed on this host again; its done '
-                     'evacuation is completed and the copy here is kept',
-                     instance_uuid=uuid)
-        self._tell('waiting', list(found.waiting),
-                   'Keeping the local copies of %d instance(s) whose '
-                   'evacuation away from here is still in progress (the '
-                   'move may yet fail); each is destroyed once its '
-                   'evacuation is done: %s')
-        self._tell('unexplained', found.unexplained,
-                   '%d instance(s) on this hypervisor are not placed on '
-                   'this host\'s compute node(s), and no migration record '
-                   'or deletion explains them: %s. They are left alone '
-                   '(never destroyed on a guess); check where each one runs '
-                   '("openstack server show") and clean up by hand.')
+            LOG.info(
+                'The instance is placed on this host again; its done '
+                'evacuation is completed and the copy here is kept',
+                instance_uuid=uuid,
+            )
+        self._tell(
+            'waiting',
+            list(found.waiting),
+            'Keeping the local copies of %d instance(s) whose '
+            'evacuation away from here is still in progress (the '
+            'move may yet fail); each is destroyed once its '
+            'evacuation is done: %s',
+        )
+        self._tell(
+            'unexplained',
+            found.unexplained,
+            '%d instance(s) on this hypervisor are not placed on '
+            "this host's compute node(s), and no migration record "
+            'or deletion explains them: %s. They are left alone '
+            '(never destroyed on a guess); check where each one runs '
+            '("openstack server show") and clean up by hand.',
+        )
         if found.destroyed or found.completed or found.reaped:
-            LOG.info('Clean-up of host %s: %d evacuated copy(ies) '
-                     'destroyed, %d evacuation(s) completed, %d deleted '
-                     'instance(s) reaped', self.host, len(found.destroyed),
-                     found.completed, len(found.reaped))
+            LOG.info(
+                'Clean-up of host %s: %d evacuated copy(ies) '
+                'destroyed, %d evacuation(s) completed, %d deleted '
+                'instance(s) reaped',
+                self.host,
+                len(found.destroyed),
+                found.completed,
+                len(found.reaped),
+            )

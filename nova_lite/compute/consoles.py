@@ -21,16 +21,20 @@ from nova_lite import states
 _REFUSED_TASKS = (states.DELETING, states.MIGRATING)
 
 
-def remote_console(inst: dict[str, Any], protocol: str,
-                   console_type: str) -> dict[str, Any]:
+def remote_console(
+    inst: dict[str, Any], protocol: str, console_type: str
+) -> dict[str, Any]:
     """The console URL of ``inst``; here always the refusal of a console
     type no compute enables, after upstream's checks of the server."""
     if not inst['host']:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
     if inst['task_state'] in _REFUSED_TASKS:
         raise exception.InstanceStateConflict(
-            action=f'get_{protocol}_console', instance_uuid=inst['uuid'],
-            vm_state=inst['vm_state'], task_state=inst['task_state'])
+            action=f'get_{protocol}_console',
+            instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'],
+            task_state=inst['task_state'],
+        )
     raise exception.ConsoleTypeUnavailable(console_type=console_type)
 
 

@@ -36,9 +36,16 @@ Row = dict[str, Any]
 
 #: The vm_states a DELETE soft-deletes (a soft-deleted server again:
 #: it stays so, as upstream).
-SOFT_DELETABLE = (states.ACTIVE, states.STOPPED, states.ERROR,
-                  states.PAUSED, states.SUSPENDED, states.RESCUED,
-                  states.SHELVED, states.SOFT_DELETED)
+SOFT_DELETABLE = (
+    states.ACTIVE,
+    states.STOPPED,
+    states.ERROR,
+    states.PAUSED,
+    states.SUSPENDED,
+    states.RESCUED,
+    states.SHELVED,
+    states.SOFT_DELETED,
+)
 
 
 def enabled() -> bool:
@@ -47,8 +54,9 @@ def enabled() -> bool:
 
 def _host_up(ctx: Any, host: str) -> bool:
     try:
-        service = service_db.service_get(ctx, host=host,
-                                         binary=service_obj.COMPUTE_BINARY)
+        service = service_db.service_get(
+            ctx, host=host, binary=service_obj.COMPUTE_BINARY
+        )
     except exception.ServiceNotFound:
         return False
     return service_obj.is_up(service, cfg.CONF.service_down_time)
@@ -57,9 +65,12 @@ def _host_up(ctx: Any, host: str) -> bool:
 def soft_deletable(inst: Row) -> bool:
     """Whether a DELETE may soft-delete the server (else it deletes it at
     once)."""
-    return bool(inst['launched_at'] and inst['host']
-                and inst['task_state'] is None
-                and inst['vm_state'] in SOFT_DELETABLE)
+    return bool(
+        inst['launched_at']
+        and inst['host']
+        and inst['task_state'] is None
+        and inst['vm_state'] in SOFT_DELETABLE
+    )
 
 
 class DeferredDelete:
@@ -68,14 +79,26 @@ class DeferredDelete:
 
     compute: Any
 
-    def _start(self, ctx: Any, inst: Row, action: str, values: Row,
-               vm_states: tuple[str, ...],
-               quota_project: str | None = None) -> None:
+    def _start(
+        self,
+        ctx: Any,
+        inst: Row,
+        action: str,
+        values: Row,
+        vm_states: tuple[str, ...],
+        quota_project: str | None = None,
+    ) -> None:
         try:
-            actions_db.begin(ctx, inst['uuid'], values,
-                             power_api.action_values(ctx, inst, action),
-                             [None], vm_states, unlocked=not ctx.is_admin,
-                             quota_project=quota_project)
+            actions_db.begin(
+                ctx,
+                inst['uuid'],
+                values,
+                power_api.action_values(ctx, inst, action),
+                [None],
+                vm_states,
+                unlocked=not ctx.is_admin,
+                quota_project=quota_project,
+            )
         except exception.UnexpectedTaskState:
             raise power_api.conflict(ctx, inst, action) from None
 
@@ -91,19 +114,28 @@ class DeferredDelete:
         up = _host_up(ctx, inst['host'])
         values: Row = {'task_state': states.SOFT_DELETING, 'deleted_at': now}
         if not up:
-            values = {'vm_state': states.SOFT_DELETED, 'task_state': None,
-                      'deleted_at': now}
+            values = {
+                'vm_state': states.SOFT_DELETED,
+                'task_state': None,
+                'deleted_at': now,
+            }
         self._start(ctx, inst, 'delete', values, SOFT_DELETABLE)
         if up:
-            LOG.info('Soft-deleting on %s', inst['host'],
-                     instance_uuid=inst['uuid'])
+            LOG.info(
+                'Soft-deleting on %s', inst['host'], instance_uuid=inst['uuid']
+            )
             self.compute.soft_delete_instance(
-                ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
-                inst['host'])
+                ctx,
+                instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+                inst['host'],
+            )
         else:
-            LOG.warning('Soft-deleted while compute %s is down: its guest '
-                        'is left as it is', inst['host'],
-                        instance_uuid=inst['uuid'])
+            LOG.warning(
+                'Soft-deleted while compute %s is down: its guest '
+                'is left as it is',
+                inst['host'],
+                instance_uuid=inst['uuid'],
+            )
         return True
 
     def restore(self, ctx: Any, inst: Row) -> None:
@@ -113,17 +145,32 @@ class DeferredDelete:
         power_api.check_lock(ctx, inst)
         if inst['vm_state'] != states.SOFT_DELETED or inst['task_state']:
             raise exception.InstanceStateConflict(
-                action='restore', instance_uuid=inst['uuid'],
-                vm_state=inst['vm_state'], task_state=inst['task_state'])
+                action='restore',
+                instance_uuid=inst['uuid'],
+                vm_state=inst['vm_state'],
+                task_state=inst['task_state'],
+            )
         values: Row = {'task_state': states.RESTORING, 'deleted_at': None}
         if not inst['host']:
-            values = {'vm_state': states.ACTIVE, 'task_state': None,
-                      'deleted_at': None}
-        self._start(ctx, inst, 'restore', values, (states.SOFT_DELETED,),
-                    quota_project=inst['project_id'])
+            values = {
+                'vm_state': states.ACTIVE,
+                'task_state': None,
+                'deleted_at': None,
+            }
+        self._start(
+            ctx,
+            inst,
+            'restore',
+            values,
+            (states.SOFT_DELETED,),
+            quota_project=inst['project_id'],
+        )
         if inst['host']:
-            LOG.info('Restoring on %s', inst['host'],
-                     instance_uuid=inst['uuid'])
+            LOG.info(
+                'Restoring on %s', inst['host'], instance_uuid=inst['uuid']
+            )
             self.compute.restore_instance(
-                ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
-                inst['host'])
+                ctx,
+                instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+                inst['host'],
+            )

@@ -36,46 +36,68 @@ def fail(instance: Any, migration: Any, reason: str) -> None:
     its source) goes to ERROR with a fault, unless it changed
     meanwhile (deleted, or reset by an administrator)."""
     if not migration.transition(['accepted', 'pre-migrating'], 'failed'):
-        LOG.info('Evacuation %s ended meanwhile (%s); not failing it',
-                 migration.uuid, migration.status, instance=instance)
+        LOG.info(
+            'Evacuation %s ended meanwhile (%s); not failing it',
+            migration.uuid,
+            migration.status,
+            instance=instance,
+        )
         return
     instance.vm_state = states.ERROR
     instance.task_state = None
     instance.fault = instance_ops.fault(reason)
     if not instance_ops.saved(instance, [states.REBUILDING]):
-        LOG.info('Instance changed while failing its evacuation',
-                 instance=instance)
+        LOG.info(
+            'Instance changed while failing its evacuation', instance=instance
+        )
 
 
 def _claimed(node: Any, instance: Any, migration: Any) -> bool:
     """Claim the node for the evacuation; True when this host is to
     (go on and) rebuild it."""
-    result = migration.claim_destination(node.id, instance.vcpus,
-                                         instance.memory_mb,
-                                         instance.root_gb)
+    result = migration.claim_destination(
+        node.id, instance.vcpus, instance.memory_mb, instance.root_gb
+    )
     if result == claims.CLAIMED:
         return True
     if result == claims.ALREADY_CLAIMED:
         # A repeated request, or a resumption: go on unless it ended.
         return bool(migration.status == 'pre-migrating')
     if result == claims.NO_ROOM:
-        LOG.warning('Evacuation %s cannot claim %s: no room',
-                    migration.uuid, node.hypervisor_hostname,
-                    instance=instance)
-        fail(instance, migration, f'Evacuation to {node.host} failed: the '
-             f'node no longer has room.')
+        LOG.warning(
+            'Evacuation %s cannot claim %s: no room',
+            migration.uuid,
+            node.hypervisor_hostname,
+            instance=instance,
+        )
+        fail(
+            instance,
+            migration,
+            f'Evacuation to {node.host} failed: the node no longer has room.',
+        )
         return False
     if result == claims.GROUP_POLICY:
-        LOG.warning('Evacuation %s cannot claim %s: another member of the '
-                    "instance's server group holds the host now",
-                    migration.uuid, node.hypervisor_hostname,
-                    instance=instance)
-        fail(instance, migration, f'Evacuation to {node.host} failed: the '
-             f"server group's policy no longer allows the host.")
+        LOG.warning(
+            'Evacuation %s cannot claim %s: another member of the '
+            "instance's server group holds the host now",
+            migration.uuid,
+            node.hypervisor_hostname,
+            instance=instance,
+        )
+        fail(
+            instance,
+            migration,
+            f'Evacuation to {node.host} failed: the '
+            f"server group's policy no longer allows the host.",
+        )
         return False
-    LOG.info('Evacuation %s is %s (destination %s): nothing to do here',
-             migration.uuid, migration.status, migration.dest_compute,
-             instance=instance)
+    LOG.info(
+        'Evacuation %s is %s (destination %s): nothing to do here',
+        migration.uuid,
+        migration.status,
+        migration.dest_compute,
+        instance=instance,
+    )
     return False
 
 
@@ -83,8 +105,10 @@ def ends_stopped(instance: Any, migration: Any) -> bool:
     """Whether the evacuated instance ends STOPPED (shut off) here: it
     was stopped, or the evacuation was asked with API 2.95 or later
     (``target_state``); else it ends ACTIVE, as before 2.95."""
-    return bool(instance.vm_state == states.STOPPED
-                or migration.target_state == states.STOPPED)
+    return bool(
+        instance.vm_state == states.STOPPED
+        or migration.target_state == states.STOPPED
+    )
 
 
 def rebuild(driver: Any, node: Any, instance: Any, migration: Any) -> None:
@@ -93,8 +117,11 @@ def rebuild(driver: Any, node: Any, instance: Any, migration: Any) -> None:
     if instance.compute_id == node.id:
         # Placed here before a crash: only the record is left to finish.
         migration.finish_on_destination()
-        LOG.info('Evacuation %s finished (the instance was already '
-                 'placed here)', migration.uuid, instance=instance)
+        LOG.info(
+            'Evacuation %s finished (the instance was already placed here)',
+            migration.uuid,
+            instance=instance,
+        )
         return
     stopped = ends_stopped(instance, migration)
     try:
@@ -102,23 +129,36 @@ def rebuild(driver: Any, node: Any, instance: Any, migration: Any) -> None:
         if stopped:
             driver.power_off(instance)
     except Exception as exc:
-        LOG.exception('Rebuild of an evacuated instance failed',
-                      instance=instance)
+        LOG.exception(
+            'Rebuild of an evacuated instance failed', instance=instance
+        )
         driver.destroy(instance)
         fail(instance, migration, f'Evacuation rebuild failed: {exc}')
         return
-    move.place_on(instance, node,
-                  states.STOPPED if stopped else states.ACTIVE, not stopped)
+    move.place_on(
+        instance,
+        node,
+        states.STOPPED if stopped else states.ACTIVE,
+        not stopped,
+    )
     if not instance_ops.saved(instance, [states.REBUILDING]):
-        LOG.info('The instance was deleted or reset while it was evacuated '
-                 'here; removing the rebuilt copy', instance=instance)
+        LOG.info(
+            'The instance was deleted or reset while it was evacuated '
+            'here; removing the rebuilt copy',
+            instance=instance,
+        )
         driver.destroy(instance)
         migration.transition(['pre-migrating'], 'failed')
         return
     migration.finish_on_destination()
-    LOG.info('Evacuated from %s to %s (migration %s, %s)',
-             migration.source_compute, node.host, migration.uuid,
-             migration.status, instance=instance)
+    LOG.info(
+        'Evacuated from %s to %s (migration %s, %s)',
+        migration.source_compute,
+        node.host,
+        migration.uuid,
+        migration.status,
+        instance=instance,
+    )
 
 
 class Incoming:
@@ -130,12 +170,14 @@ class Incoming:
         self.host = host
         self._hold = busy.hold
 
-    def evacuate_here(self, node: Any, instance: Any,
-                      migration: Any) -> None:
+    def evacuate_here(self, node: Any, instance: Any, migration: Any) -> None:
         with self._hold(migration.id) as free:
             if not free:
-                LOG.info('Evacuation %s is already being worked on here',
-                         migration.uuid, instance=instance)
+                LOG.info(
+                    'Evacuation %s is already being worked on here',
+                    migration.uuid,
+                    instance=instance,
+                )
                 return
             if _claimed(node, instance, migration):
                 rebuild(self.driver, node, instance, migration)
@@ -147,40 +189,60 @@ class Incoming:
         by_id = {node.id: node for node in nodes.values()}
         by_name = {node.hypervisor_hostname: node for node in nodes.values()}
         migrations = migration_obj.MigrationList.get_evacuations_to(
-            context, self.host, list(by_id))
+            context, self.host, list(by_id)
+        )
         if not migrations:
             return 0
-        instances = {i.uuid: i for i in
-                     instance_obj.InstanceList.get_by_filters(
-                         context, {'uuid': [m.instance_uuid
-                                            for m in migrations]})}
+        instances = {
+            i.uuid: i
+            for i in instance_obj.InstanceList.get_by_filters(
+                context, {'uuid': [m.instance_uuid for m in migrations]}
+            )
+        }
         for migration in migrations:
             node = by_id.get(migration.dest_compute_id) or by_name.get(
-                migration.dest_node)
-            self._resume_one(node, instances.get(migration.instance_uuid),
-                             migration)
+                migration.dest_node
+            )
+            self._resume_one(
+                node, instances.get(migration.instance_uuid), migration
+            )
         return len(migrations)
 
     def _resume_one(self, node: Any, instance: Any, migration: Any) -> None:
         if instance is None:
-            LOG.info('Evacuation %s: its instance %s was deleted; the '
-                     'evacuation fails', migration.uuid,
-                     migration.instance_uuid)
+            LOG.info(
+                'Evacuation %s: its instance %s was deleted; the '
+                'evacuation fails',
+                migration.uuid,
+                migration.instance_uuid,
+            )
             migration.transition(['accepted', 'pre-migrating'], 'failed')
             return
-        if (node is not None and instance.compute_id == node.id
-                and migration.status == 'pre-migrating'):
+        if (
+            node is not None
+            and instance.compute_id == node.id
+            and migration.status == 'pre-migrating'
+        ):
             with self._hold(migration.id) as free:
                 if free:
                     rebuild(self.driver, node, instance, migration)
             return
         if node is None or instance.task_state != states.REBUILDING:
-            LOG.warning('Evacuation %s (%s) to node %s is left alone: the '
-                        'instance is in task state %s', migration.uuid,
-                        migration.status, migration.dest_node,
-                        instance.task_state, instance=instance)
+            LOG.warning(
+                'Evacuation %s (%s) to node %s is left alone: the '
+                'instance is in task state %s',
+                migration.uuid,
+                migration.status,
+                migration.dest_node,
+                instance.task_state,
+                instance=instance,
+            )
             return
-        LOG.info('Resuming evacuation %s (%s) from %s', migration.uuid,
-                 migration.status, migration.source_compute,
-                 instance=instance)
+        LOG.info(
+            'Resuming evacuation %s (%s) from %s',
+            migration.uuid,
+            migration.status,
+            migration.source_compute,
+            instance=instance,
+        )
         self.evacuate_here(node, instance, migration)

@@ -21,8 +21,10 @@ LOG = logging.getLogger(__name__)
 Row = dict[str, Any]
 
 #: power-update tag -> the instance action recorded for it
-POWER_ACTIONS = {power_update.POWER_ON: 'start',
-                 power_update.POWER_OFF: 'stop'}
+POWER_ACTIONS = {
+    power_update.POWER_ON: 'start',
+    power_update.POWER_OFF: 'stop',
+}
 
 
 class ExternalEvents:
@@ -31,8 +33,9 @@ class ExternalEvents:
 
     compute: Any
 
-    def external_events(self, ctx: Any,
-                        accepted: list[tuple[Row, Row]]) -> None:
+    def external_events(
+        self, ctx: Any, accepted: list[tuple[Row, Row]]
+    ) -> None:
         """``accepted``: (event, its server with a host) pairs."""
         for event, inst in accepted:
             if event['name'] == 'power-update':
@@ -41,11 +44,18 @@ class ExternalEvents:
     def _power_update(self, ctx: Any, inst: Row, tag: str | None) -> None:
         action = POWER_ACTIONS.get(tag or '')
         if action is None:
-            LOG.warning('Invalid power state %s: the power-update event is '
-                        'skipped', tag, instance_uuid=inst['uuid'])
+            LOG.warning(
+                'Invalid power state %s: the power-update event is skipped',
+                tag,
+                instance_uuid=inst['uuid'],
+            )
             return
         actions_db.record(ctx, power_api.action_values(ctx, inst, action))
         instance = instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
-        LOG.info('Power update %s for the server on %s', tag, inst['host'],
-                 instance_uuid=inst['uuid'])
+        LOG.info(
+            'Power update %s for the server on %s',
+            tag,
+            inst['host'],
+            instance_uuid=inst['uuid'],
+        )
         self.compute.power_update(ctx, instance, tag, inst['host'])

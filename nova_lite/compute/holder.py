@@ -41,8 +41,9 @@ class Holder:
     """The incarnation of this agent and its service record once
     taken."""
 
-    def __init__(self, host: str,
-                 on_replaced: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, host: str, on_replaced: Callable[[], None] | None = None
+    ) -> None:
         self.host = host
         self.incarnation = str(uuid.uuid4())
         self.service: Any = None
@@ -55,25 +56,40 @@ class Holder:
         :raises ComputeHostInUse: a live process holds it.
         """
         try:
-            service.claim(self.incarnation, this_process(), down_time,
-                          process_key=_own_key())
+            service.claim(
+                self.incarnation,
+                this_process(),
+                down_time,
+                process_key=_own_key(),
+            )
         except exception.ComputeHostInUse as exc:
             # Proof, never a guess: same kernel boot and pid namespace,
             # and no process with the holder's pid and start time.
             if not process_key.proven_dead(exc.kwargs.get('process_key')):
                 raise
-            LOG.warning('Compute %s: the process that held the host name '
-                        '(%s, incarnation %s) no longer runs on this '
-                        'machine; taking the name over', self.host,
-                        exc.kwargs.get('process'),
-                        exc.kwargs.get('incarnation'))
-            service.claim(self.incarnation, this_process(), down_time,
-                          exc.kwargs.get('incarnation'),
-                          process_key=_own_key())
+            LOG.warning(
+                'Compute %s: the process that held the host name '
+                '(%s, incarnation %s) no longer runs on this '
+                'machine; taking the name over',
+                self.host,
+                exc.kwargs.get('process'),
+                exc.kwargs.get('incarnation'),
+            )
+            service.claim(
+                self.incarnation,
+                this_process(),
+                down_time,
+                exc.kwargs.get('incarnation'),
+                process_key=_own_key(),
+            )
         self.service = service
-        LOG.info('Compute %s: this process (%s) holds the host name as '
-                 'incarnation %s', self.host, this_process(),
-                 self.incarnation)
+        LOG.info(
+            'Compute %s: this process (%s) holds the host name as '
+            'incarnation %s',
+            self.host,
+            this_process(),
+            self.incarnation,
+        )
 
     def check(self) -> None:
         """Nothing while this process holds the name (one query).
@@ -84,12 +100,16 @@ class Holder:
         """
         if self.replaced:
             raise exception.ComputeReplaced(
-                host=self.host, incarnation=self.incarnation,
-                holder='another process (found earlier)')
+                host=self.host,
+                incarnation=self.incarnation,
+                holder='another process (found earlier)',
+            )
         if self.service is None:
             raise exception.ComputeReplaced(
-                host=self.host, incarnation=self.incarnation,
-                holder='unknown: this process has not taken it yet')
+                host=self.host,
+                incarnation=self.incarnation,
+                holder='unknown: this process has not taken it yet',
+            )
         try:
             self.service.check_held()
         except exception.ComputeReplaced as exc:
@@ -115,34 +135,50 @@ class Holder:
         a new agent on this machine (this process is gone then)."""
         if self.service is None or self.replaced:
             return
-        api = type(self.service).indirection_api   # this thread's
-        worker = threading.Thread(target=self._let_go, args=(api,),
-                                  name=f'let-go-{self.host}', daemon=True)
+        api = type(self.service).indirection_api  # this thread's
+        worker = threading.Thread(
+            target=self._let_go,
+            args=(api,),
+            name=f'let-go-{self.host}',
+            daemon=True,
+        )
         worker.start()
         worker.join(LET_GO_SECONDS)
         if worker.is_alive():
-            LOG.warning('Compute %s: the conductor did not answer within '
-                        '%s s; the host name was not let go (it is free '
-                        'once service_down_time passed)', self.host,
-                        LET_GO_SECONDS)
+            LOG.warning(
+                'Compute %s: the conductor did not answer within '
+                '%s s; the host name was not let go (it is free '
+                'once service_down_time passed)',
+                self.host,
+                LET_GO_SECONDS,
+            )
 
     def _let_go(self, api: Any) -> None:
         try:
             with objects_base.remote_objects(api):
                 self.service.let_go()
-        except Exception:       # the stop goes on; the name ages out
-            LOG.exception('Compute %s: could not let the host name go; '
-                          'it is free once service_down_time passed',
-                          self.host)
+        except Exception:  # the stop goes on; the name ages out
+            LOG.exception(
+                'Compute %s: could not let the host name go; '
+                'it is free once service_down_time passed',
+                self.host,
+            )
 
 
 class FencedDriver:
     """The virt driver, whose destroying methods first check that this
     process still holds its host name; everything else is passed on."""
 
-    _FENCED = frozenset({'destroy', 'destroy_aside', 'confirm_migration',
-                         'finish_revert_migration', 'abort_migration',
-                         'migrate_disk_and_power_off'})
+    _FENCED = frozenset(
+        {
+            'destroy',
+            'destroy_aside',
+            'confirm_migration',
+            'finish_revert_migration',
+            'abort_migration',
+            'migrate_disk_and_power_off',
+        }
+    )
 
     def __init__(self, driver: Any, holder: Holder) -> None:
         self._driver = driver
@@ -156,4 +192,5 @@ class FencedDriver:
         def fenced(*args: Any, **kwargs: Any) -> Any:
             self._holder.check()
             return attribute(*args, **kwargs)
+
         return fenced

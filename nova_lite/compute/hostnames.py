@@ -46,8 +46,9 @@ def sanitize(name: str, default: str | None = None) -> str:
     return cleaned
 
 
-def for_server(display_name: str | None, uuid: str, count: int = 1,
-               index: int = 0) -> str:
+def for_server(
+    display_name: str | None, uuid: str, count: int = 1, index: int = 0
+) -> str:
     """The host name of a server created without one: its sanitized
     display name (``Server-<uuid>`` when that leaves nothing), with the
     suffix ``-<index + 1>`` when ``count`` servers are created at once

@@ -24,7 +24,8 @@ from nova_lite import exception
 FILENAME = 'compute_id'
 _CANONICAL = re.compile(
     r'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # More than this in a compute_id file is not a UUID; do not read a
 # mistakenly named large file into memory.
 _MAX_BYTES = 4096
@@ -36,8 +37,9 @@ class IdentityFile:
     uuid: str
 
 
-def search_dirs(conf: cfg.ConfigOpts, state_path: str,
-                with_config: bool = True) -> list[Path]:
+def search_dirs(
+    conf: cfg.ConfigOpts, state_path: str, with_config: bool = True
+) -> list[Path]:
     """Where ``compute_id`` may be, in search order, without duplicates.
 
     The directory of every configuration file, every configuration
@@ -65,7 +67,8 @@ def _parse(path: Path, data: bytes) -> str:
         raise exception.ComputeIdentityError(
             reason=f'{path} does not hold a UUID in canonical form (it '
             f'holds {shown!r}). Fix or remove it; see "nova-lite-manage '
-            f'compute identity show".')
+            f'compute identity show".'
+        )
     return text.lower()
 
 
@@ -78,7 +81,8 @@ def _read_one(path: Path) -> IdentityFile | None:
     except OSError as exc:
         raise exception.ComputeIdentityError(
             reason=f'cannot read {path}: {exc.strerror}. Make it readable '
-            f'by the agent.')
+            f'by the agent.'
+        )
     return IdentityFile(path, _parse(path, data))
 
 
@@ -99,11 +103,12 @@ def read_identity_files(dirs: list[Path]) -> list[IdentityFile]:
         if item is not None:
             found.append(item)
     if len({item.uuid for item in found}) > 1:
-        listing = '; '.join(f'{item.path} holds {item.uuid}'
-                            for item in found)
-        problems.append(f'compute_id files disagree: {listing}. Keep the '
-                        f'one that is right for this host and remove the '
-                        f'others.')
+        listing = '; '.join(f'{item.path} holds {item.uuid}' for item in found)
+        problems.append(
+            f'compute_id files disagree: {listing}. Keep the '
+            f'one that is right for this host and remove the '
+            f'others.'
+        )
     if problems:
         raise exception.ComputeIdentityError(reason=' '.join(problems))
     return found
@@ -145,7 +150,7 @@ def write_local_node_uuid(state_path: str, uuid: str) -> IdentityFile:
             os.link(tmp, path)
         except FileExistsError:
             existing = _read_one(path)
-            if existing is None:   # removed again already: give up loudly
+            if existing is None:  # removed again already: give up loudly
                 raise
             return existing
         finally:
@@ -155,5 +160,6 @@ def write_local_node_uuid(state_path: str, uuid: str) -> IdentityFile:
         raise exception.ComputeIdentityError(
             reason=f'cannot create {path}: {exc.strerror}. Make state_path '
             f'({directory}) writable by the agent, or pre-generate the '
-            f'file (uuidgen > {path}).')
+            f'file (uuidgen > {path}).'
+        )
     return IdentityFile(path, uuid)

@@ -31,22 +31,36 @@ LOG = logging.getLogger(__name__)
 Row = dict[str, Any]
 
 REBUILDABLE = (states.ACTIVE, states.STOPPED, states.ERROR)
-SNAPSHOTTABLE = (states.ACTIVE, states.STOPPED, states.PAUSED,
-                 states.SUSPENDED)
+SNAPSHOTTABLE = (
+    states.ACTIVE,
+    states.STOPPED,
+    states.PAUSED,
+    states.SUSPENDED,
+)
 # Request keys of a rebuild -> instance columns.
-_COLUMNS = {'name': 'display_name', 'description': 'display_description',
-            'access_ip_v4': 'access_ip_v4', 'access_ip_v6': 'access_ip_v6',
-            'key_name': 'key_name', 'key_data': 'key_data',
-            'user_data': 'user_data', 'hostname': 'hostname'}
+_COLUMNS = {
+    'name': 'display_name',
+    'description': 'display_description',
+    'access_ip_v4': 'access_ip_v4',
+    'access_ip_v6': 'access_ip_v6',
+    'key_name': 'key_name',
+    'key_data': 'key_data',
+    'user_data': 'user_data',
+    'hostname': 'hostname',
+}
 
 
-def _check(ctx: Any, inst: Row, action: str,
-           vm_states: tuple[str, ...]) -> None:
+def _check(
+    ctx: Any, inst: Row, action: str, vm_states: tuple[str, ...]
+) -> None:
     power_api.check_lock(ctx, inst)
     if inst['vm_state'] not in vm_states or inst['task_state'] is not None:
         raise exception.InstanceStateConflict(
-            action=action, instance_uuid=inst['uuid'],
-            vm_state=inst['vm_state'], task_state=inst['task_state'])
+            action=action,
+            instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'],
+            task_state=inst['task_state'],
+        )
 
 
 class ImageActions:
@@ -54,48 +68,77 @@ class ImageActions:
 
     compute: Any
 
-    def rebuild(self, ctx: Any, inst: Row, image_id: str,
-                changes: Row) -> None:
+    def rebuild(
+        self, ctx: Any, inst: Row, image_id: str, changes: Row
+    ) -> None:
         """``changes``: any of name, description, metadata,
         access_ip_v4, access_ip_v6, key_name and key_data, user_data,
         hostname (checked by the caller)."""
         _check(ctx, inst, 'rebuild', REBUILDABLE)
         if not inst['host']:
             raise exception.InstanceNotReady(instance_id=inst['uuid'])
-        values: Row = {_COLUMNS[k]: v for k, v in changes.items()
-                       if k in _COLUMNS}
+        values: Row = {
+            _COLUMNS[k]: v for k, v in changes.items() if k in _COLUMNS
+        }
         if 'metadata' in changes:
             values['metadata_'] = changes['metadata']
         # The new image's properties replace the old one's (as upstream).
-        system_metadata = {**image_meta.replaced(
-            inst.get('system_metadata'), image_db.image_get(ctx, image_id),
-            inst.get('flavor')), 'image_base_image_ref': image_id}
+        system_metadata = {
+            **image_meta.replaced(
+                inst.get('system_metadata'),
+                image_db.image_get(ctx, image_id),
+                inst.get('flavor'),
+            ),
+            'image_base_image_ref': image_id,
+        }
         if 'trusted_certs' in changes:
-            system_metadata = trusted_certs.kept(system_metadata,
-                                                 changes['trusted_certs'])
-        values.update({
-            'task_state': states.REBUILDING, 'image_ref': image_id,
-            'system_metadata': system_metadata})
+            system_metadata = trusted_certs.kept(
+                system_metadata, changes['trusted_certs']
+            )
+        values.update(
+            {
+                'task_state': states.REBUILDING,
+                'image_ref': image_id,
+                'system_metadata': system_metadata,
+            }
+        )
         try:
-            actions_db.begin(ctx, inst['uuid'], values,
-                             power_api.action_values(ctx, inst, 'rebuild'),
-                             [None], REBUILDABLE, unlocked=not ctx.is_admin)
+            actions_db.begin(
+                ctx,
+                inst['uuid'],
+                values,
+                power_api.action_values(ctx, inst, 'rebuild'),
+                [None],
+                REBUILDABLE,
+                unlocked=not ctx.is_admin,
+            )
         except exception.UnexpectedTaskState:
             raise power_api.conflict(ctx, inst, 'rebuild') from None
-        LOG.info('Rebuilding on %s with image %s', inst['host'], image_id,
-                 instance_uuid=inst['uuid'])
+        LOG.info(
+            'Rebuilding on %s with image %s',
+            inst['host'],
+            image_id,
+            instance_uuid=inst['uuid'],
+        )
         self.compute.rebuild_server(
-            ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
-            inst['host'])
+            ctx,
+            instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+            inst['host'],
+        )
 
-    def create_image(self, ctx: Any, inst: Row, name: str,
-                     metadata: dict[str, str]) -> Row:
+    def create_image(
+        self, ctx: Any, inst: Row, name: str, metadata: dict[str, str]
+    ) -> Row:
         """Record the snapshot; the image row."""
         _check(ctx, inst, 'createImage', SNAPSHOTTABLE)
         image = snapshots.create(ctx, inst, name, metadata)
-        actions_db.record(ctx, power_api.action_values(ctx, inst,
-                                                       'createImage'))
-        LOG.info('Snapshot %s (%s) recorded', image['id'], name,
-                 instance_uuid=inst['uuid'])
+        actions_db.record(
+            ctx, power_api.action_values(ctx, inst, 'createImage')
+        )
+        LOG.info(
+            'Snapshot %s (%s) recorded',
+            image['id'],
+            name,
+            instance_uuid=inst['uuid'],
+        )
         return image
-

@@ -13,8 +13,9 @@ from nova_lite.objects import instance as instance_obj
 LOG = logging.getLogger(__name__)
 
 
-def on_nodes(context: Any, nodes: dict[str, Any],
-             filters: dict[str, Any]) -> list[tuple[Any, Any]]:
+def on_nodes(
+    context: Any, nodes: dict[str, Any], filters: dict[str, Any]
+) -> list[tuple[Any, Any]]:
     """(node, instance) for the live instances on ``nodes`` (this
     agent's ComputeNodes by name) that match the instance list
     ``filters``: one query however many nodes the agent serves (a bare
@@ -23,14 +24,18 @@ def on_nodes(context: Any, nodes: dict[str, Any],
     if not by_id:
         return []
     found = instance_obj.InstanceList.get_by_filters(
-        context, {**filters, 'compute_id': sorted(by_id)})
+        context, {**filters, 'compute_id': sorted(by_id)}
+    )
     return [(by_id[instance.compute_id], instance) for instance in found]
 
 
 def fault(message: str) -> dict[str, Any]:
     """An instance fault (code 500) saying ``message``, from now."""
-    return {'code': 500, 'message': message[:255],
-            'created': lite_db.utcnow().isoformat() + 'Z'}
+    return {
+        'code': 500,
+        'message': message[:255],
+        'created': lite_db.utcnow().isoformat() + 'Z',
+    }
 
 
 SAVED, DELETED, CHANGED = 'saved', 'deleted', 'changed'
@@ -60,8 +65,10 @@ def build(context: Any, driver: Any, instance: Any) -> None:
     """Spawn the instance; a delete that races the build wins."""
     instance.task_state = states.SPAWNING
     if not saved(instance, [states.SCHEDULING]):
-        LOG.info('Not building: the instance was deleted or changed',
-                 instance=instance)
+        LOG.info(
+            'Not building: the instance was deleted or changed',
+            instance=instance,
+        )
         return
     try:
         driver.spawn(instance)
@@ -78,19 +85,26 @@ def build(context: Any, driver: Any, instance: Any) -> None:
     instance.launched_at = lite_db.utcnow()
     outcome = save(instance, [states.SPAWNING])
     if outcome == DELETED:
-        LOG.info('The instance was deleted while it was built; removing '
-                 'what was built', instance=instance)
+        LOG.info(
+            'The instance was deleted while it was built; removing '
+            'what was built',
+            instance=instance,
+        )
         driver.destroy(instance)
         return
     if outcome == CHANGED:
-        LOG.warning('The instance changed while it was built (a state '
-                    'reset?); what was built here is kept', instance=instance)
+        LOG.warning(
+            'The instance changed while it was built (a state '
+            'reset?); what was built here is kept',
+            instance=instance,
+        )
         return
     LOG.info('Instance is active on %s', instance.node, instance=instance)
 
 
-def terminate(context: Any, driver: Any, instance: Any,
-              settle: Any = None) -> None:
+def terminate(
+    context: Any, driver: Any, instance: Any, settle: Any = None
+) -> None:
     """Destroy the guest and its disk, (``settle``,) then the record."""
     driver.destroy(instance)
     if settle is not None:

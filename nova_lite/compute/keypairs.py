@@ -27,7 +27,9 @@ SSH, X509 = 'ssh', 'x509'
 
 
 def _colons(hex_digest: str) -> str:
-    return ':'.join(hex_digest[i:i + 2] for i in range(0, len(hex_digest), 2))
+    return ':'.join(
+        hex_digest[i : i + 2] for i in range(0, len(hex_digest), 2)
+    )
 
 
 def fingerprint(public_key: str, key_type: str) -> str:
@@ -35,18 +37,21 @@ def fingerprint(public_key: str, key_type: str) -> str:
     if key_type == X509:
         try:
             cert = x509.load_pem_x509_certificate(public_key.encode())
-        except Exception as exc:   # anything the parser refuses
+        except Exception as exc:  # anything the parser refuses
             raise exception.InvalidKeypair(
                 reason=f'failed to generate X509 fingerprint. Error '
-                f'message: {exc}') from None
-        return _colons(binascii.hexlify(
-            cert.fingerprint(hashes.SHA1())).decode('ascii'))
+                f'message: {exc}'
+            ) from None
+        return _colons(
+            binascii.hexlify(cert.fingerprint(hashes.SHA1())).decode('ascii')
+        )
     try:
         serialization.load_ssh_public_key(public_key.encode())
         blob = base64.b64decode(public_key.split(' ')[1])
-    except Exception:   # any refusal (an unknown key type included)
+    except Exception:  # any refusal (an unknown key type included)
         raise exception.InvalidKeypair(
-            reason='failed to generate fingerprint') from None
+            reason='failed to generate fingerprint'
+        ) from None
     return _colons(hashlib.md5(blob, usedforsecurity=False).hexdigest())
 
 
@@ -56,15 +61,21 @@ def generate() -> tuple[str, str]:
     private = key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.TraditionalOpenSSL,
-        serialization.NoEncryption()).decode()
-    public = key.public_key().public_bytes(
-        serialization.Encoding.OpenSSH,
-        serialization.PublicFormat.OpenSSH).decode()
+        serialization.NoEncryption(),
+    ).decode()
+    public = (
+        key.public_key()
+        .public_bytes(
+            serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH
+        )
+        .decode()
+    )
     return private, f'{public} Generated-by-Nova'
 
 
-def create(ctx: Any, user_id: str, name: str, key_type: str,
-           public_key: str | None) -> dict[str, Any]:
+def create(
+    ctx: Any, user_id: str, name: str, key_type: str, public_key: str | None
+) -> dict[str, Any]:
     """Import ``public_key`` or, without one, generate a key pair (the
     row gets ``private_key``, which is not stored).
 
@@ -73,10 +84,17 @@ def create(ctx: Any, user_id: str, name: str, key_type: str,
     private = None
     if public_key is None:
         private, public_key = generate()
-    row = db.create(ctx, ctx.project_id, {
-        'name': name, 'user_id': user_id, 'type': key_type,
-        'public_key': public_key,
-        'fingerprint': fingerprint(public_key, key_type)})
+    row = db.create(
+        ctx,
+        ctx.project_id,
+        {
+            'name': name,
+            'user_id': user_id,
+            'type': key_type,
+            'public_key': public_key,
+            'fingerprint': fingerprint(public_key, key_type),
+        },
+    )
     if private is not None:
         row['private_key'] = private
     return row

@@ -50,20 +50,25 @@ STALL_PASSES = 3
 def _one_step_per_move(method: Callable[..., None]) -> Callable[..., None]:
     """Run a move's step only while no other thread of this agent works
     on the same migration (a redelivered request, a resumed step)."""
+
     @functools.wraps(method)
-    def step(self: 'ComputeManager', context: Any, *args: Any,
-             **kwargs: Any) -> None:
+    def step(
+        self: 'ComputeManager', context: Any, *args: Any, **kwargs: Any
+    ) -> None:
         # oslo.messaging passes the arguments by name.
-        bound = inspect.signature(method).bind(self, context, *args,
-                                               **kwargs)
+        bound = inspect.signature(method).bind(self, context, *args, **kwargs)
         migration = bound.arguments['migration']
         with self.busy.hold(migration.id) as free:
             if not free:
-                LOG.info('Migration %s: %s is already under way here',
-                         migration.uuid, method.__name__,
-                         instance=bound.arguments['instance'])
+                LOG.info(
+                    'Migration %s: %s is already under way here',
+                    migration.uuid,
+                    method.__name__,
+                    instance=bound.arguments['instance'],
+                )
                 return
             method(*bound.args, **bound.kwargs)
+
     return step
 
 
@@ -72,20 +77,26 @@ def _one_task_per_server(method: Callable[..., None]) -> Callable[..., None]:
     does (a housekeeping pass taking up the task as lost, see
     compute/task_recovery.py): wait for it, then go on; the method
     re-reads the server and finds what that thread did."""
+
     @functools.wraps(method)
-    def task(self: 'ComputeManager', context: Any, *args: Any,
-             **kwargs: Any) -> None:
-        bound = inspect.signature(method).bind(self, context, *args,
-                                               **kwargs)
+    def task(
+        self: 'ComputeManager', context: Any, *args: Any, **kwargs: Any
+    ) -> None:
+        bound = inspect.signature(method).bind(self, context, *args, **kwargs)
         instance = bound.arguments['instance']
         with self.busy.hold(instance.uuid, wait=True) as free:
             if not free:
-                LOG.warning('%s: the server has been worked on by another '
-                            'thread for over %s s; the request is left to '
-                            'the housekeeping pass', method.__name__,
-                            busy.WAIT_LIMIT, instance=instance)
+                LOG.warning(
+                    '%s: the server has been worked on by another '
+                    'thread for over %s s; the request is left to '
+                    'the housekeeping pass',
+                    method.__name__,
+                    busy.WAIT_LIMIT,
+                    instance=instance,
+                )
                 return
             method(*bound.args, **bound.kwargs)
+
     return task
 
 
@@ -95,39 +106,54 @@ def _server_marked_busy(method: Callable[..., None]) -> Callable[..., None]:
     build's compare-and-swap finds the server deleted; a bare metal
     deploy is not waited for), and no housekeeping pass takes the
     delete up as lost meanwhile."""
+
     @functools.wraps(method)
-    def task(self: 'ComputeManager', context: Any, *args: Any,
-             **kwargs: Any) -> None:
-        bound = inspect.signature(method).bind(self, context, *args,
-                                               **kwargs)
+    def task(
+        self: 'ComputeManager', context: Any, *args: Any, **kwargs: Any
+    ) -> None:
+        bound = inspect.signature(method).bind(self, context, *args, **kwargs)
         with self.busy.hold(bound.arguments['instance'].uuid):
             method(*bound.args, **bound.kwargs)
+
     return task
 
 
 def _event(name: str) -> Callable[..., Any]:
     """Run the RPC method as the event ``compute_<name>`` of the
     request's instance action (upstream's event names)."""
+
     def wrap(method: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(method)
-        def recorded(self: 'ComputeManager', context: Any, *args: Any,
-                     **kwargs: Any) -> None:
-            instance = inspect.signature(method).bind(
-                self, context, *args, **kwargs).arguments['instance']
-            with instance_action.recorded(context, instance.uuid,
-                                          f'compute_{name}', self.host):
+        def recorded(
+            self: 'ComputeManager', context: Any, *args: Any, **kwargs: Any
+        ) -> None:
+            instance = (
+                inspect.signature(method)
+                .bind(self, context, *args, **kwargs)
+                .arguments['instance']
+            )
+            with instance_action.recorded(
+                context, instance.uuid, f'compute_{name}', self.host
+            ):
                 method(self, context, *args, **kwargs)
+
         return recorded
+
     return wrap
 
 
 class ComputeManager:
     target = messaging.Target(version='1.10')
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str, state_path: str,
-                 identity_dirs: list[Path],
-                 driver_name: str | None = None,
-                 on_replaced: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        host: str,
+        state_path: str,
+        identity_dirs: list[Path],
+        driver_name: str | None = None,
+        on_replaced: Callable[[], None] | None = None,
+    ) -> None:
         self.conf = conf
         self.host = host
         self.state_path = state_path
@@ -137,7 +163,8 @@ class ComputeManager:
         self.holder = compute_holder.Holder(host, on_replaced)
         self.driver: Any = compute_holder.FencedDriver(
             virt_driver.load_driver(conf, host, state_path, driver_name),
-            self.holder)
+            self.holder,
+        )
         self.busy = busy.Busy()
         self.cleaner = cleanup.Cleaner(conf, self.driver, host, self.busy)
         self.incoming = evacuation.Incoming(self.driver, host, self.busy)
@@ -163,15 +190,24 @@ class ComputeManager:
             self.conductor.wait_until_ready(context)
             try:
                 self.service, self.nodes = startup.start(
-                    context, self.conf, self.host, self.driver,
-                    self.identity_dirs, self.cleaner, self.compute_rpcapi,
-                    self.busy, self.holder)
+                    context,
+                    self.conf,
+                    self.host,
+                    self.driver,
+                    self.identity_dirs,
+                    self.cleaner,
+                    self.compute_rpcapi,
+                    self.busy,
+                    self.holder,
+                )
                 return
             except messaging.MessagingTimeout:
-                LOG.warning('Compute %s: the conductor did not answer an '
-                            'object call during start-up (it may have '
-                            'been restarted); starting up again',
-                            self.host)
+                LOG.warning(
+                    'Compute %s: the conductor did not answer an '
+                    'object call during start-up (it may have '
+                    'been restarted); starting up again',
+                    self.host,
+                )
 
     def housekeeping(self) -> None:
         """Periodic: clean up as at start-up (copies evacuated away once
@@ -184,22 +220,48 @@ class ComputeManager:
         self.cleaner.run(context, self.nodes)
         self.incoming.resume(context, self.nodes)
         stale = STALL_PASSES * self.conf.cleanup_interval
-        move_recovery.resume(context, self.compute_rpcapi, self.driver,
-                             self.host, self.nodes, self.busy,
-                             stale_after=stale)
+        move_recovery.resume(
+            context,
+            self.compute_rpcapi,
+            self.driver,
+            self.host,
+            self.nodes,
+            self.busy,
+            stale_after=stale,
+        )
         build_recovery.resume(context, self.driver, self.nodes, stale)
-        task_recovery.resume_stalled(context, self.conf, self.driver,
-                                     self.nodes, self.host, self.busy, stale)
-        shelve.resume_unshelves(context, self.driver, self.nodes, self.host,
-                                stale)
+        task_recovery.resume_stalled(
+            context,
+            self.conf,
+            self.driver,
+            self.nodes,
+            self.host,
+            self.busy,
+            stale,
+        )
+        shelve.resume_unshelves(
+            context, self.driver, self.nodes, self.host, stale
+        )
         if self.conf.shelved_offload_time > 0:
-            shelve.offload_due(context, self.driver, self.nodes, self.host,
-                               self.conf.shelved_offload_time)
+            shelve.offload_due(
+                context,
+                self.driver,
+                self.nodes,
+                self.host,
+                self.conf.shelved_offload_time,
+            )
         if self.conf.rescue_timeout > 0:
-            rescue.unrescue_due(context, self.driver, self.nodes, self.host,
-                                self.conf.rescue_timeout)
-        LOG.debug('Housekeeping pass done; the next in %ss',
-                  self.conf.cleanup_interval)
+            rescue.unrescue_due(
+                context,
+                self.driver,
+                self.nodes,
+                self.host,
+                self.conf.rescue_timeout,
+            )
+        LOG.debug(
+            'Housekeeping pass done; the next in %ss',
+            self.conf.cleanup_interval,
+        )
 
     def heartbeat(self) -> None:
         if self.record_deleted or self.holder.replaced:
@@ -241,30 +303,43 @@ class ComputeManager:
         for nodename in available:
             if nodename not in self.nodes:
                 self.nodes[nodename] = resources.ensure_node(
-                    context, self.conf, self.host, self.service.id,
-                    nodename, self.driver.get_node_resources(nodename),
-                    self.driver.get_node_uuid(nodename))
+                    context,
+                    self.conf,
+                    self.host,
+                    self.service.id,
+                    nodename,
+                    self.driver.get_node_resources(nodename),
+                    self.driver.get_node_uuid(nodename),
+                )
                 LOG.info('Serving node %s', nodename)
 
     def _record_gone(self) -> None:
         self.record_deleted = True
-        LOG.error('The service record %s of nova-lite-compute on host %s '
-                  '(or its compute node) was deleted while the agent ran, '
-                  'e.g. by "openstack compute service delete". The agent '
-                  'stops reporting and the service stays absent; restart '
-                  'it to register again.', self.service.uuid, self.host)
+        LOG.error(
+            'The service record %s of nova-lite-compute on host %s '
+            '(or its compute node) was deleted while the agent ran, '
+            'e.g. by "openstack compute service delete". The agent '
+            'stops reporting and the service stays absent; restart '
+            'it to register again.',
+            self.service.uuid,
+            self.host,
+        )
 
     # RPC -----------------------------------------------------------------
 
     @_one_task_per_server
     def build_and_run_instance(self, context: Any, instance: Any) -> None:
         with instance_action.recorded(
-                context, instance.uuid, 'compute__do_build_and_run_instance',
-                self.host) as outcome:
+            context,
+            instance.uuid,
+            'compute__do_build_and_run_instance',
+            self.host,
+        ) as outcome:
             instance_ops.build(context, self.driver, instance)
             if instance.vm_state == 'error':
-                outcome.error = (instance.fault or {}).get('message',
-                                                           'Build failed')
+                outcome.error = (instance.fault or {}).get(
+                    'message', 'Build failed'
+                )
 
     @_server_marked_busy
     @_event('terminate_instance')
@@ -278,6 +353,7 @@ class ComputeManager:
             def settle() -> None:
                 self.driver.get_available_nodes()
                 resources.report(context, self.conf, self.driver, node)
+
         instance_ops.terminate(context, self.driver, instance, settle)
 
     # stop, start, reboot, pause, suspend (compute/power.py) -------------
@@ -285,8 +361,11 @@ class ComputeManager:
     def _power(self, context: Any, instance: Any, task: str) -> None:
         """Do the power task if the server is still in it, here (a state
         reset, a delete or a move since the request wins)."""
-        tasks = ((states.REBOOTING, states.REBOOTING_HARD)
-                 if task == states.REBOOTING else (task,))
+        tasks = (
+            (states.REBOOTING, states.REBOOTING_HARD)
+            if task == states.REBOOTING
+            else (task,)
+        )
         instance = self._current(context, instance, task, tasks)
         if instance is not None:
             power.do(context, self.driver, instance, self.host)
@@ -300,8 +379,9 @@ class ComputeManager:
         self._power(context, instance, states.POWERING_ON)
 
     @_one_task_per_server
-    def reboot_instance(self, context: Any, instance: Any,
-                        reboot_type: str) -> None:
+    def reboot_instance(
+        self, context: Any, instance: Any, reboot_type: str
+    ) -> None:
         self._power(context, instance, states.REBOOTING)
 
     @_one_task_per_server
@@ -321,46 +401,66 @@ class ComputeManager:
         self._power(context, instance, states.RESUMING)
 
     @_one_task_per_server
-    def power_update(self, context: Any, instance: Any,
-                     target_power_state: str) -> None:
+    def power_update(
+        self, context: Any, instance: Any, target_power_state: str
+    ) -> None:
         """The power-update external event (compute/power_update.py)."""
         try:
-            instance = instance_obj.Instance.get_by_uuid(context,
-                                                         instance.uuid)
+            instance = instance_obj.Instance.get_by_uuid(
+                context, instance.uuid
+            )
         except exception.InstanceNotFound:
-            LOG.info('No power update: the server was deleted',
-                     instance=instance)
+            LOG.info(
+                'No power update: the server was deleted', instance=instance
+            )
             return
         if instance.host != self.host:
-            LOG.info('No power update: the server is on %s now',
-                     instance.host, instance=instance)
+            LOG.info(
+                'No power update: the server is on %s now',
+                instance.host,
+                instance=instance,
+            )
             return
-        power_update.do(context, self.driver, instance, target_power_state,
-                        self.host)
+        power_update.do(
+            context, self.driver, instance, target_power_state, self.host
+        )
 
     # shelve, offload, unshelve (compute/shelve.py) ------------------------
 
-    def _current(self, context: Any, instance: Any, task: str,
-                 tasks: tuple[str, ...] | None = None) -> Any:
+    def _current(
+        self,
+        context: Any,
+        instance: Any,
+        task: str,
+        tasks: tuple[str, ...] | None = None,
+    ) -> Any:
         """The instance re-read, if it is still in ``task`` (or one of
         ``tasks``) on this host; None, logged, when it was deleted,
         changed or moved since the request."""
         try:
-            instance = instance_obj.Instance.get_by_uuid(context,
-                                                         instance.uuid)
+            instance = instance_obj.Instance.get_by_uuid(
+                context, instance.uuid
+            )
         except exception.InstanceNotFound:
-            LOG.info('Not %s: the server was deleted', task,
-                     instance=instance)
+            LOG.info('Not %s: the server was deleted', task, instance=instance)
             return None
         if instance.task_state not in (tasks or (task,)):
-            LOG.info('Not %s: the server is in task %s now', task,
-                     instance.task_state, instance=instance)
+            LOG.info(
+                'Not %s: the server is in task %s now',
+                task,
+                instance.task_state,
+                instance=instance,
+            )
             return None
         if instance.host != self.host:
             # A request that waited (this host was frozen) while the
             # server moved on: the copy here is not the server.
-            LOG.warning('Not %s: the server is on %s now, not here', task,
-                        instance.host, instance=instance)
+            LOG.warning(
+                'Not %s: the server is on %s now, not here',
+                task,
+                instance.host,
+                instance=instance,
+            )
             return None
         return instance
 
@@ -368,13 +468,11 @@ class ComputeManager:
     def shelve_instance(self, context: Any, instance: Any) -> None:
         instance = self._current(context, instance, states.SHELVING)
         if instance is not None:
-            shelve.shelve(context, self.conf, self.driver, instance,
-                          self.host)
+            shelve.shelve(context, self.conf, self.driver, instance, self.host)
 
     @_one_task_per_server
     def shelve_offload_instance(self, context: Any, instance: Any) -> None:
-        instance = self._current(context, instance,
-                                 states.SHELVING_OFFLOADING)
+        instance = self._current(context, instance, states.SHELVING_OFFLOADING)
         if instance is not None:
             shelve.offload(context, self.driver, instance, self.host)
 
@@ -384,9 +482,13 @@ class ComputeManager:
         if instance is None:
             return
         if instance.compute_id not in {n.id for n in self.nodes.values()}:
-            LOG.warning('Not unshelving: the server is placed on %s/%s, '
-                        'not on this host', instance.host, instance.node,
-                        instance=instance)
+            LOG.warning(
+                'Not unshelving: the server is placed on %s/%s, '
+                'not on this host',
+                instance.host,
+                instance.node,
+                instance=instance,
+            )
             return
         shelve.unshelve(context, self.driver, instance, self.host)
 
@@ -399,19 +501,30 @@ class ComputeManager:
     # rescue, unrescue (compute/rescue.py) ---------------------------------
 
     @_one_task_per_server
-    def rescue_instance(self, context: Any, instance: Any,
-                        rescue_password: str,
-                        rescue_image_ref: str | None) -> None:
+    def rescue_instance(
+        self,
+        context: Any,
+        instance: Any,
+        rescue_password: str,
+        rescue_image_ref: str | None,
+    ) -> None:
         instance = self._current(context, instance, states.RESCUING)
         if instance is not None:
-            rescue.rescue(context, self.driver, instance, self.host,
-                          rescue_password, rescue_image_ref)
+            rescue.rescue(
+                context,
+                self.driver,
+                instance,
+                self.host,
+                rescue_password,
+                rescue_image_ref,
+            )
 
     @_one_task_per_server
     def unrescue_instance(self, context: Any, instance: Any) -> None:
         instance = self._current(context, instance, states.UNRESCUING)
         if instance is not None:
             rescue.unrescue(context, self.driver, instance, self.host)
+
     # deferred delete (rules in compute/deferred_delete.py) ---------------
 
     @_one_task_per_server
@@ -428,28 +541,36 @@ class ComputeManager:
     def get_host_uptime(self, context: Any) -> str:
         return self.driver.get_host_uptime()
 
-    @messaging.expected_exceptions(NotImplementedError,
-                                   exception.InstanceInvalidState)
-    def get_instance_diagnostics(self, context: Any,
-                                 instance: Any) -> dict[str, Any]:
+    @messaging.expected_exceptions(
+        NotImplementedError, exception.InstanceInvalidState
+    )
+    def get_instance_diagnostics(
+        self, context: Any, instance: Any
+    ) -> dict[str, Any]:
         """Of a running guest only (409 otherwise, as upstream)."""
         state = self.driver.power_state(instance)
         if state != power_state.RUNNING:
             raise exception.InstanceInvalidState(
-                action='get_diagnostics', instance_uuid=instance.uuid,
-                attr='power state', state=state)
+                action='get_diagnostics',
+                instance_uuid=instance.uuid,
+                attr='power state',
+                state=state,
+            )
         LOG.info('Retrieving diagnostics', instance=instance)
         return self.driver.get_instance_diagnostics(instance)
 
-    @messaging.expected_exceptions(NotImplementedError,
-                                   exception.ConsoleNotAvailable)
-    def get_console_output(self, context: Any, instance: Any,
-                           tail_length: int | None) -> str:
+    @messaging.expected_exceptions(
+        NotImplementedError, exception.ConsoleNotAvailable
+    )
+    def get_console_output(
+        self, context: Any, instance: Any, tail_length: int | None
+    ) -> str:
         """The guest's console log, its last ``tail_length`` lines
         (all when None)."""
         LOG.info('Get console output', instance=instance)
-        return console_output.tail(self.driver.get_console_output(instance),
-                                   tail_length)
+        return console_output.tail(
+            self.driver.get_console_output(instance), tail_length
+        )
 
     def _node(self, nodename: str | None) -> Any:
         """This agent's node of that name (its only one, by default)."""
@@ -458,87 +579,136 @@ class ComputeManager:
             node = next(iter(self.nodes.values()))
         return node
 
-    def _named_node(self, instance: Any, migration: Any, kind: str,
-                    which: str, nodename: str | None) -> Any:
+    def _named_node(
+        self,
+        instance: Any,
+        migration: Any,
+        kind: str,
+        which: str,
+        nodename: str | None,
+    ) -> Any:
         """This agent's node ``nodename``; None, logged, without it."""
         node = self._node(nodename)
         if node is None:
-            LOG.error('%s %s names %s %s, which this host does not have',
-                      kind, migration.uuid, which, nodename,
-                      instance=instance)
+            LOG.error(
+                '%s %s names %s %s, which this host does not have',
+                kind,
+                migration.uuid,
+                which,
+                nodename,
+                instance=instance,
+            )
         return node
 
     @_event('rebuild_instance')
-    def rebuild_instance(self, context: Any, instance: Any,
-                         migration: Any) -> None:
+    def rebuild_instance(
+        self, context: Any, instance: Any, migration: Any
+    ) -> None:
         """Rebuild an instance evacuated to this host."""
-        node = self._named_node(instance, migration, 'Evacuation', 'node',
-                                migration.dest_node)
+        node = self._named_node(
+            instance, migration, 'Evacuation', 'node', migration.dest_node
+        )
         if node is None:
-            evacuation.fail(instance, migration, f'Evacuation target '
-                            f'{self.host} has no node '
-                            f'{migration.dest_node}.')
+            evacuation.fail(
+                instance,
+                migration,
+                f'Evacuation target '
+                f'{self.host} has no node '
+                f'{migration.dest_node}.',
+            )
             return
         self.incoming.evacuate_here(node, instance, migration)
 
     # cold migration and resize (flows in compute/move.py) -----------------
 
     def _dest_node(self, instance: Any, migration: Any) -> Any:
-        return self._named_node(instance, migration, 'Migration', 'node',
-                                migration.dest_node)
+        return self._named_node(
+            instance, migration, 'Migration', 'node', migration.dest_node
+        )
 
     @_event('prep_resize')
     @_one_step_per_move
-    def prep_resize(self, context: Any, instance: Any,
-                    migration: Any) -> None:
+    def prep_resize(self, context: Any, instance: Any, migration: Any) -> None:
         node = self._dest_node(instance, migration)
         if node is None:
             move.clear_move(instance, ['resize_prep'])
             migration.transition(['pre-migrating'], 'error')
             return
-        move.prep_resize(context, self.compute_rpcapi, self.conductor,
-                         self.driver, node, instance, migration,
-                         self.conf.scheduler.max_attempts)
+        move.prep_resize(
+            context,
+            self.compute_rpcapi,
+            self.conductor,
+            self.driver,
+            node,
+            instance,
+            migration,
+            self.conf.scheduler.max_attempts,
+        )
 
     @_event('resize_instance')
     @_one_step_per_move
     @_one_task_per_server
-    def resize_instance(self, context: Any, instance: Any, migration: Any,
-                        migrate_data: dict[str, Any]) -> None:
-        move.resize_instance(context, self.compute_rpcapi, self.driver,
-                             instance, migration, migrate_data)
+    def resize_instance(
+        self,
+        context: Any,
+        instance: Any,
+        migration: Any,
+        migrate_data: dict[str, Any],
+    ) -> None:
+        move.resize_instance(
+            context,
+            self.compute_rpcapi,
+            self.driver,
+            instance,
+            migration,
+            migrate_data,
+        )
 
     @_event('finish_resize')
     @_one_step_per_move
-    def finish_resize(self, context: Any, instance: Any,
-                      migration: Any) -> None:
+    def finish_resize(
+        self, context: Any, instance: Any, migration: Any
+    ) -> None:
         node = self._dest_node(instance, migration)
         if node is not None:
-            move.finish_resize(context, self.driver, node, instance,
-                               migration)
+            move.finish_resize(context, self.driver, node, instance, migration)
 
     @_event('confirm_resize')
     @_one_step_per_move
-    def confirm_resize(self, context: Any, instance: Any,
-                       migration: Any) -> None:
-        move.confirm_resize(context, self.driver,
-                            self._node(migration.source_node), instance,
-                            migration)
+    def confirm_resize(
+        self, context: Any, instance: Any, migration: Any
+    ) -> None:
+        move.confirm_resize(
+            context,
+            self.driver,
+            self._node(migration.source_node),
+            instance,
+            migration,
+        )
 
     @_event('revert_resize')
     @_one_step_per_move
-    def revert_resize(self, context: Any, instance: Any,
-                      migration: Any) -> None:
-        move.revert_resize(context, self.compute_rpcapi, self.driver,
-                           instance, migration)
+    def revert_resize(
+        self, context: Any, instance: Any, migration: Any
+    ) -> None:
+        move.revert_resize(
+            context, self.compute_rpcapi, self.driver, instance, migration
+        )
 
     @_event('finish_revert_resize')
     @_one_step_per_move
-    def finish_revert_resize(self, context: Any, instance: Any,
-                             migration: Any) -> None:
-        node = self._named_node(instance, migration, 'Migration',
-                                'source node', migration.source_node)
+    def finish_revert_resize(
+        self, context: Any, instance: Any, migration: Any
+    ) -> None:
+        node = self._named_node(
+            instance,
+            migration,
+            'Migration',
+            'source node',
+            migration.source_node,
+        )
         if node is None:
             return
-        move.finish_revert_resize(context, self.driver, node, instance,
-                                  migration)
+        move.finish_revert_resize(
+            context, self.driver, node, instance, migration
+        )

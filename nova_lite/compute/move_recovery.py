@@ -66,9 +66,15 @@ def stalled(record: Any, stale_after: float | None) -> bool:
     return age.total_seconds() >= stale_after
 
 
-def resume(context: Any, rpc: Any, driver: Any, host: str,
-           nodes: dict[str, Any], busy: Busy,
-           stale_after: float | None = None) -> int:
+def resume(
+    context: Any,
+    rpc: Any,
+    driver: Any,
+    host: str,
+    nodes: dict[str, Any],
+    busy: Busy,
+    stale_after: float | None = None,
+) -> int:
     """Take this host's step of every cold move in flight; how many
     moves were looked at. Two queries, whatever the count.
 
@@ -80,20 +86,28 @@ def resume(context: Any, rpc: Any, driver: Any, host: str,
     by_id = {node.id: node for node in nodes.values()}
     by_name = {node.hypervisor_hostname: node for node in nodes.values()}
     migrations = migration_obj.MigrationList.get_cold_moves_in_flight(
-        context, host, list(by_id))
+        context, host, list(by_id)
+    )
     if not migrations:
         return 0
-    instances = {i.uuid: i for i in instance_obj.InstanceList.get_by_filters(
-        context, {'uuid': [m.instance_uuid for m in migrations]})}
+    instances = {
+        i.uuid: i
+        for i in instance_obj.InstanceList.get_by_filters(
+            context, {'uuid': [m.instance_uuid for m in migrations]}
+        )
+    }
     step = _Step(context, rpc, driver, host, by_id, by_name)
     for migration in migrations:
         if not stalled(migration, stale_after):
             continue
         instance = instances.get(migration.instance_uuid)
         if instance is None:
-            LOG.info('%s %s: its instance %s was deleted; the move ends',
-                     migration.migration_type.capitalize(), migration.uuid,
-                     migration.instance_uuid)
+            LOG.info(
+                '%s %s: its instance %s was deleted; the move ends',
+                migration.migration_type.capitalize(),
+                migration.uuid,
+                migration.instance_uuid,
+            )
             migration.transition(move.IN_FLIGHT, 'error')
             continue
         with busy.hold(migration.id) as free:
@@ -103,8 +117,15 @@ def resume(context: Any, rpc: Any, driver: Any, host: str,
 
 
 class _Step:
-    def __init__(self, context: Any, rpc: Any, driver: Any, host: str,
-                 by_id: dict[int, Any], by_name: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        context: Any,
+        rpc: Any,
+        driver: Any,
+        host: str,
+        by_id: dict[int, Any],
+        by_name: dict[str, Any],
+    ) -> None:
         self.context = context
         self.rpc = rpc
         self.driver = driver
@@ -116,77 +137,147 @@ class _Step:
         source = migration.source_compute == self.host
         dest = self.by_id.get(migration.dest_compute_id)
         status, task = migration.status, instance.task_state
-        if status == 'pre-migrating' and dest is not None and (
-                task == states.RESIZE_PREP):
+        if (
+            status == 'pre-migrating'
+            and dest is not None
+            and (task == states.RESIZE_PREP)
+        ):
             self._ask_source_again(instance, migration)
-        elif status in ('pre-migrating', 'migrating') and source and (
-                task == states.RESIZE_MIGRATING):
+        elif (
+            status in ('pre-migrating', 'migrating')
+            and source
+            and (task == states.RESIZE_MIGRATING)
+        ):
             self._put_back(instance, migration)
-        elif status == 'post-migrating' and dest is not None and task in (
-                states.RESIZE_MIGRATED, states.RESIZE_FINISH):
+        elif (
+            status == 'post-migrating'
+            and dest is not None
+            and task in (states.RESIZE_MIGRATED, states.RESIZE_FINISH)
+        ):
             self._log_resume(instance, migration, 'finishing it here')
-            move.finish_resize(self.context, self.driver, dest, instance,
-                               migration, resuming=True)
+            move.finish_resize(
+                self.context,
+                self.driver,
+                dest,
+                instance,
+                migration,
+                resuming=True,
+            )
         elif status == 'confirming' and source:
-            self._log_resume(instance, migration,
-                             'deleting the copy kept aside')
-            move.confirm_resize(self.context, self.driver,
-                                self.by_name.get(migration.source_node),
-                                instance, migration)
-        elif status == 'reverting' and source and (
-                task == states.RESIZE_REVERTING):
+            self._log_resume(
+                instance, migration, 'deleting the copy kept aside'
+            )
+            move.confirm_resize(
+                self.context,
+                self.driver,
+                self.by_name.get(migration.source_node),
+                instance,
+                migration,
+            )
+        elif (
+            status == 'reverting'
+            and source
+            and (task == states.RESIZE_REVERTING)
+        ):
             self._revert_here(instance, migration)
-        elif status == 'reverting' and source and task is None and (
-                instance.host == self.host):
-            self._log_resume(instance, migration, 'the instance is back '
-                             'here; ending the migration')
+        elif (
+            status == 'reverting'
+            and source
+            and task is None
+            and (instance.host == self.host)
+        ):
+            self._log_resume(
+                instance,
+                migration,
+                'the instance is back here; ending the migration',
+            )
             move.end_revert(self.context, migration)
-        elif status == 'reverting' and dest is not None and (
-                task == states.RESIZE_REVERTING):
-            self._log_resume(instance, migration, 'destroying the copy '
-                             'here and asking the source to restore its own')
-            move.revert_resize(self.context, self.rpc, self.driver,
-                               instance, migration)
+        elif (
+            status == 'reverting'
+            and dest is not None
+            and (task == states.RESIZE_REVERTING)
+        ):
+            self._log_resume(
+                instance,
+                migration,
+                'destroying the copy '
+                'here and asking the source to restore its own',
+            )
+            move.revert_resize(
+                self.context, self.rpc, self.driver, instance, migration
+            )
         elif status == 'finished':
-            LOG.info('%s %s waits to be confirmed or reverted',
-                     migration.migration_type.capitalize(), migration.uuid,
-                     instance=instance)
+            LOG.info(
+                '%s %s waits to be confirmed or reverted',
+                migration.migration_type.capitalize(),
+                migration.uuid,
+                instance=instance,
+            )
         else:
-            LOG.warning('%s %s is %s (task state %s): not this host\'s '
-                        'step; left alone. If it does not go on, check '
-                        '"openstack server migration list" and the other '
-                        'host\'s log.', migration.migration_type.capitalize(),
-                        migration.uuid, status, task, instance=instance)
+            LOG.warning(
+                "%s %s is %s (task state %s): not this host's "
+                'step; left alone. If it does not go on, check '
+                '"openstack server migration list" and the other '
+                "host's log.",
+                migration.migration_type.capitalize(),
+                migration.uuid,
+                status,
+                task,
+                instance=instance,
+            )
 
     def _log_resume(self, instance: Any, migration: Any, what: str) -> None:
-        LOG.warning('%s %s (%s) was interrupted; %s',
-                    migration.migration_type.capitalize(), migration.uuid,
-                    migration.status, what, instance=instance)
+        LOG.warning(
+            '%s %s (%s) was interrupted; %s',
+            migration.migration_type.capitalize(),
+            migration.uuid,
+            migration.status,
+            what,
+            instance=instance,
+        )
 
     def _ask_source_again(self, instance: Any, migration: Any) -> None:
-        self._log_resume(instance, migration, 'asking the source '
-                         f'{migration.source_compute} again to send the '
-                         f'disks')
-        self.rpc.resize_instance(self.context, instance, migration,
-                                 self.driver.prepare_incoming(instance),
-                                 migration.source_compute)
+        self._log_resume(
+            instance,
+            migration,
+            'asking the source '
+            f'{migration.source_compute} again to send the '
+            f'disks',
+        )
+        self.rpc.resize_instance(
+            self.context,
+            instance,
+            migration,
+            self.driver.prepare_incoming(instance),
+            migration.source_compute,
+        )
 
     def _put_back(self, instance: Any, migration: Any) -> None:
         self.driver.abort_migration(instance)
-        LOG.warning('A move (migration %s) was interrupted while this host '
-                    'sent the disks; the instance stays here and the '
-                    'migration is error', migration.uuid, instance=instance)
+        LOG.warning(
+            'A move (migration %s) was interrupted while this host '
+            'sent the disks; the instance stays here and the '
+            'migration is error',
+            migration.uuid,
+            instance=instance,
+        )
         migration.transition(move.IN_FLIGHT, 'error')
         move.clear_move(instance, [states.RESIZE_MIGRATING])
 
     def _revert_here(self, instance: Any, migration: Any) -> None:
         node = self.by_name.get(migration.source_node)
         if node is None:
-            LOG.error('Migration %s names source node %s, which this host '
-                      'does not have', migration.uuid, migration.source_node,
-                      instance=instance)
+            LOG.error(
+                'Migration %s names source node %s, which this host '
+                'does not have',
+                migration.uuid,
+                migration.source_node,
+                instance=instance,
+            )
             return
-        self._log_resume(instance, migration, 'restoring the copy kept '
-                         'aside here')
-        move.finish_revert_resize(self.context, self.driver, node, instance,
-                                  migration)
+        self._log_resume(
+            instance, migration, 'restoring the copy kept aside here'
+        )
+        move.finish_revert_resize(
+            self.context, self.driver, node, instance, migration
+        )

@@ -60,48 +60,59 @@ def _run(driver: Any, instance: Any, task: str) -> str:
         method, vm_state = _SIMPLE[task]
         getattr(driver, method)(instance)
         return vm_state
-    driver.reboot(instance,
-                  'HARD' if task == states.REBOOTING_HARD else 'SOFT')
+    driver.reboot(
+        instance, 'HARD' if task == states.REBOOTING_HARD else 'SOFT'
+    )
     return states.ACTIVE
 
 
-def do(context: Any, driver: Any, instance: Any, host: str,
-       resumed: bool = False) -> None:
+def do(
+    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+) -> None:
     """Carry out the instance's power task (one of :data:`TASKS`)."""
     task = instance.task_state
     what, event = TASKS[task]
     try:
-        with instance_action.recorded(context, instance.uuid, event, host,
-                                      resumed=resumed):
+        with instance_action.recorded(
+            context, instance.uuid, event, host, resumed=resumed
+        ):
             vm_state = _run(driver, instance, task)
     except Exception as exc:
-        LOG.error('Could not %s the server: %s', what, exc,
-                  instance=instance)
+        LOG.error('Could not %s the server: %s', what, exc, instance=instance)
         instance.task_state = None
         instance.power_state = driver.power_state(instance)
         if not instance_ops.saved(instance, [task]):
-            LOG.info('The server changed meanwhile; left as it is',
-                     instance=instance)
+            LOG.info(
+                'The server changed meanwhile; left as it is',
+                instance=instance,
+            )
         return
     instance.vm_state = vm_state
     instance.task_state = None
     instance.power_state = driver.power_state(instance)
     # A SHELVED server started by its unshelve is shelved no more.
-    snapshot = (shelve.unshelved_keys(instance)
-                if task == states.POWERING_ON else None)
+    snapshot = (
+        shelve.unshelved_keys(instance) if task == states.POWERING_ON else None
+    )
     if instance_ops.saved(instance, [task]):
         LOG.info('Server %s: %s done', what, task, instance=instance)
         if snapshot:
             instance.delete_snapshot(snapshot)
     else:
-        LOG.warning('Server %s done, but the server was deleted or reset '
-                    'meanwhile; its record was left as it is', what,
-                    instance=instance)
+        LOG.warning(
+            'Server %s done, but the server was deleted or reset '
+            'meanwhile; its record was left as it is',
+            what,
+            instance=instance,
+        )
 
 
 def recover(context: Any, driver: Any, instance: Any, host: str) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish the power task (compute/task_recovery.py)."""
-    LOG.info('Finishing an interrupted %s (a restart, or its request '
-             'was lost)', TASKS[instance.task_state][0], instance=instance)
+    LOG.info(
+        'Finishing an interrupted %s (a restart, or its request was lost)',
+        TASKS[instance.task_state][0],
+        instance=instance,
+    )
     do(context, driver, instance, host, resumed=True)

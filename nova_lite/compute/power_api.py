@@ -29,19 +29,31 @@ Row = dict[str, Any]
 STOPPABLE = (states.ACTIVE, states.ERROR)
 STARTABLE = (states.STOPPED,)
 SOFT_REBOOTABLE = (states.ACTIVE,)
-HARD_REBOOTABLE = (states.ACTIVE, states.STOPPED, states.PAUSED,
-                   states.SUSPENDED, states.ERROR)
+HARD_REBOOTABLE = (
+    states.ACTIVE,
+    states.STOPPED,
+    states.PAUSED,
+    states.SUSPENDED,
+    states.ERROR,
+)
 #: The task states a hard reboot may take over (upstream's ALLOW_REBOOT,
 #: of those this project has).
-HARD_REBOOT_OVER: list[str | None] = [None, states.REBOOTING,
-                                      states.REBOOTING_HARD]
+HARD_REBOOT_OVER: list[str | None] = [
+    None,
+    states.REBOOTING,
+    states.REBOOTING_HARD,
+]
 
 
 def action_values(ctx: Any, inst: Row, action: str) -> Row:
     """The instance action record of this request."""
-    return {'action': action, 'instance_uuid': inst['uuid'],
-            'request_id': instance_action.request_id(ctx) or '-',
-            'user_id': ctx.user_id, 'project_id': ctx.project_id}
+    return {
+        'action': action,
+        'instance_uuid': inst['uuid'],
+        'request_id': instance_action.request_id(ctx) or '-',
+        'user_id': ctx.user_id,
+        'project_id': ctx.project_id,
+    }
 
 
 def check_lock(ctx: Any, inst: Row) -> None:
@@ -61,13 +73,19 @@ def conflict(ctx: Any, inst: Row, action: str) -> exception.Conflict:
         now = instance_db.instance_get_by_uuid(ctx, inst['uuid'])
     except exception.InstanceNotFound:
         return exception.InstanceStateConflict(
-            action=action, instance_uuid=inst['uuid'], vm_state='deleted',
-            task_state=None)
+            action=action,
+            instance_uuid=inst['uuid'],
+            vm_state='deleted',
+            task_state=None,
+        )
     if now.get('locked') and not ctx.is_admin:
         return exception.InstanceIsLocked(instance_uuid=inst['uuid'])
     return exception.InstanceStateConflict(
-        action=action, instance_uuid=inst['uuid'], vm_state=now['vm_state'],
-        task_state=now['task_state'])
+        action=action,
+        instance_uuid=inst['uuid'],
+        vm_state=now['vm_state'],
+        task_state=now['task_state'],
+    )
 
 
 class PowerActions:
@@ -76,59 +94,86 @@ class PowerActions:
 
     compute: Any
 
-    def _simple(self, ctx: Any, inst: Row, action: str, task: str,
-                vm_states: tuple[str, ...]) -> None:
+    def _simple(
+        self,
+        ctx: Any,
+        inst: Row,
+        action: str,
+        task: str,
+        vm_states: tuple[str, ...],
+    ) -> None:
         """An action of the compute agent from ``vm_states`` with no
         task (pause, unpause, suspend, resume): the RPC method is
         ``<action>_instance``."""
-        instance = self._begin(ctx, inst, action, action, task, vm_states,
-                               [None])
-        LOG.info('%s on %s', task.capitalize(), inst['host'],
-                 instance_uuid=inst['uuid'])
-        getattr(self.compute, f'{action}_instance')(ctx, instance,
-                                                    inst['host'])
+        instance = self._begin(
+            ctx, inst, action, action, task, vm_states, [None]
+        )
+        LOG.info(
+            '%s on %s',
+            task.capitalize(),
+            inst['host'],
+            instance_uuid=inst['uuid'],
+        )
+        getattr(self.compute, f'{action}_instance')(
+            ctx, instance, inst['host']
+        )
 
     def pause(self, ctx: Any, inst: Row) -> None:
         self._simple(ctx, inst, 'pause', states.PAUSING, (states.ACTIVE,))
 
     def unpause(self, ctx: Any, inst: Row) -> None:
-        self._simple(ctx, inst, 'unpause', states.UNPAUSING,
-                     (states.PAUSED,))
+        self._simple(ctx, inst, 'unpause', states.UNPAUSING, (states.PAUSED,))
 
     def suspend(self, ctx: Any, inst: Row) -> None:
-        self._simple(ctx, inst, 'suspend', states.SUSPENDING,
-                     (states.ACTIVE,))
+        self._simple(ctx, inst, 'suspend', states.SUSPENDING, (states.ACTIVE,))
 
     def resume(self, ctx: Any, inst: Row) -> None:
-        self._simple(ctx, inst, 'resume', states.RESUMING,
-                     (states.SUSPENDED,))
+        self._simple(ctx, inst, 'resume', states.RESUMING, (states.SUSPENDED,))
 
-    def _begin(self, ctx: Any, inst: Row, action: str, record: str,
-               task_state: str, vm_states: tuple[str, ...],
-               over: list[str | None]) -> Any:
+    def _begin(
+        self,
+        ctx: Any,
+        inst: Row,
+        action: str,
+        record: str,
+        task_state: str,
+        vm_states: tuple[str, ...],
+        over: list[str | None],
+    ) -> Any:
         check_lock(ctx, inst)
         _check_host(inst)
         if inst['vm_state'] not in vm_states or inst['task_state'] not in over:
             raise exception.InstanceStateConflict(
-                action=action, instance_uuid=inst['uuid'],
-                vm_state=inst['vm_state'], task_state=inst['task_state'])
+                action=action,
+                instance_uuid=inst['uuid'],
+                vm_state=inst['vm_state'],
+                task_state=inst['task_state'],
+            )
         try:
-            actions_db.begin(ctx, inst['uuid'], {'task_state': task_state},
-                             action_values(ctx, inst, record), over,
-                             vm_states, unlocked=not ctx.is_admin)
+            actions_db.begin(
+                ctx,
+                inst['uuid'],
+                {'task_state': task_state},
+                action_values(ctx, inst, record),
+                over,
+                vm_states,
+                unlocked=not ctx.is_admin,
+            )
         except exception.UnexpectedTaskState:
             raise conflict(ctx, inst, action) from None
         return instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
 
     def stop(self, ctx: Any, inst: Row) -> None:
-        instance = self._begin(ctx, inst, 'stop', 'stop',
-                               states.POWERING_OFF, STOPPABLE, [None])
+        instance = self._begin(
+            ctx, inst, 'stop', 'stop', states.POWERING_OFF, STOPPABLE, [None]
+        )
         LOG.info('Stopping on %s', inst['host'], instance_uuid=inst['uuid'])
         self.compute.stop_instance(ctx, instance, inst['host'])
 
     def start(self, ctx: Any, inst: Row) -> None:
-        instance = self._begin(ctx, inst, 'start', 'start',
-                               states.POWERING_ON, STARTABLE, [None])
+        instance = self._begin(
+            ctx, inst, 'start', 'start', states.POWERING_ON, STARTABLE, [None]
+        )
         LOG.info('Starting on %s', inst['host'], instance_uuid=inst['uuid'])
         self.compute.start_instance(ctx, instance, inst['host'])
 
@@ -137,21 +182,38 @@ class PowerActions:
         stopped, paused, suspended or failed one, or one already
         rebooting)."""
         if reboot_type == 'SOFT':
-            instance = self._begin(ctx, inst, 'reboot', 'reboot',
-                                   states.REBOOTING, SOFT_REBOOTABLE, [None])
+            instance = self._begin(
+                ctx,
+                inst,
+                'reboot',
+                'reboot',
+                states.REBOOTING,
+                SOFT_REBOOTABLE,
+                [None],
+            )
         else:
-            instance = self._begin(ctx, inst, 'reboot', 'reboot',
-                                   states.REBOOTING_HARD, HARD_REBOOTABLE,
-                                   HARD_REBOOT_OVER)
-        LOG.info('Rebooting (%s) on %s', reboot_type.lower(), inst['host'],
-                 instance_uuid=inst['uuid'])
-        self.compute.reboot_instance(ctx, instance, reboot_type,
-                                     inst['host'])
+            instance = self._begin(
+                ctx,
+                inst,
+                'reboot',
+                'reboot',
+                states.REBOOTING_HARD,
+                HARD_REBOOTABLE,
+                HARD_REBOOT_OVER,
+            )
+        LOG.info(
+            'Rebooting (%s) on %s',
+            reboot_type.lower(),
+            inst['host'],
+            instance_uuid=inst['uuid'],
+        )
+        self.compute.reboot_instance(ctx, instance, reboot_type, inst['host'])
 
     # lock ----------------------------------------------------------------
 
-    def lock(self, ctx: Any, inst: Row, host: str,
-             reason: str | None = None) -> None:
+    def lock(
+        self, ctx: Any, inst: Row, host: str, reason: str | None = None
+    ) -> None:
         """Lock the server: by its owner ('owner') or an administrator of
         another project ('admin'), with an optional reason (2.73). The
         owner locking it again changes nothing."""
@@ -159,29 +221,40 @@ class PowerActions:
         if inst.get('locked') and is_owner:
             return
         with self._recorded(ctx, inst, 'lock', host):
-            instance_db.instance_update(ctx, inst['uuid'], {
-                'locked': True,
-                'locked_by': 'owner' if is_owner else 'admin',
-                'locked_reason': reason})
-        LOG.info('Locked by %s', 'its owner' if is_owner else 'an admin',
-                 instance_uuid=inst['uuid'])
+            instance_db.instance_update(
+                ctx,
+                inst['uuid'],
+                {
+                    'locked': True,
+                    'locked_by': 'owner' if is_owner else 'admin',
+                    'locked_reason': reason,
+                },
+            )
+        LOG.info(
+            'Locked by %s',
+            'its owner' if is_owner else 'an admin',
+            instance_uuid=inst['uuid'],
+        )
 
     @staticmethod
     def locked_by_caller(ctx: Any, inst: Row) -> bool:
         """Whether the lock (if any) is the caller's kind: the owner's
         for its project, an administrator's for anyone else."""
-        expected = ('owner' if inst['project_id'] == ctx.project_id
-                    else 'admin')
+        expected = 'owner' if inst['project_id'] == ctx.project_id else 'admin'
         return not inst.get('locked_by') or inst['locked_by'] == expected
 
     def unlock(self, ctx: Any, inst: Row, host: str) -> None:
         with self._recorded(ctx, inst, 'unlock', host):
-            instance_db.instance_update(ctx, inst['uuid'], {
-                'locked': False, 'locked_by': None, 'locked_reason': None})
+            instance_db.instance_update(
+                ctx,
+                inst['uuid'],
+                {'locked': False, 'locked_by': None, 'locked_reason': None},
+            )
         LOG.info('Unlocked', instance_uuid=inst['uuid'])
 
     @staticmethod
     def _recorded(ctx: Any, inst: Row, action: str, host: str) -> Any:
         actions_db.record(ctx, action_values(ctx, inst, action))
-        return instance_action.recorded(ctx, inst['uuid'], f'api_{action}',
-                                        host)
+        return instance_action.recorded(
+            ctx, inst['uuid'], f'api_{action}', host
+        )

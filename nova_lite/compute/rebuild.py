@@ -26,19 +26,26 @@ from nova_lite.objects import instance_action
 LOG = logging.getLogger(__name__)
 
 
-def rebuild(context: Any, driver: Any, instance: Any, host: str,
-            resumed: bool = False) -> None:
+def rebuild(
+    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+) -> None:
     expected = instance.task_state
     was_stopped = instance.vm_state == states.STOPPED
     instance.task_state = states.REBUILD_SPAWNING
     if not instance_ops.saved(instance, [expected]):
-        LOG.info('Not rebuilding: the server was deleted or changed',
-                 instance=instance)
+        LOG.info(
+            'Not rebuilding: the server was deleted or changed',
+            instance=instance,
+        )
         return
     try:
-        with instance_action.recorded(context, instance.uuid,
-                                      'compute_rebuild_instance', host,
-                                      resumed=resumed):
+        with instance_action.recorded(
+            context,
+            instance.uuid,
+            'compute_rebuild_instance',
+            host,
+            resumed=resumed,
+        ):
             driver.rebuild(instance, instance.image_ref)
             if was_stopped:
                 driver.power_off(instance)
@@ -53,9 +60,12 @@ def rebuild(context: Any, driver: Any, instance: Any, host: str,
     instance.task_state = None
     instance.power_state = driver.power_state(instance)
     if instance_ops.saved(instance, [states.REBUILD_SPAWNING]):
-        LOG.info('Rebuilt with image %s', instance.image_ref,
-                 instance=instance)
+        LOG.info(
+            'Rebuilt with image %s', instance.image_ref, instance=instance
+        )
     else:
-        LOG.warning('Rebuilt, but the server was deleted or reset '
-                    'meanwhile; its record was left as it is',
-                    instance=instance)
+        LOG.warning(
+            'Rebuilt, but the server was deleted or reset '
+            'meanwhile; its record was left as it is',
+            instance=instance,
+        )

@@ -37,11 +37,14 @@ def parse(networks: Any) -> list[str]:
                 'nova_lite has no networking service: a network can be '
                 'requested only as an existing port ({"port": "<uuid>"}, '
                 'for a bare metal flavor), otherwise request "networks": '
-                '"none" (openstack server create --no-network).')
+                '"none" (openstack server create --no-network).'
+            )
         port = entry['port']
         if not isinstance(port, str) or not uuidutils.is_uuid_like(port):
-            raise Refused('Bad networks format: port uuid is not in proper '
-                          f'format ({port})')
+            raise Refused(
+                'Bad networks format: port uuid is not in proper '
+                f'format ({port})'
+            )
         if port in ports:
             raise Refused(f'Port {port} is still in use.')
         ports.append(port)

@@ -41,9 +41,11 @@ from nova_lite.objects import instance_action
 LOG = logging.getLogger(__name__)
 RESCUE_EVENT = 'compute_rescue_instance'
 UNRESCUE_EVENT = 'compute_unrescue_instance'
-INTERRUPTED = ('The rescue was interrupted (a restart of the compute '
-               'service, or its request was lost); its password was not '
-               'kept, so it was undone. Rescue the server again.')
+INTERRUPTED = (
+    'The rescue was interrupted (a restart of the compute '
+    'service, or its request was lost); its password was not '
+    'kept, so it was undone. Rescue the server again.'
+)
 
 
 def rescue_image(instance: Any, image_ref: str | None) -> str:
@@ -52,8 +54,7 @@ def rescue_image(instance: Any, image_ref: str | None) -> str:
     if image_ref:
         return image_ref
     sysmeta = instance.system_metadata or {}
-    return (sysmeta.get('image_base_image_ref') or instance.image_ref
-            or '')
+    return sysmeta.get('image_base_image_ref') or instance.image_ref or ''
 
 
 def _failed(instance: Any, task: str, what: str, exc: Exception) -> None:
@@ -64,24 +65,36 @@ def _failed(instance: Any, task: str, what: str, exc: Exception) -> None:
     instance_ops.saved(instance, [task])
 
 
-def _ended(instance: Any, task: str, vm_state: str, driver: Any,
-           done: str) -> None:
+def _ended(
+    instance: Any, task: str, vm_state: str, driver: Any, done: str
+) -> None:
     instance.vm_state = vm_state
     instance.task_state = None
     instance.power_state = driver.power_state(instance)
     if instance_ops.saved(instance, [task]):
         LOG.info('%s', done, instance=instance)
     else:
-        LOG.warning('%s, but the server was deleted or reset meanwhile; '
-                    'its record was left as it is', done, instance=instance)
+        LOG.warning(
+            '%s, but the server was deleted or reset meanwhile; '
+            'its record was left as it is',
+            done,
+            instance=instance,
+        )
 
 
-def rescue(context: Any, driver: Any, instance: Any, host: str,
-           password: str, image_ref: str | None) -> None:
+def rescue(
+    context: Any,
+    driver: Any,
+    instance: Any,
+    host: str,
+    password: str,
+    image_ref: str | None,
+) -> None:
     image = rescue_image(instance, image_ref)
     try:
-        with instance_action.recorded(context, instance.uuid, RESCUE_EVENT,
-                                      host):
+        with instance_action.recorded(
+            context, instance.uuid, RESCUE_EVENT, host
+        ):
             driver.rescue(instance, image, password)
     except exception.RescueNotSupported as exc:
         LOG.warning('Not rescued: %s', exc, instance=instance)
@@ -92,15 +105,22 @@ def rescue(context: Any, driver: Any, instance: Any, host: str,
         _failed(instance, states.RESCUING, 'Rescue', exc)
         return
     instance.launched_at = lite_db.utcnow()
-    _ended(instance, states.RESCUING, states.RESCUED, driver,
-           f'Rescued with image {image}')
+    _ended(
+        instance,
+        states.RESCUING,
+        states.RESCUED,
+        driver,
+        f'Rescued with image {image}',
+    )
 
 
-def unrescue(context: Any, driver: Any, instance: Any, host: str,
-             resumed: bool = False) -> None:
+def unrescue(
+    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+) -> None:
     try:
-        with instance_action.recorded(context, instance.uuid,
-                                      UNRESCUE_EVENT, host, resumed=resumed):
+        with instance_action.recorded(
+            context, instance.uuid, UNRESCUE_EVENT, host, resumed=resumed
+        ):
             driver.unrescue(instance)
     except Exception as exc:
         _failed(instance, states.UNRESCUING, 'Unrescue', exc)
@@ -108,26 +128,37 @@ def unrescue(context: Any, driver: Any, instance: Any, host: str,
     _ended(instance, states.UNRESCUING, states.ACTIVE, driver, 'Unrescued')
 
 
-def unrescue_due(context: Any, driver: Any, nodes: dict[str, Any],
-                 host: str, after: int) -> int:
+def unrescue_due(
+    context: Any, driver: Any, nodes: dict[str, Any], host: str, after: int
+) -> int:
     """Periodic (``rescue_timeout`` > 0): unrescue the servers rescued
     here over ``after`` seconds ago; how many. One query."""
     horizon = lite_db.utcnow() - datetime.timedelta(seconds=after)
     done = 0
     for _node, instance in instance_ops.on_nodes(
-            context, nodes, {'vm_state': [states.RESCUED]}):
-        if (instance.task_state is not None
-                or instance.launched_at is None
-                or instance.launched_at.replace(tzinfo=None) > horizon):
+        context, nodes, {'vm_state': [states.RESCUED]}
+    ):
+        if (
+            instance.task_state is not None
+            or instance.launched_at is None
+            or instance.launched_at.replace(tzinfo=None) > horizon
+        ):
             continue
         if not instance_action.InstanceActionEvent.action_begin(
-                context, instance.uuid, 'unrescue', states.UNRESCUING,
-                [states.RESCUED]):
+            context,
+            instance.uuid,
+            'unrescue',
+            states.UNRESCUING,
+            [states.RESCUED],
+        ):
             continue
         instance.task_state = states.UNRESCUING
         instance.obj_reset_changes(['task_state'])
-        LOG.info('Rescued for over %s s (rescue_timeout): unrescuing',
-                 after, instance=instance)
+        LOG.info(
+            'Rescued for over %s s (rescue_timeout): unrescuing',
+            after,
+            instance=instance,
+        )
         unrescue(context, driver, instance, host)
         done += 1
     return done
@@ -145,15 +176,18 @@ def recover(context: Any, driver: Any, instance: Any, host: str) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish an unrescue, undo a rescue (see above)."""
     if instance.task_state == states.UNRESCUING:
-        LOG.info('Finishing an interrupted unrescue',
-                 instance=instance)
+        LOG.info('Finishing an interrupted unrescue', instance=instance)
         unrescue(context, driver, instance, host, resumed=True)
         return
-    LOG.warning('A rescue was interrupted; undoing it (the '
-                'rescue password was not kept)', instance=instance)
+    LOG.warning(
+        'A rescue was interrupted; undoing it (the '
+        'rescue password was not kept)',
+        instance=instance,
+    )
     try:
-        with instance_action.recorded(context, instance.uuid, RESCUE_EVENT,
-                                      host, resumed=True) as outcome:
+        with instance_action.recorded(
+            context, instance.uuid, RESCUE_EVENT, host, resumed=True
+        ) as outcome:
             _undo_rescue(driver, instance)
             outcome.error = INTERRUPTED
     except Exception as exc:

@@ -34,28 +34,39 @@ RESCUABLE = (states.ACTIVE, states.STOPPED, states.ERROR)
 UNRESCUABLE = (states.RESCUED,)
 
 
-def check(ctx: Any, inst: Row, action: str,
-          vm_states: tuple[str, ...]) -> None:
+def check(
+    ctx: Any, inst: Row, action: str, vm_states: tuple[str, ...]
+) -> None:
     """409 for a locked server (non-admins), one in another state or
     with a task, or one on no host."""
     power_api.check_lock(ctx, inst)
     if inst['vm_state'] not in vm_states or inst['task_state'] is not None:
         raise exception.InstanceStateConflict(
-            action=action, instance_uuid=inst['uuid'],
-            vm_state=inst['vm_state'], task_state=inst['task_state'])
+            action=action,
+            instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'],
+            task_state=inst['task_state'],
+        )
     if not inst['host']:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
 
 
-def _begin(ctx: Any, inst: Row, action: str, task: str,
-           vm_states: tuple[str, ...]) -> Any:
+def _begin(
+    ctx: Any, inst: Row, action: str, task: str, vm_states: tuple[str, ...]
+) -> Any:
     """The task and the action record, while the server is still as
     checked (two requests cannot both start)."""
     check(ctx, inst, action, vm_states)
     try:
-        actions_db.begin(ctx, inst['uuid'], {'task_state': task},
-                         power_api.action_values(ctx, inst, action), [None],
-                         vm_states, unlocked=not ctx.is_admin)
+        actions_db.begin(
+            ctx,
+            inst['uuid'],
+            {'task_state': task},
+            power_api.action_values(ctx, inst, action),
+            [None],
+            vm_states,
+            unlocked=not ctx.is_admin,
+        )
     except exception.UnexpectedTaskState:
         raise power_api.conflict(ctx, inst, action) from None
     return instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
@@ -73,19 +84,25 @@ class RescueActions:
         (upstream's order: 409s before the 400 of a bad image)."""
         check(ctx, inst, 'rescue', RESCUABLE)
 
-    def rescue(self, ctx: Any, inst: Row, password: str,
-               image_ref: str | None) -> None:
+    def rescue(
+        self, ctx: Any, inst: Row, password: str, image_ref: str | None
+    ) -> None:
         """``image_ref``: a rescue image the caller checked (None: the
         server's own image)."""
         instance = _begin(ctx, inst, 'rescue', states.RESCUING, RESCUABLE)
-        LOG.info('Rescuing on %s with image %s', inst['host'],
-                 image_ref or 'of the server', instance_uuid=inst['uuid'])
-        self.compute.rescue_instance(ctx, instance, password, image_ref,
-                                     inst['host'])
+        LOG.info(
+            'Rescuing on %s with image %s',
+            inst['host'],
+            image_ref or 'of the server',
+            instance_uuid=inst['uuid'],
+        )
+        self.compute.rescue_instance(
+            ctx, instance, password, image_ref, inst['host']
+        )
 
     def unrescue(self, ctx: Any, inst: Row) -> None:
-        instance = _begin(ctx, inst, 'unrescue', states.UNRESCUING,
-                          UNRESCUABLE)
-        LOG.info('Unrescuing on %s', inst['host'],
-                 instance_uuid=inst['uuid'])
+        instance = _begin(
+            ctx, inst, 'unrescue', states.UNRESCUING, UNRESCUABLE
+        )
+        LOG.info('Unrescuing on %s', inst['host'], instance_uuid=inst['uuid'])
         self.compute.unrescue_instance(ctx, instance, inst['host'])

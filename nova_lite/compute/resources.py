@@ -12,8 +12,9 @@ from nova_lite.virt import driver as virt_driver
 LOG = logging.getLogger(__name__)
 
 
-def _capacity(conf: cfg.ConfigOpts,
-              res: virt_driver.NodeResources) -> dict[str, Any]:
+def _capacity(
+    conf: cfg.ConfigOpts, res: virt_driver.NodeResources
+) -> dict[str, Any]:
     return {
         'vcpus': res['vcpus'],
         'memory_mb': res['memory_mb'],
@@ -37,10 +38,16 @@ def _find_node(context: Any, uuid: str) -> Any:
         return None
 
 
-def ensure_node(context: Any, conf: cfg.ConfigOpts, host: str,
-                service_id: int, nodename: str,
-                res: virt_driver.NodeResources, uuid: str,
-                node: Any = None) -> Any:
+def ensure_node(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    host: str,
+    service_id: int,
+    nodename: str,
+    res: virt_driver.NodeResources,
+    uuid: str,
+    node: Any = None,
+) -> Any:
     """The ComputeNode ``uuid`` (``node`` when already loaded), created
     with that uuid when missing; capacity, service_id and host brought up
     to date."""
@@ -48,31 +55,49 @@ def ensure_node(context: Any, conf: cfg.ConfigOpts, host: str,
         node = _find_node(context, uuid)
     if node is None:
         node = cn_obj.ComputeNode(
-            context, uuid=uuid, host=host, hypervisor_hostname=nodename,
-            service_id=service_id, **_capacity(conf, res))
+            context,
+            uuid=uuid,
+            host=host,
+            hypervisor_hostname=nodename,
+            service_id=service_id,
+            **_capacity(conf, res),
+        )
         node.create()
-        LOG.info('Created compute node %s (%s) for host %s',
-                 node.uuid, nodename, host)
+        LOG.info(
+            'Created compute node %s (%s) for host %s',
+            node.uuid,
+            nodename,
+            host,
+        )
         return node
     for key, value in _capacity(conf, res).items():
         if getattr(node, key) != value:
             setattr(node, key, value)
     if node.service_id != service_id:
-        LOG.info('Compute node %s: service_id %s -> %s', node.uuid,
-                 node.service_id, service_id)
+        LOG.info(
+            'Compute node %s: service_id %s -> %s',
+            node.uuid,
+            node.service_id,
+            service_id,
+        )
         node.service_id = service_id
     if (node.host, node.hypervisor_hostname) != (host, nodename):
         # Only a driver of many nodes gets here (nodes move between its
         # agents); a single-node agent refused to start in that case.
-        LOG.info('Compute node %s moves from %s/%s to %s/%s', node.uuid,
-                 node.host, node.hypervisor_hostname, host, nodename)
+        LOG.info(
+            'Compute node %s moves from %s/%s to %s/%s',
+            node.uuid,
+            node.host,
+            node.hypervisor_hostname,
+            host,
+            nodename,
+        )
         node.host, node.hypervisor_hostname = host, nodename
     node.save()
     return node
 
 
-def report(context: Any, conf: cfg.ConfigOpts, driver: Any,
-           node: Any) -> None:
+def report(context: Any, conf: cfg.ConfigOpts, driver: Any, node: Any) -> None:
     """Periodic capacity report and usage refresh of one node."""
     res = driver.get_node_resources(node.hypervisor_hostname)
     for key, value in _capacity(conf, res).items():

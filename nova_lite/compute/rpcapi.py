@@ -30,72 +30,128 @@ VERSION = '1.10'
 
 
 class ComputeAPI:
-    def _cast(self, version: str, context: Any, method: str, host: str,
-              **kwargs: Any) -> None:
+    def _cast(
+        self, version: str, context: Any, method: str, host: str, **kwargs: Any
+    ) -> None:
         """Cast ``method`` (added in ``version``) to ``host``."""
         self.client.prepare(server=host, version=version).cast(
-            context, method, **kwargs)
+            context, method, **kwargs
+        )
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.client = rpc.get_client(
-            conf, messaging.Target(topic=TOPIC, version=VERSION),
+            conf,
+            messaging.Target(topic=TOPIC, version=VERSION),
             serializer=rpc.get_serializer(
-                objects_base.NovaLiteObjectSerializer),
+                objects_base.NovaLiteObjectSerializer
+            ),
             # What the agent's host information calls declare.
-            expected=(NotImplementedError, exception.NovaLiteException))
+            expected=(NotImplementedError, exception.NovaLiteException),
+        )
 
-    def build_and_run_instance(self, context: Any, instance: Any,
-                               host: str) -> None:
+    def build_and_run_instance(
+        self, context: Any, instance: Any, host: str
+    ) -> None:
         self.client.prepare(server=host).cast(
-            context, 'build_and_run_instance', instance=instance)
+            context, 'build_and_run_instance', instance=instance
+        )
 
-    def terminate_instance(self, context: Any, instance: Any,
-                           host: str) -> None:
+    def terminate_instance(
+        self, context: Any, instance: Any, host: str
+    ) -> None:
         self.client.prepare(server=host).cast(
-            context, 'terminate_instance', instance=instance)
+            context, 'terminate_instance', instance=instance
+        )
 
-    def rebuild_instance(self, context: Any, instance: Any, migration: Any,
-                         host: str) -> None:
+    def rebuild_instance(
+        self, context: Any, instance: Any, migration: Any, host: str
+    ) -> None:
         self.client.prepare(server=host, version='1.1').cast(
-            context, 'rebuild_instance', instance=instance,
-            migration=migration)
+            context, 'rebuild_instance', instance=instance, migration=migration
+        )
 
-
-    def prep_resize(self, context: Any, instance: Any, migration: Any,
-                    host: str) -> None:
+    def prep_resize(
+        self, context: Any, instance: Any, migration: Any, host: str
+    ) -> None:
         """To the destination: claim, then ask the source to send."""
-        self._cast('1.2', context, 'prep_resize', host, instance=instance,
-                   migration=migration)
+        self._cast(
+            '1.2',
+            context,
+            'prep_resize',
+            host,
+            instance=instance,
+            migration=migration,
+        )
 
-    def resize_instance(self, context: Any, instance: Any, migration: Any,
-                        migrate_data: dict[str, Any], host: str) -> None:
+    def resize_instance(
+        self,
+        context: Any,
+        instance: Any,
+        migration: Any,
+        migrate_data: dict[str, Any],
+        host: str,
+    ) -> None:
         """To the source: send the disks, then ask the destination to
         finish."""
-        self._cast('1.2', context, 'resize_instance', host, instance=instance,
-                   migration=migration, migrate_data=migrate_data)
+        self._cast(
+            '1.2',
+            context,
+            'resize_instance',
+            host,
+            instance=instance,
+            migration=migration,
+            migrate_data=migrate_data,
+        )
 
-    def finish_resize(self, context: Any, instance: Any, migration: Any,
-                      host: str) -> None:
-        self._cast('1.2', context, 'finish_resize', host, instance=instance,
-                   migration=migration)
+    def finish_resize(
+        self, context: Any, instance: Any, migration: Any, host: str
+    ) -> None:
+        self._cast(
+            '1.2',
+            context,
+            'finish_resize',
+            host,
+            instance=instance,
+            migration=migration,
+        )
 
-    def confirm_resize(self, context: Any, instance: Any, migration: Any,
-                       host: str) -> None:
+    def confirm_resize(
+        self, context: Any, instance: Any, migration: Any, host: str
+    ) -> None:
         """To the source: delete the copy kept aside."""
-        self._cast('1.2', context, 'confirm_resize', host, instance=instance,
-                   migration=migration)
+        self._cast(
+            '1.2',
+            context,
+            'confirm_resize',
+            host,
+            instance=instance,
+            migration=migration,
+        )
 
-    def revert_resize(self, context: Any, instance: Any, migration: Any,
-                      host: str) -> None:
+    def revert_resize(
+        self, context: Any, instance: Any, migration: Any, host: str
+    ) -> None:
         """To the destination: destroy its copy, then hand back."""
-        self._cast('1.2', context, 'revert_resize', host, instance=instance,
-                   migration=migration)
+        self._cast(
+            '1.2',
+            context,
+            'revert_resize',
+            host,
+            instance=instance,
+            migration=migration,
+        )
 
-    def finish_revert_resize(self, context: Any, instance: Any,
-                             migration: Any, host: str) -> None:
-        self._cast('1.2', context, 'finish_revert_resize', host,
-                   instance=instance, migration=migration)
-
+    def finish_revert_resize(
+        self, context: Any, instance: Any, migration: Any, host: str
+    ) -> None:
+        self._cast(
+            '1.2',
+            context,
+            'finish_revert_resize',
+            host,
+            instance=instance,
+            migration=migration,
+        )
 
     def stop_instance(self, context: Any, instance: Any, host: str) -> None:
         self._cast('1.3', context, 'stop_instance', host, instance=instance)
@@ -103,20 +159,27 @@ class ComputeAPI:
     def start_instance(self, context: Any, instance: Any, host: str) -> None:
         self._cast('1.3', context, 'start_instance', host, instance=instance)
 
-    def reboot_instance(self, context: Any, instance: Any, reboot_type: str,
-                        host: str) -> None:
-        self._cast('1.3', context, 'reboot_instance', host,
-                   instance=instance, reboot_type=reboot_type)
+    def reboot_instance(
+        self, context: Any, instance: Any, reboot_type: str, host: str
+    ) -> None:
+        self._cast(
+            '1.3',
+            context,
+            'reboot_instance',
+            host,
+            instance=instance,
+            reboot_type=reboot_type,
+        )
 
-
-    def soft_delete_instance(self, context: Any, instance: Any,
-                             host: str) -> None:
+    def soft_delete_instance(
+        self, context: Any, instance: Any, host: str
+    ) -> None:
         """Power the guest off and mark the server SOFT_DELETED."""
-        self._cast('1.4', context, 'soft_delete_instance', host,
-                   instance=instance)
+        self._cast(
+            '1.4', context, 'soft_delete_instance', host, instance=instance
+        )
 
-    def restore_instance(self, context: Any, instance: Any,
-                         host: str) -> None:
+    def restore_instance(self, context: Any, instance: Any, host: str) -> None:
         """Power the guest on and mark the server ACTIVE again."""
         self._cast('1.4', context, 'restore_instance', host, instance=instance)
 
@@ -124,32 +187,36 @@ class ComputeAPI:
         """What ``uptime`` prints on ``host`` (NotImplementedError when
         its driver cannot tell)."""
         return self.client.prepare(server=host, version='1.5').call(
-            context, 'get_host_uptime')
+            context, 'get_host_uptime'
+        )
 
-    def get_instance_diagnostics(self, context: Any, instance: Any,
-                                 host: str) -> dict[str, Any]:
+    def get_instance_diagnostics(
+        self, context: Any, instance: Any, host: str
+    ) -> dict[str, Any]:
         """The guest's diagnostics (standard form) from its host."""
         return self.client.prepare(server=host, version='1.6').call(
-            context, 'get_instance_diagnostics', instance=instance)
+            context, 'get_instance_diagnostics', instance=instance
+        )
 
-    def get_console_output(self, context: Any, instance: Any,
-                           tail_length: int | None, host: str) -> str:
+    def get_console_output(
+        self, context: Any, instance: Any, tail_length: int | None, host: str
+    ) -> str:
         """The guest's console log (its last ``tail_length`` lines; all
         when None) from its host."""
         return self.client.prepare(server=host, version='1.10').call(
-            context, 'get_console_output', instance=instance,
-            tail_length=tail_length)
-
+            context,
+            'get_console_output',
+            instance=instance,
+            tail_length=tail_length,
+        )
 
     def pause_instance(self, context: Any, instance: Any, host: str) -> None:
         self._cast('1.7', context, 'pause_instance', host, instance=instance)
 
-    def unpause_instance(self, context: Any, instance: Any,
-                         host: str) -> None:
+    def unpause_instance(self, context: Any, instance: Any, host: str) -> None:
         self._cast('1.7', context, 'unpause_instance', host, instance=instance)
 
-    def suspend_instance(self, context: Any, instance: Any,
-                         host: str) -> None:
+    def suspend_instance(self, context: Any, instance: Any, host: str) -> None:
         self._cast('1.7', context, 'suspend_instance', host, instance=instance)
 
     def resume_instance(self, context: Any, instance: Any, host: str) -> None:
@@ -158,36 +225,61 @@ class ComputeAPI:
     def shelve_instance(self, context: Any, instance: Any, host: str) -> None:
         self._cast('1.7', context, 'shelve_instance', host, instance=instance)
 
-    def shelve_offload_instance(self, context: Any, instance: Any,
-                                host: str) -> None:
-        self._cast('1.7', context, 'shelve_offload_instance', host,
-                   instance=instance)
+    def shelve_offload_instance(
+        self, context: Any, instance: Any, host: str
+    ) -> None:
+        self._cast(
+            '1.7', context, 'shelve_offload_instance', host, instance=instance
+        )
 
-    def unshelve_instance(self, context: Any, instance: Any,
-                          host: str) -> None:
+    def unshelve_instance(
+        self, context: Any, instance: Any, host: str
+    ) -> None:
         """To the host the conductor placed an offloaded server on."""
-        self._cast('1.7', context, 'unshelve_instance', host,
-                   instance=instance)
+        self._cast(
+            '1.7', context, 'unshelve_instance', host, instance=instance
+        )
 
     def rebuild_server(self, context: Any, instance: Any, host: str) -> None:
         """To the server's host: its rebuild with the image recorded."""
         self._cast('1.7', context, 'rebuild_server', host, instance=instance)
 
-    def power_update(self, context: Any, instance: Any, target: str,
-                     host: str) -> None:
-        self._cast('1.8', context, 'power_update', host, instance=instance,
-                   target_power_state=target)
+    def power_update(
+        self, context: Any, instance: Any, target: str, host: str
+    ) -> None:
+        self._cast(
+            '1.8',
+            context,
+            'power_update',
+            host,
+            instance=instance,
+            target_power_state=target,
+        )
 
-    def rescue_instance(self, context: Any, instance: Any, password: str,
-                        image_ref: str | None, host: str) -> None:
+    def rescue_instance(
+        self,
+        context: Any,
+        instance: Any,
+        password: str,
+        image_ref: str | None,
+        host: str,
+    ) -> None:
         """Boot the guest from a rescue image (``image_ref``, default:
         its own image) with ``password``; the password travels only in
         this message, never stored."""
-        self._cast('1.9', context, 'rescue_instance', host,
-                   instance=instance, rescue_password=password,
-                   rescue_image_ref=image_ref)
+        self._cast(
+            '1.9',
+            context,
+            'rescue_instance',
+            host,
+            instance=instance,
+            rescue_password=password,
+            rescue_image_ref=image_ref,
+        )
 
-    def unrescue_instance(self, context: Any, instance: Any,
-                          host: str) -> None:
-        self._cast('1.9', context, 'unrescue_instance', host,
-                   instance=instance)
+    def unrescue_instance(
+        self, context: Any, instance: Any, host: str
+    ) -> None:
+        self._cast(
+            '1.9', context, 'unrescue_instance', host, instance=instance
+        )

@@ -40,11 +40,15 @@ def _text(value: Any) -> str:
 def stored(hints: dict[str, Any]) -> Hints:
     """The form upstream stores hints in (a dict of lists of strings);
     Invalid (a 400) when that is too large to store."""
-    result = {name: [_text(item) for item in value]
-              if isinstance(value, list) else [_text(value)]
-              for name, value in hints.items()}
+    result = {
+        name: [_text(item) for item in value]
+        if isinstance(value, list)
+        else [_text(value)]
+        for name, value in hints.items()
+    }
     if len(orjson.dumps(result)) > MAX_STORED_BYTES:
         raise exception.Invalid(
             reason=f'the scheduler hints take more than {MAX_STORED_BYTES} '
-            'bytes as JSON')
+            'bytes as JSON'
+        )
     return result

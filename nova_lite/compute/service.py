@@ -20,11 +20,14 @@ from nova_lite.objects import base as objects_base
 FIRST_HOUSEKEEPING = 2
 
 
-def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
-                    search_config_dirs: bool = True,
-                    driver: str | None = None,
-                    on_replaced: Callable[[], None] | None = None
-                    ) -> lite_service.Service:
+def compute_service(
+    conf: cfg.ConfigOpts,
+    host: str,
+    state_path: str,
+    search_config_dirs: bool = True,
+    driver: str | None = None,
+    on_replaced: Callable[[], None] | None = None,
+) -> lite_service.Service:
     """A compute agent; its object calls go through the conductor.
 
     Its compute_id file is searched beside the configuration files and in
@@ -40,28 +43,44 @@ def compute_service(conf: cfg.ConfigOpts, host: str, state_path: str,
         return objects_base.remote_objects(indirection)
 
     manager = compute_manager.ComputeManager(
-        conf, host, state_path,
-        identity.search_dirs(conf, state_path, search_config_dirs), driver,
-        on_replaced)
+        conf,
+        host,
+        state_path,
+        identity.search_dirs(conf, state_path, search_config_dirs),
+        driver,
+        on_replaced,
+    )
     return lite_service.Service(
-        conf, f'nova-lite-compute ({host})',
+        conf,
+        f'nova-lite-compute ({host})',
         messaging.Target(topic=compute_rpcapi.TOPIC, server=host),
         [manager],
         periodic_tasks=[
-            lite_service.PeriodicTask(f'heartbeat-{host}', manager.heartbeat,
-                                      conf.report_interval, call_context),
             lite_service.PeriodicTask(
-                f'resources-{host}', manager.update_resources,
-                conf.resource_update_interval, call_context),
+                f'heartbeat-{host}',
+                manager.heartbeat,
+                conf.report_interval,
+                call_context,
+            ),
+            lite_service.PeriodicTask(
+                f'resources-{host}',
+                manager.update_resources,
+                conf.resource_update_interval,
+                call_context,
+            ),
             # The first pass soon after start (start-up cleaned up
             # already): evacuations to this host that a crash interrupted
             # go on without waiting a whole interval.
             lite_service.PeriodicTask(
-                f'housekeeping-{host}', manager.housekeeping,
-                conf.cleanup_interval, call_context,
-                initial_delay=min(FIRST_HOUSEKEEPING, conf.cleanup_interval)),
+                f'housekeeping-{host}',
+                manager.housekeeping,
+                conf.cleanup_interval,
+                call_context,
+                initial_delay=min(FIRST_HOUSEKEEPING, conf.cleanup_interval),
+            ),
         ],
         on_start=manager.init_host,
         on_stop=manager.stop,
         call_context=call_context,
-        serializer=objects_base.rpc_serializer())
+        serializer=objects_base.rpc_serializer(),
+    )

@@ -28,8 +28,10 @@ Row = dict[str, Any]
 def _check_state(inst: Row, action: str, allowed: tuple[str, ...]) -> None:
     if inst['vm_state'] not in allowed:
         raise exception.InstanceVmStateConflict(
-            action=action, instance_uuid=inst['uuid'],
-            vm_state=inst['vm_state'])
+            action=action,
+            instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'],
+        )
 
 
 def attachments(inst: Row) -> list[Row]:

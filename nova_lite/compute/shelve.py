@@ -40,18 +40,29 @@ def _failed(instance: Any, task: str, what: str, exc: Exception) -> bool:
     LOG.error('Could not %s the server: %s', what, exc, instance=instance)
     instance.task_state = None
     if not instance_ops.saved(instance, [task]):
-        LOG.info('The server changed meanwhile; left as it is',
-                 instance=instance)
+        LOG.info(
+            'The server changed meanwhile; left as it is', instance=instance
+        )
         return False
     return True
 
 
-def shelve(context: Any, conf: Any, driver: Any, instance: Any, host: str,
-           resumed: bool = False) -> None:
+def shelve(
+    context: Any,
+    conf: Any,
+    driver: Any,
+    instance: Any,
+    host: str,
+    resumed: bool = False,
+) -> None:
     try:
-        with instance_action.recorded(context, instance.uuid,
-                                      'compute_shelve_instance', host,
-                                      resumed=resumed):
+        with instance_action.recorded(
+            context,
+            instance.uuid,
+            'compute_shelve_instance',
+            host,
+            resumed=resumed,
+        ):
             driver.power_off(instance)
     except Exception as exc:
         instance.power_state = driver.power_state(instance)
@@ -64,27 +75,38 @@ def shelve(context: Any, conf: Any, driver: Any, instance: Any, host: str,
     instance.system_metadata = {
         **instance.system_metadata,
         'shelved_at': lite_db.utcnow().isoformat(),
-        'shelved_host': host}
+        'shelved_host': host,
+    }
     instance.vm_state = states.SHELVED
     instance.task_state = states.SHELVING_OFFLOADING if offload_now else None
     instance.power_state = driver.power_state(instance)
     if not instance_ops.saved(instance, [states.SHELVING]):
-        LOG.info('Shelved, but the server was deleted or reset meanwhile; '
-                 'its record was left as it is', instance=instance)
+        LOG.info(
+            'Shelved, but the server was deleted or reset meanwhile; '
+            'its record was left as it is',
+            instance=instance,
+        )
         return
-    LOG.info('Shelved (snapshot %s)',
-             instance.system_metadata.get('shelved_image_id'),
-             instance=instance)
+    LOG.info(
+        'Shelved (snapshot %s)',
+        instance.system_metadata.get('shelved_image_id'),
+        instance=instance,
+    )
     if offload_now:
         offload(context, driver, instance, host)
 
 
-def offload(context: Any, driver: Any, instance: Any, host: str,
-            resumed: bool = False) -> None:
+def offload(
+    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+) -> None:
     try:
-        with instance_action.recorded(context, instance.uuid,
-                                      'compute_shelve_offload_instance',
-                                      host, resumed=resumed):
+        with instance_action.recorded(
+            context,
+            instance.uuid,
+            'compute_shelve_offload_instance',
+            host,
+            resumed=resumed,
+        ):
             driver.destroy(instance)
     except Exception as exc:
         _failed(instance, states.SHELVING_OFFLOADING, 'offload', exc)
@@ -95,33 +117,45 @@ def offload(context: Any, driver: Any, instance: Any, host: str,
     instance.power_state = power_state.NOSTATE
     outcome = instance_ops.save(instance, [states.SHELVING_OFFLOADING])
     if outcome == instance_ops.CHANGED:
-        LOG.error('Offloaded: the guest and its disk were removed from '
-                  'this host, but the server was reset meanwhile and its '
-                  'record still places it here. Its content is in '
-                  'snapshot %s; delete the server or reset it to error.',
-                  instance.system_metadata.get('shelved_image_id'),
-                  instance=instance)
+        LOG.error(
+            'Offloaded: the guest and its disk were removed from '
+            'this host, but the server was reset meanwhile and its '
+            'record still places it here. Its content is in '
+            'snapshot %s; delete the server or reset it to error.',
+            instance.system_metadata.get('shelved_image_id'),
+            instance=instance,
+        )
         return
-    LOG.info('Offloaded from %s: the guest and its disk are removed',
-             host, instance=instance)
+    LOG.info(
+        'Offloaded from %s: the guest and its disk are removed',
+        host,
+        instance=instance,
+    )
 
 
-def unshelve(context: Any, driver: Any, instance: Any, host: str,
-             resumed: bool = False) -> None:
+def unshelve(
+    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+) -> None:
     """Spawn the offloaded server placed on this host from its
     snapshot (task ``unshelving``, or ``spawning`` when a restart cut
     the spawn short)."""
     expected = instance.task_state
     instance.task_state = states.SPAWNING
     if not instance_ops.saved(instance, [expected]):
-        LOG.info('Not unshelving: the server was deleted or changed',
-                 instance=instance)
+        LOG.info(
+            'Not unshelving: the server was deleted or changed',
+            instance=instance,
+        )
         return
     image_id = instance.system_metadata.get('shelved_image_id')
     try:
-        with instance_action.recorded(context, instance.uuid,
-                                      'compute_unshelve_instance', host,
-                                      resumed=resumed):
+        with instance_action.recorded(
+            context,
+            instance.uuid,
+            'compute_unshelve_instance',
+            host,
+            resumed=resumed,
+        ):
             driver.spawn(instance, image_ref=image_id)
     except Exception as exc:
         _spawn_failed(driver, instance, exc)
@@ -132,23 +166,36 @@ def unshelve(context: Any, driver: Any, instance: Any, host: str,
     unshelved_keys(instance)
     outcome = instance_ops.save(instance, [states.SPAWNING])
     if outcome == instance_ops.DELETED:
-        LOG.info('The server was deleted while it was unshelved; removing '
-                 'what was built', instance=instance)
+        LOG.info(
+            'The server was deleted while it was unshelved; removing '
+            'what was built',
+            instance=instance,
+        )
         driver.destroy(instance)
         return
     if outcome == instance_ops.CHANGED:
-        LOG.warning('The server changed while it was unshelved (a state '
-                    'reset?); what was built here is kept',
-                    instance=instance)
+        LOG.warning(
+            'The server changed while it was unshelved (a state '
+            'reset?); what was built here is kept',
+            instance=instance,
+        )
         return
     instance.delete_snapshot(image_id)
-    LOG.info('Unshelved on %s from snapshot %s', instance.node, image_id,
-             instance=instance)
+    LOG.info(
+        'Unshelved on %s from snapshot %s',
+        instance.node,
+        image_id,
+        instance=instance,
+    )
 
 
 def _spawn_failed(driver: Any, instance: Any, exc: Exception) -> None:
-    LOG.error('Unshelve failed: %s; removing what was created and '
-              'leaving the server offloaded', exc, instance=instance)
+    LOG.error(
+        'Unshelve failed: %s; removing what was created and '
+        'leaving the server offloaded',
+        exc,
+        instance=instance,
+    )
     driver.destroy(instance)
     instance.host = instance.node = instance.compute_id = None
     instance.vm_state = states.SHELVED_OFFLOADED
@@ -164,19 +211,23 @@ def unshelved_keys(instance: Any) -> str | None:
     image_id = instance.system_metadata.get('shelved_image_id')
     if any(k in instance.system_metadata for k in SHELVED_KEYS):
         instance.system_metadata = {
-            k: v for k, v in instance.system_metadata.items()
-            if k not in SHELVED_KEYS}
+            k: v
+            for k, v in instance.system_metadata.items()
+            if k not in SHELVED_KEYS
+        }
     return image_id
 
 
-def offload_due(context: Any, driver: Any, nodes: dict[str, Any],
-                host: str, after: int) -> int:
+def offload_due(
+    context: Any, driver: Any, nodes: dict[str, Any], host: str, after: int
+) -> int:
     """Periodic (``shelved_offload_time`` > 0): offload the servers
     shelved here over ``after`` seconds ago; how many. One query."""
     horizon = lite_db.utcnow() - datetime.timedelta(seconds=after)
     done = 0
     for _node, instance in instance_ops.on_nodes(
-            context, nodes, {'vm_state': [states.SHELVED]}):
+        context, nodes, {'vm_state': [states.SHELVED]}
+    ):
         shelved_at = instance.system_metadata.get('shelved_at')
         if instance.task_state is not None or not shelved_at:
             continue
@@ -184,8 +235,9 @@ def offload_due(context: Any, driver: Any, nodes: dict[str, Any],
             continue
         instance.task_state = states.SHELVING_OFFLOADING
         if instance_ops.saved(instance, [None]):
-            LOG.info('Shelved for over %s s: offloading', after,
-                     instance=instance)
+            LOG.info(
+                'Shelved for over %s s: offloading', after, instance=instance
+            )
             offload(context, driver, instance, host, resumed=True)
             done += 1
     return done
@@ -198,34 +250,51 @@ def _parsed(iso: str) -> datetime.datetime:
         return datetime.datetime.min
 
 
-def resume_unshelves(context: Any, driver: Any, nodes: dict[str, Any],
-                     host: str, stale_after: float) -> int:
+def resume_unshelves(
+    context: Any,
+    driver: Any,
+    nodes: dict[str, Any],
+    host: str,
+    stale_after: float,
+) -> int:
     """Housekeeping: unshelve the servers placed on this host whose
     request was lost (task ``unshelving`` unchanged for ``stale_after``
     seconds); how many. One query."""
     done = 0
     for node, instance in instance_ops.on_nodes(
-            context, nodes, {'vm_state': [states.SHELVED_OFFLOADED],
-                             'task_state': [states.UNSHELVING]}):
+        context,
+        nodes,
+        {
+            'vm_state': [states.SHELVED_OFFLOADED],
+            'task_state': [states.UNSHELVING],
+        },
+    ):
         if not move_recovery.stalled(instance, stale_after):
             continue
-        LOG.warning('Placed on %s for its unshelve over %s s ago and not '
-                    'spawned (the request was lost); unshelving it now',
-                    node.hypervisor_hostname, stale_after,
-                    instance=instance)
+        LOG.warning(
+            'Placed on %s for its unshelve over %s s ago and not '
+            'spawned (the request was lost); unshelving it now',
+            node.hypervisor_hostname,
+            stale_after,
+            instance=instance,
+        )
         unshelve(context, driver, instance, host, resumed=True)
         done += 1
     return done
 
 
-def recover(context: Any, conf: Any, driver: Any, instance: Any,
-            host: str) -> None:
+def recover(
+    context: Any, conf: Any, driver: Any, instance: Any, host: str
+) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish the shelve, offload or unshelve (each step is safe
     to run again)."""
     task = instance.task_state
-    LOG.info('Finishing an interrupted %s (a restart, or its request '
-             'was lost)', task, instance=instance)
+    LOG.info(
+        'Finishing an interrupted %s (a restart, or its request was lost)',
+        task,
+        instance=instance,
+    )
     if task == states.SHELVING:
         shelve(context, conf, driver, instance, host, resumed=True)
     elif task == states.SHELVING_OFFLOADING:
@@ -237,5 +306,7 @@ def recover(context: Any, conf: Any, driver: Any, instance: Any,
 def is_unshelving(instance: Any) -> bool:
     """An offloaded server placed here for its unshelve, or spawning for
     it (a build has vm_state building)."""
-    return (instance.vm_state == states.SHELVED_OFFLOADED
-            and instance.task_state in (states.UNSHELVING, states.SPAWNING))
+    return (
+        instance.vm_state == states.SHELVED_OFFLOADED
+        and instance.task_state in (states.UNSHELVING, states.SPAWNING)
+    )

@@ -36,25 +36,39 @@ from nova_lite.scheduler.constraints import UNSHELVE_HOST
 LOG = logging.getLogger(__name__)
 Row = dict[str, Any]
 
-SHELVABLE = (states.ACTIVE, states.STOPPED, states.PAUSED,
-             states.SUSPENDED)
+SHELVABLE = (states.ACTIVE, states.STOPPED, states.PAUSED, states.SUSPENDED)
 UNSHELVABLE = (states.SHELVED, states.SHELVED_OFFLOADED)
 
 
-def _start(ctx: Any, inst: Row, action: str, record: str,
-           values: Row, vm_states: tuple[str, ...]) -> None:
+def _start(
+    ctx: Any,
+    inst: Row,
+    action: str,
+    record: str,
+    values: Row,
+    vm_states: tuple[str, ...],
+) -> None:
     """Set ``values`` (the task) and record the action, only while the
     server is in ``vm_states`` with no task (and unlocked for a
     non-admin): 409 otherwise, saying why."""
     power_api.check_lock(ctx, inst)
     if inst['vm_state'] not in vm_states or inst['task_state'] is not None:
         raise exception.InstanceStateConflict(
-            action=action, instance_uuid=inst['uuid'],
-            vm_state=inst['vm_state'], task_state=inst['task_state'])
+            action=action,
+            instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'],
+            task_state=inst['task_state'],
+        )
     try:
-        actions_db.begin(ctx, inst['uuid'], values,
-                         power_api.action_values(ctx, inst, record), [None],
-                         vm_states, unlocked=not ctx.is_admin)
+        actions_db.begin(
+            ctx,
+            inst['uuid'],
+            values,
+            power_api.action_values(ctx, inst, record),
+            [None],
+            vm_states,
+            unlocked=not ctx.is_admin,
+        )
     except exception.UnexpectedTaskState:
         raise power_api.conflict(ctx, inst, action) from None
 
@@ -70,32 +84,43 @@ def _check_offloaded(ctx: Any, inst: Row) -> None:
     power_api.check_lock(ctx, inst)
     if inst['vm_state'] not in UNSHELVABLE or inst['task_state'] is not None:
         raise exception.InstanceStateConflict(
-            action='unshelve', instance_uuid=inst['uuid'],
-            vm_state=inst['vm_state'], task_state=inst['task_state'])
+            action='unshelve',
+            instance_uuid=inst['uuid'],
+            vm_state=inst['vm_state'],
+            task_state=inst['task_state'],
+        )
     if inst['vm_state'] != states.SHELVED_OFFLOADED:
         raise exception.UnshelveInstanceInvalidState(
-            instance_uuid=inst['uuid'], state=inst['vm_state'])
+            instance_uuid=inst['uuid'], state=inst['vm_state']
+        )
 
 
-def _check_host(ctx: Any, host: str, zone: str | None,
-                authorize_host: Callable[[], None]) -> None:
+def _check_host(
+    ctx: Any, host: str, zone: str | None, authorize_host: Callable[[], None]
+) -> None:
     """An administrator's host (2.91): allowed by policy (403), a
     compute host (400), in the zone the server is to be pinned to
     (409; any host when it is pinned to none)."""
     authorize_host()
-    if not service_db.service_get_all(ctx, host=host,
-                                      binary=COMPUTE_BINARY):
+    if not service_db.service_get_all(ctx, host=host, binary=COMPUTE_BINARY):
         raise exception.UnshelveHostNotFound(host=host)
     if zone is not None:
         host_zone = availability_zones.host_zone(
-            availability_zones.host_zones(ctx), host)
+            availability_zones.host_zones(ctx), host
+        )
         if host_zone != zone:
-            raise exception.UnshelveHostNotInAZ(host=host,
-                                                availability_zone=zone)
+            raise exception.UnshelveHostNotInAZ(
+                host=host, availability_zone=zone
+            )
 
 
-def unshelve_values(ctx: Any, inst: Row, zone: Any, host: str | None,
-                    authorize_host: Callable[[], None]) -> Row:
+def unshelve_values(
+    ctx: Any,
+    inst: Row,
+    zone: Any,
+    host: str | None,
+    authorize_host: Callable[[], None],
+) -> Row:
     """The checks of unshelve's ``availability_zone`` (2.77; ``None``
     unpins from 2.91) and ``host`` (2.91), in upstream's order; the
     instance's new values (task, pinned zone, requested host)."""
@@ -103,8 +128,11 @@ def unshelve_values(ctx: Any, inst: Row, zone: Any, host: str | None,
     zone_given = zone is not KEEP_ZONE
     if zone_given or host:
         _check_offloaded(ctx, inst)
-    if zone_given and zone is not None and (
-            zone not in availability_zones.available_zones(ctx)):
+    if (
+        zone_given
+        and zone is not None
+        and (zone not in availability_zones.available_zones(ctx))
+    ):
         raise exception.ZoneNotAvailable()
     pinned = inst.get('pinned_availability_zone')
     if zone_given:
@@ -134,35 +162,63 @@ class ShelveActions:
         if not inst['host']:
             raise exception.InstanceNotReady(instance_id=inst['uuid'])
         image = snapshots.create(
-            ctx, inst, f"{inst['display_name'] or inst['uuid']}-shelved")
-        sysmeta = {**(inst.get('system_metadata') or {}),
-                   'shelved_image_id': image['id'],
-                   'image_base_image_ref': inst.get('image_ref') or ''}
+            ctx, inst, f'{inst["display_name"] or inst["uuid"]}-shelved'
+        )
+        sysmeta = {
+            **(inst.get('system_metadata') or {}),
+            'shelved_image_id': image['id'],
+            'image_base_image_ref': inst.get('image_ref') or '',
+        }
         try:
-            _start(ctx, inst, 'shelve', 'shelve',
-                   {'task_state': states.SHELVING,
-                    'system_metadata': sysmeta}, SHELVABLE)
+            _start(
+                ctx,
+                inst,
+                'shelve',
+                'shelve',
+                {'task_state': states.SHELVING, 'system_metadata': sysmeta},
+                SHELVABLE,
+            )
         except Exception:
             snapshots.delete(ctx, image['id'])
             raise
-        LOG.info('Shelving on %s (snapshot %s)', inst['host'], image['id'],
-                 instance_uuid=inst['uuid'])
+        LOG.info(
+            'Shelving on %s (snapshot %s)',
+            inst['host'],
+            image['id'],
+            instance_uuid=inst['uuid'],
+        )
         self.compute.shelve_instance(
-            ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
-            inst['host'])
+            ctx,
+            instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+            inst['host'],
+        )
 
     def shelve_offload(self, ctx: Any, inst: Row) -> None:
-        _start(ctx, inst, 'shelveOffload', 'shelveOffload',
-               {'task_state': states.SHELVING_OFFLOADING}, (states.SHELVED,))
-        LOG.info('Offloading from %s', inst['host'],
-                 instance_uuid=inst['uuid'])
+        _start(
+            ctx,
+            inst,
+            'shelveOffload',
+            'shelveOffload',
+            {'task_state': states.SHELVING_OFFLOADING},
+            (states.SHELVED,),
+        )
+        LOG.info(
+            'Offloading from %s', inst['host'], instance_uuid=inst['uuid']
+        )
         self.compute.shelve_offload_instance(
-            ctx, instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
-            inst['host'])
+            ctx,
+            instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+            inst['host'],
+        )
 
-    def unshelve(self, ctx: Any, inst: Row, zone: Any = KEEP_ZONE,
-                 host: str | None = None,
-                 authorize_host: Callable[[], None] = lambda: None) -> None:
+    def unshelve(
+        self,
+        ctx: Any,
+        inst: Row,
+        zone: Any = KEEP_ZONE,
+        host: str | None = None,
+        authorize_host: Callable[[], None] = lambda: None,
+    ) -> None:
         """Unshelve. ``zone`` (2.77: a zone with an enabled compute
         service, else 400; 2.91: ``None`` unpins) and ``host`` (2.91,
         an administrator's) only for an offloaded server (409
@@ -172,9 +228,12 @@ class ShelveActions:
         if zone is not KEEP_ZONE or host:
             vm_states = (states.SHELVED_OFFLOADED,)
         _start(ctx, inst, 'unshelve', 'unshelve', values, vm_states)
-        LOG.info('Unshelving (%s)%s', inst['vm_state'],
-                 f' to host {host}' if host else '',
-                 instance_uuid=inst['uuid'])
+        LOG.info(
+            'Unshelving (%s)%s',
+            inst['vm_state'],
+            f' to host {host}' if host else '',
+            instance_uuid=inst['uuid'],
+        )
         self.conductor.unshelve_instance(ctx, inst['uuid'])
 
 
@@ -182,6 +241,8 @@ def forget_snapshot(ctx: Any, inst: Row) -> None:
     """On delete: the snapshot a shelved server keeps goes with it."""
     image_id = (inst.get('system_metadata') or {}).get('shelved_image_id')
     if image_id and snapshots.delete(ctx, image_id):
-        LOG.info('Deleted snapshot %s of the shelved server', image_id,
-                 instance_uuid=inst['uuid'])
-
+        LOG.info(
+            'Deleted snapshot %s of the shelved server',
+            image_id,
+            instance_uuid=inst['uuid'],
+        )

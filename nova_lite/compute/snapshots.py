@@ -29,22 +29,29 @@ def _base(ctx: Any, image_ref: str | None) -> Row:
         return {}
 
 
-def create(ctx: Any, inst: Row, name: str,
-           metadata: dict[str, str] | None = None) -> Row:
+def create(
+    ctx: Any, inst: Row, name: str, metadata: dict[str, str] | None = None
+) -> Row:
     """Record the snapshot image ``name`` of ``inst``; its row."""
     base = _base(ctx, inst.get('image_ref'))
     flavor = inst.get('flavor') or {}
-    properties = {**(metadata or {}),
-                  'image_type': 'snapshot',
-                  'instance_uuid': inst['uuid'],
-                  'base_image_ref': inst.get('image_ref') or '',
-                  'user_id': ctx.user_id or ''}
-    values = {'id': uuidutils.generate_uuid(), 'name': name,
-              'status': 'active', 'visibility': 'private',
-              'owner': inst['project_id'], 'size': 0,
-              'min_disk': max(base.get('min_disk') or 0,
-                              flavor.get('root_gb') or 0),
-              'properties': properties}
+    properties = {
+        **(metadata or {}),
+        'image_type': 'snapshot',
+        'instance_uuid': inst['uuid'],
+        'base_image_ref': inst.get('image_ref') or '',
+        'user_id': ctx.user_id or '',
+    }
+    values = {
+        'id': uuidutils.generate_uuid(),
+        'name': name,
+        'status': 'active',
+        'visibility': 'private',
+        'owner': inst['project_id'],
+        'size': 0,
+        'min_disk': max(base.get('min_disk') or 0, flavor.get('root_gb') or 0),
+        'properties': properties,
+    }
     for key in _INHERITED:
         if base.get(key) is not None:
             values[key] = base[key]

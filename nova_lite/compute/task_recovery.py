@@ -59,14 +59,24 @@ from nova_lite.objects import migration as migration_obj
 
 LOG = logging.getLogger(__name__)
 # Every task state an agent's request may leave behind.
-AT_START = (states.DELETING, states.SPAWNING, states.SCHEDULING,
-            states.SHELVING, states.SHELVING_OFFLOADING, states.UNSHELVING,
-            states.REBUILDING, states.REBUILD_SPAWNING, states.RESCUING,
-            states.UNRESCUING, *power.TASKS)
+AT_START = (
+    states.DELETING,
+    states.SPAWNING,
+    states.SCHEDULING,
+    states.SHELVING,
+    states.SHELVING_OFFLOADING,
+    states.UNSHELVING,
+    states.REBUILDING,
+    states.REBUILD_SPAWNING,
+    states.RESCUING,
+    states.UNRESCUING,
+    *power.TASKS,
+)
 # While the agent runs: builds and unshelves whose request was lost have
 # passes of their own (build_recovery.resume, shelve.resume_unshelves).
-WHILE_RUNNING = tuple(t for t in AT_START
-                      if t not in (states.SCHEDULING, states.UNSHELVING))
+WHILE_RUNNING = tuple(
+    t for t in AT_START if t not in (states.SCHEDULING, states.UNSHELVING)
+)
 EVACUATING = ['accepted', 'pre-migrating']
 
 
@@ -74,10 +84,17 @@ def _evacuating(context: Any, uuids: list[str]) -> set[str]:
     """Those of ``uuids`` with an evacuation in progress (one query)."""
     if not uuids:
         return set()
-    return {m.instance_uuid for m in
-            migration_obj.MigrationList.get_by_filters(context, {
-                'instance_uuids': uuids, 'migration_type': 'evacuation',
-                'status': EVACUATING})}
+    return {
+        m.instance_uuid
+        for m in migration_obj.MigrationList.get_by_filters(
+            context,
+            {
+                'instance_uuids': uuids,
+                'migration_type': 'evacuation',
+                'status': EVACUATING,
+            },
+        )
+    }
 
 
 def _fail_build(instance: Any) -> None:
@@ -85,28 +102,39 @@ def _fail_build(instance: Any) -> None:
     request may have been lost (RPC casts are delivered at most once).
     As upstream, ERROR: a request that still arrives finds the task
     state changed and builds nothing."""
-    LOG.warning('Build interrupted (task %s); setting ERROR',
-                instance.task_state, instance=instance)
+    LOG.warning(
+        'Build interrupted (task %s); setting ERROR',
+        instance.task_state,
+        instance=instance,
+    )
     expected = instance.task_state
     instance.vm_state = states.ERROR
     instance.task_state = None
-    instance.fault = {'code': 500,
-                      'message': 'Build interrupted by a compute '
-                      'service restart or a lost request.'}
+    instance.fault = {
+        'code': 500,
+        'message': 'Build interrupted by a compute '
+        'service restart or a lost request.',
+    }
     instance_ops.saved(instance, [expected])
 
 
-def _take_up(context: Any, conf: cfg.ConfigOpts, driver: Any,
-             instance: Any, host: str) -> None:
+def _take_up(
+    context: Any, conf: cfg.ConfigOpts, driver: Any, instance: Any, host: str
+) -> None:
     task = instance.task_state
     if task in power.TASKS:
         power.recover(context, driver, instance, host)
-    elif (task in (states.SHELVING, states.SHELVING_OFFLOADING)
-          or shelve.is_unshelving(instance)):
+    elif task in (
+        states.SHELVING,
+        states.SHELVING_OFFLOADING,
+    ) or shelve.is_unshelving(instance):
         shelve.recover(context, conf, driver, instance, host)
     elif task in (states.REBUILDING, states.REBUILD_SPAWNING):
-        LOG.info('Carrying out an interrupted rebuild (task %s)', task,
-                 instance=instance)
+        LOG.info(
+            'Carrying out an interrupted rebuild (task %s)',
+            task,
+            instance=instance,
+        )
         rebuild.rebuild(context, driver, instance, host, resumed=True)
     elif task in (states.RESCUING, states.UNRESCUING):
         rescue.recover(context, driver, instance, host)
@@ -117,19 +145,26 @@ def _take_up(context: Any, conf: cfg.ConfigOpts, driver: Any,
         _fail_build(instance)
 
 
-def _candidates(context: Any, nodes: dict[str, Any],
-                tasks: tuple[str, ...]) -> list[Any]:
+def _candidates(
+    context: Any, nodes: dict[str, Any], tasks: tuple[str, ...]
+) -> list[Any]:
     """The instances on ``nodes`` in one of ``tasks``, without those
     whose ``rebuilding`` is an evacuation's (two queries at most)."""
-    found = [inst for _node, inst in instance_ops.on_nodes(
-        context, nodes, {'task_state': list(tasks)})]
-    rebuilding = [i.uuid for i in found
-                  if i.task_state == states.REBUILDING]
+    found = [
+        inst
+        for _node, inst in instance_ops.on_nodes(
+            context, nodes, {'task_state': list(tasks)}
+        )
+    ]
+    rebuilding = [i.uuid for i in found if i.task_state == states.REBUILDING]
     evacuating = _evacuating(context, rebuilding)
     for inst in found:
         if inst.uuid in evacuating:
-            LOG.info('Task %s belongs to an evacuation in progress; left '
-                     'to it', inst.task_state, instance=inst)
+            LOG.info(
+                'Task %s belongs to an evacuation in progress; left to it',
+                inst.task_state,
+                instance=inst,
+            )
     return [i for i in found if i.uuid not in evacuating]
 
 
@@ -141,14 +176,22 @@ def _still(context: Any, instance: Any) -> Any:
         current = instance_obj.Instance.get_by_uuid(context, instance.uuid)
     except exception.InstanceNotFound:
         return None
-    if (current.task_state, current.compute_id) != (instance.task_state,
-                                                    instance.compute_id):
+    if (current.task_state, current.compute_id) != (
+        instance.task_state,
+        instance.compute_id,
+    ):
         return None
     return current
 
 
-def at_start(context: Any, conf: cfg.ConfigOpts, driver: Any,
-             nodes: dict[str, Any], host: str, busy: Busy) -> int:
+def at_start(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    driver: Any,
+    nodes: dict[str, Any],
+    host: str,
+    busy: Busy,
+) -> int:
     """Finish or fail every task a restart interrupted; returns how many.
 
     One query fetches only the instances left mid-operation on this
@@ -166,9 +209,15 @@ def at_start(context: Any, conf: cfg.ConfigOpts, driver: Any,
     return taken
 
 
-def resume_stalled(context: Any, conf: cfg.ConfigOpts, driver: Any,
-                   nodes: dict[str, Any], host: str, busy: Busy,
-                   stale_after: float) -> int:
+def resume_stalled(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    driver: Any,
+    nodes: dict[str, Any],
+    host: str,
+    busy: Busy,
+    stale_after: float,
+) -> int:
     """Housekeeping: take up the tasks unchanged for ``stale_after``
     seconds that no thread of this agent works on (their request was
     lost, or its handler died on an error); how many."""
@@ -180,10 +229,14 @@ def resume_stalled(context: Any, conf: cfg.ConfigOpts, driver: Any,
             current = _still(context, instance) if free else None
             if current is None:
                 continue
-            LOG.warning('Task %s has not moved for over %s s and no '
-                        'request here works on it (the request was lost); '
-                        'taking it up', instance.task_state, stale_after,
-                        instance=current)
+            LOG.warning(
+                'Task %s has not moved for over %s s and no '
+                'request here works on it (the request was lost); '
+                'taking it up',
+                instance.task_state,
+                stale_after,
+                instance=current,
+            )
             _take_up(context, conf, driver, current, host)
             taken += 1
     return taken

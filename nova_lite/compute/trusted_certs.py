@@ -13,8 +13,9 @@ from typing import Any
 KEY = 'trusted_image_certificates'
 
 
-def kept(system_metadata: dict[str, Any],
-         certs: list[str] | None) -> dict[str, Any]:
+def kept(
+    system_metadata: dict[str, Any], certs: list[str] | None
+) -> dict[str, Any]:
     """``system_metadata`` keeping ``certs`` (none: the key removed)."""
     result = {k: v for k, v in system_metadata.items() if k != KEY}
     if certs:

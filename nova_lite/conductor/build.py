@@ -17,8 +17,11 @@ LOG = logging.getLogger(__name__)
 
 
 def fault(code: int, message: str) -> dict[str, Any]:
-    return {'code': code, 'message': message,
-            'created': lite_db.utcnow().isoformat() + 'Z'}
+    return {
+        'code': code,
+        'message': message,
+        'created': lite_db.utcnow().isoformat() + 'Z',
+    }
 
 
 def build_request(context: Any, instance: Any) -> claims.Request:
@@ -27,23 +30,33 @@ def build_request(context: Any, instance: Any) -> claims.Request:
     an administrator's forced or requested host or node, its group."""
     system = instance.system_metadata or {}
     vcpus, memory_mb, root_gb = claims.counted_resources(
-        instance.flavor, instance.vcpus, instance.memory_mb,
-        instance.root_gb)
+        instance.flavor, instance.vcpus, instance.memory_mb, instance.root_gb
+    )
     required, forbidden = claims.flavor_traits(instance.flavor)
     return claims.Request(
-        instance.uuid, vcpus, memory_mb, root_gb,
+        instance.uuid,
+        vcpus,
+        memory_mb,
+        root_gb,
         zone=instance.pinned_availability_zone,
-        force_host=(system.get(constraints.FORCED_HOST)
-                    or system.get(constraints.REQUESTED_HOST)),
-        force_node=(system.get(constraints.FORCED_NODE)
-                    or system.get(constraints.REQUESTED_NODE)),
+        force_host=(
+            system.get(constraints.FORCED_HOST)
+            or system.get(constraints.REQUESTED_HOST)
+        ),
+        force_node=(
+            system.get(constraints.FORCED_NODE)
+            or system.get(constraints.REQUESTED_NODE)
+        ),
         group=constraints.group_of(context, instance.uuid),
         resource_class=claims.flavor_resource_class(instance.flavor),
-        required_traits=required, forbidden_traits=forbidden)
+        required_traits=required,
+        forbidden_traits=forbidden,
+    )
 
 
-def claim_node(context: Any, conf: cfg.ConfigOpts, request: claims.Request,
-               instance: Any) -> Any:
+def claim_node(
+    context: Any, conf: cfg.ConfigOpts, request: claims.Request, instance: Any
+) -> Any:
     """Place the instance (:func:`claims.select_and_claim`); None,
     logged, when it was deleted meanwhile or is placed already (driven
     twice, by a recovery pass or another conductor: the first placement
@@ -51,11 +64,13 @@ def claim_node(context: Any, conf: cfg.ConfigOpts, request: claims.Request,
     try:
         return claims.select_and_claim(context, conf, request)
     except exception.InstanceNotFound:
-        LOG.info('Instance was deleted while it was scheduled',
-                 instance=instance)
+        LOG.info(
+            'Instance was deleted while it was scheduled', instance=instance
+        )
     except exception.AlreadyPlaced as exc:
-        LOG.info('Not placing it again: %s', exc.format_message(),
-                 instance=instance)
+        LOG.info(
+            'Not placing it again: %s', exc.format_message(), instance=instance
+        )
     return None
 
 
@@ -83,8 +98,9 @@ class Builder:
             return None
         instance = instance_obj.Instance.get_by_uuid(context, uuid)
         LOG.info('Scheduled to %s', node.host, instance=instance)
-        self.compute_rpcapi.build_and_run_instance(context, instance,
-                                                   node.host)
+        self.compute_rpcapi.build_and_run_instance(
+            context, instance, node.host
+        )
         return None
 
     def _set_error(self, instance: Any, message: str) -> None:
@@ -94,5 +110,7 @@ class Builder:
         try:
             instance.save(expected_task_state=[states.SCHEDULING])
         except (exception.InstanceNotFound, exception.UnexpectedTaskState):
-            LOG.info('Instance changed while failing its build; leaving it',
-                     instance=instance)
+            LOG.info(
+                'Instance changed while failing its build; leaving it',
+                instance=instance,
+            )

@@ -32,10 +32,15 @@ class Evacuator:
         self.conf = conf
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
 
-    def evacuate(self, context: Any, instance_uuid: str, migration_id: int,
-                 host: str | None, force: bool) -> None:
-        instance, migration = load_move(context, instance_uuid,
-                                        migration_id)
+    def evacuate(
+        self,
+        context: Any,
+        instance_uuid: str,
+        migration_id: int,
+        host: str | None,
+        force: bool,
+    ) -> None:
+        instance, migration = load_move(context, instance_uuid, migration_id)
         if instance is None:
             return
         # As upstream: a forced host (2.29 to 2.67 ``force``, or any
@@ -43,41 +48,62 @@ class Evacuator:
         # the server group holds whatever the request (the
         # destination's claim checks it again).
         request = move_request(
-            context, instance,
+            context,
+            instance,
             (instance.vcpus, instance.memory_mb, instance.root_gb),
-            in_zone=not (force and host))
+            in_zone=not (force and host),
+        )
         try:
             node = claims.select_destination(
-                context, self.conf, request,
+                context,
+                self.conf,
+                request,
                 exclude_hosts=(migration.source_compute or '',),
-                only_host=host)
+                only_host=host,
+            )
         except exception.NoValidHost as exc:
             self._no_host(instance, migration, exc)
             return
         if not choose(instance, migration, node, ['accepted']):
             return
-        LOG.info('Evacuating from %s to %s (migration %s%s)',
-                 migration.source_compute, node.host, migration.uuid,
-                 ', forced' if force else '', instance=instance)
-        self.compute_rpcapi.rebuild_instance(context, instance, migration,
-                                             node.host)
+        LOG.info(
+            'Evacuating from %s to %s (migration %s%s)',
+            migration.source_compute,
+            node.host,
+            migration.uuid,
+            ', forced' if force else '',
+            instance=instance,
+        )
+        self.compute_rpcapi.rebuild_instance(
+            context, instance, migration, node.host
+        )
 
-    def _no_host(self, instance: Any, migration: Any,
-                 exc: exception.NoValidHost) -> None:
+    def _no_host(
+        self, instance: Any, migration: Any, exc: exception.NoValidHost
+    ) -> None:
         """As upstream: the migration is ``error``, the instance ERROR
         with the reason as its fault (shown by ``server show``), still
         recorded on its source, which keeps its copy. Evacuate it again
         once a host has room."""
-        LOG.warning('Cannot evacuate: %s The instance stays recorded on '
-                    '%s.', exc.format_message(), migration.source_compute,
-                    instance=instance)
+        LOG.warning(
+            'Cannot evacuate: %s The instance stays recorded on %s.',
+            exc.format_message(),
+            migration.source_compute,
+            instance=instance,
+        )
         if not migration.transition(['accepted'], 'error'):
-            LOG.info('Evacuation %s is %s meanwhile; leaving it',
-                     migration.uuid, migration.status, instance=instance)
+            LOG.info(
+                'Evacuation %s is %s meanwhile; leaving it',
+                migration.uuid,
+                migration.status,
+                instance=instance,
+            )
             return
         instance.vm_state = states.ERROR
         instance.task_state = None
         instance.fault = instance_ops.fault(exc.format_message())
         if not instance_ops.saved(instance, [states.REBUILDING]):
-            LOG.info('Instance changed while its evacuation failed',
-                     instance=instance)
+            LOG.info(
+                'Instance changed while its evacuation failed',
+                instance=instance,
+            )

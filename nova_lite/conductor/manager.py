@@ -26,30 +26,43 @@ class ConductorManager:
         self.evacuator = evacuate.Evacuator(conf)
         self.migrator = migrate.Migrator(conf)
         self.unshelver = unshelve.Unshelver(conf)
-        self.recovery = recovery.StallRecovery(conf, self.evacuator,
-                                              self.migrator, self.builder,
-                                              self.unshelver)
+        self.recovery = recovery.StallRecovery(
+            conf, self.evacuator, self.migrator, self.builder, self.unshelver
+        )
 
     def _event(self, context: Any, instance_uuid: str, name: str) -> Any:
         """The block as an event of the request's instance action."""
-        return instance_action.recorded(context, instance_uuid,
-                                        f'conductor_{name}', self.conf.host)
+        return instance_action.recorded(
+            context, instance_uuid, f'conductor_{name}', self.conf.host
+        )
 
-    def migrate_server(self, context: Any, instance_uuid: str,
-                       migration_id: int, host: str | None) -> None:
+    def migrate_server(
+        self,
+        context: Any,
+        instance_uuid: str,
+        migration_id: int,
+        host: str | None,
+    ) -> None:
         with self._event(context, instance_uuid, 'migrate_server'):
             self.migrator.migrate(context, instance_uuid, migration_id, host)
 
-    def evacuate_instance(self, context: Any, instance_uuid: str,
-                          migration_id: int, host: str | None,
-                          force: bool) -> None:
+    def evacuate_instance(
+        self,
+        context: Any,
+        instance_uuid: str,
+        migration_id: int,
+        host: str | None,
+        force: bool,
+    ) -> None:
         with self._event(context, instance_uuid, 'rebuild_server'):
-            self.evacuator.evacuate(context, instance_uuid, migration_id,
-                                    host, force)
+            self.evacuator.evacuate(
+                context, instance_uuid, migration_id, host, force
+            )
 
     def unshelve_instance(self, context: Any, instance_uuid: str) -> None:
-        with self._event(context, instance_uuid,
-                         'unshelve_instance') as outcome:
+        with self._event(
+            context, instance_uuid, 'unshelve_instance'
+        ) as outcome:
             outcome.error = self.unshelver.unshelve(context, instance_uuid)
 
     def ping(self, context: Any, arg: Any) -> Any:
@@ -57,25 +70,42 @@ class ConductorManager:
 
     def build_instances(self, context: Any, instance_uuids: list[str]) -> None:
         for uuid in instance_uuids:
-            with self._event(context, uuid,
-                             'schedule_and_build_instances') as outcome:
+            with self._event(
+                context, uuid, 'schedule_and_build_instances'
+            ) as outcome:
                 outcome.error = self.builder.schedule_and_build(context, uuid)
 
     @messaging.expected_exceptions(*EXPECTED)
-    def object_class_action_versions(self, context: Any, objname: str,
-                                     objmethod: str, object_versions: Any,
-                                     args: Any, kwargs: Any) -> Any:
-        return object_actions.class_action(context, objname, objmethod,
-                                           object_versions, args, kwargs)
+    def object_class_action_versions(
+        self,
+        context: Any,
+        objname: str,
+        objmethod: str,
+        object_versions: Any,
+        args: Any,
+        kwargs: Any,
+    ) -> Any:
+        return object_actions.class_action(
+            context, objname, objmethod, object_versions, args, kwargs
+        )
 
     @messaging.expected_exceptions(*EXPECTED)
-    def object_action(self, context: Any, objinst: Any, objmethod: str,
-                      args: Any, kwargs: Any) -> Any:
-        return object_actions.instance_action(context, objinst, objmethod,
-                                              args, kwargs)
+    def object_action(
+        self,
+        context: Any,
+        objinst: Any,
+        objmethod: str,
+        args: Any,
+        kwargs: Any,
+    ) -> Any:
+        return object_actions.instance_action(
+            context, objinst, objmethod, args, kwargs
+        )
 
-    def object_backport_versions(self, context: Any, objinst: Any,
-                                 object_versions: Any) -> Any:
+    def object_backport_versions(
+        self, context: Any, objinst: Any, object_versions: Any
+    ) -> Any:
         return objinst.obj_to_primitive(
             target_version=object_versions[objinst.obj_name()],
-            version_manifest=object_versions)
+            version_manifest=object_versions,
+        )

@@ -32,15 +32,18 @@ def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
     """The source (unless a resize may stay), and the hosts that
     refused the move's claim before (compute/move.py)."""
     refused = tuple(migration.refused_hosts or ())
-    if (migration.migration_type == 'resize'
-            and conf.allow_resize_to_same_host):
+    if migration.migration_type == 'resize' and conf.allow_resize_to_same_host:
         return refused
     return (migration.source_compute or '', *refused)
 
 
-def move_request(context: Any, instance: Any, resources: tuple[int, int, int],
-                 in_zone: bool = True,
-                 flavor: dict[str, Any] | None = None) -> claims.Request:
+def move_request(
+    context: Any,
+    instance: Any,
+    resources: tuple[int, int, int],
+    in_zone: bool = True,
+    flavor: dict[str, Any] | None = None,
+) -> claims.Request:
     """What a move asks of its destination beyond room, as upstream's
     request spec: the traits of ``flavor`` (default: the instance's),
     the zone the instance is pinned to (asked at create, or set by an
@@ -48,57 +51,85 @@ def move_request(context: Any, instance: Any, resources: tuple[int, int, int],
     evacuation), and its server group's policy. An administrator's
     forced host of the original boot does not hold."""
     required, forbidden = claims.flavor_traits(
-        instance.flavor if flavor is None else flavor)
+        instance.flavor if flavor is None else flavor
+    )
     return claims.Request(
-        instance.uuid, *resources,
+        instance.uuid,
+        *resources,
         zone=instance.pinned_availability_zone if in_zone else None,
         group=constraints.group_of(context, instance.uuid),
-        required_traits=required, forbidden_traits=forbidden)
+        required_traits=required,
+        forbidden_traits=forbidden,
+    )
 
 
-def choose(instance: Any, migration: Any, node: Any,
-           statuses: list[str]) -> bool:
+def choose(
+    instance: Any, migration: Any, node: Any, statuses: list[str]
+) -> bool:
     """Record ``node`` as the move's destination, once (a
     compare-and-swap); False, logged, when another conductor chose."""
-    if migration.set_destination(node.host, node.hypervisor_hostname,
-                                 statuses):
+    if migration.set_destination(
+        node.host, node.hypervisor_hostname, statuses
+    ):
         return True
-    LOG.info('%s %s already has a destination (%s/%s, %s); not choosing '
-             'another', migration.migration_type.capitalize(),
-             migration.uuid, migration.dest_compute, migration.dest_node,
-             migration.status, instance=instance)
+    LOG.info(
+        '%s %s already has a destination (%s/%s, %s); not choosing another',
+        migration.migration_type.capitalize(),
+        migration.uuid,
+        migration.dest_compute,
+        migration.dest_node,
+        migration.status,
+        instance=instance,
+    )
     return False
 
 
-def load_move(context: Any, instance_uuid: str,
-              migration_id: int) -> tuple[Any, Any]:
+def load_move(
+    context: Any, instance_uuid: str, migration_id: int
+) -> tuple[Any, Any]:
     """(instance, migration); the instance is None, and the migration
     ``error``, when the instance was deleted before it was scheduled."""
     migration = migration_obj.Migration.get_by_id(context, migration_id)
     try:
         instance = instance_obj.Instance.get_by_uuid(context, instance_uuid)
     except exception.InstanceNotFound:
-        LOG.info('Instance %s was deleted before its %s was scheduled',
-                 instance_uuid, migration.migration_type)
+        LOG.info(
+            'Instance %s was deleted before its %s was scheduled',
+            instance_uuid,
+            migration.migration_type,
+        )
         migration.transition(['accepted', 'pre-migrating'], 'error')
         return None, migration
-    if (migration.migration_type != 'evacuation'
-            and migration.status != 'pre-migrating'):
+    if (
+        migration.migration_type != 'evacuation'
+        and migration.status != 'pre-migrating'
+    ):
         # Ended (a state reset, an agent's failure) or claimed and gone
         # on: nothing of it is the conductor's any more.
-        LOG.info('%s %s is %s; not driven again',
-                 migration.migration_type.capitalize(), migration.uuid,
-                 migration.status, instance=instance)
+        LOG.info(
+            '%s %s is %s; not driven again',
+            migration.migration_type.capitalize(),
+            migration.uuid,
+            migration.status,
+            instance=instance,
+        )
         return None, migration
-    if (migration.migration_type != 'evacuation'
-            and instance.task_state != states.RESIZE_PREP):
+    if (
+        migration.migration_type != 'evacuation'
+        and instance.task_state != states.RESIZE_PREP
+    ):
         # A state reset took the instance out of the move before anything
         # moved: driving it again would claim a destination for nothing.
-        LOG.warning('%s %s is not driven again: the instance is in task '
-                    'state %s, not %s (a state reset?); the migration ends '
-                    'in error', migration.migration_type.capitalize(),
-                    migration.uuid, instance.task_state, states.RESIZE_PREP,
-                    instance=instance)
+        LOG.warning(
+            '%s %s is not driven again: the instance is in task '
+            'state %s, not %s (a state reset?); the migration ends '
+            'in error',
+            migration.migration_type.capitalize(),
+            migration.uuid,
+            instance.task_state,
+            states.RESIZE_PREP,
+            instance=instance,
+        )
         migration.transition(['pre-migrating'], 'error')
         return None, migration
     return instance, migration
@@ -109,39 +140,62 @@ class Migrator:
         self.conf = conf
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
 
-    def migrate(self, context: Any, instance_uuid: str, migration_id: int,
-                host: str | None) -> None:
-        instance, migration = load_move(context, instance_uuid,
-                                        migration_id)
+    def migrate(
+        self,
+        context: Any,
+        instance_uuid: str,
+        migration_id: int,
+        host: str | None,
+    ) -> None:
+        instance, migration = load_move(context, instance_uuid, migration_id)
         if instance is None:
             return
         flavor = instance.new_flavor or instance.flavor or {}
-        request = move_request(context, instance, (
-            flavor.get('vcpus', 0), flavor.get('memory_mb', 0),
-            flavor.get('root_gb', 0)), flavor=flavor)
+        request = move_request(
+            context,
+            instance,
+            (
+                flavor.get('vcpus', 0),
+                flavor.get('memory_mb', 0),
+                flavor.get('root_gb', 0),
+            ),
+            flavor=flavor,
+        )
         try:
             node = claims.select_destination(
-                context, self.conf, request,
+                context,
+                self.conf,
+                request,
                 exclude_hosts=_excluded(self.conf, migration),
-                only_host=host)
+                only_host=host,
+            )
         except exception.NoValidHost as exc:
             self._no_host(instance, migration, exc)
             return
         if not choose(instance, migration, node, ['pre-migrating']):
             return
-        LOG.info('%s from %s to %s/%s (migration %s)',
-                 migration.migration_type.capitalize(),
-                 migration.source_compute, node.host,
-                 node.hypervisor_hostname, migration.uuid,
-                 instance=instance)
-        self.compute_rpcapi.prep_resize(context, instance, migration,
-                                        node.host)
+        LOG.info(
+            '%s from %s to %s/%s (migration %s)',
+            migration.migration_type.capitalize(),
+            migration.source_compute,
+            node.host,
+            node.hypervisor_hostname,
+            migration.uuid,
+            instance=instance,
+        )
+        self.compute_rpcapi.prep_resize(
+            context, instance, migration, node.host
+        )
 
-    def _no_host(self, instance: Any, migration: Any,
-                 exc: exception.NoValidHost) -> None:
-        LOG.warning('Cannot %s: %s The instance stays on %s.',
-                    'resize' if migration.migration_type == 'resize'
-                    else 'migrate', exc.format_message(),
-                    migration.source_compute, instance=instance)
+    def _no_host(
+        self, instance: Any, migration: Any, exc: exception.NoValidHost
+    ) -> None:
+        LOG.warning(
+            'Cannot %s: %s The instance stays on %s.',
+            'resize' if migration.migration_type == 'resize' else 'migrate',
+            exc.format_message(),
+            migration.source_compute,
+            instance=instance,
+        )
         if migration.transition(['pre-migrating'], 'error'):
             clear_move(instance, [states.RESIZE_PREP])

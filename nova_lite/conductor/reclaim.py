@@ -45,9 +45,13 @@ class Reclaimer:
 
     def _hosts_up(self, context: Any) -> list[str]:
         services = service_db.service_get_all(
-            context, binary=service_obj.COMPUTE_BINARY)
-        return sorted(row['host'] for row in services
-                      if service_obj.is_up(row, self.conf.service_down_time))
+            context, binary=service_obj.COMPUTE_BINARY
+        )
+        return sorted(
+            row['host']
+            for row in services
+            if service_obj.is_up(row, self.conf.service_down_time)
+        )
 
     def run(self) -> int:
         """One pass; returns how many servers it asked to delete."""
@@ -57,12 +61,18 @@ class Reclaimer:
         context = lite_context.get_admin_context()
         older_than = lite_db.utcnow() - datetime.timedelta(seconds=interval)
         rows = instance_db.claim_reclaimable(
-            context, older_than, self._hosts_up(context), BATCH)
+            context, older_than, self._hosts_up(context), BATCH
+        )
         for row in rows:
-            LOG.info('Reclaiming the soft-deleted instance on %s (deleted '
-                     'at %s)', row['host'], row['deleted_at'],
-                     instance_uuid=row['uuid'])
+            LOG.info(
+                'Reclaiming the soft-deleted instance on %s (deleted at %s)',
+                row['host'],
+                row['deleted_at'],
+                instance_uuid=row['uuid'],
+            )
             self.compute_rpcapi.terminate_instance(
-                context, instance_obj.Instance._from_db(context, row),
-                row['host'])
+                context,
+                instance_obj.Instance._from_db(context, row),
+                row['host'],
+            )
         return len(rows)

@@ -54,9 +54,14 @@ BATCH = 50
 
 
 class StallRecovery:
-    def __init__(self, conf: cfg.ConfigOpts, evacuator: Evacuator,
-                 migrator: Migrator, builder: Builder,
-                 unshelver: Unshelver) -> None:
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        evacuator: Evacuator,
+        migrator: Migrator,
+        builder: Builder,
+        unshelver: Unshelver,
+    ) -> None:
         self.conf = conf
         self.evacuator = evacuator
         self.migrator = migrator
@@ -67,17 +72,25 @@ class StallRecovery:
     def run(self) -> int:
         """One pass; how many moves and builds were driven again."""
         context = lite_context.get_admin_context()
-        return (self._moves(context) + self._builds(context)
-                + self._unshelves(context))
+        return (
+            self._moves(context)
+            + self._builds(context)
+            + self._unshelves(context)
+        )
 
     def _builds(self, context: Any) -> int:
         timeout = self.conf.conductor.build_stall_timeout
         horizon = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
         stalled = instance_db.stalled_builds(context, horizon, BATCH)
         for uuid in stalled:
-            LOG.warning('Instance %s has waited to be scheduled for over '
-                        '%s s (its build request was lost); scheduling it '
-                        'again', uuid, timeout, instance_uuid=uuid)
+            LOG.warning(
+                'Instance %s has waited to be scheduled for over '
+                '%s s (its build request was lost); scheduling it '
+                'again',
+                uuid,
+                timeout,
+                instance_uuid=uuid,
+            )
             self.builder.schedule_and_build(context, uuid)
         return len(stalled)
 
@@ -86,39 +99,54 @@ class StallRecovery:
         horizon = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
         stalled = instance_db.stalled_unshelves(context, horizon, BATCH)
         for uuid in stalled:
-            LOG.warning('Instance %s has waited for its unshelve for over '
-                        '%s s (the request was lost); driving it again',
-                        uuid, timeout, instance_uuid=uuid)
+            LOG.warning(
+                'Instance %s has waited for its unshelve for over '
+                '%s s (the request was lost); driving it again',
+                uuid,
+                timeout,
+                instance_uuid=uuid,
+            )
             self.unshelver.unshelve(context, uuid)
         return len(stalled)
 
     def _moves(self, context: Any) -> int:
         horizon = lite_db.utcnow() - datetime.timedelta(
-            seconds=self.conf.conductor.move_stall_timeout)
-        stalled = migration_db.stalled_before_destination(context, horizon,
-                                                          BATCH)
+            seconds=self.conf.conductor.move_stall_timeout
+        )
+        stalled = migration_db.stalled_before_destination(
+            context, horizon, BATCH
+        )
         for row in stalled:
-            LOG.warning('%s %s has been %s for over %s s with no '
-                        'destination claimed; driving it again',
-                        row['migration_type'].capitalize(), row['uuid'],
-                        row['status'],
-                        self.conf.conductor.move_stall_timeout,
-                        instance_uuid=row['instance_uuid'])
+            LOG.warning(
+                '%s %s has been %s for over %s s with no '
+                'destination claimed; driving it again',
+                row['migration_type'].capitalize(),
+                row['uuid'],
+                row['status'],
+                self.conf.conductor.move_stall_timeout,
+                instance_uuid=row['instance_uuid'],
+            )
             self._drive(context, row)
         return len(stalled)
 
     def _drive(self, context: Any, row: dict[str, Any]) -> None:
         if row['migration_type'] == 'evacuation':
-            self.evacuator.evacuate(context, row['instance_uuid'], row['id'],
-                                    row['dest_compute'],
-                                    bool(row.get('forced')))
+            self.evacuator.evacuate(
+                context,
+                row['instance_uuid'],
+                row['id'],
+                row['dest_compute'],
+                bool(row.get('forced')),
+            )
         elif row['dest_node'] is None:
-            self.migrator.migrate(context, row['instance_uuid'], row['id'],
-                                  row['dest_compute'])
+            self.migrator.migrate(
+                context, row['instance_uuid'], row['id'], row['dest_compute']
+            )
         else:
-            instance, migration = load_move(context, row['instance_uuid'],
-                                            row['id'])
+            instance, migration = load_move(
+                context, row['instance_uuid'], row['id']
+            )
             if instance is not None:
-                self.compute_rpcapi.prep_resize(context, instance,
-                                                migration,
-                                                row['dest_compute'])
+                self.compute_rpcapi.prep_resize(
+                    context, instance, migration, row['dest_compute']
+                )

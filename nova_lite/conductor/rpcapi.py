@@ -30,9 +30,11 @@ PING_TIMEOUT = 5
 
 def _client(conf: cfg.ConfigOpts) -> messaging.RPCClient:
     return rpc.get_client(
-        conf, messaging.Target(topic=TOPIC, version=VERSION),
+        conf,
+        messaging.Target(topic=TOPIC, version=VERSION),
         serializer=rpc.get_serializer(objects_base.NovaLiteObjectSerializer),
-        expected=(exception.NovaLiteException,))
+        expected=(exception.NovaLiteException,),
+    )
 
 
 class ConductorAPI:
@@ -42,30 +44,52 @@ class ConductorAPI:
         self.client = _client(conf)
 
     def build_instances(self, context: Any, instance_uuids: list[str]) -> None:
-        self.client.prepare().cast(context, 'build_instances',
-                                   instance_uuids=instance_uuids)
+        self.client.prepare().cast(
+            context, 'build_instances', instance_uuids=instance_uuids
+        )
 
-    def evacuate_instance(self, context: Any, instance_uuid: str,
-                          migration_id: int, host: str | None,
-                          force: bool) -> None:
+    def evacuate_instance(
+        self,
+        context: Any,
+        instance_uuid: str,
+        migration_id: int,
+        host: str | None,
+        force: bool,
+    ) -> None:
         self.client.prepare(version='1.2').cast(
-            context, 'evacuate_instance', instance_uuid=instance_uuid,
-            migration_id=migration_id, host=host, force=force)
+            context,
+            'evacuate_instance',
+            instance_uuid=instance_uuid,
+            migration_id=migration_id,
+            host=host,
+            force=force,
+        )
 
-    def migrate_server(self, context: Any, instance_uuid: str,
-                       migration_id: int, host: str | None) -> None:
+    def migrate_server(
+        self,
+        context: Any,
+        instance_uuid: str,
+        migration_id: int,
+        host: str | None,
+    ) -> None:
         self.client.prepare(version='1.3').cast(
-            context, 'migrate_server', instance_uuid=instance_uuid,
-            migration_id=migration_id, host=host)
+            context,
+            'migrate_server',
+            instance_uuid=instance_uuid,
+            migration_id=migration_id,
+            host=host,
+        )
 
     def unshelve_instance(self, context: Any, instance_uuid: str) -> None:
         self.client.prepare(version='1.4').cast(
-            context, 'unshelve_instance', instance_uuid=instance_uuid)
+            context, 'unshelve_instance', instance_uuid=instance_uuid
+        )
 
     def ping(self, context: Any, timeout: float) -> None:
         """One round trip to any conductor; MessagingTimeout if none."""
         self.client.prepare(version='1.1', timeout=timeout).call(
-            context, 'ping', arg='ping')
+            context, 'ping', arg='ping'
+        )
 
     def wait_until_ready(self, context: Any) -> None:
         """Block until a conductor answers, logging while it does not.
@@ -81,13 +105,19 @@ class ConductorAPI:
                 self.ping(context, timeout=timeout)
             except messaging.MessagingTimeout:
                 attempt += 1
-                LOG.warning('No nova-lite-conductor answered within %s s '
-                            '(attempt %d). Is it running and on the same '
-                            'transport_url? Retrying.', timeout, attempt)
+                LOG.warning(
+                    'No nova-lite-conductor answered within %s s '
+                    '(attempt %d). Is it running and on the same '
+                    'transport_url? Retrying.',
+                    timeout,
+                    attempt,
+                )
                 continue
             if attempt:
-                LOG.info('nova-lite-conductor answered after %d failed '
-                         'attempt(s)', attempt)
+                LOG.info(
+                    'nova-lite-conductor answered after %d failed attempt(s)',
+                    attempt,
+                )
             return
 
 
@@ -104,25 +134,54 @@ class ObjectIndirectionAPI:
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.client = _client(conf)
 
-    def object_class_action_versions(self, context: Any, objname: str,
-                                     objmethod: str, object_versions: Any,
-                                     args: Any, kwargs: Any) -> Any:
+    def object_class_action_versions(
+        self,
+        context: Any,
+        objname: str,
+        objmethod: str,
+        object_versions: Any,
+        args: Any,
+        kwargs: Any,
+    ) -> Any:
         return db_retry.until_available(
-            f'{objname}.{objmethod}', lambda: self.client.prepare().call(
-                context, 'object_class_action_versions', objname=objname,
-                objmethod=objmethod, object_versions=object_versions,
-                args=args, kwargs=kwargs))
+            f'{objname}.{objmethod}',
+            lambda: self.client.prepare().call(
+                context,
+                'object_class_action_versions',
+                objname=objname,
+                objmethod=objmethod,
+                object_versions=object_versions,
+                args=args,
+                kwargs=kwargs,
+            ),
+        )
 
-    def object_action(self, context: Any, objinst: Any, objmethod: str,
-                      args: Any, kwargs: Any) -> Any:
+    def object_action(
+        self,
+        context: Any,
+        objinst: Any,
+        objmethod: str,
+        args: Any,
+        kwargs: Any,
+    ) -> Any:
         return db_retry.until_available(
             f'{objinst.obj_name()}.{objmethod}',
             lambda: self.client.prepare().call(
-                context, 'object_action', objinst=objinst,
-                objmethod=objmethod, args=args, kwargs=kwargs))
+                context,
+                'object_action',
+                objinst=objinst,
+                objmethod=objmethod,
+                args=args,
+                kwargs=kwargs,
+            ),
+        )
 
-    def object_backport_versions(self, context: Any, objinst: Any,
-                                 object_versions: Any) -> Any:
+    def object_backport_versions(
+        self, context: Any, objinst: Any, object_versions: Any
+    ) -> Any:
         return self.client.prepare().call(
-            context, 'object_backport_versions', objinst=objinst,
-            object_versions=object_versions)
+            context,
+            'object_backport_versions',
+            objinst=objinst,
+            object_versions=object_versions,
+        )

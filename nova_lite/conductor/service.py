@@ -31,12 +31,16 @@ class _ConductorRecord:
         ctx = lite_context.get_admin_context()
         try:
             self.service = service_obj.Service.get_by_host_and_binary(
-                ctx, self.host, service_obj.CONDUCTOR_BINARY)
+                ctx, self.host, service_obj.CONDUCTOR_BINARY
+            )
         except exception.ServiceNotFound:
             self.service = service_obj.Service(
-                ctx, host=self.host, binary=service_obj.CONDUCTOR_BINARY,
+                ctx,
+                host=self.host,
+                binary=service_obj.CONDUCTOR_BINARY,
                 topic=conductor_rpcapi.TOPIC,
-                version=service_obj.SERVICE_VERSION)
+                version=service_obj.SERVICE_VERSION,
+            )
             self.service.create()
         self.service.heartbeat()
 
@@ -46,9 +50,12 @@ class _ConductorRecord:
         except exception.ServiceNotFound:
             # Deleted by an operator while this conductor runs: it still
             # serves, so it registers again (it holds no identity to lose).
-            LOG.warning('The service record %s of nova-lite-conductor on '
-                        'host %s was deleted; registering it again.',
-                        self.service.uuid, self.host)
+            LOG.warning(
+                'The service record %s of nova-lite-conductor on '
+                'host %s was deleted; registering it again.',
+                self.service.uuid,
+                self.host,
+            )
             self.register()
 
 
@@ -57,8 +64,11 @@ def _reclaim_task(conf: cfg.ConfigOpts) -> list[lite_service.PeriodicTask]:
     if conf.reclaim_instance_interval <= 0:
         return []
     reclaimer = reclaim.Reclaimer(conf)
-    return [lite_service.PeriodicTask('conductor-reclaim', reclaimer.run,
-                                      reclaim.pass_interval(conf))]
+    return [
+        lite_service.PeriodicTask(
+            'conductor-reclaim', reclaimer.run, reclaim.pass_interval(conf)
+        )
+    ]
 
 
 def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
@@ -66,16 +76,21 @@ def conductor_service(conf: cfg.ConfigOpts) -> lite_service.Service:
     record = _ConductorRecord(conf.host)
     manager = conductor_manager.ConductorManager(conf)
     return lite_service.Service(
-        conf, f'nova-lite-conductor ({conf.host})',
+        conf,
+        f'nova-lite-conductor ({conf.host})',
         messaging.Target(topic=conductor_rpcapi.TOPIC, server=conf.host),
         [manager],
         periodic_tasks=[
-            lite_service.PeriodicTask('conductor-heartbeat', record.heartbeat,
-                                      conf.report_interval),
             lite_service.PeriodicTask(
-                'conductor-move-recovery', manager.recovery.run,
-                conf.conductor.move_recovery_interval),
+                'conductor-heartbeat', record.heartbeat, conf.report_interval
+            ),
+            lite_service.PeriodicTask(
+                'conductor-move-recovery',
+                manager.recovery.run,
+                conf.conductor.move_recovery_interval,
+            ),
             *_reclaim_task(conf),
         ],
         on_start=record.register,
-        serializer=objects_base.rpc_serializer())
+        serializer=objects_base.rpc_serializer(),
+    )

@@ -43,8 +43,11 @@ class Unshelver:
             LOG.info('Instance %s was deleted before its unshelve', uuid)
             return None
         if instance.task_state != states.UNSHELVING:
-            LOG.info('Not unshelving: the server is in task %s now',
-                     instance.task_state, instance=instance)
+            LOG.info(
+                'Not unshelving: the server is in task %s now',
+                instance.task_state,
+                instance=instance,
+            )
             return None
         if instance.vm_state == states.SHELVED:
             self._start(context, instance)
@@ -55,8 +58,9 @@ class Unshelver:
         instance.task_state = states.POWERING_ON
         if not instance_ops.saved(instance, [states.UNSHELVING]):
             return
-        LOG.info('Unshelving: starting it on %s', instance.host,
-                 instance=instance)
+        LOG.info(
+            'Unshelving: starting it on %s', instance.host, instance=instance
+        )
         self.compute_rpcapi.start_instance(context, instance, instance.host)
 
     def _schedule(self, context: Any, instance: Any) -> str | None:
@@ -66,8 +70,8 @@ class Unshelver:
         # administrator asked this unshelve to go to (2.91) does.
         system = instance.system_metadata or {}
         request = build.build_request(context, instance)._replace(
-            force_host=system.get(constraints.UNSHELVE_HOST),
-            force_node=None)
+            force_host=system.get(constraints.UNSHELVE_HOST), force_node=None
+        )
         try:
             node = build.claim_node(context, self.conf, request, instance)
         except exception.NoValidHost as exc:

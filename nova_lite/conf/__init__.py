@@ -22,8 +22,17 @@ from nova_lite.conf import scheduler
 from nova_lite.conf import workarounds
 
 CONF = cfg.CONF
-_MODULES = (default, availability_zone, api, compute, conductor, ironic,
-            quota, scheduler, workarounds)
+_MODULES = (
+    default,
+    availability_zone,
+    api,
+    compute,
+    conductor,
+    ironic,
+    quota,
+    scheduler,
+    workarounds,
+)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

@@ -5,18 +5,23 @@ from oslo_config import cfg
 
 availability_zone_opts: list[cfg.Opt] = [
     cfg.StrOpt(
-        'default_availability_zone', default='nova',
+        'default_availability_zone',
+        default='nova',
         help='The availability zone of compute hosts that no host '
-        'aggregate with ``availability_zone`` metadata holds.'),
+        'aggregate with ``availability_zone`` metadata holds.',
+    ),
     cfg.StrOpt(
-        'internal_service_availability_zone', default='internal',
+        'internal_service_availability_zone',
+        default='internal',
         help='The availability zone shown for the services other than '
         'nova-compute (``os-availability-zone/detail``, '
-        '``os-services``).'),
+        '``os-services``).',
+    ),
     cfg.StrOpt(
         'default_schedule_zone',
         help='The availability zone a server is scheduled into when its '
-        'create request names none; unset, any host may take it.'),
+        'create request names none; unset, any host may take it.',
+    ),
 ]
 
 

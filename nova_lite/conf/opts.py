@@ -13,7 +13,8 @@ def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
     for module in _MODULES:
         for group, opts in module.list_opts():
             merged.setdefault(group, []).extend(opts)
-    for group, opts in (auth.list_opts() + metrics_opts.list_opts()
-                        + db_opts.list_opts()):
+    for group, opts in (
+        auth.list_opts() + metrics_opts.list_opts() + db_opts.list_opts()
+    ):
         merged.setdefault(group, []).extend(opts)
     return sorted(merged.items(), key=lambda item: item[0] or '')

@@ -12,9 +12,13 @@ GROUP = 'quota'
 
 
 def _limit(name: str, default: int, what: str) -> cfg.IntOpt:
-    return cfg.IntOpt(name, default=default, min=-1, max=0x7FFFFFFF,
-                      help=f'{what} allowed per project by default '
-                      f'(-1: unlimited).')
+    return cfg.IntOpt(
+        name,
+        default=default,
+        min=-1,
+        max=0x7FFFFFFF,
+        help=f'{what} allowed per project by default (-1: unlimited).',
+    )
 
 
 quota_opts: list[cfg.Opt] = [
@@ -22,12 +26,22 @@ quota_opts: list[cfg.Opt] = [
     _limit('cores', 20, 'Instance cores (vCPUs)'),
     _limit('ram', 50 * 1024, 'Megabytes of instance RAM'),
     _limit('metadata_items', 128, 'Metadata items per instance'),
-    _limit('injected_files', 5, 'Injected files (shown before 2.57; '
-           'not used: personality is not supported)'),
-    _limit('injected_file_content_bytes', 10 * 1024,
-           'Bytes of content per injected file (shown before 2.57)'),
-    _limit('injected_file_path_length', 255,
-           'Characters of an injected file path (shown before 2.57)'),
+    _limit(
+        'injected_files',
+        5,
+        'Injected files (shown before 2.57; '
+        'not used: personality is not supported)',
+    ),
+    _limit(
+        'injected_file_content_bytes',
+        10 * 1024,
+        'Bytes of content per injected file (shown before 2.57)',
+    ),
+    _limit(
+        'injected_file_path_length',
+        255,
+        'Characters of an injected file path (shown before 2.57)',
+    ),
     _limit('key_pairs', 100, 'Key pairs per user'),
     _limit('server_groups', 10, 'Server groups'),
     _limit('server_group_members', 10, 'Servers per server group'),

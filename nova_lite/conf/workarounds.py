@@ -17,7 +17,8 @@ workarounds_opts: list[cfg.Opt] = [
         'an evacuation migration record names (keeping disks on shared '
         'storage) and marks those records completed; it never destroys an '
         'instance because its host field differs, whatever this option '
-        'says.'),
+        'says.',
+    ),
 ]
 
 

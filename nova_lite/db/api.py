@@ -34,7 +34,8 @@ def configure(conf: cfg.ConfigOpts, command: bool = False) -> None:
         raise exception.ConfigError(
             '[database]connection is not set: nova-lite-api and '
             'nova-lite-conductor need a database URL such as '
-            'mysql+pymysql://nova:PASSWORD@HOST/nova_lite.')
+            'mysql+pymysql://nova:PASSWORD@HOST/nova_lite.'
+        )
     lite_db.configure_database(context_manager, conf, command)
 
 

@@ -19,8 +19,9 @@ CN = models.ComputeNode
 
 
 @retried
-def compute_node_create(context: Any,
-                        values: dict[str, Any]) -> dict[str, Any]:
+def compute_node_create(
+    context: Any, values: dict[str, Any]
+) -> dict[str, Any]:
     """Create a node with the caller's uuid.
 
     A soft-deleted record with that uuid (its service was deleted while
@@ -29,10 +30,12 @@ def compute_node_create(context: Any,
     """
     if not values.get('uuid'):
         raise exception.ObjectActionError(
-            action='create', reason='a compute node needs its uuid')
+            action='create', reason='a compute node needs its uuid'
+        )
     with context_manager.writer.using(context) as session:
         row = session.scalars(
-            sa.select(CN).where(CN.uuid == values['uuid'])).first()
+            sa.select(CN).where(CN.uuid == values['uuid'])
+        ).first()
         if row is not None and not row.deleted:
             raise exception.ComputeNodeExists(node=values['uuid'])
         if row is None:
@@ -67,8 +70,10 @@ def compute_node_get_deleted(context: Any, uuid: str) -> dict[str, Any]:
     """A soft-deleted compute node by uuid (its service was deleted)."""
     with context_manager.reader.using(context) as session:
         row = session.scalars(
-            sa.select(CN).where(CN.uuid == uuid, CN.deleted != 0)
-            .order_by(CN.id.desc())).first()
+            sa.select(CN)
+            .where(CN.uuid == uuid, CN.deleted != 0)
+            .order_by(CN.id.desc())
+        ).first()
         if row is None:
             raise exception.ComputeNodeNotFound(node=uuid)
         return as_dict(row)
@@ -83,8 +88,9 @@ def compute_node_get_all(context: Any, **filters: Any) -> list[dict[str, Any]]:
 
 
 @retried
-def compute_node_update(context: Any, node_id: int,
-                        values: dict[str, Any]) -> dict[str, Any]:
+def compute_node_update(
+    context: Any, node_id: int, values: dict[str, Any]
+) -> dict[str, Any]:
     """Update one node. A node that moves to another host (a bare-metal
     node served by another agent now) takes the host of its instances
     along in the same transaction: an instance's host, node and
@@ -103,15 +109,19 @@ def compute_node_update(context: Any, node_id: int,
                 sa.update(inst)
                 .where(inst.compute_id == node_id, inst.deleted == 0)
                 .values(host=row.host, node=row.hypervisor_hostname)
-                .execution_options(synchronize_session=False))
+                .execution_options(synchronize_session=False)
+            )
         return as_dict(row)
 
 
 @retried
 def compute_node_destroy(context: Any, node_id: int) -> None:
     with context_manager.writer.using(context) as session:
-        session.execute(sa.update(CN).where(CN.id == node_id)
-                        .values(**soft_delete_values(node_id)))
+        session.execute(
+            sa.update(CN)
+            .where(CN.id == node_id)
+            .values(**soft_delete_values(node_id))
+        )
 
 
 # A cold migration or resize that arrived keeps its room on the source
@@ -131,28 +141,43 @@ def _on_node(node_id: Any) -> Any:
     # they took compute_nodes into their own FROM, and every node then
     # counted every instance moving to or from any node (found by
     # test_resize_then_revert failing under load).
-    incoming = (sa.select(mig.instance_uuid)
-                .where(mig.dest_compute_id == node_id, mig.deleted == 0,
-                       mig.status.in_(states.INCOMING_STATUSES))
-                .correlate(CN))
+    incoming = (
+        sa.select(mig.instance_uuid)
+        .where(
+            mig.dest_compute_id == node_id,
+            mig.deleted == 0,
+            mig.status.in_(states.INCOMING_STATUSES),
+        )
+        .correlate(CN)
+    )
     # Migrations name their source by host and node only.
-    outgoing = (sa.select(mig.instance_uuid)
-                .where(mig.source_compute == CN.host,
-                       mig.source_node == CN.hypervisor_hostname,
-                       mig.deleted == 0,
-                       mig.migration_type.in_(COLD_MOVE_TYPES),
-                       mig.status.in_(HELD_BY_SOURCE_STATUSES))
-                .correlate(CN))
-    return sa.and_(inst.deleted == 0,
-                   sa.or_(inst.compute_id == node_id,
-                          inst.uuid.in_(incoming),
-                          inst.uuid.in_(outgoing)))
+    outgoing = (
+        sa.select(mig.instance_uuid)
+        .where(
+            mig.source_compute == CN.host,
+            mig.source_node == CN.hypervisor_hostname,
+            mig.deleted == 0,
+            mig.migration_type.in_(COLD_MOVE_TYPES),
+            mig.status.in_(HELD_BY_SOURCE_STATUSES),
+        )
+        .correlate(CN)
+    )
+    return sa.and_(
+        inst.deleted == 0,
+        sa.or_(
+            inst.compute_id == node_id,
+            inst.uuid.in_(incoming),
+            inst.uuid.in_(outgoing),
+        ),
+    )
 
 
 def _usage_of(column: Any, node_id: Any) -> Any:
-    return (sa.select(sa.func.coalesce(sa.func.sum(column), 0))
-            .where(_on_node(node_id))
-            .scalar_subquery())
+    return (
+        sa.select(sa.func.coalesce(sa.func.sum(column), 0))
+        .where(_on_node(node_id))
+        .scalar_subquery()
+    )
 
 
 #: For the transactions that run :func:`usage_refresh_statement`. Its
@@ -180,7 +205,8 @@ def usage_refresh_statement(node_ids: Any) -> Any:
             running_vms=(
                 sa.select(sa.func.count(inst.id))
                 .where(_on_node(CN.id))
-                .scalar_subquery()),
+                .scalar_subquery()
+            ),
         )
         .execution_options(synchronize_session=False)
     )
@@ -196,8 +222,13 @@ def compute_node_refresh_usage(context: Any, node_id: int) -> dict[str, Any]:
         return as_dict(row)
 
 
-def fits_clause(vcpus: int, memory_mb: int, disk_gb: int,
-                reserved_mb: int, reserved_disk_gb: int) -> Any:
+def fits_clause(
+    vcpus: int,
+    memory_mb: int,
+    disk_gb: int,
+    reserved_mb: int,
+    reserved_disk_gb: int,
+) -> Any:
     """SQL condition: the node has room for this request."""
     return sa.and_(
         CN.vcpus_used + vcpus <= CN.vcpus * CN.cpu_allocation_ratio,
@@ -209,10 +240,20 @@ def fits_clause(vcpus: int, memory_mb: int, disk_gb: int,
 
 
 #: The sums of os-hypervisors/statistics (upstream's fields).
-STATISTICS = ('count', 'current_workload', 'disk_available_least',
-              'free_disk_gb', 'free_ram_mb', 'local_gb', 'local_gb_used',
-              'memory_mb', 'memory_mb_used', 'running_vms', 'vcpus',
-              'vcpus_used')
+STATISTICS = (
+    'count',
+    'current_workload',
+    'disk_available_least',
+    'free_disk_gb',
+    'free_ram_mb',
+    'local_gb',
+    'local_gb_used',
+    'memory_mb',
+    'memory_mb_used',
+    'running_vms',
+    'vcpus',
+    'vcpus_used',
+)
 
 
 @retried
@@ -228,15 +269,30 @@ def compute_node_statistics(context: Any) -> dict[str, int]:
         'disk_available_least': sa.func.sum(free_disk),
         'free_disk_gb': sa.func.sum(free_disk),
         'free_ram_mb': sa.func.sum(cn.memory_mb - cn.memory_mb_used),
-        **{name: sa.func.sum(getattr(cn, name)) for name in (
-            'local_gb', 'local_gb_used', 'memory_mb', 'memory_mb_used',
-            'running_vms', 'vcpus', 'vcpus_used')},
+        **{
+            name: sa.func.sum(getattr(cn, name))
+            for name in (
+                'local_gb',
+                'local_gb_used',
+                'memory_mb',
+                'memory_mb_used',
+                'running_vms',
+                'vcpus',
+                'vcpus_used',
+            )
+        },
     }
-    query = (sa.select(*(col.label(name) for name, col in columns.items()))
-             .select_from(cn).join(svc, svc.id == cn.service_id)
-             .where(cn.deleted == 0, svc.deleted == 0,
-                    svc.disabled == sa.false(),
-                    svc.binary == 'nova-compute'))
+    query = (
+        sa.select(*(col.label(name) for name, col in columns.items()))
+        .select_from(cn)
+        .join(svc, svc.id == cn.service_id)
+        .where(
+            cn.deleted == 0,
+            svc.deleted == 0,
+            svc.disabled == sa.false(),
+            svc.binary == 'nova-compute',
+        )
+    )
     with context_manager.reader.using(context) as session:
         row = session.execute(query).mappings().one()
     return {name: int(row[name] or 0) for name in STATISTICS}

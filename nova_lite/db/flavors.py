@@ -20,27 +20,30 @@ ACCESS = models.FlavorProject
 def flavor_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         for field in ('flavorid', 'name'):
-            taken = session.scalar(sa.select(FL.id).where(
-                getattr(FL, field) == values[field]))
+            taken = session.scalar(
+                sa.select(FL.id).where(getattr(FL, field) == values[field])
+            )
             if taken is not None:
-                raise exception.FlavorExists(field=field,
-                                             value=values[field])
+                raise exception.FlavorExists(field=field, value=values[field])
         row = FL(**values)
         session.add(row)
         try:
             session.flush()
         except (sa.exc.IntegrityError, db_exc.DBDuplicateEntry):
-            raise exception.FlavorExists(field='name or id',
-                                         value=values['name'])
+            raise exception.FlavorExists(
+                field='name or id', value=values['name']
+            )
         return as_dict(row)
 
 
 @retried
-def flavor_update_description(context: Any, flavorid: str,
-                              description: str | None) -> dict[str, Any]:
+def flavor_update_description(
+    context: Any, flavorid: str, description: str | None
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = session.scalars(
-            sa.select(FL).where(FL.flavorid == flavorid)).first()
+            sa.select(FL).where(FL.flavorid == flavorid)
+        ).first()
         if row is None:
             raise exception.FlavorNotFound(flavor_id=flavorid)
         row.description = description
@@ -52,29 +55,40 @@ def flavor_update_description(context: Any, flavorid: str,
 def flavor_get(context: Any, flavorid: str) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.scalars(
-            sa.select(FL).where(FL.flavorid == flavorid)).first()
+            sa.select(FL).where(FL.flavorid == flavorid)
+        ).first()
         if row is None:
             raise exception.FlavorNotFound(flavor_id=flavorid)
         return as_dict(row)
 
 
 @retried
-def flavor_get_all(context: Any, is_public: bool | None = None,
-                   project_id: str | None = None,
-                   min_vcpus: int | None = None,
-                   min_memory_mb: int | None = None,
-                   min_root_gb: int | None = None,
-                   limit: int | None = None,
-                   marker: str | None = None) -> list[dict[str, Any]]:
+def flavor_get_all(
+    context: Any,
+    is_public: bool | None = None,
+    project_id: str | None = None,
+    min_vcpus: int | None = None,
+    min_memory_mb: int | None = None,
+    min_root_gb: int | None = None,
+    limit: int | None = None,
+    marker: str | None = None,
+) -> list[dict[str, Any]]:
     """Flavors ordered by flavorid, paged by marker flavorid. With
     ``is_public`` true and ``project_id``, the private flavors that
     project was given access to are listed too (upstream's rule)."""
     with context_manager.reader.using(context) as session:
         query = sa.select(FL)
         if is_public and project_id is not None:
-            query = query.where(sa.or_(FL.is_public == sa.true(), FL.id.in_(
-                sa.select(ACCESS.flavor_id)
-                .where(ACCESS.project_id == project_id))))
+            query = query.where(
+                sa.or_(
+                    FL.is_public == sa.true(),
+                    FL.id.in_(
+                        sa.select(ACCESS.flavor_id).where(
+                            ACCESS.project_id == project_id
+                        )
+                    ),
+                )
+            )
         elif is_public is not None:
             query = query.where(FL.is_public == is_public)
         if min_vcpus is not None:
@@ -84,8 +98,10 @@ def flavor_get_all(context: Any, is_public: bool | None = None,
         if min_root_gb is not None:
             query = query.where(FL.root_gb >= min_root_gb)
         if marker is not None:
-            if session.scalar(sa.select(FL.id).where(
-                    FL.flavorid == marker)) is None:
+            if (
+                session.scalar(sa.select(FL.id).where(FL.flavorid == marker))
+                is None
+            ):
                 raise exception.FlavorNotFound(flavor_id=marker)
             query = query.where(FL.flavorid > marker)
         query = query.order_by(FL.flavorid)
@@ -97,8 +113,13 @@ def flavor_get_all(context: Any, is_public: bool | None = None,
 @retried
 def flavor_destroy(context: Any, flavorid: str) -> None:
     with context_manager.writer.using(context) as session:
-        session.execute(sa.delete(ACCESS).where(ACCESS.flavor_id.in_(
-            sa.select(FL.id).where(FL.flavorid == flavorid))))
+        session.execute(
+            sa.delete(ACCESS).where(
+                ACCESS.flavor_id.in_(
+                    sa.select(FL.id).where(FL.flavorid == flavorid)
+                )
+            )
+        )
         result = session.execute(sa.delete(FL).where(FL.flavorid == flavorid))
         if result.rowcount != 1:
             raise exception.FlavorNotFound(flavor_id=flavorid)
@@ -106,8 +127,10 @@ def flavor_destroy(context: Any, flavorid: str) -> None:
 
 @retried
 def flavor_change_extra_specs(
-        context: Any, flavorid: str,
-        new: Callable[[dict[str, str]], dict[str, str]]) -> dict[str, str]:
+    context: Any,
+    flavorid: str,
+    new: Callable[[dict[str, str]], dict[str, str]],
+) -> dict[str, str]:
     """Write ``new(current extra specs)`` under the flavor's row lock
     (concurrent changes of different keys all land); returns them.
 
@@ -129,17 +152,27 @@ def flavor_change_extra_specs(
 def access_list(context: Any, flavor_id: int) -> list[str]:
     """The projects given access to a flavor (its row id), sorted."""
     with context_manager.reader.using(context) as session:
-        return list(session.scalars(
-            sa.select(ACCESS.project_id).where(ACCESS.flavor_id == flavor_id)
-            .order_by(ACCESS.project_id)))
+        return list(
+            session.scalars(
+                sa.select(ACCESS.project_id)
+                .where(ACCESS.flavor_id == flavor_id)
+                .order_by(ACCESS.project_id)
+            )
+        )
 
 
 @retried
 def has_access(context: Any, flavor_id: int, project_id: str | None) -> bool:
     with context_manager.reader.using(context) as session:
-        return session.execute(sa.select(ACCESS.id).where(
-            ACCESS.flavor_id == flavor_id,
-            ACCESS.project_id == project_id)).first() is not None
+        return (
+            session.execute(
+                sa.select(ACCESS.id).where(
+                    ACCESS.flavor_id == flavor_id,
+                    ACCESS.project_id == project_id,
+                )
+            ).first()
+            is not None
+        )
 
 
 @retried
@@ -147,24 +180,33 @@ def access_add(context: Any, flavor: dict[str, Any], project_id: str) -> None:
     """:raises FlavorAccessExists:"""
     try:
         with context_manager.writer.using(context) as session:
-            session.execute(sa.insert(ACCESS).values(
-                flavor_id=flavor['id'], project_id=project_id))
+            session.execute(
+                sa.insert(ACCESS).values(
+                    flavor_id=flavor['id'], project_id=project_id
+                )
+            )
     except db_exc.DBDuplicateEntry:
         raise exception.FlavorAccessExists(
-            flavor_id=flavor['flavorid'], project_id=project_id) from None
+            flavor_id=flavor['flavorid'], project_id=project_id
+        ) from None
 
 
 @retried
-def access_remove(context: Any, flavor: dict[str, Any],
-                  project_id: str) -> None:
+def access_remove(
+    context: Any, flavor: dict[str, Any], project_id: str
+) -> None:
     """:raises FlavorAccessNotFound:"""
     with context_manager.writer.using(context) as session:
-        result = session.execute(sa.delete(ACCESS).where(
-            ACCESS.flavor_id == flavor['id'],
-            ACCESS.project_id == project_id))
+        result = session.execute(
+            sa.delete(ACCESS).where(
+                ACCESS.flavor_id == flavor['id'],
+                ACCESS.project_id == project_id,
+            )
+        )
         if result.rowcount != 1:
             raise exception.FlavorAccessNotFound(
-                flavor_id=flavor['flavorid'], project_id=project_id)
+                flavor_id=flavor['flavorid'], project_id=project_id
+            )
 
 
 def with_type_id(session: Any, values: dict[str, Any]) -> dict[str, Any]:
@@ -174,7 +216,11 @@ def with_type_id(session: Any, values: dict[str, Any]) -> dict[str, Any]:
     if 'flavor' not in values:
         return values
     flavorid = (values['flavor'] or {}).get('flavorid')
-    type_id = None if flavorid is None else session.scalar(
-        sa.select(FL.id).where(
-            FL.flavorid == str(flavorid)))
+    type_id = (
+        None
+        if flavorid is None
+        else session.scalar(
+            sa.select(FL.id).where(FL.flavorid == str(flavorid))
+        )
+    )
     return {**values, 'instance_type_id': type_id}

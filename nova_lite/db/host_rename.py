@@ -35,8 +35,9 @@ def _check(session: Any, old: str, new: str, down_time: int) -> Any:
     if session.scalars(live.where(svc.host == new)).first() is not None:
         raise _refuse(f'a compute service already exists on host {new!r}.')
     cn = models.ComputeNode
-    taken = session.scalars(sa.select(cn.uuid).where(
-        cn.deleted == 0, cn.host == new)).first()
+    taken = session.scalars(
+        sa.select(cn.uuid).where(cn.deleted == 0, cn.host == new)
+    ).first()
     if taken is not None:
         raise _refuse(f'compute node {taken} already has host {new!r}.')
     if service.last_seen_up is not None:
@@ -47,44 +48,66 @@ def _check(session: Any, old: str, new: str, down_time: int) -> Any:
                 f'{int(age.total_seconds())} s ago: it is still up. Stop '
                 f'its agent and wait until "openstack compute service '
                 f'list" shows it down (service_down_time = {down_time} '
-                f's), then run the rename again.')
+                f's), then run the rename again.'
+            )
     return service
 
 
-def _update(session: Any, model: Any, column: str, old: str, new: str,
-            *where: Any) -> int:
+def _update(
+    session: Any, model: Any, column: str, old: str, new: str, *where: Any
+) -> int:
     col = getattr(model, column)
-    result = session.execute(sa.update(model).where(col == old, *where)
-                             .values({column: new}))
+    result = session.execute(
+        sa.update(model).where(col == old, *where).values({column: new})
+    )
     return int(result.rowcount)
 
 
 @retried
-def rename_compute_host(context: Any, old: str, new: str,
-                        down_time: int) -> dict[str, int]:
+def rename_compute_host(
+    context: Any, old: str, new: str, down_time: int
+) -> dict[str, int]:
     """Rename compute host ``old`` to ``new``; returns rows changed."""
     if not new or new == old:
         raise _refuse('the new host name must differ from the old one.')
     with context_manager.writer.using(context) as session:
         service = _check(session, old, new, down_time)
         cn, inst, mig = models.ComputeNode, models.Instance, models.Migration
-        node_rows = session.execute(sa.select(cn.id).where(
-            cn.service_id == service.id, cn.hypervisor_hostname == old))
+        node_rows = session.execute(
+            sa.select(cn.id).where(
+                cn.service_id == service.id, cn.hypervisor_hostname == old
+            )
+        )
         counts = {
-            'services': _update(session, models.Service, 'host', old, new,
-                                models.Service.id == service.id),
+            'services': _update(
+                session,
+                models.Service,
+                'host',
+                old,
+                new,
+                models.Service.id == service.id,
+            ),
             'compute nodes': _update(session, cn, 'host', old, new),
             'instances': _update(session, inst, 'host', old, new),
-            'migrations': (_update(session, mig, 'source_compute', old, new)
-                           + _update(session, mig, 'dest_compute', old,
-                                     new)),
+            'migrations': (
+                _update(session, mig, 'source_compute', old, new)
+                + _update(session, mig, 'dest_compute', old, new)
+            ),
         }
         if list(node_rows):
-            _update(session, cn, 'hypervisor_hostname', old, new,
-                    cn.host == new)
+            _update(
+                session, cn, 'hypervisor_hostname', old, new, cn.host == new
+            )
             _update(session, inst, 'node', old, new, inst.host == new)
-            _update(session, mig, 'source_node', old, new,
-                    mig.source_compute == new)
-            _update(session, mig, 'dest_node', old, new,
-                    mig.dest_compute == new)
+            _update(
+                session,
+                mig,
+                'source_node',
+                old,
+                new,
+                mig.source_compute == new,
+            )
+            _update(
+                session, mig, 'dest_node', old, new, mig.dest_compute == new
+            )
     return counts

@@ -30,7 +30,8 @@ def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
             session.flush()
         except (sa.exc.IntegrityError, db_exc.DBDuplicateEntry):
             raise exception.Conflict(
-                reason=f'Image ID {values["id"]} already exists.')
+                reason=f'Image ID {values["id"]} already exists.'
+            )
         return as_dict(row)
 
 
@@ -44,9 +45,13 @@ def image_get(context: Any, image_id: str) -> dict[str, Any]:
 
 
 @retried
-def image_get_all(context: Any, visible_to: str | None,
-                  filters: dict[str, Any], limit: int | None = None,
-                  marker: str | None = None) -> list[dict[str, Any]]:
+def image_get_all(
+    context: Any,
+    visible_to: str | None,
+    filters: dict[str, Any],
+    limit: int | None = None,
+    marker: str | None = None,
+) -> list[dict[str, Any]]:
     """Images a project may see (None: all), newest first.
 
     ``visible_to`` sees public, community and shared images and its
@@ -55,9 +60,12 @@ def image_get_all(context: Any, visible_to: str | None,
     with context_manager.reader.using(context) as session:
         query = sa.select(IMG)
         if visible_to is not None:
-            query = query.where(sa.or_(
-                IMG.visibility.in_(['public', 'community', 'shared']),
-                IMG.owner == visible_to))
+            query = query.where(
+                sa.or_(
+                    IMG.visibility.in_(['public', 'community', 'shared']),
+                    IMG.owner == visible_to,
+                )
+            )
         for key in ('name', 'status', 'visibility', 'owner'):
             if filters.get(key) is not None:
                 query = query.where(getattr(IMG, key) == filters[key])
@@ -65,10 +73,14 @@ def image_get_all(context: Any, visible_to: str | None,
             mark = session.get(IMG, uuids.canonical(marker))
             if mark is None:
                 raise exception.ImageNotFound(image_id=marker)
-            query = query.where(sa.or_(
-                IMG.created_at < mark.created_at,
-                sa.and_(IMG.created_at == mark.created_at,
-                        IMG.id < mark.id)))
+            query = query.where(
+                sa.or_(
+                    IMG.created_at < mark.created_at,
+                    sa.and_(
+                        IMG.created_at == mark.created_at, IMG.id < mark.id
+                    ),
+                )
+            )
         query = query.order_by(IMG.created_at.desc(), IMG.id.desc())
         if limit is not None:
             query = query.limit(limit)
@@ -76,8 +88,9 @@ def image_get_all(context: Any, visible_to: str | None,
 
 
 @retried
-def image_update(context: Any, image_id: str,
-                 values: dict[str, Any]) -> dict[str, Any]:
+def image_update(
+    context: Any, image_id: str, values: dict[str, Any]
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = session.get(IMG, uuids.canonical(image_id))
         if row is None:
@@ -91,8 +104,9 @@ def image_update(context: Any, image_id: str,
 @retried
 def image_destroy(context: Any, image_id: str) -> None:
     with context_manager.writer.using(context) as session:
-        result = session.execute(sa.delete(IMG).where(
-            IMG.id == uuids.canonical(image_id)))
+        result = session.execute(
+            sa.delete(IMG).where(IMG.id == uuids.canonical(image_id))
+        )
         if result.rowcount != 1:
             raise exception.ImageNotFound(image_id=image_id)
 
@@ -101,6 +115,7 @@ def image_destroy(context: Any, image_id: str) -> None:
 def delete_if_exists(context: Any, image_id: str) -> bool:
     """Delete the image if there is one; whether there was."""
     with context_manager.writer.using(context) as session:
-        result = session.execute(sa.delete(IMG).where(
-            IMG.id == uuids.canonical(image_id)))
+        result = session.execute(
+            sa.delete(IMG).where(IMG.id == uuids.canonical(image_id))
+        )
         return bool(result.rowcount)

@@ -30,9 +30,17 @@ from sqlalchemy.sql import expression
 from nova_lite.db import models
 
 INST = models.Instance
-SEARCHED = frozenset(('availability_zone', 'config_drive', 'key_name',
-                      'power_state', 'created_at', 'launched_at',
-                      'terminated_at'))
+SEARCHED = frozenset(
+    (
+        'availability_zone',
+        'config_drive',
+        'key_name',
+        'power_state',
+        'created_at',
+        'launched_at',
+        'terminated_at',
+    )
+)
 TIMES = frozenset(('created_at', 'launched_at', 'terminated_at'))
 
 
@@ -51,14 +59,18 @@ def _time_text(element: TimeText, comp: Any, **kw: Any) -> str:
 
 @compiler.compiles(TimeText, 'mysql')
 def _time_text_mysql(element: TimeText, comp: Any, **kw: Any) -> str:
-    return (f"DATE_FORMAT({comp.process(element.clauses, **kw)}, "
-            "'%%Y-%%m-%%d %%H:%%i:%%s')")
+    return (
+        f'DATE_FORMAT({comp.process(element.clauses, **kw)}, '
+        "'%%Y-%%m-%%d %%H:%%i:%%s')"
+    )
 
 
 @compiler.compiles(TimeText, 'postgresql')
 def _time_text_postgresql(element: TimeText, comp: Any, **kw: Any) -> str:
-    return (f"to_char({comp.process(element.clauses, **kw)}, "
-            "'YYYY-MM-DD HH24:MI:SS')")
+    return (
+        f'to_char({comp.process(element.clauses, **kw)}, '
+        "'YYYY-MM-DD HH24:MI:SS')"
+    )
 
 
 def _text(column: str) -> Any:
@@ -72,9 +84,10 @@ def _text(column: str) -> Any:
 
 def shown_progress(busy_tasks: list[str]) -> Any:
     """The progress a server shows, as SQL text ('100' or '0')."""
-    active = sa.and_(INST.vm_state == 'active',
-                     sa.or_(INST.task_state.is_(None),
-                            INST.task_state.not_in(busy_tasks)))
+    active = sa.and_(
+        INST.vm_state == 'active',
+        sa.or_(INST.task_state.is_(None), INST.task_state.not_in(busy_tasks)),
+    )
     return sa.case((active, '100'), else_='0')
 
 
@@ -85,15 +98,19 @@ def clauses(filters: dict[str, Any]) -> Iterator[Any]:
             raise ValueError(f'{column} is not searched')
         # NULL matches nothing (MariaDB's and PostgreSQL's answer; oslo.db's
         # SQLite REGEXP would search the text 'None').
-        yield sa.and_(getattr(INST, column).is_not(None),
-                      _text(column).regexp_match(pattern))
+        yield sa.and_(
+            getattr(INST, column).is_not(None),
+            _text(column).regexp_match(pattern),
+        )
     for column, when in sorted((filters.get('at') or {}).items()):
         if column not in TIMES:
             raise ValueError(f'{column} is no time')
         start = when.replace(microsecond=0)
         attr = getattr(INST, column)
-        yield sa.and_(attr >= start,
-                      attr < start + datetime.timedelta(seconds=1))
+        yield sa.and_(
+            attr >= start, attr < start + datetime.timedelta(seconds=1)
+        )
     if filters.get('progress') is not None:
-        yield shown_progress(filters.get('active_busy_tasks') or []
-                             ).regexp_match(filters['progress'])
+        yield shown_progress(
+            filters.get('active_busy_tasks') or []
+        ).regexp_match(filters['progress'])

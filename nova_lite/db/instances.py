@@ -46,8 +46,9 @@ def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retried
-def instance_get_by_uuid(context: Any, uuid: str,
-                         read_deleted: bool = False) -> dict[str, Any]:
+def instance_get_by_uuid(
+    context: Any, uuid: str, read_deleted: bool = False
+) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         query = sa.select(INST).where(INST.uuid == uuid)
         if not read_deleted:
@@ -64,8 +65,9 @@ def _deleted_filtered(query: Any, filters: dict[str, Any]) -> Any:
     ``hide_soft_deleted``: live ones but SOFT_DELETED (a server list by
     default, as upstream); neither: live ones."""
     if filters.get('deleted_only'):
-        return query.where(sa.or_(INST.deleted != 0,
-                                  INST.vm_state == SOFT_DELETED))
+        return query.where(
+            sa.or_(INST.deleted != 0, INST.vm_state == SOFT_DELETED)
+        )
     if filters.get('deleted'):
         return query
     query = query.where(INST.deleted == 0)
@@ -77,9 +79,18 @@ def _deleted_filtered(query: Any, filters: dict[str, Any]) -> Any:
 def _filtered(query: Any, filters: dict[str, Any]) -> Any:
     """Apply list filters; each key is a documented filter name."""
     query = _deleted_filtered(query, filters)
-    for key in ('project_id', 'user_id', 'host', 'node', 'compute_id',
-                'image_ref', 'key_name', 'availability_zone',
-                'instance_type_id', 'locked'):
+    for key in (
+        'project_id',
+        'user_id',
+        'host',
+        'node',
+        'compute_id',
+        'image_ref',
+        'key_name',
+        'availability_zone',
+        'instance_type_id',
+        'locked',
+    ):
         value = filters.get(key)
         if isinstance(value, (list, tuple)):
             # (compute_id: the instances of an agent's nodes, one query)
@@ -122,13 +133,17 @@ def sort_order(keys: list[str], dirs: list[str]) -> list[tuple[str, str]]:
     if any(d not in ('asc', 'desc') for d in dirs):
         raise exception.Invalid(
             'Invalid input received: Unknown sort direction, must be '
-            "'desc' or 'asc'")
+            "'desc' or 'asc'"
+        )
     if len(dirs) > len(keys):
-        raise exception.Invalid('Invalid input received: Sort direction '
-                                'size exceeds sort key size')
+        raise exception.Invalid(
+            'Invalid input received: Sort direction size exceeds sort key size'
+        )
     default = dirs[0] if dirs else 'desc'
-    order = [(k, dirs[i] if i < len(dirs) else default)
-             for i, k in enumerate(keys or ['created_at'])]
+    order = [
+        (k, dirs[i] if i < len(dirs) else default)
+        for i, k in enumerate(keys or ['created_at'])
+    ]
     for key, _ in DEFAULT_SORT:
         if key not in dict(order):
             order.append((key, default))
@@ -136,11 +151,13 @@ def sort_order(keys: list[str], dirs: list[str]) -> list[tuple[str, str]]:
 
 
 @retried
-def instance_get_all(context: Any, filters: dict[str, Any],
-                     limit: int | None = None,
-                     marker: str | None = None,
-                     sort: list[tuple[str, str]] | None = None
-                     ) -> list[dict[str, Any]]:
+def instance_get_all(
+    context: Any,
+    filters: dict[str, Any],
+    limit: int | None = None,
+    marker: str | None = None,
+    sort: list[tuple[str, str]] | None = None,
+) -> list[dict[str, Any]]:
     """Instances in ``sort`` order (column, asc/desc; newest first by
     default), paged by marker uuid."""
     sort = sort or list(DEFAULT_SORT)
@@ -149,13 +166,20 @@ def instance_get_all(context: Any, filters: dict[str, Any],
         mark = None
         if marker is not None:
             mark = session.execute(
-                sa.select(*(getattr(INST, k) for k, _ in sort))
-                .where(INST.uuid == marker)).first()
+                sa.select(*(getattr(INST, k) for k, _ in sort)).where(
+                    INST.uuid == marker
+                )
+            ).first()
             if mark is None:
                 raise exception.InstanceNotFound(instance_id=marker)
         query = sqla_utils.paginate_query(
-            query, INST, limit, [k for k, _ in sort], marker=mark,
-            sort_dirs=[d for _, d in sort])
+            query,
+            INST,
+            limit,
+            [k for k, _ in sort],
+            marker=mark,
+            sort_dirs=[d for _, d in sort],
+        )
         # A Core query on the session's connection: no ORM loading.
         result = session.connection().execute(query)
         keys = list(result.keys())
@@ -164,7 +188,8 @@ def instance_get_all(context: Any, filters: dict[str, Any],
 
 @retried
 def instance_ids_by_compute_id(
-        context: Any, compute_ids: list[int]) -> dict[int, list[Any]]:
+    context: Any, compute_ids: list[int]
+) -> dict[int, list[Any]]:
     """compute node id -> [(instance id, uuid)] of its live instances,
     oldest first, in one query."""
     found: dict[int, list[Any]] = {}
@@ -174,7 +199,8 @@ def instance_ids_by_compute_id(
         rows = session.execute(
             sa.select(INST.compute_id, INST.id, INST.uuid)
             .where(INST.compute_id.in_(compute_ids), INST.deleted == 0)
-            .order_by(INST.id))
+            .order_by(INST.id)
+        )
         for compute_id, inst_id, uuid in rows:
             found.setdefault(compute_id, []).append((inst_id, uuid))
     return found
@@ -186,14 +212,19 @@ def count_on_hosts(context: Any, hosts: list[str]) -> int:
     if not hosts:
         return 0
     with context_manager.reader.using(context) as session:
-        return int(session.execute(
-            sa.select(sa.func.count()).select_from(INST)
-            .where(INST.host.in_(hosts), INST.deleted == 0)).scalar_one())
+        return int(
+            session.execute(
+                sa.select(sa.func.count())
+                .select_from(INST)
+                .where(INST.host.in_(hosts), INST.deleted == 0)
+            ).scalar_one()
+        )
 
 
 def _as_list(expected: Any) -> list[Any]:
-    return (list(expected) if isinstance(expected, (list, tuple))
-            else [expected])
+    return (
+        list(expected) if isinstance(expected, (list, tuple)) else [expected]
+    )
 
 
 def task_state_in(expected: Any) -> Any:
@@ -218,49 +249,70 @@ def check_placement(session: Any, uuid: str) -> None:
     unshelve places it). Raises ObjectActionError otherwise (the
     transaction then rolls back)."""
     row = session.execute(
-        sa.select(INST.host, INST.node, INST.compute_id, INST.vm_state,
-                  INST.task_state)
-        .where(INST.uuid == uuid, INST.deleted == 0)).one()
+        sa.select(
+            INST.host,
+            INST.node,
+            INST.compute_id,
+            INST.vm_state,
+            INST.task_state,
+        ).where(INST.uuid == uuid, INST.deleted == 0)
+    ).one()
     placed = (row.host, row.node, row.compute_id) != (None, None, None)
-    if (row.vm_state == 'shelved_offloaded' and placed
-            and row.task_state not in UNSHELVE_TASKS):
+    if (
+        row.vm_state == 'shelved_offloaded'
+        and placed
+        and row.task_state not in UNSHELVE_TASKS
+    ):
         raise exception.ObjectActionError(
             action='save',
             reason=f'instance {uuid}: a shelved_offloaded instance is on '
             f'no host (host, node and compute_id NULL) until its unshelve '
             f'places it; got host {row.host!r}, node {row.node!r}, '
-            f'compute_id {row.compute_id}')
+            f'compute_id {row.compute_id}',
+        )
     if row.node is None and row.compute_id is None:
         return
     cn = models.ComputeNode
     node = None
     if row.compute_id is not None:
         node = session.execute(
-            sa.select(cn.host, cn.hypervisor_hostname)
-            .where(cn.id == row.compute_id, cn.deleted == 0)).first()
+            sa.select(cn.host, cn.hypervisor_hostname).where(
+                cn.id == row.compute_id, cn.deleted == 0
+            )
+        ).first()
     if node is None or (node.host, node.hypervisor_hostname) != (
-            row.host, row.node):
-        named = ('no live compute node' if node is None else
-                 f'compute node {node.host}/{node.hypervisor_hostname}')
+        row.host,
+        row.node,
+    ):
+        named = (
+            'no live compute node'
+            if node is None
+            else f'compute node {node.host}/{node.hypervisor_hostname}'
+        )
         raise exception.ObjectActionError(
             action='save',
             reason=f'instance {uuid}: host {row.host!r}, node {row.node!r} '
             f'and compute_id {row.compute_id} must name one compute node '
-            f'of that host (compute_id names {named})')
+            f'of that host (compute_id names {named})',
+        )
 
 
-def _own_change(session: Any, uuid: str,
-                values: dict[str, Any]) -> dict[str, Any] | None:
+def _own_change(
+    session: Any, uuid: str, values: dict[str, Any]
+) -> dict[str, Any] | None:
     """The instance, when this update runs again after an attempt whose
     commit went unseen (:func:`lite_common.db_retry.rechecking`) and
     the row already holds ``values``: that attempt's change was stored,
     the compare-and-swap succeeded then. None otherwise."""
     if not db_retry.rechecking():
         return None
-    row = session.scalars(sa.select(INST).where(
-        INST.uuid == uuid, INST.deleted == 0)).first()
-    if row is None or not all(_same(getattr(row, attr), value) for
-                              attr, value in _attr_values(values).items()):
+    row = session.scalars(
+        sa.select(INST).where(INST.uuid == uuid, INST.deleted == 0)
+    ).first()
+    if row is None or not all(
+        _same(getattr(row, attr), value)
+        for attr, value in _attr_values(values).items()
+    ):
         return None
     return as_dict(row)
 
@@ -269,7 +321,8 @@ def _same(stored: Any, wanted: Any) -> bool:
     """``stored`` (read back) is ``wanted`` (written); a timestamp may
     have lost its microseconds on the way (MariaDB DATETIME)."""
     if isinstance(stored, datetime.datetime) and isinstance(
-            wanted, datetime.datetime):
+        wanted, datetime.datetime
+    ):
         return stored.replace(microsecond=0) == wanted.replace(microsecond=0)
     return bool(stored == wanted)
 
@@ -277,46 +330,61 @@ def _same(stored: Any, wanted: Any) -> bool:
 def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
     """After a conditional UPDATE that changed nothing: why."""
     actual = session.execute(
-        sa.select(INST.task_state)
-        .where(INST.uuid == uuid, INST.deleted == 0)).first()
+        sa.select(INST.task_state).where(INST.uuid == uuid, INST.deleted == 0)
+    ).first()
     if actual is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    raise exception.UnexpectedTaskState(instance_uuid=uuid,
-                                        expected=_as_list(expected),
-                                        actual=actual.task_state)
+    raise exception.UnexpectedTaskState(
+        instance_uuid=uuid,
+        expected=_as_list(expected),
+        actual=actual.task_state,
+    )
 
 
 @retried
-def stalled_builds(context: Any, older_than: Any,
-                   limit: int) -> list[str]:
+def stalled_builds(context: Any, older_than: Any, limit: int) -> list[str]:
     """uuids of instances still waiting to be scheduled (building,
     task ``scheduling``, on no host) whose record last changed before
     ``older_than``; oldest first."""
     changed = sa.func.coalesce(INST.updated_at, INST.created_at)
     with context_manager.reader.using(context) as session:
-        return list(session.scalars(
-            sa.select(INST.uuid).where(
-                INST.deleted == 0, INST.host.is_(None),
-                INST.vm_state == 'building',
-                INST.task_state == 'scheduling', changed < older_than)
-            .order_by(changed, INST.id).limit(limit)))
+        return list(
+            session.scalars(
+                sa.select(INST.uuid)
+                .where(
+                    INST.deleted == 0,
+                    INST.host.is_(None),
+                    INST.vm_state == 'building',
+                    INST.task_state == 'scheduling',
+                    changed < older_than,
+                )
+                .order_by(changed, INST.id)
+                .limit(limit)
+            )
+        )
 
 
 @retried
-def stalled_unshelves(context: Any, older_than: Any,
-                      limit: int) -> list[str]:
+def stalled_unshelves(context: Any, older_than: Any, limit: int) -> list[str]:
     """uuids of instances whose unshelve waits for the conductor (task
     ``unshelving``: shelved, or offloaded and on no host) whose record
     last changed before ``older_than``; oldest first. (One placed on a
     host is that agent's to spawn.)"""
     changed = sa.func.coalesce(INST.updated_at, INST.created_at)
     with context_manager.reader.using(context) as session:
-        return list(session.scalars(
-            sa.select(INST.uuid).where(
-                INST.deleted == 0, INST.task_state == 'unshelving',
-                sa.or_(INST.vm_state == 'shelved', INST.host.is_(None)),
-                changed < older_than)
-            .order_by(changed, INST.id).limit(limit)))
+        return list(
+            session.scalars(
+                sa.select(INST.uuid)
+                .where(
+                    INST.deleted == 0,
+                    INST.task_state == 'unshelving',
+                    sa.or_(INST.vm_state == 'shelved', INST.host.is_(None)),
+                    changed < older_than,
+                )
+                .order_by(changed, INST.id)
+                .limit(limit)
+            )
+        )
 
 
 # uuids per IN list when checking what a hypervisor holds.
@@ -332,19 +400,28 @@ def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
     found: dict[str, str] = {}
     with context_manager.reader.using(context) as session:
         for start in range(0, len(uuids), _UUID_BATCH):
-            batch = uuids[start:start + _UUID_BATCH]
+            batch = uuids[start : start + _UUID_BATCH]
             rows = session.execute(
                 sa.select(INST.uuid, sa.func.min(INST.deleted))
-                .where(INST.uuid.in_(batch)).group_by(INST.uuid))
+                .where(INST.uuid.in_(batch))
+                .group_by(INST.uuid)
+            )
             for uuid, deleted in rows:
-                found[uuid] = (states.RECORD_LIVE if deleted == 0
-                              else states.RECORD_DELETED)
+                found[uuid] = (
+                    states.RECORD_LIVE
+                    if deleted == 0
+                    else states.RECORD_DELETED
+                )
     return found
 
 
-@retried(rechecks=True)     # deadlocks too: see compute_nodes
-def instance_update(context: Any, uuid: str, values: dict[str, Any],
-                    expected_task_state: Any = ...) -> dict[str, Any]:
+@retried(rechecks=True)  # deadlocks too: see compute_nodes
+def instance_update(
+    context: Any,
+    uuid: str,
+    values: dict[str, Any],
+    expected_task_state: Any = ...,
+) -> dict[str, Any]:
     """Update one instance in one conditional UPDATE.
 
     With ``expected_task_state`` (a value or a list, None included) the
@@ -362,7 +439,8 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
             previous = session.execute(
                 sa.select(INST.compute_id)
                 .where(INST.uuid == uuid, INST.deleted == 0)
-                .with_for_update()).first()
+                .with_for_update()
+            ).first()
             if previous is None:
                 raise exception.InstanceNotFound(instance_id=uuid)
         query = sa.update(INST).where(INST.uuid == uuid, INST.deleted == 0)
@@ -371,12 +449,16 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
         values = flavors.with_type_id(session, values)
         try:
             result = session.execute(
-                query.values(_attr_values(values))
-                .execution_options(synchronize_session=False))
+                query.values(_attr_values(values)).execution_options(
+                    synchronize_session=False
+                )
+            )
         except db_exc.DBReferenceError:
             raise exception.ObjectActionError(
-                action='save', reason=f'instance {uuid}: compute_id '
-                f'{values.get("compute_id")} names no compute node') from None
+                action='save',
+                reason=f'instance {uuid}: compute_id '
+                f'{values.get("compute_id")} names no compute node',
+            ) from None
         if result.rowcount != 1:
             mine = _own_change(session, uuid, values)
             if mine is not None:
@@ -384,12 +466,16 @@ def instance_update(context: Any, uuid: str, values: dict[str, Any],
             _raise_unchanged(session, uuid, expected_task_state)
         # A save that offloads must leave the instance on no host; other
         # vm_state changes cannot break the rule (no extra query).
-        if (PLACEMENT.intersection(values)
-                or values.get('vm_state') == 'shelved_offloaded'):
+        if (
+            PLACEMENT.intersection(values)
+            or values.get('vm_state') == 'shelved_offloaded'
+        ):
             check_placement(session, uuid)
         row = session.scalars(
-            sa.select(INST).where(INST.uuid == uuid)
-            .execution_options(populate_existing=True)).one()
+            sa.select(INST)
+            .where(INST.uuid == uuid)
+            .execution_options(populate_existing=True)
+        ).one()
         if previous is not None:
             ids = {previous.compute_id, row.compute_id} - {None}
             if ids:
@@ -408,8 +494,9 @@ def instance_destroy(context: Any, uuid: str) -> dict[str, Any]:
             sa.select(INST).where(INST.uuid == uuid, INST.deleted == 0)
         ).first()
         if row is None and db_retry.rechecking():
-            gone = session.scalars(sa.select(INST).where(
-                INST.uuid == uuid, INST.deleted != 0)).first()
+            gone = session.scalars(
+                sa.select(INST).where(INST.uuid == uuid, INST.deleted != 0)
+            ).first()
             if gone is not None:
                 return as_dict(gone)
         if row is None:
@@ -423,22 +510,27 @@ def instance_destroy(context: Any, uuid: str) -> dict[str, Any]:
         session.execute(server_groups.forget_instance_statement(uuid))
         if row.compute_id is not None:
             session.execute(
-                compute_nodes.usage_refresh_statement([row.compute_id]))
+                compute_nodes.usage_refresh_statement([row.compute_id])
+            )
         return as_dict(row)
 
 
-
 def _reclaimable(older_than: Any, hosts: list[str]) -> list[Any]:
-    return [INST.deleted == 0, INST.vm_state == SOFT_DELETED,
-            INST.task_state.is_(None), INST.host.in_(hosts),
-            # As upstream, a soft-deleted server without a deletion time
-            # (a restore that failed) is old enough.
-            sa.or_(INST.deleted_at.is_(None), INST.deleted_at < older_than)]
+    return [
+        INST.deleted == 0,
+        INST.vm_state == SOFT_DELETED,
+        INST.task_state.is_(None),
+        INST.host.in_(hosts),
+        # As upstream, a soft-deleted server without a deletion time
+        # (a restore that failed) is old enough.
+        sa.or_(INST.deleted_at.is_(None), INST.deleted_at < older_than),
+    ]
 
 
 @retried
-def claim_reclaimable(context: Any, older_than: Any, hosts: list[str],
-                      limit: int) -> list[dict[str, Any]]:
+def claim_reclaimable(
+    context: Any, older_than: Any, hosts: list[str], limit: int
+) -> list[dict[str, Any]]:
     """Soft-deleted instances of ``hosts`` deleted before ``older_than``
     (at most ``limit``, oldest first) set to task ``deleting`` in one
     transaction and returned: a restore that comes later is refused,
@@ -448,19 +540,29 @@ def claim_reclaimable(context: Any, older_than: Any, hosts: list[str],
         return []
     conditions = _reclaimable(older_than, hosts)
     with context_manager.writer.using(context) as session:
-        uuids = list(session.scalars(
-            sa.select(INST.uuid).where(*conditions)
-            .order_by(INST.deleted_at, INST.id).limit(limit)
-            .with_for_update()))
+        uuids = list(
+            session.scalars(
+                sa.select(INST.uuid)
+                .where(*conditions)
+                .order_by(INST.deleted_at, INST.id)
+                .limit(limit)
+                .with_for_update()
+            )
+        )
         if not uuids:
             return []
         session.execute(
-            sa.update(INST).where(INST.uuid.in_(uuids), *conditions)
+            sa.update(INST)
+            .where(INST.uuid.in_(uuids), *conditions)
             .values(task_state='deleting', updated_at=lite_db.utcnow())
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         result = session.connection().execute(
             sa.select(INST.__table__).where(
-                INST.uuid.in_(uuids), INST.deleted == 0,
-                INST.task_state == 'deleting'))
+                INST.uuid.in_(uuids),
+                INST.deleted == 0,
+                INST.task_state == 'deleting',
+            )
+        )
         keys = list(result.keys())
         return [dict(zip(keys, row, strict=True)) for row in result.all()]

@@ -27,16 +27,20 @@ def _live(user_id: str) -> Any:
 
 
 @retried
-def create(context: Any, project_id: str, values: dict[str, Any]
-           ) -> dict[str, Any]:
+def create(
+    context: Any, project_id: str, values: dict[str, Any]
+) -> dict[str, Any]:
     """:raises KeyPairExists, KeypairLimitExceeded:"""
     quotas.ensure_lock_row(context, project_id)
     try:
         with context_manager.writer.using(context) as session:
             quotas.lock(session, project_id)
             limit = quotas.limits(session, project_id)['key_pairs']
-            count = session.execute(sa.select(sa.func.count()).select_from(
-                KEY).where(_live(values['user_id']))).scalar_one()
+            count = session.execute(
+                sa.select(sa.func.count())
+                .select_from(KEY)
+                .where(_live(values['user_id']))
+            ).scalar_one()
             if limit != quotas.UNLIMITED and count >= limit:
                 raise exception.KeypairLimitExceeded()
             row = KEY(**values)
@@ -51,16 +55,21 @@ def create(context: Any, project_id: str, values: dict[str, Any]
 def get(context: Any, user_id: str, name: str) -> dict[str, Any]:
     """:raises KeypairNotFound:"""
     with context_manager.reader.using(context) as session:
-        row = session.scalars(sa.select(KEY).where(
-            _live(user_id), KEY.name == name)).first()
+        row = session.scalars(
+            sa.select(KEY).where(_live(user_id), KEY.name == name)
+        ).first()
         if row is None:
             raise exception.KeypairNotFound(name=name, user_id=user_id)
         return as_dict(row)
 
 
 @retried
-def list_page(context: Any, user_id: str, limit: int | None = None,
-              marker: str | None = None) -> list[dict[str, Any]]:
+def list_page(
+    context: Any,
+    user_id: str,
+    limit: int | None = None,
+    marker: str | None = None,
+) -> list[dict[str, Any]]:
     """A user's key pairs by id; ``marker`` is a name.
 
     :raises MarkerNotFound:
@@ -68,8 +77,9 @@ def list_page(context: Any, user_id: str, limit: int | None = None,
     with context_manager.reader.using(context) as session:
         query = sa.select(KEY).where(_live(user_id))
         if marker is not None:
-            after = session.execute(sa.select(KEY.id).where(
-                _live(user_id), KEY.name == marker)).scalar()
+            after = session.execute(
+                sa.select(KEY.id).where(_live(user_id), KEY.name == marker)
+            ).scalar()
             if after is None:
                 raise exception.MarkerNotFound(marker=marker)
             query = query.where(KEY.id > after)
@@ -84,8 +94,10 @@ def destroy(context: Any, user_id: str, name: str) -> None:
     """Soft delete (the name is free again). :raises KeypairNotFound:"""
     with context_manager.writer.using(context) as session:
         result = session.execute(
-            sa.update(KEY).where(_live(user_id), KEY.name == name)
+            sa.update(KEY)
+            .where(_live(user_id), KEY.name == name)
             .values(deleted=KEY.id, deleted_at=lite_db.utcnow())
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         if result.rowcount != 1:
             raise exception.KeypairNotFound(name=name, user_id=user_id)

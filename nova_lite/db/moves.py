@@ -40,30 +40,41 @@ def _start_task(session: Any, uuid: str, values: dict[str, Any]) -> None:
     no task: one conditional UPDATE."""
     result = session.execute(
         sa.update(INST)
-        .where(INST.uuid == uuid, INST.deleted == 0,
-               INST.task_state.is_(None))
+        .where(INST.uuid == uuid, INST.deleted == 0, INST.task_state.is_(None))
         .values(values)
-        .execution_options(synchronize_session=False))
+        .execution_options(synchronize_session=False)
+    )
     if result.rowcount == 1:
         return
-    row = session.execute(sa.select(INST.task_state).where(
-        INST.uuid == uuid, INST.deleted == 0)).first()
+    row = session.execute(
+        sa.select(INST.task_state).where(INST.uuid == uuid, INST.deleted == 0)
+    ).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    raise exception.UnexpectedTaskState(instance_uuid=uuid, expected=[None],
-                                        actual=row.task_state)
+    raise exception.UnexpectedTaskState(
+        instance_uuid=uuid, expected=[None], actual=row.task_state
+    )
 
 
 # Moves of an instance that a new one may not start beside: from its
 # acceptance until it ends (``finished`` waits for confirm or revert
 # with the instance RESIZED, which refuses new moves itself; a
 # ``confirming`` one only deletes the source's copy kept aside).
-OPEN_MOVE_STATUSES = ('accepted', 'pre-migrating', 'migrating',
-                      'post-migrating', 'reverting')
+OPEN_MOVE_STATUSES = (
+    'accepted',
+    'pre-migrating',
+    'migrating',
+    'post-migrating',
+    'reverting',
+)
 # Cold moves a state reset strands (each next step needs the task state
 # the reset clears).
-STRANDED_BY_RESET = ('pre-migrating', 'migrating', 'post-migrating',
-                     'reverting')
+STRANDED_BY_RESET = (
+    'pre-migrating',
+    'migrating',
+    'post-migrating',
+    'reverting',
+)
 COLD_MOVE_TYPES = ('migration', 'resize')
 
 
@@ -71,18 +82,30 @@ def _check_no_open_move(session: Any, uuid: str) -> None:
     """MoveInProgress when a move of the instance is still open."""
     row = session.execute(
         sa.select(MIG.uuid, MIG.migration_type, MIG.status)
-        .where(MIG.instance_uuid == uuid, MIG.deleted == 0,
-               MIG.status.in_(OPEN_MOVE_STATUSES))
-        .order_by(MIG.id).limit(1)).first()
+        .where(
+            MIG.instance_uuid == uuid,
+            MIG.deleted == 0,
+            MIG.status.in_(OPEN_MOVE_STATUSES),
+        )
+        .order_by(MIG.id)
+        .limit(1)
+    ).first()
     if row is not None:
         raise exception.MoveInProgress(
-            instance_uuid=uuid, migration_uuid=row.uuid,
-            migration_type=row.migration_type, status=row.status)
+            instance_uuid=uuid,
+            migration_uuid=row.uuid,
+            migration_type=row.migration_type,
+            status=row.status,
+        )
 
 
 @retried
-def start_task(context: Any, uuid: str, values: dict[str, Any],
-               action: dict[str, Any] | None = None) -> None:
+def start_task(
+    context: Any,
+    uuid: str,
+    values: dict[str, Any],
+    action: dict[str, Any] | None = None,
+) -> None:
     """``values`` (a task state among them) only while the instance has
     no task, and the request's instance ``action`` if given; raises
     UnexpectedTaskState or InstanceNotFound."""
@@ -93,10 +116,14 @@ def start_task(context: Any, uuid: str, values: dict[str, Any],
 
 
 @compute_nodes.retry_on_deadlock
-def begin_move(context: Any, uuid: str, instance_values: dict[str, Any],
-               migration_values: dict[str, Any],
-               quota_project: str | None = None,
-               action: dict[str, Any] | None = None) -> dict[str, Any]:
+def begin_move(
+    context: Any,
+    uuid: str,
+    instance_values: dict[str, Any],
+    migration_values: dict[str, Any],
+    quota_project: str | None = None,
+    action: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Start a move: the instance's task state (and other values) only
     while it has no task, and its migration record, in one transaction.
     Raises UnexpectedTaskState (another operation started first),
@@ -110,8 +137,9 @@ def begin_move(context: Any, uuid: str, instance_values: dict[str, Any],
         quotas.ensure_lock_row(context, quota_project)
     with context_manager.writer.using(context) as session:
         if quota_project is not None:
-            quotas.check_resize(session, quota_project, uuid,
-                                instance_values['new_flavor'])
+            quotas.check_resize(
+                session, quota_project, uuid, instance_values['new_flavor']
+            )
         _check_no_open_move(session, uuid)
         _start_task(session, uuid, instance_values)
         if action is not None:
@@ -122,28 +150,41 @@ def begin_move(context: Any, uuid: str, instance_values: dict[str, Any],
         return as_dict(row)
 
 
-def _end_evacuations(session: Any, uuid: str,
-                     compute_id: int | None) -> dict[str, int]:
+def _end_evacuations(
+    session: Any, uuid: str, compute_id: int | None
+) -> dict[str, int]:
     """An instance's unfinished evacuations after a state reset: one
     whose destination already holds the instance (it is placed there)
     is ``done``, every other one ``failed`` (the instance stays where
     its record places it, and so does its copy there)."""
-    unfinished = (MIG.instance_uuid == uuid, MIG.deleted == 0,
-                  MIG.migration_type == 'evacuation',
-                  MIG.status.in_(('accepted', 'pre-migrating')))
-    nodes = {node for node, in session.execute(
-        sa.select(MIG.dest_compute_id).where(*unfinished))} - {None}
+    unfinished = (
+        MIG.instance_uuid == uuid,
+        MIG.deleted == 0,
+        MIG.migration_type == 'evacuation',
+        MIG.status.in_(('accepted', 'pre-migrating')),
+    )
+    nodes = {
+        node
+        for (node,) in session.execute(
+            sa.select(MIG.dest_compute_id).where(*unfinished)
+        )
+    } - {None}
     now = lite_db.utcnow()
-    arrived = sa.and_(MIG.dest_compute_id.is_not(None),
-                      MIG.dest_compute_id == compute_id)
+    arrived = sa.and_(
+        MIG.dest_compute_id.is_not(None), MIG.dest_compute_id == compute_id
+    )
     done = session.execute(
-        sa.update(MIG).where(*unfinished, arrived)
+        sa.update(MIG)
+        .where(*unfinished, arrived)
         .values(status='done', updated_at=now)
-        .execution_options(synchronize_session=False)).rowcount
+        .execution_options(synchronize_session=False)
+    ).rowcount
     failed = session.execute(
-        sa.update(MIG).where(*unfinished)
+        sa.update(MIG)
+        .where(*unfinished)
         .values(status='failed', updated_at=now)
-        .execution_options(synchronize_session=False)).rowcount
+        .execution_options(synchronize_session=False)
+    ).rowcount
     if nodes:
         # A claimed evacuation counted on its destination until now.
         session.execute(compute_nodes.usage_refresh_statement(nodes))
@@ -156,35 +197,57 @@ def _end_cold_moves(session: Any, uuid: str) -> int:
     they are, for the agents' clean-up to decide on from the records
     (the source puts back a copy it kept aside, a destination's copy
     of an instance living elsewhere goes). Returns how many."""
-    stranded = (MIG.instance_uuid == uuid, MIG.deleted == 0,
-                MIG.migration_type.in_(COLD_MOVE_TYPES),
-                MIG.status.in_(STRANDED_BY_RESET))
-    rows = session.execute(sa.select(
-        MIG.dest_compute_id, MIG.source_compute, MIG.source_node)
-        .where(*stranded)).all()
+    stranded = (
+        MIG.instance_uuid == uuid,
+        MIG.deleted == 0,
+        MIG.migration_type.in_(COLD_MOVE_TYPES),
+        MIG.status.in_(STRANDED_BY_RESET),
+    )
+    rows = session.execute(
+        sa.select(
+            MIG.dest_compute_id, MIG.source_compute, MIG.source_node
+        ).where(*stranded)
+    ).all()
     if not rows:
         return 0
     ended = session.execute(
-        sa.update(MIG).where(*stranded)
+        sa.update(MIG)
+        .where(*stranded)
         .values(status='error', updated_at=lite_db.utcnow())
-        .execution_options(synchronize_session=False)).rowcount
+        .execution_options(synchronize_session=False)
+    ).rowcount
     # Claimed on a destination, or held on the source, until now.
     nodes = {r.dest_compute_id for r in rows} - {None}
     CN = models.ComputeNode
-    nodes |= set(session.scalars(sa.select(CN.id).where(
-        CN.deleted == 0, sa.or_(*(
-            sa.and_(CN.host == host, CN.hypervisor_hostname == node)
-            for host, node in {(r.source_compute, r.source_node)
-                               for r in rows})))))
+    nodes |= set(
+        session.scalars(
+            sa.select(CN.id).where(
+                CN.deleted == 0,
+                sa.or_(
+                    *(
+                        sa.and_(
+                            CN.host == host, CN.hypervisor_hostname == node
+                        )
+                        for host, node in {
+                            (r.source_compute, r.source_node) for r in rows
+                        }
+                    )
+                ),
+            )
+        )
+    )
     if nodes:
         session.execute(compute_nodes.usage_refresh_statement(nodes))
     return int(ended)
 
 
 @compute_nodes.retry_on_deadlock
-def reset_state(context: Any, uuid: str, vm_state: str,
-                action: dict[str, Any] | None = None
-                ) -> tuple[dict[str, Any], dict[str, int]]:
+def reset_state(
+    context: Any,
+    uuid: str,
+    vm_state: str,
+    action: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], dict[str, int]]:
     """os-resetState: ``vm_state``, no task, and the instance's
     unfinished evacuations and stranded cold moves ended, in one
     transaction (with the request's instance ``action``). Returns the
@@ -192,17 +255,20 @@ def reset_state(context: Any, uuid: str, vm_state: str,
     moves error."""
     with context_manager.writer.using(context) as session:
         result = session.execute(
-            sa.update(INST).where(INST.uuid == uuid, INST.deleted == 0)
+            sa.update(INST)
+            .where(INST.uuid == uuid, INST.deleted == 0)
             .values(vm_state=vm_state, task_state=None)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         if result.rowcount != 1:
             raise exception.InstanceNotFound(instance_id=uuid)
         row = session.scalars(
-            sa.select(INST).where(INST.uuid == uuid)
-            .execution_options(populate_existing=True)).one()
+            sa.select(INST)
+            .where(INST.uuid == uuid)
+            .execution_options(populate_existing=True)
+        ).one()
         ended = _end_evacuations(session, uuid, row.compute_id)
         ended['error'] = _end_cold_moves(session, uuid)
         if action is not None:
             instance_actions.insert_action(session, action)
         return as_dict(row), ended
-

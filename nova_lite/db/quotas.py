@@ -34,16 +34,25 @@ LOCK = models.ProjectQuotaLock
 COUNTED = ('instances', 'cores', 'ram')
 # Upstream's deprecated nova-network resources: shown before 2.36,
 # always unlimited, never stored.
-NETWORK = ('fixed_ips', 'floating_ips', 'security_groups',
-           'security_group_rules')
+NETWORK = (
+    'fixed_ips',
+    'floating_ips',
+    'security_groups',
+    'security_group_rules',
+)
 # Upstream's resource name -> its [quota] option.
-OPTION = {'instances': 'instances', 'cores': 'cores', 'ram': 'ram',
-          'metadata_items': 'metadata_items',
-          'injected_files': 'injected_files',
-          'injected_file_content_bytes': 'injected_file_content_bytes',
-          'injected_file_path_bytes': 'injected_file_path_length',
-          'key_pairs': 'key_pairs', 'server_groups': 'server_groups',
-          'server_group_members': 'server_group_members'}
+OPTION = {
+    'instances': 'instances',
+    'cores': 'cores',
+    'ram': 'ram',
+    'metadata_items': 'metadata_items',
+    'injected_files': 'injected_files',
+    'injected_file_content_bytes': 'injected_file_content_bytes',
+    'injected_file_path_bytes': 'injected_file_path_length',
+    'key_pairs': 'key_pairs',
+    'server_groups': 'server_groups',
+    'server_group_members': 'server_group_members',
+}
 RESOURCES = tuple(sorted((*OPTION, *NETWORK)))
 UNLIMITED = -1
 # vm_state of a server deleted with deferred delete (nova_lite/states.py).
@@ -77,13 +86,20 @@ def _overlaid(session: Any, keys: list[str]) -> dict[str, int]:
     values = defaults()
     found: dict[str, dict[str, int]] = {}
     rows = session.execute(
-        sa.select(QUOTA.project_id, QUOTA.resource, QUOTA.hard_limit)
-        .where(QUOTA.project_id.in_(keys)))
+        sa.select(QUOTA.project_id, QUOTA.resource, QUOTA.hard_limit).where(
+            QUOTA.project_id.in_(keys)
+        )
+    )
     for key, resource, limit in rows:
         found.setdefault(key, {})[resource] = limit
     for key in keys:
-        values.update({resource: limit for resource, limit
-                       in found.get(key, {}).items() if resource in values})
+        values.update(
+            {
+                resource: limit
+                for resource, limit in found.get(key, {}).items()
+                if resource in values
+            }
+        )
     return values
 
 
@@ -106,9 +122,12 @@ def class_quotas(context: Any, name: str) -> dict[str, int]:
 def _usage(session: Any, project_id: str | None) -> dict[str, int]:
     used = {'instances': 0, 'cores': 0, 'ram': 0}
     rows = session.execute(
-        sa.select(INST.vcpus, INST.memory_mb, INST.new_flavor)
-        .where(INST.project_id == project_id, INST.deleted == 0,
-               INST.vm_state != SOFT_DELETED))
+        sa.select(INST.vcpus, INST.memory_mb, INST.new_flavor).where(
+            INST.project_id == project_id,
+            INST.deleted == 0,
+            INST.vm_state != SOFT_DELETED,
+        )
+    )
     for vcpus, memory_mb, new_flavor in rows:
         new = new_flavor or {}
         used['instances'] += 1
@@ -138,13 +157,20 @@ def quota_set(context: Any, project_id: str, limits: dict[str, int]) -> None:
         for resource, limit in limits.items():
             updated = session.execute(
                 sa.update(QUOTA)
-                .where(QUOTA.project_id == project_id,
-                       QUOTA.resource == resource)
+                .where(
+                    QUOTA.project_id == project_id, QUOTA.resource == resource
+                )
                 .values(hard_limit=limit)
-                .execution_options(synchronize_session=False))
+                .execution_options(synchronize_session=False)
+            )
             if updated.rowcount == 0:
-                session.add(QUOTA(project_id=project_id, resource=resource,
-                                  hard_limit=limit))
+                session.add(
+                    QUOTA(
+                        project_id=project_id,
+                        resource=resource,
+                        hard_limit=limit,
+                    )
+                )
         session.flush()
 
 
@@ -152,8 +178,7 @@ def quota_set(context: Any, project_id: str, limits: dict[str, int]) -> None:
 def quota_destroy_all(context: Any, project_id: str) -> None:
     """Back to the defaults for every resource of the project."""
     with context_manager.writer.using(context) as session:
-        session.execute(sa.delete(QUOTA).where(
-            QUOTA.project_id == project_id))
+        session.execute(sa.delete(QUOTA).where(QUOTA.project_id == project_id))
 
 
 @retried
@@ -161,8 +186,9 @@ def ensure_lock_row(context: Any, project_id: str) -> None:
     """The project's lock row exists (its own short transaction)."""
     try:
         with context_manager.writer.using(context) as session:
-            exists = session.execute(sa.select(LOCK.project_id).where(
-                LOCK.project_id == project_id)).first()
+            exists = session.execute(
+                sa.select(LOCK.project_id).where(LOCK.project_id == project_id)
+            ).first()
             if exists is None:
                 session.add(LOCK(project_id=project_id, generation=0))
                 session.flush()
@@ -182,13 +208,19 @@ def limits(session: Any, project_id: str | None) -> dict[str, int]:
 
 def _lock(session: Any, project_id: str) -> None:
     session.execute(
-        sa.update(LOCK).where(LOCK.project_id == project_id)
+        sa.update(LOCK)
+        .where(LOCK.project_id == project_id)
         .values(generation=LOCK.generation + 1)
-        .execution_options(synchronize_session=False))
+        .execution_options(synchronize_session=False)
+    )
 
 
-def _headroom(limits: dict[str, int], used: dict[str, int],
-              per_item: dict[str, int], wanted: int) -> int:
+def _headroom(
+    limits: dict[str, int],
+    used: dict[str, int],
+    per_item: dict[str, int],
+    wanted: int,
+) -> int:
     """How many of ``per_item`` fit, at most ``wanted``."""
     fit = wanted
     for resource in COUNTED:
@@ -199,22 +231,33 @@ def _headroom(limits: dict[str, int], used: dict[str, int],
     return fit
 
 
-def _over(limits: dict[str, int], used: dict[str, int],
-          requested: dict[str, int]) -> exception.TooManyInstances:
-    overs = [r for r in COUNTED if limits[r] != UNLIMITED
-             and requested[r] > 0 and used[r] + requested[r] > limits[r]]
+def _over(
+    limits: dict[str, int], used: dict[str, int], requested: dict[str, int]
+) -> exception.TooManyInstances:
+    overs = [
+        r
+        for r in COUNTED
+        if limits[r] != UNLIMITED
+        and requested[r] > 0
+        and used[r] + requested[r] > limits[r]
+    ]
     return exception.TooManyInstances(
         overs=', '.join(overs),
         req=', '.join(str(requested[r]) for r in overs),
         used=', '.join(str(used[r]) for r in overs),
-        allowed=', '.join(str(limits[r]) for r in overs))
+        allowed=', '.join(str(limits[r]) for r in overs),
+    )
 
 
 @compute_nodes.retry_on_deadlock
-def create_instances(context: Any, project_id: str,
-                     per_item: dict[str, int], low: int, high: int,
-                     make_values: Callable[[int, int], dict[str, Any]]
-                     ) -> list[dict[str, Any]]:
+def create_instances(
+    context: Any,
+    project_id: str,
+    per_item: dict[str, int],
+    low: int,
+    high: int,
+    make_values: Callable[[int, int], dict[str, Any]],
+) -> list[dict[str, Any]]:
     """Create as many instances as the project's quota allows, at most
     ``high``; TooManyInstances if not even ``low`` fit. ``per_item``:
     the instances, cores and ram of one; ``make_values(index, count)``
@@ -226,12 +269,14 @@ def create_instances(context: Any, project_id: str,
         used = _usage(session, project_id)
         count = _headroom(limits, used, per_item, high)
         if count < low:
-            raise _over(limits, used,
-                        {r: per_item[r] * high for r in COUNTED})
+            raise _over(limits, used, {r: per_item[r] * high for r in COUNTED})
         rows = []
         for index in range(count):
-            row = INST(**_instance_attrs(flavors.with_type_id(
-                session, make_values(index, count))))
+            row = INST(
+                **_instance_attrs(
+                    flavors.with_type_id(session, make_values(index, count))
+                )
+            )
             session.add(row)
             rows.append(row)
         session.flush()
@@ -239,28 +284,34 @@ def create_instances(context: Any, project_id: str,
 
 
 def _instance_attrs(values: dict[str, Any]) -> dict[str, Any]:
-    return {('metadata_' if k == 'metadata' else k): v
-            for k, v in values.items()}
+    return {
+        ('metadata_' if k == 'metadata' else k): v for k, v in values.items()
+    }
 
 
-def check_resize(session: Any, project_id: str, uuid: str,
-                 new_flavor: dict[str, Any]) -> None:
+def check_resize(
+    session: Any, project_id: str, uuid: str, new_flavor: dict[str, Any]
+) -> None:
     """In the caller's transaction: TooManyInstances unless the
     project's cores and RAM leave room for ``new_flavor`` on the
     instance ``uuid`` (its growth only; shrinking always fits)."""
     _lock(session, project_id)
     limits = _limits(session, project_id)
     used = _usage(session, project_id)
-    current = session.execute(sa.select(INST.vcpus, INST.memory_mb).where(
-        INST.uuid == uuid, INST.deleted == 0)).first()
+    current = session.execute(
+        sa.select(INST.vcpus, INST.memory_mb).where(
+            INST.uuid == uuid, INST.deleted == 0
+        )
+    ).first()
     if current is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    delta = {'instances': 0,
-             'cores': max(0, new_flavor['vcpus'] - current.vcpus),
-             'ram': max(0, new_flavor['memory_mb'] - current.memory_mb)}
+    delta = {
+        'instances': 0,
+        'cores': max(0, new_flavor['vcpus'] - current.vcpus),
+        'ram': max(0, new_flavor['memory_mb'] - current.memory_mb),
+    }
     if _headroom(limits, used, {**delta, 'instances': 0}, 1) < 1:
         raise _over(limits, used, delta)
-
 
 
 def check_restore(session: Any, project_id: str, uuid: str) -> None:
@@ -270,11 +321,17 @@ def check_restore(session: Any, project_id: str, uuid: str) -> None:
     _lock(session, project_id)
     limits = _limits(session, project_id)
     used = _usage(session, project_id)
-    current = session.execute(sa.select(INST.vcpus, INST.memory_mb).where(
-        INST.uuid == uuid, INST.deleted == 0)).first()
+    current = session.execute(
+        sa.select(INST.vcpus, INST.memory_mb).where(
+            INST.uuid == uuid, INST.deleted == 0
+        )
+    ).first()
     if current is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    need = {'instances': 1, 'cores': current.vcpus or 0,
-            'ram': current.memory_mb or 0}
+    need = {
+        'instances': 1,
+        'cores': current.vcpus or 0,
+        'ram': current.memory_mb or 0,
+    }
     if _headroom(limits, used, need, 1) < 1:
         raise _over(limits, used, need)

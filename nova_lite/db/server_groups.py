@@ -30,11 +30,15 @@ def _load(session: Any, rows: list[Any]) -> list[dict[str, Any]]:
     members: dict[int, list[str]] = {row.id: [] for row in rows}
     if members:
         for group_id, uuid in session.execute(
-                sa.select(MEMBER.group_id, MEMBER.instance_uuid)
-                .join(INST, INST.uuid == MEMBER.instance_uuid)
-                .where(MEMBER.group_id.in_(list(members)),
-                       MEMBER.deleted == 0, INST.deleted == 0)
-                .order_by(MEMBER.id)):
+            sa.select(MEMBER.group_id, MEMBER.instance_uuid)
+            .join(INST, INST.uuid == MEMBER.instance_uuid)
+            .where(
+                MEMBER.group_id.in_(list(members)),
+                MEMBER.deleted == 0,
+                INST.deleted == 0,
+            )
+            .order_by(MEMBER.id)
+        ):
             members[group_id].append(uuid)
     return [dict(as_dict(row), members=members[row.id]) for row in rows]
 
@@ -50,8 +54,9 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         quotas.lock(session, project_id)
         limit = quotas.limits(session, project_id)['server_groups']
         count = session.execute(
-            sa.select(sa.func.count()).select_from(GROUP).where(
-                GROUP.project_id == project_id, GROUP.deleted == 0)
+            sa.select(sa.func.count())
+            .select_from(GROUP)
+            .where(GROUP.project_id == project_id, GROUP.deleted == 0)
         ).scalar_one()
         if limit != quotas.UNLIMITED and count >= limit:
             raise exception.ServerGroupLimitExceeded()
@@ -76,8 +81,9 @@ def get(context: Any, uuid: str) -> dict[str, Any]:
 
 
 @retried
-def get_all(context: Any, project_id: str | None, limit: int | None,
-            offset: int) -> list[dict[str, Any]]:
+def get_all(
+    context: Any, project_id: str | None, limit: int | None, offset: int
+) -> list[dict[str, Any]]:
     """The groups of ``project_id`` (None: of every project), oldest
     first."""
     with context_manager.reader.using(context) as session:
@@ -102,38 +108,49 @@ def destroy(context: Any, uuid: str) -> None:
         if row is None:
             raise exception.InstanceGroupNotFound(group_uuid=uuid)
         session.execute(
-            sa.update(MEMBER).where(MEMBER.group_id == row.id,
-                                    MEMBER.deleted == 0)
+            sa.update(MEMBER)
+            .where(MEMBER.group_id == row.id, MEMBER.deleted == 0)
             .values(deleted=MEMBER.id, deleted_at=now)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         row.deleted = row.id
         row.deleted_at = now
 
 
 @retried
-def add_members(context: Any, group_id: int,
-                instance_uuids: list[str]) -> None:
+def add_members(
+    context: Any, group_id: int, instance_uuids: list[str]
+) -> None:
     with context_manager.writer.using(context) as session:
-        session.add_all(MEMBER(group_id=group_id, instance_uuid=uuid)
-                        for uuid in instance_uuids)
+        session.add_all(
+            MEMBER(group_id=group_id, instance_uuid=uuid)
+            for uuid in instance_uuids
+        )
 
 
 @retried
-def group_of_instance(context: Any,
-                      instance_uuid: str) -> dict[str, Any] | None:
+def group_of_instance(
+    context: Any, instance_uuid: str
+) -> dict[str, Any] | None:
     """The live group ``instance_uuid`` is a member of, or None."""
     with context_manager.reader.using(context) as session:
         row = session.scalars(
-            sa.select(GROUP).join(MEMBER, MEMBER.group_id == GROUP.id)
-            .where(MEMBER.instance_uuid == instance_uuid,
-                   MEMBER.deleted == 0, GROUP.deleted == 0)).first()
+            sa.select(GROUP)
+            .join(MEMBER, MEMBER.group_id == GROUP.id)
+            .where(
+                MEMBER.instance_uuid == instance_uuid,
+                MEMBER.deleted == 0,
+                GROUP.deleted == 0,
+            )
+        ).first()
         return None if row is None else as_dict(row)
 
 
 def forget_instance_statement(instance_uuid: str) -> Any:
     """UPDATE that soft-deletes the instance's member rows."""
-    return (sa.update(MEMBER)
-            .where(MEMBER.instance_uuid == instance_uuid,
-                   MEMBER.deleted == 0)
-            .values(deleted=MEMBER.id, deleted_at=lite_db.utcnow())
-            .execution_options(synchronize_session=False))
+    return (
+        sa.update(MEMBER)
+        .where(MEMBER.instance_uuid == instance_uuid, MEMBER.deleted == 0)
+        .values(deleted=MEMBER.id, deleted_at=lite_db.utcnow())
+        .execution_options(synchronize_session=False)
+    )

@@ -17,19 +17,27 @@ INST = models.Instance
 
 
 @compute_nodes.retry_on_deadlock
-def change(context: Any, uuid: str,
-           new: Callable[[dict[str, str]], dict[str, str]],
-           check: Callable[[dict[str, Any]], None]) -> dict[str, str]:
+def change(
+    context: Any,
+    uuid: str,
+    new: Callable[[dict[str, str]], dict[str, str]],
+    check: Callable[[dict[str, Any]], None],
+) -> dict[str, str]:
     """Write ``new(current metadata)`` after ``check(instance row)``
     passes (it raises to refuse); returns the metadata written.
 
     :raises InstanceNotFound, MetadataLimitExceeded:
     """
     with context_manager.writer.using(context) as session:
-        row = session.execute(
-            sa.select(INST.__table__).where(INST.uuid == uuid,
-                                            INST.deleted == 0)
-            .with_for_update()).mappings().first()
+        row = (
+            session.execute(
+                sa.select(INST.__table__)
+                .where(INST.uuid == uuid, INST.deleted == 0)
+                .with_for_update()
+            )
+            .mappings()
+            .first()
+        )
         if row is None:
             raise exception.InstanceNotFound(instance_id=uuid)
         check(dict(row))
@@ -37,7 +45,10 @@ def change(context: Any, uuid: str,
         allowed = quotas.limits(session, row['project_id'])['metadata_items']
         if allowed != quotas.UNLIMITED and len(metadata) > allowed:
             raise exception.MetadataLimitExceeded(allowed=allowed)
-        session.execute(sa.update(INST).where(INST.uuid == uuid)
-                        .values(metadata_=metadata)
-                        .execution_options(synchronize_session=False))
+        session.execute(
+            sa.update(INST)
+            .where(INST.uuid == uuid)
+            .values(metadata_=metadata)
+            .execution_options(synchronize_session=False)
+        )
         return metadata

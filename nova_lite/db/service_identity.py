@@ -46,25 +46,39 @@ def _cutoff(down_time: float) -> datetime.datetime:
 
 def _row(session: Any, service_id: int) -> Any:
     return session.execute(
-        sa.select(_S.host, _S.incarnation, _S.process, _S.process_key,
-                  _S.last_seen_up)
-        .where(_S.id == service_id, _S.deleted == 0)).first()
+        sa.select(
+            _S.host,
+            _S.incarnation,
+            _S.process,
+            _S.process_key,
+            _S.last_seen_up,
+        ).where(_S.id == service_id, _S.deleted == 0)
+    ).first()
 
 
 def _in_use(row: Any, down_time: float) -> exception.ComputeHostInUse:
     seen = row.last_seen_up
     age = (lite_db.utcnow() - seen).total_seconds() if seen else 0.0
     return exception.ComputeHostInUse(
-        host=row.host, process=row.process or 'unknown process',
+        host=row.host,
+        process=row.process or 'unknown process',
         process_key=row.process_key,
-        incarnation=row.incarnation, age=f'{max(age, 0.0):.1f}',
-        timeout=f'{down_time:g}')
+        incarnation=row.incarnation,
+        age=f'{max(age, 0.0):.1f}',
+        timeout=f'{down_time:g}',
+    )
 
 
 @retried
-def claim(context: Any, service_id: int, incarnation: str, process: str,
-          down_time: float, dead_incarnation: str | None = None,
-          process_key: str | None = None) -> dict[str, Any]:
+def claim(
+    context: Any,
+    service_id: int,
+    incarnation: str,
+    process: str,
+    down_time: float,
+    dead_incarnation: str | None = None,
+    process_key: str | None = None,
+) -> dict[str, Any]:
     """Make ``incarnation`` (running as ``process``, whose
     :mod:`lite_common.process_key` is ``process_key``) the holder of the
     service row, with a fresh heartbeat, in one conditional UPDATE;
@@ -73,19 +87,26 @@ def claim(context: Any, service_id: int, incarnation: str, process: str,
     :raises ComputeHostInUse: a live process holds the name.
     :raises ServiceNotFound:
     """
-    free = [_S.incarnation.is_(None), _S.incarnation == incarnation,
-            _S.last_seen_up.is_(None),
-            _S.last_seen_up < _cutoff(down_time)]
+    free = [
+        _S.incarnation.is_(None),
+        _S.incarnation == incarnation,
+        _S.last_seen_up.is_(None),
+        _S.last_seen_up < _cutoff(down_time),
+    ]
     if dead_incarnation:
         free.append(_S.incarnation == dead_incarnation)
     with context_manager.writer.using(context) as session:
         result = session.execute(
             sa.update(_S)
             .where(_S.id == service_id, _S.deleted == 0, sa.or_(*free))
-            .values(incarnation=incarnation, process=process,
-                    process_key=process_key,
-                    last_seen_up=lite_db.utcnow())
-            .execution_options(synchronize_session=False))
+            .values(
+                incarnation=incarnation,
+                process=process,
+                process_key=process_key,
+                last_seen_up=lite_db.utcnow(),
+            )
+            .execution_options(synchronize_session=False)
+        )
         row = _row(session, service_id)
         if row is None:
             raise exception.ServiceNotFound(service=service_id)
@@ -94,19 +115,22 @@ def claim(context: Any, service_id: int, incarnation: str, process: str,
         return as_dict(session.get(_S, service_id))
 
 
-def _replaced(row: Any, host: str,
-              incarnation: str) -> exception.ComputeReplaced:
+def _replaced(
+    row: Any, host: str, incarnation: str
+) -> exception.ComputeReplaced:
     if row.incarnation:
         holder = f'{row.process}, incarnation {row.incarnation}'
     else:
         holder = 'none: the name was released'
-    return exception.ComputeReplaced(host=host, incarnation=incarnation,
-                                     holder=holder)
+    return exception.ComputeReplaced(
+        host=host, incarnation=incarnation, holder=holder
+    )
 
 
-@retried(idempotent=True)     # a second heartbeat is harmless
-def heartbeat(context: Any, service_id: int, host: str,
-              incarnation: str) -> datetime.datetime:
+@retried(idempotent=True)  # a second heartbeat is harmless
+def heartbeat(
+    context: Any, service_id: int, host: str, incarnation: str
+) -> datetime.datetime:
     """A heartbeat of the holder ``incarnation`` (one UPDATE).
 
     :raises ComputeReplaced: another process holds the name now, or
@@ -116,10 +140,14 @@ def heartbeat(context: Any, service_id: int, host: str,
     with context_manager.writer.using(context) as session:
         result = session.execute(
             sa.update(_S)
-            .where(_S.id == service_id, _S.deleted == 0,
-                   _S.incarnation == incarnation)
+            .where(
+                _S.id == service_id,
+                _S.deleted == 0,
+                _S.incarnation == incarnation,
+            )
             .values(last_seen_up=now, report_count=_S.report_count + 1)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
         if result.rowcount == 1:
             return now
         row = _row(session, service_id)
@@ -129,8 +157,9 @@ def heartbeat(context: Any, service_id: int, host: str,
 
 
 @retried
-def check_held(context: Any, service_id: int, host: str,
-               incarnation: str) -> None:
+def check_held(
+    context: Any, service_id: int, host: str, incarnation: str
+) -> None:
     """Nothing when ``incarnation`` holds the service row (one query).
 
     :raises ComputeReplaced: it does not.
@@ -155,7 +184,8 @@ def let_go(context: Any, service_id: int, incarnation: str) -> bool:
             sa.update(_S)
             .where(_S.id == service_id, _S.incarnation == incarnation)
             .values(incarnation=None, process=None, process_key=None)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
     return bool(result.rowcount == 1)
 
 
@@ -175,7 +205,9 @@ def release(context: Any, host: str, binary: str) -> dict[str, Any]:
             raise exception.ServiceNotFound(service=f'{binary} on {host}')
         before = as_dict(row)
         session.execute(
-            sa.update(_S).where(*where)
+            sa.update(_S)
+            .where(*where)
             .values(incarnation=None, process=None, process_key=None)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
     return before

@@ -24,8 +24,9 @@ def service_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
         try:
             session.flush()
         except (sa.exc.IntegrityError, db_exc.DBDuplicateEntry):
-            raise exception.ServiceExists(host=values.get('host'),
-                                          binary=values.get('binary'))
+            raise exception.ServiceExists(
+                host=values.get('host'), binary=values.get('binary')
+            )
         return _as_dict(row)
 
 
@@ -45,8 +46,9 @@ def service_get(context: Any, **filters: Any) -> dict[str, Any]:
 
 
 @retried
-def service_get_all(context: Any, binary: str | None = None,
-                    host: str | None = None) -> list[dict[str, Any]]:
+def service_get_all(
+    context: Any, binary: str | None = None, host: str | None = None
+) -> list[dict[str, Any]]:
     with context_manager.reader.using(context) as session:
         query = _service_query(session).order_by(models.Service.id)
         if binary:
@@ -64,16 +66,19 @@ def service_min_version(context: Any, binary: str) -> int:
     there is none. One query."""
     with context_manager.reader.using(context) as session:
         oldest = session.scalar(
-            sa.select(sa.func.min(models.Service.version))
-            .where(models.Service.deleted == 0,
-                   models.Service.binary == binary,
-                   models.Service.forced_down == sa.false()))
+            sa.select(sa.func.min(models.Service.version)).where(
+                models.Service.deleted == 0,
+                models.Service.binary == binary,
+                models.Service.forced_down == sa.false(),
+            )
+        )
     return oldest or 0
 
 
 @retried
-def service_update(context: Any, service_id: int,
-                   values: dict[str, Any]) -> dict[str, Any]:
+def service_update(
+    context: Any, service_id: int, values: dict[str, Any]
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = session.get(models.Service, service_id)
         if row is None or row.deleted:
@@ -84,17 +89,20 @@ def service_update(context: Any, service_id: int,
         return _as_dict(row)
 
 
-@retried(idempotent=True)     # a second heartbeat is harmless
+@retried(idempotent=True)  # a second heartbeat is harmless
 def service_heartbeat(context: Any, service_id: int) -> datetime.datetime:
     """Record a heartbeat in one statement; returns its time."""
     now = lite_db.utcnow()
     with context_manager.writer.using(context) as session:
         result = session.execute(
             sa.update(models.Service)
-            .where(models.Service.id == service_id,
-                   models.Service.deleted == 0)
-            .values(last_seen_up=now,
-                    report_count=models.Service.report_count + 1))
+            .where(
+                models.Service.id == service_id, models.Service.deleted == 0
+            )
+            .values(
+                last_seen_up=now, report_count=models.Service.report_count + 1
+            )
+        )
         if result.rowcount != 1:
             raise exception.ServiceNotFound(service=service_id)
     return now
@@ -104,5 +112,7 @@ def service_heartbeat(context: Any, service_id: int) -> datetime.datetime:
 def service_destroy(context: Any, service_id: int) -> None:
     with context_manager.writer.using(context) as session:
         session.execute(
-            sa.update(models.Service).where(models.Service.id == service_id)
-            .values(**_soft_delete_values(service_id)))
+            sa.update(models.Service)
+            .where(models.Service.id == service_id)
+            .values(**_soft_delete_values(service_id))
+        )

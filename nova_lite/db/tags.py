@@ -27,15 +27,20 @@ def for_servers(context: Any, uuids: Iterable[str]) -> dict[str, list[str]]:
         return found
     with context_manager.reader.using(context) as session:
         for uuid, tag in session.execute(
-                sa.select(TAG.resource_id, TAG.tag)
-                .where(TAG.resource_id.in_(wanted)).order_by(TAG.tag)):
+            sa.select(TAG.resource_id, TAG.tag)
+            .where(TAG.resource_id.in_(wanted))
+            .order_by(TAG.tag)
+        ):
             found[uuid].append(tag)
     return found
 
 
 def _lock_live(session: Any, uuid: str) -> None:
-    found = session.execute(sa.select(INST.id).where(
-        INST.uuid == uuid, INST.deleted == 0).with_for_update()).first()
+    found = session.execute(
+        sa.select(INST.id)
+        .where(INST.uuid == uuid, INST.deleted == 0)
+        .with_for_update()
+    ).first()
     if found is None:
         raise exception.InstanceNotFound(instance_id=uuid)
 
@@ -48,8 +53,9 @@ def add(context: Any, uuid: str, tag: str) -> bool:
     """
     with context_manager.writer.using(context) as session:
         _lock_live(session, uuid)
-        tags = set(session.scalars(sa.select(TAG.tag).where(
-            TAG.resource_id == uuid)))
+        tags = set(
+            session.scalars(sa.select(TAG.tag).where(TAG.resource_id == uuid))
+        )
         if tag in tags:
             return False
         if len(tags) >= MAX_TAGS:
@@ -68,8 +74,10 @@ def replace(context: Any, uuid: str, tags: list[str]) -> list[str]:
         _lock_live(session, uuid)
         session.execute(sa.delete(TAG).where(TAG.resource_id == uuid))
         if unique:
-            session.execute(sa.insert(TAG), [
-                {'resource_id': uuid, 'tag': tag} for tag in unique])
+            session.execute(
+                sa.insert(TAG),
+                [{'resource_id': uuid, 'tag': tag} for tag in unique],
+            )
     return unique
 
 
@@ -89,9 +97,12 @@ def delete(context: Any, uuid: str, tag: str | None = None) -> None:
 
 
 def _having_all(tags: list[str]) -> Any:
-    return (sa.select(TAG.resource_id).where(TAG.tag.in_(tags))
-            .group_by(TAG.resource_id)
-            .having(sa.func.count(sa.distinct(TAG.tag)) == len(set(tags))))
+    return (
+        sa.select(TAG.resource_id)
+        .where(TAG.tag.in_(tags))
+        .group_by(TAG.resource_id)
+        .having(sa.func.count(sa.distinct(TAG.tag)) == len(set(tags)))
+    )
 
 
 def _having_any(tags: list[str]) -> Any:

@@ -38,8 +38,9 @@ class NovaLiteObjectRegistry(ovo_base.VersionedObjectRegistry):
     pass
 
 
-class NovaLiteObject(ovo_base.VersionedObject,
-                     ovo_base.VersionedObjectDictCompat):
+class NovaLiteObject(
+    ovo_base.VersionedObject, ovo_base.VersionedObjectDictCompat
+):
     OBJ_SERIALIZER_NAMESPACE = 'versioned_object'
     OBJ_PROJECT_NAMESPACE = 'nova_lite'
 
@@ -61,8 +62,7 @@ class NovaLiteObject(ovo_base.VersionedObject,
         return self
 
     @staticmethod
-    def _from_db_object(context: Any, obj: Any,
-                        values: dict[str, Any]) -> Any:
+    def _from_db_object(context: Any, obj: Any, values: dict[str, Any]) -> Any:
         obj._load_from_db(values)
         obj._context = context
         return obj
@@ -79,8 +79,9 @@ class NovaLiteObjectList(ovo_base.ObjectListBase):
         return super().__getitem__(index)
 
     @classmethod
-    def _from_rows(cls, context: Any, item_cls: Any,
-                   rows: list[dict[str, Any]]) -> Any:
+    def _from_rows(
+        cls, context: Any, item_cls: Any, rows: list[dict[str, Any]]
+    ) -> Any:
         return ovo_base.obj_make_list(context, cls(context), item_cls, rows)
 
 

@@ -51,8 +51,9 @@ class ComputeNode(base.NovaLiteObject):
     def get_deleted_by_uuid(cls, context: Any, uuid: str) -> 'ComputeNode':
         """The soft-deleted node of that uuid (its service was deleted
         while the agent was away); ComputeNodeNotFound without one."""
-        return cls._from_db(context,
-                            db.compute_node_get_deleted(context, uuid))
+        return cls._from_db(
+            context, db.compute_node_get_deleted(context, uuid)
+        )
 
     @classmethod
     @ovo_base.remotable
@@ -61,10 +62,15 @@ class ComputeNode(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_host_and_nodename(cls, context: Any, host: str,
-                                 nodename: str) -> 'ComputeNode':
-        return cls._from_db(context, db.compute_node_get(
-            context, host=host, hypervisor_hostname=nodename))
+    def get_by_host_and_nodename(
+        cls, context: Any, host: str, nodename: str
+    ) -> 'ComputeNode':
+        return cls._from_db(
+            context,
+            db.compute_node_get(
+                context, host=host, hypervisor_hostname=nodename
+            ),
+        )
 
     @ovo_base.remotable
     def create(self) -> None:
@@ -72,7 +78,8 @@ class ComputeNode(base.NovaLiteObject):
         if 'uuid' not in self.obj_what_changed():
             raise exception.ObjectActionError(
                 action='create',
-                reason='a compute node is created with its uuid')
+                reason='a compute node is created with its uuid',
+            )
         values = self.obj_get_changes()
         self._load_from_db(db.compute_node_create(self._context, values))
 
@@ -81,13 +88,15 @@ class ComputeNode(base.NovaLiteObject):
         values = self.obj_get_changes()
         if values:
             self._load_from_db(
-                db.compute_node_update(self._context, self.id, values))
+                db.compute_node_update(self._context, self.id, values)
+            )
 
     @ovo_base.remotable
     def refresh_usage(self) -> None:
         """Recompute usage from the instances placed on this node."""
-        self._load_from_db(db.compute_node_refresh_usage(self._context,
-                                                         self.id))
+        self._load_from_db(
+            db.compute_node_refresh_usage(self._context, self.id)
+        )
 
     @ovo_base.remotable
     def destroy(self) -> None:
@@ -103,19 +112,25 @@ class ComputeNodeList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_all(cls, context: Any) -> 'ComputeNodeList':
-        return cls._from_rows(context, ComputeNode,
-                              db.compute_node_get_all(context))
+        return cls._from_rows(
+            context, ComputeNode, db.compute_node_get_all(context)
+        )
 
     @classmethod
     @ovo_base.remotable
-    def get_by_service_id(cls, context: Any,
-                          service_id: int) -> 'ComputeNodeList':
+    def get_by_service_id(
+        cls, context: Any, service_id: int
+    ) -> 'ComputeNodeList':
         """The nodes of a service, by the integer link."""
-        return cls._from_rows(context, ComputeNode, db.compute_node_get_all(
-            context, service_id=service_id))
+        return cls._from_rows(
+            context,
+            ComputeNode,
+            db.compute_node_get_all(context, service_id=service_id),
+        )
 
     @classmethod
     @ovo_base.remotable
     def get_all_by_host(cls, context: Any, host: str) -> 'ComputeNodeList':
-        return cls._from_rows(context, ComputeNode,
-                              db.compute_node_get_all(context, host=host))
+        return cls._from_rows(
+            context, ComputeNode, db.compute_node_get_all(context, host=host)
+        )

@@ -37,8 +37,9 @@ class Flavor(base.NovaLiteObject):
 
     @ovo_base.remotable
     def create(self) -> None:
-        self._load_from_db(db.flavor_create(self._context,
-                                            self.obj_get_changes()))
+        self._load_from_db(
+            db.flavor_create(self._context, self.obj_get_changes())
+        )
 
     @ovo_base.remotable
     def destroy(self) -> None:
@@ -47,8 +48,12 @@ class Flavor(base.NovaLiteObject):
     def snapshot(self) -> dict[str, Any]:
         """What an instance keeps of its flavor (survives its deletion)."""
         return {
-            'flavorid': self.flavorid, 'name': self.name,
-            'vcpus': self.vcpus, 'memory_mb': self.memory_mb,
-            'root_gb': self.root_gb, 'ephemeral_gb': self.ephemeral_gb,
-            'swap': self.swap, 'extra_specs': dict(self.extra_specs),
+            'flavorid': self.flavorid,
+            'name': self.name,
+            'vcpus': self.vcpus,
+            'memory_mb': self.memory_mb,
+            'root_gb': self.root_gb,
+            'ephemeral_gb': self.ephemeral_gb,
+            'swap': self.swap,
+            'extra_specs': dict(self.extra_specs),
         }

@@ -74,8 +74,9 @@ class Instance(base.NovaLiteObject):
         **base.SOFT_DELETE_FIELDS,
     }
 
-    def obj_make_compatible(self, primitive: dict[str, Any],
-                            target_version: str) -> None:
+    def obj_make_compatible(
+        self, primitive: dict[str, Any], target_version: str
+    ) -> None:
         """An older service does not know ``hostname`` (1.4),
         ``pinned_availability_zone`` (1.5), ``scheduler_hints`` (1.6) nor
         ``user_data`` and ``key_data`` (1.7)."""
@@ -100,10 +101,13 @@ class Instance(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_uuid(cls, context: Any, uuid: str,
-                    read_deleted: bool = False) -> 'Instance':
-        return cls._from_db(context, db.instance_get_by_uuid(
-            context, uuid, read_deleted=read_deleted))
+    def get_by_uuid(
+        cls, context: Any, uuid: str, read_deleted: bool = False
+    ) -> 'Instance':
+        return cls._from_db(
+            context,
+            db.instance_get_by_uuid(context, uuid, read_deleted=read_deleted),
+        )
 
     @ovo_base.remotable
     def create(self) -> None:
@@ -120,9 +124,14 @@ class Instance(base.NovaLiteObject):
         values = self.obj_get_changes()
         if not values:
             return
-        self._load_from_db(db.instance_update(
-            self._context, self.uuid, values,
-            expected_task_state=expected_task_state))
+        self._load_from_db(
+            db.instance_update(
+                self._context,
+                self.uuid,
+                values,
+                expected_task_state=expected_task_state,
+            )
+        )
 
     @ovo_base.remotable
     def delete_snapshot(self, image_id: str) -> None:
@@ -148,16 +157,18 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_compute_id(cls, context: Any,
-                          compute_id: int) -> 'InstanceList':
+    def get_by_compute_id(
+        cls, context: Any, compute_id: int
+    ) -> 'InstanceList':
         """The live instances of a compute node, by the integer link."""
         rows = db.instance_get_all(context, {'compute_id': compute_id})
         return cls._from_rows(context, Instance, rows)
 
     @classmethod
     @ovo_base.remotable
-    def get_by_filters(cls, context: Any,
-                       filters: dict[str, Any]) -> 'InstanceList':
+    def get_by_filters(
+        cls, context: Any, filters: dict[str, Any]
+    ) -> 'InstanceList':
         """Live instances matching the instance list filters of the DB
         API (e.g. compute_id and a list of task_state values)."""
         rows = db.instance_get_all(context, filters)
@@ -165,8 +176,9 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_uuids_by_compute_ids(cls, context: Any,
-                                 compute_ids: list[int]) -> list[str]:
+    def get_uuids_by_compute_ids(
+        cls, context: Any, compute_ids: list[int]
+    ) -> list[str]:
         """UUIDs of the live instances of these nodes (one light query,
         no objects)."""
         found = db.instance_ids_by_compute_id(context, compute_ids)
@@ -181,9 +193,9 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def fill_compute_ids(cls, context: Any, host: str,
-                         batch: int) -> int:
+    def fill_compute_ids(cls, context: Any, host: str, batch: int) -> int:
         """Set compute_id on this host's instances that lack it (from
         host + node), in batches of ``batch`` rows; returns how many."""
-        return links.fill_all(context, links.fill_instance_compute_ids,
-                              batch, host=host)
+        return links.fill_all(
+            context, links.fill_instance_compute_ids, batch, host=host
+        )

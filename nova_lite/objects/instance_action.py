@@ -42,39 +42,73 @@ class InstanceActionEvent(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def event_start(cls, context: Any, instance_uuid: str,
-                    request_id: str | None, event: str,
-                    host: str | None) -> None:
+    def event_start(
+        cls,
+        context: Any,
+        instance_uuid: str,
+        request_id: str | None,
+        event: str,
+        host: str | None,
+    ) -> None:
         db.event_start(context, instance_uuid, request_id, event, host)
 
     @classmethod
     @ovo_base.remotable
-    def action_begin(cls, context: Any, instance_uuid: str, action: str,
-                     task_state: str, vm_states: list[str]) -> bool:
+    def action_begin(
+        cls,
+        context: Any,
+        instance_uuid: str,
+        action: str,
+        task_state: str,
+        vm_states: list[str],
+    ) -> bool:
         """An action a compute agent starts on its own (a periodic
         task's, e.g. the unrescue of ``rescue_timeout``): the task
         ``task_state`` while the instance has no task and is in one of
         ``vm_states``, and the action record (the context's request id,
         no user: upstream's records of periodic tasks), in one
         transaction. False when the instance changed meanwhile."""
-        values = {'action': action, 'instance_uuid': instance_uuid,
-                  'request_id': request_id(context) or '-',
-                  'user_id': None, 'project_id': None}
+        values = {
+            'action': action,
+            'instance_uuid': instance_uuid,
+            'request_id': request_id(context) or '-',
+            'user_id': None,
+            'project_id': None,
+        }
         try:
-            db.begin(context, instance_uuid, {'task_state': task_state},
-                     values, [None], tuple(vm_states))
+            db.begin(
+                context,
+                instance_uuid,
+                {'task_state': task_state},
+                values,
+                [None],
+                tuple(vm_states),
+            )
         except (exception.InstanceNotFound, exception.UnexpectedTaskState):
             return False
         return True
 
     @classmethod
     @ovo_base.remotable
-    def event_finish(cls, context: Any, instance_uuid: str,
-                     request_id: str | None, event: str, result: str,
-                     traceback: str | None,
-                     details: str | None = None) -> None:
-        db.event_finish(context, instance_uuid, request_id, event, result,
-                        traceback, details)
+    def event_finish(
+        cls,
+        context: Any,
+        instance_uuid: str,
+        request_id: str | None,
+        event: str,
+        result: str,
+        traceback: str | None,
+        details: str | None = None,
+    ) -> None:
+        db.event_finish(
+            context,
+            instance_uuid,
+            request_id,
+            event,
+            result,
+            traceback,
+            details,
+        )
 
 
 #: The longest ``details`` kept (upstream's fault message length).
@@ -113,36 +147,71 @@ class Outcome:
 
 
 @contextlib.contextmanager
-def recorded(context: Any, instance_uuid: str, event: str,
-             host: str | None, resumed: bool = False) -> Iterator[Outcome]:
+def recorded(
+    context: Any,
+    instance_uuid: str,
+    event: str,
+    host: str | None,
+    resumed: bool = False,
+) -> Iterator[Outcome]:
     """Run the block as the event ``event`` of the request's action (of
     the instance's latest action when ``resumed``: a step an agent takes
     up again after a restart has no request). Recording never fails the
     step: a lost record is logged."""
     rid = None if resumed else request_id(context)
-    _safely(InstanceActionEvent.event_start, context, instance_uuid, rid,
-            event, host)
+    _safely(
+        InstanceActionEvent.event_start,
+        context,
+        instance_uuid,
+        rid,
+        event,
+        host,
+    )
     outcome = Outcome()
     try:
         yield outcome
     except Exception as exc:
-        _safely(InstanceActionEvent.event_finish, context, instance_uuid,
-                rid, event, states.ACTION_ERROR, tb.format_exc(),
-                failure_details(exc))
+        _safely(
+            InstanceActionEvent.event_finish,
+            context,
+            instance_uuid,
+            rid,
+            event,
+            states.ACTION_ERROR,
+            tb.format_exc(),
+            failure_details(exc),
+        )
         raise
     if outcome.error is not None:
-        _safely(InstanceActionEvent.event_finish, context, instance_uuid,
-                rid, event, states.ACTION_ERROR, outcome.error,
-                failure_details(outcome.details or outcome.error))
+        _safely(
+            InstanceActionEvent.event_finish,
+            context,
+            instance_uuid,
+            rid,
+            event,
+            states.ACTION_ERROR,
+            outcome.error,
+            failure_details(outcome.details or outcome.error),
+        )
     else:
-        _safely(InstanceActionEvent.event_finish, context, instance_uuid,
-                rid, event, states.ACTION_SUCCESS, None)
+        _safely(
+            InstanceActionEvent.event_finish,
+            context,
+            instance_uuid,
+            rid,
+            event,
+            states.ACTION_SUCCESS,
+            None,
+        )
 
 
-def _safely(method: Any, context: Any, instance_uuid: str,
-            *args: Any) -> None:
+def _safely(method: Any, context: Any, instance_uuid: str, *args: Any) -> None:
     try:
         method(context, instance_uuid, *args)
     except Exception as exc:
-        LOG.warning('Could not record the event %s of the action: %s',
-                    args[1], exc, instance_uuid=instance_uuid)
+        LOG.warning(
+            'Could not record the event %s of the action: %s',
+            args[1],
+            exc,
+            instance_uuid=instance_uuid,
+        )

@@ -52,8 +52,9 @@ class Migration(base.NovaLiteObject):
         **base.SOFT_DELETE_FIELDS,
     }
 
-    def obj_make_compatible(self, primitive: dict[str, Any],
-                            target_version: str) -> None:
+    def obj_make_compatible(
+        self, primitive: dict[str, Any], target_version: str
+    ) -> None:
         """An older service does not know ``refused_hosts`` (1.5)."""
         super().obj_make_compatible(primitive, target_version)
         if versionutils.convert_version_to_tuple(target_version) < (1, 5):
@@ -62,8 +63,9 @@ class Migration(base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_by_id(cls, context: Any, migration_id: int) -> 'Migration':
-        return cls._from_db(context, db.migration_get(context,
-                                                      id=migration_id))
+        return cls._from_db(
+            context, db.migration_get(context, id=migration_id)
+        )
 
     @ovo_base.remotable
     def create(self) -> None:
@@ -76,62 +78,80 @@ class Migration(base.NovaLiteObject):
         values = self.obj_get_changes()
         if values:
             self._load_from_db(
-                db.migration_update(self._context, self.id, values))
+                db.migration_update(self._context, self.id, values)
+            )
 
-    def _claim(self, claim: Any, node_id: int, vcpus: int, memory_mb: int,
-               root_gb: int) -> str:
+    def _claim(
+        self,
+        claim: Any,
+        node_id: int,
+        vcpus: int,
+        memory_mb: int,
+        root_gb: int,
+    ) -> str:
         from nova_lite.scheduler import claims
         from nova_lite.scheduler import constraints
 
         # The group is read before the claim's transaction, whose first
         # statement locks it (see scheduler.constraints).
         request = claims.Request(
-            self.instance_uuid, vcpus, memory_mb, root_gb,
-            group=constraints.group_of(self._context, self.instance_uuid))
-        result: str = claim(self._context, cfg.CONF, request, node_id,
-                            self.id)
+            self.instance_uuid,
+            vcpus,
+            memory_mb,
+            root_gb,
+            group=constraints.group_of(self._context, self.instance_uuid),
+        )
+        result: str = claim(self._context, cfg.CONF, request, node_id, self.id)
         self._load_from_db(db.migration_get(self._context, id=self.id))
         return result
 
     @ovo_base.remotable
-    def claim_destination(self, node_id: int, vcpus: int, memory_mb: int,
-                          root_gb: int) -> str:
+    def claim_destination(
+        self, node_id: int, vcpus: int, memory_mb: int, root_gb: int
+    ) -> str:
         """The destination's claim of an evacuation (see
         claims.claim_for_migration); the object is reloaded."""
         from nova_lite.scheduler import claims
 
-        return self._claim(claims.claim_for_migration, node_id, vcpus,
-                           memory_mb, root_gb)
+        return self._claim(
+            claims.claim_for_migration, node_id, vcpus, memory_mb, root_gb
+        )
 
     @ovo_base.remotable
-    def claim_resize(self, node_id: int, vcpus: int, memory_mb: int,
-                     root_gb: int) -> str:
+    def claim_resize(
+        self, node_id: int, vcpus: int, memory_mb: int, root_gb: int
+    ) -> str:
         """The destination's claim of a cold migration or resize (the
         new flavor's resources; see claims.claim_for_resize)."""
         from nova_lite.scheduler import claims
 
-        return self._claim(claims.claim_for_resize, node_id, vcpus,
-                           memory_mb, root_gb)
+        return self._claim(
+            claims.claim_for_resize, node_id, vcpus, memory_mb, root_gb
+        )
 
     @ovo_base.remotable
-    def set_destination(self, host: str, node: str,
-                        statuses: list[str]) -> bool:
+    def set_destination(
+        self, host: str, node: str, statuses: list[str]
+    ) -> bool:
         """The conductor's choice of destination, once (see
         db.migrations.set_destination); the object is reloaded."""
-        chosen = db.set_destination(self._context, self.id, host, node,
-                                    tuple(statuses))
+        chosen = db.set_destination(
+            self._context, self.id, host, node, tuple(statuses)
+        )
         self._load_from_db(db.migration_get(self._context, id=self.id))
         return chosen
 
     @ovo_base.remotable
-    def release_destination(self, host: str, node: str,
-                            max_attempts: int) -> bool:
+    def release_destination(
+        self, host: str, node: str, max_attempts: int
+    ) -> bool:
         """A destination chosen by the scheduler that refused at its
         claim gives the move back to be scheduled again without it
         (see db.migrations.release_destination); the object is
         reloaded."""
-        released = db.release_destination(self._context, self.id, host,
-                                          node, max_attempts)
+        released = db.release_destination(
+            self._context, self.id, host, node, max_attempts
+        )
         self._load_from_db(db.migration_get(self._context, id=self.id))
         return released
 
@@ -139,8 +159,9 @@ class Migration(base.NovaLiteObject):
     def transition(self, from_statuses: list[str], status: str) -> bool:
         """``status`` only while the record is in ``from_statuses``
         (compare-and-swap); the object is reloaded either way."""
-        moved = db.migration_transition(self._context, self.id,
-                                        tuple(from_statuses), status)
+        moved = db.migration_transition(
+            self._context, self.id, tuple(from_statuses), status
+        )
         self._load_from_db(db.migration_get(self._context, id=self.id))
         return moved
 
@@ -163,38 +184,45 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_filters(cls, context: Any,
-                       filters: dict[str, Any]) -> 'MigrationList':
+    def get_by_filters(
+        cls, context: Any, filters: dict[str, Any]
+    ) -> 'MigrationList':
         rows = db.migration_get_all(context, filters)
         return cls._from_rows(context, Migration, rows)
 
     @classmethod
     @ovo_base.remotable
-    def get_evacuations_from(cls, context: Any,
-                             host: str) -> 'MigrationList':
+    def get_evacuations_from(cls, context: Any, host: str) -> 'MigrationList':
         """Evacuations away from ``host`` whose copy there is not cleaned
         up: accepted, pre-migrating or done (one query, including those
         of since-deleted instances)."""
-        return cls._from_rows(context, Migration,
-                              db.evacuations_from(context, host))
+        return cls._from_rows(
+            context, Migration, db.evacuations_from(context, host)
+        )
 
     @classmethod
     @ovo_base.remotable
-    def get_evacuations_to(cls, context: Any, host: str,
-                           node_ids: list[int]) -> 'MigrationList':
+    def get_evacuations_to(
+        cls, context: Any, host: str, node_ids: list[int]
+    ) -> 'MigrationList':
         """Evacuations to this host left unfinished (claimed by one of
         ``node_ids``, or accepted with this host chosen), one query."""
-        return cls._from_rows(context, Migration,
-                              db.evacuations_to(context, host, node_ids))
+        return cls._from_rows(
+            context, Migration, db.evacuations_to(context, host, node_ids)
+        )
 
     @classmethod
     @ovo_base.remotable
-    def get_cold_moves_in_flight(cls, context: Any, host: str,
-                                 node_ids: list[int]) -> 'MigrationList':
+    def get_cold_moves_in_flight(
+        cls, context: Any, host: str, node_ids: list[int]
+    ) -> 'MigrationList':
         """Cold migrations and resizes in flight from ``host`` or claimed
         by one of ``node_ids`` (one query)."""
-        return cls._from_rows(context, Migration, db.cold_moves_in_flight(
-            context, host, node_ids))
+        return cls._from_rows(
+            context,
+            Migration,
+            db.cold_moves_in_flight(context, host, node_ids),
+        )
 
     @classmethod
     @ovo_base.remotable
@@ -203,9 +231,9 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def fill_dest_compute_ids(cls, context: Any, host: str,
-                              batch: int) -> int:
+    def fill_dest_compute_ids(cls, context: Any, host: str, batch: int) -> int:
         """Set dest_compute_id on migrations to this host that lack it
         (from dest_compute + dest_node), in batches; returns how many."""
-        return links.fill_all(context, links.fill_migration_dest_compute_ids,
-                              batch, host=host)
+        return links.fill_all(
+            context, links.fill_migration_dest_compute_ids, batch, host=host
+        )

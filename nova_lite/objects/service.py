@@ -72,10 +72,12 @@ class Service(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_host_and_binary(cls, context: Any, host: str,
-                               binary: str) -> 'Service':
-        return cls._from_db(context, db.service_get(context, host=host,
-                                                    binary=binary))
+    def get_by_host_and_binary(
+        cls, context: Any, host: str, binary: str
+    ) -> 'Service':
+        return cls._from_db(
+            context, db.service_get(context, host=host, binary=binary)
+        )
 
     @classmethod
     @ovo_base.remotable
@@ -98,10 +100,12 @@ class Service(base.NovaLiteObject):
         values = self.obj_get_changes()
         if values:
             self._load_from_db(
-                db.service_update(self._context, self.id, values))
+                db.service_update(self._context, self.id, values)
+            )
 
-    def obj_make_compatible(self, primitive: dict[str, Any],
-                            target_version: str) -> None:
+    def obj_make_compatible(
+        self, primitive: dict[str, Any], target_version: str
+    ) -> None:
         super().obj_make_compatible(primitive, target_version)
         if versionutils.convert_version_to_tuple(target_version) < (1, 1):
             primitive.pop('incarnation', None)
@@ -109,7 +113,7 @@ class Service(base.NovaLiteObject):
 
     def _holder(self) -> str | None:
         if not self.obj_attr_is_set('incarnation'):
-            return None     # an agent older than 1.1, or a conductor
+            return None  # an agent older than 1.1, or a conductor
         return self.incarnation  # type: ignore[no-any-return]
 
     @ovo_base.remotable
@@ -124,33 +128,47 @@ class Service(base.NovaLiteObject):
             self.last_seen_up = db.service_heartbeat(self._context, self.id)
         else:
             self.last_seen_up = service_identity.heartbeat(
-                self._context, self.id, self.host, incarnation)
+                self._context, self.id, self.host, incarnation
+            )
         self.obj_reset_changes(['last_seen_up'])
 
     @ovo_base.remotable
-    def claim(self, incarnation: str, process: str, down_time: float,
-              dead_incarnation: str | None = None,
-              process_key: str | None = None) -> None:
+    def claim(
+        self,
+        incarnation: str,
+        process: str,
+        down_time: float,
+        dead_incarnation: str | None = None,
+        process_key: str | None = None,
+    ) -> None:
         """Take the host name for the agent process ``incarnation``.
 
         :raises ComputeHostInUse: a live process holds it.
         """
-        self._load_from_db(service_identity.claim(
-            self._context, self.id, incarnation, process, down_time,
-            dead_incarnation, process_key))
+        self._load_from_db(
+            service_identity.claim(
+                self._context,
+                self.id,
+                incarnation,
+                process,
+                down_time,
+                dead_incarnation,
+                process_key,
+            )
+        )
 
     @ovo_base.remotable
     def check_held(self) -> None:
         """:raises ComputeReplaced: this process holds the name no
         more."""
-        service_identity.check_held(self._context, self.id, self.host,
-                                    self.incarnation)
+        service_identity.check_held(
+            self._context, self.id, self.host, self.incarnation
+        )
 
     @ovo_base.remotable
     def let_go(self) -> None:
         """A clean stop: the name is free for the next agent."""
-        if service_identity.let_go(self._context, self.id,
-                                   self.incarnation):
+        if service_identity.let_go(self._context, self.id, self.incarnation):
             for name in ('incarnation', 'process'):
                 setattr(self, name, None)
         self.obj_reset_changes(['incarnation', 'process'])
@@ -171,7 +189,8 @@ class ServiceList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_all(cls, context: Any, binary: str | None = None,
-                host: str | None = None) -> 'ServiceList':
+    def get_all(
+        cls, context: Any, binary: str | None = None, host: str | None = None
+    ) -> 'ServiceList':
         rows = db.service_get_all(context, binary=binary, host=host)
         return cls._from_rows(context, Service, rows)

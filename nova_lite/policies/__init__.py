@@ -15,9 +15,21 @@ from nova_lite.policies import server_groups
 
 
 def list_rules() -> list[policy.RuleDefault]:
-    return list(itertools.chain(
-        base.rules, resources.servers, resources.flavors,
-        resources.admin_apis, resources.quotas, resources.images,
-        resources.availability_zones, resources.usage,
-        server_actions.rules, server_extras.rules, keypairs.rules,
-        aggregates.rules, server_groups.rules, consoles_shares.rules))
+    return list(
+        itertools.chain(
+            base.rules,
+            resources.servers,
+            resources.flavors,
+            resources.admin_apis,
+            resources.quotas,
+            resources.images,
+            resources.availability_zones,
+            resources.usage,
+            server_actions.rules,
+            server_extras.rules,
+            keypairs.rules,
+            aggregates.rules,
+            server_groups.rules,
+            consoles_shares.rules,
+        )
+    )

@@ -10,27 +10,34 @@ SERVICE_OR_ADMIN = 'rule:service_or_admin'
 
 rules = [
     policy.RuleDefault(
-        'context_is_admin', 'role:admin',
-        description='Decides who is an administrator.'),
+        'context_is_admin',
+        'role:admin',
+        description='Decides who is an administrator.',
+    ),
     policy.RuleDefault(
         'project_member_or_admin',
-        'rule:context_is_admin or '
-        '(role:member and project_id:%(project_id)s)',
-        description='A member of the owning project, or an admin.'),
+        'rule:context_is_admin or (role:member and project_id:%(project_id)s)',
+        description='A member of the owning project, or an admin.',
+    ),
     policy.RuleDefault(
         'project_reader_or_admin',
-        'rule:context_is_admin or '
-        '(role:reader and project_id:%(project_id)s)',
-        description='A reader of the owning project, or an admin.'),
+        'rule:context_is_admin or (role:reader and project_id:%(project_id)s)',
+        description='A reader of the owning project, or an admin.',
+    ),
     policy.RuleDefault(
-        'service_or_admin', 'rule:context_is_admin or role:service',
-        description='Another OpenStack service (role service), or an '
-        'admin.'),
+        'service_or_admin',
+        'rule:context_is_admin or role:service',
+        description='Another OpenStack service (role service), or an admin.',
+    ),
 ]
 
 
-def rule(name: str, check: str, description: str,
-         operations: list[tuple[str, str]]) -> policy.DocumentedRuleDefault:
+def rule(
+    name: str, check: str, description: str, operations: list[tuple[str, str]]
+) -> policy.DocumentedRuleDefault:
     return policy.DocumentedRuleDefault(
-        name=name, check_str=check, description=description,
-        operations=[{'method': m, 'path': p} for m, p in operations])
+        name=name,
+        check_str=check,
+        description=description,
+        operations=[{'method': m, 'path': p} for m, p in operations],
+    )

@@ -44,14 +44,14 @@ def flavor_resource_class(flavor: dict[str, Any] | None) -> str | None:
     (``resources:CUSTOM_BAREMETAL=1``), None for a share of a
     hypervisor."""
     for key, value in ((flavor or {}).get('extra_specs') or {}).items():
-        if (key.startswith('resources:CUSTOM_')
-                and str(value).strip() == '1'):
+        if key.startswith('resources:CUSTOM_') and str(value).strip() == '1':
             return key.removeprefix('resources:')
     return None
 
 
-def flavor_traits(flavor: dict[str, Any] | None
-                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def flavor_traits(
+    flavor: dict[str, Any] | None,
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(required, forbidden) traits of a flavor's extra specs
     (``trait:<NAME>=required`` / ``forbidden``, as upstream), sorted."""
     wanted: dict[str, list[str]] = {'required': [], 'forbidden': []}
@@ -60,11 +60,13 @@ def flavor_traits(flavor: dict[str, Any] | None
         if key.startswith('trait:') and kind in wanted:
             wanted[kind].append(key.removeprefix('trait:'))
     return tuple(sorted(wanted['required'])), tuple(
-        sorted(wanted['forbidden']))
+        sorted(wanted['forbidden'])
+    )
 
 
-def counted_resources(flavor: dict[str, Any] | None, vcpus: int,
-                      memory_mb: int, root_gb: int) -> tuple[int, int, int]:
+def counted_resources(
+    flavor: dict[str, Any] | None, vcpus: int, memory_mb: int, root_gb: int
+) -> tuple[int, int, int]:
     """(vCPU, RAM, disk) a placement counts: the flavor's, unless its
     extra specs override one (``resources:VCPU=0`` etc., as a bare
     metal flavor does)."""
@@ -75,8 +77,12 @@ def counted_resources(flavor: dict[str, Any] | None, vcpus: int,
             return max(0, int(specs.get(f'resources:{key}', default)))
         except (TypeError, ValueError):
             return default
-    return (counted('VCPU', vcpus), counted('MEMORY_MB', memory_mb),
-            counted('DISK_GB', root_gb))
+
+    return (
+        counted('VCPU', vcpus),
+        counted('MEMORY_MB', memory_mb),
+        counted('DISK_GB', root_gb),
+    )
 
 
 class Request(NamedTuple):
@@ -102,14 +108,17 @@ def _has_trait(trait: str) -> Any:
     quoted name occurs in the text (trait names are letters, digits
     and ``_``; LIKE's wildcards are escaped)."""
     return sa.type_coerce(CN.traits, sa.Text).contains(
-        f'"{trait}"', autoescape=True)
+        f'"{trait}"', autoescape=True
+    )
 
 
 def traits_clause(req: Request) -> Any:
     """Nodes with every required trait and none of the forbidden."""
     clauses = [_has_trait(t) for t in req.required_traits]
-    clauses += [sa.or_(CN.traits.is_(None), ~_has_trait(t))
-                for t in req.forbidden_traits]
+    clauses += [
+        sa.or_(CN.traits.is_(None), ~_has_trait(t))
+        for t in req.forbidden_traits
+    ]
     return sa.and_(sa.true(), *clauses)
 
 
@@ -119,41 +128,62 @@ def _fits(conf: cfg.ConfigOpts, req: Request) -> Any:
     holds no instance, and a request for a share of a hypervisor never
     lands on one. Part of the claim's conditional UPDATE too: a node
     whose traits changed meanwhile is not taken."""
-    room = sa.and_(compute_nodes.fits_clause(
-        req.vcpus, req.memory_mb, req.root_gb,
-        conf.reserved_host_memory_mb,
-        conf.reserved_host_disk_mb // 1024), traits_clause(req))
+    room = sa.and_(
+        compute_nodes.fits_clause(
+            req.vcpus,
+            req.memory_mb,
+            req.root_gb,
+            conf.reserved_host_memory_mb,
+            conf.reserved_host_disk_mb // 1024,
+        ),
+        traits_clause(req),
+    )
     if req.resource_class is not None:
-        return sa.and_(room, CN.resource_class == req.resource_class,
-                       CN.running_vms == 0)
+        return sa.and_(
+            room, CN.resource_class == req.resource_class, CN.running_vms == 0
+        )
     return sa.and_(room, CN.hypervisor_type != WHOLE_MACHINE_TYPE)
 
 
-def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
-               exclude_hosts: tuple[str, ...] = (),
-               only_host: str | None = None) -> list[Any]:
+def candidates(
+    session: Any,
+    conf: cfg.ConfigOpts,
+    req: Request,
+    exclude_hosts: tuple[str, ...] = (),
+    only_host: str | None = None,
+) -> list[Any]:
     """Nodes of enabled, up, not forced-down computes with room and no
     uncleaned evacuation away from them, the most free memory first
     (spreading, like upstream's RAM weigher)."""
     horizon = lite_db.utcnow() - datetime.timedelta(
-        seconds=conf.service_down_time)
+        seconds=conf.service_down_time
+    )
     query = (
         sa.select(CN.id, CN.host, CN.hypervisor_hostname)
         .join(SVC, SVC.id == CN.service_id)
-        .where(CN.deleted == 0, SVC.deleted == 0,
-               SVC.binary == COMPUTE_BINARY,
-               SVC.disabled == sa.false(), SVC.forced_down == sa.false(),
-               SVC.last_seen_up >= horizon,
-               _fits(conf, req))
-        .order_by(*constraints.weigh(req),
-                  (CN.memory_mb * CN.ram_allocation_ratio
-                   - CN.memory_mb_used).desc(), CN.id)
+        .where(
+            CN.deleted == 0,
+            SVC.deleted == 0,
+            SVC.binary == COMPUTE_BINARY,
+            SVC.disabled == sa.false(),
+            SVC.forced_down == sa.false(),
+            SVC.last_seen_up >= horizon,
+            _fits(conf, req),
+        )
+        .order_by(
+            *constraints.weigh(req),
+            (
+                CN.memory_mb * CN.ram_allocation_ratio - CN.memory_mb_used
+            ).desc(),
+            CN.id,
+        )
     )
     query = constraints.restrict(query, conf, req)
     # A host that evacuations left copies on is no candidate until its
     # agent has cleaned up (its copies are stale or still needed).
-    query = query.where(CN.host.not_in(
-        migration_db.uncleaned_evacuation_hosts()))
+    query = query.where(
+        CN.host.not_in(migration_db.uncleaned_evacuation_hosts())
+    )
     if exclude_hosts:
         query = query.where(CN.host.not_in(exclude_hosts))
     if only_host is not None:
@@ -161,22 +191,27 @@ def candidates(session: Any, conf: cfg.ConfigOpts, req: Request,
     return list(session.execute(query))
 
 
-def _grow_usage(session: Any, conf: cfg.ConfigOpts, req: Request,
-                node_id: int) -> bool:
+def _grow_usage(
+    session: Any, conf: cfg.ConfigOpts, req: Request, node_id: int
+) -> bool:
     """The node's usage grows by ``req``, only while it still fits."""
     claimed = session.execute(
         sa.update(CN)
         .where(CN.id == node_id, _fits(conf, req))
-        .values(vcpus_used=CN.vcpus_used + req.vcpus,
-                memory_mb_used=CN.memory_mb_used + req.memory_mb,
-                local_gb_used=CN.local_gb_used + req.root_gb,
-                running_vms=CN.running_vms + 1)
-        .execution_options(synchronize_session=False))
+        .values(
+            vcpus_used=CN.vcpus_used + req.vcpus,
+            memory_mb_used=CN.memory_mb_used + req.memory_mb,
+            local_gb_used=CN.local_gb_used + req.root_gb,
+            running_vms=CN.running_vms + 1,
+        )
+        .execution_options(synchronize_session=False)
+    )
     return bool(claimed.rowcount == 1)
 
 
-def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
-              node: Any) -> bool:
+def _claim_on(
+    session: Any, conf: cfg.ConfigOpts, req: Request, node: Any
+) -> bool:
     # The group's lock first (then the node's row): one lock order.
     if not constraints.group_allows(session, req, node.host):
         return False
@@ -186,14 +221,21 @@ def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
     # pass, a second conductor) is placed once.
     placed = session.execute(
         sa.update(INST)
-        .where(INST.uuid == req.instance_uuid, INST.deleted == 0,
-               INST.host.is_(None))
-        .values(host=node.host, node=node.hypervisor_hostname,
-                compute_id=node.id, updated_at=lite_db.utcnow(),
-                # The host's zone, as upstream's conductor records it.
-                availability_zone=constraints.host_zone_value(
-                    conf, node.host))
-        .execution_options(synchronize_session=False))
+        .where(
+            INST.uuid == req.instance_uuid,
+            INST.deleted == 0,
+            INST.host.is_(None),
+        )
+        .values(
+            host=node.host,
+            node=node.hypervisor_hostname,
+            compute_id=node.id,
+            updated_at=lite_db.utcnow(),
+            # The host's zone, as upstream's conductor records it.
+            availability_zone=constraints.host_zone_value(conf, node.host),
+        )
+        .execution_options(synchronize_session=False)
+    )
     if placed.rowcount != 1:
         # The transaction rolls back the usage grown above.
         raise _not_placed(session, req.instance_uuid)
@@ -201,8 +243,9 @@ def _claim_on(session: Any, conf: cfg.ConfigOpts, req: Request,
 
 
 def _not_placed(session: Any, uuid: str) -> Exception:
-    host = session.execute(sa.select(INST.host).where(
-        INST.uuid == uuid, INST.deleted == 0)).first()
+    host = session.execute(
+        sa.select(INST.host).where(INST.uuid == uuid, INST.deleted == 0)
+    ).first()
     if host is None:
         return exception.InstanceNotFound(instance_id=uuid)
     return exception.AlreadyPlaced(instance_uuid=uuid, host=host.host)
@@ -214,14 +257,16 @@ def _placed_on(session: Any, uuid: str, node_id: int) -> bool:
     placed the instance on the node: the claim was made then."""
     if not db_retry.rechecking():
         return False
-    placed = session.execute(sa.select(INST.compute_id).where(
-        INST.uuid == uuid, INST.deleted == 0)).first()
+    placed = session.execute(
+        sa.select(INST.compute_id).where(INST.uuid == uuid, INST.deleted == 0)
+    ).first()
     return placed is not None and placed.compute_id == node_id
 
 
 @db_api.retried(rechecks=True)
-def claim_on(context: Any, conf: cfg.ConfigOpts, req: Request,
-             node: Any) -> bool:
+def claim_on(
+    context: Any, conf: cfg.ConfigOpts, req: Request, node: Any
+) -> bool:
     """Claim ``node`` (a candidate row, possibly stale) for the request
     in one transaction: False when it no longer fits or its server
     group's hard policy now forbids it."""
@@ -230,11 +275,18 @@ def claim_on(context: Any, conf: cfg.ConfigOpts, req: Request,
             return True
         if not _claim_on(session, conf, req, node):
             return False
-    LOG.info('Claimed %(vcpus)s vCPU, %(ram)s MiB, %(disk)s GiB on '
-             '%(host)s/%(node)s for instance %(uuid)s',
-             {'vcpus': req.vcpus, 'ram': req.memory_mb, 'disk': req.root_gb,
-              'host': node.host, 'node': node.hypervisor_hostname,
-              'uuid': req.instance_uuid})
+    LOG.info(
+        'Claimed %(vcpus)s vCPU, %(ram)s MiB, %(disk)s GiB on '
+        '%(host)s/%(node)s for instance %(uuid)s',
+        {
+            'vcpus': req.vcpus,
+            'ram': req.memory_mb,
+            'disk': req.root_gb,
+            'host': node.host,
+            'node': node.hypervisor_hostname,
+            'uuid': req.instance_uuid,
+        },
+    )
     return True
 
 
@@ -249,8 +301,12 @@ def describe_traits(req: Request) -> str:
 
 
 @db_api.retried
-def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
-                     exclude_hosts: tuple[str, ...] = ()) -> Any:
+def select_and_claim(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    req: Request,
+    exclude_hosts: tuple[str, ...] = (),
+) -> Any:
     """Place the instance on the best node that still has room.
 
     Returns the node row (id, host, hypervisor_hostname); raises
@@ -268,24 +324,34 @@ def select_and_claim(context: Any, conf: cfg.ConfigOpts, req: Request,
         raise exception.NoValidHost(
             reason=f'the {len(nodes)} available bare metal node(s) of '
             f'resource class {req.resource_class}{asked} were taken by '
-            'other builds meanwhile.')
+            'other builds meanwhile.'
+        )
     if req.resource_class is not None:
         with db_api.context_manager.reader.using(context) as session:
-            counts = diagnosis.node_counts(session, conf, req.resource_class,
-                                           WHOLE_MACHINE_TYPE)
-        raise exception.NoValidHost(reason=diagnosis.no_bare_metal_node(
-            counts, req.resource_class, asked))
+            counts = diagnosis.node_counts(
+                session, conf, req.resource_class, WHOLE_MACHINE_TYPE
+            )
+        raise exception.NoValidHost(
+            reason=diagnosis.no_bare_metal_node(
+                counts, req.resource_class, asked
+            )
+        )
     raise exception.NoValidHost(
         reason=f'{len(nodes)} candidate node(s), none with room for '
         f'{req.vcpus} vCPU, {req.memory_mb} MiB RAM, {req.root_gb} GiB '
         'disk on an enabled, up compute service'
-        f'{describe_traits(req)}{constraints.describe(req)}.')
+        f'{describe_traits(req)}{constraints.describe(req)}.'
+    )
 
 
 @db_api.retried
-def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
-                       exclude_hosts: tuple[str, ...],
-                       only_host: str | None = None) -> Any:
+def select_destination(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    req: Request,
+    exclude_hosts: tuple[str, ...],
+    only_host: str | None = None,
+) -> Any:
     """The best node for a move, without claiming (the destination
     claims); raises NoValidHost."""
     with db_api.context_manager.reader.using(context) as session:
@@ -296,18 +362,19 @@ def select_destination(context: Any, conf: cfg.ConfigOpts, req: Request,
         raise exception.NoValidHost(
             reason=f'no node of {where} has room for {req.vcpus} vCPU, '
             f'{req.memory_mb} MiB RAM, {req.root_gb} GiB disk on an '
-            f'enabled, up compute service{constraints.describe(req)}.')
+            f'enabled, up compute service{constraints.describe(req)}.'
+        )
     return nodes[0]
 
 
 # What a destination's claim of a move found.
 CLAIMED = 'claimed'
-ALREADY_CLAIMED = 'already-claimed'   # by this node, earlier: go on
+ALREADY_CLAIMED = 'already-claimed'  # by this node, earlier: go on
 NO_ROOM = 'no-room'
 # The instance's server group's hard policy forbids the node's host
 # (checked under the group's lock: another member got there first).
 GROUP_POLICY = 'group-policy'
-NOT_CLAIMABLE = 'not-claimable'       # ended, or claimed by another node
+NOT_CLAIMABLE = 'not-claimable'  # ended, or claimed by another node
 
 
 class _NoClaim(Exception):
@@ -318,31 +385,46 @@ class _NoClaim(Exception):
         self.result = result
 
 
-def _link_migration(session: Any, migration_id: int, node_id: int,
-                    status: str, new_status: Any) -> None:
+def _link_migration(
+    session: Any, migration_id: int, node_id: int, status: str, new_status: Any
+) -> None:
     """The migration names this node as its destination (by id and by
     name) and takes ``new_status``, only while it is in ``status`` and
     linked to no node. Only a claim links an unfinished move (start-up
     link filling leaves them alone), so a link to this node means this
     node claimed it before."""
     mig = models.Migration
-    node = session.execute(sa.select(CN.host, CN.hypervisor_hostname)
-                           .where(CN.id == node_id, CN.deleted == 0)).first()
+    node = session.execute(
+        sa.select(CN.host, CN.hypervisor_hostname).where(
+            CN.id == node_id, CN.deleted == 0
+        )
+    ).first()
     if node is None:
         raise _NoClaim(NOT_CLAIMABLE)
     moved = session.execute(
         sa.update(mig)
-        .where(mig.id == migration_id, mig.deleted == 0,
-               mig.status == status, mig.dest_compute_id.is_(None))
-        .values(status=new_status, dest_compute_id=node_id,
-                dest_compute=node.host, dest_node=node.hypervisor_hostname,
-                updated_at=lite_db.utcnow())
-        .execution_options(synchronize_session=False))
+        .where(
+            mig.id == migration_id,
+            mig.deleted == 0,
+            mig.status == status,
+            mig.dest_compute_id.is_(None),
+        )
+        .values(
+            status=new_status,
+            dest_compute_id=node_id,
+            dest_compute=node.host,
+            dest_node=node.hypervisor_hostname,
+            updated_at=lite_db.utcnow(),
+        )
+        .execution_options(synchronize_session=False)
+    )
     if moved.rowcount == 1:
         return
     mine = session.execute(
-        sa.select(mig.id).where(mig.id == migration_id,
-                                mig.dest_compute_id == node_id)).first()
+        sa.select(mig.id).where(
+            mig.id == migration_id, mig.dest_compute_id == node_id
+        )
+    ).first()
     raise _NoClaim(ALREADY_CLAIMED if mine is not None else NOT_CLAIMABLE)
 
 
@@ -353,28 +435,40 @@ def _check_group(session: Any, req: Request, node_id: int) -> None:
     taken after it, the order of a boot's claim."""
     if req.group is None:
         return
-    host = session.execute(sa.select(CN.host).where(
-        CN.id == node_id, CN.deleted == 0)).scalar()
+    host = session.execute(
+        sa.select(CN.host).where(CN.id == node_id, CN.deleted == 0)
+    ).scalar()
     if host is None:
         raise _NoClaim(NOT_CLAIMABLE)
     if not constraints.group_allows(session, req, host, locked=True):
         raise _NoClaim(GROUP_POLICY)
 
 
-def _claim_move(session: Any, conf: cfg.ConfigOpts, req: Request,
-                node_id: int, migration_id: int) -> None:
+def _claim_move(
+    session: Any,
+    conf: cfg.ConfigOpts,
+    req: Request,
+    node_id: int,
+    migration_id: int,
+) -> None:
     constraints.lock_group(session, req)
-    _link_migration(session, migration_id, node_id, 'accepted',
-                    'pre-migrating')
+    _link_migration(
+        session, migration_id, node_id, 'accepted', 'pre-migrating'
+    )
     _check_group(session, req, node_id)
     if not _grow_usage(session, conf, req, node_id):
         raise _NoClaim(NO_ROOM)
 
 
 @db_api.retried
-def _claim_in_transaction(context: Any, claim: Callable[..., None],
-                          conf: cfg.ConfigOpts, req: Request, node_id: int,
-                          migration_id: int) -> str:
+def _claim_in_transaction(
+    context: Any,
+    claim: Callable[..., None],
+    conf: cfg.ConfigOpts,
+    req: Request,
+    node_id: int,
+    migration_id: int,
+) -> str:
     """Run ``claim`` in one writer transaction; what it found (anything
     but CLAIMED is rolled back)."""
     try:
@@ -385,8 +479,13 @@ def _claim_in_transaction(context: Any, claim: Callable[..., None],
     return CLAIMED
 
 
-def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
-                        node_id: int, migration_id: int) -> str:
+def claim_for_migration(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    req: Request,
+    node_id: int,
+    migration_id: int,
+) -> str:
     """The destination's claim of an evacuation: in one transaction, the
     node's usage grows (only if the instance still fits) and the
     ``accepted`` migration becomes ``pre-migrating``, linked to the node.
@@ -394,25 +493,38 @@ def claim_for_migration(context: Any, conf: cfg.ConfigOpts, req: Request,
     repeated request; the record's status says how far it got), NO_ROOM,
     GROUP_POLICY (the instance's hard server group policy forbids the
     host now) or NOT_CLAIMABLE (ended, or another node's)."""
-    return _claim_in_transaction(context, _claim_move, conf, req, node_id,
-                                 migration_id)
+    return _claim_in_transaction(
+        context, _claim_move, conf, req, node_id, migration_id
+    )
 
 
-def _claim_resize(session: Any, conf: cfg.ConfigOpts, req: Request,
-                  node_id: int, migration_id: int) -> None:
+def _claim_resize(
+    session: Any,
+    conf: cfg.ConfigOpts,
+    req: Request,
+    node_id: int,
+    migration_id: int,
+) -> None:
     constraints.lock_group(session, req)
-    _link_migration(session, migration_id, node_id, 'pre-migrating',
-                    'pre-migrating')
+    _link_migration(
+        session, migration_id, node_id, 'pre-migrating', 'pre-migrating'
+    )
     _check_group(session, req, node_id)
     if not _grow_usage(session, conf, req, node_id):
         raise _NoClaim(NO_ROOM)
 
 
-def claim_for_resize(context: Any, conf: cfg.ConfigOpts, req: Request,
-                     node_id: int, migration_id: int) -> str:
+def claim_for_resize(
+    context: Any,
+    conf: cfg.ConfigOpts,
+    req: Request,
+    node_id: int,
+    migration_id: int,
+) -> str:
     """The destination's claim of a cold migration or resize (``req``
     holds the new flavor's resources): in one transaction the node's
     usage grows, only if the instance fits, and the ``pre-migrating``
     migration is linked to the node. Returns as claim_for_migration."""
-    return _claim_in_transaction(context, _claim_resize, conf, req,
-                                 node_id, migration_id)
+    return _claim_in_transaction(
+        context, _claim_resize, conf, req, node_id, migration_id
+    )

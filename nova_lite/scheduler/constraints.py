@@ -53,6 +53,7 @@ UNSHELVE_HOST = 'unshelve_host'
 
 class Group(NamedTuple):
     """The server group of the instance being placed."""
+
     id: int
     uuid: str
     policy: str
@@ -62,8 +63,12 @@ class Group(NamedTuple):
 def group_from_row(row: dict[str, Any]) -> Group:
     """A :class:`Group` of a server group row (as a dict)."""
     rules = row.get('rules') or {}
-    return Group(row['id'], row['uuid'], row['policy'],
-                 int(rules.get('max_server_per_host', 1)))
+    return Group(
+        row['id'],
+        row['uuid'],
+        row['policy'],
+        int(rules.get('max_server_per_host', 1)),
+    )
 
 
 def group_of(context: Any, instance_uuid: str) -> Group | None:
@@ -79,24 +84,33 @@ def zone_clause(conf: cfg.ConfigOpts, zone: str) -> Any:
     in_zone = CN.host.in_(aggregate_db.zone_hosts_query(zone))
     if zone != conf.default_availability_zone:
         return in_zone
-    return sa.or_(in_zone,
-                  CN.host.not_in(aggregate_db.zone_hosts_query()))
+    return sa.or_(in_zone, CN.host.not_in(aggregate_db.zone_hosts_query()))
 
 
 def host_zone_value(conf: cfg.ConfigOpts, host_column: Any) -> Any:
     """SQL expression: the zone of the host in ``host_column``."""
-    zone = (aggregate_db.zone_hosts_query()
-            .with_only_columns(aggregate_db.META.value)
-            .where(aggregate_db.HOST.host == host_column)
-            .limit(1).scalar_subquery())
+    zone = (
+        aggregate_db.zone_hosts_query()
+        .with_only_columns(aggregate_db.META.value)
+        .where(aggregate_db.HOST.host == host_column)
+        .limit(1)
+        .scalar_subquery()
+    )
     return sa.func.coalesce(zone, conf.default_availability_zone)
 
 
 #: A move between its start and its end: its member counts on its
 #: destination (and, once it arrived but may still be reverted, on its
 #: source too), as upstream's late check counts migrations in progress.
-MOVES_IN_FLIGHT = ('accepted', 'pre-migrating', 'migrating',
-                   'post-migrating', 'finished', 'confirming', 'reverting')
+MOVES_IN_FLIGHT = (
+    'accepted',
+    'pre-migrating',
+    'migrating',
+    'post-migrating',
+    'finished',
+    'confirming',
+    'reverting',
+)
 REVERTIBLE = ('finished', 'confirming', 'reverting')
 
 
@@ -104,22 +118,35 @@ def _member_hosts(group: Group, instance_uuid: str) -> Any:
     """Subquery (columns ``uuid``, ``host``): the places another member
     of the group holds: its host, the destination of its move in
     flight, and the source of an unconfirmed resize or migration."""
-    members = (sa.select(MEMBER.instance_uuid)
-               .join(INST, INST.uuid == MEMBER.instance_uuid)
-               .where(MEMBER.group_id == group.id, MEMBER.deleted == 0,
-                      INST.deleted == 0, INST.uuid != instance_uuid))
-    placed = (sa.select(INST.uuid.label('uuid'), INST.host.label('host'))
-              .where(INST.uuid.in_(members), INST.host.is_not(None)))
-    moving = (sa.select(MIG.instance_uuid.label('uuid'),
-                        MIG.dest_compute.label('host'))
-              .where(MIG.instance_uuid.in_(members), MIG.deleted == 0,
-                     MIG.status.in_(MOVES_IN_FLIGHT),
-                     MIG.dest_compute.is_not(None)))
-    returning = (sa.select(MIG.instance_uuid.label('uuid'),
-                           MIG.source_compute.label('host'))
-                 .where(MIG.instance_uuid.in_(members), MIG.deleted == 0,
-                        MIG.status.in_(REVERTIBLE),
-                        MIG.source_compute.is_not(None)))
+    members = (
+        sa.select(MEMBER.instance_uuid)
+        .join(INST, INST.uuid == MEMBER.instance_uuid)
+        .where(
+            MEMBER.group_id == group.id,
+            MEMBER.deleted == 0,
+            INST.deleted == 0,
+            INST.uuid != instance_uuid,
+        )
+    )
+    placed = sa.select(INST.uuid.label('uuid'), INST.host.label('host')).where(
+        INST.uuid.in_(members), INST.host.is_not(None)
+    )
+    moving = sa.select(
+        MIG.instance_uuid.label('uuid'), MIG.dest_compute.label('host')
+    ).where(
+        MIG.instance_uuid.in_(members),
+        MIG.deleted == 0,
+        MIG.status.in_(MOVES_IN_FLIGHT),
+        MIG.dest_compute.is_not(None),
+    )
+    returning = sa.select(
+        MIG.instance_uuid.label('uuid'), MIG.source_compute.label('host')
+    ).where(
+        MIG.instance_uuid.in_(members),
+        MIG.deleted == 0,
+        MIG.status.in_(REVERTIBLE),
+        MIG.source_compute.is_not(None),
+    )
     return sa.union_all(placed, moving, returning).subquery()
 
 
@@ -133,17 +160,22 @@ def _placements(group: Group, instance_uuid: str) -> Any:
 def _counted(group: Group, instance_uuid: str) -> Any:
     """Subquery: host, and how many other members hold it."""
     places = _member_hosts(group, instance_uuid)
-    return (sa.select(places.c.host,
-                      sa.func.count(places.c.uuid.distinct())
-                      .label('members'))
-            .group_by(places.c.host).subquery())
+    return (
+        sa.select(
+            places.c.host,
+            sa.func.count(places.c.uuid.distinct()).label('members'),
+        )
+        .group_by(places.c.host)
+        .subquery()
+    )
 
 
 def _full_hosts(group: Group, instance_uuid: str) -> Any:
     """Hosts that already hold ``max_per_host`` members."""
     counted = _counted(group, instance_uuid)
     return sa.select(counted.c.host).where(
-        counted.c.members >= group.max_per_host)
+        counted.c.members >= group.max_per_host
+    )
 
 
 def _group_clause(group: Group, instance_uuid: str) -> Any:
@@ -174,13 +206,18 @@ def weigh(req: Any) -> list[Any]:
     """Leading ORDER BY terms: a soft policy prefers the hosts with
     most (soft-affinity) or fewest (soft-anti-affinity) members."""
     group = req.group
-    if group is None or group.policy not in (SOFT_AFFINITY,
-                                             SOFT_ANTI_AFFINITY):
+    if group is None or group.policy not in (
+        SOFT_AFFINITY,
+        SOFT_ANTI_AFFINITY,
+    ):
         return []
     places = _member_hosts(group, req.instance_uuid)
-    count = (sa.select(sa.func.count(places.c.uuid.distinct()))
-             .select_from(places)
-             .where(places.c.host == CN.host).scalar_subquery())
+    count = (
+        sa.select(sa.func.count(places.c.uuid.distinct()))
+        .select_from(places)
+        .where(places.c.host == CN.host)
+        .scalar_subquery()
+    )
     return [count.desc() if group.policy == SOFT_AFFINITY else count.asc()]
 
 
@@ -189,13 +226,16 @@ def lock_group(session: Any, req: Any) -> None:
     group's generation, which holds the row's write lock until commit."""
     if req.group is not None:
         session.execute(
-            sa.update(GROUP).where(GROUP.id == req.group.id)
+            sa.update(GROUP)
+            .where(GROUP.id == req.group.id)
             .values(generation=GROUP.generation + 1)
-            .execution_options(synchronize_session=False))
+            .execution_options(synchronize_session=False)
+        )
 
 
-def group_allows(session: Any, req: Any, host: str,
-                 locked: bool = False) -> bool:
+def group_allows(
+    session: Any, req: Any, host: str, locked: bool = False
+) -> bool:
     """In the claim's transaction: lock the group (unless ``locked``
     already), then whether placing the instance on ``host`` keeps its
     hard policy."""
@@ -205,8 +245,10 @@ def group_allows(session: Any, req: Any, host: str,
     if not locked:
         lock_group(session, req)
     places = _member_hosts(group, req.instance_uuid)
-    held = {(row.uuid, row.host) for row in session.execute(
-        sa.select(places.c.uuid, places.c.host))}
+    held = {
+        (row.uuid, row.host)
+        for row in session.execute(sa.select(places.c.uuid, places.c.host))
+    }
     if group.policy == ANTI_AFFINITY:
         here = sum(1 for _, other in held if other == host)
         return here < group.max_per_host
@@ -221,9 +263,13 @@ def describe(req: Any) -> str:
     if req.zone:
         parts.append(f' in availability zone {req.zone}')
     if req.force_host or req.force_node:
-        parts.append(f' on host {req.force_host or "(any)"} node '
-                     f'{req.force_node or "(any)"}')
+        parts.append(
+            f' on host {req.force_host or "(any)"} node '
+            f'{req.force_node or "(any)"}'
+        )
     if req.group is not None:
-        parts.append(f' within the {req.group.policy} policy of server '
-                     f'group {req.group.uuid}')
+        parts.append(
+            f' within the {req.group.policy} policy of server '
+            f'group {req.group.uuid}'
+        )
     return ''.join(parts)

@@ -26,9 +26,14 @@ from nova_lite.tests import database
 class Stack:
     """Start with :meth:`start`, always :meth:`stop`."""
 
-    def __init__(self, auth: str = 'noauth', computes: int = 2,
-                 driver: str = 'fake', htpasswd: str | None = None,
-                 config: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        auth: str = 'noauth',
+        computes: int = 2,
+        driver: str = 'fake',
+        htpasswd: str | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> None:
         self.auth = auth
         # More [DEFAULT] options, e.g. reclaim_instance_interval.
         self.config = config or {}
@@ -44,16 +49,26 @@ class Stack:
         fixture = config_fixture.Config(conf)
         fixture.setUp()
         self._cleanups.append(fixture.cleanUp)
-        conf([], project='nova-lite', default_config_files=[],
-             default_config_dirs=[])
-        fixture.config(transport_url=rpc.INPROC_URL,
-                       # A private exchange: the bus is shared in a process.
-                       control_exchange='test-' + uuidutils.generate_uuid(),
-                       state_path=tmp, compute_driver=self.driver,
-                       auth_strategy=self.auth, report_interval=1,
-                       service_down_time=10, host='conductor-host')
-        fixture.config(connection=f'sqlite:///{tmp}/nova.sqlite',
-                       group='database')
+        conf(
+            [],
+            project='nova-lite',
+            default_config_files=[],
+            default_config_dirs=[],
+        )
+        fixture.config(
+            transport_url=rpc.INPROC_URL,
+            # A private exchange: the bus is shared in a process.
+            control_exchange='test-' + uuidutils.generate_uuid(),
+            state_path=tmp,
+            compute_driver=self.driver,
+            auth_strategy=self.auth,
+            report_interval=1,
+            service_down_time=10,
+            host='conductor-host',
+        )
+        fixture.config(
+            connection=f'sqlite:///{tmp}/nova.sqlite', group='database'
+        )
         if self.htpasswd:
             fixture.config(http_basic_auth_user_file=self.htpasswd)
         if self.config:
@@ -81,9 +96,14 @@ class Stack:
         self.launcher.add(conductor_svc.conductor_service(conf))
         for index in range(1, self.computes + 1):
             host = f'compute-{index}'
-            self.launcher.add(compute_svc.compute_service(
-                conf, host, f'{self.state_path}/{host}',
-                search_config_dirs=False))
+            self.launcher.add(
+                compute_svc.compute_service(
+                    conf,
+                    host,
+                    f'{self.state_path}/{host}',
+                    search_config_dirs=False,
+                )
+            )
         self.launcher.start()
         self._cleanups.append(self.launcher.stop)
         self.app = api_app.load_app(conf)

@@ -13,8 +13,9 @@ from nova_lite import power_state
 _STATES = {power_state.RUNNING: 'running', power_state.SHUTDOWN: 'shutdown'}
 
 
-def standard(instance: Any, driver: str, hypervisor: str,
-             state: int) -> dict[str, Any]:
+def standard(
+    instance: Any, driver: str, hypervisor: str, state: int
+) -> dict[str, Any]:
     """What is known of a fake or local guest: its state, flavor and one
     disk, no counters (None)."""
     return {
@@ -27,11 +28,19 @@ def standard(instance: Any, driver: str, hypervisor: str,
         'num_cpus': instance.vcpus,
         'num_nics': 0,
         'num_disks': 1,
-        'cpu_details': [{'id': index, 'time': None, 'utilisation': None}
-                        for index in range(instance.vcpus)],
+        'cpu_details': [
+            {'id': index, 'time': None, 'utilisation': None}
+            for index in range(instance.vcpus)
+        ],
         'nic_details': [],
-        'disk_details': [{'read_bytes': None, 'read_requests': None,
-                          'write_bytes': None, 'write_requests': None,
-                          'errors_count': None}],
+        'disk_details': [
+            {
+                'read_bytes': None,
+                'read_requests': None,
+                'write_bytes': None,
+                'write_requests': None,
+                'errors_count': None,
+            }
+        ],
         'memory_details': {'maximum': instance.memory_mb, 'used': None},
     }

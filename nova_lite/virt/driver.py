@@ -28,8 +28,9 @@ class ComputeDriver:
     manages_many_nodes = False
     hypervisor_type = 'unknown'
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str,
-                 state_path: str) -> None:
+    def __init__(
+        self, conf: cfg.ConfigOpts, host: str, state_path: str
+    ) -> None:
         self.conf = conf
         self.host = host
         self.state_path = state_path
@@ -136,14 +137,16 @@ class ComputeDriver:
         again replaces the rescue. RescueNotSupported: nothing was
         changed."""
         raise exception.RescueNotSupported(
-            reason=f'the {type(self).__name__} driver has no rescue')
+            reason=f'the {type(self).__name__} driver has no rescue'
+        )
 
     def unrescue(self, instance: Any) -> None:
         """Remove the rescue and boot the guest from its own disk; a
         guest not rescued is only started. Running it again gives the
         same result."""
         raise exception.RescueNotSupported(
-            reason=f'the {type(self).__name__} driver has no rescue')
+            reason=f'the {type(self).__name__} driver has no rescue'
+        )
 
     def power_update_event(self, instance: Any, target: str) -> None:
         """Acknowledge a power change made outside nova (``POWER_ON`` or
@@ -159,14 +162,16 @@ class ComputeDriver:
         here (the ``migrate_data`` passed to the source)."""
         return {}
 
-    def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
-                                   migrate_data: dict[str, Any]) -> None:
+    def migrate_disk_and_power_off(
+        self, instance: Any, dest_host: str, migrate_data: dict[str, Any]
+    ) -> None:
         """On the source: stop the guest, send its disks to the
         destination, keep the local copy aside."""
         raise NotImplementedError
 
-    def finish_migration(self, instance: Any, root_gb: int,
-                         power_on: bool) -> None:
+    def finish_migration(
+        self, instance: Any, root_gb: int, power_on: bool
+    ) -> None:
         """On the destination: the disks have arrived; grow the root
         disk to ``root_gb`` and start the guest (unless stopped)."""
         raise NotImplementedError
@@ -175,8 +180,7 @@ class ComputeDriver:
         """On the source: delete the copy kept aside."""
         raise NotImplementedError
 
-    def finish_revert_migration(self, instance: Any,
-                                power_on: bool) -> None:
+    def finish_revert_migration(self, instance: Any, power_on: bool) -> None:
         """On the source: bring back the copy kept aside."""
         raise NotImplementedError
 
@@ -185,18 +189,23 @@ class ComputeDriver:
         aside back in place if it was moved; never delete anything."""
 
 
-def load_driver(conf: cfg.ConfigOpts, host: str, state_path: str,
-                name: str | None = None) -> ComputeDriver:
+def load_driver(
+    conf: cfg.ConfigOpts, host: str, state_path: str, name: str | None = None
+) -> ComputeDriver:
     """Load ``name`` (default ``[DEFAULT]compute_driver``) by entry
     point name."""
     name = name or conf.compute_driver
     try:
         manager: stevedore.DriverManager = stevedore.DriverManager(
-            NAMESPACE, name, invoke_on_load=True,
-            invoke_args=(conf, host, state_path))
+            NAMESPACE,
+            name,
+            invoke_on_load=True,
+            invoke_args=(conf, host, state_path),
+        )
     except stevedore.exception.NoMatches:
         names = sorted(stevedore.ExtensionManager(NAMESPACE).names())
         raise exception.ConfigError(
             reason=f'compute_driver {name!r} is unknown; '
-            f'available drivers: {", ".join(names) or "none"}')
+            f'available drivers: {", ".join(names) or "none"}'
+        )
     return cast(ComputeDriver, manager.driver)

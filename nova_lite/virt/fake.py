@@ -29,7 +29,7 @@ class FakeDriver(driver.ComputeDriver):
 
     @property
     def nodename(self) -> str:
-        return (self.conf.virt_resources.hypervisor_hostname or self.host)
+        return self.conf.virt_resources.hypervisor_hostname or self.host
 
     def get_available_nodes(self) -> list[str]:
         return [self.nodename]
@@ -37,17 +37,24 @@ class FakeDriver(driver.ComputeDriver):
     def get_node_resources(self, nodename: str) -> driver.NodeResources:
         res = self.conf.virt_resources
         return driver.NodeResources(
-            vcpus=res.vcpus, memory_mb=res.memory_mb, local_gb=res.local_gb,
-            hypervisor_type=self.hypervisor_type, hypervisor_version=1000,
-            hypervisor_hostname=nodename)
+            vcpus=res.vcpus,
+            memory_mb=res.memory_mb,
+            local_gb=res.local_gb,
+            hypervisor_type=self.hypervisor_type,
+            hypervisor_version=1000,
+            hypervisor_hostname=nodename,
+        )
 
     def get_host_uptime(self) -> str:
         return host_info.host_uptime()
 
     def get_instance_diagnostics(self, instance: Any) -> dict[str, Any]:
-        return diagnostics.standard(instance, self.hypervisor_type,
-                                    self.hypervisor_type,
-                                    self.power_state(instance))
+        return diagnostics.standard(
+            instance,
+            self.hypervisor_type,
+            self.hypervisor_type,
+            self.power_state(instance),
+        )
 
     def list_instance_uuids(self) -> list[str]:
         with self._lock:
@@ -72,8 +79,9 @@ class FakeDriver(driver.ComputeDriver):
             time.sleep(options.spawn_seconds)
             return
         deadline = time.monotonic() + options.spawn_seconds
-        while (time.monotonic() < deadline
-               and os.path.exists(options.spawn_hold_file)):
+        while time.monotonic() < deadline and os.path.exists(
+            options.spawn_hold_file
+        ):
             time.sleep(HOLD_POLL_SECONDS)
 
     def spawn(self, instance: Any, image_ref: str | None = None) -> None:
@@ -101,7 +109,8 @@ class FakeDriver(driver.ComputeDriver):
         with self._lock:
             if instance.uuid not in self._instances:
                 raise exception.VirtDriverError(
-                    reason=f'instance {instance.uuid} is not on this host')
+                    reason=f'instance {instance.uuid} is not on this host'
+                )
             self._instances[instance.uuid] = state
 
     def power_off(self, instance: Any) -> None:
@@ -109,8 +118,12 @@ class FakeDriver(driver.ComputeDriver):
 
     def power_update_event(self, instance: Any, target: str) -> None:
         """As upstream's fake driver: the guest is as the event says."""
-        self._set_power(instance, power_state.RUNNING if target == 'POWER_ON'
-                        else power_state.SHUTDOWN)
+        self._set_power(
+            instance,
+            power_state.RUNNING
+            if target == 'POWER_ON'
+            else power_state.SHUTDOWN,
+        )
 
     def power_on(self, instance: Any) -> None:
         self._set_power(instance, power_state.RUNNING)
@@ -141,32 +154,37 @@ class FakeDriver(driver.ComputeDriver):
         with self._lock:
             self.rescued.pop(instance.uuid, None)
 
-    def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
-                                   migrate_data: dict[str, Any]) -> None:
+    def migrate_disk_and_power_off(
+        self, instance: Any, dest_host: str, migrate_data: dict[str, Any]
+    ) -> None:
         with self._lock:
             if instance.uuid in self._instances:
                 self._moved_away[instance.uuid] = self._instances.pop(
-                    instance.uuid)
+                    instance.uuid
+                )
 
-    def finish_migration(self, instance: Any, root_gb: int,
-                         power_on: bool) -> None:
+    def finish_migration(
+        self, instance: Any, root_gb: int, power_on: bool
+    ) -> None:
         with self._lock:
             self._instances[instance.uuid] = (
-                power_state.RUNNING if power_on else power_state.SHUTDOWN)
+                power_state.RUNNING if power_on else power_state.SHUTDOWN
+            )
 
     def confirm_migration(self, instance: Any) -> None:
         with self._lock:
             self._moved_away.pop(instance.uuid, None)
 
-    def finish_revert_migration(self, instance: Any,
-                                power_on: bool) -> None:
+    def finish_revert_migration(self, instance: Any, power_on: bool) -> None:
         with self._lock:
             self._moved_away.pop(instance.uuid, None)
             self._instances[instance.uuid] = (
-                power_state.RUNNING if power_on else power_state.SHUTDOWN)
+                power_state.RUNNING if power_on else power_state.SHUTDOWN
+            )
 
     def abort_migration(self, instance: Any) -> None:
         with self._lock:
             if instance.uuid in self._moved_away:
                 self._instances.setdefault(
-                    instance.uuid, self._moved_away.pop(instance.uuid))
+                    instance.uuid, self._moved_away.pop(instance.uuid)
+                )

@@ -24,8 +24,10 @@ def _from_proc() -> str:
     since = f'{minutes // 60:2d}:{minutes % 60:02d}'
     if days:
         since = f'{days} day{"s" if days > 1 else ""}, {since}'
-    return (f' {time.strftime("%H:%M:%S")} up {since},  load average: '
-            f'{", ".join(loads)}\n')
+    return (
+        f' {time.strftime("%H:%M:%S")} up {since},  load average: '
+        f'{", ".join(loads)}\n'
+    )
 
 
 def host_uptime() -> str:
@@ -35,8 +37,12 @@ def host_uptime() -> str:
     if program:
         try:
             out = subprocess.run(
-                [program], capture_output=True, text=True, timeout=5,
-                check=True, env={**os.environ, 'LANG': 'C', 'LC_ALL': 'C'},
+                [program],
+                capture_output=True,
+                text=True,
+                timeout=5,
+                check=True,
+                env={**os.environ, 'LANG': 'C', 'LC_ALL': 'C'},
             ).stdout
         except (OSError, subprocess.SubprocessError):
             out = ''

@@ -46,23 +46,43 @@ from nova_lite.virt import ironic_configdrive
 
 LOG = logging.getLogger(__name__)
 #: The node fields the driver reads (one list call per report).
-FIELDS = ('uuid', 'name', 'instance_uuid', 'provision_state',
-          'power_state', 'maintenance', 'fault', 'resource_class',
-          'properties', 'last_error', 'conductor_group', 'instance_info',
-          'traits')
+FIELDS = (
+    'uuid',
+    'name',
+    'instance_uuid',
+    'provision_state',
+    'power_state',
+    'maintenance',
+    'fault',
+    'resource_class',
+    'properties',
+    'last_error',
+    'conductor_group',
+    'instance_info',
+    'traits',
+)
 WAIT_INTERVAL = 5
-_POWER = {'power on': power_state.RUNNING,
-          'power off': power_state.SHUTDOWN}
+_POWER = {'power on': power_state.RUNNING, 'power off': power_state.SHUTDOWN}
 # Provision states from which an undeploy is asked.
-_DEPLOYED = ('active', 'deploy failed', 'wait call-back', 'deploying',
-             'error', 'rescue', 'rescue failed', 'rescue wait')
+_DEPLOYED = (
+    'active',
+    'deploy failed',
+    'wait call-back',
+    'deploying',
+    'error',
+    'rescue',
+    'rescue failed',
+    'rescue wait',
+)
 
 
 def resource_class(node: Any) -> str:
     """``CUSTOM_<CLASS>`` of a node's resource class (upstream's
     normalisation: upper case, anything but letters and digits ``_``)."""
-    name = ''.join(c if c.isalnum() else '_'
-                   for c in (node.resource_class or 'baremetal').upper())
+    name = ''.join(
+        c if c.isalnum() else '_'
+        for c in (node.resource_class or 'baremetal').upper()
+    )
     return f'CUSTOM_{name}'
 
 
@@ -70,14 +90,21 @@ def owner(node_uuid: str, peers: list[str]) -> str:
     """The peer that serves a node: the highest hash of (peer, node)
     (rendezvous hashing: a dead peer's nodes spread over the others,
     the rest stay where they are)."""
-    return max(peers, key=lambda peer: hashlib.sha256(
-        f'{peer}/{node_uuid}'.encode()).digest())
+    return max(
+        peers,
+        key=lambda peer: hashlib.sha256(
+            f'{peer}/{node_uuid}'.encode()
+        ).digest(),
+    )
 
 
 def schedulable(node: Any) -> bool:
-    return (node.provision_state == 'available' and not node.is_maintenance
-            and not node.fault and not node.instance_id)
-
+    return (
+        node.provision_state == 'available'
+        and not node.is_maintenance
+        and not node.fault
+        and not node.instance_id
+    )
 
 
 def _session(opts: Any, auth: Any) -> ks_session.Session:
@@ -85,15 +112,15 @@ def _session(opts: Any, auth: Any) -> ks_session.Session:
     timeout (the names of upstream nova's ``[ironic]``)."""
     if opts.keyfile and not opts.certfile:
         raise exception.ConfigError(
-            reason='[ironic]keyfile needs [ironic]certfile')
-    verify: bool | str = (False if opts.insecure
-                          else opts.cafile or True)
+            reason='[ironic]keyfile needs [ironic]certfile'
+        )
+    verify: bool | str = False if opts.insecure else opts.cafile or True
     cert: Any = None
     if opts.certfile:
-        cert = ((opts.certfile, opts.keyfile) if opts.keyfile
-                else opts.certfile)
-    return ks_session.Session(auth=auth, verify=verify, cert=cert,
-                              timeout=opts.timeout)
+        cert = (opts.certfile, opts.keyfile) if opts.keyfile else opts.certfile
+    return ks_session.Session(
+        auth=auth, verify=verify, cert=cert, timeout=opts.timeout
+    )
 
 
 def _password_connection(opts: Any) -> Any:
@@ -101,19 +128,24 @@ def _password_connection(opts: Any) -> Any:
     from the catalog unless ``endpoint_override`` names it."""
     if not opts.auth_url:
         raise exception.ConfigError(
-            reason='[ironic]auth_url is required with auth_type password')
+            reason='[ironic]auth_url is required with auth_type password'
+        )
     auth = ks_v3.Password(
-        auth_url=opts.auth_url, username=opts.username,
-        password=opts.password, project_name=opts.project_name,
+        auth_url=opts.auth_url,
+        username=opts.username,
+        password=opts.password,
+        project_name=opts.project_name,
         user_domain_name=opts.user_domain_name,
-        project_domain_name=opts.project_domain_name)
+        project_domain_name=opts.project_domain_name,
+    )
     endpoint: dict[str, Any] = (
         {'baremetal_endpoint_override': opts.endpoint_override}
-        if opts.endpoint_override else
-        {'baremetal_interface': opts.valid_interfaces})
+        if opts.endpoint_override
+        else {'baremetal_interface': opts.valid_interfaces}
+    )
     return openstack.connection.Connection(
-        session=_session(opts, auth),
-        region_name=opts.region_name, **endpoint)
+        session=_session(opts, auth), region_name=opts.region_name, **endpoint
+    )
 
 
 def bare_metal_connection(opts: Any) -> Any:
@@ -124,24 +156,30 @@ def bare_metal_connection(opts: Any) -> Any:
     if not opts.endpoint_override:
         raise exception.ConfigError(
             reason='[ironic]endpoint_override is required by the '
-            'ironic virt driver: set it to the Bare Metal API URL')
+            'ironic virt driver: set it to the Bare Metal API URL'
+        )
     auth: Any
     if opts.auth_type == 'none':
         auth = noauth.NoAuth(endpoint=opts.endpoint_override)
     else:
         auth = http_basic.HTTPBasicAuth(
             endpoint=opts.endpoint_override,
-            username=opts.username, password=opts.password)
+            username=opts.username,
+            password=opts.password,
+        )
     return openstack.connection.Connection(
         session=_session(opts, auth),
-        baremetal_endpoint_override=opts.endpoint_override)
+        baremetal_endpoint_override=opts.endpoint_override,
+    )
+
 
 class IronicDriver(driver.ComputeDriver):
     manages_many_nodes = True
     hypervisor_type = 'ironic'
 
-    def __init__(self, conf: cfg.ConfigOpts, host: str,
-                 state_path: str) -> None:
+    def __init__(
+        self, conf: cfg.ConfigOpts, host: str, state_path: str
+    ) -> None:
         super().__init__(conf, host, state_path)
         self._conn: Any = None
         self._nodes: dict[str, Any] = {}
@@ -161,18 +199,21 @@ class IronicDriver(driver.ComputeDriver):
             return self.conn.baremetal.get_node(uuid)
         except sdk_exc.NotFoundException:
             raise exception.VirtDriverError(
-                reason=f'bare metal node {uuid} was not found') from None
+                reason=f'bare metal node {uuid} was not found'
+            ) from None
 
     def _wait(self, node: Any, state: str, timeout: int) -> Any:
         try:
             [done] = self.conn.baremetal.wait_for_nodes_provision_state(
-                [node], state, timeout=timeout, abort_on_failed_state=True)
+                [node], state, timeout=timeout, abort_on_failed_state=True
+            )
             return done
         except (sdk_exc.ResourceFailure, sdk_exc.ResourceTimeout) as exc:
             now = self._node(node.id)
             raise exception.VirtDriverError(
                 reason=f'node {node.id} did not become {state}: '
-                f'{now.provision_state}, {now.last_error or exc}') from None
+                f'{now.provision_state}, {now.last_error or exc}'
+            ) from None
 
     # nodes ---------------------------------------------------------------
 
@@ -185,10 +226,13 @@ class IronicDriver(driver.ComputeDriver):
                 self.get_available_nodes()
                 return
             except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
-                LOG.warning('Cannot list the nodes of the Bare Metal API '
-                            'at %s (%s); trying again in %s s',
-                            self.conf.ironic.endpoint_override, exc,
-                            WAIT_INTERVAL)
+                LOG.warning(
+                    'Cannot list the nodes of the Bare Metal API '
+                    'at %s (%s); trying again in %s s',
+                    self.conf.ironic.endpoint_override,
+                    exc,
+                    WAIT_INTERVAL,
+                )
                 time.sleep(WAIT_INTERVAL)
 
     def get_available_nodes(self) -> list[str]:
@@ -200,8 +244,11 @@ class IronicDriver(driver.ComputeDriver):
         nodes = list(self.conn.baremetal.nodes(**query))
         self._cleaning.check({n.id: n for n in nodes})
         peers = self._live_peers()
-        self._nodes = {n.id: n for n in nodes
-                       if peers is None or owner(n.id, peers) == self.host}
+        self._nodes = {
+            n.id: n
+            for n in nodes
+            if peers is None or owner(n.id, peers) == self.host
+        }
         return sorted(self._nodes)
 
     def _live_peers(self) -> list[str] | None:
@@ -211,9 +258,13 @@ class IronicDriver(driver.ComputeDriver):
         if not peers:
             return None
         context = lite_context.get_admin_context()
-        live = {s.host for s in service_obj.ServiceList.get_all(
-            context, binary=service_obj.COMPUTE_BINARY)
-            if s.host in peers and s.is_up(self.conf.service_down_time)}
+        live = {
+            s.host
+            for s in service_obj.ServiceList.get_all(
+                context, binary=service_obj.COMPUTE_BINARY
+            )
+            if s.host in peers and s.is_up(self.conf.service_down_time)
+        }
         return sorted(live | {self.host})
 
     def get_node_uuid(self, nodename: str) -> str:
@@ -227,39 +278,51 @@ class IronicDriver(driver.ComputeDriver):
             vcpus=int(props.get('cpus') or 0),
             memory_mb=int(props.get('memory_mb') or 0),
             local_gb=int(props.get('local_gb') or 0),
-            hypervisor_type=self.hypervisor_type, hypervisor_version=1,
+            hypervisor_type=self.hypervisor_type,
+            hypervisor_version=1,
             hypervisor_hostname=nodename,
-            resource_class=resource_class(node) if schedulable(node)
-            else None, traits=sorted(node.traits or []))
+            resource_class=resource_class(node) if schedulable(node) else None,
+            traits=sorted(node.traits or []),
+        )
 
     def _tell_failures(self, node: Any) -> None:
         """A node that failed (cleaning, deploy, a fault) is out of the
         pool until an operator acts: said once, with its last error."""
-        failed = (node.provision_state in ('clean failed', 'deploy failed',
-                                           'error') or node.fault)
+        failed = (
+            node.provision_state in ('clean failed', 'deploy failed', 'error')
+            or node.fault
+        )
         if not failed:
             self._told.discard(node.id)
             return
         if node.id in self._told:
             return
         self._told.add(node.id)
-        LOG.warning('Bare metal node %s (%s) is out of the pool: %s%s; '
-                    'last error: %s. See "openstack baremetal node show '
-                    '%s"; once fixed, make it available again (manage, '
-                    'provide).', node.id, node.name, node.provision_state,
-                    f', fault {node.fault}' if node.fault else '',
-                    node.last_error, node.id)
+        LOG.warning(
+            'Bare metal node %s (%s) is out of the pool: %s%s; '
+            'last error: %s. See "openstack baremetal node show '
+            '%s"; once fixed, make it available again (manage, '
+            'provide).',
+            node.id,
+            node.name,
+            node.provision_state,
+            f', fault {node.fault}' if node.fault else '',
+            node.last_error,
+            node.id,
+        )
 
     def list_instance_uuids(self) -> list[str]:
         if not self._nodes:
             self.get_available_nodes()
-        return sorted(n.instance_id for n in self._nodes.values()
-                      if n.instance_id)
+        return sorted(
+            n.instance_id for n in self._nodes.values() if n.instance_id
+        )
 
     def _node_of(self, instance: Any) -> Any:
         """The node holding the instance, None when none does."""
-        found = list(self.conn.baremetal.nodes(instance_id=instance.uuid,
-                                               fields=FIELDS))
+        found = list(
+            self.conn.baremetal.nodes(instance_id=instance.uuid, fields=FIELDS)
+        )
         return found[0] if found else None
 
     # spawn and destroy ---------------------------------------------------
@@ -270,18 +333,25 @@ class IronicDriver(driver.ComputeDriver):
         info: dict[str, Any] = {
             'image_source': image_ref or instance.image_ref,
             'root_gb': str(instance.root_gb),
-            'display_name': instance.display_name or ''}
+            'display_name': instance.display_name or '',
+        }
         required, _forbidden = claims.flavor_traits(instance.flavor)
         if required:
             info['traits'] = list(required)
         try:
-            self.conn.baremetal.update_node(node, instance_id=instance.uuid,
-                                            instance_info=info)
+            self.conn.baremetal.update_node(
+                node, instance_id=instance.uuid, instance_info=info
+            )
         except sdk_exc.ConflictException as exc:
             raise exception.VirtDriverError(
-                reason=f'node {node.id} is taken: {exc}') from None
-        LOG.info('Deploying on bare metal node %s%s', node.id,
-                 ' with a config drive' if drive else '', instance=instance)
+                reason=f'node {node.id} is taken: {exc}'
+            ) from None
+        LOG.info(
+            'Deploying on bare metal node %s%s',
+            node.id,
+            ' with a config drive' if drive else '',
+            instance=instance,
+        )
         try:
             self._plug_vifs(node, instance)
             self._deploy(node, 'active', drive)
@@ -296,15 +366,18 @@ class IronicDriver(driver.ComputeDriver):
             return None
         return ironic_configdrive.documents(instance)
 
-    def _deploy(self, node: Any, target: str,
-                drive: dict[str, Any] | None) -> None:
+    def _deploy(
+        self, node: Any, target: str, drive: dict[str, Any] | None
+    ) -> None:
         try:
             self.conn.baremetal.set_node_provision_state(
-                node, target, config_drive=drive)
+                node, target, config_drive=drive
+            )
         except sdk_exc.NotSupported as exc:
             raise exception.VirtDriverError(
                 reason='the Bare Metal API cannot build a config drive '
-                f'(API 1.56 is needed): {exc}') from None
+                f'(API 1.56 is needed): {exc}'
+            ) from None
 
     def _plug_vifs(self, node: Any, instance: Any) -> None:
         """Attach the server's requested ports as VIFs of the node."""
@@ -314,9 +387,14 @@ class IronicDriver(driver.ComputeDriver):
             except sdk_exc.SDKException as exc:
                 raise exception.VirtDriverError(
                     reason=f'cannot attach VIF {port} to bare metal node '
-                    f'{node.id}: {exc}') from None
-            LOG.info('VIF %s attached to bare metal node %s', port,
-                     node.id, instance=instance)
+                    f'{node.id}: {exc}'
+                ) from None
+            LOG.info(
+                'VIF %s attached to bare metal node %s',
+                port,
+                node.id,
+                instance=instance,
+            )
 
     def _unplug_vifs(self, node: Any, instance: Any) -> None:
         """Detach the server's ports from the node (one that cannot be
@@ -325,8 +403,13 @@ class IronicDriver(driver.ComputeDriver):
             try:
                 self.conn.baremetal.detach_vif_from_node(node, port)
             except sdk_exc.SDKException as exc:
-                LOG.warning('Cannot detach VIF %s from bare metal node %s: '
-                            '%s', port, node.id, exc, instance=instance)
+                LOG.warning(
+                    'Cannot detach VIF %s from bare metal node %s: %s',
+                    port,
+                    node.id,
+                    exc,
+                    instance=instance,
+                )
 
     def _release(self, instance: Any) -> None:
         """After a failed deploy: undeploy, or free a node never
@@ -338,8 +421,9 @@ class IronicDriver(driver.ComputeDriver):
         if node.provision_state in _DEPLOYED:
             self.conn.baremetal.set_node_provision_state(node, 'deleted')
         elif node.provision_state == 'available':
-            self.conn.baremetal.update_node(node, instance_id=None,
-                                            instance_info={})
+            self.conn.baremetal.update_node(
+                node, instance_id=None, instance_info={}
+            )
 
     def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
         """Undeploy the instance's node; returns once the Bare Metal
@@ -347,24 +431,30 @@ class IronicDriver(driver.ComputeDriver):
         cleaning). A node with no such instance: nothing to do."""
         node = self._node_of(instance)
         if node is None:
-            LOG.info('No bare metal node holds the instance',
-                     instance=instance)
+            LOG.info(
+                'No bare metal node holds the instance', instance=instance
+            )
             return
         self._unplug_vifs(node, instance)
         if node.provision_state in _DEPLOYED:
-            LOG.info('Undeploying bare metal node %s', node.id,
-                     instance=instance)
+            LOG.info(
+                'Undeploying bare metal node %s', node.id, instance=instance
+            )
             self.conn.baremetal.set_node_provision_state(node, 'deleted')
             self._cleaning.start(node.id, instance.uuid)
         elif node.provision_state == 'available':
-            self.conn.baremetal.update_node(node, instance_id=None,
-                                            instance_info={})
+            self.conn.baremetal.update_node(
+                node, instance_id=None, instance_info={}
+            )
         self._nodes.pop(node.id, None)
 
     def power_state(self, instance: Any) -> int:
         node = self._node_of(instance)
-        return _POWER.get(node.power_state, power_state.NOSTATE) \
-            if node is not None else power_state.NOSTATE
+        return (
+            _POWER.get(node.power_state, power_state.NOSTATE)
+            if node is not None
+            else power_state.NOSTATE
+        )
 
     # power -----------------------------------------------------------------
 
@@ -372,9 +462,11 @@ class IronicDriver(driver.ComputeDriver):
         node = self._node_of(instance)
         if node is None:
             raise exception.VirtDriverError(
-                reason=f'no bare metal node holds instance {instance.uuid}')
+                reason=f'no bare metal node holds instance {instance.uuid}'
+            )
         self.conn.baremetal.set_node_power_state(
-            node, target, wait=True, timeout=self.conf.ironic.deploy_timeout)
+            node, target, wait=True, timeout=self.conf.ironic.deploy_timeout
+        )
 
     def power_off(self, instance: Any) -> None:
         self._power(instance, 'power off')
@@ -382,27 +474,37 @@ class IronicDriver(driver.ComputeDriver):
     def power_update_event(self, instance: Any, target: str) -> None:
         """Ironic changed the node's power itself and says so: nothing
         to do on the node (its power state is read afterwards)."""
-        LOG.info('Power update to %s from the bare metal service', target,
-                 instance=instance)
+        LOG.info(
+            'Power update to %s from the bare metal service',
+            target,
+            instance=instance,
+        )
 
     def power_on(self, instance: Any) -> None:
         self._power(instance, 'power on')
 
     def reboot(self, instance: Any, reboot_type: str) -> None:
-        self._power(instance, 'rebooting' if reboot_type == 'HARD'
-                    else 'soft rebooting')
+        self._power(
+            instance,
+            'rebooting' if reboot_type == 'HARD' else 'soft rebooting',
+        )
 
     def rebuild(self, instance: Any, image_ref: str) -> None:
         node = self._node_of(instance)
         if node is None:
             raise exception.VirtDriverError(
-                reason=f'no bare metal node holds instance {instance.uuid}')
+                reason=f'no bare metal node holds instance {instance.uuid}'
+            )
         # Not the config drive read back (the API shows it masked): the
         # rebuild sends the server's again, if it has one.
-        info = {key: value for key, value in (node.instance_info or {}).items()
-                if key != 'configdrive'}
+        info = {
+            key: value
+            for key, value in (node.instance_info or {}).items()
+            if key != 'configdrive'
+        }
         self.conn.baremetal.update_node(
-            node, instance_info={**info, 'image_source': image_ref})
+            node, instance_info={**info, 'image_source': image_ref}
+        )
         drive = self._config_drive(instance)
         self._deploy(node, 'rebuild', drive)
         self._wait(node, 'active', self.conf.ironic.deploy_timeout)
@@ -413,7 +515,8 @@ class IronicDriver(driver.ComputeDriver):
         node = self._node_of(instance)
         if node is None:
             raise exception.VirtDriverError(
-                reason=f'no bare metal node holds instance {instance.uuid}')
+                reason=f'no bare metal node holds instance {instance.uuid}'
+            )
         return node
 
     def rescue(self, instance: Any, image_ref: str, password: str) -> None:
@@ -425,11 +528,13 @@ class IronicDriver(driver.ComputeDriver):
         node = self._held_node(instance)
         try:
             self.conn.baremetal.set_node_provision_state(
-                node, 'rescue', rescue_password=password)
+                node, 'rescue', rescue_password=password
+            )
         except sdk_exc.BadRequestException as exc:
             raise exception.RescueNotSupported(
                 reason=f'bare metal node {node.id} cannot be rescued: '
-                f'{exc.details or exc}') from None
+                f'{exc.details or exc}'
+            ) from None
         LOG.info('Rescuing bare metal node %s', node.id, instance=instance)
         self._wait(node, 'rescue', self.conf.ironic.deploy_timeout)
 
@@ -445,6 +550,7 @@ class IronicDriver(driver.ComputeDriver):
 
     def _unsupported(self, instance: Any) -> None:
         raise exception.VirtDriverError(
-            reason='bare metal servers cannot be paused or suspended')
+            reason='bare metal servers cannot be paused or suspended'
+        )
 
     pause = unpause = suspend = resume = _unsupported

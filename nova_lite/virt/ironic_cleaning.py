@@ -46,19 +46,25 @@ def outcome(node: Any, instance_uuid: str) -> tuple[str, str | None] | None:
     if node is None:
         return states.ACTION_ERROR, 'The bare metal node no longer exists.'
     state = node.provision_state
-    if state in UNDER_WAY or (state == 'active'
-                              and node.instance_id == instance_uuid):
+    if state in UNDER_WAY or (
+        state == 'active' and node.instance_id == instance_uuid
+    ):
         return None
-    if state == 'available' or (node.instance_id
-                                and node.instance_id != instance_uuid):
+    if state == 'available' or (
+        node.instance_id and node.instance_id != instance_uuid
+    ):
         return states.ACTION_SUCCESS, None
-    how = ('failed' if state in FAILED
-           else f'did not return the node to the pool (it is {state})')
+    how = (
+        'failed'
+        if state in FAILED
+        else f'did not return the node to the pool (it is {state})'
+    )
     return states.ACTION_ERROR, (
         f'Cleaning of bare metal node {node.id} {how}: '
         f'{node.last_error or "no error recorded"}. The node stays out of '
         'the pool until an operator fixes it ("openstack baremetal node '
-        'manage", then "provide").')
+        'manage", then "provide").'
+    )
 
 
 class CleaningWatch:
@@ -78,8 +84,12 @@ class CleaningWatch:
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:
-            LOG.warning('Cannot read %s (%s): the cleaning of the nodes it '
-                        'named is no longer watched', self.path, exc)
+            LOG.warning(
+                'Cannot read %s (%s): the cleaning of the nodes it '
+                'named is no longer watched',
+                self.path,
+                exc,
+            )
             return {}
 
     def _save(self) -> None:
@@ -113,28 +123,42 @@ class CleaningWatch:
             if error:
                 LOG.warning('%s', error, instance_uuid=instance_uuid)
             else:
-                LOG.info('Bare metal node %s is clean and available again',
-                         node_uuid, instance_uuid=instance_uuid)
-            self._record(instance_actions_finish, instance_uuid, status,
-                         error)
+                LOG.info(
+                    'Bare metal node %s is clean and available again',
+                    node_uuid,
+                    instance_uuid=instance_uuid,
+                )
+            self._record(instance_actions_finish, instance_uuid, status, error)
 
     def _record(self, method: Any, instance_uuid: str, *args: Any) -> None:
         try:
-            method(lite_context.get_admin_context(), instance_uuid,
-                   self.host, *args)
+            method(
+                lite_context.get_admin_context(),
+                instance_uuid,
+                self.host,
+                *args,
+            )
         except Exception as exc:
-            LOG.warning('Could not record the event %s: %s', EVENT, exc,
-                        instance_uuid=instance_uuid)
+            LOG.warning(
+                'Could not record the event %s: %s',
+                EVENT,
+                exc,
+                instance_uuid=instance_uuid,
+            )
 
 
-def instance_actions_start(context: Any, instance_uuid: str,
-                           host: str) -> None:
+def instance_actions_start(
+    context: Any, instance_uuid: str, host: str
+) -> None:
     """Start the event in the instance's latest action (its delete)."""
     instance_action.InstanceActionEvent.event_start(
-        context, instance_uuid, None, EVENT, host)
+        context, instance_uuid, None, EVENT, host
+    )
 
 
-def instance_actions_finish(context: Any, instance_uuid: str, host: str,
-                            result: str, error: str | None) -> None:
+def instance_actions_finish(
+    context: Any, instance_uuid: str, host: str, result: str, error: str | None
+) -> None:
     instance_action.InstanceActionEvent.event_finish(
-        context, instance_uuid, None, EVENT, result, error)
+        context, instance_uuid, None, EVENT, result, error
+    )

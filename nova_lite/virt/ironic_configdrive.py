@@ -25,8 +25,10 @@ from nova_lite.compute import hostnames
 def required(conf: cfg.ConfigOpts, instance: Any) -> bool:
     """The server asked for a config drive, or every server gets one
     (``[DEFAULT]force_config_drive``)."""
-    return bool(conf.force_config_drive or strutils.bool_from_string(
-        instance.config_drive or ''))
+    return bool(
+        conf.force_config_drive
+        or strutils.bool_from_string(instance.config_drive or '')
+    )
 
 
 def meta_data(instance: Any) -> dict[str, Any]:
@@ -39,17 +41,21 @@ def meta_data(instance: Any) -> dict[str, Any]:
         'name': instance.display_name or '',
         # The stored host name (API 2.90); a server from before it was
         # stored gets the one derived from its name, as at create.
-        'hostname': (instance.hostname
-                     or hostnames.for_server(instance.display_name,
-                                             instance.uuid)),
-        'launch_index': int((instance.system_metadata or {}).get(
-            'launch_index', 0)),
+        'hostname': (
+            instance.hostname
+            or hostnames.for_server(instance.display_name, instance.uuid)
+        ),
+        'launch_index': int(
+            (instance.system_metadata or {}).get('launch_index', 0)
+        ),
         'availability_zone': instance.availability_zone,
         'project_id': instance.project_id,
         'meta': dict(instance.metadata or {}),
         'public_keys': keys,
-        'keys': [{'name': name, 'type': 'ssh', 'data': data}
-                 for name, data in keys.items()],
+        'keys': [
+            {'name': name, 'type': 'ssh', 'data': data}
+            for name, data in keys.items()
+        ],
         'devices': [],
         'dedicated_cpus': [],
         'random_seed': base64.b64encode(os.urandom(512)).decode(),
@@ -67,7 +73,8 @@ def user_data(instance: Any) -> str | None:
         raise exception.VirtDriverError(
             reason='the user data is not UTF-8 text: the Bare Metal '
             'service builds the config drive from JSON documents, which '
-            'cannot hold binary user data') from None
+            'cannot hold binary user data'
+        ) from None
 
 
 def documents(instance: Any) -> dict[str, Any]:

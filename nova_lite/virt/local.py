@@ -50,14 +50,20 @@ POWER_FILE = 'power.json'
 RUNNING, SHUTDOWN = 'running', 'shutdown'
 PAUSED, SUSPENDED = 'paused', 'suspended'
 # The guest states of the power file and what the API reports for each.
-_POWER_STATES = {RUNNING: power_state.RUNNING,
-                 SHUTDOWN: power_state.SHUTDOWN,
-                 PAUSED: power_state.PAUSED,
-                 SUSPENDED: power_state.SUSPENDED}
+_POWER_STATES = {
+    RUNNING: power_state.RUNNING,
+    SHUTDOWN: power_state.SHUTDOWN,
+    PAUSED: power_state.PAUSED,
+    SUSPENDED: power_state.SUSPENDED,
+}
 # What the console log says when the guest goes to each state (not a
 # boot).
-_CONSOLE_EVENTS = {SHUTDOWN: 'Powered off', PAUSED: 'Paused',
-                   SUSPENDED: 'Suspended', RUNNING: 'Resumed'}
+_CONSOLE_EVENTS = {
+    SHUTDOWN: 'Powered off',
+    PAUSED: 'Paused',
+    SUSPENDED: 'Suspended',
+    RUNNING: 'Resumed',
+}
 _CHUNK = 1024 * 1024
 
 
@@ -78,9 +84,9 @@ def _data_ranges(fd: int, size: int) -> Iterator[tuple[int, int]]:
         try:
             start = os.lseek(fd, offset, os.SEEK_DATA)
         except OSError as exc:
-            if exc.errno == errno.ENXIO:      # only a hole is left
+            if exc.errno == errno.ENXIO:  # only a hole is left
                 return
-            if offset == 0:                   # not supported here
+            if offset == 0:  # not supported here
                 yield 0, size
                 return
             raise
@@ -103,7 +109,7 @@ def sparse_copy(src: Path, dst: Path) -> None:
                 chunk = reader.read(min(_CHUNK, end - position))
                 if not chunk:
                     break
-                if chunk != zeros[:len(chunk)]:
+                if chunk != zeros[: len(chunk)]:
                     writer.seek(position)
                     writer.write(chunk)
                 position += len(chunk)
@@ -116,14 +122,17 @@ def sparse_copy(src: Path, dst: Path) -> None:
 def _one_at_a_time(method: Callable[..., Any]) -> Callable[..., Any]:
     """Serialise the driver's work on one instance's files (a request
     repeated while the first one runs must not interleave renames)."""
+
     @functools.wraps(method)
-    def locked(self: 'LocalDriver', instance: Any, *args: Any,
-               **kwargs: Any) -> Any:
+    def locked(
+        self: 'LocalDriver', instance: Any, *args: Any, **kwargs: Any
+    ) -> Any:
         uuid = instance if isinstance(instance, str) else instance.uuid
         with self._files_lock:
             lock = self._instance_locks.setdefault(uuid, threading.Lock())
         with lock:
             return method(self, instance, *args, **kwargs)
+
     return locked
 
 
@@ -149,21 +158,26 @@ class LocalDriver(fake.FakeDriver):
         except OSError as exc:
             raise exception.ConfigError(
                 reason=f'cannot create {self.instances_path}: '
-                f'{exc.strerror}; check state_path and its permissions')
+                f'{exc.strerror}; check state_path and its permissions'
+            )
 
     def list_instance_uuids(self) -> list[str]:
         try:
-            return sorted(p.name for p in self.instances_path.iterdir()
-                          if (p / 'disk').exists()
-                          and not p.name.endswith(RESIZE_SUFFIX))
+            return sorted(
+                p.name
+                for p in self.instances_path.iterdir()
+                if (p / 'disk').exists() and not p.name.endswith(RESIZE_SUFFIX)
+            )
         except FileNotFoundError:
             return []
 
     def list_aside_uuids(self) -> list[str]:
         try:
-            return sorted(p.name[:-len(RESIZE_SUFFIX)]
-                          for p in self.instances_path.iterdir()
-                          if p.name.endswith(RESIZE_SUFFIX))
+            return sorted(
+                p.name[: -len(RESIZE_SUFFIX)]
+                for p in self.instances_path.iterdir()
+                if p.name.endswith(RESIZE_SUFFIX)
+            )
         except FileNotFoundError:
             return []
 
@@ -178,8 +192,12 @@ class LocalDriver(fake.FakeDriver):
         path.parent.mkdir(parents=True, exist_ok=True)
         image = image_ref or instance.image_ref
         self._write_disk(path, instance, image)
-        self._console(instance.uuid, *local_console.boot_lines(
-            1, f'image {image}', _hostname(instance)))
+        self._console(
+            instance.uuid,
+            *local_console.boot_lines(
+                1, f'image {image}', _hostname(instance)
+            ),
+        )
         LOG.info('Created disk %s', path, instance=instance)
 
     @staticmethod
@@ -194,7 +212,7 @@ class LocalDriver(fake.FakeDriver):
         header = json.dumps(fields).encode()
         with open(path, 'wb') as disk:
             disk.write(header)
-            disk.truncate(max(len(header), instance.root_gb * 1024 ** 3))
+            disk.truncate(max(len(header), instance.root_gb * 1024**3))
             disk.flush()
             os.fsync(disk.fileno())
 
@@ -205,20 +223,27 @@ class LocalDriver(fake.FakeDriver):
         path = self.disk_path(instance.uuid)
         if not path.exists():
             raise exception.VirtDriverError(
-                reason=f'instance {instance.uuid} has no disk on this host')
+                reason=f'instance {instance.uuid} has no disk on this host'
+            )
         part = path.with_name('disk.rebuild')
         self._write_disk(part, instance, image_ref)
         os.replace(part, path)
-        self._write_power(instance.uuid, RUNNING, boot=True,
-                          source=f'disk, rebuilt from image {image_ref}')
-        LOG.info('Rebuilt the disk with image %s', image_ref,
-                 instance=instance)
+        self._write_power(
+            instance.uuid,
+            RUNNING,
+            boot=True,
+            source=f'disk, rebuilt from image {image_ref}',
+        )
+        LOG.info(
+            'Rebuilt the disk with image %s', image_ref, instance=instance
+        )
 
     @_one_at_a_time
     def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
         if destroy_disks:
-            shutil.rmtree(self.instances_path / instance.uuid,
-                          ignore_errors=True)
+            shutil.rmtree(
+                self.instances_path / instance.uuid, ignore_errors=True
+            )
             LOG.info('Deleted the disk of the instance', instance=instance)
 
     def power_path(self, uuid: str) -> Path:
@@ -233,17 +258,22 @@ class LocalDriver(fake.FakeDriver):
         except (OSError, ValueError) as exc:
             raise exception.VirtDriverError(
                 reason=f'{self.power_path(uuid)} is unreadable: {exc}; '
-                f'delete it to take the guest as running')
-        return {'state': power.get('state', RUNNING),
-                'boots': int(power.get('boots', 1))}
+                f'delete it to take the guest as running'
+            )
+        return {
+            'state': power.get('state', RUNNING),
+            'boots': int(power.get('boots', 1)),
+        }
 
-    def _write_power(self, uuid: str, state: str, boot: bool,
-                     source: str = 'disk') -> None:
+    def _write_power(
+        self, uuid: str, state: str, boot: bool, source: str = 'disk'
+    ) -> None:
         """The new power state, and its line in the console log (a
         boot: from ``source``)."""
         if not self.disk_path(uuid).exists():
             raise exception.VirtDriverError(
-                reason=f'instance {uuid} has no disk on this host')
+                reason=f'instance {uuid} has no disk on this host'
+            )
         power = self.read_power(uuid)
         before = power['state']
         power['state'] = state
@@ -254,8 +284,12 @@ class LocalDriver(fake.FakeDriver):
         part.write_text(json.dumps(power))
         os.replace(part, path)
         if boot:
-            self._console(uuid, *local_console.boot_lines(
-                power['boots'], source, self._disk_hostname(uuid)))
+            self._console(
+                uuid,
+                *local_console.boot_lines(
+                    power['boots'], source, self._disk_hostname(uuid)
+                ),
+            )
         elif state != before:
             self._console(uuid, _CONSOLE_EVENTS.get(state, state))
 
@@ -268,8 +302,12 @@ class LocalDriver(fake.FakeDriver):
         try:
             local_console.append(self.console_path(uuid), *lines)
         except OSError as exc:
-            LOG.warning('Could not write the console log %s: %s',
-                        self.console_path(uuid), exc, instance_uuid=uuid)
+            LOG.warning(
+                'Could not write the console log %s: %s',
+                self.console_path(uuid),
+                exc,
+                instance_uuid=uuid,
+            )
 
     def _disk_hostname(self, uuid: str) -> str | None:
         """The guest's host name, from its disk's header."""
@@ -288,14 +326,16 @@ class LocalDriver(fake.FakeDriver):
     def power_state(self, instance: Any) -> int:
         if not self.disk_path(instance.uuid).exists():
             return power_state.NOSTATE
-        return _POWER_STATES.get(self.read_power(instance.uuid)['state'],
-                                 power_state.RUNNING)
+        return _POWER_STATES.get(
+            self.read_power(instance.uuid)['state'], power_state.RUNNING
+        )
 
     def power_update_event(self, instance: Any, target: str) -> None:
         """A local guest changes power only through nova (upstream's
         libvirt driver has no power-update either)."""
         raise NotImplementedError(
-            'the local driver takes no power-update event')
+            'the local driver takes no power-update event'
+        )
 
     @_one_at_a_time
     def power_off(self, instance: Any) -> None:
@@ -318,7 +358,8 @@ class LocalDriver(fake.FakeDriver):
         state = self.read_power(instance.uuid)['state']
         if state != before and state != after:
             raise exception.VirtDriverError(
-                reason=f'the guest is {state}, not {before}')
+                reason=f'the guest is {state}, not {before}'
+            )
         self._write_power(instance.uuid, after, boot=False)
         LOG.info('Guest %s -> %s', state, after, instance=instance)
 
@@ -353,13 +394,23 @@ class LocalDriver(fake.FakeDriver):
         it is, and the guest boots from it."""
         if not self.disk_path(instance.uuid).exists():
             raise exception.VirtDriverError(
-                reason=f'instance {instance.uuid} has no disk on this host')
-        local_rescue.write_rescue_disk(self.rescue_path(instance.uuid),
-                                       instance, image_ref, password)
-        self._write_power(instance.uuid, RUNNING, boot=True,
-                          source=f'rescue image {image_ref}')
-        LOG.info('Rescued with image %s (rescue disk %s)', image_ref,
-                 self.rescue_path(instance.uuid), instance=instance)
+                reason=f'instance {instance.uuid} has no disk on this host'
+            )
+        local_rescue.write_rescue_disk(
+            self.rescue_path(instance.uuid), instance, image_ref, password
+        )
+        self._write_power(
+            instance.uuid,
+            RUNNING,
+            boot=True,
+            source=f'rescue image {image_ref}',
+        )
+        LOG.info(
+            'Rescued with image %s (rescue disk %s)',
+            image_ref,
+            self.rescue_path(instance.uuid),
+            instance=instance,
+        )
 
     @_one_at_a_time
     def unrescue(self, instance: Any) -> None:
@@ -367,11 +418,13 @@ class LocalDriver(fake.FakeDriver):
         rescued = path.exists()
         running = self.read_power(instance.uuid)['state'] == RUNNING
         path.unlink(missing_ok=True)
-        self._write_power(instance.uuid, RUNNING,
-                          boot=rescued or not running)
-        LOG.info('Unrescued: the guest boots from its disk again'
-                 if rescued else 'Not rescued (no rescue disk); running',
-                 instance=instance)
+        self._write_power(instance.uuid, RUNNING, boot=rescued or not running)
+        LOG.info(
+            'Unrescued: the guest boots from its disk again'
+            if rescued
+            else 'Not rescued (no rescue disk); running',
+            instance=instance,
+        )
 
     # cold migration and resize -------------------------------------------
 
@@ -383,18 +436,23 @@ class LocalDriver(fake.FakeDriver):
         return {'instances_path': str(self.instances_path)}
 
     @_one_at_a_time
-    def migrate_disk_and_power_off(self, instance: Any, dest_host: str,
-                                   migrate_data: dict[str, Any]) -> None:
+    def migrate_disk_and_power_off(
+        self, instance: Any, dest_host: str, migrate_data: dict[str, Any]
+    ) -> None:
         target = migrate_data.get('instances_path')
         if not target:
             raise exception.VirtDriverError(
                 reason=f'the destination {dest_host} named no instances '
-                f'directory (is it running the local driver?)')
-        here, aside = self.instances_path / instance.uuid, \
-            self.aside_path(instance.uuid)
+                f'directory (is it running the local driver?)'
+            )
+        here, aside = (
+            self.instances_path / instance.uuid,
+            self.aside_path(instance.uuid),
+        )
         if not (here / 'disk').exists():
             raise exception.VirtDriverError(
-                reason=f'no disk at {here / "disk"} to migrate')
+                reason=f'no disk at {here / "disk"} to migrate'
+            )
         shutil.rmtree(aside, ignore_errors=True)
         os.rename(here, aside)
         dest = Path(target) / instance.uuid / 'disk'
@@ -405,24 +463,33 @@ class LocalDriver(fake.FakeDriver):
             os.rename(aside, here)
             raise exception.VirtDriverError(
                 reason=f'copying the disk to {dest} on {dest_host} '
-                f'failed: {exc}') from exc
-        LOG.info('Copied the disk to %s on %s; the local copy is kept at '
-                 '%s until the move is confirmed or reverted', dest,
-                 dest_host, aside, instance=instance)
+                f'failed: {exc}'
+            ) from exc
+        LOG.info(
+            'Copied the disk to %s on %s; the local copy is kept at '
+            '%s until the move is confirmed or reverted',
+            dest,
+            dest_host,
+            aside,
+            instance=instance,
+        )
 
     @_one_at_a_time
-    def finish_migration(self, instance: Any, root_gb: int,
-                         power_on: bool) -> None:
+    def finish_migration(
+        self, instance: Any, root_gb: int, power_on: bool
+    ) -> None:
         path = self.disk_path(instance.uuid)
         if not path.exists():
             raise exception.VirtDriverError(
-                reason=f'the migrated disk did not arrive at {path}')
-        wanted = root_gb * 1024 ** 3
+                reason=f'the migrated disk did not arrive at {path}'
+            )
+        wanted = root_gb * 1024**3
         if path.stat().st_size < wanted:
             os.truncate(path, wanted)
             LOG.info('Grew the disk to %d GiB', root_gb, instance=instance)
-        self._write_power(instance.uuid, RUNNING if power_on else SHUTDOWN,
-                          boot=power_on)
+        self._write_power(
+            instance.uuid, RUNNING if power_on else SHUTDOWN, boot=power_on
+        )
 
     @_one_at_a_time
     def confirm_migration(self, instance: Any) -> None:
@@ -430,10 +497,11 @@ class LocalDriver(fake.FakeDriver):
         LOG.info('Deleted the copy kept on the source', instance=instance)
 
     @_one_at_a_time
-    def finish_revert_migration(self, instance: Any,
-                                power_on: bool) -> None:
-        here, aside = self.instances_path / instance.uuid, \
-            self.aside_path(instance.uuid)
+    def finish_revert_migration(self, instance: Any, power_on: bool) -> None:
+        here, aside = (
+            self.instances_path / instance.uuid,
+            self.aside_path(instance.uuid),
+        )
         if aside.exists():
             # The same host's destination copy, if any, is already gone.
             shutil.rmtree(here, ignore_errors=True)
@@ -441,16 +509,22 @@ class LocalDriver(fake.FakeDriver):
         if not (here / 'disk').exists():
             raise exception.VirtDriverError(
                 reason=f'neither {aside} nor {here} holds the disk to '
-                f'revert to')
-        self._write_power(instance.uuid, RUNNING if power_on else SHUTDOWN,
-                          boot=power_on)
+                f'revert to'
+            )
+        self._write_power(
+            instance.uuid, RUNNING if power_on else SHUTDOWN, boot=power_on
+        )
         LOG.info('Restored the disk kept on the source', instance=instance)
 
     @_one_at_a_time
     def abort_migration(self, instance: Any) -> None:
-        here, aside = self.instances_path / instance.uuid, \
-            self.aside_path(instance.uuid)
+        here, aside = (
+            self.instances_path / instance.uuid,
+            self.aside_path(instance.uuid),
+        )
         if aside.exists() and not here.exists():
             os.rename(aside, here)
-            LOG.warning('Put back the disk kept aside by an interrupted '
-                        'move', instance=instance)
+            LOG.warning(
+                'Put back the disk kept aside by an interrupted move',
+                instance=instance,
+            )

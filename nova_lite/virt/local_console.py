@@ -17,8 +17,7 @@ MAX_BYTES = 64 * 1024
 
 
 def _stamp() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime(
-        '%Y-%m-%dT%H:%M:%SZ')
+    return datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
 def append(path: Path, *lines: str) -> None:
@@ -29,8 +28,8 @@ def append(path: Path, *lines: str) -> None:
         log.write(text)
         size = log.tell()
     if size > MAX_BYTES:
-        kept = path.read_bytes()[-MAX_BYTES // 2:]
-        kept = kept[kept.find(b'\n') + 1:]
+        kept = path.read_bytes()[-MAX_BYTES // 2 :]
+        kept = kept[kept.find(b'\n') + 1 :]
         part = path.with_name(path.name + '.part')
         part.write_bytes(kept)
         part.replace(path)
@@ -38,8 +37,10 @@ def append(path: Path, *lines: str) -> None:
 
 def boot_lines(boot: int, source: str, hostname: str | None) -> list[str]:
     """What a boot prints: where it boots from and the login prompt."""
-    return [f'Booting from {source} (boot {boot})',
-            f'{hostname or "localhost"} login:']
+    return [
+        f'Booting from {source} (boot {boot})',
+        f'{hostname or "localhost"} login:',
+    ]
 
 
 def read(path: Path) -> str:

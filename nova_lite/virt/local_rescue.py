@@ -23,12 +23,18 @@ def password_digest(password: str) -> str:
     return hashlib.sha256(password.encode()).hexdigest()
 
 
-def write_rescue_disk(path: Path, instance: Any, image_ref: str,
-                      password: str) -> None:
+def write_rescue_disk(
+    path: Path, instance: Any, image_ref: str, password: str
+) -> None:
     """Write the rescue disk atomically (a partial one never appears
     under its name)."""
-    header = json.dumps({'instance': instance.uuid, 'image': image_ref,
-                         'password_sha256': password_digest(password)})
+    header = json.dumps(
+        {
+            'instance': instance.uuid,
+            'image': image_ref,
+            'password_sha256': password_digest(password),
+        }
+    )
     part = path.with_name(path.name + '.part')
     try:
         with open(part, 'w') as disk:
@@ -39,7 +45,8 @@ def write_rescue_disk(path: Path, instance: Any, image_ref: str,
     except OSError as exc:
         part.unlink(missing_ok=True)
         raise exception.VirtDriverError(
-            reason=f'cannot write the rescue disk {path}: {exc}') from exc
+            reason=f'cannot write the rescue disk {path}: {exc}'
+        ) from exc
 
 
 def read_rescue_disk(path: Path) -> dict[str, Any] | None:
@@ -50,4 +57,5 @@ def read_rescue_disk(path: Path) -> dict[str, Any] | None:
         return None
     except (OSError, ValueError) as exc:
         raise exception.VirtDriverError(
-            reason=f'{path} is unreadable: {exc}') from exc
+            reason=f'{path} is unreadable: {exc}'
+        ) from exc

@@ -13,35 +13,78 @@ import re
 from typing import Any
 
 #: Values that must be equal wherever they appear in a body.
-VALUE_KEYS = frozenset({
-    'provision_state', 'target_provision_state', 'power_state',
-    'target_power_state', 'maintenance', 'fault', 'driver', 'name',
-    'id', 'status', 'min_version', 'version', 'protected', 'retired',
-    'state', 'alive', 'resource_class', 'console_enabled', 'type',
-    'rel', 'href', 'next', 'mode', 'address', 'traits', 'hosts',
-})
+VALUE_KEYS = frozenset(
+    {
+        'provision_state',
+        'target_provision_state',
+        'power_state',
+        'target_power_state',
+        'maintenance',
+        'fault',
+        'driver',
+        'name',
+        'id',
+        'status',
+        'min_version',
+        'version',
+        'protected',
+        'retired',
+        'state',
+        'alive',
+        'resource_class',
+        'console_enabled',
+        'type',
+        'rel',
+        'href',
+        'next',
+        'mode',
+        'address',
+        'traits',
+        'hosts',
+    }
+)
 
 #: Keys whose value only counts as "null or not" (error presence).
-PRESENCE_KEYS = frozenset({
-    'last_error', 'maintenance_reason', 'reservation', 'clean_step',
-    'deploy_step', 'service_step', 'allocation_uuid', 'instance_uuid',
-    'chassis_uuid', 'portgroup_uuid', 'conductor', 'inspection_started_at',
-    'inspection_finished_at', 'provision_updated_at', 'updated_at',
-    'fault_reason', 'protected_reason', 'retired_reason',
-})
+PRESENCE_KEYS = frozenset(
+    {
+        'last_error',
+        'maintenance_reason',
+        'reservation',
+        'clean_step',
+        'deploy_step',
+        'service_step',
+        'allocation_uuid',
+        'instance_uuid',
+        'chassis_uuid',
+        'portgroup_uuid',
+        'conductor',
+        'inspection_started_at',
+        'inspection_finished_at',
+        'provision_updated_at',
+        'updated_at',
+        'fault_reason',
+        'protected_reason',
+        'retired_reason',
+    }
+)
 
 #: Free-form objects whose inner keys belong to each implementation
 #: (only their presence is compared).
 OPAQUE_KEYS = frozenset({'driver_internal_info'})
 
 #: Response headers whose presence is compared (names in lower case).
-HEADERS = ('location', 'allow', 'x-openstack-ironic-api-version',
-           'x-openstack-ironic-api-minimum-version',
-           'x-openstack-ironic-api-maximum-version',
-           'x-openstack-request-id')
+HEADERS = (
+    'location',
+    'allow',
+    'x-openstack-ironic-api-version',
+    'x-openstack-ironic-api-minimum-version',
+    'x-openstack-ironic-api-maximum-version',
+    'x-openstack-request-id',
+)
 
 _UUID = re.compile(
-    r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}')
+    r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+)
 _HOST = re.compile(r'^https?://[^/]+')
 _TIMESTAMP = re.compile(r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d')
 
@@ -83,8 +126,11 @@ def error_text(body: Any) -> str | None:
         return None
     inner = body['error_message']
     if isinstance(inner, dict):
-        text = inner.get('faultstring') or inner.get('description') \
+        text = (
+            inner.get('faultstring')
+            or inner.get('description')
             or inner.get('title')
+        )
         return None if text is None else str(text)
     return str(inner)
 
@@ -131,14 +177,18 @@ def _leaf(key: str, item: Any, path: str, shape: Shape) -> None:
     if key in VALUE_KEYS and not isinstance(item, dict):
         _record(shape, path, normalize_value(item))
         if not isinstance(item, list) or not any(
-                isinstance(x, dict) for x in item):
+            isinstance(x, dict) for x in item
+        ):
             return
     _walk(item, path, shape)
 
 
-def shape_of(status: int, body: Any,
-             headers: dict[str, str] | None = None,
-             header_values: Iterable[str] = ()) -> Shape:
+def shape_of(
+    status: int,
+    body: Any,
+    headers: dict[str, str] | None = None,
+    header_values: Iterable[str] = (),
+) -> Shape:
     """The :class:`Shape` of a decoded body (see :func:`decode_body`).
 
     ``header_values`` are headers whose value is compared too; the
@@ -155,8 +205,7 @@ def shape_of(status: int, body: Any,
         if name in lowered:
             shape.paths.add(f'header:{name}')
             if name in wanted:
-                shape.values[f'header:{name}'] = normalize_value(
-                    lowered[name])
+                shape.values[f'header:{name}'] = normalize_value(lowered[name])
     return shape
 
 
@@ -169,11 +218,17 @@ class Difference:
     only_upstream: list[str] = dataclasses.field(default_factory=list)
     only_lite: list[str] = dataclasses.field(default_factory=list)
     values: dict[str, tuple[Any, Any]] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
 
     def __bool__(self) -> bool:
-        return bool(self.status or self.body_kind or self.only_upstream
-                    or self.only_lite or self.values)
+        return bool(
+            self.status
+            or self.body_kind
+            or self.only_upstream
+            or self.only_lite
+            or self.values
+        )
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -197,8 +252,9 @@ def compare(upstream: Shape, lite: Shape) -> Difference:
     return diff
 
 
-def _value_differences(upstream: dict[str, Any], lite: dict[str, Any]
-                       ) -> dict[str, tuple[Any, Any]]:
+def _value_differences(
+    upstream: dict[str, Any], lite: dict[str, Any]
+) -> dict[str, tuple[Any, Any]]:
     """Differing values; inside a list whose length differs only the
     length is reported (its elements no longer pair up)."""
     out: dict[str, tuple[Any, Any]] = {}
@@ -210,5 +266,5 @@ def _value_differences(upstream: dict[str, Any], lite: dict[str, Any]
             continue
         out[path] = (upstream[path], lite[path])
         if path.endswith('#len'):
-            uneven.append(path[:-len('#len')] + '[]')
+            uneven.append(path[: -len('#len')] + '[]')
     return out

@@ -113,32 +113,45 @@ def load_known(path: str | None) -> list[Known]:
     for entry in entries:
         if not entry.get('match') or not entry.get('reason'):
             raise scenarios.ScenarioError(
-                f'{path}: every known difference needs match and reason')
-        known.append(Known(entry['match'], entry['reason'],
-                           list(entry.get('ignore') or [])))
+                f'{path}: every known difference needs match and reason'
+            )
+        known.append(
+            Known(
+                entry['match'],
+                entry['reason'],
+                list(entry.get('ignore') or []),
+            )
+        )
     return known
 
 
-def _send(side: scenarios.Side, step: dict[str, Any],
-          version: str | None, timeout: float
-          ) -> tuple[compare.Shape, list[str]]:
+def _send(
+    side: scenarios.Side,
+    step: dict[str, Any],
+    version: str | None,
+    timeout: float,
+) -> tuple[compare.Shape, list[str]]:
     """Send one step to one side: its shape and notes (skips, waits)."""
     try:
         path = scenarios.substitute(step['path'], side.variables)
         body = scenarios.substitute(step.get('body'), side.variables)
     except KeyError as exc:
-        return (compare.Shape(status=0, body_kind=_NOT_SENT),
-                [f'{side.label}: not sent, ${{{exc.args[0]}}} is unset'])
+        return (
+            compare.Shape(status=0, body_kind=_NOT_SENT),
+            [f'{side.label}: not sent, ${{{exc.args[0]}}} is unset'],
+        )
     hv = scenarios.header_version(version, side)
     resp = side.request(step.get('method', 'GET'), path, hv, body)
-    decoded = compare.decode_body(
-        resp.raw, resp.headers.get('Content-Type'))
+    decoded = compare.decode_body(resp.raw, resp.headers.get('Content-Type'))
     for name, key in (step.get('save') or {}).items():
         value = scenarios.dig(decoded, key)
         if value is not None and resp.status < 400:
             side.variables[name] = value
-    compared = [_VERSION_HEADER] if version not in (None, 'none', 'max',
-                                                   'latest') else []
+    compared = (
+        [_VERSION_HEADER]
+        if version not in (None, 'none', 'max', 'latest')
+        else []
+    )
     shape = compare.shape_of(resp.status, decoded, resp.headers, compared)
     notes = []
     if resp.status < 400:
@@ -148,24 +161,31 @@ def _send(side: scenarios.Side, step: dict[str, Any],
     return shape, notes
 
 
-def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
-                 run_id: str, timeout: float) -> list[Result]:
+def run_sequence(
+    seq: dict[str, Any],
+    sides: list[scenarios.Side],
+    run_id: str,
+    timeout: float,
+) -> list[Result]:
     """Run one sequence; ``run_id`` (``${run}``) should be unique per
     sequence run, so that names never collide with what an earlier
     sequence left behind."""
     seq_version = seq.get('version')
     for side in sides:
-        side.variables = {'run': run_id, 'RUN': run_id.upper(),
-                          # Three octets for unique MAC addresses.
-                          'mac': ':'.join(run_id[i:i + 2]
-                                          for i in (0, 2, 4)),
-                          'version': str(seq_version or side.max_version)}
+        side.variables = {
+            'run': run_id,
+            'RUN': run_id.upper(),
+            # Three octets for unique MAC addresses.
+            'mac': ':'.join(run_id[i : i + 2] for i in (0, 2, 4)),
+            'version': str(seq_version or side.max_version),
+        }
     results = []
     for index, step in enumerate(seq['steps'], 1):
         version = step.get('version', seq_version)
         version = None if version is None else str(version)
-        name = step.get('name') or f'{step.get("method", "GET")} ' \
-            f'{step["path"]}'
+        name = (
+            step.get('name') or f'{step.get("method", "GET")} {step["path"]}'
+        )
         shapes, notes = [], []
         for side in sides:
             shape, side_notes = _send(side, step, version, timeout)
@@ -174,14 +194,22 @@ def run_sequence(seq: dict[str, Any], sides: list[scenarios.Side],
         if all(s.body_kind == _NOT_SENT for s in shapes):
             # The same earlier step failed on both sides: consistent.
             notes = [f'not sent on either side ({notes[0].split(", ")[1]})']
-        results.append(Result(
-            sequence=seq['name'], resource=seq['resource'],
-            step=f'{index:02d} {name}', method=step.get('method', 'GET'),
-            path=step['path'], version=version, body=step.get('body'),
-            statuses=(shapes[0].status, shapes[1].status),
-            messages=(shapes[0].message, shapes[1].message),
-            setup=bool(step.get('setup')),
-            difference=compare.compare(shapes[0], shapes[1]), notes=notes))
+        results.append(
+            Result(
+                sequence=seq['name'],
+                resource=seq['resource'],
+                step=f'{index:02d} {name}',
+                method=step.get('method', 'GET'),
+                path=step['path'],
+                version=version,
+                body=step.get('body'),
+                statuses=(shapes[0].status, shapes[1].status),
+                messages=(shapes[0].message, shapes[1].message),
+                setup=bool(step.get('setup')),
+                difference=compare.compare(shapes[0], shapes[1]),
+                notes=notes,
+            )
+        )
     return results
 
 
@@ -196,9 +224,11 @@ def apply_known(results: list[Result], known: list[Known]) -> None:
                     break
 
 
-def write_json(path: str, results: list[Result],
-               meta: dict[str, Any]) -> None:
+def write_json(path: str, results: list[Result], meta: dict[str, Any]) -> None:
     with open(path, 'w') as handle:
-        json.dump({'meta': meta,
-                   'results': [r.to_json() for r in results]},
-                  handle, indent=1, default=str)
+        json.dump(
+            {'meta': meta, 'results': [r.to_json() for r in results]},
+            handle,
+            indent=1,
+            default=str,
+        )

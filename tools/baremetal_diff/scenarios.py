@@ -37,11 +37,25 @@ import urllib.request
 import yaml
 
 #: Node provision states that end by themselves.
-TRANSITIONAL = frozenset({
-    'cleaning', 'clean wait', 'deploying', 'wait call-back', 'deleting',
-    'inspecting', 'inspect wait', 'verifying', 'adopting', 'rescuing',
-    'rescue wait', 'unrescuing', 'servicing', 'service wait',
-    'unservicing'})
+TRANSITIONAL = frozenset(
+    {
+        'cleaning',
+        'clean wait',
+        'deploying',
+        'wait call-back',
+        'deleting',
+        'inspecting',
+        'inspect wait',
+        'verifying',
+        'adopting',
+        'rescuing',
+        'rescue wait',
+        'unrescuing',
+        'servicing',
+        'service wait',
+        'unservicing',
+    }
+)
 
 _VAR = re.compile(r'\$\{(\w+)\}')
 _TIMEOUT = 30.0
@@ -56,7 +70,8 @@ def load(path: str) -> list[dict[str, Any]]:
     with open(path) as handle:
         data = yaml.safe_load(handle)
     if not isinstance(data, dict) or not isinstance(
-            data.get('sequences'), list):
+        data.get('sequences'), list
+    ):
         raise ScenarioError(f'{path}: a mapping with a "sequences" list')
     expanded = []
     for seq in data['sequences']:
@@ -76,25 +91,27 @@ def substitute(value: Any, variables: dict[str, str]) -> Any:
     is exactly one unknown variable is an error (a failed earlier step
     leaves it unset: the caller reports the step as not run)."""
     if isinstance(value, str):
+
         def repl(match: re.Match[str]) -> str:
             name = match.group(1)
             if name not in variables:
                 raise KeyError(name)
             return str(variables[name])
+
         return _VAR.sub(repl, value)
     if isinstance(value, list):
         return [substitute(item, variables) for item in value]
     if isinstance(value, dict):
-        return {key: substitute(item, variables)
-                for key, item in value.items()}
+        return {
+            key: substitute(item, variables) for key, item in value.items()
+        }
     return value
 
 
 def dig(body: Any, path: str) -> Any:
     """``a.b.0.c`` in a decoded JSON body, or None."""
     for part in path.split('.'):
-        if isinstance(body, list) and part.isdigit() and int(
-                part) < len(body):
+        if isinstance(body, list) and part.isdigit() and int(part) < len(body):
             body = body[int(part)]
         elif isinstance(body, dict):
             body = body.get(part)
@@ -120,11 +137,11 @@ class Side:
     max_version: str = ''
     variables: dict[str, str] = dataclasses.field(default_factory=dict)
 
-    def request(self, method: str, path: str, version: str | None,
-                body: Any = None) -> Response:
+    def request(
+        self, method: str, path: str, version: str | None, body: Any = None
+    ) -> Response:
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.url + path, data=data,
-                                     method=method)
+        req = urllib.request.Request(self.url + path, data=data, method=method)
         if data is not None:
             req.add_header('Content-Type', 'application/json')
         req.add_header('Accept', 'application/json')
@@ -133,11 +150,19 @@ class Side:
         start = time.monotonic()
         try:
             with urllib.request.urlopen(req, timeout=_TIMEOUT) as resp:
-                return Response(resp.status, dict(resp.headers),
-                                resp.read(), time.monotonic() - start)
+                return Response(
+                    resp.status,
+                    dict(resp.headers),
+                    resp.read(),
+                    time.monotonic() - start,
+                )
         except urllib.error.HTTPError as exc:
-            return Response(exc.code, dict(exc.headers), exc.read(),
-                            time.monotonic() - start)
+            return Response(
+                exc.code,
+                dict(exc.headers),
+                exc.read(),
+                time.monotonic() - start,
+            )
 
     def discover(self) -> None:
         """Read the advertised maximum version from ``GET /``."""
@@ -154,13 +179,19 @@ def header_version(step_version: str | None, side: Side) -> str | None:
 
 
 def node_stable(body: Any) -> bool:
-    return (isinstance(body, dict)
-            and body.get('provision_state') not in TRANSITIONAL
-            and body.get('target_power_state') is None)
+    return (
+        isinstance(body, dict)
+        and body.get('provision_state') not in TRANSITIONAL
+        and body.get('target_power_state') is None
+    )
 
 
-def wait_until(fetch: Callable[[], Any], done: Callable[[Any], bool],
-               timeout: float, interval: float = 0.3) -> bool:
+def wait_until(
+    fetch: Callable[[], Any],
+    done: Callable[[Any], bool],
+    timeout: float,
+    interval: float = 0.3,
+) -> bool:
     """Call ``fetch`` until ``done`` of its result; False on timeout."""
     deadline = time.monotonic() + timeout
     while True:
@@ -171,8 +202,9 @@ def wait_until(fetch: Callable[[], Any], done: Callable[[Any], bool],
         time.sleep(interval)
 
 
-def wait_step(side: Side, step: dict[str, Any], version: str | None,
-              timeout: float) -> str | None:
+def wait_step(
+    side: Side, step: dict[str, Any], version: str | None, timeout: float
+) -> str | None:
     """The step's ``wait``/``wait_for``; an error text on timeout."""
     if 'wait' in step:
         path = '/v1/nodes/' + substitute(step['wait'], side.variables)

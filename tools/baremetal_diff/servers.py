@@ -66,9 +66,11 @@ LITE_CONF = """\
 advertise_incomplete_versions = true
 """
 
-INSTALL_HINT = ('create it with:\n'
-                '  python3 -m venv {venv} && '
-                '{venv}/bin/pip install ironic==39.0.0')
+INSTALL_HINT = (
+    'create it with:\n'
+    '  python3 -m venv {venv} && '
+    '{venv}/bin/pip install ironic==39.0.0'
+)
 
 
 class ServerError(Exception):
@@ -76,8 +78,9 @@ class ServerError(Exception):
 
 
 def oracle_config(state: Path, port: int) -> str:
-    return ORACLE_CONF.format(host=HOST, interfaces=INTERFACES, port=port,
-                              state=state)
+    return ORACLE_CONF.format(
+        host=HOST, interfaces=INTERFACES, port=port, state=state
+    )
 
 
 def check_oracle_venv(venv: Path) -> str:
@@ -87,27 +90,39 @@ def check_oracle_venv(venv: Path) -> str:
         if not (venv / 'bin' / tool).exists():
             raise ServerError(
                 f'upstream Ironic is not installed in {venv} (no '
-                f'bin/{tool}); ' + INSTALL_HINT.format(venv=venv))
+                f'bin/{tool}); ' + INSTALL_HINT.format(venv=venv)
+            )
     out = subprocess.run(
-        [str(venv / 'bin' / 'python'), '-c',
-         'import importlib.metadata as m; print(m.version("ironic"))'],
-        capture_output=True, text=True, check=False)
+        [
+            str(venv / 'bin' / 'python'),
+            '-c',
+            'import importlib.metadata as m; print(m.version("ironic"))',
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return out.stdout.strip() or 'unknown'
 
 
 class Server:
     """A process started in its own session, stopped with its group."""
 
-    def __init__(self, label: str, argv: list[str], url: str,
-                 log: Path) -> None:
+    def __init__(
+        self, label: str, argv: list[str], url: str, log: Path
+    ) -> None:
         self.label, self.argv, self.url, self.log = label, argv, url, log
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 90.0) -> None:
         with open(self.log, 'ab') as out:
             self.proc = subprocess.Popen(
-                self.argv, stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True)
+                self.argv,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -121,8 +136,10 @@ class Server:
 
     def _failure(self, what: str) -> str:
         tail = self.log.read_text(errors='replace').splitlines()[-20:]
-        return (f'{self.label} ({" ".join(self.argv)}) {what}; '
-                f'end of {self.log}:\n' + '\n'.join(tail))
+        return (
+            f'{self.label} ({" ".join(self.argv)}) {what}; '
+            f'end of {self.log}:\n' + '\n'.join(tail)
+        )
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
@@ -143,18 +160,29 @@ def oracle(venv: Path, state: Path, port: int) -> Server:
     log = state / 'ironic.log'
     with open(log, 'ab') as out:
         done = subprocess.run(
-            [str(venv / 'bin' / 'ironic-dbsync'), '--config-file',
-             str(conf), 'create_schema'],
-            stdout=out, stderr=subprocess.STDOUT, check=False)
+            [
+                str(venv / 'bin' / 'ironic-dbsync'),
+                '--config-file',
+                str(conf),
+                'create_schema',
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            check=False,
+        )
     if done.returncode:
         raise ServerError(f'ironic-dbsync create_schema failed; see {log}')
-    return Server('upstream Ironic',
-                  [str(venv / 'bin' / 'ironic'), '--config-file', str(conf)],
-                  f'http://127.0.0.1:{port}', log)
+    return Server(
+        'upstream Ironic',
+        [str(venv / 'bin' / 'ironic'), '--config-file', str(conf)],
+        f'http://127.0.0.1:{port}',
+        log,
+    )
 
 
-def lite(root: Path, venv: Path | None, state: Path, port: int,
-         compute_port: int) -> Server:
+def lite(
+    root: Path, venv: Path | None, state: Path, port: int, compute_port: int
+) -> Server:
     """ironic_lite from this tree's virtualenv (stacklite-aio)."""
     state.mkdir(parents=True, exist_ok=True)
     conf = state / 'lite.conf'
@@ -163,8 +191,22 @@ def lite(root: Path, venv: Path | None, state: Path, port: int,
     exe = venv / 'bin' / 'stacklite-aio'
     if not exe.exists():
         raise ServerError(f'{exe} is missing: run tools/setup-venv.sh')
-    return Server('ironic_lite', [
-        str(exe), '--state-dir', str(state), '--noauth', '--computes', '0',
-        '--api-port', str(compute_port), '--baremetal-port', str(port),
-        '--config-file', str(conf)],
-        f'http://127.0.0.1:{port}', state / 'stacklite.out')
+    return Server(
+        'ironic_lite',
+        [
+            str(exe),
+            '--state-dir',
+            str(state),
+            '--noauth',
+            '--computes',
+            '0',
+            '--api-port',
+            str(compute_port),
+            '--baremetal-port',
+            str(port),
+            '--config-file',
+            str(conf),
+        ],
+        f'http://127.0.0.1:{port}',
+        state / 'stacklite.out',
+    )

@@ -26,16 +26,21 @@ def _node(req: webob.Request) -> dict[str, Any]:
     return node_access.authorized_node(req, 'baremetal:node:bios:get')
 
 
-def _view(req: webob.Request, ident: str, row: dict[str, Any],
-          registry: bool) -> dict[str, Any]:
-    body = {'created_at': util.isotime(row['created_at']),
-            'updated_at': util.isotime(row['updated_at']),
-            'name': row['name'], 'value': row['value']}
+def _view(
+    req: webob.Request, ident: str, row: dict[str, Any], registry: bool
+) -> dict[str, Any]:
+    body = {
+        'created_at': util.isotime(row['created_at']),
+        'updated_at': util.isotime(row['updated_at']),
+        'name': row['name'],
+        'value': row['value'],
+    }
     if registry:
         body.update({k: row[k] for k in _REGISTRY})
         body['allowable_values'] = row['allowable_values'] or []
-    body['links'] = util.links_at(util.base_url(req), 'nodes', ident,
-                                  f'/bios/{row["name"]}')
+    body['links'] = util.links_at(
+        util.base_url(req), 'nodes', ident, f'/bios/{row["name"]}'
+    )
     return body
 
 
@@ -46,7 +51,8 @@ def _query(req: webob.Request) -> tuple[bool, list[str] | None]:
         if name in req.GET and util.version(req).below(mv.BIOS_REGISTRY):
             raise webob.exc.HTTPBadRequest(
                 explanation='Schema error: Additional properties are not '
-                f"allowed ('{name}' was unexpected)")
+                f"allowed ('{name}' was unexpected)"
+            )
     detail = bool(util.query_bool(req, 'detail'))
     if 'fields' not in req.GET:
         return detail, None
@@ -62,8 +68,9 @@ def list_bios(req: webob.Request) -> webob.Response:
     for row in db_bios.settings_of(util.context(req), node['id']):
         body = _view(req, ident, row, detail or fields is not None)
         if fields is not None:
-            body = {k: v for k, v in body.items()
-                    if k in fields or k in _ALWAYS}
+            body = {
+                k: v for k, v in body.items() if k in fields or k in _ALWAYS
+            }
         settings.append(body)
     return util.json_response({'bios': settings})
 
@@ -76,7 +83,9 @@ def show_bios(req: webob.Request) -> webob.Response:
     if not rows:
         raise webob.exc.HTTPNotFound(
             explanation=f"Node {node['uuid']} doesn't have a BIOS setting "
-            f"'{name}'")
+            f"'{name}'"
+        )
     registry = util.version(req).at_least(mv.BIOS_REGISTRY)
     return util.json_response(
-        {name: _view(req, node['uuid'], rows[0], registry)})
+        {name: _view(req, node['uuid'], rows[0], registry)}
+    )

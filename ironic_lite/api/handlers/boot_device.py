@@ -31,15 +31,17 @@ NMI_BODY: dict[str, Any] = {'type': 'object', 'additionalProperties': False}
 @util.translate_errors
 def show_boot_device(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _GET)
-    return util.json_response(util.deps(req).conductor.get_boot_device(
-        util.context(req), node))
+    return util.json_response(
+        util.deps(req).conductor.get_boot_device(util.context(req), node)
+    )
 
 
 @util.translate_errors
 def supported_boot_devices(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _GET)
     devices = util.deps(req).conductor.get_supported_boot_devices(
-        util.context(req), node)
+        util.context(req), node
+    )
     return util.json_response({'supported_boot_devices': devices})
 
 
@@ -49,7 +51,8 @@ def set_boot_device(req: webob.Request) -> webob.Response:
     body = util.read_body(req, PUT_BODY)
     persistent = values.boolean('persistent', body.get('persistent'))
     util.deps(req).conductor.set_boot_device(
-        util.context(req), node, body['boot_device'], bool(persistent))
+        util.context(req), node, body['boot_device'], bool(persistent)
+    )
     return webob.Response(status=204)
 
 

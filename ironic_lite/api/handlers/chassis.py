@@ -20,8 +20,15 @@ from ironic_lite.api import util
 from ironic_lite.api.schemas import nodes as node_schemas
 from ironic_lite.db import chassis as db_chassis
 
-FIELDS = ('uuid', 'description', 'extra', 'created_at', 'updated_at',
-          'links', 'nodes')
+FIELDS = (
+    'uuid',
+    'description',
+    'extra',
+    'created_at',
+    'updated_at',
+    'links',
+    'nodes',
+)
 LIST_FIELDS = ('uuid', 'description', 'links')
 PATCHABLE = ('description', 'extra')
 
@@ -29,8 +36,10 @@ _DESCRIPTION = {'type': ['string', 'null'], 'maxLength': 255}
 CREATE_SCHEMA: dict[str, Any] = {
     'type': 'object',
     'properties': {
-        'uuid': {'type': ['string', 'null'],
-                 'pattern': node_schemas.UUID_PATTERN},
+        'uuid': {
+            'type': ['string', 'null'],
+            'pattern': node_schemas.UUID_PATTERN,
+        },
         'description': _DESCRIPTION,
         'extra': {'type': ['object', 'null']},
     },
@@ -38,8 +47,10 @@ CREATE_SCHEMA: dict[str, Any] = {
 }
 UPDATED_SCHEMA: dict[str, Any] = {
     'type': 'object',
-    'properties': {'description': _DESCRIPTION,
-                   'extra': {'type': ['object', 'null']}},
+    'properties': {
+        'description': _DESCRIPTION,
+        'extra': {'type': ['object', 'null']},
+    },
 }
 
 
@@ -47,11 +58,13 @@ def _links(base: str, uuid: str, suffix: str = '') -> list[dict[str, str]]:
     return util.links_at(base, 'chassis', uuid, suffix)
 
 
-def render(req: webob.Request, row: dict[str, Any],
-           fields: tuple[str, ...]) -> dict[str, Any]:
+def render(
+    req: webob.Request, row: dict[str, Any], fields: tuple[str, ...]
+) -> dict[str, Any]:
     base = util.base_url(req)
     values = {
-        'uuid': row['uuid'], 'description': row['description'],
+        'uuid': row['uuid'],
+        'description': row['description'],
         'extra': row['extra'] or {},
         'created_at': util.isotime(row['created_at']),
         'updated_at': util.isotime(row['updated_at']),
@@ -68,7 +81,8 @@ def _fields(req: webob.Request, default: tuple[str, ...]) -> tuple[str, ...]:
     if util.version(req).below(mv.FIELDS):
         raise webob.exc.HTTPNotAcceptable(
             explanation='The fields query parameter needs API version '
-            f'{mv.FIELDS} or later.')
+            f'{mv.FIELDS} or later.'
+        )
     return listing.selected_fields(text, FIELDS)
 
 
@@ -76,23 +90,28 @@ def _uuid(req: webob.Request) -> str:
     uuid = req.urlvars['chassis_uuid']
     if not uuidutils.is_uuid_like(uuid):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected a UUID for chassis: {uuid[:100]}')
+            explanation=f'Expected a UUID for chassis: {uuid[:100]}'
+        )
     return util.canonical_uuid(uuid)
 
 
-def _list(req: webob.Request, fields: tuple[str, ...],
-          collection: str) -> webob.Response:
+def _list(
+    req: webob.Request, fields: tuple[str, ...], collection: str
+) -> webob.Response:
     util.authorize(req, 'baremetal:chassis:get')
     limit = listing.page_limit(req)
     rows = db_chassis.chassis_list(
-        util.context(req), limit=limit, marker=listing.marker(req),
+        util.context(req),
+        limit=limit,
+        marker=listing.marker(req),
         sort_key=req.GET.get('sort_key', 'id'),
-        sort_dir=req.GET.get('sort_dir', 'asc'))
+        sort_dir=req.GET.get('sort_dir', 'asc'),
+    )
     body: dict[str, Any] = {
-        'chassis': [render(req, row, fields) for row in rows]}
+        'chassis': [render(req, row, fields) for row in rows]
+    }
     if rows and len(rows) == limit:
-        body['next'] = util.next_url(req, collection, rows[-1]['uuid'],
-                                     limit)
+        body['next'] = util.next_url(req, collection, rows[-1]['uuid'], limit)
     return util.json_response(body)
 
 
@@ -102,12 +121,13 @@ def list_chassis(req: webob.Request) -> webob.Response:
     if 'detail' in req.GET:
         if util.version(req).below(mv.DETAIL_PARAM):
             raise webob.exc.HTTPBadRequest(
-                explanation='Invalid query parameter ?detail=True received.')
+                explanation='Invalid query parameter ?detail=True received.'
+            )
         detail = bool(util.query_bool(req, 'detail'))
         if detail and 'fields' in req.GET:
             raise webob.exc.HTTPBadRequest(
-                explanation="Can't fetch a subset of fields with 'detail' "
-                'set')
+                explanation="Can't fetch a subset of fields with 'detail' set"
+            )
     fields = FIELDS if detail else _fields(req, LIST_FIELDS)
     return _list(req, fields, 'chassis')
 
@@ -116,7 +136,8 @@ def list_chassis(req: webob.Request) -> webob.Response:
 def list_chassis_detail(req: webob.Request) -> webob.Response:
     if 'fields' in req.GET:
         raise webob.exc.HTTPBadRequest(
-            explanation="Can't fetch a subset of fields with 'detail' set")
+            explanation="Can't fetch a subset of fields with 'detail' set"
+        )
     return _list(req, FIELDS, 'chassis/detail')
 
 
@@ -131,14 +152,18 @@ def show_chassis(req: webob.Request) -> webob.Response:
 def create_chassis(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:chassis:create')
     body = util.read_body(req, CREATE_SCHEMA)
-    values = {'uuid': util.canonical_uuid(body['uuid']) if body.get('uuid')
-              else uuidutils.generate_uuid(),
-              'description': body.get('description'),
-              'extra': body.get('extra') or {}}
+    values = {
+        'uuid': util.canonical_uuid(body['uuid'])
+        if body.get('uuid')
+        else uuidutils.generate_uuid(),
+        'description': body.get('description'),
+        'extra': body.get('extra') or {},
+    }
     row = db_chassis.chassis_create(util.context(req), values)
     location = f'{util.base_url(req)}/v1/chassis/{row["uuid"]}'
-    return util.json_response(render(req, row, FIELDS), status=201,
-                              headers={'Location': location})
+    return util.json_response(
+        render(req, row, FIELDS), status=201, headers={'Location': location}
+    )
 
 
 @util.translate_errors
@@ -149,12 +174,16 @@ def update_chassis(req: webob.Request) -> webob.Response:
     row = db_chassis.chassis_get(util.context(req), uuid)
     resource_patch.check_allowed(patch, PATCHABLE)
     document = resource_patch.apply_patch(
-        {'description': row['description'], 'extra': row['extra'] or {}},
-        patch)
+        {'description': row['description'], 'extra': row['extra'] or {}}, patch
+    )
     util.validate(UPDATED_SCHEMA, document)
-    changes = {name: (document.get(name) if name != 'extra'
-                      else document.get(name) or {})
-               for name in PATCHABLE if document.get(name) != row[name]}
+    changes = {
+        name: (
+            document.get(name) if name != 'extra' else document.get(name) or {}
+        )
+        for name in PATCHABLE
+        if document.get(name) != row[name]
+    }
     if changes:
         row = db_chassis.chassis_update(util.context(req), uuid, changes)
     return util.json_response(render(req, row, FIELDS))

@@ -22,19 +22,23 @@ def list_cleaning_steps(req: webob.Request) -> webob.Response:
     # Not an upstream version: served at the advertised maximum only.
     if util.version(req).below(str(util.deps(req).versions.maximum)):
         raise webob.exc.HTTPNotFound(
-            explanation=f'The resource {req.path_info} could not be '
-            'found.')
-    row = node_access.authorized_node(req,
-                                      'baremetal:node:get_cleaning_steps')
+            explanation=f'The resource {req.path_info} could not be found.'
+        )
+    row = node_access.authorized_node(req, 'baremetal:node:get_cleaning_steps')
     steps = util.deps(req).conductor.get_clean_steps(util.context(req), row)
-    return util.json_response({
-        'automated': [_step(s) for s in steps.get('automated', [])],
-        'manual': [_step(s) for s in steps.get('manual', [])],
-    })
+    return util.json_response(
+        {
+            'automated': [_step(s) for s in steps.get('automated', [])],
+            'manual': [_step(s) for s in steps.get('manual', [])],
+        }
+    )
 
 
 def _step(step: dict[str, Any]) -> dict[str, Any]:
-    return {'step': step.get('step'), 'priority': step.get('priority', 0),
-            'interface': step.get('interface'),
-            'abortable': bool(step.get('abortable', False)),
-            'argsinfo': step.get('argsinfo')}
+    return {
+        'step': step.get('step'),
+        'priority': step.get('priority', 0),
+        'interface': step.get('interface'),
+        'abortable': bool(step.get('abortable', False)),
+        'argsinfo': step.get('argsinfo'),
+    }

@@ -20,8 +20,15 @@ from ironic_lite.db import conductors as db_conductors
 from lite_common import db as lite_db
 
 POLICY = 'baremetal:conductor:get'
-FIELDS = ('hostname', 'conductor_group', 'alive', 'drivers',
-          'created_at', 'updated_at', 'links')
+FIELDS = (
+    'hostname',
+    'conductor_group',
+    'alive',
+    'drivers',
+    'created_at',
+    'updated_at',
+    'links',
+)
 LIST_FIELDS = ('hostname', 'conductor_group', 'alive', 'links')
 
 
@@ -35,7 +42,8 @@ def _fields(req: webob.Request, detail: bool | None) -> tuple[str, ...]:
         return FIELDS if detail or detail is None else LIST_FIELDS
     if detail:
         raise webob.exc.HTTPBadRequest(
-            explanation="Can't fetch a subset of fields with 'detail' set")
+            explanation="Can't fetch a subset of fields with 'detail' set"
+        )
     return listing.selected_fields(text, FIELDS)
 
 
@@ -52,13 +60,13 @@ class _View:
         values = {
             'hostname': row['hostname'],
             'conductor_group': row['conductor_group'] or '',
-            'alive': bool(row['online']
-                          and row['heartbeat_at'] >= self.cutoff),
+            'alive': bool(
+                row['online'] and row['heartbeat_at'] >= self.cutoff
+            ),
             'drivers': sorted(row['hardware_types'] or []),
             'created_at': util.isotime(row['created_at']),
             'updated_at': util.isotime(row['updated_at']),
-            'links': util.links_at(self.base, 'conductors',
-                                   row['hostname']),
+            'links': util.links_at(self.base, 'conductors', row['hostname']),
         }
         return {name: values[name] for name in self.fields}
 
@@ -71,16 +79,20 @@ def list_conductors(req: webob.Request) -> webob.Response:
     limit = listing.page_limit(req)
     try:
         rows = db_conductors.conductor_list(
-            util.context(req), limit=limit, marker=req.GET.get('marker'),
+            util.context(req),
+            limit=limit,
+            marker=req.GET.get('marker'),
             sort_key=req.GET.get('sort_key', 'id'),
-            sort_dir=req.GET.get('sort_dir', 'asc'))
+            sort_dir=req.GET.get('sort_dir', 'asc'),
+        )
     except exception.ConductorNotFound as exc:
         raise webob.exc.HTTPBadRequest(explanation=str(exc))
     view = _View(req, fields)
     body: dict[str, Any] = {'conductors': [view.render(r) for r in rows]}
     if rows and len(rows) == limit:
-        body['next'] = util.next_url(req, 'conductors', rows[-1]['hostname'],
-                                     limit)
+        body['next'] = util.next_url(
+            req, 'conductors', rows[-1]['hostname'], limit
+        )
     return util.json_response(body)
 
 

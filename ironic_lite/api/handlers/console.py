@@ -25,19 +25,22 @@ def show_console(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, 'baremetal:node:get_console')
     return util.json_response(
         util.deps(req).conductor.get_console_information(
-            util.context(req), node))
+            util.context(req), node
+        )
+    )
 
 
 @util.translate_errors
 def set_console(req: webob.Request) -> webob.Response:
-    node = node_access.authorized_node(req,
-                                       'baremetal:node:set_console_state')
+    node = node_access.authorized_node(req, 'baremetal:node:set_console_state')
     body = util.read_body(req, PUT_BODY)
     enabled = values.boolean('enabled', body['enabled'])
-    util.deps(req).conductor.set_console_mode(util.context(req), node,
-                                              bool(enabled))
+    util.deps(req).conductor.set_console_mode(
+        util.context(req), node, bool(enabled)
+    )
     response = webob.Response(status=202)
     response.headers['Location'] = (
         f'{util.base_url(req)}/v1/nodes/{req.urlvars["node_ident"]}'
-        '/states/console')
+        '/states/console'
+    )
     return response

@@ -60,11 +60,11 @@ BODY: dict[str, Any] = {
 def _check_version(req: webob.Request, node_uuid: str | None) -> None:
     version = util.version(req)
     new = version.at_least(mv.CONTINUE_INSPECTION)
-    if not (new or str(version) == mv.MIN_VERSION) or (node_uuid and
-                                                        not new):
+    if not (new or str(version) == mv.MIN_VERSION) or (node_uuid and not new):
         raise webob.exc.HTTPNotFound(
             explanation=f'API version {mv.CONTINUE_INSPECTION} or newer is '
-            'required')
+            'required'
+        )
 
 
 def _bmc_hosts(driver_info: dict[str, Any]) -> set[str]:
@@ -73,56 +73,82 @@ def _bmc_hosts(driver_info: dict[str, Any]) -> set[str]:
     for key, value in (driver_info or {}).items():
         if not key.endswith('_address') or not isinstance(value, str):
             continue
-        host = urllib.parse.urlparse(value).hostname if '://' in value \
-            else value
+        host = (
+            urllib.parse.urlparse(value).hostname if '://' in value else value
+        )
         if host:
             hosts.add(host.strip('[]').lower())
     return hosts
 
 
-def _by_macs(req: webob.Request, macs: list[str],
-             known: dict[str, Any] | None) -> dict[str, Any] | None:
+def _by_macs(
+    req: webob.Request, macs: list[str], known: dict[str, Any] | None
+) -> dict[str, Any] | None:
     try:
         row = db_nodes.node_get_by_port_addresses(util.context(req), macs)
     except exception.NodeNotFound as exc:
         if 'more than one' in str(exc):
-            LOG.error('Conflict on inspection lookup: several nodes have '
-                      'ports at %s', ', '.join(macs))
+            LOG.error(
+                'Conflict on inspection lookup: several nodes have '
+                'ports at %s',
+                ', '.join(macs),
+            )
             raise ramdisk.not_found()
         return known
     if known and row['uuid'] != known['uuid']:
-        LOG.error('Conflict on inspection lookup: node %(known)s does not '
-                  'have the MAC addresses %(macs)s, node %(other)s does',
-                  {'known': known['uuid'], 'macs': ', '.join(macs),
-                   'other': row['uuid']})
+        LOG.error(
+            'Conflict on inspection lookup: node %(known)s does not '
+            'have the MAC addresses %(macs)s, node %(other)s does',
+            {
+                'known': known['uuid'],
+                'macs': ', '.join(macs),
+                'other': row['uuid'],
+            },
+        )
         raise ramdisk.not_found()
     return row
 
 
-def _by_bmc(req: webob.Request, bmcs: list[str],
-            known: dict[str, Any] | None) -> dict[str, Any] | None:
+def _by_bmc(
+    req: webob.Request, bmcs: list[str], known: dict[str, Any] | None
+) -> dict[str, Any] | None:
     wanted = {address.lower() for address in bmcs}
-    matching = [row for row in db_nodes.node_list(
-        util.context(req), filters={'provision_state': states.INSPECTWAIT})
-        if _bmc_hosts(row['driver_info']) & wanted]
-    if known and matching and known['uuid'] not in {
-            row['uuid'] for row in matching}:
-        LOG.error('Conflict on inspection lookup: node %(known)s and '
-                  'nodes %(others)s match the agent\'s addresses',
-                  {'known': known['uuid'],
-                   'others': ', '.join(r['uuid'] for r in matching)})
+    matching = [
+        row
+        for row in db_nodes.node_list(
+            util.context(req), filters={'provision_state': states.INSPECTWAIT}
+        )
+        if _bmc_hosts(row['driver_info']) & wanted
+    ]
+    if (
+        known
+        and matching
+        and known['uuid'] not in {row['uuid'] for row in matching}
+    ):
+        LOG.error(
+            'Conflict on inspection lookup: node %(known)s and '
+            "nodes %(others)s match the agent's addresses",
+            {
+                'known': known['uuid'],
+                'others': ', '.join(r['uuid'] for r in matching),
+            },
+        )
         raise ramdisk.not_found()
     if not known and matching:
         if len(matching) > 1:
-            LOG.error('Several nodes match BMC address(es) %s and none '
-                      'the MAC addresses', ', '.join(bmcs))
+            LOG.error(
+                'Several nodes match BMC address(es) %s and none '
+                'the MAC addresses',
+                ', '.join(bmcs),
+            )
             raise ramdisk.not_found()
         return matching[0]
     return known
 
 
-def lookup_node(req: webob.Request, macs: list[str], bmcs: list[str],
-                node_uuid: str | None) -> dict[str, Any]:
+def lookup_node(
+    req: webob.Request, macs: list[str], bmcs: list[str], node_uuid: str | None
+) -> dict[str, Any]:
     """The one node in inspect wait the agent's data is about.
 
     :raises HTTPNotFound: none (whatever the reason, as upstream).
@@ -130,24 +156,28 @@ def lookup_node(req: webob.Request, macs: list[str], bmcs: list[str],
     known = None
     if node_uuid:
         try:
-            known = db_nodes.node_get(util.context(req),
-                                      util.canonical_uuid(node_uuid))
+            known = db_nodes.node_get(
+                util.context(req), util.canonical_uuid(node_uuid)
+            )
         except exception.NodeNotFound:
             raise ramdisk.not_found()
     if macs:
         known = _by_macs(req, macs, known)
     if known and known['provision_state'] != states.INSPECTWAIT:
-        LOG.error('Node %(node)s was found by an inspection lookup but is '
-                  'in provision state %(state)s', {
-                      'node': known['uuid'],
-                      'state': known['provision_state']})
+        LOG.error(
+            'Node %(node)s was found by an inspection lookup but is '
+            'in provision state %(state)s',
+            {'node': known['uuid'], 'state': known['provision_state']},
+        )
         raise ramdisk.not_found()
     if bmcs:
         known = _by_bmc(req, bmcs, known)
     if known is None:
-        LOG.error('No node matches MAC addresses (%(macs)s) and BMC '
-                  'address(es) (%(bmc)s) of an inspection lookup',
-                  {'macs': ', '.join(macs), 'bmc': ', '.join(bmcs)})
+        LOG.error(
+            'No node matches MAC addresses (%(macs)s) and BMC '
+            'address(es) (%(bmc)s) of an inspection lookup',
+            {'macs': ', '.join(macs), 'bmc': ', '.join(bmcs)},
+        )
         raise ramdisk.not_found()
     return known
 
@@ -159,19 +189,27 @@ def continue_inspection(req: webob.Request) -> webob.Response:
     node_uuid = req.GET.get('node_uuid')
     if node_uuid is not None and not uuidutils.is_uuid_like(node_uuid):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected UUID for node_uuid: {node_uuid}')
+            explanation=f'Expected UUID for node_uuid: {node_uuid}'
+        )
     data = util.read_body(req, BODY)
     ramdisk.check_enabled(req)
     _check_version(req, node_uuid)
     util.authorize(req, 'baremetal:driver:ipa_continue_inspection')
     inventory = data.pop('inventory')
-    macs = [str(i['mac_address']).lower() for i in inventory['interfaces']
-            if netutils.is_valid_mac(str(i['mac_address']))]
-    bmcs = [a for a in (inventory.get('bmc_address'),
-                        inventory.get('bmc_v6address')) if a]
+    macs = [
+        str(i['mac_address']).lower()
+        for i in inventory['interfaces']
+        if netutils.is_valid_mac(str(i['mac_address']))
+    ]
+    bmcs = [
+        a
+        for a in (inventory.get('bmc_address'), inventory.get('bmc_v6address'))
+        if a
+    ]
     if not macs and not bmcs and not node_uuid:
         raise webob.exc.HTTPBadRequest(
-            explanation='No lookup information provided')
+            explanation='No lookup information provided'
+        )
     row = lookup_node(req, macs, bmcs, node_uuid)
     conductor = util.deps(req).conductor
     new = util.version(req).at_least(mv.CONTINUE_INSPECTION)

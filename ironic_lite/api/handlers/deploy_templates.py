@@ -28,11 +28,19 @@ from ironic_lite.db import deploy_templates as db_templates
 from lite_common.wsgi import handling
 
 POLICY = 'baremetal:deploy_template:%s'
-FIELDS = ('uuid', 'name', 'steps', 'extra', 'created_at', 'updated_at',
-          'links')
+FIELDS = (
+    'uuid',
+    'name',
+    'steps',
+    'extra',
+    'created_at',
+    'updated_at',
+    'links',
+)
 LIST_FIELDS = ('uuid', 'name', 'links')
-LIST_PARAMS = frozenset({'marker', 'limit', 'sort_key', 'sort_dir',
-                         'fields', 'detail'})
+LIST_PARAMS = frozenset(
+    {'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail'}
+)
 PATCHABLE = ('extra', 'name', 'steps', 'description')
 _NOT_ALLOWED = 'The API version does not allow deploy templates'
 
@@ -59,18 +67,26 @@ def _require(req: webob.Request) -> None:
 
 
 def _steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{'interface': s['interface'], 'step': s['step'],
-             'args': node_views.mask_secrets(s['args'] or {}),
-             'priority': s['priority']} for s in steps]
+    return [
+        {
+            'interface': s['interface'],
+            'step': s['step'],
+            'args': node_views.mask_secrets(s['args'] or {}),
+            'priority': s['priority'],
+        }
+        for s in steps
+    ]
 
 
-def render(req: webob.Request, row: dict[str, Any],
-           fields: tuple[str, ...]) -> dict[str, Any]:
+def render(
+    req: webob.Request, row: dict[str, Any], fields: tuple[str, ...]
+) -> dict[str, Any]:
     item: dict[str, Any] = {}
     for name in fields:
         if name == 'links':
-            item[name] = util.links_at(util.base_url(req),
-                                       'deploy_templates', row['uuid'])
+            item[name] = util.links_at(
+                util.base_url(req), 'deploy_templates', row['uuid']
+            )
         elif name in ('created_at', 'updated_at'):
             item[name] = util.isotime(row[name])
         elif name == 'steps':
@@ -82,29 +98,37 @@ def render(req: webob.Request, row: dict[str, Any],
     return item
 
 
-
 def _checked(template: dict[str, Any]) -> dict[str, Any]:
     """A template body (created, or patched) as upstream checks it."""
     handling.validate(TEMPLATE, template)
     node_traits.check_trait(template['name'])
-    if template.get('uuid') and not uuidutils.is_uuid_like(
-            template['uuid']):
+    if template.get('uuid') and not uuidutils.is_uuid_like(template['uuid']):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected UUID for uuid: {template["uuid"]}')
+            explanation=f'Expected UUID for uuid: {template["uuid"]}'
+        )
     counts = Counter((s['interface'], s['step']) for s in template['steps'])
     duplicates = sorted(key for key, count in counts.items() if count > 1)
     if duplicates:
         raise webob.exc.HTTPBadRequest(
             explanation='Duplicate deploy steps. A template cannot have '
             'multiple deploy steps with the same interface and step. '
-            'Duplicates: ' + '; '.join(
-                f'interface: {i}, step: {s}' for i, s in duplicates))
-    return {'name': template['name'],
-            'description': template.get('description'),
-            'extra': template.get('extra') or {},
-            'steps': [{'interface': s['interface'], 'step': s['step'],
-                       'args': s['args'], 'priority': int(s['priority'])}
-                      for s in template['steps']]}
+            'Duplicates: '
+            + '; '.join(f'interface: {i}, step: {s}' for i, s in duplicates)
+        )
+    return {
+        'name': template['name'],
+        'description': template.get('description'),
+        'extra': template.get('extra') or {},
+        'steps': [
+            {
+                'interface': s['interface'],
+                'step': s['step'],
+                'args': s['args'],
+                'priority': int(s['priority']),
+            }
+            for s in template['steps']
+        ],
+    }
 
 
 def _ident(req: webob.Request) -> str:
@@ -114,7 +138,8 @@ def _ident(req: webob.Request) -> str:
     if not re.match(node_schemas.NAME_PATTERN, ident):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Expected a logical name or UUID but received '
-            f'{ident}.')
+            f'{ident}.'
+        )
     return ident
 
 
@@ -127,11 +152,21 @@ def list_templates(req: webob.Request) -> webob.Response:
     sort_key = listing.sort_key(req, db_templates.UNSORTABLE)
     limit = listing.page_limit(req)
     rows = db_templates.list_page(
-        util.context(req), limit=limit, marker=listing.marker(req),
-        sort_key=sort_key, sort_dir=req.GET.get('sort_dir', 'asc'))
-    return util.json_response(listing.page_body(
-        req, 'deploy_templates', rows,
-        lambda row: render(req, row, fields), limit))
+        util.context(req),
+        limit=limit,
+        marker=listing.marker(req),
+        sort_key=sort_key,
+        sort_dir=req.GET.get('sort_dir', 'asc'),
+    )
+    return util.json_response(
+        listing.page_body(
+            req,
+            'deploy_templates',
+            rows,
+            lambda row: render(req, row, fields),
+            limit,
+        )
+    )
 
 
 @util.translate_errors
@@ -150,12 +185,16 @@ def create_template(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'create')
     body = util.read_body(req, TEMPLATE)
     values = _checked(body)
-    values['uuid'] = (util.canonical_uuid(body['uuid']) if body.get('uuid')
-                      else uuidutils.generate_uuid())
+    values['uuid'] = (
+        util.canonical_uuid(body['uuid'])
+        if body.get('uuid')
+        else uuidutils.generate_uuid()
+    )
     row = db_templates.create(util.context(req), values)
     location = f'{util.base_url(req)}/v1/deploy_templates/{row["uuid"]}'
-    return util.json_response(render(req, row, FIELDS), status=201,
-                              headers={'Location': location})
+    return util.json_response(
+        render(req, row, FIELDS), status=201, headers={'Location': location}
+    )
 
 
 @util.translate_errors
@@ -165,9 +204,12 @@ def update_template(req: webob.Request) -> webob.Response:
     patch = util.read_body(req, node_schemas.PATCH)
     resource_patch.check_allowed(patch, PATCHABLE)
     row = db_templates.get(util.context(req), _ident(req))
-    document = {'name': row['name'], 'description': row['description'],
-                'extra': row['extra'] or {},
-                'steps': [dict(s) for s in row['steps']]}
+    document = {
+        'name': row['name'],
+        'description': row['description'],
+        'extra': row['extra'] or {},
+        'steps': [dict(s) for s in row['steps']],
+    }
     document = resource_patch.apply_patch(document, patch)
     values = _checked(document)
     row = db_templates.update(util.context(req), row['id'], values)

@@ -21,10 +21,12 @@ from ironic_lite.common import interfaces
 from ironic_lite.db import conductors as db_conductors
 
 #: Interface types shown from a later version than 1.30 (upstream's).
-_INTERFACE_SINCE = {'storage': mv.STORAGE_INTERFACE,
-                    'rescue': mv.RESCUE,
-                    'bios': mv.BIOS,
-                    'firmware': mv.FIRMWARE}
+_INTERFACE_SINCE = {
+    'storage': mv.STORAGE_INTERFACE,
+    'rescue': mv.RESCUE,
+    'bios': mv.BIOS,
+    'firmware': mv.FIRMWARE,
+}
 
 
 class _Driver:
@@ -46,15 +48,18 @@ class _Driver:
 
 
 def _drivers(req: webob.Request) -> dict[str, _Driver]:
-    alive = db_conductors.list_alive(util.context(req),
-                                     util.deps(req).heartbeat_timeout,
-                                     with_interfaces=True)
+    alive = db_conductors.list_alive(
+        util.context(req),
+        util.deps(req).heartbeat_timeout,
+        with_interfaces=True,
+    )
     drivers: dict[str, _Driver] = {}
     for conductor in alive:
         recorded = conductor.get('hardware_interfaces') or {}
         for name in conductor.get('hardware_types') or ():
             drivers.setdefault(name, _Driver()).add(
-                conductor['hostname'], recorded.get(name, {}))
+                conductor['hostname'], recorded.get(name, {})
+            )
     return drivers
 
 
@@ -75,8 +80,9 @@ def _interfaces(req: webob.Request, driver: _Driver) -> dict[str, Any]:
     return body
 
 
-def _driver(req: webob.Request, name: str, driver: _Driver,
-            detail: bool = False) -> dict[str, Any]:
+def _driver(
+    req: webob.Request, name: str, driver: _Driver, detail: bool = False
+) -> dict[str, Any]:
     hosts = driver.hosts
     base = util.base_url(req)
     body: dict[str, Any] = {
@@ -85,8 +91,9 @@ def _driver(req: webob.Request, name: str, driver: _Driver,
         'links': util.links_at(base, 'drivers', name),
     }
     if util.version(req).at_least(mv.STATES_LINK):
-        body['properties'] = util.links_at(base, 'drivers', name,
-                                           '/properties')
+        body['properties'] = util.links_at(
+            base, 'drivers', name, '/properties'
+        )
     if util.version(req).at_least(mv.DRIVER_TYPE):
         body['type'] = 'dynamic'
         if detail:
@@ -100,9 +107,10 @@ def _detail(req: webob.Request) -> bool:
         return False
     if util.version(req).below(mv.DRIVER_TYPE):
         raise webob.exc.HTTPNotAcceptable(
-            explanation='The query parameter \'detail\' needs API version '
+            explanation="The query parameter 'detail' needs API version "
             f'{mv.DRIVER_TYPE} or later; this request uses '
-            f'{util.version(req)}.')
+            f'{util.version(req)}.'
+        )
     return bool(util.query_bool(req, 'detail'))
 
 
@@ -115,20 +123,29 @@ def _check_type(req: webob.Request) -> bool:
     if util.version(req).below(mv.DRIVER_TYPE):
         raise webob.exc.HTTPNotAcceptable(
             explanation='Request not acceptable. The minimal required API '
-            f'version should be {mv.DRIVER_TYPE}')
+            f'version should be {mv.DRIVER_TYPE}'
+        )
     if kind not in ('classic', 'dynamic'):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid driver type {kind!r}: use classic or '
-            'dynamic.')
+            'dynamic.'
+        )
     return kind == 'dynamic'
 
 
 #: Every field a driver may show (what ``?fields=`` may name, 1.77).
-ALL_FIELDS = ('hosts', 'links', 'name', *(
-    f'{prefix}_{kind}_interface{"s" if prefix == "enabled" else ""}'
-    for kind in interfaces.INTERFACE_TYPES
-    for prefix in ('default', 'enabled')),
-    'properties', 'type')
+ALL_FIELDS = (
+    'hosts',
+    'links',
+    'name',
+    *(
+        f'{prefix}_{kind}_interface{"s" if prefix == "enabled" else ""}'
+        for kind in interfaces.INTERFACE_TYPES
+        for prefix in ('default', 'enabled')
+    ),
+    'properties',
+    'type',
+)
 
 
 def _fields(req: webob.Request, detail: bool) -> list[str] | None:
@@ -138,12 +155,12 @@ def _fields(req: webob.Request, detail: bool) -> list[str] | None:
         return None
     if util.version(req).below(mv.DRIVER_FIELDS):
         raise webob.exc.HTTPNotAcceptable(
-            explanation='Request not acceptable.')
+            explanation='Request not acceptable.'
+        )
     return listing.schema_fields(req, ALL_FIELDS, detail)
 
 
-def _select(body: dict[str, Any], fields: list[str] | None
-            ) -> dict[str, Any]:
+def _select(body: dict[str, Any], fields: list[str] | None) -> dict[str, Any]:
     """``body`` with only ``fields`` (and its links, as upstream);
     400 for a field this version or view does not show."""
     if fields is None:
@@ -151,7 +168,8 @@ def _select(body: dict[str, Any], fields: list[str] | None
     missing = [f for f in fields if f not in body]
     if missing:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Field(s) "{", ".join(missing)}" are not valid')
+            explanation=f'Field(s) "{", ".join(missing)}" are not valid'
+        )
     return {k: v for k, v in body.items() if k in fields or k == 'links'}
 
 
@@ -161,10 +179,14 @@ def list_drivers(req: webob.Request) -> webob.Response:
     detail = _detail(req)
     fields = _fields(req, detail)
     drivers = _drivers(req) if wanted else {}
-    return util.json_response({'drivers': [
-        _select(_driver(req, name, driver, detail), fields)
-        for name, driver in sorted(drivers.items())
-    ]})
+    return util.json_response(
+        {
+            'drivers': [
+                _select(_driver(req, name, driver, detail), fields)
+                for name, driver in sorted(drivers.items())
+            ]
+        }
+    )
 
 
 def require_driver(req: webob.Request, name: str) -> None:
@@ -172,7 +194,8 @@ def require_driver(req: webob.Request, name: str) -> None:
     if not _hosts_by_driver(req).get(name):
         raise webob.exc.HTTPNotFound(
             explanation=f'Could not find the following driver(s) or '
-            f'hardware type(s): {name}.')
+            f'hardware type(s): {name}.'
+        )
 
 
 def show_properties(req: webob.Request) -> webob.Response:
@@ -182,8 +205,9 @@ def show_properties(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:driver:get_properties')
     name = req.urlvars['driver_name']
     require_driver(req, name)
-    return util.json_response(util.deps(req).conductor.get_driver_properties(
-        util.context(req), name))
+    return util.json_response(
+        util.deps(req).conductor.get_driver_properties(util.context(req), name)
+    )
 
 
 def show_driver(req: webob.Request) -> webob.Response:
@@ -193,15 +217,16 @@ def show_driver(req: webob.Request) -> webob.Response:
     if driver is None:
         raise webob.exc.HTTPNotFound(
             explanation=f'Could not find the following driver(s) or '
-            f'hardware type(s): {name}.')
+            f'hardware type(s): {name}.'
+        )
     fields = _fields(req, detail=False)
     return util.json_response(
-        _select(_driver(req, name, driver, detail=True), fields))
+        _select(_driver(req, name, driver, detail=True), fields)
+    )
 
 
 @util.translate_errors
-def show_raid_logical_disk_properties(req: webob.Request
-                                      ) -> webob.Response:
+def show_raid_logical_disk_properties(req: webob.Request) -> webob.Response:
     """``GET /v1/drivers/{driver_name}/raid/logical_disk_properties``
     (1.12): the keys a target RAID configuration may use, from the
     hardware type's default RAID interface (404 for ``no-raid``, or an
@@ -209,16 +234,18 @@ def show_raid_logical_disk_properties(req: webob.Request
     if util.version(req).below(mv.RAID):
         raise webob.exc.HTTPNotAcceptable(
             explanation='The RAID logical disk properties need API version '
-            f'{mv.RAID} or later; this request uses {util.version(req)}.')
+            f'{mv.RAID} or later; this request uses {util.version(req)}.'
+        )
     util.authorize(req, 'baremetal:driver:get_raid_logical_disk_properties')
     name = req.urlvars['driver_name']
     if not _hosts_by_driver(req).get(name):
         raise webob.exc.HTTPNotFound(
-            explanation=f"The driver '{name}' is unknown.")
+            explanation=f"The driver '{name}' is unknown."
+        )
     try:
-        properties = util.deps(req).conductor.\
-            get_raid_logical_disk_properties(util.context(req), name)
+        properties = util.deps(req).conductor.get_raid_logical_disk_properties(
+            util.context(req), name
+        )
     except exception.UnsupportedDriverExtension as exc:
         raise webob.exc.HTTPNotFound(explanation=exc.format_message())
     return util.json_response(properties)
-

@@ -19,8 +19,12 @@ from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 from ironic_lite.db import firmware as db_firmware
 
-_VERSIONS = ('component', 'initial_version', 'current_version',
-             'last_version_flashed')
+_VERSIONS = (
+    'component',
+    'initial_version',
+    'current_version',
+    'last_version_flashed',
+)
 _IDENTITY = ('vendor', 'model', 'serial_number')
 _ALWAYS = ('created_at', 'updated_at')
 #: What ?fields= may name (upstream's schema).
@@ -39,13 +43,16 @@ def _fields(req: webob.Request) -> tuple[str, ...]:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Fields {", ".join(early)} are not allowed in '
             'this API version. They require at least API version '
-            f'{mv.FIRMWARE_IDENTITY}.')
+            f'{mv.FIRMWARE_IDENTITY}.'
+        )
     return tuple(fields)
 
 
 def _view(row: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
-    body = {'created_at': util.isotime(row['created_at']),
-            'updated_at': util.isotime(row['updated_at'])}
+    body = {
+        'created_at': util.isotime(row['created_at']),
+        'updated_at': util.isotime(row['updated_at']),
+    }
     body.update({name: row[name] for name in fields if name not in body})
     return body
 
@@ -56,4 +63,5 @@ def list_firmware(req: webob.Request) -> webob.Response:
     fields = _fields(req)
     rows = db_firmware.components_of(util.context(req), node['id'])
     return util.json_response(
-        {'firmware': [_view(row, fields) for row in rows]})
+        {'firmware': [_view(row, fields) for row in rows]}
+    )

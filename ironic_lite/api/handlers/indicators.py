@@ -31,7 +31,8 @@ def _split(unique_name: str) -> tuple[str, str]:
     name, at, component = unique_name.partition('@')
     if not at:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Malformed indicator name "{unique_name}"')
+            explanation=f'Malformed indicator name "{unique_name}"'
+        )
     return component, name
 
 
@@ -39,15 +40,18 @@ def _node(req: webob.Request, action: str) -> dict[str, Any]:
     return node_access.authorized_node(req, action)
 
 
-def _view(base: str, ident: str, component: str, name: str,
-          fields: dict[str, Any]) -> dict[str, Any]:
+def _view(
+    base: str, ident: str, component: str, name: str, fields: dict[str, Any]
+) -> dict[str, Any]:
     unique = f'{name}@{component}'
     return {
-        'name': unique, 'component': component,
+        'name': unique,
+        'component': component,
         'readonly': fields.get('readonly', True),
         'states': fields.get('states', []),
-        'links': util.links_at(base, 'nodes', ident,
-                               f'/management/indicators/{unique}'),
+        'links': util.links_at(
+            base, 'nodes', ident, f'/management/indicators/{unique}'
+        ),
     }
 
 
@@ -55,13 +59,19 @@ def _view(base: str, ident: str, component: str, name: str,
 def list_indicators(req: webob.Request) -> webob.Response:
     node = _node(req, _GET)
     found = util.deps(req).conductor.get_supported_indicators(
-        util.context(req), node)
+        util.context(req), node
+    )
     base = util.base_url(req)
     ident = req.urlvars['node_ident']
-    return util.json_response({'indicators': [
-        _view(base, ident, component, name, fields)
-        for component, names in found.items()
-        for name, fields in names.items()]})
+    return util.json_response(
+        {
+            'indicators': [
+                _view(base, ident, component, name, fields)
+                for component, names in found.items()
+                for name, fields in names.items()
+            ]
+        }
+    )
 
 
 @util.translate_errors
@@ -69,7 +79,8 @@ def show_indicator(req: webob.Request) -> webob.Response:
     node = _node(req, _GET)
     component, name = _split(req.urlvars['indicator'])
     state = util.deps(req).conductor.get_indicator_state(
-        util.context(req), node, component, name)
+        util.context(req), node, component, name
+    )
     return util.json_response({'state': state})
 
 
@@ -79,5 +90,6 @@ def set_indicator(req: webob.Request) -> webob.Response:
     component, name = _split(req.urlvars['indicator'])
     body = util.read_body(req, PUT_BODY)
     util.deps(req).conductor.set_indicator_state(
-        util.context(req), node, component, name, body['state'])
+        util.context(req), node, component, name, body['state']
+    )
     return webob.Response(status=204)

@@ -34,14 +34,31 @@ from ironic_lite.inspection_rules import validation
 from lite_common.wsgi import handling
 
 POLICY = 'baremetal:inspection_rule:%s'
-FIELDS = ('uuid', 'created_at', 'updated_at', 'description', 'priority',
-          'sensitive', 'phase', 'conditions', 'actions', 'links')
+FIELDS = (
+    'uuid',
+    'created_at',
+    'updated_at',
+    'description',
+    'priority',
+    'sensitive',
+    'phase',
+    'conditions',
+    'actions',
+    'links',
+)
 LIST_FIELDS = ('uuid', 'priority', 'phase', 'description', 'links')
-LIST_PARAMS = frozenset({'marker', 'limit', 'sort_key', 'sort_dir',
-                         'fields', 'detail', 'phase'})
+LIST_PARAMS = frozenset(
+    {'marker', 'limit', 'sort_key', 'sort_dir', 'fields', 'detail', 'phase'}
+)
 #: What a patch document holds (uuid is refused: see the docstring).
-PATCHABLE = ('description', 'priority', 'sensitive', 'phase',
-             'conditions', 'actions')
+PATCHABLE = (
+    'description',
+    'priority',
+    'sensitive',
+    'phase',
+    'conditions',
+    'actions',
+)
 _NOT_ALLOWED = 'The API version does not allow inspection rules'
 
 
@@ -74,13 +91,15 @@ def _conditions(conditions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return shown
 
 
-def render(req: webob.Request, row: dict[str, Any],
-           fields: tuple[str, ...]) -> dict[str, Any]:
+def render(
+    req: webob.Request, row: dict[str, Any], fields: tuple[str, ...]
+) -> dict[str, Any]:
     item: dict[str, Any] = {}
     for name in fields:
         if name == 'links':
-            item[name] = util.links_at(util.base_url(req),
-                                       'inspection_rules', row['uuid'])
+            item[name] = util.links_at(
+                util.base_url(req), 'inspection_rules', row['uuid']
+            )
         elif name in ('created_at', 'updated_at'):
             item[name] = util.isotime(row[name])
         elif name in ('conditions', 'actions') and row['sensitive']:
@@ -94,12 +113,12 @@ def render(req: webob.Request, row: dict[str, Any],
     return item
 
 
-
 def _ident(req: webob.Request) -> str:
     ident = req.urlvars['rule_id']
     if not uuidutils.is_uuid_like(ident):
         raise webob.exc.HTTPBadRequest(
-            explanation=f"Schema error: '{ident}' is not a 'uuid'")
+            explanation=f"Schema error: '{ident}' is not a 'uuid'"
+        )
     return util.canonical_uuid(ident)
 
 
@@ -110,12 +129,14 @@ def _checked(rule: dict[str, Any]) -> dict[str, Any]:
         validation.validate_rule(rule)
     except exception.Invalid as exc:
         raise webob.exc.HTTPBadRequest(explanation=exc.format_message())
-    return {'description': rule.get('description'),
-            'priority': rule.get('priority', 0),
-            'sensitive': bool(rule.get('sensitive')),
-            'phase': rule.get('phase') or 'main',
-            'conditions': rule.get('conditions') or [],
-            'actions': rule['actions']}
+    return {
+        'description': rule.get('description'),
+        'priority': rule.get('priority', 0),
+        'sensitive': bool(rule.get('sensitive')),
+        'phase': rule.get('phase') or 'main',
+        'conditions': rule.get('conditions') or [],
+        'actions': rule['actions'],
+    }
 
 
 @util.translate_errors
@@ -127,12 +148,22 @@ def list_rules(req: webob.Request) -> webob.Response:
     sort_key = listing.sort_key(req, db_rules.UNSORTABLE)
     limit = listing.page_limit(req)
     rows = db_rules.list_page(
-        util.context(req), limit=limit, marker=listing.marker(req),
-        sort_key=sort_key, sort_dir=req.GET.get('sort_dir', 'asc'),
-        phase=req.GET.get('phase') or None)
-    return util.json_response(listing.page_body(
-        req, 'inspection_rules', rows,
-        lambda row: render(req, row, fields), limit))
+        util.context(req),
+        limit=limit,
+        marker=listing.marker(req),
+        sort_key=sort_key,
+        sort_dir=req.GET.get('sort_dir', 'asc'),
+        phase=req.GET.get('phase') or None,
+    )
+    return util.json_response(
+        listing.page_body(
+            req,
+            'inspection_rules',
+            rows,
+            lambda row: render(req, row, fields),
+            limit,
+        )
+    )
 
 
 @util.translate_errors
@@ -156,8 +187,9 @@ def create_rule(req: webob.Request) -> webob.Response:
         values['uuid'] = listing.uuid_arg('uuid', body['uuid'])
     row = db_rules.create(util.context(req), values)
     location = f'{util.base_url(req)}/v1/inspection_rules/{row["uuid"]}'
-    return util.json_response(render(req, row, FIELDS), status=201,
-                              headers={'Location': location})
+    return util.json_response(
+        render(req, row, FIELDS), status=201, headers={'Location': location}
+    )
 
 
 @util.translate_errors
@@ -168,14 +200,20 @@ def update_rule(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'update')
     row = db_rules.get(util.context(req), ident)
     sensitive = resource_patch.patch_values(patch, '/sensitive')
-    if row['sensitive'] and sensitive and not sensitive[0] \
-            and sensitive[0] is not None:
+    if (
+        row['sensitive']
+        and sensitive
+        and not sensitive[0]
+        and sensitive[0] is not None
+    ):
         raise webob.exc.HTTPBadRequest(
             explanation=f"Couldn't apply patch '{patch}'. Reason: "
-            'Inspection rules cannot have the sensitive flag unset.')
+            'Inspection rules cannot have the sensitive flag unset.'
+        )
     if any(op['path'].split('/')[1] == 'uuid' for op in patch):
         raise webob.exc.HTTPBadRequest(
-            explanation="The uuid of an inspection rule cannot be changed.")
+            explanation='The uuid of an inspection rule cannot be changed.'
+        )
     document = {name: row[name] for name in PATCHABLE}
     document['conditions'] = document['conditions'] or []
     document = resource_patch.apply_patch(document, patch)

@@ -54,19 +54,29 @@ PATCH_RULES = (
 
 #: Field -> (rule that shows it, what it shows instead).
 REDACTED: dict[str, tuple[str, Any]] = {
-    'last_error': ('baremetal:node:get:last_error',
-                   '** Value Redacted - Requires baremetal:node:get:'
-                   'last_error permission. **'),
-    'reservation': ('baremetal:node:get:reservation',
-                    '** Redacted - requires baremetal:node:get:'
-                    'reservation permission. **'),
+    'last_error': (
+        'baremetal:node:get:last_error',
+        '** Value Redacted - Requires baremetal:node:get:'
+        'last_error permission. **',
+    ),
+    'reservation': (
+        'baremetal:node:get:reservation',
+        '** Redacted - requires baremetal:node:get:reservation permission. **',
+    ),
     'driver_internal_info': (
         'baremetal:node:get:driver_internal_info',
-        {'content': '** Redacted - Requires baremetal:node:get:'
-                    'driver_internal_info permission. **'}),
-    'driver_info': ('baremetal:node:get:driver_info',
-                    {'content': '** Redacted - requires baremetal:node:'
-                                'get:driver_info permission. **'}),
+        {
+            'content': '** Redacted - Requires baremetal:node:get:'
+            'driver_internal_info permission. **'
+        },
+    ),
+    'driver_info': (
+        'baremetal:node:get:driver_info',
+        {
+            'content': '** Redacted - requires baremetal:node:'
+            'get:driver_info permission. **'
+        },
+    ),
 }
 
 Redactor = Callable[[dict[str, Any], dict[str, Any]], None]
@@ -79,15 +89,15 @@ def get_node(req: webob.Request, ident: str) -> dict[str, Any]:
         ident = util.canonical_uuid(ident)
     elif util.version(req).below(mv.NAME):
         raise webob.exc.HTTPNotFound(
-            explanation=f'Node {ident} could not be found.')
+            explanation=f'Node {ident} could not be found.'
+        )
     try:
         return db_nodes.node_get(util.context(req), ident)
     except exception.NodeNotFound:
         if not json_suffix.had_suffix(req.environ):
             raise
         # Below 1.91 "x.json" was taken for "x": it may be the name.
-        return db_nodes.node_get(util.context(req),
-                                 ident + json_suffix.SUFFIX)
+        return db_nodes.node_get(util.context(req), ident + json_suffix.SUFFIX)
 
 
 def target(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
@@ -103,21 +113,24 @@ def target(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def allowed(req: webob.Request, action: str,
-            where: dict[str, Any] | None = None) -> bool:
+def allowed(
+    req: webob.Request, action: str, where: dict[str, Any] | None = None
+) -> bool:
     ctx = util.context(req)
     return lite_policy.check(util.deps(req).enforcer, ctx, action, where)
 
 
-def check_visible(req: webob.Request, row: dict[str, Any],
-                  ident: str) -> dict[str, Any]:
+def check_visible(
+    req: webob.Request, row: dict[str, Any], ident: str
+) -> dict[str, Any]:
     """``row``'s target, once the caller may see it: a 404 for a
     project-scoped caller who may not (403 otherwise), as upstream."""
     where = target(req, row)
     if not allowed(req, GET, where):
         if util.context(req).project_id:
             raise webob.exc.HTTPNotFound(
-                explanation=f'Node {ident} could not be found.')
+                explanation=f'Node {ident} could not be found.'
+            )
         util.authorize(req, GET, where)
     return where
 
@@ -145,13 +158,18 @@ def patch_rules(patch: list[dict[str, Any]]) -> list[str]:
     generic = False
     for operation in patch:
         path = operation['path']
-        rule = next((name for prefix, name in PATCH_RULES
-                     if path.startswith(prefix)), None)
+        rule = next(
+            (name for prefix, name in PATCH_RULES if path.startswith(prefix)),
+            None,
+        )
         field = path.lstrip('/').split('/')[0]
         if rule is None and field.endswith('_interface'):
             rule = 'baremetal:node:update:driver_interfaces'
-        if (rule is None and field == 'automated_clean'
-                and _is_false(operation.get('value'))):
+        if (
+            rule is None
+            and field == 'automated_clean'
+            and _is_false(operation.get('value'))
+        ):
             rule = 'baremetal:node:disable_cleaning'
         if rule is None:
             generic = True
@@ -195,7 +213,8 @@ def linked_node(req: webob.Request, ident: Any, what: str) -> dict[str, Any]:
     authorize_node_link)."""
     if not isinstance(ident, str):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected UUID for node_uuid: {ident}')
+            explanation=f'Expected UUID for node_uuid: {ident}'
+        )
     try:
         node = get_node(req, ident)
     except (exception.NodeNotFound, webob.exc.HTTPNotFound):
@@ -203,5 +222,6 @@ def linked_node(req: webob.Request, ident: Any, what: str) -> dict[str, Any]:
     if node is None or not allowed(req, GET, target(req, node)):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Cannot associate the {what} with node {ident}, '
-            'as it does not exist or is not accessible')
+            'as it does not exist or is not accessible'
+        )
     return node

@@ -23,15 +23,20 @@ from ironic_lite.db import chassis as db_chassis
 
 #: Fields a client may only send from the version that introduced them.
 VERSIONED_INPUT = {
-    name: since for name, since in views.FIELD_VERSIONS.items()
-    if name in schemas.WRITABLE and since != '1.1'}
+    name: since
+    for name, since in views.FIELD_VERSIONS.items()
+    if name in schemas.WRITABLE and since != '1.1'
+}
 
 #: Node names before 1.10: host names (upstream's old check).
-_HOSTNAME = re.compile(r'''^
+_HOSTNAME = re.compile(
+    r"""^
 [a-z0-9]([a-z0-9\-]{0,61}[a-z0-9])?  # host
 (\.[a-z0-9\-_]{0,62}[a-z0-9])*       # domain
 \.?                                  # trailing dot
-$''', re.X)
+$""",
+    re.X,
+)
 _LOGICAL_NAME = re.compile(schemas.NAME_PATTERN)
 
 
@@ -48,7 +53,8 @@ def check_input_versions(req: webob.Request, body: dict[str, Any]) -> None:
             continue
         raise webob.exc.HTTPNotAcceptable(
             explanation=f'The field {name!r} needs API version '
-            f'{since} or later; this request uses {version}.')
+            f'{since} or later; this request uses {version}.'
+        )
 
 
 def check_name(req: webob.Request, name: Any, creating: bool) -> None:
@@ -59,12 +65,16 @@ def check_name(req: webob.Request, name: Any, creating: bool) -> None:
         return
     if uuidutils.is_uuid_like(name):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Cannot use a UUID as a node name: {name}.')
+            explanation=f'Cannot use a UUID as a node name: {name}.'
+        )
     old = util.version(req).below(mv.RFC3986_NAMES)
     valid = _HOSTNAME if old else _LOGICAL_NAME
     if len(name) > 255 or valid.match(name) is None:
-        what = ('Cannot create node with invalid name' if creating
-                else 'Cannot change name to invalid name')
+        what = (
+            'Cannot create node with invalid name'
+            if creating
+            else 'Cannot change name to invalid name'
+        )
         raise webob.exc.HTTPBadRequest(explanation=f"{what} '{name}'")
 
 
@@ -75,7 +85,8 @@ def as_boolean(name: str, text: str) -> bool:
     except ValueError:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid value for {name}: {text!r}; expected a '
-            'boolean.')
+            'boolean.'
+        )
 
 
 def normalize(values: dict[str, Any]) -> dict[str, Any]:
@@ -105,8 +116,9 @@ def sync_instance_name(row: dict[str, Any], values: dict[str, Any]) -> None:
     values['instance_name'] = str(info['display_name'])[:255]
 
 
-def resolve_parent(req: webob.Request, values: dict[str, Any],
-                   owner: str | None) -> None:
+def resolve_parent(
+    req: webob.Request, values: dict[str, Any], owner: str | None
+) -> None:
     """Replace ``parent_node`` (a name or uuid) by the parent's uuid.
 
     The parent must be a node the caller may see, with the same owner
@@ -118,7 +130,8 @@ def resolve_parent(req: webob.Request, values: dict[str, Any],
         return
     refused = webob.exc.HTTPBadRequest(
         explanation=f"Unable to apply the requested parent_node '{ident}'. "
-        'Requested value was invalid.')
+        'Requested value was invalid.'
+    )
     try:
         parent = node_access.get_node(req, ident)
         node_access.check_visible(req, parent, ident)
@@ -129,8 +142,9 @@ def resolve_parent(req: webob.Request, values: dict[str, Any],
     values['parent_node'] = parent['uuid']
 
 
-def resolve_chassis(req: webob.Request, values: dict[str, Any],
-                    creating: bool) -> None:
+def resolve_chassis(
+    req: webob.Request, values: dict[str, Any], creating: bool
+) -> None:
     """Replace ``chassis_uuid`` by the chassis' id (``chassis_id``).
 
     Null is no chassis: at creation always (upstream accepts it), by a
@@ -144,13 +158,16 @@ def resolve_chassis(req: webob.Request, values: dict[str, Any],
         if not creating and util.version(req).below(mv.UNSET_CHASSIS):
             raise webob.exc.HTTPNotAcceptable(
                 explanation='Removing the chassis of a node needs API '
-                f'version {mv.UNSET_CHASSIS} or later.')
+                f'version {mv.UNSET_CHASSIS} or later.'
+            )
         values['chassis_id'] = None
         return
     try:
-        chassis = db_chassis.chassis_get(util.context(req),
-                                         util.canonical_uuid(uuid))
+        chassis = db_chassis.chassis_get(
+            util.context(req), util.canonical_uuid(uuid)
+        )
     except exception.ChassisNotFound as exc:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid chassis_uuid: {exc}')
+            explanation=f'Invalid chassis_uuid: {exc}'
+        )
     values['chassis_id'] = chassis['id']

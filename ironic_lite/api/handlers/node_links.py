@@ -26,17 +26,17 @@ def list_children(req: webob.Request) -> webob.Response:
     except webob.exc.HTTPForbidden:
         # Upstream: no telling a caller that the node exists.
         raise webob.exc.HTTPNotFound(
-            explanation=f'Node {req.urlvars["node_ident"]} could not be '
-            'found.')
+            explanation=f'Node {req.urlvars["node_ident"]} could not be found.'
+        )
     filters: dict[str, Any] = {'parent_node': parent['uuid']}
     project = node_access.list_project(req, None)
     if project is not None:
         filters['project'] = project
     uuids = db_nodes.node_uuids(util.context(req), filters)
-    href = (f'{util.base_url(req)}/v1/nodes?parent_node='
-            f'{parent["uuid"]}')
-    return util.json_response({'children': uuids,
-                               'links': {'href': href, 'rel': 'children'}})
+    href = f'{util.base_url(req)}/v1/nodes?parent_node={parent["uuid"]}'
+    return util.json_response(
+        {'children': uuids, 'links': {'href': href, 'rel': 'children'}}
+    )
 
 
 @util.translate_errors
@@ -46,8 +46,13 @@ def list_shards(req: webob.Request) -> webob.Response:
     upstream."""
     util.authorize(req, 'baremetal:shards:get')
     counts = db_nodes.shard_counts(util.context(req))
-    return util.json_response({'shards': [
-        {'name': str(shard), 'count': count} for shard, count in counts]})
+    return util.json_response(
+        {
+            'shards': [
+                {'name': str(shard), 'count': count} for shard, count in counts
+            ]
+        }
+    )
 
 
 @util.translate_errors
@@ -57,5 +62,6 @@ def show_inventory(req: webob.Request) -> webob.Response:
     a 404 when no inspection stored any (the fake inspect interface
     stores none, as upstream's)."""
     node = node_access.authorized_node(req, 'baremetal:node:inventory:get')
-    return util.json_response(db_inventory.get(
-        util.context(req), node['id'], node['uuid']))
+    return util.json_response(
+        db_inventory.get(util.context(req), node['id'], node['uuid'])
+    )

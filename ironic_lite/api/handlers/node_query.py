@@ -31,24 +31,34 @@ _STRING_FILTERS = {
 }
 #: Boolean filters and their versions (upstream checks none for
 #: associated, maintenance and retired).
-_BOOL_FILTERS = {'associated': '1.1', 'maintenance': '1.1',
-                 'retired': '1.1', 'sharded': mv.SHARD}
+_BOOL_FILTERS = {
+    'associated': '1.1',
+    'maintenance': '1.1',
+    'retired': '1.1',
+    'sharded': mv.SHARD,
+}
 
 
 #: Node list filters of upstream Ironic that this API does not serve:
 #: a 400, rather than a list silently not filtered.
 UNSUPPORTED_FILTERS: frozenset[str] = frozenset()
 #: The faults a node may have (upstream's, in its order).
-VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure',
-                'service failure')
+VALID_FAULTS = (
+    'power failure',
+    'clean failure',
+    'rescue abort failure',
+    'service failure',
+)
 
 
-def _require(req: webob.Request, name: str, since: str,
-             kind: str = 'query parameter') -> None:
+def _require(
+    req: webob.Request, name: str, since: str, kind: str = 'query parameter'
+) -> None:
     if util.version(req).below(since):
         raise webob.exc.HTTPNotAcceptable(
             explanation=f'The {kind} {name!r} needs API version '
-            f'{since} or later; this request uses {util.version(req)}.')
+            f'{since} or later; this request uses {util.version(req)}.'
+        )
 
 
 def detail_param(req: webob.Request) -> bool:
@@ -58,12 +68,14 @@ def detail_param(req: webob.Request) -> bool:
     if util.version(req).below(mv.DETAIL_PARAM):
         # Upstream's answer below 1.43 (not a 406).
         raise webob.exc.HTTPBadRequest(
-            explanation='Invalid query parameter ?detail=True received.')
+            explanation='Invalid query parameter ?detail=True received.'
+        )
     detail = util.query_bool(req, 'detail')
     if detail and 'fields' in req.GET:
         raise webob.exc.HTTPBadRequest(
             explanation='Can not specify ?detail=True and fields in the '
-            'same request.')
+            'same request.'
+        )
     return bool(detail)
 
 
@@ -84,7 +96,8 @@ def requested_fields(req: webob.Request, detail: bool) -> tuple[str, ...]:
     if invalid or not wanted:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Field(s) "{", ".join(invalid or [text])}" are '
-            'not valid')
+            'not valid'
+        )
     for name in wanted:
         # A field of a later version: 406, as upstream.
         _require(req, name, views.FIELD_VERSIONS[name], kind='field')
@@ -99,7 +112,8 @@ def filters(req: webob.Request) -> dict[str, Any]:
     if unsupported:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Filtering nodes by {", ".join(unsupported)} is '
-            'not supported by this Bare Metal API.')
+            'not supported by this Bare Metal API.'
+        )
     result: dict[str, Any] = {}
     for name, since in _STRING_FILTERS.items():
         value = req.GET.get(name)
@@ -111,19 +125,22 @@ def filters(req: webob.Request) -> dict[str, Any]:
         if util.version(req).below(mv.FAULT):
             raise webob.exc.HTTPNotAcceptable(
                 explanation='Request not acceptable. The minimal required '
-                f'API version should be {mv.FAULT}')
+                f'API version should be {mv.FAULT}'
+            )
         if fault not in VALID_FAULTS:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Unrecognized fault "{fault}" is specified, '
-                f'allowed faults are {VALID_FAULTS}')
+                f'allowed faults are {VALID_FAULTS}'
+            )
         result['fault'] = fault
     contains = req.GET.get('description_contains')
     if contains is not None:
         _require(req, 'description_contains', mv.DESCRIPTION)
         result['description_contains'] = contains
     if 'instance_uuid' in result:
-        result['instance_uuid'] = _uuid(result['instance_uuid'],
-                                        'instance_uuid')
+        result['instance_uuid'] = _uuid(
+            result['instance_uuid'], 'instance_uuid'
+        )
     for name, since in _BOOL_FILTERS.items():
         flag = util.query_bool(req, name)
         if flag is not None:
@@ -140,8 +157,9 @@ def _link_filters(req: webob.Request, result: dict[str, Any]) -> None:
     upstream."""
     if 'shard' in req.GET:
         _require(req, 'shard', mv.SHARD)
-        result['shard'] = [s.strip() for s in req.GET['shard'].split(',')
-                           if s.strip()]
+        result['shard'] = [
+            s.strip() for s in req.GET['shard'].split(',') if s.strip()
+        ]
     if 'project' in req.GET:
         result['project'] = req.GET['project']
     include = util.query_bool(req, 'include_children')
@@ -156,7 +174,8 @@ def _link_filters(req: webob.Request, result: dict[str, Any]) -> None:
 def _uuid(value: str, name: str) -> str:
     if not uuidutils.is_uuid_like(value):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid {name} {value!r}: expected a UUID.')
+            explanation=f'Invalid {name} {value!r}: expected a UUID.'
+        )
     return util.canonical_uuid(value)
 
 
@@ -190,9 +209,13 @@ def chassis_filter(req: webob.Request) -> int | None:
         return None
     if not uuidutils.is_uuid_like(uuid):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected a UUID for chassis_uuid: {uuid[:100]}')
-    return int(db_chassis.chassis_get(util.context(req),
-                                      util.canonical_uuid(uuid))['id'])
+            explanation=f'Expected a UUID for chassis_uuid: {uuid[:100]}'
+        )
+    return int(
+        db_chassis.chassis_get(util.context(req), util.canonical_uuid(uuid))[
+            'id'
+        ]
+    )
 
 
 def conductor_filter(req: webob.Request) -> str | None:
@@ -212,7 +235,9 @@ class ConductorLookup:
         self.context = util.context(req)
 
     def __call__(self, row: dict[str, Any]) -> str | None:
-        ring = self.rings.ring(self.context, row['driver'],
-                               conductor_group=hash_ring.node_group(row))
+        ring = self.rings.ring(
+            self.context,
+            row['driver'],
+            conductor_group=hash_ring.node_group(row),
+        )
         return ring.get_host(row['uuid']) if ring is not None else None
-

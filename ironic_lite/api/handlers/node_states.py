@@ -28,19 +28,29 @@ from lite_common.wsgi import handling
 
 #: Provision targets and the version that introduced each (upstream's).
 PROVISION_TARGET_VERSIONS = {
-    'active': '1.1', 'deleted': '1.1', 'rebuild': '1.1', 'manage': '1.4',
+    'active': '1.1',
+    'deleted': '1.1',
+    'rebuild': '1.1',
+    'manage': '1.4',
     'provide': '1.4',
-    'inspect': '1.6', 'adopt': '1.17',
-    'abort': '1.13', 'clean': '1.15', 'deploy': '1.73',
-    'undeploy': '1.73', 'unhold': '1.85', 'rescue': '1.38',
-    'unrescue': '1.38', 'service': '1.87',
+    'inspect': '1.6',
+    'adopt': '1.17',
+    'abort': '1.13',
+    'clean': '1.15',
+    'deploy': '1.73',
+    'undeploy': '1.73',
+    'unhold': '1.85',
+    'rescue': '1.38',
+    'unrescue': '1.38',
+    'service': '1.87',
 }
 
 
 def _accepted(req: webob.Request, row: dict[str, Any]) -> webob.Response:
     response = webob.Response(status=202)
     response.headers['Location'] = (
-        f'{util.base_url(req)}/v1/nodes/{row["uuid"]}/states')
+        f'{util.base_url(req)}/v1/nodes/{row["uuid"]}/states'
+    )
     return response
 
 
@@ -53,23 +63,27 @@ def show_states(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def set_power_state(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schemas.POWER)
-    for name, used in (('timeout', 'timeout' in body),
-                       (body['target'],
-                        body['target'] in states.SOFT_POWER_TARGETS)):
+    for name, used in (
+        ('timeout', 'timeout' in body),
+        (body['target'], body['target'] in states.SOFT_POWER_TARGETS),
+    ):
         if used and util.version(req).below(mv.POWER_TIMEOUT):
             raise webob.exc.HTTPNotAcceptable(
                 explanation=f'The power state "{name}" needs API version '
                 f'{mv.POWER_TIMEOUT} or later; this request uses '
-                f'{util.version(req)}.')
+                f'{util.version(req)}.'
+            )
     row = node_access.authorized_node(req, 'baremetal:node:set_power_state')
-    if body['target'] in (states.POWER_OFF, states.SOFT_POWER_OFF) and \
-            row.get('disable_power_off'):
+    if body['target'] in (states.POWER_OFF, states.SOFT_POWER_OFF) and row.get(
+        'disable_power_off'
+    ):
         # 1.95: such a node is never powered off (upstream's answer).
         raise webob.exc.HTTPConflict(
-            explanation='Failed to set node power state to '
-            f'{body["target"]}.')
+            explanation=f'Failed to set node power state to {body["target"]}.'
+        )
     util.deps(req).conductor.change_power_state(
-        util.context(req), row, body['target'])
+        util.context(req), row, body['target']
+    )
     return _accepted(req, row)
 
 
@@ -81,41 +95,51 @@ def _check_target(req: webob.Request, body: dict[str, Any]) -> str:
         raise webob.exc.HTTPBadRequest(
             explanation=f'The requested action "{target}" could not be '
             'understood; valid targets: '
-            f'{", ".join(sorted(PROVISION_TARGET_VERSIONS))}.')
+            f'{", ".join(sorted(PROVISION_TARGET_VERSIONS))}.'
+        )
     if target != 'service':
         # service: after the state, as upstream (_check_service).
         _check_version(req, target, since)
-    if (target == 'clean' and 'clean_steps' not in body
-            and body.get('runbook') is None):
+    if (
+        target == 'clean'
+        and 'clean_steps' not in body
+        and body.get('runbook') is None
+    ):
         raise webob.exc.HTTPBadRequest(
             explanation='"clean_steps" is required when setting target '
-            'provision state to clean')
+            'provision state to clean'
+        )
     if target != 'clean' and 'clean_steps' in body:
         raise webob.exc.HTTPBadRequest(
             explanation='"clean_steps" is only valid when setting target '
-            'provision state to clean')
+            'provision state to clean'
+        )
     _check_service_steps(body)
     _check_disable_ramdisk(req, body)
     if body.get('deploy_steps'):
         if util.version(req).below(mv.DEPLOY_STEPS):
             raise webob.exc.HTTPNotAcceptable(
                 explanation='Request not acceptable. The minimal required '
-                f'API version should be {mv.DEPLOY_STEPS}')
+                f'API version should be {mv.DEPLOY_STEPS}'
+            )
         if target not in ('active', 'deploy', 'rebuild'):
             raise webob.exc.HTTPBadRequest(
                 explanation='"deploy_steps" is only valid when setting '
-                'target provision state to active or rebuild')
+                'target provision state to active or rebuild'
+            )
     if 'clean_steps' in body:
         # Kept in driver_internal_info, a TEXT column: a list that
         # cannot be stored is refused now, not when the conductor
         # writes it.
         step_requests.check_stored_size(
-            step_requests.stored_form(body['clean_steps']))
+            step_requests.stored_form(body['clean_steps'])
+        )
     return states.ALLOWED_PROVISION_VERBS[target]
 
 
-def _with_runbook(req: webob.Request, row: dict[str, Any],
-                  body: dict[str, Any]) -> dict[str, Any]:
+def _with_runbook(
+    req: webob.Request, row: dict[str, Any], body: dict[str, Any]
+) -> dict[str, Any]:
     """``body`` with the steps (and ``disable_ramdisk``) of the runbook
     it names (1.92) in place of the runbook."""
     steps, disable_ramdisk = runbooks.steps_for(req, row, body)
@@ -131,7 +155,8 @@ def _check_version(req: webob.Request, target: str, since: str) -> None:
         raise webob.exc.HTTPNotAcceptable(
             explanation=f'The provision target "{target}" needs API '
             f'version {since} or later; this request uses '
-            f'{util.version(req)}.')
+            f'{util.version(req)}.'
+        )
 
 
 def _check_service_steps(body: dict[str, Any]) -> None:
@@ -139,7 +164,8 @@ def _check_service_steps(body: dict[str, Any]) -> None:
     if body['target'] != 'service' and body.get('service_steps'):
         raise webob.exc.HTTPBadRequest(
             explanation='"service_steps" is only valid when setting target '
-            'provision state to service')
+            'provision state to service'
+        )
 
 
 def _check_service(req: webob.Request, body: dict[str, Any]) -> None:
@@ -150,17 +176,25 @@ def _check_service(req: webob.Request, body: dict[str, Any]) -> None:
     if not body.get('service_steps'):
         raise webob.exc.HTTPBadRequest(
             explanation='"service_steps" is required when setting target '
-            'provision state to service')
-    handling.validate({'type': 'object', 'properties': {
-        'service_steps': schemas.SERVICE_STEPS}},
-        {'service_steps': body['service_steps']})
+            'provision state to service'
+        )
+    handling.validate(
+        {
+            'type': 'object',
+            'properties': {'service_steps': schemas.SERVICE_STEPS},
+        },
+        {'service_steps': body['service_steps']},
+    )
     step_requests.check_stored_size(
-        step_requests.stored_form(body['service_steps']))
+        step_requests.stored_form(body['service_steps'])
+    )
 
 
 #: The targets ``disable_ramdisk`` goes with, and from which version.
-DISABLE_RAMDISK_VERSIONS = {'clean': mv.DISABLE_RAMDISK,
-                            'service': mv.SERVICE_DISABLE_RAMDISK}
+DISABLE_RAMDISK_VERSIONS = {
+    'clean': mv.DISABLE_RAMDISK,
+    'service': mv.SERVICE_DISABLE_RAMDISK,
+}
 
 
 def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
@@ -174,11 +208,12 @@ def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
     if since is None:
         raise webob.exc.HTTPBadRequest(
             explanation='disable_ramdisk is supported only with manual '
-            'cleaning or servicing')
+            'cleaning or servicing'
+        )
     if util.version(req).below(since):
         raise webob.exc.HTTPNotAcceptable(
-            explanation='disable_ramdisk is not acceptable in this API '
-            'version')
+            explanation='disable_ramdisk is not acceptable in this API version'
+        )
 
 
 @util.translate_errors
@@ -191,18 +226,26 @@ def set_provision_state(req: webob.Request) -> webob.Response:
     if body.get('service_steps'):
         rules.append('baremetal:node:set_provision_state:service_steps')
     row = node_access.authorized_node(req, *rules)
-    if (event == 'abort' and row['provision_state'] == states.INSPECTWAIT
-            and util.version(req).below(mv.INSPECT_ABORT)):
+    if (
+        event == 'abort'
+        and row['provision_state'] == states.INSPECTWAIT
+        and util.version(req).below(mv.INSPECT_ABORT)
+    ):
         raise webob.exc.HTTPNotAcceptable(
             explanation='Aborting an inspection needs API version '
             f'{mv.INSPECT_ABORT} or later; this request uses '
-            f'{util.version(req)}.')
-    if (event == 'abort' and row['provision_state'] == states.DEPLOYWAIT
-            and util.version(req).below(mv.DEPLOY_ABORT)):
+            f'{util.version(req)}.'
+        )
+    if (
+        event == 'abort'
+        and row['provision_state'] == states.DEPLOYWAIT
+        and util.version(req).below(mv.DEPLOY_ABORT)
+    ):
         raise webob.exc.HTTPNotAcceptable(
             explanation='Aborting a deployment needs API version '
             f'{mv.DEPLOY_ABORT} or later; this request uses '
-            f'{util.version(req)}.')
+            f'{util.version(req)}.'
+        )
     # InvalidStateRequested (400) when the machine has no such
     # transition from the node's state, before bothering a conductor.
     states.next_state(row['provision_state'], event, row['uuid'])
@@ -211,14 +254,20 @@ def set_provision_state(req: webob.Request) -> webob.Response:
     if body['target'] == 'service':
         _check_service(req, body)
     util.deps(req).conductor.do_provisioning_action(
-        util.context(req), row, body['target'],
+        util.context(req),
+        row,
+        body['target'],
         clean_steps=body.get('clean_steps'),
         configdrive=_configdrive(req, body),
         rescue_password=_rescue_password(body),
         deploy_steps=body.get('deploy_steps') or None,
         service_steps=body.get('service_steps') or None,
-        disable_ramdisk=(body.get('disable_ramdisk')
-                         if body['target'] == 'service' else None))
+        disable_ramdisk=(
+            body.get('disable_ramdisk')
+            if body['target'] == 'service'
+            else None
+        ),
+    )
     return _accepted(req, row)
 
 
@@ -230,12 +279,14 @@ def _rescue_password(body: dict[str, Any]) -> str | None:
         if not password:
             raise webob.exc.HTTPBadRequest(
                 explanation='A non-empty "rescue_password" is required '
-                'when setting target provision state to rescue')
+                'when setting target provision state to rescue'
+            )
         return str(password)
     if 'rescue_password' in body:
         raise webob.exc.HTTPBadRequest(
             explanation='"rescue_password" is only valid when setting '
-            'target provision state to rescue')
+            'target provision state to rescue'
+        )
     return None
 
 
@@ -256,30 +307,37 @@ CONFIG_DRIVE_JSON = {
 }
 
 
-def _configdrive_json(req: webob.Request,
-                      value: dict[str, Any]) -> dict[str, Any]:
+def _configdrive_json(
+    req: webob.Request, value: dict[str, Any]
+) -> dict[str, Any]:
     """A config drive to build from its documents, as upstream checks
     it: 1.56, vendor_data 1.59, only the four documents."""
-    errors = sorted(jsonschema.Draft4Validator(CONFIG_DRIVE_JSON)
-                    .iter_errors(value), key=lambda e: list(e.path))
+    errors = sorted(
+        jsonschema.Draft4Validator(CONFIG_DRIVE_JSON).iter_errors(value),
+        key=lambda e: list(e.path),
+    )
     if errors:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid configdrive format: {errors[0].message}')
+            explanation=f'Invalid configdrive format: {errors[0].message}'
+        )
     version = util.version(req)
     if version.below(mv.BUILD_CONFIGDRIVE):
         raise webob.exc.HTTPBadRequest(
             explanation='Providing a JSON object for configdrive is only '
-            f'supported starting with API version {mv.BUILD_CONFIGDRIVE}')
+            f'supported starting with API version {mv.BUILD_CONFIGDRIVE}'
+        )
     if 'vendor_data' in value and version.below(mv.CONFIGDRIVE_VENDOR_DATA):
         raise webob.exc.HTTPBadRequest(
             explanation='Providing vendor_data in configdrive is only '
             'supported starting with API version '
-            f'{mv.CONFIGDRIVE_VENDOR_DATA}')
+            f'{mv.CONFIGDRIVE_VENDOR_DATA}'
+        )
     return value
 
 
-def _configdrive(req: webob.Request, body: dict[str, Any]
-                 ) -> str | dict[str, Any] | None:
+def _configdrive(
+    req: webob.Request, body: dict[str, Any]
+) -> str | dict[str, Any] | None:
     """The config drive of a deployment, checked as upstream checks it:
     with the active (deploy) target, and rebuild from 1.35; a URL or
     base64 text, or from 1.56 the JSON documents to build one from
@@ -294,13 +352,15 @@ def _configdrive(req: webob.Request, body: dict[str, Any]
     if body['target'] not in (*allowed, 'deploy'):
         raise webob.exc.HTTPBadRequest(
             explanation='Adding a config drive is only supported when '
-            f'setting provision state to {", ".join(allowed)}')
+            f'setting provision state to {", ".join(allowed)}'
+        )
     if isinstance(value, dict):
         return _configdrive_json(req, value)
     if '://' not in value and set(value) - _B64:
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid configdrive format: it is neither a JSON, '
-            'nor a URL, nor a base64 string')
+            'nor a URL, nor a base64 string'
+        )
     return str(value)
 
 
@@ -313,12 +373,14 @@ def set_raid_config(req: webob.Request) -> webob.Response:
     if util.version(req).below(mv.RAID):
         raise webob.exc.HTTPNotAcceptable(
             explanation='PUT .../states/raid needs API version '
-            f"{mv.RAID} or later; this request uses "
-            f'{util.version(req)}.')
+            f'{mv.RAID} or later; this request uses '
+            f'{util.version(req)}.'
+        )
     body = util.read_body(req, schemas.RAID)
     try:
         util.deps(req).conductor.set_target_raid_config(
-            util.context(req), row, body)
+            util.context(req), row, body
+        )
     except exception.UnsupportedDriverExtension as exc:
         raise webob.exc.HTTPNotFound(explanation=exc.format_message())
     return webob.Response(status=204)
@@ -329,19 +391,22 @@ def set_maintenance(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schemas.MAINTENANCE, optional=True)
     row = node_access.authorized_node(req, 'baremetal:node:set_maintenance')
     util.deps(req).conductor.update_node(
-        util.context(req), row,
-        {'maintenance': True, 'maintenance_reason': body.get('reason')})
+        util.context(req),
+        row,
+        {'maintenance': True, 'maintenance_reason': body.get('reason')},
+    )
     # 202 without a Location, as upstream's maintenance calls.
     return webob.Response(status=202)
 
 
 @util.translate_errors
 def clear_maintenance(req: webob.Request) -> webob.Response:
-    row = node_access.authorized_node(req,
-                                      'baremetal:node:clear_maintenance')
+    row = node_access.authorized_node(req, 'baremetal:node:clear_maintenance')
     util.deps(req).conductor.update_node(
-        util.context(req), row,
-        {'maintenance': False, 'maintenance_reason': None, 'fault': None})
+        util.context(req),
+        row,
+        {'maintenance': False, 'maintenance_reason': None, 'fault': None},
+    )
     # 202 without a Location, as upstream's maintenance calls.
     return webob.Response(status=202)
 
@@ -352,9 +417,20 @@ TARGET_BODY: dict[str, Any] = {
     'required': ['target'],
     'additionalProperties': False,
 }
-_BOOL_TEXT = {'true': True, '1': True, 'yes': True, 'on': True, 't': True,
-              'y': True, 'false': False, '0': False, 'no': False,
-              'off': False, 'f': False, 'n': False}
+_BOOL_TEXT = {
+    'true': True,
+    '1': True,
+    'yes': True,
+    'on': True,
+    't': True,
+    'y': True,
+    'false': False,
+    '0': False,
+    'no': False,
+    'off': False,
+    'f': False,
+    'n': False,
+}
 
 
 def _boot_setting_node(req: webob.Request, action: str) -> dict[str, Any]:
@@ -364,7 +440,8 @@ def _boot_setting_node(req: webob.Request, action: str) -> dict[str, Any]:
     if util.version(req).below(mv.BOOT_MODE_CHANGE):
         raise webob.exc.HTTPNotFound(
             explanation='This endpoint is supported starting with the API '
-            f'version {mv.BOOT_MODE_CHANGE}')
+            f'version {mv.BOOT_MODE_CHANGE}'
+        )
     return row
 
 
@@ -374,7 +451,8 @@ def _check_stable(row: dict[str, Any], target: Any) -> None:
             explanation=f'Node is in {row["provision_state"]} state. Since '
             'node is transitioning, the boot mode will not be set as this '
             'may interfere with ongoing changes and result in erroneous '
-            'modification. Try again later.')
+            'modification. Try again later.'
+        )
 
 
 @util.translate_errors
@@ -386,10 +464,12 @@ def set_boot_mode(req: webob.Request) -> webob.Response:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid boot mode {target} requested for node. '
             'Allowed boot modes are: '
-            f'{", ".join(hardware_settings.BOOT_MODES)}')
+            f'{", ".join(hardware_settings.BOOT_MODES)}'
+        )
     _check_stable(row, target)
-    util.deps(req).conductor.change_node_boot_mode(util.context(req), row,
-                                                   target)
+    util.deps(req).conductor.change_node_boot_mode(
+        util.context(req), row, target
+    )
     return _accepted(req, row)
 
 
@@ -403,8 +483,10 @@ def set_secure_boot(req: webob.Request) -> webob.Response:
     if not isinstance(target, bool):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid secure_boot {target} requested for node. '
-            'Allowed secure_boot states are: True, False) ')
+            'Allowed secure_boot states are: True, False) '
+        )
     _check_stable(row, target)
-    util.deps(req).conductor.change_node_secure_boot(util.context(req), row,
-                                                     target)
+    util.deps(req).conductor.change_node_secure_boot(
+        util.context(req), row, target
+    )
     return _accepted(req, row)

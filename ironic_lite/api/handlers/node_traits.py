@@ -27,9 +27,13 @@ MAX_LENGTH = 255
 
 BODY_SCHEMA = {
     'type': 'object',
-    'properties': {'traits': {
-        'type': 'array', 'maxItems': 1000,
-        'items': {'type': 'string', 'maxLength': MAX_LENGTH}}},
+    'properties': {
+        'traits': {
+            'type': 'array',
+            'maxItems': 1000,
+            'items': {'type': 'string', 'maxLength': MAX_LENGTH},
+        }
+    },
     'required': ['traits'],
     'additionalProperties': False,
 }
@@ -41,13 +45,15 @@ def _standard() -> frozenset[str]:
 
 
 def check_trait(trait: str) -> str:
-    if len(trait) <= MAX_LENGTH and (_CUSTOM.match(trait)
-                                     or trait in _standard()):
+    if len(trait) <= MAX_LENGTH and (
+        _CUSTOM.match(trait) or trait in _standard()
+    ):
         return trait
     raise webob.exc.HTTPBadRequest(
         explanation=f'Invalid trait {trait[:100]!r}: use a standard trait '
         '(os-traits) or CUSTOM_ followed by upper case letters, digits '
-        f'and underscores, at most {MAX_LENGTH} characters.')
+        f'and underscores, at most {MAX_LENGTH} characters.'
+    )
 
 
 def _node(req: webob.Request, action: str) -> dict[str, Any]:
@@ -56,12 +62,13 @@ def _node(req: webob.Request, action: str) -> dict[str, Any]:
         # add, 404 to remove.
         if req.method == 'GET':
             raise webob.exc.HTTPNotAcceptable(
-                explanation='Request not acceptable.')
+                explanation='Request not acceptable.'
+            )
         if req.method == 'DELETE':
             raise webob.exc.HTTPNotFound(
-                explanation='Resource could not be found.')
-        raise webob.exc.HTTPMethodNotAllowed(
-            explanation='Method Not Allowed')
+                explanation='Resource could not be found.'
+            )
+        raise webob.exc.HTTPMethodNotAllowed(explanation='Method Not Allowed')
     return node_access.authorized_node(req, action)
 
 
@@ -78,8 +85,9 @@ def set_traits(req: webob.Request) -> webob.Response:
     node = _node(req, 'baremetal:node:traits:set')
     body = util.read_body(req, BODY_SCHEMA)
     traits = [check_trait(t) for t in body['traits']]
-    util.deps(req).conductor.add_node_traits(util.context(req), node,
-                                             traits, replace=True)
+    util.deps(req).conductor.add_node_traits(
+        util.context(req), node, traits, replace=True
+    )
     return webob.Response(status=204)
 
 
@@ -89,12 +97,16 @@ def add_trait(req: webob.Request) -> webob.Response:
     node = _node(req, 'baremetal:node:traits:set')
     if req.body.strip():
         raise webob.exc.HTTPBadRequest(
-            explanation='No body should be provided when adding a trait')
+            explanation='No body should be provided when adding a trait'
+        )
     trait = check_trait(req.urlvars['trait'])
-    util.deps(req).conductor.add_node_traits(util.context(req), node,
-                                             [trait], replace=False)
-    location = (f'{util.base_url(req)}/v1/nodes/'
-                f'{req.urlvars["node_ident"]}/traits/{trait}')
+    util.deps(req).conductor.add_node_traits(
+        util.context(req), node, [trait], replace=False
+    )
+    location = (
+        f'{util.base_url(req)}/v1/nodes/'
+        f'{req.urlvars["node_ident"]}/traits/{trait}'
+    )
     return webob.Response(status=204, headers={'Location': location})
 
 
@@ -102,13 +114,13 @@ def add_trait(req: webob.Request) -> webob.Response:
 def remove_trait(req: webob.Request) -> webob.Response:
     node = _node(req, 'baremetal:node:traits:delete')
     util.deps(req).conductor.remove_node_traits(
-        util.context(req), node, [req.urlvars['trait']])
+        util.context(req), node, [req.urlvars['trait']]
+    )
     return webob.Response(status=204)
 
 
 @util.translate_errors
 def remove_all_traits(req: webob.Request) -> webob.Response:
     node = _node(req, 'baremetal:node:traits:delete')
-    util.deps(req).conductor.remove_node_traits(util.context(req), node,
-                                                None)
+    util.deps(req).conductor.remove_node_traits(util.context(req), node, None)
     return webob.Response(status=204)

@@ -38,16 +38,20 @@ def node_view(req: webob.Request, fields: tuple[str, ...]) -> views.NodeView:
         conductor_of = node_query.ConductorLookup(req)
     ctx = util.context(req)
     return views.NodeView(
-        util.base_url(req), fields, conductor_of,
+        util.base_url(req),
+        fields,
+        conductor_of,
         legacy=views.legacy_states(util.version(req)),
         redact=node_access.redactor(req),
         traits_of=lambda ids: db_traits.traits_of(ctx, ids),
         chassis_of=lambda ids: db_chassis.uuids_of(ctx, ids),
-        allocation_of=lambda ids: db_allocations.uuids_of(ctx, ids))
+        allocation_of=lambda ids: db_allocations.uuids_of(ctx, ids),
+    )
 
 
-def with_chassis_uuid(req: webob.Request,
-                      row: dict[str, Any]) -> dict[str, Any]:
+def with_chassis_uuid(
+    req: webob.Request, row: dict[str, Any]
+) -> dict[str, Any]:
     """``row`` with its ``chassis_uuid`` (a patch may change it)."""
     chassis_id = row.get('chassis_id')
     if chassis_id is None:
@@ -67,7 +71,8 @@ def check_sizes(values: dict[str, Any]) -> None:
         if size > schemas.MAX_DICT_BYTES:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'The field {name} is too large: {size} bytes '
-                f'of JSON, at most {schemas.MAX_DICT_BYTES}.')
+                f'of JSON, at most {schemas.MAX_DICT_BYTES}.'
+            )
 
 
 def canonical_uuids(values: dict[str, Any]) -> dict[str, Any]:
@@ -91,12 +96,12 @@ def list_nodes_detail(req: webob.Request) -> webob.Response:
     if 'fields' in req.GET:
         raise webob.exc.HTTPBadRequest(
             explanation='Can not specify ?detail=True and fields in the '
-            'same request.')
+            'same request.'
+        )
     return _list(req, True, 'nodes/detail')
 
 
-def _list(req: webob.Request, detail: bool,
-          collection: str) -> webob.Response:
+def _list(req: webob.Request, detail: bool, collection: str) -> webob.Response:
     """A page of nodes; ``next`` goes on in the same ``collection``."""
     project = node_access.list_project(req, req.GET.get('project'))
     fields = node_query.requested_fields(req, detail)
@@ -109,10 +114,13 @@ def _list(req: webob.Request, detail: bool,
         filters['chassis_id'] = chassis_id
     conductor = node_query.conductor_filter(req)
     rows = db_nodes.node_list(
-        util.context(req), filters, limit=limit,
+        util.context(req),
+        filters,
+        limit=limit,
         marker=node_query.marker(req),
         sort_key=node_query.sort_key(req),
-        sort_dir=req.GET.get('sort_dir', 'asc'))
+        sort_dir=req.GET.get('sort_dir', 'asc'),
+    )
     # The page is full when the query filled it, whatever the conductor
     # filter (applied to the page, as the hash ring is not in the
     # database) leaves: the next page goes on after the last row read.
@@ -121,8 +129,7 @@ def _list(req: webob.Request, detail: bool,
     if conductor is not None:
         lookup = node_query.ConductorLookup(req)
         rows = [row for row in rows if lookup(row) == conductor]
-    body: dict[str, Any] = {
-        'nodes': node_view(req, fields).render_all(rows)}
+    body: dict[str, Any] = {'nodes': node_view(req, fields).render_all(rows)}
     if last is not None:
         body['next'] = util.next_url(req, collection, last, limit)
     return util.json_response(body)
@@ -146,7 +153,8 @@ def _authorize_create(req: webob.Request) -> bool:
     (``baremetal:node:create:self_owned_node``), else once
     ``baremetal:node:create`` allows it, as upstream."""
     if _self_service(req) and node_access.allowed(
-            req, 'baremetal:node:create:self_owned_node'):
+        req, 'baremetal:node:create:self_owned_node'
+    ):
         return True
     util.authorize(req, 'baremetal:node:create')
     return False
@@ -161,7 +169,8 @@ def _own_node(req: webob.Request, values: dict[str, Any]) -> None:
     if requested and requested != ctx.project_id:
         raise webob.exc.HTTPBadRequest(
             explanation='Cannot create a node as a project scoped admin '
-            'with an owner other than your own project.')
+            'with an owner other than your own project.'
+        )
     values['owner'] = ctx.project_id
 
 
@@ -173,8 +182,9 @@ def create_node(req: webob.Request) -> webob.Response:
     # version (406), and only then the name's characters (a bad name at
     # 1.1 is a 406, not a 400).
     if isinstance(body, dict):
-        handling.validate(schemas.CREATE,
-                          {k: v for k, v in body.items() if k != 'name'})
+        handling.validate(
+            schemas.CREATE, {k: v for k, v in body.items() if k != 'name'}
+        )
         node_fields.check_input_versions(req, body)
     handling.validate(schemas.CREATE, body)
     node_fields.check_name(req, body.get('name'), creating=True)
@@ -188,15 +198,20 @@ def create_node(req: webob.Request) -> webob.Response:
         values['uuid'] = uuidutils.generate_uuid()
     ctx = util.context(req)
     # Before 1.11 a node starts in available, as upstream.
-    initial = (states.AVAILABLE
-               if util.version(req).below(mv.ENROLL_STATE) else states.ENROLL)
+    initial = (
+        states.AVAILABLE
+        if util.version(req).below(mv.ENROLL_STATE)
+        else states.ENROLL
+    )
     # The conductor returns the node it inserted: no second read.
-    row = util.deps(req).conductor.create_node(ctx, values,
-                                               provision_state=initial)
+    row = util.deps(req).conductor.create_node(
+        ctx, values, provision_state=initial
+    )
     view = node_view(req, views.fields_at(util.version(req)))
     location = f'{util.base_url(req)}/v1/nodes/{row["uuid"]}'
-    return util.json_response(view.render(row), status=201,
-                              headers={'Location': location})
+    return util.json_response(
+        view.render(row), status=201, headers={'Location': location}
+    )
 
 
 #: Times a PATCH is applied again to a node another request changed
@@ -204,8 +219,7 @@ def create_node(req: webob.Request) -> webob.Response:
 PATCH_ATTEMPTS = 3
 
 
-def _patch(req: webob.Request, patch: list[dict[str, Any]]
-           ) -> dict[str, Any]:
+def _patch(req: webob.Request, patch: list[dict[str, Any]]) -> dict[str, Any]:
     """Apply ``patch`` to the node as read now and store the result only
     if nothing changed the node since (its revision): read, patch and
     write again when something did."""
@@ -213,14 +227,17 @@ def _patch(req: webob.Request, patch: list[dict[str, Any]]
     ident = req.urlvars['node_ident']
     for attempt in range(1, PATCH_ATTEMPTS + 1):
         row = with_chassis_uuid(req, node_access.get_node(req, ident))
-        if (row['provision_state'] == states.INSPECTING
-                and util.version(req).at_least(mv.INSPECT_WAIT)):
+        if row['provision_state'] == states.INSPECTING and util.version(
+            req
+        ).at_least(mv.INSPECT_WAIT):
             # From 1.39 an inspection that runs is not changed under it.
             raise webob.exc.HTTPConflict(
                 explanation=f'Cannot update node "{row["uuid"]}" while it '
-                f'is in state "{states.INSPECTING}".')
-        values = node_fields.normalize(canonical_uuids(
-            node_update.patched_values(row, patch)))
+                f'is in state "{states.INSPECTING}".'
+            )
+        values = node_fields.normalize(
+            canonical_uuids(node_update.patched_values(row, patch))
+        )
         node_update.reset_interfaces(req, patch, values)
         node_fields.check_input_versions(req, values)
         node_fields.check_name(req, values.get('name'), creating=False)
@@ -231,31 +248,40 @@ def _patch(req: webob.Request, patch: list[dict[str, Any]]
         node_fields.sync_instance_name(row, values)
         node_fields.resolve_chassis(req, values, creating=False)
         if 'parent_node' in values:
-            node_fields.resolve_parent(req, values,
-                                       values.get('owner', row['owner']))
+            node_fields.resolve_parent(
+                req, values, values.get('owner', row['owner'])
+            )
         try:
             # To the conductor of the node as changed: a new conductor
             # group is served by the conductors of that group.
             return util.deps(req).conductor.update_node(
-                ctx, {**row, **values}, values,
-                expected_revision=row['revision'])
+                ctx,
+                {**row, **values},
+                values,
+                expected_revision=row['revision'],
+            )
         except exception.NodeChanged:
             if attempt == PATCH_ATTEMPTS:
                 raise
     raise AssertionError('unreachable')
 
 
-def _check_owner_change(req: webob.Request, row: dict[str, Any],
-                        values: dict[str, Any]) -> None:
+def _check_owner_change(
+    req: webob.Request, row: dict[str, Any], values: dict[str, Any]
+) -> None:
     """The owner of an active node changes only for those allowed
     ``baremetal:node:update_owner_provisioned`` (409 otherwise)."""
     if 'owner' not in values or row['provision_state'] != states.ACTIVE:
         return
-    if not node_access.allowed(req, 'baremetal:node:update_owner_provisioned',
-                               node_access.target(req, row)):
+    if not node_access.allowed(
+        req,
+        'baremetal:node:update_owner_provisioned',
+        node_access.target(req, row),
+    ):
         raise webob.exc.HTTPConflict(
             explanation=f'Cannot update owner of node "{row["uuid"]}" '
-            f'while it is in state "{states.ACTIVE}".')
+            f'while it is in state "{states.ACTIVE}".'
+        )
 
 
 @util.translate_errors
@@ -276,6 +302,7 @@ def delete_node(req: webob.Request) -> webob.Response:
             raise
         # A project's administrator deletes the nodes it owns (1.80).
         row = node_access.authorized_node(
-            req, 'baremetal:node:delete:self_owned_node')
+            req, 'baremetal:node:delete:self_owned_node'
+        )
     util.deps(req).conductor.destroy_node(util.context(req), row)
     return webob.Response(status=204)

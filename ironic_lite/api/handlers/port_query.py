@@ -19,10 +19,23 @@ from ironic_lite.db import ports as db_ports
 from lite_common import policy as lite_policy
 
 POLICY = 'baremetal:port:%s'
-LIST_PARAMS = frozenset({'node', 'node_uuid', 'address', 'marker', 'limit',
-                         'sort_key', 'sort_dir', 'fields', 'portgroup',
-                         'detail', 'shard', 'description_contains',
-                         'conductor_groups'})
+LIST_PARAMS = frozenset(
+    {
+        'node',
+        'node_uuid',
+        'address',
+        'marker',
+        'limit',
+        'sort_key',
+        'sort_dir',
+        'fields',
+        'portgroup',
+        'detail',
+        'shard',
+        'description_contains',
+        'conductor_groups',
+    }
+)
 DETAIL_PARAMS = LIST_PARAMS - {'fields', 'detail'}
 
 
@@ -44,30 +57,34 @@ def requested_fields(req: webob.Request) -> tuple[str, ...] | None:
     return listing.selected_fields(text, views.FIELDS)
 
 
-def list_fields(req: webob.Request, wanted: tuple[str, ...] | None,
-                default: tuple[str, ...] = views.LIST_FIELDS,
-                shown: Callable[[webob.Request, tuple[str, ...] | None],
-                                tuple[str, ...]] | None = None
-                ) -> tuple[str, ...]:
+def list_fields(
+    req: webob.Request,
+    wanted: tuple[str, ...] | None,
+    default: tuple[str, ...] = views.LIST_FIELDS,
+    shown: Callable[[webob.Request, tuple[str, ...] | None], tuple[str, ...]]
+    | None = None,
+) -> tuple[str, ...]:
     """The fields of a list: ``wanted`` (``?fields=``), every field with
     ``?detail=true`` (1.43), else ``default``; ``shown`` cuts them to
     the request's version (ports' by default)."""
     detail = util.query_bool(req, 'detail')
     if detail is not None and util.version(req).below(mv.DETAIL_PARAM):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid query parameter ?detail={detail} '
-            'received.')
+            explanation=f'Invalid query parameter ?detail={detail} received.'
+        )
     if wanted is not None and detail:
         raise webob.exc.HTTPBadRequest(
             explanation='Can not specify ?detail=True and fields in the '
-            'same request.')
+            'same request.'
+        )
     if wanted is None and not detail:
         return default
     return (shown or shown_fields)(req, wanted)
 
 
-def shown_fields(req: webob.Request,
-                 wanted: tuple[str, ...] | None) -> tuple[str, ...]:
+def shown_fields(
+    req: webob.Request, wanted: tuple[str, ...] | None
+) -> tuple[str, ...]:
     """``wanted`` (None: every field) cut to the request's version."""
     shown = views.visible(util.version(req), values.SINCE)
     if wanted is None:
@@ -90,23 +107,24 @@ def list_scope(req: webob.Request, policy: str = POLICY) -> str | None:
 
 
 def _node_id(req: webob.Request, ident: str) -> int:
-    if not uuidutils.is_uuid_like(ident) and util.version(req).below(
-            mv.NAME):
+    if not uuidutils.is_uuid_like(ident) and util.version(req).below(mv.NAME):
         raise values.not_acceptable()
     return int(node_access.get_node(req, ident)['id'])
 
 
-def filters(req: webob.Request, node_ident: str | None,
-            project: str | None,
-            portgroup_ident: str | None = None) -> db_ports.Filters:
+def filters(
+    req: webob.Request,
+    node_ident: str | None,
+    project: str | None,
+    portgroup_ident: str | None = None,
+) -> db_ports.Filters:
     """The list filters, after upstream's version and combination
     checks (``node_ident``, ``portgroup_ident``: the parent of a nested
     list)."""
     get = req.GET
     version = util.version(req)
     values.check_fields(req, [get.get('sort_key', 'id')])
-    if get.get('portgroup') is not None and version.below(
-            mv.PORTGROUP_LINKS):
+    if get.get('portgroup') is not None and version.below(mv.PORTGROUP_LINKS):
         raise values.not_acceptable()
     if get.get('shard') is not None and version.below(mv.SHARD):
         raise values.not_acceptable()
@@ -124,14 +142,18 @@ def filters(req: webob.Request, node_ident: str | None,
     if groups and (node or portgroup or address):
         raise exception.Invalid(
             'Filtering by conductor_groups cannot be combined with '
-            'node_ident, portgroup_ident, or node address filters.')
+            'node_ident, portgroup_ident, or node address filters.'
+        )
     result: dict[str, Any] = {
-        'project': project, 'shards': shards or None,
+        'project': project,
+        'shards': shards or None,
         'conductor_groups': groups or None,
-        'description_contains': get.get('description_contains') or None}
+        'description_contains': get.get('description_contains') or None,
+    }
     if portgroup:
         result['portgroup_id'] = db_ports.portgroup_id(
-            util.context(req), portgroup)[0]
+            util.context(req), portgroup
+        )[0]
     elif node:
         result['node_id'] = _node_id(req, node)
     elif address:

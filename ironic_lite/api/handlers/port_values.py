@@ -31,8 +31,7 @@ SINCE = {
     'description': mv.PORT_DESCRIPTION,
     'vendor': mv.PORT_VENDOR,
     'category': mv.PORT_CATEGORY,
-    'available_for_dynamic_portgroup':
-        mv.DYNAMIC_PORTGROUP,
+    'available_for_dynamic_portgroup': mv.DYNAMIC_PORTGROUP,
 }
 VTEP_KEYS = ('vtep-logical-switch', 'vtep-physical-switch')
 _DATAPATH_ID = re.compile(r'^[0-9a-f]{16}$')
@@ -40,8 +39,7 @@ _BOOLEANS = ('pxe_enabled', 'is_smartnic')
 
 
 def not_acceptable() -> webob.exc.HTTPNotAcceptable:
-    return webob.exc.HTTPNotAcceptable(
-        explanation='Request not acceptable.')
+    return webob.exc.HTTPNotAcceptable(explanation='Request not acceptable.')
 
 
 def vtep_allowed(req: webob.Request) -> bool:
@@ -49,7 +47,8 @@ def vtep_allowed(req: webob.Request) -> bool:
     them."""
     version = util.version(req)
     return not version.below(mv.PORT_OVN_VTEP) and version.below(
-        mv.PORT_OVN_VTEP_REMOVED)
+        mv.PORT_OVN_VTEP_REMOVED
+    )
 
 
 def check_fields(req: webob.Request, fields: Iterable[str]) -> None:
@@ -57,11 +56,16 @@ def check_fields(req: webob.Request, fields: Iterable[str]) -> None:
     newer than the request."""
     version = util.version(req)
     for name in fields:
-        since = (mv.PORT_NETWORK_TYPE
-                 if name == 'local_link_connection/network_type'
-                 else SINCE.get(name))
-        if since is not None and name != 'internal_info' and \
-                version.below(since):
+        since = (
+            mv.PORT_NETWORK_TYPE
+            if name == 'local_link_connection/network_type'
+            else SINCE.get(name)
+        )
+        if (
+            since is not None
+            and name != 'internal_info'
+            and version.below(since)
+        ):
             raise not_acceptable()
 
 
@@ -71,7 +75,8 @@ def check_link(req: webob.Request, link: Any) -> None:
     if not isinstance(link, dict):
         return
     if 'network_type' in link and util.version(req).below(
-            mv.PORT_NETWORK_TYPE):
+        mv.PORT_NETWORK_TYPE
+    ):
         raise not_acceptable()
     if 'vtep-logical-switch' in link and not vtep_allowed(req):
         raise not_acceptable()
@@ -92,8 +97,7 @@ def _schema_error(name: str, value: Any, schema: dict[str, Any]) -> None:
         raise exception.InvalidParameterValue(err=message)
 
 
-def validate(name: str, body: dict[str, Any],
-             schema: dict[str, Any]) -> None:
+def validate(name: str, body: dict[str, Any], schema: dict[str, Any]) -> None:
     """``body`` against ``schema``, with upstream's "Schema error"."""
     _schema_error(name, body, schema)
 
@@ -101,7 +105,8 @@ def validate(name: str, body: dict[str, Any],
 def mac(name: str, value: str) -> str:
     if not netutils.is_valid_mac(value):
         raise exception.InvalidParameterValue(
-            err=f'Expected valid MAC address for {name}: {value}')
+            err=f'Expected valid MAC address for {name}: {value}'
+        )
     return value.lower()
 
 
@@ -110,7 +115,8 @@ def uuid(name: str, value: Any) -> Any:
         return None
     if not uuidutils.is_uuid_like(value):
         raise exception.InvalidParameterValue(
-            err=f'Expected UUID for {name}: {value}')
+            err=f'Expected UUID for {name}: {value}'
+        )
     return util.canonical_uuid(value)
 
 
@@ -154,7 +160,8 @@ def normalized(body: dict[str, Any]) -> dict[str, Any]:
             body[name] = boolean(name, body[name])
     if 'local_link_connection' in body:
         body['local_link_connection'] = local_link(
-            body['local_link_connection'])
+            body['local_link_connection']
+        )
     return body
 
 
@@ -163,15 +170,18 @@ def check_smart_nic(body: dict[str, Any]) -> None:
     if not body.get('is_smartnic'):
         return
     try:
-        jsonschema.validate(body.get('local_link_connection'),
-                            schemas.SMART_NIC_LINK)
+        jsonschema.validate(
+            body.get('local_link_connection'), schemas.SMART_NIC_LINK
+        )
     except jsonschema.exceptions.ValidationError:
         raise exception.Invalid(
             'Smart NIC port must have port_id and hostname in '
-            'local_link_connection')
+            'local_link_connection'
+        )
 
 
 def check_physical_network(value: Any) -> None:
     if value is not None and not value:
         raise exception.Invalid(
-            'A non-empty value is required when setting physical_network')
+            'A non-empty value is required when setting physical_network'
+        )

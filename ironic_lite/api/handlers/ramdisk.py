@@ -38,8 +38,13 @@ from ironic_lite.db import nodes as db_nodes
 LOG = logging.getLogger(__name__)
 
 #: The node fields a lookup returns (and its links), as upstream's.
-LOOKUP_FIELDS = ('uuid', 'properties', 'instance_info',
-                 'driver_internal_info', 'links')
+LOOKUP_FIELDS = (
+    'uuid',
+    'properties',
+    'instance_info',
+    'driver_internal_info',
+    'links',
+)
 #: Statuses an installer may report (1.72).
 AGENT_STATUSES = ('start', 'end', 'error')
 #: Management interfaces whose BMC address the conductor knows: the agent
@@ -69,7 +74,8 @@ def check_enabled(req: webob.Request) -> None:
     if not util.deps(req).conf.api.enable_ramdisk_endpoints:
         raise webob.exc.HTTPForbidden(
             explanation=f'Access was denied to the following resource: '
-            f'{req.path_info}')
+            f'{req.path_info}'
+        )
 
 
 def not_found() -> webob.exc.HTTPNotFound:
@@ -89,42 +95,52 @@ def _addresses(value: str | None) -> list[str]:
         else:
             invalid.append(address)
     if invalid:
-        LOG.warning('The lookup ignores the invalid MAC addresses %s',
-                    ', '.join(invalid))
+        LOG.warning(
+            'The lookup ignores the invalid MAC addresses %s',
+            ', '.join(invalid),
+        )
     return valid
 
 
-def agent_config(conf: Any, row: dict[str, Any],
-                 token: str | None) -> dict[str, Any]:
+def agent_config(
+    conf: Any, row: dict[str, Any], token: str | None
+) -> dict[str, Any]:
     """What the agent is told to do: upstream's keys, with this
     service's values (no agent metrics, no containers, no MD5)."""
     return {
-        'metrics': {'backend': 'noop', 'prepend_host': False,
-                    'prepend_uuid': False, 'prepend_host_reverse': True,
-                    'global_prefix': None},
+        'metrics': {
+            'backend': 'noop',
+            'prepend_host': False,
+            'prepend_uuid': False,
+            'prepend_host_reverse': True,
+            'global_prefix': None,
+        },
         'metrics_statsd': {'statsd_host': 'localhost', 'statsd_port': 8125},
         'heartbeat_timeout': conf.api.ramdisk_heartbeat_timeout,
         'agent_containers': {
-            'allow_arbitrary_containers': False, 'allowed_containers': [],
-            'container_steps_file':
-                '/etc/ironic-python-agent.d/mysteps.yaml',
-            'runner': 'podman', 'pull_options': [],
-            'run_options': ['--rm', '--network=host']},
+            'allow_arbitrary_containers': False,
+            'allowed_containers': [],
+            'container_steps_file': '/etc/ironic-python-agent.d/mysteps.yaml',
+            'runner': 'podman',
+            'pull_options': [],
+            'run_options': ['--rm', '--network=host'],
+        },
         'agent_token': token,
         'agent_token_required': True,
         'agent_md5_checksum_enable': False,
         'disable_deep_image_inspection': False,
         'permitted_image_formats': ['raw', 'gpt', 'qcow2', 'iso'],
-        'agent_skip_bmc_detect':
-            row.get('management_interface') in _OUT_OF_BAND,
+        'agent_skip_bmc_detect': row.get('management_interface')
+        in _OUT_OF_BAND,
         'enable_bios_bootloader_install': False,
         'tls_min_version': '1.3',
         'tls_cipher_suites': None,
     }
 
 
-def _find(req: webob.Request, addresses: list[str],
-          node_uuid: str | None) -> dict[str, Any]:
+def _find(
+    req: webob.Request, addresses: list[str], node_uuid: str | None
+) -> dict[str, Any]:
     ctx = util.context(req)
     try:
         if node_uuid:
@@ -135,15 +151,23 @@ def _find(req: webob.Request, addresses: list[str],
         # One answer for "no such node" and "not now" (below): the
         # caller learns nothing about nodes it cannot use.
         _limited_log(req).warning(
-            LOG, node_uuid or ','.join(sorted(addresses)),
-            'No node was found for a lookup: %(err)s', {'err': exc})
+            LOG,
+            node_uuid or ','.join(sorted(addresses)),
+            'No node was found for a lookup: %(err)s',
+            {'err': exc},
+        )
         raise not_found()
-    if (util.deps(req).conf.api.restrict_lookup
-            and row['provision_state'] not in states.LOOKUP_ALLOWED_STATES):
+    if (
+        util.deps(req).conf.api.restrict_lookup
+        and row['provision_state'] not in states.LOOKUP_ALLOWED_STATES
+    ):
         _limited_log(req).warning(
-            LOG, row['uuid'], 'Lookup is not allowed for node %(node)s in '
-            'provision state %(state)s', {'node': row['uuid'],
-                                          'state': row['provision_state']})
+            LOG,
+            row['uuid'],
+            'Lookup is not allowed for node %(node)s in '
+            'provision state %(state)s',
+            {'node': row['uuid'], 'state': row['provision_state']},
+        )
         raise not_found()
     return row
 
@@ -157,11 +181,12 @@ def _limited_log(req: webob.Request) -> log_limit.LimitedLog:
 def agent_answer(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     """What a lookup answers an agent: the node's restricted fields and
     the agent's configuration with its token (masked if it has one)."""
-    token = (row.get('driver_internal_info') or {}).get(
-        agent_token.TOKEN_KEY)
+    token = (row.get('driver_internal_info') or {}).get(agent_token.TOKEN_KEY)
     view = views.NodeView(util.base_url(req), LOOKUP_FIELDS)
-    return {'node': view.render(row),
-            'config': agent_config(util.deps(req).conf, row, token)}
+    return {
+        'node': view.render(row),
+        'config': agent_config(util.deps(req).conf, row, token),
+    }
 
 
 @util.translate_errors
@@ -172,30 +197,35 @@ def lookup(req: webob.Request) -> webob.Response:
     node_uuid = req.GET.get('node_uuid')
     if node_uuid is not None and not uuidutils.is_uuid_like(node_uuid):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Expected UUID for node_uuid: {node_uuid}')
+            explanation=f'Expected UUID for node_uuid: {node_uuid}'
+        )
     addresses = _addresses(req.GET.get('addresses'))
     if not addresses and not node_uuid:
         raise webob.exc.HTTPBadRequest(
             explanation="At least one of 'addresses' and 'node_uuid' "
-            "parameters is required")
+            'parameters is required'
+        )
     row = _find(req, addresses, node_uuid)
     if util.version(req).at_least(mv.AGENT_TOKEN):
         row = util.deps(req).conductor.get_node_with_token(
-            util.context(req), row)
+            util.context(req), row
+        )
     return util.json_response(agent_answer(req, row))
 
 
-def _check_heartbeat_fields(req: webob.Request,
-                            body: dict[str, Any]) -> None:
+def _check_heartbeat_fields(req: webob.Request, body: dict[str, Any]) -> None:
     version = util.version(req)
     if body.get('agent_version') and version.below(mv.AGENT_VERSION):
         raise webob.exc.HTTPBadRequest(
-            explanation='Field "agent_version" not recognised')
+            explanation='Field "agent_version" not recognised'
+        )
     if (body.get('agent_status') or body.get('agent_status_message')) and (
-            version.below(mv.AGENT_STATUS)):
+        version.below(mv.AGENT_STATUS)
+    ):
         raise webob.exc.HTTPBadRequest(
             explanation='Fields "agent_status" and "agent_status_message" '
-            'not recognised.')
+            'not recognised.'
+        )
 
 
 def _callback_url(value: str) -> str:
@@ -210,7 +240,8 @@ def _callback_url(value: str) -> str:
     if parsed is None or 'http' not in parsed.scheme:
         raise webob.exc.HTTPBadRequest(
             explanation='An issue with the supplied "callback_url" has '
-            'been detected.')
+            'been detected.'
+        )
     return parsed.geturl()
 
 
@@ -222,38 +253,54 @@ def heartbeat(req: webob.Request) -> webob.Response:
     _check_heartbeat_fields(req, body)
     util.authorize(req, 'baremetal:node:ipa_heartbeat')
     if body.get('agent_verify_ca') is not None and util.version(req).below(
-            mv.AGENT_VERIFY_CA):
+        mv.AGENT_VERIFY_CA
+    ):
         raise webob.exc.HTTPBadRequest(
             explanation='Field "agent_verify_ca" not recognised in this '
-            'version')
+            'version'
+        )
     ident = req.urlvars['node_ident']
     if not (uuidutils.is_uuid_like(ident) or _NAME.match(ident)):
         raise webob.exc.HTTPBadRequest(
             explanation=f'Expected a logical name or UUID but received '
-            f'{ident}.')
+            f'{ident}.'
+        )
     row = node_access.get_node(req, ident)
     callback_url = _callback_url(body['callback_url'])
     known_url = (row.get('driver_internal_info') or {}).get(
-        agent_token.URL_KEY)
+        agent_token.URL_KEY
+    )
     if known_url is not None and known_url != callback_url:
-        LOG.error('Node %(node)s: heartbeat with callback URL %(url)s, '
-                  'not the agent\'s; ignored',
-                  {'node': row['uuid'], 'url': callback_url})
+        LOG.error(
+            'Node %(node)s: heartbeat with callback URL %(url)s, '
+            "not the agent's; ignored",
+            {'node': row['uuid'], 'url': callback_url},
+        )
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid input: Detected change in ramdisk '
-            'provided "callback_url"')
+            'provided "callback_url"'
+        )
     if body.get('agent_token') is None:
-        LOG.error('Node %s: heartbeat without an agent token refused',
-                  row['uuid'])
+        LOG.error(
+            'Node %s: heartbeat without an agent token refused', row['uuid']
+        )
         raise webob.exc.HTTPBadRequest(
-            explanation='Agent token is required for heartbeat processing.')
+            explanation='Agent token is required for heartbeat processing.'
+        )
     status = body.get('agent_status')
     if status is not None and status not in AGENT_STATUSES:
         raise webob.exc.HTTPBadRequest(
             explanation='Agent status is invalid. Valid states are '
-            f'{",".join(AGENT_STATUSES)}.')
+            f'{",".join(AGENT_STATUSES)}.'
+        )
     util.deps(req).conductor.heartbeat(
-        util.context(req), row, callback_url, body.get('agent_version'),
-        body['agent_token'], body.get('agent_verify_ca'), status,
-        body.get('agent_status_message'))
+        util.context(req),
+        row,
+        callback_url,
+        body.get('agent_version'),
+        body['agent_token'],
+        body.get('agent_verify_ca'),
+        status,
+        body.get('agent_status_message'),
+    )
     return webob.Response(status=202)

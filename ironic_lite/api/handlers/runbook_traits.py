@@ -25,7 +25,8 @@ def _runbook(req: webob.Request, action: str) -> dict[str, Any]:
     runbooks.require(req)
     if util.version(req).below(mv.RUNBOOK_TRAITS):
         raise webob.exc.HTTPNotFound(
-            explanation='The API version does not allow runbook traits')
+            explanation='The API version does not allow runbook traits'
+        )
     return runbooks.retrieve(req, req.urlvars['runbook_ident'], action)
 
 
@@ -40,8 +41,7 @@ def set_traits(req: webob.Request) -> webob.Response:
     row = _runbook(req, 'update')
     body = util.read_body(req, node_traits.BODY_SCHEMA)
     traits = [node_traits.check_trait(t) for t in body['traits']]
-    db_runbooks.set_traits(util.context(req), row['id'], traits,
-                           replace=True)
+    db_runbooks.set_traits(util.context(req), row['id'], traits, replace=True)
     return webob.Response(status=204)
 
 
@@ -50,20 +50,25 @@ def add_trait(req: webob.Request) -> webob.Response:
     row = _runbook(req, 'update')
     if req.body.strip():
         raise webob.exc.HTTPBadRequest(
-            explanation='No body should be provided when adding a trait')
+            explanation='No body should be provided when adding a trait'
+        )
     trait = node_traits.check_trait(req.urlvars['trait'])
-    db_runbooks.set_traits(util.context(req), row['id'], [trait],
-                           replace=False)
-    location = (f'{util.base_url(req)}/v1/runbooks/'
-                f'{req.urlvars["runbook_ident"]}/traits/{trait}')
+    db_runbooks.set_traits(
+        util.context(req), row['id'], [trait], replace=False
+    )
+    location = (
+        f'{util.base_url(req)}/v1/runbooks/'
+        f'{req.urlvars["runbook_ident"]}/traits/{trait}'
+    )
     return webob.Response(status=204, headers={'Location': location})
 
 
 @util.translate_errors
 def remove_trait(req: webob.Request) -> webob.Response:
     row = _runbook(req, 'update')
-    db_runbooks.remove_traits(util.context(req), row['id'],
-                              [req.urlvars['trait']])
+    db_runbooks.remove_traits(
+        util.context(req), row['id'], [req.urlvars['trait']]
+    )
     return webob.Response(status=204)
 
 

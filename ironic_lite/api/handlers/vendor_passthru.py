@@ -31,11 +31,13 @@ def _call(req: webob.Request) -> tuple[str, dict[str, Any]]:
         if method is not None and method != in_path:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Two methods named: {in_path!r} in the path, '
-                f'{method!r} in the query.')
+                f'{method!r} in the query.'
+            )
         method = in_path
     if not method:
         raise webob.exc.HTTPBadRequest(
-            explanation='Missing mandatory parameter: method')
+            explanation='Missing mandatory parameter: method'
+        )
     args = util.read_body(req, BODY, optional=True) if req.body else {}
     return method, args
 
@@ -50,8 +52,11 @@ def _answer(result: dict[str, Any]) -> webob.Response:
 def node_vendor_passthru(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _NODE)
     method, args = _call(req)
-    return _answer(util.deps(req).conductor.vendor_passthru(
-        util.context(req), node, method, req.method, args))
+    return _answer(
+        util.deps(req).conductor.vendor_passthru(
+            util.context(req), node, method, req.method, args
+        )
+    )
 
 
 @util.translate_errors
@@ -59,7 +64,9 @@ def node_vendor_methods(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _NODE)
     return util.json_response(
         util.deps(req).conductor.get_node_vendor_passthru_methods(
-            util.context(req), node))
+            util.context(req), node
+        )
+    )
 
 
 def _driver_name(req: webob.Request) -> str:
@@ -73,8 +80,11 @@ def _driver_name(req: webob.Request) -> str:
 def driver_vendor_passthru(req: webob.Request) -> webob.Response:
     name = _driver_name(req)
     method, args = _call(req)
-    return _answer(util.deps(req).conductor.driver_vendor_passthru(
-        util.context(req), name, method, req.method, args))
+    return _answer(
+        util.deps(req).conductor.driver_vendor_passthru(
+            util.context(req), name, method, req.method, args
+        )
+    )
 
 
 @util.translate_errors
@@ -82,4 +92,6 @@ def driver_vendor_methods(req: webob.Request) -> webob.Response:
     name = _driver_name(req)
     return util.json_response(
         util.deps(req).conductor.get_driver_vendor_passthru_methods(
-            util.context(req), name))
+            util.context(req), name
+        )
+    )

@@ -30,7 +30,8 @@ def _uuid_or_name(what: str, value: str) -> str:
     if uuidutils.is_uuid_like(value) or (value and _NAME.match(value)):
         return value
     raise webob.exc.HTTPBadRequest(
-        explanation=f'Expected UUID or name for {what}: {value}')
+        explanation=f'Expected UUID or name for {what}: {value}'
+    )
 
 
 def _node(req: webob.Request, action: str) -> dict[str, Any]:
@@ -40,8 +41,9 @@ def _node(req: webob.Request, action: str) -> dict[str, Any]:
 @util.translate_errors
 def list_vifs(req: webob.Request) -> webob.Response:
     node = _node(req, 'list')
-    return util.json_response({'vifs': util.deps(req).conductor.vif_list(
-        util.context(req), node)})
+    return util.json_response(
+        {'vifs': util.deps(req).conductor.vif_list(util.context(req), node)}
+    )
 
 
 @util.translate_errors
@@ -50,9 +52,11 @@ def attach_vif(req: webob.Request) -> webob.Response:
     body = util.read_body(req, BODY)
     _uuid_or_name('id', body['id'])
     if util.version(req).at_least(mv.VIF_PORT) and (
-            'port_uuid' in body and 'portgroup_uuid' in body):
+        'port_uuid' in body and 'portgroup_uuid' in body
+    ):
         raise webob.exc.HTTPBadRequest(
-            explanation='Cannot specify both port_uuid and portgroup_uuid')
+            explanation='Cannot specify both port_uuid and portgroup_uuid'
+        )
     util.deps(req).conductor.vif_attach(util.context(req), node, body)
     return webob.Response(status=204)
 

@@ -22,13 +22,17 @@ URL_SCHEMES = ('http', 'https', 'nfs', 'cifs', 'smb')
 ATTACH: dict[str, Any] = {
     'type': 'object',
     'properties': {
-        'device_type': {'type': 'string',
-                        'enum': list(hardware_settings.VMEDIA_DEVICES)},
+        'device_type': {
+            'type': 'string',
+            'enum': list(hardware_settings.VMEDIA_DEVICES),
+        },
         'image_url': {'type': 'string'},
         # Upstream's conductor may serve the image itself ("local");
         # ironic_lite's hands the BMC the URL as it is.
-        'image_download_source': {'type': 'string',
-                                  'enum': ['http', 'local', 'swift']},
+        'image_download_source': {
+            'type': 'string',
+            'enum': ['http', 'local', 'swift'],
+        },
     },
     'required': ['device_type', 'image_url'],
     'additionalProperties': False,
@@ -38,8 +42,9 @@ ATTACH: dict[str, Any] = {
 @util.translate_errors
 def show_vmedia(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, 'baremetal:node:vmedia:get')
-    return util.json_response(util.deps(req).conductor.get_virtual_media(
-        util.context(req), node))
+    return util.json_response(
+        util.deps(req).conductor.get_virtual_media(util.context(req), node)
+    )
 
 
 @util.translate_errors
@@ -48,10 +53,12 @@ def attach_vmedia(req: webob.Request) -> webob.Response:
     scheme = urllib.parse.urlparse(body['image_url']).scheme
     if scheme not in URL_SCHEMES:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Unsupported or missing URL scheme: {scheme}')
+            explanation=f'Unsupported or missing URL scheme: {scheme}'
+        )
     node = node_access.authorized_node(req, 'baremetal:node:vmedia:attach')
     util.deps(req).conductor.attach_virtual_media(
-        util.context(req), node, body['device_type'], body['image_url'])
+        util.context(req), node, body['device_type'], body['image_url']
+    )
     return webob.Response(status=204)
 
 
@@ -59,15 +66,21 @@ def attach_vmedia(req: webob.Request) -> webob.Response:
 def detach_vmedia(req: webob.Request) -> webob.Response:
     device_types = None
     if req.GET.get('device_types'):
-        device_types = [d.strip() for d in req.GET['device_types'].split(',')
-                        if d.strip()]
-        invalid = [d for d in device_types
-                   if d not in hardware_settings.VMEDIA_DEVICES]
+        device_types = [
+            d.strip() for d in req.GET['device_types'].split(',') if d.strip()
+        ]
+        invalid = [
+            d
+            for d in device_types
+            if d not in hardware_settings.VMEDIA_DEVICES
+        ]
         if invalid:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Invalid device type(s) {", ".join(invalid)} '
-                f'(valid are {", ".join(hardware_settings.VMEDIA_DEVICES)})')
+                f'(valid are {", ".join(hardware_settings.VMEDIA_DEVICES)})'
+            )
     node = node_access.authorized_node(req, 'baremetal:node:vmedia:detach')
     util.deps(req).conductor.detach_virtual_media(
-        util.context(req), node, device_types)
+        util.context(req), node, device_types
+    )
     return webob.Response(status=204)

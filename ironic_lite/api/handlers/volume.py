@@ -27,7 +27,8 @@ def show_node_volume(req: webob.Request) -> webob.Response:
     node_access.get_node(req, ident)
     util.authorize(req, items.POLICY % 'get')
     return util.json_response(
-        views.links(util.base_url(req), f'nodes/{ident}/volume'))
+        views.links(util.base_url(req), f'nodes/{ident}/volume')
+    )
 
 
 @util.translate_errors

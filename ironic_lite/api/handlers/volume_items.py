@@ -46,25 +46,45 @@ class Resource:
         return tuple(sorted(self.fields_schema))
 
 
-CONNECTORS = Resource(db_volumes.CONNECTORS, views.CONNECTOR,
-                      schemas.CONNECTOR_CREATE, schemas.CONNECTOR_FIELDS,
-                      ('connector_id', 'node_uuid', 'type'),
-                      'volume_connector')
-TARGETS = Resource(db_volumes.TARGETS, views.TARGET,
-                   schemas.TARGET_CREATE, schemas.TARGET_FIELDS,
-                   ('boot_index', 'node_uuid', 'volume_id', 'volume_type'),
-                   'volume_target')
+CONNECTORS = Resource(
+    db_volumes.CONNECTORS,
+    views.CONNECTOR,
+    schemas.CONNECTOR_CREATE,
+    schemas.CONNECTOR_FIELDS,
+    ('connector_id', 'node_uuid', 'type'),
+    'volume_connector',
+)
+TARGETS = Resource(
+    db_volumes.TARGETS,
+    views.TARGET,
+    schemas.TARGET_CREATE,
+    schemas.TARGET_FIELDS,
+    ('boot_index', 'node_uuid', 'volume_id', 'volume_type'),
+    'volume_target',
+)
 
 
 def _show_properties(req: webob.Request) -> bool:
-    return lite_policy.check(util.deps(req).enforcer, util.context(req),
-                             POLICY % 'view_target_properties')
+    return lite_policy.check(
+        util.deps(req).enforcer,
+        util.context(req),
+        POLICY % 'view_target_properties',
+    )
 
 
-def _render(req: webob.Request, res: Resource, row: dict[str, Any],
-            fields: tuple[str, ...] | None = None) -> dict[str, Any]:
-    return views.render(util.base_url(req), res.shape, row,
-                        fields or res.shape.fields, _show_properties(req))
+def _render(
+    req: webob.Request,
+    res: Resource,
+    row: dict[str, Any],
+    fields: tuple[str, ...] | None = None,
+) -> dict[str, Any]:
+    return views.render(
+        util.base_url(req),
+        res.shape,
+        row,
+        fields or res.shape.fields,
+        _show_properties(req),
+    )
 
 
 def _list_scope(req: webob.Request) -> str | None:
@@ -81,8 +101,9 @@ def _list_scope(req: webob.Request) -> str | None:
     return str(ctx.project_id)
 
 
-def list_items(req: webob.Request, res: Resource,
-               node_ident: str | None = None) -> webob.Response:
+def list_items(
+    req: webob.Request, res: Resource, node_ident: str | None = None
+) -> webob.Response:
     """A page; of one node's items with ``node_ident`` (a nested list)
     or ``?node=``."""
     node_id = None
@@ -95,19 +116,32 @@ def list_items(req: webob.Request, res: Resource,
     if node_id is None and req.GET.get('node') is not None:
         node_id = node_access.get_node(req, req.GET['node'])['id']
     rows = db_volumes.list_page(
-        util.context(req), res.kind, node_id, limit=limit,
-        marker=listing.marker(req), sort_key=req.GET.get('sort_key', 'id'),
-        sort_dir=req.GET.get('sort_dir', 'asc'), project=project)
+        util.context(req),
+        res.kind,
+        node_id,
+        limit=limit,
+        marker=listing.marker(req),
+        sort_key=req.GET.get('sort_key', 'id'),
+        sort_dir=req.GET.get('sort_dir', 'asc'),
+        project=project,
+    )
     show = _show_properties(req)
     base = util.base_url(req)
-    return util.json_response(listing.page_body(
-        req, res.shape.item_name, rows,
-        lambda row: views.render(base, res.shape, row, fields, show), limit))
+    return util.json_response(
+        listing.page_body(
+            req,
+            res.shape.item_name,
+            rows,
+            lambda row: views.render(base, res.shape, row, fields, show),
+            limit,
+        )
+    )
 
 
 def _get(req: webob.Request, res: Resource, action: str) -> dict[str, Any]:
-    uuid = listing.uuid_arg(f'{res.name.split("_")[1]}_uuid',
-                          req.urlvars['item_uuid'])
+    uuid = listing.uuid_arg(
+        f'{res.name.split("_")[1]}_uuid', req.urlvars['item_uuid']
+    )
     util.authorize(req, POLICY % action)
     return db_volumes.get(util.context(req), res.kind, uuid)
 
@@ -127,14 +161,18 @@ def _node_of(req: webob.Request, node_uuid: str) -> dict[str, Any]:
     except exception.NodeNotFound:
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid input for field/attribute node_uuid. '
-            f"Value: '{node_uuid}'. ")
+            f"Value: '{node_uuid}'. "
+        )
 
 
 def create_item(req: webob.Request, res: Resource) -> webob.Response:
     util.authorize(req, POLICY % 'create')
     body = util.read_body(req, res.create_schema)
-    values = {name: body[name] for name in res.fields_schema
-              if name in body and name != 'node_uuid'}
+    values = {
+        name: body[name]
+        for name in res.fields_schema
+        if name in body and name != 'node_uuid'
+    }
     if body.get('uuid'):
         values['uuid'] = listing.uuid_arg('uuid', body['uuid'])
     for name in ('extra', 'properties'):
@@ -142,15 +180,18 @@ def create_item(req: webob.Request, res: Resource) -> webob.Response:
             values[name] = values.get(name) or {}
     values['node_id'] = _node_of(req, body['node_uuid'])['id']
     row = db_volumes.create(util.context(req), res.kind, values)
-    location = f'{util.base_url(req)}/v1/{res.shape.collection}/' \
-        f'{row["uuid"]}'
-    return util.json_response(_render(req, res, row), status=201,
-                              headers={'Location': location})
+    location = f'{util.base_url(req)}/v1/{res.shape.collection}/{row["uuid"]}'
+    return util.json_response(
+        _render(req, res, row), status=201, headers={'Location': location}
+    )
 
 
-def _patched(req: webob.Request, res: Resource, row: dict[str, Any],
-             patch: list[dict[str, Any]]) -> tuple[dict[str, Any],
-                                                   dict[str, Any]]:
+def _patched(
+    req: webob.Request,
+    res: Resource,
+    row: dict[str, Any],
+    patch: list[dict[str, Any]],
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the node the item belongs to after the patch, changed values)."""
     resource_patch.check_allowed(patch, res.patchable)
     for operation in patch:
@@ -159,17 +200,27 @@ def _patched(req: webob.Request, res: Resource, row: dict[str, Any],
             if not isinstance(value, str) or not uuidutils.is_uuid_like(value):
                 raise webob.exc.HTTPBadRequest(
                     explanation='Expected a UUID for node_uuid, but '
-                    f'received {value}.')
+                    f'received {value}.'
+                )
     document = {name: row[name] for name in res.fields_schema}
     result = resource_patch.apply_patch(document, patch)
-    util.validate({'type': 'object', 'properties': res.fields_schema,
-                   'required': list(res.required)}, result)
+    util.validate(
+        {
+            'type': 'object',
+            'properties': res.fields_schema,
+            'required': list(res.required),
+        },
+        result,
+    )
     node_id = row['node_id']
     if result['node_uuid'] != row['node_uuid']:
         node_id = _node_of(req, result['node_uuid'])['id']
     node = db_nodes.node_get(util.context(req), node_id)
-    values = {name: result.get(name) for name in res.fields_schema
-              if name != 'node_uuid' and result.get(name) != row[name]}
+    values = {
+        name: result.get(name)
+        for name in res.fields_schema
+        if name != 'node_uuid' and result.get(name) != row[name]
+    }
     for name in ('extra', 'properties'):
         if name in values and values[name] is None:
             values[name] = {}
@@ -184,7 +235,8 @@ def update_item(req: webob.Request, res: Resource) -> webob.Response:
     node, values = _patched(req, res, row, patch)
     # Even without a change, as upstream: the node must be powered off.
     row = util.deps(req).conductor.update_volume(
-        util.context(req), node, res.name, row['uuid'], values)
+        util.context(req), node, res.name, row['uuid'], values
+    )
     return util.json_response(_render(req, res, row))
 
 
@@ -192,12 +244,14 @@ def delete_item(req: webob.Request, res: Resource) -> webob.Response:
     row = _get(req, res, 'delete')
     node = db_nodes.node_get(util.context(req), row['node_id'])
     util.deps(req).conductor.destroy_volume(
-        util.context(req), node, res.name, row['uuid'])
+        util.context(req), node, res.name, row['uuid']
+    )
     return webob.Response(status=204)
 
 
-def malformed(req: webob.Request, res: Resource,
-              lookup: bool = True) -> webob.Response:
+def malformed(
+    req: webob.Request, res: Resource, lookup: bool = True
+) -> webob.Response:
     """A connector or target named under a node (or created there): the
     item is looked up first (404), then upstream's 400."""
     node_access.get_node(req, req.urlvars['node_ident'])

@@ -16,8 +16,11 @@ def _entries(*required: str) -> dict[str, Any]:
         'items': {
             'type': 'object',
             'required': list(required),
-            'properties': {name: {'type': 'string'} for name in required
-                           if name not in ('bond_links', 'vlan_id')},
+            'properties': {
+                name: {'type': 'string'}
+                for name in required
+                if name not in ('bond_links', 'vlan_id')
+            },
         },
     }
 
@@ -33,8 +36,10 @@ NETWORK_DATA: dict[str, Any] = {
 }
 
 #: What a request may send: the whole document, ``{}`` or ``null``.
-FIELD: dict[str, Any] = {'anyOf': [
-    {'type': 'null'},
-    {'type': 'object', 'maxProperties': 0},
-    NETWORK_DATA,
-]}
+FIELD: dict[str, Any] = {
+    'anyOf': [
+        {'type': 'null'},
+        {'type': 'object', 'maxProperties': 0},
+        NETWORK_DATA,
+    ]
+}

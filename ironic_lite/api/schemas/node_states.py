@@ -12,8 +12,9 @@ CLEAN_STEPS: dict[str, Any] = {
         'properties': {
             # The interfaces that may have clean steps (upstream's), and
             # 'conductor': steps of the conductor itself (hold).
-            'interface': {'enum': [*step_requests.INTERFACE_ORDER,
-                                   'conductor']},
+            'interface': {
+                'enum': [*step_requests.INTERFACE_ORDER, 'conductor']
+            },
             'step': {'type': 'string', 'minLength': 1},
             'args': {'type': 'object'},
         },
@@ -44,14 +45,26 @@ DEPLOY_STEP: dict[str, Any] = {
     'type': 'object',
     'properties': {
         'args': {'type': 'object'},
-        'interface': {'type': 'string',
-                      'enum': ['vendor', 'power', 'management', 'firmware',
-                               'deploy', 'bios', 'raid']},
+        'interface': {
+            'type': 'string',
+            'enum': [
+                'vendor',
+                'power',
+                'management',
+                'firmware',
+                'deploy',
+                'bios',
+                'raid',
+            ],
+        },
         # An INTEGER column holds it (deploy template steps); a string
         # of up to nine digits stays below 2**31 as well.
-        'priority': {'anyOf': [
-            {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1},
-            {'type': 'string', 'minLength': 1, 'pattern': '^[0-9]{1,9}$'}]},
+        'priority': {
+            'anyOf': [
+                {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1},
+                {'type': 'string', 'minLength': 1, 'pattern': '^[0-9]{1,9}$'},
+            ]
+        },
         'step': {'type': 'string', 'minLength': 1},
     },
     'required': ['interface', 'step', 'args', 'priority'],
@@ -88,8 +101,7 @@ POWER: dict[str, Any] = {
     'properties': {
         'target': {'enum': sorted(states.POWER_TARGETS)},
         # Seconds; bounded like every integer of a request (2**31 - 1).
-        'timeout': {'type': 'integer', 'minimum': 1,
-                    'maximum': 2**31 - 1},
+        'timeout': {'type': 'integer', 'minimum': 1, 'maximum': 2**31 - 1},
     },
     'required': ['target'],
     'additionalProperties': False,

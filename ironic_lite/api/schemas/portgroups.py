@@ -26,7 +26,16 @@ CREATE: dict[str, Any] = {
 }
 
 #: What a JSON patch may change (upstream's PATCH_ALLOWED_FIELDS).
-PATCHABLE = ('address', 'extra', 'mode', 'name', 'node_uuid', 'properties',
-             'standalone_ports_supported', 'physical_network', 'category')
+PATCHABLE = (
+    'address',
+    'extra',
+    'mode',
+    'name',
+    'node_uuid',
+    'properties',
+    'standalone_ports_supported',
+    'physical_network',
+    'category',
+)
 
 __all__ = ['CREATE', 'FIELDS', 'PATCH', 'PATCHABLE']

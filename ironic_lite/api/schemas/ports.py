@@ -25,18 +25,26 @@ _LINK_PROPERTIES = {
 
 def _link(required: list[str], **changes: Any) -> dict[str, Any]:
     properties = {**_LINK_PROPERTIES, **changes}
-    return {'type': 'object', 'properties': properties,
-            'additionalProperties': False, 'required': required}
+    return {
+        'type': 'object',
+        'properties': properties,
+        'additionalProperties': False,
+        'required': required,
+    }
 
 
-LOCAL_LINK: dict[str, Any] = {'anyOf': [
-    _link(['port_id', 'switch_id']),
-    _link(['port_id', 'hostname']),
-    _link(['network_type'], network_type={'type': 'string',
-                                          'enum': ['unmanaged']}),
-    _link(['port_id', 'vtep-logical-switch', 'vtep-physical-switch']),
-    {'type': 'object', 'additionalProperties': False},
-]}
+LOCAL_LINK: dict[str, Any] = {
+    'anyOf': [
+        _link(['port_id', 'switch_id']),
+        _link(['port_id', 'hostname']),
+        _link(
+            ['network_type'],
+            network_type={'type': 'string', 'enum': ['unmanaged']},
+        ),
+        _link(['port_id', 'vtep-logical-switch', 'vtep-physical-switch']),
+        {'type': 'object', 'additionalProperties': False},
+    ]
+}
 #: What a Smart NIC port's link must hold.
 SMART_NIC_LINK = _link(['port_id', 'hostname'])
 
@@ -67,10 +75,28 @@ CREATE: dict[str, Any] = {
 }
 
 #: The fields a JSON patch may change (upstream's PATCH_ALLOWED_FIELDS).
-PATCHABLE = ('address', 'extra', 'is_smartnic', 'local_link_connection',
-             'node_ident', 'node_uuid', 'physical_network',
-             'portgroup_uuid', 'pxe_enabled', 'name', 'description',
-             'vendor', 'category', 'available_for_dynamic_portgroup')
+PATCHABLE = (
+    'address',
+    'extra',
+    'is_smartnic',
+    'local_link_connection',
+    'node_ident',
+    'node_uuid',
+    'physical_network',
+    'portgroup_uuid',
+    'pxe_enabled',
+    'name',
+    'description',
+    'vendor',
+    'category',
+    'available_for_dynamic_portgroup',
+)
 
-__all__ = ['CREATE', 'FIELDS', 'LOCAL_LINK', 'PATCH', 'PATCHABLE',
-           'SMART_NIC_LINK']
+__all__ = [
+    'CREATE',
+    'FIELDS',
+    'LOCAL_LINK',
+    'PATCH',
+    'PATCHABLE',
+    'SMART_NIC_LINK',
+]

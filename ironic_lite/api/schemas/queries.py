@@ -8,12 +8,18 @@ from typing import Any
 
 Schema = dict[str, Any]
 
-LIMIT: Schema = {'type': 'integer', 'minimum': 1, 'maximum': 2 ** 31 - 1,
-                 'description': 'At most [api]max_limit items (a larger '
-                                'limit is that one).'}
-MARKER: Schema = {'type': 'string', 'format': 'uuid',
-                  'description': 'The uuid of the last item of the '
-                                 'previous page.'}
+LIMIT: Schema = {
+    'type': 'integer',
+    'minimum': 1,
+    'maximum': 2**31 - 1,
+    'description': 'At most [api]max_limit items (a larger '
+    'limit is that one).',
+}
+MARKER: Schema = {
+    'type': 'string',
+    'format': 'uuid',
+    'description': 'The uuid of the last item of the previous page.',
+}
 SORT_DIR: Schema = {'type': 'string', 'enum': ['asc', 'desc']}
 DETAIL: Schema = {'type': 'boolean'}
 STRING: Schema = {'type': 'string'}
@@ -33,13 +39,19 @@ def one_of(names: Iterable[str]) -> Schema:
 def fields(allowed: Iterable[str]) -> Schema:
     """``?fields=a,b``: a comma separated list of ``allowed``."""
     names = '|'.join(re.escape(name) for name in sorted(allowed))
-    return {'type': 'string', 'pattern': f'^({names})(,({names}))*$',
-            'description': 'The fields to show (a comma separated '
-                           'list).'}
+    return {
+        'type': 'string',
+        'pattern': f'^({names})(,({names}))*$',
+        'description': 'The fields to show (a comma separated list).',
+    }
 
 
 def paging(sort_keys: Iterable[str] | None = None) -> dict[str, Schema]:
     """``limit``, ``marker``, ``sort_key`` (one of ``sort_keys``, any
     string when None) and ``sort_dir``."""
-    return {'limit': LIMIT, 'marker': MARKER, 'sort_dir': SORT_DIR,
-            'sort_key': STRING if sort_keys is None else one_of(sort_keys)}
+    return {
+        'limit': LIMIT,
+        'marker': MARKER,
+        'sort_dir': SORT_DIR,
+        'sort_key': STRING if sort_keys is None else one_of(sort_keys),
+    }

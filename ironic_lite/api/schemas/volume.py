@@ -8,7 +8,7 @@ from ironic_lite.api.schemas.nodes import UUID_PATTERN
 
 _UUID = {'type': 'string', 'pattern': UUID_PATTERN}
 _EXTRA = {'type': ['object', 'null']}
-_INT32 = {'type': 'integer', 'minimum': -2**31, 'maximum': 2**31 - 1}
+_INT32 = {'type': 'integer', 'minimum': -(2**31), 'maximum': 2**31 - 1}
 
 CONNECTOR_FIELDS: dict[str, Any] = {
     'connector_id': {'type': 'string', 'maxLength': 255},
@@ -35,10 +35,12 @@ def _create(fields: dict[str, Any], required: list[str]) -> dict[str, Any]:
     }
 
 
-CONNECTOR_CREATE = _create(CONNECTOR_FIELDS,
-                           ['connector_id', 'node_uuid', 'type'])
-TARGET_CREATE = _create(TARGET_FIELDS, ['boot_index', 'node_uuid',
-                                        'volume_id', 'volume_type'])
+CONNECTOR_CREATE = _create(
+    CONNECTOR_FIELDS, ['connector_id', 'node_uuid', 'type']
+)
+TARGET_CREATE = _create(
+    TARGET_FIELDS, ['boot_index', 'node_uuid', 'volume_id', 'volume_type']
+)
 
 #: Upstream's JSON patch of volume resources: add, replace and remove,
 #: paths made of word characters and dashes.

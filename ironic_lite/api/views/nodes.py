@@ -18,62 +18,122 @@ from lite_common.wsgi.microversion import APIVersion
 
 #: Every node field and the version it appeared in (upstream's).
 FIELD_VERSIONS: dict[str, str] = {
-    'uuid': '1.1', 'name': mv.NAME, 'chassis_uuid': '1.1', 'driver': '1.1',
-    'driver_info': '1.1', 'driver_internal_info': '1.3', 'extra': '1.1',
-    'instance_info': '1.1', 'instance_uuid': '1.1', 'properties': '1.1',
-    'power_state': '1.1', 'target_power_state': '1.1',
-    'provision_state': '1.1', 'target_provision_state': '1.1',
-    'provision_updated_at': '1.1', 'last_error': '1.1',
-    'maintenance': '1.1', 'maintenance_reason': '1.1',
-    'reservation': '1.1', 'console_enabled': '1.1',
-    'created_at': '1.1', 'updated_at': '1.1',
-    'clean_step': mv.CLEAN_STEP, 'resource_class': mv.RESOURCE_CLASS,
+    'uuid': '1.1',
+    'name': mv.NAME,
+    'chassis_uuid': '1.1',
+    'driver': '1.1',
+    'driver_info': '1.1',
+    'driver_internal_info': '1.3',
+    'extra': '1.1',
+    'instance_info': '1.1',
+    'instance_uuid': '1.1',
+    'properties': '1.1',
+    'power_state': '1.1',
+    'target_power_state': '1.1',
+    'provision_state': '1.1',
+    'target_provision_state': '1.1',
+    'provision_updated_at': '1.1',
+    'last_error': '1.1',
+    'maintenance': '1.1',
+    'maintenance_reason': '1.1',
+    'reservation': '1.1',
+    'console_enabled': '1.1',
+    'created_at': '1.1',
+    'updated_at': '1.1',
+    'clean_step': mv.CLEAN_STEP,
+    'resource_class': mv.RESOURCE_CLASS,
     'deploy_interface': mv.INTERFACES,
     'management_interface': mv.INTERFACES,
     'power_interface': mv.INTERFACES,
-    'boot_interface': mv.INTERFACES, 'console_interface': mv.INTERFACES,
-    'inspect_interface': mv.INTERFACES, 'raid_interface': mv.INTERFACES,
+    'boot_interface': mv.INTERFACES,
+    'console_interface': mv.INTERFACES,
+    'inspect_interface': mv.INTERFACES,
+    'raid_interface': mv.INTERFACES,
     'vendor_interface': mv.INTERFACES,
     'network_interface': mv.NETWORK_INTERFACE,
     'storage_interface': mv.STORAGE_INTERFACE,
     'rescue_interface': mv.RESCUE,
     'bios_interface': mv.BIOS,
     'firmware_interface': mv.FIRMWARE,
-    'fault': mv.FAULT, 'automated_clean': mv.AUTOMATED_CLEAN,
-    'conductor': mv.CONDUCTOR, 'description': mv.DESCRIPTION,
-    'links': '1.1', 'ports': '1.1', 'states': mv.STATES_LINK,
+    'fault': mv.FAULT,
+    'automated_clean': mv.AUTOMATED_CLEAN,
+    'conductor': mv.CONDUCTOR,
+    'description': mv.DESCRIPTION,
+    'links': '1.1',
+    'ports': '1.1',
+    'states': mv.STATES_LINK,
     'portgroups': mv.PORTGROUP_LINKS,
-    'volume': mv.VOLUME, 'traits': mv.TRAITS,
+    'volume': mv.VOLUME,
+    'traits': mv.TRAITS,
     'inspection_started_at': mv.INSPECT_STATES,
     'inspection_finished_at': mv.INSPECT_STATES,
     'raid_config': mv.RAID,
     'target_raid_config': mv.RAID,
-    'deploy_step': mv.DEPLOY_STEP, 'conductor_group': mv.CONDUCTOR_GROUP,
-    'protected': mv.PROTECTED, 'protected_reason': mv.PROTECTED,
-    'owner': mv.OWNER, 'allocation_uuid': mv.ALLOCATIONS,
+    'deploy_step': mv.DEPLOY_STEP,
+    'conductor_group': mv.CONDUCTOR_GROUP,
+    'protected': mv.PROTECTED,
+    'protected_reason': mv.PROTECTED,
+    'owner': mv.OWNER,
+    'allocation_uuid': mv.ALLOCATIONS,
     'retired': mv.RETIRED,
-    'retired_reason': mv.RETIRED, 'lessee': mv.LESSEE,
-    'network_data': mv.NETWORK_DATA, 'boot_mode': mv.BOOT_MODE,
-    'secure_boot': mv.BOOT_MODE, 'shard': mv.SHARD,
+    'retired_reason': mv.RETIRED,
+    'lessee': mv.LESSEE,
+    'network_data': mv.NETWORK_DATA,
+    'boot_mode': mv.BOOT_MODE,
+    'secure_boot': mv.BOOT_MODE,
+    'shard': mv.SHARD,
     'parent_node': mv.PARENT_NODE,
     'service_step': mv.SERVICE,
     'disable_power_off': mv.DISABLE_POWER_OFF,
-    'instance_name': mv.INSTANCE_NAME, 'health': mv.HEALTH,
+    'instance_name': mv.INSTANCE_NAME,
+    'health': mv.HEALTH,
 }
 
 #: The fields of a node in a list without ``detail``.
-LIST_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
-               'provision_state', 'maintenance', 'links')
+LIST_FIELDS = (
+    'uuid',
+    'name',
+    'instance_uuid',
+    'power_state',
+    'provision_state',
+    'maintenance',
+    'links',
+)
 
-_TIMES = frozenset({'created_at', 'updated_at', 'provision_updated_at',
-                    'inspection_started_at', 'inspection_finished_at'})
-_COMPUTED = frozenset({'allocation_uuid', 'links', 'ports', 'portgroups',
-                       'states',
-                       'conductor', 'volume', 'traits', 'chassis_uuid'})
+_TIMES = frozenset(
+    {
+        'created_at',
+        'updated_at',
+        'provision_updated_at',
+        'inspection_started_at',
+        'inspection_finished_at',
+    }
+)
+_COMPUTED = frozenset(
+    {
+        'allocation_uuid',
+        'links',
+        'ports',
+        'portgroups',
+        'states',
+        'conductor',
+        'volume',
+        'traits',
+        'chassis_uuid',
+    }
+)
 #: Substrings of driver_info keys whose values are never shown.
-_SECRET_PARTS = ('password', 'secret', 'token', 'passphrase', 'pswd',
-                 'private_key', 'sslkey', 'snmp_auth_key',
-                 'snmp_priv_key')
+_SECRET_PARTS = (
+    'password',
+    'secret',
+    'token',
+    'passphrase',
+    'pswd',
+    'private_key',
+    'sslkey',
+    'snmp_auth_key',
+    'snmp_priv_key',
+)
 MASK = '******'
 #: The provision state shown as null before 1.2 (upstream's NOSTATE).
 AVAILABLE = 'available'
@@ -82,13 +142,17 @@ _TEMP_URL_SIG = re.compile(r'(temp_url_sig=)[^&\s"\']+')
 #: Strings without any of the words ``mask_password`` looks for are
 #: returned as they are, without its slower scan (an empty pattern, if
 #: oslo.utils ever renames its list, sends every string to it).
-_MAY_HOLD_PASSWORD = re.compile('|'.join(
-    re.escape(key) for key in getattr(strutils, '_SANITIZE_KEYS', [''])),
-    re.IGNORECASE)
+_MAY_HOLD_PASSWORD = re.compile(
+    '|'.join(
+        re.escape(key) for key in getattr(strutils, '_SANITIZE_KEYS', [''])
+    ),
+    re.IGNORECASE,
+)
 #: Either of the above, or a temp URL signature: one search decides that
 #: most strings are shown as they are.
 _MAY_HOLD_SECRET = re.compile(
-    _MAY_HOLD_PASSWORD.pattern + '|temp_url_sig=', re.IGNORECASE)
+    _MAY_HOLD_PASSWORD.pattern + '|temp_url_sig=', re.IGNORECASE
+)
 
 ConductorOf = Callable[[dict[str, Any]], str | None]
 TraitsOf = Callable[[list[int]], dict[int, list[str]]]
@@ -100,8 +164,11 @@ Redact = Callable[[dict[str, Any], dict[str, Any]], None]
 @functools.lru_cache(maxsize=256)
 def fields_at(version: APIVersion) -> tuple[str, ...]:
     """Every node field of ``version``, in the documented order."""
-    return tuple(name for name, since in FIELD_VERSIONS.items()
-                 if version.at_least(since))
+    return tuple(
+        name
+        for name, since in FIELD_VERSIONS.items()
+        if version.at_least(since)
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -127,10 +194,16 @@ def mask_secrets(info: Any) -> Any:
     (as upstream's ``mask_dict_password``): the value of a password-like
     key, and ``password=...`` or ``temp_url_sig=...`` inside strings."""
     if isinstance(info, dict):
-        return {key: (MASK if value and is_secret(str(key))
-                      else value if isinstance(value, _PLAIN)
-                      else mask_secrets(value))
-                for key, value in info.items()}
+        return {
+            key: (
+                MASK
+                if value and is_secret(str(key))
+                else value
+                if isinstance(value, _PLAIN)
+                else mask_secrets(value)
+            )
+            for key, value in info.items()
+        }
     if isinstance(info, list):
         return [mask_secrets(item) for item in info]
     if isinstance(info, str):
@@ -162,13 +235,17 @@ MASKED_FIELDS: dict[str, Callable[[Any], Any]] = {
 class NodeView:
     """Renders nodes for one request (one base URL, one version)."""
 
-    def __init__(self, base: str, fields: tuple[str, ...],
-                 conductor_of: ConductorOf | None = None,
-                 legacy: dict[str, str | None] | None = None,
-                 redact: Redact | None = None,
-                 traits_of: TraitsOf | None = None,
-                 chassis_of: ChassisOf | None = None,
-                 allocation_of: ChassisOf | None = None) -> None:
+    def __init__(
+        self,
+        base: str,
+        fields: tuple[str, ...],
+        conductor_of: ConductorOf | None = None,
+        legacy: dict[str, str | None] | None = None,
+        redact: Redact | None = None,
+        traits_of: TraitsOf | None = None,
+        chassis_of: ChassisOf | None = None,
+        allocation_of: ChassisOf | None = None,
+    ) -> None:
         """``legacy``: provision states shown as older versions named
         them (:func:`legacy_states`); ``redact``: hides fields from this
         caller;
@@ -186,8 +263,9 @@ class NodeView:
         self._traits: dict[int, list[str]] = {}
         self.chassis_of = chassis_of if 'chassis_uuid' in fields else None
         self._chassis: dict[int, str] = {}
-        self.allocation_of = (allocation_of if 'allocation_uuid' in fields
-                              else None)
+        self.allocation_of = (
+            allocation_of if 'allocation_uuid' in fields else None
+        )
         self._allocations: dict[int, str] = {}
 
     def _links(self, uuid: str, suffix: str = '') -> list[dict[str, str]]:
@@ -195,18 +273,25 @@ class NodeView:
 
     def _load_links(self, rows: list[dict[str, Any]]) -> None:
         if self.allocation_of is not None:
-            wanted = [row.get('allocation_id') for row in rows
-                      if row.get('allocation_id') not in self._allocations]
+            wanted = [
+                row.get('allocation_id')
+                for row in rows
+                if row.get('allocation_id') not in self._allocations
+            ]
             if any(wanted):
                 self._allocations.update(self.allocation_of(wanted))
         if self.chassis_of is not None:
-            chassis = [row.get('chassis_id') for row in rows
-                       if row.get('chassis_id') not in self._chassis]
+            chassis = [
+                row.get('chassis_id')
+                for row in rows
+                if row.get('chassis_id') not in self._chassis
+            ]
             if any(chassis):
                 self._chassis.update(self.chassis_of(chassis))
         if self.traits_of is not None:
-            nodes = [row['id'] for row in rows
-                     if row['id'] not in self._traits]
+            nodes = [
+                row['id'] for row in rows if row['id'] not in self._traits
+            ]
             if nodes:
                 self._traits.update(self.traits_of(nodes))
 

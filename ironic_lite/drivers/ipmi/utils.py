@@ -65,11 +65,21 @@ OPTIONAL_PROPERTIES = {
 }
 COMMON_PROPERTIES = {**REQUIRED_PROPERTIES, **OPTIONAL_PROPERTIES}
 #: What pyghmi says when the BMC did not answer (or stopped answering).
-SILENCE = frozenset({'', 'None', 'timeout', 'Session no longer connected',
-                     'Session Disconnected', 'Session failed to initialize'})
-_HOSTNAME = re.compile(r'^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}'
-                       r'[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}'
-                       r'[a-zA-Z0-9])?)*\.?$')
+SILENCE = frozenset(
+    {
+        '',
+        'None',
+        'timeout',
+        'Session no longer connected',
+        'Session Disconnected',
+        'Session failed to initialize',
+    }
+)
+_HOSTNAME = re.compile(
+    r'^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}'
+    r'[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}'
+    r'[a-zA-Z0-9])?)*\.?$'
+)
 
 
 def _invalid(message: str) -> exception.InvalidParameterValue:
@@ -84,9 +94,11 @@ def _address(node: Any, value: Any) -> str:
     except ValueError:
         pass
     if not _HOSTNAME.match(address):
-        raise _invalid(f'Invalid IPMI address "{value}" for node '
-                       f'{node.uuid}. Must be a valid IP address or '
-                       'hostname.')
+        raise _invalid(
+            f'Invalid IPMI address "{value}" for node '
+            f'{node.uuid}. Must be a valid IP address or '
+            'hostname.'
+        )
     return address
 
 
@@ -94,8 +106,9 @@ def _port(node: Any, value: Any) -> int:
     if value is None:
         return DEFAULT_PORT
     if isinstance(value, bool) or not netutils.is_valid_port(value):
-        raise _invalid(f'ipmi_port "{value}" is not a valid port (node '
-                       f'{node.uuid}).')
+        raise _invalid(
+            f'ipmi_port "{value}" is not a valid port (node {node.uuid}).'
+        )
     return int(value)
 
 
@@ -104,26 +117,33 @@ def _kg(node: Any, value: Any) -> bytes | None:
         return None
     text = str(value)
     if len(text) % 2:
-        raise _invalid('Number of ipmi_hex_kg_key characters is not even '
-                       f'(node {node.uuid}).')
+        raise _invalid(
+            'Number of ipmi_hex_kg_key characters is not even '
+            f'(node {node.uuid}).'
+        )
     try:
         return bytes.fromhex(text)
     except ValueError:
-        raise _invalid('ipmi_hex_kg_key is not hexadecimal (node '
-                       f'{node.uuid}).') from None
+        raise _invalid(
+            f'ipmi_hex_kg_key is not hexadecimal (node {node.uuid}).'
+        ) from None
 
 
 def _check_ipmitool_only(node: Any, info: dict[str, Any]) -> None:
     version = str(info.get('ipmi_protocol_version', '2.0'))
     if version != '2.0':
-        raise _invalid(f'Invalid IPMI protocol version value {version} on '
-                       f'node {node.uuid}: the ipmi interfaces speak IPMI '
-                       '2.0 (RMCP+) only.')
+        raise _invalid(
+            f'Invalid IPMI protocol version value {version} on '
+            f'node {node.uuid}: the ipmi interfaces speak IPMI '
+            '2.0 (RMCP+) only.'
+        )
     bridging = info.get('ipmi_bridging', 'no')
     if bridging != 'no':
-        raise _invalid(f'Invalid value for ipmi_bridging: {bridging} on '
-                       f'node {node.uuid}: the ipmi interfaces do not '
-                       'bridge requests; the only valid value is "no".')
+        raise _invalid(
+            f'Invalid value for ipmi_bridging: {bridging} on '
+            f'node {node.uuid}: the ipmi interfaces do not '
+            'bridge requests; the only valid value is "no".'
+        )
 
 
 def parse_driver_info(node: Any) -> dict[str, Any]:
@@ -137,20 +157,25 @@ def parse_driver_info(node: Any) -> dict[str, Any]:
     if missing:
         raise exception.MissingParameterValue(
             err=f'Missing the following IPMI credentials in node '
-            f'{node.uuid} driver_info: {", ".join(missing)}')
+            f'{node.uuid} driver_info: {", ".join(missing)}'
+        )
     priv_level = info.get('ipmi_priv_level')
     if priv_level is not None and priv_level not in PRIV_LEVELS:
-        raise _invalid(f'Invalid privilege level value:{priv_level} on '
-                       f'node {node.uuid}, the valid value can be one of '
-                       f'{", ".join(PRIV_LEVELS)}')
+        raise _invalid(
+            f'Invalid privilege level value:{priv_level} on '
+            f'node {node.uuid}, the valid value can be one of '
+            f'{", ".join(PRIV_LEVELS)}'
+        )
     _check_ipmitool_only(node, info)
-    return {'address': _address(node, info['ipmi_address']),
-            'port': _port(node, info.get('ipmi_port')),
-            'username': str(info.get('ipmi_username') or ''),
-            'password': str(info.get('ipmi_password') or ''),
-            'priv_level': PRIV_LEVELS.get(priv_level or ''),
-            'kg': _kg(node, info.get('ipmi_hex_kg_key')),
-            'node_uuid': node.uuid}
+    return {
+        'address': _address(node, info['ipmi_address']),
+        'port': _port(node, info.get('ipmi_port')),
+        'username': str(info.get('ipmi_username') or ''),
+        'password': str(info.get('ipmi_password') or ''),
+        'priv_level': PRIV_LEVELS.get(priv_level or ''),
+        'kg': _kg(node, info.get('ipmi_hex_kg_key')),
+        'node_uuid': node.uuid,
+    }
 
 
 class _Silent(Exception):
@@ -159,10 +184,13 @@ class _Silent(Exception):
 
 def _session(info: dict[str, Any]) -> Any:
     return ipmi_command.Command(
-        bmc=info['address'], port=info['port'],
+        bmc=info['address'],
+        port=info['port'],
         userid=info['username'].encode(),
         password=info['password'].encode(),
-        kg=info['kg'], privlevel=info['priv_level'])
+        kg=info['kg'],
+        privlevel=info['priv_level'],
+    )
 
 
 def _run(info: dict[str, Any], action: Callable[[Any], T]) -> T:
@@ -190,8 +218,7 @@ def _run(info: dict[str, Any], action: Callable[[Any], T]) -> T:
             LOG.debug('IPMI logout from %s failed', info['address'])
 
 
-def _bounded(conf: cfg.ConfigOpts, func: Callable[[], T],
-             timeout: float) -> T:
+def _bounded(conf: cfg.ConfigOpts, func: Callable[[], T], timeout: float) -> T:
     """``func()`` on a daemon thread, given up after ``timeout`` s (or
     at once when the conductor stops: :class:`stopping.Stopped`)."""
     try:
@@ -200,8 +227,13 @@ def _bounded(conf: cfg.ConfigOpts, func: Callable[[], T],
         raise _Silent(f'no complete answer within {timeout:g} s') from None
 
 
-def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
-         what: str, extra_time: float = 0) -> T:
+def call(
+    conf: cfg.ConfigOpts,
+    node: Any,
+    action: Callable[[Any], T],
+    what: str,
+    extra_time: float = 0,
+) -> T:
     """``action(command)`` with a pyghmi ``Command`` logged in to the
     node's BMC; pyghmi errors become IPMIFailure saying ``what`` failed.
 
@@ -218,8 +250,14 @@ def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
         raise exception.BMCCallStopped(what=what, node=node.uuid) from None
 
 
-def _call(conf: cfg.ConfigOpts, node: Any, info: dict[str, Any],
-          action: Callable[[Any], T], what: str, extra_time: float) -> T:
+def _call(
+    conf: cfg.ConfigOpts,
+    node: Any,
+    info: dict[str, Any],
+    action: Callable[[Any], T],
+    what: str,
+    extra_time: float,
+) -> T:
     """:func:`call`'s attempts (:class:`stopping.Stopped` on a stop)."""
     options = conf.ipmi
     deadline = time.monotonic() + options.command_retry_timeout
@@ -227,30 +265,42 @@ def _call(conf: cfg.ConfigOpts, node: Any, info: dict[str, Any],
     while True:
         attempt += 1
         try:
-            return _bounded(conf, lambda: _run(info, action),
-                            options.operation_timeout + extra_time)
+            return _bounded(
+                conf,
+                lambda: _run(info, action),
+                options.operation_timeout + extra_time,
+            )
         except _Silent as exc:
             stopping.check(conf)
             # When retries are on, a first attempt that outlasts the
             # whole budget (a session dropped on a loaded host) still
             # gets one retry: one slow answer is not a silent BMC.
             retried = attempt > 1 or not options.command_retry_timeout
-            if retried and (time.monotonic()
-                            + options.min_command_interval > deadline):
+            if retried and (
+                time.monotonic() + options.min_command_interval > deadline
+            ):
                 raise exception.IPMIConnectionError(
-                    node=node.uuid, address=f'{info["address"]}:'
-                    f'{info["port"]}', error=f'{what}: {exc} (after '
-                    f'{attempt} attempt(s))') from None
-            LOG.warning('The BMC %(address)s of node %(node)s did not answer '
-                        '(%(what)s, attempt %(n)d); retrying in %(wait)s s',
-                        {'address': info['address'], 'node': node.uuid,
-                         'what': what, 'n': attempt,
-                         'wait': options.min_command_interval})
+                    node=node.uuid,
+                    address=f'{info["address"]}:{info["port"]}',
+                    error=f'{what}: {exc} (after {attempt} attempt(s))',
+                ) from None
+            LOG.warning(
+                'The BMC %(address)s of node %(node)s did not answer '
+                '(%(what)s, attempt %(n)d); retrying in %(wait)s s',
+                {
+                    'address': info['address'],
+                    'node': node.uuid,
+                    'what': what,
+                    'n': attempt,
+                    'wait': options.min_command_interval,
+                },
+            )
             stopping.wait(conf, options.min_command_interval)
         except (exception.IronicLiteException, stopping.Stopped):
-            raise       # ours, raised by ``action`` (a power wait...)
+            raise  # ours, raised by ``action`` (a power wait...)
         except Exception as exc:
             # pyghmi's errors, and whatever a malformed answer makes it
             # raise: the BMC's fault, not a 500.
             raise exception.IPMIFailure(
-                node=node.uuid, error=f'{what} failed: {exc}') from None
+                node=node.uuid, error=f'{what} failed: {exc}'
+            ) from None

@@ -32,12 +32,18 @@ LOG = logging.getLogger(__name__)
 
 #: driver_internal_info key of a step waiting for its reboot.
 STATE_KEY = 'redfish_bios_state'
-_SETTINGS_ARGSINFO = {'settings': {
-    'description': 'A list of BIOS settings to be applied',
-    'required': True, 'type': 'array'}}
+_SETTINGS_ARGSINFO = {
+    'settings': {
+        'description': 'A list of BIOS settings to be applied',
+        'required': True,
+        'type': 'array',
+    }
+}
 #: BootProgress states that say the system is past POST (upstream's).
-BOOTED = {sushy.BootProgressStates.OS_BOOT_STARTED,
-          sushy.BootProgressStates.OS_RUNNING}
+BOOTED = {
+    sushy.BootProgressStates.OS_BOOT_STARTED,
+    sushy.BootProgressStates.OS_RUNNING,
+}
 
 
 def _bios(system: Any, node_uuid: str, what: str) -> Any:
@@ -45,8 +51,10 @@ def _bios(system: Any, node_uuid: str, what: str) -> Any:
         return system.bios
     except sushy.exceptions.MissingAttributeError:
         raise exception.UnsupportedDriverExtension(
-            driver='redfish', extension=f'{what} (the BMC of node '
-            f'{node_uuid} has no BIOS resource)') from None
+            driver='redfish',
+            extension=f'{what} (the BMC of node '
+            f'{node_uuid} has no BIOS resource)',
+        ) from None
 
 
 def _wait_state(task: base.TaskLike) -> str:
@@ -74,19 +82,27 @@ class RedfishBIOS(standard.BIOSInterface):
             bios = _bios(system, node.uuid, 'cache_bios_settings')
             bios.refresh(force=True)
             return bios_settings.with_registry(
-                bios, bios.attributes or {}, node.uuid)
-        settings = utils.call(self.conf, node, read,
-                              'Reading the BIOS settings')
-        counts = db_bios.replace_settings(task.context, node.id, settings)
-        LOG.info('BIOS settings of node %(node)s cached: %(counts)s',
-                 {'node': node.uuid, 'counts': counts})
+                bios, bios.attributes or {}, node.uuid
+            )
 
-    def _reboot(self, task: base.TaskLike, requested: dict[str, Any] | None
-                ) -> str:
+        settings = utils.call(
+            self.conf, node, read, 'Reading the BIOS settings'
+        )
+        counts = db_bios.replace_settings(task.context, node.id, settings)
+        LOG.info(
+            'BIOS settings of node %(node)s cached: %(counts)s',
+            {'node': node.uuid, 'counts': counts},
+        )
+
+    def _reboot(
+        self, task: base.TaskLike, requested: dict[str, Any] | None
+    ) -> str:
         """Remember what the step waits for, reboot, wait."""
         node = task.node
         node.driver_internal_info[STATE_KEY] = {
-            'reboot_requested': True, 'requested_bios_attrs': requested}
+            'reboot_requested': True,
+            'requested_bios_attrs': requested,
+        }
         power = cast(Any, task).interfaces['power']
         power.reboot(task)
         node.power_state = states.POWER_ON
@@ -95,11 +111,14 @@ class RedfishBIOS(standard.BIOSInterface):
 
     @base.clean_step(priority=0, argsinfo=_SETTINGS_ARGSINFO)
     @base.deploy_step(priority=0, argsinfo=_SETTINGS_ARGSINFO)
-    def apply_configuration(self, task: base.TaskLike,
-                            settings: list[dict[str, Any]]) -> Any:
+    def apply_configuration(
+        self, task: base.TaskLike, settings: list[dict[str, Any]]
+    ) -> Any:
         node = task.node
-        cached = {row['name']: row for row in
-                  db_bios.settings_of(task.context, node.id)}
+        cached = {
+            row['name']: row
+            for row in db_bios.settings_of(task.context, node.id)
+        }
         attributes = bios_settings.convert(node.uuid, settings, cached)
 
         def write(system: Any) -> bool:
@@ -108,14 +127,20 @@ class RedfishBIOS(standard.BIOSInterface):
             current = bios.attributes or {}
             if all(current.get(k) == v for k, v in attributes.items()):
                 return False
-            bios.set_attributes(attributes,
-                                apply_time=bios_settings.apply_time(bios))
+            bios.set_attributes(
+                attributes, apply_time=bios_settings.apply_time(bios)
+            )
             return True
-        if not utils.call(self.conf, node, write,
-                          'Applying the BIOS configuration'):
-            LOG.info('All requested BIOS settings for node %s already '
-                     'match the current values, skipping apply and '
-                     'reboot.', node.uuid)
+
+        if not utils.call(
+            self.conf, node, write, 'Applying the BIOS configuration'
+        ):
+            LOG.info(
+                'All requested BIOS settings for node %s already '
+                'match the current values, skipping apply and '
+                'reboot.',
+                node.uuid,
+            )
             return None
         return self._reboot(task, attributes)
 
@@ -123,9 +148,14 @@ class RedfishBIOS(standard.BIOSInterface):
     @base.deploy_step(priority=0)
     def factory_reset(self, task: base.TaskLike) -> Any:
         node = task.node
-        utils.call(self.conf, node, lambda system: _bios(
-            system, node.uuid, 'factory_reset').reset_bios(),
-            'Resetting the BIOS to its factory settings')
+        utils.call(
+            self.conf,
+            node,
+            lambda system: _bios(
+                system, node.uuid, 'factory_reset'
+            ).reset_bios(),
+            'Resetting the BIOS to its factory settings',
+        )
         return self._reboot(task, None)
 
     def _finished(self, task: base.TaskLike) -> bool:
@@ -143,11 +173,13 @@ class RedfishBIOS(standard.BIOSInterface):
                 return False
             bios = _bios(system, node.uuid, 'apply_configuration')
             return not bios_settings.unapplied(bios, requested)
-        if not utils.call(self.conf, node, check,
-                          'Checking the BIOS settings'):
+
+        if not utils.call(
+            self.conf, node, check, 'Checking the BIOS settings'
+        ):
             return False
         if getattr(task, 'shared', False):
-            return True   # the locked poll caches the settings
+            return True  # the locked poll caches the settings
         node.driver_internal_info.pop(STATE_KEY, None)
         self.cache_bios_settings(task)
         LOG.info('BIOS changes of node %s applied', node.uuid)

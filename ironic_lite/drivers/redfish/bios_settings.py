@@ -13,9 +13,17 @@ from ironic_lite import exception
 LOG = logging.getLogger(__name__)
 
 #: The registry fields a cached setting carries (upstream's).
-REGISTRY_FIELDS = ('attribute_type', 'allowable_values', 'lower_bound',
-                   'max_length', 'min_length', 'read_only',
-                   'reset_required', 'unique', 'upper_bound')
+REGISTRY_FIELDS = (
+    'attribute_type',
+    'allowable_values',
+    'lower_bound',
+    'max_length',
+    'min_length',
+    'read_only',
+    'reset_required',
+    'unique',
+    'upper_bound',
+)
 
 
 def _plain(value: Any) -> Any:
@@ -29,24 +37,31 @@ def _allowable(node_uuid: str, values: Any) -> list[str]:
         if name:
             names.append(name)
         else:
-            LOG.warning('Cannot detect the value name for enumeration item '
-                        '%(item)s for node %(node)s',
-                        {'item': item, 'node': node_uuid})
+            LOG.warning(
+                'Cannot detect the value name for enumeration item '
+                '%(item)s for node %(node)s',
+                {'item': item, 'node': node_uuid},
+            )
     return names
 
 
-def with_registry(bios: Any, attributes: dict[str, Any],
-                  node_uuid: str) -> list[dict[str, Any]]:
+def with_registry(
+    bios: Any, attributes: dict[str, Any], node_uuid: str
+) -> list[dict[str, Any]]:
     """The settings (name, value) with their registry fields, when the
     BMC has a registry."""
-    settings = [{'name': name, 'value': value}
-                for name, value in attributes.items()]
+    settings = [
+        {'name': name, 'value': value} for name, value in attributes.items()
+    ]
     try:
         registry = bios.get_attribute_registry()
         entries = registry.registry_entries.attributes if registry else []
     except Exception as exc:
-        LOG.info('Cannot get BIOS Registry attributes for node %(node)s, '
-                 'Error %(exc)s.', {'node': node_uuid, 'exc': exc})
+        LOG.info(
+            'Cannot get BIOS Registry attributes for node %(node)s, '
+            'Error %(exc)s.',
+            {'node': node_uuid, 'exc': exc},
+        )
         entries = []
     by_name = {entry.name: entry for entry in entries or []}
     for setting in settings:
@@ -56,7 +71,8 @@ def with_registry(bios: Any, attributes: dict[str, Any],
         for field in REGISTRY_FIELDS:
             setting[field] = _plain(getattr(entry, field, None))
         setting['allowable_values'] = _allowable(
-            node_uuid, setting['allowable_values'])
+            node_uuid, setting['allowable_values']
+        )
     return settings
 
 
@@ -75,20 +91,25 @@ def _check(cached: dict[str, Any], value: Any) -> tuple[bool, Any]:
         except (TypeError, ValueError):
             return False, value
         low, high = cached.get('lower_bound'), cached.get('upper_bound')
-        return ((low is None or number >= low)
-                and (high is None or number <= high)), number
+        return (
+            (low is None or number >= low) and (high is None or number <= high)
+        ), number
     if kind == 'Boolean' and isinstance(value, str):
         return True, value.lower() == 'true'
     if kind == 'String':
         size = len(str(value))
         low, high = cached.get('min_length'), cached.get('max_length')
-        return ((low is None or size >= low)
-                and (high is None or size <= high)), value
+        return (
+            (low is None or size >= low) and (high is None or size <= high)
+        ), value
     return True, value
 
 
-def convert(node_uuid: str, settings: list[dict[str, Any]],
-            cached: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def convert(
+    node_uuid: str,
+    settings: list[dict[str, Any]],
+    cached: dict[str, dict[str, Any]],
+) -> dict[str, Any]:
     """``{name: value}`` to write, checked against the cached settings
     (a setting not cached is passed as it is, as upstream).
 
@@ -98,11 +119,15 @@ def convert(node_uuid: str, settings: list[dict[str, Any]],
     attributes: dict[str, Any] = {}
     invalid = []
     for setting in settings:
-        if (not isinstance(setting, dict) or not isinstance(
-                setting.get('name'), str) or 'value' not in setting):
+        if (
+            not isinstance(setting, dict)
+            or not isinstance(setting.get('name'), str)
+            or 'value' not in setting
+        ):
             raise exception.InvalidParameterValue(
                 err=f'Each BIOS setting needs a "name" and a "value": '
-                f'{setting!r}')
+                f'{setting!r}'
+            )
         name, value = setting['name'], setting['value']
         good, value = _check(cached.get(name) or {}, value)
         if not good:
@@ -112,15 +137,19 @@ def convert(node_uuid: str, settings: list[dict[str, Any]],
         raise exception.InvalidParameterValue(
             err=f'Redfish BIOS apply_configuration failed for node '
             f'{node_uuid}: invalid value for setting(s): '
-            f'{", ".join(invalid)}')
+            f'{", ".join(invalid)}'
+        )
     return attributes
 
 
 def apply_time(bios: Any) -> Any:
     """``OnReset`` when the BMC offers it (upstream asks for it)."""
     times = getattr(bios, 'supported_apply_times', None) or []
-    return sushy.APPLY_TIME_ON_RESET if sushy.APPLY_TIME_ON_RESET in times \
+    return (
+        sushy.APPLY_TIME_ON_RESET
+        if sushy.APPLY_TIME_ON_RESET in times
         else None
+    )
 
 
 def unapplied(bios: Any, requested: dict[str, Any]) -> dict[str, Any]:
@@ -136,5 +165,8 @@ def unapplied(bios: Any, requested: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(pending, dict):
         pending = {}
     purge = len(pending) <= len(requested)
-    return {name: value for name, value in requested.items()
-            if current.get(name) != value or (purge and name in pending)}
+    return {
+        name: value
+        for name, value in requested.items()
+        if current.get(name) != value or (purge and name in pending)
+    }

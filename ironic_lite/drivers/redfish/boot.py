@@ -43,13 +43,15 @@ def _iso_url(node: Any, where: str, key: str, required: bool) -> str | None:
                 err=f'Node {node.uuid} is missing {where}/{key}: the '
                 'redfish-virtual-media boot interface of ironic_lite boots '
                 'an ISO the BMC downloads (it does not build one from '
-                'deploy_kernel and deploy_ramdisk)')
+                'deploy_kernel and deploy_ramdisk)'
+            )
         return None
     parsed = urllib.parse.urlparse(str(value))
     if parsed.scheme not in ('http', 'https') or not parsed.netloc:
         raise exception.InvalidParameterValue(
             err=f'Invalid {where}/{key} {value!r} of node {node.uuid}: an '
-            'http or https URL is required')
+            'http or https URL is required'
+        )
     return str(value)
 
 
@@ -65,28 +67,46 @@ class RedfishVirtualMediaBoot(standard.BootInterface):
         _iso_url(task.node, 'instance_info', 'boot_iso', required=False)
 
     def _management(self, task: base.TaskLike) -> base.ManagementInterface:
-        return cast(base.ManagementInterface,
-                    cast(Any, task).interfaces['management'])
+        return cast(
+            base.ManagementInterface, cast(Any, task).interfaces['management']
+        )
 
-    def _boot_iso(self, task: base.TaskLike, url: str,
-                  persistent: bool) -> None:
+    def _boot_iso(
+        self, task: base.TaskLike, url: str, persistent: bool
+    ) -> None:
         node = task.node
-        utils.call(self.conf, node, lambda system: vmedia.eject(
-            system, node.uuid, 'cdrom'), 'Ejecting the virtual CD')
-        utils.call(self.conf, node, lambda system: vmedia.insert(
-            system, node.uuid, 'cdrom', url), 'Inserting the virtual CD')
-        self._management(task).set_boot_device(task, 'cdrom',
-                                                persistent=persistent)
-        LOG.info('Node %(node)s boots %(url)s from its virtual CD',
-                 {'node': node.uuid, 'url': url})
+        utils.call(
+            self.conf,
+            node,
+            lambda system: vmedia.eject(system, node.uuid, 'cdrom'),
+            'Ejecting the virtual CD',
+        )
+        utils.call(
+            self.conf,
+            node,
+            lambda system: vmedia.insert(system, node.uuid, 'cdrom', url),
+            'Inserting the virtual CD',
+        )
+        self._management(task).set_boot_device(
+            task, 'cdrom', persistent=persistent
+        )
+        LOG.info(
+            'Node %(node)s boots %(url)s from its virtual CD',
+            {'node': node.uuid, 'url': url},
+        )
 
     def _eject(self, task: base.TaskLike) -> None:
         node = task.node
-        utils.call(self.conf, node, lambda system: vmedia.eject(
-            system, node.uuid, 'cdrom'), 'Ejecting the virtual CD')
+        utils.call(
+            self.conf,
+            node,
+            lambda system: vmedia.eject(system, node.uuid, 'cdrom'),
+            'Ejecting the virtual CD',
+        )
 
-    def prepare_ramdisk(self, task: base.TaskLike,
-                        ramdisk_params: dict[str, Any]) -> None:
+    def prepare_ramdisk(
+        self, task: base.TaskLike, ramdisk_params: dict[str, Any]
+    ) -> None:
         url = _iso_url(task.node, 'driver_info', 'deploy_iso', True)
         assert url is not None
         self._boot_iso(task, url, persistent=False)
@@ -100,8 +120,7 @@ class RedfishVirtualMediaBoot(standard.BootInterface):
             self._boot_iso(task, url, persistent=True)
             return
         self._eject(task)
-        self._management(task).set_boot_device(task, 'disk',
-                                                persistent=True)
+        self._management(task).set_boot_device(task, 'disk', persistent=True)
 
     def clean_up_instance(self, task: base.TaskLike) -> None:
         self._eject(task)

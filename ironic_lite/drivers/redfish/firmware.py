@@ -39,9 +39,11 @@ BIOS, BMC = 'bios', 'bmc'
 #: one under way (with its BMC task monitor).
 UPDATES_KEY = 'redfish_fw_updates'
 SETTINGS_SCHEMA = {
-    'type': 'array', 'minItems': 1,
+    'type': 'array',
+    'minItems': 1,
     'items': {
-        'type': 'object', 'required': ['component', 'url'],
+        'type': 'object',
+        'required': ['component', 'url'],
         'properties': {
             'component': {'type': 'string', 'enum': [BIOS, BMC]},
             'url': {'type': 'string', 'minLength': 1},
@@ -49,11 +51,20 @@ SETTINGS_SCHEMA = {
         'additionalProperties': False,
     },
 }
-_ARGSINFO = {'settings': {
-    'description': 'A list of dicts with firmware components to be '
-    'updated', 'required': True, 'type': 'array'}}
-_FAILED = {sushy.TaskState.EXCEPTION, sushy.TaskState.KILLED,
-           sushy.TaskState.CANCELLED, sushy.TaskState.INTERRUPTED}
+_ARGSINFO = {
+    'settings': {
+        'description': 'A list of dicts with firmware components to be '
+        'updated',
+        'required': True,
+        'type': 'array',
+    }
+}
+_FAILED = {
+    sushy.TaskState.EXCEPTION,
+    sushy.TaskState.KILLED,
+    sushy.TaskState.CANCELLED,
+    sushy.TaskState.INTERRUPTED,
+}
 
 
 def validate_settings(settings: Any) -> None:
@@ -61,15 +72,14 @@ def validate_settings(settings: Any) -> None:
         jsonschema.validate(settings, SETTINGS_SCHEMA)
     except jsonschema.ValidationError as err:
         raise exception.InvalidParameterValue(
-            err=f'Invalid firmware update {settings}. Errors: '
-            f'{err.message}') from None
+            err=f'Invalid firmware update {settings}. Errors: {err.message}'
+        ) from None
 
 
 def _manager(system: Any) -> Any:
     managers = system.managers
     if not managers:
-        raise utils.RedfishError(error=f'system {system.path} has no '
-                                 'manager')
+        raise utils.RedfishError(error=f'system {system.path} has no manager')
     return managers[0]
 
 
@@ -77,12 +87,14 @@ def read_components(system: Any) -> list[dict[str, Any]]:
     components = []
     system.refresh(force=True)
     if system.bios_version:
-        components.append({'component': BIOS,
-                           'current_version': system.bios_version})
+        components.append(
+            {'component': BIOS, 'current_version': system.bios_version}
+        )
     manager = _manager(system)
     if manager.firmware_version:
-        components.append({'component': BMC,
-                           'current_version': manager.firmware_version})
+        components.append(
+            {'component': BMC, 'current_version': manager.firmware_version}
+        )
     return components
 
 
@@ -95,45 +107,59 @@ class RedfishFirmware(standard.FirmwareInterface):
     def validate(self, task: base.TaskLike) -> None:
         utils.parse_driver_info(task.node)
 
-    def cache_firmware_components(self, task: base.TaskLike,
-                                  flashed: tuple[str, ...] = ()) -> None:
+    def cache_firmware_components(
+        self, task: base.TaskLike, flashed: tuple[str, ...] = ()
+    ) -> None:
         node = task.node
-        components = utils.call(self.conf, node, read_components,
-                                'Reading the firmware versions')
+        components = utils.call(
+            self.conf, node, read_components, 'Reading the firmware versions'
+        )
         if not components:
             raise exception.UnsupportedDriverExtension(
-                driver=node.driver, extension='cache_firmware_components '
-                '(the BMC reports no BIOS or BMC version)')
+                driver=node.driver,
+                extension='cache_firmware_components '
+                '(the BMC reports no BIOS or BMC version)',
+            )
         for component in components:
             if component['component'] in flashed:
-                component['last_version_flashed'] = (
-                    component['current_version'])
+                component['last_version_flashed'] = component[
+                    'current_version'
+                ]
             else:
                 component.pop('last_version_flashed', None)
         self._keep_flashed(task, components)
         db_firmware.record_components(task.context, node.id, components)
-        LOG.info('Firmware components of node %(node)s cached: %(list)s',
-                 {'node': node.uuid, 'list': components})
+        LOG.info(
+            'Firmware components of node %(node)s cached: %(list)s',
+            {'node': node.uuid, 'list': components},
+        )
 
     @staticmethod
-    def _keep_flashed(task: base.TaskLike,
-                      components: list[dict[str, Any]]) -> None:
+    def _keep_flashed(
+        task: base.TaskLike, components: list[dict[str, Any]]
+    ) -> None:
         """A component not flashed now keeps its last flashed version."""
-        known = {row['component']: row for row in
-                 db_firmware.components_of(task.context, task.node.id)}
+        known = {
+            row['component']: row
+            for row in db_firmware.components_of(task.context, task.node.id)
+        }
         for component in components:
             if 'last_version_flashed' not in component:
                 row = known.get(component['component']) or {}
                 component['last_version_flashed'] = row.get(
-                    'last_version_flashed')
+                    'last_version_flashed'
+                )
 
     @base.clean_step(priority=0, argsinfo=_ARGSINFO)
-    def update(self, task: base.TaskLike,
-               settings: list[dict[str, Any]]) -> Any:
+    def update(
+        self, task: base.TaskLike, settings: list[dict[str, Any]]
+    ) -> Any:
         validate_settings(settings)
         pending = [dict(s) for s in settings]
         task.node.driver_internal_info[UPDATES_KEY] = {
-            'pending': pending, 'flashed': []}
+            'pending': pending,
+            'flashed': [],
+        }
         self._start(task, pending[0])
         return states.CLEANWAIT
 
@@ -141,42 +167,58 @@ class RedfishFirmware(standard.FirmwareInterface):
         node = task.node
 
         def simple_update(system: Any) -> str:
-            target = (system.path if update['component'] == BIOS
-                      else _manager(system).path)
+            target = (
+                system.path
+                if update['component'] == BIOS
+                else _manager(system).path
+            )
             service = utils.connection(self.conf, node).get_update_service()
             monitor = service.simple_update(update['url'], targets=[target])
             return str(monitor.task_monitor_uri)
-        update['task_monitor'] = utils.call(
-            self.conf, node, simple_update,
-            f'Starting the {update["component"]} firmware update')
-        LOG.info('Node %(node)s: %(component)s firmware update from %(url)s '
-                 'started (BMC task %(task)s)',
-                 {'node': node.uuid, 'component': update['component'],
-                  'url': update['url'], 'task': update['task_monitor']})
 
-    def _task_done(self, task: base.TaskLike,
-                   update: dict[str, Any]) -> bool:
+        update['task_monitor'] = utils.call(
+            self.conf,
+            node,
+            simple_update,
+            f'Starting the {update["component"]} firmware update',
+        )
+        LOG.info(
+            'Node %(node)s: %(component)s firmware update from %(url)s '
+            'started (BMC task %(task)s)',
+            {
+                'node': node.uuid,
+                'component': update['component'],
+                'url': update['url'],
+                'task': update['task_monitor'],
+            },
+        )
+
+    def _task_done(self, task: base.TaskLike, update: dict[str, Any]) -> bool:
         """Whether the BMC's task of ``update`` ended well (False while
         it runs); raise when it failed."""
         node = task.node
 
         def read(system: Any) -> tuple[bool, Any, list[str]]:
             monitor = utils.connection(self.conf, node).get_task_monitor(
-                update['task_monitor'])
+                update['task_monitor']
+            )
             if monitor.is_processing:
                 return False, None, []
             bmc_task = monitor.get_task()
             messages = [str(m.message) for m in bmc_task.messages or []]
             return True, bmc_task.task_state, messages
+
         finished, state, messages = utils.call(
-            self.conf, node, read, 'Checking the firmware update')
+            self.conf, node, read, 'Checking the firmware update'
+        )
         if not finished:
             return False
         if state in _FAILED:
             raise utils.RedfishError(
                 error=f'Firmware update of {update["component"]} on node '
                 f'{node.uuid} failed ({state.value}): '
-                f'{"; ".join(messages) or "no message"}')
+                f'{"; ".join(messages) or "no message"}'
+            )
         return True
 
     def poll_clean_step(self, task: base.TaskLike) -> bool:
@@ -188,7 +230,7 @@ class RedfishFirmware(standard.FirmwareInterface):
         if not self._task_done(task, current):
             return False
         if getattr(task, 'shared', False):
-            return True   # the locked poll acts on it
+            return True  # the locked poll acts on it
         if current['component'] == BIOS:
             cast(Any, task).interfaces['power'].reboot(task)
             node.power_state = states.POWER_ON

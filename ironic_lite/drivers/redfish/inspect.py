@@ -42,27 +42,43 @@ def _with_capability(capabilities: Any, name: str, value: str) -> str:
     return ','.join([*pairs, f'{name}:{value}'])
 
 
-def create_ports(task: base.TaskLike, interfaces: list[dict[str, Any]]
-                 ) -> list[str]:
+def create_ports(
+    task: base.TaskLike, interfaces: list[dict[str, Any]]
+) -> list[str]:
     """A port for each interface's MAC; the MACs added."""
     node = task.node
-    known = {port['address'] for port in db_ports.list_page(
-        task.context, db_ports.Filters(node_id=node.id))}
+    known = {
+        port['address']
+        for port in db_ports.list_page(
+            task.context, db_ports.Filters(node_id=node.id)
+        )
+    }
     added = []
     for interface in interfaces:
         mac = interface['mac_address']
         if mac in known:
             continue
         try:
-            db_ports.create(task.context, {
-                'node_id': node.id, 'address': mac, 'pxe_enabled': True,
-                'extra': {}})
+            db_ports.create(
+                task.context,
+                {
+                    'node_id': node.id,
+                    'address': mac,
+                    'pxe_enabled': True,
+                    'extra': {},
+                },
+            )
         except exception.MACAlreadyExists:
-            LOG.info('Port already exists for MAC address %(mac)s for '
-                     'node %(node)s', {'mac': mac, 'node': node.uuid})
+            LOG.info(
+                'Port already exists for MAC address %(mac)s for '
+                'node %(node)s',
+                {'mac': mac, 'node': node.uuid},
+            )
             continue
-        LOG.info('Port created for MAC address %(mac)s for node %(node)s',
-                 {'mac': mac, 'node': node.uuid})
+        LOG.info(
+            'Port created for MAC address %(mac)s for node %(node)s',
+            {'mac': mac, 'node': node.uuid},
+        )
         added.append(mac)
     return added
 
@@ -79,27 +95,39 @@ class RedfishInspect(standard.InspectInterface):
     def inspect_hardware(self, task: base.TaskLike) -> str | None:
         node = task.node
         inventory = utils.call(
-            self.conf, node,
+            self.conf,
+            node,
             lambda system: redfish_inventory.read(system, node.uuid),
-            'Reading the hardware inventory')
+            'Reading the hardware inventory',
+        )
         properties = dict(node.properties or {})
         properties.update(redfish_inventory.properties(inventory))
         missing = sorted(set(ESSENTIAL_PROPERTIES) - set(properties))
         if missing:
             raise exception.HardwareInspectionFailure(
                 error=f'Failed to discover the following properties: '
-                f'{", ".join(missing)} on node {node.uuid}')
+                f'{", ".join(missing)} on node {node.uuid}'
+            )
         boot_mode = inventory.get('boot', {}).get('current_boot_mode')
         if boot_mode:
             properties['capabilities'] = _with_capability(
-                properties.get('capabilities'), 'boot_mode', boot_mode)
-        interfaces = [i for i in inventory['interfaces']
-                      if netutils.is_valid_mac(i['mac_address'])]
+                properties.get('capabilities'), 'boot_mode', boot_mode
+            )
+        interfaces = [
+            i
+            for i in inventory['interfaces']
+            if netutils.is_valid_mac(i['mac_address'])
+        ]
         added = create_ports(task, interfaces)
         node_inventory.store(task.context, node.id, inventory, {})
         node.properties = properties
-        LOG.info('Node %(node)s inspected through Redfish: %(props)s; '
-                 'ports added for %(macs)s',
-                 {'node': node.uuid, 'props': properties,
-                  'macs': ', '.join(added) or 'none'})
+        LOG.info(
+            'Node %(node)s inspected through Redfish: %(props)s; '
+            'ports added for %(macs)s',
+            {
+                'node': node.uuid,
+                'props': properties,
+                'macs': ', '.join(added) or 'none',
+            },
+        )
         return None

@@ -19,9 +19,11 @@ ARCHITECTURES = {
     sushy.InstructionSet.X86: 'i686',
     sushy.InstructionSet.X86_64: 'x86_64',
 }
-BOOT_MODES = {sushy.BOOT_SOURCE_MODE_UEFI: 'uefi',
-              sushy.BOOT_SOURCE_MODE_BIOS: 'bios'}
-GiB = 1024 ** 3
+BOOT_MODES = {
+    sushy.BOOT_SOURCE_MODE_UEFI: 'uefi',
+    sushy.BOOT_SOURCE_MODE_BIOS: 'bios',
+}
+GiB = 1024**3
 #: Disks smaller than this are not the root disk (upstream's 4 GiB).
 MIN_DISK_BYTES = 4 * GiB
 
@@ -30,10 +32,14 @@ def _optional(node_uuid: str, what: str, read: Any) -> Any:
     """``read()``, or None when the BMC does not describe ``what``."""
     try:
         return read()
-    except (sushy.exceptions.MissingAttributeError,
-            sushy.exceptions.SushyError) as exc:
-        LOG.debug('Node %(node)s: no %(what)s in the Redfish inventory: '
-                  '%(err)s', {'node': node_uuid, 'what': what, 'err': exc})
+    except (
+        sushy.exceptions.MissingAttributeError,
+        sushy.exceptions.SushyError,
+    ) as exc:
+        LOG.debug(
+            'Node %(node)s: no %(what)s in the Redfish inventory: %(err)s',
+            {'node': node_uuid, 'what': what, 'err': exc},
+        )
         return None
 
 
@@ -56,9 +62,11 @@ def _cpu(system: Any) -> dict[str, Any]:
 
 
 def _disks(system: Any) -> list[dict[str, Any]]:
-    return [{'name': drive.name, 'size': drive.capacity_bytes}
-            for storage in system.storage.get_members()
-            for drive in storage.drives]
+    return [
+        {'name': drive.name, 'size': drive.capacity_bytes}
+        for storage in system.storage.get_members()
+        for drive in storage.drives
+    ]
 
 
 def _interfaces(system: Any) -> list[dict[str, Any]]:
@@ -67,7 +75,9 @@ def _interfaces(system: Any) -> list[dict[str, Any]]:
         if not nic.mac_address:
             continue
         interface: dict[str, Any] = {
-            'name': nic.identity, 'mac_address': nic.mac_address.lower()}
+            'name': nic.identity,
+            'mac_address': nic.mac_address.lower(),
+        }
         if nic.speed_mbps is not None:
             interface['speed_mbps'] = int(nic.speed_mbps)
         found.append(interface)
@@ -80,8 +90,8 @@ def read(system: Any, node_uuid: str) -> dict[str, Any]:
     inventory: dict[str, Any] = {
         'cpu': _optional(node_uuid, 'processors', lambda: _cpu(system))
         or {'count': 0, 'architecture': ''},
-        'interfaces': _optional(node_uuid, 'NICs',
-                                lambda: _interfaces(system)) or [],
+        'interfaces': _optional(node_uuid, 'NICs', lambda: _interfaces(system))
+        or [],
     }
     memory = system.memory_summary
     if memory is not None and memory.size_gib:
@@ -102,8 +112,11 @@ def properties(inventory: dict[str, Any]) -> dict[str, Any]:
         found['memory_mb'] = inventory['memory']['physical_mb']
     if inventory['cpu'].get('architecture'):
         found['cpu_arch'] = inventory['cpu']['architecture']
-    sizes = [d['size'] for d in inventory.get('disks') or []
-             if d.get('size') and d['size'] >= MIN_DISK_BYTES]
+    sizes = [
+        d['size']
+        for d in inventory.get('disks') or []
+        if d.get('size') and d['size'] >= MIN_DISK_BYTES
+    ]
     # The smallest big enough disk, less 1 GiB for partitioning (as
     # upstream); a disk-less node has 0.
     found['local_gb'] = max(0, min(sizes) // GiB - 1) if sizes else 0

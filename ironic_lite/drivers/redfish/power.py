@@ -56,20 +56,29 @@ class RedfishPower(base.PowerInterface):
         utils.parse_driver_info(task.node)
 
     def get_power_state(self, task: base.TaskLike) -> str:
-        return utils.call(self.conf, task.node, _state, 'Reading the power '
-                          'state')
+        return utils.call(
+            self.conf, task.node, _state, 'Reading the power state'
+        )
 
-    def _reset(self, task: base.TaskLike, target: str, reset: Any,
-               timeout: int | None) -> None:
+    def _reset(
+        self, task: base.TaskLike, target: str, reset: Any, timeout: int | None
+    ) -> None:
         node = task.node
-        utils.call(self.conf, node, lambda system: system.reset_system(reset),
-                   f'Setting power state to {target}')
-        LOG.info('Redfish reset %(reset)s sent to node %(node)s',
-                 {'reset': reset.value, 'node': node.uuid})
+        utils.call(
+            self.conf,
+            node,
+            lambda system: system.reset_system(reset),
+            f'Setting power state to {target}',
+        )
+        LOG.info(
+            'Redfish reset %(reset)s sent to node %(node)s',
+            {'reset': reset.value, 'node': node.uuid},
+        )
         self._wait(task, states.POWER_TARGET_STATES[target], timeout)
 
-    def _wait(self, task: base.TaskLike, wanted: str,
-              timeout: int | None) -> None:
+    def _wait(
+        self, task: base.TaskLike, wanted: str, timeout: int | None
+    ) -> None:
         """Poll the system (one request per poll, on one session) until
         it reports ``wanted``."""
         options = self.conf.redfish
@@ -83,17 +92,22 @@ class RedfishPower(base.PowerInterface):
                     return
                 if time.monotonic() >= deadline:
                     raise exception.PowerStateFailure(
-                        node=task.node.uuid, pstate=wanted, timeout=limit,
-                        current=current)
+                        node=task.node.uuid,
+                        pstate=wanted,
+                        timeout=limit,
+                        current=current,
+                    )
                 stopping.wait(self.conf, options.power_state_poll_interval)
 
         utils.call(self.conf, task.node, poll, f'Waiting for {wanted}')
 
-    def set_power_state(self, task: base.TaskLike, power_state: str,
-                        timeout: int | None = None) -> None:
+    def set_power_state(
+        self, task: base.TaskLike, power_state: str, timeout: int | None = None
+    ) -> None:
         if power_state not in RESETS or power_state == states.REBOOT:
             raise exception.InvalidParameterValue(
-                err=f'Unsupported target_state: {power_state}')
+                err=f'Unsupported target_state: {power_state}'
+            )
         if power_state == states.SOFT_REBOOT:
             # A graceful restart of a machine that is off does nothing.
             if self.get_power_state(task) == states.POWER_OFF:
@@ -103,11 +117,17 @@ class RedfishPower(base.PowerInterface):
     def reboot(self, task: base.TaskLike, timeout: int | None = None) -> None:
         """A forced restart, or power on for a machine that is off."""
         if self.get_power_state(task) == states.POWER_OFF:
-            self._reset(task, states.POWER_ON, RESETS[states.POWER_ON],
-                        timeout)
+            self._reset(
+                task, states.POWER_ON, RESETS[states.POWER_ON], timeout
+            )
         else:
             self._reset(task, states.REBOOT, RESETS[states.REBOOT], timeout)
 
     def get_supported_power_states(self, task: base.TaskLike) -> list[str]:
-        return [states.POWER_ON, states.POWER_OFF, states.REBOOT,
-                states.SOFT_REBOOT, states.SOFT_POWER_OFF]
+        return [
+            states.POWER_ON,
+            states.POWER_OFF,
+            states.REBOOT,
+            states.SOFT_REBOOT,
+            states.SOFT_POWER_OFF,
+        ]

@@ -34,19 +34,28 @@ LOG = logging.getLogger(__name__)
 _CREATE_ARGSINFO = {
     'create_root_volume': {
         'description': 'This specifies whether to create the root volume. '
-        'Defaults to `True`.', 'required': False, 'type': 'boolean'},
+        'Defaults to `True`.',
+        'required': False,
+        'type': 'boolean',
+    },
     'create_nonroot_volumes': {
         'description': 'This specifies whether to create the non-root '
-        'volumes. Defaults to `True`.', 'required': False,
-        'type': 'boolean'},
+        'volumes. Defaults to `True`.',
+        'required': False,
+        'type': 'boolean',
+    },
 }
 
 
-def _chosen(logical_disks: list[dict[str, Any]], root: bool,
-            nonroot: bool) -> list[dict[str, Any]]:
-    return [disk for disk in logical_disks
-            if (root and disk.get('is_root_volume'))
-            or (nonroot and not disk.get('is_root_volume'))]
+def _chosen(
+    logical_disks: list[dict[str, Any]], root: bool, nonroot: bool
+) -> list[dict[str, Any]]:
+    return [
+        disk
+        for disk in logical_disks
+        if (root and disk.get('is_root_volume'))
+        or (nonroot and not disk.get('is_root_volume'))
+    ]
 
 
 class RedfishRAID(standard.RAIDInterface):
@@ -58,41 +67,55 @@ class RedfishRAID(standard.RAIDInterface):
     def validate(self, task: base.TaskLike) -> None:
         utils.parse_driver_info(task.node)
 
-    def validate_raid_config(self, task: base.TaskLike,
-                             raid_config: dict[str, Any]) -> None:
+    def validate_raid_config(
+        self, task: base.TaskLike, raid_config: dict[str, Any]
+    ) -> None:
         super().validate_raid_config(task, raid_config)
         for disk in raid_config.get('logical_disks', []):
             if disk['raid_level'] not in raid_volumes.RAID_LEVELS:
                 raise exception.InvalidParameterValue(
                     err=f'RAID level {disk["raid_level"]} is not supported '
                     'by the redfish RAID interface; supported: '
-                    f'{", ".join(raid_volumes.RAID_LEVELS)}')
+                    f'{", ".join(raid_volumes.RAID_LEVELS)}'
+                )
 
     def _record(self, task: base.TaskLike) -> None:
         node: Any = task.node
-        disks = utils.call(self.conf, node, raid_volumes.logical_disks,
-                           'Reading the RAID volumes')
+        disks = utils.call(
+            self.conf,
+            node,
+            raid_volumes.logical_disks,
+            'Reading the RAID volumes',
+        )
         node.raid_config = {'logical_disks': disks}
-        LOG.info('RAID configuration of node %(node)s: %(disks)s',
-                 {'node': node.uuid, 'disks': disks})
+        LOG.info(
+            'RAID configuration of node %(node)s: %(disks)s',
+            {'node': node.uuid, 'disks': disks},
+        )
 
     @base.clean_step(priority=0, argsinfo=_CREATE_ARGSINFO)
-    def create_configuration(self, task: base.TaskLike,
-                             create_root_volume: bool = True,
-                             create_nonroot_volumes: bool = True) -> None:
+    def create_configuration(
+        self,
+        task: base.TaskLike,
+        create_root_volume: bool = True,
+        create_nonroot_volumes: bool = True,
+    ) -> None:
         node: Any = task.node
         target = (node.target_raid_config or {}).get('logical_disks')
         if not target:
             raise exception.MissingParameterValue(
-                err=f'Node {node.uuid} has no target_raid_config to create')
+                err=f'Node {node.uuid} has no target_raid_config to create'
+            )
         wanted = _chosen(target, create_root_volume, create_nonroot_volumes)
         timeout = self.conf.redfish.raid_config_timeout
 
         def create(system: Any) -> None:
             used: set[str] = set()
             for disk in wanted:
-                raid_volumes.create(system, node.uuid, disk, used,
-                                    timeout, task.checkpoint)
+                raid_volumes.create(
+                    system, node.uuid, disk, used, timeout, task.checkpoint
+                )
+
         utils.call(self.conf, node, create, 'Creating the RAID volumes')
         self._record(task)
 
@@ -100,9 +123,12 @@ class RedfishRAID(standard.RAIDInterface):
     def delete_configuration(self, task: base.TaskLike) -> None:
         node = task.node
         timeout = self.conf.redfish.raid_config_timeout
-        utils.call(self.conf, node, lambda system: raid_volumes.delete_all(
-            system, node.uuid, timeout, task.checkpoint),
-            'Deleting the RAID volumes')
+        utils.call(
+            self.conf,
+            node,
+            lambda system: raid_volumes.delete_all(
+                system, node.uuid, timeout, task.checkpoint
+            ),
+            'Deleting the RAID volumes',
+        )
         self._record(task)
-
-

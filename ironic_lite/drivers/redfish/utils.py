@@ -48,23 +48,25 @@ OPTIONAL_PROPERTIES = {
     'the only available ComputerSystem automatically. For example: '
     '/redfish/v1/Systems/1. Optional.',
     'redfish_username': 'User account with admin/server-profile access '
-    'privilege. Although this property is not mandatory it\'s highly '
+    "privilege. Although this property is not mandatory it's highly "
     'recommended to set a username. Optional.',
     'redfish_password': 'User account password. Although this property is '
-    'not mandatory, it\'s highly recommended to set a password. Optional.',
+    "not mandatory, it's highly recommended to set a password. Optional.",
     'redfish_verify_ca': 'Either a Boolean value, a path to a CA_BUNDLE '
     'file or directory with certificates of trusted CAs. If set to True '
     'the driver will verify the host certificates; if False the driver '
-    'will ignore verifying the SSL certificate. If it\'s a path the driver '
+    "will ignore verifying the SSL certificate. If it's a path the driver "
     'will use the specified certificate or one of the certificates in the '
     'directory. Defaults to True. Optional.',
     'redfish_auth_type': 'Redfish HTTP client authentication method. One '
     'of "basic", "session" or "auto". Defaults to "auto". Optional.',
 }
 COMMON_PROPERTIES = {**REQUIRED_PROPERTIES, **OPTIONAL_PROPERTIES}
-AUTH_TYPES = {'basic': sushy.auth.BasicAuth,
-              'session': sushy.auth.SessionAuth,
-              'auto': sushy.auth.SessionOrBasicAuth}
+AUTH_TYPES = {
+    'basic': sushy.auth.BasicAuth,
+    'session': sushy.auth.SessionAuth,
+    'auto': sushy.auth.SessionOrBasicAuth,
+}
 
 
 RedfishError = exception.RedfishError
@@ -79,7 +81,8 @@ def _address(node: Any, value: Any) -> str:
     if parsed.scheme not in ('http', 'https') or not parsed.netloc:
         raise exception.InvalidParameterValue(
             err=f'Invalid Redfish address {value} set in '
-            f'driver_info/redfish_address on node {node.uuid}')
+            f'driver_info/redfish_address on node {node.uuid}'
+        )
     return address.rstrip('/')
 
 
@@ -91,11 +94,12 @@ def _verify(node: Any, value: Any) -> bool | str:
             return strutils.bool_from_string(value, strict=True)
         except ValueError:
             if os.path.isfile(value) or os.path.isdir(value):
-                return value      # a CA bundle file or directory
+                return value  # a CA bundle file or directory
     raise exception.InvalidParameterValue(
         err=f'Invalid value type set in driver_info/redfish_verify_ca on '
         f'node {node.uuid}. The value should be a Boolean or the path to '
-        f'a file/directory, not "{value}"')
+        f'a file/directory, not "{value}"'
+    )
 
 
 def parse_driver_info(node: Any) -> dict[str, Any]:
@@ -109,26 +113,31 @@ def parse_driver_info(node: Any) -> dict[str, Any]:
     if missing:
         raise exception.MissingParameterValue(
             err=f'Missing the following Redfish properties in node '
-            f'{node.uuid} driver_info: {", ".join(missing)}')
+            f'{node.uuid} driver_info: {", ".join(missing)}'
+        )
     system_id = info.get('redfish_system_id')
     if system_id is not None and not isinstance(system_id, str):
         raise exception.InvalidParameterValue(
             err=f'Invalid value "{system_id}" set in '
             f'driver_info/redfish_system_id on node {node.uuid}. The value '
-            f'should be a path (or identifier) to the System resource.')
+            f'should be a path (or identifier) to the System resource.'
+        )
     auth_type = info.get('redfish_auth_type', 'auto')
     if auth_type not in AUTH_TYPES:
         raise exception.InvalidParameterValue(
             err=f'Invalid value "{auth_type}" set in '
             f'driver_info/redfish_auth_type on node {node.uuid}. The value '
-            f'should be one of "{", ".join(sorted(AUTH_TYPES))}"')
-    return {'address': _address(node, info['redfish_address']),
-            'system_id': system_id,
-            'username': info.get('redfish_username'),
-            'password': info.get('redfish_password'),
-            'verify_ca': _verify(node, info.get('redfish_verify_ca', True)),
-            'auth_type': auth_type,
-            'node_uuid': node.uuid}
+            f'should be one of "{", ".join(sorted(AUTH_TYPES))}"'
+        )
+    return {
+        'address': _address(node, info['redfish_address']),
+        'system_id': system_id,
+        'username': info.get('redfish_username'),
+        'password': info.get('redfish_password'),
+        'verify_ca': _verify(node, info.get('redfish_verify_ca', True)),
+        'auth_type': auth_type,
+        'node_uuid': node.uuid,
+    }
 
 
 class _StopRequested(requests.exceptions.RequestException):
@@ -146,11 +155,17 @@ class _StopAwareSession(requests.Session):
         super().__init__()
         self._stop = stop
 
-    def request(self, method: str, url: Any,  # type: ignore[override]
-                *args: Any, **kwargs: Any) -> requests.Response:
+    def request(
+        self,
+        method: str,
+        url: Any,  # type: ignore[override]
+        *args: Any,
+        **kwargs: Any,
+    ) -> requests.Response:
         if self._stop.is_set():
-            raise _StopRequested(f'{method!s} {url!s} not sent: the '
-                                 'conductor is stopping')
+            raise _StopRequested(
+                f'{method!s} {url!s} not sent: the conductor is stopping'
+            )
         return super().request(method, url, *args, **kwargs)
 
 
@@ -159,8 +174,7 @@ class _StopAwareConnector(sushy_connector.Connector):  # type: ignore[misc]
 
     _session: requests.Session
 
-    def __init__(self, stop: threading.Event, url: str,
-                 **kwargs: Any) -> None:
+    def __init__(self, stop: threading.Event, url: str, **kwargs: Any) -> None:
         super().__init__(url, **kwargs)
         session = _StopAwareSession(stop)
         session.headers.update(self._session.headers)
@@ -177,25 +191,38 @@ class SessionCache:
         self.size = conf.redfish.connection_cache_size
         self._lock = threading.Lock()
         self._sessions: collections.OrderedDict[tuple[Any, ...], Any] = (
-            collections.OrderedDict())
+            collections.OrderedDict()
+        )
 
     def get(self, info: dict[str, Any]) -> Any:
-        key = (info['address'], info['username'], info['password'],
-               info['verify_ca'], info['auth_type'])
+        key = (
+            info['address'],
+            info['username'],
+            info['password'],
+            info['verify_ca'],
+            info['auth_type'],
+        )
         with self._lock:
             if key in self._sessions:
                 self._sessions.move_to_end(key)
                 return self._sessions[key]
-        auth = AUTH_TYPES[info['auth_type']](username=info['username'],
-                                             password=info['password'])
+        auth = AUTH_TYPES[info['auth_type']](
+            username=info['username'], password=info['password']
+        )
         options = self.conf.redfish
         url = info['address'] + '/redfish/v1'
         connection = sushy.Sushy(
-            url, auth=auth, connector=_StopAwareConnector(
-                stopping.event(self.conf), url, verify=info['verify_ca'],
+            url,
+            auth=auth,
+            connector=_StopAwareConnector(
+                stopping.event(self.conf),
+                url,
+                verify=info['verify_ca'],
                 default_request_timeout=options.read_timeout,
                 server_side_retries=options.server_side_retries,
-                server_side_retries_delay=options.server_side_retries_delay))
+                server_side_retries_delay=options.server_side_retries_delay,
+            ),
+        )
         if self.size:
             with self._lock:
                 self._sessions[key] = connection
@@ -204,8 +231,13 @@ class SessionCache:
         return connection
 
     def forget(self, info: dict[str, Any]) -> None:
-        key = (info['address'], info['username'], info['password'],
-               info['verify_ca'], info['auth_type'])
+        key = (
+            info['address'],
+            info['username'],
+            info['password'],
+            info['verify_ca'],
+            info['auth_type'],
+        )
         with self._lock:
             self._sessions.pop(key, None)
 
@@ -224,8 +256,12 @@ def _cache(conf: cfg.ConfigOpts) -> SessionCache:
         return cache
 
 
-def _retrying(conf: cfg.ConfigOpts, info: dict[str, Any],
-              call: Callable[[], T], what: str) -> T:
+def _retrying(
+    conf: cfg.ConfigOpts,
+    info: dict[str, Any],
+    call: Callable[[], T],
+    what: str,
+) -> T:
     """``call`` tried [redfish]connection_attempts times while the BMC
     does not answer; other errors at once. Each attempt runs on a thread
     of its own that a stop of the conductor gives up, and a stop ends
@@ -242,24 +278,33 @@ def _retrying(conf: cfg.ConfigOpts, info: dict[str, Any],
                 _cache(conf).forget(info)
                 stopping.check(conf)  # the request was refused for it
                 if attempt == attempts:
-                    raise RedfishConnectionError(node=info['node_uuid'],
-                                                 error=exc) from exc
+                    raise RedfishConnectionError(
+                        node=info['node_uuid'], error=exc
+                    ) from exc
                 _log_retry(conf, info, attempt, attempts)
                 stopping.wait(conf, conf.redfish.connection_retry_interval)
     except stopping.Stopped:
-        raise exception.BMCCallStopped(what=what,
-                                       node=info['node_uuid']) from None
+        raise exception.BMCCallStopped(
+            what=what, node=info['node_uuid']
+        ) from None
     raise AssertionError('unreachable')
 
 
-def _log_retry(conf: cfg.ConfigOpts, info: dict[str, Any], attempt: int,
-               attempts: int) -> None:
-    LOG.warning('Redfish BMC %(address)s of node %(node)s did not '
-                'answer (attempt %(n)d of %(all)d); retrying in '
-                '%(wait)s s', {'address': info['address'],
-                               'node': info['node_uuid'],
-                               'n': attempt, 'all': attempts,
-                               'wait': conf.redfish.connection_retry_interval})
+def _log_retry(
+    conf: cfg.ConfigOpts, info: dict[str, Any], attempt: int, attempts: int
+) -> None:
+    LOG.warning(
+        'Redfish BMC %(address)s of node %(node)s did not '
+        'answer (attempt %(n)d of %(all)d); retrying in '
+        '%(wait)s s',
+        {
+            'address': info['address'],
+            'node': info['node_uuid'],
+            'n': attempt,
+            'all': attempts,
+            'wait': conf.redfish.connection_retry_interval,
+        },
+    )
 
 
 def _system(conf: cfg.ConfigOpts, info: dict[str, Any]) -> Any:
@@ -269,6 +314,7 @@ def _system(conf: cfg.ConfigOpts, info: dict[str, Any]) -> Any:
     :raises RedfishError: it answered with an error (no such system,
         credentials refused...).
     """
+
     def fetch() -> Any:
         connection = _cache(conf).get(info)
         return connection.get_system(info['system_id'])
@@ -279,11 +325,13 @@ def _system(conf: cfg.ConfigOpts, info: dict[str, Any]) -> Any:
     except sushy.exceptions.ResourceNotFoundError as exc:
         raise RedfishError(
             error=f'the system {info["system_id"]} of node {node} was '
-            f'not found at {info["address"]}: {exc}') from exc
+            f'not found at {info["address"]}: {exc}'
+        ) from exc
     except sushy.exceptions.AccessError as exc:
         raise RedfishError(
             error=f'the BMC at {info["address"]} refused the credentials '
-            f'of node {node}: {exc}') from exc
+            f'of node {node}: {exc}'
+        ) from exc
     except sushy.exceptions.SushyError as exc:
         raise RedfishError(error=f'node {node}: {exc}') from exc
 
@@ -299,8 +347,9 @@ def get_system(conf: cfg.ConfigOpts, node: Any) -> Any:
     return _system(conf, parse_driver_info(node))
 
 
-def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
-         what: str) -> T:
+def call(
+    conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T], what: str
+) -> T:
     """``action(system)`` with the node's system, its sushy errors
     turned into RedfishError saying ``what`` failed."""
     info = parse_driver_info(node)
@@ -309,4 +358,5 @@ def call(conf: cfg.ConfigOpts, node: Any, action: Callable[[Any], T],
         return _retrying(conf, info, lambda: action(system), what)
     except sushy.exceptions.SushyError as exc:
         raise RedfishError(
-            error=f'{what} failed for node {node.uuid}: {exc}') from exc
+            error=f'{what} failed for node {node.uuid}: {exc}'
+        ) from exc

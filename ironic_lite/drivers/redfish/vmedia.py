@@ -43,8 +43,11 @@ def _collections(system: Any) -> Iterator[Any]:
 
 def devices(system: Any) -> list[Any]:
     """Every virtual media device the BMC offers for the system."""
-    return [device for collection in _collections(system)
-            for device in collection.get_members()]
+    return [
+        device
+        for collection in _collections(system)
+        for device in collection.get_members()
+    ]
 
 
 def describe(system: Any) -> list[dict[str, Any]]:
@@ -53,20 +56,30 @@ def describe(system: Any) -> list[dict[str, Any]]:
     found = devices(system)
     if not found:
         raise exception.InvalidParameterValue(
-            err='No suitable virtual media device found')
-    return [{'media_types': sorted(t.value for t in device.media_types),
-             'inserted': bool(device.inserted), 'image': device.image}
-            for device in found]
+            err='No suitable virtual media device found'
+        )
+    return [
+        {
+            'media_types': sorted(t.value for t in device.media_types),
+            'inserted': bool(device.inserted),
+            'image': device.image,
+        }
+        for device in found
+    ]
 
 
 def _of_type(system: Any, device_type: str) -> list[Any]:
     wanted = set(MEDIA_TYPES[device_type])
-    return [device for device in devices(system)
-            if wanted & set(device.media_types)]
+    return [
+        device
+        for device in devices(system)
+        if wanted & set(device.media_types)
+    ]
 
 
-def insert(system: Any, node_uuid: str, device_type: str,
-           image_url: str) -> None:
+def insert(
+    system: Any, node_uuid: str, device_type: str, image_url: str
+) -> None:
     """Insert ``image_url`` into the first free device of the type.
 
     :raises InvalidParameterValue: the BMC has no such device, or every
@@ -76,28 +89,36 @@ def insert(system: Any, node_uuid: str, device_type: str,
     if not candidates:
         raise exception.InvalidParameterValue(
             err=f'No suitable virtual media device of type {device_type} '
-            f'found for node {node_uuid}')
+            f'found for node {node_uuid}'
+        )
     free = [device for device in candidates if not device.inserted]
     if not free:
         raise exception.InvalidParameterValue(
             err=f'Every virtual media device of type {device_type} of '
-            f'node {node_uuid} holds an image already; detach it first')
+            f'node {node_uuid} holds an image already; detach it first'
+        )
     free[0].insert_media(image_url, inserted=True, write_protected=True)
-    LOG.info('Node %(node)s: %(url)s inserted as virtual %(type)s',
-             {'node': node_uuid, 'url': image_url, 'type': device_type})
+    LOG.info(
+        'Node %(node)s: %(url)s inserted as virtual %(type)s',
+        {'node': node_uuid, 'url': image_url, 'type': device_type},
+    )
 
 
-def eject(system: Any, node_uuid: str,
-          device_type: str | None = None) -> int:
+def eject(system: Any, node_uuid: str, device_type: str | None = None) -> int:
     """Eject what the devices of the type (every device: None) hold;
     how many were ejected."""
-    chosen = (devices(system) if device_type is None
-              else _of_type(system, device_type))
+    chosen = (
+        devices(system)
+        if device_type is None
+        else _of_type(system, device_type)
+    )
     ejected = 0
     for device in chosen:
         if device.inserted:
             device.eject_media()
             ejected += 1
-    LOG.info('Node %(node)s: %(n)d virtual media device(s) ejected',
-             {'node': node_uuid, 'n': ejected})
+    LOG.info(
+        'Node %(node)s: %(n)d virtual media device(s) ejected',
+        {'node': node_uuid, 'n': ejected},
+    )
     return ejected

@@ -28,12 +28,20 @@ OPENSTACK = Path(sys.executable).parent / 'openstack'
 def cli(endpoint: str, *args: str) -> subprocess.CompletedProcess[str]:
     """``openstack baremetal ARGS`` without credentials (noauth)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
-    argv = [str(OPENSTACK), '--os-auth-type', 'none', '--os-endpoint',
-            endpoint, 'baremetal', *args]
+    argv = [
+        str(OPENSTACK),
+        '--os-auth-type',
+        'none',
+        '--os-endpoint',
+        endpoint,
+        'baremetal',
+        *args,
+    ]
     if openstack_fork.enabled():
         return openstack_fork.run(argv, env, 120)
-    return subprocess.run(argv, capture_output=True, text=True, env=env,
-                          timeout=120)
+    return subprocess.run(
+        argv, capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 def cli_json(endpoint: str, *args: str) -> Any:

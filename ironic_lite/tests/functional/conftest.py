@@ -10,8 +10,10 @@ from lite_common.wsgi import server
 
 #: One stack per process at a time (a second one's stop tears down the
 #: in-process bus): the flat network interface is enabled in the one.
-FLAT_NETWORK = {'enabled_network_interfaces': ['noop', 'flat'],
-                'neutron.cleaning_network': 'cleaning-net'}
+FLAT_NETWORK = {
+    'enabled_network_interfaces': ['noop', 'flat'],
+    'neutron.cleaning_network': 'cleaning-net',
+}
 
 
 @pytest.fixture(scope='module')

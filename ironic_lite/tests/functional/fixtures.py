@@ -38,8 +38,12 @@ USERS = {'admin': 'admin-secret', 'demo': 'demo-secret'}
 class Stack:
     """Start with :meth:`start`, always :meth:`stop`."""
 
-    def __init__(self, auth: str = 'noauth', htpasswd: str | None = None,
-                 overrides: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        auth: str = 'noauth',
+        htpasswd: str | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> None:
         self.auth = auth
         self.htpasswd = htpasswd
         self.overrides = overrides or {}
@@ -50,22 +54,27 @@ class Stack:
     def _configure(self, tmp: str) -> cfg.ConfigOpts:
         conf = cfg.ConfigOpts()
         ironic_conf.register_all(conf)
-        conf([], project='ironic-lite', default_config_files=[],
-             default_config_dirs=[])
+        conf(
+            [],
+            project='ironic-lite',
+            default_config_files=[],
+            default_config_dirs=[],
+        )
         # A private exchange: the bus is shared in a process.
         conf.set_override('transport_url', rpc.INPROC_URL)
-        conf.set_override('control_exchange',
-                          'test-' + uuidutils.generate_uuid())
+        conf.set_override(
+            'control_exchange', 'test-' + uuidutils.generate_uuid()
+        )
         conf.set_override('host', 'conductor-1')
         conf.set_override('auth_strategy', self.auth)
         if self.htpasswd:
             conf.set_override('http_basic_auth_user_file', self.htpasswd)
-        conf.set_override('connection', f'sqlite:///{tmp}/ironic.sqlite',
-                          group='database')
+        conf.set_override(
+            'connection', f'sqlite:///{tmp}/ironic.sqlite', group='database'
+        )
         # The tests reach every version served, the complete ones and
         # those above them (honest-versions.yaml tests the default).
-        conf.set_override('advertise_incomplete_versions', True,
-                          group='api')
+        conf.set_override('advertise_incomplete_versions', True, group='api')
         for key, value in self.overrides.items():
             group, _, name = key.rpartition('.')
             conf.set_override(name, value, group=group or None)
@@ -104,9 +113,13 @@ def application(environ: dict[str, Any], start_response: Any) -> Any:
 
 def write_htpasswd() -> str:
     path = Path(tempfile.mkdtemp()) / 'htpasswd'
-    path.write_text(''.join(
-        f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt(4)).decode()}\n'
-        for user, pw in USERS.items()))
+    path.write_text(
+        ''.join(
+            f'{user}:'
+            f'{bcrypt.hashpw(pw.encode(), bcrypt.gensalt(4)).decode()}\n'
+            for user, pw in USERS.items()
+        )
+    )
     return str(path)
 
 
@@ -118,8 +131,9 @@ class APIFixture(fixture.GabbiFixture):
 
     def start_fixture(self) -> None:
         htpasswd = write_htpasswd() if self.auth == 'http_basic' else None
-        CURRENT['stack'] = Stack(auth=self.auth, htpasswd=htpasswd,
-                                 overrides=self.overrides).start()
+        CURRENT['stack'] = Stack(
+            auth=self.auth, htpasswd=htpasswd, overrides=self.overrides
+        ).start()
 
     def stop_fixture(self) -> None:
         CURRENT.pop('stack').stop()
@@ -165,5 +179,7 @@ class FlatNetworkFixture(APIFixture):
     """noauth, with the flat network interface enabled and a cleaning
     network named."""
 
-    overrides = {'enabled_network_interfaces': ['noop', 'flat'],
-                 'neutron.cleaning_network': 'cleaning-net'}
+    overrides = {
+        'enabled_network_interfaces': ['noop', 'flat'],
+        'neutron.cleaning_network': 'cleaning-net',
+    }

@@ -25,11 +25,14 @@ CALLBACK_TIMEOUT = 8
 
 @pytest.fixture(scope='module')
 def api_url():
-    stack = fixtures.Stack(overrides={
-        'enabled_deploy_interfaces': ['fake', 'agent'],
-        'conductor.clean_callback_timeout': CALLBACK_TIMEOUT,
-        'conductor.clean_step_poll_interval': 1,
-        'api.ramdisk_heartbeat_timeout': 2}).start()
+    stack = fixtures.Stack(
+        overrides={
+            'enabled_deploy_interfaces': ['fake', 'agent'],
+            'conductor.clean_callback_timeout': CALLBACK_TIMEOUT,
+            'conductor.clean_step_poll_interval': 1,
+            'api.ramdisk_heartbeat_timeout': 2,
+        }
+    ).start()
     try:
         with hostile.serving(stack.app, server.Settings(threads=4)) as port:
             yield f'http://127.0.0.1:{port}'
@@ -37,12 +40,15 @@ def api_url():
         stack.stop()
 
 
-def _call(api_url: str, method: str, path: str,
-          body: Any = None) -> tuple[int, Any]:
-    response = requests.request(method, api_url + path, headers=HEADERS,
-                                json=body, timeout=30)
-    return response.status_code, (response.json() if response.content
-                                  else None)
+def _call(
+    api_url: str, method: str, path: str, body: Any = None
+) -> tuple[int, Any]:
+    response = requests.request(
+        method, api_url + path, headers=HEADERS, json=body, timeout=30
+    )
+    return response.status_code, (
+        response.json() if response.content else None
+    )
 
 
 def _disk(path: Path) -> Path:
@@ -62,17 +68,32 @@ def _disk(path: Path) -> Path:
 class Agent:
     """An ironic-lite-agent process."""
 
-    def __init__(self, api_url: str, mac: str, disk: Path,
-                 log: Path) -> None:
+    def __init__(self, api_url: str, mac: str, disk: Path, log: Path) -> None:
         self.log = log
         self._out = log.open('ab')
         self.proc = subprocess.Popen(
-            [sys.executable, '-m', 'ironic_lite.agent.main',
-             '--api_url', api_url, '--mac_addresses', mac,
-             '--disk_files', str(disk), '--listen_port', '0',
-             '--heartbeat_interval', '0.5', '--lookup_interval', '0.3',
-             '--shred_random_overwrite_iterations', '0'],
-            stdout=self._out, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                '-m',
+                'ironic_lite.agent.main',
+                '--api_url',
+                api_url,
+                '--mac_addresses',
+                mac,
+                '--disk_files',
+                str(disk),
+                '--listen_port',
+                '0',
+                '--heartbeat_interval',
+                '0.5',
+                '--lookup_interval',
+                '0.3',
+                '--shred_random_overwrite_iterations',
+                '0',
+            ],
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+        )
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -90,23 +111,36 @@ def agents():
 
 
 def _node(api_url: str, mac: str) -> str:
-    status, node = _call(api_url, 'POST', '/v1/nodes', {
-        'driver': 'fake-hardware', 'deploy_interface': 'agent'})
+    status, node = _call(
+        api_url,
+        'POST',
+        '/v1/nodes',
+        {'driver': 'fake-hardware', 'deploy_interface': 'agent'},
+    )
     assert status == 201, node
-    status, port = _call(api_url, 'POST', '/v1/ports',
-                         {'node_uuid': node['uuid'], 'address': mac})
+    status, port = _call(
+        api_url,
+        'POST',
+        '/v1/ports',
+        {'node_uuid': node['uuid'], 'address': mac},
+    )
     assert status == 201, port
     return node['uuid']
 
 
 def _provision(api_url: str, uuid: str, target: str) -> None:
-    status, body = _call(api_url, 'PUT', f'/v1/nodes/{uuid}/states/'
-                         'provision', {'target': target})
+    status, body = _call(
+        api_url,
+        'PUT',
+        f'/v1/nodes/{uuid}/states/provision',
+        {'target': target},
+    )
     assert status == 202, body
 
 
-def _wait(api_url: str, uuid: str, check: Any, timeout: float = 60
-          ) -> dict[str, Any]:
+def _wait(
+    api_url: str, uuid: str, check: Any, timeout: float = 60
+) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         node = _call(api_url, 'GET', f'/v1/nodes/{uuid}')[1]
@@ -131,8 +165,11 @@ def _read(path: Path) -> bytes:
 
 def _steps_run(log: Path) -> list[str]:
     marker = 'Executing clean step '
-    return [line.split(marker, 1)[1].strip()
-            for line in log.read_text().splitlines() if marker in line]
+    return [
+        line.split(marker, 1)[1].strip()
+        for line in log.read_text().splitlines()
+        if marker in line
+    ]
 
 
 def test_agent_cleans_the_disks(api_url, agents, tmp_path):
@@ -152,7 +189,9 @@ def test_agent_cleans_the_disks(api_url, agents, tmp_path):
     # Upstream's order (metadata 99, then the whole disk 10), each step
     # run once although the agent heartbeated while they ran.
     assert _steps_run(tmp_path / 'agent.log') == [
-        'erase_devices_metadata', 'erase_devices']
+        'erase_devices_metadata',
+        'erase_devices',
+    ]
     history = _call(api_url, 'GET', f'/v1/nodes/{uuid}/history')[1]
     assert history is not None
     info = node['driver_internal_info']
@@ -162,7 +201,8 @@ def test_agent_cleans_the_disks(api_url, agents, tmp_path):
 
 
 def test_killed_agent_fails_at_the_timeout_then_recovers(
-        api_url, agents, tmp_path):
+    api_url, agents, tmp_path
+):
     mac = '52:54:00:00:00:02'
     disk = _disk(tmp_path / 'sdb.img')
     uuid = _node(api_url, mac)
@@ -170,11 +210,17 @@ def test_killed_agent_fails_at_the_timeout_then_recovers(
     _provision(api_url, uuid, 'provide')
     agent = Agent(api_url, mac, disk, tmp_path / 'agent1.log')
     agents.append(agent)
-    _wait(api_url, uuid, lambda n: n['provision_state'] == 'clean wait'
-          and n['clean_step'] != {})
+    _wait(
+        api_url,
+        uuid,
+        lambda n: (
+            n['provision_state'] == 'clean wait' and n['clean_step'] != {}
+        ),
+    )
     agent.kill()
-    node = _wait(api_url, uuid, _state('clean failed'),
-                 timeout=CALLBACK_TIMEOUT + 30)
+    node = _wait(
+        api_url, uuid, _state('clean failed'), timeout=CALLBACK_TIMEOUT + 30
+    )
     error = node['last_error']
     assert 'Timeout reached while cleaning node' in error, error
     assert 'runs on the agent, which did not heartbeat within' in error
@@ -207,8 +253,9 @@ def test_no_agent_fails_at_the_timeout(api_url, tmp_path):
     uuid = _node(api_url, '52:54:00:00:00:04')
     _manageable(api_url, uuid)
     _provision(api_url, uuid, 'provide')
-    node = _wait(api_url, uuid, _state('clean failed'),
-                 timeout=CALLBACK_TIMEOUT + 30)
+    node = _wait(
+        api_url, uuid, _state('clean failed'), timeout=CALLBACK_TIMEOUT + 30
+    )
     assert 'its agent did not heartbeat within' in node['last_error']
     # No step ran: not in maintenance (upstream's rule, as below).
     assert (node['maintenance'], node['fault']) == (False, None)
@@ -219,13 +266,18 @@ def test_a_failing_agent_step_fails_the_node(api_url, agents, tmp_path):
     uuid = _node(api_url, mac)
     _manageable(api_url, uuid)
     _provision(api_url, uuid, 'provide')
-    agents.append(Agent(api_url, mac, tmp_path / 'no-such-disk.img',
-                        tmp_path / 'agent.log'))
+    agents.append(
+        Agent(
+            api_url, mac, tmp_path / 'no-such-disk.img', tmp_path / 'agent.log'
+        )
+    )
     node = _wait(api_url, uuid, _state('clean failed'))
     error = node['last_error']
-    assert error.startswith('Clean step deploy.erase_devices_metadata '
-                            f'failed on node {uuid}: the agent reported: '
-                            'disk file(s) not found'), error
+    assert error.startswith(
+        'Clean step deploy.erase_devices_metadata '
+        f'failed on node {uuid}: the agent reported: '
+        'disk file(s) not found'
+    ), error
     assert node['maintenance'] is True
     assert node['fault'] == 'clean failure'
     assert _steps_run(tmp_path / 'agent.log') == ['erase_devices_metadata']

@@ -9,4 +9,5 @@ from ironic_lite.tests.functional import fixtures
 from lite_common.tests import gabbi_loader
 
 pytest_generate_tests = gabbi_loader.generator(
-    Path(__file__).parent / 'gabbits', fixtures, __name__)
+    Path(__file__).parent / 'gabbits', fixtures, __name__
+)

@@ -24,8 +24,10 @@ from ironic_lite.db import nodes as db_nodes
 from ironic_lite.tests.functional import fixtures
 from lite_common import context as lite_context
 
-HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest',
-           'Content-Type': 'application/json'}
+HEADERS = {
+    'X-OpenStack-Ironic-API-Version': 'latest',
+    'Content-Type': 'application/json',
+}
 #: A stop takes well under this (measured: under 1 s); the retries it
 #: ends would take minutes.
 STOP_BOUND = 10.0
@@ -100,12 +102,15 @@ def _closed_port() -> int:
 
 @pytest.fixture
 def stack():
-    stack = fixtures.Stack(overrides={
-        'enabled_hardware_types': ['fake-hardware', 'redfish', 'ipmi'],
-        'enabled_power_interfaces': ['fake', 'redfish', 'ipmi'],
-        'enabled_management_interfaces': ['fake', 'redfish', 'ipmi'],
-        'enabled_deploy_interfaces': ['fake', 'agent'],
-        **UPSTREAM_RETRIES}).start()
+    stack = fixtures.Stack(
+        overrides={
+            'enabled_hardware_types': ['fake-hardware', 'redfish', 'ipmi'],
+            'enabled_power_interfaces': ['fake', 'redfish', 'ipmi'],
+            'enabled_management_interfaces': ['fake', 'redfish', 'ipmi'],
+            'enabled_deploy_interfaces': ['fake', 'agent'],
+            **UPSTREAM_RETRIES,
+        }
+    ).start()
     yield stack
     stack.stop()
 
@@ -119,28 +124,48 @@ def _call(stack: Any, method: str, path: str, body: Any = None) -> Any:
 
 
 def _redfish_node(stack: Any, port: int, **fields: Any) -> str:
-    status, body = _call(stack, 'POST', '/v1/nodes', {
-        'driver': 'redfish', 'driver_info': {
-            'redfish_address': f'http://127.0.0.1:{port}',
-            'redfish_system_id': '/redfish/v1/Systems/1',
-            'redfish_username': 'admin', 'redfish_password': 'pw'},
-        **fields})
+    status, body = _call(
+        stack,
+        'POST',
+        '/v1/nodes',
+        {
+            'driver': 'redfish',
+            'driver_info': {
+                'redfish_address': f'http://127.0.0.1:{port}',
+                'redfish_system_id': '/redfish/v1/Systems/1',
+                'redfish_username': 'admin',
+                'redfish_password': 'pw',
+            },
+            **fields,
+        },
+    )
     assert status == 201, body
     return str(body['uuid'])
 
 
 def _ipmi_node(stack: Any, port: int) -> str:
-    status, body = _call(stack, 'POST', '/v1/nodes', {
-        'driver': 'ipmi', 'driver_info': {
-            'ipmi_address': '127.0.0.1', 'ipmi_port': port,
-            'ipmi_username': 'admin', 'ipmi_password': 'pw'}})
+    status, body = _call(
+        stack,
+        'POST',
+        '/v1/nodes',
+        {
+            'driver': 'ipmi',
+            'driver_info': {
+                'ipmi_address': '127.0.0.1',
+                'ipmi_port': port,
+                'ipmi_username': 'admin',
+                'ipmi_password': 'pw',
+            },
+        },
+    )
     assert status == 201, body
     return str(body['uuid'])
 
 
 def _power_on(stack: Any, uuid: str) -> None:
-    status, body = _call(stack, 'PUT', f'/v1/nodes/{uuid}/states/power',
-                         {'target': 'power on'})
+    status, body = _call(
+        stack, 'PUT', f'/v1/nodes/{uuid}/states/power', {'target': 'power on'}
+    )
     assert status == 202, body
 
 
@@ -169,8 +194,11 @@ def test_a_stop_ends_the_retries_of_a_refused_redfish_bmc(stack, caplog):
     uuid = _redfish_node(stack, _closed_port())
     _power_on(stack, uuid)
     # sushy's own repeat of the refused request: the call is retrying.
-    _wait_for(lambda: 'Transient error during Redfish request' in
-              caplog.text, 30, 'the first refused request')
+    _wait_for(
+        lambda: 'Transient error during Redfish request' in caplog.text,
+        30,
+        'the first refused request',
+    )
     assert _timed_stop(stack) < STOP_BOUND
     node = _node(stack, uuid)
     assert node['target_power_state'] is None, node
@@ -202,22 +230,35 @@ def test_a_stop_ends_the_retries_of_a_silent_ipmi_bmc(stack):
     assert 'The conductor is stopping' in _node(stack, uuid)['last_error']
 
 
-def test_a_stop_while_cleaning_waits_for_the_bmc_fails_no_node(stack,
-                                                                caplog):
+def test_a_stop_while_cleaning_waits_for_the_bmc_fails_no_node(stack, caplog):
     """The agent's boot for cleaning retries a refused BMC; the stop
     leaves the node in ``cleaning`` for the next owner, as a conductor
     that died there would: not failed, not in maintenance."""
     caplog.set_level(logging.WARNING, logger='sushy')
     uuid = _redfish_node(stack, _closed_port(), deploy_interface='agent')
-    db_nodes.node_update(lite_context.get_admin_context(), uuid,
-                         {'provision_state': 'manageable'})
-    status, body = _call(stack, 'PUT', f'/v1/nodes/{uuid}/states/provision',
-                         {'target': 'provide'})
+    db_nodes.node_update(
+        lite_context.get_admin_context(),
+        uuid,
+        {'provision_state': 'manageable'},
+    )
+    status, body = _call(
+        stack,
+        'PUT',
+        f'/v1/nodes/{uuid}/states/provision',
+        {'target': 'provide'},
+    )
     assert status == 202, body
-    _wait_for(lambda: 'Transient error during Redfish request' in
-              caplog.text, 30, 'the boot for cleaning to call the BMC')
+    _wait_for(
+        lambda: 'Transient error during Redfish request' in caplog.text,
+        30,
+        'the boot for cleaning to call the BMC',
+    )
     assert _timed_stop(stack) < STOP_BOUND
     node = _node(stack, uuid)
-    assert (node['provision_state'], node['maintenance'], node['fault'],
-            node['reservation']) == ('cleaning', False, None, None), node
+    assert (
+        node['provision_state'],
+        node['maintenance'],
+        node['fault'],
+        node['reservation'],
+    ) == ('cleaning', False, None, None), node
     assert 'interrupted' in caplog.text

@@ -18,8 +18,10 @@ from lite_common.tests import hostile
 from lite_common.wsgi import server
 
 CLIENTS = 30
-HEADERS = {'Content-Type': 'application/json',
-           'X-OpenStack-Ironic-API-Version': 'latest'}
+HEADERS = {
+    'Content-Type': 'application/json',
+    'X-OpenStack-Ironic-API-Version': 'latest',
+}
 
 
 @pytest.fixture
@@ -32,12 +34,17 @@ def port() -> Iterator[int]:
         stack.stop()
 
 
-def request(port: int, method: str, path: str,
-            body: Any = None) -> tuple[int, Any]:
+def request(
+    port: int, method: str, path: str, body: Any = None
+) -> tuple[int, Any]:
     conn = http.client.HTTPConnection('127.0.0.1', port, timeout=60)
     try:
-        conn.request(method, path, body=json.dumps(body) if body is not None
-                     else None, headers=HEADERS)
+        conn.request(
+            method,
+            path,
+            body=json.dumps(body) if body is not None else None,
+            headers=HEADERS,
+        )
         response = conn.getresponse()
         return response.status, json.loads(response.read() or b'null')
     finally:
@@ -66,23 +73,31 @@ def test_concurrent_patches_answered_200_are_all_stored(port: int) -> None:
     answered 200 and 10 of those lost (each wrote the whole field it
     computed from a row read before the others wrote). Every 200 must be
     stored; the others are 409s a client retries."""
-    status, node = request(port, 'POST', '/v1/nodes',
-                           {'driver': 'fake-hardware', 'name': 'busy'})
+    status, node = request(
+        port, 'POST', '/v1/nodes', {'driver': 'fake-hardware', 'name': 'busy'}
+    )
     assert status == 201, node
 
     def patch(index: int) -> int:
-        status, _body = request(port, 'PATCH', '/v1/nodes/busy', [
-            {'op': 'add', 'path': f'/extra/key-{index}', 'value': index}])
+        status, _body = request(
+            port,
+            'PATCH',
+            '/v1/nodes/busy',
+            [{'op': 'add', 'path': f'/extra/key-{index}', 'value': index}],
+        )
         return status
 
     statuses = at_once(CLIENTS, patch)
     assert set(statuses) <= {200, 409}, statuses
-    answered = {f'key-{i}' for i, status in enumerate(statuses)
-                if status == 200}
+    answered = {
+        f'key-{i}' for i, status in enumerate(statuses) if status == 200
+    }
     assert answered, statuses
     status, node = request(port, 'GET', '/v1/nodes/busy')
-    assert answered <= set(node['extra']), (sorted(answered),
-                                            sorted(node['extra']))
+    assert answered <= set(node['extra']), (
+        sorted(answered),
+        sorted(node['extra']),
+    )
     # Retrying the refused ones stores them too, one at a time.
     for index, status in enumerate(statuses):
         if status != 200:
@@ -95,23 +110,37 @@ def test_one_port_per_mac_under_concurrent_creates(port: int) -> None:
     """30 creates of one MAC address at once: one 201, the rest 409,
     never a 500; 30 creates of distinct addresses on one node: all
     201 (a create takes the node's shared lock only)."""
-    status, node = request(port, 'POST', '/v1/nodes',
-                           {'driver': 'fake-hardware', 'name': 'nics'})
+    status, node = request(
+        port, 'POST', '/v1/nodes', {'driver': 'fake-hardware', 'name': 'nics'}
+    )
     assert status == 201, node
 
     def create_same(index: int) -> int:
-        status, _body = request(port, 'POST', '/v1/ports', {
-            'node_uuid': node['uuid'], 'address': '52:54:00:12:34:56',
-            'extra': {'client': index}})
+        status, _body = request(
+            port,
+            'POST',
+            '/v1/ports',
+            {
+                'node_uuid': node['uuid'],
+                'address': '52:54:00:12:34:56',
+                'extra': {'client': index},
+            },
+        )
         return status
 
     statuses = at_once(CLIENTS, create_same)
     assert sorted(statuses) == [201] + [409] * (CLIENTS - 1), statuses
 
     def create_distinct(index: int) -> int:
-        status, _body = request(port, 'POST', '/v1/ports', {
-            'node_uuid': node['uuid'],
-            'address': f'52:54:00:00:10:{index:02x}'})
+        status, _body = request(
+            port,
+            'POST',
+            '/v1/ports',
+            {
+                'node_uuid': node['uuid'],
+                'address': f'52:54:00:00:10:{index:02x}',
+            },
+        )
         return status
 
     assert at_once(CLIENTS, create_distinct) == [201] * CLIENTS
@@ -122,21 +151,34 @@ def test_one_port_per_mac_under_concurrent_creates(port: int) -> None:
 def test_concurrent_port_changes_of_one_node_take_turns(port: int) -> None:
     """30 PATCHes of 30 ports of one node at once: each waits for the
     node lock (as upstream retries) and is stored; none is refused."""
-    status, node = request(port, 'POST', '/v1/nodes',
-                           {'driver': 'fake-hardware', 'name': 'wired'})
+    status, node = request(
+        port, 'POST', '/v1/nodes', {'driver': 'fake-hardware', 'name': 'wired'}
+    )
     assert status == 201, node
     uuids = []
     for index in range(CLIENTS):
-        status, created = request(port, 'POST', '/v1/ports', {
-            'node_uuid': node['uuid'],
-            'address': f'52:54:00:00:20:{index:02x}'})
+        status, created = request(
+            port,
+            'POST',
+            '/v1/ports',
+            {
+                'node_uuid': node['uuid'],
+                'address': f'52:54:00:00:20:{index:02x}',
+            },
+        )
         assert status == 201, created
         uuids.append(created['uuid'])
 
     def patch(index: int) -> int:
-        status, _body = request(port, 'PATCH', f'/v1/ports/{uuids[index]}', [
-            {'op': 'add', 'path': '/extra/turn', 'value': index},
-            {'op': 'replace', 'path': '/pxe_enabled', 'value': False}])
+        status, _body = request(
+            port,
+            'PATCH',
+            f'/v1/ports/{uuids[index]}',
+            [
+                {'op': 'add', 'path': '/extra/turn', 'value': index},
+                {'op': 'replace', 'path': '/pxe_enabled', 'value': False},
+            ],
+        )
         return status
 
     assert at_once(CLIENTS, patch) == [200] * CLIENTS

@@ -34,8 +34,7 @@ from lite_common import context as lite_context
 from lite_common import db as lite_db
 from lite_common import rpc
 
-ERASE = {'interface': 'deploy', 'step': 'erase_devices',
-         'args': {'passes': 1}}
+ERASE = {'interface': 'deploy', 'step': 'erase_devices', 'args': {'passes': 1}}
 VERIFY = {'interface': 'management', 'step': 'verify_properties'}
 AUTOMATED_RUN = ['erase_devices_metadata', 'verify_properties']
 
@@ -52,7 +51,8 @@ class Cloud:
 
     def new_conf(self, host: str, **overrides) -> cfg.ConfigOpts:
         options = {
-            'host': host, 'transport_url': rpc.INPROC_URL,
+            'host': host,
+            'transport_url': rpc.INPROC_URL,
             'control_exchange': self.exchange,
             'conductor__heartbeat_interval': 1,
             'conductor__clean_step_poll_interval': 1,
@@ -61,8 +61,9 @@ class Cloud:
         }
         return make_conf(**{**options, **overrides})
 
-    def start(self, conf: cfg.ConfigOpts | None = None
-              ) -> service.ConductorService:
+    def start(
+        self, conf: cfg.ConfigOpts | None = None
+    ) -> service.ConductorService:
         svc = service.conductor_service(conf or self.conf)
         svc.start()
         self.services.append(svc)
@@ -75,29 +76,32 @@ class Cloud:
     # -- nodes
 
     def create(self, **values) -> dict:
-        return self.api.create_node(self.ctx, {
-            'uuid': str(uuid.uuid4()), 'driver': 'fake-hardware', **values})
+        return self.api.create_node(
+            self.ctx,
+            {'uuid': str(uuid.uuid4()), 'driver': 'fake-hardware', **values},
+        )
 
     def get(self, node: dict) -> dict:
         return db_nodes.node_get(self.ctx, node['uuid'])
 
     def act(self, node: dict, action: str, clean_steps=None) -> None:
-        self.api.do_provisioning_action(self.ctx, node, action,
-                                        clean_steps=clean_steps)
+        self.api.do_provisioning_action(
+            self.ctx, node, action, clean_steps=clean_steps
+        )
 
     def wait(self, node: dict, state: str, timeout: float = 10) -> dict:
         """The node once in ``state`` with its lock released."""
         deadline = time.monotonic() + timeout
         while True:
             row = self.get(node)
-            if (row['provision_state'] == state
-                    and row['reservation'] is None):
+            if row['provision_state'] == state and row['reservation'] is None:
                 return row
             if time.monotonic() > deadline:
                 raise AssertionError(
                     f'node not {state} after {timeout} s: '
                     f'{row["provision_state"]}, reservation '
-                    f'{row["reservation"]}, last_error {row["last_error"]}')
+                    f'{row["reservation"]}, last_error {row["last_error"]}'
+                )
             time.sleep(0.02)
 
     def power(self, node: dict, target: str, timeout: float = 10) -> dict:
@@ -106,8 +110,10 @@ class Cloud:
         deadline = time.monotonic() + timeout
         while True:
             row = self.get(node)
-            if row['reservation'] is None and row['target_power_state'] \
-                    is None:
+            if (
+                row['reservation'] is None
+                and row['target_power_state'] is None
+            ):
                 return row
             assert time.monotonic() < deadline, row
             time.sleep(0.02)
@@ -140,6 +146,7 @@ def steps_run(row: dict) -> list[str]:
 
 # -- records
 
+
 def test_create_update_destroy(cloud):
     cloud.start()
     node = cloud.create(name='bm-0', properties={'cpus': 4})
@@ -149,14 +156,15 @@ def test_create_update_destroy(cloud):
     assert datetime.datetime.fromisoformat(node['created_at'])
     with pytest.raises(exception.InterfaceNotEnabled):
         cloud.create(power_interface='ipmitool')
-    updated = cloud.api.update_node(cloud.ctx, node,
-                                    {'maintenance': True,
-                                     'maintenance_reason': 'broken fan'})
+    updated = cloud.api.update_node(
+        cloud.ctx,
+        node,
+        {'maintenance': True, 'maintenance_reason': 'broken fan'},
+    )
     assert updated['maintenance'] is True
     assert isinstance(updated['updated_at'], str)
     with pytest.raises(exception.InvalidParameterValue):
-        cloud.api.update_node(cloud.ctx, node,
-                              {'power_interface': 'ipmitool'})
+        cloud.api.update_node(cloud.ctx, node, {'power_interface': 'ipmitool'})
     with pytest.raises(exception.InvalidParameterValue):
         cloud.api.update_node(cloud.ctx, node, {'provision_state': 'active'})
     cloud.api.destroy_node(cloud.ctx, node)
@@ -181,6 +189,7 @@ def test_destroy_refused_while_active_unless_maintenance(cloud):
 
 # -- provisioning and cleaning
 
+
 def test_manage_then_provide_runs_automated_cleaning(cloud):
     cloud.start()
     node = cloud.create()
@@ -204,17 +213,28 @@ def test_clean_steps_of_a_node(cloud):
     assert [s['step'] for s in result['automated']] == AUTOMATED_RUN
     # The manual-only steps (priority 0); the automated ones are not
     # repeated there.
-    assert sorted((s['interface'], s['step'])
-                  for s in result['manual']) == [
-        ('bios', 'apply_configuration'), ('bios', 'cache_bios_settings'),
-        ('bios', 'factory_reset'), ('deploy', 'erase_devices'),
-        ('deploy', 'fail_step'), ('deploy', 'one_shot_work'),
-        ('deploy', 'repeatable_work'), ('deploy', 'wait_a_bit'),
-        ('deploy', 'wait_for_gate'), ('firmware', 'update')]
+    assert sorted((s['interface'], s['step']) for s in result['manual']) == [
+        ('bios', 'apply_configuration'),
+        ('bios', 'cache_bios_settings'),
+        ('bios', 'factory_reset'),
+        ('deploy', 'erase_devices'),
+        ('deploy', 'fail_step'),
+        ('deploy', 'one_shot_work'),
+        ('deploy', 'repeatable_work'),
+        ('deploy', 'wait_a_bit'),
+        ('deploy', 'wait_for_gate'),
+        ('firmware', 'update'),
+    ]
     assert {s['priority'] for s in result['manual']} == {0}
     for step in result['automated'] + result['manual']:
-        assert set(step) == {'step', 'priority', 'interface', 'abortable',
-                             'idempotent', 'argsinfo'}
+        assert set(step) == {
+            'step',
+            'priority',
+            'interface',
+            'abortable',
+            'idempotent',
+            'argsinfo',
+        }
 
 
 def test_manual_cleaning_back_to_manageable(cloud):
@@ -262,8 +282,10 @@ def test_abort_from_clean_hold(cloud):
 def test_hold_step_takes_no_arguments_and_is_the_only_one(cloud):
     cloud.start()
     node = cloud.manageable()
-    for steps, match in (([{**HOLD, 'args': {'x': 1}}], 'no arguments'),
-                         ([{**HOLD, 'step': 'nap'}], 'offers: hold')):
+    for steps, match in (
+        ([{**HOLD, 'args': {'x': 1}}], 'no arguments'),
+        ([{**HOLD, 'step': 'nap'}], 'offers: hold'),
+    ):
         with pytest.raises(exception.InvalidParameterValue, match=match):
             cloud.act(node, 'clean', steps)
     assert cloud.get(node)['provision_state'] == states.MANAGEABLE
@@ -272,10 +294,10 @@ def test_hold_step_takes_no_arguments_and_is_the_only_one(cloud):
 def test_invalid_manual_steps_change_nothing(cloud):
     cloud.start()
     node = cloud.manageable()
-    with pytest.raises(exception.InvalidParameterValue,
-                       match='no_such_step'):
-        cloud.act(node, 'clean', [{'interface': 'deploy',
-                                   'step': 'no_such_step'}])
+    with pytest.raises(exception.InvalidParameterValue, match='no_such_step'):
+        cloud.act(
+            node, 'clean', [{'interface': 'deploy', 'step': 'no_such_step'}]
+        )
     with pytest.raises(exception.InvalidParameterValue, match='colour'):
         cloud.act(node, 'clean', [{**ERASE, 'args': {'colour': 1}}])
     with pytest.raises(exception.InvalidStateRequested) as info:
@@ -290,9 +312,19 @@ def test_failing_step_then_recovery(cloud):
     cloud.start()
     node = cloud.manageable()
     assert cloud.power(node, states.POWER_ON)['power_state'] == (
-        states.POWER_ON)
-    cloud.act(node, 'clean', [{'interface': 'deploy', 'step': 'fail_step',
-                               'args': {'message': 'disk 3 is gone'}}])
+        states.POWER_ON
+    )
+    cloud.act(
+        node,
+        'clean',
+        [
+            {
+                'interface': 'deploy',
+                'step': 'fail_step',
+                'args': {'message': 'disk 3 is gone'},
+            }
+        ],
+    )
     row = cloud.wait(node, states.CLEANFAIL)
     assert row['maintenance'] is True
     assert row['fault'] == 'clean failure'
@@ -301,7 +333,8 @@ def test_failing_step_then_recovery(cloud):
     assert row['power_state'] == states.POWER_ON
     # Power changes are allowed again, so is manage in maintenance...
     assert cloud.power(node, states.POWER_OFF)['power_state'] == (
-        states.POWER_OFF)
+        states.POWER_OFF
+    )
     cloud.act(node, 'manage')
     row = cloud.wait(node, states.MANAGEABLE)
     # ...but not provide, until maintenance is unset.
@@ -323,8 +356,18 @@ def test_asynchronous_step_completes_by_polling(cloud):
     # Two seconds: a step finished at once may be polled and done (the
     # poll runs every second) before the test sees it waiting (seen
     # under CI load with 0 s).
-    cloud.act(node, 'clean', [{'interface': 'deploy', 'step': 'wait_a_bit',
-                               'args': {'seconds': 2}}, VERIFY])
+    cloud.act(
+        node,
+        'clean',
+        [
+            {
+                'interface': 'deploy',
+                'step': 'wait_a_bit',
+                'args': {'seconds': 2},
+            },
+            VERIFY,
+        ],
+    )
     row = cloud.wait(node, states.CLEANWAIT)
     assert row['clean_step']['step'] == 'wait_a_bit'
     assert row['target_provision_state'] == states.MANAGEABLE
@@ -335,8 +378,18 @@ def test_asynchronous_step_completes_by_polling(cloud):
 def test_callback_continues_cleaning(cloud):
     cloud.start()
     node = cloud.manageable()
-    cloud.act(node, 'clean', [{'interface': 'deploy', 'step': 'wait_a_bit',
-                               'args': {'seconds': 600}}, VERIFY])
+    cloud.act(
+        node,
+        'clean',
+        [
+            {
+                'interface': 'deploy',
+                'step': 'wait_a_bit',
+                'args': {'seconds': 600},
+            },
+            VERIFY,
+        ],
+    )
     cloud.wait(node, states.CLEANWAIT)
     cloud.api.continue_node_clean(cloud.ctx, node)
     row = cloud.wait(node, states.MANAGEABLE)
@@ -346,8 +399,17 @@ def test_callback_continues_cleaning(cloud):
 def test_abort_of_an_asynchronous_step(cloud):
     cloud.start()
     node = cloud.manageable()
-    cloud.act(node, 'clean', [{'interface': 'deploy', 'step': 'wait_a_bit',
-                               'args': {'seconds': 600}}])
+    cloud.act(
+        node,
+        'clean',
+        [
+            {
+                'interface': 'deploy',
+                'step': 'wait_a_bit',
+                'args': {'seconds': 600},
+            }
+        ],
+    )
     cloud.wait(node, states.CLEANWAIT)
     cloud.act(node, 'abort')
     row = cloud.wait(node, states.CLEANFAIL)
@@ -359,11 +421,21 @@ def test_abort_of_an_asynchronous_step(cloud):
 
 
 def test_clean_callback_timeout(cloud):
-    cloud.start(cloud.new_conf('conductor-1',
-                               conductor__clean_callback_timeout=1))
+    cloud.start(
+        cloud.new_conf('conductor-1', conductor__clean_callback_timeout=1)
+    )
     node = cloud.manageable()
-    cloud.act(node, 'clean', [{'interface': 'deploy', 'step': 'wait_a_bit',
-                               'args': {'seconds': 600}}])
+    cloud.act(
+        node,
+        'clean',
+        [
+            {
+                'interface': 'deploy',
+                'step': 'wait_a_bit',
+                'args': {'seconds': 600},
+            }
+        ],
+    )
     cloud.wait(node, states.CLEANWAIT)
     row = cloud.wait(node, states.CLEANFAIL, timeout=10)
     assert 'Timeout' in row['last_error']
@@ -374,8 +446,9 @@ def test_clean_callback_timeout(cloud):
 def test_deploy_and_undeploy_run_tear_down_cleaning(cloud):
     cloud.start()
     node = cloud.available()
-    cloud.api.update_node(cloud.ctx, node,
-                          {'instance_uuid': str(uuid.uuid4())})
+    cloud.api.update_node(
+        cloud.ctx, node, {'instance_uuid': str(uuid.uuid4())}
+    )
     cloud.act(node, 'active')
     row = cloud.wait(node, states.ACTIVE)
     assert row['power_state'] == states.POWER_ON
@@ -391,8 +464,17 @@ def test_deploy_and_undeploy_run_tear_down_cleaning(cloud):
 def test_power_refused_while_cleaning(cloud):
     cloud.start()
     node = cloud.manageable()
-    cloud.act(node, 'clean', [{'interface': 'deploy', 'step': 'wait_a_bit',
-                               'args': {'seconds': 600}}])
+    cloud.act(
+        node,
+        'clean',
+        [
+            {
+                'interface': 'deploy',
+                'step': 'wait_a_bit',
+                'args': {'seconds': 600},
+            }
+        ],
+    )
     cloud.wait(node, states.CLEANWAIT)
     with pytest.raises(exception.InvalidStateRequested) as info:
         cloud.api.change_power_state(cloud.ctx, node, states.POWER_ON)
@@ -436,18 +518,24 @@ def test_full_worker_pool_refuses_and_changes_nothing(cloud):
 
 # -- conductors going away
 
+
 def _owner(cloud, node):
     alive = db_conductors.list_alive(cloud.ctx, 60)
     return hash_ring.ring_for_driver(alive, 'fake-hardware').get_host(
-        node['uuid'])
+        node['uuid']
+    )
 
 
 def _age_heartbeat(host):
     old = lite_db.utcnow() - datetime.timedelta(hours=1)
     with db_api.context_manager.writer.using(
-            lite_context.get_admin_context()) as session:
-        session.execute(sa.update(models.Conductor).where(
-            models.Conductor.hostname == host).values(heartbeat_at=old))
+        lite_context.get_admin_context()
+    ) as session:
+        session.execute(
+            sa.update(models.Conductor)
+            .where(models.Conductor.hostname == host)
+            .values(heartbeat_at=old)
+        )
 
 
 def _left_mid_step(cloud, node, host, index):
@@ -456,14 +544,22 @@ def _left_mid_step(cloud, node, host, index):
     ``host``."""
     row = cloud.get(node)
     steps = conductor_steps.automated_steps(
-        FakeTask(), task_manager.load_driver(cloud.conf, row), cloud.conf)
-    db_nodes.node_update(cloud.ctx, node['uuid'], {
-        'provision_state': states.CLEANING,
-        'target_provision_state': states.AVAILABLE,
-        'clean_step': steps[index],
-        'driver_internal_info': {'clean_steps': steps,
-                                 'clean_step_index': index},
-        'reservation': host})
+        FakeTask(), task_manager.load_driver(cloud.conf, row), cloud.conf
+    )
+    db_nodes.node_update(
+        cloud.ctx,
+        node['uuid'],
+        {
+            'provision_state': states.CLEANING,
+            'target_provision_state': states.AVAILABLE,
+            'clean_step': steps[index],
+            'driver_internal_info': {
+                'clean_steps': steps,
+                'clean_step_index': index,
+            },
+            'reservation': host,
+        },
+    )
 
 
 def test_takeover_of_a_dead_conductors_nodes(cloud):
@@ -474,15 +570,27 @@ def test_takeover_of_a_dead_conductors_nodes(cloud):
     assert victims, 'no node maps to conductor-2'
     dying.stop(unregister=False)
     waiting = victims.pop()
-    db_nodes.node_update(cloud.ctx, waiting['uuid'], {
-        'provision_state': states.CLEANWAIT,
-        'target_provision_state': states.MANAGEABLE,
-        'clean_step': {'interface': 'deploy', 'step': 'wait_a_bit',
-                       'args': {}, 'abortable': True, 'priority': 0},
-        'driver_internal_info': {
-            'clean_steps': [{'interface': 'deploy', 'step': 'wait_a_bit'}],
-            'clean_step_index': 0, 'clean_wait_until': 0},
-        'reservation': 'conductor-2'})
+    db_nodes.node_update(
+        cloud.ctx,
+        waiting['uuid'],
+        {
+            'provision_state': states.CLEANWAIT,
+            'target_provision_state': states.MANAGEABLE,
+            'clean_step': {
+                'interface': 'deploy',
+                'step': 'wait_a_bit',
+                'args': {},
+                'abortable': True,
+                'priority': 0,
+            },
+            'driver_internal_info': {
+                'clean_steps': [{'interface': 'deploy', 'step': 'wait_a_bit'}],
+                'clean_step_index': 0,
+                'clean_wait_until': 0,
+            },
+            'reservation': 'conductor-2',
+        },
+    )
     for node in victims:
         _left_mid_step(cloud, node, 'conductor-2', 1)
     _age_heartbeat('conductor-2')
@@ -502,10 +610,15 @@ def test_restart_under_the_same_name_resumes_its_nodes(cloud):
     svc.stop()
     cloud.services.clear()
     _left_mid_step(cloud, node, 'conductor-1', 0)
-    db_nodes.node_update(cloud.ctx, verifying['uuid'], {
-        'provision_state': states.VERIFYING,
-        'target_provision_state': states.MANAGEABLE,
-        'reservation': 'conductor-1'})
+    db_nodes.node_update(
+        cloud.ctx,
+        verifying['uuid'],
+        {
+            'provision_state': states.VERIFYING,
+            'target_provision_state': states.MANAGEABLE,
+            'reservation': 'conductor-1',
+        },
+    )
     cloud.start()
     row = cloud.wait(node, states.AVAILABLE)
     assert steps_run(row) == AUTOMATED_RUN
@@ -523,8 +636,10 @@ def test_stop_while_cleaning_then_restart_resumes(cloud):
     for node in nodes:
         cloud.act(node, 'provide')
     deadline = time.monotonic() + 10
-    while not all(cloud.get(node)['clean_step'].get('step') ==
-                  'erase_devices_metadata' for node in nodes):
+    while not all(
+        cloud.get(node)['clean_step'].get('step') == 'erase_devices_metadata'
+        for node in nodes
+    ):
         assert time.monotonic() < deadline
         time.sleep(0.01)
     svc.stop()
@@ -533,7 +648,9 @@ def test_stop_while_cleaning_then_restart_resumes(cloud):
     for node in nodes:
         row = cloud.get(node)
         assert (row['provision_state'], row['reservation']) == (
-            states.CLEANING, None)
+            states.CLEANING,
+            None,
+        )
         assert row['driver_internal_info']['clean_step_index'] == 1
         assert steps_run(row) == ['erase_devices_metadata']
         assert row['last_error'] is None
@@ -546,10 +663,16 @@ def test_stop_while_cleaning_then_restart_resumes(cloud):
 
 # -- start-up refusals
 
+
 def test_refuses_to_start_on_duplicate_clean_step_priorities(cloud):
-    svc = service.conductor_service(cloud.new_conf(
-        'conductor-1',
-        conductor__clean_step_priority_override=['deploy.erase_devices:99']))
+    svc = service.conductor_service(
+        cloud.new_conf(
+            'conductor-1',
+            conductor__clean_step_priority_override=[
+                'deploy.erase_devices:99'
+            ],
+        )
+    )
     with pytest.raises(exception.DuplicateCleanStepPriority) as info:
         svc.start()
     assert '"erase_devices"' in str(info.value)
@@ -559,8 +682,9 @@ def test_refuses_to_start_on_duplicate_clean_step_priorities(cloud):
 
 
 def test_refuses_to_start_with_an_unloadable_interface(cloud):
-    svc = service.conductor_service(cloud.new_conf(
-        'conductor-1', enabled_deploy_interfaces=['direct']))
+    svc = service.conductor_service(
+        cloud.new_conf('conductor-1', enabled_deploy_interfaces=['direct'])
+    )
     with pytest.raises(exception.InvalidParameterValue, match='direct'):
         svc.start()
 

@@ -50,9 +50,12 @@ def cloud(tmp_path):
 
 def conf_of(cloud, host, **overrides):
     return cloud.new_conf(
-        host, conductor__heartbeat_timeout=3,
-        fake__run_log=str(cloud.run_log), fake__gate_dir=str(cloud.gates),
-        **overrides)
+        host,
+        conductor__heartbeat_timeout=3,
+        fake__run_log=str(cloud.run_log),
+        fake__gate_dir=str(cloud.gates),
+        **overrides,
+    )
 
 
 def create_owned_by(cloud, host):
@@ -73,9 +76,10 @@ def runs(cloud):
     for line in cloud.run_log.read_text().splitlines():
         record = json.loads(line)
         run = started.setdefault(record['run'], {})
-        run.update({'start' if record['event'] == 'start' else 'end':
-                    record['time']}, **{k: v for k, v in record.items()
-                                        if k not in ('time', 'event')})
+        run.update(
+            {'start' if record['event'] == 'start' else 'end': record['time']},
+            **{k: v for k, v in record.items() if k not in ('time', 'event')},
+        )
     return list(started.values())
 
 
@@ -89,9 +93,13 @@ def wait_running(cloud, node, step, timeout=10):
 def age_heartbeat(host, seconds):
     old = lite_db.utcnow() - datetime.timedelta(seconds=seconds)
     with db_api.context_manager.writer.using(
-            lite_context.get_admin_context()) as session:
-        session.execute(sa.update(models.Conductor).where(
-            models.Conductor.hostname == host).values(heartbeat_at=old))
+        lite_context.get_admin_context()
+    ) as session:
+        session.execute(
+            sa.update(models.Conductor)
+            .where(models.Conductor.hostname == host)
+            .values(heartbeat_at=old)
+        )
 
 
 def test_a_stopping_conductor_keeps_its_step_to_itself(cloud):
@@ -103,8 +111,11 @@ def test_a_stopping_conductor_keeps_its_step_to_itself(cloud):
     first = cloud.start(conf_of(cloud, 'conductor-1'))
     cloud.start(conf_of(cloud, 'conductor-2'))
     node = create_owned_by(cloud, 'conductor-1')
-    work = {'interface': 'deploy', 'step': 'repeatable_work',
-            'args': {'seconds': 5, 'tag': 'long'}}
+    work = {
+        'interface': 'deploy',
+        'step': 'repeatable_work',
+        'args': {'seconds': 5, 'tag': 'long'},
+    }
     cloud.act(node, 'clean', [work, VERIFY])
     wait_running(cloud, node, 'repeatable_work')
     stopping = threading.Thread(target=first.stop)
@@ -115,9 +126,12 @@ def test_a_stopping_conductor_keeps_its_step_to_itself(cloud):
     assert time.monotonic() - started > 3  # longer than the timeout
     long_runs = [run for run in runs(cloud) if run['tag'] == 'long']
     assert [(run['conductor'], run['outcome']) for run in long_runs] == [
-        ('conductor-1', 'done')]
+        ('conductor-1', 'done')
+    ]
     assert row['driver_internal_info']['fake_steps_run'] == [
-        'repeatable_work', 'verify_properties']
+        'repeatable_work',
+        'verify_properties',
+    ]
     assert (row['last_error'], row['maintenance']) == (None, False)
 
 
@@ -148,8 +162,9 @@ def test_requests_go_to_the_next_conductor_when_the_owner_is_down(cloud):
     assert time.monotonic() - started < 1.5
     cloud.wait(node, states.AVAILABLE)
     # A node the dead conductor still holds: a quick 409, not a wait.
-    db_nodes.node_update(cloud.ctx, node['uuid'],
-                         {'reservation': 'conductor-2'})
+    db_nodes.node_update(
+        cloud.ctx, node['uuid'], {'reservation': 'conductor-2'}
+    )
     started = time.monotonic()
     with pytest.raises(exception.NodeLocked, match='conductor-2'):
         api.update_node(cloud.ctx, node, {'extra': {}})

@@ -48,18 +48,34 @@ def test_concurrent_allocations_take_distinct_nodes(ctx):
     for round_ in range(ROUNDS):
         rc = f'CUSTOM_R{round_}'
         for index in range(NODES):
-            nodes.node_create(ctx, {'driver': 'fake-hardware',
-                                    'name': f'r{round_}-n{index}',
-                                    'provision_state': 'available',
-                                    'power_state': 'power off',
-                                    'resource_class': rc})
-        rows = [db_allocations.create(ctx, {
-            'name': f'r{round_}-a{index}', 'resource_class': rc,
-            'traits': [], 'candidate_nodes': [], 'extra': {}})
-            for index in range(ALLOCATIONS)]
+            nodes.node_create(
+                ctx,
+                {
+                    'driver': 'fake-hardware',
+                    'name': f'r{round_}-n{index}',
+                    'provision_state': 'available',
+                    'power_state': 'power off',
+                    'resource_class': rc,
+                },
+            )
+        rows = [
+            db_allocations.create(
+                ctx,
+                {
+                    'name': f'r{round_}-a{index}',
+                    'resource_class': rc,
+                    'traits': [],
+                    'candidate_nodes': [],
+                    'extra': {},
+                },
+            )
+            for index in range(ALLOCATIONS)
+        ]
         ids = [row['id'] for row in rows]
-        _at_once(ALLOCATIONS, lambda i, ids=ids: allocations.do_allocate(
-            ctx, ids[i]))
+        _at_once(
+            ALLOCATIONS,
+            lambda i, ids=ids: allocations.do_allocate(ctx, ids[i]),
+        )
         done = [db_allocations.get(ctx, row['id']) for row in rows]
         active = [row for row in done if row['state'] == 'active']
         failed = [row for row in done if row['state'] == 'error']
@@ -74,18 +90,31 @@ def test_concurrent_allocations_take_distinct_nodes(ctx):
             assert row['node_id'] is None
             # None left when it looked, or taken between its look and
             # its try.
-            assert (f'resource class {rc}' in row['last_error']
-                    or 'filtered out during reservation' in row['last_error'])
+            assert (
+                f'resource class {rc}' in row['last_error']
+                or 'filtered out during reservation' in row['last_error']
+            )
 
 
 def test_a_node_goes_with_its_allocation(ctx):
-    node = nodes.node_create(ctx, {'driver': 'fake-hardware',
-                                   'provision_state': 'available',
-                                   'power_state': 'power off',
-                                   'resource_class': 'CUSTOM_X'})
-    row = db_allocations.create(ctx, {
-        'resource_class': 'CUSTOM_X', 'traits': [], 'candidate_nodes': [],
-        'extra': {}})
+    node = nodes.node_create(
+        ctx,
+        {
+            'driver': 'fake-hardware',
+            'provision_state': 'available',
+            'power_state': 'power off',
+            'resource_class': 'CUSTOM_X',
+        },
+    )
+    row = db_allocations.create(
+        ctx,
+        {
+            'resource_class': 'CUSTOM_X',
+            'traits': [],
+            'candidate_nodes': [],
+            'extra': {},
+        },
+    )
     allocations.do_allocate(ctx, row['id'])
     assert db_allocations.get(ctx, row['id'])['node_id'] == node['id']
     nodes.node_destroy(ctx, node['id'])

@@ -43,15 +43,15 @@ def engine(db_url):
 
 def _schema_diff(engine):
     with engine.connect() as conn:
-        context = MigrationContext.configure(
-            conn, opts={'compare_type': True})
+        context = MigrationContext.configure(conn, opts={'compare_type': True})
         # Nothing is filtered out: any difference is a real drift.
         return compare_metadata(context, models.Base.metadata)
 
 
 def _downgrade(engine, revision='base'):
-    config = lite_db.alembic_cfg(migration.ALEMBIC_DIR,
-                                 engine.url.render_as_string(False))
+    config = lite_db.alembic_cfg(
+        migration.ALEMBIC_DIR, engine.url.render_as_string(False)
+    )
     with engine.begin() as conn:
         config.attributes['connection'] = conn
         alembic_command.downgrade(config, revision)
@@ -104,17 +104,25 @@ def test_unique_constraints_name_their_column(engine):
     many nodes may have no name and no instance."""
     migration.db_sync(engine)
     nodes = models.Node.__table__
-    row = {'driver': 'fake-hardware', 'provision_state': 'enroll',
-           'maintenance': False, 'driver_info': {},
-           'driver_internal_info': {}, 'properties': {},
-           'instance_info': {}, 'clean_step': {},
-           'created_at': lite_db.utcnow()}
-    first = {'uuid': str(uuid.uuid4()), 'name': 'n1',
-             'instance_uuid': str(uuid.uuid4())}
+    row = {
+        'driver': 'fake-hardware',
+        'provision_state': 'enroll',
+        'maintenance': False,
+        'driver_info': {},
+        'driver_internal_info': {},
+        'properties': {},
+        'instance_info': {},
+        'clean_step': {},
+        'created_at': lite_db.utcnow(),
+    }
+    first = {
+        'uuid': str(uuid.uuid4()),
+        'name': 'n1',
+        'instance_uuid': str(uuid.uuid4()),
+    }
     with engine.begin() as conn:
         for _ in range(2):
-            conn.execute(nodes.insert().values(
-                uuid=str(uuid.uuid4()), **row))
+            conn.execute(nodes.insert().values(uuid=str(uuid.uuid4()), **row))
         conn.execute(nodes.insert().values(**first, **row))
     for column in ('uuid', 'name', 'instance_uuid'):
         values = {'uuid': str(uuid.uuid4()), column: first[column]}
@@ -131,7 +139,8 @@ def test_schema_comparison_sees_drift(engine):
     with engine.begin() as conn:
         conn.exec_driver_sql('DROP INDEX nodes_reservation_idx')
         conn.exec_driver_sql(
-            'ALTER TABLE nodes ADD COLUMN bogus_drift INTEGER')
+            'ALTER TABLE nodes ADD COLUMN bogus_drift INTEGER'
+        )
     diff = _schema_diff(engine)
     assert len(diff) == 2, diff
     by_kind = {d[0]: d for d in diff}
@@ -156,8 +165,9 @@ def test_backend_semantics_of_the_node_functions(ctx):
         nodes.node_create(ctx, {'driver': 'fake-hardware', 'name': 'a'})
     for sort_dir in ('asc', 'desc'):
         seen, marker = [], None
-        while page := nodes.node_list(ctx, limit=1, marker=marker,
-                                      sort_key='name', sort_dir=sort_dir):
+        while page := nodes.node_list(
+            ctx, limit=1, marker=marker, sort_key='name', sort_dir=sort_dir
+        ):
             seen.append(page[0]['name'])
             marker = page[0]['uuid']
         expected = ['a', 'b', None, None]
@@ -178,8 +188,9 @@ def test_backend_semantics_of_the_node_functions(ctx):
         except exception.NodeLocked:
             pass
 
-    threads = [threading.Thread(target=try_reserve, args=(h,))
-               for h in holders]
+    threads = [
+        threading.Thread(target=try_reserve, args=(h,)) for h in holders
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -210,16 +221,29 @@ def test_a_write_too_long_for_its_column_fails_the_cleaning(ctx):
 
     conf = make_conf(host='conductor-1')
     pool = workers.WorkerPool(3)
-    node = nodes.node_create(ctx, {
-        'driver': 'fake-hardware', 'provision_state': states.CLEANING,
-        'target_provision_state': states.MANAGEABLE})
-    huge = [{'interface': 'deploy', 'step': 'erase_devices',
-             'args': {'passes': 1}, 'abortable': False, 'idempotent': True,
-             'priority': 0}] * 1000
+    node = nodes.node_create(
+        ctx,
+        {
+            'driver': 'fake-hardware',
+            'provision_state': states.CLEANING,
+            'target_provision_state': states.MANAGEABLE,
+        },
+    )
+    huge = [
+        {
+            'interface': 'deploy',
+            'step': 'erase_devices',
+            'args': {'passes': 1},
+            'abortable': False,
+            'idempotent': True,
+            'priority': 0,
+        }
+    ] * 1000
     holder = ConductorIdentity.new('conductor-1')
     conductors.register(ctx, holder, ['fake-hardware'])
-    with task_manager.acquire(ctx, conf, node['uuid'], holder,
-                              'clean') as task:
+    with task_manager.acquire(
+        ctx, conf, node['uuid'], holder, 'clean'
+    ) as task:
         task.spawn_after(pool, cleaning.do_node_clean, huge)
     pool.shutdown(wait=True)
     row = nodes.node_get(ctx, node['id'])

@@ -23,21 +23,34 @@ def ctx(db_url):
 def test_history_pruning_and_node_delete(ctx):
     node = nodes.node_create(ctx, {'driver': 'fake-hardware'})
     for index in range(4):
-        node_history.record(ctx, {'node_id': node['id'],
-                                  'event': f'e{index}'}, 2)
+        node_history.record(
+            ctx, {'node_id': node['id'], 'event': f'e{index}'}, 2
+        )
     rows = node_history.list_page(ctx, node['id'])
     assert [row['event'] for row in rows] == ['e2', 'e3']
-    connector = {'node_id': node['id'], 'type': 'iqn',
-                 'connector_id': 'iqn.x', 'extra': {}}
+    connector = {
+        'node_id': node['id'],
+        'type': 'iqn',
+        'connector_id': 'iqn.x',
+        'extra': {},
+    }
     created = volumes.create(ctx, volumes.CONNECTORS, connector)
     with pytest.raises(exception.VolumeConnectorTypeAndIdAlreadyExists):
         volumes.create(ctx, volumes.CONNECTORS, connector)
     with pytest.raises(exception.VolumeConnectorAlreadyExists):
-        volumes.create(ctx, volumes.CONNECTORS,
-                       dict(connector, uuid=created['uuid'], type='mac'))
-    target = {'node_id': node['id'], 'volume_type': 'iscsi',
-              'boot_index': 0, 'volume_id': 'v1', 'properties': {},
-              'extra': {}}
+        volumes.create(
+            ctx,
+            volumes.CONNECTORS,
+            dict(connector, uuid=created['uuid'], type='mac'),
+        )
+    target = {
+        'node_id': node['id'],
+        'volume_type': 'iscsi',
+        'boot_index': 0,
+        'volume_id': 'v1',
+        'properties': {},
+        'extra': {},
+    }
     volumes.create(ctx, volumes.TARGETS, target)
     with pytest.raises(exception.VolumeTargetBootIndexAlreadyExists):
         volumes.create(ctx, volumes.TARGETS, target)

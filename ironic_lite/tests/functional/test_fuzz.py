@@ -34,9 +34,14 @@ ADMIN = {**LATEST, 'Authorization': 'Basic YWRtaW46YWRtaW4tc2VjcmV0'}
 _UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c781'
 
 
-def _post(app: Any, path: str, body: dict[str, Any] | None,
-          headers: dict[str, str], method: str = 'POST',
-          status: int = 201) -> Any:
+def _post(
+    app: Any,
+    path: str,
+    body: dict[str, Any] | None,
+    headers: dict[str, str],
+    method: str = 'POST',
+    status: int = 201,
+) -> Any:
     req = webob.Request.blank(path, method=method, headers=headers)
     if body is not None:
         req.json = body
@@ -46,42 +51,113 @@ def _post(app: Any, path: str, body: dict[str, Any] | None,
     return resp.json if resp.body else None
 
 
-def make_resources(app: Any, headers: dict[str, str]
-                   ) -> dict[str, list[str]]:
+def make_resources(app: Any, headers: dict[str, str]) -> dict[str, list[str]]:
     """One node, chassis, port, portgroup, allocation, deploy template,
     runbook, inspection rule, volume connector and target; path
     parameter -> values."""
     chassis = _post(app, '/v1/chassis', {'description': 'fuzz'}, headers)
-    node = _post(app, '/v1/nodes', {
-        'driver': 'fake-hardware', 'name': 'fuzz-node', 'uuid': _UUID,
-        'chassis_uuid': chassis['uuid']}, headers)
-    _post(app, f'/v1/nodes/{_UUID}/traits/CUSTOM_FUZZ', None, headers,
-          'PUT', 204)
-    group = _post(app, '/v1/portgroups', {
-        'node_uuid': node['uuid'], 'address': '52:54:00:00:00:01',
-        'name': 'fuzz-group'}, headers)
-    port = _post(app, '/v1/ports', {
-        'node_uuid': node['uuid'], 'address': '52:54:00:00:00:02',
-        'portgroup_uuid': group['uuid']}, headers)
-    template = _post(app, '/v1/deploy_templates', {
-        'name': 'CUSTOM_FUZZ', 'steps': [{
-            'interface': 'deploy', 'step': 'erase_devices', 'args': {},
-            'priority': 10}]}, headers)
-    runbook = _post(app, '/v1/runbooks', {
-        'name': 'CUSTOM_FUZZ_RUNBOOK', 'steps': [{
-            'interface': 'deploy', 'step': 'erase_devices', 'args': {},
-            'order': 0}]}, headers)
-    rule = _post(app, '/v1/inspection_rules', {
-        'description': 'fuzz', 'actions': [
-            {'op': 'log', 'args': {'msg': 'fuzz'}}]}, headers)
-    allocation = _post(app, '/v1/allocations', {
-        'resource_class': 'fuzz', 'name': 'fuzz-allocation'}, headers)
-    connector = _post(app, '/v1/volume/connectors', {
-        'node_uuid': node['uuid'], 'type': 'iqn',
-        'connector_id': 'iqn.2024-01.org.example:fuzz'}, headers)
-    target = _post(app, '/v1/volume/targets', {
-        'node_uuid': node['uuid'], 'volume_type': 'iscsi',
-        'boot_index': 0, 'volume_id': 'fuzz-volume'}, headers)
+    node = _post(
+        app,
+        '/v1/nodes',
+        {
+            'driver': 'fake-hardware',
+            'name': 'fuzz-node',
+            'uuid': _UUID,
+            'chassis_uuid': chassis['uuid'],
+        },
+        headers,
+    )
+    _post(
+        app, f'/v1/nodes/{_UUID}/traits/CUSTOM_FUZZ', None, headers, 'PUT', 204
+    )
+    group = _post(
+        app,
+        '/v1/portgroups',
+        {
+            'node_uuid': node['uuid'],
+            'address': '52:54:00:00:00:01',
+            'name': 'fuzz-group',
+        },
+        headers,
+    )
+    port = _post(
+        app,
+        '/v1/ports',
+        {
+            'node_uuid': node['uuid'],
+            'address': '52:54:00:00:00:02',
+            'portgroup_uuid': group['uuid'],
+        },
+        headers,
+    )
+    template = _post(
+        app,
+        '/v1/deploy_templates',
+        {
+            'name': 'CUSTOM_FUZZ',
+            'steps': [
+                {
+                    'interface': 'deploy',
+                    'step': 'erase_devices',
+                    'args': {},
+                    'priority': 10,
+                }
+            ],
+        },
+        headers,
+    )
+    runbook = _post(
+        app,
+        '/v1/runbooks',
+        {
+            'name': 'CUSTOM_FUZZ_RUNBOOK',
+            'steps': [
+                {
+                    'interface': 'deploy',
+                    'step': 'erase_devices',
+                    'args': {},
+                    'order': 0,
+                }
+            ],
+        },
+        headers,
+    )
+    rule = _post(
+        app,
+        '/v1/inspection_rules',
+        {
+            'description': 'fuzz',
+            'actions': [{'op': 'log', 'args': {'msg': 'fuzz'}}],
+        },
+        headers,
+    )
+    allocation = _post(
+        app,
+        '/v1/allocations',
+        {'resource_class': 'fuzz', 'name': 'fuzz-allocation'},
+        headers,
+    )
+    connector = _post(
+        app,
+        '/v1/volume/connectors',
+        {
+            'node_uuid': node['uuid'],
+            'type': 'iqn',
+            'connector_id': 'iqn.2024-01.org.example:fuzz',
+        },
+        headers,
+    )
+    target = _post(
+        app,
+        '/v1/volume/targets',
+        {
+            'node_uuid': node['uuid'],
+            'volume_type': 'iscsi',
+            'boot_index': 0,
+            'volume_id': 'fuzz-volume',
+        },
+        headers,
+    )
     return {
         'node_ident': [node['uuid'], node['name']],
         'chassis_uuid': [chassis['uuid']],
@@ -98,15 +174,23 @@ def make_resources(app: Any, headers: dict[str, str]
     }
 
 
-def run(auth: str, headers: dict[str, str], examples: int,
-        seed: int) -> fuzz.Report:
+def run(
+    auth: str, headers: dict[str, str], examples: int, seed: int
+) -> fuzz.Report:
     htpasswd = fixtures.write_htpasswd() if auth == 'http_basic' else None
     stack = fixtures.Stack(auth=auth, htpasswd=htpasswd).start()
     try:
         known = make_resources(
-            stack.app, ADMIN if auth == 'http_basic' else LATEST)
-        return fuzz.fuzz(stack.app, headers, openapi.error_format_ok,
-                         examples, seed, known=known)
+            stack.app, ADMIN if auth == 'http_basic' else LATEST
+        )
+        return fuzz.fuzz(
+            stack.app,
+            headers,
+            openapi.error_format_ok,
+            examples,
+            seed,
+            known=known,
+        )
     finally:
         stack.stop()
 

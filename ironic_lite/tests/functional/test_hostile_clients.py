@@ -18,8 +18,9 @@ HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest'}
 def port() -> Iterator[int]:
     stack = fixtures.Stack().start()
     try:
-        with hostile.serving(stack.app, SETTINGS,
-                             errors.baremetal_error) as port:
+        with hostile.serving(
+            stack.app, SETTINGS, errors.baremetal_error
+        ) as port:
             yield port
     finally:
         stack.stop()

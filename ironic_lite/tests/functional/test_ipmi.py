@@ -12,14 +12,17 @@ import webob
 from ironic_lite.tests import ipmi_responder
 from ironic_lite.tests.functional import fixtures
 
-HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest',
-           'Content-Type': 'application/json'}
+HEADERS = {
+    'X-OpenStack-Ironic-API-Version': 'latest',
+    'Content-Type': 'application/json',
+}
 
 
 @pytest.fixture(scope='module')
 def bmc(tmp_path_factory):
     responder = ipmi_responder.Responder(
-        tmp_path_factory.mktemp('ipmi')).start()
+        tmp_path_factory.mktemp('ipmi')
+    ).start()
     yield responder
     responder.stop()
 
@@ -33,14 +36,17 @@ def answering(bmc):
 
 @pytest.fixture(scope='module')
 def stack():
-    stack = fixtures.Stack(overrides={
-        'enabled_hardware_types': ['fake-hardware', 'ipmi'],
-        'enabled_power_interfaces': ['fake', 'ipmi'],
-        'enabled_management_interfaces': ['fake', 'ipmi'],
-        'ipmi.command_retry_timeout': 1,
-        'ipmi.min_command_interval': 0,
-        'ipmi.operation_timeout': 10,
-        'ipmi.power_state_poll_interval': 0.1}).start()
+    stack = fixtures.Stack(
+        overrides={
+            'enabled_hardware_types': ['fake-hardware', 'ipmi'],
+            'enabled_power_interfaces': ['fake', 'ipmi'],
+            'enabled_management_interfaces': ['fake', 'ipmi'],
+            'ipmi.command_retry_timeout': 1,
+            'ipmi.min_command_interval': 0,
+            'ipmi.operation_timeout': 10,
+            'ipmi.power_state_poll_interval': 0.1,
+        }
+    ).start()
     yield stack
     stack.stop()
 
@@ -58,8 +64,12 @@ def _fault(body: dict[str, Any]) -> str:
 
 
 def _node(stack, driver_info: dict[str, Any]) -> dict[str, Any]:
-    status, node = _call(stack, 'POST', '/v1/nodes',
-                         {'driver': 'ipmi', 'driver_info': driver_info})
+    status, node = _call(
+        stack,
+        'POST',
+        '/v1/nodes',
+        {'driver': 'ipmi', 'driver_info': driver_info},
+    )
     assert status == 201, node
     return node
 
@@ -76,8 +86,9 @@ def _settled(stack, uuid: str, timeout: float = 60) -> dict[str, Any]:
 
 
 def _power(stack, uuid: str, target: str) -> dict[str, Any]:
-    status, body = _call(stack, 'PUT', f'/v1/nodes/{uuid}/states/power',
-                         {'target': target})
+    status, body = _call(
+        stack, 'PUT', f'/v1/nodes/{uuid}/states/power', {'target': target}
+    )
     assert status == 202, body
     return _settled(stack, uuid)
 
@@ -87,8 +98,7 @@ def test_enroll_and_validate(stack, bmc):
     assert node['power_interface'] == 'ipmi'
     assert node['management_interface'] == 'ipmi'
     assert node['driver_info']['ipmi_password'] == '******'
-    status, result = _call(stack, 'GET',
-                           f'/v1/nodes/{node["uuid"]}/validate')
+    status, result = _call(stack, 'GET', f'/v1/nodes/{node["uuid"]}/validate')
     assert status == 200
     assert result['power'] == {'result': True}
     assert result['management'] == {'result': True}
@@ -97,29 +107,51 @@ def test_enroll_and_validate(stack, bmc):
     assert 'ipmi_address' in props and 'ipmi_password' in props
 
 
-@pytest.mark.parametrize('info, reason', [
-    ({}, 'Missing the following IPMI credentials'),
-    ({'ipmi_address': '127.0.0.1', 'ipmi_port': 'x'},
-     'ipmi_port "x" is not a valid port'),
-    ({'ipmi_address': '127.0.0.1', 'ipmi_port': 70000},
-     'ipmi_port "70000" is not a valid port'),
-    ({'ipmi_address': 'bad host!'}, 'Invalid IPMI address "bad host!"'),
-    ({'ipmi_address': '127.0.0.1', 'ipmi_priv_level': 'ROOT'},
-     'Invalid privilege level value:ROOT'),
-    ({'ipmi_address': '127.0.0.1', 'ipmi_protocol_version': '1.5'},
-     'IPMI 2.0 (RMCP+) only'),
-    ({'ipmi_address': '127.0.0.1', 'ipmi_hex_kg_key': 'abc'},
-     'ipmi_hex_kg_key characters is not even'),
-], ids=['missing', 'port-text', 'port-range', 'address', 'priv-level',
-        'protocol', 'kg-key'])   # gabbi's collector reads ':' in ids
+@pytest.mark.parametrize(
+    'info, reason',
+    [
+        ({}, 'Missing the following IPMI credentials'),
+        (
+            {'ipmi_address': '127.0.0.1', 'ipmi_port': 'x'},
+            'ipmi_port "x" is not a valid port',
+        ),
+        (
+            {'ipmi_address': '127.0.0.1', 'ipmi_port': 70000},
+            'ipmi_port "70000" is not a valid port',
+        ),
+        ({'ipmi_address': 'bad host!'}, 'Invalid IPMI address "bad host!"'),
+        (
+            {'ipmi_address': '127.0.0.1', 'ipmi_priv_level': 'ROOT'},
+            'Invalid privilege level value:ROOT',
+        ),
+        (
+            {'ipmi_address': '127.0.0.1', 'ipmi_protocol_version': '1.5'},
+            'IPMI 2.0 (RMCP+) only',
+        ),
+        (
+            {'ipmi_address': '127.0.0.1', 'ipmi_hex_kg_key': 'abc'},
+            'ipmi_hex_kg_key characters is not even',
+        ),
+    ],
+    ids=[
+        'missing',
+        'port-text',
+        'port-range',
+        'address',
+        'priv-level',
+        'protocol',
+        'kg-key',
+    ],
+)  # gabbi's collector reads ':' in ids
 def test_validation_says_what_is_wrong(stack, info, reason):
     uuid = _node(stack, info)['uuid']
     status, result = _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')
     assert status == 200
     assert result['power']['result'] is False
     assert reason in result['power']['reason'], result
-    status, body = _call(stack, 'PUT', f'/v1/nodes/{uuid}/states/power',
-                         {'target': 'power on'})
+    status, body = _call(
+        stack, 'PUT', f'/v1/nodes/{uuid}/states/power', {'target': 'power on'}
+    )
     assert status == 400, body
     assert reason in _fault(body)
 
@@ -146,23 +178,34 @@ def test_boot_device_and_nmi(stack, bmc):
     status, supported = _call(stack, 'GET', path + '/supported')
     assert status == 200
     assert sorted(supported['supported_boot_devices']) == [
-        'bios', 'cdrom', 'disk', 'pxe', 'safe']
-    status, _ = _call(stack, 'PUT', path, {'boot_device': 'pxe',
-                                           'persistent': True})
+        'bios',
+        'cdrom',
+        'disk',
+        'pxe',
+        'safe',
+    ]
+    status, _ = _call(
+        stack, 'PUT', path, {'boot_device': 'pxe', 'persistent': True}
+    )
     assert status == 204
     assert bmc.state()['boot_device'] == 'network'
-    assert _call(stack, 'GET', path)[1] == {'boot_device': 'pxe',
-                                            'persistent': True}
+    assert _call(stack, 'GET', path)[1] == {
+        'boot_device': 'pxe',
+        'persistent': True,
+    }
     status, _ = _call(stack, 'PUT', path, {'boot_device': 'cdrom'})
     assert status == 204
-    assert _call(stack, 'GET', path)[1] == {'boot_device': 'cdrom',
-                                            'persistent': False}
+    assert _call(stack, 'GET', path)[1] == {
+        'boot_device': 'cdrom',
+        'persistent': False,
+    }
     status, body = _call(stack, 'PUT', path, {'boot_device': 'floppy'})
     assert status == 400, body
     assert 'supports pxe, disk, cdrom, bios, safe' in _fault(body)
     nmi = bmc.state()['nmi']
-    status, body = _call(stack, 'PUT',
-                         f'/v1/nodes/{uuid}/management/inject_nmi', {})
+    status, body = _call(
+        stack, 'PUT', f'/v1/nodes/{uuid}/management/inject_nmi', {}
+    )
     assert status == 204, body
     assert bmc.state()['nmi'] == nmi + 1
 
@@ -172,8 +215,9 @@ def test_bad_credentials_are_a_clear_error(stack, bmc):
     node = _power(stack, uuid, 'power on')
     assert 'Incorrect password provided' in node['last_error'], node
     assert 'wrong' not in node['last_error']
-    status, body = _call(stack, 'GET',
-                         f'/v1/nodes/{uuid}/management/boot_device')
+    status, body = _call(
+        stack, 'GET', f'/v1/nodes/{uuid}/management/boot_device'
+    )
     assert status == 503, body
     assert f'IPMI call failed for node {uuid}' in _fault(body)
     uuid = _node(stack, bmc.driver_info(ipmi_username='nobody'))['uuid']

@@ -13,8 +13,10 @@ import webob
 from ironic_lite.api import log_limit
 from ironic_lite.tests.functional import fixtures
 
-HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest',
-           'Content-Type': 'application/json'}
+HEADERS = {
+    'X-OpenStack-Ironic-API-Version': 'latest',
+    'Content-Type': 'application/json',
+}
 LOGGER = 'ironic_lite.api.handlers.ramdisk'
 
 
@@ -34,18 +36,21 @@ def _call(stack: Any, method: str, path: str, body: Any = None) -> Any:
 
 
 def _enrolled_node_with_port(stack: Any, mac: str) -> str:
-    status, node = _call(stack, 'POST', '/v1/nodes',
-                         {'driver': 'fake-hardware'})
+    status, node = _call(
+        stack, 'POST', '/v1/nodes', {'driver': 'fake-hardware'}
+    )
     assert status == 201, node
-    status, port = _call(stack, 'POST', '/v1/ports',
-                         {'node_uuid': node['uuid'], 'address': mac})
+    status, port = _call(
+        stack, 'POST', '/v1/ports', {'node_uuid': node['uuid'], 'address': mac}
+    )
     assert status == 201, port
     return str(node['uuid'])
 
 
 def _records(caplog: Any) -> list[tuple[int, str]]:
-    return [(r.levelno, r.getMessage()) for r in caplog.records
-            if r.name == LOGGER]
+    return [
+        (r.levelno, r.getMessage()) for r in caplog.records if r.name == LOGGER
+    ]
 
 
 def _lookup(stack: Any, mac: str) -> None:
@@ -64,7 +69,8 @@ def test_a_node_not_to_be_looked_up_is_warned_about_once(stack, caplog):
     warnings = [m for level, m in records if level == logging.WARNING]
     assert sorted(warnings) == sorted(
         f'Lookup is not allowed for node {uuid} in provision state enroll'
-        for uuid in (first, second))
+        for uuid in (first, second)
+    )
     assert [level for level, _ in records].count(logging.DEBUG) == 18
     assert not [m for level, m in records if level >= logging.ERROR]
 
@@ -98,8 +104,11 @@ def test_the_warning_comes_again_after_the_interval_with_a_count(caplog):
     assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
         (logging.WARNING, 'about a'),
         *[(logging.DEBUG, 'about a')] * 3,
-        (logging.WARNING, 'about a (3 more time(s) in the last 300 s, '
-         'logged at DEBUG)')]
+        (
+            logging.WARNING,
+            'about a (3 more time(s) in the last 300 s, logged at DEBUG)',
+        ),
+    ]
 
 
 def test_the_keys_kept_are_bounded(caplog):

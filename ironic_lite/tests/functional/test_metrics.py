@@ -13,8 +13,12 @@ import webob
 
 from ironic_lite.tests.functional import fixtures
 
-DASHBOARD = Path(__file__).resolve().parents[3] / 'etc' / 'grafana' / (
-    'stacklite.json')
+DASHBOARD = (
+    Path(__file__).resolve().parents[3]
+    / 'etc'
+    / 'grafana'
+    / ('stacklite.json')
+)
 VERSION = {'X-OpenStack-Ironic-API-Version': '1.20'}
 SERIES = (
     'stacklite_api_requests_total{api="baremetal",method="PUT",'
@@ -37,15 +41,15 @@ def _headers(user):
     headers = dict(VERSION)
     if user:
         secret = f'{user}:{fixtures.USERS[user]}'.encode()
-        headers['Authorization'] = 'Basic ' + base64.b64encode(
-            secret).decode()
+        headers['Authorization'] = 'Basic ' + base64.b64encode(secret).decode()
     return headers
 
 
 @pytest.fixture(scope='module')
 def app():
-    stack = fixtures.Stack(auth='http_basic',
-                           htpasswd=fixtures.write_htpasswd()).start()
+    stack = fixtures.Stack(
+        auth='http_basic', htpasswd=fixtures.write_htpasswd()
+    ).start()
     try:
         yield stack.app
     finally:
@@ -64,8 +68,10 @@ def _wait_for(app, node, state):
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         shown = _call(app, 'GET', f'/v1/nodes/{node}').json
-        if shown['provision_state'] == state and not shown[
-                'target_provision_state']:
+        if (
+            shown['provision_state'] == state
+            and not shown['target_provision_state']
+        ):
             return
         time.sleep(0.1)
     raise AssertionError(f'node {node} not {state} after 30 s')
@@ -77,16 +83,29 @@ def test_metrics_need_an_admin(app):
 
 
 def test_metrics_carry_the_series_after_a_cleaning(app):
-    node = _call(app, 'POST', '/v1/nodes', body={
-        'driver': 'fake-hardware', 'name': 'n1'})
+    node = _call(
+        app,
+        'POST',
+        '/v1/nodes',
+        body={'driver': 'fake-hardware', 'name': 'n1'},
+    )
     assert node.status_int == 201, node.text
     state = '/v1/nodes/n1/states/provision'
-    assert _call(app, 'PUT', state, body={'target': 'manage'}
-                 ).status_int == 202
+    assert (
+        _call(app, 'PUT', state, body={'target': 'manage'}).status_int == 202
+    )
     _wait_for(app, 'n1', 'manageable')
-    resp = _call(app, 'PUT', state, body={
-        'target': 'clean', 'clean_steps': [
-            {'interface': 'management', 'step': 'verify_properties'}]})
+    resp = _call(
+        app,
+        'PUT',
+        state,
+        body={
+            'target': 'clean',
+            'clean_steps': [
+                {'interface': 'management', 'step': 'verify_properties'}
+            ],
+        },
+    )
     assert resp.status_int == 202, resp.text
     _wait_for(app, 'n1', 'manageable')
     resp = _call(app, 'GET', '/metrics')
@@ -105,8 +124,12 @@ def _panel_expr(title):
 
 def _samples(text, name):
     """``{labels: value}`` of the samples of ``name`` in a scrape."""
-    return {labels: float(value) for labels, value in re.findall(
-        rf'^{name}\{{(.*)\}} (\S+)$', text, re.M)}
+    return {
+        labels: float(value)
+        for labels, value in re.findall(
+            rf'^{name}\{{(.*)\}} (\S+)$', text, re.M
+        )
+    }
 
 
 def _increase_by(before, after, label):
@@ -124,22 +147,36 @@ def _increase_by(before, after, label):
 def test_clean_failures_panel_shows_a_failure_after_it(app):
     expr = _panel_expr('Clean failures (1h)')
     match = re.fullmatch(
-        r'sum by \((\w+)\) \(increase\((\w+)\{job=~"\$job"\}\[1h\]\)\)',
-        expr)
+        r'sum by \((\w+)\) \(increase\((\w+)\{job=~"\$job"\}\[1h\]\)\)', expr
+    )
     assert match, expr
     label, name = match.groups()
-    assert _call(app, 'POST', '/v1/nodes', body={
-        'driver': 'fake-hardware', 'name': 'failing'}).status_int == 201
+    assert (
+        _call(
+            app,
+            'POST',
+            '/v1/nodes',
+            body={'driver': 'fake-hardware', 'name': 'failing'},
+        ).status_int
+        == 201
+    )
     state = '/v1/nodes/failing/states/provision'
-    assert _call(app, 'PUT', state, body={'target': 'manage'}
-                 ).status_int == 202
+    assert (
+        _call(app, 'PUT', state, body={'target': 'manage'}).status_int == 202
+    )
     _wait_for(app, 'failing', 'manageable')
     before = _samples(_call(app, 'GET', '/metrics').text, name)
     assert before.get('event="fail"') is not None, before
     assert before.get('event="abort"') is not None, before
-    resp = _call(app, 'PUT', state, body={
-        'target': 'clean', 'clean_steps': [
-            {'interface': 'deploy', 'step': 'fail_step'}]})
+    resp = _call(
+        app,
+        'PUT',
+        state,
+        body={
+            'target': 'clean',
+            'clean_steps': [{'interface': 'deploy', 'step': 'fail_step'}],
+        },
+    )
     assert resp.status_int == 202, resp.text
     _wait_for(app, 'failing', 'clean failed')
     after = _samples(_call(app, 'GET', '/metrics').text, name)

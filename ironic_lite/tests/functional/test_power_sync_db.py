@@ -45,22 +45,27 @@ def test_queries_per_run_do_not_grow_with_the_nodes():
 
         def add_fake_nodes(count: int) -> None:
             for _ in range(count):
-                db_nodes.node_create(context, {
-                    'uuid': uuidutils.generate_uuid(),
-                    'driver': 'fake-hardware',
-                    'provision_state': 'manageable',
-                    'power_state': 'power off'})
+                db_nodes.node_create(
+                    context,
+                    {
+                        'uuid': uuidutils.generate_uuid(),
+                        'driver': 'fake-hardware',
+                        'provision_state': 'manageable',
+                        'power_state': 'power off',
+                    },
+                )
 
         add_fake_nodes(2)
         small = _count_queries(sync.sync_power_states)
         add_fake_nodes(20)
         assert _count_queries(sync.sync_power_states) == small
-        assert small <= 4      # the nodes, the conductors
+        assert small <= 4  # the nodes, the conductors
         # And a node whose power changed costs its own queries only.
         first = db_nodes.node_list(context)[0]
         db_nodes.node_update(context, first['id'], {'power_state': None})
         assert _count_queries(sync.sync_power_states) > small
         assert db_nodes.node_get(context, first['id'])['power_state'] == (
-            'power off')
+            'power off'
+        )
     finally:
         quiet.stop()

@@ -28,7 +28,8 @@ def stack():
     stack = support.start_stack(
         inspect=['fake', 'no-inspect', 'redfish'],
         boot=['fake', 'redfish-virtual-media'],
-        raid=['fake', 'no-raid', 'redfish'])
+        raid=['fake', 'no-raid', 'redfish'],
+    )
     yield stack
     stack.stop()
 
@@ -64,8 +65,9 @@ def _wait_power(stack, uuid: str, wanted: str) -> dict[str, Any]:
 
 
 def _power(stack, uuid: str, target: str) -> None:
-    status, body = _call(stack, 'PUT', f'/v1/nodes/{uuid}/states/power',
-                         {'target': target})
+    status, body = _call(
+        stack, 'PUT', f'/v1/nodes/{uuid}/states/power', {'target': target}
+    )
     assert status == 202, body
 
 
@@ -91,9 +93,14 @@ def test_boot_device_mode_and_nmi(stack, emulator):
     status, supported = _call(stack, 'GET', path + '/supported')
     assert status == 200
     assert supported['supported_boot_devices'] == [
-        'cdrom', 'disk', 'pxe', 'uefi-http']
-    status, _ = _call(stack, 'PUT', path, {'boot_device': 'pxe',
-                                           'persistent': True})
+        'cdrom',
+        'disk',
+        'pxe',
+        'uefi-http',
+    ]
+    status, _ = _call(
+        stack, 'PUT', path, {'boot_device': 'pxe', 'persistent': True}
+    )
     assert status == 204
     status, shown = _call(stack, 'GET', path)
     assert shown == {'boot_device': 'pxe', 'persistent': True}
@@ -107,12 +114,14 @@ def test_boot_device_mode_and_nmi(stack, emulator):
     assert 'supports cdrom, disk, pxe, uefi-http' in json.dumps(body)
     # The emulator's fake systems list Nmi among their reset types but
     # refuse it (501): the BMC's refusal is a 503 that says so.
-    status, body = _call(stack, 'PUT',
-                         f'/v1/nodes/{uuid}/management/inject_nmi', {})
+    status, body = _call(
+        stack, 'PUT', f'/v1/nodes/{uuid}/management/inject_nmi', {}
+    )
     assert status == 503, body
     assert 'Injecting an NMI failed' in json.dumps(body)
-    status, _ = _call(stack, 'PUT', f'/v1/nodes/{uuid}/states/boot_mode',
-                      {'target': 'bios'})
+    status, _ = _call(
+        stack, 'PUT', f'/v1/nodes/{uuid}/states/boot_mode', {'target': 'bios'}
+    )
     assert status == 202
     deadline = time.monotonic() + 30
     while _call(stack, 'GET', f'/v1/nodes/{uuid}')[1]['boot_mode'] != 'bios':
@@ -121,26 +130,45 @@ def test_boot_device_mode_and_nmi(stack, emulator):
 
 
 def test_validation_says_what_is_missing(stack, emulator):
-    status, node = _call(stack, 'POST', '/v1/nodes', {
-        'driver': 'redfish', 'driver_info': {'redfish_verify_ca': 'maybe'}})
+    status, node = _call(
+        stack,
+        'POST',
+        '/v1/nodes',
+        {'driver': 'redfish', 'driver_info': {'redfish_verify_ca': 'maybe'}},
+    )
     assert status == 201
-    status, result = _call(stack, 'GET',
-                           f'/v1/nodes/{node["uuid"]}/validate')
+    status, result = _call(stack, 'GET', f'/v1/nodes/{node["uuid"]}/validate')
     assert result['power']['result'] is False
-    assert ('Missing the following Redfish properties in node '
-            f'{node["uuid"]} driver_info: redfish_address'
-            in result['power']['reason'])
-    _call(stack, 'PATCH', f'/v1/nodes/{node["uuid"]}', [
-        {'op': 'add', 'path': '/driver_info/redfish_address',
-         'value': emulator.address}])
-    status, result = _call(stack, 'GET',
-                           f'/v1/nodes/{node["uuid"]}/validate')
+    assert (
+        'Missing the following Redfish properties in node '
+        f'{node["uuid"]} driver_info: redfish_address'
+        in result['power']['reason']
+    )
+    _call(
+        stack,
+        'PATCH',
+        f'/v1/nodes/{node["uuid"]}',
+        [
+            {
+                'op': 'add',
+                'path': '/driver_info/redfish_address',
+                'value': emulator.address,
+            }
+        ],
+    )
+    status, result = _call(stack, 'GET', f'/v1/nodes/{node["uuid"]}/validate')
     assert 'redfish_verify_ca' in result['management']['reason']
 
 
 def test_an_unknown_system_fails_the_power_change(stack, emulator):
-    uuid = _node(stack, emulator, 0, redfish_system_id=(
-        '/redfish/v1/Systems/00000000-0000-0000-0000-000000000000'))['uuid']
+    uuid = _node(
+        stack,
+        emulator,
+        0,
+        redfish_system_id=(
+            '/redfish/v1/Systems/00000000-0000-0000-0000-000000000000'
+        ),
+    )['uuid']
     _power(stack, uuid, 'power on')
     node = _settled(stack, uuid, 30)
     assert 'was not found' in node['last_error'], node
@@ -160,22 +188,27 @@ def test_a_bmc_that_does_not_answer(stack, emulator):
 
 def _last_error_or(stack, uuid: str, check: Any) -> Any:
     """Wait for ``check(node)``; fail at once on a last_error."""
+
     def done() -> Any:
         node = support.get_node(stack, uuid)
         assert not node['last_error'], node['last_error']
         return check(node)
+
     return support.wait_for('the change to land', done, 30)
 
 
 def test_secure_boot_and_boot_mode(stack, emulator):
     uuid = _node(stack, emulator, 2)['uuid']
     path = f'/v1/nodes/{uuid}/states'
-    status, body = _call(stack, 'PUT', path + '/secure_boot',
-                         {'target': True})
+    status, body = _call(stack, 'PUT', path + '/secure_boot', {'target': True})
     assert status == 202, body
     _last_error_or(stack, uuid, lambda node: node['secure_boot'] is True)
-    assert emulator.get(emulator.system_path(2) + '/SecureBoot')[
-        'SecureBootEnable'] is True
+    assert (
+        emulator.get(emulator.system_path(2) + '/SecureBoot')[
+            'SecureBootEnable'
+        ]
+        is True
+    )
     # Secure boot needs UEFI: legacy BIOS mode is refused while it is on
     # the BMC, as upstream's check says.
     status, _ = _call(stack, 'PUT', path + '/secure_boot', {'target': False})
@@ -185,9 +218,13 @@ def test_secure_boot_and_boot_mode(stack, emulator):
     _last_error_or(stack, uuid, lambda node: node['boot_mode'] == 'bios')
     status, _ = _call(stack, 'PUT', path + '/secure_boot', {'target': True})
     assert status == 202
-    node = support.wait_for('the refusal', lambda: (
-        lambda n: n if n['last_error'] else None)(
-            support.get_node(stack, uuid)), 30)
+    node = support.wait_for(
+        'the refusal',
+        lambda: (lambda n: n if n['last_error'] else None)(
+            support.get_node(stack, uuid)
+        ),
+        30,
+    )
     assert 'Configuring secure boot requires UEFI' in node['last_error']
     assert node['secure_boot'] is False
     system = emulator.get(emulator.system_path(2))
@@ -206,15 +243,19 @@ def test_indicators(stack, emulator):
     assert any(name.endswith('@chassis') for name in names)
     assert names[system_led]['states'] == ['blinking', 'off', 'on']
     assert _call(stack, 'GET', f'{path}/{system_led}')[1] == {'state': 'on'}
-    status, body = _call(stack, 'PUT', f'{path}/{system_led}',
-                         {'state': 'blinking'})
+    status, body = _call(
+        stack, 'PUT', f'{path}/{system_led}', {'state': 'blinking'}
+    )
     assert status == 204, body
     assert _call(stack, 'GET', f'{path}/{system_led}')[1] == {
-        'state': 'blinking'}
+        'state': 'blinking'
+    }
     assert emulator.get(emulator.system_path(0))['IndicatorLED'] == (
-        'Blinking')
-    status, body = _call(stack, 'PUT', f'{path}/{system_led}',
-                         {'state': 'dim'})
+        'Blinking'
+    )
+    status, body = _call(
+        stack, 'PUT', f'{path}/{system_led}', {'state': 'dim'}
+    )
     assert status == 400, body
     status, body = _call(stack, 'GET', f'{path}/nothing@system')
     assert status == 400
@@ -227,7 +268,8 @@ def _vmedia_schema() -> Any:
     doc = openapi.document()
     operation = doc['paths']['/v1/nodes/{node_ident}/vmedia']['get']
     return operation['responses']['200']['content']['application/json'][
-        'schema']
+        'schema'
+    ]
 
 
 def test_virtual_media(stack, emulator, images):
@@ -237,28 +279,49 @@ def test_virtual_media(stack, emulator, images):
     status, body = _call(stack, 'GET', path)
     assert status == 200, body
     documented.validate(body)
-    assert {'media_types': ['CD', 'DVD'], 'inserted': False,
-            'image': ''} in body
-    status, body = _call(stack, 'POST', path, {
-        'device_type': 'cdrom', 'image_url': images.url('boot.iso')})
+    assert {
+        'media_types': ['CD', 'DVD'],
+        'inserted': False,
+        'image': '',
+    } in body
+    status, body = _call(
+        stack,
+        'POST',
+        path,
+        {'device_type': 'cdrom', 'image_url': images.url('boot.iso')},
+    )
     assert status == 204, body
 
     def inserted(node: dict[str, Any]) -> Any:
         media = _call(stack, 'GET', path)[1]
         return [m for m in media if m['inserted']]
+
     attached = _last_error_or(stack, uuid, inserted)
     documented.validate(_call(stack, 'GET', path)[1])
-    assert attached == [{'media_types': ['CD', 'DVD'], 'inserted': True,
-                         'image': images.url('boot.iso')}]
+    assert attached == [
+        {
+            'media_types': ['CD', 'DVD'],
+            'inserted': True,
+            'image': images.url('boot.iso'),
+        }
+    ]
     status, body = _call(stack, 'DELETE', path + '?device_types=cdrom')
     assert status == 204, body
     _last_error_or(stack, uuid, lambda node: not inserted(node))
     # An image the BMC cannot download: the failure is the node's error.
-    _call(stack, 'POST', path, {'device_type': 'cdrom',
-                                'image_url': images.url('missing.iso')})
-    node = support.wait_for('the failure', lambda: (
-        lambda n: n if n['last_error'] else None)(
-            support.get_node(stack, uuid)), 30)
+    _call(
+        stack,
+        'POST',
+        path,
+        {'device_type': 'cdrom', 'image_url': images.url('missing.iso')},
+    )
+    node = support.wait_for(
+        'the failure',
+        lambda: (lambda n: n if n['last_error'] else None)(
+            support.get_node(stack, uuid)
+        ),
+        30,
+    )
     assert 'Could not attach device cdrom' in node['last_error']
 
 
@@ -269,8 +332,9 @@ def test_inspection_needs_memory_and_cpus(stack, emulator):
     assert node['inspect_interface'] == 'redfish'
     support.provision(stack, node['uuid'], 'inspect')
     node = support.wait_provision(stack, node['uuid'], 'inspect failed')
-    assert ('Failed to discover the following properties: cpu_arch, '
-            'memory_mb') in node['last_error'], node
+    assert (
+        'Failed to discover the following properties: cpu_arch, memory_mb'
+    ) in node['last_error'], node
 
 
 def test_virtual_media_boot(stack, emulator, images):
@@ -278,27 +342,53 @@ def test_virtual_media_boot(stack, emulator, images):
     calls it yet): the ISO attached as the CD, then the disk."""
     node = _node(stack, emulator, 2, deploy_iso=images.url('boot.iso'))
     uuid = node['uuid']
-    status, _ = _call(stack, 'PATCH', f'/v1/nodes/{uuid}', [
-        {'op': 'replace', 'path': '/boot_interface',
-         'value': 'redfish-virtual-media'}])
+    status, _ = _call(
+        stack,
+        'PATCH',
+        f'/v1/nodes/{uuid}',
+        [
+            {
+                'op': 'replace',
+                'path': '/boot_interface',
+                'value': 'redfish-virtual-media',
+            }
+        ],
+    )
     assert status == 200
-    assert _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')[1][
-        'boot'] == {'result': True}
+    assert _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')[1]['boot'] == {
+        'result': True
+    }
     cd = emulator.system_path(2) + '/VirtualMedia/Cd'
-    with task_manager.acquire(lite_context.get_admin_context(), stack.conf,
-                              uuid, stack.conductor.identity,
-                              'test boot') as task:
+    with task_manager.acquire(
+        lite_context.get_admin_context(),
+        stack.conf,
+        uuid,
+        stack.conductor.identity,
+        'test boot',
+    ) as task:
         boot = task.interfaces['boot']
         boot.prepare_ramdisk(task, {})
         assert emulator.get(cd)['Image'] == images.url('boot.iso')
-        assert emulator.get(emulator.system_path(2))['Boot'][
-            'BootSourceOverrideTarget'] == 'Cd'
+        assert (
+            emulator.get(emulator.system_path(2))['Boot'][
+                'BootSourceOverrideTarget'
+            ]
+            == 'Cd'
+        )
         boot.prepare_instance(task)
         assert emulator.get(cd)['Inserted'] is False
-        assert emulator.get(emulator.system_path(2))['Boot'][
-            'BootSourceOverrideTarget'] == 'Hdd'
-    _call(stack, 'PATCH', f'/v1/nodes/{uuid}', [
-        {'op': 'remove', 'path': '/driver_info/deploy_iso'}])
+        assert (
+            emulator.get(emulator.system_path(2))['Boot'][
+                'BootSourceOverrideTarget'
+            ]
+            == 'Hdd'
+        )
+    _call(
+        stack,
+        'PATCH',
+        f'/v1/nodes/{uuid}',
+        [{'op': 'remove', 'path': '/driver_info/deploy_iso'}],
+    )
     result = _call(stack, 'GET', f'/v1/nodes/{uuid}/validate')[1]['boot']
     assert result['result'] is False
     assert 'missing driver_info/deploy_iso' in result['reason']
@@ -312,27 +402,60 @@ def test_raid_where_the_emulator_has_no_volumes(stack, emulator):
     uuid = node['uuid']
     assert node['raid_interface'] == 'redfish'
     path = f'/v1/nodes/{uuid}/states/raid'
-    status, body = _call(stack, 'PUT', path, {'logical_disks': [
-        {'size_gb': 50, 'raid_level': '2', 'is_root_volume': True}]})
+    status, body = _call(
+        stack,
+        'PUT',
+        path,
+        {
+            'logical_disks': [
+                {'size_gb': 50, 'raid_level': '2', 'is_root_volume': True}
+            ]
+        },
+    )
     assert status == 400, body
     assert 'RAID level 2 is not supported' in json.dumps(body)
     # No controller reports SupportedRAIDTypes: none is chosen.
-    status, body = _call(stack, 'PUT', path, {'logical_disks': [
-        {'size_gb': 50, 'raid_level': '0', 'is_root_volume': True}]})
+    status, body = _call(
+        stack,
+        'PUT',
+        path,
+        {
+            'logical_disks': [
+                {'size_gb': 50, 'raid_level': '0', 'is_root_volume': True}
+            ]
+        },
+    )
     assert status == 204, body
     step = {'interface': 'raid', 'step': 'create_configuration'}
     node = support.clean(stack, uuid, [step], wanted='clean failed')
-    assert 'no storage controller offers RAID0 (storage: 1)' in (
-        node['last_error'])
+    assert (
+        'no storage controller offers RAID0 (storage: 1)'
+        in (node['last_error'])
+    )
     # Named, it is used, with the drive; the BMC refuses the volume.
     _call(stack, 'DELETE', f'/v1/nodes/{uuid}/maintenance')
     support.provision(stack, uuid, 'manage')
     support.wait_provision(stack, uuid, 'manageable')
-    _call(stack, 'PUT', path, {'logical_disks': [
-        {'size_gb': 50, 'raid_level': '0', 'controller': '1',
-         'physical_disks': ['disk0']}]})
-    node = support.clean(stack, uuid, [
-        {**step, 'args': {'create_root_volume': False}}],
-        wanted='clean failed')
+    _call(
+        stack,
+        'PUT',
+        path,
+        {
+            'logical_disks': [
+                {
+                    'size_gb': 50,
+                    'raid_level': '0',
+                    'controller': '1',
+                    'physical_disks': ['disk0'],
+                }
+            ]
+        },
+    )
+    node = support.clean(
+        stack,
+        uuid,
+        [{**step, 'args': {'create_root_volume': False}}],
+        wanted='clean failed',
+    )
     assert 'Creating the RAID volumes failed' in node['last_error'], node
     assert 'returned code 500' in node['last_error']

@@ -19,8 +19,9 @@ STEP = {'interface': 'firmware', 'step': 'update'}
 
 @pytest.fixture(scope='module')
 def emulator(tmp_path_factory):
-    bmc = support.start_emulator(tmp_path_factory.mktemp('redfish'), 2,
-                                 plus=True)
+    bmc = support.start_emulator(
+        tmp_path_factory.mktemp('redfish'), 2, plus=True
+    )
     yield bmc
     bmc.stop()
 
@@ -47,35 +48,82 @@ def test_components_cached_and_bios_updated(stack, emulator):
     assert components['bios']['initial_version'] == '1.0.0'
     assert components['bmc']['current_version'] == '1.00'
 
-    node = support.clean(stack, uuid, [{**STEP, 'args': {'settings': [
-        {'component': 'bios', 'url': 'http://127.0.0.1:1/bios-1.1.bin'}]}}])
+    node = support.clean(
+        stack,
+        uuid,
+        [
+            {
+                **STEP,
+                'args': {
+                    'settings': [
+                        {
+                            'component': 'bios',
+                            'url': 'http://127.0.0.1:1/bios-1.1.bin',
+                        }
+                    ]
+                },
+            }
+        ],
+    )
     assert node['last_error'] is None, node
     assert 'redfish_fw_updates' not in node['driver_internal_info']
     # A BIOS update is applied by a reboot.
     assert node['power_state'] == 'power on'
     assert emulator.get(emulator.system_path(0))['BiosVersion'] == '1.1.0'
     bios = _components(stack, uuid)['bios']
-    assert (bios['initial_version'], bios['current_version'],
-            bios['last_version_flashed']) == ('1.0.0', '1.1.0', '1.1.0')
+    assert (
+        bios['initial_version'],
+        bios['current_version'],
+        bios['last_version_flashed'],
+    ) == ('1.0.0', '1.1.0', '1.1.0')
 
 
 def test_a_refused_update_fails_the_step(stack, emulator):
     uuid = support.manageable(stack, emulator, 1)['uuid']
-    node = support.clean(stack, uuid, [{**STEP, 'args': {'settings': [
-        {'component': 'bmc', 'url': 'http://127.0.0.1:1/bmc.bin'}]}}],
-        wanted='clean failed')
+    node = support.clean(
+        stack,
+        uuid,
+        [
+            {
+                **STEP,
+                'args': {
+                    'settings': [
+                        {
+                            'component': 'bmc',
+                            'url': 'http://127.0.0.1:1/bmc.bin',
+                        }
+                    ]
+                },
+            }
+        ],
+        wanted='clean failed',
+    )
     assert 'Starting the bmc firmware update failed' in node['last_error']
-    assert 'Manager is not currently a supported Target' in (
-        node['last_error'])
+    assert (
+        'Manager is not currently a supported Target' in (node['last_error'])
+    )
     assert _components(stack, uuid)['bmc']['current_version'] == '1.00'
 
 
 def test_invalid_settings(stack, emulator):
     uuid = support.manageable(stack, emulator, 1)['uuid']
     support.call(stack, 'DELETE', f'/v1/nodes/{uuid}/maintenance')
-    node = support.clean(stack, uuid, [{**STEP, 'args': {'settings': [
-        {'component': 'nic', 'url': 'http://x/nic.bin'}]}}],
-        wanted='clean failed')
+    node = support.clean(
+        stack,
+        uuid,
+        [
+            {
+                **STEP,
+                'args': {
+                    'settings': [
+                        {'component': 'nic', 'url': 'http://x/nic.bin'}
+                    ]
+                },
+            }
+        ],
+        wanted='clean failed',
+    )
     assert 'Invalid firmware update' in node['last_error']
     assert "'nic' is not one of ['bios', 'bmc']" in json.dumps(
-        node['last_error'])
+        node['last_error']
+    )

@@ -11,8 +11,9 @@ from ironic_lite.tests.functional import redfish_support as support
 
 @pytest.fixture(scope='module')
 def emulator(tmp_path_factory):
-    bmc = support.start_emulator(tmp_path_factory.mktemp('redfish'), 2,
-                                 plus=True)
+    bmc = support.start_emulator(
+        tmp_path_factory.mktemp('redfish'), 2, plus=True
+    )
     yield bmc
     bmc.stop()
 
@@ -41,22 +42,36 @@ def test_inspection_from_the_redfish_inventory(stack, emulator):
     properties = node['properties']
     assert properties['memory_mb'] == 16 * 1024
     assert properties['cpu_arch'] == 'x86_64'
-    assert properties['local_gb'] == 99      # a 100 GiB drive, less 1
+    assert properties['local_gb'] == 99  # a 100 GiB drive, less 1
     assert properties['capabilities'] == 'boot_mode:uefi'
     assert _ports(stack, uuid) == ['52:54:00:12:34:01', '52:54:00:12:35:01']
-    status, inventory = support.call(stack, 'GET',
-                                     f'/v1/nodes/{uuid}/inventory')
+    status, inventory = support.call(
+        stack, 'GET', f'/v1/nodes/{uuid}/inventory'
+    )
     assert status == 200, inventory
     cpu = inventory['inventory']['cpu']
     assert (cpu['count'], cpu['architecture'], cpu['model_name']) == (
-        16, 'x86_64', 'Fake CPU')
+        16,
+        'x86_64',
+        'Fake CPU',
+    )
     assert inventory['inventory']['disks'] == [
-        {'name': 'Drive 0', 'size': 100 * 1024 ** 3}]
+        {'name': 'Drive 0', 'size': 100 * 1024**3}
+    ]
 
     # Again: nothing doubled, the capability an operator set is kept.
-    support.call(stack, 'PATCH', f'/v1/nodes/{uuid}', [
-        {'op': 'replace', 'path': '/properties/capabilities',
-         'value': 'boot_mode:bios'}])
+    support.call(
+        stack,
+        'PATCH',
+        f'/v1/nodes/{uuid}',
+        [
+            {
+                'op': 'replace',
+                'path': '/properties/capabilities',
+                'value': 'boot_mode:bios',
+            }
+        ],
+    )
     support.provision(stack, uuid, 'inspect')
     node = support.wait_provision(stack, uuid, 'manageable')
     assert node['properties']['capabilities'] == 'boot_mode:bios'
@@ -65,11 +80,16 @@ def test_inspection_from_the_redfish_inventory(stack, emulator):
 
 def test_a_mac_of_another_node_is_skipped(stack, emulator):
     # A node enrolled by hand with the MAC of system 1's first NIC.
-    status, other = support.call(stack, 'POST', '/v1/nodes',
-                                 {'driver': 'fake-hardware'})
+    status, other = support.call(
+        stack, 'POST', '/v1/nodes', {'driver': 'fake-hardware'}
+    )
     assert status == 201, other
-    status, body = support.call(stack, 'POST', '/v1/ports', {
-        'node_uuid': other['uuid'], 'address': '52:54:00:12:34:02'})
+    status, body = support.call(
+        stack,
+        'POST',
+        '/v1/ports',
+        {'node_uuid': other['uuid'], 'address': '52:54:00:12:34:02'},
+    )
     assert status == 201, body
     uuid = support.manageable(stack, emulator, 1)['uuid']
     support.provision(stack, uuid, 'inspect')

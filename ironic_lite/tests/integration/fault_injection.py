@@ -90,8 +90,9 @@ class Injector:
         proc.stopped = True
         support.signal_pid(proc.pid, signal.SIGTERM)
         if not self._wait_exit(name, STOP_PATIENCE):
-            self.done.append(f'{name} ignored SIGTERM for '
-                             f'{STOP_PATIENCE} s: killed')
+            self.done.append(
+                f'{name} ignored SIGTERM for {STOP_PATIENCE} s: killed'
+            )
             self._kill(name)
         time.sleep(rng.uniform(0, 2))
         self.restart(name)
@@ -120,11 +121,15 @@ class Injector:
         stopped = time.time()
         if frozen:
             support.signal_pid(old.pid, signal.SIGSTOP)
-            time.sleep(rng.choice([rng.uniform(0, 1),
-                                   self.heartbeat_timeout
-                                   + rng.uniform(1, 3)]))
-        state = (f'frozen {time.time() - stopped:.1f} s' if frozen
-                 else 'live')
+            time.sleep(
+                rng.choice(
+                    [
+                        rng.uniform(0, 1),
+                        self.heartbeat_timeout + rng.uniform(1, 3),
+                    ]
+                )
+            )
+        state = f'frozen {time.time() - stopped:.1f} s' if frozen else 'live'
         # Unique in the deployment: its log tells whether it registered.
         twin = f'{name}-twin-{time.monotonic_ns()}'
         try:
@@ -133,22 +138,26 @@ class Injector:
             if frozen:
                 support.signal_pid(old.pid, signal.SIGCONT)
                 self.frozen.setdefault(old.pid, []).append(
-                    (stopped, time.time()))
+                    (stopped, time.time())
+                )
         if took_over is None:
             return f'{twin} refused ({name} {state})'
         if not frozen:
-            self.problems.append(f'{twin} took over {name} while {name} '
-                                 'was alive')
+            self.problems.append(
+                f'{twin} took over {name} while {name} was alive'
+            )
         if not self._wait_exit(name, STOP_PATIENCE):
             self.problems.append(
                 f'{name} (pid {old.pid}) went on after {twin} took its host '
-                f'name over; its log ends:\n{self._log_tail(old)}')
+                f'name over; its log ends:\n{self._log_tail(old)}'
+            )
             self._kill(name)
         elif not self._ended_as_replaced(old, old_log):
             self.problems.append(
                 f'{name} (pid {old.pid}) exited {old.returncode()} after '
                 f'{twin} took its host name over; its log ends:\n'
-                f'{self._log_tail(old)}')
+                f'{self._log_tail(old)}'
+            )
         # The replacement is the conductor of that name from now on.
         self.cloud.procs[name] = self.cloud.procs.pop(twin)
         return f'{twin} took over ({name} {state})'
@@ -160,7 +169,8 @@ class Injector:
     def _started(self, proc: Any, offset: int) -> bool:
         """``proc`` exited, or registered (its log from ``offset``)."""
         return not proc.alive() or ' registered (' in self._log_since(
-            proc.name, offset)
+            proc.name, offset
+        )
 
     def _log_since(self, name: str, offset: int) -> str:
         path = self.cloud.logs / f'{name}.log'
@@ -180,27 +190,33 @@ class Injector:
         ``offset`` on.)"""
         text = self._log_since(proc.name, offset)
         return (proc.returncode() == 78 and 'was replaced' in text) or (
-            proc.returncode() == 1 and 'refuses to start' in text)
+            proc.returncode() == 1 and 'refuses to start' in text
+        )
 
     def _twin_outcome(self, name: str, twin: str) -> bool | None:
         """Start ``twin`` as ``name``; None when it refused (exit 1),
         True once it registered (its log says so)."""
-        proc = self.cloud.spawn(twin, 'ironic-lite-conductor',
-                                self.cloud.conductors[name])
+        proc = self.cloud.spawn(
+            twin, 'ironic-lite-conductor', self.cloud.conductors[name]
+        )
         log = self.cloud.logs / f'{twin}.log'
 
         def outcome() -> bool | None:
             if not proc.alive():
                 return True
             return log.exists() and ' registered (' in log.read_text(
-                errors='replace')
-        support.wait_for(outcome, 60, f'{twin} to start or refuse',
-                         interval=0.2)
+                errors='replace'
+            )
+
+        support.wait_for(
+            outcome, 60, f'{twin} to start or refuse', interval=0.2
+        )
         if proc.alive():
             return True
         if proc.returncode() != 1:
-            self.problems.append(f'{twin} exited {proc.returncode()} '
-                                 'instead of refusing (1)')
+            self.problems.append(
+                f'{twin} exited {proc.returncode()} instead of refusing (1)'
+            )
         self.cloud.procs.pop(twin)
         return None
 
@@ -222,16 +238,23 @@ class Injector:
             self.cloud.start_conductor(name)
             proc = self.cloud.procs[name]
             support.wait_for(
-                functools.partial(self._started, proc, offset), 60,
-                f'{name} to register or refuse', interval=0.1)
+                functools.partial(self._started, proc, offset),
+                60,
+                f'{name} to register or refuse',
+                interval=0.1,
+            )
             if proc.alive():
                 return
             refused = 'refuses to start' in self._log_since(name, offset)
-            if proc.returncode() != 1 or not refused or (
-                    time.monotonic() > deadline):
+            if (
+                proc.returncode() != 1
+                or not refused
+                or (time.monotonic() > deadline)
+            ):
                 raise RuntimeError(
                     f'{name} exited {proc.returncode()} on its restart; its '
-                    f'log ends:\n{self._log_tail(proc)}')
+                    f'log ends:\n{self._log_tail(proc)}'
+                )
             time.sleep(1)
 
     def api_restart(self, rng: random.Random) -> None:
@@ -249,12 +272,17 @@ class Injector:
         """Kill some of the deployment's database connections on the
         server side (MariaDB); returns how many."""
         import pymysql
-        conn = pymysql.connect(host=support.LOCALHOST, user='root',
-                               password='', autocommit=True)
+
+        conn = pymysql.connect(
+            host=support.LOCALHOST, user='root', password='', autocommit=True
+        )
         try:
             with conn.cursor() as cursor:
-                cursor.execute('SELECT id FROM information_schema.processlist'
-                               ' WHERE db = %s', (self.cloud.db_name,))
+                cursor.execute(
+                    'SELECT id FROM information_schema.processlist'
+                    ' WHERE db = %s',
+                    (self.cloud.db_name,),
+                )
                 ids = [row[0] for row in cursor.fetchall()]
                 victims = rng.sample(ids, min(len(ids), rng.randint(1, 6)))
                 for victim in victims:
@@ -268,14 +296,24 @@ class Injector:
 
     def broker(self, rng: random.Random) -> None:
         """Close every connection of the deployment's vhost."""
-        subprocess.run(['rabbitmqctl', 'close_all_connections', '--vhost',
-                        self.cloud.vhost, 'fault injection'],
-                       capture_output=True, timeout=60, check=False)
+        subprocess.run(
+            [
+                'rabbitmqctl',
+                'close_all_connections',
+                '--vhost',
+                self.cloud.vhost,
+                'fault injection',
+            ],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
 
     # -- a schedule
 
-    def run(self, schedule: list[tuple[float, str, str | None]],
-            rng: random.Random) -> None:
+    def run(
+        self, schedule: list[tuple[float, str, str | None]], rng: random.Random
+    ) -> None:
         """Apply ``(seconds from now, kind, conductor)`` in order."""
         started = time.monotonic()
         for at, kind, name in schedule:
@@ -329,32 +367,47 @@ def storm(cloud: Any, ops: list[Op]) -> None:
 def send(cloud: Any, op: Op) -> int:
     path = f'/v1/nodes/{op.node}'
     requests: dict[str, Callable[[], tuple[int, Any]]] = {
-        'patch': lambda: _call(cloud, 'PATCH', path, [
-            {'op': 'add', 'path': f'/extra/{op.detail}', 'value': 1}]),
-        'abort': lambda: _call(cloud, 'PUT', path + '/states/provision',
-                               {'target': 'abort'}),
-        'maintenance on': lambda: _call(cloud, 'PUT', path + '/maintenance',
-                                        {'reason': 'fault test'}),
-        'maintenance off': lambda: _call(cloud, 'DELETE',
-                                         path + '/maintenance'),
-        'provision': lambda: _call(cloud, 'PUT', path + '/states/provision',
-                                   op.detail),
+        'patch': lambda: _call(
+            cloud,
+            'PATCH',
+            path,
+            [{'op': 'add', 'path': f'/extra/{op.detail}', 'value': 1}],
+        ),
+        'abort': lambda: _call(
+            cloud, 'PUT', path + '/states/provision', {'target': 'abort'}
+        ),
+        'maintenance on': lambda: _call(
+            cloud, 'PUT', path + '/maintenance', {'reason': 'fault test'}
+        ),
+        'maintenance off': lambda: _call(
+            cloud, 'DELETE', path + '/maintenance'
+        ),
+        'provision': lambda: _call(
+            cloud, 'PUT', path + '/states/provision', op.detail
+        ),
     }
     return requests[op.kind]()[0]
 
 
-def _call(cloud: Any, method: str, path: str,
-          body: Any = None) -> tuple[int, Any]:
+def _call(
+    cloud: Any, method: str, path: str, body: Any = None
+) -> tuple[int, Any]:
     try:
         return support.http_request(
-            cloud.api_url + path, 'admin', cloud.passwords['admin'], method,
-            timeout=60, body=body,
-            headers={'X-OpenStack-Ironic-API-Version': 'latest'})
+            cloud.api_url + path,
+            'admin',
+            cloud.passwords['admin'],
+            method,
+            timeout=60,
+            body=body,
+            headers={'X-OpenStack-Ironic-API-Version': 'latest'},
+        )
     except (OSError, urllib.error.URLError) as exc:
         return 0, str(exc)
 
 
 # -- the run log
+
 
 @dataclasses.dataclass
 class Run:
@@ -382,8 +435,13 @@ def read_runs(path: Path, offset: int) -> tuple[list[Run], int]:
         record = json.loads(line)
         if record['event'] == 'start':
             runs[record['run']] = Run(
-                record['node'], record['step'], record['tag'],
-                record['conductor'], record['pid'], record['time'])
+                record['node'],
+                record['step'],
+                record['tag'],
+                record['conductor'],
+                record['pid'],
+                record['time'],
+            )
         elif record['run'] in runs:
             run = runs[record['run']]
             run.end, run.outcome = record['time'], record['outcome']
@@ -410,14 +468,21 @@ def _active(run: Run, injector: Injector) -> list[tuple[float, float]]:
             end = stopped
     pieces = [(run.start, end)]
     for stopped, continued in injector.frozen.get(run.pid, []):
-        pieces = [piece for start, stop in pieces for piece in (
-            (start, min(stop, stopped)), (max(start, continued), stop))
-            if piece[0] < piece[1]]
+        pieces = [
+            piece
+            for start, stop in pieces
+            for piece in (
+                (start, min(stop, stopped)),
+                (max(start, continued), stop),
+            )
+            if piece[0] < piece[1]
+        ]
     return pieces
 
 
-def check_runs(runs: list[Run], injector: Injector,
-               max_attempts: int) -> list[str]:
+def check_runs(
+    runs: list[Run], injector: Injector, max_attempts: int
+) -> list[str]:
     """Every broken invariant of the step runs, as a sentence."""
     problems = []
     by_node: dict[str, list[Run]] = {}
@@ -427,18 +492,24 @@ def check_runs(runs: list[Run], injector: Injector,
         if run.tag:
             by_tag.setdefault((run.step, run.tag), []).append(run)
         if run.end is None and run.pid not in injector.deaths:
-            problems.append(f'run of {run.step} ({run.tag}) on node '
-                            f'{run.node} by {run.conductor} never ended')
+            problems.append(
+                f'run of {run.step} ({run.tag}) on node '
+                f'{run.node} by {run.conductor} never ended'
+            )
         if run.outcome == 'fenced' and run.pid not in injector.frozen:
-            problems.append(f'{run.conductor} lost node {run.node} during '
-                            f'{run.step} ({run.tag}) without being paused')
+            problems.append(
+                f'{run.conductor} lost node {run.node} during '
+                f'{run.step} ({run.tag}) without being paused'
+            )
     for (step, tag), tagged in by_tag.items():
         limit = 1 if step == 'one_shot_work' else max_attempts
         if len(tagged) > limit:
             problems.append(
                 f'{step} {tag} ran {len(tagged)} times (at most {limit}): '
-                + ', '.join(f'{r.conductor}/{r.pid} {r.outcome}'
-                            for r in tagged))
+                + ', '.join(
+                    f'{r.conductor}/{r.pid} {r.outcome}' for r in tagged
+                )
+            )
     for node, node_runs in by_node.items():
         problems += _overlaps(node, node_runs, injector)
     return problems
@@ -447,7 +518,7 @@ def check_runs(runs: list[Run], injector: Injector,
 def _overlaps(node: str, runs: list[Run], injector: Injector) -> list[str]:
     problems = []
     for index, first in enumerate(runs):
-        for second in runs[index + 1:]:
+        for second in runs[index + 1 :]:
             if first.pid == second.pid:
                 continue
             for a_start, a_end in _active(first, injector):
@@ -459,7 +530,8 @@ def _overlaps(node: str, runs: list[Run], injector: Injector) -> list[str]:
                             f'{first.conductor}/{first.pid} and '
                             f'{second.step} ({second.tag}) by '
                             f'{second.conductor}/{second.pid} overlapped '
-                            f'{overlap:.2f} s')
+                            f'{overlap:.2f} s'
+                        )
     return problems
 
 
@@ -473,5 +545,8 @@ def error_lines(logs: Path) -> int:
 
 
 def pids_alive(cloud: Any) -> dict[str, int]:
-    return {name: proc.pid for name, proc in cloud.procs.items()
-            if proc.alive() and os.path.exists(f'/proc/{proc.pid}')}
+    return {
+        name: proc.pid
+        for name, proc in cloud.procs.items()
+        if proc.alive() and os.path.exists(f'/proc/{proc.pid}')
+    }

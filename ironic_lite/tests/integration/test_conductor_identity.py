@@ -30,9 +30,13 @@ from ironic_lite.tests.integration import fault_injection as faults
 from lite_common.tests import integration
 
 HEARTBEAT_TIMEOUT = 5
-OPTIONS = {'conductor': {'heartbeat_interval': 1,
-                         'heartbeat_timeout': HEARTBEAT_TIMEOUT,
-                         'clean_step_poll_interval': 1}}
+OPTIONS = {
+    'conductor': {
+        'heartbeat_interval': 1,
+        'heartbeat_timeout': HEARTBEAT_TIMEOUT,
+        'clean_step_poll_interval': 1,
+    }
+}
 #: The exit status of a process that may not take the host name (1: a
 #: restart may succeed once the holder is gone) and of one that found
 #: itself replaced (78: a restart cannot fix that).
@@ -45,16 +49,20 @@ def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
     import devstack_ironic
 
     workdir = tmp_path_factory.mktemp('identity')
-    dep = devstack_ironic.start(workdir, db='mysql', conductors=1,
-                                options=OPTIONS)
+    dep = devstack_ironic.start(
+        workdir, db='mysql', conductors=1, options=OPTIONS
+    )
     integration.register_cloud(request, dep)
     try:
         dep.node = _enroll(dep)
         yield dep
     finally:
         codes = dep.stop()
-    unexpected = {name: code for name, code in codes.items()
-                  if code not in (0, None) and not name.startswith('twin')}
+    unexpected = {
+        name: code
+        for name, code in codes.items()
+        if code not in (0, None) and not name.startswith('twin')
+    }
     assert not unexpected, f'services did not exit cleanly: {unexpected}'
 
 
@@ -68,30 +76,57 @@ def _node(cloud: Any) -> dict[str, Any]:
     return _api(cloud, 'GET', f'/v1/nodes/{cloud.node}')
 
 
-def _wait_node(cloud: Any, states: set[str], timeout: float = 90
-               ) -> dict[str, Any]:
+def _wait_node(
+    cloud: Any, states: set[str], timeout: float = 90
+) -> dict[str, Any]:
     def settled() -> dict[str, Any] | None:
         node = _node(cloud)
-        return node if (node['provision_state'] in states
-                        and node['reservation'] is None) else None
+        return (
+            node
+            if (
+                node['provision_state'] in states
+                and node['reservation'] is None
+            )
+            else None
+        )
+
     return support.wait_for(settled, timeout, f'the node to be in {states}')
 
 
 def _enroll(cloud: Any) -> str:
-    uuid = _api(cloud, 'POST', '/v1/nodes',
-                {'driver': 'fake-hardware', 'name': 'ident-1'})['uuid']
+    uuid = _api(
+        cloud,
+        'POST',
+        '/v1/nodes',
+        {'driver': 'fake-hardware', 'name': 'ident-1'},
+    )['uuid']
     cloud.node = uuid
-    _api(cloud, 'PUT', f'/v1/nodes/{uuid}/states/provision',
-         {'target': 'manage'})
+    _api(
+        cloud,
+        'PUT',
+        f'/v1/nodes/{uuid}/states/provision',
+        {'target': 'manage'},
+    )
     _wait_node(cloud, {'manageable'})
     return uuid
 
 
 def _clean(cloud: Any, tag: str, seconds: float) -> None:
-    _api(cloud, 'PUT', f'/v1/nodes/{cloud.node}/states/provision', {
-        'target': 'clean', 'clean_steps': [{
-            'interface': 'deploy', 'step': 'repeatable_work',
-            'args': {'seconds': seconds, 'tag': tag}}]})
+    _api(
+        cloud,
+        'PUT',
+        f'/v1/nodes/{cloud.node}/states/provision',
+        {
+            'target': 'clean',
+            'clean_steps': [
+                {
+                    'interface': 'deploy',
+                    'step': 'repeatable_work',
+                    'args': {'seconds': seconds, 'tag': tag},
+                }
+            ],
+        },
+    )
 
 
 def _runs(cloud: Any, tag: str) -> list[faults.Run]:
@@ -100,8 +135,12 @@ def _runs(cloud: Any, tag: str) -> list[faults.Run]:
 
 
 def _wait_started(cloud: Any, tag: str) -> faults.Run:
-    return support.wait_for(lambda: next(iter(_runs(cloud, tag)), None),
-                            60, f'step {tag} to start', interval=0.1)
+    return support.wait_for(
+        lambda: next(iter(_runs(cloud, tag)), None),
+        60,
+        f'step {tag} to start',
+        interval=0.1,
+    )
 
 
 def _exit_code(cloud: Any, name: str, timeout: float) -> int:
@@ -126,7 +165,8 @@ def _overlaps(runs: list[faults.Run], injector: Any) -> list[str]:
 
 
 def test_a_duplicate_next_to_a_live_conductor_refuses_to_start(
-        cloud: Any) -> None:
+    cloud: Any,
+) -> None:
     _clean(cloud, 'live-twin', 6)
     first = _wait_started(cloud, 'live-twin')
     _start_twin(cloud, 'twin-live')
@@ -136,14 +176,16 @@ def test_a_duplicate_next_to_a_live_conductor_refuses_to_start(
     assert 'ironic-lite-manage conductor release' in log, log[-2000:]
     node = _wait_node(cloud, {'manageable'})
     runs = _runs(cloud, 'live-twin')
-    assert [(run.pid, run.outcome) for run in runs] == [
-        (first.pid, 'done')], runs
+    assert [(run.pid, run.outcome) for run in runs] == [(first.pid, 'done')], (
+        runs
+    )
     assert node['last_error'] is None
     assert cloud.procs['conductor-1'].alive()
 
 
 def test_a_frozen_conductor_is_replaced_only_once_dead_and_is_fenced(
-        cloud: Any) -> None:
+    cloud: Any,
+) -> None:
     injector = faults.Injector(cloud, HEARTBEAT_TIMEOUT)
     _clean(cloud, 'frozen-twin', 20)
     first = _wait_started(cloud, 'frozen-twin')
@@ -159,12 +201,14 @@ def test_a_frozen_conductor_is_replaced_only_once_dead_and_is_fenced(
         time.sleep(max(0.0, stopped + HEARTBEAT_TIMEOUT + 2 - time.time()))
         _start_twin(cloud, 'twin-late')
         support.wait_for(
-            lambda: len(_runs(cloud, 'frozen-twin')) >= 2, 60,
-            'the replacement to resume the step', interval=0.2)
+            lambda: len(_runs(cloud, 'frozen-twin')) >= 2,
+            60,
+            'the replacement to resume the step',
+            interval=0.2,
+        )
     finally:
         support.signal_pid(old.pid, signal.SIGCONT)
-        injector.frozen.setdefault(old.pid, []).append((stopped,
-                                                         time.time()))
+        injector.frozen.setdefault(old.pid, []).append((stopped, time.time()))
     assert _exit_code(cloud, 'conductor-1', 60) == EXIT_REPLACED
     assert 'replaced' in _log(cloud, 'conductor-1')
     node = _wait_node(cloud, {'manageable'}, timeout=120)
@@ -179,4 +223,5 @@ def test_a_frozen_conductor_is_replaced_only_once_dead_and_is_fenced(
     _clean(cloud, 'after-twin', 0.5)
     _wait_node(cloud, {'manageable'})
     assert [run.pid for run in _runs(cloud, 'after-twin')] == [
-        cloud.procs['conductor-1'].pid]
+        cloud.procs['conductor-1'].pid
+    ]

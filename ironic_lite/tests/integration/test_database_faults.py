@@ -50,15 +50,19 @@ WINDOW = 15
 #: fake hardware takes seconds; a loaded machine, more).
 SETTLE = 180
 OPTIONS = {
-    'conductor': {'heartbeat_interval': 1, 'heartbeat_timeout': 10,
-                  'clean_step_poll_interval': 1},
+    'conductor': {
+        'heartbeat_interval': 1,
+        'heartbeat_timeout': 10,
+        'clean_step_poll_interval': 1,
+    },
     'database': {'request_retry_timeout': 2},
 }
 #: States a node passes through on its way to each target.
-ON_THE_WAY = {'manageable': {'verifying', 'manageable'},
-              'available': {'deleting', 'cleaning', 'clean wait',
-                            'available'},
-              'active': {'deploying', 'wait call-back', 'active'}}
+ON_THE_WAY = {
+    'manageable': {'verifying', 'manageable'},
+    'available': {'deleting', 'cleaning', 'clean wait', 'available'},
+    'active': {'deploying', 'wait call-back', 'active'},
+}
 
 
 @pytest.fixture(scope='module')
@@ -69,13 +73,21 @@ def proxy() -> Any:
 
 
 @pytest.fixture(scope='module')
-def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any,
-          proxy: db_proxy.DatabaseProxy) -> Any:
+def cloud(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: Any,
+    proxy: db_proxy.DatabaseProxy,
+) -> Any:
     import devstack_ironic
 
-    dep = devstack_ironic.start(tmp_path_factory.mktemp('db-faults'),
-                                db='mysql', conductors=3, step_delay=0.2,
-                                options=OPTIONS, db_port=proxy.port)
+    dep = devstack_ironic.start(
+        tmp_path_factory.mktemp('db-faults'),
+        db='mysql',
+        conductors=3,
+        step_delay=0.2,
+        options=OPTIONS,
+        db_port=proxy.port,
+    )
     integration.register_cloud(request, dep)
     try:
         yield dep
@@ -93,8 +105,12 @@ class Book:
 
 
 def _client(cloud: Any) -> db_faults.Client:
-    return db_faults.Client(cloud.api_url, 'admin', cloud.passwords['admin'],
-                            {'X-OpenStack-Ironic-API-Version': 'latest'})
+    return db_faults.Client(
+        cloud.api_url,
+        'admin',
+        cloud.passwords['admin'],
+        {'X-OpenStack-Ironic-API-Version': 'latest'},
+    )
 
 
 def _create(client: db_faults.Client, name: str, book: Book) -> str:
@@ -103,8 +119,9 @@ def _create(client: db_faults.Client, name: str, book: Book) -> str:
         found = client.patiently('GET', f'/v1/nodes/{name}')
         if found.status == 200:
             return found.body['uuid']
-        answer = client.once('POST', '/v1/nodes',
-                             {'driver': 'fake-hardware', 'name': name})
+        answer = client.once(
+            'POST', '/v1/nodes', {'driver': 'fake-hardware', 'name': name}
+        )
         if answer.status == 201:
             with book.lock:
                 book.created[name] = answer.body['uuid']
@@ -114,10 +131,12 @@ def _create(client: db_faults.Client, name: str, book: Book) -> str:
     raise AssertionError(f'node {name} was never created')
 
 
-def _patch(client: db_faults.Client, node: str, key: str,
-           book: Book) -> None:
-    answer = client.patiently('PATCH', f'/v1/nodes/{node}', [
-        {'op': 'add', 'path': f'/extra/{key}', 'value': key}])
+def _patch(client: db_faults.Client, node: str, key: str, book: Book) -> None:
+    answer = client.patiently(
+        'PATCH',
+        f'/v1/nodes/{node}',
+        [{'op': 'add', 'path': f'/extra/{key}', 'value': key}],
+    )
     assert answer.status == 200, (node, key, answer)
     with book.lock:
         book.patched.setdefault(node, []).append(key)
@@ -129,17 +148,21 @@ def _state(client: db_faults.Client, node: str) -> dict[str, Any]:
     return answer.body
 
 
-def _move(client: db_faults.Client, node: str, verb: str,
-          target: str) -> None:
+def _move(client: db_faults.Client, node: str, verb: str, target: str) -> None:
     """Ask for ``verb`` until it is under way, then wait for ``target``
     (a 503 answered for a request that went through shows as a 400:
     the node is already on its way)."""
-    answer = client.patiently('PUT', f'/v1/nodes/{node}/states/provision',
-                              {'target': verb})
+    answer = client.patiently(
+        'PUT', f'/v1/nodes/{node}/states/provision', {'target': verb}
+    )
     if answer.status != 202:
         state = _state(client, node)['provision_state']
         assert answer.status == 400 and state in ON_THE_WAY[target], (
-            node, verb, answer, state)
+            node,
+            verb,
+            answer,
+            state,
+        )
     deadline = time.monotonic() + SETTLE
     while time.monotonic() < deadline:
         row = _state(client, node)
@@ -147,7 +170,8 @@ def _move(client: db_faults.Client, node: str, verb: str,
             return
         assert row['provision_state'] in ON_THE_WAY[target], (
             f'node {node} left for {row["provision_state"]} on its way to '
-            f'{target}: {row["last_error"]}')
+            f'{target}: {row["last_error"]}'
+        )
         time.sleep(0.5)
     raise AssertionError(f'node {node} not {target} in {SETTLE} s')
 
@@ -163,62 +187,84 @@ def _drive(client: db_faults.Client, name: str, book: Book) -> None:
     _move(client, node, 'deleted', 'available')
 
 
-def _check(cloud: Any, client: db_faults.Client, book: Book,
-           run: int) -> list[str]:
+def _check(
+    cloud: Any, client: db_faults.Client, book: Book, run: int
+) -> list[str]:
     problems = client.problems()
-    nodes = {node['name']: node for node in client.patiently(
-        'GET', '/v1/nodes/detail').body['nodes']
-        if node['name'].startswith(f'dbf-{run}-')}
+    nodes = {
+        node['name']: node
+        for node in client.patiently('GET', '/v1/nodes/detail').body['nodes']
+        if node['name'].startswith(f'dbf-{run}-')
+    }
     for name, node_uuid in book.created.items():
         if name not in nodes or nodes[name]['uuid'] != node_uuid:
             problems.append(f'node {name} was answered 201 and is gone')
     for node in nodes.values():
         if node['provision_state'] != 'available' or node['reservation']:
-            problems.append(f'node {node["name"]} ended '
-                            f'{node["provision_state"]} locked by '
-                            f'{node["reservation"]}: {node["last_error"]}')
+            problems.append(
+                f'node {node["name"]} ended '
+                f'{node["provision_state"]} locked by '
+                f'{node["reservation"]}: {node["last_error"]}'
+            )
         for key in book.patched.get(node['uuid'], []):
             if node['extra'].get(key) != key:
-                problems.append(f'PATCH {key} of {node["name"]} was '
-                                'answered 200 and is not stored')
+                problems.append(
+                    f'PATCH {key} of {node["name"]} was '
+                    'answered 200 and is not stored'
+                )
     return problems
 
 
-def _run_once(cloud: Any, proxy: db_proxy.DatabaseProxy, seed: int,
-              run: int) -> dict[str, Any]:
+def _run_once(
+    cloud: Any, proxy: db_proxy.DatabaseProxy, seed: int, run: int
+) -> dict[str, Any]:
     rng = random.Random(seed)
     faults = db_faults.plan(rng, WINDOW, rng.randint(3, 5))
     client, book = _client(cloud), Book()
     started = time.monotonic()
-    applying = threading.Thread(target=db_faults.apply,
-                                args=(proxy, faults))
+    applying = threading.Thread(target=db_faults.apply, args=(proxy, faults))
     applying.start()
     try:
         errors = db_faults.run_threads(
-            [(_drive, (client, f'dbf-{run}-{index}', book))
-             for index in range(NODES)])
+            [
+                (_drive, (client, f'dbf-{run}-{index}', book))
+                for index in range(NODES)
+            ]
+        )
     finally:
         applying.join()
-    return {'seed': seed, 'seconds': round(time.monotonic() - started, 1),
-            'faults': [str(fault) for fault in faults],
-            'proxy': dataclasses.asdict(proxy.counts),
-            'statuses': client.statuses(),
-            'problems': errors + _check(cloud, client, book, run)}
+    return {
+        'seed': seed,
+        'seconds': round(time.monotonic() - started, 1),
+        'faults': [str(fault) for fault in faults],
+        'proxy': dataclasses.asdict(proxy.counts),
+        'statuses': client.statuses(),
+        'problems': errors + _check(cloud, client, book, run),
+    }
 
 
-def test_database_faults_under_load(cloud: Any,
-                                    proxy: db_proxy.DatabaseProxy) -> None:
+def test_database_faults_under_load(
+    cloud: Any, proxy: db_proxy.DatabaseProxy
+) -> None:
     failures = []
     for run in range(RUNS):
         report = _run_once(cloud, proxy, SEED + run, run)
         print(f'database faults run {run + 1}/{RUNS}: {report}')
         if report['problems']:
             failures.append(report)
-    unexpected = [line for line in db_faults.error_lines(cloud.logs)
-                  if 'Unexpected' in line]
+    unexpected = [
+        line
+        for line in db_faults.error_lines(cloud.logs)
+        if 'Unexpected' in line
+    ]
     assert not failures and not unexpected, (
         'reproduce one with IRONIC_LITE_DB_FAULT_SEED=<seed> '
-        'IRONIC_LITE_DB_FAULT_RUNS=1:\n' + '\n'.join(
+        'IRONIC_LITE_DB_FAULT_RUNS=1:\n'
+        + '\n'.join(
             f'seed {r["seed"]}: faults {r["faults"]}: '
-            + '; '.join(r['problems']) for r in failures)
-        + '\n' + '\n'.join(unexpected))
+            + '; '.join(r['problems'])
+            for r in failures
+        )
+        + '\n'
+        + '\n'.join(unexpected)
+    )

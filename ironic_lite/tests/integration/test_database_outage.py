@@ -22,8 +22,11 @@ OUTAGE = 10
 OPTIONS = {
     # No takeover while the database is away: one conductor, and a long
     # heartbeat timeout.
-    'conductor': {'heartbeat_interval': 1, 'heartbeat_timeout': 60,
-                  'clean_step_poll_interval': 1},
+    'conductor': {
+        'heartbeat_interval': 1,
+        'heartbeat_timeout': 60,
+        'clean_step_poll_interval': 1,
+    },
     'database': {'flow_retry_timeout': BOUND, 'request_retry_timeout': 2},
 }
 
@@ -36,13 +39,21 @@ def proxy() -> Any:
 
 
 @pytest.fixture(scope='module')
-def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any,
-          proxy: db_proxy.DatabaseProxy) -> Any:
+def cloud(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: Any,
+    proxy: db_proxy.DatabaseProxy,
+) -> Any:
     import devstack_ironic
 
-    dep = devstack_ironic.start(tmp_path_factory.mktemp('db-outage'),
-                                db='mysql', conductors=1, step_delay=0.2,
-                                options=OPTIONS, db_port=proxy.port)
+    dep = devstack_ironic.start(
+        tmp_path_factory.mktemp('db-outage'),
+        db='mysql',
+        conductors=1,
+        step_delay=0.2,
+        options=OPTIONS,
+        db_port=proxy.port,
+    )
     integration.register_cloud(request, dep)
     try:
         yield dep
@@ -57,23 +68,44 @@ def _node(cloud: Any, node: str) -> dict[str, Any]:
 
 
 def test_an_outage_past_the_bound_fails_the_cleaning_saying_database(
-        cloud: Any, proxy: db_proxy.DatabaseProxy) -> None:
-    status, node = cloud.api_call('POST', '/v1/nodes', {
-        'driver': 'fake-hardware', 'name': 'outage'})
+    cloud: Any, proxy: db_proxy.DatabaseProxy
+) -> None:
+    status, node = cloud.api_call(
+        'POST', '/v1/nodes', {'driver': 'fake-hardware', 'name': 'outage'}
+    )
     assert status == 201, node
     uuid = node['uuid']
-    cloud.api_call('PUT', f'/v1/nodes/{uuid}/states/provision',
-                   {'target': 'manage'})
-    support.wait_for(lambda: _node(cloud, uuid)['provision_state']
-                     == 'manageable', 60, 'the node manageable')
+    cloud.api_call(
+        'PUT', f'/v1/nodes/{uuid}/states/provision', {'target': 'manage'}
+    )
+    support.wait_for(
+        lambda: _node(cloud, uuid)['provision_state'] == 'manageable',
+        60,
+        'the node manageable',
+    )
     status, body = cloud.api_call(
-        'PUT', f'/v1/nodes/{uuid}/states/provision', {
-            'target': 'clean', 'clean_steps': [
-                {'interface': 'deploy', 'step': 'wait_for_gate',
-                 'args': {'gate': 'outage'}}]})
+        'PUT',
+        f'/v1/nodes/{uuid}/states/provision',
+        {
+            'target': 'clean',
+            'clean_steps': [
+                {
+                    'interface': 'deploy',
+                    'step': 'wait_for_gate',
+                    'args': {'gate': 'outage'},
+                }
+            ],
+        },
+    )
     assert status == 202, body
-    support.wait_for(lambda: (_node(cloud, uuid)['clean_step'] or {}).get(
-        'step') == 'wait_for_gate', 60, 'the step running')
+    support.wait_for(
+        lambda: (
+            (_node(cloud, uuid)['clean_step'] or {}).get('step')
+            == 'wait_for_gate'
+        ),
+        60,
+        'the step running',
+    )
     proxy.refuse()
     proxy.cut()
     try:
@@ -83,8 +115,17 @@ def test_an_outage_past_the_bound_fails_the_cleaning_saying_database(
         time.sleep(OUTAGE)
     finally:
         proxy.accept()
-    row = support.wait_for(lambda: (lambda n: n if n['provision_state'] in (
-        'clean failed', 'manageable') and not n['reservation'] else None)(
-        _node(cloud, uuid)), 120, 'the cleaning to end')
+    row = support.wait_for(
+        lambda: (
+            lambda n: (
+                n
+                if n['provision_state'] in ('clean failed', 'manageable')
+                and not n['reservation']
+                else None
+            )
+        )(_node(cloud, uuid)),
+        120,
+        'the cleaning to end',
+    )
     assert row['provision_state'] == 'clean failed', row
     assert 'database is unavailable' in row['last_error'], row

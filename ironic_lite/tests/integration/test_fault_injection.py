@@ -47,12 +47,14 @@ NODES = 6
 HEARTBEAT_TIMEOUT = 5
 MAX_ATTEMPTS = 3
 OPTIONS = {
-    'conductor': {'heartbeat_interval': 1,
-                  'heartbeat_timeout': HEARTBEAT_TIMEOUT,
-                  'clean_step_poll_interval': 1,
-                  'clean_callback_timeout': 120,
-                  'clean_step_max_attempts': MAX_ATTEMPTS,
-                  'workers_pool_size': 20},
+    'conductor': {
+        'heartbeat_interval': 1,
+        'heartbeat_timeout': HEARTBEAT_TIMEOUT,
+        'clean_step_poll_interval': 1,
+        'clean_callback_timeout': 120,
+        'clean_step_max_attempts': MAX_ATTEMPTS,
+        'workers_pool_size': 20,
+    },
     'api': {'conductor_call_timeout': 3},
 }
 #: Seconds every node has to settle once the faults are over: the
@@ -61,8 +63,15 @@ OPTIONS = {
 #: loaded machine.
 SETTLE = 2 * 4 * 8 + 3 * HEARTBEAT_TIMEOUT + 90
 FINAL = ('available', 'manageable', 'clean failed', 'clean hold')
-FAULTS = ('kill9', 'sigterm', 'sigstop', 'db_kill', 'broker',
-          'api_restart', 'replace')
+FAULTS = (
+    'kill9',
+    'sigterm',
+    'sigstop',
+    'db_kill',
+    'broker',
+    'api_restart',
+    'replace',
+)
 
 
 @pytest.fixture(scope='module')
@@ -70,8 +79,9 @@ def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
     import devstack_ironic
 
     workdir = tmp_path_factory.mktemp('faults')
-    dep = devstack_ironic.start(workdir, db='mysql', conductors=3,
-                                step_delay=0.3, options=OPTIONS)
+    dep = devstack_ironic.start(
+        workdir, db='mysql', conductors=3, step_delay=0.3, options=OPTIONS
+    )
     integration.register_cloud(request, dep)
     dep.killed = set()
     try:
@@ -97,8 +107,11 @@ def _api(cloud: Any, method: str, path: str, body: Any = None) -> Any:
     maybe_done = False
     for _attempt in range(20):
         status, answer = cloud.api_call(method, path, body)
-        if (maybe_done and status == 400
-                and 'cannot be performed on node' in str(answer)):
+        if (
+            maybe_done
+            and status == 400
+            and 'cannot be performed on node' in str(answer)
+        ):
             return None
         if status not in (409, 503):
             break
@@ -109,39 +122,57 @@ def _api(cloud: Any, method: str, path: str, body: Any = None) -> Any:
 
 
 def _nodes(cloud: Any) -> dict[str, dict[str, Any]]:
-    return {node['uuid']: node
-            for node in _api(cloud, 'GET', '/v1/nodes/detail')['nodes']}
+    return {
+        node['uuid']: node
+        for node in _api(cloud, 'GET', '/v1/nodes/detail')['nodes']
+    }
 
 
 def _enroll(cloud: Any) -> list[str]:
-    uuids = [_api(cloud, 'POST', '/v1/nodes', {
-        'driver': 'fake-hardware', 'name': f'fi-{index}'})['uuid']
-        for index in range(NODES)]
+    uuids = [
+        _api(
+            cloud,
+            'POST',
+            '/v1/nodes',
+            {'driver': 'fake-hardware', 'name': f'fi-{index}'},
+        )['uuid']
+        for index in range(NODES)
+    ]
     for node_uuid in uuids:
-        _api(cloud, 'PUT', f'/v1/nodes/{node_uuid}/states/provision',
-             {'target': 'manage'})
+        _api(
+            cloud,
+            'PUT',
+            f'/v1/nodes/{node_uuid}/states/provision',
+            {'target': 'manage'},
+        )
     _settle(cloud, 60, {'manageable'})
     return uuids
 
 
-def _settle(cloud: Any, timeout: float,
-            states: set[str] | tuple[str, ...] = FINAL
-            ) -> dict[str, dict[str, Any]]:
+def _settle(
+    cloud: Any, timeout: float, states: set[str] | tuple[str, ...] = FINAL
+) -> dict[str, dict[str, Any]]:
     """The nodes, once all are unlocked in ``states`` twice in a row."""
     seen: list[bool] = []
 
     def settled() -> dict[str, dict[str, Any]] | None:
         nodes = _nodes(cloud)
-        seen.append(all(n['provision_state'] in states
-                        and n['reservation'] is None
-                        for n in nodes.values()))
+        seen.append(
+            all(
+                n['provision_state'] in states and n['reservation'] is None
+                for n in nodes.values()
+            )
+        )
         return nodes if seen[-2:] == [True, True] else None
+
     try:
         return support.wait_for(settled, timeout, 'the nodes to settle')
     except TimeoutError:
-        left = {u: (n['provision_state'], n['reservation'], n['last_error'])
-                for u, n in _nodes(cloud).items()
-                if n['provision_state'] not in states or n['reservation']}
+        left = {
+            u: (n['provision_state'], n['reservation'], n['last_error'])
+            for u, n in _nodes(cloud).items()
+            if n['provision_state'] not in states or n['reservation']
+        }
         raise AssertionError(f'not settled in {timeout} s: {left}')
 
 
@@ -152,15 +183,22 @@ def _reset(cloud: Any) -> None:
         if node['maintenance']:
             _api(cloud, 'DELETE', path + '/maintenance')
         if node['provision_state'] == 'clean hold':
-            _api(cloud, 'PUT', path + '/states/provision',
-                 {'target': 'abort'})
-        _api(cloud, 'PATCH', path, [{'op': 'replace', 'path': '/extra',
-                                     'value': {}}])
+            _api(cloud, 'PUT', path + '/states/provision', {'target': 'abort'})
+        _api(
+            cloud,
+            'PATCH',
+            path,
+            [{'op': 'replace', 'path': '/extra', 'value': {}}],
+        )
     _settle(cloud, 60, {'manageable', 'available', 'clean failed'})
     for node_uuid, node in _nodes(cloud).items():
         if node['provision_state'] != 'manageable':
-            _api(cloud, 'PUT', f'/v1/nodes/{node_uuid}/states/provision',
-                 {'target': 'manage'})
+            _api(
+                cloud,
+                'PUT',
+                f'/v1/nodes/{node_uuid}/states/provision',
+                {'target': 'manage'},
+            )
     _settle(cloud, 60, {'manageable'})
 
 
@@ -170,16 +208,21 @@ def _plan(rng: random.Random, run: int, index: int) -> dict[str, Any]:
         return {'target': 'provide'}
     steps = []
     for position in range(rng.randint(1, 4)):
-        kind = rng.choice(['repeatable_work', 'one_shot_work',
-                           'one_shot_work', 'wait_a_bit',
-                           'erase_devices_metadata'])
+        kind = rng.choice(
+            [
+                'repeatable_work',
+                'one_shot_work',
+                'one_shot_work',
+                'wait_a_bit',
+                'erase_devices_metadata',
+            ]
+        )
         tag = f'r{run}-n{index}-s{position}'
         if kind in ('repeatable_work', 'one_shot_work'):
             # Some outlast the heartbeat timeout: a conductor stopping
             # or paused during one must not lose it to another.
             longest = 8 if rng.random() < 0.15 else 3
-            args = {'seconds': round(rng.uniform(0.2, longest), 1),
-                    'tag': tag}
+            args = {'seconds': round(rng.uniform(0.2, longest), 1), 'tag': tag}
         elif kind == 'wait_a_bit':
             args = {'seconds': round(rng.uniform(0.5, 2), 1)}
         else:
@@ -190,14 +233,18 @@ def _plan(rng: random.Random, run: int, index: int) -> dict[str, Any]:
     return {'target': 'clean', 'clean_steps': steps}
 
 
-def _schedule(rng: random.Random, conductors: list[str]
-              ) -> list[tuple[float, str, str | None]]:
+def _schedule(
+    rng: random.Random, conductors: list[str]
+) -> list[tuple[float, str, str | None]]:
     """2 to 4 faults in the first 6 seconds, in order."""
     chosen = []
     for _ in range(rng.randint(2, 4)):
         kind = rng.choice(FAULTS)
-        name = rng.choice(conductors) if kind in (
-            'kill9', 'sigterm', 'sigstop', 'replace') else None
+        name = (
+            rng.choice(conductors)
+            if kind in ('kill9', 'sigterm', 'sigstop', 'replace')
+            else None
+        )
         chosen.append((round(rng.uniform(0, 6), 1), kind, name))
     return sorted(chosen, key=lambda item: item[0])
 
@@ -205,39 +252,67 @@ def _schedule(rng: random.Random, conductors: list[str]
 def _ops(rng: random.Random, run: int, uuids: list[str]) -> list[faults.Op]:
     ops = []
     for number in range(rng.randint(15, 30)):
-        kind = rng.choice(['patch burst', 'patch', 'patch', 'abort',
-                           'maintenance on', 'maintenance off',
-                           'provision'])
+        kind = rng.choice(
+            [
+                'patch burst',
+                'patch',
+                'patch',
+                'abort',
+                'maintenance on',
+                'maintenance off',
+                'provision',
+            ]
+        )
         detail: Any = None
         if kind == 'patch burst':
             # Distinct keys on one node at one moment.
             at, node = round(rng.uniform(0, 8), 2), rng.choice(uuids)
-            ops += [faults.Op(at, 'patch', node, f'r{run}-k{number}-{i}')
-                    for i in range(6)]
+            ops += [
+                faults.Op(at, 'patch', node, f'r{run}-k{number}-{i}')
+                for i in range(6)
+            ]
             continue
         if kind == 'patch':
             detail = f'r{run}-k{number}'
         elif kind == 'provision':
-            detail = rng.choice([
-                {'target': 'manage'}, {'target': 'provide'},
-                {'target': 'clean', 'clean_steps': [
-                    {'interface': 'deploy',
-                     'step': 'erase_devices_metadata'}]}])
-        ops.append(faults.Op(round(rng.uniform(0, 8), 2), kind,
-                             rng.choice(uuids), detail))
+            detail = rng.choice(
+                [
+                    {'target': 'manage'},
+                    {'target': 'provide'},
+                    {
+                        'target': 'clean',
+                        'clean_steps': [
+                            {
+                                'interface': 'deploy',
+                                'step': 'erase_devices_metadata',
+                            }
+                        ],
+                    },
+                ]
+            )
+        ops.append(
+            faults.Op(
+                round(rng.uniform(0, 8), 2), kind, rng.choice(uuids), detail
+            )
+        )
     return ops
 
 
-def _run_once(cloud: Any, seed: int, run: int, offset: int
-              ) -> tuple[dict[str, Any], int]:
+def _run_once(
+    cloud: Any, seed: int, run: int, offset: int
+) -> tuple[dict[str, Any], int]:
     rng = random.Random(seed)
     _reset(cloud)
     started = time.monotonic()
     errors_before = faults.error_lines(cloud.logs)
     injector = faults.Injector(cloud, HEARTBEAT_TIMEOUT)
     for index, node_uuid in enumerate(cloud.uuids):
-        _api(cloud, 'PUT', f'/v1/nodes/{node_uuid}/states/provision',
-             _plan(rng, run, index))
+        _api(
+            cloud,
+            'PUT',
+            f'/v1/nodes/{node_uuid}/states/provision',
+            _plan(rng, run, index),
+        )
     schedule = _schedule(rng, list(cloud.conductors))
     ops = _ops(rng, run, cloud.uuids)
     storm = threading.Thread(target=faults.storm, args=(cloud, ops))
@@ -250,25 +325,39 @@ def _run_once(cloud: Any, seed: int, run: int, offset: int
     cloud.wait_conductors()
     nodes = _settle(cloud, SETTLE)
     runs, offset = faults.read_runs(cloud.run_log, offset)
-    problems = injector.problems + faults.check_runs(runs, injector,
-                                                     MAX_ATTEMPTS)
+    problems = injector.problems + faults.check_runs(
+        runs, injector, MAX_ATTEMPTS
+    )
     for node_uuid, node in nodes.items():
-        if node['provision_state'] == 'clean failed' and not node[
-                'last_error']:
+        if (
+            node['provision_state'] == 'clean failed'
+            and not node['last_error']
+        ):
             problems.append(f'node {node_uuid} failed without last_error')
     for op in ops:
-        if op.kind == 'patch' and op.status == 200 and op.detail not in (
-                nodes[op.node]['extra']):
-            problems.append(f'PATCH {op.detail} of node {op.node} was '
-                            'answered 200 and is not stored')
+        if (
+            op.kind == 'patch'
+            and op.status == 200
+            and op.detail not in (nodes[op.node]['extra'])
+        ):
+            problems.append(
+                f'PATCH {op.detail} of node {op.node} was '
+                'answered 200 and is not stored'
+            )
     report = {
-        'seed': seed, 'seconds': round(time.monotonic() - started, 1),
-        'faults': injector.done, 'runs': len(runs),
+        'seed': seed,
+        'seconds': round(time.monotonic() - started, 1),
+        'faults': injector.done,
+        'runs': len(runs),
         'fenced': sum(r.outcome == 'fenced' for r in runs),
         'ends': sorted(n['provision_state'] for n in nodes.values()),
-        'failures': sorted({(n['last_error'] or '')[:160] for n in
-                            nodes.values()
-                            if n['provision_state'] == 'clean failed'}),
+        'failures': sorted(
+            {
+                (n['last_error'] or '')[:160]
+                for n in nodes.values()
+                if n['provision_state'] == 'clean failed'
+            }
+        ),
         'statuses': sorted({op.status for op in ops}),
         'error_lines': faults.error_lines(cloud.logs) - errors_before,
         'problems': problems,
@@ -287,6 +376,10 @@ def test_randomized_faults(cloud: Any) -> None:
             failures.append(report)
     assert not failures, (
         'broken invariants (reproduce one with IRONIC_LITE_FAULT_SEED='
-        '<seed> IRONIC_LITE_FAULT_RUNS=1):\n' + '\n'.join(
-            f'seed {r["seed"]}: faults {r["faults"]}: ' + '; '.join(
-                r['problems']) for r in failures))
+        '<seed> IRONIC_LITE_FAULT_RUNS=1):\n'
+        + '\n'.join(
+            f'seed {r["seed"]}: faults {r["faults"]}: '
+            + '; '.join(r['problems'])
+            for r in failures
+        )
+    )

@@ -52,19 +52,28 @@ ENABLED = {
 }
 OPTIONS = {
     'DEFAULT': ENABLED,
-    'conductor': {'clean_callback_timeout': CALLBACK_TIMEOUT,
-                  'sync_power_state_interval': 1,
-                  'power_failure_recovery_interval': 1,
-                  'power_state_sync_max_retries': 2},
+    'conductor': {
+        'clean_callback_timeout': CALLBACK_TIMEOUT,
+        'sync_power_state_interval': 1,
+        'power_failure_recovery_interval': 1,
+        'power_state_sync_max_retries': 2,
+    },
     'api': {'ramdisk_heartbeat_timeout': 4},
-    'redfish': {'power_state_change_timeout': 40,
-                'power_state_poll_interval': 0.5,
-                'connection_attempts': 2, 'connection_retry_interval': 0,
-                'read_timeout': 5},
+    'redfish': {
+        'power_state_change_timeout': 40,
+        'power_state_poll_interval': 0.5,
+        'connection_attempts': 2,
+        'connection_retry_interval': 0,
+        'read_timeout': 5,
+    },
     # Retries on (a session dropped under load is tried again); a
     # silent BMC still fails within two attempts of operation_timeout.
-    'ipmi': {'command_retry_timeout': 1, 'min_command_interval': 0,
-             'operation_timeout': 3, 'power_state_poll_interval': 0.2},
+    'ipmi': {
+        'command_retry_timeout': 1,
+        'min_command_interval': 0,
+        'operation_timeout': 3,
+        'power_state_poll_interval': 0.2,
+    },
 }
 
 
@@ -73,7 +82,9 @@ def bmcs(tmp_path_factory: Any) -> Any:
     workdir = tmp_path_factory.mktemp('bmcs')
     redfish = redfish_emulator.Emulator(
         workdir / 'redfish',
-        [redfish_emulator.system(n) for n in (1, 2, 3)], plus=True).start()
+        [redfish_emulator.system(n) for n in (1, 2, 3)],
+        plus=True,
+    ).start()
     try:
         ipmi = ipmi_responder.Responder(workdir / 'ipmi').start()
     except BaseException:
@@ -85,13 +96,15 @@ def bmcs(tmp_path_factory: Any) -> Any:
 
 
 @pytest.fixture(scope='module')
-def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any,
-          bmcs: Any) -> Any:
+def cloud(
+    request: pytest.FixtureRequest, tmp_path_factory: Any, bmcs: Any
+) -> Any:
     import devstack_ironic
 
     workdir = tmp_path_factory.mktemp('hardware')
-    dep = devstack_ironic.start(workdir, db='mysql', conductors=2,
-                                options=OPTIONS)
+    dep = devstack_ironic.start(
+        workdir, db='mysql', conductors=2, options=OPTIONS
+    )
     integration.register_cloud(request, dep)
     dep.redfish, dep.ipmi = bmcs
     dep.agents = {}
@@ -103,10 +116,12 @@ def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any,
             agent.wait_ended(10)
         codes = dep.stop()
     assert not {n: c for n, c in codes.items() if c != 0}, (
-        f'services did not exit cleanly: {codes}\n' + dep.log_tails())
+        f'services did not exit cleanly: {codes}\n' + dep.log_tails()
+    )
 
 
 # -- helpers ---
+
 
 def node(cloud: Any, name: str) -> dict[str, Any]:
     status, body = cloud.api_call('GET', f'/v1/nodes/{name}')
@@ -114,34 +129,43 @@ def node(cloud: Any, name: str) -> dict[str, Any]:
     return dict(body)
 
 
-def wait_node(cloud: Any, name: str, check: Any, what: str,
-              timeout: float = 120) -> dict[str, Any]:
+def wait_node(
+    cloud: Any, name: str, check: Any, what: str, timeout: float = 120
+) -> dict[str, Any]:
     found: dict[str, Any] = {}
 
     def done() -> bool:
         cloud.check_alive()
         found.update(node(cloud, name))
         return bool(check(found))
+
     try:
         support.wait_for(done, timeout, f'{name}: {what}', interval=0.2)
     except TimeoutError:
-        raise AssertionError(f'{name}: not {what}: '
-                             + json.dumps(found, default=str)) from None
+        raise AssertionError(
+            f'{name}: not {what}: ' + json.dumps(found, default=str)
+        ) from None
     return found
 
 
-def settled(cloud: Any, name: str, state: str,
-            timeout: float = 120) -> dict[str, Any]:
+def settled(
+    cloud: Any, name: str, state: str, timeout: float = 120
+) -> dict[str, Any]:
     """The node once no provision action is under way; in ``state``."""
-    record = wait_node(cloud, name,
-                       lambda n: n['target_provision_state'] is None,
-                       'settled', timeout)
+    record = wait_node(
+        cloud,
+        name,
+        lambda n: n['target_provision_state'] is None,
+        'settled',
+        timeout,
+    )
     assert record['provision_state'] == state, record
     return record
 
 
-def start_agent(cloud: Any, tmp: Path, name: str,
-                heartbeat: float = 0.5) -> machines.Agent:
+def start_agent(
+    cloud: Any, tmp: Path, name: str, heartbeat: float = 0.5
+) -> machines.Agent:
     index = AGENT_NODES[name]
     workdir = tmp / f'agent-{name}'
     workdir.mkdir(exist_ok=True)
@@ -149,22 +173,35 @@ def start_agent(cloud: Any, tmp: Path, name: str,
     if not disk.exists():
         machines.make_disk(disk, DISK_SIZE)
     mac = redfish_emulator.system(index + 1)['nics'][0]['mac']
-    agent = machines.Agent(workdir, cloud.api_url, mac, [disk], heartbeat,
-                           lookup_interval=0.3)
+    agent = machines.Agent(
+        workdir, cloud.api_url, mac, [disk], heartbeat, lookup_interval=0.3
+    )
     cloud.agents[name] = agent
     agent.start()
     return agent
 
 
-def enroll_redfish(cloud: Any, name: str, index: int,
-                   *interfaces: str) -> None:
-    info = {'redfish_address': cloud.redfish.address,
-            'redfish_system_id': cloud.redfish.system_path(index),
-            'redfish_username': 'admin', 'redfish_password': 's3cret',
-            'redfish_verify_ca': 'false'}
+def enroll_redfish(
+    cloud: Any, name: str, index: int, *interfaces: str
+) -> None:
+    info = {
+        'redfish_address': cloud.redfish.address,
+        'redfish_system_id': cloud.redfish.system_path(index),
+        'redfish_username': 'admin',
+        'redfish_password': 's3cret',
+        'redfish_verify_ca': 'false',
+    }
     args = [f'--driver-info={key}={value}' for key, value in info.items()]
-    cloud.baremetal('node', 'create', '--driver', 'redfish', '--name', name,
-                    *interfaces, *args)
+    cloud.baremetal(
+        'node',
+        'create',
+        '--driver',
+        'redfish',
+        '--name',
+        name,
+        *interfaces,
+        *args,
+    )
 
 
 def manage(cloud: Any, name: str) -> None:
@@ -174,36 +211,52 @@ def manage(cloud: Any, name: str) -> None:
 
 # -- the scenario ---
 
+
 def test_enroll_redfish_and_ipmi_nodes(cloud: Any) -> None:
     enroll_redfish(cloud, 'rf-1', 0, '--deploy-interface', 'agent')
     enroll_redfish(cloud, 'rf-2', 1)
     enroll_redfish(cloud, 'rf-3', 2, '--deploy-interface', 'agent')
     info = cloud.ipmi.driver_info()
-    cloud.baremetal('node', 'create', '--driver', 'ipmi', '--name',
-                    'ipmi-1', *[f'--driver-info={k}={v}'
-                                for k, v in info.items()])
+    cloud.baremetal(
+        'node',
+        'create',
+        '--driver',
+        'ipmi',
+        '--name',
+        'ipmi-1',
+        *[f'--driver-info={k}={v}' for k, v in info.items()],
+    )
     shown = node(cloud, 'rf-1')
     assert shown['driver_info']['redfish_password'] == '******'
-    assert (shown['deploy_interface'], shown['bios_interface'],
-            shown['inspect_interface']) == ('agent', 'redfish', 'redfish')
+    assert (
+        shown['deploy_interface'],
+        shown['bios_interface'],
+        shown['inspect_interface'],
+    ) == ('agent', 'redfish', 'redfish')
     for name in ('rf-1', 'rf-2', 'rf-3', 'ipmi-1'):
         manage(cloud, name)
 
 
-def test_inspect_then_agent_cleaning_erases_the_disk(cloud: Any,
-                                                     tmp_path_factory: Any
-                                                     ) -> None:
+def test_inspect_then_agent_cleaning_erases_the_disk(
+    cloud: Any, tmp_path_factory: Any
+) -> None:
     cloud.baremetal('node', 'inspect', 'rf-1', parse=False)
     record = settled(cloud, 'rf-1', 'manageable')
     assert record['last_error'] is None, record
     assert record['properties']['memory_mb'] == 16 * 1024
     ports = cloud.api_call('GET', '/v1/ports?node=rf-1')[1]['ports']
     assert {p['address'] for p in ports} == {
-        '52:54:00:12:34:01', '52:54:00:12:35:01'}
+        '52:54:00:12:34:01',
+        '52:54:00:12:35:01',
+    }
     agent = start_agent(cloud, tmp_path_factory.mktemp('rf1'), 'rf-1')
     cloud.baremetal('node', 'provide', 'rf-1', parse=False)
-    wait_node(cloud, 'rf-1', lambda n: n['provision_state'] == 'clean wait',
-              'in clean wait')
+    wait_node(
+        cloud,
+        'rf-1',
+        lambda n: n['provision_state'] == 'clean wait',
+        'in clean wait',
+    )
     record = settled(cloud, 'rf-1', 'available')
     assert record['last_error'] is None, record
     assert record['power_state'] == 'power off'
@@ -215,20 +268,21 @@ def test_deploy_undeploy_runs_agent_cleaning_again(cloud: Any) -> None:
     agent = cloud.agents['rf-1']
     cloud.baremetal('node', 'deploy', 'rf-1', parse=False)
     settled(cloud, 'rf-1', 'active')
-    machines.stamp_disk(agent.disks[0])     # what an image leaves
+    machines.stamp_disk(agent.disks[0])  # what an image leaves
     assert not machines.disk_is_erased(agent.disks[0])
     cloud.baremetal('node', 'undeploy', 'rf-1', parse=False)
     record = settled(cloud, 'rf-1', 'available', timeout=180)
     assert record['last_error'] is None, record
     assert machines.disk_is_erased(agent.disks[0])
-    assert agent.steps_run() == ['erase_devices_metadata',
-                                 'erase_devices'] * 2
+    assert agent.steps_run() == ['erase_devices_metadata', 'erase_devices'] * 2
 
 
-def _clean(cloud: Any, name: str, steps: list[dict[str, Any]]
-           ) -> dict[str, Any]:
-    cloud.baremetal('node', 'clean', name, '--clean-steps',
-                    json.dumps(steps), parse=False)
+def _clean(
+    cloud: Any, name: str, steps: list[dict[str, Any]]
+) -> dict[str, Any]:
+    cloud.baremetal(
+        'node', 'clean', name, '--clean-steps', json.dumps(steps), parse=False
+    )
     return settled(cloud, name, 'manageable', timeout=180)
 
 
@@ -238,66 +292,117 @@ def _bmc_bios(cloud: Any, index: int) -> dict[str, str]:
 
 
 def test_bios_and_firmware_as_manual_clean_steps(cloud: Any) -> None:
-    record = _clean(cloud, 'rf-2', [
-        {'interface': 'bios', 'step': 'apply_configuration', 'args': {
-            'settings': [{'name': 'ProcTurboMode', 'value': 'Disabled'}]}},
-        {'interface': 'firmware', 'step': 'update', 'args': {'settings': [
-            {'component': 'bios',
-             'url': 'http://127.0.0.1:1/bios-1.1.bin'}]}}])
+    record = _clean(
+        cloud,
+        'rf-2',
+        [
+            {
+                'interface': 'bios',
+                'step': 'apply_configuration',
+                'args': {
+                    'settings': [
+                        {'name': 'ProcTurboMode', 'value': 'Disabled'}
+                    ]
+                },
+            },
+            {
+                'interface': 'firmware',
+                'step': 'update',
+                'args': {
+                    'settings': [
+                        {
+                            'component': 'bios',
+                            'url': 'http://127.0.0.1:1/bios-1.1.bin',
+                        }
+                    ]
+                },
+            },
+        ],
+    )
     assert record['last_error'] is None, record
     assert _bmc_bios(cloud, 1)['ProcTurboMode'] == 'Disabled'
-    assert cloud.redfish.get(cloud.redfish.system_path(1))[
-        'BiosVersion'] == '1.1.0'
+    assert (
+        cloud.redfish.get(cloud.redfish.system_path(1))['BiosVersion']
+        == '1.1.0'
+    )
     firmware = cloud.api_call('GET', '/v1/nodes/rf-2/firmware')[1]
     bios = {c['component']: c for c in firmware['firmware']}['bios']
     assert bios['current_version'] == '1.1.0', firmware
 
-    record = _clean(cloud, 'rf-2', [{'interface': 'bios',
-                                     'step': 'factory_reset'}])
+    record = _clean(
+        cloud, 'rf-2', [{'interface': 'bios', 'step': 'factory_reset'}]
+    )
     assert record['last_error'] is None, record
     assert _bmc_bios(cloud, 1)['ProcTurboMode'] == 'Enabled'
     settings = cloud.api_call('GET', '/v1/nodes/rf-2/bios')[1]['bios']
     assert {s['name']: s['value'] for s in settings}[
-        'ProcTurboMode'] == 'Enabled'
+        'ProcTurboMode'
+    ] == 'Enabled'
 
 
 def test_power_sync_recovers_from_a_bmc_that_stops_answering(
-        cloud: Any) -> None:
+    cloud: Any,
+) -> None:
     cloud.baremetal('node', 'power', 'on', 'ipmi-1', parse=False)
-    wait_node(cloud, 'ipmi-1', lambda n: n['power_state'] == 'power on',
-              'powered on', 60)
+    wait_node(
+        cloud,
+        'ipmi-1',
+        lambda n: n['power_state'] == 'power on',
+        'powered on',
+        60,
+    )
     cloud.ipmi.mute()
     try:
-        record = wait_node(cloud, 'ipmi-1', lambda n: n['maintenance'],
-                           'in maintenance', 90)
+        record = wait_node(
+            cloud, 'ipmi-1', lambda n: n['maintenance'], 'in maintenance', 90
+        )
     finally:
         cloud.ipmi.unmute()
     assert record['fault'] == 'power failure', record
     assert 'max retries exceeded' in record['maintenance_reason']
-    record = wait_node(cloud, 'ipmi-1', lambda n: not n['maintenance'],
-                       'out of maintenance', 60)
+    record = wait_node(
+        cloud,
+        'ipmi-1',
+        lambda n: not n['maintenance'],
+        'out of maintenance',
+        60,
+    )
     assert record['fault'] is None
     assert record['power_state'] == 'power on'
     history = cloud.api_call('GET', '/v1/nodes/ipmi-1/history')[1]
-    assert any('max retries exceeded' in event['event']
-               for event in history['history']), history
+    assert any(
+        'max retries exceeded' in event['event']
+        for event in history['history']
+    ), history
 
 
 def test_agent_killed_mid_clean_fails_then_cleans_again(
-        cloud: Any, tmp_path_factory: Any) -> None:
+    cloud: Any, tmp_path_factory: Any
+) -> None:
     tmp = tmp_path_factory.mktemp('rf3')
-    cloud.baremetal('port', 'create', '52:54:00:12:34:03', '--node',
-                    node(cloud, 'rf-3')['uuid'], parse=False)
+    cloud.baremetal(
+        'port',
+        'create',
+        '52:54:00:12:34:03',
+        '--node',
+        node(cloud, 'rf-3')['uuid'],
+        parse=False,
+    )
     # Slow heartbeats: the step's end is seen seconds after it ran, so
     # the agent is surely killed before the cleaning ends.
     agent = start_agent(cloud, tmp, 'rf-3', heartbeat=3)
     cloud.baremetal('node', 'provide', 'rf-3', parse=False)
-    wait_node(cloud, 'rf-3', lambda n: n['provision_state'] == 'clean wait'
-              and n['clean_step'], 'running a step on the agent')
+    wait_node(
+        cloud,
+        'rf-3',
+        lambda n: n['provision_state'] == 'clean wait' and n['clean_step'],
+        'running a step on the agent',
+    )
     agent.kill()
     killed_at = time.monotonic()
-    record = settled(cloud, 'rf-3', 'clean failed',
-                     timeout=CALLBACK_TIMEOUT + 60)
+    record = settled(
+        cloud, 'rf-3', 'clean failed', timeout=CALLBACK_TIMEOUT + 60
+    )
     assert time.monotonic() - killed_at >= CALLBACK_TIMEOUT - 4
     assert 'Timeout reached while cleaning node' in record['last_error']
     assert f'{CALLBACK_TIMEOUT} seconds' in record['last_error']

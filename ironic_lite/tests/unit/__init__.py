@@ -35,7 +35,8 @@ class FakeNode:
     properties: dict[str, Any] = dataclasses.field(default_factory=dict)
     driver_info: dict[str, Any] = dataclasses.field(default_factory=dict)
     driver_internal_info: dict[str, Any] = dataclasses.field(
-        default_factory=dict)
+        default_factory=dict
+    )
     clean_step: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 

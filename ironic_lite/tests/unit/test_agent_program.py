@@ -70,8 +70,9 @@ def test_erase_metadata_reaches_far_btrfs_mirror(tmp_path):
 def test_erase_overwrites_every_byte_and_reports_progress(tmp_path):
     disk = _disk(tmp_path / 'sda.img', 3 * MIB + 100)
     seen = []
-    result = disks.erase([disk], 1, True, lambda d, t: seen.append((d, t)),
-                         lambda: False)
+    result = disks.erase(
+        [disk], 1, True, lambda d, t: seen.append((d, t)), lambda: False
+    )
     assert _read(disk, 0, 3 * MIB + 100) == bytes(3 * MIB + 100)
     assert result['passes'] == 2
     assert seen[-1] == (2 * (3 * MIB + 100), 2 * (3 * MIB + 100))
@@ -99,28 +100,36 @@ def _call(app, method, path, body=None):
 def test_commands_need_the_token(tmp_path):
     app, _runner = _app(tmp_path, [])
     status, body = _call(app, 'GET', '/v1/commands/')
-    assert (status, body) == (401, {'faultcode': 'Client',
-                                    'faultstring': 'Token invalid.'})
+    assert (status, body) == (
+        401,
+        {'faultcode': 'Client', 'faultstring': 'Token invalid.'},
+    )
     status, body = _call(app, 'GET', '/v1/commands/?agent_token=wrong')
     assert status == 401
     assert _call(app, 'GET', f'/v1/commands/?agent_token={TOKEN}') == (
-        200, {'commands': []})
+        200,
+        {'commands': []},
+    )
 
 
 def test_get_clean_steps_has_upstream_shape(tmp_path):
     app, _runner = _app(tmp_path, [])
     status, body = _call(
-        app, 'POST', f'/v1/commands/?wait=true&agent_token={TOKEN}',
-        {'name': 'clean.get_clean_steps', 'params': {'node': {},
-                                                     'ports': []}})
+        app,
+        'POST',
+        f'/v1/commands/?wait=true&agent_token={TOKEN}',
+        {'name': 'clean.get_clean_steps', 'params': {'node': {}, 'ports': []}},
+    )
     assert status == 200
     assert body['command_name'] == 'get_clean_steps'
     assert body['command_status'] == 'SUCCEEDED'
     result = body['command_result']
     assert result['hardware_manager_version'] == {
-        'generic_hardware_manager': '1.2'}
-    steps = {s['step']: s for s in
-             result['clean_steps']['GenericHardwareManager']}
+        'generic_hardware_manager': '1.2'
+    }
+    steps = {
+        s['step']: s for s in result['clean_steps']['GenericHardwareManager']
+    }
     assert steps['erase_devices_metadata']['priority'] == 99
     assert steps['erase_devices']['priority'] == 10
     assert {s['interface'] for s in steps.values()} == {'deploy'}
@@ -130,7 +139,8 @@ def _wait_done(app, command_id):
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         status, body = _call(
-            app, 'GET', f'/v1/commands/{command_id}?agent_token={TOKEN}')
+            app, 'GET', f'/v1/commands/{command_id}?agent_token={TOKEN}'
+        )
         assert status == 200
         if body['command_status'] != 'RUNNING':
             return body
@@ -141,31 +151,51 @@ def _wait_done(app, command_id):
 def test_execute_clean_step_runs_async_then_succeeds(tmp_path):
     disk = _disk(tmp_path / 'sda.img')
     app, _runner = _app(tmp_path, [disk])
-    step = {'step': 'erase_devices', 'interface': 'deploy',
-            'priority': 10, 'args': {}}
+    step = {
+        'step': 'erase_devices',
+        'interface': 'deploy',
+        'priority': 10,
+        'args': {},
+    }
     status, body = _call(
-        app, 'POST', f'/v1/commands/?wait=false&agent_token={TOKEN}',
-        {'name': 'clean.execute_clean_step',
-         'params': {'step': step, 'node': {}, 'ports': [],
-                    'clean_version': disks.versions()}})
+        app,
+        'POST',
+        f'/v1/commands/?wait=false&agent_token={TOKEN}',
+        {
+            'name': 'clean.execute_clean_step',
+            'params': {
+                'step': step,
+                'node': {},
+                'ports': [],
+                'clean_version': disks.versions(),
+            },
+        },
+    )
     assert status == 200
     assert body['command_name'] == 'execute_clean_step'
     done = _wait_done(app, body['id'])
     assert done['command_status'] == 'SUCCEEDED', done
     assert done['command_result']['clean_step'] == step
     assert _read(disk, 0, SIZE) == bytes(SIZE)
-    status, listing = _call(app, 'GET',
-                            f'/v1/commands/?agent_token={TOKEN}')
+    status, listing = _call(app, 'GET', f'/v1/commands/?agent_token={TOKEN}')
     assert [c['id'] for c in listing['commands']] == [body['id']]
 
 
 def test_a_failing_step_reports_the_error(tmp_path):
     app, _runner = _app(tmp_path, [tmp_path / 'missing.img'])
     status, body = _call(
-        app, 'POST', f'/v1/commands/?agent_token={TOKEN}',
-        {'name': 'clean.execute_clean_step',
-         'params': {'step': {'step': 'erase_devices_metadata'},
-                    'node': {}, 'ports': []}})
+        app,
+        'POST',
+        f'/v1/commands/?agent_token={TOKEN}',
+        {
+            'name': 'clean.execute_clean_step',
+            'params': {
+                'step': {'step': 'erase_devices_metadata'},
+                'node': {},
+                'ports': [],
+            },
+        },
+    )
     done = _wait_done(app, body['id'])
     assert done['command_status'] == 'FAILED'
     assert done['command_error']['type'] == 'CleaningError'
@@ -174,14 +204,25 @@ def test_a_failing_step_reports_the_error(tmp_path):
 
 def test_unknown_command_and_version_mismatch(tmp_path):
     app, _runner = _app(tmp_path, [])
-    status, body = _call(app, 'POST', f'/v1/commands/?agent_token={TOKEN}',
-                         {'name': 'standby.cache_image', 'params': {}})
+    status, body = _call(
+        app,
+        'POST',
+        f'/v1/commands/?agent_token={TOKEN}',
+        {'name': 'standby.cache_image', 'params': {}},
+    )
     assert status == 400 and 'Invalid command' in body['faultstring']
     status, body = _call(
-        app, 'POST', f'/v1/commands/?agent_token={TOKEN}',
-        {'name': 'clean.execute_clean_step',
-         'params': {'step': {'step': 'erase_devices'},
-                    'clean_version': {'generic_hardware_manager': '0.9'}}})
+        app,
+        'POST',
+        f'/v1/commands/?agent_token={TOKEN}',
+        {
+            'name': 'clean.execute_clean_step',
+            'params': {
+                'step': {'step': 'erase_devices'},
+                'clean_version': {'generic_hardware_manager': '0.9'},
+            },
+        },
+    )
     assert status == 200
     assert body['command_status'] == 'CLEAN_VERSION_MISMATCH'
 
@@ -190,7 +231,11 @@ def test_busy_agent_refuses_a_second_command(tmp_path):
     app, runner = _app(tmp_path, [])
     running = commands.CommandResult('execute_clean_step', {})
     runner.results.append(running)
-    status, body = _call(app, 'POST', f'/v1/commands/?agent_token={TOKEN}',
-                         {'name': 'clean.get_clean_steps', 'params': {}})
+    status, body = _call(
+        app,
+        'POST',
+        f'/v1/commands/?agent_token={TOKEN}',
+        {'name': 'clean.get_clean_steps', 'params': {}},
+    )
     assert status == 409
     assert body['faultstring'].startswith('Agent is busy')

@@ -13,7 +13,8 @@ from ironic_lite.api import util
 
 def _inner(status: int, message: str) -> dict:
     content_type, body = errors.baremetal_error(
-        status, message, webob.Request.blank('/'))
+        status, message, webob.Request.blank('/')
+    )
     assert content_type == 'application/json'
     outer = json.loads(body)
     assert list(outer) == ['error_message']
@@ -22,26 +23,35 @@ def _inner(status: int, message: str) -> dict:
 
 def test_client_error_body() -> None:
     assert _inner(404, 'Node x could not be found.') == {
-        'faultcode': 'Client', 'faultstring': 'Node x could not be found.',
-        'debuginfo': None}
+        'faultcode': 'Client',
+        'faultstring': 'Node x could not be found.',
+        'debuginfo': None,
+    }
 
 
 def test_server_error_body() -> None:
     assert _inner(503, 'busy')['faultcode'] == 'Server'
 
 
-@pytest.mark.parametrize('exc, status', [
-    (exception.NodeNotFound(node='n'), 404),
-    (exception.NodeLocked(node='n', host='h'), 409),
-    (exception.DuplicateName(name='n'), 409),
-    (exception.InvalidStateRequested(action='a', node='n', state='s'), 400),
-    (exception.NodeInMaintenance(op='provide', node='n'), 400),
-    (exception.NoFreeConductorWorker(), 503),
-    (exception.NoValidHost(reason='r'), 400),
-    (exception.NodeCleaningFailure(node='n', reason='r'), 500),
-])
-def test_http_error_follows_code(exc: exception.IronicLiteException,
-                                 status: int) -> None:
+@pytest.mark.parametrize(
+    'exc, status',
+    [
+        (exception.NodeNotFound(node='n'), 404),
+        (exception.NodeLocked(node='n', host='h'), 409),
+        (exception.DuplicateName(name='n'), 409),
+        (
+            exception.InvalidStateRequested(action='a', node='n', state='s'),
+            400,
+        ),
+        (exception.NodeInMaintenance(op='provide', node='n'), 400),
+        (exception.NoFreeConductorWorker(), 503),
+        (exception.NoValidHost(reason='r'), 400),
+        (exception.NodeCleaningFailure(node='n', reason='r'), 500),
+    ],
+)
+def test_http_error_follows_code(
+    exc: exception.IronicLiteException, status: int
+) -> None:
     error = util.http_error(exc)
     assert error.code == status
     assert error.explanation == exc.format_message()

@@ -35,21 +35,24 @@ def test_out_of_range_is_406_with_the_upstream_message(text: str) -> None:
     assert raised.value.explanation == (
         f'Version {text} was requested but the minor version is not '
         'supported by this service. The supported version range is: '
-        '[1.1, 1.115].')
+        '[1.1, 1.115].'
+    )
 
 
 def test_another_major_version_is_406() -> None:
     with pytest.raises(webob.exc.HTTPNotAcceptable) as raised:
         _requested(**{mv.LEGACY_HEADER: '2.0'})
     assert raised.value.explanation.startswith(
-        'Mutually exclusive versions requested. Version 2.0 requested')
+        'Mutually exclusive versions requested. Version 2.0 requested'
+    )
 
 
 def test_malformed_is_406_as_upstream() -> None:
     with pytest.raises(webob.exc.HTTPNotAcceptable) as raised:
         _requested(**{mv.LEGACY_HEADER: '1.x'})
     assert 'Invalid value for X-OpenStack-Ironic-API-Version' in (
-        raised.value.explanation)
+        raised.value.explanation
+    )
 
 
 def test_response_headers() -> None:
@@ -64,10 +67,14 @@ def test_history_documents_every_feature_version() -> None:
     """A version constant without a history entry is a mistake (the
     clean steps extension has no number of its own)."""
     documented = [version for version, _text in mv.HISTORY]
-    features = {value for name, value in vars(mv).items()
-                if name.isupper() and isinstance(value, str)
-                and value[:2] == '1.'
-                and name not in ('COMPLETE_VERSION', 'MAX_VERSION')}
+    features = {
+        value
+        for name, value in vars(mv).items()
+        if name.isupper()
+        and isinstance(value, str)
+        and value[:2] == '1.'
+        and name not in ('COMPLETE_VERSION', 'MAX_VERSION')
+    }
     assert features - set(documented) == set()
 
 
@@ -85,18 +92,25 @@ def test_other_majors_are_406_not_400(text: str) -> None:
     with pytest.raises(webob.exc.HTTPNotAcceptable) as raised:
         _requested(**{mv.LEGACY_HEADER: text})
     assert raised.value.explanation.startswith(
-        f'Mutually exclusive versions requested. Version {text} requested')
+        f'Mutually exclusive versions requested. Version {text} requested'
+    )
 
 
-@pytest.mark.parametrize('text, version', [
-    ('1.05', APIVersion(1, 5)), (' 1.20 ', APIVersion(1, 20)),
-    ('LATEST', APIVersion(1, 115))])
+@pytest.mark.parametrize(
+    'text, version',
+    [
+        ('1.05', APIVersion(1, 5)),
+        (' 1.20 ', APIVersion(1, 20)),
+        ('LATEST', APIVersion(1, 115)),
+    ],
+)
 def test_parsed_as_upstream(text: str, version: APIVersion) -> None:
     assert _requested(**{mv.LEGACY_HEADER: text}) == version
 
 
-@pytest.mark.parametrize('text', ['1', '1.1.1', '1.-1', 'v1.1', '1.٣',
-                                  '1.1234567890'])
+@pytest.mark.parametrize(
+    'text', ['1', '1.1.1', '1.-1', 'v1.1', '1.٣', '1.1234567890']
+)
 def test_more_malformed_versions_are_406(text: str) -> None:
     with pytest.raises(webob.exc.HTTPNotAcceptable):
         _requested(**{mv.LEGACY_HEADER: text})

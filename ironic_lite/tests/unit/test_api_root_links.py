@@ -12,17 +12,21 @@ from ironic_lite.api.handlers import root
 
 
 def _v1(version: str | None) -> dict:
-    headers = {} if version is None else {
-        'X-OpenStack-Ironic-API-Version': version}
+    headers = (
+        {} if version is None else {'X-OpenStack-Ironic-API-Version': version}
+    )
     req = webob.Request.blank('/v1', headers=headers)
     req.environ[util.DEPS_KEY] = types.SimpleNamespace(
-        public_endpoint=None, versions=mv.versions_for(False))
+        public_endpoint=None, versions=mv.versions_for(False)
+    )
     return orjson.loads(root.show_v1(req).body)
 
 
-@pytest.mark.parametrize('name, before, at', [
-    ('volume', '1.31', '1.32'), ('events', '1.53', '1.54')],
-    ids=['volume', 'events'])
+@pytest.mark.parametrize(
+    'name, before, at',
+    [('volume', '1.31', '1.32'), ('events', '1.53', '1.54')],
+    ids=['volume', 'events'],
+)
 def test_listed_from_its_version(name, before, at) -> None:
     assert name not in _v1(before)
     assert _v1(at)[name][0]['href'].endswith(f'/v1/{name}/')

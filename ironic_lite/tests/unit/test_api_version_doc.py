@@ -5,8 +5,13 @@ from pathlib import Path
 
 from ironic_lite.api import microversion
 
-DOC = (Path(__file__).resolve().parents[3] / 'doc' / 'source' / 'api'
-       / 'baremetal-api.rst')
+DOC = (
+    Path(__file__).resolve().parents[3]
+    / 'doc'
+    / 'source'
+    / 'api'
+    / 'baremetal-api.rst'
+)
 
 
 def test_the_maximum_is_stated_and_the_table_included():

@@ -20,8 +20,9 @@ def test_upstream_lists_every_version_once() -> None:
 
 
 def test_no_number_upstream_has_not_assigned() -> None:
-    assert (APIVersion.parse(mv.MAX_VERSION)
-            <= APIVersion.parse(upstream_versions.MAXIMUM))
+    assert APIVersion.parse(mv.MAX_VERSION) <= APIVersion.parse(
+        upstream_versions.MAXIMUM
+    )
     upstream = set(version_gaps.upstream_versions_up_to(mv.MAX_VERSION))
     assert {v for v, _text in mv.HISTORY} <= upstream
     assert set(version_gaps.GAPS) <= upstream
@@ -56,16 +57,26 @@ def test_every_complete_version_has_a_gabbi_test_at_it() -> None:
     request asks for exactly that version."""
     asked = set()
     for path in GABBITS.glob('*.yaml'):
-        asked |= set(re.findall(
-            r'(?:x-openstack-ironic-api-version:|openstack-api-version: '
-            r'baremetal)\s*"?(1\.\d+)"?', path.read_text(), re.I))
-    missing = [v for v, _text in mv.HISTORY
-               if version_gaps.is_complete(v) and v not in asked
-               and v != mv.MIN_VERSION]
+        asked |= set(
+            re.findall(
+                r'(?:x-openstack-ironic-api-version:|openstack-api-version: '
+                r'baremetal)\s*"?(1\.\d+)"?',
+                path.read_text(),
+                re.I,
+            )
+        )
+    missing = [
+        v
+        for v, _text in mv.HISTORY
+        if version_gaps.is_complete(v)
+        and v not in asked
+        and v != mv.MIN_VERSION
+    ]
     assert missing == []
 
 
 def test_the_documented_version_table_is_current() -> None:
     assert TABLE.read_text() == version_gaps.version_table(), (
         'regenerate it: python -m ironic_lite.api.version_gaps > '
-        'doc/source/api/baremetal-versions.inc')
+        'doc/source/api/baremetal-versions.inc'
+    )

@@ -23,21 +23,38 @@ from ironic_lite.tests.unit.test_task_manager import HOST
 from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 
-ASYNC = {'interface': 'deploy', 'step': 'wait_a_bit',
-         'args': {'seconds': 600}, 'abortable': True, 'priority': 0}
-FAIL = {'interface': 'deploy', 'step': 'fail_step',
-        'args': {'message': 'disk 3 is gone'}, 'abortable': False,
-        'priority': 0}
-AGENT_STEP = {'interface': 'deploy', 'step': 'erase_devices', 'args': {},
-              'abortable': True, 'priority': 10}
+ASYNC = {
+    'interface': 'deploy',
+    'step': 'wait_a_bit',
+    'args': {'seconds': 600},
+    'abortable': True,
+    'priority': 0,
+}
+FAIL = {
+    'interface': 'deploy',
+    'step': 'fail_step',
+    'args': {'message': 'disk 3 is gone'},
+    'abortable': False,
+    'priority': 0,
+}
+AGENT_STEP = {
+    'interface': 'deploy',
+    'step': 'erase_devices',
+    'args': {},
+    'abortable': True,
+    'priority': 10,
+}
 
 pool = fixtures.pool
 
 
 @pytest.fixture
 def conf():
-    return make_conf(host=HOST, fake__step_delay=0.0,
-                     enabled_deploy_interfaces=['fake', 'agent'])
+    return make_conf(
+        host=HOST,
+        fake__step_delay=0.0,
+        enabled_deploy_interfaces=['fake', 'agent'],
+    )
 
 
 class Node:
@@ -45,16 +62,20 @@ class Node:
         self.clean_step = clean_step
 
 
-@pytest.mark.parametrize('clean_step,event,expected', [
-    (ASYNC, 'fail', True),
-    (AGENT_STEP, 'fail', True),
-    ({}, 'fail', False),
-    (None, 'fail', False),
-    (ASYNC, 'abort', False),
-    ({}, 'abort', False),
-])
-def test_maintenance_when_a_step_runs_and_no_abort(clean_step, event,
-                                                    expected):
+@pytest.mark.parametrize(
+    'clean_step,event,expected',
+    [
+        (ASYNC, 'fail', True),
+        (AGENT_STEP, 'fail', True),
+        ({}, 'fail', False),
+        (None, 'fail', False),
+        (ASYNC, 'abort', False),
+        ({}, 'abort', False),
+    ],
+)
+def test_maintenance_when_a_step_runs_and_no_abort(
+    clean_step, event, expected
+):
     assert clean_state.sets_maintenance(Node(clean_step), event) is expected
 
 
@@ -63,8 +84,12 @@ def _lock(ctx: Any, conf: Any, node: dict[str, Any]) -> Any:
 
 
 def _cleaning(ctx: Any, **values: Any) -> dict[str, Any]:
-    return make_node(ctx, provision_state=states.CLEANING,
-                     target_provision_state=states.MANAGEABLE, **values)
+    return make_node(
+        ctx,
+        provision_state=states.CLEANING,
+        target_provision_state=states.MANAGEABLE,
+        **values,
+    )
 
 
 def _timed_out(ctx: Any, conf: Any, node: dict[str, Any]) -> dict[str, Any]:
@@ -82,8 +107,7 @@ def test_a_timeout_of_a_driver_step_sets_maintenance(ctx, conf):
     with _lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task, [ASYNC])
     row = _timed_out(ctx, conf, node)
-    assert _outcome(row) == (states.CLEANFAIL, True,
-                             clean_state.CLEAN_FAILURE)
+    assert _outcome(row) == (states.CLEANFAIL, True, clean_state.CLEAN_FAILURE)
     assert row['maintenance_reason'] == row['last_error']
     assert 'clean step deploy.wait_a_bit did not finish' in row['last_error']
 
@@ -96,7 +120,9 @@ def test_a_timeout_before_the_first_step_does_not(ctx, conf):
         cleaning.do_node_clean(task)
     row = db_nodes.node_get(ctx, node['id'])
     assert (row['provision_state'], row['clean_step']) == (
-        states.CLEANWAIT, {})
+        states.CLEANWAIT,
+        {},
+    )
     row = _timed_out(ctx, conf, node)
     assert _outcome(row) == (states.CLEANFAIL, False, None)
     assert row['maintenance_reason'] is None
@@ -111,13 +137,16 @@ def test_a_timeout_of_an_agent_step_sets_maintenance(ctx, conf):
         cleaning.do_node_clean(task)
     with _lock(ctx, conf, node) as task:
         task.node.clean_step = AGENT_STEP
-        task.node.driver_internal_info.update({
-            clean_state.STEPS_KEY: [AGENT_STEP], clean_state.INDEX_KEY: 0,
-            agent.COMMAND_KEY: 'command-1'})
+        task.node.driver_internal_info.update(
+            {
+                clean_state.STEPS_KEY: [AGENT_STEP],
+                clean_state.INDEX_KEY: 0,
+                agent.COMMAND_KEY: 'command-1',
+            }
+        )
         task.save()
     row = _timed_out(ctx, conf, node)
-    assert _outcome(row) == (states.CLEANFAIL, True,
-                             clean_state.CLEAN_FAILURE)
+    assert _outcome(row) == (states.CLEANFAIL, True, clean_state.CLEAN_FAILURE)
     assert 'runs on the agent, which did not heartbeat' in row['last_error']
 
 
@@ -126,8 +155,7 @@ def test_an_operators_maintenance_reason_is_kept(ctx, conf):
     with _lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task, [FAIL])
     row = db_nodes.node_get(ctx, node['id'])
-    assert _outcome(row) == (states.CLEANFAIL, True,
-                             clean_state.CLEAN_FAILURE)
+    assert _outcome(row) == (states.CLEANFAIL, True, clean_state.CLEAN_FAILURE)
     assert row['maintenance_reason'] == 'disk swap'
     assert 'disk 3 is gone' in row['last_error']
 

@@ -53,8 +53,9 @@ def test_decorator_keeps_function_and_metadata():
     def step(self, task):
         return 'ran'
 
-    decorated = base.clean_step(7, abortable=True, argsinfo=ARGSINFO,
-                                idempotent=True)(step)
+    decorated = base.clean_step(
+        7, abortable=True, argsinfo=ARGSINFO, idempotent=True
+    )(step)
     assert decorated is step
     assert decorated._clean_step == base.StepInfo(7, True, ARGSINFO, True)
     # Not idempotent unless declared: never run twice.
@@ -74,17 +75,20 @@ def test_decorator_rejects_bad_abortable():
         base.clean_step(1, idempotent=1)
 
 
-@pytest.mark.parametrize('argsinfo', [
-    ['size'],
-    {'size': 'big'},
-    {'size': {'required': True}},
-    {'size': {'description': 3}},
-    {'size': {'description': 'x', 'required': 'no'}},
-    {'size': {'description': 'x', 'default': 1}},
-    {'size': {'description': 'x', 'type': 'huge'}},
-    {'size': {'description': 'x', 'minimum': 'one'}},
-    {'size': {'description': 'x', 'enum': 'abc'}},
-])
+@pytest.mark.parametrize(
+    'argsinfo',
+    [
+        ['size'],
+        {'size': 'big'},
+        {'size': {'required': True}},
+        {'size': {'description': 3}},
+        {'size': {'description': 'x', 'required': 'no'}},
+        {'size': {'description': 'x', 'default': 1}},
+        {'size': {'description': 'x', 'type': 'huge'}},
+        {'size': {'description': 'x', 'minimum': 'one'}},
+        {'size': {'description': 'x', 'enum': 'abc'}},
+    ],
+)
 def test_decorator_rejects_bad_argsinfo(argsinfo):
     with pytest.raises(exception.InvalidParameterValue):
         base.clean_step(1, argsinfo=argsinfo)
@@ -93,46 +97,77 @@ def test_decorator_rejects_bad_argsinfo(argsinfo):
 def test_collects_decorated_methods_only(iface):
     steps = iface.get_clean_steps(FakeTask())
     assert steps == [
-        {'step': 'broken', 'priority': 5, 'interface': 'management',
-         'abortable': False, 'idempotent': False, 'argsinfo': None},
-        {'step': 'resize', 'priority': 10, 'interface': 'management',
-         'abortable': False, 'idempotent': False, 'argsinfo': ARGSINFO},
-        {'step': 'slow', 'priority': 0, 'interface': 'management',
-         'abortable': True, 'idempotent': True, 'argsinfo': None},
+        {
+            'step': 'broken',
+            'priority': 5,
+            'interface': 'management',
+            'abortable': False,
+            'idempotent': False,
+            'argsinfo': None,
+        },
+        {
+            'step': 'resize',
+            'priority': 10,
+            'interface': 'management',
+            'abortable': False,
+            'idempotent': False,
+            'argsinfo': ARGSINFO,
+        },
+        {
+            'step': 'slow',
+            'priority': 0,
+            'interface': 'management',
+            'abortable': True,
+            'idempotent': True,
+            'argsinfo': None,
+        },
     ]
 
 
 def test_collected_steps_are_copies(iface):
     iface.get_clean_steps(FakeTask())[1]['argsinfo']['size']['x'] = 1
-    assert 'x' not in iface.get_clean_steps(FakeTask())[1]['argsinfo'][
-        'size']
+    assert 'x' not in iface.get_clean_steps(FakeTask())[1]['argsinfo']['size']
 
 
 def test_execute_passes_args(iface):
-    result = iface.execute_clean_step(FakeTask(), {
-        'interface': 'management', 'step': 'resize',
-        'args': {'size': 3, 'mode': 'slow'}})
+    result = iface.execute_clean_step(
+        FakeTask(),
+        {
+            'interface': 'management',
+            'step': 'resize',
+            'args': {'size': 3, 'mode': 'slow'},
+        },
+    )
     assert result is None
     assert iface.calls == [('resize', 3, 'slow')]
 
 
 def test_execute_async_step_returns_clean_wait(iface):
-    assert iface.execute_clean_step(FakeTask(), {
-        'interface': 'management', 'step': 'slow'}) == states.CLEANWAIT
+    assert (
+        iface.execute_clean_step(
+            FakeTask(), {'interface': 'management', 'step': 'slow'}
+        )
+        == states.CLEANWAIT
+    )
 
 
 def test_execute_rejects_unexpected_result(iface):
     with pytest.raises(exception.NodeCleaningFailure, match="'finished'"):
-        iface.execute_clean_step(FakeTask(), {
-            'interface': 'management', 'step': 'broken', 'args': {}})
+        iface.execute_clean_step(
+            FakeTask(),
+            {'interface': 'management', 'step': 'broken', 'args': {}},
+        )
 
 
-@pytest.mark.parametrize('step', [
-    {'interface': 'management', 'step': 'not_a_step'},
-    {'interface': 'management', 'step': 'nope'},
-    {'interface': 'management', 'step': '__init__'},
-    {'interface': 'deploy', 'step': 'resize', 'args': {'size': 1}},
-])
+@pytest.mark.parametrize(
+    'step',
+    [
+        {'interface': 'management', 'step': 'not_a_step'},
+        {'interface': 'management', 'step': 'nope'},
+        {'interface': 'management', 'step': '__init__'},
+        {'interface': 'deploy', 'step': 'resize', 'args': {'size': 1}},
+    ],
+)
 def test_execute_refuses_non_steps(iface, step):
     with pytest.raises(exception.CleanStepNotFound):
         iface.execute_clean_step(FakeTask(), step)
@@ -141,8 +176,10 @@ def test_execute_refuses_non_steps(iface, step):
 
 def test_execute_validates_args(iface):
     with pytest.raises(exception.InvalidParameterValue, match='size'):
-        iface.execute_clean_step(FakeTask(), {
-            'interface': 'management', 'step': 'resize', 'args': {}})
+        iface.execute_clean_step(
+            FakeTask(),
+            {'interface': 'management', 'step': 'resize', 'args': {}},
+        )
     assert iface.calls == []
 
 
@@ -153,8 +190,11 @@ def test_validate_args_accepts_valid():
 
 
 def test_validate_args_rejects_unknown():
-    step = {'interface': 'deploy', 'step': 'erase',
-            'args': {'size': 1, 'colour': 'red'}}
+    step = {
+        'interface': 'deploy',
+        'step': 'erase',
+        'args': {'size': 1, 'colour': 'red'},
+    }
     with pytest.raises(exception.InvalidParameterValue) as err:
         base.validate_step_args(step, ARGSINFO)
     assert 'deploy.erase' in str(err.value)
@@ -173,39 +213,55 @@ def test_validate_args_rejects_missing_required():
 
 
 TYPED = {
-    'passes': {'description': 'n', 'type': 'integer', 'minimum': 1,
-               'maximum': 10},
+    'passes': {
+        'description': 'n',
+        'type': 'integer',
+        'minimum': 1,
+        'maximum': 10,
+    },
     'seconds': {'description': 's', 'type': 'number', 'minimum': 0},
     'mode': {'description': 'm', 'enum': ['fast', 'slow']},
     'label': {'description': 'l', 'type': 'string', 'maxLength': 3},
 }
 
 
-@pytest.mark.parametrize('args', [
-    {'passes': 1}, {'passes': 10}, {'seconds': 0}, {'seconds': 2.5},
-    {'mode': 'slow'}, {'label': 'abc'}, {},
-])
+@pytest.mark.parametrize(
+    'args',
+    [
+        {'passes': 1},
+        {'passes': 10},
+        {'seconds': 0},
+        {'seconds': 2.5},
+        {'mode': 'slow'},
+        {'label': 'abc'},
+        {},
+    ],
+)
 def test_validate_args_accepts_what_argsinfo_allows(args):
     base.validate_step_args({'args': args}, TYPED)
 
 
-@pytest.mark.parametrize('args,words', [
-    ({'passes': 0}, ['passes', 'minimum']),
-    ({'passes': 11}, ['passes', 'maximum']),
-    ({'passes': '2'}, ['passes', 'integer']),
-    ({'passes': 2.0}, ['passes', 'integer']),
-    ({'passes': True}, ['passes', 'integer']),
-    ({'seconds': -1}, ['seconds', 'minimum']),
-    ({'seconds': '1'}, ['seconds', 'number']),
-    ({'mode': 'medium'}, ['mode', 'medium']),
-    ({'label': 'abcd'}, ['label', 'long']),
-])
+@pytest.mark.parametrize(
+    'args,words',
+    [
+        ({'passes': 0}, ['passes', 'minimum']),
+        ({'passes': 11}, ['passes', 'maximum']),
+        ({'passes': '2'}, ['passes', 'integer']),
+        ({'passes': 2.0}, ['passes', 'integer']),
+        ({'passes': True}, ['passes', 'integer']),
+        ({'seconds': -1}, ['seconds', 'minimum']),
+        ({'seconds': '1'}, ['seconds', 'number']),
+        ({'mode': 'medium'}, ['mode', 'medium']),
+        ({'label': 'abcd'}, ['label', 'long']),
+    ],
+)
 def test_validate_args_checks_type_and_range(args, words):
     """The defect: passes=0, passes="2", seconds=-1 were accepted and
     failed the node later."""
     with pytest.raises(exception.InvalidParameterValue) as err:
-        base.validate_step_args({'interface': 'deploy', 'step': 'x',
-                                 'args': args}, TYPED)
+        base.validate_step_args(
+            {'interface': 'deploy', 'step': 'x', 'args': args}, TYPED
+        )
     for word in words:
         assert word in str(err.value)
 
@@ -219,8 +275,10 @@ def test_base_poll_default_is_not_finished(iface):
     assert iface.poll_clean_step(FakeTask()) is False
 
 
-@pytest.mark.parametrize('cls', [
-    base.PowerInterface, base.ManagementInterface, base.DeployInterface])
+@pytest.mark.parametrize(
+    'cls',
+    [base.PowerInterface, base.ManagementInterface, base.DeployInterface],
+)
 def test_interface_bases_are_abstract(cls):
     with pytest.raises(TypeError):
         cls(make_conf())

@@ -21,13 +21,27 @@ from ironic_lite.tests.unit.test_task_manager import holder  # noqa: F401
 from ironic_lite.tests.unit.test_task_manager import make_node
 from ironic_lite.tests.unit.test_task_manager import wait_state
 
-WAIT = {'interface': 'deploy', 'step': 'wait_a_bit', 'args': {'seconds': 0},
-        'abortable': True, 'priority': 0}
-VERIFY = {'interface': 'management', 'step': 'verify_properties',
-          'args': {}, 'abortable': False, 'priority': 80}
-FAIL = {'interface': 'deploy', 'step': 'fail_step',
-        'args': {'message': 'disk 3 is gone'}, 'abortable': False,
-        'priority': 0}
+WAIT = {
+    'interface': 'deploy',
+    'step': 'wait_a_bit',
+    'args': {'seconds': 0},
+    'abortable': True,
+    'priority': 0,
+}
+VERIFY = {
+    'interface': 'management',
+    'step': 'verify_properties',
+    'args': {},
+    'abortable': False,
+    'priority': 80,
+}
+FAIL = {
+    'interface': 'deploy',
+    'step': 'fail_step',
+    'args': {'message': 'disk 3 is gone'},
+    'abortable': False,
+    'priority': 0,
+}
 
 # The shared fixtures (configuration, worker pool); the DB file, ``ctx``,
 # comes from conftest.py.
@@ -40,8 +54,12 @@ def steps_run(row):
 
 
 def cleaning_node(ctx, target=states.AVAILABLE, **values):
-    node = make_node(ctx, provision_state=states.CLEANING,
-                     target_provision_state=target, **values)
+    node = make_node(
+        ctx,
+        provision_state=states.CLEANING,
+        target_provision_state=target,
+        **values,
+    )
     return node
 
 
@@ -58,7 +76,8 @@ def test_automated_cleaning_runs_steps_in_order(ctx, conf):
     assert steps_run(row) == ['erase_devices_metadata', 'verify_properties']
     assert row['clean_step'] == {}
     assert not set(clean_state.CLEANING_KEYS) & set(
-        row['driver_internal_info'])
+        row['driver_internal_info']
+    )
 
 
 @pytest.mark.parametrize('option,node_value', [(False, None), (True, False)])
@@ -78,7 +97,9 @@ def test_node_setting_overrides_disabled_option(ctx):
     with lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task)
     assert steps_run(db_nodes.node_get(ctx, node['id'])) == [
-        'erase_devices_metadata', 'verify_properties']
+        'erase_devices_metadata',
+        'verify_properties',
+    ]
 
 
 def test_manual_cleaning_ends_manageable(ctx, conf):
@@ -91,8 +112,9 @@ def test_manual_cleaning_ends_manageable(ctx, conf):
 
 
 def test_failing_step_fails_cleaning_with_maintenance(ctx, conf):
-    node = cleaning_node(ctx, target=states.MANAGEABLE,
-                         power_state=states.POWER_ON)
+    node = cleaning_node(
+        ctx, target=states.MANAGEABLE, power_state=states.POWER_ON
+    )
     with lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task, [VERIFY, FAIL, VERIFY])
     row = db_nodes.node_get(ctx, node['id'])
@@ -105,7 +127,8 @@ def test_failing_step_fails_cleaning_with_maintenance(ctx, conf):
     assert steps_run(row) == ['verify_properties']
     assert row['clean_step'] == {}
     assert not set(clean_state.CLEANING_KEYS) & set(
-        row['driver_internal_info'])
+        row['driver_internal_info']
+    )
     # Not powered off (as upstream): the operator may want to look.
     assert row['power_state'] == states.POWER_ON
     assert row['reservation'] is None
@@ -124,8 +147,9 @@ def test_invalid_properties_fail_before_any_step_runs(ctx, conf):
 def test_asynchronous_step_waits_then_resumes_by_polling(ctx, conf, pool):
     node = cleaning_node(ctx, target=states.MANAGEABLE)
     with lock(ctx, conf, node) as task:
-        cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 0.2}},
-                                      VERIFY])
+        cleaning.do_node_clean(
+            task, [{**WAIT, 'args': {'seconds': 0.2}}, VERIFY]
+        )
     row = db_nodes.node_get(ctx, node['id'])
     assert row['provision_state'] == states.CLEANWAIT
     assert row['target_provision_state'] == states.MANAGEABLE
@@ -133,7 +157,8 @@ def test_asynchronous_step_waits_then_resumes_by_polling(ctx, conf, pool):
     with lock(ctx, conf, node) as task:
         clean_wait.poll_async_step(task, pool)
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
-        states.CLEANWAIT)
+        states.CLEANWAIT
+    )
     time.sleep(0.25)
     with lock(ctx, conf, node) as task:
         clean_wait.poll_async_step(task, pool)
@@ -144,8 +169,9 @@ def test_asynchronous_step_waits_then_resumes_by_polling(ctx, conf, pool):
 def test_callback_continues_with_the_next_step(ctx, conf, pool):
     node = cleaning_node(ctx, target=states.MANAGEABLE)
     with lock(ctx, conf, node) as task:
-        cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 600}},
-                                      VERIFY])
+        cleaning.do_node_clean(
+            task, [{**WAIT, 'args': {'seconds': 600}}, VERIFY]
+        )
     with lock(ctx, conf, node) as task:
         clean_wait.continue_cleaning(task, pool)
     row = wait_state(ctx, node, states.MANAGEABLE)
@@ -164,12 +190,13 @@ def test_abort_of_an_abortable_step(ctx, conf, pool):
     assert 'clean_wait_until' not in row['driver_internal_info']
 
 
-def test_abort_of_a_step_that_is_not_abortable_waits_for_it(
-        ctx, conf, pool):
+def test_abort_of_a_step_that_is_not_abortable_waits_for_it(ctx, conf, pool):
     node = cleaning_node(ctx, target=states.MANAGEABLE)
     with lock(ctx, conf, node) as task:
-        cleaning.do_node_clean(task, [
-            {**WAIT, 'abortable': False, 'args': {'seconds': 0}}, VERIFY])
+        cleaning.do_node_clean(
+            task,
+            [{**WAIT, 'abortable': False, 'args': {'seconds': 0}}, VERIFY],
+        )
     with lock(ctx, conf, node) as task:
         clean_wait.start_abort(task, pool)
     row = db_nodes.node_get(ctx, node['id'])
@@ -199,8 +226,13 @@ def test_rerunning_from_a_recorded_index(ctx, conf):
     node = cleaning_node(ctx)
     with lock(ctx, conf, node) as task:
         task.node.driver_internal_info[clean_state.STEPS_KEY] = [
-            {**VERIFY, 'step': 'erase_devices_metadata',
-             'interface': 'deploy'}, VERIFY]
+            {
+                **VERIFY,
+                'step': 'erase_devices_metadata',
+                'interface': 'deploy',
+            },
+            VERIFY,
+        ]
         task.save()
         cleaning.do_next_clean_step(task, 1)
     row = db_nodes.node_get(ctx, node['id'])
@@ -208,8 +240,9 @@ def test_rerunning_from_a_recorded_index(ctx, conf):
     assert steps_run(row) == ['verify_properties']
 
 
-def test_a_validate_error_fails_cleaning_before_any_step(ctx, conf, pool,
-                                                         monkeypatch):
+def test_a_validate_error_fails_cleaning_before_any_step(
+    ctx, conf, pool, monkeypatch
+):
     def validate(self, task):
         raise exception.InvalidParameterValue(err='no BMC address')
 
@@ -227,7 +260,8 @@ def test_a_validate_error_fails_cleaning_before_any_step(ctx, conf, pool,
 
 
 def test_progress_is_visible_during_cleaning_and_removed_after(
-        ctx, conf, monkeypatch):
+    ctx, conf, monkeypatch
+):
     seen = []
     real_step = fake.FakeDeploy.erase_devices_metadata
 
@@ -235,8 +269,11 @@ def test_progress_is_visible_during_cleaning_and_removed_after(
         seen.append(db_nodes.node_get(ctx, task.node.id))
         return real_step(self, task)
 
-    monkeypatch.setattr(fake.FakeDeploy, 'erase_devices_metadata',
-                        base.clean_step(priority=99)(step))
+    monkeypatch.setattr(
+        fake.FakeDeploy,
+        'erase_devices_metadata',
+        base.clean_step(priority=99)(step),
+    )
     node = cleaning_node(ctx)
     with lock(ctx, conf, node) as task:
         cleaning.do_node_clean(task)
@@ -246,7 +283,9 @@ def test_progress_is_visible_during_cleaning_and_removed_after(
     info = during['driver_internal_info']
     assert info['clean_step_index'] == 0
     assert [s['step'] for s in info['clean_steps']] == [
-        'erase_devices_metadata', 'verify_properties']
+        'erase_devices_metadata',
+        'verify_properties',
+    ]
     row = db_nodes.node_get(ctx, node['id'])
     assert row['provision_state'] == states.AVAILABLE
     assert row['clean_step'] == {}
@@ -255,7 +294,8 @@ def test_progress_is_visible_during_cleaning_and_removed_after(
 
 
 def test_a_stopping_conductor_leaves_the_node_before_the_next_step(
-        ctx, conf, pool):
+    ctx, conf, pool
+):
     """stop() lets the running step finish; the node stays in cleaning,
     unlocked, at the next step, and is resumed from there."""
     node = cleaning_node(ctx, target=states.MANAGEABLE)
@@ -268,15 +308,18 @@ def test_a_stopping_conductor_leaves_the_node_before_the_next_step(
             pool.stop_accepting()
             return real(self, task)
 
-        fake.FakeManagement.verify_properties = base.clean_step(
-            priority=80)(stop_during)
+        fake.FakeManagement.verify_properties = base.clean_step(priority=80)(
+            stop_during
+        )
         try:
             cleaning.do_node_clean(task, [VERIFY, FAIL])
         finally:
             fake.FakeManagement.verify_properties = real
     row = db_nodes.node_get(ctx, node['id'])
     assert (row['provision_state'], row['reservation']) == (
-        states.CLEANING, None)
+        states.CLEANING,
+        None,
+    )
     assert row['clean_step'] == {}
     assert row['driver_internal_info']['clean_step_index'] == 1
     assert steps_run(row) == [step]
@@ -303,8 +346,7 @@ def test_last_error_names_the_node_once(ctx, conf, pool):
         cleaning.do_node_clean(task)
     for node in (timed_out, aborted):
         with lock(ctx, conf, node) as task:
-            cleaning.do_node_clean(task, [{**WAIT,
-                                           'args': {'seconds': 600}}])
+            cleaning.do_node_clean(task, [{**WAIT, 'args': {'seconds': 600}}])
     with lock(ctx, conf, timed_out) as task:
         clean_wait.fail_on_timeout(task)
     with lock(ctx, conf, aborted) as task:

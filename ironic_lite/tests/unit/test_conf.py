@@ -31,8 +31,7 @@ def test_register_all_is_idempotent():
 
 
 def test_overrides_stay_in_their_config_object():
-    changed = make_conf(conductor__automated_clean=False,
-                        fake__step_delay=2.0)
+    changed = make_conf(conductor__automated_clean=False, fake__step_delay=2.0)
     assert changed.conductor.automated_clean is False
     fresh = make_conf()
     assert fresh.conductor.automated_clean is True
@@ -41,9 +40,20 @@ def test_overrides_stay_in_their_config_object():
 
 def test_list_opts_covers_every_group_with_help():
     listed = dict(ironic_conf.list_opts())
-    assert set(listed) == {None, 'agent', 'api', 'conductor', 'database',
-                           'deploy', 'fake', 'inspection_rules', 'ipmi',
-                           'metrics', 'neutron', 'redfish'}
+    assert set(listed) == {
+        None,
+        'agent',
+        'api',
+        'conductor',
+        'database',
+        'deploy',
+        'fake',
+        'inspection_rules',
+        'ipmi',
+        'metrics',
+        'neutron',
+        'redfish',
+    }
     for opts in listed.values():
         for opt in opts:
             assert opt.help and len(opt.help) > 20, opt.name

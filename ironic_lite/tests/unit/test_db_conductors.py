@@ -35,8 +35,11 @@ def _age(ctx, hostname, seconds):
         session.execute(
             sa.update(models.Conductor)
             .where(models.Conductor.hostname == hostname)
-            .values(heartbeat_at=lite_db.utcnow()
-                    - datetime.timedelta(seconds=seconds)))
+            .values(
+                heartbeat_at=lite_db.utcnow()
+                - datetime.timedelta(seconds=seconds)
+            )
+        )
 
 
 def test_register_is_idempotent(ctx):
@@ -59,8 +62,7 @@ def test_heartbeat(ctx):
     assert conductors.list_alive(ctx, 60) == []
     beat = conductors.heartbeat(ctx, me('cond1'))
     assert conductors.get(ctx, 'cond1')['heartbeat_at'] == beat
-    assert [c['hostname'] for c in conductors.list_alive(ctx, 60)] == [
-        'cond1']
+    assert [c['hostname'] for c in conductors.list_alive(ctx, 60)] == ['cond1']
     with pytest.raises(exception.ConductorNotFound):
         conductors.heartbeat(ctx, me('never-registered'))
     with pytest.raises(exception.ConductorNotFound):
@@ -74,21 +76,25 @@ def test_alive_and_dead(ctx):
     register(ctx, 'cond2', ['ipmi'])
     register(ctx, 'cond3', ['fake-hardware'])
     register(ctx, 'cond4', ['fake-hardware'])
-    _age(ctx, 'cond2', 120)          # silent: dead
+    _age(ctx, 'cond2', 120)  # silent: dead
     conductors.unregister(ctx, me('cond3'))  # shut down: out of the ring
 
-    assert [(c['hostname'], c['hardware_types'])
-            for c in conductors.list_alive(ctx, 60)] == [
-        ('cond1', ['fake-hardware']), ('cond4', ['fake-hardware'])]
+    assert [
+        (c['hostname'], c['hardware_types'])
+        for c in conductors.list_alive(ctx, 60)
+    ] == [('cond1', ['fake-hardware']), ('cond4', ['fake-hardware'])]
     # Offline but heartbeating lately (stopping, or just stopped): its
     # locks are kept until the heartbeat is old.
     assert conductors.list_dead(ctx, 60) == [
-        ('cond2', me('cond2').incarnation)]
+        ('cond2', me('cond2').incarnation)
+    ]
     assert conductors.list_dead(ctx, 600) == []
     _age(ctx, 'cond3', 120)
     # (cond3 stopped cleanly: nobody holds its name any more)
     assert conductors.list_dead(ctx, 60) == [
-        ('cond2', me('cond2').incarnation), ('cond3', None)]
+        ('cond2', me('cond2').incarnation),
+        ('cond3', None),
+    ]
 
 
 def test_a_stopping_conductor_heartbeats_offline(ctx):
@@ -116,19 +122,19 @@ def test_a_slow_heartbeat_within_the_timeout_is_alive(ctx):
     register(ctx, 'slow', ['fake-hardware'])
     _age(ctx, 'slow', 58)
     assert conductors.list_dead(ctx, 60) == []
-    assert [c['hostname'] for c in conductors.list_alive(ctx, 60)] == [
-        'slow']
+    assert [c['hostname'] for c in conductors.list_alive(ctx, 60)] == ['slow']
     _age(ctx, 'slow', 61)
-    assert conductors.list_dead(ctx, 60) == [
-        ('slow', me('slow').incarnation)]
+    assert conductors.list_dead(ctx, 60) == [('slow', me('slow').incarnation)]
     assert conductors.list_alive(ctx, 60) == []
 
 
 def test_register_records_the_conductor_group_in_lower_case(ctx):
     register(ctx, 'cond1', ['fake-hardware'], 'Rack1')
     register(ctx, 'cond2', ['fake-hardware'])
-    groups = {c['hostname']: c['conductor_group']
-              for c in conductors.list_alive(ctx, 60)}
+    groups = {
+        c['hostname']: c['conductor_group']
+        for c in conductors.list_alive(ctx, 60)
+    }
     assert groups == {'cond1': 'rack1', 'cond2': ''}
     # A restart in another group moves the conductor.
     register(ctx, 'cond1', ['fake-hardware'], 'rack2')
@@ -158,13 +164,18 @@ def test_down_hosts_judges_a_kept_list_as_of_its_read(ctx):
 
 # -- one host name, one live process
 
+
 def test_a_live_process_keeps_its_host_name(ctx):
     first = ConductorIdentity.new('cond1')
     conductors.register(ctx, first, ['fake-hardware'])
     _age(ctx, 'cond1', 50)
     with pytest.raises(exception.ConductorHostInUse) as info:
-        conductors.register(ctx, ConductorIdentity.new('cond1'),
-                            ['fake-hardware'], heartbeat_timeout=60)
+        conductors.register(
+            ctx,
+            ConductorIdentity.new('cond1'),
+            ['fake-hardware'],
+            heartbeat_timeout=60,
+        )
     message = str(info.value)
     assert f'pid {os.getpid()}' in message
     assert first.incarnation in message
@@ -181,16 +192,21 @@ def test_a_stopping_process_keeps_its_host_name(ctx):
     conductors.register(ctx, first, ['fake-hardware'])
     conductors.heartbeat(ctx, first, online=False)
     with pytest.raises(exception.ConductorHostInUse):
-        conductors.register(ctx, ConductorIdentity.new('cond1'),
-                            ['fake-hardware'], heartbeat_timeout=60)
+        conductors.register(
+            ctx,
+            ConductorIdentity.new('cond1'),
+            ['fake-hardware'],
+            heartbeat_timeout=60,
+        )
 
 
 def test_a_dead_process_loses_its_name_and_is_fenced(ctx):
     old, new = ConductorIdentity.new('cond1'), ConductorIdentity.new('cond1')
     conductors.register(ctx, old, ['fake-hardware'])
     _age(ctx, 'cond1', 61)
-    row = conductors.register(ctx, new, ['fake-hardware'],
-                              heartbeat_timeout=60)
+    row = conductors.register(
+        ctx, new, ['fake-hardware'], heartbeat_timeout=60
+    )
     assert row['incarnation'] == new.incarnation
     assert row['online'] is True
     # The old process wakes up: nothing it writes counts.
@@ -203,8 +219,7 @@ def test_a_dead_process_loses_its_name_and_is_fenced(ctx):
     with pytest.raises(exception.ConductorHostInUse):
         conductors.register(ctx, old, ['fake-hardware'])
     after = conductors.get(ctx, 'cond1')
-    assert (after['online'], after['incarnation']) == (True,
-                                                       new.incarnation)
+    assert (after['online'], after['incarnation']) == (True, new.incarnation)
 
 
 def test_a_clean_stop_frees_the_name_at_once(ctx):
@@ -212,8 +227,10 @@ def test_a_clean_stop_frees_the_name_at_once(ctx):
     conductors.register(ctx, old, ['fake-hardware'])
     conductors.unregister(ctx, old)
     assert conductors.get(ctx, 'cond1')['incarnation'] is None
-    assert conductors.register(ctx, new, ['fake-hardware'])[
-        'incarnation'] == new.incarnation
+    assert (
+        conductors.register(ctx, new, ['fake-hardware'])['incarnation']
+        == new.incarnation
+    )
 
 
 def test_registering_again_keeps_the_name(ctx):
@@ -245,7 +262,8 @@ def _hold_as(ctx, hostname, key):
         session.execute(
             sa.update(models.Conductor)
             .where(models.Conductor.hostname == hostname)
-            .values(process_key=key))
+            .values(process_key=key)
+        )
 
 
 def test_a_holder_proven_dead_on_this_machine_loses_its_name_at_once(ctx):
@@ -257,10 +275,18 @@ def test_a_holder_proven_dead_on_this_machine_loses_its_name_at_once(ctx):
     assert me_now is not None
     old, new = ConductorIdentity.new('cond1'), ConductorIdentity.new('cond1')
     conductors.register(ctx, old, ['fake-hardware'])
-    _hold_as(ctx, 'cond1', str(process_key.ProcessKey(
-        me_now.boot, me_now.pid_namespace, child.pid, started or 1)))
-    row = conductors.register(ctx, new, ['fake-hardware'],
-                              heartbeat_timeout=60)
+    _hold_as(
+        ctx,
+        'cond1',
+        str(
+            process_key.ProcessKey(
+                me_now.boot, me_now.pid_namespace, child.pid, started or 1
+            )
+        ),
+    )
+    row = conductors.register(
+        ctx, new, ['fake-hardware'], heartbeat_timeout=60
+    )
     assert row['incarnation'] == new.incarnation
     assert row['process_key'] == str(me_now)
     with pytest.raises(exception.ConductorReplaced):
@@ -272,5 +298,9 @@ def test_a_holder_on_another_machine_is_never_judged_by_its_pid(ctx):
     conductors.register(ctx, old, ['fake-hardware'])
     _hold_as(ctx, 'cond1', 'another-boot/pid:[4026531836]/999999/1')
     with pytest.raises(exception.ConductorHostInUse):
-        conductors.register(ctx, ConductorIdentity.new('cond1'),
-                            ['fake-hardware'], heartbeat_timeout=60)
+        conductors.register(
+            ctx,
+            ConductorIdentity.new('cond1'),
+            ['fake-hardware'],
+            heartbeat_timeout=60,
+        )

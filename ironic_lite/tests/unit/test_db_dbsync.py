@@ -9,13 +9,24 @@ import sqlalchemy as sa
 def _dbsync(tmp_path, *args, connection=None):
     conf = tmp_path / 'ironic-lite.conf'
     # One connection attempt: the default retries for 100 s.
-    conf.write_text('[database]\nmax_retries = 0\n' + (
-        f'connection = {connection}\n' if connection else ''))
+    conf.write_text(
+        '[database]\nmax_retries = 0\n'
+        + (f'connection = {connection}\n' if connection else '')
+    )
     return subprocess.run(
-        [sys.executable, '-m', 'ironic_lite.cmd.dbsync',
-         '--config-file', str(conf), *args],
-        capture_output=True, text=True, timeout=120,
-        env={'PYTHONPATH': ':'.join(sys.path)})
+        [
+            sys.executable,
+            '-m',
+            'ironic_lite.cmd.dbsync',
+            '--config-file',
+            str(conf),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={'PYTHONPATH': ':'.join(sys.path)},
+    )
 
 
 def _last_line(text):
@@ -37,14 +48,28 @@ def test_upgrade_is_the_default_and_idempotent(tmp_path):
     version = _dbsync(tmp_path, 'version', connection=url)
     assert _last_line(version.stdout) == '0018'
     tables = sa.inspect(sa.create_engine(url)).get_table_names()
-    assert set(tables) == {'alembic_version', 'conductors', 'nodes',
-                           'volume_connectors', 'volume_targets',
-                           'node_history', 'node_traits', 'bios_settings',
-                           'allocations', 'chassis', 'ports', 'portgroups',
-                           'deploy_templates', 'deploy_template_steps',
-                           'node_inventory', 'firmware_information',
-                           'runbooks', 'runbook_steps', 'runbook_traits',
-                               'inspection_rules'}
+    assert set(tables) == {
+        'alembic_version',
+        'conductors',
+        'nodes',
+        'volume_connectors',
+        'volume_targets',
+        'node_history',
+        'node_traits',
+        'bios_settings',
+        'allocations',
+        'chassis',
+        'ports',
+        'portgroups',
+        'deploy_templates',
+        'deploy_template_steps',
+        'node_inventory',
+        'firmware_information',
+        'runbooks',
+        'runbook_steps',
+        'runbook_traits',
+        'inspection_rules',
+    }
 
 
 def test_no_connection_is_a_clear_error(tmp_path):
@@ -56,8 +81,9 @@ def test_no_connection_is_a_clear_error(tmp_path):
 
 def test_unreachable_server_is_a_clear_error(tmp_path):
     # Nothing listens on port 1.
-    done = _dbsync(tmp_path,
-                   connection='mysql+pymysql://root@127.0.0.1:1/ironic')
+    done = _dbsync(
+        tmp_path, connection='mysql+pymysql://root@127.0.0.1:1/ironic'
+    )
     assert done.returncode == 1
     assert 'cannot connect to the database' in done.stderr
     assert 'Traceback' not in done.stderr

@@ -14,8 +14,12 @@ def _node(ctx, name='n1'):
 
 
 def _event(node, text):
-    return {'node_id': node['id'], 'event': text, 'severity': 'ERROR',
-            'event_type': 'cleaning'}
+    return {
+        'node_id': node['id'],
+        'event': text,
+        'severity': 'ERROR',
+        'event_type': 'cleaning',
+    }
 
 
 def test_recording_keeps_the_newest_max_entries(ctx):
@@ -40,12 +44,14 @@ def test_paging_and_an_unknown_marker(ctx):
     for index in range(3):
         node_history.record(ctx, _event(node, f'e{index}'), 10)
     first = node_history.list_page(ctx, node['id'], limit=2)
-    rest = node_history.list_page(ctx, node['id'], limit=2,
-                                  marker=first[-1]['uuid'])
+    rest = node_history.list_page(
+        ctx, node['id'], limit=2, marker=first[-1]['uuid']
+    )
     assert [r['event'] for r in first + rest] == ['e0', 'e1', 'e2']
     with pytest.raises(exception.NodeHistoryNotFound):
-        node_history.list_page(ctx, node['id'],
-                               marker='1a1a1a1a-2b2b-3c3c-4d4d-5e5e5e5e5e5e')
+        node_history.list_page(
+            ctx, node['id'], marker='1a1a1a1a-2b2b-3c3c-4d4d-5e5e5e5e5e5e'
+        )
     with pytest.raises(exception.InvalidParameterValue):
         node_history.list_page(ctx, node['id'], sort_key='nothing')
 
@@ -62,12 +68,28 @@ def test_an_event_is_found_through_its_node_only(ctx):
 def test_deleting_a_node_deletes_its_rows(ctx):
     node = _node(ctx)
     node_history.record(ctx, _event(node, 'e'), 10)
-    volumes.create(ctx, volumes.CONNECTORS, {
-        'node_id': node['id'], 'type': 'iqn', 'connector_id': 'iqn.x',
-        'extra': {}})
-    volumes.create(ctx, volumes.TARGETS, {
-        'node_id': node['id'], 'volume_type': 'iscsi', 'boot_index': 0,
-        'volume_id': 'v1', 'properties': {}, 'extra': {}})
+    volumes.create(
+        ctx,
+        volumes.CONNECTORS,
+        {
+            'node_id': node['id'],
+            'type': 'iqn',
+            'connector_id': 'iqn.x',
+            'extra': {},
+        },
+    )
+    volumes.create(
+        ctx,
+        volumes.TARGETS,
+        {
+            'node_id': node['id'],
+            'volume_type': 'iscsi',
+            'boot_index': 0,
+            'volume_id': 'v1',
+            'properties': {},
+            'extra': {},
+        },
+    )
     nodes.node_destroy(ctx, node['uuid'])
     assert volumes.list_page(ctx, volumes.CONNECTORS) == []
     assert volumes.list_page(ctx, volumes.TARGETS) == []
@@ -76,14 +98,23 @@ def test_deleting_a_node_deletes_its_rows(ctx):
 
 def test_volume_duplicates_name_their_values(ctx):
     node = _node(ctx)
-    values = {'node_id': node['id'], 'type': 'iqn', 'connector_id': 'x',
-              'extra': {}}
+    values = {
+        'node_id': node['id'],
+        'type': 'iqn',
+        'connector_id': 'x',
+        'extra': {},
+    }
     volumes.create(ctx, volumes.CONNECTORS, values)
     with pytest.raises(exception.VolumeConnectorTypeAndIdAlreadyExists):
         volumes.create(ctx, volumes.CONNECTORS, values)
-    target = {'node_id': node['id'], 'volume_type': 'iscsi',
-              'boot_index': 0, 'volume_id': 'v1', 'properties': {},
-              'extra': {}}
+    target = {
+        'node_id': node['id'],
+        'volume_type': 'iscsi',
+        'boot_index': 0,
+        'volume_id': 'v1',
+        'properties': {},
+        'extra': {},
+    }
     volumes.create(ctx, volumes.TARGETS, target)
     with pytest.raises(exception.VolumeTargetBootIndexAlreadyExists):
         volumes.create(ctx, volumes.TARGETS, target)
@@ -91,9 +122,16 @@ def test_volume_duplicates_name_their_values(ctx):
 
 def test_a_project_lists_only_its_nodes_items(ctx):
     node = _node(ctx)
-    volumes.create(ctx, volumes.CONNECTORS, {
-        'node_id': node['id'], 'type': 'iqn', 'connector_id': 'iqn.p',
-        'extra': {}})
+    volumes.create(
+        ctx,
+        volumes.CONNECTORS,
+        {
+            'node_id': node['id'],
+            'type': 'iqn',
+            'connector_id': 'iqn.p',
+            'extra': {},
+        },
+    )
     assert len(volumes.list_page(ctx, volumes.CONNECTORS)) == 1
     # The node has no owner or lessee: nothing is the project's.
     assert volumes.list_page(ctx, volumes.CONNECTORS, project='p1') == []

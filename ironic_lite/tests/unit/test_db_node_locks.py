@@ -26,8 +26,7 @@ def make_node(ctx, **values):
 def start(ctx, host):
     """A conductor process of ``host`` that took its name."""
     identity = ConductorIdentity.new(host)
-    conductors.register(ctx, identity, ['fake-hardware'],
-                        heartbeat_timeout=60)
+    conductors.register(ctx, identity, ['fake-hardware'], heartbeat_timeout=60)
     return identity
 
 
@@ -36,8 +35,11 @@ def age(ctx, host, seconds):
         session.execute(
             sa.update(models.Conductor)
             .where(models.Conductor.hostname == host)
-            .values(heartbeat_at=lite_db.utcnow()
-                    - datetime.timedelta(seconds=seconds)))
+            .values(
+                heartbeat_at=lite_db.utcnow()
+                - datetime.timedelta(seconds=seconds)
+            )
+        )
 
 
 def replace(ctx, old):
@@ -76,8 +78,9 @@ def test_concurrent_reserves_have_one_winner(ctx):
         except exception.NodeLocked:
             losers.append(holder.host)
 
-    threads = [threading.Thread(target=try_reserve, args=(h,))
-               for h in holders]
+    threads = [
+        threading.Thread(target=try_reserve, args=(h,)) for h in holders
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -105,10 +108,14 @@ def test_release(ctx):
 
 def test_clear_dead_clears_only_locks_of_the_dead_incarnation(ctx):
     ids = {}
-    holders = {host: start(ctx, host) for host in ('cond1', 'cond2',
-                                                   'cond3')}
-    for name, host in (('a', 'cond1'), ('b', 'cond1'), ('c', 'cond2'),
-                       ('d', 'cond3'), ('e', None)):
+    holders = {host: start(ctx, host) for host in ('cond1', 'cond2', 'cond3')}
+    for name, host in (
+        ('a', 'cond1'),
+        ('b', 'cond1'),
+        ('c', 'cond2'),
+        ('d', 'cond3'),
+        ('e', None),
+    ):
         ids[name] = make_node(ctx, name=name)['id']
         if host:
             node_locks.reserve(ctx, holders[host], ids[name])
@@ -124,8 +131,13 @@ def test_clear_dead_clears_only_locks_of_the_dead_incarnation(ctx):
     released = node_locks.clear_dead(ctx, dead)
     assert [node_id for node_id, _uuid in released] == [ids['a'], ids['b']]
     held = {n['name']: n['reservation'] for n in nodes.node_list(ctx)}
-    assert held == {'a': None, 'b': None, 'c': 'cond2', 'd': 'cond3',
-                    'e': None}
+    assert held == {
+        'a': None,
+        'b': None,
+        'c': 'cond2',
+        'd': 'cond3',
+        'e': None,
+    }
     assert node_locks.clear_dead(ctx, []) == []
 
 
@@ -136,8 +148,7 @@ def test_clear_own_of_some_nodes_and_reserved_by(ctx):
         node_locks.reserve(ctx, one, node_id)
     node_locks.reserve(ctx, two, c)
     uuids = {n['id']: n['uuid'] for n in nodes.node_list(ctx)}
-    assert node_locks.reserved_by(ctx, one) == [(a, uuids[a]),
-                                                (b, uuids[b])]
+    assert node_locks.reserved_by(ctx, one) == [(a, uuids[a]), (b, uuids[b])]
     # Only the nodes named, only while the process still holds them.
     assert node_locks.clear_own(ctx, one, [b, c]) == [(b, uuids[b])]
     assert node_locks.clear_own(ctx, one, []) == []
@@ -154,12 +165,17 @@ def test_update_only_while_locked_by(ctx):
     with pytest.raises(exception.NodeNotLocked, match='holder: cond2'):
         nodes.node_update(ctx, node['id'], {'name': 'x'}, locked_by=one)
     assert nodes.node_get(ctx, node['id'])['name'] is None
-    assert nodes.node_update(ctx, node['uuid'], {'name': 'x'},
-                             locked_by=two)['name'] == 'x'
+    assert (
+        nodes.node_update(ctx, node['uuid'], {'name': 'x'}, locked_by=two)[
+            'name'
+        ]
+        == 'x'
+    )
     # The lock is checked first: a lost lock is not a stale revision.
     with pytest.raises(exception.NodeNotLocked):
-        nodes.node_update(ctx, node['id'], {'name': 'y'}, locked_by=one,
-                          expected_revision=0)
+        nodes.node_update(
+            ctx, node['id'], {'name': 'y'}, locked_by=one, expected_revision=0
+        )
 
 
 def test_every_write_increments_the_revision_and_the_lock_does_not(ctx):
@@ -182,8 +198,10 @@ def test_reserve_adopts_a_stale_reservation_of_its_own_host(ctx):
     node_locks.reserve(ctx, one, node['id'])
     with pytest.raises(exception.NodeLocked):
         node_locks.reserve(ctx, one, node['id'])
-    assert node_locks.reserve(ctx, one, node['id'],
-                              adopt=True)['reservation'] == 'cond1'
+    assert (
+        node_locks.reserve(ctx, one, node['id'], adopt=True)['reservation']
+        == 'cond1'
+    )
     with pytest.raises(exception.NodeLocked):
         node_locks.reserve(ctx, two, node['id'], adopt=True)
 
@@ -202,6 +220,7 @@ def test_lock_state(ctx):
 
 # -- a replaced process
 
+
 def test_a_replaced_process_writes_nothing_under_its_locks(ctx):
     """From the moment a new process took the host name, the old one's
     writes, releases and lock checks fail, even before the new one
@@ -211,8 +230,7 @@ def test_a_replaced_process_writes_nothing_under_its_locks(ctx):
     node_locks.reserve(ctx, old, node['id'])
     new = replace(ctx, old)
     with pytest.raises(exception.NodeNotLocked) as info:
-        nodes.node_update(ctx, node['id'], {'name': 'stale'},
-                          locked_by=old)
+        nodes.node_update(ctx, node['id'], {'name': 'stale'}, locked_by=old)
     assert new.incarnation in str(info.value)
     with pytest.raises(exception.NodeNotLocked):
         node_locks.release(ctx, old, node['id'])
@@ -223,8 +241,12 @@ def test_a_replaced_process_writes_nothing_under_its_locks(ctx):
     # The new process: the lock of its host is its own to adopt.
     assert node_locks.lock_state(ctx, node['id']).held_by(new)
     node_locks.reserve(ctx, new, node['id'], adopt=True)
-    assert nodes.node_update(ctx, node['id'], {'name': 'x'},
-                             locked_by=new)['name'] == 'x'
+    assert (
+        nodes.node_update(ctx, node['id'], {'name': 'x'}, locked_by=new)[
+            'name'
+        ]
+        == 'x'
+    )
 
 
 def test_a_replaced_process_takes_no_lock(ctx):

@@ -24,8 +24,9 @@ def task():
 
 
 def _run(iface, task, name, **args):
-    return iface.execute_clean_step(task, {
-        'interface': iface.interface_type, 'step': name, 'args': args})
+    return iface.execute_clean_step(
+        task, {'interface': iface.interface_type, 'step': name, 'args': args}
+    )
 
 
 def test_power_kept_in_node(conf, task):
@@ -60,30 +61,47 @@ def test_power_delay(task):
 def test_boot_device(conf, task):
     management = fake.FakeManagement(conf)
     assert management.get_boot_device(task) == {
-        'boot_device': 'pxe', 'persistent': False}
+        'boot_device': 'pxe',
+        'persistent': False,
+    }
     assert management.get_supported_boot_devices(task) == ['pxe']
     management.set_boot_device(task, 'pxe', persistent=True)
     assert management.get_boot_device(task) == {
-        'boot_device': 'pxe', 'persistent': True}
-    with pytest.raises(exception.InvalidParameterValue,
-                       match='Invalid boot device disk'):
+        'boot_device': 'pxe',
+        'persistent': True,
+    }
+    with pytest.raises(
+        exception.InvalidParameterValue, match='Invalid boot device disk'
+    ):
         management.set_boot_device(task, 'disk')
 
 
-@pytest.mark.parametrize('properties', [
-    {}, {'cpus': 4, 'memory_mb': '8192', 'local_gb': 100},
-    {'cpus': 1, 'vendor': 'none'}])
+@pytest.mark.parametrize(
+    'properties',
+    [
+        {},
+        {'cpus': 4, 'memory_mb': '8192', 'local_gb': 100},
+        {'cpus': 1, 'vendor': 'none'},
+    ],
+)
 def test_verify_properties_accepts(conf, properties):
     task = FakeTask(node=FakeNode(properties=properties))
-    assert _run(fake.FakeManagement(conf), task,
-                'verify_properties') is None
+    assert _run(fake.FakeManagement(conf), task, 'verify_properties') is None
     assert task.node.driver_internal_info[fake.STEPS_RUN_KEY] == [
-        'verify_properties']
+        'verify_properties'
+    ]
 
 
-@pytest.mark.parametrize('properties', [
-    {'cpus': 0}, {'memory_mb': 'lots'}, {'local_gb': -1},
-    {'cpus': True}, {'local_gb': 1.5}])
+@pytest.mark.parametrize(
+    'properties',
+    [
+        {'cpus': 0},
+        {'memory_mb': 'lots'},
+        {'local_gb': -1},
+        {'cpus': True},
+        {'local_gb': 1.5},
+    ],
+)
 def test_verify_properties_rejects(conf, properties):
     task = FakeTask(node=FakeNode(properties=properties))
     with pytest.raises(exception.NodeCleaningFailure) as err:
@@ -98,7 +116,9 @@ def test_sync_steps_record_order(conf, task):
     assert _run(deploy, task, 'erase_devices_metadata') is None
     assert _run(deploy, task, 'erase_devices', passes=2) is None
     assert task.node.driver_internal_info[fake.STEPS_RUN_KEY] == [
-        'erase_devices_metadata', 'erase_devices']
+        'erase_devices_metadata',
+        'erase_devices',
+    ]
 
 
 @pytest.mark.parametrize('passes', [0, '2', True])
@@ -115,8 +135,7 @@ def test_fail_step_fails(conf, task):
 def test_async_step_finishes_after_its_time(conf, task):
     deploy = fake.FakeDeploy(conf)
     before = time.time()
-    assert _run(deploy, task, 'wait_a_bit', seconds=3600) == \
-        states.CLEANWAIT
+    assert _run(deploy, task, 'wait_a_bit', seconds=3600) == states.CLEANWAIT
     until = task.node.driver_internal_info[fake.WAIT_UNTIL_KEY]
     assert before + 3600 <= until <= time.time() + 3600
     assert deploy.poll_clean_step(task) is False
@@ -125,8 +144,7 @@ def test_async_step_finishes_after_its_time(conf, task):
     task.node.driver_internal_info[fake.WAIT_UNTIL_KEY] = time.time() - 1
     assert deploy.poll_clean_step(task) is True
     assert fake.WAIT_UNTIL_KEY not in task.node.driver_internal_info
-    assert task.node.driver_internal_info[fake.STEPS_RUN_KEY] == [
-        'wait_a_bit']
+    assert task.node.driver_internal_info[fake.STEPS_RUN_KEY] == ['wait_a_bit']
 
 
 def test_async_step_with_zero_seconds_is_done_at_first_poll(conf, task):
@@ -150,8 +168,9 @@ def test_abort_forgets_the_step(conf, task):
 
 
 def test_wait_a_bit_is_abortable_and_manual(conf, task):
-    step = {s['step']: s for s in
-            fake.FakeDeploy(conf).get_clean_steps(task)}['wait_a_bit']
+    step = {s['step']: s for s in fake.FakeDeploy(conf).get_clean_steps(task)}[
+        'wait_a_bit'
+    ]
     assert step['abortable'] is True
     assert step['priority'] == 0
     assert set(step['argsinfo']) == {'seconds'}
@@ -178,8 +197,9 @@ class LosingTask(FakeTask):
     def checkpoint(self) -> None:
         super().checkpoint()
         if self.checkpoints >= self.lose_at:
-            raise exception.NodeNotLocked(node=self.node.uuid, host='me',
-                                          holder='other')
+            raise exception.NodeNotLocked(
+                node=self.node.uuid, host='me', holder='other'
+            )
 
 
 def _records(path):
@@ -187,8 +207,9 @@ def _records(path):
 
 
 def test_run_log_records_runs_by_conductor(tmp_path):
-    conf = make_conf(host='conductor-7', fake__run_log=str(
-        tmp_path / 'runs.jsonl'))
+    conf = make_conf(
+        host='conductor-7', fake__run_log=str(tmp_path / 'runs.jsonl')
+    )
     deploy = fake.FakeDeploy(conf)
     done = FakeTask()
     _run(deploy, done, 'one_shot_work', seconds=0.3, tag='t1')
@@ -199,12 +220,19 @@ def test_run_log_records_runs_by_conductor(tmp_path):
     # A step that lost its node stops at once, and records nothing else.
     assert lost.checkpoints == LosingTask.lose_at
     assert 'repeatable_work' not in lost.node.driver_internal_info.get(
-        fake.STEPS_RUN_KEY, [])
+        fake.STEPS_RUN_KEY, []
+    )
     start, end, start2, end2 = _records(tmp_path / 'runs.jsonl')
     assert (start['event'], start['tag'], start['conductor']) == (
-        'start', 't1', 'conductor-7')
+        'start',
+        't1',
+        'conductor-7',
+    )
     assert (end['event'], end['outcome'], end['run']) == (
-        'end', 'done', start['run'])
+        'end',
+        'done',
+        start['run'],
+    )
     assert end['time'] >= start['time'] + 0.3
     assert (end2['outcome'], end2['tag']) == ('fenced', 't2')
     # Fenced: the end is the last moment the lock was seen held.
@@ -225,7 +253,8 @@ def test_steps_run_is_bounded(conf, task):
     for _ in range(fake.STEPS_RUN_LIMIT + 5):
         _run(deploy, task, 'erase_devices_metadata')
     assert len(task.node.driver_internal_info[fake.STEPS_RUN_KEY]) == (
-        fake.STEPS_RUN_LIMIT)
+        fake.STEPS_RUN_LIMIT
+    )
 
 
 def test_wait_for_gate(tmp_path):
@@ -239,6 +268,8 @@ def test_wait_for_gate(tmp_path):
 
 
 def test_the_fake_management_cannot_inject_an_nmi(conf, task):
-    with pytest.raises(exception.UnsupportedDriverExtension,
-                       match='does not support inject_nmi'):
+    with pytest.raises(
+        exception.UnsupportedDriverExtension,
+        match='does not support inject_nmi',
+    ):
         fake.FakeManagement(conf).inject_nmi(task)

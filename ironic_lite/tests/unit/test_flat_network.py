@@ -24,8 +24,11 @@ VIF2 = '7b3e9c6d-3a1c-4d6f-8a7f-3d2e5f6a7b8c'
 
 @pytest.fixture
 def conf():
-    return make_conf(host=HOST, enabled_network_interfaces=['noop', 'flat'],
-                     neutron__cleaning_network='cleaning-net')
+    return make_conf(
+        host=HOST,
+        enabled_network_interfaces=['noop', 'flat'],
+        neutron__cleaning_network='cleaning-net',
+    )
 
 
 @pytest.fixture
@@ -43,20 +46,33 @@ def _node(ctx, **values):
 
 
 def _port(ctx, ports, node, n, **values):
-    return ports.create_port(ctx, node['uuid'], {
-        'uuid': str(uuid.uuid4()), 'node_id': node['id'],
-        'address': f'52:54:00:00:00:0{n}', **values})
+    return ports.create_port(
+        ctx,
+        node['uuid'],
+        {
+            'uuid': str(uuid.uuid4()),
+            'node_id': node['id'],
+            'address': f'52:54:00:00:00:0{n}',
+            **values,
+        },
+    )
 
 
 def _group(ctx, node, n):
-    return db_portgroups.create(ctx, {
-        'uuid': str(uuid.uuid4()), 'node_id': node['id'],
-        'address': f'52:54:00:00:01:0{n}'})
+    return db_portgroups.create(
+        ctx,
+        {
+            'uuid': str(uuid.uuid4()),
+            'node_id': node['id'],
+            'address': f'52:54:00:00:01:0{n}',
+        },
+    )
 
 
 def _tenant_vif(ctx, port):
     return db_ports.get(ctx, port['uuid'])['internal_info'].get(
-        'tenant_vif_port_id')
+        'tenant_vif_port_id'
+    )
 
 
 def test_attach_binds_a_port_and_detach_unbinds_it(ctx, mgr, ports):
@@ -65,17 +81,21 @@ def test_attach_binds_a_port_and_detach_unbinds_it(ctx, mgr, ports):
     mgr.vif_attach(ctx, node['uuid'], {'id': VIF})
     assert _tenant_vif(ctx, port) == VIF
     assert mgr.vif_list(ctx, node['uuid']) == [{'id': VIF}]
-    with pytest.raises(exception.VifAlreadyAttached,
-                       match=f'{VIF} is already attached to Ironic Port'):
+    with pytest.raises(
+        exception.VifAlreadyAttached,
+        match=f'{VIF} is already attached to Ironic Port',
+    ):
         mgr.vif_attach(ctx, node['uuid'], {'id': VIF})
-    with pytest.raises(exception.NoFreePhysicalPorts,
-                       match='not enough free physical ports'):
+    with pytest.raises(
+        exception.NoFreePhysicalPorts, match='not enough free physical ports'
+    ):
         mgr.vif_attach(ctx, node['uuid'], {'id': VIF2})
     mgr.vif_detach(ctx, node['uuid'], VIF)
     assert _tenant_vif(ctx, port) is None
     assert mgr.vif_list(ctx, node['uuid']) == []
-    with pytest.raises(exception.VifNotAttached,
-                       match='because it is not attached'):
+    with pytest.raises(
+        exception.VifNotAttached, match='because it is not attached'
+    ):
         mgr.vif_detach(ctx, node['uuid'], VIF)
 
 
@@ -96,7 +116,8 @@ def test_a_portgroup_goes_before_its_ports(ctx, mgr, ports):
     member = _port(ctx, ports, node, 1, portgroup_id=group['id'])
     mgr.vif_attach(ctx, node['uuid'], {'id': VIF})
     assert db_portgroups.get(ctx, group['uuid'])['internal_info'] == {
-        'tenant_vif_port_id': VIF}
+        'tenant_vif_port_id': VIF
+    }
     assert _tenant_vif(ctx, member) is None
     # The group is taken: its member is not offered on its own.
     with pytest.raises(exception.NoFreePhysicalPorts):
@@ -114,12 +135,18 @@ def test_an_empty_portgroup_is_not_a_candidate(ctx, mgr, ports):
 
 
 def test_no_cleaning_network_no_attach(ctx, ports):
-    mgr = Unwrapped(vifs.VifManager(make_conf(
-        host=HOST, enabled_network_interfaces=['noop', 'flat']), HOLDER))
+    mgr = Unwrapped(
+        vifs.VifManager(
+            make_conf(host=HOST, enabled_network_interfaces=['noop', 'flat']),
+            HOLDER,
+        )
+    )
     node = _node(ctx)
     _port(ctx, ports, node, 1)
-    with pytest.raises(exception.MissingParameterValue,
-                       match='UUID or name of cleaning_network is not set'):
+    with pytest.raises(
+        exception.MissingParameterValue,
+        match='UUID or name of cleaning_network is not set',
+    ):
         mgr.vif_attach(ctx, node['uuid'], {'id': VIF})
     # The node's own cleaning network will do.
     other = _node(ctx, driver_info={'cleaning_network': 'net-1'})
@@ -130,7 +157,13 @@ def test_no_cleaning_network_no_attach(ctx, ports):
 
 def test_a_smart_nic_port_needs_its_link(ctx, mgr, ports):
     node = _node(ctx)
-    _port(ctx, ports, node, 1, is_smartnic=True,
-          local_link_connection={'hostname': 'host-1'})
+    _port(
+        ctx,
+        ports,
+        node,
+        1,
+        is_smartnic=True,
+        local_link_connection={'hostname': 'host-1'},
+    )
     with pytest.raises(exception.NoFreePhysicalPorts):
         mgr.vif_attach(ctx, node['uuid'], {'id': VIF})

@@ -28,13 +28,18 @@ def test_deterministic_whatever_the_host_order():
 def test_same_mapping_in_another_process():
     """No per-process salt (such as Python's hash())."""
     keys = _keys(20)
-    code = ('import sys; from ironic_lite.common import hash_ring; '
-            'r = hash_ring.HashRing(sys.argv[1].split(",")); '
-            'print(",".join(r.get_host(k) for k in sys.argv[2:]))')
+    code = (
+        'import sys; from ironic_lite.common import hash_ring; '
+        'r = hash_ring.HashRing(sys.argv[1].split(",")); '
+        'print(",".join(r.get_host(k) for k in sys.argv[2:]))'
+    )
     out = subprocess.run(
         [sys.executable, '-c', code, ','.join(HOSTS), *keys],
-        capture_output=True, text=True, check=True,
-        env={'PYTHONHASHSEED': '12345', 'PYTHONPATH': ':'.join(sys.path)})
+        capture_output=True,
+        text=True,
+        check=True,
+        env={'PYTHONHASHSEED': '12345', 'PYTHONPATH': ':'.join(sys.path)},
+    )
     ring = hash_ring.HashRing(HOSTS)
     assert out.stdout.strip().split(',') == [ring.get_host(k) for k in keys]
 
@@ -96,30 +101,45 @@ def test_ring_for_driver():
     ring = hash_ring.ring_for_driver(alive, 'fake-hardware')
     assert ring.hosts == {'cond-a', 'cond-c'}
     assert hash_ring.ring_for_driver(alive, 'ipmi').hosts == {
-        'cond-b', 'cond-c'}
+        'cond-b',
+        'cond-c',
+    }
     with pytest.raises(exception.NoValidHost, match='redfish'):
         hash_ring.ring_for_driver(alive, 'redfish')
 
 
 def test_ring_for_driver_honours_conductor_groups():
     alive = [
-        {'hostname': 'cond-a', 'hardware_types': ['fake-hardware'],
-         'conductor_group': ''},
-        {'hostname': 'cond-b', 'hardware_types': ['fake-hardware'],
-         'conductor_group': 'rack1'},
-        {'hostname': 'cond-c', 'hardware_types': ['fake-hardware'],
-         'conductor_group': 'rack1'},
+        {
+            'hostname': 'cond-a',
+            'hardware_types': ['fake-hardware'],
+            'conductor_group': '',
+        },
+        {
+            'hostname': 'cond-b',
+            'hardware_types': ['fake-hardware'],
+            'conductor_group': 'rack1',
+        },
+        {
+            'hostname': 'cond-c',
+            'hardware_types': ['fake-hardware'],
+            'conductor_group': 'rack1',
+        },
     ]
     assert hash_ring.ring_for_driver(alive, 'fake-hardware').hosts == {
-        'cond-a'}
+        'cond-a'
+    }
     # Case insensitive, as upstream.
-    ring = hash_ring.ring_for_driver(alive, 'fake-hardware',
-                                     conductor_group='RACK1')
+    ring = hash_ring.ring_for_driver(
+        alive, 'fake-hardware', conductor_group='RACK1'
+    )
     assert ring.hosts == {'cond-b', 'cond-c'}
-    with pytest.raises(exception.NoValidHost,
-                       match='in conductor group "rack2"'):
-        hash_ring.ring_for_driver(alive, 'fake-hardware',
-                                  conductor_group='rack2')
+    with pytest.raises(
+        exception.NoValidHost, match='in conductor group "rack2"'
+    ):
+        hash_ring.ring_for_driver(
+            alive, 'fake-hardware', conductor_group='rack2'
+        )
 
 
 def test_node_group():

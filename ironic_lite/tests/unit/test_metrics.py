@@ -36,24 +36,54 @@ def _statements(engine):
         seen.append(statement)
 
     sa.event.listen(engine, 'before_cursor_execute', before)
-    return seen, lambda: sa.event.remove(engine, 'before_cursor_execute',
-                                         before)
+    return seen, lambda: sa.event.remove(
+        engine, 'before_cursor_execute', before
+    )
 
 
 def test_nodes_by_state_maintenance_and_fault(ctx):
     ironic_metrics.register_api()
     make_node(ctx, provision_state=states.AVAILABLE)
     make_node(ctx, provision_state=states.AVAILABLE)
-    make_node(ctx, provision_state=states.CLEANFAIL, maintenance=True,
-              fault='clean failure')
-    make_node(ctx, provision_state=states.ACTIVE, maintenance=True,
-              fault='a fault nobody knows')
-    assert value('ironic_lite_nodes', provision_state='available',
-                 maintenance='false', fault='none') == 2
-    assert value('ironic_lite_nodes', provision_state='clean failed',
-                 maintenance='true', fault='clean failure') == 1
-    assert value('ironic_lite_nodes', provision_state='active',
-                 maintenance='true', fault='other') == 1
+    make_node(
+        ctx,
+        provision_state=states.CLEANFAIL,
+        maintenance=True,
+        fault='clean failure',
+    )
+    make_node(
+        ctx,
+        provision_state=states.ACTIVE,
+        maintenance=True,
+        fault='a fault nobody knows',
+    )
+    assert (
+        value(
+            'ironic_lite_nodes',
+            provision_state='available',
+            maintenance='false',
+            fault='none',
+        )
+        == 2
+    )
+    assert (
+        value(
+            'ironic_lite_nodes',
+            provision_state='clean failed',
+            maintenance='true',
+            fault='clean failure',
+        )
+        == 1
+    )
+    assert (
+        value(
+            'ironic_lite_nodes',
+            provision_state='active',
+            maintenance='true',
+            fault='other',
+        )
+        == 1
+    )
 
 
 def test_scrape_cost_does_not_grow_with_nodes(ctx):
@@ -61,14 +91,25 @@ def test_scrape_cost_does_not_grow_with_nodes(ctx):
     make_node(ctx, provision_state=states.AVAILABLE)
     seen, stop = _statements(db_api.get_engine())
     try:
-        value('ironic_lite_nodes', provision_state='available',
-              maintenance='false', fault='none')
+        value(
+            'ironic_lite_nodes',
+            provision_state='available',
+            maintenance='false',
+            fault='none',
+        )
         queries = len(seen)
         for _ in range(25):
             make_node(ctx, provision_state=states.ENROLL)
         seen.clear()
-        assert value('ironic_lite_nodes', provision_state='enroll',
-                     maintenance='false', fault='none') == 25
+        assert (
+            value(
+                'ironic_lite_nodes',
+                provision_state='enroll',
+                maintenance='false',
+                fault='none',
+            )
+            == 25
+        )
         assert len(seen) == queries
     finally:
         stop()
@@ -76,36 +117,48 @@ def test_scrape_cost_does_not_grow_with_nodes(ctx):
 
 def test_conductor_heartbeat_age(ctx):
     ironic_metrics.register_api()
-    db_conductors.register(ctx, ConductorIdentity.new('c1'),
-                           ['fake-hardware'])
+    db_conductors.register(ctx, ConductorIdentity.new('c1'), ['fake-hardware'])
     old = lite_db.utcnow() - datetime.timedelta(seconds=300)
     with db_api.context_manager.writer.using(ctx) as session:
-        session.execute(sa.update(models.Conductor).values(
-            heartbeat_at=old))
-    age = value('ironic_lite_conductor_heartbeat_age_seconds',
-                hostname='c1', online='true')
+        session.execute(sa.update(models.Conductor).values(heartbeat_at=old))
+    age = value(
+        'ironic_lite_conductor_heartbeat_age_seconds',
+        hostname='c1',
+        online='true',
+    )
     assert 299 <= age < 400
 
 
 def _step_count(step, outcome):
-    return value('ironic_lite_clean_step_duration_seconds_count',
-                 step=step, outcome=outcome) or 0
+    return (
+        value(
+            'ironic_lite_clean_step_duration_seconds_count',
+            step=step,
+            outcome=outcome,
+        )
+        or 0
+    )
 
 
 def test_clean_step_durations_and_failures(ctx, conf):
     ironic_metrics.register_process()
-    before = (_step_count('management.verify_properties', 'succeeded'),
-              _step_count('deploy.fail_step', 'failed'),
-              value('ironic_lite_clean_failures_total', event='fail') or 0)
+    before = (
+        _step_count('management.verify_properties', 'succeeded'),
+        _step_count('deploy.fail_step', 'failed'),
+        value('ironic_lite_clean_failures_total', event='fail') or 0,
+    )
     node = flows.cleaning_node(ctx, target=states.MANAGEABLE)
     with flows.lock(ctx, conf, node) as task:
-        cleaning.do_node_clean(task, [flows.VERIFY, flows.FAIL,
-                                      flows.VERIFY])
-    assert _step_count('management.verify_properties',
-                       'succeeded') == before[0] + 1
+        cleaning.do_node_clean(task, [flows.VERIFY, flows.FAIL, flows.VERIFY])
+    assert (
+        _step_count('management.verify_properties', 'succeeded')
+        == before[0] + 1
+    )
     assert _step_count('deploy.fail_step', 'failed') == before[1] + 1
-    assert value('ironic_lite_clean_failures_total',
-                 event='fail') == before[2] + 1
+    assert (
+        value('ironic_lite_clean_failures_total', event='fail')
+        == before[2] + 1
+    )
 
 
 def test_asynchronous_step_is_counted_as_async(ctx, conf):
@@ -120,8 +173,9 @@ def test_asynchronous_step_is_counted_as_async(ctx, conf):
 def test_clean_failures_exist_at_0_from_start_up():
     ironic_metrics.register_process()
     for event in ('fail', 'abort'):
-        assert value('ironic_lite_clean_failures_total',
-                     event=event) is not None
+        assert (
+            value('ironic_lite_clean_failures_total', event=event) is not None
+        )
 
 
 def test_clean_step_durations_exist_at_0_from_conductor_start_up():
@@ -130,6 +184,11 @@ def test_clean_step_durations_exist_at_0_from_conductor_start_up():
     service.load_enabled_drivers(make_conf())
     for outcome in ironic_metrics.CLEAN_STEP_OUTCOMES:
         for step in ('management.verify_properties', 'deploy.erase_devices'):
-            assert value('ironic_lite_clean_step_duration_seconds_count',
-                         step=step, outcome=outcome) is not None, (step,
-                                                                   outcome)
+            assert (
+                value(
+                    'ironic_lite_clean_step_duration_seconds_count',
+                    step=step,
+                    outcome=outcome,
+                )
+                is not None
+            ), (step, outcome)

@@ -17,7 +17,8 @@ def test_the_document_is_valid_openapi_3_1():
 
 def test_every_operation_is_described_or_listed_as_not_yet():
     done, total = openapi_checks.assert_covered(
-        routes.ROUTES, described.descriptions(), described.NOT_YET_DESCRIBED)
+        routes.ROUTES, described.descriptions(), described.NOT_YET_DESCRIBED
+    )
     assert (done, total) == (166, 166)
 
 
@@ -29,7 +30,9 @@ def test_every_operation_carries_its_microversion_range():
             since = router.versioned(route).since or mv.MIN_VERSION
             operation = doc['paths'][path][method.lower()]
             assert common.operation_range(doc, operation) == (
-                since, mv.MAX_VERSION), (method, template)
+                since,
+                mv.MAX_VERSION,
+            ), (method, template)
 
 
 def test_a_resource_below_its_version_is_not_found():
@@ -43,9 +46,12 @@ def test_a_resource_below_its_version_is_not_found():
 def test_the_header_lists_every_version_of_the_range():
     doc = openapi.document()
     header = doc['components']['parameters'][
-        f'microversion-{mv.CONDUCTOR}-{mv.MAX_VERSION}']
+        f'microversion-{mv.CONDUCTOR}-{mv.MAX_VERSION}'
+    ]
     assert header['name'] == 'X-OpenStack-Ironic-API-Version'
     values = header['schema']['enum']
-    assert values[0] == mv.CONDUCTOR and values[-2:] == [mv.MAX_VERSION,
-                                                         'latest']
+    assert values[0] == mv.CONDUCTOR and values[-2:] == [
+        mv.MAX_VERSION,
+        'latest',
+    ]
     assert len(values) == 115 - 49 + 2

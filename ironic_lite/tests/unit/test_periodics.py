@@ -38,16 +38,39 @@ pool = fixtures.pool
 OTHER = 'conductor-2'
 HW = ['fake-hardware']
 STEPS = [
-    {'interface': 'deploy', 'step': 'erase_devices_metadata', 'args': {},
-     'priority': 99, 'abortable': False, 'idempotent': True},
-    {'interface': 'management', 'step': 'verify_properties', 'args': {},
-     'priority': 80, 'abortable': False, 'idempotent': True},
+    {
+        'interface': 'deploy',
+        'step': 'erase_devices_metadata',
+        'args': {},
+        'priority': 99,
+        'abortable': False,
+        'idempotent': True,
+    },
+    {
+        'interface': 'management',
+        'step': 'verify_properties',
+        'args': {},
+        'priority': 80,
+        'abortable': False,
+        'idempotent': True,
+    },
 ]
-ONCE = {'interface': 'deploy', 'step': 'one_shot_work',
-        'args': {'seconds': 0}, 'priority': 0, 'abortable': False,
-        'idempotent': False}
-WAIT = {'interface': 'deploy', 'step': 'wait_a_bit', 'args': {},
-        'priority': 0, 'abortable': True, 'idempotent': True}
+ONCE = {
+    'interface': 'deploy',
+    'step': 'one_shot_work',
+    'args': {'seconds': 0},
+    'priority': 0,
+    'abortable': False,
+    'idempotent': False,
+}
+WAIT = {
+    'interface': 'deploy',
+    'step': 'wait_a_bit',
+    'args': {},
+    'priority': 0,
+    'abortable': True,
+    'idempotent': True,
+}
 
 
 def periodic(conf, pool):
@@ -57,8 +80,11 @@ def periodic(conf, pool):
 def age(ctx, host, seconds=3600):
     old = lite_db.utcnow() - datetime.timedelta(seconds=seconds)
     with db_api.context_manager.writer.using(ctx) as session:
-        session.execute(sa.update(models.Conductor).where(
-            models.Conductor.hostname == host).values(heartbeat_at=old))
+        session.execute(
+            sa.update(models.Conductor)
+            .where(models.Conductor.hostname == host)
+            .values(heartbeat_at=old)
+        )
 
 
 def steps_run(row):
@@ -75,19 +101,26 @@ def node_owned_by(ctx, host, hosts, **values):
 
 
 def mid_cleaning(index, reservation=None, target=states.AVAILABLE):
-    return {'provision_state': states.CLEANING,
-            'target_provision_state': target,
-            'clean_step': STEPS[index],
-            'driver_internal_info': {'clean_steps': STEPS,
-                                     'clean_step_index': index},
-            'reservation': reservation}
+    return {
+        'provision_state': states.CLEANING,
+        'target_provision_state': target,
+        'clean_step': STEPS[index],
+        'driver_internal_info': {
+            'clean_steps': STEPS,
+            'clean_step_index': index,
+        },
+        'reservation': reservation,
+    }
 
 
 # -- ownership and heartbeat
 
+
 def test_ownership_follows_the_ring(ctx):
-    alive = [{'hostname': HOST, 'hardware_types': HW},
-             {'hostname': OTHER, 'hardware_types': HW}]
+    alive = [
+        {'hostname': HOST, 'hardware_types': HW},
+        {'hostname': OTHER, 'hardware_types': HW},
+    ]
     mine = node_owned_by(ctx, HOST, [HOST, OTHER])
     theirs = node_owned_by(ctx, OTHER, [HOST, OTHER])
     owner = periodics.Ownership(HOST, alive)
@@ -104,13 +137,13 @@ def test_heartbeat_registers_again_when_the_row_is_gone(ctx, conf, pool):
     with db_api.context_manager.writer.using(ctx) as session:
         session.execute(sa.delete(models.Conductor))
     task.heartbeat()
-    assert [c['hostname'] for c in db_conductors.list_alive(ctx, 60)] == [
-        HOST]
+    assert [c['hostname'] for c in db_conductors.list_alive(ctx, 60)] == [HOST]
     assert db_conductors.get(ctx, HOST)['incarnation'] == HOLDER.incarnation
 
 
 def test_heartbeat_of_a_released_name_says_the_process_was_replaced(
-        ctx, conf, pool):
+    ctx, conf, pool
+):
     task = periodic(conf, pool)
     task.heartbeat()
     db_conductors.release(ctx, HOST)
@@ -121,11 +154,13 @@ def test_heartbeat_of_a_released_name_says_the_process_was_replaced(
 
 # -- takeover
 
+
 def test_takeover_resumes_a_dead_conductors_cleaning(ctx, conf, pool):
     db_conductors.register(ctx, HOLDER, HW)
     db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
-    node = node_owned_by(ctx, OTHER, [HOST, OTHER],
-                         **mid_cleaning(1, reservation=OTHER))
+    node = node_owned_by(
+        ctx, OTHER, [HOST, OTHER], **mid_cleaning(1, reservation=OTHER)
+    )
     task = periodic(conf, pool)
     # Alive, and its node is not mine: nothing happens.
     task.take_over()
@@ -139,13 +174,15 @@ def test_takeover_resumes_a_dead_conductors_cleaning(ctx, conf, pool):
 
 
 def test_takeover_skips_nodes_owned_by_another_alive_conductor(
-        ctx, conf, pool):
+    ctx, conf, pool
+):
     db_conductors.register(ctx, HOLDER, HW)
     db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
     db_conductors.register(ctx, ConductorIdentity.new('dead'), HW)
     age(ctx, 'dead')
-    theirs = node_owned_by(ctx, OTHER, [HOST, OTHER],
-                           **mid_cleaning(0, reservation='dead'))
+    theirs = node_owned_by(
+        ctx, OTHER, [HOST, OTHER], **mid_cleaning(0, reservation='dead')
+    )
     periodic(conf, pool).take_over()
     row = db_nodes.node_get(ctx, theirs['id'])
     # The dead lock is gone; the owner (conductor-2) resumes the node.
@@ -156,14 +193,21 @@ def test_takeover_skips_nodes_owned_by_another_alive_conductor(
 def test_resume_orphans_per_state(ctx, conf):
     pool = workers.WorkerPool(5)
     db_conductors.register(ctx, HOLDER, HW)
-    cleaning_no_steps = make_node(ctx, provision_state=states.CLEANING,
-                                  target_provision_state=states.AVAILABLE)
-    manual_no_steps = make_node(ctx, provision_state=states.CLEANING,
-                                target_provision_state=states.MANAGEABLE)
+    cleaning_no_steps = make_node(
+        ctx,
+        provision_state=states.CLEANING,
+        target_provision_state=states.AVAILABLE,
+    )
+    manual_no_steps = make_node(
+        ctx,
+        provision_state=states.CLEANING,
+        target_provision_state=states.MANAGEABLE,
+    )
     verifying = make_node(ctx, provision_state=states.VERIFYING)
     deploying = make_node(ctx, provision_state=states.DEPLOYING)
-    deleting = make_node(ctx, provision_state=states.DELETING,
-                         instance_uuid=str(uuid.uuid4()))
+    deleting = make_node(
+        ctx, provision_state=states.DELETING, instance_uuid=str(uuid.uuid4())
+    )
     locked = make_node(ctx, **mid_cleaning(0, reservation='api-call'))
     waiting = make_node(ctx, provision_state=states.CLEANWAIT)
     task = periodic(conf, pool)
@@ -187,7 +231,8 @@ def test_resume_orphans_per_state(ctx, conf):
     assert steps_run(row) == ['erase_devices_metadata', 'verify_properties']
     assert db_nodes.node_get(ctx, locked['id'])['reservation'] == 'api-call'
     assert db_nodes.node_get(ctx, waiting['id'])['provision_state'] == (
-        states.CLEANWAIT)
+        states.CLEANWAIT
+    )
     pool.shutdown(wait=True)
 
 
@@ -206,19 +251,26 @@ def test_resume_node_of_a_stable_state_does_nothing(ctx, conf):
     with task_manager.acquire(ctx, conf, node['id'], HOLDER, 't') as task:
         provisioning.resume_node(task)
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
-        states.MANAGEABLE)
+        states.MANAGEABLE
+    )
 
 
 # -- clean wait
 
+
 def waiting_node(ctx, until, **values):
-    return make_node(ctx, provision_state=states.CLEANWAIT,
-                     target_provision_state=states.MANAGEABLE,
-                     clean_step=WAIT,
-                     driver_internal_info={
-                         'clean_steps': [WAIT, STEPS[1]],
-                         'clean_step_index': 0,
-                         'clean_wait_until': until}, **values)
+    return make_node(
+        ctx,
+        provision_state=states.CLEANWAIT,
+        target_provision_state=states.MANAGEABLE,
+        clean_step=WAIT,
+        driver_internal_info={
+            'clean_steps': [WAIT, STEPS[1]],
+            'clean_step_index': 0,
+            'clean_wait_until': until,
+        },
+        **values,
+    )
 
 
 def test_clean_wait_polling(ctx, conf, pool):
@@ -231,21 +283,29 @@ def test_clean_wait_polling(ctx, conf, pool):
     assert steps_run(row) == ['wait_a_bit', 'verify_properties']
     row = db_nodes.node_get(ctx, running['id'])
     assert (row['provision_state'], row['reservation']) == (
-        states.CLEANWAIT, None)
+        states.CLEANWAIT,
+        None,
+    )
     assert db_nodes.node_get(ctx, locked['id'])['provision_state'] == (
-        states.CLEANWAIT)
+        states.CLEANWAIT
+    )
 
 
 def test_clean_wait_polls_only_owned_nodes(ctx, conf, pool):
     db_conductors.register(ctx, HOLDER, HW)
     db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
-    theirs = node_owned_by(ctx, OTHER, [HOST, OTHER],
-                           provision_state=states.CLEANWAIT,
-                           clean_step=WAIT,
-                           driver_internal_info={'clean_wait_until': 0})
+    theirs = node_owned_by(
+        ctx,
+        OTHER,
+        [HOST, OTHER],
+        provision_state=states.CLEANWAIT,
+        clean_step=WAIT,
+        driver_internal_info={'clean_wait_until': 0},
+    )
     periodic(conf, pool).check_clean_wait()
     assert db_nodes.node_get(ctx, theirs['id'])['provision_state'] == (
-        states.CLEANWAIT)
+        states.CLEANWAIT
+    )
 
 
 def test_clean_callback_timeout(ctx, pool):
@@ -261,7 +321,8 @@ def test_clean_callback_timeout(ctx, pool):
     assert 'Timeout' in row['last_error']
     assert row['fault'] == clean_state.CLEAN_FAILURE
     assert db_nodes.node_get(ctx, fresh['id'])['provision_state'] == (
-        states.CLEANWAIT)
+        states.CLEANWAIT
+    )
 
 
 def test_zero_timeout_disables_it(ctx, pool):
@@ -272,7 +333,8 @@ def test_zero_timeout_disables_it(ctx, pool):
     db_nodes.node_update(ctx, node['id'], {'provision_updated_at': old})
     periodic(conf, pool).check_clean_wait()
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
-        states.CLEANWAIT)
+        states.CLEANWAIT
+    )
 
 
 def test_inspect_wait_timeout(ctx, pool):
@@ -280,12 +342,19 @@ def test_inspect_wait_timeout(ctx, pool):
     db_conductors.register(ctx, HOLDER, HW)
     long_ago = lite_db.utcnow() - datetime.timedelta(seconds=61)
     late, fresh, resting = (
-        make_node(ctx, provision_state=states.INSPECTWAIT,
-                  target_provision_state=states.MANAGEABLE,
-                  inspection_started_at=started, maintenance=maintenance)
-        for started, maintenance in ((long_ago, False),
-                                     (lite_db.utcnow(), False),
-                                     (long_ago, True)))
+        make_node(
+            ctx,
+            provision_state=states.INSPECTWAIT,
+            target_provision_state=states.MANAGEABLE,
+            inspection_started_at=started,
+            maintenance=maintenance,
+        )
+        for started, maintenance in (
+            (long_ago, False),
+            (lite_db.utcnow(), False),
+            (long_ago, True),
+        )
+    )
     periodic(conf, pool).check_inspect_wait()
     row = db_nodes.node_get(ctx, late['id'])
     assert row['provision_state'] == states.INSPECTFAIL
@@ -295,14 +364,17 @@ def test_inspect_wait_timeout(ctx, pool):
     # Not yet, and not in maintenance (as upstream).
     for node in (fresh, resting):
         assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
-            states.INSPECTWAIT)
+            states.INSPECTWAIT
+        )
     conf = make_conf(host=HOST, conductor__inspect_wait_timeout=0)
     periodic(conf, pool).check_inspect_wait()
     assert db_nodes.node_get(ctx, resting['id'])['provision_state'] == (
-        states.INSPECTWAIT)
+        states.INSPECTWAIT
+    )
 
 
 # -- slow conductors, lost locks, failures mid-flow
+
 
 def test_a_slow_conductor_keeps_its_nodes(ctx, conf, pool):
     """A heartbeat just within [conductor]heartbeat_timeout is alive:
@@ -311,18 +383,23 @@ def test_a_slow_conductor_keeps_its_nodes(ctx, conf, pool):
     db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
     timeout = conf.conductor.heartbeat_timeout
     age(ctx, OTHER, seconds=timeout - 5)
-    node = node_owned_by(ctx, HOST, [HOST, OTHER],
-                         **mid_cleaning(0, reservation=OTHER))
+    node = node_owned_by(
+        ctx, HOST, [HOST, OTHER], **mid_cleaning(0, reservation=OTHER)
+    )
     task = periodic(conf, pool)
     task.take_over()
     row = db_nodes.node_get(ctx, node['id'])
     assert (row['reservation'], row['provision_state']) == (
-        OTHER, states.CLEANING)
+        OTHER,
+        states.CLEANING,
+    )
     assert steps_run(row) == []
     age(ctx, OTHER, seconds=timeout + 5)
     task.take_over()
     assert steps_run(wait_state(ctx, node, states.AVAILABLE)) == [
-        'erase_devices_metadata', 'verify_properties']
+        'erase_devices_metadata',
+        'verify_properties',
+    ]
 
 
 def test_takeover_logs_the_uuids_of_the_nodes(ctx, conf, pool, caplog):
@@ -334,18 +411,27 @@ def test_takeover_logs_the_uuids_of_the_nodes(ctx, conf, pool, caplog):
     node = make_node(ctx, **mid_cleaning(1, reservation='dead'))
     periodic(conf, pool).take_over()
     wait_state(ctx, node, states.AVAILABLE)
-    assert (f"Released the locks of dead conductor(s) dead on nodes "
-            f"{node['uuid']}") in caplog.text
-    assert f"Node {node['uuid']}: resuming cleaning at step " \
-        "management.verify_properties (index 1)" in caplog.text
-    lines = [r.getMessage() for r in caplog.records
-             if r.name.startswith('ironic_lite.conductor')]
+    assert (
+        f'Released the locks of dead conductor(s) dead on nodes {node["uuid"]}'
+    ) in caplog.text
+    assert (
+        f'Node {node["uuid"]}: resuming cleaning at step '
+        'management.verify_properties (index 1)' in caplog.text
+    )
+    lines = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name.startswith('ironic_lite.conductor')
+    ]
     assert len(lines) >= 6, lines
     assert all(node['uuid'] in line for line in lines), lines
-    assert any('running clean step management.verify_properties' in line
-               for line in lines), lines
-    assert any('Cleaning of node' in line and 'finished' in line
-               for line in lines), lines
+    assert any(
+        'running clean step management.verify_properties' in line
+        for line in lines
+    ), lines
+    assert any(
+        'Cleaning of node' in line and 'finished' in line for line in lines
+    ), lines
 
 
 def test_lost_locks_are_released_on_the_second_run(ctx, conf, pool):
@@ -371,9 +457,12 @@ def refuse_updates(ctx, when, message):
     condition on NEW), as MariaDB refuses a value too long for its
     column: a real database error, nothing of ironic_lite replaced."""
     with db_api.context_manager.writer.using(ctx) as session:
-        session.execute(sa.text(
-            f"CREATE TRIGGER refuse_update BEFORE UPDATE ON nodes "
-            f"WHEN {when} BEGIN SELECT RAISE(ABORT, '{message}'); END"))
+        session.execute(
+            sa.text(
+                f'CREATE TRIGGER refuse_update BEFORE UPDATE ON nodes '
+                f"WHEN {when} BEGIN SELECT RAISE(ABORT, '{message}'); END"
+            )
+        )
 
 
 def test_a_database_error_after_a_step_fails_the_node(ctx, conf, pool):
@@ -382,10 +471,16 @@ def test_a_database_error_after_a_step_fails_the_node(ctx, conf, pool):
     with last_error; it is neither left in cleaning nor run again and
     again by the takeover periodic task."""
     db_conductors.register(ctx, HOLDER, HW)
-    node = make_node(ctx, provision_state=states.CLEANING,
-                     target_provision_state=states.AVAILABLE)
-    refuse_updates(ctx, "NEW.driver_internal_info LIKE '%fake_steps_run%'",
-                   'Data too long for column driver_internal_info')
+    node = make_node(
+        ctx,
+        provision_state=states.CLEANING,
+        target_provision_state=states.AVAILABLE,
+    )
+    refuse_updates(
+        ctx,
+        "NEW.driver_internal_info LIKE '%fake_steps_run%'",
+        'Data too long for column driver_internal_info',
+    )
     with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'clean') as task:
         task.spawn_after(pool, cleaning.do_node_clean)
     row = wait_state(ctx, node, states.CLEANFAIL)
@@ -394,26 +489,35 @@ def test_a_database_error_after_a_step_fails_the_node(ctx, conf, pool):
     assert row['maintenance'] is True
     assert row['fault'] == clean_state.CLEAN_FAILURE
     assert not set(clean_state.CLEANING_KEYS) & set(
-        row['driver_internal_info'])
+        row['driver_internal_info']
+    )
     periodic(conf, pool).take_over()
     time.sleep(0.2)
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
-        states.CLEANFAIL)
+        states.CLEANFAIL
+    )
 
 
 def interrupted(ctx, step, attempt, **values):
     """A node whose conductor died during ``step`` (its ``attempt``-th
     start); nobody holds it."""
-    return make_node(ctx, provision_state=states.CLEANING,
-                     target_provision_state=states.MANAGEABLE,
-                     clean_step=step, driver_internal_info={
-                         'clean_steps': [step, STEPS[1]],
-                         'clean_step_index': 0,
-                         'clean_step_attempt': attempt}, **values)
+    return make_node(
+        ctx,
+        provision_state=states.CLEANING,
+        target_provision_state=states.MANAGEABLE,
+        clean_step=step,
+        driver_internal_info={
+            'clean_steps': [step, STEPS[1]],
+            'clean_step_index': 0,
+            'clean_step_attempt': attempt,
+        },
+        **values,
+    )
 
 
 def test_an_interrupted_idempotent_step_runs_again_a_bounded_number_of_times(
-        ctx, conf, pool):
+    ctx, conf, pool
+):
     db_conductors.register(ctx, HOLDER, HW)
     again = interrupted(ctx, STEPS[0], 2)
     spent = interrupted(ctx, STEPS[0], 3)
@@ -428,21 +532,28 @@ def test_an_interrupted_idempotent_step_runs_again_a_bounded_number_of_times(
 
 
 def test_an_interrupted_step_that_is_not_idempotent_never_runs_again(
-        ctx, conf, pool):
+    ctx, conf, pool
+):
     """As upstream Ironic does with every interrupted cleaning: clean
     failed, in maintenance (the hardware is in an unknown state)."""
     db_conductors.register(ctx, HOLDER, HW)
     node = interrupted(ctx, ONCE, 1)
-    between = make_node(ctx, provision_state=states.CLEANING,
-                        target_provision_state=states.MANAGEABLE,
-                        driver_internal_info={'clean_steps': [ONCE],
-                                              'clean_step_index': 0})
+    between = make_node(
+        ctx,
+        provision_state=states.CLEANING,
+        target_provision_state=states.MANAGEABLE,
+        driver_internal_info={'clean_steps': [ONCE], 'clean_step_index': 0},
+    )
     periodic(conf, pool).take_over()
     row = wait_state(ctx, node, states.CLEANFAIL)
-    assert 'deploy.one_shot_work was interrupted and is not idempotent' in (
-        row['last_error'])
+    assert (
+        'deploy.one_shot_work was interrupted and is not idempotent'
+        in (row['last_error'])
+    )
     assert (row['maintenance'], row['fault']) == (
-        True, clean_state.CLEAN_FAILURE)
+        True,
+        clean_state.CLEAN_FAILURE,
+    )
     assert steps_run(row) == []
     # Stopped before it started (a conductor stopping between steps):
     # it runs, once.
@@ -451,7 +562,8 @@ def test_an_interrupted_step_that_is_not_idempotent_never_runs_again(
 
 
 def test_an_interrupted_cleaning_in_maintenance_is_not_resumed(
-        ctx, conf, pool):
+    ctx, conf, pool
+):
     db_conductors.register(ctx, HOLDER, HW)
     node = interrupted(ctx, STEPS[0], 1, maintenance=True)
     periodic(conf, pool).take_over()
@@ -460,19 +572,25 @@ def test_an_interrupted_cleaning_in_maintenance_is_not_resumed(
     assert steps_run(row) == []
 
 
-def test_takeover_polls_clean_wait_nodes_of_the_dead_at_once(
-        ctx, conf, pool):
+def test_takeover_polls_clean_wait_nodes_of_the_dead_at_once(ctx, conf, pool):
     """Item 8: the step of a node in clean wait on a conductor that died
     finished long ago; the conductor that takes the node over polls it
     in the takeover run itself."""
     db_conductors.register(ctx, HOLDER, HW)
     db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
-    node = node_owned_by(ctx, OTHER, [HOST, OTHER],
-                         provision_state=states.CLEANWAIT,
-                         target_provision_state=states.MANAGEABLE,
-                         clean_step=WAIT, driver_internal_info={
-                             'clean_steps': [WAIT], 'clean_step_index': 0,
-                             'clean_wait_until': 0})
+    node = node_owned_by(
+        ctx,
+        OTHER,
+        [HOST, OTHER],
+        provision_state=states.CLEANWAIT,
+        target_provision_state=states.MANAGEABLE,
+        clean_step=WAIT,
+        driver_internal_info={
+            'clean_steps': [WAIT],
+            'clean_step_index': 0,
+            'clean_wait_until': 0,
+        },
+    )
     age(ctx, OTHER)
     periodic(conf, pool).take_over()
     row = wait_state(ctx, node, states.MANAGEABLE, timeout=2)
@@ -486,22 +604,31 @@ def test_clean_wait_of_a_down_conductor_is_polled_by_the_next(ctx, pool):
     conf = make_conf(host=HOST, conductor__heartbeat_interval=10)
     db_conductors.register(ctx, HOLDER, HW)
     db_conductors.register(ctx, ConductorIdentity.new(OTHER), HW)
-    node = node_owned_by(ctx, OTHER, [HOST, OTHER],
-                         provision_state=states.CLEANWAIT,
-                         target_provision_state=states.MANAGEABLE,
-                         clean_step=WAIT, driver_internal_info={
-                             'clean_steps': [WAIT], 'clean_step_index': 0,
-                             'clean_wait_until': 0})
-    age(ctx, OTHER, seconds=15)   # one heartbeat late: up
+    node = node_owned_by(
+        ctx,
+        OTHER,
+        [HOST, OTHER],
+        provision_state=states.CLEANWAIT,
+        target_provision_state=states.MANAGEABLE,
+        clean_step=WAIT,
+        driver_internal_info={
+            'clean_steps': [WAIT],
+            'clean_step_index': 0,
+            'clean_wait_until': 0,
+        },
+    )
+    age(ctx, OTHER, seconds=15)  # one heartbeat late: up
     periodic(conf, pool).check_clean_wait()
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
-        states.CLEANWAIT)
-    age(ctx, OTHER, seconds=25)   # two missed: down
+        states.CLEANWAIT
+    )
+    age(ctx, OTHER, seconds=25)  # two missed: down
     periodic(conf, pool).check_clean_wait()
     wait_state(ctx, node, states.MANAGEABLE)
 
 
 # -- queries per run
+
 
 class QueryCounter:
     def __init__(self):
@@ -526,11 +653,17 @@ def _add_nodes(ctx, count):
         # Owned, their asynchronous step still running.
         waiting_node(ctx, time.time() + 600)
         # Another alive conductor's, being cleaned or waiting.
-        node_owned_by(ctx, OTHER, [HOST, OTHER],
-                      **mid_cleaning(0, reservation=OTHER))
-        node_owned_by(ctx, OTHER, [HOST, OTHER],
-                      provision_state=states.CLEANWAIT, clean_step=WAIT,
-                      driver_internal_info={'clean_wait_until': 0})
+        node_owned_by(
+            ctx, OTHER, [HOST, OTHER], **mid_cleaning(0, reservation=OTHER)
+        )
+        node_owned_by(
+            ctx,
+            OTHER,
+            [HOST, OTHER],
+            provision_state=states.CLEANWAIT,
+            clean_step=WAIT,
+            driver_internal_info={'clean_wait_until': 0},
+        )
         make_node(ctx, provision_state=states.AVAILABLE)
 
 
@@ -542,10 +675,14 @@ def test_periodic_tasks_make_a_constant_number_of_queries(ctx, conf, pool):
     counts = []
     for count in (2, 20):
         _add_nodes(ctx, count)
-        counts.append((counter.run(task.take_over),
-                       counter.run(task.check_clean_wait),
-                       counter.run(task.check_inspect_wait),
-                       counter.run(task.heartbeat)))
+        counts.append(
+            (
+                counter.run(task.take_over),
+                counter.run(task.check_clean_wait),
+                counter.run(task.check_inspect_wait),
+                counter.run(task.heartbeat),
+            )
+        )
     # SQL statements (one more per transaction: the connection check).
     assert counts[0] == counts[1], counts
     take_over, clean_wait, inspect_wait, heartbeat = counts[0]
@@ -556,8 +693,11 @@ def test_periodic_tasks_make_a_constant_number_of_queries(ctx, conf, pool):
 def test_an_orphaned_inspection_fails(ctx, conf):
     pool = workers.WorkerPool(5)
     db_conductors.register(ctx, HOLDER, HW)
-    inspecting = make_node(ctx, provision_state=states.INSPECTING,
-                           target_provision_state=states.MANAGEABLE)
+    inspecting = make_node(
+        ctx,
+        provision_state=states.INSPECTING,
+        target_provision_state=states.MANAGEABLE,
+    )
     assert periodic(conf, pool).resume_orphans(ctx) == 1
     row = wait_state(ctx, inspecting, states.INSPECTFAIL)
     assert 'inspect it again' in row['last_error']
@@ -568,8 +708,11 @@ def test_an_orphaned_inspection_fails(ctx, conf):
 def test_an_orphaned_adoption_fails(ctx, conf):
     pool = workers.WorkerPool(5)
     db_conductors.register(ctx, HOLDER, HW)
-    adopting = make_node(ctx, provision_state=states.ADOPTING,
-                         target_provision_state=states.ACTIVE)
+    adopting = make_node(
+        ctx,
+        provision_state=states.ADOPTING,
+        target_provision_state=states.ACTIVE,
+    )
     assert periodic(conf, pool).resume_orphans(ctx) == 1
     row = wait_state(ctx, adopting, states.ADOPTFAIL)
     assert 'adopt the node again' in row['last_error']
@@ -577,18 +720,29 @@ def test_an_orphaned_adoption_fails(ctx, conf):
     pool.shutdown(wait=True)
 
 
-@pytest.mark.parametrize(('state', 'target', 'failed', 'says'), [
-    (states.RESCUING, states.RESCUE, states.RESCUEFAIL,
-     'rescue the node again'),
-    (states.UNRESCUING, states.ACTIVE, states.UNRESCUEFAIL,
-     'unrescue the node again'),
-])
-def test_an_orphaned_rescue_or_unrescue_fails(ctx, conf, state, target,
-                                              failed, says):
+@pytest.mark.parametrize(
+    ('state', 'target', 'failed', 'says'),
+    [
+        (
+            states.RESCUING,
+            states.RESCUE,
+            states.RESCUEFAIL,
+            'rescue the node again',
+        ),
+        (
+            states.UNRESCUING,
+            states.ACTIVE,
+            states.UNRESCUEFAIL,
+            'unrescue the node again',
+        ),
+    ],
+)
+def test_an_orphaned_rescue_or_unrescue_fails(
+    ctx, conf, state, target, failed, says
+):
     pool = workers.WorkerPool(5)
     db_conductors.register(ctx, HOLDER, HW)
-    node = make_node(ctx, provision_state=state,
-                     target_provision_state=target)
+    node = make_node(ctx, provision_state=state, target_provision_state=target)
     assert periodic(conf, pool).resume_orphans(ctx) == 1
     row = wait_state(ctx, node, failed)
     assert says in row['last_error']

@@ -35,17 +35,28 @@ DIFFERENT = {
 #: Ours only: the clean steps listing, an extension (system readers),
 #: and the system personas as named rules (upstream writes them out in
 #: every rule; the tables above show the same people allowed).
-OURS_ONLY = {'baremetal:node:get_cleaning_steps', 'system_admin',
-             'system_member', 'system_reader', 'system_service'}
+OURS_ONLY = {
+    'baremetal:node:get_cleaning_steps',
+    'system_admin',
+    'system_member',
+    'system_reader',
+    'system_service',
+}
 
 #: Upstream rules ironic_lite does not have, and why.
 NOT_HERE = {
     # Deprecated pre-RBAC rules (no new default uses them).
-    'admin_api', 'is_member', 'is_observer', 'is_node_owner',
-    'is_node_lessee', 'is_allocation_owner', 'public_api',
+    'admin_api',
+    'is_member',
+    'is_observer',
+    'is_node_owner',
+    'is_node_lessee',
+    'is_allocation_owner',
+    'public_api',
     'baremetal:allocation:create_pre_rbac',
     # Secrets in driver_info and instance_info are always masked.
-    'show_password', 'show_instance_secrets',
+    'show_password',
+    'show_instance_secrets',
 }
 
 
@@ -59,11 +70,15 @@ def tables():
 def test_every_rule_allows_whom_upstream_allows(tables) -> None:
     upstream, ours = tables
     differ = {
-        name: {'more': sorted(set(allowed) - set(upstream[name])),
-               'fewer': sorted(set(upstream[name]) - set(allowed))}
+        name: {
+            'more': sorted(set(allowed) - set(upstream[name])),
+            'fewer': sorted(set(upstream[name]) - set(allowed)),
+        }
         for name, allowed in ours.items()
-        if name in upstream and name not in DIFFERENT
-        and allowed != upstream[name]}
+        if name in upstream
+        and name not in DIFFERENT
+        and allowed != upstream[name]
+    }
     assert differ == {}
 
 
@@ -84,5 +99,9 @@ def test_the_table_tells_scopes_apart(tables) -> None:
     assert 'other_reader' not in ours['baremetal:node:get']
     # Chassis are system-scoped only: even a project's admin is refused.
     assert ours['baremetal:chassis:get'] == [
-        'system_admin', 'system_manager', 'system_member', 'system_reader',
-        'system_service']
+        'system_admin',
+        'system_manager',
+        'system_member',
+        'system_reader',
+        'system_service',
+    ]

@@ -42,12 +42,12 @@ def test_the_token_is_made_once(ctx, agents):
     # A second machine claiming the node learns nothing.
     second = agents.get_node_with_token(ctx, node['uuid'])
     assert second['driver_internal_info'][agent_token.TOKEN_KEY] == (
-        agent_token.MASK)
+        agent_token.MASK
+    )
     assert _info(ctx, node)[agent_token.TOKEN_KEY] == token
 
 
-def test_no_token_is_made_while_another_operation_holds_the_node(
-        ctx, agents):
+def test_no_token_is_made_while_another_operation_holds_the_node(ctx, agents):
     node = make_node(ctx, provision_state=states.CLEANING)
     node_locks.reserve(ctx, another(ctx, 'other-conductor'), node['id'])
     with pytest.raises(exception.NodeLocked):
@@ -58,35 +58,40 @@ def test_no_token_is_made_while_another_operation_holds_the_node(
 def test_a_heartbeat_needs_the_token(ctx, agents):
     node = make_node(ctx, provision_state=states.CLEANWAIT)
     token = agents.get_node_with_token(ctx, node['uuid'])[
-        'driver_internal_info'][agent_token.TOKEN_KEY]
+        'driver_internal_info'
+    ][agent_token.TOKEN_KEY]
     for wrong in (None, '', 'x', agent_token.MASK):
-        with pytest.raises(exception.InvalidParameterValue,
-                           match='agent token'):
-            agents.heartbeat(ctx, node['uuid'], 'http://127.0.0.1:1',
-                             '9.0', wrong)
+        with pytest.raises(
+            exception.InvalidParameterValue, match='agent token'
+        ):
+            agents.heartbeat(
+                ctx, node['uuid'], 'http://127.0.0.1:1', '9.0', wrong
+            )
     with pytest.raises(exception.InvalidParameterValue, match='version'):
-        agents.heartbeat(ctx, node['uuid'], 'http://127.0.0.1:1', None,
-                         token)
+        agents.heartbeat(ctx, node['uuid'], 'http://127.0.0.1:1', None, token)
     agents.heartbeat(ctx, node['uuid'], 'http://127.0.0.1:1', '9.0', token)
     # A status alone (an installer) is enough.
-    agents.heartbeat(ctx, node['uuid'], '', None, token,
-                     agent_status='start')
+    agents.heartbeat(ctx, node['uuid'], '', None, token, agent_status='start')
 
 
 def test_no_token_no_heartbeat(ctx, agents):
     node = make_node(ctx, provision_state=states.CLEANWAIT)
     with pytest.raises(exception.InvalidParameterValue):
-        agents.heartbeat(ctx, node['uuid'], 'http://127.0.0.1:1', '9.0',
-                         None)
+        agents.heartbeat(ctx, node['uuid'], 'http://127.0.0.1:1', '9.0', None)
 
 
 def test_powering_off_forgets_the_agent(ctx, conf, pool):
     mgr = Unwrapped(conductor_manager.ConductorManager(conf, HOLDER, pool))
-    node = make_node(ctx, provision_state=states.MANAGEABLE,
-                     power_state=states.POWER_ON, driver_internal_info={
-                         agent_token.TOKEN_KEY: 'secret',
-                         agent_token.URL_KEY: 'http://127.0.0.1:1',
-                         'kept': 1})
+    node = make_node(
+        ctx,
+        provision_state=states.MANAGEABLE,
+        power_state=states.POWER_ON,
+        driver_internal_info={
+            agent_token.TOKEN_KEY: 'secret',
+            agent_token.URL_KEY: 'http://127.0.0.1:1',
+            'kept': 1,
+        },
+    )
     mgr.change_power_state(ctx, node['uuid'], states.POWER_OFF)
     row = wait_for(ctx, node, lambda r: r['target_power_state'] is None)
     assert row['power_state'] == states.POWER_OFF
@@ -94,11 +99,17 @@ def test_powering_off_forgets_the_agent(ctx, conf, pool):
 
 
 def test_a_pregenerated_token_survives_a_power_off():
-    info = {agent_token.TOKEN_KEY: 's', agent_token.PREGENERATED_KEY: True,
-            agent_token.URL_KEY: 'u', agent_token.VERIFY_CA_KEY: 'c'}
+    info = {
+        agent_token.TOKEN_KEY: 's',
+        agent_token.PREGENERATED_KEY: True,
+        agent_token.URL_KEY: 'u',
+        agent_token.VERIFY_CA_KEY: 'c',
+    }
     agent_token.wipe_on_power_off(info)
-    assert info == {agent_token.TOKEN_KEY: 's',
-                    agent_token.PREGENERATED_KEY: True}
+    assert info == {
+        agent_token.TOKEN_KEY: 's',
+        agent_token.PREGENERATED_KEY: True,
+    }
     agent_token.wipe_token_and_url(info)
     assert info == {}
 
@@ -106,18 +117,25 @@ def test_a_pregenerated_token_survives_a_power_off():
 # -- continue_inspection (1.84): with the fake inspect interface (which
 # takes no agent data, as upstream's) and with one that does.
 
-INVENTORY = {'interfaces': [{'mac_address': '52:54:00:12:34:56'}],
-             'cpu': {'count': 2}}
+INVENTORY = {
+    'interfaces': [{'mac_address': '52:54:00:12:34:56'}],
+    'cpu': {'count': 2},
+}
 
 
 def test_the_fake_interface_takes_no_agent_data(ctx, agents):
-    node = make_node(ctx, provision_state=states.INSPECTWAIT,
-                     target_provision_state=states.MANAGEABLE)
+    node = make_node(
+        ctx,
+        provision_state=states.INSPECTWAIT,
+        target_provision_state=states.MANAGEABLE,
+    )
     with pytest.raises(exception.UnsupportedDriverExtension):
         agents.continue_inspection(ctx, node['uuid'], INVENTORY, {})
     row = db_nodes.node_get(ctx, node['id'])
     assert (row['provision_state'], row['reservation']) == (
-        states.INSPECTWAIT, None)
+        states.INSPECTWAIT,
+        None,
+    )
 
 
 def test_only_a_waiting_node_takes_agent_data(ctx, agents):
@@ -142,27 +160,36 @@ def test_an_interface_that_takes_the_data(ctx, agents, monkeypatch):
             raise answer
         return answer
 
-    monkeypatch.setattr(fake_standard.FakeInspect, 'continue_inspection',
-                        take)
-    node = make_node(ctx, provision_state=states.INSPECTWAIT,
-                     target_provision_state=states.MANAGEABLE,
-                     driver_internal_info={agent_token.TOKEN_KEY: 't' * 43})
+    monkeypatch.setattr(fake_standard.FakeInspect, 'continue_inspection', take)
+    node = make_node(
+        ctx,
+        provision_state=states.INSPECTWAIT,
+        target_provision_state=states.MANAGEABLE,
+        driver_internal_info={agent_token.TOKEN_KEY: 't' * 43},
+    )
     answers.append(states.INSPECTWAIT)
     agents.continue_inspection(ctx, node['uuid'], INVENTORY, {})
     assert db_nodes.node_get(ctx, node['id'])['provision_state'] == (
-        states.INSPECTWAIT)
+        states.INSPECTWAIT
+    )
 
     answers.append(None)
-    agents.continue_inspection(ctx, node['uuid'], INVENTORY,
-                               {'logs': 'x' * 100, 'found': 1})
+    agents.continue_inspection(
+        ctx, node['uuid'], INVENTORY, {'logs': 'x' * 100, 'found': 1}
+    )
     row = db_nodes.node_get(ctx, node['id'])
     assert row['provision_state'] == states.MANAGEABLE
     assert agent_token.TOKEN_KEY not in row['driver_internal_info']
     assert node_inventory.get(ctx, node['id'], node['uuid']) == {
-        'inventory': INVENTORY, 'plugin_data': {'found': 1}}
+        'inventory': INVENTORY,
+        'plugin_data': {'found': 1},
+    }
 
-    other = make_node(ctx, provision_state=states.INSPECTWAIT,
-                      target_provision_state=states.MANAGEABLE)
+    other = make_node(
+        ctx,
+        provision_state=states.INSPECTWAIT,
+        target_provision_state=states.MANAGEABLE,
+    )
     answers.append(RuntimeError('disk on fire'))
     with pytest.raises(exception.HardwareInspectionFailure):
         agents.continue_inspection(ctx, other['uuid'], INVENTORY, {})

@@ -116,20 +116,23 @@ def test_no_other_transition_exists():
     assert {(src, event): dst for src, event, dst in fsm} == EXPECTED
 
 
-@pytest.mark.parametrize(('source', 'event'), [
-    ('enroll', 'provide'),
-    ('available', 'clean'),
-    # The API verb: cleaning ends in manageable by "manual done" only.
-    ('cleaning', 'manage'),
-    ('clean failed', 'provide'),
-    ('clean failed', 'done'),
-    ('clean hold', 'resume'),
-    ('active', 'deploy'),
-    ('manageable', 'deploy'),
-    ('deleting', 'done'),
-    ('available', 'adopt'),
-    ('active', 'adopt'),
-])
+@pytest.mark.parametrize(
+    ('source', 'event'),
+    [
+        ('enroll', 'provide'),
+        ('available', 'clean'),
+        # The API verb: cleaning ends in manageable by "manual done" only.
+        ('cleaning', 'manage'),
+        ('clean failed', 'provide'),
+        ('clean failed', 'done'),
+        ('clean hold', 'resume'),
+        ('active', 'deploy'),
+        ('manageable', 'deploy'),
+        ('deleting', 'done'),
+        ('available', 'adopt'),
+        ('active', 'adopt'),
+    ],
+)
 def test_refused_transition(source, event):
     with pytest.raises(automaton_exc.NotFound):
         states.machine(source).process_event(event)
@@ -176,23 +179,44 @@ def test_provision_verbs_map_to_events():
     assert set(states.ALLOWED_PROVISION_VERBS.values()) <= events
 
 
-@pytest.mark.parametrize('state', [
-    states.CLEANING, states.CLEANWAIT, states.CLEANHOLD, states.DEPLOYING,
-    states.DEPLOYWAIT, states.DELETING, states.VERIFYING])
+@pytest.mark.parametrize(
+    'state',
+    [
+        states.CLEANING,
+        states.CLEANWAIT,
+        states.CLEANHOLD,
+        states.DEPLOYING,
+        states.DEPLOYWAIT,
+        states.DELETING,
+        states.VERIFYING,
+    ],
+)
 def test_power_refused_in_transient_states(state):
     assert not states.power_action_allowed(state)
 
 
-@pytest.mark.parametrize('state', [
-    states.CLEANFAIL, states.DEPLOYFAIL, states.ERROR, states.ENROLL,
-    states.MANAGEABLE, states.AVAILABLE, states.ACTIVE])
+@pytest.mark.parametrize(
+    'state',
+    [
+        states.CLEANFAIL,
+        states.DEPLOYFAIL,
+        states.ERROR,
+        states.ENROLL,
+        states.MANAGEABLE,
+        states.AVAILABLE,
+        states.ACTIVE,
+    ],
+)
 def test_power_allowed_in_stable_and_failure_states(state):
     assert states.power_action_allowed(state)
 
 
 def test_wire_names():
     assert (states.CLEANWAIT, states.CLEANFAIL, states.CLEANHOLD) == (
-        'clean wait', 'clean failed', 'clean hold')
+        'clean wait',
+        'clean failed',
+        'clean hold',
+    )
     assert states.DEPLOYWAIT == 'wait call-back'
     assert states.POWER_ON == 'power on'
     assert states.STABLE_STATES <= states.ALL_STATES

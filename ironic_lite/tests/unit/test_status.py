@@ -15,8 +15,7 @@ def test_schema_at_head_and_conductors(ctx):
     assert schema.code == upgradecheck.Code.SUCCESS
     assert status.head_revision() in schema.details
     assert checks._check_conductors().code == upgradecheck.Code.WARNING
-    db_conductors.register(ctx, ConductorIdentity.new('c1'),
-                           ['fake-hardware'])
+    db_conductors.register(ctx, ConductorIdentity.new('c1'), ['fake-hardware'])
     assert checks._check_conductors().code == upgradecheck.Code.SUCCESS
 
 

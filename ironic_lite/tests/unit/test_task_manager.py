@@ -68,8 +68,9 @@ def pool():
 
 
 def make_node(ctx, **values):
-    return db_nodes.node_create(ctx, {
-        'uuid': str(uuid.uuid4()), 'driver': 'fake-hardware', **values})
+    return db_nodes.node_create(
+        ctx, {'uuid': str(uuid.uuid4()), 'driver': 'fake-hardware', **values}
+    )
 
 
 def wait_for(ctx, node, predicate, timeout=5.0):
@@ -84,11 +85,13 @@ def wait_for(ctx, node, predicate, timeout=5.0):
 
 
 def wait_state(ctx, node, state, timeout=5.0):
-    return wait_for(ctx, node, lambda r: r['provision_state'] == state,
-                    timeout)
+    return wait_for(
+        ctx, node, lambda r: r['provision_state'] == state, timeout
+    )
 
 
 # -- the lock
+
 
 def test_acquire_locks_and_releases(ctx, conf):
     node = make_node(ctx)
@@ -97,8 +100,9 @@ def test_acquire_locks_and_releases(ctx, conf):
         assert set(task.interfaces) == set(interfaces.INTERFACE_TYPES)
         assert task.driver.power is task.interfaces['power']
         with pytest.raises(exception.NodeLocked) as info:
-            task_manager.acquire(ctx, conf, node['id'], another(ctx, 'other'),
-                                 'test')
+            task_manager.acquire(
+                ctx, conf, node['id'], another(ctx, 'other'), 'test'
+            )
         assert info.value.code == 409
         assert HOST in str(info.value)
     assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
@@ -115,8 +119,9 @@ def test_an_error_in_the_block_releases(ctx, conf):
 def test_shared_task_takes_no_lock_and_cannot_save(ctx, conf):
     node = make_node(ctx, name='bm-0')
     node_locks.reserve(ctx, another(ctx, 'other'), node['id'])
-    with task_manager.acquire(ctx, conf, 'bm-0', HOLDER, 'read',
-                              shared=True) as task:
+    with task_manager.acquire(
+        ctx, conf, 'bm-0', HOLDER, 'read', shared=True
+    ) as task:
         assert task.node.uuid == node['uuid']
         with pytest.raises(RuntimeError):
             task.update(name='bm-1')
@@ -137,6 +142,7 @@ def test_missing_node(ctx, conf):
 
 # -- saving and the state machine
 
+
 def test_save_writes_only_changes(ctx, conf):
     node = make_node(ctx)
     with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
@@ -155,14 +161,18 @@ def test_process_event_targets(ctx, conf):
     node = make_node(ctx)
     with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
         task.process_event('manage')
-        assert (task.node.provision_state, task.node.target_provision_state
-                ) == (states.VERIFYING, states.MANAGEABLE)
+        assert (
+            task.node.provision_state,
+            task.node.target_provision_state,
+        ) == (states.VERIFYING, states.MANAGEABLE)
         task.process_event('done', last_error=None)
         assert task.node.target_provision_state is None
         task.process_event('clean', target_state=states.MANAGEABLE)
         task.process_event('wait')
-        assert (task.node.provision_state, task.node.target_provision_state
-                ) == (states.CLEANWAIT, states.MANAGEABLE)
+        assert (
+            task.node.provision_state,
+            task.node.target_provision_state,
+        ) == (states.CLEANWAIT, states.MANAGEABLE)
         with pytest.raises(exception.InvalidStateRequested) as info:
             task.process_event('deploy')
         assert info.value.code == 400
@@ -182,6 +192,7 @@ def test_destroy_removes_node_and_lock(ctx, conf):
 
 # -- handing the lock to a worker
 
+
 def test_spawn_after_runs_with_the_lock(ctx, conf, pool):
     node = make_node(ctx)
     seen = []
@@ -189,8 +200,7 @@ def test_spawn_after_runs_with_the_lock(ctx, conf, pool):
 
     def work(task, value):
         go.wait(5)
-        seen.append((value, db_nodes.node_get(ctx, node['id'])
-                     ['reservation']))
+        seen.append((value, db_nodes.node_get(ctx, node['id'])['reservation']))
         task.process_event('manage')
 
     with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test') as task:
@@ -207,8 +217,9 @@ def test_spawn_after_is_cancelled_by_an_error(ctx, conf, pool):
     node = make_node(ctx)
     ran = []
     with pytest.raises(exception.InvalidStateRequested):
-        with task_manager.acquire(ctx, conf, node['id'], HOLDER,
-                                  'test') as task:
+        with task_manager.acquire(
+            ctx, conf, node['id'], HOLDER, 'test'
+        ) as task:
             task.spawn_after(pool, lambda t: ran.append(t))
             task.process_event('provide')
     pool.shutdown(wait=True)
@@ -221,8 +232,9 @@ def test_full_pool_refuses_before_anything_changes(ctx, conf, pool):
     node = make_node(ctx)
     slots = [pool.reserve() for _ in range(3)]
     with pytest.raises(exception.NoFreeConductorWorker):
-        with task_manager.acquire(ctx, conf, node['id'], HOLDER,
-                                  'test') as task:
+        with task_manager.acquire(
+            ctx, conf, node['id'], HOLDER, 'test'
+        ) as task:
             task.spawn_after(pool, lambda t: None)
             task.process_event('manage')
     row = db_nodes.node_get(ctx, node['id'])
@@ -245,21 +257,24 @@ def test_a_failing_worker_releases_the_lock(ctx, conf, pool):
 
 # -- waiting for a lock, lost locks, locks taken over
 
+
 def test_patient_acquire_waits_for_the_lock(ctx, conf):
     node = make_node(ctx)
     api = another(ctx, 'api-call')
     node_locks.reserve(ctx, api, node['id'])
     timer = threading.Timer(0.3, node_locks.release, (ctx, api, node['id']))
     timer.start()
-    with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'callback',
-                              patience=5) as task:
+    with task_manager.acquire(
+        ctx, conf, node['uuid'], HOLDER, 'callback', patience=5
+    ) as task:
         assert task.node.reservation == HOST
     timer.join()
     node_locks.reserve(ctx, api, node['id'])
     started = time.monotonic()
     with pytest.raises(exception.NodeLocked, match='api-call'):
-        task_manager.acquire(ctx, conf, node['id'], HOLDER, 'callback',
-                             patience=0.3)
+        task_manager.acquire(
+            ctx, conf, node['id'], HOLDER, 'callback', patience=0.3
+        )
     assert 0.2 < time.monotonic() - started < 2
 
 
@@ -269,7 +284,8 @@ def test_claims_follow_the_locks(ctx, conf, pool):
     with task_manager.acquire(ctx, conf, node['id'], HOLDER, 'test'):
         assert node['uuid'] in locks.claimed(HOLDER)
         assert node['uuid'] not in locks.claimed(
-            ConductorIdentity.new('other'))
+            ConductorIdentity.new('other')
+        )
     assert node['uuid'] not in locks.claimed(HOLDER)
     with task_manager.acquire(ctx, conf, gone['id'], HOLDER, 'test') as task:
         task.destroy()
@@ -284,8 +300,7 @@ def test_claims_follow_the_locks(ctx, conf, pool):
     assert node['uuid'] not in locks.claimed(HOLDER)
 
 
-def test_a_stale_task_keeps_its_conductor_from_locking_again(ctx, conf,
-                                                              pool):
+def test_a_stale_task_keeps_its_conductor_from_locking_again(ctx, conf, pool):
     """Item 1: a conductor thought dead lost its lock while its worker
     still ran the node; the node is unlocked again. The same conductor
     may not lock it again until that worker noticed and stopped: two
@@ -299,8 +314,7 @@ def test_a_stale_task_keeps_its_conductor_from_locking_again(ctx, conf,
         task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'takeover')
     assert db_nodes.node_get(ctx, node['id'])['reservation'] is None
     go.set()
-    wait_for(ctx, node, lambda row: node['uuid'] not in locks.claimed(
-        HOLDER))
+    wait_for(ctx, node, lambda row: node['uuid'] not in locks.claimed(HOLDER))
     with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'takeover'):
         pass
 
@@ -315,8 +329,9 @@ def test_checkpoint_fences_a_task_that_lost_its_lock(ctx, conf):
             task.checkpoint()
 
 
-def test_a_replaced_process_is_fenced_however_its_host_name(ctx, conf,
-                                                          pool, caplog):
+def test_a_replaced_process_is_fenced_however_its_host_name(
+    ctx, conf, pool, caplog
+):
     """Another process took conductor-1 over (this one was frozen past
     the heartbeat timeout): the lock still names conductor-1, but no
     checkpoint, save or release of this process counts any more; the
@@ -338,10 +353,17 @@ def test_a_replaced_process_is_fenced_however_its_host_name(ctx, conf,
         task.spawn_after(pool, work)
     age = datetime.timedelta(seconds=3600)
     with db_api.context_manager.writer.using(ctx) as session:
-        session.execute(sa.update(models.Conductor).values(
-            heartbeat_at=lite_db.utcnow() - age))
-    new = db_conductors.register(ctx, ConductorIdentity.new(HOST),
-                                 ['fake-hardware'], heartbeat_timeout=60)
+        session.execute(
+            sa.update(models.Conductor).values(
+                heartbeat_at=lite_db.utcnow() - age
+            )
+        )
+    new = db_conductors.register(
+        ctx,
+        ConductorIdentity.new(HOST),
+        ['fake-hardware'],
+        heartbeat_timeout=60,
+    )
     go.set()
     pool.shutdown(wait=True)
     assert len(seen) == 1 and new['incarnation'] in str(seen[0])
@@ -349,8 +371,9 @@ def test_a_replaced_process_is_fenced_however_its_host_name(ctx, conf,
     assert (row['last_error'], row['reservation']) == (None, HOST)
     assert 'its lock was taken over' in caplog.text
     replacement = ConductorIdentity(HOST, new['incarnation'])
-    with task_manager.acquire(ctx, conf, node['id'], replacement,
-                              'takeover') as task:
+    with task_manager.acquire(
+        ctx, conf, node['id'], replacement, 'takeover'
+    ) as task:
         task.update(last_error='new')
     assert db_nodes.node_get(ctx, node['id'])['last_error'] == 'new'
 
@@ -358,14 +381,20 @@ def test_a_replaced_process_is_fenced_however_its_host_name(ctx, conf,
 def test_a_write_while_locked_is_merged_not_undone(ctx, conf):
     """Item 3: a save writes only what the task changed, and merges a
     write that came in between (an abort request) key by key."""
-    node = make_node(ctx, driver_internal_info={'a': 1, 'b': 2},
-                     extra={'k': 'v'})
+    node = make_node(
+        ctx, driver_internal_info={'a': 1, 'b': 2}, extra={'k': 'v'}
+    )
     with task_manager.acquire(ctx, conf, node['uuid'], HOLDER, 'test') as task:
         row = db_nodes.node_get(ctx, node['id'])
-        db_nodes.node_update(ctx, node['id'], {
-            'driver_internal_info': {'a': 1, 'b': 2, 'abort': True},
-            'extra': {'k': 'v', 'k2': 'v2'}},
-            expected_revision=row['revision'])
+        db_nodes.node_update(
+            ctx,
+            node['id'],
+            {
+                'driver_internal_info': {'a': 1, 'b': 2, 'abort': True},
+                'extra': {'k': 'v', 'k2': 'v2'},
+            },
+            expected_revision=row['revision'],
+        )
         task.node.driver_internal_info['a'] = 10
         task.node.driver_internal_info.pop('b')
         task.node.last_error = 'x'
@@ -377,8 +406,9 @@ def test_a_write_while_locked_is_merged_not_undone(ctx, conf):
     assert row['last_error'] == 'x'
 
 
-def test_a_failed_release_is_logged_and_forgotten(ctx, conf, monkeypatch,
-                                                  caplog):
+def test_a_failed_release_is_logged_and_forgotten(
+    ctx, conf, monkeypatch, caplog
+):
     """The database is away when the lock goes: the node stays locked in
     the database, but no task holds it any more, so the takeover
     periodic task releases it (see test_periodics)."""
@@ -393,7 +423,8 @@ def test_a_failed_release_is_logged_and_forgotten(ctx, conf, monkeypatch,
     assert db_nodes.node_get(ctx, node['id'])['reservation'] == HOST
     assert node['uuid'] not in locks.claimed(HOLDER)
     assert f'Could not release the lock of node {node["uuid"]}' in (
-        caplog.text)
+        caplog.text
+    )
 
 
 def test_save_refused_once_the_lock_was_taken_over(ctx, conf):
@@ -428,7 +459,11 @@ def test_a_worker_whose_lock_was_taken_over_stops(ctx, conf, pool, caplog):
     pool.shutdown(wait=True)
     row = db_nodes.node_get(ctx, node['id'])
     assert (row['provision_state'], row['reservation']) == (
-        states.ENROLL, 'conductor-2')
+        states.ENROLL,
+        'conductor-2',
+    )
     assert node['uuid'] not in locks.claimed(HOLDER)
-    assert f'Stopped processing node {node["uuid"]} (test): its lock ' \
+    assert (
+        f'Stopped processing node {node["uuid"]} (test): its lock '
         'was taken over' in caplog.text
+    )

@@ -34,7 +34,8 @@ def test_the_fake_interface_has_none(ctx, manager):
     assert row['last_error'] == (
         f'Could not attach device cdrom to node {node["uuid"]}: Driver '
         'fake-hardware does not support attach_virtual_media (disabled '
-        'or not implemented).')
+        'or not implemented).'
+    )
 
 
 def test_an_interface_with_virtual_media(ctx, manager, monkeypatch):
@@ -43,8 +44,7 @@ def test_an_interface_with_virtual_media(ctx, manager, monkeypatch):
     calls = []
 
     def attach(self, task, device_type, image_url):
-        calls.append(('attach', task.node.reservation, device_type,
-                      image_url))
+        calls.append(('attach', task.node.reservation, device_type, image_url))
 
     def detach(self, task, device_types=None):
         calls.append(('detach', task.node.reservation, device_types))
@@ -61,7 +61,10 @@ def test_an_interface_with_virtual_media(ctx, manager, monkeypatch):
     assert row['last_error'] is None
     manager.detach_virtual_media(ctx, node['uuid'], ['cdrom'])
     wait_for(ctx, node, lambda r: len(calls) == 2)
-    assert calls == [('attach', HOST, 'cdrom', URL),
-                     ('detach', HOST, ['cdrom'])]
+    assert calls == [
+        ('attach', HOST, 'cdrom', URL),
+        ('detach', HOST, ['cdrom']),
+    ]
     assert manager.get_virtual_media(ctx, node['uuid']) == {
-        'cdrom': {'image_url': URL}}
+        'cdrom': {'image_url': URL}
+    }

@@ -22,17 +22,23 @@ class Registry:
 
     def __init__(self, specs: list[Spec]) -> None:
         self.by_name = {spec.name: spec for spec in specs}
-        self.patterns = [(re.compile(spec.name_regex), spec)
-                         for spec in specs if spec.parameters]
-        self.namespaces = [re.compile(ns) for ns in
-                           {spec.namespace for spec in specs} if ns]
+        self.patterns = [
+            (re.compile(spec.name_regex), spec)
+            for spec in specs
+            if spec.parameters
+        ]
+        self.namespaces = [
+            re.compile(ns) for ns in {spec.namespace for spec in specs} if ns
+        ]
 
     def find(self, name: str) -> Spec | None:
         spec = self.by_name.get(name)
         if spec is not None:
             return spec
-        return next((spec for regex, spec in self.patterns
-                     if regex.fullmatch(name)), None)
+        return next(
+            (spec for regex, spec in self.patterns if regex.fullmatch(name)),
+            None,
+        )
 
     def in_known_namespace(self, name: str) -> bool:
         if ':' not in name:
@@ -57,4 +63,5 @@ def validate(name: str, value: str) -> None:
     elif known.in_known_namespace(name):
         raise exception.Invalid(
             f"Validation failed; extra spec '{name}' does not appear to be "
-            'a valid extra spec.')
+            'a valid extra spec.'
+        )

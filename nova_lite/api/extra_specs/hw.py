@@ -14,24 +14,32 @@ _NODE = (('num', r'\d+'),)  # a guest NUMA node
 
 CPU = [
     Spec('hw:cpu_realtime', BOOL),
-    Spec('hw:cpu_realtime_mask',
-         pattern(r'(\^)?\d+((-\d+)?(,\^?\d+(-\d+)?)?)*')),
+    Spec(
+        'hw:cpu_realtime_mask', pattern(r'(\^)?\d+((-\d+)?(,\^?\d+(-\d+)?)?)*')
+    ),
     Spec('hw:cpu_policy', enum('dedicated', 'shared', 'mixed')),
     Spec('hw:cpu_thread_policy', enum('prefer', 'isolate', 'require')),
     Spec('hw:emulator_threads_policy', enum('isolate', 'share')),
     Spec('hw:cpu_dedicated_mask', pattern(CPU_MAP)),
-] + [Spec(f'hw:cpu_{limit}{part}', POSITIVE)
-     for limit in ('', 'max_') for part in ('sockets', 'cores', 'threads')]
+] + [
+    Spec(f'hw:cpu_{limit}{part}', POSITIVE)
+    for limit in ('', 'max_')
+    for part in ('sockets', 'cores', 'threads')
+]
 
 MEMORY_AND_NUMA = [
-    Spec('hw:mem_page_size',
-         pattern(r'(large|small|any|\d+([kKMGT]i?)?(b|bit|B)?)')),
+    Spec(
+        'hw:mem_page_size',
+        pattern(r'(large|small|any|\d+([kKMGT]i?)?(b|bit|B)?)'),
+    ),
     Spec('hw:locked_memory', BOOL),
     Spec('hw:numa_nodes', POSITIVE),
     Spec('hw:numa_cpus.{num}', pattern(CPU_MAP), _NODE),
     Spec('hw:numa_mem.{num}', POSITIVE, _NODE),
-    Spec('hw:pci_numa_affinity_policy',
-         enum('required', 'preferred', 'legacy', 'socket')),
+    Spec(
+        'hw:pci_numa_affinity_policy',
+        enum('required', 'preferred', 'legacy', 'socket'),
+    ),
 ]
 
 FEATURES = [
@@ -39,20 +47,27 @@ FEATURES = [
     Spec('hw:boot_menu', BOOL),
     Spec('hw:vif_multiqueue_enabled', BOOL),
     Spec('hw:mem_encryption', BOOL),
-    Spec('hw:mem_encryption_model',
-         enum('amd-sev', 'amd-sev-es', 'amd-sev-snp')),
+    Spec(
+        'hw:mem_encryption_model', enum('amd-sev', 'amd-sev-es', 'amd-sev-snp')
+    ),
     Spec('hw:pmem', pattern('([a-zA-Z0-9_]+(,)?)+')),
     Spec('hw:pmu', BOOL),
     Spec('hw:serial_port_count', COUNT),
     Spec('hw:tpm_model', enum('tpm-tis', 'tpm-crb')),
     Spec('hw:tpm_version', enum('1.2', '2.0')),
     Spec('hw:tpm_secret_security', enum('user', 'host', 'deployment')),
-    Spec('hw:watchdog_action',
-         enum('none', 'pause', 'poweroff', 'reset', 'disabled')),
+    Spec(
+        'hw:watchdog_action',
+        enum('none', 'pause', 'poweroff', 'reset', 'disabled'),
+    ),
     Spec('hw:viommu_model', enum('intel', 'smmuv3', 'virtio', 'auto')),
     Spec('hw:virtio_packed_ring', BOOL),
-    Spec('hw:sound_model', enum('sb16', 'es1370', 'pcspk', 'ac97', 'ich6',
-                                'ich9', 'usb', 'virtio')),
+    Spec(
+        'hw:sound_model',
+        enum(
+            'sb16', 'es1370', 'pcspk', 'ac97', 'ich6', 'ich9', 'usb', 'virtio'
+        ),
+    ),
     Spec('hw:usb_model', enum('none', 'nec-xhci', 'qemu-xhci')),
     Spec('hw:redirected_usb_ports', Value(int, low=0, high=15)),
     Spec('hw:ephemeral_encryption', BOOL),

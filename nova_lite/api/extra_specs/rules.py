@@ -40,12 +40,14 @@ class Value:
             try:
                 strutils.bool_from_string(value, strict=True)
             except ValueError:
-                raise _fail(f"'{value}' is not a valid boolean-like "
-                            'value.') from None
+                raise _fail(
+                    f"'{value}' is not a valid boolean-like value."
+                ) from None
         elif self.pattern is not None:
             if not re.fullmatch(self.pattern, value):
-                raise _fail(f"'{value}' is not of the format "
-                            f"'{self.pattern}'.")
+                raise _fail(
+                    f"'{value}' is not of the format '{self.pattern}'."
+                )
         elif self.enum and value not in self.enum:
             raise _fail(f"'{value}' is not one of: {', '.join(self.enum)}.")
 
@@ -55,11 +57,13 @@ class Value:
         except ValueError:
             raise _fail(f"'{value}' is not a valid integer value.") from None
         if self.high is not None and number > self.high:
-            raise _fail(f"'{value}' is greater than the max value of "
-                        f"'{self.high}'.")
+            raise _fail(
+                f"'{value}' is greater than the max value of '{self.high}'."
+            )
         if self.low is not None and number < self.low:
-            raise _fail(f"'{value}' is less than the min value of "
-                        f"'{self.low}'.")
+            raise _fail(
+                f"'{value}' is less than the min value of '{self.low}'."
+            )
 
 
 ANY = Value()
@@ -89,8 +93,9 @@ class Spec:
     def name_regex(self) -> str:
         regex = self.name
         for param, param_regex in self.parameters:
-            regex = regex.replace(f'{{{param}}}',
-                                  f'(?P<{param}>{param_regex})')
+            regex = regex.replace(
+                f'{{{param}}}', f'(?P<{param}>{param_regex})'
+            )
         return regex
 
     @property

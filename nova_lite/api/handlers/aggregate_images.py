@@ -34,7 +34,8 @@ def cache_images(req: webob.Request) -> webob.Response:
     image_ids = [item['id'] for item in body['cache']]
     if len(set(image_ids)) != len(image_ids):
         raise webob.exc.HTTPBadRequest(
-            explanation='Duplicate images in request')
+            explanation='Duplicate images in request'
+        )
     ctx = util.context(req)
     agg = db.get(ctx, agg_id)
     for image_id in image_ids:
@@ -42,9 +43,13 @@ def cache_images(req: webob.Request) -> webob.Response:
             image_db.image_get(ctx, image_id)
         except exception.ImageNotFound as exc:
             raise webob.exc.HTTPBadRequest(
-                explanation=exc.format_message()) from None
-    LOG.info('Image cache request for aggregate %s (hosts %s, images %s): '
-             'no driver here keeps an image cache; nothing to do',
-             agg['id'], ', '.join(agg['hosts']) or 'none',
-             ', '.join(image_ids))
+                explanation=exc.format_message()
+            ) from None
+    LOG.info(
+        'Image cache request for aggregate %s (hosts %s, images %s): '
+        'no driver here keeps an image cache; nothing to do',
+        agg['id'],
+        ', '.join(agg['hosts']) or 'none',
+        ', '.join(image_ids),
+    )
     return webob.Response(status=202)

@@ -25,8 +25,10 @@ _TIMES = ('created_at', 'updated_at', 'deleted_at')
 
 
 def _view(req: webob.Request, agg: dict[str, Any]) -> dict[str, Any]:
-    body = {key: agg[key] for key in ('id', 'name', 'availability_zone',
-                                      'hosts', 'metadata')}
+    body = {
+        key: agg[key]
+        for key in ('id', 'name', 'availability_zone', 'hosts', 'metadata')
+    }
     body.update({key: util.microsecond_time(agg[key]) for key in _TIMES})
     body['deleted'] = bool(agg['deleted'])
     if util.version(req).at_least('2.41'):
@@ -42,7 +44,7 @@ def aggregate_id(req: webob.Request) -> int:
     """The aggregate id in the URL: a 400 unless an integer (upstream's
     ``validate_integer``), a 404 for one no row can have."""
     text = req.urlvars['aggregate_id']
-    agg_id = util.bounded_int(text, 'id', -util.MAX_INT - 1, 2 ** 63)
+    agg_id = util.bounded_int(text, 'id', -util.MAX_INT - 1, 2**63)
     if not 0 < agg_id <= util.MAX_INT:
         raise exception.AggregateNotFound(aggregate_id=text)
     return agg_id
@@ -51,8 +53,13 @@ def aggregate_id(req: webob.Request) -> int:
 @util.translate_errors
 def list_aggregates(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'index', {})
-    return util.json_response({'aggregates': [
-        _view(req, agg) for agg in db.get_all(util.context(req))]})
+    return util.json_response(
+        {
+            'aggregates': [
+                _view(req, agg) for agg in db.get_all(util.context(req))
+            ]
+        }
+    )
 
 
 @util.translate_errors
@@ -60,8 +67,9 @@ def create_aggregate(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'create', {})
     spec = util.read_body(req, schema.create)['aggregate']
     zone = spec.get('availability_zone')
-    agg = aggregate_api.create(util.context(req), spec['name'].strip(),
-                               zone.strip() if zone else None)
+    agg = aggregate_api.create(
+        util.context(req), spec['name'].strip(), zone.strip() if zone else None
+    )
     body = _view(req, agg)
     del body['hosts'], body['metadata']
     return util.json_response({'aggregate': body})
@@ -79,9 +87,9 @@ def update_aggregate(req: webob.Request) -> webob.Response:
     values = dict(util.read_body(req, schema.update)['aggregate'])
     if 'name' in values:
         values['name'] = values['name'].strip()
-    return _respond(req, aggregate_api.update(util.context(req),
-                                              aggregate_id(req),
-                                              values))
+    return _respond(
+        req, aggregate_api.update(util.context(req), aggregate_id(req), values)
+    )
 
 
 @util.translate_errors
@@ -93,8 +101,7 @@ def delete_aggregate(req: webob.Request) -> webob.Response:
 
 def _add_host(req: webob.Request, agg_id: int, spec: Any) -> Any:
     try:
-        return aggregate_api.add_host(util.context(req), agg_id,
-                                      spec['host'])
+        return aggregate_api.add_host(util.context(req), agg_id, spec['host'])
     except exception.InvalidAggregateAction as exc:
         raise webob.exc.HTTPConflict(explanation=exc.format_message())
 
@@ -103,22 +110,30 @@ def _remove_host(req: webob.Request, agg_id: int, spec: Any) -> Any:
     host = spec['host']
     try:
         return aggregate_api.remove_host(util.context(req), agg_id, host)
-    except (exception.AggregateNotFound, exception.AggregateHostNotFound,
-            exception.ComputeHostNotFound):
+    except (
+        exception.AggregateNotFound,
+        exception.AggregateHostNotFound,
+        exception.ComputeHostNotFound,
+    ):
         raise webob.exc.HTTPNotFound(
             explanation=f'Cannot remove host {host} in aggregate '
-            f'{req.urlvars["aggregate_id"]}')
+            f'{req.urlvars["aggregate_id"]}'
+        )
     except exception.InvalidAggregateAction as exc:
         raise webob.exc.HTTPConflict(explanation=exc.format_message())
 
 
 def _set_metadata(req: webob.Request, agg_id: int, spec: Any) -> Any:
-    return aggregate_api.set_metadata(util.context(req), agg_id,
-                                      spec['metadata'])
+    return aggregate_api.set_metadata(
+        util.context(req), agg_id, spec['metadata']
+    )
 
 
-_ACTIONS = {'add_host': _add_host, 'remove_host': _remove_host,
-            'set_metadata': _set_metadata}
+_ACTIONS = {
+    'add_host': _add_host,
+    'remove_host': _remove_host,
+    'set_metadata': _set_metadata,
+}
 
 
 @util.translate_errors
@@ -126,12 +141,13 @@ def aggregate_action(req: webob.Request) -> webob.Response:
     body = util.read_json(req)
     if not isinstance(body, dict) or len(body) != 1:
         raise webob.exc.HTTPBadRequest(
-            explanation='The body must be an object with one action.')
+            explanation='The body must be an object with one action.'
+        )
     name = next(iter(body))
     if name not in _ACTIONS:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'There is no such action: {name}')
+            explanation=f'There is no such action: {name}'
+        )
     util.authorize(req, POLICY % name, {})
     util.validate(schema.ACTIONS[name], body)
-    return _respond(req, _ACTIONS[name](req, aggregate_id(req),
-                                        body[name]))
+    return _respond(req, _ACTIONS[name](req, aggregate_id(req), body[name]))

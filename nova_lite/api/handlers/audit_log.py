@@ -22,8 +22,8 @@ POLICY = 'os_compute_api:os-instance-usage-audit-log:%s'
 
 
 def last_completed_month(
-        before: datetime.datetime) -> tuple[datetime.datetime,
-                                            datetime.datetime]:
+    before: datetime.datetime,
+) -> tuple[datetime.datetime, datetime.datetime]:
     """Upstream's audit period (``month``, the default): the last whole
     month that ended at or before ``before``."""
     end = datetime.datetime(before.year, before.month, 1)
@@ -40,15 +40,28 @@ def _month_before(day: datetime.datetime) -> datetime.datetime:
 
 def _log(req: webob.Request, before: datetime.datetime) -> dict[str, Any]:
     begin, end = last_completed_month(before)
-    hosts = sorted({row['host'] for row in service_db.service_get_all(
-        util.context(req), binary=service_obj.COMPUTE_BINARY)})
+    hosts = sorted(
+        {
+            row['host']
+            for row in service_db.service_get_all(
+                util.context(req), binary=service_obj.COMPUTE_BINARY
+            )
+        }
+    )
     done = 'ALL' if not hosts else f'0 of {len(hosts)}'
-    return {'period_beginning': str(begin), 'period_ending': str(end),
-            'num_hosts': len(hosts), 'num_hosts_done': 0,
-            'num_hosts_running': 0, 'num_hosts_not_run': len(hosts),
-            'hosts_not_run': hosts, 'total_instances': 0,
-            'total_errors': 0,
-            'overall_status': f'{done} hosts done. 0 errors.', 'log': {}}
+    return {
+        'period_beginning': str(begin),
+        'period_ending': str(end),
+        'num_hosts': len(hosts),
+        'num_hosts_done': 0,
+        'num_hosts_running': 0,
+        'num_hosts_not_run': len(hosts),
+        'hosts_not_run': hosts,
+        'total_instances': 0,
+        'total_errors': 0,
+        'overall_status': f'{done} hosts done. 0 errors.',
+        'log': {},
+    }
 
 
 def _timestamp(text: str) -> datetime.datetime:
@@ -58,14 +71,16 @@ def _timestamp(text: str) -> datetime.datetime:
         return datetime.datetime.strptime(text, pattern)
     except ValueError:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid timestamp for date {text}') from None
+            explanation=f'Invalid timestamp for date {text}'
+        ) from None
 
 
 @util.translate_errors
 def list_audit_logs(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'list')
-    return util.json_response({'instance_usage_audit_logs': _log(
-        req, timeutils.utcnow())})
+    return util.json_response(
+        {'instance_usage_audit_logs': _log(req, timeutils.utcnow())}
+    )
 
 
 @util.translate_errors

@@ -27,12 +27,15 @@ def _zoned(req: webob.Request) -> list[tuple[str, dict[str, Any]]]:
     """(zone, service) of every service."""
     ctx = util.context(req)
     zones = zones_api.host_zones(ctx)
-    return [(zones_api.zone_of(s, zones), s)
-            for s in service_db.service_get_all(ctx)]
+    return [
+        (zones_api.zone_of(s, zones), s)
+        for s in service_db.service_get_all(ctx)
+    ]
 
 
-def _zones(zoned: list[tuple[str, dict[str, Any]]]
-           ) -> tuple[list[str], list[str]]:
+def _zones(
+    zoned: list[tuple[str, dict[str, Any]]],
+) -> tuple[list[str], list[str]]:
     """(available, not available) zones, sorted."""
     available = {zone for zone, s in zoned if not s['disabled']}
     unavailable = {zone for zone, _ in zoned} - available
@@ -44,15 +47,18 @@ def list_zones(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'list', {})
     available, unavailable = _zones(_zoned(req))
     internal = cfg.CONF.internal_service_availability_zone
-    info = [{'zoneName': zone, 'zoneState': {'available': state},
-             'hosts': None}
-            for zones, state in ((available, True), (unavailable, False))
-            for zone in zones if zone != internal]
+    info = [
+        {'zoneName': zone, 'zoneState': {'available': state}, 'hosts': None}
+        for zones, state in ((available, True), (unavailable, False))
+        for zone in zones
+        if zone != internal
+    ]
     return util.json_response({'availabilityZoneInfo': info})
 
 
-def _hosts(zoned: list[tuple[str, dict[str, Any]]],
-           zone: str) -> dict[str, dict[str, Any]]:
+def _hosts(
+    zoned: list[tuple[str, dict[str, Any]]], zone: str
+) -> dict[str, dict[str, Any]]:
     down_time = cfg.CONF.service_down_time
     hosts: dict[str, dict[str, Any]] = {}
     for service_zone, service in zoned:
@@ -62,7 +68,9 @@ def _hosts(zoned: list[tuple[str, dict[str, Any]]],
             'available': service_obj.is_up(service, down_time),
             'active': not service['disabled'],
             'updated_at': util.microsecond_time(
-                service['updated_at'] or service['created_at'])}
+                service['updated_at'] or service['created_at']
+            ),
+        }
     return hosts
 
 
@@ -72,8 +80,15 @@ def list_zones_detail(req: webob.Request) -> webob.Response:
     zoned = _zoned(req)
     available, unavailable = _zones(zoned)
     info: list[dict[str, Any]] = [
-        {'zoneName': zone, 'zoneState': {'available': True},
-         'hosts': _hosts(zoned, zone)} for zone in available]
-    info += [{'zoneName': zone, 'zoneState': {'available': False},
-              'hosts': None} for zone in unavailable]
+        {
+            'zoneName': zone,
+            'zoneState': {'available': True},
+            'hosts': _hosts(zoned, zone),
+        }
+        for zone in available
+    ]
+    info += [
+        {'zoneName': zone, 'zoneState': {'available': False}, 'hosts': None}
+        for zone in unavailable
+    ]
     return util.json_response({'availabilityZoneInfo': info})

@@ -42,21 +42,25 @@ GONE_SINCE = '2.6'
 def _served(req: webob.Request) -> None:
     if util.version(req).at_least(GONE_SINCE):
         raise webob.exc.HTTPNotFound(
-            explanation='The resource could not be found.')
+            explanation='The resource could not be found.'
+        )
 
 
-def _console(action: str, protocol: str,
-             types: list[str]) -> Callable[..., webob.Response]:
-    def handler(req: webob.Request, inst: Row,
-                body: Row) -> webob.Response:
+def _console(
+    action: str, protocol: str, types: list[str]
+) -> Callable[..., webob.Response]:
+    def handler(req: webob.Request, inst: Row, body: Row) -> webob.Response:
         _served(req)
         util.validate(schema.legacy_action(action, types), body)
-        util.authorize(req, policies.REMOTE_CONSOLES,
-                       {'project_id': inst['project_id']})
+        util.authorize(
+            req, policies.REMOTE_CONSOLES, {'project_id': inst['project_id']}
+        )
         console_type = body[action]['type']
         console = consoles.remote_console(inst, protocol, console_type)
-        return util.json_response({'console': {
-            'type': console_type, 'url': console['url']}})
+        return util.json_response(
+            {'console': {'type': console_type, 'url': console['url']}}
+        )
+
     return handler
 
 
@@ -67,29 +71,37 @@ def _rdp(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     raise webob.exc.HTTPBadRequest()
 
 
-def _console_output(req: webob.Request, inst: Row,
-                    body: Row) -> webob.Response:
+def _console_output(
+    req: webob.Request, inst: Row, body: Row
+) -> webob.Response:
     util.validate(schema.CONSOLE_OUTPUT, body)
-    util.authorize(req, policies.CONSOLE_OUTPUT,
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req, policies.CONSOLE_OUTPUT, {'project_id': inst['project_id']}
+    )
     length = body['os-getConsoleOutput'].get('length')
     if not inst['host']:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
     ctx = util.context(req)
     with util.agent_call(inst['host']):
         output = util.deps(req).compute.get_console_output(
-            ctx, instance_obj.Instance._from_db(ctx, inst),
-            None if length is None else int(length), inst['host'])
+            ctx,
+            instance_obj.Instance._from_db(ctx, inst),
+            None if length is None else int(length),
+            inst['host'],
+        )
     return util.json_response({'output': console_output.cleaned(output)})
 
 
 ACTIONS = {
     'os-getConsoleOutput': _console_output,
-    'os-getVNCConsole': _console('os-getVNCConsole', 'vnc',
-                                 ['novnc', 'xvpvnc']),
-    'os-getSPICEConsole': _console('os-getSPICEConsole', 'spice',
-                                   ['spice-html5']),
-    'os-getSerialConsole': _console('os-getSerialConsole', 'serial',
-                                    ['serial']),
+    'os-getVNCConsole': _console(
+        'os-getVNCConsole', 'vnc', ['novnc', 'xvpvnc']
+    ),
+    'os-getSPICEConsole': _console(
+        'os-getSPICEConsole', 'spice', ['spice-html5']
+    ),
+    'os-getSerialConsole': _console(
+        'os-getSerialConsole', 'serial', ['serial']
+    ),
     'os-getRDPConsole': _rdp,
 }

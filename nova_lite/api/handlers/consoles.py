@@ -26,18 +26,27 @@ STRICT_TOKEN_QUERY = '2.99'
 @util.translate_errors
 def create_remote_console(req: webob.Request) -> webob.Response:
     # As upstream: the body is validated before the server is looked up.
-    spec = util.read_body(
-        req, schema.create(util.version(req)))['remote_console']
+    spec = util.read_body(req, schema.create(util.version(req)))[
+        'remote_console'
+    ]
     inst = servers.get_server(req)
-    util.authorize(req, policies.REMOTE_CONSOLES,
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req, policies.REMOTE_CONSOLES, {'project_id': inst['project_id']}
+    )
     if spec['protocol'] == 'rdp':
         raise webob.exc.HTTPBadRequest(
-            explanation='Unavailable console type rdp.')
+            explanation='Unavailable console type rdp.'
+        )
     console = consoles.remote_console(inst, spec['protocol'], spec['type'])
-    return util.json_response({'remote_console': {
-        'protocol': spec['protocol'], 'type': spec['type'],
-        'url': console['url']}})
+    return util.json_response(
+        {
+            'remote_console': {
+                'protocol': spec['protocol'],
+                'type': spec['type'],
+                'url': console['url'],
+            }
+        }
+    )
 
 
 @util.translate_errors

@@ -18,11 +18,17 @@ from nova_lite.db import flavors as db
 
 POLICY = 'os_compute_api:os-flavor-extra-specs:%s'
 _VALUE = {'type': ['string', 'number'], 'minLength': 0, 'maxLength': 255}
-SPECS = {'type': 'object',
-         'patternProperties': {'^[a-zA-Z0-9-_:. ]{1,255}$': _VALUE},
-         'additionalProperties': False}
-CREATE_BODY = {'type': 'object', 'properties': {'extra_specs': SPECS},
-               'required': ['extra_specs'], 'additionalProperties': False}
+SPECS = {
+    'type': 'object',
+    'patternProperties': {'^[a-zA-Z0-9-_:. ]{1,255}$': _VALUE},
+    'additionalProperties': False,
+}
+CREATE_BODY = {
+    'type': 'object',
+    'properties': {'extra_specs': SPECS},
+    'required': ['extra_specs'],
+    'additionalProperties': False,
+}
 UPDATE_BODY = {**SPECS, 'minProperties': 1, 'maxProperties': 1}
 
 
@@ -34,26 +40,31 @@ def _as_text(req: webob.Request, specs: dict[str, Any]) -> dict[str, str]:
         if len(value) > 255:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Invalid input received: extra_specs value of '
-                f'{key} has more than 255 characters.')
+                f'{key} has more than 255 characters.'
+            )
         if validated:
             try:
                 extra_specs.validate(key, value)
             except exception.Invalid as exc:
                 raise webob.exc.HTTPBadRequest(
-                    explanation=exc.format_message()) from None
+                    explanation=exc.format_message()
+                ) from None
     return text
 
 
 def _merge(req: webob.Request, given: dict[str, str]) -> None:
     db.flavor_change_extra_specs(
-        util.context(req), flavors.visible_flavor(req)['flavorid'],
-        lambda current: {**current, **given})
+        util.context(req),
+        flavors.visible_flavor(req)['flavorid'],
+        lambda current: {**current, **given},
+    )
 
 
 @util.translate_errors
 def list_specs(req: webob.Request) -> webob.Response:
-    util.authorize(req, POLICY % 'index',
-                   {'project_id': util.context(req).project_id})
+    util.authorize(
+        req, POLICY % 'index', {'project_id': util.context(req).project_id}
+    )
     flavor = flavors.visible_flavor(req)
     return util.json_response({'extra_specs': flavor['extra_specs'] or {}})
 
@@ -69,14 +80,19 @@ def create_specs(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def show_spec(req: webob.Request) -> webob.Response:
-    util.authorize(req, POLICY % 'show',
-                   {'project_id': util.context(req).project_id})
+    util.authorize(
+        req, POLICY % 'show', {'project_id': util.context(req).project_id}
+    )
     flavor, key = flavors.visible_flavor(req), req.urlvars['key']
     specs = flavor['extra_specs'] or {}
     if key not in specs:
-        raise webob.exc.HTTPNotFound(explanation=(
-            exception.FlavorExtraSpecNotFound(
-                flavor_id=flavor['flavorid'], key=key).format_message()))
+        raise webob.exc.HTTPNotFound(
+            explanation=(
+                exception.FlavorExtraSpecNotFound(
+                    flavor_id=flavor['flavorid'], key=key
+                ).format_message()
+            )
+        )
     return util.json_response({key: specs[key]})
 
 
@@ -87,7 +103,8 @@ def update_spec(req: webob.Request) -> webob.Response:
     given = _as_text(req, body)
     if req.urlvars['key'] not in body:
         raise webob.exc.HTTPBadRequest(
-            explanation='Request body and URI mismatch')
+            explanation='Request body and URI mismatch'
+        )
     _merge(req, given)
     return util.json_response(body)
 
@@ -99,8 +116,9 @@ def delete_spec(req: webob.Request) -> webob.Response:
 
     def without(current: dict[str, str]) -> dict[str, str]:
         if key not in current:
-            raise exception.FlavorExtraSpecNotFound(flavor_id=flavorid,
-                                                    key=key)
+            raise exception.FlavorExtraSpecNotFound(
+                flavor_id=flavorid, key=key
+            )
         return {k: v for k, v in current.items() if k != key}
 
     db.flavor_change_extra_specs(util.context(req), flavorid, without)

@@ -17,13 +17,23 @@ from nova_lite.api.schemas import flavors as schema
 from nova_lite.db import flavors as db
 
 #: The query of the flavor lists (upstream's index_query).
-FLAVOR_LIST_QUERY = ('limit', 'marker', 'is_public', 'minRam', 'minDisk',
-                     'sort_key', 'sort_dir')
+FLAVOR_LIST_QUERY = (
+    'limit',
+    'marker',
+    'is_public',
+    'minRam',
+    'minDisk',
+    'sort_key',
+    'sort_dir',
+)
 
 
 def _brief(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
-    body = {'id': row['flavorid'], 'name': row['name'],
-            'links': util.links(req, 'flavors', row['flavorid'])}
+    body = {
+        'id': row['flavorid'],
+        'name': row['name'],
+        'links': util.links(req, 'flavors', row['flavorid']),
+    }
     if util.version(req).at_least('2.55'):
         body['description'] = row['description']
     return body
@@ -37,8 +47,9 @@ def _shows_extra_specs(req: webob.Request) -> bool:
         shown = util.version(req).at_least('2.61')
         if shown:
             try:
-                util.authorize(req, 'os_compute_api:os-flavor-extra-specs:'
-                               'index')
+                util.authorize(
+                    req, 'os_compute_api:os-flavor-extra-specs:index'
+                )
             except webob.exc.HTTPForbidden:
                 shown = False
         req.environ[key] = shown
@@ -49,18 +60,20 @@ def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     body = _brief(req, row)
     if _shows_extra_specs(req):
         body['extra_specs'] = dict(row['extra_specs'] or {})
-    body.update({
-        'ram': row['memory_mb'],
-        'vcpus': row['vcpus'],
-        'disk': row['root_gb'],
-        'OS-FLV-EXT-DATA:ephemeral': row['ephemeral_gb'],
-        'OS-FLV-DISABLED:disabled': row['disabled'],
-        # 0 rather than '' for no swap from 2.75, as upstream.
-        'swap': row['swap'] or (0 if util.version(req).at_least('2.75')
-                                else ''),
-        'rxtx_factor': row['rxtx_factor'],
-        'os-flavor-access:is_public': row['is_public'],
-    })
+    body.update(
+        {
+            'ram': row['memory_mb'],
+            'vcpus': row['vcpus'],
+            'disk': row['root_gb'],
+            'OS-FLV-EXT-DATA:ephemeral': row['ephemeral_gb'],
+            'OS-FLV-DISABLED:disabled': row['disabled'],
+            # 0 rather than '' for no swap from 2.75, as upstream.
+            'swap': row['swap']
+            or (0 if util.version(req).at_least('2.75') else ''),
+            'rxtx_factor': row['rxtx_factor'],
+            'os-flavor-access:is_public': row['is_public'],
+        }
+    )
     return body
 
 
@@ -82,20 +95,28 @@ def _list(req: webob.Request) -> tuple[list[dict[str, Any]], int]:
     limit = util.page_limit(req)
     ctx = util.context(req)
     rows = db.flavor_get_all(
-        ctx, is_public=_is_public_filter(req),
+        ctx,
+        is_public=_is_public_filter(req),
         project_id=None if ctx.is_admin else ctx.project_id,
         min_memory_mb=util.query_int(req, 'minRam'),
         min_root_gb=util.query_int(req, 'minDisk'),
-        limit=limit, marker=req.GET.get('marker'))
+        limit=limit,
+        marker=req.GET.get('marker'),
+    )
     return rows, limit
 
 
-def _listing(req: webob.Request, items: list[dict[str, Any]],
-             rows: list[dict[str, Any]], limit: int) -> webob.Response:
+def _listing(
+    req: webob.Request,
+    items: list[dict[str, Any]],
+    rows: list[dict[str, Any]],
+    limit: int,
+) -> webob.Response:
     body: dict[str, Any] = {'flavors': items}
     if rows:
-        links = util.next_link(req, 'flavors', rows, limit,
-                               rows[-1]['flavorid'])
+        links = util.next_link(
+            req, 'flavors', rows, limit, rows[-1]['flavorid']
+        )
         if links:
             body['flavors_links'] = links
     return util.json_response(body)
@@ -128,7 +149,8 @@ def visible_flavor(req: webob.Request) -> dict[str, Any]:
         row = None
     if row is None or not visibility.flavor_visible(util.context(req), row):
         raise webob.exc.HTTPNotFound(
-            explanation=f'Flavor {flavorid} could not be found.')
+            explanation=f'Flavor {flavorid} could not be found.'
+        )
     return row
 
 
@@ -137,21 +159,22 @@ def _rxtx_factor(value: Any) -> float:
     if not 0 < factor <= util.MAX_FLOAT:
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid input received: rxtx_factor must be > 0 '
-            f'and <= {util.MAX_FLOAT}')
+            f'and <= {util.MAX_FLOAT}'
+        )
     return factor
 
 
 @util.translate_errors
 def create_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:os-flavor-manage:create')
-    spec = util.read_body(req, schema.create_for(util.version(req)))[
-        'flavor']
+    spec = util.read_body(req, schema.create_for(util.version(req)))['flavor']
     flavorid = spec.get('id')
     if isinstance(flavorid, bool):
         raise webob.exc.HTTPBadRequest(
-            explanation=f"Invalid input for field/attribute id. Value: "
+            explanation=f'Invalid input for field/attribute id. Value: '
             f"{flavorid}. {flavorid} is not of type 'string', 'number', "
-            f"'null'")
+            f"'null'"
+        )
     if flavorid in (None, 'auto'):
         flavorid = uuidutils.generate_uuid()
     values = {
@@ -161,11 +184,13 @@ def create_flavor(req: webob.Request) -> webob.Response:
         'vcpus': util.bounded_int(spec['vcpus'], 'vcpus', 1),
         'root_gb': util.bounded_int(spec['disk'], 'disk'),
         'ephemeral_gb': util.bounded_int(
-            spec.get('OS-FLV-EXT-DATA:ephemeral', 0), 'ephemeral'),
+            spec.get('OS-FLV-EXT-DATA:ephemeral', 0), 'ephemeral'
+        ),
         'swap': util.bounded_int(spec.get('swap') or 0, 'swap'),
         'rxtx_factor': _rxtx_factor(spec.get('rxtx_factor', 1.0)),
         'is_public': strutils.bool_from_string(
-            spec.get('os-flavor-access:is_public', True), strict=True),
+            spec.get('os-flavor-access:is_public', True), strict=True
+        ),
         'extra_specs': {},
         'description': spec.get('description'),
     }
@@ -180,12 +205,12 @@ def delete_flavor(req: webob.Request) -> webob.Response:
     return webob.Response(status=202)
 
 
-
 @util.translate_errors
 def update_flavor(req: webob.Request) -> webob.Response:
     """``PUT /flavors/{id}`` (2.55): only the description changes."""
     util.authorize(req, 'os_compute_api:os-flavor-manage:update')
     spec = util.read_body(req, schema.update)['flavor']
     row = db.flavor_update_description(
-        util.context(req), req.urlvars['flavor_id'], spec['description'])
+        util.context(req), req.urlvars['flavor_id'], spec['description']
+    )
     return util.json_response({'flavor': view(req, row)})

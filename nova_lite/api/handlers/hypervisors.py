@@ -42,23 +42,31 @@ LAST_WITH_USAGE = '2.87'
 
 def _services(req: webob.Request) -> dict[int, Any]:
     """Every service by its integer id, in one query."""
-    return {row['id']: row
-            for row in service_db.service_get_all(util.context(req))}
+    return {
+        row['id']: row for row in service_db.service_get_all(util.context(req))
+    }
 
 
-def _servers_of(req: webob.Request,
-                nodes: list[dict[str, Any]]) -> dict[int, list[Any]]:
+def _servers_of(
+    req: webob.Request, nodes: list[dict[str, Any]]
+) -> dict[int, list[Any]]:
     """node id -> its servers as ``with_servers`` shows them (one query
     for every node)."""
     by_node = instance_db.instance_ids_by_compute_id(
-        util.context(req), [node['id'] for node in nodes])
-    return {node_id: [{'name': 'instance-%08x' % inst_id, 'uuid': uuid}
-                      for inst_id, uuid in instances]
-            for node_id, instances in by_node.items()}
+        util.context(req), [node['id'] for node in nodes]
+    )
+    return {
+        node_id: [
+            {'name': 'instance-%08x' % inst_id, 'uuid': uuid}
+            for inst_id, uuid in instances
+        ]
+        for node_id, instances in by_node.items()
+    }
 
 
-def _details(req: webob.Request, node: dict[str, Any],
-             service: Any, uuid_ids: bool) -> dict[str, Any]:
+def _details(
+    req: webob.Request, node: dict[str, Any], service: Any, uuid_ids: bool
+) -> dict[str, Any]:
     body = {
         'hypervisor_type': node['hypervisor_type'],
         'hypervisor_version': node['hypervisor_version'],
@@ -73,34 +81,43 @@ def _details(req: webob.Request, node: dict[str, Any],
         body['uptime'] = _uptimes(req).of(node['host'], service)
         return body
     free_disk_gb = node['local_gb'] - node['local_gb_used']
-    body.update({
-        'vcpus': node['vcpus'],
-        'memory_mb': node['memory_mb'],
-        'local_gb': node['local_gb'],
-        'vcpus_used': node['vcpus_used'],
-        'memory_mb_used': node['memory_mb_used'],
-        'local_gb_used': node['local_gb_used'],
-        'free_ram_mb': node['memory_mb'] - node['memory_mb_used'],
-        'free_disk_gb': free_disk_gb,
-        'current_workload': 0,
-        'running_vms': node['running_vms'],
-        'disk_available_least': free_disk_gb,
-        # Not recorded: upstream's JSON text before 2.28, an object after.
-        'cpu_info': {} if util.version(req).at_least('2.28') else '{}',
-    })
+    body.update(
+        {
+            'vcpus': node['vcpus'],
+            'memory_mb': node['memory_mb'],
+            'local_gb': node['local_gb'],
+            'vcpus_used': node['vcpus_used'],
+            'memory_mb_used': node['memory_mb_used'],
+            'local_gb_used': node['local_gb_used'],
+            'free_ram_mb': node['memory_mb'] - node['memory_mb_used'],
+            'free_disk_gb': free_disk_gb,
+            'current_workload': 0,
+            'running_vms': node['running_vms'],
+            'disk_available_least': free_disk_gb,
+            # Not recorded: upstream's JSON text before 2.28, an object after.
+            'cpu_info': {} if util.version(req).at_least('2.28') else '{}',
+        }
+    )
     return body
 
 
-def _view(req: webob.Request, node: dict[str, Any], service: Any,
-          detail: bool, servers: dict[int, list[Any]] | None
-          ) -> dict[str, Any]:
+def _view(
+    req: webob.Request,
+    node: dict[str, Any],
+    service: Any,
+    detail: bool,
+    servers: dict[int, list[Any]] | None,
+) -> dict[str, Any]:
     """One hypervisor; ``servers`` (by node id) when ``with_servers``."""
     uuid_ids = util.version(req).at_least(UUID_FOR_ID)
     body = {
         'id': node['uuid'] if uuid_ids else node['id'],
         'hypervisor_hostname': node['hypervisor_hostname'],
-        'state': ('up' if service_obj.is_up(service, CONF.service_down_time)
-                  else 'down'),
+        'state': (
+            'up'
+            if service_obj.is_up(service, CONF.service_down_time)
+            else 'down'
+        ),
         'status': 'disabled' if service['disabled'] else 'enabled',
     }
     if detail:
@@ -113,27 +130,31 @@ def _view(req: webob.Request, node: dict[str, Any], service: Any,
     return body
 
 
-def _after_marker(nodes: list[dict[str, Any]],
-                  marker: str) -> list[dict[str, Any]]:
+def _after_marker(
+    nodes: list[dict[str, Any]], marker: str
+) -> list[dict[str, Any]]:
     key = 'uuid' if uuidutils.is_uuid_like(marker) else 'id'
     for index, node in enumerate(nodes):
         if str(node[key]) == marker:
-            return nodes[index + 1:]
-    raise webob.exc.HTTPBadRequest(
-        explanation=f'marker [{marker}] not found')
+            return nodes[index + 1 :]
+    raise webob.exc.HTTPBadRequest(explanation=f'marker [{marker}] not found')
 
 
 def _matching(req: webob.Request, pattern: str) -> list[dict[str, Any]]:
     if 'limit' in req.GET or 'marker' in req.GET:
         raise webob.exc.HTTPBadRequest(
             explanation='Paging over hypervisors with the '
-            'hypervisor_hostname_pattern query parameter is not supported.')
-    nodes = [node for node in db.compute_node_get_all(util.context(req))
-             if pattern in node['hypervisor_hostname']]
+            'hypervisor_hostname_pattern query parameter is not supported.'
+        )
+    nodes = [
+        node
+        for node in db.compute_node_get_all(util.context(req))
+        if pattern in node['hypervisor_hostname']
+    ]
     if not nodes:
         raise webob.exc.HTTPNotFound(
-            explanation=f"No hypervisor matching '{pattern}' could be "
-            "found.")
+            explanation=f"No hypervisor matching '{pattern}' could be found."
+        )
     return nodes
 
 
@@ -141,8 +162,10 @@ def _list(req: webob.Request, detail: bool) -> webob.Response:
     util.authorize(req, POLICY % ('list-detail' if detail else 'list'))
     # From 2.53 an unknown query parameter is a 400 (upstream's schema).
     util.reject_unknown_query(
-        req, ('limit', 'marker', 'hypervisor_hostname_pattern',
-              'with_servers'), since=UUID_FOR_ID)
+        req,
+        ('limit', 'marker', 'hypervisor_hostname_pattern', 'with_servers'),
+        since=UUID_FOR_ID,
+    )
     version = util.version(req)
     pattern = with_servers = None
     if version.at_least(UUID_FOR_ID):
@@ -161,13 +184,19 @@ def _list(req: webob.Request, detail: bool) -> webob.Response:
     if limit is not None:
         shown = shown[:limit]
     servers = _servers_of(req, shown) if with_servers else None
-    items = [_view(req, node, services[node['service_id']], detail, servers)
-             for node in shown]
+    items = [
+        _view(req, node, services[node['service_id']], detail, servers)
+        for node in shown
+    ]
     body: dict[str, Any] = {'hypervisors': items}
     if limit is not None and items:
         links = util.next_link(
-            req, 'os-hypervisors/detail' if detail else 'os-hypervisors',
-            items, limit, str(items[-1]['id']))
+            req,
+            'os-hypervisors/detail' if detail else 'os-hypervisors',
+            items,
+            limit,
+            str(items[-1]['id']),
+        )
         if links:
             body['hypervisors_links'] = links
     return util.json_response(body)
@@ -190,7 +219,8 @@ def _node_filter(req: webob.Request, ident: str) -> dict[str, Any]:
         return {'uuid': ident}
     if not (ident.isascii() and ident.isdigit() and len(ident) < 19):
         raise webob.exc.HTTPNotFound(
-            explanation=f"Hypervisor with ID '{ident}' could not be found.")
+            explanation=f"Hypervisor with ID '{ident}' could not be found."
+        )
     return {'id': int(ident)}
 
 
@@ -200,16 +230,19 @@ def show_hypervisor(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('with_servers',), since=UUID_FOR_ID)
     ident = req.urlvars['hypervisor_id']
     filters = _node_filter(req, ident)
-    with_servers = (util.version(req).at_least(UUID_FOR_ID)
-                    and util.query_bool(req, 'with_servers'))
+    with_servers = util.version(req).at_least(UUID_FOR_ID) and util.query_bool(
+        req, 'with_servers'
+    )
     node, service = _node_and_service(req, ident, filters)
     servers = _servers_of(req, [node]) if with_servers else None
-    return util.json_response({'hypervisor': _view(
-        req, node, service, True, servers)})
+    return util.json_response(
+        {'hypervisor': _view(req, node, service, True, servers)}
+    )
 
 
-def _node_and_service(req: webob.Request, ident: str,
-                      filters: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+def _node_and_service(
+    req: webob.Request, ident: str, filters: dict[str, Any]
+) -> tuple[dict[str, Any], Any]:
     ctx = util.context(req)
     try:
         node = db.compute_node_get(ctx, **filters)
@@ -221,8 +254,9 @@ def _node_and_service(req: webob.Request, ident: str,
     return node, service
 
 
-def _by_pattern(req: webob.Request, policy: str,
-                with_servers: bool) -> webob.Response:
+def _by_pattern(
+    req: webob.Request, policy: str, with_servers: bool
+) -> webob.Response:
     """GET /os-hypervisors/{pattern}/search and /servers (before 2.53):
     the nodes whose name contains the pattern (404 for none), brief, with
     their servers for ``/servers``; nodes whose service is gone are left
@@ -230,12 +264,20 @@ def _by_pattern(req: webob.Request, policy: str,
     util.authorize(req, POLICY % policy)
     pattern = req.urlvars['hypervisor_hostname_pattern']
     services = _services(req)
-    nodes = [node for node in _matching(req, pattern)
-             if node['service_id'] in services]
+    nodes = [
+        node
+        for node in _matching(req, pattern)
+        if node['service_id'] in services
+    ]
     servers = _servers_of(req, nodes) if with_servers else None
-    return util.json_response({'hypervisors': [
-        _view(req, node, services[node['service_id']], False, servers)
-        for node in nodes]})
+    return util.json_response(
+        {
+            'hypervisors': [
+                _view(req, node, services[node['service_id']], False, servers)
+                for node in nodes
+            ]
+        }
+    )
 
 
 @util.translate_errors
@@ -253,8 +295,13 @@ def show_statistics(req: webob.Request) -> webob.Response:
     """Sums over the nodes of enabled compute services (upstream);
     gone from 2.88."""
     util.authorize(req, POLICY % 'statistics')
-    return util.json_response({'hypervisor_statistics':
-                               db.compute_node_statistics(util.context(req))})
+    return util.json_response(
+        {
+            'hypervisor_statistics': db.compute_node_statistics(
+                util.context(req)
+            )
+        }
+    )
 
 
 def _uptime(req: webob.Request, host: str) -> str:
@@ -262,16 +309,17 @@ def _uptime(req: webob.Request, host: str) -> str:
     driver: 501 when the driver cannot tell, 400 when the agent is down
     or does not answer (upstream's ComputeServiceUnavailable)."""
     unavailable = webob.exc.HTTPBadRequest(
-        explanation=f'Compute service of {host} is unavailable at this '
-        f'time.')
+        explanation=f'Compute service of {host} is unavailable at this time.'
+    )
     service = service_db.service_get_all(
-        util.context(req), binary=service_obj.COMPUTE_BINARY, host=host)
-    if not service or not service_obj.is_up(service[0],
-                                            CONF.service_down_time):
+        util.context(req), binary=service_obj.COMPUTE_BINARY, host=host
+    )
+    if not service or not service_obj.is_up(
+        service[0], CONF.service_down_time
+    ):
         raise unavailable
     try:
-        return util.deps(req).compute.get_host_uptime(util.context(req),
-                                                      host)
+        return util.deps(req).compute.get_host_uptime(util.context(req), host)
     except NotImplementedError:
         raise webob.exc.HTTPNotImplemented(
             explanation='Virt driver does not implement uptime function.'
@@ -299,7 +347,8 @@ class _Uptimes:
             return None
         try:
             return util.deps(self.req).compute.get_host_uptime(
-                util.context(self.req), host)
+                util.context(self.req), host
+            )
         except (NotImplementedError, messaging.MessagingException):
             return None
 

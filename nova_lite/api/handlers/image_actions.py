@@ -27,12 +27,14 @@ from nova_lite.policies import resources as policies
 Row = dict[str, Any]
 
 
-def _check_metadata_quota(req: webob.Request, inst: Row,
-                          metadata: dict[str, str] | None) -> None:
+def _check_metadata_quota(
+    req: webob.Request, inst: Row, metadata: dict[str, str] | None
+) -> None:
     if metadata is None:
         return
-    allowed = quota_db.project_quotas(util.context(req),
-                                      inst['project_id'])['metadata_items']
+    allowed = quota_db.project_quotas(util.context(req), inst['project_id'])[
+        'metadata_items'
+    ]
     if 0 <= allowed < len(metadata):
         raise exception.MetadataLimitExceeded(allowed=allowed)
 
@@ -42,32 +44,39 @@ def _rebuild_changes(req: webob.Request, spec: Row) -> Row:
     for key in ('name', 'description', 'metadata', 'hostname'):
         if key in spec:
             changes[key] = spec[key]
-    for field, column, family in (('accessIPv4', 'access_ip_v4', 4),
-                                  ('accessIPv6', 'access_ip_v6', 6)):
+    for field, column, family in (
+        ('accessIPv4', 'access_ip_v4', 4),
+        ('accessIPv6', 'access_ip_v6', 6),
+    ):
         if field in spec:
             changes[column] = server_ops.access_address(spec[field], family)
     if 'key_name' in spec:
         changes['key_data'] = server_ops.check_key_name(
-            util.context(req), spec['key_name'])
+            util.context(req), spec['key_name']
+        )
         changes['key_name'] = spec['key_name']
     if 'user_data' in spec:
         # 2.57: replaces the server's (null removes it), as upstream.
         changes['user_data'] = boot_data.user_data(spec['user_data'])
     if server_ops.TRUSTED_CERTS_KEY in spec:
         # As upstream: given (even null), it replaces the server's.
-        changes['trusted_certs'] = server_ops.trusted_certs(req, spec,
-                                                            'rebuild')
+        changes['trusted_certs'] = server_ops.trusted_certs(
+            req, spec, 'rebuild'
+        )
     return changes
 
 
 def rebuild(req: webob.Request, inst: Row, body: Row) -> webob.Response:
-    util.authorize(req, policies.SERVERS % 'rebuild',
-                   {'project_id': inst['project_id'],
-                    'user_id': inst['user_id']})
+    util.authorize(
+        req,
+        policies.SERVERS % 'rebuild',
+        {'project_id': inst['project_id'], 'user_id': inst['user_id']},
+    )
     util.validate(schema.rebuild(util.version(req)), body)
     spec = body['rebuild']
-    image_id = server_ops.rebuild_image(req, spec['imageRef'],
-                                        inst.get('flavor') or {})
+    image_id = server_ops.rebuild_image(
+        req, spec['imageRef'], inst.get('flavor') or {}
+    )
     changes = _rebuild_changes(req, spec)
     _check_metadata_quota(req, inst, changes.get('metadata'))
     ctx = util.context(req)
@@ -78,10 +87,12 @@ def rebuild(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     return util.json_response({'server': server}, status=202)
 
 
-def create_image(req: webob.Request, inst: Row,
-                 body: Row) -> webob.Response:
-    util.authorize(req, policies.SERVERS % 'create_image',
-                   {'project_id': inst['project_id']})
+def create_image(req: webob.Request, inst: Row, body: Row) -> webob.Response:
+    util.authorize(
+        req,
+        policies.SERVERS % 'create_image',
+        {'project_id': inst['project_id']},
+    )
     util.validate(schema.create_image, body)
     spec = body['createImage']
     metadata = spec.get('metadata') or {}
@@ -91,13 +102,19 @@ def create_image(req: webob.Request, inst: Row,
         except exception.MetadataLimitExceeded:
             # Upstream's words for an image (the server's: the quota).
             raise webob.exc.HTTPForbidden(
-                explanation='Image metadata limit exceeded') from None
+                explanation='Image metadata limit exceeded'
+            ) from None
     image = util.deps(req).compute_api.create_image(
-        util.context(req), inst, spec['name'], metadata)
+        util.context(req), inst, spec['name'], metadata
+    )
     if util.version(req).at_least('2.45'):
         return util.json_response({'image_id': image['id']}, status=202)
-    return webob.Response(status=202, headers={
-        'Location': f'{util.base_url(req)}/image/v2/images/{image["id"]}'})
+    return webob.Response(
+        status=202,
+        headers={
+            'Location': f'{util.base_url(req)}/image/v2/images/{image["id"]}'
+        },
+    )
 
 
 ACTIONS = {'rebuild': rebuild, 'createImage': create_image}

@@ -24,13 +24,29 @@ from nova_lite.api.schemas import images as schema
 from nova_lite.db import images as db
 
 CONF = cfg.CONF
-PATCH_TYPES = ('application/openstack-images-v2.1-json-patch',
-               'application/openstack-images-v2.0-json-patch')
+PATCH_TYPES = (
+    'application/openstack-images-v2.1-json-patch',
+    'application/openstack-images-v2.0-json-patch',
+)
 DEFAULT_LIMIT = 25
-_READ_ONLY = frozenset((
-    'id', 'status', 'created_at', 'updated_at', 'checksum', 'size',
-    'virtual_size', 'os_hash_algo', 'os_hash_value', 'direct_url', 'self',
-    'file', 'schema', 'stores'))
+_READ_ONLY = frozenset(
+    (
+        'id',
+        'status',
+        'created_at',
+        'updated_at',
+        'checksum',
+        'size',
+        'virtual_size',
+        'os_hash_algo',
+        'os_hash_value',
+        'direct_url',
+        'self',
+        'file',
+        'schema',
+        'stores',
+    )
+)
 _RESERVED = frozenset(('location', 'locations', 'deleted', 'deleted_at'))
 _CHUNK = 65536
 
@@ -39,22 +55,24 @@ def _view(row: dict[str, Any]) -> dict[str, Any]:
     image_id = row['id']
     body = dict(row['properties'] or {})
     body.update({key: row[key] for key in schema.BASE_PROPERTIES})
-    body.update({
-        'id': image_id,
-        'status': row['status'],
-        'tags': list(row['tags'] or []),
-        'size': row['size'],
-        'virtual_size': None,
-        'checksum': None,
-        'os_hash_algo': None,
-        'os_hash_value': None,
-        'os_hidden': False,
-        'created_at': util.isotime(row['created_at']),
-        'updated_at': util.isotime(row['updated_at'] or row['created_at']),
-        'self': f'/v2/images/{image_id}',
-        'file': f'/v2/images/{image_id}/file',
-        'schema': '/v2/schemas/image',
-    })
+    body.update(
+        {
+            'id': image_id,
+            'status': row['status'],
+            'tags': list(row['tags'] or []),
+            'size': row['size'],
+            'virtual_size': None,
+            'checksum': None,
+            'os_hash_algo': None,
+            'os_hash_value': None,
+            'os_hidden': False,
+            'created_at': util.isotime(row['created_at']),
+            'updated_at': util.isotime(row['updated_at'] or row['created_at']),
+            'self': f'/v2/images/{image_id}',
+            'file': f'/v2/images/{image_id}/file',
+            'schema': '/v2/schemas/image',
+        }
+    )
     return body
 
 
@@ -72,7 +90,8 @@ def _get_visible(req: webob.Request) -> dict[str, Any]:
         row = None
     if row is None or not visibility.image_visible(ctx, row):
         raise webob.exc.HTTPNotFound(
-            explanation=f'No image found with ID {image_id}')
+            explanation=f'No image found with ID {image_id}'
+        )
     return row
 
 
@@ -80,50 +99,65 @@ def _check_writable(keys: Any, creating: bool = False) -> None:
     for key in keys:
         if key in _RESERVED:
             raise webob.exc.HTTPForbidden(
-                explanation=f"Attribute '{key}' is reserved.")
+                explanation=f"Attribute '{key}' is reserved."
+            )
         if key in _READ_ONLY and not (creating and key == 'id'):
             raise webob.exc.HTTPForbidden(
-                explanation=f"Attribute '{key}' is read-only.")
+                explanation=f"Attribute '{key}' is read-only."
+            )
 
 
 def _columns(doc: dict[str, Any]) -> dict[str, Any]:
     """An image document split into columns and extra properties."""
     values = {k: v for k, v in doc.items() if k in schema.BASE_PROPERTIES}
     values['properties'] = {
-        k: v for k, v in doc.items()
-        if k not in schema.BASE_PROPERTIES and k not in ('id', 'os_hidden')}
+        k: v
+        for k, v in doc.items()
+        if k not in schema.BASE_PROPERTIES and k not in ('id', 'os_hidden')
+    }
     return values
 
 
 def image_versions(req: webob.Request) -> webob.Response:
     """GET /image: Glance's version list (300 Multiple Choices)."""
     href = f'{util.base_url(req)}/image/v2/'
-    versions = [{'id': f'v2.{minor}',
-                 'status': 'CURRENT' if minor == 9 else 'SUPPORTED',
-                 'links': [{'rel': 'self', 'href': href}]}
-                for minor in range(9, -1, -1)]
+    versions = [
+        {
+            'id': f'v2.{minor}',
+            'status': 'CURRENT' if minor == 9 else 'SUPPORTED',
+            'links': [{'rel': 'self', 'href': href}],
+        }
+        for minor in range(9, -1, -1)
+    ]
     return util.json_response({'versions': versions}, status=300)
 
 
 def _list_filters(req: webob.Request) -> dict[str, Any]:
-    filters = {key: req.GET[key] for key in ('name', 'status', 'owner',
-                                             'visibility') if key in req.GET}
+    filters = {
+        key: req.GET[key]
+        for key in ('name', 'status', 'owner', 'visibility')
+        if key in req.GET
+    }
     visibility = filters.get('visibility')
     if visibility == 'all':
         del filters['visibility']
     elif visibility is not None and visibility not in schema.VISIBILITIES:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid visibility value: {visibility}')
+            explanation=f'Invalid visibility value: {visibility}'
+        )
     return filters
 
 
-def _page_links(req: webob.Request, rows: list[dict[str, Any]],
-                limit: int) -> dict[str, str]:
+def _page_links(
+    req: webob.Request, rows: list[dict[str, Any]], limit: int
+) -> dict[str, str]:
     params = dict(req.GET)
     params.pop('marker', None)
     query = urllib.parse.urlencode(params)
-    links = {'first': '/v2/images' + (f'?{query}' if query else ''),
-             'schema': '/v2/schemas/images'}
+    links = {
+        'first': '/v2/images' + (f'?{query}' if query else ''),
+        'schema': '/v2/schemas/images',
+    }
     if rows and len(rows) == limit:
         params['marker'] = rows[-1]['id']
         links['next'] = '/v2/images?' + urllib.parse.urlencode(params)
@@ -134,20 +168,26 @@ def _page_links(req: webob.Request, rows: list[dict[str, Any]],
 def list_images(req: webob.Request) -> webob.Response:
     util.authorize(req, 'image:get_images')
     ctx = util.context(req)
-    limit = min(util.query_int(req, 'limit') or DEFAULT_LIMIT,
-                CONF.api.max_limit)
+    limit = min(
+        util.query_int(req, 'limit') or DEFAULT_LIMIT, CONF.api.max_limit
+    )
     filters = _list_filters(req)
     rows: list[dict[str, Any]] = []
     if not util.query_bool(req, 'os_hidden'):
         marker = req.GET.get('marker')
         try:
             rows = db.image_get_all(
-                ctx, None if ctx.is_admin else ctx.project_id, filters,
-                limit=limit, marker=marker)
+                ctx,
+                None if ctx.is_admin else ctx.project_id,
+                filters,
+                limit=limit,
+                marker=marker,
+            )
         except exception.ImageNotFound:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Invalid marker. Image {marker} could not be '
-                'found.') from None
+                'found.'
+            ) from None
     body: dict[str, Any] = {'images': [_view(row) for row in rows]}
     body.update(_page_links(req, rows, limit))
     return util.json_response(body)
@@ -165,12 +205,16 @@ def _new_values(req: webob.Request, body: dict[str, Any]) -> dict[str, Any]:
     owner = body.get('owner') or ctx.project_id
     if owner != ctx.project_id and not ctx.is_admin:
         raise webob.exc.HTTPForbidden(
-            explanation=f"You are not permitted to create images owned by "
-            f"'{owner}'.")
+            explanation=f'You are not permitted to create images owned by '
+            f"'{owner}'."
+        )
     values = _columns(body)
-    values.update(id=body.get('id') or uuidutils.generate_uuid(),
-                  status='active', owner=owner,
-                  visibility=body.get('visibility', 'shared'))
+    values.update(
+        id=body.get('id') or uuidutils.generate_uuid(),
+        status='active',
+        owner=owner,
+        visibility=body.get('visibility', 'shared'),
+    )
     if values['visibility'] == 'public':
         util.authorize(req, 'image:publicize_image')
     return values
@@ -182,7 +226,8 @@ def _check_new_id(ctx: Any, image_id: str) -> None:
     except exception.ImageNotFound:
         return
     raise webob.exc.HTTPConflict(
-        explanation=f'Image with identifier {image_id} already exists!')
+        explanation=f'Image with identifier {image_id} already exists!'
+    )
 
 
 @util.translate_errors
@@ -196,22 +241,28 @@ def create_image(req: webob.Request) -> webob.Response:
     values = _new_values(req, body)
     _check_new_id(ctx, values['id'])
     row = db.image_create(ctx, values)
-    return util.json_response(_view(row), status=201, headers={
-        'Location': f'{util.base_url(req)}/image/v2/images/{row["id"]}'})
+    return util.json_response(
+        _view(row),
+        status=201,
+        headers={
+            'Location': f'{util.base_url(req)}/image/v2/images/{row["id"]}'
+        },
+    )
 
 
 def _pointer_key(path: str) -> str:
     """The top-level attribute a JSON pointer names (nothing nested)."""
     key = path[1:]
-    if not key or '/' in key or '~' in key.replace('~0', '').replace(
-            '~1', ''):
+    if not key or '/' in key or '~' in key.replace('~0', '').replace('~1', ''):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid JSON pointer for this resource: "{path}"')
+            explanation=f'Invalid JSON pointer for this resource: "{path}"'
+        )
     return key.replace('~1', '/').replace('~0', '~')
 
 
-def _apply(doc: dict[str, Any], changes: list[dict[str, Any]]
-           ) -> dict[str, Any]:
+def _apply(
+    doc: dict[str, Any], changes: list[dict[str, Any]]
+) -> dict[str, Any]:
     """Apply JSON-patch operations to an image document, as Glance."""
     doc = dict(doc)
     for change in changes:
@@ -221,29 +272,35 @@ def _apply(doc: dict[str, Any], changes: list[dict[str, Any]]
         if op == 'remove':
             if key in schema.BASE_PROPERTIES or key == 'os_hidden':
                 raise webob.exc.HTTPForbidden(
-                    explanation=f'Property {key} may not be removed.')
+                    explanation=f'Property {key} may not be removed.'
+                )
             if key not in doc:
                 raise webob.exc.HTTPConflict(
-                    explanation=f'Property {key} does not exist.')
+                    explanation=f'Property {key} does not exist.'
+                )
             del doc[key]
             continue
         if 'value' not in change:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Operation "{op}" requires a member named '
-                '"value".')
+                '"value".'
+            )
         if op == 'replace' and key not in doc:
             raise webob.exc.HTTPConflict(
-                explanation=f'Property {key} does not exist.')
+                explanation=f'Property {key} does not exist.'
+            )
         doc[key] = change['value']
     return doc
 
 
-def _check_update(req: webob.Request, row: dict[str, Any],
-                  doc: dict[str, Any]) -> None:
+def _check_update(
+    req: webob.Request, row: dict[str, Any], doc: dict[str, Any]
+) -> None:
     util.validate(schema.image, doc)
     if doc['owner'] != row['owner'] and not util.context(req).is_admin:
         raise webob.exc.HTTPForbidden(
-            explanation="Owner can't be updated by non admin.")
+            explanation="Owner can't be updated by non admin."
+        )
     if doc['visibility'] == 'public' and row['visibility'] != 'public':
         util.authorize(req, 'image:publicize_image')
 
@@ -254,13 +311,15 @@ def update_image(req: webob.Request) -> webob.Response:
     if req.content_type not in PATCH_TYPES:
         raise webob.exc.HTTPUnsupportedMediaType(
             explanation=f'Unsupported Content-Type {req.content_type!r}: '
-            f'use {PATCH_TYPES[0]}.')
+            f'use {PATCH_TYPES[0]}.'
+        )
     row = _get_visible(req)
     util.authorize(req, 'image:modify_image', _target(row))
     changes = util.read_body(req, schema.patch)
     current = {key: row[key] for key in schema.BASE_PROPERTIES}
-    doc = _apply({**(row['properties'] or {}), **current,
-                  'os_hidden': False}, changes)
+    doc = _apply(
+        {**(row['properties'] or {}), **current, 'os_hidden': False}, changes
+    )
     _check_update(req, row, doc)
     row = db.image_update(util.context(req), row['id'], _columns(doc))
     return util.json_response(_view(row))
@@ -273,12 +332,14 @@ def upload_image_data(req: webob.Request) -> webob.Response:
     util.authorize(req, 'image:modify_image', _target(row))
     if req.content_type != 'application/octet-stream':
         raise webob.exc.HTTPUnsupportedMediaType(
-            explanation='Image data must be application/octet-stream.')
+            explanation='Image data must be application/octet-stream.'
+        )
     size = 0
     while chunk := req.body_file.read(_CHUNK):
         size += len(chunk)
-    db.image_update(util.context(req), row['id'],
-                    {'size': size, 'status': 'active'})
+    db.image_update(
+        util.context(req), row['id'], {'size': size, 'status': 'active'}
+    )
     return webob.Response(status=204)
 
 
@@ -289,7 +350,8 @@ def delete_image(req: webob.Request) -> webob.Response:
     if row['protected']:
         raise webob.exc.HTTPForbidden(
             explanation=f'Image {row["id"]} is protected and cannot be '
-            'deleted.')
+            'deleted.'
+        )
     db.image_destroy(util.context(req), row['id'])
     return webob.Response(status=204)
 

@@ -28,8 +28,15 @@ from nova_lite.db import instance_actions as db
 from nova_lite.db import instances as instance_db
 from nova_lite.policies import server_actions as policies
 
-_ACTION_KEYS = ('action', 'instance_uuid', 'request_id', 'user_id',
-                'project_id', 'start_time', 'message')
+_ACTION_KEYS = (
+    'action',
+    'instance_uuid',
+    'request_id',
+    'user_id',
+    'project_id',
+    'start_time',
+    'message',
+)
 _QUERY_V258 = frozenset(('limit', 'marker', 'changes-since'))
 _QUERY_V266 = _QUERY_V258 | {'changes-before'}
 
@@ -39,14 +46,17 @@ def _server(req: webob.Request) -> dict[str, Any]:
     uuid = req.urlvars['server_id']
     deleted = util.version(req).at_least('2.21')
     try:
-        inst = instance_db.instance_get_by_uuid(ctx, uuid,
-                                                read_deleted=deleted)
+        inst = instance_db.instance_get_by_uuid(
+            ctx, uuid, read_deleted=deleted
+        )
     except exception.InstanceNotFound:
         raise webob.exc.HTTPNotFound(
-            explanation=f'Instance {uuid} could not be found.') from None
+            explanation=f'Instance {uuid} could not be found.'
+        ) from None
     if not ctx.is_admin and inst['project_id'] != ctx.project_id:
         raise webob.exc.HTTPNotFound(
-            explanation=f'Instance {uuid} could not be found.')
+            explanation=f'Instance {uuid} could not be found.'
+        )
     return inst
 
 
@@ -64,45 +74,67 @@ def _paging(req: webob.Request) -> tuple[int | None, str | None, Any]:
     if unknown:
         raise webob.exc.HTTPBadRequest(
             explanation='Additional properties are not allowed '
-            f"({', '.join(repr(name) for name in unknown)} "
-            f"{'was' if len(unknown) == 1 else 'were'} unexpected)")
-    window = util.changes_window(req) if v266 else (
-        util.changes_since(req), None)
+            f'({", ".join(repr(name) for name in unknown)} '
+            f'{"was" if len(unknown) == 1 else "were"} unexpected)'
+        )
+    window = (
+        util.changes_window(req) if v266 else (util.changes_since(req), None)
+    )
     return util.page_limit(req), req.GET.get('marker'), window
 
 
 @util.translate_errors
 def list_actions(req: webob.Request) -> webob.Response:
     inst = _server(req)
-    util.authorize(req, policies.ACTIONS % 'list',
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req, policies.ACTIONS % 'list', {'project_id': inst['project_id']}
+    )
     v258 = util.version(req).at_least('2.58')
-    limit, marker, (since, before) = (_paging(req) if v258
-                                      else (None, None, (None, None)))
+    limit, marker, (since, before) = (
+        _paging(req) if v258 else (None, None, (None, None))
+    )
     try:
-        rows = db.actions_get(util.context(req), inst['uuid'], limit=limit,
-                              marker=marker, changes_since=since,
-                              changes_before=before)
+        rows = db.actions_get(
+            util.context(req),
+            inst['uuid'],
+            limit=limit,
+            marker=marker,
+            changes_since=since,
+            changes_before=before,
+        )
     except exception.MarkerNotFound as exc:
         raise webob.exc.HTTPBadRequest(
-            explanation=exc.format_message()) from None
+            explanation=exc.format_message()
+        ) from None
     body: dict[str, Any] = {
-        'instanceActions': [_action(row, v258) for row in rows]}
+        'instanceActions': [_action(row, v258) for row in rows]
+    }
     if v258 and limit is not None:
         links = util.next_link(
-            req, f'servers/{inst["uuid"]}/os-instance-actions', rows, limit,
-            rows[-1]['request_id'] if rows else '')
+            req,
+            f'servers/{inst["uuid"]}/os-instance-actions',
+            rows,
+            limit,
+            rows[-1]['request_id'] if rows else '',
+        )
         if links:
             body['links'] = links
     return util.json_response(body)
 
 
-def _event(row: dict[str, Any], project_id: str, admin: bool,
-           v262: bool, details: bool) -> dict[str, Any]:
-    body = {'event': row['event'],
-            'start_time': util.microsecond_time(row['start_time']),
-            'finish_time': util.microsecond_time(row['finish_time']),
-            'result': row['result']}
+def _event(
+    row: dict[str, Any],
+    project_id: str,
+    admin: bool,
+    v262: bool,
+    details: bool,
+) -> dict[str, Any]:
+    body = {
+        'event': row['event'],
+        'start_time': util.microsecond_time(row['start_time']),
+        'finish_time': util.microsecond_time(row['finish_time']),
+        'result': row['result'],
+    }
     if admin:
         body['traceback'] = row['traceback']
         if v262:
@@ -124,7 +156,8 @@ def show_action(req: webob.Request) -> webob.Response:
     row = db.action_get(ctx, inst['uuid'], request_id)
     if row is None:
         raise webob.exc.HTTPNotFound(
-            explanation=f'Action {request_id} not found')
+            explanation=f'Action {request_id} not found'
+        )
     version = util.version(req)
     body = _action(row, version.at_least('2.58'))
     admin_events = policy.check(ctx, policies.ACTIONS % 'events', target)
@@ -132,9 +165,10 @@ def show_action(req: webob.Request) -> webob.Response:
         project_id = row['project_id'] or inst['project_id']
         v262 = version.at_least('2.62')
         details = version.at_least('2.84') and policy.check(
-            ctx, policies.ACTIONS % 'events:details', target)
+            ctx, policies.ACTIONS % 'events:details', target
+        )
         body['events'] = [
             _event(event, project_id, admin_events, v262, details)
-            for event in db.events_get(ctx, row['id'])]
+            for event in db.events_get(ctx, row['id'])
+        ]
     return util.json_response({'instanceAction': body})
-

@@ -27,8 +27,7 @@ from nova_lite.policies import keypairs as policies
 
 _INDEX = ('name', 'public_key', 'fingerprint')
 _CREATE = (*_INDEX, 'user_id')
-_SHOW = (*_CREATE, 'created_at', 'deleted', 'deleted_at', 'id',
-         'updated_at')
+_SHOW = (*_CREATE, 'created_at', 'deleted', 'deleted_at', 'id', 'updated_at')
 
 
 def _user(req: webob.Request, given: str | None = None) -> str:
@@ -41,8 +40,9 @@ def _user(req: webob.Request, given: str | None = None) -> str:
     return str(given or util.context(req).user_id)
 
 
-def _view(row: dict[str, Any], keys: tuple[str, ...],
-          with_type: bool) -> dict[str, Any]:
+def _view(
+    row: dict[str, Any], keys: tuple[str, ...], with_type: bool
+) -> dict[str, Any]:
     body = {key: row[key] for key in keys}
     for key in ('created_at', 'deleted_at', 'updated_at'):
         if key in body:
@@ -60,9 +60,13 @@ def create_keypair(req: webob.Request) -> webob.Response:
     spec = util.read_body(req, schema.create_for(version))['keypair']
     user_id = _user(req, spec.get('user_id'))
     util.authorize(req, policies.KEYPAIRS % 'create', {'user_id': user_id})
-    row = keypairs.create(util.context(req), user_id, spec['name'],
-                          spec.get('type', keypairs.SSH),
-                          spec.get('public_key'))
+    row = keypairs.create(
+        util.context(req),
+        user_id,
+        spec['name'],
+        spec.get('type', keypairs.SSH),
+        spec.get('public_key'),
+    )
     with_type = version.at_least('2.2')
     body = _view(row, _CREATE, with_type)
     if 'private_key' in row:
@@ -85,13 +89,18 @@ def list_keypairs(req: webob.Request) -> webob.Response:
         rows = db.list_page(util.context(req), user_id, limit, marker)
     except exception.MarkerNotFound as exc:
         raise webob.exc.HTTPBadRequest(
-            explanation=exc.format_message()) from None
+            explanation=exc.format_message()
+        ) from None
     with_type = version.at_least('2.2')
-    body: dict[str, Any] = {'keypairs': [
-        {'keypair': _view(row, _INDEX, with_type)} for row in rows]}
+    body: dict[str, Any] = {
+        'keypairs': [
+            {'keypair': _view(row, _INDEX, with_type)} for row in rows
+        ]
+    }
     if paged and limit is not None and rows:
-        links = util.next_link(req, 'os-keypairs', rows, limit,
-                               rows[-1]['name'])
+        links = util.next_link(
+            req, 'os-keypairs', rows, limit, rows[-1]['name']
+        )
         if links:
             body['keypairs_links'] = links
     return util.json_response(body)
@@ -103,8 +112,9 @@ def show_keypair(req: webob.Request) -> webob.Response:
     user_id = _user(req)
     util.authorize(req, policies.KEYPAIRS % 'show', {'user_id': user_id})
     row = db.get(util.context(req), user_id, req.urlvars['keypair_name'])
-    return util.json_response({'keypair': _view(
-        row, _SHOW, util.version(req).at_least('2.2'))})
+    return util.json_response(
+        {'keypair': _view(row, _SHOW, util.version(req).at_least('2.2'))}
+    )
 
 
 @util.translate_errors
@@ -114,4 +124,5 @@ def delete_keypair(req: webob.Request) -> webob.Response:
     util.authorize(req, policies.KEYPAIRS % 'delete', {'user_id': user_id})
     db.destroy(util.context(req), user_id, req.urlvars['keypair_name'])
     return webob.Response(
-        status=204 if util.version(req).at_least('2.2') else 202)
+        status=204 if util.version(req).at_least('2.2') else 202
+    )

@@ -39,10 +39,13 @@ USED_NAMES = {
     'totalSecurityGroupsUsed': 'security_groups',
     'totalServerGroupsUsed': 'server_groups',
 }
-FILTERED_V236 = frozenset(('floating_ips', 'security_groups',
-                           'security_group_rules'))
-FILTERED_V257 = FILTERED_V236 | {'injected_files',
-                                 'injected_file_content_bytes'}
+FILTERED_V236 = frozenset(
+    ('floating_ips', 'security_groups', 'security_group_rules')
+)
+FILTERED_V257 = FILTERED_V236 | {
+    'injected_files',
+    'injected_file_content_bytes',
+}
 
 
 def _filtered(req: webob.Request) -> frozenset[str]:
@@ -54,8 +57,9 @@ def _filtered(req: webob.Request) -> frozenset[str]:
     return frozenset()
 
 
-def absolute_limits(req: webob.Request, limits: dict[str, int],
-                    used: dict[str, int]) -> dict[str, Any]:
+def absolute_limits(
+    req: webob.Request, limits: dict[str, int], used: dict[str, int]
+) -> dict[str, Any]:
     hidden = _filtered(req)
     image_meta = not util.version(req).at_least('2.39')
     body: dict[str, Any] = {}
@@ -82,5 +86,11 @@ def show_limits(req: webob.Request) -> webob.Response:
         util.authorize(req, OTHER_PROJECT_POLICY, {})
     limits = db.project_quotas(ctx, project_id)
     used = db.project_usage(ctx, project_id)
-    return util.json_response({'limits': {
-        'rate': [], 'absolute': absolute_limits(req, limits, used)}})
+    return util.json_response(
+        {
+            'limits': {
+                'rate': [],
+                'absolute': absolute_limits(req, limits, used),
+            }
+        }
+    )

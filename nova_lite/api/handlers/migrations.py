@@ -21,21 +21,39 @@ from nova_lite.db import flavors as flavor_db
 from nova_lite.db import migrations as db
 
 POLICY = 'os_compute_api:os-migrations:index'
-_FILTERS = ('host', 'status', 'migration_type', 'instance_uuid',
-            'source_compute')
-_LIVE_MIGRATION_IN_PROGRESS = ('queued', 'preparing', 'running',
-                               'post-migrating')
+_FILTERS = (
+    'host',
+    'status',
+    'migration_type',
+    'instance_uuid',
+    'source_compute',
+)
+_LIVE_MIGRATION_IN_PROGRESS = (
+    'queued',
+    'preparing',
+    'running',
+    'post-migrating',
+)
 #: The query of the list per version (upstream's index_query_v259, v266
 #: and v280; ``hidden`` is in upstream's schema and ignored).
 _QUERY_V259 = _FILTERS + ('hidden', 'limit', 'marker', 'changes-since')
 _QUERY_V266 = _QUERY_V259 + ('changes-before',)
 _QUERY_V280 = _QUERY_V266 + ('user_id', 'project_id')
-_FIELDS = ('id', 'source_compute', 'dest_compute', 'source_node',
-           'dest_node', 'dest_host', 'instance_uuid', 'status')
+_FIELDS = (
+    'id',
+    'source_compute',
+    'dest_compute',
+    'source_node',
+    'dest_node',
+    'dest_host',
+    'instance_uuid',
+    'status',
+)
 
 
-def _flavor_ids(req: webob.Request,
-                rows: list[dict[str, Any]]) -> dict[str, int]:
+def _flavor_ids(
+    req: webob.Request, rows: list[dict[str, Any]]
+) -> dict[str, int]:
     """flavorid -> the flavor's integer id, which upstream shows."""
     if not rows:
         return {}
@@ -49,22 +67,32 @@ def _flavor_id(flavor_ids: dict[str, int], flavorid: str | None) -> Any:
     return flavor_ids.get(flavorid, flavorid)
 
 
-def _view(req: webob.Request, row: dict[str, Any],
-          flavor_ids: dict[str, int]) -> dict[str, Any]:
+def _view(
+    req: webob.Request, row: dict[str, Any], flavor_ids: dict[str, int]
+) -> dict[str, Any]:
     version = util.version(req)
     body = {key: row[key] for key in _FIELDS}
-    body.update({
-        'old_instance_type_id': _flavor_id(flavor_ids, row['old_flavor_id']),
-        'new_instance_type_id': _flavor_id(flavor_ids, row['new_flavor_id']),
-        'created_at': util.microsecond_time(row['created_at']),
-        'updated_at': util.microsecond_time(row['updated_at']),
-    })
+    body.update(
+        {
+            'old_instance_type_id': _flavor_id(
+                flavor_ids, row['old_flavor_id']
+            ),
+            'new_instance_type_id': _flavor_id(
+                flavor_ids, row['new_flavor_id']
+            ),
+            'created_at': util.microsecond_time(row['created_at']),
+            'updated_at': util.microsecond_time(row['updated_at']),
+        }
+    )
     if version.at_least('2.23'):
         body['migration_type'] = row['migration_type']
-        if (row['migration_type'] == 'live-migration'
-                and row['status'] in _LIVE_MIGRATION_IN_PROGRESS):
+        if (
+            row['migration_type'] == 'live-migration'
+            and row['status'] in _LIVE_MIGRATION_IN_PROGRESS
+        ):
             body['links'] = util.links(
-                req, f'servers/{row["instance_uuid"]}/migrations', row['id'])
+                req, f'servers/{row["instance_uuid"]}/migrations', row['id']
+            )
     if version.at_least('2.59'):
         body['uuid'] = row['uuid']
     if version.at_least('2.80'):
@@ -83,10 +111,12 @@ def _check_query(req: webob.Request) -> None:
     util.reject_unknown_query(req, known, since='2.59')
 
 
-def _rows(req: webob.Request, paged: bool,
-          limit: int | None) -> list[dict[str, Any]]:
-    filters: dict[str, Any] = {key: req.GET[key] for key in _FILTERS
-                               if req.GET.get(key)}
+def _rows(
+    req: webob.Request, paged: bool, limit: int | None
+) -> list[dict[str, Any]]:
+    filters: dict[str, Any] = {
+        key: req.GET[key] for key in _FILTERS if req.GET.get(key)
+    }
     filters['hidden'] = False
     version = util.version(req)
     if version.at_least('2.80'):
@@ -95,16 +125,19 @@ def _rows(req: webob.Request, paged: bool,
                 filters[key] = req.GET[key]
     if version.at_least('2.66'):
         filters['changes_since'], filters['changes_before'] = (
-            util.changes_window(req))
+            util.changes_window(req)
+        )
     elif version.at_least('2.59'):
         filters['changes_since'] = util.changes_since(req)
     marker = req.GET.get('marker') if paged else None
     try:
-        return db.migration_get_all(util.context(req), filters,
-                                    limit=limit, marker=marker)
+        return db.migration_get_all(
+            util.context(req), filters, limit=limit, marker=marker
+        )
     except exception.MigrationNotFound:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Marker {marker} could not be found.') from None
+            explanation=f'Marker {marker} could not be found.'
+        ) from None
 
 
 @util.translate_errors
@@ -116,10 +149,12 @@ def list_migrations(req: webob.Request) -> webob.Response:
     rows = _rows(req, paged, limit)
     flavor_ids = _flavor_ids(req, rows)
     body: dict[str, Any] = {
-        'migrations': [_view(req, row, flavor_ids) for row in rows]}
+        'migrations': [_view(req, row, flavor_ids) for row in rows]
+    }
     if paged and rows and limit is not None:
-        links = util.next_link(req, 'os-migrations', rows, limit,
-                               rows[-1]['uuid'])
+        links = util.next_link(
+            req, 'os-migrations', rows, limit, rows[-1]['uuid']
+        )
         if links:
             body['migrations_links'] = links
     return util.json_response(body)

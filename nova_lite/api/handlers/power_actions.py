@@ -23,12 +23,15 @@ def _target(inst: dict[str, Any]) -> dict[str, Any]:
 def _power(policy: str, schema_: dict[str, Any], method: str) -> Any:
     """The handler of an action with no arguments (os-stop, os-start,
     pause, ...); ``policy`` is the rule's full name."""
-    def handler(req: webob.Request, inst: dict[str, Any],
-                body: dict[str, Any]) -> webob.Response:
+
+    def handler(
+        req: webob.Request, inst: dict[str, Any], body: dict[str, Any]
+    ) -> webob.Response:
         util.authorize(req, policy, _target(inst))
         util.validate(schema_, body)
         getattr(util.deps(req).compute_api, method)(util.context(req), inst)
         return webob.Response(status=202)
+
     return handler
 
 
@@ -39,12 +42,14 @@ unpause = _power(policies.PAUSE % 'unpause', schema.unpause, 'unpause')
 suspend = _power(policies.SUSPEND % 'suspend', schema.suspend, 'suspend')
 resume = _power(policies.SUSPEND % 'resume', schema.resume, 'resume')
 shelve = _power(policies.SHELVE % 'shelve', schema.shelve, 'shelve')
-shelve_offload = _power(policies.SHELVE % 'shelve_offload',
-                        schema.shelve_offload, 'shelve_offload')
+shelve_offload = _power(
+    policies.SHELVE % 'shelve_offload', schema.shelve_offload, 'shelve_offload'
+)
 
 
-def unshelve(req: webob.Request, inst: dict[str, Any],
-             body: dict[str, Any]) -> webob.Response:
+def unshelve(
+    req: webob.Request, inst: dict[str, Any], body: dict[str, Any]
+) -> webob.Response:
     """From 2.77 the body may name an ``availability_zone``; from 2.91
     a ``host`` (administrators) and a ``null`` zone (unpin)."""
     util.authorize(req, policies.SHELVE % 'unshelve', _target(inst))
@@ -58,31 +63,37 @@ def unshelve(req: webob.Request, inst: dict[str, Any],
         host = spec.get('host')
     elif version.at_least('2.77'):
         util.validate(schema.unshelve_v277, body)
-        zone = (body['unshelve'] or {}).get('availability_zone',
-                                            shelve_api.KEEP_ZONE)
+        zone = (body['unshelve'] or {}).get(
+            'availability_zone', shelve_api.KEEP_ZONE
+        )
     else:
         util.validate(schema.unshelve, body)
 
     def authorize_host() -> None:
-        util.authorize(req, policies.SHELVE % 'unshelve_to_host',
-                       _target(inst))
+        util.authorize(
+            req, policies.SHELVE % 'unshelve_to_host', _target(inst)
+        )
 
-    util.deps(req).compute_api.unshelve(util.context(req), inst, zone, host,
-                                        authorize_host)
+    util.deps(req).compute_api.unshelve(
+        util.context(req), inst, zone, host, authorize_host
+    )
     return webob.Response(status=202)
 
 
-def reboot(req: webob.Request, inst: dict[str, Any],
-           body: dict[str, Any]) -> webob.Response:
+def reboot(
+    req: webob.Request, inst: dict[str, Any], body: dict[str, Any]
+) -> webob.Response:
     util.authorize(req, policies.SERVERS % 'reboot', _target(inst))
     util.validate(schema.reboot, body)
-    util.deps(req).compute_api.reboot(util.context(req), inst,
-                                      body['reboot']['type'].upper())
+    util.deps(req).compute_api.reboot(
+        util.context(req), inst, body['reboot']['type'].upper()
+    )
     return webob.Response(status=202)
 
 
-def lock(req: webob.Request, inst: dict[str, Any],
-         body: dict[str, Any]) -> webob.Response:
+def lock(
+    req: webob.Request, inst: dict[str, Any], body: dict[str, Any]
+) -> webob.Response:
     util.authorize(req, policies.LOCK % 'lock', _target(inst))
     reason = None
     if util.version(req).at_least('2.73'):
@@ -90,26 +101,41 @@ def lock(req: webob.Request, inst: dict[str, Any],
         reason = (body['lock'] or {}).get('locked_reason')
     else:
         util.validate(schema.lock, body)
-    util.deps(req).compute_api.lock(util.context(req), inst,
-                                    util.deps(req).conf.host, reason)
+    util.deps(req).compute_api.lock(
+        util.context(req), inst, util.deps(req).conf.host, reason
+    )
     return webob.Response(status=202)
 
 
-def unlock(req: webob.Request, inst: dict[str, Any],
-           body: dict[str, Any]) -> webob.Response:
-    util.authorize(req, policies.LOCK % 'unlock',
-                   {'project_id': inst['project_id']})
+def unlock(
+    req: webob.Request, inst: dict[str, Any], body: dict[str, Any]
+) -> webob.Response:
+    util.authorize(
+        req, policies.LOCK % 'unlock', {'project_id': inst['project_id']}
+    )
     util.validate(schema.unlock, body)
     api = util.deps(req).compute_api
     if not api.locked_by_caller(util.context(req), inst):
-        util.authorize(req, policies.LOCK % 'unlock:unlock_override',
-                       {'project_id': inst['project_id']})
+        util.authorize(
+            req,
+            policies.LOCK % 'unlock:unlock_override',
+            {'project_id': inst['project_id']},
+        )
     api.unlock(util.context(req), inst, util.deps(req).conf.host)
     return webob.Response(status=202)
 
 
-ACTIONS = {'os-stop': stop, 'os-start': start, 'reboot': reboot,
-           'lock': lock, 'unlock': unlock, 'pause': pause,
-           'unpause': unpause, 'suspend': suspend, 'resume': resume,
-           'shelve': shelve, 'shelveOffload': shelve_offload,
-           'unshelve': unshelve}
+ACTIONS = {
+    'os-stop': stop,
+    'os-start': start,
+    'reboot': reboot,
+    'lock': lock,
+    'unlock': unlock,
+    'pause': pause,
+    'unpause': unpause,
+    'suspend': suspend,
+    'resume': resume,
+    'shelve': shelve,
+    'shelveOffload': shelve_offload,
+    'unshelve': unshelve,
+}

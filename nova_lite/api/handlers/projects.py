@@ -21,10 +21,17 @@ from nova_lite.api import util
 
 def _project(req: webob.Request, project_id: str) -> dict[str, Any]:
     base = util.base_url(req)
-    return {'id': project_id, 'name': project_id, 'domain_id': 'default',
-            'enabled': True, 'is_domain': False, 'parent_id': 'default',
-            'description': '', 'tags': [],
-            'links': {'self': f'{base}/identity/v3/projects/{project_id}'}}
+    return {
+        'id': project_id,
+        'name': project_id,
+        'domain_id': 'default',
+        'enabled': True,
+        'is_domain': False,
+        'parent_id': 'default',
+        'description': '',
+        'tags': [],
+        'links': {'self': f'{base}/identity/v3/projects/{project_id}'},
+    }
 
 
 def _may_see(req: webob.Request, project_id: str) -> bool:
@@ -37,7 +44,8 @@ def show_project(req: webob.Request) -> webob.Response:
     if not _may_see(req, project_id):
         raise webob.exc.HTTPForbidden(
             explanation='You are not authorized to perform the requested '
-            'action: identity:get_project.')
+            'action: identity:get_project.'
+        )
     return util.json_response({'project': _project(req, project_id)})
 
 
@@ -48,6 +56,13 @@ def list_projects(req: webob.Request) -> webob.Response:
     if name is None:
         name = util.context(req).project_id
     found = [_project(req, name)] if name and _may_see(req, name) else []
-    return util.json_response({'projects': found, 'links': {
-        'self': f'{util.base_url(req)}/identity/v3/projects',
-        'previous': None, 'next': None}})
+    return util.json_response(
+        {
+            'projects': found,
+            'links': {
+                'self': f'{util.base_url(req)}/identity/v3/projects',
+                'previous': None,
+                'next': None,
+            },
+        }
+    )

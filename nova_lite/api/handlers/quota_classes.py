@@ -23,9 +23,11 @@ from nova_lite.db import quotas as db
 POLICY = 'os_compute_api:os-quota-class-sets:%s'
 SERVER_GROUPS = frozenset(('server_groups', 'server_group_members'))
 FILTERED_V250 = frozenset(db.NETWORK)
-FILTERED_V257 = FILTERED_V250 | {'injected_files',
-                                 'injected_file_content_bytes',
-                                 'injected_file_path_bytes'}
+FILTERED_V257 = FILTERED_V250 | {
+    'injected_files',
+    'injected_file_content_bytes',
+    'injected_file_path_bytes',
+}
 
 
 def resources_at(version: microversion.APIVersion) -> list[str]:
@@ -38,11 +40,16 @@ def resources_at(version: microversion.APIVersion) -> list[str]:
     return [name for name in db.RESOURCES if name not in hidden]
 
 
-def _body(req: webob.Request, values: dict[str, int],
-          name: str | None) -> webob.Response:
+def _body(
+    req: webob.Request, values: dict[str, int], name: str | None
+) -> webob.Response:
     body: dict[str, Any] = {} if name is None else {'id': name}
-    body.update({resource: values[resource]
-                 for resource in resources_at(util.version(req))})
+    body.update(
+        {
+            resource: values[resource]
+            for resource in resources_at(util.version(req))
+        }
+    )
     return util.json_response({'quota_class_set': body})
 
 
@@ -60,11 +67,15 @@ def update_quota_class(req: webob.Request) -> webob.Response:
     name = req.urlvars['quota_class']
     if not 1 <= len(name) <= 255:
         raise webob.exc.HTTPBadRequest(
-            explanation='quota_class_name has a length of 1 to 255.')
+            explanation='quota_class_name has a length of 1 to 255.'
+        )
     body = util.read_body(
-        req, schema.update_class(resources_at(util.version(req))))
-    limits = {resource: quota_sets.checked_limit(resource, value)
-              for resource, value in body['quota_class_set'].items()}
+        req, schema.update_class(resources_at(util.version(req)))
+    )
+    limits = {
+        resource: quota_sets.checked_limit(resource, value)
+        for resource, value in body['quota_class_set'].items()
+    }
     ctx = util.context(req)
     db.quota_set(ctx, db.class_key(name), limits)
     return _body(req, db.class_quotas(ctx, name), None)

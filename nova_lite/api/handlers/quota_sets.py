@@ -20,9 +20,11 @@ from nova_lite.db import quotas as db
 
 POLICY = 'os_compute_api:os-quota-sets:%s'
 FILTERED_V236 = frozenset(db.NETWORK)
-FILTERED_V257 = FILTERED_V236 | {'injected_files',
-                                 'injected_file_content_bytes',
-                                 'injected_file_path_bytes'}
+FILTERED_V257 = FILTERED_V236 | {
+    'injected_files',
+    'injected_file_content_bytes',
+    'injected_file_path_bytes',
+}
 
 
 def shown_resources(req: webob.Request) -> list[str]:
@@ -41,8 +43,9 @@ def resources_at(version: microversion.APIVersion) -> list[str]:
     return [name for name in db.RESOURCES if name not in hidden]
 
 
-def _quota_set(req: webob.Request, values: dict[str, Any],
-               project_id: str | None) -> webob.Response:
+def _quota_set(
+    req: webob.Request, values: dict[str, Any], project_id: str | None
+) -> webob.Response:
     body: dict[str, Any] = {}
     if project_id is not None:
         body['id'] = project_id
@@ -62,15 +65,17 @@ def show_quota_set(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('user_id',))
     project_id = _project(req, 'show')
     return _quota_set(
-        req, db.project_quotas(util.context(req), project_id), project_id)
+        req, db.project_quotas(util.context(req), project_id), project_id
+    )
 
 
 @util.translate_errors
 def show_defaults(req: webob.Request) -> webob.Response:
     project_id = _project(req, 'defaults')
     # [quota] with the quota class "default" over it, as upstream.
-    return _quota_set(req, db.project_quotas(util.context(req), None),
-                      project_id)
+    return _quota_set(
+        req, db.project_quotas(util.context(req), None), project_id
+    )
 
 
 @util.translate_errors
@@ -80,8 +85,10 @@ def show_detail(req: webob.Request) -> webob.Response:
     ctx = util.context(req)
     limits = db.project_quotas(ctx, project_id)
     used = db.project_usage(ctx, project_id)
-    detail = {name: {'in_use': used.get(name, 0), 'limit': limit,
-                     'reserved': 0} for name, limit in limits.items()}
+    detail = {
+        name: {'in_use': used.get(name, 0), 'limit': limit, 'reserved': 0}
+        for name, limit in limits.items()
+    }
     return _quota_set(req, detail, project_id)
 
 
@@ -93,18 +100,21 @@ def checked_limit(name: str, value: int | str) -> int:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Invalid quota limit {str(value)[:20]} for {name}: '
             f'it must be an integer from -1 (unlimited) to '
-            f'{schema.MAX_LIMIT}.')
+            f'{schema.MAX_LIMIT}.'
+        )
     return limit
 
 
-def _check_not_below_usage(limits: dict[str, int],
-                           used: dict[str, int]) -> None:
+def _check_not_below_usage(
+    limits: dict[str, int], used: dict[str, int]
+) -> None:
     for name, limit in sorted(limits.items()):
         if name in used and limit != db.UNLIMITED and limit < used[name]:
             raise webob.exc.HTTPBadRequest(
                 explanation=f'Quota limit {limit} for {name} must be '
                 f'greater than or equal to already used and reserved '
-                f'{used[name]}.')
+                f'{used[name]}.'
+            )
 
 
 @util.translate_errors
@@ -117,8 +127,9 @@ def update_quota_set(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schema.update(shown_resources(req)))
     wanted = dict(body['quota_set'])
     force = strutils.bool_from_string(wanted.pop('force', False))
-    limits = {name: checked_limit(name, value)
-              for name, value in wanted.items()}
+    limits = {
+        name: checked_limit(name, value) for name, value in wanted.items()
+    }
     if not force:
         _check_not_below_usage(limits, db.project_usage(ctx, project_id))
     db.quota_set(ctx, project_id, limits)

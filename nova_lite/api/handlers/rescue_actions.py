@@ -38,8 +38,11 @@ def _rescue_image(req: webob.Request, image_id: str) -> str:
 
 
 def rescue(req: webob.Request, inst: Row, body: Row) -> webob.Response:
-    util.authorize(req, policies.RESCUE, {'project_id': inst['project_id'],
-                                          'user_id': inst['user_id']})
+    util.authorize(
+        req,
+        policies.RESCUE,
+        {'project_id': inst['project_id'], 'user_id': inst['user_id']},
+    )
     util.validate(schema.rescue, body)
     spec = body['rescue'] or {}
     password = spec.get('adminPass') or secrets.token_urlsafe(9)

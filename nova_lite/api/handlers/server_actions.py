@@ -48,7 +48,8 @@ def _password(req: webob.Request, spec: dict[str, Any]) -> str | None:
     shared = strutils.bool_from_string(spec['onSharedStorage'], strict=True)
     if shared and spec.get('adminPass'):
         raise webob.exc.HTTPBadRequest(
-            explanation="admin password can't be changed on existing disk")
+            explanation="admin password can't be changed on existing disk"
+        )
     return spec.get('adminPass') or secrets.token_urlsafe(9)
 
 
@@ -57,28 +58,33 @@ def _check_computes_stop_evacuated(req: webob.Request) -> None:
     ends an evacuation stopped, or the server could end ACTIVE where
     2.95 promises SHUTOFF: a 400 during a rolling upgrade, as
     upstream."""
-    oldest = service_db.service_min_version(util.context(req),
-                                            service_obj.COMPUTE_BINARY)
+    oldest = service_db.service_min_version(
+        util.context(req), service_obj.COMPUTE_BINARY
+    )
     wanted = service_obj.EVACUATE_STOPPED_SERVICE_VERSION
     if oldest < wanted:
         raise webob.exc.HTTPBadRequest(
             explanation='Starting with microversion 2.95, evacuate API will '
             'stop instance on destination. To evacuate before upgrades are '
             'complete please use an older microversion. Required version '
-            f'for compute {wanted}, current version {oldest}')
+            f'for compute {wanted}, current version {oldest}'
+        )
 
 
-def _evacuate(req: webob.Request, inst: dict[str, Any],
-              body: dict[str, Any]) -> webob.Response:
-    util.authorize(req, 'os_compute_api:os-evacuate',
-                   {'project_id': inst['project_id']})
+def _evacuate(
+    req: webob.Request, inst: dict[str, Any], body: dict[str, Any]
+) -> webob.Response:
+    util.authorize(
+        req, 'os_compute_api:os-evacuate', {'project_id': inst['project_id']}
+    )
     util.validate(_evacuate_schema(req), body)
     spec = body['evacuate']
     version = util.version(req)
     host, force = spec.get('host'), spec.get('force', False)
     if force and host is None:
         raise webob.exc.HTTPBadRequest(
-            explanation='force is only allowed with a target host.')
+            explanation='force is only allowed with a target host.'
+        )
     password = _password(req, spec)
     # Before 2.29 a host is taken as it is (upstream bypasses the
     # scheduler); from 2.29 only with force, which 2.68 removed.
@@ -88,27 +94,39 @@ def _evacuate(req: webob.Request, inst: dict[str, Any],
     if version.at_least('2.95'):
         _check_computes_stop_evacuated(req)
         target_state = states.STOPPED
-    util.deps(req).compute_api.evacuate(util.context(req), inst, host,
-                                        bool(forced), target_state)
+    util.deps(req).compute_api.evacuate(
+        util.context(req), inst, host, bool(forced), target_state
+    )
     if password is None:
         return webob.Response(status=200)
     return util.json_response({'adminPass': password})
 
 
-def _reset_state(req: webob.Request, inst: dict[str, Any],
-                 body: dict[str, Any]) -> webob.Response:
-    util.authorize(req, 'os_compute_api:os-admin-actions:reset_state',
-                   {'project_id': inst['project_id']})
+def _reset_state(
+    req: webob.Request, inst: dict[str, Any], body: dict[str, Any]
+) -> webob.Response:
+    util.authorize(
+        req,
+        'os_compute_api:os-admin-actions:reset_state',
+        {'project_id': inst['project_id']},
+    )
     util.validate(schema.reset_state, body)
     util.deps(req).compute_api.reset_state(
-        util.context(req), inst, body['os-resetState']['state'])
+        util.context(req), inst, body['os-resetState']['state']
+    )
     return webob.Response(status=202)
 
 
-ACTIONS = {'evacuate': _evacuate, 'os-resetState': _reset_state,
-           **move_actions.ACTIONS, **power_actions.ACTIONS,
-           **image_actions.ACTIONS, **deferred_delete.ACTIONS,
-           **rescue_actions.ACTIONS, **console_actions.ACTIONS}
+ACTIONS = {
+    'evacuate': _evacuate,
+    'os-resetState': _reset_state,
+    **move_actions.ACTIONS,
+    **power_actions.ACTIONS,
+    **image_actions.ACTIONS,
+    **deferred_delete.ACTIONS,
+    **rescue_actions.ACTIONS,
+    **console_actions.ACTIONS,
+}
 
 
 @util.translate_errors
@@ -116,10 +134,12 @@ def server_action(req: webob.Request) -> webob.Response:
     body = util.read_json(req)
     if not isinstance(body, dict) or len(body) != 1:
         raise webob.exc.HTTPBadRequest(
-            explanation='The body must be an object with one action.')
+            explanation='The body must be an object with one action.'
+        )
     name = next(iter(body))
     action = ACTIONS.get(name)
     if action is None:
         raise webob.exc.HTTPBadRequest(
-            explanation=f'There is no such action: {name}')
+            explanation=f'There is no such action: {name}'
+        )
     return action(req, servers.get_server(req), body)

@@ -19,14 +19,16 @@ def show_diagnostics(req: webob.Request) -> webob.Response:
     """409 for a server on no host, or whose guest is not running (or
     whose agent does not answer); 501 for a driver without them."""
     inst = servers.get_server(req)
-    util.authorize(req, policies.DIAGNOSTICS,
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req, policies.DIAGNOSTICS, {'project_id': inst['project_id']}
+    )
     if not inst['host']:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
     ctx = util.context(req)
     with util.agent_call(inst['host']):
         found = util.deps(req).compute.get_instance_diagnostics(
-            ctx, instance_obj.Instance._from_db(ctx, inst), inst['host'])
+            ctx, instance_obj.Instance._from_db(ctx, inst), inst['host']
+        )
     if not util.version(req).at_least(STANDARD):
         found = diagnostics.free_form(found)
     return util.json_response(found)

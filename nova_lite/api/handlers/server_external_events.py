@@ -23,8 +23,7 @@ from nova_lite.policies import server_extras as policies
 
 LOG = logging.getLogger(__name__)
 #: Events upstream drops without a tag.
-TAG_REQUIRED = ('volume-extended', 'power-update',
-                'accelerator-request-bound')
+TAG_REQUIRED = ('volume-extended', 'power-update', 'accelerator-request-bound')
 
 
 def _outcome(event: dict[str, Any], inst: dict[str, Any] | None) -> int:
@@ -41,23 +40,32 @@ def create_events(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schema.create_for(util.version(req)))
     events = body['events']
     uuids = sorted({event['server_uuid'] for event in events})
-    found = {row['uuid']: row for row in db.instance_get_all(
-        util.context(req), {'uuid': uuids})}
+    found = {
+        row['uuid']: row
+        for row in db.instance_get_all(util.context(req), {'uuid': uuids})
+    }
     answered = []
     accepted = []
     for event in events:
         inst = found.get(event['server_uuid'])
         code = _outcome(event, inst)
-        answered.append({**event, 'code': code,
-                         'status': ('completed' if code == 200
-                                    else 'failed')})
+        answered.append(
+            {
+                **event,
+                'code': code,
+                'status': ('completed' if code == 200 else 'failed'),
+            }
+        )
         if code == 200 and inst is not None:
-            LOG.info('External event %s:%s for the instance on %s',
-                     event['name'], event.get('tag'), inst['host'],
-                     instance_uuid=event['server_uuid'])
+            LOG.info(
+                'External event %s:%s for the instance on %s',
+                event['name'],
+                event.get('tag'),
+                inst['host'],
+                instance_uuid=event['server_uuid'],
+            )
             accepted.append((event, inst))
     if accepted:
-        util.deps(req).compute_api.external_events(util.context(req),
-                                                   accepted)
+        util.deps(req).compute_api.external_events(util.context(req), accepted)
     status = 200 if all(e['code'] == 200 for e in answered) else 207
     return util.json_response({'events': answered}, status=status)

@@ -42,17 +42,20 @@ def values_from(spec: dict[str, Any], version: Any) -> dict[str, Any]:
     rules = spec.get('rules') or {}
     if rules and spec['policy'] != 'anti-affinity':
         raise webob.exc.HTTPBadRequest(
-            explanation='Only anti-affinity policy supports rules.')
+            explanation='Only anti-affinity policy supports rules.'
+        )
     if 'max_server_per_host' in rules:
-        rules = {'max_server_per_host': util.bounded_int(
-            rules['max_server_per_host'], 'max_server_per_host', 1)}
+        rules = {
+            'max_server_per_host': util.bounded_int(
+                rules['max_server_per_host'], 'max_server_per_host', 1
+            )
+        }
     return {'policy': spec['policy'], 'rules': rules}
 
 
 def _group(req: webob.Request, action: str) -> dict[str, Any]:
     group = db.get(util.context(req), req.urlvars['server_group_id'])
-    util.authorize(req, POLICY % action,
-                   {'project_id': group['project_id']})
+    util.authorize(req, POLICY % action, {'project_id': group['project_id']})
     return group
 
 
@@ -63,14 +66,20 @@ def list_server_groups(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'index', {'project_id': ctx.project_id})
     project_id = ctx.project_id
     if 'all_projects' in req.GET and ctx.is_admin:
-        util.authorize(req, POLICY % 'index:all_projects',
-                       {'project_id': ctx.project_id})
+        util.authorize(
+            req, POLICY % 'index:all_projects', {'project_id': ctx.project_id}
+        )
         project_id = None
-    groups = db.get_all(ctx, project_id, util.page_limit(req),
-                        util.query_int(req, 'offset') or 0)
+    groups = db.get_all(
+        ctx,
+        project_id,
+        util.page_limit(req),
+        util.query_int(req, 'offset') or 0,
+    )
     version = util.version(req)
-    return util.json_response({'server_groups': [
-        view(group, version) for group in groups]})
+    return util.json_response(
+        {'server_groups': [view(group, version) for group in groups]}
+    )
 
 
 @util.translate_errors
@@ -81,9 +90,15 @@ def create_server_group(req: webob.Request) -> webob.Response:
     spec = util.read_body(req, schema.create(version))['server_group']
     values = values_from(spec, version)
     try:
-        group = db.create(ctx, dict(values, name=spec['name'],
-                                    project_id=ctx.project_id,
-                                    user_id=ctx.user_id))
+        group = db.create(
+            ctx,
+            dict(
+                values,
+                name=spec['name'],
+                project_id=ctx.project_id,
+                user_id=ctx.user_id,
+            ),
+        )
     except exception.ServerGroupLimitExceeded as exc:
         raise webob.exc.HTTPForbidden(explanation=exc.format_message())
     return util.json_response({'server_group': view(group, version)})
@@ -91,8 +106,9 @@ def create_server_group(req: webob.Request) -> webob.Response:
 
 @util.translate_errors
 def show_server_group(req: webob.Request) -> webob.Response:
-    return util.json_response({'server_group': view(
-        _group(req, 'show'), util.version(req))})
+    return util.json_response(
+        {'server_group': view(_group(req, 'show'), util.version(req))}
+    )
 
 
 @util.translate_errors

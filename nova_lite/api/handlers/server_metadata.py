@@ -22,12 +22,24 @@ from nova_lite.policies import server_actions as policies
 POLICY = policies.METADATA
 AT_REST = (states.ACTIVE, states.PAUSED, states.SUSPENDED, states.STOPPED)
 
-METADATA_BODY = {'type': 'object', 'properties': {
-    'metadata': server_schemas.METADATA}, 'required': ['metadata'],
-    'additionalProperties': False}
-META_BODY = {'type': 'object', 'properties': {'meta': {
-    **server_schemas.METADATA, 'minProperties': 1, 'maxProperties': 1}},
-    'required': ['meta'], 'additionalProperties': False}
+METADATA_BODY = {
+    'type': 'object',
+    'properties': {'metadata': server_schemas.METADATA},
+    'required': ['metadata'],
+    'additionalProperties': False,
+}
+META_BODY = {
+    'type': 'object',
+    'properties': {
+        'meta': {
+            **server_schemas.METADATA,
+            'minProperties': 1,
+            'maxProperties': 1,
+        }
+    },
+    'required': ['meta'],
+    'additionalProperties': False,
+}
 
 
 def _server(req: webob.Request, action: str) -> dict[str, Any]:
@@ -36,17 +48,23 @@ def _server(req: webob.Request, action: str) -> dict[str, Any]:
     return inst
 
 
-def _change(req: webob.Request, inst: dict[str, Any], what: str,
-            new: Callable[[dict[str, str]], dict[str, str]]
-            ) -> dict[str, str]:
+def _change(
+    req: webob.Request,
+    inst: dict[str, Any],
+    what: str,
+    new: Callable[[dict[str, str]], dict[str, str]],
+) -> dict[str, str]:
     ctx = util.context(req)
 
     def check(row: dict[str, Any]) -> None:
         power_api.check_lock(ctx, row)
         if row['vm_state'] not in AT_REST or row['task_state'] is not None:
             raise exception.InstanceStateConflict(
-                action=what, instance_uuid=row['uuid'],
-                vm_state=row['vm_state'], task_state=row['task_state'])
+                action=what,
+                instance_uuid=row['uuid'],
+                vm_state=row['vm_state'],
+                task_state=row['task_state'],
+            )
 
     return db.change(ctx, inst['uuid'], new, check)
 
@@ -61,8 +79,9 @@ def list_metadata(req: webob.Request) -> webob.Response:
 def merge_metadata(req: webob.Request) -> webob.Response:
     inst = _server(req, 'create')
     given = util.read_body(req, METADATA_BODY)['metadata']
-    written = _change(req, inst, 'update metadata',
-                      lambda current: {**current, **given})
+    written = _change(
+        req, inst, 'update metadata', lambda current: {**current, **given}
+    )
     return util.json_response({'metadata': written})
 
 
@@ -80,8 +99,7 @@ def show_item(req: webob.Request) -> webob.Response:
     key = req.urlvars['key']
     metadata = inst['metadata'] or {}
     if key not in metadata:
-        raise webob.exc.HTTPNotFound(explanation='Metadata item was not '
-                                     'found')
+        raise webob.exc.HTTPNotFound(explanation='Metadata item was not found')
     return util.json_response({'meta': {key: metadata[key]}})
 
 
@@ -92,9 +110,9 @@ def set_item(req: webob.Request) -> webob.Response:
     key = req.urlvars['key']
     if key not in meta:
         raise webob.exc.HTTPBadRequest(
-            explanation='Request body and URI mismatch')
-    _change(req, inst, 'update metadata',
-            lambda current: {**current, **meta})
+            explanation='Request body and URI mismatch'
+        )
+    _change(req, inst, 'update metadata', lambda current: {**current, **meta})
     return util.json_response({'meta': meta})
 
 

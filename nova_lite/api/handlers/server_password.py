@@ -18,11 +18,13 @@ KEYS = tuple(f'password_{index}' for index in range(4))
 @util.translate_errors
 def show_password(req: webob.Request) -> webob.Response:
     inst = servers.get_server(req)
-    util.authorize(req, policies.PASSWORD % 'show',
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req, policies.PASSWORD % 'show', {'project_id': inst['project_id']}
+    )
     meta = inst['system_metadata'] or {}
     return util.json_response(
-        {'password': ''.join(meta.get(key) or '' for key in KEYS)})
+        {'password': ''.join(meta.get(key) or '' for key in KEYS)}
+    )
 
 
 @util.translate_errors
@@ -30,10 +32,12 @@ def clear_password(req: webob.Request) -> webob.Response:
     """As upstream: the password keys set empty; the guest's password
     itself does not change."""
     inst = servers.get_server(req)
-    util.authorize(req, policies.PASSWORD % 'clear',
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req, policies.PASSWORD % 'clear', {'project_id': inst['project_id']}
+    )
     meta = dict(inst['system_metadata'] or {})
     meta.update({key: '' for key in KEYS})
-    db.instance_update(util.context(req), inst['uuid'],
-                       {'system_metadata': meta})
+    db.instance_update(
+        util.context(req), inst['uuid'], {'system_metadata': meta}
+    )
     return webob.Response(status=204)

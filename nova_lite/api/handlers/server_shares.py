@@ -20,8 +20,9 @@ SINCE = '2.97'
 
 def _server(req: webob.Request, action: str) -> dict:
     inst = servers.get_server(req)
-    util.authorize(req, policies.SHARES % action,
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req, policies.SHARES % action, {'project_id': inst['project_id']}
+    )
     return inst
 
 

@@ -16,23 +16,34 @@ from nova_lite.api.handlers import servers
 from nova_lite.db import tags as db
 
 POLICY = 'os_compute_api:os-server-tags:%s'
-TAG = {'type': 'string', 'pattern': '^[^,/]*$', 'minLength': 1,
-       'maxLength': 60}
-TAGS_BODY = {'type': 'object',
-             'properties': {'tags': {'type': 'array', 'items': TAG,
-                                     'maxItems': db.MAX_TAGS}},
-             'required': ['tags'], 'additionalProperties': False}
+TAG = {
+    'type': 'string',
+    'pattern': '^[^,/]*$',
+    'minLength': 1,
+    'maxLength': 60,
+}
+TAGS_BODY = {
+    'type': 'object',
+    'properties': {
+        'tags': {'type': 'array', 'items': TAG, 'maxItems': db.MAX_TAGS}
+    },
+    'required': ['tags'],
+    'additionalProperties': False,
+}
 
 
-def _server(req: webob.Request, action: str,
-            change: str | None = None) -> dict[str, Any]:
+def _server(
+    req: webob.Request, action: str, change: str | None = None
+) -> dict[str, Any]:
     inst = servers.get_server(req)
     util.authorize(req, POLICY % action, {'project_id': inst['project_id']})
     if change is not None and inst['vm_state'] not in (
-            server_metadata.AT_REST):
+        server_metadata.AT_REST
+    ):
         raise webob.exc.HTTPConflict(
             explanation=f"Cannot '{change}' instance {inst['uuid']} while "
-            f"it is in vm_state {inst['vm_state']}")
+            f'it is in vm_state {inst["vm_state"]}'
+        )
     return inst
 
 
@@ -47,8 +58,9 @@ def list_tags(req: webob.Request) -> webob.Response:
 def replace_tags(req: webob.Request) -> webob.Response:
     inst = _server(req, 'update_all', 'update tags')
     body = util.read_body(req, TAGS_BODY)
-    return util.json_response({'tags': db.replace(
-        util.context(req), inst['uuid'], body['tags'])})
+    return util.json_response(
+        {'tags': db.replace(util.context(req), inst['uuid'], body['tags'])}
+    )
 
 
 @util.translate_errors
@@ -62,10 +74,13 @@ def delete_tags(req: webob.Request) -> webob.Response:
 def check_tag(req: webob.Request) -> webob.Response:
     inst = _server(req, 'show')
     tag = req.urlvars['tag']
-    if tag not in db.for_servers(util.context(req),
-                                 [inst['uuid']])[inst['uuid']]:
+    if (
+        tag
+        not in db.for_servers(util.context(req), [inst['uuid']])[inst['uuid']]
+    ):
         raise webob.exc.HTTPNotFound(
-            explanation=f"Server {inst['uuid']} has no tag '{tag}'")
+            explanation=f"Server {inst['uuid']} has no tag '{tag}'"
+        )
     return webob.Response(status=204)
 
 
@@ -79,12 +94,14 @@ def add_tag(req: webob.Request) -> webob.Response:
         raise webob.exc.HTTPBadRequest(
             explanation=f"Tag '{tag}' is invalid. It must be a non empty "
             f"string without characters '/' and ','. Validation error "
-            f"message: {exc.message}") from None
+            f'message: {exc.message}'
+        ) from None
     if not db.add(util.context(req), inst['uuid'], tag):
         return webob.Response(status=204)
     response = webob.Response(status=201)
     response.headers['Location'] = (
-        f'{util.base_url(req)}/v2.1/servers/{inst["uuid"]}/tags/{tag}')
+        f'{util.base_url(req)}/v2.1/servers/{inst["uuid"]}/tags/{tag}'
+    )
     return response
 
 

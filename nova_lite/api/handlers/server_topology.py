@@ -21,6 +21,7 @@ SINCE = '2.78'
 @util.translate_errors
 def show_topology(req: webob.Request) -> webob.Response:
     inst = servers.get_server(req)
-    util.authorize(req, policies.TOPOLOGY % 'index',
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req, policies.TOPOLOGY % 'index', {'project_id': inst['project_id']}
+    )
     return util.json_response({'nodes': [], 'pagesize_kb': None})

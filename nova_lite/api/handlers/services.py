@@ -35,8 +35,9 @@ LAST_LEGACY = '2.52'
 COMPUTE = service_obj.COMPUTE_BINARY
 
 
-def view(req: webob.Request, row: dict[str, Any],
-         zones: dict[str, str]) -> dict[str, Any]:
+def view(
+    req: webob.Request, row: dict[str, Any], zones: dict[str, str]
+) -> dict[str, Any]:
     """A service as GET /os-services shows it (``zones``: the hosts'
     zones from aggregates)."""
     version = util.version(req)
@@ -46,10 +47,12 @@ def view(req: webob.Request, row: dict[str, Any],
         'host': row['host'],
         'zone': availability_zones.zone_of(row, zones),
         'status': 'disabled' if row['disabled'] else 'enabled',
-        'state': ('up' if service_obj.is_up(row, CONF.service_down_time)
-                  else 'down'),
+        'state': (
+            'up' if service_obj.is_up(row, CONF.service_down_time) else 'down'
+        ),
         'updated_at': util.microsecond_time(
-            row['last_seen_up'] or row['updated_at']),
+            row['last_seen_up'] or row['updated_at']
+        ),
         'disabled_reason': row['disabled_reason'],
     }
     if version.at_least('2.11'):
@@ -61,38 +64,47 @@ def view(req: webob.Request, row: dict[str, Any],
 def list_services(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('host', 'binary'))
     util.authorize(req, POLICY % 'list')
-    rows = db.service_get_all(util.context(req),
-                              binary=req.GET.get('binary') or None,
-                              host=req.GET.get('host') or None)
+    rows = db.service_get_all(
+        util.context(req),
+        binary=req.GET.get('binary') or None,
+        host=req.GET.get('host') or None,
+    )
     zones = availability_zones.host_zones(util.context(req))
-    return util.json_response({'services': [view(req, r, zones)
-                                            for r in rows]})
+    return util.json_response(
+        {'services': [view(req, r, zones) for r in rows]}
+    )
 
 
 def _only_compute(binary: str) -> None:
     if binary != COMPUTE:
         raise webob.exc.HTTPBadRequest(
             explanation=f'Updating a {binary} service is not supported. '
-            'Only nova-compute services can be updated.')
+            'Only nova-compute services can be updated.'
+        )
 
 
-def _legacy_change(action: str, body: dict[str, Any]
-                   ) -> tuple[dict[str, Any], dict[str, Any]]:
+def _legacy_change(
+    action: str, body: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """(values to store, fields of the response) of one legacy action."""
     if action == 'force-down':
         if 'forced_down' not in body:
             raise webob.exc.HTTPBadRequest(
-                explanation='Missing forced_down field')
+                explanation='Missing forced_down field'
+            )
         forced = strutils.bool_from_string(body['forced_down'])
         return {'forced_down': forced}, {'forced_down': forced}
     if action == 'enable':
-        return ({'disabled': False, 'disabled_reason': None},
-                {'status': 'enabled'})
+        return (
+            {'disabled': False, 'disabled_reason': None},
+            {'status': 'enabled'},
+        )
     reason = None
     if action == 'disable-log-reason':
         if 'disabled_reason' not in body:
             raise webob.exc.HTTPBadRequest(
-                explanation='Missing disabled reason field')
+                explanation='Missing disabled reason field'
+            )
         reason = body['disabled_reason']
     shown: dict[str, Any] = {'status': 'disabled'}
     if reason:
@@ -103,7 +115,8 @@ def _legacy_change(action: str, body: dict[str, Any]
 def _legacy_update(req: webob.Request, action: str) -> webob.Response:
     v211 = util.version(req).at_least('2.11')
     body = util.read_body(
-        req, schema.legacy_update_v211 if v211 else schema.legacy_update)
+        req, schema.legacy_update_v211 if v211 else schema.legacy_update
+    )
     actions = ['enable', 'disable', 'disable-log-reason']
     if v211:
         actions.append('force-down')
@@ -122,7 +135,8 @@ def _legacy_update(req: webob.Request, action: str) -> webob.Response:
     compute_api.check_force_up(ctx, row, values)
     db.service_update(ctx, row['id'], values)
     return util.json_response(
-        {'service': {'host': host, 'binary': binary, **shown}})
+        {'service': {'host': host, 'binary': binary, **shown}}
+    )
 
 
 def _status_change(body: dict[str, Any]) -> dict[str, Any]:
@@ -131,25 +145,30 @@ def _status_change(body: dict[str, Any]) -> dict[str, Any]:
         if body.get('disabled_reason'):
             raise webob.exc.HTTPBadRequest(
                 explanation="Specifying 'disabled_reason' with status "
-                "'enabled' is invalid.")
+                "'enabled' is invalid."
+            )
         values.update(disabled=False, disabled_reason=None)
     elif body.get('status') == 'disabled':
-        values.update(disabled=True,
-                      disabled_reason=body.get('disabled_reason'))
+        values.update(
+            disabled=True, disabled_reason=body.get('disabled_reason')
+        )
     if 'forced_down' in body:
         values['forced_down'] = strutils.bool_from_string(
-            body['forced_down'], strict=True)
+            body['forced_down'], strict=True
+        )
     if not values:
         raise webob.exc.HTTPBadRequest(
             explanation="No updates were requested. Fields 'status' or "
-            "'forced_down' should be specified.")
+            "'forced_down' should be specified."
+        )
     return values
 
 
 def _update_by_uuid(req: webob.Request, service_id: str) -> webob.Response:
     if not uuidutils.is_uuid_like(service_id):
         raise webob.exc.HTTPBadRequest(
-            explanation=f'Invalid uuid {service_id}')
+            explanation=f'Invalid uuid {service_id}'
+        )
     body = util.read_body(req, schema.update_v253)
     ctx = util.context(req)
     try:
@@ -162,8 +181,13 @@ def _update_by_uuid(req: webob.Request, service_id: str) -> webob.Response:
     values = _status_change(body)
     compute_api.check_force_up(ctx, row, values)
     row = db.service_update(ctx, row['id'], values)
-    return util.json_response({'service': view(
-        req, row, availability_zones.host_zones(util.context(req)))})
+    return util.json_response(
+        {
+            'service': view(
+                req, row, availability_zones.host_zones(util.context(req))
+            )
+        }
+    )
 
 
 def _update(req: webob.Request, ident: str) -> webob.Response:
@@ -199,12 +223,14 @@ def _service_for_delete(req: webob.Request) -> dict[str, Any]:
         filters = {'id': int(ident)}
     else:
         raise webob.exc.HTTPBadRequest(
-            explanation='Invalid input received: id must be an integer')
+            explanation='Invalid input received: id must be an integer'
+        )
     try:
         return db.service_get(util.context(req), **filters)
     except exception.ServiceNotFound:
         raise webob.exc.HTTPNotFound(
-            explanation=f'Service {ident} not found.') from None
+            explanation=f'Service {ident} not found.'
+        ) from None
 
 
 @util.translate_errors
@@ -214,12 +240,19 @@ def delete_service(req: webob.Request) -> webob.Response:
     row = _service_for_delete(req)
     if row['binary'] == COMPUTE:
         nodes = node_db.compute_node_get_all(ctx, service_id=row['id'])
-        hosting = bool(instance_db.instance_ids_by_compute_id(
-            ctx, [node['id'] for node in nodes]))
+        hosting = bool(
+            instance_db.instance_ids_by_compute_id(
+                ctx, [node['id'] for node in nodes]
+            )
+        )
         compute_api.check_service_deletable(ctx, row, hosting)
         for node in nodes:
             node_db.compute_node_destroy(ctx, node['id'])
     db.service_destroy(ctx, row['id'])
-    LOG.info('Deleted service %s (%s on %s)', row['uuid'], row['binary'],
-             row['host'])
+    LOG.info(
+        'Deleted service %s (%s on %s)',
+        row['uuid'],
+        row['binary'],
+        row['host'],
+    )
     return webob.Response(status=204)

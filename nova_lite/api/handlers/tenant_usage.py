@@ -19,8 +19,11 @@ from nova_lite.api import util
 from nova_lite.db import usage as db
 
 POLICY = 'os_compute_api:os-simple-tenant-usage:%s'
-_FORMATS = ('%Y-%m-%dT%H:%M:%S', '%Y-%m-%dT%H:%M:%S.%f',
-            '%Y-%m-%d %H:%M:%S.%f')
+_FORMATS = (
+    '%Y-%m-%dT%H:%M:%S',
+    '%Y-%m-%dT%H:%M:%S.%f',
+    '%Y-%m-%d %H:%M:%S.%f',
+)
 
 
 def _time(text: str | None) -> datetime.datetime:
@@ -32,21 +35,25 @@ def _time(text: str | None) -> datetime.datetime:
         except ValueError:
             continue
     raise webob.exc.HTTPBadRequest(
-        explanation='Invalid input received: Datetime is in invalid format')
+        explanation='Invalid input received: Datetime is in invalid format'
+    )
 
 
-def _period(req: webob.Request) -> tuple[datetime.datetime,
-                                          datetime.datetime, bool]:
+def _period(
+    req: webob.Request,
+) -> tuple[datetime.datetime, datetime.datetime, bool]:
     start, stop = _time(req.GET.get('start')), _time(req.GET.get('end'))
     if not start < stop:
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid start time. The start time cannot occur '
-            'after the end time.')
+            'after the end time.'
+        )
     return start, stop, req.GET.get('detailed', '0') == '1'
 
 
-def _hours(row: dict[str, Any], start: datetime.datetime,
-           stop: datetime.datetime) -> float:
+def _hours(
+    row: dict[str, Any], start: datetime.datetime, stop: datetime.datetime
+) -> float:
     launched, ended = row['launched_at'], row['terminated_at']
     if launched is None:
         return 0.0
@@ -55,39 +62,52 @@ def _hours(row: dict[str, Any], start: datetime.datetime,
     return max((end - begin).total_seconds(), 0.0) / 3600.0
 
 
-def _server_usage(row: dict[str, Any], start: datetime.datetime,
-                  stop: datetime.datetime) -> dict[str, Any]:
+def _server_usage(
+    row: dict[str, Any], start: datetime.datetime, stop: datetime.datetime
+) -> dict[str, Any]:
     flavor = row['flavor'] or {}
     ended = row['terminated_at']
     started = row['launched_at']
     now = timeutils.utcnow()
     uptime = ((ended or now) - started).total_seconds() if started else 0
     return {
-        'instance_id': row['uuid'], 'name': row['display_name'],
+        'instance_id': row['uuid'],
+        'name': row['display_name'],
         'tenant_id': row['project_id'],
         'hours': _hours(row, start, stop),
         'flavor': flavor.get('name', ''),
         'memory_mb': flavor.get('memory_mb', 0),
-        'local_gb': (flavor.get('root_gb', 0)
-                     + flavor.get('ephemeral_gb', 0)),
+        'local_gb': (flavor.get('root_gb', 0) + flavor.get('ephemeral_gb', 0)),
         'vcpus': flavor.get('vcpus', 0),
         'started_at': util.microsecond_time(started),
         'ended_at': util.microsecond_time(ended),
         'state': 'terminated' if ended else row['vm_state'],
-        'uptime': int(uptime)}
+        'uptime': int(uptime),
+    }
 
 
-def _usages(rows: list[dict[str, Any]], start: datetime.datetime,
-            stop: datetime.datetime, detailed: bool) -> list[dict[str, Any]]:
+def _usages(
+    rows: list[dict[str, Any]],
+    start: datetime.datetime,
+    stop: datetime.datetime,
+    detailed: bool,
+) -> list[dict[str, Any]]:
     summaries: dict[str, dict[str, Any]] = collections.OrderedDict()
     for row in rows:
         info = _server_usage(row, start, stop)
-        summary = summaries.setdefault(info['tenant_id'], {
-            'tenant_id': info['tenant_id'], 'total_local_gb_usage': 0,
-            'total_vcpus_usage': 0, 'total_memory_mb_usage': 0,
-            'total_hours': 0, 'start': util.microsecond_time(start),
-            'stop': util.microsecond_time(stop),
-            **({'server_usages': []} if detailed else {})})
+        summary = summaries.setdefault(
+            info['tenant_id'],
+            {
+                'tenant_id': info['tenant_id'],
+                'total_local_gb_usage': 0,
+                'total_vcpus_usage': 0,
+                'total_memory_mb_usage': 0,
+                'total_hours': 0,
+                'start': util.microsecond_time(start),
+                'stop': util.microsecond_time(stop),
+                **({'server_usages': []} if detailed else {}),
+            },
+        )
         hours = info['hours']
         summary['total_local_gb_usage'] += info['local_gb'] * hours
         summary['total_vcpus_usage'] += info['vcpus'] * hours
@@ -98,23 +118,36 @@ def _usages(rows: list[dict[str, Any]], start: datetime.datetime,
     return list(summaries.values())
 
 
-def _rows(req: webob.Request, start: datetime.datetime,
-          stop: datetime.datetime, project: str | None
-          ) -> tuple[list[dict[str, Any]], int | None]:
+def _rows(
+    req: webob.Request,
+    start: datetime.datetime,
+    stop: datetime.datetime,
+    project: str | None,
+) -> tuple[list[dict[str, Any]], int | None]:
     paged = util.version(req).at_least('2.40')
     limit = util.page_limit(req) if paged else None
     try:
         rows = db.instances_in_window(
-            util.context(req), start, stop, project, limit,
-            req.GET.get('marker') if paged else None)
+            util.context(req),
+            start,
+            stop,
+            project,
+            limit,
+            req.GET.get('marker') if paged else None,
+        )
     except exception.MarkerNotFound as exc:
         raise webob.exc.HTTPBadRequest(
-            explanation=exc.format_message()) from None
+            explanation=exc.format_message()
+        ) from None
     return rows, limit
 
 
-def _links(req: webob.Request, path: str, rows: list[dict[str, Any]],
-           limit: int | None) -> list[dict[str, str]]:
+def _links(
+    req: webob.Request,
+    path: str,
+    rows: list[dict[str, Any]],
+    limit: int | None,
+) -> list[dict[str, str]]:
     if limit is None or not rows:
         return []
     return util.next_link(req, path, rows, limit, rows[-1]['uuid'])
@@ -123,12 +156,14 @@ def _links(req: webob.Request, path: str, rows: list[dict[str, Any]],
 @util.translate_errors
 def list_usages(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(
-        req, ('start', 'end', 'detailed', 'limit', 'marker'))
+        req, ('start', 'end', 'detailed', 'limit', 'marker')
+    )
     util.authorize(req, POLICY % 'list')
     start, stop, detailed = _period(req)
     rows, limit = _rows(req, start, stop, None)
-    body: dict[str, Any] = {'tenant_usages': _usages(rows, start, stop,
-                                                     detailed)}
+    body: dict[str, Any] = {
+        'tenant_usages': _usages(rows, start, stop, detailed)
+    }
     links = _links(req, 'os-simple-tenant-usage', rows, limit)
     if links:
         body['tenant_usages_links'] = links

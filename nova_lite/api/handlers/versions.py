@@ -44,12 +44,19 @@ def list_versions(req: webob.Request) -> webob.Response:
 
 
 def _document(version: dict[str, Any], media: str) -> webob.Response:
-    version['links'].append({
-        'rel': 'describedby', 'type': 'text/html',
-        'href': 'http://docs.openstack.org/'})
-    version['media-types'] = [{
-        'base': 'application/json',
-        'type': f'application/vnd.openstack.compute+json;version={media}'}]
+    version['links'].append(
+        {
+            'rel': 'describedby',
+            'type': 'text/html',
+            'href': 'http://docs.openstack.org/',
+        }
+    )
+    version['media-types'] = [
+        {
+            'base': 'application/json',
+            'type': f'application/vnd.openstack.compute+json;version={media}',
+        }
+    ]
     return util.json_response({'version': version})
 
 
@@ -73,13 +80,22 @@ def identity_version(req: webob.Request) -> webob.Response:
     is a 404.
     """
     base = util.base_url(req)
-    return util.json_response({'version': {
-        'id': 'v3.14', 'status': 'stable', 'updated': '2020-04-07T00:00:00Z',
-        'links': [{'rel': 'self', 'href': f'{base}/identity/v3/'}],
-        'media-types': [{
-            'base': 'application/json',
-            'type': 'application/vnd.openstack.identity-v3+json'}],
-    }})
+    return util.json_response(
+        {
+            'version': {
+                'id': 'v3.14',
+                'status': 'stable',
+                'updated': '2020-04-07T00:00:00Z',
+                'links': [{'rel': 'self', 'href': f'{base}/identity/v3/'}],
+                'media-types': [
+                    {
+                        'base': 'application/json',
+                        'type': 'application/vnd.openstack.identity-v3+json',
+                    }
+                ],
+            }
+        }
+    )
 
 
 def show_openapi(req: webob.Request) -> webob.Response:

@@ -28,14 +28,43 @@ from nova_lite.policies import server_extras as policies
 SINCE = '2.85'
 _UUID = {'type': 'string', 'format': 'uuid'}
 #: A device name (upstream's match_device() pattern).
-_DEVICE = {'type': ['string', 'null'],
-           'pattern': '(^/dev/x{0,1}[a-z]{0,1}d{0,1})([a-z]+)[0-9]*$'}
-_BOOLEAN = {'type': ['boolean', 'string'],
-            'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on',
-                     'YES', 'Yes', 'yes', False, 'False', 'FALSE', 'false',
-                     '0', 'OFF', 'Off', 'off', 'NO', 'No', 'no']}
-_TAG = {'type': 'string', 'pattern': '^[^,/]*$', 'minLength': 1,
-        'maxLength': 60}
+_DEVICE = {
+    'type': ['string', 'null'],
+    'pattern': '(^/dev/x{0,1}[a-z]{0,1}d{0,1})([a-z]+)[0-9]*$',
+}
+_BOOLEAN = {
+    'type': ['boolean', 'string'],
+    'enum': [
+        True,
+        'True',
+        'TRUE',
+        'true',
+        '1',
+        'ON',
+        'On',
+        'on',
+        'YES',
+        'Yes',
+        'yes',
+        False,
+        'False',
+        'FALSE',
+        'false',
+        '0',
+        'OFF',
+        'Off',
+        'off',
+        'NO',
+        'No',
+        'no',
+    ],
+}
+_TAG = {
+    'type': 'string',
+    'pattern': '^[^,/]*$',
+    'minLength': 1,
+    'maxLength': 60,
+}
 
 UPDATE: dict[str, Any] = {
     'type': 'object',
@@ -53,9 +82,15 @@ UPDATE: dict[str, Any] = {
 #: 2.85: what a GET of the attachment shows may be sent back; only
 #: ``delete_on_termination`` (and ``volumeId``, a swap) may change.
 UPDATE_V285 = copy.deepcopy(UPDATE)
-UPDATE_V285['properties']['volumeAttachment']['properties'].update({
-    'device': _DEVICE, 'tag': _TAG, 'delete_on_termination': _BOOLEAN,
-    'serverId': _UUID, 'id': _UUID})
+UPDATE_V285['properties']['volumeAttachment']['properties'].update(
+    {
+        'device': _DEVICE,
+        'tag': _TAG,
+        'delete_on_termination': _BOOLEAN,
+        'serverId': _UUID,
+        'id': _UUID,
+    }
+)
 
 
 @util.translate_errors
@@ -68,11 +103,15 @@ def update_attachment(req: webob.Request) -> webob.Response:
     if swap:
         util.authorize(req, policies.VOLUME_ATTACHMENTS % 'swap', {})
     else:
-        util.authorize(req, policies.VOLUME_ATTACHMENTS % 'update',
-                       {'project_id': inst['project_id']})
+        util.authorize(
+            req,
+            policies.VOLUME_ATTACHMENTS % 'update',
+            {'project_id': inst['project_id']},
+        )
     if regular:  # the attachment first, a swap after it
         raise webob.exc.HTTPNotFound(
-            explanation=f'No volume Block Device Mapping with id '
-            f'{volume_id}.')
+            explanation=f'No volume Block Device Mapping with id {volume_id}.'
+        )
     raise webob.exc.HTTPNotFound(
-        explanation=f'Volume {volume_id} could not be found.')
+        explanation=f'Volume {volume_id} could not be found.'
+    )

@@ -29,8 +29,11 @@ def _check_query(req: webob.Request) -> None:
 @util.translate_errors
 def list_attachments(req: webob.Request) -> webob.Response:
     inst = servers.get_server(req)
-    util.authorize(req, policies.VOLUME_ATTACHMENTS % 'index',
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req,
+        policies.VOLUME_ATTACHMENTS % 'index',
+        {'project_id': inst['project_id']},
+    )
     _check_query(req)
     return util.json_response({'volumeAttachments': []})
 
@@ -38,9 +41,13 @@ def list_attachments(req: webob.Request) -> webob.Response:
 @util.translate_errors
 def show_attachment(req: webob.Request) -> webob.Response:
     inst = servers.get_server(req)
-    util.authorize(req, policies.VOLUME_ATTACHMENTS % 'show',
-                   {'project_id': inst['project_id']})
+    util.authorize(
+        req,
+        policies.VOLUME_ATTACHMENTS % 'show',
+        {'project_id': inst['project_id']},
+    )
     volume_id = req.urlvars['volume_id']
     raise webob.exc.HTTPNotFound(
-        explanation=f"Instance {req.urlvars['server_id']} is not attached "
-        f"to volume {volume_id}")
+        explanation=f'Instance {req.urlvars["server_id"]} is not attached '
+        f'to volume {volume_id}'
+    )

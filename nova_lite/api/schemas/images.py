@@ -1,12 +1,35 @@
 """Request schemas of the Image API v2 subset (as Glance's)."""
 
-UUID_PATTERN = ('^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}'
-                '-([0-9a-fA-F]){4}-([0-9a-fA-F]){12}$')
+UUID_PATTERN = (
+    '^([0-9a-fA-F]){8}-([0-9a-fA-F]){4}-([0-9a-fA-F]){4}'
+    '-([0-9a-fA-F]){4}-([0-9a-fA-F]){12}$'
+)
 
-CONTAINER_FORMATS = [None, 'ami', 'ari', 'aki', 'bare', 'ovf', 'ova',
-                     'docker', 'compressed']
-DISK_FORMATS = [None, 'ami', 'ari', 'aki', 'vhd', 'vhdx', 'vmdk', 'raw',
-                'qcow2', 'vdi', 'iso', 'ploop']
+CONTAINER_FORMATS = [
+    None,
+    'ami',
+    'ari',
+    'aki',
+    'bare',
+    'ovf',
+    'ova',
+    'docker',
+    'compressed',
+]
+DISK_FORMATS = [
+    None,
+    'ami',
+    'ari',
+    'aki',
+    'vhd',
+    'vhdx',
+    'vmdk',
+    'raw',
+    'qcow2',
+    'vdi',
+    'iso',
+    'ploop',
+]
 VISIBILITIES = ['public', 'private', 'shared', 'community']
 
 # Writable image attributes kept in their own columns; anything else
@@ -15,14 +38,19 @@ BASE_PROPERTIES = {
     'name': {'type': ['null', 'string'], 'maxLength': 255},
     'visibility': {'type': 'string', 'enum': VISIBILITIES},
     'protected': {'type': 'boolean'},
-    'container_format': {'type': ['null', 'string'],
-                         'enum': CONTAINER_FORMATS},
+    'container_format': {
+        'type': ['null', 'string'],
+        'enum': CONTAINER_FORMATS,
+    },
     'disk_format': {'type': ['null', 'string'], 'enum': DISK_FORMATS},
-    'min_ram': {'type': 'integer', 'minimum': 0, 'maximum': 2 ** 31 - 1},
-    'min_disk': {'type': 'integer', 'minimum': 0, 'maximum': 2 ** 31 - 1},
-    'tags': {'type': 'array', 'maxItems': 128, 'uniqueItems': True,
-             'items': {'type': 'string', 'minLength': 1,
-                       'maxLength': 255}},
+    'min_ram': {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1},
+    'min_disk': {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1},
+    'tags': {
+        'type': 'array',
+        'maxItems': 128,
+        'uniqueItems': True,
+        'items': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+    },
     'owner': {'type': ['null', 'string'], 'maxLength': 255},
 }
 

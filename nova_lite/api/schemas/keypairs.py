@@ -6,8 +6,12 @@ from typing import Any
 #: Upstream's key pair name (before 2.92): letters, digits, _ - and
 #: spaces, neither starting nor ending with a space (upstream's
 #: ``name`` format).
-NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
-        'pattern': r'^(?! )[_\- a-zA-Z0-9]+(?<! )$'}
+NAME = {
+    'type': 'string',
+    'minLength': 1,
+    'maxLength': 255,
+    'pattern': r'^(?! )[_\- a-zA-Z0-9]+(?<! )$',
+}
 
 create: dict[str, Any] = {
     'type': 'object',
@@ -26,16 +30,23 @@ create: dict[str, Any] = {
 # 2.2: a type.
 create_v22 = copy.deepcopy(create)
 create_v22['properties']['keypair']['properties']['type'] = {
-    'type': 'string', 'enum': ['ssh', 'x509']}
+    'type': 'string',
+    'enum': ['ssh', 'x509'],
+}
 
 # 2.10: an administrator creates one for another user.
 create_v210 = copy.deepcopy(create_v22)
 create_v210['properties']['keypair']['properties']['user_id'] = {
-    'type': 'string'}
+    'type': 'string'
+}
 
 #: 2.92: names may also hold ``@`` and ``.``.
-NAME_V292 = {'type': 'string', 'minLength': 1, 'maxLength': 255,
-             'pattern': r'^(?! )[_\-@. a-zA-Z0-9]+(?<! )$'}
+NAME_V292 = {
+    'type': 'string',
+    'minLength': 1,
+    'maxLength': 255,
+    'pattern': r'^(?! )[_\-@. a-zA-Z0-9]+(?<! )$',
+}
 
 # 2.92: a public key is required (no key is generated any more).
 create_v292 = copy.deepcopy(create_v210)

@@ -14,11 +14,20 @@ _V26: dict[str, Any] = {
             'properties': {
                 # rdp stays listed (as upstream) and is refused by the
                 # handler: its driver is gone.
-                'protocol': {'type': 'string',
-                             'enum': ['vnc', 'spice', 'serial', 'rdp']},
-                'type': {'type': 'string',
-                         'enum': ['novnc', 'xvpvnc', 'spice-html5',
-                                  'serial', 'rdp-html5']},
+                'protocol': {
+                    'type': 'string',
+                    'enum': ['vnc', 'spice', 'serial', 'rdp'],
+                },
+                'type': {
+                    'type': 'string',
+                    'enum': [
+                        'novnc',
+                        'xvpvnc',
+                        'spice-html5',
+                        'serial',
+                        'rdp-html5',
+                    ],
+                },
             },
             'required': ['protocol', 'type'],
             'additionalProperties': False,
@@ -28,13 +37,16 @@ _V26: dict[str, Any] = {
     'additionalProperties': False,
 }
 _V28 = copy.deepcopy(_V26)
-_V28['properties']['remote_console']['properties']['protocol'][
-    'enum'].append('mks')
-_V28['properties']['remote_console']['properties']['type'][
-    'enum'].append('webmks')
+_V28['properties']['remote_console']['properties']['protocol']['enum'].append(
+    'mks'
+)
+_V28['properties']['remote_console']['properties']['type']['enum'].append(
+    'webmks'
+)
 _V299 = copy.deepcopy(_V28)
-_V299['properties']['remote_console']['properties']['type'][
-    'enum'].append('spice-direct')
+_V299['properties']['remote_console']['properties']['type']['enum'].append(
+    'spice-direct'
+)
 
 
 def create(version: APIVersion) -> dict[str, Any]:
@@ -54,9 +66,12 @@ CONSOLE_OUTPUT: dict[str, Any] = {
             'type': 'object',
             'properties': {
                 # (the maximum: what any schema's integer may be here)
-                'length': {'type': ['integer', 'string', 'null'],
-                           'pattern': '^-?[0-9]+$', 'minimum': -1,
-                           'maximum': 2 ** 31 - 1},
+                'length': {
+                    'type': ['integer', 'string', 'null'],
+                    'pattern': '^-?[0-9]+$',
+                    'minimum': -1,
+                    'maximum': 2**31 - 1,
+                },
             },
             'additionalProperties': False,
         },

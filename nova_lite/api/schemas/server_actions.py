@@ -6,8 +6,12 @@ from typing import Any
 from nova_lite.api.schemas import servers
 from nova_lite.api.schemas.services import BOOLEAN
 
-_HOST = {'type': 'string', 'minLength': 1, 'maxLength': 255,
-         'pattern': '^[a-zA-Z0-9-._]*$'}
+_HOST = {
+    'type': 'string',
+    'minLength': 1,
+    'maxLength': 255,
+    'pattern': '^[a-zA-Z0-9-._]*$',
+}
 _PASSWORD = {'type': 'string'}
 
 # 2.1 - 2.13: onSharedStorage is required.
@@ -36,8 +40,9 @@ del evacuate_v214['properties']['evacuate']['required']
 
 # 2.29 - 2.67: force (bypass the scheduler's checks of the target host).
 evacuate_v229 = copy.deepcopy(evacuate_v214)
-evacuate_v229['properties']['evacuate']['properties']['force'] = (
-    {'type': 'boolean'})
+evacuate_v229['properties']['evacuate']['properties']['force'] = {
+    'type': 'boolean'
+}
 
 # 2.68: force is gone again (an unknown property: 400).
 evacuate_v268 = copy.deepcopy(evacuate_v214)
@@ -58,9 +63,14 @@ migrate_v256: dict[str, Any] = {
     'properties': {
         'migrate': {
             'type': ['object', 'null'],
-            'properties': {'host': {'type': ['string', 'null'],
-                                    'minLength': 1, 'maxLength': 255,
-                                    'pattern': '^[a-zA-Z0-9-._]*$'}},
+            'properties': {
+                'host': {
+                    'type': ['string', 'null'],
+                    'minLength': 1,
+                    'maxLength': 255,
+                    'pattern': '^[a-zA-Z0-9-._]*$',
+                }
+            },
             'additionalProperties': False,
         },
     },
@@ -75,11 +85,16 @@ resize: dict[str, Any] = {
             'type': 'object',
             'properties': {
                 # An id compared as text: any 64-bit number, 255 characters.
-                'flavorRef': {'type': ['string', 'integer'],
-                              'minLength': 1, 'maxLength': 255,
-                              'maximum': 2**63 - 1},
-                'OS-DCF:diskConfig': {'type': 'string',
-                                      'enum': ['AUTO', 'MANUAL']},
+                'flavorRef': {
+                    'type': ['string', 'integer'],
+                    'minLength': 1,
+                    'maxLength': 255,
+                    'maximum': 2**63 - 1,
+                },
+                'OS-DCF:diskConfig': {
+                    'type': 'string',
+                    'enum': ['AUTO', 'MANUAL'],
+                },
             },
             'required': ['flavorRef'],
             'additionalProperties': False,
@@ -93,8 +108,12 @@ resize: dict[str, Any] = {
 def _any_value(name: str) -> dict[str, Any]:
     """``{"<name>": <anything>}``: upstream takes any value (null in
     its examples, ``{}`` from many clients)."""
-    return {'type': 'object', 'properties': {name: {}},
-            'required': [name], 'additionalProperties': False}
+    return {
+        'type': 'object',
+        'properties': {name: {}},
+        'required': [name],
+        'additionalProperties': False,
+    }
 
 
 confirm_resize = _any_value('confirmResize')
@@ -105,8 +124,9 @@ reset_state: dict[str, Any] = {
     'properties': {
         'os-resetState': {
             'type': 'object',
-            'properties': {'state': {'type': 'string',
-                                     'enum': ['active', 'error']}},
+            'properties': {
+                'state': {'type': 'string', 'enum': ['active', 'error']}
+            },
             'required': ['state'],
             'additionalProperties': False,
         },
@@ -125,8 +145,13 @@ lock_v273: dict[str, Any] = {
     'properties': {
         'lock': {
             'type': ['object', 'null'],
-            'properties': {'locked_reason': {
-                'type': 'string', 'minLength': 1, 'maxLength': 255}},
+            'properties': {
+                'locked_reason': {
+                    'type': 'string',
+                    'minLength': 1,
+                    'maxLength': 255,
+                }
+            },
             'additionalProperties': False,
         },
     },
@@ -150,8 +175,11 @@ unshelve_v277: dict[str, Any] = {
             'type': ['object', 'null'],
             'properties': {
                 'availability_zone': {
-                    'type': 'string', 'minLength': 1, 'maxLength': 255,
-                    'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'},
+                    'type': 'string',
+                    'minLength': 1,
+                    'maxLength': 255,
+                    'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$',
+                },
             },
             'required': ['availability_zone'],
             'additionalProperties': False,
@@ -185,9 +213,10 @@ reboot: dict[str, Any] = {
         'reboot': {
             'type': 'object',
             'properties': {
-                'type': {'type': 'string',
-                         'enum': ['HARD', 'Hard', 'hard',
-                                  'SOFT', 'Soft', 'soft']},
+                'type': {
+                    'type': 'string',
+                    'enum': ['HARD', 'Hard', 'hard', 'SOFT', 'Soft', 'soft'],
+                },
             },
             'required': ['type'],
             'additionalProperties': False,
@@ -201,7 +230,8 @@ reboot: dict[str, Any] = {
 _REBUILD_METADATA = {
     'type': 'object',
     'patternProperties': {
-        '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255}},
+        '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255}
+    },
     'additionalProperties': False,
 }
 
@@ -211,8 +241,12 @@ def rebuild(version: Any) -> dict[str, Any]:
     key_name; 2.57: user_data, no personality; 2.63: trusted image
     certificates; 2.90: hostname, an FQDN from 2.94)."""
     props: dict[str, Any] = {
-        'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
-                 'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'},
+        'name': {
+            'type': 'string',
+            'minLength': 1,
+            'maxLength': 255,
+            'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$',
+        },
         'imageRef': {'type': 'string', 'minLength': 1, 'maxLength': 255},
         'adminPass': _PASSWORD,
         'metadata': _REBUILD_METADATA,
@@ -223,23 +257,29 @@ def rebuild(version: Any) -> dict[str, Any]:
         'personality': {'type': 'array'},
     }
     if version.at_least('2.19'):
-        props['description'] = {'type': ['string', 'null'],
-                                'maxLength': 255}
+        props['description'] = {'type': ['string', 'null'], 'maxLength': 255}
     if version.at_least('2.54'):
-        props['key_name'] = {'type': ['string', 'null'], 'minLength': 1,
-                             'maxLength': 255}
+        props['key_name'] = {
+            'type': ['string', 'null'],
+            'minLength': 1,
+            'maxLength': 255,
+        }
     if version.at_least('2.57'):
         del props['personality']
-        props['user_data'] = {'type': ['string', 'null'],
-                              'maxLength': 65535}
+        props['user_data'] = {'type': ['string', 'null'], 'maxLength': 65535}
     if version.at_least('2.63'):
         props['trusted_image_certificates'] = servers.TRUSTED_CERTS
     servers.add_hostname(props, version)
     return {
         'type': 'object',
-        'properties': {'rebuild': {
-            'type': 'object', 'properties': props,
-            'required': ['imageRef'], 'additionalProperties': False}},
+        'properties': {
+            'rebuild': {
+                'type': 'object',
+                'properties': props,
+                'required': ['imageRef'],
+                'additionalProperties': False,
+            }
+        },
         'required': ['rebuild'],
         'additionalProperties': False,
     }
@@ -251,8 +291,12 @@ create_image: dict[str, Any] = {
         'createImage': {
             'type': 'object',
             'properties': {
-                'name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
-                         'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'},
+                'name': {
+                    'type': 'string',
+                    'minLength': 1,
+                    'maxLength': 255,
+                    'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$',
+                },
                 'metadata': _REBUILD_METADATA,
             },
             'required': ['name'],

@@ -17,9 +17,15 @@ create: dict[str, Any] = {
             'items': {
                 'type': 'object',
                 'properties': {
-                    'name': {'type': 'string', 'enum': [
-                        'network-changed', 'network-vif-plugged',
-                        'network-vif-unplugged', 'network-vif-deleted']},
+                    'name': {
+                        'type': 'string',
+                        'enum': [
+                            'network-changed',
+                            'network-vif-plugged',
+                            'network-vif-unplugged',
+                            'network-vif-deleted',
+                        ],
+                    },
                     'server_uuid': {'type': 'string', 'format': 'uuid'},
                     'status': {'type': 'string', 'enum': EVENT_STATUSES},
                     'tag': {'type': 'string', 'maxLength': 255},
@@ -36,15 +42,18 @@ create: dict[str, Any] = {
 # 2.51: volume-extended (its tag, the volume id, is required).
 create_v251 = copy.deepcopy(create)
 create_v251['properties']['events']['items']['properties']['name'][
-    'enum'].append('volume-extended')
+    'enum'
+].append('volume-extended')
 # 2.76: power-update (its tag, POWER_ON or POWER_OFF, is required).
 create_v276 = copy.deepcopy(create_v251)
 create_v276['properties']['events']['items']['properties']['name'][
-    'enum'].append('power-update')
+    'enum'
+].append('power-update')
 # 2.82: accelerator-request-bound (its tag, the ARQ uuid, is required).
 create_v282 = copy.deepcopy(create_v276)
 create_v282['properties']['events']['items']['properties']['name'][
-    'enum'].append('accelerator-request-bound')
+    'enum'
+].append('accelerator-request-bound')
 # volume-reimaged (2.93) would be one more deepcopy.
 
 

@@ -9,8 +9,13 @@ from nova_lite.api.schemas.aggregates import NAME
 
 POLICIES = ['anti-affinity', 'affinity']
 SOFT_POLICIES = ['soft-anti-affinity', 'soft-affinity']
-_POSITIVE_INTEGER = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
-                     'minimum': 1, 'maximum': 2 ** 31 - 1, 'minLength': 1}
+_POSITIVE_INTEGER = {
+    'type': ['integer', 'string'],
+    'pattern': '^[0-9]*$',
+    'minimum': 1,
+    'maximum': 2**31 - 1,
+    'minLength': 1,
+}
 
 _V21: dict[str, Any] = {
     'type': 'object',
@@ -22,7 +27,9 @@ _V21: dict[str, Any] = {
                 'policies': {
                     'type': 'array',
                     'items': [{'type': 'string', 'enum': POLICIES}],
-                    'uniqueItems': True, 'minItems': 1, 'maxItems': 1,
+                    'uniqueItems': True,
+                    'minItems': 1,
+                    'maxItems': 1,
                     'additionalItems': False,
                 },
             },
@@ -42,14 +49,18 @@ def _create(version: str) -> dict[str, Any]:
         del group['properties']['policies']
         group['required'] = ['name', 'policy']
         group['properties']['policy'] = {
-            'type': 'string', 'enum': POLICIES + SOFT_POLICIES}
+            'type': 'string',
+            'enum': POLICIES + SOFT_POLICIES,
+        }
         group['properties']['rules'] = {
             'type': 'object',
             'properties': {'max_server_per_host': _POSITIVE_INTEGER},
-            'additionalProperties': False}
+            'additionalProperties': False,
+        }
     elif version == '2.15':
         group['properties']['policies']['items'][0]['enum'] = (
-            POLICIES + SOFT_POLICIES)
+            POLICIES + SOFT_POLICIES
+        )
     return schema
 
 

@@ -9,8 +9,12 @@ create: dict[str, Any] = {
             'type': 'object',
             'properties': {
                 'share_id': {'type': 'string', 'format': 'uuid'},
-                'tag': {'type': 'string', 'minLength': 1, 'maxLength': 255,
-                        'pattern': '^[a-zA-Z0-9-]*$'},
+                'tag': {
+                    'type': 'string',
+                    'minLength': 1,
+                    'maxLength': 255,
+                    'pattern': '^[a-zA-Z0-9-]*$',
+                },
             },
             'required': ['share_id'],
             'additionalProperties': False,

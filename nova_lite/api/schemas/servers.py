@@ -3,12 +3,17 @@
 import copy
 from typing import Any
 
-_NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
-         'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$'}
+_NAME = {
+    'type': 'string',
+    'minLength': 1,
+    'maxLength': 255,
+    'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$',
+}
 METADATA = {
     'type': 'object',
     'patternProperties': {
-        '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255}},
+        '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255}
+    },
     'additionalProperties': False,
 }
 _NETWORKS = {
@@ -18,15 +23,39 @@ _NETWORKS = {
     ],
 }
 #: Trusted image certificate ids (2.63), upstream's parameter type.
-TRUSTED_CERTS = {'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50,
-                 'uniqueItems': True,
-                 'items': {'type': 'string', 'minLength': 1}}
+TRUSTED_CERTS = {
+    'type': ['array', 'null'],
+    'minItems': 1,
+    'maxItems': 50,
+    'uniqueItems': True,
+    'items': {'type': 'string', 'minLength': 1},
+}
 _BOOLEAN = {
     'type': ['boolean', 'string'],
-    'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on',
-             'YES', 'Yes', 'yes',
-             False, 'False', 'FALSE', 'false', '0', 'OFF', 'Off', 'off',
-             'NO', 'No', 'no'],
+    'enum': [
+        True,
+        'True',
+        'TRUE',
+        'true',
+        '1',
+        'ON',
+        'On',
+        'on',
+        'YES',
+        'Yes',
+        'yes',
+        False,
+        'False',
+        'FALSE',
+        'false',
+        '0',
+        'OFF',
+        'Off',
+        'off',
+        'NO',
+        'No',
+        'no',
+    ],
 }
 _UUID = {'type': 'string', 'format': 'uuid'}
 _SIZED = {'type': 'string', 'maxLength': 255}
@@ -41,11 +70,14 @@ SCHEDULER_HINTS: dict[str, Any] = {
         'same_host': {'type': ['string', 'array'], 'items': _UUID},
         'query': {'type': ['string', 'object']},
         'target_cell': {'type': 'string', 'minLength': 1, 'maxLength': 255},
-        'different_cell': {'type': ['string', 'array'],
-                           'items': {'type': 'string'}},
-        'build_near_host_ip': {'type': 'string',
-                               'oneOf': [{'format': 'ipv4'},
-                                         {'format': 'ipv6'}]},
+        'different_cell': {
+            'type': ['string', 'array'],
+            'items': {'type': 'string'},
+        },
+        'build_near_host_ip': {
+            'type': 'string',
+            'oneOf': [{'format': 'ipv4'}, {'format': 'ipv6'}],
+        },
         'cidr': {'type': 'string', 'pattern': '^/[0-9a-f.:]+$'},
     },
     'additionalProperties': True,
@@ -58,42 +90,74 @@ BDM_V2: dict[str, Any] = {
         'virtual_name': _SIZED,
         'volume_id': _UUID,
         'snapshot_id': _UUID,
-        'volume_size': {'type': ['integer', 'string'],
-                        'pattern': '^[0-9]+$', 'minimum': 1,
-                        'maximum': 2 ** 31 - 1},
-        'device_name': {'type': 'string', 'minLength': 1, 'maxLength': 255,
-                        'pattern': '^[a-zA-Z0-9._/-]*$'},
+        'volume_size': {
+            'type': ['integer', 'string'],
+            'pattern': '^[0-9]+$',
+            'minimum': 1,
+            'maximum': 2**31 - 1,
+        },
+        'device_name': {
+            'type': 'string',
+            'minLength': 1,
+            'maxLength': 255,
+            'pattern': '^[a-zA-Z0-9._/-]*$',
+        },
         'delete_on_termination': _BOOLEAN,
         'no_device': {},
         'connection_info': {'type': 'string', 'maxLength': 16777215},
-        'source_type': {'type': 'string',
-                        'enum': ['volume', 'image', 'snapshot', 'blank']},
-        'uuid': {'type': 'string', 'minLength': 1, 'maxLength': 255,
-                 'pattern': '^[a-zA-Z0-9._-]*$'},
+        'source_type': {
+            'type': 'string',
+            'enum': ['volume', 'image', 'snapshot', 'blank'],
+        },
+        'uuid': {
+            'type': 'string',
+            'minLength': 1,
+            'maxLength': 255,
+            'pattern': '^[a-zA-Z0-9._-]*$',
+        },
         'image_id': _UUID,
         'destination_type': {'type': 'string', 'enum': ['local', 'volume']},
         'guest_format': _SIZED,
         'device_type': _SIZED,
         'disk_bus': _SIZED,
-        'boot_index': {'type': ['integer', 'string', 'null'],
-                       'pattern': '^-?[0-9]+$', 'minimum': -2 ** 31,
-                       'maximum': 2 ** 31 - 1},
-        'tag': {'type': 'string', 'minLength': 1, 'maxLength': 60,
-                'pattern': '^[^,/]*$'},
+        'boot_index': {
+            'type': ['integer', 'string', 'null'],
+            'pattern': '^-?[0-9]+$',
+            'minimum': -(2**31),
+            'maximum': 2**31 - 1,
+        },
+        'tag': {
+            'type': 'string',
+            'minLength': 1,
+            'maxLength': 60,
+            'pattern': '^[^,/]*$',
+        },
     },
     'additionalProperties': False,
 }
 #: 2.67: a mapping may name its volume type.
 VOLUME_TYPE = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255}
 #: Upstream's ``fqdn`` (host names, underscores allowed).
-FQDN = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$',
-        'minLength': 1, 'maxLength': 255}
+FQDN = {
+    'type': 'string',
+    'pattern': '^[a-zA-Z0-9-._]*$',
+    'minLength': 1,
+    'maxLength': 255,
+}
 #: Upstream's ``hostname`` (2.90 to 2.93): one RFC 1123 label.
-HOSTNAME = {'type': 'string',
-            'pattern': '^[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+$',
-            'minLength': 2, 'maxLength': 63}
-_COUNT = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
-          'minLength': 1, 'minimum': 1, 'maximum': 2 ** 31 - 1}
+HOSTNAME = {
+    'type': 'string',
+    'pattern': '^[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+$',
+    'minLength': 2,
+    'maxLength': 63,
+}
+_COUNT = {
+    'type': ['integer', 'string'],
+    'pattern': '^[0-9]+$',
+    'minLength': 1,
+    'minimum': 1,
+    'maximum': 2**31 - 1,
+}
 
 
 def add_hostname(properties: dict[str, Any], version: Any) -> None:
@@ -113,8 +177,12 @@ def create(version: Any) -> dict[str, Any]:
             'name': _NAME,
             'imageRef': {'type': 'string', 'maxLength': 255},
             # An id compared as text: any 64-bit number, 255 characters.
-            'flavorRef': {'type': ['string', 'integer'], 'minLength': 1,
-                          'maxLength': 255, 'maximum': 2**63 - 1},
+            'flavorRef': {
+                'type': ['string', 'integer'],
+                'minLength': 1,
+                'maxLength': 255,
+                'maximum': 2**63 - 1,
+            },
             'networks': _NETWORKS,
             'metadata': METADATA,
             'availability_zone': {'type': 'string', 'maxLength': 255},
@@ -129,35 +197,52 @@ def create(version: Any) -> dict[str, Any]:
             'user_data': {'type': 'string'},
             'security_groups': {
                 'type': 'array',
-                'items': {'type': 'object', 'properties': {'name': _NAME},
-                          'additionalProperties': False}},
-            'OS-DCF:diskConfig': {'type': 'string',
-                                  'enum': ['AUTO', 'MANUAL']},
+                'items': {
+                    'type': 'object',
+                    'properties': {'name': _NAME},
+                    'additionalProperties': False,
+                },
+            },
+            'OS-DCF:diskConfig': {
+                'type': 'string',
+                'enum': ['AUTO', 'MANUAL'],
+            },
             'personality': {'type': 'array'},
             'block_device_mapping_v2': {
-                'type': 'array', 'items': copy.deepcopy(BDM_V2)},
+                'type': 'array',
+                'items': copy.deepcopy(BDM_V2),
+            },
         },
         'required': ['name', 'flavorRef'],
         'additionalProperties': False,
     }
     if version.at_least('2.19'):
         server['properties']['description'] = {
-            'type': ['string', 'null'], 'maxLength': 255}
+            'type': ['string', 'null'],
+            'maxLength': 255,
+        }
     if version.at_least('2.37'):
         server['required'].append('networks')
     if version.at_least('2.52'):
         server['properties']['tags'] = {
-            'type': 'array', 'maxItems': 50,
-            'items': {'type': 'string', 'pattern': '^[^,/]*$',
-                      'minLength': 1, 'maxLength': 60}}
+            'type': 'array',
+            'maxItems': 50,
+            'items': {
+                'type': 'string',
+                'pattern': '^[^,/]*$',
+                'minLength': 1,
+                'maxLength': 60,
+            },
+        }
     if version.at_least('2.57'):
         # Personality files are gone from 2.57: an unknown property.
         del server['properties']['personality']
     if version.at_least('2.63'):
         server['properties']['trusted_image_certificates'] = TRUSTED_CERTS
     if version.at_least('2.67'):
-        server['properties']['block_device_mapping_v2']['items'][
-            'properties']['volume_type'] = VOLUME_TYPE
+        server['properties']['block_device_mapping_v2']['items']['properties'][
+            'volume_type'
+        ] = VOLUME_TYPE
     if version.at_least('2.74'):
         server['properties']['host'] = FQDN
         server['properties']['hypervisor_hostname'] = FQDN
@@ -183,14 +268,22 @@ def update(version: Any) -> dict[str, Any]:
             'name': _NAME,
             'accessIPv4': {'type': ['string', 'null'], 'format': 'ipv4'},
             'accessIPv6': {'type': ['string', 'null'], 'format': 'ipv6'},
-            'OS-DCF:diskConfig': {'type': 'string',
-                                  'enum': ['AUTO', 'MANUAL']},
+            'OS-DCF:diskConfig': {
+                'type': 'string',
+                'enum': ['AUTO', 'MANUAL'],
+            },
         },
         'additionalProperties': False,
     }
     if version.at_least('2.19'):
         server['properties']['description'] = {
-            'type': ['string', 'null'], 'maxLength': 255}
+            'type': ['string', 'null'],
+            'maxLength': 255,
+        }
     add_hostname(server['properties'], version)
-    return {'type': 'object', 'properties': {'server': server},
-            'required': ['server'], 'additionalProperties': False}
+    return {
+        'type': 'object',
+        'properties': {'server': server},
+        'required': ['server'],
+        'additionalProperties': False,
+    }

@@ -6,13 +6,37 @@ from typing import Any
 # Upstream's parameter_types.boolean: JSON booleans and their spellings.
 BOOLEAN = {
     'type': ['boolean', 'string'],
-    'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on',
-             'YES', 'Yes', 'yes',
-             False, 'False', 'FALSE', 'false', '0', 'OFF', 'Off', 'off',
-             'NO', 'No', 'no'],
+    'enum': [
+        True,
+        'True',
+        'TRUE',
+        'true',
+        '1',
+        'ON',
+        'On',
+        'on',
+        'YES',
+        'Yes',
+        'yes',
+        False,
+        'False',
+        'FALSE',
+        'false',
+        '0',
+        'OFF',
+        'Off',
+        'off',
+        'NO',
+        'No',
+        'no',
+    ],
 }
-_HOSTNAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
-             'pattern': '^[a-zA-Z0-9-._]*$'}
+_HOSTNAME = {
+    'type': 'string',
+    'minLength': 1,
+    'maxLength': 255,
+    'pattern': '^[a-zA-Z0-9-._]*$',
+}
 _SHORT_STRING = {'type': 'string', 'minLength': 1, 'maxLength': 255}
 
 # PUT /os-services/{enable,disable,disable-log-reason}, 2.1 - 2.10.
@@ -48,4 +72,6 @@ update_v253 = {
 #: answers 400 for another binary, as upstream, after the schema).
 documented_legacy_update = copy.deepcopy(legacy_update_v211)
 documented_legacy_update['properties']['binary'] = {
-    'type': 'string', 'enum': ['nova-compute']}
+    'type': 'string',
+    'enum': ['nova-compute'],
+}

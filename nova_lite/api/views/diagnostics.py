@@ -13,9 +13,13 @@ def free_form(diagnostics: dict[str, Any]) -> dict[str, Any]:
     for cpu in diagnostics['cpu_details']:
         if cpu['time'] is not None:
             body[f'cpu{cpu["id"]}_time'] = cpu['time']
-    disk_keys = (('read_bytes', 'read'), ('read_requests', 'read_req'),
-                 ('write_bytes', 'write'), ('write_requests', 'write_req'),
-                 ('errors_count', 'errors'))
+    disk_keys = (
+        ('read_bytes', 'read'),
+        ('read_requests', 'read_req'),
+        ('write_bytes', 'write'),
+        ('write_requests', 'write_req'),
+        ('errors_count', 'errors'),
+    )
     for index, disk in enumerate(diagnostics['disk_details']):
         name = 'vd' + chr(ord('a') + index)
         for key, suffix in disk_keys:

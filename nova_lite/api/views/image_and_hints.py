@@ -24,6 +24,7 @@ class ImageAndHints:
     def add(self, body: dict[str, Any], inst: dict[str, Any]) -> None:
         if self.image_properties and isinstance(body.get('image'), dict):
             body['image']['properties'] = image_meta.shown(
-                inst.get('system_metadata'))
+                inst.get('system_metadata')
+            )
         if self.scheduler_hints:
             body['scheduler_hints'] = inst.get('scheduler_hints') or {}

@@ -11,8 +11,11 @@ from nova_lite.tests import stack
 
 CURRENT: dict[str, Any] = {}
 
-USERS = {'admin': 'admin-secret', 'demo': 'demo-secret',
-         'other': 'other-secret'}
+USERS = {
+    'admin': 'admin-secret',
+    'demo': 'demo-secret',
+    'other': 'other-secret',
+}
 
 
 def _pep3333_path(path: str) -> str:
@@ -20,8 +23,9 @@ def _pep3333_path(path: str) -> str:
     decoded. httpx's WSGITransport (gabbi's intercept) gives decoded
     text instead, with U+FFFD for bytes that are not UTF-8: those become
     the byte 0xFF again, still not UTF-8."""
-    return b''.join(b'\xff' if char == '\ufffd' else char.encode('utf-8')
-                    for char in path).decode('latin-1')
+    return b''.join(
+        b'\xff' if char == '\ufffd' else char.encode('utf-8') for char in path
+    ).decode('latin-1')
 
 
 def application(environ: dict[str, Any], start_response: Any) -> Any:
@@ -41,9 +45,9 @@ class APIFixture(fixture.GabbiFixture):
         return None
 
     def start_fixture(self) -> None:
-        CURRENT['stack'] = stack.Stack(auth=self.auth,
-                                       htpasswd=self._htpasswd(),
-                                       config=self.config).start()
+        CURRENT['stack'] = stack.Stack(
+            auth=self.auth, htpasswd=self._htpasswd(), config=self.config
+        ).start()
 
     def stop_fixture(self) -> None:
         CURRENT.pop('stack').stop()
@@ -74,7 +78,11 @@ class ShelveKeptFixture(BasicAuthFixture):
 def write_htpasswd() -> str:
     """An htpasswd file of :data:`USERS` (cheap bcrypt rounds)."""
     path = Path(tempfile.mkdtemp()) / 'htpasswd'
-    path.write_text(''.join(
-        f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt(4)).decode()}'
-        '\n' for user, pw in USERS.items()))
+    path.write_text(
+        ''.join(
+            f'{user}:{bcrypt.hashpw(pw.encode(), bcrypt.gensalt(4)).decode()}'
+            '\n'
+            for user, pw in USERS.items()
+        )
+    )
     return str(path)

@@ -8,4 +8,5 @@ from lite_common.tests import gabbi_loader
 from nova_lite.tests.functional import fixtures
 
 pytest_generate_tests = gabbi_loader.generator(
-    Path(__file__).parent / 'gabbits', fixtures, __name__)
+    Path(__file__).parent / 'gabbits', fixtures, __name__
+)

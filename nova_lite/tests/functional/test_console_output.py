@@ -21,17 +21,24 @@ def _output(client, uuid: str, body) -> str:
 
 def test_the_log_shows_boots_and_power_changes(client):
     uuid = _boot_on(client, C1, 'chatty')['id']
-    assert _action(client, uuid, {'reboot': {'type': 'HARD'}}
-                   ).status_int == 202
+    assert (
+        _action(client, uuid, {'reboot': {'type': 'HARD'}}).status_int == 202
+    )
     client.wait(lambda: 'boot 2' in _output(client, uuid, {}), 'rebooted')
     _wait_status(client, uuid, 'ACTIVE')
     assert _action(client, uuid, {'os-stop': None}).status_int == 202
     _wait_status(client, uuid, 'SHUTOFF')
-    lines = [line.split('] ', 1)[1]
-             for line in _output(client, uuid, {}).splitlines()]
-    assert lines == [f'Booting from image {client.image} (boot 1)',
-                     'chatty login:', 'Booting from disk (boot 2)',
-                     'chatty login:', 'Powered off']
+    lines = [
+        line.split('] ', 1)[1]
+        for line in _output(client, uuid, {}).splitlines()
+    ]
+    assert lines == [
+        f'Booting from image {client.image} (boot 1)',
+        'chatty login:',
+        'Booting from disk (boot 2)',
+        'chatty login:',
+        'Powered off',
+    ]
     # The last two lines: the log ends with a newline, so one of them.
     assert _output(client, uuid, {'length': 2}).endswith('Powered off\n')
     assert _output(client, uuid, {'length': 2}).count('\n') == 1
@@ -43,7 +50,9 @@ def test_the_log_shows_boots_and_power_changes(client):
     try:
         resp = _action(client, uuid, {'os-getConsoleOutput': {}})
         assert resp.status_int == 404, resp.text
-        assert ('Guest does not have a console available.'
-                in resp.json['itemNotFound']['message'])
+        assert (
+            'Guest does not have a console available.'
+            in resp.json['itemNotFound']['message']
+        )
     finally:
         hidden.rename(disk)

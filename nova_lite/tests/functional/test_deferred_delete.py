@@ -24,12 +24,26 @@ RECLAIM_SECONDS = 2
 
 @pytest.fixture
 def client():  # type: ignore[no-untyped-def]
-    stack = Stack(computes=1, driver='local',
-                  config={'reclaim_instance_interval': RECLAIM_SECONDS})
+    stack = Stack(
+        computes=1,
+        driver='local',
+        config={'reclaim_instance_interval': RECLAIM_SECONDS},
+    )
     stack.start()
     client = Client(stack)
-    client.ok('POST', '/flavors', {'flavor': {
-        'name': 'small', 'id': 'f1', 'vcpus': 1, 'ram': 64, 'disk': 1}})
+    client.ok(
+        'POST',
+        '/flavors',
+        {
+            'flavor': {
+                'name': 'small',
+                'id': 'f1',
+                'vcpus': 1,
+                'ram': 64,
+                'disk': 1,
+            }
+        },
+    )
     client.image = _image(stack)
     yield client
     stack.stop()
@@ -63,10 +77,15 @@ def test_soft_deleted_server_is_reclaimed_after_the_interval(client):
     assert client.call('GET', f'/servers/{uuid}').status_int == 404
     # The DELETE's action has the soft delete's event; the reclaim is no
     # request (upstream records no action for it either).
-    [action] = [a for a in actions_db.actions_get(_ctx(), uuid)
-                if a['action'] == 'delete']
-    events = {e['event']: e['result']
-              for e in actions_db.events_get(_ctx(), action['id'])}
+    [action] = [
+        a
+        for a in actions_db.actions_get(_ctx(), uuid)
+        if a['action'] == 'delete'
+    ]
+    events = {
+        e['event']: e['result']
+        for e in actions_db.events_get(_ctx(), action['id'])
+    }
     assert events == {'compute_soft_delete_instance': 'Success'}
 
 
@@ -90,11 +109,23 @@ def test_a_server_never_launched_is_deleted_at_once(client):
     """No host to schedule to: ERROR, never launched; as upstream, its
     DELETE deletes it instead of soft-deleting it."""
     service = client.service_id('compute-1')
-    client.ok('PUT', f'/os-services/{service}',
-              {'status': 'disabled', 'disabled_reason': 'test'})
-    server = client.ok('POST', '/servers', {'server': {
-        'name': 'unplaced', 'flavorRef': 'f1', 'imageRef': client.image,
-        'networks': 'none'}})['server']
+    client.ok(
+        'PUT',
+        f'/os-services/{service}',
+        {'status': 'disabled', 'disabled_reason': 'test'},
+    )
+    server = client.ok(
+        'POST',
+        '/servers',
+        {
+            'server': {
+                'name': 'unplaced',
+                'flavorRef': 'f1',
+                'imageRef': client.image,
+                'networks': 'none',
+            }
+        },
+    )['server']
     uuid = server['id']
     client.wait(lambda: client.server(uuid)['status'] == 'ERROR', 'ERROR')
     assert _instance(uuid)['launched_at'] is None

@@ -35,16 +35,24 @@ MEMBER = {**LATEST, 'Authorization': 'Basic ZGVtbzpkZW1vLXNlY3JldA=='}
 ADMIN = {'Authorization': 'Basic YWRtaW46YWRtaW4tc2VjcmV0'}
 
 
-def run(auth: str, headers: dict[str, str], examples: int,
-        seed: int) -> fuzz.Report:
+def run(
+    auth: str, headers: dict[str, str], examples: int, seed: int
+) -> fuzz.Report:
     htpasswd = fixtures.write_htpasswd() if auth == 'http_basic' else None
     stack = nova_stack.Stack(auth=auth, htpasswd=htpasswd).start()
     try:
         api_data.make(stack.app, ADMIN if htpasswd else {}, headers)
-        compute = fuzz.fuzz(stack.app, headers, openapi.error_format_ok,
-                            examples, seed)
-        image = fuzz.fuzz(stack.app, headers, image_openapi.error_format_ok,
-                          examples, seed, path=image_openapi.PATH)
+        compute = fuzz.fuzz(
+            stack.app, headers, openapi.error_format_ok, examples, seed
+        )
+        image = fuzz.fuzz(
+            stack.app,
+            headers,
+            image_openapi.error_format_ok,
+            examples,
+            seed,
+            path=image_openapi.PATH,
+        )
         return _both(compute, image)
     finally:
         stack.stop()
@@ -54,15 +62,19 @@ def _both(one: fuzz.Report, other: fuzz.Report) -> fuzz.Report:
     statuses = dict(one.statuses)
     for status, count in other.statuses.items():
         statuses[status] = statuses.get(status, 0) + count
-    return fuzz.Report(one.requests + other.requests,
-                       one.operations + other.operations,
-                       one.findings + other.findings, statuses,
-                       one.refused + other.refused)
+    return fuzz.Report(
+        one.requests + other.requests,
+        one.operations + other.operations,
+        one.findings + other.findings,
+        statuses,
+        one.refused + other.refused,
+    )
 
 
 # The image PATCH is a JSON document (Glance's JSON patch media type).
-schemathesis.serializer.alias(image_openapi.PATCH_MEDIA_TYPE,
-                              'application/json')
+schemathesis.serializer.alias(
+    image_openapi.PATCH_MEDIA_TYPE, 'application/json'
+)
 
 USERS = [('noauth', LATEST), ('http_basic', MEMBER)]
 

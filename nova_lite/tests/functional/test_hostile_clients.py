@@ -21,8 +21,9 @@ HEADERS = {'OpenStack-API-Version': 'compute 2.53'}
 def port() -> Iterator[int]:
     stack = nova_stack.Stack().start()
     try:
-        with hostile.serving(stack.app, SETTINGS,
-                             errors.compute_error) as port:
+        with hostile.serving(
+            stack.app, SETTINGS, errors.compute_error
+        ) as port:
             yield port
     finally:
         stack.stop()

@@ -28,10 +28,15 @@ def driver() -> Iterator[ironic.IronicDriver]:
         with hostile.serving(stack.app, server.Settings(threads=4)) as port:
             conf = cfg.ConfigOpts()
             nova_conf.register_all(conf)
-            conf([], project='nova-lite', default_config_files=[],
-                 default_config_dirs=[])
-            conf.set_override('endpoint_override',
-                              f'http://127.0.0.1:{port}', group='ironic')
+            conf(
+                [],
+                project='nova-lite',
+                default_config_files=[],
+                default_config_dirs=[],
+            )
+            conf.set_override(
+                'endpoint_override', f'http://127.0.0.1:{port}', group='ironic'
+            )
             conf.set_override('auth_type', 'none', group='ironic')
             conf.set_override('deploy_timeout', 60, group='ironic')
             yield ironic.IronicDriver(conf, 'ironic-compute', '/nonexistent')
@@ -52,9 +57,16 @@ def _available_node(driver: ironic.IronicDriver, **fields: Any) -> Any:
 def _deployed(driver: ironic.IronicDriver, **fields: Any) -> Any:
     node = _available_node(driver, **fields)
     instance = types.SimpleNamespace(
-        uuid=str(uuid.uuid4()), node=node.id, image_ref='img',
-        root_gb=1, display_name='bm', hostname='bm', config_drive='',
-        flavor={}, system_metadata={})
+        uuid=str(uuid.uuid4()),
+        node=node.id,
+        image_ref='img',
+        root_gb=1,
+        display_name='bm',
+        hostname='bm',
+        config_drive='',
+        flavor={},
+        system_metadata={},
+    )
     driver.spawn(instance)
     return instance
 

@@ -34,9 +34,17 @@ def _get(url: str, timeout: float) -> bytes:
 
 def test_a_missing_configuration_file_exits_78_saying_so(tmp_path):
     proc = subprocess.run(
-        [BIN / 'stacklite-keystone', '--config-file',
-         str(tmp_path / 'keystone.conf'), '--port', '0'],
-        capture_output=True, text=True, timeout=60)
+        [
+            BIN / 'stacklite-keystone',
+            '--config-file',
+            str(tmp_path / 'keystone.conf'),
+            '--port',
+            '0',
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 78
     assert f'{tmp_path / "keystone.conf"} does not exist' in proc.stderr
 
@@ -46,27 +54,47 @@ def test_keystone_answers_and_stops_on_sigterm(tmp_path):
     conf.write_text(
         f'[database]\nconnection = sqlite:///{tmp_path}/keystone.db\n'
         f'[fernet_tokens]\nkey_repository = {tmp_path}/fernet\n'
-        f'[credential]\nkey_repository = {tmp_path}/credential\n')
+        f'[credential]\nkey_repository = {tmp_path}/credential\n'
+    )
     user = getpass.getuser()
-    for command in (['db_sync'],
-                    ['fernet_setup', '--keystone-user', user,
-                     '--keystone-group', user],
-                    ['credential_setup', '--keystone-user', user,
-                     '--keystone-group', user]):
-        subprocess.run([BIN / 'keystone-manage', '--config-file', str(conf),
-                        *command], check=True, capture_output=True,
-                       timeout=300)
+    for command in (
+        ['db_sync'],
+        ['fernet_setup', '--keystone-user', user, '--keystone-group', user],
+        [
+            'credential_setup',
+            '--keystone-user',
+            user,
+            '--keystone-group',
+            user,
+        ],
+    ):
+        subprocess.run(
+            [BIN / 'keystone-manage', '--config-file', str(conf), *command],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
     port = _free_port()
     log = open(tmp_path / 'keystone.log', 'wb')
     proc = subprocess.Popen(
-        [BIN / 'stacklite-keystone', '--config-file', str(conf), '--host',
-         HOST, '--port', str(port)],
-        stdout=log, stderr=subprocess.STDOUT)
+        [
+            BIN / 'stacklite-keystone',
+            '--config-file',
+            str(conf),
+            '--host',
+            HOST,
+            '--port',
+            str(port),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         assert b'"id": "v3' in _get(f'http://{HOST}:{port}/v3', 60)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0, (
-            tmp_path / 'keystone.log').read_text()[-3000:]
+            tmp_path / 'keystone.log'
+        ).read_text()[-3000:]
     finally:
         if proc.poll() is None:
             proc.kill()

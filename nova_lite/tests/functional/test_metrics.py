@@ -37,8 +37,9 @@ def _auth(user):
 
 @pytest.fixture(scope='module')
 def app():
-    stack = stack_mod.Stack(auth='http_basic',
-                            htpasswd=fixtures.write_htpasswd())
+    stack = stack_mod.Stack(
+        auth='http_basic', htpasswd=fixtures.write_htpasswd()
+    )
     stack.start()
     try:
         yield stack.app
@@ -62,8 +63,9 @@ IMAGE = '0b3c2f7e-7c45-4d2f-9a5e-2b1c3d4e5f60'
 
 
 def _post(app, path, user, body):
-    req = webob.Request.blank(path, method='POST', headers=_auth(user),
-                              json_body=body)
+    req = webob.Request.blank(
+        path, method='POST', headers=_auth(user), json_body=body
+    )
     req.content_type = 'application/json'
     resp = req.get_response(app)
     assert resp.status_int < 300, resp.text
@@ -71,13 +73,40 @@ def _post(app, path, user, body):
 
 
 def _boot(app):
-    _post(app, '/v2.1/flavors', 'admin', {'flavor': {
-        'name': 'tiny', 'id': 'tiny', 'ram': 64, 'vcpus': 1, 'disk': 0}})
-    _post(app, '/image/v2/images', 'admin', {
-        'name': 'img', 'id': IMAGE, 'visibility': 'public',
-        'disk_format': 'raw', 'container_format': 'bare'})
-    body = {'server': {'name': 'vm', 'flavorRef': 'tiny', 'networks':
-                       'none', 'imageRef': IMAGE}}
+    _post(
+        app,
+        '/v2.1/flavors',
+        'admin',
+        {
+            'flavor': {
+                'name': 'tiny',
+                'id': 'tiny',
+                'ram': 64,
+                'vcpus': 1,
+                'disk': 0,
+            }
+        },
+    )
+    _post(
+        app,
+        '/image/v2/images',
+        'admin',
+        {
+            'name': 'img',
+            'id': IMAGE,
+            'visibility': 'public',
+            'disk_format': 'raw',
+            'container_format': 'bare',
+        },
+    )
+    body = {
+        'server': {
+            'name': 'vm',
+            'flavorRef': 'tiny',
+            'networks': 'none',
+            'imageRef': IMAGE,
+        }
+    }
     resp = _post(app, '/v2.1/servers', 'demo', body)
     server = '/v2.1/servers/' + resp.json['server']['id']
     deadline = time.monotonic() + 30

@@ -31,8 +31,11 @@ def _power_file(client, uuid: str) -> dict:
 
 
 def _events(uuid: str, action: str) -> list[dict]:
-    [row] = [a for a in actions_db.actions_get(_ctx(), uuid)
-             if a['action'] == action]
+    [row] = [
+        a
+        for a in actions_db.actions_get(_ctx(), uuid)
+        if a['action'] == action
+    ]
     return actions_db.events_get(_ctx(), row['id'])
 
 
@@ -41,17 +44,29 @@ def test_a_stop_lost_with_its_agent_is_finished_at_start_up(client):
     _stop(client, C1)
     # The API accepted the stop (task and action, as it writes them);
     # its cast died with the agent.
-    actions_db.begin(_ctx(), uuid, {'task_state': states.POWERING_OFF},
-                     {'action': 'stop', 'instance_uuid': uuid,
-                      'request_id': 'req-lost', 'user_id': 'admin',
-                      'project_id': 'admin'}, [None], (states.ACTIVE,))
+    actions_db.begin(
+        _ctx(),
+        uuid,
+        {'task_state': states.POWERING_OFF},
+        {
+            'action': 'stop',
+            'instance_uuid': uuid,
+            'request_id': 'req-lost',
+            'user_id': 'admin',
+            'project_id': 'admin',
+        },
+        [None],
+        (states.ACTIVE,),
+    )
     _restart(client, C1)
     server = _wait_status(client, uuid, 'SHUTOFF')
     assert server['OS-EXT-STS:power_state'] == power_state.SHUTDOWN
     assert _power_file(client, uuid)['state'] == 'shutdown'
     [event] = _events(uuid, 'stop')
-    assert (event['event'], event['result']) == ('compute_stop_instance',
-                                                 'Success')
+    assert (event['event'], event['result']) == (
+        'compute_stop_instance',
+        'Success',
+    )
 
 
 def test_a_driver_failure_leaves_the_server_as_it_was(client):
@@ -62,15 +77,19 @@ def test_a_driver_failure_leaves_the_server_as_it_was(client):
     disk.rename(hidden)
     try:
         assert _action(client, uuid, {'os-stop': None}).status_int == 202
-        client.wait(lambda: _instance(uuid)['task_state'] is None,
-                    'the task ends')
+        client.wait(
+            lambda: _instance(uuid)['task_state'] is None, 'the task ends'
+        )
         inst = _instance(uuid)
         assert inst['vm_state'] == states.ACTIVE
         [event] = _events(uuid, 'stop')
         assert event['result'] == 'Error'
         assert 'has no disk on this host' in event['traceback']
-        [action] = [a for a in actions_db.actions_get(_ctx(), uuid)
-                    if a['action'] == 'stop']
+        [action] = [
+            a
+            for a in actions_db.actions_get(_ctx(), uuid)
+            if a['action'] == 'stop'
+        ]
         assert action['message'] == 'Error'
     finally:
         hidden.rename(disk)
@@ -80,12 +99,18 @@ def test_a_reset_before_the_agent_acts_wins(client):
     uuid = _boot_on(client, C1, 'reset-first')['id']
     _stop(client, C1)
     assert _action(client, uuid, {'os-stop': None}).status_int == 202
-    assert _action(client, uuid,
-                   {'os-resetState': {'state': 'active'}}).status_int == 202
+    assert (
+        _action(
+            client, uuid, {'os-resetState': {'state': 'active'}}
+        ).status_int
+        == 202
+    )
     _restart(client, C1)
     server = _wait_status(client, uuid, 'ACTIVE')
     assert server['OS-EXT-STS:task_state'] is None
     # Nothing was powered off: no power file was written.
     assert not _disk(client, C1, uuid).with_name('power.json').exists()
-    assert instance_db.instance_get_by_uuid(_ctx(), uuid)['power_state'] \
+    assert (
+        instance_db.instance_get_by_uuid(_ctx(), uuid)['power_state']
         == power_state.RUNNING
+    )

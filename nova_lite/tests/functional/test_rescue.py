@@ -37,13 +37,19 @@ def _digest(path) -> str:
 
 def _power(client, uuid: str) -> dict:
     path = _disk(client, C1, uuid).with_name('power.json')
-    return json.loads(path.read_text()) if path.exists() else {
-        'state': 'running', 'boots': 1}
+    return (
+        json.loads(path.read_text())
+        if path.exists()
+        else {'state': 'running', 'boots': 1}
+    )
 
 
 def _events(uuid: str, action: str) -> list[dict]:
-    rows = [a for a in actions_db.actions_get(_ctx(), uuid)
-            if a['action'] == action]
+    rows = [
+        a
+        for a in actions_db.actions_get(_ctx(), uuid)
+        if a['action'] == action
+    ]
     return actions_db.events_get(_ctx(), rows[0]['id'])
 
 
@@ -59,23 +65,30 @@ def test_rescue_keeps_the_disk_and_unrescue_removes_the_rescue(client):
     disk = _disk(client, C1, uuid)
     before = _digest(disk)
     boots = _power(client, uuid)['boots']
-    password = _rescue(client, uuid, {'adminPass': 'pw-1',
-                                      'rescue_image_ref': client.image})
+    password = _rescue(
+        client, uuid, {'adminPass': 'pw-1', 'rescue_image_ref': client.image}
+    )
     assert password == 'pw-1'
     rescue_disk = disk.with_name('disk.rescue')
     header = json.loads(rescue_disk.read_text())
     assert header == {
-        'instance': uuid, 'image': client.image,
-        'password_sha256': hashlib.sha256(b'pw-1').hexdigest()}
+        'instance': uuid,
+        'image': client.image,
+        'password_sha256': hashlib.sha256(b'pw-1').hexdigest(),
+    }
     assert b'pw-1' not in rescue_disk.read_bytes()
     assert _digest(disk) == before
     assert _power(client, uuid) == {'state': 'running', 'boots': boots + 1}
     inst = _instance(uuid)
     assert (inst['vm_state'], inst['power_state']) == (
-        states.RESCUED, power_state.RUNNING)
+        states.RESCUED,
+        power_state.RUNNING,
+    )
     [event] = _events(uuid, 'rescue')
-    assert (event['event'], event['result']) == (rescue.RESCUE_EVENT,
-                                                 'Success')
+    assert (event['event'], event['result']) == (
+        rescue.RESCUE_EVENT,
+        'Success',
+    )
 
     assert _action(client, uuid, {'unrescue': None}).status_int == 202
     _wait_status(client, uuid, 'ACTIVE')
@@ -87,11 +100,14 @@ def test_rescue_keeps_the_disk_and_unrescue_removes_the_rescue(client):
 def test_rescue_without_an_image_uses_the_servers_image(client):
     uuid = _boot_on(client, C1, 'own-image')['id']
     password = _rescue(client, uuid, None)
-    header = json.loads(_disk(client, C1, uuid).with_name(
-        'disk.rescue').read_text())
+    header = json.loads(
+        _disk(client, C1, uuid).with_name('disk.rescue').read_text()
+    )
     assert header['image'] == client.image
-    assert header['password_sha256'] == hashlib.sha256(
-        password.encode()).hexdigest()
+    assert (
+        header['password_sha256']
+        == hashlib.sha256(password.encode()).hexdigest()
+    )
 
 
 def test_a_driver_failure_sets_error_with_a_fault(client):
@@ -101,8 +117,10 @@ def test_a_driver_failure_sets_error_with_a_fault(client):
     disk.rename(hidden)
     try:
         assert _action(client, uuid, {'rescue': None}).status_int == 200
-        client.wait(lambda: _instance(uuid)['vm_state'] == states.ERROR,
-                    'the rescue fails')
+        client.wait(
+            lambda: _instance(uuid)['vm_state'] == states.ERROR,
+            'the rescue fails',
+        )
         inst = _instance(uuid)
         assert inst['task_state'] is None
         assert 'Rescue failed' in inst['fault']['message']
@@ -113,8 +131,10 @@ def test_a_driver_failure_sets_error_with_a_fault(client):
         hidden.rename(disk)
     # A failed server can be rescued again, as upstream.
     assert _action(client, uuid, {'rescue': None}).status_int == 200
-    client.wait(lambda: _instance(uuid)['vm_state'] == states.RESCUED,
-                'rescued after all')
+    client.wait(
+        lambda: _instance(uuid)['vm_state'] == states.RESCUED,
+        'rescued after all',
+    )
 
 
 def test_a_rescue_lost_with_its_agent_is_undone_at_start_up(client):
@@ -124,22 +144,34 @@ def test_a_rescue_lost_with_its_agent_is_undone_at_start_up(client):
     _stop(client, C1)
     # The API accepted the rescue; the agent wrote the rescue disk and
     # died before it ended the task.
-    actions_db.begin(_ctx(), uuid, {'task_state': states.RESCUING},
-                     {'action': 'rescue', 'instance_uuid': uuid,
-                      'request_id': 'req-lost', 'user_id': 'admin',
-                      'project_id': 'admin'}, [None], (states.ACTIVE,))
+    actions_db.begin(
+        _ctx(),
+        uuid,
+        {'task_state': states.RESCUING},
+        {
+            'action': 'rescue',
+            'instance_uuid': uuid,
+            'request_id': 'req-lost',
+            'user_id': 'admin',
+            'project_id': 'admin',
+        },
+        [None],
+        (states.ACTIVE,),
+    )
     disk.with_name('disk.rescue').write_text('{"image": "partial"}')
     _restart(client, C1)
-    client.wait(lambda: _instance(uuid)['task_state'] is None,
-                'the rescue is undone')
+    client.wait(
+        lambda: _instance(uuid)['task_state'] is None, 'the rescue is undone'
+    )
     inst = _instance(uuid)
     assert (inst['vm_state'], inst['power_state']) == (
-        states.ACTIVE, power_state.RUNNING)
+        states.ACTIVE,
+        power_state.RUNNING,
+    )
     assert not disk.with_name('disk.rescue').exists()
     assert _digest(disk) == before
     [event] = _events(uuid, 'rescue')
-    assert (event['event'], event['result']) == (rescue.RESCUE_EVENT,
-                                                 'Error')
+    assert (event['event'], event['result']) == (rescue.RESCUE_EVENT, 'Error')
     assert 'Rescue the server again' in event['traceback']
 
 
@@ -148,16 +180,29 @@ def test_a_stopped_servers_lost_rescue_leaves_its_guest_off(client):
     assert _action(client, uuid, {'os-stop': None}).status_int == 202
     _wait_status(client, uuid, 'SHUTOFF')
     _stop(client, C1)
-    actions_db.begin(_ctx(), uuid, {'task_state': states.RESCUING},
-                     {'action': 'rescue', 'instance_uuid': uuid,
-                      'request_id': 'req-lost', 'user_id': 'admin',
-                      'project_id': 'admin'}, [None], (states.STOPPED,))
+    actions_db.begin(
+        _ctx(),
+        uuid,
+        {'task_state': states.RESCUING},
+        {
+            'action': 'rescue',
+            'instance_uuid': uuid,
+            'request_id': 'req-lost',
+            'user_id': 'admin',
+            'project_id': 'admin',
+        },
+        [None],
+        (states.STOPPED,),
+    )
     _restart(client, C1)
-    client.wait(lambda: _instance(uuid)['task_state'] is None,
-                'the rescue is undone')
+    client.wait(
+        lambda: _instance(uuid)['task_state'] is None, 'the rescue is undone'
+    )
     inst = _instance(uuid)
     assert (inst['vm_state'], inst['power_state']) == (
-        states.STOPPED, power_state.SHUTDOWN)
+        states.STOPPED,
+        power_state.SHUTDOWN,
+    )
     assert _power(client, uuid)['state'] == 'shutdown'
 
 
@@ -165,16 +210,28 @@ def test_an_unrescue_lost_with_its_agent_is_finished_at_start_up(client):
     uuid = _boot_on(client, C1, 'lost-unrescue')['id']
     _rescue(client, uuid, None)
     _stop(client, C1)
-    actions_db.begin(_ctx(), uuid, {'task_state': states.UNRESCUING},
-                     {'action': 'unrescue', 'instance_uuid': uuid,
-                      'request_id': 'req-lost', 'user_id': 'admin',
-                      'project_id': 'admin'}, [None], (states.RESCUED,))
+    actions_db.begin(
+        _ctx(),
+        uuid,
+        {'task_state': states.UNRESCUING},
+        {
+            'action': 'unrescue',
+            'instance_uuid': uuid,
+            'request_id': 'req-lost',
+            'user_id': 'admin',
+            'project_id': 'admin',
+        },
+        [None],
+        (states.RESCUED,),
+    )
     _restart(client, C1)
     _wait_status(client, uuid, 'ACTIVE')
     assert not _disk(client, C1, uuid).with_name('disk.rescue').exists()
     [event] = _events(uuid, 'unrescue')
-    assert (event['event'], event['result']) == (rescue.UNRESCUE_EVENT,
-                                                 'Success')
+    assert (event['event'], event['result']) == (
+        rescue.UNRESCUE_EVENT,
+        'Success',
+    )
 
 
 def test_a_rescued_server_is_not_evacuated(client):
@@ -189,8 +246,9 @@ def test_a_rescued_server_is_not_evacuated(client):
 
 
 def test_no_password_is_answered_when_disabled(client):
-    client.stack.conf.set_override('enable_instance_password', False,
-                                   group='api')
+    client.stack.conf.set_override(
+        'enable_instance_password', False, group='api'
+    )
     uuid = _boot_on(client, C1, 'quiet')['id']
     resp = _action(client, uuid, {'rescue': {'adminPass': 'hidden'}})
     assert (resp.status_int, resp.json) == (200, {})
@@ -205,20 +263,28 @@ def test_rescue_timeout_unrescues_on_a_housekeeping_pass(client):
     try:
         manager.housekeeping()
         assert _instance(uuid)['vm_state'] == states.RESCUED  # too fresh
-        instance_db.instance_update(_ctx(), uuid, {
-            'launched_at': lite_db.utcnow() - datetime.timedelta(hours=1)})
+        instance_db.instance_update(
+            _ctx(),
+            uuid,
+            {'launched_at': lite_db.utcnow() - datetime.timedelta(hours=1)},
+        )
         manager.housekeeping()
     finally:
         client.stack.conf.clear_override('rescue_timeout')
     inst = _instance(uuid)
     assert (inst['vm_state'], inst['task_state']) == (states.ACTIVE, None)
     assert not _disk(client, C1, uuid).with_name('disk.rescue').exists()
-    [action] = [a for a in actions_db.actions_get(_ctx(), uuid)
-                if a['action'] == 'unrescue']
+    [action] = [
+        a
+        for a in actions_db.actions_get(_ctx(), uuid)
+        if a['action'] == 'unrescue'
+    ]
     assert action['user_id'] is None, action
     [event] = _events(uuid, 'unrescue')
-    assert (event['event'], event['result']) == (rescue.UNRESCUE_EVENT,
-                                                 'Success')
+    assert (event['event'], event['result']) == (
+        rescue.UNRESCUE_EVENT,
+        'Success',
+    )
 
 
 def test_rescue_timeout_leaves_a_server_with_a_task_alone(client):
@@ -226,9 +292,14 @@ def test_rescue_timeout_leaves_a_server_with_a_task_alone(client):
     only while the server is RESCUED with no task."""
     uuid = _boot_on(client, C1, 'busy-rescued')['id']
     _rescue(client, uuid, None)
-    instance_db.instance_update(_ctx(), uuid, {
-        'launched_at': lite_db.utcnow() - datetime.timedelta(hours=1),
-        'task_state': states.DELETING})
+    instance_db.instance_update(
+        _ctx(),
+        uuid,
+        {
+            'launched_at': lite_db.utcnow() - datetime.timedelta(hours=1),
+            'task_state': states.DELETING,
+        },
+    )
     manager = _running_manager(client, C1)
     client.stack.conf.set_override('rescue_timeout', 60)
     try:
@@ -237,5 +308,6 @@ def test_rescue_timeout_leaves_a_server_with_a_task_alone(client):
         client.stack.conf.clear_override('rescue_timeout')
         instance_db.instance_update(_ctx(), uuid, {'task_state': None})
     assert _instance(uuid)['vm_state'] == states.RESCUED
-    assert 'unrescue' not in [a['action'] for a in
-                              actions_db.actions_get(_ctx(), uuid)]
+    assert 'unrescue' not in [
+        a['action'] for a in actions_db.actions_get(_ctx(), uuid)
+    ]

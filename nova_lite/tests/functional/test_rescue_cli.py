@@ -29,11 +29,23 @@ def served() -> Iterator[tuple[Client, str]]:
     stack = nova_stack.Stack().start()
     try:
         client = Client(stack)
-        client.ok('POST', '/flavors', {'flavor': {
-            'name': 'small', 'id': 'f1', 'vcpus': 1, 'ram': 64, 'disk': 1}})
+        client.ok(
+            'POST',
+            '/flavors',
+            {
+                'flavor': {
+                    'name': 'small',
+                    'id': 'f1',
+                    'vcpus': 1,
+                    'ram': 64,
+                    'disk': 1,
+                }
+            },
+        )
         client.image = _image(stack)
-        with hostile.serving(stack.app, server.Settings(threads=4),
-                             errors.compute_error) as port:
+        with hostile.serving(
+            stack.app, server.Settings(threads=4), errors.compute_error
+        ) as port:
             yield client, f'http://127.0.0.1:{port}/v2.1'
     finally:
         stack.stop()
@@ -42,9 +54,21 @@ def served() -> Iterator[tuple[Client, str]]:
 def _cli(endpoint: str, version: str, *args: str) -> Any:
     env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
     done = subprocess.run(
-        [str(OPENSTACK), '--os-auth-type', 'none', '--os-endpoint', endpoint,
-         '--os-compute-api-version', version, *args],
-        capture_output=True, text=True, env=env, timeout=120)
+        [
+            str(OPENSTACK),
+            '--os-auth-type',
+            'none',
+            '--os-endpoint',
+            endpoint,
+            '--os-compute-api-version',
+            version,
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0, (args, done.stderr)
     return json.loads(done.stdout) if '-f' in args else done.stdout
 
@@ -53,23 +77,28 @@ def test_rescue_volume_list_and_hypervisor_show(served):
     client, endpoint = served
     uuid = client.boot('cli-rescue')['id']
     _cli(endpoint, '2.89', 'server', 'rescue', '--password', 'pw', uuid)
-    client.wait(lambda: client.server(uuid)['status'] == 'RESCUE',
-                'rescued')
+    client.wait(lambda: client.server(uuid)['status'] == 'RESCUE', 'rescued')
     _cli(endpoint, '2.89', 'server', 'unrescue', uuid)
-    client.wait(lambda: client.server(uuid)['status'] == 'ACTIVE',
-                'unrescued')
-    assert _cli(endpoint, '2.89', 'server', 'volume', 'list', uuid,
-                '-f', 'json') == []
-    events = _cli(endpoint, '2.89', 'server', 'event', 'list', uuid,
-                  '-f', 'json')
+    client.wait(lambda: client.server(uuid)['status'] == 'ACTIVE', 'unrescued')
+    assert (
+        _cli(endpoint, '2.89', 'server', 'volume', 'list', uuid, '-f', 'json')
+        == []
+    )
+    events = _cli(
+        endpoint, '2.89', 'server', 'event', 'list', uuid, '-f', 'json'
+    )
     assert [e['Action'] for e in events] == ['unrescue', 'rescue', 'create']
-    shown = _cli(endpoint, '2.88', 'hypervisor', 'show', 'compute-1',
-                 '-f', 'json')
+    shown = _cli(
+        endpoint, '2.88', 'hypervisor', 'show', 'compute-1', '-f', 'json'
+    )
     assert shown['hypervisor_type'] == 'fake'
     assert shown['uptime'], shown
     assert 'vcpus' not in shown and 'running_vms' not in shown, shown
     # The fake driver's console log.
     assert _cli(endpoint, '2.89', 'console', 'log', 'show', uuid) == (
-        'FAKE CONSOLE OUTPUT\nANOTHER\nLAST LINE\n')
-    assert _cli(endpoint, '2.89', 'console', 'log', 'show', '--lines', '1',
-                uuid) == 'LAST LINE\n'
+        'FAKE CONSOLE OUTPUT\nANOTHER\nLAST LINE\n'
+    )
+    assert (
+        _cli(endpoint, '2.89', 'console', 'log', 'show', '--lines', '1', uuid)
+        == 'LAST LINE\n'
+    )

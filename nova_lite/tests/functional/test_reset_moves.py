@@ -32,13 +32,22 @@ def _left_open(uuid: str, status: str) -> int:
     """A migration of the server that a flow left ``status`` while the
     server has no task (the state the reset of issue 29 left)."""
     inst, node = _instance(uuid), _node(C2)
-    row = migration_db.migration_create(_ctx(), {
-        'uuid': uuid[:-12] + 'e' * 12, 'instance_uuid': uuid,
-        'migration_type': 'migration', 'status': status,
-        'source_compute': C1, 'source_node': inst['node'],
-        'dest_compute': C2, 'dest_node': node['hypervisor_hostname'],
-        'dest_compute_id': node['id'], 'old_flavor_id': 'f1',
-        'new_flavor_id': 'f1'})
+    row = migration_db.migration_create(
+        _ctx(),
+        {
+            'uuid': uuid[:-12] + 'e' * 12,
+            'instance_uuid': uuid,
+            'migration_type': 'migration',
+            'status': status,
+            'source_compute': C1,
+            'source_node': inst['node'],
+            'dest_compute': C2,
+            'dest_node': node['hypervisor_hostname'],
+            'dest_compute_id': node['id'],
+            'old_flavor_id': 'f1',
+            'new_flavor_id': 'f1',
+        },
+    )
     return row['id']
 
 
@@ -50,12 +59,19 @@ def test_a_new_move_is_refused_while_an_older_one_is_open(client):
         assert resp.status_int == 409, resp.text
         assert 'still pre-migrating' in resp.text, resp.text
     assert _instance(uuid)['task_state'] is None
-    assert migration_db.migration_transition(_ctx(), migration_id,
-                                             ('pre-migrating',), 'error')
+    assert migration_db.migration_transition(
+        _ctx(), migration_id, ('pre-migrating',), 'error'
+    )
     assert _action(client, uuid, {'migrate': None}).status_int == 202
-    client.wait(lambda: migration_db.migration_get_all(
-        _ctx(), {'instance_uuid': uuid})[0]['status'] == 'finished',
-        'the new migration finished')
+    client.wait(
+        lambda: (
+            migration_db.migration_get_all(_ctx(), {'instance_uuid': uuid})[0][
+                'status'
+            ]
+            == 'finished'
+        ),
+        'the new migration finished',
+    )
 
 
 def test_a_reset_ends_a_claimed_move_and_the_next_one_completes(client):
@@ -65,20 +81,31 @@ def test_a_reset_ends_a_claimed_move_and_the_next_one_completes(client):
     uuid = _boot_on(client, C1, 'claimed')['id']
     _stop(client, C2)
     migration_id = _left_open(uuid, 'pre-migrating')
-    instance_db.instance_update(_ctx(), uuid, {
-        'task_state': states.RESIZE_PREP,
-        'old_flavor': _instance(uuid)['flavor'],
-        'new_flavor': _instance(uuid)['flavor']})
+    instance_db.instance_update(
+        _ctx(),
+        uuid,
+        {
+            'task_state': states.RESIZE_PREP,
+            'old_flavor': _instance(uuid)['flavor'],
+            'new_flavor': _instance(uuid)['flavor'],
+        },
+    )
     resp = _action(client, uuid, {'os-resetState': {'state': 'active'}})
     assert resp.status_int == 202, resp.text
     assert _migration(uuid)['status'] == 'error'
     assert _instance(uuid)['task_state'] is None
-    assert _action(client, uuid, {'resize': {'flavorRef': 'f2'}}
-                   ).status_int == 202
+    assert (
+        _action(client, uuid, {'resize': {'flavorRef': 'f2'}}).status_int
+        == 202
+    )
     _restart(client, C2)
     _wait_status(client, uuid, 'VERIFY_RESIZE')
-    rows = {m['id']: m['status'] for m in migration_db.migration_get_all(
-        _ctx(), {'instance_uuid': uuid})}
+    rows = {
+        m['id']: m['status']
+        for m in migration_db.migration_get_all(
+            _ctx(), {'instance_uuid': uuid}
+        )
+    }
     assert rows.pop(migration_id) == 'error'
     assert list(rows.values()) == ['finished']
 
@@ -90,7 +117,8 @@ def test_a_reset_ends_a_move_whose_disks_were_sent(client):
     runs again (the instance lives on compute-1)."""
     _stop(client, C2)
     uuid = test_move_recovery._sent_but_not_finished(
-        client, 'sent', states.RESIZE_MIGRATED)
+        client, 'sent', states.RESIZE_MIGRATED
+    )
     # The claim counts on the destination (as a claim would have left).
     before = node_db.compute_node_refresh_usage(_ctx(), _node(C2)['id'])
     assert before['running_vms'] == 1
@@ -103,10 +131,15 @@ def test_a_reset_ends_a_move_whose_disks_were_sent(client):
     assert _disk(client, C1, uuid).is_file()
     assert not _disk(client, C1, uuid + '_resize').exists()
     _restart(client, C2)
-    client.wait(lambda: not _disk(client, C2, uuid).exists(),
-                'the copy left on compute-2 reaped')
+    client.wait(
+        lambda: not _disk(client, C2, uuid).exists(),
+        'the copy left on compute-2 reaped',
+    )
     inst = _instance(uuid)
     assert (inst['host'], inst['vm_state'], inst['task_state']) == (
-        C1, states.ACTIVE, None)
+        C1,
+        states.ACTIVE,
+        None,
+    )
     assert _disk(client, C1, uuid).is_file()
     assert _migration(uuid)['status'] == 'error'

@@ -39,19 +39,22 @@ def _compute_record(host):  # type: ignore[no-untyped-def]
     ctx = lite_context.get_admin_context()
     try:
         return service_obj.Service.get_by_host_and_binary(
-            ctx, host, service_obj.COMPUTE_BINARY)
+            ctx, host, service_obj.COMPUTE_BINARY
+        )
     except exception.ServiceNotFound:
         return None
 
 
-def test_compute_started_before_the_conductor_waits(stack, monkeypatch,
-                                                     caplog):
+def test_compute_started_before_the_conductor_waits(
+    stack, monkeypatch, caplog
+):
     """A compute agent started first waits, logging, then registers."""
     monkeypatch.setattr(conductor_rpcapi, 'PING_TIMEOUT', 0.3)
     caplog.set_level(logging.WARNING, logger='nova_lite.conductor.rpcapi')
     conf = stack.prepare()
-    compute = compute_svc.compute_service(conf, 'early',
-                                          f'{stack.state_path}/e')
+    compute = compute_svc.compute_service(
+        conf, 'early', f'{stack.state_path}/e'
+    )
     starter = threading.Thread(target=compute.start, daemon=True)
     starter.start()
     conductor = conductor_svc.conductor_service(conf)
@@ -75,8 +78,9 @@ def test_deleted_compute_record_stops_reporting_with_one_error(stack, caplog):
     conductor = conductor_svc.conductor_service(conf)
     conductor.start()
     stack.add_cleanup(conductor.stop)
-    compute = compute_svc.compute_service(conf, 'gone',
-                                          f'{stack.state_path}/g')
+    compute = compute_svc.compute_service(
+        conf, 'gone', f'{stack.state_path}/g'
+    )
     compute.start()
     stack.add_cleanup(compute.stop)
     manager = compute.endpoints[0]._endpoint
@@ -85,7 +89,7 @@ def test_deleted_compute_record_stops_reporting_with_one_error(stack, caplog):
 
     caplog.set_level(logging.ERROR, logger='nova_lite.compute.manager')
     assert _wait(lambda: manager.record_deleted)
-    time.sleep(2.5)   # two more report intervals: no repeated errors
+    time.sleep(2.5)  # two more report intervals: no repeated errors
     errors = [r for r in caplog.records if 'was deleted' in r.getMessage()]
     assert len(errors) == 1
     assert record.uuid in errors[0].getMessage()
@@ -99,13 +103,15 @@ def test_deleted_conductor_record_is_registered_again(stack):
     stack.add_cleanup(conductor.stop)
     ctx = lite_context.get_admin_context()
     first = service_obj.Service.get_by_host_and_binary(
-        ctx, conf.host, service_obj.CONDUCTOR_BINARY)
+        ctx, conf.host, service_obj.CONDUCTOR_BINARY
+    )
     service_db.service_destroy(ctx, first.id)
 
     def registered_again():  # type: ignore[no-untyped-def]
         try:
             service_obj.Service.get_by_host_and_binary(
-                ctx, conf.host, service_obj.CONDUCTOR_BINARY)
+                ctx, conf.host, service_obj.CONDUCTOR_BINARY
+            )
         except exception.ServiceNotFound:
             return False
         return True

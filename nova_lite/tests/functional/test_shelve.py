@@ -56,7 +56,10 @@ def test_shelve_offloads_and_unshelve_spawns_from_the_snapshot(client):
     inst = _instance(uuid)
     # The NULL case: on no host, its disk gone, its resources free.
     assert (inst['host'], inst['node'], inst['compute_id']) == (
-        None, None, None)
+        None,
+        None,
+        None,
+    )
     assert inst['power_state'] == power_state.NOSTATE
     assert not _disk(client, C1, uuid).parent.exists()
     assert _node(C1)['memory_mb_used'] == used - 64
@@ -68,31 +71,49 @@ def test_shelve_offloads_and_unshelve_spawns_from_the_snapshot(client):
     assert image['properties']['image_type'] == 'snapshot'
 
     # Unshelve on the other host (the only enabled one).
-    client.ok('PUT', f'/os-services/{client.service_id(C1)}',
-              {'status': 'disabled', 'disabled_reason': 'test'})
+    client.ok(
+        'PUT',
+        f'/os-services/{client.service_id(C1)}',
+        {'status': 'disabled', 'disabled_reason': 'test'},
+    )
     try:
         assert _action(client, uuid, {'unshelve': None}).status_int == 202
         _wait_status(client, uuid, 'ACTIVE')
     finally:
-        client.ok('PUT', f'/os-services/{client.service_id(C1)}',
-                  {'status': 'enabled'})
+        client.ok(
+            'PUT',
+            f'/os-services/{client.service_id(C1)}',
+            {'status': 'enabled'},
+        )
     inst, node = _instance(uuid), _node(C2)
     assert (inst['host'], inst['node'], inst['compute_id']) == (
-        C2, node['hypervisor_hostname'], node['id'])
+        C2,
+        node['hypervisor_hostname'],
+        node['id'],
+    )
     assert inst['power_state'] == power_state.RUNNING
     disk = _disk(client, C2, uuid)
     header = json.loads(disk.read_bytes().split(b'\0')[0])
-    assert header == {'instance': uuid, 'image': image['id'],
-                      'hostname': inst['hostname']}
+    assert header == {
+        'instance': uuid,
+        'image': image['id'],
+        'hostname': inst['hostname'],
+    }
     assert 'shelved_image_id' not in inst['system_metadata']
     assert _gone(image['id'])
     assert inst['image_ref'] == client.image
     assert _actions(uuid)[:2] == ['unshelve', 'shelve']
-    events = {e['event'] for a in actions_db.actions_get(_ctx(), uuid)
-              for e in actions_db.events_get(_ctx(), a['id'])}
-    assert {'compute_shelve_instance', 'compute_shelve_offload_instance',
-            'conductor_unshelve_instance',
-            'compute_unshelve_instance'} <= events
+    events = {
+        e['event']
+        for a in actions_db.actions_get(_ctx(), uuid)
+        for e in actions_db.events_get(_ctx(), a['id'])
+    }
+    assert {
+        'compute_shelve_instance',
+        'compute_shelve_offload_instance',
+        'conductor_unshelve_instance',
+        'compute_unshelve_instance',
+    } <= events
 
 
 @pytest.fixture
@@ -143,11 +164,20 @@ def test_an_offload_cut_short_is_finished_at_start_up(keep_shelved):
     _wait_status(client, uuid, 'SHELVED')
     _stop(client, C1)
     # The API accepted the offload; its cast died with the agent.
-    actions_db.begin(_ctx(), uuid,
-                     {'task_state': states.SHELVING_OFFLOADING},
-                     {'action': 'shelveOffload', 'instance_uuid': uuid,
-                      'request_id': 'req-lost', 'user_id': 'admin',
-                      'project_id': 'admin'}, [None], (states.SHELVED,))
+    actions_db.begin(
+        _ctx(),
+        uuid,
+        {'task_state': states.SHELVING_OFFLOADING},
+        {
+            'action': 'shelveOffload',
+            'instance_uuid': uuid,
+            'request_id': 'req-lost',
+            'user_id': 'admin',
+            'project_id': 'admin',
+        },
+        [None],
+        (states.SHELVED,),
+    )
     _restart(client, C1)
     _wait_status(client, uuid, 'SHELVED_OFFLOADED')
     assert not _disk(client, C1, uuid).exists()
@@ -158,13 +188,15 @@ def test_the_conductor_refuses_a_placed_offloaded_instance(client):
     uuid = _boot_on(client, C1, 'rule')['id']
     with pytest.raises(exception.ObjectActionError, match='on no host'):
         instance_db.instance_update(
-            _ctx(), uuid, {'vm_state': states.SHELVED_OFFLOADED})
+            _ctx(), uuid, {'vm_state': states.SHELVED_OFFLOADED}
+        )
     inst = _instance(uuid)
     assert inst['vm_state'] == states.ACTIVE and inst['host'] == C1
 
 
 def test_shelved_servers_are_not_evacuated_and_their_disk_is_kept(
-        keep_shelved):
+    keep_shelved,
+):
     """A shelved server on a dead host is not evacuated (409, as
     upstream), an offloaded one neither (it is on no host); when the
     host comes back its clean-up keeps the shelved server's disk."""
@@ -179,13 +211,15 @@ def test_shelved_servers_are_not_evacuated_and_their_disk_is_kept(
     _stop(client, C1)
     assert client.force_down(C1, True).status_int == 200
     for uuid in (kept, gone):
-        refused = client.call('POST', f'/servers/{uuid}/action',
-                              {'evacuate': {}}, '2.53')
+        refused = client.call(
+            'POST', f'/servers/{uuid}/action', {'evacuate': {}}, '2.53'
+        )
         assert refused.status_int == 409, refused.text
     assert client.force_down(C1, False).status_int == 200
     _restart(client, C1)
-    client.wait(lambda: client.server(kept)['status'] == 'SHELVED',
-                'still shelved')
+    client.wait(
+        lambda: client.server(kept)['status'] == 'SHELVED', 'still shelved'
+    )
     assert _disk(client, C1, kept).exists()
     assert not _disk(client, C1, gone).exists()
     assert _instance(gone)['host'] is None
@@ -206,16 +240,21 @@ def test_a_housekeeping_pass_offloads_after_shelved_offload_time(client):
         assert _instance(uuid)['vm_state'] == states.SHELVED  # too fresh
         inst = _instance(uuid)
         sysmeta = dict(inst['system_metadata'])
-        sysmeta['shelved_at'] = (lite_db.utcnow() - datetime.timedelta(
-            hours=1)).isoformat()
-        instance_db.instance_update(_ctx(), uuid,
-                                    {'system_metadata': sysmeta})
+        sysmeta['shelved_at'] = (
+            lite_db.utcnow() - datetime.timedelta(hours=1)
+        ).isoformat()
+        instance_db.instance_update(_ctx(), uuid, {'system_metadata': sysmeta})
         manager.housekeeping()
     finally:
         client.stack.conf.clear_override('shelved_offload_time')
     inst = _instance(uuid)
     assert (inst['vm_state'], inst['task_state']) == (
-        states.SHELVED_OFFLOADED, None)
+        states.SHELVED_OFFLOADED,
+        None,
+    )
     assert (inst['host'], inst['node'], inst['compute_id']) == (
-        None, None, None)
+        None,
+        None,
+        None,
+    )
     assert not _disk(client, C1, uuid).exists()

@@ -29,8 +29,9 @@ def deployment(request, tmp_path_factory):
     finally:
         codes = dep.stop()
     bad = {name: code for name, code in codes.items() if code != 0}
-    assert not bad, (f'services did not exit cleanly on SIGTERM: {bad}\n'
-                     + dep.log_tails())
+    assert not bad, (
+        f'services did not exit cleanly on SIGTERM: {bad}\n' + dep.log_tails()
+    )
 
 
 @pytest.fixture(scope='module')

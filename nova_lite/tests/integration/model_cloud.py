@@ -34,7 +34,7 @@ API_TIMEOUT = 60
 IMPAIRED_TIMEOUT = 3
 NO_ANSWER = 0
 START_TIMEOUT = 120
-RPC_TIMEOUT = 60      # oslo.messaging's rpc_response_timeout default
+RPC_TIMEOUT = 60  # oslo.messaging's rpc_response_timeout default
 
 
 class APIFailure(AssertionError):
@@ -68,9 +68,10 @@ class ModelCloud:
         assert dep.db_url is not None
         self.dep = dep
         self.engine = sa.create_engine(dep.db_url, pool_pre_ping=True)
-        self.procs = {name: RUNNING
-                      for name in [*dep.computes, CONDUCTOR, API]}
-        self.changed = time.monotonic()   # when a process state changed
+        self.procs = {
+            name: RUNNING for name in [*dep.computes, CONDUCTOR, API]
+        }
+        self.changed = time.monotonic()  # when a process state changed
         # name -> when its state last changed (for the liveness bound).
         self.changed_at = dict.fromkeys(self.procs, self.changed)
         self.conductor_changed = self.changed
@@ -92,21 +93,29 @@ class ModelCloud:
 
     # -- the API ---
 
-    def call(self, method: str, path: str, body: Any = None,
-             version: str = '2.53') -> Answer:
+    def call(
+        self, method: str, path: str, body: Any = None, version: str = '2.53'
+    ) -> Answer:
         impaired = self.procs[API] != RUNNING or self.crashing
         try:
             status, answer = support.http_request(
-                self.dep.api_url + path, 'admin',
-                self.dep.passwords['admin'], method,
-                IMPAIRED_TIMEOUT if impaired else API_TIMEOUT, body,
-                {'OpenStack-API-Version': f'compute {version}'})
+                self.dep.api_url + path,
+                'admin',
+                self.dep.passwords['admin'],
+                method,
+                IMPAIRED_TIMEOUT if impaired else API_TIMEOUT,
+                body,
+                {'OpenStack-API-Version': f'compute {version}'},
+            )
         except (OSError, http.client.HTTPException) as exc:
             # An answer cut short is no answer either (IncompleteRead:
             # the API was killed while it sent it).
             if impaired:
-                why = ('killed under the request' if self.crashing
-                       else self.procs[API])
+                why = (
+                    'killed under the request'
+                    if self.crashing
+                    else self.procs[API]
+                )
                 return Answer(NO_ANSWER, f'the API is {why}')
             raise APIFailure(f'{method} {path}: no answer ({exc})') from exc
         if status >= 500:
@@ -117,29 +126,53 @@ class ModelCloud:
         """Two flavors (resizable both ways: same disk) and an image."""
         self.flavors = []
         for name, vcpus, ram in (('small', 1, 256), ('large', 2, 512)):
-            answer = self.call('POST', '/v2.1/flavors', {'flavor': {
-                'name': f'model-{name}-{suffix}', 'vcpus': vcpus,
-                'ram': ram, 'disk': 1}})
+            answer = self.call(
+                'POST',
+                '/v2.1/flavors',
+                {
+                    'flavor': {
+                        'name': f'model-{name}-{suffix}',
+                        'vcpus': vcpus,
+                        'ram': ram,
+                        'disk': 1,
+                    }
+                },
+            )
             assert answer.status == 200, answer
             self.flavors.append(answer.body['flavor']['id'])
-        answer = self.call('POST', '/image/v2/images', {
-            'name': f'model-{suffix}', 'disk_format': 'raw',
-            'container_format': 'bare'})
+        answer = self.call(
+            'POST',
+            '/image/v2/images',
+            {
+                'name': f'model-{suffix}',
+                'disk_format': 'raw',
+                'container_format': 'bare',
+            },
+        )
         assert answer.status == 201, answer
         self.image = answer.body['id']
 
     def boot(self, name: str, flavor: str) -> Answer:
-        return self.call('POST', '/v2.1/servers', {'server': {
-            'name': name, 'flavorRef': flavor, 'imageRef': self.image,
-            'networks': 'none'}})
+        return self.call(
+            'POST',
+            '/v2.1/servers',
+            {
+                'server': {
+                    'name': name,
+                    'flavorRef': flavor,
+                    'imageRef': self.image,
+                    'networks': 'none',
+                }
+            },
+        )
 
     def delete(self, uuid: str) -> Answer:
         return self.call('DELETE', f'/v2.1/servers/{uuid}')
 
-    def action(self, uuid: str, body: dict[str, Any],
-               version: str = '2.53') -> Answer:
-        return self.call('POST', f'/v2.1/servers/{uuid}/action', body,
-                         version)
+    def action(
+        self, uuid: str, body: dict[str, Any], version: str = '2.53'
+    ) -> Answer:
+        return self.call('POST', f'/v2.1/servers/{uuid}/action', body, version)
 
     def services(self) -> dict[str, dict[str, Any]]:
         """host -> nova-compute service: id (the uuid, as the API shows
@@ -147,16 +180,27 @@ class ModelCloud:
         forced_down; read from the database."""
         now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.text(
-                "SELECT uuid, host, forced_down, last_seen_up FROM services "
-                "WHERE deleted = 0 AND `binary` = 'nova-compute'")).all()
+            rows = conn.execute(
+                sa.text(
+                    'SELECT uuid, host, forced_down, last_seen_up FROM '
+                    'services '
+                    "WHERE deleted = 0 AND `binary` = 'nova-compute'"
+                )
+            ).all()
         limit = self.dep.service_down_time
-        return {row.host: {
-            'id': row.uuid, 'host': row.host,
-            'forced_down': bool(row.forced_down),
-            'state': 'up' if not row.forced_down and row.last_seen_up and (
-                abs((now - row.last_seen_up).total_seconds()) <= limit)
-            else 'down'} for row in rows}
+        return {
+            row.host: {
+                'id': row.uuid,
+                'host': row.host,
+                'forced_down': bool(row.forced_down),
+                'state': 'up'
+                if not row.forced_down
+                and row.last_seen_up
+                and (abs((now - row.last_seen_up).total_seconds()) <= limit)
+                else 'down',
+            }
+            for row in rows
+        }
 
     def delete_service(self, host: str) -> Answer:
         """DELETE the compute service of ``host``; an agent that runs
@@ -173,22 +217,32 @@ class ModelCloud:
         service = self.services().get(host)
         if service is None:
             return Answer(404, f'no compute service of {host}')
-        return self.call('PUT', f'/v2.1/os-services/{service["id"]}',
-                         {'forced_down': down})
+        return self.call(
+            'PUT', f'/v2.1/os-services/{service["id"]}', {'forced_down': down}
+        )
 
     def heartbeat_ages(self) -> dict[str, float]:
         """host -> seconds since its compute's last heartbeat."""
         now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.text(
-                "SELECT host, last_seen_up FROM services WHERE deleted = 0 "
-                "AND `binary` = 'nova-compute'")).all()
-        return {row.host: (now - row.last_seen_up).total_seconds()
-                for row in rows if row.last_seen_up is not None}
+            rows = conn.execute(
+                sa.text(
+                    'SELECT host, last_seen_up FROM services WHERE deleted '
+                    '= 0 '
+                    "AND `binary` = 'nova-compute'"
+                )
+            ).all()
+        return {
+            row.host: (now - row.last_seen_up).total_seconds()
+            for row in rows
+            if row.last_seen_up is not None
+        }
 
     def snapshot(self) -> model.Snapshot:
-        return model.snapshot(self.engine, {
-            name: c.state_path for name, c in self.dep.computes.items()})
+        return model.snapshot(
+            self.engine,
+            {name: c.state_path for name, c in self.dep.computes.items()},
+        )
 
     # -- processes ---
 
@@ -204,7 +258,8 @@ class ModelCloud:
     def working(self, name: str) -> bool:
         """Running, and (a compute) registered."""
         return self.procs.get(name) == RUNNING and (
-            name not in self.unregistered)
+            name not in self.unregistered
+        )
 
     def settled_for(self) -> float:
         """Seconds since every process has been running (0 if not). A
@@ -212,7 +267,8 @@ class ModelCloud:
         timeout (60 s): until then, 0 too."""
         now = time.monotonic()
         if any(state != RUNNING for state in self.procs.values()) or (
-                now - self.conductor_changed < RPC_TIMEOUT + 5):
+            now - self.conductor_changed < RPC_TIMEOUT + 5
+        ):
             return 0.0
         return now - self.changed
 
@@ -222,8 +278,12 @@ class ModelCloud:
 
     def resume(self, name: str) -> None:
         self.dep.resume(name)
-        self._set(name, RUNNING if name in (CONDUCTOR, API) or (
-            name not in self.offsets) else STARTING)
+        self._set(
+            name,
+            RUNNING
+            if name in (CONDUCTOR, API) or (name not in self.offsets)
+            else STARTING,
+        )
         self.refresh()
 
     def kill(self, name: str) -> None:
@@ -255,8 +315,9 @@ class ModelCloud:
         self.dep.start_compute(name, wait=False)
         self._set(name, STARTING)
 
-    def crash_api_during(self, request: Callable[[], Answer],
-                         delay: float) -> Answer | None:
+    def crash_api_during(
+        self, request: Callable[[], Answer], delay: float
+    ) -> Answer | None:
         """Run ``request`` in a thread, SIGKILL the API ``delay``
         seconds after it began, start the API again; the request's
         answer (status 0: none), None if it did not return in time."""
@@ -264,7 +325,8 @@ class ModelCloud:
         self.crashing = True
         try:
             thread = threading.Thread(
-                target=lambda: answers.append(request()), daemon=True)
+                target=lambda: answers.append(request()), daemon=True
+            )
             thread.start()
             time.sleep(delay)
             self.kill(API)
@@ -284,7 +346,8 @@ class ModelCloud:
         self.dep.check_alive()
         for name, offset in list(self.offsets.items()):
             if self.procs[name] == STARTING and self.dep.logged(
-                    name, devstack.STARTED, offset):
+                name, devstack.STARTED, offset
+            ):
                 self._set(name, RUNNING)
                 del self.offsets[name]
 
@@ -297,4 +360,5 @@ class ModelCloud:
         def started() -> bool:
             self.refresh()
             return STARTING not in self.procs.values()
+
         support.wait_for(started, timeout, 'the computes to start')

@@ -41,13 +41,20 @@ def check_clean(seq: 'Sequence') -> None:
     snap = seq.cloud.snapshot()
     services = seq.cloud.services()
     dirty = [f'{uuid} live' for uuid in snap.records.instances]
-    dirty += [f'disk files of {uuid}' for uuid in
-              set(snap.files.disks) | set(snap.files.asides)]
-    dirty += [f'{name} {state}' for name, state in seq.cloud.procs.items()
-              if state != RUNNING]
-    dirty += [f'{host} {s["state"]} forced_down={s["forced_down"]}'
-              for host, s in services.items()
-              if s['state'] != 'up' or s['forced_down']]
+    dirty += [
+        f'disk files of {uuid}'
+        for uuid in set(snap.files.disks) | set(snap.files.asides)
+    ]
+    dirty += [
+        f'{name} {state}'
+        for name, state in seq.cloud.procs.items()
+        if state != RUNNING
+    ]
+    dirty += [
+        f'{host} {s["state"]} forced_down={s["forced_down"]}'
+        for host, s in services.items()
+        if s['state'] != 'up' or s['forced_down']
+    ]
     if dirty:
         raise RuntimeError(f'the deployment is not clean: {dirty}')
 
@@ -71,10 +78,12 @@ def _stuck(seq: 'Sequence', snap: model.Snapshot) -> list[str]:
     """Every instance still in a task once everything restarted and
     settled: nothing may be left for an operator to reset (agents resume
     their steps, the conductor drives moves it lost again)."""
-    return [f'STUCK {inst.uuid} in {inst.vm_state}/{inst.task_state} after '
-            f'every agent restarted: {model.describe(snap, inst)}'
-            for inst in snap.records.instances.values()
-            if inst.task_state is not None]
+    return [
+        f'STUCK {inst.uuid} in {inst.vm_state}/{inst.task_state} after '
+        f'every agent restarted: {model.describe(snap, inst)}'
+        for inst in snap.records.instances.values()
+        if inst.task_state is not None
+    ]
 
 
 def _unforce(seq: 'Sequence') -> list[str]:
@@ -91,8 +100,10 @@ def _unforce(seq: 'Sequence') -> list[str]:
             if time.monotonic() > end:
                 break
             time.sleep(2)
-    return [f'FORCED DOWN STAYS {host}: {answer}'
-            for host, answer in refused.items()]
+    return [
+        f'FORCED DOWN STAYS {host}: {answer}'
+        for host, answer in refused.items()
+    ]
 
 
 def _strict(seq: 'Sequence') -> list[str]:
@@ -112,12 +123,13 @@ def finish(seq: 'Sequence') -> None:
     found = _stuck(seq, snap)
     found += _unforce(seq)
     if not found:
-        seq.cloud.dep.wait_services_up(
-            timeout=min(90, seq.remaining()))
+        seq.cloud.dep.wait_services_up(timeout=min(90, seq.remaining()))
         found = _strict(seq)
     if found:
-        seq.fail('strict invariants broken after every agent restarted '
-                 'and settled', found)
+        seq.fail(
+            'strict invariants broken after every agent restarted and settled',
+            found,
+        )
     _teardown(seq)
 
 
@@ -131,11 +143,16 @@ def _teardown(seq: 'Sequence') -> None:
     def gone() -> bool:
         snap = cloud.snapshot()
         seq.snap = snap
-        return not (snap.records.instances or snap.files.disks
-                    or snap.files.asides)
+        return not (
+            snap.records.instances or snap.files.disks or snap.files.asides
+        )
+
     try:
-        support.wait_for(gone, min(TEARDOWN_TIMEOUT, seq.remaining()),
-                         'deleted servers and their disks to go')
+        support.wait_for(
+            gone,
+            min(TEARDOWN_TIMEOUT, seq.remaining()),
+            'deleted servers and their disks to go',
+        )
     except TimeoutError as exc:
         assert seq.snap is not None
         seq.fail(f'teardown: {exc}', [model.summary(seq.snap)])

@@ -53,8 +53,13 @@ class Sequence:
     """``steps`` steps drawn with ``random.Random(seed)``, or exactly the
     ``replay`` steps."""
 
-    def __init__(self, cloud: ModelCloud, seed: int, steps: int,
-                 replay: list[Step] | None = None) -> None:
+    def __init__(
+        self,
+        cloud: ModelCloud,
+        seed: int,
+        steps: int,
+        replay: list[Step] | None = None,
+    ) -> None:
         self.cloud = cloud
         self.seed = seed
         self.rng = random.Random(seed)
@@ -68,11 +73,12 @@ class Sequence:
         self.stalled: dict[str, tuple] = {}
         # key -> (state, when first seen) of what can move (liveness).
         self.seen: dict[str, tuple[tuple, float]] = {}
-        self.killed = False          # a SIGKILL may have lost a request
+        self.killed = False  # a SIGKILL may have lost a request
         self.notes: list[str] = []
         self.heartbeat_age = 0.0
-        self.deadline = time.monotonic() + self.count * STEP_BUDGET + \
-            END_BUDGET
+        self.deadline = (
+            time.monotonic() + self.count * STEP_BUDGET + END_BUDGET
+        )
         self.snap: model.Snapshot | None = None
 
     # -- running ---
@@ -84,13 +90,18 @@ class Sequence:
             for index in range(self.count):
                 step = self._next(index)
                 self.done.append((step, self._do(step)))
-                print(f'seed {self.seed} step {index + 1}: {step} -> '
-                      f'{self.done[-1][1]}', flush=True)
+                print(
+                    f'seed {self.seed} step {index + 1}: {step} -> '
+                    f'{self.done[-1][1]}',
+                    flush=True,
+                )
                 self.snap = self._after(step)
                 broken = model.safety_violations(self.snap)
                 if broken:
-                    self.fail(f'safety invariant broken after step '
-                              f'{index + 1}', broken)
+                    self.fail(
+                        f'safety invariant broken after step {index + 1}',
+                        broken,
+                    )
             model_end.finish(self)
         except SequenceFailure:
             raise
@@ -103,14 +114,20 @@ class Sequence:
         if index < len(self.opening):
             return self.opening[index]
         assert self.snap is not None
-        return model_steps.choose(model_steps.View(
-            self.snap, self.cloud.services(), dict(self.cloud.procs),
-            dict(self.servers), self._stalled(self.snap),
-            self.cloud.hosts), self.rng)
+        return model_steps.choose(
+            model_steps.View(
+                self.snap,
+                self.cloud.services(),
+                dict(self.cloud.procs),
+                dict(self.servers),
+                self._stalled(self.snap),
+                self.cloud.hosts,
+            ),
+            self.rng,
+        )
 
     def fail(self, headline: str, violations: list[str]) -> None:
-        raise SequenceFailure(model_report.report(self, headline,
-                                                  violations))
+        raise SequenceFailure(model_report.report(self, headline, violations))
 
     def remaining(self) -> float:
         left = self.deadline - time.monotonic()
@@ -129,38 +146,67 @@ class Sequence:
         self._check_liveness(snap)
         return snap
 
-    def _can_move(self, snap: model.Snapshot
-                  ) -> dict[str, tuple[tuple, list[str]]]:
+    def _can_move(
+        self, snap: model.Snapshot
+    ) -> dict[str, tuple[tuple, list[str]]]:
         """key -> (state, processes it needs) of everything that is not
         at rest and whose processes all work: instances (by uuid) and
         migrations in flight of deleted instances (``mig-<id>``)."""
         found = {}
         for inst in snap.records.instances.values():
-            flying = [m for m in snap.records.migrations_of(inst.uuid)
-                      if m.status in model.IN_FLIGHT]
-            if inst.task_state is None and not flying and (
-                    inst.vm_state != model.BUILDING):
+            flying = [
+                m
+                for m in snap.records.migrations_of(inst.uuid)
+                if m.status in model.IN_FLIGHT
+            ]
+            if (
+                inst.task_state is None
+                and not flying
+                and (inst.vm_state != model.BUILDING)
+            ):
                 continue
-            needed = [CONDUCTOR, inst.host] + [
-                m.source_compute for m in flying] + [
-                m.dest_compute for m in flying]
-            found[inst.uuid] = ((inst.vm_state, inst.task_state,
-                                 tuple((m.id, m.status) for m in flying)),
-                                [n for n in needed if n])
+            needed = (
+                [CONDUCTOR, inst.host]
+                + [m.source_compute for m in flying]
+                + [m.dest_compute for m in flying]
+            )
+            found[inst.uuid] = (
+                (
+                    inst.vm_state,
+                    inst.task_state,
+                    tuple((m.id, m.status) for m in flying),
+                ),
+                [n for n in needed if n],
+            )
         for mig in snap.records.migrations:
             if mig.status in model.IN_FLIGHT and (
-                    mig.instance_uuid not in snap.records.instances):
-                found[f'mig-{mig.id}'] = ((mig.status,), [
-                    n for n in (CONDUCTOR, mig.source_compute,
-                                mig.dest_compute) if n])
-        return {key: value for key, value in found.items()
-                if all(self.cloud.working(n) for n in value[1])}
+                mig.instance_uuid not in snap.records.instances
+            ):
+                found[f'mig-{mig.id}'] = (
+                    (mig.status,),
+                    [
+                        n
+                        for n in (
+                            CONDUCTOR,
+                            mig.source_compute,
+                            mig.dest_compute,
+                        )
+                        if n
+                    ],
+                )
+        return {
+            key: value
+            for key, value in found.items()
+            if all(self.cloud.working(n) for n in value[1])
+        }
 
     def _moving(self, snap: model.Snapshot) -> dict[str, tuple]:
         """uuid -> state of the instances that can still move."""
-        return {key: state for key, (state, _) in self._can_move(
-            snap).items() if not key.startswith('mig-')
-            and self.stalled.get(key) != state}
+        return {
+            key: state
+            for key, (state, _) in self._can_move(snap).items()
+            if not key.startswith('mig-') and self.stalled.get(key) != state
+        }
 
     def _check_liveness(self, snap: model.Snapshot) -> None:
         """Fail when something has kept one state past LIVENESS_BOUND
@@ -172,28 +218,38 @@ class Sequence:
             seen = self.seen.get(key)
             if seen is None or seen[0] != state:
                 self.seen[key] = seen = (state, now)
-            since = max([seen[1], *(self.cloud.changed_at[n]
-                                    for n in needed)])
+            since = max([seen[1], *(self.cloud.changed_at[n] for n in needed)])
             if now - since > LIVENESS_BOUND:
-                stuck.append(f'NEVER ENDS {key}: {state} for '
-                             f'{now - since:.0f} s while {needed} ran')
+                stuck.append(
+                    f'NEVER ENDS {key}: {state} for '
+                    f'{now - since:.0f} s while {needed} ran'
+                )
         self.seen = {k: v for k, v in self.seen.items() if k in can_move}
         if stuck:
             self.snap = snap
             self.fail('liveness: a flow did not end', stuck)
 
     def _stalled(self, snap: model.Snapshot) -> set[str]:
-        return {uuid for uuid, state in self.stalled.items()
-                if uuid in snap.records.instances
-                and self._state(snap, uuid) == state}
+        return {
+            uuid
+            for uuid, state in self.stalled.items()
+            if uuid in snap.records.instances
+            and self._state(snap, uuid) == state
+        }
 
     @staticmethod
     def _state(snap: model.Snapshot, uuid: str) -> tuple:
         inst = snap.records.instances[uuid]
-        flying = [m for m in snap.records.migrations_of(uuid)
-                  if m.status in model.IN_FLIGHT]
-        return (inst.vm_state, inst.task_state,
-                tuple((m.id, m.status) for m in flying))
+        flying = [
+            m
+            for m in snap.records.migrations_of(uuid)
+            if m.status in model.IN_FLIGHT
+        ]
+        return (
+            inst.vm_state,
+            inst.task_state,
+            tuple((m.id, m.status) for m in flying),
+        )
 
     def quiesce(self, timeout: float) -> model.Snapshot:
         """Until nothing that can move moves (or ``timeout``: what
@@ -206,20 +262,25 @@ class Sequence:
             snap = self.cloud.snapshot()
             self._check_liveness(snap)
             moving = self._moving(snap)
-            starting = STARTING in self.cloud.procs.values() and \
-                self.cloud.running(CONDUCTOR)
+            starting = (
+                STARTING in self.cloud.procs.values()
+                and self.cloud.running(CONDUCTOR)
+            )
             if not moving and not starting:
                 return snap
             # A compute whose start-up call died with a restarted
             # conductor waits rpc_response_timeout (60 s) before it starts
             # up again (seed 22019): starting computes get START_TIMEOUT.
             if starting and time.monotonic() > start_end:
-                raise TimeoutError(f'computes did not start: '
-                                   f'{self.cloud.procs}')
+                raise TimeoutError(
+                    f'computes did not start: {self.cloud.procs}'
+                )
             if time.monotonic() > end and not starting:
                 self.stalled.update(moving)
-                self.notes.append(f'after step {len(self.done)}: stalled '
-                                  f'{sorted(moving.items())}')
+                self.notes.append(
+                    f'after step {len(self.done)}: stalled '
+                    f'{sorted(moving.items())}'
+                )
                 return snap
             self.remaining()
             time.sleep(0.5)
@@ -240,12 +301,12 @@ class Sequence:
         if handler is None:
             raise RuntimeError(f'unknown step {step}')
         if step.action in model_steps.SERVER_ACTIONS and (
-                step.args[0] not in self.servers and step.action != 'boot'):
+            step.args[0] not in self.servers and step.action != 'boot'
+        ):
             return f'skipped: no server {step.args[0]}'
         result = handler(*step.args)
         if isinstance(result, Answer):
-            if not result.ok and result.status not in REFUSALS + (
-                    NO_ANSWER,):
+            if not result.ok and result.status not in REFUSALS + (NO_ANSWER,):
                 raise APIFailure(f'{step}: unexpected answer {result}')
             return str(result)
         return result or 'done'
@@ -255,8 +316,9 @@ class Sequence:
         return self.snap.records.instances.get(self.servers[slot])
 
     def _do_boot(self, slot: str) -> Answer:
-        answer = self.cloud.boot(f'model-{self.seed}-{slot}',
-                                 self.cloud.flavors[0])
+        answer = self.cloud.boot(
+            f'model-{self.seed}-{slot}', self.cloud.flavors[0]
+        )
         if answer.ok:
             self.servers[slot] = answer.body['server']['id']
         return answer
@@ -265,8 +327,9 @@ class Sequence:
         return self.cloud.delete(self.servers[slot])
 
     def _do_rebuild(self, slot: str) -> Answer:
-        return self.cloud.action(self.servers[slot], {
-            'rebuild': {'imageRef': self.cloud.image}})
+        return self.cloud.action(
+            self.servers[slot], {'rebuild': {'imageRef': self.cloud.image}}
+        )
 
     def _do_server_stop(self, slot: str) -> Answer:
         return self.cloud.action(self.servers[slot], {'os-stop': None})
@@ -275,8 +338,9 @@ class Sequence:
         return self.cloud.action(self.servers[slot], {'os-start': None})
 
     def _do_reboot(self, slot: str, kind: str = 'SOFT') -> Answer:
-        return self.cloud.action(self.servers[slot],
-                                 {'reboot': {'type': kind}})
+        return self.cloud.action(
+            self.servers[slot], {'reboot': {'type': kind}}
+        )
 
     def _do_delete_service(self, host: str) -> Answer:
         return self.cloud.delete_service(host)
@@ -289,11 +353,14 @@ class Sequence:
         if slot not in self.servers:
             return f'skipped: no server {slot}'
         answer = self.cloud.crash_api_during(
-            lambda: getattr(self, f'_do_{what}')(slot), delay)
-        if answer is not None and not answer.ok and (
-                answer.status not in REFUSALS + (NO_ANSWER,)):
-            raise APIFailure(f'api_crash {what}: unexpected answer '
-                             f'{answer}')
+            lambda: getattr(self, f'_do_{what}')(slot), delay
+        )
+        if (
+            answer is not None
+            and not answer.ok
+            and (answer.status not in REFUSALS + (NO_ANSWER,))
+        ):
+            raise APIFailure(f'api_crash {what}: unexpected answer {answer}')
         return f'{what}: {answer}'
 
     def _do_evacuate(self, slot: str, host: str | None) -> Answer:
@@ -302,15 +369,17 @@ class Sequence:
 
     def _do_migrate(self, slot: str, host: str | None = None) -> Answer:
         spec = {'host': host} if host else None
-        return self.cloud.action(self.servers[slot], {'migrate': spec},
-                                 version='2.56')
+        return self.cloud.action(
+            self.servers[slot], {'migrate': spec}, version='2.56'
+        )
 
     def _do_resize(self, slot: str) -> Answer:
         inst = self._inst(slot)
         small, large = self.cloud.flavors
         flavor = large if inst is None or inst.vcpus == 1 else small
-        return self.cloud.action(self.servers[slot],
-                                 {'resize': {'flavorRef': flavor}})
+        return self.cloud.action(
+            self.servers[slot], {'resize': {'flavorRef': flavor}}
+        )
 
     def _do_confirm(self, slot: str) -> Answer:
         return self.cloud.action(self.servers[slot], {'confirmResize': None})
@@ -319,8 +388,9 @@ class Sequence:
         return self.cloud.action(self.servers[slot], {'revertResize': None})
 
     def _do_reset(self, slot: str, state: str) -> Answer:
-        return self.cloud.action(self.servers[slot],
-                                 {'os-resetState': {'state': state}})
+        return self.cloud.action(
+            self.servers[slot], {'os-resetState': {'state': state}}
+        )
 
     def _do_shelve(self, slot: str) -> Answer:
         return self.cloud.action(self.servers[slot], {'shelve': None})
@@ -367,6 +437,10 @@ class Sequence:
         return 'still up'
 
     def describe(self) -> dict[str, Any]:
-        return {'seed': self.seed, 'steps': len(self.done),
-                'servers': dict(self.servers), 'notes': self.notes,
-                'heartbeat_age': round(self.heartbeat_age, 1)}
+        return {
+            'seed': self.seed,
+            'steps': len(self.done),
+            'servers': dict(self.servers),
+            'notes': self.notes,
+            'heartbeat_age': round(self.heartbeat_age, 1),
+        }

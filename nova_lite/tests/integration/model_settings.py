@@ -20,15 +20,17 @@ class Settings:
     sequences: int = 2
     steps: int = 12
     seed: int = 1200
-    replay: str | None = None     # a JSON list of steps, or @FILE
+    replay: str | None = None  # a JSON list of steps, or @FILE
 
     @classmethod
     def from_env(cls) -> 'Settings':
         env = os.environ
-        return cls(int(env.get('STACKLITE_MODEL_SEQUENCES', cls.sequences)),
-                   int(env.get('STACKLITE_MODEL_STEPS', cls.steps)),
-                   int(env.get('STACKLITE_MODEL_SEED', cls.seed)),
-                   env.get('STACKLITE_MODEL_REPLAY') or None)
+        return cls(
+            int(env.get('STACKLITE_MODEL_SEQUENCES', cls.sequences)),
+            int(env.get('STACKLITE_MODEL_STEPS', cls.steps)),
+            int(env.get('STACKLITE_MODEL_SEED', cls.seed)),
+            env.get('STACKLITE_MODEL_REPLAY') or None,
+        )
 
 
 KEY = pytest.StashKey[Settings]()

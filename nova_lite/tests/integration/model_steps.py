@@ -35,21 +35,41 @@ MAX_SERVERS = 4
 MAX_IMPAIRED = 2
 SETTLE_CHANCE = 0.7
 MAX_DELAY = 1.5
-SERVER_ACTIONS = ('boot', 'delete', 'evacuate', 'migrate', 'resize',
-                  'confirm', 'revert', 'reset', 'shelve', 'offload',
-                  'unshelve', 'rebuild', 'server_stop', 'server_start',
-                  'reboot')
+SERVER_ACTIONS = (
+    'boot',
+    'delete',
+    'evacuate',
+    'migrate',
+    'resize',
+    'confirm',
+    'revert',
+    'reset',
+    'shelve',
+    'offload',
+    'unshelve',
+    'rebuild',
+    'server_stop',
+    'server_start',
+    'reboot',
+)
 # What a request cut by a crash of the API asks (``api_crash``).
-CRASHABLE = ('delete', 'rebuild', 'migrate', 'resize', 'server_stop',
-             'reboot', 'shelve')
+CRASHABLE = (
+    'delete',
+    'rebuild',
+    'migrate',
+    'resize',
+    'server_stop',
+    'reboot',
+    'shelve',
+)
 
 
 @dataclasses.dataclass
 class Step:
     action: str
     args: list[Any]
-    settle: bool = True     # wait until nothing moves (bounded) after it
-    delay: float = 0.0      # otherwise: seconds until the next step
+    settle: bool = True  # wait until nothing moves (bounded) after it
+    delay: float = 0.0  # otherwise: seconds until the next step
 
     def __str__(self) -> str:
         args = ', '.join(str(a) for a in self.args)
@@ -61,8 +81,12 @@ class Step:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> 'Step':
-        return cls(data['action'], list(data.get('args', [])),
-                   data.get('settle', True), data.get('delay', 0.0))
+        return cls(
+            data['action'],
+            list(data.get('args', [])),
+            data.get('settle', True),
+            data.get('delay', 0.0),
+        )
 
 
 def dumps(steps: list[Step]) -> str:
@@ -78,17 +102,19 @@ class View:
     """What the generator knows after a step."""
 
     snap: model.Snapshot
-    services: dict[str, dict[str, Any]]     # host -> API view
-    procs: dict[str, str]                   # process -> running/paused...
-    servers: dict[str, str]                 # slot -> uuid
-    stalled: set[str]                       # uuids that stopped moving
+    services: dict[str, dict[str, Any]]  # host -> API view
+    procs: dict[str, str]  # process -> running/paused...
+    servers: dict[str, str]  # slot -> uuid
+    stalled: set[str]  # uuids that stopped moving
     hosts: list[str]
 
     def live(self) -> dict[str, model.Instance]:
         """slot -> live instance."""
-        return {slot: self.snap.records.instances[uuid]
-                for slot, uuid in sorted(self.servers.items())
-                if uuid in self.snap.records.instances}
+        return {
+            slot: self.snap.records.instances[uuid]
+            for slot, uuid in sorted(self.servers.items())
+            if uuid in self.snap.records.instances
+        }
 
     def down(self, host: str) -> bool:
         return self.services.get(host, {}).get('state') == 'down'
@@ -104,19 +130,29 @@ def _server_steps(view: View, rng: random.Random) -> list[Candidate]:
     found: list[Candidate] = []
     live = view.live()
     if len(live) < MAX_SERVERS:
-        found.append((3.0 if len(live) < 2 else 1.0, 'boot',
-                      [f's{len(view.servers)}']))
+        found.append(
+            (3.0 if len(live) < 2 else 1.0, 'boot', [f's{len(view.servers)}'])
+        )
     for slot, inst in live.items():
         others = [h for h in view.hosts if h != inst.host]
         idle = inst.task_state is None
         found.append((0.5, 'delete', [slot]))
         evacuable = idle and inst.vm_state in ('active', 'stopped', 'error')
-        found.append((4.0 if evacuable and view.down(inst.host or '')
-                      else 0.2, 'evacuate',
-                      [slot, rng.choice([None, None, *others])]))
+        found.append(
+            (
+                4.0 if evacuable and view.down(inst.host or '') else 0.2,
+                'evacuate',
+                [slot, rng.choice([None, None, *others])],
+            )
+        )
         movable = idle and inst.vm_state in ('active', 'stopped')
-        found.append((1.2 if movable else 0.1, 'migrate',
-                      [slot, rng.choice([None, *others])]))
+        found.append(
+            (
+                1.2 if movable else 0.1,
+                'migrate',
+                [slot, rng.choice([None, *others])],
+            )
+        )
         found.append((0.8 if movable else 0.1, 'resize', [slot]))
         resized = idle and inst.vm_state == model.RESIZED
         found.append((2.0 if resized else 0.1, 'confirm', [slot]))
@@ -127,20 +163,35 @@ def _server_steps(view: View, rng: random.Random) -> list[Candidate]:
     return found
 
 
-def _power_steps(slot: str, inst: model.Instance,
-                 rng: random.Random) -> list[Candidate]:
+def _power_steps(
+    slot: str, inst: model.Instance, rng: random.Random
+) -> list[Candidate]:
     """rebuild an active, stopped or failed server; stop an active one,
     start a stopped one, reboot an active one (soft or hard)."""
     idle = inst.task_state is None
     return [
-        (0.8 if idle and inst.vm_state in ('active', 'stopped', 'error')
-         else 0.1, 'rebuild', [slot]),
-        (0.8 if idle and inst.vm_state == 'active' else 0.1, 'server_stop',
-         [slot]),
-        (1.2 if idle and inst.vm_state == 'stopped' else 0.1,
-         'server_start', [slot]),
-        (0.8 if idle and inst.vm_state == 'active' else 0.1, 'reboot',
-         [slot, rng.choice(['SOFT', 'HARD'])]),
+        (
+            0.8
+            if idle and inst.vm_state in ('active', 'stopped', 'error')
+            else 0.1,
+            'rebuild',
+            [slot],
+        ),
+        (
+            0.8 if idle and inst.vm_state == 'active' else 0.1,
+            'server_stop',
+            [slot],
+        ),
+        (
+            1.2 if idle and inst.vm_state == 'stopped' else 0.1,
+            'server_start',
+            [slot],
+        ),
+        (
+            0.8 if idle and inst.vm_state == 'active' else 0.1,
+            'reboot',
+            [slot, rng.choice(['SOFT', 'HARD'])],
+        ),
     ]
 
 
@@ -150,17 +201,29 @@ def _shelve_steps(slot: str, inst: model.Instance) -> list[Candidate]:
     unshelve either."""
     idle = inst.task_state is None
     return [
-        (1.5 if idle and inst.vm_state in ('active', 'stopped') else 0.1,
-         'shelve', [slot]),
-        (2.5 if idle and inst.vm_state == model.SHELVED else 0.1,
-         'offload', [slot]),
-        (2.5 if idle and inst.vm_state in (model.SHELVED, model.OFFLOADED)
-         else 0.1, 'unshelve', [slot]),
+        (
+            1.5 if idle and inst.vm_state in ('active', 'stopped') else 0.1,
+            'shelve',
+            [slot],
+        ),
+        (
+            2.5 if idle and inst.vm_state == model.SHELVED else 0.1,
+            'offload',
+            [slot],
+        ),
+        (
+            2.5
+            if idle and inst.vm_state in (model.SHELVED, model.OFFLOADED)
+            else 0.1,
+            'unshelve',
+            [slot],
+        ),
     ]
 
 
-def _reset_steps(view: View, slot: str,
-                 inst: model.Instance) -> list[Candidate]:
+def _reset_steps(
+    view: View, slot: str, inst: model.Instance
+) -> list[Candidate]:
     """os-resetState, the documented way out: for servers in a task
     whose host or the conductor is impaired (an operator does not wait;
     issue 29's stranded migration began so), and for servers in ERROR
@@ -171,14 +234,18 @@ def _reset_steps(view: View, slot: str,
     # operator checks first: a build never done is no active server).
     to = 'active' if view.snap.has_disk(inst.uuid, inst.host) else 'error'
     if inst.task_state is not None and (
-            view.procs.get(inst.host or '') != RUNNING
-            or view.procs[CONDUCTOR] != RUNNING):
+        view.procs.get(inst.host or '') != RUNNING
+        or view.procs[CONDUCTOR] != RUNNING
+    ):
         return [(0.5, 'reset', [slot, to]), (0.3, 'reset', [slot, 'error'])]
     if inst.task_state is not None:
         # An impatient operator, mid-way through a flow that would end.
         return [(0.1, 'reset', [slot, to])]
-    if inst.vm_state == model.ERROR and inst.task_state is None and (
-            view.snap.has_disk(inst.uuid, inst.host)):
+    if (
+        inst.vm_state == model.ERROR
+        and inst.task_state is None
+        and (view.snap.has_disk(inst.uuid, inst.host))
+    ):
         return [(0.7, 'reset', [slot, 'active'])]
     return []
 
@@ -201,8 +268,9 @@ def _process_steps(view: View) -> list[Candidate]:
         if view.forced(host):
             found.append((1.2, 'force_up', [host]))
         else:
-            found.append((1.0 if state != RUNNING else 0.2, 'force_down',
-                          [host]))
+            found.append(
+                (1.0 if state != RUNNING else 0.2, 'force_down', [host])
+            )
         # Refused while the host holds or moves servers: mostly refused.
         found.append((0.15, 'delete_service', [host]))
         found += _replace_steps(view, host)
@@ -234,8 +302,11 @@ def _central_steps(view: View, name: str) -> list[Candidate]:
     """Faults of the conductor or the API (one process each)."""
     state = view.procs[name]
     if state == RUNNING:
-        return [(0.25, 'pause', [name]), (0.25, 'kill', [name]),
-                (0.3, 'restart', [name])]
+        return [
+            (0.25, 'pause', [name]),
+            (0.25, 'kill', [name]),
+            (0.3, 'restart', [name]),
+        ]
     if state == PAUSED:
         return [(2.5, 'resume', [name])]
     return [(3.0, 'start', [name])]
@@ -248,9 +319,13 @@ def choose(view: View, rng: random.Random) -> Step:
     _, action, args = rng.choices(candidates, weights)[0]
     if action == 'api_crash':
         # Which request the crash cuts, and when (after it was sent).
-        args = [rng.choice(sorted(view.servers)), rng.choice(CRASHABLE),
-                round(rng.uniform(0, 0.3), 2)]
+        args = [
+            rng.choice(sorted(view.servers)),
+            rng.choice(CRASHABLE),
+            round(rng.uniform(0, 0.3), 2),
+        ]
     if rng.random() < SETTLE_CHANCE:
         return Step(action, args)
-    return Step(action, args, settle=False,
-                delay=round(rng.uniform(0, MAX_DELAY), 1))
+    return Step(
+        action, args, settle=False, delay=round(rng.uniform(0, MAX_DELAY), 1)
+    )

@@ -32,16 +32,23 @@ EXIT_REPLACED = 78
 #: The first steps of a sequence whose seed is a multiple of
 #: OPENING_EVERY (CI's first sequence among them), whatever the seed
 #: would draw: both cases of the fault, a server booted first.
-OPENING = (Step('boot', ['s0']), Step('replace', ['compute-1']),
-           Step('pause', ['compute-2']), Step('wait_down', ['compute-2']),
-           Step('replace', ['compute-2']))
+OPENING = (
+    Step('boot', ['s0']),
+    Step('replace', ['compute-1']),
+    Step('pause', ['compute-2']),
+    Step('wait_down', ['compute-2']),
+    Step('replace', ['compute-2']),
+)
 OPENING_EVERY = 100
 
 
 def opening(seed: int) -> list[Step]:
     """The fixed first steps of the sequence of ``seed`` (often none)."""
-    return [Step(s.action, list(s.args)) for s in OPENING] if (
-        seed % OPENING_EVERY == 0) else []
+    return (
+        [Step(s.action, list(s.args)) for s in OPENING]
+        if (seed % OPENING_EVERY == 0)
+        else []
+    )
 
 
 def replace(cloud: Any, host: str) -> str:
@@ -53,30 +60,40 @@ def replace(cloud: Any, host: str) -> str:
     return _refused(cloud, host, 'frozen' if state == PAUSED else state)
 
 
-def _wait_exit(cloud: Any, name: str, proc: Any, timeout: float,
-               what: str) -> int:
+def _wait_exit(
+    cloud: Any, name: str, proc: Any, timeout: float, what: str
+) -> int:
     try:
         return int(proc.popen.wait(timeout))
     except subprocess.TimeoutExpired:
         cloud.dep.terminate([name])
-        raise AssertionError(f'{what}: still running after {timeout} s\n'
-                             + support.tail(cloud.dep.logs / f'{name}.log'))
+        raise AssertionError(
+            f'{what}: still running after {timeout} s\n'
+            + support.tail(cloud.dep.logs / f'{name}.log')
+        )
 
 
 def _refused(cloud: Any, host: str, holder: str) -> str:
     name = f'{host}-twin'
     offset = cloud.dep.log_offset(name)
-    proc = cloud.dep.spawn(name, 'nova-lite-compute',
-                           cloud.dep.computes[host].config)
-    proc.stopped = True       # its exit is expected
-    code = _wait_exit(cloud, name, proc, REFUSED_TIMEOUT,
-                      f'a second agent of {host} ({holder} holder)')
+    proc = cloud.dep.spawn(
+        name, 'nova-lite-compute', cloud.dep.computes[host].config
+    )
+    proc.stopped = True  # its exit is expected
+    code = _wait_exit(
+        cloud,
+        name,
+        proc,
+        REFUSED_TIMEOUT,
+        f'a second agent of {host} ({holder} holder)',
+    )
     with open(cloud.dep.logs / f'{name}.log', 'rb') as handle:
         handle.seek(offset)
         log = handle.read().decode('utf-8', 'replace')
     assert code == EXIT_IN_USE and 'refuses to start' in log, (
         f'a second agent of {host} next to a {holder} one: exit {code}\n'
-        + log[-3000:])
+        + log[-3000:]
+    )
     return f'refused next to a {holder} agent'
 
 
@@ -88,8 +105,14 @@ def _take_over(cloud: Any, host: str) -> str:
     cloud.start(host)
     cloud.wait_started()
     support.signal_pid(old.pid, signal.SIGCONT)
-    code = _wait_exit(cloud, old.name, old, STOP_TIMEOUT,
-                      f'the replaced agent of {host} (pid {old.pid})')
+    code = _wait_exit(
+        cloud,
+        old.name,
+        old,
+        STOP_TIMEOUT,
+        f'the replaced agent of {host} (pid {old.pid})',
+    )
     assert code in (EXIT_REPLACED, EXIT_IN_USE), (
-        f'the replaced agent of {host} exited {code}')
+        f'the replaced agent of {host} exited {code}'
+    )
     return f'took over from a frozen agent, which exited {code}'

@@ -17,18 +17,22 @@ MARK = '.. runnable'
 
 def _is_opening(line: str) -> bool:
     return line.rstrip().endswith('::') or line.lstrip().startswith(
-        '.. code-block::')
+        '.. code-block::'
+    )
 
 
 def _body(lines: list[str], index: int) -> tuple[list[str], int]:
     """The indented lines from ``index`` on, dedented."""
     body: list[str] = []
-    while index < len(lines) and (not lines[index].strip()
-                                  or lines[index].startswith(' ')):
+    while index < len(lines) and (
+        not lines[index].strip() or lines[index].startswith(' ')
+    ):
         body.append(lines[index])
         index += 1
-    indent = min((len(line) - len(line.lstrip()) for line in body
-                  if line.strip()), default=0)
+    indent = min(
+        (len(line) - len(line.lstrip()) for line in body if line.strip()),
+        default=0,
+    )
     return [line[indent:] for line in body], index
 
 
@@ -71,19 +75,29 @@ def runnable_blocks(text: str) -> list[str]:
 def venv_env() -> dict[str, str]:
     """The environment of an activated virtualenv, without a cloud
     chosen by whoever runs the tests."""
-    env = {**os.environ,
-           'PATH': f'{Path(sys.executable).parent}:{os.environ["PATH"]}'}
+    env = {
+        **os.environ,
+        'PATH': f'{Path(sys.executable).parent}:{os.environ["PATH"]}',
+    }
     for name in ('OS_CLOUD', 'OS_CLIENT_CONFIG_FILE'):
         env.pop(name, None)
     return env
 
 
-def run_blocks(blocks: list[str], cwd: Path, timeout: float = 600,
-               env: dict[str, str] | None = None
-               ) -> subprocess.CompletedProcess:
+def run_blocks(
+    blocks: list[str],
+    cwd: Path,
+    timeout: float = 600,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess:
     """Run the blocks in one ``bash -e -x`` in ``cwd``, with ``env``
     added to :func:`venv_env`."""
     script = '\n'.join(['set -ex', *blocks])
-    return subprocess.run(['bash', '-c', script], cwd=cwd,
-                          env={**venv_env(), **(env or {})},
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        ['bash', '-c', script],
+        cwd=cwd,
+        env={**venv_env(), **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

@@ -28,20 +28,27 @@ def _wait(predicate: Any, what: str, timeout: float = 60) -> Any:
 
 # -- services and hypervisors ---
 
+
 def compute_services(cloud: Any, long: bool = False) -> dict[str, dict]:
     """host -> row of ``openstack compute service list`` (nova-compute)."""
     args = ['compute', 'service', 'list'] + (['--long'] if long else [])
     rows = cloud.openstack(*args)
-    return {row['Host']: row for row in rows
-            if row['Binary'] == 'nova-compute'}
+    return {
+        row['Host']: row for row in rows if row['Binary'] == 'nova-compute'
+    }
 
 
 def wait_computes_up(cloud: Any, minimum: int = 2) -> list[str]:
     """Sorted hosts of the enabled, up compute services (at least N)."""
+
     def ready() -> list[str]:
-        hosts = sorted(host for host, row in compute_services(cloud).items()
-                       if row['State'] == 'up' and row['Status'] == 'enabled')
+        hosts = sorted(
+            host
+            for host, row in compute_services(cloud).items()
+            if row['State'] == 'up' and row['Status'] == 'enabled'
+        )
         return hosts if len(hosts) >= minimum else []
+
     return _wait(ready, f'{minimum} compute services up', timeout=120)
 
 
@@ -49,8 +56,15 @@ def check_service_list(cloud: Any, hosts: list[str]) -> None:
     rows = cloud.openstack('compute', 'service', 'list')
     binaries = {row['Binary'] for row in rows}
     assert 'nova-conductor' in binaries, rows
-    assert {'ID', 'Binary', 'Host', 'Zone', 'Status', 'State',
-            'Updated At'} <= set(rows[0]), rows[0]
+    assert {
+        'ID',
+        'Binary',
+        'Host',
+        'Zone',
+        'Status',
+        'State',
+        'Updated At',
+    } <= set(rows[0]), rows[0]
     conductors = [r for r in rows if r['Binary'] == 'nova-conductor']
     assert all(r['State'] == 'up' for r in conductors), conductors
     computes = compute_services(cloud)
@@ -68,10 +82,12 @@ def check_hypervisor_list(cloud: Any, hosts: list[str]) -> None:
 
 
 def set_compute_enabled(cloud: Any, host: str, enabled: bool) -> None:
-    args = ['--enable'] if enabled else ['--disable', '--disable-reason',
-                                         'maint']
-    cloud.openstack('compute', 'service', 'set', *args, host,
-                    'nova-compute', parse=False)
+    args = (
+        ['--enable'] if enabled else ['--disable', '--disable-reason', 'maint']
+    )
+    cloud.openstack(
+        'compute', 'service', 'set', *args, host, 'nova-compute', parse=False
+    )
 
 
 def check_disabled(cloud: Any, host: str) -> None:
@@ -82,17 +98,27 @@ def check_disabled(cloud: Any, host: str) -> None:
 
 # -- flavors, images, servers ----------------------------------------------
 
+
 def create_flavor(cloud: Any, name: str) -> str:
-    flavor = cloud.openstack('flavor', 'create', '--vcpus', '1', '--ram',
-                             '256', '--disk', '1', name)
+    flavor = cloud.openstack(
+        'flavor', 'create', '--vcpus', '1', '--ram', '256', '--disk', '1', name
+    )
     assert flavor['name'] == name, flavor
     return flavor['id']
 
 
 def create_image(cloud: Any, name: str = 'cirros') -> str:
-    image = cloud.openstack('image', 'create', '--disk-format', 'raw',
-                            '--container-format', 'bare', '--property',
-                            'x=y', name)
+    image = cloud.openstack(
+        'image',
+        'create',
+        '--disk-format',
+        'raw',
+        '--container-format',
+        'bare',
+        '--property',
+        'x=y',
+        name,
+    )
     assert image['name'] == name, image
     assert image['disk_format'] == 'raw', image
     shown = cloud.openstack('image', 'show', image['id'])
@@ -101,9 +127,18 @@ def create_image(cloud: Any, name: str = 'cirros') -> str:
 
 
 def boot(cloud: Any, flavor: str, image: str, name: str) -> dict:
-    server = cloud.openstack('server', 'create', '--flavor', flavor,
-                             '--image', image, '--no-network', '--wait',
-                             name, timeout=BOOT_TIMEOUT)
+    server = cloud.openstack(
+        'server',
+        'create',
+        '--flavor',
+        flavor,
+        '--image',
+        image,
+        '--no-network',
+        '--wait',
+        name,
+        timeout=BOOT_TIMEOUT,
+    )
     assert server['status'] == 'ACTIVE', server
     return server
 
@@ -122,28 +157,46 @@ def placement(cloud: Any, server_ids: list[str]) -> dict[str, str]:
 def check_disks(cloud: Any, placed: dict[str, str]) -> None:
     for server_id, host in placed.items():
         disk = cloud.find_disk(host, server_id)
-        assert disk is not None and disk.is_file(), \
+        assert disk is not None and disk.is_file(), (
             f'no disk file for {server_id} on {host}'
+        )
 
 
 def delete_servers(cloud: Any, placed: dict[str, str]) -> None:
-    cloud.openstack('server', 'delete', '--wait', *placed, parse=False,
-                    timeout=BOOT_TIMEOUT)
+    cloud.openstack(
+        'server',
+        'delete',
+        '--wait',
+        *placed,
+        parse=False,
+        timeout=BOOT_TIMEOUT,
+    )
     listed = {row['ID'] for row in cloud.openstack('server', 'list')}
     assert not listed & set(placed), listed
-    _wait(lambda: all(cloud.find_disk(host, sid) is None
-                      for sid, host in placed.items()),
-          'disk files of deleted servers to go')
+    _wait(
+        lambda: all(
+            cloud.find_disk(host, sid) is None for sid, host in placed.items()
+        ),
+        'disk files of deleted servers to go',
+    )
 
 
 def _cleanup(cloud: Any, server_ids: list[str]) -> None:
     """Best effort: delete what a failed scenario left behind."""
     if server_ids:
-        cloud.openstack('server', 'delete', '--wait', *server_ids,
-                        parse=False, check=False, timeout=BOOT_TIMEOUT)
+        cloud.openstack(
+            'server',
+            'delete',
+            '--wait',
+            *server_ids,
+            parse=False,
+            check=False,
+            timeout=BOOT_TIMEOUT,
+        )
 
 
 # -- the scenario ---
+
 
 def run_scenario(cloud: Any) -> None:
     """Boot, spread, disable a host, boot again, delete: all via the CLI."""
@@ -156,13 +209,15 @@ def run_scenario(cloud: Any) -> None:
     booted: list[str] = []
     try:
         for index in range(4):
-            booted.append(boot(cloud, flavor, image,
-                               f'it-{suffix}-{index}')['id'])
+            booted.append(
+                boot(cloud, flavor, image, f'it-{suffix}-{index}')['id']
+            )
         placed = placement(cloud, booted)
         assert set(placed.values()) == set(hosts), placed
         check_disks(cloud, placed)
-        placed.update(boot_on_one_host(cloud, flavor, image, hosts, suffix,
-                                       booted))
+        placed.update(
+            boot_on_one_host(cloud, flavor, image, hosts, suffix, booted)
+        )
         check_disks(cloud, placed)
         delete_servers(cloud, placed)
         booted.clear()
@@ -170,8 +225,14 @@ def run_scenario(cloud: Any) -> None:
         _cleanup(cloud, booted)
 
 
-def boot_on_one_host(cloud: Any, flavor: str, image: str, hosts: list[str],
-                     suffix: str, booted: list[str]) -> dict[str, str]:
+def boot_on_one_host(
+    cloud: Any,
+    flavor: str,
+    image: str,
+    hosts: list[str],
+    suffix: str,
+    booted: list[str],
+) -> dict[str, str]:
     """Disable the first host; two new servers land on the others."""
     disabled = hosts[0]
     set_compute_enabled(cloud, disabled, enabled=False)
@@ -179,8 +240,9 @@ def boot_on_one_host(cloud: Any, flavor: str, image: str, hosts: list[str],
         check_disabled(cloud, disabled)
         new = []
         for index in range(2):
-            new.append(boot(cloud, flavor, image,
-                            f'it-{suffix}-late-{index}')['id'])
+            new.append(
+                boot(cloud, flavor, image, f'it-{suffix}-late-{index}')['id']
+            )
             booted.append(new[-1])
         placed = placement(cloud, new)
         assert disabled not in placed.values(), placed
@@ -191,6 +253,7 @@ def boot_on_one_host(cloud: Any, flavor: str, image: str, hosts: list[str],
 
 # -- openstacksdk ---
 
+
 def run_sdk_checks(cloud: Any, monkeypatch: Any) -> None:
     """Flavors and servers through openstacksdk with the same clouds.yaml."""
     import openstack
@@ -198,13 +261,17 @@ def run_sdk_checks(cloud: Any, monkeypatch: Any) -> None:
     monkeypatch.setenv('OS_CLIENT_CONFIG_FILE', str(cloud.clouds_yaml))
     conn = openstack.connect(cloud=cloud.cloud_name)
     suffix = secrets.token_hex(3)
-    flavor = conn.compute.create_flavor(name=f'sdk-{suffix}', ram=256,
-                                        vcpus=1, disk=1)
+    flavor = conn.compute.create_flavor(
+        name=f'sdk-{suffix}', ram=256, vcpus=1, disk=1
+    )
     assert f'sdk-{suffix}' in {f.name for f in conn.compute.flavors()}
     image = create_image(cloud, f'sdk-cirros-{suffix}')
     server = conn.compute.create_server(
-        name=f'sdk-{suffix}', flavor_id=flavor.id, image_id=image,
-        networks='none')
+        name=f'sdk-{suffix}',
+        flavor_id=flavor.id,
+        image_id=image,
+        networks='none',
+    )
     try:
         server = conn.compute.wait_for_server(server, wait=BOOT_TIMEOUT)
         assert server.status == 'ACTIVE'

@@ -58,8 +58,9 @@ class Unit:
         for file in files:
             for key, value in _service_lines(file):
                 if key == 'ExecStart':
-                    self.argv = shlex.split(value.lstrip('-@+!')) if value \
-                        else []
+                    self.argv = (
+                        shlex.split(value.lstrip('-@+!')) if value else []
+                    )
                 elif key == 'Environment':
                     for item in shlex.split(value):
                         name_, _, setting = item.partition('=')
@@ -89,9 +90,13 @@ def _start(unit_dir: Path, run_dir: Path, name: str) -> None:
         return
     for stale in ('pid', 'status'):
         (run_dir / f'{unit.name}.{stale}').unlink(missing_ok=True)
-    subprocess.Popen([sys.executable, __file__, '--supervise', unit.name],
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, start_new_session=True)
+    subprocess.Popen(
+        [sys.executable, __file__, '--supervise', unit.name],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 30
     while not (run_dir / f'{unit.name}.pid').exists():
         if time.monotonic() > deadline:
@@ -103,9 +108,13 @@ def _supervise(unit_dir: Path, run_dir: Path, name: str) -> int:
     unit = Unit(unit_dir, name)
     with open(run_dir / f'{unit.name}.log', 'ab') as log:
         proc = subprocess.Popen(
-            unit.argv, stdin=subprocess.DEVNULL, stdout=log,
-            stderr=subprocess.STDOUT, cwd=unit.cwd or '/',
-            env={**os.environ, **unit.environment})
+            unit.argv,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=unit.cwd or '/',
+            env={**os.environ, **unit.environment},
+        )
     pid_file = run_dir / f'{unit.name}.pid'
     pid_file.with_suffix('.tmp').write_text(str(proc.pid))
     pid_file.with_suffix('.tmp').rename(pid_file)
@@ -135,11 +144,14 @@ def main(argv: list[str]) -> int:
                 os.kill(pid, signal.SIGTERM)
         return 0
     if argv[:1] == ['is-active'] and len(argv) == 2:
-        unit = argv[1] if argv[1].endswith('.service') else \
-            argv[1] + '.service'
+        unit = (
+            argv[1] if argv[1].endswith('.service') else argv[1] + '.service'
+        )
         return 0 if _pid(run_dir, unit) else 3
-    print(f'systemctl stand-in: {shlex.join(argv)} is not supported',
-          file=sys.stderr)
+    print(
+        f'systemctl stand-in: {shlex.join(argv)} is not supported',
+        file=sys.stderr,
+    )
     return 2
 
 

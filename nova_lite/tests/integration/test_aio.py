@@ -30,8 +30,10 @@ def aio(request, tmp_path_factory):
         yield cloud
     finally:
         code = cloud.stop(timeout=60)
-    assert code == 0, (f'stacklite-aio did not exit 0 within 60 s of '
-                       f'SIGTERM (exit {code})\n{cloud.log_tails()}')
+    assert code == 0, (
+        f'stacklite-aio did not exit 0 within 60 s of '
+        f'SIGTERM (exit {code})\n{cloud.log_tails()}'
+    )
 
 
 def test_scenario(aio):
@@ -46,9 +48,11 @@ def test_state_is_private_to_its_user(aio):
     names = {p.name for p in paths}
     assert {'nova.sqlite', 'ironic.sqlite', 'stacklite.log'} <= names
     assert any(name.endswith('-wal') for name in names)
-    open_to_others = {str(p): oct(stat.S_IMODE(p.lstat().st_mode))
-                      for p in paths
-                      if not p.is_symlink() and p.lstat().st_mode & 0o077}
+    open_to_others = {
+        str(p): oct(stat.S_IMODE(p.lstat().st_mode))
+        for p in paths
+        if not p.is_symlink() and p.lstat().st_mode & 0o077
+    }
     assert open_to_others == {}
 
 
@@ -64,29 +68,45 @@ def test_novaclient_with_the_novarc(aio):
         key, _, value = line.removeprefix('export ').partition('=')
         env[key] = value
     nova = str(Path(sys.executable).with_name('nova'))
-    for args in (['flavor-list'], ['list', '--all-tenants'],
-                 ['service-list']):
-        proc = subprocess.run([nova, *args], env=env, capture_output=True,
-                              text=True, timeout=60)
+    for args in (['flavor-list'], ['list', '--all-tenants'], ['service-list']):
+        proc = subprocess.run(
+            [nova, *args], env=env, capture_output=True, text=True, timeout=60
+        )
         assert proc.returncode == 0, (args, proc.stderr)
-    services = subprocess.run([nova, 'service-list'], env=env,
-                              capture_output=True, text=True, timeout=60)
+    services = subprocess.run(
+        [nova, 'service-list'],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert 'compute-1' in services.stdout, services.stdout
 
 
 def test_baremetal_node_is_cleaned_to_available(aio):
     """The all-in-one runs ironic-lite-api and a conductor too."""
-    created = aio.openstack('baremetal', 'node', 'create', '--driver',
-                            'fake-hardware', '--name', 'aio-bm-1')
+    created = aio.openstack(
+        'baremetal',
+        'node',
+        'create',
+        '--driver',
+        'fake-hardware',
+        '--name',
+        'aio-bm-1',
+    )
     assert created['provision_state'] == 'enroll'
-    aio.openstack('baremetal', 'node', 'manage', 'aio-bm-1', '--wait', '60',
-                  parse=False)
-    aio.openstack('baremetal', 'node', 'provide', 'aio-bm-1', '--wait',
-                  '60', parse=False)
+    aio.openstack(
+        'baremetal', 'node', 'manage', 'aio-bm-1', '--wait', '60', parse=False
+    )
+    aio.openstack(
+        'baremetal', 'node', 'provide', 'aio-bm-1', '--wait', '60', parse=False
+    )
     node = aio.openstack('baremetal', 'node', 'show', 'aio-bm-1')
     assert node['provision_state'] == 'available'
     assert node['driver_internal_info']['fake_steps_run'] == [
-        'erase_devices_metadata', 'verify_properties']
+        'erase_devices_metadata',
+        'verify_properties',
+    ]
 
 
 def test_a_port_in_use_ends_the_all_in_one_with_a_message(tmp_path):
@@ -102,12 +122,25 @@ def test_a_port_in_use_ends_the_all_in_one_with_a_message(tmp_path):
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [support.binary('stacklite-aio'), '--state-dir',
-             str(tmp_path / 'state'), '--computes', '1', '--api-port',
-             str(support.free_port()), '--identity-port',
-             str(support.free_port()), '--baremetal-port', str(port)],
-            stdin=subprocess.DEVNULL, capture_output=True, text=True,
-            timeout=120)
+            [
+                support.binary('stacklite-aio'),
+                '--state-dir',
+                str(tmp_path / 'state'),
+                '--computes',
+                '1',
+                '--api-port',
+                str(support.free_port()),
+                '--identity-port',
+                str(support.free_port()),
+                '--baremetal-port',
+                str(port),
+            ],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 1, done.stdout + done.stderr
-    assert (f'ironic-lite-api cannot listen on 127.0.0.1:{port}'
-            in done.stderr), done.stderr
+    assert (
+        f'ironic-lite-api cannot listen on 127.0.0.1:{port}' in done.stderr
+    ), done.stderr

@@ -21,9 +21,13 @@ NODE = 'emulated-1'
 
 @pytest.fixture(scope='module')
 def aio(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
-    with allinone.running(request, tmp_path_factory, 'aio-emulate',
-                          computes=0,
-                          extra_args=('--baremetal-emulate', '1')) as cloud:
+    with allinone.running(
+        request,
+        tmp_path_factory,
+        'aio-emulate',
+        computes=0,
+        extra_args=('--baremetal-emulate', '1'),
+    ) as cloud:
         yield cloud
     assert _children_of(cloud.state_dir) == [], 'left running'
 
@@ -47,11 +51,15 @@ def _node(aio: Any) -> dict[str, Any] | None:
 
 def test_emulated_node_is_cleaned_by_its_agent(aio: Any) -> None:
     enrolled = support.wait_for(lambda: _node(aio), 60, f'{NODE} enrolled')
-    assert (enrolled['driver'], enrolled['deploy_interface'],
-            enrolled['provision_state']) == ('redfish', 'agent', 'enroll')
-    assert len(_children_of(aio.state_dir)) >= 3   # aio, emulator, agent
-    aio.openstack('baremetal', 'node', 'manage', NODE, '--wait', '90',
-                  parse=False)
+    assert (
+        enrolled['driver'],
+        enrolled['deploy_interface'],
+        enrolled['provision_state'],
+    ) == ('redfish', 'agent', 'enroll')
+    assert len(_children_of(aio.state_dir)) >= 3  # aio, emulator, agent
+    aio.openstack(
+        'baremetal', 'node', 'manage', NODE, '--wait', '90', parse=False
+    )
     aio.openstack('baremetal', 'node', 'provide', NODE, parse=False)
     seen: list[str] = []
     deadline = time.monotonic() + 180

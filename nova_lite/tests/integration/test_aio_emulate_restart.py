@@ -37,15 +37,18 @@ STOP_BOUND = 30
 
 @pytest.fixture
 def aio(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    cloud = allinone.AllInOne(tmp_path / 'state', tmp_path / 'aio.out',
-                              computes=0,
-                              extra_args=('--baremetal-emulate', '1'))
+    cloud = allinone.AllInOne(
+        tmp_path / 'state',
+        tmp_path / 'aio.out',
+        computes=0,
+        extra_args=('--baremetal-emulate', '1'),
+    )
     conftest.register_cloud(request, cloud)
     try:
         yield cloud
     finally:
         cloud.stop(timeout=60)
-        for pidfile in _pidfiles(cloud):   # what a failed test left
+        for pidfile in _pidfiles(cloud):  # what a failed test left
             pidfiles.stop_recorded(pidfile, timeout=5)
 
 
@@ -54,8 +57,10 @@ def _emulated(aio: Any) -> Path:
 
 
 def _pidfiles(aio: Any) -> list[Path]:
-    return [_emulated(aio) / 'emulator.pid',
-            *sorted(_emulated(aio).glob('agent-*/agent.pid'))]
+    return [
+        _emulated(aio) / 'emulator.pid',
+        *sorted(_emulated(aio).glob('agent-*/agent.pid')),
+    ]
 
 
 def _running(aio: Any) -> dict[str, int]:
@@ -64,8 +69,9 @@ def _running(aio: Any) -> dict[str, int]:
     for path in _pidfiles(aio):
         pid = pidfiles.running(path)
         if pid is not None:
-            found[path.parent.name if 'agent' in path.name
-                  else 'emulator'] = pid
+            found[path.parent.name if 'agent' in path.name else 'emulator'] = (
+                pid
+            )
     return found
 
 
@@ -79,8 +85,10 @@ def _processes_naming(path: Path) -> list[int]:
             argv = (proc / 'cmdline').read_bytes().replace(b'\0', b' ')
         except OSError:
             continue
-        if (str(path).encode() in argv
-                and process_key.start_time(int(proc.name)) is not None):
+        if (
+            str(path).encode() in argv
+            and process_key.start_time(int(proc.name)) is not None
+        ):
             found.append(int(proc.name))
     return found
 
@@ -93,25 +101,30 @@ def _start(aio: Any) -> dict[str, Any]:
     """Start; the node once enrolled and both processes run."""
     aio.start()
     node = support.wait_for(lambda: _node(aio), 90, f'{NODE} enrolled')
-    support.wait_for(lambda: len(_running(aio)) == 2, 30,
-                     'the emulator and the agent')
+    support.wait_for(
+        lambda: len(_running(aio)) == 2, 30, 'the emulator and the agent'
+    )
     return node
 
 
 def _emulator_answers_for(node: dict[str, Any]) -> bool:
     info = node['driver_info']
-    return support.http_answers(info['redfish_address']
-                                + info['redfish_system_id'])
+    return support.http_answers(
+        info['redfish_address'] + info['redfish_system_id']
+    )
 
 
 def _manage(aio: Any) -> None:
     """``manage`` verifies the node: its power state read through the
     emulator at the node's redfish_address."""
-    aio.openstack('baremetal', 'node', 'manage', NODE, '--wait', '90',
-                  parse=False)
+    aio.openstack(
+        'baremetal', 'node', 'manage', NODE, '--wait', '90', parse=False
+    )
     node = _node(aio) or {}
     assert (node.get('provision_state'), node.get('last_error')) == (
-        'manageable', None), node
+        'manageable',
+        None,
+    ), node
 
 
 def _one_set(aio: Any) -> None:
@@ -120,8 +133,12 @@ def _one_set(aio: Any) -> None:
     running = _running(aio)
     assert sorted(running) == ['agent-1', 'emulator'], running
     others = set(_processes_naming(aio.state_dir)) - set(running.values())
-    keystone = {pid for pid in others if _parent(pid) == aio.popen.pid
-                and b'stacklite.identity_server' in _cmdline(pid)}
+    keystone = {
+        pid
+        for pid in others
+        if _parent(pid) == aio.popen.pid
+        and b'stacklite.identity_server' in _cmdline(pid)
+    }
     assert len(keystone) == 1, others
     assert others - keystone == {aio.popen.pid}, others
 
@@ -159,12 +176,13 @@ def test_a_taken_port_moves_the_nodes_with_the_emulator(aio):
     address = first['driver_info']['redfish_address']
     assert aio.stop() == 0
     port = int(address.rsplit(':', 1)[1])
-    with socket.socket() as holder:     # another process took the port
+    with socket.socket() as holder:  # another process took the port
         holder.bind(('127.0.0.1', port))
         holder.listen(1)
         _start(aio)
         moved = support.wait_for(
-            lambda: _readdressed(aio, address), 60, 'the node readdressed')
+            lambda: _readdressed(aio, address), 60, 'the node readdressed'
+        )
         assert _emulator_answers_for(moved)
         _manage(aio)
 
@@ -201,8 +219,11 @@ def test_a_stop_while_the_bmc_does_not_answer_takes_seconds(aio):
     os.kill(emulator, signal.SIGKILL)
     aio.openstack('baremetal', 'node', 'manage', NODE, parse=False)
     log = aio.state_dir / 'stacklite.log'
-    support.wait_for(lambda: 'Transient error during Redfish request'
-                     in log.read_text(), 60, 'a retry of the BMC')
+    support.wait_for(
+        lambda: 'Transient error during Redfish request' in log.read_text(),
+        60,
+        'a retry of the BMC',
+    )
     started = time.monotonic()
     code = aio.stop(timeout=300)
     took = time.monotonic() - started

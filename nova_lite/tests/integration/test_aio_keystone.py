@@ -41,8 +41,9 @@ def cloud(request, tmp_path_factory):
     stack = stack_mod.Stack(auth='keystone', computes=0)
     conf = stack.prepare()
     identity.configure_authtoken(conf, keystone, 'nova')
-    api = wsgi_server.APIServer('nova-lite-api', api_app.load_app(conf),
-                                '127.0.0.1', 0)
+    api = wsgi_server.APIServer(
+        'nova-lite-api', api_app.load_app(conf), '127.0.0.1', 0
+    )
     host, port = api.bind_addr
     compute_root = f'http://{host}:{port}'
     keystone.endpoints = identity.catalog(compute_root, BAREMETAL_URL)
@@ -59,9 +60,13 @@ def cloud(request, tmp_path_factory):
 
 
 def _session(cloud, user: str, **scope: str) -> ks_session.Session:
-    auth = v3.Password(auth_url=cloud.keystone.auth_url, username=user,
-                       password=cloud.keystone.passwords[user],
-                       user_domain_name='Default', **scope)
+    auth = v3.Password(
+        auth_url=cloud.keystone.auth_url,
+        username=user,
+        password=cloud.keystone.passwords[user],
+        user_domain_name='Default',
+        **scope,
+    )
     return ks_session.Session(auth=auth)
 
 
@@ -74,13 +79,18 @@ def test_admin_gets_a_project_token_with_the_catalog(cloud):
     access = session.auth.get_access(session)
     assert access.project_name == 'admin'
     assert {'admin', 'member', 'reader'} <= set(access.role_names)
-    urls = {kind: access.service_catalog.url_for(service_type=kind,
-                                                 interface='public')
-            for kind in ('identity', 'compute', 'image', 'baremetal')}
-    assert urls == {'identity': cloud.keystone.auth_url,
-                    'compute': cloud.compute_url,
-                    'image': cloud.compute_url.replace('/v2.1', '/image'),
-                    'baremetal': BAREMETAL_URL}
+    urls = {
+        kind: access.service_catalog.url_for(
+            service_type=kind, interface='public'
+        )
+        for kind in ('identity', 'compute', 'image', 'baremetal')
+    }
+    assert urls == {
+        'identity': cloud.keystone.auth_url,
+        'compute': cloud.compute_url,
+        'image': cloud.compute_url.replace('/v2.1', '/image'),
+        'baremetal': BAREMETAL_URL,
+    }
 
 
 def test_admin_gets_a_system_scoped_token(cloud):
@@ -102,8 +112,10 @@ def test_demo_is_a_member_of_project_demo(cloud):
 
 def test_the_compute_api_takes_a_token_found_in_the_catalog(cloud):
     session = _session(cloud, 'demo', **_project('demo'))
-    resp = session.get('/flavors', endpoint_filter={
-        'service_type': 'compute', 'interface': 'public'})
+    resp = session.get(
+        '/flavors',
+        endpoint_filter={'service_type': 'compute', 'interface': 'public'},
+    )
     assert resp.status_code == 200, resp.text
     assert resp.url.startswith(cloud.compute_url)
 
@@ -112,8 +124,11 @@ def test_the_compute_api_refuses_a_request_without_a_token(cloud):
     resp = requests.get(f'{cloud.compute_url}/flavors', timeout=10)
     assert resp.status_code == 401
     assert 'Keystone uri' in resp.headers.get('WWW-Authenticate', '')
-    bad = requests.get(f'{cloud.compute_url}/flavors', timeout=10,
-                       headers={'X-Auth-Token': 'not-a-token'})
+    bad = requests.get(
+        f'{cloud.compute_url}/flavors',
+        timeout=10,
+        headers={'X-Auth-Token': 'not-a-token'},
+    )
     assert bad.status_code == 401
 
 
@@ -123,9 +138,13 @@ def test_the_all_in_one_clouds_work_with_openstacksdk(cloud):
     import openstack
 
     entry = aio_identity.clouds(cloud.keystone)['clouds']['stacklite-demo']
-    conn = openstack.connect(load_yaml_config=False, load_envvars=False,
-                             auth_type=entry['auth_type'], **entry['auth'],
-                             region_name=entry['region_name'])
+    conn = openstack.connect(
+        load_yaml_config=False,
+        load_envvars=False,
+        auth_type=entry['auth_type'],
+        **entry['auth'],
+        region_name=entry['region_name'],
+    )
     assert conn.current_project['name'] == 'demo'
     assert list(conn.compute.flavors()) == []
 
@@ -134,11 +153,19 @@ def test_keystone_state_is_private(cloud):
     directory: Path = cloud.keystone.directory
     paths = [directory, *directory.rglob('*')]
     names = {p.name for p in paths}
-    assert {'keystone.conf', 'keystone.sqlite', 'passwords.yaml',
-            'fernet-keys', 'credential-keys', 'keystone.log'} <= names
-    assert {str(p): oct(stat.S_IMODE(p.stat().st_mode)) for p in paths
-            if p.stat().st_mode & 0o077} == {}
-
+    assert {
+        'keystone.conf',
+        'keystone.sqlite',
+        'passwords.yaml',
+        'fernet-keys',
+        'credential-keys',
+        'keystone.log',
+    } <= names
+    assert {
+        str(p): oct(stat.S_IMODE(p.stat().st_mode))
+        for p in paths
+        if p.stat().st_mode & 0o077
+    } == {}
 
 
 def test_concurrent_writes_all_succeed(cloud):
@@ -155,13 +182,35 @@ def test_concurrent_writes_all_succeed(cloud):
 
     def create_and_login(index: int) -> tuple[int, int]:
         name = f'user-{index}-{uuid.uuid4().hex[:6]}'
-        created = admin.post(f'{url}/users', json={'user': {
-            'name': name, 'domain_id': 'default', 'password': 'secret-pw'}},
-            raise_exc=False)
-        login = requests.post(f'{url}/auth/tokens', json={'auth': {
-            'identity': {'methods': ['password'], 'password': {'user': {
-                'name': name, 'domain': {'id': 'default'},
-                'password': 'secret-pw'}}}}}, timeout=60)
+        created = admin.post(
+            f'{url}/users',
+            json={
+                'user': {
+                    'name': name,
+                    'domain_id': 'default',
+                    'password': 'secret-pw',
+                }
+            },
+            raise_exc=False,
+        )
+        login = requests.post(
+            f'{url}/auth/tokens',
+            json={
+                'auth': {
+                    'identity': {
+                        'methods': ['password'],
+                        'password': {
+                            'user': {
+                                'name': name,
+                                'domain': {'id': 'default'},
+                                'password': 'secret-pw',
+                            }
+                        },
+                    }
+                }
+            },
+            timeout=60,
+        )
         return created.status_code, login.status_code
 
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
@@ -181,11 +230,24 @@ def test_a_keystone_that_dies_is_started_again(tmp_path):
         assert first is not None
         os.kill(first.pid, signal.SIGKILL)
         started = time.monotonic()
-        response = requests.post(f'{keystone.auth_url}/auth/tokens', json={
-            'auth': {'identity': {'methods': ['password'], 'password': {
-                'user': {'name': 'demo', 'domain': {'id': 'default'},
-                         'password': keystone.passwords['demo']}}}}},
-            timeout=60)
+        response = requests.post(
+            f'{keystone.auth_url}/auth/tokens',
+            json={
+                'auth': {
+                    'identity': {
+                        'methods': ['password'],
+                        'password': {
+                            'user': {
+                                'name': 'demo',
+                                'domain': {'id': 'default'},
+                                'password': keystone.passwords['demo'],
+                            }
+                        },
+                    }
+                }
+            },
+            timeout=60,
+        )
         assert response.status_code == 201, response.text
         assert keystone._process is not first
         assert keystone._process.poll() is None
@@ -212,8 +274,11 @@ def test_a_keystone_that_keeps_dying_gives_up(tmp_path, monkeypatch):
             os.kill(process.pid, signal.SIGKILL)
             process.wait(10)
             deadline = time.monotonic() + 60
-            while (keystone._process is process and not gave_up.is_set()
-                   and time.monotonic() < deadline):
+            while (
+                keystone._process is process
+                and not gave_up.is_set()
+                and time.monotonic() < deadline
+            ):
                 time.sleep(0.1)
         assert gave_up.wait(60)
     finally:

@@ -14,8 +14,10 @@ from nova_lite.tests.integration import runnable
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / 'doc/source/user/cli.rst'
-EXPORTS = ['export OS_CLIENT_CONFIG_FILE=$PWD/stacklite-state/clouds.yaml',
-           'export OS_CLOUD=stacklite']
+EXPORTS = [
+    'export OS_CLIENT_CONFIG_FILE=$PWD/stacklite-state/clouds.yaml',
+    'export OS_CLOUD=stacklite',
+]
 
 
 def table_commands(text: str) -> list[str]:
@@ -26,16 +28,24 @@ def table_commands(text: str) -> list[str]:
 
 @pytest.fixture(scope='module')
 def aio(request, tmp_path_factory):
-    with allinone.running(request, tmp_path_factory, 'aio-keystone',
-                          computes=1, state='stacklite-state') as cloud:
+    with allinone.running(
+        request,
+        tmp_path_factory,
+        'aio-keystone',
+        computes=1,
+        state='stacklite-state',
+    ) as cloud:
         yield cloud
 
 
 def test_the_table_lists_the_daily_commands():
     commands = table_commands(DOC.read_text())
-    for expected in ('openstack quota show', 'openstack availability zone '
-                     'list', 'openstack usage show',
-                     'openstack limits show --absolute'):
+    for expected in (
+        'openstack quota show',
+        'openstack availability zone list',
+        'openstack usage show',
+        'openstack limits show --absolute',
+    ):
         assert expected in commands
 
 
@@ -45,8 +55,9 @@ def test_every_command_of_the_table_runs_as_written(aio):
     failures reported together."""
     failed = []
     for command in table_commands(DOC.read_text()):
-        proc = runnable.run_blocks([*EXPORTS, command], aio.state_dir.parent,
-                                   timeout=180)
+        proc = runnable.run_blocks(
+            [*EXPORTS, command], aio.state_dir.parent, timeout=180
+        )
         if proc.returncode != 0:
             failed.append(f'{command}\n{proc.stderr[-1500:]}')
     assert not failed, '\n\n'.join(failed)
@@ -72,13 +83,24 @@ def test_nodes_are_owned_by_project_or_system(aio):
     """bm-1 (the table's) belongs to project admin, which created it;
     a node the system administrator creates belongs to no project and
     only system-scoped callers see it."""
-    aio.openstack('baremetal', 'node', 'create', '--driver',
-                  'fake-hardware', '--name', 'bm-system',
-                  cloud='stacklite-system')
+    aio.openstack(
+        'baremetal',
+        'node',
+        'create',
+        '--driver',
+        'fake-hardware',
+        '--name',
+        'bm-system',
+        cloud='stacklite-system',
+    )
 
     def names(cloud: str) -> set[str]:
-        return {row['name'] for row in aio.openstack(
-            'baremetal', 'node', 'list', '--fields', 'name', cloud=cloud)}
+        return {
+            row['name']
+            for row in aio.openstack(
+                'baremetal', 'node', 'list', '--fields', 'name', cloud=cloud
+            )
+        }
 
     assert names('stacklite-system') == {'bm-1', 'bm-system'}
     assert names('stacklite') == {'bm-1'}

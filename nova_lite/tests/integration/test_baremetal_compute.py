@@ -23,8 +23,12 @@ NODE_KEY = 'OS-EXT-SRV-ATTR:hypervisor_hostname'
 @pytest.fixture(scope='module')
 def aio(request, tmp_path_factory):
     base = tmp_path_factory.mktemp('aio-bm')
-    cloud = allinone.AllInOne(base / 'state', base / 'aio.out', computes=1,
-                              extra_args=('--baremetal-nodes', '2'))
+    cloud = allinone.AllInOne(
+        base / 'state',
+        base / 'aio.out',
+        computes=1,
+        extra_args=('--baremetal-nodes', '2'),
+    )
     conftest.register_cloud(request, cloud)
     cloud.start()
     try:
@@ -34,47 +38,80 @@ def aio(request, tmp_path_factory):
 
 
 def _nodes(aio) -> dict[str, dict]:
-    return {row['uuid']: row for row in aio.openstack(
-        'baremetal', 'node', 'list', '--fields', 'uuid', 'name',
-        'instance_uuid', 'provision_state', 'power_state')}
+    return {
+        row['uuid']: row
+        for row in aio.openstack(
+            'baremetal',
+            'node',
+            'list',
+            '--fields',
+            'uuid',
+            'name',
+            'instance_uuid',
+            'provision_state',
+            'power_state',
+        )
+    }
 
 
 def _pool_ready(aio) -> dict[str, dict]:
     """Both nodes available and offered (the flavor exists)."""
+
     def ready():
         nodes = _nodes(aio)
         flavors = [f['Name'] for f in aio.openstack('flavor', 'list')]
-        return (len(nodes) == 2 and 'baremetal' in flavors and all(
-            n['provision_state'] == 'available' for n in nodes.values())
-            and nodes)
-    return support.wait_for(ready, TIMEOUT, 'two available nodes',
-                            interval=2)
+        return (
+            len(nodes) == 2
+            and 'baremetal' in flavors
+            and all(
+                n['provision_state'] == 'available' for n in nodes.values()
+            )
+            and nodes
+        )
+
+    return support.wait_for(ready, TIMEOUT, 'two available nodes', interval=2)
 
 
 def _boot(aio, name: str, image: str, wait: bool = True) -> dict:
-    args = ['server', 'create', '--flavor', 'baremetal', '--image', image,
-            '--no-network', name]
-    return aio.openstack(*args, *(['--wait'] if wait else []),
-                         timeout=TIMEOUT)
+    args = [
+        'server',
+        'create',
+        '--flavor',
+        'baremetal',
+        '--image',
+        image,
+        '--no-network',
+        name,
+    ]
+    return aio.openstack(*args, *(['--wait'] if wait else []), timeout=TIMEOUT)
 
 
 def _boot_when_offered(aio, name: str, image: str) -> dict:
     """Boot once the node's report offers it again (every 5 s): a boot
     before that ends in ERROR (No valid host), is deleted and tried
     again. (Not ``server create --wait``: it fails on ERROR.)"""
+
     def built(server_id: str) -> dict | None:
         shown = aio.openstack('server', 'show', server_id)
         return shown if shown['status'] in ('ACTIVE', 'ERROR') else None
 
     def booted():
         server_id = _boot(aio, name, image, wait=False)['id']
-        server = support.wait_for(lambda: built(server_id), TIMEOUT,
-                                  f'{name} built', interval=1)
+        server = support.wait_for(
+            lambda: built(server_id), TIMEOUT, f'{name} built', interval=1
+        )
         if server['status'] == 'ACTIVE':
             return server
-        aio.openstack('server', 'delete', '--wait', server_id,
-                      parse=False, timeout=TIMEOUT)
+        aio.openstack(
+            'server',
+            'delete',
+            '--wait',
+            server_id,
+            parse=False,
+            timeout=TIMEOUT,
+        )
         return None
+
     return support.wait_for(booted, TIMEOUT, f'{name} ACTIVE', interval=2)
 
 
@@ -85,17 +122,25 @@ def test_a_server_boots_right_after_the_ready_line(aio):
     the line came before the nodes, such a boot was NoValidHost for
     several seconds."""
     conn = _sdk(aio)
-    image = conn.image.create_image(name='first-image', disk_format='raw',
-                                    container_format='bare')
-    list(conn.compute.flavors())   # endpoint discovery, before the line
+    image = conn.image.create_image(
+        name='first-image', disk_format='raw', container_format='bare'
+    )
+    list(conn.compute.flavors())  # endpoint discovery, before the line
     support.wait_for(
         lambda: 'stacklite is running' in aio.log_path.read_text(),
-        TIMEOUT, 'the ready line', interval=0.05)
+        TIMEOUT,
+        'the ready line',
+        interval=0.05,
+    )
     server = conn.compute.create_server(
-        name='bm-first', flavor_id='baremetal', image_id=image.id,
-        networks='none')
-    server = conn.compute.wait_for_server(server, status='ACTIVE',
-                                          failures=['ERROR'], wait=TIMEOUT)
+        name='bm-first',
+        flavor_id='baremetal',
+        image_id=image.id,
+        networks='none',
+    )
+    server = conn.compute.wait_for_server(
+        server, status='ACTIVE', failures=['ERROR'], wait=TIMEOUT
+    )
     conn.compute.delete_server(server)
     conn.compute.wait_for_delete(server, wait=TIMEOUT)
 
@@ -104,23 +149,50 @@ def _sdk(aio):
     import openstack.config
 
     config = openstack.config.OpenStackConfig(
-        config_files=[str(aio.clouds_yaml)], load_envvars=False)
+        config_files=[str(aio.clouds_yaml)], load_envvars=False
+    )
     conn = openstack.connection.Connection(
-        config=config.get_one(cloud=aio.cloud_name))
+        config=config.get_one(cloud=aio.cloud_name)
+    )
     conn.authorize()
     return conn
 
 
 def test_boot_fill_the_pool_delete_and_reuse(aio):
     nodes = _pool_ready(aio)
-    image = aio.openstack('image', 'create', '--disk-format', 'raw',
-                          '--container-format', 'bare', 'bm-image')['id']
+    image = aio.openstack(
+        'image',
+        'create',
+        '--disk-format',
+        'raw',
+        '--container-format',
+        'bare',
+        'bm-image',
+    )['id']
     # A VM flavor never lands on a whole machine.
-    aio.openstack('flavor', 'create', '--vcpus', '1', '--ram', '64',
-                  '--disk', '1', 'vm-small')
-    vm = aio.openstack('server', 'create', '--flavor', 'vm-small',
-                       '--image', image, '--no-network', '--wait', 'vm',
-                       timeout=TIMEOUT)
+    aio.openstack(
+        'flavor',
+        'create',
+        '--vcpus',
+        '1',
+        '--ram',
+        '64',
+        '--disk',
+        '1',
+        'vm-small',
+    )
+    vm = aio.openstack(
+        'server',
+        'create',
+        '--flavor',
+        'vm-small',
+        '--image',
+        image,
+        '--no-network',
+        '--wait',
+        'vm',
+        timeout=TIMEOUT,
+    )
     assert vm['OS-EXT-SRV-ATTR:host'] == 'compute-1', vm
 
     first = _boot_when_offered(aio, 'bm-1', image)
@@ -136,31 +208,54 @@ def test_boot_fill_the_pool_delete_and_reuse(aio):
 
     third = _boot(aio, 'bm-3', image, wait=False)
     shown = support.wait_for(
-        lambda: (s := aio.openstack('server', 'show', third['id']))[
-            'status'] == 'ERROR' and s, TIMEOUT, 'bm-3 ERROR', interval=1)
+        lambda: (
+            (s := aio.openstack('server', 'show', third['id']))['status']
+            == 'ERROR'
+            and s
+        ),
+        TIMEOUT,
+        'bm-3 ERROR',
+        interval=1,
+    )
     assert 'No valid host' in shown['fault']['message'], shown
     # Why: both nodes hold a server (not "taken meanwhile").
     assert 'of 2 reported, 2 in use' in shown['fault']['message'], shown
-    aio.openstack('server', 'delete', '--wait', third['id'], parse=False,
-                  timeout=TIMEOUT)
+    aio.openstack(
+        'server', 'delete', '--wait', third['id'], parse=False, timeout=TIMEOUT
+    )
 
-    refused = aio.openstack('server', 'evacuate', first['id'], parse=False,
-                            check=False)
+    refused = aio.openstack(
+        'server', 'evacuate', first['id'], parse=False, check=False
+    )
     assert refused.returncode != 0
     assert 'bare metal server' in refused.stderr, refused.stderr
 
     aio.openstack('server', 'stop', first['id'], parse=False)
-    support.wait_for(lambda: _nodes(aio)[first[NODE_KEY]]['power_state']
-                     == 'power off', TIMEOUT, 'node off', interval=1)
+    support.wait_for(
+        lambda: _nodes(aio)[first[NODE_KEY]]['power_state'] == 'power off',
+        TIMEOUT,
+        'node off',
+        interval=1,
+    )
 
-    aio.openstack('server', 'delete', '--wait', first['id'], parse=False,
-                  timeout=TIMEOUT)
+    aio.openstack(
+        'server', 'delete', '--wait', first['id'], parse=False, timeout=TIMEOUT
+    )
     freed = support.wait_for(
-        lambda: (n := _nodes(aio)[first[NODE_KEY]])['provision_state']
-        == 'available' and n, TIMEOUT, 'node cleaned', interval=1)
+        lambda: (
+            (n := _nodes(aio)[first[NODE_KEY]])['provision_state']
+            == 'available'
+            and n
+        ),
+        TIMEOUT,
+        'node cleaned',
+        interval=1,
+    )
     assert freed['instance_uuid'] is None
     again = _boot_when_offered(aio, 'bm-again', image)
     assert again[NODE_KEY] == first[NODE_KEY]
-    hypervisors = {h['Hypervisor Hostname']: h for h in aio.openstack(
-        'hypervisor', 'list')}
+    hypervisors = {
+        h['Hypervisor Hostname']: h
+        for h in aio.openstack('hypervisor', 'list')
+    }
     assert set(nodes) <= set(hypervisors), hypervisors

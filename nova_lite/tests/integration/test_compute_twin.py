@@ -48,9 +48,11 @@ def cloud(three_computes):
 @pytest.fixture(scope='module')
 def refs(cloud) -> dict[str, str]:
     suffix = secrets.token_hex(3)
-    return {'flavor': scenario.create_flavor(cloud, f'twin-{suffix}'),
-            'image': scenario.create_image(cloud, f'twin-{suffix}'),
-            'suffix': suffix}
+    return {
+        'flavor': scenario.create_flavor(cloud, f'twin-{suffix}'),
+        'image': scenario.create_image(cloud, f'twin-{suffix}'),
+        'suffix': suffix,
+    }
 
 
 def _wait(what: str, predicate: Any, timeout: float = TIMEOUT) -> Any:
@@ -65,8 +67,7 @@ def _hold_rebuilds(cloud) -> Any:
     """compute-2 restarted with rebuilds held on a file; the file."""
     hold = cloud.workdir / 'twin-hold'
     assert cloud.stop_compute(C2) == 0
-    ev._set_option(cloud, C2, 'virt_resources', 'spawn_seconds',
-                   HOLD_SECONDS)
+    ev._set_option(cloud, C2, 'virt_resources', 'spawn_seconds', HOLD_SECONDS)
     ev._set_option(cloud, C2, 'virt_resources', 'spawn_hold_file', hold)
     cloud.start_compute(C2)
     return hold
@@ -75,27 +76,34 @@ def _hold_rebuilds(cloud) -> Any:
 def _evacuate_to_c2(cloud, refs, name: str) -> str:
     """A server of compute-1 evacuated to compute-2, whose rebuild is
     held: compute-1 is stopped and forced down."""
-    server = ev._boot_on(cloud, C1, refs['flavor'], refs['image'],
-                         refs['suffix'], [name])[name]
+    server = ev._boot_on(
+        cloud, C1, refs['flavor'], refs['image'], refs['suffix'], [name]
+    )[name]
     assert cloud.stop_compute(C1) == 0
     ev._force(cloud, C1, down=True)
     ev._evacuate(cloud, server, '--host', C2)
-    _wait('the rebuild to start',
-          lambda: ev._status(cloud, server) == 'pre-migrating')
+    _wait(
+        'the rebuild to start',
+        lambda: ev._status(cloud, server) == 'pre-migrating',
+    )
     return server
 
 
 def _active_on_c2(cloud, server: str) -> None:
-    _wait('the server ACTIVE on compute-2', lambda: (
-        s := ev._show(cloud, server))['status'] == 'ACTIVE'
-        and s[scenario.HOST_KEY] == C2)
+    _wait(
+        'the server ACTIVE on compute-2',
+        lambda: (
+            (s := ev._show(cloud, server))['status'] == 'ACTIVE'
+            and s[scenario.HOST_KEY] == C2
+        ),
+    )
     assert ev._status(cloud, server) == 'done'
 
 
 def _start_twin(cloud) -> Any:
     offset = cloud.log_offset(TWIN)
     proc = cloud.spawn(TWIN, 'nova-lite-compute', cloud.computes[C2].config)
-    proc.stopped = True         # it is expected to exit
+    proc.stopped = True  # it is expected to exit
     return proc, offset
 
 
@@ -130,12 +138,13 @@ def test_a_second_agent_is_refused_while_the_first_lives(cloud, refs):
         twin, offset = _start_twin(cloud)
         # Before the fix the twin ran: wait until it took the rebuild
         # up (or exited), then let both rebuilds end.
-        _wait('the second process to exit or resume the evacuation',
-              lambda: not twin.alive()
-              or cloud.logged(TWIN, RESUMING, offset))
+        _wait(
+            'the second process to exit or resume the evacuation',
+            lambda: not twin.alive() or cloud.logged(TWIN, RESUMING, offset),
+        )
         hold.unlink()
         _active_on_c2(cloud, server)
-        time.sleep(SETTLE)       # the other rebuild, if any, ends
+        time.sleep(SETTLE)  # the other rebuild, if any, ends
         assert cloud.disk_path(C2, server).is_file()
         _wait('the second process to end', lambda: not twin.alive(), 30)
         log = _twin_log(cloud, offset)
@@ -144,8 +153,11 @@ def test_a_second_agent_is_refused_while_the_first_lives(cloud, refs):
         assert f'pid {cloud.procs[C2].pid} on' in log, log
         assert 'nova-lite-manage compute release compute-2' in log, log
         assert cloud.procs[C2].alive()
-        _wait('the server still ACTIVE with its disk', lambda:
-              ev._show(cloud, server)['status'] == 'ACTIVE', 10)
+        _wait(
+            'the server still ACTIVE with its disk',
+            lambda: ev._show(cloud, server)['status'] == 'ACTIVE',
+            10,
+        )
         assert cloud.disk_path(C2, server).is_file()
     finally:
         _back_to_normal(cloud, hold)
@@ -165,12 +177,15 @@ def test_a_frozen_agent_replaced_destroys_nothing_and_stops(cloud, refs):
         _wait('compute-2 down', lambda: _state(cloud, C2) == 'down')
         twin, offset = _start_twin(cloud)
         twin.stopped = False
-        _wait('the second process to take the host name',
-              lambda: cloud.logged(TWIN, HOLDS, offset)
-              or not twin.alive())
+        _wait(
+            'the second process to take the host name',
+            lambda: cloud.logged(TWIN, HOLDS, offset) or not twin.alive(),
+        )
         assert twin.alive(), _twin_log(cloud, offset)
-        _wait('the second process to resume the evacuation',
-              lambda: cloud.logged(TWIN, RESUMING, offset))
+        _wait(
+            'the second process to resume the evacuation',
+            lambda: cloud.logged(TWIN, RESUMING, offset),
+        )
         hold.unlink()
         _active_on_c2(cloud, server)
         old.stopped = True
@@ -204,12 +219,14 @@ def test_list_and_release_let_a_new_agent_take_a_frozen_ones_name(cloud):
         assert released.returncode == 0, released
         assert f'Released compute host name {C3}' in released.stdout
         offset = cloud.log_offset(twin_name)
-        twin = cloud.spawn(twin_name, 'nova-lite-compute',
-                           cloud.computes[C3].config)
+        twin = cloud.spawn(
+            twin_name, 'nova-lite-compute', cloud.computes[C3].config
+        )
         twin.stopped = True
-        _wait('the new process to take the host name',
-              lambda: cloud.logged(twin_name, HOLDS, offset)
-              or not twin.alive())
+        _wait(
+            'the new process to take the host name',
+            lambda: cloud.logged(twin_name, HOLDS, offset) or not twin.alive(),
+        )
         assert twin.alive()
         old.stopped = True
         support.signal_pid(old.pid, signal.SIGCONT)

@@ -49,10 +49,11 @@ SETTLE = 180
 #: (answered 503, "may or may not have been stored") is never sent to
 #: the conductor: the recovery pass schedules it after
 #: build_stall_timeout; shorter here, to see it end within the run.
-CONTROLLER = {'database': {'request_retry_timeout': 2},
-              'conductor': {'build_stall_timeout': 30,
-                            'move_recovery_interval': 5},
-              'quota': {'instances': -1, 'cores': -1, 'ram': -1}}
+CONTROLLER = {
+    'database': {'request_retry_timeout': 2},
+    'conductor': {'build_stall_timeout': 30, 'move_recovery_interval': 5},
+    'quota': {'instances': -1, 'cores': -1, 'ram': -1},
+}
 
 
 @pytest.fixture(scope='module')
@@ -63,20 +64,34 @@ def proxy() -> Any:
 
 
 @pytest.fixture(scope='module')
-def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any,
-          proxy: db_proxy.DatabaseProxy) -> Any:
+def cloud(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: Any,
+    proxy: db_proxy.DatabaseProxy,
+) -> Any:
     import devstack
 
-    dep = devstack.start(tmp_path_factory.mktemp('db-faults'), db='mysql',
-                         computes=2, driver='fake',
-                         controller_options=CONTROLLER, db_port=proxy.port)
+    dep = devstack.start(
+        tmp_path_factory.mktemp('db-faults'),
+        db='mysql',
+        computes=2,
+        driver='fake',
+        controller_options=CONTROLLER,
+        db_port=proxy.port,
+    )
     integration.register_cloud(request, dep)
     try:
         client = _client(dep)
-        flavor = client.once('POST', '/v2.1/flavors', {'flavor': {
-            'name': 'dbf', 'vcpus': 1, 'ram': 64, 'disk': 1}})
-        image = client.once('POST', '/image/v2/images', {
-            'name': 'dbf', 'disk_format': 'raw', 'container_format': 'bare'})
+        flavor = client.once(
+            'POST',
+            '/v2.1/flavors',
+            {'flavor': {'name': 'dbf', 'vcpus': 1, 'ram': 64, 'disk': 1}},
+        )
+        image = client.once(
+            'POST',
+            '/image/v2/images',
+            {'name': 'dbf', 'disk_format': 'raw', 'container_format': 'bare'},
+        )
         assert (flavor.status, image.status) == (200, 201), (flavor, image)
         dep.boot_refs = (flavor.body['flavor']['id'], image.body['id'])
         yield dep
@@ -98,8 +113,12 @@ class Book:
 
 
 def _client(cloud: Any) -> db_faults.Client:
-    return db_faults.Client(cloud.api_url, 'admin', cloud.passwords['admin'],
-                            {'OpenStack-API-Version': 'compute 2.53'})
+    return db_faults.Client(
+        cloud.api_url,
+        'admin',
+        cloud.passwords['admin'],
+        {'OpenStack-API-Version': 'compute 2.53'},
+    )
 
 
 def _find(client: db_faults.Client, name: str) -> str | None:
@@ -109,17 +128,25 @@ def _find(client: db_faults.Client, name: str) -> str | None:
     return found[0]['id'] if found else None
 
 
-def _boot(client: db_faults.Client, cloud: Any, name: str,
-          book: Book) -> str:
+def _boot(client: db_faults.Client, cloud: Any, name: str, book: Book) -> str:
     """The server's id; after a 503 it may exist: look first."""
     flavor, image = cloud.boot_refs
     for _attempt in range(60):
         found = _find(client, name)
         if found is not None:
             return found
-        answer = client.once('POST', '/v2.1/servers', {'server': {
-            'name': name, 'flavorRef': flavor, 'imageRef': image,
-            'networks': 'none'}})
+        answer = client.once(
+            'POST',
+            '/v2.1/servers',
+            {
+                'server': {
+                    'name': name,
+                    'flavorRef': flavor,
+                    'imageRef': image,
+                    'networks': 'none',
+                }
+            },
+        )
         if answer.status == 202:
             book.note(answer.body['server']['id'], 'booted')
             return answer.body['server']['id']
@@ -142,8 +169,10 @@ def _wait_active(client: db_faults.Client, server: str) -> None:
         shown = _show(client, server)
         assert shown is not None, f'server {server} vanished'
         assert shown['status'] != 'ERROR', (server, shown.get('fault'))
-        if (shown['status'] == 'ACTIVE'
-                and shown['OS-EXT-STS:task_state'] is None):
+        if (
+            shown['status'] == 'ACTIVE'
+            and shown['OS-EXT-STS:task_state'] is None
+        ):
             return
         time.sleep(0.5)
     raise AssertionError(f'server {server} not ACTIVE in {SETTLE} s')
@@ -160,8 +189,9 @@ def _delete(client: db_faults.Client, server: str, book: Book) -> None:
         time.sleep(0.5)
 
 
-def _drive(client: db_faults.Client, cloud: Any, name: str, fate: str,
-           book: Book) -> None:
+def _drive(
+    client: db_faults.Client, cloud: Any, name: str, fate: str, book: Book
+) -> None:
     """Boot server ``name``; ``fate``: ``keep`` it, delete it ``early``
     (as soon as accepted) or ``late`` (once active)."""
     server = _boot(client, cloud, name, book)
@@ -176,62 +206,85 @@ def _check(client: db_faults.Client, book: Book) -> list[str]:
     for server, what in sorted(book.servers.items()):
         shown = _show(client, server)
         if what == 'deleted' and shown is not None:
-            problems.append(f'server {server} was answered 204 and is '
-                            f'still there: {shown["status"]}')
+            problems.append(
+                f'server {server} was answered 204 and is '
+                f'still there: {shown["status"]}'
+            )
         elif what == 'booted' and shown is None:
-            problems.append(f'server {server} was answered 202 and is '
-                            'gone')
+            problems.append(f'server {server} was answered 202 and is gone')
         elif what == 'booted' and (
-                shown['status'] != 'ACTIVE'
-                or shown['OS-EXT-STS:task_state'] is not None):
-            problems.append(f'server {server} ended {shown["status"]} / '
-                            f'{shown["OS-EXT-STS:task_state"]}: '
-                            f'{shown.get("fault")}')
+            shown['status'] != 'ACTIVE'
+            or shown['OS-EXT-STS:task_state'] is not None
+        ):
+            problems.append(
+                f'server {server} ended {shown["status"]} / '
+                f'{shown["OS-EXT-STS:task_state"]}: '
+                f'{shown.get("fault")}'
+            )
     return problems
 
 
-def _run_once(cloud: Any, proxy: db_proxy.DatabaseProxy, seed: int,
-              run: int) -> dict[str, Any]:
+def _run_once(
+    cloud: Any, proxy: db_proxy.DatabaseProxy, seed: int, run: int
+) -> dict[str, Any]:
     rng = random.Random(seed)
     faults = db_faults.plan(rng, WINDOW, rng.randint(3, 5))
     fates = [rng.choice(('keep', 'early', 'late')) for _ in range(SERVERS)]
     client, book = _client(cloud), Book()
     started = time.monotonic()
-    applying = threading.Thread(target=db_faults.apply,
-                                args=(proxy, faults))
+    applying = threading.Thread(target=db_faults.apply, args=(proxy, faults))
     applying.start()
     try:
         errors = db_faults.run_threads(
-            [(_drive, (client, cloud, f'dbf-{run}-{index}', fate, book))
-             for index, fate in enumerate(fates)])
+            [
+                (_drive, (client, cloud, f'dbf-{run}-{index}', fate, book))
+                for index, fate in enumerate(fates)
+            ]
+        )
     finally:
         applying.join()
     problems = errors + _check(client, book)
-    report = {'seed': seed,
-              'seconds': round(time.monotonic() - started, 1),
-              'faults': [str(fault) for fault in faults],
-              'proxy': dataclasses.asdict(proxy.counts),
-              'statuses': client.statuses(), 'problems': problems}
+    report = {
+        'seed': seed,
+        'seconds': round(time.monotonic() - started, 1),
+        'faults': [str(fault) for fault in faults],
+        'proxy': dataclasses.asdict(proxy.counts),
+        'statuses': client.statuses(),
+        'problems': problems,
+    }
     # The next run starts on empty hosts.
-    db_faults.run_threads([(_delete, (client, server, Book()))
-                           for server, what in book.servers.items()
-                           if what == 'booted'])
+    db_faults.run_threads(
+        [
+            (_delete, (client, server, Book()))
+            for server, what in book.servers.items()
+            if what == 'booted'
+        ]
+    )
     return report
 
 
-def test_database_faults_under_load(cloud: Any,
-                                    proxy: db_proxy.DatabaseProxy) -> None:
+def test_database_faults_under_load(
+    cloud: Any, proxy: db_proxy.DatabaseProxy
+) -> None:
     failures = []
     for run in range(RUNS):
         report = _run_once(cloud, proxy, SEED + run, run)
         print(f'database faults run {run + 1}/{RUNS}: {report}')
         if report['problems']:
             failures.append(report)
-    unexpected = [line for line in db_faults.error_lines(cloud.logs)
-                  if 'Unexpected' in line]
+    unexpected = [
+        line
+        for line in db_faults.error_lines(cloud.logs)
+        if 'Unexpected' in line
+    ]
     assert not failures and not unexpected, (
         'reproduce one with NOVA_LITE_DB_FAULT_SEED=<seed> '
-        'NOVA_LITE_DB_FAULT_RUNS=1:\n' + '\n'.join(
+        'NOVA_LITE_DB_FAULT_RUNS=1:\n'
+        + '\n'.join(
             f'seed {r["seed"]}: faults {r["faults"]}: '
-            + '; '.join(r['problems']) for r in failures)
-        + '\n' + '\n'.join(unexpected))
+            + '; '.join(r['problems'])
+            for r in failures
+        )
+        + '\n'
+        + '\n'.join(unexpected)
+    )

@@ -23,24 +23,27 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[3]
 # The order matters: a host with servers cannot join a zone, so the
 # aggregates run before the first server is created.
-DOCS = ('doc/source/admin/services.rst',
-        'doc/source/admin/aggregates-zones-server-groups.rst',
-        'doc/source/admin/move-operations.rst',
-        'doc/source/admin/cleaning.rst')
-PREAMBLE = '''
+DOCS = (
+    'doc/source/admin/services.rst',
+    'doc/source/admin/aggregates-zones-server-groups.rst',
+    'doc/source/admin/move-operations.rst',
+    'doc/source/admin/cleaning.rst',
+)
+PREAMBLE = """
 export OS_CLIENT_CONFIG_FILE=$PWD/stacklite-state/clouds.yaml
 export OS_CLOUD=stacklite
 openstack flavor create --vcpus 1 --ram 512 --disk 1 m1.small
 openstack image create --disk-format raw --container-format bare cirros
-'''
+"""
 EXPORTS = PREAMBLE.strip().splitlines()[:2]
 
 
 @pytest.fixture(scope='module')
 def aio(request, tmp_path_factory):
     workdir = tmp_path_factory.mktemp('docs')
-    cloud = allinone.AllInOne(workdir / 'stacklite-state',
-                              workdir / 'aio.out', computes=2)
+    cloud = allinone.AllInOne(
+        workdir / 'stacklite-state', workdir / 'aio.out', computes=2
+    )
     conftest.register_cloud(request, cloud)
     cloud.start()
     try:
@@ -52,13 +55,31 @@ def aio(request, tmp_path_factory):
 
 
 def test_the_extractor_reads_literal_and_console_blocks():
-    text = '\n'.join([
-        '.. runnable', '', '::', '', '    a \\', '      b', '',
-        'not marked::', '', '    c', '',
-        '.. runnable', '', '.. code-block:: console', '',
-        '   $ d', '   output', "   $ e '[1,", "     2]'", '   more output'])
-    assert runnable.runnable_blocks(text) == [
-        'a \\\n  b', "d\ne '[1,\n  2]'"]
+    text = '\n'.join(
+        [
+            '.. runnable',
+            '',
+            '::',
+            '',
+            '    a \\',
+            '      b',
+            '',
+            'not marked::',
+            '',
+            '    c',
+            '',
+            '.. runnable',
+            '',
+            '.. code-block:: console',
+            '',
+            '   $ d',
+            '   output',
+            "   $ e '[1,",
+            "     2]'",
+            '   more output',
+        ]
+    )
+    assert runnable.runnable_blocks(text) == ['a \\\n  b', "d\ne '[1,\n  2]'"]
 
 
 @pytest.mark.parametrize('doc', DOCS)
@@ -67,16 +88,24 @@ def test_the_admin_guide_examples_run(aio, doc):
     assert blocks and all(blocks), f'{doc} has no runnable block'
     proc = runnable.run_blocks([*EXPORTS, *blocks], aio)
     assert proc.returncode == 0, (
-        f'an example of {doc} failed:\n{proc.stderr[-4000:]}')
+        f'an example of {doc} failed:\n{proc.stderr[-4000:]}'
+    )
 
 
 def test_stacklite_top_once_shows_nodes_and_servers(aio):
     """After the guides ran: their node and servers, grouped."""
     env = runnable.venv_env()
-    env.update(OS_CLIENT_CONFIG_FILE=str(aio / 'stacklite-state/clouds.yaml'),
-               OS_CLOUD='stacklite')
-    proc = subprocess.run(['stacklite-top', '--once'], env=env,
-                          capture_output=True, text=True, timeout=60)
+    env.update(
+        OS_CLIENT_CONFIG_FILE=str(aio / 'stacklite-state/clouds.yaml'),
+        OS_CLOUD='stacklite',
+    )
+    proc = subprocess.run(
+        ['stacklite-top', '--once'],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert 'unavailable' not in out, out

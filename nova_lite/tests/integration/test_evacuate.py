@@ -41,8 +41,15 @@ def servers(cloud) -> dict[str, Any]:
     suffix = secrets.token_hex(3)
     flavor = scenario.create_flavor(cloud, f'ev-{suffix}')
     image = scenario.create_image(cloud, f'ev-{suffix}')
-    names = {'a': C1, 'b': C1, 'nohost': C1, 'deleted': C1, 'slow': C1,
-             'kept': C1, 'other': C2}
+    names = {
+        'a': C1,
+        'b': C1,
+        'nohost': C1,
+        'deleted': C1,
+        'slow': C1,
+        'kept': C1,
+        'other': C2,
+    }
     ids = {}
     for host in (C1, C2):
         mine = [n for n, h in names.items() if h == host]
@@ -57,16 +64,27 @@ def _disk(cloud, host: str, server_id: str) -> tuple[int, str]:
     return support.disk_fingerprint(cloud.disk_path(host, server_id))
 
 
-def _boot_on(cloud, host: str, flavor: str, image: str, suffix: str,
-             names: list[str]) -> dict[str, str]:
+def _boot_on(
+    cloud, host: str, flavor: str, image: str, suffix: str, names: list[str]
+) -> dict[str, str]:
     """Boot ``names`` with every other compute disabled; wait ACTIVE."""
     others = [h for h in (C1, C2, C3) if h != host]
     for other in others:
         scenario.set_compute_enabled(cloud, other, enabled=False)
     try:
-        ids = {name: cloud.openstack(
-            'server', 'create', '--flavor', flavor, '--image', image,
-            '--no-network', f'ev-{suffix}-{name}')['id'] for name in names}
+        ids = {
+            name: cloud.openstack(
+                'server',
+                'create',
+                '--flavor',
+                flavor,
+                '--image',
+                image,
+                '--no-network',
+                f'ev-{suffix}-{name}',
+            )['id']
+            for name in names
+        }
         _wait_status(cloud, ids.values(), 'ACTIVE')
     finally:
         for other in others:
@@ -76,11 +94,14 @@ def _boot_on(cloud, host: str, flavor: str, image: str, suffix: str,
 
 def _wait_status(cloud, ids, status: str) -> None:
     def ready() -> bool:
-        rows = {r['ID']: r['Status'] for r in
-                cloud.openstack('server', 'list', '--all-projects')}
+        rows = {
+            r['ID']: r['Status']
+            for r in cloud.openstack('server', 'list', '--all-projects')
+        }
         errors = [i for i in ids if rows.get(i) == 'ERROR']
         assert not errors or status == 'ERROR', f'ERROR: {errors}'
         return all(rows.get(i) == status for i in ids)
+
     support.wait_for(ready, TIMEOUT, f'servers {status}', interval=1)
 
 
@@ -96,8 +117,10 @@ def _evacuations(cloud, server_id: str) -> list[dict[str, Any]]:
     # Not --server: that needs the server to exist, and records of
     # deleted servers matter here.
     rows = _migrations(cloud, '--type', 'evacuation')
-    return sorted((r for r in rows if r['Server UUID'] == server_id),
-                  key=lambda r: r['Id'])
+    return sorted(
+        (r for r in rows if r['Server UUID'] == server_id),
+        key=lambda r: r['Id'],
+    )
 
 
 def _status(cloud, server_id: str) -> str:
@@ -106,30 +129,45 @@ def _status(cloud, server_id: str) -> str:
 
 
 def _force(cloud, host: str, down: bool, check: bool = True) -> Any:
-    return cloud.openstack('--os-compute-api-version', '2.53', 'compute',
-                           'service', 'set', '--down' if down else '--up',
-                           host, 'nova-compute', parse=False, check=check)
+    return cloud.openstack(
+        '--os-compute-api-version',
+        '2.53',
+        'compute',
+        'service',
+        'set',
+        '--down' if down else '--up',
+        host,
+        'nova-compute',
+        parse=False,
+        check=check,
+    )
 
 
-def _evacuate(cloud, server_id: str, *args: str,
-              wait: bool = False) -> None:
+def _evacuate(cloud, server_id: str, *args: str, wait: bool = False) -> None:
     """``openstack server evacuate``. Its ``--wait`` never returns in
     python-openstackclient 10.5 (it compares the lower-cased status with
     'ACTIVE'), so the test polls the server itself."""
-    cloud.openstack('--os-compute-api-version', '2.29', 'server',
-                    'evacuate', *args, server_id)
+    cloud.openstack(
+        '--os-compute-api-version',
+        '2.29',
+        'server',
+        'evacuate',
+        *args,
+        server_id,
+    )
     if wait:
-        _wait_for('the evacuation to finish',
-                  lambda: _status(cloud, server_id) != 'accepted'
-                  and _show(cloud, server_id)['OS-EXT-STS:task_state']
-                  is None)
+        _wait_for(
+            'the evacuation to finish',
+            lambda: (
+                _status(cloud, server_id) != 'accepted'
+                and _show(cloud, server_id)['OS-EXT-STS:task_state'] is None
+            ),
+        )
 
 
-def _set_option(cloud, name: str, section: str, key: str,
-                value: Any) -> None:
+def _set_option(cloud, name: str, section: str, key: str, value: Any) -> None:
     config = cloud.computes[name].config
-    config.write_text(config.read_text() + f'\n[{section}]\n'
-                      f'{key} = {value}\n')
+    config.write_text(config.read_text() + f'\n[{section}]\n{key} = {value}\n')
 
 
 def _wait_for(what: str, predicate, timeout: float = TIMEOUT) -> Any:
@@ -138,8 +176,15 @@ def _wait_for(what: str, predicate, timeout: float = TIMEOUT) -> Any:
 
 def test_evacuate_two_servers_of_a_dead_compute(cloud, servers):
     ids = servers['ids']
-    early = cloud.openstack('--os-compute-api-version', '2.29', 'server',
-                            'evacuate', ids['a'], parse=False, check=False)
+    early = cloud.openstack(
+        '--os-compute-api-version',
+        '2.29',
+        'server',
+        'evacuate',
+        ids['a'],
+        parse=False,
+        check=False,
+    )
     assert early.returncode != 0, early
     assert f'Compute service of {C1} is still in use' in early.stderr, early
     assert cloud.stop_compute(C1) == 0
@@ -168,8 +213,9 @@ def test_no_valid_host_leaves_an_error_record(cloud, servers):
         scenario.set_compute_enabled(cloud, host, enabled=False)
     try:
         _evacuate(cloud, server)
-        _wait_for('the evacuation to fail',
-                  lambda: _status(cloud, server) == 'error')
+        _wait_for(
+            'the evacuation to fail', lambda: _status(cloud, server) == 'error'
+        )
     finally:
         for host in (C2, C3):
             scenario.set_compute_enabled(cloud, host, enabled=True)
@@ -193,8 +239,9 @@ def test_forcing_up_with_done_evacuations_is_refused(cloud, servers):
     assert refused.returncode != 0, refused
     # The CLI hides the reason; the API's answer:
     service = scenario.compute_services(cloud)[C1]['ID']
-    status, body = cloud.api_call('PUT', f'/v2.1/os-services/{service}',
-                                  {'forced_down': False})
+    status, body = cloud.api_call(
+        'PUT', f'/v2.1/os-services/{service}', {'forced_down': False}
+    )
     assert status == 400, body
     message = body['badRequest']['message']
     assert f'the nova-lite-compute agent on {C1}' in message, body
@@ -218,8 +265,10 @@ def test_source_returns_while_an_evacuation_is_in_progress(cloud, servers):
     scenario.set_compute_enabled(cloud, C2, enabled=False)
     try:
         _evacuate(cloud, server, '--host', C3)
-        _wait_for('the evacuation to be in progress',
-                  lambda: _status(cloud, server) == 'pre-migrating')
+        _wait_for(
+            'the evacuation to be in progress',
+            lambda: _status(cloud, server) == 'pre-migrating',
+        )
     finally:
         scenario.set_compute_enabled(cloud, C2, enabled=True)
     cloud.start_compute(C1, up=False)
@@ -265,8 +314,15 @@ def test_forcing_up_after_recovery(cloud, servers):
     shown = _show(cloud, nohost)
     assert shown['status'] == 'ERROR', shown
     assert 'No valid host' in shown['fault']['message'], shown
-    cloud.openstack('server', 'set', '--auto-approve', '--state', 'active',
-                    nohost, parse=False)
+    cloud.openstack(
+        'server',
+        'set',
+        '--auto-approve',
+        '--state',
+        'active',
+        nohost,
+        parse=False,
+    )
     shown = _show(cloud, nohost)
     assert shown['status'] == 'ACTIVE' and shown[scenario.HOST_KEY] == C1
     assert not _migrations(cloud, '--host', C1, '--status', 'done')

@@ -52,8 +52,9 @@ pytestmark = pytest.mark.integration
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if 'index' in metafunc.fixturenames:
-        metafunc.parametrize('index', range(
-            model_settings.of(metafunc.config).sequences))
+        metafunc.parametrize(
+            'index', range(model_settings.of(metafunc.config).sequences)
+        )
 
 
 # A frozen (SIGSTOP) or dead agent is down after SERVICE_DOWN_TIME, so a
@@ -69,17 +70,22 @@ COMPUTE_OPTIONS = {
     'virt_resources': {'spawn_seconds': 2},
     # The periodic clean-up (a host that resumes without a restart
     # converges within this time).
-    'DEFAULT': {'cleanup_interval': 5,
-                # Shelved servers stay until offloaded by a step, so
-                # that SHELVED is a state of its own.
-                'shelved_offload_time': -1},
+    'DEFAULT': {
+        'cleanup_interval': 5,
+        # Shelved servers stay until offloaded by a step, so
+        # that SHELVED is a state of its own.
+        'shelved_offload_time': -1,
+    },
 }
 CONTROLLER_OPTIONS = {
     # Moves and builds a killed conductor lost are driven again within seconds
     # (and requests still in flight are sometimes driven twice: that
     # must be safe too).
-    'conductor': {'move_recovery_interval': 5, 'move_stall_timeout': 20,
-                  'build_stall_timeout': 20},
+    'conductor': {
+        'move_recovery_interval': 5,
+        'move_stall_timeout': 20,
+        'build_stall_timeout': 20,
+    },
 }
 
 
@@ -97,12 +103,15 @@ class Clouds:
             import devstack
 
             dep = devstack.start(
-                self.tmp_path_factory.mktemp('model'), db='mysql',
-                computes=3, driver='local',
+                self.tmp_path_factory.mktemp('model'),
+                db='mysql',
+                computes=3,
+                driver='local',
                 service_down_time=SERVICE_DOWN_TIME,
                 report_interval=REPORT_INTERVAL,
                 compute_options=COMPUTE_OPTIONS,
-                controller_options=CONTROLLER_OPTIONS)
+                controller_options=CONTROLLER_OPTIONS,
+            )
             integration.register_cloud(self.request, dep)
             self.cloud = ModelCloud(dep)
             self.cloud.prepare(secrets.token_hex(3))
@@ -132,8 +141,11 @@ def _replay(text: str | None) -> list[model_steps.Step] | None:
     return model_steps.loads(text)
 
 
-def _keep_report(tmp_path_factory: Any, seed: int, exc: BaseException,
-                 ) -> None:
+def _keep_report(
+    tmp_path_factory: Any,
+    seed: int,
+    exc: BaseException,
+) -> None:
     """A failed sequence's report, at once, in
     ``<basetemp>/failures/seed-<seed>.txt`` (a long run prints it only
     when it ends)."""
@@ -146,8 +158,7 @@ def test_sequence(clouds, tmp_path_factory, index, request):
     settings = model_settings.of(request.config)
     seed = settings.seed + index
     cloud = clouds.get()
-    sequence = Sequence(cloud, seed, settings.steps,
-                        _replay(settings.replay))
+    sequence = Sequence(cloud, seed, settings.steps, _replay(settings.replay))
     started = time.monotonic()
     try:
         sequence.run()
@@ -156,8 +167,10 @@ def test_sequence(clouds, tmp_path_factory, index, request):
         clouds.discard()
         raise
     finally:
-        print(f'model sequence {sequence.describe()} in '
-              f'{time.monotonic() - started:.0f} s')
+        print(
+            f'model sequence {sequence.describe()} in '
+            f'{time.monotonic() - started:.0f} s'
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,14 +180,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--sequences', type=int, default=env.sequences)
     parser.add_argument('--steps', type=int, default=env.steps)
     parser.add_argument('--seed', type=int, default=env.seed)
-    parser.add_argument('--replay', default=env.replay,
-                        help='a JSON list of steps, or @FILE')
+    parser.add_argument(
+        '--replay', default=env.replay, help='a JSON list of steps, or @FILE'
+    )
     args, pytest_args = parser.parse_known_args(argv)
-    settings = model_settings.Settings(args.sequences, args.steps,
-                                       args.seed, args.replay)
-    return pytest.main([__file__, '-p', 'no:cacheprovider', '-rf', '-s',
-                        *pytest_args],
-                       plugins=[model_settings.CommandLine(settings)])
+    settings = model_settings.Settings(
+        args.sequences, args.steps, args.seed, args.replay
+    )
+    return pytest.main(
+        [__file__, '-p', 'no:cacheprovider', '-rf', '-s', *pytest_args],
+        plugins=[model_settings.CommandLine(settings)],
+    )
 
 
 if __name__ == '__main__':

@@ -37,14 +37,17 @@ def cloud(three_computes):
 @pytest.fixture(scope='module')
 def refs(cloud) -> dict[str, str]:
     suffix = secrets.token_hex(3)
-    return {'flavor': scenario.create_flavor(cloud, f'safe-{suffix}'),
-            'image': scenario.create_image(cloud, f'safe-{suffix}'),
-            'suffix': suffix}
+    return {
+        'flavor': scenario.create_flavor(cloud, f'safe-{suffix}'),
+        'image': scenario.create_image(cloud, f'safe-{suffix}'),
+        'suffix': suffix,
+    }
 
 
 def _boot_on(cloud, refs, host: str, name: str) -> str:
-    ids = ev._boot_on(cloud, host, refs['flavor'], refs['image'],
-                      refs['suffix'], [name])
+    ids = ev._boot_on(
+        cloud, host, refs['flavor'], refs['image'], refs['suffix'], [name]
+    )
     return ids[name]
 
 
@@ -72,8 +75,13 @@ def _restart(cloud, name: str, up: bool = True, **options: Any) -> None:
     offset = cloud.log_offset(name)
     cloud.start_compute(name, up=up)
     if up:
-        cloud.wait_logged(name, HOUSEKEEPING_DONE, offset, 120,
-                          f'the first housekeeping pass of {name}')
+        cloud.wait_logged(
+            name,
+            HOUSEKEEPING_DONE,
+            offset,
+            120,
+            f'the first housekeeping pass of {name}',
+        )
 
 
 def _freeze_and_evacuate(cloud, server: str) -> None:
@@ -91,17 +99,27 @@ def _freeze_and_evacuate(cloud, server: str) -> None:
 def _migrate_to(cloud, server: str, host: str) -> dict[str, Any]:
     """Cold migrate to ``host``; the migration record once it ended or
     reached VERIFY_RESIZE."""
-    status, body = cloud.api_call('POST', f'/v2.1/servers/{server}/action',
-                                  {'migrate': {'host': host}},
-                                  version='2.56')
+    status, body = cloud.api_call(
+        'POST',
+        f'/v2.1/servers/{server}/action',
+        {'migrate': {'host': host}},
+        version='2.56',
+    )
     assert status == 202, body
 
     def ended() -> Any:
-        rows = [r for r in ev._migrations(cloud, '--type', 'cold-migration')
-                if r['Server UUID'] == server]
+        rows = [
+            r
+            for r in ev._migrations(cloud, '--type', 'cold-migration')
+            if r['Server UUID'] == server
+        ]
         row = max(rows, key=lambda r: r['Id']) if rows else None
-        return row if row and row['Status'] in (
-            'finished', 'error', 'failed') else None
+        return (
+            row
+            if row and row['Status'] in ('finished', 'error', 'failed')
+            else None
+        )
+
     return _wait('the migration to end', ended)
 
 
@@ -114,8 +132,13 @@ def test_frozen_source_converges_without_a_restart(cloud, refs):
     kept = _boot_on(cloud, refs, C1, 'kept')
     _freeze_and_evacuate(cloud, server)
     dest = ev._show(cloud, server)[scenario.HOST_KEY]
-    _wait('compute-1 to clean up', lambda: not cloud.disk_path(
-        C1, server).exists() and ev._status(cloud, server) == 'completed')
+    _wait(
+        'compute-1 to clean up',
+        lambda: (
+            not cloud.disk_path(C1, server).exists()
+            and ev._status(cloud, server) == 'completed'
+        ),
+    )
     assert cloud.disk_path(dest, server).is_file()
     _wait('compute-1 up', lambda: _state(cloud, C1) == 'up')
     shown = ev._show(cloud, kept)
@@ -137,15 +160,19 @@ def test_stale_done_record_never_destroys_a_server_moved_back(cloud, refs):
     dest = ev._show(cloud, server)[scenario.HOST_KEY]
     assert dest != C1 and cloud.disk_path(dest, server).is_file()
 
-    _restart(cloud, C1)                         # cleans up at start
+    _restart(cloud, C1)  # cleans up at start
     assert not cloud.disk_path(C1, server).exists()
     assert ev._status(cloud, server) == 'completed'
     moved = _migrate_to(cloud, server, C1)
     assert moved['Status'] == 'finished', moved
     cloud.openstack('server', 'resize', 'confirm', server, parse=False)
-    _wait('the server ACTIVE on compute-1', lambda: (
-        s := ev._show(cloud, server))['status'] == 'ACTIVE'
-        and s[scenario.HOST_KEY] == C1)
+    _wait(
+        'the server ACTIVE on compute-1',
+        lambda: (
+            (s := ev._show(cloud, server))['status'] == 'ACTIVE'
+            and s[scenario.HOST_KEY] == C1
+        ),
+    )
     _restart(cloud, C1)
     shown = ev._show(cloud, server)
     assert shown['status'] == 'ACTIVE' and shown[scenario.HOST_KEY] == C1
@@ -163,17 +190,23 @@ def test_crash_during_the_destination_rebuild(cloud, refs):
     assert cloud.stop_compute(C1) == 0
     ev._force(cloud, C1, down=True)
     ev._evacuate(cloud, server, '--host', C2)
-    _wait('the rebuild to start',
-          lambda: ev._status(cloud, server) == 'pre-migrating')
+    _wait(
+        'the rebuild to start',
+        lambda: ev._status(cloud, server) == 'pre-migrating',
+    )
     cloud.kill(C2)
-    cloud.start_compute(C1, up=False)         # the source is back first
+    cloud.start_compute(C1, up=False)  # the source is back first
     assert cloud.disk_path(C1, server).is_file()
     assert ev._status(cloud, server) == 'pre-migrating'
     ev._set_option(cloud, C2, 'virt_resources', 'spawn_seconds', 0)
     cloud.start_compute(C2)
-    _wait('the rebuild resumed on compute-2', lambda: (
-        s := ev._show(cloud, server))['status'] == 'ACTIVE'
-        and s[scenario.HOST_KEY] == C2)
+    _wait(
+        'the rebuild resumed on compute-2',
+        lambda: (
+            (s := ev._show(cloud, server))['status'] == 'ACTIVE'
+            and s[scenario.HOST_KEY] == C2
+        ),
+    )
     assert cloud.disk_path(C2, server).is_file()
     assert ev._status(cloud, server) == 'done'
     _restart(cloud, C1, up=False)

@@ -36,8 +36,13 @@ TIMEOUT = 120
 # How long a finished flow may take to show once everything runs: the
 # agent's start-up, or a housekeeping pass plus a move's steps.
 SETTLE = 90
-OPEN = ('accepted', 'pre-migrating', 'migrating', 'post-migrating',
-        'reverting')
+OPEN = (
+    'accepted',
+    'pre-migrating',
+    'migrating',
+    'post-migrating',
+    'reverting',
+)
 
 
 @pytest.fixture(scope='module')
@@ -47,15 +52,23 @@ def cloud(request, tmp_path_factory):
     from lite_common.tests import integration
 
     dep = devstack.start(
-        tmp_path_factory.mktemp('flows-end'), db='mysql', computes=3,
+        tmp_path_factory.mktemp('flows-end'),
+        db='mysql',
+        computes=3,
         driver='local',
         # An object call a frozen conductor does not answer fails after
         # 10 s (the default is 60), so that a request's handler dies
         # quickly in the last test of the rebuild kind.
-        compute_options={'DEFAULT': {'cleanup_interval': 5,
-                                     'rpc_response_timeout': 10}},
-        controller_options={'conductor': {'move_recovery_interval': 5,
-                                          'move_stall_timeout': 20}})
+        compute_options={
+            'DEFAULT': {'cleanup_interval': 5, 'rpc_response_timeout': 10}
+        },
+        controller_options={
+            'conductor': {
+                'move_recovery_interval': 5,
+                'move_stall_timeout': 20,
+            }
+        },
+    )
     integration.register_cloud(request, dep)
     try:
         yield dep
@@ -67,12 +80,26 @@ def cloud(request, tmp_path_factory):
 def setup(cloud) -> dict[str, Any]:
     suffix = secrets.token_hex(3)
     small = scenario.create_flavor(cloud, f'fe-small-{suffix}')
-    large = cloud.openstack('flavor', 'create', '--vcpus', '2', '--ram',
-                            '512', '--disk', '1', f'fe-large-{suffix}')['id']
+    large = cloud.openstack(
+        'flavor',
+        'create',
+        '--vcpus',
+        '2',
+        '--ram',
+        '512',
+        '--disk',
+        '1',
+        f'fe-large-{suffix}',
+    )['id']
     image = scenario.create_image(cloud, f'fe-{suffix}')
     other = scenario.create_image(cloud, f'fe-other-{suffix}')
-    return {'small': small, 'large': large, 'image': image, 'other': other,
-            'suffix': suffix}
+    return {
+        'small': small,
+        'large': large,
+        'image': image,
+        'other': other,
+        'suffix': suffix,
+    }
 
 
 def _rows(cloud, query: str, **params: Any) -> list[Any]:
@@ -85,21 +112,30 @@ def _rows(cloud, query: str, **params: Any) -> list[Any]:
 
 
 def _instance(cloud, uuid: str) -> Any:
-    return _rows(cloud, 'SELECT host, vm_state, task_state, vcpus, '
-                 'image_ref FROM instances WHERE uuid = :uuid',
-                 uuid=uuid)[0]
+    return _rows(
+        cloud,
+        'SELECT host, vm_state, task_state, vcpus, '
+        'image_ref FROM instances WHERE uuid = :uuid',
+        uuid=uuid,
+    )[0]
 
 
 def _migrations(cloud, uuid: str) -> list[Any]:
-    return _rows(cloud, 'SELECT id, migration_type, status, dest_compute '
-                 'FROM migrations WHERE instance_uuid = :uuid AND '
-                 'deleted = 0 ORDER BY id', uuid=uuid)
+    return _rows(
+        cloud,
+        'SELECT id, migration_type, status, dest_compute '
+        'FROM migrations WHERE instance_uuid = :uuid AND '
+        'deleted = 0 ORDER BY id',
+        uuid=uuid,
+    )
 
 
-def _action(cloud, uuid: str, body: dict[str, Any],
-            expected: int = 202) -> None:
-    status, answer = cloud.api_call('POST', f'/v2.1/servers/{uuid}/action',
-                                    body, '2.56')
+def _action(
+    cloud, uuid: str, body: dict[str, Any], expected: int = 202
+) -> None:
+    status, answer = cloud.api_call(
+        'POST', f'/v2.1/servers/{uuid}/action', body, '2.56'
+    )
     assert status == expected, (status, answer)
 
 
@@ -109,8 +145,12 @@ def _boot(cloud, setup, name: str, host: str) -> str:
     for other in others:
         scenario.set_compute_enabled(cloud, other, enabled=False)
     try:
-        server = scenario.boot(cloud, setup['small'], setup['image'],
-                               f'fe-{setup["suffix"]}-{name}')
+        server = scenario.boot(
+            cloud,
+            setup['small'],
+            setup['image'],
+            f'fe-{setup["suffix"]}-{name}',
+        )
     finally:
         for other in others:
             scenario.set_compute_enabled(cloud, other, enabled=True)
@@ -127,18 +167,19 @@ def _disk_image(cloud, host: str, uuid: str) -> str | None:
 
 def _wait_at_rest(cloud, uuid: str) -> Any:
     """Until the server has no task and no open migration (bounded)."""
+
     def settled() -> Any:
         row = _instance(cloud, uuid)
-        open_moves = [m for m in _migrations(cloud, uuid)
-                      if m.status in OPEN]
+        open_moves = [m for m in _migrations(cloud, uuid) if m.status in OPEN]
         return row.task_state is None and not open_moves and row
+
     try:
-        return support.wait_for(settled, SETTLE, f'{uuid} at rest',
-                                interval=1)
+        return support.wait_for(settled, SETTLE, f'{uuid} at rest', interval=1)
     except TimeoutError:
         raise AssertionError(
             f'{uuid} did not come to rest: {_instance(cloud, uuid)}, '
-            f'migrations {_migrations(cloud, uuid)}') from None
+            f'migrations {_migrations(cloud, uuid)}'
+        ) from None
 
 
 def test_rebuild_taken_and_lost_by_a_dying_agent_ends(cloud, setup):
@@ -159,7 +200,10 @@ def test_rebuild_taken_and_lost_by_a_dying_agent_ends(cloud, setup):
     cloud.start_compute(C1)
     row = _wait_at_rest(cloud, uuid)
     assert (row.host, row.vm_state, row.image_ref) == (
-        C1, 'active', setup['other']), row
+        C1,
+        'active',
+        setup['other'],
+    ), row
     assert _disk_image(cloud, C1, uuid) == setup['other']
 
 
@@ -201,7 +245,8 @@ def test_reboot_whose_handler_died_on_a_silent_conductor_ends(cloud, setup):
 
 
 def test_reset_ends_the_move_it_strands_and_the_next_move_completes(
-        cloud, setup):
+    cloud, setup
+):
     """A migration to C2 is accepted while C2 and the conductor are
     dead; os-resetState (active) ends it; a resize is then accepted and
     is the move that completes once everything runs again."""
@@ -222,9 +267,15 @@ def test_reset_ends_the_move_it_strands_and_the_next_move_completes(
     row = _wait_at_rest(cloud, uuid)
     first, second = _migrations(cloud, uuid)
     assert (first.status, second.migration_type, second.status) == (
-        'error', 'resize', 'finished'), (first, second)
+        'error',
+        'resize',
+        'finished',
+    ), (first, second)
     assert (row.vm_state, row.vcpus) == ('resized', 2), row
     _action(cloud, uuid, {'confirmResize': None}, 204)
-    support.wait_for(lambda: _migrations(cloud, uuid)[-1].status
-                     == 'confirmed', TIMEOUT, 'the resize confirmed')
+    support.wait_for(
+        lambda: _migrations(cloud, uuid)[-1].status == 'confirmed',
+        TIMEOUT,
+        'the resize confirmed',
+    )
     cloud.wait_services_up()

@@ -32,8 +32,14 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[3]
 GUIDE = ROOT / 'doc' / 'source' / 'install' / 'deployment.rst'
 STANDIN = Path(__file__).with_name('systemctl_standin.py')
-UNITS = ('stacklite-keystone', 'nova-lite-api', 'nova-lite-conductor',
-         'nova-lite-compute', 'ironic-lite-api', 'ironic-lite-conductor')
+UNITS = (
+    'stacklite-keystone',
+    'nova-lite-api',
+    'nova-lite-conductor',
+    'nova-lite-compute',
+    'ironic-lite-api',
+    'ironic-lite-conductor',
+)
 
 
 class Site:
@@ -44,23 +50,29 @@ class Site:
         user = getpass.getuser()
         self.tmp = tmp
         self.run_dir = tmp / 'units-run'
-        self.databases = {name: f'{name}_{suffix}'
-                          for name in ('keystone', 'nova', 'ironic')}
-        self.vhosts = {name: f'{name}_mq_{suffix}'
-                       for name in ('nova', 'ironic')}
+        self.databases = {
+            name: f'{name}_{suffix}' for name in ('keystone', 'nova', 'ironic')
+        }
+        self.vhosts = {
+            name: f'{name}_mq_{suffix}' for name in ('nova', 'ironic')
+        }
         bin_dir = tmp / 'bin'
         bin_dir.mkdir()
         systemctl = bin_dir / 'systemctl'
-        systemctl.write_text(f'#!/bin/sh\nexec {sys.executable} {STANDIN} '
-                             '"$@"\n')
+        systemctl.write_text(
+            f'#!/bin/sh\nexec {sys.executable} {STANDIN} "$@"\n'
+        )
         systemctl.chmod(0o755)
         self.env = {
-            'CONTROLLER': support.LOCALHOST, 'LISTEN_IP': support.LOCALHOST,
-            'DB_HOST': support.LOCALHOST, 'RABBIT_HOST': support.LOCALHOST,
+            'CONTROLLER': support.LOCALHOST,
+            'LISTEN_IP': support.LOCALHOST,
+            'DB_HOST': support.LOCALHOST,
+            'RABBIT_HOST': support.LOCALHOST,
             'KEYSTONE_PORT': str(support.free_port()),
             'NOVA_API_PORT': str(support.free_port()),
             'IRONIC_API_PORT': str(support.free_port()),
-            'PREFIX': sys.prefix, 'ETC': str(tmp / 'etc'),
+            'PREFIX': sys.prefix,
+            'ETC': str(tmp / 'etc'),
             'VAR_LIB': str(tmp / 'var' / 'lib'),
             'UNIT_DIR': str(tmp / 'units'),
             'KEYSTONE_DB': self.databases['keystone'],
@@ -68,18 +80,22 @@ class Site:
             'IRONIC_DB': self.databases['ironic'],
             'NOVA_MQ': self.vhosts['nova'],
             'IRONIC_MQ': self.vhosts['ironic'],
-            'KEYSTONE_USER': user, 'NOVA_USER': user, 'IRONIC_USER': user,
+            'KEYSTONE_USER': user,
+            'NOVA_USER': user,
+            'IRONIC_USER': user,
             'STANDIN_RUN_DIR': str(self.run_dir),
             'PATH': f'{bin_dir}:{Path(sys.executable).parent}:'
-                    f'{os.environ["PATH"]}',
+            f'{os.environ["PATH"]}',
             # Not the test runner's home: a clouds.yaml there must not
             # be read, nor a cache written.
             'HOME': str(tmp / 'home'),
         }
 
     def log_tails(self, lines: int = 40) -> str:
-        return ''.join(f'==> {log.name} <==\n{support.tail(log, lines)}\n'
-                       for log in sorted(self.run_dir.glob('*.log')))
+        return ''.join(
+            f'==> {log.name} <==\n{support.tail(log, lines)}\n'
+            for log in sorted(self.run_dir.glob('*.log'))
+        )
 
     def _file(self, unit: str, kind: str) -> str | None:
         try:
@@ -90,8 +106,11 @@ class Site:
     def stop(self, timeout: float = 60) -> dict[str, int | None]:
         """SIGTERM every unit's process that runs; the exit status of
         every unit started (None: SIGKILLed after ``timeout``)."""
-        pids = {unit: int(text) for unit in UNITS
-                if (text := self._file(unit, 'pid'))}
+        pids = {
+            unit: int(text)
+            for unit in UNITS
+            if (text := self._file(unit, 'pid'))
+        }
         for unit, pid in pids.items():
             if self._file(unit, 'status') is None:
                 support.signal_pid(pid, signal.SIGTERM)
@@ -115,25 +134,32 @@ class Site:
             try:
                 support._rabbitmqctl('delete_user', vhost)
             except RuntimeError:
-                pass        # the guide did not get as far as creating it
+                pass  # the guide did not get as far as creating it
 
 
 def test_the_guide_starts_every_shipped_unit():
-    shipped = {unit.stem for unit in (ROOT / 'etc' / 'systemd').glob(
-        '*.service')}
+    shipped = {
+        unit.stem for unit in (ROOT / 'etc' / 'systemd').glob('*.service')
+    }
     assert shipped == set(UNITS)
 
 
 def test_the_guide_has_runnable_blocks_for_every_step():
     blocks = runnable.runnable_blocks(GUIDE.read_text())
     text = '\n'.join(blocks)
-    for step in ('mysql <<SQL', 'rabbitmqctl add_vhost', 'keystone db_sync',
-                 'keystone bootstrap', 'openstack endpoint create',
-                 'systemctl enable --now stacklite-keystone',
-                 'nova-lite-manage', 'ironic-lite-dbsync',
-                 'systemctl enable --now nova-lite-compute',
-                 'openstack server create',
-                 'openstack baremetal node provide'):
+    for step in (
+        'mysql <<SQL',
+        'rabbitmqctl add_vhost',
+        'keystone db_sync',
+        'keystone bootstrap',
+        'openstack endpoint create',
+        'systemctl enable --now stacklite-keystone',
+        'nova-lite-manage',
+        'ironic-lite-dbsync',
+        'systemctl enable --now nova-lite-compute',
+        'openstack server create',
+        'openstack baremetal node provide',
+    ):
         assert step in text, step
 
 
@@ -142,11 +168,15 @@ def test_the_install_guide_runs(tmp_path, request):
     conftest.register_cloud(request, site)
     try:
         proc = runnable.run_blocks(
-            runnable.runnable_blocks(GUIDE.read_text()), ROOT,
-            timeout=600, env=site.env)
+            runnable.runnable_blocks(GUIDE.read_text()),
+            ROOT,
+            timeout=600,
+            env=site.env,
+        )
         assert proc.returncode == 0, (
             f'the install guide failed:\n{proc.stderr[-6000:]}\n'
-            f'{site.log_tails()}')
+            f'{site.log_tails()}'
+        )
         codes = site.stop()
     finally:
         site.stop()
@@ -154,5 +184,6 @@ def test_the_install_guide_runs(tmp_path, request):
     # A daemon that dies on SIGTERM with a traceback, or hangs, is as
     # much a failure of the guide's deployment as a failed command.
     bad = {unit: code for unit, code in codes.items() if code != 0}
-    assert not bad, f'units that did not stop cleanly: {bad}\n' \
-        + site.log_tails()
+    assert not bad, (
+        f'units that did not stop cleanly: {bad}\n' + site.log_tails()
+    )

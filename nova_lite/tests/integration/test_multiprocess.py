@@ -24,8 +24,9 @@ def test_no_credentials_is_401(deployment):
 
 
 def test_wrong_password_is_401(deployment):
-    status, _ = support.http_request(deployment.api_url + '/v2.1/servers',
-                                     'admin', 'not-the-password')
+    status, _ = support.http_request(
+        deployment.api_url + '/v2.1/servers', 'admin', 'not-the-password'
+    )
     assert status == 401
 
 
@@ -35,15 +36,15 @@ def test_demo_cannot_list_services(deployment):
     assert set(body) == {'forbidden'}, body
     assert body['forbidden']['code'] == 403, body
     assert isinstance(body['forbidden']['message'], str), body
-    proc = deployment.openstack('compute', 'service', 'list',
-                                cloud='stacklite-demo', check=False)
+    proc = deployment.openstack(
+        'compute', 'service', 'list', cloud='stacklite-demo', check=False
+    )
     assert getattr(proc, 'returncode', 0) != 0, proc
     assert '403' in proc.stderr or 'Forbidden' in proc.stderr, proc.stderr
 
 
 def test_demo_can_list_servers(deployment):
-    assert deployment.openstack('server', 'list',
-                                cloud='stacklite-demo') == []
+    assert deployment.openstack('server', 'list', cloud='stacklite-demo') == []
 
 
 def test_compute_goes_down_and_comes_back(deployment):
@@ -51,10 +52,18 @@ def test_compute_goes_down_and_comes_back(deployment):
     assert deployment.stop_compute(host) == 0
     try:
         support.wait_for(
-            lambda: scenario.compute_services(deployment)[host]['State']
-            == 'down', 60, f'{host} reported down', interval=2)
+            lambda: (
+                scenario.compute_services(deployment)[host]['State'] == 'down'
+            ),
+            60,
+            f'{host} reported down',
+            interval=2,
+        )
     finally:
         deployment.start_compute(host, wait=False)
     support.wait_for(
         lambda: scenario.compute_services(deployment)[host]['State'] == 'up',
-        60, f'{host} reported up again', interval=2)
+        60,
+        f'{host} reported up again',
+        interval=2,
+    )

@@ -27,14 +27,18 @@ def test_the_readme_has_runnable_blocks():
 
 
 def test_the_readme_examples_run(tmp_path, request):
-    cloud = allinone.AllInOne(tmp_path / 'stacklite-state',
-                              tmp_path / 'aio.out', computes=1)
+    cloud = allinone.AllInOne(
+        tmp_path / 'stacklite-state', tmp_path / 'aio.out', computes=1
+    )
     conftest.register_cloud(request, cloud)
     cloud.start()
     try:
-        proc = runnable.run_blocks(runnable.runnable_blocks(
-            (ROOT / 'README.rst').read_text()), tmp_path)
+        proc = runnable.run_blocks(
+            runnable.runnable_blocks((ROOT / 'README.rst').read_text()),
+            tmp_path,
+        )
         assert proc.returncode == 0, (
-            f'a README example failed:\n{proc.stderr[-4000:]}')
+            f'a README example failed:\n{proc.stderr[-4000:]}'
+        )
     finally:
         cloud.stop(timeout=60)

@@ -12,7 +12,8 @@ from nova_lite.tests import database
 def db(tmp_path):  # type: ignore[no-untyped-def]
     """A migrated SQLite file for this test only."""
     with database.temporary_database(
-            f'sqlite:///{tmp_path / "nova.db"}') as manager:
+        f'sqlite:///{tmp_path / "nova.db"}'
+    ) as manager:
         yield manager
 
 
@@ -26,6 +27,10 @@ def conf():  # type: ignore[no-untyped-def]
     """nova_lite's options at their defaults, no config file read."""
     conf = cfg.ConfigOpts()
     nova_conf.register_all(conf)
-    conf([], project='nova-lite-test', default_config_files=[],
-         default_config_dirs=[])
+    conf(
+        [],
+        project='nova-lite-test',
+        default_config_files=[],
+        default_config_dirs=[],
+    )
     return conf

@@ -17,7 +17,10 @@ def quota_options():
 def test_create_and_read_with_hosts_and_metadata(ctx):
     agg = aggregates.create(ctx, 'rack', {'availability_zone': 'az1'})
     assert (agg['hosts'], agg['metadata'], agg['availability_zone']) == (
-        [], {'availability_zone': 'az1'}, 'az1')
+        [],
+        {'availability_zone': 'az1'},
+        'az1',
+    )
     aggregates.add_host(ctx, agg['id'], 'h1')
     aggregates.add_host(ctx, agg['id'], 'h2')
     other = aggregates.create(ctx, 'plain', {})
@@ -77,9 +80,16 @@ def test_zones_of_hosts(ctx):
 
 
 def _group(ctx, project='p'):
-    return server_groups.create(ctx, {
-        'name': 'g', 'project_id': project, 'user_id': 'u',
-        'policy': 'affinity', 'rules': None})
+    return server_groups.create(
+        ctx,
+        {
+            'name': 'g',
+            'project_id': project,
+            'user_id': 'u',
+            'policy': 'affinity',
+            'rules': None,
+        },
+    )
 
 
 def test_server_group_quota(ctx):
@@ -97,7 +107,8 @@ def test_server_group_quota(ctx):
 def test_server_group_listing_and_destroy(ctx):
     mine, theirs = _group(ctx), _group(ctx, project='other')
     assert [g['uuid'] for g in server_groups.get_all(ctx, 'p', None, 0)] == [
-        mine['uuid']]
+        mine['uuid']
+    ]
     assert len(server_groups.get_all(ctx, None, None, 0)) == 2
     assert server_groups.get_all(ctx, None, 1, 1)[0]['uuid'] == theirs['uuid']
     server_groups.destroy(ctx, mine['uuid'])

@@ -27,15 +27,20 @@ def test_an_agent_that_does_not_answer_is_409():
     answer = _answer(messaging.MessagingTimeout('no reply'))
     assert answer.code == 409
     assert answer.explanation == (
-        'Compute service of compute-1 is unavailable at this time.')
+        'Compute service of compute-1 is unavailable at this time.'
+    )
 
 
 def test_an_agent_of_an_older_release_is_409():
     # What the caller gets from an agent whose RPC API lacks the version
     # (oslo.messaging's dispatcher's UnsupportedVersion, remote).
-    answer = _answer(messaging.RemoteError(
-        'UnsupportedVersion', 'Endpoint does not support RPC version 1.10. '
-        'Attempted method: get_console_output'))
+    answer = _answer(
+        messaging.RemoteError(
+            'UnsupportedVersion',
+            'Endpoint does not support RPC version 1.10. '
+            'Attempted method: get_console_output',
+        )
+    )
     assert answer.code == 409
     assert 'too old for this request' in answer.explanation
 

@@ -37,21 +37,34 @@ def any_ctx(db_url):
 def _traited(ctx, svc, *traits):
     node = _machine(ctx, svc)
     return compute_nodes.compute_node_update(
-        ctx, node['id'], {'traits': list(traits) or None})
+        ctx, node['id'], {'traits': list(traits) or None}
+    )
 
 
 def _req(inst, required=(), forbidden=()):
-    return claims.Request(inst['uuid'], 0, 0, 0, resource_class=RC,
-                          required_traits=tuple(required),
-                          forbidden_traits=tuple(forbidden))
+    return claims.Request(
+        inst['uuid'],
+        0,
+        0,
+        0,
+        resource_class=RC,
+        required_traits=tuple(required),
+        forbidden_traits=tuple(forbidden),
+    )
 
 
 def test_flavor_traits_from_extra_specs():
-    specs = {'trait:CUSTOM_GOLD': 'required', 'trait:CUSTOM_RAID': 'required',
-             'trait:CUSTOM_OLD': 'forbidden', 'trait:CUSTOM_X': 'optional',
-             'resources:CUSTOM_BAREMETAL': '1'}
+    specs = {
+        'trait:CUSTOM_GOLD': 'required',
+        'trait:CUSTOM_RAID': 'required',
+        'trait:CUSTOM_OLD': 'forbidden',
+        'trait:CUSTOM_X': 'optional',
+        'resources:CUSTOM_BAREMETAL': '1',
+    }
     assert claims.flavor_traits({'extra_specs': specs}) == (
-        ('CUSTOM_GOLD', 'CUSTOM_RAID'), ('CUSTOM_OLD',))
+        ('CUSTOM_GOLD', 'CUSTOM_RAID'),
+        ('CUSTOM_OLD',),
+    )
     assert claims.flavor_traits(None) == ((), ())
 
 
@@ -61,14 +74,17 @@ def test_required_and_forbidden_traits_choose_the_node(any_ctx, conf):  # noqa: 
     gold = _traited(ctx, agent, 'CUSTOM_GOLD', 'CUSTOM_RAID')
     plain = _traited(ctx, agent)
     node = claims.select_and_claim(
-        ctx, conf, _req(_instance(ctx, 0, 0, 0), ['CUSTOM_GOLD']))
+        ctx, conf, _req(_instance(ctx, 0, 0, 0), ['CUSTOM_GOLD'])
+    )
     assert node.id == gold['id']
     with pytest.raises(exception.NoValidHost) as caught:
         claims.select_and_claim(
-            ctx, conf, _req(_instance(ctx, 0, 0, 0), ['CUSTOM_GOLD']))
+            ctx, conf, _req(_instance(ctx, 0, 0, 0), ['CUSTOM_GOLD'])
+        )
     assert 'with traits CUSTOM_GOLD' in str(caught.value)
     node = claims.select_and_claim(
-        ctx, conf, _req(_instance(ctx, 0, 0, 0), forbidden=['CUSTOM_GOLD']))
+        ctx, conf, _req(_instance(ctx, 0, 0, 0), forbidden=['CUSTOM_GOLD'])
+    )
     assert node.id == plain['id']
 
 
@@ -78,8 +94,9 @@ def test_like_wildcards_do_not_match_other_traits(any_ctx, conf):  # noqa: F811,
     _traited(ctx, agent, 'CUSTOM_AXB', 'CUSTOM_GOLD_X')
     for wanted in ('CUSTOM_A_B', 'CUSTOM_GOLD', 'CUSTOM_%'):
         with pytest.raises(exception.NoValidHost):
-            claims.select_and_claim(ctx, conf,
-                                    _req(_instance(ctx, 0, 0, 0), [wanted]))
+            claims.select_and_claim(
+                ctx, conf, _req(_instance(ctx, 0, 0, 0), [wanted])
+            )
     forbidden = _req(_instance(ctx, 0, 0, 0), forbidden=['CUSTOM_A_B'])
     assert claims.select_and_claim(ctx, conf, forbidden) is not None
 
@@ -93,22 +110,33 @@ def test_the_claim_checks_the_traits_again(ctx, conf):  # noqa: F811
         [candidate] = claims.candidates(session, conf, req)
     compute_nodes.compute_node_update(ctx, gold['id'], {'traits': None})
     assert claims.claim_on(ctx, conf, req, candidate) is False
-    assert compute_nodes.compute_node_get(
-        ctx, id=gold['id'])['running_vms'] == 0
+    assert (
+        compute_nodes.compute_node_get(ctx, id=gold['id'])['running_vms'] == 0
+    )
 
 
 def test_reported_traits_are_recorded(ctx, conf):  # noqa: F811
     agent = _service(ctx, 'ironic-compute')
     node_uuid = str(uuid.uuid4())
     res = virt_driver.NodeResources(
-        vcpus=0, memory_mb=0, local_gb=0, hypervisor_type='ironic',
-        hypervisor_version=1, hypervisor_hostname=node_uuid,
-        resource_class=RC, traits=['CUSTOM_B', 'CUSTOM_A'])
-    node = resources.ensure_node(ctx, conf, 'ironic-compute', agent['id'],
-                                 node_uuid, res, node_uuid)
+        vcpus=0,
+        memory_mb=0,
+        local_gb=0,
+        hypervisor_type='ironic',
+        hypervisor_version=1,
+        hypervisor_hostname=node_uuid,
+        resource_class=RC,
+        traits=['CUSTOM_B', 'CUSTOM_A'],
+    )
+    node = resources.ensure_node(
+        ctx, conf, 'ironic-compute', agent['id'], node_uuid, res, node_uuid
+    )
     assert cn_obj.ComputeNode.get_by_uuid(ctx, node.uuid).traits == [
-        'CUSTOM_A', 'CUSTOM_B']
+        'CUSTOM_A',
+        'CUSTOM_B',
+    ]
     res['traits'] = []
-    resources.ensure_node(ctx, conf, 'ironic-compute', agent['id'],
-                          node_uuid, res, node_uuid)
+    resources.ensure_node(
+        ctx, conf, 'ironic-compute', agent['id'], node_uuid, res, node_uuid
+    )
     assert cn_obj.ComputeNode.get_by_uuid(ctx, node.uuid).traits is None

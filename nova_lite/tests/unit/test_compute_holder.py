@@ -20,8 +20,9 @@ DOWN = 60
 
 
 def _service(ctx, host='cmp1'):
-    svc = service_obj.Service(ctx, host=host, binary='nova-compute',
-                              topic='compute')
+    svc = service_obj.Service(
+        ctx, host=host, binary='nova-compute', topic='compute'
+    )
     svc.create()
     return svc
 
@@ -33,8 +34,7 @@ def _age(ctx, svc, seconds):
 
 def _take(ctx, host='cmp1'):
     holder = holder_mod.Holder(host)
-    svc = service_obj.Service.get_by_host_and_binary(ctx, host,
-                                                     'nova-compute')
+    svc = service_obj.Service.get_by_host_and_binary(ctx, host, 'nova-compute')
     holder.take(svc, DOWN)
     return holder
 
@@ -48,7 +48,7 @@ def test_a_second_process_is_refused_while_the_first_lives(ctx):
     assert first.incarnation in message
     assert holder_mod.this_process() in message
     assert 'nova-lite-manage compute release cmp1' in message
-    first.check()     # still the holder
+    first.check()  # still the holder
 
 
 def test_a_holder_silent_past_the_down_time_is_replaced_and_fenced(ctx):
@@ -88,8 +88,7 @@ def test_release_by_an_operator_fences_the_holder(ctx):
 def _key(pid, started):
     me = process_key.this_process()
     assert me is not None
-    return str(process_key.ProcessKey(me.boot, me.pid_namespace, pid,
-                                      started))
+    return str(process_key.ProcessKey(me.boot, me.pid_namespace, pid, started))
 
 
 def test_a_holder_proven_dead_on_this_machine_is_replaced_at_once(ctx):
@@ -98,9 +97,12 @@ def test_a_holder_proven_dead_on_this_machine_is_replaced_at_once(ctx):
     child = subprocess.Popen([sys.executable, '-c', 'pass'])
     started = process_key.start_time(child.pid)
     child.wait()
-    svc.claim('00000000-0000-4000-8000-000000000001',
-              f'pid {child.pid} on here', DOWN,
-              process_key=_key(child.pid, started or 1))
+    svc.claim(
+        '00000000-0000-4000-8000-000000000001',
+        f'pid {child.pid} on here',
+        DOWN,
+        process_key=_key(child.pid, started or 1),
+    )
     _take(ctx).check()
 
 
@@ -109,13 +111,21 @@ def test_a_holder_that_runs_or_elsewhere_keeps_its_name(ctx):
     container, or one with no key: no proof, the name stays held."""
     child = subprocess.Popen([sys.executable, '-c', 'pass'])
     child.wait()
-    for number, key in enumerate([
+    for number, key in enumerate(
+        [
             str(process_key.this_process()),
             f'another-boot/pid:[4026531836]/{child.pid}/1',
-            None], start=1):
+            None,
+        ],
+        start=1,
+    ):
         svc = _service(ctx, host=f'cmp{number}')
-        svc.claim(f'00000000-0000-4000-8000-00000000000{number}',
-                  'pid 1 on elsewhere', DOWN, process_key=key)
+        svc.claim(
+            f'00000000-0000-4000-8000-00000000000{number}',
+            'pid 1 on elsewhere',
+            DOWN,
+            process_key=key,
+        )
         with pytest.raises(exception.ComputeHostInUse):
             _take(ctx, host=f'cmp{number}')
 

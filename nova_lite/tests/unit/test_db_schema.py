@@ -6,7 +6,6 @@ trust); a test fails, rather than skips, when its server is unreachable.
 Each test creates its own uniquely named database and drops it.
 """
 
-
 from alembic import command as alembic_command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -37,8 +36,7 @@ def engine(db_url):
 
 def _schema_diff(engine):
     with engine.connect() as conn:
-        context = MigrationContext.configure(
-            conn, opts={'compare_type': True})
+        context = MigrationContext.configure(conn, opts={'compare_type': True})
         # No difference is filtered out: on all three backends the
         # migrated schema matches the models exactly (types included),
         # so any difference reported here is a real drift.
@@ -46,8 +44,9 @@ def _schema_diff(engine):
 
 
 def _downgrade(engine, revision='base'):
-    config = lite_db.alembic_cfg(migration.ALEMBIC_DIR,
-                                 engine.url.render_as_string(False))
+    config = lite_db.alembic_cfg(
+        migration.ALEMBIC_DIR, engine.url.render_as_string(False)
+    )
     with engine.begin() as conn:
         config.attributes['connection'] = conn
         alembic_command.downgrade(config, revision)
@@ -114,36 +113,50 @@ def test_0012_gives_existing_instances_a_hostname(engine):
     """Rows from before 0012 get the host name derived from their
     display name (``Server-<uuid>`` when nothing is left of it)."""
     migration.db_sync(engine, '0011')
-    names = {'6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d': 'My Web_Server.01',
-             '0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d': '***',
-             '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f': None}
+    names = {
+        '6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d': 'My Web_Server.01',
+        '0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d': '***',
+        '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f': None,
+    }
     insert = sa.text(
-        "INSERT INTO instances (uuid, display_name, project_id, user_id, "
-        "flavor, vcpus, memory_mb, root_gb, vm_state, power_state, "
-        "metadata, created_at, deleted, locked) VALUES (:uuid, :name, "
-        "'p', 'u', '{}', 1, 64, 0, 'active', 1, '{}', :now, 0, :locked)")
+        'INSERT INTO instances (uuid, display_name, project_id, user_id, '
+        'flavor, vcpus, memory_mb, root_gb, vm_state, power_state, '
+        'metadata, created_at, deleted, locked) VALUES (:uuid, :name, '
+        "'p', 'u', '{}', 1, 64, 0, 'active', 1, '{}', :now, 0, :locked)"
+    )
     with engine.begin() as conn:
         for uuid, name in names.items():
-            conn.execute(insert, {'uuid': uuid, 'name': name,
-                                  'now': '2026-01-01 00:00:00',
-                                  'locked': False})
+            conn.execute(
+                insert,
+                {
+                    'uuid': uuid,
+                    'name': name,
+                    'now': '2026-01-01 00:00:00',
+                    'locked': False,
+                },
+            )
     migration.db_sync(engine)
     with engine.connect() as conn:
-        found = dict(conn.execute(sa.text(
-            'SELECT uuid, hostname FROM instances')).all())
+        found = dict(
+            conn.execute(sa.text('SELECT uuid, hostname FROM instances')).all()
+        )
     assert found == {
         '6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d': 'my-web-server-01',
-        '0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d':
-            'Server-0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d',
-        '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f':
-            'Server-1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'}
+        '0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d': (
+            'Server-0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d'
+        ),
+        '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f': (
+            'Server-1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'
+        ),
+    }
 
 
 _IMAGE = sa.text(
-    "INSERT INTO images (id, name, status, visibility, owner, min_disk, "
-    "min_ram, protected, tags, properties, created_at) VALUES (:id, :id, "
+    'INSERT INTO images (id, name, status, visibility, owner, min_disk, '
+    'min_ram, protected, tags, properties, created_at) VALUES (:id, :id, '
     "'active', 'private', :owner, 0, 0, :no, '[]', '{}', "
-    "'2026-01-01 00:00:00')")
+    "'2026-01-01 00:00:00')"
+)
 UPPER = 'ABCDEF01-2345-4678-9ABC-DEF012345678'
 
 
@@ -151,26 +164,33 @@ def test_0018_lowers_image_ids_and_the_servers_naming_them(engine):
     migration.db_sync(engine, '0017')
     with engine.begin() as conn:
         conn.execute(_IMAGE, {'id': UPPER, 'owner': 'p', 'no': False})
-        conn.execute(sa.text(
-            "INSERT INTO instances (uuid, display_name, project_id, "
-            "user_id, flavor, vcpus, memory_mb, root_gb, vm_state, "
-            "power_state, metadata, created_at, deleted, locked, hostname, "
-            "image_ref) VALUES ('6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d', "
-            "'s', 'p', 'u', '{}', 1, 64, 0, 'active', 1, '{}', "
-            "'2026-01-01 00:00:00', 0, :no, 's', :ref)"),
-            {'no': False, 'ref': UPPER})
+        conn.execute(
+            sa.text(
+                'INSERT INTO instances (uuid, display_name, project_id, '
+                'user_id, flavor, vcpus, memory_mb, root_gb, vm_state, '
+                'power_state, metadata, created_at, deleted, locked, '
+                'hostname, '
+                "image_ref) VALUES ('6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d', "
+                "'s', 'p', 'u', '{}', 1, 64, 0, 'active', 1, '{}', "
+                "'2026-01-01 00:00:00', 0, :no, 's', :ref)"
+            ),
+            {'no': False, 'ref': UPPER},
+        )
     migration.db_sync(engine)
     with engine.connect() as conn:
         images = conn.execute(sa.text('SELECT id FROM images')).scalars()
-        refs = conn.execute(sa.text(
-            'SELECT image_ref FROM instances')).scalars()
+        refs = conn.execute(
+            sa.text('SELECT image_ref FROM instances')
+        ).scalars()
         # MariaDB compares in any case: an upper-case id stays as it is
         # there, and is found by its lower-case form all the same.
         assert {i.lower() for i in images} == {UPPER.lower()}
         assert {r.lower() for r in refs} == {UPPER.lower()}
         if engine.dialect.name != 'mysql':
-            assert conn.execute(sa.text(
-                'SELECT id FROM images')).scalar() == UPPER.lower()
+            assert (
+                conn.execute(sa.text('SELECT id FROM images')).scalar()
+                == UPPER.lower()
+            )
 
 
 @pytest.mark.parametrize('db_url', ['sqlite', 'postgresql'], indirect=True)
@@ -179,8 +199,9 @@ def test_0018_stops_at_images_that_differ_only_in_case(engine):
     migration.db_sync(engine, '0017')
     with engine.begin() as conn:
         conn.execute(_IMAGE, {'id': UPPER, 'owner': 'member', 'no': False})
-        conn.execute(_IMAGE, {'id': UPPER.lower(), 'owner': 'other',
-                              'no': False})
+        conn.execute(
+            _IMAGE, {'id': UPPER.lower(), 'owner': 'other', 'no': False}
+        )
     with pytest.raises(RuntimeError, match=UPPER.lower()):
         migration.db_sync(engine)
     assert migration.db_version(engine) == '0017'

@@ -26,39 +26,67 @@ def quota_options():
 
 def _make(project_id):
     def make(index, count):
-        return {'uuid': uuidutils.generate_uuid(), 'project_id': project_id,
-                'user_id': 'u1', 'flavor': {'name': 'tiny'},
-                'vm_state': 'active', 'vcpus': 1, 'memory_mb': 512,
-                'root_gb': 1, 'host': 'h1', 'display_name': f'vm-{index}'}
+        return {
+            'uuid': uuidutils.generate_uuid(),
+            'project_id': project_id,
+            'user_id': 'u1',
+            'flavor': {'name': 'tiny'},
+            'vm_state': 'active',
+            'vcpus': 1,
+            'memory_mb': 512,
+            'root_gb': 1,
+            'host': 'h1',
+            'display_name': f'vm-{index}',
+        }
+
     return make
 
 
 def _soft_delete(ctx, uuid, deleted_at=None):
-    return instances.instance_update(ctx, uuid, {
-        'vm_state': 'soft-delete', 'task_state': None,
-        'deleted_at': deleted_at or lite_db.utcnow()})
+    return instances.instance_update(
+        ctx,
+        uuid,
+        {
+            'vm_state': 'soft-delete',
+            'task_state': None,
+            'deleted_at': deleted_at or lite_db.utcnow(),
+        },
+    )
 
 
 def _restore(ctx, uuid, request_id='req-1'):
     actions_db.begin(
-        ctx, uuid, {'task_state': 'restoring', 'deleted_at': None},
-        {'action': 'restore', 'instance_uuid': uuid,
-         'request_id': request_id, 'user_id': 'u1', 'project_id': 'p1'},
-        [None], ('soft-delete',), quota_project='p1')
+        ctx,
+        uuid,
+        {'task_state': 'restoring', 'deleted_at': None},
+        {
+            'action': 'restore',
+            'instance_uuid': uuid,
+            'request_id': request_id,
+            'user_id': 'u1',
+            'project_id': 'p1',
+        },
+        [None],
+        ('soft-delete',),
+        quota_project='p1',
+    )
 
 
 def test_soft_deleted_instances_leave_the_usage(ctx):
     one, _two = quotas.create_instances(ctx, 'p1', TINY, 2, 2, _make('p1'))
     _soft_delete(ctx, one['uuid'])
     assert quotas.project_usage(ctx, 'p1') == {
-        'instances': 1, 'cores': 1, 'ram': 512}
+        'instances': 1,
+        'cores': 1,
+        'ram': 512,
+    }
 
 
 def test_a_restore_is_checked_against_the_quota(ctx):
     quotas.quota_set(ctx, 'p1', {'instances': 1})
-    first, = quotas.create_instances(ctx, 'p1', TINY, 1, 1, _make('p1'))
+    (first,) = quotas.create_instances(ctx, 'p1', TINY, 1, 1, _make('p1'))
     _soft_delete(ctx, first['uuid'])
-    second, = quotas.create_instances(ctx, 'p1', TINY, 1, 1, _make('p1'))
+    (second,) = quotas.create_instances(ctx, 'p1', TINY, 1, 1, _make('p1'))
     with pytest.raises(exception.TooManyInstances) as err:
         _restore(ctx, first['uuid'])
     assert 'Quota exceeded for instances' in err.value.format_message()
@@ -99,9 +127,13 @@ def test_a_server_list_hides_soft_deleted_ones_unless_asked(ctx):
     one, two = quotas.create_instances(ctx, 'p1', TINY, 2, 2, _make('p1'))
     _soft_delete(ctx, one['uuid'])
     instances.instance_destroy(ctx, two['uuid'])
+
     def uuids(filters):
         return {r['uuid'] for r in instances.instance_get_all(ctx, filters)}
+
     assert uuids({'project_id': 'p1', 'hide_soft_deleted': True}) == set()
     assert uuids({'project_id': 'p1'}) == {one['uuid']}
     assert uuids({'project_id': 'p1', 'deleted_only': True}) == {
-        one['uuid'], two['uuid']}
+        one['uuid'],
+        two['uuid'],
+    }

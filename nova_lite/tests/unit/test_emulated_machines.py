@@ -54,20 +54,26 @@ def test_emulator_config_lists_the_systems(tmp_path: Path) -> None:
     assert values['SUSHY_EMULATOR_FAKE_DRIVER'] is True
 
 
-@pytest.mark.parametrize('argv', [
-    ['--baremetal-emulate', '-1'],
-    ['--baremetal-emulate', '2', '--no-baremetal'],
-    ['--baremetal-emulate', '1', '--baremetal-emulator-port', '0'],
-    ['--baremetal-emulate', '1', '--baremetal-agent-ports', '70000']])
-def test_bad_emulate_options_are_refused(argv: list[str],
-                                         tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    'argv',
+    [
+        ['--baremetal-emulate', '-1'],
+        ['--baremetal-emulate', '2', '--no-baremetal'],
+        ['--baremetal-emulate', '1', '--baremetal-emulator-port', '0'],
+        ['--baremetal-emulate', '1', '--baremetal-agent-ports', '70000'],
+    ],
+)
+def test_bad_emulate_options_are_refused(
+    argv: list[str], tmp_path: Path
+) -> None:
     with pytest.raises(SystemExit):
         aio.parse_args(['--state-dir', str(tmp_path), *argv])
 
 
 def test_emulate_option_is_parsed(tmp_path: Path) -> None:
-    args = aio.parse_args(['--state-dir', str(tmp_path),
-                           '--baremetal-emulate', '3'])
+    args = aio.parse_args(
+        ['--state-dir', str(tmp_path), '--baremetal-emulate', '3']
+    )
     assert args.baremetal_emulate == 3
 
 
@@ -76,7 +82,7 @@ def test_the_emulator_port_is_taken_again_while_free(tmp_path: Path) -> None:
     first = machines.stable_port(path)
     assert int(path.read_text()) == first
     assert machines.stable_port(path) == first
-    with socket.socket() as holder:     # another process took it
+    with socket.socket() as holder:  # another process took it
         holder.bind(('127.0.0.1', first))
         holder.listen(1)
         moved = machines.stable_port(path)
@@ -92,7 +98,8 @@ def _held_port() -> socket.socket:
 
 
 def test_a_port_taken_before_the_emulator_binds_it_is_replaced(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Another process binds the chosen port between the choice and the
     emulator's bind (the race, forced): the emulator (a real
     sushy-emulator) ends up on another port, which is recorded."""
@@ -106,14 +113,16 @@ def test_a_port_taken_before_the_emulator_binds_it_is_replaced(
             return taken if len(calls) == 1 else chooser(path)
 
         monkeypatch.setattr(machines, 'stable_port', choose)
-        emulated = machines.EmulatedMachines(tmp_path, 1, 'http://127.0.0.1:9',
-                                             agents=0).start()
+        emulated = machines.EmulatedMachines(
+            tmp_path, 1, 'http://127.0.0.1:9', agents=0
+        ).start()
         try:
             assert len(calls) == 2
             assert emulated.port != taken
             assert emulated._answers()
             assert int((tmp_path / machines.PORT_FILE).read_text()) == (
-                emulated.port)
+                emulated.port
+            )
         finally:
             emulated.stop()
 
@@ -122,9 +131,11 @@ def test_a_set_emulator_port_in_use_is_said(tmp_path: Path) -> None:
     with _held_port() as holder:
         port = holder.getsockname()[1]
         emulated = machines.EmulatedMachines(
-            tmp_path, 1, 'http://127.0.0.1:9', agents=0, emulator_port=port)
-        with pytest.raises(RuntimeError,
-                           match=f'cannot listen on 127.0.0.1:{port}'):
+            tmp_path, 1, 'http://127.0.0.1:9', agents=0, emulator_port=port
+        )
+        with pytest.raises(
+            RuntimeError, match=f'cannot listen on 127.0.0.1:{port}'
+        ):
             emulated.start(timeout=30)
 
 
@@ -132,7 +143,8 @@ def test_the_agents_listen_on_set_ports(tmp_path: Path) -> None:
     with _held_port() as holder:
         first = holder.getsockname()[1]
     emulated = machines.EmulatedMachines(
-        tmp_path, 1, 'http://127.0.0.1:9', agent_ports=first).start()
+        tmp_path, 1, 'http://127.0.0.1:9', agent_ports=first
+    ).start()
     try:
         deadline = time.monotonic() + 30
         while not machines.serving(emulated.agents[0]):
@@ -163,8 +175,7 @@ def test_a_recorded_process_is_found_and_stopped(tmp_path: Path) -> None:
         child.wait(5)
 
 
-def test_a_pid_reused_by_another_process_is_left_alone(
-        tmp_path: Path) -> None:
+def test_a_pid_reused_by_another_process_is_left_alone(tmp_path: Path) -> None:
     """The pid file names a process that ended; a new one got its pid
     (played by a start time that does not match)."""
     child = _sleeper()

@@ -23,9 +23,16 @@ def server(tmp_path):
     ctx.request_id = 'req-1'
     server = str(uuid.uuid4())
     with database.temporary_database(f'sqlite:///{tmp_path / "db"}'):
-        db.record(ctx, {'action': 'stop', 'instance_uuid': server,
-                        'request_id': 'req-1', 'user_id': 'u',
-                        'project_id': 'p'})
+        db.record(
+            ctx,
+            {
+                'action': 'stop',
+                'instance_uuid': server,
+                'request_id': 'req-1',
+                'user_id': 'u',
+                'project_id': 'p',
+            },
+        )
         yield ctx, server
 
 
@@ -37,14 +44,13 @@ def _fail(ctx, server, event, error):
 
 def test_details_of_failures(server):
     ctx, server = server
-    _fail(ctx, server, 'ours',
-          exception.InstanceNotFound(instance_id='abc'))
+    _fail(ctx, server, 'ours', exception.InstanceNotFound(instance_id='abc'))
     _fail(ctx, server, 'theirs', OSError('/var/lib/secret: denied'))
-    with instance_action.recorded(ctx, server, 'handled',
-                                  'host-1') as outcome:
+    with instance_action.recorded(ctx, server, 'handled', 'host-1') as outcome:
         outcome.error = 'Build failed: ' + 'x' * 300
-    with instance_action.recorded(ctx, server, 'own details',
-                                  'host-1') as outcome:
+    with instance_action.recorded(
+        ctx, server, 'own details', 'host-1'
+    ) as outcome:
         outcome.error = 'OSError: /var/lib/secret: denied'
         outcome.details = instance_action.failure_details(OSError('x'))
     with instance_action.recorded(ctx, server, 'fine', 'host-1'):
@@ -55,14 +61,15 @@ def test_details_of_failures(server):
     # class, as upstream's fault message.
     assert events['theirs']['details'] == 'OSError'
     assert 'secret' in events['theirs']['traceback']
-    assert events['handled']['details'] == ('Build failed: ' + 'x' * 300
-                                            )[:255]
-    assert (events['own details']['details'],
-            events['own details']['traceback']) == (
-        'OSError', 'OSError: /var/lib/secret: denied')
+    assert events['handled']['details'] == ('Build failed: ' + 'x' * 300)[:255]
+    assert (
+        events['own details']['details'],
+        events['own details']['traceback'],
+    ) == ('OSError', 'OSError: /var/lib/secret: denied')
     assert events['fine']['details'] is None
     assert {e['result'] for n, e in events.items() if n != 'fine'} == {
-        db.ERROR}
+        db.ERROR
+    }
 
 
 def test_a_step_run_again_forgets_the_details(server):

@@ -8,23 +8,28 @@ from nova_lite.compute import hostnames
 UUID = '6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d'
 
 
-@pytest.mark.parametrize('name, expected', [
-    ('\u7684myamazinghostname', 'myamazinghostname'),
-    ('....test.example.com...', 'test-example-com'),
-    ('----my-amazing-hostname---', 'my-amazing-hostname'),
-    ('(#@&$!(@*--#&91)(__=+--test-host.example!!.com-0+',
-     '91----test-host-example-com-0'),
-    ('<}\x1fh\x10e\x08l\x02l\x05o\x12!{>', 'hello'),
-    ('\u7684', ''),
-    ('---...', ''),
-    (' a b c ', 'a-b-c'),
-    ('My Web_Server.01', 'my-web-server-01'),
-    # Latin-1 letters and digits are kept (lower case); beyond U+00FF
-    # everything goes.
-    ('Caf\u00c9 \u00b2', 'caf\u00e9-\u00b2'),
-    ('\u0141\u00f3d\u017a', '\u00f3d'),
-    ('', ''),
-])
+@pytest.mark.parametrize(
+    'name, expected',
+    [
+        ('\u7684myamazinghostname', 'myamazinghostname'),
+        ('....test.example.com...', 'test-example-com'),
+        ('----my-amazing-hostname---', 'my-amazing-hostname'),
+        (
+            '(#@&$!(@*--#&91)(__=+--test-host.example!!.com-0+',
+            '91----test-host-example-com-0',
+        ),
+        ('<}\x1fh\x10e\x08l\x02l\x05o\x12!{>', 'hello'),
+        ('\u7684', ''),
+        ('---...', ''),
+        (' a b c ', 'a-b-c'),
+        ('My Web_Server.01', 'my-web-server-01'),
+        # Latin-1 letters and digits are kept (lower case); beyond U+00FF
+        # everything goes.
+        ('Caf\u00c9 \u00b2', 'caf\u00e9-\u00b2'),
+        ('\u0141\u00f3d\u017a', '\u00f3d'),
+        ('', ''),
+    ],
+)
 def test_sanitize(name, expected):
     assert hostnames.sanitize(name) == expected
 
@@ -53,5 +58,6 @@ def test_for_a_multiple_create():
     assert hostnames.for_server('Web', UUID, count=3, index=0) == 'web-1'
     assert hostnames.for_server('Web', UUID, count=3, index=2) == 'web-3'
     # Nothing left of the name: no suffix (the uuid tells them apart).
-    assert hostnames.for_server('***', UUID, count=2, index=1) == \
-        f'Server-{UUID}'
+    assert (
+        hostnames.for_server('***', UUID, count=2, index=1) == f'Server-{UUID}'
+    )

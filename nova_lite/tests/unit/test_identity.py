@@ -29,23 +29,40 @@ def test_search_dirs_config_files_dirs_then_state_path(tmp_path):
     (etc / 'b.conf').write_text('')
     (extra / 'c.conf').write_text('')
     conf = cfg.ConfigOpts()
-    conf(['--config-file', str(etc / 'a.conf'), '--config-file',
-          str(etc / 'b.conf'), '--config-file', str(extra / 'c.conf'),
-          '--config-dir', str(conf_d)], project='nova-lite-test',
-         default_config_files=[], default_config_dirs=[])
+    conf(
+        [
+            '--config-file',
+            str(etc / 'a.conf'),
+            '--config-file',
+            str(etc / 'b.conf'),
+            '--config-file',
+            str(extra / 'c.conf'),
+            '--config-dir',
+            str(conf_d),
+        ],
+        project='nova-lite-test',
+        default_config_files=[],
+        default_config_dirs=[],
+    )
     state = str(tmp_path / 'state')
     assert identity.search_dirs(conf, state) == [
-        etc, extra, conf_d, tmp_path / 'state']
+        etc,
+        extra,
+        conf_d,
+        tmp_path / 'state',
+    ]
     assert identity.search_dirs(conf, state, with_config=False) == [
-        tmp_path / 'state']
+        tmp_path / 'state'
+    ]
 
 
 def test_no_file_anywhere_is_none(tmp_path):
     assert identity.read_local_node_uuid([tmp_path / 'a', tmp_path]) is None
 
 
-@pytest.mark.parametrize('text', [UUID_A, UUID_A + '\n', f'  {UUID_A}\n\n',
-                                  UUID_A.upper()])
+@pytest.mark.parametrize(
+    'text', [UUID_A, UUID_A + '\n', f'  {UUID_A}\n\n', UUID_A.upper()]
+)
 def test_whitespace_and_case_are_tolerated(tmp_path, text):
     _write(tmp_path, text)
     assert identity.read_local_node_uuid([tmp_path]) == UUID_A
@@ -54,8 +71,9 @@ def test_whitespace_and_case_are_tolerated(tmp_path, text):
 def test_files_that_agree_are_fine(tmp_path):
     _write(tmp_path / 'etc', UUID_A)
     _write(tmp_path / 'state', UUID_A + '\n')
-    files = identity.read_identity_files([tmp_path / 'etc',
-                                          tmp_path / 'state'])
+    files = identity.read_identity_files(
+        [tmp_path / 'etc', tmp_path / 'state']
+    )
     assert [f.path.parent.name for f in files] == ['etc', 'state']
     assert {f.uuid for f in files} == {UUID_A}
 
@@ -70,9 +88,18 @@ def test_files_that_disagree_name_each_file_and_uuid(tmp_path):
     assert f'{two} holds {UUID_B}' in message
 
 
-@pytest.mark.parametrize('text', [
-    'not-a-uuid', '', UUID_A.replace('-', ''), '{' + UUID_A + '}',
-    UUID_A + ' ' + UUID_B, b'\xff\xfe' + UUID_A.encode(), 'x' * 10000])
+@pytest.mark.parametrize(
+    'text',
+    [
+        'not-a-uuid',
+        '',
+        UUID_A.replace('-', ''),
+        '{' + UUID_A + '}',
+        UUID_A + ' ' + UUID_B,
+        b'\xff\xfe' + UUID_A.encode(),
+        'x' * 10000,
+    ],
+)
 def test_a_file_without_a_uuid_is_refused_by_name(tmp_path, text):
     path = _write(tmp_path, text)
     with pytest.raises(exception.ComputeIdentityError) as err:
@@ -81,7 +108,7 @@ def test_a_file_without_a_uuid_is_refused_by_name(tmp_path, text):
 
 
 def test_an_unreadable_file_is_refused_with_the_reason(tmp_path):
-    (tmp_path / identity.FILENAME).mkdir()   # root can read anything else
+    (tmp_path / identity.FILENAME).mkdir()  # root can read anything else
     with pytest.raises(exception.ComputeIdentityError) as err:
         identity.read_local_node_uuid([tmp_path])
     assert f'cannot read {tmp_path / identity.FILENAME}' in str(err.value)
@@ -94,7 +121,8 @@ def test_every_location_is_examined_and_every_problem_reported(tmp_path):
     other = _write(tmp_path / 'c', UUID_B)
     with pytest.raises(exception.ComputeIdentityError) as err:
         identity.read_local_node_uuid(
-            [tmp_path / 'a', tmp_path / 'b', tmp_path / 'c'])
+            [tmp_path / 'a', tmp_path / 'b', tmp_path / 'c']
+        )
     message = str(err.value)
     assert str(bad) in message and str(good) in message
     assert str(other) in message
@@ -125,5 +153,6 @@ def test_unwritable_state_path_is_a_clear_error(tmp_path):
     with pytest.raises(exception.ComputeIdentityError) as err:
         identity.write_local_node_uuid(str(blocker / 'state'), UUID_A)
     assert f'cannot create {blocker / "state" / identity.FILENAME}' in str(
-        err.value)
+        err.value
+    )
     assert 'writable' in str(err.value)

@@ -41,8 +41,13 @@ def conf(conf):  # type: ignore[no-untyped-def]
 class Agent:
     """One compute host: its state directory and a local driver."""
 
-    def __init__(self, conf: cfg.ConfigOpts, root: Path, host: str,
-                 extra_dirs: tuple[Path, ...] = ()) -> None:
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        root: Path,
+        host: str,
+        extra_dirs: tuple[Path, ...] = (),
+    ) -> None:
         self.conf = conf
         self.host = host
         self.state = root / 'state'
@@ -53,11 +58,19 @@ class Agent:
 
     def start(self, ctx: Any) -> tuple[Any, dict[str, Any]]:
         if self.holder is not None:
-            self.holder.let_go()     # the earlier start stopped cleanly
+            self.holder.let_go()  # the earlier start stopped cleanly
         self.holder = holder.Holder(self.host)
-        return startup.start(ctx, self.conf, self.host, self.driver,
-                             self.dirs, self.cleaner, None, busy.Busy(),
-                             self.holder)
+        return startup.start(
+            ctx,
+            self.conf,
+            self.host,
+            self.driver,
+            self.dirs,
+            self.cleaner,
+            None,
+            busy.Busy(),
+            self.holder,
+        )
 
     @property
     def file(self) -> Path:
@@ -101,8 +114,7 @@ def test_restart_reuses_the_file(agent, ctx):
     assert _node_count(ctx) == 1
 
 
-def test_pre_generated_file_beside_the_config_is_honoured(conf, tmp_path,
-                                                         ctx):
+def test_pre_generated_file_beside_the_config_is_honoured(conf, tmp_path, ctx):
     etc = tmp_path / 'etc'
     etc.mkdir()
     chosen = str(uuid.uuid4())
@@ -111,11 +123,10 @@ def test_pre_generated_file_beside_the_config_is_honoured(conf, tmp_path,
     agent = Agent(conf, tmp_path, 'cmp1', extra_dirs=(etc,))
     _, nodes = agent.start(ctx)
     assert nodes['cmp1'].uuid == chosen
-    assert not agent.file.exists()      # nothing written beside it
+    assert not agent.file.exists()  # nothing written beside it
 
 
-def test_changed_host_refuses_and_creates_nothing(conf, agent, ctx,
-                                                  tmp_path):
+def test_changed_host_refuses_and_creates_nothing(conf, agent, ctx, tmp_path):
     _, nodes = agent.start(ctx)
     renamed = Agent(conf, tmp_path, 'cmp1-new')
     message = _refused(renamed, ctx)
@@ -123,15 +134,17 @@ def test_changed_host_refuses_and_creates_nothing(conf, agent, ctx,
     assert nodes['cmp1'].uuid in message
     assert "configured as host 'cmp1-new'" in message
     assert 'nova-lite-manage compute rename --from cmp1 --to cmp1-new' in (
-        message)
+        message
+    )
     with pytest.raises(exception.ServiceNotFound):
         service_db.service_get(ctx, host='cmp1-new', binary='nova-compute')
 
 
 def test_changed_hypervisor_hostname_refuses(conf, agent, ctx):
     agent.start(ctx)
-    conf.set_override('hypervisor_hostname', 'other-name',
-                      group='virt_resources')
+    conf.set_override(
+        'hypervisor_hostname', 'other-name', group='virt_resources'
+    )
     message = _refused(agent, ctx)
     assert "hypervisor 'cmp1'" in message
     assert "driver reports 'other-name'" in message
@@ -164,22 +177,35 @@ def test_no_service_but_instances_on_the_hypervisor_refuses(agent, ctx):
 
 
 def _old_service(ctx: Any, host: str, nodenames: list[str]) -> list[str]:
-    svc = service_db.service_create(ctx, {
-        'uuid': str(uuid.uuid4()), 'host': host, 'binary': 'nova-compute',
-        'topic': 'compute', 'version': 1})
+    svc = service_db.service_create(
+        ctx,
+        {
+            'uuid': str(uuid.uuid4()),
+            'host': host,
+            'binary': 'nova-compute',
+            'topic': 'compute',
+            'version': 1,
+        },
+    )
     uuids = []
     for name in nodenames:
-        node = node_db.compute_node_create(ctx, {
-            'uuid': str(uuid.uuid4()), 'host': host,
-            'hypervisor_hostname': name, 'service_id': svc['id'],
-            'hypervisor_type': 'local'})
+        node = node_db.compute_node_create(
+            ctx,
+            {
+                'uuid': str(uuid.uuid4()),
+                'host': host,
+                'hypervisor_hostname': name,
+                'service_id': svc['id'],
+                'hypervisor_type': 'local',
+            },
+        )
         uuids.append(node['uuid'])
     return uuids
 
 
 def test_upgrade_with_one_node_adopts_its_uuid(agent, ctx):
     [old] = _old_service(ctx, 'cmp1', ['cmp1'])
-    server = agent.add_disk()     # instances may exist: the host is known
+    server = agent.add_disk()  # instances may exist: the host is known
     service, nodes = agent.start(ctx)
     assert agent.file.read_text() == old
     assert nodes['cmp1'].uuid == old
@@ -213,8 +239,13 @@ def test_deleted_records_are_restored_by_the_same_identity(agent, ctx):
 def _place(ctx: Any, node: Any) -> str:
     from nova_lite.tests.unit.test_db_api import make_instance
 
-    inst = make_instance(ctx, host=node.host, node=node.hypervisor_hostname,
-                         compute_id=node.id, vm_state='active')
+    inst = make_instance(
+        ctx,
+        host=node.host,
+        node=node.hypervisor_hostname,
+        compute_id=node.id,
+        vm_state='active',
+    )
     return str(inst['uuid'])
 
 
@@ -227,14 +258,17 @@ def test_replaced_file_and_renamed_hypervisor_refuses(conf, agent, ctx):
     servers = [_place(ctx, old), _place(ctx, old)]
     agent.file.unlink()
     agent.file.write_text(str(uuid.uuid4()))
-    conf.set_override('hypervisor_hostname', 'cmp1-renamed',
-                      group='virt_resources')
+    conf.set_override(
+        'hypervisor_hostname', 'cmp1-renamed', group='virt_resources'
+    )
     message = _refused(agent, ctx)
     assert old.uuid in message and '2 instance(s)' in message
     assert 'put the old UUID back' in message
     assert _node_count(ctx) == 1
-    assert {i['uuid'] for i in instance_db.instance_get_all(
-        ctx, {'compute_id': old.id})} == set(servers)
+    assert {
+        i['uuid']
+        for i in instance_db.instance_get_all(ctx, {'compute_id': old.id})
+    } == set(servers)
 
 
 def test_verify_refuses_the_same(conf, agent, ctx):
@@ -258,8 +292,13 @@ class ManyNodes(virt_driver.ComputeDriver):
 
     def get_node_resources(self, nodename: str) -> virt_driver.NodeResources:
         return virt_driver.NodeResources(
-            vcpus=8, memory_mb=1024, local_gb=10, hypervisor_type='bm',
-            hypervisor_version=1, hypervisor_hostname=nodename)
+            vcpus=8,
+            memory_mb=1024,
+            local_gb=10,
+            hypervisor_type='bm',
+            hypervisor_version=1,
+            hypervisor_hostname=nodename,
+        )
 
     def get_node_uuid(self, nodename: str) -> str:
         return self.NODES[nodename]
@@ -271,16 +310,25 @@ class ManyNodes(virt_driver.ComputeDriver):
 def test_a_driver_of_many_nodes_keeps_no_file(conf, tmp_path, ctx):
     state = tmp_path / 'state'
     driver = ManyNodes(conf, 'bm-host', str(state))
-    _, nodes = startup.start(ctx, conf, 'bm-host', driver, [state],
-                             cleanup.Cleaner(conf, driver, 'bm-host'), None,
-                             busy.Busy(), holder.Holder('bm-host'))
+    _, nodes = startup.start(
+        ctx,
+        conf,
+        'bm-host',
+        driver,
+        [state],
+        cleanup.Cleaner(conf, driver, 'bm-host'),
+        None,
+        busy.Busy(),
+        holder.Holder('bm-host'),
+    )
     assert {n: node.uuid for n, node in nodes.items()} == ManyNodes.NODES
     assert not (state / identity.FILENAME).exists()
     assert len(cn_obj.ComputeNodeList.get_all_by_host(ctx, 'bm-host')) == 2
 
 
 def test_a_start_up_cut_by_a_lost_conductor_answer_starts_again(
-        agent, ctx, monkeypatch):
+    agent, ctx, monkeypatch
+):
     """The conductor dies while the agent starts (an object call times
     out after the records were written): the agent starts up again
     instead of exiting, and the second run finds what the first wrote."""
@@ -303,12 +351,18 @@ def test_a_start_up_cut_by_a_lost_conductor_answer_starts_again(
     monkeypatch.setattr(task_recovery, 'at_start', lost_once)
     waits: list[int] = []
     manager = types.SimpleNamespace(
-        conf=agent.conf, host=agent.host, driver=agent.driver,
-        identity_dirs=agent.dirs, cleaner=agent.cleaner,
-        compute_rpcapi=None, busy=busy.Busy(),
+        conf=agent.conf,
+        host=agent.host,
+        driver=agent.driver,
+        identity_dirs=agent.dirs,
+        cleaner=agent.cleaner,
+        compute_rpcapi=None,
+        busy=busy.Busy(),
         holder=holder.Holder(agent.host),
         conductor=types.SimpleNamespace(
-            wait_until_ready=lambda context: waits.append(1)))
+            wait_until_ready=lambda context: waits.append(1)
+        ),
+    )
     compute_manager.ComputeManager.init_host(manager)  # type: ignore
     assert len(calls) == 2 and len(waits) == 2
     assert manager.nodes['cmp1'].service_id == manager.service.id

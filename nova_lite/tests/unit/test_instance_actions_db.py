@@ -13,8 +13,13 @@ from nova_lite.tests import database
 
 
 def _action(uuid_: str, request_id: str) -> dict:
-    return {'action': 'stop', 'instance_uuid': uuid_,
-            'request_id': request_id, 'user_id': 'u', 'project_id': 'p'}
+    return {
+        'action': 'stop',
+        'instance_uuid': uuid_,
+        'request_id': request_id,
+        'user_id': 'u',
+        'project_id': 'p',
+    }
 
 
 def test_concurrent_events_of_one_action(db_url):  # noqa: F811
@@ -33,7 +38,8 @@ def test_concurrent_events_of_one_action(db_url):  # noqa: F811
         action = db.action_get(ctx, server, 'req-1')
         events = db.events_get(ctx, action['id'])
         assert sorted(e['event'] for e in events) == sorted(
-            f'compute_step_{n}' for n in range(16))
+            f'compute_step_{n}' for n in range(16)
+        )
         assert {e['result'] for e in events} == {db.SUCCESS}
         assert action['message'] is None
 
@@ -51,10 +57,18 @@ def test_paging_newest_first_and_a_resumed_step(db_url):  # noqa: F811
         # A step an agent resumes after a restart has no request id: it
         # is recorded on the latest action.
         db.event_start(ctx, server, None, 'compute_stop_instance', 'h')
-        db.event_finish(ctx, server, None, 'compute_stop_instance',
-                        db.ERROR, 'Traceback: boom')
+        db.event_finish(
+            ctx,
+            server,
+            None,
+            'compute_stop_instance',
+            db.ERROR,
+            'Traceback: boom',
+        )
         latest = db.action_get(ctx, server, 'req-4')
         [event] = db.events_get(ctx, latest['id'])
-        assert (event['result'], event['traceback']) == (db.ERROR,
-                                                         'Traceback: boom')
+        assert (event['result'], event['traceback']) == (
+            db.ERROR,
+            'Traceback: boom',
+        )
         assert latest['message'] == 'Error'

@@ -47,9 +47,18 @@ def test_changes_since(db_url):  # noqa: F811
 
 
 def _flavor(ctx, flavorid):
-    return flavors.flavor_create(ctx, {
-        'flavorid': flavorid, 'name': flavorid, 'vcpus': 1,
-        'memory_mb': 64, 'root_gb': 0, 'ephemeral_gb': 0, 'swap': 0})
+    return flavors.flavor_create(
+        ctx,
+        {
+            'flavorid': flavorid,
+            'name': flavorid,
+            'vcpus': 1,
+            'memory_mb': 64,
+            'root_gb': 0,
+            'ephemeral_gb': 0,
+            'swap': 0,
+        },
+    )
 
 
 def test_flavor_filter_follows_a_resize(db_url):  # noqa: F811
@@ -58,26 +67,32 @@ def test_flavor_filter_follows_a_resize(db_url):  # noqa: F811
     ctx = lite_context.get_admin_context()
     with database.temporary_database(db_url):
         small, large = _flavor(ctx, 'small'), _flavor(ctx, 'large')
-        moved = make_instance(ctx, display_name='moved',
-                              flavor={'flavorid': 'small'})
-        make_instance(ctx, display_name='stays',
-                      flavor={'flavorid': 'small'})
-        make_instance(ctx, display_name='gone-flavor',
-                      flavor={'flavorid': 'deleted-one'})
-        assert _names(ctx, instance_type_id=small['id']) == [
-            'moved', 'stays']
-        instances.instance_update(ctx, moved['uuid'],
-                                  {'flavor': {'flavorid': 'large'}})
+        moved = make_instance(
+            ctx, display_name='moved', flavor={'flavorid': 'small'}
+        )
+        make_instance(ctx, display_name='stays', flavor={'flavorid': 'small'})
+        make_instance(
+            ctx, display_name='gone-flavor', flavor={'flavorid': 'deleted-one'}
+        )
+        assert _names(ctx, instance_type_id=small['id']) == ['moved', 'stays']
+        instances.instance_update(
+            ctx, moved['uuid'], {'flavor': {'flavorid': 'large'}}
+        )
         assert _names(ctx, instance_type_id=small['id']) == ['stays']
         assert _names(ctx, instance_type_id=large['id']) == ['moved']
 
 
 def test_sort_order_as_upstream():
-    assert instances.sort_order([], []) == [('created_at', 'desc'),
-                                            ('id', 'desc')]
+    assert instances.sort_order([], []) == [
+        ('created_at', 'desc'),
+        ('id', 'desc'),
+    ]
     assert instances.sort_order(['display_name', 'host'], ['asc']) == [
-        ('display_name', 'asc'), ('host', 'asc'), ('created_at', 'asc'),
-        ('id', 'asc')]
+        ('display_name', 'asc'),
+        ('host', 'asc'),
+        ('created_at', 'asc'),
+        ('id', 'asc'),
+    ]
     for keys, dirs in ((['host'], ['up']), (['host'], ['asc', 'desc'])):
         try:
             instances.sort_order(keys, dirs)
@@ -93,8 +108,9 @@ def test_compute_id_takes_a_list(db_url):  # noqa: F811
     with database.temporary_database(db_url):
         ids = [make_node(ctx, name=f'node-{n}')['id'] for n in range(3)]
         for number, compute_id in enumerate((*ids, None)):
-            make_legacy_instance(ctx, display_name=f'on-{number}',
-                                 compute_id=compute_id)
+            make_legacy_instance(
+                ctx, display_name=f'on-{number}', compute_id=compute_id
+            )
         assert _names(ctx, compute_id=[ids[0], ids[2]]) == ['on-0', 'on-2']
         assert _names(ctx, compute_id=ids[1]) == ['on-1']
         assert _names(ctx, compute_id=[]) == []

@@ -22,16 +22,33 @@ def _names(ctx, **filters):
 
 
 def _servers(ctx):
-    make_instance(ctx, display_name='a', availability_zone='zone-1',
-                  key_name='key-a', config_drive='True', power_state=1,
-                  vm_state='active',
-                  launched_at=datetime.datetime(2020, 5, 1, 10, 0, 0, 250))
-    make_instance(ctx, display_name='b', availability_zone='zone-12',
-                  key_name='other', config_drive='', power_state=4,
-                  vm_state='stopped',
-                  launched_at=datetime.datetime(2021, 6, 2, 11, 30, 5))
-    make_instance(ctx, display_name='c', vm_state='active',
-                  task_state='rebooting', power_state=1)
+    make_instance(
+        ctx,
+        display_name='a',
+        availability_zone='zone-1',
+        key_name='key-a',
+        config_drive='True',
+        power_state=1,
+        vm_state='active',
+        launched_at=datetime.datetime(2020, 5, 1, 10, 0, 0, 250),
+    )
+    make_instance(
+        ctx,
+        display_name='b',
+        availability_zone='zone-12',
+        key_name='other',
+        config_drive='',
+        power_state=4,
+        vm_state='stopped',
+        launched_at=datetime.datetime(2021, 6, 2, 11, 30, 5),
+    )
+    make_instance(
+        ctx,
+        display_name='c',
+        vm_state='active',
+        task_state='rebooting',
+        power_state=1,
+    )
 
 
 def test_searched_columns(db_url):  # noqa: F811
@@ -39,9 +56,10 @@ def test_searched_columns(db_url):  # noqa: F811
     with database.temporary_database(db_url):
         _servers(ctx)
         assert _names(ctx, search={'availability_zone': 'zone-1'}) == [
-            'a', 'b']
-        assert _names(ctx, search={'availability_zone': '^zone-1$'}) == [
-            'a']
+            'a',
+            'b',
+        ]
+        assert _names(ctx, search={'availability_zone': '^zone-1$'}) == ['a']
         assert _names(ctx, search={'key_name': 'key'}) == ['a']
         assert _names(ctx, search={'config_drive': 'True'}) == ['a']
         assert _names(ctx, search={'power_state': '^1$'}) == ['a', 'c']
@@ -55,8 +73,9 @@ def test_times_as_text(db_url):  # noqa: F811
     with database.temporary_database(db_url):
         _servers(ctx)
         assert _names(ctx, search={'launched_at': '^2020-05'}) == ['a']
-        assert _names(ctx, search={'launched_at': '2021-06-02 11:30:05$'}
-                      ) == ['b']
+        assert _names(ctx, search={'launched_at': '2021-06-02 11:30:05$'}) == [
+            'b'
+        ]
         assert _names(ctx, search={'launched_at': '10:00:00$'}) == ['a']
         assert _names(ctx, search={'launched_at': 'T'}) == []
         assert _names(ctx, search={'created_at': '^2'}) == ['a', 'b', 'c']
@@ -68,8 +87,7 @@ def test_a_time_within_its_second(db_url):  # noqa: F811
         _servers(ctx)
         when = datetime.datetime(2020, 5, 1, 10, 0, 0)
         assert _names(ctx, at={'launched_at': when}) == ['a']
-        assert _names(ctx, at={'launched_at': when.replace(second=1)}
-                      ) == []
+        assert _names(ctx, at={'launched_at': when.replace(second=1)}) == []
         assert _names(ctx, at={'terminated_at': when}) == []
 
 
@@ -78,12 +96,16 @@ def test_progress_shown(db_url):  # noqa: F811
     with database.temporary_database(db_url):
         _servers(ctx)
         # 'c' is active but rebooting: REBOOT, progress 0.
-        assert _names(ctx, progress='^100$', active_busy_tasks=BUSY) == [
-            'a']
+        assert _names(ctx, progress='^100$', active_busy_tasks=BUSY) == ['a']
         assert _names(ctx, progress='^0$', active_busy_tasks=BUSY) == [
-            'b', 'c']
+            'b',
+            'c',
+        ]
         assert _names(ctx, progress='0', active_busy_tasks=BUSY) == [
-            'a', 'b', 'c']
+            'a',
+            'b',
+            'c',
+        ]
         assert _names(ctx, progress='^5', active_busy_tasks=BUSY) == []
 
 
@@ -102,11 +124,14 @@ def test_iso_8601_timestamps_of_the_api():
     UTC; any other text stays a regular expression."""
     stamp = server_filters._timestamp
     assert stamp('2015-08-27T09:49:58-05:00') == datetime.datetime(
-        2015, 8, 27, 14, 49, 58)
+        2015, 8, 27, 14, 49, 58
+    )
     assert stamp('2015-08-27T09:49:58Z') == datetime.datetime(
-        2015, 8, 27, 9, 49, 58)
+        2015, 8, 27, 9, 49, 58
+    )
     assert stamp('2015-08-27T09:49:58.123456') == datetime.datetime(
-        2015, 8, 27, 9, 49, 58, 123456)
+        2015, 8, 27, 9, 49, 58, 123456
+    )
     assert stamp('2015-08-27') is None
     assert stamp('^2015-08-27 09') is None
     assert stamp('T.*') is None

@@ -16,25 +16,36 @@ def _ironic(conf, **values):
 
 
 def test_password_auth_needs_the_keystone_url(conf):
-    opts = _ironic(conf, auth_type='password', username='nova',
-                   password='secret')
+    opts = _ironic(
+        conf, auth_type='password', username='nova', password='secret'
+    )
     with pytest.raises(exception.ConfigError, match='auth_url'):
         ironic.bare_metal_connection(opts)
 
 
 def test_password_auth_takes_the_endpoint_override_when_set(conf):
-    opts = _ironic(conf, auth_type='password', username='nova',
-                   password='secret', auth_url='http://127.0.0.1:5000/v3',
-                   endpoint_override=BM_URL)
+    opts = _ironic(
+        conf,
+        auth_type='password',
+        username='nova',
+        password='secret',
+        auth_url='http://127.0.0.1:5000/v3',
+        endpoint_override=BM_URL,
+    )
     conn = ironic.bare_metal_connection(opts)
     assert conn.config.get_endpoint('baremetal') == BM_URL
     assert conn.session.auth.auth_url == 'http://127.0.0.1:5000/v3'
 
 
 def test_password_auth_without_override_reads_the_catalog(conf):
-    opts = _ironic(conf, auth_type='password', username='nova',
-                   password='secret', auth_url='http://127.0.0.1:5000/v3',
-                   region_name='RegionOne')
+    opts = _ironic(
+        conf,
+        auth_type='password',
+        username='nova',
+        password='secret',
+        auth_url='http://127.0.0.1:5000/v3',
+        region_name='RegionOne',
+    )
     conn = ironic.bare_metal_connection(opts)
     assert conn.config.get_endpoint('baremetal') is None
     assert conn.config.get_interface('baremetal') == ['internal', 'public']
@@ -61,20 +72,53 @@ def _https_server(tmp_path, client_ca=None):
     def openssl(*args):
         subprocess.run(['openssl', *args], check=True, capture_output=True)
 
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1',
-            '-subj', '/CN=test-ca', '-keyout', str(tmp_path / 'ca.key'),
-            '-out', str(tmp_path / 'ca.pem'))
+    openssl(
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=test-ca',
+        '-keyout',
+        str(tmp_path / 'ca.key'),
+        '-out',
+        str(tmp_path / 'ca.pem'),
+    )
     for name, cn in (('server', '127.0.0.1'), ('client', 'nova')):
-        openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', f'/CN={cn}',
-                '-keyout', str(tmp_path / f'{name}.key'),
-                '-out', str(tmp_path / f'{name}.csr'))
+        openssl(
+            'req',
+            '-newkey',
+            'rsa:2048',
+            '-nodes',
+            '-subj',
+            f'/CN={cn}',
+            '-keyout',
+            str(tmp_path / f'{name}.key'),
+            '-out',
+            str(tmp_path / f'{name}.csr'),
+        )
         ext = tmp_path / f'{name}.ext'
         ext.write_text('subjectAltName=IP:127.0.0.1\n')
-        openssl('x509', '-req', '-in', str(tmp_path / f'{name}.csr'),
-                '-CA', str(tmp_path / 'ca.pem'),
-                '-CAkey', str(tmp_path / 'ca.key'), '-CAcreateserial',
-                '-days', '1', '-extfile', str(ext),
-                '-out', str(tmp_path / f'{name}.pem'))
+        openssl(
+            'x509',
+            '-req',
+            '-in',
+            str(tmp_path / f'{name}.csr'),
+            '-CA',
+            str(tmp_path / 'ca.pem'),
+            '-CAkey',
+            str(tmp_path / 'ca.key'),
+            '-CAcreateserial',
+            '-days',
+            '1',
+            '-extfile',
+            str(ext),
+            '-out',
+            str(tmp_path / f'{name}.pem'),
+        )
     seen = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -103,8 +147,11 @@ def _https_server(tmp_path, client_ca=None):
 
 def _list_nodes(opts):
     conn = ironic.bare_metal_connection(opts)
-    return conn.session.get(f'{opts.endpoint_override}/v1/nodes',
-                            raise_exc=False, authenticated=False)
+    return conn.session.get(
+        f'{opts.endpoint_override}/v1/nodes',
+        raise_exc=False,
+        authenticated=False,
+    )
 
 
 def test_https_is_verified_with_the_cafile(conf, tmp_path):
@@ -114,8 +161,9 @@ def test_https_is_verified_with_the_cafile(conf, tmp_path):
 
     server, url, _ = _https_server(tmp_path)
     try:
-        opts = _ironic(conf, auth_type='none', endpoint_override=url,
-                       timeout=10)
+        opts = _ironic(
+            conf, auth_type='none', endpoint_override=url, timeout=10
+        )
         with pytest.raises(ks_exc.SSLError):
             _list_nodes(opts)
         opts = _ironic(conf, cafile=str(tmp_path / 'ca.pem'))
@@ -129,10 +177,15 @@ def test_https_is_verified_with_the_cafile(conf, tmp_path):
 def test_a_client_certificate_is_presented(conf, tmp_path):
     server, url, seen = _https_server(tmp_path, client_ca=True)
     try:
-        opts = _ironic(conf, auth_type='none', endpoint_override=url,
-                       cafile=str(tmp_path / 'ca.pem'),
-                       certfile=str(tmp_path / 'client.pem'),
-                       keyfile=str(tmp_path / 'client.key'), timeout=10)
+        opts = _ironic(
+            conf,
+            auth_type='none',
+            endpoint_override=url,
+            cafile=str(tmp_path / 'ca.pem'),
+            certfile=str(tmp_path / 'client.pem'),
+            keyfile=str(tmp_path / 'client.key'),
+            timeout=10,
+        )
         assert _list_nodes(opts).status_code == 200
         subject = dict(field[0] for field in seen[-1]['subject'])
         assert subject['commonName'] == 'nova'
@@ -141,7 +194,11 @@ def test_a_client_certificate_is_presented(conf, tmp_path):
 
 
 def test_a_keyfile_without_certfile_is_refused(conf):
-    opts = _ironic(conf, auth_type='none', endpoint_override=BM_URL,
-                   keyfile='/etc/nova-lite/ironic.key')
+    opts = _ironic(
+        conf,
+        auth_type='none',
+        endpoint_override=BM_URL,
+        keyfile='/etc/nova-lite/ironic.key',
+    )
     with pytest.raises(exception.ConfigError, match='certfile'):
         ironic.bare_metal_connection(opts)

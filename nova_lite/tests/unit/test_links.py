@@ -26,13 +26,22 @@ def _old_records(ctx, count=5):
     for host in ('host1', 'host2'):
         service = make_service(ctx, host=host)
         node = make_node(ctx, service_id=None, host=host, name=f'{host}-n')
-        insts = [make_legacy_instance(ctx, host=host, node=f'{host}-n')
-                 for _ in range(count)]
-        mig = migrations.migration_create(ctx, {
-            'uuid': str(uuid.uuid4()), 'instance_uuid': insts[0]['uuid'],
-            'migration_type': 'resize', 'status': 'finished',
-            'source_compute': 'elsewhere', 'dest_compute': host,
-            'dest_node': f'{host}-n'})
+        insts = [
+            make_legacy_instance(ctx, host=host, node=f'{host}-n')
+            for _ in range(count)
+        ]
+        mig = migrations.migration_create(
+            ctx,
+            {
+                'uuid': str(uuid.uuid4()),
+                'instance_uuid': insts[0]['uuid'],
+                'migration_type': 'resize',
+                'status': 'finished',
+                'source_compute': 'elsewhere',
+                'dest_compute': host,
+                'dest_node': f'{host}-n',
+            },
+        )
         made[host] = (service, node, insts, mig)
     # An instance on a node that no record knows stays unlinked.
     make_legacy_instance(ctx, host='gone', node='gone-n')
@@ -41,16 +50,22 @@ def _old_records(ctx, count=5):
 
 def _count(engine, model, column):
     with engine.connect() as conn:
-        return conn.execute(sa.select(sa.func.count()).select_from(model)
-                            .where(getattr(model, column).is_(None),
-                                   model.deleted == 0)).scalar()
+        return conn.execute(
+            sa.select(sa.func.count())
+            .select_from(model)
+            .where(getattr(model, column).is_(None), model.deleted == 0)
+        ).scalar()
 
 
 def _statements(engine):
     seen = []
-    sa.event.listen(engine, 'before_cursor_execute',
-                    lambda *args: seen.append(args[2])
-                    if not args[2].startswith('BEGIN') else None)
+    sa.event.listen(
+        engine,
+        'before_cursor_execute',
+        lambda *args: (
+            seen.append(args[2]) if not args[2].startswith('BEGIN') else None
+        ),
+    )
     return seen
 
 
@@ -59,7 +74,7 @@ def test_fills_link_by_names_in_batches(ctx, db):
     engine = db.writer.get_engine()
     seen = _statements(engine)
     assert links.fill_instance_compute_ids(ctx, 4) == (4, 4)
-    assert len(seen) == 2        # one SELECT, one UPDATE, whatever count
+    assert len(seen) == 2  # one SELECT, one UPDATE, whatever count
     assert links.fill_all(ctx, links.fill_instance_compute_ids, 4) == 6
     assert links.fill_instance_compute_ids(ctx, 4) == (0, 0)
     for _service, node, insts, _mig in made.values():
@@ -76,8 +91,11 @@ def test_fills_service_and_dest_links(ctx, db):
     assert links.fill_migration_dest_compute_ids(ctx, 50) == (2, 2)
     for service, node, _insts, mig in made.values():
         with db.writer.get_engine().connect() as conn:
-            node_row = conn.execute(sa.select(models.ComputeNode).where(
-                models.ComputeNode.id == node['id'])).one()
+            node_row = conn.execute(
+                sa.select(models.ComputeNode).where(
+                    models.ComputeNode.id == node['id']
+                )
+            ).one()
         assert node_row.service_id == service['id']
         got = migrations.migration_get(ctx, id=mig['id'])
         assert got['dest_compute_id'] == node['id']
@@ -85,24 +103,40 @@ def test_fills_service_and_dest_links(ctx, db):
 
 def test_host_filter_fixes_only_that_hosts_records(ctx, db):
     made = _old_records(ctx, count=3)
-    assert links.fill_all(ctx, links.fill_instance_compute_ids, 2,
-                          host='host1') == 3
-    assert links.fill_migration_dest_compute_ids(ctx, 9,
-                                                 host='host1') == (1, 1)
+    assert (
+        links.fill_all(ctx, links.fill_instance_compute_ids, 2, host='host1')
+        == 3
+    )
+    assert links.fill_migration_dest_compute_ids(ctx, 9, host='host1') == (
+        1,
+        1,
+    )
     _s, _n, insts2, mig2 = made['host2']
-    assert instances.instance_get_by_uuid(
-        ctx, insts2[0]['uuid'])['compute_id'] is None
-    assert migrations.migration_get(ctx, id=mig2['id'])[
-        'dest_compute_id'] is None
+    assert (
+        instances.instance_get_by_uuid(ctx, insts2[0]['uuid'])['compute_id']
+        is None
+    )
+    assert (
+        migrations.migration_get(ctx, id=mig2['id'])['dest_compute_id'] is None
+    )
 
 
 def _manage(tmp_path, db_file, *args):
     config = tmp_path / 'manage.conf'
     config.write_text(f'[database]\nconnection = sqlite:///{db_file}\n')
     return subprocess.run(
-        [str(BIN / 'nova-lite-manage'), '--config-file', str(config),
-         'db', 'online_data_migrations', *args],
-        capture_output=True, text=True, timeout=60)
+        [
+            str(BIN / 'nova-lite-manage'),
+            '--config-file',
+            str(config),
+            'db',
+            'online_data_migrations',
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_online_data_migrations_command(ctx, db, tmp_path):
@@ -135,4 +169,5 @@ def test_upgrade_check_warns_until_linked(ctx, db):
     assert 'online_data_migrations' in warned.details
     links.fill_all(ctx, links.fill_migration_dest_compute_ids, 10)
     assert checks._check_migration_links().code == (
-        status.upgradecheck.Code.SUCCESS)
+        status.upgradecheck.Code.SUCCESS
+    )

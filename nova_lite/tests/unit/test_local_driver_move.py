@@ -13,8 +13,7 @@ from nova_lite import exception
 from nova_lite.virt import local
 
 
-def _driver(conf: cfg.ConfigOpts, root: Path,
-            host: str) -> local.LocalDriver:
+def _driver(conf: cfg.ConfigOpts, root: Path, host: str) -> local.LocalDriver:
     driver = local.LocalDriver(conf, host, str(root / host))
     driver.init_host()
     return driver
@@ -29,7 +28,6 @@ def _instance(uuid: str = '11111111-2222-3333-4444-555555555555') -> Any:
     return types.SimpleNamespace(uuid=uuid, image_ref='img', root_gb=1)
 
 
-
 def test_move_confirm(conf, tmp_path):
     src, dst = _driver(conf, tmp_path, 'a'), _driver(conf, tmp_path, 'b')
     inst = _instance()
@@ -38,11 +36,11 @@ def test_move_confirm(conf, tmp_path):
     src.migrate_disk_and_power_off(inst, 'b', dst.prepare_incoming(inst))
     copied = dst.disk_path(inst.uuid)
     assert _head(copied) == header
-    assert copied.stat().st_size == 1024 ** 3
-    assert copied.stat().st_blocks * 512 < 4 * 1024 ** 2   # still sparse
-    assert src.list_instance_uuids() == []              # aside, not listed
+    assert copied.stat().st_size == 1024**3
+    assert copied.stat().st_blocks * 512 < 4 * 1024**2  # still sparse
+    assert src.list_instance_uuids() == []  # aside, not listed
     dst.finish_migration(inst, 2, power_on=True)
-    assert copied.stat().st_size == 2 * 1024 ** 3
+    assert copied.stat().st_size == 2 * 1024**3
     src.confirm_migration(inst)
     assert not src.aside_path(inst.uuid).exists()
     assert dst.list_instance_uuids() == [inst.uuid]
@@ -67,7 +65,7 @@ def test_same_host_resize_and_revert(conf, tmp_path):
     drv.migrate_disk_and_power_off(inst, 'a', drv.prepare_incoming(inst))
     assert drv.disk_path(inst.uuid).is_file()
     assert drv.aside_path(inst.uuid).is_dir()
-    drv.destroy(inst)                # the destination's revert step
+    drv.destroy(inst)  # the destination's revert step
     drv.finish_revert_migration(inst, power_on=True)
     assert drv.disk_path(inst.uuid).is_file()
 
@@ -79,8 +77,9 @@ def test_failed_copy_puts_the_disk_back(conf, tmp_path):
     blocked = tmp_path / 'blocked'
     blocked.write_text('not a directory')
     with pytest.raises(exception.VirtDriverError):
-        src.migrate_disk_and_power_off(inst, 'b',
-                                       {'instances_path': str(blocked)})
+        src.migrate_disk_and_power_off(
+            inst, 'b', {'instances_path': str(blocked)}
+        )
     assert src.disk_path(inst.uuid).is_file()
     assert not src.aside_path(inst.uuid).exists()
 
@@ -93,7 +92,7 @@ def test_abort_puts_back_only_what_is_missing(conf, tmp_path):
     here.rename(src.aside_path(inst.uuid))
     src.abort_migration(inst)
     assert src.disk_path(inst.uuid).is_file()
-    src.abort_migration(inst)        # nothing aside: nothing happens
+    src.abort_migration(inst)  # nothing aside: nothing happens
     assert src.disk_path(inst.uuid).is_file()
 
 

@@ -22,10 +22,12 @@ def test_stop_start_reboot(conf, tmp_path):  # noqa: F811
     driver.power_off(inst)
     assert driver.power_state(inst) == power_state.SHUTDOWN
     assert json.loads(driver.power_path(inst.uuid).read_text()) == {
-        'state': 'shutdown', 'boots': 1}
+        'state': 'shutdown',
+        'boots': 1,
+    }
     driver.power_on(inst)
     assert driver.read_power(inst.uuid) == {'state': 'running', 'boots': 2}
-    driver.power_on(inst)       # already running: no new boot
+    driver.power_on(inst)  # already running: no new boot
     assert driver.read_power(inst.uuid)['boots'] == 2
     driver.reboot(inst, 'HARD')
     assert driver.read_power(inst.uuid) == {'state': 'running', 'boots': 3}
@@ -71,7 +73,7 @@ def test_pause_unpause_suspend_resume(conf, tmp_path):  # noqa: F811
     driver.spawn(inst)
     driver.pause(inst)
     assert driver.power_state(inst) == power_state.PAUSED
-    driver.pause(inst)          # again (a resumed task): no change
+    driver.pause(inst)  # again (a resumed task): no change
     assert driver.read_power(inst.uuid) == {'state': 'paused', 'boots': 1}
     with pytest.raises(exception.VirtDriverError, match='not suspended'):
         driver.resume(inst)

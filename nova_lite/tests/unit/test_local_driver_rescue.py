@@ -27,8 +27,10 @@ def test_rescue_then_unrescue(conf, tmp_path):  # noqa: F811
     before = _digest(disk)
     driver.rescue(inst, 'rescue-img', 'pw')
     assert driver.rescue_of(inst.uuid) == {
-        'instance': inst.uuid, 'image': 'rescue-img',
-        'password_sha256': hashlib.sha256(b'pw').hexdigest()}
+        'instance': inst.uuid,
+        'image': 'rescue-img',
+        'password_sha256': hashlib.sha256(b'pw').hexdigest(),
+    }
     assert b'pw"' not in driver.rescue_path(inst.uuid).read_bytes()
     assert driver.read_power(inst.uuid) == {'state': 'running', 'boots': 2}
     # Again: the rescue is replaced, the guest boots again.
@@ -75,7 +77,8 @@ def test_delete_removes_the_rescue_disk(conf, tmp_path):  # noqa: F811
 
 def test_the_rescue_image_is_the_one_asked_or_the_servers():
     inst = types.SimpleNamespace(
-        image_ref='current', system_metadata={'image_base_image_ref': 'base'})
+        image_ref='current', system_metadata={'image_base_image_ref': 'base'}
+    )
     assert rescue.rescue_image(inst, 'asked') == 'asked'
     assert rescue.rescue_image(inst, None) == 'base'
     inst.system_metadata = {}

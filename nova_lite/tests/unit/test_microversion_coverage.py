@@ -13,7 +13,9 @@ GABBITS = Path(__file__).parents[1] / 'functional' / 'gabbits'
 _LISTED = re.compile(r'^\* (2\.\d+)\s+-', re.MULTILINE)
 _HEADER = re.compile(
     r'(?:openstack-api-version:\s*"?compute|x-openstack-nova-api-version:)'
-    r'\s*"?(2\.\d+)\b', re.IGNORECASE)
+    r'\s*"?(2\.\d+)\b',
+    re.IGNORECASE,
+)
 #: The first version with a change of its own (2.1 is the base).
 FIRST_CHANGE = (2, 2)
 
@@ -24,8 +26,10 @@ def _listed() -> list[str]:
 
 def _versions_per_file() -> dict[str, set[str]]:
     """YAML file name -> the versions its requests send."""
-    return {path.name: set(_HEADER.findall(path.read_text()))
-            for path in sorted(GABBITS.glob('*.yaml'))}
+    return {
+        path.name: set(_HEADER.findall(path.read_text()))
+        for path in sorted(GABBITS.glob('*.yaml'))
+    }
 
 
 def _key(version: str) -> tuple[int, int]:
@@ -49,9 +53,11 @@ def test_the_history_is_parsed():
 
 
 def test_the_header_pattern():
-    text = ('openstack-api-version: compute 2.74\n'
-            '    OpenStack-API-Version: "compute 2.9"\n'
-            'x-openstack-nova-api-version: 2.100\n')
+    text = (
+        'openstack-api-version: compute 2.74\n'
+        '    OpenStack-API-Version: "compute 2.9"\n'
+        'x-openstack-nova-api-version: 2.100\n'
+    )
     assert set(_HEADER.findall(text)) == {'2.74', '2.9', '2.100'}
     assert _previous('2.100') == '2.99' and _previous('2.10') == '2.9'
 
@@ -64,9 +70,11 @@ def test_every_listed_version_has_a_gabbi_test():
 
 def test_every_listed_version_is_tested_beside_the_one_before():
     files = _versions_per_file()
-    unpaired = [v for v in _changes()
-                if not any({v, _previous(v)} <= sent
-                           for sent in files.values())]
+    unpaired = [
+        v
+        for v in _changes()
+        if not any({v, _previous(v)} <= sent for sent in files.values())
+    ]
     assert unpaired == []
 
 

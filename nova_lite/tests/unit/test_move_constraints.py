@@ -29,33 +29,48 @@ def quota_options():
     quota_conf.register_opts(cfg.CONF)
 
 
-def _migration(ctx, inst, dest=None, status='pre-migrating',
-               migration_type='migration'):
+def _migration(
+    ctx, inst, dest=None, status='pre-migrating', migration_type='migration'
+):
     row = instances.instance_get_by_uuid(ctx, inst['uuid'])
-    return migrations.migration_create(ctx, {
-        'uuid': str(uuid.uuid4()), 'instance_uuid': inst['uuid'],
-        'migration_type': migration_type, 'status': status,
-        'source_compute': row['host'], 'source_node': row['node'],
-        'dest_compute': dest})
+    return migrations.migration_create(
+        ctx,
+        {
+            'uuid': str(uuid.uuid4()),
+            'instance_uuid': inst['uuid'],
+            'migration_type': migration_type,
+            'status': status,
+            'source_compute': row['host'],
+            'source_node': row['node'],
+            'dest_compute': dest,
+        },
+    )
 
 
 def _destination(ctx, conf, inst, exclude=(), only=None, **kwargs):
     row = instances.instance_get_by_uuid(ctx, inst['uuid'])
     exclude = exclude or (row['host'],)
-    return claims.select_destination(ctx, conf, _request(inst, **kwargs),
-                                     tuple(exclude), only).host
+    return claims.select_destination(
+        ctx, conf, _request(inst, **kwargs), tuple(exclude), only
+    ).host
 
 
 def _as_object(row):
-    return SimpleNamespace(uuid=row['uuid'], pinned_availability_zone=row[
-        'pinned_availability_zone'], flavor=row['flavor'])
+    return SimpleNamespace(
+        uuid=row['uuid'],
+        pinned_availability_zone=row['pinned_availability_zone'],
+        flavor=row['flavor'],
+    )
 
 
 def test_move_request_holds_the_pinned_zone_and_the_group(ctx):
     group = _group(ctx, 'anti-affinity')
     inst = _member(ctx, group)
-    instances.instance_update(ctx, inst['uuid'], {
-        'availability_zone': 'az2', 'pinned_availability_zone': 'az1'})
+    instances.instance_update(
+        ctx,
+        inst['uuid'],
+        {'availability_zone': 'az2', 'pinned_availability_zone': 'az1'},
+    )
     obj = _as_object(instances.instance_get_by_uuid(ctx, inst['uuid']))
     request = migrate.move_request(ctx, obj, (1, 2, 3))
     assert (request.zone, request.group) == ('az1', group)
@@ -64,8 +79,9 @@ def test_move_request_holds_the_pinned_zone_and_the_group(ctx):
     # A forced evacuation is not held to the zone; the group holds.
     forced = migrate.move_request(ctx, obj, (1, 2, 3), in_zone=False)
     assert (forced.zone, forced.group) == (None, group)
-    instances.instance_update(ctx, inst['uuid'],
-                              {'pinned_availability_zone': None})
+    instances.instance_update(
+        ctx, inst['uuid'], {'pinned_availability_zone': None}
+    )
     obj = _as_object(instances.instance_get_by_uuid(ctx, inst['uuid']))
     assert migrate.move_request(ctx, obj, (1, 1, 1)).zone is None
 
@@ -93,8 +109,9 @@ def test_a_members_move_in_flight_holds_its_destination(ctx, conf):
     first = _instance_on(ctx, conf, 'a', group)
     second = _instance_on(ctx, conf, 'b', group)
     # The first member's evacuation to c was chosen, not claimed yet.
-    _migration(ctx, first, dest='c', status='accepted',
-               migration_type='evacuation')
+    _migration(
+        ctx, first, dest='c', status='accepted', migration_type='evacuation'
+    )
     assert _destination(ctx, conf, second, group=group) == 'd'
     with pytest.raises(exception.NoValidHost, match='anti-affinity'):
         _destination(ctx, conf, second, only='c', group=group)
@@ -118,8 +135,9 @@ def test_a_member_moving_counts_once_per_host(ctx, conf):
     group = _group(ctx, 'anti-affinity', max_per_host=2)
     first = _instance_on(ctx, conf, 'a', group)
     second = _instance_on(ctx, conf, 'b', group)
-    _migration(ctx, first, dest='a', status='finished',
-               migration_type='resize')
+    _migration(
+        ctx, first, dest='a', status='finished', migration_type='resize'
+    )
     assert _destination(ctx, conf, second, group=group) == 'a'
 
 
@@ -135,8 +153,9 @@ def test_affinity_moves_only_a_lone_member(ctx, conf):
     assert _destination(ctx, conf, first, group=group) in ('b', 'c')
 
 
-@pytest.mark.parametrize('policy,expected', [
-    ('soft-anti-affinity', 'c'), ('soft-affinity', 'b')])
+@pytest.mark.parametrize(
+    'policy,expected', [('soft-anti-affinity', 'c'), ('soft-affinity', 'b')]
+)
 def test_soft_policies_prefer_on_a_move(ctx, conf, policy, expected):
     _hosts(ctx, 'a', 'b', 'c')
     group = _group(ctx, policy)
@@ -147,31 +166,44 @@ def test_soft_policies_prefer_on_a_move(ctx, conf, policy, expected):
         assert _destination(ctx, conf, first, group=group) == expected
 
 
-@pytest.mark.parametrize('claim,status,migration_type', [
-    (claims.claim_for_migration, 'accepted', 'evacuation'),
-    (claims.claim_for_resize, 'pre-migrating', 'migration')])
-def test_the_destination_claim_rechecks_the_policy(ctx, conf, claim,
-                                                   status, migration_type):
+@pytest.mark.parametrize(
+    'claim,status,migration_type',
+    [
+        (claims.claim_for_migration, 'accepted', 'evacuation'),
+        (claims.claim_for_resize, 'pre-migrating', 'migration'),
+    ],
+)
+def test_the_destination_claim_rechecks_the_policy(
+    ctx, conf, claim, status, migration_type
+):
     """Two members' moves chose host c before either claimed: the
     second claim is refused (GROUP_POLICY) and changes nothing."""
     nodes = _hosts(ctx, 'a', 'b', 'c')
     group = _group(ctx, 'anti-affinity')
     first = _instance_on(ctx, conf, 'a', group)
     second = _instance_on(ctx, conf, 'b', group)
-    mig1 = _migration(ctx, first, status=status,
-                      migration_type=migration_type)
-    mig2 = _migration(ctx, second, status=status,
-                      migration_type=migration_type)
+    mig1 = _migration(ctx, first, status=status, migration_type=migration_type)
+    mig2 = _migration(
+        ctx, second, status=status, migration_type=migration_type
+    )
     node_c = nodes['c']['id']
-    assert claim(ctx, conf, _request(first, group=group), node_c,
-                 mig1['id']) == claims.CLAIMED
-    assert claim(ctx, conf, _request(second, group=group), node_c,
-                 mig2['id']) == claims.GROUP_POLICY
+    assert (
+        claim(ctx, conf, _request(first, group=group), node_c, mig1['id'])
+        == claims.CLAIMED
+    )
+    assert (
+        claim(ctx, conf, _request(second, group=group), node_c, mig2['id'])
+        == claims.GROUP_POLICY
+    )
     row = migrations.migration_get(ctx, id=mig2['id'])
     assert (row['status'], row['dest_compute_id']) == (status, None)
     # The first one's repeated claim is still its own.
-    assert claim(ctx, conf, _request(first, group=group), node_c,
-                 mig1['id']) == claims.ALREADY_CLAIMED
+    assert (
+        claim(ctx, conf, _request(first, group=group), node_c, mig1['id'])
+        == claims.ALREADY_CLAIMED
+    )
     # Without a group the same claim goes through.
-    assert claim(ctx, conf, _request(second), node_c,
-                 mig2['id']) == claims.CLAIMED
+    assert (
+        claim(ctx, conf, _request(second), node_c, mig2['id'])
+        == claims.CLAIMED
+    )

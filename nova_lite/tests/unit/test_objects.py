@@ -38,14 +38,16 @@ def _checker():
     from oslo_versionedobjects import fixture
 
     return fixture.ObjectVersionChecker(
-        base.NovaLiteObjectRegistry.obj_classes())
+        base.NovaLiteObjectRegistry.obj_classes()
+    )
 
 
 def test_object_fingerprints():
     expected, actual = _checker().test_hashes(EXPECTED_FINGERPRINTS)
     assert expected == actual, (
         'Objects changed; bump their VERSION and update '
-        'EXPECTED_FINGERPRINTS: %s' % sorted(actual))
+        'EXPECTED_FINGERPRINTS: %s' % sorted(actual)
+    )
     assert set(_checker().get_hashes()) == set(EXPECTED_FINGERPRINTS)
 
 
@@ -63,7 +65,8 @@ def test_fingerprint_changes_with_fields():
 
     checker = fixture.ObjectVersionChecker({'Service': [Changed]})
     expected, actual = checker.test_hashes(
-        {'Service': EXPECTED_FINGERPRINTS['Service']})
+        {'Service': EXPECTED_FINGERPRINTS['Service']}
+    )
     assert set(actual) == {'Service'}
     assert actual['Service'].startswith('1.1-')
     assert actual['Service'] != EXPECTED_FINGERPRINTS['Service']
@@ -71,27 +74,43 @@ def test_fingerprint_changes_with_fields():
 
 # -- database-backed tests --------------------------------------------------
 
+
 def _service(ctx, host='host1'):
-    svc = service_obj.Service(ctx, host=host, binary='nova-compute',
-                              topic='compute')
+    svc = service_obj.Service(
+        ctx, host=host, binary='nova-compute', topic='compute'
+    )
     svc.create()
     return svc
 
 
 def _node(ctx, svc, name='node1'):
     node = compute_node_obj.ComputeNode(
-        ctx, uuid=str(uuid.uuid4()), service_id=svc.id, host=svc.host,
-        hypervisor_hostname=name, hypervisor_type='fake',
-        vcpus=4, memory_mb=4096, local_gb=40)
+        ctx,
+        uuid=str(uuid.uuid4()),
+        service_id=svc.id,
+        host=svc.host,
+        hypervisor_hostname=name,
+        hypervisor_type='fake',
+        vcpus=4,
+        memory_mb=4096,
+        local_gb=40,
+    )
     node.create()
     return node
 
 
 def _instance(ctx):
     inst = instance_obj.Instance(
-        ctx, uuid=str(uuid.uuid4()), project_id='p', user_id='u',
-        flavor={'name': 'small'}, vm_state='building',
-        vcpus=1, memory_mb=512, root_gb=1)
+        ctx,
+        uuid=str(uuid.uuid4()),
+        project_id='p',
+        user_id='u',
+        flavor={'name': 'small'},
+        vm_state='building',
+        vcpus=1,
+        memory_mb=512,
+        root_gb=1,
+    )
     inst.create()
     return inst
 
@@ -115,8 +134,7 @@ def test_instance_save_compute_id_without_node_is_refused(ctx):
     inst.compute_id = node.id
     with pytest.raises(exception.ObjectActionError):
         inst.save()
-    assert instance_obj.Instance.get_by_uuid(ctx, inst.uuid).compute_id \
-        is None
+    assert instance_obj.Instance.get_by_uuid(ctx, inst.uuid).compute_id is None
 
 
 def test_instance_save_node_with_compute_id(ctx):
@@ -129,7 +147,10 @@ def test_instance_save_node_with_compute_id(ctx):
     assert inst.obj_what_changed() == set()
     stored = instance_obj.Instance.get_by_uuid(ctx, inst.uuid)
     assert (stored.host, stored.node, stored.compute_id) == (
-        'host1', 'node1', node.id)
+        'host1',
+        'node1',
+        node.id,
+    )
     # Unscheduling clears both together, which is allowed.
     inst.node = None
     inst.compute_id = None
@@ -139,8 +160,14 @@ def test_instance_save_node_with_compute_id(ctx):
 
 def test_instance_hostname_is_stored_and_left_out_for_1_3(ctx):
     inst = instance_obj.Instance(
-        ctx, uuid=str(uuid.uuid4()), project_id='p', user_id='u',
-        flavor={'name': 'small'}, vm_state='building', hostname='web-1')
+        ctx,
+        uuid=str(uuid.uuid4()),
+        project_id='p',
+        user_id='u',
+        flavor={'name': 'small'},
+        vm_state='building',
+        hostname='web-1',
+    )
     inst.create()
     stored = instance_obj.Instance.get_by_uuid(ctx, inst.uuid)
     assert stored.hostname == 'web-1'
@@ -155,14 +182,19 @@ def test_instance_hostname_is_stored_and_left_out_for_1_3(ctx):
 def test_compute_node_object_refuses_create_without_uuid(ctx):
     svc = _service(ctx)
     node = compute_node_obj.ComputeNode(
-        ctx, service_id=svc.id, host='host1', hypervisor_hostname='n',
-        hypervisor_type='fake')
+        ctx,
+        service_id=svc.id,
+        host='host1',
+        hypervisor_hostname='n',
+        hypervisor_type='fake',
+    )
     with pytest.raises(exception.ObjectActionError, match='uuid'):
         node.create()
     assert len(compute_node_obj.ComputeNodeList.get_all(ctx)) == 0
 
 
 # -- the indirection switch ---------------------------------------------------
+
 
 class RecordingIndirectionAPI:
     """A fake conductor: the oslo.versionedobjects indirection interface."""
@@ -171,15 +203,32 @@ class RecordingIndirectionAPI:
         self.calls = []
         self.result = result
 
-    def object_class_action_versions(self, context, objname, objmethod,
-                                     object_versions, args, kwargs):
-        self.calls.append(('class_action', objname, objmethod, args, kwargs,
-                           threading.get_ident()))
+    def object_class_action_versions(
+        self, context, objname, objmethod, object_versions, args, kwargs
+    ):
+        self.calls.append(
+            (
+                'class_action',
+                objname,
+                objmethod,
+                args,
+                kwargs,
+                threading.get_ident(),
+            )
+        )
         return self.result
 
     def object_action(self, context, objinst, objmethod, args, kwargs):
-        self.calls.append(('action', objinst.obj_name(), objmethod, args,
-                           kwargs, threading.get_ident()))
+        self.calls.append(
+            (
+                'action',
+                objinst.obj_name(),
+                objmethod,
+                args,
+                kwargs,
+                threading.get_ident(),
+            )
+        )
         return {}, None
 
     def object_backport_versions(self, context, objinst, object_versions):
@@ -194,7 +243,8 @@ def test_remote_objects_routes_class_calls_to_indirection_api(ctx):
         got = service_obj.Service.get_by_id(ctx, svc.id)
     assert got is marker
     assert [c[:5] for c in fake.calls] == [
-        ('class_action', 'Service', 'get_by_id', (svc.id,), {})]
+        ('class_action', 'Service', 'get_by_id', (svc.id,), {})
+    ]
 
     # Outside the block the same call reads the database.
     local = service_obj.Service.get_by_id(ctx, svc.id)
@@ -249,7 +299,8 @@ def test_remote_objects_does_not_affect_other_threads(ctx):
             # Its own context: a context's transaction is per thread.
             other_ctx = lite_context.get_admin_context()
             other_result['value'] = service_obj.Service.get_by_id(
-                other_ctx, svc.id)
+                other_ctx, svc.id
+            )
         except Exception as exc:  # reported by the assertion below
             other_result['error'] = exc
         finally:
@@ -297,15 +348,23 @@ def test_remote_objects_in_another_thread_leaves_this_one_local(ctx):
 
 def test_instance_scheduler_hints_round_trip_and_backport(ctx):
     inst = instance_obj.Instance(
-        ctx, uuid=str(uuid.uuid4()), project_id='p', user_id='u',
-        flavor={'name': 'small'}, vm_state='building',
-        vcpus=1, memory_mb=512, root_gb=1,
-        scheduler_hints={'same_host': ['a', 'b']})
+        ctx,
+        uuid=str(uuid.uuid4()),
+        project_id='p',
+        user_id='u',
+        flavor={'name': 'small'},
+        vm_state='building',
+        vcpus=1,
+        memory_mb=512,
+        root_gb=1,
+        scheduler_hints={'same_host': ['a', 'b']},
+    )
     inst.create()
     stored = instance_obj.Instance.get_by_uuid(ctx, inst.uuid)
     assert stored.scheduler_hints == {'same_host': ['a', 'b']}
     # An older receiver (1.3) gets no field it does not know.
     old = stored.obj_to_primitive(target_version='1.3')
     assert 'scheduler_hints' not in old['versioned_object.data']
-    assert 'scheduler_hints' in stored.obj_to_primitive()[
-        'versioned_object.data']
+    assert (
+        'scheduler_hints' in stored.obj_to_primitive()['versioned_object.data']
+    )

@@ -41,9 +41,16 @@ def _zone(ctx, name, zone, *hosts):
 
 
 def _group(ctx, policy, max_per_host=1):
-    row = server_groups.create(ctx, {
-        'name': policy, 'project_id': 'p', 'user_id': 'u',
-        'policy': policy, 'rules': None})
+    row = server_groups.create(
+        ctx,
+        {
+            'name': policy,
+            'project_id': 'p',
+            'user_id': 'u',
+            'policy': policy,
+            'rules': None,
+        },
+    )
     return constraints.Group(row['id'], row['uuid'], policy, max_per_host)
 
 
@@ -54,8 +61,13 @@ def _member(ctx, group):
 
 
 def _request(inst, **kwargs):
-    return claims.Request(inst['uuid'], inst['vcpus'], inst['memory_mb'],
-                          inst['root_gb'], **kwargs)
+    return claims.Request(
+        inst['uuid'],
+        inst['vcpus'],
+        inst['memory_mb'],
+        inst['root_gb'],
+        **kwargs,
+    )
 
 
 def _place(ctx, conf, inst, **kwargs):
@@ -68,8 +80,12 @@ def test_a_zone_holds_only_its_hosts(ctx, conf):
     for _ in range(3):
         inst = _instance(ctx)
         assert _place(ctx, conf, inst, zone='az1') == 'b'
-        assert instances.instance_get_by_uuid(
-            ctx, inst['uuid'])['availability_zone'] == 'az1'
+        assert (
+            instances.instance_get_by_uuid(ctx, inst['uuid'])[
+                'availability_zone'
+            ]
+            == 'az1'
+        )
 
 
 def test_the_default_zone_holds_hosts_without_one(ctx, conf):
@@ -78,8 +94,7 @@ def test_the_default_zone_holds_hosts_without_one(ctx, conf):
     # An aggregate without a zone does not take a host out of nova.
     plain = aggregates.create(ctx, 'plain', {})
     aggregates.add_host(ctx, plain['id'], 'c')
-    placed = {_place(ctx, conf, _instance(ctx), zone='nova')
-              for _ in range(4)}
+    placed = {_place(ctx, conf, _instance(ctx), zone='nova') for _ in range(4)}
     assert placed == {'a', 'c'}
 
 
@@ -87,8 +102,10 @@ def test_an_unplaced_request_gets_its_hosts_zone(ctx, conf):
     _hosts(ctx, 'a')
     inst = _instance(ctx)
     _place(ctx, conf, inst)
-    assert instances.instance_get_by_uuid(
-        ctx, inst['uuid'])['availability_zone'] == 'nova'
+    assert (
+        instances.instance_get_by_uuid(ctx, inst['uuid'])['availability_zone']
+        == 'nova'
+    )
 
 
 def test_a_zone_without_room_is_no_valid_host(ctx, conf):
@@ -110,21 +127,30 @@ def test_forced_host_and_node(ctx, conf):
 def test_build_request_reads_zone_forced_host_and_group(ctx, conf):
     group = _group(ctx, 'anti-affinity')
     inst = _member(ctx, group)
-    instances.instance_update(ctx, inst['uuid'], {
-        'pinned_availability_zone': 'az1',
-        'system_metadata': {'forced_host': 'h', 'forced_node': 'n'}})
+    instances.instance_update(
+        ctx,
+        inst['uuid'],
+        {
+            'pinned_availability_zone': 'az1',
+            'system_metadata': {'forced_host': 'h', 'forced_node': 'n'},
+        },
+    )
     obj = instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
     request = build.build_request(ctx, obj)
     assert (request.zone, request.force_host, request.force_node) == (
-        'az1', 'h', 'n')
+        'az1',
+        'h',
+        'n',
+    )
     assert request.group == group
 
 
 def test_anti_affinity_spreads_then_refuses(ctx, conf):
     _hosts(ctx, 'a', 'b', 'c')
     group = _group(ctx, 'anti-affinity')
-    placed = [_place(ctx, conf, _member(ctx, group), group=group)
-              for _ in range(3)]
+    placed = [
+        _place(ctx, conf, _member(ctx, group), group=group) for _ in range(3)
+    ]
     assert sorted(placed) == ['a', 'b', 'c']
     with pytest.raises(exception.NoValidHost, match='anti-affinity'):
         _place(ctx, conf, _member(ctx, group), group=group)
@@ -152,8 +178,9 @@ def test_a_deleted_member_frees_its_host(ctx, conf):
 def test_affinity_follows_the_first_member(ctx, conf):
     _hosts(ctx, 'a', 'b', 'c')
     group = _group(ctx, 'affinity')
-    placed = {_place(ctx, conf, _member(ctx, group), group=group)
-              for _ in range(4)}
+    placed = {
+        _place(ctx, conf, _member(ctx, group), group=group) for _ in range(4)
+    }
     assert len(placed) == 1
 
 
@@ -167,13 +194,15 @@ def test_affinity_without_room_on_the_members_host(ctx, conf):
         _place(ctx, conf, _member(ctx, group), group=group)
 
 
-@pytest.mark.parametrize('policy,expected', [
-    ('soft-affinity', 1), ('soft-anti-affinity', 3)])
+@pytest.mark.parametrize(
+    'policy,expected', [('soft-affinity', 1), ('soft-anti-affinity', 3)]
+)
 def test_soft_policies_prefer(ctx, conf, policy, expected):
     _hosts(ctx, 'a', 'b', 'c')
     group = _group(ctx, policy)
-    placed = {_place(ctx, conf, _member(ctx, group), group=group)
-              for _ in range(3)}
+    placed = {
+        _place(ctx, conf, _member(ctx, group), group=group) for _ in range(3)
+    }
     assert len(placed) == expected
     # Soft: never a NoValidHost for the policy's sake.
     assert _place(ctx, conf, _member(ctx, group), group=group)
@@ -186,12 +215,12 @@ def test_the_claim_rechecks_a_stale_choice(ctx, conf):
     group = _group(ctx, 'anti-affinity')
     first, second = _member(ctx, group), _member(ctx, group)
     with claims.db_api.context_manager.reader.using(ctx) as session:
-        stale = claims.candidates(session, conf,
-                                  _request(second, group=group))
+        stale = claims.candidates(session, conf, _request(second, group=group))
     node_a = next(node for node in stale if node.host == 'a')
     assert claims.claim_on(ctx, conf, _request(first, group=group), node_a)
-    assert not claims.claim_on(ctx, conf, _request(second, group=group),
-                               node_a)
+    assert not claims.claim_on(
+        ctx, conf, _request(second, group=group), node_a
+    )
     assert instances.instance_get_by_uuid(ctx, second['uuid'])['host'] is None
     node_b = next(node for node in stale if node.host == 'b')
     assert claims.claim_on(ctx, conf, _request(second, group=group), node_b)
@@ -224,13 +253,19 @@ def test_concurrent_anti_affinity_boots_never_share_a_host(any_ctx, conf):
         request = _request(inst, group=group)
         try:
             with claims.db_api.context_manager.reader.using(
-                    thread_ctx) as session:
+                thread_ctx
+            ) as session:
                 nodes = claims.candidates(session, conf, request)
             assert len(nodes) == 3
             barrier.wait(30)
-            node = next((node for node in nodes
-                         if claims.claim_on(thread_ctx, conf, request,
-                                            node)), None)
+            node = next(
+                (
+                    node
+                    for node in nodes
+                    if claims.claim_on(thread_ctx, conf, request, node)
+                ),
+                None,
+            )
         except Exception as exc:  # pragma: no cover - reported below
             with lock:
                 errors.append(exc)
@@ -250,6 +285,7 @@ def test_concurrent_anti_affinity_boots_never_share_a_host(any_ctx, conf):
     assert errors == []
     assert sorted(placed.values()) == ['a', 'b', 'c']
     assert len(refused) == 5
-    hosts = [instances.instance_get_by_uuid(ctx, i['uuid'])['host']
-             for i in insts]
+    hosts = [
+        instances.instance_get_by_uuid(ctx, i['uuid'])['host'] for i in insts
+    ]
     assert sorted(h for h in hosts if h) == ['a', 'b', 'c']

@@ -6,8 +6,9 @@ import pkgutil
 import unittest
 
 
-def integer_properties_without_maximum(schema: object,
-                                       path: str = '') -> list[str]:
+def integer_properties_without_maximum(
+    schema: object, path: str = ''
+) -> list[str]:
     """Every place in ``schema`` that accepts an integer with no
     ``maximum`` (for the schema-walking tests of both services)."""
     found = []
@@ -18,12 +19,12 @@ def integer_properties_without_maximum(schema: object,
         if 'integer' in kinds and 'maximum' not in schema:
             found.append(path or '/')
         for key, value in schema.items():
-            found += integer_properties_without_maximum(value,
-                                                        f'{path}/{key}')
+            found += integer_properties_without_maximum(value, f'{path}/{key}')
     elif isinstance(schema, list):
         for index, value in enumerate(schema):
-            found += integer_properties_without_maximum(value,
-                                                        f'{path}/{index}')
+            found += integer_properties_without_maximum(
+                value, f'{path}/{index}'
+            )
     return found
 
 
@@ -37,7 +38,7 @@ def schemas_of(package: str) -> dict[str, object]:
     pkg = importlib.import_module(package)
     for info in pkgutil.iter_modules(pkg.__path__):
         if info.ispkg:
-            continue    # schemas.responses: what the API answers
+            continue  # schemas.responses: what the API answers
         module = importlib.import_module(f'{package}.{info.name}')
         for name, value in vars(module).items():
             if name.startswith('__'):
@@ -50,10 +51,10 @@ def schemas_of(package: str) -> dict[str, object]:
 
 
 class SchemaBoundsTest(unittest.TestCase):
-
     def test_every_integer_has_a_maximum(self) -> None:
         for package in ('nova_lite.api.schemas', 'ironic_lite.api.schemas'):
             for name, schema in schemas_of(package).items():
                 with self.subTest(schema=name):
                     self.assertEqual(
-                        [], integer_properties_without_maximum(schema))
+                        [], integer_properties_without_maximum(schema)
+                    )

@@ -26,13 +26,18 @@ def test_concurrent_merges_all_land(db_url):  # noqa: F811
         uuid = make_instance(ctx, vm_state='active')['uuid']
 
         def merge(n: int) -> None:
-            db.change(ctx, uuid, lambda current: {**current, f'k{n}': 'v'},
-                      lambda row: None)
+            db.change(
+                ctx,
+                uuid,
+                lambda current: {**current, f'k{n}': 'v'},
+                lambda row: None,
+            )
 
         with futures.ThreadPoolExecutor(6) as pool:
             list(pool.map(merge, range(12)))
-        written = db.change(ctx, uuid, lambda current: current,
-                            lambda row: None)
+        written = db.change(
+            ctx, uuid, lambda current: current, lambda row: None
+        )
         assert sorted(written) == sorted(f'k{n}' for n in range(12))
 
 
@@ -40,12 +45,14 @@ def test_a_refusal_writes_nothing(db_url):  # noqa: F811
     ctx = lite_context.get_admin_context()
     with database.temporary_database(db_url):
         uuid = make_instance(ctx, vm_state='active', metadata={'a': '1'})[
-            'uuid']
+            'uuid'
+        ]
 
         def refuse(row: dict) -> None:
             raise exception.InstanceIsLocked(instance_uuid=row['uuid'])
 
         with pytest.raises(exception.InstanceIsLocked):
             db.change(ctx, uuid, lambda current: {}, refuse)
-        assert db.change(ctx, uuid, lambda current: current,
-                         lambda row: None) == {'a': '1'}
+        assert db.change(
+            ctx, uuid, lambda current: current, lambda row: None
+        ) == {'a': '1'}

@@ -17,8 +17,10 @@ def _names(ctx, **filters):
 def test_tag_filters(db_url):  # noqa: F811
     ctx = lite_context.get_admin_context()
     with database.temporary_database(db_url):
-        servers = {name: make_instance(ctx, display_name=name)['uuid']
-                   for name in ('a', 'b', 'c')}
+        servers = {
+            name: make_instance(ctx, display_name=name)['uuid']
+            for name in ('a', 'b', 'c')
+        }
         tags.replace(ctx, servers['a'], ['red', 'web'])
         tags.replace(ctx, servers['b'], ['red'])
         assert tags.add(ctx, servers['c'], 'blue') is True
@@ -29,5 +31,7 @@ def test_tag_filters(db_url):  # noqa: F811
         assert _names(ctx, **{'not-tags': ['red', 'web']}) == ['b', 'c']
         assert _names(ctx, **{'not-tags-any': ['red']}) == ['c']
         assert tags.for_servers(ctx, servers.values()) == {
-            servers['a']: ['red', 'web'], servers['b']: ['red'],
-            servers['c']: ['blue']}
+            servers['a']: ['red', 'web'],
+            servers['b']: ['red'],
+            servers['c']: ['blue'],
+        }

@@ -55,20 +55,29 @@ def until(schema: Schema, version: str) -> Schema:
     return _described(schema, f'until {version}')
 
 
-def resource(fields: Mapping[str, Schema],
-             versions: Mapping[str, str] | None = None,
-             required: Iterable[str] = (), title: str | None = None
-             ) -> Schema:
+def resource(
+    fields: Mapping[str, Schema],
+    versions: Mapping[str, str] | None = None,
+    required: Iterable[str] = (),
+    title: str | None = None,
+) -> Schema:
     """An object of ``fields`` (name -> schema), each field with a
     version in ``versions`` described as shown since it; no other
     field. A ``title`` names it in the document's components."""
     versions = versions or {}
     properties = {
-        name: (since(schema, versions[name]) if name in versions
-               and versions[name] != '1.1' else schema)
-        for name, schema in fields.items()}
-    result: Schema = {'type': 'object', 'properties': properties,
-                      'additionalProperties': False}
+        name: (
+            since(schema, versions[name])
+            if name in versions and versions[name] != '1.1'
+            else schema
+        )
+        for name, schema in fields.items()
+    }
+    result: Schema = {
+        'type': 'object',
+        'properties': properties,
+        'additionalProperties': False,
+    }
     wanted = list(required)
     if wanted:
         result['required'] = wanted
@@ -82,8 +91,10 @@ def page(item_name: str, item: Schema) -> Schema:
     is full)."""
     return {
         'type': 'object',
-        'properties': {'next': STRING,
-                       item_name: {'type': 'array', 'items': item}},
+        'properties': {
+            'next': STRING,
+            item_name: {'type': 'array', 'items': item},
+        },
         'required': [item_name],
         'additionalProperties': False,
     }
@@ -91,5 +102,9 @@ def page(item_name: str, item: Schema) -> Schema:
 
 def wrapped(name: str, item: Schema) -> Schema:
     """``{name: item}``."""
-    return {'type': 'object', 'properties': {name: item},
-            'required': [name], 'additionalProperties': False}
+    return {
+        'type': 'object',
+        'properties': {name: item},
+        'required': [name],
+        'additionalProperties': False,
+    }

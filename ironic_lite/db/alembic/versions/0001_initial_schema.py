@@ -72,15 +72,17 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('id'),
         sa.UniqueConstraint('uuid', name='uniq_nodes0uuid'),
         sa.UniqueConstraint('name', name='uniq_nodes0name'),
-        sa.UniqueConstraint('instance_uuid',
-                            name='uniq_nodes0instance_uuid'),
+        sa.UniqueConstraint('instance_uuid', name='uniq_nodes0instance_uuid'),
     )
-    op.create_index('nodes_provision_state_idx', 'nodes',
-                    ['provision_state'], unique=False)
-    op.create_index('nodes_reservation_idx', 'nodes', ['reservation'],
-                    unique=False)
-    op.create_index('nodes_maintenance_idx', 'nodes', ['maintenance'],
-                    unique=False)
+    op.create_index(
+        'nodes_provision_state_idx', 'nodes', ['provision_state'], unique=False
+    )
+    op.create_index(
+        'nodes_reservation_idx', 'nodes', ['reservation'], unique=False
+    )
+    op.create_index(
+        'nodes_maintenance_idx', 'nodes', ['maintenance'], unique=False
+    )
 
 
 def downgrade() -> None:

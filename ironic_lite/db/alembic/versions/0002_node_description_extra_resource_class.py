@@ -17,13 +17,19 @@ def upgrade() -> None:
     with op.batch_alter_table('nodes') as batch:
         batch.add_column(sa.Column('description', sa.Text(), nullable=True))
         # JSON kept as text (models.JSONText); existing rows get {}.
-        batch.add_column(sa.Column('extra', sa.Text(), nullable=False,
-                                   server_default='{}'))
-        batch.add_column(sa.Column('resource_class', sa.String(length=80),
-                                   nullable=True))
+        batch.add_column(
+            sa.Column('extra', sa.Text(), nullable=False, server_default='{}')
+        )
+        batch.add_column(
+            sa.Column('resource_class', sa.String(length=80), nullable=True)
+        )
     with op.batch_alter_table('nodes') as batch:
-        batch.alter_column('extra', server_default=None,
-                           existing_type=sa.Text(), existing_nullable=False)
+        batch.alter_column(
+            'extra',
+            server_default=None,
+            existing_type=sa.Text(),
+            existing_nullable=False,
+        )
 
 
 def downgrade() -> None:

@@ -26,10 +26,10 @@ def upgrade() -> None:
         sa.UniqueConstraint('uuid', name='uniq_chassis0uuid'),
     )
     with op.batch_alter_table('nodes') as batch:
-        batch.add_column(sa.Column('chassis_id', sa.Integer(),
-                                   nullable=True))
-        batch.create_foreign_key('fk_nodes0chassis_id', 'chassis',
-                                 ['chassis_id'], ['id'])
+        batch.add_column(sa.Column('chassis_id', sa.Integer(), nullable=True))
+        batch.create_foreign_key(
+            'fk_nodes0chassis_id', 'chassis', ['chassis_id'], ['id']
+        )
         batch.create_index('nodes_chassis_id_idx', ['chassis_id'])
 
 

@@ -21,13 +21,21 @@ branch_labels = None
 depends_on = None
 
 #: JSON kept as text (models.JSONText); existing rows get {}.
-_JSON_COLUMNS = ('deploy_step', 'service_step', 'raid_config',
-                 'target_raid_config', 'network_data')
+_JSON_COLUMNS = (
+    'deploy_step',
+    'service_step',
+    'raid_config',
+    'target_raid_config',
+    'network_data',
+)
 #: (index, column) of the node columns lists filter on.
-_INDEXES = (('nodes_conductor_group_idx', 'conductor_group'),
-            ('nodes_owner_idx', 'owner'), ('nodes_lessee_idx', 'lessee'),
-            ('nodes_shard_idx', 'shard'),
-            ('nodes_parent_node_idx', 'parent_node'))
+_INDEXES = (
+    ('nodes_conductor_group_idx', 'conductor_group'),
+    ('nodes_owner_idx', 'owner'),
+    ('nodes_lessee_idx', 'lessee'),
+    ('nodes_shard_idx', 'shard'),
+    ('nodes_parent_node_idx', 'parent_node'),
+)
 
 
 def _string(name: str, length: int) -> sa.Column:
@@ -36,26 +44,43 @@ def _string(name: str, length: int) -> sa.Column:
 
 def _node_columns() -> list[sa.Column]:
     return [
-        sa.Column('conductor_group', sa.String(length=255), nullable=False,
-                  server_default=''),
-        sa.Column('protected', sa.Boolean(), nullable=False,
-                  server_default=sa.false()),
+        sa.Column(
+            'conductor_group',
+            sa.String(length=255),
+            nullable=False,
+            server_default='',
+        ),
+        sa.Column(
+            'protected',
+            sa.Boolean(),
+            nullable=False,
+            server_default=sa.false(),
+        ),
         sa.Column('protected_reason', sa.Text(), nullable=True),
-        sa.Column('retired', sa.Boolean(), nullable=False,
-                  server_default=sa.false()),
+        sa.Column(
+            'retired', sa.Boolean(), nullable=False, server_default=sa.false()
+        ),
         sa.Column('retired_reason', sa.Text(), nullable=True),
-        _string('owner', 255), _string('lessee', 255),
-        _string('shard', 255), _string('parent_node', 36),
+        _string('owner', 255),
+        _string('lessee', 255),
+        _string('shard', 255),
+        _string('parent_node', 36),
         sa.Column('inspection_started_at', sa.DateTime(), nullable=True),
         sa.Column('inspection_finished_at', sa.DateTime(), nullable=True),
         _string('boot_mode', 16),
         sa.Column('secure_boot', sa.Boolean(), nullable=True),
         _string('instance_name', 255),
-        sa.Column('disable_power_off', sa.Boolean(), nullable=False,
-                  server_default=sa.false()),
+        sa.Column(
+            'disable_power_off',
+            sa.Boolean(),
+            nullable=False,
+            server_default=sa.false(),
+        ),
         _string('health', 32),
-        *(sa.Column(name, sa.Text(), nullable=False, server_default='{}')
-          for name in _JSON_COLUMNS),
+        *(
+            sa.Column(name, sa.Text(), nullable=False, server_default='{}')
+            for name in _JSON_COLUMNS
+        ),
     ]
 
 
@@ -67,14 +92,23 @@ def upgrade() -> None:
         # The model sets these on insert; only the JSON defaults were
         # for the existing rows.
         for name in _JSON_COLUMNS:
-            batch.alter_column(name, server_default=None,
-                               existing_type=sa.Text(),
-                               existing_nullable=False)
+            batch.alter_column(
+                name,
+                server_default=None,
+                existing_type=sa.Text(),
+                existing_nullable=False,
+            )
     for index, column in _INDEXES:
         op.create_index(index, 'nodes', [column], unique=False)
     with op.batch_alter_table('conductors') as batch:
-        batch.add_column(sa.Column('conductor_group', sa.String(length=255),
-                                   nullable=False, server_default=''))
+        batch.add_column(
+            sa.Column(
+                'conductor_group',
+                sa.String(length=255),
+                nullable=False,
+                server_default='',
+            )
+        )
 
 
 def downgrade() -> None:

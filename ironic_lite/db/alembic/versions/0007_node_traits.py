@@ -20,8 +20,9 @@ def upgrade() -> None:
         sa.Column('trait', sa.String(255), nullable=False),
         sa.Column('created_at', sa.DateTime(), nullable=False),
         sa.Column('updated_at', sa.DateTime(), nullable=True),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_node_traits0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_node_traits0node_id'
+        ),
         sa.PrimaryKeyConstraint('node_id', 'trait'),
     )
     op.create_index('node_traits_idx', 'node_traits', ['trait'])

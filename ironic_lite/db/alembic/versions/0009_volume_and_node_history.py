@@ -31,15 +31,22 @@ def upgrade() -> None:
         sa.Column('extra', sa.Text(), nullable=False),
         *_timestamps(),
         sa.PrimaryKeyConstraint('id'),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_volume_connectors0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_volume_connectors0node_id'
+        ),
         sa.UniqueConstraint('uuid', name='uniq_volumeconnectors0uuid'),
         sa.UniqueConstraint(
-            'type', 'connector_id',
-            name='uniq_volumeconnectors0type0connector_id'),
+            'type',
+            'connector_id',
+            name='uniq_volumeconnectors0type0connector_id',
+        ),
     )
-    op.create_index('volume_connectors_node_id_idx', 'volume_connectors',
-                    ['node_id'], unique=False)
+    op.create_index(
+        'volume_connectors_node_id_idx',
+        'volume_connectors',
+        ['node_id'],
+        unique=False,
+    )
     op.create_table(
         'volume_targets',
         sa.Column('id', sa.Integer(), nullable=False),
@@ -52,12 +59,15 @@ def upgrade() -> None:
         sa.Column('extra', sa.Text(), nullable=False),
         *_timestamps(),
         sa.PrimaryKeyConstraint('id'),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_volume_targets0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_volume_targets0node_id'
+        ),
         sa.UniqueConstraint('uuid', name='uniq_volumetargets0uuid'),
         sa.UniqueConstraint(
-            'node_id', 'boot_index',
-            name='uniq_volumetargets0node_id0boot_index'),
+            'node_id',
+            'boot_index',
+            name='uniq_volumetargets0node_id0boot_index',
+        ),
     )
     op.create_table(
         'node_history',
@@ -71,19 +81,23 @@ def upgrade() -> None:
         sa.Column('user', sa.String(length=64), nullable=True),
         sa.Column('project', sa.String(length=80), nullable=True),
         sa.Column('state', sa.String(length=255), nullable=True),
-        sa.Column('target_provision_state', sa.String(length=255),
-                  nullable=True),
+        sa.Column(
+            'target_provision_state', sa.String(length=255), nullable=True
+        ),
         sa.Column('duration_seconds', sa.Integer(), nullable=True),
         *_timestamps(),
         sa.PrimaryKeyConstraint('id'),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_node_history0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_node_history0node_id'
+        ),
         sa.UniqueConstraint('uuid', name='uniq_history0uuid'),
     )
-    op.create_index('history_node_id_idx', 'node_history', ['node_id'],
-                    unique=False)
-    op.create_index('history_conductor_idx', 'node_history',
-                    ['conductor'], unique=False)
+    op.create_index(
+        'history_node_id_idx', 'node_history', ['node_id'], unique=False
+    )
+    op.create_index(
+        'history_conductor_idx', 'node_history', ['conductor'], unique=False
+    )
 
 
 def downgrade() -> None:

@@ -14,8 +14,10 @@ depends_on = None
 
 
 def _timestamps() -> list[sa.Column]:
-    return [sa.Column('created_at', sa.DateTime(), nullable=False),
-            sa.Column('updated_at', sa.DateTime(), nullable=True)]
+    return [
+        sa.Column('created_at', sa.DateTime(), nullable=False),
+        sa.Column('updated_at', sa.DateTime(), nullable=True),
+    ]
 
 
 def upgrade() -> None:
@@ -28,8 +30,7 @@ def upgrade() -> None:
         sa.Column('address', sa.String(18), nullable=True),
         sa.Column('extra', sa.Text(), nullable=False),
         sa.Column('internal_info', sa.Text(), nullable=False),
-        sa.Column('standalone_ports_supported', sa.Boolean(),
-                  nullable=False),
+        sa.Column('standalone_ports_supported', sa.Boolean(), nullable=False),
         sa.Column('mode', sa.String(255), nullable=True),
         sa.Column('properties', sa.Text(), nullable=False),
         sa.Column('physical_network', sa.String(64), nullable=True),
@@ -37,8 +38,9 @@ def upgrade() -> None:
         sa.Column('dynamic_portgroup', sa.Boolean(), nullable=False),
         *_timestamps(),
         sa.PrimaryKeyConstraint('id'),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_portgroups0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_portgroups0node_id'
+        ),
         sa.UniqueConstraint('uuid', name='uniq_portgroups0uuid'),
         sa.UniqueConstraint('address', name='uniq_portgroups0address'),
         sa.UniqueConstraint('name', name='uniq_portgroups0name'),
@@ -61,14 +63,17 @@ def upgrade() -> None:
         sa.Column('description', sa.String(255), nullable=True),
         sa.Column('vendor', sa.String(32), nullable=True),
         sa.Column('category', sa.String(80), nullable=True),
-        sa.Column('available_for_dynamic_portgroup', sa.Boolean(),
-                  nullable=False),
+        sa.Column(
+            'available_for_dynamic_portgroup', sa.Boolean(), nullable=False
+        ),
         *_timestamps(),
         sa.PrimaryKeyConstraint('id'),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_ports0node_id'),
-        sa.ForeignKeyConstraint(['portgroup_id'], ['portgroups.id'],
-                                name='fk_ports0portgroup_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_ports0node_id'
+        ),
+        sa.ForeignKeyConstraint(
+            ['portgroup_id'], ['portgroups.id'], name='fk_ports0portgroup_id'
+        ),
         sa.UniqueConstraint('uuid', name='uniq_ports0uuid'),
         sa.UniqueConstraint('address', name='uniq_ports0address'),
         sa.UniqueConstraint('name', name='uniq_ports0name'),

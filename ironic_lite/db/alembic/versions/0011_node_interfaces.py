@@ -20,20 +20,45 @@ down_revision = '0010'
 branch_labels = None
 depends_on = None
 
-_KINDS = ('boot', 'network', 'bios', 'console', 'firmware', 'inspect',
-          'raid', 'rescue', 'storage', 'vendor')
+_KINDS = (
+    'boot',
+    'network',
+    'bios',
+    'console',
+    'firmware',
+    'inspect',
+    'raid',
+    'rescue',
+    'storage',
+    'vendor',
+)
 
 
 def upgrade() -> None:
     with op.batch_alter_table('nodes') as batch:
         for kind in _KINDS:
-            batch.add_column(sa.Column(f'{kind}_interface',
-                                       sa.String(length=255), nullable=True))
-        batch.add_column(sa.Column('console_enabled', sa.Boolean(),
-                                   nullable=False, server_default=sa.false()))
+            batch.add_column(
+                sa.Column(
+                    f'{kind}_interface', sa.String(length=255), nullable=True
+                )
+            )
+        batch.add_column(
+            sa.Column(
+                'console_enabled',
+                sa.Boolean(),
+                nullable=False,
+                server_default=sa.false(),
+            )
+        )
     with op.batch_alter_table('conductors') as batch:
-        batch.add_column(sa.Column('hardware_interfaces', sa.Text(),
-                                   nullable=False, server_default='{}'))
+        batch.add_column(
+            sa.Column(
+                'hardware_interfaces',
+                sa.Text(),
+                nullable=False,
+                server_default='{}',
+            )
+        )
     op.create_table(
         'bios_settings',
         sa.Column('node_id', sa.Integer(), nullable=False),
@@ -50,8 +75,9 @@ def upgrade() -> None:
         sa.Column('upper_bound', sa.Integer(), nullable=True),
         sa.Column('created_at', sa.DateTime(), nullable=False),
         sa.Column('updated_at', sa.DateTime(), nullable=True),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_bios_settings0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_bios_settings0node_id'
+        ),
         sa.PrimaryKeyConstraint('node_id', 'name'),
     )
 

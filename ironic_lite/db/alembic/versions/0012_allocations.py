@@ -38,8 +38,9 @@ def upgrade() -> None:
         sa.Column('conductor_affinity', sa.String(255), nullable=True),
         sa.Column('created_at', sa.DateTime(), nullable=False),
         sa.Column('updated_at', sa.DateTime(), nullable=True),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_allocations0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_allocations0node_id'
+        ),
         sa.PrimaryKeyConstraint('id'),
         sa.UniqueConstraint('uuid', name='uniq_allocations0uuid'),
         sa.UniqueConstraint('name', name='uniq_allocations0name'),
@@ -47,8 +48,9 @@ def upgrade() -> None:
     op.create_index('allocations_state_idx', 'allocations', ['state'])
     op.create_index('allocations_node_id_idx', 'allocations', ['node_id'])
     with op.batch_alter_table('nodes') as batch:
-        batch.add_column(sa.Column('allocation_id', sa.Integer(),
-                                   nullable=True))
+        batch.add_column(
+            sa.Column('allocation_id', sa.Integer(), nullable=True)
+        )
         batch.create_index('nodes_allocation_id_idx', ['allocation_id'])
 
 

@@ -42,12 +42,15 @@ def upgrade() -> None:
         sa.Column('created_at', sa.DateTime(), nullable=False),
         sa.Column('updated_at', sa.DateTime(), nullable=True),
         sa.ForeignKeyConstraint(
-            ['deploy_template_id'], ['deploy_templates.id'],
-            name='fk_deploy_template_steps0deploy_template_id'),
+            ['deploy_template_id'],
+            ['deploy_templates.id'],
+            name='fk_deploy_template_steps0deploy_template_id',
+        ),
         sa.PrimaryKeyConstraint('id'),
     )
-    op.create_index('deploy_template_id', 'deploy_template_steps',
-                    ['deploy_template_id'])
+    op.create_index(
+        'deploy_template_id', 'deploy_template_steps', ['deploy_template_id']
+    )
 
 
 def downgrade() -> None:

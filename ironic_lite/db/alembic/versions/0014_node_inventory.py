@@ -24,8 +24,9 @@ def upgrade() -> None:
         sa.Column('plugin_data', sa.Text(), nullable=False),
         sa.Column('created_at', sa.DateTime(), nullable=False),
         sa.Column('updated_at', sa.DateTime(), nullable=True),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_node_inventory0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_node_inventory0node_id'
+        ),
         sa.PrimaryKeyConstraint('id'),
         sa.UniqueConstraint('node_id', name='uniq_node_inventory0node_id'),
     )

@@ -30,12 +30,15 @@ def upgrade() -> None:
         sa.Column('serial_number', sa.String(255), nullable=True),
         sa.Column('created_at', sa.DateTime(), nullable=False),
         sa.Column('updated_at', sa.DateTime(), nullable=True),
-        sa.ForeignKeyConstraint(['node_id'], ['nodes.id'],
-                                name='fk_firmware_information0node_id'),
+        sa.ForeignKeyConstraint(
+            ['node_id'], ['nodes.id'], name='fk_firmware_information0node_id'
+        ),
         sa.PrimaryKeyConstraint('id'),
         sa.UniqueConstraint(
-            'node_id', 'component',
-            name='uniq_firmware_information0node_id0component'),
+            'node_id',
+            'component',
+            name='uniq_firmware_information0node_id0component',
+        ),
     )
 
 

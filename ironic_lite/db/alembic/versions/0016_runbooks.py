@@ -17,8 +17,10 @@ depends_on = None
 
 
 def _timestamps() -> list[sa.Column]:
-    return [sa.Column('created_at', sa.DateTime(), nullable=False),
-            sa.Column('updated_at', sa.DateTime(), nullable=True)]
+    return [
+        sa.Column('created_at', sa.DateTime(), nullable=False),
+        sa.Column('updated_at', sa.DateTime(), nullable=True),
+    ]
 
 
 def upgrade() -> None:
@@ -46,8 +48,9 @@ def upgrade() -> None:
         sa.Column('args', sa.Text(), nullable=False),
         sa.Column('order', sa.Integer(), nullable=False),
         *_timestamps(),
-        sa.ForeignKeyConstraint(['runbook_id'], ['runbooks.id'],
-                                name='fk_runbook_steps0runbook_id'),
+        sa.ForeignKeyConstraint(
+            ['runbook_id'], ['runbooks.id'], name='fk_runbook_steps0runbook_id'
+        ),
         sa.PrimaryKeyConstraint('id'),
     )
     op.create_index('runbook_id', 'runbook_steps', ['runbook_id'])
@@ -56,8 +59,11 @@ def upgrade() -> None:
         sa.Column('runbook_id', sa.Integer(), nullable=False),
         sa.Column('trait', sa.String(255), nullable=False),
         *_timestamps(),
-        sa.ForeignKeyConstraint(['runbook_id'], ['runbooks.id'],
-                                name='fk_runbook_traits0runbook_id'),
+        sa.ForeignKeyConstraint(
+            ['runbook_id'],
+            ['runbooks.id'],
+            name='fk_runbook_traits0runbook_id',
+        ),
         sa.PrimaryKeyConstraint('runbook_id', 'trait'),
     )
     op.create_index('runbook_traits_idx', 'runbook_traits', ['trait'])

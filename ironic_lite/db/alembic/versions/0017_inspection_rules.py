@@ -33,8 +33,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('id'),
         sa.UniqueConstraint('uuid', name='uniq_inspection_rules0uuid'),
     )
-    op.create_index('inspection_rule_phase_idx', 'inspection_rules',
-                    ['phase'])
+    op.create_index('inspection_rule_phase_idx', 'inspection_rules', ['phase'])
 
 
 def downgrade() -> None:

@@ -22,12 +22,15 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table('conductors') as batch:
-        batch.add_column(sa.Column('incarnation', sa.String(length=36),
-                                   nullable=True))
-        batch.add_column(sa.Column('process', sa.String(length=255),
-                                   nullable=True))
-        batch.add_column(sa.Column('process_key', sa.String(length=255),
-                                   nullable=True))
+        batch.add_column(
+            sa.Column('incarnation', sa.String(length=36), nullable=True)
+        )
+        batch.add_column(
+            sa.Column('process', sa.String(length=255), nullable=True)
+        )
+        batch.add_column(
+            sa.Column('process_key', sa.String(length=255), nullable=True)
+        )
 
 
 def downgrade() -> None:

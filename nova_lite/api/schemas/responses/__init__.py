@@ -25,8 +25,10 @@ BOOLEAN: Schema = {'type': 'boolean'}
 #: ``2024-01-02T03:04:05.000000`` (no zone) or ``...Z``.
 TIME: Schema = {'type': 'string'}
 NULLABLE_TIME: Schema = {'type': ['string', 'null']}
-STRING_MAP: Schema = {'type': 'object',
-                      'additionalProperties': {'type': 'string'}}
+STRING_MAP: Schema = {
+    'type': 'object',
+    'additionalProperties': {'type': 'string'},
+}
 STRINGS: Schema = {'type': 'array', 'items': {'type': 'string'}}
 
 LINK: Schema = {
@@ -38,8 +40,10 @@ LINK: Schema = {
 LINKS: Schema = {'type': 'array', 'items': LINK}
 
 
-def obj(required: Mapping[str, Schema],
-        optional: Mapping[str, Schema] | None = None) -> Schema:
+def obj(
+    required: Mapping[str, Schema],
+    optional: Mapping[str, Schema] | None = None,
+) -> Schema:
     """An object with exactly these fields (``optional`` may be
     absent)."""
     return {
@@ -74,8 +78,9 @@ def one_of(*schemas: Schema) -> Schema:
     return {'anyOf': list(schemas)}
 
 
-def wrapped(name: str, schema: Schema,
-            optional: Mapping[str, Schema] | None = None) -> Schema:
+def wrapped(
+    name: str, schema: Schema, optional: Mapping[str, Schema] | None = None
+) -> Schema:
     """``{name: schema}`` (and ``optional`` siblings such as a page's
     ``*_links``)."""
     return obj({name: schema}, optional)

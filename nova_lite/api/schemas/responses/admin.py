@@ -23,100 +23,202 @@ from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 
 #: An integer id until 2.52, a uuid from 2.53.
-_ID: Schema = {'type': ['integer', 'string'],
-               'description': 'an integer until 2.52, a uuid since 2.53'}
+_ID: Schema = {
+    'type': ['integer', 'string'],
+    'description': 'an integer until 2.52, a uuid since 2.53',
+}
 _ENABLED: Schema = {'type': 'string', 'enum': ['enabled', 'disabled']}
 _UP: Schema = {'type': 'string', 'enum': ['up', 'down']}
 
-SERVICE: Schema = titled('Service', obj({
-    'id': _ID, 'binary': STRING, 'host': STRING, 'zone': STRING,
-    'status': _ENABLED, 'state': _UP, 'updated_at': NULLABLE_TIME,
-    'disabled_reason': NULLABLE_STRING,
-}, {'forced_down': since('2.11', BOOLEAN)}))
+SERVICE: Schema = titled(
+    'Service',
+    obj(
+        {
+            'id': _ID,
+            'binary': STRING,
+            'host': STRING,
+            'zone': STRING,
+            'status': _ENABLED,
+            'state': _UP,
+            'updated_at': NULLABLE_TIME,
+            'disabled_reason': NULLABLE_STRING,
+        },
+        {'forced_down': since('2.11', BOOLEAN)},
+    ),
+)
 SERVICES: Schema = wrapped('services', array(SERVICE))
 SERVICE_UPDATE: Schema = wrapped('service', SERVICE)
 #: ``PUT /os-services/{enable,disable,...}`` (until 2.52).
-SERVICE_ACTION: Schema = wrapped('service', obj(
-    {'host': STRING, 'binary': STRING},
-    {'status': _ENABLED, 'disabled_reason': NULLABLE_STRING,
-     'forced_down': since('2.11', BOOLEAN)}))
+SERVICE_ACTION: Schema = wrapped(
+    'service',
+    obj(
+        {'host': STRING, 'binary': STRING},
+        {
+            'status': _ENABLED,
+            'disabled_reason': NULLABLE_STRING,
+            'forced_down': since('2.11', BOOLEAN),
+        },
+    ),
+)
 
 _HOSTED: Schema = array(obj({'name': STRING, 'uuid': STRING}))
-_HYPERVISOR_BRIEF = {'id': _ID, 'hypervisor_hostname': STRING,
-                     'state': _UP, 'status': _ENABLED}
-_USAGE = {name: until('2.87', INTEGER) for name in (
-    'vcpus', 'memory_mb', 'local_gb', 'vcpus_used', 'memory_mb_used',
-    'local_gb_used', 'free_ram_mb', 'free_disk_gb', 'current_workload',
-    'running_vms', 'disk_available_least')}
+_HYPERVISOR_BRIEF = {
+    'id': _ID,
+    'hypervisor_hostname': STRING,
+    'state': _UP,
+    'status': _ENABLED,
+}
+_USAGE = {
+    name: until('2.87', INTEGER)
+    for name in (
+        'vcpus',
+        'memory_mb',
+        'local_gb',
+        'vcpus_used',
+        'memory_mb_used',
+        'local_gb_used',
+        'free_ram_mb',
+        'free_disk_gb',
+        'current_workload',
+        'running_vms',
+        'disk_available_least',
+    )
+}
 _DETAIL = {
-    'hypervisor_type': STRING, 'hypervisor_version': NULLABLE_INTEGER,
+    'hypervisor_type': STRING,
+    'hypervisor_version': NULLABLE_INTEGER,
     'host_ip': NULLABLE_STRING,
-    'service': obj({'host': STRING, 'id': _ID,
-                    'disabled_reason': NULLABLE_STRING}),
+    'service': obj(
+        {'host': STRING, 'id': _ID, 'disabled_reason': NULLABLE_STRING}
+    ),
 }
 _SERVERS = {'servers': {**_HOSTED, 'description': 'with_servers'}}
 
-HYPERVISOR_BRIEF: Schema = titled('HypervisorBrief',
-                                  obj(_HYPERVISOR_BRIEF, _SERVERS))
-HYPERVISOR: Schema = titled('Hypervisor', obj({**_HYPERVISOR_BRIEF,
-                                               **_DETAIL}, {
-    **_SERVERS, **_USAGE,
-    'cpu_info': until('2.87', {
-        'type': ['string', 'object'],
-        'description': 'JSON text until 2.27, an object since 2.28'}),
-    'uptime': since('2.88', NULLABLE_STRING)}))
+HYPERVISOR_BRIEF: Schema = titled(
+    'HypervisorBrief', obj(_HYPERVISOR_BRIEF, _SERVERS)
+)
+HYPERVISOR: Schema = titled(
+    'Hypervisor',
+    obj(
+        {**_HYPERVISOR_BRIEF, **_DETAIL},
+        {
+            **_SERVERS,
+            **_USAGE,
+            'cpu_info': until(
+                '2.87',
+                {
+                    'type': ['string', 'object'],
+                    'description': 'JSON text until 2.27, an object since '
+                    '2.28',
+                },
+            ),
+            'uptime': since('2.88', NULLABLE_STRING),
+        },
+    ),
+)
 _PAGE = {'hypervisors_links': since('2.33', LINKS)}
-HYPERVISORS: Schema = wrapped('hypervisors', array(HYPERVISOR_BRIEF),
-                              _PAGE)
-HYPERVISORS_DETAIL: Schema = wrapped('hypervisors', array(HYPERVISOR),
-                                     _PAGE)
+HYPERVISORS: Schema = wrapped('hypervisors', array(HYPERVISOR_BRIEF), _PAGE)
+HYPERVISORS_DETAIL: Schema = wrapped('hypervisors', array(HYPERVISOR), _PAGE)
 HYPERVISOR_SHOW: Schema = wrapped('hypervisor', HYPERVISOR)
-HYPERVISOR_UPTIME: Schema = wrapped('hypervisor', obj(
-    {**_HYPERVISOR_BRIEF, 'uptime': NULLABLE_STRING}))
-STATISTICS: Schema = wrapped('hypervisor_statistics', obj({}, {
-    name: INTEGER for name in (
-        'count', 'vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
-        'memory_mb_used', 'local_gb_used', 'free_ram_mb', 'free_disk_gb',
-        'current_workload', 'running_vms', 'disk_available_least')}))
+HYPERVISOR_UPTIME: Schema = wrapped(
+    'hypervisor', obj({**_HYPERVISOR_BRIEF, 'uptime': NULLABLE_STRING})
+)
+STATISTICS: Schema = wrapped(
+    'hypervisor_statistics',
+    obj(
+        {},
+        {
+            name: INTEGER
+            for name in (
+                'count',
+                'vcpus',
+                'memory_mb',
+                'local_gb',
+                'vcpus_used',
+                'memory_mb_used',
+                'local_gb_used',
+                'free_ram_mb',
+                'free_disk_gb',
+                'current_workload',
+                'running_vms',
+                'disk_available_least',
+            )
+        },
+    ),
+)
 
-_HOST_SERVICE = obj({'available': BOOLEAN, 'active': BOOLEAN,
-                     'updated_at': NULLABLE_TIME})
-ZONES: Schema = wrapped('availabilityZoneInfo', array(obj({
-    'zoneName': STRING, 'zoneState': obj({'available': BOOLEAN}),
-    'hosts': one_of({'type': 'null'}, {
-        'type': 'object',
-        'description': 'host -> binary -> its state (detail only)',
-        'additionalProperties': {'type': 'object',
-                                 'additionalProperties': _HOST_SERVICE}}),
-})))
+_HOST_SERVICE = obj(
+    {'available': BOOLEAN, 'active': BOOLEAN, 'updated_at': NULLABLE_TIME}
+)
+ZONES: Schema = wrapped(
+    'availabilityZoneInfo',
+    array(
+        obj(
+            {
+                'zoneName': STRING,
+                'zoneState': obj({'available': BOOLEAN}),
+                'hosts': one_of(
+                    {'type': 'null'},
+                    {
+                        'type': 'object',
+                        'description': 'host -> binary -> its state (detail '
+                        'only)',
+                        'additionalProperties': {
+                            'type': 'object',
+                            'additionalProperties': _HOST_SERVICE,
+                        },
+                    },
+                ),
+            }
+        )
+    ),
+)
 
 _AGGREGATE_BRIEF = {
-    'id': INTEGER, 'name': STRING, 'availability_zone': NULLABLE_STRING,
-    'created_at': TIME, 'updated_at': NULLABLE_TIME,
-    'deleted_at': NULLABLE_TIME, 'deleted': BOOLEAN}
+    'id': INTEGER,
+    'name': STRING,
+    'availability_zone': NULLABLE_STRING,
+    'created_at': TIME,
+    'updated_at': NULLABLE_TIME,
+    'deleted_at': NULLABLE_TIME,
+    'deleted': BOOLEAN,
+}
 _UUID = {'uuid': since('2.41', STRING)}
-AGGREGATE: Schema = titled('Aggregate', obj(
-    {**_AGGREGATE_BRIEF, 'hosts': STRINGS, 'metadata': STRING_MAP}, _UUID))
+AGGREGATE: Schema = titled(
+    'Aggregate',
+    obj({**_AGGREGATE_BRIEF, 'hosts': STRINGS, 'metadata': STRING_MAP}, _UUID),
+)
 AGGREGATES: Schema = wrapped('aggregates', array(AGGREGATE))
 AGGREGATE_SHOW: Schema = wrapped('aggregate', AGGREGATE)
 #: Create answers the aggregate without hosts and metadata.
-AGGREGATE_CREATE: Schema = wrapped('aggregate', obj(_AGGREGATE_BRIEF,
-                                                    _UUID))
+AGGREGATE_CREATE: Schema = wrapped('aggregate', obj(_AGGREGATE_BRIEF, _UUID))
 
-MIGRATION: Schema = titled('Migration', obj({
-    'id': INTEGER, 'source_compute': NULLABLE_STRING,
-    'dest_compute': NULLABLE_STRING, 'source_node': NULLABLE_STRING,
-    'dest_node': NULLABLE_STRING, 'dest_host': NULLABLE_STRING,
-    'instance_uuid': STRING, 'status': STRING,
-    'old_instance_type_id': {'type': ['integer', 'string', 'null']},
-    'new_instance_type_id': {'type': ['integer', 'string', 'null']},
-    'created_at': TIME, 'updated_at': NULLABLE_TIME,
-}, {
-    'migration_type': since('2.23', STRING),
-    'links': since('2.23 (live migrations in progress)', LINKS),
-    'uuid': since('2.59', STRING),
-    'user_id': since('2.80', NULLABLE_STRING),
-    'project_id': since('2.80', NULLABLE_STRING),
-}))
-MIGRATIONS: Schema = wrapped('migrations', array(MIGRATION), {
-    'migrations_links': since('2.59', LINKS)})
+MIGRATION: Schema = titled(
+    'Migration',
+    obj(
+        {
+            'id': INTEGER,
+            'source_compute': NULLABLE_STRING,
+            'dest_compute': NULLABLE_STRING,
+            'source_node': NULLABLE_STRING,
+            'dest_node': NULLABLE_STRING,
+            'dest_host': NULLABLE_STRING,
+            'instance_uuid': STRING,
+            'status': STRING,
+            'old_instance_type_id': {'type': ['integer', 'string', 'null']},
+            'new_instance_type_id': {'type': ['integer', 'string', 'null']},
+            'created_at': TIME,
+            'updated_at': NULLABLE_TIME,
+        },
+        {
+            'migration_type': since('2.23', STRING),
+            'links': since('2.23 (live migrations in progress)', LINKS),
+            'uuid': since('2.59', STRING),
+            'user_id': since('2.80', NULLABLE_STRING),
+            'project_id': since('2.80', NULLABLE_STRING),
+        },
+    ),
+)
+MIGRATIONS: Schema = wrapped(
+    'migrations', array(MIGRATION), {'migrations_links': since('2.59', LINKS)}
+)

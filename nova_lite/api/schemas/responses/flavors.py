@@ -19,24 +19,35 @@ _BRIEF = {'id': STRING, 'name': STRING, 'links': LINKS}
 _DESCRIPTION = {'description': since('2.55', NULLABLE_STRING)}
 
 BRIEF: Schema = titled('FlavorBrief', obj(_BRIEF, _DESCRIPTION))
-FLAVOR: Schema = titled('Flavor', obj({
-    **_BRIEF,
-    'ram': INTEGER, 'vcpus': INTEGER, 'disk': INTEGER,
-    'OS-FLV-EXT-DATA:ephemeral': INTEGER,
-    'OS-FLV-DISABLED:disabled': BOOLEAN,
-    'swap': {'type': ['integer', 'string'],
-             'description': "'' for none until 2.74, 0 since 2.75"},
-    'rxtx_factor': NUMBER,
-    'os-flavor-access:is_public': BOOLEAN,
-}, {**_DESCRIPTION, 'extra_specs': since('2.61', STRING_MAP)}))
+FLAVOR: Schema = titled(
+    'Flavor',
+    obj(
+        {
+            **_BRIEF,
+            'ram': INTEGER,
+            'vcpus': INTEGER,
+            'disk': INTEGER,
+            'OS-FLV-EXT-DATA:ephemeral': INTEGER,
+            'OS-FLV-DISABLED:disabled': BOOLEAN,
+            'swap': {
+                'type': ['integer', 'string'],
+                'description': "'' for none until 2.74, 0 since 2.75",
+            },
+            'rxtx_factor': NUMBER,
+            'os-flavor-access:is_public': BOOLEAN,
+        },
+        {**_DESCRIPTION, 'extra_specs': since('2.61', STRING_MAP)},
+    ),
+)
 
 _PAGE = {'flavors_links': LINKS}
 LIST: Schema = wrapped('flavors', array(BRIEF), _PAGE)
 DETAIL: Schema = wrapped('flavors', array(FLAVOR), _PAGE)
 SHOW: Schema = wrapped('flavor', FLAVOR)
 
-ACCESS: Schema = wrapped('flavor_access', array(obj({
-    'flavor_id': STRING, 'tenant_id': STRING})))
+ACCESS: Schema = wrapped(
+    'flavor_access', array(obj({'flavor_id': STRING, 'tenant_id': STRING}))
+)
 EXTRA_SPECS: Schema = wrapped('extra_specs', STRING_MAP)
 #: One extra spec: ``{key: value}``.
 EXTRA_SPEC: Schema = {**STRING_MAP, 'minProperties': 1, 'maxProperties': 1}

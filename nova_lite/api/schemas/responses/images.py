@@ -40,14 +40,20 @@ _SHOWN = {
 assert set(requests.BASE_PROPERTIES) <= set(_SHOWN)
 
 #: One image; any other attribute is an extra property, a string.
-IMAGE: Schema = titled('Image', {
-    'type': 'object',
-    'properties': _SHOWN,
-    'required': sorted(_SHOWN),
-    'additionalProperties': {'type': 'string'},
-})
-IMAGES: Schema = obj({'images': array(IMAGE), 'first': STRING,
-                      'schema': STRING}, {'next': STRING})
+IMAGE: Schema = titled(
+    'Image',
+    {
+        'type': 'object',
+        'properties': _SHOWN,
+        'required': sorted(_SHOWN),
+        'additionalProperties': {'type': 'string'},
+    },
+)
+IMAGES: Schema = obj(
+    {'images': array(IMAGE), 'first': STRING, 'schema': STRING},
+    {'next': STRING},
+)
 #: ``GET /image`` (300 Multiple Choices).
-VERSIONS: Schema = obj({'versions': array(obj({
-    'id': STRING, 'status': STRING, 'links': LINKS}))})
+VERSIONS: Schema = obj(
+    {'versions': array(obj({'id': STRING, 'status': STRING, 'links': LINKS}))}
+)

@@ -13,18 +13,38 @@ from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import wrapped
 
 _INDEX = {'name': STRING, 'public_key': STRING, 'fingerprint': STRING}
-_TYPE = {'type': since('2.2', {'type': 'string',
-                               'enum': ['ssh', 'x509']})}
+_TYPE = {'type': since('2.2', {'type': 'string', 'enum': ['ssh', 'x509']})}
 
 LIST: Schema = wrapped(
-    'keypairs', array(wrapped('keypair', obj(_INDEX, _TYPE))),
-    {'keypairs_links': since('2.35', LINKS)})
-CREATE: Schema = wrapped('keypair', obj(
-    {**_INDEX, 'user_id': STRING},
-    {**_TYPE, 'private_key': {
-        'type': 'string',
-        'description': 'a generated key pair only (until 2.91)'}}))
-SHOW: Schema = wrapped('keypair', obj(
-    {**_INDEX, 'user_id': STRING, 'created_at': TIME, 'deleted': BOOLEAN,
-     'deleted_at': NULLABLE_TIME, 'id': INTEGER,
-     'updated_at': NULLABLE_TIME}, _TYPE))
+    'keypairs',
+    array(wrapped('keypair', obj(_INDEX, _TYPE))),
+    {'keypairs_links': since('2.35', LINKS)},
+)
+CREATE: Schema = wrapped(
+    'keypair',
+    obj(
+        {**_INDEX, 'user_id': STRING},
+        {
+            **_TYPE,
+            'private_key': {
+                'type': 'string',
+                'description': 'a generated key pair only (until 2.91)',
+            },
+        },
+    ),
+)
+SHOW: Schema = wrapped(
+    'keypair',
+    obj(
+        {
+            **_INDEX,
+            'user_id': STRING,
+            'created_at': TIME,
+            'deleted': BOOLEAN,
+            'deleted_at': NULLABLE_TIME,
+            'id': INTEGER,
+            'updated_at': NULLABLE_TIME,
+        },
+        _TYPE,
+    ),
+)

@@ -15,9 +15,12 @@ from nova_lite.api.schemas.responses import wrapped
 from nova_lite.db import quotas as db
 
 #: When a resource stops being shown (quota sets, limits).
-_GONE = {**{name: '2.35' for name in db.NETWORK},
-         'injected_files': '2.56', 'injected_file_content_bytes': '2.56',
-         'injected_file_path_bytes': '2.56'}
+_GONE = {
+    **{name: '2.35' for name in db.NETWORK},
+    'injected_files': '2.56',
+    'injected_file_content_bytes': '2.56',
+    'injected_file_path_bytes': '2.56',
+}
 
 
 #: The same for quota class sets (server groups only from 2.50).
@@ -25,8 +28,11 @@ _CLASS_GONE = {**_GONE, **{name: '2.49' for name in db.NETWORK}}
 _CLASS_SINCE = {'server_groups': '2.50', 'server_group_members': '2.50'}
 
 
-def _resources(value: Schema, gone: dict[str, str] = _GONE,
-               first: dict[str, str] | None = None) -> dict[str, Schema]:
+def _resources(
+    value: Schema,
+    gone: dict[str, str] = _GONE,
+    first: dict[str, str] | None = None,
+) -> dict[str, Schema]:
     shown: dict[str, Schema] = {}
     for name in db.RESOURCES:
         shown[name] = value
@@ -49,15 +55,24 @@ def _limit_names() -> dict[str, Schema]:
     return names
 
 
-LIMITS: Schema = wrapped('limits', obj({
-    'rate': array({'type': 'object'}),
-    'absolute': obj({}, _limit_names())}))
+LIMITS: Schema = wrapped(
+    'limits',
+    obj(
+        {
+            'rate': array({'type': 'object'}),
+            'absolute': obj({}, _limit_names()),
+        }
+    ),
+)
 
-QUOTA_SET: Schema = wrapped('quota_set', obj(
-    {}, {'id': STRING, **_resources(INTEGER)}))
+QUOTA_SET: Schema = wrapped(
+    'quota_set', obj({}, {'id': STRING, **_resources(INTEGER)})
+)
 _DETAIL = obj({'in_use': INTEGER, 'limit': INTEGER, 'reserved': INTEGER})
-QUOTA_SET_DETAIL: Schema = wrapped('quota_set', obj(
-    {'id': STRING}, _resources(_DETAIL)))
-QUOTA_CLASS_SET: Schema = wrapped('quota_class_set', obj(
-    {}, {'id': STRING,
-         **_resources(INTEGER, _CLASS_GONE, _CLASS_SINCE)}))
+QUOTA_SET_DETAIL: Schema = wrapped(
+    'quota_set', obj({'id': STRING}, _resources(_DETAIL))
+)
+QUOTA_CLASS_SET: Schema = wrapped(
+    'quota_class_set',
+    obj({}, {'id': STRING, **_resources(INTEGER, _CLASS_GONE, _CLASS_SINCE)}),
+)

@@ -20,33 +20,57 @@ from nova_lite.api.schemas.responses import titled
 from nova_lite.api.schemas.responses import until
 from nova_lite.api.schemas.responses import wrapped
 
-BRIEF: Schema = titled('ServerBrief', obj({'id': STRING, 'name': STRING,
-                                            'links': LINKS}))
+BRIEF: Schema = titled(
+    'ServerBrief', obj({'id': STRING, 'name': STRING, 'links': LINKS})
+)
 
 _IMAGE: Schema = one_of(
-    {'type': 'string', 'maxLength': 0},     # booted from a volume
-    obj({'id': STRING, 'links': LINKS},
-        {'properties': since('2.98', STRING_MAP)}))
+    {'type': 'string', 'maxLength': 0},  # booted from a volume
+    obj(
+        {'id': STRING, 'links': LINKS},
+        {'properties': since('2.98', STRING_MAP)},
+    ),
+)
 
 _FLAVOR: Schema = one_of(
     until('2.46', obj({'id': STRING, 'links': LINKS})),
-    since('2.47', obj({
-        'vcpus': NULLABLE_INTEGER, 'ram': NULLABLE_INTEGER,
-        'disk': NULLABLE_INTEGER, 'ephemeral': NULLABLE_INTEGER,
-        'swap': NULLABLE_INTEGER, 'original_name': NULLABLE_STRING,
-        'extra_specs': STRING_MAP})))
+    since(
+        '2.47',
+        obj(
+            {
+                'vcpus': NULLABLE_INTEGER,
+                'ram': NULLABLE_INTEGER,
+                'disk': NULLABLE_INTEGER,
+                'ephemeral': NULLABLE_INTEGER,
+                'swap': NULLABLE_INTEGER,
+                'original_name': NULLABLE_STRING,
+                'extra_specs': STRING_MAP,
+            }
+        ),
+    ),
+)
 
-_FAULT: Schema = obj({'code': INTEGER, 'message': STRING},
-                     {'created': TIME, 'details': STRING})
+_FAULT: Schema = obj(
+    {'code': INTEGER, 'message': STRING}, {'created': TIME, 'details': STRING}
+)
 
 #: Fields every server view has.
 _ALWAYS: Schema = {
-    'id': STRING, 'name': STRING, 'links': LINKS,
-    'status': STRING, 'tenant_id': STRING, 'user_id': STRING,
-    'metadata': STRING_MAP, 'hostId': STRING, 'image': _IMAGE,
-    'flavor': _FLAVOR, 'created': TIME, 'updated': TIME,
+    'id': STRING,
+    'name': STRING,
+    'links': LINKS,
+    'status': STRING,
+    'tenant_id': STRING,
+    'user_id': STRING,
+    'metadata': STRING_MAP,
+    'hostId': STRING,
+    'image': _IMAGE,
+    'flavor': _FLAVOR,
+    'created': TIME,
+    'updated': TIME,
     'addresses': {'type': 'object'},
-    'accessIPv4': STRING, 'accessIPv6': STRING,
+    'accessIPv4': STRING,
+    'accessIPv6': STRING,
     'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']},
 }
 
@@ -74,7 +98,8 @@ _OPTIONAL: Schema = {
     'OS-EXT-SRV-ATTR:reservation_id': since('2.3', STRING),
     'OS-EXT-SRV-ATTR:launch_index': since('2.3', INTEGER),
     'OS-EXT-SRV-ATTR:hostname': since(
-        '2.3 (administrators), 2.90 (everyone)', NULLABLE_STRING),
+        '2.3 (administrators), 2.90 (everyone)', NULLABLE_STRING
+    ),
     'OS-EXT-SRV-ATTR:kernel_id': since('2.3', STRING),
     'OS-EXT-SRV-ATTR:ramdisk_id': since('2.3', STRING),
     'OS-EXT-SRV-ATTR:root_device_name': since('2.3', NULLABLE_STRING),
@@ -84,7 +109,8 @@ _OPTIONAL: Schema = {
     'description': since('2.19', NULLABLE_STRING),
     'tags': since('2.26', STRINGS),
     'trusted_image_certificates': since(
-        '2.63', {'type': ['array', 'null'], 'items': STRING}),
+        '2.63', {'type': ['array', 'null'], 'items': STRING}
+    ),
     'server_groups': since('2.71 (show, update, rebuild)', STRINGS),
     'locked_reason': since('2.73', NULLABLE_STRING),
     'pinned_availability_zone': since('2.96', NULLABLE_STRING),
@@ -95,11 +121,14 @@ _OPTIONAL: Schema = {
 SERVER: Schema = titled('Server', obj({**_ALWAYS, **_EXTENDED}, _OPTIONAL))
 #: One server as update and rebuild answer it (the extended fields from
 #: 2.75; rebuild: ``key_name`` from 2.54).
-CHANGED: Schema = titled('ServerChanged',
-                         obj(_ALWAYS, {**_EXTENDED, **_OPTIONAL}))
+CHANGED: Schema = titled(
+    'ServerChanged', obj(_ALWAYS, {**_EXTENDED, **_OPTIONAL})
+)
 #: Rebuild adds the admin password.
-REBUILT: Schema = titled('ServerRebuilt', obj(
-    _ALWAYS, {**_EXTENDED, **_OPTIONAL, 'adminPass': STRING}))
+REBUILT: Schema = titled(
+    'ServerRebuilt',
+    obj(_ALWAYS, {**_EXTENDED, **_OPTIONAL, 'adminPass': STRING}),
+)
 
 _PAGE = {'servers_links': LINKS}
 LIST: Schema = wrapped('servers', array(BRIEF), _PAGE)
@@ -108,13 +137,24 @@ SHOW: Schema = wrapped('server', SERVER)
 UPDATE: Schema = wrapped('server', CHANGED)
 
 CREATE: Schema = one_of(
-    wrapped('server', obj({
-        'id': STRING, 'links': LINKS,
-        'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']},
-        'security_groups': array(obj({'name': STRING})),
-    }, {'adminPass': NULLABLE_STRING})),
+    wrapped(
+        'server',
+        obj(
+            {
+                'id': STRING,
+                'links': LINKS,
+                'OS-DCF:diskConfig': {
+                    'type': 'string',
+                    'enum': ['AUTO', 'MANUAL'],
+                },
+                'security_groups': array(obj({'name': STRING})),
+            },
+            {'adminPass': NULLABLE_STRING},
+        ),
+    ),
     # ``return_reservation_id``.
-    obj({'reservation_id': STRING}))
+    obj({'reservation_id': STRING}),
+)
 
 IPS: Schema = obj({'addresses': {'type': 'object'}})
 
@@ -128,5 +168,6 @@ _OUTPUT: Schema = obj({'output': STRING})
 #: server), createImage (202: ``image_id`` from 2.45, else no body), the
 #: others 202 or 204 without a body.
 ACTION_200: Schema = one_of(_PASSWORD, obj({}), _CONSOLE, _OUTPUT)
-ACTION_202: Schema = one_of(wrapped('server', REBUILT),
-                            since('2.45', obj({'image_id': STRING})))
+ACTION_202: Schema = one_of(
+    wrapped('server', REBUILT), since('2.45', obj({'image_id': STRING}))
+)
