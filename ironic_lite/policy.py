@@ -17,6 +17,7 @@ from oslo_policy import policy
 
 from ironic_lite import policies
 from lite_common import policy as lite_policy
+from lite_common.context import RequestContext
 
 
 class Enforcer(lite_policy.Enforcer):
@@ -64,7 +65,7 @@ def get_enforcer() -> policy.Enforcer:
     return make_enforcer(cfg.CONF)
 
 
-def is_admin(enforcer: policy.Enforcer, context: Any) -> bool:
+def is_admin(enforcer: policy.Enforcer, context: RequestContext) -> bool:
     """Whether ``context`` passes the ``is_admin`` rule."""
     return bool(
         enforcer.authorize(

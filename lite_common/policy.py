@@ -7,6 +7,8 @@ from typing import Any
 from oslo_config import cfg
 from oslo_policy import policy
 
+from lite_common.context import RequestContext
+
 
 class PolicyNotAuthorized(Exception):
     """The caller may not do this; the API turns it into a 403."""
@@ -59,7 +61,7 @@ def make_enforcer(
 
 def authorize(
     enforcer: policy.Enforcer,
-    context: Any,
+    context: RequestContext,
     action: str,
     target: dict[str, Any] | None = None,
 ) -> None:
@@ -83,7 +85,7 @@ def authorize(
 
 def check(
     enforcer: policy.Enforcer,
-    context: Any,
+    context: RequestContext,
     action: str,
     target: dict[str, Any] | None = None,
 ) -> bool:

@@ -6,6 +6,7 @@ from oslo_config import cfg
 from oslo_policy import policy
 
 from lite_common import policy as lite_policy
+from lite_common.context import RequestContext
 from nova_lite import policies
 
 _ENFORCER: policy.Enforcer | None = None
@@ -25,18 +26,18 @@ def reset() -> None:
 
 
 def authorize(
-    context: Any, action: str, target: dict[str, Any] | None = None
+    context: RequestContext, action: str, target: dict[str, Any] | None = None
 ) -> None:
     lite_policy.authorize(get_enforcer(), context, action, target)
 
 
 def check(
-    context: Any, action: str, target: dict[str, Any] | None = None
+    context: RequestContext, action: str, target: dict[str, Any] | None = None
 ) -> bool:
     return lite_policy.check(get_enforcer(), context, action, target)
 
 
-def is_admin(context: Any) -> bool:
+def is_admin(context: RequestContext) -> bool:
     return bool(
         get_enforcer().authorize(
             'context_is_admin', {}, context.to_policy_values(), do_raise=False

@@ -28,6 +28,7 @@ import time
 from typing import Any
 
 from lite_common import backend
+from lite_common.context import RequestContext
 
 backend.select_threading()
 
@@ -64,7 +65,7 @@ def one_sqlite_writer_at_a_time() -> None:
         cursor: Any,
         statement: str,
         parameters: Any,
-        context: Any,
+        context: RequestContext,
         executemany: bool,
     ) -> tuple[str, Any]:
         # oslo.db turns the driver's own transactions off on SQLite and

@@ -48,6 +48,7 @@ from ironic_lite.api import microversion
 from ironic_lite.api import routes
 from ironic_lite.api import util
 from ironic_lite.conductor import rpcapi
+from lite_common.context import RequestContext
 from lite_common.metrics import api as api_metrics
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
@@ -77,7 +78,7 @@ class Deps:
         #: Refused agent look-ups, logged once per node in an interval.
         self.lookup_log = log_limit.LimitedLog()
 
-    def is_admin(self, context: Any) -> bool:
+    def is_admin(self, context: RequestContext) -> bool:
         return policy.is_admin(self.enforcer, context)
 
 

@@ -27,8 +27,6 @@ finds the node in ``cleaning`` (locked, skipped) or waiting for the
 next step's command: a step never runs twice.
 """
 
-from typing import Any
-
 from oslo_config import cfg
 from oslo_log import log as logging
 
@@ -48,6 +46,7 @@ from ironic_lite.conductor.clean_state import step_name
 from ironic_lite.drivers import agent
 from ironic_lite.drivers import agent_client
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -59,7 +58,7 @@ def drives_agent(task: Task) -> bool:
 
 
 def on_heartbeat(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     holder: ConductorIdentity,
     pool: workers.WorkerPool,

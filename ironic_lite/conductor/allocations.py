@@ -36,6 +36,7 @@ from ironic_lite.db import allocations as db_allocations
 from ironic_lite.db import node_traits as db_traits
 from ironic_lite.db import nodes as db_nodes
 from lite_common import context as lite_context
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 #: Seconds a deletion waits for its node's lock.
@@ -66,7 +67,7 @@ def candidate_order(
     return nodes
 
 
-def do_allocate(context: Any, allocation_id: int) -> None:
+def do_allocate(context: RequestContext, allocation_id: int) -> None:
     """Find and take a node for an allocation that is ``allocating``;
     on failure the allocation is ``error`` with ``last_error``."""
     allocation = db_allocations.get(context, allocation_id)
@@ -120,7 +121,9 @@ def do_allocate(context: Any, allocation_id: int) -> None:
         )
 
 
-def _failed(context: Any, allocation: dict[str, Any], message: str) -> None:
+def _failed(
+    context: RequestContext, allocation: dict[str, Any], message: str
+) -> None:
     LOG.error(
         'Allocation %(alloc)s failed: %(msg)s',
         {'alloc': allocation['uuid'], 'msg': message},
@@ -264,7 +267,7 @@ class AllocationManager:
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def create_allocation(
         self,
-        context: Any,
+        context: RequestContext,
         values: dict[str, Any],
         node_uuid: str | None = None,
     ) -> dict[str, Any]:
@@ -295,7 +298,9 @@ class AllocationManager:
         return row
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def destroy_allocation(self, context: Any, allocation_uuid: str) -> None:
+    def destroy_allocation(
+        self, context: RequestContext, allocation_uuid: str
+    ) -> None:
         """Delete an allocation; its node (under its lock) forgets it
         and the instance it recorded.
 
@@ -324,7 +329,7 @@ class AllocationManager:
 
 
 def resume_orphans(
-    context: Any,
+    context: RequestContext,
     host: str,
     alive_hosts: Callable[[], set[str]],
     include_own: bool = False,

@@ -19,6 +19,7 @@ from ironic_lite.conductor.indicators import management_of
 from ironic_lite.drivers import hardware
 from ironic_lite.drivers import noop
 from ironic_lite.drivers import standard
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -29,13 +30,13 @@ class DriverManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_driver_properties(
-        self, context: Any, driver_name: str
+        self, context: RequestContext, driver_name: str
     ) -> dict[str, str]:
         return hardware.driver_properties(self.conf, driver_name)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_raid_logical_disk_properties(
-        self, context: Any, driver_name: str
+        self, context: RequestContext, driver_name: str
     ) -> dict[str, str]:
         """Of the hardware type's default RAID interface.
 
@@ -55,7 +56,9 @@ class BootDeviceManager(endpoint.NodeEndpoint):
     inject_nmi."""
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_boot_device(self, context: Any, node_uuid: str) -> dict[str, Any]:
+    def get_boot_device(
+        self, context: RequestContext, node_uuid: str
+    ) -> dict[str, Any]:
         with self._task(
             context, node_uuid, 'getting boot device', shared=True
         ) as task:
@@ -65,7 +68,7 @@ class BootDeviceManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_supported_boot_devices(
-        self, context: Any, node_uuid: str
+        self, context: RequestContext, node_uuid: str
     ) -> list[str]:
         with self._task(
             context, node_uuid, 'getting supported boot devices', shared=True
@@ -75,7 +78,7 @@ class BootDeviceManager(endpoint.NodeEndpoint):
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def set_boot_device(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         device: str,
         persistent: bool = False,
@@ -94,7 +97,7 @@ class BootDeviceManager(endpoint.NodeEndpoint):
         )
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def inject_nmi(self, context: Any, node_uuid: str) -> None:
+    def inject_nmi(self, context: RequestContext, node_uuid: str) -> None:
         """:raises UnsupportedDriverExtension: the management interface
         cannot."""
         with self._task(context, node_uuid, 'inject nmi') as task:

@@ -19,6 +19,7 @@ from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.conductor.indicators import management_of
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ class BootModeManager(endpoint.NodeEndpoint):
 
     def _start(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         purpose: str,
         func: Any,
@@ -116,7 +117,7 @@ class BootModeManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def change_node_boot_mode(
-        self, context: Any, node_uuid: str, new_state: str
+        self, context: RequestContext, node_uuid: str, new_state: str
     ) -> None:
         self._start(
             context,
@@ -128,7 +129,7 @@ class BootModeManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def change_node_secure_boot(
-        self, context: Any, node_uuid: str, new_state: bool
+        self, context: RequestContext, node_uuid: str, new_state: bool
     ) -> None:
         self._start(
             context,

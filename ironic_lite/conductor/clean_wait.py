@@ -26,8 +26,6 @@ checkpoint, any other step finishes, and the node fails before the
 next step starts (or is taken over).
 """
 
-from typing import Any
-
 from oslo_log import log as logging
 
 from ironic_lite import exception
@@ -42,6 +40,7 @@ from ironic_lite.conductor.clean_state import INDEX_KEY
 from ironic_lite.conductor.clean_state import fail_cleaning
 from ironic_lite.conductor.clean_state import step_name
 from ironic_lite.db import nodes as db_nodes
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -221,7 +220,7 @@ def start_abort(task: Task, pool: workers.WorkerPool) -> None:
     task.spawn_after(pool, do_node_clean_abort)
 
 
-def request_abort(context: Any, node_uuid: str) -> bool:
+def request_abort(context: RequestContext, node_uuid: str) -> bool:
     """Ask the worker cleaning a locked node in ``cleaning`` to abort
     (see the module docstring); RPC thread, without the lock.
 

@@ -17,6 +17,7 @@ import oslo_messaging as messaging
 
 from ironic_lite.conductor import endpoint
 from ironic_lite.drivers import standard
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class ConsoleManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def set_console_mode(
-        self, context: Any, node_uuid: str, enabled: bool
+        self, context: RequestContext, node_uuid: str, enabled: bool
     ) -> None:
         what = 'enabling' if enabled else 'disabling'
         with self._task(context, node_uuid, f'{what} the console') as task:
@@ -71,7 +72,7 @@ class ConsoleManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_console_information(
-        self, context: Any, node_uuid: str
+        self, context: RequestContext, node_uuid: str
     ) -> dict[str, Any]:
         """``{'console_enabled': bool, 'console_info': dict | None}``:
         the connection information only while the console is enabled."""

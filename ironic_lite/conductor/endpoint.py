@@ -3,8 +3,6 @@
 topic ``ironic-lite.conductor`` at the RPC API version and works on one
 node under a task."""
 
-from typing import Any
-
 from oslo_config import cfg
 import oslo_messaging as messaging
 
@@ -12,6 +10,7 @@ from ironic_lite import exception
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
+from lite_common.context import RequestContext
 
 #: What the endpoints answer without a traceback in the server's log.
 EXPECTED = (
@@ -38,7 +37,11 @@ class NodeEndpoint:
         self.host = identity.host
 
     def _task(
-        self, context: Any, node_uuid: str, purpose: str, shared: bool = False
+        self,
+        context: RequestContext,
+        node_uuid: str,
+        purpose: str,
+        shared: bool = False,
     ) -> task_manager.Task:
         """The node's task: its lock (waiting up to
         :attr:`lock_patience`), or shared."""

@@ -12,6 +12,7 @@ import oslo_messaging as messaging
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import task_manager
 from ironic_lite.drivers import base
+from lite_common.context import RequestContext
 
 EXPECTED = endpoint.EXPECTED
 
@@ -27,7 +28,7 @@ class IndicatorManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*EXPECTED)
     def get_supported_indicators(
-        self, context: Any, node_uuid: str
+        self, context: RequestContext, node_uuid: str
     ) -> dict[str, dict[str, Any]]:
         with self._task(
             context, node_uuid, 'get indicators', shared=True
@@ -36,7 +37,11 @@ class IndicatorManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*EXPECTED)
     def get_indicator_state(
-        self, context: Any, node_uuid: str, component: str, indicator: str
+        self,
+        context: RequestContext,
+        node_uuid: str,
+        component: str,
+        indicator: str,
     ) -> str:
         with self._task(
             context, node_uuid, 'get indicator state', shared=True
@@ -48,7 +53,7 @@ class IndicatorManager(endpoint.NodeEndpoint):
     @messaging.expected_exceptions(*EXPECTED)
     def set_indicator_state(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         component: str,
         indicator: str,

@@ -19,6 +19,7 @@ from typing import Any
 from ironic_lite import exception
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.db import node_locks
+from lite_common.context import RequestContext
 
 #: conductor -> uuids of the nodes a task of this process claims for it.
 _CLAIMED: dict[ConductorIdentity, set[str]] = {}
@@ -50,7 +51,7 @@ def unclaim(holder: ConductorIdentity, node_uuid: str) -> None:
 
 
 def reserve(
-    context: Any,
+    context: RequestContext,
     holder: ConductorIdentity,
     node_uuid: str,
     patience: float = 0,

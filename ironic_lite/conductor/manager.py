@@ -42,6 +42,7 @@ from ironic_lite.db import nodes as db_nodes
 from ironic_lite.db.models import NODE_COLUMNS
 from ironic_lite.drivers import base
 from ironic_lite.drivers import hardware
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -149,7 +150,7 @@ class ConductorManager:
 
     def _acquire(
         self,
-        context: Any,
+        context: RequestContext,
         node_id: str,
         purpose: str,
         shared: bool = False,
@@ -170,7 +171,7 @@ class ConductorManager:
     @messaging.expected_exceptions(*EXPECTED)
     def create_node(
         self,
-        context: Any,
+        context: RequestContext,
         values: dict[str, Any],
         provision_state: str = states.ENROLL,
     ) -> dict[str, Any]:
@@ -206,7 +207,7 @@ class ConductorManager:
     @messaging.expected_exceptions(*EXPECTED)
     def update_node(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         values: dict[str, Any],
         expected_revision: int | None = None,
@@ -284,7 +285,7 @@ class ConductorManager:
         }
 
     @messaging.expected_exceptions(*EXPECTED)
-    def destroy_node(self, context: Any, node_uuid: str) -> None:
+    def destroy_node(self, context: RequestContext, node_uuid: str) -> None:
         """Delete a node at rest that no instance uses, or any node in
         maintenance; never a protected one (upstream's checks, in its
         order)."""
@@ -313,7 +314,7 @@ class ConductorManager:
 
     @messaging.expected_exceptions(*EXPECTED)
     def change_power_state(
-        self, context: Any, node_uuid: str, target: str
+        self, context: RequestContext, node_uuid: str, target: str
     ) -> None:
         """Switch the power on a worker; ``target_power_state`` shows
         the request until it is done.
@@ -351,7 +352,7 @@ class ConductorManager:
     @messaging.expected_exceptions(*EXPECTED)
     def do_provisioning_action(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         action: str,
         clean_steps: list[dict[str, Any]] | None = None,
@@ -440,7 +441,7 @@ class ConductorManager:
         )
         task.process_event('service', last_error=None)
 
-    def _abort(self, context: Any, node_uuid: str) -> None:
+    def _abort(self, context: RequestContext, node_uuid: str) -> None:
         """``abort``: with the lock (clean wait, clean hold, cleaning
         between steps, inspect wait), or as a request to the worker
         running a step (see :mod:`clean_wait`).
@@ -564,7 +565,10 @@ class ConductorManager:
 
     @messaging.expected_exceptions(*EXPECTED)
     def set_target_raid_config(
-        self, context: Any, node_uuid: str, target_raid_config: dict[str, Any]
+        self,
+        context: RequestContext,
+        node_uuid: str,
+        target_raid_config: dict[str, Any],
     ) -> None:
         """Store the node's target RAID configuration (``{}`` clears
         it), once its RAID interface (``validate_raid_config``) accepts
@@ -591,7 +595,7 @@ class ConductorManager:
 
     @messaging.expected_exceptions(*EXPECTED)
     def get_clean_steps(
-        self, context: Any, node_uuid: str
+        self, context: RequestContext, node_uuid: str
     ) -> dict[str, list[dict[str, Any]]]:
         """``{'automated': steps automated cleaning runs, in order,
         'manual': the steps only manual cleaning runs (priority 0)}``
@@ -603,7 +607,9 @@ class ConductorManager:
                 task, task.interfaces, self.conf
             )
 
-    def continue_node_clean(self, context: Any, node_uuid: str) -> None:
+    def continue_node_clean(
+        self, context: RequestContext, node_uuid: str
+    ) -> None:
         """A callback: the asynchronous step of a node in ``clean wait``
         finished (a cast: refusals are logged, nobody waits for them).
 

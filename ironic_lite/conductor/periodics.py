@@ -63,6 +63,7 @@ from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import hardware
 from lite_common import context as lite_context
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -141,7 +142,7 @@ class ConductorPeriodics:
         #: of take_over.
         self._dead: set[tuple[str, str | None]] = set()
 
-    def _ownership(self, context: Any) -> Ownership:
+    def _ownership(self, context: RequestContext) -> Ownership:
         alive = db_conductors.list_alive(
             context, self.conf.conductor.heartbeat_timeout
         )
@@ -191,7 +192,7 @@ class ConductorPeriodics:
 
     # -- takeover and resumption
 
-    def release_own_locks(self, context: Any) -> list[int]:
+    def release_own_locks(self, context: RequestContext) -> list[int]:
         """At start: drop the locks the previous process of this host
         held (it crashed, or froze and was found dead: its writes are
         refused from the moment this one took the name; a clean stop
@@ -205,7 +206,7 @@ class ConductorPeriodics:
             )
         return [node_id for node_id, _uuid in released]
 
-    def release_lost_locks(self, context: Any) -> list[int]:
+    def release_lost_locks(self, context: RequestContext) -> list[int]:
         """Release the locks this host holds in the database while no
         task of this process claims them, on two runs in a row (a
         release that failed); returns their node ids."""
@@ -278,7 +279,7 @@ class ConductorPeriodics:
             self.check_service_wait()
             self.check_deploy_wait()
 
-    def resume_orphans(self, context: Any) -> int:
+    def resume_orphans(self, context: RequestContext) -> int:
         """Resume owned nodes in a transient state without a lock;
         returns how many were handed to a worker."""
         orphans = db_nodes.node_list(
@@ -298,7 +299,7 @@ class ConductorPeriodics:
         return resumed
 
     def resume_allocations(
-        self, context: Any, include_own: bool = False
+        self, context: RequestContext, include_own: bool = False
     ) -> int:
         """Process the allocations a dead conductor left allocating
         (with ``include_own``: this one's too, at start-up)."""
@@ -315,7 +316,9 @@ class ConductorPeriodics:
             context, self.host, alive, include_own=include_own
         )
 
-    def _resume_one(self, context: Any, node: dict[str, Any]) -> bool:
+    def _resume_one(
+        self, context: RequestContext, node: dict[str, Any]
+    ) -> bool:
         def start(task: task_manager.Task) -> bool:
             if task.node.provision_state not in provisioning.RESUMABLE_STATES:
                 return False
@@ -403,7 +406,9 @@ class ConductorPeriodics:
                     inspection.fail_on_timeout,
                 )
 
-    def _step_may_be_done(self, context: Any, node: dict[str, Any]) -> bool:
+    def _step_may_be_done(
+        self, context: RequestContext, node: dict[str, Any]
+    ) -> bool:
         """Poll without the lock, on the listed row (no query): False
         while the step still runs; True when it finished or the poll
         failed (then the lock is taken and the poll made again)."""
@@ -446,7 +451,7 @@ class ConductorPeriodics:
 
     def _with_lock(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         purpose: str,
         func: Callable[[task_manager.Task], Any],

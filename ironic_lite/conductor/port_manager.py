@@ -33,6 +33,7 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retried
 from ironic_lite.db.models import Port
 from ironic_lite.db.models import Portgroup
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ def current_vif(port: dict[str, Any]) -> str | None:
 
 @retried
 def check_physical_network(
-    context: Any, port: dict[str, Any], changed: set[str]
+    context: RequestContext, port: dict[str, Any], changed: set[str]
 ) -> None:
     """The port's physical network is its portgroup's (that of the
     other ports, else the portgroup's own).
@@ -126,7 +127,7 @@ class PortManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*EXPECTED)
     def create_port(
-        self, context: Any, node_uuid: str, values: dict[str, Any]
+        self, context: RequestContext, node_uuid: str, values: dict[str, Any]
     ) -> dict[str, Any]:
         """Create a port of ``node_uuid`` (``values`` with node_id)."""
         with self._task(context, node_uuid, 'port create', shared=True):
@@ -140,7 +141,11 @@ class PortManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*EXPECTED)
     def update_port(
-        self, context: Any, node_uuid: str, uuid: str, values: dict[str, Any]
+        self,
+        context: RequestContext,
+        node_uuid: str,
+        uuid: str,
+        values: dict[str, Any],
     ) -> dict[str, Any]:
         """Write ``values`` of a port of ``node_uuid`` (the node it
         belongs to after the change).
@@ -188,7 +193,9 @@ class PortManager(endpoint.NodeEndpoint):
         return node_to_dict(row)
 
     @messaging.expected_exceptions(*EXPECTED)
-    def destroy_port(self, context: Any, node_uuid: str, uuid: str) -> None:
+    def destroy_port(
+        self, context: RequestContext, node_uuid: str, uuid: str
+    ) -> None:
         """:raises InvalidState: the port is bound to a VIF and the node
         is not in maintenance."""
         with self._task(context, node_uuid, 'port deletion') as task:
@@ -207,7 +214,11 @@ class PortManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*EXPECTED)
     def update_portgroup(
-        self, context: Any, node_uuid: str, uuid: str, values: dict[str, Any]
+        self,
+        context: RequestContext,
+        node_uuid: str,
+        uuid: str,
+        values: dict[str, Any],
     ) -> dict[str, Any]:
         """Write ``values`` of a portgroup of ``node_uuid`` (the node it
         belongs to after the change).
@@ -245,7 +256,7 @@ class PortManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*EXPECTED)
     def destroy_portgroup(
-        self, context: Any, node_uuid: str, uuid: str
+        self, context: RequestContext, node_uuid: str, uuid: str
     ) -> None:
         """:raises PortgroupNotEmpty: it still has ports."""
         with self._task(context, node_uuid, 'portgroup deletion'):

@@ -44,6 +44,7 @@ from ironic_lite.db import conductors as db_conductors
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import base
 from lite_common import context as lite_context
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ class PowerSync:
         self.failures: dict[str, int] = {}
 
     def _owned(
-        self, context: Any, rows: list[dict[str, Any]]
+        self, context: RequestContext, rows: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
         options = self.conf.conductor
         alive = db_conductors.list_alive(context, options.heartbeat_timeout)
@@ -98,7 +99,7 @@ class PowerSync:
     def _in_parallel(
         self,
         func: Callable[[Any, dict[str, Any]], None],
-        context: Any,
+        context: RequestContext,
         rows: list[dict[str, Any]],
     ) -> None:
         options = self.conf.conductor
@@ -124,7 +125,7 @@ class PowerSync:
 
     def _with_lock(
         self,
-        context: Any,
+        context: RequestContext,
         row: dict[str, Any],
         func: Callable[[task_manager.Task], None],
     ) -> None:
@@ -172,7 +173,7 @@ class PowerSync:
         rows.sort(key=lambda row: -self.failures.get(row['uuid'], 0))
         self._in_parallel(self._sync_node, context, rows)
 
-    def _sync_node(self, context: Any, row: dict[str, Any]) -> None:
+    def _sync_node(self, context: RequestContext, row: dict[str, Any]) -> None:
         try:
             task = task_manager.shared_task(
                 context, self.conf, self.identity, row, 'power state sync'
@@ -202,7 +203,7 @@ class PowerSync:
         return count
 
     def _read_failed(
-        self, context: Any, row: dict[str, Any], error: Exception
+        self, context: RequestContext, row: dict[str, Any], error: Exception
     ) -> None:
         if isinstance(error, exception.BMCCallStopped):
             LOG.debug(
@@ -346,7 +347,9 @@ class PowerSync:
                 self._recover_node, context, self._owned(context, rows)
             )
 
-    def _recover_node(self, context: Any, row: dict[str, Any]) -> None:
+    def _recover_node(
+        self, context: RequestContext, row: dict[str, Any]
+    ) -> None:
         try:
             task = task_manager.shared_task(
                 context,

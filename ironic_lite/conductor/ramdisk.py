@@ -28,6 +28,7 @@ from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import workers
 from ironic_lite.drivers import base
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ class RamdiskManager(endpoint.NodeEndpoint):
     )
     def continue_inspection(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         inventory: dict[str, Any],
         plugin_data: dict[str, Any],
@@ -63,7 +64,7 @@ class RamdiskManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_node_with_token(
-        self, context: Any, node_uuid: str
+        self, context: RequestContext, node_uuid: str
     ) -> dict[str, Any]:
         """The node, with a new agent token when it has none (made under
         its lock: NodeLocked when another operation holds it, and the
@@ -96,7 +97,7 @@ class RamdiskManager(endpoint.NodeEndpoint):
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def heartbeat(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         callback_url: str,
         agent_version: str | None,

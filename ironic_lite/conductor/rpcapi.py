@@ -63,6 +63,7 @@ from ironic_lite.common import states
 from ironic_lite.db import conductors as db_conductors
 from lite_common import db as lite_db
 from lite_common import rpc
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -95,7 +96,7 @@ class _RingCache:
         self._read_at = -RING_REFRESH_SECONDS
 
     def alive(
-        self, context: Any, refresh: bool = False
+        self, context: RequestContext, refresh: bool = False
     ) -> list[dict[str, Any]]:
         with self._lock:
             now = time.monotonic()
@@ -110,7 +111,7 @@ class _RingCache:
 
     def ring(
         self,
-        context: Any,
+        context: RequestContext,
         driver: str,
         refresh: bool = False,
         conductor_group: str = '',
@@ -129,7 +130,9 @@ class _RingCache:
                     self._rings[key] = None
             return self._rings[key]
 
-    def hosts_for(self, context: Any, node: dict[str, Any]) -> list[str]:
+    def hosts_for(
+        self, context: RequestContext, node: dict[str, Any]
+    ) -> list[str]:
         """The conductor owning ``node`` (of its conductor group),
         then the ones the node goes to if it leaves the ring.
 
@@ -151,7 +154,7 @@ class _RingCache:
             )
         return ring.get_hosts(node['uuid'], HOSTS_PER_REQUEST)
 
-    def any_hosts(self, context: Any, key: str) -> list[str]:
+    def any_hosts(self, context: RequestContext, key: str) -> list[str]:
         """Alive conductors for work that belongs to no node yet (an
         allocation being made), by a ring over all of them keyed by
         ``key``.
@@ -199,12 +202,16 @@ class ConductorAPI:
         )
         self.rings = _RingCache(conf)
 
-    def _prepare(self, context: Any, node: dict[str, Any]) -> Any:
+    def _prepare(self, context: RequestContext, node: dict[str, Any]) -> Any:
         host = self.rings.hosts_for(context, node)[0]
         return self.client.prepare(server=host)
 
     def _call(
-        self, context: Any, node: dict[str, Any], method: str, **kwargs: Any
+        self,
+        context: RequestContext,
+        node: dict[str, Any],
+        method: str,
+        **kwargs: Any,
     ) -> Any:
         """``method`` on the node's conductor, or on the next one of the
         ring when it is down (see the module docstring)."""
@@ -217,7 +224,7 @@ class ConductorAPI:
         )
 
     def _call_any(
-        self, context: Any, key: str, method: str, **kwargs: Any
+        self, context: RequestContext, key: str, method: str, **kwargs: Any
     ) -> Any:
         """``method`` on any alive conductor (chosen by ``key``)."""
         return self._call_hosts(
@@ -226,7 +233,7 @@ class ConductorAPI:
 
     def _call_hosts(
         self,
-        context: Any,
+        context: RequestContext,
         hosts: list[str],
         key: str,
         method: str,
@@ -262,7 +269,7 @@ class ConductorAPI:
 
     def create_node(
         self,
-        context: Any,
+        context: RequestContext,
         values: dict[str, Any],
         provision_state: str = states.ENROLL,
     ) -> dict[str, Any]:
@@ -281,7 +288,7 @@ class ConductorAPI:
 
     def update_node(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         values: dict[str, Any],
         expected_revision: int | None = None,
@@ -301,11 +308,13 @@ class ConductorAPI:
             **kwargs,
         )
 
-    def destroy_node(self, context: Any, node: dict[str, Any]) -> None:
+    def destroy_node(
+        self, context: RequestContext, node: dict[str, Any]
+    ) -> None:
         self._call(context, node, 'destroy_node', node_uuid=node['uuid'])
 
     def change_power_state(
-        self, context: Any, node: dict[str, Any], target: str
+        self, context: RequestContext, node: dict[str, Any], target: str
     ) -> None:
         self._call(
             context,
@@ -317,7 +326,7 @@ class ConductorAPI:
 
     def do_provisioning_action(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         action: str,
         clean_steps: list[dict[str, Any]] | None = None,
@@ -357,7 +366,7 @@ class ConductorAPI:
 
     def set_target_raid_config(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         target_raid_config: dict[str, Any],
     ) -> None:
@@ -371,7 +380,7 @@ class ConductorAPI:
         )
 
     def get_clean_steps(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, list[dict[str, Any]]]:
         """``{'automated': [...in execution order], 'manual': [...]}``."""
         return self._call(
@@ -380,7 +389,7 @@ class ConductorAPI:
 
     def update_volume(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         kind: str,
         uuid: str,
@@ -400,7 +409,11 @@ class ConductorAPI:
         )
 
     def destroy_volume(
-        self, context: Any, node: dict[str, Any], kind: str, uuid: str
+        self,
+        context: RequestContext,
+        node: dict[str, Any],
+        kind: str,
+        uuid: str,
     ) -> None:
         self._call(
             context,
@@ -412,7 +425,10 @@ class ConductorAPI:
         )
 
     def create_port(
-        self, context: Any, node: dict[str, Any], values: dict[str, Any]
+        self,
+        context: RequestContext,
+        node: dict[str, Any],
+        values: dict[str, Any],
     ) -> dict[str, Any]:
         """Create a port of ``node`` (``values`` hold its node_id)."""
         return self._call(
@@ -421,7 +437,7 @@ class ConductorAPI:
 
     def update_port(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         uuid: str,
         values: dict[str, Any],
@@ -438,7 +454,7 @@ class ConductorAPI:
         )
 
     def destroy_port(
-        self, context: Any, node: dict[str, Any], uuid: str
+        self, context: RequestContext, node: dict[str, Any], uuid: str
     ) -> None:
         self._call(
             context, node, 'destroy_port', node_uuid=node['uuid'], uuid=uuid
@@ -446,7 +462,7 @@ class ConductorAPI:
 
     def update_portgroup(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         uuid: str,
         values: dict[str, Any],
@@ -463,7 +479,7 @@ class ConductorAPI:
         )
 
     def destroy_portgroup(
-        self, context: Any, node: dict[str, Any], uuid: str
+        self, context: RequestContext, node: dict[str, Any], uuid: str
     ) -> None:
         self._call(
             context,
@@ -474,7 +490,7 @@ class ConductorAPI:
         )
 
     def get_driver_properties(
-        self, context: Any, driver_name: str
+        self, context: RequestContext, driver_name: str
     ) -> dict[str, str]:
         """On a conductor that loads hardware type ``driver_name``.
 
@@ -488,14 +504,14 @@ class ConductorAPI:
         )
 
     def validate_driver_interfaces(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, dict[str, Any]]:
         return self._call(
             context, node, 'validate_driver_interfaces', node_uuid=node['uuid']
         )
 
     def set_console_mode(
-        self, context: Any, node: dict[str, Any], enabled: bool
+        self, context: RequestContext, node: dict[str, Any], enabled: bool
     ) -> None:
         self._call(
             context,
@@ -506,7 +522,7 @@ class ConductorAPI:
         )
 
     def get_console_information(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, Any]:
         return self._call(
             context, node, 'get_console_information', node_uuid=node['uuid']
@@ -514,7 +530,7 @@ class ConductorAPI:
 
     def vendor_passthru(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         method: str,
         http_method: str,
@@ -531,7 +547,7 @@ class ConductorAPI:
         )
 
     def get_node_vendor_passthru_methods(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, Any]:
         return self._call(
             context,
@@ -542,7 +558,7 @@ class ConductorAPI:
 
     def driver_vendor_passthru(
         self,
-        context: Any,
+        context: RequestContext,
         driver_name: str,
         method: str,
         http_method: str,
@@ -560,7 +576,7 @@ class ConductorAPI:
         )
 
     def get_driver_vendor_passthru_methods(
-        self, context: Any, driver_name: str
+        self, context: RequestContext, driver_name: str
     ) -> dict[str, Any]:
         return self._call(
             context,
@@ -570,7 +586,7 @@ class ConductorAPI:
         )
 
     def get_raid_logical_disk_properties(
-        self, context: Any, driver_name: str
+        self, context: RequestContext, driver_name: str
     ) -> dict[str, str]:
         """On a conductor that loads hardware type ``driver_name``."""
         return self._call(
@@ -581,7 +597,10 @@ class ConductorAPI:
         )
 
     def vif_attach(
-        self, context: Any, node: dict[str, Any], vif_info: dict[str, Any]
+        self,
+        context: RequestContext,
+        node: dict[str, Any],
+        vif_info: dict[str, Any],
     ) -> None:
         self._call(
             context,
@@ -592,36 +611,42 @@ class ConductorAPI:
         )
 
     def vif_detach(
-        self, context: Any, node: dict[str, Any], vif_id: str
+        self, context: RequestContext, node: dict[str, Any], vif_id: str
     ) -> None:
         self._call(
             context, node, 'vif_detach', node_uuid=node['uuid'], vif_id=vif_id
         )
 
     def vif_list(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> list[dict[str, Any]]:
         return self._call(context, node, 'vif_list', node_uuid=node['uuid'])
 
-    def inject_nmi(self, context: Any, node: dict[str, Any]) -> None:
+    def inject_nmi(
+        self, context: RequestContext, node: dict[str, Any]
+    ) -> None:
         self._call(context, node, 'inject_nmi', node_uuid=node['uuid'])
 
     def get_boot_device(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, Any]:
         return self._call(
             context, node, 'get_boot_device', node_uuid=node['uuid']
         )
 
     def get_supported_boot_devices(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> list[str]:
         return self._call(
             context, node, 'get_supported_boot_devices', node_uuid=node['uuid']
         )
 
     def set_boot_device(
-        self, context: Any, node: dict[str, Any], device: str, persistent: bool
+        self,
+        context: RequestContext,
+        node: dict[str, Any],
+        device: str,
+        persistent: bool,
     ) -> None:
         self._call(
             context,
@@ -634,7 +659,7 @@ class ConductorAPI:
 
     def add_node_traits(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         traits: list[str],
         replace: bool,
@@ -649,7 +674,10 @@ class ConductorAPI:
         )
 
     def remove_node_traits(
-        self, context: Any, node: dict[str, Any], traits: list[str] | None
+        self,
+        context: RequestContext,
+        node: dict[str, Any],
+        traits: list[str] | None,
     ) -> list[str]:
         return self._call(
             context,
@@ -660,7 +688,7 @@ class ConductorAPI:
         )
 
     def get_supported_indicators(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, dict[str, Any]]:
         return self._call(
             context, node, 'get_supported_indicators', node_uuid=node['uuid']
@@ -668,7 +696,7 @@ class ConductorAPI:
 
     def get_indicator_state(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         component: str,
         indicator: str,
@@ -684,7 +712,7 @@ class ConductorAPI:
 
     def set_indicator_state(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         component: str,
         indicator: str,
@@ -701,7 +729,7 @@ class ConductorAPI:
         )
 
     def get_node_with_token(
-        self, context: Any, node: dict[str, Any]
+        self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, Any]:
         result: dict[str, Any] = self._call(
             context, node, 'get_node_with_token', node_uuid=node['uuid']
@@ -710,7 +738,7 @@ class ConductorAPI:
 
     def heartbeat(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         callback_url: str,
         agent_version: str | None,
@@ -734,7 +762,7 @@ class ConductorAPI:
 
     def create_allocation(
         self,
-        context: Any,
+        context: RequestContext,
         values: dict[str, Any],
         node: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
@@ -757,7 +785,7 @@ class ConductorAPI:
 
     def destroy_allocation(
         self,
-        context: Any,
+        context: RequestContext,
         allocation: dict[str, Any],
         node: dict[str, Any] | None = None,
     ) -> None:
@@ -778,7 +806,7 @@ class ConductorAPI:
 
     def continue_inspection(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         inventory: dict[str, Any],
         plugin_data: dict[str, Any],
@@ -792,14 +820,16 @@ class ConductorAPI:
             plugin_data=plugin_data,
         )
 
-    def get_virtual_media(self, context: Any, node: dict[str, Any]) -> Any:
+    def get_virtual_media(
+        self, context: RequestContext, node: dict[str, Any]
+    ) -> Any:
         return self._call(
             context, node, 'get_virtual_media', node_uuid=node['uuid']
         )
 
     def attach_virtual_media(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         device_type: str,
         image_url: str,
@@ -815,7 +845,7 @@ class ConductorAPI:
 
     def detach_virtual_media(
         self,
-        context: Any,
+        context: RequestContext,
         node: dict[str, Any],
         device_types: list[str] | None,
     ) -> None:
@@ -828,7 +858,7 @@ class ConductorAPI:
         )
 
     def change_node_boot_mode(
-        self, context: Any, node: dict[str, Any], new_state: str
+        self, context: RequestContext, node: dict[str, Any], new_state: str
     ) -> None:
         self._call(
             context,
@@ -839,7 +869,7 @@ class ConductorAPI:
         )
 
     def change_node_secure_boot(
-        self, context: Any, node: dict[str, Any], new_state: bool
+        self, context: RequestContext, node: dict[str, Any], new_state: bool
     ) -> None:
         self._call(
             context,
@@ -849,7 +879,9 @@ class ConductorAPI:
             new_state=new_state,
         )
 
-    def continue_node_clean(self, context: Any, node: dict[str, Any]) -> None:
+    def continue_node_clean(
+        self, context: RequestContext, node: dict[str, Any]
+    ) -> None:
         """Resume cleaning of a node in ``clean wait`` (a step's callback)."""
         self._prepare(context, node).cast(
             context, 'continue_node_clean', node_uuid=node['uuid']

@@ -60,6 +60,7 @@ from ironic_lite.db import node_locks
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.drivers import base
 from ironic_lite.drivers import hardware
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -102,7 +103,7 @@ class Task:
 
     def __init__(
         self,
-        context: Any,
+        context: RequestContext,
         conf: cfg.ConfigOpts,
         holder: ConductorIdentity,
         row: dict[str, Any],
@@ -355,7 +356,7 @@ class Task:
 
 
 def acquire(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     node_id: int | str,
     holder: ConductorIdentity,
@@ -394,7 +395,7 @@ def acquire(
 
 
 def shared_task(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     holder: ConductorIdentity,
     row: dict[str, Any],

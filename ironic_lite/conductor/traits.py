@@ -5,8 +5,6 @@ change under the node lock (a node another operation holds answers
 ``NodeLocked``, 409), whatever its state.
 """
 
-from typing import Any
-
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
@@ -14,6 +12,7 @@ from ironic_lite import exception
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import task_manager
 from ironic_lite.db import node_traits
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -28,12 +27,18 @@ EXPECTED = (
 class TraitsManager(endpoint.NodeEndpoint):
     """Adds, replaces and removes the traits of a node."""
 
-    def _acquire(self, context: Any, node_uuid: str) -> task_manager.Task:
+    def _acquire(
+        self, context: RequestContext, node_uuid: str
+    ) -> task_manager.Task:
         return self._task(context, node_uuid, 'trait change')
 
     @messaging.expected_exceptions(*EXPECTED)
     def add_node_traits(
-        self, context: Any, node_uuid: str, traits: list[str], replace: bool
+        self,
+        context: RequestContext,
+        node_uuid: str,
+        traits: list[str],
+        replace: bool,
     ) -> list[str]:
         """Add ``traits`` to the node's, or with ``replace`` make them
         its only traits; returns the node's traits."""
@@ -55,7 +60,7 @@ class TraitsManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*EXPECTED)
     def remove_node_traits(
-        self, context: Any, node_uuid: str, traits: list[str] | None
+        self, context: RequestContext, node_uuid: str, traits: list[str] | None
     ) -> list[str]:
         """Remove ``traits`` (every trait: None); returns what is left.
 

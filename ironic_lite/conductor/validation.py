@@ -15,6 +15,7 @@ import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.conductor import endpoint
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ class ValidationManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def validate_driver_interfaces(
-        self, context: Any, node_uuid: str
+        self, context: RequestContext, node_uuid: str
     ) -> dict[str, dict[str, Any]]:
         result: dict[str, dict[str, Any]] = {}
         with self._task(

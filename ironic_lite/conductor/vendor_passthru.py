@@ -21,6 +21,7 @@ from ironic_lite.conductor import workers
 from ironic_lite.drivers import hardware
 from ironic_lite.drivers import standard
 from ironic_lite.drivers import vendor
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class VendorManager(endpoint.NodeEndpoint):
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def vendor_passthru(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         driver_method: str,
         http_method: str,
@@ -115,7 +116,7 @@ class VendorManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_node_vendor_passthru_methods(
-        self, context: Any, node_uuid: str
+        self, context: RequestContext, node_uuid: str
     ) -> dict[str, dict[str, Any]]:
         with self._task(
             context, node_uuid, 'listing vendor methods', shared=True
@@ -133,7 +134,7 @@ class VendorManager(endpoint.NodeEndpoint):
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def driver_vendor_passthru(
         self,
-        context: Any,
+        context: RequestContext,
         driver_name: str,
         driver_method: str,
         http_method: str,
@@ -157,7 +158,7 @@ class VendorManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def get_driver_vendor_passthru_methods(
-        self, context: Any, driver_name: str
+        self, context: RequestContext, driver_name: str
     ) -> dict[str, dict[str, Any]]:
         return {
             name: info.route()

@@ -11,6 +11,7 @@ import oslo_messaging as messaging
 
 from ironic_lite.conductor import endpoint
 from ironic_lite.drivers import standard
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ class VifManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def vif_attach(
-        self, context: Any, node_uuid: str, vif_info: dict[str, Any]
+        self, context: RequestContext, node_uuid: str, vif_info: dict[str, Any]
     ) -> None:
         with self._task(context, node_uuid, 'attaching a VIF') as task:
             network = _network(task)
@@ -37,7 +38,9 @@ class VifManager(endpoint.NodeEndpoint):
             LOG.info('VIF %s attached to node %s', vif_info['id'], node_uuid)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def vif_detach(self, context: Any, node_uuid: str, vif_id: str) -> None:
+    def vif_detach(
+        self, context: RequestContext, node_uuid: str, vif_id: str
+    ) -> None:
         with self._task(context, node_uuid, 'detaching a VIF') as task:
             network = _network(task)
             network.validate(task)
@@ -45,7 +48,9 @@ class VifManager(endpoint.NodeEndpoint):
             LOG.info('VIF %s detached from node %s', vif_id, node_uuid)
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def vif_list(self, context: Any, node_uuid: str) -> list[dict[str, Any]]:
+    def vif_list(
+        self, context: RequestContext, node_uuid: str
+    ) -> list[dict[str, Any]]:
         with self._task(
             context, node_uuid, 'listing VIFs', shared=True
         ) as task:

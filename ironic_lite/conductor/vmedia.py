@@ -20,6 +20,7 @@ from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.conductor.indicators import management_of
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -72,7 +73,9 @@ class VmediaManager(endpoint.NodeEndpoint):
         self.pool = pool
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
-    def get_virtual_media(self, context: Any, node_uuid: str) -> Any:
+    def get_virtual_media(
+        self, context: RequestContext, node_uuid: str
+    ) -> Any:
         """:raises UnsupportedDriverExtension: the management interface
         has no virtual media."""
         with self._task(
@@ -83,7 +86,12 @@ class VmediaManager(endpoint.NodeEndpoint):
             return management.get_virtual_media(task)
 
     def _start(
-        self, context: Any, node_uuid: str, purpose: str, func: Any, *args: Any
+        self,
+        context: RequestContext,
+        node_uuid: str,
+        purpose: str,
+        func: Any,
+        *args: Any,
     ) -> None:
         with self._task(context, node_uuid, purpose) as task:
             management_of(task).validate(task)
@@ -92,7 +100,11 @@ class VmediaManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def attach_virtual_media(
-        self, context: Any, node_uuid: str, device_type: str, image_url: str
+        self,
+        context: RequestContext,
+        node_uuid: str,
+        device_type: str,
+        image_url: str,
     ) -> None:
         self._start(
             context,
@@ -106,7 +118,7 @@ class VmediaManager(endpoint.NodeEndpoint):
     @messaging.expected_exceptions(*endpoint.EXPECTED)
     def detach_virtual_media(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         device_types: list[str] | None = None,
     ) -> None:

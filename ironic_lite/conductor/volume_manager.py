@@ -18,6 +18,7 @@ from ironic_lite.common import states
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor.manager import node_to_dict
 from ironic_lite.db import volumes as db_volumes
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class VolumeManager(endpoint.NodeEndpoint):
     @messaging.expected_exceptions(*EXPECTED)
     def update_volume(
         self,
-        context: Any,
+        context: RequestContext,
         node_uuid: str,
         kind: str,
         uuid: str,
@@ -78,7 +79,7 @@ class VolumeManager(endpoint.NodeEndpoint):
 
     @messaging.expected_exceptions(*EXPECTED)
     def destroy_volume(
-        self, context: Any, node_uuid: str, kind: str, uuid: str
+        self, context: RequestContext, node_uuid: str, kind: str, uuid: str
     ) -> None:
         """Delete a connector or target of ``node_uuid``.
 

@@ -26,6 +26,7 @@ from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Allocation
 from ironic_lite.db.models import Node
 from ironic_lite.db.models import NodeTrait
+from lite_common.context import RequestContext
 
 ALLOCATING = 'allocating'
 ACTIVE = 'active'
@@ -75,7 +76,7 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
 
 
 @retried
-def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     """Insert an allocation (``allocating`` unless ``values`` says);
     returns it.
 
@@ -94,7 +95,7 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def get(context: Any, ident: int | str) -> dict[str, Any]:
+def get(context: RequestContext, ident: int | str) -> dict[str, Any]:
     """By integer id, uuid or name. :raises AllocationNotFound:"""
     with context_manager.reader.using(context) as session:
         return _get(session, ident)
@@ -110,7 +111,7 @@ def _filtered(query: Any, filters: Filters) -> Any:
 
 @retry_on_disconnect
 def list_page(
-    context: Any,
+    context: RequestContext,
     filters: Filters,
     limit: int | None = None,
     marker: str | None = None,
@@ -139,7 +140,7 @@ def list_page(
 
 @retried
 def update(
-    context: Any,
+    context: RequestContext,
     ident: int | str,
     values: dict[str, Any],
     expected_state: str | None = None,
@@ -175,7 +176,7 @@ def update(
 
 @retried
 def take_node(
-    context: Any,
+    context: RequestContext,
     allocation_id: int,
     node: dict[str, Any],
     node_values: dict[str, Any],
@@ -239,7 +240,7 @@ def take_node(
 
 @retried
 def backfill(
-    context: Any, values: dict[str, Any], node: dict[str, Any]
+    context: RequestContext, values: dict[str, Any], node: dict[str, Any]
 ) -> dict[str, Any]:
     """Create an ``active`` allocation of a node already deployed
     (1.58), linking both, if the node still has no allocation and the
@@ -285,7 +286,7 @@ def backfill(
 
 @retried
 def destroy(
-    context: Any, ident: int | str, release_node: bool = True
+    context: RequestContext, ident: int | str, release_node: bool = True
 ) -> dict[str, Any]:
     """Delete an allocation; its node (if any) forgets it, and, unless
     the node runs an instance deployed through the allocation that must
@@ -319,7 +320,7 @@ def destroy(
 
 @retry_on_disconnect
 def candidates(
-    context: Any,
+    context: RequestContext,
     resource_class: str | None,
     traits: list[str],
     owner: str | None,
@@ -355,7 +356,7 @@ def candidates(
 
 
 @retried
-def in_state(context: Any, state: str) -> list[dict[str, Any]]:
+def in_state(context: RequestContext, state: str) -> list[dict[str, Any]]:
     """Every allocation in ``state`` (one query)."""
     with context_manager.reader.using(context) as session:
         return [
@@ -369,7 +370,9 @@ def in_state(context: Any, state: str) -> list[dict[str, Any]]:
 
 
 @retried
-def uuids_of(context: Any, allocation_ids: list[int | None]) -> dict[int, str]:
+def uuids_of(
+    context: RequestContext, allocation_ids: list[int | None]
+) -> dict[int, str]:
     """allocation id -> uuid for ``allocation_ids`` (None skipped); one
     query."""
     wanted = sorted({i for i in allocation_ids if i is not None})

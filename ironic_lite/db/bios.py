@@ -12,6 +12,7 @@ from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import BIOSSetting
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 
 #: What a setting may carry besides its name (upstream's registry).
 FIELDS = (
@@ -30,7 +31,7 @@ FIELDS = (
 
 @retry_on_disconnect
 def settings_of(
-    context: Any, node_id: int, name: str | None = None
+    context: RequestContext, node_id: int, name: str | None = None
 ) -> list[dict[str, Any]]:
     """The node's settings by name (only ``name``'s when given)."""
     query = sa.select(BIOSSetting).where(BIOSSetting.node_id == node_id)
@@ -45,7 +46,7 @@ def settings_of(
 
 @retried
 def replace_settings(
-    context: Any, node_id: int, settings: list[dict[str, Any]]
+    context: RequestContext, node_id: int, settings: list[dict[str, Any]]
 ) -> dict[str, int]:
     """Make ``settings`` (``[{'name': ..., 'value': ..., registry
     fields ...}]``) the node's settings: new ones created, changed ones

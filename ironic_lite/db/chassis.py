@@ -17,6 +17,7 @@ from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Chassis
 from ironic_lite.db.models import Node
+from lite_common.context import RequestContext
 
 #: The columns a chassis list may be sorted by (not extra, as upstream).
 SORT_KEYS = ('id', 'uuid', 'description', 'created_at')
@@ -36,14 +37,16 @@ def _row(session: Any, uuid: str) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def chassis_get(context: Any, uuid: str) -> dict[str, Any]:
+def chassis_get(context: RequestContext, uuid: str) -> dict[str, Any]:
     """:raises ChassisNotFound:"""
     with context_manager.reader.using(context) as session:
         return _row(session, uuid)
 
 
 @retried
-def chassis_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def chassis_create(
+    context: RequestContext, values: dict[str, Any]
+) -> dict[str, Any]:
     """:raises ChassisAlreadyExists: its uuid is taken."""
     try:
         with context_manager.writer.using(context) as session:
@@ -55,7 +58,7 @@ def chassis_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 @retry_on_disconnect
 def chassis_update(
-    context: Any, uuid: str, values: dict[str, Any]
+    context: RequestContext, uuid: str, values: dict[str, Any]
 ) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         result = session.execute(
@@ -67,7 +70,7 @@ def chassis_update(
 
 
 @retry_on_disconnect
-def chassis_destroy(context: Any, uuid: str) -> None:
+def chassis_destroy(context: RequestContext, uuid: str) -> None:
     """:raises ChassisNotFound:
     :raises ChassisNotEmpty: nodes are still in the chassis."""
     try:
@@ -89,7 +92,7 @@ def chassis_destroy(context: Any, uuid: str) -> None:
 
 @retry_on_disconnect
 def chassis_list(
-    context: Any,
+    context: RequestContext,
     limit: int | None = None,
     marker: str | None = None,
     sort_key: str = 'id',
@@ -148,7 +151,7 @@ def _after(column: Any, value: Any, mark_id: int, descending: bool) -> Any:
 
 @retry_on_disconnect
 def uuids_of(
-    context: Any, chassis_ids: Iterable[int | None]
+    context: RequestContext, chassis_ids: Iterable[int | None]
 ) -> dict[int, str]:
     """chassis id -> uuid for ``chassis_ids`` (None skipped); one
     query."""

@@ -26,6 +26,7 @@ from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Conductor
 from lite_common import db as lite_db
 from lite_common import process_key
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ def _in_use(
 
 
 def _take_name(
-    context: Any,
+    context: RequestContext,
     identity: ConductorIdentity,
     values: dict[str, Any],
     timeout_seconds: float,
@@ -127,7 +128,7 @@ def _take_name(
 
 @retry_on_disconnect
 def register(
-    context: Any,
+    context: RequestContext,
     identity: ConductorIdentity,
     hardware_types: list[str],
     conductor_group: str = '',
@@ -176,12 +177,14 @@ def register(
     )
 
 
-def _read_holder(context: Any, hostname: str) -> Any:
+def _read_holder(context: RequestContext, hostname: str) -> Any:
     with context_manager.reader.using(context) as session:
         return _holder(session, hostname)
 
 
-def _set_own(context: Any, identity: ConductorIdentity, **values: Any) -> None:
+def _set_own(
+    context: RequestContext, identity: ConductorIdentity, **values: Any
+) -> None:
     """Update the row of ``identity.host`` while ``identity`` holds it.
 
     :raises ConductorNotFound: no such row.
@@ -226,7 +229,7 @@ def replaced(
 
 @retry_on_disconnect
 def heartbeat(
-    context: Any, identity: ConductorIdentity, online: bool = True
+    context: RequestContext, identity: ConductorIdentity, online: bool = True
 ) -> datetime.datetime:
     """Record a heartbeat of the process ``identity``, and whether it is
     online (False: it is stopping, see the module docstring).
@@ -240,7 +243,7 @@ def heartbeat(
 
 
 @retry_on_disconnect
-def unregister(context: Any, identity: ConductorIdentity) -> None:
+def unregister(context: RequestContext, identity: ConductorIdentity) -> None:
     """Mark the conductor offline and let its host name go (a clean
     stop: a new process may take the name at once).
 
@@ -264,7 +267,7 @@ def unregister(context: Any, identity: ConductorIdentity) -> None:
 
 
 @retry_on_disconnect
-def release(context: Any, hostname: str) -> dict[str, Any]:
+def release(context: RequestContext, hostname: str) -> dict[str, Any]:
     """Let the host name go whoever holds it (an operator who knows its
     process is dead); returns the row as it was. A process of that name
     still running is fenced from now on and stops.
@@ -285,7 +288,7 @@ def release(context: Any, hostname: str) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def get(context: Any, hostname: str) -> dict[str, Any]:
+def get(context: RequestContext, hostname: str) -> dict[str, Any]:
     """:raises ConductorNotFound:"""
     with context_manager.reader.using(context) as session:
         row = (
@@ -311,7 +314,9 @@ def _alive_clause(timeout_seconds: float) -> Any:
 
 @retry_on_disconnect
 def list_alive(
-    context: Any, timeout_seconds: float, with_interfaces: bool = False
+    context: RequestContext,
+    timeout_seconds: float,
+    with_interfaces: bool = False,
 ) -> list[dict[str, Any]]:
     """Alive conductors: ``{'hostname', 'hardware_types',
     'conductor_group', 'heartbeat_at'}`` (and ``hardware_interfaces``
@@ -365,7 +370,7 @@ def down_hosts(
 
 @retry_on_disconnect
 def list_dead(
-    context: Any, timeout_seconds: float
+    context: RequestContext, timeout_seconds: float
 ) -> list[tuple[str, str | None]]:
     """``(hostname, incarnation)`` of the conductors silent for longer
     than ``timeout_seconds``, by name: the locks of that incarnation
@@ -389,7 +394,7 @@ SORT_KEYS = ('id', 'hostname', 'conductor_group', 'created_at')
 
 @retry_on_disconnect
 def conductor_list(
-    context: Any,
+    context: RequestContext,
     limit: int | None = None,
     marker: str | None = None,
     sort_key: str = 'id',

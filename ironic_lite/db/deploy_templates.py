@@ -21,6 +21,7 @@ from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import DeployTemplate
 from ironic_lite.db.models import DeployTemplateStep
+from lite_common.context import RequestContext
 
 #: Columns a list may not be sorted by, as upstream.
 UNSORTABLE = ('extra', 'steps')
@@ -78,7 +79,7 @@ def _write_steps(
 
 
 @retried
-def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a template with its ``steps``; returns it.
 
     :raises: DeployTemplateAlreadyExists, DeployTemplateDuplicateName.
@@ -99,7 +100,7 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def get(context: Any, ident: int | str) -> dict[str, Any]:
+def get(context: RequestContext, ident: int | str) -> dict[str, Any]:
     """By id, uuid or name. :raises DeployTemplateNotFound:"""
     with context_manager.reader.using(context) as session:
         return _get(session, ident)
@@ -107,7 +108,7 @@ def get(context: Any, ident: int | str) -> dict[str, Any]:
 
 @retry_on_disconnect
 def list_page(
-    context: Any,
+    context: RequestContext,
     limit: int | None = None,
     marker: str | None = None,
     sort_key: str = 'id',
@@ -134,7 +135,9 @@ def list_page(
 
 
 @retry_on_disconnect
-def by_names(context: Any, names: Iterable[str]) -> list[dict[str, Any]]:
+def by_names(
+    context: RequestContext, names: Iterable[str]
+) -> list[dict[str, Any]]:
     """The templates named by any of ``names`` (traits), by name, with
     their steps (two queries)."""
     wanted = sorted(set(names))
@@ -154,7 +157,7 @@ def by_names(context: Any, names: Iterable[str]) -> list[dict[str, Any]]:
 
 @retried
 def update(
-    context: Any, ident: int | str, values: dict[str, Any]
+    context: RequestContext, ident: int | str, values: dict[str, Any]
 ) -> dict[str, Any]:
     """Write ``values`` (``steps`` replaces every step).
 
@@ -180,7 +183,7 @@ def update(
 
 
 @retried
-def destroy(context: Any, ident: int | str) -> None:
+def destroy(context: RequestContext, ident: int | str) -> None:
     """:raises DeployTemplateNotFound:"""
     with context_manager.writer.using(context) as session:
         current = _get(session, ident)

@@ -13,6 +13,7 @@ from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import FirmwareComponent
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 
 #: What a component carries besides its name.
 FIELDS = (
@@ -26,7 +27,9 @@ FIELDS = (
 
 
 @retry_on_disconnect
-def components_of(context: Any, node_id: int) -> list[dict[str, Any]]:
+def components_of(
+    context: RequestContext, node_id: int
+) -> list[dict[str, Any]]:
     """The node's components, by name."""
     with context_manager.reader.using(context) as session:
         return [
@@ -41,7 +44,7 @@ def components_of(context: Any, node_id: int) -> list[dict[str, Any]]:
 
 @retried
 def record_components(
-    context: Any, node_id: int, components: list[dict[str, Any]]
+    context: RequestContext, node_id: int, components: list[dict[str, Any]]
 ) -> None:
     """Record what the firmware interface read of each component
     (``[{'component': ..., 'current_version': ..., ...}]``), in one

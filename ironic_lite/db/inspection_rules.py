@@ -17,6 +17,7 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import InspectionRule
+from lite_common.context import RequestContext
 
 #: Columns a list may not be sorted by, as upstream.
 UNSORTABLE = ('actions', 'conditions')
@@ -39,7 +40,7 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
 
 
 @retried
-def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a rule; returns it. :raises InspectionRuleAlreadyExists:"""
     values = {'uuid': uuidutils.generate_uuid(), **values}
     try:
@@ -53,7 +54,7 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def get(context: Any, ident: int | str) -> dict[str, Any]:
+def get(context: RequestContext, ident: int | str) -> dict[str, Any]:
     """By id or uuid. :raises InspectionRuleNotFound:"""
     with context_manager.reader.using(context) as session:
         return _get(session, ident)
@@ -61,7 +62,7 @@ def get(context: Any, ident: int | str) -> dict[str, Any]:
 
 @retry_on_disconnect
 def list_page(
-    context: Any,
+    context: RequestContext,
     limit: int | None = None,
     marker: str | None = None,
     sort_key: str = 'id',
@@ -91,7 +92,7 @@ def list_page(
 
 
 @retry_on_disconnect
-def of_phase(context: Any, phase: str) -> list[dict[str, Any]]:
+def of_phase(context: RequestContext, phase: str) -> list[dict[str, Any]]:
     """Every rule of ``phase`` (one query), highest priority first."""
     with context_manager.reader.using(context) as session:
         return [
@@ -106,7 +107,7 @@ def of_phase(context: Any, phase: str) -> list[dict[str, Any]]:
 
 @retried
 def update(
-    context: Any, ident: int | str, values: dict[str, Any]
+    context: RequestContext, ident: int | str, values: dict[str, Any]
 ) -> dict[str, Any]:
     """Write ``values``. :raises InspectionRuleNotFound:"""
     with context_manager.writer.using(context) as session:
@@ -121,7 +122,7 @@ def update(
 
 
 @retried
-def destroy(context: Any, ident: int | str) -> None:
+def destroy(context: RequestContext, ident: int | str) -> None:
     """:raises InspectionRuleNotFound:"""
     with context_manager.writer.using(context) as session:
         current = _get(session, ident)

@@ -13,6 +13,7 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import NodeHistory
+from lite_common.context import RequestContext
 
 
 def _missing(uuid: str) -> Exception:
@@ -21,7 +22,7 @@ def _missing(uuid: str) -> Exception:
 
 @retried
 def record(
-    context: Any, values: dict[str, Any], max_entries: int
+    context: RequestContext, values: dict[str, Any], max_entries: int
 ) -> dict[str, Any]:
     """Insert an event of ``values['node_id']``, then delete the oldest
     events of the node beyond ``max_entries`` (in one transaction)."""
@@ -51,7 +52,7 @@ def record(
 
 
 @retry_on_disconnect
-def get(context: Any, node_id: int, uuid: str) -> dict[str, Any]:
+def get(context: RequestContext, node_id: int, uuid: str) -> dict[str, Any]:
     """An event of the node.
 
     :raises NodeHistoryNotFound:
@@ -73,7 +74,7 @@ def get(context: Any, node_id: int, uuid: str) -> dict[str, Any]:
 
 @retry_on_disconnect
 def list_page(
-    context: Any,
+    context: RequestContext,
     node_id: int,
     limit: int | None = None,
     marker: str | None = None,

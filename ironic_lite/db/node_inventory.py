@@ -10,10 +10,13 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retried
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import NodeInventory
+from lite_common.context import RequestContext
 
 
 @retry_on_disconnect
-def get(context: Any, node_id: int, node_uuid: str) -> dict[str, Any]:
+def get(
+    context: RequestContext, node_id: int, node_uuid: str
+) -> dict[str, Any]:
     """``{'inventory': ..., 'plugin_data': ...}``.
 
     :raises NodeInventoryNotFound:
@@ -31,7 +34,7 @@ def get(context: Any, node_id: int, node_uuid: str) -> dict[str, Any]:
 
 @retried
 def store(
-    context: Any,
+    context: RequestContext,
     node_id: int,
     inventory: dict[str, Any],
     plugin_data: dict[str, Any] | None = None,

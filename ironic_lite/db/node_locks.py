@@ -26,6 +26,7 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Conductor
 from ironic_lite.db.models import Node
+from lite_common.context import RequestContext
 
 
 class LockState(NamedTuple):
@@ -101,7 +102,7 @@ def not_locked(
 
 
 @retry_on_disconnect
-def lock_state(context: Any, node_id: int | str) -> LockState:
+def lock_state(context: RequestContext, node_id: int | str) -> LockState:
     """The lock of a node and its ``driver_internal_info``: what a
     running step checks between units of work (one light query).
 
@@ -113,7 +114,7 @@ def lock_state(context: Any, node_id: int | str) -> LockState:
 
 @retry_on_disconnect
 def reserve(
-    context: Any,
+    context: RequestContext,
     identity: ConductorIdentity,
     node_id: int | str,
     adopt: bool = False,
@@ -165,7 +166,7 @@ def reserve(
 
 @retry_on_disconnect
 def release(
-    context: Any, identity: ConductorIdentity, node_id: int | str
+    context: RequestContext, identity: ConductorIdentity, node_id: int | str
 ) -> None:
     """Give back the lock of a node (id or uuid) held by ``identity``.
 
@@ -186,7 +187,7 @@ def release(
 
 
 def _clear(
-    context: Any, condition: Any, node_ids: list[int] | None
+    context: RequestContext, condition: Any, node_ids: list[int] | None
 ) -> list[tuple[int, str]]:
     """Clear the locks of the nodes matching ``condition`` (only of
     ``node_ids`` when given) in one transaction; ``(id, uuid)`` of
@@ -218,7 +219,7 @@ def _clear(
 
 @retry_on_disconnect
 def clear_own(
-    context: Any,
+    context: RequestContext,
     identity: ConductorIdentity,
     node_ids: list[int] | None = None,
 ) -> list[tuple[int, str]]:
@@ -230,7 +231,7 @@ def clear_own(
 
 @retry_on_disconnect
 def clear_dead(
-    context: Any, dead: list[tuple[str, str | None]]
+    context: RequestContext, dead: list[tuple[str, str | None]]
 ) -> list[tuple[int, str]]:
     """Clear the locks of dead conductors, given as ``(host,
     incarnation)`` (:func:`ironic_lite.db.conductors.list_dead`): only
@@ -256,7 +257,7 @@ def clear_dead(
 
 @retry_on_disconnect
 def reserved_by(
-    context: Any, identity: ConductorIdentity
+    context: RequestContext, identity: ConductorIdentity
 ) -> list[tuple[int, str]]:
     """``(id, uuid)`` of the nodes ``identity`` holds the lock of, by id
     (one light query)."""

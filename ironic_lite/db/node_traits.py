@@ -2,7 +2,6 @@
 nodes, written whole under the node lock (by the conductor)."""
 
 from collections.abc import Iterable
-from typing import Any
 
 import sqlalchemy as sa
 
@@ -10,13 +9,16 @@ from ironic_lite import exception
 from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import NodeTrait
+from lite_common.context import RequestContext
 
 #: Upstream's limit.
 MAX_TRAITS_PER_NODE = 50
 
 
 @retry_on_disconnect
-def traits_of(context: Any, node_ids: Iterable[int]) -> dict[int, list[str]]:
+def traits_of(
+    context: RequestContext, node_ids: Iterable[int]
+) -> dict[int, list[str]]:
     """node id -> its traits, sorted, for every node of ``node_ids`` (a
     node without traits maps to ``[]``); one query."""
     wanted = sorted(set(node_ids))
@@ -36,7 +38,10 @@ def traits_of(context: Any, node_ids: Iterable[int]) -> dict[int, list[str]]:
 
 @retry_on_disconnect
 def set_traits(
-    context: Any, node_id: int, node_uuid: str, traits: Iterable[str]
+    context: RequestContext,
+    node_id: int,
+    node_uuid: str,
+    traits: Iterable[str],
 ) -> list[str]:
     """Replace the traits of a node with ``traits``; returns them.
 

@@ -25,6 +25,7 @@ from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 from ironic_lite.db.models import Port
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 
 #: Columns a node list may be sorted by (upstream's, less the JSON
 #: ones); ties are broken by id, so marker paging sees each node once.
@@ -112,7 +113,9 @@ def _duplicate(
 
 
 @retried
-def node_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def node_create(
+    context: RequestContext, values: dict[str, Any]
+) -> dict[str, Any]:
     """Create a node; a uuid is generated when ``values`` has none.
 
     :raises NodeAlreadyExists, DuplicateName, InstanceAssociated:
@@ -137,7 +140,7 @@ def node_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def node_get(context: Any, ident: int | str) -> dict[str, Any]:
+def node_get(context: RequestContext, ident: int | str) -> dict[str, Any]:
     """One node by integer id, uuid or name.
 
     :raises NodeNotFound:
@@ -161,7 +164,7 @@ def node_get(context: Any, ident: int | str) -> dict[str, Any]:
 
 @retry_on_disconnect
 def node_get_by_port_addresses(
-    context: Any, addresses: list[str]
+    context: RequestContext, addresses: list[str]
 ) -> dict[str, Any]:
     """The one node with a port at any of ``addresses`` (normalized MAC
     addresses), for a ramdisk's lookup (one query).
@@ -275,7 +278,7 @@ def _order_by(column: Any, descending: bool) -> list[Any]:
 
 @retry_on_disconnect
 def node_list(
-    context: Any,
+    context: RequestContext,
     filters: dict[str, Any] | None = None,
     limit: int | None = None,
     marker: str | None = None,
@@ -327,7 +330,7 @@ def node_list(
 
 
 @retry_on_disconnect
-def node_uuids(context: Any, filters: dict[str, Any]) -> list[str]:
+def node_uuids(context: RequestContext, filters: dict[str, Any]) -> list[str]:
     """The uuids of the nodes matching ``filters`` (as
     :func:`node_list`), by id, in one query."""
     query = _filtered(sa.select(Node.uuid), filters).order_by(Node.id)
@@ -336,7 +339,7 @@ def node_uuids(context: Any, filters: dict[str, Any]) -> list[str]:
 
 
 @retry_on_disconnect
-def shard_counts(context: Any) -> list[tuple[str | None, int]]:
+def shard_counts(context: RequestContext) -> list[tuple[str | None, int]]:
     """``(shard, number of nodes)`` of every shard (None: the nodes
     without one), the largest first, in one query."""
     count = sa.func.count(Node.id)
@@ -351,7 +354,7 @@ def shard_counts(context: Any) -> list[tuple[str | None, int]]:
 
 @retry_on_disconnect
 def node_list_in_states(
-    context: Any,
+    context: RequestContext,
     states: list[str] | tuple[str, ...] | frozenset[str],
     limit: int | None = None,
     provision_updated_before: datetime.datetime | None = None,
@@ -445,7 +448,7 @@ def _inspection_times(values: dict[str, Any]) -> None:
 
 @retry_on_disconnect
 def node_update(
-    context: Any,
+    context: RequestContext,
     node_id: int | str,
     values: dict[str, Any],
     locked_by: ConductorIdentity | None = None,
@@ -516,7 +519,7 @@ def node_update(
 
 
 @retried
-def node_destroy(context: Any, node_id: int | str) -> None:
+def node_destroy(context: RequestContext, node_id: int | str) -> None:
     """Delete a node named by id or uuid, with the rows that belong to
     it (:mod:`ironic_lite.db.node_children`: volume connectors and
     targets, history, traits, ports and portgroups).
@@ -536,6 +539,8 @@ def node_destroy(context: Any, node_id: int | str) -> None:
             raise exception.NodeNotFound(node=node_id)
 
 
-def nodes_by_reservation(context: Any, hostname: str) -> list[dict[str, Any]]:
+def nodes_by_reservation(
+    context: RequestContext, hostname: str
+) -> list[dict[str, Any]]:
     """The nodes ``hostname`` holds the lock of, by id."""
     return node_list(context, {'reservation': hostname})

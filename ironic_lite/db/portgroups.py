@@ -21,6 +21,7 @@ from ironic_lite.db.models import Node
 from ironic_lite.db.models import Port
 from ironic_lite.db.models import Portgroup
 from ironic_lite.db.ports import Filters
+from lite_common.context import RequestContext
 
 #: Columns a list may not be sorted by (JSON documents), as upstream.
 UNSORTABLE = ('extra', 'internal_info', 'properties')
@@ -59,7 +60,7 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
 
 
 @retried
-def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a portgroup (``values`` with ``node_id``); returns it.
 
     :raises: PortgroupAlreadyExists, PortgroupDuplicateName,
@@ -77,7 +78,7 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def get(context: Any, ident: int | str) -> dict[str, Any]:
+def get(context: RequestContext, ident: int | str) -> dict[str, Any]:
     """:raises PortgroupNotFound:"""
     with context_manager.reader.using(context) as session:
         return _get(session, ident)
@@ -85,7 +86,7 @@ def get(context: Any, ident: int | str) -> dict[str, Any]:
 
 @retry_on_disconnect
 def list_page(
-    context: Any,
+    context: RequestContext,
     filters: Filters,
     limit: int | None = None,
     marker: str | None = None,
@@ -128,7 +129,7 @@ def list_page(
 
 
 @retried
-def count_ports(context: Any, group_id: int) -> int:
+def count_ports(context: RequestContext, group_id: int) -> int:
     with context_manager.reader.using(context) as session:
         return int(
             session.execute(
@@ -140,7 +141,9 @@ def count_ports(context: Any, group_id: int) -> int:
 
 
 @retried
-def update(context: Any, uuid: str, values: dict[str, Any]) -> dict[str, Any]:
+def update(
+    context: RequestContext, uuid: str, values: dict[str, Any]
+) -> dict[str, Any]:
     """Write ``values`` of one portgroup; a new ``physical_network`` is
     also written to its member ports (one transaction).
 
@@ -169,7 +172,7 @@ def update(context: Any, uuid: str, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retried
-def destroy(context: Any, uuid: str) -> None:
+def destroy(context: RequestContext, uuid: str) -> None:
     """:raises: PortgroupNotFound, PortgroupNotEmpty (it has ports)."""
     try:
         with context_manager.writer.using(context) as session:

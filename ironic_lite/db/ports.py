@@ -22,6 +22,7 @@ from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 from ironic_lite.db.models import Port
 from ironic_lite.db.models import Portgroup
+from lite_common.context import RequestContext
 
 #: Columns a list may not be sorted by (JSON documents), as upstream.
 UNSORTABLE = ('extra', 'internal_info', 'local_link_connection')
@@ -83,7 +84,7 @@ def _clause(ident: int | str) -> Any:
 
 
 @retried
-def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a port (``values`` with ``node_id``); returns it.
 
     :raises: MACAlreadyExists, PortAlreadyExists, PortDuplicateName.
@@ -101,7 +102,7 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def get(context: Any, ident: int | str) -> dict[str, Any]:
+def get(context: RequestContext, ident: int | str) -> dict[str, Any]:
     """:raises PortNotFound:"""
     with context_manager.reader.using(context) as session:
         return _get(session, _clause(ident), ident)
@@ -135,7 +136,7 @@ def _filtered(query: Any, filters: Filters) -> Any:
 
 @retry_on_disconnect
 def list_page(
-    context: Any,
+    context: RequestContext,
     filters: Filters,
     limit: int | None = None,
     marker: str | None = None,
@@ -163,7 +164,9 @@ def list_page(
 
 
 @retried
-def update(context: Any, uuid: str, values: dict[str, Any]) -> dict[str, Any]:
+def update(
+    context: RequestContext, uuid: str, values: dict[str, Any]
+) -> dict[str, Any]:
     """Write ``values`` (columns) of one port; returns it.
 
     :raises: PortNotFound, MACAlreadyExists, PortDuplicateName.
@@ -185,7 +188,7 @@ def update(context: Any, uuid: str, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retried
-def destroy(context: Any, uuid: str) -> None:
+def destroy(context: RequestContext, uuid: str) -> None:
     """:raises PortNotFound:"""
     with context_manager.writer.using(context) as session:
         result = session.execute(sa.delete(Port).where(Port.uuid == uuid))
@@ -194,7 +197,7 @@ def destroy(context: Any, uuid: str) -> None:
 
 
 @retried
-def portgroup_id(context: Any, ident: str) -> tuple[int, int]:
+def portgroup_id(context: RequestContext, ident: str) -> tuple[int, int]:
     """(id, node_id) of the portgroup named by uuid or name.
 
     :raises PortgroupNotFound:

@@ -22,6 +22,7 @@ from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Runbook
 from ironic_lite.db.models import RunbookStep
 from ironic_lite.db.models import RunbookTrait
+from lite_common.context import RequestContext
 
 #: Columns a list may not be sorted by, as upstream.
 UNSORTABLE = ('extra', 'steps', 'traits')
@@ -74,7 +75,7 @@ def _get(session: Any, ident: int | str) -> dict[str, Any]:
 
 
 @retried
-def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     """Insert a runbook with its ``steps``; returns it.
 
     :raises: RunbookAlreadyExists, RunbookDuplicateName.
@@ -97,7 +98,7 @@ def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def get(context: Any, ident: int | str) -> dict[str, Any]:
+def get(context: RequestContext, ident: int | str) -> dict[str, Any]:
     """By id, uuid or name. :raises RunbookNotFound:"""
     with context_manager.reader.using(context) as session:
         return _get(session, ident)
@@ -105,7 +106,7 @@ def get(context: Any, ident: int | str) -> dict[str, Any]:
 
 @retry_on_disconnect
 def list_page(
-    context: Any,
+    context: RequestContext,
     project: str | None = None,
     limit: int | None = None,
     marker: str | None = None,
@@ -140,7 +141,7 @@ def list_page(
 
 @retried
 def update(
-    context: Any, ident: int | str, values: dict[str, Any]
+    context: RequestContext, ident: int | str, values: dict[str, Any]
 ) -> dict[str, Any]:
     """Write ``values`` (``steps`` replaces every step).
 
@@ -173,7 +174,7 @@ def update(
 
 
 @retried
-def destroy(context: Any, ident: int | str) -> None:
+def destroy(context: RequestContext, ident: int | str) -> None:
     """:raises RunbookNotFound:"""
     with context_manager.writer.using(context) as session:
         current = _get(session, ident)
@@ -186,7 +187,7 @@ def destroy(context: Any, ident: int | str) -> None:
 
 @retried
 def set_traits(
-    context: Any, runbook_id: int, traits: list[str], replace: bool
+    context: RequestContext, runbook_id: int, traits: list[str], replace: bool
 ) -> None:
     """Add ``traits`` to the runbook (``replace``: they become its only
     ones); one transaction."""
@@ -209,7 +210,7 @@ def set_traits(
 
 @retried
 def remove_traits(
-    context: Any, runbook_id: int, traits: list[str] | None
+    context: RequestContext, runbook_id: int, traits: list[str] | None
 ) -> None:
     """Remove ``traits`` (every one with None); one not there is not an
     error, as upstream."""

@@ -21,6 +21,7 @@ from ironic_lite.db.api import retry_on_disconnect
 from ironic_lite.db.models import Node
 from ironic_lite.db.models import VolumeConnector
 from ironic_lite.db.models import VolumeTarget
+from lite_common.context import RequestContext
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,7 +112,9 @@ def _get(session: Any, kind: Kind, uuid: str) -> dict[str, Any]:
 
 
 @retried
-def create(context: Any, kind: Kind, values: dict[str, Any]) -> dict[str, Any]:
+def create(
+    context: RequestContext, kind: Kind, values: dict[str, Any]
+) -> dict[str, Any]:
     """Insert a row (``values`` with ``node_id``); returns it.
 
     :raises: the kind's AlreadyExists errors.
@@ -129,7 +132,7 @@ def create(context: Any, kind: Kind, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retry_on_disconnect
-def get(context: Any, kind: Kind, uuid: str) -> dict[str, Any]:
+def get(context: RequestContext, kind: Kind, uuid: str) -> dict[str, Any]:
     """:raises: the kind's NotFound error."""
     with context_manager.reader.using(context) as session:
         return _get(session, kind, uuid)
@@ -137,7 +140,7 @@ def get(context: Any, kind: Kind, uuid: str) -> dict[str, Any]:
 
 @retry_on_disconnect
 def list_page(
-    context: Any,
+    context: RequestContext,
     kind: Kind,
     node_id: int | None = None,
     limit: int | None = None,
@@ -173,7 +176,7 @@ def list_page(
 
 @retried
 def update(
-    context: Any, kind: Kind, uuid: str, values: dict[str, Any]
+    context: RequestContext, kind: Kind, uuid: str, values: dict[str, Any]
 ) -> dict[str, Any]:
     """Write ``values`` (columns) of one row; returns it.
 
@@ -195,7 +198,7 @@ def update(
 
 
 @retried
-def destroy(context: Any, kind: Kind, uuid: str) -> None:
+def destroy(context: RequestContext, kind: Kind, uuid: str) -> None:
     """:raises: the kind's NotFound error."""
     with context_manager.writer.using(context) as session:
         result = session.execute(

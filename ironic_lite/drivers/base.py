@@ -74,6 +74,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
 
@@ -125,7 +126,7 @@ class TaskLike(Protocol):
     @property
     def node(self) -> NodeLike: ...
 
-    context: Any
+    context: RequestContext
 
     def checkpoint(self) -> None:
         """Between units of work of a long step: raise when the

@@ -35,6 +35,7 @@ from typing import Any
 
 from oslo_config import cfg
 
+from lite_common.context import RequestContext
 from lite_common.metrics import api as api_metrics
 from lite_common.wsgi import auth
 from lite_common.wsgi import faults
@@ -70,7 +71,7 @@ class Deps:
         self.compute = compute_rpcapi.ComputeAPI(conf)
         self.compute_api = compute_api.API(self.conductor, self.compute)
 
-    def terminate(self, context: Any, row: dict[str, Any]) -> None:
+    def terminate(self, context: RequestContext, row: dict[str, Any]) -> None:
         instance = instance_obj.Instance._from_db(context, row)
         self.compute.terminate_instance(context, instance, row['host'])
 

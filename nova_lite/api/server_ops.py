@@ -18,6 +18,7 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.api import boot_data
@@ -217,7 +218,7 @@ def access_address(value: str | None, version: int) -> str | None:
     return str(netaddr.IPAddress(value, version))
 
 
-def check_key_name(ctx: Any, key_name: str | None) -> str | None:
+def check_key_name(ctx: RequestContext, key_name: str | None) -> str | None:
     """The public key of a key pair of the caller's (400 otherwise,
     upstream's message); None without a name."""
     if key_name is None:

@@ -54,6 +54,18 @@ def authorize(
         ) from None
 
 
+def caller_project(req: webob.Request, action: str) -> str:
+    """The caller's project, which ``action`` charges or owns: 403 for
+    a caller without one (a system-scoped token where scope enforcement
+    was turned off; with it, :func:`authorize` refused it already)."""
+    project_id = context(req).project_id
+    if project_id is None:
+        raise webob.exc.HTTPForbidden(
+            explanation=f"Policy doesn't allow {action} to be performed."
+        )
+    return str(project_id)
+
+
 def read_json(req: webob.Request) -> Any:
     """The JSON body, or a 400 for anything that could not be stored as
     sent (see :mod:`lite_common.wsgi.json_body`)."""

@@ -15,6 +15,7 @@ from typing import Any
 from oslo_config import cfg
 
 from lite_common import context as lite_context
+from lite_common.context import RequestContext
 from nova_lite.db import api as db_api
 from nova_lite.db import links
 
@@ -22,7 +23,7 @@ DEFAULT_BATCH = 50
 
 
 def _run_one(
-    context: Any, func: Any, max_count: int | None
+    context: RequestContext, func: Any, max_count: int | None
 ) -> tuple[int, int, bool]:
     """(found, done, more may remain) for one migration."""
     if max_count is None:

@@ -10,6 +10,7 @@ status as upstream does.
 
 from typing import Any
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.compute import api as compute_api
 from nova_lite.db import aggregates as db
@@ -19,13 +20,13 @@ AZ_KEY = db.AZ_KEY
 Row = dict[str, Any]
 
 
-def create(ctx: Any, name: str, zone: str | None) -> Row:
+def create(ctx: RequestContext, name: str, zone: str | None) -> Row:
     """:raises AggregateNameExists:"""
     return db.create(ctx, name, {AZ_KEY: zone} if zone else {})
 
 
 def _check_zone(
-    ctx: Any,
+    ctx: RequestContext,
     metadata: Row,
     agg: Row,
     hosts: list[str],
@@ -66,7 +67,7 @@ def _check_zone(
         )
 
 
-def update(ctx: Any, agg_id: int, values: Row) -> Row:
+def update(ctx: RequestContext, agg_id: int, values: Row) -> Row:
     """Rename and/or change the zone. :raises AggregateNotFound,
     AggregateNameExists, InvalidAggregateActionUpdate:"""
     values = dict(values)
@@ -86,7 +87,7 @@ def update(ctx: Any, agg_id: int, values: Row) -> Row:
     return db.get(ctx, agg_id)
 
 
-def set_metadata(ctx: Any, agg_id: int, metadata: Row) -> Row:
+def set_metadata(ctx: RequestContext, agg_id: int, metadata: Row) -> Row:
     """:raises AggregateNotFound, InvalidAggregateActionUpdateMeta:"""
     agg = db.get(ctx, agg_id)
     _check_zone(
@@ -101,7 +102,7 @@ def set_metadata(ctx: Any, agg_id: int, metadata: Row) -> Row:
     return db.get(ctx, agg_id)
 
 
-def delete(ctx: Any, agg_id: int) -> None:
+def delete(ctx: RequestContext, agg_id: int) -> None:
     """:raises AggregateNotFound, InvalidAggregateActionDelete:"""
     if db.get(ctx, agg_id)['hosts']:
         raise exception.InvalidAggregateActionDelete(
@@ -111,7 +112,7 @@ def delete(ctx: Any, agg_id: int) -> None:
 
 
 def _zone_of_host(
-    ctx: Any, host: str, leaving: int | None = None
+    ctx: RequestContext, host: str, leaving: int | None = None
 ) -> str | None:
     """The zone the host's aggregates give it (``leaving`` left out)."""
     return next(
@@ -125,7 +126,7 @@ def _zone_of_host(
 
 
 def _check_instances_stay(
-    ctx: Any,
+    ctx: RequestContext,
     agg: Row,
     host: str,
     old: str | None,
@@ -156,12 +157,12 @@ def _check_instances_stay(
         )
 
 
-def _compute_host(ctx: Any, host: str) -> None:
+def _compute_host(ctx: RequestContext, host: str) -> None:
     if compute_api.compute_service(ctx, host) is None:
         raise exception.ComputeHostNotFound(host=host)
 
 
-def add_host(ctx: Any, agg_id: int, host: str) -> Row:
+def add_host(ctx: RequestContext, agg_id: int, host: str) -> Row:
     """:raises ComputeHostNotFound, AggregateNotFound,
     AggregateHostExists, InvalidAggregateActionAdd:"""
     _compute_host(ctx, host)
@@ -181,7 +182,7 @@ def add_host(ctx: Any, agg_id: int, host: str) -> Row:
     return db.get(ctx, agg_id)
 
 
-def remove_host(ctx: Any, agg_id: int, host: str) -> Row:
+def remove_host(ctx: RequestContext, agg_id: int, host: str) -> Row:
     """:raises ComputeHostNotFound, AggregateNotFound,
     AggregateHostNotFound, InvalidAggregateActionDelete:"""
     _compute_host(ctx, host)

@@ -18,6 +18,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import deferred_delete
@@ -56,7 +57,7 @@ def check_state(inst: Row, action: str, vm_states: tuple[str, ...]) -> None:
         )
 
 
-def compute_service(ctx: Any, host: str) -> Row | None:
+def compute_service(ctx: RequestContext, host: str) -> Row | None:
     """The nova-compute service record of ``host``, None without one."""
     try:
         return service_db.service_get(
@@ -71,7 +72,7 @@ def _flavor_id(flavor: Row | None) -> Any:
 
 
 def _migration_values(
-    ctx: Any,
+    ctx: RequestContext,
     inst: Row,
     migration_type: str,
     status: str,
@@ -95,7 +96,7 @@ def _migration_values(
 
 
 def _begin(
-    ctx: Any,
+    ctx: RequestContext,
     inst: Row,
     action: str,
     instance_values: Row,
@@ -123,7 +124,9 @@ def _begin(
         ) from None
 
 
-def _check_not_whole_machine(ctx: Any, inst: Row, action: str) -> None:
+def _check_not_whole_machine(
+    ctx: RequestContext, inst: Row, action: str
+) -> None:
     """A bare metal server is its machine: it cannot move (409)."""
     if not inst['compute_id']:
         return
@@ -159,7 +162,7 @@ class API(
 
     def evacuate(
         self,
-        ctx: Any,
+        ctx: RequestContext,
         inst: Row,
         host: str | None,
         force: bool,
@@ -213,7 +216,9 @@ class API(
 
     # cold migration and resize -------------------------------------------
 
-    def _check_movable(self, ctx: Any, inst: Row, action: str) -> None:
+    def _check_movable(
+        self, ctx: RequestContext, inst: Row, action: str
+    ) -> None:
         power_api.check_lock(ctx, inst)
         check_state(inst, action, MOVABLE)
         _check_not_whole_machine(ctx, inst, action)
@@ -226,7 +231,7 @@ class API(
 
     def _start_move(
         self,
-        ctx: Any,
+        ctx: RequestContext,
         inst: Row,
         action: str,
         new_flavor: Row,
@@ -272,7 +277,7 @@ class API(
         self.conductor.migrate_server(ctx, inst['uuid'], migration['id'], host)
         return migration
 
-    def migrate(self, ctx: Any, inst: Row, host: str | None) -> Row:
+    def migrate(self, ctx: RequestContext, inst: Row, host: str | None) -> Row:
         self._check_movable(ctx, inst, 'migrate')
         if host is not None:
             if compute_service(ctx, host) is None:
@@ -287,7 +292,7 @@ class API(
             ctx, inst, 'migrate', inst['flavor'] or {}, host
         )
 
-    def resize(self, ctx: Any, inst: Row, new_flavor: Row) -> Row:
+    def resize(self, ctx: RequestContext, inst: Row, new_flavor: Row) -> Row:
         """``new_flavor``: the snapshot an instance keeps of a flavor."""
         self._check_movable(ctx, inst, 'resize')
         current = inst['flavor'] or {}
@@ -304,7 +309,7 @@ class API(
     # confirm and revert ----------------------------------------------------
 
     @staticmethod
-    def last_finished(ctx: Any, inst: Row) -> Row | None:
+    def last_finished(ctx: RequestContext, inst: Row) -> Row | None:
         """The instance's ``finished`` cold move, None without one."""
         rows = migration_db.migration_get_all(
             ctx,
@@ -318,7 +323,7 @@ class API(
         return rows[0] if rows else None
 
     def _take_finished(
-        self, ctx: Any, inst: Row, action: str, status: str
+        self, ctx: RequestContext, inst: Row, action: str, status: str
     ) -> Row:
         power_api.check_lock(ctx, inst)
         check_state(inst, action, (states.RESIZED,))
@@ -334,7 +339,9 @@ class API(
             )
         return migration
 
-    def _cast_confirm(self, ctx: Any, inst: Row, migration: Row) -> None:
+    def _cast_confirm(
+        self, ctx: RequestContext, inst: Row, migration: Row
+    ) -> None:
         """Ask the source to delete the copy it kept."""
         self.compute.confirm_resize(
             ctx,
@@ -343,7 +350,7 @@ class API(
             migration['source_compute'],
         )
 
-    def confirm_resize(self, ctx: Any, inst: Row) -> None:
+    def confirm_resize(self, ctx: RequestContext, inst: Row) -> None:
         migration = self._take_finished(
             ctx, inst, 'confirmResize', 'confirming'
         )
@@ -358,7 +365,7 @@ class API(
         )
         self._cast_confirm(ctx, inst, migration)
 
-    def revert_resize(self, ctx: Any, inst: Row) -> None:
+    def revert_resize(self, ctx: RequestContext, inst: Row) -> None:
         migration = self._take_finished(ctx, inst, 'revertResize', 'reverting')
         try:
             moves_db.start_task(
@@ -390,7 +397,7 @@ class API(
             inst['host'],
         )
 
-    def confirm_before_delete(self, ctx: Any, inst: Row) -> None:
+    def confirm_before_delete(self, ctx: RequestContext, inst: Row) -> None:
         """A server deleted in VERIFY_RESIZE: confirm its move first, as
         upstream does, so that the source deletes the copy it kept."""
         if inst['vm_state'] != states.RESIZED:
@@ -409,7 +416,7 @@ class API(
 
     # a way out of stuck states ------------------------------------------
 
-    def reset_state(self, ctx: Any, inst: Row, state: str) -> Row:
+    def reset_state(self, ctx: RequestContext, inst: Row, state: str) -> Row:
         """os-resetState: ``active`` or ``error``, no task. Never
         refused (upstream's: it is the way out of a stuck state). The
         moves it takes the instance out of end with it, in the same
@@ -446,7 +453,7 @@ class API(
 # compute services ---------------------------------------------------------
 
 
-def _uncleaned(ctx: Any, host: str) -> tuple[int, str]:
+def _uncleaned(ctx: RequestContext, host: str) -> tuple[int, str]:
     """How many evacuations from ``host`` are not cleaned up, and a
     description by status."""
     counts = migration_db.uncleaned_evacuations_count(ctx, host)
@@ -466,7 +473,7 @@ def _what_to_do(host: str) -> str:
     )
 
 
-def check_force_up(ctx: Any, service: Row, values: Row) -> None:
+def check_force_up(ctx: RequestContext, service: Row, values: Row) -> None:
     """Unsetting forced_down is refused while evacuations left copies on
     the host that its agent has not cleaned up."""
     if values.get('forced_down') is not False or not service['forced_down']:
@@ -481,7 +488,9 @@ def check_force_up(ctx: Any, service: Row, values: Row) -> None:
         )
 
 
-def check_service_deletable(ctx: Any, service: Row, hosting: bool) -> None:
+def check_service_deletable(
+    ctx: RequestContext, service: Row, hosting: bool
+) -> None:
     """Deleting a compute service is refused while its nodes hold
     instances (``hosting``), while evacuations left copies on its host
     that were not cleaned up, or while other moves from or to the host

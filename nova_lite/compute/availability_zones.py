@@ -11,6 +11,7 @@ from typing import Any
 
 from oslo_config import cfg
 
+from lite_common.context import RequestContext
 from nova_lite.db import aggregates as aggregate_db
 from nova_lite.db import services as service_db
 from nova_lite.objects.service import COMPUTE_BINARY
@@ -18,7 +19,7 @@ from nova_lite.objects.service import COMPUTE_BINARY
 CONF = cfg.CONF
 
 
-def host_zones(ctx: Any) -> dict[str, str]:
+def host_zones(ctx: RequestContext) -> dict[str, str]:
     """host -> zone of the hosts in an aggregate with a zone."""
     return aggregate_db.host_zones(ctx)
 
@@ -34,7 +35,7 @@ def zone_of(service: dict[str, Any], zones: dict[str, str]) -> str:
     return host_zone(zones, service['host'])
 
 
-def available_zones(ctx: Any) -> set[str]:
+def available_zones(ctx: RequestContext) -> set[str]:
     """The zones of the enabled compute services (where a server may
     be asked for)."""
     zones = host_zones(ctx)

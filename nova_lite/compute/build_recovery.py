@@ -18,6 +18,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.compute.move_recovery import stalled
@@ -26,7 +27,10 @@ LOG = logging.getLogger(__name__)
 
 
 def resume(
-    context: Any, driver: Any, nodes: dict[str, Any], stale_after: float
+    context: RequestContext,
+    driver: Any,
+    nodes: dict[str, Any],
+    stale_after: float,
 ) -> int:
     """Build what waited ``stale_after`` seconds; how many. One
     query."""

@@ -36,6 +36,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import states
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
@@ -99,7 +100,7 @@ class Cleaner:
         self._lock = threading.Lock()
         self._told: dict[str, frozenset[str]] = {}
 
-    def run(self, context: Any, nodes: dict[str, Any]) -> Findings:
+    def run(self, context: RequestContext, nodes: dict[str, Any]) -> Findings:
         with self._lock:
             view = self._read(context, nodes)
             found = Findings()
@@ -112,7 +113,7 @@ class Cleaner:
 
     # reading -------------------------------------------------------------
 
-    def _read(self, context: Any, nodes: dict[str, Any]) -> _View:
+    def _read(self, context: RequestContext, nodes: dict[str, Any]) -> _View:
         on_hypervisor = set(self.driver.list_instance_uuids())
         aside = set(self.driver.list_aside_uuids())
         evacuations: dict[str, list[Any]] = {}
@@ -144,7 +145,7 @@ class Cleaner:
         )
 
     def _arriving(
-        self, context: Any, view: _View, uuids: list[str]
+        self, context: RequestContext, view: _View, uuids: list[str]
     ) -> set[str]:
         """Those of ``uuids`` with a move to one of this host's nodes
         under way (claimed there, or an evacuation that chose it)."""
@@ -167,7 +168,7 @@ class Cleaner:
     # the rules -----------------------------------------------------------
 
     def _evacuated_away(
-        self, context: Any, view: _View, found: Findings
+        self, context: RequestContext, view: _View, found: Findings
     ) -> None:
         done: dict[str, list[Any]] = {}
         for uuid, migrations in view.evacuations.items():
@@ -244,7 +245,9 @@ class Cleaner:
             )
             found.reaped.append(uuid)
 
-    def _unexplained(self, context: Any, view: _View, found: Findings) -> None:
+    def _unexplained(
+        self, context: RequestContext, view: _View, found: Findings
+    ) -> None:
         suspects = sorted(
             view.on_hypervisor
             - view.placed_here
@@ -273,7 +276,7 @@ class Cleaner:
         found.unexplained = [u for u in suspects if u not in debris]
 
     def _left_by_ended_moves(
-        self, context: Any, view: _View, uuids: list[str]
+        self, context: RequestContext, view: _View, uuids: list[str]
     ) -> dict[str, Any]:
         """Those of ``uuids`` whose copy here a move to this host left
         behind: of the instance's moves that involved this host (from
@@ -319,7 +322,7 @@ class Cleaner:
         }
         return {u: m for u, m in ended.items() if u in healthy}
 
-    def _put_back_aside(self, context: Any, view: _View) -> None:
+    def _put_back_aside(self, context: RequestContext, view: _View) -> None:
         """Rule "kept aside by a move that ended" (module docstring).
         Under the server's hold, so that no send of its disks starts
         meanwhile (compute/manager.py), and read again in it."""
@@ -341,7 +344,9 @@ class Cleaner:
                     )
 
     @staticmethod
-    def _ended_aside(context: Any, uuid: str, node_ids: list[int]) -> Any:
+    def _ended_aside(
+        context: RequestContext, uuid: str, node_ids: list[int]
+    ) -> Any:
         """The instance, if it is placed here with no task and no cold
         move of it is in flight; None otherwise."""
         found = instance_obj.InstanceList.get_by_filters(

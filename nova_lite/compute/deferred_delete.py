@@ -23,6 +23,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import power_api
@@ -52,7 +53,7 @@ def enabled() -> bool:
     return cfg.CONF.reclaim_instance_interval > 0
 
 
-def _host_up(ctx: Any, host: str) -> bool:
+def _host_up(ctx: RequestContext, host: str) -> bool:
     try:
         service = service_db.service_get(
             ctx, host=host, binary=service_obj.COMPUTE_BINARY
@@ -81,7 +82,7 @@ class DeferredDelete:
 
     def _start(
         self,
-        ctx: Any,
+        ctx: RequestContext,
         inst: Row,
         action: str,
         values: Row,
@@ -102,7 +103,7 @@ class DeferredDelete:
         except exception.UnexpectedTaskState:
             raise power_api.conflict(ctx, inst, action) from None
 
-    def soft_delete(self, ctx: Any, inst: Row) -> bool:
+    def soft_delete(self, ctx: RequestContext, inst: Row) -> bool:
         """Soft-delete the server; False (nothing done) when it is not
         :func:`soft_deletable`. Its compute agent powers it off; with
         that agent down, it is marked soft-deleted here (its guest is
@@ -138,7 +139,7 @@ class DeferredDelete:
             )
         return True
 
-    def restore(self, ctx: Any, inst: Row) -> None:
+    def restore(self, ctx: RequestContext, inst: Row) -> None:
         """SOFT_DELETED -> ACTIVE, powered on by its compute agent (a
         cast lost with a stopped agent is finished at its start-up).
         409 unless soft-deleted with no task; 403 over quota."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.compute import move
@@ -182,7 +183,7 @@ class Incoming:
             if _claimed(node, instance, migration):
                 rebuild(self.driver, node, instance, migration)
 
-    def resume(self, context: Any, nodes: dict[str, Any]) -> int:
+    def resume(self, context: RequestContext, nodes: dict[str, Any]) -> int:
         """Go on with evacuations to this host that were claimed (or
         chosen) but not finished, e.g. interrupted by a crash; returns
         how many were looked at. Two queries, whatever the count."""

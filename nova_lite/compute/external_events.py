@@ -12,6 +12,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite.compute import power_api
 from nova_lite.compute import power_update
 from nova_lite.db import instance_actions as actions_db
@@ -34,14 +35,16 @@ class ExternalEvents:
     compute: Any
 
     def external_events(
-        self, ctx: Any, accepted: list[tuple[Row, Row]]
+        self, ctx: RequestContext, accepted: list[tuple[Row, Row]]
     ) -> None:
         """``accepted``: (event, its server with a host) pairs."""
         for event, inst in accepted:
             if event['name'] == 'power-update':
                 self._power_update(ctx, inst, event.get('tag'))
 
-    def _power_update(self, ctx: Any, inst: Row, tag: str | None) -> None:
+    def _power_update(
+        self, ctx: RequestContext, inst: Row, tag: str | None
+    ) -> None:
         action = POWER_ACTIONS.get(tag or '')
         if action is None:
             LOG.warning(

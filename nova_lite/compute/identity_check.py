@@ -15,6 +15,7 @@ from typing import Any
 
 from oslo_utils import uuidutils
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.compute import identity
 from nova_lite.objects import compute_node as cn_obj
@@ -82,7 +83,7 @@ def _check_known_node(
 
 
 def _check_no_duplicate(
-    context: Any, host: str, nodename: str, uuid: str | None
+    context: RequestContext, host: str, nodename: str, uuid: str | None
 ) -> None:
     other = _find(
         cn_obj.ComputeNode.get_by_host_and_nodename, context, host, nodename
@@ -106,7 +107,7 @@ def _check_no_duplicate(
 
 
 def _check_not_replacing(
-    context: Any,
+    context: RequestContext,
     host: str,
     service: Any,
     uuid: str,
@@ -146,7 +147,7 @@ def _check_not_replacing(
     )
 
 
-def _deleted_own_node(context: Any, host: str, uuid: str) -> Any:
+def _deleted_own_node(context: RequestContext, host: str, uuid: str) -> Any:
     """This host's node of that uuid if an operator deleted its service
     while the agent was away (the agent restores both), else None."""
     node = _find(cn_obj.ComputeNode.get_deleted_by_uuid, context, uuid)
@@ -154,7 +155,7 @@ def _deleted_own_node(context: Any, host: str, uuid: str) -> Any:
 
 
 def _plan_from_file(
-    context: Any,
+    context: RequestContext,
     host: str,
     nodename: str,
     service: Any,
@@ -186,7 +187,7 @@ def _wrong_database(host: str, instance_uuids: list[str]) -> Exception:
 
 
 def _plan_without_file(
-    context: Any,
+    context: RequestContext,
     host: str,
     nodename: str,
     service: Any,
@@ -212,7 +213,11 @@ def _plan_without_file(
 
 
 def _upgrade_plan(
-    context: Any, host: str, nodename: str, service: Any, searched: str
+    context: RequestContext,
+    host: str,
+    nodename: str,
+    service: Any,
+    searched: str,
 ) -> IdentityPlan:
     # By the integer link; by host name only for nodes written before
     # service_id existed.
@@ -249,7 +254,7 @@ def _upgrade_plan(
 
 
 def plan(
-    context: Any,
+    context: RequestContext,
     host: str,
     nodename: str,
     dirs: list[Path],

@@ -17,6 +17,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import image_meta
@@ -51,7 +52,7 @@ _COLUMNS = {
 
 
 def _check(
-    ctx: Any, inst: Row, action: str, vm_states: tuple[str, ...]
+    ctx: RequestContext, inst: Row, action: str, vm_states: tuple[str, ...]
 ) -> None:
     power_api.check_lock(ctx, inst)
     if inst['vm_state'] not in vm_states or inst['task_state'] is not None:
@@ -69,7 +70,7 @@ class ImageActions:
     compute: Any
 
     def rebuild(
-        self, ctx: Any, inst: Row, image_id: str, changes: Row
+        self, ctx: RequestContext, inst: Row, image_id: str, changes: Row
     ) -> None:
         """``changes``: any of name, description, metadata,
         access_ip_v4, access_ip_v6, key_name and key_data, user_data,
@@ -127,7 +128,11 @@ class ImageActions:
         )
 
     def create_image(
-        self, ctx: Any, inst: Row, name: str, metadata: dict[str, str]
+        self,
+        ctx: RequestContext,
+        inst: Row,
+        name: str,
+        metadata: dict[str, str],
     ) -> Row:
         """Record the snapshot; the image row."""
         _check(ctx, inst, 'createImage', SNAPSHOTTABLE)

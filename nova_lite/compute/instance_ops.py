@@ -5,6 +5,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import power_state
 from nova_lite import states
@@ -14,7 +15,7 @@ LOG = logging.getLogger(__name__)
 
 
 def on_nodes(
-    context: Any, nodes: dict[str, Any], filters: dict[str, Any]
+    context: RequestContext, nodes: dict[str, Any], filters: dict[str, Any]
 ) -> list[tuple[Any, Any]]:
     """(node, instance) for the live instances on ``nodes`` (this
     agent's ComputeNodes by name) that match the instance list
@@ -61,7 +62,7 @@ def saved(instance: Any, expected: list[str | None]) -> bool:
     return save(instance, expected) == SAVED
 
 
-def build(context: Any, driver: Any, instance: Any) -> None:
+def build(context: RequestContext, driver: Any, instance: Any) -> None:
     """Spawn the instance; a delete that races the build wins."""
     instance.task_state = states.SPAWNING
     if not saved(instance, [states.SCHEDULING]):
@@ -103,7 +104,7 @@ def build(context: Any, driver: Any, instance: Any) -> None:
 
 
 def terminate(
-    context: Any, driver: Any, instance: Any, settle: Any = None
+    context: RequestContext, driver: Any, instance: Any, settle: Any = None
 ) -> None:
     """Destroy the guest and its disk, (``settle``,) then the record."""
     driver.destroy(instance)

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import keypairs as db
 
@@ -74,7 +75,12 @@ def generate() -> tuple[str, str]:
 
 
 def create(
-    ctx: Any, user_id: str, name: str, key_type: str, public_key: str | None
+    ctx: RequestContext,
+    project_id: str,
+    user_id: str,
+    name: str,
+    key_type: str,
+    public_key: str | None,
 ) -> dict[str, Any]:
     """Import ``public_key`` or, without one, generate a key pair (the
     row gets ``private_key``, which is not stored).
@@ -86,7 +92,7 @@ def create(
         private, public_key = generate()
     row = db.create(
         ctx,
-        ctx.project_id,
+        project_id,
         {
             'name': name,
             'user_id': user_id,

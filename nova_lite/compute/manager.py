@@ -15,6 +15,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from lite_common import context as lite_context
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import power_state
 from nova_lite import states
@@ -53,7 +54,10 @@ def _one_step_per_move(method: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(method)
     def step(
-        self: 'ComputeManager', context: Any, *args: Any, **kwargs: Any
+        self: 'ComputeManager',
+        context: RequestContext,
+        *args: Any,
+        **kwargs: Any,
     ) -> None:
         # oslo.messaging passes the arguments by name.
         bound = inspect.signature(method).bind(self, context, *args, **kwargs)
@@ -80,7 +84,10 @@ def _one_task_per_server(method: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(method)
     def task(
-        self: 'ComputeManager', context: Any, *args: Any, **kwargs: Any
+        self: 'ComputeManager',
+        context: RequestContext,
+        *args: Any,
+        **kwargs: Any,
     ) -> None:
         bound = inspect.signature(method).bind(self, context, *args, **kwargs)
         instance = bound.arguments['instance']
@@ -109,7 +116,10 @@ def _server_marked_busy(method: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(method)
     def task(
-        self: 'ComputeManager', context: Any, *args: Any, **kwargs: Any
+        self: 'ComputeManager',
+        context: RequestContext,
+        *args: Any,
+        **kwargs: Any,
     ) -> None:
         bound = inspect.signature(method).bind(self, context, *args, **kwargs)
         with self.busy.hold(bound.arguments['instance'].uuid):
@@ -125,7 +135,10 @@ def _event(name: str) -> Callable[..., Any]:
     def wrap(method: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(method)
         def recorded(
-            self: 'ComputeManager', context: Any, *args: Any, **kwargs: Any
+            self: 'ComputeManager',
+            context: RequestContext,
+            *args: Any,
+            **kwargs: Any,
         ) -> None:
             instance = (
                 inspect.signature(method)
@@ -290,7 +303,7 @@ class ComputeManager:
         except exception.ComputeNodeNotFound:
             self._record_gone()
 
-    def _discover(self, context: Any) -> None:
+    def _discover(self, context: RequestContext) -> None:
         """A driver of many nodes (bare metal): records for nodes that
         appeared since start-up or that this agent serves now (one list
         call; the report then reads each node from it); nodes another
@@ -328,7 +341,9 @@ class ComputeManager:
     # RPC -----------------------------------------------------------------
 
     @_one_task_per_server
-    def build_and_run_instance(self, context: Any, instance: Any) -> None:
+    def build_and_run_instance(
+        self, context: RequestContext, instance: Any
+    ) -> None:
         with instance_action.recorded(
             context,
             instance.uuid,
@@ -343,7 +358,9 @@ class ComputeManager:
 
     @_server_marked_busy
     @_event('terminate_instance')
-    def terminate_instance(self, context: Any, instance: Any) -> None:
+    def terminate_instance(
+        self, context: RequestContext, instance: Any
+    ) -> None:
         node = self.nodes.get(instance.node or '')
         settle = None
         if self.driver.manages_many_nodes and node is not None:
@@ -358,7 +375,9 @@ class ComputeManager:
 
     # stop, start, reboot, pause, suspend (compute/power.py) -------------
 
-    def _power(self, context: Any, instance: Any, task: str) -> None:
+    def _power(
+        self, context: RequestContext, instance: Any, task: str
+    ) -> None:
         """Do the power task if the server is still in it, here (a state
         reset, a delete or a move since the request wins)."""
         tasks = (
@@ -371,38 +390,38 @@ class ComputeManager:
             power.do(context, self.driver, instance, self.host)
 
     @_one_task_per_server
-    def stop_instance(self, context: Any, instance: Any) -> None:
+    def stop_instance(self, context: RequestContext, instance: Any) -> None:
         self._power(context, instance, states.POWERING_OFF)
 
     @_one_task_per_server
-    def start_instance(self, context: Any, instance: Any) -> None:
+    def start_instance(self, context: RequestContext, instance: Any) -> None:
         self._power(context, instance, states.POWERING_ON)
 
     @_one_task_per_server
     def reboot_instance(
-        self, context: Any, instance: Any, reboot_type: str
+        self, context: RequestContext, instance: Any, reboot_type: str
     ) -> None:
         self._power(context, instance, states.REBOOTING)
 
     @_one_task_per_server
-    def pause_instance(self, context: Any, instance: Any) -> None:
+    def pause_instance(self, context: RequestContext, instance: Any) -> None:
         self._power(context, instance, states.PAUSING)
 
     @_one_task_per_server
-    def unpause_instance(self, context: Any, instance: Any) -> None:
+    def unpause_instance(self, context: RequestContext, instance: Any) -> None:
         self._power(context, instance, states.UNPAUSING)
 
     @_one_task_per_server
-    def suspend_instance(self, context: Any, instance: Any) -> None:
+    def suspend_instance(self, context: RequestContext, instance: Any) -> None:
         self._power(context, instance, states.SUSPENDING)
 
     @_one_task_per_server
-    def resume_instance(self, context: Any, instance: Any) -> None:
+    def resume_instance(self, context: RequestContext, instance: Any) -> None:
         self._power(context, instance, states.RESUMING)
 
     @_one_task_per_server
     def power_update(
-        self, context: Any, instance: Any, target_power_state: str
+        self, context: RequestContext, instance: Any, target_power_state: str
     ) -> None:
         """The power-update external event (compute/power_update.py)."""
         try:
@@ -429,7 +448,7 @@ class ComputeManager:
 
     def _current(
         self,
-        context: Any,
+        context: RequestContext,
         instance: Any,
         task: str,
         tasks: tuple[str, ...] | None = None,
@@ -465,19 +484,23 @@ class ComputeManager:
         return instance
 
     @_one_task_per_server
-    def shelve_instance(self, context: Any, instance: Any) -> None:
+    def shelve_instance(self, context: RequestContext, instance: Any) -> None:
         instance = self._current(context, instance, states.SHELVING)
         if instance is not None:
             shelve.shelve(context, self.conf, self.driver, instance, self.host)
 
     @_one_task_per_server
-    def shelve_offload_instance(self, context: Any, instance: Any) -> None:
+    def shelve_offload_instance(
+        self, context: RequestContext, instance: Any
+    ) -> None:
         instance = self._current(context, instance, states.SHELVING_OFFLOADING)
         if instance is not None:
             shelve.offload(context, self.driver, instance, self.host)
 
     @_one_task_per_server
-    def unshelve_instance(self, context: Any, instance: Any) -> None:
+    def unshelve_instance(
+        self, context: RequestContext, instance: Any
+    ) -> None:
         instance = self._current(context, instance, states.UNSHELVING)
         if instance is None:
             return
@@ -493,7 +516,7 @@ class ComputeManager:
         shelve.unshelve(context, self.driver, instance, self.host)
 
     @_one_task_per_server
-    def rebuild_server(self, context: Any, instance: Any) -> None:
+    def rebuild_server(self, context: RequestContext, instance: Any) -> None:
         instance = self._current(context, instance, states.REBUILDING)
         if instance is not None:
             rebuild.rebuild(context, self.driver, instance, self.host)
@@ -503,7 +526,7 @@ class ComputeManager:
     @_one_task_per_server
     def rescue_instance(
         self,
-        context: Any,
+        context: RequestContext,
         instance: Any,
         rescue_password: str,
         rescue_image_ref: str | None,
@@ -520,7 +543,9 @@ class ComputeManager:
             )
 
     @_one_task_per_server
-    def unrescue_instance(self, context: Any, instance: Any) -> None:
+    def unrescue_instance(
+        self, context: RequestContext, instance: Any
+    ) -> None:
         instance = self._current(context, instance, states.UNRESCUING)
         if instance is not None:
             rescue.unrescue(context, self.driver, instance, self.host)
@@ -528,24 +553,26 @@ class ComputeManager:
     # deferred delete (rules in compute/deferred_delete.py) ---------------
 
     @_one_task_per_server
-    def soft_delete_instance(self, context: Any, instance: Any) -> None:
+    def soft_delete_instance(
+        self, context: RequestContext, instance: Any
+    ) -> None:
         self._power(context, instance, states.SOFT_DELETING)
 
     @_one_task_per_server
-    def restore_instance(self, context: Any, instance: Any) -> None:
+    def restore_instance(self, context: RequestContext, instance: Any) -> None:
         self._power(context, instance, states.RESTORING)
 
     # host information (calls) ------------------------------------------
 
     @messaging.expected_exceptions(NotImplementedError)
-    def get_host_uptime(self, context: Any) -> str:
+    def get_host_uptime(self, context: RequestContext) -> str:
         return self.driver.get_host_uptime()
 
     @messaging.expected_exceptions(
         NotImplementedError, exception.InstanceInvalidState
     )
     def get_instance_diagnostics(
-        self, context: Any, instance: Any
+        self, context: RequestContext, instance: Any
     ) -> dict[str, Any]:
         """Of a running guest only (409 otherwise, as upstream)."""
         state = self.driver.power_state(instance)
@@ -563,7 +590,7 @@ class ComputeManager:
         NotImplementedError, exception.ConsoleNotAvailable
     )
     def get_console_output(
-        self, context: Any, instance: Any, tail_length: int | None
+        self, context: RequestContext, instance: Any, tail_length: int | None
     ) -> str:
         """The guest's console log, its last ``tail_length`` lines
         (all when None)."""
@@ -602,7 +629,7 @@ class ComputeManager:
 
     @_event('rebuild_instance')
     def rebuild_instance(
-        self, context: Any, instance: Any, migration: Any
+        self, context: RequestContext, instance: Any, migration: Any
     ) -> None:
         """Rebuild an instance evacuated to this host."""
         node = self._named_node(
@@ -628,7 +655,9 @@ class ComputeManager:
 
     @_event('prep_resize')
     @_one_step_per_move
-    def prep_resize(self, context: Any, instance: Any, migration: Any) -> None:
+    def prep_resize(
+        self, context: RequestContext, instance: Any, migration: Any
+    ) -> None:
         node = self._dest_node(instance, migration)
         if node is None:
             move.clear_move(instance, ['resize_prep'])
@@ -650,7 +679,7 @@ class ComputeManager:
     @_one_task_per_server
     def resize_instance(
         self,
-        context: Any,
+        context: RequestContext,
         instance: Any,
         migration: Any,
         migrate_data: dict[str, Any],
@@ -667,7 +696,7 @@ class ComputeManager:
     @_event('finish_resize')
     @_one_step_per_move
     def finish_resize(
-        self, context: Any, instance: Any, migration: Any
+        self, context: RequestContext, instance: Any, migration: Any
     ) -> None:
         node = self._dest_node(instance, migration)
         if node is not None:
@@ -676,7 +705,7 @@ class ComputeManager:
     @_event('confirm_resize')
     @_one_step_per_move
     def confirm_resize(
-        self, context: Any, instance: Any, migration: Any
+        self, context: RequestContext, instance: Any, migration: Any
     ) -> None:
         move.confirm_resize(
             context,
@@ -689,7 +718,7 @@ class ComputeManager:
     @_event('revert_resize')
     @_one_step_per_move
     def revert_resize(
-        self, context: Any, instance: Any, migration: Any
+        self, context: RequestContext, instance: Any, migration: Any
     ) -> None:
         move.revert_resize(
             context, self.compute_rpcapi, self.driver, instance, migration
@@ -698,7 +727,7 @@ class ComputeManager:
     @_event('finish_revert_resize')
     @_one_step_per_move
     def finish_revert_resize(
-        self, context: Any, instance: Any, migration: Any
+        self, context: RequestContext, instance: Any, migration: Any
     ) -> None:
         node = self._named_node(
             instance,

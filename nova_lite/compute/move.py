@@ -21,6 +21,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import power_state
 from nova_lite import states
@@ -32,7 +33,7 @@ from nova_lite.scheduler import claims
 LOG = logging.getLogger(__name__)
 
 
-def destination_node(context: Any, migration: Any) -> Any:
+def destination_node(context: RequestContext, migration: Any) -> Any:
     """The destination ComputeNode, by the integer link when set."""
     if migration.dest_compute_id is not None:
         return cn_obj.ComputeNode.get_by_id(context, migration.dest_compute_id)
@@ -120,7 +121,7 @@ def _flavor_resources(flavor: dict[str, Any]) -> tuple[int, int, int]:
 
 
 def _refused(
-    context: Any,
+    context: RequestContext,
     conductor: Any,
     instance: Any,
     migration: Any,
@@ -169,7 +170,7 @@ def _refused(
 
 
 def prep_resize(
-    context: Any,
+    context: RequestContext,
     rpc: Any,
     conductor: Any,
     driver: Any,
@@ -239,7 +240,7 @@ def prep_resize(
     )
 
 
-def _left_the_move(context: Any, instance: Any) -> bool:
+def _left_the_move(context: RequestContext, instance: Any) -> bool:
     """Whether the instance, as stored now, is in no task: a state reset
     (or the end of the move) took it out of this move."""
     try:
@@ -250,7 +251,7 @@ def _left_the_move(context: Any, instance: Any) -> bool:
 
 
 def resize_instance(
-    context: Any,
+    context: RequestContext,
     rpc: Any,
     driver: Any,
     instance: Any,
@@ -351,7 +352,7 @@ def _arrive(
 
 
 def finish_resize(
-    context: Any,
+    context: RequestContext,
     driver: Any,
     node: Any,
     instance: Any,
@@ -431,7 +432,11 @@ def _at_rest(instance: Any) -> str:
 
 
 def confirm_resize(
-    context: Any, driver: Any, node: Any, instance: Any, migration: Any
+    context: RequestContext,
+    driver: Any,
+    node: Any,
+    instance: Any,
+    migration: Any,
 ) -> None:
     """Source: delete the copy kept aside; the move is over."""
     driver.confirm_migration(instance)
@@ -454,7 +459,11 @@ def confirm_resize(
 
 
 def revert_resize(
-    context: Any, rpc: Any, driver: Any, instance: Any, migration: Any
+    context: RequestContext,
+    rpc: Any,
+    driver: Any,
+    instance: Any,
+    migration: Any,
 ) -> None:
     """Destination: destroy its copy, then ask the source to restore.
     A repeated request after the revert finished does nothing (on a
@@ -482,7 +491,11 @@ def revert_resize(
 
 
 def finish_revert_resize(
-    context: Any, driver: Any, node: Any, instance: Any, migration: Any
+    context: RequestContext,
+    driver: Any,
+    node: Any,
+    instance: Any,
+    migration: Any,
 ) -> None:
     """Source: restore the copy kept aside; the instance is back here
     with its old flavor."""
@@ -539,7 +552,7 @@ def finish_revert_resize(
     )
 
 
-def end_revert(context: Any, migration: Any) -> None:
+def end_revert(context: RequestContext, migration: Any) -> None:
     """``reverting`` -> ``reverted`` once the instance is back on the
     source, then the destination's usage (it no longer holds the new
     flavor's room)."""

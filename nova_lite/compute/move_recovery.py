@@ -43,6 +43,7 @@ from typing import Any
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from lite_common.context import RequestContext
 from nova_lite import states
 from nova_lite.compute import move
 from nova_lite.compute.busy import Busy
@@ -67,7 +68,7 @@ def stalled(record: Any, stale_after: float | None) -> bool:
 
 
 def resume(
-    context: Any,
+    context: RequestContext,
     rpc: Any,
     driver: Any,
     host: str,
@@ -119,7 +120,7 @@ def resume(
 class _Step:
     def __init__(
         self,
-        context: Any,
+        context: RequestContext,
         rpc: Any,
         driver: Any,
         host: str,

@@ -18,6 +18,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.compute import shelve
@@ -67,7 +68,11 @@ def _run(driver: Any, instance: Any, task: str) -> str:
 
 
 def do(
-    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+    context: RequestContext,
+    driver: Any,
+    instance: Any,
+    host: str,
+    resumed: bool = False,
 ) -> None:
     """Carry out the instance's power task (one of :data:`TASKS`)."""
     task = instance.task_state
@@ -107,7 +112,9 @@ def do(
         )
 
 
-def recover(context: Any, driver: Any, instance: Any, host: str) -> None:
+def recover(
+    context: RequestContext, driver: Any, instance: Any, host: str
+) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish the power task (compute/task_recovery.py)."""
     LOG.info(

@@ -16,6 +16,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.db import instance_actions as actions_db
@@ -45,7 +46,7 @@ HARD_REBOOT_OVER: list[str | None] = [
 ]
 
 
-def action_values(ctx: Any, inst: Row, action: str) -> Row:
+def action_values(ctx: RequestContext, inst: Row, action: str) -> Row:
     """The instance action record of this request."""
     return {
         'action': action,
@@ -56,7 +57,7 @@ def action_values(ctx: Any, inst: Row, action: str) -> Row:
     }
 
 
-def check_lock(ctx: Any, inst: Row) -> None:
+def check_lock(ctx: RequestContext, inst: Row) -> None:
     """Only administrators act on a locked server (409 otherwise)."""
     if inst.get('locked') and not ctx.is_admin:
         raise exception.InstanceIsLocked(instance_uuid=inst['uuid'])
@@ -67,7 +68,9 @@ def _check_host(inst: Row) -> None:
         raise exception.InstanceNotReady(instance_id=inst['uuid'])
 
 
-def conflict(ctx: Any, inst: Row, action: str) -> exception.Conflict:
+def conflict(
+    ctx: RequestContext, inst: Row, action: str
+) -> exception.Conflict:
     """Why ``action`` cannot start, from the instance as it is now."""
     try:
         now = instance_db.instance_get_by_uuid(ctx, inst['uuid'])
@@ -96,7 +99,7 @@ class PowerActions:
 
     def _simple(
         self,
-        ctx: Any,
+        ctx: RequestContext,
         inst: Row,
         action: str,
         task: str,
@@ -118,21 +121,21 @@ class PowerActions:
             ctx, instance, inst['host']
         )
 
-    def pause(self, ctx: Any, inst: Row) -> None:
+    def pause(self, ctx: RequestContext, inst: Row) -> None:
         self._simple(ctx, inst, 'pause', states.PAUSING, (states.ACTIVE,))
 
-    def unpause(self, ctx: Any, inst: Row) -> None:
+    def unpause(self, ctx: RequestContext, inst: Row) -> None:
         self._simple(ctx, inst, 'unpause', states.UNPAUSING, (states.PAUSED,))
 
-    def suspend(self, ctx: Any, inst: Row) -> None:
+    def suspend(self, ctx: RequestContext, inst: Row) -> None:
         self._simple(ctx, inst, 'suspend', states.SUSPENDING, (states.ACTIVE,))
 
-    def resume(self, ctx: Any, inst: Row) -> None:
+    def resume(self, ctx: RequestContext, inst: Row) -> None:
         self._simple(ctx, inst, 'resume', states.RESUMING, (states.SUSPENDED,))
 
     def _begin(
         self,
-        ctx: Any,
+        ctx: RequestContext,
         inst: Row,
         action: str,
         record: str,
@@ -163,21 +166,21 @@ class PowerActions:
             raise conflict(ctx, inst, action) from None
         return instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
 
-    def stop(self, ctx: Any, inst: Row) -> None:
+    def stop(self, ctx: RequestContext, inst: Row) -> None:
         instance = self._begin(
             ctx, inst, 'stop', 'stop', states.POWERING_OFF, STOPPABLE, [None]
         )
         LOG.info('Stopping on %s', inst['host'], instance_uuid=inst['uuid'])
         self.compute.stop_instance(ctx, instance, inst['host'])
 
-    def start(self, ctx: Any, inst: Row) -> None:
+    def start(self, ctx: RequestContext, inst: Row) -> None:
         instance = self._begin(
             ctx, inst, 'start', 'start', states.POWERING_ON, STARTABLE, [None]
         )
         LOG.info('Starting on %s', inst['host'], instance_uuid=inst['uuid'])
         self.compute.start_instance(ctx, instance, inst['host'])
 
-    def reboot(self, ctx: Any, inst: Row, reboot_type: str) -> None:
+    def reboot(self, ctx: RequestContext, inst: Row, reboot_type: str) -> None:
         """``SOFT`` (an active server with no task) or ``HARD`` (also a
         stopped, paused, suspended or failed one, or one already
         rebooting)."""
@@ -212,7 +215,11 @@ class PowerActions:
     # lock ----------------------------------------------------------------
 
     def lock(
-        self, ctx: Any, inst: Row, host: str, reason: str | None = None
+        self,
+        ctx: RequestContext,
+        inst: Row,
+        host: str,
+        reason: str | None = None,
     ) -> None:
         """Lock the server: by its owner ('owner') or an administrator of
         another project ('admin'), with an optional reason (2.73). The
@@ -237,13 +244,13 @@ class PowerActions:
         )
 
     @staticmethod
-    def locked_by_caller(ctx: Any, inst: Row) -> bool:
+    def locked_by_caller(ctx: RequestContext, inst: Row) -> bool:
         """Whether the lock (if any) is the caller's kind: the owner's
         for its project, an administrator's for anyone else."""
         expected = 'owner' if inst['project_id'] == ctx.project_id else 'admin'
         return not inst.get('locked_by') or inst['locked_by'] == expected
 
-    def unlock(self, ctx: Any, inst: Row, host: str) -> None:
+    def unlock(self, ctx: RequestContext, inst: Row, host: str) -> None:
         with self._recorded(ctx, inst, 'unlock', host):
             instance_db.instance_update(
                 ctx,
@@ -253,7 +260,9 @@ class PowerActions:
         LOG.info('Unlocked', instance_uuid=inst['uuid'])
 
     @staticmethod
-    def _recorded(ctx: Any, inst: Row, action: str, host: str) -> Any:
+    def _recorded(
+        ctx: RequestContext, inst: Row, action: str, host: str
+    ) -> Any:
         actions_db.record(ctx, action_values(ctx, inst, action))
         return instance_action.recorded(
             ctx, inst['uuid'], f'api_{action}', host

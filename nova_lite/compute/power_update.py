@@ -17,6 +17,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import power_state
 from nova_lite import states
 from nova_lite.compute import instance_ops
@@ -54,7 +55,7 @@ def applies(instance: Any, target: str) -> bool:
 
 
 def do(
-    context: Any, driver: Any, instance: Any, target: str, host: str
+    context: RequestContext, driver: Any, instance: Any, target: str, host: str
 ) -> None:
     """Take the event for ``instance`` (re-read on this host)."""
     with instance_action.recorded(

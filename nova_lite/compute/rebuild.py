@@ -19,6 +19,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import states
 from nova_lite.compute import instance_ops
 from nova_lite.objects import instance_action
@@ -27,7 +28,11 @@ LOG = logging.getLogger(__name__)
 
 
 def rebuild(
-    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+    context: RequestContext,
+    driver: Any,
+    instance: Any,
+    host: str,
+    resumed: bool = False,
 ) -> None:
     expected = instance.task_state
     was_stopped = instance.vm_state == states.STOPPED

@@ -33,6 +33,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import instance_ops
@@ -83,7 +84,7 @@ def _ended(
 
 
 def rescue(
-    context: Any,
+    context: RequestContext,
     driver: Any,
     instance: Any,
     host: str,
@@ -115,7 +116,11 @@ def rescue(
 
 
 def unrescue(
-    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+    context: RequestContext,
+    driver: Any,
+    instance: Any,
+    host: str,
+    resumed: bool = False,
 ) -> None:
     try:
         with instance_action.recorded(
@@ -129,7 +134,11 @@ def unrescue(
 
 
 def unrescue_due(
-    context: Any, driver: Any, nodes: dict[str, Any], host: str, after: int
+    context: RequestContext,
+    driver: Any,
+    nodes: dict[str, Any],
+    host: str,
+    after: int,
 ) -> int:
     """Periodic (``rescue_timeout`` > 0): unrescue the servers rescued
     here over ``after`` seconds ago; how many. One query."""
@@ -172,7 +181,9 @@ def _undo_rescue(driver: Any, instance: Any) -> None:
         driver.power_off(instance)
 
 
-def recover(context: Any, driver: Any, instance: Any, host: str) -> None:
+def recover(
+    context: RequestContext, driver: Any, instance: Any, host: str
+) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish an unrescue, undo a rescue (see above)."""
     if instance.task_state == states.UNRESCUING:

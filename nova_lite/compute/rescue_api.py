@@ -21,6 +21,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import power_api
@@ -35,7 +36,7 @@ UNRESCUABLE = (states.RESCUED,)
 
 
 def check(
-    ctx: Any, inst: Row, action: str, vm_states: tuple[str, ...]
+    ctx: RequestContext, inst: Row, action: str, vm_states: tuple[str, ...]
 ) -> None:
     """409 for a locked server (non-admins), one in another state or
     with a task, or one on no host."""
@@ -52,7 +53,11 @@ def check(
 
 
 def _begin(
-    ctx: Any, inst: Row, action: str, task: str, vm_states: tuple[str, ...]
+    ctx: RequestContext,
+    inst: Row,
+    action: str,
+    task: str,
+    vm_states: tuple[str, ...],
 ) -> Any:
     """The task and the action record, while the server is still as
     checked (two requests cannot both start)."""
@@ -79,13 +84,17 @@ class RescueActions:
     compute: Any
 
     @staticmethod
-    def check_rescuable(ctx: Any, inst: Row) -> None:
+    def check_rescuable(ctx: RequestContext, inst: Row) -> None:
         """The state checks of a rescue, before its image is looked at
         (upstream's order: 409s before the 400 of a bad image)."""
         check(ctx, inst, 'rescue', RESCUABLE)
 
     def rescue(
-        self, ctx: Any, inst: Row, password: str, image_ref: str | None
+        self,
+        ctx: RequestContext,
+        inst: Row,
+        password: str,
+        image_ref: str | None,
     ) -> None:
         """``image_ref``: a rescue image the caller checked (None: the
         server's own image)."""
@@ -100,7 +109,7 @@ class RescueActions:
             ctx, instance, password, image_ref, inst['host']
         )
 
-    def unrescue(self, ctx: Any, inst: Row) -> None:
+    def unrescue(self, ctx: RequestContext, inst: Row) -> None:
         instance = _begin(
             ctx, inst, 'unrescue', states.UNRESCUING, UNRESCUABLE
         )

@@ -5,6 +5,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.objects import compute_node as cn_obj
 from nova_lite.virt import driver as virt_driver
@@ -31,7 +32,7 @@ def _capacity(
     }
 
 
-def _find_node(context: Any, uuid: str) -> Any:
+def _find_node(context: RequestContext, uuid: str) -> Any:
     try:
         return cn_obj.ComputeNode.get_by_uuid(context, uuid)
     except exception.ComputeNodeNotFound:
@@ -39,7 +40,7 @@ def _find_node(context: Any, uuid: str) -> Any:
 
 
 def ensure_node(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     host: str,
     service_id: int,
@@ -97,7 +98,9 @@ def ensure_node(
     return node
 
 
-def report(context: Any, conf: cfg.ConfigOpts, driver: Any, node: Any) -> None:
+def report(
+    context: RequestContext, conf: cfg.ConfigOpts, driver: Any, node: Any
+) -> None:
     """Periodic capacity report and usage refresh of one node."""
     res = driver.get_node_resources(node.hypervisor_hostname)
     for key, value in _capacity(conf, res).items():

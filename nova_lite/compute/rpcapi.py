@@ -22,6 +22,7 @@ from oslo_config import cfg
 import oslo_messaging as messaging
 
 from lite_common import rpc
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.objects import base as objects_base
 
@@ -31,7 +32,12 @@ VERSION = '1.10'
 
 class ComputeAPI:
     def _cast(
-        self, version: str, context: Any, method: str, host: str, **kwargs: Any
+        self,
+        version: str,
+        context: RequestContext,
+        method: str,
+        host: str,
+        **kwargs: Any,
     ) -> None:
         """Cast ``method`` (added in ``version``) to ``host``."""
         self.client.prepare(server=host, version=version).cast(
@@ -50,28 +56,28 @@ class ComputeAPI:
         )
 
     def build_and_run_instance(
-        self, context: Any, instance: Any, host: str
+        self, context: RequestContext, instance: Any, host: str
     ) -> None:
         self.client.prepare(server=host).cast(
             context, 'build_and_run_instance', instance=instance
         )
 
     def terminate_instance(
-        self, context: Any, instance: Any, host: str
+        self, context: RequestContext, instance: Any, host: str
     ) -> None:
         self.client.prepare(server=host).cast(
             context, 'terminate_instance', instance=instance
         )
 
     def rebuild_instance(
-        self, context: Any, instance: Any, migration: Any, host: str
+        self, context: RequestContext, instance: Any, migration: Any, host: str
     ) -> None:
         self.client.prepare(server=host, version='1.1').cast(
             context, 'rebuild_instance', instance=instance, migration=migration
         )
 
     def prep_resize(
-        self, context: Any, instance: Any, migration: Any, host: str
+        self, context: RequestContext, instance: Any, migration: Any, host: str
     ) -> None:
         """To the destination: claim, then ask the source to send."""
         self._cast(
@@ -85,7 +91,7 @@ class ComputeAPI:
 
     def resize_instance(
         self,
-        context: Any,
+        context: RequestContext,
         instance: Any,
         migration: Any,
         migrate_data: dict[str, Any],
@@ -104,7 +110,7 @@ class ComputeAPI:
         )
 
     def finish_resize(
-        self, context: Any, instance: Any, migration: Any, host: str
+        self, context: RequestContext, instance: Any, migration: Any, host: str
     ) -> None:
         self._cast(
             '1.2',
@@ -116,7 +122,7 @@ class ComputeAPI:
         )
 
     def confirm_resize(
-        self, context: Any, instance: Any, migration: Any, host: str
+        self, context: RequestContext, instance: Any, migration: Any, host: str
     ) -> None:
         """To the source: delete the copy kept aside."""
         self._cast(
@@ -129,7 +135,7 @@ class ComputeAPI:
         )
 
     def revert_resize(
-        self, context: Any, instance: Any, migration: Any, host: str
+        self, context: RequestContext, instance: Any, migration: Any, host: str
     ) -> None:
         """To the destination: destroy its copy, then hand back."""
         self._cast(
@@ -142,7 +148,7 @@ class ComputeAPI:
         )
 
     def finish_revert_resize(
-        self, context: Any, instance: Any, migration: Any, host: str
+        self, context: RequestContext, instance: Any, migration: Any, host: str
     ) -> None:
         self._cast(
             '1.2',
@@ -153,14 +159,22 @@ class ComputeAPI:
             migration=migration,
         )
 
-    def stop_instance(self, context: Any, instance: Any, host: str) -> None:
+    def stop_instance(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         self._cast('1.3', context, 'stop_instance', host, instance=instance)
 
-    def start_instance(self, context: Any, instance: Any, host: str) -> None:
+    def start_instance(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         self._cast('1.3', context, 'start_instance', host, instance=instance)
 
     def reboot_instance(
-        self, context: Any, instance: Any, reboot_type: str, host: str
+        self,
+        context: RequestContext,
+        instance: Any,
+        reboot_type: str,
+        host: str,
     ) -> None:
         self._cast(
             '1.3',
@@ -172,18 +186,20 @@ class ComputeAPI:
         )
 
     def soft_delete_instance(
-        self, context: Any, instance: Any, host: str
+        self, context: RequestContext, instance: Any, host: str
     ) -> None:
         """Power the guest off and mark the server SOFT_DELETED."""
         self._cast(
             '1.4', context, 'soft_delete_instance', host, instance=instance
         )
 
-    def restore_instance(self, context: Any, instance: Any, host: str) -> None:
+    def restore_instance(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         """Power the guest on and mark the server ACTIVE again."""
         self._cast('1.4', context, 'restore_instance', host, instance=instance)
 
-    def get_host_uptime(self, context: Any, host: str) -> str:
+    def get_host_uptime(self, context: RequestContext, host: str) -> str:
         """What ``uptime`` prints on ``host`` (NotImplementedError when
         its driver cannot tell)."""
         return self.client.prepare(server=host, version='1.5').call(
@@ -191,7 +207,7 @@ class ComputeAPI:
         )
 
     def get_instance_diagnostics(
-        self, context: Any, instance: Any, host: str
+        self, context: RequestContext, instance: Any, host: str
     ) -> dict[str, Any]:
         """The guest's diagnostics (standard form) from its host."""
         return self.client.prepare(server=host, version='1.6').call(
@@ -199,7 +215,11 @@ class ComputeAPI:
         )
 
     def get_console_output(
-        self, context: Any, instance: Any, tail_length: int | None, host: str
+        self,
+        context: RequestContext,
+        instance: Any,
+        tail_length: int | None,
+        host: str,
     ) -> str:
         """The guest's console log (its last ``tail_length`` lines; all
         when None) from its host."""
@@ -210,42 +230,54 @@ class ComputeAPI:
             tail_length=tail_length,
         )
 
-    def pause_instance(self, context: Any, instance: Any, host: str) -> None:
+    def pause_instance(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         self._cast('1.7', context, 'pause_instance', host, instance=instance)
 
-    def unpause_instance(self, context: Any, instance: Any, host: str) -> None:
+    def unpause_instance(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         self._cast('1.7', context, 'unpause_instance', host, instance=instance)
 
-    def suspend_instance(self, context: Any, instance: Any, host: str) -> None:
+    def suspend_instance(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         self._cast('1.7', context, 'suspend_instance', host, instance=instance)
 
-    def resume_instance(self, context: Any, instance: Any, host: str) -> None:
+    def resume_instance(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         self._cast('1.7', context, 'resume_instance', host, instance=instance)
 
-    def shelve_instance(self, context: Any, instance: Any, host: str) -> None:
+    def shelve_instance(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         self._cast('1.7', context, 'shelve_instance', host, instance=instance)
 
     def shelve_offload_instance(
-        self, context: Any, instance: Any, host: str
+        self, context: RequestContext, instance: Any, host: str
     ) -> None:
         self._cast(
             '1.7', context, 'shelve_offload_instance', host, instance=instance
         )
 
     def unshelve_instance(
-        self, context: Any, instance: Any, host: str
+        self, context: RequestContext, instance: Any, host: str
     ) -> None:
         """To the host the conductor placed an offloaded server on."""
         self._cast(
             '1.7', context, 'unshelve_instance', host, instance=instance
         )
 
-    def rebuild_server(self, context: Any, instance: Any, host: str) -> None:
+    def rebuild_server(
+        self, context: RequestContext, instance: Any, host: str
+    ) -> None:
         """To the server's host: its rebuild with the image recorded."""
         self._cast('1.7', context, 'rebuild_server', host, instance=instance)
 
     def power_update(
-        self, context: Any, instance: Any, target: str, host: str
+        self, context: RequestContext, instance: Any, target: str, host: str
     ) -> None:
         self._cast(
             '1.8',
@@ -258,7 +290,7 @@ class ComputeAPI:
 
     def rescue_instance(
         self,
-        context: Any,
+        context: RequestContext,
         instance: Any,
         password: str,
         image_ref: str | None,
@@ -278,7 +310,7 @@ class ComputeAPI:
         )
 
     def unrescue_instance(
-        self, context: Any, instance: Any, host: str
+        self, context: RequestContext, instance: Any, host: str
     ) -> None:
         self._cast(
             '1.9', context, 'unrescue_instance', host, instance=instance

@@ -25,6 +25,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import power_state
 from nova_lite import states
 from nova_lite.compute import instance_ops
@@ -48,7 +49,7 @@ def _failed(instance: Any, task: str, what: str, exc: Exception) -> bool:
 
 
 def shelve(
-    context: Any,
+    context: RequestContext,
     conf: Any,
     driver: Any,
     instance: Any,
@@ -97,7 +98,11 @@ def shelve(
 
 
 def offload(
-    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+    context: RequestContext,
+    driver: Any,
+    instance: Any,
+    host: str,
+    resumed: bool = False,
 ) -> None:
     try:
         with instance_action.recorded(
@@ -134,7 +139,11 @@ def offload(
 
 
 def unshelve(
-    context: Any, driver: Any, instance: Any, host: str, resumed: bool = False
+    context: RequestContext,
+    driver: Any,
+    instance: Any,
+    host: str,
+    resumed: bool = False,
 ) -> None:
     """Spawn the offloaded server placed on this host from its
     snapshot (task ``unshelving``, or ``spawning`` when a restart cut
@@ -219,7 +228,11 @@ def unshelved_keys(instance: Any) -> str | None:
 
 
 def offload_due(
-    context: Any, driver: Any, nodes: dict[str, Any], host: str, after: int
+    context: RequestContext,
+    driver: Any,
+    nodes: dict[str, Any],
+    host: str,
+    after: int,
 ) -> int:
     """Periodic (``shelved_offload_time`` > 0): offload the servers
     shelved here over ``after`` seconds ago; how many. One query."""
@@ -251,7 +264,7 @@ def _parsed(iso: str) -> datetime.datetime:
 
 
 def resume_unshelves(
-    context: Any,
+    context: RequestContext,
     driver: Any,
     nodes: dict[str, Any],
     host: str,
@@ -284,7 +297,7 @@ def resume_unshelves(
 
 
 def recover(
-    context: Any, conf: Any, driver: Any, instance: Any, host: str
+    context: RequestContext, conf: Any, driver: Any, instance: Any, host: str
 ) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish the shelve, offload or unshelve (each step is safe

@@ -22,6 +22,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import availability_zones
@@ -41,7 +42,7 @@ UNSHELVABLE = (states.SHELVED, states.SHELVED_OFFLOADED)
 
 
 def _start(
-    ctx: Any,
+    ctx: RequestContext,
     inst: Row,
     action: str,
     record: str,
@@ -78,7 +79,7 @@ def _start(
 KEEP_ZONE: Any = object()
 
 
-def _check_offloaded(ctx: Any, inst: Row) -> None:
+def _check_offloaded(ctx: RequestContext, inst: Row) -> None:
     """Upstream's order: locked, not shelved at all (409), then not
     offloaded (409: a zone or host is for an offloaded server only)."""
     power_api.check_lock(ctx, inst)
@@ -96,7 +97,10 @@ def _check_offloaded(ctx: Any, inst: Row) -> None:
 
 
 def _check_host(
-    ctx: Any, host: str, zone: str | None, authorize_host: Callable[[], None]
+    ctx: RequestContext,
+    host: str,
+    zone: str | None,
+    authorize_host: Callable[[], None],
 ) -> None:
     """An administrator's host (2.91): allowed by policy (403), a
     compute host (400), in the zone the server is to be pinned to
@@ -115,7 +119,7 @@ def _check_host(
 
 
 def unshelve_values(
-    ctx: Any,
+    ctx: RequestContext,
     inst: Row,
     zone: Any,
     host: str | None,
@@ -158,7 +162,7 @@ class ShelveActions:
     compute: Any
     conductor: Any
 
-    def shelve(self, ctx: Any, inst: Row) -> None:
+    def shelve(self, ctx: RequestContext, inst: Row) -> None:
         if not inst['host']:
             raise exception.InstanceNotReady(instance_id=inst['uuid'])
         image = snapshots.create(
@@ -193,7 +197,7 @@ class ShelveActions:
             inst['host'],
         )
 
-    def shelve_offload(self, ctx: Any, inst: Row) -> None:
+    def shelve_offload(self, ctx: RequestContext, inst: Row) -> None:
         _start(
             ctx,
             inst,
@@ -213,7 +217,7 @@ class ShelveActions:
 
     def unshelve(
         self,
-        ctx: Any,
+        ctx: RequestContext,
         inst: Row,
         zone: Any = KEEP_ZONE,
         host: str | None = None,
@@ -237,7 +241,7 @@ class ShelveActions:
         self.conductor.unshelve_instance(ctx, inst['uuid'])
 
 
-def forget_snapshot(ctx: Any, inst: Row) -> None:
+def forget_snapshot(ctx: RequestContext, inst: Row) -> None:
     """On delete: the snapshot a shelved server keeps goes with it."""
     image_id = (inst.get('system_metadata') or {}).get('shelved_image_id')
     if image_id and snapshots.delete(ctx, image_id):

@@ -12,6 +12,7 @@ from typing import Any
 
 from oslo_utils import uuidutils
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import images as image_db
 
@@ -20,7 +21,7 @@ Row = dict[str, Any]
 _INHERITED = ('disk_format', 'container_format', 'min_ram')
 
 
-def _base(ctx: Any, image_ref: str | None) -> Row:
+def _base(ctx: RequestContext, image_ref: str | None) -> Row:
     if not image_ref:
         return {}
     try:
@@ -30,7 +31,10 @@ def _base(ctx: Any, image_ref: str | None) -> Row:
 
 
 def create(
-    ctx: Any, inst: Row, name: str, metadata: dict[str, str] | None = None
+    ctx: RequestContext,
+    inst: Row,
+    name: str,
+    metadata: dict[str, str] | None = None,
 ) -> Row:
     """Record the snapshot image ``name`` of ``inst``; its row."""
     base = _base(ctx, inst.get('image_ref'))
@@ -60,6 +64,6 @@ def create(
     return image_db.image_create(ctx, values)
 
 
-def delete(ctx: Any, image_id: str | None) -> bool:
+def delete(ctx: RequestContext, image_id: str | None) -> bool:
     """Delete a snapshot if it still exists; whether it did."""
     return image_db.delete_if_exists(ctx, image_id) if image_id else False

@@ -10,6 +10,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.compute import cleanup
 from nova_lite.compute import identity
@@ -28,7 +29,7 @@ LOG = logging.getLogger(__name__)
 LINK_BATCH = 1000
 
 
-def ensure_service(context: Any, host: str) -> Any:
+def ensure_service(context: RequestContext, host: str) -> Any:
     try:
         return service_obj.Service.get_by_host_and_binary(
             context, host, service_obj.COMPUTE_BINARY
@@ -48,7 +49,7 @@ def ensure_service(context: Any, host: str) -> Any:
         return service
 
 
-def fill_links(context: Any, host: str) -> None:
+def fill_links(context: RequestContext, host: str) -> None:
     """Fill the integer links this host's records lack (written before
     the links existed): compute_id of its instances, dest_compute_id of
     migrations to it. Batched UPDATEs, never one query per record;
@@ -79,7 +80,7 @@ def _warn_destroy_after_evacuate(conf: cfg.ConfigOpts) -> None:
 
 
 def _single_node_identity(
-    context: Any,
+    context: RequestContext,
     host: str,
     driver: Any,
     identity_dirs: list[Path],
@@ -123,7 +124,7 @@ def _single_node_identity(
 
 
 def _ensure_nodes(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     host: str,
     driver: Any,
@@ -158,7 +159,7 @@ def _ensure_nodes(
 
 
 def start(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     host: str,
     driver: Any,

@@ -45,6 +45,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import instance_ops
@@ -80,7 +81,7 @@ WHILE_RUNNING = tuple(
 EVACUATING = ['accepted', 'pre-migrating']
 
 
-def _evacuating(context: Any, uuids: list[str]) -> set[str]:
+def _evacuating(context: RequestContext, uuids: list[str]) -> set[str]:
     """Those of ``uuids`` with an evacuation in progress (one query)."""
     if not uuids:
         return set()
@@ -119,7 +120,11 @@ def _fail_build(instance: Any) -> None:
 
 
 def _take_up(
-    context: Any, conf: cfg.ConfigOpts, driver: Any, instance: Any, host: str
+    context: RequestContext,
+    conf: cfg.ConfigOpts,
+    driver: Any,
+    instance: Any,
+    host: str,
 ) -> None:
     task = instance.task_state
     if task in power.TASKS:
@@ -146,7 +151,7 @@ def _take_up(
 
 
 def _candidates(
-    context: Any, nodes: dict[str, Any], tasks: tuple[str, ...]
+    context: RequestContext, nodes: dict[str, Any], tasks: tuple[str, ...]
 ) -> list[Any]:
     """The instances on ``nodes`` in one of ``tasks``, without those
     whose ``rebuilding`` is an evacuation's (two queries at most)."""
@@ -168,7 +173,7 @@ def _candidates(
     return [i for i in found if i.uuid not in evacuating]
 
 
-def _still(context: Any, instance: Any) -> Any:
+def _still(context: RequestContext, instance: Any) -> Any:
     """The instance re-read, if it is still in the same task on the same
     node (what was read before the hold may have moved on: a request
     finished it, a state reset ended it); None otherwise."""
@@ -185,7 +190,7 @@ def _still(context: Any, instance: Any) -> Any:
 
 
 def at_start(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     driver: Any,
     nodes: dict[str, Any],
@@ -210,7 +215,7 @@ def at_start(
 
 
 def resume_stalled(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     driver: Any,
     nodes: dict[str, Any],

@@ -6,6 +6,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import rpcapi as compute_rpcapi
@@ -24,7 +25,7 @@ def fault(code: int, message: str) -> dict[str, Any]:
     }
 
 
-def build_request(context: Any, instance: Any) -> claims.Request:
+def build_request(context: RequestContext, instance: Any) -> claims.Request:
     """What placing ``instance`` asks: its resources and traits, the
     zone it is pinned to (asked at create or by an unshelve; none: any),
     an administrator's forced or requested host or node, its group."""
@@ -55,7 +56,10 @@ def build_request(context: Any, instance: Any) -> claims.Request:
 
 
 def claim_node(
-    context: Any, conf: cfg.ConfigOpts, request: claims.Request, instance: Any
+    context: RequestContext,
+    conf: cfg.ConfigOpts,
+    request: claims.Request,
+    instance: Any,
 ) -> Any:
     """Place the instance (:func:`claims.select_and_claim`); None,
     logged, when it was deleted meanwhile or is placed already (driven
@@ -79,7 +83,9 @@ class Builder:
         self.conf = conf
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
 
-    def schedule_and_build(self, context: Any, uuid: str) -> str | None:
+    def schedule_and_build(
+        self, context: RequestContext, uuid: str
+    ) -> str | None:
         """Place the instance and ask its host to build it; the reason
         when no host would take it (the instance is then in ERROR)."""
         try:

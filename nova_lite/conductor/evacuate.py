@@ -15,6 +15,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import instance_ops
@@ -34,7 +35,7 @@ class Evacuator:
 
     def evacuate(
         self,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         migration_id: int,
         host: str | None,

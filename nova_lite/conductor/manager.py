@@ -5,6 +5,7 @@ from typing import Any
 from oslo_config import cfg
 import oslo_messaging as messaging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.conductor import build
 from nova_lite.conductor import evacuate
@@ -30,7 +31,9 @@ class ConductorManager:
             conf, self.evacuator, self.migrator, self.builder, self.unshelver
         )
 
-    def _event(self, context: Any, instance_uuid: str, name: str) -> Any:
+    def _event(
+        self, context: RequestContext, instance_uuid: str, name: str
+    ) -> Any:
         """The block as an event of the request's instance action."""
         return instance_action.recorded(
             context, instance_uuid, f'conductor_{name}', self.conf.host
@@ -38,7 +41,7 @@ class ConductorManager:
 
     def migrate_server(
         self,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         migration_id: int,
         host: str | None,
@@ -48,7 +51,7 @@ class ConductorManager:
 
     def evacuate_instance(
         self,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         migration_id: int,
         host: str | None,
@@ -59,16 +62,20 @@ class ConductorManager:
                 context, instance_uuid, migration_id, host, force
             )
 
-    def unshelve_instance(self, context: Any, instance_uuid: str) -> None:
+    def unshelve_instance(
+        self, context: RequestContext, instance_uuid: str
+    ) -> None:
         with self._event(
             context, instance_uuid, 'unshelve_instance'
         ) as outcome:
             outcome.error = self.unshelver.unshelve(context, instance_uuid)
 
-    def ping(self, context: Any, arg: Any) -> Any:
+    def ping(self, context: RequestContext, arg: Any) -> Any:
         return arg
 
-    def build_instances(self, context: Any, instance_uuids: list[str]) -> None:
+    def build_instances(
+        self, context: RequestContext, instance_uuids: list[str]
+    ) -> None:
         for uuid in instance_uuids:
             with self._event(
                 context, uuid, 'schedule_and_build_instances'
@@ -78,7 +85,7 @@ class ConductorManager:
     @messaging.expected_exceptions(*EXPECTED)
     def object_class_action_versions(
         self,
-        context: Any,
+        context: RequestContext,
         objname: str,
         objmethod: str,
         object_versions: Any,
@@ -92,7 +99,7 @@ class ConductorManager:
     @messaging.expected_exceptions(*EXPECTED)
     def object_action(
         self,
-        context: Any,
+        context: RequestContext,
         objinst: Any,
         objmethod: str,
         args: Any,
@@ -103,7 +110,7 @@ class ConductorManager:
         )
 
     def object_backport_versions(
-        self, context: Any, objinst: Any, object_versions: Any
+        self, context: RequestContext, objinst: Any, object_versions: Any
     ) -> Any:
         return objinst.obj_to_primitive(
             target_version=object_versions[objinst.obj_name()],

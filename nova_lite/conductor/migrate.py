@@ -16,6 +16,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import rpcapi as compute_rpcapi
@@ -38,7 +39,7 @@ def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
 
 
 def move_request(
-    context: Any,
+    context: RequestContext,
     instance: Any,
     resources: tuple[int, int, int],
     in_zone: bool = True,
@@ -85,7 +86,7 @@ def choose(
 
 
 def load_move(
-    context: Any, instance_uuid: str, migration_id: int
+    context: RequestContext, instance_uuid: str, migration_id: int
 ) -> tuple[Any, Any]:
     """(instance, migration); the instance is None, and the migration
     ``error``, when the instance was deleted before it was scheduled."""
@@ -142,7 +143,7 @@ class Migrator:
 
     def migrate(
         self,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         migration_id: int,
         host: str | None,

@@ -4,6 +4,7 @@ from typing import Any
 
 from oslo_versionedobjects import base as ovo_base
 
+from lite_common.context import RequestContext
 from nova_lite.objects import base
 
 
@@ -17,7 +18,7 @@ def _backport(result: Any, object_versions: dict[str, str]) -> Any:
 
 
 def class_action(
-    context: Any,
+    context: RequestContext,
     objname: str,
     objmethod: str,
     object_versions: dict[str, str],
@@ -33,7 +34,11 @@ def class_action(
 
 
 def instance_action(
-    context: Any, objinst: Any, objmethod: str, args: Any, kwargs: Any
+    context: RequestContext,
+    objinst: Any,
+    objmethod: str,
+    args: Any,
+    kwargs: Any,
 ) -> tuple[dict[str, Any], Any]:
     """A method of an object run here; returns (field updates, result)."""
     before = objinst.obj_clone()

@@ -13,13 +13,13 @@ A server on a host that is down waits, as upstream, until it is up.
 """
 
 import datetime
-from typing import Any
 
 from oslo_config import cfg
 from oslo_log import log as logging
 
 from lite_common import context as lite_context
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.db import instances as instance_db
 from nova_lite.db import services as service_db
@@ -43,7 +43,7 @@ class Reclaimer:
         self.conf = conf
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
 
-    def _hosts_up(self, context: Any) -> list[str]:
+    def _hosts_up(self, context: RequestContext) -> list[str]:
         services = service_db.service_get_all(
             context, binary=service_obj.COMPUTE_BINARY
         )

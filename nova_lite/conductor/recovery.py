@@ -39,6 +39,7 @@ from oslo_log import log as logging
 
 from lite_common import context as lite_context
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor.build import Builder
 from nova_lite.conductor.evacuate import Evacuator
@@ -78,7 +79,7 @@ class StallRecovery:
             + self._unshelves(context)
         )
 
-    def _builds(self, context: Any) -> int:
+    def _builds(self, context: RequestContext) -> int:
         timeout = self.conf.conductor.build_stall_timeout
         horizon = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
         stalled = instance_db.stalled_builds(context, horizon, BATCH)
@@ -94,7 +95,7 @@ class StallRecovery:
             self.builder.schedule_and_build(context, uuid)
         return len(stalled)
 
-    def _unshelves(self, context: Any) -> int:
+    def _unshelves(self, context: RequestContext) -> int:
         timeout = self.conf.conductor.build_stall_timeout
         horizon = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
         stalled = instance_db.stalled_unshelves(context, horizon, BATCH)
@@ -109,7 +110,7 @@ class StallRecovery:
             self.unshelver.unshelve(context, uuid)
         return len(stalled)
 
-    def _moves(self, context: Any) -> int:
+    def _moves(self, context: RequestContext) -> int:
         horizon = lite_db.utcnow() - datetime.timedelta(
             seconds=self.conf.conductor.move_stall_timeout
         )
@@ -129,7 +130,7 @@ class StallRecovery:
             self._drive(context, row)
         return len(stalled)
 
-    def _drive(self, context: Any, row: dict[str, Any]) -> None:
+    def _drive(self, context: RequestContext, row: dict[str, Any]) -> None:
         if row['migration_type'] == 'evacuation':
             self.evacuator.evacuate(
                 context,

@@ -16,6 +16,7 @@ import oslo_messaging as messaging
 
 from lite_common import db_retry
 from lite_common import rpc
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.objects import base as objects_base
 
@@ -43,14 +44,16 @@ class ConductorAPI:
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.client = _client(conf)
 
-    def build_instances(self, context: Any, instance_uuids: list[str]) -> None:
+    def build_instances(
+        self, context: RequestContext, instance_uuids: list[str]
+    ) -> None:
         self.client.prepare().cast(
             context, 'build_instances', instance_uuids=instance_uuids
         )
 
     def evacuate_instance(
         self,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         migration_id: int,
         host: str | None,
@@ -67,7 +70,7 @@ class ConductorAPI:
 
     def migrate_server(
         self,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         migration_id: int,
         host: str | None,
@@ -80,18 +83,20 @@ class ConductorAPI:
             host=host,
         )
 
-    def unshelve_instance(self, context: Any, instance_uuid: str) -> None:
+    def unshelve_instance(
+        self, context: RequestContext, instance_uuid: str
+    ) -> None:
         self.client.prepare(version='1.4').cast(
             context, 'unshelve_instance', instance_uuid=instance_uuid
         )
 
-    def ping(self, context: Any, timeout: float) -> None:
+    def ping(self, context: RequestContext, timeout: float) -> None:
         """One round trip to any conductor; MessagingTimeout if none."""
         self.client.prepare(version='1.1', timeout=timeout).call(
             context, 'ping', arg='ping'
         )
 
-    def wait_until_ready(self, context: Any) -> None:
+    def wait_until_ready(self, context: RequestContext) -> None:
         """Block until a conductor answers, logging while it does not.
 
         A compute agent has no database: until a conductor runs it can
@@ -136,7 +141,7 @@ class ObjectIndirectionAPI:
 
     def object_class_action_versions(
         self,
-        context: Any,
+        context: RequestContext,
         objname: str,
         objmethod: str,
         object_versions: Any,
@@ -158,7 +163,7 @@ class ObjectIndirectionAPI:
 
     def object_action(
         self,
-        context: Any,
+        context: RequestContext,
         objinst: Any,
         objmethod: str,
         args: Any,
@@ -177,7 +182,7 @@ class ObjectIndirectionAPI:
         )
 
     def object_backport_versions(
-        self, context: Any, objinst: Any, object_versions: Any
+        self, context: RequestContext, objinst: Any, object_versions: Any
     ) -> Any:
         return self.client.prepare().call(
             context,

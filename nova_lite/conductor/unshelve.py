@@ -18,6 +18,7 @@ from typing import Any
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.compute import instance_ops
@@ -34,7 +35,7 @@ class Unshelver:
         self.conf = conf
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
 
-    def unshelve(self, context: Any, uuid: str) -> str | None:
+    def unshelve(self, context: RequestContext, uuid: str) -> str | None:
         """Unshelve the server; the reason when it could not be placed
         (for the action's event)."""
         try:
@@ -54,7 +55,7 @@ class Unshelver:
             return None
         return self._schedule(context, instance)
 
-    def _start(self, context: Any, instance: Any) -> None:
+    def _start(self, context: RequestContext, instance: Any) -> None:
         instance.task_state = states.POWERING_ON
         if not instance_ops.saved(instance, [states.UNSHELVING]):
             return
@@ -63,7 +64,7 @@ class Unshelver:
         )
         self.compute_rpcapi.start_instance(context, instance, instance.host)
 
-    def _schedule(self, context: Any, instance: Any) -> str | None:
+    def _schedule(self, context: RequestContext, instance: Any) -> str | None:
         # The zone it is pinned to and its group hold; an
         # administrator's forced host of the original boot does not
         # (upstream resets forced destinations), the host an

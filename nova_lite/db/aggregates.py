@@ -12,6 +12,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
@@ -66,7 +67,7 @@ def _load(session: Any, rows: list[Any]) -> list[dict[str, Any]]:
 
 @retried
 def create(
-    context: Any, name: str, metadata: dict[str, str]
+    context: RequestContext, name: str, metadata: dict[str, str]
 ) -> dict[str, Any]:
     """:raises AggregateNameExists:"""
     try:
@@ -85,14 +86,14 @@ def create(
 
 
 @retried
-def get(context: Any, agg_id: int) -> dict[str, Any]:
+def get(context: RequestContext, agg_id: int) -> dict[str, Any]:
     """:raises AggregateNotFound:"""
     with context_manager.reader.using(context) as session:
         return _load(session, [_row(session, agg_id)])[0]
 
 
 @retried
-def get_all(context: Any) -> list[dict[str, Any]]:
+def get_all(context: RequestContext) -> list[dict[str, Any]]:
     with context_manager.reader.using(context) as session:
         rows = list(
             session.scalars(
@@ -103,7 +104,7 @@ def get_all(context: Any) -> list[dict[str, Any]]:
 
 
 @retried
-def rename(context: Any, agg_id: int, name: str) -> None:
+def rename(context: RequestContext, agg_id: int, name: str) -> None:
     """:raises AggregateNotFound, AggregateNameExists:"""
     try:
         with context_manager.writer.using(context) as session:
@@ -114,7 +115,7 @@ def rename(context: Any, agg_id: int, name: str) -> None:
 
 @retried
 def update_metadata(
-    context: Any, agg_id: int, metadata: dict[str, str | None]
+    context: RequestContext, agg_id: int, metadata: dict[str, str | None]
 ) -> None:
     """Set each key; a None value deletes the key (a missing key is no
     error, as upstream). :raises AggregateNotFound:"""
@@ -144,7 +145,7 @@ def update_metadata(
 
 
 @retried
-def add_host(context: Any, agg_id: int, host: str) -> None:
+def add_host(context: RequestContext, agg_id: int, host: str) -> None:
     """:raises AggregateNotFound, AggregateHostExists:"""
     try:
         with context_manager.writer.using(context) as session:
@@ -158,7 +159,7 @@ def add_host(context: Any, agg_id: int, host: str) -> None:
 
 
 @retried
-def remove_host(context: Any, agg_id: int, host: str) -> None:
+def remove_host(context: RequestContext, agg_id: int, host: str) -> None:
     """:raises AggregateNotFound, AggregateHostNotFound:"""
     with context_manager.writer.using(context) as session:
         _row(session, agg_id)
@@ -179,7 +180,7 @@ def remove_host(context: Any, agg_id: int, host: str) -> None:
 
 
 @retried
-def destroy(context: Any, agg_id: int) -> None:
+def destroy(context: RequestContext, agg_id: int) -> None:
     """Soft-delete the aggregate and its metadata (the API refuses an
     aggregate that still has hosts). :raises AggregateNotFound:"""
     now = lite_db.utcnow()
@@ -209,7 +210,7 @@ def zone_hosts_query(zone: str | None = None) -> Any:
 
 
 @retried
-def host_zones(context: Any) -> dict[str, str]:
+def host_zones(context: RequestContext) -> dict[str, str]:
     """host -> the zone aggregates give it (hosts in none are left
     out: they are in the default zone). One query."""
     with context_manager.reader.using(context) as session:
@@ -220,7 +221,9 @@ def host_zones(context: Any) -> dict[str, str]:
 
 
 @retried
-def zones_of_hosts(context: Any, hosts: list[str]) -> list[tuple[int, str]]:
+def zones_of_hosts(
+    context: RequestContext, hosts: list[str]
+) -> list[tuple[int, str]]:
     """(aggregate id, zone) of the aggregates with a zone that hold
     any of ``hosts``, in one query."""
     if not hosts:

@@ -6,6 +6,7 @@ from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import sqlalchemy as sa
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.db import models
@@ -20,7 +21,7 @@ CN = models.ComputeNode
 
 @retried
 def compute_node_create(
-    context: Any, values: dict[str, Any]
+    context: RequestContext, values: dict[str, Any]
 ) -> dict[str, Any]:
     """Create a node with the caller's uuid.
 
@@ -54,7 +55,9 @@ def compute_node_create(
 
 
 @retried
-def compute_node_get(context: Any, **filters: Any) -> dict[str, Any]:
+def compute_node_get(
+    context: RequestContext, **filters: Any
+) -> dict[str, Any]:
     """One live compute node by id, uuid, or host + hypervisor_hostname."""
     with context_manager.reader.using(context) as session:
         row = session.scalars(
@@ -66,7 +69,9 @@ def compute_node_get(context: Any, **filters: Any) -> dict[str, Any]:
 
 
 @retried
-def compute_node_get_deleted(context: Any, uuid: str) -> dict[str, Any]:
+def compute_node_get_deleted(
+    context: RequestContext, uuid: str
+) -> dict[str, Any]:
     """A soft-deleted compute node by uuid (its service was deleted)."""
     with context_manager.reader.using(context) as session:
         row = session.scalars(
@@ -80,7 +85,9 @@ def compute_node_get_deleted(context: Any, uuid: str) -> dict[str, Any]:
 
 
 @retried
-def compute_node_get_all(context: Any, **filters: Any) -> list[dict[str, Any]]:
+def compute_node_get_all(
+    context: RequestContext, **filters: Any
+) -> list[dict[str, Any]]:
     """Live compute nodes, filtered by column equality, in id order."""
     with context_manager.reader.using(context) as session:
         query = sa.select(CN).where(CN.deleted == 0).filter_by(**filters)
@@ -89,7 +96,7 @@ def compute_node_get_all(context: Any, **filters: Any) -> list[dict[str, Any]]:
 
 @retried
 def compute_node_update(
-    context: Any, node_id: int, values: dict[str, Any]
+    context: RequestContext, node_id: int, values: dict[str, Any]
 ) -> dict[str, Any]:
     """Update one node. A node that moves to another host (a bare-metal
     node served by another agent now) takes the host of its instances
@@ -115,7 +122,7 @@ def compute_node_update(
 
 
 @retried
-def compute_node_destroy(context: Any, node_id: int) -> None:
+def compute_node_destroy(context: RequestContext, node_id: int) -> None:
     with context_manager.writer.using(context) as session:
         session.execute(
             sa.update(CN)
@@ -213,7 +220,9 @@ def usage_refresh_statement(node_ids: Any) -> Any:
 
 
 @retry_on_deadlock
-def compute_node_refresh_usage(context: Any, node_id: int) -> dict[str, Any]:
+def compute_node_refresh_usage(
+    context: RequestContext, node_id: int
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         session.execute(usage_refresh_statement([node_id]))
         row = session.get(CN, node_id, populate_existing=True)
@@ -257,7 +266,7 @@ STATISTICS = (
 
 
 @retried
-def compute_node_statistics(context: Any) -> dict[str, int]:
+def compute_node_statistics(context: RequestContext) -> dict[str, int]:
     """Sums over the live compute nodes of enabled, live nova-compute
     services (as upstream: a disabled host's nodes are left out), in one
     query."""

@@ -6,6 +6,7 @@ from typing import Any
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
@@ -17,7 +18,9 @@ ACCESS = models.FlavorProject
 
 
 @retried
-def flavor_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def flavor_create(
+    context: RequestContext, values: dict[str, Any]
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         for field in ('flavorid', 'name'):
             taken = session.scalar(
@@ -38,7 +41,7 @@ def flavor_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 @retried
 def flavor_update_description(
-    context: Any, flavorid: str, description: str | None
+    context: RequestContext, flavorid: str, description: str | None
 ) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = session.scalars(
@@ -52,7 +55,7 @@ def flavor_update_description(
 
 
 @retried
-def flavor_get(context: Any, flavorid: str) -> dict[str, Any]:
+def flavor_get(context: RequestContext, flavorid: str) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.scalars(
             sa.select(FL).where(FL.flavorid == flavorid)
@@ -64,7 +67,7 @@ def flavor_get(context: Any, flavorid: str) -> dict[str, Any]:
 
 @retried
 def flavor_get_all(
-    context: Any,
+    context: RequestContext,
     is_public: bool | None = None,
     project_id: str | None = None,
     min_vcpus: int | None = None,
@@ -111,7 +114,7 @@ def flavor_get_all(
 
 
 @retried
-def flavor_destroy(context: Any, flavorid: str) -> None:
+def flavor_destroy(context: RequestContext, flavorid: str) -> None:
     with context_manager.writer.using(context) as session:
         session.execute(
             sa.delete(ACCESS).where(
@@ -127,7 +130,7 @@ def flavor_destroy(context: Any, flavorid: str) -> None:
 
 @retried
 def flavor_change_extra_specs(
-    context: Any,
+    context: RequestContext,
     flavorid: str,
     new: Callable[[dict[str, str]], dict[str, str]],
 ) -> dict[str, str]:
@@ -149,7 +152,7 @@ def flavor_change_extra_specs(
 
 
 @retried
-def access_list(context: Any, flavor_id: int) -> list[str]:
+def access_list(context: RequestContext, flavor_id: int) -> list[str]:
     """The projects given access to a flavor (its row id), sorted."""
     with context_manager.reader.using(context) as session:
         return list(
@@ -162,7 +165,9 @@ def access_list(context: Any, flavor_id: int) -> list[str]:
 
 
 @retried
-def has_access(context: Any, flavor_id: int, project_id: str | None) -> bool:
+def has_access(
+    context: RequestContext, flavor_id: int, project_id: str | None
+) -> bool:
     with context_manager.reader.using(context) as session:
         return (
             session.execute(
@@ -176,7 +181,9 @@ def has_access(context: Any, flavor_id: int, project_id: str | None) -> bool:
 
 
 @retried
-def access_add(context: Any, flavor: dict[str, Any], project_id: str) -> None:
+def access_add(
+    context: RequestContext, flavor: dict[str, Any], project_id: str
+) -> None:
     """:raises FlavorAccessExists:"""
     try:
         with context_manager.writer.using(context) as session:
@@ -193,7 +200,7 @@ def access_add(context: Any, flavor: dict[str, Any], project_id: str) -> None:
 
 @retried
 def access_remove(
-    context: Any, flavor: dict[str, Any], project_id: str
+    context: RequestContext, flavor: dict[str, Any], project_id: str
 ) -> None:
     """:raises FlavorAccessNotFound:"""
     with context_manager.writer.using(context) as session:

@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import context_manager
@@ -65,7 +66,7 @@ def _update(
 
 @retried
 def rename_compute_host(
-    context: Any, old: str, new: str, down_time: int
+    context: RequestContext, old: str, new: str, down_time: int
 ) -> dict[str, int]:
     """Rename compute host ``old`` to ``new``; returns rows changed."""
     if not new or new == old:

@@ -11,6 +11,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from lite_common import uuids
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
@@ -21,7 +22,9 @@ IMG = models.Image
 
 
 @retried
-def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def image_create(
+    context: RequestContext, values: dict[str, Any]
+) -> dict[str, Any]:
     values = {**values, 'id': uuids.canonical(values['id'])}
     with context_manager.writer.using(context) as session:
         row = IMG(**values)
@@ -36,7 +39,7 @@ def image_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retried
-def image_get(context: Any, image_id: str) -> dict[str, Any]:
+def image_get(context: RequestContext, image_id: str) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.get(IMG, uuids.canonical(image_id))
         if row is None:
@@ -46,7 +49,7 @@ def image_get(context: Any, image_id: str) -> dict[str, Any]:
 
 @retried
 def image_get_all(
-    context: Any,
+    context: RequestContext,
     visible_to: str | None,
     filters: dict[str, Any],
     limit: int | None = None,
@@ -89,7 +92,7 @@ def image_get_all(
 
 @retried
 def image_update(
-    context: Any, image_id: str, values: dict[str, Any]
+    context: RequestContext, image_id: str, values: dict[str, Any]
 ) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = session.get(IMG, uuids.canonical(image_id))
@@ -102,7 +105,7 @@ def image_update(
 
 
 @retried
-def image_destroy(context: Any, image_id: str) -> None:
+def image_destroy(context: RequestContext, image_id: str) -> None:
     with context_manager.writer.using(context) as session:
         result = session.execute(
             sa.delete(IMG).where(IMG.id == uuids.canonical(image_id))
@@ -112,7 +115,7 @@ def image_destroy(context: Any, image_id: str) -> None:
 
 
 @retried
-def delete_if_exists(context: Any, image_id: str) -> bool:
+def delete_if_exists(context: RequestContext, image_id: str) -> bool:
     """Delete the image if there is one; whether there was."""
     with context_manager.writer.using(context) as session:
         result = session.execute(

@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.db import compute_nodes
@@ -30,7 +31,7 @@ SUCCESS, ERROR = states.ACTION_SUCCESS, states.ACTION_ERROR
 
 @retried
 def action_get(
-    context: Any, instance_uuid: str, request_id: str
+    context: RequestContext, instance_uuid: str, request_id: str
 ) -> dict[str, Any] | None:
     with context_manager.reader.using(context) as session:
         row = (
@@ -48,7 +49,7 @@ def action_get(
 
 @retried
 def actions_get(
-    context: Any,
+    context: RequestContext,
     instance_uuid: str,
     limit: int | None = None,
     marker: str | None = None,
@@ -93,7 +94,9 @@ def actions_get(
 
 
 @retried
-def events_get(context: Any, action_id: int) -> list[dict[str, Any]]:
+def events_get(
+    context: RequestContext, action_id: int
+) -> list[dict[str, Any]]:
     """The events of an action, newest first (upstream's order)."""
     with context_manager.reader.using(context) as session:
         query = (
@@ -106,7 +109,7 @@ def events_get(context: Any, action_id: int) -> list[dict[str, Any]]:
 
 @compute_nodes.retry_on_deadlock
 def event_start(
-    context: Any,
+    context: RequestContext,
     instance_uuid: str,
     request_id: str | None,
     event: str,
@@ -150,7 +153,7 @@ def event_start(
 
 @compute_nodes.retry_on_deadlock
 def event_finish(
-    context: Any,
+    context: RequestContext,
     instance_uuid: str,
     request_id: str | None,
     event: str,
@@ -206,7 +209,7 @@ def _touch(session: Any, action: int, now: Any) -> None:
 
 @compute_nodes.retry_on_deadlock
 def begin(
-    context: Any,
+    context: RequestContext,
     uuid: str,
     values: dict[str, Any],
     action: dict[str, Any],
@@ -260,14 +263,16 @@ def begin(
 
 
 @compute_nodes.retry_on_deadlock
-def record(context: Any, action: dict[str, Any]) -> None:
+def record(context: RequestContext, action: dict[str, Any]) -> None:
     """Record an action that changes no task state (lock, unlock)."""
     with context_manager.writer.using(context) as session:
         insert_action(session, action)
 
 
 @compute_nodes.retry_on_deadlock
-def record_many(context: Any, actions: list[dict[str, Any]]) -> None:
+def record_many(
+    context: RequestContext, actions: list[dict[str, Any]]
+) -> None:
     """Record one action per new instance (a create), in one
     statement."""
     if not actions:

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from lite_common import db as lite_db
 from lite_common import db_retry
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.db import compute_nodes
@@ -35,7 +36,9 @@ def _attr_values(values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retried
-def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def instance_create(
+    context: RequestContext, values: dict[str, Any]
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = INST(**_attr_values(flavors.with_type_id(session, values)))
         session.add(row)
@@ -47,7 +50,7 @@ def instance_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 @retried
 def instance_get_by_uuid(
-    context: Any, uuid: str, read_deleted: bool = False
+    context: RequestContext, uuid: str, read_deleted: bool = False
 ) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         query = sa.select(INST).where(INST.uuid == uuid)
@@ -152,7 +155,7 @@ def sort_order(keys: list[str], dirs: list[str]) -> list[tuple[str, str]]:
 
 @retried
 def instance_get_all(
-    context: Any,
+    context: RequestContext,
     filters: dict[str, Any],
     limit: int | None = None,
     marker: str | None = None,
@@ -188,7 +191,7 @@ def instance_get_all(
 
 @retried
 def instance_ids_by_compute_id(
-    context: Any, compute_ids: list[int]
+    context: RequestContext, compute_ids: list[int]
 ) -> dict[int, list[Any]]:
     """compute node id -> [(instance id, uuid)] of its live instances,
     oldest first, in one query."""
@@ -207,7 +210,7 @@ def instance_ids_by_compute_id(
 
 
 @retried
-def count_on_hosts(context: Any, hosts: list[str]) -> int:
+def count_on_hosts(context: RequestContext, hosts: list[str]) -> int:
     """How many live instances are on ``hosts``, in one query."""
     if not hosts:
         return 0
@@ -342,7 +345,9 @@ def _raise_unchanged(session: Any, uuid: str, expected: Any) -> None:
 
 
 @retried
-def stalled_builds(context: Any, older_than: Any, limit: int) -> list[str]:
+def stalled_builds(
+    context: RequestContext, older_than: Any, limit: int
+) -> list[str]:
     """uuids of instances still waiting to be scheduled (building,
     task ``scheduling``, on no host) whose record last changed before
     ``older_than``; oldest first."""
@@ -365,7 +370,9 @@ def stalled_builds(context: Any, older_than: Any, limit: int) -> list[str]:
 
 
 @retried
-def stalled_unshelves(context: Any, older_than: Any, limit: int) -> list[str]:
+def stalled_unshelves(
+    context: RequestContext, older_than: Any, limit: int
+) -> list[str]:
     """uuids of instances whose unshelve waits for the conductor (task
     ``unshelving``: shelved, or offloaded and on no host) whose record
     last changed before ``older_than``; oldest first. (One placed on a
@@ -392,7 +399,9 @@ _UUID_BATCH = 1000
 
 
 @retried
-def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
+def instance_presence(
+    context: RequestContext, uuids: list[str]
+) -> dict[str, str]:
     """uuid -> RECORD_LIVE (a live record) or RECORD_DELETED (only deleted
     records, see :mod:`nova_lite.states`);
     uuids with no record at all are absent. A few queries, whatever the
@@ -417,7 +426,7 @@ def instance_presence(context: Any, uuids: list[str]) -> dict[str, str]:
 
 @retried(rechecks=True)  # deadlocks too: see compute_nodes
 def instance_update(
-    context: Any,
+    context: RequestContext,
     uuid: str,
     values: dict[str, Any],
     expected_task_state: Any = ...,
@@ -484,7 +493,7 @@ def instance_update(
 
 
 @retried(rechecks=True)
-def instance_destroy(context: Any, uuid: str) -> dict[str, Any]:
+def instance_destroy(context: RequestContext, uuid: str) -> dict[str, Any]:
     """Soft-delete an instance and give its resources back to its node.
     Run again after an attempt whose commit went unseen, it finds the
     instance deleted: that attempt deleted it."""
@@ -529,7 +538,7 @@ def _reclaimable(older_than: Any, hosts: list[str]) -> list[Any]:
 
 @retried
 def claim_reclaimable(
-    context: Any, older_than: Any, hosts: list[str], limit: int
+    context: RequestContext, older_than: Any, hosts: list[str], limit: int
 ) -> list[dict[str, Any]]:
     """Soft-deleted instances of ``hosts`` deleted before ``older_than``
     (at most ``limit``, oldest first) set to task ``deleting`` in one

@@ -12,6 +12,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db import quotas
@@ -22,13 +23,13 @@ from nova_lite.db.api import retried
 KEY = models.KeyPair
 
 
-def _live(user_id: str) -> Any:
+def _live(user_id: str | None) -> Any:
     return sa.and_(KEY.user_id == user_id, KEY.deleted == 0)
 
 
 @retried
 def create(
-    context: Any, project_id: str, values: dict[str, Any]
+    context: RequestContext, project_id: str, values: dict[str, Any]
 ) -> dict[str, Any]:
     """:raises KeyPairExists, KeypairLimitExceeded:"""
     quotas.ensure_lock_row(context, project_id)
@@ -52,7 +53,9 @@ def create(
 
 
 @retried
-def get(context: Any, user_id: str, name: str) -> dict[str, Any]:
+def get(
+    context: RequestContext, user_id: str | None, name: str
+) -> dict[str, Any]:
     """:raises KeypairNotFound:"""
     with context_manager.reader.using(context) as session:
         row = session.scalars(
@@ -65,7 +68,7 @@ def get(context: Any, user_id: str, name: str) -> dict[str, Any]:
 
 @retried
 def list_page(
-    context: Any,
+    context: RequestContext,
     user_id: str,
     limit: int | None = None,
     marker: str | None = None,
@@ -90,7 +93,7 @@ def list_page(
 
 
 @retried
-def destroy(context: Any, user_id: str, name: str) -> None:
+def destroy(context: RequestContext, user_id: str, name: str) -> None:
     """Soft delete (the name is free again). :raises KeypairNotFound:"""
     with context_manager.writer.using(context) as session:
         result = session.execute(

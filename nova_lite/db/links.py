@@ -18,6 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite.db import models
 from nova_lite.db.api import context_manager
 
@@ -72,7 +73,7 @@ def _dest_node_of_migration() -> Any:
 
 
 def _fill(
-    context: Any,
+    context: RequestContext,
     model: Any,
     column: str,
     value: Any,
@@ -102,7 +103,7 @@ def _fill(
 
 
 def fill_instance_compute_ids(
-    context: Any, max_count: int, host: str | None = None
+    context: RequestContext, max_count: int, host: str | None = None
 ) -> Result:
     """Instance.compute_id from host + node (live instances placed on a
     node; shelved-offloaded and unscheduled ones have no node)."""
@@ -115,7 +116,7 @@ def fill_instance_compute_ids(
 
 
 def fill_compute_node_service_ids(
-    context: Any, max_count: int, host: str | None = None
+    context: RequestContext, max_count: int, host: str | None = None
 ) -> Result:
     """ComputeNode.service_id from the host's nova-compute service."""
     where = [CN.deleted == 0]
@@ -134,7 +135,7 @@ UNCLAIMED_STATUSES = ('accepted', 'pre-migrating')
 
 
 def fill_migration_dest_compute_ids(
-    context: Any, max_count: int, host: str | None = None
+    context: RequestContext, max_count: int, host: str | None = None
 ) -> Result:
     """Migration.dest_compute_id from dest_compute + dest_node, for
     moves past their destination's claim only."""
@@ -165,7 +166,7 @@ ONLINE_MIGRATIONS: dict[str, Callable[..., Result]] = {
 
 
 def fill_all(
-    context: Any,
+    context: RequestContext,
     func: Callable[..., Result],
     batch: int,
     host: str | None = None,

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 
 from lite_common import db as lite_db
 from lite_common import db_retry
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import states
 from nova_lite.db import models
@@ -17,7 +18,9 @@ MIG = models.Migration
 
 
 @retried
-def migration_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def migration_create(
+    context: RequestContext, values: dict[str, Any]
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = MIG(**values)
         session.add(row)
@@ -26,7 +29,7 @@ def migration_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @retried
-def migration_get(context: Any, **filters: Any) -> dict[str, Any]:
+def migration_get(context: RequestContext, **filters: Any) -> dict[str, Any]:
     with context_manager.reader.using(context) as session:
         row = session.scalars(
             sa.select(MIG).where(MIG.deleted == 0).filter_by(**filters)
@@ -38,7 +41,7 @@ def migration_get(context: Any, **filters: Any) -> dict[str, Any]:
 
 @retried
 def migration_update(
-    context: Any, migration_id: int, values: dict[str, Any]
+    context: RequestContext, migration_id: int, values: dict[str, Any]
 ) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = session.get(MIG, migration_id)
@@ -52,7 +55,7 @@ def migration_update(
 
 @retried
 def migration_get_all(
-    context: Any,
+    context: RequestContext,
     filters: dict[str, Any],
     limit: int | None = None,
     marker: str | None = None,
@@ -143,7 +146,9 @@ def _uncleaned_evacuations() -> Any:
 
 
 @retried
-def evacuations_from(context: Any, host: str) -> list[dict[str, Any]]:
+def evacuations_from(
+    context: RequestContext, host: str
+) -> list[dict[str, Any]]:
     """Evacuations away from ``host`` whose copy there its agent has not
     cleaned up (accepted, pre-migrating or done), in one query, whether
     or not their instance has been deleted since."""
@@ -166,7 +171,9 @@ def uncleaned_evacuation_hosts() -> Any:
 
 
 @retried
-def uncleaned_evacuations_count(context: Any, host: str) -> dict[str, int]:
+def uncleaned_evacuations_count(
+    context: RequestContext, host: str
+) -> dict[str, int]:
     """status -> how many evacuations from ``host`` are uncleaned."""
     with context_manager.reader.using(context) as session:
         rows = session.execute(
@@ -179,7 +186,7 @@ def uncleaned_evacuations_count(context: Any, host: str) -> dict[str, int]:
 
 @retried
 def evacuations_to(
-    context: Any, host: str, node_ids: list[int]
+    context: RequestContext, host: str, node_ids: list[int]
 ) -> list[dict[str, Any]]:
     """Evacuations to this host left unfinished: claimed by one of its
     nodes (pre-migrating), or accepted with this host chosen as the
@@ -209,7 +216,7 @@ def evacuations_to(
 
 @retried
 def cold_moves_in_flight(
-    context: Any, host: str, node_ids: list[int]
+    context: RequestContext, host: str, node_ids: list[int]
 ) -> list[dict[str, Any]]:
     """Cold migrations and resizes in flight from ``host`` or claimed by
     one of its nodes, oldest first, in one query."""
@@ -232,7 +239,7 @@ def cold_moves_in_flight(
 
 @retried
 def stalled_before_destination(
-    context: Any, older_than: Any, limit: int
+    context: RequestContext, older_than: Any, limit: int
 ) -> list[dict[str, Any]]:
     """Moves last changed before ``older_than`` that no destination has
     claimed: evacuations ``accepted`` with no destination chosen, cold
@@ -264,7 +271,7 @@ def stalled_before_destination(
 
 
 @retried
-def mark_completed(context: Any, migration_ids: list[int]) -> int:
+def mark_completed(context: RequestContext, migration_ids: list[int]) -> int:
     """``done`` -> ``completed`` (the source cleaned up), in one
     statement; records in any other status are left as they are."""
     if not migration_ids:
@@ -293,7 +300,7 @@ def _shows(session: Any, migration_id: int, **values: Any) -> bool:
 
 
 @retried(idempotent=True)  # returns the status it finds
-def finish_on_destination(context: Any, migration_id: int) -> str:
+def finish_on_destination(context: RequestContext, migration_id: int) -> str:
     """``pre-migrating`` -> ``done`` once the destination holds the
     instance; a record the source already marked ``completed`` keeps that
     status. Returns the status the record has afterwards."""
@@ -312,7 +319,7 @@ def finish_on_destination(context: Any, migration_id: int) -> str:
 
 @retried(rechecks=True)
 def set_destination(
-    context: Any,
+    context: RequestContext,
     migration_id: int,
     host: str,
     node: str,
@@ -347,7 +354,11 @@ def set_destination(
 
 @retried
 def release_destination(
-    context: Any, migration_id: int, host: str, node: str, max_attempts: int
+    context: RequestContext,
+    migration_id: int,
+    host: str,
+    node: str,
+    max_attempts: int,
 ) -> bool:
     """Undo the conductor's choice of ``host``/``node`` after that
     destination refused at its claim, so that another is chosen: only
@@ -390,7 +401,7 @@ def release_destination(
 
 @retried(rechecks=True)
 def migration_transition(
-    context: Any,
+    context: RequestContext,
     migration_id: int,
     from_statuses: tuple[str, ...],
     status: str,

@@ -22,6 +22,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import instance_actions
@@ -101,7 +102,7 @@ def _check_no_open_move(session: Any, uuid: str) -> None:
 
 @retried
 def start_task(
-    context: Any,
+    context: RequestContext,
     uuid: str,
     values: dict[str, Any],
     action: dict[str, Any] | None = None,
@@ -117,7 +118,7 @@ def start_task(
 
 @compute_nodes.retry_on_deadlock
 def begin_move(
-    context: Any,
+    context: RequestContext,
     uuid: str,
     instance_values: dict[str, Any],
     migration_values: dict[str, Any],
@@ -243,7 +244,7 @@ def _end_cold_moves(session: Any, uuid: str) -> int:
 
 @compute_nodes.retry_on_deadlock
 def reset_state(
-    context: Any,
+    context: RequestContext,
     uuid: str,
     vm_state: str,
     action: dict[str, Any] | None = None,

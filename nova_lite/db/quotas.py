@@ -19,6 +19,7 @@ from oslo_config import cfg
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import flavors
@@ -113,7 +114,7 @@ def _limits(session: Any, project_id: str | None) -> dict[str, int]:
 
 
 @retried
-def class_quotas(context: Any, name: str) -> dict[str, int]:
+def class_quotas(context: RequestContext, name: str) -> dict[str, int]:
     """A quota class's limits: its rows over ``[quota]``."""
     with context_manager.reader.using(context) as session:
         return _overlaid(session, [class_key(name)])
@@ -137,21 +138,27 @@ def _usage(session: Any, project_id: str | None) -> dict[str, int]:
 
 
 @retried
-def project_quotas(context: Any, project_id: str | None) -> dict[str, int]:
+def project_quotas(
+    context: RequestContext, project_id: str | None
+) -> dict[str, int]:
     """resource -> limit of the project (its own or the default)."""
     with context_manager.reader.using(context) as session:
         return _limits(session, project_id)
 
 
 @retried
-def project_usage(context: Any, project_id: str | None) -> dict[str, int]:
+def project_usage(
+    context: RequestContext, project_id: str | None
+) -> dict[str, int]:
     """instances, cores and ram in use by the project."""
     with context_manager.reader.using(context) as session:
         return _usage(session, project_id)
 
 
 @retried
-def quota_set(context: Any, project_id: str, limits: dict[str, int]) -> None:
+def quota_set(
+    context: RequestContext, project_id: str, limits: dict[str, int]
+) -> None:
     """Store the project's limits of the given resources."""
     with context_manager.writer.using(context) as session:
         for resource, limit in limits.items():
@@ -175,14 +182,14 @@ def quota_set(context: Any, project_id: str, limits: dict[str, int]) -> None:
 
 
 @retried
-def quota_destroy_all(context: Any, project_id: str) -> None:
+def quota_destroy_all(context: RequestContext, project_id: str) -> None:
     """Back to the defaults for every resource of the project."""
     with context_manager.writer.using(context) as session:
         session.execute(sa.delete(QUOTA).where(QUOTA.project_id == project_id))
 
 
 @retried
-def ensure_lock_row(context: Any, project_id: str) -> None:
+def ensure_lock_row(context: RequestContext, project_id: str) -> None:
     """The project's lock row exists (its own short transaction)."""
     try:
         with context_manager.writer.using(context) as session:
@@ -251,7 +258,7 @@ def _over(
 
 @compute_nodes.retry_on_deadlock
 def create_instances(
-    context: Any,
+    context: RequestContext,
     project_id: str,
     per_item: dict[str, int],
     low: int,

@@ -13,6 +13,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db import quotas
@@ -44,7 +45,7 @@ def _load(session: Any, rows: list[Any]) -> list[dict[str, Any]]:
 
 
 @retried
-def create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     """A new group of ``values['project_id']``, within the project's
     ``server_groups`` quota (checked under its quota lock row, as key
     pairs are). :raises ServerGroupLimitExceeded:"""
@@ -71,7 +72,7 @@ def _live(uuid: str) -> Any:
 
 
 @retried
-def get(context: Any, uuid: str) -> dict[str, Any]:
+def get(context: RequestContext, uuid: str) -> dict[str, Any]:
     """:raises InstanceGroupNotFound:"""
     with context_manager.reader.using(context) as session:
         row = session.scalars(sa.select(GROUP).where(_live(uuid))).first()
@@ -82,7 +83,10 @@ def get(context: Any, uuid: str) -> dict[str, Any]:
 
 @retried
 def get_all(
-    context: Any, project_id: str | None, limit: int | None, offset: int
+    context: RequestContext,
+    project_id: str | None,
+    limit: int | None,
+    offset: int,
 ) -> list[dict[str, Any]]:
     """The groups of ``project_id`` (None: of every project), oldest
     first."""
@@ -97,7 +101,7 @@ def get_all(
 
 
 @retried
-def destroy(context: Any, uuid: str) -> None:
+def destroy(context: RequestContext, uuid: str) -> None:
     """Soft-delete the group and its member rows.
 
     :raises InstanceGroupNotFound:
@@ -119,7 +123,7 @@ def destroy(context: Any, uuid: str) -> None:
 
 @retried
 def add_members(
-    context: Any, group_id: int, instance_uuids: list[str]
+    context: RequestContext, group_id: int, instance_uuids: list[str]
 ) -> None:
     with context_manager.writer.using(context) as session:
         session.add_all(
@@ -130,7 +134,7 @@ def add_members(
 
 @retried
 def group_of_instance(
-    context: Any, instance_uuid: str
+    context: RequestContext, instance_uuid: str
 ) -> dict[str, Any] | None:
     """The live group ``instance_uuid`` is a member of, or None."""
     with context_manager.reader.using(context) as session:

@@ -7,6 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import compute_nodes
 from nova_lite.db import models
@@ -18,7 +19,7 @@ INST = models.Instance
 
 @compute_nodes.retry_on_deadlock
 def change(
-    context: Any,
+    context: RequestContext,
     uuid: str,
     new: Callable[[dict[str, str]], dict[str, str]],
     check: Callable[[dict[str, Any]], None],

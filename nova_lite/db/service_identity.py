@@ -31,6 +31,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
@@ -71,7 +72,7 @@ def _in_use(row: Any, down_time: float) -> exception.ComputeHostInUse:
 
 @retried
 def claim(
-    context: Any,
+    context: RequestContext,
     service_id: int,
     incarnation: str,
     process: str,
@@ -129,7 +130,7 @@ def _replaced(
 
 @retried(idempotent=True)  # a second heartbeat is harmless
 def heartbeat(
-    context: Any, service_id: int, host: str, incarnation: str
+    context: RequestContext, service_id: int, host: str, incarnation: str
 ) -> datetime.datetime:
     """A heartbeat of the holder ``incarnation`` (one UPDATE).
 
@@ -158,7 +159,7 @@ def heartbeat(
 
 @retried
 def check_held(
-    context: Any, service_id: int, host: str, incarnation: str
+    context: RequestContext, service_id: int, host: str, incarnation: str
 ) -> None:
     """Nothing when ``incarnation`` holds the service row (one query).
 
@@ -175,7 +176,7 @@ def check_held(
 
 
 @retried
-def let_go(context: Any, service_id: int, incarnation: str) -> bool:
+def let_go(context: RequestContext, service_id: int, incarnation: str) -> bool:
     """A clean stop: the holder ``incarnation`` lets the name go, so
     that a new agent may take it at once; False when it held it no
     more."""
@@ -190,7 +191,7 @@ def let_go(context: Any, service_id: int, incarnation: str) -> bool:
 
 
 @retried
-def release(context: Any, host: str, binary: str) -> dict[str, Any]:
+def release(context: RequestContext, host: str, binary: str) -> dict[str, Any]:
     """Let the host name go whoever holds it (an operator who knows its
     process is dead); returns the row as it was. A process of that name
     still running is fenced from now on: it destroys nothing and stops

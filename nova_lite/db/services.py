@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 
 from lite_common import db as lite_db
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import as_dict as _as_dict
@@ -17,7 +18,9 @@ from nova_lite.db.api import soft_delete_values as _soft_delete_values
 
 
 @retried
-def service_create(context: Any, values: dict[str, Any]) -> dict[str, Any]:
+def service_create(
+    context: RequestContext, values: dict[str, Any]
+) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = models.Service(**values)
         session.add(row)
@@ -35,7 +38,7 @@ def _service_query(session: orm.Session) -> Any:
 
 
 @retried
-def service_get(context: Any, **filters: Any) -> dict[str, Any]:
+def service_get(context: RequestContext, **filters: Any) -> dict[str, Any]:
     """One live service by any of id, uuid, (host, binary)."""
     with context_manager.reader.using(context) as session:
         query = _service_query(session).filter_by(**filters)
@@ -47,7 +50,7 @@ def service_get(context: Any, **filters: Any) -> dict[str, Any]:
 
 @retried
 def service_get_all(
-    context: Any, binary: str | None = None, host: str | None = None
+    context: RequestContext, binary: str | None = None, host: str | None = None
 ) -> list[dict[str, Any]]:
     with context_manager.reader.using(context) as session:
         query = _service_query(session).order_by(models.Service.id)
@@ -59,7 +62,7 @@ def service_get_all(
 
 
 @retried
-def service_min_version(context: Any, binary: str) -> int:
+def service_min_version(context: RequestContext, binary: str) -> int:
     """The oldest version among the live services of ``binary`` that
     are not forced down (upstream's rule: a host forced down, e.g. the
     source of an evacuation, does not hold the others back); 0 when
@@ -77,7 +80,7 @@ def service_min_version(context: Any, binary: str) -> int:
 
 @retried
 def service_update(
-    context: Any, service_id: int, values: dict[str, Any]
+    context: RequestContext, service_id: int, values: dict[str, Any]
 ) -> dict[str, Any]:
     with context_manager.writer.using(context) as session:
         row = session.get(models.Service, service_id)
@@ -90,7 +93,9 @@ def service_update(
 
 
 @retried(idempotent=True)  # a second heartbeat is harmless
-def service_heartbeat(context: Any, service_id: int) -> datetime.datetime:
+def service_heartbeat(
+    context: RequestContext, service_id: int
+) -> datetime.datetime:
     """Record a heartbeat in one statement; returns its time."""
     now = lite_db.utcnow()
     with context_manager.writer.using(context) as session:
@@ -109,7 +114,7 @@ def service_heartbeat(context: Any, service_id: int) -> datetime.datetime:
 
 
 @retried
-def service_destroy(context: Any, service_id: int) -> None:
+def service_destroy(context: RequestContext, service_id: int) -> None:
     with context_manager.writer.using(context) as session:
         session.execute(
             sa.update(models.Service)

@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import context_manager
@@ -19,7 +20,9 @@ MAX_TAGS = 50
 
 
 @retried
-def for_servers(context: Any, uuids: Iterable[str]) -> dict[str, list[str]]:
+def for_servers(
+    context: RequestContext, uuids: Iterable[str]
+) -> dict[str, list[str]]:
     """uuid -> its tags, sorted, in one query."""
     wanted = list(uuids)
     found: dict[str, list[str]] = {uuid: [] for uuid in wanted}
@@ -46,7 +49,7 @@ def _lock_live(session: Any, uuid: str) -> None:
 
 
 @retried
-def add(context: Any, uuid: str, tag: str) -> bool:
+def add(context: RequestContext, uuid: str, tag: str) -> bool:
     """Tag the server; False if it had the tag.
 
     :raises InstanceNotFound, TooManyTags:
@@ -65,7 +68,7 @@ def add(context: Any, uuid: str, tag: str) -> bool:
 
 
 @retried
-def replace(context: Any, uuid: str, tags: list[str]) -> list[str]:
+def replace(context: RequestContext, uuid: str, tags: list[str]) -> list[str]:
     """The server's tags become ``tags`` (deduplicated); returns them."""
     unique = sorted(set(tags))
     if len(unique) > MAX_TAGS:
@@ -82,7 +85,7 @@ def replace(context: Any, uuid: str, tags: list[str]) -> list[str]:
 
 
 @retried
-def delete(context: Any, uuid: str, tag: str | None = None) -> None:
+def delete(context: RequestContext, uuid: str, tag: str | None = None) -> None:
     """Remove one tag (or all).
 
     :raises InstanceTagNotFound: the server has no such tag.

@@ -5,6 +5,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import models
 from nova_lite.db.api import context_manager
@@ -25,7 +26,7 @@ _COLUMNS = (
 
 @retried
 def instances_in_window(
-    context: Any,
+    context: RequestContext,
     start: datetime.datetime,
     stop: datetime.datetime,
     project_id: str | None,

@@ -18,6 +18,7 @@ from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
 from lite_common import rpc
+from lite_common.context import RequestContext
 
 _local = threading.local()
 _UNSET = object()
@@ -62,13 +63,15 @@ class NovaLiteObject(
         return self
 
     @staticmethod
-    def _from_db_object(context: Any, obj: Any, values: dict[str, Any]) -> Any:
+    def _from_db_object(
+        context: RequestContext, obj: Any, values: dict[str, Any]
+    ) -> Any:
         obj._load_from_db(values)
         obj._context = context
         return obj
 
     @classmethod
-    def _from_db(cls, context: Any, values: dict[str, Any]) -> Any:
+    def _from_db(cls, context: RequestContext, values: dict[str, Any]) -> Any:
         return cls._from_db_object(context, cls(context), values)
 
 
@@ -80,7 +83,7 @@ class NovaLiteObjectList(ovo_base.ObjectListBase):
 
     @classmethod
     def _from_rows(
-        cls, context: Any, item_cls: Any, rows: list[dict[str, Any]]
+        cls, context: RequestContext, item_cls: Any, rows: list[dict[str, Any]]
     ) -> Any:
         return ovo_base.obj_make_list(context, cls(context), item_cls, rows)
 

@@ -1,10 +1,9 @@
 """The ComputeNode object: one hypervisor node and its resources."""
 
-from typing import Any
-
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.db import compute_nodes as db
 from nova_lite.objects import base
@@ -43,12 +42,14 @@ class ComputeNode(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_uuid(cls, context: Any, uuid: str) -> 'ComputeNode':
+    def get_by_uuid(cls, context: RequestContext, uuid: str) -> 'ComputeNode':
         return cls._from_db(context, db.compute_node_get(context, uuid=uuid))
 
     @classmethod
     @ovo_base.remotable
-    def get_deleted_by_uuid(cls, context: Any, uuid: str) -> 'ComputeNode':
+    def get_deleted_by_uuid(
+        cls, context: RequestContext, uuid: str
+    ) -> 'ComputeNode':
         """The soft-deleted node of that uuid (its service was deleted
         while the agent was away); ComputeNodeNotFound without one."""
         return cls._from_db(
@@ -57,13 +58,13 @@ class ComputeNode(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_id(cls, context: Any, node_id: int) -> 'ComputeNode':
+    def get_by_id(cls, context: RequestContext, node_id: int) -> 'ComputeNode':
         return cls._from_db(context, db.compute_node_get(context, id=node_id))
 
     @classmethod
     @ovo_base.remotable
     def get_by_host_and_nodename(
-        cls, context: Any, host: str, nodename: str
+        cls, context: RequestContext, host: str, nodename: str
     ) -> 'ComputeNode':
         return cls._from_db(
             context,
@@ -111,7 +112,7 @@ class ComputeNodeList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_all(cls, context: Any) -> 'ComputeNodeList':
+    def get_all(cls, context: RequestContext) -> 'ComputeNodeList':
         return cls._from_rows(
             context, ComputeNode, db.compute_node_get_all(context)
         )
@@ -119,7 +120,7 @@ class ComputeNodeList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_by_service_id(
-        cls, context: Any, service_id: int
+        cls, context: RequestContext, service_id: int
     ) -> 'ComputeNodeList':
         """The nodes of a service, by the integer link."""
         return cls._from_rows(
@@ -130,7 +131,9 @@ class ComputeNodeList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_all_by_host(cls, context: Any, host: str) -> 'ComputeNodeList':
+    def get_all_by_host(
+        cls, context: RequestContext, host: str
+    ) -> 'ComputeNodeList':
         return cls._from_rows(
             context, ComputeNode, db.compute_node_get_all(context, host=host)
         )

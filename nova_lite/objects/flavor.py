@@ -5,6 +5,7 @@ from typing import Any
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from lite_common.context import RequestContext
 from nova_lite.db import flavors as db
 from nova_lite.objects import base
 
@@ -32,7 +33,9 @@ class Flavor(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_flavor_id(cls, context: Any, flavorid: str) -> 'Flavor':
+    def get_by_flavor_id(
+        cls, context: RequestContext, flavorid: str
+    ) -> 'Flavor':
         return cls._from_db(context, db.flavor_get(context, flavorid))
 
     @ovo_base.remotable

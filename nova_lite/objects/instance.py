@@ -14,6 +14,7 @@ from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from lite_common.context import RequestContext
 from nova_lite.db import images
 from nova_lite.db import instances as db
 from nova_lite.db import links
@@ -102,7 +103,7 @@ class Instance(base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_by_uuid(
-        cls, context: Any, uuid: str, read_deleted: bool = False
+        cls, context: RequestContext, uuid: str, read_deleted: bool = False
     ) -> 'Instance':
         return cls._from_db(
             context,
@@ -158,7 +159,7 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_by_compute_id(
-        cls, context: Any, compute_id: int
+        cls, context: RequestContext, compute_id: int
     ) -> 'InstanceList':
         """The live instances of a compute node, by the integer link."""
         rows = db.instance_get_all(context, {'compute_id': compute_id})
@@ -167,7 +168,7 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_by_filters(
-        cls, context: Any, filters: dict[str, Any]
+        cls, context: RequestContext, filters: dict[str, Any]
     ) -> 'InstanceList':
         """Live instances matching the instance list filters of the DB
         API (e.g. compute_id and a list of task_state values)."""
@@ -177,7 +178,7 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_uuids_by_compute_ids(
-        cls, context: Any, compute_ids: list[int]
+        cls, context: RequestContext, compute_ids: list[int]
     ) -> list[str]:
         """UUIDs of the live instances of these nodes (one light query,
         no objects)."""
@@ -186,14 +187,18 @@ class InstanceList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_presence(cls, context: Any, uuids: list[str]) -> dict[str, str]:
+    def get_presence(
+        cls, context: RequestContext, uuids: list[str]
+    ) -> dict[str, str]:
         """uuid -> 'live' or 'deleted' (no record at all: absent), for
         what a hypervisor holds; a few light queries, no objects."""
         return db.instance_presence(context, uuids)
 
     @classmethod
     @ovo_base.remotable
-    def fill_compute_ids(cls, context: Any, host: str, batch: int) -> int:
+    def fill_compute_ids(
+        cls, context: RequestContext, host: str, batch: int
+    ) -> int:
         """Set compute_id on this host's instances that lack it (from
         host + node), in batches of ``batch`` rows; returns how many."""
         return links.fill_all(

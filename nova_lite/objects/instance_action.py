@@ -17,6 +17,7 @@ from oslo_log import log as logging
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from lite_common.context import RequestContext
 from lite_common.exception import LiteException
 from nova_lite import exception
 from nova_lite import states
@@ -44,7 +45,7 @@ class InstanceActionEvent(base.NovaLiteObject):
     @ovo_base.remotable
     def event_start(
         cls,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         request_id: str | None,
         event: str,
@@ -56,7 +57,7 @@ class InstanceActionEvent(base.NovaLiteObject):
     @ovo_base.remotable
     def action_begin(
         cls,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         action: str,
         task_state: str,
@@ -92,7 +93,7 @@ class InstanceActionEvent(base.NovaLiteObject):
     @ovo_base.remotable
     def event_finish(
         cls,
-        context: Any,
+        context: RequestContext,
         instance_uuid: str,
         request_id: str | None,
         event: str,
@@ -130,7 +131,7 @@ def failure_details(error: BaseException | str) -> str:
     return message[:DETAILS_LENGTH]
 
 
-def request_id(context: Any) -> str | None:
+def request_id(context: RequestContext) -> str | None:
     return getattr(context, 'request_id', None)
 
 
@@ -148,7 +149,7 @@ class Outcome:
 
 @contextlib.contextmanager
 def recorded(
-    context: Any,
+    context: RequestContext,
     instance_uuid: str,
     event: str,
     host: str | None,
@@ -205,7 +206,9 @@ def recorded(
         )
 
 
-def _safely(method: Any, context: Any, instance_uuid: str, *args: Any) -> None:
+def _safely(
+    method: Any, context: RequestContext, instance_uuid: str, *args: Any
+) -> None:
     try:
         method(context, instance_uuid, *args)
     except Exception as exc:

@@ -8,6 +8,7 @@ from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from lite_common.context import RequestContext
 from nova_lite.db import links
 from nova_lite.db import migrations as db
 from nova_lite.objects import base
@@ -62,7 +63,9 @@ class Migration(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_id(cls, context: Any, migration_id: int) -> 'Migration':
+    def get_by_id(
+        cls, context: RequestContext, migration_id: int
+    ) -> 'Migration':
         return cls._from_db(
             context, db.migration_get(context, id=migration_id)
         )
@@ -185,14 +188,16 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_by_filters(
-        cls, context: Any, filters: dict[str, Any]
+        cls, context: RequestContext, filters: dict[str, Any]
     ) -> 'MigrationList':
         rows = db.migration_get_all(context, filters)
         return cls._from_rows(context, Migration, rows)
 
     @classmethod
     @ovo_base.remotable
-    def get_evacuations_from(cls, context: Any, host: str) -> 'MigrationList':
+    def get_evacuations_from(
+        cls, context: RequestContext, host: str
+    ) -> 'MigrationList':
         """Evacuations away from ``host`` whose copy there is not cleaned
         up: accepted, pre-migrating or done (one query, including those
         of since-deleted instances)."""
@@ -203,7 +208,7 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_evacuations_to(
-        cls, context: Any, host: str, node_ids: list[int]
+        cls, context: RequestContext, host: str, node_ids: list[int]
     ) -> 'MigrationList':
         """Evacuations to this host left unfinished (claimed by one of
         ``node_ids``, or accepted with this host chosen), one query."""
@@ -214,7 +219,7 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_cold_moves_in_flight(
-        cls, context: Any, host: str, node_ids: list[int]
+        cls, context: RequestContext, host: str, node_ids: list[int]
     ) -> 'MigrationList':
         """Cold migrations and resizes in flight from ``host`` or claimed
         by one of ``node_ids`` (one query)."""
@@ -226,12 +231,16 @@ class MigrationList(base.NovaLiteObjectList, base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def mark_completed(cls, context: Any, migration_ids: list[int]) -> int:
+    def mark_completed(
+        cls, context: RequestContext, migration_ids: list[int]
+    ) -> int:
         return db.mark_completed(context, migration_ids)
 
     @classmethod
     @ovo_base.remotable
-    def fill_dest_compute_ids(cls, context: Any, host: str, batch: int) -> int:
+    def fill_dest_compute_ids(
+        cls, context: RequestContext, host: str, batch: int
+    ) -> int:
         """Set dest_compute_id on migrations to this host that lack it
         (from dest_compute + dest_node), in batches; returns how many."""
         return links.fill_all(

@@ -10,6 +10,7 @@ from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
+from lite_common.context import RequestContext
 from nova_lite.db import service_identity
 from nova_lite.db import services as db
 from nova_lite.objects import base
@@ -73,7 +74,7 @@ class Service(base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_by_host_and_binary(
-        cls, context: Any, host: str, binary: str
+        cls, context: RequestContext, host: str, binary: str
     ) -> 'Service':
         return cls._from_db(
             context, db.service_get(context, host=host, binary=binary)
@@ -81,12 +82,12 @@ class Service(base.NovaLiteObject):
 
     @classmethod
     @ovo_base.remotable
-    def get_by_id(cls, context: Any, service_id: int) -> 'Service':
+    def get_by_id(cls, context: RequestContext, service_id: int) -> 'Service':
         return cls._from_db(context, db.service_get(context, id=service_id))
 
     @classmethod
     @ovo_base.remotable
-    def get_by_uuid(cls, context: Any, uuid: str) -> 'Service':
+    def get_by_uuid(cls, context: RequestContext, uuid: str) -> 'Service':
         return cls._from_db(context, db.service_get(context, uuid=uuid))
 
     @ovo_base.remotable
@@ -190,7 +191,10 @@ class ServiceList(base.NovaLiteObjectList, base.NovaLiteObject):
     @classmethod
     @ovo_base.remotable
     def get_all(
-        cls, context: Any, binary: str | None = None, host: str | None = None
+        cls,
+        context: RequestContext,
+        binary: str | None = None,
+        host: str | None = None,
     ) -> 'ServiceList':
         rows = db.service_get_all(context, binary=binary, host=host)
         return cls._from_rows(context, Service, rows)

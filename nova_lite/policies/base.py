@@ -7,6 +7,10 @@ PROJECT_MEMBER_OR_ADMIN = 'rule:project_member_or_admin'
 PROJECT_READER_OR_ADMIN = 'rule:project_reader_or_admin'
 ANY_AUTHENTICATED = '@'
 SERVICE_OR_ADMIN = 'rule:service_or_admin'
+#: Every Compute API operation is project-scoped, as upstream Nova's:
+#: with oslo.policy's enforce_scope (on by default) a system-scoped
+#: token is refused (403), never served without a project.
+PROJECT_SCOPE = ['project']
 
 rules = [
     policy.RuleDefault(
@@ -40,4 +44,5 @@ def rule(
         check_str=check,
         description=description,
         operations=[{'method': m, 'path': p} for m, p in operations],
+        scope_types=PROJECT_SCOPE,
     )

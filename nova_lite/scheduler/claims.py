@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from lite_common import db as lite_db
 from lite_common import db_retry
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite import metrics as nova_metrics
 from nova_lite.db import api as db_api
@@ -265,7 +266,7 @@ def _placed_on(session: Any, uuid: str, node_id: int) -> bool:
 
 @db_api.retried(rechecks=True)
 def claim_on(
-    context: Any, conf: cfg.ConfigOpts, req: Request, node: Any
+    context: RequestContext, conf: cfg.ConfigOpts, req: Request, node: Any
 ) -> bool:
     """Claim ``node`` (a candidate row, possibly stale) for the request
     in one transaction: False when it no longer fits or its server
@@ -302,7 +303,7 @@ def describe_traits(req: Request) -> str:
 
 @db_api.retried
 def select_and_claim(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     req: Request,
     exclude_hosts: tuple[str, ...] = (),
@@ -346,7 +347,7 @@ def select_and_claim(
 
 @db_api.retried
 def select_destination(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     req: Request,
     exclude_hosts: tuple[str, ...],
@@ -462,7 +463,7 @@ def _claim_move(
 
 @db_api.retried
 def _claim_in_transaction(
-    context: Any,
+    context: RequestContext,
     claim: Callable[..., None],
     conf: cfg.ConfigOpts,
     req: Request,
@@ -480,7 +481,7 @@ def _claim_in_transaction(
 
 
 def claim_for_migration(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     req: Request,
     node_id: int,
@@ -515,7 +516,7 @@ def _claim_resize(
 
 
 def claim_for_resize(
-    context: Any,
+    context: RequestContext,
     conf: cfg.ConfigOpts,
     req: Request,
     node_id: int,

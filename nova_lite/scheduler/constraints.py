@@ -26,6 +26,7 @@ from typing import NamedTuple
 from oslo_config import cfg
 import sqlalchemy as sa
 
+from lite_common.context import RequestContext
 from nova_lite.db import aggregates as aggregate_db
 from nova_lite.db import models
 from nova_lite.db import server_groups as server_group_db
@@ -71,7 +72,7 @@ def group_from_row(row: dict[str, Any]) -> Group:
     )
 
 
-def group_of(context: Any, instance_uuid: str) -> Group | None:
+def group_of(context: RequestContext, instance_uuid: str) -> Group | None:
     """The live server group of the instance, or None (read in its own
     transaction: a claim's first statement must be the group's lock)."""
     row = server_group_db.group_of_instance(context, instance_uuid)

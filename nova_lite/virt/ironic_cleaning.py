@@ -29,6 +29,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common import context as lite_context
+from lite_common.context import RequestContext
 from nova_lite import states
 from nova_lite.objects import instance_action
 
@@ -148,7 +149,7 @@ class CleaningWatch:
 
 
 def instance_actions_start(
-    context: Any, instance_uuid: str, host: str
+    context: RequestContext, instance_uuid: str, host: str
 ) -> None:
     """Start the event in the instance's latest action (its delete)."""
     instance_action.InstanceActionEvent.event_start(
@@ -157,7 +158,11 @@ def instance_actions_start(
 
 
 def instance_actions_finish(
-    context: Any, instance_uuid: str, host: str, result: str, error: str | None
+    context: RequestContext,
+    instance_uuid: str,
+    host: str,
+    result: str,
+    error: str | None,
 ) -> None:
     instance_action.InstanceActionEvent.event_finish(
         context, instance_uuid, None, EVENT, result, error

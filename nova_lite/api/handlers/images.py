@@ -17,6 +17,7 @@ from oslo_utils import uuidutils
 import webob
 import webob.exc
 
+from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api import visibility
@@ -220,7 +221,7 @@ def _new_values(req: webob.Request, body: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _check_new_id(ctx: Any, image_id: str) -> None:
+def _check_new_id(ctx: RequestContext, image_id: str) -> None:
     try:
         db.image_get(ctx, image_id)
     except exception.ImageNotFound:

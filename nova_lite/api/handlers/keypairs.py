@@ -59,9 +59,11 @@ def create_keypair(req: webob.Request) -> webob.Response:
     version = util.version(req)
     spec = util.read_body(req, schema.create_for(version))['keypair']
     user_id = _user(req, spec.get('user_id'))
-    util.authorize(req, policies.KEYPAIRS % 'create', {'user_id': user_id})
+    action = policies.KEYPAIRS % 'create'
+    util.authorize(req, action, {'user_id': user_id})
     row = keypairs.create(
         util.context(req),
+        util.caller_project(req, action),
         user_id,
         spec['name'],
         spec.get('type', keypairs.SSH),

@@ -120,6 +120,37 @@ def test_the_compute_api_takes_a_token_found_in_the_catalog(cloud):
     assert resp.url.startswith(cloud.compute_url)
 
 
+@pytest.mark.parametrize(
+    ('method', 'path', 'body', 'action'),
+    [
+        (
+            'POST',
+            '/os-keypairs',
+            {'keypair': {'name': 'system-key'}},
+            'os_compute_api:os-keypairs:create',
+        ),
+        ('GET', '/servers/detail', None, 'os_compute_api:servers:detail'),
+        ('GET', '/os-quota-sets/x', None, 'os_compute_api:os-quota-sets:show'),
+    ],
+)
+def test_a_system_scoped_token_is_refused_as_upstream(
+    cloud, method, path, body, action
+):
+    """Every Compute API operation is project-scoped: a system-scoped
+    token gets upstream's 403 (it got a 500 on keypair create: no
+    project to charge)."""
+    session = _session(cloud, 'admin', system_scope='all')
+    resp = session.request(
+        path,
+        method,
+        json=body,
+        raise_exc=False,
+        endpoint_filter={'service_type': 'compute', 'interface': 'public'},
+    )
+    assert resp.status_code == 403, resp.text
+    assert f"Policy doesn't allow {action} to be performed." in resp.text
+
+
 def test_the_compute_api_refuses_a_request_without_a_token(cloud):
     resp = requests.get(f'{cloud.compute_url}/flavors', timeout=10)
     assert resp.status_code == 401
