@@ -53,8 +53,8 @@ from nova_lite.api import metrics as nova_api_metrics
 from nova_lite.api import microversion
 from nova_lite.api import routes
 from nova_lite.api import util
-from nova_lite.compute import api as compute_api
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute_api import moves as compute_api
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
 

@@ -1,7 +1,7 @@
 """What a server create gives its guest besides the image: user data
 (checked as upstream: base64, 65535 characters at most) and ports
 (``networks`` entries naming a port, only for bare metal flavors: see
-:mod:`nova_lite.compute.requested_ports`)."""
+:mod:`nova_lite.common.requested_ports`)."""
 
 import base64
 import binascii
@@ -9,7 +9,7 @@ from typing import Any
 
 import webob.exc
 
-from nova_lite.compute import requested_ports
+from nova_lite.common import requested_ports
 from nova_lite.scheduler import claims
 
 MAX_USER_DATA = 65535

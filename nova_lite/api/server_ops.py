@@ -20,18 +20,18 @@ import webob.exc
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
 from nova_lite.api import boot_data
 from nova_lite.api import server_placement
 from nova_lite.api import util
 from nova_lite.api import visibility
-from nova_lite.compute import hostnames
-from nova_lite.compute import image_meta
-from nova_lite.compute import power_api
-from nova_lite.compute import requested_ports
-from nova_lite.compute import scheduler_hints
-from nova_lite.compute import shelve_api
-from nova_lite.compute import trusted_certs as trusted_certs_db
+from nova_lite.common import hostnames
+from nova_lite.common import requested_ports
+from nova_lite.common import states
+from nova_lite.compute_api import image_meta
+from nova_lite.compute_api import power as power_api
+from nova_lite.compute_api import scheduler_hints
+from nova_lite.compute_api import shelve as shelve_api
+from nova_lite.compute_api import trusted_certs as trusted_certs_db
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db

@@ -26,7 +26,7 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import util
-from nova_lite.compute import availability_zones as zones_api
+from nova_lite.compute_api import availability_zones as zones_api
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import server_groups as group_db
 from nova_lite.scheduler.constraints import FORCED_HOST

@@ -19,9 +19,9 @@ from lite_common import rpc
 from nova_lite import exception
 from nova_lite import objects
 from nova_lite.cmd import manage_compute_holder
-from nova_lite.compute import api as compute_api
 from nova_lite.compute import identity
 from nova_lite.compute import identity_check
+from nova_lite.compute_api import moves as compute_api
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.db import api as db_api
 from nova_lite.db import host_rename

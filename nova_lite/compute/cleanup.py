@@ -37,7 +37,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from lite_common.context import RequestContext
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj

@@ -21,8 +21,8 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common.context import RequestContext
-from nova_lite import states
-from nova_lite.compute import instance_ops
+from nova_lite.common import instance_ops
+from nova_lite.common import states
 from nova_lite.compute import move
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj

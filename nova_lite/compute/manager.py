@@ -17,19 +17,19 @@ import oslo_messaging as messaging
 from lite_common import context as lite_context
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import power_state
-from nova_lite import states
+from nova_lite.common import console_output
+from nova_lite.common import instance_ops
+from nova_lite.common import power_state
+from nova_lite.common import power_update
+from nova_lite.common import states
 from nova_lite.compute import build_recovery
 from nova_lite.compute import busy
 from nova_lite.compute import cleanup
-from nova_lite.compute import console_output
 from nova_lite.compute import evacuation
 from nova_lite.compute import holder as compute_holder
-from nova_lite.compute import instance_ops
 from nova_lite.compute import move
 from nova_lite.compute import move_recovery
 from nova_lite.compute import power
-from nova_lite.compute import power_update
 from nova_lite.compute import rebuild
 from nova_lite.compute import rescue
 from nova_lite.compute import resources
@@ -423,7 +423,7 @@ class ComputeManager:
     def power_update(
         self, context: RequestContext, instance: Any, target_power_state: str
     ) -> None:
-        """The power-update external event (compute/power_update.py)."""
+        """The power-update external event (common/power_update.py)."""
         try:
             instance = instance_obj.Instance.get_by_uuid(
                 context, instance.uuid
@@ -550,7 +550,7 @@ class ComputeManager:
         if instance is not None:
             rescue.unrescue(context, self.driver, instance, self.host)
 
-    # deferred delete (rules in compute/deferred_delete.py) ---------------
+    # deferred delete (rules in compute_api/deferred_delete.py) ---------------
 
     @_one_task_per_server
     def soft_delete_instance(

@@ -23,9 +23,9 @@ from oslo_log import log as logging
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import power_state
-from nova_lite import states
-from nova_lite.compute import instance_ops
+from nova_lite.common import instance_ops
+from nova_lite.common import power_state
+from nova_lite.common import states
 from nova_lite.objects import compute_node as cn_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.scheduler import claims

@@ -44,7 +44,7 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from lite_common.context import RequestContext
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.compute import move
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj

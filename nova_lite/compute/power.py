@@ -19,8 +19,8 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common.context import RequestContext
-from nova_lite import states
-from nova_lite.compute import instance_ops
+from nova_lite.common import instance_ops
+from nova_lite.common import states
 from nova_lite.compute import shelve
 from nova_lite.objects import instance_action
 
@@ -36,7 +36,7 @@ TASKS = {
     states.UNPAUSING: ('unpause', 'compute_unpause_instance'),
     states.SUSPENDING: ('suspend', 'compute_suspend_instance'),
     states.RESUMING: ('resume', 'compute_resume_instance'),
-    # Deferred delete (see nova_lite.compute.deferred_delete): the guest
+    # Deferred delete (see nova_lite.compute_api.deferred_delete): the guest
     # is powered off, or on again, as upstream does for drivers without
     # a soft delete of their own.
     states.SOFT_DELETING: ('soft delete', 'compute_soft_delete_instance'),

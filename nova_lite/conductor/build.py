@@ -8,7 +8,7 @@ from oslo_log import log as logging
 from lite_common import db as lite_db
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.objects import instance as instance_obj
 from nova_lite.scheduler import claims

@@ -17,8 +17,8 @@ from oslo_log import log as logging
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
-from nova_lite.compute import instance_ops
+from nova_lite.common import instance_ops
+from nova_lite.common import states
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor.migrate import choose
 from nova_lite.conductor.migrate import load_move

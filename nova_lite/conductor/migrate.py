@@ -18,7 +18,7 @@ from oslo_log import log as logging
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute.move import clear_move
 from nova_lite.objects import instance as instance_obj

@@ -1,7 +1,7 @@
 """The reclaim of soft-deleted servers (deferred delete).
 
 With ``[DEFAULT]reclaim_instance_interval`` > 0, a DELETE keeps a
-server SOFT_DELETED (see :mod:`nova_lite.compute.deferred_delete`).
+server SOFT_DELETED (see :mod:`nova_lite.compute_api.deferred_delete`).
 Upstream's compute agents reclaim their own; here the agents have no
 database, so the conductor does, in one transaction per pass: the
 soft-deleted servers older than the interval, on hosts whose compute

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.db import models
 from nova_lite.db.api import as_dict
 from nova_lite.db.api import context_manager

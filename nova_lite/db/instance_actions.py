@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from lite_common import db as lite_db
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.db import compute_nodes
 from nova_lite.db import instances
 from nova_lite.db import models

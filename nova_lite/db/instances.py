@@ -11,7 +11,7 @@ from lite_common import db as lite_db
 from lite_common import db_retry
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.db import compute_nodes
 from nova_lite.db import flavors
 from nova_lite.db import instance_search
@@ -403,7 +403,7 @@ def instance_presence(
     context: RequestContext, uuids: list[str]
 ) -> dict[str, str]:
     """uuid -> RECORD_LIVE (a live record) or RECORD_DELETED (only deleted
-    records, see :mod:`nova_lite.states`);
+    records, see :mod:`nova_lite.common.states`);
     uuids with no record at all are absent. A few queries, whatever the
     count."""
     found: dict[str, str] = {}

@@ -56,7 +56,8 @@ OPTION = {
 }
 RESOURCES = tuple(sorted((*OPTION, *NETWORK)))
 UNLIMITED = -1
-# vm_state of a server deleted with deferred delete (nova_lite/states.py).
+# vm_state of a server deleted with deferred delete
+# (nova_lite/common/states.py).
 SOFT_DELETED = 'soft-delete'
 
 

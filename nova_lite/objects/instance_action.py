@@ -20,7 +20,7 @@ from oslo_versionedobjects import fields
 from lite_common.context import RequestContext
 from lite_common.exception import LiteException
 from nova_lite import exception
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.db import instance_actions as db
 from nova_lite.objects import base
 

@@ -8,7 +8,7 @@ microversions with :func:`nova_lite.api.views.diagnostics.free_form`."""
 import platform
 from typing import Any
 
-from nova_lite import power_state
+from nova_lite.common import power_state
 
 _STATES = {power_state.RUNNING: 'running', power_state.SHUTDOWN: 'shutdown'}
 

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from nova_lite import exception
-from nova_lite import power_state
+from nova_lite.common import power_state
 from nova_lite.virt import diagnostics
 from nova_lite.virt import driver
 from nova_lite.virt import host_info

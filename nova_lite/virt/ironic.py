@@ -36,8 +36,8 @@ from oslo_log import log as logging
 
 from lite_common import context as lite_context
 from nova_lite import exception
-from nova_lite import power_state
-from nova_lite.compute import requested_ports
+from nova_lite.common import power_state
+from nova_lite.common import requested_ports
 from nova_lite.objects import service as service_obj
 from nova_lite.scheduler import claims
 from nova_lite.virt import driver

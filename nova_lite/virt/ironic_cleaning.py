@@ -30,7 +30,7 @@ from oslo_log import log as logging
 
 from lite_common import context as lite_context
 from lite_common.context import RequestContext
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.objects import instance_action
 
 LOG = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from oslo_config import cfg
 from oslo_utils import strutils
 
 from nova_lite import exception
-from nova_lite.compute import hostnames
+from nova_lite.common import hostnames
 
 
 def required(conf: cfg.ConfigOpts, instance: Any) -> bool:

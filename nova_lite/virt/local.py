@@ -39,7 +39,7 @@ from typing import Any
 from oslo_log import log as logging
 
 from nova_lite import exception
-from nova_lite import power_state
+from nova_lite.common import power_state
 from nova_lite.virt import fake
 from nova_lite.virt import local_console
 from nova_lite.virt import local_rescue

@@ -17,7 +17,7 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import aggregates as schema
-from nova_lite.compute import aggregates as aggregate_api
+from nova_lite.compute_api import aggregates as aggregate_api
 from nova_lite.db import aggregates as db
 from nova_lite.policies.aggregates import AGGREGATES as POLICY
 

@@ -16,7 +16,7 @@ from oslo_config import cfg
 import webob
 
 from nova_lite.api import util
-from nova_lite.compute import availability_zones as zones_api
+from nova_lite.compute_api import availability_zones as zones_api
 from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
 

@@ -4,7 +4,7 @@ actions of before 2.6.
 ``os-getConsoleOutput`` (every version; policy
 ``os_compute_api:os-console-output``, members): ``{"output": ...}``, the
 guest's console log from its compute agent (an RPC call; see
-:mod:`nova_lite.compute.console_output`), its last ``length`` lines when
+:mod:`nova_lite.common.console_output`), its last ``length`` lines when
 given; 409 for a server on no host or whose agent does not answer, 404
 when the guest is not on its host, 501 for a driver that keeps no log
 (bare metal).
@@ -13,7 +13,7 @@ when the guest is not on its host, 501 for a driver that keeps no log
 (``spice-html5``) and ``os-getSerialConsole`` (``serial``) are the
 legacy form of ``POST /servers/{id}/remote-consoles``, served from 2.1
 to 2.5 (a 404 from 2.6, as upstream) with the same answers (see
-:mod:`nova_lite.compute.consoles`: no console type is enabled here, so
+:mod:`nova_lite.compute_api.consoles`: no console type is enabled here, so
 a 400 ``Unavailable console type <type>.`` after the 409s of the
 server), in the legacy response shape ``{"console": {"type", "url"}}``.
 ``os-getRDPConsole`` is upstream's removed action: a 400 whatever the
@@ -29,8 +29,8 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import remote_consoles as schema
-from nova_lite.compute import console_output
-from nova_lite.compute import consoles
+from nova_lite.common import console_output
+from nova_lite.compute_api import consoles
 from nova_lite.objects import instance as instance_obj
 from nova_lite.policies import consoles_shares as policies
 

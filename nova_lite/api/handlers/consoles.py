@@ -1,4 +1,4 @@
-"""Remote consoles and console auth tokens (compute/consoles.py: no
+"""Remote consoles and console auth tokens (compute_api/consoles.py: no
 console proxy here, so no console URL and no token).
 
 * ``POST /servers/{server_id}/remote-consoles`` (2.6+): validated as
@@ -15,7 +15,7 @@ import webob.exc
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import remote_consoles as schema
-from nova_lite.compute import consoles
+from nova_lite.compute_api import consoles
 from nova_lite.policies import consoles_shares as policies
 
 REMOTE_CONSOLES_SINCE = '2.6'

@@ -1,7 +1,7 @@
 """Deferred delete actions: ``restore`` and ``forceDelete`` (POST
 /servers/{server_id}/action), 202 with no body, as upstream.
 
-The rules are in :mod:`nova_lite.compute.deferred_delete`; a soft delete
+The rules are in :mod:`nova_lite.compute_api.deferred_delete`; a soft delete
 itself is DELETE /servers/{id} with ``reclaim_instance_interval`` > 0.
 """
 
@@ -12,7 +12,7 @@ import webob
 from nova_lite.api import server_ops
 from nova_lite.api import util
 from nova_lite.api.schemas import server_actions as schema
-from nova_lite.compute import power_api
+from nova_lite.compute_api import power as power_api
 from nova_lite.policies import server_actions as policies
 
 

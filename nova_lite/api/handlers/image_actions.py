@@ -1,7 +1,7 @@
 """Server actions about its image: rebuild and createImage
 (POST /servers/{server_id}/action).
 
-The rules are in :mod:`nova_lite.compute.image_api`. A rebuild answers
+The rules are in :mod:`nova_lite.compute_api.images`. A rebuild answers
 202 with the server (and its new admin password, as upstream with
 ``[api]enable_instance_password``); createImage answers 202 with the
 image's URL in ``Location`` before 2.45 and ``{"image_id": ...}`` from

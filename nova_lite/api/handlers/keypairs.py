@@ -21,7 +21,7 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import keypairs as schema
-from nova_lite.compute import keypairs
+from nova_lite.compute_api import keypairs
 from nova_lite.db import keypairs as db
 from nova_lite.policies import keypairs as policies
 

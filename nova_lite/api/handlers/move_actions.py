@@ -1,7 +1,7 @@
 """Server actions that move a server: migrate, resize, confirmResize,
 revertResize (POST /servers/{server_id}/action).
 
-The rules (states, records, casts) are in :mod:`nova_lite.compute.api`;
+The rules (states, records, casts) are in :mod:`nova_lite.compute_api.moves`;
 these handlers authorize, validate and call it.
 """
 

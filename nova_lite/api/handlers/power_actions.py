@@ -2,7 +2,7 @@
 reboot, pause, unpause, suspend, resume, shelve, shelveOffload,
 unshelve, lock and unlock (POST /servers/{server_id}/action).
 
-The rules are in :mod:`nova_lite.compute.power_api`; these handlers
+The rules are in :mod:`nova_lite.compute_api.power`; these handlers
 authorize, validate and call it. Each answers 202 with no body.
 """
 
@@ -12,7 +12,7 @@ import webob
 
 from nova_lite.api import util
 from nova_lite.api.schemas import server_actions as schema
-from nova_lite.compute import shelve_api
+from nova_lite.compute_api import shelve as shelve_api
 from nova_lite.policies import server_actions as policies
 
 

@@ -1,6 +1,6 @@
 """POST /servers/{server_id}/action: rescue and unrescue.
 
-The rules are in :mod:`nova_lite.compute.rescue_api`. A rescue answers
+The rules are in :mod:`nova_lite.compute_api.rescue`. A rescue answers
 200 (not 202, as upstream) with the rescue password, the one given as
 ``adminPass`` or a generated one (``{}`` with
 ``[api]enable_instance_password = False``); an unrescue answers 202

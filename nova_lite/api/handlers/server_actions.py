@@ -1,7 +1,7 @@
 """POST /servers/{server_id}/action: evacuate and os-resetState (the
 moves are in move_actions, rescue in rescue_actions).
 
-The rules are in :mod:`nova_lite.compute.api`: an evacuation is refused
+The rules are in :mod:`nova_lite.compute_api.moves`: an evacuation is refused
 unless the server's compute service is down, and recorded as a
 migration of type ``evacuation`` (``accepted``) before the conductor
 moves the server, so that the source, when it comes back, knows exactly
@@ -16,7 +16,6 @@ from oslo_utils import strutils
 import webob
 import webob.exc
 
-from nova_lite import states
 from nova_lite.api import util
 from nova_lite.api.handlers import console_actions
 from nova_lite.api.handlers import deferred_delete
@@ -26,6 +25,7 @@ from nova_lite.api.handlers import power_actions
 from nova_lite.api.handlers import rescue_actions
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
+from nova_lite.common import states
 from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
 

@@ -8,7 +8,7 @@ accepted, else 207 (upstream no longer answers 404 when none is). No
 nova_lite step waits for these events (there is no networking or volume
 service here): an accepted event is logged with its server, and a
 ``power-update`` (2.76) changes its state (see
-:mod:`nova_lite.compute.external_events`).
+:mod:`nova_lite.compute_api.external_events`).
 """
 
 from typing import Any

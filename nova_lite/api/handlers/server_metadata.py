@@ -11,11 +11,11 @@ import webob
 import webob.exc
 
 from nova_lite import exception
-from nova_lite import states
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import servers as server_schemas
-from nova_lite.compute import power_api
+from nova_lite.common import states
+from nova_lite.compute_api import power as power_api
 from nova_lite.db import server_metadata as db
 from nova_lite.policies import server_actions as policies
 

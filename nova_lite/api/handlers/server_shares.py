@@ -1,6 +1,6 @@
 """``/servers/{server_id}/shares`` (2.97): Manila share attachments.
 
-No share service here (compute/shares.py says what that means): the
+No share service here (compute_api/shares.py says what that means): the
 list is empty, show is a 404, attach and detach answer upstream's
 errors. Before 2.97 the routes do not exist (404). Unknown query
 parameters are a 400, as upstream's query schemas say.
@@ -12,7 +12,7 @@ import webob.exc
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_shares as schema
-from nova_lite.compute import shares
+from nova_lite.compute_api import shares
 from nova_lite.policies import consoles_shares as policies
 
 SINCE = '2.97'

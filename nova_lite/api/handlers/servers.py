@@ -12,8 +12,8 @@ from nova_lite.api import server_query
 from nova_lite.api import util
 from nova_lite.api.schemas import servers as schema
 from nova_lite.api.views import servers as views
-from nova_lite.compute import deferred_delete
-from nova_lite.compute import power_api
+from nova_lite.compute_api import deferred_delete
+from nova_lite.compute_api import power as power_api
 from nova_lite.db import instances as db
 from nova_lite.db import server_groups as group_db
 from nova_lite.db import tags as tag_db

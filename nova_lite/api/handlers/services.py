@@ -19,8 +19,8 @@ import webob.exc
 from nova_lite import exception
 from nova_lite.api import util
 from nova_lite.api.schemas import services as schema
-from nova_lite.compute import api as compute_api
-from nova_lite.compute import availability_zones
+from nova_lite.compute_api import availability_zones
+from nova_lite.compute_api import moves as compute_api
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import services as db

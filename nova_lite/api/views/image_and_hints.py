@@ -1,7 +1,7 @@
 """Two additions to the server view (show, detail, update, rebuild):
 
 * 2.98: ``image.properties``, the standard properties of the server's
-  copy of its image's metadata (compute/image_meta.py); a server without
+  copy of its image's metadata (compute_api/image_meta.py); a server without
   an image (``"image": ""``) has none to show;
 * 2.100: ``scheduler_hints``, as given at create (compute/
   scheduler_hints.py); ``{}`` for a server from before they were kept.
@@ -13,7 +13,7 @@ per server.
 from typing import Any
 
 from lite_common.wsgi.microversion import APIVersion
-from nova_lite.compute import image_meta
+from nova_lite.compute_api import image_meta
 
 
 class ImageAndHints:

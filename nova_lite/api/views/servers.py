@@ -6,10 +6,10 @@ from typing import Any
 import webob
 
 from lite_common.wsgi.microversion import APIVersion
-from nova_lite import states
 from nova_lite.api import util
 from nova_lite.api.views import image_and_hints
-from nova_lite.compute import trusted_certs
+from nova_lite.common import states
+from nova_lite.compute_api import trusted_certs
 
 _STATUS: dict[str, dict[str | None, str]] = {
     states.BUILDING: {None: 'BUILD'},

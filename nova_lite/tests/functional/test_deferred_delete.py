@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.tests.functional.test_evacuate import Client
 from nova_lite.tests.functional.test_evacuate import _image

@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from lite_common import context as lite_context
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db

@@ -17,7 +17,7 @@ from lite_common.tests import hostile
 from lite_common.wsgi import server
 from nova_lite import conf as nova_conf
 from nova_lite import exception
-from nova_lite import power_state
+from nova_lite.common import power_state
 from nova_lite.virt import ironic
 
 

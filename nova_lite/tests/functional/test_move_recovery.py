@@ -14,8 +14,8 @@ from typing import Any
 import uuid as uuid_lib
 
 from lite_common import db as lite_db
-from nova_lite import states
 from nova_lite.api import server_ops
+from nova_lite.common import states
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import instances as instance_db

@@ -6,8 +6,8 @@ changes nothing."""
 
 import json
 
-from nova_lite import power_state
-from nova_lite import states
+from nova_lite.common import power_state
+from nova_lite.common import states
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as instance_db
 from nova_lite.tests.functional import test_move

@@ -5,8 +5,8 @@ start-up."""
 
 import json
 
-from nova_lite import power_state
-from nova_lite import states
+from nova_lite.common import power_state
+from nova_lite.common import states
 from nova_lite.db import images as image_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db

@@ -10,8 +10,8 @@ import hashlib
 import json
 
 from lite_common import db as lite_db
-from nova_lite import power_state
-from nova_lite import states
+from nova_lite.common import power_state
+from nova_lite.common import states
 from nova_lite.compute import rescue
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as instance_db

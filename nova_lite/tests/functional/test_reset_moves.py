@@ -6,7 +6,7 @@ crash or a lost request leaves is written as it would be, the rest is
 the real code.
 """
 
-from nova_lite import states
+from nova_lite.common import states
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db

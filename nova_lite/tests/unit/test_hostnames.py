@@ -3,7 +3,7 @@
 
 import pytest
 
-from nova_lite.compute import hostnames
+from nova_lite.common import hostnames
 
 UUID = '6f5d3b1c-2a4e-4f6b-9c8d-7e6f5a4b3c2d'
 

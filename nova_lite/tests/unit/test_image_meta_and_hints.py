@@ -4,8 +4,8 @@ form of scheduler hints (2.100)."""
 import pytest
 
 from nova_lite import exception
-from nova_lite.compute import image_meta
-from nova_lite.compute import scheduler_hints
+from nova_lite.compute_api import image_meta
+from nova_lite.compute_api import scheduler_hints
 
 IMAGE = {
     'id': 'i',

@@ -13,7 +13,7 @@ import uuid
 import pytest
 
 from nova_lite import exception
-from nova_lite.compute import requested_ports
+from nova_lite.common import requested_ports
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances
 from nova_lite.objects import instance as instance_obj

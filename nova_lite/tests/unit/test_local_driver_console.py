@@ -9,7 +9,7 @@ import types
 import pytest
 
 from nova_lite import exception
-from nova_lite.compute import console_output
+from nova_lite.common import console_output
 from nova_lite.tests.unit.test_local_driver_move import _driver
 from nova_lite.virt import local_console
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from nova_lite import exception
-from nova_lite import power_state
+from nova_lite.common import power_state
 from nova_lite.tests.unit.test_local_driver_move import _driver
 from nova_lite.tests.unit.test_local_driver_move import _instance
 from nova_lite.virt import local

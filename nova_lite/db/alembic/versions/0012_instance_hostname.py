@@ -13,7 +13,7 @@ API renders stored values only.
 from alembic import op
 import sqlalchemy as sa
 
-from nova_lite.compute import hostnames
+from nova_lite.common import hostnames
 
 revision = '0012'
 down_revision = '0011'

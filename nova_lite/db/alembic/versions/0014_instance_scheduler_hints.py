@@ -23,7 +23,7 @@ _SKIPPED = ('mappings', 'block_device_mapping', 'img_mappings',
 def _copy_image_properties() -> None:
     """Servers created before 2.98 kept no copy of their image's
     properties: take them from the image catalog as it is now (what
-    create and rebuild copy since, compute/image_meta.py)."""
+    create and rebuild copy since, compute_api/image_meta.py)."""
     bind = op.get_bind()
     meta = sa.MetaData()
     instances = sa.Table('instances', meta, autoload_with=bind)

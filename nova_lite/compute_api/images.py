@@ -7,7 +7,7 @@
   ``rebuilding`` and the action record in one transaction; the host's
   agent replaces the disk content and the server is ACTIVE again
   (SHUTOFF if it was stopped, as upstream). The server's copy of the
-  image's properties (compute/image_meta.py) is the new image's.
+  image's properties (compute_api/image_meta.py) is the new image's.
 * **createImage** (active, stopped, paused or suspended, no task): the
   image catalog is metadata only, so the snapshot is recorded at once
   (``active``) with the action; no guest is touched.
@@ -19,11 +19,11 @@ from oslo_log import log as logging
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
-from nova_lite.compute import image_meta
-from nova_lite.compute import power_api
-from nova_lite.compute import snapshots
-from nova_lite.compute import trusted_certs
+from nova_lite.common import states
+from nova_lite.compute_api import image_meta
+from nova_lite.compute_api import power as power_api
+from nova_lite.compute_api import snapshots
+from nova_lite.compute_api import trusted_certs
 from nova_lite.db import images as image_db
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.objects import instance as instance_obj
@@ -65,7 +65,7 @@ def _check(
 
 
 class ImageActions:
-    """Mixed into :class:`nova_lite.compute.api.API`."""
+    """Mixed into :class:`nova_lite.compute_api.moves.API`."""
 
     compute: Any
 

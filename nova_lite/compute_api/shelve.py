@@ -24,10 +24,10 @@ from oslo_log import log as logging
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
-from nova_lite.compute import availability_zones
-from nova_lite.compute import power_api
-from nova_lite.compute import snapshots
+from nova_lite.common import states
+from nova_lite.compute_api import availability_zones
+from nova_lite.compute_api import power as power_api
+from nova_lite.compute_api import snapshots
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import instance as instance_obj
@@ -156,7 +156,7 @@ def unshelve_values(
 
 
 class ShelveActions:
-    """Mixed into :class:`nova_lite.compute.api.API` (``self.compute``
+    """Mixed into :class:`nova_lite.compute_api.moves.API` (``self.compute``
     and ``self.conductor`` are the RPC clients)."""
 
     compute: Any

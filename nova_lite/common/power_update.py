@@ -18,9 +18,9 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common.context import RequestContext
-from nova_lite import power_state
-from nova_lite import states
-from nova_lite.compute import instance_ops
+from nova_lite.common import instance_ops
+from nova_lite.common import power_state
+from nova_lite.common import states
 from nova_lite.objects import instance_action
 
 LOG = logging.getLogger(__name__)

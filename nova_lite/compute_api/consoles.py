@@ -15,7 +15,7 @@ issued.
 from typing import Any
 
 from nova_lite import exception
-from nova_lite import states
+from nova_lite.common import states
 
 #: Task states upstream refuses a console in (reject_instance_state).
 _REFUSED_TASKS = (states.DELETING, states.MIGRATING)

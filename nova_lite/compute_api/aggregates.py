@@ -12,7 +12,7 @@ from typing import Any
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite.compute import api as compute_api
+from nova_lite.compute_api import moves as compute_api
 from nova_lite.db import aggregates as db
 from nova_lite.db import instances as instance_db
 

@@ -18,7 +18,7 @@ can ever exist. The rules clients see are upstream's, in its order:
 from typing import Any
 
 from nova_lite import exception
-from nova_lite import states
+from nova_lite.common import states
 
 ATTACHABLE = (states.STOPPED,)
 DETACHABLE = (states.STOPPED, states.ERROR)

@@ -25,8 +25,8 @@ from oslo_log import log as logging
 from lite_common import db as lite_db
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
-from nova_lite.compute import power_api
+from nova_lite.common import states
+from nova_lite.compute_api import power as power_api
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import instance as instance_obj
@@ -75,7 +75,7 @@ def soft_deletable(inst: Row) -> bool:
 
 
 class DeferredDelete:
-    """Mixed into :class:`nova_lite.compute.api.API` (``self.compute``
+    """Mixed into :class:`nova_lite.compute_api.moves.API` (``self.compute``
     is the compute RPC client)."""
 
     compute: Any

@@ -3,7 +3,7 @@
 
 Only ``power-update`` (2.76) acts here: ``POWER_ON`` records a
 ``start`` action and ``POWER_OFF`` a ``stop`` one, then the server's
-compute agent takes the event (:mod:`nova_lite.compute.power_update`);
+compute agent takes the event (:mod:`nova_lite.common.power_update`);
 another tag is logged and skipped, as upstream. Network and volume
 events have nothing to wake here (no step waits for them).
 """
@@ -13,8 +13,8 @@ from typing import Any
 from oslo_log import log as logging
 
 from lite_common.context import RequestContext
-from nova_lite.compute import power_api
-from nova_lite.compute import power_update
+from nova_lite.common import power_update
+from nova_lite.compute_api import power as power_api
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.objects import instance as instance_obj
 
@@ -29,7 +29,7 @@ POWER_ACTIONS = {
 
 
 class ExternalEvents:
-    """Mixed into :class:`nova_lite.compute.api.API` (``self.compute``
+    """Mixed into :class:`nova_lite.compute_api.moves.API` (``self.compute``
     is the compute RPC client)."""
 
     compute: Any

@@ -20,13 +20,13 @@ from oslo_utils import uuidutils
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite import states
-from nova_lite.compute import deferred_delete
-from nova_lite.compute import external_events
-from nova_lite.compute import image_api
-from nova_lite.compute import power_api
-from nova_lite.compute import rescue_api
-from nova_lite.compute import shelve_api
+from nova_lite.common import states
+from nova_lite.compute_api import deferred_delete
+from nova_lite.compute_api import external_events
+from nova_lite.compute_api import images as image_api
+from nova_lite.compute_api import power as power_api
+from nova_lite.compute_api import rescue as rescue_api
+from nova_lite.compute_api import shelve as shelve_api
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import migrations as migration_db
