@@ -10,7 +10,9 @@ they become, in :func:`translate_errors`.
 from collections.abc import Callable
 import datetime
 import functools
+from typing import TYPE_CHECKING
 from typing import Any
+from typing import cast
 import urllib.parse
 import uuid
 
@@ -25,6 +27,9 @@ from lite_common.wsgi import faults
 from lite_common.wsgi import handling
 
 LOG = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from ironic_lite.api.app import Deps
+
 DEPS_KEY = 'ironic_lite.deps'
 
 json_response = faults.json_response
@@ -35,9 +40,9 @@ read_body = handling.read_body
 query_bool = handling.query_bool
 
 
-def deps(req: webob.Request) -> Any:
+def deps(req: webob.Request) -> 'Deps':
     """The :class:`ironic_lite.api.app.Deps` of this application."""
-    return req.environ[DEPS_KEY]
+    return cast('Deps', req.environ[DEPS_KEY])
 
 
 def authorize(

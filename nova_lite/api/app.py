@@ -69,7 +69,7 @@ class Deps:
         self.conf = conf
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute = compute_rpcapi.ComputeAPI(conf)
-        self.compute_api = compute_api.API(self.conductor, self.compute)
+        self.compute_api = compute_api.API(conf, self.conductor, self.compute)
 
     def terminate(self, context: RequestContext, row: dict[str, Any]) -> None:
         instance = instance_obj.Instance._from_db(context, row)

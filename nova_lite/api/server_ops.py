@@ -12,7 +12,6 @@ from typing import NamedTuple
 from typing import cast
 
 import netaddr
-from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 import webob
@@ -43,7 +42,6 @@ from nova_lite.db import services as service_db
 from nova_lite.db import tags as tag_db
 from nova_lite.objects import service as service_obj
 
-CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 
 
@@ -72,9 +70,10 @@ def host_statuses(
     ):
         return {}
     only = next(iter(hosts)) if len(hosts) == 1 else None
+    down_time = util.conf(req).service_down_time
     statuses = {}
     for host, service in _compute_services(req, only).items():
-        if not service_obj.is_up(service, CONF.service_down_time):
+        if not service_obj.is_up(service, down_time):
             statuses[host] = 'DOWN'
         elif service['disabled']:
             statuses[host] = 'MAINTENANCE'
@@ -350,7 +349,7 @@ def delete(req: webob.Request, inst: dict[str, Any]) -> None:
     if inst['host']:
         service = _compute_services(req, inst['host']).get(inst['host'])
         if service is not None and service_obj.is_up(
-            service, CONF.service_down_time
+            service, util.conf(req).service_down_time
         ):
             db.instance_update(
                 ctx, inst['uuid'], {'task_state': states.DELETING}

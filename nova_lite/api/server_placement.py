@@ -34,7 +34,6 @@ from nova_lite.scheduler.constraints import FORCED_NODE
 from nova_lite.scheduler.constraints import REQUESTED_HOST
 from nova_lite.scheduler.constraints import REQUESTED_NODE
 
-CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 FORCED_HOST_POLICY = 'os_compute_api:servers:create:forced_host'
 REQUESTED_POLICY = 'compute:servers:create:requested_destination'
@@ -46,7 +45,9 @@ class Placement(NamedTuple):
     group: dict[str, Any] | None
 
 
-def _parse(zone: str | None) -> tuple[str | None, str | None, str | None]:
+def _parse(
+    conf: cfg.ConfigOpts, zone: str | None
+) -> tuple[str | None, str | None, str | None]:
     """Upstream's ``parse_availability_zone``."""
     host = node = None
     if zone and ':' in zone:
@@ -62,7 +63,7 @@ def _parse(zone: str | None) -> tuple[str | None, str | None, str | None]:
                 explanation='Invalid input received: Unable to parse '
                 'availability_zone'
             )
-    return zone or CONF.default_schedule_zone, host or None, node or None
+    return zone or conf.default_schedule_zone, host or None, node or None
 
 
 def _host_zone(
@@ -70,7 +71,9 @@ def _host_zone(
 ) -> str | None:
     """Upstream's ``_validate_host_availability_zone``: the requested
     zone if the forced host is in it, else None."""
-    actual = zones_api.host_zone(zones_api.host_zones(util.context(req)), host)
+    actual = zones_api.host_zone(
+        util.conf(req), zones_api.host_zones(util.context(req)), host
+    )
     if zone == actual or zone is None:
         return zone
     LOG.warning(
@@ -132,7 +135,7 @@ def _requested(
 
 def placement(req: webob.Request, body: dict[str, Any]) -> Placement:
     spec = body['server']
-    zone, host, node = _parse(spec.get('availability_zone'))
+    zone, host, node = _parse(util.conf(req), spec.get('availability_zone'))
     system: dict[str, str] = {}
     if host or node:
         util.authorize(
@@ -148,7 +151,8 @@ def placement(req: webob.Request, body: dict[str, Any]) -> Placement:
     if (
         zone
         and not host
-        and zone not in zones_api.available_zones(util.context(req))
+        and zone
+        not in zones_api.available_zones(util.context(req), util.conf(req))
     ):
         raise webob.exc.HTTPBadRequest(
             explanation='The requested availability zone is not available'

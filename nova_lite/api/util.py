@@ -11,7 +11,9 @@ from collections.abc import Iterator
 import contextlib
 import datetime
 import functools
+from typing import TYPE_CHECKING
 from typing import Any
+from typing import cast
 import urllib.parse
 
 from oslo_config import cfg
@@ -27,7 +29,9 @@ from lite_common.wsgi import json_body
 from nova_lite import exception
 from nova_lite import policy
 
-CONF = cfg.CONF
+if TYPE_CHECKING:
+    from nova_lite.api.app import Deps
+
 DEPS_KEY = 'nova_lite.deps'
 
 json_response = faults.json_response
@@ -38,8 +42,14 @@ read_body = handling.read_body
 query_bool = handling.query_bool
 
 
-def deps(req: webob.Request) -> Any:
-    return req.environ[DEPS_KEY]
+def deps(req: webob.Request) -> 'Deps':
+    """The :class:`nova_lite.api.app.Deps` of this application."""
+    return cast('Deps', req.environ[DEPS_KEY])
+
+
+def conf(req: webob.Request) -> cfg.ConfigOpts:
+    """The configuration this application was loaded with."""
+    return deps(req).conf
 
 
 def authorize(
@@ -150,13 +160,12 @@ def bounded_int(
 
 def page_limit(req: webob.Request) -> int:
     limit = query_int(req, 'limit')
-    return min(
-        CONF.api.max_limit if limit is None else limit, CONF.api.max_limit
-    )
+    max_limit = int(conf(req).api.max_limit)
+    return min(max_limit if limit is None else limit, max_limit)
 
 
 def base_url(req: webob.Request) -> str:
-    return (CONF.api.public_endpoint or req.host_url).rstrip('/')
+    return str(conf(req).api.public_endpoint or req.host_url).rstrip('/')
 
 
 def links(

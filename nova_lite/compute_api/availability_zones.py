@@ -16,31 +16,33 @@ from nova_lite.db import aggregates as aggregate_db
 from nova_lite.db import services as service_db
 from nova_lite.objects.service import COMPUTE_BINARY
 
-CONF = cfg.CONF
-
 
 def host_zones(ctx: RequestContext) -> dict[str, str]:
     """host -> zone of the hosts in an aggregate with a zone."""
     return aggregate_db.host_zones(ctx)
 
 
-def host_zone(zones: dict[str, str], host: str | None) -> str:
-    return zones.get(host or '', CONF.default_availability_zone)
+def host_zone(
+    conf: cfg.ConfigOpts, zones: dict[str, str], host: str | None
+) -> str:
+    return zones.get(host or '', conf.default_availability_zone)
 
 
-def zone_of(service: dict[str, Any], zones: dict[str, str]) -> str:
+def zone_of(
+    conf: cfg.ConfigOpts, service: dict[str, Any], zones: dict[str, str]
+) -> str:
     """The zone a service is shown in."""
     if service['binary'] != COMPUTE_BINARY:
-        return str(CONF.internal_service_availability_zone)
-    return host_zone(zones, service['host'])
+        return str(conf.internal_service_availability_zone)
+    return host_zone(conf, zones, service['host'])
 
 
-def available_zones(ctx: RequestContext) -> set[str]:
+def available_zones(ctx: RequestContext, conf: cfg.ConfigOpts) -> set[str]:
     """The zones of the enabled compute services (where a server may
     be asked for)."""
     zones = host_zones(ctx)
     return {
-        host_zone(zones, s['host'])
+        host_zone(conf, zones, s['host'])
         for s in service_db.service_get_all(ctx, binary=COMPUTE_BINARY)
         if not s['disabled']
     }

@@ -49,18 +49,18 @@ SOFT_DELETABLE = (
 )
 
 
-def enabled() -> bool:
-    return cfg.CONF.reclaim_instance_interval > 0
+def enabled(conf: cfg.ConfigOpts) -> bool:
+    return bool(conf.reclaim_instance_interval > 0)
 
 
-def _host_up(ctx: RequestContext, host: str) -> bool:
+def _host_up(ctx: RequestContext, conf: cfg.ConfigOpts, host: str) -> bool:
     try:
         service = service_db.service_get(
             ctx, host=host, binary=service_obj.COMPUTE_BINARY
         )
     except exception.ServiceNotFound:
         return False
-    return service_obj.is_up(service, cfg.CONF.service_down_time)
+    return service_obj.is_up(service, conf.service_down_time)
 
 
 def soft_deletable(inst: Row) -> bool:
@@ -79,6 +79,7 @@ class DeferredDelete:
     is the compute RPC client)."""
 
     compute: Any
+    conf: cfg.ConfigOpts
 
     def _start(
         self,
@@ -112,7 +113,7 @@ class DeferredDelete:
         if not soft_deletable(inst):
             return False
         now = lite_db.utcnow()
-        up = _host_up(ctx, inst['host'])
+        up = _host_up(ctx, self.conf, inst['host'])
         values: Row = {'task_state': states.SOFT_DELETING, 'deleted_at': now}
         if not up:
             values = {

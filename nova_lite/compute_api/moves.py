@@ -154,7 +154,10 @@ class API(
     deferred delete actions; ``conductor`` and ``compute`` are the RPC
     clients."""
 
-    def __init__(self, conductor: Any, compute: Any) -> None:
+    def __init__(
+        self, conf: cfg.ConfigOpts, conductor: Any, compute: Any
+    ) -> None:
+        self.conf = conf
         self.conductor = conductor
         self.compute = compute
 
@@ -189,7 +192,7 @@ class API(
             )
         source = compute_service(ctx, inst['host'])
         if source is not None and service_obj.is_up(
-            source, cfg.CONF.service_down_time
+            source, self.conf.service_down_time
         ):
             raise exception.ComputeServiceInUse(host=inst['host'])
         flavor = inst.get('flavor')

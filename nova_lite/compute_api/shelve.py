@@ -20,6 +20,7 @@ Nova's states, refusals and records).
 from collections.abc import Callable
 from typing import Any
 
+from oslo_config import cfg
 from oslo_log import log as logging
 
 from lite_common.context import RequestContext
@@ -98,6 +99,7 @@ def _check_offloaded(ctx: RequestContext, inst: Row) -> None:
 
 def _check_host(
     ctx: RequestContext,
+    conf: cfg.ConfigOpts,
     host: str,
     zone: str | None,
     authorize_host: Callable[[], None],
@@ -110,7 +112,7 @@ def _check_host(
         raise exception.UnshelveHostNotFound(host=host)
     if zone is not None:
         host_zone = availability_zones.host_zone(
-            availability_zones.host_zones(ctx), host
+            conf, availability_zones.host_zones(ctx), host
         )
         if host_zone != zone:
             raise exception.UnshelveHostNotInAZ(
@@ -120,6 +122,7 @@ def _check_host(
 
 def unshelve_values(
     ctx: RequestContext,
+    conf: cfg.ConfigOpts,
     inst: Row,
     zone: Any,
     host: str | None,
@@ -135,7 +138,7 @@ def unshelve_values(
     if (
         zone_given
         and zone is not None
-        and (zone not in availability_zones.available_zones(ctx))
+        and (zone not in availability_zones.available_zones(ctx, conf))
     ):
         raise exception.ZoneNotAvailable()
     pinned = inst.get('pinned_availability_zone')
@@ -145,7 +148,7 @@ def unshelve_values(
         if zone is not None:
             values['availability_zone'] = zone
     if host:
-        _check_host(ctx, host, pinned, authorize_host)
+        _check_host(ctx, conf, host, pinned, authorize_host)
     sysmeta = dict(inst.get('system_metadata') or {})
     sysmeta.pop(UNSHELVE_HOST, None)
     if host:
@@ -161,6 +164,7 @@ class ShelveActions:
 
     compute: Any
     conductor: Any
+    conf: cfg.ConfigOpts
 
     def shelve(self, ctx: RequestContext, inst: Row) -> None:
         if not inst['host']:
@@ -227,7 +231,9 @@ class ShelveActions:
         service, else 400; 2.91: ``None`` unpins) and ``host`` (2.91,
         an administrator's) only for an offloaded server (409
         otherwise): it is scheduled there and stays pinned to the zone."""
-        values = unshelve_values(ctx, inst, zone, host, authorize_host)
+        values = unshelve_values(
+            ctx, self.conf, inst, zone, host, authorize_host
+        )
         vm_states: tuple[str, ...] = UNSHELVABLE
         if zone is not KEEP_ZONE or host:
             vm_states = (states.SHELVED_OFFLOADED,)

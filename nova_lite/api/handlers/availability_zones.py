@@ -12,7 +12,6 @@ adds it and, per zone, each host's services: ``available`` (up),
 
 from typing import Any
 
-from oslo_config import cfg
 import webob
 
 from nova_lite.api import util
@@ -28,7 +27,7 @@ def _zoned(req: webob.Request) -> list[tuple[str, dict[str, Any]]]:
     ctx = util.context(req)
     zones = zones_api.host_zones(ctx)
     return [
-        (zones_api.zone_of(s, zones), s)
+        (zones_api.zone_of(util.conf(req), s, zones), s)
         for s in service_db.service_get_all(ctx)
     ]
 
@@ -46,7 +45,7 @@ def _zones(
 def list_zones(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'list', {})
     available, unavailable = _zones(_zoned(req))
-    internal = cfg.CONF.internal_service_availability_zone
+    internal = util.conf(req).internal_service_availability_zone
     info = [
         {'zoneName': zone, 'zoneState': {'available': state}, 'hosts': None}
         for zones, state in ((available, True), (unavailable, False))
@@ -57,9 +56,8 @@ def list_zones(req: webob.Request) -> webob.Response:
 
 
 def _hosts(
-    zoned: list[tuple[str, dict[str, Any]]], zone: str
+    zoned: list[tuple[str, dict[str, Any]]], zone: str, down_time: int
 ) -> dict[str, dict[str, Any]]:
-    down_time = cfg.CONF.service_down_time
     hosts: dict[str, dict[str, Any]] = {}
     for service_zone, service in zoned:
         if service['disabled'] or service_zone != zone:
@@ -83,7 +81,7 @@ def list_zones_detail(req: webob.Request) -> webob.Response:
         {
             'zoneName': zone,
             'zoneState': {'available': True},
-            'hosts': _hosts(zoned, zone),
+            'hosts': _hosts(zoned, zone, util.conf(req).service_down_time),
         }
         for zone in available
     ]

@@ -14,7 +14,6 @@ calls take ``hypervisor_hostname_pattern`` and ``with_servers``.
 
 from typing import Any
 
-from oslo_config import cfg
 import oslo_messaging as messaging
 from oslo_utils import uuidutils
 import webob
@@ -27,7 +26,6 @@ from nova_lite.db import instances as instance_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
 
-CONF = cfg.CONF
 POLICY = 'os_compute_api:os-hypervisors:%s'
 UUID_FOR_ID = '2.53'
 PAGING = '2.33'
@@ -115,7 +113,7 @@ def _view(
         'hypervisor_hostname': node['hypervisor_hostname'],
         'state': (
             'up'
-            if service_obj.is_up(service, CONF.service_down_time)
+            if service_obj.is_up(service, util.conf(req).service_down_time)
             else 'down'
         ),
         'status': 'disabled' if service['disabled'] else 'enabled',
@@ -315,7 +313,7 @@ def _uptime(req: webob.Request, host: str) -> str:
         util.context(req), binary=service_obj.COMPUTE_BINARY, host=host
     )
     if not service or not service_obj.is_up(
-        service[0], CONF.service_down_time
+        service[0], util.conf(req).service_down_time
     ):
         raise unavailable
     try:
@@ -343,7 +341,9 @@ class _Uptimes:
         return self.known[host]
 
     def _ask(self, host: str, service: Any) -> str | None:
-        if not service_obj.is_up(service, CONF.service_down_time):
+        if not service_obj.is_up(
+            service, util.conf(self.req).service_down_time
+        ):
             return None
         try:
             return util.deps(self.req).compute.get_host_uptime(

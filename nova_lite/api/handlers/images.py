@@ -12,7 +12,6 @@ Glance base ones are extra string properties, shown at the top level.
 from typing import Any
 import urllib.parse
 
-from oslo_config import cfg
 from oslo_utils import uuidutils
 import webob
 import webob.exc
@@ -24,7 +23,6 @@ from nova_lite.api import visibility
 from nova_lite.api.schemas import images as schema
 from nova_lite.db import images as db
 
-CONF = cfg.CONF
 PATCH_TYPES = (
     'application/openstack-images-v2.1-json-patch',
     'application/openstack-images-v2.0-json-patch',
@@ -170,7 +168,8 @@ def list_images(req: webob.Request) -> webob.Response:
     util.authorize(req, 'image:get_images')
     ctx = util.context(req)
     limit = min(
-        util.query_int(req, 'limit') or DEFAULT_LIMIT, CONF.api.max_limit
+        util.query_int(req, 'limit') or DEFAULT_LIMIT,
+        util.conf(req).api.max_limit,
     )
     filters = _list_filters(req)
     rows: list[dict[str, Any]] = []

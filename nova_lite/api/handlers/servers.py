@@ -2,7 +2,6 @@
 
 from typing import Any
 
-from oslo_config import cfg
 import webob
 import webob.exc
 
@@ -18,7 +17,6 @@ from nova_lite.db import instances as db
 from nova_lite.db import server_groups as group_db
 from nova_lite.db import tags as tag_db
 
-CONF = cfg.CONF
 POLICY = 'os_compute_api:servers:%s'
 
 
@@ -192,7 +190,7 @@ def delete_server(req: webob.Request) -> webob.Response:
     api = util.deps(req).compute_api
     # Deferred delete (reclaim_instance_interval > 0) where the server
     # allows it; otherwise, as upstream, deleted at once.
-    if deferred_delete.enabled() and api.soft_delete(ctx, inst):
+    if deferred_delete.enabled(util.conf(req)) and api.soft_delete(ctx, inst):
         return webob.Response(status=204)
     api.confirm_before_delete(ctx, inst)
     server_ops.delete(req, inst)

@@ -9,7 +9,6 @@ action URL is then an invalid uuid (400), as upstream.
 
 from typing import Any
 
-from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import strutils
 from oslo_utils import uuidutils
@@ -26,7 +25,6 @@ from nova_lite.db import instances as instance_db
 from nova_lite.db import services as db
 from nova_lite.objects import service as service_obj
 
-CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 POLICY = 'os_compute_api:os-services:%s'
 UUID_FOR_ID = '2.53'
@@ -45,10 +43,12 @@ def view(
         'id': row['uuid'] if version.at_least(UUID_FOR_ID) else row['id'],
         'binary': row['binary'],
         'host': row['host'],
-        'zone': availability_zones.zone_of(row, zones),
+        'zone': availability_zones.zone_of(util.conf(req), row, zones),
         'status': 'disabled' if row['disabled'] else 'enabled',
         'state': (
-            'up' if service_obj.is_up(row, CONF.service_down_time) else 'down'
+            'up'
+            if service_obj.is_up(row, util.conf(req).service_down_time)
+            else 'down'
         ),
         'updated_at': util.microsecond_time(
             row['last_seen_up'] or row['updated_at']
