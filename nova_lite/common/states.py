@@ -51,15 +51,18 @@ RESTORING = 'restoring'
 RESCUING = 'rescuing'
 UNRESCUING = 'unrescuing'
 
+# Migration.status of a cold move (migration, resize) that arrived but
+# may still be reverted: the source keeps its room until it is
+# confirmed (the source then forgets it) or reverted (the instance
+# comes back).
+REVERTIBLE = ('finished', 'confirming', 'reverting')
 # Migration.status of a cold move (migration, resize) still under way:
 # its instance may have a copy on the source and the destination.
 COLD_MOVES_IN_FLIGHT = (
     'pre-migrating',
     'migrating',
     'post-migrating',
-    'finished',
-    'confirming',
-    'reverting',
+    *REVERTIBLE,
 )
 # Migration.status of a move arriving at its destination whose claim
 # the destination's resources count.

@@ -131,10 +131,6 @@ def compute_node_destroy(context: RequestContext, node_id: int) -> None:
         )
 
 
-# A cold migration or resize that arrived keeps its room on the source
-# until it is confirmed (the source then forgets it) or reverted (the
-# instance comes back).
-HELD_BY_SOURCE_STATUSES = ('finished', 'confirming', 'reverting')
 COLD_MOVE_TYPES = ('migration', 'resize')
 
 
@@ -165,7 +161,7 @@ def _on_node(node_id: Any) -> Any:
             mig.source_node == CN.hypervisor_hostname,
             mig.deleted == 0,
             mig.migration_type.in_(COLD_MOVE_TYPES),
-            mig.status.in_(HELD_BY_SOURCE_STATUSES),
+            mig.status.in_(states.REVERTIBLE),
         )
         .correlate(CN)
     )

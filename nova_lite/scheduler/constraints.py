@@ -27,6 +27,7 @@ from oslo_config import cfg
 import sqlalchemy as sa
 
 from lite_common.context import RequestContext
+from nova_lite.common import states
 from nova_lite.db import aggregates as aggregate_db
 from nova_lite.db import models
 from nova_lite.db import server_groups as server_group_db
@@ -103,16 +104,7 @@ def host_zone_value(conf: cfg.ConfigOpts, host_column: Any) -> Any:
 #: A move between its start and its end: its member counts on its
 #: destination (and, once it arrived but may still be reverted, on its
 #: source too), as upstream's late check counts migrations in progress.
-MOVES_IN_FLIGHT = (
-    'accepted',
-    'pre-migrating',
-    'migrating',
-    'post-migrating',
-    'finished',
-    'confirming',
-    'reverting',
-)
-REVERTIBLE = ('finished', 'confirming', 'reverting')
+MOVES_IN_FLIGHT = ('accepted', *states.COLD_MOVES_IN_FLIGHT)
 
 
 def _member_hosts(group: Group, instance_uuid: str) -> Any:
@@ -145,7 +137,7 @@ def _member_hosts(group: Group, instance_uuid: str) -> Any:
     ).where(
         MIG.instance_uuid.in_(members),
         MIG.deleted == 0,
-        MIG.status.in_(REVERTIBLE),
+        MIG.status.in_(states.REVERTIBLE),
         MIG.source_compute.is_not(None),
     )
     return sa.union_all(placed, moving, returning).subquery()
