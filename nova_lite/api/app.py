@@ -31,6 +31,8 @@ From the outside in, and why each layer sits where it does:
    g. the router.
 """
 
+from collections.abc import Callable
+import functools
 from typing import Any
 
 from oslo_config import cfg
@@ -67,6 +69,7 @@ class Deps:
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
+        self.enforcer = policy.make_enforcer(conf)
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute = compute_rpcapi.ComputeAPI(conf)
         self.compute_api = compute_api.API(conf, self.conductor, self.compute)
@@ -96,16 +99,17 @@ def _branch(
     versioned: bool,
     checks: health.Health,
     endpoint: api_metrics.Endpoint,
+    is_admin: Callable[[RequestContext], bool],
 ) -> Any:
     app: Any = faults.FaultWrapper(router.Router(table), formatter)
     if versioned:
         app = mv.MicroversionMiddleware(
             app, microversion.VERSIONS, _is_version_document
         )
-        app = checks.authenticated(app, policy.is_admin)
-        app = endpoint.authenticated(app, policy.is_admin)
+        app = checks.authenticated(app, is_admin)
+        app = endpoint.authenticated(app, is_admin)
     app = auth.wrap(
-        app, conf, policy.is_admin, _is_version_document, formatter=formatter
+        app, conf, is_admin, _is_version_document, formatter=formatter
     )
     if versioned:
         app = size_limit.limit_body_size(app, MAX_REQUEST_BODY_SIZE)
@@ -119,6 +123,8 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
         nova_api_metrics.register()
     checks = health.Health(conf)
     endpoint = api_metrics.Endpoint(conf)
+    deps = Deps(conf)
+    is_admin = functools.partial(policy.is_admin, deps.enforcer)
     compute = _branch(
         conf,
         routes.compute_routes(conf.auth_strategy),
@@ -126,6 +132,7 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
         versioned=True,
         checks=checks,
         endpoint=endpoint,
+        is_admin=is_admin,
     )
     image = _branch(
         conf,
@@ -134,6 +141,7 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
         versioned=False,
         checks=checks,
         endpoint=endpoint,
+        is_admin=is_admin,
     )
 
     def dispatch(environ: dict[str, Any], start_response: Any) -> Any:
@@ -143,7 +151,7 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
         return compute(environ, start_response)
 
     app = middleware.with_environ(
-        middleware.strip_slash(dispatch), util.DEPS_KEY, Deps(conf)
+        middleware.strip_slash(dispatch), util.DEPS_KEY, deps
     )
     app = endpoint.anonymous(checks.anonymous(app))
     return request_log.RequestLog(

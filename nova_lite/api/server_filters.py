@@ -23,7 +23,6 @@ from typing import Any
 from oslo_utils import timeutils
 import webob
 
-from nova_lite import policy
 from nova_lite.api import util
 from nova_lite.api.views import servers as views
 
@@ -51,8 +50,8 @@ def allowed(req: webob.Request, since: str = SINCE) -> bool:
     """May the caller use a filter that is everyone's from ``since``
     (those of this module: 2.83) and before that only for whoever
     ``allow_all_filters`` allows?"""
-    return util.version(req).at_least(since) or policy.check(
-        util.context(req), ALL_FILTERS_POLICY
+    return util.version(req).at_least(since) or util.check(
+        req, ALL_FILTERS_POLICY
     )
 
 

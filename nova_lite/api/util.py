@@ -56,7 +56,7 @@ def authorize(
     req: webob.Request, action: str, target: dict[str, Any] | None = None
 ) -> None:
     try:
-        policy.authorize(context(req), action, target)
+        policy.authorize(deps(req).enforcer, context(req), action, target)
     except lite_policy.PolicyNotAuthorized as exc:
         # Upstream Nova's words (its PolicyNotAuthorized).
         raise webob.exc.HTTPForbidden(
@@ -74,6 +74,13 @@ def caller_project(req: webob.Request, action: str) -> str:
             explanation=f"Policy doesn't allow {action} to be performed."
         )
     return str(project_id)
+
+
+def check(
+    req: webob.Request, action: str, target: dict[str, Any] | None = None
+) -> bool:
+    """Whether the caller may ``action`` (no error when not)."""
+    return policy.check(deps(req).enforcer, context(req), action, target)
 
 
 def read_json(req: webob.Request) -> Any:

@@ -16,7 +16,6 @@ from oslo_utils import uuidutils
 from lite_common import rpc
 from lite_common import service as lite_service
 from nova_lite import conf as nova_conf
-from nova_lite import policy
 from nova_lite.api import app as api_app
 from nova_lite.compute import service as compute_svc
 from nova_lite.conductor import service as conductor_svc
@@ -87,7 +86,6 @@ class Stack:
         self.state_path = tmp
         self.conf = self._configure(tmp)
         self._database(self.conf)
-        policy.reset()
         return self.conf
 
     def start(self) -> 'Stack':
@@ -115,5 +113,4 @@ class Stack:
     def stop(self) -> None:
         while self._cleanups:
             self._cleanups.pop()()
-        policy.reset()
         rpc.cleanup()

@@ -21,7 +21,6 @@ import webob
 import webob.exc
 
 from nova_lite import exception
-from nova_lite import policy
 from nova_lite.api import util
 from nova_lite.api.views import servers as views
 from nova_lite.db import instance_actions as db
@@ -160,12 +159,12 @@ def show_action(req: webob.Request) -> webob.Response:
         )
     version = util.version(req)
     body = _action(row, version.at_least('2.58'))
-    admin_events = policy.check(ctx, policies.ACTIONS % 'events', target)
+    admin_events = util.check(req, policies.ACTIONS % 'events', target)
     if admin_events or version.at_least('2.51'):
         project_id = row['project_id'] or inst['project_id']
         v262 = version.at_least('2.62')
-        details = version.at_least('2.84') and policy.check(
-            ctx, policies.ACTIONS % 'events:details', target
+        details = version.at_least('2.84') and util.check(
+            req, policies.ACTIONS % 'events:details', target
         )
         body['events'] = [
             _event(event, project_id, admin_events, v262, details)
