@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from lite_common.context import RequestContext
 from nova_lite import exception
+from nova_lite.common import states
 from nova_lite.db import compute_nodes
 from nova_lite.db import flavors
 from nova_lite.db import models
@@ -56,9 +57,6 @@ OPTION = {
 }
 RESOURCES = tuple(sorted((*OPTION, *NETWORK)))
 UNLIMITED = -1
-# vm_state of a server deleted with deferred delete
-# (nova_lite/common/states.py).
-SOFT_DELETED = 'soft-delete'
 
 
 def defaults() -> dict[str, int]:
@@ -127,7 +125,7 @@ def _usage(session: Any, project_id: str | None) -> dict[str, int]:
         sa.select(INST.vcpus, INST.memory_mb, INST.new_flavor).where(
             INST.project_id == project_id,
             INST.deleted == 0,
-            INST.vm_state != SOFT_DELETED,
+            INST.vm_state != states.SOFT_DELETED,
         )
     )
     for vcpus, memory_mb, new_flavor in rows:
