@@ -146,7 +146,9 @@ def load_app(conf: cfg.ConfigOpts) -> Any:
     formatter = errors.baremetal_error
     checks = health.Health(conf)
     endpoint = api_metrics.Endpoint(conf)
-    app: Any = faults.FaultWrapper(router.Router(routes.ROUTES), formatter)
+    app: Any = faults.FaultWrapper(
+        router.Router(routes.ROUTES, util.translate_errors), formatter
+    )
     app = checks.authenticated(app, deps.is_admin)
     app = endpoint.authenticated(app, deps.is_admin)
     # The Bare Metal API's administrators are system-scoped (1.71).

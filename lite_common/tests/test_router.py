@@ -214,3 +214,36 @@ def test_a_handler_may_answer_outside_its_range_itself(seen):
         }
     )
     assert _at(app, '/things', '1.1').body == b'list'
+
+
+class _DomainError(Exception):
+    pass
+
+
+def _translate(handler):
+    def translated(req):
+        try:
+            return handler(req)
+        except _DomainError as exc:
+            raise webob.exc.HTTPConflict(explanation=str(exc)) from None
+
+    return translated
+
+
+def _raising(req):
+    raise _DomainError('busy')
+
+
+@pytest.mark.parametrize(
+    'route',
+    [_raising, router.Versioned(_raising, since='2.1')],
+    ids=['plain', 'versioned'],
+)
+def test_every_handler_runs_behind_the_translation(route):
+    """No handler can forget the API's error translation: the router
+    wraps each of the table's, plain or versioned."""
+    app = router.Router({'/things': {'POST': route}}, _translate)
+    req = webob.Request.blank('/things', method='POST')
+    req.environ[microversion.ENV_KEY] = microversion.APIVersion(2, 5)
+    with pytest.raises(webob.exc.HTTPConflict, match='busy'):
+        app(req.environ, lambda *a: None)

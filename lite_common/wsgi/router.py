@@ -17,6 +17,10 @@ router and by the OpenAPI document (:mod:`lite_common.wsgi.openapi`).
 Where upstream answers another status outside the range (405, 406, or
 after the policy check), ``answers_outside=True`` leaves the answer to
 the handler: the range is then the document's only.
+
+Every handler of a table runs behind the API's error translation (the
+``translate`` the router is given: domain exceptions to HTTP errors),
+so that no handler can forget it.
 """
 
 from collections.abc import Callable
@@ -99,16 +103,19 @@ def _not_found(req: webob.Request) -> webob.Response:
     )
 
 
-def _in_range(route: Route) -> Handler:
-    """The handler of ``route``, behind its version check."""
+def _in_range(
+    route: Route, translate: Callable[[Handler], Handler]
+) -> Handler:
+    """The handler of ``route``, translated, behind its version check."""
     if not isinstance(route, Versioned):
-        return route
+        return translate(route)
+    served = translate(route.handler)
     if route.answers_outside or (route.since is None and route.until is None):
-        return route.handler
+        return served
 
     def handler(req: webob.Request) -> webob.Response:
         if route.serves(req.environ.get(microversion.ENV_KEY)):
-            return route.handler(req)
+            return served(req)
         return _not_found(req)
 
     return handler
@@ -120,10 +127,19 @@ def _with_head(methods: Mapping[str, Route]) -> dict[str, Route]:
     return dict(methods)
 
 
-class Router:
-    """Dispatches requests according to a route table."""
+def _untranslated(handler: Handler) -> Handler:
+    return handler
 
-    def __init__(self, table: RouteTable) -> None:
+
+class Router:
+    """Dispatches requests according to a route table; ``translate``
+    wraps every handler (the API's domain-to-HTTP error translation)."""
+
+    def __init__(
+        self,
+        table: RouteTable,
+        translate: Callable[[Handler], Handler] = _untranslated,
+    ) -> None:
         self.mapper = routes.Mapper()
         for path, methods in table.items():
             methods = _with_head(methods)
@@ -131,7 +147,7 @@ class Router:
             for method, route in methods.items():
                 self.mapper.connect(
                     path,
-                    action=_in_range(route),
+                    action=_in_range(route, translate),
                     conditions={'method': [method]},
                 )
             self.mapper.connect(path, action=_method_not_allowed(allowed))

@@ -101,7 +101,9 @@ def _branch(
     endpoint: api_metrics.Endpoint,
     is_admin: Callable[[RequestContext], bool],
 ) -> Any:
-    app: Any = faults.FaultWrapper(router.Router(table), formatter)
+    app: Any = faults.FaultWrapper(
+        router.Router(table, util.translate_errors), formatter
+    )
     if versioned:
         app = mv.MicroversionMiddleware(
             app, microversion.VERSIONS, _is_version_document

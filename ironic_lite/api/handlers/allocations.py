@@ -217,7 +217,6 @@ def _page(
     )
 
 
-@util.translate_errors
 def list_allocations(req: webob.Request) -> webob.Response:
     _require(req)
     listing.check_params(req, LIST_PARAMS)
@@ -245,7 +244,6 @@ def list_allocations(req: webob.Request) -> webob.Response:
     return util.json_response(_page(req, node, owner, fields))
 
 
-@util.translate_errors
 def show_allocation(req: webob.Request) -> webob.Response:
     _require(req)
     listing.check_params(req, frozenset({'fields'}))
@@ -327,7 +325,6 @@ def _check_create(req: webob.Request, body: dict[str, Any]) -> None:
         node_traits.check_trait(trait)
 
 
-@util.translate_errors
 def create_allocation(req: webob.Request) -> webob.Response:
     _require(req, write=True)
     body = util.read_body(req, CREATE)
@@ -377,7 +374,6 @@ def create_allocation(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def update_allocation(req: webob.Request) -> webob.Response:
     _require(req, write=True, since=mv.ALLOCATION_UPDATE)
     patch = util.read_body(req, node_schemas.PATCH)
@@ -402,7 +398,6 @@ def update_allocation(req: webob.Request) -> webob.Response:
     return util.json_response(render(req, row, _shown(req)))
 
 
-@util.translate_errors
 def delete_allocation(req: webob.Request) -> webob.Response:
     _require(req, write=True)
     row = _retrieve(req, 'delete')
@@ -432,14 +427,12 @@ def _node_allocation(
     return node, rows[0]
 
 
-@util.translate_errors
 def show_node_allocation(req: webob.Request) -> webob.Response:
     listing.check_params(req, frozenset({'fields'}))
     _, row = _node_allocation(req)
     return util.json_response(render(req, row, _fields(req)))
 
 
-@util.translate_errors
 def delete_node_allocation(req: webob.Request) -> webob.Response:
     _, row = _node_allocation(req)
     util.authorize(req, POLICY % 'delete', _target(req, row))

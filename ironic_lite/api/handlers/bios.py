@@ -59,7 +59,6 @@ def _query(req: webob.Request) -> tuple[bool, list[str] | None]:
     return detail, listing.schema_fields(req, ALL_FIELDS, detail)
 
 
-@util.translate_errors
 def list_bios(req: webob.Request) -> webob.Response:
     node = _node(req)
     detail, fields = _query(req)
@@ -75,7 +74,6 @@ def list_bios(req: webob.Request) -> webob.Response:
     return util.json_response({'bios': settings})
 
 
-@util.translate_errors
 def show_bios(req: webob.Request) -> webob.Response:
     node = _node(req)
     name = req.urlvars['setting_name']

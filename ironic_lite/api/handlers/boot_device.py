@@ -28,7 +28,6 @@ PUT_BODY: dict[str, Any] = {
 NMI_BODY: dict[str, Any] = {'type': 'object', 'additionalProperties': False}
 
 
-@util.translate_errors
 def show_boot_device(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _GET)
     return util.json_response(
@@ -36,7 +35,6 @@ def show_boot_device(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def supported_boot_devices(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _GET)
     devices = util.deps(req).conductor.get_supported_boot_devices(
@@ -45,7 +43,6 @@ def supported_boot_devices(req: webob.Request) -> webob.Response:
     return util.json_response({'supported_boot_devices': devices})
 
 
-@util.translate_errors
 def set_boot_device(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _SET)
     body = util.read_body(req, PUT_BODY)
@@ -56,7 +53,6 @@ def set_boot_device(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def inject_nmi(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, 'baremetal:node:inject_nmi')
     util.read_body(req, NMI_BODY, optional=True)

@@ -115,7 +115,6 @@ def _list(
     return util.json_response(body)
 
 
-@util.translate_errors
 def list_chassis(req: webob.Request) -> webob.Response:
     detail = False
     if 'detail' in req.GET:
@@ -132,7 +131,6 @@ def list_chassis(req: webob.Request) -> webob.Response:
     return _list(req, fields, 'chassis')
 
 
-@util.translate_errors
 def list_chassis_detail(req: webob.Request) -> webob.Response:
     if 'fields' in req.GET:
         raise webob.exc.HTTPBadRequest(
@@ -141,14 +139,12 @@ def list_chassis_detail(req: webob.Request) -> webob.Response:
     return _list(req, FIELDS, 'chassis/detail')
 
 
-@util.translate_errors
 def show_chassis(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:chassis:get')
     row = db_chassis.chassis_get(util.context(req), _uuid(req))
     return util.json_response(render(req, row, _fields(req, FIELDS)))
 
 
-@util.translate_errors
 def create_chassis(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:chassis:create')
     body = util.read_body(req, CREATE_SCHEMA)
@@ -166,7 +162,6 @@ def create_chassis(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def update_chassis(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:chassis:update')
     patch = util.read_body(req, node_schemas.PATCH)
@@ -189,7 +184,6 @@ def update_chassis(req: webob.Request) -> webob.Response:
     return util.json_response(render(req, row, FIELDS))
 
 
-@util.translate_errors
 def delete_chassis(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:chassis:delete')
     db_chassis.chassis_destroy(util.context(req), _uuid(req))

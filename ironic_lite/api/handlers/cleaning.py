@@ -16,7 +16,6 @@ from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 
 
-@util.translate_errors
 def list_cleaning_steps(req: webob.Request) -> webob.Response:
     """``GET /v1/nodes/{node_ident}/cleaning/steps`` (an extension)."""
     # Not an upstream version: served at the advertised maximum only.

@@ -71,7 +71,6 @@ class _View:
         return {name: values[name] for name in self.fields}
 
 
-@util.translate_errors
 def list_conductors(req: webob.Request) -> webob.Response:
     _require(req)
     detail = util.query_bool(req, 'detail')
@@ -96,7 +95,6 @@ def list_conductors(req: webob.Request) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def show_conductor(req: webob.Request) -> webob.Response:
     _require(req)
     fields = _fields(req, None)

@@ -20,7 +20,6 @@ PUT_BODY: dict[str, Any] = {
 }
 
 
-@util.translate_errors
 def show_console(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, 'baremetal:node:get_console')
     return util.json_response(
@@ -30,7 +29,6 @@ def show_console(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def set_console(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, 'baremetal:node:set_console_state')
     body = util.read_body(req, PUT_BODY)

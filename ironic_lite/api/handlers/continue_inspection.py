@@ -182,7 +182,6 @@ def lookup_node(
     return known
 
 
-@util.translate_errors
 def continue_inspection(req: webob.Request) -> webob.Response:
     # The arguments first, then whether the endpoint is served, as
     # upstream's decorators order them.

@@ -143,7 +143,6 @@ def _ident(req: webob.Request) -> str:
     return ident
 
 
-@util.translate_errors
 def list_templates(req: webob.Request) -> webob.Response:
     _require(req)
     util.authorize(req, POLICY % 'get')
@@ -169,7 +168,6 @@ def list_templates(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_template(req: webob.Request) -> webob.Response:
     _require(req)
     util.authorize(req, POLICY % 'get')
@@ -179,7 +177,6 @@ def show_template(req: webob.Request) -> webob.Response:
     return util.json_response(render(req, row, fields))
 
 
-@util.translate_errors
 def create_template(req: webob.Request) -> webob.Response:
     _require(req)
     util.authorize(req, POLICY % 'create')
@@ -197,7 +194,6 @@ def create_template(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def update_template(req: webob.Request) -> webob.Response:
     _require(req)
     util.authorize(req, POLICY % 'update')
@@ -216,7 +212,6 @@ def update_template(req: webob.Request) -> webob.Response:
     return util.json_response(render(req, row, FIELDS))
 
 
-@util.translate_errors
 def delete_template(req: webob.Request) -> webob.Response:
     _require(req)
     util.authorize(req, POLICY % 'delete')

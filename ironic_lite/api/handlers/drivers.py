@@ -225,7 +225,6 @@ def show_driver(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_raid_logical_disk_properties(req: webob.Request) -> webob.Response:
     """``GET /v1/drivers/{driver_name}/raid/logical_disk_properties``
     (1.12): the keys a target RAID configuration may use, from the

@@ -12,7 +12,6 @@ from ironic_lite.api.schemas import events as schemas
 LOG = logging.getLogger(__name__)
 
 
-@util.translate_errors
 def post_events(req: webob.Request) -> webob.Response:
     util.authorize(req, 'baremetal:events:post')
     body = util.read_body(req, schemas.CREATE)

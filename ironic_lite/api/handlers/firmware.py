@@ -57,7 +57,6 @@ def _view(row: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
     return body
 
 
-@util.translate_errors
 def list_firmware(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, 'baremetal:node:firmware:get')
     fields = _fields(req)

@@ -55,7 +55,6 @@ def _view(
     }
 
 
-@util.translate_errors
 def list_indicators(req: webob.Request) -> webob.Response:
     node = _node(req, _GET)
     found = util.deps(req).conductor.get_supported_indicators(
@@ -74,7 +73,6 @@ def list_indicators(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_indicator(req: webob.Request) -> webob.Response:
     node = _node(req, _GET)
     component, name = _split(req.urlvars['indicator'])
@@ -84,7 +82,6 @@ def show_indicator(req: webob.Request) -> webob.Response:
     return util.json_response({'state': state})
 
 
-@util.translate_errors
 def set_indicator(req: webob.Request) -> webob.Response:
     node = _node(req, _SET)
     component, name = _split(req.urlvars['indicator'])

@@ -139,7 +139,6 @@ def _checked(rule: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@util.translate_errors
 def list_rules(req: webob.Request) -> webob.Response:
     _require(req)
     util.authorize(req, POLICY % 'get')
@@ -166,7 +165,6 @@ def list_rules(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_rule(req: webob.Request) -> webob.Response:
     _require(req)
     ident = _ident(req)
@@ -177,7 +175,6 @@ def show_rule(req: webob.Request) -> webob.Response:
     return util.json_response(render(req, row, fields))
 
 
-@util.translate_errors
 def create_rule(req: webob.Request) -> webob.Response:
     _require(req)
     body = util.read_body(req, validation.RULE_SCHEMA)
@@ -192,7 +189,6 @@ def create_rule(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def update_rule(req: webob.Request) -> webob.Response:
     _require(req)
     ident = _ident(req)
@@ -222,7 +218,6 @@ def update_rule(req: webob.Request) -> webob.Response:
     return util.json_response(render(req, row, FIELDS))
 
 
-@util.translate_errors
 def delete_rule(req: webob.Request) -> webob.Response:
     _require(req)
     ident = _ident(req)

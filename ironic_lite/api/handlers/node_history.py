@@ -21,7 +21,6 @@ def _node(req: webob.Request) -> dict[str, Any]:
     return node_access.authorized_node(req, _POLICY)
 
 
-@util.translate_errors
 def list_history(req: webob.Request) -> webob.Response:
     node = _node(req)
     listing.check_params(req, _LIST_PARAMS)
@@ -49,7 +48,6 @@ def list_history(req: webob.Request) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def show_history_event(req: webob.Request) -> webob.Response:
     node = _node(req)
     listing.check_params(req, frozenset())

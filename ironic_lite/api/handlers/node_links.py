@@ -18,7 +18,6 @@ from ironic_lite.db import node_inventory as db_inventory
 from ironic_lite.db import nodes as db_nodes
 
 
-@util.translate_errors
 def list_children(req: webob.Request) -> webob.Response:
     """``GET /v1/nodes/{node_ident}/children`` (1.83)."""
     try:
@@ -39,7 +38,6 @@ def list_children(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def list_shards(req: webob.Request) -> webob.Response:
     """``GET /v1/shards`` (1.82): ``{"name", "count"}`` per shard, the
     largest first; the nodes without a shard count as ``"None"``, as
@@ -55,7 +53,6 @@ def list_shards(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_inventory(req: webob.Request) -> webob.Response:
     """``GET /v1/nodes/{node_ident}/inventory`` (1.81): what the node's
     last inspection found, ``{"inventory": ..., "plugin_data": ...}``;

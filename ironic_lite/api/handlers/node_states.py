@@ -54,13 +54,11 @@ def _accepted(req: webob.Request, row: dict[str, Any]) -> webob.Response:
     return response
 
 
-@util.translate_errors
 def show_states(req: webob.Request) -> webob.Response:
     row = node_access.authorized_node(req, 'baremetal:node:get_states')
     return util.json_response(views.states(row, util.version(req)))
 
 
-@util.translate_errors
 def set_power_state(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schemas.POWER)
     for name, used in (
@@ -216,7 +214,6 @@ def _check_disable_ramdisk(req: webob.Request, body: dict[str, Any]) -> None:
         )
 
 
-@util.translate_errors
 def set_provision_state(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schemas.PROVISION)
     event = _check_target(req, body)
@@ -364,7 +361,6 @@ def _configdrive(
     return str(value)
 
 
-@util.translate_errors
 def set_raid_config(req: webob.Request) -> webob.Response:
     """``PUT .../states/raid`` (1.12): the target RAID configuration;
     a node without a RAID interface takes only ``{}`` (404 otherwise,
@@ -386,7 +382,6 @@ def set_raid_config(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def set_maintenance(req: webob.Request) -> webob.Response:
     body = util.read_body(req, schemas.MAINTENANCE, optional=True)
     row = node_access.authorized_node(req, 'baremetal:node:set_maintenance')
@@ -399,7 +394,6 @@ def set_maintenance(req: webob.Request) -> webob.Response:
     return webob.Response(status=202)
 
 
-@util.translate_errors
 def clear_maintenance(req: webob.Request) -> webob.Response:
     row = node_access.authorized_node(req, 'baremetal:node:clear_maintenance')
     util.deps(req).conductor.update_node(
@@ -455,7 +449,6 @@ def _check_stable(row: dict[str, Any], target: Any) -> None:
         )
 
 
-@util.translate_errors
 def set_boot_mode(req: webob.Request) -> webob.Response:
     """``PUT .../states/boot_mode`` (1.76): ``{"target": "uefi"}``."""
     row = _boot_setting_node(req, 'baremetal:node:set_boot_mode')
@@ -473,7 +466,6 @@ def set_boot_mode(req: webob.Request) -> webob.Response:
     return _accepted(req, row)
 
 
-@util.translate_errors
 def set_secure_boot(req: webob.Request) -> webob.Response:
     """``PUT .../states/secure_boot`` (1.76): ``{"target": true}``."""
     row = _boot_setting_node(req, 'baremetal:node:set_secure_boot')

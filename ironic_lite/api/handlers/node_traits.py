@@ -72,14 +72,12 @@ def _node(req: webob.Request, action: str) -> dict[str, Any]:
     return node_access.authorized_node(req, action)
 
 
-@util.translate_errors
 def list_traits(req: webob.Request) -> webob.Response:
     node = _node(req, 'baremetal:node:traits:list')
     traits = db_traits.traits_of(util.context(req), [node['id']])
     return util.json_response({'traits': traits[node['id']]})
 
 
-@util.translate_errors
 def set_traits(req: webob.Request) -> webob.Response:
     """``PUT .../traits``: the node's traits become the body's."""
     node = _node(req, 'baremetal:node:traits:set')
@@ -91,7 +89,6 @@ def set_traits(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def add_trait(req: webob.Request) -> webob.Response:
     """``PUT .../traits/{trait}``: one more trait (no body)."""
     node = _node(req, 'baremetal:node:traits:set')
@@ -110,7 +107,6 @@ def add_trait(req: webob.Request) -> webob.Response:
     return webob.Response(status=204, headers={'Location': location})
 
 
-@util.translate_errors
 def remove_trait(req: webob.Request) -> webob.Response:
     node = _node(req, 'baremetal:node:traits:delete')
     util.deps(req).conductor.remove_node_traits(
@@ -119,7 +115,6 @@ def remove_trait(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def remove_all_traits(req: webob.Request) -> webob.Response:
     node = _node(req, 'baremetal:node:traits:delete')
     util.deps(req).conductor.remove_node_traits(util.context(req), node, None)

@@ -11,7 +11,6 @@ from ironic_lite.api import util
 from ironic_lite.api.handlers import node_access
 
 
-@util.translate_errors
 def validate_node(req: webob.Request) -> webob.Response:
     # Upstream refuses a name below 1.5 here (406), where the node
     # itself is a 404.

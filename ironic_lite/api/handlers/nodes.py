@@ -85,13 +85,11 @@ def canonical_uuids(values: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-@util.translate_errors
 def list_nodes(req: webob.Request) -> webob.Response:
     detail = node_query.detail_param(req)
     return _list(req, detail, 'nodes')
 
 
-@util.translate_errors
 def list_nodes_detail(req: webob.Request) -> webob.Response:
     if 'fields' in req.GET:
         raise webob.exc.HTTPBadRequest(
@@ -135,7 +133,6 @@ def _list(req: webob.Request, detail: bool, collection: str) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def show_node(req: webob.Request) -> webob.Response:
     fields = node_query.requested_fields(req, detail=True)
     row = node_access.authorized_node(req)
@@ -174,7 +171,6 @@ def _own_node(req: webob.Request, values: dict[str, Any]) -> None:
     values['owner'] = ctx.project_id
 
 
-@util.translate_errors
 def create_node(req: webob.Request) -> webob.Response:
     self_owned = _authorize_create(req)
     body = json_body.read(req)
@@ -284,7 +280,6 @@ def _check_owner_change(
         )
 
 
-@util.translate_errors
 def update_node(req: webob.Request) -> webob.Response:
     patch = util.read_body(req, schemas.PATCH)
     node_access.authorized_node(req, *node_access.patch_rules(patch))
@@ -293,7 +288,6 @@ def update_node(req: webob.Request) -> webob.Response:
     return util.json_response(view.render(row))
 
 
-@util.translate_errors
 def delete_node(req: webob.Request) -> webob.Response:
     try:
         row = node_access.authorized_node(req, 'baremetal:node:delete')

@@ -201,22 +201,18 @@ def _list(
     )
 
 
-@util.translate_errors
 def list_portgroups(req: webob.Request) -> webob.Response:
     return _list(req, None, detail_path=False)
 
 
-@util.translate_errors
 def list_portgroups_detail(req: webob.Request) -> webob.Response:
     return _list(req, None, detail_path=True)
 
 
-@util.translate_errors
 def list_node_portgroups(req: webob.Request) -> webob.Response:
     return _list(req, req.urlvars['node_ident'], detail_path=False)
 
 
-@util.translate_errors
 def list_node_portgroups_detail(req: webob.Request) -> webob.Response:
     return _list(req, req.urlvars['node_ident'], detail_path=True)
 
@@ -247,7 +243,6 @@ def retrieve(
     return group, node
 
 
-@util.translate_errors
 def show_portgroup(req: webob.Request) -> webob.Response:
     listing.check_params(req, frozenset({'fields'}))
     group, _ = retrieve(req, 'get')
@@ -259,7 +254,6 @@ def _check_name(name: Any, message: str) -> None:
         raise webob.exc.HTTPBadRequest(explanation=message)
 
 
-@util.translate_errors
 def create_portgroup(req: webob.Request) -> webob.Response:
     body = util.read_body(req, {})
     values.validate('portgroup', body, schemas.CREATE)
@@ -356,7 +350,6 @@ def _patched(
     return new_node, changed
 
 
-@util.translate_errors
 def update_portgroup(req: webob.Request) -> webob.Response:
     patch = util.read_body(req, schemas.PATCH)
     group, node = retrieve(req, 'update')
@@ -389,7 +382,6 @@ def update_portgroup(req: webob.Request) -> webob.Response:
     return util.json_response(_render(req, row, _shown(req, None)))
 
 
-@util.translate_errors
 def delete_portgroup(req: webob.Request) -> webob.Response:
     group, node = retrieve(req, 'delete')
     util.deps(req).conductor.destroy_portgroup(
@@ -398,7 +390,6 @@ def delete_portgroup(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def node_portgroup(req: webob.Request) -> webob.Response:
     """A portgroup named (or created) under a node: upstream's 400."""
     node_access.get_node(req, req.urlvars['node_ident'])

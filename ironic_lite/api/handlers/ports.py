@@ -108,37 +108,30 @@ def _list(
     )
 
 
-@util.translate_errors
 def list_ports(req: webob.Request) -> webob.Response:
     return _list(req, None, detail_path=False)
 
 
-@util.translate_errors
 def list_ports_detail(req: webob.Request) -> webob.Response:
     return _list(req, None, detail_path=True)
 
 
-@util.translate_errors
 def list_node_ports(req: webob.Request) -> webob.Response:
     return _list(req, req.urlvars['node_ident'], detail_path=False)
 
 
-@util.translate_errors
 def list_node_ports_detail(req: webob.Request) -> webob.Response:
     return _list(req, req.urlvars['node_ident'], detail_path=True)
 
 
-@util.translate_errors
 def list_portgroup_ports(req: webob.Request) -> webob.Response:
     return _list(req, None, False, req.urlvars['portgroup_ident'])
 
 
-@util.translate_errors
 def list_portgroup_ports_detail(req: webob.Request) -> webob.Response:
     return _list(req, None, True, req.urlvars['portgroup_ident'])
 
 
-@util.translate_errors
 def portgroup_port(req: webob.Request) -> webob.Response:
     """A port named (or created) under a portgroup: upstream's 400."""
     db_ports.portgroup_id(util.context(req), req.urlvars['portgroup_ident'])
@@ -173,7 +166,6 @@ def _retrieve(
     return port, node
 
 
-@util.translate_errors
 def show_port(req: webob.Request) -> webob.Response:
     listing.check_params(req, frozenset({'fields'}))
     port, _ = _retrieve(req, 'get')
@@ -222,7 +214,6 @@ def _portgroup(
     return group
 
 
-@util.translate_errors
 def create_port(req: webob.Request) -> webob.Response:
     body = util.read_body(req, {})
     values.validate('port', body, schemas.CREATE)
@@ -326,7 +317,6 @@ def _patched(
     return new_node, changed
 
 
-@util.translate_errors
 def update_port(req: webob.Request) -> webob.Response:
     patch = util.read_body(req, schemas.PATCH)
     resource_patch.check_allowed(patch, schemas.PATCHABLE)
@@ -356,7 +346,6 @@ def update_port(req: webob.Request) -> webob.Response:
     return util.json_response(_render(req, row, query.shown_fields(req, None)))
 
 
-@util.translate_errors
 def delete_port(req: webob.Request) -> webob.Response:
     ident = req.urlvars['port_ident']
     if not uuidutils.is_uuid_like(ident):
@@ -370,7 +359,6 @@ def delete_port(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def node_port(req: webob.Request) -> webob.Response:
     """A port named (or created) under a node: upstream's 400."""
     node_access.get_node(req, req.urlvars['node_ident'])

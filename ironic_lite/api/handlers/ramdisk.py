@@ -189,7 +189,6 @@ def agent_answer(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@util.translate_errors
 def lookup(req: webob.Request) -> webob.Response:
     check_enabled(req)
     util.require_version(req, mv.RAMDISK)
@@ -245,7 +244,6 @@ def _callback_url(value: str) -> str:
     return parsed.geturl()
 
 
-@util.translate_errors
 def heartbeat(req: webob.Request) -> webob.Response:
     check_enabled(req)
     util.require_version(req, mv.RAMDISK)

@@ -30,13 +30,11 @@ def _runbook(req: webob.Request, action: str) -> dict[str, Any]:
     return runbooks.retrieve(req, req.urlvars['runbook_ident'], action)
 
 
-@util.translate_errors
 def list_traits(req: webob.Request) -> webob.Response:
     row = _runbook(req, 'get')
     return util.json_response({'traits': row['traits']})
 
 
-@util.translate_errors
 def set_traits(req: webob.Request) -> webob.Response:
     row = _runbook(req, 'update')
     body = util.read_body(req, node_traits.BODY_SCHEMA)
@@ -45,7 +43,6 @@ def set_traits(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def add_trait(req: webob.Request) -> webob.Response:
     row = _runbook(req, 'update')
     if req.body.strip():
@@ -63,7 +60,6 @@ def add_trait(req: webob.Request) -> webob.Response:
     return webob.Response(status=204, headers={'Location': location})
 
 
-@util.translate_errors
 def remove_trait(req: webob.Request) -> webob.Response:
     row = _runbook(req, 'update')
     db_runbooks.remove_traits(
@@ -72,7 +68,6 @@ def remove_trait(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def remove_all_traits(req: webob.Request) -> webob.Response:
     row = _runbook(req, 'update')
     db_runbooks.remove_traits(util.context(req), row['id'], None)

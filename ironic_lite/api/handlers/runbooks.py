@@ -241,7 +241,6 @@ def _list_project(req: webob.Request) -> str | None:
     return project
 
 
-@util.translate_errors
 def list_runbooks(req: webob.Request) -> webob.Response:
     require(req)
     listing.check_params(req, LIST_PARAMS)
@@ -264,7 +263,6 @@ def list_runbooks(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_runbook(req: webob.Request) -> webob.Response:
     require(req)
     listing.check_params(req, frozenset({'fields'}))
@@ -300,7 +298,6 @@ def _own(req: webob.Request, values: dict[str, Any]) -> None:
     values['owner'] = project
 
 
-@util.translate_errors
 def create_runbook(req: webob.Request) -> webob.Response:
     require(req)
     util.authorize(req, POLICY % 'create')
@@ -359,7 +356,6 @@ def _patched(
     return resource_patch.apply_patch(document, patch)
 
 
-@util.translate_errors
 def update_runbook(req: webob.Request) -> webob.Response:
     require(req)
     patch = util.read_body(req, node_schemas.PATCH)
@@ -374,7 +370,6 @@ def _patchable(req: webob.Request) -> tuple[str, ...]:
     return PATCHABLE_1112 if _traits_served(req) else PATCHABLE
 
 
-@util.translate_errors
 def delete_runbook(req: webob.Request) -> webob.Response:
     require(req)
     row = retrieve(req, req.urlvars['runbook_ident'], 'delete')

@@ -48,7 +48,6 @@ def _answer(result: dict[str, Any]) -> webob.Response:
     return util.json_response(result.get('return'))
 
 
-@util.translate_errors
 def node_vendor_passthru(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _NODE)
     method, args = _call(req)
@@ -59,7 +58,6 @@ def node_vendor_passthru(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def node_vendor_methods(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, _NODE)
     return util.json_response(
@@ -76,7 +74,6 @@ def _driver_name(req: webob.Request) -> str:
     return name
 
 
-@util.translate_errors
 def driver_vendor_passthru(req: webob.Request) -> webob.Response:
     name = _driver_name(req)
     method, args = _call(req)
@@ -87,7 +84,6 @@ def driver_vendor_passthru(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def driver_vendor_methods(req: webob.Request) -> webob.Response:
     name = _driver_name(req)
     return util.json_response(

@@ -38,7 +38,6 @@ def _node(req: webob.Request, action: str) -> dict[str, Any]:
     return node_access.authorized_node(req, f'baremetal:node:vif:{action}')
 
 
-@util.translate_errors
 def list_vifs(req: webob.Request) -> webob.Response:
     node = _node(req, 'list')
     return util.json_response(
@@ -46,7 +45,6 @@ def list_vifs(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def attach_vif(req: webob.Request) -> webob.Response:
     node = _node(req, 'attach')
     body = util.read_body(req, BODY)
@@ -61,7 +59,6 @@ def attach_vif(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def detach_vif(req: webob.Request) -> webob.Response:
     node = _node(req, 'detach')
     vif_id = _uuid_or_name('vif_id', req.urlvars['vif_id'])

@@ -39,7 +39,6 @@ ATTACH: dict[str, Any] = {
 }
 
 
-@util.translate_errors
 def show_vmedia(req: webob.Request) -> webob.Response:
     node = node_access.authorized_node(req, 'baremetal:node:vmedia:get')
     return util.json_response(
@@ -47,7 +46,6 @@ def show_vmedia(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def attach_vmedia(req: webob.Request) -> webob.Response:
     body = util.read_body(req, ATTACH)
     scheme = urllib.parse.urlparse(body['image_url']).scheme
@@ -62,7 +60,6 @@ def attach_vmedia(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def detach_vmedia(req: webob.Request) -> webob.Response:
     device_types = None
     if req.GET.get('device_types'):

@@ -26,7 +26,6 @@ LOG = logging.getLogger(__name__)
 SINCE = '2.81'
 
 
-@util.translate_errors
 def cache_images(req: webob.Request) -> webob.Response:
     util.authorize(req, policies.NEW_AGGREGATES % 'images', {})
     body = util.read_body(req, schema.images)

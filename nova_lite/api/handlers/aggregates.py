@@ -50,7 +50,6 @@ def aggregate_id(req: webob.Request) -> int:
     return agg_id
 
 
-@util.translate_errors
 def list_aggregates(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'index', {})
     return util.json_response(
@@ -62,7 +61,6 @@ def list_aggregates(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def create_aggregate(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'create', {})
     spec = util.read_body(req, schema.create)['aggregate']
@@ -75,13 +73,11 @@ def create_aggregate(req: webob.Request) -> webob.Response:
     return util.json_response({'aggregate': body})
 
 
-@util.translate_errors
 def show_aggregate(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'show', {})
     return _respond(req, db.get(util.context(req), aggregate_id(req)))
 
 
-@util.translate_errors
 def update_aggregate(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'update', {})
     values = dict(util.read_body(req, schema.update)['aggregate'])
@@ -92,7 +88,6 @@ def update_aggregate(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def delete_aggregate(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'delete', {})
     aggregate_api.delete(util.context(req), aggregate_id(req))
@@ -136,7 +131,6 @@ _ACTIONS = {
 }
 
 
-@util.translate_errors
 def aggregate_action(req: webob.Request) -> webob.Response:
     body = util.read_json(req)
     if not isinstance(body, dict) or len(body) != 1:

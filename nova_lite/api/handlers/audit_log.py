@@ -75,7 +75,6 @@ def _timestamp(text: str) -> datetime.datetime:
         ) from None
 
 
-@util.translate_errors
 def list_audit_logs(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'list')
     return util.json_response(
@@ -83,7 +82,6 @@ def list_audit_logs(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_audit_log(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'show')
     before = _timestamp(req.urlvars['before_timestamp'])

@@ -41,7 +41,6 @@ def _zones(
     return sorted(available), sorted(unavailable)
 
 
-@util.translate_errors
 def list_zones(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'list', {})
     available, unavailable = _zones(_zoned(req))
@@ -72,7 +71,6 @@ def _hosts(
     return hosts
 
 
-@util.translate_errors
 def list_zones_detail(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'detail', {})
     zoned = _zoned(req)

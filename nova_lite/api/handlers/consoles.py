@@ -23,7 +23,6 @@ TOKENS_SINCE = '2.31'
 STRICT_TOKEN_QUERY = '2.99'
 
 
-@util.translate_errors
 def create_remote_console(req: webob.Request) -> webob.Response:
     # As upstream: the body is validated before the server is looked up.
     spec = util.read_body(req, schema.create(util.version(req)))[
@@ -49,7 +48,6 @@ def create_remote_console(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_console_token(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, (), since=STRICT_TOKEN_QUERY)
     if not util.version(req).at_least(TOKENS_SINCE):

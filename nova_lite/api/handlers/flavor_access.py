@@ -52,7 +52,6 @@ def _access(req: webob.Request, flavor: dict[str, Any]) -> webob.Response:
     )
 
 
-@util.translate_errors
 def list_access(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY)
     flavor = _flavor(req)
@@ -63,7 +62,6 @@ def list_access(req: webob.Request) -> webob.Response:
     return _access(req, flavor)
 
 
-@util.translate_errors
 def flavor_action(req: webob.Request) -> webob.Response:
     body = util.read_body(req, ACTION_BODY)
     flavor = _flavor(req)

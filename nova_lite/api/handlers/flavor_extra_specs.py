@@ -60,7 +60,6 @@ def _merge(req: webob.Request, given: dict[str, str]) -> None:
     )
 
 
-@util.translate_errors
 def list_specs(req: webob.Request) -> webob.Response:
     util.authorize(
         req, POLICY % 'index', {'project_id': util.context(req).project_id}
@@ -69,7 +68,6 @@ def list_specs(req: webob.Request) -> webob.Response:
     return util.json_response({'extra_specs': flavor['extra_specs'] or {}})
 
 
-@util.translate_errors
 def create_specs(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'create', {})
     body = util.read_body(req, CREATE_BODY)
@@ -78,7 +76,6 @@ def create_specs(req: webob.Request) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def show_spec(req: webob.Request) -> webob.Response:
     util.authorize(
         req, POLICY % 'show', {'project_id': util.context(req).project_id}
@@ -96,7 +93,6 @@ def show_spec(req: webob.Request) -> webob.Response:
     return util.json_response({key: specs[key]})
 
 
-@util.translate_errors
 def update_spec(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'update', {})
     body = util.read_body(req, UPDATE_BODY)
@@ -109,7 +105,6 @@ def update_spec(req: webob.Request) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def delete_spec(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'delete', {})
     flavorid, key = flavors.visible_flavor(req)['flavorid'], req.urlvars['key']

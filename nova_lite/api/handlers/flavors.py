@@ -122,19 +122,16 @@ def _listing(
     return util.json_response(body)
 
 
-@util.translate_errors
 def list_flavors(req: webob.Request) -> webob.Response:
     rows, limit = _list(req)
     return _listing(req, [_brief(req, r) for r in rows], rows, limit)
 
 
-@util.translate_errors
 def list_flavors_detail(req: webob.Request) -> webob.Response:
     rows, limit = _list(req)
     return _listing(req, [view(req, r) for r in rows], rows, limit)
 
 
-@util.translate_errors
 def show_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:flavors:index')
     return util.json_response({'flavor': view(req, visible_flavor(req))})
@@ -164,7 +161,6 @@ def _rxtx_factor(value: Any) -> float:
     return factor
 
 
-@util.translate_errors
 def create_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:os-flavor-manage:create')
     spec = util.read_body(req, schema.create_for(util.version(req)))['flavor']
@@ -198,14 +194,12 @@ def create_flavor(req: webob.Request) -> webob.Response:
     return util.json_response({'flavor': view(req, row)})
 
 
-@util.translate_errors
 def delete_flavor(req: webob.Request) -> webob.Response:
     util.authorize(req, 'os_compute_api:os-flavor-manage:delete')
     db.flavor_destroy(util.context(req), req.urlvars['flavor_id'])
     return webob.Response(status=202)
 
 
-@util.translate_errors
 def update_flavor(req: webob.Request) -> webob.Response:
     """``PUT /flavors/{id}`` (2.55): only the description changes."""
     util.authorize(req, 'os_compute_api:os-flavor-manage:update')

@@ -200,12 +200,10 @@ def _list(req: webob.Request, detail: bool) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def list_hypervisors(req: webob.Request) -> webob.Response:
     return _list(req, detail=False)
 
 
-@util.translate_errors
 def list_hypervisors_detail(req: webob.Request) -> webob.Response:
     return _list(req, detail=True)
 
@@ -222,7 +220,6 @@ def _node_filter(req: webob.Request, ident: str) -> dict[str, Any]:
     return {'id': int(ident)}
 
 
-@util.translate_errors
 def show_hypervisor(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'show')
     util.reject_unknown_query(req, ('with_servers',), since=UUID_FOR_ID)
@@ -278,17 +275,14 @@ def _by_pattern(
     )
 
 
-@util.translate_errors
 def search_hypervisors(req: webob.Request) -> webob.Response:
     return _by_pattern(req, 'search', with_servers=False)
 
 
-@util.translate_errors
 def list_hypervisor_servers(req: webob.Request) -> webob.Response:
     return _by_pattern(req, 'servers', with_servers=True)
 
 
-@util.translate_errors
 def show_statistics(req: webob.Request) -> webob.Response:
     """Sums over the nodes of enabled compute services (upstream);
     gone from 2.88."""
@@ -360,7 +354,6 @@ def _uptimes(req: webob.Request) -> _Uptimes:
     return cached
 
 
-@util.translate_errors
 def show_hypervisor_uptime(req: webob.Request) -> webob.Response:
     """The hypervisor (brief) with ``uptime``, asked of its compute agent
     over RPC, as upstream; gone from 2.88 (show has ``uptime``)."""

@@ -163,7 +163,6 @@ def _page_links(
     return links
 
 
-@util.translate_errors
 def list_images(req: webob.Request) -> webob.Response:
     util.authorize(req, 'image:get_images')
     ctx = util.context(req)
@@ -193,7 +192,6 @@ def list_images(req: webob.Request) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def show_image(req: webob.Request) -> webob.Response:
     row = _get_visible(req)
     util.authorize(req, 'image:get_image', _target(row))
@@ -230,7 +228,6 @@ def _check_new_id(ctx: RequestContext, image_id: str) -> None:
     )
 
 
-@util.translate_errors
 def create_image(req: webob.Request) -> webob.Response:
     ctx = util.context(req)
     util.authorize(req, 'image:add_image', {'project_id': ctx.project_id})
@@ -305,7 +302,6 @@ def _check_update(
         util.authorize(req, 'image:publicize_image')
 
 
-@util.translate_errors
 def update_image(req: webob.Request) -> webob.Response:
     """PATCH with a JSON patch of top-level attributes."""
     if req.content_type not in PATCH_TYPES:
@@ -325,7 +321,6 @@ def update_image(req: webob.Request) -> webob.Response:
     return util.json_response(_view(row))
 
 
-@util.translate_errors
 def upload_image_data(req: webob.Request) -> webob.Response:
     """PUT /v2/images/{id}/file: count the bytes, keep none of them."""
     row = _get_visible(req)
@@ -343,7 +338,6 @@ def upload_image_data(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def delete_image(req: webob.Request) -> webob.Response:
     row = _get_visible(req)
     util.authorize(req, 'image:delete_image', _target(row))

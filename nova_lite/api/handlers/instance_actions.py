@@ -82,7 +82,6 @@ def _paging(req: webob.Request) -> tuple[int | None, str | None, Any]:
     return util.page_limit(req), req.GET.get('marker'), window
 
 
-@util.translate_errors
 def list_actions(req: webob.Request) -> webob.Response:
     inst = _server(req)
     util.authorize(
@@ -145,7 +144,6 @@ def _event(
     return body
 
 
-@util.translate_errors
 def show_action(req: webob.Request) -> webob.Response:
     inst = _server(req)
     target = {'project_id': inst['project_id']}

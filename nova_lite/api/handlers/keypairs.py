@@ -54,7 +54,6 @@ def _view(
     return body
 
 
-@util.translate_errors
 def create_keypair(req: webob.Request) -> webob.Response:
     version = util.version(req)
     spec = util.read_body(req, schema.create_for(version))['keypair']
@@ -78,7 +77,6 @@ def create_keypair(req: webob.Request) -> webob.Response:
     return response
 
 
-@util.translate_errors
 def list_keypairs(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('user_id', 'limit', 'marker'))
     version = util.version(req)
@@ -108,7 +106,6 @@ def list_keypairs(req: webob.Request) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def show_keypair(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('user_id',))
     user_id = _user(req)
@@ -119,7 +116,6 @@ def show_keypair(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def delete_keypair(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('user_id',))
     user_id = _user(req)

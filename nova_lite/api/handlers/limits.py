@@ -75,7 +75,6 @@ def absolute_limits(
     return body
 
 
-@util.translate_errors
 def show_limits(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('tenant_id',))
     util.authorize(req, POLICY, {})

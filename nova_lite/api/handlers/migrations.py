@@ -140,7 +140,6 @@ def _rows(
         ) from None
 
 
-@util.translate_errors
 def list_migrations(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY)
     _check_query(req)

@@ -53,14 +53,12 @@ def _body(
     return util.json_response({'quota_class_set': body})
 
 
-@util.translate_errors
 def show_quota_class(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'show')
     name = req.urlvars['quota_class']
     return _body(req, db.class_quotas(util.context(req), name), name)
 
 
-@util.translate_errors
 def update_quota_class(req: webob.Request) -> webob.Response:
     """The response has no ``id``, as upstream's."""
     util.authorize(req, POLICY % 'update')

@@ -60,7 +60,6 @@ def _project(req: webob.Request, action: str) -> str:
     return project_id
 
 
-@util.translate_errors
 def show_quota_set(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('user_id',))
     project_id = _project(req, 'show')
@@ -69,7 +68,6 @@ def show_quota_set(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_defaults(req: webob.Request) -> webob.Response:
     project_id = _project(req, 'defaults')
     # [quota] with the quota class "default" over it, as upstream.
@@ -78,7 +76,6 @@ def show_defaults(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def show_detail(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('user_id',))
     project_id = _project(req, 'detail')
@@ -117,7 +114,6 @@ def _check_not_below_usage(
             )
 
 
-@util.translate_errors
 def update_quota_set(req: webob.Request) -> webob.Response:
     """Admin only. A limit below what the project uses is a 400 unless
     ``force`` is true."""
@@ -137,7 +133,6 @@ def update_quota_set(req: webob.Request) -> webob.Response:
     return _quota_set(req, db.project_quotas(ctx, project_id), None)
 
 
-@util.translate_errors
 def delete_quota_set(req: webob.Request) -> webob.Response:
     """Admin only: the project's limits go back to the defaults."""
     util.reject_unknown_query(req, ('user_id',))

@@ -129,7 +129,6 @@ ACTIONS = {
 }
 
 
-@util.translate_errors
 def server_action(req: webob.Request) -> webob.Response:
     body = util.read_json(req)
     if not isinstance(body, dict) or len(body) != 1:

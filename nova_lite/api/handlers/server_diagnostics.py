@@ -14,7 +14,6 @@ from nova_lite.policies import server_extras as policies
 STANDARD = '2.48'
 
 
-@util.translate_errors
 def show_diagnostics(req: webob.Request) -> webob.Response:
     """409 for a server on no host, or whose guest is not running (or
     whose agent does not answer); 501 for a driver without them."""

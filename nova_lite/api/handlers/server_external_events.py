@@ -34,7 +34,6 @@ def _outcome(event: dict[str, Any], inst: dict[str, Any] | None) -> int:
     return 200 if inst['host'] else 422
 
 
-@util.translate_errors
 def create_events(req: webob.Request) -> webob.Response:
     util.authorize(req, policies.EXTERNAL_EVENTS % 'create')
     body = util.read_body(req, schema.create_for(util.version(req)))

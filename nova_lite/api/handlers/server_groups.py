@@ -59,7 +59,6 @@ def _group(req: webob.Request, action: str) -> dict[str, Any]:
     return group
 
 
-@util.translate_errors
 def list_server_groups(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('all_projects', 'limit', 'offset'))
     ctx = util.context(req)
@@ -82,7 +81,6 @@ def list_server_groups(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def create_server_group(req: webob.Request) -> webob.Response:
     ctx = util.context(req)
     util.authorize(req, POLICY % 'create', {'project_id': ctx.project_id})
@@ -104,14 +102,12 @@ def create_server_group(req: webob.Request) -> webob.Response:
     return util.json_response({'server_group': view(group, version)})
 
 
-@util.translate_errors
 def show_server_group(req: webob.Request) -> webob.Response:
     return util.json_response(
         {'server_group': view(_group(req, 'show'), util.version(req))}
     )
 
 
-@util.translate_errors
 def delete_server_group(req: webob.Request) -> webob.Response:
     group = _group(req, 'delete')
     db.destroy(util.context(req), group['uuid'])

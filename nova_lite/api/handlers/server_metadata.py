@@ -69,13 +69,11 @@ def _change(
     return db.change(ctx, inst['uuid'], new, check)
 
 
-@util.translate_errors
 def list_metadata(req: webob.Request) -> webob.Response:
     inst = _server(req, 'index')
     return util.json_response({'metadata': inst['metadata'] or {}})
 
 
-@util.translate_errors
 def merge_metadata(req: webob.Request) -> webob.Response:
     inst = _server(req, 'create')
     given = util.read_body(req, METADATA_BODY)['metadata']
@@ -85,7 +83,6 @@ def merge_metadata(req: webob.Request) -> webob.Response:
     return util.json_response({'metadata': written})
 
 
-@util.translate_errors
 def replace_metadata(req: webob.Request) -> webob.Response:
     inst = _server(req, 'update_all')
     given = util.read_body(req, METADATA_BODY)['metadata']
@@ -93,7 +90,6 @@ def replace_metadata(req: webob.Request) -> webob.Response:
     return util.json_response({'metadata': written})
 
 
-@util.translate_errors
 def show_item(req: webob.Request) -> webob.Response:
     inst = _server(req, 'show')
     key = req.urlvars['key']
@@ -103,7 +99,6 @@ def show_item(req: webob.Request) -> webob.Response:
     return util.json_response({'meta': {key: metadata[key]}})
 
 
-@util.translate_errors
 def set_item(req: webob.Request) -> webob.Response:
     inst = _server(req, 'update')
     meta = util.read_body(req, META_BODY)['meta']
@@ -116,7 +111,6 @@ def set_item(req: webob.Request) -> webob.Response:
     return util.json_response({'meta': meta})
 
 
-@util.translate_errors
 def delete_item(req: webob.Request) -> webob.Response:
     inst = _server(req, 'delete')
     key = req.urlvars['key']

@@ -15,7 +15,6 @@ from nova_lite.policies import server_extras as policies
 KEYS = tuple(f'password_{index}' for index in range(4))
 
 
-@util.translate_errors
 def show_password(req: webob.Request) -> webob.Response:
     inst = servers.get_server(req)
     util.authorize(
@@ -27,7 +26,6 @@ def show_password(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def clear_password(req: webob.Request) -> webob.Response:
     """As upstream: the password keys set empty; the guest's password
     itself does not change."""

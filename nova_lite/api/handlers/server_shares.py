@@ -26,14 +26,12 @@ def _server(req: webob.Request, action: str) -> dict:
     return inst
 
 
-@util.translate_errors
 def list_shares(req: webob.Request) -> webob.Response:
     inst = _server(req, 'index')
     util.reject_unknown_query(req, (), since=SINCE)
     return util.json_response({'shares': shares.attachments(inst)})
 
 
-@util.translate_errors
 def show_share(req: webob.Request) -> webob.Response:
     inst = _server(req, 'show')
     util.reject_unknown_query(req, (), since=SINCE)
@@ -41,7 +39,6 @@ def show_share(req: webob.Request) -> webob.Response:
     return util.json_response({'share': share})
 
 
-@util.translate_errors
 def attach_share(req: webob.Request) -> webob.Response:
     # As upstream: the body is validated before the server is looked up.
     spec = util.read_body(req, schema.create)['share']
@@ -50,7 +47,6 @@ def attach_share(req: webob.Request) -> webob.Response:
     return util.json_response({'share': share}, status=201)
 
 
-@util.translate_errors
 def detach_share(req: webob.Request) -> webob.Response:
     inst = _server(req, 'delete')
     shares.detach(inst, req.urlvars['share_id'])

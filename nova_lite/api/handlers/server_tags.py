@@ -47,14 +47,12 @@ def _server(
     return inst
 
 
-@util.translate_errors
 def list_tags(req: webob.Request) -> webob.Response:
     inst = _server(req, 'index')
     tags = db.for_servers(util.context(req), [inst['uuid']])[inst['uuid']]
     return util.json_response({'tags': tags})
 
 
-@util.translate_errors
 def replace_tags(req: webob.Request) -> webob.Response:
     inst = _server(req, 'update_all', 'update tags')
     body = util.read_body(req, TAGS_BODY)
@@ -63,14 +61,12 @@ def replace_tags(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def delete_tags(req: webob.Request) -> webob.Response:
     inst = _server(req, 'delete_all', 'delete tags')
     db.delete(util.context(req), inst['uuid'])
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def check_tag(req: webob.Request) -> webob.Response:
     inst = _server(req, 'show')
     tag = req.urlvars['tag']
@@ -84,7 +80,6 @@ def check_tag(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def add_tag(req: webob.Request) -> webob.Response:
     inst = _server(req, 'update', 'update tag')
     tag = req.urlvars['tag']
@@ -105,7 +100,6 @@ def add_tag(req: webob.Request) -> webob.Response:
     return response
 
 
-@util.translate_errors
 def delete_tag(req: webob.Request) -> webob.Response:
     inst = _server(req, 'delete', 'delete tag')
     db.delete(util.context(req), inst['uuid'], req.urlvars['tag'])

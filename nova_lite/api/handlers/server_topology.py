@@ -18,7 +18,6 @@ from nova_lite.policies import server_extras as policies
 SINCE = '2.78'
 
 
-@util.translate_errors
 def show_topology(req: webob.Request) -> webob.Response:
     inst = servers.get_server(req)
     util.authorize(

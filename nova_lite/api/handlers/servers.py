@@ -136,24 +136,20 @@ def _list(req: webob.Request, detail: bool) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def list_servers(req: webob.Request) -> webob.Response:
     return _list(req, detail=False)
 
 
-@util.translate_errors
 def list_servers_detail(req: webob.Request) -> webob.Response:
     return _list(req, detail=True)
 
 
-@util.translate_errors
 def show_server(req: webob.Request) -> webob.Response:
     inst = get_server(req)
     util.authorize(req, POLICY % 'show', {'project_id': inst['project_id']})
     return util.json_response({'server': render(req, inst)})
 
 
-@util.translate_errors
 def create_server(req: webob.Request) -> webob.Response:
     ctx = util.context(req)
     util.authorize(req, POLICY % 'create', {'project_id': ctx.project_id})
@@ -181,7 +177,6 @@ def create_server(req: webob.Request) -> webob.Response:
     )
 
 
-@util.translate_errors
 def delete_server(req: webob.Request) -> webob.Response:
     inst = get_server(req)
     util.authorize(req, POLICY % 'delete', {'project_id': inst['project_id']})
@@ -197,7 +192,6 @@ def delete_server(req: webob.Request) -> webob.Response:
     return webob.Response(status=204)
 
 
-@util.translate_errors
 def update_server(req: webob.Request) -> webob.Response:
     """``PUT /servers/{id}``: rename, set the access IPs, (2.19) the
     description or (2.90) the host name; answers the server, as
@@ -223,7 +217,6 @@ def update_server(req: webob.Request) -> webob.Response:
     return util.json_response({'server': render_changed(req, inst)})
 
 
-@util.translate_errors
 def list_ips(req: webob.Request) -> webob.Response:
     """``GET /servers/{id}/ips``: nova_lite has no networking, so a
     server has no addresses."""
@@ -234,7 +227,6 @@ def list_ips(req: webob.Request) -> webob.Response:
     return util.json_response({'addresses': {}})
 
 
-@util.translate_errors
 def show_ips(req: webob.Request) -> webob.Response:
     inst = get_server(req)
     util.authorize(

@@ -60,7 +60,6 @@ def view(
     return body
 
 
-@util.translate_errors
 def list_services(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('host', 'binary'))
     util.authorize(req, POLICY % 'list')
@@ -197,13 +196,11 @@ def _update(req: webob.Request, ident: str) -> webob.Response:
     return _legacy_update(req, ident)
 
 
-@util.translate_errors
 def update_service(req: webob.Request) -> webob.Response:
     """PUT /os-services/{service_id} (2.53+; before: an unknown action)."""
     return _update(req, req.urlvars['service_id'])
 
 
-@util.translate_errors
 def legacy_service_action(req: webob.Request) -> webob.Response:
     """PUT /os-services/{enable,disable,disable-log-reason,force-down}.
 
@@ -233,7 +230,6 @@ def _service_for_delete(req: webob.Request) -> dict[str, Any]:
         ) from None
 
 
-@util.translate_errors
 def delete_service(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY % 'delete')
     ctx = util.context(req)

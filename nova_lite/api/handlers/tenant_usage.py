@@ -153,7 +153,6 @@ def _links(
     return util.next_link(req, path, rows, limit, rows[-1]['uuid'])
 
 
-@util.translate_errors
 def list_usages(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(
         req, ('start', 'end', 'detailed', 'limit', 'marker')
@@ -170,7 +169,6 @@ def list_usages(req: webob.Request) -> webob.Response:
     return util.json_response(body)
 
 
-@util.translate_errors
 def show_usage(req: webob.Request) -> webob.Response:
     util.reject_unknown_query(req, ('start', 'end', 'limit', 'marker'))
     project = req.urlvars['tenant_id']

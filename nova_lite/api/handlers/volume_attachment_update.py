@@ -93,7 +93,6 @@ UPDATE_V285['properties']['volumeAttachment']['properties'].update(
 )
 
 
-@util.translate_errors
 def update_attachment(req: webob.Request) -> webob.Response:
     regular = util.version(req).at_least(SINCE)
     body = util.read_body(req, UPDATE_V285 if regular else UPDATE)

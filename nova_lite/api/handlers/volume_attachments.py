@@ -26,7 +26,6 @@ def _check_query(req: webob.Request) -> None:
         util.query_int(req, name)
 
 
-@util.translate_errors
 def list_attachments(req: webob.Request) -> webob.Response:
     inst = servers.get_server(req)
     util.authorize(
@@ -38,7 +37,6 @@ def list_attachments(req: webob.Request) -> webob.Response:
     return util.json_response({'volumeAttachments': []})
 
 
-@util.translate_errors
 def show_attachment(req: webob.Request) -> webob.Response:
     inst = servers.get_server(req)
     util.authorize(
