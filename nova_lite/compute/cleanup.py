@@ -41,6 +41,7 @@ from nova_lite.common import states
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
+from nova_lite.objects.migration import Migration
 
 LOG = logging.getLogger(__name__)
 IN_PROGRESS = ('accepted', 'pre-migrating')
@@ -202,7 +203,7 @@ class Cleaner:
                 context, completed
             )
 
-    def _destroy_evacuated(self, uuid: str, migration: Any) -> None:
+    def _destroy_evacuated(self, uuid: str, migration: Migration) -> None:
         shared = self.driver.shares_storage_with(migration.dest_compute)
         self.driver.destroy(
             instance_obj.Instance(uuid=uuid), destroy_disks=not shared

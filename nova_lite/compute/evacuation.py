@@ -27,12 +27,14 @@ from nova_lite.compute import move
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
+from nova_lite.objects.instance import Instance
+from nova_lite.objects.migration import Migration
 from nova_lite.scheduler import claims
 
 LOG = logging.getLogger(__name__)
 
 
-def fail(instance: Any, migration: Any, reason: str) -> None:
+def fail(instance: Instance, migration: Migration, reason: str) -> None:
     """The evacuation ends ``failed``; the instance (still recorded on
     its source) goes to ERROR with a fault, unless it changed
     meanwhile (deleted, or reset by an administrator)."""
@@ -53,7 +55,7 @@ def fail(instance: Any, migration: Any, reason: str) -> None:
         )
 
 
-def _claimed(node: Any, instance: Any, migration: Any) -> bool:
+def _claimed(node: Any, instance: Instance, migration: Migration) -> bool:
     """Claim the node for the evacuation; True when this host is to
     (go on and) rebuild it."""
     result = migration.claim_destination(
@@ -102,7 +104,7 @@ def _claimed(node: Any, instance: Any, migration: Any) -> bool:
     return False
 
 
-def ends_stopped(instance: Any, migration: Any) -> bool:
+def ends_stopped(instance: Instance, migration: Migration) -> bool:
     """Whether the evacuated instance ends STOPPED (shut off) here: it
     was stopped, or the evacuation was asked with API 2.95 or later
     (``target_state``); else it ends ACTIVE, as before 2.95."""
@@ -112,7 +114,9 @@ def ends_stopped(instance: Any, migration: Any) -> bool:
     )
 
 
-def rebuild(driver: Any, node: Any, instance: Any, migration: Any) -> None:
+def rebuild(
+    driver: Any, node: Any, instance: Instance, migration: Migration
+) -> None:
     """Claimed: build the instance here, then place it here and mark the
     evacuation done."""
     if instance.compute_id == node.id:
@@ -171,7 +175,9 @@ class Incoming:
         self.host = host
         self._hold = busy.hold
 
-    def evacuate_here(self, node: Any, instance: Any, migration: Any) -> None:
+    def evacuate_here(
+        self, node: Any, instance: Instance, migration: Migration
+    ) -> None:
         with self._hold(migration.id) as free:
             if not free:
                 LOG.info(
@@ -209,7 +215,9 @@ class Incoming:
             )
         return len(migrations)
 
-    def _resume_one(self, node: Any, instance: Any, migration: Any) -> None:
+    def _resume_one(
+        self, node: Any, instance: Instance | None, migration: Migration
+    ) -> None:
         if instance is None:
             LOG.info(
                 'Evacuation %s: its instance %s was deleted; the '

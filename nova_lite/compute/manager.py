@@ -40,6 +40,8 @@ from nova_lite.compute import task_recovery
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
+from nova_lite.objects.instance import Instance
+from nova_lite.objects.migration import Migration
 from nova_lite.virt import driver as virt_driver
 
 LOG = logging.getLogger(__name__)
@@ -342,7 +344,7 @@ class ComputeManager:
 
     @_one_task_per_server
     def build_and_run_instance(
-        self, context: RequestContext, instance: Any
+        self, context: RequestContext, instance: Instance
     ) -> None:
         with instance_action.recorded(
             context,
@@ -359,7 +361,7 @@ class ComputeManager:
     @_server_marked_busy
     @_event('terminate_instance')
     def terminate_instance(
-        self, context: RequestContext, instance: Any
+        self, context: RequestContext, instance: Instance
     ) -> None:
         node = self.nodes.get(instance.node or '')
         settle = None
@@ -376,7 +378,7 @@ class ComputeManager:
     # stop, start, reboot, pause, suspend (compute/power.py) -------------
 
     def _power(
-        self, context: RequestContext, instance: Any, task: str
+        self, context: RequestContext, instance: Instance, task: str
     ) -> None:
         """Do the power task if the server is still in it, here (a state
         reset, a delete or a move since the request wins)."""
@@ -390,38 +392,53 @@ class ComputeManager:
             power.do(context, self.driver, instance, self.host)
 
     @_one_task_per_server
-    def stop_instance(self, context: RequestContext, instance: Any) -> None:
+    def stop_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         self._power(context, instance, states.POWERING_OFF)
 
     @_one_task_per_server
-    def start_instance(self, context: RequestContext, instance: Any) -> None:
+    def start_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         self._power(context, instance, states.POWERING_ON)
 
     @_one_task_per_server
     def reboot_instance(
-        self, context: RequestContext, instance: Any, reboot_type: str
+        self, context: RequestContext, instance: Instance, reboot_type: str
     ) -> None:
         self._power(context, instance, states.REBOOTING)
 
     @_one_task_per_server
-    def pause_instance(self, context: RequestContext, instance: Any) -> None:
+    def pause_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         self._power(context, instance, states.PAUSING)
 
     @_one_task_per_server
-    def unpause_instance(self, context: RequestContext, instance: Any) -> None:
+    def unpause_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         self._power(context, instance, states.UNPAUSING)
 
     @_one_task_per_server
-    def suspend_instance(self, context: RequestContext, instance: Any) -> None:
+    def suspend_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         self._power(context, instance, states.SUSPENDING)
 
     @_one_task_per_server
-    def resume_instance(self, context: RequestContext, instance: Any) -> None:
+    def resume_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         self._power(context, instance, states.RESUMING)
 
     @_one_task_per_server
     def power_update(
-        self, context: RequestContext, instance: Any, target_power_state: str
+        self,
+        context: RequestContext,
+        instance: Instance,
+        target_power_state: str,
     ) -> None:
         """The power-update external event (common/power_update.py)."""
         try:
@@ -449,7 +466,7 @@ class ComputeManager:
     def _current(
         self,
         context: RequestContext,
-        instance: Any,
+        instance: Instance,
         task: str,
         tasks: tuple[str, ...] | None = None,
     ) -> Any:
@@ -484,14 +501,16 @@ class ComputeManager:
         return instance
 
     @_one_task_per_server
-    def shelve_instance(self, context: RequestContext, instance: Any) -> None:
+    def shelve_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         instance = self._current(context, instance, states.SHELVING)
         if instance is not None:
             shelve.shelve(context, self.conf, self.driver, instance, self.host)
 
     @_one_task_per_server
     def shelve_offload_instance(
-        self, context: RequestContext, instance: Any
+        self, context: RequestContext, instance: Instance
     ) -> None:
         instance = self._current(context, instance, states.SHELVING_OFFLOADING)
         if instance is not None:
@@ -499,7 +518,7 @@ class ComputeManager:
 
     @_one_task_per_server
     def unshelve_instance(
-        self, context: RequestContext, instance: Any
+        self, context: RequestContext, instance: Instance
     ) -> None:
         instance = self._current(context, instance, states.UNSHELVING)
         if instance is None:
@@ -516,7 +535,9 @@ class ComputeManager:
         shelve.unshelve(context, self.driver, instance, self.host)
 
     @_one_task_per_server
-    def rebuild_server(self, context: RequestContext, instance: Any) -> None:
+    def rebuild_server(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         instance = self._current(context, instance, states.REBUILDING)
         if instance is not None:
             rebuild.rebuild(context, self.driver, instance, self.host)
@@ -527,7 +548,7 @@ class ComputeManager:
     def rescue_instance(
         self,
         context: RequestContext,
-        instance: Any,
+        instance: Instance,
         rescue_password: str,
         rescue_image_ref: str | None,
     ) -> None:
@@ -544,7 +565,7 @@ class ComputeManager:
 
     @_one_task_per_server
     def unrescue_instance(
-        self, context: RequestContext, instance: Any
+        self, context: RequestContext, instance: Instance
     ) -> None:
         instance = self._current(context, instance, states.UNRESCUING)
         if instance is not None:
@@ -554,12 +575,14 @@ class ComputeManager:
 
     @_one_task_per_server
     def soft_delete_instance(
-        self, context: RequestContext, instance: Any
+        self, context: RequestContext, instance: Instance
     ) -> None:
         self._power(context, instance, states.SOFT_DELETING)
 
     @_one_task_per_server
-    def restore_instance(self, context: RequestContext, instance: Any) -> None:
+    def restore_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
         self._power(context, instance, states.RESTORING)
 
     # host information (calls) ------------------------------------------
@@ -572,7 +595,7 @@ class ComputeManager:
         NotImplementedError, exception.InstanceInvalidState
     )
     def get_instance_diagnostics(
-        self, context: RequestContext, instance: Any
+        self, context: RequestContext, instance: Instance
     ) -> dict[str, Any]:
         """Of a running guest only (409 otherwise, as upstream)."""
         state = self.driver.power_state(instance)
@@ -590,7 +613,10 @@ class ComputeManager:
         NotImplementedError, exception.ConsoleNotAvailable
     )
     def get_console_output(
-        self, context: RequestContext, instance: Any, tail_length: int | None
+        self,
+        context: RequestContext,
+        instance: Instance,
+        tail_length: int | None,
     ) -> str:
         """The guest's console log, its last ``tail_length`` lines
         (all when None)."""
@@ -608,8 +634,8 @@ class ComputeManager:
 
     def _named_node(
         self,
-        instance: Any,
-        migration: Any,
+        instance: Instance,
+        migration: Migration,
         kind: str,
         which: str,
         nodename: str | None,
@@ -629,7 +655,7 @@ class ComputeManager:
 
     @_event('rebuild_instance')
     def rebuild_instance(
-        self, context: RequestContext, instance: Any, migration: Any
+        self, context: RequestContext, instance: Instance, migration: Migration
     ) -> None:
         """Rebuild an instance evacuated to this host."""
         node = self._named_node(
@@ -648,7 +674,7 @@ class ComputeManager:
 
     # cold migration and resize (flows in compute/move.py) -----------------
 
-    def _dest_node(self, instance: Any, migration: Any) -> Any:
+    def _dest_node(self, instance: Instance, migration: Migration) -> Any:
         return self._named_node(
             instance, migration, 'Migration', 'node', migration.dest_node
         )
@@ -656,7 +682,7 @@ class ComputeManager:
     @_event('prep_resize')
     @_one_step_per_move
     def prep_resize(
-        self, context: RequestContext, instance: Any, migration: Any
+        self, context: RequestContext, instance: Instance, migration: Migration
     ) -> None:
         node = self._dest_node(instance, migration)
         if node is None:
@@ -680,8 +706,8 @@ class ComputeManager:
     def resize_instance(
         self,
         context: RequestContext,
-        instance: Any,
-        migration: Any,
+        instance: Instance,
+        migration: Migration,
         migrate_data: dict[str, Any],
     ) -> None:
         move.resize_instance(
@@ -696,7 +722,7 @@ class ComputeManager:
     @_event('finish_resize')
     @_one_step_per_move
     def finish_resize(
-        self, context: RequestContext, instance: Any, migration: Any
+        self, context: RequestContext, instance: Instance, migration: Migration
     ) -> None:
         node = self._dest_node(instance, migration)
         if node is not None:
@@ -705,7 +731,7 @@ class ComputeManager:
     @_event('confirm_resize')
     @_one_step_per_move
     def confirm_resize(
-        self, context: RequestContext, instance: Any, migration: Any
+        self, context: RequestContext, instance: Instance, migration: Migration
     ) -> None:
         move.confirm_resize(
             context,
@@ -718,7 +744,7 @@ class ComputeManager:
     @_event('revert_resize')
     @_one_step_per_move
     def revert_resize(
-        self, context: RequestContext, instance: Any, migration: Any
+        self, context: RequestContext, instance: Instance, migration: Migration
     ) -> None:
         move.revert_resize(
             context, self.compute_rpcapi, self.driver, instance, migration
@@ -727,7 +753,7 @@ class ComputeManager:
     @_event('finish_revert_resize')
     @_one_step_per_move
     def finish_revert_resize(
-        self, context: RequestContext, instance: Any, migration: Any
+        self, context: RequestContext, instance: Instance, migration: Migration
     ) -> None:
         node = self._named_node(
             instance,

@@ -28,12 +28,14 @@ from nova_lite.common import power_state
 from nova_lite.common import states
 from nova_lite.objects import compute_node as cn_obj
 from nova_lite.objects import migration as migration_obj
+from nova_lite.objects.instance import Instance
+from nova_lite.objects.migration import Migration
 from nova_lite.scheduler import claims
 
 LOG = logging.getLogger(__name__)
 
 
-def destination_node(context: RequestContext, migration: Any) -> Any:
+def destination_node(context: RequestContext, migration: Migration) -> Any:
     """The destination ComputeNode, by the integer link when set."""
     if migration.dest_compute_id is not None:
         return cn_obj.ComputeNode.get_by_id(context, migration.dest_compute_id)
@@ -50,7 +52,7 @@ def destination_node(context: RequestContext, migration: Any) -> Any:
     )
 
 
-def clear_move(instance: Any, expected: list[str | None]) -> bool:
+def clear_move(instance: Instance, expected: list[str | None]) -> bool:
     """Forget the move's flavors and task state (the instance stays as it
     was); False when the instance changed or went away meanwhile."""
     instance.task_state = None
@@ -69,7 +71,10 @@ IN_FLIGHT = list(states.COLD_MOVES_IN_FLIGHT)
 
 
 def _abandon(
-    instance: Any, migration: Any, expected: list[str | None], reason: str
+    instance: Instance,
+    migration: Migration,
+    expected: list[str | None],
+    reason: str,
 ) -> None:
     """Before anything moved: the migration is ``error``; the instance
     stays where it is, as it was."""
@@ -85,7 +90,10 @@ def _abandon(
 
 
 def _fail(
-    instance: Any, migration: Any, expected: list[str | None], reason: str
+    instance: Instance,
+    migration: Migration,
+    expected: list[str | None],
+    reason: str,
 ) -> None:
     """After the disks moved: ERROR with a fault; the copy kept on the
     source is left for the operator."""
@@ -123,8 +131,8 @@ def _flavor_resources(flavor: dict[str, Any]) -> tuple[int, int, int]:
 def _refused(
     context: RequestContext,
     conductor: Any,
-    instance: Any,
-    migration: Any,
+    instance: Instance,
+    migration: Migration,
     node: Any,
     reason: str,
     max_attempts: int,
@@ -175,8 +183,8 @@ def prep_resize(
     conductor: Any,
     driver: Any,
     node: Any,
-    instance: Any,
-    migration: Any,
+    instance: Instance,
+    migration: Migration,
     max_attempts: int,
 ) -> None:
     """Destination: claim the new flavor's resources, then ask the
@@ -240,7 +248,7 @@ def prep_resize(
     )
 
 
-def _left_the_move(context: RequestContext, instance: Any) -> bool:
+def _left_the_move(context: RequestContext, instance: Instance) -> bool:
     """Whether the instance, as stored now, is in no task: a state reset
     (or the end of the move) took it out of this move."""
     try:
@@ -254,8 +262,8 @@ def resize_instance(
     context: RequestContext,
     rpc: Any,
     driver: Any,
-    instance: Any,
-    migration: Any,
+    instance: Instance,
+    migration: Migration,
     migrate_data: dict[str, Any],
 ) -> None:
     """Source: send the disks to the destination, keep a copy aside."""
@@ -323,7 +331,9 @@ def resize_instance(
     rpc.finish_resize(context, instance, migration, dest.host)
 
 
-def place_on(instance: Any, node: Any, vm_state: str, running: bool) -> None:
+def place_on(
+    instance: Instance, node: Any, vm_state: str, running: bool
+) -> None:
     """host, node and compute_id together, the instance at rest in
     ``vm_state`` (running or shut down), its task and fault cleared."""
     instance.host, instance.node = node.host, node.hypervisor_hostname
@@ -337,7 +347,7 @@ def place_on(instance: Any, node: Any, vm_state: str, running: bool) -> None:
 
 
 def _arrive(
-    instance: Any,
+    instance: Instance,
     node: Any,
     flavor: dict[str, Any],
     vm_state: str,
@@ -355,8 +365,8 @@ def finish_resize(
     context: RequestContext,
     driver: Any,
     node: Any,
-    instance: Any,
-    migration: Any,
+    instance: Instance,
+    migration: Migration,
     resuming: bool = False,
 ) -> None:
     """Destination: take the disks, move the instance here (RESIZED).
@@ -423,7 +433,7 @@ def finish_resize(
     )
 
 
-def _at_rest(instance: Any) -> str:
+def _at_rest(instance: Instance) -> str:
     return (
         states.STOPPED
         if instance.power_state == power_state.SHUTDOWN
@@ -435,8 +445,8 @@ def confirm_resize(
     context: RequestContext,
     driver: Any,
     node: Any,
-    instance: Any,
-    migration: Any,
+    instance: Instance,
+    migration: Migration,
 ) -> None:
     """Source: delete the copy kept aside; the move is over."""
     driver.confirm_migration(instance)
@@ -462,8 +472,8 @@ def revert_resize(
     context: RequestContext,
     rpc: Any,
     driver: Any,
-    instance: Any,
-    migration: Any,
+    instance: Instance,
+    migration: Migration,
 ) -> None:
     """Destination: destroy its copy, then ask the source to restore.
     A repeated request after the revert finished does nothing (on a
@@ -494,8 +504,8 @@ def finish_revert_resize(
     context: RequestContext,
     driver: Any,
     node: Any,
-    instance: Any,
-    migration: Any,
+    instance: Instance,
+    migration: Migration,
 ) -> None:
     """Source: restore the copy kept aside; the instance is back here
     with its old flavor."""
@@ -552,7 +562,7 @@ def finish_revert_resize(
     )
 
 
-def end_revert(context: RequestContext, migration: Any) -> None:
+def end_revert(context: RequestContext, migration: Migration) -> None:
     """``reverting`` -> ``reverted`` once the instance is back on the
     source, then the destination's usage (it no longer holds the new
     flavor's room)."""

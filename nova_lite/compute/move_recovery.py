@@ -49,6 +49,8 @@ from nova_lite.compute import move
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
+from nova_lite.objects.instance import Instance
+from nova_lite.objects.migration import Migration
 
 LOG = logging.getLogger(__name__)
 
@@ -134,7 +136,7 @@ class _Step:
         self.by_id = by_id
         self.by_name = by_name
 
-    def take(self, instance: Any, migration: Any) -> None:
+    def take(self, instance: Instance, migration: Migration) -> None:
         source = migration.source_compute == self.host
         dest = self.by_id.get(migration.dest_compute_id)
         status, task = migration.status, instance.task_state
@@ -227,7 +229,9 @@ class _Step:
                 instance=instance,
             )
 
-    def _log_resume(self, instance: Any, migration: Any, what: str) -> None:
+    def _log_resume(
+        self, instance: Instance, migration: Migration, what: str
+    ) -> None:
         LOG.warning(
             '%s %s (%s) was interrupted; %s',
             migration.migration_type.capitalize(),
@@ -237,7 +241,9 @@ class _Step:
             instance=instance,
         )
 
-    def _ask_source_again(self, instance: Any, migration: Any) -> None:
+    def _ask_source_again(
+        self, instance: Instance, migration: Migration
+    ) -> None:
         self._log_resume(
             instance,
             migration,
@@ -253,7 +259,7 @@ class _Step:
             migration.source_compute,
         )
 
-    def _put_back(self, instance: Any, migration: Any) -> None:
+    def _put_back(self, instance: Instance, migration: Migration) -> None:
         self.driver.abort_migration(instance)
         LOG.warning(
             'A move (migration %s) was interrupted while this host '
@@ -265,7 +271,7 @@ class _Step:
         migration.transition(move.IN_FLIGHT, 'error')
         move.clear_move(instance, [states.RESIZE_MIGRATING])
 
-    def _revert_here(self, instance: Any, migration: Any) -> None:
+    def _revert_here(self, instance: Instance, migration: Migration) -> None:
         node = self.by_name.get(migration.source_node)
         if node is None:
             LOG.error(

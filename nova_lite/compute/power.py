@@ -23,6 +23,7 @@ from nova_lite.common import instance_ops
 from nova_lite.common import states
 from nova_lite.compute import shelve
 from nova_lite.objects import instance_action
+from nova_lite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ _SIMPLE = {
 }
 
 
-def _run(driver: Any, instance: Any, task: str) -> str:
+def _run(driver: Any, instance: Instance, task: str) -> str:
     """The driver's part; returns the vm_state that follows."""
     if task in _SIMPLE:
         method, vm_state = _SIMPLE[task]
@@ -70,7 +71,7 @@ def _run(driver: Any, instance: Any, task: str) -> str:
 def do(
     context: RequestContext,
     driver: Any,
-    instance: Any,
+    instance: Instance,
     host: str,
     resumed: bool = False,
 ) -> None:
@@ -113,7 +114,7 @@ def do(
 
 
 def recover(
-    context: RequestContext, driver: Any, instance: Any, host: str
+    context: RequestContext, driver: Any, instance: Instance, host: str
 ) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish the power task (compute/task_recovery.py)."""

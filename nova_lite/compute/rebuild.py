@@ -23,6 +23,7 @@ from lite_common.context import RequestContext
 from nova_lite.common import instance_ops
 from nova_lite.common import states
 from nova_lite.objects import instance_action
+from nova_lite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ LOG = logging.getLogger(__name__)
 def rebuild(
     context: RequestContext,
     driver: Any,
-    instance: Any,
+    instance: Instance,
     host: str,
     resumed: bool = False,
 ) -> None:

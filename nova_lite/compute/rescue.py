@@ -38,6 +38,7 @@ from nova_lite import exception
 from nova_lite.common import instance_ops
 from nova_lite.common import states
 from nova_lite.objects import instance_action
+from nova_lite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
 RESCUE_EVENT = 'compute_rescue_instance'
@@ -49,7 +50,7 @@ INTERRUPTED = (
 )
 
 
-def rescue_image(instance: Any, image_ref: str | None) -> str:
+def rescue_image(instance: Instance, image_ref: str | None) -> str:
     """The image to rescue with (upstream's choice): the one asked for,
     else the image the server was built or last rebuilt from."""
     if image_ref:
@@ -58,7 +59,7 @@ def rescue_image(instance: Any, image_ref: str | None) -> str:
     return sysmeta.get('image_base_image_ref') or instance.image_ref or ''
 
 
-def _failed(instance: Any, task: str, what: str, exc: Exception) -> None:
+def _failed(instance: Instance, task: str, what: str, exc: Exception) -> None:
     LOG.error('%s failed: %s', what, exc, instance=instance)
     instance.vm_state = states.ERROR
     instance.task_state = None
@@ -67,7 +68,7 @@ def _failed(instance: Any, task: str, what: str, exc: Exception) -> None:
 
 
 def _ended(
-    instance: Any, task: str, vm_state: str, driver: Any, done: str
+    instance: Instance, task: str, vm_state: str, driver: Any, done: str
 ) -> None:
     instance.vm_state = vm_state
     instance.task_state = None
@@ -86,7 +87,7 @@ def _ended(
 def rescue(
     context: RequestContext,
     driver: Any,
-    instance: Any,
+    instance: Instance,
     host: str,
     password: str,
     image_ref: str | None,
@@ -118,7 +119,7 @@ def rescue(
 def unrescue(
     context: RequestContext,
     driver: Any,
-    instance: Any,
+    instance: Instance,
     host: str,
     resumed: bool = False,
 ) -> None:
@@ -173,7 +174,7 @@ def unrescue_due(
     return done
 
 
-def _undo_rescue(driver: Any, instance: Any) -> None:
+def _undo_rescue(driver: Any, instance: Instance) -> None:
     """Remove a rescue that may have been made, and leave the guest as
     its vm_state says (a stopped server's guest off)."""
     driver.unrescue(instance)
@@ -182,7 +183,7 @@ def _undo_rescue(driver: Any, instance: Any) -> None:
 
 
 def recover(
-    context: RequestContext, driver: Any, instance: Any, host: str
+    context: RequestContext, driver: Any, instance: Instance, host: str
 ) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish an unrescue, undo a rescue (see above)."""

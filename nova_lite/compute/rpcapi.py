@@ -25,6 +25,8 @@ from lite_common import rpc
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.objects import base as objects_base
+from nova_lite.objects.instance import Instance
+from nova_lite.objects.migration import Migration
 
 TOPIC = 'compute'
 VERSION = '1.10'
@@ -56,28 +58,36 @@ class ComputeAPI:
         )
 
     def build_and_run_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self.client.prepare(server=host).cast(
             context, 'build_and_run_instance', instance=instance
         )
 
     def terminate_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self.client.prepare(server=host).cast(
             context, 'terminate_instance', instance=instance
         )
 
     def rebuild_instance(
-        self, context: RequestContext, instance: Any, migration: Any, host: str
+        self,
+        context: RequestContext,
+        instance: Instance,
+        migration: Migration,
+        host: str,
     ) -> None:
         self.client.prepare(server=host, version='1.1').cast(
             context, 'rebuild_instance', instance=instance, migration=migration
         )
 
     def prep_resize(
-        self, context: RequestContext, instance: Any, migration: Any, host: str
+        self,
+        context: RequestContext,
+        instance: Instance,
+        migration: Migration,
+        host: str,
     ) -> None:
         """To the destination: claim, then ask the source to send."""
         self._cast(
@@ -92,8 +102,8 @@ class ComputeAPI:
     def resize_instance(
         self,
         context: RequestContext,
-        instance: Any,
-        migration: Any,
+        instance: Instance,
+        migration: Migration,
         migrate_data: dict[str, Any],
         host: str,
     ) -> None:
@@ -110,7 +120,11 @@ class ComputeAPI:
         )
 
     def finish_resize(
-        self, context: RequestContext, instance: Any, migration: Any, host: str
+        self,
+        context: RequestContext,
+        instance: Instance,
+        migration: Migration,
+        host: str,
     ) -> None:
         self._cast(
             '1.2',
@@ -122,7 +136,11 @@ class ComputeAPI:
         )
 
     def confirm_resize(
-        self, context: RequestContext, instance: Any, migration: Any, host: str
+        self,
+        context: RequestContext,
+        instance: Instance,
+        migration: Migration,
+        host: str,
     ) -> None:
         """To the source: delete the copy kept aside."""
         self._cast(
@@ -135,7 +153,11 @@ class ComputeAPI:
         )
 
     def revert_resize(
-        self, context: RequestContext, instance: Any, migration: Any, host: str
+        self,
+        context: RequestContext,
+        instance: Instance,
+        migration: Migration,
+        host: str,
     ) -> None:
         """To the destination: destroy its copy, then hand back."""
         self._cast(
@@ -148,7 +170,11 @@ class ComputeAPI:
         )
 
     def finish_revert_resize(
-        self, context: RequestContext, instance: Any, migration: Any, host: str
+        self,
+        context: RequestContext,
+        instance: Instance,
+        migration: Migration,
+        host: str,
     ) -> None:
         self._cast(
             '1.2',
@@ -160,19 +186,19 @@ class ComputeAPI:
         )
 
     def stop_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast('1.3', context, 'stop_instance', host, instance=instance)
 
     def start_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast('1.3', context, 'start_instance', host, instance=instance)
 
     def reboot_instance(
         self,
         context: RequestContext,
-        instance: Any,
+        instance: Instance,
         reboot_type: str,
         host: str,
     ) -> None:
@@ -186,7 +212,7 @@ class ComputeAPI:
         )
 
     def soft_delete_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         """Power the guest off and mark the server SOFT_DELETED."""
         self._cast(
@@ -194,7 +220,7 @@ class ComputeAPI:
         )
 
     def restore_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         """Power the guest on and mark the server ACTIVE again."""
         self._cast('1.4', context, 'restore_instance', host, instance=instance)
@@ -207,7 +233,7 @@ class ComputeAPI:
         )
 
     def get_instance_diagnostics(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> dict[str, Any]:
         """The guest's diagnostics (standard form) from its host."""
         return self.client.prepare(server=host, version='1.6').call(
@@ -217,7 +243,7 @@ class ComputeAPI:
     def get_console_output(
         self,
         context: RequestContext,
-        instance: Any,
+        instance: Instance,
         tail_length: int | None,
         host: str,
     ) -> str:
@@ -231,39 +257,39 @@ class ComputeAPI:
         )
 
     def pause_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast('1.7', context, 'pause_instance', host, instance=instance)
 
     def unpause_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast('1.7', context, 'unpause_instance', host, instance=instance)
 
     def suspend_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast('1.7', context, 'suspend_instance', host, instance=instance)
 
     def resume_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast('1.7', context, 'resume_instance', host, instance=instance)
 
     def shelve_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast('1.7', context, 'shelve_instance', host, instance=instance)
 
     def shelve_offload_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast(
             '1.7', context, 'shelve_offload_instance', host, instance=instance
         )
 
     def unshelve_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         """To the host the conductor placed an offloaded server on."""
         self._cast(
@@ -271,13 +297,17 @@ class ComputeAPI:
         )
 
     def rebuild_server(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         """To the server's host: its rebuild with the image recorded."""
         self._cast('1.7', context, 'rebuild_server', host, instance=instance)
 
     def power_update(
-        self, context: RequestContext, instance: Any, target: str, host: str
+        self,
+        context: RequestContext,
+        instance: Instance,
+        target: str,
+        host: str,
     ) -> None:
         self._cast(
             '1.8',
@@ -291,7 +321,7 @@ class ComputeAPI:
     def rescue_instance(
         self,
         context: RequestContext,
-        instance: Any,
+        instance: Instance,
         password: str,
         image_ref: str | None,
         host: str,
@@ -310,7 +340,7 @@ class ComputeAPI:
         )
 
     def unrescue_instance(
-        self, context: RequestContext, instance: Any, host: str
+        self, context: RequestContext, instance: Instance, host: str
     ) -> None:
         self._cast(
             '1.9', context, 'unrescue_instance', host, instance=instance

@@ -31,12 +31,13 @@ from nova_lite.common import power_state
 from nova_lite.common import states
 from nova_lite.compute import move_recovery
 from nova_lite.objects import instance_action
+from nova_lite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
 SHELVED_KEYS = ('shelved_at', 'shelved_image_id', 'shelved_host')
 
 
-def _failed(instance: Any, task: str, what: str, exc: Exception) -> bool:
+def _failed(instance: Instance, task: str, what: str, exc: Exception) -> bool:
     """End the task with the server as it was; whether it was saved."""
     LOG.error('Could not %s the server: %s', what, exc, instance=instance)
     instance.task_state = None
@@ -52,7 +53,7 @@ def shelve(
     context: RequestContext,
     conf: Any,
     driver: Any,
-    instance: Any,
+    instance: Instance,
     host: str,
     resumed: bool = False,
 ) -> None:
@@ -100,7 +101,7 @@ def shelve(
 def offload(
     context: RequestContext,
     driver: Any,
-    instance: Any,
+    instance: Instance,
     host: str,
     resumed: bool = False,
 ) -> None:
@@ -141,7 +142,7 @@ def offload(
 def unshelve(
     context: RequestContext,
     driver: Any,
-    instance: Any,
+    instance: Instance,
     host: str,
     resumed: bool = False,
 ) -> None:
@@ -198,7 +199,7 @@ def unshelve(
     )
 
 
-def _spawn_failed(driver: Any, instance: Any, exc: Exception) -> None:
+def _spawn_failed(driver: Any, instance: Instance, exc: Exception) -> None:
     LOG.error(
         'Unshelve failed: %s; removing what was created and '
         'leaving the server offloaded',
@@ -214,7 +215,7 @@ def _spawn_failed(driver: Any, instance: Any, exc: Exception) -> None:
     instance_ops.saved(instance, [states.SPAWNING])
 
 
-def unshelved_keys(instance: Any) -> str | None:
+def unshelved_keys(instance: Instance) -> str | None:
     """Drop the shelved keys from the instance's system metadata (not
     saved); the snapshot they named, if any."""
     image_id = instance.system_metadata.get('shelved_image_id')
@@ -297,7 +298,11 @@ def resume_unshelves(
 
 
 def recover(
-    context: RequestContext, conf: Any, driver: Any, instance: Any, host: str
+    context: RequestContext,
+    conf: Any,
+    driver: Any,
+    instance: Instance,
+    host: str,
 ) -> None:
     """At start-up, or on a housekeeping pass for a task whose request
     was lost: finish the shelve, offload or unshelve (each step is safe
@@ -316,7 +321,7 @@ def recover(
         unshelve(context, driver, instance, host, resumed=True)
 
 
-def is_unshelving(instance: Any) -> bool:
+def is_unshelving(instance: Instance) -> bool:
     """An offloaded server placed here for its unshelve, or spawning for
     it (a build has vm_state building)."""
     return (

@@ -57,6 +57,7 @@ from nova_lite.compute import shelve
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
+from nova_lite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
 # Every task state an agent's request may leave behind.
@@ -98,7 +99,7 @@ def _evacuating(context: RequestContext, uuids: list[str]) -> set[str]:
     }
 
 
-def _fail_build(instance: Any) -> None:
+def _fail_build(instance: Instance) -> None:
     """Placed here and not built: the build was under way, or its
     request may have been lost (RPC casts are delivered at most once).
     As upstream, ERROR: a request that still arrives finds the task
@@ -123,7 +124,7 @@ def _take_up(
     context: RequestContext,
     conf: cfg.ConfigOpts,
     driver: Any,
-    instance: Any,
+    instance: Instance,
     host: str,
 ) -> None:
     task = instance.task_state
@@ -173,7 +174,7 @@ def _candidates(
     return [i for i in found if i.uuid not in evacuating]
 
 
-def _still(context: RequestContext, instance: Any) -> Any:
+def _still(context: RequestContext, instance: Instance) -> Any:
     """The instance re-read, if it is still in the same task on the same
     node (what was read before the hold may have moved on: a request
     finished it, a state reset ended it); None otherwise."""

@@ -11,6 +11,7 @@ from nova_lite import exception
 from nova_lite.common import states
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.objects import instance as instance_obj
+from nova_lite.objects.instance import Instance
 from nova_lite.scheduler import claims
 from nova_lite.scheduler import constraints
 
@@ -25,7 +26,9 @@ def fault(code: int, message: str) -> dict[str, Any]:
     }
 
 
-def build_request(context: RequestContext, instance: Any) -> claims.Request:
+def build_request(
+    context: RequestContext, instance: Instance
+) -> claims.Request:
     """What placing ``instance`` asks: its resources and traits, the
     zone it is pinned to (asked at create or by an unshelve; none: any),
     an administrator's forced or requested host or node, its group."""
@@ -59,7 +62,7 @@ def claim_node(
     context: RequestContext,
     conf: cfg.ConfigOpts,
     request: claims.Request,
-    instance: Any,
+    instance: Instance,
 ) -> Any:
     """Place the instance (:func:`claims.select_and_claim`); None,
     logged, when it was deleted meanwhile or is placed already (driven
@@ -109,7 +112,7 @@ class Builder:
         )
         return None
 
-    def _set_error(self, instance: Any, message: str) -> None:
+    def _set_error(self, instance: Instance, message: str) -> None:
         instance.vm_state = states.ERROR
         instance.task_state = None
         instance.fault = fault(500, message)

@@ -10,8 +10,6 @@ driven twice (two conductors) goes to one destination.
 The destination claims and rebuilds (compute/evacuation.py).
 """
 
-from typing import Any
-
 from oslo_config import cfg
 from oslo_log import log as logging
 
@@ -23,6 +21,8 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor.migrate import choose
 from nova_lite.conductor.migrate import load_move
 from nova_lite.conductor.migrate import move_request
+from nova_lite.objects.instance import Instance
+from nova_lite.objects.migration import Migration
 from nova_lite.scheduler import claims
 
 LOG = logging.getLogger(__name__)
@@ -80,7 +80,10 @@ class Evacuator:
         )
 
     def _no_host(
-        self, instance: Any, migration: Any, exc: exception.NoValidHost
+        self,
+        instance: Instance,
+        migration: Migration,
+        exc: exception.NoValidHost,
     ) -> None:
         """As upstream: the migration is ``error``, the instance ERROR
         with the reason as its fault (shown by ``server show``), still

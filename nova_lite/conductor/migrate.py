@@ -23,13 +23,15 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute.move import clear_move
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
+from nova_lite.objects.instance import Instance
+from nova_lite.objects.migration import Migration
 from nova_lite.scheduler import claims
 from nova_lite.scheduler import constraints
 
 LOG = logging.getLogger(__name__)
 
 
-def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
+def _excluded(conf: cfg.ConfigOpts, migration: Migration) -> tuple[str, ...]:
     """The source (unless a resize may stay), and the hosts that
     refused the move's claim before (compute/move.py)."""
     refused = tuple(migration.refused_hosts or ())
@@ -40,7 +42,7 @@ def _excluded(conf: cfg.ConfigOpts, migration: Any) -> tuple[str, ...]:
 
 def move_request(
     context: RequestContext,
-    instance: Any,
+    instance: Instance,
     resources: tuple[int, int, int],
     in_zone: bool = True,
     flavor: dict[str, Any] | None = None,
@@ -65,7 +67,7 @@ def move_request(
 
 
 def choose(
-    instance: Any, migration: Any, node: Any, statuses: list[str]
+    instance: Instance, migration: Migration, node: Any, statuses: list[str]
 ) -> bool:
     """Record ``node`` as the move's destination, once (a
     compare-and-swap); False, logged, when another conductor chose."""
@@ -189,7 +191,10 @@ class Migrator:
         )
 
     def _no_host(
-        self, instance: Any, migration: Any, exc: exception.NoValidHost
+        self,
+        instance: Instance,
+        migration: Migration,
+        exc: exception.NoValidHost,
     ) -> None:
         LOG.warning(
             'Cannot %s: %s The instance stays on %s.',

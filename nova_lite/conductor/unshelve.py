@@ -13,8 +13,6 @@ request driven twice (a recovery pass, a second conductor) places it
 once.
 """
 
-from typing import Any
-
 from oslo_config import cfg
 from oslo_log import log as logging
 
@@ -25,6 +23,7 @@ from nova_lite.common import states
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.conductor import build
 from nova_lite.objects import instance as instance_obj
+from nova_lite.objects.instance import Instance
 from nova_lite.scheduler import constraints
 
 LOG = logging.getLogger(__name__)
@@ -55,7 +54,7 @@ class Unshelver:
             return None
         return self._schedule(context, instance)
 
-    def _start(self, context: RequestContext, instance: Any) -> None:
+    def _start(self, context: RequestContext, instance: Instance) -> None:
         instance.task_state = states.POWERING_ON
         if not instance_ops.saved(instance, [states.UNSHELVING]):
             return
@@ -64,7 +63,9 @@ class Unshelver:
         )
         self.compute_rpcapi.start_instance(context, instance, instance.host)
 
-    def _schedule(self, context: RequestContext, instance: Any) -> str | None:
+    def _schedule(
+        self, context: RequestContext, instance: Instance
+    ) -> str | None:
         # The zone it is pinned to and its group hold; an
         # administrator's forced host of the original boot does not
         # (upstream resets forced destinations), the host an
