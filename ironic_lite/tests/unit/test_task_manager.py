@@ -275,7 +275,10 @@ def test_patient_acquire_waits_for_the_lock(ctx, conf):
         task_manager.acquire(
             ctx, conf, node['id'], HOLDER, 'callback', patience=0.3
         )
-    assert 0.2 < time.monotonic() - started < 2
+    # It waited for its patience, and gave up: the upper bound only
+    # catches a wait that ignores the patience (a loaded host has taken
+    # 2.2 s for this 0.3), never how fast the lock is.
+    assert 0.2 < time.monotonic() - started < 30
 
 
 def test_claims_follow_the_locks(ctx, conf, pool):
