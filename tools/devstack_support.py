@@ -15,7 +15,6 @@ import os
 from pathlib import Path
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,10 @@ import urllib.request
 import openstack_fork
 import yaml
 
+from lite_common.tests.ports import (
+    free_port as free_port,  # the tools use it too
+)
+
 LOCALHOST = '127.0.0.1'
 RABBIT_PORT = 5672
 BIN_DIR = Path(sys.executable).parent
@@ -35,12 +38,6 @@ DB_KINDS = ('mysql', 'postgresql')
 def unique_name(prefix: str = 'novalite') -> str:
     """A name that is safe as a database name and as a RabbitMQ vhost."""
     return f'{prefix}_{secrets.token_hex(6)}'
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((LOCALHOST, 0))
-        return sock.getsockname()[1]
 
 
 def binary(name: str) -> str:

@@ -26,6 +26,8 @@ import tempfile
 import time
 from typing import Any
 
+from lite_common.tests import ports
+
 #: The chassis of a new responder.
 INITIAL_STATE: dict[str, Any] = {
     'power': 'off',
@@ -232,12 +234,6 @@ def main(argv: list[str] | None = None) -> None:
     bmc.listen(timeout=1)
 
 
-def _free_udp_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        sock.bind(('127.0.0.1', 0))
-        return int(sock.getsockname()[1])
-
-
 class Responder:
     """The responder as a child process. Start with :meth:`start`,
     always :meth:`stop`."""
@@ -251,7 +247,7 @@ class Responder:
         self.workdir = Path(workdir)
         self.username = username
         self.password = password
-        self.port = _free_udp_port()
+        self.port = ports.free_port(socket.SOCK_DGRAM)
         self.state_file = self.workdir / 'bmc-state.json'
         self.mute_file = self.workdir / 'mute'
         self.popen: subprocess.Popen[bytes] | None = None

@@ -13,18 +13,13 @@ import json
 from pathlib import Path
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 from typing import Any
 import urllib.request
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return int(sock.getsockname()[1])
+from lite_common.tests import ports
 
 
 def system(index: int, power_state: str = 'Off') -> dict[str, Any]:
@@ -101,7 +96,7 @@ class Emulator:
         self.workdir = Path(workdir)
         self.systems = systems
         self.plus = plus
-        self.port = _free_port()
+        self.port = ports.free_port()
         self.popen: subprocess.Popen[bytes] | None = None
 
     @property

@@ -2,7 +2,6 @@
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -12,12 +11,7 @@ import urllib.request
 import pytest
 
 from ironic_lite.api import microversion
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
+from lite_common.tests import ports
 
 
 def _get(url: str, timeout: float = 30.0) -> tuple[int, dict, dict]:
@@ -41,7 +35,7 @@ def _get(url: str, timeout: float = 30.0) -> tuple[int, dict, dict]:
 @pytest.fixture
 def config(tmp_path):
     db = tmp_path / 'ironic.sqlite'
-    port = _free_port()
+    port = ports.free_port()
     conf = tmp_path / 'ironic-lite.conf'
     conf.write_text(
         '[DEFAULT]\ntransport_url = inproc://\nauth_strategy = noauth\n'

@@ -4,20 +4,15 @@ stopped; and refused when its configuration file is missing."""
 import getpass
 from pathlib import Path
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 
+from lite_common.tests import ports
+
 BIN = Path(sys.executable).parent
 HOST = '127.0.0.1'
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 def _get(url: str, timeout: float) -> bytes:
@@ -74,7 +69,7 @@ def test_keystone_answers_and_stops_on_sigterm(tmp_path):
             capture_output=True,
             timeout=300,
         )
-    port = _free_port()
+    port = ports.free_port()
     log = open(tmp_path / 'keystone.log', 'wb')
     proc = subprocess.Popen(
         [
