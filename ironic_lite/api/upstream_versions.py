@@ -2,7 +2,8 @@
 
 Facts, not code: the number and a one-line summary of each change, from
 upstream Ironic 39 (``ironic/api/controllers/v1/versions.py``). What
-ironic_lite serves of each is in :data:`ironic_lite.api.microversion.HISTORY`.
+ironic_lite serves of each is in
+:data:`ironic_lite.api.version_history.HISTORY`.
 """
 
 #: Upstream's maximum microversion (Ironic 39, 2026.2).

@@ -1,6 +1,6 @@
 """What ironic_lite does not serve yet of each upstream microversion.
 
-A version is *complete* when :data:`ironic_lite.api.microversion.HISTORY`
+A version is *complete* when :data:`ironic_lite.api.version_history.HISTORY`
 has it and :data:`GAPS` does not; :func:`honest_maximum` is the highest
 version up to which every version is complete: the number the API may
 advertise without a client believing in something that is not there.
@@ -16,6 +16,7 @@ import sys
 
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import upstream_versions
+from ironic_lite.api import version_history
 from lite_common.wsgi.microversion import APIVersion
 
 #: version -> what of upstream's change is missing (or served otherwise).
@@ -23,7 +24,7 @@ GAPS: dict[str, str] = {}
 
 
 def _served() -> dict[str, str]:
-    return dict(mv.HISTORY)
+    return dict(version_history.HISTORY)
 
 
 def upstream_versions_up_to(maximum: str) -> list[str]:

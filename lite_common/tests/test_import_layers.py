@@ -38,10 +38,19 @@ def _agent_code_but_its_rpc_client(module: str) -> bool:
     )
 
 
+#: The conductor modules ironic-lite-api runs: the RPC client.
+IRONIC_RPC_CLIENT = (
+    'ironic_lite.conductor',
+    'ironic_lite.conductor.rpcapi',
+    'ironic_lite.conductor.rpcapi_hardware',
+    'ironic_lite.conductor.routing',
+)
+
+
 def _ironic_api_forbidden(module: str) -> bool:
-    """The conductor's and the drivers' code (the RPC client and the
-    package it lives in aside)."""
-    if module in ('ironic_lite.conductor', 'ironic_lite.conductor.rpcapi'):
+    """The conductor's and the drivers' code (the RPC client, its
+    routing and the package they live in aside)."""
+    if module in IRONIC_RPC_CLIENT:
         return False
     return import_graph.in_package(
         'ironic_lite.conductor', 'ironic_lite.drivers'

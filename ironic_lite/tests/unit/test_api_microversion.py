@@ -4,6 +4,7 @@ import pytest
 import webob.exc
 
 from ironic_lite.api import microversion as mv
+from ironic_lite.api import version_history
 from lite_common.wsgi.microversion import APIVersion
 
 
@@ -66,7 +67,7 @@ def test_response_headers() -> None:
 def test_history_documents_every_feature_version() -> None:
     """A version constant without a history entry is a mistake (the
     clean steps extension has no number of its own)."""
-    documented = [version for version, _text in mv.HISTORY]
+    documented = [version for version, _text in version_history.HISTORY]
     features = {
         value
         for name, value in vars(mv).items()
@@ -79,11 +80,11 @@ def test_history_documents_every_feature_version() -> None:
 
 
 def test_history_is_ordered_and_within_the_range() -> None:
-    versions = [APIVersion.parse(v) for v, _text in mv.HISTORY]
+    versions = [APIVersion.parse(v) for v, _text in version_history.HISTORY]
     assert versions == sorted(set(versions))
     assert str(versions[0]) == mv.MIN_VERSION
     assert versions[-1] <= APIVersion.parse(mv.MAX_VERSION)
-    assert all(text.strip() for _v, text in mv.HISTORY)
+    assert all(text.strip() for _v, text in version_history.HISTORY)
 
 
 @pytest.mark.parametrize('text', ['0.9', '3.1', '0.0'])

@@ -7,6 +7,7 @@ import re
 from ironic_lite.api import microversion as mv
 from ironic_lite.api import upstream_versions
 from ironic_lite.api import version_gaps
+from ironic_lite.api import version_history
 from lite_common.wsgi.microversion import APIVersion
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -24,12 +25,12 @@ def test_no_number_upstream_has_not_assigned() -> None:
         upstream_versions.MAXIMUM
     )
     upstream = set(version_gaps.upstream_versions_up_to(mv.MAX_VERSION))
-    assert {v for v, _text in mv.HISTORY} <= upstream
+    assert {v for v, _text in version_history.HISTORY} <= upstream
     assert set(version_gaps.GAPS) <= upstream
 
 
 def test_every_version_is_served_or_says_what_is_missing() -> None:
-    served = {v for v, _text in mv.HISTORY}
+    served = {v for v, _text in version_history.HISTORY}
     for version in version_gaps.upstream_versions_up_to(mv.MAX_VERSION):
         assert version in served or version in version_gaps.GAPS, version
     assert all(text.strip() for text in version_gaps.GAPS.values())
@@ -67,7 +68,7 @@ def test_every_complete_version_has_a_gabbi_test_at_it() -> None:
         )
     missing = [
         v
-        for v, _text in mv.HISTORY
+        for v, _text in version_history.HISTORY
         if version_gaps.is_complete(v)
         and v not in asked
         and v != mv.MIN_VERSION
