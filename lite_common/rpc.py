@@ -6,7 +6,10 @@ deployment (oslo.messaging's default when it is unset), ``inproc://``
 tests.
 """
 
+from collections.abc import Callable
 from typing import Any
+from typing import TypeVar
+from typing import cast
 
 from oslo_config import cfg
 import oslo_messaging as messaging
@@ -23,6 +26,19 @@ _TRANSPORTS: dict[str | None, Any] = {}
 #: (DatabaseUnavailable: a conductor that cannot reach the database
 #: answers the API with it, and the API answers 503).
 _ALLOWED_EXMODS: list[str] = ['lite_common.exception']
+
+
+_F = TypeVar('_F', bound=Callable[..., Any])
+
+
+def expected_exceptions(
+    *exceptions: type[BaseException],
+) -> Callable[[_F], _F]:
+    """oslo.messaging's ``expected_exceptions`` with its signature
+    kept: an endpoint method raising one of ``exceptions`` is a refusal
+    the caller handles, logged without a traceback."""
+    decorate = messaging.expected_exceptions(*exceptions)
+    return cast(Callable[[_F], _F], decorate)
 
 
 def allow_remote_exceptions(module: str) -> None:

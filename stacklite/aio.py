@@ -15,6 +15,7 @@ from pathlib import Path
 import secrets
 import sys
 from typing import Any
+from typing import cast
 
 from lite_common import backend
 
@@ -186,7 +187,7 @@ def _credentials(state: Path) -> dict[str, str]:
     """admin and demo passwords, generated once and kept (0600)."""
     path = state / 'credentials.yaml'
     if path.exists():
-        return yaml.safe_load(path.read_text())
+        return cast('dict[str, str]', yaml.safe_load(path.read_text()))
     users = {
         'admin': secrets.token_urlsafe(16),
         'demo': secrets.token_urlsafe(16),

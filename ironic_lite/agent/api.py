@@ -11,13 +11,13 @@ the token of the agent's lookup: 401 ``Token invalid.`` otherwise.
 """
 
 from collections.abc import Callable
+from collections.abc import Iterable
 import json
 import secrets
 from typing import Any
 
 from oslo_log import log as logging
 import webob
-import webob.dec
 
 from ironic_lite.agent import commands
 
@@ -69,8 +69,15 @@ class AgentAPI:
             and secrets.compare_digest(known, given)
         )
 
-    @webob.dec.wsgify
-    def __call__(self, req: webob.Request) -> webob.Response:
+    def __call__(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
+        response = self.respond(webob.Request(environ))
+        result: Iterable[bytes] = response(environ, start_response)
+        return result
+
+    def respond(self, req: webob.Request) -> webob.Response:
+        """The answer to ``req``."""
         path = req.path_info.rstrip('/')
         if path in ('', '/v1'):
             return _json(

@@ -11,6 +11,7 @@ taken as it is.
 """
 
 from typing import Any
+from typing import cast
 
 import microversion_parse
 
@@ -30,7 +31,7 @@ def _strips(environ: dict[str, Any]) -> bool:
     except (TypeError, ValueError):
         return False  # no header, "latest", or not a version
     # Upstream compares the minor number only.
-    return 0 < version.minor < _KEPT_FROM.minor
+    return cast(bool, 0 < version.minor < _KEPT_FROM.minor)
 
 
 def strip_json_suffix(app: Any) -> Any:

@@ -3,6 +3,7 @@ fields to show, the marker (400 for bad values, as upstream)."""
 
 from collections.abc import Callable
 from typing import Any
+from typing import cast
 
 from oslo_utils import uuidutils
 import webob
@@ -71,7 +72,7 @@ def sort_key(req: webob.Request, unsortable: tuple[str, ...]) -> str:
             explanation=f'The sort_key value {key} is an invalid field '
             'for sorting'
         )
-    return key
+    return cast(str, key)
 
 
 def schema_fields(

@@ -36,6 +36,7 @@ from ironic_lite.db import allocations as db_allocations
 from ironic_lite.db import node_traits as db_traits
 from ironic_lite.db import nodes as db_nodes
 from lite_common import context as lite_context
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -264,7 +265,7 @@ class AllocationManager:
         self.host = identity.host
         self.pool = pool
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def create_allocation(
         self,
         context: RequestContext,
@@ -297,7 +298,7 @@ class AllocationManager:
         slot.start(do_allocate, lite_context.get_admin_context(), row['id'])
         return row
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def destroy_allocation(
         self, context: RequestContext, allocation_uuid: str
     ) -> None:

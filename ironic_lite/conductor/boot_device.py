@@ -11,7 +11,6 @@ so that a read never makes a concurrent change fail with NodeLocked
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.conductor import endpoint
@@ -19,6 +18,7 @@ from ironic_lite.conductor.indicators import management_of
 from ironic_lite.drivers import hardware
 from ironic_lite.drivers import noop
 from ironic_lite.drivers import standard
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -28,13 +28,13 @@ class DriverManager(endpoint.NodeEndpoint):
     """get_driver_properties, get_raid_logical_disk_properties (no node:
     a hardware type this conductor loads)."""
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_driver_properties(
         self, context: RequestContext, driver_name: str
     ) -> dict[str, str]:
         return hardware.driver_properties(self.conf, driver_name)
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_raid_logical_disk_properties(
         self, context: RequestContext, driver_name: str
     ) -> dict[str, str]:
@@ -55,7 +55,7 @@ class BootDeviceManager(endpoint.NodeEndpoint):
     """get_boot_device, set_boot_device, get_supported_boot_devices,
     inject_nmi."""
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_boot_device(
         self, context: RequestContext, node_uuid: str
     ) -> dict[str, Any]:
@@ -66,7 +66,7 @@ class BootDeviceManager(endpoint.NodeEndpoint):
             management.validate(task)
             return management.get_boot_device(task)
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_supported_boot_devices(
         self, context: RequestContext, node_uuid: str
     ) -> list[str]:
@@ -75,7 +75,7 @@ class BootDeviceManager(endpoint.NodeEndpoint):
         ) as task:
             return management_of(task).get_supported_boot_devices(task)
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def set_boot_device(
         self,
         context: RequestContext,
@@ -96,7 +96,7 @@ class BootDeviceManager(endpoint.NodeEndpoint):
             {'node': node_uuid, 'device': device, 'persistent': persistent},
         )
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def inject_nmi(self, context: RequestContext, node_uuid: str) -> None:
         """:raises UnsupportedDriverExtension: the management interface
         cannot."""

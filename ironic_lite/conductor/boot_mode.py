@@ -12,13 +12,13 @@ request ends there, as with upstream's).
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.conductor.indicators import management_of
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -115,7 +115,7 @@ class BootModeManager(endpoint.NodeEndpoint):
             task.update(last_error=None)
             task.spawn_after(self.pool, func, target)
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def change_node_boot_mode(
         self, context: RequestContext, node_uuid: str, new_state: str
     ) -> None:
@@ -127,7 +127,7 @@ class BootModeManager(endpoint.NodeEndpoint):
             new_state,
         )
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def change_node_secure_boot(
         self, context: RequestContext, node_uuid: str, new_state: bool
     ) -> None:

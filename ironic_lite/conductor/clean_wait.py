@@ -30,6 +30,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import task_manager
@@ -69,7 +70,7 @@ def _resume(task: Task, pool: workers.WorkerPool) -> None:
         return
     index = int(info.get(INDEX_KEY) or 0) + 1
     info[INDEX_KEY] = index
-    info.pop(cleaning.ATTEMPT_KEY, None)
+    info.pop(clean_state.ATTEMPT_KEY, None)
     LOG.info(
         'Node %s: clean step %s done', node.uuid, step_name(node.clean_step)
     )

@@ -13,10 +13,10 @@ before its worker runs).
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite.conductor import endpoint
 from ironic_lite.drivers import standard
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class ConsoleManager(endpoint.NodeEndpoint):
     #: periodic poll holds it for a moment).
     lock_patience = 3.0
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def set_console_mode(
         self, context: RequestContext, node_uuid: str, enabled: bool
     ) -> None:
@@ -70,7 +70,7 @@ class ConsoleManager(endpoint.NodeEndpoint):
                 'enabled' if enabled else 'disabled',
             )
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_console_information(
         self, context: RequestContext, node_uuid: str
     ) -> dict[str, Any]:

@@ -7,11 +7,10 @@ Reads use a shared task; a change takes the node lock, as upstream.
 
 from typing import Any
 
-import oslo_messaging as messaging
-
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import task_manager
 from ironic_lite.drivers import base
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 EXPECTED = endpoint.EXPECTED
@@ -26,7 +25,7 @@ def management_of(task: task_manager.Task) -> base.ManagementInterface:
 class IndicatorManager(endpoint.NodeEndpoint):
     """get_supported_indicators, get_indicator_state, set_indicator_state."""
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def get_supported_indicators(
         self, context: RequestContext, node_uuid: str
     ) -> dict[str, dict[str, Any]]:
@@ -35,7 +34,7 @@ class IndicatorManager(endpoint.NodeEndpoint):
         ) as task:
             return management_of(task).get_supported_indicators(task)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def get_indicator_state(
         self,
         context: RequestContext,
@@ -50,7 +49,7 @@ class IndicatorManager(endpoint.NodeEndpoint):
             management.validate(task)
             return management.get_indicator_state(task, component, indicator)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def set_indicator_state(
         self,
         context: RequestContext,

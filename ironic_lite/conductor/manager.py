@@ -42,6 +42,7 @@ from ironic_lite.db import nodes as db_nodes
 from ironic_lite.db.models import NODE_COLUMNS
 from ironic_lite.drivers import base
 from ironic_lite.drivers import hardware
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -168,7 +169,7 @@ class ConductorManager:
 
     # -- node records
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def create_node(
         self,
         context: RequestContext,
@@ -204,7 +205,7 @@ class ConductorManager:
         )
         return node_to_dict(node)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def update_node(
         self,
         context: RequestContext,
@@ -284,7 +285,7 @@ class ConductorManager:
             },
         }
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def destroy_node(self, context: RequestContext, node_uuid: str) -> None:
         """Delete a node at rest that no instance uses, or any node in
         maintenance; never a protected one (upstream's checks, in its
@@ -312,7 +313,7 @@ class ConductorManager:
 
     # -- power
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def change_power_state(
         self, context: RequestContext, node_uuid: str, target: str
     ) -> None:
@@ -349,7 +350,7 @@ class ConductorManager:
 
     # -- provisioning
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def do_provisioning_action(
         self,
         context: RequestContext,
@@ -563,7 +564,7 @@ class ConductorManager:
 
     # -- RAID
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def set_target_raid_config(
         self,
         context: RequestContext,
@@ -593,7 +594,7 @@ class ConductorManager:
 
     # -- cleaning
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def get_clean_steps(
         self, context: RequestContext, node_uuid: str
     ) -> dict[str, list[dict[str, Any]]]:

@@ -20,7 +20,6 @@ The rules are upstream's:
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 import sqlalchemy as sa
 
 from ironic_lite import exception
@@ -33,6 +32,7 @@ from ironic_lite.db.api import context_manager
 from ironic_lite.db.api import retried
 from ironic_lite.db.models import Port
 from ironic_lite.db.models import Portgroup
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ class PortManager(endpoint.NodeEndpoint):
 
     lock_patience = LOCK_PATIENCE
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def create_port(
         self, context: RequestContext, node_uuid: str, values: dict[str, Any]
     ) -> dict[str, Any]:
@@ -139,7 +139,7 @@ class PortManager(endpoint.NodeEndpoint):
         )
         return node_to_dict(row)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def update_port(
         self,
         context: RequestContext,
@@ -192,7 +192,7 @@ class PortManager(endpoint.NodeEndpoint):
         )
         return node_to_dict(row)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def destroy_port(
         self, context: RequestContext, node_uuid: str, uuid: str
     ) -> None:
@@ -212,7 +212,7 @@ class PortManager(endpoint.NodeEndpoint):
             {'port': uuid, 'node': node_uuid},
         )
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def update_portgroup(
         self,
         context: RequestContext,
@@ -254,7 +254,7 @@ class PortManager(endpoint.NodeEndpoint):
         )
         return node_to_dict(row)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def destroy_portgroup(
         self, context: RequestContext, node_uuid: str, uuid: str
     ) -> None:

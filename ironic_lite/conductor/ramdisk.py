@@ -15,7 +15,6 @@ import secrets
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.common import agent_token as tokens
@@ -28,6 +27,7 @@ from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import workers
 from ironic_lite.drivers import base
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ class RamdiskManager(endpoint.NodeEndpoint):
         #: interface's cleaning).
         self.pool = pool
 
-    @messaging.expected_exceptions(
+    @rpc.expected_exceptions(
         *endpoint.EXPECTED, exception.HardwareInspectionFailure
     )
     def continue_inspection(
@@ -62,7 +62,7 @@ class RamdiskManager(endpoint.NodeEndpoint):
         with self._task(context, node_uuid, 'continue inspection') as task:
             inspection.continue_inspection(task, inventory, plugin_data)
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_node_with_token(
         self, context: RequestContext, node_uuid: str
     ) -> dict[str, Any]:
@@ -94,7 +94,7 @@ class RamdiskManager(endpoint.NodeEndpoint):
         row['driver_internal_info'][TOKEN_KEY] = MASK
         return row
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def heartbeat(
         self,
         context: RequestContext,

@@ -42,6 +42,7 @@ the long work then runs on the conductor's worker pool.
 """
 
 from typing import Any
+from typing import cast
 
 from oslo_config import cfg
 import oslo_messaging as messaging
@@ -79,8 +80,11 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
         kwargs: dict[str, Any] = {}
         if provision_state != states.ENROLL:
             kwargs['provision_state'] = provision_state
-        return self._call(
-            context, values, 'create_node', values=values, **kwargs
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context, values, 'create_node', values=values, **kwargs
+            ),
         )
 
     def update_node(
@@ -96,13 +100,16 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
         kwargs: dict[str, Any] = {}
         if expected_revision is not None:
             kwargs['expected_revision'] = expected_revision
-        return self._call(
-            context,
-            node,
-            'update_node',
-            node_uuid=node['uuid'],
-            values=values,
-            **kwargs,
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                node,
+                'update_node',
+                node_uuid=node['uuid'],
+                values=values,
+                **kwargs,
+            ),
         )
 
     def destroy_node(
@@ -180,8 +187,11 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
         self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, list[dict[str, Any]]]:
         """``{'automated': [...in execution order], 'manual': [...]}``."""
-        return self._call(
-            context, node, 'get_clean_steps', node_uuid=node['uuid']
+        return cast(
+            'dict[str, list[dict[str, Any]]]',
+            self._call(
+                context, node, 'get_clean_steps', node_uuid=node['uuid']
+            ),
         )
 
     def update_volume(
@@ -195,14 +205,17 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
         """Change a volume connector or target (``kind``
         ``volume_connector`` or ``volume_target``) of ``node`` (the node
         it belongs to after the change); returns it."""
-        return self._call(
-            context,
-            node,
-            'update_volume',
-            node_uuid=node['uuid'],
-            kind=kind,
-            uuid=uuid,
-            values=values,
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                node,
+                'update_volume',
+                node_uuid=node['uuid'],
+                kind=kind,
+                uuid=uuid,
+                values=values,
+            ),
         )
 
     def destroy_volume(
@@ -228,8 +241,15 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
         values: dict[str, Any],
     ) -> dict[str, Any]:
         """Create a port of ``node`` (``values`` hold its node_id)."""
-        return self._call(
-            context, node, 'create_port', node_uuid=node['uuid'], values=values
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                node,
+                'create_port',
+                node_uuid=node['uuid'],
+                values=values,
+            ),
         )
 
     def update_port(
@@ -241,13 +261,16 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
     ) -> dict[str, Any]:
         """Change a port of ``node`` (the node it belongs to after the
         change); returns it."""
-        return self._call(
-            context,
-            node,
-            'update_port',
-            node_uuid=node['uuid'],
-            uuid=uuid,
-            values=values,
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                node,
+                'update_port',
+                node_uuid=node['uuid'],
+                uuid=uuid,
+                values=values,
+            ),
         )
 
     def destroy_port(
@@ -266,13 +289,16 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
     ) -> dict[str, Any]:
         """Change a portgroup of ``node`` (the node it belongs to after
         the change); returns it."""
-        return self._call(
-            context,
-            node,
-            'update_portgroup',
-            node_uuid=node['uuid'],
-            uuid=uuid,
-            values=values,
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                node,
+                'update_portgroup',
+                node_uuid=node['uuid'],
+                uuid=uuid,
+                values=values,
+            ),
         )
 
     def destroy_portgroup(
@@ -310,7 +336,10 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
     def vif_list(
         self, context: RequestContext, node: dict[str, Any]
     ) -> list[dict[str, Any]]:
-        return self._call(context, node, 'vif_list', node_uuid=node['uuid'])
+        return cast(
+            'list[dict[str, Any]]',
+            self._call(context, node, 'vif_list', node_uuid=node['uuid']),
+        )
 
     def add_node_traits(
         self,
@@ -319,13 +348,16 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
         traits: list[str],
         replace: bool,
     ) -> list[str]:
-        return self._call(
-            context,
-            node,
-            'add_node_traits',
-            node_uuid=node['uuid'],
-            traits=traits,
-            replace=replace,
+        return cast(
+            'list[str]',
+            self._call(
+                context,
+                node,
+                'add_node_traits',
+                node_uuid=node['uuid'],
+                traits=traits,
+                replace=replace,
+            ),
         )
 
     def remove_node_traits(
@@ -334,12 +366,15 @@ class ConductorAPI(rpcapi_hardware.HardwareCalls):
         node: dict[str, Any],
         traits: list[str] | None,
     ) -> list[str]:
-        return self._call(
-            context,
-            node,
-            'remove_node_traits',
-            node_uuid=node['uuid'],
-            traits=traits,
+        return cast(
+            'list[str]',
+            self._call(
+                context,
+                node,
+                'remove_node_traits',
+                node_uuid=node['uuid'],
+                traits=traits,
+            ),
         )
 
     def get_node_with_token(

@@ -8,6 +8,7 @@ The versions they came with are in :mod:`ironic_lite.conductor.rpcapi`.
 """
 
 from typing import Any
+from typing import cast
 
 from ironic_lite.conductor import routing
 from lite_common.context import RequestContext
@@ -23,18 +24,27 @@ class HardwareCalls(routing.RoutedClient):
 
         :raises NoValidHost: none does.
         """
-        return self._call(
-            context,
-            {'uuid': driver_name, 'driver': driver_name},
-            'get_driver_properties',
-            driver_name=driver_name,
+        return cast(
+            'dict[str, str]',
+            self._call(
+                context,
+                {'uuid': driver_name, 'driver': driver_name},
+                'get_driver_properties',
+                driver_name=driver_name,
+            ),
         )
 
     def validate_driver_interfaces(
         self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, dict[str, Any]]:
-        return self._call(
-            context, node, 'validate_driver_interfaces', node_uuid=node['uuid']
+        return cast(
+            'dict[str, dict[str, Any]]',
+            self._call(
+                context,
+                node,
+                'validate_driver_interfaces',
+                node_uuid=node['uuid'],
+            ),
         )
 
     def set_console_mode(
@@ -51,8 +61,14 @@ class HardwareCalls(routing.RoutedClient):
     def get_console_information(
         self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, Any]:
-        return self._call(
-            context, node, 'get_console_information', node_uuid=node['uuid']
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                node,
+                'get_console_information',
+                node_uuid=node['uuid'],
+            ),
         )
 
     def vendor_passthru(
@@ -63,24 +79,30 @@ class HardwareCalls(routing.RoutedClient):
         http_method: str,
         args: dict[str, Any],
     ) -> dict[str, Any]:
-        return self._call(
-            context,
-            node,
-            'vendor_passthru',
-            node_uuid=node['uuid'],
-            driver_method=method,
-            http_method=http_method,
-            args=args,
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                node,
+                'vendor_passthru',
+                node_uuid=node['uuid'],
+                driver_method=method,
+                http_method=http_method,
+                args=args,
+            ),
         )
 
     def get_node_vendor_passthru_methods(
         self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, Any]:
-        return self._call(
-            context,
-            node,
-            'get_node_vendor_passthru_methods',
-            node_uuid=node['uuid'],
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                node,
+                'get_node_vendor_passthru_methods',
+                node_uuid=node['uuid'],
+            ),
         )
 
     def driver_vendor_passthru(
@@ -92,35 +114,44 @@ class HardwareCalls(routing.RoutedClient):
         args: dict[str, Any],
     ) -> dict[str, Any]:
         """On a conductor that loads hardware type ``driver_name``."""
-        return self._call(
-            context,
-            {'uuid': driver_name, 'driver': driver_name},
-            'driver_vendor_passthru',
-            driver_name=driver_name,
-            driver_method=method,
-            http_method=http_method,
-            args=args,
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                {'uuid': driver_name, 'driver': driver_name},
+                'driver_vendor_passthru',
+                driver_name=driver_name,
+                driver_method=method,
+                http_method=http_method,
+                args=args,
+            ),
         )
 
     def get_driver_vendor_passthru_methods(
         self, context: RequestContext, driver_name: str
     ) -> dict[str, Any]:
-        return self._call(
-            context,
-            {'uuid': driver_name, 'driver': driver_name},
-            'get_driver_vendor_passthru_methods',
-            driver_name=driver_name,
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context,
+                {'uuid': driver_name, 'driver': driver_name},
+                'get_driver_vendor_passthru_methods',
+                driver_name=driver_name,
+            ),
         )
 
     def get_raid_logical_disk_properties(
         self, context: RequestContext, driver_name: str
     ) -> dict[str, str]:
         """On a conductor that loads hardware type ``driver_name``."""
-        return self._call(
-            context,
-            {'uuid': driver_name, 'driver': driver_name},
-            'get_raid_logical_disk_properties',
-            driver_name=driver_name,
+        return cast(
+            'dict[str, str]',
+            self._call(
+                context,
+                {'uuid': driver_name, 'driver': driver_name},
+                'get_raid_logical_disk_properties',
+                driver_name=driver_name,
+            ),
         )
 
     def inject_nmi(
@@ -131,15 +162,24 @@ class HardwareCalls(routing.RoutedClient):
     def get_boot_device(
         self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, Any]:
-        return self._call(
-            context, node, 'get_boot_device', node_uuid=node['uuid']
+        return cast(
+            'dict[str, Any]',
+            self._call(
+                context, node, 'get_boot_device', node_uuid=node['uuid']
+            ),
         )
 
     def get_supported_boot_devices(
         self, context: RequestContext, node: dict[str, Any]
     ) -> list[str]:
-        return self._call(
-            context, node, 'get_supported_boot_devices', node_uuid=node['uuid']
+        return cast(
+            'list[str]',
+            self._call(
+                context,
+                node,
+                'get_supported_boot_devices',
+                node_uuid=node['uuid'],
+            ),
         )
 
     def set_boot_device(
@@ -161,8 +201,14 @@ class HardwareCalls(routing.RoutedClient):
     def get_supported_indicators(
         self, context: RequestContext, node: dict[str, Any]
     ) -> dict[str, dict[str, Any]]:
-        return self._call(
-            context, node, 'get_supported_indicators', node_uuid=node['uuid']
+        return cast(
+            'dict[str, dict[str, Any]]',
+            self._call(
+                context,
+                node,
+                'get_supported_indicators',
+                node_uuid=node['uuid'],
+            ),
         )
 
     def get_indicator_state(
@@ -172,13 +218,16 @@ class HardwareCalls(routing.RoutedClient):
         component: str,
         indicator: str,
     ) -> str:
-        return self._call(
-            context,
-            node,
-            'get_indicator_state',
-            node_uuid=node['uuid'],
-            component=component,
-            indicator=indicator,
+        return cast(
+            str,
+            self._call(
+                context,
+                node,
+                'get_indicator_state',
+                node_uuid=node['uuid'],
+                component=component,
+                indicator=indicator,
+            ),
         )
 
     def set_indicator_state(

@@ -6,12 +6,12 @@ change under the node lock (a node another operation holds answers
 """
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import task_manager
 from ironic_lite.db import node_traits
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class TraitsManager(endpoint.NodeEndpoint):
     ) -> task_manager.Task:
         return self._task(context, node_uuid, 'trait change')
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def add_node_traits(
         self,
         context: RequestContext,
@@ -58,7 +58,7 @@ class TraitsManager(endpoint.NodeEndpoint):
         )
         return result
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def remove_node_traits(
         self, context: RequestContext, node_uuid: str, traits: list[str] | None
     ) -> list[str]:

@@ -11,10 +11,10 @@ five a node cannot do without first: ``{type: {'result': bool,
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.conductor import endpoint
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ VALIDATED = (
 class ValidationManager(endpoint.NodeEndpoint):
     """validate_driver_interfaces."""
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def validate_driver_interfaces(
         self, context: RequestContext, node_uuid: str
     ) -> dict[str, dict[str, Any]]:

@@ -13,7 +13,6 @@ shared task.
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import endpoint
@@ -21,6 +20,7 @@ from ironic_lite.conductor import workers
 from ironic_lite.drivers import hardware
 from ironic_lite.drivers import standard
 from ironic_lite.drivers import vendor
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ class VendorManager(endpoint.NodeEndpoint):
         assert isinstance(interface, standard.VendorInterface)
         return interface
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def vendor_passthru(
         self,
         context: RequestContext,
@@ -114,7 +114,7 @@ class VendorManager(endpoint.NodeEndpoint):
                 'attach': info.attach,
             }
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_node_vendor_passthru_methods(
         self, context: RequestContext, node_uuid: str
     ) -> dict[str, dict[str, Any]]:
@@ -131,7 +131,7 @@ class VendorManager(endpoint.NodeEndpoint):
     def _driver_vendor(self, driver_name: str) -> Any:
         return hardware.load_interfaces(self.conf, driver_name, {})['vendor']
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def driver_vendor_passthru(
         self,
         context: RequestContext,
@@ -156,7 +156,7 @@ class VendorManager(endpoint.NodeEndpoint):
             'attach': info.attach,
         }
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_driver_vendor_passthru_methods(
         self, context: RequestContext, driver_name: str
     ) -> dict[str, dict[str, Any]]:

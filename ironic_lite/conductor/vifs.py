@@ -7,10 +7,10 @@ refuses without a cleaning network)."""
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite.conductor import endpoint
 from ironic_lite.drivers import standard
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ class VifManager(endpoint.NodeEndpoint):
 
     lock_patience = 3.0
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def vif_attach(
         self, context: RequestContext, node_uuid: str, vif_info: dict[str, Any]
     ) -> None:
@@ -37,7 +37,7 @@ class VifManager(endpoint.NodeEndpoint):
             network.vif_attach(task, vif_info)
             LOG.info('VIF %s attached to node %s', vif_info['id'], node_uuid)
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def vif_detach(
         self, context: RequestContext, node_uuid: str, vif_id: str
     ) -> None:
@@ -47,7 +47,7 @@ class VifManager(endpoint.NodeEndpoint):
             network.vif_detach(task, vif_id)
             LOG.info('VIF %s detached from node %s', vif_id, node_uuid)
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def vif_list(
         self, context: RequestContext, node_uuid: str
     ) -> list[dict[str, Any]]:

@@ -12,7 +12,6 @@ interface says, or its refusal.
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import endpoint
@@ -20,6 +19,7 @@ from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
 from ironic_lite.conductor.indicators import management_of
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ class VmediaManager(endpoint.NodeEndpoint):
         super().__init__(conf, identity)
         self.pool = pool
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def get_virtual_media(
         self, context: RequestContext, node_uuid: str
     ) -> Any:
@@ -98,7 +98,7 @@ class VmediaManager(endpoint.NodeEndpoint):
             task.update(last_error=None)
             task.spawn_after(self.pool, func, *args)
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def attach_virtual_media(
         self,
         context: RequestContext,
@@ -115,7 +115,7 @@ class VmediaManager(endpoint.NodeEndpoint):
             image_url,
         )
 
-    @messaging.expected_exceptions(*endpoint.EXPECTED)
+    @rpc.expected_exceptions(*endpoint.EXPECTED)
     def detach_virtual_media(
         self,
         context: RequestContext,

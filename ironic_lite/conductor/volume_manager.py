@@ -11,13 +11,13 @@ deleted in (manageable, enroll, adopt failed).
 from typing import Any
 
 from oslo_log import log as logging
-import oslo_messaging as messaging
 
 from ironic_lite import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor.manager import node_to_dict
 from ironic_lite.db import volumes as db_volumes
+from lite_common import rpc
 from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def _kind(name: str) -> db_volumes.Kind:
 class VolumeManager(endpoint.NodeEndpoint):
     """Updates and deletes of volume connectors and targets."""
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def update_volume(
         self,
         context: RequestContext,
@@ -77,7 +77,7 @@ class VolumeManager(endpoint.NodeEndpoint):
             )
             return node_to_dict(row)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def destroy_volume(
         self, context: RequestContext, node_uuid: str, kind: str, uuid: str
     ) -> None:

@@ -5,6 +5,8 @@ Access functions live in one module per table (``nodes``,
 ironic-lite-conductor call them.
 """
 
+from typing import cast
+
 from oslo_config import cfg
 import sqlalchemy as sa
 
@@ -41,7 +43,7 @@ def configure(conf: cfg.ConfigOpts, command: bool = False) -> None:
 
 
 def get_engine() -> sa.engine.Engine:
-    return context_manager.writer.get_engine()
+    return cast('sa.engine.Engine', context_manager.writer.get_engine())
 
 
 as_dict = lite_db.as_dict

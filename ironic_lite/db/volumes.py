@@ -8,6 +8,7 @@ the same query: a list is one query whatever its length.
 
 import dataclasses
 from typing import Any
+from typing import cast
 
 from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
@@ -33,7 +34,7 @@ class Kind:
     unsortable: tuple[str, ...]
 
     def missing(self, ident: str) -> Exception:
-        return self.not_found(ident)
+        return cast('Exception', self.not_found(ident))
 
 
 CONNECTORS = Kind(
@@ -93,11 +94,16 @@ def _duplicate(
     columns = set(exc.columns or ())
     for unique, error, names in kind.duplicates:
         if columns & (unique - {'node_id'}):
-            return error(**{name: values.get(name) for name in names})
+            return cast(
+                'Exception',
+                error(**{name: values.get(name) for name in names}),
+            )
     # A backend that does not name the columns: the first constraint
     # that is not the uuid's.
     unique, error, names = kind.duplicates[0]
-    return error(**{name: values.get(name) for name in names})
+    return cast(
+        'Exception', error(**{name: values.get(name) for name in names})
+    )
 
 
 def _get(session: Any, kind: Kind, uuid: str) -> dict[str, Any]:

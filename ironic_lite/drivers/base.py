@@ -451,7 +451,7 @@ class BaseInterface:
                 reason=f'clean step {self.interface_type}.{name} '
                 f'returned {result!r}',
             )
-        return result
+        return cast('str | None', result)
 
     def get_deploy_steps(self, task: TaskLike) -> list[dict[str, Any]]:
         """The deploy steps of this interface: dicts with step,

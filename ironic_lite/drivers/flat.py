@@ -22,6 +22,7 @@ validate without one.
 
 import json
 from typing import Any
+from typing import cast
 
 from oslo_log import log as logging
 
@@ -48,7 +49,7 @@ class _PortLike:
 
     @property
     def uuid(self) -> str:
-        return self.row['uuid']
+        return cast(str, self.row['uuid'])
 
     @property
     def vif(self) -> str | None:

@@ -79,7 +79,7 @@ def _load_hardware_type(conf: cfg.ConfigOpts, name: str) -> HardwareType:
             hardware_type=name, enabled=', '.join(enabled) or 'none'
         )
     try:
-        manager: stevedore.DriverManager = stevedore.DriverManager(
+        manager: stevedore.DriverManager[Any] = stevedore.DriverManager(
             HARDWARE_TYPES_NAMESPACE, name, invoke_on_load=True
         )
     except stevedore.exception.NoMatches:
@@ -142,7 +142,7 @@ def _load_interface(
 ) -> base.BaseInterface:
     namespace = INTERFACE_NAMESPACES[interface_type]
     try:
-        manager: stevedore.DriverManager = stevedore.DriverManager(
+        manager: stevedore.DriverManager[Any] = stevedore.DriverManager(
             namespace, name, invoke_on_load=True, invoke_args=(conf,)
         )
     except stevedore.exception.NoMatches:

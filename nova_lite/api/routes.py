@@ -262,11 +262,15 @@ _COMPUTE: RouteTable = {
 
 
 def _compute_routes() -> RouteTable:
-    table: dict = {'/v2.1': {'GET': versions.show_version}}
-    for path, methods in _COMPUTE.items():
-        table['/v2.1' + path] = methods
-        table['/v2.1/{project_id}' + path] = methods
-    return table
+    # Each path without and with the project id (legacy URLs), in order.
+    return {
+        '/v2.1': {'GET': versions.show_version},
+        **{
+            prefix + path: methods
+            for path, methods in _COMPUTE.items()
+            for prefix in ('/v2.1', '/v2.1/{project_id}')
+        },
+    }
 
 
 #: What clients ask of an identity service, answered by nova-lite-api

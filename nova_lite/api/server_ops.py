@@ -223,7 +223,10 @@ def check_key_name(ctx: RequestContext, key_name: str | None) -> str | None:
     if key_name is None:
         return None
     try:
-        return keypair_db.get(ctx, ctx.user_id, key_name)['public_key']
+        return cast(
+            'str | None',
+            keypair_db.get(ctx, ctx.user_id, key_name)['public_key'],
+        )
     except exception.KeypairNotFound:
         raise webob.exc.HTTPBadRequest(
             explanation='Invalid key_name provided.'

@@ -219,14 +219,18 @@ def microsecond_time(value: Any) -> str | None:
     OS-SRV-USG: ``2024-01-02T03:04:05.000000``, no zone."""
     if value is None:
         return None
-    return _naive_utc(value).isoformat(timespec='microseconds')
+    return cast(
+        'str | None', _naive_utc(value).isoformat(timespec='microseconds')
+    )
 
 
 def isotime(value: Any) -> str | None:
     """Compute API timestamps: ``2024-01-02T03:04:05Z``."""
     if value is None:
         return None
-    return _naive_utc(value).isoformat(timespec='seconds') + 'Z'
+    return cast(
+        'str | None', _naive_utc(value).isoformat(timespec='seconds') + 'Z'
+    )
 
 
 def query_time(req: webob.Request, name: str) -> datetime.datetime | None:

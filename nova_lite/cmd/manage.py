@@ -2,6 +2,7 @@
 
 import sys
 from typing import Any
+from typing import cast
 
 from oslo_config import cfg
 
@@ -55,6 +56,6 @@ def main() -> int:
         return 2
 
     def body() -> int:
-        return func(conf)
+        return cast(int, func(conf))
 
     return common.run_daemon('nova-lite-manage', body)

@@ -9,12 +9,14 @@ import functools
 import inspect
 from pathlib import Path
 from typing import Any
+from typing import cast
 
 from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from lite_common import context as lite_context
+from lite_common import rpc
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import console_output
@@ -587,11 +589,11 @@ class ComputeManager:
 
     # host information (calls) ------------------------------------------
 
-    @messaging.expected_exceptions(NotImplementedError)
+    @rpc.expected_exceptions(NotImplementedError)
     def get_host_uptime(self, context: RequestContext) -> str:
-        return self.driver.get_host_uptime()
+        return cast(str, self.driver.get_host_uptime())
 
-    @messaging.expected_exceptions(
+    @rpc.expected_exceptions(
         NotImplementedError, exception.InstanceInvalidState
     )
     def get_instance_diagnostics(
@@ -607,9 +609,11 @@ class ComputeManager:
                 state=state,
             )
         LOG.info('Retrieving diagnostics', instance=instance)
-        return self.driver.get_instance_diagnostics(instance)
+        return cast(
+            'dict[str, Any]', self.driver.get_instance_diagnostics(instance)
+        )
 
-    @messaging.expected_exceptions(
+    @rpc.expected_exceptions(
         NotImplementedError, exception.ConsoleNotAvailable
     )
     def get_console_output(

@@ -39,6 +39,7 @@ reaped as those of any deleted instance (compute/cleanup.py).
 
 import datetime
 from typing import Any
+from typing import cast
 
 from oslo_log import log as logging
 from oslo_utils import timeutils
@@ -66,7 +67,7 @@ def stalled(record: Any, stale_after: float | None) -> bool:
     if changed.tzinfo is None:
         changed = changed.replace(tzinfo=datetime.UTC)
     age = timeutils.utcnow(with_timezone=True) - changed
-    return age.total_seconds() >= stale_after
+    return cast(bool, age.total_seconds() >= stale_after)
 
 
 def resume(

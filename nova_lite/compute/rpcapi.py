@@ -17,6 +17,7 @@
 """
 
 from typing import Any
+from typing import cast
 
 from oslo_config import cfg
 import oslo_messaging as messaging
@@ -228,16 +229,22 @@ class ComputeAPI:
     def get_host_uptime(self, context: RequestContext, host: str) -> str:
         """What ``uptime`` prints on ``host`` (NotImplementedError when
         its driver cannot tell)."""
-        return self.client.prepare(server=host, version='1.5').call(
-            context, 'get_host_uptime'
+        return cast(
+            str,
+            self.client.prepare(server=host, version='1.5').call(
+                context, 'get_host_uptime'
+            ),
         )
 
     def get_instance_diagnostics(
         self, context: RequestContext, instance: Instance, host: str
     ) -> dict[str, Any]:
         """The guest's diagnostics (standard form) from its host."""
-        return self.client.prepare(server=host, version='1.6').call(
-            context, 'get_instance_diagnostics', instance=instance
+        return cast(
+            'dict[str, Any]',
+            self.client.prepare(server=host, version='1.6').call(
+                context, 'get_instance_diagnostics', instance=instance
+            ),
         )
 
     def get_console_output(
@@ -249,11 +256,14 @@ class ComputeAPI:
     ) -> str:
         """The guest's console log (its last ``tail_length`` lines; all
         when None) from its host."""
-        return self.client.prepare(server=host, version='1.10').call(
-            context,
-            'get_console_output',
-            instance=instance,
-            tail_length=tail_length,
+        return cast(
+            str,
+            self.client.prepare(server=host, version='1.10').call(
+                context,
+                'get_console_output',
+                instance=instance,
+                tail_length=tail_length,
+            ),
         )
 
     def pause_instance(

@@ -21,6 +21,7 @@ conductor) set: a delete or a state reset meanwhile wins.
 
 import datetime
 from typing import Any
+from typing import cast
 
 from oslo_log import log as logging
 
@@ -225,7 +226,7 @@ def unshelved_keys(instance: Instance) -> str | None:
             for k, v in instance.system_metadata.items()
             if k not in SHELVED_KEYS
         }
-    return image_id
+    return cast('str | None', image_id)
 
 
 def offload_due(

@@ -8,6 +8,7 @@ Services other than nova-compute are shown in
 """
 
 from typing import Any
+from typing import cast
 
 from oslo_config import cfg
 
@@ -25,7 +26,7 @@ def host_zones(ctx: RequestContext) -> dict[str, str]:
 def host_zone(
     conf: cfg.ConfigOpts, zones: dict[str, str], host: str | None
 ) -> str:
-    return zones.get(host or '', conf.default_availability_zone)
+    return cast(str, zones.get(host or '', conf.default_availability_zone))
 
 
 def zone_of(

@@ -5,6 +5,7 @@ from typing import Any
 from oslo_config import cfg
 import oslo_messaging as messaging
 
+from lite_common import rpc
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.conductor import build
@@ -82,7 +83,7 @@ class ConductorManager:
             ) as outcome:
                 outcome.error = self.builder.schedule_and_build(context, uuid)
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def object_class_action_versions(
         self,
         context: RequestContext,
@@ -96,7 +97,7 @@ class ConductorManager:
             context, objname, objmethod, object_versions, args, kwargs
         )
 
-    @messaging.expected_exceptions(*EXPECTED)
+    @rpc.expected_exceptions(*EXPECTED)
     def object_action(
         self,
         context: RequestContext,

@@ -13,6 +13,7 @@ A server on a host that is down waits, as upstream, until it is up.
 """
 
 import datetime
+from typing import cast
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -35,7 +36,9 @@ MAX_PASS_INTERVAL = 60
 
 def pass_interval(conf: cfg.ConfigOpts) -> int:
     """Seconds between passes: the reclaim interval, at most a minute."""
-    return max(1, min(conf.reclaim_instance_interval, MAX_PASS_INTERVAL))
+    return cast(
+        int, max(1, min(conf.reclaim_instance_interval, MAX_PASS_INTERVAL))
+    )
 
 
 class Reclaimer:

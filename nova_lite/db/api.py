@@ -8,6 +8,7 @@ through the conductor's object indirection.
 """
 
 from typing import Any
+from typing import cast
 
 from oslo_config import cfg
 import sqlalchemy as sa
@@ -40,7 +41,7 @@ def configure(conf: cfg.ConfigOpts, command: bool = False) -> None:
 
 
 def get_engine() -> sa.engine.Engine:
-    return context_manager.writer.get_engine()
+    return cast('sa.engine.Engine', context_manager.writer.get_engine())
 
 
 def soft_delete_values(row_id: int) -> dict[str, Any]:

@@ -9,6 +9,7 @@ under way.
 """
 
 from typing import Any
+from typing import cast
 
 import sqlalchemy as sa
 
@@ -198,7 +199,7 @@ def _action_id(
         query = query.order_by(ACTION.created_at.desc(), ACTION.id.desc())
     else:
         query = query.where(ACTION.request_id == request_id)
-    return session.execute(query.limit(1)).scalar()
+    return cast('int | None', session.execute(query.limit(1)).scalar())
 
 
 def _touch(session: Any, action: int, now: Any) -> None:

@@ -13,6 +13,7 @@ import contextlib
 import threading
 from typing import TYPE_CHECKING
 from typing import Any
+from typing import Self
 
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
@@ -45,7 +46,7 @@ class NovaLiteObject(
     OBJ_SERIALIZER_NAMESPACE = 'versioned_object'
     OBJ_PROJECT_NAMESPACE = 'nova_lite'
 
-    indirection_api = IndirectionSwitch()  # type: ignore[assignment]
+    indirection_api = IndirectionSwitch()
 
     if TYPE_CHECKING:
         # Fields are set by oslo.versionedobjects at class creation;
@@ -71,11 +72,13 @@ class NovaLiteObject(
         return obj
 
     @classmethod
-    def _from_db(cls, context: RequestContext, values: dict[str, Any]) -> Any:
-        return cls._from_db_object(context, cls(context), values)
+    def _from_db(cls, context: RequestContext, values: dict[str, Any]) -> Self:
+        obj = cls(context)
+        cls._from_db_object(context, obj, values)
+        return obj
 
 
-class NovaLiteObjectList(ovo_base.ObjectListBase):
+class NovaLiteObjectList(ovo_base.ObjectListBase[Any]):
     def __getitem__(self, index: Any) -> Any:
         # Lists index by position (ObjectListBase), not by field name
         # (the dict compatibility of NovaLiteObject, their other base).
@@ -84,15 +87,18 @@ class NovaLiteObjectList(ovo_base.ObjectListBase):
     @classmethod
     def _from_rows(
         cls, context: RequestContext, item_cls: Any, rows: list[dict[str, Any]]
-    ) -> Any:
-        return ovo_base.obj_make_list(context, cls(context), item_cls, rows)
+    ) -> Self:
+        made: Self = ovo_base.obj_make_list(
+            context, cls(context), item_cls, rows
+        )
+        return made
 
 
 class NovaLiteObjectSerializer(ovo_base.VersionedObjectSerializer):
     OBJ_BASE_CLASS = NovaLiteObject
 
 
-class JSONField(fields.AutoTypedField):
+class JSONField(fields.AutoTypedField[Any]):
     """Any JSON-compatible value, kept as is."""
 
     AUTO_TYPE = fields.FieldType()
@@ -117,11 +123,11 @@ def remote_objects(api: Any) -> Iterator[None]:
             _local.api = previous
 
 
-TIMESTAMP_FIELDS: dict[str, fields.Field] = {
+TIMESTAMP_FIELDS: dict[str, fields.Field[Any]] = {
     'created_at': fields.DateTimeField(nullable=True),
     'updated_at': fields.DateTimeField(nullable=True),
 }
-SOFT_DELETE_FIELDS: dict[str, fields.Field] = {
+SOFT_DELETE_FIELDS: dict[str, fields.Field[Any]] = {
     'deleted': fields.IntegerField(default=0),
     'deleted_at': fields.DateTimeField(nullable=True),
 }

@@ -38,7 +38,7 @@ def is_up(service: ServiceRecord, down_time: int) -> bool:
     """Whether a service is up: not forced down and heard from within
     ``down_time`` seconds. ``service``: a services row (a dict, naive
     UTC times) or a Service object."""
-    seen = service['last_seen_up']
+    seen: datetime.datetime | None = service['last_seen_up']
     if service['forced_down'] or seen is None:
         return False
     if seen.tzinfo is None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import datetime
 from typing import Any
 from typing import NamedTuple
+from typing import cast
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -46,7 +47,7 @@ def flavor_resource_class(flavor: dict[str, Any] | None) -> str | None:
     hypervisor."""
     for key, value in ((flavor or {}).get('extra_specs') or {}).items():
         if key.startswith('resources:CUSTOM_') and str(value).strip() == '1':
-            return key.removeprefix('resources:')
+            return cast('str | None', key.removeprefix('resources:'))
     return None
 
 

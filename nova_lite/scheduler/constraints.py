@@ -22,6 +22,7 @@ other moves on to the next candidate or ends in NoValidHost.
 
 from typing import Any
 from typing import NamedTuple
+from typing import cast
 
 from oslo_config import cfg
 import sqlalchemy as sa
@@ -244,7 +245,7 @@ def group_allows(
     }
     if group.policy == ANTI_AFFINITY:
         here = sum(1 for _, other in held if other == host)
-        return here < group.max_per_host
+        return cast(bool, here < group.max_per_host)
     if group.policy == AFFINITY:
         return all(other == host for _, other in held)
     return True

@@ -11,7 +11,7 @@ from nova_lite import exception
 NAMESPACE = 'nova_lite.virt_drivers'
 
 
-class NodeResources(dict):
+class NodeResources(dict[str, Any]):
     """What a driver reports for one node: vcpus, memory_mb, local_gb,
     hypervisor_type, hypervisor_version, hypervisor_hostname; optionally
     resource_class (a whole machine) and traits (a list of names)."""
@@ -196,7 +196,7 @@ def load_driver(
     point name."""
     name = name or conf.compute_driver
     try:
-        manager: stevedore.DriverManager = stevedore.DriverManager(
+        manager: stevedore.DriverManager[Any] = stevedore.DriverManager(
             NAMESPACE,
             name,
             invoke_on_load=True,

@@ -35,6 +35,7 @@ from pathlib import Path
 import shutil
 import threading
 from typing import Any
+from typing import cast
 
 from oslo_log import log as logging
 
@@ -314,7 +315,10 @@ class LocalDriver(fake.FakeDriver):
         try:
             with open(self.disk_path(uuid), 'rb') as disk:
                 head = disk.read(4096)
-            return json.loads(head.split(b'\0', 1)[0]).get('hostname')
+            return cast(
+                'str | None',
+                json.loads(head.split(b'\0', 1)[0]).get('hostname'),
+            )
         except (OSError, ValueError, AttributeError):
             return None
 

@@ -11,6 +11,7 @@ with their secrets masked. Templates are for administrators.
 from collections import Counter
 import re
 from typing import Any
+from typing import cast
 
 from oslo_utils import uuidutils
 import webob
@@ -140,7 +141,7 @@ def _ident(req: webob.Request) -> str:
             explanation=f'Expected a logical name or UUID but received '
             f'{ident}.'
         )
-    return ident
+    return cast(str, ident)
 
 
 def list_templates(req: webob.Request) -> webob.Response:

@@ -9,6 +9,7 @@ one a new node gets, as each conductor recorded them when it registered.
 """
 
 from typing import Any
+from typing import cast
 
 import webob
 import webob.exc
@@ -130,7 +131,7 @@ def _check_type(req: webob.Request) -> bool:
             explanation=f'Invalid driver type {kind!r}: use classic or '
             'dynamic.'
         )
-    return kind == 'dynamic'
+    return cast(bool, kind == 'dynamic')
 
 
 #: Every field a driver may show (what ``?fields=`` may name, 1.77).

@@ -5,6 +5,7 @@ Each parameter is checked against the version that introduced it
 """
 
 from typing import Any
+from typing import cast
 
 from oslo_utils import uuidutils
 import webob
@@ -186,7 +187,7 @@ def sort_key(req: webob.Request) -> str:
     since = views.FIELD_VERSIONS.get(key)
     if since is not None:
         _require(req, key, since, kind='sort key')
-    return key
+    return cast(str, key)
 
 
 def marker(req: webob.Request) -> str | None:
@@ -223,7 +224,7 @@ def conductor_filter(req: webob.Request) -> str | None:
     value = req.GET.get('conductor')
     if value is not None:
         _require(req, 'conductor', mv.CONDUCTOR)
-    return value
+    return cast('str | None', value)
 
 
 class ConductorLookup:

@@ -175,7 +175,7 @@ def _find(
 def _limited_log(req: webob.Request) -> log_limit.LimitedLog:
     """The refused look-ups' log: an agent asks every second for as long
     as it runs (see :mod:`log_limit`)."""
-    return util.deps(req).lookup_log  # type: ignore[no-any-return]
+    return util.deps(req).lookup_log
 
 
 def agent_answer(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:

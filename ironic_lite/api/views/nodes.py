@@ -9,6 +9,7 @@ from collections.abc import Callable
 import functools
 import re
 from typing import Any
+from typing import cast
 
 from oslo_utils import strutils
 
@@ -221,7 +222,7 @@ def mask_instance_info(info: dict[str, Any] | None) -> dict[str, Any]:
     masked = mask_secrets(info or {})
     if masked.get('configdrive'):
         masked['configdrive'] = MASK
-    return masked
+    return cast('dict[str, Any]', masked)
 
 
 #: Fields shown with their secrets masked.

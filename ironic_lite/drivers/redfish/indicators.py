@@ -3,6 +3,7 @@
 system's UUID, a chassis LED by the chassis UUID, a drive LED by
 ``<storage id>:<drive id>``."""
 
+from collections.abc import Callable
 from typing import Any
 
 from oslo_log import log as logging
@@ -35,7 +36,7 @@ def _resources(system: Any, node_uuid: str) -> dict[str, dict[str, Any]]:
     """component -> indicator name -> the sushy resource with the LED;
     a component the BMC does not describe is left out."""
     found: dict[str, dict[str, Any]] = {}
-    readers = {
+    readers: dict[str, Callable[[], dict[str, Any]]] = {
         'system': lambda: {system.uuid: system},
         'chassis': lambda: {
             chassis.uuid: chassis for chassis in system.chassis

@@ -3,6 +3,7 @@ or persistent), the boot mode and secure boot, the NMI (the system's
 Reset action with ``Nmi``), the indicator LEDs and virtual media."""
 
 from typing import Any
+from typing import cast
 
 from oslo_log import log as logging
 import sushy
@@ -68,7 +69,9 @@ class RedfishManagement(base.ManagementInterface):
                 ),
             }
 
-        return self._call(task, read, 'Reading the boot device')
+        return cast(
+            'dict[str, Any]', self._call(task, read, 'Reading the boot device')
+        )
 
     def set_boot_device(
         self, task: base.TaskLike, device: str, persistent: bool = False
@@ -109,7 +112,9 @@ class RedfishManagement(base.ManagementInterface):
             system.refresh(force=True)
             return _MODE_OF.get(system.boot.mode)
 
-        return self._call(task, read, 'Reading the boot mode')
+        return cast(
+            'str | None', self._call(task, read, 'Reading the boot mode')
+        )
 
     def set_boot_mode(self, task: base.TaskLike, mode: str) -> None:
         if mode not in BOOT_MODES:
@@ -145,7 +150,10 @@ class RedfishManagement(base.ManagementInterface):
             secure_boot.refresh(force=True)
             return secure_boot.enabled  # type: ignore[no-any-return]
 
-        return self._call(task, read, 'Reading the secure boot state')
+        return cast(
+            'bool | None',
+            self._call(task, read, 'Reading the secure boot state'),
+        )
 
     def set_secure_boot_state(self, task: base.TaskLike, state: bool) -> None:
         node = task.node
@@ -177,21 +185,27 @@ class RedfishManagement(base.ManagementInterface):
     def get_supported_indicators(
         self, task: base.TaskLike
     ) -> dict[str, dict[str, Any]]:
-        return self._call(
-            task,
-            lambda system: indicators.supported(system, task.node.uuid),
-            'Reading the indicators',
+        return cast(
+            'dict[str, dict[str, Any]]',
+            self._call(
+                task,
+                lambda system: indicators.supported(system, task.node.uuid),
+                'Reading the indicators',
+            ),
         )
 
     def get_indicator_state(
         self, task: base.TaskLike, component: str, indicator: str
     ) -> str:
-        return self._call(
-            task,
-            lambda system: indicators.get_state(
-                system, task.node.uuid, component, indicator
+        return cast(
+            str,
+            self._call(
+                task,
+                lambda system: indicators.get_state(
+                    system, task.node.uuid, component, indicator
+                ),
+                f'Reading indicator {indicator}@{component}',
             ),
-            f'Reading indicator {indicator}@{component}',
         )
 
     def set_indicator_state(

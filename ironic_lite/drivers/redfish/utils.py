@@ -158,7 +158,7 @@ class _StopAwareSession(requests.Session):
     def request(
         self,
         method: str,
-        url: Any,  # type: ignore[override]
+        url: Any,
         *args: Any,
         **kwargs: Any,
     ) -> requests.Response:
@@ -169,7 +169,7 @@ class _StopAwareSession(requests.Session):
         return super().request(method, url, *args, **kwargs)
 
 
-class _StopAwareConnector(sushy_connector.Connector):  # type: ignore[misc]
+class _StopAwareConnector(sushy_connector.Connector):
     """sushy's connector on a :class:`_StopAwareSession`."""
 
     _session: requests.Session

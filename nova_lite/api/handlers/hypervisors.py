@@ -13,6 +13,7 @@ calls take ``hypervisor_hostname_pattern`` and ``with_servers``.
 """
 
 from typing import Any
+from typing import cast
 
 import oslo_messaging as messaging
 from oslo_utils import uuidutils
@@ -351,7 +352,7 @@ def _uptimes(req: webob.Request) -> _Uptimes:
     cached = req.environ.get('nova_lite.uptimes')
     if cached is None:
         cached = req.environ['nova_lite.uptimes'] = _Uptimes(req)
-    return cached
+    return cast('_Uptimes', cached)
 
 
 def show_hypervisor_uptime(req: webob.Request) -> webob.Response:

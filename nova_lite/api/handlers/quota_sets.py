@@ -8,6 +8,7 @@ quotas here are per project.
 """
 
 from typing import Any
+from typing import cast
 
 from oslo_utils import strutils
 import webob
@@ -57,7 +58,7 @@ def _quota_set(
 def _project(req: webob.Request, action: str) -> str:
     project_id = req.urlvars['quota_project_id']
     util.authorize(req, POLICY % action, {'project_id': project_id})
-    return project_id
+    return cast(str, project_id)
 
 
 def show_quota_set(req: webob.Request) -> webob.Response:

@@ -6,6 +6,8 @@ errors. Before 2.97 the routes do not exist (404). Unknown query
 parameters are a 400, as upstream's query schemas say.
 """
 
+from typing import Any
+
 import webob
 import webob.exc
 
@@ -18,7 +20,7 @@ from nova_lite.policies import consoles_shares as policies
 SINCE = '2.97'
 
 
-def _server(req: webob.Request, action: str) -> dict:
+def _server(req: webob.Request, action: str) -> dict[str, Any]:
     inst = servers.get_server(req)
     util.authorize(
         req, policies.SHARES % action, {'project_id': inst['project_id']}

@@ -9,6 +9,7 @@ instance uuid) with ``tenant_usages_links``.
 import collections
 import datetime
 from typing import Any
+from typing import cast
 
 from oslo_utils import timeutils
 import webob
@@ -59,7 +60,7 @@ def _hours(
         return 0.0
     begin = max(launched, start)
     end = min(stop, ended) if ended is not None else stop
-    return max((end - begin).total_seconds(), 0.0) / 3600.0
+    return cast(float, max((end - begin).total_seconds(), 0.0) / 3600.0)
 
 
 def _server_usage(
