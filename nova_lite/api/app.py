@@ -58,7 +58,6 @@ from nova_lite.api import util
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute_api import moves as compute_api
 from nova_lite.conductor import rpcapi as conductor_rpcapi
-from nova_lite.objects import instance as instance_obj
 
 #: Upstream nova's ``[oslo_middleware]max_request_body_size`` (bytes).
 MAX_REQUEST_BODY_SIZE = size_limit.DEFAULT_MAX_REQUEST_BODY_SIZE
@@ -73,10 +72,6 @@ class Deps:
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute = compute_rpcapi.ComputeAPI(conf)
         self.compute_api = compute_api.API(conf, self.conductor, self.compute)
-
-    def terminate(self, context: RequestContext, row: dict[str, Any]) -> None:
-        instance = instance_obj.Instance._from_db(context, row)
-        self.compute.terminate_instance(context, instance, row['host'])
 
 
 def _is_version_document(path: str) -> bool:

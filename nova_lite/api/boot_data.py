@@ -10,7 +10,6 @@ from typing import Any
 import webob.exc
 
 from nova_lite.common import requested_ports
-from nova_lite.scheduler import claims
 
 MAX_USER_DATA = 65535
 
@@ -35,18 +34,11 @@ def user_data(value: Any) -> str | None:
     return str(value)
 
 
-def ports(spec: dict[str, Any], flavor: dict[str, Any]) -> list[str]:
+def ports(spec: dict[str, Any]) -> list[str]:
     """The port ids of ``spec['networks']``; 400 for anything else than
-    ports, or for ports with a flavor that is not bare metal (no other
-    driver can attach one)."""
+    ports (whether the flavor can take them is the domain's check:
+    :mod:`nova_lite.compute_api.servers`)."""
     try:
-        found = requested_ports.parse(spec.get('networks', 'auto'))
+        return requested_ports.parse(spec.get('networks', 'auto'))
     except requested_ports.Refused as exc:
         raise webob.exc.HTTPBadRequest(explanation=str(exc)) from None
-    if found and claims.flavor_resource_class(flavor) is None:
-        raise webob.exc.HTTPBadRequest(
-            explanation='nova_lite has no networking service: ports can be '
-            'requested only with a bare metal flavor (they become VIFs of '
-            'the node); request "networks": "none" otherwise.'
-        )
-    return found

@@ -26,6 +26,7 @@ from lite_common import db as lite_db
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import states
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute_api import power as power_api
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import services as service_db
@@ -78,7 +79,7 @@ class DeferredDelete:
     """Mixed into :class:`nova_lite.compute_api.moves.API` (``self.compute``
     is the compute RPC client)."""
 
-    compute: Any
+    compute: compute_rpcapi.ComputeAPI
     conf: cfg.ConfigOpts
 
     def _start(

@@ -14,6 +14,7 @@ from oslo_log import log as logging
 
 from lite_common.context import RequestContext
 from nova_lite.common import power_update
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute_api import power as power_api
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.objects import instance as instance_obj
@@ -32,7 +33,7 @@ class ExternalEvents:
     """Mixed into :class:`nova_lite.compute_api.moves.API` (``self.compute``
     is the compute RPC client)."""
 
-    compute: Any
+    compute: compute_rpcapi.ComputeAPI
 
     def external_events(
         self, ctx: RequestContext, accepted: list[tuple[Row, Row]]
@@ -45,14 +46,14 @@ class ExternalEvents:
     def _power_update(
         self, ctx: RequestContext, inst: Row, tag: str | None
     ) -> None:
-        action = POWER_ACTIONS.get(tag or '')
-        if action is None:
+        if tag is None or tag not in POWER_ACTIONS:
             LOG.warning(
                 'Invalid power state %s: the power-update event is skipped',
                 tag,
                 instance_uuid=inst['uuid'],
             )
             return
+        action = POWER_ACTIONS[tag]
         actions_db.record(ctx, power_api.action_values(ctx, inst, action))
         instance = instance_obj.Instance.get_by_uuid(ctx, inst['uuid'])
         LOG.info(

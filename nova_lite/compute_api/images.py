@@ -20,6 +20,7 @@ from oslo_log import log as logging
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import states
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute_api import image_meta
 from nova_lite.compute_api import power as power_api
 from nova_lite.compute_api import snapshots
@@ -67,7 +68,7 @@ def _check(
 class ImageActions:
     """Mixed into :class:`nova_lite.compute_api.moves.API`."""
 
-    compute: Any
+    compute: compute_rpcapi.ComputeAPI
 
     def rebuild(
         self, ctx: RequestContext, inst: Row, image_id: str, changes: Row

@@ -21,12 +21,15 @@ from oslo_utils import uuidutils
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import states
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute_api import deferred_delete
 from nova_lite.compute_api import external_events
 from nova_lite.compute_api import images as image_api
 from nova_lite.compute_api import power as power_api
 from nova_lite.compute_api import rescue as rescue_api
+from nova_lite.compute_api import servers
 from nova_lite.compute_api import shelve as shelve_api
+from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import migrations as migration_db
@@ -149,13 +152,17 @@ class API(
     deferred_delete.DeferredDelete,
     external_events.ExternalEvents,
     rescue_api.RescueActions,
+    servers.ServerLifecycle,
 ):
-    """Server moves, state resets, power, shelve, image, rescue and
-    deferred delete actions; ``conductor`` and ``compute`` are the RPC
-    clients."""
+    """Server create and delete, moves, state resets, power, shelve,
+    image, rescue and deferred delete actions; ``conductor`` and
+    ``compute`` are the RPC clients."""
 
     def __init__(
-        self, conf: cfg.ConfigOpts, conductor: Any, compute: Any
+        self,
+        conf: cfg.ConfigOpts,
+        conductor: conductor_rpcapi.ConductorAPI,
+        compute: compute_rpcapi.ComputeAPI,
     ) -> None:
         self.conf = conf
         self.conductor = conductor

@@ -19,6 +19,7 @@ from oslo_log import log as logging
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import states
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import instances as instance_db
 from nova_lite.objects import instance as instance_obj
@@ -95,7 +96,7 @@ class PowerActions:
     """Mixed into :class:`nova_lite.compute_api.moves.API` (``self.compute``
     is the compute RPC client)."""
 
-    compute: Any
+    compute: compute_rpcapi.ComputeAPI
 
     def _simple(
         self,

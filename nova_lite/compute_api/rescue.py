@@ -24,6 +24,7 @@ from oslo_log import log as logging
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import states
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute_api import power as power_api
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.objects import instance as instance_obj
@@ -81,7 +82,7 @@ class RescueActions:
     """Mixed into :class:`nova_lite.compute_api.moves.API` (``self.compute``
     is the compute RPC client)."""
 
-    compute: Any
+    compute: compute_rpcapi.ComputeAPI
 
     @staticmethod
     def check_rescuable(ctx: RequestContext, inst: Row) -> None:

@@ -26,9 +26,11 @@ from oslo_log import log as logging
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import states
+from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute_api import availability_zones
 from nova_lite.compute_api import power as power_api
 from nova_lite.compute_api import snapshots
+from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.db import instance_actions as actions_db
 from nova_lite.db import services as service_db
 from nova_lite.objects import instance as instance_obj
@@ -162,8 +164,8 @@ class ShelveActions:
     """Mixed into :class:`nova_lite.compute_api.moves.API` (``self.compute``
     and ``self.conductor`` are the RPC clients)."""
 
-    compute: Any
-    conductor: Any
+    compute: compute_rpcapi.ComputeAPI
+    conductor: conductor_rpcapi.ConductorAPI
     conf: cfg.ConfigOpts
 
     def shelve(self, ctx: RequestContext, inst: Row) -> None:

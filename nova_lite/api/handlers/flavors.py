@@ -12,8 +12,8 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import util
-from nova_lite.api import visibility
 from nova_lite.api.schemas import flavors as schema
+from nova_lite.compute_api import visibility
 from nova_lite.db import flavors as db
 
 #: The query of the flavor lists (upstream's index_query).

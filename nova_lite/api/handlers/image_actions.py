@@ -20,6 +20,7 @@ from nova_lite.api import server_ops
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_actions as schema
+from nova_lite.compute_api import servers as servers_api
 from nova_lite.db import instances as instance_db
 from nova_lite.db import quotas as quota_db
 from nova_lite.policies import resources as policies
@@ -49,9 +50,9 @@ def _rebuild_changes(req: webob.Request, spec: Row) -> Row:
         ('accessIPv6', 'access_ip_v6', 6),
     ):
         if field in spec:
-            changes[column] = server_ops.access_address(spec[field], family)
+            changes[column] = servers_api.access_address(spec[field], family)
     if 'key_name' in spec:
-        changes['key_data'] = server_ops.check_key_name(
+        changes['key_data'] = servers_api.check_key_name(
             util.context(req), spec['key_name']
         )
         changes['key_name'] = spec['key_name']
@@ -74,8 +75,8 @@ def rebuild(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     )
     util.validate(schema.rebuild(util.version(req)), body)
     spec = body['rebuild']
-    image_id = server_ops.rebuild_image(
-        req, spec['imageRef'], inst.get('flavor') or {}
+    image_id = servers_api.rebuild_image(
+        util.context(req), spec['imageRef'], inst.get('flavor') or {}
     )
     changes = _rebuild_changes(req, spec)
     _check_metadata_quota(req, inst, changes.get('metadata'))

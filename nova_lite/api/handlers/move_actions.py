@@ -9,9 +9,9 @@ from typing import Any
 
 import webob
 
-from nova_lite.api import server_ops
 from nova_lite.api import util
 from nova_lite.api.schemas import server_actions as schema
+from nova_lite.compute_api import servers as servers_api
 
 
 def migrate(
@@ -45,9 +45,10 @@ def resize(
         {'project_id': inst['project_id']},
     )
     util.validate(schema.resize, body)
-    flavor = server_ops.find_flavor(req, body['resize']['flavorRef'])
+    ctx = util.context(req)
+    flavor = servers_api.find_flavor(ctx, body['resize']['flavorRef'])
     util.deps(req).compute_api.resize(
-        util.context(req), inst, server_ops.flavor_snapshot(flavor)
+        ctx, inst, servers_api.flavor_snapshot(flavor)
     )
     return webob.Response(status=202)
 

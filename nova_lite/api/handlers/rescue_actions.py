@@ -16,8 +16,8 @@ import webob
 
 from nova_lite import exception
 from nova_lite.api import util
-from nova_lite.api import visibility
 from nova_lite.api.schemas import rescue as schema
+from nova_lite.compute_api import visibility
 from nova_lite.db import images as image_db
 from nova_lite.policies import server_actions as policies
 

@@ -13,6 +13,7 @@ from nova_lite.api.schemas import servers as schema
 from nova_lite.api.views import servers as views
 from nova_lite.compute_api import deferred_delete
 from nova_lite.compute_api import power as power_api
+from nova_lite.compute_api import servers as servers_api
 from nova_lite.db import instances as db
 from nova_lite.db import server_groups as group_db
 from nova_lite.db import tags as tag_db
@@ -211,7 +212,7 @@ def update_server(req: webob.Request) -> webob.Response:
         ('accessIPv6', 'access_ip_v6', 6),
     ):
         if field in spec:
-            values[column] = server_ops.access_address(spec[field], family)
+            values[column] = servers_api.access_address(spec[field], family)
     if values:
         inst = db.instance_update(util.context(req), inst['uuid'], values)
     return util.json_response({'server': render_changed(req, inst)})

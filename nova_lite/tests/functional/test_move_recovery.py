@@ -14,9 +14,9 @@ from typing import Any
 import uuid as uuid_lib
 
 from lite_common import db as lite_db
-from nova_lite.api import server_ops
 from nova_lite.common import states
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute_api import servers as servers_api
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import migrations as migration_db
@@ -527,7 +527,7 @@ def test_a_running_source_puts_back_a_stalled_move_it_had_begun(client):
 def _unscheduled(client, name: str, long_ago: bool = True) -> str:
     """A server the API recorded (BUILD, scheduling, on no host) whose
     request to the conductor was lost."""
-    flavor = server_ops.flavor_snapshot(flavor_db.flavor_get(_ctx(), 'f1'))
+    flavor = servers_api.flavor_snapshot(flavor_db.flavor_get(_ctx(), 'f1'))
     when = lite_db.utcnow() - datetime.timedelta(hours=1 if long_ago else 0)
     row = instance_db.instance_create(
         _ctx(),
