@@ -53,7 +53,7 @@ from ironic_lite.conductor import console
 from ironic_lite.conductor import indicators
 from ironic_lite.conductor import manager as conductor_manager
 from ironic_lite.conductor import periodics as conductor_periodics
-from ironic_lite.conductor import port_manager
+from ironic_lite.conductor import ports
 from ironic_lite.conductor import power_sync
 from ironic_lite.conductor import ramdisk
 from ironic_lite.conductor import rpcapi
@@ -63,7 +63,7 @@ from ironic_lite.conductor import validation
 from ironic_lite.conductor import vendor_passthru
 from ironic_lite.conductor import vifs
 from ironic_lite.conductor import vmedia
-from ironic_lite.conductor import volume_manager
+from ironic_lite.conductor import volumes
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.drivers import hardware
@@ -240,8 +240,8 @@ class ConductorService:
         assert pool is not None
         return [
             conductor_manager.ConductorManager(conf, identity, pool),
-            volume_manager.VolumeManager(conf, identity),
-            port_manager.PortManager(conf, identity),
+            volumes.VolumeManager(conf, identity),
+            ports.PortManager(conf, identity),
             indicators.IndicatorManager(conf, identity),
             boot_device.BootDeviceManager(conf, identity),
             boot_device.DriverManager(conf, identity),

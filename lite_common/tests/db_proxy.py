@@ -20,11 +20,15 @@ pumped by two daemon threads and ends when either side closes.
 """
 
 from collections.abc import Callable
+from collections.abc import Iterator
 import dataclasses
 import socket
 import struct
 import threading
 import time
+from typing import Any
+
+import pytest
 
 LOCALHOST = '127.0.0.1'
 #: Seconds the accepting thread waits on its socket before it looks at
@@ -232,3 +236,16 @@ class DatabaseProxy:
     def _forget(self, link: _Link) -> None:
         with self._lock:
             self._links.discard(link)
+
+
+def module_fixture() -> Any:
+    """A module-scoped ``proxy`` fixture: a started
+    :class:`DatabaseProxy`, stopped after the module's tests."""
+
+    @pytest.fixture(scope='module')
+    def proxy() -> Iterator[DatabaseProxy]:
+        running = DatabaseProxy().start()
+        yield running
+        running.stop()
+
+    return proxy

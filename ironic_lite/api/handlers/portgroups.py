@@ -4,7 +4,7 @@ portgroups of a node (``/v1/nodes/{node_ident}/portgroups``, 1.24).
 
 As upstream: a portgroup is created by the API (no conductor needed);
 updates and deletes go to the conductor of the node, under its lock
-(:mod:`ironic_lite.conductor.port_manager`). ``mode`` and
+(:mod:`ironic_lite.conductor.ports`). ``mode`` and
 ``properties`` appear at 1.26, ``physical_network`` at 1.102,
 ``category`` at 1.103 and ``dynamic_portgroup`` at 1.111.
 """

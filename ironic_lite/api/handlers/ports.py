@@ -3,7 +3,7 @@
 (``/v1/nodes/{node_ident}/ports``, ``.../ports/detail``).
 
 Reads go to the database; creates, updates and deletes to the conductor
-of the node (:mod:`ironic_lite.conductor.port_manager`), which applies
+of the node (:mod:`ironic_lite.conductor.ports`), which applies
 the state rules under the node lock. Fields appear at their upstream
 version (:data:`port_values.SINCE`).
 """

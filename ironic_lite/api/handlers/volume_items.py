@@ -4,7 +4,7 @@ Connectors and targets work alike; a :class:`Resource` says what
 differs. Reads and creates go to the database (as upstream, a new
 connector or target needs no conductor); updates and deletes go to the
 conductor of the node, which takes the node lock and checks its power
-state (:mod:`ironic_lite.conductor.volume_manager`).
+state (:mod:`ironic_lite.conductor.volumes`).
 """
 
 import dataclasses

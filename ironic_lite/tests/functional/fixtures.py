@@ -73,7 +73,7 @@ class Stack:
             'connection', f'sqlite:///{tmp}/ironic.sqlite', group='database'
         )
         # The tests reach every version served, the complete ones and
-        # those above them (honest-versions.yaml tests the default).
+        # those above them (microversions-advertised.yaml tests the default).
         conf.set_override('advertise_incomplete_versions', True, group='api')
         for key, value in self.overrides.items():
             group, _, name = key.rpartition('.')

@@ -65,11 +65,7 @@ ON_THE_WAY = {
 }
 
 
-@pytest.fixture(scope='module')
-def proxy() -> Any:
-    running = db_proxy.DatabaseProxy().start()
-    yield running
-    running.stop()
+proxy = db_proxy.module_fixture()
 
 
 @pytest.fixture(scope='module')

@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from ironic_lite import exception
-from ironic_lite.conductor import port_manager
+from ironic_lite.conductor import ports as port_manager
 from ironic_lite.conductor import vifs
 from ironic_lite.db import portgroups as db_portgroups
 from ironic_lite.db import ports as db_ports

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from ironic_lite import exception
 from ironic_lite.common import states
-from ironic_lite.conductor import port_manager
+from ironic_lite.conductor import ports as port_manager
 from ironic_lite.db import nodes as db_nodes
 from ironic_lite.db import ports as db_ports
 from ironic_lite.db.api import context_manager

@@ -6,15 +6,11 @@ trust); a test fails, rather than skips, when its server is unreachable.
 Each test creates its own uniquely named database and drops it.
 """
 
-from alembic import command as alembic_command
-from alembic.autogenerate import compare_metadata
-from alembic.migration import MigrationContext
-from alembic.script import ScriptDirectory
 import pytest
 import sqlalchemy as sa
 
-from lite_common import db as lite_db
 from lite_common.tests import backends
+from lite_common.tests import schema_contract
 from nova_lite.db import api as db_api
 from nova_lite.db import migration
 from nova_lite.db import models
@@ -23,74 +19,17 @@ from nova_lite.db import models
 db_url = backends.db_url
 
 
-@pytest.fixture
-def engine(db_url):
-    """The engine nova-lite-manage would use: oslo.db's, with our hooks."""
-    manager = db_api.context_manager.make_new_manager()
-    manager.configure(connection=db_url)
-    try:
-        yield manager.writer.get_engine()
-    finally:
-        manager.dispose_pool()
+engine = schema_contract.engine_fixture(db_api)
 
 
 def _schema_diff(engine):
-    with engine.connect() as conn:
-        context = MigrationContext.configure(conn, opts={'compare_type': True})
-        # No difference is filtered out: on all three backends the
-        # migrated schema matches the models exactly (types included),
-        # so any difference reported here is a real drift.
-        return compare_metadata(context, models.Base.metadata)
+    return schema_contract.schema_diff(engine, models.Base.metadata)
 
 
-def _downgrade(engine, revision='base'):
-    config = lite_db.alembic_cfg(
-        migration.ALEMBIC_DIR, engine.url.render_as_string(False)
-    )
-    with engine.begin() as conn:
-        config.attributes['connection'] = conn
-        alembic_command.downgrade(config, revision)
-
-
-HEAD = '0018'
-
-
-def test_one_head_named_0018():
-    config = lite_db.alembic_cfg(migration.ALEMBIC_DIR, 'sqlite://')
-    script = ScriptDirectory.from_config(config)
-    assert script.get_heads() == [HEAD]
-
-
-def test_models_and_migrations_agree(engine):
-    assert migration.db_version(engine) is None
-    assert sa.inspect(engine).get_table_names() == []
-
-    migration.db_sync(engine)
-
-    assert migration.db_version(engine) == HEAD
-    tables = set(sa.inspect(engine).get_table_names())
-    assert tables == set(models.Base.metadata.tables) | {'alembic_version'}
-    assert _schema_diff(engine) == []
-
-
-def test_db_sync_twice_is_a_no_op(engine):
-    migration.db_sync(engine)
-    migration.db_sync(engine)
-    assert migration.db_version(engine) == HEAD
-    assert _schema_diff(engine) == []
-
-
-def test_downgrade_leaves_only_alembic_version(engine):
-    migration.db_sync(engine)
-    _downgrade(engine)
-
-    assert sa.inspect(engine).get_table_names() == ['alembic_version']
-    assert migration.db_version(engine) is None
-
-    # And the migration runs again on the downgraded database.
-    migration.db_sync(engine)
-    assert migration.db_version(engine) == HEAD
-    assert _schema_diff(engine) == []
+class TestSchema(schema_contract.MigrationsMatchModels):
+    migration = migration
+    metadata = models.Base.metadata
+    head = '0018'
 
 
 @pytest.mark.parametrize('db_url', ['sqlite'], indirect=True)
