@@ -61,7 +61,13 @@ UNLIMITED = -1
 
 def defaults() -> dict[str, int]:
     """Every resource's limit in ``[quota]`` (the class ``default`` may
-    change them: see :func:`project_quotas` with no project)."""
+    change them: see :func:`project_quotas` with no project).
+
+    The process's configuration, ``cfg.CONF``: every nova process loads
+    its files there (:mod:`nova_lite.cmd.common`, the all-in-one too),
+    and the limits are read deep in the transactions that count (key
+    pairs, server groups, metadata, resize, restore), where no caller
+    has a configuration to pass."""
     values = {name: UNLIMITED for name in NETWORK}
     for name, option in OPTION.items():
         values[name] = getattr(cfg.CONF.quota, option)

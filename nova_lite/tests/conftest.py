@@ -1,6 +1,6 @@
-"""Test-wide setup: the threading backend before anything imports
-oslo_messaging, as every console script does."""
+"""Test-wide setup (see lite_common/tests/process_setup.py): before
+anything imports oslo_messaging."""
 
-from lite_common import backend
+from lite_common.tests import process_setup
 
-backend.select_threading()
+process_setup.prepare()
