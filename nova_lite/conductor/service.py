@@ -30,19 +30,24 @@ class _ConductorRecord:
     def register(self) -> None:
         ctx = lite_context.get_admin_context()
         try:
-            self.service = service_obj.Service.get_by_host_and_binary(
+            service = service_obj.Service.get_by_host_and_binary(
                 ctx, self.host, service_obj.CONDUCTOR_BINARY
             )
         except exception.ServiceNotFound:
-            self.service = service_obj.Service(
+            service = service_obj.Service(
                 ctx,
                 host=self.host,
                 binary=service_obj.CONDUCTOR_BINARY,
                 topic=conductor_rpcapi.TOPIC,
                 version=service_obj.SERVICE_VERSION,
             )
-            self.service.create()
-        self.service.heartbeat()
+            service.create()
+        service.heartbeat()
+        # Only a record that exists replaces the one held: when the
+        # database refused the create (it went away, a twin raced), the
+        # next heartbeat finds the old one gone and registers again,
+        # instead of beating forever with a record that has no id.
+        self.service = service
 
     def heartbeat(self) -> None:
         try:

@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 
+from oslo_db import exception as db_exc
 import pytest
 
 from lite_common import context as lite_context
@@ -117,3 +118,43 @@ def test_deleted_conductor_record_is_registered_again(stack):
         return True
 
     assert _wait(registered_again)
+
+
+def test_a_failed_register_again_is_tried_again(stack, monkeypatch):
+    """The conductor's record is deleted and the database refuses the
+    first new one: the conductor tries again at its next heartbeat and
+    then keeps beating (it kept the record without an id and failed
+    every second, "Cannot load 'id'", until it was restarted)."""
+    conf = stack.prepare()
+    conductor = conductor_svc.conductor_service(conf)
+    conductor.start()
+    stack.add_cleanup(conductor.stop)
+    ctx = lite_context.get_admin_context()
+    first = service_obj.Service.get_by_host_and_binary(
+        ctx, conf.host, service_obj.CONDUCTOR_BINARY
+    )
+    real_create = service_db.service_create
+    refused = []
+
+    def create_once_refused(context, values):  # type: ignore[no-untyped-def]
+        if not refused:
+            refused.append(values['host'])
+            raise db_exc.DBConnectionError('the database went away')
+        return real_create(context, values)
+
+    monkeypatch.setattr(service_db, 'service_create', create_once_refused)
+    service_db.service_destroy(ctx, first.id)
+
+    def beating_again():  # type: ignore[no-untyped-def]
+        try:
+            record = service_obj.Service.get_by_host_and_binary(
+                ctx, conf.host, service_obj.CONDUCTOR_BINARY
+            )
+        except exception.ServiceNotFound:
+            return None
+        return record
+
+    assert _wait(lambda: beating_again() is not None)
+    assert refused == [conf.host]
+    seen = beating_again().last_seen_up
+    assert _wait(lambda: beating_again().last_seen_up > seen, timeout=15)
