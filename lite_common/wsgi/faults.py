@@ -94,7 +94,13 @@ def _kept_headers(exc: webob.exc.HTTPException) -> list[tuple[str, str]]:
         (k, v)
         for k, v in exc.headers.items()
         if k.lower()
-        in ('allow', 'www-authenticate', 'retry-after', 'location')
+        in (
+            'allow',
+            'www-authenticate',
+            'retry-after',
+            'location',
+            'content-range',  # a 416 says how long the data is
+        )
     ]
     if exc.code == 503 and not any(
         k.lower() == 'retry-after' for k, _ in headers

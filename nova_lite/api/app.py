@@ -56,6 +56,7 @@ from nova_lite.api import microversion
 from nova_lite.api import routes
 from nova_lite.api import util
 from nova_lite.compute import rpcapi as compute_rpcapi
+from nova_lite.compute_api import image_data
 from nova_lite.compute_api import moves as compute_api
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 
@@ -72,6 +73,7 @@ class Deps:
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute = compute_rpcapi.ComputeAPI(conf)
         self.compute_api = compute_api.API(conf, self.conductor, self.compute)
+        self.image_store = image_data.ImageStore(conf.image_store.directory)
 
 
 def _is_version_document(path: str) -> bool:

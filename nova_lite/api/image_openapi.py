@@ -4,14 +4,16 @@ schemas and success bodies; ``python -m nova_lite.api.image_openapi``
 prints it; it is served at ``/image/openapi.json`` and checked into
 ``doc/source/api/openapi/image.json``.
 
-Two operations take other media types than JSON, as Glance's: a PATCH
-is a JSON patch (``application/openstack-images-v2.1-json-patch``) and
-the upload is ``application/octet-stream``.
+Three operations take or give other media types than JSON, as Glance's:
+a PATCH is a JSON patch (``application/openstack-images-v2.1-json-patch``),
+the upload and the download of an image's data are
+``application/octet-stream``.
 """
 
 from typing import Any
 
 from lite_common.wsgi import openapi
+from nova_lite.api.handlers import image_data
 from nova_lite.api.handlers import images
 from nova_lite.api.schemas import images as schema
 from nova_lite.api.schemas.responses import images as answers
@@ -33,6 +35,7 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 _TEXT: dict[str, Any] = {'type': 'string'}
+_BINARY: dict[str, Any] = {'type': 'string', 'format': 'binary'}
 _LIST_QUERY: dict[str, dict[str, Any]] = {
     'limit': {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1},
     'marker': _TEXT,
@@ -48,7 +51,7 @@ def bodies() -> openapi.Bodies:
     return {
         images.create_image: schema.image,
         images.update_image: schema.patch,
-        images.upload_image_data: {'type': 'string', 'format': 'binary'},
+        image_data.upload: _BINARY,
     }
 
 
@@ -65,7 +68,10 @@ def descriptions() -> openapi.Descriptions:
         images.show_image: answers_with({200: answers.IMAGE}),
         images.update_image: answers_with({200: answers.IMAGE}),
         images.delete_image: answers_with({204: None}),
-        images.upload_image_data: answers_with({204: None}),
+        image_data.upload: answers_with({204: None}),
+        image_data.download: answers_with(
+            {200: _BINARY, 204: None, 206: _BINARY}
+        ),
         images.show_openapi: answers_with(
             {200: {'type': 'object', 'required': ['openapi', 'paths']}}
         ),
@@ -79,8 +85,10 @@ NOT_YET_DESCRIBED: frozenset[str] = frozenset()
 PATCH_MEDIA_TYPE = images.PATCH_TYPES[0]
 _MEDIA_TYPES = {
     'images.update_image': PATCH_MEDIA_TYPE,
-    'images.upload_image_data': 'application/octet-stream',
+    'image_data.upload': 'application/octet-stream',
 }
+#: Answers that are not JSON: the operation -> their media type.
+_ANSWER_MEDIA_TYPES = {'image_data.download': 'application/octet-stream'}
 
 
 def _media_types(doc: dict[str, Any]) -> None:
@@ -93,6 +101,12 @@ def _media_types(doc: dict[str, Any]) -> None:
             if media:
                 content = operation['requestBody']['content']
                 content[media] = content.pop('application/json')
+            media = _ANSWER_MEDIA_TYPES.get(operation['operationId'])
+            for status, answer in operation['responses'].items():
+                if media and status.isdigit() and 'content' in answer:
+                    answer['content'] = {
+                        media: answer['content']['application/json']
+                    }
 
 
 def document() -> dict[str, Any]:

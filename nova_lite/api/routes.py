@@ -20,6 +20,7 @@ from nova_lite.api.handlers import flavor_access
 from nova_lite.api.handlers import flavor_extra_specs
 from nova_lite.api.handlers import flavors
 from nova_lite.api.handlers import hypervisors
+from nova_lite.api.handlers import image_data
 from nova_lite.api.handlers import images
 from nova_lite.api.handlers import instance_actions
 from nova_lite.api.handlers import keypairs
@@ -316,5 +317,8 @@ IMAGE_ROUTES: RouteTable = {
         'PATCH': images.update_image,
         'DELETE': images.delete_image,
     },
-    '/image/v2/images/{image_id}/file': {'PUT': images.upload_image_data},
+    '/image/v2/images/{image_id}/file': {
+        'PUT': image_data.upload,
+        'GET': image_data.download,
+    },
 }

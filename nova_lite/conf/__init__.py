@@ -16,6 +16,7 @@ from nova_lite.conf import availability_zone
 from nova_lite.conf import compute
 from nova_lite.conf import conductor
 from nova_lite.conf import default
+from nova_lite.conf import image_store
 from nova_lite.conf import ironic
 from nova_lite.conf import quota
 from nova_lite.conf import scheduler
@@ -28,6 +29,7 @@ _MODULES = (
     api,
     compute,
     conductor,
+    image_store,
     ironic,
     quota,
     scheduler,

@@ -122,3 +122,36 @@ def delete_if_exists(context: RequestContext, image_id: str) -> bool:
             sa.delete(IMG).where(IMG.id == uuids.canonical(image_id))
         )
         return bool(result.rowcount)
+
+
+@retried
+def transition(
+    context: RequestContext,
+    image_id: str,
+    expected: str,
+    values: dict[str, Any],
+) -> bool:
+    """Write ``values`` (a new status among them) if the image's status
+    is still ``expected``; whether it was (one UPDATE: two uploads of
+    one image cannot both move it from ``queued`` to ``saving``)."""
+    with context_manager.writer.using(context) as session:
+        result = session.execute(
+            sa.update(IMG)
+            .where(IMG.id == uuids.canonical(image_id), IMG.status == expected)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        return bool(result.rowcount)
+
+
+@retried
+def stored_bytes(context: RequestContext, owner: str | None) -> int:
+    """The bytes the images of ``owner`` hold (the sizes of those with
+    data: active, or being saved)."""
+    with context_manager.reader.using(context) as session:
+        total = session.execute(
+            sa.select(sa.func.coalesce(sa.func.sum(IMG.size), 0)).where(
+                IMG.owner == owner, IMG.status.in_(['active', 'saving'])
+            )
+        ).scalar_one()
+        return int(total)

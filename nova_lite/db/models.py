@@ -384,11 +384,9 @@ class Migration(Base, TimestampMixin, SoftDeleteMixin):
 
 
 class Image(Base, TimestampMixin):
-    """The small image catalog behind the Image API v2 subset.
-
-    nova_lite boots no real images: the catalog only names them so
-    that clients can resolve ``--image NAME``.
-    """
+    """The image catalog behind the Image API v2 subset; an image's
+    data is a file of ``[image_store]directory`` (see
+    :mod:`nova_lite.compute_api.image_data`)."""
 
     __tablename__ = 'images'
     __table_args__ = (sa.Index('images_name_idx', 'name'),)
@@ -403,6 +401,10 @@ class Image(Base, TimestampMixin):
     min_disk: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     min_ram: orm.Mapped[int] = orm.mapped_column(sa.Integer, default=0)
     size: orm.Mapped[int | None] = orm.mapped_column(sa.BigInteger)
+    #: MD5 of the data (hex), as Glance's ``checksum``.
+    checksum: orm.Mapped[str | None] = orm.mapped_column(sa.String(32))
+    os_hash_algo: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    os_hash_value: orm.Mapped[str | None] = orm.mapped_column(sa.String(128))
     protected: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=False)
     tags: orm.Mapped[list[str]] = orm.mapped_column(JSONText, default=list)
     properties: orm.Mapped[dict[str, Any]] = orm.mapped_column(

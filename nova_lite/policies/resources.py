@@ -457,7 +457,19 @@ images = [
     rule(
         'image:delete_image',
         PROJECT_MEMBER_OR_ADMIN,
-        'Delete an image record.',
+        'Delete an image record (and its data).',
         [('DELETE', '/image/v2/images/{id}')],
+    ),
+    rule(
+        'image:upload_image',
+        PROJECT_MEMBER_OR_ADMIN,
+        "Upload an image's data.",
+        [('PUT', '/image/v2/images/{image_id}/file')],
+    ),
+    rule(
+        'image:download_image',
+        ANY_AUTHENTICATED,
+        "Download an image's data (of an image the caller may see).",
+        [('GET', '/image/v2/images/{image_id}/file')],
     ),
 ]

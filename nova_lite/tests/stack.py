@@ -34,7 +34,8 @@ class Stack:
         config: dict[str, Any] | None = None,
     ) -> None:
         self.auth = auth
-        # More [DEFAULT] options, e.g. reclaim_instance_interval.
+        # More options: [DEFAULT]'s by name (reclaim_instance_interval),
+        # others as 'group.option'.
         self.config = config or {}
         self.computes = computes
         self.driver = driver
@@ -70,8 +71,10 @@ class Stack:
         )
         if self.htpasswd:
             fixture.config(http_basic_auth_user_file=self.htpasswd)
-        if self.config:
-            fixture.config(**self.config)
+        for key, value in self.config.items():
+            # 'option' of [DEFAULT], or 'group.option'
+            group, _, name = key.rpartition('.')
+            fixture.config(**{name: value}, group=group or None)
         return conf
 
     def _database(self, conf: cfg.ConfigOpts) -> None:

@@ -1,12 +1,10 @@
-"""Image API v2 subset: the metadata-only image catalog under ``/image``.
+"""Image API v2 subset: the image catalog under ``/image``.
 
-nova_lite boots no real images, so the catalog only names them. An
-image is ``active`` as soon as it is created: there is no data to wait
-for. Clients that upload data anyway (``openstack image create`` reads
-a non-terminal stdin) may ``PUT /v2/images/{id}/file``: the bytes are
-counted into ``size`` and discarded. Paths, bodies and status codes
-follow Glance; there are no microversions. Attributes other than the
-Glance base ones are extra string properties, shown at the top level.
+An image is ``queued`` when it is created and ``active`` once its data
+is uploaded (``PUT /v2/images/{id}/file``: :mod:`.image_data`, which
+also serves it back). Paths, bodies and status codes follow Glance;
+there are no microversions. Attributes other than the Glance base ones
+are extra string properties, shown at the top level.
 """
 
 from typing import Any
@@ -47,7 +45,6 @@ _READ_ONLY = frozenset(
     )
 )
 _RESERVED = frozenset(('location', 'locations', 'deleted', 'deleted_at'))
-_CHUNK = 65536
 
 
 def _view(row: dict[str, Any]) -> dict[str, Any]:
@@ -61,9 +58,9 @@ def _view(row: dict[str, Any]) -> dict[str, Any]:
             'tags': list(row['tags'] or []),
             'size': row['size'],
             'virtual_size': None,
-            'checksum': None,
-            'os_hash_algo': None,
-            'os_hash_value': None,
+            'checksum': row['checksum'],
+            'os_hash_algo': row['os_hash_algo'],
+            'os_hash_value': row['os_hash_value'],
             'os_hidden': False,
             'created_at': util.isotime(row['created_at']),
             'updated_at': util.isotime(row['updated_at'] or row['created_at']),
@@ -75,11 +72,11 @@ def _view(row: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def _target(row: dict[str, Any]) -> dict[str, Any]:
+def target(row: dict[str, Any]) -> dict[str, Any]:
     return {'project_id': row['owner']}
 
 
-def _get_visible(req: webob.Request) -> dict[str, Any]:
+def get_visible(req: webob.Request) -> dict[str, Any]:
     """The image in the URL if the caller may see it, else a 404."""
     ctx = util.context(req)
     image_id = req.urlvars['image_id']
@@ -193,8 +190,8 @@ def list_images(req: webob.Request) -> webob.Response:
 
 
 def show_image(req: webob.Request) -> webob.Response:
-    row = _get_visible(req)
-    util.authorize(req, 'image:get_image', _target(row))
+    row = get_visible(req)
+    util.authorize(req, 'image:get_image', target(row))
     return util.json_response(_view(row))
 
 
@@ -209,7 +206,7 @@ def _new_values(req: webob.Request, body: dict[str, Any]) -> dict[str, Any]:
     values = _columns(body)
     values.update(
         id=body.get('id') or uuidutils.generate_uuid(),
-        status='active',
+        status='queued',
         owner=owner,
         visibility=body.get('visibility', 'shared'),
     )
@@ -309,8 +306,8 @@ def update_image(req: webob.Request) -> webob.Response:
             explanation=f'Unsupported Content-Type {req.content_type!r}: '
             f'use {PATCH_TYPES[0]}.'
         )
-    row = _get_visible(req)
-    util.authorize(req, 'image:modify_image', _target(row))
+    row = get_visible(req)
+    util.authorize(req, 'image:modify_image', target(row))
     changes = util.read_body(req, schema.patch)
     current = {key: row[key] for key in schema.BASE_PROPERTIES}
     doc = _apply(
@@ -321,32 +318,16 @@ def update_image(req: webob.Request) -> webob.Response:
     return util.json_response(_view(row))
 
 
-def upload_image_data(req: webob.Request) -> webob.Response:
-    """PUT /v2/images/{id}/file: count the bytes, keep none of them."""
-    row = _get_visible(req)
-    util.authorize(req, 'image:modify_image', _target(row))
-    if req.content_type != 'application/octet-stream':
-        raise webob.exc.HTTPUnsupportedMediaType(
-            explanation='Image data must be application/octet-stream.'
-        )
-    size = 0
-    while chunk := req.body_file.read(_CHUNK):
-        size += len(chunk)
-    db.image_update(
-        util.context(req), row['id'], {'size': size, 'status': 'active'}
-    )
-    return webob.Response(status=204)
-
-
 def delete_image(req: webob.Request) -> webob.Response:
-    row = _get_visible(req)
-    util.authorize(req, 'image:delete_image', _target(row))
+    row = get_visible(req)
+    util.authorize(req, 'image:delete_image', target(row))
     if row['protected']:
         raise webob.exc.HTTPForbidden(
             explanation=f'Image {row["id"]} is protected and cannot be '
             'deleted.'
         )
     db.image_destroy(util.context(req), row['id'])
+    util.deps(req).image_store.delete(row['id'])
     return webob.Response(status=204)
 
 

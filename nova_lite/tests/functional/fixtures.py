@@ -38,7 +38,8 @@ class APIFixture(fixture.GabbiFixture):
     """noauth: every request is an admin."""
 
     auth = 'noauth'
-    #: More [DEFAULT] options of the stack.
+    #: More options of the stack ([DEFAULT]'s by name, others as
+    #: ``'group.option'``).
     config: dict[str, Any] = {}
 
     def _htpasswd(self) -> str | None:
@@ -73,6 +74,12 @@ class ShelveKeptFixture(BasicAuthFixture):
     offloaded by request (shelveOffload)."""
 
     config = {'shelved_offload_time': -1}
+
+
+class ImageQuotaFixture(BasicAuthFixture):
+    """http_basic, and each project's images may hold 20 bytes."""
+
+    config = {'image_store.project_storage_quota': 20}
 
 
 def write_htpasswd() -> str:

@@ -29,7 +29,7 @@ def _schema_diff(engine):
 class TestSchema(schema_contract.MigrationsMatchModels):
     migration = migration
     metadata = models.Base.metadata
-    head = '0018'
+    head = '0019'
 
 
 @pytest.mark.parametrize('db_url', ['sqlite'], indirect=True)
