@@ -3,9 +3,10 @@
 #
 # Checks for: a Python >= 3.11 that can make a virtualenv (python3,
 # python3-venv), git (pbr and reno read the history), and the servers of
-# the database and integration tests: RabbitMQ, MariaDB, PostgreSQL. A
-# server whose port already answers on 127.0.0.1 needs no package (but
-# rabbitmqctl is always needed: the integration tests make vhosts).
+# the database and integration tests: RabbitMQ, MariaDB, PostgreSQL; and
+# qemu-img (qemu-utils), which the bare metal agent converts qcow2 images
+# with. A server whose port already answers on 127.0.0.1 needs no package
+# (but rabbitmqctl is always needed: the integration tests make vhosts).
 #
 # When something is missing:
 #   - as root with apt-get, and STACKLITE_INSTALL_PACKAGES is not 0: it is
@@ -50,6 +51,7 @@ postgresql_installed() {
 python_usable || MISSING+=(python3 python3-venv)
 have git || MISSING+=(git)
 have rabbitmqctl || MISSING+=(rabbitmq-server)
+have qemu-img || MISSING+=(qemu-utils)
 if ! port_open 3306 && ! have mariadbd; then
     MISSING+=(mariadb-server)
 fi

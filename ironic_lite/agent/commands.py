@@ -5,9 +5,10 @@ ironic-python-agent serializes them: ``{'id', 'command_name',
 ``{'type', 'code', 'message', 'details'}``.
 
 ``clean.get_clean_steps`` runs at once (a sync command);
-``clean.execute_clean_step`` runs on a thread of its own (an async
-command) and one at a time: another command while it runs is refused
-with upstream's 409 "Agent is busy".
+``clean.execute_clean_step`` and ``standby.prepare_image`` (an image
+onto the root device: :mod:`.images`) run on a thread of their own
+(async commands) and one at a time: another command while one runs is
+refused with upstream's 409 "Agent is busy".
 """
 
 from collections.abc import Callable
@@ -19,6 +20,7 @@ import uuid
 from oslo_log import log as logging
 
 from ironic_lite.agent import disks
+from ironic_lite.agent import images
 
 LOG = logging.getLogger(__name__)
 
@@ -69,6 +71,24 @@ class CleaningError(AgentError):
 class VersionMismatch(AgentError):
     message = 'Hardware managers version mismatch'
     code = 409
+
+
+class ImageDownloadError(AgentError):
+    message = 'Error downloading image'
+
+
+class ImageChecksumError(AgentError):
+    message = 'Error verifying image checksum'
+
+
+class ImageWriteError(AgentError):
+    message = 'Error writing image to device'
+
+
+_IMAGE_ERRORS: dict[str, type[AgentError]] = {
+    cls.__name__: cls
+    for cls in (ImageDownloadError, ImageChecksumError, ImageWriteError)
+}
 
 
 class CommandResult:
@@ -135,6 +155,7 @@ class CommandRunner:
         handlers: dict[str, Callable[[CommandResult], None]] = {
             'clean.get_clean_steps': self._get_clean_steps,
             'clean.execute_clean_step': self._start_clean_step,
+            'standby.prepare_image': self._start_prepare_image,
         }
         if name not in handlers:
             raise InvalidCommandError(f'Unknown command: {name}')
@@ -226,3 +247,44 @@ class CommandRunner:
                 self.stopping.is_set,
             )
         raise CleaningError(f'No hardware manager has the clean step {name}')
+
+    def _start_prepare_image(self, result: CommandResult) -> None:
+        if result.params.get('configdrive') is not None:
+            result.finish(
+                error=ImageWriteError(
+                    'this agent cannot write a config drive yet'
+                )
+            )
+            return
+        threading.Thread(
+            target=self._prepare_image,
+            args=(result,),
+            name='prepare-image',
+            daemon=True,
+        ).start()
+
+    def _prepare_image(self, result: CommandResult) -> None:
+        def progress(done: int, total: int | None) -> None:
+            result.result = {
+                'progress': {'bytes_done': done, 'bytes_total': total}
+            }
+
+        try:
+            message = images.prepare_image(
+                self.disk_files[0],
+                result.params.get('image_info'),
+                progress,
+                self.stopping.is_set,
+            )
+        except images.ImageError as exc:
+            LOG.error('prepare_image failed: %s', exc)
+            result.finish(error=_IMAGE_ERRORS[exc.kind](str(exc)))
+            return
+        except Exception as exc:
+            LOG.exception('prepare_image failed')
+            result.finish(
+                error=ImageWriteError(f'{type(exc).__name__}: {exc}')
+            )
+            return
+        LOG.info('%s', message)
+        result.finish({'result': message})
