@@ -11,6 +11,7 @@ from typing import Any
 
 from lite_common.wsgi import openapi
 from lite_common.wsgi.router import Handler
+from nova_lite.api import microversion as mv
 from nova_lite.api import server_query
 from nova_lite.api.handlers import aggregate_images
 from nova_lite.api.handlers import aggregates
@@ -84,16 +85,16 @@ _FLAVOR_QUERY: Query = {
     'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
 }
 _ACTION_QUERY: Query = {
-    'limit': _since('2.58', _COUNT),
-    'marker': _since('2.58', _TEXT),
-    'changes-since': _since('2.58', _TEXT),
-    'changes-before': _since('2.66', _TEXT),
+    'limit': _since(mv.ACTION_PAGING, _COUNT),
+    'marker': _since(mv.ACTION_PAGING, _TEXT),
+    'changes-since': _since(mv.ACTION_PAGING, _TEXT),
+    'changes-before': _since(mv.CHANGES_BEFORE, _TEXT),
 }
 _HYPERVISOR_QUERY: Query = {
-    'limit': _since('2.33', _COUNT),
-    'marker': _since('2.33', _TEXT),
-    'hypervisor_hostname_pattern': _since('2.53', _TEXT),
-    'with_servers': _since('2.53', _BOOL_TEXT),
+    'limit': _since(mv.HYPERVISOR_PAGING, _COUNT),
+    'marker': _since(mv.HYPERVISOR_PAGING, _TEXT),
+    'hypervisor_hostname_pattern': _since(mv.SERVICE_UUIDS, _TEXT),
+    'with_servers': _since(mv.SERVICE_UUIDS, _BOOL_TEXT),
 }
 _MIGRATION_QUERY: Query = {
     **{
@@ -106,21 +107,21 @@ _MIGRATION_QUERY: Query = {
             'source_compute',
         )
     },
-    'hidden': _since('2.59', _TEXT),
-    'limit': _since('2.59', _COUNT),
-    'marker': _since('2.59', _TEXT),
-    'changes-since': _since('2.59', _TEXT),
-    'changes-before': _since('2.66', _TEXT),
-    'user_id': _since('2.80', _TEXT),
-    'project_id': _since('2.80', _TEXT),
+    'hidden': _since(mv.MIGRATION_PAGING, _TEXT),
+    'limit': _since(mv.MIGRATION_PAGING, _COUNT),
+    'marker': _since(mv.MIGRATION_PAGING, _TEXT),
+    'changes-since': _since(mv.MIGRATION_PAGING, _TEXT),
+    'changes-before': _since(mv.CHANGES_BEFORE, _TEXT),
+    'user_id': _since(mv.MIGRATION_OWNER, _TEXT),
+    'project_id': _since(mv.MIGRATION_OWNER, _TEXT),
 }
 _USAGE_QUERY: Query = {
     'start': _TEXT,
     'end': _TEXT,
-    'limit': _since('2.40', _COUNT),
-    'marker': _since('2.40', _TEXT),
+    'limit': _since(mv.USAGE_PAGING, _COUNT),
+    'marker': _since(mv.USAGE_PAGING, _TEXT),
 }
-_USER: Query = {'user_id': _since('2.10', _TEXT)}
+_USER: Query = {'user_id': _since(mv.KEYPAIR_USER_ID, _TEXT)}
 
 
 def _d(
@@ -201,8 +202,8 @@ def _flavors_and_keys() -> dict[Handler, openapi.Described]:
             {200: keypair_bodies.LIST},
             {
                 **_USER,
-                'limit': _since('2.35', _COUNT),
-                'marker': _since('2.35', _TEXT),
+                'limit': _since(mv.KEYPAIR_PAGING, _COUNT),
+                'marker': _since(mv.KEYPAIR_PAGING, _TEXT),
             },
         ),
         keypairs.create_keypair: _d(
@@ -240,7 +241,7 @@ def _operators() -> dict[Handler, openapi.Described]:
         hypervisors.show_statistics: _d({200: admin.STATISTICS}),
         hypervisors.show_hypervisor: _d(
             {200: admin.HYPERVISOR_SHOW},
-            {'with_servers': _since('2.53', _BOOL_TEXT)},
+            {'with_servers': _since(mv.SERVICE_UUIDS, _BOOL_TEXT)},
         ),
         hypervisors.show_hypervisor_uptime: _d({200: admin.HYPERVISOR_UPTIME}),
         hypervisors.search_hypervisors: _d({200: admin.HYPERVISORS}),

@@ -182,6 +182,145 @@ MIN_VERSION = '2.1'
 MAX_VERSION = '2.100'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 
+#: Version of each versioned feature, for handlers, schemas and views
+#: (the history above says what each changes; a name marked upstream's
+#: is a change upstream made that the history does not list).
+KEYPAIR_TYPE = '2.2'
+#: Server show/detail: more ``OS-EXT-SRV-ATTR`` fields for admins.
+EXTENDED_SERVER_ATTRS = '2.3'
+REMOTE_CONSOLES = '2.6'
+MKS_CONSOLE = '2.8'
+SERVER_LOCKED = '2.9'
+#: os-keypairs: ``user_id`` (administrators, for another user).
+KEYPAIR_USER_ID = '2.10'
+SERVICE_FORCED_DOWN = '2.11'
+#: os-server-groups: ``project_id`` and ``user_id``.
+SERVER_GROUP_OWNER = '2.13'
+#: evacuate: no ``onSharedStorage``, no ``adminPass`` answered (upstream's).
+EVACUATE_NO_SHARED_STORAGE = '2.14'
+SOFT_AFFINITY = '2.15'
+HOST_STATUS = '2.16'
+SERVER_DESCRIPTION = '2.19'
+#: os-instance-actions: the actions of a deleted server.
+DELETED_SERVER_ACTIONS = '2.21'
+#: os-migrations: ``migration_type`` and links.
+MIGRATION_TYPE = '2.23'
+SERVER_TAGS = '2.26'
+#: os-hypervisors: ``cpu_info`` an object, not JSON text (upstream's).
+HYPERVISOR_CPU_INFO_OBJECT = '2.28'
+#: evacuate: ``force``; a target host is checked unless forced (upstream's).
+EVACUATE_FORCE = '2.29'
+CONSOLE_AUTH_TOKENS = '2.31'
+HYPERVISOR_PAGING = '2.33'
+KEYPAIR_PAGING = '2.35'
+#: Limits and quota sets: no network resources (upstream's).
+NO_NETWORK_QUOTAS = '2.36'
+#: Server create: ``networks`` is required.
+NETWORKS_REQUIRED = '2.37'
+#: Server list: an unknown ``status`` filter is a 400.
+STRICT_STATUS_FILTER = '2.38'
+#: createImage: no metadata_items quota check; limits: no maxImageMeta.
+NO_IMAGE_METADATA_QUOTA = '2.39'
+#: os-simple-tenant-usage: paging.
+USAGE_PAGING = '2.40'
+AGGREGATE_UUID = '2.41'
+#: createImage: ``{"image_id": ...}`` instead of ``Location``.
+IMAGE_ID_IN_BODY = '2.45'
+#: Servers: ``flavor`` is embedded (before: an id and links).
+EMBEDDED_FLAVOR = '2.47'
+#: Server diagnostics: the standard form, not a free-form dict (upstream's).
+STANDARD_DIAGNOSTICS = '2.48'
+#: Quota class sets: server groups, no network resources (upstream's).
+QUOTA_CLASS_SERVER_GROUPS = '2.50'
+#: os-instance-actions: events for whoever sees the action.
+ACTION_EVENTS_FOR_ALL = '2.51'
+#: os-server-external-events: ``volume-extended``.
+VOLUME_EXTENDED_EVENT = '2.51'
+#: Server create: ``tags``.
+CREATE_TAGS = '2.52'
+#: os-services and os-hypervisors: identified by UUID; their new queries.
+SERVICE_UUIDS = '2.53'
+REBUILD_KEY_NAME = '2.54'
+FLAVOR_DESCRIPTION = '2.55'
+#: Server action ``migrate``: an optional target ``host``.
+MIGRATE_HOST = '2.56'
+#: Create, rebuild: no ``personality`` (nor its quotas); rebuild user_data.
+NO_PERSONALITY = '2.57'
+#: os-instance-actions: ``updated_at``, paging, ``changes-since``.
+ACTION_PAGING = '2.58'
+#: os-migrations: ``uuid``, paging, ``changes-since``.
+MIGRATION_PAGING = '2.59'
+FLAVOR_EXTRA_SPECS = '2.61'
+#: os-instance-actions: events show ``hostId`` (and ``host`` to admins).
+ACTION_EVENT_HOST = '2.62'
+#: Servers: ``trusted_image_certificates``.
+TRUSTED_CERTS = '2.63'
+#: os-server-groups: ``policy`` and ``rules`` instead of ``policies``.
+SERVER_GROUP_POLICY = '2.64'
+CHANGES_BEFORE = '2.66'
+#: Server create: ``volume_type`` in ``block_device_mapping_v2`` items.
+BDM_VOLUME_TYPE = '2.67'
+#: evacuate: ``force`` is no longer accepted.
+EVACUATE_NO_FORCE = '2.68'
+#: Servers: ``server_groups`` in show, update and rebuild.
+SERVER_GROUPS_SHOWN = '2.71'
+#: lock: ``locked_reason`` (shown on servers); ``locked`` filter, sort key.
+LOCKED_REASON = '2.73'
+#: Server create: ``host`` / ``hypervisor_hostname`` (administrators).
+CREATE_ON_HOST = '2.74'
+#: Unknown query parameters (and sort keys upstream ignored) are a 400.
+STRICT_QUERY = '2.75'
+#: Full server from update/rebuild; flavor swap 0; hypervisors' servers.
+CONSISTENT_BODIES = '2.75'
+POWER_UPDATE_EVENT = '2.76'
+#: unshelve: ``availability_zone``.
+UNSHELVE_ZONE = '2.77'
+SERVER_TOPOLOGY = '2.78'
+#: os-migrations: ``user_id`` and ``project_id`` fields and filters.
+MIGRATION_OWNER = '2.80'
+AGGREGATE_IMAGE_CACHE = '2.81'
+#: os-server-external-events: ``accelerator-request-bound``.
+ACCELERATOR_EVENT = '2.82'
+#: Server list: the filters of a server's own attributes for everyone.
+NON_ADMIN_FILTERS = '2.83'
+#: os-instance-actions: each event's ``details``.
+ACTION_EVENT_DETAILS = '2.84'
+#: ``PUT /servers/{id}/os-volume_attachments/{volume_id}``: an update.
+VOLUME_ATTACHMENT_UPDATE = '2.85'
+#: Flavor extra specs: known specs are validated.
+EXTRA_SPEC_VALIDATION = '2.86'
+#: os-hypervisors: no usage fields, ``uptime``; statistics, uptime gone.
+NO_HYPERVISOR_USAGE = '2.88'
+#: Servers: ``hostname`` (given, shown, filtered on by everyone).
+SERVER_HOSTNAME = '2.90'
+#: unshelve: ``host`` and a ``null`` zone.
+UNSHELVE_HOST = '2.91'
+#: os-keypairs: ``public_key`` is required (no key is generated).
+NO_KEYPAIR_GENERATION = '2.92'
+#: Servers: ``hostname`` may be an FQDN.
+FQDN_HOSTNAME = '2.94'
+#: evacuate: the server ends stopped on its destination.
+EVACUATE_STOPPED = '2.95'
+PINNED_AVAILABILITY_ZONE = '2.96'
+SERVER_SHARES = '2.97'
+#: Servers: ``image.properties``.
+IMAGE_PROPERTIES = '2.98'
+#: Remote consoles: the ``spice-direct`` type.
+SPICE_DIRECT = '2.99'
+#: os-console-auth-tokens: an unknown query parameter is a 400.
+STRICT_TOKEN_QUERY = '2.99'
+SCHEDULER_HINTS = '2.100'
+
+
+def before(version: str) -> str:
+    """The version just below ``version``: the last one without its
+    change, for inclusive upper bounds (``before(EMBEDDED_FLAVOR)`` is
+    2.46)."""
+    parsed = microversion.APIVersion.parse(version)
+    if not parsed.minor:
+        raise ValueError(f'No version before {version}')
+    return f'{parsed.major}.{parsed.minor - 1}'
+
 
 def _response_headers(
     versions: microversion.VersionRange, version: microversion.APIVersion

@@ -11,6 +11,7 @@ version does not have.
 
 from lite_common.wsgi.router import RouteTable
 from lite_common.wsgi.router import Versioned
+from nova_lite.api import microversion as mv
 from nova_lite.api.handlers import aggregate_images
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.handlers import audit_log
@@ -46,7 +47,7 @@ from nova_lite.api.handlers import volume_attachment_update
 from nova_lite.api.handlers import volume_attachments
 
 #: Server tags (2.26) and shares (2.97).
-TAGS = '2.26'
+TAGS = mv.SERVER_TAGS
 SHARES = server_shares.SINCE
 
 _COMPUTE: RouteTable = {
@@ -134,7 +135,7 @@ _COMPUTE: RouteTable = {
     '/flavors/detail': {'GET': flavors.list_flavors_detail},
     '/flavors/{flavor_id}': {
         'GET': flavors.show_flavor,
-        'PUT': Versioned(flavors.update_flavor, since='2.55'),
+        'PUT': Versioned(flavors.update_flavor, since=mv.FLAVOR_DESCRIPTION),
         'DELETE': flavors.delete_flavor,
     },
     '/os-keypairs': {

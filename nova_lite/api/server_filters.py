@@ -23,11 +23,12 @@ from typing import Any
 from oslo_utils import timeutils
 import webob
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.views import servers as views
 
 #: Upstream's non-admin filters of 2.83.
-SINCE = '2.83'
+SINCE = mv.NON_ADMIN_FILTERS
 OWN_FILTERS = (
     'availability_zone',
     'config_drive',

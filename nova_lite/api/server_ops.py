@@ -13,6 +13,7 @@ import webob
 import webob.exc
 
 from nova_lite.api import boot_data
+from nova_lite.api import microversion as mv
 from nova_lite.api import server_placement
 from nova_lite.api import util
 from nova_lite.compute_api import scheduler_hints
@@ -29,7 +30,8 @@ def host_statuses(
     """host -> UP/DOWN/MAINTENANCE/UNKNOWN (only when it is shown)."""
     hosts = {row['host'] for row in rows if row['host']}
     if not hosts or not (
-        util.context(req).is_admin and util.version(req).at_least('2.16')
+        util.context(req).is_admin
+        and util.version(req).at_least(mv.HOST_STATUS)
     ):
         return {}
     only = next(iter(hosts)) if len(hosts) == 1 else None
@@ -79,7 +81,9 @@ def _requested_hostname(
     not given); one host name for up to ``max_count`` (above 1) servers
     is a 400, as upstream."""
     hostname = (
-        spec.get('hostname') if util.version(req).at_least('2.90') else None
+        spec.get('hostname')
+        if util.version(req).at_least(mv.SERVER_HOSTNAME)
+        else None
     )
     if hostname and max_count > 1:
         raise webob.exc.HTTPBadRequest(

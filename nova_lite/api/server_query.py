@@ -24,6 +24,7 @@ import webob.exc
 
 from lite_common import uuids
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import server_filters
 from nova_lite.api import util
 from nova_lite.api.views import servers as views
@@ -209,12 +210,12 @@ def _sort_keys(req: webob.Request) -> tuple[frozenset[str], frozenset[str]]:
     """(the keys sorted on, the keys accepted and ignored) at the
     request's version: ``locked`` is a sort key from 2.73."""
     version = util.version(req)
-    if version.at_least('2.75'):
+    if version.at_least(mv.STRICT_QUERY):
         return (
             SORT_COLUMNS | {'locked'},
             SORT_IGNORED - {'locked'} - SORT_REFUSED_V275,
         )
-    if version.at_least('2.73'):
+    if version.at_least(mv.LOCKED_REASON):
         return SORT_COLUMNS | {'locked'}, SORT_IGNORED - {'locked'}
     return SORT_COLUMNS, SORT_IGNORED
 
@@ -257,7 +258,7 @@ def _project(req: webob.Request, filters: dict[str, Any]) -> None:
 
 
 def _deleted(req: webob.Request, filters: dict[str, Any]) -> None:
-    if util.version(req).at_least('2.66'):
+    if util.version(req).at_least(mv.CHANGES_BEFORE):
         since, before = util.changes_window(req)
     else:
         since, before = util.changes_since(req), None
@@ -281,7 +282,7 @@ def _status(req: webob.Request, filters: dict[str, Any]) -> None:
     if 'status' not in req.GET:
         return
     vm_states, task_states = views.states_for(req.GET.getall('status'))
-    if not vm_states and util.version(req).at_least('2.38'):
+    if not vm_states and util.version(req).at_least(mv.STRICT_STATUS_FILTER):
         raise webob.exc.HTTPBadRequest(explanation='Invalid status value')
     filters['vm_state'] = vm_states or ['__none__']
     if task_states and None not in task_states:
@@ -306,7 +307,7 @@ def _flavor(req: webob.Request, filters: dict[str, Any]) -> None:
 def _locked(req: webob.Request, filters: dict[str, Any]) -> None:
     """``?locked=`` (2.73): a boolean, else 400 (upstream's message)."""
     value = req.GET.get('locked')
-    if value is None or not util.version(req).at_least('2.73'):
+    if value is None or not util.version(req).at_least(mv.LOCKED_REASON):
         return
     try:
         filters['locked'] = strutils.bool_from_string(value, strict=True)
@@ -319,7 +320,7 @@ def _hostname(req: webob.Request, filters: dict[str, Any]) -> None:
     ``allow_all_filters`` allows, everyone's from 2.90 (others' is
     ignored before, as upstream)."""
     value = req.GET.get('hostname')
-    if value and server_filters.allowed(req, '2.90'):
+    if value and server_filters.allowed(req, mv.SERVER_HOSTNAME):
         filters['hostname'] = regex(value, 'hostname')
 
 
@@ -346,7 +347,7 @@ def filters(req: webob.Request) -> dict[str, Any]:
         for key in ('host', 'node'):
             if req.GET.get(key):
                 found[key] = req.GET[key]
-    if util.version(req).at_least('2.26'):
+    if util.version(req).at_least(mv.SERVER_TAGS):
         for name in TAG_FILTERS:
             if req.GET.get(name):
                 found[name] = [t for t in req.GET[name].split(',') if t]

@@ -28,6 +28,7 @@ from lite_common.wsgi import handling
 from lite_common.wsgi import json_body
 from nova_lite import exception
 from nova_lite import policy
+from nova_lite.api import microversion as mv
 
 if TYPE_CHECKING:
     from nova_lite.api.app import Deps
@@ -271,7 +272,7 @@ def changes_window(
 
 #: From 2.75 a query parameter a call does not know is a 400 (upstream's
 #: query schemas with ``additionalProperties: False``).
-STRICT_QUERY = '2.75'
+STRICT_QUERY = mv.STRICT_QUERY
 
 
 def reject_unknown_query(

@@ -15,6 +15,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import aggregates
 from nova_lite.api.schemas import aggregates as schema
@@ -23,7 +24,7 @@ from nova_lite.db import images as image_db
 from nova_lite.policies import aggregates as policies
 
 LOG = logging.getLogger(__name__)
-SINCE = '2.81'
+SINCE = mv.AGGREGATE_IMAGE_CACHE
 
 
 def cache_images(req: webob.Request) -> webob.Response:

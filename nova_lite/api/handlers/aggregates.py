@@ -15,6 +15,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import aggregates as schema
 from nova_lite.compute_api import aggregates as aggregate_api
@@ -31,7 +32,7 @@ def _view(req: webob.Request, agg: dict[str, Any]) -> dict[str, Any]:
     }
     body.update({key: util.microsecond_time(agg[key]) for key in _TIMES})
     body['deleted'] = bool(agg['deleted'])
-    if util.version(req).at_least('2.41'):
+    if util.version(req).at_least(mv.AGGREGATE_UUID):
         body['uuid'] = agg['uuid']
     return body
 

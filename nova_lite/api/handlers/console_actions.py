@@ -27,6 +27,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import remote_consoles as schema
 from nova_lite.common import console_output
@@ -36,7 +37,7 @@ from nova_lite.policies import consoles_shares as policies
 
 Row = dict[str, Any]
 #: The first version without them (the remote-consoles resource's).
-GONE_SINCE = '2.6'
+GONE_SINCE = mv.REMOTE_CONSOLES
 
 
 def _served(req: webob.Request) -> None:

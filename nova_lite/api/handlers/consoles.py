@@ -12,15 +12,16 @@ console proxy here, so no console URL and no token).
 import webob
 import webob.exc
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import remote_consoles as schema
 from nova_lite.compute_api import consoles
 from nova_lite.policies import consoles_shares as policies
 
-REMOTE_CONSOLES_SINCE = '2.6'
-TOKENS_SINCE = '2.31'
-STRICT_TOKEN_QUERY = '2.99'
+REMOTE_CONSOLES_SINCE = mv.REMOTE_CONSOLES
+TOKENS_SINCE = mv.CONSOLE_AUTH_TOKENS
+STRICT_TOKEN_QUERY = mv.STRICT_TOKEN_QUERY
 
 
 def create_remote_console(req: webob.Request) -> webob.Response:

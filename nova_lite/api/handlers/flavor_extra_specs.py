@@ -12,6 +12,7 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import extra_specs
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import flavors
 from nova_lite.db import flavors as db
@@ -35,7 +36,7 @@ UPDATE_BODY = {**SPECS, 'minProperties': 1, 'maxProperties': 1}
 def _as_text(req: webob.Request, specs: dict[str, Any]) -> dict[str, str]:
     """The specs as text; from 2.86 the known ones validated."""
     text = {key: str(value) for key, value in specs.items()}
-    validated = util.version(req).at_least('2.86')
+    validated = util.version(req).at_least(mv.EXTRA_SPEC_VALIDATION)
     for key, value in text.items():
         if len(value) > 255:
             raise webob.exc.HTTPBadRequest(

@@ -11,6 +11,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import flavors as schema
 from nova_lite.compute_api import visibility
@@ -34,7 +35,7 @@ def _brief(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
         'name': row['name'],
         'links': util.links(req, 'flavors', row['flavorid']),
     }
-    if util.version(req).at_least('2.55'):
+    if util.version(req).at_least(mv.FLAVOR_DESCRIPTION):
         body['description'] = row['description']
     return body
 
@@ -44,7 +45,7 @@ def _shows_extra_specs(req: webob.Request) -> bool:
     ``os-flavor-extra-specs:index`` (checked once per request)."""
     key = 'nova_lite.flavor_extra_specs'
     if key not in req.environ:
-        shown = util.version(req).at_least('2.61')
+        shown = util.version(req).at_least(mv.FLAVOR_EXTRA_SPECS)
         if shown:
             try:
                 util.authorize(
@@ -69,7 +70,7 @@ def view(req: webob.Request, row: dict[str, Any]) -> dict[str, Any]:
             'OS-FLV-DISABLED:disabled': row['disabled'],
             # 0 rather than '' for no swap from 2.75, as upstream.
             'swap': row['swap']
-            or (0 if util.version(req).at_least('2.75') else ''),
+            or (0 if util.version(req).at_least(mv.CONSISTENT_BODIES) else ''),
             'rxtx_factor': row['rxtx_factor'],
             'os-flavor-access:is_public': row['is_public'],
         }

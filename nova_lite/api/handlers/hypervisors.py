@@ -21,6 +21,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.db import compute_nodes as db
 from nova_lite.db import instances as instance_db
@@ -28,15 +29,15 @@ from nova_lite.db import services as service_db
 from nova_lite.objects import service as service_obj
 
 POLICY = 'os_compute_api:os-hypervisors:%s'
-UUID_FOR_ID = '2.53'
-PAGING = '2.33'
+UUID_FOR_ID = mv.SERVICE_UUIDS
+PAGING = mv.HYPERVISOR_PAGING
 #: From 2.88 detail and show drop the usage fields and show ``uptime``;
 #: statistics and the uptime route are gone.
-NO_USAGE = '2.88'
+NO_USAGE = mv.NO_HYPERVISOR_USAGE
 #: The last versions of the routes upstream removed (the route table's
 #: ranges): search and servers by pattern, statistics and uptime.
-LAST_INTEGER_ID = '2.52'
-LAST_WITH_USAGE = '2.87'
+LAST_INTEGER_ID = mv.before(mv.SERVICE_UUIDS)
+LAST_WITH_USAGE = mv.before(mv.NO_HYPERVISOR_USAGE)
 
 
 def _services(req: webob.Request) -> dict[int, Any]:
@@ -94,7 +95,9 @@ def _details(
             'running_vms': node['running_vms'],
             'disk_available_least': free_disk_gb,
             # Not recorded: upstream's JSON text before 2.28, an object after.
-            'cpu_info': {} if util.version(req).at_least('2.28') else '{}',
+            'cpu_info': {}
+            if util.version(req).at_least(mv.HYPERVISOR_CPU_INFO_OBJECT)
+            else '{}',
         }
     )
     return body
@@ -124,7 +127,7 @@ def _view(
     if servers is not None:
         hosted = servers.get(node['id'])
         # From 2.75 ``servers`` is always there when asked for.
-        if hosted or util.version(req).at_least('2.75'):
+        if hosted or util.version(req).at_least(mv.CONSISTENT_BODIES):
             body['servers'] = hosted or []
     return body
 

@@ -16,6 +16,7 @@ import webob.exc
 
 from nova_lite import exception
 from nova_lite.api import boot_data
+from nova_lite.api import microversion as mv
 from nova_lite.api import server_ops
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
@@ -97,7 +98,7 @@ def create_image(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     util.validate(schema.create_image, body)
     spec = body['createImage']
     metadata = spec.get('metadata') or {}
-    if not util.version(req).at_least('2.39'):
+    if not util.version(req).at_least(mv.NO_IMAGE_METADATA_QUOTA):
         try:
             _check_metadata_quota(req, inst, metadata)
         except exception.MetadataLimitExceeded:
@@ -108,7 +109,7 @@ def create_image(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     image = util.deps(req).compute_api.create_image(
         util.context(req), inst, spec['name'], metadata
     )
-    if util.version(req).at_least('2.45'):
+    if util.version(req).at_least(mv.IMAGE_ID_IN_BODY):
         return util.json_response({'image_id': image['id']}, status=202)
     return webob.Response(
         status=202,

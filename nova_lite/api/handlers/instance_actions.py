@@ -21,6 +21,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.views import servers as views
 from nova_lite.db import instance_actions as db
@@ -43,7 +44,7 @@ _QUERY_V266 = _QUERY_V258 | {'changes-before'}
 def _server(req: webob.Request) -> dict[str, Any]:
     ctx = util.context(req)
     uuid = req.urlvars['server_id']
-    deleted = util.version(req).at_least('2.21')
+    deleted = util.version(req).at_least(mv.DELETED_SERVER_ACTIONS)
     try:
         inst = instance_db.instance_get_by_uuid(
             ctx, uuid, read_deleted=deleted
@@ -68,7 +69,7 @@ def _action(row: dict[str, Any], v258: bool) -> dict[str, Any]:
 
 
 def _paging(req: webob.Request) -> tuple[int | None, str | None, Any]:
-    v266 = util.version(req).at_least('2.66')
+    v266 = util.version(req).at_least(mv.CHANGES_BEFORE)
     unknown = sorted(set(req.GET) - (_QUERY_V266 if v266 else _QUERY_V258))
     if unknown:
         raise webob.exc.HTTPBadRequest(
@@ -87,7 +88,7 @@ def list_actions(req: webob.Request) -> webob.Response:
     util.authorize(
         req, policies.ACTIONS % 'list', {'project_id': inst['project_id']}
     )
-    v258 = util.version(req).at_least('2.58')
+    v258 = util.version(req).at_least(mv.ACTION_PAGING)
     limit, marker, (since, before) = (
         _paging(req) if v258 else (None, None, (None, None))
     )
@@ -156,12 +157,12 @@ def show_action(req: webob.Request) -> webob.Response:
             explanation=f'Action {request_id} not found'
         )
     version = util.version(req)
-    body = _action(row, version.at_least('2.58'))
+    body = _action(row, version.at_least(mv.ACTION_PAGING))
     admin_events = util.check(req, policies.ACTIONS % 'events', target)
-    if admin_events or version.at_least('2.51'):
+    if admin_events or version.at_least(mv.ACTION_EVENTS_FOR_ALL):
         project_id = row['project_id'] or inst['project_id']
-        v262 = version.at_least('2.62')
-        details = version.at_least('2.84') and util.check(
+        v262 = version.at_least(mv.ACTION_EVENT_HOST)
+        details = version.at_least(mv.ACTION_EVENT_DETAILS) and util.check(
             req, policies.ACTIONS % 'events:details', target
         )
         body['events'] = [

@@ -19,6 +19,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import keypairs as schema
 from nova_lite.compute_api import keypairs
@@ -33,7 +34,7 @@ _SHOW = (*_CREATE, 'created_at', 'deleted', 'deleted_at', 'id', 'updated_at')
 def _user(req: webob.Request, given: str | None = None) -> str:
     """The user whose key pairs are meant: ``given`` (2.10) or the
     caller."""
-    if util.version(req).at_least('2.10'):
+    if util.version(req).at_least(mv.KEYPAIR_USER_ID):
         given = given or req.GET.get('user_id')
     else:
         given = None
@@ -68,7 +69,7 @@ def create_keypair(req: webob.Request) -> webob.Response:
         spec.get('type', keypairs.SSH),
         spec.get('public_key'),
     )
-    with_type = version.at_least('2.2')
+    with_type = version.at_least(mv.KEYPAIR_TYPE)
     body = _view(row, _CREATE, with_type)
     if 'private_key' in row:
         body['private_key'] = row['private_key']
@@ -82,7 +83,7 @@ def list_keypairs(req: webob.Request) -> webob.Response:
     version = util.version(req)
     user_id = _user(req)
     util.authorize(req, policies.KEYPAIRS % 'index', {'user_id': user_id})
-    paged = version.at_least('2.35')
+    paged = version.at_least(mv.KEYPAIR_PAGING)
     limit = util.page_limit(req) if paged else None
     marker = req.GET.get('marker') if paged else None
     try:
@@ -91,7 +92,7 @@ def list_keypairs(req: webob.Request) -> webob.Response:
         raise webob.exc.HTTPBadRequest(
             explanation=exc.format_message()
         ) from None
-    with_type = version.at_least('2.2')
+    with_type = version.at_least(mv.KEYPAIR_TYPE)
     body: dict[str, Any] = {
         'keypairs': [
             {'keypair': _view(row, _INDEX, with_type)} for row in rows
@@ -112,7 +113,11 @@ def show_keypair(req: webob.Request) -> webob.Response:
     util.authorize(req, policies.KEYPAIRS % 'show', {'user_id': user_id})
     row = db.get(util.context(req), user_id, req.urlvars['keypair_name'])
     return util.json_response(
-        {'keypair': _view(row, _SHOW, util.version(req).at_least('2.2'))}
+        {
+            'keypair': _view(
+                row, _SHOW, util.version(req).at_least(mv.KEYPAIR_TYPE)
+            )
+        }
     )
 
 
@@ -122,5 +127,5 @@ def delete_keypair(req: webob.Request) -> webob.Response:
     util.authorize(req, policies.KEYPAIRS % 'delete', {'user_id': user_id})
     db.destroy(util.context(req), user_id, req.urlvars['keypair_name'])
     return webob.Response(
-        status=204 if util.version(req).at_least('2.2') else 202
+        status=204 if util.version(req).at_least(mv.KEYPAIR_TYPE) else 202
     )

@@ -11,6 +11,7 @@ from typing import Any
 
 import webob
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.db import quotas as db
 
@@ -50,9 +51,9 @@ FILTERED_V257 = FILTERED_V236 | {
 
 def _filtered(req: webob.Request) -> frozenset[str]:
     version = util.version(req)
-    if version.at_least('2.57'):
+    if version.at_least(mv.NO_PERSONALITY):
         return FILTERED_V257
-    if version.at_least('2.36'):
+    if version.at_least(mv.NO_NETWORK_QUOTAS):
         return FILTERED_V236
     return frozenset()
 
@@ -61,7 +62,7 @@ def absolute_limits(
     req: webob.Request, limits: dict[str, int], used: dict[str, int]
 ) -> dict[str, Any]:
     hidden = _filtered(req)
-    image_meta = not util.version(req).at_least('2.39')
+    image_meta = not util.version(req).at_least(mv.NO_IMAGE_METADATA_QUOTA)
     body: dict[str, Any] = {}
     for resource, names in LIMIT_NAMES.items():
         if resource in hidden:

@@ -16,6 +16,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.db import flavors as flavor_db
 from nova_lite.db import migrations as db
@@ -84,7 +85,7 @@ def _view(
             'updated_at': util.microsecond_time(row['updated_at']),
         }
     )
-    if version.at_least('2.23'):
+    if version.at_least(mv.MIGRATION_TYPE):
         body['migration_type'] = row['migration_type']
         if (
             row['migration_type'] == 'live-migration'
@@ -93,9 +94,9 @@ def _view(
             body['links'] = util.links(
                 req, f'servers/{row["instance_uuid"]}/migrations', row['id']
             )
-    if version.at_least('2.59'):
+    if version.at_least(mv.MIGRATION_PAGING):
         body['uuid'] = row['uuid']
-    if version.at_least('2.80'):
+    if version.at_least(mv.MIGRATION_OWNER):
         body['user_id'] = row['user_id']
         body['project_id'] = row['project_id']
     return body
@@ -104,11 +105,13 @@ def _view(
 def _check_query(req: webob.Request) -> None:
     version = util.version(req)
     known: tuple[str, ...]
-    if version.at_least('2.80'):
+    if version.at_least(mv.MIGRATION_OWNER):
         known = _QUERY_V280
     else:
-        known = _QUERY_V266 if version.at_least('2.66') else _QUERY_V259
-    util.reject_unknown_query(req, known, since='2.59')
+        known = (
+            _QUERY_V266 if version.at_least(mv.CHANGES_BEFORE) else _QUERY_V259
+        )
+    util.reject_unknown_query(req, known, since=mv.MIGRATION_PAGING)
 
 
 def _rows(
@@ -119,15 +122,15 @@ def _rows(
     }
     filters['hidden'] = False
     version = util.version(req)
-    if version.at_least('2.80'):
+    if version.at_least(mv.MIGRATION_OWNER):
         for key in ('user_id', 'project_id'):
             if req.GET.get(key):
                 filters[key] = req.GET[key]
-    if version.at_least('2.66'):
+    if version.at_least(mv.CHANGES_BEFORE):
         filters['changes_since'], filters['changes_before'] = (
             util.changes_window(req)
         )
-    elif version.at_least('2.59'):
+    elif version.at_least(mv.MIGRATION_PAGING):
         filters['changes_since'] = util.changes_since(req)
     marker = req.GET.get('marker') if paged else None
     try:
@@ -143,7 +146,7 @@ def _rows(
 def list_migrations(req: webob.Request) -> webob.Response:
     util.authorize(req, POLICY)
     _check_query(req)
-    paged = util.version(req).at_least('2.59')
+    paged = util.version(req).at_least(mv.MIGRATION_PAGING)
     limit = util.page_limit(req) if paged else None
     rows = _rows(req, paged, limit)
     flavor_ids = _flavor_ids(req, rows)

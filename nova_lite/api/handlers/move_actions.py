@@ -9,6 +9,7 @@ from typing import Any
 
 import webob
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import server_actions as schema
 from nova_lite.compute_api import servers as servers_api
@@ -22,7 +23,7 @@ def migrate(
         'os_compute_api:os-migrate-server:migrate',
         {'project_id': inst['project_id']},
     )
-    at_256 = util.version(req).at_least('2.56')
+    at_256 = util.version(req).at_least(mv.MIGRATE_HOST)
     util.validate(schema.migrate_v256 if at_256 else schema.migrate, body)
     # Before 2.56 the body is not read (a host in it is ignored).
     host = (body['migrate'] or {}).get('host') if at_256 else None

@@ -10,6 +10,7 @@ from typing import Any
 
 import webob
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import server_actions as schema
 from nova_lite.compute_api import shelve as shelve_api
@@ -56,12 +57,12 @@ def unshelve(
     version = util.version(req)
     zone: Any = shelve_api.KEEP_ZONE
     host = None
-    if version.at_least('2.91'):
+    if version.at_least(mv.UNSHELVE_HOST):
         util.validate(schema.unshelve_v291, body)
         spec = body['unshelve'] or {}
         zone = spec.get('availability_zone', shelve_api.KEEP_ZONE)
         host = spec.get('host')
-    elif version.at_least('2.77'):
+    elif version.at_least(mv.UNSHELVE_ZONE):
         util.validate(schema.unshelve_v277, body)
         zone = (body['unshelve'] or {}).get(
             'availability_zone', shelve_api.KEEP_ZONE
@@ -96,7 +97,7 @@ def lock(
 ) -> webob.Response:
     util.authorize(req, policies.LOCK % 'lock', _target(inst))
     reason = None
-    if util.version(req).at_least('2.73'):
+    if util.version(req).at_least(mv.LOCKED_REASON):
         util.validate(schema.lock_v273, body)
         reason = (body['lock'] or {}).get('locked_reason')
     else:

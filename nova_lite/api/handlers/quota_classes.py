@@ -15,6 +15,7 @@ import webob
 import webob.exc
 
 from lite_common.wsgi import microversion
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import quota_sets
 from nova_lite.api.schemas import quota_sets as schema
@@ -31,9 +32,9 @@ FILTERED_V257 = FILTERED_V250 | {
 
 
 def resources_at(version: microversion.APIVersion) -> list[str]:
-    if version.at_least('2.57'):
+    if version.at_least(mv.NO_PERSONALITY):
         hidden = FILTERED_V257
-    elif version.at_least('2.50'):
+    elif version.at_least(mv.QUOTA_CLASS_SERVER_GROUPS):
         hidden = FILTERED_V250
     else:
         hidden = SERVER_GROUPS

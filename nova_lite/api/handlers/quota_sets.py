@@ -15,6 +15,7 @@ import webob
 import webob.exc
 
 from lite_common.wsgi import microversion
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import quota_sets as schema
 from nova_lite.db import quotas as db
@@ -35,9 +36,9 @@ def shown_resources(req: webob.Request) -> list[str]:
 
 def resources_at(version: microversion.APIVersion) -> list[str]:
     """The resources a microversion shows (and lets an admin set)."""
-    if version.at_least('2.57'):
+    if version.at_least(mv.NO_PERSONALITY):
         hidden = FILTERED_V257
-    elif version.at_least('2.36'):
+    elif version.at_least(mv.NO_NETWORK_QUOTAS):
         hidden = FILTERED_V236
     else:
         hidden = frozenset()

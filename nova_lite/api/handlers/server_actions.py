@@ -16,6 +16,7 @@ from oslo_utils import strutils
 import webob
 import webob.exc
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import console_actions
 from nova_lite.api.handlers import deferred_delete
@@ -32,18 +33,18 @@ from nova_lite.objects import service as service_obj
 
 def _evacuate_schema(req: webob.Request) -> dict[str, Any]:
     version = util.version(req)
-    if version.at_least('2.68'):
+    if version.at_least(mv.EVACUATE_NO_FORCE):
         return schema.evacuate_v268
-    if version.at_least('2.29'):
+    if version.at_least(mv.EVACUATE_FORCE):
         return schema.evacuate_v229
-    if version.at_least('2.14'):
+    if version.at_least(mv.EVACUATE_NO_SHARED_STORAGE):
         return schema.evacuate_v214
     return schema.evacuate
 
 
 def _password(req: webob.Request, spec: dict[str, Any]) -> str | None:
     """The admin password answered before 2.14 (None from 2.14 on)."""
-    if util.version(req).at_least('2.14'):
+    if util.version(req).at_least(mv.EVACUATE_NO_SHARED_STORAGE):
         return None
     shared = strutils.bool_from_string(spec['onSharedStorage'], strict=True)
     if shared and spec.get('adminPass'):
@@ -88,10 +89,12 @@ def _evacuate(
     password = _password(req, spec)
     # Before 2.29 a host is taken as it is (upstream bypasses the
     # scheduler); from 2.29 only with force, which 2.68 removed.
-    forced = host is not None and (force or not version.at_least('2.29'))
+    forced = host is not None and (
+        force or not version.at_least(mv.EVACUATE_FORCE)
+    )
     # 2.95: the instance ends stopped on its destination.
     target_state = None
-    if version.at_least('2.95'):
+    if version.at_least(mv.EVACUATE_STOPPED):
         _check_computes_stop_evacuated(req)
         target_state = states.STOPPED
     util.deps(req).compute_api.evacuate(

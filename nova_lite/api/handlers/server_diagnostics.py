@@ -5,13 +5,14 @@ form, before it a free-form dict (libvirt's keys)."""
 import webob
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.api.views import diagnostics
 from nova_lite.objects import instance as instance_obj
 from nova_lite.policies import server_extras as policies
 
-STANDARD = '2.48'
+STANDARD = mv.STANDARD_DIAGNOSTICS
 
 
 def show_diagnostics(req: webob.Request) -> webob.Response:

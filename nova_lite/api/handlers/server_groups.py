@@ -13,6 +13,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import server_groups as schema
 from nova_lite.db import server_groups as db
@@ -21,14 +22,14 @@ from nova_lite.policies.server_groups import SERVER_GROUPS as POLICY
 
 def view(group: dict[str, Any], version: Any) -> dict[str, Any]:
     body: dict[str, Any] = {'id': group['uuid'], 'name': group['name']}
-    if version.at_least('2.64'):
+    if version.at_least(mv.SERVER_GROUP_POLICY):
         body['policy'] = group['policy']
         body['rules'] = group['rules'] or {}
     else:
         body['policies'] = [group['policy']]
         body['metadata'] = {}
     body['members'] = group['members']
-    if version.at_least('2.13'):
+    if version.at_least(mv.SERVER_GROUP_OWNER):
         body['project_id'] = group['project_id']
         body['user_id'] = group['user_id']
     return body
@@ -37,7 +38,7 @@ def view(group: dict[str, Any], version: Any) -> dict[str, Any]:
 def values_from(spec: dict[str, Any], version: Any) -> dict[str, Any]:
     """Policy and rules of a validated create request (400 for rules
     of a policy other than anti-affinity)."""
-    if not version.at_least('2.64'):
+    if not version.at_least(mv.SERVER_GROUP_POLICY):
         return {'policy': spec['policies'][0], 'rules': None}
     rules = spec.get('rules') or {}
     if rules and spec['policy'] != 'anti-affinity':

@@ -11,13 +11,14 @@ from typing import Any
 import webob
 import webob.exc
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.api.schemas import server_shares as schema
 from nova_lite.compute_api import shares
 from nova_lite.policies import consoles_shares as policies
 
-SINCE = '2.97'
+SINCE = mv.SERVER_SHARES
 
 
 def _server(req: webob.Request, action: str) -> dict[str, Any]:

@@ -11,11 +11,12 @@ nothing.
 import webob
 import webob.exc
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.policies import server_extras as policies
 
-SINCE = '2.78'
+SINCE = mv.SERVER_TOPOLOGY
 
 
 def show_topology(req: webob.Request) -> webob.Response:

@@ -6,6 +6,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import server_ops
 from nova_lite.api import server_query
 from nova_lite.api import util
@@ -42,14 +43,14 @@ def _tags(
     req: webob.Request, rows: list[dict[str, Any]]
 ) -> dict[str, list[str]]:
     """The tags of the servers shown (2.26), in one query."""
-    if not util.version(req).at_least('2.26'):
+    if not util.version(req).at_least(mv.SERVER_TAGS):
         return {}
     return tag_db.for_servers(util.context(req), (r['uuid'] for r in rows))
 
 
 def _groups(req: webob.Request, inst: dict[str, Any]) -> dict[str, list[str]]:
     """The server's group (2.71: show, update and rebuild)."""
-    if not util.version(req).at_least('2.71'):
+    if not util.version(req).at_least(mv.SERVER_GROUPS_SHOWN):
         return {}
     group = group_db.group_of_instance(util.context(req), inst['uuid'])
     return {inst['uuid']: [group['uuid']] if group else []}
@@ -90,11 +91,15 @@ def render_changed(
     2.54)."""
     server = render(req, inst)
     version = util.version(req)
-    if version.at_least('2.75'):
+    if version.at_least(mv.CONSISTENT_BODIES):
         if rebuild:
             server.pop('OS-EXT-SRV-ATTR:user_data', None)
         return server
-    kept = ('key_name',) if rebuild and version.at_least('2.54') else ()
+    kept = (
+        ('key_name',)
+        if rebuild and version.at_least(mv.REBUILD_KEY_NAME)
+        else ()
+    )
     return {
         key: value
         for key, value in server.items()

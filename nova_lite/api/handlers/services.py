@@ -16,6 +16,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.schemas import services as schema
 from nova_lite.compute_api import availability_zones
@@ -27,9 +28,9 @@ from nova_lite.objects import service as service_obj
 
 LOG = logging.getLogger(__name__)
 POLICY = 'os_compute_api:os-services:%s'
-UUID_FOR_ID = '2.53'
+UUID_FOR_ID = mv.SERVICE_UUIDS
 #: The last version of the action URLs (enable, disable, ...).
-LAST_LEGACY = '2.52'
+LAST_LEGACY = mv.before(mv.SERVICE_UUIDS)
 COMPUTE = service_obj.COMPUTE_BINARY
 
 
@@ -55,7 +56,7 @@ def view(
         ),
         'disabled_reason': row['disabled_reason'],
     }
-    if version.at_least('2.11'):
+    if version.at_least(mv.SERVICE_FORCED_DOWN):
         body['forced_down'] = row['forced_down']
     return body
 
@@ -112,7 +113,7 @@ def _legacy_change(
 
 
 def _legacy_update(req: webob.Request, action: str) -> webob.Response:
-    v211 = util.version(req).at_least('2.11')
+    v211 = util.version(req).at_least(mv.SERVICE_FORCED_DOWN)
     body = util.read_body(
         req, schema.legacy_update_v211 if v211 else schema.legacy_update
     )

@@ -16,6 +16,7 @@ import webob
 import webob.exc
 
 from nova_lite import exception
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.db import usage as db
 
@@ -125,7 +126,7 @@ def _rows(
     stop: datetime.datetime,
     project: str | None,
 ) -> tuple[list[dict[str, Any]], int | None]:
-    paged = util.version(req).at_least('2.40')
+    paged = util.version(req).at_least(mv.USAGE_PAGING)
     limit = util.page_limit(req) if paged else None
     try:
         rows = db.instances_in_window(

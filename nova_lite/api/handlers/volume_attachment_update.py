@@ -21,11 +21,12 @@ from typing import Any
 import webob
 import webob.exc
 
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.handlers import servers
 from nova_lite.policies import server_extras as policies
 
-SINCE = '2.85'
+SINCE = mv.VOLUME_ATTACHMENT_UPDATE
 _UUID = {'type': 'string', 'format': 'uuid'}
 #: A device name (upstream's match_device() pattern).
 _DEVICE = {

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from nova_lite.api import microversion as mv
+
 _NAME = {
     'type': 'string',
     'minLength': 1,
@@ -104,7 +106,7 @@ create: dict[str, Any] = {
 
 def create_for(version: Any) -> dict[str, Any]:
     """The create schema at ``version``: ``description`` from 2.55."""
-    if not version.at_least('2.55'):
+    if not version.at_least(mv.FLAVOR_DESCRIPTION):
         return create
     flavor = dict(create['properties']['flavor'])
     flavor['properties'] = {

@@ -3,6 +3,8 @@
 import copy
 from typing import Any
 
+from nova_lite.api import microversion as mv
+
 #: Upstream's key pair name (before 2.92): letters, digits, _ - and
 #: spaces, neither starting nor ending with a space (upstream's
 #: ``name`` format).
@@ -55,10 +57,10 @@ create_v292['properties']['keypair']['required'] = ['name', 'public_key']
 
 
 def create_for(version: Any) -> dict[str, Any]:
-    if version.at_least('2.92'):
+    if version.at_least(mv.NO_KEYPAIR_GENERATION):
         return create_v292
-    if version.at_least('2.10'):
+    if version.at_least(mv.KEYPAIR_USER_ID):
         return create_v210
-    if version.at_least('2.2'):
+    if version.at_least(mv.KEYPAIR_TYPE):
         return create_v22
     return create

@@ -5,6 +5,7 @@ import copy
 from typing import Any
 
 from lite_common.wsgi.microversion import APIVersion
+from nova_lite.api import microversion as mv
 
 _V26: dict[str, Any] = {
     'type': 'object',
@@ -50,9 +51,9 @@ _V299['properties']['remote_console']['properties']['type']['enum'].append(
 
 
 def create(version: APIVersion) -> dict[str, Any]:
-    if version.at_least('2.99'):
+    if version.at_least(mv.SPICE_DIRECT):
         return _V299
-    if version.at_least('2.8'):
+    if version.at_least(mv.MKS_CONSOLE):
         return _V28
     return _V26
 

@@ -3,6 +3,7 @@
 import copy
 from typing import Any
 
+from nova_lite.api import microversion as mv
 from nova_lite.api.schemas import servers
 from nova_lite.api.schemas.services import BOOLEAN
 
@@ -256,18 +257,18 @@ def rebuild(version: Any) -> dict[str, Any]:
         'accessIPv6': {'type': 'string', 'format': 'ipv6'},
         'personality': {'type': 'array'},
     }
-    if version.at_least('2.19'):
+    if version.at_least(mv.SERVER_DESCRIPTION):
         props['description'] = {'type': ['string', 'null'], 'maxLength': 255}
-    if version.at_least('2.54'):
+    if version.at_least(mv.REBUILD_KEY_NAME):
         props['key_name'] = {
             'type': ['string', 'null'],
             'minLength': 1,
             'maxLength': 255,
         }
-    if version.at_least('2.57'):
+    if version.at_least(mv.NO_PERSONALITY):
         del props['personality']
         props['user_data'] = {'type': ['string', 'null'], 'maxLength': 65535}
-    if version.at_least('2.63'):
+    if version.at_least(mv.TRUSTED_CERTS):
         props['trusted_image_certificates'] = servers.TRUSTED_CERTS
     servers.add_hostname(props, version)
     return {

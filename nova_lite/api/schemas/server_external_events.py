@@ -5,6 +5,7 @@ import copy
 from typing import Any
 
 from lite_common.wsgi.microversion import APIVersion
+from nova_lite.api import microversion as mv
 
 EVENT_STATUSES = ['failed', 'completed', 'in-progress']
 
@@ -58,8 +59,10 @@ create_v282['properties']['events']['items']['properties']['name'][
 
 
 def create_for(version: APIVersion) -> dict[str, Any]:
-    if version.at_least('2.82'):
+    if version.at_least(mv.ACCELERATOR_EVENT):
         return create_v282
-    if version.at_least('2.76'):
+    if version.at_least(mv.POWER_UPDATE_EVENT):
         return create_v276
-    return create_v251 if version.at_least('2.51') else create
+    return (
+        create_v251 if version.at_least(mv.VOLUME_EXTENDED_EVENT) else create
+    )

@@ -5,6 +5,7 @@ list until 2.63 (soft policies from 2.15); ``policy`` and ``rules``
 import copy
 from typing import Any
 
+from nova_lite.api import microversion as mv
 from nova_lite.api.schemas.aggregates import NAME
 
 POLICIES = ['anti-affinity', 'affinity']
@@ -45,7 +46,7 @@ _V21: dict[str, Any] = {
 def _create(version: str) -> dict[str, Any]:
     schema = copy.deepcopy(_V21)
     group = schema['properties']['server_group']
-    if version == '2.64':
+    if version == mv.SERVER_GROUP_POLICY:
         del group['properties']['policies']
         group['required'] = ['name', 'policy']
         group['properties']['policy'] = {
@@ -57,19 +58,22 @@ def _create(version: str) -> dict[str, Any]:
             'properties': {'max_server_per_host': _POSITIVE_INTEGER},
             'additionalProperties': False,
         }
-    elif version == '2.15':
+    elif version == mv.SOFT_AFFINITY:
         group['properties']['policies']['items'][0]['enum'] = (
             POLICIES + SOFT_POLICIES
         )
     return schema
 
 
-_CREATE = {version: _create(version) for version in ('2.1', '2.15', '2.64')}
+_CREATE = {
+    version: _create(version)
+    for version in (mv.MIN_VERSION, mv.SOFT_AFFINITY, mv.SERVER_GROUP_POLICY)
+}
 
 
 def create(version: Any) -> dict[str, Any]:
     """The create schema at ``version`` (built once)."""
-    for since in ('2.64', '2.15'):
+    for since in (mv.SERVER_GROUP_POLICY, mv.SOFT_AFFINITY):
         if version.at_least(since):
             return _CREATE[since]
-    return _CREATE['2.1']
+    return _CREATE[mv.MIN_VERSION]

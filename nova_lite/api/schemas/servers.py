@@ -3,6 +3,8 @@
 import copy
 from typing import Any
 
+from nova_lite.api import microversion as mv
+
 _NAME = {
     'type': 'string',
     'minLength': 1,
@@ -163,9 +165,9 @@ _COUNT = {
 def add_hostname(properties: dict[str, Any], version: Any) -> None:
     """``hostname`` of create, update and rebuild: a label from 2.90,
     an FQDN (upstream's ``fqdn``, as host) from 2.94."""
-    if version.at_least('2.94'):
+    if version.at_least(mv.FQDN_HOSTNAME):
         properties['hostname'] = FQDN
-    elif version.at_least('2.90'):
+    elif version.at_least(mv.SERVER_HOSTNAME):
         properties['hostname'] = HOSTNAME
 
 
@@ -216,14 +218,14 @@ def create(version: Any) -> dict[str, Any]:
         'required': ['name', 'flavorRef'],
         'additionalProperties': False,
     }
-    if version.at_least('2.19'):
+    if version.at_least(mv.SERVER_DESCRIPTION):
         server['properties']['description'] = {
             'type': ['string', 'null'],
             'maxLength': 255,
         }
-    if version.at_least('2.37'):
+    if version.at_least(mv.NETWORKS_REQUIRED):
         server['required'].append('networks')
-    if version.at_least('2.52'):
+    if version.at_least(mv.CREATE_TAGS):
         server['properties']['tags'] = {
             'type': 'array',
             'maxItems': 50,
@@ -234,16 +236,16 @@ def create(version: Any) -> dict[str, Any]:
                 'maxLength': 60,
             },
         }
-    if version.at_least('2.57'):
+    if version.at_least(mv.NO_PERSONALITY):
         # Personality files are gone from 2.57: an unknown property.
         del server['properties']['personality']
-    if version.at_least('2.63'):
+    if version.at_least(mv.TRUSTED_CERTS):
         server['properties']['trusted_image_certificates'] = TRUSTED_CERTS
-    if version.at_least('2.67'):
+    if version.at_least(mv.BDM_VOLUME_TYPE):
         server['properties']['block_device_mapping_v2']['items']['properties'][
             'volume_type'
         ] = VOLUME_TYPE
-    if version.at_least('2.74'):
+    if version.at_least(mv.CREATE_ON_HOST):
         server['properties']['host'] = FQDN
         server['properties']['hypervisor_hostname'] = FQDN
     add_hostname(server['properties'], version)
@@ -275,7 +277,7 @@ def update(version: Any) -> dict[str, Any]:
         },
         'additionalProperties': False,
     }
-    if version.at_least('2.19'):
+    if version.at_least(mv.SERVER_DESCRIPTION):
         server['properties']['description'] = {
             'type': ['string', 'null'],
             'maxLength': 255,

@@ -13,13 +13,14 @@ per server.
 from typing import Any
 
 from lite_common.wsgi.microversion import APIVersion
+from nova_lite.api import microversion as mv
 from nova_lite.compute_api import image_meta
 
 
 class ImageAndHints:
     def __init__(self, version: APIVersion) -> None:
-        self.image_properties = version.at_least('2.98')
-        self.scheduler_hints = version.at_least('2.100')
+        self.image_properties = version.at_least(mv.IMAGE_PROPERTIES)
+        self.scheduler_hints = version.at_least(mv.SCHEDULER_HINTS)
 
     def add(self, body: dict[str, Any], inst: dict[str, Any]) -> None:
         if self.image_properties and isinstance(body.get('image'), dict):

@@ -6,6 +6,7 @@ from typing import Any
 import webob
 
 from lite_common.wsgi.microversion import APIVersion
+from nova_lite.api import microversion as mv
 from nova_lite.api import util
 from nova_lite.api.views import image_and_hints
 from nova_lite.common import states
@@ -119,20 +120,25 @@ class ServerView:
         self.host_status = host_status or {}
         self.tags = tags or {}
         # Only for one server (show, update, rebuild), from 2.71.
-        self.groups = groups if version.at_least('2.71') else None
-        self.embedded_flavor = version.at_least('2.47')
-        self.extended_attrs = version.at_least('2.3')
+        self.groups = (
+            groups if version.at_least(mv.SERVER_GROUPS_SHOWN) else None
+        )
+        self.embedded_flavor = version.at_least(mv.EMBEDDED_FLAVOR)
+        self.extended_attrs = version.at_least(mv.EXTENDED_SERVER_ATTRS)
         self.image_and_hints = image_and_hints.ImageAndHints(version)
         self.optional = {  # field -> version it appears in
-            'locked': version.at_least('2.9'),
-            'host_status': version.at_least('2.16') and self.is_admin,
-            'description': version.at_least('2.19'),
-            'tags': version.at_least('2.26'),
-            'trusted_certs': version.at_least('2.63'),
-            'locked_reason': version.at_least('2.73'),
+            'locked': version.at_least(mv.SERVER_LOCKED),
+            'host_status': version.at_least(mv.HOST_STATUS) and self.is_admin,
+            'description': version.at_least(mv.SERVER_DESCRIPTION),
+            'tags': version.at_least(mv.SERVER_TAGS),
+            'trusted_certs': version.at_least(mv.TRUSTED_CERTS),
+            'locked_reason': version.at_least(mv.LOCKED_REASON),
             # Admins see it from 2.3 with the other extended attributes.
-            'hostname': version.at_least('2.90') and not self.is_admin,
-            'pinned_availability_zone': version.at_least('2.96'),
+            'hostname': version.at_least(mv.SERVER_HOSTNAME)
+            and not self.is_admin,
+            'pinned_availability_zone': version.at_least(
+                mv.PINNED_AVAILABILITY_ZONE
+            ),
         }
 
     def brief(self, inst: dict[str, Any]) -> dict[str, Any]:

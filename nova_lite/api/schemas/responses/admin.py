@@ -3,6 +3,7 @@ os-availability-zone, os-aggregates, os-migrations (nova_lite/api/
 handlers/services.py, hypervisors.py, availability_zones.py,
 aggregates.py, migrations.py)."""
 
+from nova_lite.api import microversion as mv
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
@@ -43,7 +44,7 @@ SERVICE: Schema = titled(
             'updated_at': NULLABLE_TIME,
             'disabled_reason': NULLABLE_STRING,
         },
-        {'forced_down': since('2.11', BOOLEAN)},
+        {'forced_down': since(mv.SERVICE_FORCED_DOWN, BOOLEAN)},
     ),
 )
 SERVICES: Schema = wrapped('services', array(SERVICE))
@@ -56,7 +57,7 @@ SERVICE_ACTION: Schema = wrapped(
         {
             'status': _ENABLED,
             'disabled_reason': NULLABLE_STRING,
-            'forced_down': since('2.11', BOOLEAN),
+            'forced_down': since(mv.SERVICE_FORCED_DOWN, BOOLEAN),
         },
     ),
 )
@@ -69,7 +70,7 @@ _HYPERVISOR_BRIEF = {
     'status': _ENABLED,
 }
 _USAGE = {
-    name: until('2.87', INTEGER)
+    name: until(mv.before(mv.NO_HYPERVISOR_USAGE), INTEGER)
     for name in (
         'vcpus',
         'memory_mb',
@@ -105,18 +106,18 @@ HYPERVISOR: Schema = titled(
             **_SERVERS,
             **_USAGE,
             'cpu_info': until(
-                '2.87',
+                mv.before(mv.NO_HYPERVISOR_USAGE),
                 {
                     'type': ['string', 'object'],
                     'description': 'JSON text until 2.27, an object since '
                     '2.28',
                 },
             ),
-            'uptime': since('2.88', NULLABLE_STRING),
+            'uptime': since(mv.NO_HYPERVISOR_USAGE, NULLABLE_STRING),
         },
     ),
 )
-_PAGE = {'hypervisors_links': since('2.33', LINKS)}
+_PAGE = {'hypervisors_links': since(mv.HYPERVISOR_PAGING, LINKS)}
 HYPERVISORS: Schema = wrapped('hypervisors', array(HYPERVISOR_BRIEF), _PAGE)
 HYPERVISORS_DETAIL: Schema = wrapped('hypervisors', array(HYPERVISOR), _PAGE)
 HYPERVISOR_SHOW: Schema = wrapped('hypervisor', HYPERVISOR)
@@ -183,7 +184,7 @@ _AGGREGATE_BRIEF = {
     'deleted_at': NULLABLE_TIME,
     'deleted': BOOLEAN,
 }
-_UUID = {'uuid': since('2.41', STRING)}
+_UUID = {'uuid': since(mv.AGGREGATE_UUID, STRING)}
 AGGREGATE: Schema = titled(
     'Aggregate',
     obj({**_AGGREGATE_BRIEF, 'hosts': STRINGS, 'metadata': STRING_MAP}, _UUID),
@@ -211,14 +212,18 @@ MIGRATION: Schema = titled(
             'updated_at': NULLABLE_TIME,
         },
         {
-            'migration_type': since('2.23', STRING),
-            'links': since('2.23 (live migrations in progress)', LINKS),
-            'uuid': since('2.59', STRING),
-            'user_id': since('2.80', NULLABLE_STRING),
-            'project_id': since('2.80', NULLABLE_STRING),
+            'migration_type': since(mv.MIGRATION_TYPE, STRING),
+            'links': since(
+                f'{mv.MIGRATION_TYPE} (live migrations in progress)', LINKS
+            ),
+            'uuid': since(mv.MIGRATION_PAGING, STRING),
+            'user_id': since(mv.MIGRATION_OWNER, NULLABLE_STRING),
+            'project_id': since(mv.MIGRATION_OWNER, NULLABLE_STRING),
         },
     ),
 )
 MIGRATIONS: Schema = wrapped(
-    'migrations', array(MIGRATION), {'migrations_links': since('2.59', LINKS)}
+    'migrations',
+    array(MIGRATION),
+    {'migrations_links': since(mv.MIGRATION_PAGING, LINKS)},
 )

@@ -1,6 +1,7 @@
 """Flavor bodies (nova_lite/api/handlers/flavors.py, flavor_access.py,
 flavor_extra_specs.py)."""
 
+from nova_lite.api import microversion as mv
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
@@ -16,7 +17,7 @@ from nova_lite.api.schemas.responses import titled
 from nova_lite.api.schemas.responses import wrapped
 
 _BRIEF = {'id': STRING, 'name': STRING, 'links': LINKS}
-_DESCRIPTION = {'description': since('2.55', NULLABLE_STRING)}
+_DESCRIPTION = {'description': since(mv.FLAVOR_DESCRIPTION, NULLABLE_STRING)}
 
 BRIEF: Schema = titled('FlavorBrief', obj(_BRIEF, _DESCRIPTION))
 FLAVOR: Schema = titled(
@@ -36,7 +37,10 @@ FLAVOR: Schema = titled(
             'rxtx_factor': NUMBER,
             'os-flavor-access:is_public': BOOLEAN,
         },
-        {**_DESCRIPTION, 'extra_specs': since('2.61', STRING_MAP)},
+        {
+            **_DESCRIPTION,
+            'extra_specs': since(mv.FLAVOR_EXTRA_SPECS, STRING_MAP),
+        },
     ),
 )
 

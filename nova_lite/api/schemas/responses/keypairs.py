@@ -1,5 +1,6 @@
 """Key pair bodies (nova_lite/api/handlers/keypairs.py)."""
 
+from nova_lite.api import microversion as mv
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
@@ -13,12 +14,14 @@ from nova_lite.api.schemas.responses import since
 from nova_lite.api.schemas.responses import wrapped
 
 _INDEX = {'name': STRING, 'public_key': STRING, 'fingerprint': STRING}
-_TYPE = {'type': since('2.2', {'type': 'string', 'enum': ['ssh', 'x509']})}
+_TYPE = {
+    'type': since(mv.KEYPAIR_TYPE, {'type': 'string', 'enum': ['ssh', 'x509']})
+}
 
 LIST: Schema = wrapped(
     'keypairs',
     array(wrapped('keypair', obj(_INDEX, _TYPE))),
-    {'keypairs_links': since('2.35', LINKS)},
+    {'keypairs_links': since(mv.KEYPAIR_PAGING, LINKS)},
 )
 CREATE: Schema = wrapped(
     'keypair',

@@ -3,6 +3,7 @@
 which resources appear depends on the microversion, so none is
 required."""
 
+from nova_lite.api import microversion as mv
 from nova_lite.api.handlers import limits
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import STRING
@@ -16,16 +17,22 @@ from nova_lite.db import quotas as db
 
 #: When a resource stops being shown (quota sets, limits).
 _GONE = {
-    **{name: '2.35' for name in db.NETWORK},
-    'injected_files': '2.56',
-    'injected_file_content_bytes': '2.56',
-    'injected_file_path_bytes': '2.56',
+    **{name: mv.before(mv.NO_NETWORK_QUOTAS) for name in db.NETWORK},
+    'injected_files': mv.before(mv.NO_PERSONALITY),
+    'injected_file_content_bytes': mv.before(mv.NO_PERSONALITY),
+    'injected_file_path_bytes': mv.before(mv.NO_PERSONALITY),
 }
 
 
 #: The same for quota class sets (server groups only from 2.50).
-_CLASS_GONE = {**_GONE, **{name: '2.49' for name in db.NETWORK}}
-_CLASS_SINCE = {'server_groups': '2.50', 'server_group_members': '2.50'}
+_CLASS_GONE = {
+    **_GONE,
+    **{name: mv.before(mv.QUOTA_CLASS_SERVER_GROUPS) for name in db.NETWORK},
+}
+_CLASS_SINCE = {
+    'server_groups': mv.QUOTA_CLASS_SERVER_GROUPS,
+    'server_group_members': mv.QUOTA_CLASS_SERVER_GROUPS,
+}
 
 
 def _resources(
@@ -47,7 +54,11 @@ def _limit_names() -> dict[str, Schema]:
     names: dict[str, Schema] = {}
     for resource, shown in limits.LIMIT_NAMES.items():
         for name in shown:
-            last = '2.38' if name == 'maxImageMeta' else _GONE.get(resource)
+            last = (
+                mv.before(mv.NO_IMAGE_METADATA_QUOTA)
+                if name == 'maxImageMeta'
+                else _GONE.get(resource)
+            )
             names[name] = until(last, INTEGER) if last else INTEGER
     for name, resource in limits.USED_NAMES.items():
         last = _GONE.get(resource)

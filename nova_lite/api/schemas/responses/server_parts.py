@@ -3,6 +3,7 @@ resources: instance actions, server groups, metadata, tags, volume
 attachments, password, shares, consoles, external events, tenant
 usage, the usage audit log (nova_lite/api/handlers/...)."""
 
+from nova_lite.api import microversion as mv
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
 from nova_lite.api.schemas.responses import NULLABLE_STRING
@@ -29,7 +30,7 @@ _ACTION = {
     'start_time': TIME,
     'message': NULLABLE_STRING,
 }
-_UPDATED = {'updated_at': since('2.58', NULLABLE_TIME)}
+_UPDATED = {'updated_at': since(mv.ACTION_PAGING, NULLABLE_TIME)}
 _EVENT = obj(
     {
         'event': STRING,
@@ -39,15 +40,17 @@ _EVENT = obj(
     },
     {
         'traceback': {**NULLABLE_STRING, 'description': 'administrators'},
-        'host': since('2.62 (administrators)', NULLABLE_STRING),
-        'hostId': since('2.62', STRING),
-        'details': since('2.84', NULLABLE_STRING),
+        'host': since(
+            f'{mv.ACTION_EVENT_HOST} (administrators)', NULLABLE_STRING
+        ),
+        'hostId': since(mv.ACTION_EVENT_HOST, STRING),
+        'details': since(mv.ACTION_EVENT_DETAILS, NULLABLE_STRING),
     },
 )
 INSTANCE_ACTIONS: Schema = wrapped(
     'instanceActions',
     array(obj(_ACTION, _UPDATED)),
-    {'links': since('2.58', LINKS)},
+    {'links': since(mv.ACTION_PAGING, LINKS)},
 )
 INSTANCE_ACTION: Schema = wrapped(
     'instanceAction',
@@ -72,12 +75,15 @@ SERVER_GROUP: Schema = titled(
             'members': STRINGS,
         },
         {
-            'policies': until('2.63', STRINGS),
-            'metadata': until('2.63', {'type': 'object', 'maxProperties': 0}),
-            'policy': since('2.64', STRING),
-            'rules': since('2.64', {'type': 'object'}),
-            'project_id': since('2.13', STRING),
-            'user_id': since('2.13', STRING),
+            'policies': until(mv.before(mv.SERVER_GROUP_POLICY), STRINGS),
+            'metadata': until(
+                mv.before(mv.SERVER_GROUP_POLICY),
+                {'type': 'object', 'maxProperties': 0},
+            ),
+            'policy': since(mv.SERVER_GROUP_POLICY, STRING),
+            'rules': since(mv.SERVER_GROUP_POLICY, {'type': 'object'}),
+            'project_id': since(mv.SERVER_GROUP_OWNER, STRING),
+            'user_id': since(mv.SERVER_GROUP_OWNER, STRING),
         },
     ),
 )
@@ -150,12 +156,12 @@ _USAGE = obj(
     },
     {'server_usages': array(_SERVER_USAGE)},
 )
-_USAGE_PAGE = {'tenant_usages_links': since('2.40', LINKS)}
+_USAGE_PAGE = {'tenant_usages_links': since(mv.USAGE_PAGING, LINKS)}
 USAGES: Schema = wrapped('tenant_usages', array(_USAGE), _USAGE_PAGE)
 USAGE: Schema = wrapped(
     'tenant_usage',
     {'anyOf': [_USAGE, obj({})]},
-    {'tenant_usage_links': since('2.40', LINKS)},
+    {'tenant_usage_links': since(mv.USAGE_PAGING, LINKS)},
 )
 
 _AUDIT_LOG = obj(

@@ -1,6 +1,7 @@
 """Server bodies (nova_lite/api/views/servers.py): list, detail, show,
 create, update, and the answers of ``POST /servers/{id}/action``."""
 
+from nova_lite.api import microversion as mv
 from nova_lite.api.schemas.responses import BOOLEAN
 from nova_lite.api.schemas.responses import INTEGER
 from nova_lite.api.schemas.responses import LINKS
@@ -28,14 +29,14 @@ _IMAGE: Schema = one_of(
     {'type': 'string', 'maxLength': 0},  # booted from a volume
     obj(
         {'id': STRING, 'links': LINKS},
-        {'properties': since('2.98', STRING_MAP)},
+        {'properties': since(mv.IMAGE_PROPERTIES, STRING_MAP)},
     ),
 )
 
 _FLAVOR: Schema = one_of(
-    until('2.46', obj({'id': STRING, 'links': LINKS})),
+    until(mv.before(mv.EMBEDDED_FLAVOR), obj({'id': STRING, 'links': LINKS})),
     since(
-        '2.47',
+        mv.EMBEDDED_FLAVOR,
         obj(
             {
                 'vcpus': NULLABLE_INTEGER,
@@ -95,26 +96,34 @@ _OPTIONAL: Schema = {
     'OS-EXT-SRV-ATTR:host': NULLABLE_STRING,
     'OS-EXT-SRV-ATTR:hypervisor_hostname': NULLABLE_STRING,
     'OS-EXT-SRV-ATTR:instance_name': STRING,
-    'OS-EXT-SRV-ATTR:reservation_id': since('2.3', STRING),
-    'OS-EXT-SRV-ATTR:launch_index': since('2.3', INTEGER),
+    'OS-EXT-SRV-ATTR:reservation_id': since(mv.EXTENDED_SERVER_ATTRS, STRING),
+    'OS-EXT-SRV-ATTR:launch_index': since(mv.EXTENDED_SERVER_ATTRS, INTEGER),
     'OS-EXT-SRV-ATTR:hostname': since(
         '2.3 (administrators), 2.90 (everyone)', NULLABLE_STRING
     ),
-    'OS-EXT-SRV-ATTR:kernel_id': since('2.3', STRING),
-    'OS-EXT-SRV-ATTR:ramdisk_id': since('2.3', STRING),
-    'OS-EXT-SRV-ATTR:root_device_name': since('2.3', NULLABLE_STRING),
-    'OS-EXT-SRV-ATTR:user_data': since('2.3', NULLABLE_STRING),
-    'locked': since('2.9', BOOLEAN),
-    'host_status': since('2.16 (administrators)', STRING),
-    'description': since('2.19', NULLABLE_STRING),
-    'tags': since('2.26', STRINGS),
-    'trusted_image_certificates': since(
-        '2.63', {'type': ['array', 'null'], 'items': STRING}
+    'OS-EXT-SRV-ATTR:kernel_id': since(mv.EXTENDED_SERVER_ATTRS, STRING),
+    'OS-EXT-SRV-ATTR:ramdisk_id': since(mv.EXTENDED_SERVER_ATTRS, STRING),
+    'OS-EXT-SRV-ATTR:root_device_name': since(
+        mv.EXTENDED_SERVER_ATTRS, NULLABLE_STRING
     ),
-    'server_groups': since('2.71 (show, update, rebuild)', STRINGS),
-    'locked_reason': since('2.73', NULLABLE_STRING),
-    'pinned_availability_zone': since('2.96', NULLABLE_STRING),
-    'scheduler_hints': since('2.100', {'type': 'object'}),
+    'OS-EXT-SRV-ATTR:user_data': since(
+        mv.EXTENDED_SERVER_ATTRS, NULLABLE_STRING
+    ),
+    'locked': since(mv.SERVER_LOCKED, BOOLEAN),
+    'host_status': since(f'{mv.HOST_STATUS} (administrators)', STRING),
+    'description': since(mv.SERVER_DESCRIPTION, NULLABLE_STRING),
+    'tags': since(mv.SERVER_TAGS, STRINGS),
+    'trusted_image_certificates': since(
+        mv.TRUSTED_CERTS, {'type': ['array', 'null'], 'items': STRING}
+    ),
+    'server_groups': since(
+        f'{mv.SERVER_GROUPS_SHOWN} (show, update, rebuild)', STRINGS
+    ),
+    'locked_reason': since(mv.LOCKED_REASON, NULLABLE_STRING),
+    'pinned_availability_zone': since(
+        mv.PINNED_AVAILABILITY_ZONE, NULLABLE_STRING
+    ),
+    'scheduler_hints': since(mv.SCHEDULER_HINTS, {'type': 'object'}),
 }
 
 #: One server as show and detail render it.
@@ -169,5 +178,6 @@ _OUTPUT: Schema = obj({'output': STRING})
 #: others 202 or 204 without a body.
 ACTION_200: Schema = one_of(_PASSWORD, obj({}), _CONSOLE, _OUTPUT)
 ACTION_202: Schema = one_of(
-    wrapped('server', REBUILT), since('2.45', obj({'image_id': STRING}))
+    wrapped('server', REBUILT),
+    since(mv.IMAGE_ID_IN_BODY, obj({'image_id': STRING})),
 )
