@@ -26,6 +26,7 @@ from ironic_lite.conductor import allocations
 from ironic_lite.conductor import clean_state
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import configdrive as configdrive_mod
 from ironic_lite.conductor import deploy_steps as deploy_steps_mod
 from ironic_lite.conductor import deploy_wait
 from ironic_lite.conductor import inspection
@@ -400,6 +401,11 @@ class ConductorManager:
                     ]
                 values: dict[str, Any] = {'driver_internal_info': info}
                 if configdrive:
+                    if isinstance(configdrive, dict):
+                        # Upstream's build_configdrive: an ISO, packed.
+                        configdrive = configdrive_mod.build(
+                            node.uuid, node.name, configdrive
+                        )
                     # Upstream's _store_configdrive (no object store).
                     values['instance_info'] = {
                         **node.instance_info,

@@ -8,14 +8,17 @@ a ``flat`` network, with a port and the trait ``CUSTOM_GOLD``):
 * the server's port becomes a VIF of the node while it lives, and is
   detached when it is deleted;
 * its config drive (asked for) reaches the Bare Metal service as the
-  documents it builds the drive from: meta_data with the server's uuid,
-  key and metadata, and the user data as text; again on a rebuild;
+  documents it builds the drive from, and the conductor builds the ISO
+  (read back here with pycdlib): meta_data with the server's uuid, key
+  and metadata, and the user data as text; again on a rebuild;
 * the node's cleaning after the delete fails: the server's delete
   action (read for the deleted server at 2.58) ends in Error with an
   event whose traceback holds the node's last error.
 """
 
 import base64
+import gzip
+import io
 import json
 import sqlite3
 import uuid
@@ -24,6 +27,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
 import devstack_support as support
 import openstack
+import pycdlib
 import pytest
 
 from nova_lite.tests.integration import allinone
@@ -134,6 +138,25 @@ def _ironic_node_row(aio, node: str) -> dict:
     return json.loads(info or '{}')
 
 
+def _drive(info: dict) -> dict:
+    """The documents of the node's config drive: a gzipped, base64 ISO
+    9660 image labelled config-2."""
+    image = gzip.decompress(base64.b64decode(info['configdrive']))
+    assert image[32768 + 40 : 32768 + 48] == b'config-2'
+    reader = pycdlib.PyCdlib()
+    reader.open_fp(io.BytesIO(image))
+    found = {}
+    for name in ('meta_data.json', 'user_data'):
+        out = io.BytesIO()
+        reader.get_file_from_iso_fp(out, rr_path=f'/openstack/latest/{name}')
+        found[name] = out.getvalue()
+    reader.close()
+    return {
+        'meta_data': json.loads(found['meta_data.json']),
+        'user_data': found['user_data'].decode(),
+    }
+
+
 def _public_key() -> str:
     key = ed25519.Ed25519PrivateKey.generate().public_key()
     return key.public_bytes(
@@ -176,7 +199,7 @@ def test_traits_vifs_config_drive_and_a_failed_cleaning(aio):
     assert server.hypervisor_hostname == gold, server
     info = _ironic_node_row(aio, gold)
     assert info['traits'] == ['CUSTOM_GOLD']
-    drive = info['configdrive']
+    drive = _drive(info)
     assert drive['meta_data']['uuid'] == server.id
     assert drive['meta_data']['public_keys'] == {'mine': key}
     assert drive['meta_data']['meta'] == {'role': 'db'}
@@ -195,7 +218,7 @@ def test_traits_vifs_config_drive_and_a_failed_cleaning(aio):
         'rebuilt',
         interval=1,
     )
-    drive = _ironic_node_row(aio, gold)['configdrive']
+    drive = _drive(_ironic_node_row(aio, gold))
     assert drive['meta_data']['uuid'] == server.id, drive
     assert drive['user_data'] == USER_DATA
 
