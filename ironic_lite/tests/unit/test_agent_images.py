@@ -74,6 +74,16 @@ def _info(path: Path, fmt: str = 'raw', algo: str = 'sha512') -> dict:  # type: 
     }
 
 
+def _qcow2(raw: Path) -> Path:
+    """``raw`` converted by the real qemu-img."""
+    qcow2 = raw.with_name('image.qcow2')
+    subprocess.run(
+        ['qemu-img', 'convert', '-f', 'raw', '-O', 'qcow2', raw, qcow2],
+        check=True,
+    )
+    return qcow2
+
+
 def _read(disk: Path, length: int, offset: int = 0) -> bytes:
     with disk.open('rb') as handle:
         handle.seek(offset)
@@ -197,11 +207,7 @@ def test_a_qcow2_image_is_verified_then_converted(tmp_path):
     assert shutil.which('qemu-img'), 'qemu-img missing: Debian qemu-utils'
     disk = _disk(tmp_path / 'sda.img')
     raw, data = _image(tmp_path)
-    qcow2 = tmp_path / 'image.qcow2'
-    subprocess.run(
-        ['qemu-img', 'convert', '-f', 'raw', '-O', 'qcow2', raw, qcow2],
-        check=True,
-    )
+    qcow2 = _qcow2(raw)
     assert qcow2.read_bytes()[:4] == b'QFI\xfb'
     body = _prepare(disk, _info(qcow2, 'qcow2', 'sha256'))
     assert body['command_status'] == 'SUCCEEDED', body
@@ -220,11 +226,7 @@ def test_a_qcow2_image_is_verified_then_converted(tmp_path):
 def test_a_qcow2_with_a_wrong_hash_writes_nothing(tmp_path):
     disk = _disk(tmp_path / 'sda.img')
     raw, _data = _image(tmp_path)
-    qcow2 = tmp_path / 'image.qcow2'
-    subprocess.run(
-        ['qemu-img', 'convert', '-f', 'raw', '-O', 'qcow2', raw, qcow2],
-        check=True,
-    )
+    qcow2 = _qcow2(raw)
     info = _info(qcow2, 'qcow2')
     info['os_hash_value'] = 'f' * 128
     body = _prepare(disk, info)

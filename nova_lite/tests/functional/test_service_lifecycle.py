@@ -97,27 +97,29 @@ def test_deleted_compute_record_stops_reporting_with_one_error(stack, caplog):
     assert _compute_record('gone') is None
 
 
-def test_deleted_conductor_record_is_registered_again(stack):
+def _conductor_record(host):  # type: ignore[no-untyped-def]
+    ctx = lite_context.get_admin_context()
+    try:
+        return service_obj.Service.get_by_host_and_binary(
+            ctx, host, service_obj.CONDUCTOR_BINARY
+        )
+    except exception.ServiceNotFound:
+        return None
+
+
+def _started_conductor(stack):  # type: ignore[no-untyped-def]
     conf = stack.prepare()
     conductor = conductor_svc.conductor_service(conf)
     conductor.start()
     stack.add_cleanup(conductor.stop)
+    return conf
+
+
+def test_deleted_conductor_record_is_registered_again(stack):
+    conf = _started_conductor(stack)
     ctx = lite_context.get_admin_context()
-    first = service_obj.Service.get_by_host_and_binary(
-        ctx, conf.host, service_obj.CONDUCTOR_BINARY
-    )
-    service_db.service_destroy(ctx, first.id)
-
-    def registered_again():  # type: ignore[no-untyped-def]
-        try:
-            service_obj.Service.get_by_host_and_binary(
-                ctx, conf.host, service_obj.CONDUCTOR_BINARY
-            )
-        except exception.ServiceNotFound:
-            return False
-        return True
-
-    assert _wait(registered_again)
+    service_db.service_destroy(ctx, _conductor_record(conf.host).id)
+    assert _wait(lambda: _conductor_record(conf.host) is not None)
 
 
 def test_a_failed_register_again_is_tried_again(stack, monkeypatch):
@@ -125,14 +127,8 @@ def test_a_failed_register_again_is_tried_again(stack, monkeypatch):
     first new one: the conductor tries again at its next heartbeat and
     then keeps beating (it kept the record without an id and failed
     every second, "Cannot load 'id'", until it was restarted)."""
-    conf = stack.prepare()
-    conductor = conductor_svc.conductor_service(conf)
-    conductor.start()
-    stack.add_cleanup(conductor.stop)
+    conf = _started_conductor(stack)
     ctx = lite_context.get_admin_context()
-    first = service_obj.Service.get_by_host_and_binary(
-        ctx, conf.host, service_obj.CONDUCTOR_BINARY
-    )
     real_create = service_db.service_create
     refused = []
 
@@ -143,18 +139,10 @@ def test_a_failed_register_again_is_tried_again(stack, monkeypatch):
         return real_create(context, values)
 
     monkeypatch.setattr(service_db, 'service_create', create_once_refused)
-    service_db.service_destroy(ctx, first.id)
-
-    def beating_again():  # type: ignore[no-untyped-def]
-        try:
-            record = service_obj.Service.get_by_host_and_binary(
-                ctx, conf.host, service_obj.CONDUCTOR_BINARY
-            )
-        except exception.ServiceNotFound:
-            return None
-        return record
-
-    assert _wait(lambda: beating_again() is not None)
+    service_db.service_destroy(ctx, _conductor_record(conf.host).id)
+    assert _wait(lambda: _conductor_record(conf.host) is not None)
     assert refused == [conf.host]
-    seen = beating_again().last_seen_up
-    assert _wait(lambda: beating_again().last_seen_up > seen, timeout=15)
+    seen = _conductor_record(conf.host).last_seen_up
+    assert _wait(
+        lambda: _conductor_record(conf.host).last_seen_up > seen, timeout=15
+    )
