@@ -1,12 +1,17 @@
-"""Request context shared by the API, the RPC bus and the objects."""
+"""Request context shared by the API, the RPC bus and the objects.
+
+The database's transactions keep their state on the context
+(oslo.db's enginefacade); a process with a database grafts its
+properties on :class:`RequestContext` when it imports
+:mod:`lite_common.db`, so that a compute agent, which has none, does
+not import oslo.db and SQLAlchemy.
+"""
 
 from typing import Any
 
 from oslo_context import context
-from oslo_db.sqlalchemy import enginefacade
 
 
-@enginefacade.transaction_context_provider
 class RequestContext(context.RequestContext):
     """A request context that knows whether its caller is an admin.
 

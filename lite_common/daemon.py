@@ -7,12 +7,11 @@ restart cannot fix; anything else propagates with its traceback.
 """
 
 from collections.abc import Callable
+import sys
 from typing import Any
 
 from oslo_config import cfg
-from oslo_db import exception as db_exc
 from oslo_log import log as logging
-import sqlalchemy.exc
 
 from lite_common.exception import DatabaseUnavailable
 
@@ -34,6 +33,27 @@ def root_cause(exc: Exception) -> object:
     return getattr(inner, 'orig', None) or inner
 
 
+def _database_errors() -> tuple[
+    tuple[type[Exception], ...], tuple[type[Exception], ...]
+]:
+    """(could not connect, any other database error): the classes of
+    oslo.db and SQLAlchemy once this process has imported them. A
+    daemon without a database (a compute agent) does not import them:
+    none of their errors can reach it."""
+    connect: list[type[Exception]] = [DatabaseUnavailable]
+    other: list[type[Exception]] = []
+    if 'oslo_db.exception' in sys.modules:
+        from oslo_db import exception as db_exc
+
+        connect.append(db_exc.DBConnectionError)
+        other.append(db_exc.DBError)
+    if 'sqlalchemy.exc' in sys.modules:
+        from sqlalchemy import exc as sa_exc
+
+        connect.append(sa_exc.OperationalError)
+    return tuple(connect), tuple(other)
+
+
 def common_failure(
     name: str,
     exc: Exception,
@@ -43,22 +63,17 @@ def common_failure(
     """The line for configuration and database failures, else None."""
     if isinstance(exc, (*config_errors, cfg.Error, RuntimeError)):
         return f'{name} cannot start: {exc}'
-    if isinstance(
-        exc,
-        (
-            db_exc.DBConnectionError,
-            DatabaseUnavailable,
-            sqlalchemy.exc.OperationalError,
-        ),
-    ):
+    connect, other = _database_errors()
+    if isinstance(exc, connect):
         return (
             f'{name} cannot connect to the database: '
             f'{root_cause(exc)}. Check [database]connection and that '
             f'the server is up.'
         )
-    if isinstance(exc, db_exc.DBError):
+    if isinstance(exc, other):
+        inner = getattr(exc, 'inner_exception', None)
         return (
-            f'{name}: database error: {exc.inner_exception or exc}. '
+            f'{name}: database error: {inner or exc}. '
             f'Has "{sync_command}" been run?'
         )
     return None

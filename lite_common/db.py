@@ -26,8 +26,17 @@ from sqlalchemy.util import queue as sqla_queue
 
 from lite_common import db_opts
 from lite_common import db_retry
+from lite_common import timestamps
+from lite_common.context import RequestContext
 
 LOG = logging.getLogger(__name__)
+
+# The transactions of a process with a database keep their state on the
+# request context: enginefacade's properties (session, connection,
+# transaction), grafted here rather than where the context is defined,
+# which compute agents import too (see lite_common.context).
+enginefacade.transaction_context_provider(RequestContext)
+
 SQLITE_BUSY_TIMEOUT_MS = 30000
 #: ``[database]max_pool_size``, ``max_overflow`` and ``pool_timeout`` of
 #: both services: at most 15 connections per process (oslo.db's
@@ -88,9 +97,8 @@ def as_dict(row: Any) -> dict[str, Any]:
     }
 
 
-def utcnow() -> datetime.datetime:
-    """Naive UTC now, the form every timestamp column stores."""
-    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+#: Naive UTC now (:func:`lite_common.timestamps.utcnow`).
+utcnow = timestamps.utcnow
 
 
 class TimestampMixin:

@@ -42,6 +42,11 @@ run again, and its caller gets DatabaseUnavailable saying so
 request whether they stored something before the trouble
 (:func:`commit_count`), and a compute agent sends its conductor a call
 again only when it stored nothing (:func:`until_available`).
+
+A compute agent, which has no database, runs this module too (its RPC
+server and client): oslo.db and SQLAlchemy are therefore not imported
+here, and their errors are recognised once the process has imported
+them (:func:`_library_errors`: a process that never did meets none).
 """
 
 from collections.abc import Callable
@@ -50,19 +55,22 @@ import contextlib
 import functools
 import random
 import re
+import sys
 import threading
 import time
+from typing import TYPE_CHECKING
 from typing import Any
+from typing import NamedTuple
 from typing import ParamSpec
 from typing import TypeVar
 from typing import overload
 
-from oslo_db import exception as db_exc
 from oslo_log import log as logging
-import sqlalchemy as sa
-from sqlalchemy import event
 
 from lite_common import exception
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 LOG = logging.getLogger(__name__)
 
@@ -223,20 +231,50 @@ def _dbapi_transient(exc: BaseException) -> bool:
 _NOTHING = object()
 
 
+class _LibraryErrors(NamedTuple):
+    #: Errors that say "try again" by their class.
+    transient: tuple[type[BaseException], ...] = ()
+    #: SQLAlchemy's DB-API error: transient when its connection was
+    #: invalidated.
+    dbapi: tuple[type[BaseException], ...] = ()
+    #: The libraries' wrappers of a driver's error.
+    wrappers: tuple[type[BaseException], ...] = ()
+
+
+def _library_errors() -> _LibraryErrors:
+    """The error classes of oslo.db and SQLAlchemy, of those this
+    process has imported: a process that never imported one (a compute
+    agent) cannot meet its errors, and is not made to import it to tell
+    so."""
+    transient: list[type[BaseException]] = []
+    dbapi: list[type[BaseException]] = []
+    wrappers: list[type[BaseException]] = []
+    if 'oslo_db.exception' in sys.modules:
+        from oslo_db import exception as db_exc
+
+        transient += [db_exc.DBConnectionError, db_exc.DBDeadlock]
+        wrappers.append(db_exc.DBError)
+    if 'sqlalchemy.exc' in sys.modules:
+        from sqlalchemy import exc as sa_exc
+
+        transient.append(sa_exc.TimeoutError)
+        dbapi.append(sa_exc.DBAPIError)
+        wrappers.append(sa_exc.SQLAlchemyError)
+    return _LibraryErrors(tuple(transient), tuple(dbapi), tuple(wrappers))
+
+
 def is_transient(exc: BaseException) -> bool:
     """Whether ``exc`` (or what it wraps) is a database error that may
     go away by itself: see the module docstring. DatabaseUnavailable is
     not (it is the end of a wait)."""
     if isinstance(exc, exception.DatabaseUnavailable):
         return False
+    errors = _library_errors()
     for cause in _causes(exc):
-        if isinstance(
-            cause,
-            (db_exc.DBConnectionError, db_exc.DBDeadlock, sa.exc.TimeoutError),
-        ):
+        if isinstance(cause, errors.transient):
             return True
-        if isinstance(cause, sa.exc.DBAPIError) and (
-            cause.connection_invalidated
+        if isinstance(cause, errors.dbapi) and getattr(
+            cause, 'connection_invalidated', False
         ):
             return True
         if _dbapi_transient(cause):
@@ -252,8 +290,9 @@ def _driver_error(exc: BaseException) -> BaseException:
     """The driver's own error under ``exc`` (its message has neither the
     statement nor its parameters, which may hold secrets), else
     ``exc``."""
+    wrappers = _library_errors().wrappers
     for cause in _causes(exc):
-        if not isinstance(cause, (sa.exc.SQLAlchemyError, db_exc.DBError)):
+        if not isinstance(cause, wrappers):
             return cause
     return exc
 
@@ -353,8 +392,11 @@ def _always(_exc: BaseException) -> None:
 
 def _not_a_pool_timeout(exc: BaseException) -> None:
     """A pool that stayed full for its whole timeout is not waited for
-    again here (a caller's :func:`retried` may)."""
-    if isinstance(exc, sa.exc.TimeoutError):
+    again here (a caller's :func:`retried` may): only a pool, of a
+    process that imported SQLAlchemy, waits for a connection."""
+    from sqlalchemy import exc as sa_exc
+
+    if isinstance(exc, sa_exc.TimeoutError):
         raise exc
 
 
@@ -386,8 +428,9 @@ def until_available(what: str, call: Callable[[], R]) -> R:
 # -- what an attempt committed
 
 
-def track_commits(engine: sa.engine.Engine) -> None:
+def track_commits(engine: 'sa.engine.Engine') -> None:
     """Count this engine's committed write transactions per thread."""
+    from sqlalchemy import event
 
     @event.listens_for(engine, 'before_cursor_execute')
     def _before(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:

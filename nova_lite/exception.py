@@ -149,6 +149,18 @@ class ObjectActionError(NovaLiteException):
     msg_fmt = 'Object action %(action)s failed because: %(reason)s'
 
 
+class NoDatabase(ObjectActionError):
+    """A remotable method's body ran in a process without a database
+    (see :mod:`nova_lite.common.has_database`)."""
+
+    msg_fmt = (
+        '%(module)s.%(attribute)s needs the database, and this process '
+        'has none (nova_lite.db.api.configure has not run here): the '
+        'remotable call of a versioned object should have gone to the '
+        "conductor through the objects' indirection (indirection_api)"
+    )
+
+
 class VirtDriverError(NovaLiteException):
     msg_fmt = 'Virt driver error: %(reason)s'
 

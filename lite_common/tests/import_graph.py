@@ -3,6 +3,13 @@
 depth of the file (functions included: a deferred import is still an
 import of the process that runs it).
 
+Imports in the body of an ``if TYPE_CHECKING:`` (or ``if
+typing.TYPE_CHECKING:``) block are left out: only a type checker runs
+them, no process does (an object module names its database module
+there for mypy, and reaches it at run time only in a process that has
+a database: ``nova_lite.objects.base.database_module``). Their ``else``
+branch is a runtime import like any other.
+
 Only the four packages count (``nova_lite``, ``ironic_lite``,
 ``lite_common``, ``stacklite``), without their tests.
 """
@@ -61,6 +68,27 @@ def _named(
     return found
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``<module>.TYPE_CHECKING``."""
+    if isinstance(test, ast.Name):
+        return test.id == 'TYPE_CHECKING'
+    return isinstance(test, ast.Attribute) and test.attr == 'TYPE_CHECKING'
+
+
+def _runtime_imports(tree: ast.AST) -> Iterable[ast.Import | ast.ImportFrom]:
+    """Every import statement of ``tree`` but those only a type checker
+    runs (in the body of an ``if TYPE_CHECKING:``)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
 def build(root: Path = ROOT) -> Graph:
     files = _module_files(root)
     modules = set(files)
@@ -68,11 +96,10 @@ def build(root: Path = ROOT) -> Graph:
     for module, path in files.items():
         tree = ast.parse(path.read_text(), str(path))
         imported: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                imported |= _named(
-                    node, module, path.name == '__init__.py', modules
-                )
+        for node in _runtime_imports(tree):
+            imported |= _named(
+                node, module, path.name == '__init__.py', modules
+            )
         imported.discard(module)
         graph[module] = imported
     return graph

@@ -18,12 +18,16 @@ PROJECT = 'nova-lite'
 
 
 def load_config(
-    argv: list[str], name: str, conf: cfg.ConfigOpts | None = None
+    argv: list[str],
+    name: str,
+    conf: cfg.ConfigOpts | None = None,
+    database: bool = True,
 ) -> cfg.ConfigOpts:
-    """Register options, parse the command line and files, set up logs."""
+    """Register options, parse the command line and files, set up logs
+    (``database``: see :func:`nova_lite.conf.register_all`)."""
     private.restrict_umask()
     conf = conf or cfg.CONF
-    nova_conf.register_all(conf)
+    nova_conf.register_all(conf, database)
     try:
         conf(argv, project=PROJECT, prog=name)
     except cfg.Error as exc:

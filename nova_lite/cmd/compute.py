@@ -1,10 +1,13 @@
 """nova-lite-compute: the agent on one hypervisor host.
 
-It has no database configuration: every object call goes to the
-conductor over RPC. It refuses to start (exit 78) when its identity
-checks fail, and (exit 1) while another live process holds its host
-name; it stops (exit 78) when it finds that another process took its
-host name over (see nova_lite/compute/holder.py).
+It has no database configuration (no ``[database]`` options): every
+object call goes to the conductor over RPC, and it imports neither the
+database layer nor oslo.db and SQLAlchemy (see
+nova_lite/tests/unit/test_agent_has_no_database.py). It refuses to
+start (exit 78) when its identity checks fail, and (exit 1) while
+another live process holds its host name; it stops (exit 78) when it
+finds that another process took its host name over (see
+nova_lite/compute/holder.py).
 """
 
 import sys
@@ -20,7 +23,9 @@ from nova_lite.objects import base as objects_base
 
 
 def main() -> int:
-    conf = common.load_config(sys.argv[1:], 'nova-lite-compute')
+    conf = common.load_config(
+        sys.argv[1:], 'nova-lite-compute', database=False
+    )
 
     def body() -> int:
         objects_base.set_default_indirection(

@@ -4,7 +4,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
-from lite_common import db as lite_db
+from lite_common import timestamps
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import power_state
@@ -35,7 +35,7 @@ def fault(message: str) -> dict[str, Any]:
     return {
         'code': 500,
         'message': message[:255],
-        'created': lite_db.utcnow().isoformat() + 'Z',
+        'created': timestamps.utcnow().isoformat() + 'Z',
     }
 
 
@@ -83,7 +83,7 @@ def build(context: RequestContext, driver: Any, instance: Any) -> None:
     instance.vm_state = states.ACTIVE
     instance.task_state = None
     instance.power_state = power_state.RUNNING
-    instance.launched_at = lite_db.utcnow()
+    instance.launched_at = timestamps.utcnow()
     outcome = save(instance, [states.SPAWNING])
     if outcome == DELETED:
         LOG.info(

@@ -29,7 +29,7 @@ from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.objects.instance import Instance
 from nova_lite.objects.migration import Migration
-from nova_lite.scheduler import claims
+from nova_lite.scheduler import claim_terms
 
 LOG = logging.getLogger(__name__)
 
@@ -61,12 +61,12 @@ def _claimed(node: Any, instance: Instance, migration: Migration) -> bool:
     result = migration.claim_destination(
         node.id, instance.vcpus, instance.memory_mb, instance.root_gb
     )
-    if result == claims.CLAIMED:
+    if result == claim_terms.CLAIMED:
         return True
-    if result == claims.ALREADY_CLAIMED:
+    if result == claim_terms.ALREADY_CLAIMED:
         # A repeated request, or a resumption: go on unless it ended.
         return bool(migration.status == 'pre-migrating')
-    if result == claims.NO_ROOM:
+    if result == claim_terms.NO_ROOM:
         LOG.warning(
             'Evacuation %s cannot claim %s: no room',
             migration.uuid,
@@ -79,7 +79,7 @@ def _claimed(node: Any, instance: Instance, migration: Migration) -> bool:
             f'Evacuation to {node.host} failed: the node no longer has room.',
         )
         return False
-    if result == claims.GROUP_POLICY:
+    if result == claim_terms.GROUP_POLICY:
         LOG.warning(
             'Evacuation %s cannot claim %s: another member of the '
             "instance's server group holds the host now",

@@ -30,7 +30,7 @@ from nova_lite.objects import compute_node as cn_obj
 from nova_lite.objects import migration as migration_obj
 from nova_lite.objects.instance import Instance
 from nova_lite.objects.migration import Migration
-from nova_lite.scheduler import claims
+from nova_lite.scheduler import claim_terms
 
 LOG = logging.getLogger(__name__)
 
@@ -193,7 +193,7 @@ def prep_resize(
     back to the conductor (see :func:`_refused`)."""
     flavor = instance.new_flavor or instance.flavor or {}
     result = migration.claim_resize(node.id, *_flavor_resources(flavor))
-    if result == claims.NO_ROOM:
+    if result == claim_terms.NO_ROOM:
         _refused(
             context,
             conductor,
@@ -204,7 +204,7 @@ def prep_resize(
             max_attempts,
         )
         return
-    if result == claims.GROUP_POLICY:
+    if result == claim_terms.GROUP_POLICY:
         _refused(
             context,
             conductor,
@@ -216,11 +216,11 @@ def prep_resize(
         )
         return
     waiting = (
-        result == claims.ALREADY_CLAIMED
+        result == claim_terms.ALREADY_CLAIMED
         and migration.status == 'pre-migrating'
         and instance.task_state == states.RESIZE_PREP
     )
-    if result != claims.CLAIMED and not waiting:
+    if result != claim_terms.CLAIMED and not waiting:
         LOG.info(
             'Migration %s is %s (destination %s, %s): a repeated or '
             'stale request, nothing to do here',
@@ -233,7 +233,7 @@ def prep_resize(
         return
     LOG.info(
         '%s %s for migration %s (dest_compute_id %s)',
-        'Claimed' if result == claims.CLAIMED else 'Claimed before:',
+        'Claimed' if result == claim_terms.CLAIMED else 'Claimed before:',
         node.hypervisor_hostname,
         migration.uuid,
         migration.dest_compute_id,

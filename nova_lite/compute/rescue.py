@@ -32,7 +32,7 @@ from typing import Any
 
 from oslo_log import log as logging
 
-from lite_common import db as lite_db
+from lite_common import timestamps
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.common import instance_ops
@@ -106,7 +106,7 @@ def rescue(
     except Exception as exc:
         _failed(instance, states.RESCUING, 'Rescue', exc)
         return
-    instance.launched_at = lite_db.utcnow()
+    instance.launched_at = timestamps.utcnow()
     _ended(
         instance,
         states.RESCUING,
@@ -143,7 +143,7 @@ def unrescue_due(
 ) -> int:
     """Periodic (``rescue_timeout`` > 0): unrescue the servers rescued
     here over ``after`` seconds ago; how many. One query."""
-    horizon = lite_db.utcnow() - datetime.timedelta(seconds=after)
+    horizon = timestamps.utcnow() - datetime.timedelta(seconds=after)
     done = 0
     for _node, instance in instance_ops.on_nodes(
         context, nodes, {'vm_state': [states.RESCUED]}

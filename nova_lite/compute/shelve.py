@@ -25,7 +25,7 @@ from typing import cast
 
 from oslo_log import log as logging
 
-from lite_common import db as lite_db
+from lite_common import timestamps
 from lite_common.context import RequestContext
 from nova_lite.common import instance_ops
 from nova_lite.common import power_state
@@ -77,7 +77,7 @@ def shelve(
     offload_now = conf.shelved_offload_time == 0
     instance.system_metadata = {
         **instance.system_metadata,
-        'shelved_at': lite_db.utcnow().isoformat(),
+        'shelved_at': timestamps.utcnow().isoformat(),
         'shelved_host': host,
     }
     instance.vm_state = states.SHELVED
@@ -238,7 +238,7 @@ def offload_due(
 ) -> int:
     """Periodic (``shelved_offload_time`` > 0): offload the servers
     shelved here over ``after`` seconds ago; how many. One query."""
-    horizon = lite_db.utcnow() - datetime.timedelta(seconds=after)
+    horizon = timestamps.utcnow() - datetime.timedelta(seconds=after)
     done = 0
     for _node, instance in instance_ops.on_nodes(
         context, nodes, {'vm_state': [states.SHELVED]}

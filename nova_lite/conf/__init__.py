@@ -7,7 +7,6 @@ Nothing registers at import time: every entry point calls
 from oslo_config import cfg
 from oslo_log import log as logging
 
-from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common.metrics import opts as metrics_opts
 from lite_common.wsgi import auth
@@ -37,15 +36,21 @@ _MODULES = (
 )
 
 
-def register_all(conf: cfg.ConfigOpts) -> None:
-    """Register every nova_lite option on ``conf`` (idempotent)."""
+def register_all(conf: cfg.ConfigOpts, database: bool = True) -> None:
+    """Register every nova_lite option on ``conf`` (idempotent); the
+    ``[database]`` options (oslo.db's and ours) unless ``database`` is
+    false: a compute agent has no database, and does not import oslo.db
+    and SQLAlchemy for options it never reads."""
     for module in _MODULES:
         module.register_opts(conf)
     auth.register_opts(conf)
     metrics_opts.register_opts(conf)
     rpc.register_opts(conf, 'nova_lite')
     rpc.allow_remote_exceptions('nova_lite.exception')
-    lite_db.set_defaults(conf)
+    if database:
+        from lite_common import db as lite_db
+
+        lite_db.set_defaults(conf)
     try:
         logging.register_options(conf)
     except cfg.ArgsAlreadyParsedError:

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from lite_common import db as lite_db
 from lite_common import db_retry
 from nova_lite import exception
+from nova_lite.common import has_database
 
 context_manager = lite_db.make_context_manager()
 
@@ -30,7 +31,10 @@ retried = db_retry.retried
 
 def configure(conf: cfg.ConfigOpts, command: bool = False) -> None:
     """Point the transaction context at ``[database]connection``
-    (``command``: see :func:`lite_common.db.configure_database`)."""
+    (``command``: see :func:`lite_common.db.configure_database`): this
+    process has a database from now on, and the versioned objects run
+    their remotable methods' bodies here (see
+    :mod:`nova_lite.common.has_database`)."""
     if not conf.database.connection:
         raise exception.ConfigError(
             '[database]connection is not set: nova-lite-api and '
@@ -38,6 +42,7 @@ def configure(conf: cfg.ConfigOpts, command: bool = False) -> None:
             'mysql+pymysql://nova:PASSWORD@HOST/nova_lite.'
         )
     lite_db.configure_database(context_manager, conf, command)
+    has_database.enable()
 
 
 def get_engine() -> sa.engine.Engine:

@@ -6,11 +6,19 @@ API, the conductor and compute agents in one process, the indirection
 is chosen per thread: :func:`remote_objects` routes the calls made in
 its block through the conductor, while other threads (API, conductor)
 keep the process default (normally: the database).
+
+The bodies of the remotable methods call the database layer, which a
+compute agent does not import: an object module reaches it through
+:func:`database_module`, imported at its first use in a process that has
+a database (the API, the conductor; see
+:mod:`nova_lite.common.has_database`), and a clear error elsewhere.
 """
 
 from collections.abc import Iterator
 import contextlib
+import importlib
 import threading
+from types import ModuleType
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import Self
@@ -20,6 +28,8 @@ from oslo_versionedobjects import fields
 
 from lite_common import rpc
 from lite_common.context import RequestContext
+from nova_lite import exception
+from nova_lite.common import has_database
 
 _local = threading.local()
 _UNSET = object()
@@ -121,6 +131,53 @@ def remote_objects(api: Any) -> Iterator[None]:
             del _local.api
         else:
             _local.api = previous
+
+
+class DatabaseModule:
+    """A module of the database layer (``nova_lite.db.*``, or one that
+    imports it, as the scheduler's claims do) for the bodies of
+    remotable methods: imported at the first use of one of its names,
+    and only in a process that has a database (see
+    :mod:`nova_lite.common.has_database`).
+
+    Elsewhere (a compute agent) a remotable call goes to the conductor
+    through ``indirection_api``: a body that runs there anyway raises
+    :class:`~nova_lite.exception.NoDatabase` and imports nothing.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._module: ModuleType | None = None
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith('__'):
+            # Introspection (copy, mock, inspect) is not a database call.
+            raise AttributeError(attribute)
+        if not has_database.enabled():
+            raise exception.NoDatabase(module=self._name, attribute=attribute)
+        if self._module is None:
+            self._module = importlib.import_module(self._name)
+        return getattr(self._module, attribute)
+
+    def __repr__(self) -> str:
+        return f'<database module {self._name}>'
+
+
+def database_module(name: str) -> DatabaseModule:
+    """The module ``name`` (dotted: ``nova_lite.db.instances``) as an
+    object module's remotable bodies use it: an object module says
+
+    .. code-block:: python
+
+        if TYPE_CHECKING:
+            from nova_lite.db import instances as db
+        else:
+            db = base.database_module('nova_lite.db.instances')
+
+    so that the type checker reads the real module, and a process
+    without a database never imports it.
+    """
+    return DatabaseModule(name)
 
 
 TIMESTAMP_FIELDS: dict[str, fields.Field[Any]] = {

@@ -1,12 +1,18 @@
 """The ComputeNode object: one hypervisor node and its resources."""
 
+from typing import TYPE_CHECKING
+
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
 from lite_common.context import RequestContext
 from nova_lite import exception
-from nova_lite.db import compute_nodes as db
 from nova_lite.objects import base
+
+if TYPE_CHECKING:
+    from nova_lite.db import compute_nodes as db
+else:
+    db = base.database_module('nova_lite.db.compute_nodes')
 
 
 @base.NovaLiteObjectRegistry.register

@@ -1,13 +1,18 @@
 """The Flavor object."""
 
+from typing import TYPE_CHECKING
 from typing import Any
 
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
 from lite_common.context import RequestContext
-from nova_lite.db import flavors as db
 from nova_lite.objects import base
+
+if TYPE_CHECKING:
+    from nova_lite.db import flavors as db
+else:
+    db = base.database_module('nova_lite.db.flavors')
 
 
 @base.NovaLiteObjectRegistry.register

@@ -7,6 +7,7 @@ conductor, in the transaction that writes them, so the integer link and
 the names cannot drift apart.
 """
 
+from typing import TYPE_CHECKING
 from typing import Any
 
 from oslo_log import log as logging
@@ -15,10 +16,16 @@ from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
 from lite_common.context import RequestContext
-from nova_lite.db import images
-from nova_lite.db import instances as db
-from nova_lite.db import links
 from nova_lite.objects import base
+
+if TYPE_CHECKING:
+    from nova_lite.db import images
+    from nova_lite.db import instances as db
+    from nova_lite.db import links
+else:
+    images = base.database_module('nova_lite.db.images')
+    db = base.database_module('nova_lite.db.instances')
+    links = base.database_module('nova_lite.db.links')
 
 LOG = logging.getLogger(__name__)
 

@@ -11,6 +11,7 @@ the failure: a fault-like message, as upstream's since 2.84).
 from collections.abc import Iterator
 import contextlib
 import traceback as tb
+from typing import TYPE_CHECKING
 from typing import Any
 
 from oslo_log import log as logging
@@ -21,8 +22,12 @@ from lite_common.context import RequestContext
 from lite_common.exception import LiteException
 from nova_lite import exception
 from nova_lite.common import states
-from nova_lite.db import instance_actions as db
 from nova_lite.objects import base
+
+if TYPE_CHECKING:
+    from nova_lite.db import instance_actions as db
+else:
+    db = base.database_module('nova_lite.db.instance_actions')
 
 LOG = logging.getLogger(__name__)
 

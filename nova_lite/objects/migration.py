@@ -1,5 +1,6 @@
 """The Migration object: every move of an instance is recorded."""
 
+from typing import TYPE_CHECKING
 from typing import Any
 
 from oslo_config import cfg
@@ -9,9 +10,18 @@ from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
 from lite_common.context import RequestContext
-from nova_lite.db import links
-from nova_lite.db import migrations as db
 from nova_lite.objects import base
+
+if TYPE_CHECKING:
+    from nova_lite.db import links
+    from nova_lite.db import migrations as db
+    from nova_lite.scheduler import claims
+    from nova_lite.scheduler import constraints
+else:
+    links = base.database_module('nova_lite.db.links')
+    db = base.database_module('nova_lite.db.migrations')
+    claims = base.database_module('nova_lite.scheduler.claims')
+    constraints = base.database_module('nova_lite.scheduler.constraints')
 
 MIGRATION_TYPES = ('migration', 'resize', 'live-migration', 'evacuation')
 
@@ -92,9 +102,6 @@ class Migration(base.NovaLiteObject):
         memory_mb: int,
         root_gb: int,
     ) -> str:
-        from nova_lite.scheduler import claims
-        from nova_lite.scheduler import constraints
-
         # The group is read before the claim's transaction, whose first
         # statement locks it (see scheduler.constraints).
         request = claims.Request(
@@ -114,8 +121,6 @@ class Migration(base.NovaLiteObject):
     ) -> str:
         """The destination's claim of an evacuation (see
         claims.claim_for_migration); the object is reloaded."""
-        from nova_lite.scheduler import claims
-
         return self._claim(
             claims.claim_for_migration, node_id, vcpus, memory_mb, root_gb
         )
@@ -126,8 +131,6 @@ class Migration(base.NovaLiteObject):
     ) -> str:
         """The destination's claim of a cold migration or resize (the
         new flavor's resources; see claims.claim_for_resize)."""
-        from nova_lite.scheduler import claims
-
         return self._claim(
             claims.claim_for_resize, node_id, vcpus, memory_mb, root_gb
         )

@@ -1,6 +1,7 @@
 """The Service object: one nova_lite daemon on one host."""
 
 import datetime
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Protocol
 
@@ -11,9 +12,14 @@ from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields
 
 from lite_common.context import RequestContext
-from nova_lite.db import service_identity
-from nova_lite.db import services as db
 from nova_lite.objects import base
+
+if TYPE_CHECKING:
+    from nova_lite.db import service_identity
+    from nova_lite.db import services as db
+else:
+    service_identity = base.database_module('nova_lite.db.service_identity')
+    db = base.database_module('nova_lite.db.services')
 
 # Bumped whenever a service gains a behaviour others must know about.
 # 1: the first release. 2: compute agents keep a compute_id file (a

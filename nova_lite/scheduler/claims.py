@@ -11,7 +11,6 @@ from collections.abc import Callable
 import datetime
 from typing import Any
 from typing import NamedTuple
-from typing import cast
 
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -29,62 +28,26 @@ from nova_lite.db import models
 from nova_lite.objects.service import COMPUTE_BINARY
 from nova_lite.scheduler import constraints
 from nova_lite.scheduler import diagnosis
+from nova_lite.scheduler.claim_terms import ALREADY_CLAIMED as ALREADY_CLAIMED
+from nova_lite.scheduler.claim_terms import CLAIMED as CLAIMED
+from nova_lite.scheduler.claim_terms import GROUP_POLICY as GROUP_POLICY
+from nova_lite.scheduler.claim_terms import NO_ROOM as NO_ROOM
+from nova_lite.scheduler.claim_terms import NOT_CLAIMABLE as NOT_CLAIMABLE
+from nova_lite.scheduler.claim_terms import (
+    WHOLE_MACHINE_TYPE as WHOLE_MACHINE_TYPE,
+)
+from nova_lite.scheduler.claim_terms import (
+    counted_resources as counted_resources,
+)
+from nova_lite.scheduler.claim_terms import (
+    flavor_resource_class as flavor_resource_class,
+)
+from nova_lite.scheduler.claim_terms import flavor_traits as flavor_traits
 
 LOG = logging.getLogger(__name__)
 CN = models.ComputeNode
 SVC = models.Service
 INST = models.Instance
-
-
-#: The hypervisor type of nodes that are whole machines (the ironic
-#: virt driver's).
-WHOLE_MACHINE_TYPE = 'ironic'
-
-
-def flavor_resource_class(flavor: dict[str, Any] | None) -> str | None:
-    """The custom resource class a flavor asks one of
-    (``resources:CUSTOM_BAREMETAL=1``), None for a share of a
-    hypervisor."""
-    for key, value in ((flavor or {}).get('extra_specs') or {}).items():
-        if key.startswith('resources:CUSTOM_') and str(value).strip() == '1':
-            return cast('str | None', key.removeprefix('resources:'))
-    return None
-
-
-def flavor_traits(
-    flavor: dict[str, Any] | None,
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(required, forbidden) traits of a flavor's extra specs
-    (``trait:<NAME>=required`` / ``forbidden``, as upstream), sorted."""
-    wanted: dict[str, list[str]] = {'required': [], 'forbidden': []}
-    for key, value in ((flavor or {}).get('extra_specs') or {}).items():
-        kind = str(value).strip().lower()
-        if key.startswith('trait:') and kind in wanted:
-            wanted[kind].append(key.removeprefix('trait:'))
-    return tuple(sorted(wanted['required'])), tuple(
-        sorted(wanted['forbidden'])
-    )
-
-
-def counted_resources(
-    flavor: dict[str, Any] | None, vcpus: int, memory_mb: int, root_gb: int
-) -> tuple[int, int, int]:
-    """(vCPU, RAM, disk) a placement counts: the flavor's, unless its
-    extra specs override one (``resources:VCPU=0`` etc., as a bare
-    metal flavor does)."""
-    specs = (flavor or {}).get('extra_specs') or {}
-
-    def counted(key: str, default: int) -> int:
-        try:
-            return max(0, int(specs.get(f'resources:{key}', default)))
-        except (TypeError, ValueError):
-            return default
-
-    return (
-        counted('VCPU', vcpus),
-        counted('MEMORY_MB', memory_mb),
-        counted('DISK_GB', root_gb),
-    )
 
 
 class Request(NamedTuple):
@@ -367,16 +330,6 @@ def select_destination(
             f'enabled, up compute service{constraints.describe(req)}.'
         )
     return nodes[0]
-
-
-# What a destination's claim of a move found.
-CLAIMED = 'claimed'
-ALREADY_CLAIMED = 'already-claimed'  # by this node, earlier: go on
-NO_ROOM = 'no-room'
-# The instance's server group's hard policy forbids the node's host
-# (checked under the group's lock: another member got there first).
-GROUP_POLICY = 'group-policy'
-NOT_CLAIMABLE = 'not-claimable'  # ended, or claimed by another node
 
 
 class _NoClaim(Exception):

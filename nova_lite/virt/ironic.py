@@ -39,7 +39,7 @@ from nova_lite import exception
 from nova_lite.common import power_state
 from nova_lite.common import requested_ports
 from nova_lite.objects import service as service_obj
-from nova_lite.scheduler import claims
+from nova_lite.scheduler import claim_terms
 from nova_lite.virt import driver
 from nova_lite.virt import ironic_cleaning
 from nova_lite.virt import ironic_configdrive
@@ -335,7 +335,7 @@ class IronicDriver(driver.ComputeDriver):
             'root_gb': str(instance.root_gb),
             'display_name': instance.display_name or '',
         }
-        required, _forbidden = claims.flavor_traits(instance.flavor)
+        required, _forbidden = claim_terms.flavor_traits(instance.flavor)
         if required:
             info['traits'] = list(required)
         try:
