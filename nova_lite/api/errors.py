@@ -4,9 +4,11 @@
 name of their own are ``computeFault``.
 """
 
+import html
 import json
 
 import webob
+from webob.acceptparse import create_accept_header
 
 FAULT_NAMES = {
     400: 'badRequest',
@@ -34,11 +36,28 @@ def compute_error(
 def image_error(
     status: int, message: str, req: webob.Request
 ) -> tuple[str, bytes]:
-    """The Image API's error body (as Glance renders webob errors)."""
-    title = webob.exc.status_map.get(status)
-    body = {
-        'code': status,
-        'title': title.title if title else 'Error',
-        'message': message,
-    }
-    return 'application/json', json.dumps(body).encode()
+    """The Image API's error body, as Glance's webob renders it: by the
+    Accept header, HTML (also without one: what python-glanceclient,
+    which sends none, parses), JSON (``{code, title, message}``) or
+    plain text."""
+    error = webob.exc.status_map.get(status)
+    title = error.title if error else 'Error'
+    offers = create_accept_header(
+        req.headers.get('Accept', '')
+    ).acceptable_offers(offers=['text/html', 'application/json'])
+    match = offers[0][0] if offers else None
+    if match == 'application/json':
+        body = {'code': status, 'title': title, 'message': message}
+        return 'application/json', json.dumps(body).encode()
+    if match == 'text/html':
+        heading = f'{status} {title}'
+        page = (
+            f'<html>\n <head>\n  <title>{heading}</title>\n </head>\n'
+            f' <body>\n  <h1>{heading}</h1>\n  {html.escape(message)}'
+            '<br /><br />\n\n\n\n </body>\n</html>'
+        )
+        return 'text/html; charset=UTF-8', page.encode()
+    return (
+        'text/plain; charset=UTF-8',
+        f'{status} {title}\n\n{message}\n\n   '.encode(),
+    )

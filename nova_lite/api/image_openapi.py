@@ -36,6 +36,10 @@ ERROR_SCHEMA: dict[str, Any] = {
 
 _TEXT: dict[str, Any] = {'type': 'string'}
 _BINARY: dict[str, Any] = {'type': 'string', 'format': 'binary'}
+_SCHEMA: dict[str, Any] = {
+    'type': 'object',
+    'required': ['name', 'properties', 'links'],
+}
 _LIST_QUERY: dict[str, dict[str, Any]] = {
     'limit': {'type': 'integer', 'minimum': 0, 'maximum': 2**31 - 1},
     'marker': _TEXT,
@@ -72,6 +76,8 @@ def descriptions() -> openapi.Descriptions:
         image_data.download: answers_with(
             {200: _BINARY, 204: None, 206: _BINARY}
         ),
+        images.show_image_schema: answers_with({200: _SCHEMA}),
+        images.show_images_schema: answers_with({200: _SCHEMA}),
         images.show_openapi: answers_with(
             {200: {'type': 'object', 'required': ['openapi', 'paths']}}
         ),

@@ -318,6 +318,8 @@ IMAGE_ROUTES: RouteTable = {
         'PATCH': images.update_image,
         'DELETE': images.delete_image,
     },
+    '/image/v2/schemas/image': {'GET': images.show_image_schema},
+    '/image/v2/schemas/images': {'GET': images.show_images_schema},
     '/image/v2/images/{image_id}/file': {
         'PUT': image_data.upload,
         'GET': image_data.download,

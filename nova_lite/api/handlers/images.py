@@ -17,6 +17,7 @@ import webob.exc
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.api import util
+from nova_lite.api.schemas import image_documents as documents
 from nova_lite.api.schemas import images as schema
 from nova_lite.compute_api import visibility
 from nova_lite.db import images as db
@@ -329,6 +330,18 @@ def delete_image(req: webob.Request) -> webob.Response:
     db.image_destroy(util.context(req), row['id'])
     util.deps(req).image_store.delete(row['id'])
     return webob.Response(status=204)
+
+
+def show_image_schema(req: webob.Request) -> webob.Response:
+    """GET /v2/schemas/image: the image document's JSON schema."""
+    util.authorize(req, 'image:get_images')
+    return util.json_response(documents.IMAGE)
+
+
+def show_images_schema(req: webob.Request) -> webob.Response:
+    """GET /v2/schemas/images: the image list's JSON schema."""
+    util.authorize(req, 'image:get_images')
+    return util.json_response(documents.IMAGES)
 
 
 def show_openapi(req: webob.Request) -> webob.Response:

@@ -163,3 +163,59 @@ def test_a_stored_image_is_never_half_visible(cloud, tmp_path):
     )
     with pytest.raises(ValueError):
         target.path('../etc/passwd')
+
+
+def test_python_glanceclient_uploads_and_downloads(cloud, tmp_path):
+    """python-glanceclient's v2 API on a keystoneauth session: upload,
+    then the data, which glanceclient verifies (do_checksum) against
+    the image's hash."""
+    import glanceclient
+    from keystoneauth1 import session as ks_session
+    from keystoneauth1.http_basic import HTTPBasicAuth
+
+    clouds, data, _store = cloud
+    base = support.yaml.safe_load(clouds.read_text())['clouds'][
+        'stacklite-demo'
+    ]['image_endpoint_override']
+    auth = HTTPBasicAuth(
+        username='demo', password=USERS['demo'], endpoint=base
+    )
+    glance = glanceclient.Client(
+        '2', session=ks_session.Session(auth=auth), endpoint=base
+    )
+    image = glance.images.create(
+        name='glance-image', disk_format='raw', container_format='bare'
+    )
+    assert image['status'] == 'queued'
+    with open(data, 'rb') as stream:
+        glance.images.upload(image['id'], stream, image_size=SIZE)
+    shown = glance.images.get(image['id'])
+    assert (shown['status'], shown['size']) == ('active', SIZE)
+    got = b''.join(glance.images.data(image['id'], do_checksum=True))
+    assert got == data.read_bytes()
+    glance.images.delete(image['id'])
+
+
+def test_python_glanceclient_reads_our_errors(cloud):
+    """glanceclient sends no Accept header: errors come as webob's plain
+    text, as from Glance (a JSON error made it fail with an
+    AttributeError instead of raising HTTPNotFound)."""
+    import glanceclient
+    from glanceclient import exc as glance_exc
+    from keystoneauth1 import session as ks_session
+    from keystoneauth1.http_basic import HTTPBasicAuth
+
+    clouds, _data, _store = cloud
+    base = support.yaml.safe_load(clouds.read_text())['clouds'][
+        'stacklite-demo'
+    ]['image_endpoint_override']
+    auth = HTTPBasicAuth(
+        username='demo', password=USERS['demo'], endpoint=base
+    )
+    glance = glanceclient.Client(
+        '2', session=ks_session.Session(auth=auth), endpoint=base
+    )
+    missing = '5d0c6b4e-3f1a-4b2c-9d8e-7f6a5b4c3d2e'
+    with pytest.raises(glance_exc.HTTPNotFound) as info:
+        glance.images.get(missing)
+    assert f'No image found with ID {missing}' in str(info.value)
