@@ -9,6 +9,7 @@ The bytes are random and larger than a chunk (the store streams them in
 
 import hashlib
 import os
+from pathlib import Path
 import stat
 from typing import Any
 
@@ -165,24 +166,30 @@ def test_a_stored_image_is_never_half_visible(cloud, tmp_path):
         target.path('../etc/passwd')
 
 
-def test_python_glanceclient_uploads_and_downloads(cloud, tmp_path):
-    """python-glanceclient's v2 API on a keystoneauth session: upload,
-    then the data, which glanceclient verifies (do_checksum) against
-    the image's hash."""
+def _glance(clouds: Path) -> Any:
+    """python-glanceclient's v2 client on a keystoneauth session (the
+    demo user's http_basic credentials)."""
     import glanceclient
     from keystoneauth1 import session as ks_session
     from keystoneauth1.http_basic import HTTPBasicAuth
 
-    clouds, data, _store = cloud
     base = support.yaml.safe_load(clouds.read_text())['clouds'][
         'stacklite-demo'
     ]['image_endpoint_override']
     auth = HTTPBasicAuth(
         username='demo', password=USERS['demo'], endpoint=base
     )
-    glance = glanceclient.Client(
+    return glanceclient.Client(
         '2', session=ks_session.Session(auth=auth), endpoint=base
     )
+
+
+def test_python_glanceclient_uploads_and_downloads(cloud, tmp_path):
+    """python-glanceclient's v2 API on a keystoneauth session: upload,
+    then the data, which glanceclient verifies (do_checksum) against
+    the image's hash."""
+    clouds, data, _store = cloud
+    glance = _glance(clouds)
     image = glance.images.create(
         name='glance-image', disk_format='raw', container_format='bare'
     )
@@ -200,21 +207,10 @@ def test_python_glanceclient_reads_our_errors(cloud):
     """glanceclient sends no Accept header: errors come as webob's plain
     text, as from Glance (a JSON error made it fail with an
     AttributeError instead of raising HTTPNotFound)."""
-    import glanceclient
     from glanceclient import exc as glance_exc
-    from keystoneauth1 import session as ks_session
-    from keystoneauth1.http_basic import HTTPBasicAuth
 
     clouds, _data, _store = cloud
-    base = support.yaml.safe_load(clouds.read_text())['clouds'][
-        'stacklite-demo'
-    ]['image_endpoint_override']
-    auth = HTTPBasicAuth(
-        username='demo', password=USERS['demo'], endpoint=base
-    )
-    glance = glanceclient.Client(
-        '2', session=ks_session.Session(auth=auth), endpoint=base
-    )
+    glance = _glance(clouds)
     missing = '5d0c6b4e-3f1a-4b2c-9d8e-7f6a5b4c3d2e'
     with pytest.raises(glance_exc.HTTPNotFound) as info:
         glance.images.get(missing)
