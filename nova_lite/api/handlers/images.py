@@ -17,8 +17,8 @@ import webob.exc
 from lite_common.context import RequestContext
 from nova_lite import exception
 from nova_lite.api import util
-from nova_lite.api.schemas import image_documents as documents
 from nova_lite.api.schemas import images as schema
+from nova_lite.api.schemas.responses import image_documents as documents
 from nova_lite.compute_api import visibility
 from nova_lite.db import images as db
 
