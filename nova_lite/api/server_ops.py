@@ -98,12 +98,13 @@ def boot_request(
 ) -> servers.BootRequest:
     """The create request of ``body`` (validated by its schema)."""
     spec = body['server']
-    security_groups = tuple(
-        group['name']
-        for group in spec.get('security_groups', [])
-        if group.get('name') is not None
+    servers.check_security_groups(
+        tuple(
+            group['name']
+            for group in spec.get('security_groups', [])
+            if group.get('name') is not None
+        )
     )
-    servers.check_security_groups(security_groups)
     where = server_placement.placement(req, body)
     ports = boot_data.ports(spec)
     user_data = boot_data.user_data(spec.get('user_data'))
@@ -124,7 +125,6 @@ def boot_request(
         access_ip_v6=spec.get('accessIPv6'),
         metadata=spec.get('metadata', {}),
         tags=tuple(spec.get('tags') or ()),
-        security_groups=security_groups,
         ports=tuple(ports),
         scheduler_hints=scheduler_hints.from_request(body),
         trusted_certs=trusted_certs(req, spec, 'create'),

@@ -89,7 +89,6 @@ class BootRequest:
     access_ip_v6: str | None = None
     metadata: Mapping[str, str] = dataclasses.field(default_factory=dict)
     tags: tuple[str, ...] = ()
-    security_groups: tuple[str, ...] = ()
     #: Port ids of ``networks`` (see :mod:`nova_lite.common.requested_ports`).
     ports: tuple[str, ...] = ()
     #: The ``os:scheduler_hints`` of the body.
@@ -197,7 +196,8 @@ def check_key_name(ctx: RequestContext, key_name: str | None) -> str | None:
 def check_security_groups(names: tuple[str, ...]) -> None:
     """Security groups are neutron's; without networking the only group
     is ``default`` (which upstream passes through unchecked). Any other
-    name is refused with the message upstream relays from neutron."""
+    name is refused with the message upstream relays from neutron. The
+    HTTP layer checks it as it parses a create (no record is read)."""
     for name in names:
         if name != 'default':
             raise exception.Invalid(
@@ -237,7 +237,6 @@ class ServerLifecycle:
         """Create as many of the requested instances as the project's
         quota allows (``max_count`` at most, ``min_count`` at least, else
         TooManyInstances: a 403) and ask the conductor to build them."""
-        check_security_groups(request.security_groups)
         flavor = find_flavor(ctx, request.flavor_ref)
         _check_ports(request.ports, flavor)
         image = find_image(ctx, request.image_ref, flavor)

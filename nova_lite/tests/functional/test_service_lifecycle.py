@@ -36,14 +36,16 @@ def stack():  # type: ignore[no-untyped-def]
     stack.stop()
 
 
-def _compute_record(host):  # type: ignore[no-untyped-def]
+def _record(host, binary):  # type: ignore[no-untyped-def]
     ctx = lite_context.get_admin_context()
     try:
-        return service_obj.Service.get_by_host_and_binary(
-            ctx, host, service_obj.COMPUTE_BINARY
-        )
+        return service_obj.Service.get_by_host_and_binary(ctx, host, binary)
     except exception.ServiceNotFound:
         return None
+
+
+def _compute_record(host):  # type: ignore[no-untyped-def]
+    return _record(host, service_obj.COMPUTE_BINARY)
 
 
 def test_compute_started_before_the_conductor_waits(
@@ -98,13 +100,7 @@ def test_deleted_compute_record_stops_reporting_with_one_error(stack, caplog):
 
 
 def _conductor_record(host):  # type: ignore[no-untyped-def]
-    ctx = lite_context.get_admin_context()
-    try:
-        return service_obj.Service.get_by_host_and_binary(
-            ctx, host, service_obj.CONDUCTOR_BINARY
-        )
-    except exception.ServiceNotFound:
-        return None
+    return _record(host, service_obj.CONDUCTOR_BINARY)
 
 
 def _started_conductor(stack):  # type: ignore[no-untyped-def]
