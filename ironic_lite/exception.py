@@ -502,6 +502,18 @@ class InstanceDeployFailure(IronicLiteException):
     msg_fmt = 'Failed to deploy instance: %(reason)s'
 
 
+class ImageNotFound(NotFound):
+    msg_fmt = 'Image %(image_id)s could not be found.'
+
+
+class ImageUnacceptable(Invalid):
+    msg_fmt = 'Image %(image_id)s is unacceptable: %(reason)s'
+
+
+class ImageDownloadFailed(IronicLiteException):
+    msg_fmt = 'Failed to download image %(image_href)s, reason: %(reason)s'
+
+
 class NodeInventoryNotFound(NotFound):
     msg_fmt = 'Node inventory record for node %(node)s could not be found.'
 

@@ -31,3 +31,10 @@ class DatabaseUnavailable(LiteException):
     :mod:`lite_common.db_retry`). RPC carries it back as itself."""
 
     msg_fmt = 'The database is unavailable: %(reason)s'
+
+
+class ConfigError(LiteException):
+    """A configuration that cannot work (each service has its own
+    class of the same name and message)."""
+
+    msg_fmt = 'Invalid configuration: %(reason)s'

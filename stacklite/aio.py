@@ -496,6 +496,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_baremetal:
         bm_url = f'http://{args.api_host}:{args.baremetal_port}'
         bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
+        baremetal.configure_image_service(bm_conf, f'{api_url}/image', users)
         if args.baremetal_nodes:
             baremetal_pool.configure(conf, bm_url, users)
         if args.baremetal_emulate:

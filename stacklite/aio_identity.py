@@ -89,22 +89,29 @@ def configure(
         # service role of the service project: what upstream Ironic
         # lets act on every node with this option.
         bm_conf.set_override('rbac_service_role_elevated_access', True)
+        configure_image_service(bm_conf, keystone)
     if args.baremetal_nodes:
         configure_ironic_driver(conf, keystone)
     keystone.spawn()
     return keystone
 
 
-def configure_ironic_driver(
-    conf: cfg.ConfigOpts, keystone: identity.Keystone
+def configure_image_service(
+    bm_conf: cfg.ConfigOpts, keystone: identity.Keystone
 ) -> None:
-    """The ironic-compute agent's ``[ironic]``: the service user
-    ``nova``, the Bare Metal endpoint from Keystone's catalog."""
+    """The conductor's ``[glance]``: the service user ``ironic``, the
+    image endpoint from Keystone's catalog."""
+    _password_auth(bm_conf, 'glance', keystone, 'ironic')
+
+
+def _password_auth(
+    conf: cfg.ConfigOpts, group: str, keystone: identity.Keystone, user: str
+) -> None:
     values = {
         'auth_type': 'password',
         'auth_url': keystone.auth_url,
-        'username': 'nova',
-        'password': keystone.passwords['nova'],
+        'username': user,
+        'password': keystone.passwords[user],
         'project_name': identity.SERVICE_PROJECT,
         'user_domain_name': identity.DOMAIN,
         'project_domain_name': identity.DOMAIN,
@@ -112,7 +119,15 @@ def configure_ironic_driver(
         'endpoint_override': None,
     }
     for name, value in values.items():
-        conf.set_override(name, value, group='ironic')
+        conf.set_override(name, value, group=group)
+
+
+def configure_ironic_driver(
+    conf: cfg.ConfigOpts, keystone: identity.Keystone
+) -> None:
+    """The ironic-compute agent's ``[ironic]``: the service user
+    ``nova``, the Bare Metal endpoint from Keystone's catalog."""
+    _password_auth(conf, 'ironic', keystone, 'nova')
 
 
 def connector(clouds_yaml: Path) -> Callable[[str], Any]:

@@ -47,23 +47,24 @@ def configure(
     # One authentication for both APIs: the same users and passwords.
     for name in ('auth_strategy', 'http_basic_auth_user_file'):
         conf.set_override(name, getattr(nova, name))
+    conf.set_override(
+        'image_cache_dir', str(state / 'ironic-image-cache'), group='deploy'
+    )
     return conf
 
 
-def build(
-    conf: cfg.ConfigOpts, launcher: lite_service.Launcher
-) -> list[lite_service.Runnable]:
-    """The conductor and the API server (schema created or upgraded);
-    should another process take the conductor's host name over, the
-    conductor stops ``launcher`` (the all-in-one) with exit status 78."""
-    from ironic_lite import service
-    from ironic_lite.cmd import api as ironic_api
-
-    ironic_db.configure(conf)
-    ironic_migration.db_sync(ironic_db.get_engine())
-    return [
-        service.conductor_service(
-            conf, lambda: launcher.request_stop(daemon.EXIT_REFUSED)
-        ),
-        ironic_api.api_server(conf),
-    ]
+def configure_image_service(
+    conf: cfg.ConfigOpts, image_url: str, users: dict[str, str] | None
+) -> None:
+    """``[glance]`` without Keystone: the all-in-one's image API by its
+    URL, as its administrator (http_basic) or anonymously (noauth).
+    With Keystone (no ``users`` here), :func:`stacklite.aio_identity.
+    configure` sets it."""
+    if conf.auth_strategy == 'noauth':
+        conf.set_override('endpoint_override', image_url, group='glance')
+        conf.set_override('auth_type', 'none', group='glance')
+    elif users is not None:
+        conf.set_override('endpoint_override', image_url, group='glance')
+        conf.set_override('auth_type', 'http_basic', group='glance')
+        conf.set_override('username', 'admin', group='glance')
+        conf.set_override('password', users['admin'], group='glance')

@@ -52,6 +52,10 @@ DOMAIN = 'Default'
 SERVICE_PROJECT = 'service'
 #: The service users, one per API validating tokens.
 SERVICE_USERS = ('nova', 'ironic')
+#: Their roles in the service project. ``ironic`` is also an admin, as
+#: devstack makes it: its conductor reads the image a server boots from,
+#: whichever project owns it (``[glance]`` of ironic_lite).
+SERVICE_ROLES = {'nova': ('service',), 'ironic': ('service', 'admin')}
 #: Users of people: name -> (project, roles).
 PEOPLE = {'demo': ('demo', ('member', 'reader'))}
 #: How long Keystone may take to start (a first start takes ~3 s).
@@ -200,7 +204,8 @@ class Keystone:
             for name, (project, roles) in PEOPLE.items()
         ]
         services = [
-            (name, SERVICE_PROJECT, ['service']) for name in SERVICE_USERS
+            (name, SERVICE_PROJECT, list(SERVICE_ROLES[name]))
+            for name in SERVICE_USERS
         ]
         users = [
             {

@@ -230,9 +230,12 @@ def write_configs(
         etc = dep.workdir / name
         etc.mkdir(exist_ok=True)
         dep.conductors[name] = etc / 'ironic-lite.conf'
-        support.write_conf(
-            dep.conductors[name], _sections(dep, name, step_delay, options)
+        sections = _sections(dep, name, step_delay, options)
+        # Each conductor its own image cache, as on its own machine.
+        sections.setdefault('deploy', {}).setdefault(
+            'image_cache_dir', etc / 'image-cache'
         )
+        support.write_conf(dep.conductors[name], sections)
 
 
 def cloud_entry(api_url: str, user: str, password: str) -> dict[str, Any]:

@@ -20,6 +20,10 @@ an agent that stops heartbeating fails the node
   continue_cleaning`), FAILED fails the node with the step and the
   agent's error in ``last_error``.
 
+A heartbeat in ``wait call-back`` (a deployment: :mod:`ironic_lite.
+drivers.agent_deploy`) restarts the deploy callback timeout and polls
+the waiting deploy step at once (:func:`deploy_wait.poll_async_step`).
+
 A step starts only on a worker that moved the node out of ``clean
 wait`` under its lock, and its command id is recorded in the same save
 that puts the node back in ``clean wait``; a late or repeated heartbeat
@@ -37,6 +41,7 @@ from ironic_lite.common import step_requests
 from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import deploy_wait
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
@@ -96,6 +101,9 @@ def heartbeat(
     info[agent_token.URL_KEY] = callback_url
     info['agent_version'] = agent_version
     info[clean_wait.LAST_HEARTBEAT_KEY] = lite_db.utcnow().isoformat()
+    if node.provision_state == states.DEPLOYWAIT:
+        _deploy_heartbeat(task, pool)
+        return
     if node.provision_state != states.CLEANWAIT:
         LOG.debug(
             'Node %s: agent heartbeat in state %s; nothing to do',
@@ -112,6 +120,23 @@ def heartbeat(
         _check_command(task, pool)
     else:
         task.save()  # another interface's step: the periodic polls it
+
+
+def _deploy_heartbeat(task: Task, pool: workers.WorkerPool) -> None:
+    """A heartbeat in ``wait call-back``: the callback timeout starts
+    again and the waiting deploy step is polled at once (the agent
+    booted, or its command may have ended)."""
+    node = task.node
+    node.provision_updated_at = lite_db.utcnow()
+    try:
+        deploy_wait.poll_async_step(task, pool)
+    except exception.NoFreeConductorWorker:
+        LOG.warning(
+            'Node %s: no free worker to go on with the deployment; the '
+            'next heartbeat or poll retries',
+            node.uuid,
+        )
+        task.save()
 
 
 def _deploy(task: Task) -> agent.AgentDeploy:

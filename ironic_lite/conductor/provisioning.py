@@ -211,6 +211,7 @@ def validate_for_deploy(task: Task) -> None:
     deployment uses lacks what it needs."""
     for kind in DEPLOY_INTERFACES:
         task.interfaces[kind].validate(task)
+    _deploy(task).validate_instance(task)
 
 
 @flow_guard.guarded('deploy')
@@ -272,7 +273,11 @@ def do_next_deploy_step(task: Task, start: int) -> None:
                 raise exception.InstanceDeployFailure(
                     reason=f'deploy step {name} returned {result!r}'
                 )
-        _power(task).set_power_state(task, states.POWER_ON)
+        power = _power(task)
+        if power.get_power_state(task) != states.POWER_ON:
+            # (a deploy interface's boot_instance step has done it)
+            power.set_power_state(task, states.POWER_ON)
+        node.power_state = power.get_power_state(task)
     except Exception as exc:
         LOG.exception('Node %s: deployment failed', node.uuid)
         fail_deploy(task, f'Failed to deploy node {node.uuid}: {exc}')

@@ -14,6 +14,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.conductor import endpoint
+from ironic_lite.drivers import base
 from lite_common import rpc
 from lite_common.context import RequestContext
 
@@ -49,7 +50,10 @@ class ValidationManager(endpoint.NodeEndpoint):
         ) as task:
             for kind in VALIDATED:
                 try:
-                    task.interfaces[kind].validate(task)
+                    interface = task.interfaces[kind]
+                    interface.validate(task)
+                    if isinstance(interface, base.DeployInterface):
+                        interface.validate_instance(task)
                 except exception.IronicLiteException as exc:
                     result[kind] = {'result': False, 'reason': str(exc)}
                 except Exception as exc:

@@ -13,6 +13,7 @@ from ironic_lite.conf import agent
 from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import default
+from ironic_lite.conf import glance
 from ironic_lite.conf import inspection_rules
 from ironic_lite.conf import ipmi
 from ironic_lite.conf import neutron
@@ -26,6 +27,7 @@ from lite_common.wsgi import auth
 _MODULES = (
     default,
     agent,
+    glance,
     api,
     conductor,
     inspection_rules,

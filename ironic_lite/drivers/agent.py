@@ -20,9 +20,9 @@ ramdisk agent (upstream's ``agent`` / ``direct`` deploy, cleaning part).
 - :meth:`AgentDeploy.tear_down_cleaning` powers the machine off at the
   end of cleaning (which forgets the agent, its token and its steps).
 
-Deploying writes nothing to the node's disks yet: :meth:`deploy` is the
-fake interface's (the image is not written; see doc/source/admin/
-agent.rst).
+Deploying is :mod:`ironic_lite.drivers.agent_deploy`'s: the agent
+writes the image and the config drive, then the machine boots from its
+disk (doc/source/admin/deploy.rst).
 """
 
 from typing import Any
@@ -33,13 +33,15 @@ from ironic_lite import exception
 from ironic_lite.common import agent_token
 from ironic_lite.common import states
 from ironic_lite.drivers import agent_client
+from ironic_lite.drivers import agent_deploy
 from ironic_lite.drivers import base
+from ironic_lite.drivers import deploy_images
 
 LOG = logging.getLogger(__name__)
 
 CACHED_STEPS_KEY = 'agent_cached_clean_steps'
 VERSION_KEY = 'hardware_manager_version'
-COMMAND_KEY = 'agent_command_id'
+COMMAND_KEY = agent_deploy.COMMAND_KEY
 #: The step flags kept from the agent's step (the others are the
 #: conductor's: args, idempotent ...).
 _STEP_KEYS = ('step', 'priority', 'interface', 'abortable', 'reboot_requested')
@@ -54,19 +56,15 @@ def _power(task: base.TaskLike) -> base.PowerInterface:
     return power
 
 
-class AgentDeploy(base.DeployInterface):
-    """Clean steps from the ramdisk agent (see the module docstring)."""
-
-    def deploy(self, task: base.TaskLike) -> str | None:
-        LOG.warning(
-            'Node %s: the agent deploy interface does not write '
-            'images yet; nothing was written',
-            task.node.uuid,
-        )
-        return None
+class AgentDeploy(agent_deploy.AgentDeploySteps, base.DeployInterface):
+    """Clean steps from the ramdisk agent, deploy steps through it (see
+    the module docstring)."""
 
     def tear_down(self, task: base.TaskLike) -> None:
-        """Nothing was deployed (see :meth:`deploy`)."""
+        """The instance goes with the cleaning that follows (the agent
+        erases the disk); nothing of a deployment is kept."""
+        deploy_images.release(self.conf, task.node.uuid)
+        task.node.driver_internal_info.pop(COMMAND_KEY, None)
 
     def client(self, task: base.TaskLike) -> agent_client.AgentClient:
         return agent_client.AgentClient(task, self.conf.agent.command_timeout)

@@ -742,6 +742,14 @@ class DeployInterface(BaseInterface, abc.ABC):
     def tear_down(self, task: TaskLike) -> None:
         """Remove the instance from the node (before cleaning)."""
 
+    def validate_instance(self, task: TaskLike) -> None:
+        """What a deployment needs of ``instance_info`` (the image ...),
+        checked before it starts and by the node's validation; not by
+        cleaning, which deploys nothing. Default: nothing is needed.
+
+        :raises InvalidParameterValue: (or MissingParameterValue).
+        """
+
     def prepare_cleaning(self, task: TaskLike) -> str | None:
         """Before the clean steps are listed: boot what runs them.
         ``states.CLEANWAIT`` means the steps come from a ramdisk agent

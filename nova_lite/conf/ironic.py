@@ -3,90 +3,12 @@ Metal API (ironic_lite's, or upstream Ironic's)."""
 
 from oslo_config import cfg
 
+from lite_common import service_client
+
 GROUP = 'ironic'
 
 ironic_opts: list[cfg.Opt] = [
-    cfg.URIOpt(
-        'endpoint_override',
-        schemes=['http', 'https'],
-        help='URL of the Bare Metal API, e.g. http://127.0.0.1:6385. '
-        'Required by the ironic virt driver with http_basic and none; '
-        "with password, the URL in Keystone's catalog is used when "
-        'unset.',
-    ),
-    cfg.StrOpt(
-        'auth_type',
-        default='http_basic',
-        choices=[
-            ('http_basic', "username and password (the API's htpasswd file)"),
-            ('none', 'no authentication (an API run with noauth)'),
-            (
-                'password',
-                'a Keystone token for a service user (an '
-                "API run with keystone), as upstream nova's [ironic]",
-            ),
-        ],
-        help='How the driver authenticates to the Bare Metal API.',
-    ),
-    cfg.StrOpt('username', help='User for http_basic and password.'),
-    cfg.StrOpt(
-        'password', secret=True, help='Password for http_basic and password.'
-    ),
-    cfg.URIOpt(
-        'auth_url',
-        schemes=['http', 'https'],
-        help="Keystone's URL (password), e.g. http://127.0.0.1:5000/v3.",
-    ),
-    cfg.StrOpt(
-        'project_name',
-        default='service',
-        help='Project of the service user (password).',
-    ),
-    cfg.StrOpt(
-        'user_domain_name',
-        default='Default',
-        help='Domain of the service user (password).',
-    ),
-    cfg.StrOpt(
-        'project_domain_name',
-        default='Default',
-        help='Domain of the project (password).',
-    ),
-    cfg.StrOpt(
-        'region_name',
-        help='Region of the Bare Metal endpoint in the catalog '
-        '(password, without endpoint_override).',
-    ),
-    cfg.ListOpt(
-        'valid_interfaces',
-        default=['internal', 'public'],
-        help='Interfaces of the Bare Metal endpoint in the '
-        'catalog, in order of preference (password, without '
-        'endpoint_override).',
-    ),
-    cfg.StrOpt(
-        'cafile',
-        help='PEM file of the CA certificates that verify the Bare '
-        "Metal API's and Keystone's HTTPS certificates (default: "
-        "the system's).",
-    ),
-    cfg.StrOpt(
-        'certfile',
-        help='PEM client certificate, for an API that asks for one.',
-    ),
-    cfg.StrOpt('keyfile', help='PEM key of certfile (when not in certfile).'),
-    cfg.BoolOpt(
-        'insecure',
-        default=False,
-        help='Do not verify HTTPS certificates (tests only: '
-        'anyone on the path can read the credentials).',
-    ),
-    cfg.IntOpt(
-        'timeout',
-        min=1,
-        help='Seconds an HTTP request to the Bare Metal API or '
-        'Keystone may take (default: no limit).',
-    ),
+    *service_client.options('the Bare Metal API'),
     cfg.StrOpt(
         'conductor_group',
         help='Only the nodes of this conductor group are served by this '

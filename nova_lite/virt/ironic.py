@@ -25,16 +25,13 @@ import time
 from typing import Any
 
 from keystoneauth1 import exceptions as ks_exc
-from keystoneauth1 import http_basic
-from keystoneauth1 import noauth
-from keystoneauth1 import session as ks_session
-from keystoneauth1.identity import v3 as ks_v3
 import openstack
 from openstack import exceptions as sdk_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
 from lite_common import context as lite_context
+from lite_common import service_client
 from nova_lite import exception
 from nova_lite.common import power_state
 from nova_lite.common import requested_ports
@@ -107,69 +104,17 @@ def schedulable(node: Any) -> bool:
     )
 
 
-def _session(opts: Any, auth: Any) -> ks_session.Session:
-    """A keystoneauth session with ``[ironic]``'s TLS options and
-    timeout (the names of upstream nova's ``[ironic]``)."""
-    if opts.keyfile and not opts.certfile:
-        raise exception.ConfigError(
-            reason='[ironic]keyfile needs [ironic]certfile'
-        )
-    verify: bool | str = False if opts.insecure else opts.cafile or True
-    cert: Any = None
-    if opts.certfile:
-        cert = (opts.certfile, opts.keyfile) if opts.keyfile else opts.certfile
-    return ks_session.Session(
-        auth=auth, verify=verify, cert=cert, timeout=opts.timeout
-    )
-
-
-def _password_connection(opts: Any) -> Any:
-    """A Keystone session as the service user; the Bare Metal endpoint
-    from the catalog unless ``endpoint_override`` names it."""
-    if not opts.auth_url:
-        raise exception.ConfigError(
-            reason='[ironic]auth_url is required with auth_type password'
-        )
-    auth = ks_v3.Password(
-        auth_url=opts.auth_url,
-        username=opts.username,
-        password=opts.password,
-        project_name=opts.project_name,
-        user_domain_name=opts.user_domain_name,
-        project_domain_name=opts.project_domain_name,
-    )
+def bare_metal_connection(opts: Any) -> Any:
+    """An openstacksdk connection to the Bare Metal API as ``[ironic]``
+    says (``opts`` is that group)."""
+    session = service_client.session(opts, 'ironic', exception.ConfigError)
     endpoint: dict[str, Any] = (
         {'baremetal_endpoint_override': opts.endpoint_override}
         if opts.endpoint_override
         else {'baremetal_interface': opts.valid_interfaces}
     )
     return openstack.connection.Connection(
-        session=_session(opts, auth), region_name=opts.region_name, **endpoint
-    )
-
-
-def bare_metal_connection(opts: Any) -> Any:
-    """An openstacksdk connection to the Bare Metal API as ``[ironic]``
-    says (``opts`` is that group)."""
-    if opts.auth_type == 'password':
-        return _password_connection(opts)
-    if not opts.endpoint_override:
-        raise exception.ConfigError(
-            reason='[ironic]endpoint_override is required by the '
-            'ironic virt driver: set it to the Bare Metal API URL'
-        )
-    auth: Any
-    if opts.auth_type == 'none':
-        auth = noauth.NoAuth(endpoint=opts.endpoint_override)
-    else:
-        auth = http_basic.HTTPBasicAuth(
-            endpoint=opts.endpoint_override,
-            username=opts.username,
-            password=opts.password,
-        )
-    return openstack.connection.Connection(
-        session=_session(opts, auth),
-        baremetal_endpoint_override=opts.endpoint_override,
+        session=session, region_name=opts.region_name, **endpoint
     )
 
 

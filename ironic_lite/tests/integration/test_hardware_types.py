@@ -10,8 +10,12 @@ BMC (:mod:`ironic_lite.tests.ipmi_responder`), both processes on
 the real ``openstack baremetal`` CLI and watched through the API.
 
 - rf-1: manage -> inspect (ports from the Redfish inventory) -> provide
-  (agent cleaning: the disk file is zero afterwards) -> deploy ->
-  undeploy (automated cleaning erases it again) -> available;
+  (agent cleaning: the disk file is zero afterwards) -> deploy a raw
+  image, then a qcow2 one (the agent writes them: the disk file holds
+  the image's raw content byte for byte) -> undeploy (automated
+  cleaning erases it again) -> available; an image that does not verify
+  ends in ``deploy failed``, never ``active``; a deployment without an
+  image is refused (400);
 - rf-2: a BIOS change, a firmware update and a BIOS factory reset as
   manual clean steps, checked on the BMC;
 - rf-3: its agent killed mid-clean: ``clean failed`` at the
@@ -22,8 +26,11 @@ the real ``openstack baremetal`` CLI and watched through the API.
 The tests of this module run in order and share one deployment.
 """
 
+import hashlib
 import json
 from pathlib import Path
+import random
+import subprocess
 import time
 from typing import Any
 
@@ -264,17 +271,97 @@ def test_inspect_then_agent_cleaning_erases_the_disk(
     assert agent.steps_run() == ['erase_devices_metadata', 'erase_devices']
 
 
-def test_deploy_undeploy_runs_agent_cleaning_again(cloud: Any) -> None:
-    agent = cloud.agents['rf-1']
-    cloud.baremetal('node', 'deploy', 'rf-1', parse=False)
-    settled(cloud, 'rf-1', 'active')
-    machines.stamp_disk(agent.disks[0])  # what an image leaves
-    assert not machines.disk_is_erased(agent.disks[0])
-    cloud.baremetal('node', 'undeploy', 'rf-1', parse=False)
-    record = settled(cloud, 'rf-1', 'available', timeout=180)
+def _image(path: Path, size: int, seed: int) -> bytes:
+    data = random.Random(seed).randbytes(size)
+    path.write_bytes(data)
+    return data
+
+
+def _deploy(cloud: Any, name: str, **instance_info: str) -> None:
+    args = [f'--instance-info={k}={v}' for k, v in instance_info.items()]
+    cloud.baremetal('node', 'set', name, *args, parse=False)
+    cloud.baremetal('node', 'deploy', name, parse=False)
+
+
+def _undeploy_erases(cloud: Any, name: str, agent: machines.Agent) -> None:
+    cloud.baremetal('node', 'undeploy', name, parse=False)
+    record = settled(cloud, name, 'available', timeout=180)
     assert record['last_error'] is None, record
+    assert record['instance_info'] == {}, record
     assert machines.disk_is_erased(agent.disks[0])
+
+
+def test_deploy_writes_a_raw_image_and_undeploy_erases_it(
+    cloud: Any, tmp_path: Path
+) -> None:
+    agent = cloud.agents['rf-1']
+    data = _image(tmp_path / 'disk.raw', 3 * machines.MIB // 2, seed=1)
+    _deploy(
+        cloud,
+        'rf-1',
+        image_source=f'file://{tmp_path / "disk.raw"}',
+        image_checksum=hashlib.sha256(data).hexdigest(),
+    )
+    record = settled(cloud, 'rf-1', 'active', timeout=180)
+    assert record['last_error'] is None, record
+    assert record['power_state'] == 'power on'
+    assert record['deploy_step'] == {}, record
+    disk = agent.disks[0].read_bytes()
+    assert disk[: len(data)] == data
+    assert agent.steps_run() == ['erase_devices_metadata', 'erase_devices']
+    _undeploy_erases(cloud, 'rf-1', agent)
     assert agent.steps_run() == ['erase_devices_metadata', 'erase_devices'] * 2
+
+
+def test_deploy_writes_the_raw_content_of_a_qcow2_image(
+    cloud: Any, tmp_path: Path
+) -> None:
+    agent = cloud.agents['rf-1']
+    data = _image(tmp_path / 'disk.raw', 2 * machines.MIB, seed=2)
+    qcow2 = tmp_path / 'disk.qcow2'
+    subprocess.run(
+        ['qemu-img', 'convert', '-f', 'raw', '-O', 'qcow2',
+         str(tmp_path / 'disk.raw'), str(qcow2)],
+        check=True,
+    )
+    _deploy(
+        cloud,
+        'rf-1',
+        image_source=f'file://{qcow2}',
+        image_os_hash_algo='sha512',
+        image_os_hash_value=hashlib.sha512(qcow2.read_bytes()).hexdigest(),
+    )
+    record = settled(cloud, 'rf-1', 'active', timeout=180)
+    assert record['last_error'] is None, record
+    assert agent.disks[0].read_bytes()[: len(data)] == data
+    _undeploy_erases(cloud, 'rf-1', agent)
+
+
+def test_an_image_that_does_not_verify_never_becomes_active(
+    cloud: Any, tmp_path: Path
+) -> None:
+    agent = cloud.agents['rf-1']
+    _image(tmp_path / 'disk.raw', machines.MIB, seed=3)
+    _deploy(
+        cloud,
+        'rf-1',
+        image_source=f'file://{tmp_path / "disk.raw"}',
+        image_checksum='0' * 64,
+    )
+    record = settled(cloud, 'rf-1', 'deploy failed', timeout=180)
+    assert 'verif' in record['last_error'].lower(), record
+    assert '0' * 64 in record['last_error'], record
+    assert machines.disk_is_erased(agent.disks[0])
+    _undeploy_erases(cloud, 'rf-1', agent)
+
+
+def test_instance_info_without_an_image_is_refused(cloud: Any) -> None:
+    status, body = cloud.api_call(
+        'PUT', '/v1/nodes/rf-1/states/provision', {'target': 'active'}
+    )
+    assert status == 400, body
+    assert 'image_source' in json.dumps(body), body
+    assert node(cloud, 'rf-1')['provision_state'] == 'available'
 
 
 def _clean(

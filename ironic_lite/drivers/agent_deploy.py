@@ -1,0 +1,255 @@
+"""The deploy steps of the ``agent`` deploy interface (upstream's
+``direct``/``agent`` deploy): an image written by the node's ramdisk
+agent, then the machine booted from its disk.
+
+=====================================  ========  ==========================
+step                                   priority  what it does
+=====================================  ========  ==========================
+``deploy.deploy``                      100       boots the agent; waits
+                                                 (``wait call-back``) for
+                                                 its first heartbeat
+``deploy.write_image``                 80        stages the image
+                                                 (:mod:`deploy_images`) and
+                                                 sends ``standby.prepare_
+                                                 image`` with the config
+                                                 drive; waits for the
+                                                 command to end
+``deploy.prepare_instance_boot``       60        boot device: disk,
+                                                 persistent
+``deploy.tear_down_agent``             40        powers the machine off
+                                                 (the agent is forgotten)
+``deploy.switch_to_tenant_network``    30        the network interface's
+                                                 provisioning -> tenant
+``deploy.boot_instance``               20        powers the machine on
+=====================================  ========  ==========================
+
+A waiting step is polled by the conductor's deploy-wait periodic task
+and at each heartbeat of the agent (:mod:`ironic_lite.conductor.
+agent_cleaning`): ``deploy`` is done once an agent booted for it
+heartbeated (the boot forgot the previous agent's URL and token), and
+``write_image`` once the agent's command ended: ``SUCCEEDED`` goes on,
+``FAILED`` fails the deployment with the agent's error (a checksum
+mismatch, a short download, a full disk ...): the node never becomes
+``active`` with a disk that does not hold its image. An agent that stops
+heartbeating fails it at ``[conductor]deploy_callback_timeout``.
+
+Both waiting steps are abortable: the machine is powered off, which
+stops the agent.
+"""
+
+from typing import Any
+from typing import cast
+
+from oslo_log import log as logging
+
+from ironic_lite import exception
+from ironic_lite.common import agent_token
+from ironic_lite.common import states
+from ironic_lite.drivers import agent_client
+from ironic_lite.drivers import base
+from ironic_lite.drivers import deploy_images
+from ironic_lite.drivers import image_service
+from ironic_lite.drivers import instance_image
+
+LOG = logging.getLogger(__name__)
+
+#: driver_internal_info: the running agent command (shared with the
+#: clean steps: one command at a time).
+COMMAND_KEY = 'agent_command_id'
+#: The agent's statuses of a command.
+_RUNNING, _SUCCEEDED = 'RUNNING', 'SUCCEEDED'
+
+
+def _interface(task: base.TaskLike, kind: str) -> Any:
+    return getattr(task, 'interfaces', {}).get(kind)
+
+
+def _power(task: base.TaskLike) -> base.PowerInterface:
+    power = _interface(task, 'power')
+    if not isinstance(power, base.PowerInterface):
+        raise exception.InstanceDeployFailure(
+            reason=f'node {task.node.uuid} has no power interface'
+        )
+    return power
+
+
+def _set_power(task: base.TaskLike, target: str) -> None:
+    power = _power(task)
+    if power.get_power_state(task) != target:
+        power.set_power_state(task, target)
+    task.node.power_state = power.get_power_state(task)
+
+
+class AgentDeploySteps:
+    """Mixed into :class:`ironic_lite.drivers.agent.AgentDeploy`."""
+
+    conf: Any
+    _images: image_service.ImageService | None = None
+
+    def client(self, task: base.TaskLike) -> agent_client.AgentClient:
+        raise NotImplementedError
+
+    def image_service(self) -> image_service.ImageService:
+        if self._images is None:
+            self._images = image_service.ImageService(self.conf)
+        return self._images
+
+    def validate_instance(self, task: base.TaskLike) -> None:
+        """``instance_info`` names a deployable image (400 otherwise)."""
+        info = getattr(task.node, 'instance_info', None) or {}
+        source = instance_image.parse(task.node.uuid, info)
+        if (
+            source.kind == instance_image.HTTP
+            and self.conf.deploy.image_download_source == 'http'
+            and source.disk_format is None
+        ):
+            raise exception.InvalidParameterValue(
+                err=f'Cannot deploy node {task.node.uuid}: instance_info '
+                'image_disk_format is required when the agent downloads '
+                'the image itself ([deploy]image_download_source = http)'
+            )
+
+    # -- 100: the agent
+
+    def deploy(self, task: base.TaskLike) -> str | None:
+        """Boot the agent (reboot a machine that is on); wait for it."""
+        node = task.node
+        info = node.driver_internal_info
+        info.pop(COMMAND_KEY, None)
+        power = _power(task)
+        if power.get_power_state(task) == states.POWER_ON:
+            power.reboot(task)
+        else:
+            power.set_power_state(task, states.POWER_ON)
+        node.power_state = power.get_power_state(task)
+        # What the agent of before knew is no longer valid: the agent
+        # booted now looks the node up and gets a token of its own.
+        agent_token.wipe_on_power_off(info)
+        LOG.info(
+            'Node %s: booted for deployment; waiting for its agent',
+            node.uuid,
+        )
+        return states.DEPLOYWAIT
+
+    # -- 80: the image
+
+    @base.deploy_step(priority=80, abortable=True)
+    def write_image(self, task: base.TaskLike) -> str | None:
+        """Stage the image and have the agent write it (and the config
+        drive)."""
+        node = task.node
+        source = instance_image.parse(
+            node.uuid, getattr(node, 'instance_info', None) or {}
+        )
+        staged = deploy_images.stage(
+            self.conf, self.image_service(), node.uuid, source
+        )
+        params: dict[str, Any] = {'image_info': staged.image_info}
+        configdrive = (getattr(node, 'instance_info', None) or {}).get(
+            'configdrive'
+        )
+        if configdrive:
+            params['configdrive'] = configdrive
+        try:
+            answer = self.client(task).command(
+                'standby.prepare_image', params
+            )
+        except Exception:
+            deploy_images.release(self.conf, node.uuid)
+            raise
+        if not answer.get('id'):
+            deploy_images.release(self.conf, node.uuid)
+            raise exception.InstanceDeployFailure(
+                reason=f'the agent of node {node.uuid} answered '
+                f'prepare_image without a command id: {answer}'
+            )
+        node.driver_internal_info[COMMAND_KEY] = answer['id']
+        LOG.info(
+            'Node %(node)s: the agent writes image %(image)s%(drive)s',
+            {
+                'node': node.uuid,
+                'image': source.image_id,
+                'drive': ' and the config drive' if configdrive else '',
+            },
+        )
+        return states.DEPLOYWAIT
+
+    # -- 60 .. 20: booting the instance
+
+    @base.deploy_step(priority=60)
+    def prepare_instance_boot(self, task: base.TaskLike) -> None:
+        """Boot from the disk, persistently."""
+        management = _interface(task, 'management')
+        if isinstance(management, base.ManagementInterface):
+            management.set_boot_device(task, 'disk', persistent=True)
+
+    @base.deploy_step(priority=40)
+    def tear_down_agent(self, task: base.TaskLike) -> None:
+        """Power off: the agent stops and is forgotten."""
+        _set_power(task, states.POWER_OFF)
+        agent_token.wipe_token_and_url(task.node.driver_internal_info)
+        task.node.driver_internal_info.pop(COMMAND_KEY, None)
+
+    @base.deploy_step(priority=30)
+    def switch_to_tenant_network(self, task: base.TaskLike) -> None:
+        network = _interface(task, 'network')
+        for name in ('remove_provisioning_network', 'configure_tenant_networks'):
+            method = getattr(network, name, None)
+            if method is not None:
+                method(task)
+
+    @base.deploy_step(priority=20)
+    def boot_instance(self, task: base.TaskLike) -> None:
+        _set_power(task, states.POWER_ON)
+
+    # -- waiting
+
+    def poll_deploy_step(self, task: base.TaskLike) -> bool:
+        node = task.node
+        step = cast(dict[str, Any], getattr(node, 'deploy_step', None) or {})
+        info = node.driver_internal_info
+        if step.get('step') == 'deploy':
+            return bool(info.get(agent_token.URL_KEY))
+        if step.get('step') != 'write_image':
+            return False
+        command_id = info.get(COMMAND_KEY)
+        if not command_id:
+            return True
+        try:
+            command = self.client(task).get_command(str(command_id))
+        except (exception.AgentConnectionFailed, exception.AgentAPIError) as exc:
+            # The next heartbeat or poll asks again; an agent that is
+            # gone fails the deployment at the callback timeout.
+            LOG.warning(
+                'Node %s: cannot get the status of prepare_image from '
+                'its agent: %s',
+                node.uuid,
+                exc,
+            )
+            return False
+        status = command.get('command_status')
+        if status == _RUNNING:
+            return False
+        deploy_images.release(self.conf, node.uuid)
+        info.pop(COMMAND_KEY, None)
+        if status == _SUCCEEDED:
+            LOG.info(
+                'Node %s: the agent wrote the image: %s',
+                node.uuid,
+                (command.get('command_result') or {}).get('result'),
+            )
+            return True
+        raise exception.InstanceDeployFailure(
+            reason=f'the agent of node {node.uuid} failed to write the '
+            f'image: {agent_client.command_error(command)}'
+        )
+
+    def deploy_step_abortable(self, name: str) -> bool:
+        return name in ('deploy', 'write_image')
+
+    def abort_deploy_step(self, task: base.TaskLike) -> None:
+        """Power the machine off (the agent stops where it is)."""
+        deploy_images.release(self.conf, task.node.uuid)
+        task.node.driver_internal_info.pop(COMMAND_KEY, None)
+        _set_power(task, states.POWER_OFF)
+        agent_token.wipe_token_and_url(task.node.driver_internal_info)
