@@ -13,6 +13,7 @@ from ironic_lite.conf import agent
 from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import default
+from ironic_lite.conf import deploy_images
 from ironic_lite.conf import glance
 from ironic_lite.conf import inspection_rules
 from ironic_lite.conf import ipmi
@@ -30,6 +31,7 @@ _MODULES = (
     glance,
     api,
     conductor,
+    deploy_images,
     inspection_rules,
     ipmi,
     neutron,
