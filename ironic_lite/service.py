@@ -67,6 +67,7 @@ from ironic_lite.conductor import volumes
 from ironic_lite.conductor import workers
 from ironic_lite.db import conductors as db_conductors
 from ironic_lite.drivers import hardware
+from ironic_lite.drivers import image_server
 from lite_common import context as lite_context
 from lite_common import rpc
 from lite_common import service as lite_service
@@ -331,6 +332,8 @@ class ConductorService:
                 LOG.warning('Conductor %s was not registered', self.host)
             except exception.ConductorReplaced as exc:
                 LOG.warning('%s', exc)
+        # (the agents downloading from it fail their deployments)
+        image_server.stop_shared(self.conf)
         LOG.info(
             'Conductor %(host)s stopped its workers%(gone)s',
             {

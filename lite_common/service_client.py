@@ -25,9 +25,7 @@ from oslo_config import cfg
 from lite_common import exception
 
 
-def options(
-    api: str, default_auth: str = 'http_basic'
-) -> list[cfg.Opt]:
+def options(api: str, default_auth: str = 'http_basic') -> list[cfg.Opt]:
     """The options of a client group for the API named ``api`` (for the
     help texts, e.g. "the Bare Metal API")."""
     return [
@@ -127,8 +125,7 @@ def _auth(opts: Any, group: str, error: ErrorClass) -> Any:
     if opts.auth_type == 'password':
         if not opts.auth_url:
             raise error(
-                reason=f'[{group}]auth_url is required with auth_type '
-                'password'
+                reason=f'[{group}]auth_url is required with auth_type password'
             )
         return ks_v3.Password(
             auth_url=opts.auth_url,
@@ -162,15 +159,16 @@ def session(
         ``ConfigError``).
     """
     if opts.keyfile and not opts.certfile:
-        raise error(
-            reason=f'[{group}]keyfile needs [{group}]certfile'
-        )
+        raise error(reason=f'[{group}]keyfile needs [{group}]certfile')
     verify: bool | str = False if opts.insecure else opts.cafile or True
     cert: Any = None
     if opts.certfile:
         cert = (opts.certfile, opts.keyfile) if opts.keyfile else opts.certfile
     return ks_session.Session(
-        auth=_auth(opts, group, error), verify=verify, cert=cert, timeout=opts.timeout
+        auth=_auth(opts, group, error),
+        verify=verify,
+        cert=cert,
+        timeout=opts.timeout,
     )
 
 

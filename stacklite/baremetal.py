@@ -53,6 +53,25 @@ def configure(
     return conf
 
 
+def build(
+    conf: cfg.ConfigOpts, launcher: lite_service.Launcher
+) -> list[lite_service.Runnable]:
+    """The conductor and the API server (schema created or upgraded);
+    should another process take the conductor's host name over, the
+    conductor stops ``launcher`` (the all-in-one) with exit status 78."""
+    from ironic_lite import service
+    from ironic_lite.cmd import api as ironic_api
+
+    ironic_db.configure(conf)
+    ironic_migration.db_sync(ironic_db.get_engine())
+    return [
+        service.conductor_service(
+            conf, lambda: launcher.request_stop(daemon.EXIT_REFUSED)
+        ),
+        ironic_api.api_server(conf),
+    ]
+
+
 def configure_image_service(
     conf: cfg.ConfigOpts, image_url: str, users: dict[str, str] | None
 ) -> None:

@@ -229,7 +229,8 @@ def _write_qcow2(
     stopping: Callable[[], bool],
 ) -> None:
     with tempfile.TemporaryDirectory(
-        prefix=f'.image-{info.image_id}-', dir=disk.parent
+        # (the id may be a URL: not part of a file name)
+        prefix='.image-', dir=disk.parent
     ) as work:
         staged = Path(work) / 'image.qcow2'
         with staged.open('wb') as out:

@@ -151,9 +151,7 @@ class AgentDeploySteps:
         if configdrive:
             params['configdrive'] = configdrive
         try:
-            answer = self.client(task).command(
-                'standby.prepare_image', params
-            )
+            answer = self.client(task).command('standby.prepare_image', params)
         except Exception:
             deploy_images.release(self.conf, node.uuid)
             raise
@@ -178,10 +176,19 @@ class AgentDeploySteps:
 
     @base.deploy_step(priority=60)
     def prepare_instance_boot(self, task: base.TaskLike) -> None:
-        """Boot from the disk, persistently."""
+        """Boot from the disk, persistently (a management interface
+        that cannot choose, such as the fake one, leaves it alone)."""
         management = _interface(task, 'management')
-        if isinstance(management, base.ManagementInterface):
+        if not isinstance(management, base.ManagementInterface):
+            return
+        if 'disk' in management.get_supported_boot_devices(task):
             management.set_boot_device(task, 'disk', persistent=True)
+        else:
+            LOG.info(
+                'Node %s: its management interface cannot set the boot '
+                'device to disk; left as it is',
+                task.node.uuid,
+            )
 
     @base.deploy_step(priority=40)
     def tear_down_agent(self, task: base.TaskLike) -> None:
@@ -193,7 +200,10 @@ class AgentDeploySteps:
     @base.deploy_step(priority=30)
     def switch_to_tenant_network(self, task: base.TaskLike) -> None:
         network = _interface(task, 'network')
-        for name in ('remove_provisioning_network', 'configure_tenant_networks'):
+        for name in (
+            'remove_provisioning_network',
+            'configure_tenant_networks',
+        ):
             method = getattr(network, name, None)
             if method is not None:
                 method(task)
@@ -217,7 +227,10 @@ class AgentDeploySteps:
             return True
         try:
             command = self.client(task).get_command(str(command_id))
-        except (exception.AgentConnectionFailed, exception.AgentAPIError) as exc:
+        except (
+            exception.AgentConnectionFailed,
+            exception.AgentAPIError,
+        ) as exc:
             # The next heartbeat or poll asks again; an agent that is
             # gone fails the deployment at the callback timeout.
             LOG.warning(

@@ -32,6 +32,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.drivers import image_cache
+from ironic_lite.drivers import image_server
 from ironic_lite.drivers import image_service
 from ironic_lite.drivers import instance_image
 from ironic_lite.drivers.instance_image import ImageSource
@@ -148,7 +149,7 @@ def _fetch(
     source: ImageSource,
 ) -> tuple[image_cache.CachedImage, str | None]:
     """The image in this conductor's cache, and its format if known."""
-    cache = image_cache.shared_cache(conf)
+    cache, _server = image_server.shared(conf)
     if source.kind == instance_image.SERVICE:
         disk_format, algo, value, size = _service_image(service, source)
         key = f'image:{source.image_id}:{algo}:{value}'
@@ -172,9 +173,10 @@ def _fetch(
             image_id=source.source,
             reason=f'{path} is not a file on conductor {conf.host}',
         )
-    algo, value = source.hash_algo, source.hash_value
-    if algo is None or value is None:
+    if source.hash_algo is None or source.hash_value is None:
         algo, value = 'sha256', _file_hash(path)
+    else:
+        algo, value = source.hash_algo, source.hash_value
     stat = path.stat()
     key = f'file:{path}:{stat.st_mtime_ns}:{stat.st_size}:{algo}:{value}'
     cached = cache.fetch(
@@ -210,10 +212,11 @@ def stage(
         )
         return Staged(info)
     cached, disk_format = _fetch(conf, service, source)
+    cache, server = image_server.shared(conf)
     try:
-        url = image_cache.shared_server(conf).publish(cached.path)
+        url = server.publish(cached.path)
     except Exception:
-        image_cache.shared_cache(conf).release(cached)
+        cache.release(cached)
         raise
     staged = Staged(
         _image_info(
@@ -248,6 +251,7 @@ def release(conf: cfg.ConfigOpts, node_uuid: str) -> None:
         staged = _staged.pop(node_uuid, None)
     if staged is None or staged.cached is None:
         return
+    cache, server = image_server.shared(conf)
     if staged.url is not None:
-        image_cache.shared_server(conf).unpublish(staged.url)
-    image_cache.shared_cache(conf).release(staged.cached)
+        server.unpublish(staged.url)
+    cache.release(staged.cached)

@@ -258,20 +258,27 @@ class ImageServer:
 
 
 _shared_lock = threading.Lock()
-_shared: tuple[image_cache.ImageCache, ImageServer] | None = None
+#: By cache directory: one cache (and its server) per directory, so that
+#: two conductors of one process (tests) keep theirs apart.
+_shared: dict[Path, tuple[image_cache.ImageCache, ImageServer]] = {}
 
 
 def shared(
     conf: cfg.ConfigOpts,
 ) -> tuple[image_cache.ImageCache, ImageServer]:
-    """This process's image cache and started image server, built from
-    ``conf.deploy`` by the first call."""
-    global _shared
+    """The image cache of ``conf.deploy`` and its started image server,
+    built by the first call of this process with that cache directory.
+
+    :raises RuntimeError: the server cannot listen (the message names
+        the address).
+    """
+    group = conf.deploy
+    directory = Path(group.image_cache_dir).absolute()
     with _shared_lock:
-        if _shared is None:
-            group = conf.deploy
+        found = _shared.get(directory)
+        if found is None:
             cache = image_cache.ImageCache(
-                Path(group.image_cache_dir), group.image_cache_size * MIB
+                directory, group.image_cache_size * MIB
             )
             server = ImageServer(
                 group.image_server_host,
@@ -279,15 +286,19 @@ def shared(
                 group.http_url,
             )
             server.start()
-            _shared = (cache, server)
-        return _shared
+            found = _shared[directory] = (cache, server)
+        return found
 
 
-def stop_shared() -> None:
-    """Stop the shared image server and forget both (the next
-    :func:`shared` builds them again)."""
-    global _shared
+def stop_shared(conf: cfg.ConfigOpts | None = None) -> None:
+    """Stop the image server of ``conf``'s cache directory (None: every
+    one) and forget it (the next :func:`shared` builds it again)."""
     with _shared_lock:
-        if _shared is not None:
-            _shared[1].stop()
-            _shared = None
+        if conf is None:
+            directories = list(_shared)
+        else:
+            directories = [Path(conf.deploy.image_cache_dir).absolute()]
+        for directory in directories:
+            found = _shared.pop(directory, None)
+            if found is not None:
+                found[1].stop()

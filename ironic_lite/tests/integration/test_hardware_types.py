@@ -320,8 +320,16 @@ def test_deploy_writes_the_raw_content_of_a_qcow2_image(
     data = _image(tmp_path / 'disk.raw', 2 * machines.MIB, seed=2)
     qcow2 = tmp_path / 'disk.qcow2'
     subprocess.run(
-        ['qemu-img', 'convert', '-f', 'raw', '-O', 'qcow2',
-         str(tmp_path / 'disk.raw'), str(qcow2)],
+        [
+            'qemu-img',
+            'convert',
+            '-f',
+            'raw',
+            '-O',
+            'qcow2',
+            str(tmp_path / 'disk.raw'),
+            str(qcow2),
+        ],
         check=True,
     )
     _deploy(
