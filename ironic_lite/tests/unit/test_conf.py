@@ -48,6 +48,7 @@ def test_list_opts_covers_every_group_with_help():
         'database',
         'deploy',
         'fake',
+        'glance',
         'inspection_rules',
         'ipmi',
         'metrics',
