@@ -5,7 +5,8 @@
 # python3-venv), git (pbr and reno read the history), and the servers of
 # the database and integration tests: RabbitMQ, MariaDB, PostgreSQL; and
 # qemu-img (qemu-utils), which the bare metal agent converts qcow2 images
-# with. A server whose port already answers on 127.0.0.1 needs no package
+# with; sfdisk (fdisk), which it adds the config drive partition with. A
+# server whose port already answers on 127.0.0.1 needs no package
 # (but rabbitmqctl is always needed: the integration tests make vhosts).
 #
 # When something is missing:
@@ -52,6 +53,7 @@ python_usable || MISSING+=(python3 python3-venv)
 have git || MISSING+=(git)
 have rabbitmqctl || MISSING+=(rabbitmq-server)
 have qemu-img || MISSING+=(qemu-utils)
+have sfdisk || MISSING+=(fdisk)
 if ! port_open 3306 && ! have mariadbd; then
     MISSING+=(mariadb-server)
 fi

@@ -6,9 +6,10 @@ ironic-python-agent serializes them: ``{'id', 'command_name',
 
 ``clean.get_clean_steps`` runs at once (a sync command);
 ``clean.execute_clean_step`` and ``standby.prepare_image`` (an image
-onto the root device: :mod:`.images`) run on a thread of their own
-(async commands) and one at a time: another command while one runs is
-refused with upstream's 409 "Agent is busy".
+onto the root device: :mod:`.images`, then its ``configdrive`` into a
+partition at the device's end: :mod:`.configdrive`) run on a thread of
+their own (async commands) and one at a time: another command while one
+runs is refused with upstream's 409 "Agent is busy".
 """
 
 from collections.abc import Callable
@@ -19,6 +20,7 @@ import uuid
 
 from oslo_log import log as logging
 
+from ironic_lite.agent import configdrive
 from ironic_lite.agent import disks
 from ironic_lite.agent import images
 
@@ -249,13 +251,6 @@ class CommandRunner:
         raise CleaningError(f'No hardware manager has the clean step {name}')
 
     def _start_prepare_image(self, result: CommandResult) -> None:
-        if result.params.get('configdrive') is not None:
-            result.finish(
-                error=ImageWriteError(
-                    'this agent cannot write a config drive yet'
-                )
-            )
-            return
         threading.Thread(
             target=self._prepare_image,
             args=(result,),
@@ -269,13 +264,19 @@ class CommandRunner:
                 'progress': {'bytes_done': done, 'bytes_total': total}
             }
 
+        disk = self.disk_files[0]
+        drive = result.params.get('configdrive')
         try:
+            # Decoded (or downloaded) first: a bad one writes nothing.
+            iso = None if drive is None else configdrive.decode(drive)
             message = images.prepare_image(
-                self.disk_files[0],
+                disk,
                 result.params.get('image_info'),
                 progress,
                 self.stopping.is_set,
             )
+            if iso is not None:
+                message += '; ' + configdrive.write(disk, iso)
         except images.ImageError as exc:
             LOG.error('prepare_image failed: %s', exc)
             result.finish(error=_IMAGE_ERRORS[exc.kind](str(exc)))

@@ -150,12 +150,16 @@ def test_an_image_larger_than_the_disk_is_refused(tmp_path):
     assert disk.stat().st_size == DISK
 
 
-def test_a_config_drive_is_refused_until_it_can_be_written(tmp_path):
+def test_a_malformed_config_drive_fails_before_the_image_is_written(
+    tmp_path,
+):
+    # (config drives written: test_agent_configdrive.py)
     disk = _disk(tmp_path / 'sda.img')
     path, _data = _image(tmp_path, 100)
     body = _prepare(disk, _info(path), configdrive='H4sI...')
     assert body['command_status'] == 'FAILED'
     assert 'config drive' in body['command_error']['details']
+    assert _read(disk, 100) == bytes(100)
 
 
 class _ShortHandler(http.server.BaseHTTPRequestHandler):
