@@ -18,6 +18,7 @@ import threading
 
 import pytest
 
+from ironic_lite.tests import disk_images
 from ironic_lite.tests.functional import agent_stack as stack
 
 SIZE = 8 * stack.MIB
@@ -50,10 +51,10 @@ def agents():
 _MACS = iter(f'52:54:00:00:01:{n:02x}' for n in range(1, 250))
 
 
-def _available(api_url, agents, tmp_path, agent=True):
+def _available(api_url, agents, tmp_path, agent=True, size=SIZE):
     """A node cleaned by its agent (which keeps running) and its disk."""
     mac = next(_MACS)
-    disk = stack.make_disk(tmp_path / 'sda.img', SIZE)
+    disk = stack.make_disk(tmp_path / 'sda.img', size)
     uuid = stack.create_node(api_url, mac)
     stack.manageable(api_url, uuid)
     log = tmp_path / 'agent.log'
@@ -114,6 +115,45 @@ def test_a_raw_image_is_written_byte_for_byte(api_url, agents, tmp_path):
     info = node['driver_internal_info']
     for key in ('agent_url', 'agent_secret_token', 'deploy_steps'):
         assert key not in info, info
+
+
+def test_the_config_drive_lands_in_a_partition_at_the_disk_end(
+    api_url, agents, tmp_path
+):
+    size = 80 * stack.MIB
+    uuid, disk, _log = _available(api_url, agents, tmp_path, size=size)
+    image = disk_images.partitioned(
+        tmp_path / 'image.raw', 'dos', [3], 4 * stack.MIB
+    )
+    data = image.read_bytes()
+    _set_image(api_url, uuid, image_source=f'file://{image}')
+    drive = {
+        'meta_data': {
+            'hostname': 'web-1',
+            'public_keys': {'k': 'ssh-ed25519 AAAAC3Nza k@example'},
+        },
+        'user_data': '#cloud-config\n',
+    }
+    stack.provision(api_url, uuid, 'active', configdrive=drive)
+    node = _settled(api_url, uuid)
+    assert node['provision_state'] == 'active', node
+    written = disk.read_bytes()
+    # The image, but for the MBR's partition entries (one was added).
+    assert written[:446] == data[:446]
+    assert written[512 : len(data)] == data[512:]
+    first, added = disk_images.table(disk)['partitions']
+    assert first['size'] == 3 * 2048  # the image's, untouched
+    assert (added['start'] + added['size']) * disk_images.SECTOR == size
+    meta = disk_images.meta_data(disk, added)
+    assert meta['uuid'] == uuid
+    assert meta['hostname'] == 'web-1'
+    assert meta['public_keys'] == drive['meta_data']['public_keys']
+    assert (
+        disk_images.iso_file(disk, added, '/openstack/latest/user_data')
+        == drive['user_data'].encode()
+    )
+    found = disk_images.blkid(disk, added)
+    assert (found['LABEL'], found['TYPE']) == ('config-2', 'iso9660')
 
 
 def test_the_steps_run_in_priority_order_once(api_url, agents, tmp_path):

@@ -11,7 +11,6 @@ import base64
 import gzip
 import hashlib
 import http.server
-import io
 import json
 from pathlib import Path
 import shutil
@@ -19,7 +18,6 @@ import subprocess
 import threading
 from typing import Any
 
-import pycdlib
 import pytest
 import webob
 
@@ -28,6 +26,7 @@ from ironic_lite.agent import commands
 from ironic_lite.agent import configdrive
 from ironic_lite.agent import images
 from ironic_lite.conductor import configdrive as builder
+from ironic_lite.tests import disk_images
 
 MIB = images.MIB
 SECTOR = 512
@@ -56,79 +55,12 @@ def _iso(hostname: str = 'web-1') -> bytes:
     )
 
 
-def _sfdisk(disk: Path, *args: str, script: str | None = None) -> str:
-    done = subprocess.run(
-        ['sfdisk', *args, str(disk)],
-        input=script,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
-
-
-def _table(disk: Path) -> dict[str, Any]:
-    return json.loads(_sfdisk(disk, '--json'))['partitiontable']
-
-
 def _disk(
     path: Path, label: str, parts: list[int], image: int = 100 * MIB
 ) -> Path:
-    """A whole-disk image of ``image`` bytes with a ``label`` table of
-    partitions of ``parts`` MiB (each 1 MiB aligned), a marker at the
-    start of each partition, written onto a sparse disk of DISK bytes."""
-    with path.open('wb') as handle:
-        handle.truncate(image)
-    lines = [f'label: {label}']
-    lines += [f'size={mib}MiB, type=L' for mib in parts]
-    _sfdisk(path, '--quiet', script='\n'.join(lines) + '\n')
-    with path.open('r+b') as handle:
-        for number, part in enumerate(_table(path)['partitions'], 1):
-            handle.seek(part['start'] * SECTOR)
-            handle.write(f'partition {number} data'.encode())
-        handle.truncate(DISK)
-    return path
-
-
-def _read(disk: Path, offset: int, length: int) -> bytes:
-    with disk.open('rb') as handle:
-        handle.seek(offset)
-        return handle.read(length)
-
-
-def _meta_data(disk: Path, part: dict[str, Any]) -> dict[str, Any]:
-    """meta_data.json of the ISO in partition ``part`` (pycdlib)."""
-    data = _read(disk, part['start'] * SECTOR, part['size'] * SECTOR)
-    reader = pycdlib.PyCdlib()
-    reader.open_fp(io.BytesIO(data))
-    out = io.BytesIO()
-    reader.get_file_from_iso_fp(
-        out, rr_path='/openstack/latest/meta_data.json'
-    )
-    reader.close()
-    return json.loads(out.getvalue())
-
-
-def _blkid(disk: Path, part: dict[str, Any]) -> dict[str, str]:
-    done = subprocess.run(
-        [
-            'blkid',
-            '-p',
-            '-o',
-            'export',
-            '-O',
-            str(part['start'] * SECTOR),
-            '-S',
-            str(part['size'] * SECTOR),
-            str(disk),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return dict(
-        line.split('=', 1) for line in done.stdout.splitlines() if '=' in line
-    )
+    """A whole-disk image of ``image`` bytes on a sparse disk of DISK
+    bytes (see :func:`disk_images.partitioned`)."""
+    return disk_images.partitioned(path, label, parts, image, DISK)
 
 
 def _digest(disk: Path) -> str:
@@ -138,12 +70,12 @@ def _digest(disk: Path) -> str:
 def _assert_config_drive(
     disk: Path, part: dict[str, Any], hostname: str
 ) -> None:
-    assert _meta_data(disk, part) == {
+    assert disk_images.meta_data(disk, part) == {
         'hostname': hostname,
         'uuid': NODE,
         'name': 'node-1',
     }
-    found = _blkid(disk, part)
+    found = disk_images.blkid(disk, part)
     assert (found['LABEL'], found['TYPE']) == ('config-2', 'iso9660')
 
 
@@ -240,7 +172,7 @@ def test_a_url_that_fails_is_a_download_error(http_server):
 def test_mbr_image_gets_a_64_mib_partition_at_the_disk_end(tmp_path):
     disk = _disk(tmp_path / 'sda.img', 'dos', [40])
     message = configdrive.write(disk, _iso())
-    table = _table(disk)
+    table = disk_images.table(disk)
     first, added = table['partitions']
     sectors = DISK // SECTOR
     # Ends at the disk's last sector, starts 1 MiB aligned, >= 64 MiB.
@@ -249,7 +181,10 @@ def test_mbr_image_gets_a_64_mib_partition_at_the_disk_end(tmp_path):
     assert 64 * MIB <= added['size'] * SECTOR < 65 * MIB
     assert added['type'] == '83'
     assert first['size'] == 40 * MIB // SECTOR
-    assert _read(disk, first['start'] * SECTOR, 16) == b'partition 1 data'
+    assert (
+        disk_images.read(disk, first['start'] * SECTOR, 16)
+        == b'partition 1 data'
+    )
     _assert_config_drive(disk, added, 'web-1')
     assert 'partition 2 of' in message and 'a new partition' in message
     assert disk.stat().st_size == DISK
@@ -270,7 +205,7 @@ def test_gpt_backup_header_moves_to_the_disk_end_first(tmp_path):
     )
     assert 'No errors detected' in after.stdout
     assert after.stderr == ''
-    table = _table(disk)
+    table = disk_images.table(disk)
     # The usable area now reaches the end (33 sectors of backup GPT).
     assert table['lastlba'] == DISK // SECTOR - 34
     first, added = table['partitions']
@@ -278,20 +213,23 @@ def test_gpt_backup_header_moves_to_the_disk_end_first(tmp_path):
     assert added['start'] % 2048 == 0
     assert added['size'] * SECTOR >= 64 * MIB
     assert added['type'] == LINUX_FS
-    assert _read(disk, first['start'] * SECTOR, 16) == b'partition 1 data'
+    assert (
+        disk_images.read(disk, first['start'] * SECTOR, 16)
+        == b'partition 1 data'
+    )
     _assert_config_drive(disk, added, 'gpt-1')
 
 
 def test_the_images_own_config_2_partition_is_reused(tmp_path):
     disk = _disk(tmp_path / 'sda.img', 'gpt', [40, 10])
-    before = _table(disk)
+    before = disk_images.table(disk)
     old = before['partitions'][1]
     with disk.open('r+b') as handle:
         handle.seek(old['start'] * SECTOR)
         handle.write(_iso('old'))
     message = configdrive.write(disk, _iso('new'))
     # No partition added, the GPT left as the image has it.
-    assert _table(disk) == before
+    assert disk_images.table(disk) == before
     _assert_config_drive(disk, old, 'new')
     assert 'partition 2 of' in message
     assert 'the existing config-2 partition' in message
@@ -342,7 +280,7 @@ def test_a_gpt_disk_the_size_of_its_image_has_no_room(tmp_path):
     disk = _disk(tmp_path / 'sda.img', 'gpt', [170], image=DISK)
     with pytest.raises(configdrive.ConfigDriveError, match='bytes free'):
         configdrive.write(disk, _iso())
-    assert len(_table(disk)['partitions']) == 1
+    assert len(disk_images.table(disk)['partitions']) == 1
 
 
 # Through the agent's command API
@@ -387,7 +325,9 @@ def _whole_disk_image(path: Path, label: str) -> Path:
     """An 8 MiB whole-disk image with one 4 MiB partition."""
     with path.open('wb') as handle:
         handle.truncate(8 * MIB)
-    _sfdisk(path, '--quiet', script=f'label: {label}\nsize=4MiB, type=L\n')
+    disk_images.sfdisk(
+        path, '--quiet', script=f'label: {label}\nsize=4MiB, type=L\n'
+    )
     return path
 
 
@@ -408,11 +348,11 @@ def test_prepare_image_writes_the_image_then_the_config_drive(
         'configdrive ('
     )
     assert 'copied onto partition 2 of' in message
-    first, added = _table(disk)['partitions']
+    first, added = disk_images.table(disk)['partitions']
     assert first['size'] == 4 * MIB // SECTOR
     _assert_config_drive(disk, added, 'e2e')
     # The image's first MiB (its partition table) is on the disk.
-    assert _read(disk, 0, 440) == _read(image, 0, 440)
+    assert disk_images.read(disk, 0, 440) == disk_images.read(image, 0, 440)
 
 
 def test_prepare_image_with_a_malformed_config_drive_writes_nothing(
@@ -426,7 +366,7 @@ def test_prepare_image_with_a_malformed_config_drive_writes_nothing(
     assert body['command_status'] == 'FAILED'
     assert body['command_error']['type'] == 'ImageWriteError'
     assert 'not valid base64' in body['command_error']['details']
-    assert _read(disk, 0, MIB) == bytes(MIB)
+    assert disk_images.read(disk, 0, MIB) == bytes(MIB)
 
 
 def test_prepare_image_of_a_bare_filesystem_fails_the_config_drive(
@@ -449,13 +389,13 @@ def test_an_mbr_disk_beyond_2_tib_is_refused(tmp_path):
         handle.truncate(3 * 1024 * 1024 * MIB)  # sparse: 3 TiB
     with pytest.raises(configdrive.ConfigDriveError, match='2 TiB'):
         configdrive.write(disk, _iso())
-    assert len(_table(disk)['partitions']) == 1
+    assert len(disk_images.table(disk)['partitions']) == 1
 
 
 def test_two_config_2_partitions_are_refused(tmp_path):
     disk = _disk(tmp_path / 'sda.img', 'gpt', [10, 10, 10])
     with disk.open('r+b') as handle:
-        for part in _table(disk)['partitions'][1:]:
+        for part in disk_images.table(disk)['partitions'][1:]:
             handle.seek(part['start'] * SECTOR)
             handle.write(_iso('twice'))
     with pytest.raises(
