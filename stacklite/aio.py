@@ -102,8 +102,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         'an ironic-lite-agent per machine (disk files in the state '
         'directory), and enroll them as "redfish" nodes with the "agent" '
         'deploy interface: "openstack baremetal node provide" cleans '
-        'them with the agent. They stop with the all-in-one and come '
-        'back with it, on the same Redfish address and disks.',
+        'them with the agent; then "openstack server create --flavor '
+        'baremetal" deploys a server\'s image onto a disk (128 MiB '
+        'files). They stop with the all-in-one and come back with it, on '
+        'the same Redfish address and disks.',
     )
     parser.add_argument(
         '--baremetal-emulator-port',
@@ -340,6 +342,13 @@ def agent_log_rotation(
     )
 
 
+def serves_bare_metal(args: argparse.Namespace) -> bool:
+    """Whether nova_lite serves bare metal nodes (the ironic-compute
+    agent and the ``baremetal`` flavor): with --baremetal-nodes, and with
+    --baremetal-emulate, whose machines take servers once provided."""
+    return bool(args.baremetal_nodes or args.baremetal_emulate)
+
+
 def build(
     conf: cfg.ConfigOpts,
     args: argparse.Namespace,
@@ -363,7 +372,7 @@ def build(
     if bm_conf is not None:
         for runnable in baremetal.build(bm_conf, launcher):
             launcher.add(runnable)
-    if args.baremetal_nodes:
+    if serves_bare_metal(args):
         # After the Bare Metal API: the agent starts by listing nodes.
         path = state / baremetal_pool.AGENT_HOST
         path.mkdir(exist_ok=True)
@@ -497,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
         bm_url = f'http://{args.api_host}:{args.baremetal_port}'
         bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
         baremetal.configure_image_service(bm_conf, f'{api_url}/image', users)
-        if args.baremetal_nodes:
+        if serves_bare_metal(args):
             baremetal_pool.configure(conf, bm_url, users)
         if args.baremetal_emulate:
             baremetal_emulate.configure(bm_conf)
@@ -546,7 +555,7 @@ def main(argv: list[str] | None = None) -> int:
         def prepare() -> None:
             # Ready means usable: the nodes asked for are enrolled (and,
             # with --baremetal-nodes, offered to the scheduler).
-            if args.baremetal_nodes and bm_url:
+            if serves_bare_metal(args) and bm_url:
                 baremetal_pool.provide_and_offer(
                     connect, conf, args.baremetal_nodes
                 )

@@ -90,7 +90,7 @@ def configure(
         # lets act on every node with this option.
         bm_conf.set_override('rbac_service_role_elevated_access', True)
         configure_image_service(bm_conf, keystone)
-    if args.baremetal_nodes:
+    if args.baremetal_nodes or args.baremetal_emulate:
         configure_ironic_driver(conf, keystone)
     keystone.spawn()
     return keystone

@@ -37,6 +37,9 @@ LOG = logging.getLogger(__name__)
 #: Seconds between two heartbeats of the agents: the conductor learns
 #: that a step ended at the next heartbeat.
 HEARTBEAT_INTERVAL = 2.0
+#: Bytes of each machine's disk file (sparse until cleaned): room for an
+#: image and the 64 MiB config drive partition at its end.
+DISK_SIZE = 128 * emulated_machines.MIB
 ENABLED = {
     'enabled_hardware_types': ['fake-hardware', 'redfish'],
     'enabled_power_interfaces': ['fake', 'redfish'],
@@ -69,6 +72,7 @@ def start(
         count,
         bm_url,
         heartbeat_interval=HEARTBEAT_INTERVAL,
+        disk_size=DISK_SIZE,
         log_rotation=log_rotation,
         emulator_port=emulator_port,
         agent_ports=agent_ports,

@@ -230,7 +230,8 @@ def _write_qcow2(
 ) -> None:
     with tempfile.TemporaryDirectory(
         # (the id may be a URL: not part of a file name)
-        prefix='.image-', dir=disk.parent
+        prefix='.image-',
+        dir=disk.parent,
     ) as work:
         staged = Path(work) / 'image.qcow2'
         with staged.open('wb') as out:

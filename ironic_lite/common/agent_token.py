@@ -7,6 +7,8 @@ from typing import Any
 
 TOKEN_KEY = 'agent_secret_token'
 PREGENERATED_KEY = 'agent_secret_token_pregenerated'
+#: When the token was made for a lookup (see ramdisk.get_node_with_token).
+ISSUED_KEY = 'agent_secret_token_issued_at'
 URL_KEY = 'agent_url'
 VERIFY_CA_KEY = 'agent_verify_ca'
 MASK = '******'
@@ -17,7 +19,13 @@ DEFAULT_AGENT_VERSION = '3.0.0'
 
 def wipe_token_and_url(info: dict[str, Any]) -> None:
     """Forget the agent of a flow that ended (the caller saves)."""
-    for key in (TOKEN_KEY, PREGENERATED_KEY, URL_KEY, VERIFY_CA_KEY):
+    for key in (
+        TOKEN_KEY,
+        ISSUED_KEY,
+        PREGENERATED_KEY,
+        URL_KEY,
+        VERIFY_CA_KEY,
+    ):
         info.pop(key, None)
 
 
@@ -34,6 +42,7 @@ def wipe_on_power_off(info: dict[str, Any]) -> None:
         info.pop(key, None)
     if not info.get(PREGENERATED_KEY):
         info.pop(TOKEN_KEY, None)
+        info.pop(ISSUED_KEY, None)
 
 
 def is_valid(info: dict[str, Any], token: str | None) -> bool:

@@ -279,7 +279,9 @@ def do_next_deploy_step(task: Task, start: int) -> None:
             power.set_power_state(task, states.POWER_ON)
         node.power_state = power.get_power_state(task)
     except Exception as exc:
-        LOG.exception('Node %s: deployment failed', node.uuid)
+        if not isinstance(exc, exception.IronicLiteException):
+            # (an expected failure says it all in last_error)
+            LOG.exception('Node %s: deployment failed', node.uuid)
         fail_deploy(task, f'Failed to deploy node {node.uuid}: {exc}')
         return
     forget_deploy_steps(task)

@@ -11,6 +11,7 @@ booted the agent (deploying, cleaning) ends: the next agent is a new
 one (:mod:`ironic_lite.common.agent_token`).
 """
 
+import datetime
 import secrets
 from typing import Any
 
@@ -18,6 +19,7 @@ from oslo_log import log as logging
 
 from ironic_lite import exception
 from ironic_lite.common import agent_token as tokens
+from ironic_lite.common.agent_token import ISSUED_KEY
 from ironic_lite.common.agent_token import MASK
 from ironic_lite.common.agent_token import PREGENERATED_KEY
 from ironic_lite.common.agent_token import TOKEN_KEY
@@ -26,7 +28,9 @@ from ironic_lite.conductor import agent_cleaning
 from ironic_lite.conductor import endpoint
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import workers
+from ironic_lite.conductor.clean_wait import LAST_HEARTBEAT_KEY
 from ironic_lite.drivers import base
+from lite_common import db as lite_db
 from lite_common import rpc
 from lite_common.context import RequestContext
 
@@ -72,7 +76,9 @@ class RamdiskManager(endpoint.NodeEndpoint):
         with self._task(
             context, node_uuid, 'agent lookup', shared=True
         ) as task:
-            if task.node.driver_internal_info.get(TOKEN_KEY):
+            if task.node.driver_internal_info.get(
+                TOKEN_KEY
+            ) and not self._unclaimed(task.node.driver_internal_info):
                 LOG.warning(
                     'Node %s: an agent looked up the node while '
                     'it already has an agent token; the token is '
@@ -84,15 +90,41 @@ class RamdiskManager(endpoint.NodeEndpoint):
                 return row
         with self._task(context, node_uuid, 'agent token') as task:
             info = task.node.driver_internal_info
-            if not info.get(TOKEN_KEY):
+            unclaimed = self._unclaimed(info)
+            if not info.get(TOKEN_KEY) or unclaimed:
                 info[TOKEN_KEY] = secrets.token_urlsafe()
+                info[ISSUED_KEY] = lite_db.utcnow().isoformat()
                 info.pop(PREGENERATED_KEY, None)
                 task.save()
-                LOG.info('Node %s: agent token made for a lookup', node_uuid)
+                LOG.info(
+                    'Node %s: agent token made for a lookup%s',
+                    node_uuid,
+                    ' (the one made before was never used: its answer '
+                    'was lost)'
+                    if unclaimed
+                    else '',
+                )
                 return task.node.as_dict()
             row = task.node.as_dict()
         row['driver_internal_info'][TOKEN_KEY] = MASK
         return row
+
+    def _unclaimed(self, info: dict[str, Any]) -> bool:
+        """A token made for a lookup whose answer never reached its
+        agent: no heartbeat came with it within the heartbeat timeout
+        (the agent, still without a token, keeps looking up; a machine
+        that got it would have heartbeated by then). Such a token is
+        made again, else the node waits for nothing until its callback
+        timeout."""
+        issued = info.get(ISSUED_KEY)
+        if not issued or info.get(PREGENERATED_KEY):
+            return False
+        last = info.get(LAST_HEARTBEAT_KEY)
+        if last and str(last) >= str(issued):
+            return False
+        age = lite_db.utcnow() - datetime.datetime.fromisoformat(str(issued))
+        limit = self.conf.api.ramdisk_heartbeat_timeout
+        return bool(age.total_seconds() > limit)
 
     @rpc.expected_exceptions(*endpoint.EXPECTED)
     def heartbeat(

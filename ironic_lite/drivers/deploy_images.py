@@ -52,6 +52,9 @@ class Staged:
     image_info: dict[str, Any]
     url: str | None = None
     cached: image_cache.CachedImage | None = None
+    #: Where ``cached`` is held and ``url`` published.
+    cache: image_cache.ImageCache | None = None
+    server: image_server.ImageServer | None = None
 
 
 _staged: dict[str, Staged] = {}
@@ -228,6 +231,8 @@ def stage(
         ),
         url,
         cached,
+        cache,
+        server,
     )
     with _lock:
         _staged[node_uuid] = staged
@@ -249,9 +254,9 @@ def release(conf: cfg.ConfigOpts, node_uuid: str) -> None:
     """The node's agent no longer needs its image (safe to repeat)."""
     with _lock:
         staged = _staged.pop(node_uuid, None)
-    if staged is None or staged.cached is None:
+    if staged is None:
         return
-    cache, server = image_server.shared(conf)
-    if staged.url is not None:
-        server.unpublish(staged.url)
-    cache.release(staged.cached)
+    if staged.server is not None and staged.url is not None:
+        staged.server.unpublish(staged.url)
+    if staged.cache is not None and staged.cached is not None:
+        staged.cache.release(staged.cached)

@@ -31,6 +31,8 @@ from typing import BinaryIO
 
 from oslo_log import log as logging
 
+from ironic_lite import exception
+
 LOG = logging.getLogger(__name__)
 
 HASH_ALGOS = ('md5', 'sha1', 'sha256', 'sha512')
@@ -40,8 +42,9 @@ _NAME = re.compile(r'[0-9a-f]{64}')
 Download = Callable[[], Iterable[bytes]]
 
 
-class ImageCacheError(Exception):
-    """An image could not be put into the cache."""
+class ImageCacheError(exception.IronicLiteException):
+    """An image could not be put into the cache (a deployment fails
+    with its message)."""
 
 
 class ImageChecksumMismatch(ImageCacheError):
@@ -318,8 +321,8 @@ def _write_verified(
         actual = hasher.hexdigest()
         if actual != hash_value:
             raise ImageChecksumMismatch(
-                f'Image {key}: {hash_algo} checksum mismatch: expected '
-                f'{hash_value}, got {actual}'
+                f'Image {key} failed to verify against its {hash_algo} '
+                f'checksum: expected {hash_value}, got {actual}'
             )
         out.flush()
         os.fsync(out.fileno())

@@ -5,6 +5,7 @@ separate process acting on disk image files."""
 from pathlib import Path
 
 import pytest
+import requests
 
 from ironic_lite.tests.functional import agent_stack as stack
 
@@ -157,3 +158,30 @@ def test_a_failing_agent_step_fails_the_node(api_url, agents, tmp_path):
     assert stack.steps_run(tmp_path / 'agent.log') == [
         'erase_devices_metadata'
     ]
+
+
+def test_a_lookup_answer_that_never_arrived_does_not_wedge_the_node(
+    api_url, agents, tmp_path
+):
+    """A token made for a lookup whose agent gave up waiting (a read
+    timeout) is made again once the heartbeat timeout passed without a
+    heartbeat: the agent's next lookups get one and cleaning goes on."""
+    mac = '52:54:00:00:00:06'
+    disk = _disk(tmp_path / 'sdf.img')
+    uuid = stack.create_node(api_url, mac)
+    stack.manageable(api_url, uuid)
+    stack.provision(api_url, uuid, 'provide')
+    stack.wait(api_url, uuid, stack.state('clean wait'))
+    lost = requests.get(
+        f'{api_url}/v1/lookup',
+        params={'addresses': mac},
+        headers=stack.HEADERS,
+        timeout=30,
+    ).json()
+    assert lost['config']['agent_token'] not in (None, '******'), lost
+    agents.append(stack.Agent(api_url, mac, disk, tmp_path / 'agent.log'))
+    node = stack.wait(api_url, uuid, stack.state('available'))
+    assert node['last_error'] is None
+    assert disk.read_bytes() == bytes(SIZE)
+    log = (tmp_path / 'agent.log').read_text()
+    assert 'another agent has it' in log  # until the token was made again

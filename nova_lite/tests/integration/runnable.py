@@ -1,6 +1,8 @@
 """Extract and run the shell examples of a reStructuredText document.
 
-A block is runnable when a ``.. runnable`` comment comes before it. The
+A block is runnable when a ``.. runnable`` comment comes before it
+(``.. runnable-emulated``: a block for an all-in-one with emulated
+machines, run apart). The
 block is the next literal block (a paragraph ending in ``::``) or
 ``.. code-block:: console`` directive. In a console block only the
 commands run: the lines after a ``$`` prompt and their ``\\``
@@ -13,6 +15,8 @@ import subprocess
 import sys
 
 MARK = '.. runnable'
+#: Blocks that need ``--baremetal-emulate 1`` (run by test_aio_emulate).
+EMULATED = '.. runnable-emulated'
 
 
 def _is_opening(line: str) -> bool:
@@ -52,13 +56,13 @@ def _commands(body: list[str]) -> list[str]:
     return commands
 
 
-def runnable_blocks(text: str) -> list[str]:
-    """The shell text of each block marked ``.. runnable``, in order."""
+def runnable_blocks(text: str, mark: str = MARK) -> list[str]:
+    """The shell text of each block marked ``mark``, in order."""
     lines = text.splitlines()
     blocks: list[str] = []
     index = 0
     while index < len(lines):
-        if lines[index].strip() != MARK:
+        if lines[index].strip() != mark:
             index += 1
             continue
         index += 1

@@ -3,20 +3,28 @@ ironic-lite-agent process beside the all-in-one; the emulated machine,
 enrolled as a ``redfish`` node with the ``agent`` deploy interface, is
 managed and provided with the ``openstack baremetal`` CLI, goes through
 ``clean wait`` while its agent erases its disk file, and ends
-``available``. The emulator and the agent stop with the all-in-one."""
+``available``; then ``openstack server create --flavor baremetal`` with
+a key, user data and a config drive deploys the server's image onto the
+machine's disk file, the config drive in a partition at its end. The
+emulator and the agent stop with the all-in-one."""
 
 from pathlib import Path
+import subprocess
 import time
 from typing import Any
 
 import devstack_support as support
 import pytest
 
+from ironic_lite.tests import disk_images
 from nova_lite.tests.integration import allinone
+from nova_lite.tests.integration import runnable
 from stacklite import emulated_machines
 
 pytestmark = pytest.mark.integration
 NODE = 'emulated-1'
+MIB = 1024 * 1024
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope='module')
@@ -27,6 +35,7 @@ def aio(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
         'aio-emulate',
         computes=0,
         extra_args=('--baremetal-emulate', '1'),
+        state='stacklite-state',  # the README's name
     ) as cloud:
         yield cloud
     assert _children_of(cloud.state_dir) == [], 'left running'
@@ -74,3 +83,95 @@ def test_emulated_node_is_cleaned_by_its_agent(aio: Any) -> None:
     disk = aio.state_dir / 'emulated' / 'agent-1' / 'sda.img'
     assert emulated_machines.disk_is_erased(disk)
     assert (_node(aio) or {})['last_error'] is None
+
+
+def test_the_readmes_emulated_machine_example_runs(aio: Any) -> None:
+    """The README's blocks for ``--baremetal-emulate 1``, as written:
+    the machine cleaned, a server's image deployed onto its disk."""
+    readme = (ROOT / 'README.rst').read_text()
+    blocks = runnable.runnable_blocks(readme, runnable.EMULATED)
+    assert blocks, 'no .. runnable-emulated block in README.rst'
+    proc = runnable.run_blocks(blocks, aio.state_dir.parent)
+    assert proc.returncode == 0, (
+        f'a README example failed:\n{proc.stderr[-4000:]}'
+    )
+    assert 'the image is on the disk of emulated-1' in proc.stdout
+    aio.openstack('server', 'delete', '--wait', 'bm-vm', parse=False)
+    deadline = time.monotonic() + 180
+    while (_node(aio) or {}).get('provision_state') != 'available':
+        assert time.monotonic() < deadline, _node(aio)
+        time.sleep(0.5)
+
+
+def test_a_server_boots_on_the_emulated_machine_with_its_config_drive(
+    aio: Any, tmp_path: Path
+) -> None:
+    """The two halves together, as the issue types it: the image's bytes
+    at the start of the machine's disk file, a config-2 partition at its
+    end naming the server and its key."""
+    assert (_node(aio) or {})['provision_state'] == 'available'
+    image = disk_images.partitioned(tmp_path / 'disk.img', 'dos', [3], 4 * MIB)
+    data = image.read_bytes()
+    aio.openstack(
+        'image',
+        'create',
+        '--disk-format',
+        'raw',
+        '--container-format',
+        'bare',
+        '--file',
+        str(image),
+        'bm-image',
+        parse=False,
+    )
+    key = tmp_path / 'key'
+    subprocess.run(
+        ['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-f', str(key)],
+        check=True,
+    )
+    aio.openstack(
+        'keypair', 'create', '--public-key', f'{key}.pub', 'k', parse=False
+    )
+    user_data = tmp_path / 'user-data'
+    user_data.write_text('#cloud-config\nhostname: bm-vm\n')
+    server = aio.openstack(
+        'server',
+        'create',
+        '--flavor',
+        'baremetal',
+        '--image',
+        'bm-image',
+        '--key-name',
+        'k',
+        '--user-data',
+        str(user_data),
+        '--config-drive',
+        'True',
+        '--no-network',
+        '--wait',
+        'bm-vm',
+    )
+    assert server['status'] == 'ACTIVE', server
+    node = _node(aio) or {}
+    assert (node['provision_state'], node['instance_uuid']) == (
+        'active',
+        server['id'],
+    ), node
+    disk = aio.state_dir / 'emulated' / 'agent-1' / 'sda.img'
+    written = disk.read_bytes()
+    # The image, but for the MBR's partition entries (one was added).
+    assert written[:446] == data[:446]
+    assert written[512 : len(data)] == data[512:]
+    first, drive = disk_images.table(disk)['partitions']
+    assert (drive['start'] + drive['size']) * 512 == len(written)
+    meta = disk_images.meta_data(disk, drive)
+    assert meta['uuid'] == server['id']
+    assert meta['name'] == 'bm-vm'
+    assert list(meta['public_keys']) == ['k']
+    assert meta['public_keys']['k'].strip() == (
+        Path(f'{key}.pub').read_text().strip()
+    )
+    assert (
+        disk_images.iso_file(disk, drive, '/openstack/latest/user_data')
+        == user_data.read_bytes()
+    )
