@@ -27,7 +27,7 @@ API_VERSION = '1.68'
 AGENT_VERSION = '10.0.0'
 MASK = '******'
 #: Seconds an HTTP request to the Bare Metal API may take.
-REQUEST_TIMEOUT = 10.0
+REQUEST_TIMEOUT = 30.0
 
 
 class Heartbeater:
