@@ -141,6 +141,13 @@ class ImageNotFound(NotFound):
     msg_fmt = 'Image %(image_id)s could not be found.'
 
 
+class ImageNotActive(Invalid):
+    """Booting or rebuilding from an image whose data is not there
+    (upstream's, a 400)."""
+
+    msg_fmt = 'Image %(image_id)s is not active.'
+
+
 class NoValidHost(NovaLiteException):
     msg_fmt = 'No valid host was found. %(reason)s'
 

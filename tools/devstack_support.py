@@ -249,6 +249,13 @@ def write_clouds_yaml(path: Path, api_url: str, users: dict[str, str]) -> None:
 # -- HTTP and CLI ------------------------------------------------------------
 
 
+def _encoded(body: Any) -> tuple[bytes | None, str]:
+    if isinstance(body, bytes):
+        return body, 'application/octet-stream'
+    data = None if body is None else json.dumps(body).encode()
+    return data, 'application/json'
+
+
 def http_request(
     url: str,
     user: str | None = None,
@@ -259,12 +266,13 @@ def http_request(
     headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     """(status, decoded JSON body or text); never raises on HTTP errors.
-    ``body`` is sent as JSON."""
-    data = None if body is None else json.dumps(body).encode()
+    ``body`` is sent as JSON, or as it is when it is bytes (an image's
+    data: ``application/octet-stream``)."""
+    data, kind = _encoded(body)
     request = urllib.request.Request(url, data=data, method=method)
     request.add_header('Accept', 'application/json')
     if data is not None:
-        request.add_header('Content-Type', 'application/json')
+        request.add_header('Content-Type', kind)
     for key, value in (headers or {}).items():
         request.add_header(key, value)
     if user is not None:

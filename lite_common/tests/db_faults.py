@@ -133,7 +133,9 @@ class Client:
         return answer
 
     def _send(self, method: str, path: str, body: Any) -> Answer:
-        data = None if body is None else json.dumps(body).encode()
+        # (bytes are an image's data, sent as they are)
+        binary = isinstance(body, bytes)
+        data = body if binary or body is None else json.dumps(body).encode()
         request = urllib.request.Request(
             self.base_url + path, data=data, method=method
         )
@@ -141,7 +143,10 @@ class Client:
         request.add_header('Authorization', f'Basic {token}')
         request.add_header('Accept', 'application/json')
         if data is not None:
-            request.add_header('Content-Type', 'application/json')
+            request.add_header(
+                'Content-Type',
+                'application/octet-stream' if binary else 'application/json',
+            )
         for key, value in self.headers.items():
             request.add_header(key, value)
         try:

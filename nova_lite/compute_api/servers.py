@@ -137,7 +137,9 @@ def find_flavor(ctx: RequestContext, ref: Any) -> Row:
 
 
 def find_image(ctx: RequestContext, ref: str | None, flavor: Row) -> Row:
-    """The image to boot (its row), checked against the flavor."""
+    """The image to boot (its row): active, then checked against the
+    flavor, in upstream's order (``API._validate_flavor_image``, for a
+    create and a rebuild; a resize and a rescue do not ask)."""
     if not ref:
         raise exception.Invalid(
             'imageRef is required: booting from volume is not supported.'
@@ -148,6 +150,8 @@ def find_image(ctx: RequestContext, ref: str | None, flavor: Row) -> Row:
         image = None
     if image is None or not visibility.image_visible(ctx, image):
         raise exception.Invalid(f'Image {ref} could not be found.')
+    if image['status'] != 'active':
+        raise exception.ImageNotActive(image_id=image['id'])
     if image['min_disk'] > flavor['root_gb'] and flavor['root_gb']:
         raise exception.Invalid(
             "Flavor's disk is too small for requested image "

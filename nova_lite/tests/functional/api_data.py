@@ -47,6 +47,20 @@ def _made(
     return resp.json if resp.body else None
 
 
+def upload(app: Any, image: str, headers: dict[str, str]) -> None:
+    """A few bytes as the data of ``image``, which becomes active (the
+    only status a server boots from)."""
+    req = webob.Request.blank(
+        f'/image/v2/images/{image}/file',
+        method='PUT',
+        headers=headers,
+        body=b'a few bytes',
+        content_type='application/octet-stream',
+    )
+    resp = req.get_response(app)
+    assert resp.status_int == 204, resp.text
+
+
 def _admin_records(
     app: Any, admin: dict[str, str], records: Records, host: str
 ) -> None:
@@ -87,6 +101,7 @@ def _admin_records(
             'hw_machine_type': 'q35',
         },
     )
+    upload(app, IMAGE, admin)
     made = _made(
         app,
         'POST',

@@ -15,6 +15,7 @@ from nova_lite.compute import service as compute_svc
 from nova_lite.db import compute_nodes as node_db
 from nova_lite.db import instances as instance_db
 from nova_lite.db import services as service_db
+from nova_lite.tests.functional import api_data
 from nova_lite.tests.stack import Stack
 
 
@@ -122,6 +123,7 @@ def _image(stack: Stack) -> str:
     req.content_type = 'application/json'
     resp = req.get_response(stack.app)
     assert resp.status_int == 201, resp.text
+    api_data.upload(stack.app, resp.json['id'], {})
     return resp.json['id']
 
 

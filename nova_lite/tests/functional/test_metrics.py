@@ -9,6 +9,7 @@ import pytest
 import webob
 
 from nova_lite.tests import stack as stack_mod
+from nova_lite.tests.functional import api_data
 from nova_lite.tests.functional import fixtures
 
 SERIES = (
@@ -99,6 +100,7 @@ def _boot(app):
             'container_format': 'bare',
         },
     )
+    api_data.upload(app, IMAGE, _auth('admin'))
     body = {
         'server': {
             'name': 'vm',

@@ -151,6 +151,11 @@ class ModelCloud:
         )
         assert answer.status == 201, answer
         self.image = answer.body['id']
+        # (only an active image boots: its data first)
+        answer = self.call(
+            'PUT', f'/image/v2/images/{self.image}/file', b'model image'
+        )
+        assert answer.status == 204, answer
 
     def boot(self, name: str, flavor: str) -> Answer:
         return self.call(

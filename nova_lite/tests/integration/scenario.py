@@ -13,7 +13,9 @@ Expectations follow the wire formats of upstream Nova as rendered by
 python-openstackclient.
 """
 
+from pathlib import Path
 import secrets
+import tempfile
 from typing import Any
 
 import devstack_support as support
@@ -108,21 +110,29 @@ def create_flavor(cloud: Any, name: str) -> str:
 
 
 def create_image(cloud: Any, name: str = 'cirros') -> str:
-    image = cloud.openstack(
-        'image',
-        'create',
-        '--disk-format',
-        'raw',
-        '--container-format',
-        'bare',
-        '--property',
-        'x=y',
-        name,
-    )
+    """An active image: its data uploaded (``--file``), as Nova boots
+    no other."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / f'{name}.img'
+        data.write_bytes(b'a few bytes of ' + name.encode())
+        image = cloud.openstack(
+            'image',
+            'create',
+            '--disk-format',
+            'raw',
+            '--container-format',
+            'bare',
+            '--property',
+            'x=y',
+            '--file',
+            str(data),
+            name,
+        )
     assert image['name'] == name, image
     assert image['disk_format'] == 'raw', image
     shown = cloud.openstack('image', 'show', image['id'])
     assert shown['properties'].get('x') == 'y', shown
+    assert shown['status'] == 'active', shown
     return image['id']
 
 

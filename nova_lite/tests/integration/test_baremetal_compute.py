@@ -123,7 +123,10 @@ def test_a_server_boots_right_after_the_ready_line(aio):
     several seconds."""
     conn = _sdk(aio)
     image = conn.image.create_image(
-        name='first-image', disk_format='raw', container_format='bare'
+        name='first-image',
+        disk_format='raw',
+        container_format='bare',
+        data=b'first image data',  # (only an active image boots)
     )
     list(conn.compute.flavors())  # endpoint discovery, before the line
     support.wait_for(

@@ -89,6 +89,11 @@ def cloud(
             {'name': 'dbf', 'disk_format': 'raw', 'container_format': 'bare'},
         )
         assert (flavor.status, image.status) == (200, 201), (flavor, image)
+        # (only an active image boots: its data first)
+        data = client.once(
+            'PUT', f'/image/v2/images/{image.body["id"]}/file', b'dbf image'
+        )
+        assert data.status == 204, data
         dep.boot_refs = (flavor.body['flavor']['id'], image.body['id'])
         yield dep
     finally:

@@ -33,7 +33,9 @@ PREAMBLE = """
 export OS_CLIENT_CONFIG_FILE=$PWD/stacklite-state/clouds.yaml
 export OS_CLOUD=stacklite
 openstack flavor create --vcpus 1 --ram 512 --disk 1 m1.small
-openstack image create --disk-format raw --container-format bare cirros
+head -c 1048576 /dev/urandom > cirros.img
+openstack image create --disk-format raw --container-format bare \\
+    --file cirros.img cirros
 """
 EXPORTS = PREAMBLE.strip().splitlines()[:2]
 
