@@ -76,6 +76,14 @@ class ShelveKeptFixture(BasicAuthFixture):
     config = {'shelved_offload_time': -1}
 
 
+class SlowBuildFixture(BasicAuthFixture):
+    """http_basic, and every build (spawn, rebuild) of the fake driver
+    takes a second: a request sent right after a 202 finds the task
+    still running (a 409 to test), however quiet the machine."""
+
+    config = {'virt_resources.spawn_seconds': 1}
+
+
 class ImageQuotaFixture(BasicAuthFixture):
     """http_basic, and each project's images may hold 20 bytes."""
 
