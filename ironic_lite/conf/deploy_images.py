@@ -28,7 +28,7 @@ DEPLOY_IMAGE_OPTS: list[cfg.Opt] = [
         default='/var/lib/ironic-lite/image-cache',
         help="Directory of the conductor's image cache (created 0700). "
         'It needs room for image_cache_size MiB plus the images being '
-        'downloaded; unfinished downloads (*.part) are removed when the '
+        'downloaded; unfinished downloads (.part files) are removed when the '
         'conductor starts. One conductor per directory.',
     ),
     cfg.IntOpt(
