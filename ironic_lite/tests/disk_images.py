@@ -54,6 +54,16 @@ def partitioned(
     return path
 
 
+def qcow2_of(raw: Path, name: str = 'image.qcow2') -> Path:
+    """``raw`` converted by the real qemu-img, beside it."""
+    qcow2 = raw.with_name(name)
+    subprocess.run(
+        ['qemu-img', 'convert', '-f', 'raw', '-O', 'qcow2', raw, qcow2],
+        check=True,
+    )
+    return qcow2
+
+
 def read(disk: Path, offset: int, length: int) -> bytes:
     with disk.open('rb') as handle:
         handle.seek(offset)

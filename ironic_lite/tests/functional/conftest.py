@@ -4,9 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ironic_lite.tests.functional import fixtures
-from lite_common.tests import hostile
-from lite_common.wsgi import server
+from ironic_lite.tests.functional import agent_stack
 
 #: One stack per process at a time (a second one's stop tears down the
 #: in-process bus): the flat network interface is enabled in the one.
@@ -21,9 +19,14 @@ def endpoint() -> Iterator[str]:
     """ironic-lite-api served by waitress on a free 127.0.0.1 port, the
     in-process stack (real conductor, inproc bus, SQLite) behind; the
     flat network interface enabled beside noop (the default)."""
-    stack = fixtures.Stack(overrides=FLAT_NETWORK).start()
-    try:
-        with hostile.serving(stack.app, server.Settings(threads=4)) as port:
-            yield f'http://127.0.0.1:{port}'
-    finally:
-        stack.stop()
+    with agent_stack.serving(FLAT_NETWORK) as url:
+        yield url
+
+
+@pytest.fixture
+def agents() -> Iterator[list[agent_stack.Agent]]:
+    """The ironic-lite-agent processes a test starts: killed after it."""
+    started: list[agent_stack.Agent] = []
+    yield started
+    for agent in started:
+        agent.kill()

@@ -27,14 +27,6 @@ def api_url():
         yield url
 
 
-@pytest.fixture
-def agents():
-    started: list[stack.Agent] = []
-    yield started
-    for agent in started:
-        agent.kill()
-
-
 def _disk(path: Path) -> Path:
     return stack.make_disk(path, SIZE)
 

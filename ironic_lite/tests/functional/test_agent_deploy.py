@@ -13,7 +13,6 @@ import hashlib
 import http.server
 from pathlib import Path
 import random
-import subprocess
 import threading
 
 import pytest
@@ -38,14 +37,6 @@ def api_url(tmp_path_factory):
         }
     ) as url:
         yield url
-
-
-@pytest.fixture
-def agents():
-    started: list[stack.Agent] = []
-    yield started
-    for agent in started:
-        agent.kill()
 
 
 _MACS = iter(f'52:54:00:00:01:{n:02x}' for n in range(1, 250))
@@ -189,20 +180,7 @@ def test_the_raw_content_of_a_qcow2_image_is_written(
 ):
     uuid, disk, _log = _available(api_url, agents, tmp_path)
     data = _image(tmp_path / 'image.raw', 2 * stack.MIB, seed=3)
-    qcow2 = tmp_path / 'image.qcow2'
-    subprocess.run(
-        [
-            'qemu-img',
-            'convert',
-            '-f',
-            'raw',
-            '-O',
-            'qcow2',
-            str(tmp_path / 'image.raw'),
-            str(qcow2),
-        ],
-        check=True,
-    )
+    qcow2 = disk_images.qcow2_of(tmp_path / 'image.raw')
     _set_image(
         api_url,
         uuid,

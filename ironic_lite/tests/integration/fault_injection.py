@@ -389,6 +389,43 @@ def send(cloud: Any, op: Op) -> int:
     return requests[op.kind]()[0]
 
 
+def nodes(cloud: Any) -> dict[str, dict[str, Any]]:
+    """Every node by uuid (the API asked again while it restarts)."""
+    for _attempt in range(40):
+        status, body = _call(cloud, 'GET', '/v1/nodes/detail')
+        if status == 200:
+            return {node['uuid']: node for node in body['nodes']}
+        time.sleep(0.5)
+    raise AssertionError(f'GET /v1/nodes/detail: {status} {body}')
+
+
+def settle(
+    cloud: Any, timeout: float, states: set[str] | tuple[str, ...]
+) -> dict[str, dict[str, Any]]:
+    """The nodes, once all are unlocked in ``states`` twice in a row."""
+    seen: list[bool] = []
+
+    def settled() -> dict[str, dict[str, Any]] | None:
+        found = nodes(cloud)
+        seen.append(
+            all(
+                n['provision_state'] in states and n['reservation'] is None
+                for n in found.values()
+            )
+        )
+        return found if seen[-2:] == [True, True] else None
+
+    try:
+        return support.wait_for(settled, timeout, 'the nodes to settle')
+    except TimeoutError:
+        left = {
+            u: (n['provision_state'], n['reservation'], n['last_error'])
+            for u, n in nodes(cloud).items()
+            if n['provision_state'] not in states or n['reservation']
+        }
+        raise AssertionError(f'not settled in {timeout} s: {left}') from None
+
+
 def _call(
     cloud: Any, method: str, path: str, body: Any = None
 ) -> tuple[int, Any]:

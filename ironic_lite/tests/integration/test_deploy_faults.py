@@ -32,14 +32,13 @@ import hashlib
 import os
 from pathlib import Path
 import random
-import subprocess
 import threading
 import time
 from typing import Any
 
-import devstack_support as support
 import pytest
 
+from ironic_lite.tests import disk_images
 from ironic_lite.tests.integration import fault_injection as faults
 from lite_common.tests import integration
 from stacklite import emulated_machines as machines
@@ -95,12 +94,7 @@ def _images(workdir: Path) -> dict[str, Image]:
         images[path.name] = Image(
             f'file://{path}', hashlib.sha256(data).hexdigest(), data
         )
-        qcow2 = workdir / f'image-{index}.qcow2'
-        subprocess.run(
-            ['qemu-img', 'convert', '-f', 'raw', '-O', 'qcow2']
-            + [str(path), str(qcow2)],
-            check=True,
-        )
+        qcow2 = disk_images.qcow2_of(path, f'image-{index}.qcow2')
         images[qcow2.name] = Image(
             f'file://{qcow2}',
             hashlib.sha256(qcow2.read_bytes()).hexdigest(),
@@ -157,10 +151,10 @@ def cloud(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Any:
     try:
         for index in range(NODES):
             dep.machines.append(_enroll(dep, workdir, index))
-        _settle(dep, 60, {'manageable'})
+        faults.settle(dep, 60, {'manageable'})
         for machine in dep.machines:
             assert _provision(dep, machine.uuid, 'provide') == 202
-        _settle(dep, 120, {'available'})
+        faults.settle(dep, 120, {'available'})
         yield dep
     finally:
         for machine in dep.machines:
@@ -200,46 +194,13 @@ def _enroll(cloud: Any, workdir: Path, index: int) -> Machine:
     return machine
 
 
-def _nodes(cloud: Any) -> dict[str, dict[str, Any]]:
-    status, body = _api(cloud, 'GET', '/v1/nodes/detail')
-    assert status == 200, body
-    return {node['uuid']: node for node in body['nodes']}
-
-
-def _settle(
-    cloud: Any, timeout: float, states: set[str] | tuple[str, ...] = FINAL
-) -> dict[str, dict[str, Any]]:
-    """The nodes, once all are unlocked in ``states`` twice in a row."""
-    seen: list[bool] = []
-
-    def settled() -> dict[str, dict[str, Any]] | None:
-        nodes = _nodes(cloud)
-        seen.append(
-            all(
-                n['provision_state'] in states and n['reservation'] is None
-                for n in nodes.values()
-            )
-        )
-        return nodes if seen[-2:] == [True, True] else None
-
-    try:
-        return support.wait_for(settled, timeout, 'the nodes to settle')
-    except TimeoutError:
-        left = {
-            u: (n['provision_state'], n['reservation'], n['last_error'])
-            for u, n in _nodes(cloud).items()
-            if n['provision_state'] not in states or n['reservation']
-        }
-        raise AssertionError(f'not settled in {timeout} s: {left}') from None
-
-
 def _reset(cloud: Any) -> None:
     """Every node available (cleaned by its agent), agents running."""
     for machine in cloud.machines:
         if not machine.agent.alive():
             _start_agent(cloud, machine)
         machine.accepted, machine.drifted = 0, False
-    for uuid, node in _nodes(cloud).items():
+    for uuid, node in faults.nodes(cloud).items():
         state = node['provision_state']
         if node['maintenance']:
             _api(cloud, 'DELETE', f'/v1/nodes/{uuid}/maintenance')
@@ -247,17 +208,17 @@ def _reset(cloud: Any) -> None:
             _provision(cloud, uuid, 'deleted')
         elif state == 'clean failed':
             _provision(cloud, uuid, 'manage')
-    _settle(cloud, 180, {'available', 'manageable', 'clean failed'})
-    for uuid, node in _nodes(cloud).items():
+    faults.settle(cloud, 180, {'available', 'manageable', 'clean failed'})
+    for uuid, node in faults.nodes(cloud).items():
         if node['provision_state'] == 'clean failed':
             if node['maintenance']:
                 _api(cloud, 'DELETE', f'/v1/nodes/{uuid}/maintenance')
             _provision(cloud, uuid, 'manage')
-    _settle(cloud, 60, {'available', 'manageable'})
-    for uuid, node in _nodes(cloud).items():
+    faults.settle(cloud, 60, {'available', 'manageable'})
+    for uuid, node in faults.nodes(cloud).items():
         if node['provision_state'] == 'manageable':
             _provision(cloud, uuid, 'provide')
-    _settle(cloud, 180, {'available'})
+    faults.settle(cloud, 180, {'available'})
 
 
 def _act(cloud: Any, machine: Machine, action: str, image: Image) -> None:
@@ -420,7 +381,7 @@ def _run_once(cloud: Any, seed: int) -> dict[str, Any]:
         agent_thread.join()
         injector.recover()
     cloud.wait_conductors()
-    nodes = _settle(cloud, SETTLE)
+    nodes = faults.settle(cloud, SETTLE, FINAL)
     return {
         'seed': seed,
         'seconds': round(time.monotonic() - started, 1),

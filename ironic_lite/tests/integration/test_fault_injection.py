@@ -35,7 +35,6 @@ import threading
 import time
 from typing import Any
 
-import devstack_support as support
 import pytest
 
 from ironic_lite.tests.integration import fault_injection as faults
@@ -121,13 +120,6 @@ def _api(cloud: Any, method: str, path: str, body: Any = None) -> Any:
     return answer
 
 
-def _nodes(cloud: Any) -> dict[str, dict[str, Any]]:
-    return {
-        node['uuid']: node
-        for node in _api(cloud, 'GET', '/v1/nodes/detail')['nodes']
-    }
-
-
 def _enroll(cloud: Any) -> list[str]:
     uuids = [
         _api(
@@ -145,40 +137,13 @@ def _enroll(cloud: Any) -> list[str]:
             f'/v1/nodes/{node_uuid}/states/provision',
             {'target': 'manage'},
         )
-    _settle(cloud, 60, {'manageable'})
+    faults.settle(cloud, 60, {'manageable'})
     return uuids
-
-
-def _settle(
-    cloud: Any, timeout: float, states: set[str] | tuple[str, ...] = FINAL
-) -> dict[str, dict[str, Any]]:
-    """The nodes, once all are unlocked in ``states`` twice in a row."""
-    seen: list[bool] = []
-
-    def settled() -> dict[str, dict[str, Any]] | None:
-        nodes = _nodes(cloud)
-        seen.append(
-            all(
-                n['provision_state'] in states and n['reservation'] is None
-                for n in nodes.values()
-            )
-        )
-        return nodes if seen[-2:] == [True, True] else None
-
-    try:
-        return support.wait_for(settled, timeout, 'the nodes to settle')
-    except TimeoutError:
-        left = {
-            u: (n['provision_state'], n['reservation'], n['last_error'])
-            for u, n in _nodes(cloud).items()
-            if n['provision_state'] not in states or n['reservation']
-        }
-        raise AssertionError(f'not settled in {timeout} s: {left}')
 
 
 def _reset(cloud: Any) -> None:
     """Every node manageable, out of maintenance, with an empty extra."""
-    for node_uuid, node in _nodes(cloud).items():
+    for node_uuid, node in faults.nodes(cloud).items():
         path = f'/v1/nodes/{node_uuid}'
         if node['maintenance']:
             _api(cloud, 'DELETE', path + '/maintenance')
@@ -190,8 +155,8 @@ def _reset(cloud: Any) -> None:
             path,
             [{'op': 'replace', 'path': '/extra', 'value': {}}],
         )
-    _settle(cloud, 60, {'manageable', 'available', 'clean failed'})
-    for node_uuid, node in _nodes(cloud).items():
+    faults.settle(cloud, 60, {'manageable', 'available', 'clean failed'})
+    for node_uuid, node in faults.nodes(cloud).items():
         if node['provision_state'] != 'manageable':
             _api(
                 cloud,
@@ -199,7 +164,7 @@ def _reset(cloud: Any) -> None:
                 f'/v1/nodes/{node_uuid}/states/provision',
                 {'target': 'manage'},
             )
-    _settle(cloud, 60, {'manageable'})
+    faults.settle(cloud, 60, {'manageable'})
 
 
 def _plan(rng: random.Random, run: int, index: int) -> dict[str, Any]:
@@ -323,7 +288,7 @@ def _run_once(
         storm.join()
         injector.recover()
     cloud.wait_conductors()
-    nodes = _settle(cloud, SETTLE)
+    nodes = faults.settle(cloud, SETTLE, FINAL)
     runs, offset = faults.read_runs(cloud.run_log, offset)
     problems = injector.problems + faults.check_runs(
         runs, injector, MAX_ATTEMPTS

@@ -30,13 +30,13 @@ import hashlib
 import json
 from pathlib import Path
 import random
-import subprocess
 import time
 from typing import Any
 
 import devstack_support as support
 import pytest
 
+from ironic_lite.tests import disk_images
 from ironic_lite.tests import ipmi_responder
 from ironic_lite.tests import redfish_emulator
 from lite_common.tests import integration
@@ -318,20 +318,7 @@ def test_deploy_writes_the_raw_content_of_a_qcow2_image(
 ) -> None:
     agent = cloud.agents['rf-1']
     data = _image(tmp_path / 'disk.raw', 2 * machines.MIB, seed=2)
-    qcow2 = tmp_path / 'disk.qcow2'
-    subprocess.run(
-        [
-            'qemu-img',
-            'convert',
-            '-f',
-            'raw',
-            '-O',
-            'qcow2',
-            str(tmp_path / 'disk.raw'),
-            str(qcow2),
-        ],
-        check=True,
-    )
+    qcow2 = disk_images.qcow2_of(tmp_path / 'disk.raw')
     _deploy(
         cloud,
         'rf-1',

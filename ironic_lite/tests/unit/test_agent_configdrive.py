@@ -11,7 +11,6 @@ import base64
 import gzip
 import hashlib
 import http.server
-import json
 from pathlib import Path
 import shutil
 import subprocess
@@ -19,14 +18,12 @@ import threading
 from typing import Any
 
 import pytest
-import webob
 
-from ironic_lite.agent import api
-from ironic_lite.agent import commands
 from ironic_lite.agent import configdrive
 from ironic_lite.agent import images
 from ironic_lite.conductor import configdrive as builder
 from ironic_lite.tests import disk_images
+from ironic_lite.tests.unit import agent_command_api
 
 MIB = images.MIB
 SECTOR = 512
@@ -34,7 +31,6 @@ DISK = 200 * MIB
 NODE = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123'
 IMAGE_ID = 'f6b1b2a4-6a2b-4f6c-9d38-2a5c4f1e0b7d'
 LINUX_FS = '0FC63DAF-8483-4772-8E79-3D69D8477DE4'
-TOKEN = 'agent-token'
 
 
 @pytest.fixture(autouse=True)
@@ -286,31 +282,6 @@ def test_a_gpt_disk_the_size_of_its_image_has_no_room(tmp_path):
 # Through the agent's command API
 
 
-def _prepare(
-    disk: Path, image_info: dict[str, Any], drive: str
-) -> dict[str, Any]:
-    runner = commands.CommandRunner([disk], 0, True)
-    app = api.AgentAPI(runner, lambda: TOKEN)
-    req = webob.Request.blank(
-        f'/v1/commands/?wait=true&agent_token={TOKEN}', method='POST'
-    )
-    req.body = json.dumps(
-        {
-            'name': 'standby.prepare_image',
-            'params': {'image_info': image_info, 'configdrive': drive},
-        }
-    ).encode()
-    res = req.get_response(app)
-    assert res.status_int == 200, res.body
-    body = json.loads(res.body)
-    if body['command_status'] == 'RUNNING':
-        result = runner.get(body['id'])
-        assert result is not None
-        assert result.done.wait(60)
-        body = result.serialize()
-    return body
-
-
 def _image_info(image: Path) -> dict[str, Any]:
     return {
         'id': IMAGE_ID,
@@ -340,7 +311,9 @@ def test_prepare_image_writes_the_image_then_the_config_drive(
     with disk.open('wb') as handle:
         handle.truncate(100 * MIB)
     _Handler.payloads = {'/configdrive': _packed('e2e').encode()}
-    body = _prepare(disk, _image_info(image), f'{http_server}/configdrive')
+    body = agent_command_api.prepare_image(
+        disk, _image_info(image), f'{http_server}/configdrive'
+    )
     assert body['command_status'] == 'SUCCEEDED', body
     message = body['command_result']['result']
     assert message.startswith(
@@ -362,7 +335,7 @@ def test_prepare_image_with_a_malformed_config_drive_writes_nothing(
     disk = tmp_path / 'sda.img'
     with disk.open('wb') as handle:
         handle.truncate(100 * MIB)
-    body = _prepare(disk, _image_info(image), 'H4sI...')
+    body = agent_command_api.prepare_image(disk, _image_info(image), 'H4sI...')
     assert body['command_status'] == 'FAILED'
     assert body['command_error']['type'] == 'ImageWriteError'
     assert 'not valid base64' in body['command_error']['details']
@@ -377,7 +350,7 @@ def test_prepare_image_of_a_bare_filesystem_fails_the_config_drive(
     disk = tmp_path / 'sda.img'
     with disk.open('wb') as handle:
         handle.truncate(100 * MIB)
-    body = _prepare(disk, _image_info(image), _packed())
+    body = agent_command_api.prepare_image(disk, _image_info(image), _packed())
     assert body['command_status'] == 'FAILED'
     assert body['command_error']['type'] == 'ImageWriteError'
     assert 'has no partition table' in body['command_error']['details']

@@ -7,22 +7,18 @@ with a backing file."""
 
 import hashlib
 import http.server
-import json
 import os
 from pathlib import Path
 import shutil
 import subprocess
 import threading
 
-import webob
-
-from ironic_lite.agent import api
-from ironic_lite.agent import commands
 from ironic_lite.agent import images
+from ironic_lite.tests import disk_images
+from ironic_lite.tests.unit import agent_command_api
 
 MIB = images.MIB
 DISK = 8 * MIB
-TOKEN = 'agent-token'
 
 
 def _disk(path: Path) -> Path:
@@ -31,29 +27,6 @@ def _disk(path: Path) -> Path:
         handle.seek(DISK - 4)
         handle.write(b'tail')
     return path
-
-
-def _prepare(disk: Path, image_info: dict, configdrive=None) -> dict:  # type: ignore[no-untyped-def]
-    runner = commands.CommandRunner([disk], 0, True)
-    app = api.AgentAPI(runner, lambda: TOKEN)
-    req = webob.Request.blank(
-        f'/v1/commands/?wait=true&agent_token={TOKEN}', method='POST'
-    )
-    req.body = json.dumps(
-        {
-            'name': 'standby.prepare_image',
-            'params': {'image_info': image_info, 'configdrive': configdrive},
-        }
-    ).encode()
-    res = req.get_response(app)
-    assert res.status_int == 200, res.body
-    body = json.loads(res.body)
-    if body['command_status'] == 'RUNNING':
-        result = runner.get(body['id'])
-        assert result is not None
-        assert result.done.wait(60)
-        body = result.serialize()
-    return body
 
 
 def _image(tmp_path: Path, size: int = 3 * MIB + 4097) -> tuple[Path, bytes]:
@@ -74,16 +47,6 @@ def _info(path: Path, fmt: str = 'raw', algo: str = 'sha512') -> dict:  # type: 
     }
 
 
-def _qcow2(raw: Path) -> Path:
-    """``raw`` converted by the real qemu-img."""
-    qcow2 = raw.with_name('image.qcow2')
-    subprocess.run(
-        ['qemu-img', 'convert', '-f', 'raw', '-O', 'qcow2', raw, qcow2],
-        check=True,
-    )
-    return qcow2
-
-
 def _read(disk: Path, length: int, offset: int = 0) -> bytes:
     with disk.open('rb') as handle:
         handle.seek(offset)
@@ -93,7 +56,7 @@ def _read(disk: Path, length: int, offset: int = 0) -> bytes:
 def test_a_raw_image_is_streamed_onto_the_root_device(tmp_path):
     disk = _disk(tmp_path / 'sda.img')
     path, data = _image(tmp_path)
-    body = _prepare(disk, _info(path))
+    body = agent_command_api.prepare_image(disk, _info(path))
     assert body['command_status'] == 'SUCCEEDED', body
     assert body['command_result'] == {
         'result': 'prepare_image: image '
@@ -111,7 +74,10 @@ def test_the_older_md5_checksum_verifies_too(tmp_path):
     info = _info(path)
     del info['os_hash_algo'], info['os_hash_value']
     info['checksum'] = hashlib.md5(data).hexdigest()
-    assert _prepare(disk, info)['command_status'] == 'SUCCEEDED'
+    assert (
+        agent_command_api.prepare_image(disk, info)['command_status']
+        == 'SUCCEEDED'
+    )
     assert _read(disk, 1000) == data
 
 
@@ -120,7 +86,7 @@ def test_a_wrong_hash_fails_the_command(tmp_path):
     path, _data = _image(tmp_path)
     info = _info(path)
     info['os_hash_value'] = '0' * 128
-    body = _prepare(disk, info)
+    body = agent_command_api.prepare_image(disk, info)
     assert body['command_status'] == 'FAILED'
     assert body['command_error']['type'] == 'ImageChecksumError'
     assert (
@@ -134,7 +100,7 @@ def test_no_hash_no_image(tmp_path):
     path, _data = _image(tmp_path, 100)
     info = _info(path)
     del info['os_hash_algo'], info['os_hash_value']
-    body = _prepare(disk, info)
+    body = agent_command_api.prepare_image(disk, info)
     assert body['command_status'] == 'FAILED'
     assert 'to verify it with' in body['command_error']['details']
     assert _read(disk, 100) == bytes(100)
@@ -143,7 +109,7 @@ def test_no_hash_no_image(tmp_path):
 def test_an_image_larger_than_the_disk_is_refused(tmp_path):
     disk = _disk(tmp_path / 'sda.img')
     path, _data = _image(tmp_path, DISK + 1)
-    body = _prepare(disk, _info(path))
+    body = agent_command_api.prepare_image(disk, _info(path))
     assert body['command_status'] == 'FAILED'
     assert body['command_error']['type'] == 'ImageWriteError'
     assert 'is larger than the device' in body['command_error']['details']
@@ -156,7 +122,9 @@ def test_a_malformed_config_drive_fails_before_the_image_is_written(
     # (config drives written: test_agent_configdrive.py)
     disk = _disk(tmp_path / 'sda.img')
     path, _data = _image(tmp_path, 100)
-    body = _prepare(disk, _info(path), configdrive='H4sI...')
+    body = agent_command_api.prepare_image(
+        disk, _info(path), configdrive='H4sI...'
+    )
     assert body['command_status'] == 'FAILED'
     assert 'config drive' in body['command_error']['details']
     assert _read(disk, 100) == bytes(100)
@@ -194,7 +162,7 @@ def test_a_short_download_fails_the_command(tmp_path):
             'http://127.0.0.1:9/nothing',
             f'http://127.0.0.1:{port}/image',
         ]
-        body = _prepare(disk, info)
+        body = agent_command_api.prepare_image(disk, info)
     finally:
         server.shutdown()
         server.server_close()
@@ -211,9 +179,11 @@ def test_a_qcow2_image_is_verified_then_converted(tmp_path):
     assert shutil.which('qemu-img'), 'qemu-img missing: Debian qemu-utils'
     disk = _disk(tmp_path / 'sda.img')
     raw, data = _image(tmp_path)
-    qcow2 = _qcow2(raw)
+    qcow2 = disk_images.qcow2_of(raw)
     assert qcow2.read_bytes()[:4] == b'QFI\xfb'
-    body = _prepare(disk, _info(qcow2, 'qcow2', 'sha256'))
+    body = agent_command_api.prepare_image(
+        disk, _info(qcow2, 'qcow2', 'sha256')
+    )
     assert body['command_status'] == 'SUCCEEDED', body
     # The raw content, not the qcow2 container, is on the device.
     assert _read(disk, len(data)) == data
@@ -230,10 +200,10 @@ def test_a_qcow2_image_is_verified_then_converted(tmp_path):
 def test_a_qcow2_with_a_wrong_hash_writes_nothing(tmp_path):
     disk = _disk(tmp_path / 'sda.img')
     raw, _data = _image(tmp_path)
-    qcow2 = _qcow2(raw)
+    qcow2 = disk_images.qcow2_of(raw)
     info = _info(qcow2, 'qcow2')
     info['os_hash_value'] = 'f' * 128
-    body = _prepare(disk, info)
+    body = agent_command_api.prepare_image(disk, info)
     assert body['command_error']['type'] == 'ImageChecksumError'
     assert _read(disk, MIB) == bytes(MIB)
 
@@ -257,7 +227,7 @@ def test_a_qcow2_with_a_backing_file_is_refused(tmp_path):
         check=True,
         capture_output=True,
     )
-    body = _prepare(disk, _info(overlay, 'qcow2'))
+    body = agent_command_api.prepare_image(disk, _info(overlay, 'qcow2'))
     assert body['command_status'] == 'FAILED'
     assert 'backing' in body['command_error']['details']
     assert _read(disk, MIB) == bytes(MIB)

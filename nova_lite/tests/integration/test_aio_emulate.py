@@ -121,7 +121,7 @@ def test_a_server_boots_on_the_emulated_machine_with_its_config_drive(
         'bare',
         '--file',
         str(image),
-        'bm-image',
+        'cd-image',
         parse=False,
     )
     key = tmp_path / 'key'
@@ -140,7 +140,7 @@ def test_a_server_boots_on_the_emulated_machine_with_its_config_drive(
         '--flavor',
         'baremetal',
         '--image',
-        'bm-image',
+        'cd-image',
         '--key-name',
         'k',
         '--user-data',
@@ -149,7 +149,7 @@ def test_a_server_boots_on_the_emulated_machine_with_its_config_drive(
         'True',
         '--no-network',
         '--wait',
-        'bm-vm',
+        'cd-vm',
     )
     assert server['status'] == 'ACTIVE', server
     node = _node(aio) or {}
@@ -166,7 +166,7 @@ def test_a_server_boots_on_the_emulated_machine_with_its_config_drive(
     assert (drive['start'] + drive['size']) * 512 == len(written)
     meta = disk_images.meta_data(disk, drive)
     assert meta['uuid'] == server['id']
-    assert meta['name'] == 'bm-vm'
+    assert meta['name'] == 'cd-vm'
     assert list(meta['public_keys']) == ['k']
     assert meta['public_keys']['k'].strip() == (
         Path(f'{key}.pub').read_text().strip()
