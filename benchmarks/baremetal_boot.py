@@ -25,6 +25,7 @@ import time
 
 from boot_servers import IMAGE
 from boot_servers import call
+from boot_servers import create_image
 from boot_servers import free_port
 from boot_servers import start_aio_argv
 
@@ -66,9 +67,7 @@ def main():
         '--baremetal-nodes', str(args.nodes), '--config-file', str(config)])
     api, bm = f'http://127.0.0.1:{port}/v2.1', f'http://127.0.0.1:{bm_port}'
     try:
-        call(f'http://127.0.0.1:{port}/image/v2/images', 'POST', {
-            'name': 'bench', 'id': IMAGE, 'disk_format': 'raw',
-            'container_format': 'bare', 'visibility': 'public'})
+        create_image(f'http://127.0.0.1:{port}')
         started = time.monotonic()
         _wait('the pool', lambda: len(_nodes(bm)) >= args.nodes and all(
             n['provision_state'] == 'available' for n in _nodes(bm))

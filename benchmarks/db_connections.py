@@ -98,6 +98,8 @@ def _nova_load(dep: Any, count: int) -> None:
         'name': 'bench', 'vcpus': 1, 'ram': 64, 'disk': 1}})
     status, image = dep.api_call('POST', '/image/v2/images', {
         'name': 'bench', 'disk_format': 'raw', 'container_format': 'bare'})
+    dep.api_call('PUT', f'/image/v2/images/{image["id"]}/file',
+                 b'bench image')  # only an active image boots
 
     def one(index: int) -> None:
         status, body = dep.api_call('POST', '/v2.1/servers', {'server': {

@@ -87,6 +87,7 @@ LONGEST_FIRST=(
     nova_lite/tests/functional/test_fuzz.py
     nova_lite/tests/integration/test_evacuation_safety.py
     ironic_lite/tests/integration/test_hardware_types.py
+    ironic_lite/tests/integration/test_deploy_faults.py
     ironic_lite/tests/functional/test_clients.py
     nova_lite/tests/integration/test_compute_twin.py
     ironic_lite/tests/functional/test_api.py
@@ -98,6 +99,8 @@ LONGEST_FIRST=(
     nova_lite/tests/integration/test_docs.py
     nova_lite/tests/integration/test_install_guide.py
     nova_lite/tests/integration/test_aio.py
+    nova_lite/tests/integration/test_aio_emulate.py
+    ironic_lite/tests/functional/test_agent_deploy.py
     nova_lite/tests/integration/test_evacuate.py
     ironic_lite/tests/functional/test_conductor.py
     nova_lite/tests/functional/test_shelve.py
