@@ -14,7 +14,9 @@ the real ``openstack baremetal`` CLI and watched through the API.
   image, then a qcow2 one (the agent writes them: the disk file holds
   the image's raw content byte for byte) -> undeploy (automated
   cleaning erases it again) -> available; an image that does not verify
-  ends in ``deploy failed``, never ``active``; a deployment without an
+  ends in ``deploy failed``, never ``active``; the conductor running a
+  deployment killed while the node waits for its agent: the other one
+  takes it over and the image is written once; a deployment without an
   image is refused (400);
 - rf-2: a BIOS change, a firmware update and a BIOS factory reset as
   manual clean steps, checked on the BMC;
@@ -48,6 +50,8 @@ CALLBACK_TIMEOUT = 10
 #: only, so a disk whose cleaning stopped there still holds data.
 DISK_SIZE = 4 * machines.MIB
 AGENT_NODES = {'rf-1': 0, 'rf-3': 2}
+#: What an agent logs once per prepare_image command it gets.
+PREPARE = 'Command standby.prepare_image received'
 ENABLED = {
     'enabled_hardware_types': 'fake-hardware,redfish,ipmi',
     'enabled_power_interfaces': 'fake,redfish,ipmi',
@@ -347,6 +351,46 @@ def test_an_image_that_does_not_verify_never_becomes_active(
     assert 'verif' in record['last_error'].lower(), record
     assert '0' * 64 in record['last_error'], record
     assert machines.disk_is_erased(agent.disks[0])
+    _undeploy_erases(cloud, 'rf-1', agent)
+
+
+def test_a_conductor_killed_in_wait_call_back_is_taken_over(
+    cloud: Any, tmp_path: Path
+) -> None:
+    """rf-1 waits for its agent (stopped) when the conductor that runs
+    its deployment is killed: the other one takes it over, the agent
+    comes back, the image is written once and the node is active."""
+    agent = cloud.agents['rf-1']
+    agent.kill()
+    data = _image(tmp_path / 'disk.raw', machines.MIB, seed=4)
+    _deploy(
+        cloud,
+        'rf-1',
+        image_source=f'file://{tmp_path / "disk.raw"}',
+        image_checksum=hashlib.sha256(data).hexdigest(),
+    )
+    waiting = wait_node(
+        cloud,
+        'rf-1',
+        lambda n: n['provision_state'] == 'wait call-back',
+        'waiting for its agent',
+        180,
+    )
+    owner = waiting['conductor']
+    assert owner in cloud.conductors, waiting
+    cloud.kill(owner)
+    try:
+        before = agent.log_file.read_text().count(PREPARE)
+        # (the same machine: its workdir and disk)
+        agent = start_agent(cloud, agent.disks[0].parent.parent, 'rf-1')
+        record = settled(cloud, 'rf-1', 'active', timeout=240)
+    finally:
+        cloud.start_conductor(owner)
+        cloud.wait_conductors()
+    assert record['last_error'] is None, record
+    assert record['conductor'] != owner, record
+    assert agent.disks[0].read_bytes()[: len(data)] == data
+    assert agent.log_file.read_text().count(PREPARE) == before + 1
     _undeploy_erases(cloud, 'rf-1', agent)
 
 
