@@ -63,7 +63,7 @@ class AgentDeploy(agent_deploy.AgentDeploySteps, base.DeployInterface):
     def tear_down(self, task: base.TaskLike) -> None:
         """The instance goes with the cleaning that follows (the agent
         erases the disk); nothing of a deployment is kept."""
-        deploy_images.release(self.conf, task.node.uuid)
+        deploy_images.release(task.node.uuid)
         task.node.driver_internal_info.pop(COMMAND_KEY, None)
 
     def client(self, task: base.TaskLike) -> agent_client.AgentClient:

@@ -153,10 +153,10 @@ class AgentDeploySteps:
         try:
             answer = self.client(task).command('standby.prepare_image', params)
         except Exception:
-            deploy_images.release(self.conf, node.uuid)
+            deploy_images.release(node.uuid)
             raise
         if not answer.get('id'):
-            deploy_images.release(self.conf, node.uuid)
+            deploy_images.release(node.uuid)
             raise exception.InstanceDeployFailure(
                 reason=f'the agent of node {node.uuid} answered '
                 f'prepare_image without a command id: {answer}'
@@ -243,7 +243,7 @@ class AgentDeploySteps:
         status = command.get('command_status')
         if status == _RUNNING:
             return False
-        deploy_images.release(self.conf, node.uuid)
+        deploy_images.release(node.uuid)
         info.pop(COMMAND_KEY, None)
         if status == _SUCCEEDED:
             LOG.info(
@@ -262,7 +262,7 @@ class AgentDeploySteps:
 
     def abort_deploy_step(self, task: base.TaskLike) -> None:
         """Power the machine off (the agent stops where it is)."""
-        deploy_images.release(self.conf, task.node.uuid)
+        deploy_images.release(task.node.uuid)
         task.node.driver_internal_info.pop(COMMAND_KEY, None)
         _set_power(task, states.POWER_OFF)
         agent_token.wipe_token_and_url(task.node.driver_internal_info)

@@ -200,7 +200,7 @@ def stage(
     :raises ImageNotFound, ImageUnacceptable, ImageDownloadFailed:
     :raises ImageCacheError: the download did not verify.
     """
-    release(conf, node_uuid)
+    release(node_uuid)
     if (
         source.kind == instance_image.HTTP
         and conf.deploy.image_download_source == 'http'
@@ -250,7 +250,7 @@ def stage(
     return staged
 
 
-def release(conf: cfg.ConfigOpts, node_uuid: str) -> None:
+def release(node_uuid: str) -> None:
     """The node's agent no longer needs its image (safe to repeat)."""
     with _lock:
         staged = _staged.pop(node_uuid, None)

@@ -104,9 +104,9 @@ def test_an_image_service_image_is_served_to_the_agent(conf, glance):
     assert info['os_hash_value'] == IMAGES['raw-1']['os_hash_value']
     (url,) = info['urls']
     assert requests.get(url, timeout=10).content == DATA
-    deploy_images.release(conf, 'node-1')
+    deploy_images.release('node-1')
     assert requests.get(url, timeout=10).status_code == 404
-    deploy_images.release(conf, 'node-1')  # (again: nothing)
+    deploy_images.release('node-1')  # (again: nothing)
 
 
 def test_one_download_for_several_deployments(conf, glance):
