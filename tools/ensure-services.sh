@@ -67,13 +67,25 @@ start_mariadb() {
             "install the mariadb-server package"
         return 1
     }
-    if id mysql >/dev/null 2>&1; then
+    local as_user=() output
+    if (($(id -u) == 0)) && id mysql >/dev/null 2>&1; then
         install -d -o mysql -g mysql /run/mysqld
+        # mariadbd refuses to run as root ("Please consult the MariaDB
+        # Documentation to find out how to run mariadbd as root!"); the
+        # systemd unit and mysqld_safe run it as mysql, so does this.
+        as_user=(--user=mysql)
     fi
-    log "starting MariaDB"
-    start-stop-daemon --start --oknodo --background \
-        --exec "$mariadbd" || { err "starting mariadbd failed"; return 1; }
-    wait_port MariaDB "$MYSQL_PORT"
+    # (--background would send its complaints to /dev/null)
+    output="$(mktemp -t stacklite-mariadbd.XXXXXX.log)"
+    log "starting MariaDB (its output: $output)"
+    start-stop-daemon --start --oknodo --background --output "$output" \
+        --exec "$mariadbd" -- "${as_user[@]}" \
+        || { err "starting mariadbd failed"; return 1; }
+    wait_port MariaDB "$MYSQL_PORT" || {
+        err "mariadbd's last words ($output):"
+        tail -n 20 "$output" >&2
+        return 1
+    }
 }
 
 start_postgresql() {

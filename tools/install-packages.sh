@@ -3,10 +3,14 @@
 #
 # Checks for: a Python >= 3.11 that can make a virtualenv (python3,
 # python3-venv), git (pbr and reno read the history), and the servers of
-# the database and integration tests: RabbitMQ, MariaDB, PostgreSQL; and
+# the database and integration tests: RabbitMQ, MariaDB, PostgreSQL;
 # qemu-img (qemu-utils), which the bare metal agent converts qcow2 images
-# with; sfdisk (fdisk), which it adds the config drive partition with. A
-# server whose port already answers on 127.0.0.1 needs no package
+# with; sfdisk (fdisk), which it adds the config drive partition with;
+# and what the install guide's commands call, which test_install_guide
+# runs as written: curl, openssl and the MariaDB client (mysql).
+# (Debian's minimal system, a container's or debootstrap's, has none of
+# curl, openssl and mysql.) A server whose port already answers on
+# 127.0.0.1 needs no package
 # (but rabbitmqctl is always needed: the integration tests make vhosts).
 #
 # When something is missing:
@@ -54,8 +58,12 @@ have git || MISSING+=(git)
 have rabbitmqctl || MISSING+=(rabbitmq-server)
 have qemu-img || MISSING+=(qemu-utils)
 have sfdisk || MISSING+=(fdisk)
+have curl || MISSING+=(curl)
+have openssl || MISSING+=(openssl)
 if ! port_open 3306 && ! have mariadbd; then
     MISSING+=(mariadb-server)
+elif ! have mysql; then
+    MISSING+=(mariadb-client)
 fi
 if ! port_open 5432 && ! postgresql_installed; then
     MISSING+=(postgresql)

@@ -136,7 +136,13 @@ def test_a_failed_register_again_is_tried_again(stack, monkeypatch):
 
     monkeypatch.setattr(service_db, 'service_create', create_once_refused)
     service_db.service_destroy(ctx, _conductor_record(conf.host).id)
-    assert _wait(lambda: _conductor_record(conf.host) is not None)
+    # (a record just made has no last_seen_up until its first heartbeat)
+    assert _wait(
+        lambda: (
+            getattr(_conductor_record(conf.host), 'last_seen_up', None)
+            is not None
+        )
+    )
     assert refused == [conf.host]
     seen = _conductor_record(conf.host).last_seen_up
     assert _wait(
