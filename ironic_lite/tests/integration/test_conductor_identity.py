@@ -29,7 +29,11 @@ import pytest
 from ironic_lite.tests.integration import fault_injection as faults
 from lite_common.tests import integration
 
-HEARTBEAT_TIMEOUT = 5
+#: Long enough for a second process's start-up (imports, database,
+#: drivers: 2-3 s here, more on a loaded machine) to reach its
+#: registration while the frozen one's heartbeat is still fresh (with 5
+#: s, a slow start found it stale and took the name over, as it may).
+HEARTBEAT_TIMEOUT = 10
 OPTIONS = {
     'conductor': {
         'heartbeat_interval': 1,
