@@ -133,7 +133,7 @@ def measure(run: emulated.Run, workdir: Path) -> None:
     before = {name: emulated.cpu_seconds(p) for name, p in groups.items()}
     started = time.monotonic()
     run.provision(uuids, 'active')
-    states = _wait_deployed(run, args.timeout)
+    states = run.wait_all('active', args.timeout, failed='deploy failed')
     wall = time.monotonic() - started
     used = {name: emulated.cpu_seconds(p) - before[name]
             for name, p in groups.items()}
@@ -155,21 +155,6 @@ def measure(run: emulated.Run, workdir: Path) -> None:
                       '&fields=name,last_error&limit=1000')['nodes']
     for node in failed[:5]:
         print(f'  {node["name"]}: {node["last_error"]}')
-
-
-def _wait_deployed(run: emulated.Run, timeout: float) -> dict[str, int]:
-    deadline = time.monotonic() + timeout
-    while True:
-        nodes = run.call('GET', '/v1/nodes?fields=provision_state'
-                         '&limit=1000')['nodes']
-        states: dict[str, int] = {}
-        for node in nodes:
-            states[node['provision_state']] = (
-                states.get(node['provision_state'], 0) + 1)
-        if set(states) <= {'active', 'deploy failed'} or (
-                time.monotonic() > deadline):
-            return states
-        time.sleep(1)
 
 
 def main(argv: list[str] | None = None) -> int:

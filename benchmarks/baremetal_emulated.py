@@ -137,7 +137,8 @@ class Run:
                 'PUT', f'/v1/nodes/{uuid}/states/provision',
                 {'target': target}), uuids))
 
-    def wait_all(self, wanted: str, timeout: float) -> dict[str, int]:
+    def wait_all(self, wanted: str, timeout: float,
+                 failed: str = 'clean failed') -> dict[str, int]:
         deadline = time.monotonic() + timeout
         while True:
             nodes = self.call('GET', '/v1/nodes?fields=provision_state'
@@ -147,7 +148,7 @@ class Run:
                 state = node['provision_state']
                 states[state] = states.get(state, 0) + 1
             # Until no node is on its way (a failed node is reported).
-            if set(states) <= {wanted, 'clean failed'} or (
+            if set(states) <= {wanted, failed} or (
                     time.monotonic() > deadline):
                 return states
             time.sleep(1)

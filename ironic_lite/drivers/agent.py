@@ -47,13 +47,10 @@ COMMAND_KEY = agent_deploy.COMMAND_KEY
 _STEP_KEYS = ('step', 'priority', 'interface', 'abortable', 'reboot_requested')
 
 
-def _power(task: base.TaskLike) -> base.PowerInterface:
-    power = getattr(task, 'interfaces', {}).get('power')
-    if not isinstance(power, base.PowerInterface):
-        raise exception.NodeCleaningFailure(
-            node=task.node.uuid, reason='the node has no power interface'
-        )
-    return power
+def _cleaning_failure(task: base.TaskLike) -> agent_deploy.Failure:
+    return lambda reason: exception.NodeCleaningFailure(
+        node=task.node.uuid, reason=reason
+    )
 
 
 class AgentDeploy(agent_deploy.AgentDeploySteps, base.DeployInterface):
@@ -74,12 +71,7 @@ class AgentDeploy(agent_deploy.AgentDeploySteps, base.DeployInterface):
     def prepare_cleaning(self, task: base.TaskLike) -> str | None:
         """Boot the machine (its agent then looks it up and
         heartbeats)."""
-        power = _power(task)
-        if power.get_power_state(task) == states.POWER_ON:
-            power.reboot(task)
-        else:
-            power.set_power_state(task, states.POWER_ON)
-        task.node.power_state = power.get_power_state(task)
+        agent_deploy.boot(task, _cleaning_failure(task))
         LOG.info(
             'Node %s: booted for cleaning; waiting for its agent',
             task.node.uuid,
@@ -88,9 +80,7 @@ class AgentDeploy(agent_deploy.AgentDeploySteps, base.DeployInterface):
 
     def tear_down_cleaning(self, task: base.TaskLike) -> None:
         """Power the machine off: its agent is forgotten."""
-        power = _power(task)
-        power.set_power_state(task, states.POWER_OFF)
-        task.node.power_state = power.get_power_state(task)
+        agent_deploy.set_power(task, states.POWER_OFF, _cleaning_failure(task))
         agent_token.wipe_on_power_off(task.node.driver_internal_info)
 
     def abort_clean_step(self, task: base.TaskLike) -> None:

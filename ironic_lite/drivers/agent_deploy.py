@@ -37,6 +37,7 @@ Both waiting steps are abortable: the machine is powered off, which
 stops the agent.
 """
 
+from collections.abc import Callable
 from typing import Any
 from typing import cast
 
@@ -64,19 +65,38 @@ def _interface(task: base.TaskLike, kind: str) -> Any:
     return getattr(task, 'interfaces', {}).get(kind)
 
 
-def _power(task: base.TaskLike) -> base.PowerInterface:
+#: Builds the exception of a flow from a reason (cleaning and deploying
+#: fail with their own).
+Failure = Callable[[str], Exception]
+
+
+def _deploy_failure(reason: str) -> Exception:
+    return exception.InstanceDeployFailure(reason=reason)
+
+
+def power_of(task: base.TaskLike, fail: Failure) -> base.PowerInterface:
     power = _interface(task, 'power')
     if not isinstance(power, base.PowerInterface):
-        raise exception.InstanceDeployFailure(
-            reason=f'node {task.node.uuid} has no power interface'
-        )
+        raise fail(f'node {task.node.uuid} has no power interface')
     return power
 
 
-def _set_power(task: base.TaskLike, target: str) -> None:
-    power = _power(task)
+def set_power(task: base.TaskLike, target: str, fail: Failure) -> None:
+    """Power ``target`` unless the machine is there; the state kept."""
+    power = power_of(task, fail)
     if power.get_power_state(task) != target:
         power.set_power_state(task, target)
+    task.node.power_state = power.get_power_state(task)
+
+
+def boot(task: base.TaskLike, fail: Failure) -> None:
+    """Boot the machine (its agent then looks the node up): reboot it
+    when on; the state kept."""
+    power = power_of(task, fail)
+    if power.get_power_state(task) == states.POWER_ON:
+        power.reboot(task)
+    else:
+        power.set_power_state(task, states.POWER_ON)
     task.node.power_state = power.get_power_state(task)
 
 
@@ -116,12 +136,7 @@ class AgentDeploySteps:
         node = task.node
         info = node.driver_internal_info
         info.pop(COMMAND_KEY, None)
-        power = _power(task)
-        if power.get_power_state(task) == states.POWER_ON:
-            power.reboot(task)
-        else:
-            power.set_power_state(task, states.POWER_ON)
-        node.power_state = power.get_power_state(task)
+        boot(task, _deploy_failure)
         # What the agent of before knew is no longer valid: the agent
         # booted now looks the node up and gets a token of its own.
         agent_token.wipe_on_power_off(info)
@@ -193,7 +208,7 @@ class AgentDeploySteps:
     @base.deploy_step(priority=40)
     def tear_down_agent(self, task: base.TaskLike) -> None:
         """Power off: the agent stops and is forgotten."""
-        _set_power(task, states.POWER_OFF)
+        set_power(task, states.POWER_OFF, _deploy_failure)
         agent_token.wipe_token_and_url(task.node.driver_internal_info)
         task.node.driver_internal_info.pop(COMMAND_KEY, None)
 
@@ -210,7 +225,7 @@ class AgentDeploySteps:
 
     @base.deploy_step(priority=20)
     def boot_instance(self, task: base.TaskLike) -> None:
-        _set_power(task, states.POWER_ON)
+        set_power(task, states.POWER_ON, _deploy_failure)
 
     # -- waiting
 
@@ -264,5 +279,5 @@ class AgentDeploySteps:
         """Power the machine off (the agent stops where it is)."""
         deploy_images.release(task.node.uuid)
         task.node.driver_internal_info.pop(COMMAND_KEY, None)
-        _set_power(task, states.POWER_OFF)
+        set_power(task, states.POWER_OFF, _deploy_failure)
         agent_token.wipe_token_and_url(task.node.driver_internal_info)
