@@ -168,6 +168,13 @@ class NoDatabase(ObjectActionError):
     )
 
 
+class ImageUploadFailed(NovaLiteException):
+    """A compute agent could not store a snapshot's data in the Image
+    API."""
+
+    msg_fmt = 'Could not upload image %(image_id)s: %(reason)s'
+
+
 class VirtDriverError(NovaLiteException):
     msg_fmt = 'Virt driver error: %(reason)s'
 

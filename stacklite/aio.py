@@ -501,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.setup(conf, common.PROJECT)
     _errors_to_terminal()
     api_url = f'http://{args.api_host}:{args.api_port}'
+    # The compute agents' snapshots go to the image API.
+    baremetal.configure_image_service(conf, f'{api_url}/image', users)
     bm_url = None
     bm_conf = None
     if not args.no_baremetal:

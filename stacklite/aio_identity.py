@@ -83,6 +83,8 @@ def configure(
         {name: conf[name] for name in LOG_OPTIONS},
     )
     identity.configure_authtoken(conf, keystone, 'nova')
+    # The compute agents upload snapshots as the service user nova.
+    _password_auth(conf, 'glance', keystone, 'nova')
     if bm_conf is not None:
         identity.configure_authtoken(bm_conf, keystone, 'ironic')
         # The Compute service's user (the ironic virt driver) has the

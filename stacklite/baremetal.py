@@ -75,7 +75,8 @@ def build(
 def configure_image_service(
     conf: cfg.ConfigOpts, image_url: str, users: dict[str, str] | None
 ) -> None:
-    """``[glance]`` without Keystone: the all-in-one's image API by its
+    """``[glance]`` without Keystone (of the conductor or of the compute
+    agents): the all-in-one's image API by its
     URL, as its administrator (http_basic) or anonymously (noauth).
     With Keystone (no ``users`` here), :func:`stacklite.aio_identity.
     configure` sets it."""

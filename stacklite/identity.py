@@ -52,10 +52,14 @@ DOMAIN = 'Default'
 SERVICE_PROJECT = 'service'
 #: The service users, one per API validating tokens.
 SERVICE_USERS = ('nova', 'ironic')
-#: Their roles in the service project. ``ironic`` is also an admin, as
-#: devstack makes it: its conductor reads the image a server boots from,
-#: whichever project owns it (``[glance]`` of ironic_lite).
-SERVICE_ROLES = {'nova': ('service',), 'ironic': ('service', 'admin')}
+#: Their roles in the service project. Both are also admins, as
+#: devstack makes them: ironic's conductor reads the image a server
+#: boots from and nova's agents upload snapshots, whichever project
+#: owns the image (``[glance]`` of each).
+SERVICE_ROLES = {
+    'nova': ('service', 'admin'),
+    'ironic': ('service', 'admin'),
+}
 #: Users of people: name -> (project, roles).
 PEOPLE = {'demo': ('demo', ('member', 'reader'))}
 #: How long Keystone may take to start (a first start takes ~3 s).

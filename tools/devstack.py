@@ -377,6 +377,13 @@ def write_compute_config(
     sections: dict[str, dict[str, Any]] = {
         'DEFAULT': default,
         'oslo_concurrency': {'lock_path': state_path / 'locks'},
+        # Snapshots are uploaded to the API's Image API as its admin.
+        'glance': {
+            'endpoint_override': (f'{dep.api_url}/image'),
+            'auth_type': 'http_basic',
+            'username': 'admin',
+            'password': dep.passwords['admin'],
+        },
     }
     for section, options in dep.compute_options.items():
         sections.setdefault(section, {}).update(options)

@@ -50,6 +50,19 @@ SOFT_DELETING = 'soft-deleting'
 RESTORING = 'restoring'
 RESCUING = 'rescuing'
 UNRESCUING = 'unrescuing'
+IMAGE_SNAPSHOT_PENDING = 'image_snapshot_pending'
+IMAGE_SNAPSHOT = 'image_snapshot'
+IMAGE_BACKUP = 'image_backup'
+IMAGE_PENDING_UPLOAD = 'image_pending_upload'
+IMAGE_UPLOADING = 'image_uploading'
+#: The task states of a snapshot or backup (createImage, createBackup).
+IMAGE_TASKS = (
+    IMAGE_SNAPSHOT_PENDING,
+    IMAGE_SNAPSHOT,
+    IMAGE_BACKUP,
+    IMAGE_PENDING_UPLOAD,
+    IMAGE_UPLOADING,
+)
 
 # Migration.status of a cold move (migration, resize) that arrived but
 # may still be reverted: the source keeps its room until it is

@@ -29,6 +29,7 @@ from nova_lite.compute import busy
 from nova_lite.compute import cleanup
 from nova_lite.compute import evacuation
 from nova_lite.compute import holder as compute_holder
+from nova_lite.compute import image_client
 from nova_lite.compute import move
 from nova_lite.compute import move_recovery
 from nova_lite.compute import power
@@ -37,6 +38,7 @@ from nova_lite.compute import rescue
 from nova_lite.compute import resources
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
+from nova_lite.compute import snapshot
 from nova_lite.compute import startup
 from nova_lite.compute import task_recovery
 from nova_lite.conductor import rpcapi as conductor_rpcapi
@@ -160,7 +162,7 @@ def _event(name: str) -> Callable[..., Any]:
 
 
 class ComputeManager:
-    target = messaging.Target(version='1.10')
+    target = messaging.Target(version='1.11')
 
     def __init__(
         self,
@@ -187,6 +189,7 @@ class ComputeManager:
         self.incoming = evacuation.Incoming(self.driver, host, self.busy)
         self.conductor = conductor_rpcapi.ConductorAPI(conf)
         self.compute_rpcapi = compute_rpcapi.ComputeAPI(conf)
+        self.images = image_client.ImageClient(conf)
         self.service: Any = None
         self.nodes: dict[str, Any] = {}
         # Set when an operator deleted this agent's service record while
@@ -543,6 +546,28 @@ class ComputeManager:
         instance = self._current(context, instance, states.REBUILDING)
         if instance is not None:
             rebuild.rebuild(context, self.driver, instance, self.host)
+
+    # createImage, createBackup (compute/snapshot.py) ----------------------
+
+    @_one_task_per_server
+    def snapshot_instance(
+        self, context: RequestContext, instance: Instance
+    ) -> None:
+        instance = self._current(
+            context,
+            instance,
+            states.IMAGE_SNAPSHOT_PENDING,
+            (states.IMAGE_SNAPSHOT_PENDING, states.IMAGE_BACKUP),
+        )
+        if instance is not None:
+            snapshot.snapshot(
+                context,
+                self.conf,
+                self.driver,
+                self.images,
+                instance,
+                self.host,
+            )
 
     # rescue, unrescue (compute/rescue.py) ---------------------------------
 

@@ -14,6 +14,7 @@
 1.8: power_update (the power-update external event, API 2.76)
 1.9: rescue_instance, unrescue_instance
 1.10: get_console_output (a call)
+1.11: snapshot_instance (createImage, createBackup)
 """
 
 from typing import Any
@@ -30,7 +31,7 @@ from nova_lite.objects.instance import Instance
 from nova_lite.objects.migration import Migration
 
 TOPIC = 'compute'
-VERSION = '1.10'
+VERSION = '1.11'
 
 
 class ComputeAPI:
@@ -311,6 +312,15 @@ class ComputeAPI:
     ) -> None:
         """To the server's host: its rebuild with the image recorded."""
         self._cast('1.7', context, 'rebuild_server', host, instance=instance)
+
+    def snapshot_instance(
+        self, context: RequestContext, instance: Instance, host: str
+    ) -> None:
+        """To the server's host: write and upload the snapshot or backup
+        named in its system metadata."""
+        self._cast(
+            '1.11', context, 'snapshot_instance', host, instance=instance
+        )
 
     def power_update(
         self,

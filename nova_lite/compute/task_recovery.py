@@ -28,6 +28,8 @@ power tasks            finished (compute/power.py)
                        then the evacuation's (compute/evacuation.py)
 ``rebuild_spawning``   the rebuild is carried out again (idempotent)
 ``rescuing``...        undone or finished (compute/rescue.py)
+``image_*``            the snapshot or backup is written again, or its
+                       image deleted (compute/snapshot.py)
 ``spawning``           ERROR, as upstream: a build cut short cannot be
                        told from one that failed
 ``scheduling``         at start-up ERROR (the same); while the agent
@@ -54,6 +56,7 @@ from nova_lite.compute import power
 from nova_lite.compute import rebuild
 from nova_lite.compute import rescue
 from nova_lite.compute import shelve
+from nova_lite.compute import snapshot
 from nova_lite.compute.busy import Busy
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import migration as migration_obj
@@ -73,6 +76,7 @@ AT_START = (
     states.RESCUING,
     states.UNRESCUING,
     *power.TASKS,
+    *states.IMAGE_TASKS,
 )
 # While the agent runs: builds and unshelves whose request was lost have
 # passes of their own (build_recovery.resume, shelve.resume_unshelves).
@@ -144,6 +148,8 @@ def _take_up(
         rebuild.rebuild(context, driver, instance, host, resumed=True)
     elif task in (states.RESCUING, states.UNRESCUING):
         rescue.recover(context, driver, instance, host)
+    elif task in states.IMAGE_TASKS:
+        snapshot.recover(context, conf, driver, instance, host)
     elif task == states.DELETING:
         LOG.info('Finishing an interrupted delete', instance=instance)
         instance_ops.terminate(context, driver, instance)

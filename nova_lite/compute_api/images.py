@@ -9,8 +9,13 @@
   (SHUTOFF if it was stopped, as upstream). The server's copy of the
   image's properties (compute_api/image_meta.py) is the new image's.
 * **createImage** (active, stopped, paused or suspended, no task): the
-  image catalog is metadata only, so the snapshot is recorded at once
-  (``active``) with the action; no guest is touched.
+  image is created ``queued``; its id is written in the server's system
+  metadata with the task ``image_snapshot_pending`` and the action in
+  one transaction, and the host's agent writes and uploads the disk
+  (compute/snapshot.py).
+* **createBackup** (the same states): the same, as an image of type
+  ``backup`` with its ``backup_type``, the task ``image_backup``; the
+  agent then keeps the ``rotation`` newest backups of that type.
 """
 
 from typing import Any
@@ -19,6 +24,7 @@ from oslo_log import log as logging
 
 from lite_common.context import RequestContext
 from nova_lite import exception
+from nova_lite.common import snapshot_meta
 from nova_lite.common import states
 from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute_api import image_meta
@@ -135,16 +141,79 @@ class ImageActions:
         name: str,
         metadata: dict[str, str],
     ) -> Row:
-        """Record the snapshot; the image row."""
-        _check(ctx, inst, 'createImage', SNAPSHOTTABLE)
-        image = snapshots.create(ctx, inst, name, metadata)
-        actions_db.record(
-            ctx, power_api.action_values(ctx, inst, 'createImage')
-        )
+        """Create the snapshot's image and start the snapshot; the image
+        row."""
+        return self._snapshot(ctx, inst, name, metadata, None, 0)
+
+    def create_backup(
+        self,
+        ctx: RequestContext,
+        inst: Row,
+        name: str,
+        backup_type: str,
+        rotation: int,
+        metadata: dict[str, str],
+    ) -> Row:
+        """Create the backup's image and start the backup; the image
+        row."""
+        return self._snapshot(ctx, inst, name, metadata, backup_type, rotation)
+
+    def _snapshot(
+        self,
+        ctx: RequestContext,
+        inst: Row,
+        name: str,
+        metadata: dict[str, str],
+        backup_type: str | None,
+        rotation: int,
+    ) -> Row:
+        action = 'createImage' if backup_type is None else 'createBackup'
+        _check(ctx, inst, action, SNAPSHOTTABLE)
+        if not inst['host']:
+            raise exception.InstanceNotReady(instance_id=inst['uuid'])
+        sysmeta = dict(inst.get('system_metadata') or {})
+        if backup_type is None:
+            image = snapshots.create(ctx, inst, name, metadata)
+            task = states.IMAGE_SNAPSHOT_PENDING
+        else:
+            image = snapshots.create(
+                ctx,
+                inst,
+                name,
+                {**metadata, 'backup_type': backup_type},
+                image_type='backup',
+            )
+            task = states.IMAGE_BACKUP
+            sysmeta[snapshot_meta.BACKUP_TYPE_KEY] = backup_type
+            sysmeta[snapshot_meta.ROTATION_KEY] = str(rotation)
+        sysmeta[snapshot_meta.IMAGE_KEY] = image['id']
+        try:
+            actions_db.begin(
+                ctx,
+                inst['uuid'],
+                {'task_state': task, 'system_metadata': sysmeta},
+                power_api.action_values(ctx, inst, action),
+                [None],
+                SNAPSHOTTABLE,
+                unlocked=not ctx.is_admin,
+            )
+        except exception.UnexpectedTaskState:
+            snapshots.delete(ctx, image['id'])
+            raise power_api.conflict(ctx, inst, action) from None
+        except Exception:
+            snapshots.delete(ctx, image['id'])
+            raise
         LOG.info(
-            'Snapshot %s (%s) recorded',
+            '%s %s (%s) on %s',
+            action,
             image['id'],
             name,
+            inst['host'],
             instance_uuid=inst['uuid'],
+        )
+        self.compute.snapshot_instance(
+            ctx,
+            instance_obj.Instance.get_by_uuid(ctx, inst['uuid']),
+            inst['host'],
         )
         return image

@@ -172,7 +172,10 @@ class ShelveActions:
         if not inst['host']:
             raise exception.InstanceNotReady(instance_id=inst['uuid'])
         image = snapshots.create(
-            ctx, inst, f'{inst["display_name"] or inst["uuid"]}-shelved'
+            ctx,
+            inst,
+            f'{inst["display_name"] or inst["uuid"]}-shelved',
+            status='active',
         )
         sysmeta = {
             **(inst.get('system_metadata') or {}),

@@ -1,11 +1,13 @@
-"""Snapshot images of servers (createImage, shelve).
+"""Snapshot images of servers (createImage, createBackup, shelve).
 
-The image catalog is metadata only (nothing is booted): a snapshot is a
-record named for the server, ``active`` at once, private to the
-server's project, carrying the properties upstream Nova gives its
-snapshots (``image_type`` ``snapshot``, ``instance_uuid``,
-``base_image_ref``, ``user_id``) so that clients and operators find it
-as they would upstream.
+A snapshot's image is created here, ``queued``, private to the server's
+project, with the properties upstream Nova gives its snapshots
+(``image_type`` ``snapshot`` or ``backup``, ``instance_uuid``,
+``base_image_ref``, ``user_id``; ``backup_type`` for a backup) so that
+clients and operators find it as they would upstream; the server's
+agent writes its data (compute/snapshot.py) and the Image API makes it
+``active``. A shelve's snapshot is still a record only, ``active`` at
+once (the local disk is what unshelve boots).
 """
 
 from typing import Any
@@ -35,13 +37,16 @@ def create(
     inst: Row,
     name: str,
     metadata: dict[str, str] | None = None,
+    status: str = 'queued',
+    image_type: str = 'snapshot',
 ) -> Row:
-    """Record the snapshot image ``name`` of ``inst``; its row."""
+    """Record the snapshot image ``name`` of ``inst`` (``metadata``: more
+    properties); its row."""
     base = _base(ctx, inst.get('image_ref'))
     flavor = inst.get('flavor') or {}
     properties = {
         **(metadata or {}),
-        'image_type': 'snapshot',
+        'image_type': image_type,
         'instance_uuid': inst['uuid'],
         'base_image_ref': inst.get('image_ref') or '',
         'user_id': ctx.user_id or '',
@@ -49,10 +54,10 @@ def create(
     values = {
         'id': uuidutils.generate_uuid(),
         'name': name,
-        'status': 'active',
+        'status': status,
         'visibility': 'private',
         'owner': inst['project_id'],
-        'size': 0,
+        'size': 0 if status == 'active' else None,
         'min_disk': max(base.get('min_disk') or 0, flavor.get('root_gb') or 0),
         'properties': properties,
     }

@@ -15,6 +15,7 @@ from nova_lite.conf import availability_zone
 from nova_lite.conf import compute
 from nova_lite.conf import conductor
 from nova_lite.conf import default
+from nova_lite.conf import glance
 from nova_lite.conf import image_store
 from nova_lite.conf import ironic
 from nova_lite.conf import quota
@@ -28,6 +29,7 @@ _MODULES = (
     api,
     compute,
     conductor,
+    glance,
     image_store,
     ironic,
     quota,

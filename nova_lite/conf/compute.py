@@ -124,6 +124,22 @@ driver_opts = [
         'spawn_seconds, so that a test or a demonstration decides '
         'when a slow build ends by removing the file.',
     ),
+    cfg.StrOpt(
+        'snapshot_image_format',
+        default='qcow2',
+        choices=[
+            (
+                'qcow2',
+                'the disk converted with qemu-img (Debian package '
+                'qemu-utils): its unwritten parts take no room',
+            ),
+            ('raw', 'the disk as it is, every byte of its size'),
+        ],
+        help='Format of the images the local driver uploads for '
+        'createImage and createBackup (upstream: '
+        '[libvirt]snapshot_image_format). The fake driver uploads a '
+        'small raw image naming the server.',
+    ),
 ]
 
 

@@ -58,7 +58,8 @@ def image_get_all(
     """Images a project may see (None: all), newest first.
 
     ``visible_to`` sees public, community and shared images and its
-    own; filters: name, status, visibility, owner.
+    own; filters: name, status, visibility, owner, and ``properties``
+    (a dict: each property has the value, as a string).
     """
     with context_manager.reader.using(context) as session:
         query = sa.select(IMG)
@@ -85,9 +86,25 @@ def image_get_all(
                 )
             )
         query = query.order_by(IMG.created_at.desc(), IMG.id.desc())
-        if limit is not None:
-            query = query.limit(limit)
-        return [as_dict(row) for row in session.scalars(query)]
+        wanted = filters.get('properties') or {}
+        if not wanted:
+            if limit is not None:
+                query = query.limit(limit)
+            return [as_dict(row) for row in session.scalars(query)]
+        # Properties are one JSON column: matched here, rows read in
+        # batches until the page is full.
+        found: list[dict[str, Any]] = []
+        rows = session.scalars(query.execution_options(yield_per=200))
+        for row in rows:
+            props = row.properties or {}
+            if all(
+                key in props and str(props[key]) == value
+                for key, value in wanted.items()
+            ):
+                found.append(as_dict(row))
+                if limit is not None and len(found) >= limit:
+                    break
+        return found
 
 
 @retried

@@ -12,6 +12,7 @@ from nova_lite.policies.base import PROJECT_READER_OR_ADMIN
 from nova_lite.policies.base import rule
 
 SERVERS = 'os_compute_api:servers:%s'
+CREATE_BACKUP = 'os_compute_api:os-create-backup'
 
 servers = [
     rule(
@@ -121,6 +122,12 @@ servers = [
         PROJECT_MEMBER_OR_ADMIN,
         'Create an image (snapshot) of a server.',
         [('POST', '/servers/{server_id}/action (createImage)')],
+    ),
+    rule(
+        CREATE_BACKUP,
+        PROJECT_MEMBER_OR_ADMIN,
+        'Create a backup (a rotated snapshot) of a server.',
+        [('POST', '/servers/{server_id}/action (createBackup)')],
     ),
     rule(
         SERVERS % 'resize',

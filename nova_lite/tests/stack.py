@@ -20,6 +20,7 @@ from nova_lite.api import app as api_app
 from nova_lite.compute import service as compute_svc
 from nova_lite.conductor import service as conductor_svc
 from nova_lite.tests import database
+from nova_lite.tests import http_server
 
 
 class Stack:
@@ -108,7 +109,24 @@ class Stack:
         self.launcher.start()
         self._cleanups.append(self.launcher.stop)
         self.app = api_app.load_app(conf)
+        self._serve_images(conf)
         return self
+
+    def _serve_images(self, conf: cfg.ConfigOpts) -> None:
+        """The API on a loopback port as well, and ``[glance]`` of the
+        agents pointing at its Image API: snapshots are uploaded over
+        HTTP, as from any agent."""
+        server = http_server.serve(self.app)
+        self._cleanups.append(server.stop)
+        conf.set_override(
+            'endpoint_override', f'{server.url}/image', group='glance'
+        )
+        if self.auth == 'noauth':
+            conf.set_override('auth_type', 'none', group='glance')
+        else:
+            conf.set_override('auth_type', 'http_basic', group='glance')
+            conf.set_override('username', 'admin', group='glance')
+            conf.set_override('password', 'admin-secret', group='glance')
 
     def add_cleanup(self, func: Any) -> None:
         self._cleanups.append(func)

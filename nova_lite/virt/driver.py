@@ -1,5 +1,6 @@
 """The virt driver interface and its stevedore loader."""
 
+from pathlib import Path
 from typing import Any
 from typing import cast
 
@@ -95,6 +96,12 @@ class ComputeDriver:
         gives the same result."""
         self.destroy(instance)
         self.spawn(instance, image_ref=image_ref)
+
+    def snapshot(self, instance: Any, dest: Path) -> str:
+        """Write an image of the guest's disk to the new file ``dest``
+        (createImage, createBackup); its disk format (``raw``,
+        ``qcow2``). The guest keeps running."""
+        raise NotImplementedError
 
     def power_state(self, instance: Any) -> int:
         raise NotImplementedError

@@ -1,11 +1,11 @@
-"""Server actions about its image: rebuild and createImage
-(POST /servers/{server_id}/action).
+"""Server actions about its image: rebuild, createImage and
+createBackup (POST /servers/{server_id}/action).
 
 The rules are in :mod:`nova_lite.compute_api.images`. A rebuild answers
 202 with the server (and its new admin password, as upstream with
 ``[api]enable_instance_password``); createImage answers 202 with the
 image's URL in ``Location`` before 2.45 and ``{"image_id": ...}`` from
-2.45.
+2.45; createBackup the same (no ``Location`` for a rotation of 0).
 """
 
 import secrets
@@ -89,15 +89,10 @@ def rebuild(req: webob.Request, inst: Row, body: Row) -> webob.Response:
     return util.json_response({'server': server}, status=202)
 
 
-def create_image(req: webob.Request, inst: Row, body: Row) -> webob.Response:
-    util.authorize(
-        req,
-        policies.SERVERS % 'create_image',
-        {'project_id': inst['project_id']},
-    )
-    util.validate(schema.create_image, body)
-    spec = body['createImage']
-    metadata = spec.get('metadata') or {}
+def _image_metadata(req: webob.Request, inst: Row, spec: Row) -> Row:
+    """The image properties asked for (checked against the server
+    metadata quota before 2.39, as upstream)."""
+    metadata: Row = spec.get('metadata') or {}
     if not util.version(req).at_least(mv.NO_IMAGE_METADATA_QUOTA):
         try:
             _check_metadata_quota(req, inst, metadata)
@@ -106,17 +101,59 @@ def create_image(req: webob.Request, inst: Row, body: Row) -> webob.Response:
             raise webob.exc.HTTPForbidden(
                 explanation='Image metadata limit exceeded'
             ) from None
+    return metadata
+
+
+def _accepted(req: webob.Request, image: Row, location: bool) -> Any:
+    """202: the image id in the body from 2.45, before that its URL in
+    ``Location`` (when ``location``)."""
+    if util.version(req).at_least(mv.IMAGE_ID_IN_BODY):
+        return util.json_response({'image_id': image['id']}, status=202)
+    url = f'{util.base_url(req)}/image/v2/images/{image["id"]}'
+    return webob.Response(
+        status=202, headers={'Location': url} if location else {}
+    )
+
+
+def create_image(req: webob.Request, inst: Row, body: Row) -> webob.Response:
+    util.authorize(
+        req,
+        policies.SERVERS % 'create_image',
+        {'project_id': inst['project_id']},
+    )
+    util.validate(schema.create_image, body)
+    spec = body['createImage']
+    metadata = _image_metadata(req, inst, spec)
     image = util.deps(req).compute_api.create_image(
         util.context(req), inst, spec['name'], metadata
     )
-    if util.version(req).at_least(mv.IMAGE_ID_IN_BODY):
-        return util.json_response({'image_id': image['id']}, status=202)
-    return webob.Response(
-        status=202,
-        headers={
-            'Location': f'{util.base_url(req)}/image/v2/images/{image["id"]}'
-        },
+    return _accepted(req, image, location=True)
+
+
+def create_backup(req: webob.Request, inst: Row, body: Row) -> webob.Response:
+    """A snapshot kept among the ``rotation`` newest of its
+    ``backup_type`` (upstream answers a ``Location`` before 2.45 only
+    when ``rotation`` is not 0)."""
+    util.authorize(
+        req, policies.CREATE_BACKUP, {'project_id': inst['project_id']}
     )
+    util.validate(schema.create_backup, body)
+    spec = body['createBackup']
+    metadata = _image_metadata(req, inst, spec)
+    rotation = int(spec['rotation'])
+    image = util.deps(req).compute_api.create_backup(
+        util.context(req),
+        inst,
+        spec['name'],
+        spec['backup_type'],
+        rotation,
+        metadata,
+    )
+    return _accepted(req, image, location=rotation > 0)
 
 
-ACTIONS = {'rebuild': rebuild, 'createImage': create_image}
+ACTIONS = {
+    'rebuild': rebuild,
+    'createImage': create_image,
+    'createBackup': create_backup,
+}

@@ -129,12 +129,50 @@ def image_versions(req: webob.Request) -> webob.Response:
     return util.json_response({'versions': versions}, status=300)
 
 
+#: Query parameters of the image list that are not property filters
+#: (the image's own attributes other than _FILTERS are not filtered on).
+_NOT_PROPERTIES = frozenset(
+    (
+        'id',
+        'created_at',
+        'updated_at',
+        'checksum',
+        'os_hash_algo',
+        'os_hash_value',
+        'virtual_size',
+        'limit',
+        'marker',
+        'sort',
+        'sort_key',
+        'sort_dir',
+        'os_hidden',
+        'member_status',
+        'tag',
+        'size_min',
+        'size_max',
+    )
+)
+
+
+_FILTERS = ('name', 'status', 'owner', 'visibility')
+
+
 def _list_filters(req: webob.Request) -> dict[str, Any]:
-    filters = {
-        key: req.GET[key]
-        for key in ('name', 'status', 'owner', 'visibility')
-        if key in req.GET
+    filters: dict[str, Any] = {
+        key: req.GET[key] for key in _FILTERS if key in req.GET
     }
+    # Any other parameter is a property filter, as in Glance
+    # (``?instance_uuid=...``): it matches images whose property has
+    # that value.
+    properties = {
+        key: value
+        for key, value in req.GET.items()
+        if key not in _NOT_PROPERTIES
+        and key not in _FILTERS
+        and key not in schema.BASE_PROPERTIES
+    }
+    if properties:
+        filters['properties'] = properties
     visibility = filters.get('visibility')
     if visibility == 'all':
         del filters['visibility']

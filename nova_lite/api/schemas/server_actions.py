@@ -307,6 +307,34 @@ create_image: dict[str, Any] = {
     'required': ['createImage'],
     'additionalProperties': False,
 }
+create_backup: dict[str, Any] = {
+    'type': 'object',
+    'properties': {
+        'createBackup': {
+            'type': 'object',
+            'properties': {
+                'name': create_image['properties']['createImage'][
+                    'properties'
+                ]['name'],
+                'backup_type': {'type': 'string'},
+                # An integer, or a string of digits (upstream's
+                # non_negative_integer).
+                'rotation': {
+                    'type': ['integer', 'string'],
+                    'pattern': '^[0-9]+$',
+                    'maxLength': 10,
+                    'minimum': 0,
+                    'maximum': 2**31 - 1,
+                },
+                'metadata': _REBUILD_METADATA,
+            },
+            'required': ['name', 'backup_type', 'rotation'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['createBackup'],
+    'additionalProperties': False,
+}
 # Deferred delete (upstream accepts any value, as for confirmResize).
 restore = _any_value('restore')
 force_delete = _any_value('forceDelete')

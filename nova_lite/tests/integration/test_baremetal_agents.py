@@ -15,6 +15,7 @@ two ironic-lite-conductors. With the real ``openstack`` CLI:
 """
 
 import collections
+import concurrent.futures
 from typing import Any
 import uuid as uuid_module
 
@@ -216,8 +217,15 @@ def test_pool_delete_clean_and_takeover(cloud):
         'bare',
         'bm-img',
     )['id']
-    for index in range(NODES):
-        _boot(nova, f'srv-{index}', image)
+    # At once: the CLI's --wait polls every 5 s.
+    with concurrent.futures.ThreadPoolExecutor(NODES) as pool:
+        booted = list(
+            pool.map(
+                lambda index: _boot(nova, f'srv-{index}', image),
+                range(NODES),
+            )
+        )
+    assert all(b.returncode == 0 for b in booted), [b.stderr for b in booted]
     servers = _servers(nova)
     assert (
         sorted(s['Status'] for s in servers.values()) == ['ACTIVE'] * NODES

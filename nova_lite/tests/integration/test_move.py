@@ -723,9 +723,23 @@ def test_pause_suspend_shelve_unshelve_elsewhere_rebuild_and_events(
     _wait(cloud, server, 'ACTIVE')
     assert _header_image(cloud, dest, server) == image
     snap = cloud.openstack(
-        'server', 'image', 'create', '--name', f'{name}-snap', server
+        'server',
+        'image',
+        'create',
+        '--name',
+        f'{name}-snap',
+        '--wait',
+        server,
+        timeout=TIMEOUT,
     )
     assert snap['name'] == f'{name}-snap', snap
+    # The agent uploaded the disk (qcow2) through the Image API.
+    uploaded = cloud.openstack('image', 'show', snap['id'])
+    assert (uploaded['status'], uploaded['disk_format']) == (
+        'active',
+        'qcow2',
+    ), uploaded
+    assert uploaded['size'] > 0, uploaded
 
     events = cloud.openstack('server', 'event', 'list', server)
     assert [row['Action'] for row in events] == [

@@ -174,7 +174,8 @@ _OUTPUT: Schema = obj({'output': STRING})
 #: ``POST /servers/{id}/action``: evacuate (200: the password before
 #: 2.14, else no body), rescue (200: the password, or ``{}``), the
 #: consoles before 2.6 and os-getConsoleOutput (200); rebuild (202: the
-#: server), createImage (202: ``image_id`` from 2.45, else no body), the
+#: server), createImage and createBackup (202: ``image_id`` from 2.45,
+#: else no body), the
 #: others 202 or 204 without a body.
 ACTION_200: Schema = one_of(_PASSWORD, obj({}), _CONSOLE, _OUTPUT)
 ACTION_202: Schema = one_of(

@@ -1,0 +1,153 @@
+"""A compute agent's client of the Image API (``[glance]``): what a
+snapshot or backup needs of Glance v2, as upstream Nova asks it.
+
+The agent authenticates as itself (a service user, an htpasswd user in
+``http_basic_admin_users``, or nothing against a noauth API), so it may
+write the images of any project; the API checked the user's right to
+make the snapshot before it cast the request.
+"""
+
+from pathlib import Path
+import threading
+from typing import Any
+import urllib.parse
+
+from keystoneauth1 import exceptions as ks_exc
+from keystoneauth1 import session as ks_session
+from oslo_config import cfg
+
+from lite_common import service_client
+from nova_lite import exception
+
+PATCH_TYPE = 'application/openstack-images-v2.1-json-patch'
+CHUNK = 1024 * 1024
+
+
+class ImageClient:
+    """One agent's client (the session is made at first use and kept:
+    keystoneauth renews its token)."""
+
+    def __init__(self, conf: cfg.ConfigOpts) -> None:
+        self.conf = conf
+        self._session: ks_session.Session | None = None
+        self._endpoint: str | None = None
+        self._lock = threading.Lock()
+
+    def _connect(self) -> tuple[ks_session.Session, str]:
+        with self._lock:
+            if self._session is None or self._endpoint is None:
+                opts = self.conf.glance
+                sess = service_client.session(
+                    opts, 'glance', exception.ConfigError
+                )
+                self._endpoint = service_client.endpoint(
+                    sess, opts, 'image', exception.ConfigError
+                )
+                self._session = sess
+            return self._session, self._endpoint
+
+    def _request(
+        self, method: str, image_id: str, path: str, **kwargs: Any
+    ) -> Any:
+        sess, endpoint = self._connect()
+        url = f'{endpoint}/v2/images{path}'
+        try:
+            return sess.request(url, method, raise_exc=False, **kwargs)
+        except ks_exc.ClientException as exc:
+            raise exception.ImageUploadFailed(
+                image_id=image_id, reason=f'{method} {url}: {exc}'
+            ) from exc
+
+    @staticmethod
+    def _refused(image_id: str, response: Any) -> exception.ImageUploadFailed:
+        return exception.ImageUploadFailed(
+            image_id=image_id,
+            reason=f'the Image API answered HTTP {response.status_code}: '
+            f'{response.text[:300]}',
+        )
+
+    def show(self, image_id: str) -> dict[str, Any] | None:
+        """The image's record; None if it is gone."""
+        response = self._request('GET', image_id, f'/{image_id}')
+        if response.status_code == 404:
+            return None
+        if response.status_code != 200:
+            raise self._refused(image_id, response)
+        body: dict[str, Any] = response.json()
+        return body
+
+    def set_format(
+        self, image_id: str, disk_format: str, container_format: str
+    ) -> None:
+        """The formats of the data about to be uploaded (a queued
+        image's may change, as in Glance)."""
+        response = self._request(
+            'PATCH',
+            image_id,
+            f'/{image_id}',
+            json=[
+                {
+                    'op': 'replace',
+                    'path': '/disk_format',
+                    'value': disk_format,
+                },
+                {
+                    'op': 'replace',
+                    'path': '/container_format',
+                    'value': container_format,
+                },
+            ],
+            headers={'Content-Type': PATCH_TYPE},
+        )
+        if response.status_code != 200:
+            raise self._refused(image_id, response)
+
+    def upload(self, image_id: str, path: Path) -> None:
+        """Stream the file at ``path`` as the image's data (the API
+        makes it ``active`` with its size and checksums)."""
+        size = path.stat().st_size
+
+        def chunks() -> Any:
+            with open(path, 'rb') as data:
+                while chunk := data.read(CHUNK):
+                    yield chunk
+
+        response = self._request(
+            'PUT',
+            image_id,
+            f'/{image_id}/file',
+            data=chunks(),
+            headers={
+                'Content-Type': 'application/octet-stream',
+                'Content-Length': str(size),
+            },
+        )
+        if response.status_code not in (200, 204):
+            raise self._refused(image_id, response)
+
+    def delete(self, image_id: str) -> bool:
+        """Delete the image; whether it existed."""
+        response = self._request('DELETE', image_id, f'/{image_id}')
+        if response.status_code == 404:
+            return False
+        if response.status_code != 204:
+            raise self._refused(image_id, response)
+        return True
+
+    def list(self, filters: dict[str, str]) -> list[dict[str, Any]]:
+        """Every image matching ``filters`` (Glance's query parameters:
+        attributes and properties), newest first, all pages."""
+        images: list[dict[str, Any]] = []
+        params = {**filters, 'sort_key': 'created_at', 'sort_dir': 'desc'}
+        while True:
+            response = self._request(
+                'GET', '', '?' + urllib.parse.urlencode(params)
+            )
+            if response.status_code != 200:
+                raise self._refused('list', response)
+            body = response.json()
+            page = body.get('images') or []
+            images.extend(page)
+            if not page or 'next' not in body:
+                return images
+            params['marker'] = page[-1]['id']
