@@ -59,7 +59,7 @@ Task = task_manager.Task
 
 
 def drives_agent(task: Task) -> bool:
-    return isinstance(task.interfaces.get('deploy'), agent.AgentDeploy)
+    return isinstance(task.interfaces.get('deploy'), agent.AgentCleaning)
 
 
 def on_heartbeat(
@@ -139,9 +139,9 @@ def _deploy_heartbeat(task: Task, pool: workers.WorkerPool) -> None:
         task.save()
 
 
-def _deploy(task: Task) -> agent.AgentDeploy:
+def _deploy(task: Task) -> agent.AgentCleaning:
     deploy = task.interfaces['deploy']
-    assert isinstance(deploy, agent.AgentDeploy)
+    assert isinstance(deploy, agent.AgentCleaning)
     return deploy
 
 

@@ -1,28 +1,30 @@
 """``agent``: the deploy interface whose clean steps run on the node's
 ramdisk agent (upstream's ``agent`` / ``direct`` deploy, cleaning part).
 
-- :meth:`AgentDeploy.prepare_cleaning` boots the machine (power on
+- :meth:`AgentCleaning.prepare_cleaning` boots the machine (power on
   through the power interface; rebooted when on) and answers ``clean
   wait``: the conductor waits for the agent's first heartbeat
   (:mod:`ironic_lite.conductor.agent_cleaning`).
-- On it, :meth:`AgentDeploy.refresh_clean_steps` caches the agent's
+- On it, :meth:`AgentCleaning.refresh_clean_steps` caches the agent's
   ``get_clean_steps`` in ``driver_internal_info['agent_cached_clean_
   steps']`` (``{'deploy': [...]}``, as upstream) with its
-  ``hardware_manager_version``; :meth:`AgentDeploy.get_clean_steps`
+  ``hardware_manager_version``; :meth:`AgentCleaning.get_clean_steps`
   lists them (priorities overridden by ``[deploy]erase_devices_
   priority`` and ``erase_devices_metadata_priority``), so that they are
   ordered with the BMC's steps as any deploy step.
-- :meth:`AgentDeploy.execute_clean_step` sends ``clean.execute_clean_
+- :meth:`AgentCleaning.execute_clean_step` sends ``clean.execute_clean_
   step`` and records the command's id in
   ``driver_internal_info['agent_command_id']``; the node waits in ``clean
   wait`` and each heartbeat asks the agent about that command
-  (:meth:`AgentDeploy.command_status`).
-- :meth:`AgentDeploy.tear_down_cleaning` powers the machine off at the
+  (:meth:`AgentCleaning.command_status`).
+- :meth:`AgentCleaning.tear_down_cleaning` powers the machine off at the
   end of cleaning (which forgets the agent, its token and its steps).
 
 Deploying is :mod:`ironic_lite.drivers.agent_deploy`'s: the agent
 writes the image and the config drive, then the machine boots from its
-disk (doc/source/admin/deploy.rst).
+disk (doc/source/admin/deploy.rst). The ``ramdisk`` deploy interface
+(:mod:`ironic_lite.drivers.ramdisk`) cleans the same way and deploys
+nothing to the disk.
 """
 
 from typing import Any
@@ -53,15 +55,10 @@ def _cleaning_failure(task: base.TaskLike) -> agent_deploy.Failure:
     )
 
 
-class AgentDeploy(agent_deploy.AgentDeploySteps, base.DeployInterface):
-    """Clean steps from the ramdisk agent, deploy steps through it (see
-    the module docstring)."""
-
-    def tear_down(self, task: base.TaskLike) -> None:
-        """The instance goes with the cleaning that follows (the agent
-        erases the disk); nothing of a deployment is kept."""
-        deploy_images.release(task.node.uuid)
-        task.node.driver_internal_info.pop(COMMAND_KEY, None)
+class AgentCleaning(base.DeployInterface):
+    """Clean steps from the ramdisk agent (see the module docstring): the
+    deploy interfaces whose machines boot the agent to be cleaned
+    (``agent``, ``ramdisk``)."""
 
     def client(self, task: base.TaskLike) -> agent_client.AgentClient:
         return agent_client.AgentClient(task, self.conf.agent.command_timeout)
@@ -179,3 +176,14 @@ class AgentDeploy(agent_deploy.AgentDeploySteps, base.DeployInterface):
         if not command_id:
             return None
         return self.client(task).get_command(str(command_id))
+
+
+class AgentDeploy(agent_deploy.AgentDeploySteps, AgentCleaning):
+    """Clean steps from the ramdisk agent, deploy steps through it (see
+    the module docstring)."""
+
+    def tear_down(self, task: base.TaskLike) -> None:
+        """The instance goes with the cleaning that follows (the agent
+        erases the disk); nothing of a deployment is kept."""
+        deploy_images.release(task.node.uuid)
+        task.node.driver_internal_info.pop(COMMAND_KEY, None)

@@ -70,7 +70,7 @@ def _interface(task: base.TaskLike, kind: str) -> Any:
 Failure = Callable[[str], Exception]
 
 
-def _deploy_failure(reason: str) -> Exception:
+def deploy_failure(reason: str) -> Exception:
     return exception.InstanceDeployFailure(reason=reason)
 
 
@@ -100,14 +100,23 @@ def boot(task: base.TaskLike, fail: Failure) -> None:
     task.node.power_state = power.get_power_state(task)
 
 
+def to_tenant_network(task: base.TaskLike) -> None:
+    """The network interface's provisioning network off, the tenant's
+    on (an interface without them is left alone)."""
+    network = _interface(task, 'network')
+    for name in ('remove_provisioning_network', 'configure_tenant_networks'):
+        method = getattr(network, name, None)
+        if method is not None:
+            method(task)
+
+
 class AgentDeploySteps:
-    """Mixed into :class:`ironic_lite.drivers.agent.AgentDeploy`."""
+    """Mixed into :class:`ironic_lite.drivers.agent.AgentDeploy` (whose
+    :class:`~ironic_lite.drivers.agent.AgentCleaning` gives ``client``)."""
 
     conf: Any
     _images: image_service.ImageService | None = None
-
-    def client(self, task: base.TaskLike) -> agent_client.AgentClient:
-        raise NotImplementedError
+    client: Callable[[base.TaskLike], agent_client.AgentClient]
 
     def image_service(self) -> image_service.ImageService:
         if self._images is None:
@@ -136,7 +145,7 @@ class AgentDeploySteps:
         node = task.node
         info = node.driver_internal_info
         info.pop(COMMAND_KEY, None)
-        boot(task, _deploy_failure)
+        boot(task, deploy_failure)
         # What the agent of before knew is no longer valid: the agent
         # booted now looks the node up and gets a token of its own.
         agent_token.wipe_on_power_off(info)
@@ -208,24 +217,17 @@ class AgentDeploySteps:
     @base.deploy_step(priority=40)
     def tear_down_agent(self, task: base.TaskLike) -> None:
         """Power off: the agent stops and is forgotten."""
-        set_power(task, states.POWER_OFF, _deploy_failure)
+        set_power(task, states.POWER_OFF, deploy_failure)
         agent_token.wipe_token_and_url(task.node.driver_internal_info)
         task.node.driver_internal_info.pop(COMMAND_KEY, None)
 
     @base.deploy_step(priority=30)
     def switch_to_tenant_network(self, task: base.TaskLike) -> None:
-        network = _interface(task, 'network')
-        for name in (
-            'remove_provisioning_network',
-            'configure_tenant_networks',
-        ):
-            method = getattr(network, name, None)
-            if method is not None:
-                method(task)
+        to_tenant_network(task)
 
     @base.deploy_step(priority=20)
     def boot_instance(self, task: base.TaskLike) -> None:
-        set_power(task, states.POWER_ON, _deploy_failure)
+        set_power(task, states.POWER_ON, deploy_failure)
 
     # -- waiting
 
@@ -279,5 +281,5 @@ class AgentDeploySteps:
         """Power the machine off (the agent stops where it is)."""
         deploy_images.release(task.node.uuid)
         task.node.driver_internal_info.pop(COMMAND_KEY, None)
-        set_power(task, states.POWER_OFF, _deploy_failure)
+        set_power(task, states.POWER_OFF, deploy_failure)
         agent_token.wipe_token_and_url(task.node.driver_internal_info)

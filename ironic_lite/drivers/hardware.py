@@ -54,7 +54,7 @@ class FakeHardware(HardwareType):
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
         'power': ('fake',),
         'management': ('fake',),
-        'deploy': ('fake', 'agent'),
+        'deploy': ('fake', 'agent', 'ramdisk'),
         'boot': ('fake',),
         'network': ('noop',),
         'bios': ('fake', 'no-bios'),
@@ -252,13 +252,15 @@ class RedfishHardware(HardwareType):
     """``redfish``: power, management, BIOS, firmware, inspection and
     RAID through the BMC's Redfish service (sushy), and booting from
     virtual media on request. A redfish node deploys with the fake
-    interface by default; the ``agent`` deploy interface runs its clean
-    steps on the node's ramdisk agent (it writes no image yet)."""
+    interface by default; the ``agent`` deploy interface cleans and
+    deploys through the node's ramdisk agent (it writes the image), the
+    ``ramdisk`` one boots the instance's image without writing the disk
+    (a ``boot_iso`` on the virtual CD)."""
 
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
         'power': ('redfish',),
         'management': ('redfish',),
-        'deploy': ('fake', 'agent'),
+        'deploy': ('fake', 'agent', 'ramdisk'),
         'boot': ('fake', 'redfish-virtual-media'),
         'network': ('noop', 'flat'),
         'bios': ('redfish', 'no-bios'),
@@ -275,9 +277,8 @@ class RedfishHardware(HardwareType):
 class IPMIHardware(HardwareType):
     """``ipmi``: power and management through the BMC with IPMI 2.0
     (pyghmi). Upstream's interfaces of this type are named ``ipmitool``;
-    these are ``ipmi`` (they do not run ipmitool). As for redfish, a
-    node deploys and boots with the fake interfaces until the agent
-    deploy interface exists."""
+    these are ``ipmi`` (they do not run ipmitool). The other interfaces
+    are redfish's."""
 
     supported_interfaces: ClassVar[dict[str, tuple[str, ...]]] = {
         **RedfishHardware.supported_interfaces,

@@ -102,14 +102,14 @@ class Agent:
         self._out.close()
 
 
-def create_node(api_url: str, mac: str) -> str:
-    """A fake-hardware node with the agent deploy interface and a port
-    of ``mac``; its uuid."""
+def create_node(api_url: str, mac: str, deploy: str = 'agent') -> str:
+    """A fake-hardware node with the ``deploy`` interface and a port of
+    ``mac``; its uuid."""
     status, node = call(
         api_url,
         'POST',
         '/v1/nodes',
-        {'driver': 'fake-hardware', 'deploy_interface': 'agent'},
+        {'driver': 'fake-hardware', 'deploy_interface': deploy},
     )
     assert status == 201, node
     status, port = call(

@@ -9,6 +9,7 @@ machine's disk file, the config drive in a partition at its end. The
 emulator and the agent stop with the all-in-one."""
 
 from pathlib import Path
+import random
 import subprocess
 import time
 from typing import Any
@@ -187,3 +188,25 @@ def test_a_server_boots_on_the_emulated_machine_with_its_config_drive(
         disk_images.iso_file(disk, drive, '/openstack/latest/user_data')
         == user_data.read_bytes()
     )
+
+    # A rebuild writes the new image (qcow2 here: its raw content) and
+    # the config drive again.
+    raw = disk_images.partitioned(tmp_path / 'new.img', 'dos', [2], 3 * MIB)
+    with raw.open('r+b') as handle:
+        handle.seek(MIB + 4096)
+        handle.write(random.Random(7).randbytes(64 * 1024))
+    new_data = raw.read_bytes()
+    aio.openstack(
+        'image', 'create', '--disk-format', 'qcow2', '--container-format',
+        'bare', '--file', str(disk_images.qcow2_of(raw)), 'cd-image-2',
+        parse=False,
+    )  # fmt: skip
+    aio.openstack(
+        'server', 'rebuild', '--image', 'cd-image-2', '--wait', 'cd-vm',
+        parse=False, timeout=600,
+    )  # fmt: skip
+    written = disk.read_bytes()
+    assert written[:446] == new_data[:446]
+    assert written[512 : len(new_data)] == new_data[512:]
+    _first, drive = disk_images.table(disk)['partitions']
+    assert disk_images.meta_data(disk, drive)['uuid'] == server['id']
