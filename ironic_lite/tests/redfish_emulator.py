@@ -91,11 +91,18 @@ class Emulator:
     """Start with :meth:`start`, always :meth:`stop`."""
 
     def __init__(
-        self, workdir: Path, systems: list[dict[str, Any]], plus: bool = False
+        self,
+        workdir: Path,
+        systems: list[dict[str, Any]],
+        plus: bool = False,
+        power_delay: tuple[float, float] | None = (0.2, 1.0),
     ) -> None:
+        """``power_delay``: with ``plus``, the seconds (a random value in
+        the range) a power change takes; None: the stock 1 to 11 s."""
         self.workdir = Path(workdir)
         self.systems = systems
         self.plus = plus
+        self.power_delay = power_delay
         self.port = ports.free_port()
         self.popen: subprocess.Popen[bytes] | None = None
 
@@ -115,6 +122,11 @@ class Emulator:
             f'SUSHY_EMULATOR_STATE_DIR = {str(self.workdir / "state")!r}\n'
             f'SUSHY_EMULATOR_FAKE_SYSTEMS = {json.dumps(self.systems)}\n'
             + _storage(self.systems)
+            + (
+                f'STACKLITE_FAKE_POWER_DELAY = {self.power_delay!r}\n'
+                if self.plus and self.power_delay is not None
+                else ''
+            )
         )
         log = open(self.workdir / 'emulator.log', 'ab')
         self.popen = subprocess.Popen(

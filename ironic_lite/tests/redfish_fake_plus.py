@@ -17,12 +17,19 @@ those five features, the way a BMC behaves:
 - ``SimpleUpdate`` of the system bumps its BiosVersion (the emulator's
   own logic; this driver only stores the versions);
 - processors, total CPUs and memory come from the system's
-  ``processors`` / ``memory_gib`` keys in SUSHY_EMULATOR_FAKE_SYSTEMS.
+  ``processors`` / ``memory_gib`` keys in SUSHY_EMULATOR_FAKE_SYSTEMS;
+- with ``STACKLITE_FAKE_POWER_DELAY = (low, high)`` in the config, a
+  power change takes effect after a random delay in that range (seconds)
+  instead of the stock driver's 1 to 11 s: still not at once, so that
+  the power interface's polling is exercised, but a test that changes
+  power many times does not spend minutes waiting.
 
 Run: ``python -m ironic_lite.tests.redfish_fake_plus --config F --port P``.
 """
 
 import copy
+import random
+import time
 from typing import Any
 
 from sushy_tools.emulator import main as emulator_main
@@ -55,6 +62,21 @@ class FakePlusDriver(fakedriver.FakeDriver):
                 system, bios=system['bios_pending'], bios_pending=None
             )
         return system
+
+    def set_power_state(self, identity: str, state: str) -> None:
+        super().set_power_state(identity, state)
+        delay = self._config.get('STACKLITE_FAKE_POWER_DELAY')
+        system = self._get(identity)
+        pending = system.get('pending_power')
+        if delay is not None and pending:
+            low, high = delay
+            self._update(
+                system,
+                pending_power={
+                    **pending,
+                    'apply_time': time.time() + random.uniform(low, high),
+                },
+            )
 
     def get_bios(self, identity: str) -> dict[str, Any]:
         return dict(self._get(identity).get('bios') or DEFAULT_BIOS)
