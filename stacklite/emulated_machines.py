@@ -1,5 +1,6 @@
 """Emulated bare metal machines: a Redfish BMC (sushy-tools'
-``sushy-emulator`` with its fake systems driver) and, per machine, an
+``sushy-emulator`` with its fake systems driver, whose power changes
+take 1 to 3 s: :mod:`stacklite.redfish_bmc`) and, per machine, an
 ``ironic-lite-agent`` process whose block devices are disk image files.
 
 Used by ``stacklite-aio --baremetal-emulate N``
@@ -19,6 +20,7 @@ another live process holds the work directory's lock.
 """
 
 import dataclasses
+import importlib.util
 import json
 from pathlib import Path
 import shutil
@@ -378,6 +380,10 @@ class EmulatedMachines:
         """On the set port, or on a chosen one: the port of before when
         free, else a free one; should another process bind the chosen
         port before the emulator does, on another (bounded)."""
+        if importlib.util.find_spec('sushy_tools') is None:
+            raise RuntimeError(
+                'sushy-emulator is not installed (pip install sushy-tools)'
+            )
         config = self.workdir / 'emulator.conf'
         config.write_text(
             emulator_config(self.workdir / 'emulator-state', self.systems)
@@ -392,7 +398,9 @@ class EmulatedMachines:
             self.emulator = Child(
                 'sushy-emulator',
                 [
-                    binary('sushy-emulator'),
+                    sys.executable,
+                    '-m',
+                    'stacklite.redfish_bmc',
                     '--config',
                     str(config),
                     '--port',

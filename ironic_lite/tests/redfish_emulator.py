@@ -98,7 +98,8 @@ class Emulator:
         power_delay: tuple[float, float] | None = (0.2, 1.0),
     ) -> None:
         """``power_delay``: with ``plus``, the seconds (a random value in
-        the range) a power change takes; None: the stock 1 to 11 s."""
+        the range) a power change takes (None: 1 to 3 s); the stock
+        emulator's take 1 to 11 s."""
         self.workdir = Path(workdir)
         self.systems = systems
         self.plus = plus
@@ -123,7 +124,7 @@ class Emulator:
             f'SUSHY_EMULATOR_FAKE_SYSTEMS = {json.dumps(self.systems)}\n'
             + _storage(self.systems)
             + (
-                f'STACKLITE_FAKE_POWER_DELAY = {self.power_delay!r}\n'
+                f'STACKLITE_POWER_DELAY = {self.power_delay!r}\n'
                 if self.plus and self.power_delay is not None
                 else ''
             )

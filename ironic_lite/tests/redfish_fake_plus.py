@@ -18,22 +18,19 @@ those five features, the way a BMC behaves:
   own logic; this driver only stores the versions);
 - processors, total CPUs and memory come from the system's
   ``processors`` / ``memory_gib`` keys in SUSHY_EMULATOR_FAKE_SYSTEMS;
-- with ``STACKLITE_FAKE_POWER_DELAY = (low, high)`` in the config, a
-  power change takes effect after a random delay in that range (seconds)
-  instead of the stock driver's 1 to 11 s: still not at once, so that
-  the power interface's polling is exercised, but a test that changes
-  power many times does not spend minutes waiting.
+- power changes take ``STACKLITE_POWER_DELAY`` (the all-in-one's
+  emulated machines' driver, :mod:`stacklite.redfish_bmc`).
 
 Run: ``python -m ironic_lite.tests.redfish_fake_plus --config F --port P``.
 """
 
 import copy
-import random
-import time
 from typing import Any
 
 from sushy_tools.emulator import main as emulator_main
 from sushy_tools.emulator.resources.systems import fakedriver
+
+from stacklite import redfish_bmc
 
 DEFAULT_BIOS = {
     'BootMode': 'Uefi',
@@ -46,7 +43,7 @@ DEFAULT_BIOS = {
 DEFAULT_VERSIONS = {'BiosVersion': '1.0.0'}
 
 
-class FakePlusDriver(fakedriver.FakeDriver):
+class FakePlusDriver(redfish_bmc.DelayedPowerDriver):
     """The fake driver, plus BIOS, versions, processors and memory."""
 
     def _update_if_needed(self, system: dict[str, Any]) -> dict[str, Any]:
@@ -62,21 +59,6 @@ class FakePlusDriver(fakedriver.FakeDriver):
                 system, bios=system['bios_pending'], bios_pending=None
             )
         return system
-
-    def set_power_state(self, identity: str, state: str) -> None:
-        super().set_power_state(identity, state)
-        delay = self._config.get('STACKLITE_FAKE_POWER_DELAY')
-        system = self._get(identity)
-        pending = system.get('pending_power')
-        if delay is not None and pending:
-            low, high = delay
-            self._update(
-                system,
-                pending_power={
-                    **pending,
-                    'apply_time': time.time() + random.uniform(low, high),
-                },
-            )
 
     def get_bios(self, identity: str) -> dict[str, Any]:
         return dict(self._get(identity).get('bios') or DEFAULT_BIOS)
