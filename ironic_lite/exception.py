@@ -502,6 +502,10 @@ class InstanceDeployFailure(IronicLiteException):
     msg_fmt = 'Failed to deploy instance: %(reason)s'
 
 
+class InstanceRescueFailure(IronicLiteException):
+    msg_fmt = 'Failed to rescue instance: %(reason)s'
+
+
 class ImageNotFound(NotFound):
     msg_fmt = 'Image %(image_id)s could not be found.'
 

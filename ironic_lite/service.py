@@ -229,6 +229,11 @@ class ConductorService:
                 options.clean_step_poll_interval,
             ),
             lite_service.PeriodicTask(
+                f'ironic-conductor-rescue-wait-{self.host}',
+                periodics.check_rescue_wait,
+                options.clean_step_poll_interval,
+            ),
+            lite_service.PeriodicTask(
                 f'ironic-conductor-inspect-wait-{self.host}',
                 periodics.check_inspect_wait,
                 options.clean_step_poll_interval,

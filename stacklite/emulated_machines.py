@@ -248,6 +248,9 @@ class Agent(Child):
                 str(lookup_interval),
                 '--shred_random_overwrite_iterations',
                 '0',
+                # The machine's rescue environment: in its directory.
+                '--rescue_password_file',
+                str(workdir / 'rescue' / 'ipa-rescue-password'),
                 '--log-file',
                 str(self.log_file),
                 *logging_options,

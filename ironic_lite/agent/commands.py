@@ -4,7 +4,8 @@ ironic-python-agent serializes them: ``{'id', 'command_name',
 ``RUNNING``, ``SUCCEEDED`` or ``FAILED``; an error is
 ``{'type', 'code', 'message', 'details'}``.
 
-``clean.get_clean_steps`` runs at once (a sync command);
+``clean.get_clean_steps`` and ``rescue.finalize_rescue`` (the rescue
+password written: :mod:`.rescue`) run at once (sync commands);
 ``clean.execute_clean_step`` and ``standby.prepare_image`` (an image
 onto the root device: :mod:`.images`, then its ``configdrive`` into a
 partition at the device's end: :mod:`.configdrive`) run on a thread of
@@ -23,6 +24,7 @@ from oslo_log import log as logging
 from ironic_lite.agent import configdrive
 from ironic_lite.agent import disks
 from ironic_lite.agent import images
+from ironic_lite.agent import rescue
 
 LOG = logging.getLogger(__name__)
 
@@ -131,11 +133,20 @@ class CommandRunner:
     """Runs the commands on the disk files ``disk_files``."""
 
     def __init__(
-        self, disk_files: list[Path], random_passes: int, zeros: bool
+        self,
+        disk_files: list[Path],
+        random_passes: int,
+        zeros: bool,
+        rescue_password_file: Path | None = None,
+        on_rescued: Callable[[], None] | None = None,
     ) -> None:
+        """``on_rescued``: called once ``rescue.finalize_rescue`` wrote the
+        password (the agent's part of the rescue is over)."""
         self.disk_files = disk_files
         self.random_passes = random_passes
         self.zeros = zeros
+        self.rescue_password_file = rescue_password_file
+        self.on_rescued = on_rescued
         self.results: list[CommandResult] = []
         self._lock = threading.Lock()
         self.stopping = threading.Event()
@@ -158,6 +169,7 @@ class CommandRunner:
             'clean.get_clean_steps': self._get_clean_steps,
             'clean.execute_clean_step': self._start_clean_step,
             'standby.prepare_image': self._start_prepare_image,
+            'rescue.finalize_rescue': self._finalize_rescue,
         }
         if name not in handlers:
             raise InvalidCommandError(f'Unknown command: {name}')
@@ -177,6 +189,24 @@ class CommandRunner:
                 'hardware_manager_version': disks.versions(),
             }
         )
+
+    def _finalize_rescue(self, result: CommandResult) -> None:
+        """Write the rescue password (ironic-python-agent's file: the
+        rescue environment sets the login's password from it), then the
+        agent's part is over: ``on_rescued``."""
+        try:
+            path = rescue.write_password(
+                self.rescue_password_file,
+                result.params.get('rescue_password'),
+                bool(result.params.get('hashed')),
+            )
+        except rescue.RescueError as exc:
+            result.finish(error=InvalidCommandError(str(exc)))
+            return
+        LOG.info('Rescue password written to %s', path)
+        result.finish({})
+        if self.on_rescued is not None:
+            self.on_rescued()
 
     def _start_clean_step(self, result: CommandResult) -> None:
         step = result.params.get('step')

@@ -60,6 +60,13 @@ OPTS = [
         help='erase_devices: passes of random data over each disk file '
         "(ironic-python-agent's option).",
     ),
+    cfg.StrOpt(
+        'rescue_password_file',
+        default='/etc/ipa-rescue-config/ipa-rescue-password',
+        help='Where rescue.finalize_rescue writes the hash of the rescue '
+        "password (ironic-python-agent's path; the directory is made "
+        '0700, the file 0600).',
+    ),
     cfg.BoolOpt(
         'shred_final_overwrite_with_zeros',
         default=True,

@@ -65,6 +65,12 @@ class Heartbeater:
         self._stop.set()
         self._thread.join(timeout=REQUEST_TIMEOUT + 5)
 
+    def forget(self) -> None:
+        """Drop the node's token: no more heartbeats; the machine is
+        looked up again (as by an agent booted anew)."""
+        self.token = None
+        LOG.info('Node %s: token dropped; looking up again', self.node_uuid)
+
     def _loop(self) -> None:
         while not self._stop.is_set():
             if self.token is None:

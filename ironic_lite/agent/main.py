@@ -40,12 +40,16 @@ def build(
 ) -> tuple[server.APIServer, heartbeater.Heartbeater, commands.CommandRunner]:
     """The command API server (bound) and the heartbeater (not
     started)."""
+    holder: dict[str, heartbeater.Heartbeater] = {}
     runner = commands.CommandRunner(
         [Path(p) for p in conf.disk_files],
         conf.shred_random_overwrite_iterations,
         conf.shred_final_overwrite_with_zeros,
+        Path(conf.rescue_password_file),
+        # The rescue environment takes over: the agent stops
+        # heartbeating, and looks the machine up again as after a boot.
+        lambda: holder['beat'].forget(),
     )
-    holder: dict[str, heartbeater.Heartbeater] = {}
     app = api.AgentAPI(runner, lambda: holder['beat'].token)
     http = server.APIServer(
         NAME,

@@ -23,6 +23,8 @@ an agent that stops heartbeating fails the node
 A heartbeat in ``wait call-back`` (a deployment: :mod:`ironic_lite.
 drivers.agent_deploy`) restarts the deploy callback timeout and polls
 the waiting deploy step at once (:func:`deploy_wait.poll_async_step`).
+One in ``rescue wait`` (the ``agent`` rescue interface) finishes the
+rescue (:func:`rescue.finish_on_heartbeat`).
 
 A step starts only on a worker that moved the node out of ``clean
 wait`` under its lock, and its command id is recorded in the same save
@@ -42,6 +44,7 @@ from ironic_lite.common.conductor_identity import ConductorIdentity
 from ironic_lite.conductor import clean_wait
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import deploy_wait
+from ironic_lite.conductor import rescue
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
@@ -50,6 +53,7 @@ from ironic_lite.conductor.clean_state import fail_cleaning
 from ironic_lite.conductor.clean_state import step_name
 from ironic_lite.drivers import agent
 from ironic_lite.drivers import agent_client
+from ironic_lite.drivers import agent_rescue
 from lite_common import db as lite_db
 from lite_common.context import RequestContext
 
@@ -59,7 +63,12 @@ Task = task_manager.Task
 
 
 def drives_agent(task: Task) -> bool:
-    return isinstance(task.interfaces.get('deploy'), agent.AgentCleaning)
+    """Whether the node's heartbeats come here: its deploy interface
+    cleans through the agent, or its rescue interface rescues through
+    it."""
+    return isinstance(
+        task.interfaces.get('deploy'), agent.AgentCleaning
+    ) or isinstance(task.interfaces.get('rescue'), agent_rescue.AgentRescue)
 
 
 def on_heartbeat(
@@ -103,6 +112,9 @@ def heartbeat(
     info[clean_wait.LAST_HEARTBEAT_KEY] = lite_db.utcnow().isoformat()
     if node.provision_state == states.DEPLOYWAIT:
         _deploy_heartbeat(task, pool)
+        return
+    if node.provision_state == states.RESCUEWAIT:
+        rescue.finish_on_heartbeat(task)
         return
     if node.provision_state != states.CLEANWAIT:
         LOG.debug(

@@ -450,7 +450,8 @@ class ConductorManager:
 
     def _abort(self, context: RequestContext, node_uuid: str) -> None:
         """``abort``: with the lock (clean wait, clean hold, cleaning
-        between steps, inspect wait), or as a request to the worker
+        between steps, inspect wait, wait call-back, rescue wait), or as
+        a request to the worker
         running a step (see :mod:`clean_wait`).
 
         :raises InvalidStateRequested: nothing to abort in that state.
@@ -464,6 +465,8 @@ class ConductorManager:
                         inspection.abort_inspection(task)
                     elif task.node.provision_state == states.DEPLOYWAIT:
                         deploy_wait.start_abort(task)
+                    elif task.node.provision_state == states.RESCUEWAIT:
+                        rescue.abort(task)
                     elif task.node.provision_state in states.SERVICING_STATES:
                         servicing.start_abort(task)
                     else:

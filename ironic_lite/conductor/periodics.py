@@ -21,6 +21,9 @@
   :meth:`ConductorPeriodics.check_deploy_wait` do the same for
   ``service wait`` (``[conductor]service_callback_timeout``) and ``wait
   call-back`` (``[conductor]deploy_callback_timeout``).
+- :meth:`ConductorPeriodics.check_rescue_wait` fails the owned nodes
+  waiting in ``rescue wait`` longer than
+  ``[conductor]rescue_callback_timeout``.
 - :meth:`ConductorPeriodics.check_inspect_wait` fails the owned nodes
   waiting in ``inspect wait`` longer than
   ``[conductor]inspect_wait_timeout``.
@@ -54,6 +57,7 @@ from ironic_lite.conductor import deploy_wait
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import locks
 from ironic_lite.conductor import provisioning
+from ironic_lite.conductor import rescue
 from ironic_lite.conductor import servicing
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import workers
@@ -375,6 +379,35 @@ class ConductorPeriodics:
                 )
             elif self._step_may_be_done(context, node):
                 self._with_lock(context, node, f'{state} poll', self._poll)
+
+    # -- rescue wait
+
+    def check_rescue_wait(self) -> None:
+        """Fail the owned nodes in ``rescue wait`` longer than
+        ``[conductor]rescue_callback_timeout`` (their agent never
+        heartbeated)."""
+        timeout = self.conf.conductor.rescue_callback_timeout
+        if not timeout:
+            return
+        context = lite_context.get_admin_context()
+        nodes = db_nodes.node_list_in_states(context, [states.RESCUEWAIT])
+        if not nodes:
+            return
+        ownership = self._ownership(context)
+        expired_before = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
+        for node in nodes:
+            updated = node['provision_updated_at']
+            if (
+                ownership.polls(node)
+                and updated is not None
+                and updated < expired_before
+            ):
+                self._with_lock(
+                    context,
+                    node,
+                    'rescue wait timeout',
+                    rescue.fail_on_timeout,
+                )
 
     # -- inspect wait
 

@@ -6,6 +6,13 @@ leaves ``rescue failed`` or ``unrescue failed`` with ``last_error``;
 from there either may be asked again, or the node undeployed. The rescue
 password lives in ``instance_info`` (never shown) only while the node is
 rescued or being rescued.
+
+With the ``agent`` rescue interface the node waits in ``rescue wait``
+for its ramdisk agent: its first heartbeat (under the node's lock,
+:mod:`agent_cleaning`) finishes the rescue (:func:`finish_on_heartbeat`:
+``rescue wait`` -> ``rescuing`` -> ``rescue``); an agent that does not
+come within ``[conductor]rescue_callback_timeout`` fails it
+(:func:`fail_on_timeout`, the machine powered off), as does an abort.
 """
 
 from typing import Any
@@ -16,6 +23,7 @@ from ironic_lite.common import states
 from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
+from ironic_lite.drivers import base
 from ironic_lite.drivers import standard
 
 LOG = logging.getLogger(__name__)
@@ -97,3 +105,65 @@ def fail_unrescue(task: Task) -> None:
     )
     history.record(task, message, history.CONDUCTOR)
     task.process_event('fail', last_error=message)
+
+
+def finish_on_heartbeat(task: Task) -> None:
+    """The agent of a node in ``rescue wait`` heartbeated: finalize."""
+    node = task.node
+    rescue = _rescue_interface(task)
+    finalize = getattr(rescue, 'finalize', None)
+    if finalize is None:
+        task.save()
+        return
+    task.process_event('resume')
+    try:
+        finalize(task)
+    except Exception as exc:
+        message = f'Failed to rescue node {node.uuid}: {exc}'
+        LOG.error('%s', message)
+        history.record(task, message, history.RESCUE)
+        _power_off_quietly(task)
+        task.process_event('fail', last_error=message)
+        return
+    task.process_event('done', last_error=None)
+    LOG.info('Node %s rescued', node.uuid)
+
+
+def fail_on_timeout(task: Task) -> None:
+    """No agent within ``[conductor]rescue_callback_timeout``."""
+    message = (
+        'Timeout reached while waiting for rescue ramdisk callback for '
+        f'node {task.node.uuid} '
+        f'({task.conf.conductor.rescue_callback_timeout} seconds, '
+        '[conductor]rescue_callback_timeout)'
+    )
+    LOG.error('%s', message)
+    history.record(task, message, history.RESCUE)
+    _power_off_quietly(task)
+    task.process_event('fail', last_error=message)
+
+
+def _power_off_quietly(task: Task) -> None:
+    """Stop the rescue ramdisk (a BMC that fails is logged: the rescue
+    fails anyway)."""
+    try:
+        power = task.interfaces['power']
+        assert isinstance(power, base.PowerInterface)
+        power.set_power_state(task, states.POWER_OFF)
+        task.node.power_state = power.get_power_state(task)
+    except Exception as exc:
+        LOG.warning(
+            'Node %s: could not power off after the failed rescue: %s',
+            task.node.uuid,
+            exc,
+        )
+
+
+def abort(task: Task) -> None:
+    """``abort`` of a node in ``rescue wait``: the machine powered off,
+    ``rescue failed`` (as upstream)."""
+    message = f'By request, the rescue of node {task.node.uuid} was aborted'
+    LOG.info('%s', message)
+    history.record(task, message, history.RESCUE)
+    _power_off_quietly(task)
+    task.process_event('abort', last_error=message)

@@ -44,6 +44,15 @@ conductor_opts: list[cfg.Opt] = [
         'timeout.',
     ),
     cfg.IntOpt(
+        'rescue_callback_timeout',
+        default=1800,
+        min=0,
+        help='Seconds a node may stay in "rescue wait" for its rescue '
+        'ramdisk (the agent rescue interface) to heartbeat. After that '
+        'the node is powered off and goes to "rescue failed". 0 disables '
+        'the timeout.',
+    ),
+    cfg.IntOpt(
         'service_callback_timeout',
         default=1800,
         min=0,

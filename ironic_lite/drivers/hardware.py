@@ -62,7 +62,7 @@ class FakeHardware(HardwareType):
         'firmware': ('fake', 'no-firmware'),
         'inspect': ('fake', 'no-inspect'),
         'raid': ('fake', 'no-raid'),
-        'rescue': ('fake', 'no-rescue'),
+        'rescue': ('fake', 'no-rescue', 'agent'),
         'storage': ('fake', 'noop'),
         'vendor': ('fake', 'no-vendor'),
     }
@@ -268,7 +268,7 @@ class RedfishHardware(HardwareType):
         'firmware': ('redfish', 'no-firmware'),
         'inspect': ('redfish', 'no-inspect'),
         'raid': ('redfish', 'no-raid'),
-        'rescue': ('no-rescue',),
+        'rescue': ('no-rescue', 'agent'),
         'storage': ('noop',),
         'vendor': ('no-vendor',),
     }

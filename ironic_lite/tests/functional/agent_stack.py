@@ -70,6 +70,8 @@ class Agent:
         heartbeat: float = 0.5,
     ) -> None:
         self.log = log
+        #: Where rescue.finalize_rescue writes the password's hash.
+        self.rescue_password_file = disk.parent / 'rescue' / 'password'
         self._out = log.open('ab')
         self.proc = subprocess.Popen(
             [
@@ -90,6 +92,8 @@ class Agent:
                 '0.3',
                 '--shred_random_overwrite_iterations',
                 '0',
+                '--rescue_password_file',
+                str(self.rescue_password_file),
             ],
             stdout=self._out,
             stderr=subprocess.STDOUT,
