@@ -14,6 +14,7 @@ operator's configuration carries over. Three ways to authenticate:
 - ``none``: an API run with noauth (``endpoint_override`` required).
 """
 
+import threading
 from typing import Any
 
 from keystoneauth1 import http_basic
@@ -197,3 +198,36 @@ def endpoint(
             + ')'
         )
     return str(url).rstrip('/')
+
+
+class Connection:
+    """The session and endpoint of a client group, made at first use
+    (not when a service starts: the other API may come up later) and
+    kept: keystoneauth renews the token. Thread-safe."""
+
+    def __init__(
+        self,
+        conf: cfg.ConfigOpts,
+        group: str,
+        service_type: str,
+        error: ErrorClass = exception.ConfigError,
+    ) -> None:
+        self.conf = conf
+        self.group = group
+        self.service_type = service_type
+        self.error = error
+        self._made: tuple[ks_session.Session, str] | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> tuple[ks_session.Session, str]:
+        """(session, endpoint URL).
+
+        :raises error: a bad configuration or no endpoint in the catalog.
+        """
+        with self._lock:
+            if self._made is None:
+                opts = self.conf[self.group]
+                sess = session(opts, self.group, self.error)
+                url = endpoint(sess, opts, self.service_type, self.error)
+                self._made = (sess, url)
+            return self._made

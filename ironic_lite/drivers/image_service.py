@@ -6,7 +6,6 @@ checksum and multihash) and its data, streamed.
 """
 
 from collections.abc import Iterator
-import threading
 from typing import Any
 
 from keystoneauth1 import exceptions as ks_exc
@@ -25,22 +24,12 @@ class ImageService:
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
-        self._session: ks_session.Session | None = None
-        self._endpoint: str | None = None
-        self._lock = threading.Lock()
+        self._connection = service_client.Connection(
+            conf, 'glance', 'image', exception.ConfigError
+        )
 
     def _connect(self) -> tuple[ks_session.Session, str]:
-        with self._lock:
-            if self._session is None or self._endpoint is None:
-                opts = self.conf.glance
-                sess = service_client.session(
-                    opts, 'glance', exception.ConfigError
-                )
-                self._endpoint = service_client.endpoint(
-                    sess, opts, 'image', exception.ConfigError
-                )
-                self._session = sess
-            return self._session, self._endpoint
+        return self._connection.get()
 
     def _get(self, image_id: str, suffix: str = '', **kwargs: Any) -> Any:
         sess, endpoint = self._connect()

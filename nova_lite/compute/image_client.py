@@ -8,19 +8,16 @@ make the snapshot before it cast the request.
 """
 
 from pathlib import Path
-import threading
 from typing import Any
 import urllib.parse
 
 from keystoneauth1 import exceptions as ks_exc
-from keystoneauth1 import session as ks_session
 from oslo_config import cfg
 
 from lite_common import service_client
 from nova_lite import exception
 
 PATCH_TYPE = 'application/openstack-images-v2.1-json-patch'
-CHUNK = 1024 * 1024
 
 
 class ImageClient:
@@ -29,27 +26,14 @@ class ImageClient:
 
     def __init__(self, conf: cfg.ConfigOpts) -> None:
         self.conf = conf
-        self._session: ks_session.Session | None = None
-        self._endpoint: str | None = None
-        self._lock = threading.Lock()
-
-    def _connect(self) -> tuple[ks_session.Session, str]:
-        with self._lock:
-            if self._session is None or self._endpoint is None:
-                opts = self.conf.glance
-                sess = service_client.session(
-                    opts, 'glance', exception.ConfigError
-                )
-                self._endpoint = service_client.endpoint(
-                    sess, opts, 'image', exception.ConfigError
-                )
-                self._session = sess
-            return self._session, self._endpoint
+        self._connection = service_client.Connection(
+            conf, 'glance', 'image', exception.ConfigError
+        )
 
     def _request(
         self, method: str, image_id: str, path: str, **kwargs: Any
     ) -> Any:
-        sess, endpoint = self._connect()
+        sess, endpoint = self._connection.get()
         url = f'{endpoint}/v2/images{path}'
         try:
             return sess.request(url, method, raise_exc=False, **kwargs)
@@ -104,24 +88,17 @@ class ImageClient:
 
     def upload(self, image_id: str, path: Path) -> None:
         """Stream the file at ``path`` as the image's data (the API
-        makes it ``active`` with its size and checksums)."""
-        size = path.stat().st_size
-
-        def chunks() -> Any:
-            with open(path, 'rb') as data:
-                while chunk := data.read(CHUNK):
-                    yield chunk
-
-        response = self._request(
-            'PUT',
-            image_id,
-            f'/{image_id}/file',
-            data=chunks(),
-            headers={
-                'Content-Type': 'application/octet-stream',
-                'Content-Length': str(size),
-            },
-        )
+        makes it ``active`` with its size and checksums). A file object,
+        not a generator: requests then sends its ``Content-Length``
+        (with a generator it would announce chunks it does not frame)."""
+        with open(path, 'rb') as data:
+            response = self._request(
+                'PUT',
+                image_id,
+                f'/{image_id}/file',
+                data=data,
+                headers={'Content-Type': 'application/octet-stream'},
+            )
         if response.status_code not in (200, 204):
             raise self._refused(image_id, response)
 

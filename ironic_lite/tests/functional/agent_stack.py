@@ -152,6 +152,28 @@ def state(wanted: str) -> Any:
     return lambda node: node['provision_state'] == wanted
 
 
+def settled(api_url: str, uuid: str, timeout: float = 60) -> dict[str, Any]:
+    """The node once no provision action is under way."""
+    return wait(
+        api_url,
+        uuid,
+        lambda n: n['target_provision_state'] is None,
+        timeout=timeout,
+    )
+
+
+def patch_node(
+    api_url: str, uuid: str, op: str, path: str, value: Any
+) -> None:
+    status, body = call(
+        api_url,
+        'PATCH',
+        f'/v1/nodes/{uuid}',
+        [{'op': op, 'path': path, 'value': value}],
+    )
+    assert status == 200, body
+
+
 def manageable(api_url: str, uuid: str) -> None:
     provision(api_url, uuid, 'manage')
     wait(api_url, uuid, state('manageable'))

@@ -74,12 +74,7 @@ def _set_image(api_url, uuid, **info):
 
 
 def _settled(api_url, uuid, timeout=60):
-    return stack.wait(
-        api_url,
-        uuid,
-        lambda n: n['target_provision_state'] is None,
-        timeout=timeout,
-    )
+    return stack.settled(api_url, uuid, timeout)
 
 
 def test_a_raw_image_is_written_byte_for_byte(api_url, agents, tmp_path):

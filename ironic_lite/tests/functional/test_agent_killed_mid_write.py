@@ -79,33 +79,22 @@ def test_an_agent_killed_mid_write_fails_the_deployment(
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        status, body = stack.call(
+        stack.patch_node(
             api_url,
-            'PATCH',
-            f'/v1/nodes/{uuid}',
-            [
-                {
-                    'op': 'add',
-                    'path': '/instance_info',
-                    'value': {
-                        'image_source': f'http://127.0.0.1:'
-                        f'{server.server_port}/image.raw',
-                        'image_checksum': hashlib.sha256(data).hexdigest(),
-                        'image_disk_format': 'raw',
-                    },
-                }
-            ],
+            uuid,
+            'add',
+            '/instance_info',
+            {
+                'image_source': f'http://127.0.0.1:{server.server_port}'
+                '/image.raw',
+                'image_checksum': hashlib.sha256(data).hexdigest(),
+                'image_disk_format': 'raw',
+            },
         )
-        assert status == 200, body
         stack.provision(api_url, uuid, 'active')
         assert server.half_sent.wait(60), 'the agent never downloaded'
         agents.pop().kill()
-        node = stack.wait(
-            api_url,
-            uuid,
-            lambda n: n['target_provision_state'] is None,
-            timeout=CALLBACK_TIMEOUT + 60,
-        )
+        node = stack.settled(api_url, uuid, timeout=CALLBACK_TIMEOUT + 60)
     finally:
         server.release.set()
         server.shutdown()

@@ -38,14 +38,14 @@ def _active(api_url, agents, tmp_path, mac):
     deployed with a raw image by its agent (which keeps running)."""
     disk = stack.make_disk(tmp_path / 'sda.img', SIZE)
     uuid = stack.create_node(api_url, mac)
-    _patch(api_url, uuid, 'replace', '/rescue_interface', 'agent')
+    stack.patch_node(api_url, uuid, 'replace', '/rescue_interface', 'agent')
     stack.manageable(api_url, uuid)
     agents.append(stack.Agent(api_url, mac, disk, tmp_path / 'agent.log'))
     stack.provision(api_url, uuid, 'provide')
     stack.wait(api_url, uuid, stack.state('available'))
     data = random.Random(5).randbytes(stack.MIB)
     (tmp_path / 'image.raw').write_bytes(data)
-    _patch(
+    stack.patch_node(
         api_url,
         uuid,
         'add',
@@ -53,36 +53,17 @@ def _active(api_url, agents, tmp_path, mac):
         {'image_source': f'file://{tmp_path / "image.raw"}'},
     )
     stack.provision(api_url, uuid, 'active')
-    node = _settled(api_url, uuid)
+    node = stack.settled(api_url, uuid)
     assert node['provision_state'] == 'active', node
     assert disk.read_bytes()[: len(data)] == data
     return uuid, disk, data
-
-
-def _patch(api_url, uuid, op, path, value):
-    status, body = stack.call(
-        api_url,
-        'PATCH',
-        f'/v1/nodes/{uuid}',
-        [{'op': op, 'path': path, 'value': value}],
-    )
-    assert status == 200, body
-
-
-def _settled(api_url, uuid, timeout=60):
-    return stack.wait(
-        api_url,
-        uuid,
-        lambda n: n['target_provision_state'] is None,
-        timeout=timeout,
-    )
 
 
 def test_rescue_through_the_agent_and_unrescue(api_url, agents, tmp_path):
     uuid, disk, data = _active(api_url, agents, tmp_path, '52:54:00:00:04:01')
     agent = agents[-1]
     stack.provision(api_url, uuid, 'rescue', rescue_password='s3cret pass')
-    node = _settled(api_url, uuid)
+    node = stack.settled(api_url, uuid)
     assert node['provision_state'] == 'rescue', node
     assert node['last_error'] is None
     assert node['power_state'] == 'power on'
@@ -98,7 +79,7 @@ def test_rescue_through_the_agent_and_unrescue(api_url, agents, tmp_path):
     )
 
     stack.provision(api_url, uuid, 'unrescue')
-    node = _settled(api_url, uuid)
+    node = stack.settled(api_url, uuid)
     assert node['provision_state'] == 'active', node
     assert node['power_state'] == 'power on'
     assert 'rescue_password' not in node['instance_info']
@@ -112,7 +93,7 @@ def test_no_agent_fails_the_rescue_at_the_timeout(api_url, agents, tmp_path):
     agents.pop().kill()
     stack.provision(api_url, uuid, 'rescue', rescue_password='pw')
     stack.wait(api_url, uuid, stack.state('rescue wait'))
-    node = _settled(api_url, uuid, timeout=RESCUE_TIMEOUT + 30)
+    node = stack.settled(api_url, uuid, timeout=RESCUE_TIMEOUT + 30)
     assert node['provision_state'] == 'rescue failed', node
     assert (
         'Timeout reached while waiting for rescue ramdisk'
@@ -121,7 +102,7 @@ def test_no_agent_fails_the_rescue_at_the_timeout(api_url, agents, tmp_path):
     assert node['power_state'] == 'power off'
     # The node goes back to its instance.
     stack.provision(api_url, uuid, 'unrescue')
-    node = _settled(api_url, uuid)
+    node = stack.settled(api_url, uuid)
     assert node['provision_state'] == 'active', node
 
 
@@ -133,7 +114,7 @@ def test_abort_in_rescue_wait(api_url, agents, tmp_path):
     stack.provision(api_url, uuid, 'rescue', rescue_password='pw')
     stack.wait(api_url, uuid, stack.state('rescue wait'))
     stack.provision(api_url, uuid, 'abort')
-    node = _settled(api_url, uuid)
+    node = stack.settled(api_url, uuid)
     assert node['provision_state'] == 'rescue failed', node
     assert 'was aborted' in node['last_error']
     assert node['power_state'] == 'power off'

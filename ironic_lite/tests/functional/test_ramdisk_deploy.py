@@ -37,19 +37,7 @@ def _available(api_url, agents, tmp_path, mac):
 
 
 def _instance_info(api_url, uuid, info):
-    status, body = stack.call(
-        api_url,
-        'PATCH',
-        f'/v1/nodes/{uuid}',
-        [{'op': 'add', 'path': '/instance_info', 'value': info}],
-    )
-    assert status == 200, body
-
-
-def _settled(api_url, uuid):
-    return stack.wait(
-        api_url, uuid, lambda n: n['target_provision_state'] is None
-    )
+    stack.patch_node(api_url, uuid, 'add', '/instance_info', info)
 
 
 def test_a_ramdisk_deploy_boots_without_writing_and_undeploy_cleans(
@@ -72,7 +60,7 @@ def test_a_ramdisk_deploy_boots_without_writing_and_undeploy_cleans(
     status, body = stack.call(api_url, 'GET', f'/v1/nodes/{uuid}/validate')
     assert body['deploy']['result'] is True, body
     stack.provision(api_url, uuid, 'active')
-    node = _settled(api_url, uuid)
+    node = stack.settled(api_url, uuid)
     assert node['provision_state'] == 'active', node
     assert node['last_error'] is None
     assert node['power_state'] == 'power on'
@@ -107,13 +95,7 @@ def test_a_ramdisk_deploy_without_what_to_boot_is_refused(api_url):
     uuid = stack.create_node(api_url, '52:54:00:00:02:02', deploy='ramdisk')
     stack.manageable(api_url, uuid)
     # (no agent: the node is made available without cleaning)
-    status, body = stack.call(
-        api_url,
-        'PATCH',
-        f'/v1/nodes/{uuid}',
-        [{'op': 'replace', 'path': '/automated_clean', 'value': False}],
-    )
-    assert status == 200, body
+    stack.patch_node(api_url, uuid, 'replace', '/automated_clean', False)
     stack.provision(api_url, uuid, 'provide')
     stack.wait(api_url, uuid, stack.state('available'))
     for info, words in BAD:
