@@ -1,7 +1,10 @@
 """sushy-tools' Redfish emulator (``sushy-emulator --fake``) as a
 process on 127.0.0.1, with fake systems of our choosing: the BMC the
 redfish hardware type's tests drive. Its fake systems apply power
-changes after 1 to 11 s, as real BMCs do, asynchronously.
+changes after a delay, as real BMCs do, asynchronously: 0.2 to 1 s by
+default (the emulator run by :mod:`stacklite.redfish_bmc`, its fake
+driver's delay set), 1 to 11 s with ``power_delay=None`` (the stock
+``sushy-emulator``).
 
 Each system also has a storage controller with one drive (the
 emulator's static storage: readable, no volumes with the fake driver)
@@ -97,9 +100,9 @@ class Emulator:
         plus: bool = False,
         power_delay: tuple[float, float] | None = (0.2, 1.0),
     ) -> None:
-        """``power_delay``: with ``plus``, the seconds (a random value in
-        the range) a power change takes (None: 1 to 3 s); the stock
-        emulator's take 1 to 11 s."""
+        """``power_delay``: the seconds (a random value in the range) a
+        power change takes; None: the stock ``sushy-emulator`` (1 to 11
+        s; with ``plus``, 1 to 3 s)."""
         self.workdir = Path(workdir)
         self.systems = systems
         self.plus = plus
@@ -125,7 +128,7 @@ class Emulator:
             + _storage(self.systems)
             + (
                 f'STACKLITE_POWER_DELAY = {self.power_delay!r}\n'
-                if self.plus and self.power_delay is not None
+                if self.power_delay is not None
                 else ''
             )
         )
@@ -168,6 +171,9 @@ class Emulator:
                 '-m',
                 'ironic_lite.tests.redfish_fake_plus',
             ]
+        if self.power_delay is not None:
+            # The stock fake driver, its power delay set.
+            return [sys.executable, '-m', 'stacklite.redfish_bmc']
         binary = Path(sys.executable).with_name('sushy-emulator')
         if not binary.exists():
             found = shutil.which('sushy-emulator')
