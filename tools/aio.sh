@@ -9,6 +9,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$ROOT/tools/install-packages.sh" --aio
 "$ROOT/tools/setup-venv.sh"
 exec "$ROOT/.venv/bin/stacklite-aio" \
     --state-dir "${STACKLITE_STATE_DIR:-./stacklite-state}" "$@"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Debian packages that tools/run-tests.sh needs, before anything else.
+# The Debian packages that tools/run-tests.sh needs, before anything else
+# (with --aio: the few that tools/aio.sh's all-in-one uses, see below).
 #
 # Checks for: a Python >= 3.11 that can make a virtualenv (python3,
 # python3-venv), git (pbr and reno read the history), and the servers of
@@ -54,10 +55,34 @@ postgresql_installed() {
 }
 
 python_usable || MISSING+=(python3 python3-venv)
-have git || MISSING+=(git)
-have rabbitmqctl || MISSING+=(rabbitmq-server)
 have qemu-img || MISSING+=(qemu-utils)
 have sfdisk || MISSING+=(fdisk)
+
+# --aio (tools/aio.sh): what the all-in-one uses besides Python:
+# qemu-img for the local driver's snapshots and the emulated machines'
+# qcow2 images, sfdisk for their config drives. Installed as root with
+# apt-get; otherwise a warning (the all-in-one runs without them; those
+# operations fail with a message naming the package).
+if [[ ${1:-} == --aio ]]; then
+    if ((${#MISSING[@]} == 0)); then
+        exit 0
+    fi
+    if [[ ${STACKLITE_INSTALL_PACKAGES:-1} == 0 ]] || (($(id -u) != 0)) \
+        || ! have apt-get; then
+        log "WARNING: missing Debian packages: ${MISSING[*]} (snapshots and" \
+            "the emulated machines' qcow2 images and config drives need" \
+            "them): sudo apt-get install -y ${MISSING[*]}"
+        exit 0
+    fi
+    log "installing ${MISSING[*]} (apt-get, as root; STACKLITE_INSTALL_PACKAGES=0 to refuse)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${MISSING[@]}"
+    exit 0
+fi
+
+have git || MISSING+=(git)
+have rabbitmqctl || MISSING+=(rabbitmq-server)
 have curl || MISSING+=(curl)
 have openssl || MISSING+=(openssl)
 if ! port_open 3306 && ! have mariadbd; then
