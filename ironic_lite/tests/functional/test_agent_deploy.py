@@ -10,15 +10,14 @@ disk holds the image's raw content; whatever does not verify ends in
 """
 
 import hashlib
-import http.server
 from pathlib import Path
 import random
-import threading
 
 import pytest
 
 from ironic_lite.tests import disk_images
 from ironic_lite.tests.functional import agent_stack as stack
+from ironic_lite.tests.half_image_server import HalfImageServer
 
 SIZE = 8 * stack.MIB
 DEPLOY_CALLBACK_TIMEOUT = 10
@@ -206,46 +205,19 @@ def test_a_wrong_checksum_ends_in_deploy_failed(api_url, agents, tmp_path):
     assert disk.read_bytes() == bytes(SIZE)  # cleaned, nothing written
 
 
-class _ShortServer(http.server.ThreadingHTTPServer):
-    """Announces the whole image, sends half of it."""
-
-    data = b''
-
-
-class _ShortHandler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802 (http.server's name)
-        data = self.server.data
-        self.send_response(200)
-        self.send_header('Content-Length', str(len(data)))
-        self.end_headers()
-        self.wfile.write(data[: len(data) // 2])
-        self.wfile.flush()
-        self.close_connection = True
-
-    def log_message(self, *args):
-        pass
-
-
 def test_a_short_download_ends_in_deploy_failed(api_url, agents, tmp_path):
     uuid, disk, _log = _available(api_url, agents, tmp_path)
     data = _image(tmp_path / 'image.raw', stack.MIB, seed=5)
-    server = _ShortServer(('127.0.0.1', 0), _ShortHandler)
-    server.data = data
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with HalfImageServer(data) as server:
         _set_image(
             api_url,
             uuid,
-            image_source=f'http://127.0.0.1:{server.server_port}/image.raw',
+            image_source=server.url(),
             image_checksum=hashlib.md5(data).hexdigest(),  # noqa: S324
             image_disk_format='raw',
         )
         stack.provision(api_url, uuid, 'active')
         node = _settled(api_url, uuid)
-    finally:
-        server.shutdown()
-        server.server_close()
     assert node['provision_state'] == 'deploy failed', node
     assert 'image.raw' in node['last_error'], node
     assert disk.read_bytes() == bytes(SIZE)

@@ -8,13 +8,12 @@ agent is certainly in the middle of writing when it is killed.
 """
 
 import hashlib
-import http.server
 import random
-import threading
 
 import pytest
 
 from ironic_lite.tests.functional import agent_stack as stack
+from ironic_lite.tests.half_image_server import HalfImageServer
 
 SIZE = 8 * stack.MIB
 CALLBACK_TIMEOUT = 6
@@ -36,31 +35,6 @@ def api_url(tmp_path_factory):
         yield url
 
 
-class _HalfServer(http.server.ThreadingHTTPServer):
-    """Announces the whole image, sends half of it, then holds the
-    connection until released."""
-
-    data = b''
-    half_sent = threading.Event()
-    release = threading.Event()
-
-
-class _HalfHandler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802 (http.server's name)
-        server = self.server
-        self.send_response(200)
-        self.send_header('Content-Length', str(len(server.data)))
-        self.end_headers()
-        self.wfile.write(server.data[: len(server.data) // 2])
-        self.wfile.flush()
-        server.half_sent.set()
-        server.release.wait(60)
-        self.close_connection = True
-
-    def log_message(self, *args):
-        pass
-
-
 def test_an_agent_killed_mid_write_fails_the_deployment(
     api_url, agents, tmp_path
 ):
@@ -74,19 +48,14 @@ def test_an_agent_killed_mid_write_fails_the_deployment(
     assert stack.wait(api_url, uuid, stack.state('available'))
 
     data = random.Random(11).randbytes(4 * stack.MIB)
-    server = _HalfServer(('127.0.0.1', 0), _HalfHandler)
-    server.data = data
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with HalfImageServer(data, hold=True) as server:
         stack.patch_node(
             api_url,
             uuid,
             'add',
             '/instance_info',
             {
-                'image_source': f'http://127.0.0.1:{server.server_port}'
-                '/image.raw',
+                'image_source': server.url(),
                 'image_checksum': hashlib.sha256(data).hexdigest(),
                 'image_disk_format': 'raw',
             },
@@ -95,10 +64,6 @@ def test_an_agent_killed_mid_write_fails_the_deployment(
         assert server.half_sent.wait(60), 'the agent never downloaded'
         agents.pop().kill()
         node = stack.settled(api_url, uuid, timeout=CALLBACK_TIMEOUT + 60)
-    finally:
-        server.release.set()
-        server.shutdown()
-        server.server_close()
     assert node['provision_state'] == 'deploy failed', node
     assert 'Timeout reached while waiting for callback' in node['last_error']
     assert 'deploy.write_image' in node['last_error'], node

@@ -16,8 +16,10 @@ the real ``openstack baremetal`` CLI and watched through the API.
   cleaning erases it again) -> available; an image that does not verify
   ends in ``deploy failed``, never ``active``; the conductor running a
   deployment killed while the node waits for its agent: the other one
-  takes it over and the image is written once; a deployment without an
-  image is refused (400);
+  takes it over and the image is written once; an image download cut
+  short and an agent killed mid-write (the agent downloads http images
+  itself here) end in ``deploy failed``; a deployment without an image
+  is refused (400);
 - rf-2: a BIOS change, a firmware update and a BIOS factory reset as
   manual clean steps, checked on the BMC;
 - rf-3: its agent killed mid-clean: ``clean failed`` at the
@@ -41,11 +43,15 @@ import pytest
 from ironic_lite.tests import disk_images
 from ironic_lite.tests import ipmi_responder
 from ironic_lite.tests import redfish_emulator
+from ironic_lite.tests.half_image_server import HalfImageServer
 from lite_common.tests import integration
 from stacklite import emulated_machines as machines
 
 #: Seconds a node waits in ``clean wait`` without a heartbeat.
 CALLBACK_TIMEOUT = 10
+#: The same in ``wait call-back`` (long enough for a takeover by the
+#: other conductor on a loaded machine).
+DEPLOY_CALLBACK_TIMEOUT = 45
 #: Above 2 MiB: erase_devices_metadata wipes the first and last MiB
 #: only, so a disk whose cleaning stopped there still holds data.
 DISK_SIZE = 4 * machines.MIB
@@ -65,11 +71,15 @@ OPTIONS = {
     'DEFAULT': ENABLED,
     'conductor': {
         'clean_callback_timeout': CALLBACK_TIMEOUT,
+        'deploy_callback_timeout': DEPLOY_CALLBACK_TIMEOUT,
         'sync_power_state_interval': 1,
         'power_failure_recovery_interval': 1,
         'power_state_sync_max_retries': 2,
     },
     'api': {'ramdisk_heartbeat_timeout': 4},
+    # An http(s) image is downloaded by the agent itself (a file:// one
+    # is still served by the conductor's image cache).
+    'deploy': {'image_download_source': 'http'},
     'redfish': {
         'power_state_change_timeout': 40,
         'power_state_poll_interval': 0.5,
@@ -391,6 +401,44 @@ def test_a_conductor_killed_in_wait_call_back_is_taken_over(
     assert record['conductor'] != owner, record
     assert agent.disks[0].read_bytes()[: len(data)] == data
     assert agent.log_file.read_text().count(PREPARE) == before + 1
+    _undeploy_erases(cloud, 'rf-1', agent)
+
+
+def test_a_short_download_and_an_agent_killed_mid_write_end_in_deploy_failed(
+    cloud: Any, tmp_path: Path
+) -> None:
+    """The agent downloads an http image itself: a server that sends
+    half of it and closes fails the agent's write (``deploy failed`` with
+    its error); one that sends half and holds the connection while the
+    agent is killed fails the deployment at the callback timeout. Never
+    ``active``, never the whole image on the disk; undeployed and
+    cleaned after each."""
+    agent = cloud.agents['rf-1']
+    data = random.Random(21).randbytes(2 * machines.MIB)
+    info = {
+        'image_checksum': hashlib.sha256(data).hexdigest(),
+        'image_disk_format': 'raw',
+    }
+    with HalfImageServer(data) as server:
+        _deploy(cloud, 'rf-1', image_source=server.url(), **info)
+        record = settled(cloud, 'rf-1', 'deploy failed', timeout=180)
+    assert 'image.raw' in record['last_error'], record
+    assert agent.disks[0].read_bytes()[: len(data)] != data
+    _undeploy_erases(cloud, 'rf-1', agent)
+
+    with HalfImageServer(data, hold=True) as server:
+        _deploy(cloud, 'rf-1', image_source=server.url(), **info)
+        assert server.half_sent.wait(120), 'the agent never downloaded'
+        agent.kill()
+        record = settled(
+            cloud, 'rf-1', 'deploy failed', DEPLOY_CALLBACK_TIMEOUT + 120
+        )
+    assert (
+        'Timeout reached while waiting for callback' in (record['last_error'])
+    ), record
+    assert 'deploy.write_image' in record['last_error'], record
+    assert agent.disks[0].read_bytes()[: len(data)] != data
+    agent = start_agent(cloud, agent.disks[0].parent.parent, 'rf-1')
     _undeploy_erases(cloud, 'rf-1', agent)
 
 
