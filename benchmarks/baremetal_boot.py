@@ -33,10 +33,8 @@ TIMEOUT = 1800
 
 
 def _nodes(bm):
-    return call(
-        f'{bm}/v1/nodes?fields=uuid,provision_state,instance_uuid',
-        headers={'X-OpenStack-Ironic-API-Version': '1.80'},
-    )['nodes']
+    return call(f'{bm}/v1/nodes?fields=uuid,provision_state,instance_uuid',
+                headers={'X-OpenStack-Ironic-API-Version': '1.80'})['nodes']
 
 
 def _wait(what, predicate):
@@ -64,89 +62,49 @@ def main():
     config = Path(state) / 'bench.conf'
     # The fleet is one project's: no quota in the way.
     config.write_text('[quota]\ninstances = -1\ncores = -1\nram = -1\n')
-    proc = start_aio_argv(
-        state,
-        port,
-        [
-            '--baremetal-port',
-            str(bm_port),
-            '--computes',
-            '0',
-            '--baremetal-nodes',
-            str(args.nodes),
-            '--config-file',
-            str(config),
-        ],
-    )
+    proc = start_aio_argv(state, port, [
+        '--baremetal-port', str(bm_port), '--computes', '0',
+        '--baremetal-nodes', str(args.nodes), '--config-file', str(config)])
     api, bm = f'http://127.0.0.1:{port}/v2.1', f'http://127.0.0.1:{bm_port}'
     try:
         create_image(f'http://127.0.0.1:{port}')
         started = time.monotonic()
-        _wait(
-            'the pool',
-            lambda: (
-                len(_nodes(bm)) >= args.nodes
-                and all(
-                    n['provision_state'] == 'available' for n in _nodes(bm)
-                )
-                and _offered(api, args.nodes)
-            ),
-        )
+        _wait('the pool', lambda: len(_nodes(bm)) >= args.nodes and all(
+            n['provision_state'] == 'available' for n in _nodes(bm))
+            and _offered(api, args.nodes))
         enrolled = time.monotonic() - started
-        time.sleep(6)  # one resource report: every node offered
-        spec = {
-            'name': 'bm',
-            'flavorRef': 'baremetal',
-            'imageRef': IMAGE,
-            'networks': 'none',
-        }
+        time.sleep(6)    # one resource report: every node offered
+        spec = {'name': 'bm', 'flavorRef': 'baremetal', 'imageRef': IMAGE,
+                'networks': 'none'}
         started = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(args.concurrency) as pool:
-            list(
-                pool.map(
-                    lambda _: call(f'{api}/servers', 'POST', {'server': spec}),
-                    range(args.nodes),
-                )
-            )
+            list(pool.map(lambda _: call(f'{api}/servers', 'POST',
+                                         {'server': spec}),
+                          range(args.nodes)))
 
         def all_active():
             servers = call(f'{api}/servers/detail?name=bm')['servers']
             if any(s['status'] == 'ERROR' for s in servers):
-                raise SystemExit(
-                    'a server went to ERROR: '
-                    f'{[s.get("fault") for s in servers]}'
-                )
+                raise SystemExit('a server went to ERROR: '
+                                 f'{[s.get("fault") for s in servers]}')
             return sum(s['status'] == 'ACTIVE' for s in servers) == args.nodes
-
         _wait('every server ACTIVE', all_active)
         booted = time.monotonic() - started
         assert all(n['provision_state'] == 'active' for n in _nodes(bm))
         servers = call(f'{api}/servers?name=bm')['servers']
         started = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(args.concurrency) as pool:
-            list(
-                pool.map(
-                    lambda s: call(f'{api}/servers/{s["id"]}', 'DELETE'),
-                    servers,
-                )
-            )
-        _wait(
-            'every node available',
-            lambda: all(
-                n['provision_state'] == 'available' and not n['instance_uuid']
-                for n in _nodes(bm)
-            ),
-        )
+            list(pool.map(lambda s: call(f'{api}/servers/{s["id"]}',
+                                         'DELETE'), servers))
+        _wait('every node available', lambda: all(
+            n['provision_state'] == 'available' and not n['instance_uuid']
+            for n in _nodes(bm)))
         cleaned = time.monotonic() - started
-        print(
-            f'{"nodes":>6} {"enroll+provide s":>17} {"boot all s":>11} '
-            f'{"per boot ms":>12} {"delete+clean s":>15}'
-        )
-        print(
-            f'{args.nodes:>6} {enrolled:>17.1f} {booted:>11.1f} '
-            f'{booted / args.nodes * 1000:>12.0f} {cleaned:>15.1f}',
-            flush=True,
-        )
+        print(f'{"nodes":>6} {"enroll+provide s":>17} {"boot all s":>11} '
+              f'{"per boot ms":>12} {"delete+clean s":>15}')
+        print(f'{args.nodes:>6} {enrolled:>17.1f} {booted:>11.1f} '
+              f'{booted / args.nodes * 1000:>12.0f} {cleaned:>15.1f}',
+              flush=True)
     finally:
         proc.terminate()
         proc.wait(60)

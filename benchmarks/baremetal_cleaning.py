@@ -50,14 +50,10 @@ from urllib.parse import urlsplit
 #: The newest version the API serves (the clean steps extension is
 #: served at the advertised maximum).
 VERSION = 'latest'
-HEADERS = {
-    'Content-Type': 'application/json',
-    'Accept': 'application/json',
-    'X-OpenStack-Ironic-API-Version': VERSION,
-}
-MANUAL_STEPS = [
-    {'interface': 'deploy', 'step': 'erase_devices', 'args': {'passes': 1}}
-]
+HEADERS = {'Content-Type': 'application/json', 'Accept': 'application/json',
+           'X-OpenStack-Ironic-API-Version': VERSION}
+MANUAL_STEPS = [{'interface': 'deploy', 'step': 'erase_devices',
+                 'args': {'passes': 1}}]
 
 
 def use_basic_auth(user, password):
@@ -129,23 +125,10 @@ def start_aio(state, port):
     exe = Path(sys.executable).with_name('stacklite-aio')
     started = time.monotonic()
     proc = subprocess.Popen(
-        [
-            str(exe),
-            '--state-dir',
-            state,
-            '--noauth',
-            '--computes',
-            '0',
-            '--driver',
-            'fake',
-            '--api-port',
-            str(free_port()),
-            '--baremetal-port',
-            str(port),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+        [str(exe), '--state-dir', state, '--noauth', '--computes', '0',
+         '--driver', 'fake', '--api-port', str(free_port()),
+         '--baremetal-port', str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f'http://127.0.0.1:{port}'
     # A deadline, not a count of tries: on a loaded machine the start
     # takes longer, which the startup line reports.
@@ -154,23 +137,18 @@ def start_aio(state, port):
         try:
             drivers = call(f'{url}/v1/drivers')['drivers']
             if drivers and drivers[0].get('hosts'):
-                print(
-                    f'startup  stacklite-aio: '
-                    f'{time.monotonic() - started:.2f} s'
-                )
+                print(f'startup  stacklite-aio: '
+                      f'{time.monotonic() - started:.2f} s')
                 time.sleep(2)
-                print(
-                    f'memory   stacklite-aio idle: {rss_mib(proc.pid):.0f} MiB'
-                )
+                print(f'memory   stacklite-aio idle: '
+                      f'{rss_mib(proc.pid):.0f} MiB')
                 return proc, url
         except OSError:
             pass
         time.sleep(0.02)
     proc.kill()
-    raise SystemExit(
-        f'stacklite-aio did not start within {START_TIMEOUT} s '
-        f'(exit status {proc.poll()})'
-    )
+    raise SystemExit(f'stacklite-aio did not start within {START_TIMEOUT} s '
+                     f'(exit status {proc.poll()})')
 
 
 def in_parallel(concurrency, func, items):
@@ -184,37 +162,27 @@ def wait_for_state(api, uuids, state, timeout):
     polls = 0
     deadline = time.monotonic() + timeout
     while True:
-        nodes = call(f'{api}/v1/nodes?fields=uuid,provision_state')['nodes']
+        nodes = call(f'{api}/v1/nodes?fields=uuid,provision_state')[
+            'nodes']
         polls += 1
         done = {n['uuid'] for n in nodes if n['provision_state'] == state}
-        failed = [
-            n
-            for n in nodes
-            if n['uuid'] in wanted
-            and n['provision_state'] in ('clean failed', 'error')
-        ]
+        failed = [n for n in nodes if n['uuid'] in wanted
+                  and n['provision_state'] in ('clean failed', 'error')]
         if failed:
             raise SystemExit(f'{len(failed)} node(s) failed: {failed[:3]}')
         if wanted <= done:
             return polls
         if time.monotonic() > deadline:
-            raise SystemExit(
-                f'{len(wanted - done)} node(s) not {state} after {timeout} s'
-            )
+            raise SystemExit(f'{len(wanted - done)} node(s) not {state} '
+                             f'after {timeout} s')
         time.sleep(0.5)
 
 
 def provision(api, uuids, concurrency, target, state, timeout, **extra):
     started = time.monotonic()
-    in_parallel(
-        concurrency,
-        lambda uuid: call(
-            f'{api}/v1/nodes/{uuid}/states/provision',
-            'PUT',
-            {'target': target, **extra},
-        ),
-        uuids,
-    )
+    in_parallel(concurrency, lambda uuid: call(
+        f'{api}/v1/nodes/{uuid}/states/provision', 'PUT',
+        {'target': target, **extra}), uuids)
     polls = wait_for_state(api, uuids, state, timeout)
     return time.monotonic() - started, polls
 
@@ -237,43 +205,32 @@ def run(api, args):
     uuids = []
 
     def create(index):
-        node = call(
-            f'{api}/v1/nodes',
-            'POST',
-            {
-                'driver': 'fake-hardware',
-                'name': f'bench-{index}-{int(started)}',
-            },
-        )
+        node = call(f'{api}/v1/nodes', 'POST',
+                    {'driver': 'fake-hardware',
+                     'name': f'bench-{index}-{int(started)}'})
         uuids.append(node['uuid'])
-
     in_parallel(args.concurrency, create, range(args.nodes))
     took = time.monotonic() - started
-    print(
-        f'create   {args.nodes} nodes: {took:.1f} s '
-        f'({args.nodes / took:.1f} nodes/s)'
-    )
+    print(f'create   {args.nodes} nodes: {took:.1f} s '
+          f'({args.nodes / took:.1f} nodes/s)')
     for label, target, state, extra in (
-        ('manage  ', 'manage', 'manageable', {}),
-        ('provide ', 'provide', 'available', {}),
-        ('manage  ', 'manage', 'manageable', {}),
-        ('clean   ', 'clean', 'manageable', {'clean_steps': MANUAL_STEPS}),
-    ):
-        took, polls = provision(
-            api, uuids, args.concurrency, target, state, args.timeout, **extra
-        )
-        print(f'{label} {args.nodes} nodes: {took:.1f} s ({polls} list polls)')
+            ('manage  ', 'manage', 'manageable', {}),
+            ('provide ', 'provide', 'available', {}),
+            ('manage  ', 'manage', 'manageable', {}),
+            ('clean   ', 'clean', 'manageable',
+             {'clean_steps': MANUAL_STEPS})):
+        took, polls = provision(api, uuids, args.concurrency, target, state,
+                                args.timeout, **extra)
+        print(f'{label} {args.nodes} nodes: {took:.1f} s '
+              f'({polls} list polls)')
     split = urlsplit(api)
-    conn = http.client.HTTPConnection(split.hostname, split.port, timeout=120)
-    for label, path in (
-        ('list  ', '/v1/nodes'),
-        ('detail', '/v1/nodes/detail'),
-        ('show  ', f'/v1/nodes/{uuids[0]}'),
-    ):
-        print(
-            f'GET {label} at {args.nodes} nodes: median '
-            f'{median_ms(conn, path, args.repeat):.1f} ms'
-        )
+    conn = http.client.HTTPConnection(split.hostname, split.port,
+                                      timeout=120)
+    for label, path in (('list  ', '/v1/nodes'),
+                        ('detail', '/v1/nodes/detail'),
+                        ('show  ', f'/v1/nodes/{uuids[0]}')):
+        print(f'GET {label} at {args.nodes} nodes: median '
+              f'{median_ms(conn, path, args.repeat):.1f} ms')
 
 
 def run_devstack(args):
@@ -282,13 +239,10 @@ def run_devstack(args):
 
     with tempfile.TemporaryDirectory() as workdir:
         started = time.monotonic()
-        dep = devstack_ironic.start(
-            workdir, db=args.devstack, conductors=args.conductors
-        )
-        print(
-            f'startup  devstack ({args.conductors} conductors, '
-            f'{args.devstack}): {time.monotonic() - started:.2f} s'
-        )
+        dep = devstack_ironic.start(workdir, db=args.devstack,
+                                    conductors=args.conductors)
+        print(f'startup  devstack ({args.conductors} conductors, '
+              f'{args.devstack}): {time.monotonic() - started:.2f} s')
         try:
             use_basic_auth('admin', dep.passwords['admin'])
             run(dep.api_url, args)
@@ -302,14 +256,11 @@ def main():
     parser.add_argument('--concurrency', type=int, default=10)
     parser.add_argument('--repeat', type=int, default=20)
     parser.add_argument('--timeout', type=float, default=900)
-    parser.add_argument(
-        '--endpoint', help='a running ironic-lite-api (noauth)'
-    )
-    parser.add_argument(
-        '--devstack',
-        choices=['mysql', 'postgresql'],
-        help='run against tools/devstack_ironic.py on this database',
-    )
+    parser.add_argument('--endpoint',
+                        help='a running ironic-lite-api (noauth)')
+    parser.add_argument('--devstack', choices=['mysql', 'postgresql'],
+                        help='run against tools/devstack_ironic.py on '
+                        'this database')
     parser.add_argument('--conductors', type=int, default=2)
     args = parser.parse_args()
     if args.endpoint:

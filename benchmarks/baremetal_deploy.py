@@ -104,10 +104,8 @@ def _disk_holds(disk: Path, image: Path) -> bool:
 
 def measure(run: emulated.Run, workdir: Path) -> None:
     args = run.args
-    print(
-        f'machines: {args.nodes} serving after {run.start_machines():.1f} s',
-        flush=True,
-    )
+    print(f'machines: {args.nodes} serving after '
+          f'{run.start_machines():.1f} s', flush=True)
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         uuids = list(pool.map(run.enroll, range(args.nodes)))
     run.provision(uuids, 'manage')
@@ -115,79 +113,46 @@ def measure(run: emulated.Run, workdir: Path) -> None:
     started = time.monotonic()
     run.provision(uuids, 'provide')
     states = run.wait_all('available', args.timeout)
-    print(
-        f'provide (agent cleaning): {time.monotonic() - started:.1f} s '
-        f'{states}',
-        flush=True,
-    )
+    print(f'provide (agent cleaning): {time.monotonic() - started:.1f} s '
+          f'{states}', flush=True)
     image = workdir / 'image.raw'
     checksum = _make_image(image, args.image_mib * MIB)
     source = ImageSource(image)
     threading.Thread(target=source.serve_forever, daemon=True).start()
-    info = [
-        {
-            'op': 'add',
-            'path': '/instance_info',
-            'value': {
-                'image_source': source.url,
-                'image_checksum': checksum,
-                'image_disk_format': 'raw',
-            },
-        }
-    ]
+    info = [{'op': 'add', 'path': '/instance_info',
+             'value': {'image_source': source.url,
+                       'image_checksum': checksum,
+                       'image_disk_format': 'raw'}}]
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
-        list(
-            pool.map(
-                lambda uuid: run.call('PATCH', f'/v1/nodes/{uuid}', info),
-                uuids,
-            )
-        )
-    groups = {
-        'conductor': run.pids('conductor'),
-        'api': run.pids('ironic-api'),
-        'emulator': [run.machines.emulator.popen.pid],  # type: ignore
-        'agents': [a.popen.pid for a in run.machines.agents],
-    }  # type: ignore
+        list(pool.map(lambda uuid: run.call(
+            'PATCH', f'/v1/nodes/{uuid}', info), uuids))
+    groups = {'conductor': run.pids('conductor'),
+              'api': run.pids('ironic-api'),
+              'emulator': [run.machines.emulator.popen.pid],  # type: ignore
+              'agents': [a.popen.pid for a in run.machines.agents]}  # type: ignore
     before = {name: emulated.cpu_seconds(p) for name, p in groups.items()}
     started = time.monotonic()
     run.provision(uuids, 'active')
     states = run.wait_all('active', args.timeout, failed='deploy failed')
     wall = time.monotonic() - started
-    used = {
-        name: emulated.cpu_seconds(p) - before[name]
-        for name, p in groups.items()
-    }
+    used = {name: emulated.cpu_seconds(p) - before[name]
+            for name, p in groups.items()}
     source.shutdown()
-    holding = sum(
-        _disk_holds(agent.disks[0], image) for agent in run.machines.agents
-    )
-    print(
-        f'deploy: {args.nodes} nodes with one {args.image_mib} MiB image '
-        f'in {wall:.1f} s; states {states}; {holding} disks hold the '
-        'image'
-    )
-    print(
-        f'image source: {source.sent / MIB:.1f} MiB read in '
-        f'{source.downloads} download(s) ({args.conductors} conductor(s))'
-    )
+    holding = sum(_disk_holds(agent.disks[0], image)
+                  for agent in run.machines.agents)
+    print(f'deploy: {args.nodes} nodes with one {args.image_mib} MiB image '
+          f'in {wall:.1f} s; states {states}; {holding} disks hold the '
+          'image')
+    print(f'image source: {source.sent / MIB:.1f} MiB read in '
+          f'{source.downloads} download(s) ({args.conductors} conductor(s))')
     per = used['conductor'] / args.nodes * 1000
-    print(
-        f'conductor CPU: {used["conductor"]:.1f} s over '
-        f'{args.conductors} process(es) = {per:.0f} ms per deploy'
-    )
-    print(
-        'other CPU: '
-        + ', '.join(
-            f'{name} {seconds:.1f} s'
-            for name, seconds in used.items()
-            if name != 'conductor'
-        )
-    )
-    failed = run.call(
-        'GET',
-        '/v1/nodes?provision_state=deploy+failed'
-        '&fields=name,last_error&limit=1000',
-    )['nodes']
+    print(f'conductor CPU: {used["conductor"]:.1f} s over '
+          f'{args.conductors} process(es) = {per:.0f} ms per deploy')
+    print('other CPU: ' + ', '.join(
+        f'{name} {seconds:.1f} s' for name, seconds in used.items()
+        if name != 'conductor'))
+    failed = run.call('GET', '/v1/nodes?provision_state=deploy+failed'
+                      '&fields=name,last_error&limit=1000')['nodes']
     for node in failed[:5]:
         print(f'  {node["name"]}: {node["last_error"]}')
 

@@ -61,13 +61,9 @@ OPTIONS = {
         'enabled_hardware_types': 'fake-hardware,redfish',
         'enabled_power_interfaces': 'fake,redfish',
         'enabled_management_interfaces': 'fake,redfish',
-        'enabled_deploy_interfaces': 'fake,agent',
-        'debug': False,
-    },
-    'conductor': {
-        'clean_callback_timeout': 600,
-        'sync_power_state_interval': 60,
-    },
+        'enabled_deploy_interfaces': 'fake,agent', 'debug': False},
+    'conductor': {'clean_callback_timeout': 600,
+                  'sync_power_state_interval': 60},
     'redfish': {'power_state_poll_interval': 1},
 }
 
@@ -90,21 +86,15 @@ class Run:
 
     def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
         self.args = args
-        self.dep = devstack_ironic.start(
-            workdir / 'deployment',
-            db=args.db,
-            conductors=args.conductors,
-            options=OPTIONS,
-        )
+        self.dep = devstack_ironic.start(workdir / 'deployment',
+                                         db=args.db,
+                                         conductors=args.conductors,
+                                         options=OPTIONS)
         self.machines = emulated_machines.EmulatedMachines(
-            workdir / 'machines',
-            args.nodes,
-            self.dep.api_url,
+            workdir / 'machines', args.nodes, self.dep.api_url,
             disk_size=args.disk_mib * emulated_machines.MIB,
-            heartbeat_interval=args.heartbeat,
-            agents=args.agents,
-            lookup_interval=args.heartbeat,
-        )
+            heartbeat_interval=args.heartbeat, agents=args.agents,
+            lookup_interval=args.heartbeat)
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         for _attempt in range(100):
@@ -117,9 +107,8 @@ class Run:
         return answer
 
     def pids(self, prefix: str) -> list[int]:
-        return [
-            p.pid for n, p in self.dep.procs.items() if n.startswith(prefix)
-        ]
+        return [p.pid for n, p in self.dep.procs.items()
+                if n.startswith(prefix)]
 
     def start_machines(self) -> float:
         """Start the emulator and the agents; seconds it took."""
@@ -129,145 +118,94 @@ class Run:
         return time.monotonic() - started
 
     def _agents_serving(self) -> bool:
-        return all(
-            emulated_machines.serving(agent) for agent in self.machines.agents
-        )
+        return all(emulated_machines.serving(agent)
+                   for agent in self.machines.agents)
 
     def enroll(self, index: int) -> str:
         agent = index < self.args.agents
-        node = self.call(
-            'POST',
-            '/v1/nodes',
-            {
-                'name': f'emulated-{index + 1}',
-                'driver': 'redfish',
-                'deploy_interface': 'agent' if agent else 'fake',
-                'driver_info': self.machines.driver_info(index),
-            },
-        )
-        self.call(
-            'POST',
-            '/v1/ports',
-            {'node_uuid': node['uuid'], 'address': self.machines.mac(index)},
-        )
+        node = self.call('POST', '/v1/nodes', {
+            'name': f'emulated-{index + 1}', 'driver': 'redfish',
+            'deploy_interface': 'agent' if agent else 'fake',
+            'driver_info': self.machines.driver_info(index)})
+        self.call('POST', '/v1/ports', {'node_uuid': node['uuid'],
+                                        'address': self.machines.mac(index)})
         return str(node['uuid'])
 
     def provision(self, uuids: list[str], target: str) -> None:
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
-            list(
-                pool.map(
-                    lambda uuid: self.call(
-                        'PUT',
-                        f'/v1/nodes/{uuid}/states/provision',
-                        {'target': target},
-                    ),
-                    uuids,
-                )
-            )
+            list(pool.map(lambda uuid: self.call(
+                'PUT', f'/v1/nodes/{uuid}/states/provision',
+                {'target': target}), uuids))
 
-    def wait_all(
-        self, wanted: str, timeout: float, failed: str = 'clean failed'
-    ) -> dict[str, int]:
+    def wait_all(self, wanted: str, timeout: float,
+                 failed: str = 'clean failed') -> dict[str, int]:
         deadline = time.monotonic() + timeout
         while True:
-            nodes = self.call(
-                'GET', '/v1/nodes?fields=provision_state&limit=1000'
-            )['nodes']
+            nodes = self.call('GET', '/v1/nodes?fields=provision_state'
+                              '&limit=1000')['nodes']
             states: dict[str, int] = {}
             for node in nodes:
                 state = node['provision_state']
                 states[state] = states.get(state, 0) + 1
             # Until no node is on its way (a failed node is reported).
             if set(states) <= {wanted, failed} or (
-                time.monotonic() > deadline
-            ):
+                    time.monotonic() > deadline):
                 return states
             time.sleep(1)
 
 
 def measure(run: Run) -> None:
     args = run.args
-    print(
-        f'machines: emulator and {args.agents} agent process(es) serving '
-        f'after {run.start_machines():.1f} s',
-        flush=True,
-    )
+    print(f'machines: emulator and {args.agents} agent process(es) serving '
+          f'after {run.start_machines():.1f} s', flush=True)
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         uuids = list(pool.map(run.enroll, range(args.nodes)))
     run.provision(uuids, 'manage')
     states = run.wait_all('manageable', 600)
-    print(
-        f'enroll + manage: {time.monotonic() - started:.1f} s {states}',
-        flush=True,
-    )
-    groups = {
-        'conductor': run.pids('conductor'),
-        'api': run.pids('ironic-api'),
-        'emulator': [run.machines.emulator.popen.pid],  # type: ignore
-        'agents': [a.popen.pid for a in run.machines.agents],
-    }  # type: ignore
+    print(f'enroll + manage: {time.monotonic() - started:.1f} s {states}',
+          flush=True)
+    groups = {'conductor': run.pids('conductor'),
+              'api': run.pids('ironic-api'),
+              'emulator': [run.machines.emulator.popen.pid],  # type: ignore
+              'agents': [a.popen.pid for a in run.machines.agents]}  # type: ignore
     before = {name: cpu_seconds(pids) for name, pids in groups.items()}
     started = time.monotonic()
     run.provision(uuids, 'provide')
     states = run.wait_all('available', args.timeout)
     wall = time.monotonic() - started
-    used = {
-        name: cpu_seconds(pids) - before[name] for name, pids in groups.items()
-    }
+    used = {name: cpu_seconds(pids) - before[name]
+            for name, pids in groups.items()}
     report(args, wall, states, used)
-    failed = run.call(
-        'GET',
-        '/v1/nodes?provision_state=clean+failed'
-        '&fields=name,last_error&limit=1000',
-    )['nodes']
+    failed = run.call('GET', '/v1/nodes?provision_state=clean+failed'
+                      '&fields=name,last_error&limit=1000')['nodes']
     for node in failed[:5]:
         print(f'  {node["name"]}: {node["last_error"]}')
 
 
-def report(
-    args: argparse.Namespace,
-    wall: float,
-    states: dict[str, int],
-    used: dict[str, float],
-) -> None:
-    print(
-        f'provide: {args.nodes} nodes ({args.agents} with agent '
-        f'cleaning) in {wall:.1f} s; states {states}'
-    )
+def report(args: argparse.Namespace, wall: float, states: dict[str, int],
+           used: dict[str, float]) -> None:
+    print(f'provide: {args.nodes} nodes ({args.agents} with agent '
+          f'cleaning) in {wall:.1f} s; states {states}')
     per_node = used['conductor'] / args.nodes * 1000
-    print(
-        f'conductor CPU: {used["conductor"]:.1f} s over '
-        f'{args.conductors} process(es) = {per_node:.0f} ms per node'
-    )
-    print(
-        'other CPU: '
-        + ', '.join(
-            f'{name} {seconds:.1f} s'
-            for name, seconds in used.items()
-            if name != 'conductor'
-        )
-    )
+    print(f'conductor CPU: {used["conductor"]:.1f} s over '
+          f'{args.conductors} process(es) = {per_node:.0f} ms per node')
+    print('other CPU: ' + ', '.join(
+        f'{name} {seconds:.1f} s' for name, seconds in used.items()
+        if name != 'conductor'))
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--nodes', type=int, default=200)
-    parser.add_argument(
-        '--agents',
-        type=int,
-        default=None,
-        help='nodes cleaned by an agent process (default: all)',
-    )
+    parser.add_argument('--agents', type=int, default=None,
+                        help='nodes cleaned by an agent process '
+                        '(default: all)')
     parser.add_argument('--conductors', type=int, default=1)
     parser.add_argument('--db', choices=support.DB_KINDS, default='mysql')
     parser.add_argument('--disk-mib', type=int, default=4)
-    parser.add_argument(
-        '--heartbeat',
-        type=float,
-        default=3.0,
-        help='seconds between two heartbeats of an agent',
-    )
+    parser.add_argument('--heartbeat', type=float, default=3.0,
+                        help='seconds between two heartbeats of an agent')
     parser.add_argument('--timeout', type=float, default=1200)
     args = parser.parse_args(argv)
     if args.agents is None or args.agents > args.nodes:

@@ -43,25 +43,15 @@ def _node_rows(count):
     now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
     for index in range(count):
         yield {
-            'uuid': str(uuidlib.uuid4()),
-            'name': f'list-{index}',
-            'driver': 'fake-hardware',
-            'provision_state': 'available',
-            'power_state': 'power off',
-            'maintenance': False,
-            'driver_info': {
-                'ipmi_address': f'10.0.{index // 250}.{index % 250}',
-                'ipmi_password': 'secret',
-            },
-            'driver_internal_info': {},
-            'properties': {'cpus': 8},
-            'instance_info': {},
-            'extra': {},
-            'clean_step': {},
-            'resource_class': 'baremetal',
-            'revision': 0,
-            'created_at': now,
-            'updated_at': now,
+            'uuid': str(uuidlib.uuid4()), 'name': f'list-{index}',
+            'driver': 'fake-hardware', 'provision_state': 'available',
+            'power_state': 'power off', 'maintenance': False,
+            'driver_info': {'ipmi_address': f'10.0.{index // 250}.'
+                            f'{index % 250}', 'ipmi_password': 'secret'},
+            'driver_internal_info': {}, 'properties': {'cpus': 8},
+            'instance_info': {}, 'extra': {}, 'clean_step': {},
+            'resource_class': 'baremetal', 'revision': 0,
+            'created_at': now, 'updated_at': now,
         }
 
 
@@ -70,12 +60,9 @@ def _port_rows(count, node_ids):
     for index in range(count):
         mac = index.to_bytes(6, 'big').hex(':')
         yield {
-            'uuid': str(uuidlib.uuid4()),
-            'address': f'52:{mac[3:]}',
-            'node_id': node_ids[index % len(node_ids)],
-            'extra': {},
-            'created_at': now,
-            'updated_at': now,
+            'uuid': str(uuidlib.uuid4()), 'address': f'52:{mac[3:]}',
+            'node_id': node_ids[index % len(node_ids)], 'extra': {},
+            'created_at': now, 'updated_at': now,
         }
 
 
@@ -97,31 +84,22 @@ def fill(state, nodes, ports):
     started = time.monotonic()
     _insert(engine, models.Node.__table__, _node_rows(nodes))
     with engine.connect() as conn:
-        node_ids = [
-            row[0]
-            for row in conn.execute(
-                sa.select(models.Node.id).order_by(models.Node.id)
-            )
-        ]
-        first = conn.execute(
-            sa.select(models.Node.uuid).where(models.Node.id == node_ids[0])
-        ).scalar_one()
+        node_ids = [row[0] for row in conn.execute(
+            sa.select(models.Node.id).order_by(models.Node.id))]
+        first = conn.execute(sa.select(models.Node.uuid).where(
+            models.Node.id == node_ids[0])).scalar_one()
     port_model = getattr(models, 'Port', None)
     if ports and port_model is None:
         print('ports    none: this tree has no ports table yet')
         ports = 0
     if ports:
         columns = set(port_model.__table__.columns.keys())
-        rows = (
-            {k: v for k, v in row.items() if k in columns}
-            for row in _port_rows(ports, node_ids)
-        )
+        rows = ({k: v for k, v in row.items() if k in columns}
+                for row in _port_rows(ports, node_ids))
         _insert(engine, port_model.__table__, rows)
     engine.dispose()
-    print(
-        f'filled   {nodes} nodes, {ports} ports in '
-        f'{time.monotonic() - started:.1f} s'
-    )
+    print(f'filled   {nodes} nodes, {ports} ports in '
+          f'{time.monotonic() - started:.1f} s')
     return first, ports
 
 
@@ -130,23 +108,16 @@ def report(api, first, ports, repeat):
     host, port = split.split(':')
     conn = http.client.HTTPConnection(host, int(port), timeout=120)
     paths = [
-        '/v1/nodes',
-        '/v1/nodes/detail',
+        '/v1/nodes', '/v1/nodes/detail',
         '/v1/nodes?fields=uuid,provision_state,power_state',
         f'/v1/nodes/{first}',
     ]
     if ports:
-        paths += [
-            '/v1/ports',
-            '/v1/ports?detail=true',
-            '/v1/ports/detail',
-            f'/v1/nodes/{first}/ports',
-        ]
+        paths += ['/v1/ports', '/v1/ports?detail=true',
+                  '/v1/ports/detail', f'/v1/nodes/{first}/ports']
     for path in paths:
-        print(
-            f'GET {path:55} {median_ms(conn, path, repeat):8.1f} ms '
-            f'(median of {repeat})'
-        )
+        print(f'GET {path:55} {median_ms(conn, path, repeat):8.1f} ms '
+              f'(median of {repeat})')
     conn.close()
 
 

@@ -28,25 +28,19 @@ import tempfile
 import time
 import urllib.request
 
-HEADERS = {
-    'Content-Type': 'application/json',
-    'Accept': 'application/json',
-    'OpenStack-API-Version': 'compute 2.53',
-}
+HEADERS = {'Content-Type': 'application/json', 'Accept': 'application/json',
+           'OpenStack-API-Version': 'compute 2.53'}
 
 
 def call(url, method='GET', body=None, headers=None):
     if isinstance(body, bytes):  # image data
         data = body
-        headers = {
-            'Content-Type': 'application/octet-stream',
-            **(headers or {}),
-        }
+        headers = {'Content-Type': 'application/octet-stream',
+                   **(headers or {})}
     else:
         data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(
-        url, data=data, method=method, headers={**HEADERS, **(headers or {})}
-    )
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={**HEADERS, **(headers or {})})
     with urllib.request.urlopen(req, timeout=60) as resp:
         raw = resp.read()
         return json.loads(raw) if raw else None
@@ -55,17 +49,9 @@ def call(url, method='GET', body=None, headers=None):
 def create_image(url):
     """The public image ``bench``, active (its data uploaded: only an
     active image boots)."""
-    call(
-        f'{url}/image/v2/images',
-        'POST',
-        {
-            'name': 'bench',
-            'id': IMAGE,
-            'disk_format': 'raw',
-            'container_format': 'bare',
-            'visibility': 'public',
-        },
-    )
+    call(f'{url}/image/v2/images', 'POST', {
+        'name': 'bench', 'id': IMAGE, 'disk_format': 'raw',
+        'container_format': 'bare', 'visibility': 'public'})
     call(f'{url}/image/v2/images/{IMAGE}/file', 'PUT', b'bench image')
 
 
@@ -83,30 +69,19 @@ def start_aio(state, port, servers):
     config = Path(state) / 'bench.conf'
     # Two computes, each with room for the whole fleet of 1-vCPU,
     # 1-MiB, 0-GiB servers (allocation ratio 4 for vCPUs).
-    config.write_text(f'[virt_resources]\nvcpus = {max(16, servers)}\n')
-    return start_aio_argv(
-        state, port, ['--no-baremetal', '--config-file', str(config)]
-    )
+    config.write_text('[virt_resources]\n'
+                      f'vcpus = {max(16, servers)}\n')
+    return start_aio_argv(state, port, ['--no-baremetal', '--config-file',
+                                        str(config)])
 
 
 def start_aio_argv(state, port, extra):
     """``stacklite-aio --noauth --driver fake`` with ``extra``."""
     exe = Path(sys.executable).with_name('stacklite-aio')
     proc = subprocess.Popen(
-        [
-            str(exe),
-            '--state-dir',
-            state,
-            '--noauth',
-            '--driver',
-            'fake',
-            '--api-port',
-            str(port),
-            *extra,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+        [str(exe), '--state-dir', state, '--noauth', '--driver', 'fake',
+         '--api-port', str(port), *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # A deadline, not a count of tries: a loaded machine starts slower.
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline and proc.poll() is None:
@@ -116,27 +91,17 @@ def start_aio_argv(state, port, extra):
         except OSError:
             time.sleep(0.05)
     proc.kill()
-    raise SystemExit(
-        f'stacklite-aio did not start within {START_TIMEOUT} s '
-        f'(exit status {proc.poll()})'
-    )
+    raise SystemExit(f'stacklite-aio did not start within {START_TIMEOUT} s '
+                     f'(exit status {proc.poll()})')
 
 
 def boot(api, count, concurrency, name):
-    spec = {
-        'name': name,
-        'flavorRef': 'bench',
-        'imageRef': IMAGE,
-        'networks': 'none',
-    }
+    spec = {'name': name, 'flavorRef': 'bench', 'imageRef': IMAGE,
+            'networks': 'none'}
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
-        list(
-            pool.map(
-                lambda _: call(f'{api}/servers', 'POST', {'server': spec}),
-                range(count),
-            )
-        )
+        list(pool.map(lambda _: call(f'{api}/servers', 'POST',
+                                     {'server': spec}), range(count)))
     while True:
         servers = call(f'{api}/servers/detail?name={name}')['servers']
         if sum(s['status'] == 'ACTIVE' for s in servers) >= count:
@@ -150,7 +115,8 @@ class KeptAlive:
     """GET over one HTTP/1.1 connection."""
 
     def __init__(self, port):
-        self.conn = http.client.HTTPConnection('127.0.0.1', port, timeout=60)
+        self.conn = http.client.HTTPConnection('127.0.0.1', port,
+                                               timeout=60)
 
     def get(self, path):
         """The raw body: the client's JSON decoding is not timed."""
@@ -185,19 +151,9 @@ def main():
     proc = start_aio(state, port, max(args.servers, args.detail_at))
     api = f'http://127.0.0.1:{port}/v2.1'
     try:
-        call(
-            f'{api}/flavors',
-            'POST',
-            {
-                'flavor': {
-                    'name': 'bench',
-                    'id': 'bench',
-                    'ram': 1,
-                    'vcpus': 1,
-                    'disk': 0,
-                }
-            },
-        )
+        call(f'{api}/flavors', 'POST', {'flavor': {
+            'name': 'bench', 'id': 'bench', 'ram': 1, 'vcpus': 1,
+            'disk': 0}})
         create_image(f'http://127.0.0.1:{port}')
         elapsed = boot(api, args.servers, args.concurrency, 'first')
         print(f'{args.servers} servers ACTIVE in {elapsed:.2f} s')
@@ -211,11 +167,10 @@ def main():
             raise SystemExit(f'detail listed {len(listed)} of {total}')
         detail = median_ms(lambda: client.get('/v2.1/servers/detail'), 20)
         any_id = call(f'{api}/servers?limit=1')['servers'][0]['id']
-        show = median_ms(lambda: client.get(f'/v2.1/servers/{any_id}'), 100)
-        print(
-            f'GET /servers/detail at {total} servers: {detail:.1f} ms '
-            '(median of 20)'
-        )
+        show = median_ms(lambda: client.get(f'/v2.1/servers/{any_id}'),
+                         100)
+        print(f'GET /servers/detail at {total} servers: {detail:.1f} ms '
+              '(median of 20)')
         print(f'GET /servers/{{id}}: {show:.2f} ms (median of 100)')
     finally:
         proc.send_signal(signal.SIGTERM)

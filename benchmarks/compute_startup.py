@@ -65,53 +65,25 @@ def _host(conn: sa.Connection, host: str) -> tuple[str, int]:
     """A compute service and node for ``host``: (node uuid, node id)."""
     node_uuid = str(uuid.uuid4())
     now = sa.func.now()
-    service_id = conn.execute(
-        sa.insert(models.Service).values(
-            uuid=str(uuid.uuid4()),
-            host=host,
-            binary='nova-compute',
-            topic='compute',
-            version=service_obj.SERVICE_VERSION,
-            created_at=now,
-        )
-    ).inserted_primary_key[0]
-    node_id = conn.execute(
-        sa.insert(models.ComputeNode).values(
-            uuid=node_uuid,
-            service_id=service_id,
-            host=host,
-            hypervisor_hostname=host,
-            hypervisor_type='local',
-            hypervisor_version=1000,
-            vcpus=100000,
-            memory_mb=10**9,
-            local_gb=10**6,
-            created_at=now,
-        )
-    ).inserted_primary_key[0]
+    service_id = conn.execute(sa.insert(models.Service).values(
+        uuid=str(uuid.uuid4()), host=host, binary='nova-compute',
+        topic='compute', version=service_obj.SERVICE_VERSION,
+        created_at=now)).inserted_primary_key[0]
+    node_id = conn.execute(sa.insert(models.ComputeNode).values(
+        uuid=node_uuid, service_id=service_id, host=host,
+        hypervisor_hostname=host, hypervisor_type='local',
+        hypervisor_version=1000, vcpus=100000, memory_mb=10 ** 9,
+        local_gb=10 ** 6, created_at=now)).inserted_primary_key[0]
     return node_uuid, node_id
 
 
 def _instances(host: str, node_id: int, count: int) -> list[dict]:
-    return [
-        {
-            'uuid': str(uuid.uuid4()),
-            'project_id': 'p',
-            'user_id': 'u',
-            'flavor': {},
-            'vcpus': 1,
-            'memory_mb': 1,
-            'root_gb': 0,
-            'vm_state': 'active',
-            'power_state': 1,
-            'host': host,
-            'node': host,
-            'compute_id': node_id,
-            'metadata_': {},
-            'system_metadata': {},
-        }
-        for _ in range(count)
-    ]
+    return [{'uuid': str(uuid.uuid4()), 'project_id': 'p', 'user_id': 'u',
+             'flavor': {}, 'vcpus': 1, 'memory_mb': 1, 'root_gb': 0,
+             'vm_state': 'active', 'power_state': 1, 'host': host,
+             'node': host, 'compute_id': node_id, 'metadata_': {},
+             'system_metadata': {}}
+            for _ in range(count)]
 
 
 def _shelve(conn: sa.Connection, rows: list[dict], offload: bool) -> None:
@@ -120,45 +92,21 @@ def _shelve(conn: sa.Connection, rows: list[dict], offload: bool) -> None:
     images = []
     for row in rows:
         image_id = str(uuid.uuid4())
-        images.append(
-            {
-                'id': image_id,
-                'name': f'{row["uuid"]}-shelved',
-                'status': 'active',
-                'visibility': 'private',
-                'properties': {},
-                'tags': [],
-            }
-        )
-        row.update(
-            vm_state='shelved',
-            power_state=4,
-            system_metadata={
-                'shelved_image_id': image_id,
-                'shelved_host': HOST,
-                'shelved_at': '2026-01-01T00:00:00',
-            },
-        )
+        images.append({'id': image_id, 'name': f'{row["uuid"]}-shelved',
+                       'status': 'active', 'visibility': 'private',
+                       'properties': {}, 'tags': []})
+        row.update(vm_state='shelved', power_state=4, system_metadata={
+            'shelved_image_id': image_id, 'shelved_host': HOST,
+            'shelved_at': '2026-01-01T00:00:00'})
         if offload:
-            row.update(
-                vm_state='shelved_offloaded',
-                power_state=0,
-                host=None,
-                node=None,
-                compute_id=None,
-            )
+            row.update(vm_state='shelved_offloaded', power_state=0,
+                       host=None, node=None, compute_id=None)
     if images:
         conn.execute(sa.insert(models.Image), images)
 
 
-def seed(
-    engine: sa.Engine,
-    state: Path,
-    count: int,
-    evacuations: int,
-    shelved: int = 0,
-    offloaded: int = 0,
-) -> list[str]:
+def seed(engine: sa.Engine, state: Path, count: int, evacuations: int,
+         shelved: int = 0, offloaded: int = 0) -> list[str]:
     """One host with ``count`` instances (``shelved`` of them SHELVED),
     ``offloaded`` offloaded ones and ``evacuations`` evacuated ones
     (records and stale disks), written in bulk; returns the uuids of the
@@ -175,24 +123,12 @@ def seed(
         if evacuations:
             _, dest_id = _host(conn, DEST)
             moved = _instances(DEST, dest_id, evacuations)
-            conn.execute(
-                sa.insert(models.Migration),
-                [
-                    {
-                        'uuid': str(uuid.uuid4()),
-                        'instance_uuid': row['uuid'],
-                        'source_compute': HOST,
-                        'source_node': HOST,
-                        'dest_compute': DEST,
-                        'dest_node': DEST,
-                        'dest_compute_id': dest_id,
-                        'migration_type': 'evacuation',
-                        'status': 'done',
-                        'hidden': False,
-                    }
-                    for row in moved
-                ],
-            )
+            conn.execute(sa.insert(models.Migration), [{
+                'uuid': str(uuid.uuid4()), 'instance_uuid': row['uuid'],
+                'source_compute': HOST, 'source_node': HOST,
+                'dest_compute': DEST, 'dest_node': DEST,
+                'dest_compute_id': dest_id, 'migration_type': 'evacuation',
+                'status': 'done', 'hidden': False} for row in moved])
         if rows or moved:
             conn.execute(sa.insert(models.Instance), rows + moved)
     state.mkdir(parents=True, exist_ok=True)
@@ -218,7 +154,6 @@ class Timer:
                 return self.func(*args, **kwargs)
             finally:
                 self.total += time.perf_counter() - start
-
         setattr(owner, name, timed)
 
     def restore(self) -> None:
@@ -228,27 +163,17 @@ class Timer:
 def check_recovery(state: Path, moved: list[str], count: int) -> None:
     left = [u for u in moved if (state / 'instances' / u).exists()]
     assert not left, f'{len(left)} evacuated copies were not destroyed'
-    kept = (
-        sum(
-            1 for p in (state / 'instances').iterdir() if (p / 'disk').exists()
-        )
-        if count
-        else 0
-    )
+    kept = sum(1 for p in (state / 'instances').iterdir()
+               if (p / 'disk').exists()) if count else 0
     assert kept == count, f'{count - kept} disks of the host were lost'
     ctx = lite_context.get_admin_context()
-    statuses = {
-        m.status
-        for m in migration_obj.MigrationList.get_by_filters(
-            ctx, {'source_compute': HOST}
-        )
-    }
+    statuses = {m.status for m in migration_obj.MigrationList.get_by_filters(
+        ctx, {'source_compute': HOST})}
     assert statuses <= {'completed'}, statuses
 
 
-def run(
-    count: int, evacuations: int, shelved: int = 0, offloaded: int = 0
-) -> dict[str, float]:
+def run(count: int, evacuations: int, shelved: int = 0,
+        offloaded: int = 0) -> dict[str, float]:
     stack = Stack(computes=0, driver='local')
     conf = stack.prepare()
     # No conductor heartbeat inside the timed window: only start-up work
@@ -262,14 +187,10 @@ def run(
         state = Path(stack.state_path) / HOST
         moved = seed(engine, state, count, evacuations, shelved, offloaded)
         statements = []
-        sa.event.listen(
-            engine,
-            'before_cursor_execute',
-            lambda *args: statements.append(args[2]),
-        )
-        compute = compute_svc.compute_service(
-            conf, HOST, str(state), search_config_dirs=False
-        )
+        sa.event.listen(engine, 'before_cursor_execute',
+                        lambda *args: statements.append(args[2]))
+        compute = compute_svc.compute_service(conf, HOST, str(state),
+                                          search_config_dirs=False)
         recovery = Timer(cleanup.Cleaner, 'run')
         deleting = Timer(local.LocalDriver, 'destroy')
         stack.add_cleanup(recovery.restore)
@@ -281,67 +202,39 @@ def run(
         # Heartbeats after start-up are not start-up work.
         queries = len(statements)
         ctx = lite_context.get_admin_context()
-        assert (
-            service_obj.Service.get_by_host_and_binary(
-                ctx, HOST, 'nova-compute'
-            ).version
-            == service_obj.SERVICE_VERSION
-        )
+        assert service_obj.Service.get_by_host_and_binary(
+            ctx, HOST, 'nova-compute').version == service_obj.SERVICE_VERSION
         check_recovery(state, moved, count)
-        return {
-            'start-up s': elapsed,
-            'queries': queries,
-            'recovery s': recovery.total,
-            'file deletion s': deleting.total,
-        }
+        return {'start-up s': elapsed, 'queries': queries,
+                'recovery s': recovery.total,
+                'file deletion s': deleting.total}
     finally:
         stack.stop()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument(
-        '--sizes', type=int, nargs='+', default=[100, 1000, 10000]
-    )
-    parser.add_argument(
-        '--evacuations',
-        type=int,
-        default=0,
-        help='evacuated instances to recover from',
-    )
-    parser.add_argument(
-        '--shelved',
-        type=int,
-        default=0,
-        help="of the host's instances, how many are SHELVED (disk kept)",
-    )
-    parser.add_argument(
-        '--offloaded',
-        type=int,
-        default=0,
-        help='offloaded instances shelved on this host',
-    )
+    parser.add_argument('--sizes', type=int, nargs='+',
+                        default=[100, 1000, 10000])
+    parser.add_argument('--evacuations', type=int, default=0,
+                        help='evacuated instances to recover from')
+    parser.add_argument('--shelved', type=int, default=0,
+                        help='of the host\'s instances, how many are '
+                        'SHELVED (disk kept)')
+    parser.add_argument('--offloaded', type=int, default=0,
+                        help='offloaded instances shelved on this host')
     args = parser.parse_args()
     columns = ('start-up s', 'queries', 'recovery s', 'file deletion s')
-    print(
-        f'{"instances":>10} {"evacuated":>10} {"shelved":>8} '
-        f'{"offloaded":>10} ' + ' '.join(f'{c:>16}' for c in columns)
-    )
+    print(f'{"instances":>10} {"evacuated":>10} {"shelved":>8} '
+          f'{"offloaded":>10} ' + ' '.join(f'{c:>16}' for c in columns))
     for count in args.sizes:
-        result = run(
-            count, args.evacuations, min(args.shelved, count), args.offloaded
-        )
-        print(
-            f'{count:>10} {args.evacuations:>10} '
-            f'{min(args.shelved, count):>8} {args.offloaded:>10} '
-            + ' '.join(
-                f'{result[c]:>16.3f}'
-                if c != 'queries'
-                else f'{int(result[c]):>16}'
-                for c in columns
-            ),
-            flush=True,
-        )
+        result = run(count, args.evacuations, min(args.shelved, count),
+                     args.offloaded)
+        print(f'{count:>10} {args.evacuations:>10} '
+              f'{min(args.shelved, count):>8} {args.offloaded:>10} '
+              + ' '.join(f'{result[c]:>16.3f}' if c != 'queries'
+                         else f'{int(result[c]):>16}' for c in columns),
+              flush=True)
     return 0
 
 

@@ -55,9 +55,7 @@ def sample(databases: list[str], procs: dict[str, int]) -> dict[str, int]:
         with conn.cursor() as cursor:
             cursor.execute(
                 'SELECT host FROM information_schema.processlist WHERE db '
-                f'IN ({", ".join(["%s"] * len(databases))})',
-                databases,
-            )
+                f'IN ({", ".join(["%s"] * len(databases))})', databases)
             hosts = [row[0] for row in cursor.fetchall()]
     finally:
         conn.close()
@@ -80,78 +78,44 @@ def _ironic_load(dep: Any, count: int) -> None:
         return status, answer
 
     def one(index: int) -> None:
-        status, node = call(
-            'POST',
-            '/v1/nodes',
-            {'driver': 'fake-hardware', 'name': f'bench-{index}'},
-        )
+        status, node = call('POST', '/v1/nodes', {
+            'driver': 'fake-hardware', 'name': f'bench-{index}'})
         path = f'/v1/nodes/{node["uuid"]}'
-        for target, wanted in (
-            ('manage', 'manageable'),
-            ('provide', 'available'),
-        ):
+        for target, wanted in (('manage', 'manageable'),
+                               ('provide', 'available')):
             call('PUT', f'{path}/states/provision', {'target': target})
             support.wait_for(
-                lambda state=wanted: (
-                    call('GET', path)[1]['provision_state'] == state
-                ),
-                300,
-                f'node {index} {wanted}',
-                interval=1,
-            )
+                lambda state=wanted: call('GET', path)[1][
+                    'provision_state'] == state,
+                300, f'node {index} {wanted}', interval=1)
 
     with concurrent.futures.ThreadPoolExecutor(count) as pool:
         list(pool.map(one, range(count)))
 
 
 def _nova_load(dep: Any, count: int) -> None:
-    status, flavor = dep.api_call(
-        'POST',
-        '/v2.1/flavors',
-        {'flavor': {'name': 'bench', 'vcpus': 1, 'ram': 64, 'disk': 1}},
-    )
-    status, image = dep.api_call(
-        'POST',
-        '/image/v2/images',
-        {'name': 'bench', 'disk_format': 'raw', 'container_format': 'bare'},
-    )
-    dep.api_call(
-        'PUT', f'/image/v2/images/{image["id"]}/file', b'bench image'
-    )  # only an active image boots
+    status, flavor = dep.api_call('POST', '/v2.1/flavors', {'flavor': {
+        'name': 'bench', 'vcpus': 1, 'ram': 64, 'disk': 1}})
+    status, image = dep.api_call('POST', '/image/v2/images', {
+        'name': 'bench', 'disk_format': 'raw', 'container_format': 'bare'})
+    dep.api_call('PUT', f'/image/v2/images/{image["id"]}/file',
+                 b'bench image')  # only an active image boots
 
     def one(index: int) -> None:
-        status, body = dep.api_call(
-            'POST',
-            '/v2.1/servers',
-            {
-                'server': {
-                    'name': f'bench-{index}',
-                    'flavorRef': flavor['flavor']['id'],
-                    'imageRef': image['id'],
-                    'networks': 'none',
-                }
-            },
-        )
+        status, body = dep.api_call('POST', '/v2.1/servers', {'server': {
+            'name': f'bench-{index}', 'flavorRef': flavor['flavor']['id'],
+            'imageRef': image['id'], 'networks': 'none'}})
         server = body['server']['id']
-        support.wait_for(
-            lambda: (
-                dep.api_call('GET', f'/v2.1/servers/{server}')[1]['server'][
-                    'status'
-                ]
-                == 'ACTIVE'
-            ),
-            300,
-            f'server {index} ACTIVE',
-            interval=1,
-        )
+        support.wait_for(lambda: dep.api_call(
+            'GET', f'/v2.1/servers/{server}')[1]['server']['status']
+            == 'ACTIVE', 300, f'server {index} ACTIVE', interval=1)
 
     with concurrent.futures.ThreadPoolExecutor(count) as pool:
         list(pool.map(one, range(count)))
 
 
-def _peak(
-    databases: list[str], procs: dict[str, int], done: threading.Event
-) -> dict[str, Any]:
+def _peak(databases: list[str], procs: dict[str, int],
+          done: threading.Event) -> dict[str, Any]:
     peak: dict[str, int] = {}
     total = 0
     while not done.wait(0.5):
@@ -171,37 +135,29 @@ def main() -> int:
     parser.add_argument('--idle-wait', type=float, default=75)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix='db-connections-'))
-    ironic = devstack_ironic.start(
-        work / 'ironic', conductors=args.conductors, step_delay=0.2
-    )
+    ironic = devstack_ironic.start(work / 'ironic', conductors=args.conductors,
+                                   step_delay=0.2)
     nova = None
     try:
-        nova = devstack.start(
-            work / 'nova',
-            computes=args.computes,
-            driver='fake',
-            controller_options={
-                'quota': {'instances': -1, 'cores': -1, 'ram': -1}
-            },
-        )
-        procs = {
-            **{n: p.pid for n, p in ironic.procs.items()},
-            **{f'nova-{n}': p.pid for n, p in nova.procs.items()},
-        }
+        nova = devstack.start(work / 'nova', computes=args.computes,
+                              driver='fake', controller_options={
+                                  'quota': {'instances': -1, 'cores': -1,
+                                            'ram': -1}})
+        procs = {**{n: p.pid for n, p in ironic.procs.items()},
+                 **{f'nova-{n}': p.pid for n, p in nova.procs.items()}}
         databases = [ironic.db_name, nova.db_name]
         time.sleep(10)
         print('idle after start:', sample(databases, procs))
         done = threading.Event()
         result: dict[str, Any] = {}
-        watcher = threading.Thread(
-            target=lambda: result.update(_peak(databases, procs, done))
-        )
+        watcher = threading.Thread(target=lambda: result.update(
+            _peak(databases, procs, done)))
         watcher.start()
         started = time.monotonic()
-        loads = [
-            threading.Thread(target=_ironic_load, args=(ironic, args.nodes)),
-            threading.Thread(target=_nova_load, args=(nova, args.servers)),
-        ]
+        loads = [threading.Thread(target=_ironic_load,
+                                  args=(ironic, args.nodes)),
+                 threading.Thread(target=_nova_load,
+                                  args=(nova, args.servers))]
         for load in loads:
             load.start()
         for load in loads:
@@ -211,10 +167,8 @@ def main() -> int:
         print(f'load ({time.monotonic() - started:.0f} s), peak:', result)
         print('idle just after the load:', sample(databases, procs))
         time.sleep(args.idle_wait)
-        print(
-            f'idle {args.idle_wait:.0f} s after the load:',
-            sample(databases, procs),
-        )
+        print(f'idle {args.idle_wait:.0f} s after the load:',
+              sample(databases, procs))
     finally:
         if nova is not None:
             nova.stop()
