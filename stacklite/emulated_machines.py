@@ -84,14 +84,7 @@ def binary(name: str) -> str:
         return str(beside)
     found = shutil.which(name)
     if found is None:
-        raise RuntimeError(
-            f'{name} is not installed'
-            + (
-                ' (pip install sushy-tools)'
-                if name == 'sushy-emulator'
-                else ''
-            )
-        )
+        raise RuntimeError(f'{name} is not installed')
     return found
 
 

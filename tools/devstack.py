@@ -379,7 +379,7 @@ def write_compute_config(
         'oslo_concurrency': {'lock_path': state_path / 'locks'},
         # Snapshots are uploaded to the API's Image API as its admin.
         'glance': {
-            'endpoint_override': (f'{dep.api_url}/image'),
+            'endpoint_override': f'{dep.api_url}/image',
             'auth_type': 'http_basic',
             'username': 'admin',
             'password': dep.passwords['admin'],

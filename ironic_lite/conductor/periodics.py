@@ -21,12 +21,11 @@
   :meth:`ConductorPeriodics.check_deploy_wait` do the same for
   ``service wait`` (``[conductor]service_callback_timeout``) and ``wait
   call-back`` (``[conductor]deploy_callback_timeout``).
-- :meth:`ConductorPeriodics.check_rescue_wait` fails the owned nodes
+- :meth:`ConductorPeriodics.check_rescue_wait` and
+  :meth:`ConductorPeriodics.check_inspect_wait` fail the owned nodes
   waiting in ``rescue wait`` longer than
-  ``[conductor]rescue_callback_timeout``.
-- :meth:`ConductorPeriodics.check_inspect_wait` fails the owned nodes
-  waiting in ``inspect wait`` longer than
-  ``[conductor]inspect_wait_timeout``.
+  ``[conductor]rescue_callback_timeout`` and in ``inspect wait`` longer
+  than ``[conductor]inspect_wait_timeout``.
 - :meth:`ConductorPeriodics.check_clean_wait` polls the asynchronous
   clean step of every owned node in ``clean wait`` and fails those
   waiting longer than ``[conductor]clean_callback_timeout``. The first
@@ -380,64 +379,59 @@ class ConductorPeriodics:
             elif self._step_may_be_done(context, node):
                 self._with_lock(context, node, f'{state} poll', self._poll)
 
-    # -- rescue wait
+    # -- rescue wait, inspect wait
 
     def check_rescue_wait(self) -> None:
         """Fail the owned nodes in ``rescue wait`` longer than
         ``[conductor]rescue_callback_timeout`` (their agent never
         heartbeated)."""
-        timeout = self.conf.conductor.rescue_callback_timeout
-        if not timeout:
-            return
-        context = lite_context.get_admin_context()
-        nodes = db_nodes.node_list_in_states(context, [states.RESCUEWAIT])
-        if not nodes:
-            return
-        ownership = self._ownership(context)
-        expired_before = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
-        for node in nodes:
-            updated = node['provision_updated_at']
-            if (
-                ownership.polls(node)
-                and updated is not None
-                and updated < expired_before
-            ):
-                self._with_lock(
-                    context,
-                    node,
-                    'rescue wait timeout',
-                    rescue.fail_on_timeout,
-                )
-
-    # -- inspect wait
+        self._fail_expired(
+            states.RESCUEWAIT,
+            self.conf.conductor.rescue_callback_timeout,
+            'provision_updated_at',
+            rescue.fail_on_timeout,
+        )
 
     def check_inspect_wait(self) -> None:
         """Fail the owned nodes in ``inspect wait`` whose inspection
         started more than ``[conductor]inspect_wait_timeout`` ago (not
         those in maintenance, as upstream)."""
-        timeout = self.conf.conductor.inspect_wait_timeout
+        self._fail_expired(
+            states.INSPECTWAIT,
+            self.conf.conductor.inspect_wait_timeout,
+            'inspection_started_at',
+            inspection.fail_on_timeout,
+            skip_maintenance=True,
+        )
+
+    def _fail_expired(
+        self,
+        state: str,
+        timeout: int,
+        since: str,
+        fail: Callable[[task_manager.Task], Any],
+        skip_maintenance: bool = False,
+    ) -> None:
+        """``fail`` (with the lock) the owned nodes in ``state`` whose
+        ``since`` column is more than ``timeout`` seconds old (0: no
+        timeout)."""
         if not timeout:
             return
         context = lite_context.get_admin_context()
-        nodes = db_nodes.node_list_in_states(context, [states.INSPECTWAIT])
+        nodes = db_nodes.node_list_in_states(context, [state])
         if not nodes:
             return
         ownership = self._ownership(context)
         expired_before = lite_db.utcnow() - datetime.timedelta(seconds=timeout)
         for node in nodes:
-            started = node.get('inspection_started_at')
+            started = node.get(since)
             if (
                 ownership.polls(node)
-                and not node['maintenance']
+                and not (skip_maintenance and node['maintenance'])
                 and started is not None
                 and started < expired_before
             ):
-                self._with_lock(
-                    context,
-                    node,
-                    'inspect wait timeout',
-                    inspection.fail_on_timeout,
-                )
+                self._with_lock(context, node, f'{state} timeout', fail)
 
     def _step_may_be_done(
         self, context: RequestContext, node: dict[str, Any]

@@ -23,7 +23,8 @@ from ironic_lite.common import states
 from ironic_lite.conductor import flow_guard
 from ironic_lite.conductor import history
 from ironic_lite.conductor import task_manager
-from ironic_lite.drivers import base
+from ironic_lite.drivers import agent_deploy
+from ironic_lite.drivers import agent_rescue
 from ironic_lite.drivers import standard
 
 LOG = logging.getLogger(__name__)
@@ -147,10 +148,9 @@ def _power_off_quietly(task: Task) -> None:
     """Stop the rescue ramdisk (a BMC that fails is logged: the rescue
     fails anyway)."""
     try:
-        power = task.interfaces['power']
-        assert isinstance(power, base.PowerInterface)
-        power.set_power_state(task, states.POWER_OFF)
-        task.node.power_state = power.get_power_state(task)
+        agent_deploy.set_power(
+            task, states.POWER_OFF, agent_rescue.rescue_failure
+        )
     except Exception as exc:
         LOG.warning(
             'Node %s: could not power off after the failed rescue: %s',

@@ -61,7 +61,8 @@ COMMAND_KEY = 'agent_command_id'
 _RUNNING, _SUCCEEDED = 'RUNNING', 'SUCCEEDED'
 
 
-def _interface(task: base.TaskLike, kind: str) -> Any:
+def interface_of(task: base.TaskLike, kind: str) -> Any:
+    """The task's interface of ``kind`` (None without one)."""
     return getattr(task, 'interfaces', {}).get(kind)
 
 
@@ -75,7 +76,7 @@ def deploy_failure(reason: str) -> Exception:
 
 
 def power_of(task: base.TaskLike, fail: Failure) -> base.PowerInterface:
-    power = _interface(task, 'power')
+    power = interface_of(task, 'power')
     if not isinstance(power, base.PowerInterface):
         raise fail(f'node {task.node.uuid} has no power interface')
     return power
@@ -100,14 +101,21 @@ def boot(task: base.TaskLike, fail: Failure) -> None:
     task.node.power_state = power.get_power_state(task)
 
 
-def to_tenant_network(task: base.TaskLike) -> None:
-    """The network interface's provisioning network off, the tenant's
-    on (an interface without them is left alone)."""
-    network = _interface(task, 'network')
-    for name in ('remove_provisioning_network', 'configure_tenant_networks'):
+def call_network(task: base.TaskLike, *methods: str) -> None:
+    """Call these methods of the node's network interface, in order (an
+    interface without one skips it)."""
+    network = interface_of(task, 'network')
+    for name in methods:
         method = getattr(network, name, None)
         if method is not None:
             method(task)
+
+
+def to_tenant_network(task: base.TaskLike) -> None:
+    """The provisioning network off, the tenant's on."""
+    call_network(
+        task, 'remove_provisioning_network', 'configure_tenant_networks'
+    )
 
 
 class AgentDeploySteps:
@@ -202,7 +210,7 @@ class AgentDeploySteps:
     def prepare_instance_boot(self, task: base.TaskLike) -> None:
         """Boot from the disk, persistently (a management interface
         that cannot choose, such as the fake one, leaves it alone)."""
-        management = _interface(task, 'management')
+        management = interface_of(task, 'management')
         if not isinstance(management, base.ManagementInterface):
             return
         if 'disk' in management.get_supported_boot_devices(task):

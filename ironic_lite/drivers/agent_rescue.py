@@ -18,8 +18,6 @@ node's ramdisk agent (upstream's ``agent`` rescue interface).
   and powers it on.
 """
 
-from typing import Any
-
 import bcrypt
 from oslo_log import log as logging
 
@@ -35,30 +33,20 @@ LOG = logging.getLogger(__name__)
 PASSWORD_KEY = 'rescue_password'
 
 
-def _failure(reason: str) -> Exception:
+def rescue_failure(reason: str) -> Exception:
     return exception.InstanceRescueFailure(reason=reason)
-
-
-def _interface(task: base.TaskLike, kind: str) -> Any:
-    return getattr(task, 'interfaces', {}).get(kind)
-
-
-def _network(task: base.TaskLike, *names: str) -> None:
-    network = _interface(task, 'network')
-    for name in names:
-        method = getattr(network, name, None)
-        if method is not None:
-            method(task)
 
 
 class AgentRescue(standard.RescueInterface):
     """Rescue through the ramdisk agent (see the module docstring)."""
 
     def rescue(self, task: base.TaskLike) -> str | None:
-        agent_deploy.set_power(task, states.POWER_OFF, _failure)
-        _network(task, 'remove_tenant_networks', 'add_rescuing_network')
+        agent_deploy.set_power(task, states.POWER_OFF, rescue_failure)
+        agent_deploy.call_network(
+            task, 'remove_tenant_networks', 'add_rescuing_network'
+        )
         agent_token.wipe_token_and_url(task.node.driver_internal_info)
-        agent_deploy.boot(task, _failure)
+        agent_deploy.boot(task, rescue_failure)
         LOG.info(
             'Node %s: booted for rescue; waiting for its agent',
             task.node.uuid,
@@ -75,7 +63,7 @@ class AgentRescue(standard.RescueInterface):
             PASSWORD_KEY
         )
         if not password:
-            raise _failure(f'node {node.uuid} has no rescue_password')
+            raise rescue_failure(f'node {node.uuid} has no rescue_password')
         hashed = bcrypt.hashpw(str(password).encode(), bcrypt.gensalt())
         answer = agent_client.AgentClient(
             task, self.conf.agent.command_timeout
@@ -85,20 +73,24 @@ class AgentRescue(standard.RescueInterface):
             wait=True,
         )
         if answer.get('command_status') != 'SUCCEEDED':
-            raise _failure(
+            raise rescue_failure(
                 f'the agent of node {node.uuid} could not finalize the '
                 f'rescue: {agent_client.command_error(answer)}'
             )
         # The agent is done: the rescue environment has the machine.
         agent_token.wipe_token_and_url(node.driver_internal_info)
-        _network(task, 'remove_rescuing_network', 'configure_tenant_networks')
+        agent_deploy.call_network(
+            task, 'remove_rescuing_network', 'configure_tenant_networks'
+        )
         LOG.info('Node %s: the agent finalized the rescue', node.uuid)
 
     def unrescue(self, task: base.TaskLike) -> None:
-        agent_deploy.set_power(task, states.POWER_OFF, _failure)
-        _network(task, 'remove_rescuing_network', 'configure_tenant_networks')
+        agent_deploy.set_power(task, states.POWER_OFF, rescue_failure)
+        agent_deploy.call_network(
+            task, 'remove_rescuing_network', 'configure_tenant_networks'
+        )
         agent_token.wipe_token_and_url(task.node.driver_internal_info)
-        boot = _interface(task, 'boot')
+        boot = agent_deploy.interface_of(task, 'boot')
         if isinstance(boot, standard.BootInterface):
             boot.prepare_instance(task)
-        agent_deploy.set_power(task, states.POWER_ON, _failure)
+        agent_deploy.set_power(task, states.POWER_ON, rescue_failure)

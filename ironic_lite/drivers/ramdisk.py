@@ -43,7 +43,7 @@ def _url(node_uuid: str, key: str, value: Any) -> str:
 
 
 def _boot(task: base.TaskLike) -> standard.BootInterface | None:
-    boot = getattr(task, 'interfaces', {}).get('boot')
+    boot = agent_deploy.interface_of(task, 'boot')
     return boot if isinstance(boot, standard.BootInterface) else None
 
 

@@ -39,10 +39,6 @@ from nova_lite.objects import instance_action
 from nova_lite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
-IMAGE_KEY = snapshot_meta.IMAGE_KEY
-BACKUP_TYPE_KEY = snapshot_meta.BACKUP_TYPE_KEY
-ROTATION_KEY = snapshot_meta.ROTATION_KEY
-KEYS = snapshot_meta.KEYS
 
 
 class _Changed(Exception):
@@ -66,7 +62,9 @@ def _end(instance: Instance) -> bool:
     expected = instance.task_state
     instance.task_state = None
     instance.system_metadata = {
-        k: v for k, v in instance.system_metadata.items() if k not in KEYS
+        k: v
+        for k, v in instance.system_metadata.items()
+        if k not in snapshot_meta.KEYS
     }
     return instance_ops.saved(instance, [expected])
 
@@ -131,8 +129,8 @@ def snapshot(
     """Write and upload the image named in the server's system metadata;
     rotate the backups of a backup. See the module's docstring."""
     sysmeta = instance.system_metadata
-    image_id = sysmeta.get(IMAGE_KEY)
-    backup_type = sysmeta.get(BACKUP_TYPE_KEY)
+    image_id = sysmeta.get(snapshot_meta.IMAGE_KEY)
+    backup_type = sysmeta.get(snapshot_meta.BACKUP_TYPE_KEY)
     event = (
         'compute_backup_instance'
         if backup_type is not None
@@ -173,7 +171,10 @@ def snapshot(
         return
     if backup_type is not None:
         _rotate_logged(
-            images, instance, backup_type, int(sysmeta.get(ROTATION_KEY) or 0)
+            images,
+            instance,
+            backup_type,
+            int(sysmeta.get(snapshot_meta.ROTATION_KEY) or 0),
         )
     if _end(instance):
         LOG.info('Snapshot %s uploaded', image_id, instance=instance)
