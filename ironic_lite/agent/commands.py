@@ -95,6 +95,30 @@ _IMAGE_ERRORS: dict[str, type[AgentError]] = {
 }
 
 
+def _mib(count: int) -> str:
+    return f'{count / images.MIB:.1f} MiB'
+
+
+def _progress_line(command: 'CommandResult') -> str:
+    """``<command> [<step or image>]: <done> of <total> MiB (<n>%)``."""
+    params = command.params
+    label = command.name
+    step = params.get('step')
+    if isinstance(step, dict) and step.get('step'):
+        label += f' {step["step"]}'
+    image = params.get('image_info')
+    if isinstance(image, dict) and image.get('id'):
+        label += f' of image {image["id"]}'
+    result = command.result
+    progress = result.get('progress') if isinstance(result, dict) else None
+    if not isinstance(progress, dict):
+        return f'{label}: started'
+    done, total = progress['bytes_done'], progress['bytes_total']
+    if not total:
+        return f'{label}: {_mib(done)} done'
+    return f'{label}: {_mib(done)} of {_mib(total)} ({done * 100 // total}%)'
+
+
 class CommandResult:
     """One command and how it went."""
 
@@ -158,6 +182,17 @@ class CommandRunner:
     def list(self) -> list[dict[str, Any]]:
         with self._lock:
             return [c.serialize() for c in self.results]
+
+    def status_message(self) -> str | None:
+        """How far the running command is (the heartbeats'
+        ``agent_status_message``), or None when none runs."""
+        with self._lock:
+            running = next(
+                (c for c in self.results if c.status == RUNNING), None
+            )
+        if running is None:
+            return None
+        return _progress_line(running)
 
     def run(self, name: str, params: dict[str, Any]) -> CommandResult:
         """Start command ``name`` (``extension.command``).

@@ -7,13 +7,17 @@ token of the command API and of every heartbeat, and
 ``config.heartbeat_timeout`` paces the heartbeats (every 0.3 to 0.6 of
 it, upstream's range) unless ``heartbeat_interval`` is set. Then
 ``POST /v1/heartbeat/{uuid}`` with ``callback_url``, ``agent_version``
-and ``agent_token``. A heartbeat refused with a 4xx other than 409
+and ``agent_token``, and while a long command runs (an image written,
+a disk erased) ``agent_status_message`` saying how far it is (API 1.72:
+the conductor records it in the node's ``driver_internal_info`` and
+logs it). A heartbeat refused with a 4xx other than 409
 means the node forgot this agent (its cleaning ended, it powered off):
 the agent looks the node up again, as a rebooted ramdisk would. A
 masked token (``******``: the node already has an agent) is no token:
 the agent keeps looking up until it gets one.
 """
 
+from collections.abc import Callable
 import random
 import threading
 from typing import Any
@@ -24,6 +28,8 @@ import requests
 LOG = logging.getLogger(__name__)
 
 API_VERSION = '1.68'
+#: The version of heartbeats: ``agent_status_message`` came with 1.72.
+HEARTBEAT_API_VERSION = '1.72'
 AGENT_VERSION = '10.0.0'
 MASK = '******'
 #: Seconds an HTTP request to the Bare Metal API may take.
@@ -40,12 +46,16 @@ class Heartbeater:
         callback_url: str,
         lookup_interval: float,
         heartbeat_interval: float | None,
+        status_message: Callable[[], str | None] = lambda: None,
     ) -> None:
+        """``status_message``: what the agent is doing, sent with each
+        heartbeat when it says something."""
         self.api_url = api_url.rstrip('/')
         self.macs = macs
         self.callback_url = callback_url
         self.lookup_interval = lookup_interval
         self.heartbeat_interval = heartbeat_interval
+        self.status_message = status_message
         self.token: str | None = None
         self.node_uuid: str | None = None
         self._timeout = 300.0
@@ -126,10 +136,16 @@ class Heartbeater:
             'agent_version': AGENT_VERSION,
             'agent_token': self.token,
         }
+        message = self.status_message()
+        if message:
+            body['agent_status_message'] = message
         try:
             response = self._session.post(
                 f'{self.api_url}/v1/heartbeat/{self.node_uuid}',
                 json=body,
+                headers={
+                    'X-OpenStack-Ironic-API-Version': HEARTBEAT_API_VERSION
+                },
                 timeout=REQUEST_TIMEOUT,
             )
         except requests.RequestException as exc:

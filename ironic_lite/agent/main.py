@@ -66,6 +66,7 @@ def build(
         f'http://{host}:{port}',
         conf.lookup_interval,
         conf.heartbeat_interval,
+        runner.status_message,
     )
     holder['beat'] = beat
     return http, beat, runner

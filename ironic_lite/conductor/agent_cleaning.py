@@ -4,8 +4,9 @@ upstream's ``HeartbeatMixin._heartbeat_clean_wait`` does it.
 
 A heartbeat checked by :mod:`ramdisk` comes here under the node's lock
 (a node locked by someone else skips the heartbeat: the next one comes
-soon). It records ``agent_url``, ``agent_version`` and
-``agent_last_heartbeat`` in ``driver_internal_info`` and, for a node in
+soon). It records ``agent_url``, ``agent_version``,
+``agent_last_heartbeat`` and the agent's ``agent_status_message`` (how
+far its running command is) in ``driver_internal_info`` and, for a node in
 ``clean wait``, restarts the callback timeout (``provision_updated_at``:
 an agent that stops heartbeating fails the node
 ``[conductor]clean_callback_timeout`` after its last heartbeat), then:
@@ -47,6 +48,7 @@ from ironic_lite.conductor import deploy_wait
 from ironic_lite.conductor import rescue
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import task_node
 from ironic_lite.conductor import workers
 from ironic_lite.conductor.clean_state import STEPS_KEY
 from ironic_lite.conductor.clean_state import fail_cleaning
@@ -60,6 +62,9 @@ from lite_common.context import RequestContext
 LOG = logging.getLogger(__name__)
 
 Task = task_manager.Task
+#: Where the agent's last status message is kept, and its longest form.
+STATUS_MESSAGE_KEY = 'agent_status_message'
+STATUS_MESSAGE_LENGTH = 255
 
 
 def drives_agent(task: Task) -> bool:
@@ -80,6 +85,7 @@ def on_heartbeat(
     callback_url: str,
     agent_version: str,
     token: str | None,
+    status_message: str | None = None,
 ) -> None:
     """Process one heartbeat under the node lock (see module doc).
 
@@ -93,7 +99,7 @@ def on_heartbeat(
                 raise exception.InvalidParameterValue(
                     err='Invalid or missing agent token received.'
                 )
-            heartbeat(task, pool, callback_url, agent_version)
+            heartbeat(task, pool, callback_url, agent_version, status_message)
     except exception.NodeLocked:
         LOG.info(
             "Node %s is locked; its agent's heartbeat is skipped "
@@ -103,12 +109,17 @@ def on_heartbeat(
 
 
 def heartbeat(
-    task: Task, pool: workers.WorkerPool, callback_url: str, agent_version: str
+    task: Task,
+    pool: workers.WorkerPool,
+    callback_url: str,
+    agent_version: str,
+    status_message: str | None = None,
 ) -> None:
     node = task.node
     info = node.driver_internal_info
     info[agent_token.URL_KEY] = callback_url
     info['agent_version'] = agent_version
+    _record_status(node, status_message)
     info[clean_wait.LAST_HEARTBEAT_KEY] = lite_db.utcnow().isoformat()
     if node.provision_state == states.DEPLOYWAIT:
         _deploy_heartbeat(task, pool)
@@ -132,6 +143,21 @@ def heartbeat(
         _check_command(task, pool)
     else:
         task.save()  # another interface's step: the periodic polls it
+
+
+def _record_status(node: task_node.TaskNode, message: str | None) -> None:
+    """The agent's word on its running command (how much of an image
+    is written, of a disk erased) in ``driver_internal_info``
+    (``agent_status_message``, gone once the agent says nothing), logged
+    when it changes."""
+    info = node.driver_internal_info
+    message = (message or '').strip()[:STATUS_MESSAGE_LENGTH] or None
+    if message is None:
+        info.pop(STATUS_MESSAGE_KEY, None)
+        return
+    if info.get(STATUS_MESSAGE_KEY) != message:
+        LOG.info('Node %s: the agent reports: %s', node.uuid, message)
+    info[STATUS_MESSAGE_KEY] = message
 
 
 def _deploy_heartbeat(task: Task, pool: workers.WorkerPool) -> None:

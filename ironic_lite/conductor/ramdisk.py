@@ -191,4 +191,5 @@ class RamdiskManager(endpoint.NodeEndpoint):
             callback_url,
             agent_version or tokens.DEFAULT_AGENT_VERSION,
             agent_token,
+            agent_status_message,
         )

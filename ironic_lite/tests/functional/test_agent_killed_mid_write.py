@@ -1,5 +1,6 @@
-"""An agent killed while it writes the image: the deployment ends in
-``deploy failed`` at ``[conductor]deploy_callback_timeout`` and never in
+"""An agent killed while it writes the image: its heartbeats said how
+far the write was (``driver_internal_info.agent_status_message``), and
+the deployment ends in ``deploy failed`` at ``[conductor]deploy_callback_timeout`` and never in
 ``active``, and the node can be undeployed and cleaned.
 
 The agent downloads the image itself (``[deploy]image_download_source =
@@ -62,6 +63,20 @@ def test_an_agent_killed_mid_write_fails_the_deployment(
         )
         stack.provision(api_url, uuid, 'active')
         assert server.half_sent.wait(60), 'the agent never downloaded'
+        # Half of the image is written: the heartbeats say so.
+        node = stack.wait(
+            api_url,
+            uuid,
+            lambda n: '(50%)'
+            in n['driver_internal_info'].get('agent_status_message', ''),
+            timeout=30,
+        )
+        message = node['driver_internal_info']['agent_status_message']
+        assert message == (
+            f'prepare_image of image {server.url()}: 2.0 MiB of 4.0 MiB '
+            '(50%)'
+        ), message
+        assert node['provision_state'] == 'wait call-back', node
         agents.pop().kill()
         node = stack.settled(api_url, uuid, timeout=CALLBACK_TIMEOUT + 60)
     assert node['provision_state'] == 'deploy failed', node
@@ -75,4 +90,5 @@ def test_an_agent_killed_mid_write_fails_the_deployment(
     stack.provision(api_url, uuid, 'deleted')
     node = stack.wait(api_url, uuid, stack.state('available'), timeout=60)
     assert node['last_error'] is None, node
+    assert 'agent_status_message' not in node['driver_internal_info'], node
     assert disk.read_bytes() == bytes(SIZE)

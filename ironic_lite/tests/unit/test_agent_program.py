@@ -239,3 +239,34 @@ def test_busy_agent_refuses_a_second_command(tmp_path):
     )
     assert status == 409
     assert body['faultstring'].startswith('Agent is busy')
+
+
+def test_the_status_message_says_how_far_the_running_command_is(tmp_path):
+    _app_, runner = _app(tmp_path, [])
+    assert runner.status_message() is None
+    step = commands.CommandResult(
+        'execute_clean_step', {'step': {'step': 'erase_devices'}}
+    )
+    runner.results.append(step)
+    assert (
+        runner.status_message() == 'execute_clean_step erase_devices: started'
+    )
+    step.result = {
+        'progress': {'bytes_done': 3 * 1024 * 1024, 'bytes_total': 12 << 20}
+    }
+    assert runner.status_message() == (
+        'execute_clean_step erase_devices: 3.0 MiB of 12.0 MiB (25%)'
+    )
+    step.finish({'clean_result': None})
+    assert runner.status_message() is None
+
+    image = commands.CommandResult(
+        'prepare_image', {'image_info': {'id': 'abc'}}
+    )
+    runner.results.append(image)
+    image.result = {
+        'progress': {'bytes_done': 1536 * 1024, 'bytes_total': None}
+    }
+    assert (
+        runner.status_message() == 'prepare_image of image abc: 1.5 MiB done'
+    )
