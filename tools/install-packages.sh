@@ -7,6 +7,8 @@
 # the database and integration tests: RabbitMQ, MariaDB, PostgreSQL;
 # qemu-img (qemu-utils), which the bare metal agent converts qcow2 images
 # with; sfdisk (fdisk), which it adds the config drive partition with;
+# mkfs.vfat (dosfstools) and mkfs.ext4 (e2fsprogs), which it makes a
+# partition image's EFI system and ephemeral partitions with;
 # and what the install guide's commands call, which test_install_guide
 # runs as written: curl, openssl and the MariaDB client (mysql).
 # (Debian's minimal system, a container's or debootstrap's, has none of
@@ -57,10 +59,13 @@ postgresql_installed() {
 python_usable || MISSING+=(python3 python3-venv)
 have qemu-img || MISSING+=(qemu-utils)
 have sfdisk || MISSING+=(fdisk)
+have mkfs.vfat || MISSING+=(dosfstools)
+have mkfs.ext4 || MISSING+=(e2fsprogs)
 
 # --aio (tools/aio.sh): what the all-in-one uses besides Python:
 # qemu-img for the local driver's snapshots and the emulated machines'
-# qcow2 images, sfdisk for their config drives. Installed as root with
+# qcow2 images, sfdisk for their config drives, mkfs.vfat/mkfs.ext4 for
+# partition images. Installed as root with
 # apt-get; otherwise a warning (the all-in-one runs without them; those
 # operations fail with a message naming the package).
 if [[ ${1:-} == --aio ]]; then

@@ -4,11 +4,14 @@ ironic-python-agent serializes them: ``{'id', 'command_name',
 ``RUNNING``, ``SUCCEEDED`` or ``FAILED``; an error is
 ``{'type', 'code', 'message', 'details'}``.
 
-``clean.get_clean_steps`` and ``rescue.finalize_rescue`` (the rescue
-password written: :mod:`.rescue`) run at once (sync commands);
-``clean.execute_clean_step`` and ``standby.prepare_image`` (an image
-onto the root device: :mod:`.images`, then its ``configdrive`` into a
-partition at the device's end: :mod:`.configdrive`) run on a thread of
+``clean.get_clean_steps``, ``rescue.finalize_rescue`` (the rescue
+password written: :mod:`.rescue`) and ``image.install_bootloader`` (the
+partitions of a partition image checked: :mod:`.partition_image`) run
+at once (sync commands); ``clean.execute_clean_step`` and
+``standby.prepare_image`` (a whole-disk image onto the root device:
+:mod:`.images`, then its ``configdrive`` into a partition at the
+device's end: :mod:`.configdrive`; a partition image into the root
+partition of a new table: :mod:`.partition_image`) run on a thread of
 their own (async commands) and one at a time: another command while one
 runs is refused with upstream's 409 "Agent is busy".
 """
@@ -24,6 +27,7 @@ from oslo_log import log as logging
 from ironic_lite.agent import configdrive
 from ironic_lite.agent import disks
 from ironic_lite.agent import images
+from ironic_lite.agent import partition_image
 from ironic_lite.agent import rescue
 
 LOG = logging.getLogger(__name__)
@@ -87,6 +91,10 @@ class ImageChecksumError(AgentError):
 
 class ImageWriteError(AgentError):
     message = 'Error writing image to device'
+
+
+class BootloaderError(AgentError):
+    message = 'Error installing bootloader'
 
 
 _IMAGE_ERRORS: dict[str, type[AgentError]] = {
@@ -163,14 +171,18 @@ class CommandRunner:
         zeros: bool,
         rescue_password_file: Path | None = None,
         on_rescued: Callable[[], None] | None = None,
+        efi_system_partition_mib: int = 550,
     ) -> None:
         """``on_rescued``: called once ``rescue.finalize_rescue`` wrote the
-        password (the agent's part of the rescue is over)."""
+        password (the agent's part of the rescue is over);
+        ``efi_system_partition_mib``: the EFI system partition made for a
+        partition image in UEFI mode."""
         self.disk_files = disk_files
         self.random_passes = random_passes
         self.zeros = zeros
         self.rescue_password_file = rescue_password_file
         self.on_rescued = on_rescued
+        self.efi_system_partition_mib = efi_system_partition_mib
         self.results: list[CommandResult] = []
         self._lock = threading.Lock()
         self.stopping = threading.Event()
@@ -205,6 +217,7 @@ class CommandRunner:
             'clean.execute_clean_step': self._start_clean_step,
             'standby.prepare_image': self._start_prepare_image,
             'rescue.finalize_rescue': self._finalize_rescue,
+            'image.install_bootloader': self._install_bootloader,
         }
         if name not in handlers:
             raise InvalidCommandError(f'Unknown command: {name}')
@@ -242,6 +255,18 @@ class CommandRunner:
         result.finish({})
         if self.on_rescued is not None:
             self.on_rescued()
+
+    def _install_bootloader(self, result: CommandResult) -> None:
+        try:
+            message = partition_image.install_bootloader(
+                self.disk_files[0], result.params
+            )
+        except images.ImageError as exc:
+            LOG.error('install_bootloader failed: %s', exc)
+            result.finish(error=BootloaderError(str(exc)))
+            return
+        LOG.info('%s', message)
+        result.finish({'result': message})
 
     def _start_clean_step(self, result: CommandResult) -> None:
         step = result.params.get('step')
@@ -334,14 +359,25 @@ class CommandRunner:
         try:
             # Decoded (or downloaded) first: a bad one writes nothing.
             iso = None if drive is None else configdrive.decode(drive)
-            message = images.prepare_image(
-                disk,
-                result.params.get('image_info'),
-                progress,
-                self.stopping.is_set,
-            )
-            if iso is not None:
-                message += '; ' + configdrive.write(disk, iso)
+            image_info = result.params.get('image_info')
+            if (
+                isinstance(image_info, dict)
+                and image_info.get('image_type') == 'partition'
+            ):
+                message = partition_image.prepare(
+                    disk,
+                    image_info,
+                    iso,
+                    self.efi_system_partition_mib,
+                    progress,
+                    self.stopping.is_set,
+                )
+            else:
+                message = images.prepare_image(
+                    disk, image_info, progress, self.stopping.is_set
+                )
+                if iso is not None:
+                    message += '; ' + configdrive.write(disk, iso)
         except images.ImageError as exc:
             LOG.error('prepare_image failed: %s', exc)
             result.finish(error=_IMAGE_ERRORS[exc.kind](str(exc)))

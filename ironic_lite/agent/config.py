@@ -67,6 +67,14 @@ OPTS = [
         "password (ironic-python-agent's path; the directory is made "
         '0700, the file 0600).',
     ),
+    cfg.IntOpt(
+        'efi_system_partition_size',
+        default=550,
+        min=32,
+        help='MiB of the EFI system partition made for a partition image '
+        "deployed in UEFI mode (ironic-python-agent's "
+        '[disk_utils]efi_system_partition_size).',
+    ),
     cfg.BoolOpt(
         'shred_final_overwrite_with_zeros',
         default=True,

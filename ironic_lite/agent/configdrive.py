@@ -166,19 +166,23 @@ def decode(configdrive: Any) -> bytes:
     return image
 
 
-def _tool(name: str, package: str) -> str:
+def tool(
+    name: str, package: str, purpose: str = 'the config drive partition'
+) -> str:
+    """The path of the program ``name``; ImageError names the Debian
+    ``package`` to install when it is missing."""
     # (sbin too: the agent's PATH may leave it out)
     path = os.pathsep.join([os.environ.get('PATH', ''), '/usr/sbin:/sbin'])
     found = shutil.which(name, path=path)
     if found is None:
         raise ConfigDriveError(
-            f'{name} is not installed (Debian: {package}): the config '
-            'drive partition cannot be made'
+            f'{name} is not installed (Debian: {package}): {purpose} '
+            'cannot be made'
         )
     return found
 
 
-def _run(
+def run(
     args: list[str], stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     try:
@@ -195,8 +199,8 @@ def _run(
         raise ConfigDriveError(f'{" ".join(args)} timed out') from exc
 
 
-def _sfdisk(disk: Path, *args: str, stdin: str | None = None) -> str:
-    done = _run([_tool('sfdisk', 'fdisk'), *args, str(disk)], stdin)
+def sfdisk(disk: Path, *args: str, stdin: str | None = None) -> str:
+    done = run([tool('sfdisk', 'fdisk'), *args, str(disk)], stdin)
     if done.returncode != 0:
         error = done.stderr.strip()[-500:]
         if 'does not contain a recognized partition table' in error:
@@ -210,7 +214,7 @@ def _sfdisk(disk: Path, *args: str, stdin: str | None = None) -> str:
 
 def read_table(disk: Path) -> PartitionTable:
     """The partition table of ``disk`` (``sfdisk --json``)."""
-    table = json.loads(_sfdisk(disk, '--json'))['partitiontable']
+    table = json.loads(sfdisk(disk, '--json'))['partitiontable']
     sector_size = int(table.get('sectorsize', 512))
     sectors = disk.stat().st_size // sector_size
     partitions = tuple(
@@ -232,9 +236,9 @@ def read_table(disk: Path) -> PartitionTable:
 
 def _label(disk: Path, table: PartitionTable, part: Partition) -> str:
     """The filesystem label in ``part`` (``blkid --probe``), or ''."""
-    done = _run(
+    done = run(
         [
-            _tool('blkid', 'util-linux'),
+            tool('blkid', 'util-linux'),
             '--probe',
             '--output',
             'export',
@@ -306,7 +310,7 @@ def add_partition(disk: Path, table: PartitionTable) -> Partition:
     elif table.label == 'gpt':
         # The image's backup GPT sits at the end of the image, not of
         # the (larger) disk: moved there, the disk's end becomes usable.
-        _sfdisk(disk, '--relocate', 'gpt-bak-std')
+        sfdisk(disk, '--relocate', 'gpt-bak-std')
         table = read_table(disk)
     else:
         raise ConfigDriveError(
@@ -314,7 +318,7 @@ def add_partition(disk: Path, table: PartitionTable) -> Partition:
             'partition can only be added to an MBR (dos) or GPT one'
         )
     start, sectors = _place(disk, table)
-    _sfdisk(
+    sfdisk(
         disk,
         '--append',
         '--no-reread',

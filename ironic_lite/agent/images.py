@@ -178,17 +178,18 @@ def _write_raw(
     info: ImageInfo,
     progress: Progress,
     stopping: Callable[[], bool],
+    area: 'Area',
 ) -> None:
-    size = disk.stat().st_size
     written = 0
     with disk.open('r+b') as device:
+        device.seek(area.offset)
 
         def sink(chunk: bytes) -> None:
             nonlocal written
-            if written + len(chunk) > size:
+            if written + len(chunk) > area.size:
                 raise ImageError(
-                    f'image {info.image_id} is larger than the device '
-                    f'{disk} ({size} bytes)'
+                    f'image {info.image_id} is larger than {area.name} '
+                    f'({area.size} bytes)'
                 )
             device.write(chunk)
             written += len(chunk)
@@ -227,6 +228,7 @@ def _write_qcow2(
     info: ImageInfo,
     progress: Progress,
     stopping: Callable[[], bool],
+    area: 'Area',
 ) -> None:
     with tempfile.TemporaryDirectory(
         # (the id may be a URL: not part of a file name)
@@ -248,15 +250,46 @@ def _write_qcow2(
                 'is refused'
             )
         virtual = int(details['virtual-size'])
-        size = disk.stat().st_size
-        if virtual > size:
+        if virtual > area.size:
             raise ImageError(
-                f'image {info.image_id} ({virtual} bytes) is larger than the '
-                f'device {disk} ({size} bytes)'
+                f'image {info.image_id} ({virtual} bytes) is larger than '
+                f'{area.name} ({area.size} bytes)'
             )
-        _qemu_img(
-            'convert', '-n', '-f', 'qcow2', '-O', 'raw', str(staged), str(disk)
-        )
+        if area.whole_disk:
+            target = ['-O', 'raw', str(disk)]
+        else:
+            # Only the area of the disk is written (a partition).
+            target = [
+                '--target-image-opts',
+                f'driver=raw,offset={area.offset},size={area.size},'
+                f'file.driver=file,file.filename={disk}',
+            ]
+        _qemu_img('convert', '-n', '-f', 'qcow2', str(staged), *target)
+
+
+@dataclasses.dataclass(frozen=True)
+class Area:
+    """Where on the device an image goes: all of it, or a partition."""
+
+    offset: int
+    size: int
+    #: How messages name it.
+    name: str
+    whole_disk: bool = False
+
+
+def write_image(
+    disk: Path,
+    info: ImageInfo,
+    progress: Progress,
+    stopping: Callable[[], bool],
+    area: Area,
+) -> None:
+    """Download, verify and write the image into ``area`` of ``disk``."""
+    if info.disk_format == 'raw':
+        _write_raw(disk, info, progress, stopping, area)
+    else:
+        _write_qcow2(disk, info, progress, stopping, area)
 
 
 def prepare_image(
@@ -269,8 +302,7 @@ def prepare_image(
     info = ImageInfo.parse(image_info)
     if not disk.is_file():
         raise ImageError(f'the root device {disk} does not exist')
-    if info.disk_format == 'raw':
-        _write_raw(disk, info, progress, stopping)
-    else:
-        _write_qcow2(disk, info, progress, stopping)
+    size = disk.stat().st_size
+    area = Area(0, size, f'the device {disk}', whole_disk=True)
+    write_image(disk, info, progress, stopping, area)
     return f'prepare_image: image ({info.image_id}) written to device {disk}'

@@ -49,6 +49,7 @@ def build(
         # The rescue environment takes over: the agent stops
         # heartbeating, and looks the machine up again as after a boot.
         lambda: holder['beat'].forget(),
+        conf.efi_system_partition_size,
     )
     app = api.AgentAPI(runner, lambda: holder['beat'].token)
     http = server.APIServer(

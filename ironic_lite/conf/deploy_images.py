@@ -62,6 +62,15 @@ DEPLOY_IMAGE_OPTS: list[cfg.Opt] = [
         'http://<image_server_host>:<listening port>. Set it when the '
         'server is behind a proxy or NAT, or listens on 0.0.0.0.',
     ),
+    cfg.StrOpt(
+        'default_boot_mode',
+        default='uefi',
+        choices=['uefi', 'bios'],
+        help='Boot mode a partition image is laid out for (an EFI system '
+        'partition for uefi) when neither instance_info deploy_boot_mode, '
+        'the boot_mode capability of instance_info or properties, nor the '
+        "node's boot_mode says (upstream's option).",
+    ),
 ]
 
 

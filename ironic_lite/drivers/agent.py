@@ -186,4 +186,11 @@ class AgentDeploy(agent_deploy.AgentDeploySteps, AgentCleaning):
         """The instance goes with the cleaning that follows (the agent
         erases the disk); nothing of a deployment is kept."""
         deploy_images.release(task.node.uuid)
-        task.node.driver_internal_info.pop(COMMAND_KEY, None)
+        info = task.node.driver_internal_info
+        for key in (
+            COMMAND_KEY,
+            agent_deploy.IMAGE_TYPE_KEY,
+            agent_deploy.ROOT_UUID_KEY,
+            agent_deploy.EFI_UUID_KEY,
+        ):
+            info.pop(key, None)

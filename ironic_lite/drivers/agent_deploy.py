@@ -14,7 +14,11 @@ step                                   priority  what it does
                                                  image`` with the config
                                                  drive; waits for the
                                                  command to end
-``deploy.prepare_instance_boot``       60        boot device: disk,
+``deploy.prepare_instance_boot``       60        a partition image:
+                                                 the agent's
+                                                 ``image.install_
+                                                 bootloader``; boot
+                                                 device: disk,
                                                  persistent
 ``deploy.tear_down_agent``             40        powers the machine off
                                                  (the agent is forgotten)
@@ -22,6 +26,13 @@ step                                   priority  what it does
                                                  provisioning -> tenant
 ``deploy.boot_instance``               20        powers the machine on
 =====================================  ========  ==========================
+
+A partition image (:mod:`instance_image`) is laid out by the agent for
+the node's boot mode (:func:`boot_fields`); the root partition's UUID
+the agent reports is kept in ``driver_internal_info``
+(``root_uuid_or_disk_id``, with ``is_whole_disk_image`` false, as
+upstream; ``efi_system_partition_uuid`` in UEFI mode) and handed to
+``install_bootloader``.
 
 A waiting step is polled by the conductor's deploy-wait periodic task
 and at each heartbeat of the agent (:mod:`ironic_lite.conductor.
@@ -57,8 +68,79 @@ LOG = logging.getLogger(__name__)
 #: driver_internal_info: the running agent command (shared with the
 #: clean steps: one command at a time).
 COMMAND_KEY = 'agent_command_id'
+#: driver_internal_info: the type of the image being written.
+IMAGE_TYPE_KEY = 'agent_image_type'
 #: The agent's statuses of a command.
 _RUNNING, _SUCCEEDED = 'RUNNING', 'SUCCEEDED'
+#: driver_internal_info of a written image (upstream's names).
+WHOLE_DISK_KEY = 'is_whole_disk_image'
+ROOT_UUID_KEY = 'root_uuid_or_disk_id'
+EFI_UUID_KEY = 'efi_system_partition_uuid'
+_UUID_FIELDS = {
+    'root_uuid': ROOT_UUID_KEY,
+    'efi_system_partition_uuid': EFI_UUID_KEY,
+}
+
+
+def _capability(capabilities: Any, name: str) -> str | None:
+    """``name``'s value in capabilities (``"k:v,k2:v2"`` or a dict)."""
+    if isinstance(capabilities, dict):
+        value = capabilities.get(name)
+        return None if value is None else str(value)
+    for pair in str(capabilities or '').split(','):
+        key, _, value = pair.partition(':')
+        if key.strip() == name and value.strip():
+            return value.strip()
+    return None
+
+
+def boot_fields(task: base.TaskLike, conf: Any) -> dict[str, Any]:
+    """``deploy_boot_mode`` and ``disk_label`` of a partition image, as
+    upstream finds them: instance_info's ``deploy_boot_mode``, the
+    ``boot_mode`` capability of instance_info then properties, the
+    node's ``boot_mode``, then ``[deploy]default_boot_mode``."""
+    node = task.node
+    instance = getattr(node, 'instance_info', None) or {}
+    properties = getattr(node, 'properties', None) or {}
+    sources = (
+        instance.get('capabilities'),
+        properties.get('capabilities'),
+    )
+    mode = instance.get('deploy_boot_mode') or next(
+        (m for m in (_capability(c, 'boot_mode') for c in sources) if m),
+        None,
+    )
+    mode = mode or getattr(node, 'boot_mode', None)
+    if mode not in ('bios', 'uefi'):
+        mode = conf.deploy.default_boot_mode
+    fields: dict[str, Any] = {'deploy_boot_mode': mode}
+    label = next(
+        (x for x in (_capability(c, 'disk_label') for c in sources) if x),
+        None,
+    )
+    if label:
+        fields['disk_label'] = label
+    return fields
+
+
+def _record_uuids(node: Any, result: str, staged_type: str | None) -> None:
+    """What the agent's result says of the partitions (upstream's
+    ``root_uuid=`` ...), in driver_internal_info."""
+    info = node.driver_internal_info
+    for key in _UUID_FIELDS.values():
+        info.pop(key, None)
+    info[WHOLE_DISK_KEY] = staged_type != instance_image.PARTITION
+    if info[WHOLE_DISK_KEY]:
+        return
+    for word in result.split():
+        name, sep, value = word.partition('=')
+        if sep and name in _UUID_FIELDS and value:
+            info[_UUID_FIELDS[name]] = value
+    if ROOT_UUID_KEY not in info:
+        raise exception.InstanceDeployFailure(
+            reason=f'the agent of node {node.uuid} wrote the partition '
+            f'image but named no root_uuid: {result}'
+        )
 
 
 def interface_of(task: base.TaskLike, kind: str) -> Any:
@@ -174,7 +256,14 @@ class AgentDeploySteps:
             node.uuid, getattr(node, 'instance_info', None) or {}
         )
         staged = deploy_images.stage(
-            self.conf, self.image_service(), node.uuid, source
+            self.conf,
+            self.image_service(),
+            node.uuid,
+            source,
+            boot_fields(task, self.conf),
+        )
+        node.driver_internal_info[IMAGE_TYPE_KEY] = staged.image_info.get(
+            'image_type'
         )
         params: dict[str, Any] = {'image_info': staged.image_info}
         configdrive = (getattr(node, 'instance_info', None) or {}).get(
@@ -208,8 +297,11 @@ class AgentDeploySteps:
 
     @base.deploy_step(priority=60)
     def prepare_instance_boot(self, task: base.TaskLike) -> None:
-        """Boot from the disk, persistently (a management interface
-        that cannot choose, such as the fake one, leaves it alone)."""
+        """A partition image: the agent installs the boot loader. Then
+        boot from the disk, persistently (a management interface that
+        cannot choose, such as the fake one, leaves it alone)."""
+        if task.node.driver_internal_info.get(WHOLE_DISK_KEY) is False:
+            self._install_bootloader(task)
         management = interface_of(task, 'management')
         if not isinstance(management, base.ManagementInterface):
             return
@@ -221,6 +313,42 @@ class AgentDeploySteps:
                 'device to disk; left as it is',
                 task.node.uuid,
             )
+
+    def _install_bootloader(self, task: base.TaskLike) -> None:
+        """``image.install_bootloader`` with the partitions' UUIDs
+        (upstream's parameters); a failure fails the deployment.
+
+        :raises InstanceDeployFailure: the agent failed or did not end.
+        """
+        node = task.node
+        info = node.driver_internal_info
+        mode = boot_fields(task, self.conf)['deploy_boot_mode']
+        params = {
+            'root_uuid': info.get(ROOT_UUID_KEY),
+            'efi_system_part_uuid': info.get(EFI_UUID_KEY),
+            'prep_boot_part_uuid': None,
+            'target_boot_mode': mode,
+            'ignore_bootloader_failure': False,
+        }
+        answer = self.client(task).command(
+            'image.install_bootloader', params, wait=True
+        )
+        status = answer.get('command_status')
+        if status != _SUCCEEDED:
+            error = (
+                agent_client.command_error(answer)
+                if status != _RUNNING
+                else 'the agent did not end the command in time'
+            )
+            raise exception.InstanceDeployFailure(
+                reason=f'Failed to install a bootloader when deploying node '
+                f'{node.uuid}. Error: {error}'
+            )
+        LOG.info(
+            'Node %s: %s',
+            node.uuid,
+            (answer.get('command_result') or {}).get('result'),
+        )
 
     @base.deploy_step(priority=40)
     def tear_down_agent(self, task: base.TaskLike) -> None:
@@ -271,10 +399,10 @@ class AgentDeploySteps:
         deploy_images.release(node.uuid)
         info.pop(COMMAND_KEY, None)
         if status == _SUCCEEDED:
+            result = str((command.get('command_result') or {}).get('result'))
+            _record_uuids(node, result, info.pop(IMAGE_TYPE_KEY, None))
             LOG.info(
-                'Node %s: the agent wrote the image: %s',
-                node.uuid,
-                (command.get('command_result') or {}).get('result'),
+                'Node %s: the agent wrote the image: %s', node.uuid, result
             )
             return True
         raise exception.InstanceDeployFailure(
@@ -289,5 +417,6 @@ class AgentDeploySteps:
         """Power the machine off (the agent stops where it is)."""
         deploy_images.release(task.node.uuid)
         task.node.driver_internal_info.pop(COMMAND_KEY, None)
+        task.node.driver_internal_info.pop(IMAGE_TYPE_KEY, None)
         set_power(task, states.POWER_OFF, deploy_failure)
         agent_token.wipe_token_and_url(task.node.driver_internal_info)

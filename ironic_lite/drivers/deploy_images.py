@@ -13,7 +13,12 @@
   http_url``): the agent downloads it from there and verifies it again;
 - with ``[deploy]image_download_source = http`` an ``http(s)://``
   image_source goes to the agent as it is (the agent downloads it and
-  verifies the hash ``instance_info`` gives).
+  verifies the hash ``instance_info`` gives);
+- a partition image (``instance_info`` says so, or the Image service's
+  record: :func:`instance_image.image_type_of`) adds upstream's layout
+  fields (``root_mb``, ``swap_mb``, ``ephemeral_mb``,
+  ``ephemeral_format``, ``preserve_ephemeral``) and the node's
+  ``deploy_boot_mode`` and ``disk_label``.
 
 A staged image stays published and protected from eviction until
 :func:`release` (the agent finished, failed, or the deployment ended).
@@ -109,8 +114,9 @@ def detect_format(path: Path) -> str:
 
 def _service_image(
     service: image_service.ImageService, source: ImageSource
-) -> tuple[str | None, str, str, int | None]:
-    """(disk format, algo, hash, size) of an Image service image.
+) -> tuple[str | None, str, str, int | None, str]:
+    """(disk format, algo, hash, size, image type) of an Image service
+    image.
 
     :raises ImageUnacceptable: not active, a format the agent does not
         write, or no hash.
@@ -143,6 +149,7 @@ def _service_image(
         str(algo),
         str(value).lower(),
         int(size) if isinstance(size, int) else None,
+        source.image_type or instance_image.image_type_of(record),
     )
 
 
@@ -150,17 +157,21 @@ def _fetch(
     conf: cfg.ConfigOpts,
     service: image_service.ImageService,
     source: ImageSource,
-) -> tuple[image_cache.CachedImage, str | None]:
-    """The image in this conductor's cache, and its format if known."""
+) -> tuple[image_cache.CachedImage, str | None, str]:
+    """The image in this conductor's cache, its format if known, and
+    its type (whole-disk or partition)."""
     cache, _server = image_server.shared(conf)
+    image_type = source.image_type or instance_image.WHOLE_DISK
     if source.kind == instance_image.SERVICE:
-        disk_format, algo, value, size = _service_image(service, source)
+        disk_format, algo, value, size, image_type = _service_image(
+            service, source
+        )
         key = f'image:{source.image_id}:{algo}:{value}'
         image_id = source.image_id
         cached = cache.fetch(
             key, algo, value, lambda: service.download(image_id), size
         )
-        return cached, disk_format
+        return cached, disk_format, image_type
     assert source.hash_algo is not None or source.kind == instance_image.FILE
     if source.kind == instance_image.HTTP:
         assert source.hash_algo and source.hash_value
@@ -169,7 +180,7 @@ def _fetch(
         cached = cache.fetch(
             key, source.hash_algo, source.hash_value, lambda: _url_chunks(url)
         )
-        return cached, source.disk_format
+        return cached, source.disk_format, image_type
     path = Path(source.path)
     if not path.is_file():
         raise exception.ImageUnacceptable(
@@ -185,7 +196,29 @@ def _fetch(
     cached = cache.fetch(
         key, algo, value, lambda: _file_chunks(path), stat.st_size
     )
-    return cached, source.disk_format
+    return cached, source.disk_format, image_type
+
+
+def _with_layout(
+    info: dict[str, Any],
+    node_uuid: str,
+    source: ImageSource,
+    image_type: str,
+    boot: dict[str, Any],
+) -> dict[str, Any]:
+    """``info`` with a partition image's layout and the node's ``boot``
+    fields (``deploy_boot_mode``, ``disk_label``).
+
+    :raises InvalidParameterValue: a partition image without root_gb.
+    """
+    if image_type != instance_image.PARTITION:
+        return info
+    return {
+        **info,
+        **source.partition_layout(node_uuid),
+        **boot,
+        'node_uuid': node_uuid,
+    }
 
 
 def stage(
@@ -193,9 +226,12 @@ def stage(
     service: image_service.ImageService,
     node_uuid: str,
     source: ImageSource,
+    boot: dict[str, Any] | None = None,
 ) -> Staged:
     """The ``image_info`` of the node's agent; the image published until
     :func:`release` (a previous staging of the node is released).
+    ``boot``: the node's ``deploy_boot_mode`` and ``disk_label``, for a
+    partition image.
 
     :raises ImageNotFound, ImageUnacceptable, ImageDownloadFailed:
     :raises ImageCacheError: the download did not verify.
@@ -213,10 +249,14 @@ def stage(
             source.hash_algo,
             source.hash_value,
         )
-        return Staged(info)
-    cached, disk_format = _fetch(conf, service, source)
+        image_type = source.image_type or instance_image.WHOLE_DISK
+        return Staged(
+            _with_layout(info, node_uuid, source, image_type, boot or {})
+        )
+    cached, disk_format, image_type = _fetch(conf, service, source)
     cache, server = image_server.shared(conf)
     try:
+        layout = _with_layout({}, node_uuid, source, image_type, boot or {})
         url = server.publish(cached.path)
     except Exception:
         cache.release(cached)
@@ -228,7 +268,8 @@ def stage(
             disk_format or detect_format(cached.path),
             cached.hash_algo,
             cached.hash_value,
-        ),
+        )
+        | layout,
         url,
         cached,
         cache,

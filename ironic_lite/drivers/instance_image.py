@@ -11,10 +11,18 @@ Ironic's fields; no I/O here: :mod:`deploy_images` fetches).
   hash the conductor then computes;
 - ``image_disk_format``: ``raw`` or ``qcow2`` (a URL without it is
   recognised by its first bytes once the conductor has it);
-- ``image_type``: ``whole-disk`` (the default; ``partition`` images,
-  and ``kernel``/``ramdisk`` which imply one, are refused: this deploy
-  interface writes whole disks);
-- ``root_gb``: a whole number of GiB when given.
+- ``image_type``: ``whole-disk`` or ``partition`` (``kernel`` and
+  ``ramdisk`` imply a partition image, as upstream); unset, an Image
+  service image is a partition image when it has ``kernel_id`` and
+  ``ramdisk_id`` properties (or ``img_type`` says so), anything else
+  whole-disk;
+- ``root_gb``: a whole number of GiB when given; required by a partition
+  image (the size of its root partition);
+- a partition image's other partitions: ``swap_mb``, ``ephemeral_gb``
+  (whole numbers), ``ephemeral_format`` (``ext2``, ``ext3``, ``ext4``
+  or ``vfat``; ``[deploy]default_ephemeral_format``) and
+  ``preserve_ephemeral`` (a boolean: a rebuild keeps the ephemeral
+  partition).
 """
 
 import dataclasses
@@ -22,9 +30,14 @@ import re
 from typing import Any
 import urllib.parse
 
+from oslo_utils import strutils
+
 from ironic_lite import exception
 
 DISK_FORMATS = ('raw', 'qcow2')
+IMAGE_TYPES = ('whole-disk', 'partition')
+EPHEMERAL_FORMATS = ('ext2', 'ext3', 'ext4', 'vfat')
+WHOLE_DISK, PARTITION = IMAGE_TYPES
 HASH_ALGOS = ('md5', 'sha1', 'sha256', 'sha512')
 _ALGO_BY_LENGTH = {32: 'md5', 40: 'sha1', 64: 'sha256', 128: 'sha512'}
 _HEX = re.compile(r'^[0-9a-fA-F]+$')
@@ -48,6 +61,35 @@ class ImageSource:
     disk_format: str | None
     hash_algo: str | None
     hash_value: str | None
+    #: WHOLE_DISK, PARTITION, or None: the Image service's record
+    #: decides (:func:`image_type_of`).
+    image_type: str | None = None
+    root_gb: int | None = None
+    swap_mb: int = 0
+    ephemeral_gb: int = 0
+    ephemeral_format: str | None = None
+    preserve_ephemeral: bool = False
+
+    def partition_layout(self, node: str) -> dict[str, Any]:
+        """The ``image_info`` fields of a partition image (upstream's).
+
+        :raises InvalidParameterValue: no ``root_gb``.
+        """
+        if not self.root_gb:
+            raise _invalid(
+                node,
+                f'image {self.image_id} is a partition image: instance_info '
+                'root_gb (the GiB of its root partition, at least 1) is '
+                'required',
+            )
+        return {
+            'image_type': PARTITION,
+            'root_mb': self.root_gb * 1024,
+            'swap_mb': self.swap_mb,
+            'ephemeral_mb': self.ephemeral_gb * 1024,
+            'ephemeral_format': self.ephemeral_format,
+            'preserve_ephemeral': self.preserve_ephemeral,
+        }
 
     @property
     def path(self) -> str:
@@ -132,27 +174,59 @@ def _source(node: str, source: Any) -> tuple[str, str]:
     return SERVICE, source
 
 
-def parse(node: str, info: dict[str, Any]) -> ImageSource:
+def _whole(node: str, info: dict[str, Any], key: str, unit: str) -> int:
+    """A whole number >= 0 of ``info`` (0 when unset)."""
+    value = info.get(key)
+    if value in (None, ''):
+        return 0
+    try:
+        number = int(str(value))
+        if number < 0:
+            raise ValueError(value)
+    except ValueError:
+        raise _invalid(
+            node,
+            f'instance_info {key} {value!r} is not a whole number of {unit}',
+        ) from None
+    return number
+
+
+def _image_type(node: str, info: dict[str, Any], kind: str) -> str | None:
+    image_type = info.get('image_type')
+    if image_type in (None, ''):
+        if info.get('kernel') or info.get('ramdisk'):
+            return PARTITION
+        return None if kind == SERVICE else WHOLE_DISK
+    if image_type not in IMAGE_TYPES:
+        raise _invalid(
+            node,
+            f'instance_info image_type {image_type!r} is not whole-disk '
+            'or partition',
+        )
+    return str(image_type)
+
+
+def image_type_of(record: dict[str, Any]) -> str:
+    """The type of an Image service image, as upstream tells it: a
+    partition image has a kernel and a ramdisk (or says so in
+    ``img_type``)."""
+    if record.get('img_type') in IMAGE_TYPES:
+        return str(record['img_type'])
+    if record.get('kernel_id') and record.get('ramdisk_id'):
+        return PARTITION
+    return WHOLE_DISK
+
+
+def parse(
+    node: str, info: dict[str, Any], default_ephemeral_format: str = 'ext4'
+) -> ImageSource:
     """The image ``instance_info`` names, checked.
 
     :raises MissingParameterValue: no ``image_source``.
     :raises InvalidParameterValue: anything else wrong, with what.
     """
     kind, image_id = _source(node, info.get('image_source'))
-    image_type = info.get('image_type') or 'whole-disk'
-    if image_type == 'partition' or info.get('kernel') or info.get('ramdisk'):
-        raise _invalid(
-            node,
-            'partition images (image_type partition, or kernel and '
-            'ramdisk) are not supported by the agent deploy interface '
-            'of ironic_lite: deploy a whole-disk image',
-        )
-    if image_type != 'whole-disk':
-        raise _invalid(
-            node,
-            f'instance_info image_type {image_type!r} is not whole-disk '
-            'or partition',
-        )
+    image_type = _image_type(node, info, kind)
     disk_format = info.get('image_disk_format') or None
     if disk_format is not None and disk_format not in DISK_FORMATS:
         raise _invalid(
@@ -160,17 +234,24 @@ def parse(node: str, info: dict[str, Any]) -> ImageSource:
             f'instance_info image_disk_format {disk_format!r} is not one '
             f'of {", ".join(DISK_FORMATS)}',
         )
-    root_gb = info.get('root_gb')
-    if root_gb not in (None, ''):
-        try:
-            if int(str(root_gb)) < 0:
-                raise ValueError(root_gb)
-        except ValueError:
-            raise _invalid(
-                node,
-                f'instance_info root_gb {root_gb!r} is not a whole number '
-                'of GiB',
-            ) from None
+    root_gb = _whole(node, info, 'root_gb', 'GiB')
+    ephemeral_format = info.get('ephemeral_format') or default_ephemeral_format
+    if ephemeral_format not in EPHEMERAL_FORMATS:
+        raise _invalid(
+            node,
+            f'instance_info ephemeral_format {ephemeral_format!r} is not one '
+            f'of {", ".join(EPHEMERAL_FORMATS)}',
+        )
+    try:
+        preserve = strutils.bool_from_string(
+            info.get('preserve_ephemeral') or False, strict=True
+        )
+    except ValueError:
+        raise _invalid(
+            node,
+            f'instance_info preserve_ephemeral '
+            f'{info.get("preserve_ephemeral")!r} is not a boolean',
+        ) from None
     algo, value = _hash(node, info)
     if kind == HTTP and value is None:
         raise _invalid(
@@ -179,11 +260,20 @@ def parse(node: str, info: dict[str, Any]) -> ImageSource:
             'image_checksum or image_os_hash_algo and '
             'image_os_hash_value to verify the image with',
         )
-    return ImageSource(
+    source = ImageSource(
         source=str(info['image_source']),
         kind=kind,
         image_id=image_id,
         disk_format=disk_format,
         hash_algo=algo,
         hash_value=value,
+        image_type=image_type,
+        root_gb=root_gb or None,
+        swap_mb=_whole(node, info, 'swap_mb', 'MiB'),
+        ephemeral_gb=_whole(node, info, 'ephemeral_gb', 'GiB'),
+        ephemeral_format=str(ephemeral_format),
+        preserve_ephemeral=preserve,
     )
+    if image_type == PARTITION:
+        source.partition_layout(node)
+    return source

@@ -118,6 +118,17 @@ def bare_metal_connection(opts: Any) -> Any:
     )
 
 
+def _partition_sizes(flavor: Any) -> dict[str, str]:
+    """The flavor's swap and ephemeral disk, as upstream's driver puts
+    them in instance_info (a partition image's other partitions)."""
+    sizes = {'swap_mb': str(getattr(flavor, 'swap', 0) or 0)}
+    ephemeral = getattr(flavor, 'ephemeral_gb', 0) or 0
+    if ephemeral:
+        sizes['ephemeral_gb'] = str(ephemeral)
+        sizes['ephemeral_format'] = 'ext4'
+    return sizes
+
+
 class IronicDriver(driver.ComputeDriver):
     manages_many_nodes = True
     hypervisor_type = 'ironic'
@@ -279,6 +290,7 @@ class IronicDriver(driver.ComputeDriver):
             'image_source': image_ref or instance.image_ref,
             'root_gb': str(instance.root_gb),
             'display_name': instance.display_name or '',
+            **_partition_sizes(instance.flavor),
         }
         required, _forbidden = claim_terms.flavor_traits(instance.flavor)
         if required:

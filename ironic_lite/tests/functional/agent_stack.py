@@ -68,7 +68,9 @@ class Agent:
         disk: Path,
         log: Path,
         heartbeat: float = 0.5,
+        extra_args: tuple[str, ...] = (),
     ) -> None:
+        """``extra_args``: more of the agent's command line options."""
         self.log = log
         #: Where rescue.finalize_rescue writes the password's hash.
         self.rescue_password_file = disk.parent / 'rescue' / 'password'
@@ -94,6 +96,7 @@ class Agent:
                 '0',
                 '--rescue_password_file',
                 str(self.rescue_password_file),
+                *extra_args,
             ],
             stdout=self._out,
             stderr=subprocess.STDOUT,

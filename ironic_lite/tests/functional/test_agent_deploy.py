@@ -273,7 +273,10 @@ BAD_IMAGES = [
     ({}, "Missing are: ['image_source']"),
     ({'image_source': 'ftp://x/y'}, "scheme 'ftp'"),
     ({'image_source': 'http://x/y'}, 'needs image_checksum'),
-    ({'image_source': 'a', 'image_type': 'partition'}, 'partition images'),
+    (
+        {'image_source': 'a', 'image_type': 'partition'},
+        'is a partition image: instance_info root_gb',
+    ),
 ]
 
 

@@ -1,7 +1,8 @@
 """An agent killed while it writes the image: its heartbeats said how
 far the write was (``driver_internal_info.agent_status_message``), and
-the deployment ends in ``deploy failed`` at ``[conductor]deploy_callback_timeout`` and never in
-``active``, and the node can be undeployed and cleaned.
+the deployment ends in ``deploy failed`` at
+``[conductor]deploy_callback_timeout`` and never in ``active``, and the
+node can be undeployed and cleaned.
 
 The agent downloads the image itself (``[deploy]image_download_source =
 http``) from a server that sends half of it and then waits, so that the
@@ -67,14 +68,15 @@ def test_an_agent_killed_mid_write_fails_the_deployment(
         node = stack.wait(
             api_url,
             uuid,
-            lambda n: '(50%)'
-            in n['driver_internal_info'].get('agent_status_message', ''),
+            lambda n: (
+                '(50%)'
+                in n['driver_internal_info'].get('agent_status_message', '')
+            ),
             timeout=30,
         )
         message = node['driver_internal_info']['agent_status_message']
         assert message == (
-            f'prepare_image of image {server.url()}: 2.0 MiB of 4.0 MiB '
-            '(50%)'
+            f'prepare_image of image {server.url()}: 2.0 MiB of 4.0 MiB (50%)'
         ), message
         assert node['provision_state'] == 'wait call-back', node
         agents.pop().kill()

@@ -14,11 +14,14 @@ TOKEN = 'agent-token'
 
 
 def prepare_image(
-    disk: Path, image_info: dict[str, Any], configdrive: Any = None
+    disk: Path,
+    image_info: dict[str, Any],
+    configdrive: Any = None,
+    **runner_args: Any,
 ) -> dict[str, Any]:
     """``standby.prepare_image`` on ``disk``; the command's result once
-    it ended."""
-    runner = commands.CommandRunner([disk], 0, True)
+    it ended (``runner_args``: more of the CommandRunner's)."""
+    runner = commands.CommandRunner([disk], 0, True, **runner_args)
     app = api.AgentAPI(runner, lambda: TOKEN)
     req = webob.Request.blank(
         f'/v1/commands/?wait=true&agent_token={TOKEN}', method='POST'

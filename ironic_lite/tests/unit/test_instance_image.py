@@ -94,9 +94,22 @@ def test_a_file_path_needs_no_hash():
         ),
         (
             {'image_source': IMAGE, 'image_type': 'partition'},
-            'partition images',
+            'partition image: instance_info root_gb',
         ),
-        ({'image_source': IMAGE, 'kernel': IMAGE}, 'partition images'),
+        (
+            {'image_source': IMAGE, 'kernel': IMAGE, 'root_gb': 0},
+            'partition image: instance_info root_gb',
+        ),
+        ({'image_source': IMAGE, 'swap_mb': 'big'}, "swap_mb 'big'"),
+        ({'image_source': IMAGE, 'ephemeral_gb': -2}, 'ephemeral_gb -2'),
+        (
+            {'image_source': IMAGE, 'ephemeral_format': 'ntfs'},
+            "ephemeral_format 'ntfs'",
+        ),
+        (
+            {'image_source': IMAGE, 'preserve_ephemeral': 'maybe'},
+            "preserve_ephemeral 'maybe' is not a boolean",
+        ),
         ({'image_source': IMAGE, 'image_type': 'iso'}, "image_type 'iso'"),
         ({'image_source': IMAGE, 'root_gb': 'ten'}, "root_gb 'ten'"),
         ({'image_source': IMAGE, 'root_gb': '-1'}, "root_gb '-1'"),
@@ -120,3 +133,46 @@ def test_no_image_source_is_a_missing_parameter(source):
 
 def test_root_gb_as_nova_sends_it():
     assert parse(image_source=IMAGE, root_gb='10').kind == 'service'
+
+
+def test_a_partition_image_and_its_layout():
+    source = parse(
+        image_source=IMAGE,
+        image_type='partition',
+        root_gb='10',
+        swap_mb=512,
+        ephemeral_gb='2',
+        preserve_ephemeral='true',
+    )
+    assert source.image_type == instance_image.PARTITION
+    assert source.partition_layout(NODE) == {
+        'image_type': 'partition',
+        'root_mb': 10240,
+        'swap_mb': 512,
+        'ephemeral_mb': 2048,
+        'ephemeral_format': 'ext4',
+        'preserve_ephemeral': True,
+    }
+
+
+def test_kernel_and_ramdisk_imply_a_partition_image():
+    source = parse(
+        image_source='http://host/root.img',
+        image_checksum=SHA256,
+        kernel='http://host/vmlinuz',
+        ramdisk='http://host/initrd',
+        root_gb=4,
+    )
+    assert source.image_type == instance_image.PARTITION
+
+
+def test_the_image_service_decides_when_instance_info_does_not():
+    assert parse(image_source=IMAGE).image_type is None
+    assert parse(
+        image_source='http://host/disk.img', image_checksum=SHA256
+    ).image_type == (instance_image.WHOLE_DISK)
+    image_type_of = instance_image.image_type_of
+    assert image_type_of({'kernel_id': 'k', 'ramdisk_id': 'r'}) == 'partition'
+    assert image_type_of({'kernel_id': 'k'}) == 'whole-disk'
+    assert image_type_of({'img_type': 'partition'}) == 'partition'
+    assert image_type_of({}) == 'whole-disk'
