@@ -4,7 +4,7 @@
 # option, a policy rule or a route; tests check that they are current.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-for svc in nova_lite ironic_lite; do
+for svc in nova_lite ironic_lite neutron_lite; do
     name=${svc/_/-}
     .venv/bin/oslo-config-generator \
         --config-file "etc/$svc/$name-config-generator.conf" \

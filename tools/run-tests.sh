@@ -36,8 +36,8 @@ STAGE=ensure-services
 tools/ensure-services.sh
 
 STAGE=ruff
-.venv/bin/ruff check ironic_lite lite_common nova_lite stacklite tools
-.venv/bin/ruff format --check ironic_lite lite_common nova_lite stacklite tools
+.venv/bin/ruff check ironic_lite lite_common neutron_lite nova_lite stacklite tools
+.venv/bin/ruff format --check ironic_lite lite_common neutron_lite nova_lite stacklite tools
 
 STAGE=mypy
 .venv/bin/python -m mypy
@@ -113,7 +113,7 @@ LONGEST_FIRST=(
 # (a module of the list that is gone is simply not in it)
 mapfile -t LONGEST_FIRST < <(for f in "${LONGEST_FIRST[@]}"; do
     [[ -f $f ]] && echo "$f"; done)
-mapfile -t OTHERS < <(find nova_lite/tests ironic_lite/tests lite_common/tests \
+mapfile -t OTHERS < <(find nova_lite/tests ironic_lite/tests neutron_lite/tests lite_common/tests \
     -name 'test_*.py' | sort | grep -vxF -f <(printf '%s\n' "${LONGEST_FIRST[@]}"))
 # STACKLITE_TEST_REPORT keeps the JUnit report (default: a temporary
 # file, removed at the end).
