@@ -20,7 +20,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ('nova_lite', 'ironic_lite', 'lite_common', 'stacklite')
+PACKAGES = (
+    'nova_lite',
+    'ironic_lite',
+    'neutron_lite',
+    'lite_common',
+    'stacklite',
+)
 
 Graph = dict[str, set[str]]
 Edge = tuple[str, str]

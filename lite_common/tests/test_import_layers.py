@@ -71,7 +71,19 @@ def _ironic_api_forbidden(module: str) -> bool:
 RULES: dict[str, tuple[Starts, Callable[[str], bool]]] = {
     'lite_common imports no service': (
         _every('lite_common'),
+        import_graph.in_package(
+            'nova_lite', 'ironic_lite', 'neutron_lite', 'stacklite'
+        ),
+    ),
+    'neutron_lite imports neither compute nor bare metal': (
+        _every('neutron_lite'),
         import_graph.in_package('nova_lite', 'ironic_lite', 'stacklite'),
+    ),
+    'nova_lite and ironic_lite do not import neutron_lite': (
+        lambda graph: (
+            _every('nova_lite')(graph) + _every('ironic_lite')(graph)
+        ),
+        import_graph.in_package('neutron_lite'),
     ),
     'nova_lite does not import ironic_lite': (
         _every('nova_lite'),

@@ -42,8 +42,14 @@ def bump(
     )
     if result.rowcount:
         return
+    if expected is None:
+        # Gone meanwhile (a concurrent delete: MariaDB's snapshot may
+        # still show the row to a plain read).
+        raise not_found
     current = session.execute(
-        sa.select(model.revision_number).where(model.id == resource_id)
+        sa.select(model.revision_number)
+        .where(model.id == resource_id)
+        .with_for_update()
     ).scalar()
     if current is None:
         raise not_found

@@ -112,3 +112,8 @@ def upgrade() -> None:
         sa.Column('tag', sa.String(255), nullable=False),
         sa.PrimaryKeyConstraint('resource_type', 'resource_id', 'tag'),
     )
+
+
+def downgrade() -> None:
+    for table in ('tags', 'ip_allocations', 'ports', 'subnets', 'networks'):
+        op.drop_table(table)
