@@ -185,6 +185,10 @@ def _shelve_failed(
     """Not shelved: the guest as it was, the task ended with the fault,
     the snapshot deleted."""
     reason = str(exc) or type(exc).__name__
+    if isinstance(exc, NotImplementedError):
+        # The ironic driver writes no snapshot (as upstream's).
+        kind = getattr(driver, 'hypervisor_type', 'virt')
+        reason = f'not supported by the {kind} driver ({reason})'
     LOG.error(
         'Shelve failed: %s; the server is left as it was',
         reason,
