@@ -329,3 +329,31 @@ def test_a_snapshot_without_data_is_unshelved_as_before(client):
         head = handle.read(4096).split(b'\0')[0]
     assert old['id'].encode() in head
     assert _image(old['id']) is None
+
+
+def test_a_snapshot_whose_data_changed_is_not_made_a_disk(client):
+    """The data read back does not match the image's hashes (the file
+    changed in the image store): the unshelve fails and the server stays
+    offloaded, its snapshot kept, the cause in its fault."""
+    uuid = _boot_on(client, C1, 'tampered')['id']
+    assert _action(client, uuid, {'shelve': None}).status_int == 202
+    _wait_status(client, uuid, 'SHELVED_OFFLOADED')
+    image_id = _shelved_image_id(uuid)
+    stored = Path(client.stack.conf.image_store.directory) / image_id
+    data = bytearray(stored.read_bytes())
+    data[-1] ^= 0xFF
+    stored.write_bytes(bytes(data))
+    assert _action(client, uuid, {'unshelve': None}).status_int == 202
+    inst = client.wait(
+        lambda: (
+            (i := _instance(uuid))['task_state'] is None
+            and i['vm_state'] == states.SHELVED_OFFLOADED
+            and i
+        ),
+        'offloaded again',
+    )
+    assert inst['host'] is None
+    assert "does not match the image's" in inst['fault']['message']
+    assert _image(image_id) is not None
+    for host in (C1, C2):
+        assert not _disk(client, host, uuid).exists()
