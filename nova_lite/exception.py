@@ -175,6 +175,14 @@ class ImageUploadFailed(NovaLiteException):
     msg_fmt = 'Could not upload image %(image_id)s: %(reason)s'
 
 
+class ImageDownloadFailed(NovaLiteException):
+    """A compute agent could not read an image's data (an unshelve's
+    snapshot) from the Image API, or the data did not match the
+    image's size and hash."""
+
+    msg_fmt = 'Could not download image %(image_id)s: %(reason)s'
+
+
 class VirtDriverError(NovaLiteException):
     msg_fmt = 'Virt driver error: %(reason)s'
 

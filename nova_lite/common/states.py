@@ -44,6 +44,15 @@ UNPAUSING = 'unpausing'
 SUSPENDING = 'suspending'
 RESUMING = 'resuming'
 SHELVING = 'shelving'
+SHELVING_IMAGE_PENDING_UPLOAD = 'shelving_image_pending_upload'
+SHELVING_IMAGE_UPLOADING = 'shelving_image_uploading'
+#: The task states of a shelve (upstream's: the guest is powered off,
+#: its disk image written, then uploaded).
+SHELVING_TASKS = (
+    SHELVING,
+    SHELVING_IMAGE_PENDING_UPLOAD,
+    SHELVING_IMAGE_UPLOADING,
+)
 SHELVING_OFFLOADING = 'shelving_offloading'
 UNSHELVING = 'unshelving'
 SOFT_DELETING = 'soft-deleting'

@@ -260,7 +260,13 @@ class ComputeManager:
             stale,
         )
         shelve.resume_unshelves(
-            context, self.driver, self.nodes, self.host, stale
+            context,
+            self.conf,
+            self.driver,
+            self.images,
+            self.nodes,
+            self.host,
+            stale,
         )
         if self.conf.shelved_offload_time > 0:
             shelve.offload_due(
@@ -511,7 +517,14 @@ class ComputeManager:
     ) -> None:
         instance = self._current(context, instance, states.SHELVING)
         if instance is not None:
-            shelve.shelve(context, self.conf, self.driver, instance, self.host)
+            shelve.shelve(
+                context,
+                self.conf,
+                self.driver,
+                self.images,
+                instance,
+                self.host,
+            )
 
     @_one_task_per_server
     def shelve_offload_instance(
@@ -537,7 +550,9 @@ class ComputeManager:
                 instance=instance,
             )
             return
-        shelve.unshelve(context, self.driver, instance, self.host)
+        shelve.unshelve(
+            context, self.conf, self.driver, self.images, instance, self.host
+        )
 
     @_one_task_per_server
     def rebuild_server(

@@ -7,7 +7,8 @@ system metadata with the task ``image_snapshot_pending`` or
 as upstream does (``image_snapshot``, ``image_pending_upload`` while the
 driver writes the disk image to a file under
 ``<state_path>/snapshots``, ``image_uploading`` while it streams to the
-Image API, which makes the image ``active``), rotates the backups of the
+Image API, which makes the image ``active``: compute/image_upload.py,
+shared with shelve), rotates the backups of the
 type (the newest ``rotation`` are kept), and ends the task; the server
 keeps its state throughout. Each move is a compare-and-swap from the
 task state: a delete or a state reset meanwhile wins, and the image is
@@ -22,9 +23,6 @@ ERROR (its guest was not touched). A snapshot the agent took and lost
 upload cut short) is deleted.
 """
 
-import contextlib
-import os
-from pathlib import Path
 from typing import Any
 
 from oslo_config import cfg
@@ -34,26 +32,12 @@ from lite_common.context import RequestContext
 from nova_lite.common import instance_ops
 from nova_lite.common import snapshot_meta
 from nova_lite.common import states
+from nova_lite.compute import image_upload
 from nova_lite.compute.image_client import ImageClient
 from nova_lite.objects import instance_action
 from nova_lite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
-
-
-class _Changed(Exception):
-    """The server was deleted or its task changed meanwhile."""
-
-
-class _ImageGone(Exception):
-    """The image was deleted meanwhile (by its owner)."""
-
-
-def _move(instance: Instance, task: str) -> None:
-    expected = instance.task_state
-    instance.task_state = task
-    if not instance_ops.saved(instance, [expected]):
-        raise _Changed()
 
 
 def _end(instance: Instance) -> bool:
@@ -67,33 +51,6 @@ def _end(instance: Instance) -> bool:
         if k not in snapshot_meta.KEYS
     }
     return instance_ops.saved(instance, [expected])
-
-
-def work_dir(conf: cfg.ConfigOpts) -> Path:
-    """Where the disk images are written before their upload (0700)."""
-    path = Path(conf.state_path) / 'snapshots'
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(path, 0o700)
-    return path
-
-
-def _write_and_upload(
-    conf: cfg.ConfigOpts,
-    driver: Any,
-    images: ImageClient,
-    instance: Instance,
-    image_id: str,
-) -> None:
-    _move(instance, states.IMAGE_PENDING_UPLOAD)
-    path = work_dir(conf) / image_id
-    path.unlink(missing_ok=True)
-    try:
-        disk_format = driver.snapshot(instance, path)
-        _move(instance, states.IMAGE_UPLOADING)
-        images.set_format(image_id, disk_format, 'bare')
-        images.upload(image_id, path)
-    finally:
-        path.unlink(missing_ok=True)
 
 
 def rotate(
@@ -147,16 +104,16 @@ def snapshot(
             context, instance.uuid, event, host, resumed=resumed
         ):
             _run(conf, driver, images, instance, image_id)
-    except _Changed:
+    except image_upload.Changed:
         LOG.info(
             'Snapshot %s abandoned: the server was deleted or its task '
             'changed',
             image_id,
             instance=instance,
         )
-        _discard(images, image_id, instance)
+        image_upload.discard(images, image_id, instance)
         return
-    except _ImageGone:
+    except image_upload.ImageGone:
         LOG.info(
             'Snapshot %s abandoned: the image was deleted',
             image_id,
@@ -166,7 +123,7 @@ def snapshot(
         return
     except Exception as exc:
         LOG.error('Snapshot %s failed: %s', image_id, exc, instance=instance)
-        _discard(images, image_id, instance)
+        image_upload.discard(images, image_id, instance)
         _end(instance)
         return
     if backup_type is not None:
@@ -207,27 +164,15 @@ def _run(
     image_id: str,
 ) -> None:
     if instance.task_state == states.IMAGE_SNAPSHOT_PENDING:
-        _move(instance, states.IMAGE_SNAPSHOT)
-    image = images.show(image_id)
-    if image is None:
-        raise _ImageGone()
-    status = image.get('status')
-    if status == 'active':
-        LOG.info(
-            'Snapshot %s was uploaded before', image_id, instance=instance
-        )
-        return
-    if status != 'queued':
-        raise RuntimeError(
-            f'image {image_id} is {status}: an earlier upload was cut short'
-        )
-    _write_and_upload(conf, driver, images, instance, image_id)
-
-
-def _discard(images: ImageClient, image_id: str, instance: Instance) -> None:
-    with contextlib.suppress(Exception):
-        if images.delete(image_id):
-            LOG.info('Image %s deleted', image_id, instance=instance)
+        image_upload.move(instance, states.IMAGE_SNAPSHOT)
+    image_upload.upload_unless_done(
+        conf,
+        driver,
+        images,
+        instance,
+        image_id,
+        (states.IMAGE_PENDING_UPLOAD, states.IMAGE_UPLOADING),
+    )
 
 
 def recover(

@@ -21,7 +21,9 @@ task state             taken up as
 =====================  ================================================
 ``deleting``           the delete is finished
 power tasks            finished (compute/power.py)
-``shelving``...        finished (compute/shelve.py)
+``shelving``...        finished (compute/shelve.py): a ``queued``
+                       snapshot is written again; one whose upload was
+                       cut short fails the shelve (the image deleted)
 ``rebuilding``         the rebuild is carried out (the API stored the
                        new image with the task), unless an evacuation
                        of the server is in progress: that task state is
@@ -68,7 +70,7 @@ AT_START = (
     states.DELETING,
     states.SPAWNING,
     states.SCHEDULING,
-    states.SHELVING,
+    *states.SHELVING_TASKS,
     states.SHELVING_OFFLOADING,
     states.UNSHELVING,
     states.REBUILDING,
@@ -135,7 +137,7 @@ def _take_up(
     if task in power.TASKS:
         power.recover(context, driver, instance, host)
     elif task in (
-        states.SHELVING,
+        *states.SHELVING_TASKS,
         states.SHELVING_OFFLOADING,
     ) or shelve.is_unshelving(instance):
         shelve.recover(context, conf, driver, instance, host)

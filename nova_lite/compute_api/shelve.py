@@ -2,11 +2,12 @@
 Nova's states, refusals and records).
 
 * **shelve** (an active, stopped, paused or suspended server with no
-  task): a snapshot image ``<name>-shelved`` is recorded, and the task
-  ``shelving`` with the image's id in the instance's system metadata in
-  one transaction with the action record; the host's agent powers the
-  guest off and the server is SHELVED (then offloaded at once with
-  ``[DEFAULT]shelved_offload_time = 0``, the default).
+  task): a snapshot image ``<name>-shelved`` is recorded ``queued``
+  (as createImage's), and the task ``shelving`` with the image's id in
+  the instance's system metadata in one transaction with the action
+  record; the host's agent powers the guest off, uploads its disk as
+  the image's data, and the server is SHELVED (then offloaded at once
+  with ``[DEFAULT]shelved_offload_time = 0``, the default).
 * **shelveOffload** (SHELVED): the agent removes the guest and its disk
   and the server is SHELVED_OFFLOADED with host, node and compute_id
   all NULL (its resources free), the one state in which an instance is
@@ -14,7 +15,8 @@ Nova's states, refusals and records).
 * **unshelve** (either): a SHELVED server is started where it is; an
   offloaded one is scheduled again (placed in the same transaction that
   claims its resources) and its disk recreated from the snapshot by its
-  new host. The snapshot is deleted once the server is active.
+  new host (of the snapshot's data: the disk as it was shelved). The
+  snapshot is deleted once the server is active.
 """
 
 from collections.abc import Callable
@@ -172,10 +174,7 @@ class ShelveActions:
         if not inst['host']:
             raise exception.InstanceNotReady(instance_id=inst['uuid'])
         image = snapshots.create(
-            ctx,
-            inst,
-            f'{inst["display_name"] or inst["uuid"]}-shelved',
-            status='active',
+            ctx, inst, f'{inst["display_name"] or inst["uuid"]}-shelved'
         )
         sysmeta = {
             **(inst.get('system_metadata') or {}),

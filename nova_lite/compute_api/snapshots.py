@@ -5,9 +5,8 @@ project, with the properties upstream Nova gives its snapshots
 (``image_type`` ``snapshot`` or ``backup``, ``instance_uuid``,
 ``base_image_ref``, ``user_id``; ``backup_type`` for a backup) so that
 clients and operators find it as they would upstream; the server's
-agent writes its data (compute/snapshot.py) and the Image API makes it
-``active``. A shelve's snapshot is still a record only, ``active`` at
-once (the local disk is what unshelve boots).
+agent writes its data (compute/snapshot.py, compute/shelve.py) and the
+Image API makes it ``active``.
 """
 
 from typing import Any
@@ -37,7 +36,6 @@ def create(
     inst: Row,
     name: str,
     metadata: dict[str, str] | None = None,
-    status: str = 'queued',
     image_type: str = 'snapshot',
 ) -> Row:
     """Record the snapshot image ``name`` of ``inst`` (``metadata``: more
@@ -54,10 +52,10 @@ def create(
     values = {
         'id': uuidutils.generate_uuid(),
         'name': name,
-        'status': status,
+        'status': 'queued',
         'visibility': 'private',
         'owner': inst['project_id'],
-        'size': 0 if status == 'active' else None,
+        'size': None,
         'min_disk': max(base.get('min_disk') or 0, flavor.get('root_gb') or 0),
         'properties': properties,
     }

@@ -136,7 +136,7 @@ driver_opts = [
             ('raw', 'the disk as it is, every byte of its size'),
         ],
         help='Format of the images the local driver uploads for '
-        'createImage and createBackup (upstream: '
+        'createImage, createBackup and shelve (upstream: '
         '[libvirt]snapshot_image_format). The fake driver uploads a '
         'small raw image naming the server.',
     ),

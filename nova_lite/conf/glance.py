@@ -1,7 +1,8 @@
 """``[glance]``: how a compute agent reaches the Image API (nova_lite's
-``/image``, or upstream Glance) to upload the disks of snapshots and
-backups (createImage, createBackup); upstream Nova's group name and
-keystoneauth option names."""
+``/image``, or upstream Glance) to upload the disks of snapshots,
+backups and shelved servers (createImage, createBackup, shelve) and to
+download a shelved server's snapshot when it is unshelved; upstream
+Nova's group name and keystoneauth option names."""
 
 from oslo_config import cfg
 

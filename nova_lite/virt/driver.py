@@ -87,6 +87,20 @@ class ComputeDriver:
         image; an unshelve gives its snapshot) and start it."""
         raise NotImplementedError
 
+    #: Whether the driver makes a guest's disk of an image's data
+    #: (:meth:`spawn_from_disk_image`): an unshelve then downloads its
+    #: snapshot. Others spawn from the image's id.
+    takes_disk_images = False
+
+    def spawn_from_disk_image(
+        self, instance: Any, image_ref: str, path: Path, disk_format: str
+    ) -> None:
+        """Create the guest with the image file at ``path`` (its data,
+        ``raw`` or ``qcow2``; an unshelve's snapshot ``image_ref``) as
+        its disk, grown to the flavor's root disk, and start it; the
+        file is the caller's (it removes it afterwards)."""
+        raise NotImplementedError
+
     def destroy(self, instance: Any, destroy_disks: bool = True) -> None:
         raise NotImplementedError
 
@@ -99,7 +113,7 @@ class ComputeDriver:
 
     def snapshot(self, instance: Any, dest: Path) -> str:
         """Write an image of the guest's disk to the new file ``dest``
-        (createImage, createBackup); its disk format (``raw``,
+        (createImage, createBackup, shelve); its disk format (``raw``,
         ``qcow2``). The guest keeps running."""
         raise NotImplementedError
 

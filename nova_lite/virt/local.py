@@ -14,6 +14,10 @@ without the file is a guest that runs and booted once.
 per boot, power off, pause, suspend and resume (see
 :mod:`nova_lite.virt.local_console`).
 
+An unshelve makes the disk of its snapshot's data (raw, or qcow2
+converted by ``qemu-img``): the disk is then the one shelved, byte for
+byte, its header included.
+
 A rescued guest has ``disk.rescue`` beside its disk (see
 :mod:`nova_lite.virt.local_rescue`); its own disk is left untouched.
 
@@ -201,6 +205,52 @@ class LocalDriver(fake.FakeDriver):
             ),
         )
         LOG.info('Created disk %s', path, instance=instance)
+
+    takes_disk_images = True
+
+    @_one_at_a_time
+    def spawn_from_disk_image(
+        self, instance: Any, image_ref: str, path: Path, disk_format: str
+    ) -> None:
+        """The disk is the image's data (no header written: the image
+        holds the disk as it was, its header included), made beside
+        the final name and renamed, grown sparsely to the flavor's root
+        disk."""
+        self.wait_spawn_seconds()
+        disk = self.disk_path(instance.uuid)
+        disk.parent.mkdir(parents=True, exist_ok=True)
+        part = disk.with_name('disk.unshelve')
+        part.unlink(missing_ok=True)
+        try:
+            if disk_format == 'qcow2':
+                local_snapshot.to_raw(path, part)
+            elif disk_format == 'raw':
+                sparse_copy(path, part)
+            else:
+                raise exception.VirtDriverError(
+                    reason=f'cannot make a disk of a {disk_format} image'
+                )
+            with open(part, 'rb+') as made:
+                wanted = instance.root_gb * 1024**3
+                if os.fstat(made.fileno()).st_size < wanted:
+                    made.truncate(wanted)
+                os.fsync(made.fileno())
+            os.replace(part, disk)
+        finally:
+            part.unlink(missing_ok=True)
+        self._console(
+            instance.uuid,
+            *local_console.boot_lines(
+                1, f'snapshot {image_ref}', self._disk_hostname(instance.uuid)
+            ),
+        )
+        LOG.info(
+            'Created disk %s from image %s (%s)',
+            disk,
+            image_ref,
+            disk_format,
+            instance=instance,
+        )
 
     @staticmethod
     def _write_disk(path: Path, instance: Any, image_ref: str) -> None:

@@ -69,6 +69,7 @@ def test_shelve_offloads_and_unshelve_spawns_from_the_snapshot(client):
     assert image['name'] == 'shelf-shelved'
     assert image['properties']['instance_uuid'] == uuid
     assert image['properties']['image_type'] == 'snapshot'
+    assert image['status'] == 'active' and image['size'] > 0
 
     # Unshelve on the other host (the only enabled one).
     client.ok(
@@ -95,9 +96,11 @@ def test_shelve_offloads_and_unshelve_spawns_from_the_snapshot(client):
     disk = _disk(client, C2, uuid)
     with disk.open('rb') as handle:  # (1 GiB, sparse: its start only)
         header = json.loads(handle.read(4096).split(b'\0')[0])
+    # The disk shelved, its header included: it names the image the
+    # server was booted from, not the snapshot.
     assert header == {
         'instance': uuid,
-        'image': image['id'],
+        'image': client.image,
         'hostname': inst['hostname'],
     }
     assert 'shelved_image_id' not in inst['system_metadata']

@@ -670,8 +670,8 @@ def test_pause_suspend_shelve_unshelve_elsewhere_rebuild_and_events(
     cloud, setup
 ):
     """pause, suspend, shelve (offloaded: no host, no disk, compute_id
-    NULL), unshelve onto another host (disk back from the snapshot, the
-    links set together), rebuild, createImage, and each in ``server
+    NULL), unshelve onto another host (the disk back from the snapshot's
+    data, the links set together), rebuild, createImage, and each in ``server
     event list``, with the real CLI."""
     server, source = _boot(cloud, setup, 'shelf')
     name = f'mv-{setup["suffix"]}-shelf'
@@ -696,6 +696,7 @@ def test_pause_suspend_shelve_unshelve_elsewhere_rebuild_and_events(
     assert (row.host, row.node, row.compute_id) == (None, None, None), row
     assert not cloud.disk_path(source, server).exists()
     [snapshot] = cloud.openstack('image', 'list', '--name', f'{name}-shelved')
+    assert snapshot['Status'] == 'active', snapshot
 
     scenario.set_compute_enabled(cloud, source, enabled=False)
     try:
@@ -706,7 +707,9 @@ def test_pause_suspend_shelve_unshelve_elsewhere_rebuild_and_events(
     assert dest != source
     host, _node, compute_id = _placement(cloud, server)
     assert (host, compute_id) == (dest, _node_id(cloud, dest))
-    assert _header_image(cloud, dest, server) == snapshot['ID']
+    # The disk shelved (uploaded as the snapshot's data), its header
+    # included: it names the image the server was booted from.
+    assert _header_image(cloud, dest, server) == setup['image']
     assert cloud.openstack('image', 'list', '--name', f'{name}-shelved') == []
 
     image = scenario.create_image(cloud, f'mv-rebuild-{setup["suffix"]}')
