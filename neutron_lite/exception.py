@@ -176,5 +176,7 @@ class RevisionNumberConstraintFailed(NeutronLiteException):
 
 
 class PolicyNotAuthorized(NeutronLiteException):
-    message = 'rule:%(action)s is disallowed by policy'
+    #: ``rule``: the rules checked, as Neutron names them
+    #: (``rule:create_network``, ``(rule:a and rule:a:b)``).
+    message = '%(rule)s is disallowed by policy'
     code = 403

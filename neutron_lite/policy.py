@@ -54,4 +54,4 @@ def authorize(
 ) -> None:
     """:raises PolicyNotAuthorized: (Neutron's 403)."""
     if not allowed(enforcer, context, action, target):
-        raise exception.PolicyNotAuthorized(action=action)
+        raise exception.PolicyNotAuthorized(rule=f'rule:{action}')

@@ -39,6 +39,7 @@ from stacklite import baremetal  # noqa: E402
 from stacklite import baremetal_emulate  # noqa: E402
 from stacklite import baremetal_pool  # noqa: E402
 from stacklite import emulated_machines  # noqa: E402
+from stacklite import networking  # noqa: E402
 
 LOG = logging.getLogger(__name__)
 
@@ -77,6 +78,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         type=int,
         default=6385,
         help='Port of the Bare Metal API (default 6385).',
+    )
+    parser.add_argument(
+        '--network-port',
+        type=int,
+        default=networking.DEFAULT_PORT,
+        help='Port of the Networking API, neutron-lite-server (default '
+        f'{networking.DEFAULT_PORT}).',
+    )
+    parser.add_argument(
+        '--no-networking',
+        action='store_true',
+        help='No Networking API (neutron-lite-server).',
     )
     parser.add_argument(
         '--no-baremetal',
@@ -210,6 +223,7 @@ def _cloud(
     baremetal_url: str | None,
     user: str | None,
     password: str | None,
+    network_url: str | None = None,
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {
         # There is no identity service; these only satisfy the clients'
@@ -221,6 +235,8 @@ def _cloud(
     }
     if baremetal_url is not None:
         entry['baremetal_endpoint_override'] = baremetal_url
+    if network_url is not None:
+        entry['network_endpoint_override'] = network_url
     if user is None:
         entry.update(auth_type='none', auth={'endpoint': f'{api_url}/v2.1'})
     else:
@@ -240,16 +256,21 @@ def write_clouds_yaml(
     api_url: str,
     baremetal_url: str | None,
     users: dict[str, str] | None,
+    network_url: str | None = None,
 ) -> Path:
     if users is None:
-        clouds = {'stacklite': _cloud(api_url, baremetal_url, None, None)}
+        clouds = {
+            'stacklite': _cloud(
+                api_url, baremetal_url, None, None, network_url
+            )
+        }
     else:
         clouds = {
             'stacklite': _cloud(
-                api_url, baremetal_url, 'admin', users['admin']
+                api_url, baremetal_url, 'admin', users['admin'], network_url
             ),
             'stacklite-demo': _cloud(
-                api_url, baremetal_url, 'demo', users['demo']
+                api_url, baremetal_url, 'demo', users['demo'], network_url
             ),
         }
     path = state / 'clouds.yaml'
@@ -354,6 +375,7 @@ def build(
     args: argparse.Namespace,
     state: Path,
     bm_conf: cfg.ConfigOpts | None,
+    net_conf: cfg.ConfigOpts | None = None,
 ) -> lite_service.Launcher:
     db_api.configure(conf)
     migration.db_sync(db_api.get_engine())
@@ -369,6 +391,9 @@ def build(
             )
         )
     launcher.add(api_svc.api_server(conf))
+    if net_conf is not None:
+        for runnable in networking.build(net_conf):
+            launcher.add(runnable)
     if bm_conf is not None:
         for runnable in baremetal.build(bm_conf, launcher):
             launcher.add(runnable)
@@ -395,8 +420,11 @@ def _usage(
     identity_kind: str,
     emulated: int = 0,
     identity_url: str | None = None,
+    network_url: str | None = None,
 ) -> str:
     bm = f', Bare Metal API {baremetal_url}' if baremetal_url else ''
+    if network_url:
+        bm += f', Networking API {network_url}'
     who = {
         'noauth': ' (no authentication)',
         'http_basic': ' (http_basic authentication)',
@@ -417,6 +445,12 @@ def _usage(
         '  openstack server create --flavor m1.small --image cirros '
         '--no-network vm1\n'
         '  openstack server list\n'
+        + (
+            '  openstack network create net1 && openstack subnet create '
+            '--network net1 --subnet-range 10.0.0.0/24 sub1\n'
+            if network_url
+            else ''
+        )
         + (
             '  openstack quota show && openstack availability zone list\n'
             if keystone
@@ -505,6 +539,11 @@ def main(argv: list[str] | None = None) -> int:
     baremetal.configure_image_service(conf, f'{api_url}/image', users)
     bm_url = None
     bm_conf = None
+    net_url = None
+    net_conf = None
+    if not args.no_networking:
+        net_url = f'http://{args.api_host}:{args.network_port}'
+        net_conf = networking.configure(args, state, conf, _oslo_argv(args))
     if not args.no_baremetal:
         bm_url = f'http://{args.api_host}:{args.baremetal_port}'
         bm_conf = baremetal.configure(args, state, conf, _oslo_argv(args))
@@ -523,6 +562,11 @@ def main(argv: list[str] | None = None) -> int:
                 if bm_conf
                 else []
             ),
+            *(
+                private.sqlite_files(net_conf.database.connection)
+                if net_conf
+                else []
+            ),
         ]
     )
 
@@ -530,16 +574,16 @@ def main(argv: list[str] | None = None) -> int:
         keystone = None
         if args.identity == 'keystone':
             keystone = aio_identity.configure(
-                conf, bm_conf, args, state, api_url, bm_url
+                conf, bm_conf, args, state, api_url, bm_url, net_conf, net_url
             )
-        launcher = build(conf, args, state, bm_conf)
+        launcher = build(conf, args, state, bm_conf, net_conf)
         if keystone is not None:
             launcher.runnables.insert(0, keystone)  # the APIs need it
             keystone.on_give_up = lambda: launcher.request_stop(1)
             clouds = aio_identity.write_client_files(state, keystone)
             connect = aio_identity.connector(clouds)
         else:
-            clouds = write_clouds_yaml(state, api_url, bm_url, users)
+            clouds = write_clouds_yaml(state, api_url, bm_url, users, net_url)
             write_novarc(state, api_url, users)
             connect = baremetal_pool.basic_connector(
                 api_url, bm_url or '', users
@@ -577,6 +621,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.identity,
                     args.baremetal_emulate,
                     keystone.auth_url if keystone else None,
+                    net_url,
                 ),
             )
         )

@@ -70,15 +70,17 @@ def configure(
     state: Path,
     api_url: str,
     baremetal_url: str | None,
+    net_conf: cfg.ConfigOpts | None = None,
+    network_url: str | None = None,
 ) -> identity.Keystone:
     """Keystone, spawned (it sets itself up while the all-in-one
-    builds its services; the Launcher's start waits for it), and both
-    APIs set to validate its tokens."""
+    builds its services; the Launcher's start waits for it), and every
+    API set to validate its tokens."""
     keystone = identity.Keystone(
         state,
         args.api_host,
         args.identity_port,
-        identity.catalog(api_url, baremetal_url),
+        identity.catalog(api_url, baremetal_url, network_url),
         # keystone.log rotates as the all-in-one's own log.
         {name: conf[name] for name in LOG_OPTIONS},
     )
@@ -92,6 +94,8 @@ def configure(
         # lets act on every node with this option.
         bm_conf.set_override('rbac_service_role_elevated_access', True)
         configure_image_service(bm_conf, keystone)
+    if net_conf is not None:
+        identity.configure_authtoken(net_conf, keystone, 'neutron')
     if args.baremetal_nodes or args.baremetal_emulate:
         configure_ironic_driver(conf, keystone)
     keystone.spawn()

@@ -51,14 +51,15 @@ REGION = 'RegionOne'
 DOMAIN = 'Default'
 SERVICE_PROJECT = 'service'
 #: The service users, one per API validating tokens.
-SERVICE_USERS = ('nova', 'ironic')
-#: Their roles in the service project. Both are also admins, as
-#: devstack makes them: ironic's conductor reads the image a server
+SERVICE_USERS = ('nova', 'ironic', 'neutron')
+#: Their roles in the service project. nova and ironic are also admins,
+#: as devstack makes them: ironic's conductor reads the image a server
 #: boots from and nova's agents upload snapshots, whichever project
 #: owns the image (``[glance]`` of each).
 SERVICE_ROLES = {
     'nova': ('service', 'admin'),
     'ironic': ('service', 'admin'),
+    'neutron': ('service',),
 }
 #: Users of people: name -> (project, roles).
 PEOPLE = {'demo': ('demo', ('member', 'reader'))}
@@ -77,15 +78,20 @@ class Endpoint:
     url: str
 
 
-def catalog(api_url: str, baremetal_url: str | None) -> list[Endpoint]:
+def catalog(
+    api_url: str, baremetal_url: str | None, network_url: str | None = None
+) -> list[Endpoint]:
     """The all-in-one's endpoints: the Compute API, the image API it
-    mounts at ``/image``, and the Bare Metal API if it runs."""
+    mounts at ``/image``, and the Bare Metal and Networking APIs if
+    they run."""
     endpoints = [
         Endpoint('compute', 'nova', f'{api_url}/v2.1'),
         Endpoint('image', 'glance', f'{api_url}/image'),
     ]
     if baremetal_url is not None:
         endpoints.append(Endpoint('baremetal', 'ironic', baremetal_url))
+    if network_url is not None:
+        endpoints.append(Endpoint('network', 'neutron', network_url))
     return endpoints
 
 

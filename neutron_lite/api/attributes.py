@@ -22,7 +22,13 @@ NO_DEFAULT = object()
 
 
 class Invalid(ValueError):
-    """A value an attribute refuses; the text is the reason."""
+    """A value an attribute's validator refuses; the text is the reason
+    (``Invalid input for <attr>. Reason: <text>.``, HTTPBadRequest)."""
+
+
+class Unconvertible(ValueError):
+    """A value that cannot be converted to the attribute's type
+    (``Invalid input for operation: <text>.``, InvalidInput)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,7 +54,7 @@ def to_boolean(value: Any) -> bool:
             return strutils.bool_from_string(value, strict=True)
         except ValueError:
             pass
-    raise Invalid(f"'{value}' is not a valid boolean value")
+    raise Unconvertible(f"'{value}' cannot be converted to boolean")
 
 
 def string(limit: int) -> Convert:
@@ -74,11 +80,11 @@ def optional_string(limit: int) -> Convert:
 def to_int(low: int | None = None, high: int | None = None) -> Convert:
     def convert(value: Any) -> int:
         if isinstance(value, bool):
-            raise Invalid(f"'{value}' is not an integer")
+            raise Unconvertible(f"'{value}' is not an integer")
         try:
             number = int(value)
         except (TypeError, ValueError):
-            raise Invalid(f"'{value}' is not an integer") from None
+            raise Unconvertible(f"'{value}' is not an integer") from None
         if (low is not None and number < low) or (
             high is not None and number > high
         ):
@@ -106,7 +112,7 @@ def to_dict(value: Any) -> dict[str, Any]:
 def one_of(*choices: Any) -> Convert:
     def convert(value: Any) -> Any:
         if value not in choices:
-            raise Invalid(f"'{value}' is not in {list(choices)}")
+            raise Invalid(f'{value} is not in valid_values')
         return value
 
     return convert
@@ -178,7 +184,20 @@ def _converted(attribute: Attribute, value: Any) -> Any:
         return value
     try:
         return attribute.convert(value)
+    except Unconvertible as exc:
+        raise exception.InvalidInput(error_message=str(exc)) from None
     except Invalid as exc:
         raise bad_request(
             f'Invalid input for {attribute.name}. Reason: {exc}.'
         ) from None
+
+
+def mac_address(value: Any) -> str:
+    text = str(value).lower() if isinstance(value, str) else ''
+    parts = text.split(':')
+    valid = len(parts) == 6 and all(
+        len(p) == 2 and all(c in '0123456789abcdef' for c in p) for p in parts
+    )
+    if not valid or int(parts[0], 16) & 1 or text == '00:00:00:00:00:00':
+        raise Invalid(f"'{value}' is not a valid MAC address")
+    return text

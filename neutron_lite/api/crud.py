@@ -53,10 +53,11 @@ def check_attributes(
     values: Row,
     target: Row,
 ) -> None:
-    """``action``: create or update. 403 for an attribute with a policy
-    of its own that the caller fails, when the request sets it (to
-    another value than its default, on create)."""
-    util.authorize(req, f'{action}_{resource.name}', target)
+    """``action``: create or update. 403 unless the caller passes the
+    action's rule and the rule of each attribute with a policy of its
+    own that the request sets (to another value than its default, on
+    create), with Neutron's message naming every rule checked."""
+    rules = [f'{action}_{resource.name}']
     for name, value in values.items():
         attribute = resource.attributes.get(name)
         if attribute is None or not attribute.enforce_policy:
@@ -64,7 +65,13 @@ def check_attributes(
         # (Neutron's rule: an attribute set to its default is not set)
         if action == 'create' and value == attribute.default:
             continue
-        util.authorize(req, f'{action}_{resource.name}:{name}', target)
+        rules.append(f'{action}_{resource.name}:{name}')
+    if all(util.allowed(req, rule, target) for rule in rules):
+        return
+    described = f'rule:{rules[0]}'
+    for rule in rules[1:]:
+        described = f'({described} and rule:{rule})'
+    raise exception.PolicyNotAuthorized(rule=described)
 
 
 def list_items(
@@ -153,7 +160,13 @@ def project_of(req: webob.Request, values: Row) -> str:
         raise exception.HTTPBadRequest(
             msg="'project_id' and 'tenant_id' do not match"
         )
-    chosen = project or tenant or util.context(req).project_id or ''
+    context = util.context(req)
+    chosen = project or tenant or context.project_id or ''
+    if chosen != context.project_id and not context.is_admin:
+        raise exception.HTTPBadRequest(
+            msg="Specifying 'project_id' other than the authenticated "
+            'project in request is not allowed for the current user.'
+        )
     return str(chosen)
 
 

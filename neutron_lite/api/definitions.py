@@ -75,7 +75,7 @@ NETWORK = _map(
     Attribute(
         'provider:network_type',
         allow_post=True,
-        convert=a.one_of('flat', 'vlan', 'local'),
+        convert=a.string(255),
         enforce_policy=True,
         admin_read=True,
     ),
@@ -89,7 +89,7 @@ NETWORK = _map(
     Attribute(
         'provider:segmentation_id',
         allow_post=True,
-        convert=a.to_int(1, 4094),
+        convert=a.to_int(),
         enforce_policy=True,
         admin_read=True,
     ),
@@ -189,7 +189,7 @@ PORT = _map(
         'mac_address',
         allow_post=True,
         allow_put=True,
-        convert=a.string(32),
+        convert=a.mac_address,
         enforce_policy=True,
     ),
     Attribute(

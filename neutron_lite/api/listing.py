@@ -101,7 +101,8 @@ def _limit(value: str | None, max_limit: int) -> int | None:
         ) from None
     if limit < 0:
         raise _bad(f"Limit must be an integer 0 or greater and not '{value}'")
-    return min(limit, max_limit) if limit else max_limit
+    # (0: no limit, as upstream; a page is never above max_limit)
+    return min(limit, max_limit) if limit else None
 
 
 def fields(req: webob.Request) -> list[str]:
@@ -125,6 +126,7 @@ def links(
     """The ``next`` / ``previous`` links of a page (Neutron's)."""
     if request.limit is None or not items:
         return []
+    assert request.limit is not None
     params = [
         (k, v)
         for k, v in req.GET.items()
@@ -143,15 +145,16 @@ def links(
         return url + '?' + urllib.parse.urlencode(query_params)
 
     first, last = items[0]['id'], items[-1]['id']
+    # Upstream's links: ``next`` after a full page (even when nothing
+    # follows), ``previous`` always (the first page's too).
     found: list[dict[str, str]] = []
     if request.page_reverse:
+        if request.marker:
+            found.append({'href': href(last, False), 'rel': 'next'})
         if len(items) >= request.limit:
             found.append({'href': href(first, True), 'rel': 'previous'})
-        if request.marker:
-            found.insert(0, {'href': href(last, False), 'rel': 'next'})
         return found
     if len(items) >= request.limit:
         found.append({'href': href(last, False), 'rel': 'next'})
-    if request.marker:
-        found.append({'href': href(first, True), 'rel': 'previous'})
+    found.append({'href': href(first, True), 'rel': 'previous'})
     return found

@@ -46,8 +46,12 @@ def body(req: webob.Request) -> Any:
     """The JSON body (400 in Neutron's words when it is not JSON)."""
     try:
         return json_body.read(req)
-    except webob.exc.HTTPException as exc:
-        raise exception.HTTPBadRequest(msg=str(exc.explanation or exc.detail))
+    except webob.exc.HTTPRequestEntityTooLarge:
+        raise
+    except webob.exc.HTTPException:
+        raise exception.HTTPBadRequest(
+            msg='Body contains invalid data'
+        ) from None
 
 
 def authorize(req: webob.Request, action: str, target: dict[str, Any]) -> None:

@@ -20,6 +20,8 @@ from neutron_lite.api import views
 from neutron_lite.db import networks as db
 
 Row = dict[str, Any]
+NETWORK_TYPES = ('local', 'flat', 'vlan')
+MAX_VLAN = 4094
 
 
 def target(req: webob.Request, row: Row) -> Row:
@@ -41,6 +43,15 @@ def _segment(values: Row) -> Row:
     kind = values.pop('provider:network_type', None)
     physnet = values.pop('provider:physical_network', None)
     segment = values.pop('provider:segmentation_id', None)
+    if kind is not None and kind not in NETWORK_TYPES:
+        raise exception.InvalidInput(
+            error_message=f"network_type value '{kind}' not supported"
+        )
+    if segment is not None and not 1 <= segment <= MAX_VLAN:
+        raise exception.InvalidInput(
+            error_message=f'segmentation_id out of range (1 through '
+            f'{MAX_VLAN})'
+        )
     if kind is None:
         if physnet is not None or segment is not None:
             raise exception.InvalidInput(error_message='network_type required')

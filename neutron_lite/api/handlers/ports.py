@@ -77,8 +77,6 @@ def _columns(values: Row) -> Row:
     for name, column in _BINDING.items():
         if name in values:
             columns[column] = values[name]
-    if 'mac_address' in columns:
-        columns['mac_address'] = addresses.valid_mac(columns['mac_address'])
     if 'binding_host_id' in columns:
         bound = bool(columns['binding_host_id'])
         columns['binding_vif_type'] = BOUND_VIF_TYPE if bound else 'unbound'

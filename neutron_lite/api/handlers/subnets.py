@@ -132,7 +132,7 @@ def create_subnet(req: webob.Request) -> webob.Response:
     if not values.get('cidr'):
         raise exception.BadRequest(
             resource='subnets',
-            msg='a cidr must be specified in the absence of a subnet pool',
+            msg='a subnetpool must be specified in the absence of a cidr',
         )
     version = values['ip_version']
     network_cidr = addresses.parse_cidr(values['cidr'], version)
