@@ -39,6 +39,7 @@ UNITS = (
     'nova-lite-compute',
     'ironic-lite-api',
     'ironic-lite-conductor',
+    'neutron-lite-server',
 )
 
 
@@ -51,7 +52,8 @@ class Site:
         self.tmp = tmp
         self.run_dir = tmp / 'units-run'
         self.databases = {
-            name: f'{name}_{suffix}' for name in ('keystone', 'nova', 'ironic')
+            name: f'{name}_{suffix}'
+            for name in ('keystone', 'nova', 'ironic', 'neutron')
         }
         self.vhosts = {
             name: f'{name}_mq_{suffix}' for name in ('nova', 'ironic')
@@ -71,6 +73,7 @@ class Site:
             'KEYSTONE_PORT': str(support.free_port()),
             'NOVA_API_PORT': str(support.free_port()),
             'IRONIC_API_PORT': str(support.free_port()),
+            'NEUTRON_API_PORT': str(support.free_port()),
             'PREFIX': sys.prefix,
             'ETC': str(tmp / 'etc'),
             'VAR_LIB': str(tmp / 'var' / 'lib'),
@@ -78,11 +81,13 @@ class Site:
             'KEYSTONE_DB': self.databases['keystone'],
             'NOVA_DB': self.databases['nova'],
             'IRONIC_DB': self.databases['ironic'],
+            'NEUTRON_DB': self.databases['neutron'],
             'NOVA_MQ': self.vhosts['nova'],
             'IRONIC_MQ': self.vhosts['ironic'],
             'KEYSTONE_USER': user,
             'NOVA_USER': user,
             'IRONIC_USER': user,
+            'NEUTRON_USER': user,
             'STANDIN_RUN_DIR': str(self.run_dir),
             'PATH': f'{bin_dir}:{Path(sys.executable).parent}:'
             f'{os.environ["PATH"]}',
@@ -159,6 +164,9 @@ def test_the_guide_has_runnable_blocks_for_every_step():
         'systemctl enable --now nova-lite-compute',
         'openstack server create',
         'openstack baremetal node provide',
+        'neutron-lite-db-manage',
+        'systemctl enable --now neutron-lite-server',
+        'subnet create',
     ):
         assert step in text, step
 
