@@ -28,7 +28,7 @@ def _filter_value(column: Any, text: str) -> Any:
     if python_type is bool:
         try:
             return attributes.to_boolean(text)
-        except attributes.Invalid as exc:
+        except (attributes.Invalid, attributes.Unconvertible) as exc:
             raise _bad(f'Invalid input for filter: {exc}') from None
     if python_type is int:
         try:

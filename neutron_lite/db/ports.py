@@ -192,17 +192,26 @@ def update(
     fixed_ips: list[dict[str, Any]] | None = None,
     expected: int | None = None,
 ) -> dict[str, Any]:
-    """``fixed_ips``: the port's new addresses (the others are freed)."""
+    """``fixed_ips``: the port's new addresses (the others are freed).
+
+    :raises MacAddressInUse: a new MAC another port of the network has.
+    """
     with db_api.context_manager.writer.using(context) as session:
         port = _one(session, context, port_id)
-        resources.bump(
-            session,
-            P,
-            port_id,
-            values,
-            expected,
-            exception.PortNotFound(port_id=port_id),
-        )
+        try:
+            with session.begin_nested():
+                resources.bump(
+                    session,
+                    P,
+                    port_id,
+                    values,
+                    expected,
+                    exception.PortNotFound(port_id=port_id),
+                )
+        except db_exc.DBDuplicateEntry:
+            raise exception.MacAddressInUse(
+                net_id=port.network_id, mac=values.get('mac_address')
+            ) from None
         if fixed_ips is not None:
             ipam.release(session, port_id)
             ipam.allocate(
