@@ -46,6 +46,28 @@ class Resource:
         return item
 
 
+def on_network(project: str, network: Row) -> Row:
+    """The policy target of a subnet or port of ``project`` on
+    ``network`` (a network's row, or a subnet's or port's with the
+    ``network_*`` fields the database adds)."""
+    owner = network.get('network_project_id', network.get('project_id'))
+    return {
+        'project_id': project,
+        'tenant_id': project,
+        'network:project_id': owner,
+        'network:tenant_id': owner,
+        'network:shared': network.get('network_shared', network.get('shared')),
+        'network:router:external': network.get(
+            'network_external', network.get('external')
+        ),
+    }
+
+
+def on_its_network(req: webob.Request, row: Row) -> Row:
+    """The policy target of a subnet or port row."""
+    return on_network(row['project_id'], row)
+
+
 def check_attributes(
     req: webob.Request,
     resource: Resource,

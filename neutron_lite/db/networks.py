@@ -101,60 +101,24 @@ def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     return get(context, network_id)
 
 
-def _one(session: Any, context: RequestContext, network_id: str) -> Any:
-    found = session.execute(
-        sa.select(N).where(N.id == network_id, visible(context))
-    ).scalar()
-    if found is None:
-        raise exception.NetworkNotFound(net_id=network_id)
-    return found
-
-
-@db_api.retried
 def get(context: RequestContext, network_id: str) -> dict[str, Any]:
     """:raises NetworkNotFound: no such network, or not seen."""
-    with db_api.context_manager.reader.using(context) as session:
-        result = resources.row(_one(session, context, network_id))
-        _with_children(session, [result])
-    return result
+    return resources.get(context, TABLE, network_id)
 
 
-@db_api.retried
 def list_(
     context: RequestContext, request: query.ListRequest
 ) -> list[dict[str, Any]]:
-    with db_api.context_manager.reader.using(context) as session:
-        select = query.apply(
-            sa.select(N).where(visible(context)),
-            N,
-            KIND,
-            COLUMNS,
-            request,
-            session,
-        )
-        rows = [resources.row(n) for n in session.execute(select).scalars()]
-        _with_children(session, rows)
-    return rows
+    return resources.list_rows(context, TABLE, request)
 
 
-@db_api.retried
 def update(
     context: RequestContext,
     network_id: str,
     values: dict[str, Any],
     expected: int | None = None,
 ) -> dict[str, Any]:
-    with db_api.context_manager.writer.using(context) as session:
-        _one(session, context, network_id)
-        resources.bump(
-            session,
-            N,
-            network_id,
-            values,
-            expected,
-            exception.NetworkNotFound(net_id=network_id),
-        )
-    return get(context, network_id)
+    return resources.update(context, TABLE, network_id, values, expected)
 
 
 @db_api.retried
@@ -166,7 +130,7 @@ def delete(
     :raises NetworkInUse: a port is on it.
     """
     with db_api.context_manager.writer.using(context) as session:
-        network = _one(session, context, network_id)
+        network = resources.one(session, context, TABLE, network_id)
         resources.check_revision(network.revision_number, expected)
         in_use = session.execute(
             sa.select(models.Port.id)
@@ -215,3 +179,6 @@ def owners(session: Any, network_ids: list[str]) -> dict[str, dict[str, Any]]:
         }
         for r in rows
     }
+
+
+TABLE = resources.Table(N, KIND, COLUMNS, visible, not_found, _with_children)

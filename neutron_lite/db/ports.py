@@ -151,37 +151,17 @@ def create(
     return get(context, port_id)
 
 
-def _one(session: Any, context: RequestContext, port_id: str) -> Any:
-    found = session.execute(
-        sa.select(P).where(P.id == port_id, visible(context))
-    ).scalar()
-    if found is None:
-        raise exception.PortNotFound(port_id=port_id)
-    return found
-
-
-@db_api.retried
 def get(context: RequestContext, port_id: str) -> dict[str, Any]:
-    with db_api.context_manager.reader.using(context) as session:
-        result = resources.row(_one(session, context, port_id))
-        _with_children(session, [result])
-    return result
+    return resources.get(context, TABLE, port_id)
 
 
-@db_api.retried
 def list_(
     context: RequestContext,
     request: query.ListRequest,
     fixed_ips: list[str] | None = None,
 ) -> list[dict[str, Any]]:
-    with db_api.context_manager.reader.using(context) as session:
-        select = sa.select(P).where(visible(context))
-        if fixed_ips:
-            select = select.where(_fixed_ip_filter(fixed_ips))
-        select = query.apply(select, P, KIND, COLUMNS, request, session)
-        rows = [resources.row(p) for p in session.execute(select).scalars()]
-        _with_children(session, rows)
-    return rows
+    where = _fixed_ip_filter(fixed_ips) if fixed_ips else None
+    return resources.list_rows(context, TABLE, request, where)
 
 
 @db_api.retried
@@ -197,7 +177,7 @@ def update(
     :raises MacAddressInUse: a new MAC another port of the network has.
     """
     with db_api.context_manager.writer.using(context) as session:
-        port = _one(session, context, port_id)
+        port = resources.one(session, context, TABLE, port_id)
         try:
             with session.begin_nested():
                 resources.bump(
@@ -230,7 +210,7 @@ def delete(
     context: RequestContext, port_id: str, expected: int | None = None
 ) -> None:
     with db_api.context_manager.writer.using(context) as session:
-        port = _one(session, context, port_id)
+        port = resources.one(session, context, TABLE, port_id)
         resources.check_revision(port.revision_number, expected)
         ipam.release(session, port_id)
         tags.remove_all(session, KIND, port_id)
@@ -239,3 +219,6 @@ def delete(
 
 def not_found(item_id: str) -> exception.NeutronLiteException:
     return exception.PortNotFound(port_id=item_id)
+
+
+TABLE = resources.Table(P, KIND, COLUMNS, visible, not_found, _with_children)

@@ -105,39 +105,14 @@ def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     return get(context, subnet_id)
 
 
-def _one(session: Any, context: RequestContext, subnet_id: str) -> Any:
-    found = session.execute(
-        sa.select(S).where(S.id == subnet_id, visible(context))
-    ).scalar()
-    if found is None:
-        raise exception.SubnetNotFound(subnet_id=subnet_id)
-    return found
-
-
-@db_api.retried
 def get(context: RequestContext, subnet_id: str) -> dict[str, Any]:
-    with db_api.context_manager.reader.using(context) as session:
-        result = resources.row(_one(session, context, subnet_id))
-        _with_tags(session, [result])
-    return result
+    return resources.get(context, TABLE, subnet_id)
 
 
-@db_api.retried
 def list_(
     context: RequestContext, request: query.ListRequest
 ) -> list[dict[str, Any]]:
-    with db_api.context_manager.reader.using(context) as session:
-        select = query.apply(
-            sa.select(S).where(visible(context)),
-            S,
-            KIND,
-            COLUMNS,
-            request,
-            session,
-        )
-        rows = [resources.row(s) for s in session.execute(select).scalars()]
-        _with_tags(session, rows)
-    return rows
+    return resources.list_rows(context, TABLE, request)
 
 
 def of_network(session: Any, network_id: str) -> list[dict[str, Any]]:
@@ -152,24 +127,13 @@ def of_network(session: Any, network_id: str) -> list[dict[str, Any]]:
     ]
 
 
-@db_api.retried
 def update(
     context: RequestContext,
     subnet_id: str,
     values: dict[str, Any],
     expected: int | None = None,
 ) -> dict[str, Any]:
-    with db_api.context_manager.writer.using(context) as session:
-        _one(session, context, subnet_id)
-        resources.bump(
-            session,
-            S,
-            subnet_id,
-            values,
-            expected,
-            exception.SubnetNotFound(subnet_id=subnet_id),
-        )
-    return get(context, subnet_id)
+    return resources.update(context, TABLE, subnet_id, values, expected)
 
 
 @db_api.retried
@@ -178,7 +142,7 @@ def delete(
 ) -> None:
     """:raises SubnetInUse: a port has an address of it."""
     with db_api.context_manager.writer.using(context) as session:
-        subnet = _one(session, context, subnet_id)
+        subnet = resources.one(session, context, TABLE, subnet_id)
         resources.check_revision(subnet.revision_number, expected)
         in_use = session.execute(
             sa.select(models.IPAllocation.ip_address)
@@ -201,3 +165,6 @@ def delete(
 
 def not_found(item_id: str) -> exception.NeutronLiteException:
     return exception.SubnetNotFound(subnet_id=item_id)
+
+
+TABLE = resources.Table(S, KIND, COLUMNS, visible, not_found, _with_tags)

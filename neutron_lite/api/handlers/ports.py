@@ -31,15 +31,7 @@ _BINDING = {
 BOUND_VIF_TYPE = 'other'
 
 
-def target(req: webob.Request, row: Row) -> Row:
-    return {
-        'project_id': row['project_id'],
-        'tenant_id': row['project_id'],
-        'network:project_id': row['network_project_id'],
-        'network:tenant_id': row['network_project_id'],
-        'network:shared': row['network_shared'],
-        'network:router:external': row['network_external'],
-    }
+target = crud.on_its_network
 
 
 RESOURCE = crud.Resource(
@@ -89,14 +81,7 @@ def create_port(req: webob.Request) -> webob.Response:
     values = crud.parse(req, RESOURCE, create=True)
     project = crud.project_of(req, values)
     network = networks_db.get(util.context(req), values['network_id'])
-    target_ = {
-        'project_id': project,
-        'tenant_id': project,
-        'network:project_id': network['project_id'],
-        'network:tenant_id': network['project_id'],
-        'network:shared': network['shared'],
-        'network:router:external': network['external'],
-    }
+    target_ = crud.on_network(project, network)
     crud.check_attributes(req, RESOURCE, 'create', values, target_)
     _check_fixed_ips(req, 'create', values, target_)
     if values.get('port_security_enabled') is None:

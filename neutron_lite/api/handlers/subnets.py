@@ -26,26 +26,7 @@ Row = dict[str, Any]
 _IPV6_MODES = ('ipv6_ra_mode', 'ipv6_address_mode')
 
 
-def _network_target(network: Row, project: str) -> Row:
-    return {
-        'project_id': project,
-        'tenant_id': project,
-        'network:project_id': network['project_id'],
-        'network:tenant_id': network['project_id'],
-        'network:shared': network['shared'],
-        'network:router:external': network['external'],
-    }
-
-
-def target(req: webob.Request, row: Row) -> Row:
-    return {
-        'project_id': row['project_id'],
-        'tenant_id': row['project_id'],
-        'network:project_id': row['network_project_id'],
-        'network:tenant_id': row['network_project_id'],
-        'network:shared': row['network_shared'],
-        'network:router:external': row['network_external'],
-    }
+target = crud.on_its_network
 
 
 RESOURCE = crud.Resource(
@@ -123,7 +104,7 @@ def create_subnet(req: webob.Request) -> webob.Response:
     project = crud.project_of(req, values)
     network = networks_db.get(util.context(req), values['network_id'])
     crud.check_attributes(
-        req, RESOURCE, 'create', values, _network_target(network, project)
+        req, RESOURCE, 'create', values, crud.on_network(project, network)
     )
     if values.pop('subnetpool_id', None) is not None:
         raise exception.BadRequest(
