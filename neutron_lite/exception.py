@@ -180,3 +180,80 @@ class PolicyNotAuthorized(NeutronLiteException):
     #: (``rule:create_network``, ``(rule:a and rule:a:b)``).
     message = '%(rule)s is disallowed by policy'
     code = 403
+
+
+class SecurityGroupNotFound(NotFound):
+    message = 'Security group %(id)s does not exist'
+
+
+class SecurityGroupRuleNotFound(NotFound):
+    message = 'Security group rule %(id)s does not exist'
+
+
+class SecurityGroupRuleExists(Conflict):
+    message = 'Security group rule already exists. Rule id is %(rule_id)s.'
+
+
+class SecurityGroupInUse(Conflict):
+    message = 'Security Group %(id)s in use.'
+
+
+class SecurityGroupCannotRemoveDefault(Conflict):
+    message = 'Insufficient rights for removing default security group.'
+
+
+class SecurityGroupCannotUpdateDefault(Conflict):
+    message = 'Updating default security group not allowed.'
+
+
+class SecurityGroupDefaultAlreadyExists(Conflict):
+    message = 'Default security group already exists.'
+
+
+class SecurityGroupInvalidPortRange(NeutronLiteException):
+    message = '%(msg)s'
+    code = 400
+
+
+class SecurityGroupInvalidPortValue(NeutronLiteException):
+    message = 'Invalid value for port %(port)s.'
+    code = 400
+
+
+class SecurityGroupInvalidIcmpValue(NeutronLiteException):
+    message = (
+        'Invalid value for ICMP %(field)s (%(attr)s) %(value)s. It must be '
+        '0 to 255.'
+    )
+    code = 400
+
+
+class SecurityGroupRuleInvalidProtocol(NeutronLiteException):
+    message = (
+        'Security group rule protocol %(protocol)s not supported. Only '
+        'protocol values %(values)s and integer representations [0 to '
+        '255] are supported.'
+    )
+    code = 400
+
+
+class SecurityGroupRemoteGroupAndRemoteIpPrefix(NeutronLiteException):
+    message = 'Only remote_ip_prefix or remote_group_id may be provided.'
+    code = 400
+
+
+class SecurityGroupRuleParameterConflict(NeutronLiteException):
+    message = 'Conflicting value ethertype %(ethertype)s for CIDR %(cidr)s'
+    code = 400
+
+
+class PortSecurityAndIPRequiredForSecurityGroups(NeutronLiteException):
+    message = (
+        'Port security must be enabled and port must have an IP address '
+        'in order to use security groups.'
+    )
+    code = 400
+
+
+class OverQuota(Conflict):
+    message = 'Quota exceeded for resources: %(overs)s.'

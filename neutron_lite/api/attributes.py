@@ -201,3 +201,11 @@ def mac_address(value: Any) -> str:
     if not valid or int(parts[0], 16) & 1 or text == '00:00:00:00:00:00':
         raise Invalid(f"'{value}' is not a valid MAC address")
     return text
+
+
+def optional_int(value: Any) -> int | None:
+    return None if value is None else to_int()(value)
+
+
+def optional_uuid(value: Any) -> str | None:
+    return None if value is None else uuid_string(value)

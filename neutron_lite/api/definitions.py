@@ -220,6 +220,12 @@ PORT = _map(
         convert=a.to_boolean,
     ),
     Attribute(
+        'security_groups',
+        allow_post=True,
+        allow_put=True,
+        convert=a.to_list(a.uuid_string),
+    ),
+    Attribute(
         'allowed_address_pairs',
         allow_post=True,
         allow_put=True,
@@ -264,3 +270,80 @@ PORT = _map(
     Attribute('binding:vif_type', admin_read=True),
     Attribute('binding:vif_details', admin_read=True),
 )
+
+
+SECURITY_GROUP = _map(
+    Attribute(
+        'stateful',
+        allow_post=True,
+        allow_put=True,
+        convert=a.to_boolean,
+        default=True,
+    ),
+    Attribute('shared'),
+    Attribute('security_group_rules'),
+)
+
+SECURITY_GROUP_RULE = {
+    x.name: x
+    for x in (
+        Attribute('id', convert=a.uuid_string),
+        Attribute('tenant_id', allow_post=True, convert=a.string(255)),
+        Attribute('project_id', allow_post=True, convert=a.string(255)),
+        Attribute(
+            'security_group_id',
+            allow_post=True,
+            convert=a.uuid_string,
+            required=True,
+        ),
+        Attribute(
+            'direction',
+            allow_post=True,
+            convert=a.one_of('ingress', 'egress'),
+            required=True,
+        ),
+        Attribute(
+            'ethertype',
+            allow_post=True,
+            convert=a.one_of('IPv4', 'IPv6'),
+            default='IPv4',
+        ),
+        Attribute('protocol', allow_post=True, default=None),
+        Attribute(
+            'port_range_min',
+            allow_post=True,
+            convert=a.optional_int,
+            default=None,
+        ),
+        Attribute(
+            'port_range_max',
+            allow_post=True,
+            convert=a.optional_int,
+            default=None,
+        ),
+        Attribute(
+            'remote_ip_prefix',
+            allow_post=True,
+            convert=a.optional_string(64),
+            default=None,
+        ),
+        Attribute(
+            'remote_group_id',
+            allow_post=True,
+            convert=a.optional_uuid,
+            default=None,
+        ),
+        Attribute(
+            'description',
+            allow_post=True,
+            convert=DESCRIPTION,
+            default='',
+        ),
+        Attribute('remote_address_group_id'),
+        Attribute('normalized_cidr'),
+        Attribute('belongs_to_default_sg'),
+        Attribute('revision_number'),
+        Attribute('created_at'),
+        Attribute('updated_at'),
+    )
+}

@@ -9,11 +9,13 @@ API has no microversions: what it serves is listed by
 from neutron_lite.api.handlers import extensions
 from neutron_lite.api.handlers import networks
 from neutron_lite.api.handlers import ports
+from neutron_lite.api.handlers import quotas
 from neutron_lite.api.handlers import root
+from neutron_lite.api.handlers import security_groups
 from neutron_lite.api.handlers import subnets
 from neutron_lite.api.handlers import tags
 
-_TAGGABLE = '{collection:networks|subnets|ports}'
+_TAGGABLE = '{collection:networks|subnets|ports|security-groups}'
 
 ROUTES = {
     '/': {'GET': root.versions},
@@ -44,6 +46,31 @@ ROUTES = {
         'PUT': ports.update_port,
         'DELETE': ports.delete_port,
     },
+    '/v2.0/security-groups': {
+        'GET': security_groups.list_groups,
+        'POST': security_groups.create_group,
+    },
+    '/v2.0/security-groups/{security_group_id}': {
+        'GET': security_groups.show_group,
+        'PUT': security_groups.update_group,
+        'DELETE': security_groups.delete_group,
+    },
+    '/v2.0/security-group-rules': {
+        'GET': security_groups.list_rules,
+        'POST': security_groups.create_rule,
+    },
+    '/v2.0/security-group-rules/{rule_id}': {
+        'GET': security_groups.show_rule,
+        'DELETE': security_groups.delete_rule,
+    },
+    '/v2.0/quotas': {'GET': quotas.list_quotas},
+    '/v2.0/quotas/{project_id}': {
+        'GET': quotas.show_quota,
+        'PUT': quotas.update_quota,
+        'DELETE': quotas.delete_quota,
+    },
+    '/v2.0/quotas/{project_id}/details': {'GET': quotas.show_details},
+    '/v2.0/quotas/{project_id}/default': {'GET': quotas.show_defaults},
     f'/v2.0/{_TAGGABLE}/{{resource_id}}/tags': {
         'GET': tags.list_tags,
         'PUT': tags.replace_tags,

@@ -15,8 +15,9 @@ from lite_common.metrics import opts as metrics_opts
 from lite_common.wsgi import auth
 from neutron_lite.conf import api
 from neutron_lite.conf import default
+from neutron_lite.conf import quotas
 
-_MODULES = (default, api)
+_MODULES = (default, api, quotas)
 
 
 def register_all(conf: cfg.ConfigOpts) -> None:

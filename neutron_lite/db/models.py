@@ -177,3 +177,98 @@ class Tag(Base):
         sa.String(36), primary_key=True
     )
     tag: orm.Mapped[str] = orm.mapped_column(sa.String(255), primary_key=True)
+
+
+class SecurityGroup(Base, StandardAttributes):
+    __tablename__ = 'security_groups'
+
+    id: orm.Mapped[str] = _uuid_key()
+    stateful: orm.Mapped[bool] = orm.mapped_column(sa.Boolean, default=True)
+
+
+class DefaultSecurityGroup(Base):
+    """A project's default group: the primary key makes it one, however
+    many first requests of the project race to create it."""
+
+    __tablename__ = 'default_security_groups'
+
+    project_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(255), primary_key=True
+    )
+    security_group_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36),
+        sa.ForeignKey('security_groups.id', ondelete='CASCADE'),
+    )
+
+
+class SecurityGroupRule(Base):
+    __tablename__ = 'security_group_rules'
+    __table_args__ = (
+        # One rule of each meaning per group (raced creates included).
+        sa.UniqueConstraint(
+            'security_group_id',
+            'fingerprint',
+            name='uniq_security_group_rules0group0fingerprint',
+        ),
+    )
+
+    id: orm.Mapped[str] = _uuid_key()
+    project_id: orm.Mapped[str] = orm.mapped_column(sa.String(255), index=True)
+    security_group_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36),
+        sa.ForeignKey('security_groups.id', ondelete='CASCADE'),
+        index=True,
+    )
+    direction: orm.Mapped[str] = orm.mapped_column(sa.String(16))
+    ethertype: orm.Mapped[str] = orm.mapped_column(sa.String(8))
+    protocol: orm.Mapped[str | None] = orm.mapped_column(sa.String(40))
+    port_range_min: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+    port_range_max: orm.Mapped[int | None] = orm.mapped_column(sa.Integer)
+    remote_ip_prefix: orm.Mapped[str | None] = orm.mapped_column(sa.String(64))
+    remote_group_id: orm.Mapped[str | None] = orm.mapped_column(
+        sa.String(36),
+        sa.ForeignKey('security_groups.id', ondelete='CASCADE'),
+    )
+    description: orm.Mapped[str | None] = orm.mapped_column(sa.String(255))
+    #: What the rule means, as one string (direction, ethertype,
+    #: protocol, ports, remote): equal rules have equal fingerprints.
+    fingerprint: orm.Mapped[str] = orm.mapped_column(sa.String(255))
+    revision_number: orm.Mapped[int] = orm.mapped_column(
+        sa.BigInteger, default=0, nullable=False
+    )
+    created_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        sa.DateTime, default=utcnow, nullable=False
+    )
+    updated_at: orm.Mapped[datetime.datetime] = orm.mapped_column(
+        sa.DateTime, default=utcnow, nullable=False
+    )
+
+
+class PortSecurityGroup(Base):
+    __tablename__ = 'port_security_group_bindings'
+
+    port_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36),
+        sa.ForeignKey('ports.id', ondelete='CASCADE'),
+        primary_key=True,
+    )
+    security_group_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(36),
+        sa.ForeignKey('security_groups.id'),
+        primary_key=True,
+    )
+
+
+class Quota(Base):
+    """A project's own limit of one resource (the others: the defaults
+    of ``[quotas]``)."""
+
+    __tablename__ = 'quotas'
+
+    project_id: orm.Mapped[str] = orm.mapped_column(
+        sa.String(255), primary_key=True
+    )
+    resource: orm.Mapped[str] = orm.mapped_column(
+        sa.String(64), primary_key=True
+    )
+    limit: orm.Mapped[int] = orm.mapped_column(sa.Integer)

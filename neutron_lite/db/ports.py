@@ -22,6 +22,7 @@ from neutron_lite.db import models
 from neutron_lite.db import networks
 from neutron_lite.db import query
 from neutron_lite.db import resources
+from neutron_lite.db import security_groups
 from neutron_lite.db import subnets
 from neutron_lite.db import tags
 
@@ -89,10 +90,12 @@ def _fixed_ip_filter(values: list[str]) -> Any:
 def _with_children(session: Any, rows: list[dict[str, Any]]) -> None:
     ids = [r['id'] for r in rows]
     fixed = ipam.of_ports(session, ids)
+    groups = security_groups.of_ports(session, ids)
     tagged = tags.of(session, KIND, ids)
     owners = networks.owners(session, [r['network_id'] for r in rows])
     for r in rows:
         r['fixed_ips'] = fixed[r['id']]
+        r['security_groups'] = groups[r['id']]
         r['tags'] = tagged[r['id']]
         r.update(owners.get(r['network_id'], {}))
 
@@ -124,8 +127,10 @@ def create(
     values: dict[str, Any],
     fixed_ips: list[dict[str, Any]] | None,
     base_mac: str,
+    groups: list[str] | None = None,
 ) -> dict[str, Any]:
-    """``values``: the columns (``mac_address`` optional).
+    """``values``: the columns (``mac_address`` optional); ``groups``:
+    its security groups (None: its project's default group).
 
     :raises NetworkNotFound: the network is not seen.
     """
@@ -140,6 +145,9 @@ def create(
         if found is None:
             raise exception.NetworkNotFound(net_id=network_id)
         mac = _insert_port(session, {**values, 'base_mac': base_mac}, port_id)
+        security_groups.bind_port(
+            session, port_id, values['project_id'], groups
+        )
         ipam.allocate(
             session,
             port_id,
@@ -171,8 +179,10 @@ def update(
     values: dict[str, Any],
     fixed_ips: list[dict[str, Any]] | None = None,
     expected: int | None = None,
+    groups: list[str] | None = None,
 ) -> dict[str, Any]:
-    """``fixed_ips``: the port's new addresses (the others are freed).
+    """``fixed_ips``: the port's new addresses (the others are freed);
+    ``groups``: its new security groups.
 
     :raises MacAddressInUse: a new MAC another port of the network has.
     """
@@ -192,6 +202,10 @@ def update(
             raise exception.MacAddressInUse(
                 net_id=port.network_id, mac=values.get('mac_address')
             ) from None
+        if groups is not None:
+            security_groups.bind_port(
+                session, port_id, port.project_id, groups
+            )
         if fixed_ips is not None:
             ipam.release(session, port_id)
             ipam.allocate(

@@ -93,6 +93,40 @@ def _port() -> list[policy.RuleDefault]:
     return rules
 
 
+def _security_group() -> list[policy.RuleDefault]:
+    group_owner_member = (
+        'role:member and project_id:%(security_group:project_id)s'
+    )
+    group_owner_reader = (
+        'role:reader and project_id:%(security_group:project_id)s'
+    )
+    rules = _crud(
+        'security_group',
+        b.ADMIN_OR_MEMBER,
+        b.ADMIN_OR_READER,
+        b.ADMIN_OR_MEMBER,
+        b.ADMIN_OR_MEMBER,
+    )
+    rules += [
+        _rule(
+            'create_security_group_rule',
+            b.any_of(b.ADMIN, group_owner_member),
+            'Create a rule in a security group.',
+        ),
+        _rule(
+            'get_security_group_rule',
+            b.any_of(b.ADMIN, b.PROJECT_READER, group_owner_reader),
+            'Show or list security group rules.',
+        ),
+        _rule(
+            'delete_security_group_rule',
+            b.any_of(b.ADMIN, b.PROJECT_MEMBER, group_owner_member),
+            'Delete a security group rule.',
+        ),
+    ]
+    return rules
+
+
 def list_rules() -> list[policy.RuleDefault]:
     return [
         _rule('context_is_admin', 'role:admin', 'Who is an administrator.'),
@@ -100,4 +134,12 @@ def list_rules() -> list[policy.RuleDefault]:
         *_network(),
         *_subnet(),
         *_port(),
+        *_security_group(),
+        _rule(
+            'get_quota',
+            b.any_of(b.ADMIN, b.PROJECT_READER),
+            "Show a project's quotas (list them: administrators).",
+        ),
+        _rule('update_quota', b.ADMIN, "Set a project's quotas."),
+        _rule('delete_quota', b.ADMIN, "Reset a project's quotas."),
     ]

@@ -204,6 +204,7 @@ def lite(
             str(compute_port),
             '--baremetal-port',
             str(port),
+            '--no-networking',
             '--config-file',
             str(conf),
         ],

@@ -429,6 +429,16 @@ def test_a_short_download_and_an_agent_killed_mid_write_end_in_deploy_failed(
     with HalfImageServer(data, hold=True) as server:
         _deploy(cloud, 'rf-1', image_source=server.url(), **info)
         assert server.half_sent.wait(120), 'the agent never downloaded'
+        # The conductor has the agent's answer to prepare_image (its
+        # command recorded): the agent is killed while it writes, not
+        # while it answers.
+        wait_node(
+            cloud,
+            'rf-1',
+            lambda n: 'agent_command_id' in n['driver_internal_info'],
+            'the command recorded',
+            60,
+        )
         agent.kill()
         record = settled(
             cloud, 'rf-1', 'deploy failed', DEPLOY_CALLBACK_TIMEOUT + 120

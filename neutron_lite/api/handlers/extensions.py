@@ -57,6 +57,18 @@ EXTENSIONS: dict[str, tuple[str, str]] = {
             'supported.'
         ),
     ),
+    'quotas': (
+        'Quota management support',
+        'Expose functions for quotas management per project',
+    ),
+    'quota_details': (
+        'Quota details management support',
+        'Expose functions for quotas usage statistics per project',
+    ),
+    'security-group': (
+        'security-group',
+        'The security groups extension.',
+    ),
     'sorting': (
         'Sorting support',
         'Extension that indicates that sorting is enabled.',

@@ -17,6 +17,7 @@ from neutron_lite.api import crud
 from neutron_lite.api import definitions
 from neutron_lite.api import util
 from neutron_lite.api import views
+from neutron_lite.api.handlers import quotas
 from neutron_lite.db import networks as db
 
 Row = dict[str, Any]
@@ -128,6 +129,7 @@ def create_network(req: webob.Request) -> webob.Response:
             'network:router:external': values.get('router:external', False),
         },
     )
+    quotas.check(req, project, 'network')
     columns = {
         **_segment(values),
         'mtu': _mtu(req, values),

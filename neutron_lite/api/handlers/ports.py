@@ -17,6 +17,7 @@ from neutron_lite.api import crud
 from neutron_lite.api import definitions
 from neutron_lite.api import util
 from neutron_lite.api import views
+from neutron_lite.api.handlers import quotas
 from neutron_lite.common import addresses
 from neutron_lite.db import networks as networks_db
 from neutron_lite.db import ports as db
@@ -63,9 +64,33 @@ def _check_fixed_ips(
             util.authorize(req, f'{action}_port:fixed_ips:ip_address', target_)
 
 
+def _groups(values: Row, secured: bool) -> list[str] | None:
+    """The port's security groups: those asked for, else its project's
+    default group (None) when port security is on; none when it is off
+    or the port is the network's own (``network:*``).
+
+    :raises PortSecurityAndIPRequiredForSecurityGroups: groups asked
+        for a port without port security.
+    """
+    asked = values.get('security_groups')
+    if not secured:
+        if asked:
+            raise exception.PortSecurityAndIPRequiredForSecurityGroups()
+        return []
+    if asked is None and str(values.get('device_owner', '')).startswith(
+        'network:'
+    ):
+        return []
+    return None if asked is None else list(asked)
+
+
 def _columns(values: Row) -> Row:
     """API names to columns; the binding's result."""
-    columns = {k: v for k, v in values.items() if k not in _BINDING}
+    columns = {
+        k: v
+        for k, v in values.items()
+        if k not in _BINDING and k != 'security_groups'
+    }
     for name, column in _BINDING.items():
         if name in values:
             columns[column] = values[name]
@@ -83,9 +108,11 @@ def create_port(req: webob.Request) -> webob.Response:
     network = networks_db.get(util.context(req), values['network_id'])
     target_ = crud.on_network(project, network)
     crud.check_attributes(req, RESOURCE, 'create', values, target_)
+    quotas.check(req, project, 'port')
     _check_fixed_ips(req, 'create', values, target_)
     if values.get('port_security_enabled') is None:
         values['port_security_enabled'] = network['port_security_enabled']
+    groups = _groups(values, values['port_security_enabled'])
     columns = {
         'status': 'DOWN',
         'binding_vif_type': 'unbound',
@@ -97,6 +124,7 @@ def create_port(req: webob.Request) -> webob.Response:
         columns,
         values.get('fixed_ips'),
         util.deps(req).conf.base_mac,
+        groups,
     )
     return crud.created(req, RESOURCE, row)
 
@@ -110,12 +138,21 @@ def update_port(req: webob.Request) -> webob.Response:
     _check_fixed_ips(req, 'update', values, target_)
     if values.get('port_security_enabled') is None:
         values.pop('port_security_enabled', None)
+    secured = bool(
+        values.get('port_security_enabled', row['port_security_enabled'])
+    )
+    groups = values.get('security_groups')
+    if groups is None and secured is False and row['security_groups']:
+        groups = []
+    if groups is not None:
+        groups = _groups(values, secured)
     row = db.update(
         util.context(req),
         port_id,
         _columns(values),
         values.get('fixed_ips'),
         util.expected_revision(req),
+        groups,
     )
     return crud.updated(req, RESOURCE, row)
 

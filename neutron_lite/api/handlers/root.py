@@ -6,7 +6,11 @@ import webob
 from neutron_lite.api import util
 
 #: The core resources: (singular, collection).
-RESOURCES = (('network', 'networks'), ('subnet', 'subnets'), ('port', 'ports'))
+RESOURCES = (
+    ('network', 'networks'),
+    ('subnet', 'subnets'),
+    ('port', 'ports'),
+)
 
 
 def versions(req: webob.Request) -> webob.Response:

@@ -18,6 +18,7 @@ from neutron_lite.api import crud
 from neutron_lite.api import definitions
 from neutron_lite.api import util
 from neutron_lite.api import views
+from neutron_lite.api.handlers import quotas
 from neutron_lite.common import addresses
 from neutron_lite.db import networks as networks_db
 from neutron_lite.db import subnets as db
@@ -106,6 +107,7 @@ def create_subnet(req: webob.Request) -> webob.Response:
     crud.check_attributes(
         req, RESOURCE, 'create', values, crud.on_network(project, network)
     )
+    quotas.check(req, project, 'subnet')
     if values.pop('subnetpool_id', None) is not None:
         raise exception.BadRequest(
             resource='subnets', msg='subnet pools are not implemented'

@@ -11,6 +11,7 @@ from neutron_lite.api import crud
 from neutron_lite.api import util
 from neutron_lite.api.handlers import networks
 from neutron_lite.api.handlers import ports
+from neutron_lite.api.handlers import security_groups
 from neutron_lite.api.handlers import subnets
 from neutron_lite.db import api as db_api
 from neutron_lite.db import resources
@@ -20,6 +21,7 @@ RESOURCES = {
     'networks': networks.RESOURCE,
     'subnets': subnets.RESOURCE,
     'ports': ports.RESOURCE,
+    'security-groups': security_groups.RESOURCE,
 }
 MAX_TAG = 255
 

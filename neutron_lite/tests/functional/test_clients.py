@@ -117,6 +117,62 @@ def test_the_cli_builds_a_network_a_subnet_and_ports(endpoint):
     assert cli_json(endpoint, 'network', 'list', '--name', 'web') == []
 
 
+def test_the_cli_manages_security_groups(endpoint):
+    groups = cli_json(endpoint, 'security', 'group', 'list')
+    assert [g['Name'] for g in groups] == ['default']
+    web = cli_json(
+        endpoint, 'security', 'group', 'create', '--description', 'web', 'web'
+    )
+    rule = cli_json(
+        endpoint,
+        'security',
+        'group',
+        'rule',
+        'create',
+        '--protocol',
+        'tcp',
+        '--dst-port',
+        '80:81',
+        '--remote-ip',
+        '192.0.2.0/24',
+        'web',
+    )
+    assert (rule['port_range_min'], rule['port_range_max']) == (80, 81)
+    assert rule['remote_ip_prefix'] == '192.0.2.0/24'
+    shown = cli_json(endpoint, 'security', 'group', 'show', 'web')
+    assert len(shown['rules']) == 3  # two egress and the new one
+    again = cli(
+        endpoint,
+        'security',
+        'group',
+        'rule',
+        'create',
+        '--protocol',
+        'tcp',
+        '--dst-port',
+        '80:81',
+        '--remote-ip',
+        '192.0.2.0/24',
+        'web',
+    )
+    assert again.returncode == 1
+    assert 'Security group rule already exists' in again.stderr
+    cli_json(endpoint, 'network', 'create', 'sg-net')
+    port = cli_json(
+        endpoint,
+        'port',
+        'create',
+        '--network',
+        'sg-net',
+        '--security-group',
+        'web',
+        'web-port',
+    )
+    assert port['security_group_ids'] == [web['id']]
+    assert cli(endpoint, 'port', 'delete', 'web-port').returncode == 0
+    assert cli(endpoint, 'security', 'group', 'delete', 'web').returncode == 0
+
+
 def test_openstacksdk_network_proxy_and_cloud_layer(endpoint):
     conn = openstack.connect(auth_type='none', endpoint=endpoint)
     network = conn.network.create_network(name='sdk', is_shared=False)

@@ -10,7 +10,7 @@ from neutron_lite.db import models
 db_url = backends.db_url
 engine = schema_contract.engine_fixture(db_api)
 
-HEAD = '0001'
+HEAD = '0003'
 
 
 class TestSchema(schema_contract.MigrationsMatchModels):

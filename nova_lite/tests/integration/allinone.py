@@ -32,6 +32,7 @@ class AllInOne:
         self.extra_args = extra_args
         self.port = support.free_port()
         self.baremetal_port = support.free_port()
+        self.network_port = support.free_port()
         self.identity_port = support.free_port()
         self.popen: subprocess.Popen | None = None
         self.cloud_name = 'stacklite'
@@ -56,6 +57,8 @@ class AllInOne:
             str(self.port),
             '--baremetal-port',
             str(self.baremetal_port),
+            '--network-port',
+            str(self.network_port),
             '--identity-port',
             str(self.identity_port),
             *self.extra_args,

@@ -134,6 +134,8 @@ def test_a_port_in_use_ends_the_all_in_one_with_a_message(tmp_path):
                 str(support.free_port()),
                 '--baremetal-port',
                 str(port),
+                '--network-port',
+                str(support.free_port()),
             ],
             stdin=subprocess.DEVNULL,
             capture_output=True,
