@@ -39,7 +39,7 @@ from schemathesis.core.failures import FailureGroup
 import webob
 
 #: Requests per operation and generation mode in CI.
-EXAMPLES = int(os.environ.get('STACKLITE_FUZZ_EXAMPLES', '12'))
+EXAMPLES = int(os.environ.get('STACKLITE_FUZZ_EXAMPLES', '8'))
 #: The same for the run as a project member: fewer, since most of what
 #: it sends an administrator's operation stops at the policy check,
 #: which the admin run has gone past to the handlers.
