@@ -375,9 +375,11 @@ def prepare(
             f'the root partition ({layout.root_mb} MiB)',
         ),
     )
-    with tempfile.TemporaryDirectory(prefix='.swap-', dir=disk.parent) as w:
-        if 'swap' in by_role:
-            _mkswap(disk, by_role['swap'], Path(w))
+    if 'swap' in by_role:
+        with tempfile.TemporaryDirectory(
+            prefix='.swap-', dir=disk.parent
+        ) as work:
+            _mkswap(disk, by_role['swap'], Path(work))
     if 'ephemeral' in by_role and not layout.preserve_ephemeral:
         _mkfs(
             disk, by_role['ephemeral'], layout.ephemeral_format, 'ephemeral0'

@@ -24,14 +24,13 @@ from nova_lite.common import instance_ops
 from nova_lite.common import power_state
 from nova_lite.common import power_update
 from nova_lite.common import states
-from nova_lite.compute import build_recovery
 from nova_lite.compute import busy
 from nova_lite.compute import cleanup
 from nova_lite.compute import evacuation
 from nova_lite.compute import holder as compute_holder
+from nova_lite.compute import housekeeping
 from nova_lite.compute import image_client
 from nova_lite.compute import move
-from nova_lite.compute import move_recovery
 from nova_lite.compute import power
 from nova_lite.compute import rebuild
 from nova_lite.compute import rescue
@@ -40,7 +39,6 @@ from nova_lite.compute import rpcapi as compute_rpcapi
 from nova_lite.compute import shelve
 from nova_lite.compute import snapshot
 from nova_lite.compute import startup
-from nova_lite.compute import task_recovery
 from nova_lite.conductor import rpcapi as conductor_rpcapi
 from nova_lite.objects import instance as instance_obj
 from nova_lite.objects import instance_action
@@ -239,51 +237,9 @@ class ComputeManager:
         context = lite_context.get_admin_context()
         self.cleaner.run(context, self.nodes)
         self.incoming.resume(context, self.nodes)
-        stale = STALL_PASSES * self.conf.cleanup_interval
-        move_recovery.resume(
-            context,
-            self.compute_rpcapi,
-            self.driver,
-            self.host,
-            self.nodes,
-            self.busy,
-            stale_after=stale,
+        housekeeping.resume_interrupted(
+            context, self, STALL_PASSES * self.conf.cleanup_interval
         )
-        build_recovery.resume(context, self.driver, self.nodes, stale)
-        task_recovery.resume_stalled(
-            context,
-            self.conf,
-            self.driver,
-            self.nodes,
-            self.host,
-            self.busy,
-            stale,
-        )
-        shelve.resume_unshelves(
-            context,
-            self.conf,
-            self.driver,
-            self.images,
-            self.nodes,
-            self.host,
-            stale,
-        )
-        if self.conf.shelved_offload_time > 0:
-            shelve.offload_due(
-                context,
-                self.driver,
-                self.nodes,
-                self.host,
-                self.conf.shelved_offload_time,
-            )
-        if self.conf.rescue_timeout > 0:
-            rescue.unrescue_due(
-                context,
-                self.driver,
-                self.nodes,
-                self.host,
-                self.conf.rescue_timeout,
-            )
         LOG.debug(
             'Housekeeping pass done; the next in %ss',
             self.conf.cleanup_interval,

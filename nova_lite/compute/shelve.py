@@ -402,6 +402,23 @@ def unshelved_keys(instance: Instance) -> str | None:
     return cast('str | None', image_id)
 
 
+def housekeeping(
+    context: RequestContext,
+    conf: Any,
+    driver: Any,
+    images: ImageClient,
+    nodes: dict[str, Any],
+    host: str,
+    stale: float,
+) -> None:
+    """The periodic pass of shelving: unshelves whose request was lost
+    (unchanged for ``stale`` seconds) are taken up, then shelved servers
+    due for offload are offloaded."""
+    resume_unshelves(context, conf, driver, images, nodes, host, stale)
+    if conf.shelved_offload_time > 0:
+        offload_due(context, driver, nodes, host, conf.shelved_offload_time)
+
+
 def offload_due(
     context: RequestContext,
     driver: Any,
