@@ -136,6 +136,10 @@ def create(
     """
     port_id = str(uuid.uuid4())
     network_id = values['network_id']
+    if groups is None:
+        groups = [
+            security_groups.ensure_default_of(context, values['project_id'])
+        ]
     with db_api.context_manager.writer.using(context) as session:
         found = session.execute(
             sa.select(models.Network.id).where(

@@ -4,8 +4,9 @@ the groups of ports.
 A project's ``default`` group is made the first time the project needs
 it (it lists its groups, makes a group or a port), with upstream's four
 rules: ingress from the group itself and egress to anywhere, for IPv4
-and IPv6. Its ``default_security_groups`` row (primary key: the project)
-makes it one, however many first requests race. A new group has the two
+and IPv6, in a transaction of its own (:func:`ensure_default_of`). Its
+``default_security_groups`` row (primary key: the project) makes it
+one, however many first requests race. A new group has the two
 egress rules. A rule of one meaning is one rule per group (a unique
 fingerprint, raced creates included).
 """
@@ -186,19 +187,31 @@ def _add_group(
     return group_id
 
 
-def ensure_default(session: Any, project_id: str) -> str:
-    """The id of ``project_id``'s default group, made if it has none."""
-    found = session.execute(
-        sa.select(D.security_group_id).where(D.project_id == project_id)
-    ).scalar()
+def _read_default(context: RequestContext, project_id: str) -> str | None:
+    with db_api.context_manager.reader.using(context) as session:
+        found = session.execute(
+            sa.select(D.security_group_id).where(D.project_id == project_id)
+        ).scalar()
+    return None if found is None else str(found)
+
+
+@db_api.retried
+def ensure_default_of(context: RequestContext, project_id: str) -> str:
+    """The id of ``project_id``'s default group, made if it has none,
+    in a transaction of its own that writes only the first time (a list
+    must not take a write lock). Of two first requests racing, one
+    insert of the ``default_security_groups`` row fails: that request
+    reads the winner's group in a new transaction (an older snapshot
+    would not show it)."""
+    found = _read_default(context, project_id)
     if found is not None:
-        return str(found)
+        return found
     rules = [
         {'direction': 'ingress', 'ethertype': e, 'remote_group_id': 'self'}
         for e in rule_rules.ETHERTYPES
     ] + _egress()
     try:
-        with session.begin_nested():
+        with db_api.context_manager.writer.using(context) as session:
             group_id = _add_group(
                 session,
                 project_id,
@@ -208,28 +221,18 @@ def ensure_default(session: Any, project_id: str) -> str:
             session.add(D(project_id=project_id, security_group_id=group_id))
         return group_id
     except db_exc.DBDuplicateEntry:
-        # Another request of the project made it first.
-        return str(
-            session.execute(
-                sa.select(D.security_group_id).where(
-                    D.project_id == project_id
-                )
-            ).scalar_one()
-        )
-
-
-@db_api.retried
-def ensure_default_of(context: RequestContext, project_id: str) -> str:
-    with db_api.context_manager.writer.using(context) as session:
-        return ensure_default(session, project_id)
+        found = _read_default(context, project_id)
+        if found is None:
+            raise
+        return found
 
 
 @db_api.retried
 def create(context: RequestContext, values: dict[str, Any]) -> dict[str, Any]:
     """:raises SecurityGroupDefaultAlreadyExists: named ``default``."""
     project_id = values.pop('project_id')
+    ensure_default_of(context, project_id)
     with db_api.context_manager.writer.using(context) as session:
-        ensure_default(session, project_id)
         if values.get('name') == DEFAULT_NAME:
             raise exception.SecurityGroupDefaultAlreadyExists()
         egress = [{**r, 'description': None} for r in _egress()]
@@ -358,17 +361,16 @@ def delete_rule(
 
 
 def bind_port(
-    session: Any, port_id: str, project_id: str, group_ids: list[str] | None
+    session: Any, port_id: str, project_id: str, group_ids: list[str]
 ) -> None:
-    """The port's groups: ``group_ids`` (groups of its project), or its
-    project's default group when None; [] for none.
+    """The port's groups: ``group_ids``, groups of its project ([] for
+    none; the caller resolves "its default group" with
+    :func:`ensure_default_of` before its transaction).
 
     :raises SecurityGroupNotFound: a group of another project or none.
     """
     PSG = models.PortSecurityGroup
     session.execute(sa.delete(PSG).where(PSG.port_id == port_id))
-    if group_ids is None:
-        group_ids = [ensure_default(session, project_id)]
     wanted = list(dict.fromkeys(group_ids))
     if wanted:
         found = set(
